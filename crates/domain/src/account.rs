@@ -1,0 +1,71 @@
+//! Linked accounts: one provider account tied to one user.
+
+use crate::{Email, LinkedAccountId, ProviderKey, ProviderSubject, SecretText, UserId};
+use std::fmt;
+use time::OffsetDateTime;
+
+/// A provider token after encryption: `key-id:base64(nonce || ciphertext)`. Safe to store,
+/// still never shown, because it is only ever useful to someone who also has the key.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SealedToken(String);
+
+impl SealedToken {
+    pub fn new(sealed: impl Into<String>) -> Self {
+        Self(sealed.into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for SealedToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SealedToken([redacted])")
+    }
+}
+
+/// The tokens a provider issued for one login, in plaintext, on their way to the cipher.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderTokens {
+    pub access_token: SecretText,
+    pub refresh_token: Option<SecretText>,
+}
+
+/// A stored link, as the API may show it: no tokens here at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkedAccount {
+    pub id: LinkedAccountId,
+    pub user_id: UserId,
+    pub provider: ProviderKey,
+    pub subject: ProviderSubject,
+    /// The email the provider gave, stored as received.
+    pub email: Option<Email>,
+    pub created_at: OffsetDateTime,
+}
+
+/// A link about to be stored, with its tokens already sealed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewLinkedAccount {
+    pub id: LinkedAccountId,
+    pub user_id: UserId,
+    pub provider: ProviderKey,
+    pub subject: ProviderSubject,
+    pub email: Option<Email>,
+    pub access_token: SealedToken,
+    pub refresh_token: Option<SealedToken>,
+    pub created_at: OffsetDateTime,
+}
+
+impl NewLinkedAccount {
+    pub fn to_linked_account(&self) -> LinkedAccount {
+        LinkedAccount {
+            id: self.id,
+            user_id: self.user_id,
+            provider: self.provider,
+            subject: self.subject.clone(),
+            email: self.email.clone(),
+            created_at: self.created_at,
+        }
+    }
+}

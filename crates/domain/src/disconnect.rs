@@ -1,0 +1,110 @@
+//! The last-login-method check (spec 4.5): a user must keep one way to log in.
+
+use crate::{LinkedAccount, LinkedAccountId, ProviderKey, User};
+
+/// Why a disconnect is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum DisconnectRefused {
+    #[error("provider is not linked to this user")]
+    NotLinked,
+    #[error("user would have no way left to log in")]
+    LastLoginMethod,
+}
+
+/// Returns the link to remove, or why it may not go. `links` are all of the user's links.
+pub fn check_disconnect(
+    user: &User,
+    links: &[LinkedAccount],
+    provider: ProviderKey,
+) -> Result<LinkedAccountId, DisconnectRefused> {
+    let target = links
+        .iter()
+        .find(|link| link.provider == provider && link.user_id == user.id)
+        .ok_or(DisconnectRefused::NotLinked)?;
+    let other_links = links.iter().filter(|link| link.id != target.id).count();
+    if !user.has_password() && other_links == 0 {
+        return Err(DisconnectRefused::LastLoginMethod);
+    }
+    Ok(target.id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{PasswordHash, ProviderSubject, UserId};
+    use time::OffsetDateTime;
+
+    fn user(password: bool) -> User {
+        User {
+            id: UserId::new(),
+            email: None,
+            full_name: None,
+            avatar_url: None,
+            email_verified: false,
+            password_hash: password.then(|| PasswordHash::new("$argon2id$...")),
+            created_at: OffsetDateTime::UNIX_EPOCH,
+        }
+    }
+
+    fn link(user: &User, provider: ProviderKey) -> LinkedAccount {
+        LinkedAccount {
+            id: LinkedAccountId::new(),
+            user_id: user.id,
+            provider,
+            subject: ProviderSubject::parse(provider.as_str()).unwrap(),
+            email: None,
+            created_at: OffsetDateTime::UNIX_EPOCH,
+        }
+    }
+
+    #[test]
+    fn the_only_link_of_a_user_without_password_stays() {
+        let user = user(false);
+        let links = [link(&user, ProviderKey::Github)];
+        assert_eq!(
+            check_disconnect(&user, &links, ProviderKey::Github),
+            Err(DisconnectRefused::LastLoginMethod)
+        );
+    }
+
+    #[test]
+    fn the_only_link_may_go_when_the_user_has_a_password() {
+        let user = user(true);
+        let links = [link(&user, ProviderKey::Github)];
+        assert_eq!(
+            check_disconnect(&user, &links, ProviderKey::Github),
+            Ok(links[0].id)
+        );
+    }
+
+    #[test]
+    fn one_of_two_links_may_go() {
+        let user = user(false);
+        let links = [link(&user, ProviderKey::Github), link(&user, ProviderKey::Google)];
+        assert_eq!(
+            check_disconnect(&user, &links, ProviderKey::Google),
+            Ok(links[1].id)
+        );
+    }
+
+    #[test]
+    fn a_provider_that_is_not_linked_is_not_found() {
+        let user = user(true);
+        let links = [link(&user, ProviderKey::Github)];
+        assert_eq!(
+            check_disconnect(&user, &links, ProviderKey::Apple),
+            Err(DisconnectRefused::NotLinked)
+        );
+    }
+
+    #[test]
+    fn another_users_link_does_not_count() {
+        let user = user(false);
+        let stranger = super::tests::user(false);
+        let links = [link(&stranger, ProviderKey::Github)];
+        assert_eq!(
+            check_disconnect(&user, &links, ProviderKey::Github),
+            Err(DisconnectRefused::NotLinked)
+        );
+    }
+}

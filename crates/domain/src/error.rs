@@ -1,0 +1,69 @@
+//! The stable, machine-readable error names of spec §7 and CONTRACT §5.
+
+use std::fmt;
+
+/// Every error a client can see, by its stable `code`. Statuses are the HTTP layer's job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    OAuthProviderNotConfigured,
+    OAuthStateMismatch,
+    OAuthCodeExchangeFailed,
+    OAuthUserInfoFailed,
+    EmailAlreadyRegistered,
+    ProviderAlreadyLinked,
+    OAuthAccountNotFound,
+    LastLoginMethod,
+    Unauthorized,
+    InvalidCredentials,
+    PayloadTooLarge,
+    ValidationError,
+    RateLimited,
+    ServiceUnavailable,
+    InternalError,
+}
+
+impl ErrorCode {
+    pub const ALL: [ErrorCode; 15] = [
+        Self::OAuthProviderNotConfigured,
+        Self::OAuthStateMismatch,
+        Self::OAuthCodeExchangeFailed,
+        Self::OAuthUserInfoFailed,
+        Self::EmailAlreadyRegistered,
+        Self::ProviderAlreadyLinked,
+        Self::OAuthAccountNotFound,
+        Self::LastLoginMethod,
+        Self::Unauthorized,
+        Self::InvalidCredentials,
+        Self::PayloadTooLarge,
+        Self::ValidationError,
+        Self::RateLimited,
+        Self::ServiceUnavailable,
+        Self::InternalError,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::OAuthProviderNotConfigured => "OAuthProviderNotConfigured",
+            Self::OAuthStateMismatch => "OAuthStateMismatch",
+            Self::OAuthCodeExchangeFailed => "OAuthCodeExchangeFailed",
+            Self::OAuthUserInfoFailed => "OAuthUserInfoFailed",
+            Self::EmailAlreadyRegistered => "EmailAlreadyRegistered",
+            Self::ProviderAlreadyLinked => "ProviderAlreadyLinked",
+            Self::OAuthAccountNotFound => "OAuthAccountNotFound",
+            Self::LastLoginMethod => "LastLoginMethod",
+            Self::Unauthorized => "Unauthorized",
+            Self::InvalidCredentials => "InvalidCredentials",
+            Self::PayloadTooLarge => "PayloadTooLarge",
+            Self::ValidationError => "ValidationError",
+            Self::RateLimited => "RateLimited",
+            Self::ServiceUnavailable => "ServiceUnavailable",
+            Self::InternalError => "InternalError",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

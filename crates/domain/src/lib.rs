@@ -1,0 +1,28 @@
+//! Domain of social-login: the entities, newtypes and rules, free of I/O and frameworks.
+//!
+//! Everything here takes `now` as an argument and never reads a clock, a socket or a file,
+//! so the rules are unit-tested exhaustively and reused unchanged by every adapter.
+
+pub mod account;
+pub mod disconnect;
+pub mod email;
+pub mod error;
+pub mod identity;
+pub mod ids;
+pub mod linking;
+pub mod password;
+pub mod provider;
+pub mod refresh;
+pub mod secret;
+pub mod state;
+pub mod user;
+
+pub use account::{LinkedAccount, NewLinkedAccount, ProviderTokens, SealedToken};
+pub use email::Email;
+pub use error::ErrorCode;
+pub use identity::{PersonName, ProviderIdentity, ProviderSubject};
+pub use ids::{FamilyId, LinkedAccountId, UserId};
+pub use provider::ProviderKey;
+pub use secret::SecretText;
+pub use state::{Flow, OAuthState, Purpose, RedeemedState, StateMismatch, StateToken};
+pub use user::{NewUser, PasswordHash, User};

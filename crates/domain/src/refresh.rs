@@ -1,0 +1,113 @@
+//! Refresh-token rotation with reuse detection (OAuth 2.0 Security BCP §4.14).
+//!
+//! Every refresh token is used once and replaced by a new one of the same family. If a
+//! token that was already replaced comes back, someone holds a copy: the whole family is
+//! revoked, so the thief and the victim both have to log in again.
+
+use crate::{FamilyId, UserId};
+use std::fmt;
+use time::OffsetDateTime;
+
+/// The SHA-256 digest of a refresh token. Only the digest is stored: a database leak does
+/// not hand out live sessions. A fast hash is right here because the tokens are 256-bit
+/// random values, not guessable passwords.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RefreshTokenHash(pub [u8; 32]);
+
+impl fmt::Debug for RefreshTokenHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("RefreshTokenHash([redacted])")
+    }
+}
+
+/// A stored refresh token, known only by the hash of its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefreshRecord {
+    pub user_id: UserId,
+    pub family: FamilyId,
+    pub expires_at: OffsetDateTime,
+    /// Set when the token was rotated (exchanged for a new one) or logged out.
+    pub used: bool,
+    /// Set when its family was revoked.
+    pub revoked: bool,
+}
+
+/// What to do with a presented refresh token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefreshVerdict {
+    /// Valid: mark it used and issue its successor in the same family.
+    Rotate { user: UserId, family: FamilyId },
+    /// Already used: revoke the whole family and refuse.
+    ReuseDetected { family: FamilyId },
+    /// Unknown, expired or revoked: refuse.
+    Refuse,
+}
+
+pub fn judge(record: Option<&RefreshRecord>, now: OffsetDateTime) -> RefreshVerdict {
+    match record {
+        None => RefreshVerdict::Refuse,
+        Some(r) if r.revoked => RefreshVerdict::Refuse,
+        Some(r) if r.used => RefreshVerdict::ReuseDetected { family: r.family },
+        Some(r) if now >= r.expires_at => RefreshVerdict::Refuse,
+        Some(r) => RefreshVerdict::Rotate {
+            user: r.user_id,
+            family: r.family,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::Duration;
+
+    fn record() -> RefreshRecord {
+        RefreshRecord {
+            user_id: UserId::new(),
+            family: FamilyId::new(),
+            expires_at: OffsetDateTime::UNIX_EPOCH + Duration::days(30),
+            used: false,
+            revoked: false,
+        }
+    }
+
+    #[test]
+    fn a_fresh_token_rotates_within_its_family() {
+        let r = record();
+        assert_eq!(
+            judge(Some(&r), OffsetDateTime::UNIX_EPOCH),
+            RefreshVerdict::Rotate {
+                user: r.user_id,
+                family: r.family
+            }
+        );
+    }
+
+    #[test]
+    fn a_used_token_coming_back_revokes_its_family() {
+        let r = RefreshRecord {
+            used: true,
+            ..record()
+        };
+        assert_eq!(
+            judge(Some(&r), OffsetDateTime::UNIX_EPOCH),
+            RefreshVerdict::ReuseDetected { family: r.family }
+        );
+    }
+
+    #[test]
+    fn unknown_expired_and_revoked_tokens_are_refused() {
+        assert_eq!(judge(None, OffsetDateTime::UNIX_EPOCH), RefreshVerdict::Refuse);
+        let r = record();
+        assert_eq!(judge(Some(&r), r.expires_at), RefreshVerdict::Refuse);
+        let revoked = RefreshRecord {
+            revoked: true,
+            used: true,
+            ..record()
+        };
+        assert_eq!(
+            judge(Some(&revoked), OffsetDateTime::UNIX_EPOCH),
+            RefreshVerdict::Refuse
+        );
+    }
+}

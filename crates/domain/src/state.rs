@@ -1,0 +1,301 @@
+//! The state value that ties an authorization request to its callback (spec §3).
+//!
+//! Life cycle: issued by authorize → consumed by exactly one callback or connect (the store
+//! removes it on read) → or expired after its time to live. Every failed check is the one
+//! error `OAuthStateMismatch`; the variants only say why, for logs and tests.
+
+use crate::{ProviderKey, SecretText, UserId};
+use std::fmt;
+use time::{Duration, OffsetDateTime};
+
+/// Default time to live of a state value (spec §8).
+pub const DEFAULT_STATE_TTL: Duration = Duration::minutes(10);
+
+/// The opaque value sent to the provider as `state` and back to us on the callback.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct StateToken(String);
+
+/// The text cannot be a state value we issued.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("malformed state value")]
+pub struct MalformedState;
+
+impl StateToken {
+    /// Builds a token from 32 random bytes, base64url without padding (43 characters).
+    pub fn from_random_bytes(bytes: [u8; 32]) -> Self {
+        Self(base64url(&bytes))
+    }
+
+    /// Accepts only what we could have issued: 16 to 128 URL-safe characters. Anything
+    /// else is rejected before it reaches a store.
+    pub fn parse(raw: &str) -> Result<Self, MalformedState> {
+        let well_formed = (16..=128).contains(&raw.len())
+            && raw
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        well_formed
+            .then(|| Self(raw.to_owned()))
+            .ok_or(MalformedState)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+// A state value is a bearer of intent (CSRF token): keep it out of logs.
+impl fmt::Debug for StateToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("StateToken([redacted])")
+    }
+}
+
+/// What an authorization request was started for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// Log in or register; started without a valid bearer token.
+    Login,
+    /// Link a provider account to this already authenticated user.
+    Connect { user: UserId },
+}
+
+/// The flow that is redeeming a state value: the callback (login) or connect by a caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Login,
+    Connect { caller: UserId },
+}
+
+/// Why a state value was refused. All of them are `OAuthStateMismatch` to the client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum StateMismatch {
+    #[error("state value is unknown or was already used")]
+    Unknown,
+    #[error("state value has expired")]
+    Expired,
+    #[error("state value was minted for another provider")]
+    OtherProvider,
+    #[error("state value was minted for the other flow")]
+    WrongPurpose,
+    #[error("state value is bound to a different user")]
+    OtherUser,
+}
+
+/// An issued state value, as kept in the state store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OAuthState {
+    pub token: StateToken,
+    pub provider: ProviderKey,
+    pub purpose: Purpose,
+    /// PKCE code verifier (RFC 7636); only its S256 challenge leaves the service.
+    pub pkce_verifier: SecretText,
+    /// OIDC nonce, echoed in the id_token by providers that support it.
+    pub nonce: SecretText,
+    pub expires_at: OffsetDateTime,
+}
+
+/// What a consumed state value hands on to the code exchange.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RedeemedState {
+    pub provider: ProviderKey,
+    pub purpose: Purpose,
+    pub pkce_verifier: SecretText,
+    pub nonce: SecretText,
+}
+
+impl OAuthState {
+    /// (none) → issued: a fresh state value living `ttl` from `now`.
+    pub fn issue(
+        token: StateToken,
+        provider: ProviderKey,
+        purpose: Purpose,
+        pkce_verifier: SecretText,
+        nonce: SecretText,
+        now: OffsetDateTime,
+        ttl: Duration,
+    ) -> Self {
+        Self {
+            token,
+            provider,
+            purpose,
+            pkce_verifier,
+            nonce,
+            expires_at: now + ttl,
+        }
+    }
+
+    pub fn is_expired(&self, now: OffsetDateTime) -> bool {
+        now >= self.expires_at
+    }
+
+    /// issued → consumed, when every condition of spec §3 holds. The caller has already
+    /// removed the value from the store, so a refused value is spent as well: a second
+    /// try with the same value finds nothing.
+    pub fn redeem(
+        self,
+        provider: ProviderKey,
+        flow: Flow,
+        now: OffsetDateTime,
+    ) -> Result<RedeemedState, StateMismatch> {
+        if self.is_expired(now) {
+            return Err(StateMismatch::Expired);
+        }
+        if self.provider != provider {
+            return Err(StateMismatch::OtherProvider);
+        }
+        match (self.purpose, flow) {
+            (Purpose::Login, Flow::Login) => {}
+            (Purpose::Connect { user }, Flow::Connect { caller }) if user == caller => {}
+            (Purpose::Connect { .. }, Flow::Connect { .. }) => {
+                return Err(StateMismatch::OtherUser);
+            }
+            _ => return Err(StateMismatch::WrongPurpose),
+        }
+        Ok(RedeemedState {
+            provider: self.provider,
+            purpose: self.purpose,
+            pkce_verifier: self.pkce_verifier,
+            nonce: self.nonce,
+        })
+    }
+}
+
+/// Redeems what the store returned for a presented value: `None` means unknown or used.
+pub fn redeem_taken(
+    taken: Option<OAuthState>,
+    provider: ProviderKey,
+    flow: Flow,
+    now: OffsetDateTime,
+) -> Result<RedeemedState, StateMismatch> {
+    taken
+        .ok_or(StateMismatch::Unknown)?
+        .redeem(provider, flow, now)
+}
+
+fn base64url(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] =
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        let symbols = chunk.len() + 1;
+        for i in 0..symbols {
+            out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now() -> OffsetDateTime {
+        OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap()
+    }
+
+    fn issued(purpose: Purpose) -> OAuthState {
+        OAuthState::issue(
+            StateToken::from_random_bytes([7; 32]),
+            ProviderKey::Github,
+            purpose,
+            SecretText::new("verifier"),
+            SecretText::new("nonce"),
+            now(),
+            DEFAULT_STATE_TTL,
+        )
+    }
+
+    #[test]
+    fn random_tokens_are_43_url_safe_characters_and_parse_back() {
+        let token = StateToken::from_random_bytes([0xfb; 32]);
+        assert_eq!(token.as_str().len(), 43);
+        assert_eq!(StateToken::parse(token.as_str()), Ok(token));
+    }
+
+    #[test]
+    fn malformed_values_never_reach_the_store() {
+        for bad in ["", "short", "has space in it......", "a/b+c=d..............."] {
+            assert_eq!(StateToken::parse(bad), Err(MalformedState), "{bad:?}");
+        }
+        assert!(StateToken::parse(&"a".repeat(129)).is_err());
+    }
+
+    #[test]
+    fn login_state_is_consumed_by_the_login_callback() {
+        let redeemed = issued(Purpose::Login)
+            .redeem(ProviderKey::Github, Flow::Login, now())
+            .unwrap();
+        assert_eq!(redeemed.pkce_verifier.expose(), "verifier");
+        assert_eq!(redeemed.purpose, Purpose::Login);
+    }
+
+    #[test]
+    fn connect_state_is_consumed_by_connect_of_the_bound_user() {
+        let user = UserId::new();
+        let redeemed = issued(Purpose::Connect { user })
+            .redeem(ProviderKey::Github, Flow::Connect { caller: user }, now())
+            .unwrap();
+        assert_eq!(redeemed.purpose, Purpose::Connect { user });
+    }
+
+    #[test]
+    fn state_expires_after_ten_minutes_by_default() {
+        let state = issued(Purpose::Login);
+        let just_before = now() + Duration::minutes(10) - Duration::seconds(1);
+        assert!(!state.is_expired(just_before));
+        assert_eq!(
+            state.redeem(ProviderKey::Github, Flow::Login, now() + Duration::minutes(10)),
+            Err(StateMismatch::Expired)
+        );
+    }
+
+    #[test]
+    fn login_state_is_refused_by_connect() {
+        let caller = UserId::new();
+        assert_eq!(
+            issued(Purpose::Login).redeem(ProviderKey::Github, Flow::Connect { caller }, now()),
+            Err(StateMismatch::WrongPurpose)
+        );
+    }
+
+    #[test]
+    fn connect_state_is_refused_by_the_login_callback() {
+        let user = UserId::new();
+        assert_eq!(
+            issued(Purpose::Connect { user }).redeem(ProviderKey::Github, Flow::Login, now()),
+            Err(StateMismatch::WrongPurpose)
+        );
+    }
+
+    #[test]
+    fn connect_state_is_refused_for_another_user() {
+        let user = UserId::new();
+        let caller = UserId::new();
+        assert_eq!(
+            issued(Purpose::Connect { user }).redeem(
+                ProviderKey::Github,
+                Flow::Connect { caller },
+                now()
+            ),
+            Err(StateMismatch::OtherUser)
+        );
+    }
+
+    #[test]
+    fn state_is_bound_to_the_provider_it_was_minted_for() {
+        assert_eq!(
+            issued(Purpose::Login).redeem(ProviderKey::Google, Flow::Login, now()),
+            Err(StateMismatch::OtherProvider)
+        );
+    }
+
+    #[test]
+    fn a_value_the_store_no_longer_has_is_unknown() {
+        assert_eq!(
+            redeem_taken(None, ProviderKey::Github, Flow::Login, now()),
+            Err(StateMismatch::Unknown)
+        );
+    }
+}

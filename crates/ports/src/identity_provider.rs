@@ -1,0 +1,58 @@
+//! The identity provider port: one implementation per provider, all behind one trait.
+
+use async_trait::async_trait;
+use social_login_domain::{
+    PersonName, ProviderIdentity, ProviderKey, ProviderTokens, RedeemedState, SecretText,
+    StateToken,
+};
+
+/// What the authorization URL must carry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuthorizationRequest {
+    pub state: StateToken,
+    /// The adapter sends only its S256 challenge (unless the provider has PKCE turned off).
+    pub pkce_verifier: SecretText,
+    /// Sent by providers that echo it in their id_token, and checked there.
+    pub nonce: SecretText,
+}
+
+/// What came back to the callback, after the state value was redeemed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallbackInput {
+    pub code: SecretText,
+    pub redeemed: RedeemedState,
+    /// The name from a first-authorization `post_body` (Apple); ignored by the others.
+    pub posted_name: Option<PersonName>,
+}
+
+/// A completed provider sign-in: who it is, and the provider's tokens (to be sealed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderLogin {
+    pub identity: ProviderIdentity,
+    pub tokens: ProviderTokens,
+}
+
+/// Why a provider sign-in failed. The message is for logs: it names what went wrong
+/// (status, error code, claim) and never carries a code, token or secret.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProviderError {
+    /// The token endpoint refused the code, answered an `error`, garbage, or timed out.
+    #[error("code exchange failed: {0}")]
+    CodeExchange(String),
+    /// The profile, emails or id_token could not be fetched or did not verify.
+    #[error("user info failed: {0}")]
+    UserInfo(String),
+}
+
+/// One external identity provider.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait IdentityProvider: Send + Sync {
+    fn key(&self) -> ProviderKey;
+
+    /// The URL to send the browser to.
+    fn authorization_url(&self, request: &AuthorizationRequest) -> String;
+
+    /// Exchanges the code (with the PKCE verifier) and fetches the normalised identity.
+    async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError>;
+}

@@ -1,0 +1,36 @@
+//! Ports: the traits the use cases need from the outside world.
+//!
+//! Each trait is object-safe (`async_trait`, `Send` futures) because adapters are chosen at
+//! run time from the configuration (SQLite or PostgreSQL, memory or Redis, eight providers
+//! in one registry). Errors are typed per port; adapters translate their library errors at
+//! the seam, so no `DbErr`, `reqwest::Error` or Redis error appears here.
+//! With the `mock` feature every trait also has a mockall `Mock…` for failure injection.
+
+pub mod clock;
+pub mod identity_provider;
+pub mod password_hasher;
+pub mod repository;
+pub mod session_tokens;
+pub mod state_store;
+pub mod token_cipher;
+
+pub use clock::{Clock, SystemClock};
+pub use identity_provider::{
+    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderLogin,
+};
+pub use password_hasher::{HashError, PasswordHasher};
+pub use repository::{
+    AddLinkError, CreateUserError, NewRefreshToken, RefreshTokenRepository, RemoveLinkError,
+    RepositoryError, RotateError, UserRepository,
+};
+pub use session_tokens::{AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens};
+pub use state_store::{StateStore, StateStoreError};
+pub use token_cipher::{CipherError, TokenCipher};
+
+#[cfg(feature = "mock")]
+pub use {
+    clock::MockClock, identity_provider::MockIdentityProvider,
+    password_hasher::MockPasswordHasher, repository::MockRefreshTokenRepository,
+    repository::MockUserRepository, session_tokens::MockSessionTokens,
+    state_store::MockStateStore, token_cipher::MockTokenCipher,
+};

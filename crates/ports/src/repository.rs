@@ -1,0 +1,149 @@
+//! The repository ports: users, linked accounts and refresh tokens.
+//!
+//! Operations that must not interleave are single port calls that the adapter runs in one
+//! transaction (creating a user with its first link, removing a link under the
+//! last-login-method rule, rotating a refresh token). Unique constraints are the last line
+//! against races, and their violations come back as the typed errors below.
+
+use async_trait::async_trait;
+use social_login_domain::disconnect::DisconnectRefused;
+use social_login_domain::refresh::RefreshTokenHash;
+use social_login_domain::{
+    Email, FamilyId, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, ProviderKey,
+    ProviderSubject, SealedToken, User, UserId,
+};
+use time::OffsetDateTime;
+
+/// The storage failed. `Unavailable` (cannot connect, pool exhausted) is 503 to the
+/// client, `Internal` is 500. The message is for logs only.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RepositoryError {
+    #[error("storage unavailable: {0}")]
+    Unavailable(String),
+    #[error("storage failure: {0}")]
+    Internal(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CreateUserError {
+    /// Another user has this email (case-insensitive).
+    #[error("email already taken")]
+    EmailTaken,
+    /// The first link's provider account is linked already.
+    #[error("provider account already linked")]
+    ProviderAccountTaken,
+    #[error(transparent)]
+    Repository(#[from] RepositoryError),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AddLinkError {
+    /// Unique (provider, subject) or unique (user, provider) was hit.
+    #[error("provider already linked")]
+    ProviderAlreadyLinked,
+    #[error("user does not exist")]
+    UserNotFound,
+    #[error(transparent)]
+    Repository(#[from] RepositoryError),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RemoveLinkError {
+    #[error(transparent)]
+    Refused(#[from] DisconnectRefused),
+    #[error(transparent)]
+    Repository(#[from] RepositoryError),
+}
+
+/// Users and their linked accounts.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait UserRepository: Send + Sync {
+    async fn find_user(&self, id: UserId) -> Result<Option<User>, RepositoryError>;
+
+    /// Case-insensitive match on the normalised email.
+    async fn find_user_by_email(&self, email: &Email) -> Result<Option<User>, RepositoryError>;
+
+    async fn find_link(
+        &self,
+        provider: ProviderKey,
+        subject: &ProviderSubject,
+    ) -> Result<Option<LinkedAccount>, RepositoryError>;
+
+    /// The user's links, oldest first.
+    async fn list_links(&self, user: UserId) -> Result<Vec<LinkedAccount>, RepositoryError>;
+
+    /// Creates the user and, if given, its first link, in one transaction: both or neither.
+    async fn create_user(
+        &self,
+        user: NewUser,
+        first_link: Option<NewLinkedAccount>,
+    ) -> Result<User, CreateUserError>;
+
+    /// Links a provider account to an existing user.
+    async fn add_link(&self, link: NewLinkedAccount) -> Result<LinkedAccount, AddLinkError>;
+
+    /// On a returning login: stores the new sealed access token, the new refresh token
+    /// when the provider sent one (else the old one is kept), and the email as received.
+    async fn update_link_tokens(
+        &self,
+        link: LinkedAccountId,
+        email: Option<Email>,
+        access_token: SealedToken,
+        refresh_token: Option<SealedToken>,
+        now: OffsetDateTime,
+    ) -> Result<(), RepositoryError>;
+
+    /// Removes the user's link of `provider` in one transaction that re-reads the user and
+    /// all its links and applies `domain::disconnect::check_disconnect`, so two concurrent
+    /// disconnects cannot leave a user with no way to log in.
+    async fn remove_link(&self, user: UserId, provider: ProviderKey)
+    -> Result<(), RemoveLinkError>;
+
+    /// Cheap reachability check for `/readyz`.
+    async fn ping(&self) -> Result<(), RepositoryError>;
+}
+
+/// A refresh token to store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewRefreshToken {
+    pub hash: RefreshTokenHash,
+    pub user_id: UserId,
+    pub family: FamilyId,
+    pub created_at: OffsetDateTime,
+    pub expires_at: OffsetDateTime,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RotateError {
+    /// Unknown, expired, revoked.
+    #[error("refresh token refused")]
+    Refused,
+    /// A used token came back: its family is now revoked.
+    #[error("refresh token reuse detected; family revoked")]
+    ReuseDetected,
+    #[error(transparent)]
+    Repository(#[from] RepositoryError),
+}
+
+/// Stored refresh tokens (hashes only), grouped in families.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait RefreshTokenRepository: Send + Sync {
+    async fn store_refresh(&self, token: NewRefreshToken) -> Result<(), RepositoryError>;
+
+    /// In one transaction, judges `presented` with `domain::refresh::judge`:
+    /// valid → marks it used, stores `successor_hash` in the same family for the same user,
+    /// and returns that user;
+    /// reused → revokes the family. Of concurrent rotations of one token, one wins.
+    async fn rotate_refresh(
+        &self,
+        presented: RefreshTokenHash,
+        successor_hash: RefreshTokenHash,
+        now: OffsetDateTime,
+        successor_expires_at: OffsetDateTime,
+    ) -> Result<UserId, RotateError>;
+
+    /// Logout: revokes the family of `presented`. Unknown tokens are not an error.
+    async fn revoke_refresh(&self, presented: RefreshTokenHash) -> Result<(), RepositoryError>;
+}
