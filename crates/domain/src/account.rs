@@ -4,7 +4,7 @@ use crate::{Email, LinkedAccountId, ProviderKey, ProviderSubject, SecretText, Us
 use std::fmt;
 use time::OffsetDateTime;
 
-/// A provider token after encryption: `key-id:base64(nonce || ciphertext)`. Safe to store,
+/// A provider token after encryption: `{key_id}.{base64url(nonce || ciphertext || tag)}`. Safe to store,
 /// still never shown, because it is only ever useful to someone who also has the key.
 #[derive(Clone, PartialEq, Eq)]
 pub struct SealedToken(String);

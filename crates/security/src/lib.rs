@@ -1,1 +1,18 @@
-//! placeholder
+//! Security adapters: the token cipher, the password hasher and the session tokens.
+//!
+//! Every key is derived from the configured `secret_key` with HKDF-SHA256 (see [`keys`]),
+//! once, when an adapter is built. Previous secret keys keep opening and verifying what they
+//! produced, so `secret_key` can be rotated without logging everybody out or losing the
+//! stored provider tokens.
+
+pub mod cipher;
+pub mod keys;
+pub mod password;
+pub mod random;
+pub mod session_tokens;
+
+pub use cipher::AesGcmTokenCipher;
+pub use keys::{KeyId, key_id};
+pub use password::Argon2PasswordHasher;
+pub use random::{generate_secret_key, random_url_token};
+pub use session_tokens::JwtSessionTokens;
