@@ -1,1 +1,23 @@
-//! placeholder
+//! Use cases of social-login, written against the ports only.
+//!
+//! `AuthService` holds the adapters behind `Arc<dyn Port>` and exposes one method per use
+//! case: authorize, callback, connect, accounts, disconnect, register, password login,
+//! refresh, logout, me. The HTTP layer calls these and nothing else.
+
+mod error;
+mod providers;
+mod random;
+mod service;
+mod session;
+mod usecases;
+
+#[cfg(test)]
+mod fakes;
+#[cfg(test)]
+mod tests;
+
+pub use error::AppError;
+pub use providers::ProviderRegistry;
+pub use service::{AuthPolicy, AuthService, Ports};
+pub use session::LoginResult;
+pub use usecases::register::Registration;

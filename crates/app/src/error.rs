@@ -1,0 +1,108 @@
+//! The one error type of the use cases, one variant per client-visible code.
+
+use social_login_domain::ErrorCode;
+use social_login_domain::state::StateMismatch;
+use social_login_ports::{
+    CipherError, HashError, ProviderError, RepositoryError, SessionTokenError, StateStoreError,
+};
+
+/// A failed use case. `code()` is the stable name the client sees; the `String`s carried by
+/// the 5xx variants are causes for the log, never sent.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AppError {
+    #[error("provider is not configured")]
+    ProviderNotConfigured,
+    #[error("state mismatch: {0}")]
+    StateMismatch(StateMismatch),
+    #[error("code exchange failed: {0}")]
+    CodeExchangeFailed(String),
+    #[error("user info failed: {0}")]
+    UserInfoFailed(String),
+    #[error("email already registered")]
+    EmailAlreadyRegistered,
+    #[error("provider already linked")]
+    ProviderAlreadyLinked,
+    #[error("linked account not found")]
+    AccountNotFound,
+    #[error("last login method")]
+    LastLoginMethod,
+    #[error("unauthorized")]
+    Unauthorized,
+    #[error("invalid credentials")]
+    InvalidCredentials,
+    /// Bad input; the message is safe to show and names the field.
+    #[error("{0}")]
+    Validation(String),
+    #[error("dependency unavailable: {0}")]
+    Unavailable(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl AppError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Self::ProviderNotConfigured => ErrorCode::OAuthProviderNotConfigured,
+            Self::StateMismatch(_) => ErrorCode::OAuthStateMismatch,
+            Self::CodeExchangeFailed(_) => ErrorCode::OAuthCodeExchangeFailed,
+            Self::UserInfoFailed(_) => ErrorCode::OAuthUserInfoFailed,
+            Self::EmailAlreadyRegistered => ErrorCode::EmailAlreadyRegistered,
+            Self::ProviderAlreadyLinked => ErrorCode::ProviderAlreadyLinked,
+            Self::AccountNotFound => ErrorCode::OAuthAccountNotFound,
+            Self::LastLoginMethod => ErrorCode::LastLoginMethod,
+            Self::Unauthorized => ErrorCode::Unauthorized,
+            Self::InvalidCredentials => ErrorCode::InvalidCredentials,
+            Self::Validation(_) => ErrorCode::ValidationError,
+            Self::Unavailable(_) => ErrorCode::ServiceUnavailable,
+            Self::Internal(_) => ErrorCode::InternalError,
+        }
+    }
+}
+
+impl From<StateMismatch> for AppError {
+    fn from(reason: StateMismatch) -> Self {
+        Self::StateMismatch(reason)
+    }
+}
+
+impl From<ProviderError> for AppError {
+    fn from(error: ProviderError) -> Self {
+        match error {
+            ProviderError::CodeExchange(why) => Self::CodeExchangeFailed(why),
+            ProviderError::UserInfo(why) => Self::UserInfoFailed(why),
+        }
+    }
+}
+
+impl From<RepositoryError> for AppError {
+    fn from(error: RepositoryError) -> Self {
+        match error {
+            RepositoryError::Unavailable(why) => Self::Unavailable(why),
+            RepositoryError::Internal(why) => Self::Internal(why),
+        }
+    }
+}
+
+impl From<StateStoreError> for AppError {
+    fn from(error: StateStoreError) -> Self {
+        Self::Unavailable(error.to_string())
+    }
+}
+
+impl From<CipherError> for AppError {
+    fn from(error: CipherError) -> Self {
+        Self::Internal(error.to_string())
+    }
+}
+
+impl From<HashError> for AppError {
+    fn from(error: HashError) -> Self {
+        Self::Internal(error.to_string())
+    }
+}
+
+impl From<SessionTokenError> for AppError {
+    fn from(error: SessionTokenError) -> Self {
+        Self::Internal(error.to_string())
+    }
+}

@@ -1,0 +1,68 @@
+//! A scripted identity provider: answers what the test told it and remembers what it got.
+
+use async_trait::async_trait;
+use social_login_domain::ProviderKey;
+use social_login_ports::{
+    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderLogin,
+};
+use std::sync::Mutex;
+
+/// One provider under a key chosen at construction. Until `answer` is called, every
+/// completion fails, so a test cannot pass on an answer it never chose.
+pub struct FakeProvider {
+    key: ProviderKey,
+    answer: Mutex<Result<ProviderLogin, ProviderError>>,
+    received: Mutex<Vec<CallbackInput>>,
+}
+
+impl FakeProvider {
+    pub fn new(key: ProviderKey) -> Self {
+        Self {
+            key,
+            answer: Mutex::new(Err(ProviderError::CodeExchange(
+                "the test gave the fake provider no answer".into(),
+            ))),
+            received: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// What every later `complete` returns.
+    pub fn answer(&self, outcome: Result<ProviderLogin, ProviderError>) {
+        *self.answer.lock().unwrap() = outcome;
+    }
+
+    /// Every callback input this provider was asked to complete, in order.
+    pub fn received(&self) -> Vec<CallbackInput> {
+        self.received.lock().unwrap().clone()
+    }
+}
+
+#[async_trait]
+impl IdentityProvider for FakeProvider {
+    fn key(&self) -> ProviderKey {
+        self.key
+    }
+
+    fn authorization_url(&self, request: &AuthorizationRequest) -> String {
+        format!(
+            "https://{}.idp.test/authorize?client_id=fake&state={}",
+            self.key,
+            request.state.as_str()
+        )
+    }
+
+    async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError> {
+        self.received.lock().unwrap().push(callback);
+        self.answer.lock().unwrap().clone()
+    }
+}
+
+/// The `state` query parameter of an authorization URL (state values need no decoding).
+pub fn state_in(url: &str) -> String {
+    let (_, query) = url.split_once('?').expect("the URL has a query");
+    query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("state="))
+        .expect("the URL carries a state")
+        .to_owned()
+}

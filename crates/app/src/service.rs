@@ -1,0 +1,70 @@
+//! The service object: the ports it runs on and the policy it applies.
+
+use crate::ProviderRegistry;
+use social_login_ports::{
+    Clock, PasswordHasher, RefreshTokenRepository, SessionTokens, StateStore, TokenCipher,
+    UserRepository,
+};
+use std::sync::Arc;
+use time::Duration;
+
+/// Every adapter the use cases need.
+#[derive(Clone)]
+pub struct Ports {
+    pub users: Arc<dyn UserRepository>,
+    pub refresh_tokens: Arc<dyn RefreshTokenRepository>,
+    pub states: Arc<dyn StateStore>,
+    pub providers: ProviderRegistry,
+    pub cipher: Arc<dyn TokenCipher>,
+    pub hasher: Arc<dyn PasswordHasher>,
+    pub sessions: Arc<dyn SessionTokens>,
+    pub clock: Arc<dyn Clock>,
+}
+
+/// The choices of the configuration that the rules depend on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AuthPolicy {
+    /// Spec §7 / CONTRACT §4: link a provider login to the user with the same verified email.
+    pub auto_link_by_email: bool,
+    /// Time to live of a state value (spec §8, default 10 minutes).
+    pub state_ttl: Duration,
+}
+
+impl Default for AuthPolicy {
+    fn default() -> Self {
+        Self {
+            auto_link_by_email: false,
+            state_ttl: social_login_domain::state::DEFAULT_STATE_TTL,
+        }
+    }
+}
+
+/// All use cases. Cheap to clone; share one per process.
+#[derive(Clone)]
+pub struct AuthService {
+    pub(crate) ports: Ports,
+    pub(crate) policy: AuthPolicy,
+}
+
+impl AuthService {
+    pub fn new(ports: Ports, policy: AuthPolicy) -> Self {
+        Self { ports, policy }
+    }
+
+    pub fn providers(&self) -> &ProviderRegistry {
+        &self.ports.providers
+    }
+
+    pub fn policy(&self) -> AuthPolicy {
+        self.policy
+    }
+}
+
+impl AuthService {
+    /// Readiness: the repository and the state store both answer.
+    pub async fn ready(&self) -> Result<(), crate::AppError> {
+        self.ports.users.ping().await?;
+        self.ports.states.ping().await?;
+        Ok(())
+    }
+}

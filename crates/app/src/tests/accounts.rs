@@ -1,0 +1,190 @@
+//! GET accounts and DELETE disconnect (spec 4.4, 4.5).
+
+use super::world::{World, github_login, identity, provider_login};
+use crate::AppError;
+use social_login_domain::{ProviderKey, UserId};
+use time::Duration;
+
+fn google_login(subject: &str) -> social_login_ports::ProviderLogin {
+    provider_login(identity(ProviderKey::Google, subject, None, false))
+}
+
+#[tokio::test]
+async fn accounts_lists_only_the_callers_links_oldest_first() {
+    let world = World::new();
+    let ada = world
+        .sign_in(google_login("goo-ada"))
+        .await
+        .unwrap()
+        .user
+        .id;
+    world.clock.advance(Duration::seconds(5));
+    let bob = world
+        .sign_in(github_login("gh-bob", "bob@example.com"))
+        .await
+        .unwrap()
+        .user
+        .id;
+    world.clock.advance(Duration::seconds(5));
+    world
+        .connect_as(ada, github_login("gh-ada", "ada@example.com"))
+        .await
+        .unwrap();
+    let ada_links = world.service.accounts(ada).await.unwrap();
+    let subjects: Vec<&str> = ada_links.iter().map(|link| link.subject.as_str()).collect();
+    assert_eq!(subjects, ["goo-ada", "gh-ada"]);
+    assert!(ada_links.iter().all(|link| link.user_id == ada));
+    let bob_links = world.service.accounts(bob).await.unwrap();
+    assert_eq!(bob_links.len(), 1);
+    assert_eq!(bob_links[0].subject.as_str(), "gh-bob");
+}
+
+#[tokio::test]
+async fn a_user_without_links_has_an_empty_list() {
+    let world = World::new();
+    let user = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    assert_eq!(world.service.accounts(user).await, Ok(vec![]));
+}
+
+#[tokio::test]
+async fn disconnecting_a_provider_that_is_not_linked_is_not_found() {
+    let world = World::new();
+    let user = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    assert_eq!(
+        world.service.disconnect(user, "github").await,
+        Err(AppError::AccountNotFound)
+    );
+}
+
+#[tokio::test]
+async fn disconnecting_another_users_provider_is_not_found() {
+    let world = World::new();
+    let owner = world.sign_in(google_login("goo-1")).await.unwrap().user.id;
+    world
+        .connect_as(owner, github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    let caller = world
+        .register("eve@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    assert_eq!(
+        world.service.disconnect(caller, "github").await,
+        Err(AppError::AccountNotFound)
+    );
+    assert_eq!(world.service.accounts(owner).await.unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn disconnect_for_a_provider_that_is_not_enabled_is_not_configured() {
+    let world = World::new();
+    let user = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    assert_eq!(
+        world.service.disconnect(user, "apple").await,
+        Err(AppError::ProviderNotConfigured)
+    );
+    assert_eq!(
+        world.service.disconnect(user, "nope").await,
+        Err(AppError::ProviderNotConfigured)
+    );
+}
+
+#[tokio::test]
+async fn the_only_link_of_a_user_without_password_stays() {
+    let world = World::new();
+    let user = world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap()
+        .user
+        .id;
+    assert_eq!(
+        world.service.disconnect(user, "github").await,
+        Err(AppError::LastLoginMethod)
+    );
+    assert_eq!(world.service.accounts(user).await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn the_only_link_may_go_when_the_user_has_a_password() {
+    let world = World::new();
+    let user = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    world
+        .connect_as(user, github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    assert_eq!(world.service.disconnect(user, "github").await, Ok(()));
+    assert!(world.service.accounts(user).await.unwrap().is_empty());
+    assert!(
+        world
+            .users
+            .stored_tokens(ProviderKey::Github, "gh-1")
+            .is_none()
+    );
+}
+
+#[tokio::test]
+async fn the_second_of_two_links_may_go_and_the_first_stays() {
+    let world = World::new();
+    let user = world.sign_in(google_login("goo-1")).await.unwrap().user.id;
+    world
+        .connect_as(user, github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    assert_eq!(world.service.disconnect(user, "github").await, Ok(()));
+    let left = world.service.accounts(user).await.unwrap();
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].provider, ProviderKey::Google);
+    // ...and that one is now the last way in.
+    assert_eq!(
+        world.service.disconnect(user, "google").await,
+        Err(AppError::LastLoginMethod)
+    );
+}
+
+#[tokio::test]
+async fn a_disconnected_account_can_be_connected_again() {
+    let world = World::new();
+    let user = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    world
+        .connect_as(user, github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    world.service.disconnect(user, "github").await.unwrap();
+    assert!(
+        world
+            .connect_as(user, github_login("gh-1", "ada@example.com"))
+            .await
+            .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn disconnect_for_a_vanished_user_is_not_found() {
+    let world = World::new();
+    assert_eq!(
+        world.service.disconnect(UserId::new(), "github").await,
+        Err(AppError::AccountNotFound)
+    );
+}

@@ -1,0 +1,134 @@
+//! GET authorize (spec 4.1): which state is issued, and where it goes.
+
+use super::world::World;
+use crate::fakes::state_in;
+use crate::{AppError, AuthPolicy};
+use social_login_domain::{ProviderKey, Purpose, UserId};
+use social_login_ports::Clock;
+use time::Duration;
+
+#[tokio::test]
+async fn an_unknown_provider_key_is_not_configured() {
+    let world = World::new();
+    for key in ["myspace", "GitHub", "", " github"] {
+        assert_eq!(
+            world.service.authorize(key, None).await,
+            Err(AppError::ProviderNotConfigured),
+            "{key:?}"
+        );
+    }
+    assert_eq!(world.states.stored_count(), 0);
+}
+
+#[tokio::test]
+async fn a_provider_absent_from_the_registry_is_not_configured() {
+    let world = World::new();
+    assert_eq!(
+        world.service.authorize("apple", None).await,
+        Err(AppError::ProviderNotConfigured)
+    );
+    assert_eq!(world.states.stored_count(), 0);
+}
+
+#[tokio::test]
+async fn without_a_bearer_the_state_is_for_login() {
+    let world = World::new();
+    let state = world.login_state("github").await;
+    let stored = world.states.peek(&state).unwrap();
+    assert_eq!(stored.purpose, Purpose::Login);
+    assert_eq!(stored.provider, ProviderKey::Github);
+}
+
+#[tokio::test]
+async fn a_valid_bearer_binds_the_state_to_its_user() {
+    let world = World::new();
+    let user = UserId::new();
+    let state = world.connect_state("google", user).await;
+    let stored = world.states.peek(&state).unwrap();
+    assert_eq!(stored.purpose, Purpose::Connect { user });
+    assert_eq!(stored.provider, ProviderKey::Google);
+}
+
+#[tokio::test]
+async fn an_invalid_bearer_starts_a_login_instead_of_failing() {
+    let world = World::new();
+    let url = world
+        .service
+        .authorize("github", Some("not-a-token"))
+        .await
+        .unwrap();
+    assert_eq!(
+        world.states.peek(&state_in(&url)).unwrap().purpose,
+        Purpose::Login
+    );
+}
+
+#[tokio::test]
+async fn an_expired_bearer_starts_a_login_instead_of_failing() {
+    let world = World::new();
+    let bearer = world.bearer_for(UserId::new());
+    world.clock.advance(Duration::hours(1));
+    let url = world
+        .service
+        .authorize("github", Some(&bearer))
+        .await
+        .unwrap();
+    assert_eq!(
+        world.states.peek(&state_in(&url)).unwrap().purpose,
+        Purpose::Login
+    );
+}
+
+#[tokio::test]
+async fn the_authorization_url_carries_the_stored_state() {
+    let world = World::new();
+    let url = world.service.authorize("github", None).await.unwrap();
+    assert!(
+        url.starts_with("https://github.idp.test/authorize?"),
+        "{url}"
+    );
+    let state = state_in(&url);
+    assert_eq!(world.states.peek(&state).unwrap().token.as_str(), state);
+    assert_eq!(state.len(), 43);
+}
+
+#[tokio::test]
+async fn every_authorize_issues_a_fresh_state_and_verifier() {
+    let world = World::new();
+    let first = world
+        .states
+        .peek(&world.login_state("github").await)
+        .unwrap();
+    let second = world
+        .states
+        .peek(&world.login_state("github").await)
+        .unwrap();
+    assert_ne!(first.token, second.token);
+    assert_ne!(first.pkce_verifier, second.pkce_verifier);
+    assert_ne!(first.nonce, second.nonce);
+    assert_eq!(first.pkce_verifier.expose().len(), 43);
+    assert_eq!(world.states.stored_count(), 2);
+}
+
+#[tokio::test]
+async fn the_state_lives_ten_minutes_by_default() {
+    let world = World::new();
+    let state = world
+        .states
+        .peek(&world.login_state("github").await)
+        .unwrap();
+    assert_eq!(state.expires_at, world.clock.now() + Duration::minutes(10));
+}
+
+#[tokio::test]
+async fn the_state_lives_as_long_as_the_policy_says() {
+    let world = World::with_policy(AuthPolicy {
+        state_ttl: Duration::minutes(3),
+        ..AuthPolicy::default()
+    });
+    let state = world
+        .states
+        .peek(&world.login_state("github").await)
+        .unwrap();
+    assert_eq!(state.expires_at, world.clock.now() + Duration::minutes(3));
+}

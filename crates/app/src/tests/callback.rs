@@ -1,0 +1,282 @@
+//! POST callback (spec 4.2): registering, signing in, and failing without side effects.
+
+use super::world::{CODE, World, github_login, identity, provider_login};
+use crate::AppError;
+use social_login_domain::{PersonName, ProviderKey};
+use social_login_ports::{Clock, ProviderError, TokenCipher};
+
+#[tokio::test]
+async fn a_new_provider_account_registers_a_new_user() {
+    let world = World::new();
+    let result = world
+        .sign_in(github_login("gh-1", "Ada@Example.com"))
+        .await
+        .unwrap();
+    assert!(result.is_new_user);
+    let user = &result.user;
+    assert_eq!(user.email.as_ref().unwrap().as_str(), "Ada@Example.com");
+    assert!(user.email_verified);
+    assert!(!user.has_password());
+    assert_eq!(user.full_name.as_deref(), Some("Ada Lovelace"));
+    assert_eq!(
+        user.avatar_url.as_deref(),
+        Some("https://avatars.test/ada.png")
+    );
+    assert_eq!(user.created_at, world.clock.now());
+    assert_eq!(world.service.me(user.id).await.as_ref(), Ok(user));
+    let links = world.service.accounts(user.id).await.unwrap();
+    assert_eq!(links.len(), 1);
+    assert_eq!(links[0].provider, ProviderKey::Github);
+    assert_eq!(links[0].subject.as_str(), "gh-1");
+}
+
+#[tokio::test]
+async fn a_new_user_gets_a_working_session() {
+    let world = World::new();
+    let result = world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    assert_eq!(
+        world
+            .service
+            .authenticate(result.access_token.value.expose()),
+        Some(result.user.id)
+    );
+    let refreshed = world
+        .service
+        .refresh(result.refresh_token.expose())
+        .await
+        .unwrap();
+    assert_eq!(refreshed.user.id, result.user.id);
+}
+
+#[tokio::test]
+async fn provider_tokens_are_stored_sealed() {
+    let world = World::new();
+    world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    let (access, refresh) = world
+        .users
+        .stored_tokens(ProviderKey::Github, "gh-1")
+        .unwrap();
+    let refresh = refresh.unwrap();
+    assert_ne!(access.as_str(), "gh-1-access");
+    assert!(!access.as_str().contains("gh-1-access"));
+    assert_ne!(refresh.as_str(), "gh-1-refresh");
+    assert_eq!(world.cipher.open(&access).unwrap().expose(), "gh-1-access");
+    assert_eq!(
+        world.cipher.open(&refresh).unwrap().expose(),
+        "gh-1-refresh"
+    );
+}
+
+#[tokio::test]
+async fn a_new_user_takes_an_unverified_email_as_unverified() {
+    let world = World::new();
+    let login = provider_login(identity(
+        ProviderKey::Github,
+        "gh-1",
+        Some("ada@example.com"),
+        false,
+    ));
+    let result = world.sign_in(login).await.unwrap();
+    assert!(result.is_new_user);
+    assert!(!result.user.email_verified);
+}
+
+#[tokio::test]
+async fn a_provider_without_email_registers_a_user_without_email() {
+    let world = World::new();
+    let login = provider_login(identity(ProviderKey::Github, "gh-1", None, true));
+    let result = world.sign_in(login).await.unwrap();
+    assert!(result.is_new_user);
+    assert_eq!(result.user.email, None);
+    assert!(!result.user.email_verified);
+}
+
+#[tokio::test]
+async fn two_accounts_without_email_become_two_users() {
+    let world = World::new();
+    let first = world
+        .sign_in(provider_login(identity(
+            ProviderKey::Github,
+            "gh-1",
+            None,
+            false,
+        )))
+        .await
+        .unwrap();
+    let second = world
+        .sign_in(provider_login(identity(
+            ProviderKey::Github,
+            "gh-2",
+            None,
+            false,
+        )))
+        .await
+        .unwrap();
+    assert!(second.is_new_user);
+    assert_ne!(first.user.id, second.user.id);
+}
+
+#[tokio::test]
+async fn a_returning_account_signs_its_user_in_with_fresh_provider_tokens() {
+    let world = World::new();
+    let first = world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    let mut again = github_login("gh-1", "ada@example.com");
+    again.tokens.access_token = social_login_domain::SecretText::new("second-access");
+    again.tokens.refresh_token = Some(social_login_domain::SecretText::new("second-refresh"));
+    let second = world.sign_in(again).await.unwrap();
+    assert!(!second.is_new_user);
+    assert_eq!(second.user, first.user);
+    assert_eq!(world.users.user_count(), 1);
+    assert_eq!(world.users.link_count(), 1);
+    let (access, refresh) = world
+        .users
+        .stored_tokens(ProviderKey::Github, "gh-1")
+        .unwrap();
+    assert_eq!(
+        world.cipher.open(&access).unwrap().expose(),
+        "second-access"
+    );
+    assert_eq!(
+        world.cipher.open(&refresh.unwrap()).unwrap().expose(),
+        "second-refresh"
+    );
+}
+
+#[tokio::test]
+async fn a_returning_login_without_a_provider_refresh_token_keeps_the_old_one() {
+    let world = World::new();
+    world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    let mut again = github_login("gh-1", "ada@example.com");
+    again.tokens.access_token = social_login_domain::SecretText::new("second-access");
+    again.tokens.refresh_token = None;
+    world.sign_in(again).await.unwrap();
+    let (access, refresh) = world
+        .users
+        .stored_tokens(ProviderKey::Github, "gh-1")
+        .unwrap();
+    assert_eq!(
+        world.cipher.open(&access).unwrap().expose(),
+        "second-access"
+    );
+    assert_eq!(
+        world.cipher.open(&refresh.unwrap()).unwrap().expose(),
+        "gh-1-refresh"
+    );
+}
+
+#[tokio::test]
+async fn a_returning_account_signs_in_whatever_its_email_now_says() {
+    let world = World::new();
+    let first = world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    world.register("bob@example.com", "correct horse").await;
+    let moved = provider_login(identity(
+        ProviderKey::Github,
+        "gh-1",
+        Some("bob@example.com"),
+        false,
+    ));
+    let second = world.sign_in(moved).await.unwrap();
+    assert_eq!(second.user.id, first.user.id);
+    assert!(!second.is_new_user);
+}
+
+#[tokio::test]
+async fn the_posted_name_is_handed_to_the_provider() {
+    let world = World::new();
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let state = world.login_state("github").await;
+    let name = PersonName {
+        first_name: Some("Ada".into()),
+        last_name: Some("Lovelace".into()),
+    };
+    world
+        .service
+        .callback("github", CODE, &state, Some(name.clone()))
+        .await
+        .unwrap();
+    assert_eq!(world.github.received()[0].posted_name, Some(name));
+}
+
+#[tokio::test]
+async fn a_refused_code_exchange_fails_and_writes_nothing() {
+    let world = World::new();
+    world
+        .github
+        .answer(Err(ProviderError::CodeExchange("invalid_grant".into())));
+    let state = world.login_state("github").await;
+    assert_eq!(
+        world.service.callback("github", CODE, &state, None).await,
+        Err(AppError::CodeExchangeFailed("invalid_grant".into()))
+    );
+    assert_eq!(world.users.user_count(), 0);
+    assert_eq!(world.users.link_count(), 0);
+    assert_eq!(world.refresh_tokens.stored_count(), 0);
+}
+
+#[tokio::test]
+async fn a_failed_user_info_fetch_fails_and_writes_nothing() {
+    let world = World::new();
+    world
+        .github
+        .answer(Err(ProviderError::UserInfo("GET /user: 500".into())));
+    let state = world.login_state("github").await;
+    assert_eq!(
+        world.service.callback("github", CODE, &state, None).await,
+        Err(AppError::UserInfoFailed("GET /user: 500".into()))
+    );
+    assert_eq!(world.users.user_count(), 0);
+    assert_eq!(world.refresh_tokens.stored_count(), 0);
+}
+
+#[tokio::test]
+async fn an_empty_or_over_long_code_is_a_validation_error() {
+    let world = World::new();
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let state = world.login_state("github").await;
+    for code in [String::new(), "c".repeat(2049)] {
+        assert!(matches!(
+            world.service.callback("github", &code, &state, None).await,
+            Err(AppError::Validation(message)) if message.starts_with("code")
+        ));
+    }
+    assert!(world.github.received().is_empty());
+    // A code of the longest allowed length goes through, on the state not yet spent.
+    let longest = "c".repeat(2048);
+    assert!(
+        world
+            .service
+            .callback("github", &longest, &state, None)
+            .await
+            .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn a_callback_for_a_provider_that_is_not_enabled_is_not_configured() {
+    let world = World::new();
+    let state = world.login_state("github").await;
+    assert_eq!(
+        world.service.callback("apple", CODE, &state, None).await,
+        Err(AppError::ProviderNotConfigured)
+    );
+    assert!(world.states.peek(&state).is_some());
+}

@@ -1,0 +1,115 @@
+//! CONTRACT §4: what a provider login does when its email belongs to an existing user.
+
+use super::world::{World, github_login, identity, provider_login};
+use crate::AppError;
+use social_login_domain::ProviderKey;
+
+/// A user whose email came verified from Google, as auto-linking requires.
+async fn google_user(world: &World, email: &str) -> crate::LoginResult {
+    let login = provider_login(identity(ProviderKey::Google, "goo-1", Some(email), true));
+    world.sign_in(login).await.unwrap()
+}
+
+#[tokio::test]
+async fn a_matching_email_is_refused_when_auto_linking_is_off() {
+    let world = World::new();
+    let owner = google_user(&world, "ada@example.com").await;
+    assert_eq!(
+        world.sign_in(github_login("gh-1", "ADA@example.com")).await,
+        Err(AppError::EmailAlreadyRegistered)
+    );
+    assert_eq!(world.users.user_count(), 1);
+    assert_eq!(world.users.link_count(), 1);
+    assert!(
+        world
+            .users
+            .stored_tokens(ProviderKey::Github, "gh-1")
+            .is_none()
+    );
+    assert_eq!(
+        world.service.accounts(owner.user.id).await.unwrap().len(),
+        1
+    );
+    // Only the owner's session exists: the refused login started none.
+    assert_eq!(world.refresh_tokens.stored_count(), 1);
+}
+
+#[tokio::test]
+async fn a_verified_matching_email_links_when_auto_linking_is_on() {
+    let world = World::auto_linking();
+    let owner = google_user(&world, "ada@example.com").await;
+    let result = world
+        .sign_in(github_login("gh-1", "Ada@Example.COM"))
+        .await
+        .unwrap();
+    assert!(!result.is_new_user);
+    assert_eq!(result.user.id, owner.user.id);
+    assert_eq!(world.users.user_count(), 1);
+    let providers: Vec<ProviderKey> = world
+        .service
+        .accounts(owner.user.id)
+        .await
+        .unwrap()
+        .iter()
+        .map(|link| link.provider)
+        .collect();
+    assert_eq!(providers, [ProviderKey::Google, ProviderKey::Github]);
+    let (access, _) = world
+        .users
+        .stored_tokens(ProviderKey::Github, "gh-1")
+        .unwrap();
+    assert_ne!(access.as_str(), "gh-1-access");
+}
+
+#[tokio::test]
+async fn an_auto_linked_account_signs_in_directly_next_time() {
+    let world = World::auto_linking();
+    let owner = google_user(&world, "ada@example.com").await;
+    world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    let again = world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    assert_eq!(again.user.id, owner.user.id);
+    assert_eq!(world.users.link_count(), 2);
+}
+
+#[tokio::test]
+async fn an_unverified_provider_email_never_links() {
+    let world = World::auto_linking();
+    google_user(&world, "ada@example.com").await;
+    let unverified = provider_login(identity(
+        ProviderKey::Github,
+        "gh-1",
+        Some("ada@example.com"),
+        false,
+    ));
+    assert_eq!(
+        world.sign_in(unverified).await,
+        Err(AppError::EmailAlreadyRegistered)
+    );
+    assert_eq!(world.users.link_count(), 1);
+}
+
+#[tokio::test]
+async fn a_pre_registered_unverified_user_is_never_linked() {
+    // The pre-registration takeover: someone registered the victim's address first.
+    let world = World::auto_linking();
+    let squatter = world.register("ada@example.com", "correct horse").await;
+    assert_eq!(
+        world.sign_in(github_login("gh-1", "ada@example.com")).await,
+        Err(AppError::EmailAlreadyRegistered)
+    );
+    assert!(
+        world
+            .service
+            .accounts(squatter.user.id)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(world.users.user_count(), 1);
+}

@@ -1,0 +1,216 @@
+//! POST connect (spec 4.3): linking a provider account to the calling user.
+
+use super::world::{CODE, World, github_login, identity, provider_login};
+use crate::AppError;
+use social_login_domain::{ProviderKey, UserId};
+use social_login_ports::{Clock, ProviderError, TokenCipher};
+use time::Duration;
+
+#[tokio::test]
+async fn connect_links_the_provider_account_to_the_caller() {
+    let world = World::new();
+    let caller = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    world.clock.advance(Duration::minutes(1));
+    let linked = world
+        .connect_as(caller, github_login("gh-1", "ada@github.example"))
+        .await
+        .unwrap();
+    assert_eq!(linked.user_id, caller);
+    assert_eq!(linked.provider, ProviderKey::Github);
+    assert_eq!(linked.subject.as_str(), "gh-1");
+    assert_eq!(
+        linked.email.as_ref().unwrap().as_str(),
+        "ada@github.example"
+    );
+    assert_eq!(linked.created_at, world.clock.now());
+    assert_eq!(world.service.accounts(caller).await.unwrap(), [linked]);
+    let (access, _) = world
+        .users
+        .stored_tokens(ProviderKey::Github, "gh-1")
+        .unwrap();
+    assert_ne!(access.as_str(), "gh-1-access");
+    assert_eq!(world.cipher.open(&access).unwrap().expose(), "gh-1-access");
+}
+
+#[tokio::test]
+async fn connect_ignores_whose_email_the_provider_reports() {
+    // Connect is proven by the caller's session, not by the email: no email rule applies.
+    let world = World::new();
+    world.register("bob@example.com", "correct horse").await;
+    let caller = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    let login = provider_login(identity(
+        ProviderKey::Github,
+        "gh-1",
+        Some("bob@example.com"),
+        false,
+    ));
+    assert!(world.connect_as(caller, login).await.is_ok());
+}
+
+#[tokio::test]
+async fn an_account_linked_to_another_user_cannot_be_connected() {
+    let world = World::new();
+    let owner = world
+        .sign_in(github_login("gh-1", "bob@example.com"))
+        .await
+        .unwrap();
+    let caller = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    assert_eq!(
+        world
+            .connect_as(caller, github_login("gh-1", "bob@example.com"))
+            .await,
+        Err(AppError::ProviderAlreadyLinked)
+    );
+    assert!(world.service.accounts(caller).await.unwrap().is_empty());
+    assert_eq!(
+        world.service.accounts(owner.user.id).await.unwrap().len(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn a_caller_who_has_that_provider_already_cannot_connect_a_second_account() {
+    let world = World::new();
+    let caller = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    world
+        .connect_as(caller, github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    assert_eq!(
+        world
+            .connect_as(caller, github_login("gh-2", "ada@example.com"))
+            .await,
+        Err(AppError::ProviderAlreadyLinked)
+    );
+    assert!(
+        world
+            .users
+            .stored_tokens(ProviderKey::Github, "gh-2")
+            .is_none()
+    );
+}
+
+#[tokio::test]
+async fn connecting_the_same_account_twice_is_refused() {
+    let world = World::new();
+    let caller = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    world
+        .connect_as(caller, github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    assert_eq!(
+        world
+            .connect_as(caller, github_login("gh-1", "ada@example.com"))
+            .await,
+        Err(AppError::ProviderAlreadyLinked)
+    );
+    assert_eq!(world.users.link_count(), 1);
+}
+
+#[tokio::test]
+async fn a_caller_may_connect_several_providers() {
+    let world = World::new();
+    let caller = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    world
+        .connect_as(caller, github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    let google = provider_login(identity(ProviderKey::Google, "goo-1", None, false));
+    world.connect_as(caller, google).await.unwrap();
+    assert_eq!(world.service.accounts(caller).await.unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn a_failed_code_exchange_on_connect_links_nothing() {
+    let world = World::new();
+    let caller = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    world
+        .github
+        .answer(Err(ProviderError::CodeExchange("invalid_grant".into())));
+    let state = world.connect_state("github", caller).await;
+    assert_eq!(
+        world
+            .service
+            .connect(caller, "github", CODE, &state, None)
+            .await,
+        Err(AppError::CodeExchangeFailed("invalid_grant".into()))
+    );
+    assert_eq!(world.users.link_count(), 0);
+}
+
+#[tokio::test]
+async fn connect_by_a_caller_who_no_longer_exists_is_unauthorized() {
+    let world = World::new();
+    let ghost = UserId::new();
+    assert_eq!(
+        world
+            .connect_as(ghost, github_login("gh-1", "ada@example.com"))
+            .await,
+        Err(AppError::Unauthorized)
+    );
+    assert_eq!(world.users.link_count(), 0);
+}
+
+#[tokio::test]
+async fn connect_to_a_provider_that_is_not_enabled_is_not_configured() {
+    let world = World::new();
+    let caller = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    let state = world.connect_state("github", caller).await;
+    assert_eq!(
+        world
+            .service
+            .connect(caller, "apple", CODE, &state, None)
+            .await,
+        Err(AppError::ProviderNotConfigured)
+    );
+}
+
+#[tokio::test]
+async fn connect_with_an_empty_code_is_a_validation_error() {
+    let world = World::new();
+    let caller = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    let state = world.connect_state("github", caller).await;
+    assert!(matches!(
+        world
+            .service
+            .connect(caller, "github", "", &state, None)
+            .await,
+        Err(AppError::Validation(_))
+    ));
+}

@@ -1,0 +1,130 @@
+//! `AppError::code()`: every variant maps to its stable client-visible code.
+
+use crate::AppError;
+use social_login_domain::{ErrorCode, StateMismatch};
+use social_login_ports::{ProviderError, RepositoryError, StateStoreError};
+use std::collections::HashSet;
+
+/// The position of a variant in the table below. An exhaustive match, so a new variant
+/// does not compile until it is added here, and then the table test asks for its row.
+fn variant(error: &AppError) -> usize {
+    match error {
+        AppError::ProviderNotConfigured => 0,
+        AppError::StateMismatch(_) => 1,
+        AppError::CodeExchangeFailed(_) => 2,
+        AppError::UserInfoFailed(_) => 3,
+        AppError::EmailAlreadyRegistered => 4,
+        AppError::ProviderAlreadyLinked => 5,
+        AppError::AccountNotFound => 6,
+        AppError::LastLoginMethod => 7,
+        AppError::Unauthorized => 8,
+        AppError::InvalidCredentials => 9,
+        AppError::Validation(_) => 10,
+        AppError::Unavailable(_) => 11,
+        AppError::Internal(_) => 12,
+    }
+}
+
+fn table() -> Vec<(AppError, ErrorCode)> {
+    vec![
+        (
+            AppError::ProviderNotConfigured,
+            ErrorCode::OAuthProviderNotConfigured,
+        ),
+        (
+            AppError::StateMismatch(StateMismatch::Expired),
+            ErrorCode::OAuthStateMismatch,
+        ),
+        (
+            AppError::CodeExchangeFailed("x".into()),
+            ErrorCode::OAuthCodeExchangeFailed,
+        ),
+        (
+            AppError::UserInfoFailed("x".into()),
+            ErrorCode::OAuthUserInfoFailed,
+        ),
+        (
+            AppError::EmailAlreadyRegistered,
+            ErrorCode::EmailAlreadyRegistered,
+        ),
+        (
+            AppError::ProviderAlreadyLinked,
+            ErrorCode::ProviderAlreadyLinked,
+        ),
+        (AppError::AccountNotFound, ErrorCode::OAuthAccountNotFound),
+        (AppError::LastLoginMethod, ErrorCode::LastLoginMethod),
+        (AppError::Unauthorized, ErrorCode::Unauthorized),
+        (AppError::InvalidCredentials, ErrorCode::InvalidCredentials),
+        (AppError::Validation("x".into()), ErrorCode::ValidationError),
+        (
+            AppError::Unavailable("x".into()),
+            ErrorCode::ServiceUnavailable,
+        ),
+        (AppError::Internal("x".into()), ErrorCode::InternalError),
+    ]
+}
+
+#[test]
+fn every_variant_maps_to_its_code() {
+    let table = table();
+    for (error, code) in &table {
+        assert_eq!(error.code(), *code, "{error:?}");
+    }
+    let listed: HashSet<usize> = table.iter().map(|(error, _)| variant(error)).collect();
+    assert_eq!(listed.len(), 13, "every variant has exactly one row");
+}
+
+#[test]
+fn every_code_but_the_http_layers_own_comes_from_some_variant() {
+    let produced: HashSet<ErrorCode> = table().iter().map(|(error, _)| error.code()).collect();
+    let http_only = [ErrorCode::PayloadTooLarge, ErrorCode::RateLimited];
+    for code in ErrorCode::ALL {
+        assert_eq!(
+            produced.contains(&code),
+            !http_only.contains(&code),
+            "{code}"
+        );
+    }
+}
+
+#[test]
+fn every_state_mismatch_reason_is_one_code() {
+    for why in [
+        StateMismatch::Unknown,
+        StateMismatch::Expired,
+        StateMismatch::OtherProvider,
+        StateMismatch::WrongPurpose,
+        StateMismatch::OtherUser,
+    ] {
+        assert_eq!(AppError::from(why).code(), ErrorCode::OAuthStateMismatch);
+    }
+}
+
+#[test]
+fn port_errors_translate_to_their_client_codes() {
+    let cases = [
+        (
+            AppError::from(ProviderError::CodeExchange("x".into())),
+            ErrorCode::OAuthCodeExchangeFailed,
+        ),
+        (
+            AppError::from(ProviderError::UserInfo("x".into())),
+            ErrorCode::OAuthUserInfoFailed,
+        ),
+        (
+            AppError::from(RepositoryError::Unavailable("x".into())),
+            ErrorCode::ServiceUnavailable,
+        ),
+        (
+            AppError::from(RepositoryError::Internal("x".into())),
+            ErrorCode::InternalError,
+        ),
+        (
+            AppError::from(StateStoreError("x".into())),
+            ErrorCode::ServiceUnavailable,
+        ),
+    ];
+    for (error, code) in cases {
+        assert_eq!(error.code(), code, "{error:?}");
+    }
+}

@@ -1,0 +1,198 @@
+//! POST /auth/refresh, POST /auth/logout and GET /users/me.
+
+use super::world::World;
+use crate::AppError;
+use social_login_domain::UserId;
+use social_login_ports::Clock;
+use time::Duration;
+
+#[tokio::test]
+async fn refresh_rotates_the_refresh_token() {
+    let world = World::new();
+    let login = world.register("ada@example.com", "correct horse").await;
+    world.clock.advance(Duration::minutes(20));
+    let refreshed = world
+        .service
+        .refresh(login.refresh_token.expose())
+        .await
+        .unwrap();
+    assert_eq!(refreshed.user.id, login.user.id);
+    assert!(!refreshed.is_new_user);
+    assert_ne!(refreshed.refresh_token, login.refresh_token);
+    assert_eq!(
+        world
+            .service
+            .authenticate(refreshed.access_token.value.expose()),
+        Some(login.user.id)
+    );
+    assert!(refreshed.access_token.expires_at > world.clock.now());
+}
+
+#[tokio::test]
+async fn a_rotated_refresh_token_no_longer_works() {
+    let world = World::new();
+    let login = world.register("ada@example.com", "correct horse").await;
+    world
+        .service
+        .refresh(login.refresh_token.expose())
+        .await
+        .unwrap();
+    assert_eq!(
+        world.service.refresh(login.refresh_token.expose()).await,
+        Err(AppError::InvalidCredentials)
+    );
+}
+
+#[tokio::test]
+async fn reuse_of_a_rotated_token_revokes_its_successor_too() {
+    let world = World::new();
+    let login = world.register("ada@example.com", "correct horse").await;
+    let successor = world
+        .service
+        .refresh(login.refresh_token.expose())
+        .await
+        .unwrap();
+    // A thief replays the old token: the whole family goes.
+    assert!(
+        world
+            .service
+            .refresh(login.refresh_token.expose())
+            .await
+            .is_err()
+    );
+    assert_eq!(
+        world
+            .service
+            .refresh(successor.refresh_token.expose())
+            .await,
+        Err(AppError::InvalidCredentials)
+    );
+}
+
+#[tokio::test]
+async fn reuse_revokes_only_its_own_family() {
+    let world = World::new();
+    let first = world.register("ada@example.com", "correct horse").await;
+    let other_device = world
+        .service
+        .password_login(
+            "ada@example.com",
+            social_login_domain::SecretText::new("correct horse"),
+        )
+        .await
+        .unwrap();
+    world
+        .service
+        .refresh(first.refresh_token.expose())
+        .await
+        .unwrap();
+    let _ = world.service.refresh(first.refresh_token.expose()).await;
+    assert!(
+        world
+            .service
+            .refresh(other_device.refresh_token.expose())
+            .await
+            .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn an_expired_refresh_token_is_refused() {
+    let world = World::new();
+    let login = world.register("ada@example.com", "correct horse").await;
+    world.clock.advance(Duration::days(30));
+    assert_eq!(
+        world.service.refresh(login.refresh_token.expose()).await,
+        Err(AppError::InvalidCredentials)
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_refresh_token_is_refused() {
+    let world = World::new();
+    assert_eq!(
+        world.service.refresh("refresh:not-one-we-issued").await,
+        Err(AppError::InvalidCredentials)
+    );
+}
+
+#[tokio::test]
+async fn logout_makes_the_refresh_token_fail() {
+    let world = World::new();
+    let login = world.register("ada@example.com", "correct horse").await;
+    assert_eq!(
+        world.service.logout(login.refresh_token.expose()).await,
+        Ok(())
+    );
+    assert_eq!(
+        world.service.refresh(login.refresh_token.expose()).await,
+        Err(AppError::InvalidCredentials)
+    );
+}
+
+#[tokio::test]
+async fn logout_ends_the_rotated_successors_too() {
+    let world = World::new();
+    let login = world.register("ada@example.com", "correct horse").await;
+    let successor = world
+        .service
+        .refresh(login.refresh_token.expose())
+        .await
+        .unwrap();
+    world
+        .service
+        .logout(successor.refresh_token.expose())
+        .await
+        .unwrap();
+    assert!(
+        world
+            .service
+            .refresh(successor.refresh_token.expose())
+            .await
+            .is_err()
+    );
+}
+
+#[tokio::test]
+async fn logout_with_an_unknown_token_is_accepted_silently() {
+    let world = World::new();
+    assert_eq!(world.service.logout("refresh:never-issued").await, Ok(()));
+}
+
+#[tokio::test]
+async fn me_returns_the_callers_record() {
+    let world = World::new();
+    let login = world.register("ada@example.com", "correct horse").await;
+    assert_eq!(world.service.me(login.user.id).await, Ok(login.user));
+}
+
+#[tokio::test]
+async fn me_for_a_user_that_no_longer_exists_is_unauthorized() {
+    let world = World::new();
+    assert_eq!(
+        world.service.me(UserId::new()).await,
+        Err(AppError::Unauthorized)
+    );
+}
+
+#[tokio::test]
+async fn an_access_token_stops_authenticating_when_it_expires() {
+    let world = World::new();
+    let login = world.register("ada@example.com", "correct horse").await;
+    let bearer = login.access_token.value.expose().to_owned();
+    assert_eq!(world.service.authenticate(&bearer), Some(login.user.id));
+    world.clock.advance(Duration::minutes(15));
+    assert_eq!(world.service.authenticate(&bearer), None);
+    assert_eq!(world.service.authenticate("garbage"), None);
+}
+
+#[tokio::test]
+async fn a_login_result_never_prints_its_tokens() {
+    let world = World::new();
+    let login = world.register("ada@example.com", "correct horse").await;
+    let printed = format!("{login:?}");
+    assert!(!printed.contains(login.refresh_token.expose()));
+    assert!(!printed.contains(login.access_token.value.expose()));
+    assert!(!printed.contains("ada@example.com"));
+    assert!(!printed.contains("correct horse"));
+}

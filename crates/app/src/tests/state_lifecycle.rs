@@ -1,0 +1,293 @@
+//! Spec §3: every transition of the state value, through callback and connect.
+
+use super::world::{CODE, World, github_login};
+use crate::AppError;
+use social_login_domain::ProviderKey;
+use social_login_domain::{Purpose, StateMismatch, UserId};
+use social_login_ports::MockIdentityProvider;
+use std::sync::Arc;
+use time::Duration;
+
+fn mismatch(why: StateMismatch) -> AppError {
+    AppError::StateMismatch(why)
+}
+
+#[tokio::test]
+async fn a_login_state_is_consumed_by_the_callback() {
+    let world = World::new();
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let state = world.login_state("github").await;
+    world
+        .service
+        .callback("github", CODE, &state, None)
+        .await
+        .unwrap();
+    assert!(world.states.peek(&state).is_none());
+}
+
+#[tokio::test]
+async fn the_callback_hands_the_code_and_the_stored_verifier_and_nonce_to_the_provider() {
+    let world = World::new();
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let state = world.login_state("github").await;
+    let issued = world.states.peek(&state).unwrap();
+    world
+        .service
+        .callback("github", CODE, &state, None)
+        .await
+        .unwrap();
+    let received = world.github.received();
+    assert_eq!(received.len(), 1);
+    assert_eq!(received[0].code.expose(), CODE);
+    assert_eq!(received[0].redeemed.pkce_verifier, issued.pkce_verifier);
+    assert_eq!(received[0].redeemed.nonce, issued.nonce);
+    assert_eq!(received[0].redeemed.purpose, Purpose::Login);
+}
+
+#[tokio::test]
+async fn a_connect_state_is_consumed_by_connect_of_the_bound_user() {
+    let world = World::new();
+    let user = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let state = world.connect_state("github", user).await;
+    world
+        .service
+        .connect(user, "github", CODE, &state, None)
+        .await
+        .unwrap();
+    assert!(world.states.peek(&state).is_none());
+    assert_eq!(
+        world.github.received()[0].redeemed.purpose,
+        Purpose::Connect { user }
+    );
+}
+
+#[tokio::test]
+async fn a_replayed_state_is_refused() {
+    let world = World::new();
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let state = world.login_state("github").await;
+    world
+        .service
+        .callback("github", CODE, &state, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        world.service.callback("github", CODE, &state, None).await,
+        Err(mismatch(StateMismatch::Unknown))
+    );
+    assert_eq!(world.github.received().len(), 1);
+}
+
+#[tokio::test]
+async fn a_state_is_still_good_a_second_before_it_expires() {
+    let world = World::new();
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let state = world.login_state("github").await;
+    world
+        .clock
+        .advance(Duration::minutes(10) - Duration::seconds(1));
+    assert!(
+        world
+            .service
+            .callback("github", CODE, &state, None)
+            .await
+            .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn an_expired_state_is_refused() {
+    let world = World::new();
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let state = world.login_state("github").await;
+    world.clock.advance(Duration::minutes(10));
+    assert_eq!(
+        world.service.callback("github", CODE, &state, None).await,
+        Err(mismatch(StateMismatch::Expired))
+    );
+    assert!(world.github.received().is_empty());
+}
+
+#[tokio::test]
+async fn a_login_state_is_refused_by_connect() {
+    let world = World::new();
+    let user = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let state = world.login_state("github").await;
+    assert_eq!(
+        world
+            .service
+            .connect(user, "github", CODE, &state, None)
+            .await,
+        Err(mismatch(StateMismatch::WrongPurpose))
+    );
+    assert_eq!(world.users.link_count(), 0);
+}
+
+#[tokio::test]
+async fn a_connect_state_is_refused_by_the_callback() {
+    let world = World::new();
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let state = world.connect_state("github", UserId::new()).await;
+    assert_eq!(
+        world.service.callback("github", CODE, &state, None).await,
+        Err(mismatch(StateMismatch::WrongPurpose))
+    );
+    assert_eq!(world.users.user_count(), 0);
+}
+
+#[tokio::test]
+async fn a_connect_state_is_refused_for_another_user() {
+    let world = World::new();
+    let owner = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    let intruder = world
+        .register("eve@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "eve@example.com")));
+    let state = world.connect_state("github", owner).await;
+    assert_eq!(
+        world
+            .service
+            .connect(intruder, "github", CODE, &state, None)
+            .await,
+        Err(mismatch(StateMismatch::OtherUser))
+    );
+    assert_eq!(world.users.link_count(), 0);
+}
+
+#[tokio::test]
+async fn a_state_used_on_another_provider_is_refused_and_spent() {
+    let world = World::new();
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let state = world.login_state("github").await;
+    assert_eq!(
+        world.service.callback("google", CODE, &state, None).await,
+        Err(mismatch(StateMismatch::OtherProvider))
+    );
+    assert_eq!(
+        world.service.callback("github", CODE, &state, None).await,
+        Err(mismatch(StateMismatch::Unknown))
+    );
+    assert!(world.github.received().is_empty());
+    assert!(world.google.received().is_empty());
+}
+
+#[tokio::test]
+async fn a_malformed_state_is_refused() {
+    let world = World::new();
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let too_long = "a".repeat(129);
+    for bad in [
+        "",
+        "short",
+        "has spaces in it, 20+ chars",
+        "a/b+c=d/e+f=g/h+i=j",
+        &too_long,
+    ] {
+        assert_eq!(
+            world.service.callback("github", CODE, bad, None).await,
+            Err(mismatch(StateMismatch::Unknown)),
+            "{bad:?}"
+        );
+    }
+    assert!(world.github.received().is_empty());
+}
+
+#[tokio::test]
+async fn a_refused_state_is_spent() {
+    let world = World::new();
+    let user = world
+        .register("ada@example.com", "correct horse")
+        .await
+        .user
+        .id;
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let state = world.connect_state("github", user).await;
+    assert!(
+        world
+            .service
+            .callback("github", CODE, &state, None)
+            .await
+            .is_err()
+    );
+    // The rightful use afterwards finds nothing: a refusal burns the value.
+    assert_eq!(
+        world
+            .service
+            .connect(user, "github", CODE, &state, None)
+            .await,
+        Err(mismatch(StateMismatch::Unknown))
+    );
+    assert_eq!(world.users.link_count(), 0);
+}
+
+#[tokio::test]
+async fn the_state_is_checked_before_the_provider_is_called() {
+    let world = World::new();
+    let mut provider = MockIdentityProvider::new();
+    provider.expect_key().return_const(ProviderKey::Github);
+    provider
+        .expect_authorization_url()
+        .returning(|request| format!("https://mock.test/?state={}", request.state.as_str()));
+    provider.expect_complete().never();
+    let service = world.service_with(crate::Ports {
+        providers: crate::ProviderRegistry::new().with(Arc::new(provider)),
+        ..world.ports()
+    });
+    let unknown = "A".repeat(43);
+    assert_eq!(
+        service.callback("github", CODE, &unknown, None).await,
+        Err(mismatch(StateMismatch::Unknown))
+    );
+    let connect = world.connect_state("github", UserId::new()).await;
+    assert_eq!(
+        service.callback("github", CODE, &connect, None).await,
+        Err(mismatch(StateMismatch::WrongPurpose))
+    );
+    let login = crate::fakes::state_in(&service.authorize("github", None).await.unwrap());
+    assert_eq!(
+        service
+            .connect(UserId::new(), "github", CODE, &login, None)
+            .await,
+        Err(mismatch(StateMismatch::WrongPurpose))
+    );
+}

@@ -1,0 +1,190 @@
+//! The test world: an `AuthService` wired to fakes, and short ways to drive its flows.
+
+use crate::fakes::{
+    FakeClock, FakeHasher, FakeProvider, FakeSessions, FakeStateStore, InMemoryRefreshTokens,
+    InMemoryUsers, ReversingCipher, state_in,
+};
+use crate::{
+    AppError, AuthPolicy, AuthService, LoginResult, Ports, ProviderRegistry, Registration,
+};
+use social_login_domain::{
+    Email, LinkedAccount, ProviderIdentity, ProviderKey, ProviderSubject, ProviderTokens,
+    SecretText, UserId,
+};
+use social_login_ports::{ProviderLogin, SessionTokens};
+use std::sync::Arc;
+use time::OffsetDateTime;
+
+/// A code the fake providers accept (they never look at it).
+pub const CODE: &str = "authorization-code-from-the-provider";
+
+/// github and google are enabled; every other key is absent from the registry.
+pub struct World {
+    pub service: AuthService,
+    pub users: Arc<InMemoryUsers>,
+    pub refresh_tokens: Arc<InMemoryRefreshTokens>,
+    pub states: Arc<FakeStateStore>,
+    pub clock: Arc<FakeClock>,
+    pub cipher: Arc<ReversingCipher>,
+    pub github: Arc<FakeProvider>,
+    pub google: Arc<FakeProvider>,
+}
+
+impl World {
+    pub fn new() -> Self {
+        Self::with_policy(AuthPolicy::default())
+    }
+
+    pub fn auto_linking() -> Self {
+        Self::with_policy(AuthPolicy {
+            auto_link_by_email: true,
+            ..AuthPolicy::default()
+        })
+    }
+
+    pub fn with_policy(policy: AuthPolicy) -> Self {
+        let start = OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap();
+        let github = Arc::new(FakeProvider::new(ProviderKey::Github));
+        let google = Arc::new(FakeProvider::new(ProviderKey::Google));
+        let users = Arc::new(InMemoryUsers::default());
+        let refresh_tokens = Arc::new(InMemoryRefreshTokens::default());
+        let states = Arc::new(FakeStateStore::default());
+        let clock = Arc::new(FakeClock::at(start));
+        let cipher = Arc::new(ReversingCipher);
+        let ports = Ports {
+            users: users.clone(),
+            refresh_tokens: refresh_tokens.clone(),
+            states: states.clone(),
+            providers: ProviderRegistry::new()
+                .with(github.clone())
+                .with(google.clone()),
+            cipher: cipher.clone(),
+            hasher: Arc::new(FakeHasher),
+            sessions: Arc::new(FakeSessions),
+            clock: clock.clone(),
+        };
+        Self {
+            service: AuthService::new(ports, policy),
+            users,
+            refresh_tokens,
+            states,
+            clock,
+            cipher,
+            github,
+            google,
+        }
+    }
+
+    /// The fake ports, for a test that swaps one of them for a mock.
+    pub fn ports(&self) -> Ports {
+        self.service.ports.clone()
+    }
+
+    /// A service on `ports` with this world's policy.
+    pub fn service_with(&self, ports: Ports) -> AuthService {
+        AuthService::new(ports, self.service.policy())
+    }
+
+    pub fn provider(&self, key: ProviderKey) -> &FakeProvider {
+        match key {
+            ProviderKey::Github => &self.github,
+            ProviderKey::Google => &self.google,
+            other => panic!("{other} is not enabled in the test world"),
+        }
+    }
+
+    /// A valid access token of `user`, as the login result would have carried it.
+    pub fn bearer_for(&self, user: UserId) -> String {
+        use social_login_ports::Clock;
+        let token = FakeSessions.issue_access(user, self.clock.now()).unwrap();
+        token.value.expose().to_owned()
+    }
+
+    /// Runs authorize without a bearer and returns the state from the URL.
+    pub async fn login_state(&self, provider: &str) -> String {
+        state_in(&self.service.authorize(provider, None).await.unwrap())
+    }
+
+    /// Runs authorize as `user` and returns the state from the URL.
+    pub async fn connect_state(&self, provider: &str, user: UserId) -> String {
+        let bearer = self.bearer_for(user);
+        state_in(
+            &self
+                .service
+                .authorize(provider, Some(&bearer))
+                .await
+                .unwrap(),
+        )
+    }
+
+    /// The whole login flow: authorize, the provider answers `login`, callback.
+    pub async fn sign_in(&self, login: ProviderLogin) -> Result<LoginResult, AppError> {
+        let key = login.identity.provider;
+        self.provider(key).answer(Ok(login));
+        let state = self.login_state(key.as_str()).await;
+        self.service
+            .callback(key.as_str(), CODE, &state, None)
+            .await
+    }
+
+    /// The whole connect flow for `user`.
+    pub async fn connect_as(
+        &self,
+        user: UserId,
+        login: ProviderLogin,
+    ) -> Result<LinkedAccount, AppError> {
+        let key = login.identity.provider;
+        self.provider(key).answer(Ok(login));
+        let state = self.connect_state(key.as_str(), user).await;
+        self.service
+            .connect(user, key.as_str(), CODE, &state, None)
+            .await
+    }
+
+    /// Registers a password user; panics if registration fails.
+    pub async fn register(&self, email: &str, password: &str) -> LoginResult {
+        self.service
+            .register(Registration {
+                email: email.into(),
+                password: SecretText::new(password),
+                full_name: None,
+            })
+            .await
+            .unwrap()
+    }
+}
+
+/// What a provider asserts about an account.
+pub fn identity(
+    provider: ProviderKey,
+    subject: &str,
+    email: Option<&str>,
+    verified: bool,
+) -> ProviderIdentity {
+    ProviderIdentity {
+        provider,
+        subject: ProviderSubject::parse(subject).unwrap(),
+        email: email.map(|email| Email::parse(email).unwrap()),
+        email_verified: verified,
+        full_name: Some("Ada Lovelace".into()),
+        avatar_url: Some("https://avatars.test/ada.png".into()),
+    }
+}
+
+/// A completed provider sign-in with tokens named after the subject:
+/// `<subject>-access` and `<subject>-refresh`.
+pub fn provider_login(identity: ProviderIdentity) -> ProviderLogin {
+    let subject = identity.subject.as_str().to_owned();
+    ProviderLogin {
+        identity,
+        tokens: ProviderTokens {
+            access_token: SecretText::new(format!("{subject}-access")),
+            refresh_token: Some(SecretText::new(format!("{subject}-refresh"))),
+        },
+    }
+}
+
+/// A login of a GitHub account with a verified email.
+pub fn github_login(subject: &str, email: &str) -> ProviderLogin {
+    provider_login(identity(ProviderKey::Github, subject, Some(email), true))
+}

@@ -1,0 +1,34 @@
+//! GET accounts and DELETE disconnect (spec 4.4, 4.5).
+
+use crate::{AppError, AuthService};
+use social_login_domain::disconnect::DisconnectRefused;
+use social_login_domain::{LinkedAccount, UserId};
+use social_login_ports::RemoveLinkError;
+use tracing::instrument;
+
+impl AuthService {
+    /// The caller's linked accounts, oldest first.
+    #[instrument(skip_all)]
+    pub async fn accounts(&self, caller: UserId) -> Result<Vec<LinkedAccount>, AppError> {
+        Ok(self.ports.users.list_links(caller).await?)
+    }
+
+    /// Removes the caller's link of a provider, unless it is their last way to log in.
+    #[instrument(skip_all, fields(provider = provider_key))]
+    pub async fn disconnect(&self, caller: UserId, provider_key: &str) -> Result<(), AppError> {
+        let provider = self.provider(provider_key)?.key();
+        self.ports
+            .users
+            .remove_link(caller, provider)
+            .await
+            .map_err(|error| match error {
+                RemoveLinkError::Refused(DisconnectRefused::NotLinked) => {
+                    AppError::AccountNotFound
+                }
+                RemoveLinkError::Refused(DisconnectRefused::LastLoginMethod) => {
+                    AppError::LastLoginMethod
+                }
+                RemoveLinkError::Repository(error) => error.into(),
+            })
+    }
+}

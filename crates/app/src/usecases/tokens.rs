@@ -1,0 +1,54 @@
+//! POST /auth/refresh and POST /auth/logout: rotating refresh tokens.
+
+use crate::{AppError, AuthService, LoginResult};
+use social_login_ports::RotateError;
+use tracing::{instrument, warn};
+
+impl AuthService {
+    /// Exchanges a refresh token for a new access token and a new refresh token. A token
+    /// that was already used revokes its whole family (reuse detection).
+    #[instrument(skip_all)]
+    pub async fn refresh(&self, presented: &str) -> Result<LoginResult, AppError> {
+        let sessions = &self.ports.sessions;
+        let now = self.ports.clock.now();
+        let successor = sessions.new_refresh();
+        let user_id = self
+            .ports
+            .refresh_tokens
+            .rotate_refresh(
+                sessions.hash_refresh(presented),
+                successor.hash,
+                now,
+                now + sessions.refresh_ttl(),
+            )
+            .await
+            .map_err(|error| match error {
+                RotateError::Refused => AppError::InvalidCredentials,
+                RotateError::ReuseDetected => {
+                    warn!("refresh token reuse detected; token family revoked");
+                    AppError::InvalidCredentials
+                }
+                RotateError::Repository(error) => error.into(),
+            })?;
+        let user = self
+            .ports
+            .users
+            .find_user(user_id)
+            .await?
+            .ok_or(AppError::InvalidCredentials)?;
+        Ok(LoginResult {
+            access_token: sessions.issue_access(user.id, now)?,
+            refresh_token: successor.value,
+            user,
+            is_new_user: false,
+        })
+    }
+
+    /// Ends the session of this refresh token. Unknown tokens are accepted silently, so
+    /// logout cannot be used to probe which tokens exist.
+    #[instrument(skip_all)]
+    pub async fn logout(&self, presented: &str) -> Result<(), AppError> {
+        let hash = self.ports.sessions.hash_refresh(presented);
+        Ok(self.ports.refresh_tokens.revoke_refresh(hash).await?)
+    }
+}
