@@ -1,1 +1,28 @@
-//! placeholder
+//! Database schema of social-login as sea-orm migrations, portable across SQLite and PostgreSQL.
+//!
+//! Unique constraints are created as named unique indexes, and the names are exported in
+//! [`names`] so the persistence adapter can tell which constraint a violation hit.
+
+use sea_orm_migration::prelude::*;
+
+mod m20250101_000001_create_users;
+mod m20250101_000002_create_linked_accounts;
+mod m20250101_000003_create_refresh_tokens;
+pub mod names;
+
+/// Re-exported so callers can run [`Migrator::up`] without naming sea-orm-migration.
+pub use sea_orm_migration::MigratorTrait;
+
+/// All migrations, in the order they apply.
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![
+            Box::new(m20250101_000001_create_users::Migration),
+            Box::new(m20250101_000002_create_linked_accounts::Migration),
+            Box::new(m20250101_000003_create_refresh_tokens::Migration),
+        ]
+    }
+}

@@ -1,0 +1,6 @@
+//! sea-orm entities, one per table. Internal to the adapter: rows leave it only as domain
+//! types, through [`crate::mapping`].
+
+pub(crate) mod linked_account;
+pub(crate) mod refresh_token;
+pub(crate) mod user;

@@ -1,0 +1,116 @@
+//! Translation of `DbErr` at the seam: constraint violations become typed outcomes,
+//! connectivity problems `Unavailable`, everything else `Internal`.
+
+use sea_orm::sqlx;
+use sea_orm::{DbErr, RuntimeErr, SqlErr};
+use social_login_migrations::names;
+use social_login_ports::RepositoryError;
+
+/// The unique indexes whose violation means something to a caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UniqueIndex {
+    UserEmail,
+    LinkProviderSubject,
+    LinkUserProvider,
+}
+
+/// Each index with the two ways a violation names it: PostgreSQL quotes the index name
+/// (`... violates unique constraint "ux_users_email_normalized"`), SQLite lists the indexed
+/// columns (`UNIQUE constraint failed: users.email_normalized`).
+const UNIQUE_INDEXES: [(UniqueIndex, &str, &str); 3] = [
+    (
+        UniqueIndex::UserEmail,
+        names::UX_USERS_EMAIL_NORMALIZED,
+        "users.email_normalized",
+    ),
+    (
+        UniqueIndex::LinkProviderSubject,
+        names::UX_LINKED_ACCOUNTS_PROVIDER_SUBJECT,
+        "linked_accounts.provider, linked_accounts.subject",
+    ),
+    (
+        UniqueIndex::LinkUserProvider,
+        names::UX_LINKED_ACCOUNTS_USER_PROVIDER,
+        "linked_accounts.user_id, linked_accounts.provider",
+    ),
+];
+
+/// Which of our unique indexes `err` violated, if it is a violation of one of them.
+pub(crate) fn unique_violation(err: &DbErr) -> Option<UniqueIndex> {
+    let Some(SqlErr::UniqueConstraintViolation(message)) = err.sql_err() else {
+        return None;
+    };
+    UNIQUE_INDEXES
+        .iter()
+        .find(|(_, name, sqlite_columns)| {
+            message.contains(&format!("\"{name}\"")) || message.ends_with(sqlite_columns)
+        })
+        .map(|(index, _, _)| *index)
+}
+
+pub(crate) fn is_foreign_key_violation(err: &DbErr) -> bool {
+    matches!(
+        err.sql_err(),
+        Some(SqlErr::ForeignKeyConstraintViolation(_))
+    )
+}
+
+/// The catch-all translation, for errors that no operation gives a meaning of its own.
+pub(crate) fn repository_error(err: DbErr) -> RepositoryError {
+    if is_unavailable(&err) {
+        RepositoryError::Unavailable(err.to_string())
+    } else {
+        RepositoryError::Internal(err.to_string())
+    }
+}
+
+/// Stored data that does not make a valid domain value: a bug or a tampered row, never
+/// the caller's fault.
+pub(crate) fn corrupt(what: &str) -> RepositoryError {
+    RepositoryError::Internal(format!("stored {what} is invalid"))
+}
+
+fn is_unavailable(err: &DbErr) -> bool {
+    match err {
+        DbErr::ConnectionAcquire(_) | DbErr::Conn(_) => true,
+        DbErr::Exec(RuntimeErr::SqlxError(e)) | DbErr::Query(RuntimeErr::SqlxError(e)) => {
+            match e.as_ref() {
+                sqlx::Error::Io(_)
+                | sqlx::Error::Tls(_)
+                | sqlx::Error::PoolTimedOut
+                | sqlx::Error::PoolClosed
+                | sqlx::Error::WorkerCrashed => true,
+                sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+                    if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+                        // SQLITE_BUSY and SQLITE_LOCKED with their extended codes: another
+                        // process held the write lock past `busy_timeout`.
+                        matches!(code.as_ref(), "5" | "6" | "261" | "262" | "517")
+                    } else {
+                        // PostgreSQL classes 08 (connection exception), 53 (insufficient
+                        // resources) and 57P (server shutting down or starting up).
+                        code.starts_with("08") || code.starts_with("53") || code.starts_with("57P")
+                    }
+                }),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_without_a_driver_cause_are_internal() {
+        let err = repository_error(DbErr::Custom("boom".into()));
+        assert!(matches!(err, RepositoryError::Internal(_)));
+    }
+
+    #[test]
+    fn pool_exhaustion_is_unavailable() {
+        let err = repository_error(DbErr::ConnectionAcquire(sea_orm::ConnAcquireErr::Timeout));
+        assert!(matches!(err, RepositoryError::Unavailable(_)));
+    }
+}

@@ -1,0 +1,97 @@
+//! Rows to domain types and back. Stored data that fails the domain's validation is an
+//! `Internal` error, never a panic.
+
+use crate::entity::{linked_account, refresh_token, user};
+use crate::error::corrupt;
+use sea_orm::ActiveValue::Set;
+use social_login_domain::refresh::RefreshRecord;
+use social_login_domain::{
+    Email, FamilyId, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, PasswordHash,
+    ProviderKey, ProviderSubject, User, UserId,
+};
+use social_login_ports::{NewRefreshToken, RepositoryError};
+
+pub(crate) fn user_from_row(row: user::Model) -> Result<User, RepositoryError> {
+    Ok(User {
+        id: UserId::from_uuid(row.id),
+        email: email_from_column(row.email)?,
+        full_name: row.full_name,
+        avatar_url: row.avatar_url,
+        email_verified: row.email_verified,
+        password_hash: row.password_hash.map(PasswordHash::new),
+        created_at: row.created_at,
+    })
+}
+
+pub(crate) fn link_from_row(row: linked_account::Model) -> Result<LinkedAccount, RepositoryError> {
+    Ok(LinkedAccount {
+        id: LinkedAccountId::from_uuid(row.id),
+        user_id: UserId::from_uuid(row.user_id),
+        provider: row
+            .provider
+            .parse::<ProviderKey>()
+            .map_err(|_| corrupt("provider key"))?,
+        subject: ProviderSubject::parse(row.subject).map_err(|_| corrupt("provider subject"))?,
+        email: email_from_column(row.email)?,
+        created_at: row.created_at,
+    })
+}
+
+pub(crate) fn refresh_from_row(row: refresh_token::Model) -> RefreshRecord {
+    RefreshRecord {
+        user_id: UserId::from_uuid(row.user_id),
+        family: FamilyId::from_uuid(row.family_id),
+        expires_at: row.expires_at,
+        used: row.used,
+        revoked: row.revoked,
+    }
+}
+
+pub(crate) fn user_to_row(user: &NewUser) -> user::ActiveModel {
+    user::ActiveModel {
+        id: Set(user.id.as_uuid()),
+        email: Set(user.email.as_ref().map(|e| e.as_str().to_owned())),
+        email_normalized: Set(user.email.as_ref().map(Email::normalized)),
+        full_name: Set(user.full_name.clone()),
+        avatar_url: Set(user.avatar_url.clone()),
+        email_verified: Set(user.email_verified),
+        password_hash: Set(user.password_hash.as_ref().map(|h| h.as_str().to_owned())),
+        created_at: Set(user.created_at),
+    }
+}
+
+pub(crate) fn link_to_row(link: &NewLinkedAccount) -> linked_account::ActiveModel {
+    linked_account::ActiveModel {
+        id: Set(link.id.as_uuid()),
+        user_id: Set(link.user_id.as_uuid()),
+        provider: Set(link.provider.as_str().to_owned()),
+        subject: Set(link.subject.as_str().to_owned()),
+        email: Set(email_to_column(link.email.as_ref())),
+        access_token: Set(link.access_token.as_str().to_owned()),
+        refresh_token: Set(link.refresh_token.as_ref().map(|t| t.as_str().to_owned())),
+        created_at: Set(link.created_at),
+        updated_at: Set(link.created_at),
+    }
+}
+
+pub(crate) fn refresh_to_row(token: &NewRefreshToken) -> refresh_token::ActiveModel {
+    refresh_token::ActiveModel {
+        token_hash: Set(token.hash.0.to_vec()),
+        user_id: Set(token.user_id.as_uuid()),
+        family_id: Set(token.family.as_uuid()),
+        created_at: Set(token.created_at),
+        expires_at: Set(token.expires_at),
+        used: Set(false),
+        revoked: Set(false),
+    }
+}
+
+pub(crate) fn email_to_column(email: Option<&Email>) -> Option<String> {
+    email.map(|e| e.as_str().to_owned())
+}
+
+fn email_from_column(email: Option<String>) -> Result<Option<Email>, RepositoryError> {
+    email
+        .map(|raw| Email::parse(&raw).map_err(|_| corrupt("email")))
+        .transpose()
+}

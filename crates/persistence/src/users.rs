@@ -1,0 +1,195 @@
+//! `UserRepository` on sea-orm: users and their linked accounts.
+
+use crate::SeaOrmRepository;
+use crate::entity::{linked_account, user};
+use crate::error::{UniqueIndex, is_foreign_key_violation, repository_error, unique_violation};
+use crate::mapping::{email_to_column, link_from_row, link_to_row, user_from_row, user_to_row};
+use async_trait::async_trait;
+use sea_orm::ActiveValue::Set;
+use sea_orm::{ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter, QuerySelect};
+use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
+use social_login_domain::{
+    Email, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject,
+    SealedToken, User, UserId,
+};
+use social_login_ports::{
+    AddLinkError, CreateUserError, RemoveLinkError, RepositoryError, UserRepository,
+};
+use time::OffsetDateTime;
+
+#[async_trait]
+impl UserRepository for SeaOrmRepository {
+    async fn find_user(&self, id: UserId) -> Result<Option<User>, RepositoryError> {
+        user::Entity::find_by_id(id.as_uuid())
+            .one(self.connection())
+            .await
+            .map_err(repository_error)?
+            .map(user_from_row)
+            .transpose()
+    }
+
+    async fn find_user_by_email(&self, email: &Email) -> Result<Option<User>, RepositoryError> {
+        user::Entity::find()
+            .filter(user::Column::EmailNormalized.eq(email.normalized()))
+            .one(self.connection())
+            .await
+            .map_err(repository_error)?
+            .map(user_from_row)
+            .transpose()
+    }
+
+    async fn find_link(
+        &self,
+        provider: ProviderKey,
+        subject: &ProviderSubject,
+    ) -> Result<Option<LinkedAccount>, RepositoryError> {
+        linked_account::Entity::find()
+            .filter(linked_account::Column::Provider.eq(provider.as_str()))
+            .filter(linked_account::Column::Subject.eq(subject.as_str()))
+            .one(self.connection())
+            .await
+            .map_err(repository_error)?
+            .map(link_from_row)
+            .transpose()
+    }
+
+    async fn list_links(&self, user: UserId) -> Result<Vec<LinkedAccount>, RepositoryError> {
+        links_of(self.connection(), user).await
+    }
+
+    async fn create_user(
+        &self,
+        user: NewUser,
+        first_link: Option<NewLinkedAccount>,
+    ) -> Result<User, CreateUserError> {
+        if first_link
+            .as_ref()
+            .is_some_and(|link| link.user_id != user.id)
+        {
+            return Err(RepositoryError::Internal(
+                "the first link must belong to the new user".to_owned(),
+            )
+            .into());
+        }
+        let txn = self.begin_write().await?;
+        user::Entity::insert(user_to_row(&user))
+            .exec_without_returning(&txn)
+            .await
+            .map_err(|err| match unique_violation(&err) {
+                Some(UniqueIndex::UserEmail) => CreateUserError::EmailTaken,
+                _ => repository_error(err).into(),
+            })?;
+        if let Some(link) = &first_link {
+            // On failure `txn` is dropped, which rolls back the user as well.
+            linked_account::Entity::insert(link_to_row(link))
+                .exec_without_returning(&txn)
+                .await
+                .map_err(|err| match unique_violation(&err) {
+                    Some(UniqueIndex::LinkProviderSubject) => CreateUserError::ProviderAccountTaken,
+                    _ => repository_error(err).into(),
+                })?;
+        }
+        txn.commit().await.map_err(repository_error)?;
+        Ok(user.into_user())
+    }
+
+    async fn add_link(&self, link: NewLinkedAccount) -> Result<LinkedAccount, AddLinkError> {
+        linked_account::Entity::insert(link_to_row(&link))
+            .exec_without_returning(self.connection())
+            .await
+            .map_err(|err| match unique_violation(&err) {
+                Some(UniqueIndex::LinkProviderSubject | UniqueIndex::LinkUserProvider) => {
+                    AddLinkError::ProviderAlreadyLinked
+                }
+                _ if is_foreign_key_violation(&err) => AddLinkError::UserNotFound,
+                _ => repository_error(err).into(),
+            })?;
+        Ok(link.to_linked_account())
+    }
+
+    async fn update_link_tokens(
+        &self,
+        link: LinkedAccountId,
+        email: Option<Email>,
+        access_token: SealedToken,
+        refresh_token: Option<SealedToken>,
+        now: OffsetDateTime,
+    ) -> Result<(), RepositoryError> {
+        let mut changes = linked_account::ActiveModel {
+            email: Set(email_to_column(email.as_ref())),
+            access_token: Set(access_token.as_str().to_owned()),
+            updated_at: Set(now),
+            ..Default::default()
+        };
+        // Most providers send a refresh token only on the first consent: keep the old one.
+        if let Some(refresh_token) = refresh_token {
+            changes.refresh_token = Set(Some(refresh_token.as_str().to_owned()));
+        }
+        let result = linked_account::Entity::update_many()
+            .set(changes)
+            .filter(linked_account::Column::Id.eq(link.as_uuid()))
+            .exec(self.connection())
+            .await
+            .map_err(repository_error)?;
+        if result.rows_affected == 0 {
+            // Disconnected while the login was in flight: the caller must not carry on as
+            // if the link existed.
+            return Err(RepositoryError::Internal(
+                "linked account to update no longer exists".to_owned(),
+            ));
+        }
+        Ok(())
+    }
+
+    async fn remove_link(
+        &self,
+        user: UserId,
+        provider: ProviderKey,
+    ) -> Result<(), RemoveLinkError> {
+        let txn = self.begin_write().await?;
+        let mut find_user = user::Entity::find_by_id(user.as_uuid());
+        if txn.get_database_backend() == DbBackend::Postgres {
+            // Two disconnects of one user's two links must not both see two links and each
+            // delete one. Locking the user row makes the second wait, then re-read the links
+            // the first left. SQLite needs no lock (it has none): its single connection
+            // already runs one transaction at a time.
+            find_user = find_user.lock_exclusive();
+        }
+        let Some(row) = find_user.one(&txn).await.map_err(repository_error)? else {
+            return Err(DisconnectRefused::NotLinked.into());
+        };
+        let user = user_from_row(row)?;
+        let links = links_of(&txn, user.id).await?;
+        let doomed = check_disconnect(&user, &links, provider)?;
+        linked_account::Entity::delete_by_id(doomed.as_uuid())
+            .exec(&txn)
+            .await
+            .map_err(repository_error)?;
+        txn.commit().await.map_err(repository_error)?;
+        Ok(())
+    }
+
+    async fn ping(&self) -> Result<(), RepositoryError> {
+        self.connection().ping().await.map_err(repository_error)
+    }
+}
+
+/// All links of `user`, oldest first.
+async fn links_of<C: ConnectionTrait>(
+    db: &C,
+    user: UserId,
+) -> Result<Vec<LinkedAccount>, RepositoryError> {
+    let rows = linked_account::Entity::find()
+        .filter(linked_account::Column::UserId.eq(user.as_uuid()))
+        .all(db)
+        .await
+        .map_err(repository_error)?;
+    let mut links = rows
+        .into_iter()
+        .map(link_from_row)
+        .collect::<Result<Vec<_>, _>>()?;
+    // Sorted here, not by ORDER BY: SQLite keeps timestamps as RFC 3339 text whose width
+    // varies with the fraction of a second, so its text order is not time order.
+    links.sort_by_key(|link| (link.created_at, link.id));
+    Ok(links)
+}

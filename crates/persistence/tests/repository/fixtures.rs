@@ -1,0 +1,108 @@
+//! Builders for the values the tests store.
+
+use sea_orm::ConnectionTrait;
+use sea_orm::sea_query::{Alias, Expr, ExprTrait, Query};
+use social_login_domain::refresh::RefreshTokenHash;
+use social_login_domain::{
+    Email, FamilyId, LinkedAccountId, NewLinkedAccount, NewUser, PasswordHash, ProviderKey,
+    ProviderSubject, SealedToken, UserId,
+};
+use social_login_persistence::SeaOrmRepository;
+use social_login_ports::{NewRefreshToken, RefreshTokenRepository};
+use time::{Duration, OffsetDateTime};
+
+/// A fixed instant in whole seconds, so it survives PostgreSQL's microsecond precision.
+pub fn now() -> OffsetDateTime {
+    OffsetDateTime::from_unix_timestamp(1_750_000_000).expect("valid timestamp")
+}
+
+pub fn email(raw: &str) -> Email {
+    Email::parse(raw).expect("valid email")
+}
+
+pub fn new_user(email_address: Option<&str>, with_password: bool) -> NewUser {
+    NewUser {
+        id: UserId::new(),
+        email: email_address.map(email),
+        full_name: Some("Ada Lovelace".to_owned()),
+        avatar_url: Some("https://example.com/ada.png".to_owned()),
+        email_verified: email_address.is_some(),
+        password_hash: with_password.then(|| PasswordHash::new("$argon2id$v=19$test")),
+        created_at: now(),
+    }
+}
+
+pub fn new_link(user: UserId, provider: ProviderKey, subject: &str) -> NewLinkedAccount {
+    NewLinkedAccount {
+        id: LinkedAccountId::new(),
+        user_id: user,
+        provider,
+        subject: ProviderSubject::parse(subject).expect("valid subject"),
+        email: Some(email("Ada@Example.com")),
+        access_token: SealedToken::new("k1:sealed-access"),
+        refresh_token: Some(SealedToken::new("k1:sealed-refresh")),
+        created_at: now(),
+    }
+}
+
+pub fn token_hash(byte: u8) -> RefreshTokenHash {
+    RefreshTokenHash([byte; 32])
+}
+
+/// Stores a refresh token of a new family for `user`, valid for a day from [`now`].
+pub async fn store_token(
+    repo: &SeaOrmRepository,
+    user: UserId,
+    hash: RefreshTokenHash,
+) -> FamilyId {
+    let family = FamilyId::new();
+    repo.store_refresh(NewRefreshToken {
+        hash,
+        user_id: user,
+        family,
+        created_at: now(),
+        expires_at: now() + Duration::days(1),
+    })
+    .await
+    .expect("store refresh token");
+    family
+}
+
+/// The stored (email, access_token, refresh_token) of a link, read around the ports.
+pub async fn stored_link_columns(
+    repo: &SeaOrmRepository,
+    link: LinkedAccountId,
+) -> (Option<String>, String, Option<String>) {
+    let select = Query::select()
+        .columns([
+            Alias::new("email"),
+            Alias::new("access_token"),
+            Alias::new("refresh_token"),
+        ])
+        .from(Alias::new("linked_accounts"))
+        .and_where(Expr::col(Alias::new("id")).eq(link.as_uuid()))
+        .to_owned();
+    let row = repo
+        .connection()
+        .query_one(&select)
+        .await
+        .expect("select link")
+        .expect("link exists");
+    (
+        row.try_get("", "email").expect("email"),
+        row.try_get("", "access_token").expect("access_token"),
+        row.try_get("", "refresh_token").expect("refresh_token"),
+    )
+}
+
+/// Deletes a user row directly: the ports have no such operation.
+pub async fn delete_user_row(repo: &SeaOrmRepository, user: UserId) {
+    let delete = Query::delete()
+        .from_table(Alias::new("users"))
+        .and_where(Expr::col(Alias::new("id")).eq(user.as_uuid()))
+        .to_owned();
+    repo.connection()
+        .execute(&delete)
+        .await
+        .expect("delete user");
+}

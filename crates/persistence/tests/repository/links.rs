@@ -1,0 +1,182 @@
+//! Adding links, refreshing their tokens, and the cascade when a user goes.
+
+use crate::fixtures::{
+    delete_user_row, email, new_link, new_user, now, store_token, stored_link_columns, token_hash,
+};
+use crate::harness::on_every_backend;
+use social_login_domain::{LinkedAccountId, ProviderKey, SealedToken, UserId};
+use social_login_ports::{AddLinkError, RefreshTokenRepository, RotateError, UserRepository};
+use time::Duration;
+
+#[tokio::test]
+async fn a_provider_account_links_to_only_one_user() {
+    on_every_backend(|repo| async move {
+        let ada = new_user(Some("ada@example.com"), false);
+        repo.create_user(
+            ada.clone(),
+            Some(new_link(ada.id, ProviderKey::Github, "42")),
+        )
+        .await
+        .unwrap();
+        let grace = new_user(Some("grace@example.com"), true);
+        repo.create_user(grace.clone(), None).await.unwrap();
+
+        let stolen = new_link(grace.id, ProviderKey::Github, "42");
+        assert_eq!(
+            repo.add_link(stolen).await,
+            Err(AddLinkError::ProviderAlreadyLinked)
+        );
+        assert!(repo.list_links(grace.id).await.unwrap().is_empty());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_user_links_each_provider_once() {
+    on_every_backend(|repo| async move {
+        let ada = new_user(Some("ada@example.com"), false);
+        repo.create_user(
+            ada.clone(),
+            Some(new_link(ada.id, ProviderKey::Github, "42")),
+        )
+        .await
+        .unwrap();
+
+        let second_github = new_link(ada.id, ProviderKey::Github, "43");
+        assert_eq!(
+            repo.add_link(second_github).await,
+            Err(AddLinkError::ProviderAlreadyLinked)
+        );
+        assert_eq!(repo.list_links(ada.id).await.unwrap().len(), 1);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn linking_to_a_missing_user_is_user_not_found() {
+    on_every_backend(|repo| async move {
+        let orphan = new_link(UserId::new(), ProviderKey::Discord, "9");
+        assert_eq!(repo.add_link(orphan).await, Err(AddLinkError::UserNotFound));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn added_links_are_listed_oldest_first() {
+    on_every_backend(|repo| async move {
+        let ada = new_user(Some("ada@example.com"), false);
+        repo.create_user(ada.clone(), None).await.unwrap();
+        // Added newest first, with sub-second times: SQLite's text timestamps of
+        // different widths would sort these wrongly.
+        let mut expected = Vec::new();
+        for (offset_ms, provider) in [
+            (1500, ProviderKey::Apple),
+            (1000, ProviderKey::Google),
+            (250, ProviderKey::Github),
+        ] {
+            let mut link = new_link(ada.id, provider, "s");
+            link.created_at = now() + Duration::milliseconds(offset_ms);
+            let added = repo.add_link(link).await.unwrap();
+            expected.insert(0, added);
+        }
+        assert_eq!(repo.list_links(ada.id).await.unwrap(), expected);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn new_tokens_replace_the_old_but_a_missing_refresh_token_keeps_the_old_one() {
+    on_every_backend(|repo| async move {
+        let ada = new_user(Some("ada@example.com"), false);
+        let link = new_link(ada.id, ProviderKey::Google, "g-1");
+        repo.create_user(ada, Some(link.clone())).await.unwrap();
+
+        repo.update_link_tokens(
+            link.id,
+            Some(email("ada@new.example.com")),
+            SealedToken::new("k1:access-2"),
+            None,
+            now() + Duration::hours(1),
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            stored_link_columns(&repo, link.id).await,
+            (
+                Some("ada@new.example.com".to_owned()),
+                "k1:access-2".to_owned(),
+                Some("k1:sealed-refresh".to_owned())
+            )
+        );
+
+        repo.update_link_tokens(
+            link.id,
+            None,
+            SealedToken::new("k1:access-3"),
+            Some(SealedToken::new("k1:refresh-3")),
+            now() + Duration::hours(2),
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            stored_link_columns(&repo, link.id).await,
+            (
+                None,
+                "k1:access-3".to_owned(),
+                Some("k1:refresh-3".to_owned())
+            )
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn updating_the_tokens_of_a_removed_link_fails() {
+    on_every_backend(|repo| async move {
+        let result = repo
+            .update_link_tokens(
+                LinkedAccountId::new(),
+                None,
+                SealedToken::new("k1:access"),
+                None,
+                now(),
+            )
+            .await;
+        assert!(result.is_err());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn deleting_a_user_deletes_its_links_and_refresh_tokens() {
+    on_every_backend(|repo| async move {
+        let ada = new_user(Some("ada@example.com"), false);
+        let link = new_link(ada.id, ProviderKey::Github, "42");
+        repo.create_user(ada.clone(), Some(link.clone()))
+            .await
+            .unwrap();
+        store_token(&repo, ada.id, token_hash(1)).await;
+
+        delete_user_row(&repo, ada.id).await;
+
+        assert!(repo.list_links(ada.id).await.unwrap().is_empty());
+        assert_eq!(
+            repo.find_link(ProviderKey::Github, &link.subject)
+                .await
+                .unwrap(),
+            None
+        );
+        assert_eq!(
+            repo.rotate_refresh(
+                token_hash(1),
+                token_hash(2),
+                now(),
+                now() + Duration::days(1)
+            )
+            .await,
+            Err(RotateError::Refused),
+            "the refresh token went with its user"
+        );
+    })
+    .await;
+}

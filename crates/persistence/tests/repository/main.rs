@@ -1,0 +1,10 @@
+//! Integration tests of `SeaOrmRepository`: every test runs against a real SQLite file (so WAL
+//! is real) and, when `TEST_POSTGRES_URL` is set, against a fresh PostgreSQL database.
+
+mod disconnect;
+mod fixtures;
+mod harness;
+mod links;
+mod refresh;
+mod sqlite;
+mod users;

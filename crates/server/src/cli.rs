@@ -1,0 +1,93 @@
+//! The command line (CONTRACT §2): serve, migrate, check-config, gen-secret.
+
+use crate::server::{self, StartupError};
+use crate::settings::Settings;
+use crate::telemetry;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, Parser)]
+#[command(name = "social-login", version, about = "Social login service")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP service; applies pending database migrations first.
+    Serve(ConfigArg),
+    /// Apply database migrations and exit.
+    Migrate(ConfigArg),
+    /// Validate the configuration, print every problem, exit non-zero if any.
+    CheckConfig(ConfigArg),
+    /// Print a fresh random secret_key.
+    GenSecret,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ConfigArg {
+    /// Configuration file. Default: $SOCIAL_LOGIN_CONFIG, then ./social-login.toml.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+}
+
+pub async fn run(cli: Cli) -> ExitCode {
+    match cli.command {
+        Command::GenSecret => {
+            println!("{}", social_login_security::generate_secret_key());
+            ExitCode::SUCCESS
+        }
+        Command::CheckConfig(arg) => match load(&arg) {
+            Ok(settings) => {
+                for warning in settings.warnings() {
+                    eprintln!("warning: {warning}");
+                }
+                println!("configuration is valid");
+                ExitCode::SUCCESS
+            }
+            Err(code) => code,
+        },
+        Command::Migrate(arg) => {
+            let Ok(settings) = load(&arg) else {
+                return ExitCode::from(2);
+            };
+            telemetry::init_logging();
+            report(server::migrate(&settings).await)
+        }
+        Command::Serve(arg) => {
+            let Ok(settings) = load(&arg) else {
+                return ExitCode::from(2);
+            };
+            telemetry::init_logging();
+            report(server::serve(&settings, server::shutdown_signal()).await)
+        }
+    }
+}
+
+/// Loads and validates, printing every problem; a bad configuration never starts.
+fn load(arg: &ConfigArg) -> Result<Settings, ExitCode> {
+    let loaded = Settings::load(arg.config.as_deref()).and_then(|settings| {
+        settings.validate()?;
+        Ok(settings)
+    });
+    loaded.map_err(|errors| {
+        eprintln!("invalid configuration:");
+        for problem in errors.problems() {
+            eprintln!("  {problem}");
+        }
+        ExitCode::from(2)
+    })
+}
+
+fn report(result: Result<(), StartupError>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            tracing::error!(%error, "social-login stopped");
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

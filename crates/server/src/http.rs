@@ -1,0 +1,127 @@
+//! The HTTP API: routes, shared state and the middleware stack.
+
+mod dto;
+mod error;
+mod extract;
+mod metrics;
+mod oauth;
+mod ops;
+mod password;
+mod post_body;
+mod rate_limit;
+
+pub use error::{ApiError, Problem};
+pub use metrics::metrics_handle;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderName, Request};
+use metrics_exporter_prometheus::PrometheusHandle;
+use social_login_app::AuthService;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::TraceLayer;
+use utoipa::OpenApi;
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub service: AuthService,
+    pub metrics: PrometheusHandle,
+    /// The OpenAPI document, rendered once at start-up.
+    pub openapi: axum::body::Bytes,
+}
+
+/// The HTTP knobs of the configuration (CONTRACT §3 `[http]`, `[rate_limit]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpOptions {
+    pub max_body_bytes: usize,
+    pub rate_limit: Option<RateLimit>,
+}
+
+/// Per-client-IP limit on the endpoints that need no bearer token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimit {
+    pub per_second: u64,
+    pub burst: u32,
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "social-login", description = "Sign-in, registration and account linking through eight identity providers."),
+    modifiers(&BearerAuth),
+)]
+struct ApiDoc;
+
+struct BearerAuth;
+
+impl utoipa::Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
+        );
+    }
+}
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// Builds the whole application. Serve it with
+/// `into_make_service_with_connect_info::<SocketAddr>()`: the rate limit keys on the peer.
+pub fn router(service: AuthService, options: HttpOptions) -> Router {
+    let public = OpenApiRouter::new()
+        .routes(routes!(oauth::authorize))
+        .routes(routes!(oauth::callback))
+        .routes(routes!(password::register))
+        .routes(routes!(password::login))
+        .routes(routes!(password::refresh))
+        .routes(routes!(password::logout));
+    let public = match options.rate_limit {
+        Some(limit) => public.layer(rate_limit::layer(limit)),
+        None => public,
+    };
+    let (api, openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(public)
+        .routes(routes!(oauth::connect))
+        .routes(routes!(oauth::accounts))
+        .routes(routes!(oauth::disconnect))
+        .routes(routes!(password::me))
+        .routes(routes!(ops::healthz))
+        .routes(routes!(ops::readyz))
+        .routes(routes!(ops::metrics))
+        .routes(routes!(ops::openapi))
+        .split_for_parts();
+    let openapi = openapi
+        .to_json()
+        .expect("the OpenAPI document serialises");
+    let state = AppState {
+        service,
+        metrics: metrics_handle(),
+        openapi: axum::body::Bytes::from(openapi),
+    };
+    api.with_state(state)
+        .layer(DefaultBodyLimit::max(options.max_body_bytes))
+        .layer(axum::middleware::from_fn(metrics::record))
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(
+            // The span carries method, path and request id; never headers or bodies,
+            // which hold tokens and codes.
+            TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
+                let request_id = request
+                    .headers()
+                    .get(REQUEST_ID)
+                    .and_then(|value| value.to_str().ok())
+                    .unwrap_or("-");
+                tracing::info_span!(
+                    "request",
+                    method = %request.method(),
+                    path = %request.uri().path(),
+                    request_id,
+                )
+            }),
+        )
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+}

@@ -1,0 +1,121 @@
+//! Request and response bodies of the API, with their OpenAPI schemas.
+
+use serde::{Deserialize, Serialize};
+use social_login_app::LoginResult;
+use social_login_domain::{LinkedAccount, User};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+use utoipa::ToSchema;
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AuthorizeResponse {
+    /// Where to send the user's browser.
+    pub authorization_url: String,
+}
+
+/// Body of callback and connect.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CallbackRequest {
+    /// Authorization code from the provider.
+    pub code: String,
+    /// The state value from the authorize step.
+    pub state: String,
+    /// Apple only: the first form_post body as received; ignored by other providers.
+    #[schema(value_type = Option<Object>)]
+    pub post_body: Option<serde_json::Value>,
+}
+
+/// UserRead (CONTRACT §4).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UserRead {
+    pub id: String,
+    pub email: Option<String>,
+    pub full_name: Option<String>,
+    pub avatar_url: Option<String>,
+    pub email_verified: bool,
+    pub has_password: bool,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+impl From<&User> for UserRead {
+    fn from(user: &User) -> Self {
+        Self {
+            id: user.id.to_string(),
+            email: user.email.as_ref().map(|email| email.as_str().to_owned()),
+            full_name: user.full_name.clone(),
+            avatar_url: user.avatar_url.clone(),
+            email_verified: user.email_verified,
+            has_password: user.has_password(),
+            created_at: rfc3339(user.created_at),
+        }
+    }
+}
+
+/// The login result (spec §2).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LoginResponse {
+    pub access_token: String,
+    pub refresh_token: String,
+    /// Always `bearer`.
+    pub token_type: &'static str,
+    pub user: UserRead,
+    pub is_new_user: bool,
+}
+
+impl From<LoginResult> for LoginResponse {
+    fn from(result: LoginResult) -> Self {
+        Self {
+            access_token: result.access_token.value.expose().to_owned(),
+            refresh_token: result.refresh_token.expose().to_owned(),
+            token_type: "bearer",
+            user: UserRead::from(&result.user),
+            is_new_user: result.is_new_user,
+        }
+    }
+}
+
+/// A linked account: exactly these four fields, never a token.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LinkedAccountRead {
+    pub id: String,
+    pub provider: &'static str,
+    pub email: Option<String>,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+impl From<&LinkedAccount> for LinkedAccountRead {
+    fn from(link: &LinkedAccount) -> Self {
+        Self {
+            id: link.id.to_string(),
+            provider: link.provider.as_str(),
+            email: link.email.as_ref().map(|email| email.as_str().to_owned()),
+            created_at: rfc3339(link.created_at),
+        }
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct RegisterRequest {
+    pub email: String,
+    pub password: String,
+    pub full_name: Option<String>,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct LoginRequest {
+    pub email: String,
+    pub password: String,
+}
+
+/// Body of refresh and logout.
+#[derive(Deserialize, ToSchema)]
+pub struct RefreshRequest {
+    pub refresh_token: String,
+}
+
+fn rfc3339(at: OffsetDateTime) -> String {
+    at.format(&Rfc3339)
+        .unwrap_or_else(|_| at.unix_timestamp().to_string())
+}

@@ -1,0 +1,212 @@
+//! The one API error: RFC 9457 problem details with the stable `code` (CONTRACT §5).
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use social_login_app::AppError;
+use social_login_domain::ErrorCode;
+use utoipa::ToSchema;
+
+/// A client-visible failure. `cause` is logged for 5xx and never sent.
+#[derive(Debug)]
+pub struct ApiError {
+    pub code: ErrorCode,
+    pub detail: String,
+    pub retry_after_seconds: Option<u64>,
+    cause: Option<String>,
+}
+
+/// The body of every error response.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Problem {
+    /// Always `about:blank`: `code` carries the meaning.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub title: &'static str,
+    pub status: u16,
+    /// Stable, machine-readable name of the error.
+    pub code: &'static str,
+    pub detail: String,
+}
+
+impl ApiError {
+    pub fn new(code: ErrorCode, detail: impl Into<String>) -> Self {
+        Self {
+            code,
+            detail: detail.into(),
+            retry_after_seconds: None,
+            cause: None,
+        }
+    }
+
+    /// The error with its standard detail text.
+    pub fn of(code: ErrorCode) -> Self {
+        Self::new(code, default_detail(code))
+    }
+
+    pub fn validation(detail: impl Into<String>) -> Self {
+        Self::new(ErrorCode::ValidationError, detail)
+    }
+
+    pub fn rate_limited(retry_after_seconds: u64) -> Self {
+        Self {
+            retry_after_seconds: Some(retry_after_seconds.max(1)),
+            ..Self::of(ErrorCode::RateLimited)
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        status_of(self.code)
+    }
+}
+
+impl From<AppError> for ApiError {
+    fn from(error: AppError) -> Self {
+        let code = error.code();
+        match error {
+            AppError::Validation(detail) => Self::validation(detail),
+            AppError::StateMismatch(reason) => Self {
+                cause: Some(reason.to_string()),
+                ..Self::of(code)
+            },
+            other => Self {
+                cause: Some(other.to_string()),
+                ..Self::of(code)
+            },
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let cause = self.cause.as_deref().unwrap_or("-");
+        if status.is_server_error() {
+            tracing::error!(code = %self.code, cause, "request failed");
+        } else {
+            tracing::info!(code = %self.code, cause, "request refused");
+        }
+        let problem = Problem {
+            kind: "about:blank",
+            title: title_of(self.code),
+            status: status.as_u16(),
+            code: self.code.as_str(),
+            detail: self.detail,
+        };
+        let mut response = (status, axum::Json(problem)).into_response();
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/problem+json"),
+        );
+        if let Some(seconds) = self.retry_after_seconds {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
+    }
+}
+
+/// The HTTP status of every code (spec §7, CONTRACT §5).
+pub fn status_of(code: ErrorCode) -> StatusCode {
+    match code {
+        ErrorCode::OAuthProviderNotConfigured => StatusCode::NOT_FOUND,
+        ErrorCode::OAuthStateMismatch => StatusCode::BAD_REQUEST,
+        ErrorCode::OAuthCodeExchangeFailed => StatusCode::BAD_GATEWAY,
+        ErrorCode::OAuthUserInfoFailed => StatusCode::BAD_GATEWAY,
+        ErrorCode::EmailAlreadyRegistered => StatusCode::CONFLICT,
+        ErrorCode::ProviderAlreadyLinked => StatusCode::CONFLICT,
+        ErrorCode::OAuthAccountNotFound => StatusCode::NOT_FOUND,
+        ErrorCode::LastLoginMethod => StatusCode::BAD_REQUEST,
+        ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+        ErrorCode::InvalidCredentials => StatusCode::UNAUTHORIZED,
+        ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorCode::ValidationError => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        ErrorCode::ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+fn title_of(code: ErrorCode) -> &'static str {
+    match code {
+        ErrorCode::OAuthProviderNotConfigured => "OAuth provider not configured",
+        ErrorCode::OAuthStateMismatch => "OAuth state mismatch",
+        ErrorCode::OAuthCodeExchangeFailed => "OAuth code exchange failed",
+        ErrorCode::OAuthUserInfoFailed => "OAuth user info failed",
+        ErrorCode::EmailAlreadyRegistered => "Email already registered",
+        ErrorCode::ProviderAlreadyLinked => "Provider already linked",
+        ErrorCode::OAuthAccountNotFound => "OAuth account not found",
+        ErrorCode::LastLoginMethod => "Last login method",
+        ErrorCode::Unauthorized => "Unauthorized",
+        ErrorCode::InvalidCredentials => "Invalid credentials",
+        ErrorCode::PayloadTooLarge => "Payload too large",
+        ErrorCode::ValidationError => "Validation error",
+        ErrorCode::RateLimited => "Too many requests",
+        ErrorCode::ServiceUnavailable => "Service unavailable",
+        ErrorCode::InternalError => "Internal error",
+    }
+}
+
+fn default_detail(code: ErrorCode) -> &'static str {
+    match code {
+        ErrorCode::OAuthProviderNotConfigured => "provider is unknown or not enabled",
+        ErrorCode::OAuthStateMismatch => "state value is unknown, expired or not for this flow",
+        ErrorCode::OAuthCodeExchangeFailed => "the provider rejected the code exchange",
+        ErrorCode::OAuthUserInfoFailed => "fetching user info from the provider failed",
+        ErrorCode::EmailAlreadyRegistered => {
+            "the email belongs to an existing user; log in and connect this provider"
+        }
+        ErrorCode::ProviderAlreadyLinked => "this provider account is already linked",
+        ErrorCode::OAuthAccountNotFound => "provider is not linked to this user",
+        ErrorCode::LastLoginMethod => "disconnecting would leave no way to log in",
+        ErrorCode::Unauthorized => "a valid bearer token is required",
+        ErrorCode::InvalidCredentials => "the credentials are invalid",
+        ErrorCode::PayloadTooLarge => "request body is too large",
+        ErrorCode::ValidationError => "request is invalid",
+        ErrorCode::RateLimited => "too many requests; retry later",
+        ErrorCode::ServiceUnavailable => "a dependency is unavailable; retry later",
+        ErrorCode::InternalError => "internal error",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_the_contract_status() {
+        let expected = [
+            (ErrorCode::OAuthProviderNotConfigured, 404),
+            (ErrorCode::OAuthStateMismatch, 400),
+            (ErrorCode::OAuthCodeExchangeFailed, 502),
+            (ErrorCode::OAuthUserInfoFailed, 502),
+            (ErrorCode::EmailAlreadyRegistered, 409),
+            (ErrorCode::ProviderAlreadyLinked, 409),
+            (ErrorCode::OAuthAccountNotFound, 404),
+            (ErrorCode::LastLoginMethod, 400),
+            (ErrorCode::Unauthorized, 401),
+            (ErrorCode::InvalidCredentials, 401),
+            (ErrorCode::PayloadTooLarge, 413),
+            (ErrorCode::ValidationError, 422),
+            (ErrorCode::RateLimited, 429),
+            (ErrorCode::ServiceUnavailable, 503),
+            (ErrorCode::InternalError, 500),
+        ];
+        assert_eq!(expected.len(), ErrorCode::ALL.len());
+        for (code, status) in expected {
+            assert_eq!(status_of(code).as_u16(), status, "{code}");
+        }
+    }
+
+    #[test]
+    fn internal_causes_are_logged_not_sent() {
+        let error = ApiError::from(AppError::Internal("db password=hunter2".into()));
+        assert_eq!(error.detail, "internal error");
+        let response = error.into_response();
+        assert_eq!(response.status(), 500);
+        assert_eq!(
+            response.headers()[header::CONTENT_TYPE],
+            "application/problem+json"
+        );
+    }
+}

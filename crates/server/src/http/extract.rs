@@ -1,0 +1,111 @@
+//! Extractors whose rejections speak our problem+json format.
+
+use super::AppState;
+use super::error::ApiError;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{StatusCode, header};
+use serde::de::DeserializeOwned;
+use social_login_domain::{ErrorCode, UserId};
+
+/// `axum::Json` with rejections turned into 422 `ValidationError` or 413 `PayloadTooLarge`.
+/// The detail names the problem but never echoes a value from the body (it may be a
+/// password).
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::Json::<T>::from_request(request, state).await {
+            Ok(axum::Json(value)) => Ok(Self(value)),
+            Err(rejection) => Err(json_rejection(&rejection)),
+        }
+    }
+}
+
+fn json_rejection(rejection: &JsonRejection) -> ApiError {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return ApiError::of(ErrorCode::PayloadTooLarge);
+    }
+    let detail = match rejection {
+        JsonRejection::MissingJsonContentType(_) => {
+            "expected a body with Content-Type: application/json".to_owned()
+        }
+        JsonRejection::JsonSyntaxError(_) => "request body is not valid JSON".to_owned(),
+        JsonRejection::JsonDataError(error) => data_error_detail(&error.body_text()),
+        _ => "request body could not be read".to_owned(),
+    };
+    ApiError::validation(detail)
+}
+
+/// serde's messages quote offending values (`invalid type: string "hunter2"`), so only the
+/// field name of a missing field is passed on.
+fn data_error_detail(message: &str) -> String {
+    match message.split_once("missing field `") {
+        Some((_, rest)) => {
+            let field = rest.split('`').next().unwrap_or_default();
+            format!("{field}: field is required")
+        }
+        None => "a field is missing, of the wrong type, or has an invalid value".to_owned(),
+    }
+}
+
+/// The caller of a protected endpoint; 401 `Unauthorized` without a valid bearer token.
+pub struct CurrentUser(pub UserId);
+
+impl FromRequestParts<AppState> for CurrentUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        bearer_token(parts)
+            .and_then(|token| state.service.authenticate(token))
+            .map(Self)
+            .ok_or_else(|| ApiError::of(ErrorCode::Unauthorized))
+    }
+}
+
+/// The bearer token, if any, for endpoints where it is optional (authorize).
+pub struct OptionalBearer(pub Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for OptionalBearer {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Self(bearer_token(parts).map(str::to_owned)))
+    }
+}
+
+fn bearer_token(parts: &Parts) -> Option<&str> {
+    let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|token| !token.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_field_is_named() {
+        assert_eq!(
+            data_error_detail("Failed to deserialize: missing field `state` at line 1 column 14"),
+            "state: field is required"
+        );
+    }
+
+    #[test]
+    fn values_from_the_body_are_never_echoed() {
+        let detail = data_error_detail(
+            "Failed to deserialize: password: invalid type: string \"hunter2\", expected u32",
+        );
+        assert!(!detail.contains("hunter2"));
+    }
+}

@@ -1,0 +1,123 @@
+//! The provider endpoints of spec §4.1–4.5.
+
+use super::AppState;
+use super::dto::{AuthorizeResponse, CallbackRequest, LinkedAccountRead, LoginResponse};
+use super::error::{ApiError, Problem};
+use super::extract::{ApiJson, CurrentUser, OptionalBearer};
+use super::post_body::posted_name;
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use social_login_domain::{PersonName, ProviderKey};
+
+/// Apple is the only provider whose `post_body` means anything (spec 4.2).
+fn name_for(provider: &str, request: &CallbackRequest) -> Option<PersonName> {
+    (provider == ProviderKey::Apple.as_str())
+        .then(|| posted_name(request.post_body.as_ref()))
+        .flatten()
+}
+
+/// Start a login, or a connect when a valid bearer token is sent.
+#[utoipa::path(get, path = "/auth/oauth/{provider}/authorize", tag = "oauth",
+    params(("provider" = String, Path, description = "provider key")),
+    responses(
+        (status = 200, body = AuthorizeResponse),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+    ),
+    security((), ("bearer" = [])))]
+pub async fn authorize(
+    State(state): State<AppState>,
+    Path(provider): Path<String>,
+    OptionalBearer(bearer): OptionalBearer,
+) -> Result<Json<AuthorizeResponse>, ApiError> {
+    let authorization_url = state
+        .service
+        .authorize(&provider, bearer.as_deref())
+        .await?;
+    Ok(Json(AuthorizeResponse { authorization_url }))
+}
+
+/// Log in or register with the code the provider returned.
+#[utoipa::path(post, path = "/auth/oauth/{provider}/callback", tag = "oauth",
+    params(("provider" = String, Path, description = "provider key")),
+    request_body = CallbackRequest,
+    responses(
+        (status = 200, body = LoginResponse),
+        (status = 400, body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+        (status = 409, body = Problem, content_type = "application/problem+json"),
+        (status = 502, body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn callback(
+    State(state): State<AppState>,
+    Path(provider): Path<String>,
+    ApiJson(request): ApiJson<CallbackRequest>,
+) -> Result<Json<LoginResponse>, ApiError> {
+    let name = name_for(&provider, &request);
+    let result = state
+        .service
+        .callback(&provider, &request.code, &request.state, name)
+        .await?;
+    Ok(Json(result.into()))
+}
+
+/// Link a provider account to the caller.
+#[utoipa::path(post, path = "/auth/oauth/{provider}/connect", tag = "oauth",
+    params(("provider" = String, Path, description = "provider key")),
+    request_body = CallbackRequest,
+    responses(
+        (status = 201, body = LinkedAccountRead),
+        (status = 400, body = Problem, content_type = "application/problem+json"),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+        (status = 409, body = Problem, content_type = "application/problem+json"),
+        (status = 502, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+pub async fn connect(
+    State(state): State<AppState>,
+    CurrentUser(caller): CurrentUser,
+    Path(provider): Path<String>,
+    ApiJson(request): ApiJson<CallbackRequest>,
+) -> Result<(StatusCode, Json<LinkedAccountRead>), ApiError> {
+    let name = name_for(&provider, &request);
+    let link = state
+        .service
+        .connect(caller, &provider, &request.code, &request.state, name)
+        .await?;
+    Ok((StatusCode::CREATED, Json(LinkedAccountRead::from(&link))))
+}
+
+/// The caller's linked accounts.
+#[utoipa::path(get, path = "/auth/oauth/accounts", tag = "oauth",
+    responses(
+        (status = 200, body = Vec<LinkedAccountRead>),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+pub async fn accounts(
+    State(state): State<AppState>,
+    CurrentUser(caller): CurrentUser,
+) -> Result<Json<Vec<LinkedAccountRead>>, ApiError> {
+    let links = state.service.accounts(caller).await?;
+    Ok(Json(links.iter().map(LinkedAccountRead::from).collect()))
+}
+
+/// Unlink a provider from the caller.
+#[utoipa::path(delete, path = "/auth/oauth/{provider}/disconnect", tag = "oauth",
+    params(("provider" = String, Path, description = "provider key")),
+    responses(
+        (status = 204, description = "unlinked"),
+        (status = 400, body = Problem, content_type = "application/problem+json"),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+pub async fn disconnect(
+    State(state): State<AppState>,
+    CurrentUser(caller): CurrentUser,
+    Path(provider): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    state.service.disconnect(caller, &provider).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,94 @@
+//! Password accounts and the session endpoints (CONTRACT §4).
+
+use super::AppState;
+use super::dto::{LoginRequest, LoginResponse, RefreshRequest, RegisterRequest, UserRead};
+use super::error::{ApiError, Problem};
+use super::extract::{ApiJson, CurrentUser};
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use social_login_app::Registration;
+use social_login_domain::SecretText;
+
+/// Register with email and password.
+#[utoipa::path(post, path = "/auth/register", tag = "password",
+    request_body = RegisterRequest,
+    responses(
+        (status = 201, body = LoginResponse),
+        (status = 409, body = Problem, content_type = "application/problem+json"),
+        (status = 422, body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn register(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<RegisterRequest>,
+) -> Result<(StatusCode, Json<LoginResponse>), ApiError> {
+    let result = state
+        .service
+        .register(Registration {
+            email: request.email,
+            password: SecretText::new(request.password),
+            full_name: request.full_name,
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(result.into())))
+}
+
+/// Log in with email and password.
+#[utoipa::path(post, path = "/auth/login", tag = "password",
+    request_body = LoginRequest,
+    responses(
+        (status = 200, body = LoginResponse),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn login(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<LoginRequest>,
+) -> Result<Json<LoginResponse>, ApiError> {
+    let result = state
+        .service
+        .password_login(&request.email, SecretText::new(request.password))
+        .await?;
+    Ok(Json(result.into()))
+}
+
+/// Exchange a refresh token for new tokens; the old refresh token stops working.
+#[utoipa::path(post, path = "/auth/refresh", tag = "session",
+    request_body = RefreshRequest,
+    responses(
+        (status = 200, body = LoginResponse),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn refresh(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<RefreshRequest>,
+) -> Result<Json<LoginResponse>, ApiError> {
+    let result = state.service.refresh(&request.refresh_token).await?;
+    Ok(Json(result.into()))
+}
+
+/// End the session of a refresh token.
+#[utoipa::path(post, path = "/auth/logout", tag = "session",
+    request_body = RefreshRequest,
+    responses((status = 204, description = "logged out")))]
+pub async fn logout(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<RefreshRequest>,
+) -> Result<StatusCode, ApiError> {
+    state.service.logout(&request.refresh_token).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The caller.
+#[utoipa::path(get, path = "/users/me", tag = "session",
+    responses(
+        (status = 200, body = UserRead),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+pub async fn me(
+    State(state): State<AppState>,
+    CurrentUser(caller): CurrentUser,
+) -> Result<Json<UserRead>, ApiError> {
+    let user = state.service.me(caller).await?;
+    Ok(Json(UserRead::from(&user)))
+}

@@ -1,0 +1,159 @@
+//! Starting and stopping the HTTP server: migrate, bind, serve, shut down gracefully.
+
+use crate::http::{self, HttpOptions, RateLimit};
+use crate::settings::Settings;
+use crate::wiring::wire;
+use std::future::Future;
+use std::net::SocketAddr;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// Why the service did not start or stopped abnormally. Messages never hold secrets.
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error("database: {0}")]
+    Database(String),
+    #[error("provider: {0}")]
+    Provider(String),
+    #[error("{0}")]
+    Unsupported(String),
+    #[error("cannot listen on {address}: {source}")]
+    Bind {
+        address: String,
+        source: std::io::Error,
+    },
+    #[error("server: {0}")]
+    Serve(std::io::Error),
+}
+
+/// `social-login migrate`.
+pub async fn migrate(settings: &Settings) -> Result<(), StartupError> {
+    let repository = social_login_persistence::connect(&settings.database.url)
+        .await
+        .map_err(|error| StartupError::Database(error.to_string()))?;
+    repository
+        .migrate()
+        .await
+        .map_err(|error| StartupError::Database(error.to_string()))?;
+    tracing::info!("migrations applied");
+    Ok(())
+}
+
+/// A server running in the background (tests, the demo).
+pub struct RunningServer {
+    address: SocketAddr,
+    shutdown: oneshot::Sender<()>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl RunningServer {
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    /// Stops accepting, lets requests in flight finish, and waits.
+    pub async fn stop(self) -> Result<(), StartupError> {
+        let _ = self.shutdown.send(());
+        match self.task.await {
+            Ok(result) => result.map_err(StartupError::Serve),
+            Err(join) => Err(StartupError::Serve(std::io::Error::other(join))),
+        }
+    }
+}
+
+/// Migrates, binds `server.bind` (port 0 picks a free port) and serves in the background.
+pub async fn start(settings: &Settings) -> Result<RunningServer, StartupError> {
+    let (shutdown, stopped) = oneshot::channel::<()>();
+    let (listener, router) = prepare(settings).await?;
+    let address = listener.local_addr().map_err(StartupError::Serve)?;
+    let task = tokio::spawn(async move {
+        axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async {
+            let _ = stopped.await;
+        })
+        .await
+    });
+    Ok(RunningServer {
+        address,
+        shutdown,
+        task,
+    })
+}
+
+/// `social-login serve`: runs until `signal` completes, then drains and returns.
+pub async fn serve(
+    settings: &Settings,
+    signal: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), StartupError> {
+    for warning in settings.warnings() {
+        tracing::warn!(warning, "configuration");
+    }
+    let (listener, router) = prepare(settings).await?;
+    let address = listener.local_addr().map_err(StartupError::Serve)?;
+    tracing::info!(%address, "social-login listening");
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(signal)
+    .await
+    .map_err(StartupError::Serve)?;
+    tracing::info!("social-login stopped");
+    Ok(())
+}
+
+async fn prepare(settings: &Settings) -> Result<(TcpListener, axum::Router), StartupError> {
+    let wired = wire(settings).await?;
+    wired
+        .repository
+        .migrate()
+        .await
+        .map_err(|error| StartupError::Database(error.to_string()))?;
+    let options = HttpOptions {
+        max_body_bytes: settings.http.max_body_bytes,
+        rate_limit: settings.rate_limit.enabled.then_some(RateLimit {
+            per_second: settings.rate_limit.per_second,
+            burst: settings.rate_limit.burst,
+        }),
+    };
+    let router = http::router(wired.service, options);
+    let bind = &settings.server.bind;
+    let listener = TcpListener::bind(bind)
+        .await
+        .map_err(|source| StartupError::Bind {
+            address: bind.clone(),
+            source,
+        })?;
+    Ok((listener, router))
+}
+
+/// Completes on Ctrl-C or SIGTERM (what container runtimes send).
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutdown signal received; draining");
+}

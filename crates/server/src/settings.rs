@@ -1,0 +1,110 @@
+//! The typed configuration of the server (CONTRACT §2–§3): one `Settings`, loaded once from
+//! defaults < TOML file < `SOCIAL_LOGIN__…` environment, then validated as a whole at start-up.
+//!
+//! Loading only checks shape and types (unknown keys are errors); [`Settings::validate`] checks
+//! every rule and reports every problem at once, each naming its field, so `check-config` and
+//! `serve` print the full list instead of failing one field at a time.
+
+mod env;
+mod errors;
+mod load;
+mod providers;
+mod sections;
+#[cfg(test)]
+mod tests;
+mod validate;
+
+use secrecy::{ExposeSecret, SecretString};
+use serde::Deserialize;
+use social_login_domain::{ProviderKey, SecretText};
+
+pub use errors::{ConfigErrors, ConfigProblem};
+pub use load::{CONFIG_PATH_ENV, ConfigPath, DEFAULT_CONFIG_FILE, ENV_PREFIX};
+pub use providers::{EndpointOverrides, OAuthProviders, ProviderConfig};
+pub use sections::{
+    DatabaseSettings, HttpSettings, OAuthStateStoreSettings, RateLimitSettings, ServerSettings,
+    StateStoreBackend, TokenSettings,
+};
+pub use validate::MIN_SECRET_KEY_BYTES;
+
+/// The whole configuration file of CONTRACT §3.
+///
+/// `Debug` is safe to log: every secret is a [`SecretString`] (printed as `[REDACTED]`) and the
+/// database and Redis URLs print with their password masked.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// Root secret (≥ 32 bytes): token encryption and session signing keys derive from it.
+    pub secret_key: SecretString,
+    /// Former `secret_key`s, accepted only to decrypt and verify while rotating.
+    #[serde(default)]
+    pub previous_secret_keys: Vec<SecretString>,
+    /// Spec §7: link a provider login to the existing user with the same verified email.
+    #[serde(default)]
+    pub auto_link_by_email: bool,
+    /// Apple Team ID, `iss` of the client-secret JWT (required when apple is enabled).
+    #[serde(default)]
+    pub apple_team_id: Option<String>,
+    /// Apple key ID, `kid` of the client-secret JWT (required when apple is enabled).
+    #[serde(default)]
+    pub apple_key_id: Option<String>,
+    /// The `.p8` PKCS#8 P-256 private key that signs Apple's client secret.
+    #[serde(default)]
+    pub apple_private_key_pem: Option<SecretString>,
+    #[serde(default)]
+    pub server: ServerSettings,
+    #[serde(default)]
+    pub database: DatabaseSettings,
+    #[serde(default)]
+    pub oauth_state_store: OAuthStateStoreSettings,
+    #[serde(default)]
+    pub tokens: TokenSettings,
+    #[serde(default)]
+    pub http: HttpSettings,
+    #[serde(default)]
+    pub rate_limit: RateLimitSettings,
+    #[serde(default)]
+    pub oauth_providers: OAuthProviders,
+}
+
+impl Settings {
+    /// Settings with every default and the given `secret_key`: a starting point for tests and
+    /// for the demo, which then fill in providers and URLs.
+    pub fn with_secret_key(secret_key: impl Into<String>) -> Self {
+        Self {
+            secret_key: SecretString::from(secret_key.into()),
+            previous_secret_keys: Vec::new(),
+            auto_link_by_email: false,
+            apple_team_id: None,
+            apple_key_id: None,
+            apple_private_key_pem: None,
+            server: ServerSettings::default(),
+            database: DatabaseSettings::default(),
+            oauth_state_store: OAuthStateStoreSettings::default(),
+            tokens: TokenSettings::default(),
+            http: HttpSettings::default(),
+            rate_limit: RateLimitSettings::default(),
+            oauth_providers: OAuthProviders::default(),
+        }
+    }
+
+    /// `secret_key` and `previous_secret_keys` as the security adapters take them.
+    pub fn secret_keys(&self) -> (SecretText, Vec<SecretText>) {
+        let text = |key: &SecretString| SecretText::new(key.expose_secret());
+        let previous = self.previous_secret_keys.iter().map(text).collect();
+        (text(&self.secret_key), previous)
+    }
+
+    /// The configured providers whose `enabled` is true, in `ProviderKey::ALL` order.
+    pub fn enabled_providers(&self) -> impl Iterator<Item = (ProviderKey, &ProviderConfig)> {
+        self.oauth_providers.enabled()
+    }
+
+    /// The configuration of `key` if it is configured and enabled; `None` is 404
+    /// `OAuthProviderNotConfigured` (CONTRACT §1).
+    pub fn provider(&self, key: ProviderKey) -> Option<&ProviderConfig> {
+        self.oauth_providers
+            .get(key)
+            .filter(|config| config.enabled)
+    }
+}

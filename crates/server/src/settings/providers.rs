@@ -1,0 +1,150 @@
+//! `[oauth_providers.*]`: the eight provider tables of CONTRACT §1/§3 and their endpoint overrides.
+
+use secrecy::SecretString;
+use serde::Deserialize;
+use social_login_domain::ProviderKey;
+
+/// One optional table per provider key. A struct, not a map, so that `deny_unknown_fields`
+/// turns any other key (`[oauth_providers.gitlab]`) into a load error naming it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OAuthProviders {
+    pub google: Option<ProviderConfig>,
+    pub github: Option<ProviderConfig>,
+    pub facebook: Option<ProviderConfig>,
+    pub microsoft: Option<ProviderConfig>,
+    pub linkedin: Option<ProviderConfig>,
+    pub discord: Option<ProviderConfig>,
+    pub twitter: Option<ProviderConfig>,
+    pub apple: Option<ProviderConfig>,
+}
+
+impl OAuthProviders {
+    /// The table of `key`, enabled or not.
+    pub fn get(&self, key: ProviderKey) -> Option<&ProviderConfig> {
+        self.slot(key).as_ref()
+    }
+
+    /// The table of `key`, to set or remove a provider in code (tests, demo).
+    pub fn slot_mut(&mut self, key: ProviderKey) -> &mut Option<ProviderConfig> {
+        match key {
+            ProviderKey::Google => &mut self.google,
+            ProviderKey::Github => &mut self.github,
+            ProviderKey::Facebook => &mut self.facebook,
+            ProviderKey::Microsoft => &mut self.microsoft,
+            ProviderKey::Linkedin => &mut self.linkedin,
+            ProviderKey::Discord => &mut self.discord,
+            ProviderKey::Twitter => &mut self.twitter,
+            ProviderKey::Apple => &mut self.apple,
+        }
+    }
+
+    /// Every configured provider, enabled or not, in `ProviderKey::ALL` order.
+    pub fn configured(&self) -> impl Iterator<Item = (ProviderKey, &ProviderConfig)> {
+        ProviderKey::ALL
+            .into_iter()
+            .filter_map(|key| self.get(key).map(|config| (key, config)))
+    }
+
+    /// The configured providers whose `enabled` is true.
+    pub fn enabled(&self) -> impl Iterator<Item = (ProviderKey, &ProviderConfig)> {
+        self.configured().filter(|(_, config)| config.enabled)
+    }
+
+    fn slot(&self, key: ProviderKey) -> &Option<ProviderConfig> {
+        match key {
+            ProviderKey::Google => &self.google,
+            ProviderKey::Github => &self.github,
+            ProviderKey::Facebook => &self.facebook,
+            ProviderKey::Microsoft => &self.microsoft,
+            ProviderKey::Linkedin => &self.linkedin,
+            ProviderKey::Discord => &self.discord,
+            ProviderKey::Twitter => &self.twitter,
+            ProviderKey::Apple => &self.apple,
+        }
+    }
+}
+
+/// One provider's client registration.
+///
+/// `client_id`, `client_secret` and `redirect_uri` default to empty so that validation can
+/// report all of them at once instead of the first missing one.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProviderConfig {
+    /// Client identifier; for apple, the Services ID.
+    #[serde(default)]
+    pub client_id: String,
+    /// Static client secret; ignored (may be empty) for apple, which signs a JWT instead.
+    #[serde(default)]
+    pub client_secret: SecretString,
+    /// Callback URL registered with the provider.
+    #[serde(default)]
+    pub redirect_uri: String,
+    /// Requested scopes; `None` means the provider's defaults.
+    #[serde(default)]
+    pub scopes: Option<Vec<String>>,
+    /// `false`: the provider behaves as not configured (404).
+    #[serde(default = "default_true")]
+    pub enabled: bool,
+    /// S256 PKCE on every flow; `false` only for a provider app that rejects `code_verifier`.
+    #[serde(default = "default_true")]
+    pub pkce: bool,
+    #[serde(default)]
+    pub endpoints: EndpointOverrides,
+}
+
+impl ProviderConfig {
+    /// An enabled provider with PKCE, default scopes and public endpoints.
+    pub fn new(
+        client_id: impl Into<String>,
+        client_secret: impl Into<String>,
+        redirect_uri: impl Into<String>,
+    ) -> Self {
+        Self {
+            client_id: client_id.into(),
+            client_secret: SecretString::from(client_secret.into()),
+            redirect_uri: redirect_uri.into(),
+            scopes: None,
+            enabled: true,
+            pkce: true,
+            endpoints: EndpointOverrides::default(),
+        }
+    }
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// Endpoint overrides, for enterprise or sovereign hosts and for tests against a local
+/// identity provider. `None` means the provider's public endpoint.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EndpointOverrides {
+    pub authorization: Option<String>,
+    pub token: Option<String>,
+    pub userinfo: Option<String>,
+    /// GitHub only: the separate emails endpoint.
+    pub emails: Option<String>,
+    /// OIDC providers and apple: the id_token key set.
+    pub jwks: Option<String>,
+    /// Expected id_token issuer; for microsoft it may contain `{tenantid}`.
+    pub issuer: Option<String>,
+}
+
+impl EndpointOverrides {
+    /// `(field name, value)` of every override that is set.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        [
+            ("authorization", &self.authorization),
+            ("token", &self.token),
+            ("userinfo", &self.userinfo),
+            ("emails", &self.emails),
+            ("jwks", &self.jwks),
+            ("issuer", &self.issuer),
+        ]
+        .into_iter()
+        .filter_map(|(name, value)| value.as_deref().map(|value| (name, value)))
+    }
+}

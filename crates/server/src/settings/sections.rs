@@ -1,0 +1,212 @@
+//! The small tables of the configuration file (`[server]`, `[database]`, …) with their defaults.
+
+use serde::Deserialize;
+use std::fmt;
+use std::net::{AddrParseError, SocketAddr};
+
+/// `[server]`: where the HTTP service listens.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerSettings {
+    /// A socket address, e.g. `127.0.0.1:8080` or `0.0.0.0:8080`.
+    pub bind: String,
+}
+
+impl Default for ServerSettings {
+    fn default() -> Self {
+        Self {
+            bind: "127.0.0.1:8080".to_owned(),
+        }
+    }
+}
+
+impl ServerSettings {
+    /// The parsed `bind`; never fails once [`super::Settings::validate`] passed.
+    pub fn bind_addr(&self) -> Result<SocketAddr, AddrParseError> {
+        self.bind.parse()
+    }
+}
+
+/// `[database]`: a SQLite or PostgreSQL connection URL.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DatabaseSettings {
+    /// `sqlite://…` or `postgres://…`.
+    pub url: String,
+}
+
+impl Default for DatabaseSettings {
+    fn default() -> Self {
+        Self {
+            url: "sqlite://social-login.db?mode=rwc".to_owned(),
+        }
+    }
+}
+
+impl DatabaseSettings {
+    /// True for a `sqlite:` URL (the migrations and pool settings differ by backend).
+    pub fn is_sqlite(&self) -> bool {
+        self.url.starts_with("sqlite:")
+    }
+}
+
+impl fmt::Debug for DatabaseSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DatabaseSettings")
+            .field("url", &redact_url_password(&self.url))
+            .finish()
+    }
+}
+
+/// Which adapter keeps OAuth state values (spec §8).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StateStoreBackend {
+    /// In-process map: a single instance only.
+    #[default]
+    Memory,
+    /// Redis: needed as soon as more than one process serves the API.
+    Redis,
+}
+
+/// `[oauth_state_store]`.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OAuthStateStoreSettings {
+    pub backend: StateStoreBackend,
+    /// `redis://` or `rediss://` URL; required when `backend = "redis"`.
+    pub url: Option<String>,
+    /// Time to live of a state value.
+    pub ttl_seconds: u64,
+}
+
+impl Default for OAuthStateStoreSettings {
+    fn default() -> Self {
+        Self {
+            backend: StateStoreBackend::Memory,
+            url: None,
+            ttl_seconds: 600,
+        }
+    }
+}
+
+impl OAuthStateStoreSettings {
+    pub fn ttl(&self) -> time::Duration {
+        seconds(self.ttl_seconds)
+    }
+}
+
+impl fmt::Debug for OAuthStateStoreSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OAuthStateStoreSettings")
+            .field("backend", &self.backend)
+            .field("url", &self.url.as_deref().map(redact_url_password))
+            .field("ttl_seconds", &self.ttl_seconds)
+            .finish()
+    }
+}
+
+/// `[tokens]`: lifetimes of the service's own access and refresh tokens.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TokenSettings {
+    pub access_ttl_seconds: u64,
+    pub refresh_ttl_seconds: u64,
+}
+
+impl Default for TokenSettings {
+    fn default() -> Self {
+        Self {
+            access_ttl_seconds: 900,
+            refresh_ttl_seconds: 2_592_000,
+        }
+    }
+}
+
+impl TokenSettings {
+    pub fn access_ttl(&self) -> time::Duration {
+        seconds(self.access_ttl_seconds)
+    }
+
+    pub fn refresh_ttl(&self) -> time::Duration {
+        seconds(self.refresh_ttl_seconds)
+    }
+}
+
+/// `[http]`: outbound timeout and inbound body limit.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HttpSettings {
+    /// Each call to a provider; past it the request fails with 502.
+    pub provider_timeout_seconds: u64,
+    /// Larger request bodies are 413.
+    pub max_body_bytes: usize,
+}
+
+impl Default for HttpSettings {
+    fn default() -> Self {
+        Self {
+            provider_timeout_seconds: 10,
+            max_body_bytes: 65_536,
+        }
+    }
+}
+
+impl HttpSettings {
+    /// A `std` duration because reqwest takes one.
+    pub fn provider_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.provider_timeout_seconds)
+    }
+}
+
+/// `[rate_limit]`: per client IP, on the endpoints that need no bearer token.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RateLimitSettings {
+    pub enabled: bool,
+    /// Sustained requests per second.
+    pub per_second: u64,
+    /// Requests allowed at once before 429.
+    pub burst: u32,
+}
+
+impl Default for RateLimitSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            per_second: 10,
+            burst: 50,
+        }
+    }
+}
+
+impl RateLimitSettings {
+    /// Time to earn back one request: `1 s / per_second`.
+    ///
+    /// tower_governor's `per_second(n)` means "one request every n seconds", the inverse of
+    /// our field, so give it this interval through `period(…)` instead.
+    pub fn replenish_interval(&self) -> std::time::Duration {
+        let per_second = u32::try_from(self.per_second.max(1)).unwrap_or(u32::MAX);
+        std::time::Duration::from_secs(1) / per_second
+    }
+}
+
+/// Validation caps every `*_seconds` field far below `i64::MAX`, so this never saturates in
+/// practice; saturating keeps date arithmetic on an unvalidated value from panicking.
+fn seconds(value: u64) -> time::Duration {
+    time::Duration::seconds(i64::try_from(value).unwrap_or(i64::MAX))
+}
+
+/// A URL with any password replaced, for `Debug` output (`postgres://app:pw@db/x`).
+pub(crate) fn redact_url_password(raw: &str) -> String {
+    match url::Url::parse(raw) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            // Cannot fail: a URL that has a password can have another one.
+            let _ = parsed.set_password(Some("REDACTED"));
+            parsed.to_string()
+        }
+        Ok(_) => raw.to_owned(),
+        // An unparsable URL may still hold a password: print none of it.
+        Err(_) => "[unparsable URL]".to_owned(),
+    }
+}

@@ -1,0 +1,6 @@
+//! Tests of loading and validating `Settings` through their public entry points.
+
+mod environment;
+pub(crate) mod fixtures;
+mod loading;
+mod validation;

@@ -1,0 +1,214 @@
+//! Loading a file: defaults, every field, unknown keys, type errors, no leaks.
+
+use super::fixtures::{P256_PEM, SECRET, full_toml, minimal_toml};
+use crate::settings::{ProviderConfig, Settings, StateStoreBackend};
+use secrecy::ExposeSecret;
+use social_login_domain::ProviderKey;
+
+#[test]
+fn defaults_apply_when_only_the_secret_key_is_given() {
+    let settings = Settings::from_toml(&minimal_toml()).unwrap();
+    assert_eq!(settings.secret_key.expose_secret(), SECRET);
+    assert!(settings.previous_secret_keys.is_empty());
+    assert!(!settings.auto_link_by_email);
+    assert!(settings.apple_team_id.is_none() && settings.apple_private_key_pem.is_none());
+    assert_eq!(settings.server.bind, "127.0.0.1:8080");
+    assert_eq!(settings.database.url, "sqlite://social-login.db?mode=rwc");
+    assert!(settings.database.is_sqlite());
+    assert_eq!(
+        settings.oauth_state_store.backend,
+        StateStoreBackend::Memory
+    );
+    assert_eq!(
+        settings.oauth_state_store.ttl(),
+        time::Duration::minutes(10)
+    );
+    assert_eq!(settings.tokens.access_ttl(), time::Duration::minutes(15));
+    assert_eq!(settings.tokens.refresh_ttl(), time::Duration::days(30));
+    assert_eq!(
+        settings.http.provider_timeout(),
+        std::time::Duration::from_secs(10)
+    );
+    assert_eq!(settings.http.max_body_bytes, 65_536);
+    assert!(settings.rate_limit.enabled);
+    assert_eq!(
+        (settings.rate_limit.per_second, settings.rate_limit.burst),
+        (10, 50)
+    );
+    assert_eq!(settings.enabled_providers().count(), 0);
+}
+
+#[test]
+fn with_secret_key_builds_the_same_defaults_as_an_empty_file() {
+    let built = Settings::with_secret_key(SECRET);
+    let loaded = Settings::from_toml(&minimal_toml()).unwrap();
+    assert_eq!(format!("{built:?}"), format!("{loaded:?}"));
+}
+
+#[test]
+fn a_full_file_sets_every_field() {
+    let settings = Settings::from_toml(&full_toml()).unwrap();
+    assert_eq!(settings.previous_secret_keys.len(), 1);
+    assert!(settings.auto_link_by_email);
+    assert_eq!(settings.apple_team_id.as_deref(), Some("TEAM123456"));
+    assert_eq!(settings.apple_key_id.as_deref(), Some("KEY1234567"));
+    let pem = settings.apple_private_key_pem.as_ref().unwrap();
+    assert_eq!(pem.expose_secret(), P256_PEM);
+    assert_eq!(settings.server.bind_addr().unwrap().port(), 9000);
+    assert!(!settings.database.is_sqlite());
+    assert_eq!(settings.oauth_state_store.backend, StateStoreBackend::Redis);
+    assert_eq!(settings.oauth_state_store.ttl_seconds, 300);
+    assert_eq!(settings.tokens.access_ttl_seconds, 600);
+    assert_eq!(settings.http.max_body_bytes, 1024);
+    assert!(!settings.rate_limit.enabled);
+
+    let github = settings.provider(ProviderKey::Github).unwrap();
+    assert_eq!(github.client_id, "gh-client");
+    assert_eq!(
+        github.client_secret.expose_secret(),
+        "gh-client-secret-value"
+    );
+    assert_eq!(
+        github.scopes.as_deref(),
+        Some(&["read:user".to_owned(), "user:email".to_owned()][..])
+    );
+    assert!(github.pkce && github.enabled);
+    assert_eq!(
+        github.endpoints.emails.as_deref(),
+        Some("https://api.github.example.com/user/emails")
+    );
+    assert!(!settings.provider(ProviderKey::Linkedin).unwrap().pkce);
+    // Configured but disabled: present in the table, absent for the API.
+    assert!(
+        settings
+            .oauth_providers
+            .get(ProviderKey::Microsoft)
+            .is_some()
+    );
+    assert!(settings.provider(ProviderKey::Microsoft).is_none());
+    let enabled: Vec<ProviderKey> = settings.enabled_providers().map(|(key, _)| key).collect();
+    assert_eq!(
+        enabled,
+        [
+            ProviderKey::Github,
+            ProviderKey::Linkedin,
+            ProviderKey::Apple
+        ]
+    );
+}
+
+#[test]
+fn an_unknown_top_level_key_is_an_error_naming_it() {
+    let toml = format!("{}secret_keys = []\n", minimal_toml());
+    let errors = Settings::from_toml(&toml).unwrap_err();
+    assert!(errors.mentions("secret_keys"), "{errors}");
+}
+
+#[test]
+fn an_unknown_provider_key_is_an_error_naming_it() {
+    let toml = format!(
+        "{}[oauth_providers.gitlab]\nclient_id = \"x\"\n",
+        minimal_toml()
+    );
+    let errors = Settings::from_toml(&toml).unwrap_err();
+    assert!(errors.mentions("oauth_providers.gitlab"), "{errors}");
+    assert!(errors.to_string().contains("unknown key"));
+}
+
+#[test]
+fn provider_keys_are_case_sensitive_in_the_file() {
+    let toml = format!(
+        "{}[oauth_providers.GitHub]\nclient_id = \"x\"\n",
+        minimal_toml()
+    );
+    let errors = Settings::from_toml(&toml).unwrap_err();
+    assert!(errors.mentions("oauth_providers.GitHub"), "{errors}");
+}
+
+#[test]
+fn unknown_keys_inside_a_provider_and_its_endpoints_are_errors() {
+    let toml = format!(
+        "{}[oauth_providers.github]\nclient_ld = \"x\"\n",
+        minimal_toml()
+    );
+    let errors = Settings::from_toml(&toml).unwrap_err();
+    assert!(
+        errors.mentions("oauth_providers.github.client_ld"),
+        "{errors}"
+    );
+
+    let toml = format!(
+        "{}[oauth_providers.github.endpoints]\nauthorize = \"https://x\"\n",
+        minimal_toml()
+    );
+    let errors = Settings::from_toml(&toml).unwrap_err();
+    assert!(
+        errors.mentions("oauth_providers.github.endpoints.authorize"),
+        "{errors}"
+    );
+}
+
+#[test]
+fn a_missing_secret_key_is_reported_by_name() {
+    let errors = Settings::from_toml("auto_link_by_email = true\n").unwrap_err();
+    assert!(errors.mentions("secret_key"), "{errors}");
+}
+
+#[test]
+fn a_wrongly_typed_field_is_reported_by_its_path() {
+    let toml = format!(
+        "{}[tokens]\naccess_ttl_seconds = \"soon\"\n",
+        minimal_toml()
+    );
+    let errors = Settings::from_toml(&toml).unwrap_err();
+    assert!(errors.mentions("tokens.access_ttl_seconds"), "{errors}");
+    assert!(!errors.to_string().contains("soon"));
+}
+
+#[test]
+fn a_toml_syntax_error_gives_its_position_but_not_the_line() {
+    let toml = "secret_key = \"half-written-secret-value\nauto_link_by_email = true\n";
+    let errors = Settings::from_toml(toml).unwrap_err();
+    let text = errors.to_string();
+    assert!(text.contains("line 1"), "{text}");
+    assert!(!text.contains("half-written"), "{text}");
+}
+
+#[test]
+fn a_secret_in_a_field_of_the_wrong_shape_is_not_echoed() {
+    let toml = format!(
+        "{}previous_secret_keys = \"old-key-that-is-secret\"\n",
+        minimal_toml()
+    );
+    let errors = Settings::from_toml(&toml).unwrap_err();
+    assert!(errors.mentions("previous_secret_keys"), "{errors}");
+    assert!(
+        !errors.to_string().contains("old-key-that-is-secret"),
+        "{errors}"
+    );
+}
+
+#[test]
+fn debug_output_hides_every_secret() {
+    let mut settings = Settings::from_toml(&full_toml()).unwrap();
+    *settings.oauth_providers.slot_mut(ProviderKey::Google) = Some(ProviderConfig::new(
+        "g-id",
+        "google-client-secret-value",
+        "https://a/cb",
+    ));
+    let debug = format!("{settings:?}");
+    for secret in [
+        SECRET,
+        "old-secret-key",
+        "gh-client-secret-value",
+        "li-client-secret-value",
+        "google-client-secret-value",
+        "MIGHAgEAMBMGByqGSM49",
+        "db-password",
+        "redis-password",
+    ] {
+        assert!(!debug.contains(secret), "Debug leaks {secret}");
+    }
+    // Still useful: the non-secret parts are there.
+    assert!(debug.contains("gh-client") && debug.contains("127.0.0.1:5432"));
+}

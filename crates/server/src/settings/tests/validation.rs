@@ -1,0 +1,247 @@
+//! Validation: each rule names its field, all problems come together, warnings, no leaks.
+
+use super::fixtures::{P384_PEM, SECRET, full_toml};
+use crate::settings::{ProviderConfig, Settings, StateStoreBackend};
+use secrecy::{ExposeSecret, SecretString};
+use social_login_domain::ProviderKey;
+
+fn valid() -> Settings {
+    Settings::from_toml(&full_toml()).unwrap()
+}
+
+fn github(settings: &mut Settings) -> &mut ProviderConfig {
+    settings
+        .oauth_providers
+        .slot_mut(ProviderKey::Github)
+        .as_mut()
+        .unwrap()
+}
+
+fn problems_of(change: impl FnOnce(&mut Settings)) -> crate::settings::ConfigErrors {
+    let mut settings = valid();
+    change(&mut settings);
+    settings.validate().unwrap_err()
+}
+
+#[test]
+fn the_full_sample_and_the_defaults_are_valid() {
+    valid().validate().unwrap();
+    Settings::with_secret_key(SECRET).validate().unwrap();
+}
+
+#[test]
+fn every_rule_reports_the_field_it_checks() {
+    type Change = fn(&mut Settings);
+    let cases: Vec<(&str, Change)> = vec![
+        ("secret_key", |s| s.secret_key = "short".into()),
+        ("previous_secret_keys[1]", |s| {
+            s.previous_secret_keys.push("short".into())
+        }),
+        ("server.bind", |s| s.server.bind = "localhost:8080".into()),
+        ("database.url", |s| s.database.url = "mysql://db/x".into()),
+        ("database.url", |s| s.database.url = "not a url".into()),
+        ("oauth_state_store.url", |s| s.oauth_state_store.url = None),
+        ("oauth_state_store.url", |s| {
+            s.oauth_state_store.url = Some("http://r".into())
+        }),
+        ("oauth_state_store.ttl_seconds", |s| {
+            s.oauth_state_store.ttl_seconds = 0
+        }),
+        ("tokens.access_ttl_seconds", |s| {
+            s.tokens.access_ttl_seconds = 0
+        }),
+        ("tokens.refresh_ttl_seconds", |s| {
+            s.tokens.refresh_ttl_seconds = u64::MAX
+        }),
+        ("http.provider_timeout_seconds", |s| {
+            s.http.provider_timeout_seconds = 0
+        }),
+        ("http.max_body_bytes", |s| s.http.max_body_bytes = 0),
+        ("rate_limit.per_second", |s| {
+            s.rate_limit.enabled = true;
+            s.rate_limit.per_second = 0;
+        }),
+        ("rate_limit.burst", |s| {
+            s.rate_limit.enabled = true;
+            s.rate_limit.burst = 0;
+        }),
+        ("oauth_providers.github.client_id", |s| {
+            github(s).client_id = " ".into()
+        }),
+        ("oauth_providers.github.client_secret", |s| {
+            github(s).client_secret = "".into()
+        }),
+        ("oauth_providers.github.redirect_uri", |s| {
+            github(s).redirect_uri = "/cb".into()
+        }),
+        ("oauth_providers.github.redirect_uri", |s| {
+            github(s).redirect_uri = String::new()
+        }),
+        ("oauth_providers.github.redirect_uri", |s| {
+            github(s).redirect_uri = "https://app/cb#frag".into();
+        }),
+        ("oauth_providers.github.scopes[1]", |s| {
+            github(s).scopes = Some(vec!["ok".into(), "two words".into()]);
+        }),
+        ("oauth_providers.github.endpoints.token", |s| {
+            github(s).endpoints.token = Some("ftp://x/token".into());
+        }),
+        ("oauth_providers.linkedin.endpoints.emails", |s| {
+            let linkedin = s.oauth_providers.slot_mut(ProviderKey::Linkedin);
+            linkedin.as_mut().unwrap().endpoints.emails = Some("https://x/e".into());
+        }),
+        ("oauth_providers.apple.client_id", |s| {
+            s.oauth_providers.apple.as_mut().unwrap().client_id = String::new();
+        }),
+        ("apple_team_id", |s| s.apple_team_id = None),
+        ("apple_key_id", |s| s.apple_key_id = Some(String::new())),
+        ("apple_private_key_pem", |s| s.apple_private_key_pem = None),
+        ("apple_private_key_pem", |s| {
+            s.apple_private_key_pem = Some(SecretString::from(P384_PEM));
+        }),
+    ];
+    for (field, change) in cases {
+        let errors = problems_of(change);
+        assert!(errors.mentions(field), "expected {field}, got:\n{errors}");
+    }
+}
+
+#[test]
+fn a_valid_microsoft_issuer_template_and_an_empty_apple_secret_are_accepted() {
+    let mut settings = valid();
+    settings.oauth_providers.microsoft.as_mut().unwrap().enabled = true;
+    let apple = settings.oauth_providers.apple.as_ref().unwrap();
+    assert!(apple.client_secret.expose_secret().is_empty());
+    settings.validate().unwrap();
+}
+
+#[test]
+fn several_problems_are_all_reported_one_per_line() {
+    let errors = problems_of(|s| {
+        s.secret_key = "short".into();
+        s.server.bind = "nowhere".into();
+        s.tokens.access_ttl_seconds = 0;
+        github(s).redirect_uri = "relative".into();
+        s.apple_team_id = None;
+    });
+    for field in [
+        "secret_key",
+        "server.bind",
+        "tokens.access_ttl_seconds",
+        "oauth_providers.github.redirect_uri",
+        "apple_team_id",
+    ] {
+        assert!(errors.mentions(field), "missing {field} in:\n{errors}");
+    }
+    assert_eq!(errors.problems().len(), 5, "{errors}");
+    assert_eq!(errors.to_string().lines().count(), 5);
+}
+
+#[test]
+fn disabled_providers_and_a_disabled_rate_limit_are_not_checked() {
+    let mut settings = valid();
+    let microsoft = settings.oauth_providers.microsoft.as_mut().unwrap();
+    microsoft.redirect_uri = "garbage".into();
+    microsoft.client_id = String::new();
+    // Apple disabled: its signing fields are no longer required.
+    settings.oauth_providers.apple.as_mut().unwrap().enabled = false;
+    settings.apple_team_id = None;
+    settings.apple_private_key_pem = None;
+    settings.rate_limit.enabled = false;
+    settings.rate_limit.per_second = 0;
+    settings.validate().unwrap();
+}
+
+#[test]
+fn the_memory_store_needs_no_url() {
+    let mut settings = valid();
+    settings.oauth_state_store.backend = StateStoreBackend::Memory;
+    settings.oauth_state_store.url = None;
+    settings.validate().unwrap();
+}
+
+#[test]
+fn problems_never_quote_the_values_they_reject() {
+    let errors = problems_of(|s| {
+        s.secret_key = "tiny-secret".into();
+        s.previous_secret_keys = vec!["tiny-old".into()];
+        s.database.url = "mysql://user:db-pass@h/x".into();
+        s.oauth_state_store.url = Some("http://:redis-pass@h".into());
+        s.apple_private_key_pem = Some(SecretString::from("-----BEGIN PRIVATE KEY-----\nAAAA"));
+    });
+    let text = errors.to_string();
+    for value in ["tiny-secret", "tiny-old", "db-pass", "redis-pass", "AAAA"] {
+        assert!(!text.contains(value), "{value} leaked in:\n{text}");
+    }
+}
+
+#[test]
+fn pkce_off_plain_http_and_no_provider_are_warnings_not_errors() {
+    let mut settings = valid();
+    github(&mut settings).redirect_uri = "http://app.example.com/cb".into();
+    settings.validate().unwrap();
+    let warnings = settings.warnings();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.starts_with("oauth_providers.linkedin.pkce"))
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.starts_with("oauth_providers.github.redirect_uri"))
+    );
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+
+    let bare = Settings::with_secret_key(SECRET);
+    assert_eq!(bare.warnings().len(), 1);
+    assert!(bare.warnings()[0].contains("no provider is enabled"));
+}
+
+#[test]
+fn a_loopback_http_redirect_is_not_a_warning() {
+    let mut settings = Settings::with_secret_key(SECRET);
+    *settings.oauth_providers.slot_mut(ProviderKey::Github) = Some(ProviderConfig::new(
+        "id",
+        "secret",
+        "http://127.0.0.1:8080/auth/callback/github",
+    ));
+    settings.validate().unwrap();
+    assert!(settings.warnings().is_empty(), "{:?}", settings.warnings());
+}
+
+#[test]
+fn the_rate_limit_interval_is_the_inverse_of_per_second() {
+    let mut settings = Settings::with_secret_key(SECRET);
+    assert_eq!(
+        settings.rate_limit.replenish_interval(),
+        std::time::Duration::from_millis(100)
+    );
+    settings.rate_limit.per_second = 1;
+    assert_eq!(
+        settings.rate_limit.replenish_interval(),
+        std::time::Duration::from_secs(1)
+    );
+}
+
+#[test]
+fn the_shipped_example_configuration_is_valid_without_warnings() {
+    let example = include_str!("../../../../../examples/social-login.toml");
+    let settings = Settings::from_toml(example).unwrap();
+    settings.validate().unwrap();
+    assert!(settings.warnings().is_empty(), "{:?}", settings.warnings());
+    assert!(settings.provider(ProviderKey::Github).is_some());
+    assert!(settings.database.is_sqlite());
+}
+
+#[test]
+fn secret_keys_hands_over_current_then_previous() {
+    let settings = valid();
+    let (current, previous) = settings.secret_keys();
+    assert_eq!(current.expose(), SECRET);
+    assert_eq!(previous.len(), 1);
+    assert_eq!(
+        previous[0].expose(),
+        settings.previous_secret_keys[0].expose_secret()
+    );
+}

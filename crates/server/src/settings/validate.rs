@@ -1,0 +1,125 @@
+//! Validation of a loaded `Settings`: every rule, every problem, each naming its field.
+
+mod apple;
+mod providers;
+
+use super::{ConfigErrors, Settings, StateStoreBackend};
+use secrecy::ExposeSecret;
+use std::net::SocketAddr;
+use url::Url;
+
+/// Minimum length, in bytes, of `secret_key` and of each previous key.
+pub const MIN_SECRET_KEY_BYTES: usize = 32;
+
+/// Upper bound of every `*_seconds` field (ten years): keeps `now + ttl` far from overflow.
+const MAX_SECONDS: u64 = 10 * 365 * 24 * 3600;
+
+impl Settings {
+    /// Checks every rule of `docs/configuration.md` and reports all problems at once.
+    pub fn validate(&self) -> Result<(), ConfigErrors> {
+        let mut errors = ConfigErrors::default();
+        self.check_secret_keys(&mut errors);
+        self.check_sections(&mut errors);
+        providers::check(self, &mut errors);
+        errors.into_result()
+    }
+
+    /// Legal but risky choices, for start-up to log (never a value, only field paths).
+    pub fn warnings(&self) -> Vec<String> {
+        providers::warnings(self)
+    }
+
+    fn check_secret_keys(&self, errors: &mut ConfigErrors) {
+        let too_short =
+            |key: &secrecy::SecretString| key.expose_secret().len() < MIN_SECRET_KEY_BYTES;
+        if too_short(&self.secret_key) {
+            errors.push(
+                "secret_key",
+                format!(
+                    "must be at least {MIN_SECRET_KEY_BYTES} bytes (make one with `social-login gen-secret`)"
+                ),
+            );
+        }
+        for (index, key) in self.previous_secret_keys.iter().enumerate() {
+            if too_short(key) {
+                errors.push(
+                    format!("previous_secret_keys[{index}]"),
+                    format!("must be at least {MIN_SECRET_KEY_BYTES} bytes"),
+                );
+            }
+        }
+    }
+
+    fn check_sections(&self, errors: &mut ConfigErrors) {
+        if self.server.bind.parse::<SocketAddr>().is_err() {
+            errors.push(
+                "server.bind",
+                "not a socket address (expected IP:port, e.g. 127.0.0.1:8080)",
+            );
+        }
+        check_url(
+            errors,
+            "database.url",
+            &self.database.url,
+            &["sqlite", "postgres", "postgresql"],
+        );
+        let store = &self.oauth_state_store;
+        if store.backend == StateStoreBackend::Redis {
+            let url = store.url.as_deref().unwrap_or_default();
+            check_url(errors, "oauth_state_store.url", url, &["redis", "rediss"]);
+        }
+        check_seconds(errors, "oauth_state_store.ttl_seconds", store.ttl_seconds);
+        check_seconds(
+            errors,
+            "tokens.access_ttl_seconds",
+            self.tokens.access_ttl_seconds,
+        );
+        check_seconds(
+            errors,
+            "tokens.refresh_ttl_seconds",
+            self.tokens.refresh_ttl_seconds,
+        );
+        check_seconds(
+            errors,
+            "http.provider_timeout_seconds",
+            self.http.provider_timeout_seconds,
+        );
+        if self.http.max_body_bytes == 0 {
+            errors.push("http.max_body_bytes", "must be greater than 0");
+        }
+        // A disabled limiter's numbers are never used: no reason to reject them.
+        if self.rate_limit.enabled {
+            if self.rate_limit.per_second == 0 {
+                errors.push("rate_limit.per_second", "must be greater than 0");
+            }
+            if self.rate_limit.burst == 0 {
+                errors.push("rate_limit.burst", "must be at least 1");
+            }
+        }
+    }
+}
+
+fn check_seconds(errors: &mut ConfigErrors, field: &str, value: u64) {
+    if value == 0 || value > MAX_SECONDS {
+        errors.push(
+            field,
+            format!("must be between 1 and {MAX_SECONDS} (ten years)"),
+        );
+    }
+}
+
+/// A required absolute URL with one of `schemes`. Never echoes the URL: it may hold a password.
+pub(super) fn check_url(errors: &mut ConfigErrors, field: &str, value: &str, schemes: &[&str]) {
+    if value.trim().is_empty() {
+        errors.push(field, "required");
+        return;
+    }
+    match Url::parse(value) {
+        Err(reason) => errors.push(field, format!("not a valid URL ({reason})")),
+        Ok(url) if !schemes.contains(&url.scheme()) => errors.push(
+            field,
+            format!("URL scheme must be one of: {}", schemes.join(", ")),
+        ),
+        Ok(_) => {}
+    }
+}

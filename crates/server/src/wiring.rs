@@ -1,0 +1,107 @@
+//! The composition root: turns `Settings` into adapters and the `AuthService`.
+
+use crate::server::StartupError;
+use crate::settings::{ProviderConfig, Settings, StateStoreBackend};
+use secrecy::ExposeSecret;
+use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry};
+use social_login_domain::{ProviderKey, SecretText};
+use social_login_persistence::SeaOrmRepository;
+use social_login_ports::{Clock, IdentityProvider, SystemClock};
+use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http_client};
+use social_login_provider_oauth2::GithubProvider;
+use social_login_security::{AesGcmTokenCipher, Argon2PasswordHasher, JwtSessionTokens};
+use social_login_state_store::MemoryStateStore;
+use std::sync::Arc;
+
+/// The built service and the repository behind it (kept for migrations).
+pub struct Wired {
+    pub service: AuthService,
+    pub repository: Arc<SeaOrmRepository>,
+}
+
+/// Connects to the database and builds every adapter. Keys are derived here, once.
+pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
+    let repository = Arc::new(
+        social_login_persistence::connect(&settings.database.url)
+            .await
+            .map_err(|error| StartupError::Database(error.to_string()))?,
+    );
+    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+    let (secret, previous) = settings.secret_keys();
+    let ports = Ports {
+        users: repository.clone(),
+        refresh_tokens: repository.clone(),
+        states: state_store(settings, clock.clone())?,
+        providers: providers(settings)?,
+        cipher: Arc::new(AesGcmTokenCipher::new(&secret, &previous)),
+        hasher: Arc::new(Argon2PasswordHasher::new()),
+        sessions: Arc::new(JwtSessionTokens::new(
+            &secret,
+            &previous,
+            settings.tokens.access_ttl(),
+            settings.tokens.refresh_ttl(),
+        )),
+        clock,
+    };
+    let policy = AuthPolicy {
+        auto_link_by_email: settings.auto_link_by_email,
+        state_ttl: settings.oauth_state_store.ttl(),
+    };
+    Ok(Wired {
+        service: AuthService::new(ports, policy),
+        repository,
+    })
+}
+
+fn state_store(
+    settings: &Settings,
+    clock: Arc<dyn Clock>,
+) -> Result<Arc<dyn social_login_ports::StateStore>, StartupError> {
+    match settings.oauth_state_store.backend {
+        StateStoreBackend::Memory => Ok(Arc::new(MemoryStateStore::new(clock))),
+        StateStoreBackend::Redis => Err(StartupError::Unsupported(
+            "oauth_state_store.backend = \"redis\" is not available in this build yet".into(),
+        )),
+    }
+}
+
+/// One adapter per enabled provider, all sharing one pooled HTTP client.
+fn providers(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
+    let http = build_http_client(settings.http.provider_timeout())
+        .map_err(|error| StartupError::Provider(error.to_string()))?;
+    let mut registry = ProviderRegistry::new();
+    for (key, config) in settings.enabled_providers() {
+        let adapter: Arc<dyn IdentityProvider> = match key {
+            ProviderKey::Github => Arc::new(
+                GithubProvider::new(provider_settings(config), http.clone())
+                    .map_err(|error| StartupError::Provider(format!("{key}: {error}")))?,
+            ),
+            other => {
+                return Err(StartupError::Unsupported(format!(
+                    "oauth_providers.{other}: this build has no adapter for it yet"
+                )));
+            }
+        };
+        registry = registry.with(adapter);
+    }
+    Ok(registry)
+}
+
+fn provider_settings(config: &ProviderConfig) -> ProviderSettings {
+    let endpoints = &config.endpoints;
+    ProviderSettings {
+        client_id: config.client_id.clone(),
+        client_secret: SecretText::new(config.client_secret.expose_secret()),
+        redirect_uri: config.redirect_uri.clone(),
+        scopes: config.scopes.clone(),
+        pkce: config.pkce,
+        endpoints: EndpointOverrides {
+            authorization: endpoints.authorization.clone(),
+            token: endpoints.token.clone(),
+            userinfo: endpoints.userinfo.clone(),
+            emails: endpoints.emails.clone(),
+            jwks: endpoints.jwks.clone(),
+            issuer: endpoints.issuer.clone(),
+        },
+    }
+}

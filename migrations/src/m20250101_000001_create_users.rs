@@ -1,0 +1,59 @@
+//! Creates `users`: one row per person, with a case-insensitive unique email.
+
+use crate::names::UX_USERS_EMAIL_NORMALIZED;
+use sea_orm_migration::{prelude::*, schema::*};
+
+#[derive(DeriveMigrationName)]
+pub struct Migration;
+
+#[derive(DeriveIden)]
+pub(crate) enum Users {
+    Table,
+    Id,
+    Email,
+    EmailNormalized,
+    FullName,
+    AvatarUrl,
+    EmailVerified,
+    PasswordHash,
+    CreatedAt,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for Migration {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(Users::Table)
+                    .col(uuid(Users::Id).primary_key())
+                    // As received, for display; matching uses `email_normalized`.
+                    .col(string_null(Users::Email))
+                    .col(string_null(Users::EmailNormalized))
+                    .col(string_null(Users::FullName))
+                    .col(string_null(Users::AvatarUrl))
+                    .col(boolean(Users::EmailVerified))
+                    .col(string_null(Users::PasswordHash))
+                    .col(timestamp_with_time_zone(Users::CreatedAt))
+                    .to_owned(),
+            )
+            .await?;
+        // NULLs are distinct in a unique index on both backends: many users without email.
+        manager
+            .create_index(
+                Index::create()
+                    .name(UX_USERS_EMAIL_NORMALIZED)
+                    .table(Users::Table)
+                    .col(Users::EmailNormalized)
+                    .unique()
+                    .to_owned(),
+            )
+            .await
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .drop_table(Table::drop().table(Users::Table).to_owned())
+            .await
+    }
+}

@@ -1,0 +1,21 @@
+//! Names of the indexes and foreign keys, shared with the adapter that maps violations.
+//!
+//! PostgreSQL reports a unique violation by index name; SQLite reports the indexed columns
+//! (`UNIQUE constraint failed: users.email_normalized`), so the adapter matches either.
+
+/// Unique index on `users.email_normalized` (lowercase email): one user per address.
+pub const UX_USERS_EMAIL_NORMALIZED: &str = "ux_users_email_normalized";
+/// Unique index on `linked_accounts (provider, subject)`: a provider account links once.
+pub const UX_LINKED_ACCOUNTS_PROVIDER_SUBJECT: &str = "ux_linked_accounts_provider_subject";
+/// Unique index on `linked_accounts (user_id, provider)`: one link per provider and user.
+pub const UX_LINKED_ACCOUNTS_USER_PROVIDER: &str = "ux_linked_accounts_user_provider";
+/// Index on `linked_accounts.user_id` (listing a user's links, cascading deletes).
+pub const IX_LINKED_ACCOUNTS_USER_ID: &str = "ix_linked_accounts_user_id";
+/// Index on `refresh_tokens.family_id` (revoking a family).
+pub const IX_REFRESH_TOKENS_FAMILY_ID: &str = "ix_refresh_tokens_family_id";
+/// Index on `refresh_tokens.user_id` (cascading deletes).
+pub const IX_REFRESH_TOKENS_USER_ID: &str = "ix_refresh_tokens_user_id";
+/// Foreign key `linked_accounts.user_id → users.id`, on delete cascade.
+pub const FK_LINKED_ACCOUNTS_USER: &str = "fk_linked_accounts_user";
+/// Foreign key `refresh_tokens.user_id → users.id`, on delete cascade.
+pub const FK_REFRESH_TOKENS_USER: &str = "fk_refresh_tokens_user";
