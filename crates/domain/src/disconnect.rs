@@ -80,7 +80,10 @@ mod tests {
     #[test]
     fn one_of_two_links_may_go() {
         let user = user(false);
-        let links = [link(&user, ProviderKey::Github), link(&user, ProviderKey::Google)];
+        let links = [
+            link(&user, ProviderKey::Github),
+            link(&user, ProviderKey::Google),
+        ];
         assert_eq!(
             check_disconnect(&user, &links, ProviderKey::Google),
             Ok(links[1].id)

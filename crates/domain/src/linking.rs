@@ -22,6 +22,13 @@ pub enum LoginDecision {
 #[error("email already registered")]
 pub struct EmailAlreadyRegistered;
 
+/// The user whose email matches the provider's, with that user's links.
+#[derive(Debug, Clone, Copy)]
+pub struct EmailOwner<'a> {
+    pub user: &'a User,
+    pub links: &'a [LinkedAccount],
+}
+
 /// Decides a provider login.
 ///
 /// - `existing_link`: the link of this (provider, subject), if any.
@@ -29,7 +36,7 @@ pub struct EmailAlreadyRegistered;
 pub fn decide_login(
     identity: &ProviderIdentity,
     existing_link: Option<&LinkedAccount>,
-    email_owner: Option<&User>,
+    email_owner: Option<EmailOwner<'_>>,
     auto_link_by_email: bool,
 ) -> Result<LoginDecision, EmailAlreadyRegistered> {
     if let Some(link) = existing_link {
@@ -38,9 +45,17 @@ pub fn decide_login(
     let Some(owner) = email_owner else {
         return Ok(LoginDecision::Register);
     };
-    let both_verified = identity.verified_email().is_some() && owner.email_verified;
-    if auto_link_by_email && both_verified {
-        Ok(LoginDecision::LinkThenSignIn { user: owner.id })
+    let both_verified = identity.verified_email().is_some() && owner.user.email_verified;
+    // A user has one account per provider: a second account of the same provider with the
+    // same email is someone else's, or a second identity the user must connect by hand.
+    let owner_has_provider = owner
+        .links
+        .iter()
+        .any(|link| link.provider == identity.provider);
+    if auto_link_by_email && both_verified && !owner_has_provider {
+        Ok(LoginDecision::LinkThenSignIn {
+            user: owner.user.id,
+        })
     } else {
         Err(EmailAlreadyRegistered)
     }
@@ -107,6 +122,26 @@ mod tests {
         }
     }
 
+    fn owned(user: &User) -> Option<EmailOwner<'_>> {
+        Some(EmailOwner { user, links: &[] })
+    }
+
+    #[test]
+    fn an_owner_with_an_account_of_this_provider_is_never_auto_linked_again() {
+        let owner = user("ada@example.com", true);
+        let links = [link(owner.id, ProviderKey::Github)];
+        let decision = decide_login(
+            &identity(Some("ada@example.com"), true),
+            None,
+            Some(EmailOwner {
+                user: &owner,
+                links: &links,
+            }),
+            true,
+        );
+        assert_eq!(decision, Err(EmailAlreadyRegistered));
+    }
+
     #[test]
     fn a_linked_account_signs_its_user_in_whatever_the_email_says() {
         let owner = UserId::new();
@@ -114,7 +149,10 @@ mod tests {
         let decision = decide_login(
             &identity(Some("ada@example.com"), false),
             Some(&link(owner, ProviderKey::Github)),
-            Some(&other),
+            Some(EmailOwner {
+                user: &other,
+                links: &[],
+            }),
             false,
         );
         assert_eq!(decision, Ok(LoginDecision::SignIn { user: owner }));
@@ -138,7 +176,12 @@ mod tests {
     fn a_matching_email_links_only_with_auto_link_and_both_sides_verified() {
         let owner = user("Ada@Example.com", true);
         assert_eq!(
-            decide_login(&identity(Some("ada@example.com"), true), None, Some(&owner), true),
+            decide_login(
+                &identity(Some("ada@example.com"), true),
+                None,
+                owned(&owner),
+                true
+            ),
             Ok(LoginDecision::LinkThenSignIn { user: owner.id })
         );
     }
@@ -147,7 +190,12 @@ mod tests {
     fn a_matching_email_is_refused_when_auto_link_is_off() {
         let owner = user("ada@example.com", true);
         assert_eq!(
-            decide_login(&identity(Some("ada@example.com"), true), None, Some(&owner), false),
+            decide_login(
+                &identity(Some("ada@example.com"), true),
+                None,
+                owned(&owner),
+                false
+            ),
             Err(EmailAlreadyRegistered)
         );
     }
@@ -156,7 +204,12 @@ mod tests {
     fn an_unverified_provider_email_never_links() {
         let owner = user("ada@example.com", true);
         assert_eq!(
-            decide_login(&identity(Some("ada@example.com"), false), None, Some(&owner), true),
+            decide_login(
+                &identity(Some("ada@example.com"), false),
+                None,
+                owned(&owner),
+                true
+            ),
             Err(EmailAlreadyRegistered)
         );
     }
@@ -166,7 +219,12 @@ mod tests {
         // The pre-registration takeover: someone registered the victim's address first.
         let squatter = user("ada@example.com", false);
         assert_eq!(
-            decide_login(&identity(Some("ada@example.com"), true), None, Some(&squatter), true),
+            decide_login(
+                &identity(Some("ada@example.com"), true),
+                None,
+                owned(&squatter),
+                true
+            ),
             Err(EmailAlreadyRegistered)
         );
     }

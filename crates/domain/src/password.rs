@@ -38,7 +38,10 @@ mod tests {
             Err(WeakPassword::TooShort)
         );
         assert_eq!(check_password(&SecretText::new("12345678")), Ok(()));
-        assert_eq!(check_password(&SecretText::new("ééééééé")), Err(WeakPassword::TooShort));
+        assert_eq!(
+            check_password(&SecretText::new("ééééééé")),
+            Err(WeakPassword::TooShort)
+        );
         assert_eq!(
             check_password(&SecretText::new("x".repeat(129))),
             Err(WeakPassword::TooLong)

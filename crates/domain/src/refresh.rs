@@ -97,7 +97,10 @@ mod tests {
 
     #[test]
     fn unknown_expired_and_revoked_tokens_are_refused() {
-        assert_eq!(judge(None, OffsetDateTime::UNIX_EPOCH), RefreshVerdict::Refuse);
+        assert_eq!(
+            judge(None, OffsetDateTime::UNIX_EPOCH),
+            RefreshVerdict::Refuse
+        );
         let r = record();
         assert_eq!(judge(Some(&r), r.expires_at), RefreshVerdict::Refuse);
         let revoked = RefreshRecord {

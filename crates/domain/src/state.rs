@@ -173,11 +173,14 @@ pub fn redeem_taken(
 }
 
 fn base64url(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] =
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         let symbols = chunk.len() + 1;
         for i in 0..symbols {
@@ -216,7 +219,12 @@ mod tests {
 
     #[test]
     fn malformed_values_never_reach_the_store() {
-        for bad in ["", "short", "has space in it......", "a/b+c=d..............."] {
+        for bad in [
+            "",
+            "short",
+            "has space in it......",
+            "a/b+c=d...............",
+        ] {
             assert_eq!(StateToken::parse(bad), Err(MalformedState), "{bad:?}");
         }
         assert!(StateToken::parse(&"a".repeat(129)).is_err());
@@ -246,7 +254,11 @@ mod tests {
         let just_before = now() + Duration::minutes(10) - Duration::seconds(1);
         assert!(!state.is_expired(just_before));
         assert_eq!(
-            state.redeem(ProviderKey::Github, Flow::Login, now() + Duration::minutes(10)),
+            state.redeem(
+                ProviderKey::Github,
+                Flow::Login,
+                now() + Duration::minutes(10)
+            ),
             Err(StateMismatch::Expired)
         );
     }

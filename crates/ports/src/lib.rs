@@ -29,8 +29,7 @@ pub use token_cipher::{CipherError, TokenCipher};
 
 #[cfg(feature = "mock")]
 pub use {
-    clock::MockClock, identity_provider::MockIdentityProvider,
-    password_hasher::MockPasswordHasher, repository::MockRefreshTokenRepository,
-    repository::MockUserRepository, session_tokens::MockSessionTokens,
-    state_store::MockStateStore, token_cipher::MockTokenCipher,
+    clock::MockClock, identity_provider::MockIdentityProvider, password_hasher::MockPasswordHasher,
+    repository::MockRefreshTokenRepository, repository::MockUserRepository,
+    session_tokens::MockSessionTokens, state_store::MockStateStore, token_cipher::MockTokenCipher,
 };

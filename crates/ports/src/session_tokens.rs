@@ -24,8 +24,11 @@ pub struct SessionTokenError(pub String);
 /// Issues and checks session tokens.
 #[cfg_attr(feature = "mock", mockall::automock)]
 pub trait SessionTokens: Send + Sync {
-    fn issue_access(&self, user: UserId, now: OffsetDateTime)
-    -> Result<AccessToken, SessionTokenError>;
+    fn issue_access(
+        &self,
+        user: UserId,
+        now: OffsetDateTime,
+    ) -> Result<AccessToken, SessionTokenError>;
 
     /// The user of a valid, unexpired access token; `None` for anything else.
     fn verify_access(&self, token: &str, now: OffsetDateTime) -> Option<UserId>;

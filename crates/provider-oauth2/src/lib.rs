@@ -1,1 +1,6 @@
-//! placeholder
+//! OAuth 2.0 + REST provider adapters: providers without an id_token, whose identity comes
+//! from their API. One file per provider on top of `social-login-provider-core`.
+
+pub mod github;
+
+pub use github::GithubProvider;

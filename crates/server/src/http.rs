@@ -94,9 +94,7 @@ pub fn router(service: AuthService, options: HttpOptions) -> Router {
         .routes(routes!(ops::metrics))
         .routes(routes!(ops::openapi))
         .split_for_parts();
-    let openapi = openapi
-        .to_json()
-        .expect("the OpenAPI document serialises");
+    let openapi = openapi.to_json().expect("the OpenAPI document serialises");
     let state = AppState {
         service,
         metrics: metrics_handle(),

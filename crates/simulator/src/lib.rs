@@ -1,1 +1,42 @@
-//! placeholder
+//! A simulated identity provider on loopback, checking what the real providers check.
+//!
+//! One axum server imitates every provider under its own path prefix (`/github/...`), with
+//! registered clients, seeded users, random single-use codes, PKCE verification and the
+//! providers' quirks (PROVIDERS.md §11). Tests and the demo drive it through
+//! [`SimulatorHandle`] or the `/_control` HTTP API: choose the identity the authorize
+//! endpoint approves as, inject faults, read what each endpoint received.
+//!
+//! ```no_run
+//! # async fn example() -> std::io::Result<()> {
+//! use social_login_simulator::{Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig};
+//! let sim = Simulator::start(
+//!     SimulatorConfig::default()
+//!         .with_client(RegisteredClient::new(Provider::Github, "id", "secret", "http://127.0.0.1:8080/cb"))
+//!         .with_user(SimUser::new("583231", "ada").with_email("ada@example.com", true)),
+//! )
+//! .await?;
+//! let token_url = sim.github().token;
+//! # Ok(()) }
+//! ```
+
+mod client_auth;
+mod codes;
+pub mod config;
+mod control;
+pub mod faults;
+pub mod github;
+mod lock;
+pub mod log;
+mod pkce;
+mod random;
+mod server;
+mod state;
+mod tokens;
+pub mod users;
+
+pub use config::{Provider, RegisteredClient, SimulatorConfig};
+pub use faults::{Endpoint, Fault};
+pub use github::GithubEndpoints;
+pub use log::{ClientAuthKind, RequestRecord};
+pub use server::{Simulator, SimulatorHandle};
+pub use users::{SimEmail, SimUser};

@@ -56,7 +56,9 @@ impl MemoryStateStore {
     // A poisoned lock only means another thread panicked mid-operation; every operation
     // leaves the map consistent, so the data is still good to use.
     fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.inner
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 

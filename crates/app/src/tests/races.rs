@@ -113,6 +113,8 @@ async fn a_registration_that_loses_the_email_race_decides_again_and_refuses() {
     };
     let mut users = MockUserRepository::new();
     users.expect_find_link().times(2).returning(|_, _| Ok(None));
+    // The second pass finds the winner; its links are read for the linking rule.
+    users.expect_list_links().times(1).returning(|_| Ok(vec![]));
     let lookups = AtomicUsize::new(0);
     users
         .expect_find_user_by_email()

@@ -22,9 +22,7 @@ impl AuthService {
             .remove_link(caller, provider)
             .await
             .map_err(|error| match error {
-                RemoveLinkError::Refused(DisconnectRefused::NotLinked) => {
-                    AppError::AccountNotFound
-                }
+                RemoveLinkError::Refused(DisconnectRefused::NotLinked) => AppError::AccountNotFound,
                 RemoveLinkError::Refused(DisconnectRefused::LastLoginMethod) => {
                     AppError::LastLoginMethod
                 }

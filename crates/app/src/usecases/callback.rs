@@ -2,7 +2,7 @@
 
 use super::check_code;
 use crate::{AppError, AuthService, LoginResult};
-use social_login_domain::linking::{LoginDecision, decide_login};
+use social_login_domain::linking::{EmailOwner, LoginDecision, decide_login};
 use social_login_domain::state::Flow;
 use social_login_domain::{
     LinkedAccountId, NewLinkedAccount, NewUser, PersonName, SealedToken, SecretText, User, UserId,
@@ -27,7 +27,9 @@ impl AuthService {
     ) -> Result<LoginResult, AppError> {
         let provider = self.provider(provider_key)?.clone();
         check_code(code)?;
-        let redeemed = self.redeem_state(provider.key(), state, Flow::Login).await?;
+        let redeemed = self
+            .redeem_state(provider.key(), state, Flow::Login)
+            .await?;
         let login = provider
             .complete(CallbackInput {
                 code: SecretText::new(code),
@@ -57,15 +59,24 @@ impl AuthService {
         let identity = &login.identity;
         let users = &self.ports.users;
         let now = self.ports.clock.now();
-        let existing = users.find_link(identity.provider, &identity.subject).await?;
+        let existing = users
+            .find_link(identity.provider, &identity.subject)
+            .await?;
         let email_owner = match (&existing, &identity.email) {
             (None, Some(email)) => users.find_user_by_email(email).await?,
             _ => None,
         };
+        let owner_links = match &email_owner {
+            Some(owner) => users.list_links(owner.id).await?,
+            None => Vec::new(),
+        };
         let decision = decide_login(
             identity,
             existing.as_ref(),
-            email_owner.as_ref(),
+            email_owner.as_ref().map(|user| EmailOwner {
+                user,
+                links: &owner_links,
+            }),
             self.policy.auto_link_by_email,
         )
         .map_err(|_| Step::Fail(AppError::EmailAlreadyRegistered))?;
@@ -116,15 +127,16 @@ impl AuthService {
                     created_at: now,
                 };
                 let link = new_link(user.id);
-                let user = users
-                    .create_user(user, Some(link))
-                    .await
-                    .map_err(|error| match error {
-                        CreateUserError::ProviderAccountTaken | CreateUserError::EmailTaken => {
-                            Step::Retry
-                        }
-                        CreateUserError::Repository(error) => error.into(),
-                    })?;
+                let user =
+                    users
+                        .create_user(user, Some(link))
+                        .await
+                        .map_err(|error| match error {
+                            CreateUserError::ProviderAccountTaken | CreateUserError::EmailTaken => {
+                                Step::Retry
+                            }
+                            CreateUserError::Repository(error) => error.into(),
+                        })?;
                 Ok((user, true))
             }
             (LoginDecision::SignIn { .. }, None) => Err(Step::Fail(AppError::Internal(

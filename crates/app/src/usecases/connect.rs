@@ -4,7 +4,9 @@ use super::check_code;
 use crate::{AppError, AuthService};
 use social_login_domain::linking::check_connect;
 use social_login_domain::state::Flow;
-use social_login_domain::{LinkedAccount, LinkedAccountId, NewLinkedAccount, PersonName, SecretText, UserId};
+use social_login_domain::{
+    LinkedAccount, LinkedAccountId, NewLinkedAccount, PersonName, SecretText, UserId,
+};
 use social_login_ports::{AddLinkError, CallbackInput};
 use tracing::instrument;
 
@@ -32,7 +34,9 @@ impl AuthService {
             .await?;
         let identity = &login.identity;
         let users = &self.ports.users;
-        let existing = users.find_link(identity.provider, &identity.subject).await?;
+        let existing = users
+            .find_link(identity.provider, &identity.subject)
+            .await?;
         let caller_links = users.list_links(caller).await?;
         check_connect(&caller_links, identity, existing.as_ref())
             .map_err(|_| AppError::ProviderAlreadyLinked)?;

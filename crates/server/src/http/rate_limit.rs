@@ -37,7 +37,9 @@ pub fn layer(limit: RateLimit) -> Layer {
             loop {
                 tick.tick().await;
                 // Ends with the router that owns the limiter.
-                let Some(config) = config.upgrade() else { break };
+                let Some(config) = config.upgrade() else {
+                    break;
+                };
                 config.limiter().retain_recent();
             }
         });

@@ -1,0 +1,331 @@
+//! The authorization code flow through oauth2 5: the authorization URL and the code exchange.
+
+use crate::config_error::{
+    ProviderConfigError, parse_http_url, require_non_empty, resolve_endpoint,
+};
+use crate::failure::code_exchange_failure;
+use crate::settings::ProviderSettings;
+use crate::token_http::TokenHttp;
+use crate::token_set::{IdTokenField, TokenSet};
+use oauth2::basic::{
+    BasicErrorResponse, BasicRevocationErrorResponse, BasicTokenIntrospectionResponse,
+    BasicTokenType,
+};
+use oauth2::{
+    AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointNotSet,
+    EndpointSet, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope, StandardRevocableToken,
+    StandardTokenResponse, TokenResponse, TokenUrl,
+};
+use social_login_domain::SecretText;
+use social_login_ports::{AuthorizationRequest, ProviderError};
+use std::fmt;
+
+/// How the client authenticates at the token endpoint (PROVIDERS.md §10.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientAuth {
+    /// `client_id` and `client_secret` in the form body (GitHub, LinkedIn, Apple).
+    RequestBody,
+    /// HTTP Basic (required by X for confidential clients).
+    BasicAuth,
+}
+
+/// A provider's public endpoints and defaults, overridable through [`ProviderSettings`].
+#[derive(Debug, Clone, Copy)]
+pub struct FlowDefaults {
+    pub authorization: &'static str,
+    pub token: &'static str,
+    pub scopes: &'static [&'static str],
+    pub client_auth: ClientAuth,
+}
+
+type TokenAnswer = StandardTokenResponse<IdTokenField, BasicTokenType>;
+
+/// oauth2's typestate client with an authorization and a token URL set.
+type OAuthClient<HasAuthUrl = EndpointSet, HasTokenUrl = EndpointSet> = oauth2::Client<
+    BasicErrorResponse,
+    TokenAnswer,
+    BasicTokenIntrospectionResponse,
+    StandardRevocableToken,
+    BasicRevocationErrorResponse,
+    HasAuthUrl,
+    EndpointNotSet,
+    EndpointNotSet,
+    EndpointNotSet,
+    HasTokenUrl,
+>;
+
+/// One provider's authorization code flow with PKCE S256, built once at start-up.
+#[derive(Clone)]
+pub struct CodeFlow {
+    client: OAuthClient,
+    scopes: Vec<String>,
+    pkce: bool,
+    http: TokenHttp,
+}
+
+impl fmt::Debug for CodeFlow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CodeFlow")
+            .field("authorization", &self.client.auth_uri().as_str())
+            .field("token", &self.client.token_uri().as_str())
+            .field("scopes", &self.scopes)
+            .field("pkce", &self.pkce)
+            .finish_non_exhaustive()
+    }
+}
+
+impl CodeFlow {
+    /// Validates the settings (client id, redirect URI, endpoint overrides) against the
+    /// provider's `defaults`; the error names the offending field.
+    pub fn new(
+        settings: &ProviderSettings,
+        defaults: &FlowDefaults,
+        http: reqwest::Client,
+    ) -> Result<Self, ProviderConfigError> {
+        require_non_empty("client_id", &settings.client_id)?;
+        let authorization = resolve_endpoint(
+            "endpoints.authorization",
+            settings.endpoints.authorization.as_deref(),
+            defaults.authorization,
+        )?;
+        let token = resolve_endpoint(
+            "endpoints.token",
+            settings.endpoints.token.as_deref(),
+            defaults.token,
+        )?;
+        let redirect = parse_http_url("redirect_uri", &settings.redirect_uri)?;
+        let auth_type = match defaults.client_auth {
+            ClientAuth::RequestBody => AuthType::RequestBody,
+            ClientAuth::BasicAuth => AuthType::BasicAuth,
+        };
+        let mut client = OAuthClient::<EndpointNotSet, EndpointNotSet>::new(ClientId::new(
+            settings.client_id.clone(),
+        ))
+        .set_auth_uri(AuthUrl::from_url(authorization))
+        .set_token_uri(TokenUrl::from_url(token))
+        .set_redirect_uri(RedirectUrl::from_url(redirect))
+        .set_auth_type(auth_type);
+        // Apple's secret is minted per exchange; an empty static secret is never sent.
+        if !settings.client_secret.expose().is_empty() {
+            client = client.set_client_secret(ClientSecret::new(
+                settings.client_secret.expose().to_owned(),
+            ));
+        }
+        Ok(Self {
+            client,
+            scopes: settings.scopes_or(defaults.scopes),
+            pkce: settings.pkce,
+            http: TokenHttp(http),
+        })
+    }
+
+    /// The shared HTTP client, for the adapter's own profile calls.
+    pub fn http(&self) -> &reqwest::Client {
+        &self.http.0
+    }
+
+    pub fn scopes(&self) -> &[String] {
+        &self.scopes
+    }
+
+    pub fn pkce(&self) -> bool {
+        self.pkce
+    }
+
+    /// The URL to send the browser to: client_id, redirect_uri, response_type=code, scope,
+    /// state, the S256 challenge of the stored verifier (unless PKCE is off), plus `extra`
+    /// provider parameters (nonce, prompt...).
+    pub fn authorization_url(
+        &self,
+        request: &AuthorizationRequest,
+        extra: &[(&str, &str)],
+    ) -> String {
+        let state = request.state.as_str().to_owned();
+        let mut builder = self
+            .client
+            .authorize_url(move || CsrfToken::new(state))
+            .add_scopes(self.scopes.iter().cloned().map(Scope::new));
+        if self.pkce {
+            let verifier = PkceCodeVerifier::new(request.pkce_verifier.expose().to_owned());
+            builder =
+                builder.set_pkce_challenge(PkceCodeChallenge::from_code_verifier_sha256(&verifier));
+        }
+        for (name, value) in extra {
+            builder = builder.add_extra_param(*name, *value);
+        }
+        builder.url().0.into()
+    }
+
+    /// Exchanges `code` (with the PKCE verifier, unless PKCE is off) for tokens.
+    pub async fn exchange_code(
+        &self,
+        code: &SecretText,
+        pkce_verifier: &SecretText,
+    ) -> Result<TokenSet, ProviderError> {
+        self.exchange(&self.client, code, pkce_verifier).await
+    }
+
+    /// Like [`Self::exchange_code`], with a client secret minted for this one exchange
+    /// (Apple's ES256 JWT) in place of the static one.
+    pub async fn exchange_code_with_secret(
+        &self,
+        code: &SecretText,
+        pkce_verifier: &SecretText,
+        client_secret: &SecretText,
+    ) -> Result<TokenSet, ProviderError> {
+        let client = self
+            .client
+            .clone()
+            .set_client_secret(ClientSecret::new(client_secret.expose().to_owned()));
+        self.exchange(&client, code, pkce_verifier).await
+    }
+
+    async fn exchange(
+        &self,
+        client: &OAuthClient,
+        code: &SecretText,
+        pkce_verifier: &SecretText,
+    ) -> Result<TokenSet, ProviderError> {
+        let mut request = client.exchange_code(AuthorizationCode::new(code.expose().to_owned()));
+        if self.pkce {
+            request =
+                request.set_pkce_verifier(PkceCodeVerifier::new(pkce_verifier.expose().to_owned()));
+        }
+        let answer = request
+            .request_async(&self.http)
+            .await
+            .map_err(code_exchange_failure)?;
+        if answer.access_token().secret().is_empty() {
+            return Err(ProviderError::CodeExchange(
+                "token endpoint answered an empty access token".into(),
+            ));
+        }
+        Ok(TokenSet {
+            access_token: SecretText::new(answer.access_token().secret().clone()),
+            refresh_token: answer
+                .refresh_token()
+                .map(|token| SecretText::new(token.secret().clone())),
+            id_token: answer.extra_fields().id_token(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::EndpointOverrides;
+    use social_login_domain::StateToken;
+    use std::collections::HashMap;
+    use url::Url;
+
+    const DEFAULTS: FlowDefaults = FlowDefaults {
+        authorization: "https://idp.example.com/authorize",
+        token: "https://idp.example.com/token",
+        scopes: &["read:user", "user:email"],
+        client_auth: ClientAuth::RequestBody,
+    };
+
+    // RFC 7636 appendix B: this verifier's S256 challenge is known.
+    const RFC_VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+    const RFC_CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+
+    fn settings() -> ProviderSettings {
+        ProviderSettings {
+            client_id: "client-1".into(),
+            client_secret: SecretText::new("s3cret"),
+            redirect_uri: "https://app.example.com/auth/callback/github".into(),
+            scopes: None,
+            pkce: true,
+            endpoints: EndpointOverrides::default(),
+        }
+    }
+
+    fn request() -> AuthorizationRequest {
+        AuthorizationRequest {
+            state: StateToken::parse("state-value-0123456789").unwrap(),
+            pkce_verifier: SecretText::new(RFC_VERIFIER),
+            nonce: SecretText::new("nonce-1"),
+        }
+    }
+
+    fn query(url: &str) -> HashMap<String, String> {
+        Url::parse(url)
+            .unwrap()
+            .query_pairs()
+            .into_owned()
+            .collect()
+    }
+
+    fn flow(settings: &ProviderSettings) -> CodeFlow {
+        CodeFlow::new(settings, &DEFAULTS, reqwest::Client::new()).unwrap()
+    }
+
+    #[test]
+    fn the_authorization_url_carries_every_parameter_and_the_s256_challenge() {
+        let url = flow(&settings()).authorization_url(&request(), &[("nonce", "nonce-1")]);
+        assert!(
+            url.starts_with("https://idp.example.com/authorize?"),
+            "{url}"
+        );
+        let query = query(&url);
+        assert_eq!(query["client_id"], "client-1");
+        assert_eq!(
+            query["redirect_uri"],
+            "https://app.example.com/auth/callback/github"
+        );
+        assert_eq!(query["response_type"], "code");
+        assert_eq!(query["scope"], "read:user user:email");
+        assert_eq!(query["state"], "state-value-0123456789");
+        assert_eq!(query["code_challenge"], RFC_CHALLENGE);
+        assert_eq!(query["code_challenge_method"], "S256");
+        assert_eq!(query["nonce"], "nonce-1");
+        assert!(!url.contains(RFC_VERIFIER) && !url.contains("s3cret"));
+    }
+
+    #[test]
+    fn with_pkce_off_no_challenge_is_sent() {
+        let mut settings = settings();
+        settings.pkce = false;
+        let query = query(&flow(&settings).authorization_url(&request(), &[]));
+        assert!(!query.contains_key("code_challenge"));
+        assert!(!query.contains_key("code_challenge_method"));
+    }
+
+    #[test]
+    fn configured_scopes_and_endpoints_replace_the_defaults() {
+        let mut settings = settings();
+        settings.scopes = Some(vec!["user:email".into()]);
+        settings.endpoints.authorization =
+            Some("http://127.0.0.1:1/github/login/oauth/authorize".into());
+        let url = flow(&settings).authorization_url(&request(), &[]);
+        assert!(
+            url.starts_with("http://127.0.0.1:1/github/login/oauth/authorize?"),
+            "{url}"
+        );
+        assert_eq!(query(&url)["scope"], "user:email");
+    }
+
+    #[test]
+    fn invalid_settings_are_refused_naming_the_field() {
+        let mut bad_redirect = settings();
+        bad_redirect.redirect_uri = "not a url".into();
+        let mut bad_token = settings();
+        bad_token.endpoints.token = Some("ftp://idp.example.com/token".into());
+        let mut no_client = settings();
+        no_client.client_id = String::new();
+        for (settings, field) in [
+            (bad_redirect, "redirect_uri"),
+            (bad_token, "endpoints.token"),
+            (no_client, "client_id"),
+        ] {
+            let error = CodeFlow::new(&settings, &DEFAULTS, reqwest::Client::new()).unwrap_err();
+            assert!(error.to_string().contains(field), "{error}");
+        }
+    }
+
+    #[test]
+    fn debug_output_shows_no_secret() {
+        let printed = format!("{:?}", flow(&settings()));
+        assert!(!printed.contains("s3cret"), "{printed}");
+    }
+}

@@ -1,0 +1,73 @@
+//! What an adapter is configured with: plain values, already split out of the service settings.
+
+use social_login_domain::SecretText;
+
+/// One provider's configuration, as the composition root hands it to an adapter.
+///
+/// `Debug` is derived on purpose: `client_secret` is a [`SecretText`], which prints
+/// `[redacted]`, so the derived output is safe for logs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderSettings {
+    pub client_id: String,
+    pub client_secret: SecretText,
+    pub redirect_uri: String,
+    /// `None` means the provider's default scopes.
+    pub scopes: Option<Vec<String>>,
+    /// Send a PKCE S256 challenge (default true; off only for an app that rejects it).
+    pub pkce: bool,
+    pub endpoints: EndpointOverrides,
+}
+
+/// Replacements for the provider's public endpoints (enterprise hosts, local simulators).
+/// Each `None` keeps the provider's default; fields a provider has no use for are ignored.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EndpointOverrides {
+    pub authorization: Option<String>,
+    pub token: Option<String>,
+    pub userinfo: Option<String>,
+    /// GitHub only: the separate emails endpoint.
+    pub emails: Option<String>,
+    pub jwks: Option<String>,
+    pub issuer: Option<String>,
+}
+
+impl ProviderSettings {
+    /// The configured scopes, or `defaults` when none were configured.
+    pub fn scopes_or(&self, defaults: &[&str]) -> Vec<String> {
+        match &self.scopes {
+            Some(scopes) => scopes.clone(),
+            None => defaults.iter().map(|scope| (*scope).to_owned()).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> ProviderSettings {
+        ProviderSettings {
+            client_id: "client-1".into(),
+            client_secret: SecretText::new("very-secret-value"),
+            redirect_uri: "https://app.example.com/cb".into(),
+            scopes: None,
+            pkce: true,
+            endpoints: EndpointOverrides::default(),
+        }
+    }
+
+    #[test]
+    fn debug_output_never_shows_the_client_secret() {
+        let printed = format!("{:?}", settings());
+        assert!(!printed.contains("very-secret-value"), "{printed}");
+        assert!(printed.contains("client-1"));
+    }
+
+    #[test]
+    fn configured_scopes_replace_the_defaults_entirely() {
+        let mut settings = settings();
+        assert_eq!(settings.scopes_or(&["a", "b"]), vec!["a", "b"]);
+        settings.scopes = Some(vec!["c".into()]);
+        assert_eq!(settings.scopes_or(&["a", "b"]), vec!["c"]);
+    }
+}

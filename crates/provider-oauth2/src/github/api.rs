@@ -1,0 +1,30 @@
+//! The JSON shapes of GitHub's REST answers that sign-in needs (PROVIDERS.md §2.5).
+//!
+//! No `Debug`: these hold emails, which stay out of logs.
+
+use serde::Deserialize;
+
+/// `GET /user`.
+#[derive(Clone, Deserialize)]
+pub struct User {
+    /// Stable numeric id; `login` can be renamed, this cannot.
+    pub id: u64,
+    pub login: String,
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The public email; null unless the user chose to show one.
+    #[serde(default)]
+    pub email: Option<String>,
+    #[serde(default)]
+    pub avatar_url: Option<String>,
+}
+
+/// One entry of `GET /user/emails`.
+#[derive(Clone, Deserialize)]
+pub struct EmailEntry {
+    pub email: String,
+    #[serde(default)]
+    pub primary: bool,
+    #[serde(default)]
+    pub verified: bool,
+}

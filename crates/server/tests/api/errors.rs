@@ -1,0 +1,179 @@
+//! Bad input and failing providers: problem+json, the contract's status, nothing written.
+
+use crate::helpers::*;
+use serde_json::{Value, json};
+use social_login_simulator::{Endpoint, Fault, Provider};
+
+fn fault(endpoint: Endpoint) -> Fault {
+    Fault {
+        provider: Provider::Github,
+        endpoint,
+        status: None,
+        garbage: false,
+        delay_ms: None,
+        error_in_200: None,
+    }
+}
+
+/// Runs a login whose provider step fails, and checks the status and that no user exists.
+async fn failed_login_is(app: &TestApp, status: u16, code: &str) {
+    let response = app.login_response("583231").await;
+    assert_problem(response, status, code).await;
+    app.sim.clear_faults();
+    // Nothing half-written: the same account now registers as a new user.
+    let login = app.login("583231").await;
+    assert_eq!(login["is_new_user"], true);
+}
+
+#[tokio::test]
+async fn malformed_json_is_a_validation_error() {
+    let app = spawn_app().await;
+    let response = app
+        .http
+        .post(app.url("/auth/oauth/github/callback"))
+        .header("content-type", "application/json")
+        .body("{\"code\": ")
+        .send()
+        .await
+        .unwrap();
+    assert_problem(response, 422, "ValidationError").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_missing_field_is_named_and_a_wrong_type_is_not_echoed() {
+    let app = spawn_app().await;
+    let missing = app
+        .post("/auth/oauth/github/callback", &json!({"code": "c"}), None)
+        .await;
+    let body = assert_problem(missing, 422, "ValidationError").await;
+    assert!(body["detail"].as_str().unwrap().contains("state"));
+    let wrong = app
+        .post(
+            "/auth/login",
+            &json!({"email": "a@b.c", "password": ["hunter2-secret"]}),
+            None,
+        )
+        .await;
+    let body = assert_problem(wrong, 422, "ValidationError").await;
+    assert!(!body.to_string().contains("hunter2-secret"));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_oversized_body_is_payload_too_large() {
+    let app = spawn_app_with(Options {
+        max_body_bytes: 1024,
+        ..Options::default()
+    })
+    .await;
+    let body = json!({"code": "x".repeat(4096), "state": "s"});
+    let response = app.post("/auth/oauth/github/callback", &body, None).await;
+    assert_problem(response, 413, "PayloadTooLarge").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn protected_endpoints_need_a_valid_bearer_token() {
+    let app = spawn_app().await;
+    let body = json!({"code": "c", "state": "s"});
+    for bearer in [None, Some("garbage"), Some("")] {
+        for response in [
+            app.get("/auth/oauth/accounts", bearer).await,
+            app.post("/auth/oauth/github/connect", &body, bearer).await,
+            app.delete("/auth/oauth/github/disconnect", bearer).await,
+            app.get("/users/me", bearer).await,
+        ] {
+            assert_problem(response, 401, "Unauthorized").await;
+        }
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_token_endpoint_error_is_a_failed_code_exchange() {
+    let app = spawn_app().await;
+    app.sim.set_fault(Fault {
+        status: Some(500),
+        ..fault(Endpoint::Token)
+    });
+    failed_login_is(&app, 502, "OAuthCodeExchangeFailed").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_error_member_in_a_200_token_answer_is_a_failed_code_exchange() {
+    let app = spawn_app().await;
+    app.sim.set_fault(Fault {
+        error_in_200: Some("bad_verification_code".into()),
+        ..fault(Endpoint::Token)
+    });
+    failed_login_is(&app, 502, "OAuthCodeExchangeFailed").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_slow_token_endpoint_times_out_as_a_failed_code_exchange() {
+    let app = spawn_app_with(Options {
+        provider_timeout_seconds: 1,
+        ..Options::default()
+    })
+    .await;
+    app.sim.set_fault(Fault {
+        delay_ms: Some(3000),
+        ..fault(Endpoint::Token)
+    });
+    failed_login_is(&app, 502, "OAuthCodeExchangeFailed").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_failing_profile_endpoint_is_a_failed_user_info() {
+    let app = spawn_app().await;
+    app.sim.set_fault(Fault {
+        garbage: true,
+        ..fault(Endpoint::Userinfo)
+    });
+    failed_login_is(&app, 502, "OAuthUserInfoFailed").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_failing_emails_endpoint_is_a_failed_user_info() {
+    let app = spawn_app().await;
+    app.sim.set_fault(Fault {
+        status: Some(503),
+        ..fault(Endpoint::Emails)
+    });
+    failed_login_is(&app, 502, "OAuthUserInfoFailed").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_public_endpoints_are_rate_limited_per_client() {
+    let app = spawn_app_with(Options {
+        rate_limit: Some((1, 3)),
+        ..Options::default()
+    })
+    .await;
+    let mut statuses = Vec::new();
+    for _ in 0..6 {
+        statuses.push(app.get("/auth/oauth/github/authorize", None).await);
+    }
+    let limited = statuses.pop().unwrap();
+    assert!(limited.headers().contains_key("retry-after"));
+    assert_problem(limited, 429, "RateLimited").await;
+    // Protected and operational endpoints are not limited.
+    assert_eq!(app.get("/healthz", None).await.status(), 200);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn errors_never_leak_internal_details() {
+    let app = spawn_app().await;
+    let response = app.get("/auth/oauth/nope/authorize", None).await;
+    let body: Value = assert_problem(response, 404, "OAuthProviderNotConfigured").await;
+    let keys: Vec<_> = body.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(keys.len(), 5, "{keys:?}");
+    app.stop().await;
+}

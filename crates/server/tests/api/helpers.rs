@@ -1,0 +1,309 @@
+//! `spawn_app()`: starts exactly what production starts, against a fresh database and a
+//! fresh simulator, and the small HTTP helpers the tests share.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use social_login::server::{RunningServer, start};
+use social_login::settings::{ProviderConfig, Settings};
+use social_login_simulator::{
+    Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
+};
+use std::io::Write;
+use std::sync::{Arc, Mutex, OnceLock};
+use tempfile::TempDir;
+
+pub const CLIENT_ID: &str = "e2e-client";
+pub const CLIENT_SECRET: &str = "e2e-client-secret-value";
+pub const REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/github";
+pub const PASSWORD: &str = "correct horse battery";
+
+/// Knobs a test may turn before the app starts.
+pub struct Options {
+    pub auto_link_by_email: bool,
+    pub state_ttl_seconds: u64,
+    pub rate_limit: Option<(u64, u32)>,
+    pub github_enabled: bool,
+    pub max_body_bytes: usize,
+    pub provider_timeout_seconds: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            auto_link_by_email: false,
+            state_ttl_seconds: 600,
+            rate_limit: None,
+            github_enabled: true,
+            max_body_bytes: 65_536,
+            provider_timeout_seconds: 10,
+        }
+    }
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub http: reqwest::Client,
+    pub sim: SimulatorHandle,
+    pub data_dir: TempDir,
+    server: Option<RunningServer>,
+}
+
+/// Users seeded in the simulator for every app.
+pub fn ada() -> SimUser {
+    SimUser::new("583231", "adalovelace")
+        .with_name("Ada Lovelace")
+        .with_email("ada@example.com", true)
+}
+
+pub fn grace() -> SimUser {
+    SimUser::new("1000001", "gracehopper")
+        .with_name("Grace Hopper")
+        .with_email("grace@example.com", true)
+}
+
+pub fn unverified() -> SimUser {
+    SimUser::new("1000002", "unverified").with_email("ada@example.com", false)
+}
+
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(Options::default()).await
+}
+
+pub async fn spawn_app_with(options: Options) -> TestApp {
+    capture_logs();
+    let sim = Simulator::start(
+        SimulatorConfig::default()
+            .with_client(RegisteredClient::new(
+                Provider::Github,
+                CLIENT_ID,
+                CLIENT_SECRET,
+                REDIRECT_URI,
+            ))
+            .with_user(ada())
+            .with_user(grace())
+            .with_user(unverified()),
+    )
+    .await
+    .expect("simulator starts");
+    let data_dir = tempfile::tempdir().expect("temp dir");
+    let mut settings = Settings::with_secret_key("e2e-secret-key-that-is-long-enough-0123456789");
+    settings.server.bind = "127.0.0.1:0".into();
+    settings.database.url = format!(
+        "sqlite://{}?mode=rwc",
+        data_dir.path().join("social-login.db").display()
+    );
+    settings.auto_link_by_email = options.auto_link_by_email;
+    settings.oauth_state_store.ttl_seconds = options.state_ttl_seconds;
+    settings.http.max_body_bytes = options.max_body_bytes;
+    settings.http.provider_timeout_seconds = options.provider_timeout_seconds;
+    settings.rate_limit.enabled = options.rate_limit.is_some();
+    if let Some((per_second, burst)) = options.rate_limit {
+        settings.rate_limit.per_second = per_second;
+        settings.rate_limit.burst = burst;
+    }
+    let endpoints = sim.github();
+    let mut github = ProviderConfig::new(CLIENT_ID, CLIENT_SECRET, REDIRECT_URI);
+    github.enabled = options.github_enabled;
+    github.endpoints.authorization = Some(endpoints.authorization);
+    github.endpoints.token = Some(endpoints.token);
+    github.endpoints.userinfo = Some(endpoints.user);
+    github.endpoints.emails = Some(endpoints.emails);
+    settings.oauth_providers.github = Some(github);
+    settings.validate().expect("test settings are valid");
+    let server = start(&settings).await.expect("server starts");
+    TestApp {
+        base: server.url(),
+        http: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap(),
+        sim,
+        data_dir,
+        server: Some(server),
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub async fn get(&self, path: &str, bearer: Option<&str>) -> reqwest::Response {
+        let mut request = self.http.get(self.url(path));
+        if let Some(token) = bearer {
+            request = request.bearer_auth(token);
+        }
+        request.send().await.unwrap()
+    }
+
+    pub async fn post(&self, path: &str, body: &Value, bearer: Option<&str>) -> reqwest::Response {
+        let mut request = self.http.post(self.url(path)).json(body);
+        if let Some(token) = bearer {
+            request = request.bearer_auth(token);
+        }
+        request.send().await.unwrap()
+    }
+
+    pub async fn delete(&self, path: &str, bearer: Option<&str>) -> reqwest::Response {
+        let mut request = self.http.delete(self.url(path));
+        if let Some(token) = bearer {
+            request = request.bearer_auth(token);
+        }
+        request.send().await.unwrap()
+    }
+
+    /// GET authorize; returns the authorization URL.
+    pub async fn authorize(&self, provider: &str, bearer: Option<&str>) -> String {
+        let response = self
+            .get(&format!("/auth/oauth/{provider}/authorize"), bearer)
+            .await;
+        assert_eq!(response.status(), StatusCode::OK);
+        let body: Value = response.json().await.unwrap();
+        body["authorization_url"].as_str().unwrap().to_owned()
+    }
+
+    /// Plays the browser at the provider: approve as `user_id`, follow nothing, read the
+    /// code and state off the redirect to our redirect_uri.
+    pub async fn approve_at_provider(&self, authorization_url: &str, user_id: &str) -> Approval {
+        let url = format!("{authorization_url}&sim_user={user_id}");
+        let response = self.http.get(url).send().await.unwrap();
+        assert_eq!(
+            response.status(),
+            StatusCode::FOUND,
+            "provider redirects back"
+        );
+        let location = response.headers()["location"].to_str().unwrap().to_owned();
+        assert!(
+            location.starts_with(REDIRECT_URI),
+            "back to our redirect_uri"
+        );
+        let parsed = url::Url::parse(&location).unwrap();
+        let param = |name: &str| {
+            parsed
+                .query_pairs()
+                .find(|(key, _)| key == name)
+                .map(|(_, value)| value.into_owned())
+                .unwrap_or_else(|| panic!("redirect carries {name}"))
+        };
+        Approval {
+            code: param("code"),
+            state: param("state"),
+        }
+    }
+
+    /// authorize → provider → callback; returns the raw callback response.
+    pub async fn login_response(&self, user_id: &str) -> reqwest::Response {
+        let url = self.authorize("github", None).await;
+        let approval = self.approve_at_provider(&url, user_id).await;
+        self.post("/auth/oauth/github/callback", &approval.body(), None)
+            .await
+    }
+
+    /// A successful GitHub login; returns the login result.
+    pub async fn login(&self, user_id: &str) -> Value {
+        let response = self.login_response(user_id).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        response.json().await.unwrap()
+    }
+
+    /// authorize (with bearer) → provider → connect; returns the raw connect response.
+    pub async fn connect_response(&self, bearer: &str, user_id: &str) -> reqwest::Response {
+        let url = self.authorize("github", Some(bearer)).await;
+        let approval = self.approve_at_provider(&url, user_id).await;
+        self.post("/auth/oauth/github/connect", &approval.body(), Some(bearer))
+            .await
+    }
+
+    pub async fn register(&self, email: &str) -> Value {
+        let response = self
+            .post(
+                "/auth/register",
+                &json!({"email": email, "password": PASSWORD, "full_name": "Pat"}),
+                None,
+            )
+            .await;
+        assert_eq!(response.status(), StatusCode::CREATED);
+        response.json().await.unwrap()
+    }
+
+    /// Every byte the service wrote to its data directory (database, WAL, shm).
+    pub fn stored_bytes(&self) -> Vec<u8> {
+        let mut all = Vec::new();
+        for entry in std::fs::read_dir(self.data_dir.path()).unwrap() {
+            all.extend(std::fs::read(entry.unwrap().path()).unwrap());
+        }
+        all
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(server) = self.server.take() {
+            server.stop().await.unwrap();
+        }
+    }
+}
+
+pub struct Approval {
+    pub code: String,
+    pub state: String,
+}
+
+impl Approval {
+    pub fn body(&self) -> Value {
+        json!({"code": self.code, "state": self.state})
+    }
+}
+
+/// Asserts a problem+json error with this status and code.
+pub async fn assert_problem(response: reqwest::Response, status: u16, code: &str) -> Value {
+    assert_eq!(response.status().as_u16(), status, "status");
+    assert_eq!(
+        response.headers()["content-type"],
+        "application/problem+json"
+    );
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], code, "{body}");
+    assert_eq!(body["status"], status);
+    assert_eq!(body["type"], "about:blank");
+    assert!(body["title"].is_string() && body["detail"].is_string());
+    body
+}
+
+pub fn token(login: &Value) -> String {
+    login["access_token"].as_str().unwrap().to_owned()
+}
+
+/// Every log line the service wrote in this test binary, as one string.
+pub fn logs() -> String {
+    String::from_utf8_lossy(&LOGS.get().expect("logs captured").lock().unwrap()).into_owned()
+}
+
+static LOGS: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
+
+/// Sends the service's JSON logs (debug level, so more is checked) into a buffer.
+fn capture_logs() {
+    LOGS.get_or_init(|| {
+        let buffer = Arc::new(Mutex::new(Vec::new()));
+        let writer = SharedBuffer(buffer.clone());
+        tracing_subscriber::fmt()
+            .json()
+            .with_current_span(true)
+            .with_env_filter("debug")
+            .with_writer(move || writer.clone())
+            .init();
+        buffer
+    });
+}
+
+#[derive(Clone)]
+struct SharedBuffer(Arc<Mutex<Vec<u8>>>);
+
+impl Write for SharedBuffer {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

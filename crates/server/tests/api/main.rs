@@ -1,0 +1,10 @@
+//! End-to-end tests: the real server on port 0, SQLite in a temp dir, and the simulated
+//! identity provider on loopback, talking real HTTP.
+
+mod errors;
+mod helpers;
+mod oauth_flow;
+mod ops;
+mod password;
+mod secrets;
+mod state;

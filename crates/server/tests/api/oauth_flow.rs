@@ -1,0 +1,230 @@
+//! The whole provider flow: authorize → callback → connect → accounts → disconnect.
+
+use crate::helpers::*;
+use serde_json::Value;
+use social_login_simulator::{ClientAuthKind, Endpoint};
+
+#[tokio::test]
+async fn a_new_github_user_registers_then_logs_in_again_as_the_same_user() {
+    let app = spawn_app().await;
+
+    let url = app.authorize("github", None).await;
+    assert!(url.starts_with(&app.sim.github().authorization));
+    assert!(url.contains("code_challenge_method=S256"));
+    let first = app.login("583231").await;
+    assert_eq!(first["is_new_user"], true);
+    assert_eq!(first["token_type"], "bearer");
+    assert_eq!(first["user"]["email"], "ada@example.com");
+    assert_eq!(first["user"]["email_verified"], true);
+    assert_eq!(first["user"]["full_name"], "Ada Lovelace");
+    assert_eq!(first["user"]["has_password"], false);
+
+    let exchanges: Vec<_> = app
+        .sim
+        .requests()
+        .into_iter()
+        .filter(|record| record.endpoint == Some(Endpoint::Token))
+        .collect();
+    assert_eq!(exchanges.len(), 1);
+    assert!(exchanges[0].code_verifier_present, "PKCE verifier sent");
+    assert_eq!(exchanges[0].client_auth, Some(ClientAuthKind::Body));
+
+    let again = app.login("583231").await;
+    assert_eq!(again["is_new_user"], false);
+    assert_eq!(again["user"]["id"], first["user"]["id"]);
+
+    let me = app.get("/users/me", Some(&token(&again))).await;
+    assert_eq!(me.status(), 200);
+    let me: Value = me.json().await.unwrap();
+    assert_eq!(me["id"], first["user"]["id"]);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_password_user_connects_lists_and_disconnects_github() {
+    let app = spawn_app().await;
+    let registered = app.register("pat@example.com").await;
+    let bearer = token(&registered);
+
+    let connected = app.connect_response(&bearer, "1000001").await;
+    assert_eq!(connected.status(), 201);
+    let link: Value = connected.json().await.unwrap();
+    let mut keys: Vec<_> = link.as_object().unwrap().keys().cloned().collect();
+    keys.sort();
+    assert_eq!(keys, ["created_at", "email", "id", "provider"]);
+    assert_eq!(link["provider"], "github");
+    assert_eq!(link["email"], "grace@example.com");
+
+    let listed: Value = app
+        .get("/auth/oauth/accounts", Some(&bearer))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    assert_eq!(listed[0]["id"], link["id"]);
+
+    // Grace's GitHub account now logs in as Pat.
+    let via_github = app.login("1000001").await;
+    assert_eq!(via_github["user"]["id"], registered["user"]["id"]);
+    assert_eq!(via_github["is_new_user"], false);
+
+    let gone = app
+        .delete("/auth/oauth/github/disconnect", Some(&bearer))
+        .await;
+    assert_eq!(gone.status(), 204);
+    assert!(gone.bytes().await.unwrap().is_empty());
+    let listed: Value = app
+        .get("/auth/oauth/accounts", Some(&bearer))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed, serde_json::json!([]));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_only_login_method_cannot_be_disconnected() {
+    let app = spawn_app().await;
+    let login = app.login("583231").await;
+    let response = app
+        .delete("/auth/oauth/github/disconnect", Some(&token(&login)))
+        .await;
+    assert_problem(response, 400, "LastLoginMethod").await;
+    let listed: Value = app
+        .get("/auth/oauth/accounts", Some(&token(&login)))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1, "the link stays");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn disconnecting_a_provider_that_is_not_linked_is_not_found() {
+    let app = spawn_app().await;
+    let registered = app.register("pat@example.com").await;
+    let response = app
+        .delete("/auth/oauth/github/disconnect", Some(&token(&registered)))
+        .await;
+    assert_problem(response, 404, "OAuthAccountNotFound").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn connecting_an_account_linked_to_someone_else_is_a_conflict() {
+    let app = spawn_app().await;
+    app.login("583231").await;
+    let registered = app.register("pat@example.com").await;
+    let response = app.connect_response(&token(&registered), "583231").await;
+    assert_problem(response, 409, "ProviderAlreadyLinked").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn connecting_a_second_account_of_the_same_provider_is_a_conflict() {
+    let app = spawn_app().await;
+    let login = app.login("583231").await;
+    let response = app.connect_response(&token(&login), "1000001").await;
+    assert_problem(response, 409, "ProviderAlreadyLinked").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_github_email_that_matches_a_password_user_is_refused_without_auto_link() {
+    let app = spawn_app().await;
+    app.register("Ada@Example.com").await;
+    let response = app.login_response("583231").await;
+    assert_problem(response, 409, "EmailAlreadyRegistered").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn auto_link_never_links_to_a_user_whose_own_email_is_unverified() {
+    let app = spawn_app_with(Options {
+        auto_link_by_email: true,
+        ..Options::default()
+    })
+    .await;
+    // A password registration is unverified: linking to it would be the pre-registration
+    // takeover.
+    app.register("ada@example.com").await;
+    let response = app.login_response("583231").await;
+    assert_problem(response, 409, "EmailAlreadyRegistered").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn auto_link_never_adds_a_second_account_of_the_same_provider() {
+    let app = spawn_app_with(Options {
+        auto_link_by_email: true,
+        ..Options::default()
+    })
+    .await;
+    let first = app.login("583231").await;
+    // Another GitHub account claims Ada's verified address: it is not Ada's account.
+    app.sim.add_user(
+        social_login_simulator::SimUser::new("1000003", "impostor")
+            .with_email("ada@example.com", true),
+    );
+    let response = app.login_response("1000003").await;
+    assert_problem(response, 409, "EmailAlreadyRegistered").await;
+    let listed: Value = app
+        .get("/auth/oauth/accounts", Some(&token(&first)))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_github_account_without_a_verified_email_never_links_and_registers_without_email() {
+    let app = spawn_app_with(Options {
+        auto_link_by_email: true,
+        ..Options::default()
+    })
+    .await;
+    let ada = app.login("583231").await;
+    // Same address, but GitHub does not vouch for it: it is not used at all.
+    let other = app.login("1000002").await;
+    assert_eq!(other["is_new_user"], true);
+    assert_ne!(other["user"]["id"], ada["user"]["id"]);
+    assert_eq!(other["user"]["email"], Value::Null);
+    assert_eq!(other["user"]["email_verified"], false);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_disabled_provider_is_not_configured() {
+    let app = spawn_app_with(Options {
+        github_enabled: false,
+        ..Options::default()
+    })
+    .await;
+    let response = app.get("/auth/oauth/github/authorize", None).await;
+    assert_problem(response, 404, "OAuthProviderNotConfigured").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_unknown_provider_key_is_not_configured_on_every_endpoint() {
+    let app = spawn_app().await;
+    let login = app.login("583231").await;
+    let bearer = token(&login);
+    let body = serde_json::json!({"code": "c", "state": "s"});
+    for response in [
+        app.get("/auth/oauth/gitlab/authorize", None).await,
+        app.post("/auth/oauth/gitlab/callback", &body, None).await,
+        app.post("/auth/oauth/GitHub/connect", &body, Some(&bearer))
+            .await,
+        app.delete("/auth/oauth/gitlab/disconnect", Some(&bearer))
+            .await,
+    ] {
+        assert_problem(response, 404, "OAuthProviderNotConfigured").await;
+    }
+    app.stop().await;
+}

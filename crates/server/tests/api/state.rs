@@ -1,0 +1,161 @@
+//! Every row of spec §3 over HTTP: replay, expiry, purpose, user binding, concurrency.
+
+use crate::helpers::*;
+use futures_like::join_all;
+use social_login_simulator::Endpoint;
+
+mod futures_like {
+    /// Awaits every task; a tiny stand-in for `futures::future::join_all`.
+    pub async fn join_all<T>(tasks: Vec<tokio::task::JoinHandle<T>>) -> Vec<T> {
+        let mut out = Vec::with_capacity(tasks.len());
+        for task in tasks {
+            out.push(task.await.unwrap());
+        }
+        out
+    }
+}
+
+#[tokio::test]
+async fn a_replayed_state_is_refused() {
+    let app = spawn_app().await;
+    let url = app.authorize("github", None).await;
+    let approval = app.approve_at_provider(&url, "583231").await;
+    let first = app
+        .post("/auth/oauth/github/callback", &approval.body(), None)
+        .await;
+    assert_eq!(first.status(), 200);
+    let again = app
+        .post("/auth/oauth/github/callback", &approval.body(), None)
+        .await;
+    assert_problem(again, 400, "OAuthStateMismatch").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_expired_state_is_refused() {
+    let app = spawn_app_with(Options {
+        state_ttl_seconds: 1,
+        ..Options::default()
+    })
+    .await;
+    let url = app.authorize("github", None).await;
+    let approval = app.approve_at_provider(&url, "583231").await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let response = app
+        .post("/auth/oauth/github/callback", &approval.body(), None)
+        .await;
+    assert_problem(response, 400, "OAuthStateMismatch").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_unknown_state_is_refused_before_the_provider_is_called() {
+    let app = spawn_app().await;
+    let body = serde_json::json!({"code": "whatever", "state": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"});
+    let response = app.post("/auth/oauth/github/callback", &body, None).await;
+    assert_problem(response, 400, "OAuthStateMismatch").await;
+    let token_calls = app
+        .sim
+        .requests()
+        .iter()
+        .filter(|record| record.endpoint == Some(Endpoint::Token))
+        .count();
+    assert_eq!(token_calls, 0);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_login_state_is_refused_by_connect() {
+    let app = spawn_app().await;
+    let registered = app.register("pat@example.com").await;
+    let url = app.authorize("github", None).await;
+    let approval = app.approve_at_provider(&url, "1000001").await;
+    let response = app
+        .post(
+            "/auth/oauth/github/connect",
+            &approval.body(),
+            Some(&token(&registered)),
+        )
+        .await;
+    assert_problem(response, 400, "OAuthStateMismatch").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_connect_state_is_refused_by_the_login_callback() {
+    let app = spawn_app().await;
+    let registered = app.register("pat@example.com").await;
+    let url = app.authorize("github", Some(&token(&registered))).await;
+    let approval = app.approve_at_provider(&url, "1000001").await;
+    let response = app
+        .post("/auth/oauth/github/callback", &approval.body(), None)
+        .await;
+    assert_problem(response, 400, "OAuthStateMismatch").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_connect_state_is_refused_for_another_user() {
+    let app = spawn_app().await;
+    let pat = app.register("pat@example.com").await;
+    let sam = app.register("sam@example.com").await;
+    let url = app.authorize("github", Some(&token(&pat))).await;
+    let approval = app.approve_at_provider(&url, "1000001").await;
+    let response = app
+        .post(
+            "/auth/oauth/github/connect",
+            &approval.body(),
+            Some(&token(&sam)),
+        )
+        .await;
+    assert_problem(response, 400, "OAuthStateMismatch").await;
+    // The refused value is spent: not even its rightful owner can use it now.
+    let retry = app
+        .post(
+            "/auth/oauth/github/connect",
+            &approval.body(),
+            Some(&token(&pat)),
+        )
+        .await;
+    assert_problem(retry, 400, "OAuthStateMismatch").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_invalid_bearer_on_authorize_starts_a_login_flow() {
+    let app = spawn_app().await;
+    let url = app.authorize("github", Some("not-a-token")).await;
+    let approval = app.approve_at_provider(&url, "583231").await;
+    let response = app
+        .post("/auth/oauth/github/callback", &approval.body(), None)
+        .await;
+    assert_eq!(response.status(), 200);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn twenty_parallel_callbacks_with_one_state_succeed_exactly_once() {
+    let app = spawn_app().await;
+    let url = app.authorize("github", None).await;
+    let approval = app.approve_at_provider(&url, "583231").await;
+    let body = approval.body();
+    let tasks = (0..20)
+        .map(|_| {
+            let http = app.http.clone();
+            let url = app.url("/auth/oauth/github/callback");
+            let body = body.clone();
+            tokio::spawn(async move { http.post(url).json(&body).send().await.unwrap().status() })
+        })
+        .collect();
+    let statuses = join_all(tasks).await;
+    let ok = statuses
+        .iter()
+        .filter(|status| status.as_u16() == 200)
+        .count();
+    let mismatch = statuses
+        .iter()
+        .filter(|status| status.as_u16() == 400)
+        .count();
+    assert_eq!((ok, mismatch), (1, 19), "{statuses:?}");
+    app.stop().await;
+}

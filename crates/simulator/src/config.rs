@@ -1,0 +1,89 @@
+//! What a simulator starts with: the providers it imitates, registered clients, seeded users.
+
+use crate::users::SimUser;
+use serde::{Deserialize, Serialize};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// A provider the simulator imitates; each is served under its own path prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Provider {
+    Github,
+}
+
+impl Provider {
+    /// The path prefix of this provider's routes, without slashes.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Self::Github => "github",
+        }
+    }
+}
+
+/// An OAuth app registered with a simulated provider.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegisteredClient {
+    pub provider: Provider,
+    pub client_id: String,
+    pub client_secret: String,
+    /// The callback URLs; the first is used when a request names none.
+    pub redirect_uris: Vec<String>,
+}
+
+impl RegisteredClient {
+    pub fn new(
+        provider: Provider,
+        client_id: impl Into<String>,
+        client_secret: impl Into<String>,
+        redirect_uri: impl Into<String>,
+    ) -> Self {
+        Self {
+            provider,
+            client_id: client_id.into(),
+            client_secret: client_secret.into(),
+            redirect_uris: vec![redirect_uri.into()],
+        }
+    }
+}
+
+/// Everything [`crate::Simulator::start`] needs.
+#[derive(Debug, Clone)]
+pub struct SimulatorConfig {
+    /// Where to listen; loopback with an OS-chosen port by default.
+    pub bind: SocketAddr,
+    pub clients: Vec<RegisteredClient>,
+    /// Users that `login_hint` / `sim_user` can name; the first is the default identity.
+    pub users: Vec<SimUser>,
+    /// How long an authorization code stays redeemable (GitHub: 10 minutes). Zero makes
+    /// every code expired at once, which is how tests reach the expiry path without waiting.
+    pub code_ttl: Duration,
+}
+
+impl Default for SimulatorConfig {
+    fn default() -> Self {
+        Self {
+            bind: SocketAddr::from(([127, 0, 0, 1], 0)),
+            clients: Vec::new(),
+            users: Vec::new(),
+            code_ttl: Duration::from_secs(600),
+        }
+    }
+}
+
+impl SimulatorConfig {
+    pub fn with_client(mut self, client: RegisteredClient) -> Self {
+        self.clients.push(client);
+        self
+    }
+
+    pub fn with_user(mut self, user: SimUser) -> Self {
+        self.users.push(user);
+        self
+    }
+
+    pub fn with_code_ttl(mut self, ttl: Duration) -> Self {
+        self.code_ttl = ttl;
+        self
+    }
+}

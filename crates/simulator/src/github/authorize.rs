@@ -1,0 +1,191 @@
+//! `GET /github/login/oauth/authorize`: checks the request, auto-approves as the chosen
+//! identity and redirects back with a code.
+
+use super::redirect::github_allows;
+use crate::codes::Grant;
+use crate::config::Provider;
+use crate::faults::Endpoint;
+use crate::lock::locked;
+use crate::log::RequestRecord;
+use crate::pkce::is_s256_challenge;
+use crate::state::SimState;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use std::sync::Arc;
+use url::Url;
+
+#[derive(Debug, Default, Deserialize)]
+pub struct AuthorizeQuery {
+    client_id: Option<String>,
+    redirect_uri: Option<String>,
+    scope: Option<String>,
+    state: Option<String>,
+    code_challenge: Option<String>,
+    code_challenge_method: Option<String>,
+    nonce: Option<String>,
+    /// GitHub's own account suggestion; the simulator treats it like `login_hint`.
+    login: Option<String>,
+    login_hint: Option<String>,
+    sim_user: Option<String>,
+    /// Any value: the user refuses (`error=access_denied`).
+    sim_deny: Option<String>,
+}
+
+pub async fn authorize(
+    State(sim): State<Arc<SimState>>,
+    headers: HeaderMap,
+    Query(query): Query<AuthorizeQuery>,
+) -> Response {
+    let mut record = RequestRecord::new(Provider::Github, Endpoint::Authorize, &headers);
+    record.client_id = query.client_id.clone();
+    record.scope = query.scope.clone();
+    record.code_challenge = query.code_challenge.clone();
+    record.code_challenge_method = query.code_challenge_method.clone();
+    record.redirect_uri = query.redirect_uri.clone();
+    if let Some(response) = sim
+        .faults
+        .strike(Provider::Github, Endpoint::Authorize)
+        .await
+    {
+        return sim.finish(record, "fault", response);
+    }
+
+    // Without a known client there is no trusted place to redirect to: show an error page.
+    let Some(client) = query
+        .client_id
+        .as_deref()
+        .and_then(|id| sim.client(Provider::Github, id))
+    else {
+        return sim.finish(
+            record,
+            "unknown_client",
+            page(StatusCode::NOT_FOUND, "unknown client_id"),
+        );
+    };
+    let registered: Vec<Url> = client
+        .redirect_uris
+        .iter()
+        .filter_map(|u| Url::parse(u).ok())
+        .collect();
+    let Some(default_redirect) = registered.first().cloned() else {
+        return sim.finish(
+            record,
+            "no_callback",
+            page(StatusCode::BAD_REQUEST, "client has no callback URL"),
+        );
+    };
+    let state = query.state.as_deref();
+    let redirect = match query.redirect_uri.as_deref() {
+        None => default_redirect.clone(),
+        Some(raw) => match Url::parse(raw) {
+            Ok(url) if registered.iter().any(|r| github_allows(r, &url)) => url,
+            // GitHub reports the mismatch to the registered callback, never to the given one.
+            _ => {
+                let response = redirect_error(&default_redirect, "redirect_uri_mismatch", state);
+                return sim.finish(record, "redirect_uri_mismatch", response);
+            }
+        },
+    };
+    if let Some(challenge) = &query.code_challenge {
+        // GitHub supports S256 only; an absent method would mean `plain`.
+        let s256 = query.code_challenge_method.as_deref() == Some("S256");
+        if !s256 || !is_s256_challenge(challenge) {
+            return sim.finish(
+                record,
+                "invalid_request",
+                redirect_error(&redirect, "invalid_request", state),
+            );
+        }
+    }
+    if query.sim_deny.is_some() {
+        return sim.finish(
+            record,
+            "access_denied",
+            redirect_error(&redirect, "access_denied", state),
+        );
+    }
+
+    let hint = query
+        .sim_user
+        .as_deref()
+        .or(query.login_hint.as_deref())
+        .or(query.login.as_deref());
+    let Some(user) = locked(&sim.directory).choose(hint) else {
+        return sim.finish(
+            record,
+            "unknown_user",
+            page(StatusCode::BAD_REQUEST, "no such simulated user"),
+        );
+    };
+    let code = sim.codes.issue(Grant {
+        provider: Provider::Github,
+        client_id: client.client_id.clone(),
+        redirect_uri: redirect.to_string(),
+        code_challenge: query.code_challenge.clone(),
+        scopes: split_scopes(query.scope.as_deref()),
+        nonce: query.nonce.clone(),
+        user,
+    });
+    let mut params = vec![("code", code.as_str())];
+    params.extend(state.map(|s| ("state", s)));
+    sim.finish(record, "ok", redirect_to(&redirect, &params))
+}
+
+/// GitHub documents space-delimited scopes; commas are accepted too.
+fn split_scopes(scope: Option<&str>) -> Vec<String> {
+    scope
+        .unwrap_or_default()
+        .split([' ', ','])
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn redirect_error(redirect: &Url, error: &str, state: Option<&str>) -> Response {
+    let mut params = vec![
+        ("error", error),
+        ("error_description", "simulated authorization error"),
+    ];
+    params.extend(state.map(|s| ("state", s)));
+    redirect_to(redirect, &params)
+}
+
+/// A 302 to `base` with `params` appended to whatever query it already has.
+fn redirect_to(base: &Url, params: &[(&str, &str)]) -> Response {
+    let mut url = base.clone();
+    url.query_pairs_mut().extend_pairs(params);
+    (StatusCode::FOUND, [(header::LOCATION, url.to_string())]).into_response()
+}
+
+fn page(status: StatusCode, message: &'static str) -> Response {
+    (status, message).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scopes_split_on_spaces_and_commas() {
+        assert_eq!(
+            split_scopes(Some("read:user user:email")),
+            vec!["read:user", "user:email"]
+        );
+        assert_eq!(
+            split_scopes(Some("read:user,user:email")),
+            vec!["read:user", "user:email"]
+        );
+        assert!(split_scopes(None).is_empty());
+    }
+
+    #[test]
+    fn redirects_keep_the_existing_query() {
+        let base = Url::parse("http://127.0.0.1:9/cb?x=1").unwrap();
+        let response = redirect_to(&base, &[("code", "abc"), ("state", "s t")]);
+        assert_eq!(response.status(), StatusCode::FOUND);
+        let location = response.headers()[header::LOCATION].to_str().unwrap();
+        assert_eq!(location, "http://127.0.0.1:9/cb?x=1&code=abc&state=s+t");
+    }
+}

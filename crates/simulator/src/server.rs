@@ -1,0 +1,125 @@
+//! Starting and stopping the simulator, and the handle tests and the demo hold.
+
+use crate::config::SimulatorConfig;
+use crate::faults::Fault;
+use crate::github::GithubEndpoints;
+use crate::lock::locked;
+use crate::log::RequestRecord;
+use crate::state::SimState;
+use crate::users::SimUser;
+use axum::Router;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// The simulated identity provider.
+#[derive(Debug)]
+pub struct Simulator;
+
+impl Simulator {
+    /// Binds `config.bind` (loopback, port 0 by default) and serves in a background task on
+    /// the current tokio runtime until the handle is shut down or dropped.
+    pub async fn start(config: SimulatorConfig) -> std::io::Result<SimulatorHandle> {
+        let listener = tokio::net::TcpListener::bind(config.bind).await?;
+        let addr = listener.local_addr()?;
+        let state = Arc::new(SimState::new(&config));
+        let (stop, stopped) = oneshot::channel::<()>();
+        let server = axum::serve(listener, router(state.clone())).with_graceful_shutdown(async {
+            let _ = stopped.await;
+        });
+        let task = tokio::spawn(async move {
+            if let Err(error) = server.await {
+                tracing::warn!(%error, "simulator stopped with an error");
+            }
+        });
+        Ok(SimulatorHandle {
+            addr,
+            base_url: format!("http://{addr}"),
+            state,
+            stop: Some(stop),
+            task: Some(task),
+        })
+    }
+}
+
+/// Every route of every simulated provider, plus the control API.
+fn router(state: Arc<SimState>) -> Router {
+    Router::new()
+        .nest("/github", crate::github::routes())
+        .nest("/_control", crate::control::routes())
+        .with_state(state)
+}
+
+/// A running simulator. Dropping it stops the server at once.
+#[derive(Debug)]
+pub struct SimulatorHandle {
+    addr: SocketAddr,
+    base_url: String,
+    state: Arc<SimState>,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl SimulatorHandle {
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:<port>`, without a trailing slash.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    pub fn github(&self) -> GithubEndpoints {
+        GithubEndpoints::under(&self.base_url)
+    }
+
+    /// Adds or replaces (by login) `user` and approves as them when a request names nobody.
+    pub fn set_identity(&self, user: SimUser) {
+        locked(&self.state.directory).set_identity(user);
+    }
+
+    /// Adds or replaces (by login) a user that `login_hint` / `sim_user` can name.
+    pub fn add_user(&self, user: SimUser) {
+        locked(&self.state.directory).upsert(user);
+    }
+
+    /// Installs `fault`, replacing any earlier fault of the same provider and endpoint.
+    pub fn set_fault(&self, fault: Fault) {
+        self.state.faults.set(fault);
+    }
+
+    pub fn clear_faults(&self) {
+        self.state.faults.clear();
+    }
+
+    /// Every request received so far, oldest first.
+    pub fn requests(&self) -> Vec<RequestRecord> {
+        self.state.log.all()
+    }
+
+    /// The values of the access tokens issued and not revoked, so a test can prove the
+    /// service never shows, logs or stores them in plaintext.
+    pub fn issued_access_tokens(&self) -> Vec<String> {
+        self.state.tokens.values()
+    }
+
+    /// Stops accepting connections and waits for requests in flight to finish.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for SimulatorHandle {
+    fn drop(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! The simulator's shared state, handed to every route.
+
+use crate::codes::CodeStore;
+use crate::config::{Provider, RegisteredClient, SimulatorConfig};
+use crate::faults::FaultStore;
+use crate::log::{RequestLog, RequestRecord};
+use crate::tokens::TokenStore;
+use crate::users::Directory;
+use axum::response::Response;
+use std::sync::Mutex;
+
+#[derive(Debug)]
+pub struct SimState {
+    pub clients: Vec<RegisteredClient>,
+    pub directory: Mutex<Directory>,
+    pub codes: CodeStore,
+    pub tokens: TokenStore,
+    pub faults: FaultStore,
+    pub log: RequestLog,
+}
+
+impl SimState {
+    pub fn new(config: &SimulatorConfig) -> Self {
+        Self {
+            clients: config.clients.clone(),
+            directory: Mutex::new(Directory::new(config.users.clone())),
+            codes: CodeStore::new(config.code_ttl),
+            tokens: TokenStore::default(),
+            faults: FaultStore::default(),
+            log: RequestLog::default(),
+        }
+    }
+
+    pub fn client(&self, provider: Provider, client_id: &str) -> Option<&RegisteredClient> {
+        self.clients
+            .iter()
+            .find(|client| client.provider == provider && client.client_id == client_id)
+    }
+
+    /// Logs the request with its outcome and passes the response through.
+    pub fn finish(&self, mut record: RequestRecord, outcome: &str, response: Response) -> Response {
+        record.outcome = outcome.to_owned();
+        self.log.push(record);
+        response
+    }
+}
