@@ -1,0 +1,21 @@
+# Tasks for social-login. `just --list` shows them.
+
+export TEST_POSTGRES_URL := env_var_or_default("TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test")
+export TEST_REDIS_URL := env_var_or_default("TEST_REDIS_URL", "redis://127.0.0.1:6379")
+
+# Run the service with the sample configuration.
+serve:
+    cargo run --release -- serve --config examples/social-login.toml
+
+# Every test, against the local PostgreSQL.
+test:
+    cargo test --workspace
+
+# Formatting and lints, as CI checks them.
+lint:
+    cargo fmt --all -- --check
+    cargo clippy --workspace --all-targets -- -D warnings
+
+# What CI runs.
+ci:
+    bash .ci/run
