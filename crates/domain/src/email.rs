@@ -24,7 +24,9 @@ impl Email {
     /// white space. Deliberately loose: providers are the authority on their addresses.
     pub fn parse(raw: &str) -> Result<Self, InvalidEmail> {
         let trimmed = raw.trim();
-        if trimmed.len() > Self::MAX_LEN || trimmed.chars().any(char::is_whitespace) {
+        if trimmed.len() > Self::MAX_LEN
+            || trimmed.chars().any(|c| c.is_whitespace() || c.is_control())
+        {
             return Err(InvalidEmail);
         }
         match trimmed.rsplit_once('@') {
@@ -77,7 +79,14 @@ mod tests {
 
     #[test]
     fn rejects_text_that_is_not_an_address() {
-        for bad in ["", "ada", "@example.com", "ada@", "a da@example.com"] {
+        for bad in [
+            "",
+            "ada",
+            "@example.com",
+            "ada@",
+            "a da@example.com",
+            "ada\0@example.com",
+        ] {
             assert_eq!(Email::parse(bad), Err(InvalidEmail), "{bad:?}");
         }
         let long = format!("{}@example.com", "a".repeat(250));

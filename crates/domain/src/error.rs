@@ -17,13 +17,17 @@ pub enum ErrorCode {
     InvalidCredentials,
     PayloadTooLarge,
     ValidationError,
+    /// No such route (not one of the contract's paths).
+    NotFound,
+    /// The route exists but not with this method.
+    MethodNotAllowed,
     RateLimited,
     ServiceUnavailable,
     InternalError,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 15] = [
+    pub const ALL: [ErrorCode; 17] = [
         Self::OAuthProviderNotConfigured,
         Self::OAuthStateMismatch,
         Self::OAuthCodeExchangeFailed,
@@ -36,6 +40,8 @@ impl ErrorCode {
         Self::InvalidCredentials,
         Self::PayloadTooLarge,
         Self::ValidationError,
+        Self::NotFound,
+        Self::MethodNotAllowed,
         Self::RateLimited,
         Self::ServiceUnavailable,
         Self::InternalError,
@@ -55,6 +61,8 @@ impl ErrorCode {
             Self::InvalidCredentials => "InvalidCredentials",
             Self::PayloadTooLarge => "PayloadTooLarge",
             Self::ValidationError => "ValidationError",
+            Self::NotFound => "NotFound",
+            Self::MethodNotAllowed => "MethodNotAllowed",
             Self::RateLimited => "RateLimited",
             Self::ServiceUnavailable => "ServiceUnavailable",
             Self::InternalError => "InternalError",

@@ -4,7 +4,7 @@ use std::fmt;
 
 /// Secret text. `Debug` prints `[redacted]`, there is no `Display`, and reading it takes
 /// an explicit `expose()` so every place that handles the plaintext is greppable.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, Eq)]
 pub struct SecretText(String);
 
 impl SecretText {
@@ -14,6 +14,15 @@ impl SecretText {
 
     pub fn expose(&self) -> &str {
         &self.0
+    }
+}
+
+/// Constant time in the contents, so a comparison leaks no prefix of the secret.
+impl PartialEq for SecretText {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (self.0.as_bytes(), other.0.as_bytes());
+        let differing = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
+        a.len() == b.len() && differing == 0
     }
 }
 
@@ -32,6 +41,14 @@ impl From<String> for SecretText {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn equality_compares_the_whole_value() {
+        assert_eq!(SecretText::new("abc"), SecretText::new("abc"));
+        assert_ne!(SecretText::new("abc"), SecretText::new("abd"));
+        assert_ne!(SecretText::new("abc"), SecretText::new("abcd"));
+        assert_ne!(SecretText::new(""), SecretText::new("a"));
+    }
 
     #[test]
     fn debug_output_hides_the_value() {

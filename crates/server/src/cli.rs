@@ -69,7 +69,7 @@ pub async fn run(cli: Cli) -> ExitCode {
 /// Loads and validates, printing every problem; a bad configuration never starts.
 fn load(arg: &ConfigArg) -> Result<Settings, ExitCode> {
     let loaded = Settings::load(arg.config.as_deref()).and_then(|settings| {
-        settings.validate()?;
+        settings.validate_for_this_build()?;
         Ok(settings)
     });
     loaded.map_err(|errors| {

@@ -18,6 +18,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, Request};
 use metrics_exporter_prometheus::PrometheusHandle;
 use social_login_app::AuthService;
+use social_login_domain::ErrorCode;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use utoipa::OpenApi;
@@ -101,6 +102,8 @@ pub fn router(service: AuthService, options: HttpOptions) -> Router {
         openapi: axum::body::Bytes::from(openapi),
     };
     api.with_state(state)
+        .fallback(|| async { ApiError::of(ErrorCode::NotFound) })
+        .method_not_allowed_fallback(|| async { ApiError::of(ErrorCode::MethodNotAllowed) })
         .layer(DefaultBodyLimit::max(options.max_body_bytes))
         .layer(axum::middleware::from_fn(metrics::record))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))

@@ -12,6 +12,8 @@ use tokio::task::JoinHandle;
 /// Why the service did not start or stopped abnormally. Messages never hold secrets.
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {
+    #[error("invalid configuration:\n{0}")]
+    Config(crate::settings::ConfigErrors),
     #[error("database: {0}")]
     Database(String),
     #[error("provider: {0}")]
@@ -111,6 +113,10 @@ pub async fn serve(
 }
 
 async fn prepare(settings: &Settings) -> Result<(TcpListener, axum::Router), StartupError> {
+    // Whoever embeds the server gets the same guarantee as the CLI: never half-configured.
+    settings
+        .validate_for_this_build()
+        .map_err(StartupError::Config)?;
     let wired = wire(settings).await?;
     wired
         .repository

@@ -77,7 +77,12 @@ fn every_variant_maps_to_its_code() {
 #[test]
 fn every_code_but_the_http_layers_own_comes_from_some_variant() {
     let produced: HashSet<ErrorCode> = table().iter().map(|(error, _)| error.code()).collect();
-    let http_only = [ErrorCode::PayloadTooLarge, ErrorCode::RateLimited];
+    let http_only = [
+        ErrorCode::PayloadTooLarge,
+        ErrorCode::RateLimited,
+        ErrorCode::NotFound,
+        ErrorCode::MethodNotAllowed,
+    ];
     for code in ErrorCode::ALL {
         assert_eq!(
             produced.contains(&code),

@@ -122,7 +122,7 @@ impl AuthService {
                     email: identity.email.clone(),
                     full_name: identity.full_name.clone(),
                     avatar_url: identity.avatar_url.clone(),
-                    email_verified: identity.email.is_some() && identity.email_verified,
+                    email_verified: identity.verified_email().is_some(),
                     password_hash: None,
                     created_at: now,
                 };

@@ -28,12 +28,11 @@ impl AuthService {
             .full_name
             .map(|name| name.trim().to_owned())
             .filter(|name| !name.is_empty());
-        if full_name
-            .as_ref()
-            .is_some_and(|name| name.chars().count() > MAX_NAME_CHARS)
-        {
+        if full_name.as_ref().is_some_and(|name| {
+            name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control)
+        }) {
             return Err(AppError::Validation(
-                "full_name: at most 200 characters".into(),
+                "full_name: at most 200 characters, no control characters".into(),
             ));
         }
         if self.ports.users.find_user_by_email(&email).await?.is_some() {

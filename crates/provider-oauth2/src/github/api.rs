@@ -7,9 +7,8 @@ use serde::Deserialize;
 /// `GET /user`.
 #[derive(Clone, Deserialize)]
 pub struct User {
-    /// Stable numeric id; `login` can be renamed, this cannot.
+    /// Stable numeric id; the `login` handle can be renamed, this cannot.
     pub id: u64,
-    pub login: String,
     #[serde(default)]
     pub name: Option<String>,
     /// The public email; null unless the user chose to show one.

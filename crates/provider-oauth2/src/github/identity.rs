@@ -22,7 +22,9 @@ pub fn to_identity(
         subject,
         email,
         email_verified,
-        full_name: non_blank(user.name).or_else(|| non_blank(Some(user.login))),
+        // Spec §2: full_name is null when the provider supplies no name; the login
+        // handle is not a name.
+        full_name: non_blank(user.name),
         avatar_url: non_blank(user.avatar_url),
     })
 }
@@ -52,7 +54,6 @@ mod tests {
     fn user(name: Option<&str>, public: Option<&str>) -> User {
         User {
             id: 583231,
-            login: "adalovelace".into(),
             name: name.map(Into::into),
             email: public.map(Into::into),
             avatar_url: Some("https://avatars.example/u/583231".into()),
@@ -107,20 +108,11 @@ mod tests {
     }
 
     #[test]
-    fn the_login_stands_in_for_a_missing_or_blank_name() {
+    fn a_missing_or_blank_name_is_null_not_the_login() {
+        assert_eq!(to_identity(user(None, None), None).unwrap().full_name, None);
         assert_eq!(
-            to_identity(user(None, None), None)
-                .unwrap()
-                .full_name
-                .as_deref(),
-            Some("adalovelace")
-        );
-        assert_eq!(
-            to_identity(user(Some("  "), None), None)
-                .unwrap()
-                .full_name
-                .as_deref(),
-            Some("adalovelace")
+            to_identity(user(Some("  "), None), None).unwrap().full_name,
+            None
         );
         assert_eq!(
             to_identity(user(Some("Ada"), None), None)

@@ -116,9 +116,9 @@ async fn without_a_verified_primary_or_public_email_there_is_no_email() {
 }
 
 #[tokio::test]
-async fn the_login_stands_in_for_a_missing_name() {
+async fn a_missing_name_is_null_not_the_login_handle() {
     let sim = simulator(SimUser::new("8", "octocat").with_email("o@example.com", true)).await;
     let identity = sign_in(&provider(&sim)).await.unwrap().identity;
-    assert_eq!(identity.full_name.as_deref(), Some("octocat"));
+    assert_eq!(identity.full_name, None);
     assert_eq!(identity.avatar_url, None);
 }

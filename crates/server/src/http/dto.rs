@@ -13,8 +13,8 @@ pub struct AuthorizeResponse {
     pub authorization_url: String,
 }
 
-/// Body of callback and connect.
-#[derive(Debug, Deserialize, ToSchema)]
+/// Body of callback and connect. No `Debug`: it carries the code (and Apple's id_token).
+#[derive(Deserialize, ToSchema)]
 pub struct CallbackRequest {
     /// Authorization code from the provider.
     pub code: String,
@@ -52,8 +52,8 @@ impl From<&User> for UserRead {
     }
 }
 
-/// The login result (spec §2).
-#[derive(Debug, Serialize, ToSchema)]
+/// The login result (spec §2). No `Debug`: it carries live session tokens.
+#[derive(Serialize, ToSchema)]
 pub struct LoginResponse {
     pub access_token: String,
     pub refresh_token: String,

@@ -21,7 +21,8 @@ const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
 pub fn layer(limit: RateLimit) -> Layer {
     // One token every 1/per_second seconds, up to `burst` at once.
-    let period = Duration::from_nanos(1_000_000_000 / limit.per_second.max(1));
+    // At least 1 ns: a per_second above 10^9 must not become a zero period.
+    let period = Duration::from_nanos((1_000_000_000 / limit.per_second.max(1)).max(1));
     let config = Arc::new(
         GovernorConfigBuilder::default()
             .period(period)

@@ -1,6 +1,7 @@
 //! Validation of a loaded `Settings`: every rule, every problem, each naming its field.
 
 mod apple;
+mod availability;
 mod providers;
 
 use super::{ConfigErrors, Settings, StateStoreBackend};
@@ -21,6 +22,17 @@ impl Settings {
         self.check_secret_keys(&mut errors);
         self.check_sections(&mut errors);
         providers::check(self, &mut errors);
+        errors.into_result()
+    }
+
+    /// `validate`, plus what this build can run (adapters not written yet). `check-config`
+    /// and start-up use this, so the former fails exactly where the latter would refuse.
+    pub fn validate_for_this_build(&self) -> Result<(), ConfigErrors> {
+        let mut errors = match self.validate() {
+            Ok(()) => ConfigErrors::default(),
+            Err(errors) => errors,
+        };
+        availability::check(self, &mut errors);
         errors.into_result()
     }
 

@@ -63,3 +63,11 @@ async fn every_response_carries_a_request_id() {
     assert_eq!(given.headers()["x-request-id"], "trace-me-123");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn unknown_routes_and_wrong_methods_are_problem_details_too() {
+    let app = spawn_app().await;
+    assert_problem(app.get("/nope", None).await, 404, "NotFound").await;
+    assert_problem(app.delete("/healthz", None).await, 405, "MethodNotAllowed").await;
+    app.stop().await;
+}
