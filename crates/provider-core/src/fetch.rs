@@ -13,10 +13,25 @@ pub async fn fetch_json<T: DeserializeOwned>(
     what: &str,
     request: reqwest::RequestBuilder,
 ) -> Result<T, ProviderError> {
+    fetch_json_unless(what, request, &[])
+        .await?
+        .ok_or_else(|| user_info_status(what, reqwest::StatusCode::NOT_FOUND))
+}
+
+/// Like [`fetch_json`], but a status in `absent` means "the provider has nothing for us"
+/// (`Ok(None)`), not a failure: e.g. GitHub's emails endpoint without the email scope.
+pub async fn fetch_json_unless<T: DeserializeOwned>(
+    what: &str,
+    request: reqwest::RequestBuilder,
+    absent: &[reqwest::StatusCode],
+) -> Result<Option<T>, ProviderError> {
     let mut response = request
         .send()
         .await
         .map_err(|e| user_info_transport(what, &e))?;
+    if absent.contains(&response.status()) {
+        return Ok(None);
+    }
     if !response.status().is_success() {
         return Err(user_info_status(what, response.status()));
     }
@@ -33,5 +48,7 @@ pub async fn fetch_json<T: DeserializeOwned>(
         }
         body.extend_from_slice(&chunk);
     }
-    serde_json::from_slice(&body).map_err(|e| user_info_unreadable(what, &e))
+    serde_json::from_slice(&body)
+        .map(Some)
+        .map_err(|e| user_info_unreadable(what, &e))
 }

@@ -16,7 +16,7 @@ pub mod token_set;
 
 pub use code_flow::{ClientAuth, CodeFlow, FlowDefaults};
 pub use config_error::{ProviderConfigError, parse_http_url, require_non_empty, resolve_endpoint};
-pub use fetch::fetch_json;
+pub use fetch::{fetch_json, fetch_json_unless};
 pub use http_client::{HttpClientError, USER_AGENT, build_http_client};
 pub use settings::{EndpointOverrides, ProviderSettings};
 pub use token_http::{TokenHttp, TokenHttpError};

@@ -8,6 +8,7 @@ mod api;
 mod identity;
 
 use async_trait::async_trait;
+use reqwest::StatusCode;
 use reqwest::header::ACCEPT;
 use social_login_domain::{ProviderKey, SecretText};
 use social_login_ports::{
@@ -15,7 +16,7 @@ use social_login_ports::{
 };
 use social_login_provider_core::{
     ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, fetch_json,
-    resolve_endpoint,
+    fetch_json_unless, resolve_endpoint,
 };
 use url::Url;
 
@@ -79,11 +80,15 @@ impl GithubProvider {
         &self,
         token: &SecretText,
     ) -> Result<Vec<api::EmailEntry>, ProviderError> {
-        fetch_json(
+        // 403/404: the token lacks `user:email` (scopes were narrowed in the config). That
+        // is "no email", and CONTRACT §4 says a provider without email still signs in.
+        let emails = fetch_json_unless(
             "GitHub emails endpoint",
             self.api_get(&self.emails_url, token),
+            &[StatusCode::FORBIDDEN, StatusCode::NOT_FOUND],
         )
-        .await
+        .await?;
+        Ok(emails.unwrap_or_default())
     }
 }
 
