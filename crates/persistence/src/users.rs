@@ -114,7 +114,7 @@ impl UserRepository for SeaOrmRepository {
         access_token: SealedToken,
         refresh_token: Option<SealedToken>,
         now: OffsetDateTime,
-    ) -> Result<(), RepositoryError> {
+    ) -> Result<bool, RepositoryError> {
         let mut changes = linked_account::ActiveModel {
             email: Set(email_to_column(email.as_ref())),
             access_token: Set(access_token.as_str().to_owned()),
@@ -131,14 +131,8 @@ impl UserRepository for SeaOrmRepository {
             .exec(self.connection())
             .await
             .map_err(repository_error)?;
-        if result.rows_affected == 0 {
-            // Disconnected while the login was in flight: the caller must not carry on as
-            // if the link existed.
-            return Err(RepositoryError::Internal(
-                "linked account to update no longer exists".to_owned(),
-            ));
-        }
-        Ok(())
+        // Zero rows: disconnected while the login was in flight; the caller decides again.
+        Ok(result.rows_affected > 0)
     }
 
     async fn remove_link(

@@ -85,6 +85,7 @@ pub trait UserRepository: Send + Sync {
 
     /// On a returning login: stores the new sealed access token, the new refresh token
     /// when the provider sent one (else the old one is kept), and the email as received.
+    /// `Ok(false)` when the link no longer exists (disconnected while the login ran).
     async fn update_link_tokens(
         &self,
         link: LinkedAccountId,
@@ -92,7 +93,7 @@ pub trait UserRepository: Send + Sync {
         access_token: SealedToken,
         refresh_token: Option<SealedToken>,
         now: OffsetDateTime,
-    ) -> Result<(), RepositoryError>;
+    ) -> Result<bool, RepositoryError>;
 
     /// Removes the user's link of `provider` in one transaction that re-reads the user and
     /// all its links and applies `domain::disconnect::check_disconnect`, so two concurrent

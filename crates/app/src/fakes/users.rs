@@ -172,19 +172,17 @@ impl UserRepository for InMemoryUsers {
         access_token: SealedToken,
         refresh_token: Option<SealedToken>,
         _now: OffsetDateTime,
-    ) -> Result<(), RepositoryError> {
+    ) -> Result<bool, RepositoryError> {
         let mut tables = self.tables.lock().unwrap();
-        let stored = tables
-            .links
-            .iter_mut()
-            .find(|stored| stored.id == link)
-            .ok_or_else(|| RepositoryError::Internal("no such link".into()))?;
+        let Some(stored) = tables.links.iter_mut().find(|stored| stored.id == link) else {
+            return Ok(false);
+        };
         stored.email = email;
         stored.access_token = access_token;
         if refresh_token.is_some() {
             stored.refresh_token = refresh_token;
         }
-        Ok(())
+        Ok(true)
     }
 
     async fn remove_link(

@@ -59,7 +59,7 @@ async fn a_login_that_loses_the_registration_race_signs_in_the_winners_user() {
     users
         .expect_update_link_tokens()
         .times(1)
-        .returning(|_, _, _, _, _| Ok(()));
+        .returning(|_, _, _, _, _| Ok(true));
     let found = user.clone();
     users
         .expect_find_user()
@@ -178,4 +178,39 @@ async fn a_registration_that_loses_the_email_race_is_email_already_registered() 
         .await;
     assert_eq!(result, Err(AppError::EmailAlreadyRegistered));
     assert_eq!(world.refresh_tokens.stored_count(), 0);
+}
+
+#[tokio::test]
+async fn a_login_whose_link_is_disconnected_meanwhile_decides_again_and_registers() {
+    let world = World::new();
+    let owner = winner();
+    let link = link_of(&owner, "gh-1");
+    let mut users = MockUserRepository::new();
+    let passes = AtomicUsize::new(0);
+    // First pass: the link exists. Then it is disconnected before the update lands.
+    users.expect_find_link().times(2).returning(move |_, _| {
+        Ok((passes.fetch_add(1, Ordering::SeqCst) == 0).then(|| link.clone()))
+    });
+    users
+        .expect_update_link_tokens()
+        .times(1)
+        .returning(|_, _, _, _, _| Ok(false));
+    users
+        .expect_create_user()
+        .times(1)
+        .returning(|user, _| Ok(user.into_user()));
+    let service = service_on(&world, users);
+    world.github.answer(Ok(provider_login(identity(
+        ProviderKey::Github,
+        "gh-1",
+        None,
+        false,
+    ))));
+    let state = world.login_state("github").await;
+    let result = service
+        .callback("github", CODE, &state, None)
+        .await
+        .unwrap();
+    assert!(result.is_new_user, "not a 500: the second pass registers");
+    assert_ne!(result.user.id, owner.id);
 }

@@ -93,7 +93,7 @@ impl AuthService {
         match (decision, existing) {
             (LoginDecision::SignIn { user }, Some(link)) => {
                 // Provider tokens are replaced on every login, so the stored ones stay live.
-                users
+                let updated = users
                     .update_link_tokens(
                         link.id,
                         identity.email.clone(),
@@ -102,6 +102,10 @@ impl AuthService {
                         now,
                     )
                     .await?;
+                if !updated {
+                    // Disconnected meanwhile: decide again from what is stored now.
+                    return Err(Step::Retry);
+                }
                 Ok((self.existing_user(user).await?, false))
             }
             (LoginDecision::LinkThenSignIn { user }, _) => {
