@@ -11,17 +11,23 @@ pub enum DisconnectRefused {
     LastLoginMethod,
 }
 
-/// Returns the link to remove, or why it may not go. `links` are all of the user's links.
+/// Returns the link to remove, or why it may not go. `links` are all of the user's links;
+/// `usable` are the providers enabled now: a link to a disabled provider is no way to log
+/// in, so it does not count as one that remains.
 pub fn check_disconnect(
     user: &User,
     links: &[LinkedAccount],
     provider: ProviderKey,
+    usable: &[ProviderKey],
 ) -> Result<LinkedAccountId, DisconnectRefused> {
     let target = links
         .iter()
         .find(|link| link.provider == provider && link.user_id == user.id)
         .ok_or(DisconnectRefused::NotLinked)?;
-    let other_links = links.iter().filter(|link| link.id != target.id).count();
+    let other_links = links
+        .iter()
+        .filter(|link| link.id != target.id && usable.contains(&link.provider))
+        .count();
     if !user.has_password() && other_links == 0 {
         return Err(DisconnectRefused::LastLoginMethod);
     }
@@ -62,7 +68,7 @@ mod tests {
         let user = user(false);
         let links = [link(&user, ProviderKey::Github)];
         assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::Github),
+            check_disconnect(&user, &links, ProviderKey::Github, &ProviderKey::ALL),
             Err(DisconnectRefused::LastLoginMethod)
         );
     }
@@ -72,7 +78,7 @@ mod tests {
         let user = user(true);
         let links = [link(&user, ProviderKey::Github)];
         assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::Github),
+            check_disconnect(&user, &links, ProviderKey::Github, &ProviderKey::ALL),
             Ok(links[0].id)
         );
     }
@@ -85,8 +91,21 @@ mod tests {
             link(&user, ProviderKey::Google),
         ];
         assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::Google),
+            check_disconnect(&user, &links, ProviderKey::Google, &ProviderKey::ALL),
             Ok(links[1].id)
+        );
+    }
+
+    #[test]
+    fn a_link_to_a_disabled_provider_is_no_remaining_way_to_log_in() {
+        let user = user(false);
+        let links = [
+            link(&user, ProviderKey::Github),
+            link(&user, ProviderKey::Google),
+        ];
+        assert_eq!(
+            check_disconnect(&user, &links, ProviderKey::Github, &[ProviderKey::Github]),
+            Err(DisconnectRefused::LastLoginMethod)
         );
     }
 
@@ -95,7 +114,7 @@ mod tests {
         let user = user(true);
         let links = [link(&user, ProviderKey::Github)];
         assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::Apple),
+            check_disconnect(&user, &links, ProviderKey::Apple, &ProviderKey::ALL),
             Err(DisconnectRefused::NotLinked)
         );
     }
@@ -106,7 +125,7 @@ mod tests {
         let stranger = super::tests::user(false);
         let links = [link(&stranger, ProviderKey::Github)];
         assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::Github),
+            check_disconnect(&user, &links, ProviderKey::Github, &ProviderKey::ALL),
             Err(DisconnectRefused::NotLinked)
         );
     }

@@ -139,6 +139,7 @@ impl UserRepository for SeaOrmRepository {
         &self,
         user: UserId,
         provider: ProviderKey,
+        usable: Vec<ProviderKey>,
     ) -> Result<(), RemoveLinkError> {
         let txn = self.begin_write().await?;
         let mut find_user = user::Entity::find_by_id(user.as_uuid());
@@ -154,7 +155,7 @@ impl UserRepository for SeaOrmRepository {
         };
         let user = user_from_row(row)?;
         let links = links_of(&txn, user.id).await?;
-        let doomed = check_disconnect(&user, &links, provider)?;
+        let doomed = check_disconnect(&user, &links, provider, &usable)?;
         linked_account::Entity::delete_by_id(doomed.as_uuid())
             .exec(&txn)
             .await

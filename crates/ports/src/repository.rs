@@ -98,8 +98,13 @@ pub trait UserRepository: Send + Sync {
     /// Removes the user's link of `provider` in one transaction that re-reads the user and
     /// all its links and applies `domain::disconnect::check_disconnect`, so two concurrent
     /// disconnects cannot leave a user with no way to log in.
-    async fn remove_link(&self, user: UserId, provider: ProviderKey)
-    -> Result<(), RemoveLinkError>;
+    /// `usable` are the enabled providers, handed to the rule.
+    async fn remove_link(
+        &self,
+        user: UserId,
+        provider: ProviderKey,
+        usable: Vec<ProviderKey>,
+    ) -> Result<(), RemoveLinkError>;
 
     /// Cheap reachability check for `/readyz`.
     async fn ping(&self) -> Result<(), RepositoryError>;

@@ -189,12 +189,13 @@ impl UserRepository for InMemoryUsers {
         &self,
         user: UserId,
         provider: ProviderKey,
+        usable: Vec<ProviderKey>,
     ) -> Result<(), RemoveLinkError> {
         let mut tables = self.tables.lock().unwrap();
         let Some(owner) = tables.user(user).cloned() else {
             return Err(DisconnectRefused::NotLinked.into());
         };
-        let target = check_disconnect(&owner, &tables.links_of(user), provider)?;
+        let target = check_disconnect(&owner, &tables.links_of(user), provider, &usable)?;
         tables.links.retain(|link| link.id != target);
         Ok(())
     }

@@ -19,7 +19,7 @@ impl AuthService {
         let provider = self.provider(provider_key)?.key();
         self.ports
             .users
-            .remove_link(caller, provider)
+            .remove_link(caller, provider, self.ports.providers.keys())
             .await
             .map_err(|error| match error {
                 RemoveLinkError::Refused(DisconnectRefused::NotLinked) => AppError::AccountNotFound,

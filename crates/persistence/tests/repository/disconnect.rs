@@ -20,7 +20,8 @@ async fn removing_a_provider_that_is_not_linked_is_not_linked() {
         .await
         .unwrap();
         assert_eq!(
-            repo.remove_link(ada.id, ProviderKey::Google).await,
+            repo.remove_link(ada.id, ProviderKey::Google, ProviderKey::ALL.to_vec())
+                .await,
             Err(RemoveLinkError::Refused(DisconnectRefused::NotLinked))
         );
         assert_eq!(repo.list_links(ada.id).await.unwrap().len(), 1);
@@ -32,8 +33,12 @@ async fn removing_a_provider_that_is_not_linked_is_not_linked() {
 async fn removing_a_link_of_an_unknown_user_is_not_linked() {
     on_every_backend(|repo| async move {
         assert_eq!(
-            repo.remove_link(social_login_domain::UserId::new(), ProviderKey::Github)
-                .await,
+            repo.remove_link(
+                social_login_domain::UserId::new(),
+                ProviderKey::Github,
+                ProviderKey::ALL.to_vec()
+            )
+            .await,
             Err(RemoveLinkError::Refused(DisconnectRefused::NotLinked))
         );
     })
@@ -49,7 +54,8 @@ async fn the_last_link_of_a_user_without_password_stays() {
             .await
             .unwrap();
         assert_eq!(
-            repo.remove_link(ada.id, ProviderKey::Github).await,
+            repo.remove_link(ada.id, ProviderKey::Github, ProviderKey::ALL.to_vec())
+                .await,
             Err(RemoveLinkError::Refused(DisconnectRefused::LastLoginMethod))
         );
         assert_eq!(
@@ -71,7 +77,9 @@ async fn the_only_link_goes_when_the_user_has_a_password() {
         )
         .await
         .unwrap();
-        repo.remove_link(ada.id, ProviderKey::Github).await.unwrap();
+        repo.remove_link(ada.id, ProviderKey::Github, ProviderKey::ALL.to_vec())
+            .await
+            .unwrap();
         assert!(repo.list_links(ada.id).await.unwrap().is_empty());
         assert!(repo.find_user(ada.id).await.unwrap().is_some());
     })
@@ -92,7 +100,9 @@ async fn one_of_two_links_goes_and_the_other_stays() {
             .add_link(new_link(ada.id, ProviderKey::Google, "g-1"))
             .await
             .unwrap();
-        repo.remove_link(ada.id, ProviderKey::Github).await.unwrap();
+        repo.remove_link(ada.id, ProviderKey::Github, ProviderKey::ALL.to_vec())
+            .await
+            .unwrap();
         assert_eq!(repo.list_links(ada.id).await.unwrap(), vec![google]);
     })
     .await;
@@ -123,7 +133,8 @@ async fn two_concurrent_removals_of_a_users_two_links_leave_exactly_one() {
                 let (repo, barrier): (SeaOrmRepository, _) = (repo.clone(), barrier.clone());
                 tokio::spawn(async move {
                     barrier.wait().await;
-                    repo.remove_link(ada.id, provider).await
+                    repo.remove_link(ada.id, provider, ProviderKey::ALL.to_vec())
+                        .await
                 })
             };
             let github = removal(ProviderKey::Github);
