@@ -16,6 +16,8 @@ pub struct Grant {
     /// The redirect URI the code was delivered to (the registered one if none was named).
     pub redirect_uri: String,
     pub code_challenge: Option<String>,
+    /// `S256` or `plain`; `None` with a challenge means `plain` (RFC 7636 §4.3).
+    pub code_challenge_method: Option<String>,
     pub scopes: Vec<String>,
     pub nonce: Option<String>,
     pub user: SimUser,
@@ -84,6 +86,7 @@ mod tests {
             client_id: "client".into(),
             redirect_uri: "http://127.0.0.1/cb".into(),
             code_challenge: None,
+            code_challenge_method: None,
             scopes: vec![],
             nonce: None,
             user: SimUser::new("1", "ada"),

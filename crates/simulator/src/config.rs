@@ -10,6 +10,7 @@ use std::time::Duration;
 #[serde(rename_all = "lowercase")]
 pub enum Provider {
     Github,
+    Google,
 }
 
 impl Provider {
@@ -17,6 +18,7 @@ impl Provider {
     pub fn prefix(self) -> &'static str {
         match self {
             Self::Github => "github",
+            Self::Google => "google",
         }
     }
 }
@@ -58,6 +60,10 @@ pub struct SimulatorConfig {
     /// How long an authorization code stays redeemable (GitHub: 10 minutes). Zero makes
     /// every code expired at once, which is how tests reach the expiry path without waiting.
     pub code_ttl: Duration,
+    /// The `iss` of the simulated Google's id_tokens and discovery document; `None` means
+    /// `<base url>/google`. Set `https://accounts.google.com` (or `accounts.google.com`) to
+    /// test an adapter with its production issuer list.
+    pub google_issuer: Option<String>,
 }
 
 impl Default for SimulatorConfig {
@@ -67,6 +73,7 @@ impl Default for SimulatorConfig {
             clients: Vec::new(),
             users: Vec::new(),
             code_ttl: Duration::from_secs(600),
+            google_issuer: None,
         }
     }
 }
@@ -84,6 +91,11 @@ impl SimulatorConfig {
 
     pub fn with_code_ttl(mut self, ttl: Duration) -> Self {
         self.code_ttl = ttl;
+        self
+    }
+
+    pub fn with_google_issuer(mut self, issuer: impl Into<String>) -> Self {
+        self.google_issuer = Some(issuer.into());
         self
     }
 }

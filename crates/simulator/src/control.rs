@@ -1,7 +1,9 @@
-//! The control API under `/_control`: choose the next identity, inject faults, read the log.
+//! The control API under `/_control`: choose the next identity, inject faults (id_token
+//! faults too), rotate the signing key, read the log.
 //! Tests in Rust use the same operations through [`crate::SimulatorHandle`].
 
 use crate::faults::Fault;
+use crate::id_token_fault::IdTokenFaultRequest;
 use crate::lock::locked;
 use crate::state::SimState;
 use crate::users::SimUser;
@@ -16,6 +18,8 @@ pub(crate) fn routes() -> Router<Arc<SimState>> {
     Router::new()
         .route("/identity", post(set_identity))
         .route("/faults", post(set_fault).delete(clear_faults))
+        .route("/id_token_fault", post(set_id_token_fault))
+        .route("/rotate_signing_key", post(rotate_signing_key))
         .route("/log", get(log))
 }
 
@@ -30,8 +34,23 @@ async fn set_fault(State(sim): State<Arc<SimState>>, Json(fault): Json<Fault>) -
     StatusCode::NO_CONTENT
 }
 
+/// Clears every fault, the id_token ones included.
 async fn clear_faults(State(sim): State<Arc<SimState>>) -> StatusCode {
     sim.faults.clear();
+    sim.id_token_faults.clear();
+    StatusCode::NO_CONTENT
+}
+
+async fn set_id_token_fault(
+    State(sim): State<Arc<SimState>>,
+    Json(request): Json<IdTokenFaultRequest>,
+) -> StatusCode {
+    sim.id_token_faults.set(request.provider, request.fault);
+    StatusCode::NO_CONTENT
+}
+
+async fn rotate_signing_key(State(sim): State<Arc<SimState>>) -> StatusCode {
+    sim.keys.rotate();
     StatusCode::NO_CONTENT
 }
 

@@ -10,7 +10,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// An endpoint a fault can be attached to. `Userinfo` is the profile endpoint (GitHub `/user`).
+/// An endpoint a fault can be attached to. `Userinfo` is the profile endpoint (GitHub `/user`,
+/// Google `/v1/userinfo`); `Discovery` and `Jwks` are the OIDC metadata and key set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Endpoint {
@@ -20,6 +21,8 @@ pub enum Endpoint {
     Userinfo,
     Emails,
     Revoke,
+    Discovery,
+    Jwks,
 }
 
 /// One injected failure; the body of `POST /_control/faults`. A fault stays until it is

@@ -1,6 +1,7 @@
 //! A simulated identity provider on loopback, checking what the real providers check.
 //!
-//! One axum server imitates every provider under its own path prefix (`/github/...`), with
+//! One axum server imitates every provider under its own path prefix (`/github/...`,
+//! `/google/...`), with
 //! registered clients, seeded users, random single-use codes, PKCE verification and the
 //! providers' quirks (PROVIDERS.md §11). Tests and the demo drive it through
 //! [`SimulatorHandle`] or the `/_control` HTTP API: choose the identity the authorize
@@ -19,17 +20,21 @@
 //! # Ok(()) }
 //! ```
 
+mod browser;
 mod client_auth;
 mod codes;
 pub mod config;
 mod control;
 pub mod faults;
 pub mod github;
+pub mod google;
+pub mod id_token_fault;
 mod lock;
 pub mod log;
 mod pkce;
 mod random;
 mod server;
+pub mod signing;
 mod state;
 mod tokens;
 pub mod users;
@@ -37,6 +42,9 @@ pub mod users;
 pub use config::{Provider, RegisteredClient, SimulatorConfig};
 pub use faults::{Endpoint, Fault};
 pub use github::GithubEndpoints;
+pub use google::GoogleEndpoints;
+pub use id_token_fault::{IdTokenFault, IdTokenFaultRequest};
 pub use log::{ClientAuthKind, RequestRecord};
 pub use server::{Simulator, SimulatorHandle};
+pub use signing::{TEST_KEY_A, TEST_KEY_B, TestKey};
 pub use users::{SimEmail, SimUser};

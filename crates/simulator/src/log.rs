@@ -30,6 +30,8 @@ pub struct RequestRecord {
     pub code_challenge: Option<String>,
     pub code_challenge_method: Option<String>,
     pub code_verifier_present: bool,
+    /// Whether the authorization request carried a `nonce` (its value is not kept).
+    pub nonce_present: bool,
     pub redirect_uri: Option<String>,
     pub user_agent: Option<String>,
     pub accept: Option<String>,

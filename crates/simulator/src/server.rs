@@ -1,8 +1,11 @@
 //! Starting and stopping the simulator, and the handle tests and the demo hold.
 
+use crate::config::Provider;
 use crate::config::SimulatorConfig;
 use crate::faults::Fault;
 use crate::github::GithubEndpoints;
+use crate::google::GoogleEndpoints;
+use crate::id_token_fault::IdTokenFault;
 use crate::lock::locked;
 use crate::log::RequestRecord;
 use crate::state::SimState;
@@ -23,7 +26,7 @@ impl Simulator {
     pub async fn start(config: SimulatorConfig) -> std::io::Result<SimulatorHandle> {
         let listener = tokio::net::TcpListener::bind(config.bind).await?;
         let addr = listener.local_addr()?;
-        let state = Arc::new(SimState::new(&config));
+        let state = Arc::new(SimState::new(&config, format!("http://{addr}")));
         let (stop, stopped) = oneshot::channel::<()>();
         let server = axum::serve(listener, router(state.clone())).with_graceful_shutdown(async {
             let _ = stopped.await;
@@ -47,6 +50,7 @@ impl Simulator {
 fn router(state: Arc<SimState>) -> Router {
     Router::new()
         .nest("/github", crate::github::routes())
+        .nest("/google", crate::google::routes())
         .nest("/_control", crate::control::routes())
         .with_state(state)
 }
@@ -75,6 +79,10 @@ impl SimulatorHandle {
         GithubEndpoints::under(&self.base_url)
     }
 
+    pub fn google(&self) -> GoogleEndpoints {
+        GoogleEndpoints::under(&self.base_url, &self.state.google_issuer)
+    }
+
     /// Adds or replaces (by login) `user` and approves as them when a request names nobody.
     pub fn set_identity(&self, user: SimUser) {
         locked(&self.state.directory).set_identity(user);
@@ -90,8 +98,21 @@ impl SimulatorHandle {
         self.state.faults.set(fault);
     }
 
+    /// Breaks the next id_tokens of `provider` the way `fault` says, until faults are cleared.
+    pub fn set_id_token_fault(&self, provider: Provider, fault: IdTokenFault) {
+        self.state.id_token_faults.set(provider, fault);
+    }
+
+    /// Clears every fault, the id_token ones included.
     pub fn clear_faults(&self) {
         self.state.faults.clear();
+        self.state.id_token_faults.clear();
+    }
+
+    /// Starts signing id_tokens with [`crate::TEST_KEY_B`]; the key sets then list both keys,
+    /// as a provider's do during a rotation. There is no way back: start a new simulator.
+    pub fn rotate_signing_key(&self) {
+        self.state.keys.rotate();
     }
 
     /// Every request received so far, oldest first.

@@ -3,7 +3,9 @@
 use crate::codes::CodeStore;
 use crate::config::{Provider, RegisteredClient, SimulatorConfig};
 use crate::faults::FaultStore;
+use crate::id_token_fault::IdTokenFaultStore;
 use crate::log::{RequestLog, RequestRecord};
+use crate::signing::KeyRing;
 use crate::tokens::TokenStore;
 use crate::users::Directory;
 use axum::response::Response;
@@ -11,22 +13,35 @@ use std::sync::Mutex;
 
 #[derive(Debug)]
 pub struct SimState {
+    /// `http://127.0.0.1:<port>`: OIDC discovery documents name endpoints under it.
+    pub base_url: String,
+    /// The `iss` of the simulated Google.
+    pub google_issuer: String,
     pub clients: Vec<RegisteredClient>,
     pub directory: Mutex<Directory>,
     pub codes: CodeStore,
     pub tokens: TokenStore,
     pub faults: FaultStore,
+    pub id_token_faults: IdTokenFaultStore,
+    pub keys: KeyRing,
     pub log: RequestLog,
 }
 
 impl SimState {
-    pub fn new(config: &SimulatorConfig) -> Self {
+    pub fn new(config: &SimulatorConfig, base_url: String) -> Self {
         Self {
+            google_issuer: config
+                .google_issuer
+                .clone()
+                .unwrap_or_else(|| format!("{base_url}/google")),
+            base_url,
             clients: config.clients.clone(),
             directory: Mutex::new(Directory::new(config.users.clone())),
             codes: CodeStore::new(config.code_ttl),
             tokens: TokenStore::default(),
             faults: FaultStore::default(),
+            id_token_faults: IdTokenFaultStore::default(),
+            keys: KeyRing::default(),
             log: RequestLog::default(),
         }
     }

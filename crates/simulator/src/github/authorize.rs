@@ -2,6 +2,7 @@
 //! identity and redirects back with a code.
 
 use super::redirect::github_allows;
+use crate::browser::{page, redirect_error, redirect_to};
 use crate::codes::Grant;
 use crate::config::Provider;
 use crate::faults::Endpoint;
@@ -10,8 +11,8 @@ use crate::log::RequestRecord;
 use crate::pkce::is_s256_challenge;
 use crate::state::SimState;
 use axum::extract::{Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use serde::Deserialize;
 use std::sync::Arc;
 use url::Url;
@@ -124,6 +125,7 @@ pub async fn authorize(
         client_id: client.client_id.clone(),
         redirect_uri: redirect.to_string(),
         code_challenge: query.code_challenge.clone(),
+        code_challenge_method: query.code_challenge_method.clone(),
         scopes: split_scopes(query.scope.as_deref()),
         nonce: query.nonce.clone(),
         user,
@@ -143,26 +145,6 @@ fn split_scopes(scope: Option<&str>) -> Vec<String> {
         .collect()
 }
 
-fn redirect_error(redirect: &Url, error: &str, state: Option<&str>) -> Response {
-    let mut params = vec![
-        ("error", error),
-        ("error_description", "simulated authorization error"),
-    ];
-    params.extend(state.map(|s| ("state", s)));
-    redirect_to(redirect, &params)
-}
-
-/// A 302 to `base` with `params` appended to whatever query it already has.
-fn redirect_to(base: &Url, params: &[(&str, &str)]) -> Response {
-    let mut url = base.clone();
-    url.query_pairs_mut().extend_pairs(params);
-    (StatusCode::FOUND, [(header::LOCATION, url.to_string())]).into_response()
-}
-
-fn page(status: StatusCode, message: &'static str) -> Response {
-    (status, message).into_response()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,14 +160,5 @@ mod tests {
             vec!["read:user", "user:email"]
         );
         assert!(split_scopes(None).is_empty());
-    }
-
-    #[test]
-    fn redirects_keep_the_existing_query() {
-        let base = Url::parse("http://127.0.0.1:9/cb?x=1").unwrap();
-        let response = redirect_to(&base, &[("code", "abc"), ("state", "s t")]);
-        assert_eq!(response.status(), StatusCode::FOUND);
-        let location = response.headers()[header::LOCATION].to_str().unwrap();
-        assert_eq!(location, "http://127.0.0.1:9/cb?x=1&code=abc&state=s+t");
     }
 }

@@ -3,5 +3,8 @@
 mod api;
 mod authorize;
 mod control;
+mod google;
+mod google_support;
+mod google_token;
 mod support;
 mod token;

@@ -1,0 +1,163 @@
+//! The claims of an id_token, decoded tolerantly: providers disagree on types
+//! (PROVIDERS.md §10.6), and a quirk must not fail a sign-in that is otherwise valid.
+
+use serde::{Deserialize, Deserializer};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// The claims an adapter reads. Unknown claims are kept in `extra` (Microsoft's `tid`,
+/// Google's `hd`). No derived `Debug`: the email stays out of logs.
+#[derive(Clone, Default, Deserialize)]
+pub struct IdTokenClaims {
+    #[serde(default, deserialize_with = "lenient_string")]
+    pub iss: Option<String>,
+    #[serde(default, deserialize_with = "lenient_string")]
+    pub sub: Option<String>,
+    #[serde(default)]
+    pub aud: Audience,
+    #[serde(default, deserialize_with = "lenient_string")]
+    pub azp: Option<String>,
+    #[serde(default, deserialize_with = "numeric_date")]
+    pub exp: Option<i64>,
+    #[serde(default, deserialize_with = "numeric_date")]
+    pub iat: Option<i64>,
+    #[serde(default, deserialize_with = "numeric_date")]
+    pub nbf: Option<i64>,
+    #[serde(default, deserialize_with = "lenient_string")]
+    pub nonce: Option<String>,
+    #[serde(default, deserialize_with = "lenient_string")]
+    pub email: Option<String>,
+    /// `true`/`false`, or the strings `"true"`/`"false"` (old Google tokens, Apple, LinkedIn).
+    #[serde(default, deserialize_with = "lenient_bool")]
+    pub email_verified: Option<bool>,
+    #[serde(default, deserialize_with = "lenient_string")]
+    pub name: Option<String>,
+    #[serde(default, deserialize_with = "lenient_string")]
+    pub picture: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl fmt::Debug for IdTokenClaims {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IdTokenClaims")
+            .field("iss", &self.iss)
+            .field("sub", &self.sub)
+            .field("aud", &self.aud)
+            .field("exp", &self.exp)
+            .field("iat", &self.iat)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `aud`: one string or an array of strings (RFC 7519 §4.1.3).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Audience(pub Vec<String>);
+
+impl Audience {
+    pub fn contains(&self, client_id: &str) -> bool {
+        self.0.iter().any(|aud| aud == client_id)
+    }
+}
+
+impl<'de> Deserialize<'de> for Audience {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(Self(match Value::deserialize(deserializer)? {
+            Value::String(one) => vec![one],
+            Value::Array(many) => many
+                .into_iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect(),
+            _ => Vec::new(),
+        }))
+    }
+}
+
+/// A string claim; anything else (a number, an object) counts as absent rather than failing.
+fn lenient_string<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    Ok(match Value::deserialize(deserializer)? {
+        Value::String(text) => Some(text),
+        _ => None,
+    })
+}
+
+/// A boolean claim sent as a boolean or as the string `"true"`/`"false"` (any case). Any other
+/// value is absent, which callers read as "not verified".
+pub fn lenient_bool<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<bool>, D::Error> {
+    Ok(match Value::deserialize(deserializer)? {
+        Value::Bool(flag) => Some(flag),
+        Value::String(text) if text.eq_ignore_ascii_case("true") => Some(true),
+        Value::String(text) if text.eq_ignore_ascii_case("false") => Some(false),
+        _ => None,
+    })
+}
+
+/// A NumericDate (seconds since the epoch), which RFC 7519 allows to be fractional.
+fn numeric_date<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
+    Ok(match Value::deserialize(deserializer)? {
+        // Truncating a fraction of a second is fine: it is far below the leeway.
+        Value::Number(number) => number
+            .as_i64()
+            .or_else(|| number.as_f64().filter(|f| f.is_finite()).map(|f| f as i64)),
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn claims(value: Value) -> IdTokenClaims {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn email_verified_accepts_booleans_and_boolean_strings() {
+        for (raw, expected) in [
+            (json!(true), Some(true)),
+            (json!("true"), Some(true)),
+            (json!("TRUE"), Some(true)),
+            (json!(false), Some(false)),
+            (json!("false"), Some(false)),
+            (json!("yes"), None),
+            (json!(1), None),
+            (Value::Null, None),
+        ] {
+            let decoded = claims(json!({ "email_verified": raw }));
+            assert_eq!(decoded.email_verified, expected, "{raw}");
+        }
+        assert_eq!(claims(json!({})).email_verified, None);
+    }
+
+    #[test]
+    fn the_audience_is_a_string_or_an_array() {
+        assert!(claims(json!({"aud": "client"})).aud.contains("client"));
+        let many = claims(json!({"aud": ["other", "client"]})).aud;
+        assert!(many.contains("client") && many.0.len() == 2);
+        assert!(!claims(json!({"aud": 5})).aud.contains("client"));
+    }
+
+    #[test]
+    fn numeric_dates_may_be_fractional() {
+        let decoded = claims(json!({"exp": 1767229200.75, "iat": 1767225600}));
+        assert_eq!(decoded.exp, Some(1767229200));
+        assert_eq!(decoded.iat, Some(1767225600));
+        assert_eq!(claims(json!({"exp": "soon"})).exp, None);
+    }
+
+    #[test]
+    fn unknown_claims_are_kept_and_odd_types_count_as_absent() {
+        let decoded = claims(json!({"tid": "t-1", "name": {"first": "Ada"}, "sub": "1"}));
+        assert_eq!(decoded.extra["tid"], "t-1");
+        assert_eq!(decoded.name, None);
+        assert_eq!(decoded.sub.as_deref(), Some("1"));
+    }
+
+    #[test]
+    fn debug_output_shows_no_email_or_nonce() {
+        let decoded = claims(json!({"email": "ada@example.com", "nonce": "n-secret", "sub": "1"}));
+        let printed = format!("{decoded:?}");
+        assert!(!printed.contains("ada@example.com") && !printed.contains("n-secret"));
+    }
+}

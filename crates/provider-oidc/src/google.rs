@@ -1,0 +1,123 @@
+//! Google (PROVIDERS.md §1): OIDC code flow with PKCE S256 and a nonce; the identity comes
+//! from the verified id_token and the userinfo endpoint.
+
+mod identity;
+
+use crate::id_token::{IdTokenVerifier, IssuerPolicy};
+use crate::jwks::KeySetCache;
+use async_trait::async_trait;
+use social_login_domain::ProviderKey;
+use social_login_ports::{
+    AuthorizationRequest, CallbackInput, Clock, IdentityProvider, ProviderError, ProviderLogin,
+    SystemClock,
+};
+use social_login_provider_core::{
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, fetch_json,
+    require_non_empty, resolve_endpoint,
+};
+use std::sync::Arc;
+use url::Url;
+
+/// Google's endpoints (discovery, §1.1) and the scopes for a sign-in with email.
+pub const GOOGLE_DEFAULTS: FlowDefaults = FlowDefaults {
+    authorization: "https://accounts.google.com/o/oauth2/v2/auth",
+    token: "https://oauth2.googleapis.com/token",
+    scopes: &["openid", "email", "profile"],
+    // Google takes `client_secret_post` and `client_secret_basic`; the body is enough.
+    client_auth: ClientAuth::RequestBody,
+};
+pub const GOOGLE_USERINFO_URL: &str = "https://openidconnect.googleapis.com/v1/userinfo";
+pub const GOOGLE_JWKS_URL: &str = "https://www.googleapis.com/oauth2/v3/certs";
+/// Google's id_tokens carry either spelling (PROVIDERS.md §1.5); both must be accepted.
+pub const GOOGLE_ISSUERS: [&str; 2] = ["https://accounts.google.com", "accounts.google.com"];
+
+/// The Google adapter.
+#[derive(Debug, Clone)]
+pub struct GoogleProvider {
+    flow: CodeFlow,
+    userinfo_url: Url,
+    verifier: IdTokenVerifier,
+}
+
+impl GoogleProvider {
+    /// Builds the adapter on the shared client; fails naming the first invalid field.
+    /// `endpoints.issuer`, when set, replaces Google's two issuers with that one.
+    pub fn new(
+        settings: ProviderSettings,
+        http: reqwest::Client,
+    ) -> Result<Self, ProviderConfigError> {
+        Self::with_clock(settings, http, Arc::new(SystemClock))
+    }
+
+    /// Like [`Self::new`], reading the time from `clock` (id_token times and the key-set
+    /// cache's timing).
+    pub fn with_clock(
+        settings: ProviderSettings,
+        http: reqwest::Client,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Self, ProviderConfigError> {
+        let endpoints = &settings.endpoints;
+        let userinfo_url = resolve_endpoint(
+            "endpoints.userinfo",
+            endpoints.userinfo.as_deref(),
+            GOOGLE_USERINFO_URL,
+        )?;
+        let jwks_url =
+            resolve_endpoint("endpoints.jwks", endpoints.jwks.as_deref(), GOOGLE_JWKS_URL)?;
+        let issuer = match endpoints.issuer.as_deref() {
+            Some(issuer) => {
+                require_non_empty("endpoints.issuer", issuer)?;
+                IssuerPolicy::one_of([issuer.trim()])
+            }
+            None => IssuerPolicy::one_of(GOOGLE_ISSUERS),
+        };
+        let flow = CodeFlow::new(&settings, &GOOGLE_DEFAULTS, http)?;
+        let keys = KeySetCache::shared(&jwks_url, flow.http());
+        Ok(Self {
+            verifier: IdTokenVerifier::new(keys, issuer, settings.client_id.clone(), clock),
+            flow,
+            userinfo_url,
+        })
+    }
+}
+
+#[async_trait]
+impl IdentityProvider for GoogleProvider {
+    fn key(&self) -> ProviderKey {
+        ProviderKey::Google
+    }
+
+    fn authorization_url(&self, request: &AuthorizationRequest) -> String {
+        self.flow
+            .authorization_url(request, &[("nonce", request.nonce.expose())])
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = "google"))]
+    async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError> {
+        let tokens = self
+            .flow
+            .exchange_code(&callback.code, &callback.redeemed.pkce_verifier)
+            .await?;
+        let id_token = tokens
+            .id_token
+            .as_ref()
+            .ok_or_else(|| ProviderError::UserInfo("token endpoint answered no id_token".into()))?;
+        let claims = self
+            .verifier
+            .verify(id_token, &callback.redeemed.nonce)
+            .await?;
+        let userinfo: identity::UserInfo = fetch_json(
+            "Google userinfo endpoint",
+            self.flow
+                .http()
+                .get(self.userinfo_url.clone())
+                .bearer_auth(tokens.access_token.expose()),
+        )
+        .await?;
+        let identity = identity::to_identity(claims, userinfo)?;
+        Ok(ProviderLogin {
+            identity,
+            tokens: tokens.into_provider_tokens(),
+        })
+    }
+}

@@ -1,0 +1,190 @@
+//! The claim checks of OIDC Core §3.1.3.7 after the signature: issuer, audience, times and
+//! nonce. Each failure names the check, never a claim's value.
+
+use super::issuer::IssuerPolicy;
+use crate::claims::IdTokenClaims;
+use social_login_domain::SecretText;
+use social_login_ports::ProviderError;
+use subtle::ConstantTimeEq;
+
+/// Clock skew tolerated between us and the provider, in seconds.
+pub const CLOCK_LEEWAY_SECS: i64 = 60;
+
+fn fail(what: &str) -> ProviderError {
+    ProviderError::UserInfo(format!("id_token {what}"))
+}
+
+pub fn check_issuer(policy: &IssuerPolicy, claims: &IdTokenClaims) -> Result<(), ProviderError> {
+    if claims.iss.is_none() {
+        return Err(fail("has no issuer"));
+    }
+    if !policy.accepts(claims) {
+        return Err(fail("issuer is not accepted"));
+    }
+    Ok(())
+}
+
+/// `aud` must contain our client id; with several audiences, `azp` must be present; and a
+/// present `azp` must be our client id (the token was issued to us, not to another app).
+pub fn check_audience(client_id: &str, claims: &IdTokenClaims) -> Result<(), ProviderError> {
+    if !claims.aud.contains(client_id) {
+        return Err(fail("audience is not this client"));
+    }
+    match claims.azp.as_deref() {
+        Some(azp) if azp != client_id => Err(fail("authorized party is not this client")),
+        None if claims.aud.0.len() > 1 => Err(fail("has several audiences and no azp")),
+        _ => Ok(()),
+    }
+}
+
+/// `exp` and `iat` are required; `exp` must not be past and `iat`/`nbf` not in the future,
+/// each with [`CLOCK_LEEWAY_SECS`] of tolerance. `now` is seconds since the epoch.
+pub fn check_times(claims: &IdTokenClaims, now: i64) -> Result<(), ProviderError> {
+    let exp = claims.exp.ok_or_else(|| fail("has no expiry (exp)"))?;
+    let iat = claims.iat.ok_or_else(|| fail("has no issue time (iat)"))?;
+    if now >= exp.saturating_add(CLOCK_LEEWAY_SECS) {
+        return Err(fail("has expired (exp)"));
+    }
+    if iat > now.saturating_add(CLOCK_LEEWAY_SECS) {
+        return Err(fail("is issued in the future (iat)"));
+    }
+    if claims
+        .nbf
+        .is_some_and(|nbf| nbf > now.saturating_add(CLOCK_LEEWAY_SECS))
+    {
+        return Err(fail("is not valid yet (nbf)"));
+    }
+    Ok(())
+}
+
+/// The `nonce` must equal the one stored with the state, compared in constant time: it
+/// binds the token to this browser's sign-in and defeats replay of a stolen token.
+pub fn check_nonce(expected: &SecretText, claims: &IdTokenClaims) -> Result<(), ProviderError> {
+    let nonce = claims
+        .nonce
+        .as_deref()
+        .ok_or_else(|| fail("has no nonce"))?;
+    if !bool::from(nonce.as_bytes().ct_eq(expected.expose().as_bytes())) {
+        return Err(fail("nonce does not match"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    const NOW: i64 = 1_767_225_600;
+
+    fn claims(value: Value) -> IdTokenClaims {
+        serde_json::from_value(value).unwrap()
+    }
+
+    fn message(result: Result<(), ProviderError>) -> String {
+        match result {
+            Err(ProviderError::UserInfo(message)) => message,
+            other => panic!("expected UserInfo, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_issuer_must_be_present_and_listed() {
+        let policy = IssuerPolicy::one_of(["https://accounts.google.com"]);
+        assert!(
+            check_issuer(
+                &policy,
+                &claims(json!({"iss": "https://accounts.google.com"}))
+            )
+            .is_ok()
+        );
+        assert_eq!(
+            message(check_issuer(
+                &policy,
+                &claims(json!({"iss": "https://x.example"}))
+            )),
+            "id_token issuer is not accepted"
+        );
+        assert_eq!(
+            message(check_issuer(&policy, &claims(json!({})))),
+            "id_token has no issuer"
+        );
+    }
+
+    #[test]
+    fn the_audience_must_be_this_client_and_azp_must_agree() {
+        assert!(check_audience("me", &claims(json!({"aud": "me"}))).is_ok());
+        assert!(check_audience("me", &claims(json!({"aud": "me", "azp": "me"}))).is_ok());
+        assert!(check_audience("me", &claims(json!({"aud": ["me", "x"], "azp": "me"}))).is_ok());
+        assert_eq!(
+            message(check_audience("me", &claims(json!({"aud": "other"})))),
+            "id_token audience is not this client"
+        );
+        assert_eq!(
+            message(check_audience(
+                "me",
+                &claims(json!({"aud": "me", "azp": "other"}))
+            )),
+            "id_token authorized party is not this client"
+        );
+        assert_eq!(
+            message(check_audience("me", &claims(json!({"aud": ["me", "x"]})))),
+            "id_token has several audiences and no azp"
+        );
+        assert!(check_audience("me", &claims(json!({}))).is_err());
+    }
+
+    #[test]
+    fn expiry_is_checked_with_a_minute_of_leeway() {
+        let at = |exp: i64| claims(json!({"exp": exp, "iat": NOW - 3600}));
+        assert!(check_times(&at(NOW - 59), NOW).is_ok());
+        assert_eq!(
+            message(check_times(&at(NOW - 60), NOW)),
+            "id_token has expired (exp)"
+        );
+        assert!(check_times(&at(NOW + 3600), NOW).is_ok());
+    }
+
+    #[test]
+    fn issue_time_in_the_future_is_tolerated_for_a_minute_only() {
+        let issued = |iat: i64| claims(json!({"exp": NOW + 3600, "iat": iat}));
+        assert!(check_times(&issued(NOW + 60), NOW).is_ok());
+        assert_eq!(
+            message(check_times(&issued(NOW + 61), NOW)),
+            "id_token is issued in the future (iat)"
+        );
+        let not_yet = claims(json!({"exp": NOW + 3600, "iat": NOW, "nbf": NOW + 120}));
+        assert_eq!(
+            message(check_times(&not_yet, NOW)),
+            "id_token is not valid yet (nbf)"
+        );
+    }
+
+    #[test]
+    fn exp_and_iat_are_required() {
+        assert_eq!(
+            message(check_times(&claims(json!({"iat": NOW})), NOW)),
+            "id_token has no expiry (exp)"
+        );
+        assert_eq!(
+            message(check_times(&claims(json!({"exp": NOW + 10})), NOW)),
+            "id_token has no issue time (iat)"
+        );
+    }
+
+    #[test]
+    fn the_nonce_must_match_exactly() {
+        let expected = SecretText::new("n-0S6_WzA2Mj");
+        assert!(check_nonce(&expected, &claims(json!({"nonce": "n-0S6_WzA2Mj"}))).is_ok());
+        for other in ["n-0S6_WzA2M", "n-0S6_WzA2Mj ", "N-0S6_WZA2MJ", ""] {
+            assert_eq!(
+                message(check_nonce(&expected, &claims(json!({"nonce": other})))),
+                "id_token nonce does not match"
+            );
+        }
+        assert_eq!(
+            message(check_nonce(&expected, &claims(json!({})))),
+            "id_token has no nonce"
+        );
+    }
+}

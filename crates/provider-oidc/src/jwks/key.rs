@@ -1,0 +1,129 @@
+//! The keys of a JWKS document, parsed tolerantly: a key we cannot use (an encryption key,
+//! an unknown type, a malformed entry) is skipped, never fatal for the whole set.
+
+use jsonwebtoken::{Algorithm, DecodingKey};
+use serde::Deserialize;
+use serde_json::Value;
+use std::fmt;
+
+/// One usable signature key.
+#[derive(Clone)]
+pub struct PublicKey {
+    pub kid: Option<String>,
+    /// The key's own `alg`, when the set names one (Entra's do not).
+    pub alg: Option<String>,
+    pub key: DecodingKey,
+}
+
+impl PublicKey {
+    /// Whether a token signed with `algorithm` may be checked with this key: the families
+    /// must match, and so must the key's own `alg` when it names one.
+    pub fn accepts(&self, algorithm: Algorithm) -> bool {
+        let named_ok = self
+            .alg
+            .as_deref()
+            .is_none_or(|alg| alg.parse::<Algorithm>().ok() == Some(algorithm));
+        named_ok && self.key.family() == algorithm.family()
+    }
+}
+
+impl fmt::Debug for PublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PublicKey")
+            .field("kid", &self.kid)
+            .field("alg", &self.alg)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `{"keys": [...]}`; each entry stays raw JSON until it is parsed on its own.
+#[derive(Deserialize)]
+pub struct JwkSetDocument {
+    #[serde(default)]
+    keys: Vec<Value>,
+}
+
+#[derive(Deserialize)]
+struct RawJwk {
+    kty: String,
+    #[serde(default)]
+    kid: Option<String>,
+    #[serde(default)]
+    alg: Option<String>,
+    #[serde(default, rename = "use")]
+    usage: Option<String>,
+    #[serde(default)]
+    n: Option<String>,
+    #[serde(default)]
+    e: Option<String>,
+    #[serde(default)]
+    x: Option<String>,
+    #[serde(default)]
+    y: Option<String>,
+}
+
+impl JwkSetDocument {
+    /// The signature keys (RSA and EC) of the set.
+    pub fn signature_keys(self) -> Vec<PublicKey> {
+        self.keys.into_iter().filter_map(parse_key).collect()
+    }
+}
+
+fn parse_key(raw: Value) -> Option<PublicKey> {
+    let jwk: RawJwk = serde_json::from_value(raw).ok()?;
+    // A key published for encryption must never verify a signature.
+    if jwk.usage.as_deref().is_some_and(|usage| usage != "sig") {
+        return None;
+    }
+    let key = match jwk.kty.as_str() {
+        "RSA" => DecodingKey::from_rsa_components(jwk.n.as_deref()?, jwk.e.as_deref()?).ok()?,
+        "EC" => DecodingKey::from_ec_components(jwk.x.as_deref()?, jwk.y.as_deref()?).ok()?,
+        _ => return None,
+    };
+    Some(PublicKey {
+        kid: jwk.kid,
+        alg: jwk.alg,
+        key,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(document: Value) -> Vec<PublicKey> {
+        serde_json::from_value::<JwkSetDocument>(document)
+            .unwrap()
+            .signature_keys()
+    }
+
+    const N: &str = social_login_simulator::TEST_KEY_A.n;
+
+    #[test]
+    fn rsa_signature_keys_are_kept_and_others_skipped() {
+        let keys = parse(json!({"keys": [
+            {"kty": "RSA", "kid": "a", "alg": "RS256", "use": "sig", "n": N, "e": "AQAB"},
+            {"kty": "RSA", "kid": "enc", "use": "enc", "n": N, "e": "AQAB"},
+            {"kty": "oct", "kid": "hmac", "k": "c2VjcmV0"},
+            {"kty": "RSA", "kid": "broken"},
+            "not even an object",
+            {"kty": "RSA", "kid": "no-alg", "n": N, "e": "AQAB"},
+        ]}));
+        let kids: Vec<_> = keys.iter().map(|k| k.kid.as_deref().unwrap()).collect();
+        assert_eq!(kids, ["a", "no-alg"]);
+    }
+
+    #[test]
+    fn a_key_accepts_only_its_own_algorithm_family_and_named_alg() {
+        let keys = parse(json!({"keys": [
+            {"kty": "RSA", "kid": "a", "alg": "RS256", "n": N, "e": "AQAB"},
+            {"kty": "RSA", "kid": "b", "n": N, "e": "AQAB"},
+        ]}));
+        assert!(keys[0].accepts(Algorithm::RS256));
+        assert!(!keys[0].accepts(Algorithm::RS512));
+        assert!(!keys[0].accepts(Algorithm::HS256));
+        assert!(keys[1].accepts(Algorithm::RS512));
+        assert!(!keys[1].accepts(Algorithm::ES256));
+    }
+}

@@ -1,0 +1,8 @@
+//! The OIDC verifier and the Google adapter against the simulated Google over real HTTP.
+
+mod google_failures;
+mod google_id_token_faults;
+mod google_sign_in;
+mod key_set_cache;
+mod support;
+mod verifier;

@@ -1,0 +1,183 @@
+//! The RSA keys the simulated OIDC providers sign id_tokens with, and the JWKS they publish.
+//!
+//! TEST FIXTURES ONLY: the two 2048-bit private keys in `signing/` are published in this
+//! repository and protect nothing. They are fixed (not generated at start) so the simulator
+//! needs no RSA key-generation dependency, and so tests can craft tokens with them.
+
+use crate::id_token_fault::IdTokenFault;
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use serde_json::{Value, json};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A fixed RSA key pair and its JWK parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TestKey {
+    pub kid: &'static str,
+    /// PKCS#1 PEM of the private key. A test fixture: never use it for anything real.
+    pub private_pem: &'static str,
+    /// PKCS#1 PEM of the public key (what an HS256 confusion attack uses as the secret).
+    pub public_pem: &'static str,
+    /// JWK `n`: the modulus, base64url without padding.
+    pub n: &'static str,
+    /// JWK `e`: the public exponent (65537).
+    pub e: &'static str,
+}
+
+/// The key the simulator signs with first.
+pub const TEST_KEY_A: TestKey = TestKey {
+    kid: "sim-key-a",
+    private_pem: include_str!("signing/test_key_a.pem"),
+    public_pem: include_str!("signing/test_key_a.pub.pem"),
+    n: "t6U7187BaytUtz6p2KFoFRWkA2tnpTFZh34utXQI58QgpRCe21yJ7JnlEVBAK1iKtEXtlXl0qSY21-WOqzhXuA3aVjOUKAsvXGRIpDH06CgJkA0tb32oSaMZRAoPvzfOQI58oxcTLEldF6qfHjvWTe5n51yGmrIO2Z3T2Zn0kE3Ktrg81BGn0156pvs5pG7nfg_toHYR0295r_ll8A9sAvJ0SKMZiurNn_dpecWB29SX6EgASE3Sqg2lzAH0ZgVyVrwvM36bPDUROJEZJyEoBoA7C880Rby4sgQ9yQLAclSKlqWHqHm46f0keCCfFA4FQ1H4FrnQWnSXzhTf92Yvmw",
+    e: "AQAB",
+};
+
+/// The key after a rotation, and the "other" key of the wrong-signature fault.
+pub const TEST_KEY_B: TestKey = TestKey {
+    kid: "sim-key-b",
+    private_pem: include_str!("signing/test_key_b.pem"),
+    public_pem: include_str!("signing/test_key_b.pub.pem"),
+    n: "h_LL1N1wMVPv_azTmzmphDl-UB6HiFMoodD1RPMq6Uj_-YcE0AV0Z4NrC7HbS_C9-wP5fVnOxav0T9CxR5GbXDXtHHiLHicv-XV6RX2Dzqt4DSKbY_wE_X5ugPYKvS_YchbJJGeCqqFdKEe-Uu62UA66V-_RZWo6zaME8TbyFu4l0lm-AbnQW89evIcgxw81f85j3w96zUKE3VnxQqqGWslDhcFnqcD-ZZPlaSSykcDn0HKS2OkTjQKXgN48ZeP_kPGM7k2cDvKB1Vwhf3YVUXKdaiZ6gWDKxkvMFkrNWCCpinjblwwakHmHej_dQuAT23raWuZYLcnLeYDmFn9wew",
+    e: "AQAB",
+};
+
+/// The `kid` of the unknown-key fault: published by nobody.
+pub const UNKNOWN_KID: &str = "sim-key-unknown";
+
+impl TestKey {
+    /// This key as a JWK, the way Google's `certs` lists it.
+    pub fn jwk(&self) -> Value {
+        json!({"kty": "RSA", "alg": "RS256", "use": "sig", "kid": self.kid, "n": self.n, "e": self.e})
+    }
+
+    /// Signs `claims` RS256 with this private key, with `kid` in the header.
+    pub fn sign(&self, kid: &str, claims: &Value) -> String {
+        let mut header = Header::new(Algorithm::RS256);
+        header.kid = Some(kid.to_owned());
+        // The fixture PEMs are checked by a unit test; failing here is a broken fixture.
+        let key = EncodingKey::from_rsa_pem(self.private_pem.as_bytes())
+            .expect("the fixture private key is a valid RSA PEM");
+        jsonwebtoken::encode(&header, claims, &key).expect("RS256 signing succeeds")
+    }
+}
+
+/// The simulator-wide signing keys: key A until [`KeyRing::rotate`], then key B with both
+/// published (as providers do during a rotation).
+#[derive(Debug, Default)]
+pub struct KeyRing {
+    rotated: AtomicBool,
+}
+
+impl KeyRing {
+    pub fn active(&self) -> &'static TestKey {
+        if self.rotated.load(Ordering::SeqCst) {
+            &TEST_KEY_B
+        } else {
+            &TEST_KEY_A
+        }
+    }
+
+    fn other(&self) -> &'static TestKey {
+        if self.rotated.load(Ordering::SeqCst) {
+            &TEST_KEY_A
+        } else {
+            &TEST_KEY_B
+        }
+    }
+
+    pub fn rotate(&self) {
+        self.rotated.store(true, Ordering::SeqCst);
+    }
+
+    /// The JWKS document: `{"keys": [...]}`.
+    pub fn jwks(&self) -> Value {
+        let keys: Vec<Value> = if self.rotated.load(Ordering::SeqCst) {
+            vec![TEST_KEY_A.jwk(), TEST_KEY_B.jwk()]
+        } else {
+            vec![TEST_KEY_A.jwk()]
+        };
+        json!({ "keys": keys })
+    }
+
+    /// Signs `claims` with the active key, or breaks the token the way `fault` says
+    /// (header-level faults; claim-level ones were applied to `claims` already).
+    pub fn sign(&self, claims: &Value, fault: Option<IdTokenFault>) -> String {
+        let active = self.active();
+        match fault {
+            Some(IdTokenFault::WrongSignature) => self.other().sign(active.kid, claims),
+            Some(IdTokenFault::UnknownKid) => active.sign(UNKNOWN_KID, claims),
+            Some(IdTokenFault::AlgNone) => unsigned(active.kid, claims),
+            Some(IdTokenFault::HmacWithPublicKey) => {
+                let mut header = Header::new(Algorithm::HS256);
+                header.kid = Some(active.kid.to_owned());
+                let key = EncodingKey::from_secret(active.public_pem.as_bytes());
+                jsonwebtoken::encode(&header, claims, &key).expect("HS256 signing succeeds")
+            }
+            _ => active.sign(active.kid, claims),
+        }
+    }
+}
+
+/// `alg: none` with an empty signature: the token a careless verifier accepts.
+fn unsigned(kid: &str, claims: &Value) -> String {
+    let header = json!({"alg": "none", "typ": "JWT", "kid": kid});
+    format!(
+        "{}.{}.",
+        URL_SAFE_NO_PAD.encode(header.to_string()),
+        URL_SAFE_NO_PAD.encode(claims.to_string())
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jsonwebtoken::{DecodingKey, Validation};
+
+    fn verify(token: &str, key: &TestKey) -> bool {
+        let decoding = DecodingKey::from_rsa_components(key.n, key.e).unwrap();
+        let mut validation = Validation::new(Algorithm::RS256);
+        validation.required_spec_claims.clear();
+        validation.validate_exp = false;
+        validation.validate_aud = false;
+        jsonwebtoken::decode::<Value>(token, &decoding, &validation).is_ok()
+    }
+
+    #[test]
+    fn each_fixture_key_verifies_its_own_signature_through_its_jwk_only() {
+        let claims = json!({"sub": "1"});
+        for (key, other) in [(&TEST_KEY_A, &TEST_KEY_B), (&TEST_KEY_B, &TEST_KEY_A)] {
+            let token = key.sign(key.kid, &claims);
+            assert!(verify(&token, key));
+            assert!(!verify(&token, other));
+            assert!(DecodingKey::from_rsa_pem(key.public_pem.as_bytes()).is_ok());
+        }
+    }
+
+    #[test]
+    fn a_rotation_signs_with_the_new_key_and_publishes_both() {
+        let ring = KeyRing::default();
+        assert_eq!(ring.jwks()["keys"].as_array().unwrap().len(), 1);
+        ring.rotate();
+        let token = ring.sign(&json!({"sub": "1"}), None);
+        assert!(verify(&token, &TEST_KEY_B));
+        assert_eq!(ring.jwks()["keys"].as_array().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn the_wrong_signature_fault_keeps_the_kid_but_not_the_key() {
+        let ring = KeyRing::default();
+        let token = ring.sign(&json!({"sub": "1"}), Some(IdTokenFault::WrongSignature));
+        let header = jsonwebtoken::decode_header(&token).unwrap();
+        assert_eq!(header.kid.as_deref(), Some(TEST_KEY_A.kid));
+        assert!(!verify(&token, &TEST_KEY_A));
+    }
+
+    #[test]
+    fn the_alg_none_fault_has_an_empty_signature() {
+        let token = KeyRing::default().sign(&json!({"sub": "1"}), Some(IdTokenFault::AlgNone));
+        assert!(token.ends_with('.'));
+        assert_eq!(token.matches('.').count(), 2);
+    }
+}
