@@ -9,6 +9,7 @@ use social_login_persistence::SeaOrmRepository;
 use social_login_ports::{Clock, IdentityProvider, SystemClock};
 use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http_client};
 use social_login_provider_oauth2::GithubProvider;
+use social_login_provider_oidc::GoogleProvider;
 use social_login_security::{AesGcmTokenCipher, Argon2PasswordHasher, JwtSessionTokens};
 use social_login_state_store::MemoryStateStore;
 use std::sync::Arc;
@@ -71,11 +72,17 @@ fn providers(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
         .map_err(|error| StartupError::Provider(error.to_string()))?;
     let mut registry = ProviderRegistry::new();
     for (key, config) in settings.enabled_providers() {
+        let failed = |error: social_login_provider_core::ProviderConfigError| {
+            StartupError::Provider(format!("oauth_providers.{key}: {error}"))
+        };
+        let settings = provider_settings(config);
         let adapter: Arc<dyn IdentityProvider> = match key {
-            ProviderKey::Github => Arc::new(
-                GithubProvider::new(provider_settings(config), http.clone())
-                    .map_err(|error| StartupError::Provider(format!("{key}: {error}")))?,
-            ),
+            ProviderKey::Github => {
+                Arc::new(GithubProvider::new(settings, http.clone()).map_err(failed)?)
+            }
+            ProviderKey::Google => {
+                Arc::new(GoogleProvider::new(settings, http.clone()).map_err(failed)?)
+            }
             other => {
                 return Err(StartupError::Unsupported(format!(
                     "oauth_providers.{other}: this build has no adapter for it yet"

@@ -15,6 +15,8 @@ use tempfile::TempDir;
 pub const CLIENT_ID: &str = "e2e-client";
 pub const CLIENT_SECRET: &str = "e2e-client-secret-value";
 pub const REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/github";
+pub const GOOGLE_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/google";
+}
 pub const PASSWORD: &str = "correct horse battery";
 
 /// Knobs a test may turn before the app starts.
@@ -79,6 +81,12 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
                 CLIENT_SECRET,
                 REDIRECT_URI,
             ))
+            .with_client(RegisteredClient::new(
+                Provider::Google,
+                CLIENT_ID,
+                CLIENT_SECRET,
+                GOOGLE_REDIRECT_URI,
+            ))
             .with_user(ada())
             .with_user(grace())
             .with_user(unverified()),
@@ -109,6 +117,14 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
     github.endpoints.userinfo = Some(endpoints.user);
     github.endpoints.emails = Some(endpoints.emails);
     settings.oauth_providers.github = Some(github);
+    let endpoints = sim.google();
+    let mut google = ProviderConfig::new(CLIENT_ID, CLIENT_SECRET, GOOGLE_REDIRECT_URI);
+    google.endpoints.authorization = Some(endpoints.authorization);
+    google.endpoints.token = Some(endpoints.token);
+    google.endpoints.userinfo = Some(endpoints.userinfo);
+    google.endpoints.jwks = Some(endpoints.jwks);
+    google.endpoints.issuer = Some(endpoints.issuer);
+    settings.oauth_providers.google = Some(google);
     settings.validate().expect("test settings are valid");
     let server = start(&settings).await.expect("server starts");
     TestApp {
@@ -174,7 +190,7 @@ impl TestApp {
         );
         let location = response.headers()["location"].to_str().unwrap().to_owned();
         assert!(
-            location.starts_with(REDIRECT_URI),
+            location.starts_with(REDIRECT_URI) || location.starts_with(GOOGLE_REDIRECT_URI),
             "back to our redirect_uri"
         );
         let parsed = url::Url::parse(&location).unwrap();
@@ -193,10 +209,18 @@ impl TestApp {
 
     /// authorize → provider → callback; returns the raw callback response.
     pub async fn login_response(&self, user_id: &str) -> reqwest::Response {
-        let url = self.authorize("github", None).await;
+        self.login_response_at("github", user_id).await
+    }
+
+    pub async fn login_response_at(&self, provider: &str, user_id: &str) -> reqwest::Response {
+        let url = self.authorize(provider, None).await;
         let approval = self.approve_at_provider(&url, user_id).await;
-        self.post("/auth/oauth/github/callback", &approval.body(), None)
-            .await
+        self.post(
+            &format!("/auth/oauth/{provider}/callback"),
+            &approval.body(),
+            None,
+        )
+        .await
     }
 
     /// A successful GitHub login; returns the login result.
@@ -208,10 +232,23 @@ impl TestApp {
 
     /// authorize (with bearer) → provider → connect; returns the raw connect response.
     pub async fn connect_response(&self, bearer: &str, user_id: &str) -> reqwest::Response {
-        let url = self.authorize("github", Some(bearer)).await;
+        self.connect_response_at("github", bearer, user_id).await
+    }
+
+    pub async fn connect_response_at(
+        &self,
+        provider: &str,
+        bearer: &str,
+        user_id: &str,
+    ) -> reqwest::Response {
+        let url = self.authorize(provider, Some(bearer)).await;
         let approval = self.approve_at_provider(&url, user_id).await;
-        self.post("/auth/oauth/github/connect", &approval.body(), Some(bearer))
-            .await
+        self.post(
+            &format!("/auth/oauth/{provider}/connect"),
+            &approval.body(),
+            Some(bearer),
+        )
+        .await
     }
 
     pub async fn register(&self, email: &str) -> Value {

@@ -8,3 +8,4 @@ mod ops;
 mod password;
 mod secrets;
 mod state;
+mod two_providers;

@@ -1,0 +1,89 @@
+//! Flows that need a second provider: state bound to its provider, connecting Google to a
+//! GitHub user, the last-login-method check across providers, verified auto-linking.
+
+use crate::helpers::*;
+use serde_json::Value;
+
+async fn accounts(app: &TestApp, bearer: &str) -> Vec<Value> {
+    app.get("/auth/oauth/accounts", Some(bearer))
+        .await
+        .json::<Value>()
+        .await
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[tokio::test]
+async fn a_state_minted_for_one_provider_is_refused_by_another_and_spent() {
+    let app = spawn_app().await;
+    let url = app.authorize("github", None).await;
+    let approval = app.approve_at_provider(&url, "583231").await;
+    let elsewhere = app
+        .post("/auth/oauth/google/callback", &approval.body(), None)
+        .await;
+    assert_problem(elsewhere, 400, "OAuthStateMismatch").await;
+    let home = app
+        .post("/auth/oauth/github/callback", &approval.body(), None)
+        .await;
+    assert_problem(home, 400, "OAuthStateMismatch").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_github_user_connects_google_and_may_then_drop_github_but_not_both() {
+    let app = spawn_app().await;
+    let login = app.login("583231").await;
+    let bearer = token(&login);
+    let connected = app.connect_response_at("google", &bearer, "1000001").await;
+    assert_eq!(connected.status(), 201);
+    let providers: Vec<_> = accounts(&app, &bearer)
+        .await
+        .iter()
+        .map(|link| link["provider"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(providers, ["github", "google"]);
+
+    let dropped = app
+        .delete("/auth/oauth/github/disconnect", Some(&bearer))
+        .await;
+    assert_eq!(dropped.status(), 204);
+    let last = app
+        .delete("/auth/oauth/google/disconnect", Some(&bearer))
+        .await;
+    assert_problem(last, 400, "LastLoginMethod").await;
+
+    // Google now signs the same user in.
+    let via_google = app.login_response_at("google", "1000001").await;
+    assert_eq!(via_google.status(), 200);
+    let via_google: Value = via_google.json().await.unwrap();
+    assert_eq!(via_google["user"]["id"], login["user"]["id"]);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn with_auto_link_a_verified_google_email_links_to_the_verified_github_user() {
+    let app = spawn_app_with(Options {
+        auto_link_by_email: true,
+        ..Options::default()
+    })
+    .await;
+    let github = app.login("583231").await;
+    let google = app.login_response_at("google", "583231").await;
+    assert_eq!(google.status(), 200);
+    let google: Value = google.json().await.unwrap();
+    assert_eq!(google["is_new_user"], false);
+    assert_eq!(google["user"]["id"], github["user"]["id"]);
+    assert_eq!(accounts(&app, &token(&github)).await.len(), 2);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn without_auto_link_the_same_verified_email_is_a_conflict() {
+    let app = spawn_app().await;
+    app.login("583231").await;
+    let google = app.login_response_at("google", "583231").await;
+    assert_problem(google, 409, "EmailAlreadyRegistered").await;
+    app.stop().await;
+}
