@@ -16,7 +16,6 @@ pub const CLIENT_ID: &str = "e2e-client";
 pub const CLIENT_SECRET: &str = "e2e-client-secret-value";
 pub const REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/github";
 pub const GOOGLE_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/google";
-}
 pub const PASSWORD: &str = "correct horse battery";
 
 /// Knobs a test may turn before the app starts.
