@@ -11,6 +11,12 @@ use std::time::Duration;
 pub enum Provider {
     Github,
     Google,
+    Facebook,
+    Microsoft,
+    Linkedin,
+    Discord,
+    Twitter,
+    Apple,
 }
 
 impl Provider {
@@ -19,6 +25,12 @@ impl Provider {
         match self {
             Self::Github => "github",
             Self::Google => "google",
+            Self::Facebook => "facebook",
+            Self::Microsoft => "microsoft",
+            Self::Linkedin => "linkedin",
+            Self::Discord => "discord",
+            Self::Twitter => "twitter",
+            Self::Apple => "apple",
         }
     }
 }

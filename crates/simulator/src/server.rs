@@ -51,6 +51,7 @@ fn router(state: Arc<SimState>) -> Router {
     Router::new()
         .nest("/github", crate::github::routes())
         .nest("/google", crate::google::routes())
+        // Each provider family adds its `.nest` line here (one line each, to keep merges clean).
         .nest("/_control", crate::control::routes())
         .with_state(state)
 }
