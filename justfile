@@ -3,6 +3,10 @@
 export TEST_POSTGRES_URL := env_var_or_default("TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test")
 export TEST_REDIS_URL := env_var_or_default("TEST_REDIS_URL", "redis://127.0.0.1:6379")
 
+# The zero-setup demo in the browser.
+demo:
+    cargo run --release -- demo
+
 # Run the service with the sample configuration.
 serve:
     cargo run --release -- serve --config examples/social-login.toml

@@ -18,12 +18,25 @@ pub struct Cli {
 pub enum Command {
     /// Run the HTTP service; applies pending database migrations first.
     Serve(ConfigArg),
+    /// Zero-setup demo: SQLite, in-process state, a simulated identity provider for every
+    /// provider, and a demo page at `/`.
+    Demo(DemoArgs),
     /// Apply database migrations and exit.
     Migrate(ConfigArg),
     /// Validate the configuration, print every problem, exit non-zero if any.
     CheckConfig(ConfigArg),
     /// Print a fresh random secret_key.
     GenSecret,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DemoArgs {
+    /// Address of the demo page and API.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub bind: std::net::SocketAddr,
+    /// Where the demo keeps its SQLite database and secret.
+    #[arg(long, value_name = "DIR", default_value = "social-login-demo")]
+    pub data_dir: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -38,6 +51,11 @@ pub async fn run(cli: Cli) -> ExitCode {
         Command::GenSecret => {
             println!("{}", social_login_security::generate_secret_key());
             ExitCode::SUCCESS
+        }
+        Command::Demo(args) => {
+            // Quiet by default: the demo talks to a person, not a log collector.
+            telemetry::init_logging_at("warn");
+            report(crate::demo::run(args.bind, &args.data_dir, server::shutdown_signal()).await)
         }
         Command::CheckConfig(arg) => match load(&arg) {
             Ok(settings) => {

@@ -3,6 +3,7 @@
 //! starts through [`server::start`].
 
 pub mod cli;
+pub mod demo;
 pub mod http;
 pub mod server;
 pub mod settings;

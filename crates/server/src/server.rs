@@ -101,18 +101,25 @@ pub async fn serve(
     let (listener, router) = prepare(settings).await?;
     let address = listener.local_addr().map_err(StartupError::Serve)?;
     tracing::info!(%address, "social-login listening");
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(signal)
-    .await
-    .map_err(StartupError::Serve)?;
+    serve_router(listener, router, signal).await?;
     tracing::info!("social-login stopped");
     Ok(())
 }
 
 async fn prepare(settings: &Settings) -> Result<(TcpListener, axum::Router), StartupError> {
+    let router = build_router(settings).await?;
+    let bind = &settings.server.bind;
+    let listener = TcpListener::bind(bind)
+        .await
+        .map_err(|source| StartupError::Bind {
+            address: bind.clone(),
+            source,
+        })?;
+    Ok((listener, router))
+}
+
+/// Validates, wires, migrates and builds the HTTP app, without binding anything.
+pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupError> {
     // Whoever embeds the server gets the same guarantee as the CLI: never half-configured.
     settings
         .validate_for_this_build()
@@ -130,15 +137,22 @@ async fn prepare(settings: &Settings) -> Result<(TcpListener, axum::Router), Sta
             burst: settings.rate_limit.burst,
         }),
     };
-    let router = http::router(wired.service, options);
-    let bind = &settings.server.bind;
-    let listener = TcpListener::bind(bind)
-        .await
-        .map_err(|source| StartupError::Bind {
-            address: bind.clone(),
-            source,
-        })?;
-    Ok((listener, router))
+    Ok(http::router(wired.service, options))
+}
+
+/// Serves `router` on `listener` until `signal` completes, then drains.
+pub async fn serve_router(
+    listener: TcpListener,
+    router: axum::Router,
+    signal: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), StartupError> {
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(signal)
+    .await
+    .map_err(StartupError::Serve)
 }
 
 /// Completes on Ctrl-C or SIGTERM (what container runtimes send).

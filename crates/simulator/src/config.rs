@@ -76,6 +76,9 @@ pub struct SimulatorConfig {
     /// `<base url>/google`. Set `https://accounts.google.com` (or `accounts.google.com`) to
     /// test an adapter with its production issuer list.
     pub google_issuer: Option<String>,
+    /// Show a sign-in page (pick or type an identity) on an authorize request that names
+    /// no user, as a person in a browser needs; off for tests, which auto-approve.
+    pub interactive: bool,
 }
 
 impl Default for SimulatorConfig {
@@ -86,6 +89,7 @@ impl Default for SimulatorConfig {
             users: Vec::new(),
             code_ttl: Duration::from_secs(600),
             google_issuer: None,
+            interactive: false,
         }
     }
 }
@@ -103,6 +107,12 @@ impl SimulatorConfig {
 
     pub fn with_code_ttl(mut self, ttl: Duration) -> Self {
         self.code_ttl = ttl;
+        self
+    }
+
+    /// Turns the browser sign-in page on (the demo).
+    pub fn interactive(mut self) -> Self {
+        self.interactive = true;
         self
     }
 

@@ -34,6 +34,7 @@ pub mod log;
 mod pkce;
 mod random;
 mod server;
+mod sign_in_page;
 pub mod signing;
 mod state;
 mod tokens;

@@ -28,7 +28,14 @@ impl Simulator {
         let addr = listener.local_addr()?;
         let state = Arc::new(SimState::new(&config, format!("http://{addr}")));
         let (stop, stopped) = oneshot::channel::<()>();
-        let server = axum::serve(listener, router(state.clone())).with_graceful_shutdown(async {
+        let mut app = router(state.clone());
+        if config.interactive {
+            app = app.layer(axum::middleware::from_fn_with_state(
+                state.clone(),
+                crate::sign_in_page::intercept,
+            ));
+        }
+        let server = axum::serve(listener, app).with_graceful_shutdown(async {
             let _ = stopped.await;
         });
         let task = tokio::spawn(async move {

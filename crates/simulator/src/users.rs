@@ -145,6 +145,11 @@ impl Directory {
         }
     }
 
+    /// Every known user, in seeding order.
+    pub fn all(&self) -> &[SimUser] {
+        &self.users
+    }
+
     /// Adds or replaces `user` and makes it the default identity.
     pub fn set_identity(&mut self, user: SimUser) {
         self.current = Some(user.login.clone());

@@ -1,0 +1,33 @@
+//! The demo page at `/` and the callback page the providers redirect back to.
+//!
+//! Apple answers with a cross-site `form_post`; the page it lands on carries the posted
+//! fields to the script, which sends them on as `post_body` (spec 4.7.2).
+
+use axum::extract::Form;
+use axum::response::{Html, IntoResponse};
+use axum::routing::get;
+use axum::{Json, Router};
+use std::collections::BTreeMap;
+
+const PAGE: &str = include_str!("page.html");
+
+/// `/`, `/demo/config`, and `/demo/callback/{provider}` for GET and POST.
+pub fn routes(enabled: &[&str]) -> Router {
+    let config = serde_json::json!({ "providers": enabled });
+    Router::new()
+        .route("/", get(page))
+        .route("/demo/config", get(move || async move { Json(config) }))
+        .route("/demo/callback/{provider}", get(page).post(form_post))
+}
+
+async fn page() -> impl IntoResponse {
+    Html(PAGE.replace("{{FORM_POST}}", "null"))
+}
+
+/// Apple's `form_post`: hand the fields to the script, as JSON safe inside `<script>`.
+async fn form_post(Form(fields): Form<BTreeMap<String, String>>) -> impl IntoResponse {
+    let json = serde_json::to_string(&fields)
+        .unwrap_or_else(|_| "null".to_owned())
+        .replace('<', "\\u003c");
+    Html(PAGE.replace("{{FORM_POST}}", &json))
+}

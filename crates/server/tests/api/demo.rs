@@ -1,0 +1,103 @@
+//! `social-login demo`: the page, the simulator's sign-in page, the redirect back, and
+//! Apple's form_post handed to the page.
+
+use serde_json::Value;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// Starts the demo on a free loopback port in a temp dir; returns its URL.
+async fn start_demo() -> (String, tempfile::TempDir) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let bind: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = dir.path().to_owned();
+    tokio::spawn(
+        async move { social_login::demo::run(bind, &data_dir, std::future::pending()).await },
+    );
+    let base = format!("http://{bind}");
+    for _ in 0..100 {
+        if reqwest::get(format!("{base}/healthz")).await.is_ok() {
+            return (base, dir);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("demo did not start");
+}
+
+#[tokio::test]
+async fn the_demo_walks_a_sign_in_through_the_simulators_page() {
+    let (base, _dir) = start_demo().await;
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let page = http.get(format!("{base}/")).send().await.unwrap();
+    assert!(page.text().await.unwrap().contains("social-login demo"));
+    let config: Value = http
+        .get(format!("{base}/demo/config"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(config["providers"].as_array().unwrap().len() >= 2);
+
+    let authorize: Value = http
+        .get(format!("{base}/auth/oauth/github/authorize"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let url = authorize["authorization_url"].as_str().unwrap();
+    // A person first sees the sign-in page of the simulated provider.
+    let sign_in = http.get(url).send().await.unwrap().text().await.unwrap();
+    assert!(sign_in.contains("Ada Lovelace") && sign_in.contains("type an identity"));
+    // Choosing Ada redirects back to the demo's callback page with code and state.
+    let chosen = http
+        .get(format!("{url}&sim_user=583231"))
+        .send()
+        .await
+        .unwrap();
+    let location = chosen.headers()["location"].to_str().unwrap().to_owned();
+    assert!(location.starts_with(&format!("{base}/demo/callback/github?")));
+    let query: Vec<(String, String)> = url::Url::parse(&location)
+        .unwrap()
+        .query_pairs()
+        .into_owned()
+        .collect();
+    let field = |name: &str| query.iter().find(|(k, _)| k == name).unwrap().1.clone();
+    let login = http
+        .post(format!("{base}/auth/oauth/github/callback"))
+        .json(&serde_json::json!({"code": field("code"), "state": field("state")}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status(), 200);
+    let login: Value = login.json().await.unwrap();
+    assert_eq!(login["user"]["full_name"], "Ada Lovelace");
+}
+
+#[tokio::test]
+async fn a_form_post_reaches_the_page_as_json_that_cannot_break_out_of_the_script() {
+    let (base, _dir) = start_demo().await;
+    let page = reqwest::Client::new()
+        .post(format!("{base}/demo/callback/apple"))
+        .form(&[("code", "c"), ("state", "s"), ("user", "</script><b>")])
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains(
+        r#"const FORM_POST = {"code":"c","state":"s","user":"\u003c/script>\u003cb>"};"#
+    ));
+    assert!(!page.contains("</script><b>"));
+}
