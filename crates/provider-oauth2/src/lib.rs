@@ -1,6 +1,8 @@
 //! OAuth 2.0 + REST provider adapters: providers without an id_token, whose identity comes
 //! from their API. One file per provider on top of `social-login-provider-core`.
 
+pub mod discord;
 pub mod github;
 
+pub use discord::DiscordProvider;
 pub use github::GithubProvider;

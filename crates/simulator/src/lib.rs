@@ -25,6 +25,7 @@ mod client_auth;
 mod codes;
 pub mod config;
 mod control;
+pub mod discord;
 pub mod faults;
 pub mod github;
 pub mod google;
@@ -41,6 +42,7 @@ mod tokens;
 pub mod users;
 
 pub use config::{Provider, RegisteredClient, SimulatorConfig};
+pub use discord::{DiscordEndpoints, DiscordSeed};
 pub use faults::{Endpoint, Fault};
 pub use github::GithubEndpoints;
 pub use google::GoogleEndpoints;

@@ -59,6 +59,7 @@ fn router(state: Arc<SimState>) -> Router {
         .nest("/github", crate::github::routes())
         .nest("/google", crate::google::routes())
         // Each provider family adds its `.nest` line here (one line each, to keep merges clean).
+        .nest("/discord", crate::discord::routes())
         .nest("/_control", crate::control::routes())
         .with_state(state)
 }
@@ -89,6 +90,10 @@ impl SimulatorHandle {
 
     pub fn google(&self) -> GoogleEndpoints {
         GoogleEndpoints::under(&self.base_url, &self.state.google_issuer)
+    }
+
+    pub fn discord(&self) -> crate::discord::DiscordEndpoints {
+        crate::discord::DiscordEndpoints::under(&self.base_url)
     }
 
     /// Adds or replaces (by login) `user` and approves as them when a request names nobody.

@@ -35,6 +35,9 @@ pub struct SimUser {
     pub emails: Option<Vec<SimEmail>>,
     #[serde(default)]
     pub avatar_url: Option<String>,
+    /// Discord's discriminator and avatar hash; `None`: migrated, default avatar.
+    #[serde(default)]
+    pub discord: Option<crate::discord::DiscordSeed>,
 }
 
 fn number_or_string<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
@@ -62,6 +65,7 @@ impl SimUser {
             public_email: None,
             emails: None,
             avatar_url: None,
+            discord: None,
         }
     }
 
