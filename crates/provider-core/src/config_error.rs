@@ -10,6 +10,13 @@ pub enum ProviderConfigError {
     InvalidUrl { field: &'static str },
     #[error("{field} must not be empty")]
     Missing { field: &'static str },
+    /// A value of the wrong kind (Apple's signing key); `reason` is a fixed text, never
+    /// the value or a parser's view of it.
+    #[error("{field} is invalid: {reason}")]
+    Invalid {
+        field: &'static str,
+        reason: &'static str,
+    },
 }
 
 /// Parses the configured override of `field`, or the provider's `default` when there is none.

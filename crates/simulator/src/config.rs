@@ -79,6 +79,8 @@ pub struct SimulatorConfig {
     /// Show a sign-in page (pick or type an identity) on an authorize request that names
     /// no user, as a person in a browser needs; off for tests, which auto-approve.
     pub interactive: bool,
+    /// Apple teams whose keys sign client secrets ([`crate::AppleTeam::test_fixture`]).
+    pub apple_teams: Vec<crate::apple::AppleTeam>,
 }
 
 impl Default for SimulatorConfig {
@@ -90,6 +92,7 @@ impl Default for SimulatorConfig {
             code_ttl: Duration::from_secs(600),
             google_issuer: None,
             interactive: false,
+            apple_teams: Vec::new(),
         }
     }
 }
@@ -118,6 +121,12 @@ impl SimulatorConfig {
 
     pub fn with_google_issuer(mut self, issuer: impl Into<String>) -> Self {
         self.google_issuer = Some(issuer.into());
+        self
+    }
+
+    /// Seeds an Apple team key the simulated Apple verifies client secrets with.
+    pub fn with_apple_team(mut self, team: crate::apple::AppleTeam) -> Self {
+        self.apple_teams.push(team);
         self
     }
 }

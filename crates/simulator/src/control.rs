@@ -20,6 +20,7 @@ pub(crate) fn routes() -> Router<Arc<SimState>> {
         .route("/faults", post(set_fault).delete(clear_faults))
         .route("/id_token_fault", post(set_id_token_fault))
         .route("/rotate_signing_key", post(rotate_signing_key))
+        .route("/apple_knobs", post(crate::apple::set_knobs))
         .route("/log", get(log))
 }
 

@@ -20,6 +20,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod apple;
 mod browser;
 mod client_auth;
 mod codes;
@@ -41,6 +42,10 @@ mod state;
 mod tokens;
 pub mod users;
 
+pub use apple::{
+    APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_PUBLIC_KEY_PEM, APPLE_TEST_TEAM_ID,
+    AppleEndpoints, AppleFormPost, AppleKnobs, AppleTeam, ClaimStyle,
+};
 pub use config::{Provider, RegisteredClient, SimulatorConfig};
 pub use discord::{DiscordEndpoints, DiscordSeed};
 pub use faults::{Endpoint, Fault};

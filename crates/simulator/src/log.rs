@@ -39,6 +39,9 @@ pub struct RequestRecord {
     /// The scheme of the `Authorization` header (`Bearer`, `token`, `Basic`), never its value.
     pub authorization_scheme: Option<String>,
     pub api_version: Option<String>,
+    /// Apple: `iat` and `exp` of the ES256 client secret that verified (never the JWT).
+    pub client_secret_iat: Option<i64>,
+    pub client_secret_exp: Option<i64>,
     /// `ok`, or the error the simulator answered.
     pub outcome: String,
 }

@@ -60,6 +60,7 @@ fn router(state: Arc<SimState>) -> Router {
         .nest("/google", crate::google::routes())
         // Each provider family adds its `.nest` line here (one line each, to keep merges clean).
         .nest("/discord", crate::discord::routes())
+        .nest("/apple", crate::apple::routes())
         .nest("/_control", crate::control::routes())
         .with_state(state)
 }
@@ -94,6 +95,21 @@ impl SimulatorHandle {
 
     pub fn discord(&self) -> crate::discord::DiscordEndpoints {
         crate::discord::DiscordEndpoints::under(&self.base_url)
+    }
+
+    pub fn apple(&self) -> crate::apple::AppleEndpoints {
+        crate::apple::AppleEndpoints::under(&self.base_url)
+    }
+
+    /// Replaces the simulated Apple's knobs (claim style, private relay, strict redirects).
+    pub fn set_apple_knobs(&self, knobs: crate::apple::AppleKnobs) {
+        self.state.apple.set_knobs(knobs);
+    }
+
+    /// The form of a page the simulated Apple's authorize endpoint answered (`form_post`):
+    /// its action and fields, so a test can "submit" it. `None` for any other page.
+    pub fn apple_form_post(&self, html: &str) -> Option<crate::apple::AppleFormPost> {
+        crate::apple::AppleFormPost::parse(html)
     }
 
     /// Adds or replaces (by login) `user` and approves as them when a request names nobody.

@@ -25,6 +25,8 @@ pub struct SimState {
     pub id_token_faults: IdTokenFaultStore,
     pub keys: KeyRing,
     pub log: RequestLog,
+    /// Apple's teams, codes, refresh tokens, consents and knobs.
+    pub apple: crate::apple::AppleState,
 }
 
 impl SimState {
@@ -43,6 +45,7 @@ impl SimState {
             id_token_faults: IdTokenFaultStore::default(),
             keys: KeyRing::default(),
             log: RequestLog::default(),
+            apple: crate::apple::AppleState::new(config),
         }
     }
 

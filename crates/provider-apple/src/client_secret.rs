@@ -1,0 +1,215 @@
+//! Apple's client secret (spec 4.7.1, PROVIDERS.md §8.3): Apple takes no static secret, so
+//! every token exchange gets a fresh ES256 JWT signed with the team's `.p8` key, valid for
+//! five minutes (spec §8).
+
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use serde::Serialize;
+use social_login_domain::SecretText;
+use social_login_ports::{Clock, ProviderError};
+use social_login_provider_core::{ProviderConfigError, require_non_empty};
+use std::fmt;
+use std::sync::Arc;
+use time::Duration;
+
+/// The `aud` of every client secret.
+pub const APPLE_AUDIENCE: &str = "https://appleid.apple.com";
+
+/// How long a client secret is valid. Minted per exchange, it needs no more.
+pub const CLIENT_SECRET_LIFETIME: Duration = Duration::minutes(5);
+
+/// Signs client secrets for one Services ID. The key is parsed once, at start-up.
+#[derive(Clone)]
+pub struct ClientSecretSigner {
+    team_id: String,
+    key_id: String,
+    client_id: String,
+    key: EncodingKey,
+    clock: Arc<dyn Clock>,
+}
+
+#[derive(Serialize)]
+struct Claims<'a> {
+    iss: &'a str,
+    iat: i64,
+    exp: i64,
+    aud: &'a str,
+    sub: &'a str,
+}
+
+impl fmt::Debug for ClientSecretSigner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientSecretSigner")
+            .field("team_id", &self.team_id)
+            .field("key_id", &self.key_id)
+            .field("client_id", &self.client_id)
+            .field("key", &"[redacted]")
+            .finish_non_exhaustive()
+    }
+}
+
+impl ClientSecretSigner {
+    /// Checks the team id, the key id and the key. Errors name the setting
+    /// (`apple_team_id`, `apple_key_id`, `apple_private_key_pem`), never the key.
+    pub fn new(
+        team_id: &str,
+        key_id: &str,
+        private_key_pem: &SecretText,
+        client_id: &str,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Self, ProviderConfigError> {
+        const FIELD: &str = "apple_private_key_pem";
+        require_non_empty("apple_team_id", team_id)?;
+        require_non_empty("apple_key_id", key_id)?;
+        require_non_empty(FIELD, private_key_pem.expose())?;
+        let key =
+            EncodingKey::from_ec_pem(private_key_pem.expose().trim().as_bytes()).map_err(|_| {
+                ProviderConfigError::Invalid {
+                    field: FIELD,
+                    reason: "not a PEM PKCS#8 EC private key (the .p8 file from Apple)",
+                }
+            })?;
+        // from_ec_pem checks the armour and the key family only: one signature proves the
+        // curve is P-256, before the first sign-in needs it.
+        jsonwebtoken::encode(
+            &Header::new(Algorithm::ES256),
+            &serde_json::Map::new(),
+            &key,
+        )
+        .map_err(|_| ProviderConfigError::Invalid {
+            field: FIELD,
+            reason: "not a P-256 key usable for ES256",
+        })?;
+        Ok(Self {
+            team_id: team_id.trim().to_owned(),
+            key_id: key_id.trim().to_owned(),
+            client_id: client_id.to_owned(),
+            key,
+            clock,
+        })
+    }
+
+    /// A new secret: header `alg: ES256`, `kid`; claims `iss` = team id, `iat` = now,
+    /// `exp` = now + 5 minutes, `aud` = Apple, `sub` = the Services ID.
+    pub fn sign(&self) -> Result<SecretText, ProviderError> {
+        let now = self.clock.now();
+        let claims = Claims {
+            iss: &self.team_id,
+            iat: now.unix_timestamp(),
+            exp: (now + CLIENT_SECRET_LIFETIME).unix_timestamp(),
+            aud: APPLE_AUDIENCE,
+            sub: &self.client_id,
+        };
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some(self.key_id.clone());
+        jsonwebtoken::encode(&header, &claims, &self.key)
+            .map(SecretText::new)
+            .map_err(|_| ProviderError::CodeExchange("client secret could not be signed".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jsonwebtoken::{DecodingKey, Validation};
+    use serde_json::Value;
+    use social_login_ports::SystemClock;
+    use social_login_simulator::{APPLE_TEST_KEY_PEM, APPLE_TEST_PUBLIC_KEY_PEM};
+    use time::OffsetDateTime;
+
+    struct FixedClock(OffsetDateTime);
+
+    impl Clock for FixedClock {
+        fn now(&self) -> OffsetDateTime {
+            self.0
+        }
+    }
+
+    const P384_PEM: &str = include_str!("../tests/apple/p384_key.p8");
+
+    fn signer(pem: &str) -> Result<ClientSecretSigner, ProviderConfigError> {
+        ClientSecretSigner::new(
+            "TEAM123456",
+            "KEY1234567",
+            &SecretText::new(pem),
+            "com.example.web",
+            Arc::new(SystemClock),
+        )
+    }
+
+    fn decode(secret: &SecretText) -> (jsonwebtoken::Header, Value) {
+        let key = DecodingKey::from_ec_pem(APPLE_TEST_PUBLIC_KEY_PEM.as_bytes()).unwrap();
+        let mut validation = Validation::new(Algorithm::ES256);
+        validation.required_spec_claims.clear();
+        validation.validate_exp = false;
+        validation.validate_aud = false;
+        let data = jsonwebtoken::decode::<Value>(secret.expose(), &key, &validation).unwrap();
+        (data.header, data.claims)
+    }
+
+    #[test]
+    fn a_secret_carries_the_team_key_and_client_and_lives_five_minutes() {
+        let at = OffsetDateTime::from_unix_timestamp(1_767_225_600).unwrap();
+        let signer = ClientSecretSigner::new(
+            "TEAM123456",
+            "KEY1234567",
+            &SecretText::new(APPLE_TEST_KEY_PEM),
+            "com.example.web",
+            Arc::new(FixedClock(at)),
+        )
+        .unwrap();
+        let (header, claims) = decode(&signer.sign().unwrap());
+        assert_eq!(header.alg, Algorithm::ES256);
+        assert_eq!(header.kid.as_deref(), Some("KEY1234567"));
+        assert_eq!(claims["iss"], "TEAM123456");
+        assert_eq!(claims["sub"], "com.example.web");
+        assert_eq!(claims["aud"], "https://appleid.apple.com");
+        assert_eq!(claims["iat"], 1_767_225_600);
+        assert_eq!(claims["exp"], 1_767_225_600 + 300);
+    }
+
+    #[test]
+    fn every_call_signs_a_new_secret() {
+        let signer = signer(APPLE_TEST_KEY_PEM).unwrap();
+        assert_ne!(signer.sign().unwrap(), signer.sign().unwrap());
+    }
+
+    #[test]
+    fn bad_keys_are_refused_naming_the_setting_but_never_the_key() {
+        let sec1 = APPLE_TEST_KEY_PEM.replace("PRIVATE KEY", "EC PRIVATE KEY");
+        let garbage = "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n";
+        for pem in [garbage, "just text", sec1.as_str(), P384_PEM, "  "] {
+            let error = signer(pem).unwrap_err().to_string();
+            assert!(error.starts_with("apple_private_key_pem "), "{error}");
+            assert!(!error.contains("MIG") && !error.contains("bm90"), "{error}");
+        }
+    }
+
+    #[test]
+    fn a_blank_team_or_key_id_is_refused_by_name() {
+        let pem = SecretText::new(APPLE_TEST_KEY_PEM);
+        let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+        let no_team = ClientSecretSigner::new(" ", "K", &pem, "c", clock.clone()).unwrap_err();
+        assert_eq!(
+            no_team,
+            ProviderConfigError::Missing {
+                field: "apple_team_id"
+            }
+        );
+        let no_key = ClientSecretSigner::new("T", "", &pem, "c", clock).unwrap_err();
+        assert_eq!(
+            no_key,
+            ProviderConfigError::Missing {
+                field: "apple_key_id"
+            }
+        );
+    }
+
+    #[test]
+    fn debug_output_shows_no_key_material() {
+        let printed = format!("{:?}", signer(APPLE_TEST_KEY_PEM).unwrap());
+        assert!(
+            printed.contains("[redacted]") && !printed.contains("MIG"),
+            "{printed}"
+        );
+    }
+}

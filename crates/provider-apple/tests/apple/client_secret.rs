@@ -1,0 +1,118 @@
+//! The client secret as the simulated Apple sees it: a fresh five-minute ES256 JWT on every
+//! exchange, refused (`invalid_client`) when signed with the wrong key, key id or team.
+
+use crate::support::*;
+use social_login_domain::SecretText;
+use social_login_provider_apple::AppleProvider;
+use social_login_provider_core::build_http_client;
+use std::time::Duration;
+
+#[tokio::test]
+async fn every_exchange_sends_a_fresh_secret_valid_for_five_minutes() {
+    let sim = simulator(ada()).await;
+    // Behind the real time, so the simulator's `iat <= now` holds after the advance too.
+    let clock = ManualClock::starting_at(time::Duration::seconds(-40));
+    let provider = build(
+        settings(&sim),
+        FIXTURE_SIGNING,
+        clock.clone(),
+        Duration::from_secs(10),
+    );
+    let first_at = social_login_ports::Clock::now(&*clock).unix_timestamp();
+    sign_in(&sim, &provider).await.unwrap();
+    clock.advance(time::Duration::seconds(20));
+    sign_in(&sim, &provider).await.unwrap();
+
+    let verified: Vec<(i64, i64)> = token_requests(&sim)
+        .iter()
+        .map(|r| (r.client_secret_iat.unwrap(), r.client_secret_exp.unwrap()))
+        .collect();
+    assert_eq!(verified.len(), 2);
+    assert_eq!(verified[0].0, first_at, "iat is the adapter's now");
+    assert_eq!(
+        verified[1].0,
+        first_at + 20,
+        "a new secret, not the first one again"
+    );
+    for (iat, exp) in verified {
+        assert_eq!(exp - iat, 300);
+    }
+}
+
+#[tokio::test]
+async fn a_secret_signed_with_another_key_is_a_code_exchange_failure() {
+    let sim = simulator(ada()).await;
+    let wrong = [
+        Signing {
+            pem: OTHER_KEY_PEM,
+            ..FIXTURE_SIGNING
+        },
+        Signing {
+            key_id: "OTHERKEY01",
+            ..FIXTURE_SIGNING
+        },
+        Signing {
+            team_id: "OTHERTEAM1",
+            ..FIXTURE_SIGNING
+        },
+    ];
+    for signing in wrong {
+        let provider = build(
+            settings(&sim),
+            signing.clone(),
+            ManualClock::starting_at(time::Duration::ZERO),
+            Duration::from_secs(10),
+        );
+        let message = assert_code_exchange(sign_in(&sim, &provider).await);
+        assert!(message.contains("invalid_client"), "{signing:?}: {message}");
+    }
+    assert!(
+        token_requests(&sim)
+            .iter()
+            .all(|r| r.client_secret_iat.is_none())
+    );
+}
+
+#[tokio::test]
+async fn a_configured_static_client_secret_is_ignored() {
+    let sim = simulator(ada()).await;
+    let mut settings = settings(&sim);
+    settings.client_secret = SecretText::new("a-static-secret-apple-never-takes");
+    let provider = build(
+        settings,
+        FIXTURE_SIGNING,
+        ManualClock::starting_at(time::Duration::ZERO),
+        Duration::from_secs(10),
+    );
+    assert!(sign_in(&sim, &provider).await.is_ok());
+}
+
+#[tokio::test]
+async fn an_unusable_private_key_stops_start_up_naming_the_setting_only() {
+    let sim = simulator(ada()).await;
+    let garbage = "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n";
+    let error = AppleProvider::new(
+        settings(&sim),
+        FIXTURE_SIGNING.team_id.into(),
+        FIXTURE_SIGNING.key_id.into(),
+        SecretText::new(garbage),
+        build_http_client(Duration::from_secs(1)).unwrap(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.starts_with("apple_private_key_pem is invalid"),
+        "{error}"
+    );
+    assert!(!error.contains("bm90"), "{error}");
+}
+
+#[tokio::test]
+async fn debug_output_of_the_adapter_shows_no_key_material() {
+    let sim = simulator(ada()).await;
+    let printed = format!("{:?}", provider(&sim));
+    assert!(
+        !printed.contains("PRIVATE KEY") && !printed.contains("MIG"),
+        "{printed}"
+    );
+}

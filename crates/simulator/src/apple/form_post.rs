@@ -1,0 +1,148 @@
+//! `response_mode=form_post`: the auto-submitting page Apple answers the authorize request
+//! with, and [`AppleFormPost`], which reads it back so a test can "submit" it.
+
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use std::fmt::Write;
+
+/// The page that makes the browser POST `fields` (form-urlencoded) to `action` at once.
+/// Every value is HTML-escaped: `state` is the client's text and `user` is JSON.
+pub fn render(action: &str, fields: &[(&str, &str)]) -> Response {
+    let mut inputs = String::new();
+    for (name, value) in fields {
+        // Writing to a String cannot fail.
+        let _ = writeln!(
+            inputs,
+            r#"<input type="hidden" name="{}" value="{}">"#,
+            escape(name),
+            escape(value)
+        );
+    }
+    let page = format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Sign in with Apple (simulated)</title></head>\n\
+         <body onload=\"document.forms[0].submit()\">\n\
+         <form method=\"post\" action=\"{}\" enctype=\"application/x-www-form-urlencoded\">\n\
+         {inputs}<noscript><button type=\"submit\">Continue</button></noscript>\n\
+         </form></body></html>\n",
+        escape(action)
+    );
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        page,
+    )
+        .into_response()
+}
+
+/// The form on an authorize answer page: where the browser would POST, and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppleFormPost {
+    /// The redirect URI the form posts to.
+    pub action: String,
+    /// The fields in page order: `code`, `state`, (`id_token`), (`user`), or `error`, `state`.
+    pub fields: Vec<(String, String)>,
+}
+
+impl AppleFormPost {
+    /// Reads the page the simulated Apple's authorize endpoint answered; `None` when it is
+    /// not such a page (an error page, a redirect body).
+    pub fn parse(html: &str) -> Option<Self> {
+        let form = &html[html.find("<form ")?..];
+        let action = attribute(&form[..form.find('>')?], "action")?;
+        let fields = form
+            .split("<input ")
+            .skip(1)
+            .filter_map(|input| {
+                let tag = &input[..input.find('>')?];
+                Some((attribute(tag, "name")?, attribute(tag, "value")?))
+            })
+            .collect();
+        Some(Self { action, fields })
+    }
+
+    /// The value of the field `name`, if the form has it.
+    pub fn field(&self, name: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(field, _)| field == name)
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// The fields form-urlencoded: the body the browser would send.
+    pub fn body(&self) -> String {
+        serde_urlencoded::to_string(&self.fields).unwrap_or_default()
+    }
+}
+
+/// The unescaped value of `name="…"` in one tag.
+fn attribute(tag: &str, name: &str) -> Option<String> {
+    let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    let length = tag[start..].find('"')?;
+    Some(unescape(&tag[start..start + length]))
+}
+
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The inverse of [`escape`]; `&amp;` last, so `&amp;quot;` stays `&quot;`.
+fn unescape(text: &str) -> String {
+    text.replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn page(fields: &[(&str, &str)]) -> String {
+        let response = render("http://127.0.0.1:9/cb?x=1&y=2", fields);
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        String::from_utf8(body.to_vec()).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_rendered_form_reads_back_exactly() {
+        let user = r#"{"name":{"firstName":"Ada","lastName":"O'Hara"},"email":"a&b@example.com"}"#;
+        let state = r#"st"><script>alert(1)</script>&amp;"#;
+        let html = page(&[("code", "c0ffee"), ("state", state), ("user", user)]).await;
+        assert!(!html.contains("<script>"), "values are escaped");
+        let form = AppleFormPost::parse(&html).unwrap();
+        assert_eq!(form.action, "http://127.0.0.1:9/cb?x=1&y=2");
+        assert_eq!(form.field("code"), Some("c0ffee"));
+        assert_eq!(form.field("state"), Some(state));
+        assert_eq!(form.field("user"), Some(user));
+        assert_eq!(form.field("id_token"), None);
+        assert_eq!(form.fields.len(), 3);
+    }
+
+    #[tokio::test]
+    async fn the_body_is_what_a_browser_posts() {
+        let form = AppleFormPost::parse(&page(&[("code", "a b"), ("state", "s&t")]).await).unwrap();
+        assert_eq!(form.body(), "code=a+b&state=s%26t");
+    }
+
+    #[test]
+    fn a_page_without_a_form_is_not_a_form_post() {
+        assert_eq!(AppleFormPost::parse("invalid_request"), None);
+    }
+}
