@@ -6,17 +6,47 @@ mod page;
 mod settings;
 
 use crate::server::{StartupError, build_router, serve_router};
+use social_login_simulator::SimulatorHandle;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::path::Path;
 use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
 
-/// Runs the demo until `signal` completes.
-pub async fn run(
-    bind: SocketAddr,
-    data_dir: &Path,
-    signal: impl Future<Output = ()> + Send + 'static,
-) -> Result<(), StartupError> {
+/// A demo running in the background.
+pub struct RunningDemo {
+    url: String,
+    simulator: SimulatorHandle,
+    shutdown: oneshot::Sender<()>,
+    task: JoinHandle<Result<(), StartupError>>,
+}
+
+impl RunningDemo {
+    /// `http://127.0.0.1:<port>`, the page to open.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    pub fn simulator_url(&self) -> &str {
+        self.simulator.base_url()
+    }
+
+    /// Drains the demo server, then stops the simulator.
+    pub async fn stop(self) -> Result<(), StartupError> {
+        let _ = self.shutdown.send(());
+        let served = self
+            .task
+            .await
+            .map_err(|join| StartupError::Serve(std::io::Error::other(join)))?;
+        self.simulator.shutdown().await;
+        served
+    }
+}
+
+/// Binds `bind` (port 0 picks one), starts the simulator and the service, serves in the
+/// background.
+pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, StartupError> {
     // Bind first: the redirect URIs registered with the simulator carry the real port.
     let listener = TcpListener::bind(bind)
         .await
@@ -25,23 +55,44 @@ pub async fn run(
             source,
         })?;
     let address = listener.local_addr().map_err(StartupError::Serve)?;
-    let base = format!("http://{address}");
-    let simulator = social_login_simulator::Simulator::start(settings::simulator_config(&base))
+    let url = format!("http://{address}");
+    let simulator = social_login_simulator::Simulator::start(settings::simulator_config(&url))
         .await
         .map_err(|error| StartupError::Provider(format!("simulator: {error}")))?;
-    let settings = settings::demo_settings(&base, &simulator, data_dir)?;
+    let settings = settings::demo_settings(&url, &simulator, data_dir)?;
     let enabled: Vec<_> = settings
         .enabled_providers()
         .map(|(key, _)| key.as_str())
         .collect();
     let router = build_router(&settings).await?.merge(page::routes(&enabled));
-    println!("social-login demo is running: open {base}/ in a browser");
+    let (shutdown, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(serve_router(listener, router, async {
+        let _ = stopped.await;
+    }));
+    Ok(RunningDemo {
+        url,
+        simulator,
+        shutdown,
+        task,
+    })
+}
+
+/// `social-login demo`: runs until `signal` completes.
+pub async fn run(
+    bind: SocketAddr,
+    data_dir: &Path,
+    signal: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), StartupError> {
+    let demo = start(bind, data_dir).await?;
+    println!(
+        "social-login demo is running: open {}/ in a browser",
+        demo.url()
+    );
     println!(
         "  simulated identity provider: {}  (data: {})",
-        simulator.base_url(),
+        demo.simulator_url(),
         data_dir.display()
     );
-    let result = serve_router(listener, router, signal).await;
-    simulator.shutdown().await;
-    result
+    signal.await;
+    demo.stop().await
 }

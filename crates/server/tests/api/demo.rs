@@ -3,34 +3,19 @@
 
 use serde_json::Value;
 use std::net::SocketAddr;
-use std::time::Duration;
 
-/// Starts the demo on a free loopback port in a temp dir; returns its URL.
-async fn start_demo() -> (String, tempfile::TempDir) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let bind: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+/// Starts the demo on a free loopback port in a temp dir.
+async fn start_demo() -> (social_login::demo::RunningDemo, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let data_dir = dir.path().to_owned();
-    tokio::spawn(
-        async move { social_login::demo::run(bind, &data_dir, std::future::pending()).await },
-    );
-    let base = format!("http://{bind}");
-    for _ in 0..100 {
-        if reqwest::get(format!("{base}/healthz")).await.is_ok() {
-            return (base, dir);
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("demo did not start");
+    let bind: SocketAddr = "127.0.0.1:0".parse().unwrap();
+    let demo = social_login::demo::start(bind, dir.path()).await.unwrap();
+    (demo, dir)
 }
 
 #[tokio::test]
 async fn the_demo_walks_a_sign_in_through_the_simulators_page() {
-    let (base, _dir) = start_demo().await;
+    let (demo, _dir) = start_demo().await;
+    let base = demo.url().to_owned();
     let http = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
@@ -86,7 +71,8 @@ async fn the_demo_walks_a_sign_in_through_the_simulators_page() {
 
 #[tokio::test]
 async fn a_form_post_reaches_the_page_as_json_that_cannot_break_out_of_the_script() {
-    let (base, _dir) = start_demo().await;
+    let (demo, _dir) = start_demo().await;
+    let base = demo.url().to_owned();
     let page = reqwest::Client::new()
         .post(format!("{base}/demo/callback/apple"))
         .form(&[("code", "c"), ("state", "s"), ("user", "</script><b>")])
