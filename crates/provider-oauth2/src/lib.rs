@@ -2,7 +2,9 @@
 //! from their API. One file per provider on top of `social-login-provider-core`.
 
 pub mod discord;
+pub mod facebook;
 pub mod github;
 
 pub use discord::DiscordProvider;
+pub use facebook::FacebookProvider;
 pub use github::GithubProvider;

@@ -27,6 +27,7 @@ mod codes;
 pub mod config;
 mod control;
 pub mod discord;
+pub mod facebook;
 pub mod faults;
 pub mod github;
 pub mod google;
@@ -48,6 +49,7 @@ pub use apple::{
 };
 pub use config::{Provider, RegisteredClient, SimulatorConfig};
 pub use discord::{DiscordEndpoints, DiscordSeed};
+pub use facebook::FacebookEndpoints;
 pub use faults::{Endpoint, Fault};
 pub use github::GithubEndpoints;
 pub use google::GoogleEndpoints;

@@ -60,6 +60,7 @@ fn router(state: Arc<SimState>) -> Router {
         .nest("/google", crate::google::routes())
         // Each provider family adds its `.nest` line here (one line each, to keep merges clean).
         .nest("/discord", crate::discord::routes())
+        .nest("/facebook", crate::facebook::routes())
         .nest("/apple", crate::apple::routes())
         .nest("/_control", crate::control::routes())
         .with_state(state)
@@ -95,6 +96,11 @@ impl SimulatorHandle {
 
     pub fn discord(&self) -> crate::discord::DiscordEndpoints {
         crate::discord::DiscordEndpoints::under(&self.base_url)
+    }
+
+    /// The simulated Facebook, its URLs naming Graph version `v24.0`.
+    pub fn facebook(&self) -> crate::facebook::FacebookEndpoints {
+        crate::facebook::FacebookEndpoints::under(&self.base_url)
     }
 
     pub fn apple(&self) -> crate::apple::AppleEndpoints {

@@ -2,4 +2,5 @@
 //! client sees them.
 
 mod discord;
+mod facebook;
 mod support;
