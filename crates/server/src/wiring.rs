@@ -7,8 +7,9 @@ use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry};
 use social_login_domain::{ProviderKey, SecretText};
 use social_login_persistence::SeaOrmRepository;
 use social_login_ports::{Clock, IdentityProvider, SystemClock};
+use social_login_provider_apple::AppleProvider;
 use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http_client};
-use social_login_provider_oauth2::GithubProvider;
+use social_login_provider_oauth2::{DiscordProvider, GithubProvider};
 use social_login_provider_oidc::GoogleProvider;
 use social_login_security::{AesGcmTokenCipher, Argon2PasswordHasher, JwtSessionTokens};
 use social_login_state_store::MemoryStateStore;
@@ -66,6 +67,27 @@ fn state_store(
     }
 }
 
+/// Apple signs a client secret per exchange with the team's key (spec 4.7.1).
+fn apple(
+    provider: ProviderSettings,
+    settings: &Settings,
+    http: reqwest::Client,
+) -> Result<AppleProvider, StartupError> {
+    let pem = settings
+        .apple_private_key_pem
+        .as_ref()
+        .map(|pem| SecretText::new(pem.expose_secret()))
+        .unwrap_or_else(|| SecretText::new(""));
+    AppleProvider::new(
+        provider,
+        settings.apple_team_id.clone().unwrap_or_default(),
+        settings.apple_key_id.clone().unwrap_or_default(),
+        pem,
+        http,
+    )
+    .map_err(|error| StartupError::Provider(format!("oauth_providers.apple: {error}")))
+}
+
 /// One adapter per enabled provider, all sharing one pooled HTTP client.
 fn providers(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
     let http = build_http_client(settings.http.provider_timeout())
@@ -75,14 +97,18 @@ fn providers(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
         let failed = |error: social_login_provider_core::ProviderConfigError| {
             StartupError::Provider(format!("oauth_providers.{key}: {error}"))
         };
-        let settings = provider_settings(config);
+        let provider = provider_settings(config);
         let adapter: Arc<dyn IdentityProvider> = match key {
             ProviderKey::Github => {
-                Arc::new(GithubProvider::new(settings, http.clone()).map_err(failed)?)
+                Arc::new(GithubProvider::new(provider, http.clone()).map_err(failed)?)
             }
             ProviderKey::Google => {
-                Arc::new(GoogleProvider::new(settings, http.clone()).map_err(failed)?)
+                Arc::new(GoogleProvider::new(provider, http.clone()).map_err(failed)?)
             }
+            ProviderKey::Discord => {
+                Arc::new(DiscordProvider::new(provider, http.clone()).map_err(failed)?)
+            }
+            ProviderKey::Apple => Arc::new(apple(provider, settings, http.clone())?),
             other => {
                 return Err(StartupError::Unsupported(format!(
                     "oauth_providers.{other}: this build has no adapter for it yet"

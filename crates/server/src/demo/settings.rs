@@ -4,7 +4,8 @@ use crate::server::StartupError;
 use crate::settings::{ProviderConfig, Settings};
 use social_login_domain::ProviderKey;
 use social_login_simulator::{
-    Provider, RegisteredClient, SimUser, SimulatorConfig, SimulatorHandle,
+    APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, AppleTeam, Provider,
+    RegisteredClient, SimUser, SimulatorConfig, SimulatorHandle,
 };
 use std::path::Path;
 
@@ -12,6 +13,8 @@ use std::path::Path;
 fn providers(simulator: &SimulatorHandle) -> Vec<(ProviderKey, Provider, Endpoints)> {
     let github = simulator.github();
     let google = simulator.google();
+    let discord = simulator.discord();
+    let apple = simulator.apple();
     vec![
         (
             ProviderKey::Github,
@@ -37,8 +40,40 @@ fn providers(simulator: &SimulatorHandle) -> Vec<(ProviderKey, Provider, Endpoin
                 issuer: Some(google.issuer),
             },
         ),
+        (
+            ProviderKey::Discord,
+            Provider::Discord,
+            Endpoints {
+                authorization: discord.authorization,
+                token: discord.token,
+                userinfo: Some(discord.user),
+                emails: None,
+                jwks: None,
+                issuer: None,
+            },
+        ),
+        (
+            ProviderKey::Apple,
+            Provider::Apple,
+            Endpoints {
+                authorization: apple.authorization,
+                token: apple.token,
+                userinfo: None,
+                emails: None,
+                jwks: Some(apple.jwks),
+                issuer: Some(apple.issuer),
+            },
+        ),
     ]
 }
+
+/// The providers the demo enables, in the order of its buttons.
+const DEMO_PROVIDERS: [(ProviderKey, Provider); 4] = [
+    (ProviderKey::Github, Provider::Github),
+    (ProviderKey::Google, Provider::Google),
+    (ProviderKey::Discord, Provider::Discord),
+    (ProviderKey::Apple, Provider::Apple),
+];
 
 struct Endpoints {
     authorization: String,
@@ -81,11 +116,10 @@ pub fn simulator_config(base: &str) -> SimulatorConfig {
                 .with_name("Alan Turing")
                 .with_email("alan@example.com", false),
         )
-        .with_user(SimUser::new("1000003", "anonymous"));
-    for (key, provider) in [
-        (ProviderKey::Github, Provider::Github),
-        (ProviderKey::Google, Provider::Google),
-    ] {
+        .with_user(SimUser::new("1000003", "anonymous"))
+        // Apple verifies our ES256 client secret against this team's public key.
+        .with_apple_team(AppleTeam::test_fixture());
+    for (key, provider) in DEMO_PROVIDERS {
         config = config.with_client(RegisteredClient::new(
             provider,
             client_id(key),
@@ -108,6 +142,10 @@ pub fn demo_settings(
     let mut settings = Settings::with_secret_key(demo_secret(data_dir)?);
     settings.database.url = format!("sqlite://{}?mode=rwc", data_dir.join("demo.db").display());
     settings.server.bind = base.trim_start_matches("http://").to_owned();
+    // The simulator's test team: a fixture key, fine for a demo and nothing else.
+    settings.apple_team_id = Some(APPLE_TEST_TEAM_ID.to_owned());
+    settings.apple_key_id = Some(APPLE_TEST_KEY_ID.to_owned());
+    settings.apple_private_key_pem = Some(APPLE_TEST_KEY_PEM.to_owned().into());
     for (key, _, endpoints) in providers(simulator) {
         let mut config =
             ProviderConfig::new(client_id(key), client_secret(key), redirect_uri(base, key));

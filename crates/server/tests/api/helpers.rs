@@ -6,7 +6,8 @@ use serde_json::{Value, json};
 use social_login::server::{RunningServer, start};
 use social_login::settings::{ProviderConfig, Settings};
 use social_login_simulator::{
-    Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
+    APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, AppleTeam, Provider,
+    RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
 };
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -16,6 +17,8 @@ pub const CLIENT_ID: &str = "e2e-client";
 pub const CLIENT_SECRET: &str = "e2e-client-secret-value";
 pub const REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/github";
 pub const GOOGLE_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/google";
+pub const DISCORD_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/discord";
+pub const APPLE_REDIRECT_URI: &str = "https://app.example.com/auth/callback/apple";
 pub const PASSWORD: &str = "correct horse battery";
 
 /// Knobs a test may turn before the app starts.
@@ -86,6 +89,19 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
                 CLIENT_SECRET,
                 GOOGLE_REDIRECT_URI,
             ))
+            .with_client(RegisteredClient::new(
+                Provider::Discord,
+                CLIENT_ID,
+                CLIENT_SECRET,
+                DISCORD_REDIRECT_URI,
+            ))
+            .with_client(RegisteredClient::new(
+                Provider::Apple,
+                CLIENT_ID,
+                "",
+                APPLE_REDIRECT_URI,
+            ))
+            .with_apple_team(AppleTeam::test_fixture())
             .with_user(ada())
             .with_user(grace())
             .with_user(unverified()),
@@ -124,6 +140,21 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
     google.endpoints.jwks = Some(endpoints.jwks);
     google.endpoints.issuer = Some(endpoints.issuer);
     settings.oauth_providers.google = Some(google);
+    let endpoints = sim.discord();
+    let mut discord = ProviderConfig::new(CLIENT_ID, CLIENT_SECRET, DISCORD_REDIRECT_URI);
+    discord.endpoints.authorization = Some(endpoints.authorization);
+    discord.endpoints.token = Some(endpoints.token);
+    discord.endpoints.userinfo = Some(endpoints.user);
+    settings.oauth_providers.discord = Some(discord);
+    let endpoints = sim.apple();
+    let mut apple = ProviderConfig::new(CLIENT_ID, "", APPLE_REDIRECT_URI);
+    apple.endpoints.authorization = Some(endpoints.authorization);
+    apple.endpoints.token = Some(endpoints.token);
+    apple.endpoints.jwks = Some(endpoints.jwks);
+    settings.oauth_providers.apple = Some(apple);
+    settings.apple_team_id = Some(APPLE_TEST_TEAM_ID.into());
+    settings.apple_key_id = Some(APPLE_TEST_KEY_ID.into());
+    settings.apple_private_key_pem = Some(APPLE_TEST_KEY_PEM.to_owned().into());
     settings.validate().expect("test settings are valid");
     let server = start(&settings).await.expect("server starts");
     TestApp {
@@ -189,7 +220,9 @@ impl TestApp {
         );
         let location = response.headers()["location"].to_str().unwrap().to_owned();
         assert!(
-            location.starts_with(REDIRECT_URI) || location.starts_with(GOOGLE_REDIRECT_URI),
+            [REDIRECT_URI, GOOGLE_REDIRECT_URI, DISCORD_REDIRECT_URI]
+                .iter()
+                .any(|uri| location.starts_with(uri)),
             "back to our redirect_uri"
         );
         let parsed = url::Url::parse(&location).unwrap();
@@ -275,6 +308,34 @@ impl TestApp {
         if let Some(server) = self.server.take() {
             server.stop().await.unwrap();
         }
+    }
+}
+
+impl TestApp {
+    /// Plays the browser at Apple: approve as `user_id` and read the form Apple would
+    /// auto-submit to our redirect_uri (code, state, and `user` on a first authorization).
+    pub async fn approve_at_apple(&self, authorization_url: &str, user_id: &str) -> Value {
+        let url = format!("{authorization_url}&sim_user={user_id}");
+        let html = self
+            .http
+            .get(url)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let form = self
+            .sim
+            .apple_form_post(&html)
+            .expect("Apple answers with a form_post");
+        assert_eq!(form.action, APPLE_REDIRECT_URI);
+        Value::Object(
+            form.fields
+                .into_iter()
+                .map(|(name, value)| (name, Value::String(value)))
+                .collect(),
+        )
     }
 }
 

@@ -7,6 +7,7 @@ mod helpers;
 mod oauth_flow;
 mod ops;
 mod password;
+mod providers;
 mod secrets;
 mod state;
 mod two_providers;

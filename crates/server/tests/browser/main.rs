@@ -1,5 +1,5 @@
 //! The demo in a real browser: headless Chromium driven over WebDriver walks the flows a
-//! person would. Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them);
+//! person would, Apple's cross-site form_post included. Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them);
 //! without them the test says SKIPPED. A failing step leaves a screenshot in the temp dir
 //! and names it.
 
@@ -91,17 +91,47 @@ async fn walk(browser: &Browser, base: &str) -> Result<(), String> {
     )?;
 
     // Signing in again through Google finds the same user, not a new one.
-    browser.click("#sign-out").await?;
-    browser
-        .wait_for("the sign-in buttons", "return document.querySelector('#signin-google') !== null && document.body.dataset.ready === 'true'")
-        .await?;
+    sign_out(browser).await?;
     sign_in(browser, "google", "1000001").await?;
     check(
         browser.text("#user-name").await == "Ada Lovelace",
         "Google finds Ada",
     )?;
     check(browser.text("#is-new-user").await == "false", "not new")?;
+
+    // Apple, first authorization: the name arrives once, in the form_post body.
+    sign_out(browser).await?;
+    sign_in(browser, "apple", "1000002").await?;
+    check(
+        browser.text("#user-name").await == "Alan Turing",
+        "Apple name shown",
+    )?;
+    check(browser.text("#is-new-user").await == "true", "Alan is new")?;
+
+    // Apple again: no name is posted this time, and the stored one is kept.
+    sign_out(browser).await?;
+    sign_in(browser, "apple", "1000002").await?;
+    check(
+        browser.text("#user-name").await == "Alan Turing",
+        "Apple name kept",
+    )?;
+    check(
+        browser.text("#is-new-user").await == "false",
+        "Alan returns",
+    )?;
     Ok(())
+}
+
+async fn sign_out(browser: &Browser) -> Result<(), String> {
+    browser.click("#sign-out").await?;
+    browser
+        .wait_for(
+            "the sign-in buttons",
+            "return document.body.dataset.ready === 'true' \
+             && document.querySelector('#signin-apple') !== null \
+             && !document.querySelector('#signed-out').hidden",
+        )
+        .await
 }
 
 fn check(condition: bool, what: &str) -> Result<(), String> {

@@ -4,7 +4,12 @@ use crate::settings::{ConfigErrors, Settings, StateStoreBackend};
 use social_login_domain::ProviderKey;
 
 /// Providers with an adapter in this build.
-const AVAILABLE_PROVIDERS: [ProviderKey; 2] = [ProviderKey::Github, ProviderKey::Google];
+const AVAILABLE_PROVIDERS: [ProviderKey; 4] = [
+    ProviderKey::Github,
+    ProviderKey::Google,
+    ProviderKey::Discord,
+    ProviderKey::Apple,
+];
 
 pub fn check(settings: &Settings, errors: &mut ConfigErrors) {
     for (key, _) in settings.enabled_providers() {
@@ -45,7 +50,7 @@ mod tests {
     #[test]
     fn a_provider_without_an_adapter_and_the_redis_store_are_named() {
         let mut settings = settings();
-        settings.oauth_providers.discord = Some(ProviderConfig::new(
+        settings.oauth_providers.twitter = Some(ProviderConfig::new(
             "id",
             "secret",
             "https://app.example.com/cb",
@@ -53,7 +58,7 @@ mod tests {
         settings.oauth_state_store.backend = StateStoreBackend::Redis;
         settings.oauth_state_store.url = Some("redis://127.0.0.1:6379".into());
         let errors = settings.validate_for_this_build().unwrap_err();
-        assert!(errors.mentions("oauth_providers.discord"));
+        assert!(errors.mentions("oauth_providers.twitter"));
         assert!(errors.mentions("oauth_state_store.backend"));
         assert!(settings.validate().is_ok(), "the format itself is valid");
     }

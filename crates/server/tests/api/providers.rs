@@ -1,0 +1,81 @@
+//! Apple and Discord through the whole service: spec 4.7's name-once rule, post_body in
+//! both shapes, and a REST provider with its own profile shape.
+
+use crate::helpers::*;
+use serde_json::{Value, json};
+
+/// authorize → Apple's form_post → callback with the posted fields as post_body.
+async fn apple_login(app: &TestApp, user_id: &str, user_as_object: bool) -> reqwest::Response {
+    let url = app.authorize("apple", None).await;
+    assert!(url.contains("response_mode=form_post"));
+    let fields = app.approve_at_apple(&url, user_id).await;
+    let mut post_body = fields.clone();
+    if user_as_object && let Some(Value::String(user)) = fields.get("user") {
+        post_body["user"] = serde_json::from_str(user).unwrap();
+    }
+    let body = json!({"code": fields["code"], "state": fields["state"], "post_body": post_body});
+    app.post("/auth/oauth/apple/callback", &body, None).await
+}
+
+#[tokio::test]
+async fn apple_gives_the_name_once_and_the_stored_name_is_kept() {
+    let app = spawn_app().await;
+    let first = apple_login(&app, "1000001", false).await;
+    assert_eq!(first.status(), 200);
+    let first: Value = first.json().await.unwrap();
+    assert_eq!(first["is_new_user"], true);
+    assert_eq!(first["user"]["full_name"], "Grace Hopper");
+
+    let again = apple_login(&app, "1000001", false).await;
+    assert_eq!(again.status(), 200);
+    let again: Value = again.json().await.unwrap();
+    assert_eq!(again["is_new_user"], false);
+    assert_eq!(again["user"]["id"], first["user"]["id"]);
+    assert_eq!(
+        again["user"]["full_name"], "Grace Hopper",
+        "kept, not nulled"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn apple_accepts_the_user_member_as_a_json_object_too() {
+    let app = spawn_app().await;
+    let login = apple_login(&app, "583231", true).await;
+    assert_eq!(login.status(), 200);
+    let login: Value = login.json().await.unwrap();
+    assert_eq!(login["user"]["full_name"], "Ada Lovelace");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn post_body_is_ignored_by_providers_other_than_apple() {
+    let app = spawn_app().await;
+    let url = app.authorize("github", None).await;
+    let approval = app.approve_at_provider(&url, "1000002").await;
+    let mut body = approval.body();
+    body["post_body"] = json!({"user": {"name": {"firstName": "Mallory", "lastName": "X"}}});
+    let login: Value = app
+        .post("/auth/oauth/github/callback", &body, None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_ne!(login["user"]["full_name"], "Mallory X");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn discord_signs_a_user_in_with_its_own_profile_shape() {
+    let app = spawn_app().await;
+    let login = app.login_response_at("discord", "583231").await;
+    assert_eq!(login.status(), 200);
+    let login: Value = login.json().await.unwrap();
+    assert_eq!(login["is_new_user"], true);
+    let avatar = login["user"]["avatar_url"].as_str().unwrap_or_default();
+    assert!(
+        avatar.contains("/avatars/") || avatar.contains("/embed/avatars/"),
+        "{avatar}"
+    );
+    app.stop().await;
+}
