@@ -4,7 +4,9 @@
 pub mod discord;
 pub mod facebook;
 pub mod github;
+pub mod twitter;
 
 pub use discord::DiscordProvider;
 pub use facebook::FacebookProvider;
 pub use github::GithubProvider;
+pub use twitter::TwitterProvider;

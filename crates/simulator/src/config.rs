@@ -72,6 +72,9 @@ pub struct SimulatorConfig {
     /// How long an authorization code stays redeemable (GitHub: 10 minutes). Zero makes
     /// every code expired at once, which is how tests reach the expiry path without waiting.
     pub code_ttl: Duration,
+    /// How long a code of the simulated X stays redeemable: 30 seconds, as at X
+    /// (PROVIDERS.md §7.1); `code_ttl` does not apply to X.
+    pub twitter_code_ttl: Duration,
     /// The `iss` of the simulated Google's id_tokens and discovery document; `None` means
     /// `<base url>/google`. Set `https://accounts.google.com` (or `accounts.google.com`) to
     /// test an adapter with its production issuer list.
@@ -90,6 +93,7 @@ impl Default for SimulatorConfig {
             clients: Vec::new(),
             users: Vec::new(),
             code_ttl: Duration::from_secs(600),
+            twitter_code_ttl: Duration::from_secs(30),
             google_issuer: None,
             interactive: false,
             apple_teams: Vec::new(),
@@ -110,6 +114,12 @@ impl SimulatorConfig {
 
     pub fn with_code_ttl(mut self, ttl: Duration) -> Self {
         self.code_ttl = ttl;
+        self
+    }
+
+    /// Sets how long the simulated X's codes live (30 seconds by default).
+    pub fn with_twitter_code_ttl(mut self, ttl: Duration) -> Self {
+        self.twitter_code_ttl = ttl;
         self
     }
 

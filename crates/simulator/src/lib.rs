@@ -41,6 +41,7 @@ mod sign_in_page;
 pub mod signing;
 mod state;
 mod tokens;
+pub mod twitter;
 pub mod users;
 
 pub use apple::{
@@ -57,4 +58,5 @@ pub use id_token_fault::{IdTokenFault, IdTokenFaultRequest};
 pub use log::{ClientAuthKind, RequestRecord};
 pub use server::{Simulator, SimulatorHandle};
 pub use signing::{TEST_KEY_A, TEST_KEY_B, TestKey};
+pub use twitter::TwitterEndpoints;
 pub use users::{SimEmail, SimUser};

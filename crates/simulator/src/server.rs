@@ -61,6 +61,7 @@ fn router(state: Arc<SimState>) -> Router {
         // Each provider family adds its `.nest` line here (one line each, to keep merges clean).
         .nest("/discord", crate::discord::routes())
         .nest("/facebook", crate::facebook::routes())
+        .nest("/twitter", crate::twitter::routes())
         .nest("/apple", crate::apple::routes())
         .nest("/_control", crate::control::routes())
         .with_state(state)
@@ -101,6 +102,10 @@ impl SimulatorHandle {
     /// The simulated Facebook, its URLs naming Graph version `v24.0`.
     pub fn facebook(&self) -> crate::facebook::FacebookEndpoints {
         crate::facebook::FacebookEndpoints::under(&self.base_url)
+    }
+
+    pub fn twitter(&self) -> crate::twitter::TwitterEndpoints {
+        crate::twitter::TwitterEndpoints::under(&self.base_url)
     }
 
     pub fn apple(&self) -> crate::apple::AppleEndpoints {

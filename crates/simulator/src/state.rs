@@ -20,6 +20,8 @@ pub struct SimState {
     pub clients: Vec<RegisteredClient>,
     pub directory: Mutex<Directory>,
     pub codes: CodeStore,
+    /// The simulated X's codes, with X's own 30-second lifetime.
+    pub twitter_codes: CodeStore,
     pub tokens: TokenStore,
     pub faults: FaultStore,
     pub id_token_faults: IdTokenFaultStore,
@@ -40,6 +42,7 @@ impl SimState {
             clients: config.clients.clone(),
             directory: Mutex::new(Directory::new(config.users.clone())),
             codes: CodeStore::new(config.code_ttl),
+            twitter_codes: CodeStore::new(config.twitter_code_ttl),
             tokens: TokenStore::default(),
             faults: FaultStore::default(),
             id_token_faults: IdTokenFaultStore::default(),

@@ -4,3 +4,4 @@
 mod discord;
 mod facebook;
 mod support;
+mod twitter;

@@ -1,0 +1,26 @@
+//! The JSON shape of X's `/2/users/me` answer that sign-in needs (PROVIDERS.md §7.5).
+//!
+//! No `Debug`: it holds an email, which stays out of logs.
+
+use serde::Deserialize;
+
+/// The answer: `{"data": {...}}`, or `{"errors": [...]}` without `data`.
+#[derive(Clone, Deserialize)]
+pub struct UsersMe {
+    #[serde(default)]
+    pub data: Option<User>,
+}
+
+#[derive(Clone, Deserialize)]
+pub struct User {
+    pub id: String,
+    /// The display name; every account has one.
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub profile_image_url: Option<String>,
+    /// The account's confirmed email: sent only with `users.email` and
+    /// `user.fields=confirmed_email`, and only if the app may request emails.
+    #[serde(default)]
+    pub confirmed_email: Option<String>,
+}
