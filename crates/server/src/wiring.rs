@@ -9,7 +9,9 @@ use social_login_persistence::SeaOrmRepository;
 use social_login_ports::{Clock, IdentityProvider, SystemClock};
 use social_login_provider_apple::AppleProvider;
 use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http_client};
-use social_login_provider_oauth2::{DiscordProvider, GithubProvider};
+use social_login_provider_oauth2::{
+    DiscordProvider, FacebookProvider, GithubProvider, TwitterProvider,
+};
 use social_login_provider_oidc::GoogleProvider;
 use social_login_security::{AesGcmTokenCipher, Argon2PasswordHasher, JwtSessionTokens};
 use social_login_state_store::MemoryStateStore;
@@ -107,6 +109,12 @@ fn providers(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
             }
             ProviderKey::Discord => {
                 Arc::new(DiscordProvider::new(provider, http.clone()).map_err(failed)?)
+            }
+            ProviderKey::Facebook => {
+                Arc::new(FacebookProvider::new(provider, http.clone()).map_err(failed)?)
+            }
+            ProviderKey::Twitter => {
+                Arc::new(TwitterProvider::new(provider, http.clone()).map_err(failed)?)
             }
             ProviderKey::Apple => Arc::new(apple(provider, settings, http.clone())?),
             other => {

@@ -14,6 +14,8 @@ fn providers(simulator: &SimulatorHandle) -> Vec<(ProviderKey, Provider, Endpoin
     let github = simulator.github();
     let google = simulator.google();
     let discord = simulator.discord();
+    let facebook = simulator.facebook();
+    let twitter = simulator.twitter();
     let apple = simulator.apple();
     vec![
         (
@@ -53,6 +55,30 @@ fn providers(simulator: &SimulatorHandle) -> Vec<(ProviderKey, Provider, Endpoin
             },
         ),
         (
+            ProviderKey::Facebook,
+            Provider::Facebook,
+            Endpoints {
+                authorization: facebook.authorization,
+                token: facebook.token,
+                userinfo: Some(facebook.me),
+                emails: None,
+                jwks: None,
+                issuer: None,
+            },
+        ),
+        (
+            ProviderKey::Twitter,
+            Provider::Twitter,
+            Endpoints {
+                authorization: twitter.authorization,
+                token: twitter.token,
+                userinfo: Some(twitter.user),
+                emails: None,
+                jwks: None,
+                issuer: None,
+            },
+        ),
+        (
             ProviderKey::Apple,
             Provider::Apple,
             Endpoints {
@@ -68,10 +94,12 @@ fn providers(simulator: &SimulatorHandle) -> Vec<(ProviderKey, Provider, Endpoin
 }
 
 /// The providers the demo enables, in the order of its buttons.
-const DEMO_PROVIDERS: [(ProviderKey, Provider); 4] = [
+const DEMO_PROVIDERS: [(ProviderKey, Provider); 6] = [
     (ProviderKey::Github, Provider::Github),
     (ProviderKey::Google, Provider::Google),
+    (ProviderKey::Facebook, Provider::Facebook),
     (ProviderKey::Discord, Provider::Discord),
+    (ProviderKey::Twitter, Provider::Twitter),
     (ProviderKey::Apple, Provider::Apple),
 ];
 

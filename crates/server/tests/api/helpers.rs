@@ -18,6 +18,8 @@ pub const CLIENT_SECRET: &str = "e2e-client-secret-value";
 pub const REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/github";
 pub const GOOGLE_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/google";
 pub const DISCORD_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/discord";
+pub const FACEBOOK_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/facebook";
+pub const TWITTER_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/twitter";
 pub const APPLE_REDIRECT_URI: &str = "https://app.example.com/auth/callback/apple";
 pub const PASSWORD: &str = "correct horse battery";
 
@@ -96,6 +98,18 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
                 DISCORD_REDIRECT_URI,
             ))
             .with_client(RegisteredClient::new(
+                Provider::Facebook,
+                CLIENT_ID,
+                CLIENT_SECRET,
+                FACEBOOK_REDIRECT_URI,
+            ))
+            .with_client(RegisteredClient::new(
+                Provider::Twitter,
+                CLIENT_ID,
+                CLIENT_SECRET,
+                TWITTER_REDIRECT_URI,
+            ))
+            .with_client(RegisteredClient::new(
                 Provider::Apple,
                 CLIENT_ID,
                 "",
@@ -146,6 +160,18 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
     discord.endpoints.token = Some(endpoints.token);
     discord.endpoints.userinfo = Some(endpoints.user);
     settings.oauth_providers.discord = Some(discord);
+    let endpoints = sim.facebook();
+    let mut facebook = ProviderConfig::new(CLIENT_ID, CLIENT_SECRET, FACEBOOK_REDIRECT_URI);
+    facebook.endpoints.authorization = Some(endpoints.authorization);
+    facebook.endpoints.token = Some(endpoints.token);
+    facebook.endpoints.userinfo = Some(endpoints.me);
+    settings.oauth_providers.facebook = Some(facebook);
+    let endpoints = sim.twitter();
+    let mut twitter = ProviderConfig::new(CLIENT_ID, CLIENT_SECRET, TWITTER_REDIRECT_URI);
+    twitter.endpoints.authorization = Some(endpoints.authorization);
+    twitter.endpoints.token = Some(endpoints.token);
+    twitter.endpoints.userinfo = Some(endpoints.user);
+    settings.oauth_providers.twitter = Some(twitter);
     let endpoints = sim.apple();
     let mut apple = ProviderConfig::new(CLIENT_ID, "", APPLE_REDIRECT_URI);
     apple.endpoints.authorization = Some(endpoints.authorization);
@@ -220,9 +246,15 @@ impl TestApp {
         );
         let location = response.headers()["location"].to_str().unwrap().to_owned();
         assert!(
-            [REDIRECT_URI, GOOGLE_REDIRECT_URI, DISCORD_REDIRECT_URI]
-                .iter()
-                .any(|uri| location.starts_with(uri)),
+            [
+                REDIRECT_URI,
+                GOOGLE_REDIRECT_URI,
+                DISCORD_REDIRECT_URI,
+                FACEBOOK_REDIRECT_URI,
+                TWITTER_REDIRECT_URI,
+            ]
+            .iter()
+            .any(|uri| location.starts_with(uri)),
             "back to our redirect_uri"
         );
         let parsed = url::Url::parse(&location).unwrap();

@@ -1,5 +1,5 @@
-//! Apple and Discord through the whole service: spec 4.7's name-once rule, post_body in
-//! both shapes, and a REST provider with its own profile shape.
+//! Apple, Discord, Facebook and X through the whole service: spec 4.7's name-once rule,
+//! post_body in both shapes, and the REST providers' own profile shapes and email rules.
 
 use crate::helpers::*;
 use serde_json::{Value, json};
@@ -77,5 +77,35 @@ async fn discord_signs_a_user_in_with_its_own_profile_shape() {
         avatar.contains("/avatars/") || avatar.contains("/embed/avatars/"),
         "{avatar}"
     );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn facebook_signs_a_user_in_but_its_email_never_counts_as_verified() {
+    let app = spawn_app().await;
+    let login = app.login_response_at("facebook", "583231").await;
+    assert_eq!(login.status(), 200);
+    let login: Value = login.json().await.unwrap();
+    assert_eq!(login["user"]["email"], "ada@example.com");
+    assert_eq!(login["user"]["email_verified"], false);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn x_without_the_email_scope_signs_the_user_in_without_email() {
+    let app = spawn_app().await;
+    let login = app.login_response_at("twitter", "583231").await;
+    assert_eq!(login.status(), 200);
+    let login: Value = login.json().await.unwrap();
+    assert_eq!(login["user"]["email"], Value::Null);
+    assert_eq!(login["user"]["full_name"], "Ada Lovelace");
+    let again: Value = app
+        .login_response_at("twitter", "583231")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(again["is_new_user"], false);
+    assert_eq!(again["user"]["id"], login["user"]["id"]);
     app.stop().await;
 }

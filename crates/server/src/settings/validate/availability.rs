@@ -4,10 +4,12 @@ use crate::settings::{ConfigErrors, Settings, StateStoreBackend};
 use social_login_domain::ProviderKey;
 
 /// Providers with an adapter in this build.
-const AVAILABLE_PROVIDERS: [ProviderKey; 4] = [
+const AVAILABLE_PROVIDERS: [ProviderKey; 6] = [
     ProviderKey::Github,
     ProviderKey::Google,
+    ProviderKey::Facebook,
     ProviderKey::Discord,
+    ProviderKey::Twitter,
     ProviderKey::Apple,
 ];
 
@@ -50,7 +52,7 @@ mod tests {
     #[test]
     fn a_provider_without_an_adapter_and_the_redis_store_are_named() {
         let mut settings = settings();
-        settings.oauth_providers.twitter = Some(ProviderConfig::new(
+        settings.oauth_providers.linkedin = Some(ProviderConfig::new(
             "id",
             "secret",
             "https://app.example.com/cb",
@@ -58,7 +60,7 @@ mod tests {
         settings.oauth_state_store.backend = StateStoreBackend::Redis;
         settings.oauth_state_store.url = Some("redis://127.0.0.1:6379".into());
         let errors = settings.validate_for_this_build().unwrap_err();
-        assert!(errors.mentions("oauth_providers.twitter"));
+        assert!(errors.mentions("oauth_providers.linkedin"));
         assert!(errors.mentions("oauth_state_store.backend"));
         assert!(settings.validate().is_ok(), "the format itself is valid");
     }
