@@ -22,6 +22,16 @@ use social_login_ports::{Clock, ProviderError};
 use std::fmt;
 use std::sync::Arc;
 
+/// Whether the provider echoes the nonce of the authorization request in its id_token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoncePolicy {
+    /// The id_token must carry the nonce (Google, Microsoft, Apple).
+    Required,
+    /// The provider does not echo it (LinkedIn, PROVIDERS.md §5.3): a token without a nonce
+    /// is accepted, but a nonce that is present must still be ours.
+    CheckedIfPresent,
+}
+
 /// Verifies one provider's id_tokens for one client.
 #[derive(Clone)]
 pub struct IdTokenVerifier {
@@ -29,6 +39,7 @@ pub struct IdTokenVerifier {
     issuer: IssuerPolicy,
     client_id: String,
     algorithms: Vec<Algorithm>,
+    nonce: NoncePolicy,
     clock: Arc<dyn Clock>,
 }
 
@@ -39,13 +50,14 @@ impl fmt::Debug for IdTokenVerifier {
             .field("issuer", &self.issuer)
             .field("client_id", &self.client_id)
             .field("algorithms", &self.algorithms)
+            .field("nonce", &self.nonce)
             .finish_non_exhaustive()
     }
 }
 
 impl IdTokenVerifier {
-    /// A verifier accepting RS256 only, for tokens issued to `client_id`, reading the time
-    /// from `clock`.
+    /// A verifier accepting RS256 only, for tokens issued to `client_id`, requiring the
+    /// nonce, reading the time from `clock`.
     pub fn new(
         keys: Arc<KeySetCache>,
         issuer: IssuerPolicy,
@@ -57,8 +69,15 @@ impl IdTokenVerifier {
             issuer,
             client_id: client_id.into(),
             algorithms: vec![Algorithm::RS256],
+            nonce: NoncePolicy::Required,
             clock,
         }
+    }
+
+    /// Replaces the nonce policy (default [`NoncePolicy::Required`]).
+    pub fn with_nonce_policy(mut self, policy: NoncePolicy) -> Self {
+        self.nonce = policy;
+        self
     }
 
     /// Replaces the allow-list. HMAC algorithms are dropped: with a public key set, an HS*
@@ -94,7 +113,9 @@ impl IdTokenVerifier {
         checks::check_issuer(&self.issuer, &claims)?;
         checks::check_audience(&self.client_id, &claims)?;
         checks::check_times(&claims, now.unix_timestamp())?;
-        checks::check_nonce(nonce, &claims)?;
+        if self.nonce == NoncePolicy::Required || claims.nonce.is_some() {
+            checks::check_nonce(nonce, &claims)?;
+        }
         if claims.sub.as_deref().is_none_or(str::is_empty) {
             return Err(ProviderError::UserInfo("id_token has no subject".into()));
         }

@@ -21,6 +21,7 @@ pub(crate) fn routes() -> Router<Arc<SimState>> {
         .route("/id_token_fault", post(set_id_token_fault))
         .route("/rotate_signing_key", post(rotate_signing_key))
         .route("/apple_knobs", post(crate::apple::set_knobs))
+        .route("/linkedin_knobs", post(crate::linkedin::set_knobs))
         .route("/log", get(log))
 }
 

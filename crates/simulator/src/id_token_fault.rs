@@ -35,6 +35,8 @@ pub enum IdTokenFault {
     /// Not a fault for a tolerant client: `email_verified` as the string `"true"`/`"false"`,
     /// as very old Google tokens (and Apple, LinkedIn) send it.
     StringBooleans,
+    /// Microsoft: `iss` names another tenant than the token's own `tid`.
+    TenantMismatch,
 }
 
 /// The body of `POST /_control/id_token_fault`.

@@ -63,6 +63,8 @@ fn router(state: Arc<SimState>) -> Router {
         .nest("/facebook", crate::facebook::routes())
         .nest("/twitter", crate::twitter::routes())
         .nest("/apple", crate::apple::routes())
+        .nest("/microsoft", crate::microsoft::routes())
+        .nest("/linkedin", crate::linkedin::routes())
         .nest("/_control", crate::control::routes())
         .with_state(state)
 }
@@ -106,6 +108,26 @@ impl SimulatorHandle {
 
     pub fn twitter(&self) -> crate::twitter::TwitterEndpoints {
         crate::twitter::TwitterEndpoints::under(&self.base_url)
+    }
+
+    /// The simulated Microsoft under `common` (work, school and personal accounts).
+    pub fn microsoft(&self) -> crate::microsoft::MicrosoftEndpoints {
+        self.microsoft_tenant("common")
+    }
+
+    /// The simulated Microsoft under another tenant path: `organizations`, `consumers` or
+    /// a tenant GUID.
+    pub fn microsoft_tenant(&self, tenant: &str) -> crate::microsoft::MicrosoftEndpoints {
+        crate::microsoft::MicrosoftEndpoints::under(&self.base_url, tenant)
+    }
+
+    pub fn linkedin(&self) -> crate::linkedin::LinkedinEndpoints {
+        crate::linkedin::LinkedinEndpoints::under(&self.base_url)
+    }
+
+    /// Replaces the simulated LinkedIn's knobs (what its token endpoint does with PKCE).
+    pub fn set_linkedin_knobs(&self, knobs: crate::linkedin::LinkedinKnobs) {
+        self.state.linkedin_knobs.set(knobs);
     }
 
     pub fn apple(&self) -> crate::apple::AppleEndpoints {

@@ -29,6 +29,8 @@ pub struct SimState {
     pub log: RequestLog,
     /// Apple's teams, codes, refresh tokens, consents and knobs.
     pub apple: crate::apple::AppleState,
+    /// What the simulated LinkedIn does with PKCE.
+    pub linkedin_knobs: crate::linkedin::LinkedinKnobStore,
 }
 
 impl SimState {
@@ -49,6 +51,7 @@ impl SimState {
             keys: KeyRing::default(),
             log: RequestLog::default(),
             apple: crate::apple::AppleState::new(config),
+            linkedin_knobs: crate::linkedin::LinkedinKnobStore::default(),
         }
     }
 

@@ -38,6 +38,9 @@ pub struct SimUser {
     /// Discord's discriminator and avatar hash; `None`: migrated, default avatar.
     #[serde(default)]
     pub discord: Option<crate::discord::DiscordSeed>,
+    /// Microsoft's tenant, UPN and `xms_edov`; `None`: a personal account.
+    #[serde(default)]
+    pub microsoft: Option<crate::microsoft::MicrosoftAccount>,
 }
 
 fn number_or_string<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
@@ -66,6 +69,7 @@ impl SimUser {
             emails: None,
             avatar_url: None,
             discord: None,
+            microsoft: None,
         }
     }
 

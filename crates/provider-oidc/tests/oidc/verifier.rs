@@ -1,6 +1,6 @@
 //! The verifier alone, on tokens crafted here and the simulator's published key set: the
 //! algorithm allow-list (checked before any key lookup), issuer list, audience, time
-//! leeway and nonce.
+//! leeway and nonce (required, or checked only when present).
 
 use crate::support::*;
 use base64::Engine;
@@ -9,7 +9,9 @@ use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde_json::{Value, json};
 use social_login_domain::SecretText;
 use social_login_ports::{Clock, ProviderError};
-use social_login_provider_oidc::{IdTokenClaims, IdTokenVerifier, IssuerPolicy, KeySetCache};
+use social_login_provider_oidc::{
+    IdTokenClaims, IdTokenVerifier, IssuerPolicy, KeySetCache, NoncePolicy,
+};
 use social_login_simulator::{SimulatorHandle, TEST_KEY_A, TEST_KEY_B};
 use std::sync::Arc;
 
@@ -233,5 +235,30 @@ async fn the_nonce_must_be_the_one_of_this_sign_in() {
     assert_eq!(
         bench.refusal(&signed(&missing)).await,
         "id_token has no nonce"
+    );
+}
+
+#[tokio::test]
+async fn a_provider_that_does_not_echo_the_nonce_may_omit_it_but_not_change_it() {
+    let bench = bench().await;
+    let lenient = bench
+        .verifier
+        .clone()
+        .with_nonce_policy(NoncePolicy::CheckedIfPresent);
+    let verify = |token: String| {
+        let lenient = lenient.clone();
+        async move {
+            lenient
+                .verify(&SecretText::new(token), &SecretText::new(NONCE))
+                .await
+        }
+    };
+    let missing = with_changes(bench.claims(), json!({"nonce": null}));
+    assert!(verify(signed(&missing)).await.is_ok());
+    assert!(verify(signed(&bench.claims())).await.is_ok());
+    let wrong = with_changes(bench.claims(), json!({"nonce": "another-nonce"}));
+    assert_eq!(
+        verify(signed(&wrong)).await.unwrap_err(),
+        ProviderError::UserInfo("id_token nonce does not match".into())
     );
 }

@@ -1,0 +1,111 @@
+//! Tenants of the Microsoft identity platform: the `tid` claim, and the issuer check of the
+//! `common` endpoint, whose issuer depends on the token (PROVIDERS.md §4.5).
+//!
+//! `common` serves every tenant, so no single issuer fits: the token's `iss` must be the
+//! template with the token's own `tid` put in. A token of tenant A claiming tenant B's
+//! issuer, or the other way round, is refused.
+
+use crate::claims::IdTokenClaims;
+use crate::id_token::IssuerPolicy;
+
+/// The placeholder of the issuer template (`https://login.microsoftonline.com/{tenantid}/v2.0`).
+pub const TENANT_PLACEHOLDER: &str = "{tenantid}";
+
+/// The tenant of every personal Microsoft account (outlook.com, hotmail.com, live.com...).
+pub const PERSONAL_ACCOUNT_TENANT: &str = "9188040d-6c67-4c5b-b112-36a304b66dad";
+
+/// Accepts `iss` when it equals `template` with [`TENANT_PLACEHOLDER`] replaced by the
+/// token's `tid`. A template without the placeholder is one fixed issuer (a single-tenant
+/// app), and the token must still carry a well-formed `tid`.
+pub fn tenant_issuer_policy(template: &str) -> IssuerPolicy {
+    let template = template.to_owned();
+    IssuerPolicy::rule(move |iss, claims| {
+        tenant_id(claims).is_some_and(|tid| iss == template.replace(TENANT_PLACEHOLDER, tid))
+    })
+}
+
+/// The token's `tid`, when it is a GUID: Microsoft's tenant ids always are, and anything
+/// else (a `/`, an empty string) must not be spliced into an issuer URL.
+pub fn tenant_id(claims: &IdTokenClaims) -> Option<&str> {
+    claims.extra.get("tid")?.as_str().filter(|tid| is_guid(tid))
+}
+
+/// `8-4-4-4-12` hexadecimal digits.
+fn is_guid(text: &str) -> bool {
+    let groups: Vec<&str> = text.split('-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(group, len)| group.len() == len && group.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::microsoft::MICROSOFT_ISSUER_TEMPLATE;
+    use serde_json::{Value, json};
+
+    const WORK: &str = "72f988bf-86f1-41af-91ab-2d7cd011db47";
+
+    fn claims(value: Value) -> IdTokenClaims {
+        serde_json::from_value(value).unwrap()
+    }
+
+    fn issuer_of(tid: &str) -> String {
+        format!("https://login.microsoftonline.com/{tid}/v2.0")
+    }
+
+    #[test]
+    fn the_issuer_of_the_tokens_own_tenant_is_accepted() {
+        let policy = tenant_issuer_policy(MICROSOFT_ISSUER_TEMPLATE);
+        for tid in [WORK, PERSONAL_ACCOUNT_TENANT] {
+            assert!(policy.accepts(&claims(json!({"iss": issuer_of(tid), "tid": tid}))));
+        }
+    }
+
+    #[test]
+    fn an_issuer_of_another_tenant_or_host_is_refused() {
+        let policy = tenant_issuer_policy(MICROSOFT_ISSUER_TEMPLATE);
+        let foreign = json!({"iss": issuer_of(PERSONAL_ACCOUNT_TENANT), "tid": WORK});
+        assert!(!policy.accepts(&claims(foreign)));
+        let literal = json!({"iss": MICROSOFT_ISSUER_TEMPLATE, "tid": WORK});
+        assert!(!policy.accepts(&claims(literal)));
+        let host = json!({"iss": format!("https://login.evil.example/{WORK}/v2.0"), "tid": WORK});
+        assert!(!policy.accepts(&claims(host)));
+    }
+
+    #[test]
+    fn a_missing_or_malformed_tenant_id_is_refused() {
+        let policy = tenant_issuer_policy(MICROSOFT_ISSUER_TEMPLATE);
+        assert!(!policy.accepts(&claims(json!({"iss": issuer_of(WORK)}))));
+        for tid in [
+            "",
+            "common",
+            "x/v2.0",
+            "72f988bf-86f1-41af-91ab-2d7cd011db4",
+            "{tenantid}",
+        ] {
+            let token = json!({"iss": issuer_of(tid), "tid": tid});
+            assert!(!policy.accepts(&claims(token)), "{tid}");
+        }
+        assert!(!policy.accepts(&claims(json!({"iss": issuer_of("5"), "tid": 5}))));
+    }
+
+    #[test]
+    fn a_template_without_placeholder_is_one_fixed_tenant() {
+        let policy = tenant_issuer_policy(&issuer_of(WORK));
+        assert!(policy.accepts(&claims(json!({"iss": issuer_of(WORK), "tid": WORK}))));
+        let personal =
+            json!({"iss": issuer_of(PERSONAL_ACCOUNT_TENANT), "tid": PERSONAL_ACCOUNT_TENANT});
+        assert!(!policy.accepts(&claims(personal)));
+    }
+
+    #[test]
+    fn a_configured_template_is_filled_the_same_way() {
+        let policy = tenant_issuer_policy("http://127.0.0.1:9/microsoft/{tenantid}/v2.0");
+        let token =
+            json!({"iss": format!("http://127.0.0.1:9/microsoft/{WORK}/v2.0"), "tid": WORK});
+        assert!(policy.accepts(&claims(token)));
+    }
+}

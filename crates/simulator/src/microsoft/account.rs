@@ -1,0 +1,150 @@
+//! Microsoft-only facts of a simulated person: their tenant, object id, UPN and the
+//! optional `xms_edov` claim (PROVIDERS.md §4.5, §11.5).
+
+use crate::users::SimUser;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// The tenant of every personal Microsoft account.
+pub const MICROSOFT_CONSUMER_TENANT: &str = "9188040d-6c67-4c5b-b112-36a304b66dad";
+
+/// What Microsoft knows of a person beyond [`SimUser`]'s common fields. A user without one
+/// has a personal account: the consumer tenant, `preferred_username` = their email.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MicrosoftAccount {
+    /// `tid`: [`MICROSOFT_CONSUMER_TENANT`], or the organisation's GUID.
+    pub tenant_id: String,
+    /// `oid`; derived from the user id when absent.
+    #[serde(default)]
+    pub object_id: Option<String>,
+    /// `preferred_username` (a work account's UPN); the email, else the login, when absent.
+    #[serde(default)]
+    pub preferred_username: Option<String>,
+    /// The optional `xms_edov` claim exactly as the id_token carries it (`true`, `"1"`,
+    /// `"true"`, `false`...); left out of the token when `None`.
+    #[serde(default)]
+    pub xms_edov: Option<Value>,
+}
+
+impl MicrosoftAccount {
+    /// A personal account (outlook.com, hotmail.com...).
+    pub fn personal() -> Self {
+        Self {
+            tenant_id: MICROSOFT_CONSUMER_TENANT.to_owned(),
+            object_id: None,
+            preferred_username: None,
+            xms_edov: None,
+        }
+    }
+
+    /// A work or school account of the tenant `tenant_id` (a GUID), signing in as `upn`.
+    pub fn work(tenant_id: impl Into<String>, upn: impl Into<String>) -> Self {
+        Self {
+            tenant_id: tenant_id.into(),
+            object_id: None,
+            preferred_username: Some(upn.into()),
+            xms_edov: None,
+        }
+    }
+
+    /// Adds the `xms_edov` claim with this exact JSON value.
+    pub fn with_xms_edov(mut self, value: impl Into<Value>) -> Self {
+        self.xms_edov = Some(value.into());
+        self
+    }
+
+    pub fn is_personal(&self) -> bool {
+        self.tenant_id == MICROSOFT_CONSUMER_TENANT
+    }
+
+    /// The `oid`: the seeded one, or a stable value derived from the user and tenant
+    /// (personal accounts' look like `00000000-0000-0000-xxxx-xxxxxxxxxxxx`).
+    pub(crate) fn object_id_of(&self, user: &SimUser) -> String {
+        if let Some(oid) = &self.object_id {
+            return oid.clone();
+        }
+        let digest = Sha256::digest(format!("{}:{}", self.tenant_id, user.id).as_bytes());
+        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        if self.is_personal() {
+            format!("00000000-0000-0000-{}-{}", &hex[..4], &hex[4..16])
+        } else {
+            let g = |from: usize, to: usize| &hex[from..to];
+            format!(
+                "{}-{}-{}-{}-{}",
+                g(0, 8),
+                g(8, 12),
+                g(12, 16),
+                g(16, 20),
+                g(20, 32)
+            )
+        }
+    }
+
+    /// `preferred_username`: the seeded one, else the email, else the login.
+    pub(crate) fn username_of(&self, user: &SimUser) -> String {
+        self.preferred_username
+            .clone()
+            .or_else(|| user.email.clone())
+            .unwrap_or_else(|| user.login.clone())
+    }
+}
+
+impl SimUser {
+    /// Sets the Microsoft-only facts (tenant, UPN, `xms_edov`).
+    pub fn with_microsoft(mut self, account: MicrosoftAccount) -> Self {
+        self.microsoft = Some(account);
+        self
+    }
+
+    /// The Microsoft account, or a personal one.
+    pub(crate) fn microsoft_account(&self) -> MicrosoftAccount {
+        self.microsoft
+            .clone()
+            .unwrap_or_else(MicrosoftAccount::personal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_user_without_a_microsoft_seed_is_a_personal_account() {
+        let user = SimUser::new("1", "ada").with_email("ada@outlook.com", true);
+        let account = user.microsoft_account();
+        assert!(account.is_personal());
+        assert_eq!(account.username_of(&user), "ada@outlook.com");
+        assert!(
+            account
+                .object_id_of(&user)
+                .starts_with("00000000-0000-0000-")
+        );
+        assert_eq!(account.object_id_of(&user).len(), 36);
+    }
+
+    #[test]
+    fn a_work_account_has_its_upn_and_a_guid_object_id() {
+        let account =
+            MicrosoftAccount::work("72f988bf-86f1-41af-91ab-2d7cd011db47", "ada@contoso.com")
+                .with_xms_edov("1");
+        let user = SimUser::new("1", "ada").with_microsoft(account.clone());
+        assert!(!account.is_personal());
+        assert_eq!(account.username_of(&user), "ada@contoso.com");
+        assert_eq!(account.xms_edov, Some(json!("1")));
+        let oid = account.object_id_of(&user);
+        assert_eq!(oid.len(), 36);
+        assert!(!oid.starts_with("00000000"));
+    }
+
+    #[test]
+    fn the_control_json_takes_a_microsoft_account() {
+        let user: SimUser = serde_json::from_value(json!({"id": 7, "login": "bob",
+            "microsoft": {"tenant_id": "t", "xms_edov": true}}))
+        .unwrap();
+        let account = user.microsoft_account();
+        assert_eq!(account.tenant_id, "t");
+        assert_eq!(account.xms_edov, Some(json!(true)));
+    }
+}
