@@ -12,7 +12,7 @@ use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http
 use social_login_provider_oauth2::{
     DiscordProvider, FacebookProvider, GithubProvider, TwitterProvider,
 };
-use social_login_provider_oidc::GoogleProvider;
+use social_login_provider_oidc::{GoogleProvider, LinkedinProvider, MicrosoftProvider};
 use social_login_security::{AesGcmTokenCipher, Argon2PasswordHasher, JwtSessionTokens};
 use social_login_state_store::MemoryStateStore;
 use std::sync::Arc;
@@ -116,12 +116,13 @@ fn providers(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
             ProviderKey::Twitter => {
                 Arc::new(TwitterProvider::new(provider, http.clone()).map_err(failed)?)
             }
-            ProviderKey::Apple => Arc::new(apple(provider, settings, http.clone())?),
-            other => {
-                return Err(StartupError::Unsupported(format!(
-                    "oauth_providers.{other}: this build has no adapter for it yet"
-                )));
+            ProviderKey::Microsoft => {
+                Arc::new(MicrosoftProvider::new(provider, http.clone()).map_err(failed)?)
             }
+            ProviderKey::Linkedin => {
+                Arc::new(LinkedinProvider::new(provider, http.clone()).map_err(failed)?)
+            }
+            ProviderKey::Apple => Arc::new(apple(provider, settings, http.clone())?),
         };
         registry = registry.with(adapter);
     }

@@ -16,6 +16,8 @@ fn providers(simulator: &SimulatorHandle) -> Vec<(ProviderKey, Provider, Endpoin
     let discord = simulator.discord();
     let facebook = simulator.facebook();
     let twitter = simulator.twitter();
+    let microsoft = simulator.microsoft();
+    let linkedin = simulator.linkedin();
     let apple = simulator.apple();
     vec![
         (
@@ -52,6 +54,30 @@ fn providers(simulator: &SimulatorHandle) -> Vec<(ProviderKey, Provider, Endpoin
                 emails: None,
                 jwks: None,
                 issuer: None,
+            },
+        ),
+        (
+            ProviderKey::Microsoft,
+            Provider::Microsoft,
+            Endpoints {
+                authorization: microsoft.authorization,
+                token: microsoft.token,
+                userinfo: None,
+                emails: None,
+                jwks: Some(microsoft.jwks),
+                issuer: Some(microsoft.issuer),
+            },
+        ),
+        (
+            ProviderKey::Linkedin,
+            Provider::Linkedin,
+            Endpoints {
+                authorization: linkedin.authorization,
+                token: linkedin.token,
+                userinfo: Some(linkedin.userinfo),
+                emails: None,
+                jwks: Some(linkedin.jwks),
+                issuer: Some(linkedin.issuer),
             },
         ),
         (
@@ -94,9 +120,11 @@ fn providers(simulator: &SimulatorHandle) -> Vec<(ProviderKey, Provider, Endpoin
 }
 
 /// The providers the demo enables, in the order of its buttons.
-const DEMO_PROVIDERS: [(ProviderKey, Provider); 6] = [
+const DEMO_PROVIDERS: [(ProviderKey, Provider); 8] = [
     (ProviderKey::Github, Provider::Github),
     (ProviderKey::Google, Provider::Google),
+    (ProviderKey::Microsoft, Provider::Microsoft),
+    (ProviderKey::Linkedin, Provider::Linkedin),
     (ProviderKey::Facebook, Provider::Facebook),
     (ProviderKey::Discord, Provider::Discord),
     (ProviderKey::Twitter, Provider::Twitter),

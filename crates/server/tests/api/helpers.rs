@@ -20,6 +20,8 @@ pub const GOOGLE_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/google";
 pub const DISCORD_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/discord";
 pub const FACEBOOK_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/facebook";
 pub const TWITTER_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/twitter";
+pub const MICROSOFT_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/microsoft";
+pub const LINKEDIN_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/linkedin";
 pub const APPLE_REDIRECT_URI: &str = "https://app.example.com/auth/callback/apple";
 pub const PASSWORD: &str = "correct horse battery";
 
@@ -98,6 +100,18 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
                 DISCORD_REDIRECT_URI,
             ))
             .with_client(RegisteredClient::new(
+                Provider::Microsoft,
+                CLIENT_ID,
+                CLIENT_SECRET,
+                MICROSOFT_REDIRECT_URI,
+            ))
+            .with_client(RegisteredClient::new(
+                Provider::Linkedin,
+                CLIENT_ID,
+                CLIENT_SECRET,
+                LINKEDIN_REDIRECT_URI,
+            ))
+            .with_client(RegisteredClient::new(
                 Provider::Facebook,
                 CLIENT_ID,
                 CLIENT_SECRET,
@@ -160,6 +174,21 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
     discord.endpoints.token = Some(endpoints.token);
     discord.endpoints.userinfo = Some(endpoints.user);
     settings.oauth_providers.discord = Some(discord);
+    let endpoints = sim.microsoft();
+    let mut microsoft = ProviderConfig::new(CLIENT_ID, CLIENT_SECRET, MICROSOFT_REDIRECT_URI);
+    microsoft.endpoints.authorization = Some(endpoints.authorization);
+    microsoft.endpoints.token = Some(endpoints.token);
+    microsoft.endpoints.jwks = Some(endpoints.jwks);
+    microsoft.endpoints.issuer = Some(endpoints.issuer);
+    settings.oauth_providers.microsoft = Some(microsoft);
+    let endpoints = sim.linkedin();
+    let mut linkedin = ProviderConfig::new(CLIENT_ID, CLIENT_SECRET, LINKEDIN_REDIRECT_URI);
+    linkedin.endpoints.authorization = Some(endpoints.authorization);
+    linkedin.endpoints.token = Some(endpoints.token);
+    linkedin.endpoints.userinfo = Some(endpoints.userinfo);
+    linkedin.endpoints.jwks = Some(endpoints.jwks);
+    linkedin.endpoints.issuer = Some(endpoints.issuer);
+    settings.oauth_providers.linkedin = Some(linkedin);
     let endpoints = sim.facebook();
     let mut facebook = ProviderConfig::new(CLIENT_ID, CLIENT_SECRET, FACEBOOK_REDIRECT_URI);
     facebook.endpoints.authorization = Some(endpoints.authorization);
@@ -252,6 +281,8 @@ impl TestApp {
                 DISCORD_REDIRECT_URI,
                 FACEBOOK_REDIRECT_URI,
                 TWITTER_REDIRECT_URI,
+                MICROSOFT_REDIRECT_URI,
+                LINKEDIN_REDIRECT_URI,
             ]
             .iter()
             .any(|uri| location.starts_with(uri)),

@@ -1,8 +1,9 @@
-//! Apple, Discord, Facebook and X through the whole service: spec 4.7's name-once rule,
-//! post_body in both shapes, and the REST providers' own profile shapes and email rules.
+//! Every provider beyond GitHub and Google through the whole service: spec 4.7's
+//! name-once rule, post_body in both shapes, each provider's profile shape and email rule.
 
 use crate::helpers::*;
 use serde_json::{Value, json};
+use social_login_simulator::{MicrosoftAccount, SimUser};
 
 /// authorize → Apple's form_post → callback with the posted fields as post_body.
 async fn apple_login(app: &TestApp, user_id: &str, user_as_object: bool) -> reqwest::Response {
@@ -107,5 +108,62 @@ async fn x_without_the_email_scope_signs_the_user_in_without_email() {
         .unwrap();
     assert_eq!(again["is_new_user"], false);
     assert_eq!(again["user"]["id"], login["user"]["id"]);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_personal_microsoft_account_signs_in_with_a_verified_email() {
+    let app = spawn_app().await;
+    let login = app.login_response_at("microsoft", "583231").await;
+    assert_eq!(login.status(), 200);
+    let login: Value = login.json().await.unwrap();
+    assert_eq!(login["user"]["email"], "ada@example.com");
+    assert_eq!(login["user"]["email_verified"], true);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_work_tenant_email_without_xms_edov_never_links_the_noauth_case() {
+    let app = spawn_app_with(Options {
+        auto_link_by_email: true,
+        ..Options::default()
+    })
+    .await;
+    // Ada's account exists with her verified address.
+    let ada = app.login("583231").await;
+    // An attacker's tenant asserts Ada's address without Microsoft vouching for it.
+    app.sim.add_user(
+        SimUser::new("666", "attacker")
+            .with_email("ada@example.com", true)
+            .with_microsoft(MicrosoftAccount::work(
+                "11111111-2222-3333-4444-555555555555",
+                "ada@example.com",
+            )),
+    );
+    let takeover = app.login_response_at("microsoft", "666").await;
+    assert_problem(takeover, 409, "EmailAlreadyRegistered").await;
+    let accounts: Value = app
+        .get("/auth/oauth/accounts", Some(&token(&ada)))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        accounts.as_array().unwrap().len(),
+        1,
+        "nothing linked to Ada"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn linkedin_signs_a_user_in_through_its_oidc_userinfo() {
+    let app = spawn_app().await;
+    let login = app.login_response_at("linkedin", "1000001").await;
+    assert_eq!(login.status(), 200);
+    let login: Value = login.json().await.unwrap();
+    assert_eq!(login["user"]["email"], "grace@example.com");
+    assert_eq!(login["user"]["email_verified"], true);
+    assert_eq!(login["user"]["full_name"], "Grace Hopper");
     app.stop().await;
 }
