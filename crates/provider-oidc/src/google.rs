@@ -5,6 +5,7 @@ mod identity;
 
 use crate::id_token::{IdTokenVerifier, IssuerPolicy};
 use crate::jwks::KeySetCache;
+use crate::oidc_flow::OidcFlow;
 use async_trait::async_trait;
 use social_login_domain::ProviderKey;
 use social_login_ports::{
@@ -12,8 +13,8 @@ use social_login_ports::{
     SystemClock,
 };
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, fetch_json,
-    require_non_empty, resolve_endpoint,
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, require_non_empty,
+    resolve_endpoint,
 };
 use std::sync::Arc;
 use url::Url;
@@ -34,9 +35,8 @@ pub const GOOGLE_ISSUERS: [&str; 2] = ["https://accounts.google.com", "accounts.
 /// The Google adapter.
 #[derive(Debug, Clone)]
 pub struct GoogleProvider {
-    flow: CodeFlow,
+    oidc: OidcFlow,
     userinfo_url: Url,
-    verifier: IdTokenVerifier,
 }
 
 impl GoogleProvider {
@@ -73,9 +73,9 @@ impl GoogleProvider {
         };
         let flow = CodeFlow::new(&settings, &GOOGLE_DEFAULTS, http)?;
         let keys = KeySetCache::shared(&jwks_url, flow.http());
+        let verifier = IdTokenVerifier::new(keys, issuer, settings.client_id.clone(), clock);
         Ok(Self {
-            verifier: IdTokenVerifier::new(keys, issuer, settings.client_id.clone(), clock),
-            flow,
+            oidc: OidcFlow::new(flow, verifier),
             userinfo_url,
         })
     }
@@ -88,35 +88,18 @@ impl IdentityProvider for GoogleProvider {
     }
 
     fn authorization_url(&self, request: &AuthorizationRequest) -> String {
-        self.flow
-            .authorization_url(request, &[("nonce", request.nonce.expose())])
+        self.oidc.authorization_url(request)
     }
 
     #[tracing::instrument(skip_all, fields(provider = "google"))]
     async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError> {
-        let tokens = self
-            .flow
-            .exchange_code(&callback.code, &callback.redeemed.pkce_verifier)
+        let (tokens, claims) = self.oidc.sign_in(&callback).await?;
+        let userinfo: identity::UserInfo = self
+            .oidc
+            .userinfo("Google userinfo endpoint", &self.userinfo_url, &tokens)
             .await?;
-        let id_token = tokens
-            .id_token
-            .as_ref()
-            .ok_or_else(|| ProviderError::UserInfo("token endpoint answered no id_token".into()))?;
-        let claims = self
-            .verifier
-            .verify(id_token, &callback.redeemed.nonce)
-            .await?;
-        let userinfo: identity::UserInfo = fetch_json(
-            "Google userinfo endpoint",
-            self.flow
-                .http()
-                .get(self.userinfo_url.clone())
-                .bearer_auth(tokens.access_token.expose()),
-        )
-        .await?;
-        let identity = identity::to_identity(claims, userinfo)?;
         Ok(ProviderLogin {
-            identity,
+            identity: identity::to_identity(claims, userinfo)?,
             tokens: tokens.into_provider_tokens(),
         })
     }

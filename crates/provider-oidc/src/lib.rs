@@ -11,6 +11,7 @@ pub mod id_token;
 pub mod jwks;
 pub mod linkedin;
 pub mod microsoft;
+mod oidc_flow;
 
 pub use claims::IdTokenClaims;
 pub use google::GoogleProvider;

@@ -11,6 +11,7 @@ mod identity;
 
 use crate::id_token::{IdTokenVerifier, IssuerPolicy, NoncePolicy};
 use crate::jwks::KeySetCache;
+use crate::oidc_flow::OidcFlow;
 use async_trait::async_trait;
 use social_login_domain::ProviderKey;
 use social_login_ports::{
@@ -18,8 +19,8 @@ use social_login_ports::{
     SystemClock,
 };
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, fetch_json,
-    require_non_empty, resolve_endpoint,
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, require_non_empty,
+    resolve_endpoint,
 };
 use std::sync::Arc;
 use url::Url;
@@ -39,9 +40,8 @@ pub const LINKEDIN_ISSUER: &str = "https://www.linkedin.com/oauth";
 /// The LinkedIn adapter.
 #[derive(Debug, Clone)]
 pub struct LinkedinProvider {
-    flow: CodeFlow,
+    oidc: OidcFlow,
     userinfo_url: Url,
-    verifier: IdTokenVerifier,
 }
 
 impl LinkedinProvider {
@@ -89,9 +89,8 @@ impl LinkedinProvider {
         )
         .with_nonce_policy(NoncePolicy::CheckedIfPresent);
         Ok(Self {
-            flow,
+            oidc: OidcFlow::new(flow, verifier),
             userinfo_url,
-            verifier,
         })
     }
 }
@@ -103,37 +102,18 @@ impl IdentityProvider for LinkedinProvider {
     }
 
     fn authorization_url(&self, request: &AuthorizationRequest) -> String {
-        // An authorization server ignores parameters it does not know (RFC 6749 §3.1), so
-        // the nonce costs nothing and protects us if LinkedIn ever echoes it.
-        self.flow
-            .authorization_url(request, &[("nonce", request.nonce.expose())])
+        self.oidc.authorization_url(request)
     }
 
     #[tracing::instrument(skip_all, fields(provider = "linkedin"))]
     async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError> {
-        let tokens = self
-            .flow
-            .exchange_code(&callback.code, &callback.redeemed.pkce_verifier)
+        let (tokens, claims) = self.oidc.sign_in(&callback).await?;
+        let userinfo: identity::UserInfo = self
+            .oidc
+            .userinfo("LinkedIn userinfo endpoint", &self.userinfo_url, &tokens)
             .await?;
-        let id_token = tokens
-            .id_token
-            .as_ref()
-            .ok_or_else(|| ProviderError::UserInfo("token endpoint answered no id_token".into()))?;
-        let claims = self
-            .verifier
-            .verify(id_token, &callback.redeemed.nonce)
-            .await?;
-        let userinfo: identity::UserInfo = fetch_json(
-            "LinkedIn userinfo endpoint",
-            self.flow
-                .http()
-                .get(self.userinfo_url.clone())
-                .bearer_auth(tokens.access_token.expose()),
-        )
-        .await?;
-        let identity = identity::to_identity(claims, userinfo)?;
         Ok(ProviderLogin {
-            identity,
+            identity: identity::to_identity(claims, userinfo)?,
             tokens: tokens.into_provider_tokens(),
         })
     }

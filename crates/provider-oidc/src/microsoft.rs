@@ -9,6 +9,7 @@ pub use tenant::{PERSONAL_ACCOUNT_TENANT, TENANT_PLACEHOLDER, tenant_issuer_poli
 
 use crate::id_token::IdTokenVerifier;
 use crate::jwks::KeySetCache;
+use crate::oidc_flow::OidcFlow;
 use async_trait::async_trait;
 use social_login_domain::ProviderKey;
 use social_login_ports::{
@@ -37,8 +38,7 @@ pub const MICROSOFT_ISSUER_TEMPLATE: &str = "https://login.microsoftonline.com/{
 /// The Microsoft adapter.
 #[derive(Debug, Clone)]
 pub struct MicrosoftProvider {
-    flow: CodeFlow,
-    verifier: IdTokenVerifier,
+    oidc: OidcFlow,
 }
 
 impl MicrosoftProvider {
@@ -75,9 +75,9 @@ impl MicrosoftProvider {
         let flow = CodeFlow::new(&settings, &MICROSOFT_DEFAULTS, http)?;
         let keys = KeySetCache::shared(&jwks_url, flow.http());
         let issuer = tenant_issuer_policy(template);
+        let verifier = IdTokenVerifier::new(keys, issuer, settings.client_id.clone(), clock);
         Ok(Self {
-            verifier: IdTokenVerifier::new(keys, issuer, settings.client_id.clone(), clock),
-            flow,
+            oidc: OidcFlow::new(flow, verifier),
         })
     }
 }
@@ -89,27 +89,15 @@ impl IdentityProvider for MicrosoftProvider {
     }
 
     fn authorization_url(&self, request: &AuthorizationRequest) -> String {
-        self.flow
-            .authorization_url(request, &[("nonce", request.nonce.expose())])
+        self.oidc.authorization_url(request)
     }
 
     #[tracing::instrument(skip_all, fields(provider = "microsoft"))]
     async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError> {
-        let tokens = self
-            .flow
-            .exchange_code(&callback.code, &callback.redeemed.pkce_verifier)
-            .await?;
-        let id_token = tokens
-            .id_token
-            .as_ref()
-            .ok_or_else(|| ProviderError::UserInfo("token endpoint answered no id_token".into()))?;
-        let claims = self
-            .verifier
-            .verify(id_token, &callback.redeemed.nonce)
-            .await?;
-        let identity = identity::to_identity(claims)?;
+        // Everything needed is in the id_token: no Graph call.
+        let (tokens, claims) = self.oidc.sign_in(&callback).await?;
         Ok(ProviderLogin {
-            identity,
+            identity: identity::to_identity(claims)?,
             tokens: tokens.into_provider_tokens(),
         })
     }
