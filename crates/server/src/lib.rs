@@ -7,5 +7,6 @@ pub mod demo;
 pub mod http;
 pub mod server;
 pub mod settings;
+pub mod simulated;
 pub mod telemetry;
 pub mod wiring;

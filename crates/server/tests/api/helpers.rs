@@ -4,25 +4,32 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use social_login::server::{RunningServer, start};
-use social_login::settings::{ProviderConfig, Settings};
-use social_login_simulator::{
-    APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, AppleTeam, Provider,
-    RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
-};
+use social_login::settings::Settings;
+use social_login::simulated::{SimulatedClient, enable_all, register_clients};
+use social_login_domain::ProviderKey;
+use social_login_simulator::{SimUser, Simulator, SimulatorConfig, SimulatorHandle};
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
 use tempfile::TempDir;
 
 pub const CLIENT_ID: &str = "e2e-client";
 pub const CLIENT_SECRET: &str = "e2e-client-secret-value";
-pub const REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/github";
-pub const GOOGLE_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/google";
-pub const DISCORD_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/discord";
-pub const FACEBOOK_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/facebook";
-pub const TWITTER_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/twitter";
-pub const MICROSOFT_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/microsoft";
-pub const LINKEDIN_REDIRECT_URI: &str = "http://127.0.0.1:9/auth/callback/linkedin";
-pub const APPLE_REDIRECT_URI: &str = "https://app.example.com/auth/callback/apple";
+/// Where every simulated provider sends the browser back (nothing listens: tests read the
+/// redirect instead of following it).
+pub const REDIRECT_BASE: &str = "http://127.0.0.1:9/auth/callback/";
+
+pub fn redirect_uri(provider: impl std::fmt::Display) -> String {
+    format!("{REDIRECT_BASE}{provider}")
+}
+
+fn client(key: ProviderKey) -> SimulatedClient {
+    SimulatedClient {
+        client_id: CLIENT_ID.into(),
+        client_secret: CLIENT_SECRET.into(),
+        redirect_uri: redirect_uri(key),
+    }
+}
+
 pub const PASSWORD: &str = "correct horse battery";
 
 /// Knobs a test may turn before the app starts.
@@ -80,56 +87,7 @@ pub async fn spawn_app() -> TestApp {
 pub async fn spawn_app_with(options: Options) -> TestApp {
     capture_logs();
     let sim = Simulator::start(
-        SimulatorConfig::default()
-            .with_client(RegisteredClient::new(
-                Provider::Github,
-                CLIENT_ID,
-                CLIENT_SECRET,
-                REDIRECT_URI,
-            ))
-            .with_client(RegisteredClient::new(
-                Provider::Google,
-                CLIENT_ID,
-                CLIENT_SECRET,
-                GOOGLE_REDIRECT_URI,
-            ))
-            .with_client(RegisteredClient::new(
-                Provider::Discord,
-                CLIENT_ID,
-                CLIENT_SECRET,
-                DISCORD_REDIRECT_URI,
-            ))
-            .with_client(RegisteredClient::new(
-                Provider::Microsoft,
-                CLIENT_ID,
-                CLIENT_SECRET,
-                MICROSOFT_REDIRECT_URI,
-            ))
-            .with_client(RegisteredClient::new(
-                Provider::Linkedin,
-                CLIENT_ID,
-                CLIENT_SECRET,
-                LINKEDIN_REDIRECT_URI,
-            ))
-            .with_client(RegisteredClient::new(
-                Provider::Facebook,
-                CLIENT_ID,
-                CLIENT_SECRET,
-                FACEBOOK_REDIRECT_URI,
-            ))
-            .with_client(RegisteredClient::new(
-                Provider::Twitter,
-                CLIENT_ID,
-                CLIENT_SECRET,
-                TWITTER_REDIRECT_URI,
-            ))
-            .with_client(RegisteredClient::new(
-                Provider::Apple,
-                CLIENT_ID,
-                "",
-                APPLE_REDIRECT_URI,
-            ))
-            .with_apple_team(AppleTeam::test_fixture())
+        register_clients(SimulatorConfig::default(), client)
             .with_user(ada())
             .with_user(grace())
             .with_user(unverified()),
@@ -152,64 +110,10 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         settings.rate_limit.per_second = per_second;
         settings.rate_limit.burst = burst;
     }
-    let endpoints = sim.github();
-    let mut github = ProviderConfig::new(CLIENT_ID, CLIENT_SECRET, REDIRECT_URI);
-    github.enabled = options.github_enabled;
-    github.endpoints.authorization = Some(endpoints.authorization);
-    github.endpoints.token = Some(endpoints.token);
-    github.endpoints.userinfo = Some(endpoints.user);
-    github.endpoints.emails = Some(endpoints.emails);
-    settings.oauth_providers.github = Some(github);
-    let endpoints = sim.google();
-    let mut google = ProviderConfig::new(CLIENT_ID, CLIENT_SECRET, GOOGLE_REDIRECT_URI);
-    google.endpoints.authorization = Some(endpoints.authorization);
-    google.endpoints.token = Some(endpoints.token);
-    google.endpoints.userinfo = Some(endpoints.userinfo);
-    google.endpoints.jwks = Some(endpoints.jwks);
-    google.endpoints.issuer = Some(endpoints.issuer);
-    settings.oauth_providers.google = Some(google);
-    let endpoints = sim.discord();
-    let mut discord = ProviderConfig::new(CLIENT_ID, CLIENT_SECRET, DISCORD_REDIRECT_URI);
-    discord.endpoints.authorization = Some(endpoints.authorization);
-    discord.endpoints.token = Some(endpoints.token);
-    discord.endpoints.userinfo = Some(endpoints.user);
-    settings.oauth_providers.discord = Some(discord);
-    let endpoints = sim.microsoft();
-    let mut microsoft = ProviderConfig::new(CLIENT_ID, CLIENT_SECRET, MICROSOFT_REDIRECT_URI);
-    microsoft.endpoints.authorization = Some(endpoints.authorization);
-    microsoft.endpoints.token = Some(endpoints.token);
-    microsoft.endpoints.jwks = Some(endpoints.jwks);
-    microsoft.endpoints.issuer = Some(endpoints.issuer);
-    settings.oauth_providers.microsoft = Some(microsoft);
-    let endpoints = sim.linkedin();
-    let mut linkedin = ProviderConfig::new(CLIENT_ID, CLIENT_SECRET, LINKEDIN_REDIRECT_URI);
-    linkedin.endpoints.authorization = Some(endpoints.authorization);
-    linkedin.endpoints.token = Some(endpoints.token);
-    linkedin.endpoints.userinfo = Some(endpoints.userinfo);
-    linkedin.endpoints.jwks = Some(endpoints.jwks);
-    linkedin.endpoints.issuer = Some(endpoints.issuer);
-    settings.oauth_providers.linkedin = Some(linkedin);
-    let endpoints = sim.facebook();
-    let mut facebook = ProviderConfig::new(CLIENT_ID, CLIENT_SECRET, FACEBOOK_REDIRECT_URI);
-    facebook.endpoints.authorization = Some(endpoints.authorization);
-    facebook.endpoints.token = Some(endpoints.token);
-    facebook.endpoints.userinfo = Some(endpoints.me);
-    settings.oauth_providers.facebook = Some(facebook);
-    let endpoints = sim.twitter();
-    let mut twitter = ProviderConfig::new(CLIENT_ID, CLIENT_SECRET, TWITTER_REDIRECT_URI);
-    twitter.endpoints.authorization = Some(endpoints.authorization);
-    twitter.endpoints.token = Some(endpoints.token);
-    twitter.endpoints.userinfo = Some(endpoints.user);
-    settings.oauth_providers.twitter = Some(twitter);
-    let endpoints = sim.apple();
-    let mut apple = ProviderConfig::new(CLIENT_ID, "", APPLE_REDIRECT_URI);
-    apple.endpoints.authorization = Some(endpoints.authorization);
-    apple.endpoints.token = Some(endpoints.token);
-    apple.endpoints.jwks = Some(endpoints.jwks);
-    settings.oauth_providers.apple = Some(apple);
-    settings.apple_team_id = Some(APPLE_TEST_TEAM_ID.into());
-    settings.apple_key_id = Some(APPLE_TEST_KEY_ID.into());
-    settings.apple_private_key_pem = Some(APPLE_TEST_KEY_PEM.to_owned().into());
+    enable_all(&mut settings, &sim, client);
+    if let Some(github) = settings.oauth_providers.github.as_mut() {
+        github.enabled = options.github_enabled;
+    }
     settings.validate().expect("test settings are valid");
     let server = start(&settings).await.expect("server starts");
     TestApp {
@@ -275,18 +179,8 @@ impl TestApp {
         );
         let location = response.headers()["location"].to_str().unwrap().to_owned();
         assert!(
-            [
-                REDIRECT_URI,
-                GOOGLE_REDIRECT_URI,
-                DISCORD_REDIRECT_URI,
-                FACEBOOK_REDIRECT_URI,
-                TWITTER_REDIRECT_URI,
-                MICROSOFT_REDIRECT_URI,
-                LINKEDIN_REDIRECT_URI,
-            ]
-            .iter()
-            .any(|uri| location.starts_with(uri)),
-            "back to our redirect_uri"
+            location.starts_with(REDIRECT_BASE),
+            "back to our redirect_uri: {location}"
         );
         let parsed = url::Url::parse(&location).unwrap();
         let param = |name: &str| {
@@ -392,7 +286,7 @@ impl TestApp {
             .sim
             .apple_form_post(&html)
             .expect("Apple answers with a form_post");
-        assert_eq!(form.action, APPLE_REDIRECT_URI);
+        assert_eq!(form.action, redirect_uri("apple"));
         Value::Object(
             form.fields
                 .into_iter()

@@ -1,0 +1,148 @@
+//! Pointing the service at the built-in simulated identity provider: the one mapping from
+//! provider keys to simulator endpoints, shared by `demo` and the end-to-end tests.
+
+use crate::settings::{EndpointOverrides, ProviderConfig, Settings};
+use social_login_domain::ProviderKey;
+use social_login_simulator::{
+    APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, AppleTeam, Provider,
+    RegisteredClient, SimulatorConfig, SimulatorHandle,
+};
+
+/// How the service is registered with one simulated provider.
+#[derive(Debug, Clone)]
+pub struct SimulatedClient {
+    pub client_id: String,
+    pub client_secret: String,
+    pub redirect_uri: String,
+}
+
+/// Registers a client for every provider, and the fixture team Apple verifies our ES256
+/// client secret against.
+pub fn register_clients(
+    mut config: SimulatorConfig,
+    client: impl Fn(ProviderKey) -> SimulatedClient,
+) -> SimulatorConfig {
+    for key in ProviderKey::ALL {
+        let SimulatedClient {
+            client_id,
+            client_secret,
+            redirect_uri,
+        } = client(key);
+        config = config.with_client(RegisteredClient::new(
+            simulator_provider(key),
+            client_id,
+            client_secret,
+            redirect_uri,
+        ));
+    }
+    config.with_apple_team(AppleTeam::test_fixture())
+}
+
+/// Enables every provider in `settings` against `simulator`, with the fixture Apple team
+/// key: fine for a demo or a test, never for production.
+pub fn enable_all(
+    settings: &mut Settings,
+    simulator: &SimulatorHandle,
+    client: impl Fn(ProviderKey) -> SimulatedClient,
+) {
+    for key in ProviderKey::ALL {
+        let SimulatedClient {
+            client_id,
+            client_secret,
+            redirect_uri,
+        } = client(key);
+        let mut config = ProviderConfig::new(client_id, client_secret, redirect_uri);
+        config.endpoints = endpoints(key, simulator);
+        *settings.oauth_providers.slot_mut(key) = Some(config);
+    }
+    settings.apple_team_id = Some(APPLE_TEST_TEAM_ID.to_owned());
+    settings.apple_key_id = Some(APPLE_TEST_KEY_ID.to_owned());
+    settings.apple_private_key_pem = Some(APPLE_TEST_KEY_PEM.to_owned().into());
+}
+
+fn simulator_provider(key: ProviderKey) -> Provider {
+    match key {
+        ProviderKey::Google => Provider::Google,
+        ProviderKey::Github => Provider::Github,
+        ProviderKey::Facebook => Provider::Facebook,
+        ProviderKey::Microsoft => Provider::Microsoft,
+        ProviderKey::Linkedin => Provider::Linkedin,
+        ProviderKey::Discord => Provider::Discord,
+        ProviderKey::Twitter => Provider::Twitter,
+        ProviderKey::Apple => Provider::Apple,
+    }
+}
+
+/// The endpoint overrides that send `key`'s adapter to the simulator.
+fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides {
+    let code_flow = |authorization: String, token: String| EndpointOverrides {
+        authorization: Some(authorization),
+        token: Some(token),
+        ..EndpointOverrides::default()
+    };
+    match key {
+        ProviderKey::Github => {
+            let e = simulator.github();
+            EndpointOverrides {
+                userinfo: Some(e.user),
+                emails: Some(e.emails),
+                ..code_flow(e.authorization, e.token)
+            }
+        }
+        ProviderKey::Google => {
+            let e = simulator.google();
+            EndpointOverrides {
+                userinfo: Some(e.userinfo),
+                jwks: Some(e.jwks),
+                issuer: Some(e.issuer),
+                ..code_flow(e.authorization, e.token)
+            }
+        }
+        ProviderKey::Facebook => {
+            let e = simulator.facebook();
+            EndpointOverrides {
+                userinfo: Some(e.me),
+                ..code_flow(e.authorization, e.token)
+            }
+        }
+        ProviderKey::Microsoft => {
+            let e = simulator.microsoft();
+            EndpointOverrides {
+                jwks: Some(e.jwks),
+                issuer: Some(e.issuer),
+                ..code_flow(e.authorization, e.token)
+            }
+        }
+        ProviderKey::Linkedin => {
+            let e = simulator.linkedin();
+            EndpointOverrides {
+                userinfo: Some(e.userinfo),
+                jwks: Some(e.jwks),
+                issuer: Some(e.issuer),
+                ..code_flow(e.authorization, e.token)
+            }
+        }
+        ProviderKey::Discord => {
+            let e = simulator.discord();
+            EndpointOverrides {
+                userinfo: Some(e.user),
+                ..code_flow(e.authorization, e.token)
+            }
+        }
+        ProviderKey::Twitter => {
+            let e = simulator.twitter();
+            EndpointOverrides {
+                userinfo: Some(e.user),
+                ..code_flow(e.authorization, e.token)
+            }
+        }
+        ProviderKey::Apple => {
+            let e = simulator.apple();
+            EndpointOverrides {
+                jwks: Some(e.jwks),
+                issuer: Some(e.issuer),
+                ..code_flow(e.authorization, e.token)
+            }
+        }
+    }
+}
