@@ -45,7 +45,8 @@ pub struct HttpOptions {
 /// Per-client-IP limit on the endpoints that need no bearer token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RateLimit {
-    pub per_second: u64,
+    /// One request is replenished per period.
+    pub period: std::time::Duration,
     pub burst: u32,
 }
 

@@ -46,7 +46,7 @@ pub async fn migrate(settings: &Settings) -> Result<(), StartupError> {
 pub struct RunningServer {
     address: SocketAddr,
     shutdown: oneshot::Sender<()>,
-    task: JoinHandle<std::io::Result<()>>,
+    task: JoinHandle<Result<(), StartupError>>,
 }
 
 impl RunningServer {
@@ -61,10 +61,9 @@ impl RunningServer {
     /// Stops accepting, lets requests in flight finish, and waits.
     pub async fn stop(self) -> Result<(), StartupError> {
         let _ = self.shutdown.send(());
-        match self.task.await {
-            Ok(result) => result.map_err(StartupError::Serve),
-            Err(join) => Err(StartupError::Serve(std::io::Error::other(join))),
-        }
+        self.task
+            .await
+            .map_err(|join| StartupError::Serve(std::io::Error::other(join)))?
     }
 }
 
@@ -73,16 +72,9 @@ pub async fn start(settings: &Settings) -> Result<RunningServer, StartupError> {
     let (shutdown, stopped) = oneshot::channel::<()>();
     let (listener, router) = prepare(settings).await?;
     let address = listener.local_addr().map_err(StartupError::Serve)?;
-    let task = tokio::spawn(async move {
-        axum::serve(
-            listener,
-            router.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async {
-            let _ = stopped.await;
-        })
-        .await
-    });
+    let task = tokio::spawn(serve_router(listener, router, async {
+        let _ = stopped.await;
+    }));
     Ok(RunningServer {
         address,
         shutdown,
@@ -133,7 +125,7 @@ pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupEr
     let options = HttpOptions {
         max_body_bytes: settings.http.max_body_bytes,
         rate_limit: settings.rate_limit.enabled.then_some(RateLimit {
-            per_second: settings.rate_limit.per_second,
+            period: settings.rate_limit.replenish_interval(),
             burst: settings.rate_limit.burst,
         }),
     };

@@ -8,14 +8,6 @@ use super::post_body::posted_name;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use social_login_domain::{PersonName, ProviderKey};
-
-/// Apple is the only provider whose `post_body` means anything (spec 4.2).
-fn name_for(provider: &str, request: &CallbackRequest) -> Option<PersonName> {
-    (provider == ProviderKey::Apple.as_str())
-        .then(|| posted_name(request.post_body.as_ref()))
-        .flatten()
-}
 
 /// Start a login, or a connect when a valid bearer token is sent.
 #[utoipa::path(get, path = "/auth/oauth/{provider}/authorize", tag = "oauth",
@@ -53,7 +45,8 @@ pub async fn callback(
     Path(provider): Path<String>,
     ApiJson(request): ApiJson<CallbackRequest>,
 ) -> Result<Json<LoginResponse>, ApiError> {
-    let name = name_for(&provider, &request);
+    // Only the Apple adapter reads the posted name (spec 4.2); the others ignore it.
+    let name = posted_name(request.post_body.as_ref());
     let result = state
         .service
         .callback(&provider, &request.code, &request.state, name)
@@ -80,7 +73,8 @@ pub async fn connect(
     Path(provider): Path<String>,
     ApiJson(request): ApiJson<CallbackRequest>,
 ) -> Result<(StatusCode, Json<LinkedAccountRead>), ApiError> {
-    let name = name_for(&provider, &request);
+    // Only the Apple adapter reads the posted name (spec 4.2); the others ignore it.
+    let name = posted_name(request.post_body.as_ref());
     let link = state
         .service
         .connect(caller, &provider, &request.code, &request.state, name)

@@ -20,12 +20,9 @@ type Layer = GovernorLayer<PeerIpKeyExtractor, NoOpMiddleware, Body>;
 const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
 pub fn layer(limit: RateLimit) -> Layer {
-    // One token every 1/per_second seconds, up to `burst` at once.
-    // At least 1 ns: a per_second above 10^9 must not become a zero period.
-    let period = Duration::from_nanos((1_000_000_000 / limit.per_second.max(1)).max(1));
     let config = Arc::new(
         GovernorConfigBuilder::default()
-            .period(period)
+            .period(limit.period)
             .burst_size(limit.burst.max(1))
             .finish()
             .expect("period and burst are non-zero"),

@@ -187,7 +187,8 @@ impl RateLimitSettings {
     /// our field, so give it this interval through `period(…)` instead.
     pub fn replenish_interval(&self) -> std::time::Duration {
         let per_second = u32::try_from(self.per_second.max(1)).unwrap_or(u32::MAX);
-        std::time::Duration::from_secs(1) / per_second
+        // Never zero: a zero period is no rate at all to the limiter.
+        (std::time::Duration::from_secs(1) / per_second).max(std::time::Duration::from_nanos(1))
     }
 }
 

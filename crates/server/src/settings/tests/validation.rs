@@ -222,6 +222,12 @@ fn the_rate_limit_interval_is_the_inverse_of_per_second() {
         settings.rate_limit.replenish_interval(),
         std::time::Duration::from_secs(1)
     );
+    // Past a billion per second the interval would round to zero: it stays 1 ns.
+    settings.rate_limit.per_second = u64::MAX;
+    assert_eq!(
+        settings.rate_limit.replenish_interval(),
+        std::time::Duration::from_nanos(1)
+    );
 }
 
 #[test]
