@@ -5,7 +5,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 /// 32 bytes from the OS generator. A failing OS RNG is not recoverable: refuse to go on
 /// rather than issue guessable values.
-pub fn random_bytes() -> [u8; 32] {
+fn random_bytes() -> [u8; 32] {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).expect("the operating system's random generator failed");
     bytes

@@ -120,7 +120,7 @@ mod tests {
 
     fn state(n: u8, now: OffsetDateTime) -> OAuthState {
         OAuthState::issue(
-            StateToken::from_random_bytes([n; 32]),
+            StateToken::parse(&format!("state-value-{n:04}-for-tests")).unwrap(),
             ProviderKey::Github,
             Purpose::Login,
             SecretText::new("v"),

@@ -1,6 +1,6 @@
 //! GET authorize (spec 4.1): issue a state value and return the provider URL.
 
-use crate::random::{random_bytes, random_url_token};
+use crate::random::random_url_token;
 use crate::{AppError, AuthService};
 use social_login_domain::{OAuthState, Purpose, SecretText, StateToken};
 use social_login_ports::AuthorizationRequest;
@@ -22,7 +22,8 @@ impl AuthService {
         };
         let now = self.ports.clock.now();
         let state = OAuthState::issue(
-            StateToken::from_random_bytes(random_bytes()),
+            // 43 URL-safe characters always parse: a failure here is a bug, not input.
+            StateToken::parse(&random_url_token()).expect("random_url_token is a valid state"),
             provider.key(),
             purpose,
             SecretText::new(random_url_token()),
