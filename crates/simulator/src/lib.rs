@@ -21,6 +21,7 @@
 //! ```
 
 pub mod apple;
+mod authorize_query;
 mod browser;
 mod client_auth;
 mod codes;

@@ -61,6 +61,17 @@ impl SimState {
             .find(|client| client.provider == provider && client.client_id == client_id)
     }
 
+    /// Plays the fault injected on the record's provider and endpoint, if any: `Err` is the
+    /// faulty answer, already logged; `Ok` hands the record back for the real answer.
+    pub async fn strike_fault(&self, record: RequestRecord) -> Result<RequestRecord, Response> {
+        if let (Some(provider), Some(endpoint)) = (record.provider, record.endpoint)
+            && let Some(response) = self.faults.strike(provider, endpoint).await
+        {
+            return Err(self.finish(record, "fault", response));
+        }
+        Ok(record)
+    }
+
     /// Logs the request with its outcome and passes the response through.
     pub fn finish(&self, mut record: RequestRecord, outcome: &str, response: Response) -> Response {
         record.outcome = outcome.to_owned();

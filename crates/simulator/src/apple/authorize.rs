@@ -5,37 +5,18 @@
 use super::form_post;
 use super::id_token::{self, Subject};
 use super::split_scopes;
+use crate::authorize_query::AuthorizeQuery;
 use crate::browser::{page, redirect_to};
 use crate::codes::Grant;
 use crate::config::Provider;
-use crate::faults::Endpoint;
 use crate::lock::locked;
-use crate::log::RequestRecord;
 use crate::pkce::is_s256_challenge;
 use crate::state::SimState;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
 use std::sync::Arc;
 use url::{Host, Url};
-
-#[derive(Debug, Default, Deserialize)]
-pub struct AuthorizeQuery {
-    client_id: Option<String>,
-    redirect_uri: Option<String>,
-    response_type: Option<String>,
-    response_mode: Option<String>,
-    scope: Option<String>,
-    state: Option<String>,
-    nonce: Option<String>,
-    code_challenge: Option<String>,
-    code_challenge_method: Option<String>,
-    login_hint: Option<String>,
-    sim_user: Option<String>,
-    /// Any value: the user cancels (`error=user_cancelled_authorize`).
-    sim_deny: Option<String>,
-}
 
 /// How the answer travels back to the client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,20 +31,11 @@ pub async fn authorize(
     headers: HeaderMap,
     Query(query): Query<AuthorizeQuery>,
 ) -> Response {
-    let mut record = RequestRecord::new(Provider::Apple, Endpoint::Authorize, &headers);
-    record.client_id = query.client_id.clone();
-    record.scope = query.scope.clone();
-    record.code_challenge = query.code_challenge.clone();
-    record.code_challenge_method = query.code_challenge_method.clone();
-    record.redirect_uri = query.redirect_uri.clone();
-    record.nonce_present = query.nonce.is_some();
-    if let Some(response) = sim
-        .faults
-        .strike(Provider::Apple, Endpoint::Authorize)
-        .await
-    {
-        return sim.finish(record, "fault", response);
-    }
+    let record = query.record(Provider::Apple, &headers);
+    let record = match sim.strike_fault(record).await {
+        Ok(record) => record,
+        Err(response) => return response,
+    };
 
     // Apple shows an error page, never a redirect, for an unknown client or callback.
     let Some(client) = query

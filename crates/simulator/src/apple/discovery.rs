@@ -19,13 +19,10 @@ const INCIDENT_ISSUER: &str = "https://account.apple.com";
 /// `GET /apple/.well-known/openid-configuration`. No userinfo endpoint: Apple has none.
 pub async fn configuration(State(sim): State<Arc<SimState>>, headers: HeaderMap) -> Response {
     let record = RequestRecord::new(Provider::Apple, Endpoint::Discovery, &headers);
-    if let Some(response) = sim
-        .faults
-        .strike(Provider::Apple, Endpoint::Discovery)
-        .await
-    {
-        return sim.finish(record, "fault", response);
-    }
+    let record = match sim.strike_fault(record).await {
+        Ok(record) => record,
+        Err(response) => return response,
+    };
     let issuer = if sim.apple.knobs().advertise_account_apple_issuer {
         INCIDENT_ISSUER
     } else {

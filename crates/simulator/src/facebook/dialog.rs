@@ -3,58 +3,31 @@
 //! auto-approves as the chosen identity and redirects back with a code.
 
 use super::{is_version, split_scopes};
+use crate::authorize_query::AuthorizeQuery;
 use crate::browser::{page, redirect_to};
 use crate::codes::Grant;
 use crate::config::Provider;
-use crate::faults::Endpoint;
 use crate::lock::locked;
-use crate::log::RequestRecord;
 use crate::pkce::{is_s256_challenge, is_valid_verifier};
 use crate::state::SimState;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use serde::Deserialize;
 use std::sync::Arc;
 use url::Url;
-
-#[derive(Debug, Default, Deserialize)]
-pub struct DialogQuery {
-    client_id: Option<String>,
-    redirect_uri: Option<String>,
-    response_type: Option<String>,
-    scope: Option<String>,
-    state: Option<String>,
-    code_challenge: Option<String>,
-    code_challenge_method: Option<String>,
-    nonce: Option<String>,
-    login_hint: Option<String>,
-    sim_user: Option<String>,
-    /// Any value: the user cancels the dialog.
-    sim_deny: Option<String>,
-}
 
 pub async fn dialog(
     State(sim): State<Arc<SimState>>,
     Path(version): Path<String>,
     headers: HeaderMap,
-    Query(query): Query<DialogQuery>,
+    Query(query): Query<AuthorizeQuery>,
 ) -> Response {
-    let mut record = RequestRecord::new(Provider::Facebook, Endpoint::Authorize, &headers);
-    record.client_id = query.client_id.clone();
-    record.scope = query.scope.clone();
-    record.code_challenge = query.code_challenge.clone();
-    record.code_challenge_method = query.code_challenge_method.clone();
-    record.redirect_uri = query.redirect_uri.clone();
-    record.nonce_present = query.nonce.is_some();
+    let mut record = query.record(Provider::Facebook, &headers);
     record.api_version = Some(version.clone());
-    if let Some(response) = sim
-        .faults
-        .strike(Provider::Facebook, Endpoint::Authorize)
-        .await
-    {
-        return sim.finish(record, "fault", response);
-    }
+    let record = match sim.strike_fault(record).await {
+        Ok(record) => record,
+        Err(response) => return response,
+    };
     if !is_version(&version) {
         let response = page(StatusCode::NOT_FOUND, "Sorry, this page isn't available");
         return sim.finish(record, "unknown_version", response);
@@ -130,7 +103,7 @@ pub async fn dialog(
 
 /// The manual OIDC flow takes `S256` (recommended) or `plain`, the default; a challenge is
 /// optional (PROVIDERS.md §3.3).
-fn pkce_request_ok(query: &DialogQuery) -> bool {
+fn pkce_request_ok(query: &AuthorizeQuery) -> bool {
     let Some(challenge) = query.code_challenge.as_deref() else {
         return query.code_challenge_method.is_none();
     };
@@ -145,11 +118,11 @@ fn pkce_request_ok(query: &DialogQuery) -> bool {
 mod tests {
     use super::*;
 
-    fn query(challenge: Option<&str>, method: Option<&str>) -> DialogQuery {
-        DialogQuery {
+    fn query(challenge: Option<&str>, method: Option<&str>) -> AuthorizeQuery {
+        AuthorizeQuery {
             code_challenge: challenge.map(Into::into),
             code_challenge_method: method.map(Into::into),
-            ..DialogQuery::default()
+            ..AuthorizeQuery::default()
         }
     }
 

@@ -76,13 +76,10 @@ async fn me(
 ) -> Response {
     let mut record = RequestRecord::new(Provider::Facebook, Endpoint::Userinfo, &headers);
     record.api_version = version.clone();
-    if let Some(response) = sim
-        .faults
-        .strike(Provider::Facebook, Endpoint::Userinfo)
-        .await
-    {
-        return sim.finish(record, "fault", response);
-    }
+    let record = match sim.strike_fault(record).await {
+        Ok(record) => record,
+        Err(response) => return response,
+    };
     if version.as_deref().is_some_and(|v| !is_version(v)) {
         let error = GraphError::oauth(2500, "Unknown path components");
         return sim.finish(record, &error.outcome(), error.response());

@@ -19,13 +19,10 @@ const DOCS: &str = "https://docs.github.com/rest";
 
 pub async fn user(State(sim): State<Arc<SimState>>, headers: HeaderMap) -> Response {
     let record = RequestRecord::new(Provider::Github, Endpoint::Userinfo, &headers);
-    if let Some(response) = sim
-        .faults
-        .strike(Provider::Github, Endpoint::Userinfo)
-        .await
-    {
-        return sim.finish(record, "fault", response);
-    }
+    let record = match sim.strike_fault(record).await {
+        Ok(record) => record,
+        Err(response) => return response,
+    };
     match authorized(&sim, &headers) {
         Ok(token) => match profile(&token.user) {
             Some(body) => sim.finish(record, "ok", Json(body).into_response()),

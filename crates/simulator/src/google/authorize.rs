@@ -2,56 +2,29 @@
 //! the chosen identity and redirects back with a code.
 
 use super::split_scopes;
+use crate::authorize_query::AuthorizeQuery;
 use crate::browser::{page, redirect_error, redirect_to};
 use crate::codes::Grant;
 use crate::config::Provider;
-use crate::faults::Endpoint;
 use crate::lock::locked;
-use crate::log::RequestRecord;
 use crate::pkce::{is_s256_challenge, is_valid_verifier};
 use crate::state::SimState;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use serde::Deserialize;
 use std::sync::Arc;
 use url::Url;
-
-#[derive(Debug, Default, Deserialize)]
-pub struct AuthorizeQuery {
-    client_id: Option<String>,
-    redirect_uri: Option<String>,
-    response_type: Option<String>,
-    scope: Option<String>,
-    state: Option<String>,
-    code_challenge: Option<String>,
-    code_challenge_method: Option<String>,
-    nonce: Option<String>,
-    login_hint: Option<String>,
-    sim_user: Option<String>,
-    /// Any value: the user refuses (`error=access_denied`).
-    sim_deny: Option<String>,
-}
 
 pub async fn authorize(
     State(sim): State<Arc<SimState>>,
     headers: HeaderMap,
     Query(query): Query<AuthorizeQuery>,
 ) -> Response {
-    let mut record = RequestRecord::new(Provider::Google, Endpoint::Authorize, &headers);
-    record.client_id = query.client_id.clone();
-    record.scope = query.scope.clone();
-    record.code_challenge = query.code_challenge.clone();
-    record.code_challenge_method = query.code_challenge_method.clone();
-    record.redirect_uri = query.redirect_uri.clone();
-    record.nonce_present = query.nonce.is_some();
-    if let Some(response) = sim
-        .faults
-        .strike(Provider::Google, Endpoint::Authorize)
-        .await
-    {
-        return sim.finish(record, "fault", response);
-    }
+    let record = query.record(Provider::Google, &headers);
+    let record = match sim.strike_fault(record).await {
+        Ok(record) => record,
+        Err(response) => return response,
+    };
 
     // Google shows an error page (never a redirect) for an unknown client or callback.
     let Some(client) = query

@@ -14,13 +14,10 @@ use std::sync::Arc;
 /// `GET /google/.well-known/openid-configuration`, with the field set of PROVIDERS.md §1.1.
 pub async fn configuration(State(sim): State<Arc<SimState>>, headers: HeaderMap) -> Response {
     let record = RequestRecord::new(Provider::Google, Endpoint::Discovery, &headers);
-    if let Some(response) = sim
-        .faults
-        .strike(Provider::Google, Endpoint::Discovery)
-        .await
-    {
-        return sim.finish(record, "fault", response);
-    }
+    let record = match sim.strike_fault(record).await {
+        Ok(record) => record,
+        Err(response) => return response,
+    };
     let base = format!("{}/google", sim.base_url);
     let body = json!({
         "issuer": sim.google_issuer,

@@ -14,13 +14,10 @@ use std::sync::Arc;
 
 pub async fn userinfo(State(sim): State<Arc<SimState>>, headers: HeaderMap) -> Response {
     let record = RequestRecord::new(Provider::Google, Endpoint::Userinfo, &headers);
-    if let Some(response) = sim
-        .faults
-        .strike(Provider::Google, Endpoint::Userinfo)
-        .await
-    {
-        return sim.finish(record, "fault", response);
-    }
+    let record = match sim.strike_fault(record).await {
+        Ok(record) => record,
+        Err(response) => return response,
+    };
     let token = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())

@@ -16,13 +16,10 @@ use std::sync::Arc;
 /// `GET /linkedin/oauth/.well-known/openid-configuration` (PROVIDERS.md §5.1).
 pub async fn configuration(State(sim): State<Arc<SimState>>, headers: HeaderMap) -> Response {
     let record = RequestRecord::new(Provider::Linkedin, Endpoint::Discovery, &headers);
-    if let Some(response) = sim
-        .faults
-        .strike(Provider::Linkedin, Endpoint::Discovery)
-        .await
-    {
-        return sim.finish(record, "fault", response);
-    }
+    let record = match sim.strike_fault(record).await {
+        Ok(record) => record,
+        Err(response) => return response,
+    };
     let base = format!("{}/linkedin", sim.base_url);
     let body = json!({
         "issuer": issuer(&sim.base_url),
@@ -51,13 +48,10 @@ pub async fn jwks(State(sim): State<Arc<SimState>>, headers: HeaderMap) -> Respo
 /// `GET /linkedin/v2/userinfo` for a Bearer token that was granted `openid`.
 pub async fn userinfo(State(sim): State<Arc<SimState>>, headers: HeaderMap) -> Response {
     let record = RequestRecord::new(Provider::Linkedin, Endpoint::Userinfo, &headers);
-    if let Some(response) = sim
-        .faults
-        .strike(Provider::Linkedin, Endpoint::Userinfo)
-        .await
-    {
-        return sim.finish(record, "fault", response);
-    }
+    let record = match sim.strike_fault(record).await {
+        Ok(record) => record,
+        Err(response) => return response,
+    };
     let token = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())

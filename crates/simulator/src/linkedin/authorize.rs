@@ -4,18 +4,16 @@
 
 use super::knobs::LinkedinPkce;
 use super::split_scopes;
+use crate::authorize_query::AuthorizeQuery;
 use crate::browser::{page, redirect_error, redirect_to};
 use crate::codes::Grant;
 use crate::config::Provider;
-use crate::faults::Endpoint;
 use crate::lock::locked;
-use crate::log::RequestRecord;
 use crate::pkce::is_s256_challenge;
 use crate::state::SimState;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use serde::Deserialize;
 use std::sync::Arc;
 use url::Url;
 
@@ -23,41 +21,16 @@ use url::Url;
 /// LinkedIn") may ask for; the legacy `r_liteprofile`/`r_emailaddress` are gone.
 const KNOWN_SCOPES: [&str; 4] = ["openid", "profile", "email", "w_member_social"];
 
-#[derive(Debug, Default, Deserialize)]
-pub struct AuthorizeQuery {
-    client_id: Option<String>,
-    redirect_uri: Option<String>,
-    response_type: Option<String>,
-    scope: Option<String>,
-    state: Option<String>,
-    code_challenge: Option<String>,
-    code_challenge_method: Option<String>,
-    nonce: Option<String>,
-    login_hint: Option<String>,
-    sim_user: Option<String>,
-    /// Any value: the member refuses (`error=user_cancelled_authorize`).
-    sim_deny: Option<String>,
-}
-
 pub async fn authorize(
     State(sim): State<Arc<SimState>>,
     headers: HeaderMap,
     Query(query): Query<AuthorizeQuery>,
 ) -> Response {
-    let mut record = RequestRecord::new(Provider::Linkedin, Endpoint::Authorize, &headers);
-    record.client_id = query.client_id.clone();
-    record.scope = query.scope.clone();
-    record.code_challenge = query.code_challenge.clone();
-    record.code_challenge_method = query.code_challenge_method.clone();
-    record.redirect_uri = query.redirect_uri.clone();
-    record.nonce_present = query.nonce.is_some();
-    if let Some(response) = sim
-        .faults
-        .strike(Provider::Linkedin, Endpoint::Authorize)
-        .await
-    {
-        return sim.finish(record, "fault", response);
-    }
+    let record = query.record(Provider::Linkedin, &headers);
+    let record = match sim.strike_fault(record).await {
+        Ok(record) => record,
+        Err(response) => return response,
+    };
 
     // LinkedIn shows an error page (never a redirect) for an unknown app or callback.
     let Some(client) = query

@@ -31,13 +31,10 @@ pub async fn configuration(
     headers: HeaderMap,
 ) -> Response {
     let record = RequestRecord::new(Provider::Microsoft, Endpoint::Discovery, &headers);
-    if let Some(response) = sim
-        .faults
-        .strike(Provider::Microsoft, Endpoint::Discovery)
-        .await
-    {
-        return sim.finish(record, "fault", response);
-    }
+    let record = match sim.strike_fault(record).await {
+        Ok(record) => record,
+        Err(response) => return response,
+    };
     let Some(tenant) = TenantPath::parse(&segment) else {
         return sim.finish(record, "invalid_tenant", TENANT_NOT_FOUND.response());
     };

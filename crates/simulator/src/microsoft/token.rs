@@ -103,14 +103,11 @@ pub async fn token(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let mut record = RequestRecord::new(Provider::Microsoft, Endpoint::Token, &headers);
-    if let Some(response) = sim
-        .faults
-        .strike(Provider::Microsoft, Endpoint::Token)
-        .await
-    {
-        return sim.finish(record, "fault", response);
-    }
+    let record = RequestRecord::new(Provider::Microsoft, Endpoint::Token, &headers);
+    let mut record = match sim.strike_fault(record).await {
+        Ok(record) => record,
+        Err(response) => return response,
+    };
     let Some(params) = parse(&headers, &body) else {
         return sim.finish(record, NOT_FORM.error, NOT_FORM.response());
     };

@@ -41,13 +41,10 @@ pub async fn me(
     Query(query): Query<MeQuery>,
 ) -> Response {
     let record = RequestRecord::new(Provider::Twitter, Endpoint::Userinfo, &headers);
-    if let Some(response) = sim
-        .faults
-        .strike(Provider::Twitter, Endpoint::Userinfo)
-        .await
-    {
-        return sim.finish(record, "fault", response);
-    }
+    let record = match sim.strike_fault(record).await {
+        Ok(record) => record,
+        Err(response) => return response,
+    };
     let token = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
