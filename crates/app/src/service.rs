@@ -51,10 +51,6 @@ impl AuthService {
         Self { ports, policy }
     }
 
-    pub fn providers(&self) -> &ProviderRegistry {
-        &self.ports.providers
-    }
-
     pub fn policy(&self) -> AuthPolicy {
         self.policy
     }

@@ -128,10 +128,6 @@ impl CodeFlow {
         &self.scopes
     }
 
-    pub fn pkce(&self) -> bool {
-        self.pkce
-    }
-
     /// The URL to send the browser to: client_id, redirect_uri, response_type=code, scope,
     /// state, the S256 challenge of the stored verifier (unless PKCE is off), plus `extra`
     /// provider parameters (nonce, prompt...).

@@ -43,13 +43,6 @@ impl Default for DatabaseSettings {
     }
 }
 
-impl DatabaseSettings {
-    /// True for a `sqlite:` URL (the migrations and pool settings differ by backend).
-    pub fn is_sqlite(&self) -> bool {
-        self.url.starts_with("sqlite:")
-    }
-}
-
 impl fmt::Debug for DatabaseSettings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DatabaseSettings")

@@ -6,7 +6,6 @@ mod providers;
 
 use super::{ConfigErrors, Settings, StateStoreBackend};
 use secrecy::ExposeSecret;
-use std::net::SocketAddr;
 use url::Url;
 
 /// Minimum length, in bytes, of `secret_key` and of each previous key.
@@ -63,7 +62,7 @@ impl Settings {
     }
 
     fn check_sections(&self, errors: &mut ConfigErrors) {
-        if self.server.bind.parse::<SocketAddr>().is_err() {
+        if self.server.bind_addr().is_err() {
             errors.push(
                 "server.bind",
                 "not a socket address (expected IP:port, e.g. 127.0.0.1:8080)",

@@ -237,7 +237,7 @@ fn the_shipped_example_configuration_is_valid_without_warnings() {
     settings.validate().unwrap();
     assert!(settings.warnings().is_empty(), "{:?}", settings.warnings());
     assert!(settings.provider(ProviderKey::Github).is_some());
-    assert!(settings.database.is_sqlite());
+    assert!(settings.database.url.starts_with("sqlite:"));
 }
 
 #[test]
