@@ -1,6 +1,6 @@
 //! Hand-written in-memory stand-ins for every port, so the use cases run without I/O.
 //!
-//! They keep the rules the real adapters keep (unique constraints, atomic take, refresh
+//! They keep the rules the real adapters keep (unique constraints, atomic spend, refresh
 //! rotation with family revocation), because a fake that is laxer than the database
 //! would let a use-case bug pass the tests.
 
@@ -19,5 +19,5 @@ pub use hasher::FakeHasher;
 pub use provider::{FakeProvider, state_in};
 pub use refresh_tokens::InMemoryRefreshTokens;
 pub use sessions::FakeSessions;
-pub use states::FakeStateStore;
+pub use states::{FakeStateSealer, FakeStateStore};
 pub use users::InMemoryUsers;

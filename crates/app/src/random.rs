@@ -1,7 +1,8 @@
-//! Random values for state tokens, PKCE verifiers and nonces.
+//! Random values for state ids, PKCE verifiers and nonces.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use social_login_domain::StateId;
 
 /// 32 bytes from the OS generator. A failing OS RNG is not recoverable: refuse to go on
 /// rather than issue guessable values.
@@ -9,6 +10,13 @@ fn random_bytes() -> [u8; 32] {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).expect("the operating system's random generator failed");
     bytes
+}
+
+/// A fresh state id: 128 random bits.
+pub fn random_state_id() -> StateId {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the operating system's random generator failed");
+    StateId::from_bytes(bytes)
 }
 
 /// 43 URL-safe characters carrying 256 bits: a valid PKCE verifier (RFC 7636 §4.1 wants

@@ -2,8 +2,8 @@
 
 use crate::ProviderRegistry;
 use social_login_ports::{
-    Clock, PasswordHasher, RefreshTokenRepository, SessionTokens, StateStore, TokenCipher,
-    UserRepository,
+    Clock, PasswordHasher, RefreshTokenRepository, SessionTokens, StateSealer, StateStore,
+    TokenCipher, UserRepository,
 };
 use std::sync::Arc;
 use time::Duration;
@@ -13,6 +13,9 @@ use time::Duration;
 pub struct Ports {
     pub users: Arc<dyn UserRepository>,
     pub refresh_tokens: Arc<dyn RefreshTokenRepository>,
+    /// Seals the state into the value the browser carries: authorize writes nothing.
+    pub state_sealer: Arc<dyn StateSealer>,
+    /// Remembers spent state values until they expire.
     pub states: Arc<dyn StateStore>,
     pub providers: ProviderRegistry,
     pub cipher: Arc<dyn TokenCipher>,

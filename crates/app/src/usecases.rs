@@ -9,7 +9,7 @@ pub mod register;
 pub mod tokens;
 
 use crate::{AppError, AuthService};
-use social_login_domain::state::{self, Flow, RedeemedState};
+use social_login_domain::state::{self, Flow, RedeemedState, StateMismatch};
 use social_login_domain::{ProviderKey, ProviderTokens, SealedToken, StateToken};
 use social_login_ports::IdentityProvider;
 use std::sync::Arc;
@@ -27,19 +27,29 @@ impl AuthService {
             .ok_or(AppError::ProviderNotConfigured)
     }
 
-    /// Takes the state value out of the store (spending it, whatever follows) and redeems
-    /// it for this provider and flow.
+    /// Opens the presented state value, records it as spent (whatever the checks say
+    /// next: a refused value is spent too) and redeems it for this provider and flow.
     pub(crate) async fn redeem_state(
         &self,
         provider: ProviderKey,
         presented: &str,
         flow: Flow,
     ) -> Result<RedeemedState, AppError> {
-        let token = StateToken::parse(presented)
-            .map_err(|_| AppError::StateMismatch(state::StateMismatch::Unknown))?;
-        let taken = self.ports.states.take(&token).await?;
+        let unknown = AppError::StateMismatch(StateMismatch::Unknown);
+        let token = StateToken::parse(presented).map_err(|_| unknown.clone())?;
+        let opened = self.ports.state_sealer.open(&token).ok_or(unknown)?;
         let now = self.ports.clock.now();
-        Ok(state::redeem_taken(taken, provider, flow, now)?)
+        // An expired value is refused without touching the store: it can never be
+        // redeemed again, so there is nothing to remember.
+        if opened.is_expired(now) {
+            return Err(StateMismatch::Expired.into());
+        }
+        let spend = self
+            .ports
+            .states
+            .spend(opened.id, opened.expires_at)
+            .await?;
+        Ok(state::redeem_spent(opened, spend, provider, flow, now)?)
     }
 
     pub(crate) fn seal(

@@ -24,5 +24,7 @@ pub use identity::{PersonName, ProviderIdentity, ProviderSubject};
 pub use ids::{FamilyId, LinkedAccountId, UserId};
 pub use provider::ProviderKey;
 pub use secret::SecretText;
-pub use state::{Flow, OAuthState, Purpose, RedeemedState, StateMismatch, StateToken};
+pub use state::{
+    Flow, OAuthState, Purpose, RedeemedState, Spend, StateId, StateMismatch, StateToken,
+};
 pub use user::{NewUser, PasswordHash, User};

@@ -1,8 +1,13 @@
 //! The state value that ties an authorization request to its callback (spec §3).
 //!
-//! Life cycle: issued by authorize → consumed by exactly one callback or connect (the store
-//! removes it on read) → or expired after its time to live. Every failed check is the one
-//! error `OAuthStateMismatch`; the variants only say why, for logs and tests.
+//! Life cycle: issued by authorize → consumed by exactly one callback or connect → or expired
+//! after its time to live. Every failed check is the one error `OAuthStateMismatch`; the
+//! variants only say why, for logs and tests.
+//!
+//! The value the client carries is the whole state, sealed (see the `StateSealer` port):
+//! issuing writes nothing anywhere, and only the [`StateId`] of a *spent* value is kept, until
+//! the value would have expired anyway. "Deleted on read" (spec §3 rule 1) becomes "its id is
+//! recorded as spent by one atomic insert-if-absent": a second use finds the id and fails.
 
 use crate::{ProviderKey, SecretText, UserId};
 use std::fmt;
@@ -11,9 +16,39 @@ use time::{Duration, OffsetDateTime};
 /// Default time to live of a state value (spec §8).
 pub const DEFAULT_STATE_TTL: Duration = Duration::minutes(10);
 
+/// The most characters a state value may have: a sealed state is about 220.
+pub const MAX_STATE_TOKEN_LEN: usize = 512;
+
 /// The opaque value sent to the provider as `state` and back to us on the callback.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct StateToken(String);
+
+/// The random identity of one issued state value: what the store records once it is spent.
+/// 128 random bits, so ids of different values never meet.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StateId([u8; 16]);
+
+impl StateId {
+    pub fn from_bytes(bytes: [u8; 16]) -> Self {
+        Self(bytes)
+    }
+
+    pub fn as_bytes(&self) -> &[u8; 16] {
+        &self.0
+    }
+
+    /// 32 lowercase hex characters, e.g. for a store key.
+    pub fn to_hex(&self) -> String {
+        self.0.iter().map(|byte| format!("{byte:02x}")).collect()
+    }
+}
+
+// Not a secret on its own (it cannot be turned back into a state value), but short is enough.
+impl fmt::Debug for StateId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "StateId({}…)", &self.to_hex()[..8])
+    }
+}
 
 /// The text cannot be a state value we issued.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -21,10 +56,10 @@ pub struct StateToken(String);
 pub struct MalformedState;
 
 impl StateToken {
-    /// Accepts only what we could have issued: 16 to 128 URL-safe characters. Anything
-    /// else is rejected before it reaches a store.
+    /// Accepts only what we could have issued: 16 to [`MAX_STATE_TOKEN_LEN`] URL-safe
+    /// characters. Anything else is rejected before it is opened.
     pub fn parse(raw: &str) -> Result<Self, MalformedState> {
-        let well_formed = (16..=128).contains(&raw.len())
+        let well_formed = (16..=MAX_STATE_TOKEN_LEN).contains(&raw.len())
             && raw
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
@@ -76,10 +111,10 @@ pub enum StateMismatch {
     OtherUser,
 }
 
-/// An issued state value, as kept in the state store.
+/// An issued state value: everything the callback needs, sealed into the value itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OAuthState {
-    pub token: StateToken,
+    pub id: StateId,
     pub provider: ProviderKey,
     pub purpose: Purpose,
     /// PKCE code verifier (RFC 7636); only its S256 challenge leaves the service.
@@ -101,7 +136,7 @@ pub struct RedeemedState {
 impl OAuthState {
     /// (none) → issued: a fresh state value living `ttl` from `now`.
     pub fn issue(
-        token: StateToken,
+        id: StateId,
         provider: ProviderKey,
         purpose: Purpose,
         pkce_verifier: SecretText,
@@ -110,7 +145,7 @@ impl OAuthState {
         ttl: Duration,
     ) -> Self {
         Self {
-            token,
+            id,
             provider,
             purpose,
             pkce_verifier,
@@ -124,8 +159,8 @@ impl OAuthState {
     }
 
     /// issued → consumed, when every condition of spec §3 holds. The caller has already
-    /// removed the value from the store, so a refused value is spent as well: a second
-    /// try with the same value finds nothing.
+    /// recorded the value as spent, so a refused value is spent as well: a second try with
+    /// the same value is `Unknown`.
     pub fn redeem(
         self,
         provider: ProviderKey,
@@ -155,16 +190,28 @@ impl OAuthState {
     }
 }
 
-/// Redeems what the store returned for a presented value: `None` means unknown or used.
-pub fn redeem_taken(
-    taken: Option<OAuthState>,
+/// Whether this use of a state value was the first: what the state store answers when asked
+/// to record a value's id as spent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spend {
+    /// Nobody had used it: this use may go on.
+    First,
+    /// Used before (a replay, or a concurrent use that won): refused as `Unknown`.
+    Again,
+}
+
+/// Redeems an opened state value after the store answered `spend` for it.
+pub fn redeem_spent(
+    state: OAuthState,
+    spend: Spend,
     provider: ProviderKey,
     flow: Flow,
     now: OffsetDateTime,
 ) -> Result<RedeemedState, StateMismatch> {
-    taken
-        .ok_or(StateMismatch::Unknown)?
-        .redeem(provider, flow, now)
+    match spend {
+        Spend::First => state.redeem(provider, flow, now),
+        Spend::Again => Err(StateMismatch::Unknown),
+    }
 }
 
 #[cfg(test)]
@@ -177,7 +224,7 @@ mod tests {
 
     fn issued(purpose: Purpose) -> OAuthState {
         OAuthState::issue(
-            StateToken::parse("BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc").unwrap(),
+            StateId::from_bytes([7; 16]),
             ProviderKey::Github,
             purpose,
             SecretText::new("verifier"),
@@ -203,7 +250,8 @@ mod tests {
         ] {
             assert_eq!(StateToken::parse(bad), Err(MalformedState), "{bad:?}");
         }
-        assert!(StateToken::parse(&"a".repeat(129)).is_err());
+        assert!(StateToken::parse(&"a".repeat(MAX_STATE_TOKEN_LEN + 1)).is_err());
+        assert!(StateToken::parse(&"a".repeat(MAX_STATE_TOKEN_LEN)).is_ok());
     }
 
     #[test]
@@ -280,10 +328,45 @@ mod tests {
     }
 
     #[test]
-    fn a_value_the_store_no_longer_has_is_unknown() {
+    fn a_value_spent_before_is_unknown_even_if_everything_else_matches() {
         assert_eq!(
-            redeem_taken(None, ProviderKey::Github, Flow::Login, now()),
+            redeem_spent(
+                issued(Purpose::Login),
+                Spend::Again,
+                ProviderKey::Github,
+                Flow::Login,
+                now()
+            ),
             Err(StateMismatch::Unknown)
         );
+    }
+
+    #[test]
+    fn a_first_spend_redeems_by_the_rules() {
+        let redeemed = redeem_spent(
+            issued(Purpose::Login),
+            Spend::First,
+            ProviderKey::Github,
+            Flow::Login,
+            now(),
+        );
+        assert!(redeemed.is_ok());
+        assert_eq!(
+            redeem_spent(
+                issued(Purpose::Login),
+                Spend::First,
+                ProviderKey::Google,
+                Flow::Login,
+                now()
+            ),
+            Err(StateMismatch::OtherProvider)
+        );
+    }
+
+    #[test]
+    fn a_state_id_prints_as_hex_and_debug_shows_only_a_prefix() {
+        let id = StateId::from_bytes([0xab; 16]);
+        assert_eq!(id.to_hex(), "ab".repeat(16));
+        assert_eq!(format!("{id:?}"), "StateId(abababab…)");
     }
 }

@@ -11,6 +11,7 @@ pub mod identity_provider;
 pub mod password_hasher;
 pub mod repository;
 pub mod session_tokens;
+pub mod state_sealer;
 pub mod state_store;
 pub mod token_cipher;
 
@@ -24,6 +25,7 @@ pub use repository::{
     RepositoryError, RotateError, UserRepository,
 };
 pub use session_tokens::{AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens};
+pub use state_sealer::StateSealer;
 pub use state_store::{StateStore, StateStoreError};
 pub use token_cipher::{CipherError, TokenCipher};
 
@@ -31,5 +33,6 @@ pub use token_cipher::{CipherError, TokenCipher};
 pub use {
     clock::MockClock, identity_provider::MockIdentityProvider, password_hasher::MockPasswordHasher,
     repository::MockRefreshTokenRepository, repository::MockUserRepository,
-    session_tokens::MockSessionTokens, state_store::MockStateStore, token_cipher::MockTokenCipher,
+    session_tokens::MockSessionTokens, state_sealer::MockStateSealer, state_store::MockStateStore,
+    token_cipher::MockTokenCipher,
 };

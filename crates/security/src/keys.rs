@@ -14,13 +14,14 @@ use std::fmt::{self, Write as _};
 const HKDF_SALT: &[u8] = b"social-login/v1/hkdf-salt";
 const KEY_ID_INFO: &[u8] = b"social-login/v1/key-id";
 /// Bytes of the key id fingerprint: 4 bytes = 8 hex characters.
-const KEY_ID_BYTES: usize = 4;
+pub const KEY_ID_BYTES: usize = 4;
 
 /// What a derived key is for. Each purpose has its own HKDF `info` label.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Purpose {
     TokenCipher,
     AccessToken,
+    StateToken,
 }
 
 impl Purpose {
@@ -28,6 +29,7 @@ impl Purpose {
         match self {
             Self::TokenCipher => b"social-login/v1/token-cipher",
             Self::AccessToken => b"social-login/v1/access-token",
+            Self::StateToken => b"social-login/v1/state-token",
         }
     }
 }
@@ -36,17 +38,34 @@ impl Purpose {
 /// label. It names the key in sealed values and JWT headers; it is not the key and does not
 /// help to find it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct KeyId(String);
+pub struct KeyId {
+    hex: String,
+    bytes: [u8; KEY_ID_BYTES],
+}
 
 impl KeyId {
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.hex
+    }
+
+    /// The fingerprint as raw bytes, for binary formats (a sealed state value).
+    pub fn as_bytes(&self) -> &[u8; KEY_ID_BYTES] {
+        &self.bytes
+    }
+
+    fn from_bytes(bytes: [u8; KEY_ID_BYTES]) -> Self {
+        let mut hex = String::with_capacity(KEY_ID_BYTES * 2);
+        for byte in bytes {
+            // Writing to a String cannot fail.
+            let _ = write!(hex, "{byte:02x}");
+        }
+        Self { hex, bytes }
     }
 }
 
 impl fmt::Display for KeyId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.hex)
     }
 }
 
@@ -54,12 +73,7 @@ impl fmt::Display for KeyId {
 pub fn key_id(secret: &SecretText) -> KeyId {
     let mut fingerprint = [0u8; KEY_ID_BYTES];
     expand(secret, KEY_ID_INFO, &mut fingerprint);
-    let mut hex = String::with_capacity(KEY_ID_BYTES * 2);
-    for byte in fingerprint {
-        // Writing to a String cannot fail.
-        let _ = write!(hex, "{byte:02x}");
-    }
-    KeyId(hex)
+    KeyId::from_bytes(fingerprint)
 }
 
 /// The 256-bit key for `purpose` derived from `secret`.
@@ -104,6 +118,17 @@ impl<K> KeyRing<K> {
         (id, key)
     }
 
+    /// Every key whose raw fingerprint is `id`, current first (see [`Self::find`]).
+    pub(crate) fn find_by_bytes<'a>(
+        &'a self,
+        id: &'a [u8; KEY_ID_BYTES],
+    ) -> impl Iterator<Item = &'a K> + 'a {
+        self.entries
+            .iter()
+            .filter(move |(candidate, _)| candidate.as_bytes() == id)
+            .map(|(_, key)| key)
+    }
+
     /// Every key whose id is `id`, current first. Usually one; a 32-bit fingerprint can
     /// collide, so callers try each candidate rather than trusting the first.
     pub(crate) fn find<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a K> + 'a {
@@ -125,7 +150,11 @@ impl<K> KeyRing<K> {
 pub(crate) fn assert_reveals_nothing_of(text: &str, secret: &SecretText) {
     use base64::Engine as _;
     assert!(!text.contains(secret.expose()), "{text} shows the secret");
-    for purpose in [Purpose::TokenCipher, Purpose::AccessToken] {
+    for purpose in [
+        Purpose::TokenCipher,
+        Purpose::AccessToken,
+        Purpose::StateToken,
+    ] {
         let key = derive_key(secret, purpose);
         let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
         let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(key);

@@ -1,4 +1,5 @@
-//! Security adapters: the token cipher, the password hasher and the session tokens.
+//! Security adapters: the token cipher, the state sealer, the password hasher and the
+//! session tokens.
 //!
 //! Every key is derived from the configured `secret_key` with HKDF-SHA256 (see [`keys`]),
 //! once, when an adapter is built. Previous secret keys keep opening and verifying what they
@@ -10,9 +11,11 @@ pub mod keys;
 pub mod password;
 pub mod random;
 pub mod session_tokens;
+pub mod state_sealer;
 
 pub use cipher::AesGcmTokenCipher;
 pub use keys::{KeyId, key_id};
 pub use password::Argon2PasswordHasher;
 pub use random::{generate_secret_key, random_url_token};
 pub use session_tokens::JwtSessionTokens;
+pub use state_sealer::AeadStateSealer;

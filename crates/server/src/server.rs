@@ -18,8 +18,8 @@ pub enum StartupError {
     Database(String),
     #[error("provider: {0}")]
     Provider(String),
-    #[error("{0}")]
-    Unsupported(String),
+    #[error("oauth_state_store: {0}")]
+    StateStore(String),
     #[error("cannot listen on {address}: {source}")]
     Bind {
         address: String,

@@ -13,9 +13,16 @@ use social_login_provider_oauth2::{
     DiscordProvider, FacebookProvider, GithubProvider, TwitterProvider,
 };
 use social_login_provider_oidc::{GoogleProvider, LinkedinProvider, MicrosoftProvider};
-use social_login_security::{AesGcmTokenCipher, Argon2PasswordHasher, JwtSessionTokens};
-use social_login_state_store::MemoryStateStore;
+use social_login_security::{
+    AeadStateSealer, AesGcmTokenCipher, Argon2PasswordHasher, JwtSessionTokens,
+};
+use social_login_state_store::{MemoryStateStore, RedisStateStore, RedisStateStoreConfig};
 use std::sync::Arc;
+use std::time::Duration;
+
+/// Longest a request waits on Redis before it answers 503: Redis answers in well under a
+/// millisecond when it is healthy.
+const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The built service and the repository behind it (kept for migrations).
 pub struct Wired {
@@ -35,6 +42,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
     let ports = Ports {
         users: repository.clone(),
         refresh_tokens: repository.clone(),
+        state_sealer: Arc::new(AeadStateSealer::new(&secret, &previous)),
         states: state_store(settings, clock.clone())?,
         providers: providers(settings)?,
         cipher: Arc::new(AesGcmTokenCipher::new(&secret, &previous)),
@@ -61,11 +69,19 @@ fn state_store(
     settings: &Settings,
     clock: Arc<dyn Clock>,
 ) -> Result<Arc<dyn social_login_ports::StateStore>, StartupError> {
-    match settings.oauth_state_store.backend {
+    let store = &settings.oauth_state_store;
+    match store.backend {
         StateStoreBackend::Memory => Ok(Arc::new(MemoryStateStore::new(clock))),
-        StateStoreBackend::Redis => Err(StartupError::Unsupported(
-            "oauth_state_store.backend = \"redis\" is not available in this build yet".into(),
-        )),
+        StateStoreBackend::Redis => {
+            let config = RedisStateStoreConfig {
+                url: store.url.clone().unwrap_or_default(),
+                key_prefix: store.key_prefix.clone(),
+                timeout: REDIS_TIMEOUT,
+            };
+            let redis = RedisStateStore::new(config, clock)
+                .map_err(|error| StartupError::StateStore(error.to_string()))?;
+            Ok(Arc::new(redis))
+        }
     }
 }
 

@@ -1,52 +1,53 @@
-//! The in-process state store: a mutex-guarded map with atomic take and bounded memory.
+//! The in-process state store: spent state ids in time buckets, bounded in memory.
 
 use async_trait::async_trait;
-use social_login_domain::{OAuthState, StateToken};
+use social_login_domain::{Spend, StateId};
 use social_login_ports::{Clock, StateStore, StateStoreError};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
-use time::{Duration, OffsetDateTime};
+use time::OffsetDateTime;
 
-/// How often a `put` sweeps out expired values; sweeping is O(n), so it is amortised.
-const SWEEP_INTERVAL: Duration = Duration::seconds(30);
+/// Ids are grouped by the minute their value expires in, so forgetting expired ids is
+/// dropping whole buckets (O(1) per bucket), never a scan.
+const BUCKET_SECONDS: i64 = 60;
 
-/// Default bound on live state values. At ~300 bytes each this is ~30 MiB; the per-IP rate
-/// limit on authorize keeps honest traffic far below it.
-pub const DEFAULT_MAX_ENTRIES: usize = 100_000;
+/// Default bound on remembered spent ids: ~24 MiB at most. Only a callback or connect with a
+/// value this service sealed adds one, each after an authorize, both rate-limited per IP; a
+/// full store refuses further callbacks with 503 rather than forget an id early (which would
+/// let a value be replayed).
+pub const DEFAULT_MAX_SPENT: usize = 1_000_000;
 
-/// Keeps state values in this process. Not shared between processes: a deployment with
-/// more than one instance needs a shared store (Redis).
+/// Remembers spent state ids in this process. Not shared between processes: with more than
+/// one instance a value could be spent once on each, so such deployments need Redis.
 pub struct MemoryStateStore {
     clock: Arc<dyn Clock>,
-    max_entries: usize,
-    inner: Mutex<Inner>,
+    max_spent: usize,
+    spent: Mutex<SpentIds>,
 }
 
-struct Inner {
-    states: HashMap<String, OAuthState>,
-    last_sweep: OffsetDateTime,
+#[derive(Default)]
+struct SpentIds {
+    /// Bucket number (the end of its minute, in minutes since the epoch) → ids expiring in it.
+    buckets: BTreeMap<i64, HashSet<StateId>>,
+    len: usize,
 }
 
 impl MemoryStateStore {
     pub fn new(clock: Arc<dyn Clock>) -> Self {
-        Self::with_capacity(clock, DEFAULT_MAX_ENTRIES)
+        Self::with_capacity(clock, DEFAULT_MAX_SPENT)
     }
 
-    pub fn with_capacity(clock: Arc<dyn Clock>, max_entries: usize) -> Self {
-        let now = clock.now();
+    pub fn with_capacity(clock: Arc<dyn Clock>, max_spent: usize) -> Self {
         Self {
             clock,
-            max_entries,
-            inner: Mutex::new(Inner {
-                states: HashMap::new(),
-                last_sweep: now,
-            }),
+            max_spent,
+            spent: Mutex::new(SpentIds::default()),
         }
     }
 
-    /// Number of values held, expired ones included until the next sweep.
+    /// Number of ids remembered, expired ones included until the next `spend`.
     pub fn len(&self) -> usize {
-        self.lock().states.len()
+        self.lock().len
     }
 
     pub fn is_empty(&self) -> bool {
@@ -54,39 +55,64 @@ impl MemoryStateStore {
     }
 
     // A poisoned lock only means another thread panicked mid-operation; every operation
-    // leaves the map consistent, so the data is still good to use.
-    fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner
+    // leaves the buckets consistent, so the data is still good to use.
+    fn lock(&self) -> MutexGuard<'_, SpentIds> {
+        self.spent
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
-impl Inner {
-    fn sweep(&mut self, now: OffsetDateTime) {
-        self.states.retain(|_, state| !state.is_expired(now));
-        self.last_sweep = now;
+impl SpentIds {
+    /// Drops every bucket whose minute has fully passed: all its ids have expired.
+    fn forget_expired(&mut self, now: OffsetDateTime) {
+        let current = now.unix_timestamp().div_euclid(BUCKET_SECONDS);
+        while let Some(entry) = self.buckets.first_entry() {
+            if *entry.key() > current {
+                break;
+            }
+            self.len -= entry.remove().len();
+        }
     }
+
+    fn contains(&self, id: &StateId) -> bool {
+        self.buckets.values().any(|bucket| bucket.contains(id))
+    }
+}
+
+/// The bucket an id expiring at `expires_at` goes in: the first minute boundary at or after
+/// it, so the id is kept at least until its value expires.
+fn bucket_of(expires_at: OffsetDateTime) -> i64 {
+    let seconds = expires_at.unix_timestamp();
+    seconds.div_euclid(BUCKET_SECONDS) + 1
 }
 
 #[async_trait]
 impl StateStore for MemoryStateStore {
-    async fn put(&self, state: OAuthState) -> Result<(), StateStoreError> {
+    async fn spend(
+        &self,
+        id: StateId,
+        expires_at: OffsetDateTime,
+    ) -> Result<Spend, StateStoreError> {
         let now = self.clock.now();
-        let mut inner = self.lock();
-        if now - inner.last_sweep >= SWEEP_INTERVAL || inner.states.len() >= self.max_entries {
-            inner.sweep(now);
+        let mut spent = self.lock();
+        spent.forget_expired(now);
+        // Check and insert under one lock: of concurrent spends, exactly one is first.
+        if spent.contains(&id) {
+            return Ok(Spend::Again);
         }
-        if inner.states.len() >= self.max_entries {
-            return Err(StateStoreError("in-process state store is full".into()));
+        if spent.len >= self.max_spent {
+            return Err(StateStoreError(
+                "in-process state store is full of spent state ids".into(),
+            ));
         }
-        inner.states.insert(state.token.as_str().to_owned(), state);
-        Ok(())
-    }
-
-    async fn take(&self, token: &StateToken) -> Result<Option<OAuthState>, StateStoreError> {
-        // One `remove` under the lock: of concurrent takes, exactly one gets the value.
-        Ok(self.lock().states.remove(token.as_str()))
+        spent
+            .buckets
+            .entry(bucket_of(expires_at))
+            .or_default()
+            .insert(id);
+        spent.len += 1;
+        Ok(Spend::First)
     }
 
     async fn ping(&self) -> Result<(), StateStoreError> {
@@ -97,8 +123,9 @@ impl StateStore for MemoryStateStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use social_login_domain::{ProviderKey, Purpose, SecretText, state::DEFAULT_STATE_TTL};
+    use social_login_domain::state::DEFAULT_STATE_TTL;
     use std::sync::atomic::{AtomicI64, Ordering};
+    use time::Duration;
 
     struct StepClock(AtomicI64);
 
@@ -118,69 +145,93 @@ mod tests {
         Arc::new(StepClock(AtomicI64::new(1_800_000_000)))
     }
 
-    fn state(n: u8, now: OffsetDateTime) -> OAuthState {
-        OAuthState::issue(
-            StateToken::parse(&format!("state-value-{n:04}-for-tests")).unwrap(),
-            ProviderKey::Github,
-            Purpose::Login,
-            SecretText::new("v"),
-            SecretText::new("n"),
-            now,
-            DEFAULT_STATE_TTL,
-        )
+    fn id(n: u8) -> StateId {
+        StateId::from_bytes([n; 16])
     }
 
     #[tokio::test]
-    async fn a_value_can_be_taken_once() {
+    async fn an_id_is_spent_once() {
         let clock = clock();
         let store = MemoryStateStore::new(clock.clone());
-        let value = state(1, clock.now());
-        store.put(value.clone()).await.unwrap();
-        assert_eq!(store.take(&value.token).await.unwrap(), Some(value.clone()));
-        assert_eq!(store.take(&value.token).await.unwrap(), None);
+        let expires = clock.now() + DEFAULT_STATE_TTL;
+        assert_eq!(store.spend(id(1), expires).await.unwrap(), Spend::First);
+        assert_eq!(store.spend(id(1), expires).await.unwrap(), Spend::Again);
+        assert_eq!(store.spend(id(2), expires).await.unwrap(), Spend::First);
     }
 
     #[tokio::test]
-    async fn of_concurrent_takes_exactly_one_gets_the_value() {
+    async fn of_concurrent_spends_exactly_one_is_first() {
         let clock = clock();
         let store = Arc::new(MemoryStateStore::new(clock.clone()));
-        let value = state(2, clock.now());
-        store.put(value.clone()).await.unwrap();
+        let expires = clock.now() + DEFAULT_STATE_TTL;
         let tasks: Vec<_> = (0..20)
             .map(|_| {
                 let store = store.clone();
-                let token = value.token.clone();
-                tokio::spawn(async move { store.take(&token).await.unwrap() })
+                tokio::spawn(async move { store.spend(id(3), expires).await.unwrap() })
             })
             .collect();
-        let mut winners = 0;
+        let mut firsts = 0;
         for task in tasks {
-            winners += usize::from(task.await.unwrap().is_some());
+            firsts += usize::from(task.await.unwrap() == Spend::First);
         }
-        assert_eq!(winners, 1);
+        assert_eq!(firsts, 1);
     }
 
     #[tokio::test]
-    async fn expired_values_are_swept_so_memory_stays_bounded() {
+    async fn an_id_is_remembered_until_its_value_expires() {
+        let clock = clock();
+        let store = MemoryStateStore::new(clock.clone());
+        let expires = clock.now() + DEFAULT_STATE_TTL;
+        store.spend(id(4), expires).await.unwrap();
+        clock.advance(DEFAULT_STATE_TTL - Duration::seconds(1));
+        assert_eq!(store.spend(id(4), expires).await.unwrap(), Spend::Again);
+    }
+
+    #[tokio::test]
+    async fn expired_ids_are_forgotten_so_memory_stays_bounded() {
         let clock = clock();
         let store = MemoryStateStore::new(clock.clone());
         for n in 0..10 {
-            store.put(state(n, clock.now())).await.unwrap();
+            store
+                .spend(id(n), clock.now() + DEFAULT_STATE_TTL)
+                .await
+                .unwrap();
         }
-        clock.advance(DEFAULT_STATE_TTL + Duration::seconds(1));
-        store.put(state(200, clock.now())).await.unwrap();
+        assert_eq!(store.len(), 10);
+        clock.advance(DEFAULT_STATE_TTL + Duration::seconds(BUCKET_SECONDS));
+        store
+            .spend(id(200), clock.now() + DEFAULT_STATE_TTL)
+            .await
+            .unwrap();
         assert_eq!(store.len(), 1);
     }
 
     #[tokio::test]
-    async fn a_full_store_refuses_new_values_instead_of_growing() {
+    async fn a_full_store_refuses_instead_of_forgetting_early() {
         let clock = clock();
         let store = MemoryStateStore::with_capacity(clock.clone(), 2);
-        store.put(state(1, clock.now())).await.unwrap();
-        store.put(state(2, clock.now())).await.unwrap();
-        assert!(store.put(state(3, clock.now())).await.is_err());
-        clock.advance(DEFAULT_STATE_TTL);
-        store.put(state(3, clock.now())).await.unwrap();
+        let expires = clock.now() + DEFAULT_STATE_TTL;
+        store.spend(id(1), expires).await.unwrap();
+        store.spend(id(2), expires).await.unwrap();
+        assert!(store.spend(id(3), expires).await.is_err());
+        // A replay is still recognised while full.
+        assert_eq!(store.spend(id(1), expires).await.unwrap(), Spend::Again);
+        clock.advance(DEFAULT_STATE_TTL + Duration::seconds(BUCKET_SECONDS));
+        assert_eq!(
+            store
+                .spend(id(3), clock.now() + DEFAULT_STATE_TTL)
+                .await
+                .unwrap(),
+            Spend::First
+        );
         assert_eq!(store.len(), 1);
+    }
+
+    #[test]
+    fn an_id_goes_in_a_bucket_that_ends_after_its_expiry() {
+        for seconds in [0, 1, 59, 60, 61, 1_800_000_000] {
+            let at = OffsetDateTime::from_unix_timestamp(seconds).unwrap();
+            assert!(bucket_of(at) * BUCKET_SECONDS > seconds, "{seconds}");
+        }
     }
 }

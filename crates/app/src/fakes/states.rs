@@ -1,41 +1,71 @@
-//! An in-memory state store whose `take` is a single map `remove`.
+//! An in-memory state sealer and spent-id store.
 
+use crate::random::random_url_token;
 use async_trait::async_trait;
-use social_login_domain::{OAuthState, StateToken};
-use social_login_ports::{StateStore, StateStoreError};
-use std::collections::HashMap;
+use social_login_domain::{OAuthState, Spend, StateId, StateToken};
+use social_login_ports::{CipherError, StateSealer, StateStore, StateStoreError};
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
+use time::OffsetDateTime;
 
-/// Keeps issued states until taken. Expiry is left to the domain, which the port allows.
+/// Hands out random opaque values and opens only those it handed out, like a real sealer
+/// opens only what its key sealed.
+#[derive(Default)]
+pub struct FakeStateSealer {
+    sealed: Mutex<HashMap<String, OAuthState>>,
+}
+
+impl FakeStateSealer {
+    /// The state behind a value, for assertions.
+    pub fn peek(&self, token: &str) -> Option<OAuthState> {
+        self.sealed.lock().unwrap().get(token).cloned()
+    }
+}
+
+impl StateSealer for FakeStateSealer {
+    fn seal(&self, state: &OAuthState) -> Result<StateToken, CipherError> {
+        let token = StateToken::parse(&random_url_token()).map_err(|_| CipherError::Seal)?;
+        self.sealed
+            .lock()
+            .unwrap()
+            .insert(token.as_str().to_owned(), state.clone());
+        Ok(token)
+    }
+
+    fn open(&self, token: &StateToken) -> Option<OAuthState> {
+        self.peek(token.as_str())
+    }
+}
+
+/// Spent ids in a set; `spend` is one insert under the lock, as atomic as the real stores.
+/// Expiry is left to the domain, which the port allows.
 #[derive(Default)]
 pub struct FakeStateStore {
-    states: Mutex<HashMap<StateToken, OAuthState>>,
+    spent: Mutex<HashSet<StateId>>,
 }
 
 impl FakeStateStore {
-    /// The stored state of `token`, without taking it.
-    pub fn peek(&self, token: &str) -> Option<OAuthState> {
-        let token = StateToken::parse(token).ok()?;
-        self.states.lock().unwrap().get(&token).cloned()
+    pub fn is_spent(&self, id: StateId) -> bool {
+        self.spent.lock().unwrap().contains(&id)
     }
 
-    pub fn stored_count(&self) -> usize {
-        self.states.lock().unwrap().len()
+    pub fn spent_count(&self) -> usize {
+        self.spent.lock().unwrap().len()
     }
 }
 
 #[async_trait]
 impl StateStore for FakeStateStore {
-    async fn put(&self, state: OAuthState) -> Result<(), StateStoreError> {
-        self.states
-            .lock()
-            .unwrap()
-            .insert(state.token.clone(), state);
-        Ok(())
-    }
-
-    async fn take(&self, token: &StateToken) -> Result<Option<OAuthState>, StateStoreError> {
-        Ok(self.states.lock().unwrap().remove(token))
+    async fn spend(
+        &self,
+        id: StateId,
+        _expires_at: OffsetDateTime,
+    ) -> Result<Spend, StateStoreError> {
+        Ok(if self.spent.lock().unwrap().insert(id) {
+            Spend::First
+        } else {
+            Spend::Again
+        })
     }
 
     async fn ping(&self) -> Result<(), StateStoreError> {

@@ -17,7 +17,7 @@ async fn an_unknown_provider_key_is_not_configured() {
             "{key:?}"
         );
     }
-    assert_eq!(world.states.stored_count(), 0);
+    assert_eq!(world.states.spent_count(), 0);
 }
 
 #[tokio::test]
@@ -27,14 +27,14 @@ async fn a_provider_absent_from_the_registry_is_not_configured() {
         world.service.authorize("apple", None).await,
         Err(AppError::ProviderNotConfigured)
     );
-    assert_eq!(world.states.stored_count(), 0);
+    assert_eq!(world.states.spent_count(), 0);
 }
 
 #[tokio::test]
 async fn without_a_bearer_the_state_is_for_login() {
     let world = World::new();
     let state = world.login_state("github").await;
-    let stored = world.states.peek(&state).unwrap();
+    let stored = world.sealer.peek(&state).unwrap();
     assert_eq!(stored.purpose, Purpose::Login);
     assert_eq!(stored.provider, ProviderKey::Github);
 }
@@ -44,7 +44,7 @@ async fn a_valid_bearer_binds_the_state_to_its_user() {
     let world = World::new();
     let user = UserId::new();
     let state = world.connect_state("google", user).await;
-    let stored = world.states.peek(&state).unwrap();
+    let stored = world.sealer.peek(&state).unwrap();
     assert_eq!(stored.purpose, Purpose::Connect { user });
     assert_eq!(stored.provider, ProviderKey::Google);
 }
@@ -58,7 +58,7 @@ async fn an_invalid_bearer_starts_a_login_instead_of_failing() {
         .await
         .unwrap();
     assert_eq!(
-        world.states.peek(&state_in(&url)).unwrap().purpose,
+        world.sealer.peek(&state_in(&url)).unwrap().purpose,
         Purpose::Login
     );
 }
@@ -74,47 +74,53 @@ async fn an_expired_bearer_starts_a_login_instead_of_failing() {
         .await
         .unwrap();
     assert_eq!(
-        world.states.peek(&state_in(&url)).unwrap().purpose,
+        world.sealer.peek(&state_in(&url)).unwrap().purpose,
         Purpose::Login
     );
 }
 
 #[tokio::test]
-async fn the_authorization_url_carries_the_stored_state() {
+async fn the_authorization_url_carries_the_sealed_state() {
     let world = World::new();
     let url = world.service.authorize("github", None).await.unwrap();
     assert!(
         url.starts_with("https://github.idp.test/authorize?"),
         "{url}"
     );
-    let state = state_in(&url);
-    assert_eq!(world.states.peek(&state).unwrap().token.as_str(), state);
-    assert_eq!(state.len(), 43);
+    assert!(world.sealer.peek(&state_in(&url)).is_some());
 }
 
 #[tokio::test]
 async fn every_authorize_issues_a_fresh_state_and_verifier() {
     let world = World::new();
     let first = world
-        .states
+        .sealer
         .peek(&world.login_state("github").await)
         .unwrap();
     let second = world
-        .states
+        .sealer
         .peek(&world.login_state("github").await)
         .unwrap();
-    assert_ne!(first.token, second.token);
+    assert_ne!(first.id, second.id);
     assert_ne!(first.pkce_verifier, second.pkce_verifier);
     assert_ne!(first.nonce, second.nonce);
     assert_eq!(first.pkce_verifier.expose().len(), 43);
-    assert_eq!(world.states.stored_count(), 2);
+}
+
+#[tokio::test]
+async fn authorize_writes_nothing_to_the_state_store() {
+    let world = World::new();
+    for _ in 0..100 {
+        world.login_state("github").await;
+    }
+    assert_eq!(world.states.spent_count(), 0);
 }
 
 #[tokio::test]
 async fn the_state_lives_ten_minutes_by_default() {
     let world = World::new();
     let state = world
-        .states
+        .sealer
         .peek(&world.login_state("github").await)
         .unwrap();
     assert_eq!(state.expires_at, world.clock.now() + Duration::minutes(10));
@@ -127,7 +133,7 @@ async fn the_state_lives_as_long_as_the_policy_says() {
         ..AuthPolicy::default()
     });
     let state = world
-        .states
+        .sealer
         .peek(&world.login_state("github").await)
         .unwrap();
     assert_eq!(state.expires_at, world.clock.now() + Duration::minutes(3));

@@ -6,8 +6,8 @@ use crate::{AppError, Ports, Registration};
 use social_login_domain::{SecretText, UserId};
 use social_login_ports::{
     CipherError, HashError, MockPasswordHasher, MockRefreshTokenRepository, MockSessionTokens,
-    MockStateStore, MockTokenCipher, MockUserRepository, RemoveLinkError, RepositoryError,
-    RotateError, SessionTokenError, SessionTokens, StateStoreError,
+    MockStateSealer, MockStateStore, MockTokenCipher, MockUserRepository, RemoveLinkError,
+    RepositoryError, RotateError, SessionTokenError, SessionTokens, StateStoreError,
 };
 use std::sync::Arc;
 
@@ -20,23 +20,22 @@ fn internal() -> RepositoryError {
 }
 
 #[tokio::test]
-async fn a_state_store_that_fails_on_take_is_unavailable() {
+async fn a_state_store_that_fails_on_spend_is_unavailable() {
     let world = World::new();
     world
         .github
         .answer(Ok(github_login("gh-1", "ada@example.com")));
     let mut states = MockStateStore::new();
     states
-        .expect_take()
+        .expect_spend()
         .times(1)
-        .returning(|_| Err(StateStoreError("GETDEL timed out".into())));
+        .returning(|_, _| Err(StateStoreError("SET NX timed out".into())));
     let service = world.service_with(Ports {
         states: Arc::new(states),
         ..world.ports()
     });
-    let result = service
-        .callback("github", CODE, &"A".repeat(43), None)
-        .await;
+    let state = world.login_state("github").await;
+    let result = service.callback("github", CODE, &state, None).await;
     assert!(
         matches!(result, Err(AppError::Unavailable(_))),
         "{result:?}"
@@ -46,21 +45,52 @@ async fn a_state_store_that_fails_on_take_is_unavailable() {
 }
 
 #[tokio::test]
-async fn a_state_store_that_fails_on_put_is_unavailable() {
+async fn authorize_works_while_the_state_store_is_down() {
     let world = World::new();
     let mut states = MockStateStore::new();
+    states.expect_spend().never();
     states
-        .expect_put()
-        .times(1)
-        .returning(|_| Err(StateStoreError("connection reset".into())));
+        .expect_ping()
+        .returning(|| Err(StateStoreError("connection refused".into())));
     let service = world.service_with(Ports {
         states: Arc::new(states),
         ..world.ports()
     });
+    assert!(service.authorize("github", None).await.is_ok());
+}
+
+#[tokio::test]
+async fn a_sealer_that_cannot_seal_is_an_internal_error() {
+    let world = World::new();
+    let mut sealer = MockStateSealer::new();
+    sealer.expect_seal().returning(|_| Err(CipherError::Seal));
+    let service = world.service_with(Ports {
+        state_sealer: Arc::new(sealer),
+        ..world.ports()
+    });
     assert!(matches!(
         service.authorize("github", None).await,
-        Err(AppError::Unavailable(_))
+        Err(AppError::Internal(_))
     ));
+}
+
+#[tokio::test]
+async fn a_value_the_sealer_cannot_open_never_reaches_the_store() {
+    let world = World::new();
+    let mut states = MockStateStore::new();
+    states.expect_spend().never();
+    let service = world.service_with(Ports {
+        states: Arc::new(states),
+        ..world.ports()
+    });
+    assert_eq!(
+        service
+            .callback("github", CODE, &"A".repeat(200), None)
+            .await,
+        Err(AppError::StateMismatch(
+            social_login_domain::StateMismatch::Unknown
+        ))
+    );
 }
 
 #[tokio::test]

@@ -24,7 +24,7 @@ async fn a_login_state_is_consumed_by_the_callback() {
         .callback("github", CODE, &state, None)
         .await
         .unwrap();
-    assert!(world.states.peek(&state).is_none());
+    assert!(world.is_spent(&state));
 }
 
 #[tokio::test]
@@ -34,7 +34,7 @@ async fn the_callback_hands_the_code_and_the_stored_verifier_and_nonce_to_the_pr
         .github
         .answer(Ok(github_login("gh-1", "ada@example.com")));
     let state = world.login_state("github").await;
-    let issued = world.states.peek(&state).unwrap();
+    let issued = world.sealer.peek(&state).unwrap();
     world
         .service
         .callback("github", CODE, &state, None)
@@ -65,7 +65,7 @@ async fn a_connect_state_is_consumed_by_connect_of_the_bound_user() {
         .connect(user, "github", CODE, &state, None)
         .await
         .unwrap();
-    assert!(world.states.peek(&state).is_none());
+    assert!(world.is_spent(&state));
     assert_eq!(
         world.github.received()[0].redeemed.purpose,
         Purpose::Connect { user }
@@ -123,6 +123,8 @@ async fn an_expired_state_is_refused() {
         Err(mismatch(StateMismatch::Expired))
     );
     assert!(world.github.received().is_empty());
+    // Nothing to remember: an expired value can never be redeemed again.
+    assert_eq!(world.states.spent_count(), 0);
 }
 
 #[tokio::test]

@@ -1,8 +1,8 @@
 //! The test world: an `AuthService` wired to fakes, and short ways to drive its flows.
 
 use crate::fakes::{
-    FakeClock, FakeHasher, FakeProvider, FakeSessions, FakeStateStore, InMemoryRefreshTokens,
-    InMemoryUsers, ReversingCipher, state_in,
+    FakeClock, FakeHasher, FakeProvider, FakeSessions, FakeStateSealer, FakeStateStore,
+    InMemoryRefreshTokens, InMemoryUsers, ReversingCipher, state_in,
 };
 use crate::{
     AppError, AuthPolicy, AuthService, LoginResult, Ports, ProviderRegistry, Registration,
@@ -23,6 +23,7 @@ pub struct World {
     pub service: AuthService,
     pub users: Arc<InMemoryUsers>,
     pub refresh_tokens: Arc<InMemoryRefreshTokens>,
+    pub sealer: Arc<FakeStateSealer>,
     pub states: Arc<FakeStateStore>,
     pub clock: Arc<FakeClock>,
     pub cipher: Arc<ReversingCipher>,
@@ -48,12 +49,14 @@ impl World {
         let google = Arc::new(FakeProvider::new(ProviderKey::Google));
         let users = Arc::new(InMemoryUsers::default());
         let refresh_tokens = Arc::new(InMemoryRefreshTokens::default());
+        let sealer = Arc::new(FakeStateSealer::default());
         let states = Arc::new(FakeStateStore::default());
         let clock = Arc::new(FakeClock::at(start));
         let cipher = Arc::new(ReversingCipher);
         let ports = Ports {
             users: users.clone(),
             refresh_tokens: refresh_tokens.clone(),
+            state_sealer: sealer.clone(),
             states: states.clone(),
             providers: ProviderRegistry::new()
                 .with(github.clone())
@@ -67,6 +70,7 @@ impl World {
             service: AuthService::new(ports, policy),
             users,
             refresh_tokens,
+            sealer,
             states,
             clock,
             cipher,
@@ -98,6 +102,12 @@ impl World {
         use social_login_ports::Clock;
         let token = FakeSessions.issue_access(user, self.clock.now()).unwrap();
         token.value.expose().to_owned()
+    }
+
+    /// Whether the state value has been spent by a callback or connect.
+    pub fn is_spent(&self, state: &str) -> bool {
+        let sealed = self.sealer.peek(state).expect("a value this world sealed");
+        self.states.is_spent(sealed.id)
     }
 
     /// Runs authorize without a bearer and returns the state from the URL.

@@ -1,8 +1,11 @@
 //! GET authorize (spec 4.1): issue a state value and return the provider URL.
+//!
+//! Nothing is stored: the state travels sealed in the value itself, so a flood of authorize
+//! requests costs CPU only and can never crowd out logins in progress.
 
-use crate::random::random_url_token;
+use crate::random::{random_state_id, random_url_token};
 use crate::{AppError, AuthService};
-use social_login_domain::{OAuthState, Purpose, SecretText, StateToken};
+use social_login_domain::{OAuthState, Purpose, SecretText};
 use social_login_ports::AuthorizationRequest;
 use tracing::instrument;
 
@@ -22,8 +25,7 @@ impl AuthService {
         };
         let now = self.ports.clock.now();
         let state = OAuthState::issue(
-            // 43 URL-safe characters always parse: a failure here is a bug, not input.
-            StateToken::parse(&random_url_token()).expect("random_url_token is a valid state"),
+            random_state_id(),
             provider.key(),
             purpose,
             SecretText::new(random_url_token()),
@@ -32,11 +34,10 @@ impl AuthService {
             self.policy.state_ttl,
         );
         let request = AuthorizationRequest {
-            state: state.token.clone(),
-            pkce_verifier: state.pkce_verifier.clone(),
-            nonce: state.nonce.clone(),
+            state: self.ports.state_sealer.seal(&state)?,
+            pkce_verifier: state.pkce_verifier,
+            nonce: state.nonce,
         };
-        self.ports.states.put(state).await?;
         Ok(provider.authorization_url(&request))
     }
 }

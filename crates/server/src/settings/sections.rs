@@ -69,15 +69,22 @@ pub struct OAuthStateStoreSettings {
     pub backend: StateStoreBackend,
     /// `redis://` or `rediss://` URL; required when `backend = "redis"`.
     pub url: Option<String>,
+    /// Every Redis key the service writes starts with it, so several deployments (or other
+    /// applications) can share one Redis.
+    pub key_prefix: String,
     /// Time to live of a state value.
     pub ttl_seconds: u64,
 }
+
+/// The default `key_prefix` (CONTRACT §3).
+pub const DEFAULT_KEY_PREFIX: &str = "social-login:";
 
 impl Default for OAuthStateStoreSettings {
     fn default() -> Self {
         Self {
             backend: StateStoreBackend::Memory,
             url: None,
+            key_prefix: DEFAULT_KEY_PREFIX.to_owned(),
             ttl_seconds: 600,
         }
     }
@@ -94,6 +101,7 @@ impl fmt::Debug for OAuthStateStoreSettings {
         f.debug_struct("OAuthStateStoreSettings")
             .field("backend", &self.backend)
             .field("url", &self.url.as_deref().map(redact_url_password))
+            .field("key_prefix", &self.key_prefix)
             .field("ttl_seconds", &self.ttl_seconds)
             .finish()
     }

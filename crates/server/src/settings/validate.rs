@@ -1,7 +1,6 @@
 //! Validation of a loaded `Settings`: every rule, every problem, each naming its field.
 
 mod apple;
-mod availability;
 mod providers;
 
 use super::{ConfigErrors, Settings, StateStoreBackend};
@@ -24,15 +23,9 @@ impl Settings {
         errors.into_result()
     }
 
-    /// `validate`, plus what this build can run (adapters not written yet). `check-config`
-    /// and start-up use this, so the former fails exactly where the latter would refuse.
+    /// What `check-config` and start-up run: today exactly [`Self::validate`].
     pub fn validate_for_this_build(&self) -> Result<(), ConfigErrors> {
-        let mut errors = match self.validate() {
-            Ok(()) => ConfigErrors::default(),
-            Err(errors) => errors,
-        };
-        availability::check(self, &mut errors);
-        errors.into_result()
+        self.validate()
     }
 
     /// Legal but risky choices, for start-up to log (never a value, only field paths).
@@ -78,6 +71,7 @@ impl Settings {
         if store.backend == StateStoreBackend::Redis {
             let url = store.url.as_deref().unwrap_or_default();
             check_url(errors, "oauth_state_store.url", url, &["redis", "rediss"]);
+            check_key_prefix(errors, &store.key_prefix);
         }
         check_seconds(errors, "oauth_state_store.ttl_seconds", store.ttl_seconds);
         check_seconds(
@@ -107,6 +101,21 @@ impl Settings {
                 errors.push("rate_limit.burst", "must be at least 1");
             }
         }
+    }
+}
+
+/// Longest `key_prefix`: a key is the prefix plus ~45 characters; keep it short and plain.
+const MAX_KEY_PREFIX_LEN: usize = 64;
+
+fn check_key_prefix(errors: &mut ConfigErrors, prefix: &str) {
+    let plain = prefix.bytes().all(|b| b.is_ascii_graphic());
+    if prefix.is_empty() || prefix.len() > MAX_KEY_PREFIX_LEN || !plain {
+        errors.push(
+            "oauth_state_store.key_prefix",
+            format!(
+                "must be 1 to {MAX_KEY_PREFIX_LEN} printable ASCII characters without spaces, e.g. \"social-login:\""
+            ),
+        );
     }
 }
 

@@ -47,6 +47,15 @@ fn every_rule_reports_the_field_it_checks() {
         ("oauth_state_store.ttl_seconds", |s| {
             s.oauth_state_store.ttl_seconds = 0
         }),
+        ("oauth_state_store.key_prefix", |s| {
+            s.oauth_state_store.key_prefix = String::new()
+        }),
+        ("oauth_state_store.key_prefix", |s| {
+            s.oauth_state_store.key_prefix = "has space:".into()
+        }),
+        ("oauth_state_store.key_prefix", |s| {
+            s.oauth_state_store.key_prefix = "p".repeat(65)
+        }),
         ("tokens.access_ttl_seconds", |s| {
             s.tokens.access_ttl_seconds = 0
         }),

@@ -1,0 +1,92 @@
+//! `AeadStateSealer`: the whole OAuth state sealed into the `state` value with AES-256-GCM
+//! under a key derived from `secret_key`, so authorize stores nothing.
+//!
+//! Wire form, base64url without padding:
+//! `version (1) ‖ key id (4) ‖ nonce (12) ‖ ciphertext ‖ tag (16)`; the version and key id
+//! are authenticated data, the plaintext is [`layout`].
+
+mod layout;
+#[cfg(test)]
+mod tests;
+
+use crate::keys::{KEY_ID_BYTES, KeyRing, Purpose};
+use aes_gcm::Aes256Gcm;
+use aes_gcm::aead::{Aead, Generate, Key, KeyInit, Nonce, Payload};
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use social_login_domain::state::MAX_STATE_TOKEN_LEN;
+use social_login_domain::{OAuthState, SecretText, StateToken};
+use social_login_ports::{CipherError, StateSealer};
+use std::fmt;
+
+/// Bumped when the layout changes; an unknown version does not open.
+const VERSION: u8 = 1;
+const HEADER_LEN: usize = 1 + KEY_ID_BYTES;
+const NONCE_LEN: usize = 12;
+const TAG_LEN: usize = 16;
+
+/// Seals state values under the current key; opens those of the current and previous keys,
+/// so a `secret_key` rotation does not break logins in flight.
+pub struct AeadStateSealer {
+    keys: KeyRing<Aes256Gcm>,
+}
+
+impl AeadStateSealer {
+    pub fn new(current: &SecretText, previous: &[SecretText]) -> Self {
+        let keys = KeyRing::derive(current, previous, Purpose::StateToken, |key| {
+            Aes256Gcm::new(&Key::<Aes256Gcm>::from(*key))
+        });
+        Self { keys }
+    }
+}
+
+impl fmt::Debug for AeadStateSealer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AeadStateSealer")
+            .field("key_ids", &self.keys.ids())
+            .finish_non_exhaustive()
+    }
+}
+
+impl StateSealer for AeadStateSealer {
+    fn seal(&self, state: &OAuthState) -> Result<StateToken, CipherError> {
+        let (key_id, cipher) = self.keys.current();
+        let mut header = [VERSION; HEADER_LEN];
+        header[1..].copy_from_slice(key_id.as_bytes());
+        let nonce = Nonce::<Aes256Gcm>::try_generate().map_err(|_| CipherError::Seal)?;
+        let plaintext = layout::encode(state).ok_or(CipherError::Seal)?;
+        let payload = Payload {
+            msg: &plaintext,
+            aad: &header,
+        };
+        let ciphertext = cipher
+            .encrypt(&nonce, payload)
+            .map_err(|_| CipherError::Seal)?;
+        let mut blob = Vec::with_capacity(HEADER_LEN + NONCE_LEN + ciphertext.len());
+        blob.extend_from_slice(&header);
+        blob.extend_from_slice(&nonce);
+        blob.extend_from_slice(&ciphertext);
+        StateToken::parse(&URL_SAFE_NO_PAD.encode(blob)).map_err(|_| CipherError::Seal)
+    }
+
+    fn open(&self, token: &StateToken) -> Option<OAuthState> {
+        // A parsed token is at most MAX_STATE_TOKEN_LEN characters: decoding is bounded.
+        debug_assert!(token.as_str().len() <= MAX_STATE_TOKEN_LEN);
+        let blob = URL_SAFE_NO_PAD.decode(token.as_str()).ok()?;
+        if blob.len() < HEADER_LEN + NONCE_LEN + TAG_LEN || blob[0] != VERSION {
+            return None;
+        }
+        let (header, rest) = blob.split_at(HEADER_LEN);
+        let (nonce, ciphertext) = rest.split_at(NONCE_LEN);
+        let nonce = Nonce::<Aes256Gcm>::try_from(nonce).ok()?;
+        let key_id: &[u8; KEY_ID_BYTES] = header[1..].try_into().ok()?;
+        let plaintext = self.keys.find_by_bytes(key_id).find_map(|cipher| {
+            let payload = Payload {
+                msg: ciphertext,
+                aad: header,
+            };
+            cipher.decrypt(&nonce, payload).ok()
+        })?;
+        layout::decode(&plaintext)
+    }
+}

@@ -1,0 +1,90 @@
+//! The plaintext inside a sealed state value: a fixed binary layout, decoded strictly.
+//!
+//! `expires_at (i64 BE unix seconds) ‖ id (16) ‖ provider ‖ purpose (0 login | 1 connect +
+//! user uuid (16)) ‖ PKCE verifier ‖ nonce`, where provider, verifier and nonce are one
+//! length byte followed by that many bytes. Compact, so the value stays far below what
+//! providers accept as `state`.
+
+use social_login_domain::{OAuthState, ProviderKey, Purpose, SecretText, StateId, UserId};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+const LOGIN: u8 = 0;
+const CONNECT: u8 = 1;
+
+/// `None` when a field does not fit its length byte (a bug, never input).
+pub(super) fn encode(state: &OAuthState) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(128);
+    out.extend_from_slice(&state.expires_at.unix_timestamp().to_be_bytes());
+    out.extend_from_slice(state.id.as_bytes());
+    put_short(&mut out, state.provider.as_str().as_bytes())?;
+    match state.purpose {
+        Purpose::Login => out.push(LOGIN),
+        Purpose::Connect { user } => {
+            out.push(CONNECT);
+            out.extend_from_slice(user.as_uuid().as_bytes());
+        }
+    }
+    put_short(&mut out, state.pkce_verifier.expose().as_bytes())?;
+    put_short(&mut out, state.nonce.expose().as_bytes())?;
+    Some(out)
+}
+
+/// The state, or `None` unless `bytes` is exactly one well-formed layout.
+pub(super) fn decode(bytes: &[u8]) -> Option<OAuthState> {
+    let mut reader = Reader(bytes);
+    let expires_at =
+        OffsetDateTime::from_unix_timestamp(i64::from_be_bytes(reader.array()?)).ok()?;
+    let id = StateId::from_bytes(reader.array()?);
+    let provider: ProviderKey = std::str::from_utf8(reader.short()?).ok()?.parse().ok()?;
+    let purpose = match reader.byte()? {
+        LOGIN => Purpose::Login,
+        CONNECT => Purpose::Connect {
+            user: UserId::from_uuid(Uuid::from_bytes(reader.array()?)),
+        },
+        _ => return None,
+    };
+    let pkce_verifier = SecretText::new(std::str::from_utf8(reader.short()?).ok()?);
+    let nonce = SecretText::new(std::str::from_utf8(reader.short()?).ok()?);
+    reader.0.is_empty().then_some(OAuthState {
+        id,
+        provider,
+        purpose,
+        pkce_verifier,
+        nonce,
+        expires_at,
+    })
+}
+
+fn put_short(out: &mut Vec<u8>, field: &[u8]) -> Option<()> {
+    out.push(u8::try_from(field.len()).ok()?);
+    out.extend_from_slice(field);
+    Some(())
+}
+
+/// Reads fields off the front of a byte slice; every read is bounds-checked.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if self.0.len() < n {
+            return None;
+        }
+        let (head, tail) = self.0.split_at(n);
+        self.0 = tail;
+        Some(head)
+    }
+
+    fn byte(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+
+    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
+        self.take(N)?.try_into().ok()
+    }
+
+    fn short(&mut self) -> Option<&'a [u8]> {
+        let len = self.byte()?;
+        self.take(usize::from(len))
+    }
+}

@@ -1,0 +1,143 @@
+//! `RedisStateStore`: spent state ids as Redis keys with a TTL, shared by every instance.
+
+use async_trait::async_trait;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::{Client, RedisError};
+use social_login_domain::{Spend, StateId};
+use social_login_ports::{Clock, StateStore, StateStoreError};
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+use time::OffsetDateTime;
+
+/// What the Redis adapter needs from the configuration.
+#[derive(Clone)]
+pub struct RedisStateStoreConfig {
+    /// `redis://` or `rediss://` (TLS); may carry a password, so it is never printed.
+    pub url: String,
+    /// Every key this adapter writes starts with it (CONTRACT §3 `key_prefix`).
+    pub key_prefix: String,
+    /// Longest a request waits on Redis, reconnecting included, before it answers 503.
+    pub timeout: Duration,
+}
+
+impl fmt::Debug for RedisStateStoreConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RedisStateStoreConfig")
+            .field("key_prefix", &self.key_prefix)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Spent state ids in Redis: `SET {prefix}state:spent:{id} 1 NX PX {ms}`, one atomic
+/// command, so of concurrent spends of one id on any number of instances exactly one is
+/// first, and Redis forgets the id by itself when its value expires.
+#[derive(Clone)]
+pub struct RedisStateStore {
+    connection: ConnectionManager,
+    key_prefix: String,
+    timeout: Duration,
+    clock: Arc<dyn Clock>,
+}
+
+impl RedisStateStore {
+    /// Prepares the connection without making it: the service starts while Redis is down
+    /// (its `/readyz` says 503) and connects on first use. Fails only for a malformed URL.
+    pub fn new(
+        config: RedisStateStoreConfig,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Self, StateStoreError> {
+        let client = Client::open(config.url.as_str())
+            .map_err(|_| StateStoreError("the Redis URL is not valid".into()))?;
+        // Few, short reconnection attempts per failure: the request that noticed the loss
+        // fails fast with 503, and the next request starts a new attempt, so the service
+        // recovers by itself as soon as Redis is back.
+        let manager_config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(config.timeout))
+            .set_response_timeout(Some(config.timeout))
+            .set_number_of_retries(1)
+            .set_max_delay(Duration::from_millis(200));
+        let connection = ConnectionManager::new_lazy_with_config(client, manager_config)
+            .map_err(|error| StateStoreError(describe(&error)))?;
+        Ok(Self {
+            connection,
+            key_prefix: config.key_prefix,
+            timeout: config.timeout,
+            clock,
+        })
+    }
+
+    fn key(&self, id: &StateId) -> String {
+        format!("{}state:spent:{}", self.key_prefix, id.to_hex())
+    }
+
+    /// Runs one command with the overall time bound (a connection being re-established
+    /// counts against it).
+    async fn run<T: redis::FromRedisValue>(
+        &self,
+        command: redis::Cmd,
+    ) -> Result<T, StateStoreError> {
+        let mut connection = self.connection.clone();
+        match tokio::time::timeout(self.timeout, command.query_async(&mut connection)).await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(error)) => Err(StateStoreError(describe(&error))),
+            Err(_) => Err(StateStoreError("Redis did not answer in time".into())),
+        }
+    }
+}
+
+#[async_trait]
+impl StateStore for RedisStateStore {
+    async fn spend(
+        &self,
+        id: StateId,
+        expires_at: OffsetDateTime,
+    ) -> Result<Spend, StateStoreError> {
+        // Relative expiry (PX), not absolute (PXAT): a Redis clock that runs ahead of ours
+        // must not forget an id while its value can still be redeemed.
+        let remaining = (expires_at - self.clock.now()).whole_milliseconds();
+        let millis = i64::try_from(remaining.max(1)).unwrap_or(i64::MAX);
+        let mut command = redis::cmd("SET");
+        command
+            .arg(self.key(&id))
+            .arg(1)
+            .arg("NX")
+            .arg("PX")
+            .arg(millis);
+        // `OK` when the key was set (first spend), nil when it existed.
+        let reply: Option<String> = self.run(command).await?;
+        Ok(match reply {
+            Some(_) => Spend::First,
+            None => Spend::Again,
+        })
+    }
+
+    async fn ping(&self) -> Result<(), StateStoreError> {
+        let reply: String = self.run(redis::cmd("PING")).await?;
+        if reply == "PONG" {
+            Ok(())
+        } else {
+            Err(StateStoreError(
+                "Redis answered PING with something else".into(),
+            ))
+        }
+    }
+}
+
+/// A log-safe description: the kind of failure only. Redis error texts are not echoed, so
+/// nothing of the URL (which may hold a password) can reach a log line.
+fn describe(error: &RedisError) -> String {
+    let what = if error.is_timeout() {
+        "timed out"
+    } else if error.is_connection_refusal() {
+        "connection refused"
+    } else if error.is_connection_dropped() {
+        "connection dropped"
+    } else if error.is_io_error() {
+        "I/O error"
+    } else {
+        "command failed"
+    };
+    format!("Redis {what} ({:?})", error.kind())
+}
