@@ -8,6 +8,7 @@ use sea_orm_migration::prelude::*;
 mod m20250101_000001_create_users;
 mod m20250101_000002_create_linked_accounts;
 mod m20250101_000003_create_refresh_tokens;
+mod m20261123_000004_create_refresh_families;
 pub mod names;
 
 /// Re-exported so callers can run [`Migrator::up`] without naming sea-orm-migration.
@@ -23,6 +24,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20250101_000001_create_users::Migration),
             Box::new(m20250101_000002_create_linked_accounts::Migration),
             Box::new(m20250101_000003_create_refresh_tokens::Migration),
+            Box::new(m20261123_000004_create_refresh_families::Migration),
         ]
     }
 }

@@ -31,13 +31,19 @@ pub struct AuthPolicy {
     pub auto_link_by_email: bool,
     /// Time to live of a state value (spec §8, default 10 minutes).
     pub state_ttl: Duration,
+    /// Absolute end of a session: no refresh works past it, however often rotated.
+    pub refresh_family_max: Duration,
 }
+
+/// Default absolute session lifetime: 90 days (CONTRACT §3 `refresh_family_max_seconds`).
+pub const DEFAULT_REFRESH_FAMILY_MAX: Duration = Duration::days(90);
 
 impl Default for AuthPolicy {
     fn default() -> Self {
         Self {
             auto_link_by_email: false,
             state_ttl: social_login_domain::state::DEFAULT_STATE_TTL,
+            refresh_family_max: DEFAULT_REFRESH_FAMILY_MAX,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Issuing the login result: a signed access token plus a new refresh-token family.
 
 use crate::{AppError, AuthService};
+use social_login_domain::refresh::token_expiry;
 use social_login_domain::{FamilyId, SecretText, User};
 use social_login_ports::{AccessToken, NewRefreshToken};
 
@@ -23,15 +24,23 @@ impl AuthService {
         let now = self.ports.clock.now();
         let access_token = self.ports.sessions.issue_access(user.id, now)?;
         let refresh = self.ports.sessions.new_refresh();
+        let family_expires_at = now + self.policy.refresh_family_max;
         self.ports
             .refresh_tokens
-            .store_refresh(NewRefreshToken {
-                hash: refresh.hash,
-                user_id: user.id,
-                family: FamilyId::new(),
-                created_at: now,
-                expires_at: now + self.ports.sessions.refresh_ttl(),
-            })
+            .start_family(
+                NewRefreshToken {
+                    hash: refresh.hash,
+                    user_id: user.id,
+                    family: FamilyId::new(),
+                    created_at: now,
+                    expires_at: token_expiry(
+                        now,
+                        self.ports.sessions.refresh_ttl(),
+                        family_expires_at,
+                    ),
+                },
+                family_expires_at,
+            )
             .await?;
         Ok(LoginResult {
             access_token,

@@ -2,11 +2,12 @@
 //!
 //! Every refresh token is used once and replaced by a new one of the same family. If a
 //! token that was already replaced comes back, someone holds a copy: the whole family is
-//! revoked, so the thief and the victim both have to log in again.
+//! revoked, so the thief and the victim both have to log in again. A family also has an
+//! absolute end, so rotating forever does not keep a session alive forever.
 
 use crate::{FamilyId, UserId};
 use std::fmt;
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 
 /// The SHA-256 digest of a refresh token. Only the digest is stored: a database leak does
 /// not hand out live sessions. A fast hash is right here because the tokens are 256-bit
@@ -26,10 +27,12 @@ pub struct RefreshRecord {
     pub user_id: UserId,
     pub family: FamilyId,
     pub expires_at: OffsetDateTime,
-    /// Set when the token was rotated (exchanged for a new one) or logged out.
+    /// Set when the token was rotated (exchanged for a new one).
     pub used: bool,
-    /// Set when its family was revoked.
+    /// Set when its family was revoked (logout, reuse detected).
     pub revoked: bool,
+    /// The end of its family: no token of the family works past it, however often rotated.
+    pub family_expires_at: OffsetDateTime,
 }
 
 /// What to do with a presented refresh token.
@@ -48,7 +51,7 @@ pub fn judge(record: Option<&RefreshRecord>, now: OffsetDateTime) -> RefreshVerd
         None => RefreshVerdict::Refuse,
         Some(r) if r.revoked => RefreshVerdict::Refuse,
         Some(r) if r.used => RefreshVerdict::ReuseDetected { family: r.family },
-        Some(r) if now >= r.expires_at => RefreshVerdict::Refuse,
+        Some(r) if now >= r.expires_at || now >= r.family_expires_at => RefreshVerdict::Refuse,
         Some(r) => RefreshVerdict::Rotate {
             user: r.user_id,
             family: r.family,
@@ -56,10 +59,18 @@ pub fn judge(record: Option<&RefreshRecord>, now: OffsetDateTime) -> RefreshVerd
     }
 }
 
+/// When a token issued at `now` expires: `ttl` later, but never after its family ends.
+pub fn token_expiry(
+    now: OffsetDateTime,
+    ttl: Duration,
+    family_expires_at: OffsetDateTime,
+) -> OffsetDateTime {
+    (now + ttl).min(family_expires_at)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use time::Duration;
 
     fn record() -> RefreshRecord {
         RefreshRecord {
@@ -68,7 +79,32 @@ mod tests {
             expires_at: OffsetDateTime::UNIX_EPOCH + Duration::days(30),
             used: false,
             revoked: false,
+            family_expires_at: OffsetDateTime::UNIX_EPOCH + Duration::days(90),
         }
+    }
+
+    #[test]
+    fn a_token_of_a_family_past_its_end_is_refused_even_if_the_token_is_fresh() {
+        let r = RefreshRecord {
+            expires_at: OffsetDateTime::UNIX_EPOCH + Duration::days(100),
+            ..record()
+        };
+        assert_eq!(judge(Some(&r), r.family_expires_at), RefreshVerdict::Refuse);
+        assert!(matches!(
+            judge(Some(&r), r.family_expires_at - Duration::seconds(1)),
+            RefreshVerdict::Rotate { .. }
+        ));
+    }
+
+    #[test]
+    fn a_new_token_never_outlives_its_family() {
+        let now = OffsetDateTime::UNIX_EPOCH;
+        let end = now + Duration::days(10);
+        assert_eq!(token_expiry(now, Duration::days(30), end), end);
+        assert_eq!(
+            token_expiry(now, Duration::days(3), end),
+            now + Duration::days(3)
+        );
     }
 
     #[test]

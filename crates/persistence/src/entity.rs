@@ -2,5 +2,6 @@
 //! types, through [`crate::mapping`].
 
 pub(crate) mod linked_account;
+pub(crate) mod refresh_family;
 pub(crate) mod refresh_token;
 pub(crate) mod user;

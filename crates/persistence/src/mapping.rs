@@ -1,7 +1,7 @@
 //! Rows to domain types and back. Stored data that fails the domain's validation is an
 //! `Internal` error, never a panic.
 
-use crate::entity::{linked_account, refresh_token, user};
+use crate::entity::{linked_account, refresh_family, refresh_token, user};
 use crate::error::corrupt;
 use sea_orm::ActiveValue::Set;
 use social_login_domain::refresh::RefreshRecord;
@@ -10,6 +10,7 @@ use social_login_domain::{
     ProviderKey, ProviderSubject, User, UserId,
 };
 use social_login_ports::{NewRefreshToken, RepositoryError};
+use time::OffsetDateTime;
 
 pub(crate) fn user_from_row(row: user::Model) -> Result<User, RepositoryError> {
     Ok(User {
@@ -37,13 +38,18 @@ pub(crate) fn link_from_row(row: linked_account::Model) -> Result<LinkedAccount,
     })
 }
 
-pub(crate) fn refresh_from_row(row: refresh_token::Model) -> RefreshRecord {
+/// A token with its family: revocation and the absolute end live on the family.
+pub(crate) fn refresh_from_rows(
+    token: refresh_token::Model,
+    family: &refresh_family::Model,
+) -> RefreshRecord {
     RefreshRecord {
-        user_id: UserId::from_uuid(row.user_id),
-        family: FamilyId::from_uuid(row.family_id),
-        expires_at: row.expires_at,
-        used: row.used,
-        revoked: row.revoked,
+        user_id: UserId::from_uuid(token.user_id),
+        family: FamilyId::from_uuid(token.family_id),
+        expires_at: token.expires_at,
+        used: token.used,
+        revoked: family.revoked,
+        family_expires_at: family.expires_at,
     }
 }
 
@@ -82,6 +88,18 @@ pub(crate) fn refresh_to_row(token: &NewRefreshToken) -> refresh_token::ActiveMo
         created_at: Set(token.created_at),
         expires_at: Set(token.expires_at),
         used: Set(false),
+    }
+}
+
+pub(crate) fn family_to_row(
+    first: &NewRefreshToken,
+    expires_at: OffsetDateTime,
+) -> refresh_family::ActiveModel {
+    refresh_family::ActiveModel {
+        id: Set(first.family.as_uuid()),
+        user_id: Set(first.user_id.as_uuid()),
+        created_at: Set(first.created_at),
+        expires_at: Set(expires_at),
         revoked: Set(false),
     }
 }

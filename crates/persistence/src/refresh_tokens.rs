@@ -1,25 +1,47 @@
-//! `RefreshTokenRepository` on sea-orm: single-use refresh tokens with reuse detection.
+//! `RefreshTokenRepository` on sea-orm: single-use refresh tokens in families, with reuse
+//! detection and an absolute end per family.
+//!
+//! Rotation and revocation of a family serialise on its `refresh_families` row: rotation
+//! locks it (`SELECT … FOR UPDATE` on PostgreSQL) before judging and inserting the
+//! successor, and revocation updates it. So a revocation either commits first (the rotation
+//! then sees the family revoked) or waits for the rotation to commit (its successor dies with
+//! the family). A per-token update alone could not give this at READ COMMITTED: a rotation in
+//! flight would insert its successor after the revocation's snapshot.
 
 use crate::SeaOrmRepository;
-use crate::entity::refresh_token;
+use crate::entity::{refresh_family, refresh_token};
 use crate::error::repository_error;
-use crate::mapping::{refresh_from_row, refresh_to_row};
+use crate::mapping::{family_to_row, refresh_from_rows, refresh_to_row};
 use async_trait::async_trait;
 use sea_orm::sea_query::{Expr, Query};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
-use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash, RefreshVerdict, judge};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QueryFilter,
+    QuerySelect,
+};
+use social_login_domain::refresh::{
+    RefreshRecord, RefreshTokenHash, RefreshVerdict, judge, token_expiry,
+};
 use social_login_domain::{FamilyId, UserId};
 use social_login_ports::{NewRefreshToken, RefreshTokenRepository, RepositoryError, RotateError};
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 
 #[async_trait]
 impl RefreshTokenRepository for SeaOrmRepository {
-    async fn store_refresh(&self, token: NewRefreshToken) -> Result<(), RepositoryError> {
-        refresh_token::Entity::insert(refresh_to_row(&token))
-            .exec_without_returning(self.connection())
+    async fn start_family(
+        &self,
+        first: NewRefreshToken,
+        family_expires_at: OffsetDateTime,
+    ) -> Result<(), RepositoryError> {
+        let txn = self.begin_write().await?;
+        refresh_family::Entity::insert(family_to_row(&first, family_expires_at))
+            .exec_without_returning(&txn)
             .await
             .map_err(repository_error)?;
-        Ok(())
+        refresh_token::Entity::insert(refresh_to_row(&first))
+            .exec_without_returning(&txn)
+            .await
+            .map_err(repository_error)?;
+        txn.commit().await.map_err(repository_error)
     }
 
     async fn rotate_refresh(
@@ -27,71 +49,58 @@ impl RefreshTokenRepository for SeaOrmRepository {
         presented: RefreshTokenHash,
         successor_hash: RefreshTokenHash,
         now: OffsetDateTime,
-        successor_expires_at: OffsetDateTime,
+        successor_ttl: Duration,
     ) -> Result<UserId, RotateError> {
         let txn = self.begin_write().await?;
-        // The domain judges expiry, reuse and revocation; SQL only arbitrates the race.
-        // (Expiry stays out of SQL also because SQLite stores timestamps as text that
-        // does not compare chronologically.)
-        let (user, family) = match judge(load(&txn, presented).await?.as_ref(), now) {
-            RefreshVerdict::Rotate { user, family } => (user, family),
+        let Some(family) = lock_family_of(&txn, presented).await? else {
+            return Err(RotateError::Refused);
+        };
+        // Read under the family lock: what every earlier rotation of this family committed.
+        // The domain judges expiry, reuse and revocation. (Expiry stays out of SQL also
+        // because SQLite stores timestamps as text that does not compare chronologically.)
+        let record = load(&txn, presented, &family).await?;
+        match judge(record.as_ref(), now) {
+            RefreshVerdict::Rotate { user, family: id } => {
+                refresh_token::Entity::update_many()
+                    .col_expr(refresh_token::Column::Used, Expr::value(true))
+                    .filter(refresh_token::Column::TokenHash.eq(presented.0.to_vec()))
+                    .exec(&txn)
+                    .await
+                    .map_err(repository_error)?;
+                let successor = NewRefreshToken {
+                    hash: successor_hash,
+                    user_id: user,
+                    family: id,
+                    created_at: now,
+                    expires_at: token_expiry(now, successor_ttl, family.expires_at),
+                };
+                refresh_token::Entity::insert(refresh_to_row(&successor))
+                    .exec_without_returning(&txn)
+                    .await
+                    .map_err(repository_error)?;
+                txn.commit().await.map_err(repository_error)?;
+                Ok(user)
+            }
             RefreshVerdict::ReuseDetected { family } => {
                 revoke_family(&txn, family).await?;
                 txn.commit().await.map_err(repository_error)?;
-                return Err(RotateError::ReuseDetected);
+                Err(RotateError::ReuseDetected)
             }
-            RefreshVerdict::Refuse => return Err(RotateError::Refused),
-        };
-        // Of concurrent rotations that all judged the token fresh, only one flips `used`
-        // from false: on PostgreSQL the others wait on the row lock and then match no row.
-        let claimed = refresh_token::Entity::update_many()
-            .col_expr(refresh_token::Column::Used, Expr::value(true))
-            .filter(refresh_token::Column::TokenHash.eq(presented.0.to_vec()))
-            .filter(refresh_token::Column::Used.eq(false))
-            .filter(refresh_token::Column::Revoked.eq(false))
-            .exec(&txn)
-            .await
-            .map_err(repository_error)?
-            .rows_affected
-            == 1;
-        if !claimed {
-            // Lost the race: read what the winner committed. A second use of one token is
-            // a reuse, whoever sent it.
-            return match judge(load(&txn, presented).await?.as_ref(), now) {
-                RefreshVerdict::ReuseDetected { family } => {
-                    revoke_family(&txn, family).await?;
-                    txn.commit().await.map_err(repository_error)?;
-                    Err(RotateError::ReuseDetected)
-                }
-                _ => Err(RotateError::Refused),
-            };
+            RefreshVerdict::Refuse => Err(RotateError::Refused),
         }
-        let successor = NewRefreshToken {
-            hash: successor_hash,
-            user_id: user,
-            family,
-            created_at: now,
-            expires_at: successor_expires_at,
-        };
-        refresh_token::Entity::insert(refresh_to_row(&successor))
-            .exec_without_returning(&txn)
-            .await
-            .map_err(repository_error)?;
-        txn.commit().await.map_err(repository_error)?;
-        Ok(user)
     }
 
     async fn revoke_refresh(&self, presented: RefreshTokenHash) -> Result<(), RepositoryError> {
-        // One statement, so logout needs no transaction: revoke every token whose family
-        // is the presented token's family (none if the token is unknown).
+        // One statement: it takes the family row's lock, so it waits for a rotation in flight
+        // and then revokes the successor that rotation committed, with the rest.
         let family_of_presented = Query::select()
             .column(refresh_token::Column::FamilyId)
             .from(refresh_token::Entity)
             .and_where(refresh_token::Column::TokenHash.eq(presented.0.to_vec()))
             .to_owned();
-        refresh_token::Entity::update_many()
-            .col_expr(refresh_token::Column::Revoked, Expr::value(true))
-            .filter(refresh_token::Column::FamilyId.in_subquery(family_of_presented))
+        refresh_family::Entity::update_many()
+            .col_expr(refresh_family::Column::Revoked, Expr::value(true))
+            .filter(refresh_family::Column::Id.in_subquery(family_of_presented))
             .exec(self.connection())
             .await
             .map_err(repository_error)?;
@@ -99,24 +108,45 @@ impl RefreshTokenRepository for SeaOrmRepository {
     }
 }
 
+/// The family of the presented token, locked until the transaction ends; `None` for an
+/// unknown token. SQLite needs no lock: its single connection runs one transaction at a time.
+async fn lock_family_of(
+    txn: &DatabaseTransaction,
+    presented: RefreshTokenHash,
+) -> Result<Option<refresh_family::Model>, RepositoryError> {
+    let Some(token) = refresh_token::Entity::find_by_id(presented.0.to_vec())
+        .one(txn)
+        .await
+        .map_err(repository_error)?
+    else {
+        return Ok(None);
+    };
+    let mut find = refresh_family::Entity::find_by_id(token.family_id);
+    if txn.get_database_backend() == DbBackend::Postgres {
+        find = find.lock_exclusive();
+    }
+    find.one(txn).await.map_err(repository_error)
+}
+
 async fn load<C: ConnectionTrait>(
     db: &C,
     hash: RefreshTokenHash,
+    family: &refresh_family::Model,
 ) -> Result<Option<RefreshRecord>, RepositoryError> {
     let row = refresh_token::Entity::find_by_id(hash.0.to_vec())
         .one(db)
         .await
         .map_err(repository_error)?;
-    Ok(row.map(refresh_from_row))
+    Ok(row.map(|token| refresh_from_rows(token, family)))
 }
 
 async fn revoke_family<C: ConnectionTrait>(
     db: &C,
     family: FamilyId,
 ) -> Result<(), RepositoryError> {
-    refresh_token::Entity::update_many()
-        .col_expr(refresh_token::Column::Revoked, Expr::value(true))
-        .filter(refresh_token::Column::FamilyId.eq(family.as_uuid()))
+    refresh_family::Entity::update_many()
+        .col_expr(refresh_family::Column::Revoked, Expr::value(true))
+        .filter(refresh_family::Column::Id.eq(family.as_uuid()))
         .exec(db)
         .await
         .map_err(repository_error)?;

@@ -12,7 +12,7 @@ use social_login_domain::{
     Email, FamilyId, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, ProviderKey,
     ProviderSubject, SealedToken, User, UserId,
 };
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 
 /// The storage failed. `Unavailable` (cannot connect, pool exhausted) is 503 to the
 /// client, `Internal` is 500. The message is for logs only.
@@ -133,21 +133,32 @@ pub enum RotateError {
 }
 
 /// Stored refresh tokens (hashes only), grouped in families.
+///
+/// Rotation and revocation of one family are serialised on one row per family (a row lock
+/// in PostgreSQL), so a revocation can never miss a rotation in flight: either the rotation
+/// commits first and its successor is revoked with the family, or it sees the family revoked.
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait RefreshTokenRepository: Send + Sync {
-    async fn store_refresh(&self, token: NewRefreshToken) -> Result<(), RepositoryError>;
+    /// A new session: its family, ending at `family_expires_at`, and its first token, in one
+    /// transaction (both or neither).
+    async fn start_family(
+        &self,
+        first: NewRefreshToken,
+        family_expires_at: OffsetDateTime,
+    ) -> Result<(), RepositoryError>;
 
-    /// In one transaction, judges `presented` with `domain::refresh::judge`:
+    /// In one transaction holding the family's lock, judges `presented` with
+    /// `domain::refresh::judge`:
     /// valid → marks it used, stores `successor_hash` in the same family for the same user,
-    /// and returns that user;
-    /// reused → revokes the family. Of concurrent rotations of one token, one wins.
+    /// expiring `successor_ttl` from `now` but never after the family ends, and returns the
+    /// user; reused → revokes the family. Of concurrent rotations of one token, one wins.
     async fn rotate_refresh(
         &self,
         presented: RefreshTokenHash,
         successor_hash: RefreshTokenHash,
         now: OffsetDateTime,
-        successor_expires_at: OffsetDateTime,
+        successor_ttl: Duration,
     ) -> Result<UserId, RotateError>;
 
     /// Logout: revokes the family of `presented`. Unknown tokens are not an error.

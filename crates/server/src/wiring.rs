@@ -58,6 +58,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
     let policy = AuthPolicy {
         auto_link_by_email: settings.auto_link_by_email,
         state_ttl: settings.oauth_state_store.ttl(),
+        refresh_family_max: settings.tokens.refresh_family_max(),
     };
     Ok(Wired {
         service: AuthService::new(ports, policy),

@@ -1,45 +1,73 @@
 //! An in-memory refresh-token store that rotates by the domain's `judge`.
 
 use async_trait::async_trait;
-use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash, RefreshVerdict, judge};
+use social_login_domain::refresh::{
+    RefreshRecord, RefreshTokenHash, RefreshVerdict, judge, token_expiry,
+};
 use social_login_domain::{FamilyId, UserId};
 use social_login_ports::{NewRefreshToken, RefreshTokenRepository, RepositoryError, RotateError};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 
-/// Records by hash, behind one lock, so a rotation is one atomic step.
+/// Tokens by hash and families by id, behind one lock, so a rotation is one atomic step.
 #[derive(Default)]
 pub struct InMemoryRefreshTokens {
-    records: Mutex<HashMap<RefreshTokenHash, RefreshRecord>>,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    tokens: HashMap<RefreshTokenHash, Token>,
+    families: HashMap<FamilyId, OffsetDateTime>,
+    revoked: HashSet<FamilyId>,
+}
+
+struct Token {
+    user_id: UserId,
+    family: FamilyId,
+    expires_at: OffsetDateTime,
+    used: bool,
+}
+
+impl Inner {
+    fn record(&self, hash: &RefreshTokenHash) -> Option<RefreshRecord> {
+        let token = self.tokens.get(hash)?;
+        Some(RefreshRecord {
+            user_id: token.user_id,
+            family: token.family,
+            expires_at: token.expires_at,
+            used: token.used,
+            revoked: self.revoked.contains(&token.family),
+            family_expires_at: *self.families.get(&token.family)?,
+        })
+    }
 }
 
 impl InMemoryRefreshTokens {
     pub fn stored_count(&self) -> usize {
-        self.records.lock().unwrap().len()
-    }
-}
-
-fn revoke_family(records: &mut HashMap<RefreshTokenHash, RefreshRecord>, family: FamilyId) {
-    for record in records
-        .values_mut()
-        .filter(|record| record.family == family)
-    {
-        record.revoked = true;
+        self.inner.lock().unwrap().tokens.len()
     }
 }
 
 #[async_trait]
 impl RefreshTokenRepository for InMemoryRefreshTokens {
-    async fn store_refresh(&self, token: NewRefreshToken) -> Result<(), RepositoryError> {
-        let record = RefreshRecord {
-            user_id: token.user_id,
-            family: token.family,
-            expires_at: token.expires_at,
-            used: false,
-            revoked: false,
-        };
-        self.records.lock().unwrap().insert(token.hash, record);
+    async fn start_family(
+        &self,
+        first: NewRefreshToken,
+        family_expires_at: OffsetDateTime,
+    ) -> Result<(), RepositoryError> {
+        let mut inner = self.inner.lock().unwrap();
+        inner.families.insert(first.family, family_expires_at);
+        inner.tokens.insert(
+            first.hash,
+            Token {
+                user_id: first.user_id,
+                family: first.family,
+                expires_at: first.expires_at,
+                used: false,
+            },
+        );
         Ok(())
     }
 
@@ -48,26 +76,29 @@ impl RefreshTokenRepository for InMemoryRefreshTokens {
         presented: RefreshTokenHash,
         successor_hash: RefreshTokenHash,
         now: OffsetDateTime,
-        successor_expires_at: OffsetDateTime,
+        successor_ttl: Duration,
     ) -> Result<UserId, RotateError> {
-        let mut records = self.records.lock().unwrap();
-        match judge(records.get(&presented), now) {
+        let mut inner = self.inner.lock().unwrap();
+        let record = inner.record(&presented);
+        match judge(record.as_ref(), now) {
             RefreshVerdict::Rotate { user, family } => {
-                if let Some(record) = records.get_mut(&presented) {
-                    record.used = true;
+                if let Some(token) = inner.tokens.get_mut(&presented) {
+                    token.used = true;
                 }
-                let successor = RefreshRecord {
-                    user_id: user,
-                    family,
-                    expires_at: successor_expires_at,
-                    used: false,
-                    revoked: false,
-                };
-                records.insert(successor_hash, successor);
+                let family_end = record.map_or(now, |r| r.family_expires_at);
+                inner.tokens.insert(
+                    successor_hash,
+                    Token {
+                        user_id: user,
+                        family,
+                        expires_at: token_expiry(now, successor_ttl, family_end),
+                        used: false,
+                    },
+                );
                 Ok(user)
             }
             RefreshVerdict::ReuseDetected { family } => {
-                revoke_family(&mut records, family);
+                inner.revoked.insert(family);
                 Err(RotateError::ReuseDetected)
             }
             RefreshVerdict::Refuse => Err(RotateError::Refused),
@@ -75,9 +106,9 @@ impl RefreshTokenRepository for InMemoryRefreshTokens {
     }
 
     async fn revoke_refresh(&self, presented: RefreshTokenHash) -> Result<(), RepositoryError> {
-        let mut records = self.records.lock().unwrap();
-        if let Some(family) = records.get(&presented).map(|record| record.family) {
-            revoke_family(&mut records, family);
+        let mut inner = self.inner.lock().unwrap();
+        if let Some(family) = inner.tokens.get(&presented).map(|token| token.family) {
+            inner.revoked.insert(family);
         }
         Ok(())
     }

@@ -19,7 +19,7 @@ impl AuthService {
                 sessions.hash_refresh(presented),
                 successor.hash,
                 now,
-                now + sessions.refresh_ttl(),
+                sessions.refresh_ttl(),
             )
             .await
             .map_err(|error| match error {

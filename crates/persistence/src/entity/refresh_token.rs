@@ -15,7 +15,6 @@ pub struct Model {
     pub created_at: OffsetDateTime,
     pub expires_at: OffsetDateTime,
     pub used: bool,
-    pub revoked: bool,
 }
 
 // Hand-written to match the domain's `RefreshTokenHash`, which keeps even the digest out of logs.
@@ -26,7 +25,6 @@ impl fmt::Debug for Model {
             .field("family_id", &self.family_id)
             .field("expires_at", &self.expires_at)
             .field("used", &self.used)
-            .field("revoked", &self.revoked)
             .finish_non_exhaustive()
     }
 }

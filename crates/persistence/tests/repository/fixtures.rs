@@ -49,23 +49,43 @@ pub fn token_hash(byte: u8) -> RefreshTokenHash {
     RefreshTokenHash([byte; 32])
 }
 
-/// Stores a refresh token of a new family for `user`, valid for a day from [`now`].
+/// Starts a family for `user` whose first token is `hash`, valid for a day from [`now`];
+/// the family ends 30 days from [`now`].
 pub async fn store_token(
     repo: &SeaOrmRepository,
     user: UserId,
     hash: RefreshTokenHash,
 ) -> FamilyId {
+    start_family_ending(repo, user, hash, now() + Duration::days(30)).await
+}
+
+/// Like [`store_token`], with the family ending at `family_end`.
+pub async fn start_family_ending(
+    repo: &SeaOrmRepository,
+    user: UserId,
+    hash: RefreshTokenHash,
+    family_end: time::OffsetDateTime,
+) -> FamilyId {
     let family = FamilyId::new();
-    repo.store_refresh(NewRefreshToken {
+    let first = NewRefreshToken {
         hash,
         user_id: user,
         family,
         created_at: now(),
-        expires_at: now() + Duration::days(1),
-    })
-    .await
-    .expect("store refresh token");
+        expires_at: Ord::min(now() + Duration::days(1), family_end),
+    };
+    repo.start_family(first, family_end)
+        .await
+        .expect("start a refresh family");
     family
+}
+
+/// A refresh token hash nobody else uses.
+pub fn random_hash() -> RefreshTokenHash {
+    let mut bytes = [0u8; 32];
+    bytes[..16].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
+    bytes[16..].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
+    RefreshTokenHash(bytes)
 }
 
 /// The stored (email, access_token, refresh_token) of a link, read around the ports.

@@ -167,13 +167,8 @@ async fn deleting_a_user_deletes_its_links_and_refresh_tokens() {
             None
         );
         assert_eq!(
-            repo.rotate_refresh(
-                token_hash(1),
-                token_hash(2),
-                now(),
-                now() + Duration::days(1)
-            )
-            .await,
+            repo.rotate_refresh(token_hash(1), token_hash(2), now(), Duration::days(1))
+                .await,
             Err(RotateError::Refused),
             "the refresh token went with its user"
         );

@@ -1,6 +1,6 @@
 //! Refresh-token rotation, reuse detection, expiry and logout.
 
-use crate::fixtures::{new_user, now, store_token, token_hash};
+use crate::fixtures::{new_user, now, random_hash, start_family_ending, store_token, token_hash};
 use crate::harness::on_every_backend;
 use social_login_domain::UserId;
 use social_login_persistence::SeaOrmRepository;
@@ -15,8 +15,9 @@ async fn user(repo: &SeaOrmRepository) -> UserId {
     user.id
 }
 
-fn later() -> time::OffsetDateTime {
-    now() + Duration::days(2)
+/// Lifetime of each successor in these tests.
+fn ttl() -> Duration {
+    Duration::days(2)
 }
 
 #[tokio::test]
@@ -26,7 +27,7 @@ async fn rotation_returns_the_user_and_its_successor_rotates_in_turn() {
         store_token(&repo, ada, token_hash(1)).await;
 
         let rotated = repo
-            .rotate_refresh(token_hash(1), token_hash(2), now(), later())
+            .rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
             .await;
         assert_eq!(rotated, Ok(ada));
         let next = repo
@@ -34,7 +35,7 @@ async fn rotation_returns_the_user_and_its_successor_rotates_in_turn() {
                 token_hash(2),
                 token_hash(3),
                 now() + Duration::days(1),
-                later(),
+                ttl(),
             )
             .await;
         assert_eq!(next, Ok(ada), "the successor is valid until its own expiry");
@@ -49,23 +50,23 @@ async fn a_rotated_token_presented_again_revokes_its_whole_family() {
         store_token(&repo, ada, token_hash(1)).await;
         let other_session = token_hash(9);
         store_token(&repo, ada, other_session).await;
-        repo.rotate_refresh(token_hash(1), token_hash(2), now(), later())
+        repo.rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
             .await
             .unwrap();
 
         assert_eq!(
-            repo.rotate_refresh(token_hash(1), token_hash(3), now(), later())
+            repo.rotate_refresh(token_hash(1), token_hash(3), now(), ttl())
                 .await,
             Err(RotateError::ReuseDetected)
         );
         assert_eq!(
-            repo.rotate_refresh(token_hash(2), token_hash(4), now(), later())
+            repo.rotate_refresh(token_hash(2), token_hash(4), now(), ttl())
                 .await,
             Err(RotateError::Refused),
             "the legitimate successor is revoked with its family"
         );
         assert_eq!(
-            repo.rotate_refresh(other_session, token_hash(5), now(), later())
+            repo.rotate_refresh(other_session, token_hash(5), now(), ttl())
                 .await,
             Ok(ada),
             "other families are untouched"
@@ -82,19 +83,19 @@ async fn an_expired_token_is_refused_and_stays_unused() {
         let expiry = now() + Duration::days(1);
 
         assert_eq!(
-            repo.rotate_refresh(token_hash(1), token_hash(2), expiry, later())
+            repo.rotate_refresh(token_hash(1), token_hash(2), expiry, ttl())
                 .await,
             Err(RotateError::Refused)
         );
         assert_eq!(
-            repo.rotate_refresh(token_hash(2), token_hash(3), now(), later())
+            repo.rotate_refresh(token_hash(2), token_hash(3), now(), ttl())
                 .await,
             Err(RotateError::Refused),
             "no successor was stored"
         );
         // Refused, not consumed: a clock that was briefly wrong does not burn the session.
         assert_eq!(
-            repo.rotate_refresh(token_hash(1), token_hash(2), now(), later())
+            repo.rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
                 .await,
             Ok(ada)
         );
@@ -106,7 +107,7 @@ async fn an_expired_token_is_refused_and_stays_unused() {
 async fn an_unknown_token_is_refused() {
     on_every_backend(|repo| async move {
         assert_eq!(
-            repo.rotate_refresh(token_hash(1), token_hash(2), now(), later())
+            repo.rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
                 .await,
             Err(RotateError::Refused)
         );
@@ -126,7 +127,7 @@ async fn of_two_concurrent_rotations_of_one_token_exactly_one_wins() {
                 let (repo, barrier) = (repo.clone(), barrier.clone());
                 tokio::spawn(async move {
                     barrier.wait().await;
-                    repo.rotate_refresh(presented, token_hash(successor), now(), later())
+                    repo.rotate_refresh(presented, token_hash(successor), now(), ttl())
                         .await
                 })
             };
@@ -154,25 +155,25 @@ async fn logout_revokes_the_family_of_the_presented_token() {
         let ada = user(&repo).await;
         store_token(&repo, ada, token_hash(1)).await;
         store_token(&repo, ada, token_hash(9)).await;
-        repo.rotate_refresh(token_hash(1), token_hash(2), now(), later())
+        repo.rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
             .await
             .unwrap();
 
         repo.revoke_refresh(token_hash(2)).await.unwrap();
 
         assert_eq!(
-            repo.rotate_refresh(token_hash(2), token_hash(3), now(), later())
+            repo.rotate_refresh(token_hash(2), token_hash(3), now(), ttl())
                 .await,
             Err(RotateError::Refused)
         );
         assert_eq!(
-            repo.rotate_refresh(token_hash(1), token_hash(4), now(), later())
+            repo.rotate_refresh(token_hash(1), token_hash(4), now(), ttl())
                 .await,
             Err(RotateError::Refused),
             "a revoked family is refused, not treated as reuse"
         );
         assert_eq!(
-            repo.rotate_refresh(token_hash(9), token_hash(5), now(), later())
+            repo.rotate_refresh(token_hash(9), token_hash(5), now(), ttl())
                 .await,
             Ok(ada),
             "the user's other session survives"
@@ -187,4 +188,121 @@ async fn logging_out_with_an_unknown_token_is_not_an_error() {
         repo.revoke_refresh(token_hash(7)).await.unwrap();
     })
     .await;
+}
+
+#[tokio::test]
+async fn a_family_ends_at_its_cap_however_often_it_was_rotated() {
+    on_every_backend(|repo| async move {
+        let ada = user(&repo).await;
+        let end = now() + Duration::days(3);
+        start_family_ending(&repo, ada, token_hash(1), end).await;
+        repo.rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
+            .await
+            .unwrap();
+        // Each rotation would give two more days; the family's end caps them.
+        let late = now() + Duration::hours(36);
+        repo.rotate_refresh(token_hash(2), token_hash(3), late, ttl())
+            .await
+            .unwrap();
+        assert_eq!(
+            repo.rotate_refresh(
+                token_hash(3),
+                token_hash(4),
+                end - Duration::seconds(1),
+                ttl()
+            )
+            .await,
+            Ok(ada)
+        );
+        assert_eq!(
+            repo.rotate_refresh(token_hash(4), token_hash(5), end, ttl())
+                .await,
+            Err(RotateError::Refused),
+            "no token of the family works past its end"
+        );
+    })
+    .await;
+}
+
+/// How a revocation of the family reaches the store in [`no_rotation_in_flight_survives`].
+#[derive(Clone, Copy, Debug)]
+enum Revocation {
+    /// Someone presents the family's first (long rotated) token: reuse detection.
+    Reuse,
+    /// Logout with the first token of the family.
+    Logout,
+}
+
+/// A client refreshes in a tight loop while its family is revoked. Whatever rotation was in
+/// flight, the chain must end: the client's next refresh after the revocation fails.
+async fn no_rotation_in_flight_survives(repo: SeaOrmRepository, revocation: Revocation) {
+    const TRIALS: usize = 20;
+    let mut survivors = Vec::new();
+    for trial in 0..TRIALS {
+        let ada = user_with_email(&repo, &format!("loop{trial}@example.com")).await;
+        let first = random_hash();
+        store_token(&repo, ada, first).await;
+        let rotated = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let client = {
+            let (repo, rotated) = (repo.clone(), rotated.clone());
+            tokio::spawn(async move {
+                let mut current = first;
+                // Bounded: a surviving chain stops here instead of spinning forever.
+                for _ in 0..2_000 {
+                    let next = random_hash();
+                    match repo.rotate_refresh(current, next, now(), ttl()).await {
+                        Ok(_) => {
+                            current = next;
+                            rotated.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        }
+                        Err(_) => return (current, false),
+                    }
+                }
+                (current, true)
+            })
+        };
+        while rotated.load(std::sync::atomic::Ordering::SeqCst) < 2 + trial % 5 {
+            tokio::task::yield_now().await;
+        }
+        match revocation {
+            Revocation::Reuse => assert_eq!(
+                repo.rotate_refresh(first, random_hash(), now(), ttl())
+                    .await,
+                Err(RotateError::ReuseDetected)
+            ),
+            Revocation::Logout => repo.revoke_refresh(first).await.unwrap(),
+        }
+        let (last, still_rotating) =
+            tokio::time::timeout(std::time::Duration::from_secs(30), client)
+                .await
+                .expect("the client stops")
+                .unwrap();
+        let last_works = repo
+            .rotate_refresh(last, random_hash(), now(), ttl())
+            .await
+            .is_ok();
+        if still_rotating || last_works {
+            survivors.push(trial);
+        }
+    }
+    assert!(
+        survivors.is_empty(),
+        "{revocation:?}: chains that survived the revocation in trials {survivors:?}"
+    );
+}
+
+async fn user_with_email(repo: &SeaOrmRepository, email: &str) -> UserId {
+    let user = new_user(Some(email), false);
+    repo.create_user(user.clone(), None).await.unwrap();
+    user.id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn reuse_detection_ends_a_chain_that_is_rotating_at_that_moment() {
+    on_every_backend(|repo| no_rotation_in_flight_survives(repo, Revocation::Reuse)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn logout_ends_a_chain_that_is_rotating_at_that_moment() {
+    on_every_backend(|repo| no_rotation_in_flight_survives(repo, Revocation::Logout)).await;
 }

@@ -112,7 +112,10 @@ impl fmt::Debug for OAuthStateStoreSettings {
 #[serde(deny_unknown_fields, default)]
 pub struct TokenSettings {
     pub access_ttl_seconds: u64,
+    /// Lifetime of each refresh token; every rotation issues a new one.
     pub refresh_ttl_seconds: u64,
+    /// Absolute end of a session, however often its refresh token was rotated.
+    pub refresh_family_max_seconds: u64,
 }
 
 impl Default for TokenSettings {
@@ -120,6 +123,7 @@ impl Default for TokenSettings {
         Self {
             access_ttl_seconds: 900,
             refresh_ttl_seconds: 2_592_000,
+            refresh_family_max_seconds: 7_776_000,
         }
     }
 }
@@ -131,6 +135,10 @@ impl TokenSettings {
 
     pub fn refresh_ttl(&self) -> time::Duration {
         seconds(self.refresh_ttl_seconds)
+    }
+
+    pub fn refresh_family_max(&self) -> time::Duration {
+        seconds(self.refresh_family_max_seconds)
     }
 }
 

@@ -86,6 +86,11 @@ impl Settings {
         );
         check_seconds(
             errors,
+            "tokens.refresh_family_max_seconds",
+            self.tokens.refresh_family_max_seconds,
+        );
+        check_seconds(
+            errors,
             "http.provider_timeout_seconds",
             self.http.provider_timeout_seconds,
         );

@@ -62,6 +62,9 @@ fn every_rule_reports_the_field_it_checks() {
         ("tokens.refresh_ttl_seconds", |s| {
             s.tokens.refresh_ttl_seconds = u64::MAX
         }),
+        ("tokens.refresh_family_max_seconds", |s| {
+            s.tokens.refresh_family_max_seconds = 0
+        }),
         ("http.provider_timeout_seconds", |s| {
             s.http.provider_timeout_seconds = 0
         }),
