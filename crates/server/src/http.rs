@@ -1,5 +1,6 @@
 //! The HTTP API: routes, shared state and the middleware stack.
 
+mod client_ip;
 mod dto;
 mod error;
 mod extract;
@@ -10,6 +11,7 @@ mod password;
 mod post_body;
 mod rate_limit;
 
+pub use client_ip::{ClientIp, TrustedProxies};
 pub use error::{ApiError, Problem};
 pub use metrics::metrics_handle;
 
@@ -35,11 +37,14 @@ pub struct AppState {
     pub openapi: axum::body::Bytes,
 }
 
-/// The HTTP knobs of the configuration (CONTRACT §3 `[http]`, `[rate_limit]`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The HTTP knobs of the configuration (CONTRACT §3 `[http]`, `[rate_limit]`,
+/// `server.trusted_proxies`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HttpOptions {
     pub max_body_bytes: usize,
     pub rate_limit: Option<RateLimit>,
+    /// The peers whose `X-Forwarded-For` names the client (for the rate limit and the logs).
+    pub trusted_proxies: TrustedProxies,
 }
 
 /// Per-client-IP limit on the endpoints that need no bearer token.
@@ -72,7 +77,8 @@ impl utoipa::Modify for BearerAuth {
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// Builds the whole application. Serve it with
-/// `into_make_service_with_connect_info::<SocketAddr>()`: the rate limit keys on the peer.
+/// `into_make_service_with_connect_info::<SocketAddr>()`: the client IP (rate limit, logs)
+/// starts from the peer address. Without it every request's client is `0.0.0.0`.
 pub fn router(service: AuthService, options: HttpOptions) -> Router {
     let public = OpenApiRouter::new()
         .routes(routes!(oauth::authorize))
@@ -109,8 +115,8 @@ pub fn router(service: AuthService, options: HttpOptions) -> Router {
         .layer(axum::middleware::from_fn(metrics::record))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(
-            // The span carries method, path and request id; never headers or bodies,
-            // which hold tokens and codes.
+            // The span carries method, path, request id and client IP; never headers or
+            // bodies, which hold tokens and codes.
             TraceLayer::new_for_http()
                 .make_span_with(|request: &Request<_>| {
                     let request_id = request
@@ -118,15 +124,26 @@ pub fn router(service: AuthService, options: HttpOptions) -> Router {
                         .get(REQUEST_ID)
                         .and_then(|value| value.to_str().ok())
                         .unwrap_or("-");
+                    let client_ip = request
+                        .extensions()
+                        .get::<ClientIp>()
+                        .copied()
+                        .unwrap_or(ClientIp::UNKNOWN);
                     tracing::info_span!(
                         "request",
                         method = %request.method(),
                         path = %request.uri().path(),
                         request_id,
+                        client_ip = %client_ip,
                     )
                 })
                 // One access-log line per request: status and latency.
                 .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
         )
+        // Outside the trace layer, so the span and the rate limit both see the client IP.
+        .layer(axum::middleware::map_request_with_state(
+            options.trusted_proxies,
+            client_ip::record,
+        ))
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
 }

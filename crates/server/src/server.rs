@@ -1,7 +1,7 @@
 //! Starting and stopping the HTTP server: migrate, bind, serve, shut down gracefully.
 
-use crate::http::{self, HttpOptions, RateLimit};
-use crate::settings::Settings;
+use crate::http::{self, HttpOptions, RateLimit, TrustedProxies};
+use crate::settings::{ConfigErrors, Settings};
 use crate::wiring::wire;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -122,8 +122,19 @@ pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupEr
         .migrate()
         .await
         .map_err(|error| StartupError::Database(error.to_string()))?;
+    let trusted_proxies = settings
+        .server
+        .trusted_proxy_networks()
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|reason| {
+            StartupError::Config(ConfigErrors::single(
+                "server.trusted_proxies",
+                reason.to_string(),
+            ))
+        })?;
     let options = HttpOptions {
         max_body_bytes: settings.http.max_body_bytes,
+        trusted_proxies: TrustedProxies::new(trusted_proxies),
         rate_limit: settings.rate_limit.enabled.then_some(RateLimit {
             period: settings.rate_limit.replenish_interval(),
             burst: settings.rate_limit.burst,

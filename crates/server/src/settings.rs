@@ -9,6 +9,7 @@ mod env;
 mod errors;
 mod load;
 mod providers;
+mod proxies;
 mod sections;
 #[cfg(test)]
 mod tests;
@@ -21,6 +22,7 @@ use social_login_domain::{ProviderKey, SecretText};
 pub use errors::{ConfigErrors, ConfigProblem};
 pub use load::{CONFIG_PATH_ENV, ConfigPath, DEFAULT_CONFIG_FILE, ENV_PREFIX};
 pub use providers::{EndpointOverrides, OAuthProviders, ProviderConfig};
+pub use proxies::BadProxyEntry;
 pub use sections::{
     DatabaseSettings, HttpSettings, OAuthStateStoreSettings, RateLimitSettings, ServerSettings,
     StateStoreBackend, TokenSettings,

@@ -50,7 +50,7 @@ impl EnvLayer {
 
 /// Fields whose environment value is a comma-separated list.
 fn is_list(path: &str) -> bool {
-    if path == "previous_secret_keys" {
+    if path == "previous_secret_keys" || path == "server.trusted_proxies" {
         return true;
     }
     // oauth_providers.<key>.scopes
@@ -131,6 +131,7 @@ mod tests {
     #[test]
     fn scopes_and_previous_keys_are_lists_and_nothing_else_is() {
         assert!(is_list("previous_secret_keys"));
+        assert!(is_list("server.trusted_proxies"));
         assert!(is_list("oauth_providers.github.scopes"));
         assert!(!is_list("oauth_providers.github.client_secret"));
         assert!(!is_list("scopes"));

@@ -1,21 +1,27 @@
 //! The small tables of the configuration file (`[server]`, `[database]`, …) with their defaults.
 
+use super::proxies::{BadProxyEntry, parse_proxy_network};
+use ipnet::IpNet;
 use serde::Deserialize;
 use std::fmt;
 use std::net::{AddrParseError, SocketAddr};
 
-/// `[server]`: where the HTTP service listens.
+/// `[server]`: where the HTTP service listens and which peers may name the client.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ServerSettings {
     /// A socket address, e.g. `127.0.0.1:8080` or `0.0.0.0:8080`.
     pub bind: String,
+    /// CIDRs or bare IPs of the reverse proxies in front of the service. Only a peer in one
+    /// of them may name the client through `X-Forwarded-For`.
+    pub trusted_proxies: Vec<String>,
 }
 
 impl Default for ServerSettings {
     fn default() -> Self {
         Self {
             bind: "127.0.0.1:8080".to_owned(),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -24,6 +30,15 @@ impl ServerSettings {
     /// The parsed `bind`; never fails once [`super::Settings::validate`] passed.
     pub fn bind_addr(&self) -> Result<SocketAddr, AddrParseError> {
         self.bind.parse()
+    }
+
+    /// Each `trusted_proxies` entry parsed, in order; all `Ok` once validation passed.
+    pub fn trusted_proxy_networks(
+        &self,
+    ) -> impl Iterator<Item = Result<IpNet, BadProxyEntry>> + '_ {
+        self.trusted_proxies
+            .iter()
+            .map(|entry| parse_proxy_network(entry))
     }
 }
 

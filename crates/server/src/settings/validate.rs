@@ -61,6 +61,14 @@ impl Settings {
                 "not a socket address (expected IP:port, e.g. 127.0.0.1:8080)",
             );
         }
+        for (index, network) in self.server.trusted_proxy_networks().enumerate() {
+            if let Err(reason) = network {
+                errors.push(
+                    format!("server.trusted_proxies[{index}]"),
+                    reason.to_string(),
+                );
+            }
+        }
         check_url(
             errors,
             "database.url",

@@ -40,6 +40,7 @@ pub struct Options {
     pub github_enabled: bool,
     pub max_body_bytes: usize,
     pub provider_timeout_seconds: u64,
+    pub trusted_proxies: Vec<String>,
 }
 
 impl Default for Options {
@@ -51,6 +52,7 @@ impl Default for Options {
             github_enabled: true,
             max_body_bytes: 65_536,
             provider_timeout_seconds: 10,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -105,6 +107,7 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
     settings.oauth_state_store.ttl_seconds = options.state_ttl_seconds;
     settings.http.max_body_bytes = options.max_body_bytes;
     settings.http.provider_timeout_seconds = options.provider_timeout_seconds;
+    settings.server.trusted_proxies = options.trusted_proxies;
     settings.rate_limit.enabled = options.rate_limit.is_some();
     if let Some((per_second, burst)) = options.rate_limit {
         settings.rate_limit.per_second = per_second;

@@ -47,6 +47,10 @@ fn environment_strings_become_booleans_numbers_enums_and_lists() {
             "SOCIAL_LOGIN__PREVIOUS_SECRET_KEYS",
             "first-old-key,second-old-key",
         ),
+        (
+            "SOCIAL_LOGIN__SERVER__TRUSTED_PROXIES",
+            "10.0.0.0/8, fd00::/8",
+        ),
     ];
     let settings = Settings::from_toml_with_env(&full_toml(), env).unwrap();
     assert!(settings.auto_link_by_email);
@@ -71,6 +75,7 @@ fn environment_strings_become_booleans_numbers_enums_and_lists() {
         .map(|k| k.expose_secret())
         .collect();
     assert_eq!(old, ["first-old-key", "second-old-key"]);
+    assert_eq!(settings.server.trusted_proxies, ["10.0.0.0/8", "fd00::/8"]);
 }
 
 #[test]

@@ -32,6 +32,7 @@ apple_private_key_pem = """{P256_PEM}"""
 
 [server]
 bind = "0.0.0.0:9000"
+trusted_proxies = ["10.0.0.0/8", "2001:db8::1"]
 
 [database]
 url = "postgres://app:db-password@127.0.0.1:5432/social"

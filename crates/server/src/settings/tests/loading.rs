@@ -13,6 +13,7 @@ fn defaults_apply_when_only_the_secret_key_is_given() {
     assert!(!settings.auto_link_by_email);
     assert!(settings.apple_team_id.is_none() && settings.apple_private_key_pem.is_none());
     assert_eq!(settings.server.bind, "127.0.0.1:8080");
+    assert!(settings.server.trusted_proxies.is_empty());
     assert_eq!(settings.database.url, "sqlite://social-login.db?mode=rwc");
     assert!(settings.database.url.starts_with("sqlite:"));
     assert_eq!(
@@ -55,6 +56,12 @@ fn a_full_file_sets_every_field() {
     let pem = settings.apple_private_key_pem.as_ref().unwrap();
     assert_eq!(pem.expose_secret(), P256_PEM);
     assert_eq!(settings.server.bind_addr().unwrap().port(), 9000);
+    let proxies: Vec<String> = settings
+        .server
+        .trusted_proxy_networks()
+        .map(|network| network.unwrap().to_string())
+        .collect();
+    assert_eq!(proxies, ["10.0.0.0/8", "2001:db8::1/128"]);
     assert!(!settings.database.url.starts_with("sqlite:"));
     assert_eq!(settings.oauth_state_store.backend, StateStoreBackend::Redis);
     assert_eq!(settings.oauth_state_store.ttl_seconds, 300);

@@ -38,6 +38,9 @@ fn every_rule_reports_the_field_it_checks() {
             s.previous_secret_keys.push("short".into())
         }),
         ("server.bind", |s| s.server.bind = "localhost:8080".into()),
+        ("server.trusted_proxies[0]", |s| {
+            s.server.trusted_proxies = vec!["10.0.0.0/33".into()]
+        }),
         ("database.url", |s| s.database.url = "mysql://db/x".into()),
         ("database.url", |s| s.database.url = "not a url".into()),
         ("oauth_state_store.url", |s| s.oauth_state_store.url = None),
@@ -150,6 +153,31 @@ fn several_problems_are_all_reported_one_per_line() {
 }
 
 #[test]
+fn every_bad_trusted_proxy_is_reported_by_its_index() {
+    let errors = problems_of(|s| {
+        s.server.trusted_proxies = vec![
+            "10.0.0.0/8".into(),
+            "fd00::/8".into(),
+            "10.0.0.0/33".into(),
+            "192.0.2.10".into(),
+            "proxy.internal".into(),
+        ];
+    });
+    let fields: Vec<&str> = errors.problems().iter().map(|p| p.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        ["server.trusted_proxies[2]", "server.trusted_proxies[4]"]
+    );
+    assert_eq!(
+        errors.to_string().lines().next(),
+        Some(
+            "server.trusted_proxies[2]: not an IP address or CIDR: the prefix length is over 32 \
+             for IPv4"
+        )
+    );
+}
+
+#[test]
 fn disabled_providers_and_a_disabled_rate_limit_are_not_checked() {
     let mut settings = valid();
     let microsoft = settings.oauth_providers.microsoft.as_mut().unwrap();
@@ -180,9 +208,17 @@ fn problems_never_quote_the_values_they_reject() {
         s.database.url = "mysql://user:db-pass@h/x".into();
         s.oauth_state_store.url = Some("http://:redis-pass@h".into());
         s.apple_private_key_pem = Some(SecretString::from("-----BEGIN PRIVATE KEY-----\nAAAA"));
+        s.server.trusted_proxies = vec!["pasted-secret/24".into()];
     });
     let text = errors.to_string();
-    for value in ["tiny-secret", "tiny-old", "db-pass", "redis-pass", "AAAA"] {
+    for value in [
+        "tiny-secret",
+        "tiny-old",
+        "db-pass",
+        "redis-pass",
+        "AAAA",
+        "pasted-secret",
+    ] {
         assert!(!text.contains(value), "{value} leaked in:\n{text}");
     }
 }
