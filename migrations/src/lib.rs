@@ -9,6 +9,7 @@ mod m20250101_000001_create_users;
 mod m20250101_000002_create_linked_accounts;
 mod m20250101_000003_create_refresh_tokens;
 mod m20261123_000004_create_refresh_families;
+mod m20261123_000005_release_unverified_emails;
 pub mod names;
 
 /// Re-exported so callers can run [`Migrator::up`] without naming sea-orm-migration.
@@ -25,6 +26,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20250101_000002_create_linked_accounts::Migration),
             Box::new(m20250101_000003_create_refresh_tokens::Migration),
             Box::new(m20261123_000004_create_refresh_families::Migration),
+            Box::new(m20261123_000005_release_unverified_emails::Migration),
         ]
     }
 }

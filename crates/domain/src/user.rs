@@ -41,6 +41,20 @@ impl User {
     pub fn has_password(&self) -> bool {
         self.password_hash.is_some()
     }
+
+    /// See [`NewUser::claimed_email`].
+    pub fn claimed_email(&self) -> Option<&Email> {
+        self.email
+            .as_ref()
+            .filter(|_| claims(self.email_verified, self.has_password()))
+    }
+}
+
+/// Whether an email is the user's to match (CONTRACT §4): a verified provider email or a
+/// password account's email claims the address; an unverified provider email is kept for
+/// display only, so it can never block the real owner or be linked to.
+fn claims(email_verified: bool, has_password: bool) -> bool {
+    email_verified || has_password
 }
 
 /// A user about to be created.
@@ -56,6 +70,14 @@ pub struct NewUser {
 }
 
 impl NewUser {
+    /// The email this user claims: matched by later logins and registrations, and unique.
+    /// `None` for an unverified provider email (kept, but matched by nothing).
+    pub fn claimed_email(&self) -> Option<&Email> {
+        self.email
+            .as_ref()
+            .filter(|_| claims(self.email_verified, self.password_hash.is_some()))
+    }
+
     pub fn into_user(self) -> User {
         User {
             id: self.id,
@@ -65,6 +87,38 @@ impl NewUser {
             email_verified: self.email_verified,
             password_hash: self.password_hash,
             created_at: self.created_at,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn new_user(verified: bool, password: bool) -> NewUser {
+        NewUser {
+            id: UserId::new(),
+            email: Some(Email::parse("victim@example.com").unwrap()),
+            full_name: None,
+            avatar_url: None,
+            email_verified: verified,
+            password_hash: password.then(|| PasswordHash::new("$argon2id$test")),
+            created_at: OffsetDateTime::UNIX_EPOCH,
+        }
+    }
+
+    #[test]
+    fn an_unverified_provider_email_claims_nothing() {
+        assert_eq!(new_user(false, false).claimed_email(), None);
+        assert_eq!(new_user(false, false).into_user().claimed_email(), None);
+    }
+
+    #[test]
+    fn a_verified_email_or_a_password_account_claims_its_address() {
+        for (verified, password) in [(true, false), (false, true), (true, true)] {
+            let user = new_user(verified, password);
+            assert!(user.claimed_email().is_some(), "{verified} {password}");
+            assert!(user.into_user().claimed_email().is_some());
         }
     }
 }

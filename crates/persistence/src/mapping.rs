@@ -57,7 +57,9 @@ pub(crate) fn user_to_row(user: &NewUser) -> user::ActiveModel {
     user::ActiveModel {
         id: Set(user.id.as_uuid()),
         email: Set(user.email.as_ref().map(|e| e.as_str().to_owned())),
-        email_normalized: Set(user.email.as_ref().map(Email::normalized)),
+        // Only a claimed email is matched and unique (CONTRACT §4): an unverified provider
+        // email is kept for display in `email` and leaves this column NULL.
+        email_normalized: Set(user.claimed_email().map(Email::normalized)),
         full_name: Set(user.full_name.clone()),
         avatar_url: Set(user.avatar_url.clone()),
         email_verified: Set(user.email_verified),

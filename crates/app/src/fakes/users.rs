@@ -32,11 +32,12 @@ impl Tables {
         self.users.iter().find(|user| user.id == id)
     }
 
-    fn email_taken(&self, email: &Email) -> bool {
-        self.users.iter().any(|user| {
-            user.email
-                .as_ref()
-                .is_some_and(|taken| taken.matches(email))
+    /// The user who claims `email`; unverified provider emails claim nothing (the schema
+    /// keeps them out of the unique column).
+    fn claimant(&self, email: &Email) -> Option<&User> {
+        self.users.iter().find(|user| {
+            user.claimed_email()
+                .is_some_and(|claimed| claimed.matches(email))
         })
     }
 
@@ -95,12 +96,7 @@ impl UserRepository for InMemoryUsers {
     }
 
     async fn find_user_by_email(&self, email: &Email) -> Result<Option<User>, RepositoryError> {
-        let tables = self.tables.lock().unwrap();
-        Ok(tables
-            .users
-            .iter()
-            .find(|user| user.email.as_ref().is_some_and(|own| own.matches(email)))
-            .cloned())
+        Ok(self.tables.lock().unwrap().claimant(email).cloned())
     }
 
     async fn find_link(
@@ -127,9 +123,8 @@ impl UserRepository for InMemoryUsers {
     ) -> Result<User, CreateUserError> {
         let mut tables = self.tables.lock().unwrap();
         if user
-            .email
-            .as_ref()
-            .is_some_and(|email| tables.email_taken(email))
+            .claimed_email()
+            .is_some_and(|email| tables.claimant(email).is_some())
         {
             return Err(CreateUserError::EmailTaken);
         }

@@ -113,3 +113,31 @@ async fn a_pre_registered_unverified_user_is_never_linked() {
     );
     assert_eq!(world.users.user_count(), 1);
 }
+
+#[tokio::test]
+async fn an_unverified_provider_email_claims_no_address() {
+    let world = World::auto_linking();
+    let squatter = world
+        .sign_in(provider_login(identity(
+            ProviderKey::Google,
+            "goo-squatter",
+            Some("victim@example.com"),
+            false,
+        )))
+        .await
+        .unwrap();
+    assert_eq!(
+        squatter.user.email.as_ref().map(|e| e.as_str()),
+        Some("victim@example.com")
+    );
+    // The owner registers with a password, then signs in with a verified GitHub email.
+    let owner = world.register("Victim@Example.com", "correct horse").await;
+    assert_ne!(owner.user.id, squatter.user.id);
+    let github = world
+        .sign_in(github_login("gh-owner", "victim@example.com"))
+        .await;
+    // The password account's email is unverified: no auto-link to it, and never to the
+    // squatter.
+    assert_eq!(github, Err(AppError::EmailAlreadyRegistered));
+    assert_eq!(world.users.user_count(), 2);
+}

@@ -147,3 +147,49 @@ async fn migrating_again_changes_nothing_and_the_database_answers_pings() {
     })
     .await;
 }
+
+/// A user registered by a provider that did not verify the email.
+fn unverified_provider_user(address: &str) -> social_login_domain::NewUser {
+    social_login_domain::NewUser {
+        email_verified: false,
+        password_hash: None,
+        ..new_user(Some(address), false)
+    }
+}
+
+#[tokio::test]
+async fn an_unverified_provider_email_is_kept_but_claims_nothing() {
+    on_every_backend(|repo| async move {
+        let squatter = unverified_provider_user("victim@example.com");
+        let stored = repo.create_user(squatter.clone(), None).await.unwrap();
+        assert_eq!(
+            stored.email.as_ref().map(|e| e.as_str()),
+            Some("victim@example.com"),
+            "kept for display"
+        );
+        assert_eq!(
+            repo.find_user_by_email(&email("victim@example.com"))
+                .await
+                .unwrap(),
+            None,
+            "matched by nothing"
+        );
+        // Neither a second unverified holder nor the real owner is blocked.
+        repo.create_user(unverified_provider_user("Victim@Example.com"), None)
+            .await
+            .unwrap();
+        let owner = new_user(Some("victim@example.com"), true);
+        repo.create_user(owner.clone(), None).await.unwrap();
+        let found = repo
+            .find_user_by_email(&email("VICTIM@example.com"))
+            .await
+            .unwrap()
+            .expect("the owner claims the address");
+        assert_eq!(found.id, owner.id);
+        assert_eq!(
+            repo.find_user(squatter.id).await.unwrap().unwrap().email,
+            Some(email("victim@example.com"))
+        );
+    })
+    .await;
+}

@@ -3,6 +3,7 @@
 
 mod client_ip;
 mod demo;
+mod email_claims;
 mod errors;
 mod helpers;
 mod oauth_flow;

@@ -1,0 +1,81 @@
+//! CONTRACT §4: an unverified provider email is kept as received but claims nothing, so a
+//! squatter cannot block the real owner's registration or verified login.
+
+use crate::helpers::*;
+use serde_json::Value;
+
+/// Discord asserts ada@example.com *unverified* for the simulator's user 1000002.
+async fn squatter_signs_in_with_discord(app: &TestApp) -> Value {
+    let response = app.login_response_at("discord", "1000002").await;
+    assert_eq!(response.status(), 200);
+    let login: Value = response.json().await.unwrap();
+    assert_eq!(
+        login["user"]["email"], "ada@example.com",
+        "kept for display"
+    );
+    assert_eq!(login["user"]["email_verified"], false);
+    login
+}
+
+#[tokio::test]
+async fn an_unverified_provider_email_does_not_block_the_owners_password_registration() {
+    let app = spawn_app().await;
+    let squatter = squatter_signs_in_with_discord(&app).await;
+    let owner = app.register("Ada@Example.com").await;
+    assert_ne!(owner["user"]["id"], squatter["user"]["id"]);
+    // The owner's address is theirs now: it logs in with the password.
+    let login = app
+        .post(
+            "/auth/login",
+            &serde_json::json!({"email": "ada@example.com", "password": PASSWORD}),
+            None,
+        )
+        .await;
+    assert_eq!(login.status(), 200);
+    let login: Value = login.json().await.unwrap();
+    assert_eq!(login["user"]["id"], owner["user"]["id"]);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_unverified_provider_email_does_not_block_the_owners_verified_login() {
+    let app = spawn_app().await;
+    let squatter = squatter_signs_in_with_discord(&app).await;
+    let response = app.login_response_at("google", "583231").await;
+    assert_eq!(response.status(), 200, "the owner's verified Google login");
+    let owner: Value = response.json().await.unwrap();
+    assert_eq!(owner["is_new_user"], true);
+    assert_eq!(owner["user"]["email_verified"], true);
+    assert_ne!(owner["user"]["id"], squatter["user"]["id"]);
+    // And the squatter's account did not inherit anything: it still has only Discord.
+    let accounts: Value = app
+        .get("/auth/oauth/accounts", Some(&token(&squatter)))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let providers: Vec<_> = accounts
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|account| account["provider"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(providers, ["discord"]);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_unverified_provider_email_is_never_auto_linked_even_with_auto_link_on() {
+    let app = spawn_app_with(Options {
+        auto_link_by_email: true,
+        ..Options::default()
+    })
+    .await;
+    let squatter = squatter_signs_in_with_discord(&app).await;
+    let response = app.login_response_at("google", "583231").await;
+    assert_eq!(response.status(), 200);
+    let owner: Value = response.json().await.unwrap();
+    assert_eq!(owner["is_new_user"], true, "a new user, not the squatter's");
+    assert_ne!(owner["user"]["id"], squatter["user"]["id"]);
+    app.stop().await;
+}
