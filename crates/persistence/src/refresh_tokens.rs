@@ -106,6 +106,52 @@ impl RefreshTokenRepository for SeaOrmRepository {
             .map_err(repository_error)?;
         Ok(())
     }
+
+    async fn prune_expired(&self, now: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError> {
+        // Ended families first, tokens included: none of their tokens can work any more.
+        let ended = refresh_family::Entity::find()
+            .select_only()
+            .column(refresh_family::Column::Id)
+            .filter(refresh_family::Column::ExpiresAt.lt(now))
+            .limit(limit)
+            .into_tuple::<uuid::Uuid>()
+            .all(self.connection())
+            .await
+            .map_err(repository_error)?;
+        let mut pruned = 0;
+        if !ended.is_empty() {
+            let txn = self.begin_write().await?;
+            pruned += refresh_token::Entity::delete_many()
+                .filter(refresh_token::Column::FamilyId.is_in(ended.clone()))
+                .exec(&txn)
+                .await
+                .map_err(repository_error)?
+                .rows_affected;
+            pruned += refresh_family::Entity::delete_many()
+                .filter(refresh_family::Column::Id.is_in(ended))
+                .exec(&txn)
+                .await
+                .map_err(repository_error)?
+                .rows_affected;
+            txn.commit().await.map_err(repository_error)?;
+        }
+        // Then expired tokens of live families. A rotated-away token presented after this
+        // is refused as unknown instead of revoking its family: past its expiry it is dead
+        // anyway, and keeping every rotation until its family ends would grow without need.
+        let expired = Query::select()
+            .column(refresh_token::Column::TokenHash)
+            .from(refresh_token::Entity)
+            .and_where(refresh_token::Column::ExpiresAt.lt(now))
+            .limit(limit)
+            .to_owned();
+        pruned += refresh_token::Entity::delete_many()
+            .filter(refresh_token::Column::TokenHash.in_subquery(expired))
+            .exec(self.connection())
+            .await
+            .map_err(repository_error)?
+            .rows_affected;
+        Ok(pruned)
+    }
 }
 
 /// The family of the presented token, locked until the transaction ends; `None` for an

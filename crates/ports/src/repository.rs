@@ -163,4 +163,9 @@ pub trait RefreshTokenRepository: Send + Sync {
 
     /// Logout: revokes the family of `presented`. Unknown tokens are not an error.
     async fn revoke_refresh(&self, presented: RefreshTokenHash) -> Result<(), RepositoryError>;
+
+    /// Housekeeping: deletes up to `limit` tokens that expired before `now`, then up to
+    /// `limit` families that ended before `now` with their tokens. Returns how many rows
+    /// went; the caller repeats while it is `limit`, so no single statement holds locks long.
+    async fn prune_expired(&self, now: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError>;
 }

@@ -21,6 +21,7 @@ use axum::http::{HeaderName, Request};
 use metrics_exporter_prometheus::PrometheusHandle;
 use social_login_app::AuthService;
 use social_login_domain::ErrorCode;
+use std::sync::Arc;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use utoipa::OpenApi;
@@ -31,7 +32,8 @@ use utoipa_axum::routes;
 /// What every handler can reach.
 #[derive(Clone)]
 pub struct AppState {
-    pub service: AuthService,
+    /// Shared, not cloned per request.
+    pub service: Arc<AuthService>,
     pub metrics: PrometheusHandle,
     /// The OpenAPI document, rendered once at start-up.
     pub openapi: axum::body::Bytes,
@@ -79,7 +81,7 @@ const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// Builds the whole application. Serve it with
 /// `into_make_service_with_connect_info::<SocketAddr>()`: the client IP (rate limit, logs)
 /// starts from the peer address. Without it every request's client is `0.0.0.0`.
-pub fn router(service: AuthService, options: HttpOptions) -> Router {
+pub fn router(service: Arc<AuthService>, options: HttpOptions) -> Router {
     let public = OpenApiRouter::new()
         .routes(routes!(oauth::authorize))
         .routes(routes!(oauth::callback))

@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod demo;
+pub mod housekeeping;
 pub mod http;
 pub mod server;
 pub mod settings;

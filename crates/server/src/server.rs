@@ -1,5 +1,6 @@
 //! Starting and stopping the HTTP server: migrate, bind, serve, shut down gracefully.
 
+use crate::housekeeping;
 use crate::http::{self, HttpOptions, RateLimit, TrustedProxies};
 use crate::settings::{ConfigErrors, Settings};
 use crate::wiring::wire;
@@ -140,7 +141,12 @@ pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupEr
             burst: settings.rate_limit.burst,
         }),
     };
-    Ok(http::router(wired.service, options))
+    let service = std::sync::Arc::new(wired.service);
+    housekeeping::spawn(
+        std::sync::Arc::downgrade(&service),
+        housekeeping::PRUNE_EVERY,
+    );
+    Ok(http::router(service, options))
 }
 
 /// Serves `router` on `listener` until `signal` completes, then drains.

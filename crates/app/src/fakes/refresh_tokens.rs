@@ -112,4 +112,25 @@ impl RefreshTokenRepository for InMemoryRefreshTokens {
         }
         Ok(())
     }
+
+    async fn prune_expired(
+        &self,
+        now: OffsetDateTime,
+        _limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        let mut inner = self.inner.lock().unwrap();
+        let ended: HashSet<FamilyId> = inner
+            .families
+            .iter()
+            .filter(|(_, end)| **end < now)
+            .map(|(id, _)| *id)
+            .collect();
+        let before = inner.tokens.len() + inner.families.len();
+        inner
+            .tokens
+            .retain(|_, token| token.expires_at >= now && !ended.contains(&token.family));
+        inner.families.retain(|id, _| !ended.contains(id));
+        inner.revoked.retain(|id| !ended.contains(id));
+        Ok((before - inner.tokens.len() - inner.families.len()) as u64)
+    }
 }

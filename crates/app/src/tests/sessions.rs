@@ -196,3 +196,48 @@ async fn a_login_result_never_prints_its_tokens() {
     assert!(!printed.contains("ada@example.com"));
     assert!(!printed.contains("correct horse"));
 }
+
+#[tokio::test]
+async fn a_session_ends_at_the_family_cap_however_often_it_rotates() {
+    let world = World::with_policy(crate::AuthPolicy {
+        refresh_family_max: Duration::days(3),
+        ..crate::AuthPolicy::default()
+    });
+    let mut current = world.register("ada@example.com", "correct horse").await;
+    for _ in 0..2 {
+        world.clock.advance(Duration::hours(30));
+        current = world
+            .service
+            .refresh(current.refresh_token.expose())
+            .await
+            .unwrap();
+    }
+    world.clock.advance(Duration::hours(12));
+    assert_eq!(
+        world.service.refresh(current.refresh_token.expose()).await,
+        Err(AppError::InvalidCredentials),
+        "72 hours after login the session is over, though the last token is 12 hours old"
+    );
+}
+
+#[tokio::test]
+async fn housekeeping_deletes_ended_sessions_only() {
+    let world = World::new();
+    let ended = world.register("ada@example.com", "correct horse").await;
+    world.clock.advance(Duration::days(91));
+    let live = world.register("grace@example.com", "correct horse").await;
+    assert_eq!(world.refresh_tokens.stored_count(), 2);
+    assert_eq!(world.service.prune_expired_sessions().await, Ok(2));
+    assert_eq!(world.refresh_tokens.stored_count(), 1);
+    assert!(
+        world
+            .service
+            .refresh(live.refresh_token.expose())
+            .await
+            .is_ok()
+    );
+    assert_eq!(
+        world.service.refresh(ended.refresh_token.expose()).await,
+        Err(AppError::InvalidCredentials)
+    );
+}

@@ -4,6 +4,11 @@ use crate::{AppError, AuthService, LoginResult};
 use social_login_ports::RotateError;
 use tracing::{instrument, warn};
 
+/// Rows per pruning statement: short statements, short locks.
+const PRUNE_BATCH: u64 = 1_000;
+/// Batches per pruning run; the next run picks up whatever is left.
+const PRUNE_MAX_BATCHES: usize = 100;
+
 impl AuthService {
     /// Exchanges a refresh token for a new access token and a new refresh token. A token
     /// that was already used revokes its whole family (reuse detection).
@@ -42,6 +47,26 @@ impl AuthService {
             user,
             is_new_user: false,
         })
+    }
+
+    /// Housekeeping: deletes expired refresh tokens and ended sessions in bounded batches,
+    /// so the tables stay as large as the live sessions. Returns the rows deleted.
+    #[instrument(skip_all)]
+    pub async fn prune_expired_sessions(&self) -> Result<u64, AppError> {
+        let now = self.ports.clock.now();
+        let mut pruned = 0;
+        for _ in 0..PRUNE_MAX_BATCHES {
+            let batch = self
+                .ports
+                .refresh_tokens
+                .prune_expired(now, PRUNE_BATCH)
+                .await?;
+            pruned += batch;
+            if batch == 0 {
+                break;
+            }
+        }
+        Ok(pruned)
     }
 
     /// Ends the session of this refresh token. Unknown tokens are accepted silently, so

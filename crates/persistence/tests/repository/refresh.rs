@@ -306,3 +306,43 @@ async fn reuse_detection_ends_a_chain_that_is_rotating_at_that_moment() {
 async fn logout_ends_a_chain_that_is_rotating_at_that_moment() {
     on_every_backend(|repo| no_rotation_in_flight_survives(repo, Revocation::Logout)).await;
 }
+
+#[tokio::test]
+async fn pruning_deletes_ended_families_and_expired_tokens_and_keeps_live_ones() {
+    on_every_backend(|repo| async move {
+        let ada = user(&repo).await;
+        // An ended family; a live family with a rotated-away token that has expired; a
+        // live family with a live token.
+        start_family_ending(&repo, ada, token_hash(1), now() + Duration::hours(1)).await;
+        store_token(&repo, ada, token_hash(2)).await;
+        repo.rotate_refresh(token_hash(2), token_hash(3), now(), Duration::days(10))
+            .await
+            .unwrap();
+        store_token(&repo, ada, token_hash(4)).await;
+
+        let later = now() + Duration::days(2);
+        let mut pruned = 0;
+        loop {
+            let batch = repo.prune_expired(later, 1).await.unwrap();
+            if batch == 0 {
+                break;
+            }
+            pruned += batch;
+        }
+        // Family 1 with its token, the expired token 2 (rotated), and token 4 (expired
+        // after a day) go; family 2 stays with its live successor 3.
+        assert_eq!(pruned, 4);
+        assert_eq!(
+            repo.rotate_refresh(token_hash(3), token_hash(5), later, ttl())
+                .await,
+            Ok(ada),
+            "the live session survives housekeeping"
+        );
+        assert_eq!(
+            repo.rotate_refresh(token_hash(1), token_hash(6), now(), ttl())
+                .await,
+            Err(RotateError::Refused)
+        );
+    })
+    .await;
+}
