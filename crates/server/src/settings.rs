@@ -10,6 +10,7 @@ mod errors;
 mod load;
 mod providers;
 mod proxies;
+mod salvage;
 mod sections;
 #[cfg(test)]
 mod tests;

@@ -51,6 +51,10 @@ impl ConfigErrors {
         self.problems.push(ConfigProblem::new(field, message));
     }
 
+    pub(crate) fn from_problems(problems: Vec<ConfigProblem>) -> Self {
+        Self { problems }
+    }
+
     pub(crate) fn single(field: impl Into<String>, message: impl Into<String>) -> Self {
         let mut errors = Self::default();
         errors.push(field, message);

@@ -134,9 +134,10 @@ impl Settings {
         if !env.is_empty() {
             builder = builder.add_source(env);
         }
-        builder
+        let root = builder
             .build()
-            .and_then(Config::try_deserialize::<Settings>)
-            .map_err(|error| from_config_error(&error, file_name).into())
+            .and_then(Config::try_deserialize::<config::Value>)
+            .map_err(|error| ConfigErrors::from(from_config_error(&error, file_name)))?;
+        super::salvage::deserialize(root, file_name)
     }
 }

@@ -2,6 +2,7 @@
 
 mod apple;
 mod providers;
+mod secret_strength;
 
 use super::{ConfigErrors, Settings, StateStoreBackend};
 use secrecy::ExposeSecret;
@@ -42,6 +43,18 @@ impl Settings {
                 format!(
                     "must be at least {MIN_SECRET_KEY_BYTES} bytes (make one with `social-login gen-secret`)"
                 ),
+            );
+        } else if let Some(weakness) = secret_strength::weakness(self.secret_key.expose_secret()) {
+            // Old keys are not checked: moving a weak key there is how one rotates off it.
+            let why = match weakness {
+                secret_strength::Weakness::Placeholder => "is a placeholder from an example",
+                secret_strength::Weakness::Predictable => {
+                    "is too predictable to be random (under 128 bits estimated)"
+                }
+            };
+            errors.push(
+                "secret_key",
+                format!("{why}; make one with `social-login gen-secret`"),
             );
         }
         for (index, key) in self.previous_secret_keys.iter().enumerate() {

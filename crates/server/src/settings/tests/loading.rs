@@ -219,3 +219,40 @@ fn debug_output_hides_every_secret() {
     // Still useful: the non-secret parts are there.
     assert!(debug.contains("gh-client") && debug.contains("127.0.0.1:5432"));
 }
+
+#[test]
+fn every_problem_of_a_file_is_reported_at_once() {
+    let toml = "secret_key = \"too-short\"\nsecret_keys = []\n\
+                [oauth_providers.gitlab]\nclient_id = \"x\"\n\
+                [tokens]\naccess_ttl_seconds = \"soon\"\n\
+                [oauth_providers.github]\nclient_ld = \"x\"\n";
+    let errors = Settings::from_toml(toml).unwrap_err();
+    for field in [
+        "secret_key",
+        "secret_keys",
+        "oauth_providers.gitlab",
+        "tokens.access_ttl_seconds",
+        "oauth_providers.github.client_ld",
+    ] {
+        assert!(errors.mentions(field), "{field} missing from:\n{errors}");
+    }
+    assert!(!errors.to_string().contains("too-short"), "{errors}");
+}
+
+#[test]
+fn a_missing_secret_key_does_not_hide_the_other_problems() {
+    let toml = "unknown_key = 1\n[rate_limit]\nburst = 0\n";
+    let errors = Settings::from_toml(toml).unwrap_err();
+    assert!(errors.mentions("secret_key"), "{errors}");
+    assert!(errors.mentions("unknown_key"), "{errors}");
+    assert!(errors.mentions("rate_limit.burst"), "{errors}");
+    assert_eq!(
+        errors
+            .problems()
+            .iter()
+            .filter(|problem| problem.field == "secret_key")
+            .count(),
+        1,
+        "the stand-in is not reported as too short: {errors}"
+    );
+}

@@ -34,6 +34,10 @@ fn every_rule_reports_the_field_it_checks() {
     type Change = fn(&mut Settings);
     let cases: Vec<(&str, Change)> = vec![
         ("secret_key", |s| s.secret_key = "short".into()),
+        ("secret_key", |s| s.secret_key = "x".repeat(64).into()),
+        ("secret_key", |s| {
+            s.secret_key = "REPLACE-ME-run-social-login-gen-secret-0000".into()
+        }),
         ("previous_secret_keys[1]", |s| {
             s.previous_secret_keys.push("short".into())
         }),
@@ -279,9 +283,15 @@ fn the_rate_limit_interval_is_the_inverse_of_per_second() {
 }
 
 #[test]
-fn the_shipped_example_configuration_is_valid_without_warnings() {
+fn the_shipped_example_configuration_is_valid_once_its_secret_is_replaced() {
     let example = include_str!("../../../../../examples/social-login.toml");
-    let settings = Settings::from_toml(example).unwrap();
+    let mut settings = Settings::from_toml(example).unwrap();
+    // Copied as it is, the example's placeholder secret is refused by name.
+    let errors = settings.validate().unwrap_err();
+    assert!(errors.mentions("secret_key"), "{errors}");
+    assert!(errors.to_string().contains("gen-secret"), "{errors}");
+    assert_eq!(errors.problems().len(), 1, "{errors}");
+    settings.secret_key = social_login_security::generate_secret_key().into();
     settings.validate().unwrap();
     assert!(settings.warnings().is_empty(), "{:?}", settings.warnings());
     assert!(settings.provider(ProviderKey::Github).is_some());
