@@ -9,6 +9,7 @@ mod oauth;
 mod ops;
 mod password;
 mod post_body;
+mod problem_only;
 mod rate_limit;
 
 pub use client_ip::{ClientIp, TrustedProxies};
@@ -113,6 +114,7 @@ pub fn router(service: Arc<AuthService>, options: HttpOptions) -> Router {
     api.with_state(state)
         .fallback(|| async { ApiError::of(ErrorCode::NotFound) })
         .method_not_allowed_fallback(|| async { ApiError::of(ErrorCode::MethodNotAllowed) })
+        .layer(axum::middleware::from_fn(problem_only::ensure_problem))
         .layer(DefaultBodyLimit::max(options.max_body_bytes))
         .layer(axum::middleware::from_fn(metrics::record))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))

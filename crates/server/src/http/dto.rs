@@ -21,8 +21,17 @@ pub struct CallbackRequest {
     /// The state value from the authorize step.
     pub state: String,
     /// Apple only: the first form_post body as received; ignored by other providers.
+    /// A JSON object or null; any other type is 422, like every wrongly typed field.
     #[schema(value_type = Option<Object>)]
+    #[serde(default, deserialize_with = "object_or_null")]
     pub post_body: Option<serde_json::Value>,
+}
+
+fn object_or_null<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<serde_json::Value>, D::Error> {
+    let value = Option::<serde_json::Map<String, serde_json::Value>>::deserialize(deserializer)?;
+    Ok(value.map(serde_json::Value::Object))
 }
 
 /// UserRead (CONTRACT §4).

@@ -52,6 +52,22 @@ fn data_error_detail(message: &str) -> String {
     }
 }
 
+/// The `{provider}` path segment. A segment that does not even decode (`%FF`) names no
+/// provider we know: 404 `OAuthProviderNotConfigured`, like any other unknown key
+/// (CONTRACT §1), instead of axum's plain-text 400.
+pub struct ProviderPath(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for ProviderPath {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Path::<String>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Path(key)| Self(key))
+            .map_err(|_| ApiError::of(ErrorCode::OAuthProviderNotConfigured))
+    }
+}
+
 /// The caller of a protected endpoint; 401 `Unauthorized` without a valid bearer token.
 pub struct CurrentUser(pub UserId);
 

@@ -3,10 +3,10 @@
 use super::AppState;
 use super::dto::{AuthorizeResponse, CallbackRequest, LinkedAccountRead, LoginResponse};
 use super::error::{ApiError, Problem};
-use super::extract::{ApiJson, CurrentUser, OptionalBearer};
+use super::extract::{ApiJson, CurrentUser, OptionalBearer, ProviderPath};
 use super::post_body::posted_name;
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 
 /// Start a login, or a connect when a valid bearer token is sent.
@@ -19,7 +19,7 @@ use axum::http::StatusCode;
     security((), ("bearer" = [])))]
 pub async fn authorize(
     State(state): State<AppState>,
-    Path(provider): Path<String>,
+    ProviderPath(provider): ProviderPath,
     OptionalBearer(bearer): OptionalBearer,
 ) -> Result<Json<AuthorizeResponse>, ApiError> {
     let authorization_url = state
@@ -42,7 +42,7 @@ pub async fn authorize(
     ))]
 pub async fn callback(
     State(state): State<AppState>,
-    Path(provider): Path<String>,
+    ProviderPath(provider): ProviderPath,
     ApiJson(request): ApiJson<CallbackRequest>,
 ) -> Result<Json<LoginResponse>, ApiError> {
     // Only the Apple adapter reads the posted name (spec 4.2); the others ignore it.
@@ -70,7 +70,7 @@ pub async fn callback(
 pub async fn connect(
     State(state): State<AppState>,
     CurrentUser(caller): CurrentUser,
-    Path(provider): Path<String>,
+    ProviderPath(provider): ProviderPath,
     ApiJson(request): ApiJson<CallbackRequest>,
 ) -> Result<(StatusCode, Json<LinkedAccountRead>), ApiError> {
     // Only the Apple adapter reads the posted name (spec 4.2); the others ignore it.
@@ -110,7 +110,7 @@ pub async fn accounts(
 pub async fn disconnect(
     State(state): State<AppState>,
     CurrentUser(caller): CurrentUser,
-    Path(provider): Path<String>,
+    ProviderPath(provider): ProviderPath,
 ) -> Result<StatusCode, ApiError> {
     state.service.disconnect(caller, &provider).await?;
     Ok(StatusCode::NO_CONTENT)

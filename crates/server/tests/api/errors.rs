@@ -177,3 +177,67 @@ async fn errors_never_leak_internal_details() {
     assert_eq!(keys.len(), 5, "{keys:?}");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_provider_segment_that_does_not_decode_is_a_problem_not_plain_text() {
+    let app = spawn_app().await;
+    for path in ["/auth/oauth/%FF/authorize", "/auth/oauth/%C3%28/authorize"] {
+        assert_problem(app.get(path, None).await, 404, "OAuthProviderNotConfigured").await;
+    }
+    let body = serde_json::json!({"code": "c", "state": "s"});
+    assert_problem(
+        app.post("/auth/oauth/%FF/callback", &body, None).await,
+        404,
+        "OAuthProviderNotConfigured",
+    )
+    .await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn every_documented_field_of_the_wrong_type_is_a_validation_error() {
+    let app = spawn_app().await;
+    let state = "s".repeat(43);
+    let cases = [
+        (
+            "/auth/oauth/apple/callback",
+            serde_json::json!({"code": "c", "state": state, "post_body": 5}),
+        ),
+        (
+            "/auth/oauth/apple/callback",
+            serde_json::json!({"code": "c", "state": state, "post_body": "user"}),
+        ),
+        (
+            "/auth/oauth/github/callback",
+            serde_json::json!({"code": 5, "state": state}),
+        ),
+        (
+            "/auth/oauth/github/callback",
+            serde_json::json!({"code": "c", "state": ["s"]}),
+        ),
+        (
+            "/auth/register",
+            serde_json::json!({"email": 1, "password": PASSWORD}),
+        ),
+        (
+            "/auth/register",
+            serde_json::json!({"email": "a@example.com", "password": true}),
+        ),
+        (
+            "/auth/register",
+            serde_json::json!({"email": "a@example.com", "password": PASSWORD, "full_name": {}}),
+        ),
+        (
+            "/auth/login",
+            serde_json::json!({"email": [], "password": PASSWORD}),
+        ),
+        ("/auth/refresh", serde_json::json!({"refresh_token": 1})),
+        ("/auth/logout", serde_json::json!({"refresh_token": null})),
+    ];
+    for (path, body) in cases {
+        let response = app.post(path, &body, None).await;
+        let problem = assert_problem(response, 422, "ValidationError").await;
+        assert!(!problem.to_string().contains(PASSWORD), "{path}: {problem}");
+    }
+    app.stop().await;
+}

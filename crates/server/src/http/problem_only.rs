@@ -1,0 +1,84 @@
+//! The last line of the error format (CONTRACT §5): any 4xx or 5xx that is not already
+//! problem+json (an extractor's rejection, a layer's answer, a future handler's mistake) is
+//! replaced by one with the `code` of its status.
+
+use super::error::ApiError;
+use axum::extract::Request;
+use axum::http::{StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use social_login_domain::ErrorCode;
+
+pub async fn ensure_problem(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) || is_problem(&response) {
+        return response;
+    }
+    let mut problem = ApiError::of(code_for(status)).into_response();
+    for name in [header::RETRY_AFTER, header::ALLOW] {
+        if let Some(value) = response.headers().get(&name) {
+            problem.headers_mut().insert(name, value.clone());
+        }
+    }
+    problem
+}
+
+fn is_problem(response: &Response) -> bool {
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|value| value == "application/problem+json")
+}
+
+/// The code whose CONTRACT status is nearest: the exact one where there is one, else the
+/// generic client or server error.
+fn code_for(status: StatusCode) -> ErrorCode {
+    match status {
+        StatusCode::UNAUTHORIZED => ErrorCode::Unauthorized,
+        StatusCode::NOT_FOUND => ErrorCode::NotFound,
+        StatusCode::METHOD_NOT_ALLOWED => ErrorCode::MethodNotAllowed,
+        StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::PayloadTooLarge,
+        StatusCode::TOO_MANY_REQUESTS => ErrorCode::RateLimited,
+        StatusCode::SERVICE_UNAVAILABLE => ErrorCode::ServiceUnavailable,
+        status if status.is_client_error() => ErrorCode::ValidationError,
+        _ => ErrorCode::InternalError,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::Router;
+    use axum::body::Body;
+    use axum::routing::get;
+    use tower::ServiceExt;
+
+    async fn through_the_net(status: StatusCode) -> Response {
+        let app = Router::new()
+            .route("/", get(move || async move { (status, "plain text") }))
+            .layer(axum::middleware::from_fn(ensure_problem));
+        app.oneshot(Request::new(Body::empty())).await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_plain_text_error_becomes_problem_json_with_a_code() {
+        for (status, code_status) in [(400, 422), (404, 404), (415, 422), (500, 500), (502, 500)] {
+            let response = through_the_net(StatusCode::from_u16(status).unwrap()).await;
+            assert_eq!(response.status().as_u16(), code_status, "{status}");
+            assert_eq!(
+                response.headers()[header::CONTENT_TYPE],
+                "application/problem+json"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn successes_pass_untouched() {
+        let response = through_the_net(StatusCode::OK).await;
+        assert_eq!(
+            response.headers()[header::CONTENT_TYPE],
+            "text/plain; charset=utf-8"
+        );
+    }
+}
