@@ -33,7 +33,10 @@ enum States {
 }
 
 #[derive(Debug, Parser)]
-#[command(name = "social-login-bench", about = "Measure the real social-login service")]
+#[command(
+    name = "social-login-bench",
+    about = "Measure the real social-login service"
+)]
 struct Args {
     /// The service binary (a release build).
     #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/release/social-login"))]
@@ -41,7 +44,12 @@ struct Args {
     /// Where spent state ids live; `redis` reads TEST_REDIS_URL (default redis://127.0.0.1:6379).
     #[arg(long, value_enum, default_value = "memory")]
     states: States,
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "authorize,login-new,login-returning")]
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "authorize,login-new,login-returning"
+    )]
     scenarios: Vec<Scenario>,
     /// Concurrent clients, one run per value.
     #[arg(long, value_delimiter = ',', default_value = "1,16")]
@@ -74,14 +82,17 @@ async fn main() -> Result<(), String> {
             States::Memory => "in-memory",
             States::Redis => "Redis",
         },
-        args.pin.map_or("no CPU".to_owned(), |cpu| format!("CPU {cpu}"))
+        args.pin
+            .map_or("no CPU".to_owned(), |cpu| format!("CPU {cpu}"))
     );
     println!(
         "ready {:.1} ms after start (fresh SQLite database, migrations included); idle RSS {:.1} MiB\n",
         service.ready_after.as_secs_f64() * 1e3,
         service.rss_mib()
     );
-    println!("| scenario | c | ops | failed | ops/s | p50 ms | p99 ms | service CPU ms/op | RSS MiB |");
+    println!(
+        "| scenario | c | ops | failed | ops/s | p50 ms | p99 ms | service CPU ms/op | RSS MiB |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|");
     let deadline = Duration::from_secs(args.seconds);
     for scenario in &args.scenarios {
@@ -107,13 +118,25 @@ async fn main() -> Result<(), String> {
                     .await
                 }
             };
-            report(*scenario, concurrency, &outcome, service.cpu_time() - cpu_before, &service);
+            report(
+                *scenario,
+                concurrency,
+                &outcome,
+                service.cpu_time() - cpu_before,
+                &service,
+            );
         }
     }
     Ok(())
 }
 
-fn report(scenario: Scenario, concurrency: usize, outcome: &Outcome, cpu: Duration, service: &Service) {
+fn report(
+    scenario: Scenario,
+    concurrency: usize,
+    outcome: &Outcome,
+    cpu: Duration,
+    service: &Service,
+) {
     let name = match scenario {
         Scenario::Authorize => "authorize",
         Scenario::LoginNew => "login, new user",

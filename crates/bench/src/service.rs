@@ -70,8 +70,8 @@ impl Service {
 
     /// CPU time the process has used (user + system).
     pub fn cpu_time(&self) -> Duration {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()))
-            .unwrap_or_default();
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
         // Fields after the command name, which is in parentheses and may hold spaces.
         let fields: Vec<&str> = stat
             .rsplit_once(')')
@@ -90,7 +90,13 @@ impl Service {
         status
             .lines()
             .find_map(|line| line.strip_prefix("VmRSS:"))
-            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+            .and_then(|rest| {
+                rest.trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+            })
             .map_or(0.0, |kib| kib / 1024.0)
     }
 }

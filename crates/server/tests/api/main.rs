@@ -5,6 +5,7 @@ mod client_ip;
 mod demo;
 mod email_claims;
 mod errors;
+mod fuzz;
 mod helpers;
 mod oauth_flow;
 mod ops;
