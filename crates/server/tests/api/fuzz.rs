@@ -8,7 +8,7 @@ use reqwest::header::{HeaderName, HeaderValue};
 use serde_json::{Value, json};
 
 const REQUESTS: usize = 1_200;
-const SEED: u64 = 0x5eed_0f_50c1a1;
+const SEED: u64 = 0x5eed_0f50_c1a1;
 
 /// splitmix64: small, seeded, reproducible.
 struct Rng(u64);
