@@ -112,7 +112,8 @@ async fn a_registration_that_loses_the_email_race_decides_again_and_refuses() {
         ..winner()
     };
     let mut users = MockUserRepository::new();
-    users.expect_find_link().times(2).returning(|_, _| Ok(None));
+    // Pass one; pass two, and its second look after finding the email's owner.
+    users.expect_find_link().times(3).returning(|_, _| Ok(None));
     // The second pass finds the winner; its links are read for the linking rule.
     users.expect_list_links().times(1).returning(|_| Ok(vec![]));
     let lookups = AtomicUsize::new(0);
@@ -213,4 +214,44 @@ async fn a_login_whose_link_is_disconnected_meanwhile_decides_again_and_register
         .unwrap();
     assert!(result.is_new_user, "not a 500: the second pass registers");
     assert_ne!(result.user.id, owner.id);
+}
+
+#[tokio::test]
+async fn a_login_whose_reads_straddle_a_concurrent_first_login_signs_that_user_in() {
+    let world = World::new();
+    let user = User {
+        email: Some(social_login_domain::Email::parse("ada@example.com").unwrap()),
+        email_verified: true,
+        ..winner()
+    };
+    let link = link_of(&user, "gh-1");
+    let mut users = MockUserRepository::new();
+    // The other login commits its user and link between our link and email lookups.
+    let looks = AtomicUsize::new(0);
+    users.expect_find_link().times(2).returning(move |_, _| {
+        Ok((looks.fetch_add(1, Ordering::SeqCst) > 0).then(|| link.clone()))
+    });
+    let owner = user.clone();
+    users
+        .expect_find_user_by_email()
+        .times(1)
+        .returning(move |_| Ok(Some(owner.clone())));
+    users.expect_list_links().returning(|_| Ok(vec![]));
+    users.expect_create_user().never();
+    users
+        .expect_update_link_tokens()
+        .times(1)
+        .returning(|_, _, _, _, _| Ok(true));
+    let found = user.clone();
+    users
+        .expect_find_user()
+        .returning(move |_| Ok(Some(found.clone())));
+    let service = service_on(&world, users);
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let state = world.login_state("github").await;
+    let result = service.callback("github", CODE, &state, None).await.unwrap();
+    assert_eq!(result.user.id, user.id);
+    assert!(!result.is_new_user);
 }

@@ -59,13 +59,21 @@ impl AuthService {
         let identity = &login.identity;
         let users = &self.ports.users;
         let now = self.ports.clock.now();
-        let existing = users
+        let mut existing = users
             .find_link(identity.provider, &identity.subject)
             .await?;
         let email_owner = match (&existing, &identity.email) {
             (None, Some(email)) => users.find_user_by_email(email).await?,
             _ => None,
         };
+        if existing.is_none() && email_owner.is_some() {
+            // The two reads are separate snapshots: a concurrent first login of this very
+            // account may have committed its user and link between them. A user is always
+            // committed with its first link, so looking again now sees that link if so.
+            existing = users
+                .find_link(identity.provider, &identity.subject)
+                .await?;
+        }
         let owner_links = match &email_owner {
             Some(owner) => users.list_links(owner.id).await?,
             None => Vec::new(),

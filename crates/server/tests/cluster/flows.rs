@@ -1,0 +1,170 @@
+//! The browser and the client app, played over real HTTP against any instance.
+
+use super::deployment::REDIRECT_BASE;
+use reqwest::{Response, StatusCode};
+use serde_json::{Value, json};
+
+pub const PASSWORD: &str = "correct horse battery";
+
+/// What the provider sent the browser back with.
+#[derive(Debug, Clone)]
+pub struct Approval {
+    pub code: String,
+    pub state: String,
+}
+
+impl Approval {
+    pub fn body(&self) -> Value {
+        json!({"code": self.code, "state": self.state})
+    }
+}
+
+#[derive(Clone)]
+pub struct Browser {
+    pub http: reqwest::Client,
+}
+
+impl Browser {
+    pub fn new() -> Self {
+        Self {
+            http: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .timeout(std::time::Duration::from_secs(30))
+                .build()
+                .unwrap(),
+        }
+    }
+
+    /// GET authorize on `base`; the authorization URL.
+    pub async fn authorize(&self, base: &str, provider: &str, bearer: Option<&str>) -> String {
+        let mut request = self
+            .http
+            .get(format!("{base}/auth/oauth/{provider}/authorize"));
+        if let Some(token) = bearer {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let body: Value = response.json().await.unwrap();
+        body["authorization_url"].as_str().unwrap().to_owned()
+    }
+
+    /// Approves at the simulated provider as `user_id` and reads code and state off the
+    /// redirect back to our redirect_uri.
+    pub async fn approve(&self, authorization_url: &str, user_id: &str) -> Approval {
+        let response = self
+            .http
+            .get(format!("{authorization_url}&sim_user={user_id}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::FOUND);
+        let location = response.headers()["location"].to_str().unwrap();
+        assert!(location.starts_with(REDIRECT_BASE), "{location}");
+        let url = url::Url::parse(location).unwrap();
+        let param = |name: &str| {
+            url.query_pairs()
+                .find(|(key, _)| key == name)
+                .map(|(_, value)| value.into_owned())
+                .unwrap()
+        };
+        Approval {
+            code: param("code"),
+            state: param("state"),
+        }
+    }
+
+    pub async fn post(&self, url: String, body: &Value, bearer: Option<&str>) -> Response {
+        let mut request = self.http.post(url).json(body);
+        if let Some(token) = bearer {
+            request = request.bearer_auth(token);
+        }
+        request.send().await.unwrap()
+    }
+
+    pub async fn callback(&self, base: &str, provider: &str, approval: &Approval) -> Response {
+        self.post(
+            format!("{base}/auth/oauth/{provider}/callback"),
+            &approval.body(),
+            None,
+        )
+        .await
+    }
+
+    pub async fn connect(
+        &self,
+        base: &str,
+        provider: &str,
+        approval: &Approval,
+        bearer: &str,
+    ) -> Response {
+        self.post(
+            format!("{base}/auth/oauth/{provider}/connect"),
+            &approval.body(),
+            Some(bearer),
+        )
+        .await
+    }
+
+    /// authorize on `start`, approve as `user_id`, call back on `finish`.
+    pub async fn login_across(
+        &self,
+        start: &str,
+        finish: &str,
+        provider: &str,
+        user_id: &str,
+    ) -> Response {
+        let url = self.authorize(start, provider, None).await;
+        let approval = self.approve(&url, user_id).await;
+        self.callback(finish, provider, &approval).await
+    }
+
+    /// A successful GitHub login on one instance; the login result.
+    pub async fn login(&self, base: &str, user_id: &str) -> Value {
+        let response = self.login_across(base, base, "github", user_id).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        response.json().await.unwrap()
+    }
+
+    pub async fn register(&self, base: &str, email: &str) -> Response {
+        self.post(
+            format!("{base}/auth/register"),
+            &json!({"email": email, "password": PASSWORD}),
+            None,
+        )
+        .await
+    }
+
+    pub async fn get(&self, url: String, bearer: Option<&str>) -> Response {
+        let mut request = self.http.get(url);
+        if let Some(token) = bearer {
+            request = request.bearer_auth(token);
+        }
+        request.send().await.unwrap()
+    }
+
+    pub async fn delete(&self, url: String, bearer: &str) -> Response {
+        self.http
+            .delete(url)
+            .bearer_auth(bearer)
+            .send()
+            .await
+            .unwrap()
+    }
+}
+
+pub fn access_token(login: &Value) -> String {
+    login["access_token"].as_str().unwrap().to_owned()
+}
+
+/// The stable `code` of a problem+json answer (after checking it is one).
+pub async fn problem_code(response: Response) -> (u16, String) {
+    let status = response.status().as_u16();
+    let content_type = response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(content_type, "application/problem+json", "status {status}");
+    let body: Value = response.json().await.unwrap();
+    (status, body["code"].as_str().unwrap().to_owned())
+}

@@ -1,0 +1,13 @@
+//! Real `social-login serve` processes: two instances sharing PostgreSQL and Redis, races
+//! across them, `kill -9` in the middle of a burst, an authorize flood, Redis going away.
+//! Tests that need PostgreSQL or Redis read `TEST_POSTGRES_URL` / `TEST_REDIS_URL` (skipped
+//! loudly without them; failing under `CI`).
+
+mod crash;
+mod deployment;
+mod flood;
+mod flows;
+mod races;
+mod redis_faults;
+mod support;
+mod two_instances;
