@@ -251,7 +251,10 @@ async fn a_login_whose_reads_straddle_a_concurrent_first_login_signs_that_user_i
         .github
         .answer(Ok(github_login("gh-1", "ada@example.com")));
     let state = world.login_state("github").await;
-    let result = service.callback("github", CODE, &state, None).await.unwrap();
+    let result = service
+        .callback("github", CODE, &state, None)
+        .await
+        .unwrap();
     assert_eq!(result.user.id, user.id);
     assert!(!result.is_new_user);
 }

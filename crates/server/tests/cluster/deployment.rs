@@ -4,7 +4,7 @@
 use social_login::simulated::{SimulatedClient, register_clients};
 use social_login_domain::ProviderKey;
 use social_login_simulator::{SimUser, Simulator, SimulatorConfig, SimulatorHandle};
-use super::support::{PostgresDatabase, postgres_admin_url, redis_url};
+use social_login_test_support::{PostgresDatabase, postgres_admin_url, redis_url};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -188,7 +188,9 @@ impl Instance {
             .arg("serve")
             .arg("--config")
             .arg(config)
-            .env("RUST_LOG", "info")
+            // Warnings only, but the line that says where it listens: an access-log line per
+            // request would cost more than the requests of a flood.
+            .env("RUST_LOG", "warn,social_login::server=info")
             .env_remove("SOCIAL_LOGIN_CONFIG")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

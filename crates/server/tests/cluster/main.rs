@@ -9,5 +9,4 @@ mod flood;
 mod flows;
 mod races;
 mod redis_faults;
-mod support;
 mod two_instances;

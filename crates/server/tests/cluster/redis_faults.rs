@@ -5,7 +5,7 @@ use super::deployment::{Database, Deployment, States};
 use super::flows::{Browser, problem_code};
 use reqwest::StatusCode;
 use social_login_simulator::SimUser;
-use super::support::FaultProxy;
+use social_login_test_support::FaultProxy;
 use std::time::Duration;
 
 #[tokio::test]

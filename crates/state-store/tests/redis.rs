@@ -1,0 +1,162 @@
+//! `RedisStateStore` against a real Redis (`TEST_REDIS_URL`): atomic single use across
+//! connections, keys under the prefix with a TTL, expiry, and an outage that heals itself.
+
+use social_login_domain::{Spend, StateId};
+use social_login_ports::{Clock, StateStore, SystemClock};
+use social_login_state_store::{RedisStateStore, RedisStateStoreConfig};
+use social_login_test_support::{FaultProxy, redis_url};
+use std::sync::Arc;
+use std::time::Duration;
+use time::OffsetDateTime;
+
+fn store(url: &str, prefix: &str) -> RedisStateStore {
+    RedisStateStore::new(
+        RedisStateStoreConfig {
+            url: url.to_owned(),
+            key_prefix: prefix.to_owned(),
+            timeout: Duration::from_secs(2),
+        },
+        Arc::new(SystemClock),
+    )
+    .expect("a valid URL")
+}
+
+/// A prefix of this test's own, so tests running at once never see each other's keys.
+fn prefix() -> String {
+    format!("test:{}:", uuid::Uuid::new_v4().simple())
+}
+
+fn random_bytes() -> [u8; 16] {
+    uuid::Uuid::new_v4().into_bytes()
+}
+
+fn in_ten_minutes() -> OffsetDateTime {
+    SystemClock.now() + time::Duration::minutes(10)
+}
+
+/// A raw connection for looking at what the adapter wrote.
+async fn raw(url: &str) -> redis::aio::MultiplexedConnection {
+    redis::Client::open(url)
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn an_id_is_spent_once() {
+    let Some(url) = redis_url() else { return };
+    let store = store(&url, &prefix());
+    let id = StateId::from_bytes(random_bytes());
+    assert_eq!(store.spend(id, in_ten_minutes()).await, Ok(Spend::First));
+    assert_eq!(store.spend(id, in_ten_minutes()).await, Ok(Spend::Again));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn of_concurrent_spends_on_separate_connections_exactly_one_is_first() {
+    let Some(url) = redis_url() else { return };
+    let prefix = prefix();
+    // Twenty stores: twenty connections, as twenty instances would have.
+    let stores: Vec<_> = (0..20).map(|_| store(&url, &prefix)).collect();
+    let id = StateId::from_bytes(random_bytes());
+    let spends: Vec<_> = stores
+        .into_iter()
+        .map(|store| tokio::spawn(async move { store.spend(id, in_ten_minutes()).await }))
+        .collect();
+    let mut firsts = 0;
+    for spend in spends {
+        firsts += usize::from(spend.await.unwrap() == Ok(Spend::First));
+    }
+    assert_eq!(firsts, 1);
+}
+
+#[tokio::test]
+async fn every_key_is_under_the_prefix_and_expires_with_its_value() {
+    let Some(url) = redis_url() else { return };
+    let prefix = prefix();
+    let store = store(&url, &prefix);
+    let id = StateId::from_bytes(random_bytes());
+    store.spend(id, in_ten_minutes()).await.unwrap();
+    let mut connection = raw(&url).await;
+    let keys: Vec<String> = redis::cmd("KEYS")
+        .arg(format!("{prefix}*"))
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    assert_eq!(keys, [format!("{prefix}state:spent:{}", id.to_hex())]);
+    let ttl: i64 = redis::cmd("PTTL")
+        .arg(&keys[0])
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    assert!((590_000..=600_000).contains(&ttl), "{ttl} ms");
+}
+
+#[tokio::test]
+async fn an_id_is_forgotten_when_its_value_expires() {
+    let Some(url) = redis_url() else { return };
+    let store = store(&url, &prefix());
+    let id = StateId::from_bytes(random_bytes());
+    let soon = SystemClock.now() + time::Duration::milliseconds(300);
+    assert_eq!(store.spend(id, soon).await, Ok(Spend::First));
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    // The value itself is refused by its expiry; Redis only had to remember until then.
+    assert_eq!(store.spend(id, in_ten_minutes()).await, Ok(Spend::First));
+}
+
+#[tokio::test]
+async fn an_outage_is_an_error_and_the_store_recovers_by_itself() {
+    let Some(url) = redis_url() else { return };
+    let target = {
+        let parsed = url::Url::parse(&url).unwrap();
+        std::net::ToSocketAddrs::to_socket_addrs(&(
+            parsed.host_str().unwrap(),
+            parsed.port().unwrap_or(6379),
+        ))
+        .unwrap()
+        .next()
+        .unwrap()
+    };
+    let proxy = FaultProxy::start(target).await;
+    let store = store(&format!("redis://{}", proxy.addr()), &prefix());
+    assert_eq!(store.ping().await, Ok(()));
+
+    proxy.cut();
+    let started = std::time::Instant::now();
+    assert!(store.ping().await.is_err());
+    assert!(
+        store
+            .spend(StateId::from_bytes(random_bytes()), in_ten_minutes())
+            .await
+            .is_err()
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "failures are fast: {:?}",
+        started.elapsed()
+    );
+
+    proxy.restore();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while store.ping().await.is_err() {
+        assert!(std::time::Instant::now() < deadline, "no recovery in 10 s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let id = StateId::from_bytes(random_bytes());
+    assert_eq!(store.spend(id, in_ten_minutes()).await, Ok(Spend::First));
+}
+
+#[test]
+fn a_malformed_url_is_refused_without_echoing_it() {
+    let error = RedisStateStore::new(
+        RedisStateStoreConfig {
+            url: "http://user:hunter2@nowhere".into(),
+            key_prefix: "p:".into(),
+            timeout: Duration::from_secs(1),
+        },
+        Arc::new(SystemClock),
+    )
+    .err()
+    .expect("refused");
+    assert!(!error.to_string().contains("hunter2"));
+}
