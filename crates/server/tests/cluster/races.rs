@@ -40,7 +40,7 @@ where
             tokio::spawn(attempt(i, base.clone()))
         })
         .collect();
-    let outcomes = tokio::time::timeout(BOUND, async {
+    tokio::time::timeout(BOUND, async {
         let mut outcomes = BTreeMap::new();
         for task in tasks {
             let response = task.await.unwrap();
@@ -53,8 +53,7 @@ where
         outcomes
     })
     .await
-    .expect("the race finished in time");
-    outcomes
+    .expect("the race finished in time")
 }
 
 fn expect(outcomes: &BTreeMap<(u16, String), usize>, wanted: &[((u16, &str), usize)]) {
