@@ -34,15 +34,16 @@ pub async fn probe(url: &Url, timeout: Duration) -> Result<(), HealthcheckError>
         .redirect(reqwest::redirect::Policy::none())
         .no_proxy()
         .build()
-        .map_err(|error| HealthcheckError::Client(with_causes(&error)))?;
-    let response = client
-        .get(url.clone())
-        .send()
-        .await
-        .map_err(|error| HealthcheckError::Unreachable {
-            url: url.clone(),
-            reason: with_causes(&error),
-        })?;
+        .map_err(|error| HealthcheckError::Client(with_causes(error)))?;
+    let response =
+        client
+            .get(url.clone())
+            .send()
+            .await
+            .map_err(|error| HealthcheckError::Unreachable {
+                url: url.clone(),
+                reason: with_causes(error),
+            })?;
     let status = response.status();
     if status.is_success() {
         Ok(())
@@ -55,8 +56,9 @@ pub async fn probe(url: &Url, timeout: Duration) -> Result<(), HealthcheckError>
 }
 
 /// reqwest's own message is only "error sending request"; the cause (refused, timed out)
-/// is in its source chain.
-fn with_causes(error: &reqwest::Error) -> String {
+/// is in its source chain. The URL is dropped: the error names it once already.
+fn with_causes(error: reqwest::Error) -> String {
+    let error = error.without_url();
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {
