@@ -12,7 +12,8 @@ pub struct Invocation {
 }
 
 /// The Dockerfile's default command and HEALTHCHECK, compose's `command:` and health checks
-/// of the services built from it, and the Kubernetes containers running the image.
+/// of the services built from it, the Kubernetes containers running the image, and the
+/// systemd unit's `ExecStart…` lines.
 pub fn all() -> Vec<Invocation> {
     let mut found = vec![
         Invocation {
@@ -45,6 +46,16 @@ pub fn all() -> Vec<Invocation> {
     }
     for (origin, argv) in kubernetes::container_commands() {
         found.push(Invocation { origin, argv });
+    }
+    for line in files::read("social-login.service").lines() {
+        if let Some((key, command)) = line.split_once('=')
+            && key.starts_with("ExecStart")
+        {
+            found.push(Invocation {
+                origin: format!("social-login.service {key}"),
+                argv: command.split_whitespace().map(str::to_owned).collect(),
+            });
+        }
     }
     found
 }
