@@ -1,5 +1,7 @@
-//! The command line (CONTRACT §2): serve, migrate, check-config, gen-secret.
+//! The command line (CONTRACT §2): serve, migrate, check-config, gen-secret, healthcheck,
+//! and `demo` in builds with the `demo` feature.
 
+use crate::healthcheck;
 use crate::server::{self, StartupError};
 use crate::settings::Settings;
 use crate::telemetry;
@@ -20,6 +22,7 @@ pub enum Command {
     Serve(ConfigArg),
     /// Zero-setup demo: SQLite, in-process state, a simulated identity provider for every
     /// provider, and a demo page at `/`.
+    #[cfg(feature = "demo")]
     Demo(DemoArgs),
     /// Apply database migrations and exit.
     Migrate(ConfigArg),
@@ -27,8 +30,18 @@ pub enum Command {
     CheckConfig(ConfigArg),
     /// Print a fresh random secret_key.
     GenSecret,
+    /// GET a URL; exit 0 on a 2xx within 2 seconds, 1 otherwise (container health checks).
+    Healthcheck(HealthcheckArgs),
 }
 
+#[derive(Debug, clap::Args)]
+pub struct HealthcheckArgs {
+    /// The URL to probe.
+    #[arg(long, value_name = "URL", default_value = healthcheck::DEFAULT_URL)]
+    pub url: url::Url,
+}
+
+#[cfg(feature = "demo")]
 #[derive(Debug, clap::Args)]
 pub struct DemoArgs {
     /// Address of the demo page and API.
@@ -52,6 +65,17 @@ pub async fn run(cli: Cli) -> ExitCode {
             println!("{}", social_login_security::generate_secret_key());
             ExitCode::SUCCESS
         }
+        Command::Healthcheck(args) => {
+            // Silent when healthy: health checkers keep the output of every probe.
+            match healthcheck::probe(&args.url, healthcheck::TIMEOUT).await {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => {
+                    eprintln!("unhealthy: {error}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        #[cfg(feature = "demo")]
         Command::Demo(args) => {
             // Quiet by default: the demo talks to a person, not a log collector.
             telemetry::init_logging_at("warn");

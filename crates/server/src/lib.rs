@@ -3,11 +3,14 @@
 //! starts through [`server::start`].
 
 pub mod cli;
+#[cfg(feature = "demo")]
 pub mod demo;
+pub mod healthcheck;
 pub mod housekeeping;
 pub mod http;
 pub mod server;
 pub mod settings;
+#[cfg(feature = "demo")]
 pub mod simulated;
 pub mod telemetry;
 pub mod wiring;

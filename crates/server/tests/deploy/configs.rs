@@ -1,0 +1,146 @@
+//! The configurations the deployment ships load and validate as `Settings`, with the
+//! environment the deployment injects: every `SOCIAL_LOGIN__…` name it uses is a real field.
+
+use crate::{compose, files, kubernetes};
+use social_login::settings::{Settings, StateStoreBackend};
+
+/// The test's stand-ins for the Secret's values, by Secret key.
+fn secret_value(key: &str) -> String {
+    match key {
+        "secret_key" => files::generated_secret_key(),
+        "database_url" => "postgres://social_login:s3cret-pw@postgres:5432/social_login".into(),
+        "github_client_secret" => "deploy-test-github-client-secret".into(),
+        other => panic!("the Secret gained a key {other}: give it a realistic test value here"),
+    }
+}
+
+/// What a multi-instance deployment needs, whatever the file says elsewhere.
+fn assert_ready_for_several_instances(settings: &Settings, origin: &str) {
+    assert_eq!(
+        settings.server.bind, "0.0.0.0:8080",
+        "{origin}: reachable from outside the container"
+    );
+    assert!(
+        settings.database.url.starts_with("postgres://"),
+        "{origin}: instances share PostgreSQL"
+    );
+    assert_eq!(
+        settings.oauth_state_store.backend,
+        StateStoreBackend::Redis,
+        "{origin}: instances share the state store"
+    );
+}
+
+#[test]
+fn the_compose_configuration_loads_and_validates_with_the_compose_environment() {
+    let compose = compose::compose();
+    let variables = compose::operator_variables();
+    let services = compose::our_services(&compose);
+    assert!(!services.is_empty());
+    for (name, service) in services {
+        let (source, _) = compose::config_mount(&name, &service);
+        let toml = files::read(&source);
+        let env = compose::environment(&name, &service, &variables);
+        let settings = Settings::from_toml_with_env(&toml, env.clone())
+            .unwrap_or_else(|errors| panic!("compose {name}: {source} does not load:\n{errors}"));
+        if let Err(errors) = settings.validate_for_this_build() {
+            panic!("compose {name}: {source} is refused at start-up:\n{errors}");
+        }
+        assert_ready_for_several_instances(&settings, &format!("compose {name}"));
+        // Every SOCIAL_LOGIN__ name is a field: loading denies unknown ones, and each value
+        // given must be the one the service sees.
+        let secret_key = env
+            .iter()
+            .find(|(variable, _)| variable == "SOCIAL_LOGIN__SECRET_KEY")
+            .map(|(_, value)| value.clone())
+            .expect("compose sets SOCIAL_LOGIN__SECRET_KEY");
+        let (loaded, _) = settings.secret_keys();
+        assert_eq!(
+            loaded.expose(),
+            secret_key,
+            "compose {name}: the injected key is used"
+        );
+    }
+}
+
+#[test]
+fn the_configmap_loads_and_validates_with_the_secret_filled_in() {
+    let toml = kubernetes::configmap_toml();
+    let kubernetes::ContainerEnv {
+        literal,
+        from_secret,
+    } = kubernetes::container_env();
+    let mut env: Vec<(String, String)> = literal;
+    env.extend(
+        from_secret
+            .iter()
+            .map(|(name, key)| (name.clone(), secret_value(key))),
+    );
+    let settings = Settings::from_toml_with_env(&toml, env)
+        .unwrap_or_else(|errors| panic!("the ConfigMap's configuration does not load:\n{errors}"));
+    if let Err(errors) = settings.validate_for_this_build() {
+        panic!("the ConfigMap's configuration is refused at start-up:\n{errors}");
+    }
+    assert_ready_for_several_instances(&settings, "ConfigMap");
+    assert!(
+        settings.database.url.contains("s3cret-pw"),
+        "the database URL (with its password) comes from the Secret"
+    );
+}
+
+#[test]
+fn the_shipped_empty_secret_stops_the_service_from_starting() {
+    let toml = kubernetes::configmap_toml();
+    let kubernetes::ContainerEnv {
+        literal,
+        from_secret,
+    } = kubernetes::container_env();
+    let shipped = kubernetes::secret_entries();
+    let mut env: Vec<(String, String)> = literal;
+    env.extend(from_secret.iter().map(|(name, key)| {
+        let value = shipped
+            .iter()
+            .find(|(present, _)| present == key)
+            .map(|(_, value)| value.clone())
+            .unwrap_or_default();
+        (name.clone(), value)
+    }));
+    let refused = Settings::from_toml_with_env(&toml, env)
+        .and_then(|settings| settings.validate_for_this_build());
+    let errors = refused.expect_err("an empty Secret must never start the service");
+    assert!(
+        errors.mentions("secret_key"),
+        "the refusal names secret_key:\n{errors}"
+    );
+}
+
+#[test]
+fn no_shipped_configuration_holds_a_secret() {
+    let compose = compose::compose();
+    let mut files_to_check = vec![("ConfigMap".to_owned(), kubernetes::configmap_toml())];
+    for (name, service) in compose::our_services(&compose) {
+        let (source, _) = compose::config_mount(&name, &service);
+        files_to_check.push((source.clone(), files::read(&source)));
+    }
+    for (origin, toml) in files_to_check {
+        let errors = Settings::from_toml(&toml)
+            .and_then(|settings| settings.validate())
+            .expect_err("without the environment, a shipped file has no secret_key");
+        assert!(errors.mentions("secret_key"), "{origin}: {errors}");
+        let table = config::Config::builder()
+            .add_source(config::File::from_str(&toml, config::FileFormat::Toml))
+            .build()
+            .expect("the TOML parses");
+        for field in [
+            "secret_key",
+            "previous_secret_keys",
+            "apple_private_key_pem",
+            "oauth_providers.github.client_secret",
+        ] {
+            assert!(
+                table.get_string(field).is_err() && table.get_array(field).is_err(),
+                "{origin} sets {field}"
+            );
+        }
+    }
+}
