@@ -5,18 +5,57 @@ use crate::error::repository_error;
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{ConnectOptions, Database};
 use social_login_ports::RepositoryError;
+use std::fmt;
 use std::time::Duration;
 
 /// How long a statement waits for another process's SQLite write lock before failing.
 const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
-/// PostgreSQL pool size: plenty for one instance of the service.
-const POSTGRES_MAX_CONNECTIONS: u32 = 10;
-/// A request waiting this long for a pooled connection gets `Unavailable` (503).
+/// A request waiting this long for a pooled connection, including opening a new one while
+/// the server refuses connections, gets `Unavailable` (503).
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+/// PostgreSQL connections idle this long are closed, down to none: a quiet instance holds
+/// no server slots, and a connection a proxy or firewall silently dropped is not kept.
+const POSTGRES_IDLE_TIMEOUT: Duration = Duration::from_secs(10 * 60);
+/// PostgreSQL connections are replaced after this long, so a failover or a DNS change
+/// reaches every connection in bounded time.
+const POSTGRES_MAX_LIFETIME: Duration = Duration::from_secs(30 * 60);
 
-/// Connects to `url` (`sqlite:…` or `postgres://…`) without running migrations; call
-/// [`SeaOrmRepository::migrate`] next.
-pub async fn connect(url: &str) -> Result<SeaOrmRepository, RepositoryError> {
+/// What [`connect`] opens.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DatabaseOptions {
+    /// `sqlite:…` or `postgres://…`. May hold a password: `Debug` prints only the scheme.
+    pub url: String,
+    /// Size of the PostgreSQL pool. SQLite ignores it: it always gets exactly one
+    /// connection (see `configure_sqlite`).
+    pub max_connections: u32,
+}
+
+impl DatabaseOptions {
+    /// PostgreSQL pool size unless configured: plenty for one instance of the service.
+    pub const DEFAULT_MAX_CONNECTIONS: u32 = 10;
+
+    /// `url` with the default pool size.
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            max_connections: Self::DEFAULT_MAX_CONNECTIONS,
+        }
+    }
+}
+
+impl fmt::Debug for DatabaseOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let scheme = self.url.split(':').next().unwrap_or_default();
+        f.debug_struct("DatabaseOptions")
+            .field("url", &format_args!("{scheme}:…"))
+            .field("max_connections", &self.max_connections)
+            .finish()
+    }
+}
+
+/// Connects without running migrations; call [`SeaOrmRepository::migrate`] next.
+pub async fn connect(database: &DatabaseOptions) -> Result<SeaOrmRepository, RepositoryError> {
+    let url = database.url.as_str();
     let mut options = ConnectOptions::new(url);
     // sqlx statement logging would put SQL into the service's logs at INFO; tracing spans
     // are enough.
@@ -24,9 +63,7 @@ pub async fn connect(url: &str) -> Result<SeaOrmRepository, RepositoryError> {
     if url.starts_with("sqlite:") {
         configure_sqlite(&mut options);
     } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        options
-            .max_connections(POSTGRES_MAX_CONNECTIONS)
-            .connect_timeout(Duration::from_secs(5));
+        configure_postgres(&mut options, database.max_connections);
     } else {
         // The URL itself may carry a password: never echo it.
         return Err(RepositoryError::Internal(
@@ -35,6 +72,22 @@ pub async fn connect(url: &str) -> Result<SeaOrmRepository, RepositoryError> {
     }
     let db = Database::connect(options).await.map_err(repository_error)?;
     Ok(SeaOrmRepository::new(db))
+}
+
+/// A pool that survives the server going away and coming back, without a restart: no
+/// connection is handed out unchecked, and none is kept forever.
+fn configure_postgres(options: &mut ConnectOptions, max_connections: u32) {
+    options
+        // sqlx panics on a pool of zero; validation refuses it before we get here.
+        .max_connections(max_connections.max(1))
+        // Every checkout pings the connection first (one round trip). A connection that
+        // died while idle, say across a server restart, is then replaced instead of failing
+        // the request that drew it. Without this, each dead connection fails one request.
+        .test_before_acquire(true)
+        .idle_timeout(POSTGRES_IDLE_TIMEOUT)
+        .max_lifetime(POSTGRES_MAX_LIFETIME);
+    // No `connect_timeout` here: sea-orm maps it onto sqlx's acquire timeout, which
+    // ACQUIRE_TIMEOUT already sets and which also bounds opening a connection.
 }
 
 fn configure_sqlite(options: &mut ConnectOptions) {

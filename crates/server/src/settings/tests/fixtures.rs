@@ -35,6 +35,7 @@ bind = "0.0.0.0:9000"
 
 [database]
 url = "postgres://app:db-password@127.0.0.1:5432/social"
+max_connections = 20
 
 [oauth_state_store]
 backend = "redis"

@@ -15,6 +15,7 @@ fn defaults_apply_when_only_the_secret_key_is_given() {
     assert_eq!(settings.server.bind, "127.0.0.1:8080");
     assert_eq!(settings.database.url, "sqlite://social-login.db?mode=rwc");
     assert!(settings.database.url.starts_with("sqlite:"));
+    assert_eq!(settings.database.max_connections, 10);
     assert_eq!(
         settings.oauth_state_store.backend,
         StateStoreBackend::Memory
@@ -56,6 +57,7 @@ fn a_full_file_sets_every_field() {
     assert_eq!(pem.expose_secret(), P256_PEM);
     assert_eq!(settings.server.bind_addr().unwrap().port(), 9000);
     assert!(!settings.database.url.starts_with("sqlite:"));
+    assert_eq!(settings.database.max_connections, 20);
     assert_eq!(settings.oauth_state_store.backend, StateStoreBackend::Redis);
     assert_eq!(settings.oauth_state_store.ttl_seconds, 300);
     assert_eq!(settings.tokens.access_ttl_seconds, 600);
