@@ -1,15 +1,17 @@
 //! Opening the connection pool: SQLite and PostgreSQL want different pools.
 
 use crate::SeaOrmRepository;
-use crate::error::repository_error;
+use crate::error::{is_sqlite_busy, repository_error};
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
-use sea_orm::{ConnectOptions, Database};
+use sea_orm::{ConnectOptions, Database, DatabaseConnection, DbErr};
 use social_login_ports::RepositoryError;
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long a statement waits for another process's SQLite write lock before failing.
 const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// Pause between attempts to open a SQLite database another process is opening.
+const SQLITE_BUSY_RETRY: Duration = Duration::from_millis(20);
 /// A request waiting this long for a pooled connection, including opening a new one while
 /// the server refuses connections, gets `Unavailable` (503).
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -70,8 +72,25 @@ pub async fn connect(database: &DatabaseOptions) -> Result<SeaOrmRepository, Rep
             "database URL must start with sqlite: or postgres://".to_owned(),
         ));
     }
-    let db = Database::connect(options).await.map_err(repository_error)?;
+    let db = open(options).await.map_err(repository_error)?;
     Ok(SeaOrmRepository::new(db))
+}
+
+/// `Database::connect`, retried for up to [`SQLITE_BUSY_TIMEOUT`] while SQLite answers
+/// "database is locked". Opening a new file switches it to WAL, which needs the exclusive
+/// lock; when several processes open it at once, SQLite refuses one of them at once rather
+/// than wait, to avoid a lock-upgrade deadlock (<https://sqlite.org/c3ref/busy_handler.html>),
+/// and leaves the retry to us.
+async fn open(options: ConnectOptions) -> Result<DatabaseConnection, DbErr> {
+    let deadline = Instant::now() + SQLITE_BUSY_TIMEOUT;
+    loop {
+        match Database::connect(options.clone()).await {
+            Err(error) if is_sqlite_busy(&error) && Instant::now() < deadline => {
+                tokio::time::sleep(SQLITE_BUSY_RETRY).await;
+            }
+            outcome => return outcome,
+        }
+    }
 }
 
 /// A pool that survives the server going away and coming back, without a restart: no

@@ -89,6 +89,27 @@ fn is_unavailable(err: &DbErr) -> bool {
     }
 }
 
+/// SQLite's "database is locked" (SQLITE_BUSY, SQLITE_LOCKED and their extended codes):
+/// another connection holds a lock this one needs.
+pub(crate) fn is_sqlite_busy(err: &DbErr) -> bool {
+    let (DbErr::Conn(RuntimeErr::SqlxError(e))
+    | DbErr::Exec(RuntimeErr::SqlxError(e))
+    | DbErr::Query(RuntimeErr::SqlxError(e))) = err
+    else {
+        return false;
+    };
+    let sqlx::Error::Database(db) = e.as_ref() else {
+        return false;
+    };
+    db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some()
+        && db
+            .code()
+            .is_some_and(|code| SQLITE_BUSY_CODES.contains(&code.as_ref()))
+}
+
+/// SQLITE_BUSY, SQLITE_LOCKED and their extended codes.
+const SQLITE_BUSY_CODES: [&str; 5] = ["5", "6", "261", "262", "517"];
+
 fn is_unavailable_sqlx(err: &sqlx::Error) -> bool {
     match err {
         sqlx::Error::Io(_)
@@ -98,9 +119,8 @@ fn is_unavailable_sqlx(err: &sqlx::Error) -> bool {
         | sqlx::Error::WorkerCrashed => true,
         sqlx::Error::Database(db) => db.code().is_some_and(|code| {
             if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
-                // SQLITE_BUSY and SQLITE_LOCKED with their extended codes: another
-                // process held the write lock past `busy_timeout`.
-                matches!(code.as_ref(), "5" | "6" | "261" | "262" | "517")
+                // Another process held the write lock past `busy_timeout`.
+                SQLITE_BUSY_CODES.contains(&code.as_ref())
             } else {
                 // PostgreSQL classes 08 (connection exception), 53 (insufficient
                 // resources) and 57P (server shutting down or starting up).
