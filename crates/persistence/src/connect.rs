@@ -1,22 +1,63 @@
 //! Opening the connection pool: SQLite and PostgreSQL want different pools.
 
 use crate::SeaOrmRepository;
-use crate::error::repository_error;
+use crate::error::{is_sqlite_busy, repository_error};
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
-use sea_orm::{ConnectOptions, Database};
+use sea_orm::{ConnectOptions, Database, DatabaseConnection, DbErr};
 use social_login_ports::RepositoryError;
-use std::time::Duration;
+use std::fmt;
+use std::time::{Duration, Instant};
 
 /// How long a statement waits for another process's SQLite write lock before failing.
 const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
-/// PostgreSQL pool size: plenty for one instance of the service.
-const POSTGRES_MAX_CONNECTIONS: u32 = 10;
-/// A request waiting this long for a pooled connection gets `Unavailable` (503).
+/// Pause between attempts to open a SQLite database another process is opening.
+const SQLITE_BUSY_RETRY: Duration = Duration::from_millis(20);
+/// A request waiting this long for a pooled connection, including opening a new one while
+/// the server refuses connections, gets `Unavailable` (503).
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+/// PostgreSQL connections idle this long are closed, down to none: a quiet instance holds
+/// no server slots, and a connection a proxy or firewall silently dropped is not kept.
+const POSTGRES_IDLE_TIMEOUT: Duration = Duration::from_secs(10 * 60);
+/// PostgreSQL connections are replaced after this long, so a failover or a DNS change
+/// reaches every connection in bounded time.
+const POSTGRES_MAX_LIFETIME: Duration = Duration::from_secs(30 * 60);
 
-/// Connects to `url` (`sqlite:…` or `postgres://…`) without running migrations; call
-/// [`SeaOrmRepository::migrate`] next.
-pub async fn connect(url: &str) -> Result<SeaOrmRepository, RepositoryError> {
+/// What [`connect`] opens.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DatabaseOptions {
+    /// `sqlite:…` or `postgres://…`. May hold a password: `Debug` prints only the scheme.
+    pub url: String,
+    /// Size of the PostgreSQL pool. SQLite ignores it: it always gets exactly one
+    /// connection (see `configure_sqlite`).
+    pub max_connections: u32,
+}
+
+impl DatabaseOptions {
+    /// PostgreSQL pool size unless configured: plenty for one instance of the service.
+    pub const DEFAULT_MAX_CONNECTIONS: u32 = 10;
+
+    /// `url` with the default pool size.
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            max_connections: Self::DEFAULT_MAX_CONNECTIONS,
+        }
+    }
+}
+
+impl fmt::Debug for DatabaseOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let scheme = self.url.split(':').next().unwrap_or_default();
+        f.debug_struct("DatabaseOptions")
+            .field("url", &format_args!("{scheme}:…"))
+            .field("max_connections", &self.max_connections)
+            .finish()
+    }
+}
+
+/// Connects without running migrations; call [`SeaOrmRepository::migrate`] next.
+pub async fn connect(database: &DatabaseOptions) -> Result<SeaOrmRepository, RepositoryError> {
+    let url = database.url.as_str();
     let mut options = ConnectOptions::new(url);
     // sqlx statement logging would put SQL into the service's logs at INFO; tracing spans
     // are enough.
@@ -24,17 +65,48 @@ pub async fn connect(url: &str) -> Result<SeaOrmRepository, RepositoryError> {
     if url.starts_with("sqlite:") {
         configure_sqlite(&mut options);
     } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        options
-            .max_connections(POSTGRES_MAX_CONNECTIONS)
-            .connect_timeout(Duration::from_secs(5));
+        configure_postgres(&mut options, database.max_connections);
     } else {
         // The URL itself may carry a password: never echo it.
         return Err(RepositoryError::Internal(
             "database URL must start with sqlite: or postgres://".to_owned(),
         ));
     }
-    let db = Database::connect(options).await.map_err(repository_error)?;
+    let db = open(options).await.map_err(repository_error)?;
     Ok(SeaOrmRepository::new(db))
+}
+
+/// `Database::connect`, retried for up to [`SQLITE_BUSY_TIMEOUT`] while SQLite answers
+/// "database is locked". Opening a new file switches it to WAL, which needs the exclusive
+/// lock; when several processes open it at once, SQLite refuses one of them at once rather
+/// than wait, to avoid a lock-upgrade deadlock (<https://sqlite.org/c3ref/busy_handler.html>),
+/// and leaves the retry to us.
+async fn open(options: ConnectOptions) -> Result<DatabaseConnection, DbErr> {
+    let deadline = Instant::now() + SQLITE_BUSY_TIMEOUT;
+    loop {
+        match Database::connect(options.clone()).await {
+            Err(error) if is_sqlite_busy(&error) && Instant::now() < deadline => {
+                tokio::time::sleep(SQLITE_BUSY_RETRY).await;
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
+/// A pool that survives the server going away and coming back, without a restart: no
+/// connection is handed out unchecked, and none is kept forever.
+fn configure_postgres(options: &mut ConnectOptions, max_connections: u32) {
+    options
+        // sqlx panics on a pool of zero; validation refuses it before we get here.
+        .max_connections(max_connections.max(1))
+        // Every checkout pings the connection first (one round trip). A connection that
+        // died while idle, say across a server restart, is then replaced instead of failing
+        // the request that drew it. Without this, each dead connection fails one request.
+        .test_before_acquire(true)
+        .idle_timeout(POSTGRES_IDLE_TIMEOUT)
+        .max_lifetime(POSTGRES_MAX_LIFETIME);
+    // No `connect_timeout` here: sea-orm maps it onto sqlx's acquire timeout, which
+    // ACQUIRE_TIMEOUT already sets and which also bounds opening a connection.
 }
 
 fn configure_sqlite(options: &mut ConnectOptions) {

@@ -64,6 +64,15 @@ pub(crate) fn repository_error(err: DbErr) -> RepositoryError {
     }
 }
 
+/// Translation of a bare sqlx error (connections the adapter opens itself, outside sea-orm).
+pub(crate) fn sqlx_error(err: sqlx::Error) -> RepositoryError {
+    if is_unavailable_sqlx(&err) {
+        RepositoryError::Unavailable(err.to_string())
+    } else {
+        RepositoryError::Internal(err.to_string())
+    }
+}
+
 /// Stored data that does not make a valid domain value: a bug or a tampered row, never
 /// the caller's fault.
 pub(crate) fn corrupt(what: &str) -> RepositoryError {
@@ -74,43 +83,53 @@ fn is_unavailable(err: &DbErr) -> bool {
     match err {
         DbErr::ConnectionAcquire(_) | DbErr::Conn(_) => true,
         DbErr::Exec(RuntimeErr::SqlxError(e)) | DbErr::Query(RuntimeErr::SqlxError(e)) => {
-            match e.as_ref() {
-                sqlx::Error::Io(_)
-                | sqlx::Error::Tls(_)
-                | sqlx::Error::PoolTimedOut
-                | sqlx::Error::PoolClosed
-                | sqlx::Error::WorkerCrashed => true,
-                sqlx::Error::Database(db) => db.code().is_some_and(|code| {
-                    if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
-                        // SQLITE_BUSY and SQLITE_LOCKED with their extended codes: another
-                        // process held the write lock past `busy_timeout`.
-                        matches!(code.as_ref(), "5" | "6" | "261" | "262" | "517")
-                    } else {
-                        // PostgreSQL classes 08 (connection exception), 53 (insufficient
-                        // resources) and 57P (server shutting down or starting up).
-                        code.starts_with("08") || code.starts_with("53") || code.starts_with("57P")
-                    }
-                }),
-                _ => false,
-            }
+            is_unavailable_sqlx(e)
         }
         _ => false,
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// SQLite's "database is locked" (SQLITE_BUSY, SQLITE_LOCKED and their extended codes):
+/// another connection holds a lock this one needs.
+pub(crate) fn is_sqlite_busy(err: &DbErr) -> bool {
+    let (DbErr::Conn(RuntimeErr::SqlxError(e))
+    | DbErr::Exec(RuntimeErr::SqlxError(e))
+    | DbErr::Query(RuntimeErr::SqlxError(e))) = err
+    else {
+        return false;
+    };
+    let sqlx::Error::Database(db) = e.as_ref() else {
+        return false;
+    };
+    db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some()
+        && db
+            .code()
+            .is_some_and(|code| SQLITE_BUSY_CODES.contains(&code.as_ref()))
+}
 
-    #[test]
-    fn errors_without_a_driver_cause_are_internal() {
-        let err = repository_error(DbErr::Custom("boom".into()));
-        assert!(matches!(err, RepositoryError::Internal(_)));
-    }
+/// SQLITE_BUSY, SQLITE_LOCKED and their extended codes.
+const SQLITE_BUSY_CODES: [&str; 5] = ["5", "6", "261", "262", "517"];
 
-    #[test]
-    fn pool_exhaustion_is_unavailable() {
-        let err = repository_error(DbErr::ConnectionAcquire(sea_orm::ConnAcquireErr::Timeout));
-        assert!(matches!(err, RepositoryError::Unavailable(_)));
+fn is_unavailable_sqlx(err: &sqlx::Error) -> bool {
+    match err {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+            if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+                // Another process held the write lock past `busy_timeout`.
+                SQLITE_BUSY_CODES.contains(&code.as_ref())
+            } else {
+                // PostgreSQL classes 08 (connection exception), 53 (insufficient
+                // resources) and 57P (server shutting down or starting up).
+                code.starts_with("08") || code.starts_with("53") || code.starts_with("57P")
+            }
+        }),
+        _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -7,9 +7,11 @@ mod connect;
 mod entity;
 mod error;
 mod mapping;
+mod migration_lock;
 mod refresh_tokens;
 mod repository;
 mod users;
 
-pub use connect::connect;
+pub use connect::{DatabaseOptions, connect};
+pub use migration_lock::MIGRATION_LOCK_KEY;
 pub use repository::SeaOrmRepository;

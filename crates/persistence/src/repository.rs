@@ -1,6 +1,7 @@
 //! The repository handle: one connection pool, migrations and transaction helpers.
 
 use crate::error::repository_error;
+use crate::migration_lock::MigrationLock;
 use sea_orm::{
     DatabaseConnection, DatabaseTransaction, SqliteTransactionMode, TransactionOptions,
     TransactionTrait,
@@ -22,8 +23,15 @@ impl SeaOrmRepository {
     }
 
     /// Applies pending migrations (`social-login migrate`, and `serve` before it listens).
+    ///
+    /// Safe to run from several processes at once: each waits for the migration lock (see
+    /// [`crate::MIGRATION_LOCK_KEY`]), so one applies the migrations and the others then
+    /// find none pending.
     pub async fn migrate(&self) -> Result<(), RepositoryError> {
-        Migrator::up(&self.db, None).await.map_err(repository_error)
+        let lock = MigrationLock::acquire(&self.db).await?;
+        let migrated = Migrator::up(&self.db, None).await.map_err(repository_error);
+        lock.release().await;
+        migrated
     }
 
     /// The underlying connection, for tests and operational tooling; the service itself

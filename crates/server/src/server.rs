@@ -32,7 +32,7 @@ pub enum StartupError {
 
 /// `social-login migrate`.
 pub async fn migrate(settings: &Settings) -> Result<(), StartupError> {
-    let repository = social_login_persistence::connect(&settings.database.url)
+    let repository = social_login_persistence::connect(&settings.database.options())
         .await
         .map_err(|error| StartupError::Database(error.to_string()))?;
     repository

@@ -33,7 +33,7 @@ pub struct Wired {
 /// Connects to the database and builds every adapter. Keys are derived here, once.
 pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
     let repository = Arc::new(
-        social_login_persistence::connect(&settings.database.url)
+        social_login_persistence::connect(&settings.database.options())
             .await
             .map_err(|error| StartupError::Database(error.to_string()))?,
     );

@@ -107,18 +107,8 @@ async fn an_id_is_forgotten_when_its_value_expires() {
 #[tokio::test]
 async fn an_outage_is_an_error_and_the_store_recovers_by_itself() {
     let Some(url) = redis_url() else { return };
-    let target = {
-        let parsed = url::Url::parse(&url).unwrap();
-        std::net::ToSocketAddrs::to_socket_addrs(&(
-            parsed.host_str().unwrap(),
-            parsed.port().unwrap_or(6379),
-        ))
-        .unwrap()
-        .next()
-        .unwrap()
-    };
-    let proxy = FaultProxy::start(target).await;
-    let store = store(&format!("redis://{}", proxy.addr()), &prefix());
+    let proxy = FaultProxy::in_front_of(&url).await.expect("the proxy starts");
+    let store = store(&proxy.route(&url), &prefix());
     assert_eq!(store.ping().await, Ok(()));
 
     proxy.cut();

@@ -1,66 +1,108 @@
-//! A fresh PostgreSQL database for one test, dropped afterwards (also when the test fails).
+//! A throwaway PostgreSQL database: created fresh on the server of an admin URL, dropped
+//! afterwards, also when the test panics before it could drop it.
 
-use sea_orm::{ConnectionTrait, Database};
+use sqlx::{AssertSqlSafe, Connection, PgConnection};
+use std::time::Duration;
 
+/// Upper bound on the clean-up a `Drop` does (connect plus `DROP DATABASE`).
+const CLEANUP_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A database of its own for one test, named `social_login_test_<uuid>`.
+///
+/// Call [`PostgresDatabase::drop`] at the end of the test. If the test panics first, `Drop`
+/// removes the database anyway (best effort), so failed runs do not leak databases.
 pub struct PostgresDatabase {
     admin_url: String,
     name: String,
     url: String,
+    dropped: bool,
 }
 
 impl PostgresDatabase {
-    /// Creates a uniquely named database on the server of `admin_url`.
+    /// Creates a new, empty database on the server of `admin_url`, whose role must be
+    /// allowed to create databases. Panics if it cannot: the test cannot run without it.
     pub async fn create(admin_url: &str) -> Self {
         let name = format!("social_login_test_{}", uuid::Uuid::new_v4().simple());
-        let admin = Database::connect(admin_url)
+        let mut admin = PgConnection::connect(admin_url)
             .await
             .expect("connect to TEST_POSTGRES_URL");
-        admin
-            .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
+        sqlx::raw_sql(AssertSqlSafe(format!("CREATE DATABASE \"{name}\"")))
+            .execute(&mut admin)
             .await
-            .expect("create a test database");
-        admin.close().await.ok();
+            .expect("create the test database");
+        let _ = admin.close().await;
         Self {
             admin_url: admin_url.to_owned(),
             url: with_database(admin_url, &name),
             name,
+            dropped: false,
         }
     }
 
-    /// The URL of the new database.
+    /// The URL of this database: the admin URL with the database name replaced.
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Drops the database, ending any session still connected to it.
+    pub async fn drop(mut self) {
+        self.dropped = true;
+        drop_database(&self.admin_url, &self.name)
+            .await
+            .expect("drop the test database");
     }
 }
 
 impl Drop for PostgresDatabase {
     fn drop(&mut self) {
-        let (admin_url, name) = (self.admin_url.clone(), self.name.clone());
-        // A runtime of its own on a thread of its own: `drop` cannot await, and the test's
-        // runtime may be shutting down. FORCE ends connections a server still holds.
-        let _ = std::thread::spawn(move || {
-            let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+        if self.dropped {
+            return;
+        }
+        let admin_url = self.admin_url.clone();
+        let name = self.name.clone();
+        // `Drop` cannot await, and it usually runs on the test's runtime, where blocking on a
+        // future panics: a short-lived thread with a runtime of its own does the work.
+        let cleanup = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
-            else {
-                return;
-            };
+                .map_err(|error| error.to_string())?;
             runtime.block_on(async {
-                if let Ok(admin) = Database::connect(admin_url.as_str()).await {
-                    let _ = admin
-                        .execute_unprepared(&format!(
-                            "DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"
-                        ))
-                        .await;
-                    admin.close().await.ok();
-                }
-            });
-        })
-        .join();
+                tokio::time::timeout(CLEANUP_TIMEOUT, drop_database(&admin_url, &name))
+                    .await
+                    .map_err(|_| "timed out".to_owned())?
+                    .map_err(|error| error.to_string())
+            })
+        });
+        let outcome = cleanup
+            .join()
+            .unwrap_or_else(|_| Err("the clean-up thread panicked".to_owned()));
+        if let Err(why) = outcome {
+            crate::services::loud(&format!(
+                "WARNING: test database {} was not dropped ({why}); drop it by hand",
+                self.name
+            ));
+        }
     }
 }
 
-/// `url` with its database name replaced by `name`, query string kept.
+async fn drop_database(admin_url: &str, name: &str) -> Result<(), sqlx::Error> {
+    let mut admin = PgConnection::connect(admin_url).await?;
+    // FORCE (PostgreSQL 13+) ends the sessions of a pool the test did not close.
+    let dropped = sqlx::raw_sql(AssertSqlSafe(format!(
+        "DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"
+    )))
+    .execute(&mut admin)
+    .await;
+    let _ = admin.close().await;
+    dropped.map(drop)
+}
+
+/// `url` with its database name replaced by `name`, the query string kept.
 fn with_database(url: &str, name: &str) -> String {
     let (base, query) = match url.split_once('?') {
         Some((base, query)) => (base, format!("?{query}")),
@@ -76,7 +118,7 @@ fn with_database(url: &str, name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::with_database;
+    use super::*;
 
     #[test]
     fn the_database_name_in_a_url_is_replaced_and_the_query_kept() {

@@ -1,13 +1,13 @@
 //! Runs one test body on each backend, each time on a database of its own.
 
-use social_login_persistence::{SeaOrmRepository, connect};
+use social_login_persistence::{DatabaseOptions, SeaOrmRepository, connect};
 use social_login_test_support::{PostgresDatabase, postgres_admin_url};
 use std::future::Future;
 use std::path::Path;
 
 /// Runs `test` on a fresh SQLite file, then on a fresh PostgreSQL database when
-/// `TEST_POSTGRES_URL` (an admin URL) is set (required under `CI`). The PostgreSQL database is
-/// dropped afterwards, also when the test fails.
+/// `TEST_POSTGRES_URL` (an admin URL) is set. The PostgreSQL database is dropped afterwards,
+/// also when the test fails.
 pub async fn on_every_backend<F, Fut>(test: F)
 where
     F: Fn(SeaOrmRepository) -> Fut,
@@ -23,21 +23,29 @@ where
         return;
     };
     let database = PostgresDatabase::create(&admin_url).await;
-    let repo = connect(database.url())
-        .await
-        .expect("connect to PostgreSQL");
-    repo.migrate().await.expect("migrate PostgreSQL");
+    let repo = postgres_repository(database.url()).await;
     let outcome = tokio::spawn(test(repo.clone())).await;
     repo.connection().close_by_ref().await.ok();
-    drop(database);
+    database.drop().await;
     rethrow("PostgreSQL", outcome);
 }
 
 /// A migrated repository on a new SQLite file in `dir`.
 pub async fn sqlite_repository(dir: &Path) -> SeaOrmRepository {
     let url = format!("sqlite://{}?mode=rwc", dir.join("test.db").display());
-    let repo = connect(&url).await.expect("connect to SQLite");
+    let repo = connect(&DatabaseOptions::new(url))
+        .await
+        .expect("connect to SQLite");
     repo.migrate().await.expect("migrate SQLite");
+    repo
+}
+
+/// A migrated repository on the PostgreSQL database at `url`.
+pub async fn postgres_repository(url: &str) -> SeaOrmRepository {
+    let repo = connect(&DatabaseOptions::new(url))
+        .await
+        .expect("connect to PostgreSQL");
+    repo.migrate().await.expect("migrate PostgreSQL");
     repo
 }
 

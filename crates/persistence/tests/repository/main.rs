@@ -5,6 +5,8 @@ mod disconnect;
 mod fixtures;
 mod harness;
 mod links;
+mod migration_lock;
+mod postgres;
 mod refresh;
 mod sqlite;
 mod users;

@@ -3,6 +3,7 @@
 use super::proxies::{BadProxyEntry, parse_proxy_network};
 use ipnet::IpNet;
 use serde::Deserialize;
+use social_login_persistence::DatabaseOptions;
 use std::fmt;
 use std::net::{AddrParseError, SocketAddr};
 
@@ -42,19 +43,36 @@ impl ServerSettings {
     }
 }
 
-/// `[database]`: a SQLite or PostgreSQL connection URL.
+/// `[database]`: a SQLite or PostgreSQL connection URL and the PostgreSQL pool size.
 #[derive(Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DatabaseSettings {
     /// `sqlite://…` or `postgres://…`.
     pub url: String,
+    /// Size of the PostgreSQL connection pool. SQLite always uses exactly one connection.
+    pub max_connections: u32,
 }
 
 impl Default for DatabaseSettings {
     fn default() -> Self {
         Self {
             url: "sqlite://social-login.db?mode=rwc".to_owned(),
+            max_connections: DatabaseOptions::DEFAULT_MAX_CONNECTIONS,
         }
+    }
+}
+
+impl DatabaseSettings {
+    /// What the persistence adapter opens.
+    pub fn options(&self) -> DatabaseOptions {
+        DatabaseOptions {
+            url: self.url.clone(),
+            max_connections: self.max_connections,
+        }
+    }
+
+    pub fn is_sqlite(&self) -> bool {
+        self.url.starts_with("sqlite:")
     }
 }
 
@@ -62,6 +80,7 @@ impl fmt::Debug for DatabaseSettings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DatabaseSettings")
             .field("url", &redact_url_password(&self.url))
+            .field("max_connections", &self.max_connections)
             .finish()
     }
 }

@@ -6,10 +6,15 @@ mod secret_strength;
 
 use super::{ConfigErrors, Settings, StateStoreBackend};
 use secrecy::ExposeSecret;
+use social_login_persistence::DatabaseOptions;
 use url::Url;
 
 /// Minimum length, in bytes, of `secret_key` and of each previous key.
 pub const MIN_SECRET_KEY_BYTES: usize = 32;
+
+/// Upper bound of `database.max_connections`: PostgreSQL's own default limit is 100 for the
+/// whole server, so more than this from one instance is a typo.
+pub const MAX_DATABASE_CONNECTIONS: u32 = 1000;
 
 /// Upper bound of every `*_seconds` field (ten years): keeps `now + ttl` far from overflow.
 const MAX_SECONDS: u64 = 10 * 365 * 24 * 3600;
@@ -31,7 +36,18 @@ impl Settings {
 
     /// Legal but risky choices, for start-up to log (never a value, only field paths).
     pub fn warnings(&self) -> Vec<String> {
-        providers::warnings(self)
+        let mut warnings = providers::warnings(self);
+        let database = &self.database;
+        if database.is_sqlite()
+            && database.max_connections != DatabaseOptions::DEFAULT_MAX_CONNECTIONS
+        {
+            warnings.push(
+                "database.max_connections has no effect on SQLite, which always uses exactly \
+                 one connection"
+                    .to_owned(),
+            );
+        }
+        warnings
     }
 
     fn check_secret_keys(&self, errors: &mut ConfigErrors) {
@@ -88,6 +104,12 @@ impl Settings {
             &self.database.url,
             &["sqlite", "postgres", "postgresql"],
         );
+        if !(1..=MAX_DATABASE_CONNECTIONS).contains(&self.database.max_connections) {
+            errors.push(
+                "database.max_connections",
+                format!("must be between 1 and {MAX_DATABASE_CONNECTIONS}"),
+            );
+        }
         let store = &self.oauth_state_store;
         if store.backend == StateStoreBackend::Redis {
             let url = store.url.as_deref().unwrap_or_default();

@@ -1,5 +1,9 @@
 //! `spawn_app()`: starts exactly what production starts, against a fresh database and a
 //! fresh simulator, and the small HTTP helpers the tests share.
+//!
+//! Two test binaries compile this file: `api` (SQLite) and `api_postgres` (PostgreSQL). Each
+//! names its storage in `main.rs` (`STORAGE`); [`prepare_storage`] is the one place that
+//! knows how to set each up.
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -8,7 +12,9 @@ use social_login::settings::Settings;
 use social_login::simulated::{SimulatedClient, enable_all, register_clients};
 use social_login_domain::ProviderKey;
 use social_login_simulator::{SimUser, Simulator, SimulatorConfig, SimulatorHandle};
+use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url};
 use std::io::Write;
+use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 use tempfile::TempDir;
 
@@ -57,11 +63,19 @@ impl Default for Options {
     }
 }
 
+/// What the apps of a test binary store their data in.
+pub struct Storage {
+    /// A fresh PostgreSQL database per app on `TEST_POSTGRES_URL`, dropped afterwards;
+    /// otherwise a SQLite file in the app's temp dir.
+    pub postgres: bool,
+}
+
 pub struct TestApp {
     pub base: String,
     pub http: reqwest::Client,
     pub sim: SimulatorHandle,
     pub data_dir: TempDir,
+    postgres: Option<PostgresDatabase>,
     server: Option<RunningServer>,
 }
 
@@ -87,6 +101,19 @@ pub async fn spawn_app() -> TestApp {
 }
 
 pub async fn spawn_app_with(options: Options) -> TestApp {
+    spawn(options, None).await
+}
+
+/// An app whose database connections all pass through `proxy`, so a test can cut them.
+#[allow(
+    dead_code,
+    reason = "only the PostgreSQL binary takes its database away"
+)]
+pub async fn spawn_app_with_database_via(options: Options, proxy: &FaultProxy) -> TestApp {
+    spawn(options, Some(proxy)).await
+}
+
+async fn spawn(options: Options, database_via: Option<&FaultProxy>) -> TestApp {
     capture_logs();
     let sim = Simulator::start(
         register_clients(SimulatorConfig::default(), client)
@@ -99,10 +126,7 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
     let data_dir = tempfile::tempdir().expect("temp dir");
     let mut settings = Settings::with_secret_key("e2e-secret-key-that-is-long-enough-0123456789");
     settings.server.bind = "127.0.0.1:0".into();
-    settings.database.url = format!(
-        "sqlite://{}?mode=rwc",
-        data_dir.path().join("social-login.db").display()
-    );
+    let postgres = prepare_storage(&mut settings, data_dir.path(), database_via).await;
     settings.auto_link_by_email = options.auto_link_by_email;
     settings.oauth_state_store.ttl_seconds = options.state_ttl_seconds;
     settings.http.max_body_bytes = options.max_body_bytes;
@@ -127,8 +151,36 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
             .unwrap(),
         sim,
         data_dir,
+        postgres,
         server: Some(server),
     }
+}
+
+/// Points `settings` at this binary's storage, through `via` when given, and returns the
+/// PostgreSQL database to drop afterwards.
+async fn prepare_storage(
+    settings: &mut Settings,
+    data_dir: &Path,
+    via: Option<&FaultProxy>,
+) -> Option<PostgresDatabase> {
+    if !crate::STORAGE.postgres {
+        assert!(via.is_none(), "the fault proxy is for PostgreSQL");
+        let file = data_dir.join("social-login.db");
+        settings.database.url = format!("sqlite://{}?mode=rwc", file.display());
+        return None;
+    }
+    let Some(admin_url) = postgres_admin_url() else {
+        // No PostgreSQL, not in CI: `postgres_admin_url` printed the SKIPPED line. A test
+        // cannot end its caller early, and every test of this binary needs the database,
+        // so the whole binary ends here, successfully.
+        std::process::exit(0);
+    };
+    let database = PostgresDatabase::create(&admin_url).await;
+    settings.database.url = match via {
+        Some(proxy) => proxy.route(database.url()),
+        None => database.url().to_owned(),
+    };
+    Some(database)
 }
 
 impl TestApp {
@@ -255,11 +307,16 @@ impl TestApp {
         response.json().await.unwrap()
     }
 
-    /// Every byte the service wrote to its data directory (database, WAL, shm).
-    pub fn stored_bytes(&self) -> Vec<u8> {
+    /// Everything the service stored: every byte of its data directory (SQLite database,
+    /// WAL, shm) and, on PostgreSQL, every row of every table as JSON text plus the raw
+    /// bytes of every `bytea` value (which JSON would show only as hex).
+    pub async fn stored_bytes(&self) -> Vec<u8> {
         let mut all = Vec::new();
         for entry in std::fs::read_dir(self.data_dir.path()).unwrap() {
             all.extend(std::fs::read(entry.unwrap().path()).unwrap());
+        }
+        if let Some(database) = &self.postgres {
+            all.extend(postgres_dump(database.url()).await);
         }
         all
     }
@@ -267,6 +324,9 @@ impl TestApp {
     pub async fn stop(mut self) {
         if let Some(server) = self.server.take() {
             server.stop().await.unwrap();
+        }
+        if let Some(database) = self.postgres.take() {
+            database.drop().await;
         }
     }
 }
@@ -297,6 +357,51 @@ impl TestApp {
                 .collect(),
         )
     }
+}
+
+/// Every row of every table of the database at `url`, as text, and every `bytea` value raw.
+async fn postgres_dump(url: &str) -> Vec<u8> {
+    use sea_orm::sqlx::{self, AssertSqlSafe, Connection, PgConnection};
+    let mut db = PgConnection::connect(url).await.unwrap();
+    let columns: Vec<(String, String, String)> = sqlx::query_as(
+        "SELECT c.table_name::text, c.column_name::text, c.data_type::text \
+         FROM information_schema.columns c JOIN information_schema.tables t \
+         ON t.table_schema = c.table_schema AND t.table_name = c.table_name \
+         WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'",
+    )
+    .fetch_all(&mut db)
+    .await
+    .unwrap();
+    let mut tables: Vec<&str> = columns.iter().map(|(table, _, _)| table.as_str()).collect();
+    tables.sort_unstable();
+    tables.dedup();
+    assert!(
+        tables.contains(&"users"),
+        "the dump sees the schema: {tables:?}"
+    );
+    let mut dump = Vec::new();
+    for table in tables {
+        let rows: Vec<String> = sqlx::query_scalar(AssertSqlSafe(format!(
+            "SELECT row_to_json(t)::text FROM \"{table}\" t"
+        )))
+        .fetch_all(&mut db)
+        .await
+        .unwrap();
+        for row in rows {
+            dump.extend(row.into_bytes());
+        }
+    }
+    for (table, column, _) in columns.iter().filter(|(_, _, kind)| kind == "bytea") {
+        let values: Vec<Option<Vec<u8>>> = sqlx::query_scalar(AssertSqlSafe(format!(
+            "SELECT \"{column}\" FROM \"{table}\""
+        )))
+        .fetch_all(&mut db)
+        .await
+        .unwrap();
+        dump.extend(values.into_iter().flatten().flatten());
+    }
+    db.close().await.ok();
+    dump
 }
 
 pub struct Approval {

@@ -14,3 +14,6 @@ mod providers;
 mod secrets;
 mod state;
 mod two_providers;
+
+/// Every app of this binary stores its data in a SQLite file of its own.
+const STORAGE: helpers::Storage = helpers::Storage { postgres: false };

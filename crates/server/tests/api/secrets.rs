@@ -51,7 +51,11 @@ async fn provider_tokens_appear_in_no_response_no_log_and_not_in_plaintext_on_di
         "the flows above were real: {}",
         issued.len()
     );
-    let stored = app.stored_bytes();
+    let stored = app.stored_bytes().await;
+    assert!(
+        contains(&stored, b"pat@example.com"),
+        "the stored bytes hold what the service stored"
+    );
     let logs = logs();
     for provider_token in &issued {
         for response in &responses {

@@ -85,16 +85,10 @@ impl Deployment {
         })
     }
 
-    /// Where the Redis of this deployment listens (for a fault proxy in front of it).
-    pub fn redis_address(&self) -> std::net::SocketAddr {
+    /// The Redis URL the instances are given.
+    pub fn redis_url(&self) -> &str {
         let (url, _) = self.states.as_ref().expect("a Redis deployment");
-        let url = url::Url::parse(url).expect("a Redis URL");
-        let host = url.host_str().expect("a host");
-        let port = url.port().unwrap_or(6379);
-        std::net::ToSocketAddrs::to_socket_addrs(&(host, port))
-            .expect("resolvable")
-            .next()
-            .expect("an address")
+        url
     }
 
     /// Sends the instances started from now on to Redis at `url` instead.

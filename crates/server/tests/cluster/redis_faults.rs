@@ -15,8 +15,10 @@ async fn while_redis_is_down_callbacks_are_503_and_they_work_again_when_it_retur
     else {
         return;
     };
-    let proxy = FaultProxy::start(deployment.redis_address()).await;
-    deployment.set_redis_url(format!("redis://{}", proxy.addr()));
+    let proxy = FaultProxy::in_front_of(deployment.redis_url())
+        .await
+        .expect("the fault proxy starts");
+    deployment.set_redis_url(proxy.route(deployment.redis_url()));
     let instance = deployment.spawn_instance();
     let browser = Browser::new();
     let base = &instance.base;

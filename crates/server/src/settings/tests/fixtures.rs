@@ -36,6 +36,7 @@ trusted_proxies = ["10.0.0.0/8", "2001:db8::1"]
 
 [database]
 url = "postgres://app:db-password@127.0.0.1:5432/social"
+max_connections = 20
 
 [oauth_state_store]
 backend = "redis"

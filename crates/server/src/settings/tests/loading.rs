@@ -16,6 +16,7 @@ fn defaults_apply_when_only_the_secret_key_is_given() {
     assert!(settings.server.trusted_proxies.is_empty());
     assert_eq!(settings.database.url, "sqlite://social-login.db?mode=rwc");
     assert!(settings.database.url.starts_with("sqlite:"));
+    assert_eq!(settings.database.max_connections, 10);
     assert_eq!(
         settings.oauth_state_store.backend,
         StateStoreBackend::Memory
@@ -63,6 +64,7 @@ fn a_full_file_sets_every_field() {
         .collect();
     assert_eq!(proxies, ["10.0.0.0/8", "2001:db8::1/128"]);
     assert!(!settings.database.url.starts_with("sqlite:"));
+    assert_eq!(settings.database.max_connections, 20);
     assert_eq!(settings.oauth_state_store.backend, StateStoreBackend::Redis);
     assert_eq!(settings.oauth_state_store.ttl_seconds, 300);
     assert_eq!(settings.tokens.access_ttl_seconds, 600);

@@ -47,6 +47,12 @@ fn every_rule_reports_the_field_it_checks() {
         }),
         ("database.url", |s| s.database.url = "mysql://db/x".into()),
         ("database.url", |s| s.database.url = "not a url".into()),
+        ("database.max_connections", |s| {
+            s.database.max_connections = 0
+        }),
+        ("database.max_connections", |s| {
+            s.database.max_connections = 1001
+        }),
         ("oauth_state_store.url", |s| s.oauth_state_store.url = None),
         ("oauth_state_store.url", |s| {
             s.oauth_state_store.url = Some("http://r".into())
@@ -248,6 +254,31 @@ fn pkce_off_plain_http_and_no_provider_are_warnings_not_errors() {
     let bare = Settings::with_secret_key(SECRET);
     assert_eq!(bare.warnings().len(), 1);
     assert!(bare.warnings()[0].contains("no provider is enabled"));
+}
+
+#[test]
+fn a_pool_size_on_sqlite_is_a_warning_and_on_postgres_is_not() {
+    let mut settings = Settings::with_secret_key(SECRET);
+    settings.database.max_connections = 25;
+    settings.validate().unwrap();
+    assert!(
+        settings
+            .warnings()
+            .iter()
+            .any(|w| w.starts_with("database.max_connections has no effect on SQLite")),
+        "{:?}",
+        settings.warnings()
+    );
+    settings.database.url = "postgres://db.internal/social".into();
+    assert!(
+        !settings
+            .warnings()
+            .iter()
+            .any(|w| w.starts_with("database.max_connections")),
+        "{:?}",
+        settings.warnings()
+    );
+    assert_eq!(settings.database.options().max_connections, 25);
 }
 
 #[test]

@@ -1,0 +1,29 @@
+//! The end-to-end tests of `tests/api` once more, each app on a fresh PostgreSQL database of
+//! its own (created on `TEST_POSTGRES_URL`, dropped after), plus what only PostgreSQL can
+//! show here: the database going away and coming back under a running service.
+//!
+//! Without `TEST_POSTGRES_URL` the binary prints `SKIPPED:` and ends; under `CI` it fails.
+//! Left out: `demo.rs`, whose demo always runs on its own embedded SQLite.
+
+#[path = "../api/errors.rs"]
+mod errors;
+#[path = "../api/helpers.rs"]
+mod helpers;
+#[path = "../api/oauth_flow.rs"]
+mod oauth_flow;
+#[path = "../api/ops.rs"]
+mod ops;
+mod outage;
+#[path = "../api/password.rs"]
+mod password;
+#[path = "../api/providers.rs"]
+mod providers;
+#[path = "../api/secrets.rs"]
+mod secrets;
+#[path = "../api/state.rs"]
+mod state;
+#[path = "../api/two_providers.rs"]
+mod two_providers;
+
+/// Every app of this binary stores its data in a PostgreSQL database of its own.
+const STORAGE: helpers::Storage = helpers::Storage { postgres: true };
