@@ -107,7 +107,9 @@ async fn an_id_is_forgotten_when_its_value_expires() {
 #[tokio::test]
 async fn an_outage_is_an_error_and_the_store_recovers_by_itself() {
     let Some(url) = redis_url() else { return };
-    let proxy = FaultProxy::in_front_of(&url).await.expect("the proxy starts");
+    let proxy = FaultProxy::in_front_of(&url)
+        .await
+        .expect("the proxy starts");
     let store = store(&proxy.route(&url), &prefix());
     assert_eq!(store.ping().await, Ok(()));
 

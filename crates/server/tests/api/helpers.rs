@@ -12,7 +12,7 @@ use social_login::settings::Settings;
 use social_login::simulated::{SimulatedClient, enable_all, register_clients};
 use social_login_domain::ProviderKey;
 use social_login_simulator::{SimUser, Simulator, SimulatorConfig, SimulatorHandle};
-use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url};
+use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url, redis_url};
 use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -68,6 +68,9 @@ pub struct Storage {
     /// A fresh PostgreSQL database per app on `TEST_POSTGRES_URL`, dropped afterwards;
     /// otherwise a SQLite file in the app's temp dir.
     pub postgres: bool,
+    /// Spent state ids in Redis (`TEST_REDIS_URL`) under a key prefix of the app's own;
+    /// otherwise in the process.
+    pub redis: bool,
 }
 
 pub struct TestApp {
@@ -168,6 +171,15 @@ async fn prepare_storage(
         let file = data_dir.join("social-login.db");
         settings.database.url = format!("sqlite://{}?mode=rwc", file.display());
         return None;
+    }
+    if crate::STORAGE.redis {
+        let Some(redis) = redis_url() else {
+            // As for PostgreSQL below.
+            std::process::exit(0);
+        };
+        settings.oauth_state_store.backend = social_login::settings::StateStoreBackend::Redis;
+        settings.oauth_state_store.url = Some(redis);
+        settings.oauth_state_store.key_prefix = format!("e2e:{}:", uuid::Uuid::new_v4().simple());
     }
     let Some(admin_url) = postgres_admin_url() else {
         // No PostgreSQL, not in CI: `postgres_admin_url` printed the SKIPPED line. A test

@@ -16,4 +16,7 @@ mod state;
 mod two_providers;
 
 /// Every app of this binary stores its data in a SQLite file of its own.
-const STORAGE: helpers::Storage = helpers::Storage { postgres: false };
+const STORAGE: helpers::Storage = helpers::Storage {
+    postgres: false,
+    redis: false,
+};

@@ -1,12 +1,20 @@
-//! The end-to-end tests of `tests/api` once more, each app on a fresh PostgreSQL database of
-//! its own (created on `TEST_POSTGRES_URL`, dropped after), plus what only PostgreSQL can
-//! show here: the database going away and coming back under a running service.
+//! The end-to-end tests of `tests/api` once more, as several instances run them: each app on a
+//! fresh PostgreSQL database of its own (created on `TEST_POSTGRES_URL`, dropped after) with
+//! its spent state ids in Redis (`TEST_REDIS_URL`, a key prefix of its own), plus what only
+//! PostgreSQL can show here: the database going away and coming back under a running
+//! service.
 //!
-//! Without `TEST_POSTGRES_URL` the binary prints `SKIPPED:` and ends; under `CI` it fails.
+//! Without those variables the binary prints `SKIPPED:` and ends; under `CI` it fails.
 //! Left out: `demo.rs`, whose demo always runs on its own embedded SQLite.
 
+#[path = "../api/client_ip.rs"]
+mod client_ip;
+#[path = "../api/email_claims.rs"]
+mod email_claims;
 #[path = "../api/errors.rs"]
 mod errors;
+#[path = "../api/fuzz.rs"]
+mod fuzz;
 #[path = "../api/helpers.rs"]
 mod helpers;
 #[path = "../api/oauth_flow.rs"]
@@ -26,4 +34,7 @@ mod state;
 mod two_providers;
 
 /// Every app of this binary stores its data in a PostgreSQL database of its own.
-const STORAGE: helpers::Storage = helpers::Storage { postgres: true };
+const STORAGE: helpers::Storage = helpers::Storage {
+    postgres: true,
+    redis: true,
+};
