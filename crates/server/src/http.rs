@@ -1,5 +1,6 @@
 //! The HTTP API: routes, shared state and the middleware stack.
 
+mod body;
 mod client_ip;
 mod dto;
 mod error;
@@ -108,10 +109,16 @@ pub fn router(service: AuthService, options: HttpOptions) -> Router {
         metrics: metrics_handle(),
         openapi: axum::body::Bytes::from(openapi),
     };
+    // Layers listed first run last (innermost).
     api.with_state(state)
         .fallback(|| async { ApiError::of(ErrorCode::NotFound) })
         .method_not_allowed_fallback(|| async { ApiError::of(ErrorCode::MethodNotAllowed) })
         .layer(DefaultBodyLimit::max(options.max_body_bytes))
+        // Outside the rate limit and every handler, so none of them answers an unread body.
+        .layer(axum::middleware::from_fn_with_state(
+            body::BodyLimit(options.max_body_bytes),
+            body::read_whole,
+        ))
         .layer(axum::middleware::from_fn(metrics::record))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(
