@@ -5,12 +5,14 @@ mod client_ip;
 mod dto;
 mod error;
 mod extract;
+mod in_flight;
 mod metrics;
 mod oauth;
 mod ops;
 mod password;
 mod post_body;
 mod rate_limit;
+mod request_timeout;
 
 pub use client_ip::{ClientIp, TrustedProxies};
 pub use error::{ApiError, Problem};
@@ -39,10 +41,15 @@ pub struct AppState {
 }
 
 /// The HTTP knobs of the configuration (CONTRACT §3 `[http]`, `[rate_limit]`,
-/// `server.trusted_proxies`).
+/// `server.trusted_proxies`). The header deadline is the connection's, not the router's
+/// (`server::ConnectionOptions`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HttpOptions {
     pub max_body_bytes: usize,
+    /// Reading the body and handling the request; past it 408 and the connection closes.
+    pub request_timeout: std::time::Duration,
+    /// Requests handled at once; more are shed with 503.
+    pub max_in_flight: usize,
     pub rate_limit: Option<RateLimit>,
     /// The peers whose `X-Forwarded-For` names the client (for the rate limit and the logs).
     pub trusted_proxies: TrustedProxies,
@@ -118,6 +125,15 @@ pub fn router(service: AuthService, options: HttpOptions) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             body::BodyLimit(options.max_body_bytes),
             body::read_whole,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            options.request_timeout,
+            request_timeout::limit,
+        ))
+        // Outside the body read: a shed request costs no buffer.
+        .layer(axum::middleware::from_fn_with_state(
+            in_flight::InFlight::new(options.max_in_flight),
+            in_flight::limit,
         ))
         .layer(axum::middleware::from_fn(metrics::record))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))

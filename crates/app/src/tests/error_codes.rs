@@ -79,6 +79,7 @@ fn every_code_but_the_http_layers_own_comes_from_some_variant() {
     let produced: HashSet<ErrorCode> = table().iter().map(|(error, _)| error.code()).collect();
     let http_only = [
         ErrorCode::PayloadTooLarge,
+        ErrorCode::RequestTimeout,
         ErrorCode::RateLimited,
         ErrorCode::NotFound,
         ErrorCode::MethodNotAllowed,

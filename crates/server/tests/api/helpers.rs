@@ -41,6 +41,8 @@ pub struct Options {
     pub max_body_bytes: usize,
     pub provider_timeout_seconds: u64,
     pub trusted_proxies: Vec<String>,
+    /// Any other setting, changed last.
+    pub tune: fn(&mut Settings),
 }
 
 impl Default for Options {
@@ -53,6 +55,7 @@ impl Default for Options {
             max_body_bytes: 65_536,
             provider_timeout_seconds: 10,
             trusted_proxies: Vec::new(),
+            tune: |_| {},
         }
     }
 }
@@ -117,6 +120,7 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
     if let Some(github) = settings.oauth_providers.github.as_mut() {
         github.enabled = options.github_enabled;
     }
+    (options.tune)(&mut settings);
     settings.validate().expect("test settings are valid");
     let server = start(&settings).await.expect("server starts");
     TestApp {

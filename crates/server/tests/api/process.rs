@@ -74,6 +74,11 @@ impl ServerProcess {
         self.status_field("VmRSS")
     }
 
+    /// Highest resident memory since the process started, in KiB.
+    pub fn peak_rss_kib(&self) -> u64 {
+        self.status_field("VmHWM")
+    }
+
     fn status_field(&self, name: &str) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
             .expect("the server process is alive");

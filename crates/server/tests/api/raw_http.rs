@@ -2,7 +2,7 @@
 //! server closes a connection, whether a response said `Connection: close`, and clients that
 //! send their request slowly or in pieces.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -113,6 +113,29 @@ impl RawConnection {
                         received: received.len(),
                         error: Some(error.to_string()),
                     };
+                }
+            }
+        }
+    }
+
+    /// Reads until the server closes the connection (end of stream or reset) and returns
+    /// when that happened and everything received meanwhile (and not yet returned by an
+    /// earlier call); `None` if it is still open after `within`.
+    pub async fn wait_for_close(&mut self, within: Duration) -> Option<(Duration, Vec<u8>)> {
+        let started = Instant::now();
+        let mut received = std::mem::take(&mut self.pending);
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let mut chunk = [0u8; 8192];
+            match tokio::time::timeout_at(deadline, self.stream.read(&mut chunk)).await {
+                Err(_) => {
+                    self.pending = received;
+                    return None;
+                }
+                Ok(Ok(0)) | Ok(Err(_)) => return Some((started.elapsed(), received)),
+                Ok(Ok(read)) => {
+                    received.extend_from_slice(&chunk[..read]);
+                    assert!(received.len() < MAX_RESPONSE_BYTES, "response too large");
                 }
             }
         }
