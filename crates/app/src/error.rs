@@ -97,7 +97,10 @@ impl From<CipherError> for AppError {
 
 impl From<HashError> for AppError {
     fn from(error: HashError) -> Self {
-        Self::Internal(error.to_string())
+        match error {
+            HashError::Busy => Self::Unavailable(error.to_string()),
+            HashError::Failed(_) => Self::Internal(error.to_string()),
+        }
     }
 }
 

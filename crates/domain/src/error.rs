@@ -16,6 +16,8 @@ pub enum ErrorCode {
     Unauthorized,
     InvalidCredentials,
     PayloadTooLarge,
+    /// The request (headers, body and handling) took longer than the server allows.
+    RequestTimeout,
     ValidationError,
     /// No such route (not one of the contract's paths).
     NotFound,
@@ -27,7 +29,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 17] = [
+    pub const ALL: [ErrorCode; 18] = [
         Self::OAuthProviderNotConfigured,
         Self::OAuthStateMismatch,
         Self::OAuthCodeExchangeFailed,
@@ -39,6 +41,7 @@ impl ErrorCode {
         Self::Unauthorized,
         Self::InvalidCredentials,
         Self::PayloadTooLarge,
+        Self::RequestTimeout,
         Self::ValidationError,
         Self::NotFound,
         Self::MethodNotAllowed,
@@ -60,6 +63,7 @@ impl ErrorCode {
             Self::Unauthorized => "Unauthorized",
             Self::InvalidCredentials => "InvalidCredentials",
             Self::PayloadTooLarge => "PayloadTooLarge",
+            Self::RequestTimeout => "RequestTimeout",
             Self::ValidationError => "ValidationError",
             Self::NotFound => "NotFound",
             Self::MethodNotAllowed => "MethodNotAllowed",

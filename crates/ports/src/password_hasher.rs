@@ -4,10 +4,18 @@ use async_trait::async_trait;
 use social_login_domain::{PasswordHash, SecretText};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("password hashing failed: {0}")]
-pub struct HashError(pub String);
+pub enum HashError {
+    /// Every hashing slot stayed taken for as long as a caller may wait: the service is
+    /// overloaded, and the client should retry later.
+    #[error("password hashing is at capacity")]
+    Busy,
+    #[error("password hashing failed: {0}")]
+    Failed(String),
+}
 
-/// Slow, salted password hashing. Implementations run the work off the async threads.
+/// Slow, salted password hashing. Implementations run the work off the async threads and
+/// bound how many hashes run at once (each costs memory and a CPU), answering
+/// [`HashError::Busy`] rather than queueing without end.
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait PasswordHasher: Send + Sync {

@@ -1,13 +1,17 @@
-//! `Argon2PasswordHasher`: argon2id PHC strings, computed off the async worker threads.
+//! `Argon2PasswordHasher`: argon2id PHC strings, computed off the async worker threads, a
+//! bounded number at a time, in memory reserved for them.
 
-use argon2::password_hash::phc::PasswordHash as PhcHash;
-use argon2::password_hash::{Error as Argon2Error, PasswordHasher as _, PasswordVerifier as _};
-use argon2::{Algorithm, Argon2, Params, Version};
+mod phc;
+
+use argon2::Params;
 use async_trait::async_trait;
+use phc::Workspace;
 use social_login_domain::{PasswordHash, SecretText};
 use social_login_ports::{HashError, PasswordHasher};
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// OWASP Password Storage Cheat Sheet, argon2id option 2: 19 MiB, 2 passes, 1 lane.
 pub const OWASP_MEMORY_KIB: u32 = 19 * 1024;
@@ -19,9 +23,44 @@ pub const OWASP_PARALLELISM: u32 = 1;
 ///
 /// Hashing takes tens of milliseconds of CPU on purpose, so it runs in
 /// `spawn_blocking`: on the async workers it would stall every other request.
+///
+/// Each hash also needs `memory_kib` of memory (19 MiB with the OWASP costs), and tokio's
+/// blocking pool would run up to 512 at once: a burst of logins could take gigabytes. So a
+/// hash first takes one of [`HashLimits::max_concurrent`] slots, waiting at most
+/// [`HashLimits::max_wait`] for one, and answers [`HashError::Busy`] past that. Each running
+/// hash uses one of at most that many workspaces, allocated on first need and reused, so
+/// hashing never holds more than `max_concurrent × memory_kib`. Clones share slots and memory.
 #[derive(Clone)]
 pub struct Argon2PasswordHasher {
     inner: Arc<Inner>,
+    slots: Arc<Semaphore>,
+    limits: HashLimits,
+}
+
+/// How many hashes run at once, and how long a caller waits for a free slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HashLimits {
+    /// Hashes running at the same time (at least 1).
+    pub max_concurrent: usize,
+    /// Longest wait for a slot before [`HashError::Busy`]. Waiters queue in arrival order;
+    /// their number is bounded by the requests the server lets in.
+    pub max_wait: Duration,
+}
+
+impl HashLimits {
+    /// How long a caller waits for a slot by default: a short burst is absorbed, a long one
+    /// turns into quick "retry later" answers instead of a queue that only grows.
+    pub const DEFAULT_MAX_WAIT: Duration = Duration::from_secs(2);
+
+    /// One slot per CPU this process may use (cgroup quotas included). A hash keeps one CPU
+    /// busy, so more slots would add memory and latency but no throughput.
+    pub fn for_this_machine() -> Self {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Self {
+            max_concurrent: cpus,
+            max_wait: Self::DEFAULT_MAX_WAIT,
+        }
+    }
 }
 
 struct Inner {
@@ -29,6 +68,8 @@ struct Inner {
     /// Hash of a random password, made on first need, so that a login for an unknown
     /// email spends the same work as one for a known email.
     dummy: OnceLock<String>,
+    /// Idle workspaces. A running hash holds a slot, so at most `max_concurrent` exist.
+    workspaces: Mutex<Vec<Workspace>>,
 }
 
 impl Argon2PasswordHasher {
@@ -46,13 +87,55 @@ impl Argon2PasswordHasher {
         parallelism: u32,
     ) -> Result<Self, HashError> {
         let params = Params::new(memory_kib, iterations, parallelism, None)
-            .map_err(|e| HashError(format!("invalid argon2 parameters: {e}")))?;
-        Ok(Self {
+            .map_err(|e| HashError::Failed(format!("invalid argon2 parameters: {e}")))?;
+        Ok(Self::build(params, HashLimits::for_this_machine()))
+    }
+
+    /// The same costs with other limits, and slots and memory of its own.
+    pub fn with_limits(self, limits: HashLimits) -> Self {
+        Self::build(self.inner.params.clone(), limits)
+    }
+
+    fn build(params: Params, limits: HashLimits) -> Self {
+        let limits = HashLimits {
+            max_concurrent: limits.max_concurrent.clamp(1, Semaphore::MAX_PERMITS),
+            ..limits
+        };
+        Self {
             inner: Arc::new(Inner {
                 params,
                 dummy: OnceLock::new(),
+                workspaces: Mutex::new(Vec::new()),
             }),
+            slots: Arc::new(Semaphore::new(limits.max_concurrent)),
+            limits,
+        }
+    }
+
+    /// Waits up to `max_wait` for a free slot. The permit is moved into the blocking task,
+    /// so a slot stays taken while the hash runs even if the request was abandoned.
+    async fn slot(&self) -> Result<OwnedSemaphorePermit, HashError> {
+        let acquire = Arc::clone(&self.slots).acquire_owned();
+        match tokio::time::timeout(self.limits.max_wait, acquire).await {
+            Ok(Ok(permit)) => Ok(permit),
+            Ok(Err(_closed)) => Err(HashError::Failed("the hashing slots are closed".into())),
+            Err(_elapsed) => Err(HashError::Busy),
+        }
+    }
+
+    /// Runs `work` on the blocking pool, holding a slot and a workspace.
+    async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Inner, &mut Workspace) -> Result<T, HashError> + Send + 'static,
+    ) -> Result<T, HashError> {
+        let slot = self.slot().await?;
+        let inner = Arc::clone(&self.inner);
+        tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            inner.with_workspace(|workspace| work(&inner, workspace))
         })
+        .await
+        .map_err(|_| HashError::Failed("the hashing task did not complete".into()))?
     }
 }
 
@@ -69,39 +152,34 @@ impl fmt::Debug for Argon2PasswordHasher {
             .field("memory_kib", &p.m_cost())
             .field("iterations", &p.t_cost())
             .field("parallelism", &p.p_cost())
+            .field("max_concurrent", &self.limits.max_concurrent)
             .finish()
     }
 }
 
 impl Inner {
-    fn argon2(&self) -> Argon2<'static> {
-        Argon2::new(Algorithm::Argon2id, Version::V0x13, self.params.clone())
+    /// An idle workspace (or a new one), given back when `work` is done.
+    fn with_workspace<T>(&self, work: impl FnOnce(&mut Workspace) -> T) -> T {
+        let idle = self.idle_workspaces().pop();
+        let mut workspace = idle.unwrap_or_else(|| Workspace::for_params(&self.params));
+        let result = work(&mut workspace);
+        self.idle_workspaces().push(workspace);
+        result
     }
 
-    fn hash(&self, password: &[u8]) -> Result<String, HashError> {
-        self.argon2()
-            .hash_password(password)
-            .map(|hash| hash.to_string())
-            .map_err(|e| HashError(format!("argon2 hashing failed: {e}")))
+    /// A panic elsewhere cannot leave the list itself inconsistent.
+    fn idle_workspaces(&self) -> std::sync::MutexGuard<'_, Vec<Workspace>> {
+        self.workspaces
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn verify(&self, password: &[u8], phc: &str) -> Result<bool, HashError> {
-        let parsed = PhcHash::new(phc)
-            .map_err(|_| HashError("the stored password hash is not a PHC string".into()))?;
-        // The parameters come from the stored hash, so hashes made with older costs still
-        // verify after the defaults change.
-        match self.argon2().verify_password(password, &parsed) {
-            Ok(()) => Ok(true),
-            Err(Argon2Error::PasswordInvalid) => Ok(false),
-            Err(e) => Err(HashError(format!("argon2 verification failed: {e}"))),
-        }
-    }
-
-    fn dummy_hash(&self) -> Result<&str, HashError> {
+    fn dummy_hash(&self, workspace: &mut Workspace) -> Result<&str, HashError> {
         if let Some(dummy) = self.dummy.get() {
             return Ok(dummy);
         }
-        let fresh = self.hash(crate::random::random_url_token(32).as_bytes())?;
+        let password = crate::random::random_url_token(32);
+        let fresh = phc::hash(&self.params, password.as_bytes(), workspace)?;
         Ok(self.dummy.get_or_init(|| fresh))
     }
 }
@@ -109,10 +187,11 @@ impl Inner {
 #[async_trait]
 impl PasswordHasher for Argon2PasswordHasher {
     async fn hash(&self, password: SecretText) -> Result<PasswordHash, HashError> {
-        let inner = Arc::clone(&self.inner);
-        let phc = tokio::task::spawn_blocking(move || inner.hash(password.expose().as_bytes()))
-            .await
-            .map_err(|_| HashError("the hashing task did not complete".into()))??;
+        let phc = self
+            .run(move |inner, workspace| {
+                phc::hash(&inner.params, password.expose().as_bytes(), workspace)
+            })
+            .await?;
         Ok(PasswordHash::new(phc))
     }
 
@@ -121,18 +200,19 @@ impl PasswordHasher for Argon2PasswordHasher {
         password: SecretText,
         hash: Option<PasswordHash>,
     ) -> Result<bool, HashError> {
-        let inner = Arc::clone(&self.inner);
-        tokio::task::spawn_blocking(move || match hash {
-            Some(hash) => inner.verify(password.expose().as_bytes(), hash.as_str()),
-            None => {
-                // Same work as a real check, then refuse whatever the outcome.
-                let dummy = inner.dummy_hash()?;
-                inner.verify(password.expose().as_bytes(), dummy)?;
-                Ok(false)
+        self.run(move |inner, workspace| {
+            let password = password.expose().as_bytes();
+            match hash {
+                Some(hash) => phc::verify(password, hash.as_str(), workspace),
+                None => {
+                    // Same work as a real check, then refuse whatever the outcome.
+                    let dummy = inner.dummy_hash(workspace)?;
+                    phc::verify(password, dummy, workspace)?;
+                    Ok(false)
+                }
             }
         })
         .await
-        .map_err(|_| HashError("the verification task did not complete".into()))?
     }
 }
 

@@ -5,7 +5,7 @@
 mod page;
 mod settings;
 
-use crate::server::{StartupError, build_router, serve_router};
+use crate::server::{ConnectionOptions, StartupError, build_router, serve_router};
 use social_login_simulator::SimulatorHandle;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -66,7 +66,8 @@ pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, Sta
         .collect();
     let router = build_router(&settings).await?.merge(page::routes(&enabled));
     let (shutdown, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(serve_router(listener, router, async {
+    let options = ConnectionOptions::from(&settings.http);
+    let task = tokio::spawn(serve_router(listener, router, options, async {
         let _ = stopped.await;
     }));
     Ok(RunningDemo {

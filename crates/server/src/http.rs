@@ -1,9 +1,11 @@
 //! The HTTP API: routes, shared state and the middleware stack.
 
+mod body;
 mod client_ip;
 mod dto;
 mod error;
 mod extract;
+mod in_flight;
 mod metrics;
 mod oauth;
 mod ops;
@@ -11,6 +13,7 @@ mod password;
 mod post_body;
 mod problem_only;
 mod rate_limit;
+mod request_timeout;
 
 pub use client_ip::{ClientIp, TrustedProxies};
 pub use error::{ApiError, Problem};
@@ -41,10 +44,15 @@ pub struct AppState {
 }
 
 /// The HTTP knobs of the configuration (CONTRACT §3 `[http]`, `[rate_limit]`,
-/// `server.trusted_proxies`).
+/// `server.trusted_proxies`). The header deadline is the connection's, not the router's
+/// (`server::ConnectionOptions`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HttpOptions {
     pub max_body_bytes: usize,
+    /// Reading the body and handling the request; past it 408 and the connection closes.
+    pub request_timeout: std::time::Duration,
+    /// Requests handled at once; more are shed with 503.
+    pub max_in_flight: usize,
     pub rate_limit: Option<RateLimit>,
     /// The peers whose `X-Forwarded-For` names the client (for the rate limit and the logs).
     pub trusted_proxies: TrustedProxies,
@@ -111,11 +119,26 @@ pub fn router(service: Arc<AuthService>, options: HttpOptions) -> Router {
         metrics: metrics_handle(),
         openapi: axum::body::Bytes::from(openapi),
     };
+    // Layers listed first run last (innermost).
     api.with_state(state)
         .fallback(|| async { ApiError::of(ErrorCode::NotFound) })
         .method_not_allowed_fallback(|| async { ApiError::of(ErrorCode::MethodNotAllowed) })
         .layer(axum::middleware::from_fn(problem_only::ensure_problem))
         .layer(DefaultBodyLimit::max(options.max_body_bytes))
+        // Outside the rate limit and every handler, so none of them answers an unread body.
+        .layer(axum::middleware::from_fn_with_state(
+            body::BodyLimit(options.max_body_bytes),
+            body::read_whole,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            options.request_timeout,
+            request_timeout::limit,
+        ))
+        // Outside the body read: a shed request costs no buffer.
+        .layer(axum::middleware::from_fn_with_state(
+            in_flight::InFlight::new(options.max_in_flight),
+            in_flight::limit,
+        ))
         .layer(axum::middleware::from_fn(metrics::record))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(

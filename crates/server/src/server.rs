@@ -1,5 +1,9 @@
 //! Starting and stopping the HTTP server: migrate, bind, serve, shut down gracefully.
 
+mod connections;
+
+pub use connections::ConnectionOptions;
+
 use crate::housekeeping;
 use crate::http::{self, HttpOptions, RateLimit, TrustedProxies};
 use crate::settings::{ConfigErrors, Settings};
@@ -73,7 +77,8 @@ pub async fn start(settings: &Settings) -> Result<RunningServer, StartupError> {
     let (shutdown, stopped) = oneshot::channel::<()>();
     let (listener, router) = prepare(settings).await?;
     let address = listener.local_addr().map_err(StartupError::Serve)?;
-    let task = tokio::spawn(serve_router(listener, router, async {
+    let options = ConnectionOptions::from(&settings.http);
+    let task = tokio::spawn(serve_router(listener, router, options, async {
         let _ = stopped.await;
     }));
     Ok(RunningServer {
@@ -94,7 +99,8 @@ pub async fn serve(
     let (listener, router) = prepare(settings).await?;
     let address = listener.local_addr().map_err(StartupError::Serve)?;
     tracing::info!(%address, "social-login listening");
-    serve_router(listener, router, signal).await?;
+    let options = ConnectionOptions::from(&settings.http);
+    serve_router(listener, router, options, signal).await?;
     tracing::info!("social-login stopped");
     Ok(())
 }
@@ -135,6 +141,8 @@ pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupEr
         })?;
     let options = HttpOptions {
         max_body_bytes: settings.http.max_body_bytes,
+        request_timeout: settings.http.request_timeout(),
+        max_in_flight: settings.http.max_in_flight,
         trusted_proxies: TrustedProxies::new(trusted_proxies),
         rate_limit: settings.rate_limit.enabled.then_some(RateLimit {
             period: settings.rate_limit.replenish_interval(),
@@ -149,19 +157,16 @@ pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupEr
     Ok(http::router(service, options))
 }
 
-/// Serves `router` on `listener` until `signal` completes, then drains.
+/// Serves `router` on `listener` until `signal` completes, then drains. Each request sees
+/// its peer as `ConnectInfo<SocketAddr>`.
 pub async fn serve_router(
     listener: TcpListener,
     router: axum::Router,
+    options: ConnectionOptions,
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), StartupError> {
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(signal)
-    .await
-    .map_err(StartupError::Serve)
+    connections::serve(listener, router, options, signal).await;
+    Ok(())
 }
 
 /// Completes on Ctrl-C or SIGTERM (what container runtimes send).

@@ -14,7 +14,7 @@ use social_login_provider_oauth2::{
 };
 use social_login_provider_oidc::{GoogleProvider, LinkedinProvider, MicrosoftProvider};
 use social_login_security::{
-    AeadStateSealer, AesGcmTokenCipher, Argon2PasswordHasher, JwtSessionTokens,
+    AeadStateSealer, AesGcmTokenCipher, Argon2PasswordHasher, HashLimits, JwtSessionTokens,
 };
 use social_login_state_store::{MemoryStateStore, RedisStateStore, RedisStateStoreConfig};
 use std::sync::Arc;
@@ -46,7 +46,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         states: state_store(settings, clock.clone())?,
         providers: providers(settings)?,
         cipher: Arc::new(AesGcmTokenCipher::new(&secret, &previous)),
-        hasher: Arc::new(Argon2PasswordHasher::new()),
+        hasher: Arc::new(password_hasher(settings)),
         sessions: Arc::new(JwtSessionTokens::new(
             &secret,
             &previous,
@@ -64,6 +64,15 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         service: AuthService::new(ports, policy),
         repository,
     })
+}
+
+/// OWASP costs; as many hashes at once as configured, else one per CPU.
+fn password_hasher(settings: &Settings) -> Argon2PasswordHasher {
+    let mut limits = HashLimits::for_this_machine();
+    if let Some(max) = settings.http.max_concurrent_password_hashes {
+        limits.max_concurrent = max;
+    }
+    Argon2PasswordHasher::new().with_limits(limits)
 }
 
 fn state_store(

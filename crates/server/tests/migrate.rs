@@ -3,6 +3,7 @@
 //! Real processes of the real binary, on SQLite and (with `TEST_POSTGRES_URL`) PostgreSQL.
 
 use sea_orm::{ConnectionTrait, Database, DbBackend, Statement};
+use social_login_migrations::{Migrator, MigratorTrait};
 use social_login_test_support::{PostgresDatabase, postgres_admin_url};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -77,17 +78,22 @@ async fn assert_migrated_once(url: &str, backend: DbBackend) {
     let tables = match backend {
         DbBackend::Postgres => {
             "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public' \
-             AND table_name IN ('users', 'linked_accounts', 'refresh_tokens')"
+             AND table_name IN ('users', 'linked_accounts', 'refresh_tokens', 'refresh_families')"
         }
         _ => {
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' \
-             AND name IN ('users', 'linked_accounts', 'refresh_tokens')"
+             AND name IN ('users', 'linked_accounts', 'refresh_tokens', 'refresh_families')"
         }
     };
-    assert_eq!(count(tables).await, 3, "every table exists");
+    assert_eq!(count(tables).await, 4, "every table exists");
     let applied = count("SELECT count(*) FROM seaql_migrations").await;
     let distinct = count("SELECT count(DISTINCT version) FROM seaql_migrations").await;
-    assert_eq!((applied, distinct), (3, 3), "each migration applied once");
+    let migrations = i64::try_from(Migrator::migrations().len()).unwrap();
+    assert_eq!(
+        (applied, distinct),
+        (migrations, migrations),
+        "each migration applied once"
+    );
     db.close().await.ok();
 }
 

@@ -2,7 +2,7 @@
 
 use crate::AppError;
 use social_login_domain::{ErrorCode, StateMismatch};
-use social_login_ports::{ProviderError, RepositoryError, StateStoreError};
+use social_login_ports::{HashError, ProviderError, RepositoryError, StateStoreError};
 use std::collections::HashSet;
 
 /// The position of a variant in the table below. An exhaustive match, so a new variant
@@ -79,6 +79,7 @@ fn every_code_but_the_http_layers_own_comes_from_some_variant() {
     let produced: HashSet<ErrorCode> = table().iter().map(|(error, _)| error.code()).collect();
     let http_only = [
         ErrorCode::PayloadTooLarge,
+        ErrorCode::RequestTimeout,
         ErrorCode::RateLimited,
         ErrorCode::NotFound,
         ErrorCode::MethodNotAllowed,
@@ -127,6 +128,14 @@ fn port_errors_translate_to_their_client_codes() {
         (
             AppError::from(StateStoreError("x".into())),
             ErrorCode::ServiceUnavailable,
+        ),
+        (
+            AppError::from(HashError::Busy),
+            ErrorCode::ServiceUnavailable,
+        ),
+        (
+            AppError::from(HashError::Failed("x".into())),
+            ErrorCode::InternalError,
         ),
     ];
     for (error, code) in cases {

@@ -234,10 +234,10 @@ async fn a_failing_hasher_is_internal() {
     let mut hasher = MockPasswordHasher::new();
     hasher
         .expect_hash()
-        .returning(|_| Err(HashError("out of memory".into())));
+        .returning(|_| Err(HashError::Failed("out of memory".into())));
     hasher
         .expect_verify()
-        .returning(|_, _| Err(HashError("out of memory".into())));
+        .returning(|_, _| Err(HashError::Failed("out of memory".into())));
     let service = world.service_with(Ports {
         hasher: Arc::new(hasher),
         ..world.ports()

@@ -14,7 +14,14 @@ pub struct ApiError {
     pub detail: String,
     pub retry_after_seconds: Option<u64>,
     cause: Option<String>,
+    /// Answered before the request body was read to its end: `Connection: close`, so the
+    /// client does not send its next request on a connection the server is closing.
+    close_connection: bool,
 }
+
+/// `Retry-After` of every 503: overload (shed requests, busy password hashing) passes in
+/// about a second, and a client that retries a dependency outage once a second costs little.
+const UNAVAILABLE_RETRY_AFTER_SECONDS: u64 = 1;
 
 /// The body of every error response.
 #[derive(Debug, Serialize, ToSchema)]
@@ -36,6 +43,7 @@ impl ApiError {
             detail: detail.into(),
             retry_after_seconds: None,
             cause: None,
+            close_connection: false,
         }
     }
 
@@ -52,6 +60,14 @@ impl ApiError {
         Self {
             retry_after_seconds: Some(retry_after_seconds.max(1)),
             ..Self::of(ErrorCode::RateLimited)
+        }
+    }
+
+    /// The same error, sent with `Connection: close`.
+    pub fn closing_connection(self) -> Self {
+        Self {
+            close_connection: true,
+            ..self
         }
     }
 
@@ -99,8 +115,15 @@ impl IntoResponse for ApiError {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/problem+json"),
         );
-        if let Some(seconds) = self.retry_after_seconds {
+        let retry_after = self
+            .retry_after_seconds
+            .or((status == StatusCode::SERVICE_UNAVAILABLE)
+                .then_some(UNAVAILABLE_RETRY_AFTER_SECONDS));
+        if let Some(seconds) = retry_after {
             headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        if self.close_connection {
+            headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
         }
         response
     }
@@ -120,6 +143,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
         ErrorCode::InvalidCredentials => StatusCode::UNAUTHORIZED,
         ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorCode::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
         ErrorCode::ValidationError => StatusCode::UNPROCESSABLE_ENTITY,
         ErrorCode::NotFound => StatusCode::NOT_FOUND,
         ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -142,6 +166,7 @@ fn title_of(code: ErrorCode) -> &'static str {
         ErrorCode::Unauthorized => "Unauthorized",
         ErrorCode::InvalidCredentials => "Invalid credentials",
         ErrorCode::PayloadTooLarge => "Payload too large",
+        ErrorCode::RequestTimeout => "Request timeout",
         ErrorCode::ValidationError => "Validation error",
         ErrorCode::NotFound => "Not found",
         ErrorCode::MethodNotAllowed => "Method not allowed",
@@ -166,6 +191,7 @@ fn default_detail(code: ErrorCode) -> &'static str {
         ErrorCode::Unauthorized => "a valid bearer token is required",
         ErrorCode::InvalidCredentials => "the credentials are invalid",
         ErrorCode::PayloadTooLarge => "request body is too large",
+        ErrorCode::RequestTimeout => "the request took too long; the connection is closed",
         ErrorCode::ValidationError => "request is invalid",
         ErrorCode::NotFound => "no such endpoint",
         ErrorCode::MethodNotAllowed => "this endpoint does not accept this method",
@@ -193,6 +219,7 @@ mod tests {
             (ErrorCode::Unauthorized, 401),
             (ErrorCode::InvalidCredentials, 401),
             (ErrorCode::PayloadTooLarge, 413),
+            (ErrorCode::RequestTimeout, 408),
             (ErrorCode::ValidationError, 422),
             (ErrorCode::NotFound, 404),
             (ErrorCode::MethodNotAllowed, 405),
@@ -204,6 +231,29 @@ mod tests {
         for (code, status) in expected {
             assert_eq!(status_of(code).as_u16(), status, "{code}");
         }
+    }
+
+    #[test]
+    fn every_503_says_when_to_retry() {
+        for error in [
+            ApiError::of(ErrorCode::ServiceUnavailable),
+            ApiError::from(AppError::Unavailable("database down".into())),
+        ] {
+            let response = error.into_response();
+            assert_eq!(response.status(), 503);
+            assert_eq!(response.headers()[header::RETRY_AFTER], "1");
+        }
+    }
+
+    #[test]
+    fn only_errors_sent_before_the_body_was_read_close_the_connection() {
+        let kept = ApiError::of(ErrorCode::PayloadTooLarge).into_response();
+        assert!(kept.headers().get(header::CONNECTION).is_none());
+        let closed = ApiError::of(ErrorCode::PayloadTooLarge)
+            .closing_connection()
+            .into_response();
+        assert_eq!(closed.headers()[header::CONNECTION], "close");
+        assert_eq!(closed.status(), 413);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Prometheus metrics: one recorder per process, and a middleware that counts requests.
 
 use axum::extract::{MatchedPath, Request};
+use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::Response;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
@@ -22,21 +23,71 @@ pub fn metrics_handle() -> PrometheusHandle {
         .clone()
 }
 
-/// Counts requests and their duration by route template (never the raw path, which
-/// would make one series per provider key typo).
+/// Counts requests and their duration by method, route template and status.
+///
+/// Every label value comes from a fixed set, whatever the client sends: each distinct label
+/// set is a series the recorder keeps forever, so a value a client can choose is unbounded
+/// memory. Hence the route template (never the raw path) and the method only when it is a
+/// standard one (hyper accepts any token as an extension method). The status is the
+/// service's own choice.
 pub async fn record(request: Request, next: Next) -> Response {
     let route = request
         .extensions()
         .get::<MatchedPath>()
         .map(|path| path.as_str().to_owned())
-        .unwrap_or_else(|| "unmatched".to_owned());
-    let method = request.method().to_string();
+        .unwrap_or_else(|| UNMATCHED.to_owned());
+    let method = method_label(request.method());
     let started = Instant::now();
     let response = next.run(request).await;
     let status = response.status().as_u16().to_string();
-    let labels = [("method", method), ("route", route), ("status", status)];
+    let labels = [
+        ("method", method.to_owned()),
+        ("route", route),
+        ("status", status),
+    ];
     metrics::counter!("http_requests_total", &labels).increment(1);
     metrics::histogram!("http_request_duration_seconds", &labels)
         .record(started.elapsed().as_secs_f64());
     response
+}
+
+/// The `route` of a request no route matched (404, whatever the path).
+const UNMATCHED: &str = "unmatched";
+
+/// The `method` label: the standard method's name, else `other`.
+fn method_label(method: &Method) -> &'static str {
+    const STANDARD: [Method; 9] = [
+        Method::GET,
+        Method::POST,
+        Method::PUT,
+        Method::DELETE,
+        Method::PATCH,
+        Method::HEAD,
+        Method::OPTIONS,
+        Method::CONNECT,
+        Method::TRACE,
+    ];
+    STANDARD
+        .iter()
+        .find(|standard| *standard == method)
+        .map_or("other", Method::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_methods_keep_their_name() {
+        assert_eq!(method_label(&Method::GET), "GET");
+        assert_eq!(method_label(&Method::DELETE), "DELETE");
+    }
+
+    #[test]
+    fn any_other_method_is_other() {
+        for name in ["MADEUP", "get", "PROPFIND", "X-1234"] {
+            let method = Method::from_bytes(name.as_bytes()).unwrap();
+            assert_eq!(method_label(&method), "other", "{name}");
+        }
+    }
 }

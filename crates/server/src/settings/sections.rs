@@ -176,7 +176,7 @@ impl TokenSettings {
     }
 }
 
-/// `[http]`: outbound timeout and inbound body limit.
+/// `[http]`: the outbound timeout and the bounds on inbound requests.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct HttpSettings {
@@ -184,6 +184,15 @@ pub struct HttpSettings {
     pub provider_timeout_seconds: u64,
     /// Larger request bodies are 413.
     pub max_body_bytes: usize,
+    /// A connection that has not sent a whole request head by then is closed (also an idle
+    /// keep-alive connection: it is waiting for its next head).
+    pub header_read_timeout_seconds: u64,
+    /// A request whose body and handling take longer is answered 408 and its connection closed.
+    pub request_timeout_seconds: u64,
+    /// Requests handled at once; more are answered 503 at once (`/healthz` is exempt).
+    pub max_in_flight: usize,
+    /// Password hashes computed at once (each holds 19 MiB); unset: one per CPU.
+    pub max_concurrent_password_hashes: Option<usize>,
 }
 
 impl Default for HttpSettings {
@@ -191,6 +200,10 @@ impl Default for HttpSettings {
         Self {
             provider_timeout_seconds: 10,
             max_body_bytes: 65_536,
+            header_read_timeout_seconds: 10,
+            request_timeout_seconds: 30,
+            max_in_flight: 512,
+            max_concurrent_password_hashes: None,
         }
     }
 }
@@ -199,6 +212,14 @@ impl HttpSettings {
     /// A `std` duration because reqwest takes one.
     pub fn provider_timeout(&self) -> std::time::Duration {
         std::time::Duration::from_secs(self.provider_timeout_seconds)
+    }
+
+    pub fn header_read_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.header_read_timeout_seconds)
+    }
+
+    pub fn request_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.request_timeout_seconds)
     }
 }
 

@@ -140,6 +140,25 @@ impl Settings {
         if self.http.max_body_bytes == 0 {
             errors.push("http.max_body_bytes", "must be greater than 0");
         }
+        check_seconds(
+            errors,
+            "http.header_read_timeout_seconds",
+            self.http.header_read_timeout_seconds,
+        );
+        check_seconds(
+            errors,
+            "http.request_timeout_seconds",
+            self.http.request_timeout_seconds,
+        );
+        if self.http.max_in_flight == 0 {
+            errors.push("http.max_in_flight", "must be at least 1");
+        }
+        if self.http.max_concurrent_password_hashes == Some(0) {
+            errors.push(
+                "http.max_concurrent_password_hashes",
+                "must be at least 1 (or unset: one per CPU)",
+            );
+        }
         // A disabled limiter's numbers are never used: no reason to reject them.
         if self.rate_limit.enabled {
             if self.rate_limit.per_second == 0 {

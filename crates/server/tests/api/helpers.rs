@@ -47,6 +47,8 @@ pub struct Options {
     pub max_body_bytes: usize,
     pub provider_timeout_seconds: u64,
     pub trusted_proxies: Vec<String>,
+    /// Any other setting, changed last.
+    pub tune: fn(&mut Settings),
 }
 
 impl Default for Options {
@@ -59,6 +61,7 @@ impl Default for Options {
             max_body_bytes: 65_536,
             provider_timeout_seconds: 10,
             trusted_proxies: Vec::new(),
+            tune: |_| {},
         }
     }
 }
@@ -144,6 +147,7 @@ async fn spawn(options: Options, database_via: Option<&FaultProxy>) -> TestApp {
     if let Some(github) = settings.oauth_providers.github.as_mut() {
         github.enabled = options.github_enabled;
     }
+    (options.tune)(&mut settings);
     settings.validate().expect("test settings are valid");
     let server = start(&settings).await.expect("server starts");
     TestApp {

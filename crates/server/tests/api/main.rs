@@ -7,11 +7,17 @@ mod email_claims;
 mod errors;
 mod fuzz;
 mod helpers;
+mod keep_alive;
+mod load;
+mod metrics_labels;
 mod oauth_flow;
 mod ops;
 mod password;
+mod process;
 mod providers;
+mod raw_http;
 mod secrets;
+mod slow_clients;
 mod state;
 mod two_providers;
 

@@ -38,6 +38,7 @@ fn environment_strings_become_booleans_numbers_enums_and_lists() {
         ("SOCIAL_LOGIN__TOKENS__ACCESS_TTL_SECONDS", "60"),
         ("SOCIAL_LOGIN__HTTP__MAX_BODY_BYTES", "2048"),
         ("SOCIAL_LOGIN__DATABASE__MAX_CONNECTIONS", "4"),
+        ("SOCIAL_LOGIN__HTTP__MAX_CONCURRENT_PASSWORD_HASHES", "6"),
         ("SOCIAL_LOGIN__OAUTH_STATE_STORE__BACKEND", "redis"),
         (
             "SOCIAL_LOGIN__OAUTH_PROVIDERS__GITHUB__SCOPES",
@@ -60,6 +61,7 @@ fn environment_strings_become_booleans_numbers_enums_and_lists() {
     assert_eq!(settings.tokens.access_ttl_seconds, 60);
     assert_eq!(settings.http.max_body_bytes, 2048);
     assert_eq!(settings.database.max_connections, 4);
+    assert_eq!(settings.http.max_concurrent_password_hashes, Some(6));
     assert_eq!(settings.oauth_state_store.backend, StateStoreBackend::Redis);
     let scopes = settings
         .provider(ProviderKey::Github)

@@ -50,6 +50,10 @@ refresh_ttl_seconds = 86400
 [http]
 provider_timeout_seconds = 5
 max_body_bytes = 1024
+header_read_timeout_seconds = 4
+request_timeout_seconds = 20
+max_in_flight = 64
+max_concurrent_password_hashes = 3
 
 [rate_limit]
 enabled = false

@@ -32,6 +32,16 @@ fn defaults_apply_when_only_the_secret_key_is_given() {
         std::time::Duration::from_secs(10)
     );
     assert_eq!(settings.http.max_body_bytes, 65_536);
+    assert_eq!(
+        settings.http.header_read_timeout(),
+        std::time::Duration::from_secs(10)
+    );
+    assert_eq!(
+        settings.http.request_timeout(),
+        std::time::Duration::from_secs(30)
+    );
+    assert_eq!(settings.http.max_in_flight, 512);
+    assert_eq!(settings.http.max_concurrent_password_hashes, None);
     assert!(settings.rate_limit.enabled);
     assert_eq!(
         (settings.rate_limit.per_second, settings.rate_limit.burst),
@@ -69,6 +79,10 @@ fn a_full_file_sets_every_field() {
     assert_eq!(settings.oauth_state_store.ttl_seconds, 300);
     assert_eq!(settings.tokens.access_ttl_seconds, 600);
     assert_eq!(settings.http.max_body_bytes, 1024);
+    assert_eq!(settings.http.header_read_timeout_seconds, 4);
+    assert_eq!(settings.http.request_timeout_seconds, 20);
+    assert_eq!(settings.http.max_in_flight, 64);
+    assert_eq!(settings.http.max_concurrent_password_hashes, Some(3));
     assert!(!settings.rate_limit.enabled);
 
     let github = settings.provider(ProviderKey::Github).unwrap();

@@ -82,6 +82,16 @@ fn every_rule_reports_the_field_it_checks() {
             s.http.provider_timeout_seconds = 0
         }),
         ("http.max_body_bytes", |s| s.http.max_body_bytes = 0),
+        ("http.header_read_timeout_seconds", |s| {
+            s.http.header_read_timeout_seconds = 0
+        }),
+        ("http.request_timeout_seconds", |s| {
+            s.http.request_timeout_seconds = 0
+        }),
+        ("http.max_in_flight", |s| s.http.max_in_flight = 0),
+        ("http.max_concurrent_password_hashes", |s| {
+            s.http.max_concurrent_password_hashes = Some(0)
+        }),
         ("rate_limit.per_second", |s| {
             s.rate_limit.enabled = true;
             s.rate_limit.per_second = 0;

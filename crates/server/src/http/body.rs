@@ -1,0 +1,109 @@
+//! Reads each request body in full, within its bounds, before any layer or handler answers.
+//!
+//! hyper reuses a connection only if the request body was read to its end by the time the
+//! response goes out. The rate limit and the bearer check answer without reading the body, and
+//! when it had not fully arrived yet (a client that writes head and body separately, a loaded
+//! host), hyper sent that answer as keep-alive, found the body unread, and closed the
+//! connection right after. The client's next request on it was lost without a response. Read
+//! first, every answer leaves the connection clean, or says `Connection: close` when it cannot.
+
+use super::error::ApiError;
+use axum::body::{Body, Bytes, HttpBody};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use social_login_domain::ErrorCode;
+use std::pin::Pin;
+
+/// How far past `max_body_bytes` a body is still read and thrown away, so that a client a
+/// little over the limit gets its 413 on a connection it can keep using. Larger bodies are
+/// not read: 413 and the connection is closed.
+const OVER_LIMIT_DRAIN_BYTES: usize = 1 << 20;
+
+/// `max_body_bytes` of CONTRACT §3.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyLimit(pub usize);
+
+/// The body as the layers and handlers behind it see it: in memory, at most the limit.
+pub async fn read_whole(
+    State(BodyLimit(max_bytes)): State<BodyLimit>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    if body.is_end_stream() {
+        return next.run(Request::from_parts(parts, body)).await;
+    }
+    let drain_limit = max_bytes.saturating_add(OVER_LIMIT_DRAIN_BYTES);
+    let declared = declared_length(&parts.headers);
+    if declared.is_some_and(|length| length > drain_limit) {
+        return too_large(false);
+    }
+    let capacity = declared.unwrap_or(0).min(max_bytes);
+    match read(body, capacity, max_bytes, drain_limit).await {
+        Read::Whole(bytes) => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
+        Read::TooLarge { drained } => too_large(drained),
+        // The client broke its own framing or went away mid-body: nothing to reuse.
+        Read::Broken => ApiError::validation("request body could not be read")
+            .closing_connection()
+            .into_response(),
+    }
+}
+
+enum Read {
+    Whole(Bytes),
+    /// Over `max_bytes`; `drained` if read to its end anyway (the connection is clean).
+    TooLarge {
+        drained: bool,
+    },
+    Broken,
+}
+
+async fn read(mut body: Body, capacity: usize, max_bytes: usize, drain_limit: usize) -> Read {
+    let mut kept = Vec::with_capacity(capacity);
+    let mut total = 0usize;
+    while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
+        let Ok(frame) = frame else {
+            return Read::Broken;
+        };
+        // Trailers carry nothing the service reads.
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        total = total.saturating_add(data.len());
+        if total > drain_limit {
+            return Read::TooLarge { drained: false };
+        }
+        if total <= max_bytes {
+            kept.extend_from_slice(&data);
+        }
+    }
+    if total > max_bytes {
+        Read::TooLarge { drained: true }
+    } else {
+        Read::Whole(Bytes::from(kept))
+    }
+}
+
+fn declared_length(headers: &HeaderMap) -> Option<usize> {
+    headers
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .parse()
+        .ok()
+}
+
+fn too_large(drained: bool) -> Response {
+    let error = ApiError::of(ErrorCode::PayloadTooLarge);
+    let error = if drained {
+        error
+    } else {
+        error.closing_connection()
+    };
+    error.into_response()
+}

@@ -1,0 +1,48 @@
+//! `http.max_in_flight`: a cap on the requests handled at once, shedding the rest at once.
+//!
+//! Past the cap a request is answered 503 `ServiceUnavailable` with `Retry-After` before its
+//! body is read: no queue forms, and the memory the requests in progress hold stays bounded.
+
+use super::error::ApiError;
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use social_login_domain::ErrorCode;
+use std::sync::Arc;
+use tokio::sync::Semaphore;
+
+/// Liveness must answer even when the service is saturated, or an orchestrator restarts a
+/// process that is merely busy. It does no I/O.
+const EXEMPT_PATH: &str = "/healthz";
+
+/// The shared slots of one router.
+#[derive(Debug, Clone)]
+pub struct InFlight(Arc<Semaphore>);
+
+impl InFlight {
+    pub fn new(max: usize) -> Self {
+        Self(Arc::new(Semaphore::new(
+            max.clamp(1, Semaphore::MAX_PERMITS),
+        )))
+    }
+}
+
+pub async fn limit(
+    State(InFlight(slots)): State<InFlight>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if request.uri().path() == EXEMPT_PATH {
+        return next.run(request).await;
+    }
+    let Ok(_slot) = slots.try_acquire_owned() else {
+        // The body is not read: the connection cannot be reused.
+        return ApiError::new(
+            ErrorCode::ServiceUnavailable,
+            "the service is at capacity; retry later",
+        )
+        .closing_connection()
+        .into_response();
+    };
+    next.run(request).await
+}

@@ -1,0 +1,123 @@
+//! The accept loop: each client connection served by hyper's HTTP/1.1 server with a deadline
+//! for its request heads, the client address handed to the router, and a graceful shutdown.
+//!
+//! Not `axum::serve`, which sets no timer on hyper, so hyper's header deadline never ran: a
+//! client sending its head a byte at a time held a connection (and a descriptor) for as long
+//! as it liked. The body and handling deadline is the router's (`http::request_timeout`).
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::future::Future;
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use tower::ServiceExt;
+
+/// What each connection is held to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnectionOptions {
+    /// From the moment hyper waits for a request head (a new connection, or a kept-alive one
+    /// after its last response) until the head is complete; past it the connection is closed
+    /// without a response.
+    pub header_read_timeout: Duration,
+}
+
+impl From<&crate::settings::HttpSettings> for ConnectionOptions {
+    fn from(http: &crate::settings::HttpSettings) -> Self {
+        Self {
+            header_read_timeout: http.header_read_timeout(),
+        }
+    }
+}
+
+/// How long the loop pauses after an accept error other than a client giving up, typically
+/// running out of file descriptors: retrying at once would spin.
+const ACCEPT_ERROR_PAUSE: Duration = Duration::from_secs(1);
+
+/// Serves until `signal` completes, then stops accepting, lets every connection finish its
+/// request in progress (each is bounded by the deadlines) and returns.
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    options: ConnectionOptions,
+    signal: impl Future<Output = ()> + Send + 'static,
+) {
+    // Sending on `shutdown` asks every connection to finish; each holds a clone of `open`,
+    // so `open_tx.closed()` completes once all of them are gone.
+    let (shutdown, _) = watch::channel(());
+    let (open_tx, open) = watch::channel(());
+    let mut signal = std::pin::pin!(signal);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(error) => {
+                    pause_after(error).await;
+                    continue;
+                }
+            },
+            () = &mut signal => break,
+        };
+        let stop = shutdown.subscribe();
+        let open = open.clone();
+        let router = router.clone();
+        tokio::spawn(async move {
+            serve_connection(stream, peer, router, options, stop).await;
+            drop(open);
+        });
+    }
+    drop(listener);
+    let _ = shutdown.send(());
+    drop(open);
+    open_tx.closed().await;
+}
+
+async fn serve_connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    router: Router,
+    options: ConnectionOptions,
+    mut stop: watch::Receiver<()>,
+) {
+    // What `into_make_service_with_connect_info::<SocketAddr>()` does: the client-IP layer
+    // and the rate limit start from `ConnectInfo<SocketAddr>`.
+    let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+        request.extensions_mut().insert(ConnectInfo(peer));
+        router.clone().oneshot(request.map(Body::new))
+    });
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(options.header_read_timeout);
+    let connection = builder.serve_connection(TokioIo::new(stream), service);
+    let mut connection = std::pin::pin!(connection);
+    let result = tokio::select! {
+        result = connection.as_mut() => result,
+        _ = stop.changed() => {
+            connection.as_mut().graceful_shutdown();
+            connection.await
+        }
+    };
+    if let Err(error) = result {
+        // Header deadlines, clients that went away, malformed requests: the client's doing.
+        tracing::debug!(%peer, %error, "connection closed");
+    }
+}
+
+/// A client that reset or aborted before we accepted it is nothing to wait for.
+async fn pause_after(error: std::io::Error) {
+    use std::io::ErrorKind::{ConnectionAborted, ConnectionRefused, ConnectionReset};
+    if matches!(
+        error.kind(),
+        ConnectionAborted | ConnectionRefused | ConnectionReset
+    ) {
+        return;
+    }
+    tracing::error!(%error, "accept failed; pausing");
+    tokio::time::sleep(ACCEPT_ERROR_PAUSE).await;
+}
