@@ -62,10 +62,17 @@ struct RawJwk {
     y: Option<String>,
 }
 
+/// The most signature keys kept from one document; real sets have two to a dozen.
+pub const MAX_KEYS: usize = 100;
+
 impl JwkSetDocument {
-    /// The signature keys (RSA and EC) of the set.
+    /// The signature keys (RSA and EC) of the set, the first [`MAX_KEYS`] of them.
     pub fn signature_keys(self) -> Vec<PublicKey> {
-        self.keys.into_iter().filter_map(parse_key).collect()
+        self.keys
+            .into_iter()
+            .filter_map(parse_key)
+            .take(MAX_KEYS)
+            .collect()
     }
 }
 

@@ -4,5 +4,6 @@ mod google_failures;
 mod google_id_token_faults;
 mod google_sign_in;
 mod key_set_cache;
+mod key_set_outage;
 mod support;
 mod verifier;
