@@ -1,6 +1,7 @@
 //! Proptest strategies for what providers send: arbitrary JSON, structure-aware mutations of
-//! a valid document (fields removed, emptied, retyped, oversized, nested deep, huge numbers),
-//! and raw bodies around it (truncated, random bytes, nesting at serde_json's limit).
+//! a valid document (fields removed, emptied, retyped, oversized, nested deep, huge numbers,
+//! objects in positional form), and raw bodies around it (truncated, random bytes, nesting
+//! at serde_json's limit).
 //!
 //! Test support only, behind the `strategies` feature that the adapter crates turn on for
 //! their dev-dependency: every parser of outside input gets its property tests from here.
@@ -97,6 +98,9 @@ pub enum Edit {
     Oversize,
     /// Wrapped in this many arrays.
     Nest(usize),
+    /// An object replaced by the array of its values: the positional form serde's derive
+    /// would otherwise take for a struct.
+    Positional,
 }
 
 fn edit() -> impl Strategy<Value = Edit> {
@@ -107,6 +111,7 @@ fn edit() -> impl Strategy<Value = Edit> {
         2 => number().prop_map(Edit::Replace),
         1 => Just(Edit::Oversize),
         1 => (1..SERDE_DEPTH_LIMIT - 8).prop_map(Edit::Nest),
+        2 => Just(Edit::Positional),
     ]
 }
 
@@ -196,6 +201,12 @@ fn apply(document: &mut Value, at: Index, edit: Edit) {
             let long: String = seed.chars().cycle().take(OVERSIZED_CHARS).collect();
             set(document, &path, Value::String(long));
         }
+        Edit::Positional => {
+            if let Some(Value::Object(members)) = at_path(document, &path) {
+                let values = std::mem::take(members).into_values().collect();
+                set(document, &path, Value::Array(values));
+            }
+        }
         Edit::Nest(depth) => {
             if let Some(target) = at_path(document, &path) {
                 let mut nested = target.take();
@@ -249,10 +260,11 @@ mod tests {
     /// Every kind of edit shows up in a modest number of cases, so the properties built on
     /// these strategies do see removed, retyped, oversized and deeply nested fields.
     #[test]
-    fn mutations_remove_retype_oversize_and_nest() {
+    fn mutations_remove_retype_oversize_nest_and_flatten_to_arrays() {
         let document = json!({"id": 1, "name": "Ada", "emails": [{"email": "a@b.c"}]});
         let mut runner = TestRunner::deterministic();
         let (mut removed, mut retyped, mut oversized, mut nested) = (false, false, false, false);
+        let mut positional = false;
         for _ in 0..300 {
             let value = mutated(document.clone())
                 .new_tree(&mut runner)
@@ -262,8 +274,9 @@ mod tests {
             retyped |= value.get("id").is_some_and(|id| !id.is_u64());
             oversized |= value.to_string().len() > OVERSIZED_CHARS;
             nested |= depth(&value) > 10;
+            positional |= value.is_array() || value["emails"][0].is_array();
         }
-        assert!(removed && retyped && oversized && nested);
+        assert!(removed && retyped && oversized && nested && positional);
     }
 
     #[test]

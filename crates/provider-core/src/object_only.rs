@@ -65,7 +65,11 @@ mod tests {
 
     #[test]
     fn arrays_in_place_of_objects_are_refused_at_any_depth() {
-        for body in [r#"["1"]"#, r#"["1", [true]]"#, r#"{"id": "1", "inner": [true]}"#] {
+        for body in [
+            r#"["1"]"#,
+            r#"["1", [true]]"#,
+            r#"{"id": "1", "inner": [true]}"#,
+        ] {
             assert!(serde_json::from_str::<Outer>(body).is_err(), "{body}");
         }
     }

@@ -17,7 +17,7 @@ use time::Duration;
 use tokio::task::JoinSet;
 
 /// The provider timeout of these tests: short, so a hang costs little real time.
-const TIMEOUT: StdDuration = StdDuration::from_millis(800);
+const TIMEOUT: StdDuration = StdDuration::from_millis(1200);
 
 /// Longer than [`TIMEOUT`]: the endpoint "hangs" as far as the client can tell.
 const HANG: StdDuration = StdDuration::from_secs(30);
@@ -261,7 +261,7 @@ async fn a_refetch_in_flight_does_not_hold_up_tokens_signed_with_a_known_key() {
     let started = Instant::now();
     bench.verify(&bench.token()).await.unwrap();
     assert!(
-        started.elapsed() < TIMEOUT / 4,
+        started.elapsed() < TIMEOUT / 2,
         "a known key waited {:?} for an unrelated refetch",
         started.elapsed()
     );
