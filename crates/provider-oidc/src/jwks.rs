@@ -31,8 +31,8 @@ use url::Url;
 pub const KEY_SET_TTL: Duration = Duration::hours(1);
 
 /// How long past [`KEY_SET_TTL`] the keys stay in use while the provider's key endpoint
-/// fails: a day covers an outage of any provider we know, and stays far below how long
-/// providers keep publishing a key after they stop signing with it (weeks).
+/// fails: a day rides out a long outage, and bounds how long a key the provider withdrew
+/// during one can still verify a token.
 pub const KEY_SET_GRACE: Duration = Duration::hours(24);
 
 /// The least time between two fetches caused by an unknown `kid`.
