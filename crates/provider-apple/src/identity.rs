@@ -31,6 +31,9 @@ pub fn to_identity(
 }
 
 #[cfg(test)]
+mod properties;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::{Value, json};

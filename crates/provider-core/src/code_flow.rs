@@ -5,16 +5,16 @@ use crate::config_error::{
 };
 use crate::failure::code_exchange_failure;
 use crate::settings::ProviderSettings;
-use crate::token_http::TokenHttp;
+use crate::token_http::{TokenHttp, TokenHttpError};
 use crate::token_set::{IdTokenField, TokenSet};
 use oauth2::basic::{
     BasicErrorResponse, BasicRevocationErrorResponse, BasicTokenIntrospectionResponse,
     BasicTokenType,
 };
 use oauth2::{
-    AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointNotSet,
-    EndpointSet, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope, StandardRevocableToken,
-    StandardTokenResponse, TokenResponse, TokenUrl,
+    AsyncHttpClient, AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken,
+    EndpointNotSet, EndpointSet, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope,
+    StandardRevocableToken, StandardTokenResponse, TokenResponse, TokenUrl,
 };
 use social_login_domain::SecretText;
 use social_login_ports::{AuthorizationRequest, ProviderError};
@@ -158,7 +158,8 @@ impl CodeFlow {
         code: &SecretText,
         pkce_verifier: &SecretText,
     ) -> Result<TokenSet, ProviderError> {
-        self.exchange(&self.client, code, pkce_verifier).await
+        self.exchange(&self.client, &self.http, code, pkce_verifier)
+            .await
     }
 
     /// Like [`Self::exchange_code`], with a client secret minted for this one exchange
@@ -173,22 +174,28 @@ impl CodeFlow {
             .client
             .clone()
             .set_client_secret(ClientSecret::new(client_secret.expose().to_owned()));
-        self.exchange(&client, code, pkce_verifier).await
+        self.exchange(&client, &self.http, code, pkce_verifier)
+            .await
     }
 
-    async fn exchange(
+    /// The exchange through `http`: [`TokenHttp`] in production, a canned answer in tests.
+    async fn exchange<H>(
         &self,
         client: &OAuthClient,
+        http: &H,
         code: &SecretText,
         pkce_verifier: &SecretText,
-    ) -> Result<TokenSet, ProviderError> {
+    ) -> Result<TokenSet, ProviderError>
+    where
+        H: for<'c> AsyncHttpClient<'c, Error = TokenHttpError>,
+    {
         let mut request = client.exchange_code(AuthorizationCode::new(code.expose().to_owned()));
         if self.pkce {
             request =
                 request.set_pkce_verifier(PkceCodeVerifier::new(pkce_verifier.expose().to_owned()));
         }
         let answer = request
-            .request_async(&self.http)
+            .request_async(http)
             .await
             .map_err(code_exchange_failure)?;
         if answer.access_token().secret().is_empty() {
@@ -205,6 +212,9 @@ impl CodeFlow {
         })
     }
 }
+
+#[cfg(test)]
+mod token_answer_tests;
 
 #[cfg(test)]
 mod tests {

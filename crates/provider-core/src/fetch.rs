@@ -48,7 +48,50 @@ pub async fn fetch_json_unless<T: DeserializeOwned>(
         }
         body.extend_from_slice(&chunk);
     }
-    serde_json::from_slice(&body)
-        .map(Some)
-        .map_err(|e| user_info_unreadable(what, &e))
+    decode_json(what, &body).map(Some)
+}
+
+/// Decodes a provider's JSON answer of `what`; a body that is not the expected JSON is
+/// `ProviderError::UserInfo` naming only the position (the body may hold a token).
+pub fn decode_json<T: DeserializeOwned>(what: &str, body: &[u8]) -> Result<T, ProviderError> {
+    serde_json::from_slice(body).map_err(|e| user_info_unreadable(what, &e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json_strategies::body_bytes;
+    use proptest::prelude::*;
+    use serde::Deserialize;
+    use serde_json::json;
+
+    const TOKEN: &str = "gho_16C7e42F292c6912E7710c838347Ae178B4a";
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)] // Read by serde only: the shape is what is tested.
+    struct Profile {
+        id: u64,
+        token: String,
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        /// Whatever the body, decoding gives the value or a `UserInfo` naming the position,
+        /// never quoting the body (serde's own messages quote the offending value).
+        #[test]
+        fn a_body_that_does_not_decode_is_never_quoted(
+            body in body_bytes(json!({"id": 583231, "token": TOKEN})),
+        ) {
+            match decode_json::<Profile>("GitHub profile endpoint", &body) {
+                Ok(_) => {}
+                Err(ProviderError::UserInfo(message)) => {
+                    let expected = "GitHub profile endpoint answered a body that is not the expected JSON (line ";
+                    prop_assert!(message.starts_with(expected), "{}", message);
+                    prop_assert!(!message.contains("gho_"), "{}", message);
+                }
+                Err(other) => prop_assert!(false, "not a UserInfo failure: {:?}", other),
+            }
+        }
+    }
 }

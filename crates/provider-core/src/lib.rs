@@ -10,14 +10,18 @@ pub mod config_error;
 pub mod failure;
 pub mod fetch;
 pub mod http_client;
+#[cfg(any(test, feature = "strategies"))]
+pub mod json_strategies;
+pub mod object_only;
 pub mod settings;
 pub mod token_http;
 pub mod token_set;
 
 pub use code_flow::{ClientAuth, CodeFlow, FlowDefaults};
 pub use config_error::{ProviderConfigError, parse_http_url, require_non_empty, resolve_endpoint};
-pub use fetch::{fetch_json, fetch_json_unless};
+pub use fetch::{decode_json, fetch_json, fetch_json_unless};
 pub use http_client::{HttpClientError, USER_AGENT, build_http_client};
+pub use object_only::ObjectOnly;
 pub use settings::{EndpointOverrides, ProviderSettings};
 pub use token_http::{TokenHttp, TokenHttpError};
 pub use token_set::{IdTokenField, TokenSet};

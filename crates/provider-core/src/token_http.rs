@@ -51,22 +51,30 @@ impl<'c> AsyncHttpClient<'c> for TokenHttp {
                 .await
                 .map_err(|e| TokenHttpError::Transport(transport_failure(&e)))?;
             let status = response.status();
-            let mut builder = http::Response::builder().status(status);
-            for (name, value) in response.headers() {
-                builder = builder.header(name, value);
-            }
+            let headers = response.headers().clone();
             let body = read_capped(&mut response).await?;
-            if let Some(code) = error_member(&body) {
-                return Err(TokenHttpError::ErrorMember(code));
-            }
-            if !status.is_success() {
-                return Err(TokenHttpError::Status(status.as_u16()));
-            }
-            builder
-                .body(body)
-                .map_err(|_| TokenHttpError::InvalidRequest)
+            token_answer(status, &headers, body)
         })
     }
+}
+
+/// The answer handed to oauth2 to parse, or the failure it is: an `error` member whatever
+/// the status, else a failure status by its number.
+pub fn token_answer(
+    status: http::StatusCode,
+    headers: &http::HeaderMap,
+    body: Vec<u8>,
+) -> Result<HttpResponse, TokenHttpError> {
+    if let Some(code) = error_member(&body) {
+        return Err(TokenHttpError::ErrorMember(code));
+    }
+    if !status.is_success() {
+        return Err(TokenHttpError::Status(status.as_u16()));
+    }
+    let mut answer = http::Response::new(body);
+    *answer.status_mut() = status;
+    *answer.headers_mut() = headers.clone();
+    Ok(answer)
 }
 
 /// Reads the body chunk by chunk, refusing to buffer more than the cap.

@@ -8,6 +8,8 @@
 mod api;
 mod avatar;
 mod identity;
+#[cfg(test)]
+mod properties;
 
 use async_trait::async_trait;
 use social_login_domain::ProviderKey;

@@ -9,6 +9,8 @@
 mod api;
 mod identity;
 mod proof;
+#[cfg(test)]
+mod properties;
 
 use async_trait::async_trait;
 use social_login_domain::{ProviderKey, SecretText};

@@ -6,6 +6,8 @@
 
 mod api;
 mod identity;
+#[cfg(test)]
+mod properties;
 
 use async_trait::async_trait;
 use reqwest::StatusCode;

@@ -7,6 +7,8 @@
 
 mod api;
 mod identity;
+#[cfg(test)]
+mod properties;
 
 use async_trait::async_trait;
 use social_login_domain::ProviderKey;

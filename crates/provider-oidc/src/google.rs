@@ -2,6 +2,8 @@
 //! from the verified id_token and the userinfo endpoint.
 
 mod identity;
+#[cfg(test)]
+mod properties;
 
 use crate::id_token::{IdTokenVerifier, IssuerPolicy};
 use crate::jwks::KeySetCache;

@@ -8,6 +8,8 @@
 mod checks;
 mod header;
 mod issuer;
+#[cfg(test)]
+mod properties;
 
 pub use checks::CLOCK_LEEWAY_SECS;
 pub use header::{TokenHeader, read_header};

@@ -1,65 +1,55 @@
 //! A provider's JSON Web Key Set, fetched with the shared client and cached.
 //!
-//! Policy (docs/architecture.md): the set is kept for [`KEY_SET_TTL`]; a token whose `kid`
-//! is not in it triggers a refetch, at most once per [`REFETCH_INTERVAL`], so a key
-//! rotation is picked up at once while a flood of made-up `kid`s cannot make us hammer the
-//! provider. Times come from the caller's clock, so tests can move them.
+//! Policy (docs/architecture.md, docs/decisions.md): the set is kept for [`KEY_SET_TTL`];
+//! a token whose `kid` is not in it triggers a refetch, at most once per
+//! [`REFETCH_INTERVAL`], so a key rotation is picked up at once while a flood of made-up
+//! `kid`s cannot make us hammer the provider. When a refresh fails, the keys stay in use
+//! for [`KEY_SET_GRACE`] past their hour, and the next attempt waits [`RETRY_INTERVAL`]:
+//! a JWKS outage neither stops sign-ins at once nor sends one fetch per login.
+//!
+//! Single flight: the state sits behind a lock held only for lookups, never across the
+//! network. One caller fetches while holding `fetching`; the others that need the set wait
+//! for its outcome (or, holding a key still within the grace, use it at once), so a
+//! hanging endpoint costs each login at most one timeout, and a login whose key is cached
+//! never waits for anybody's fetch. Times come from the caller's clock, so tests move them.
 
+mod cached;
 pub mod key;
 mod registry;
 
+use crate::jwks::cached::{Cached, Lookup};
 use crate::jwks::key::{JwkSetDocument, PublicKey};
 use jsonwebtoken::{Algorithm, DecodingKey};
 use social_login_ports::ProviderError;
 use social_login_provider_core::fetch_json;
 use std::fmt;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use time::{Duration, OffsetDateTime};
-use tokio::sync::Mutex;
 use url::Url;
 
-/// How long a fetched key set is trusted without asking again.
+/// How long a fetched key set is trusted without asking again (spec 4.7.3: one hour).
 pub const KEY_SET_TTL: Duration = Duration::hours(1);
+
+/// How long past [`KEY_SET_TTL`] the keys stay in use while the provider's key endpoint
+/// fails: a day rides out a long outage, and bounds how long a key the provider withdrew
+/// during one can still verify a token.
+pub const KEY_SET_GRACE: Duration = Duration::hours(24);
 
 /// The least time between two fetches caused by an unknown `kid`.
 pub const REFETCH_INTERVAL: Duration = Duration::minutes(1);
+
+/// The least time between a failed fetch and the next attempt, whatever needs the keys.
+pub const RETRY_INTERVAL: Duration = Duration::seconds(30);
 
 /// One provider's key set. Shared by every adapter instance with the same JWKS URL through
 /// [`KeySetCache::shared`].
 pub struct KeySetCache {
     url: Url,
     http: reqwest::Client,
-    // An async mutex held across the fetch: concurrent sign-ins wait for one fetch instead
-    // of each sending their own.
+    /// Held only to read or record, never across an await.
     state: Mutex<Cached>,
-}
-
-#[derive(Default)]
-struct Cached {
-    keys: Vec<PublicKey>,
-    /// When the keys were last fetched successfully.
-    fetched_at: Option<OffsetDateTime>,
-    /// When a fetch was last attempted, successful or not: the unknown-`kid` limit.
-    attempted_at: Option<OffsetDateTime>,
-}
-
-impl Cached {
-    fn is_fresh(&self, now: OffsetDateTime) -> bool {
-        self.fetched_at.is_some_and(|at| now - at < KEY_SET_TTL)
-    }
-
-    fn may_refetch(&self, now: OffsetDateTime) -> bool {
-        self.attempted_at
-            .is_none_or(|at| now - at >= REFETCH_INTERVAL)
-    }
-
-    /// The key named `kid`; a token without `kid` may use the only key of a one-key set.
-    fn find(&self, kid: Option<&str>) -> Option<&PublicKey> {
-        match kid {
-            Some(kid) => self.keys.iter().find(|key| key.kid.as_deref() == Some(kid)),
-            None if self.keys.len() == 1 => self.keys.first(),
-            None => None,
-        }
-    }
+    /// Held by the one caller fetching the set.
+    fetching: tokio::sync::Mutex<()>,
 }
 
 impl fmt::Debug for KeySetCache {
@@ -78,6 +68,7 @@ impl KeySetCache {
             url,
             http,
             state: Mutex::new(Cached::default()),
+            fetching: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -100,32 +91,65 @@ impl KeySetCache {
         algorithm: Algorithm,
         now: OffsetDateTime,
     ) -> Result<DecodingKey, ProviderError> {
-        let mut cached = self.state.lock().await;
-        if !cached.is_fresh(now) {
-            self.refresh(&mut cached, now).await?;
-        } else if cached.find(kid).is_none() && cached.may_refetch(now) {
-            // A rotation: the provider signs with a key published after our fetch.
-            tracing::info!(jwks = %self.url, "unknown id_token key id; refetching the key set");
-            self.refresh(&mut cached, now).await?;
-        }
-        let key = cached.find(kid).ok_or_else(|| {
-            ProviderError::UserInfo("id_token key id is not in the provider's key set".into())
-        })?;
+        let key = self.find(kid, now).await?;
         if !key.accepts(algorithm) {
             return Err(ProviderError::UserInfo(
                 "id_token algorithm does not match its key".into(),
             ));
         }
-        Ok(key.key.clone())
+        Ok(key.key)
     }
 
-    async fn refresh(&self, cached: &mut Cached, now: OffsetDateTime) -> Result<(), ProviderError> {
-        cached.attempted_at = Some(now);
+    async fn find(
+        &self,
+        kid: Option<&str>,
+        now: OffsetDateTime,
+    ) -> Result<PublicKey, ProviderError> {
+        let lookup = self.state().lookup(kid, now);
+        let (meanwhile, seen) = match lookup {
+            Lookup::Found(key) => return Ok(key),
+            Lookup::Refused(error) => return Err(error),
+            Lookup::Refresh {
+                meanwhile,
+                attempts,
+            } => (meanwhile, attempts),
+        };
+        let _fetching = match (self.fetching.try_lock(), meanwhile) {
+            (Ok(guard), _) => guard,
+            // Someone else is fetching: a key still within the grace needs no wait.
+            (Err(_), Some(key)) => return Ok(key),
+            (Err(_), None) => self.fetching.lock().await,
+        };
+        // The fetch we waited for may have settled it; if not (or if its caller gave up
+        // and dropped it), this caller fetches.
+        let pending = self.state().attempts() == seen;
+        if pending {
+            let outcome = self.fetch().await;
+            if let Err(error) = &outcome {
+                tracing::warn!(jwks = %self.url, %error, "key set refresh failed");
+            }
+            let mut state = self.state();
+            state.record(outcome, now);
+            tracing::debug!(jwks = %self.url, keys = state.key_count(), "key set attempt recorded");
+        }
+        self.state().settle(kid, now)
+    }
+
+    async fn fetch(&self) -> Result<Vec<PublicKey>, ProviderError> {
         let document: JwkSetDocument =
             fetch_json("JWKS endpoint", self.http.get(self.url.clone())).await?;
-        cached.keys = document.signature_keys();
-        cached.fetched_at = Some(now);
-        tracing::debug!(jwks = %self.url, keys = cached.keys.len(), "key set fetched");
-        Ok(())
+        let keys = document.signature_keys();
+        if keys.is_empty() {
+            // Kept as a failure: an empty set would refuse every token, stale keys would not.
+            return Err(ProviderError::UserInfo(
+                "JWKS endpoint answered no usable signature key".into(),
+            ));
+        }
+        Ok(keys)
+    }
+
+    fn state(&self) -> MutexGuard<'_, Cached> {
+        // The state is consistent after every statement; a panic elsewhere cannot break it.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

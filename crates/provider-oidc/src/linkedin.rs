@@ -8,6 +8,8 @@
 //! every flow), and an app that refuses it is configured with `pkce = false`.
 
 mod identity;
+#[cfg(test)]
+mod properties;
 
 use crate::id_token::{IdTokenVerifier, IssuerPolicy, NoncePolicy};
 use crate::jwks::KeySetCache;

@@ -3,6 +3,8 @@
 //! (Microsoft recommends it over userinfo, and Graph would need another scope and call).
 
 mod identity;
+#[cfg(test)]
+mod properties;
 mod tenant;
 
 pub use tenant::{PERSONAL_ACCOUNT_TENANT, TENANT_PLACEHOLDER, tenant_issuer_policy};

@@ -1,8 +1,12 @@
 //! The JSON shape of Discord's user object that sign-in needs (PROVIDERS.md §6.5).
 //!
 //! No `Debug`: it holds an email, which stays out of logs.
+//!
+//! Every struct decodes from a JSON object only ([`ObjectOnly`]): an array in its place is a
+//! malformed answer, not fields in order.
 
 use serde::Deserialize;
+use social_login_provider_core::ObjectOnly;
 
 /// `GET /users/@me`.
 #[derive(Clone, Deserialize)]
@@ -26,4 +30,6 @@ pub struct User {
     /// Whether the email is verified; present with the `email` scope.
     #[serde(default)]
     pub verified: Option<bool>,
+    #[serde(flatten)]
+    pub _object: ObjectOnly,
 }

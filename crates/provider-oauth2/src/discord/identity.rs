@@ -37,6 +37,7 @@ fn non_blank(value: Option<String>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use social_login_provider_core::ObjectOnly;
 
     fn user() -> User {
         User {
@@ -47,6 +48,7 @@ mod tests {
             avatar: None,
             email: Some("ada@example.com".into()),
             verified: Some(true),
+            _object: ObjectOnly,
         }
     }
 

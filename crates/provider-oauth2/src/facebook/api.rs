@@ -1,8 +1,12 @@
 //! The JSON shape of the Graph API's user node that sign-in needs (PROVIDERS.md §3.5).
 //!
 //! No `Debug`: it holds an email, which stays out of logs.
+//!
+//! Every struct decodes from a JSON object only ([`ObjectOnly`]): an array in its place is a
+//! malformed answer, not fields in order.
 
 use serde::Deserialize;
+use social_login_provider_core::ObjectOnly;
 
 /// `GET /me?fields=id,name,email,picture`. A Graph error can come back instead, in the
 /// envelope `{"error": {...}}`; `id` is then absent.
@@ -20,6 +24,8 @@ pub struct Me {
     pub picture: Option<Picture>,
     #[serde(default)]
     pub error: Option<GraphError>,
+    #[serde(flatten)]
+    pub _object: ObjectOnly,
 }
 
 /// `picture` → `{"data": {...}}`.
@@ -27,6 +33,8 @@ pub struct Me {
 pub struct Picture {
     #[serde(default)]
     pub data: Option<PictureData>,
+    #[serde(flatten)]
+    pub _object: ObjectOnly,
 }
 
 #[derive(Clone, Deserialize)]
@@ -36,6 +44,8 @@ pub struct PictureData {
     /// True for Facebook's generic default picture.
     #[serde(default)]
     pub is_silhouette: bool,
+    #[serde(flatten)]
+    pub _object: ObjectOnly,
 }
 
 /// The Graph error envelope's content; only the type and code are repeated in logs (the
@@ -46,4 +56,6 @@ pub struct GraphError {
     pub kind: Option<String>,
     #[serde(default)]
     pub code: Option<i64>,
+    #[serde(flatten)]
+    pub _object: ObjectOnly,
 }

@@ -53,6 +53,7 @@ fn non_blank(value: Option<String>) -> Option<String> {
 mod tests {
     use super::*;
     use crate::facebook::api::{Picture, PictureData};
+    use social_login_provider_core::ObjectOnly;
 
     fn me() -> Me {
         Me {
@@ -63,9 +64,12 @@ mod tests {
                 data: Some(PictureData {
                     url: Some("https://platform-lookaside.fbsbx.com/p/1".into()),
                     is_silhouette: false,
+                    _object: ObjectOnly,
                 }),
+                _object: ObjectOnly,
             }),
             error: None,
+            _object: ObjectOnly,
         }
     }
 
@@ -101,6 +105,7 @@ mod tests {
             error: Some(GraphError {
                 kind: Some("OAuthException".into()),
                 code: Some(190),
+                _object: ObjectOnly,
             }),
             ..me()
         };

@@ -1,8 +1,12 @@
 //! The JSON shapes of GitHub's REST answers that sign-in needs (PROVIDERS.md §2.5).
 //!
 //! No `Debug`: these hold emails, which stay out of logs.
+//!
+//! Every struct decodes from a JSON object only ([`ObjectOnly`]): an array in its place is a
+//! malformed answer, not fields in order.
 
 use serde::Deserialize;
+use social_login_provider_core::ObjectOnly;
 
 /// `GET /user`.
 #[derive(Clone, Deserialize)]
@@ -16,6 +20,8 @@ pub struct User {
     pub email: Option<String>,
     #[serde(default)]
     pub avatar_url: Option<String>,
+    #[serde(flatten)]
+    pub _object: ObjectOnly,
 }
 
 /// One entry of `GET /user/emails`.
@@ -26,4 +32,6 @@ pub struct EmailEntry {
     pub primary: bool,
     #[serde(default)]
     pub verified: bool,
+    #[serde(flatten)]
+    pub _object: ObjectOnly,
 }

@@ -50,6 +50,7 @@ fn non_blank(value: Option<String>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use social_login_provider_core::ObjectOnly;
 
     fn user(name: Option<&str>, public: Option<&str>) -> User {
         User {
@@ -57,6 +58,7 @@ mod tests {
             name: name.map(Into::into),
             email: public.map(Into::into),
             avatar_url: Some("https://avatars.example/u/583231".into()),
+            _object: ObjectOnly,
         }
     }
 
@@ -65,6 +67,7 @@ mod tests {
             email: email.into(),
             primary,
             verified,
+            _object: ObjectOnly,
         }
     }
 

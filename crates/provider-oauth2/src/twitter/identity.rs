@@ -35,6 +35,7 @@ fn non_blank(value: Option<String>) -> Option<String> {
 mod tests {
     use super::*;
     use crate::twitter::api::User;
+    use social_login_provider_core::ObjectOnly;
 
     fn answer(email: Option<&str>) -> UsersMe {
         UsersMe {
@@ -45,7 +46,9 @@ mod tests {
                     "https://pbs.twimg.com/profile_images/1/a_normal.jpg".into(),
                 ),
                 confirmed_email: email.map(Into::into),
+                _object: ObjectOnly,
             }),
+            _object: ObjectOnly,
         }
     }
 
@@ -77,7 +80,11 @@ mod tests {
 
     #[test]
     fn an_answer_without_data_is_a_user_info_failure() {
-        let error = to_identity(UsersMe { data: None }).unwrap_err();
+        let error = to_identity(UsersMe {
+            data: None,
+            _object: ObjectOnly,
+        })
+        .unwrap_err();
         assert!(matches!(error, ProviderError::UserInfo(_)));
     }
 }

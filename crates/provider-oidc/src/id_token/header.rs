@@ -6,6 +6,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::Algorithm;
 use serde::Deserialize;
 use social_login_ports::ProviderError;
+use social_login_provider_core::ObjectOnly;
 use social_login_provider_core::failure::safe_error_code;
 
 /// What the verifier needs from the header.
@@ -20,6 +21,9 @@ struct RawHeader {
     alg: String,
     #[serde(default)]
     kid: Option<String>,
+    /// Decoded from a JSON object only, never from an array in field order.
+    #[serde(flatten)]
+    _object: ObjectOnly,
 }
 
 /// Reads the header of a compact JWS and checks its `alg` against `allowed`.
@@ -98,6 +102,12 @@ mod tests {
             let error = message(read_header(token, &[Algorithm::RS256]));
             assert!(error.starts_with("id_token "), "{error}");
         }
+        // serde's derive would read an array as the fields in order: `alg`, then `kid`.
+        let positional = token_with(json!(["RS256", "k1"]));
+        assert_eq!(
+            message(read_header(&positional, &[Algorithm::RS256])),
+            "id_token header is not the expected JSON"
+        );
         let odd_alg = token_with(json!({"alg": "RS256 <script>"}));
         let error = message(read_header(&odd_alg, &[Algorithm::RS256]));
         assert!(!error.contains("script"), "{error}");

@@ -4,6 +4,7 @@
 use jsonwebtoken::{Algorithm, DecodingKey};
 use serde::Deserialize;
 use serde_json::Value;
+use social_login_provider_core::ObjectOnly;
 use std::fmt;
 
 /// One usable signature key.
@@ -41,6 +42,9 @@ impl fmt::Debug for PublicKey {
 pub struct JwkSetDocument {
     #[serde(default)]
     keys: Vec<Value>,
+    /// Decoded from a JSON object only, never from an array in field order.
+    #[serde(flatten)]
+    pub _object: ObjectOnly,
 }
 
 #[derive(Deserialize)]
@@ -60,12 +64,22 @@ struct RawJwk {
     x: Option<String>,
     #[serde(default)]
     y: Option<String>,
+    /// Decoded from a JSON object only, never from an array in field order.
+    #[serde(flatten)]
+    _object: ObjectOnly,
 }
 
+/// The most signature keys kept from one document; real sets have two to a dozen.
+pub const MAX_KEYS: usize = 100;
+
 impl JwkSetDocument {
-    /// The signature keys (RSA and EC) of the set.
+    /// The signature keys (RSA and EC) of the set, the first [`MAX_KEYS`] of them.
     pub fn signature_keys(self) -> Vec<PublicKey> {
-        self.keys.into_iter().filter_map(parse_key).collect()
+        self.keys
+            .into_iter()
+            .filter_map(parse_key)
+            .take(MAX_KEYS)
+            .collect()
     }
 }
 
@@ -88,6 +102,9 @@ fn parse_key(raw: Value) -> Option<PublicKey> {
 }
 
 #[cfg(test)]
+mod properties;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
@@ -108,6 +125,7 @@ mod tests {
             {"kty": "oct", "kid": "hmac", "k": "c2VjcmV0"},
             {"kty": "RSA", "kid": "broken"},
             "not even an object",
+            ["RSA", "positional", "RS256", "sig", N, "AQAB"],
             {"kty": "RSA", "kid": "no-alg", "n": N, "e": "AQAB"},
         ]}));
         let kids: Vec<_> = keys.iter().map(|k| k.kid.as_deref().unwrap()).collect();

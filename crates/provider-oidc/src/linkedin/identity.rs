@@ -11,6 +11,7 @@ use crate::claims::{IdTokenClaims, lenient_bool};
 use serde::Deserialize;
 use social_login_domain::{Email, ProviderIdentity, ProviderKey, ProviderSubject};
 use social_login_ports::ProviderError;
+use social_login_provider_core::ObjectOnly;
 
 /// `GET /v2/userinfo`. No `Debug`: it holds an email.
 #[derive(Clone, Default, Deserialize)]
@@ -24,6 +25,9 @@ pub struct UserInfo {
     pub name: Option<String>,
     #[serde(default)]
     pub picture: Option<String>,
+    /// Decoded from a JSON object only, never from an array in field order.
+    #[serde(flatten)]
+    pub _object: ObjectOnly,
 }
 
 /// Maps the verified claims and the userinfo answer.

@@ -24,7 +24,11 @@ pub fn posted_name(post_body: Option<&Value>) -> Option<PersonName> {
     let part = |key: &str| {
         name.get(key)
             .and_then(Value::as_str)
-            .map(|part| part.trim().chars().take(MAX_PART_CHARS).collect::<String>())
+            // Trimmed again after the cut, which may fall right after a space.
+            .map(|part| {
+                let cut: String = part.trim().chars().take(MAX_PART_CHARS).collect();
+                cut.trim_end().to_owned()
+            })
             .filter(|part| !part.is_empty())
     };
     let name = PersonName {
@@ -33,6 +37,9 @@ pub fn posted_name(post_body: Option<&Value>) -> Option<PersonName> {
     };
     name.full_name().map(|_| name)
 }
+
+#[cfg(test)]
+mod properties;
 
 #[cfg(test)]
 mod tests {

@@ -150,6 +150,26 @@ async fn a_failing_emails_endpoint_is_a_failed_user_info() {
 }
 
 #[tokio::test]
+async fn a_key_set_that_cannot_be_fetched_is_a_failed_user_info_and_writes_nothing() {
+    let app = spawn_app().await;
+    app.sim.set_fault(Fault {
+        provider: Provider::Google,
+        status: Some(503),
+        ..fault(Endpoint::Jwks)
+    });
+    // Nothing cached yet, so no grace applies: the id_token cannot be checked.
+    let response = app.login_response_at("google", "583231").await;
+    assert_problem(response, 502, "OAuthUserInfoFailed").await;
+    assert!(
+        !app.stored_bytes()
+            .await
+            .windows(15)
+            .any(|w| w == b"ada@example.com")
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn the_public_endpoints_are_rate_limited_per_client() {
     let app = spawn_app_with(Options {
         rate_limit: Some((1, 3)),

@@ -1,0 +1,96 @@
+//! Property tests: any verified claim set and any userinfo answer (random bytes, truncated
+//! text, real documents in both of LinkedIn's shapes with fields removed, retyped or
+//! oversized) map to an identity the two support, or to `UserInfo`; nothing panics.
+
+use super::identity::{UserInfo, to_identity};
+use crate::claims::IdTokenClaims;
+use proptest::prelude::*;
+use serde_json::{Value, json};
+use social_login_domain::{ProviderIdentity, ProviderKey};
+use social_login_ports::ProviderError;
+use social_login_provider_core::decode_json;
+use social_login_provider_core::json_strategies::{body_bytes, object_with_keys};
+
+const KEYS: &[&str] = &[
+    "sub",
+    "email",
+    "email_verified",
+    "name",
+    "picture",
+    "locale",
+];
+const SUB: &str = "Qx81mZ_a2";
+
+fn claims() -> Value {
+    json!({"iss": "https://www.linkedin.com/oauth", "sub": SUB, "email": "ada@example.com",
+           "email_verified": "true", "locale": "en_US", "name": "Ada Lovelace",
+           "picture": "https://media.licdn.com/dms/image/v2/C4E03AQ-example/1"})
+}
+
+fn userinfo() -> Value {
+    json!({"sub": SUB, "email": "ada@example.com", "email_verified": true, "name": "Ada Lovelace",
+           "locale": {"country": "US", "language": "en"}})
+}
+
+fn document(valid: Value) -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        4 => body_bytes(valid),
+        1 => object_with_keys(KEYS).prop_map(|value| serde_json::to_vec(&value).unwrap()),
+    ]
+}
+
+/// The adapter's path after the verifier: claims as serde decodes the payload, userinfo as
+/// `fetch_json` decodes the answer.
+fn identity(claims: &[u8], userinfo: &[u8]) -> Result<ProviderIdentity, ProviderError> {
+    let claims: IdTokenClaims = serde_json::from_slice(claims)
+        .map_err(|_| ProviderError::UserInfo("id_token claims are not readable JSON".into()))?;
+    let userinfo: UserInfo = decode_json("LinkedIn userinfo endpoint", userinfo)?;
+    to_identity(claims, userinfo)
+}
+
+fn trimmed(value: &Value) -> Option<&str> {
+    value
+        .as_str()
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
+}
+
+fn says_true(value: &Value) -> bool {
+    *value == json!(true)
+        || value
+            .as_str()
+            .is_some_and(|text| text.eq_ignore_ascii_case("true"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(192))]
+
+    #[test]
+    fn claims_and_userinfo_map_to_an_identity_they_support(
+        claims in document(claims()),
+        userinfo in document(userinfo()),
+    ) {
+        match identity(&claims, &userinfo) {
+            Ok(identity) => {
+                let claims: Value = serde_json::from_slice(&claims).unwrap();
+                let userinfo: Value = serde_json::from_slice(&userinfo).unwrap();
+                prop_assert_eq!(identity.provider, ProviderKey::Linkedin);
+                prop_assert_eq!(Some(identity.subject.as_str()), claims["sub"].as_str());
+                prop_assert_eq!(Some(identity.subject.as_str()), userinfo["sub"].as_str());
+                // The signed claims are the source when they carry an email.
+                let source = if claims["email"].is_string() { &claims } else { &userinfo };
+                if let Some(email) = &identity.email {
+                    prop_assert_eq!(source["email"].as_str().map(str::trim), Some(email.as_str()));
+                }
+                prop_assert!(!identity.email_verified
+                    || (identity.email.is_some() && says_true(&source["email_verified"])));
+                let name = trimmed(&claims["name"]).or_else(|| trimmed(&userinfo["name"]));
+                prop_assert_eq!(identity.full_name.as_deref(), name);
+            }
+            Err(ProviderError::UserInfo(message)) => {
+                prop_assert!(!message.contains("@"), "{}", message);
+            }
+            Err(other) => prop_assert!(false, "not UserInfo: {:?}", other),
+        }
+    }
+}
