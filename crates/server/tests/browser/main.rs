@@ -1,6 +1,6 @@
 //! The demo in a real browser: headless Chromium driven over WebDriver walks the flows a
 //! person would, Apple's cross-site form_post included. Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them);
-//! without them the test says SKIPPED. A failing step leaves a screenshot in the temp dir
+//! without them the test says SKIPPED (and fails when `CI` is set). A failing step leaves a screenshot in the temp dir
 //! and names it.
 
 mod webdriver;
@@ -152,10 +152,10 @@ async fn fail_with_screenshot(browser: &Browser, error: String) -> ! {
 #[tokio::test]
 async fn a_person_signs_in_connects_and_disconnects_in_a_real_browser() {
     if !Path::new(CHROMEDRIVER).exists() || !Path::new("/usr/bin/chromium").exists() {
-        eprintln!(
-            "SKIPPED: headless browser test needs Debian's chromium and chromium-driver \
-             (.ci/run installs them)"
-        );
+        let why = "headless browser test needs Debian's chromium and chromium-driver \
+                   (.ci/run installs them)";
+        assert!(std::env::var_os("CI").is_none(), "{why}, and CI is set");
+        social_login_test_support::skipped(why);
         return;
     }
     let data = tempfile::tempdir().unwrap();
