@@ -84,6 +84,9 @@ pub async fn run(
     data_dir: &Path,
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), StartupError> {
+    if let Some(warning) = exposure_warning(bind) {
+        eprintln!("{warning}");
+    }
     let demo = start(bind, data_dir).await?;
     println!(
         "social-login demo is running: open {}/ in a browser",
@@ -96,4 +99,30 @@ pub async fn run(
     );
     signal.await;
     demo.stop().await
+}
+
+/// A loud warning when the demo listens beyond this machine: anyone who can reach it signs
+/// in as any simulated identity, and its simulated Apple key is public.
+pub fn exposure_warning(bind: SocketAddr) -> Option<String> {
+    (!bind.ip().is_loopback()).then(|| {
+        format!(
+            "WARNING: the demo listens on {bind}, reachable from other machines. It signs \
+             anyone in as any simulated identity and is not a secure service: bind it to \
+             127.0.0.1 unless you know why not."
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exposure_warning;
+
+    #[test]
+    fn only_a_loopback_bind_goes_without_a_warning() {
+        assert!(exposure_warning("127.0.0.1:8080".parse().unwrap()).is_none());
+        assert!(exposure_warning("[::1]:8080".parse().unwrap()).is_none());
+        let warning = exposure_warning("0.0.0.0:8080".parse().unwrap()).unwrap();
+        assert!(warning.starts_with("WARNING") && warning.contains("0.0.0.0:8080"));
+        assert!(exposure_warning("192.168.1.5:80".parse().unwrap()).is_some());
+    }
 }

@@ -7,6 +7,36 @@ use social_login_domain::ProviderKey;
 use social_login_simulator::{SimUser, SimulatorConfig, SimulatorHandle};
 use std::path::Path;
 
+/// The demo's files hold its root secret and the users' sealed provider tokens: readable by
+/// their owner only (0700 for the directory, 0600 for the files), also when they existed.
+mod private {
+    use crate::server::StartupError;
+    use std::fs::{self, OpenOptions, Permissions};
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    use std::path::Path;
+
+    fn failed(path: &Path, error: std::io::Error) -> StartupError {
+        StartupError::Database(format!("{}: {error}", path.display()))
+    }
+
+    pub fn directory(path: &Path) -> Result<(), StartupError> {
+        fs::create_dir_all(path).map_err(|error| failed(path, error))?;
+        fs::set_permissions(path, Permissions::from_mode(0o700))
+            .map_err(|error| failed(path, error))
+    }
+
+    pub fn file(path: &Path) -> Result<(), StartupError> {
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(path)
+            .map_err(|error| failed(path, error))?;
+        fs::set_permissions(path, Permissions::from_mode(0o600))
+            .map_err(|error| failed(path, error))
+    }
+}
+
 /// The demo's registration with the simulated provider `key`.
 fn client(base: &str, key: ProviderKey) -> SimulatedClient {
     SimulatedClient {
@@ -47,10 +77,12 @@ pub fn demo_settings(
     simulator: &SimulatorHandle,
     data_dir: &Path,
 ) -> Result<Settings, StartupError> {
-    std::fs::create_dir_all(data_dir)
-        .map_err(|error| StartupError::Database(format!("{}: {error}", data_dir.display())))?;
+    private::directory(data_dir)?;
     let mut settings = Settings::with_secret_key(demo_secret(data_dir)?);
-    settings.database.url = format!("sqlite://{}?mode=rwc", data_dir.join("demo.db").display());
+    let database = data_dir.join("demo.db");
+    // Created owner-only before SQLite opens it: its -wal and -shm files copy the mode.
+    private::file(&database)?;
+    settings.database.url = format!("sqlite://{}?mode=rwc", database.display());
     settings.server.bind = base.trim_start_matches("http://").to_owned();
     simulated::enable_all(&mut settings, simulator, |key| client(base, key));
     Ok(settings)
@@ -60,6 +92,7 @@ pub fn demo_settings(
 /// restart. Real deployments take `secret_key` from their configuration.
 fn demo_secret(data_dir: &Path) -> Result<String, StartupError> {
     let path = data_dir.join("secret_key");
+    private::file(&path)?;
     match std::fs::read_to_string(&path) {
         Ok(secret) if secret.trim().len() >= 32 => Ok(secret.trim().to_owned()),
         _ => {

@@ -100,3 +100,36 @@ async fn a_form_post_reaches_the_page_as_json_that_cannot_break_out_of_the_scrip
     ));
     assert!(!page.contains("</script><b>"));
 }
+
+#[tokio::test]
+async fn the_demos_secret_and_database_are_readable_by_their_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    // A secret left readable by a previous version is tightened too.
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(
+        data.join("secret_key"),
+        social_login_security::generate_secret_key(),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        data.join("secret_key"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    let bind: SocketAddr = "127.0.0.1:0".parse().unwrap();
+    let demo = social_login::demo::start(bind, &data).await.unwrap();
+    let mode = |name: &str| {
+        std::fs::metadata(data.join(name))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode(""), 0o700, "the data directory");
+    for file in ["secret_key", "demo.db", "demo.db-wal"] {
+        assert_eq!(mode(file), 0o600, "{file}");
+    }
+    demo.stop().await.unwrap();
+}

@@ -45,7 +45,55 @@ async fn linked(browser: &Browser) -> Vec<String> {
         .collect()
 }
 
+/// An attacker's own finished sign-in, as the link they would send a victim: the demo's
+/// callback page with the attacker's code and state (made over plain HTTP, not in the
+/// victim's browser).
+async fn attackers_callback_link(base: &str) -> String {
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let authorize: serde_json::Value = http
+        .get(format!("{base}/auth/oauth/github/authorize"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let url = authorize["authorization_url"].as_str().unwrap();
+    let approved = http
+        .get(format!("{url}&sim_user=1000001"))
+        .send()
+        .await
+        .unwrap();
+    approved.headers()["location"].to_str().unwrap().to_owned()
+}
+
 async fn walk(browser: &Browser, base: &str) -> Result<(), String> {
+    // Login CSRF: a callback this browser did not start signs nobody in.
+    browser.goto(&attackers_callback_link(base).await).await;
+    browser
+        .wait_for(
+            "the refused callback",
+            "return document.body.dataset.ready === 'true' && !document.querySelector('#error').hidden",
+        )
+        .await?;
+    check(
+        browser
+            .text("#problem")
+            .await
+            .contains("not started in this browser"),
+        "a foreign callback is refused",
+    )?;
+    check(
+        browser
+            .eval("return document.querySelector('#signed-in').hidden")
+            .await
+            == serde_json::Value::Bool(true),
+        "still signed out",
+    )?;
+
     browser.goto(&format!("{base}/")).await;
     browser
         .wait_for(
