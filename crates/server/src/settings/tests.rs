@@ -2,5 +2,6 @@
 
 mod environment;
 pub(crate) mod fixtures;
+mod fuzz;
 mod loading;
 mod validation;
