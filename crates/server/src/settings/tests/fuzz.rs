@@ -107,9 +107,9 @@ proptest! {
 fn the_mutation_reaches_every_key_of_the_sample() {
     let keys = sample_keys();
     assert!(keys.len() > 20, "{keys:?}");
-    for index in 0..keys.len() {
+    for (index, key) in keys.iter().enumerate() {
         let mutated = with_value(index, &format!("\"{MARKER}\""));
-        assert_ne!(mutated, full_toml(), "key {index} {:?}", keys[index]);
+        assert_ne!(mutated, full_toml(), "key {index} {key:?}");
         assert!(mutated.contains(MARKER));
     }
 }
