@@ -75,7 +75,7 @@ async fn main() -> Result<(), String> {
     let runs = args.concurrency.len();
     let setup = setup::Setup::new(args.logins * runs, args.states).await?;
     let service = Service::start(&args.binary, &setup.config, args.pin).await?;
-    let flows = Flows::new(service.base.clone());
+    let flows = Flows::new(service.base().to_owned());
     println!(
         "# social-login-bench: {} state store, service pinned to {}\n",
         match args.states {

@@ -59,7 +59,7 @@ async fn made_up_methods_and_paths_add_no_metric_series_and_no_memory() {
     let server = ServerProcess::start("[rate_limit]\nenabled = false\n");
     // Known methods on a known route (405) and on unknown paths (404): the series that exist
     // anyway, and the allocator's steady state.
-    send_all(&server.base, WARM_UP_REQUESTS, |index| {
+    send_all(server.base(), WARM_UP_REQUESTS, |index| {
         let method = if index % 2 == 0 {
             reqwest::Method::PUT
         } else {
@@ -68,13 +68,13 @@ async fn made_up_methods_and_paths_add_no_metric_series_and_no_memory() {
         (method, format!("/warm-up-{index}"))
     })
     .await;
-    send_all(&server.base, WARM_UP_REQUESTS, |_| {
+    send_all(server.base(), WARM_UP_REQUESTS, |_| {
         (reqwest::Method::PATCH, "/healthz".to_owned())
     })
     .await;
     let before = server.rss_kib();
 
-    send_all(&server.base, MADE_UP_REQUESTS, |index| {
+    send_all(server.base(), MADE_UP_REQUESTS, |index| {
         let method = reqwest::Method::from_bytes(format!("MADEUP{index}").as_bytes()).unwrap();
         let path = if index % 2 == 0 {
             "/healthz".to_owned()

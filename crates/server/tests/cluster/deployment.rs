@@ -4,13 +4,14 @@
 use social_login::simulated::{SimulatedClient, register_clients};
 use social_login_domain::ProviderKey;
 use social_login_simulator::{SimUser, Simulator, SimulatorConfig, SimulatorHandle};
-use social_login_test_support::{PostgresDatabase, postgres_admin_url, redis_url};
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex, mpsc};
-use std::time::Duration;
+use social_login_test_support::{
+    Launch, PostgresDatabase, ServiceProcess, postgres_admin_url, redis_url,
+};
+use std::path::Path;
 use tempfile::TempDir;
+
+/// One `social-login serve` process of the deployment.
+pub type Instance = ServiceProcess;
 
 pub const CLIENT_ID: &str = "cluster-client";
 pub const CLIENT_SECRET: &str = "cluster-client-secret-value";
@@ -162,104 +163,16 @@ issuer = "{go_issuer}"
     pub fn spawn_instance(&self) -> Instance {
         let config = self.dir.path().join("social-login.toml");
         std::fs::write(&config, self.config_toml()).expect("write config");
-        Instance::spawn(&config)
+        let launch = Launch {
+            // Warnings only, but the line that says where it listens: an access-log line
+            // per request would cost more than the requests of a flood.
+            log_filter: "warn,social_login::server=info",
+            cpu: None,
+        };
+        ServiceProcess::start(
+            Path::new(env!("CARGO_BIN_EXE_social-login")),
+            &config,
+            &launch,
+        )
     }
-}
-
-/// Lines of an instance's log kept for a failure message.
-const KEPT_LOG_LINES: usize = 200;
-
-/// One `social-login serve` process. Dropping it kills the process.
-pub struct Instance {
-    child: Child,
-    pub base: String,
-    logs: Arc<Mutex<VecDeque<String>>>,
-}
-
-impl Instance {
-    fn spawn(config: &std::path::Path) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_social-login"))
-            .arg("serve")
-            .arg("--config")
-            .arg(config)
-            // Warnings only, but the line that says where it listens: an access-log line per
-            // request would cost more than the requests of a flood.
-            .env("RUST_LOG", "warn,social_login::server=info")
-            .env_remove("SOCIAL_LOGIN_CONFIG")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("social-login starts");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let logs = Arc::new(Mutex::new(VecDeque::new()));
-        let (listening, address) = mpsc::channel();
-        let kept = logs.clone();
-        // Keeps draining the pipe for the life of the process, so it never blocks on a
-        // full pipe, and keeps only the last lines.
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(address) = listening_address(&line) {
-                    let _ = listening.send(address);
-                }
-                let mut kept = kept.lock().unwrap();
-                if kept.len() == KEPT_LOG_LINES {
-                    kept.pop_front();
-                }
-                kept.push_back(line);
-            }
-        });
-        let address = address
-            .recv_timeout(Duration::from_secs(60))
-            .unwrap_or_else(|_| {
-                let _ = child.kill();
-                panic!("social-login did not start listening within 60 s");
-            });
-        Self {
-            child,
-            base: format!("http://{address}"),
-            logs,
-        }
-    }
-
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    /// `kill -9`: no shutdown, no flush, whatever was in flight is cut off.
-    pub fn kill_hard(mut self) {
-        self.child.kill().expect("SIGKILL");
-        self.child.wait().expect("reaped");
-    }
-
-    /// Resident memory of the process, in KiB (VmRSS).
-    pub fn rss_kib(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
-            .expect("process status");
-        status
-            .lines()
-            .find_map(|line| line.strip_prefix("VmRSS:"))
-            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-            .expect("VmRSS line")
-    }
-
-    /// The last log lines, for a failure message.
-    pub fn recent_logs(&self) -> String {
-        let logs = self.logs.lock().unwrap();
-        logs.iter().cloned().collect::<Vec<_>>().join("\n")
-    }
-}
-
-impl Drop for Instance {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn listening_address(line: &str) -> Option<String> {
-    let entry: serde_json::Value = serde_json::from_str(line).ok()?;
-    let fields = &entry["fields"];
-    (fields["message"] == "social-login listening")
-        .then(|| fields["address"].as_str().map(str::to_owned))
-        .flatten()
 }

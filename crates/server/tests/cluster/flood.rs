@@ -34,7 +34,7 @@ async fn an_authorize_flood_leaves_logins_working_and_memory_flat() {
     };
     let instance = deployment.spawn_instance();
     let browser = Browser::new();
-    let base = instance.base.clone();
+    let base = instance.base().to_owned();
     let url = format!("{base}/auth/oauth/github/authorize");
 
     // A login started before the flood, and a warm-up so the baseline is a serving process.

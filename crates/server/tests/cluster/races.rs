@@ -36,8 +36,8 @@ where
 {
     let tasks: Vec<_> = (0..ATTEMPTS)
         .map(|i| {
-            let base = if i % 2 == 0 { &a.base } else { &b.base };
-            tokio::spawn(attempt(i, base.clone()))
+            let base = if i % 2 == 0 { a.base() } else { b.base() };
+            tokio::spawn(attempt(i, base.to_owned()))
         })
         .collect();
     tokio::time::timeout(BOUND, async {
@@ -70,7 +70,7 @@ async fn one_state_value_is_consumed_once() {
         return;
     };
     let browser = Browser::new();
-    let url = browser.authorize(&a.base, "github", None).await;
+    let url = browser.authorize(&a.base(), "github", None).await;
     let approval = browser.approve(&url, &person(0).id).await;
     let outcomes = hammer(&a, &b, |_, base| {
         let (browser, approval) = (browser.clone(), approval.clone());
@@ -92,7 +92,7 @@ async fn one_provider_account_connected_by_many_users_links_once() {
     // Each user has a password and prepares a connect of the same GitHub account.
     let mut prepared: Vec<(String, Approval)> = Vec::new();
     for i in 0..ATTEMPTS {
-        let base = if i % 2 == 0 { &a.base } else { &b.base };
+        let base = if i % 2 == 0 { a.base() } else { b.base() };
         let registered = browser
             .register(base, &format!("user{i}@example.org"))
             .await;
@@ -124,7 +124,7 @@ async fn first_logins_of_one_new_provider_account_make_one_user() {
     let browser = Browser::new();
     let mut approvals = Vec::new();
     for i in 0..ATTEMPTS {
-        let base = if i % 2 == 0 { &b.base } else { &a.base };
+        let base = if i % 2 == 0 { &b.base() } else { &a.base() };
         let url = browser.authorize(base, "github", None).await;
         approvals.push(browser.approve(&url, &person(0).id).await);
     }
@@ -133,9 +133,9 @@ async fn first_logins_of_one_new_provider_account_make_one_user() {
         .enumerate()
         .map(|(i, approval)| {
             let base = if i % 2 == 0 {
-                a.base.clone()
+                a.base().to_owned()
             } else {
-                b.base.clone()
+                b.base().to_owned()
             };
             let browser = browser.clone();
             tokio::spawn(async move {
@@ -169,11 +169,13 @@ async fn concurrent_disconnects_never_leave_a_user_without_a_login_method() {
     };
     let browser = Browser::new();
     // A user with GitHub and Google linked and no password.
-    let login = browser.login(&a.base, &person(0).id).await;
+    let login = browser.login(&a.base(), &person(0).id).await;
     let bearer = access_token(&login);
-    let url = browser.authorize(&b.base, "google", Some(&bearer)).await;
+    let url = browser.authorize(&b.base(), "google", Some(&bearer)).await;
     let approval = browser.approve(&url, &person(0).id).await;
-    let linked = browser.connect(&b.base, "google", &approval, &bearer).await;
+    let linked = browser
+        .connect(&b.base(), "google", &approval, &bearer)
+        .await;
     assert_eq!(linked.status(), StatusCode::CREATED);
 
     let outcomes = hammer(&a, &b, |i, base| {
@@ -201,7 +203,7 @@ async fn concurrent_disconnects_never_leave_a_user_without_a_login_method() {
         .sum();
     assert_eq!(refused, ATTEMPTS - 1, "{outcomes:?}");
     let accounts: Value = browser
-        .get(format!("{}/auth/oauth/accounts", a.base), Some(&bearer))
+        .get(format!("{}/auth/oauth/accounts", a.base()), Some(&bearer))
         .await
         .json()
         .await
@@ -243,14 +245,14 @@ async fn refresh_token_reuse_across_instances_revokes_the_family() {
         return;
     };
     let browser = Browser::new();
-    let login = browser.login(&a.base, &person(0).id).await;
+    let login = browser.login(&a.base(), &person(0).id).await;
     let first = login["refresh_token"].as_str().unwrap().to_owned();
     let tasks: Vec<_> = (0..ATTEMPTS)
         .map(|i| {
             let base = if i % 2 == 0 {
-                a.base.clone()
+                a.base().to_owned()
             } else {
-                b.base.clone()
+                b.base().to_owned()
             };
             let (browser, first) = (browser.clone(), first.clone());
             tokio::spawn(async move {
@@ -286,7 +288,7 @@ async fn refresh_token_reuse_across_instances_revokes_the_family() {
     for instance in [&a, &b] {
         let response = browser
             .post(
-                format!("{}/auth/refresh", instance.base),
+                format!("{}/auth/refresh", instance.base()),
                 &json!({"refresh_token": successors[0]}),
                 None,
             )
