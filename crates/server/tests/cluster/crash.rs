@@ -33,7 +33,7 @@ async fn a_hard_kill_during_first_logins_leaves_nothing_half_written(database: D
     // session writes, densely overlapping.
     let mut approvals = Vec::new();
     for i in 0..IDENTITIES {
-        let url = browser.authorize(&instance.base(), "github", None).await;
+        let url = browser.authorize(instance.base(), "github", None).await;
         approvals.push(browser.approve(&url, &identity(i).id).await);
     }
     let answered = Arc::new(AtomicUsize::new(0));
@@ -84,8 +84,8 @@ async fn a_hard_kill_during_first_logins_leaves_nothing_half_written(database: D
 
     let restarted = deployment.spawn_instance();
     for i in 0..IDENTITIES {
-        let first = browser.login(&restarted.base(), &identity(i).id).await;
-        let second = browser.login(&restarted.base(), &identity(i).id).await;
+        let first = browser.login(restarted.base(), &identity(i).id).await;
+        let second = browser.login(restarted.base(), &identity(i).id).await;
         let user = first["user"]["id"].as_str().unwrap();
         assert_eq!(second["user"]["id"], user, "identity {i}: one user");
         if let Some(before) = before_crash.get(&i) {

@@ -70,7 +70,7 @@ async fn one_state_value_is_consumed_once() {
         return;
     };
     let browser = Browser::new();
-    let url = browser.authorize(&a.base(), "github", None).await;
+    let url = browser.authorize(a.base(), "github", None).await;
     let approval = browser.approve(&url, &person(0).id).await;
     let outcomes = hammer(&a, &b, |_, base| {
         let (browser, approval) = (browser.clone(), approval.clone());
@@ -124,7 +124,7 @@ async fn first_logins_of_one_new_provider_account_make_one_user() {
     let browser = Browser::new();
     let mut approvals = Vec::new();
     for i in 0..ATTEMPTS {
-        let base = if i % 2 == 0 { &b.base() } else { &a.base() };
+        let base = if i % 2 == 0 { b.base() } else { a.base() };
         let url = browser.authorize(base, "github", None).await;
         approvals.push(browser.approve(&url, &person(0).id).await);
     }
@@ -169,12 +169,12 @@ async fn concurrent_disconnects_never_leave_a_user_without_a_login_method() {
     };
     let browser = Browser::new();
     // A user with GitHub and Google linked and no password.
-    let login = browser.login(&a.base(), &person(0).id).await;
+    let login = browser.login(a.base(), &person(0).id).await;
     let bearer = access_token(&login);
-    let url = browser.authorize(&b.base(), "google", Some(&bearer)).await;
+    let url = browser.authorize(b.base(), "google", Some(&bearer)).await;
     let approval = browser.approve(&url, &person(0).id).await;
     let linked = browser
-        .connect(&b.base(), "google", &approval, &bearer)
+        .connect(b.base(), "google", &approval, &bearer)
         .await;
     assert_eq!(linked.status(), StatusCode::CREATED);
 
@@ -245,7 +245,7 @@ async fn refresh_token_reuse_across_instances_revokes_the_family() {
         return;
     };
     let browser = Browser::new();
-    let login = browser.login(&a.base(), &person(0).id).await;
+    let login = browser.login(a.base(), &person(0).id).await;
     let first = login["refresh_token"].as_str().unwrap().to_owned();
     let tasks: Vec<_> = (0..ATTEMPTS)
         .map(|i| {

@@ -21,7 +21,7 @@ async fn while_redis_is_down_callbacks_are_503_and_they_work_again_when_it_retur
     deployment.set_redis_url(proxy.route(deployment.redis_url()));
     let instance = deployment.spawn_instance();
     let browser = Browser::new();
-    let base = &instance.base();
+    let base = instance.base();
     let ready = || async { browser.get(format!("{base}/readyz"), None).await.status() };
     assert_eq!(ready().await, StatusCode::OK);
 

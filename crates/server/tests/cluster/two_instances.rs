@@ -21,17 +21,15 @@ async fn a_login_started_on_one_instance_finishes_on_the_other_and_never_replays
     let (a, b) = (deployment.spawn_instance(), deployment.spawn_instance());
     let browser = Browser::new();
 
-    let url = browser.authorize(&a.base(), "github", None).await;
+    let url = browser.authorize(a.base(), "github", None).await;
     let approval = browser.approve(&url, "583231").await;
-    let response = browser.callback(&b.base(), "github", &approval).await;
+    let response = browser.callback(b.base(), "github", &approval).await;
     assert_eq!(response.status(), StatusCode::OK, "{}", b.recent_logs());
     let login: Value = response.json().await.unwrap();
     assert_eq!(login["is_new_user"], true);
 
     for instance in [&a, &b] {
-        let replay = browser
-            .callback(&instance.base(), "github", &approval)
-            .await;
+        let replay = browser.callback(instance.base(), "github", &approval).await;
         assert_eq!(
             problem_code(replay).await,
             (400, "OAuthStateMismatch".to_owned())
@@ -47,7 +45,7 @@ async fn tokens_issued_by_one_instance_work_on_the_other() {
     };
     let (a, b) = (deployment.spawn_instance(), deployment.spawn_instance());
     let browser = Browser::new();
-    let login = browser.login(&a.base(), "583231").await;
+    let login = browser.login(a.base(), "583231").await;
     let bearer = access_token(&login);
 
     let me = browser
@@ -58,10 +56,10 @@ async fn tokens_issued_by_one_instance_work_on_the_other() {
     assert_eq!(me["id"], login["user"]["id"]);
 
     // A connect started on b with a's token, finished on a.
-    let url = browser.authorize(&b.base(), "google", Some(&bearer)).await;
+    let url = browser.authorize(b.base(), "google", Some(&bearer)).await;
     let approval = browser.approve(&url, "583231").await;
     let linked = browser
-        .connect(&a.base(), "google", &approval, &bearer)
+        .connect(a.base(), "google", &approval, &bearer)
         .await;
     assert_eq!(linked.status(), StatusCode::CREATED);
     let accounts: Value = browser
