@@ -3,7 +3,8 @@
 use crate::{AppError, AuthService};
 use social_login_domain::refresh::token_expiry;
 use social_login_domain::{FamilyId, SecretText, User};
-use social_login_ports::{AccessToken, NewRefreshToken};
+use social_login_ports::{AccessToken, SessionStart};
+use time::OffsetDateTime;
 
 /// What a successful login, registration or refresh returns (spec §2 "Login result").
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,6 +16,40 @@ pub struct LoginResult {
 }
 
 impl AuthService {
+    /// A new session starting `now`: what the repository stores (hash, family, expiries)
+    /// and the refresh token value that only the client gets.
+    pub(crate) fn new_session(&self, now: OffsetDateTime) -> (SessionStart, SecretText) {
+        let refresh = self.ports.sessions.new_refresh();
+        let family_expires_at = now + self.policy.refresh_family_max;
+        let session = SessionStart {
+            hash: refresh.hash,
+            family: FamilyId::new(),
+            token_expires_at: token_expiry(
+                now,
+                self.ports.sessions.refresh_ttl(),
+                family_expires_at,
+            ),
+            family_expires_at,
+        };
+        (session, refresh.value)
+    }
+
+    /// The login result of a session the repository has stored.
+    pub(crate) fn login_result(
+        &self,
+        user: User,
+        is_new_user: bool,
+        refresh_token: SecretText,
+        now: OffsetDateTime,
+    ) -> Result<LoginResult, AppError> {
+        Ok(LoginResult {
+            access_token: self.ports.sessions.issue_access(user.id, now)?,
+            refresh_token,
+            user,
+            is_new_user,
+        })
+    }
+
     /// Starts a new session for `user`: a new refresh-token family.
     pub(crate) async fn start_session(
         &self,
@@ -22,31 +57,11 @@ impl AuthService {
         is_new_user: bool,
     ) -> Result<LoginResult, AppError> {
         let now = self.ports.clock.now();
-        let access_token = self.ports.sessions.issue_access(user.id, now)?;
-        let refresh = self.ports.sessions.new_refresh();
-        let family_expires_at = now + self.policy.refresh_family_max;
+        let (session, refresh_token) = self.new_session(now);
         self.ports
             .refresh_tokens
-            .start_family(
-                NewRefreshToken {
-                    hash: refresh.hash,
-                    user_id: user.id,
-                    family: FamilyId::new(),
-                    created_at: now,
-                    expires_at: token_expiry(
-                        now,
-                        self.ports.sessions.refresh_ttl(),
-                        family_expires_at,
-                    ),
-                },
-                family_expires_at,
-            )
+            .start_family(session.first_token(user.id, now), session.family_expires_at)
             .await?;
-        Ok(LoginResult {
-            access_token,
-            refresh_token: refresh.value,
-            user,
-            is_new_user,
-        })
+        self.login_result(user, is_new_user, refresh_token, now)
     }
 }

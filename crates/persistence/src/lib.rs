@@ -10,6 +10,7 @@ mod mapping;
 mod migration_lock;
 mod refresh_tokens;
 mod repository;
+mod sign_in;
 mod users;
 
 pub use connect::{DatabaseOptions, connect};

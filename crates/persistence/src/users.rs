@@ -3,19 +3,17 @@
 use crate::SeaOrmRepository;
 use crate::entity::{linked_account, user};
 use crate::error::{UniqueIndex, is_foreign_key_violation, repository_error, unique_violation};
-use crate::mapping::{email_to_column, link_from_row, link_to_row, user_from_row, user_to_row};
+use crate::mapping::{link_from_row, link_to_row, user_from_row, user_to_row};
 use async_trait::async_trait;
-use sea_orm::ActiveValue::Set;
 use sea_orm::{ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter, QuerySelect};
 use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
 use social_login_domain::{
-    Email, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject,
-    SealedToken, User, UserId,
+    Email, LinkedAccount, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject, User, UserId,
 };
 use social_login_ports::{
-    AddLinkError, CreateUserError, RemoveLinkError, RepositoryError, UserRepository,
+    AddLinkError, CreateUserError, ProviderSignIn, RemoveLinkError, RepositoryError, SignInError,
+    SignedIn, UserRepository,
 };
-use time::OffsetDateTime;
 
 #[async_trait]
 impl UserRepository for SeaOrmRepository {
@@ -107,32 +105,11 @@ impl UserRepository for SeaOrmRepository {
         Ok(link.to_linked_account())
     }
 
-    async fn update_link_tokens(
+    async fn sign_in_with_provider(
         &self,
-        link: LinkedAccountId,
-        email: Option<Email>,
-        access_token: SealedToken,
-        refresh_token: Option<SealedToken>,
-        now: OffsetDateTime,
-    ) -> Result<bool, RepositoryError> {
-        let mut changes = linked_account::ActiveModel {
-            email: Set(email_to_column(email.as_ref())),
-            access_token: Set(access_token.as_str().to_owned()),
-            updated_at: Set(now),
-            ..Default::default()
-        };
-        // Most providers send a refresh token only on the first consent: keep the old one.
-        if let Some(refresh_token) = refresh_token {
-            changes.refresh_token = Set(Some(refresh_token.as_str().to_owned()));
-        }
-        let result = linked_account::Entity::update_many()
-            .set(changes)
-            .filter(linked_account::Column::Id.eq(link.as_uuid()))
-            .exec(self.connection())
-            .await
-            .map_err(repository_error)?;
-        // Zero rows: disconnected while the login was in flight; the caller decides again.
-        Ok(result.rows_affected > 0)
+        sign_in: ProviderSignIn,
+    ) -> Result<SignedIn, SignInError> {
+        crate::sign_in::sign_in_with_provider(self, sign_in).await
     }
 
     async fn remove_link(
@@ -170,7 +147,7 @@ impl UserRepository for SeaOrmRepository {
 }
 
 /// All links of `user`, oldest first.
-async fn links_of<C: ConnectionTrait>(
+pub(crate) async fn links_of<C: ConnectionTrait>(
     db: &C,
     user: UserId,
 ) -> Result<Vec<LinkedAccount>, RepositoryError> {

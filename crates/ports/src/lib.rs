@@ -21,8 +21,9 @@ pub use identity_provider::{
 };
 pub use password_hasher::{HashError, PasswordHasher};
 pub use repository::{
-    AddLinkError, CreateUserError, NewRefreshToken, RefreshTokenRepository, RemoveLinkError,
-    RepositoryError, RotateError, UserRepository,
+    AddLinkError, CreateUserError, NewRefreshToken, ProviderSignIn, RefreshTokenRepository,
+    RemoveLinkError, RepositoryError, RotateError, SessionStart, SignInError, SignedIn,
+    UserRepository,
 };
 pub use session_tokens::{AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens};
 pub use state_sealer::StateSealer;

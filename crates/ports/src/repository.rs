@@ -9,8 +9,8 @@ use async_trait::async_trait;
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{
-    Email, FamilyId, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, ProviderKey,
-    ProviderSubject, SealedToken, User, UserId,
+    Email, FamilyId, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, ProviderIdentity,
+    ProviderKey, ProviderSubject, SealedToken, User, UserId,
 };
 use time::{Duration, OffsetDateTime};
 
@@ -43,6 +43,66 @@ pub enum AddLinkError {
     ProviderAlreadyLinked,
     #[error("user does not exist")]
     UserNotFound,
+    #[error(transparent)]
+    Repository(#[from] RepositoryError),
+}
+
+/// A provider login to decide and store (see [`UserRepository::sign_in_with_provider`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderSignIn {
+    pub identity: ProviderIdentity,
+    /// The provider's tokens, sealed.
+    pub access_token: SealedToken,
+    pub refresh_token: Option<SealedToken>,
+    /// Spec §7: link to the owner of the same verified email.
+    pub auto_link_by_email: bool,
+    /// Ids for the user and the link, used only if the decision creates them.
+    pub new_user_id: UserId,
+    pub new_link_id: LinkedAccountId,
+    /// The session the login starts, for whichever user it turns out to be.
+    pub session: SessionStart,
+    pub now: OffsetDateTime,
+}
+
+/// A new refresh-token family and its first token, for a user decided elsewhere.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionStart {
+    pub hash: RefreshTokenHash,
+    pub family: FamilyId,
+    pub token_expires_at: OffsetDateTime,
+    pub family_expires_at: OffsetDateTime,
+}
+
+impl SessionStart {
+    /// The first token of this session, for `user`.
+    pub fn first_token(&self, user: UserId, now: OffsetDateTime) -> NewRefreshToken {
+        NewRefreshToken {
+            hash: self.hash,
+            user_id: user,
+            family: self.family,
+            created_at: now,
+            expires_at: self.token_expires_at,
+        }
+    }
+}
+
+/// Who a provider login signed in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedIn {
+    pub user: User,
+    /// True when this login registered the user.
+    pub is_new_user: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SignInError {
+    /// The email belongs to a user this login may not be linked to (CONTRACT §4).
+    #[error("email already registered")]
+    EmailAlreadyRegistered,
+    /// A concurrent request won a unique constraint or removed the link: nothing was
+    /// written; deciding again sees what it stored.
+    #[error("raced with a concurrent login")]
+    Raced,
     #[error(transparent)]
     Repository(#[from] RepositoryError),
 }
@@ -83,17 +143,14 @@ pub trait UserRepository: Send + Sync {
     /// Links a provider account to an existing user.
     async fn add_link(&self, link: NewLinkedAccount) -> Result<LinkedAccount, AddLinkError>;
 
-    /// On a returning login: stores the new sealed access token, the new refresh token
-    /// when the provider sent one (else the old one is kept), and the email as received.
-    /// `Ok(false)` when the link no longer exists (disconnected while the login ran).
-    async fn update_link_tokens(
-        &self,
-        link: LinkedAccountId,
-        email: Option<Email>,
-        access_token: SealedToken,
-        refresh_token: Option<SealedToken>,
-        now: OffsetDateTime,
-    ) -> Result<bool, RepositoryError>;
+    /// A provider login, decided and stored in one transaction (CONTRACT §4): looks the
+    /// account and the email up, applies `domain::linking::decide_login`, then signs the
+    /// linked user in (storing the new provider tokens and the email as received; the old
+    /// provider refresh token is kept when none came), links the account to the email's
+    /// owner, or registers a new user with the link; and starts `session` for that user.
+    /// Nothing is written unless all of it is.
+    async fn sign_in_with_provider(&self, sign_in: ProviderSignIn)
+    -> Result<SignedIn, SignInError>;
 
     /// Removes the user's link of `provider` in one transaction that re-reads the user and
     /// all its links and applies `domain::disconnect::check_disconnect`, so two concurrent

@@ -1,102 +1,25 @@
-//! An in-memory user repository with the database's unique constraints.
+//! `UserRepository` of the in-memory store, with the database's unique constraints.
 
+use super::InMemoryRepository;
 use async_trait::async_trait;
 use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
+use social_login_domain::linking::{EmailOwner, LoginDecision, decide_login};
 use social_login_domain::{
-    Email, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject,
-    SealedToken, User, UserId,
+    Email, LinkedAccount, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject, User, UserId,
 };
 use social_login_ports::{
-    AddLinkError, CreateUserError, RemoveLinkError, RepositoryError, UserRepository,
+    AddLinkError, CreateUserError, ProviderSignIn, RemoveLinkError, RepositoryError, SignInError,
+    SignedIn, UserRepository,
 };
-use std::sync::Mutex;
-use time::OffsetDateTime;
-
-/// Users and links behind one lock, so each port call is as atomic as a transaction.
-/// Enforces what the schema enforces: unique email ignoring case, unique
-/// (provider, subject), unique (user, provider), and links only to existing users.
-#[derive(Default)]
-pub struct InMemoryUsers {
-    tables: Mutex<Tables>,
-}
-
-#[derive(Default)]
-struct Tables {
-    users: Vec<User>,
-    /// Kept with their sealed tokens, as the `linked_accounts` table keeps them.
-    links: Vec<NewLinkedAccount>,
-}
-
-impl Tables {
-    fn user(&self, id: UserId) -> Option<&User> {
-        self.users.iter().find(|user| user.id == id)
-    }
-
-    /// The user who claims `email`; unverified provider emails claim nothing (the schema
-    /// keeps them out of the unique column).
-    fn claimant(&self, email: &Email) -> Option<&User> {
-        self.users.iter().find(|user| {
-            user.claimed_email()
-                .is_some_and(|claimed| claimed.matches(email))
-        })
-    }
-
-    fn account_taken(&self, link: &NewLinkedAccount) -> bool {
-        self.links
-            .iter()
-            .any(|old| old.provider == link.provider && old.subject == link.subject)
-    }
-
-    fn provider_taken(&self, link: &NewLinkedAccount) -> bool {
-        self.links
-            .iter()
-            .any(|old| old.user_id == link.user_id && old.provider == link.provider)
-    }
-
-    fn links_of(&self, user: UserId) -> Vec<LinkedAccount> {
-        let mut links: Vec<LinkedAccount> = self
-            .links
-            .iter()
-            .filter(|link| link.user_id == user)
-            .map(NewLinkedAccount::to_linked_account)
-            .collect();
-        links.sort_by_key(|link| (link.created_at, link.id));
-        links
-    }
-}
-
-impl InMemoryUsers {
-    pub fn user_count(&self) -> usize {
-        self.tables.lock().unwrap().users.len()
-    }
-
-    pub fn link_count(&self) -> usize {
-        self.tables.lock().unwrap().links.len()
-    }
-
-    /// The sealed (access, refresh) tokens stored with the link of this provider account.
-    pub fn stored_tokens(
-        &self,
-        provider: ProviderKey,
-        subject: &str,
-    ) -> Option<(SealedToken, Option<SealedToken>)> {
-        let tables = self.tables.lock().unwrap();
-        tables
-            .links
-            .iter()
-            .find(|link| link.provider == provider && link.subject.as_str() == subject)
-            .map(|link| (link.access_token.clone(), link.refresh_token.clone()))
-    }
-}
 
 #[async_trait]
-impl UserRepository for InMemoryUsers {
+impl UserRepository for InMemoryRepository {
     async fn find_user(&self, id: UserId) -> Result<Option<User>, RepositoryError> {
-        Ok(self.tables.lock().unwrap().user(id).cloned())
+        Ok(self.lock().user(id).cloned())
     }
 
     async fn find_user_by_email(&self, email: &Email) -> Result<Option<User>, RepositoryError> {
-        Ok(self.tables.lock().unwrap().claimant(email).cloned())
+        Ok(self.lock().claimant(email).cloned())
     }
 
     async fn find_link(
@@ -104,7 +27,7 @@ impl UserRepository for InMemoryUsers {
         provider: ProviderKey,
         subject: &ProviderSubject,
     ) -> Result<Option<LinkedAccount>, RepositoryError> {
-        let tables = self.tables.lock().unwrap();
+        let tables = self.lock();
         Ok(tables
             .links
             .iter()
@@ -113,7 +36,7 @@ impl UserRepository for InMemoryUsers {
     }
 
     async fn list_links(&self, user: UserId) -> Result<Vec<LinkedAccount>, RepositoryError> {
-        Ok(self.tables.lock().unwrap().links_of(user))
+        Ok(self.lock().links_of(user))
     }
 
     async fn create_user(
@@ -121,7 +44,7 @@ impl UserRepository for InMemoryUsers {
         user: NewUser,
         first_link: Option<NewLinkedAccount>,
     ) -> Result<User, CreateUserError> {
-        let mut tables = self.tables.lock().unwrap();
+        let mut tables = self.lock();
         if user
             .claimed_email()
             .is_some_and(|email| tables.claimant(email).is_some())
@@ -148,7 +71,7 @@ impl UserRepository for InMemoryUsers {
     }
 
     async fn add_link(&self, link: NewLinkedAccount) -> Result<LinkedAccount, AddLinkError> {
-        let mut tables = self.tables.lock().unwrap();
+        let mut tables = self.lock();
         if tables.user(link.user_id).is_none() {
             return Err(AddLinkError::UserNotFound);
         }
@@ -160,24 +83,95 @@ impl UserRepository for InMemoryUsers {
         Ok(stored)
     }
 
-    async fn update_link_tokens(
+    async fn sign_in_with_provider(
         &self,
-        link: LinkedAccountId,
-        email: Option<Email>,
-        access_token: SealedToken,
-        refresh_token: Option<SealedToken>,
-        _now: OffsetDateTime,
-    ) -> Result<bool, RepositoryError> {
-        let mut tables = self.tables.lock().unwrap();
-        let Some(stored) = tables.links.iter_mut().find(|stored| stored.id == link) else {
-            return Ok(false);
+        sign_in: ProviderSignIn,
+    ) -> Result<SignedIn, SignInError> {
+        let mut tables = self.lock();
+        let identity = &sign_in.identity;
+        let existing = tables
+            .links
+            .iter()
+            .find(|link| link.provider == identity.provider && link.subject == identity.subject)
+            .map(NewLinkedAccount::to_linked_account);
+        let owner = match (&existing, &identity.email) {
+            (None, Some(email)) => tables
+                .claimant(email)
+                .cloned()
+                .map(|user| (tables.links_of(user.id), user)),
+            _ => None,
         };
-        stored.email = email;
-        stored.access_token = access_token;
-        if refresh_token.is_some() {
-            stored.refresh_token = refresh_token;
-        }
-        Ok(true)
+        let decision = decide_login(
+            identity,
+            existing.as_ref(),
+            owner
+                .as_ref()
+                .map(|(links, user)| EmailOwner { user, links }),
+            sign_in.auto_link_by_email,
+        )
+        .map_err(|_| SignInError::EmailAlreadyRegistered)?;
+        let new_link = |user_id| NewLinkedAccount {
+            id: sign_in.new_link_id,
+            user_id,
+            provider: identity.provider,
+            subject: identity.subject.clone(),
+            email: identity.email.clone(),
+            access_token: sign_in.access_token.clone(),
+            refresh_token: sign_in.refresh_token.clone(),
+            created_at: sign_in.now,
+        };
+        let (user, is_new_user) = match (decision, existing) {
+            (LoginDecision::SignIn { user }, Some(link)) => {
+                let stored = tables
+                    .links
+                    .iter_mut()
+                    .find(|stored| stored.id == link.id)
+                    .ok_or(SignInError::Raced)?;
+                stored.email = identity.email.clone();
+                stored.access_token = sign_in.access_token.clone();
+                if sign_in.refresh_token.is_some() {
+                    stored.refresh_token = sign_in.refresh_token.clone();
+                }
+                let user = tables.user(user).cloned().ok_or(SignInError::Raced)?;
+                (user, false)
+            }
+            (LoginDecision::LinkThenSignIn { user }, _) => {
+                let link = new_link(user);
+                if tables.account_taken(&link) || tables.provider_taken(&link) {
+                    return Err(SignInError::Raced);
+                }
+                tables.links.push(link);
+                let user = tables.user(user).cloned().ok_or(SignInError::Raced)?;
+                (user, false)
+            }
+            (LoginDecision::Register, _) => {
+                let user = NewUser {
+                    id: sign_in.new_user_id,
+                    email: identity.email.clone(),
+                    full_name: identity.full_name.clone(),
+                    avatar_url: identity.avatar_url.clone(),
+                    email_verified: identity.verified_email().is_some(),
+                    password_hash: None,
+                    created_at: sign_in.now,
+                }
+                .into_user();
+                if user
+                    .claimed_email()
+                    .is_some_and(|email| tables.claimant(email).is_some())
+                {
+                    return Err(SignInError::Raced);
+                }
+                tables.users.push(user.clone());
+                tables.links.push(new_link(user.id));
+                (user, true)
+            }
+            (LoginDecision::SignIn { .. }, None) => {
+                return Err(RepositoryError::Internal("sign-in without a link".into()).into());
+            }
+        };
+        let first = sign_in.session.first_token(user.id, sign_in.now);
+        tables.start_family(&first, sign_in.session.family_expires_at);
+        Ok(SignedIn { user, is_new_user })
     }
 
     async fn remove_link(
@@ -186,7 +180,7 @@ impl UserRepository for InMemoryUsers {
         provider: ProviderKey,
         usable: Vec<ProviderKey>,
     ) -> Result<(), RemoveLinkError> {
-        let mut tables = self.tables.lock().unwrap();
+        let mut tables = self.lock();
         let Some(owner) = tables.user(user).cloned() else {
             return Err(DisconnectRefused::NotLinked.into());
         };

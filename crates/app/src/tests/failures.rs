@@ -7,7 +7,7 @@ use social_login_domain::{SecretText, UserId};
 use social_login_ports::{
     CipherError, HashError, MockPasswordHasher, MockRefreshTokenRepository, MockSessionTokens,
     MockStateSealer, MockStateStore, MockTokenCipher, MockUserRepository, RemoveLinkError,
-    RepositoryError, RotateError, SessionTokenError, SessionTokens, StateStoreError,
+    RepositoryError, RotateError, SessionTokenError, SessionTokens, SignInError, StateStoreError,
 };
 use std::sync::Arc;
 
@@ -98,8 +98,9 @@ async fn an_unavailable_user_repository_is_unavailable_and_starts_no_session() {
     let world = World::new();
     let mut users = MockUserRepository::new();
     users
-        .expect_find_link()
-        .returning(|_, _| Err(unavailable()));
+        .expect_sign_in_with_provider()
+        .times(1)
+        .returning(|_| Err(SignInError::Repository(unavailable())));
     let service = world.service_with(Ports {
         users: Arc::new(users),
         ..world.ports()

@@ -1,14 +1,16 @@
-//! Losing a race to a concurrent request: the unique constraints answer, the use case
-//! decides again or reports the conflict.
+//! Losing a race to a concurrent request: the repository reports it, the use case decides
+//! again or reports the conflict. (How the repositories settle each race is tested on them:
+//! the fakes in `callback_linking`, SQLite and PostgreSQL in the persistence suite, several
+//! processes in the server's cluster tests.)
 
-use super::world::{CODE, World, github_login, identity, provider_login};
+use super::world::{CODE, World, github_login};
 use crate::{AppError, Ports, Registration};
-use social_login_domain::{
-    LinkedAccount, LinkedAccountId, ProviderKey, ProviderSubject, SecretText, User, UserId,
+use social_login_domain::{SecretText, User, UserId};
+use social_login_ports::{
+    AddLinkError, CreateUserError, MockUserRepository, SignInError, SignedIn,
 };
-use social_login_ports::{AddLinkError, CreateUserError, MockUserRepository};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use time::OffsetDateTime;
 
 fn winner() -> User {
@@ -23,17 +25,6 @@ fn winner() -> User {
     }
 }
 
-fn link_of(user: &User, subject: &str) -> LinkedAccount {
-    LinkedAccount {
-        id: LinkedAccountId::new(),
-        user_id: user.id,
-        provider: ProviderKey::Github,
-        subject: ProviderSubject::parse(subject).unwrap(),
-        email: None,
-        created_at: OffsetDateTime::UNIX_EPOCH,
-    }
-}
-
 fn service_on(world: &World, users: MockUserRepository) -> crate::AuthService {
     world.service_with(Ports {
         users: Arc::new(users),
@@ -41,99 +32,77 @@ fn service_on(world: &World, users: MockUserRepository) -> crate::AuthService {
     })
 }
 
+async fn github_callback(
+    world: &World,
+    service: &crate::AuthService,
+) -> Result<crate::LoginResult, AppError> {
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let state = world.login_state("github").await;
+    service.callback("github", CODE, &state, None).await
+}
+
 #[tokio::test]
-async fn a_login_that_loses_the_registration_race_signs_in_the_winners_user() {
+async fn a_login_that_loses_a_race_decides_again_with_a_fresh_session() {
     let world = World::new();
     let user = winner();
-    let link = link_of(&user, "gh-1");
+    let signed_in = user.clone();
+    let sessions = Arc::new(Mutex::new(Vec::new()));
+    let seen = sessions.clone();
+    let attempts = AtomicUsize::new(0);
     let mut users = MockUserRepository::new();
-    let passes = AtomicUsize::new(0);
-    // First pass: nobody is linked yet. Second pass: the concurrent login stored the link.
-    users.expect_find_link().times(2).returning(move |_, _| {
-        Ok((passes.fetch_add(1, Ordering::SeqCst) > 0).then(|| link.clone()))
-    });
     users
-        .expect_create_user()
-        .times(1)
-        .returning(|_, _| Err(CreateUserError::ProviderAccountTaken));
-    users
-        .expect_update_link_tokens()
-        .times(1)
-        .returning(|_, _, _, _, _| Ok(true));
-    let found = user.clone();
-    users
-        .expect_find_user()
-        .returning(move |_| Ok(Some(found.clone())));
+        .expect_sign_in_with_provider()
+        .times(2)
+        .returning(move |sign_in| {
+            seen.lock().unwrap().push(sign_in.session.hash);
+            if attempts.fetch_add(1, Ordering::SeqCst) == 0 {
+                Err(SignInError::Raced)
+            } else {
+                Ok(SignedIn {
+                    user: signed_in.clone(),
+                    is_new_user: false,
+                })
+            }
+        });
     let service = service_on(&world, users);
-    world.github.answer(Ok(provider_login(identity(
-        ProviderKey::Github,
-        "gh-1",
-        None,
-        false,
-    ))));
-    let state = world.login_state("github").await;
-    let result = service
-        .callback("github", CODE, &state, None)
-        .await
-        .unwrap();
-    assert!(!result.is_new_user);
+    let result = github_callback(&world, &service).await.unwrap();
     assert_eq!(result.user, user);
+    assert!(!result.is_new_user);
+    let sessions = sessions.lock().unwrap();
+    assert_ne!(
+        sessions[0], sessions[1],
+        "a lost attempt's session is never reused"
+    );
 }
 
 #[tokio::test]
 async fn a_login_that_keeps_losing_races_gives_up_as_unavailable() {
     let world = World::new();
     let mut users = MockUserRepository::new();
-    users.expect_find_link().times(3).returning(|_, _| Ok(None));
     users
-        .expect_create_user()
+        .expect_sign_in_with_provider()
         .times(3)
-        .returning(|_, _| Err(CreateUserError::ProviderAccountTaken));
+        .returning(|_| Err(SignInError::Raced));
     let service = service_on(&world, users);
-    world.github.answer(Ok(provider_login(identity(
-        ProviderKey::Github,
-        "gh-1",
-        None,
-        false,
-    ))));
-    let state = world.login_state("github").await;
     assert!(matches!(
-        service.callback("github", CODE, &state, None).await,
+        github_callback(&world, &service).await,
         Err(AppError::Unavailable(_))
     ));
-    assert_eq!(world.refresh_tokens.stored_count(), 0);
 }
 
 #[tokio::test]
-async fn a_registration_that_loses_the_email_race_decides_again_and_refuses() {
+async fn a_login_refused_for_its_email_is_email_already_registered_at_once() {
     let world = World::new();
-    let owner = User {
-        email: Some(social_login_domain::Email::parse("ada@example.com").unwrap()),
-        ..winner()
-    };
     let mut users = MockUserRepository::new();
-    // Pass one; pass two, and its second look after finding the email's owner.
-    users.expect_find_link().times(3).returning(|_, _| Ok(None));
-    // The second pass finds the winner; its links are read for the linking rule.
-    users.expect_list_links().times(1).returning(|_| Ok(vec![]));
-    let lookups = AtomicUsize::new(0);
     users
-        .expect_find_user_by_email()
-        .times(2)
-        .returning(
-            move |_| Ok((lookups.fetch_add(1, Ordering::SeqCst) > 0).then(|| owner.clone())),
-        );
-    users
-        .expect_create_user()
+        .expect_sign_in_with_provider()
         .times(1)
-        .returning(|_, _| Err(CreateUserError::EmailTaken));
+        .returning(|_| Err(SignInError::EmailAlreadyRegistered));
     let service = service_on(&world, users);
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
-    let state = world.login_state("github").await;
     assert_eq!(
-        service.callback("github", CODE, &state, None).await,
+        github_callback(&world, &service).await,
         Err(AppError::EmailAlreadyRegistered)
     );
 }
@@ -179,82 +148,4 @@ async fn a_registration_that_loses_the_email_race_is_email_already_registered() 
         .await;
     assert_eq!(result, Err(AppError::EmailAlreadyRegistered));
     assert_eq!(world.refresh_tokens.stored_count(), 0);
-}
-
-#[tokio::test]
-async fn a_login_whose_link_is_disconnected_meanwhile_decides_again_and_registers() {
-    let world = World::new();
-    let owner = winner();
-    let link = link_of(&owner, "gh-1");
-    let mut users = MockUserRepository::new();
-    let passes = AtomicUsize::new(0);
-    // First pass: the link exists. Then it is disconnected before the update lands.
-    users.expect_find_link().times(2).returning(move |_, _| {
-        Ok((passes.fetch_add(1, Ordering::SeqCst) == 0).then(|| link.clone()))
-    });
-    users
-        .expect_update_link_tokens()
-        .times(1)
-        .returning(|_, _, _, _, _| Ok(false));
-    users
-        .expect_create_user()
-        .times(1)
-        .returning(|user, _| Ok(user.into_user()));
-    let service = service_on(&world, users);
-    world.github.answer(Ok(provider_login(identity(
-        ProviderKey::Github,
-        "gh-1",
-        None,
-        false,
-    ))));
-    let state = world.login_state("github").await;
-    let result = service
-        .callback("github", CODE, &state, None)
-        .await
-        .unwrap();
-    assert!(result.is_new_user, "not a 500: the second pass registers");
-    assert_ne!(result.user.id, owner.id);
-}
-
-#[tokio::test]
-async fn a_login_whose_reads_straddle_a_concurrent_first_login_signs_that_user_in() {
-    let world = World::new();
-    let user = User {
-        email: Some(social_login_domain::Email::parse("ada@example.com").unwrap()),
-        email_verified: true,
-        ..winner()
-    };
-    let link = link_of(&user, "gh-1");
-    let mut users = MockUserRepository::new();
-    // The other login commits its user and link between our link and email lookups.
-    let looks = AtomicUsize::new(0);
-    users.expect_find_link().times(2).returning(move |_, _| {
-        Ok((looks.fetch_add(1, Ordering::SeqCst) > 0).then(|| link.clone()))
-    });
-    let owner = user.clone();
-    users
-        .expect_find_user_by_email()
-        .times(1)
-        .returning(move |_| Ok(Some(owner.clone())));
-    users.expect_list_links().returning(|_| Ok(vec![]));
-    users.expect_create_user().never();
-    users
-        .expect_update_link_tokens()
-        .times(1)
-        .returning(|_, _, _, _, _| Ok(true));
-    let found = user.clone();
-    users
-        .expect_find_user()
-        .returning(move |_| Ok(Some(found.clone())));
-    let service = service_on(&world, users);
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
-    let state = world.login_state("github").await;
-    let result = service
-        .callback("github", CODE, &state, None)
-        .await
-        .unwrap();
-    assert_eq!(result.user.id, user.id);
-    assert!(!result.is_new_user);
 }

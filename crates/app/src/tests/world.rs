@@ -2,7 +2,7 @@
 
 use crate::fakes::{
     FakeClock, FakeHasher, FakeProvider, FakeSessions, FakeStateSealer, FakeStateStore,
-    InMemoryRefreshTokens, InMemoryUsers, ReversingCipher, state_in,
+    InMemoryRepository, ReversingCipher, state_in,
 };
 use crate::{
     AppError, AuthPolicy, AuthService, LoginResult, Ports, ProviderRegistry, Registration,
@@ -21,8 +21,10 @@ pub const CODE: &str = "authorization-code-from-the-provider";
 /// github and google are enabled; every other key is absent from the registry.
 pub struct World {
     pub service: AuthService,
-    pub users: Arc<InMemoryUsers>,
-    pub refresh_tokens: Arc<InMemoryRefreshTokens>,
+    /// Users, links and sessions: one store, as one database holds them.
+    pub users: Arc<InMemoryRepository>,
+    /// The same store as `users`, named for what a test looks at.
+    pub refresh_tokens: Arc<InMemoryRepository>,
     pub sealer: Arc<FakeStateSealer>,
     pub states: Arc<FakeStateStore>,
     pub clock: Arc<FakeClock>,
@@ -47,8 +49,8 @@ impl World {
         let start = OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap();
         let github = Arc::new(FakeProvider::new(ProviderKey::Github));
         let google = Arc::new(FakeProvider::new(ProviderKey::Google));
-        let users = Arc::new(InMemoryUsers::default());
-        let refresh_tokens = Arc::new(InMemoryRefreshTokens::default());
+        let users = Arc::new(InMemoryRepository::default());
+        let refresh_tokens = users.clone();
         let sealer = Arc::new(FakeStateSealer::default());
         let states = Arc::new(FakeStateStore::default());
         let clock = Arc::new(FakeClock::at(start));

@@ -4,11 +4,11 @@ use sea_orm::ConnectionTrait;
 use sea_orm::sea_query::{Alias, Expr, ExprTrait, Query};
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{
-    Email, FamilyId, LinkedAccountId, NewLinkedAccount, NewUser, PasswordHash, ProviderKey,
-    ProviderSubject, SealedToken, UserId,
+    Email, FamilyId, LinkedAccountId, NewLinkedAccount, NewUser, PasswordHash, ProviderIdentity,
+    ProviderKey, ProviderSubject, SealedToken, UserId,
 };
 use social_login_persistence::SeaOrmRepository;
-use social_login_ports::{NewRefreshToken, RefreshTokenRepository};
+use social_login_ports::{NewRefreshToken, ProviderSignIn, RefreshTokenRepository, SessionStart};
 use time::{Duration, OffsetDateTime};
 
 /// A fixed instant in whole seconds, so it survives PostgreSQL's microsecond precision.
@@ -125,4 +125,46 @@ pub async fn delete_user_row(repo: &SeaOrmRepository, user: UserId) {
         .execute(&delete)
         .await
         .expect("delete user");
+}
+
+/// What `provider` asserts about account `subject`.
+pub fn provider_identity(
+    provider: ProviderKey,
+    subject: &str,
+    email_address: Option<&str>,
+    verified: bool,
+) -> ProviderIdentity {
+    ProviderIdentity {
+        provider,
+        subject: ProviderSubject::parse(subject).expect("valid subject"),
+        email: email_address.map(email),
+        email_verified: verified,
+        full_name: Some("Ada Lovelace".to_owned()),
+        avatar_url: None,
+    }
+}
+
+/// A GitHub account with no email: registers, never matches anyone.
+pub fn user_less_identity() -> ProviderIdentity {
+    provider_identity(ProviderKey::Github, "no-email", None, false)
+}
+
+/// A login of `identity` with sealed tokens named `k1:access`/`k1:refresh`, a fresh session,
+/// auto-linking off.
+pub fn sign_in(identity: ProviderIdentity) -> ProviderSignIn {
+    ProviderSignIn {
+        identity,
+        access_token: SealedToken::new("k1:access"),
+        refresh_token: Some(SealedToken::new("k1:refresh")),
+        auto_link_by_email: false,
+        new_user_id: UserId::new(),
+        new_link_id: LinkedAccountId::new(),
+        session: SessionStart {
+            hash: random_hash(),
+            family: FamilyId::new(),
+            token_expires_at: now() + Duration::days(1),
+            family_expires_at: now() + Duration::days(30),
+        },
+        now: now(),
+    }
 }

@@ -1,10 +1,8 @@
 //! Adding links, refreshing their tokens, and the cascade when a user goes.
 
-use crate::fixtures::{
-    delete_user_row, email, new_link, new_user, now, store_token, stored_link_columns, token_hash,
-};
+use crate::fixtures::{delete_user_row, new_link, new_user, now, store_token, token_hash};
 use crate::harness::on_every_backend;
-use social_login_domain::{LinkedAccountId, ProviderKey, SealedToken, UserId};
+use social_login_domain::{ProviderKey, UserId};
 use social_login_ports::{AddLinkError, RefreshTokenRepository, RotateError, UserRepository};
 use time::Duration;
 
@@ -80,69 +78,6 @@ async fn added_links_are_listed_oldest_first() {
             expected.insert(0, added);
         }
         assert_eq!(repo.list_links(ada.id).await.unwrap(), expected);
-    })
-    .await;
-}
-
-#[tokio::test]
-async fn new_tokens_replace_the_old_but_a_missing_refresh_token_keeps_the_old_one() {
-    on_every_backend(|repo| async move {
-        let ada = new_user(Some("ada@example.com"), false);
-        let link = new_link(ada.id, ProviderKey::Google, "g-1");
-        repo.create_user(ada, Some(link.clone())).await.unwrap();
-
-        repo.update_link_tokens(
-            link.id,
-            Some(email("ada@new.example.com")),
-            SealedToken::new("k1:access-2"),
-            None,
-            now() + Duration::hours(1),
-        )
-        .await
-        .unwrap();
-        assert_eq!(
-            stored_link_columns(&repo, link.id).await,
-            (
-                Some("ada@new.example.com".to_owned()),
-                "k1:access-2".to_owned(),
-                Some("k1:sealed-refresh".to_owned())
-            )
-        );
-
-        repo.update_link_tokens(
-            link.id,
-            None,
-            SealedToken::new("k1:access-3"),
-            Some(SealedToken::new("k1:refresh-3")),
-            now() + Duration::hours(2),
-        )
-        .await
-        .unwrap();
-        assert_eq!(
-            stored_link_columns(&repo, link.id).await,
-            (
-                None,
-                "k1:access-3".to_owned(),
-                Some("k1:refresh-3".to_owned())
-            )
-        );
-    })
-    .await;
-}
-
-#[tokio::test]
-async fn updating_the_tokens_of_a_removed_link_reports_it_gone() {
-    on_every_backend(|repo| async move {
-        let result = repo
-            .update_link_tokens(
-                LinkedAccountId::new(),
-                None,
-                SealedToken::new("k1:access"),
-                None,
-                now(),
-            )
-            .await;
-        assert_eq!(result, Ok(false));
     })
     .await;
 }

@@ -8,5 +8,6 @@ mod links;
 mod migration_lock;
 mod postgres;
 mod refresh;
+mod sign_in;
 mod sqlite;
 mod users;

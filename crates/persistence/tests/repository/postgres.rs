@@ -1,13 +1,15 @@
 //! PostgreSQL-only facts: the pool settings are in force, and an outage is `Unavailable` on
 //! every operation and heals by itself. The server "goes away" through a fault proxy.
 
-use crate::fixtures::{new_link, new_user, now, store_token, token_hash};
+use crate::fixtures::{
+    new_link, new_user, now, sign_in, store_token, token_hash, user_less_identity,
+};
 use crate::harness::postgres_repository;
-use social_login_domain::{Email, ProviderKey, ProviderSubject, SealedToken, UserId};
+use social_login_domain::{Email, ProviderKey, ProviderSubject, UserId};
 use social_login_persistence::{DatabaseOptions, SeaOrmRepository, connect};
 use social_login_ports::{
     AddLinkError, CreateUserError, RefreshTokenRepository, RemoveLinkError, RepositoryError,
-    RotateError, UserRepository,
+    RotateError, SignInError, UserRepository,
 };
 use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url};
 use std::time::{Duration, Instant};
@@ -84,16 +86,14 @@ async fn every_operation(
             },
         ),
         (
-            "update_link_tokens",
-            repo.update_link_tokens(
-                social_login_domain::LinkedAccountId::new(),
-                None,
-                SealedToken::new("k1:x"),
-                None,
-                now(),
-            )
-            .await
-            .err(),
+            "sign_in_with_provider",
+            match repo
+                .sign_in_with_provider(sign_in(user_less_identity()))
+                .await
+            {
+                Err(SignInError::Repository(error)) => Some(error),
+                _ => None,
+            },
         ),
         (
             "remove_link",

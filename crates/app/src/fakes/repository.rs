@@ -1,0 +1,137 @@
+//! One in-memory store for users, links and refresh tokens, as `SeaOrmRepository` is one
+//! database: a provider login writes to both in one step, so both live behind one lock.
+
+use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
+use social_login_domain::{
+    Email, FamilyId, LinkedAccount, NewLinkedAccount, ProviderKey, SealedToken, User, UserId,
+};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, MutexGuard};
+use time::OffsetDateTime;
+
+/// Users, links and sessions behind one lock, so each port call is as atomic as a
+/// transaction. Enforces what the schema enforces: unique claimed email ignoring case,
+/// unique (provider, subject), unique (user, provider), and links only to existing users.
+#[derive(Default)]
+pub struct InMemoryRepository {
+    tables: Mutex<Tables>,
+}
+
+#[derive(Default)]
+pub(super) struct Tables {
+    pub(super) users: Vec<User>,
+    /// Kept with their sealed tokens, as the `linked_accounts` table keeps them.
+    pub(super) links: Vec<NewLinkedAccount>,
+    pub(super) tokens: HashMap<RefreshTokenHash, Token>,
+    /// Family id → when it ends.
+    pub(super) families: HashMap<FamilyId, OffsetDateTime>,
+    pub(super) revoked: HashSet<FamilyId>,
+}
+
+pub(super) struct Token {
+    pub(super) user_id: UserId,
+    pub(super) family: FamilyId,
+    pub(super) expires_at: OffsetDateTime,
+    pub(super) used: bool,
+}
+
+impl InMemoryRepository {
+    pub(super) fn lock(&self) -> MutexGuard<'_, Tables> {
+        self.tables.lock().unwrap()
+    }
+
+    pub fn user_count(&self) -> usize {
+        self.lock().users.len()
+    }
+
+    pub fn link_count(&self) -> usize {
+        self.lock().links.len()
+    }
+
+    /// Refresh tokens stored, of every session.
+    pub fn stored_count(&self) -> usize {
+        self.lock().tokens.len()
+    }
+
+    /// The sealed (access, refresh) tokens stored with the link of this provider account.
+    pub fn stored_tokens(
+        &self,
+        provider: ProviderKey,
+        subject: &str,
+    ) -> Option<(SealedToken, Option<SealedToken>)> {
+        let tables = self.lock();
+        tables
+            .links
+            .iter()
+            .find(|link| link.provider == provider && link.subject.as_str() == subject)
+            .map(|link| (link.access_token.clone(), link.refresh_token.clone()))
+    }
+}
+
+impl Tables {
+    pub(super) fn user(&self, id: UserId) -> Option<&User> {
+        self.users.iter().find(|user| user.id == id)
+    }
+
+    /// The user who claims `email`; unverified provider emails claim nothing (the schema
+    /// keeps them out of the unique column).
+    pub(super) fn claimant(&self, email: &Email) -> Option<&User> {
+        self.users.iter().find(|user| {
+            user.claimed_email()
+                .is_some_and(|claimed| claimed.matches(email))
+        })
+    }
+
+    pub(super) fn account_taken(&self, link: &NewLinkedAccount) -> bool {
+        self.links
+            .iter()
+            .any(|old| old.provider == link.provider && old.subject == link.subject)
+    }
+
+    pub(super) fn provider_taken(&self, link: &NewLinkedAccount) -> bool {
+        self.links
+            .iter()
+            .any(|old| old.user_id == link.user_id && old.provider == link.provider)
+    }
+
+    pub(super) fn links_of(&self, user: UserId) -> Vec<LinkedAccount> {
+        let mut links: Vec<LinkedAccount> = self
+            .links
+            .iter()
+            .filter(|link| link.user_id == user)
+            .map(NewLinkedAccount::to_linked_account)
+            .collect();
+        links.sort_by_key(|link| (link.created_at, link.id));
+        links
+    }
+
+    pub(super) fn refresh_record(&self, hash: &RefreshTokenHash) -> Option<RefreshRecord> {
+        let token = self.tokens.get(hash)?;
+        Some(RefreshRecord {
+            user_id: token.user_id,
+            family: token.family,
+            expires_at: token.expires_at,
+            used: token.used,
+            revoked: self.revoked.contains(&token.family),
+            family_expires_at: *self.families.get(&token.family)?,
+        })
+    }
+
+    /// Starts a family with its first token.
+    pub(super) fn start_family(
+        &mut self,
+        first: &social_login_ports::NewRefreshToken,
+        ends_at: OffsetDateTime,
+    ) {
+        self.families.insert(first.family, ends_at);
+        self.tokens.insert(
+            first.hash,
+            Token {
+                user_id: first.user_id,
+                family: first.family,
+                expires_at: first.expires_at,
+                used: false,
+            },
+        );
+    }
+}
