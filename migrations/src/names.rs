@@ -23,3 +23,7 @@ pub const FK_REFRESH_TOKENS_USER: &str = "fk_refresh_tokens_user";
 pub const IX_REFRESH_FAMILIES_USER_ID: &str = "ix_refresh_families_user_id";
 /// Foreign key `refresh_families.user_id → users.id`, on delete cascade.
 pub const FK_REFRESH_FAMILIES_USER: &str = "fk_refresh_families_user";
+/// Index on `refresh_tokens.expires_at` (housekeeping).
+pub const IX_REFRESH_TOKENS_EXPIRES_AT: &str = "ix_refresh_tokens_expires_at";
+/// Index on `refresh_families.expires_at` (housekeeping).
+pub const IX_REFRESH_FAMILIES_EXPIRES_AT: &str = "ix_refresh_families_expires_at";

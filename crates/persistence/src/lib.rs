@@ -8,6 +8,7 @@ mod entity;
 mod error;
 mod mapping;
 mod migration_lock;
+mod queries;
 mod refresh_tokens;
 mod repository;
 mod sign_in;

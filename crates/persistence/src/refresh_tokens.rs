@@ -12,12 +12,9 @@ use crate::SeaOrmRepository;
 use crate::entity::{refresh_family, refresh_token};
 use crate::error::repository_error;
 use crate::mapping::{family_to_row, refresh_from_rows, refresh_to_row};
+use crate::queries;
 use async_trait::async_trait;
-use sea_orm::sea_query::{Expr, Query};
-use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QueryFilter,
-    QuerySelect,
-};
+use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QuerySelect};
 use social_login_domain::refresh::{
     RefreshRecord, RefreshTokenHash, RefreshVerdict, judge, token_expiry,
 };
@@ -61,9 +58,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
         let record = load(&txn, presented, &family).await?;
         match judge(record.as_ref(), now) {
             RefreshVerdict::Rotate { user, family: id } => {
-                refresh_token::Entity::update_many()
-                    .col_expr(refresh_token::Column::Used, Expr::value(true))
-                    .filter(refresh_token::Column::TokenHash.eq(presented.0.to_vec()))
+                queries::mark_used(presented)
                     .exec(&txn)
                     .await
                     .map_err(repository_error)?;
@@ -93,14 +88,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
     async fn revoke_refresh(&self, presented: RefreshTokenHash) -> Result<(), RepositoryError> {
         // One statement: it takes the family row's lock, so it waits for a rotation in flight
         // and then revokes the successor that rotation committed, with the rest.
-        let family_of_presented = Query::select()
-            .column(refresh_token::Column::FamilyId)
-            .from(refresh_token::Entity)
-            .and_where(refresh_token::Column::TokenHash.eq(presented.0.to_vec()))
-            .to_owned();
-        refresh_family::Entity::update_many()
-            .col_expr(refresh_family::Column::Revoked, Expr::value(true))
-            .filter(refresh_family::Column::Id.in_subquery(family_of_presented))
+        queries::revoke_family_of(presented)
             .exec(self.connection())
             .await
             .map_err(repository_error)?;
@@ -109,11 +97,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
 
     async fn prune_expired(&self, now: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError> {
         // Ended families first, tokens included: none of their tokens can work any more.
-        let ended = refresh_family::Entity::find()
-            .select_only()
-            .column(refresh_family::Column::Id)
-            .filter(refresh_family::Column::ExpiresAt.lt(now))
-            .limit(limit)
+        let ended = queries::ended_families(now, limit)
             .into_tuple::<uuid::Uuid>()
             .all(self.connection())
             .await
@@ -121,14 +105,12 @@ impl RefreshTokenRepository for SeaOrmRepository {
         let mut pruned = 0;
         if !ended.is_empty() {
             let txn = self.begin_write().await?;
-            pruned += refresh_token::Entity::delete_many()
-                .filter(refresh_token::Column::FamilyId.is_in(ended.clone()))
+            pruned += queries::delete_tokens_of(ended.clone())
                 .exec(&txn)
                 .await
                 .map_err(repository_error)?
                 .rows_affected;
-            pruned += refresh_family::Entity::delete_many()
-                .filter(refresh_family::Column::Id.is_in(ended))
+            pruned += queries::delete_families(ended)
                 .exec(&txn)
                 .await
                 .map_err(repository_error)?
@@ -138,14 +120,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
         // Then expired tokens of live families. A rotated-away token presented after this
         // is refused as unknown instead of revoking its family: past its expiry it is dead
         // anyway, and keeping every rotation until its family ends would grow without need.
-        let expired = Query::select()
-            .column(refresh_token::Column::TokenHash)
-            .from(refresh_token::Entity)
-            .and_where(refresh_token::Column::ExpiresAt.lt(now))
-            .limit(limit)
-            .to_owned();
-        pruned += refresh_token::Entity::delete_many()
-            .filter(refresh_token::Column::TokenHash.in_subquery(expired))
+        pruned += queries::delete_expired_tokens(now, limit)
             .exec(self.connection())
             .await
             .map_err(repository_error)?
@@ -160,14 +135,14 @@ async fn lock_family_of(
     txn: &DatabaseTransaction,
     presented: RefreshTokenHash,
 ) -> Result<Option<refresh_family::Model>, RepositoryError> {
-    let Some(token) = refresh_token::Entity::find_by_id(presented.0.to_vec())
+    let Some(token) = queries::token(presented)
         .one(txn)
         .await
         .map_err(repository_error)?
     else {
         return Ok(None);
     };
-    let mut find = refresh_family::Entity::find_by_id(token.family_id);
+    let mut find = queries::family(token.family_id);
     if txn.get_database_backend() == DbBackend::Postgres {
         find = find.lock_exclusive();
     }
@@ -179,7 +154,7 @@ async fn load<C: ConnectionTrait>(
     hash: RefreshTokenHash,
     family: &refresh_family::Model,
 ) -> Result<Option<RefreshRecord>, RepositoryError> {
-    let row = refresh_token::Entity::find_by_id(hash.0.to_vec())
+    let row = queries::token(hash)
         .one(db)
         .await
         .map_err(repository_error)?;
@@ -190,9 +165,7 @@ async fn revoke_family<C: ConnectionTrait>(
     db: &C,
     family: FamilyId,
 ) -> Result<(), RepositoryError> {
-    refresh_family::Entity::update_many()
-        .col_expr(refresh_family::Column::Revoked, Expr::value(true))
-        .filter(refresh_family::Column::Id.eq(family.as_uuid()))
+    queries::revoke_family(family)
         .exec(db)
         .await
         .map_err(repository_error)?;

@@ -9,8 +9,9 @@ use crate::mapping::{
     email_to_column, family_to_row, link_from_row, link_to_row, refresh_to_row, user_from_row,
     user_to_row,
 };
+use crate::queries;
 use sea_orm::ActiveValue::Set;
-use sea_orm::{ColumnTrait, DatabaseTransaction, DbErr, EntityTrait, QueryFilter};
+use sea_orm::{DatabaseTransaction, DbErr, EntityTrait};
 use social_login_domain::linking::{EmailOwner, LoginDecision, decide_login};
 use social_login_domain::{
     Email, LinkedAccount, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject, User,
@@ -82,10 +83,7 @@ async fn link_with_user(
     provider: ProviderKey,
     subject: &ProviderSubject,
 ) -> Result<Option<(LinkedAccount, User)>, RepositoryError> {
-    let found = linked_account::Entity::find()
-        .filter(linked_account::Column::Provider.eq(provider.as_str()))
-        .filter(linked_account::Column::Subject.eq(subject.as_str()))
-        .find_also_related(user::Entity)
+    let found = queries::link_with_user(provider, subject)
         .one(txn)
         .await
         .map_err(repository_error)?;
@@ -103,8 +101,7 @@ async fn email_owner(
     txn: &DatabaseTransaction,
     email: &Email,
 ) -> Result<Option<(User, Vec<LinkedAccount>)>, RepositoryError> {
-    let Some(row) = user::Entity::find()
-        .filter(user::Column::EmailNormalized.eq(email.normalized()))
+    let Some(row) = queries::user_by_email(&email.normalized())
         .one(txn)
         .await
         .map_err(repository_error)?
@@ -132,9 +129,8 @@ async fn refresh_link(
     if let Some(refresh_token) = &sign_in.refresh_token {
         changes.refresh_token = Set(Some(refresh_token.as_str().to_owned()));
     }
-    let updated = linked_account::Entity::update_many()
+    let updated = queries::update_link(link.id)
         .set(changes)
-        .filter(linked_account::Column::Id.eq(link.id.as_uuid()))
         .exec(txn)
         .await
         .map_err(repository_error)?;

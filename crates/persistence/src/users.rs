@@ -4,8 +4,9 @@ use crate::SeaOrmRepository;
 use crate::entity::{linked_account, user};
 use crate::error::{UniqueIndex, is_foreign_key_violation, repository_error, unique_violation};
 use crate::mapping::{link_from_row, link_to_row, user_from_row, user_to_row};
+use crate::queries;
 use async_trait::async_trait;
-use sea_orm::{ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter, QuerySelect};
+use sea_orm::{ConnectionTrait, DbBackend, EntityTrait, QuerySelect};
 use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
 use social_login_domain::{
     Email, LinkedAccount, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject, User, UserId,
@@ -18,7 +19,7 @@ use social_login_ports::{
 #[async_trait]
 impl UserRepository for SeaOrmRepository {
     async fn find_user(&self, id: UserId) -> Result<Option<User>, RepositoryError> {
-        user::Entity::find_by_id(id.as_uuid())
+        queries::user_by_id(id)
             .one(self.connection())
             .await
             .map_err(repository_error)?
@@ -27,8 +28,7 @@ impl UserRepository for SeaOrmRepository {
     }
 
     async fn find_user_by_email(&self, email: &Email) -> Result<Option<User>, RepositoryError> {
-        user::Entity::find()
-            .filter(user::Column::EmailNormalized.eq(email.normalized()))
+        queries::user_by_email(&email.normalized())
             .one(self.connection())
             .await
             .map_err(repository_error)?
@@ -41,9 +41,7 @@ impl UserRepository for SeaOrmRepository {
         provider: ProviderKey,
         subject: &ProviderSubject,
     ) -> Result<Option<LinkedAccount>, RepositoryError> {
-        linked_account::Entity::find()
-            .filter(linked_account::Column::Provider.eq(provider.as_str()))
-            .filter(linked_account::Column::Subject.eq(subject.as_str()))
+        queries::link(provider, subject)
             .one(self.connection())
             .await
             .map_err(repository_error)?
@@ -119,7 +117,7 @@ impl UserRepository for SeaOrmRepository {
         usable: Vec<ProviderKey>,
     ) -> Result<(), RemoveLinkError> {
         let txn = self.begin_write().await?;
-        let mut find_user = user::Entity::find_by_id(user.as_uuid());
+        let mut find_user = queries::user_by_id(user);
         if txn.get_database_backend() == DbBackend::Postgres {
             // Two disconnects of one user's two links must not both see two links and each
             // delete one. Locking the user row makes the second wait, then re-read the links
@@ -151,8 +149,7 @@ pub(crate) async fn links_of<C: ConnectionTrait>(
     db: &C,
     user: UserId,
 ) -> Result<Vec<LinkedAccount>, RepositoryError> {
-    let rows = linked_account::Entity::find()
-        .filter(linked_account::Column::UserId.eq(user.as_uuid()))
+    let rows = queries::links_of(user)
         .all(db)
         .await
         .map_err(repository_error)?;

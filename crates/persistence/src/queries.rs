@@ -1,0 +1,120 @@
+//! The lookups and conditional writes of the login, session and housekeeping paths, built
+//! in one place so a test can show each one uses an index (`EXPLAIN` on SQLite and
+//! PostgreSQL): a million users must not slow a login down.
+
+use crate::entity::{linked_account, refresh_family, refresh_token, user};
+use sea_orm::sea_query::{Expr, Query};
+use sea_orm::{
+    ColumnTrait, DeleteMany, EntityTrait, QueryFilter, QuerySelect, Select, SelectTwo, UpdateMany,
+};
+use social_login_domain::refresh::RefreshTokenHash;
+use social_login_domain::{FamilyId, LinkedAccountId, ProviderKey, ProviderSubject, UserId};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+/// The link of a provider account with its user (unique index on provider, subject).
+pub(crate) fn link_with_user(
+    provider: ProviderKey,
+    subject: &ProviderSubject,
+) -> SelectTwo<linked_account::Entity, user::Entity> {
+    linked_account::Entity::find()
+        .filter(linked_account::Column::Provider.eq(provider.as_str()))
+        .filter(linked_account::Column::Subject.eq(subject.as_str()))
+        .find_also_related(user::Entity)
+}
+
+/// The link of a provider account.
+pub(crate) fn link(
+    provider: ProviderKey,
+    subject: &ProviderSubject,
+) -> Select<linked_account::Entity> {
+    linked_account::Entity::find()
+        .filter(linked_account::Column::Provider.eq(provider.as_str()))
+        .filter(linked_account::Column::Subject.eq(subject.as_str()))
+}
+
+/// The user who claims a normalised email (unique index).
+pub(crate) fn user_by_email(normalized: &str) -> Select<user::Entity> {
+    user::Entity::find().filter(user::Column::EmailNormalized.eq(normalized))
+}
+
+pub(crate) fn user_by_id(id: UserId) -> Select<user::Entity> {
+    user::Entity::find_by_id(id.as_uuid())
+}
+
+/// A user's links (index on user_id).
+pub(crate) fn links_of(user: UserId) -> Select<linked_account::Entity> {
+    linked_account::Entity::find().filter(linked_account::Column::UserId.eq(user.as_uuid()))
+}
+
+/// The columns a returning login rewrites, for one link (primary key).
+pub(crate) fn update_link(id: LinkedAccountId) -> UpdateMany<linked_account::Entity> {
+    linked_account::Entity::update_many().filter(linked_account::Column::Id.eq(id.as_uuid()))
+}
+
+pub(crate) fn token(hash: RefreshTokenHash) -> Select<refresh_token::Entity> {
+    refresh_token::Entity::find_by_id(hash.0.to_vec())
+}
+
+pub(crate) fn family(id: Uuid) -> Select<refresh_family::Entity> {
+    refresh_family::Entity::find_by_id(id)
+}
+
+pub(crate) fn mark_used(hash: RefreshTokenHash) -> UpdateMany<refresh_token::Entity> {
+    refresh_token::Entity::update_many()
+        .col_expr(refresh_token::Column::Used, Expr::value(true))
+        .filter(refresh_token::Column::TokenHash.eq(hash.0.to_vec()))
+}
+
+pub(crate) fn revoke_family(family: FamilyId) -> UpdateMany<refresh_family::Entity> {
+    refresh_family::Entity::update_many()
+        .col_expr(refresh_family::Column::Revoked, Expr::value(true))
+        .filter(refresh_family::Column::Id.eq(family.as_uuid()))
+}
+
+/// Revokes the family of a presented token, in one statement (logout).
+pub(crate) fn revoke_family_of(presented: RefreshTokenHash) -> UpdateMany<refresh_family::Entity> {
+    let family_of_presented = Query::select()
+        .column(refresh_token::Column::FamilyId)
+        .from(refresh_token::Entity)
+        .and_where(refresh_token::Column::TokenHash.eq(presented.0.to_vec()))
+        .to_owned();
+    refresh_family::Entity::update_many()
+        .col_expr(refresh_family::Column::Revoked, Expr::value(true))
+        .filter(refresh_family::Column::Id.in_subquery(family_of_presented))
+}
+
+/// Up to `limit` families that ended before `now` (index on expires_at).
+pub(crate) fn ended_families(now: OffsetDateTime, limit: u64) -> Select<refresh_family::Entity> {
+    refresh_family::Entity::find()
+        .select_only()
+        .column(refresh_family::Column::Id)
+        .filter(refresh_family::Column::ExpiresAt.lt(now))
+        .limit(limit)
+}
+
+pub(crate) fn delete_tokens_of(families: Vec<Uuid>) -> DeleteMany<refresh_token::Entity> {
+    refresh_token::Entity::delete_many().filter(refresh_token::Column::FamilyId.is_in(families))
+}
+
+pub(crate) fn delete_families(families: Vec<Uuid>) -> DeleteMany<refresh_family::Entity> {
+    refresh_family::Entity::delete_many().filter(refresh_family::Column::Id.is_in(families))
+}
+
+/// Deletes up to `limit` tokens that expired before `now` (index on expires_at).
+pub(crate) fn delete_expired_tokens(
+    now: OffsetDateTime,
+    limit: u64,
+) -> DeleteMany<refresh_token::Entity> {
+    let expired = Query::select()
+        .column(refresh_token::Column::TokenHash)
+        .from(refresh_token::Entity)
+        .and_where(refresh_token::Column::ExpiresAt.lt(now))
+        .limit(limit)
+        .to_owned();
+    refresh_token::Entity::delete_many()
+        .filter(refresh_token::Column::TokenHash.in_subquery(expired))
+}
+
+#[cfg(test)]
+mod explain;

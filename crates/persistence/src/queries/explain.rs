@@ -1,0 +1,117 @@
+//! Every query of the login, session and housekeeping paths uses an index: `EXPLAIN QUERY
+//! PLAN` on SQLite shows no full scan, and `EXPLAIN` on PostgreSQL with sequential scans
+//! disabled still finds a plan without one.
+
+use super::*;
+use crate::connect::{DatabaseOptions, connect};
+use sea_orm::{ConnectionTrait, DbBackend, QueryTrait, Statement};
+use social_login_test_support::{PostgresDatabase, postgres_admin_url};
+
+/// Each query with sample values, as the repository builds it.
+fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
+    let subject = ProviderSubject::parse("583231").unwrap();
+    let hash = RefreshTokenHash([7; 32]);
+    let user = UserId::new();
+    let now = OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap();
+    let ids = vec![Uuid::new_v4(), Uuid::new_v4()];
+    vec![
+        (
+            "link_with_user",
+            link_with_user(ProviderKey::Github, &subject).build(backend),
+        ),
+        ("link", link(ProviderKey::Github, &subject).build(backend)),
+        (
+            "user_by_email",
+            user_by_email("ada@example.com").build(backend),
+        ),
+        ("user_by_id", user_by_id(user).build(backend)),
+        ("links_of", links_of(user).build(backend)),
+        (
+            "update_link",
+            update_link(LinkedAccountId::new())
+                .col_expr(linked_account::Column::Email, Expr::value("a@b.c"))
+                .build(backend),
+        ),
+        ("token", token(hash).build(backend)),
+        ("family", family(ids[0]).build(backend)),
+        ("mark_used", mark_used(hash).build(backend)),
+        (
+            "revoke_family",
+            revoke_family(FamilyId::new()).build(backend),
+        ),
+        ("revoke_family_of", revoke_family_of(hash).build(backend)),
+        ("ended_families", ended_families(now, 1000).build(backend)),
+        (
+            "delete_tokens_of",
+            delete_tokens_of(ids.clone()).build(backend),
+        ),
+        ("delete_families", delete_families(ids).build(backend)),
+        (
+            "delete_expired_tokens",
+            delete_expired_tokens(now, 1000).build(backend),
+        ),
+    ]
+}
+
+#[tokio::test]
+async fn every_login_path_query_uses_an_index_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("plan.db").display());
+    let repo = connect(&DatabaseOptions::new(url)).await.unwrap();
+    repo.migrate().await.unwrap();
+    let db = repo.connection();
+    for (name, statement) in every_query(DbBackend::Sqlite) {
+        let sql = format!("EXPLAIN QUERY PLAN {statement}");
+        let plan = db
+            .query_all_raw(Statement::from_string(DbBackend::Sqlite, sql))
+            .await
+            .unwrap_or_else(|error| panic!("{name}: {error}"));
+        let details: Vec<String> = plan
+            .iter()
+            .map(|row| row.try_get::<String>("", "detail").unwrap())
+            .collect();
+        assert!(!details.is_empty(), "{name}: no plan");
+        assert!(
+            !details.iter().any(|line| line.starts_with("SCAN")),
+            "{name} scans a whole table: {details:?}\n{statement}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn every_login_path_query_uses_an_index_on_postgres() {
+    let Some(admin_url) = postgres_admin_url() else {
+        return;
+    };
+    let database = PostgresDatabase::create(&admin_url).await;
+    let repo = connect(&DatabaseOptions::new(database.url()))
+        .await
+        .unwrap();
+    repo.migrate().await.unwrap();
+    let db = repo.connection();
+    for (name, statement) in every_query(DbBackend::Postgres) {
+        // One transaction, so the setting and the EXPLAIN share a connection.
+        let txn = sea_orm::TransactionTrait::begin(db).await.unwrap();
+        txn.execute_unprepared("SET LOCAL enable_seqscan = off")
+            .await
+            .unwrap();
+        let plan = txn
+            .query_all_raw(Statement::from_string(
+                DbBackend::Postgres,
+                format!("EXPLAIN {statement}"),
+            ))
+            .await
+            .unwrap_or_else(|error| panic!("{name}: {error}"));
+        let lines: Vec<String> = plan
+            .iter()
+            .map(|row| row.try_get::<String>("", "QUERY PLAN").unwrap())
+            .collect();
+        txn.rollback().await.unwrap();
+        assert!(
+            !lines.iter().any(|line| line.contains("Seq Scan")),
+            "{name} needs a sequential scan: {lines:#?}\n{statement}"
+        );
+    }
+    repo.connection().close_by_ref().await.ok();
+    database.drop().await;
+}
