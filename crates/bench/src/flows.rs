@@ -3,27 +3,33 @@
 
 use reqwest::StatusCode;
 
+/// The instances under test; with several, each login starts on one and finishes on the
+/// next, as behind a round-robin load balancer.
 #[derive(Clone)]
 pub struct Flows {
     pub http: reqwest::Client,
-    pub base: String,
+    pub bases: Vec<String>,
 }
 
 impl Flows {
-    pub fn new(base: String) -> Self {
+    pub fn new(bases: Vec<String>) -> Self {
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .pool_max_idle_per_host(256)
             .build()
             .expect("HTTP client");
-        Self { http, base }
+        Self { http, bases }
     }
 
-    /// GET authorize; the authorization URL on success.
-    pub async fn authorize(&self) -> Option<String> {
+    fn base(&self, turn: usize) -> &str {
+        &self.bases[turn % self.bases.len()]
+    }
+
+    /// GET authorize on the `turn`-th instance; the authorization URL on success.
+    pub async fn authorize(&self, turn: usize) -> Option<String> {
         let response = self
             .http
-            .get(format!("{}/auth/oauth/github/authorize", self.base))
+            .get(format!("{}/auth/oauth/github/authorize", self.base(turn)))
             .send()
             .await
             .ok()?;
@@ -34,16 +40,20 @@ impl Flows {
         body["authorization_url"].as_str().map(str::to_owned)
     }
 
-    /// A whole GitHub login as simulated user `user_id`; true on 200.
-    pub async fn login(&self, user_id: &str) -> bool {
-        let Some(url) = self.authorize().await else {
+    /// A whole GitHub login as simulated user `user_id`, started on the `turn`-th instance
+    /// and finished on the next; true on 200.
+    pub async fn login(&self, turn: usize, user_id: &str) -> bool {
+        let Some(url) = self.authorize(turn).await else {
             return false;
         };
         let Some((code, state)) = self.approve(&url, user_id).await else {
             return false;
         };
         self.http
-            .post(format!("{}/auth/oauth/github/callback", self.base))
+            .post(format!(
+                "{}/auth/oauth/github/callback",
+                self.base(turn + 1)
+            ))
             .json(&serde_json::json!({"code": code, "state": state}))
             .send()
             .await

@@ -32,6 +32,13 @@ enum States {
     Redis,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Database {
+    Sqlite,
+    /// A fresh database on TEST_POSTGRES_URL.
+    Postgres,
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "social-login-bench",
@@ -41,9 +48,19 @@ struct Args {
     /// The service binary (a release build).
     #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/release/social-login"))]
     binary: PathBuf,
-    /// Where spent state ids live; `redis` reads TEST_REDIS_URL (default redis://127.0.0.1:6379).
+    /// Where users live; `postgres` creates a fresh database on TEST_POSTGRES_URL.
+    #[arg(long, value_enum, default_value = "sqlite")]
+    database: Database,
+    /// Where spent state ids live; `redis` reads TEST_REDIS_URL.
     #[arg(long, value_enum, default_value = "memory")]
     states: States,
+    /// Service processes sharing the database and the state store; each login starts on
+    /// one and finishes on the next.
+    #[arg(long, default_value_t = 1)]
+    instances: usize,
+    /// Users (with their links) put in the database before the service starts.
+    #[arg(long, default_value_t = 0)]
+    seed_users: u64,
     #[arg(
         long,
         value_enum,
@@ -73,38 +90,60 @@ async fn main() -> Result<(), String> {
     let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
     let args = Args::parse();
     let runs = args.concurrency.len();
-    let setup = setup::Setup::new(args.logins * runs, args.states).await?;
-    let service = Service::start(&args.binary, &setup.config, args.pin).await?;
-    let flows = Flows::new(service.base().to_owned());
+    let setup = setup::Setup::new(
+        args.logins * runs,
+        args.seed_users,
+        args.database,
+        args.states,
+    )
+    .await?;
+    let mut services = Vec::new();
+    for _ in 0..args.instances.max(1) {
+        services.push(Service::start(&args.binary, &setup.config, args.pin).await?);
+    }
+    let flows = Flows::new(services.iter().map(|s| s.base().to_owned()).collect());
     println!(
-        "# social-login-bench: {} state store, service pinned to {}\n",
-        match args.states {
-            States::Memory => "in-memory",
-            States::Redis => "Redis",
-        },
+        "# social-login-bench: {:?} database ({} users seeded), {:?} state store, {} instance(s), pinned to {}\n",
+        args.database,
+        args.seed_users,
+        args.states,
+        services.len(),
         args.pin
             .map_or("no CPU".to_owned(), |cpu| format!("CPU {cpu}"))
     );
+    for service in &services {
+        println!(
+            "ready {:.1} ms after start ({} database, migrations included); idle RSS {:.1} MiB",
+            service.ready_after.as_secs_f64() * 1e3,
+            if args.seed_users > 0 {
+                "existing"
+            } else {
+                "fresh"
+            },
+            service.rss_mib()
+        );
+    }
+    println!();
     println!(
-        "ready {:.1} ms after start (fresh SQLite database, migrations included); idle RSS {:.1} MiB\n",
-        service.ready_after.as_secs_f64() * 1e3,
-        service.rss_mib()
-    );
-    println!(
-        "| scenario | c | ops | failed | ops/s | p50 ms | p99 ms | service CPU ms/op | RSS MiB |"
+        "| scenario | c | ops | failed | ops/s | p50 ms | p99 ms | service CPU ms/op | RSS MiB (largest instance) |"
     );
     println!("|---|---|---|---|---|---|---|---|---|");
     let deadline = Duration::from_secs(args.seconds);
     for scenario in &args.scenarios {
         for (run, &concurrency) in args.concurrency.iter().enumerate() {
-            let cpu_before = service.cpu_time();
+            let cpu_before = cpu_time(&services);
             let outcome = match scenario {
                 Scenario::Authorize => {
                     let flows = flows.clone();
-                    drive(concurrency, args.authorize_requests, deadline, move |_| {
-                        let flows = flows.clone();
-                        async move { flows.authorize().await.is_some() }
-                    })
+                    drive(
+                        concurrency,
+                        args.authorize_requests,
+                        deadline,
+                        move |index| {
+                            let flows = flows.clone();
+                            async move { flows.authorize(index).await.is_some() }
+                        },
+                    )
                     .await
                 }
                 // Run k logs in users k·logins … (k+1)·logins − 1: new in login-new, and
@@ -113,21 +152,21 @@ async fn main() -> Result<(), String> {
                     let (flows, first) = (flows.clone(), run * args.logins);
                     drive(concurrency, args.logins, deadline, move |index| {
                         let flows = flows.clone();
-                        async move { flows.login(&setup::user_id(first + index)).await }
+                        async move { flows.login(index, &setup::user_id(first + index)).await }
                     })
                     .await
                 }
             };
-            report(
-                *scenario,
-                concurrency,
-                &outcome,
-                service.cpu_time() - cpu_before,
-                &service,
-            );
+            let cpu = cpu_time(&services) - cpu_before;
+            report(*scenario, concurrency, &outcome, cpu, &services);
         }
     }
     Ok(())
+}
+
+/// CPU time of every instance together.
+fn cpu_time(services: &[Service]) -> Duration {
+    services.iter().map(|service| service.cpu_time()).sum()
 }
 
 fn report(
@@ -135,7 +174,7 @@ fn report(
     concurrency: usize,
     outcome: &Outcome,
     cpu: Duration,
-    service: &Service,
+    services: &[Service],
 ) {
     let name = match scenario {
         Scenario::Authorize => "authorize",
@@ -150,6 +189,6 @@ fn report(
         outcome.ops_per_second(),
         outcome.percentile(0.5).as_secs_f64() * 1e3,
         outcome.percentile(0.99).as_secs_f64() * 1e3,
-        service.rss_mib(),
+        services.iter().map(Service::rss_mib).fold(0.0, f64::max),
     );
 }

@@ -1,11 +1,15 @@
 //! What the service runs against: the simulated identity provider seeded with the users the
-//! logins need, a fresh SQLite database, and a configuration file pointing at both.
+//! logins need, a fresh database (SQLite, or PostgreSQL on `TEST_POSTGRES_URL`) optionally
+//! seeded with many more users, and a configuration file pointing at both.
 
-use super::States;
+use super::{Database, States};
 use social_login::simulated::{SimulatedClient, register_clients};
 use social_login_domain::ProviderKey;
+use social_login_persistence::{DatabaseOptions, connect, seed_provider_users};
 use social_login_simulator::{SimUser, Simulator, SimulatorConfig, SimulatorHandle};
+use social_login_test_support::{PostgresDatabase, postgres_admin_url, redis_url};
 use std::path::PathBuf;
+use std::time::Instant;
 use tempfile::TempDir;
 
 const CLIENT_ID: &str = "bench-client";
@@ -16,6 +20,7 @@ pub struct Setup {
     pub config: PathBuf,
     _sim: SimulatorHandle,
     _dir: TempDir,
+    _postgres: Option<PostgresDatabase>,
 }
 
 /// The simulated id of the `index`-th benchmark user.
@@ -24,50 +29,111 @@ pub fn user_id(index: usize) -> String {
 }
 
 impl Setup {
-    pub async fn new(users: usize, states: States) -> Result<Self, String> {
-        let client = |_: ProviderKey| SimulatedClient {
-            client_id: CLIENT_ID.into(),
-            client_secret: CLIENT_SECRET.into(),
-            redirect_uri: REDIRECT.into(),
-        };
-        let mut config = register_clients(SimulatorConfig::default(), client);
-        for index in 0..users {
-            let id = user_id(index);
-            config = config.with_user(
-                SimUser::new(id.clone(), format!("bench{index}"))
-                    .with_email(format!("bench{index}@example.com"), true),
-            );
-        }
-        let sim = Simulator::start(config)
-            .await
-            .map_err(|error| format!("simulator: {error}"))?;
+    /// `users` benchmark users in the simulator; `seed` more users already in the database.
+    pub async fn new(
+        users: usize,
+        seed: u64,
+        database: Database,
+        states: States,
+    ) -> Result<Self, String> {
+        let sim = simulator(users).await?;
         let dir = tempfile::tempdir().map_err(|error| error.to_string())?;
-        let github = sim.github();
+        let postgres = match database {
+            Database::Sqlite => None,
+            Database::Postgres => {
+                let admin =
+                    postgres_admin_url().ok_or("--database postgres needs TEST_POSTGRES_URL")?;
+                Some(PostgresDatabase::create(&admin).await)
+            }
+        };
+        let database_url = match &postgres {
+            Some(database) => database.url().to_owned(),
+            None => format!(
+                "sqlite://{}?mode=rwc",
+                dir.path().join("bench.db").display()
+            ),
+        };
+        if seed > 0 {
+            seed_database(&database_url, seed).await?;
+        }
         let store = match states {
             States::Memory => "backend = \"memory\"".to_owned(),
             States::Redis => {
-                let url = std::env::var("TEST_REDIS_URL")
-                    .unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+                let url = redis_url().ok_or("--states redis needs TEST_REDIS_URL")?;
                 format!(
                     "backend = \"redis\"\nurl = \"{url}\"\nkey_prefix = \"bench:{}:\"",
                     uuid::Uuid::new_v4().simple()
                 )
             }
         };
-        let toml = format!(
-            r#"secret_key = "{secret}"
+        let config = dir.path().join("social-login.toml");
+        std::fs::write(&config, config_toml(&sim, &database_url, &store))
+            .map_err(|error| error.to_string())?;
+        Ok(Self {
+            config,
+            _sim: sim,
+            _dir: dir,
+            _postgres: postgres,
+        })
+    }
+}
+
+async fn simulator(users: usize) -> Result<SimulatorHandle, String> {
+    let client = |_: ProviderKey| SimulatedClient {
+        client_id: CLIENT_ID.into(),
+        client_secret: CLIENT_SECRET.into(),
+        redirect_uri: REDIRECT.into(),
+    };
+    let mut config = register_clients(SimulatorConfig::default(), client);
+    for index in 0..users {
+        config = config.with_user(
+            SimUser::new(user_id(index), format!("bench{index}"))
+                .with_email(format!("bench{index}@example.com"), true),
+        );
+    }
+    Simulator::start(config)
+        .await
+        .map_err(|error| format!("simulator: {error}"))
+}
+
+/// Migrates and fills the database before any service starts, so the service then starts
+/// on an existing database, as a restart in production does.
+async fn seed_database(url: &str, count: u64) -> Result<(), String> {
+    let started = Instant::now();
+    let repo = connect(&DatabaseOptions::new(url))
+        .await
+        .map_err(|error| error.to_string())?;
+    repo.migrate().await.map_err(|error| error.to_string())?;
+    seed_provider_users(&repo, ProviderKey::Github, "seed", count)
+        .await
+        .map_err(|error| error.to_string())?;
+    repo.connection().close_by_ref().await.ok();
+    println!(
+        "seeded {count} users with their GitHub links in {:.1} s\n",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn config_toml(sim: &SimulatorHandle, database_url: &str, store: &str) -> String {
+    let github = sim.github();
+    format!(
+        r#"secret_key = "{secret}"
 
 [server]
 bind = "127.0.0.1:0"
 
 [database]
-url = "sqlite://{db}?mode=rwc"
+url = "{database_url}"
 
 [oauth_state_store]
 {store}
 
 [rate_limit]
 enabled = false
+
+[http]
+max_in_flight = 4096
 
 [oauth_providers.github]
 client_id = "{CLIENT_ID}"
@@ -80,19 +146,10 @@ token = "{token}"
 userinfo = "{user}"
 emails = "{emails}"
 "#,
-            secret = social_login_security::generate_secret_key(),
-            db = dir.path().join("bench.db").display(),
-            authorization = github.authorization,
-            token = github.token,
-            user = github.user,
-            emails = github.emails,
-        );
-        let config = dir.path().join("social-login.toml");
-        std::fs::write(&config, toml).map_err(|error| error.to_string())?;
-        Ok(Self {
-            config,
-            _sim: sim,
-            _dir: dir,
-        })
-    }
+        secret = social_login_security::generate_secret_key(),
+        authorization = github.authorization,
+        token = github.token,
+        user = github.user,
+        emails = github.emails,
+    )
 }

@@ -11,9 +11,11 @@ mod migration_lock;
 mod queries;
 mod refresh_tokens;
 mod repository;
+mod seed;
 mod sign_in;
 mod users;
 
 pub use connect::{DatabaseOptions, connect};
 pub use migration_lock::MIGRATION_LOCK_KEY;
 pub use repository::SeaOrmRepository;
+pub use seed::seed_provider_users;
