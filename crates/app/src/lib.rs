@@ -11,11 +11,6 @@ mod service;
 mod session;
 mod usecases;
 
-#[cfg(test)]
-mod fakes;
-#[cfg(test)]
-mod tests;
-
 pub use error::AppError;
 pub use providers::ProviderRegistry;
 pub use service::{AuthPolicy, AuthService, Ports};

@@ -1,7 +1,7 @@
 //! POST /auth/register and POST /auth/login (CONTRACT §4).
 
-use super::world::{World, github_login};
-use crate::{AppError, Ports, Registration};
+use crate::world::{World, github_login};
+use social_login_app::{AppError, Ports, Registration};
 use social_login_domain::{PasswordHash, SecretText};
 use social_login_ports::{Clock, MockPasswordHasher};
 use std::sync::Arc;
@@ -14,7 +14,7 @@ fn registration(email: &str, password: &str) -> Registration {
     }
 }
 
-fn is_validation_of(result: Result<crate::LoginResult, AppError>, field: &str) -> bool {
+fn is_validation_of(result: Result<social_login_app::LoginResult, AppError>, field: &str) -> bool {
     matches!(result, Err(AppError::Validation(message)) if message.starts_with(field))
 }
 

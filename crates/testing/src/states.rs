@@ -1,6 +1,5 @@
 //! An in-memory state sealer and spent-id store.
 
-use crate::random::random_url_token;
 use async_trait::async_trait;
 use social_login_domain::{OAuthState, Spend, StateId, StateToken};
 use social_login_ports::{CipherError, StateSealer, StateStore, StateStoreError};
@@ -8,8 +7,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use time::OffsetDateTime;
 
-/// Hands out random opaque values and opens only those it handed out, like a real sealer
-/// opens only what its key sealed.
+/// Hands out numbered opaque values (`fake-state-0000000001`, …: deterministic) and opens
+/// only those it handed out, like a real sealer opens only what its key sealed.
 #[derive(Default)]
 pub struct FakeStateSealer {
     sealed: Mutex<HashMap<String, OAuthState>>,
@@ -24,11 +23,10 @@ impl FakeStateSealer {
 
 impl StateSealer for FakeStateSealer {
     fn seal(&self, state: &OAuthState) -> Result<StateToken, CipherError> {
-        let token = StateToken::parse(&random_url_token()).map_err(|_| CipherError::Seal)?;
-        self.sealed
-            .lock()
-            .unwrap()
-            .insert(token.as_str().to_owned(), state.clone());
+        let mut sealed = self.sealed.lock().unwrap();
+        let token = StateToken::parse(&format!("fake-state-{:010}", sealed.len() + 1))
+            .map_err(|_| CipherError::Seal)?;
+        sealed.insert(token.as_str().to_owned(), state.clone());
         Ok(token)
     }
 

@@ -1,7 +1,7 @@
 //! POST /auth/refresh, POST /auth/logout and GET /users/me.
 
-use super::world::World;
-use crate::AppError;
+use crate::world::World;
+use social_login_app::AppError;
 use social_login_domain::UserId;
 use social_login_ports::Clock;
 use time::Duration;
@@ -199,9 +199,9 @@ async fn a_login_result_never_prints_its_tokens() {
 
 #[tokio::test]
 async fn a_session_ends_at_the_family_cap_however_often_it_rotates() {
-    let world = World::with_policy(crate::AuthPolicy {
+    let world = World::with_policy(social_login_app::AuthPolicy {
         refresh_family_max: Duration::days(3),
-        ..crate::AuthPolicy::default()
+        ..social_login_app::AuthPolicy::default()
     });
     let mut current = world.register("ada@example.com", "correct horse").await;
     for _ in 0..2 {

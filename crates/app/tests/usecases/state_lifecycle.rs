@@ -1,7 +1,7 @@
 //! Spec §3: every transition of the state value, through callback and connect.
 
-use super::world::{CODE, World, github_login};
-use crate::AppError;
+use crate::world::{CODE, World, github_login};
+use social_login_app::AppError;
 use social_login_domain::ProviderKey;
 use social_login_domain::{Purpose, StateMismatch, UserId};
 use social_login_ports::MockIdentityProvider;
@@ -271,8 +271,8 @@ async fn the_state_is_checked_before_the_provider_is_called() {
         .expect_authorization_url()
         .returning(|request| format!("https://mock.test/?state={}", request.state.as_str()));
     provider.expect_complete().never();
-    let service = world.service_with(crate::Ports {
-        providers: crate::ProviderRegistry::new().with(Arc::new(provider)),
+    let service = world.service_with(social_login_app::Ports {
+        providers: social_login_app::ProviderRegistry::new().with(Arc::new(provider)),
         ..world.ports()
     });
     let unknown = "A".repeat(43);
@@ -285,7 +285,7 @@ async fn the_state_is_checked_before_the_provider_is_called() {
         service.callback("github", CODE, &connect, None).await,
         Err(mismatch(StateMismatch::WrongPurpose))
     );
-    let login = crate::fakes::state_in(&service.authorize("github", None).await.unwrap());
+    let login = social_login_testing::state_in(&service.authorize("github", None).await.unwrap());
     assert_eq!(
         service
             .connect(UserId::new(), "github", CODE, &login, None)

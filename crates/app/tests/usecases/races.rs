@@ -3,8 +3,8 @@
 //! the fakes in `callback_linking`, SQLite and PostgreSQL in the persistence suite, several
 //! processes in the server's cluster tests.)
 
-use super::world::{CODE, World, github_login};
-use crate::{AppError, Ports, Registration};
+use crate::world::{CODE, World, github_login};
+use social_login_app::{AppError, Ports, Registration};
 use social_login_domain::{SecretText, User, UserId};
 use social_login_ports::{
     AddLinkError, CreateUserError, MockUserRepository, SignInError, SignedIn,
@@ -25,7 +25,7 @@ fn winner() -> User {
     }
 }
 
-fn service_on(world: &World, users: MockUserRepository) -> crate::AuthService {
+fn service_on(world: &World, users: MockUserRepository) -> social_login_app::AuthService {
     world.service_with(Ports {
         users: Arc::new(users),
         ..world.ports()
@@ -34,8 +34,8 @@ fn service_on(world: &World, users: MockUserRepository) -> crate::AuthService {
 
 async fn github_callback(
     world: &World,
-    service: &crate::AuthService,
-) -> Result<crate::LoginResult, AppError> {
+    service: &social_login_app::AuthService,
+) -> Result<social_login_app::LoginResult, AppError> {
     world
         .github
         .answer(Ok(github_login("gh-1", "ada@example.com")));

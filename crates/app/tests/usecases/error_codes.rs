@@ -1,6 +1,6 @@
 //! `AppError::code()`: every variant maps to its stable client-visible code.
 
-use crate::AppError;
+use social_login_app::AppError;
 use social_login_domain::{ErrorCode, StateMismatch};
 use social_login_ports::{HashError, ProviderError, RepositoryError, StateStoreError};
 use std::collections::HashSet;

@@ -1,10 +1,10 @@
 //! GET authorize (spec 4.1): which state is issued, and where it goes.
 
-use super::world::World;
-use crate::fakes::state_in;
-use crate::{AppError, AuthPolicy};
+use crate::world::World;
+use social_login_app::{AppError, AuthPolicy};
 use social_login_domain::{ProviderKey, Purpose, UserId};
 use social_login_ports::Clock;
+use social_login_testing::state_in;
 use time::Duration;
 
 #[tokio::test]

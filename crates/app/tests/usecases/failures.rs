@@ -1,8 +1,8 @@
 //! Failure injection with mockall: a port that fails becomes the right `AppError`, and a
 //! failure half-way leaves nothing half-written.
 
-use super::world::{CODE, World, github_login};
-use crate::{AppError, Ports, Registration};
+use crate::world::{CODE, World, github_login};
+use social_login_app::{AppError, Ports, Registration};
 use social_login_domain::{SecretText, UserId};
 use social_login_ports::{
     CipherError, HashError, MockPasswordHasher, MockRefreshTokenRepository, MockSessionTokens,
@@ -208,7 +208,7 @@ async fn session_tokens_that_cannot_be_issued_are_internal() {
     sessions
         .expect_issue_access()
         .returning(|_, _| Err(SessionTokenError("signing key unusable".into())));
-    let fakes = crate::fakes::FakeSessions;
+    let fakes = social_login_testing::FakeSessions;
     sessions
         .expect_new_refresh()
         .returning(move || fakes.new_refresh());

@@ -1,7 +1,7 @@
 //! `RefreshTokenRepository` of the in-memory store: rotation judged by the domain's `judge`.
 
-use super::InMemoryRepository;
-use super::repository::Token;
+use crate::InMemoryRepository;
+use crate::repository::Token;
 use async_trait::async_trait;
 use social_login_domain::FamilyId;
 use social_login_domain::UserId;

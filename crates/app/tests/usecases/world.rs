@@ -1,10 +1,6 @@
 //! The test world: an `AuthService` wired to fakes, and short ways to drive its flows.
 
-use crate::fakes::{
-    FakeClock, FakeHasher, FakeProvider, FakeSessions, FakeStateSealer, FakeStateStore,
-    InMemoryRepository, ReversingCipher, state_in,
-};
-use crate::{
+use social_login_app::{
     AppError, AuthPolicy, AuthService, LoginResult, Ports, ProviderRegistry, Registration,
 };
 use social_login_domain::{
@@ -12,6 +8,10 @@ use social_login_domain::{
     SecretText, UserId,
 };
 use social_login_ports::{ProviderLogin, SessionTokens};
+use social_login_testing::{
+    FakeClock, FakeHasher, FakeProvider, FakeSessions, FakeStateSealer, FakeStateStore,
+    InMemoryRepository, ReversingCipher, state_in,
+};
 use std::sync::Arc;
 use time::OffsetDateTime;
 
@@ -21,6 +21,7 @@ pub const CODE: &str = "authorization-code-from-the-provider";
 /// github and google are enabled; every other key is absent from the registry.
 pub struct World {
     pub service: AuthService,
+    ports: Ports,
     /// Users, links and sessions: one store, as one database holds them.
     pub users: Arc<InMemoryRepository>,
     /// The same store as `users`, named for what a test looks at.
@@ -69,7 +70,8 @@ impl World {
             clock: clock.clone(),
         };
         Self {
-            service: AuthService::new(ports, policy),
+            service: AuthService::new(ports.clone(), policy),
+            ports,
             users,
             refresh_tokens,
             sealer,
@@ -83,7 +85,7 @@ impl World {
 
     /// The fake ports, for a test that swaps one of them for a mock.
     pub fn ports(&self) -> Ports {
-        self.service.ports.clone()
+        self.ports.clone()
     }
 
     /// A service on `ports` with this world's policy.

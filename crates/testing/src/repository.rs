@@ -18,25 +18,25 @@ pub struct InMemoryRepository {
 }
 
 #[derive(Default)]
-pub(super) struct Tables {
-    pub(super) users: Vec<User>,
+pub(crate) struct Tables {
+    pub(crate) users: Vec<User>,
     /// Kept with their sealed tokens, as the `linked_accounts` table keeps them.
-    pub(super) links: Vec<NewLinkedAccount>,
-    pub(super) tokens: HashMap<RefreshTokenHash, Token>,
+    pub(crate) links: Vec<NewLinkedAccount>,
+    pub(crate) tokens: HashMap<RefreshTokenHash, Token>,
     /// Family id → when it ends.
-    pub(super) families: HashMap<FamilyId, OffsetDateTime>,
-    pub(super) revoked: HashSet<FamilyId>,
+    pub(crate) families: HashMap<FamilyId, OffsetDateTime>,
+    pub(crate) revoked: HashSet<FamilyId>,
 }
 
-pub(super) struct Token {
-    pub(super) user_id: UserId,
-    pub(super) family: FamilyId,
-    pub(super) expires_at: OffsetDateTime,
-    pub(super) used: bool,
+pub(crate) struct Token {
+    pub(crate) user_id: UserId,
+    pub(crate) family: FamilyId,
+    pub(crate) expires_at: OffsetDateTime,
+    pub(crate) used: bool,
 }
 
 impl InMemoryRepository {
-    pub(super) fn lock(&self) -> MutexGuard<'_, Tables> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Tables> {
         self.tables.lock().unwrap()
     }
 
@@ -69,32 +69,32 @@ impl InMemoryRepository {
 }
 
 impl Tables {
-    pub(super) fn user(&self, id: UserId) -> Option<&User> {
+    pub(crate) fn user(&self, id: UserId) -> Option<&User> {
         self.users.iter().find(|user| user.id == id)
     }
 
     /// The user who claims `email`; unverified provider emails claim nothing (the schema
     /// keeps them out of the unique column).
-    pub(super) fn claimant(&self, email: &Email) -> Option<&User> {
+    pub(crate) fn claimant(&self, email: &Email) -> Option<&User> {
         self.users.iter().find(|user| {
             user.claimed_email()
                 .is_some_and(|claimed| claimed.matches(email))
         })
     }
 
-    pub(super) fn account_taken(&self, link: &NewLinkedAccount) -> bool {
+    pub(crate) fn account_taken(&self, link: &NewLinkedAccount) -> bool {
         self.links
             .iter()
             .any(|old| old.provider == link.provider && old.subject == link.subject)
     }
 
-    pub(super) fn provider_taken(&self, link: &NewLinkedAccount) -> bool {
+    pub(crate) fn provider_taken(&self, link: &NewLinkedAccount) -> bool {
         self.links
             .iter()
             .any(|old| old.user_id == link.user_id && old.provider == link.provider)
     }
 
-    pub(super) fn links_of(&self, user: UserId) -> Vec<LinkedAccount> {
+    pub(crate) fn links_of(&self, user: UserId) -> Vec<LinkedAccount> {
         let mut links: Vec<LinkedAccount> = self
             .links
             .iter()
@@ -105,7 +105,7 @@ impl Tables {
         links
     }
 
-    pub(super) fn refresh_record(&self, hash: &RefreshTokenHash) -> Option<RefreshRecord> {
+    pub(crate) fn refresh_record(&self, hash: &RefreshTokenHash) -> Option<RefreshRecord> {
         let token = self.tokens.get(hash)?;
         Some(RefreshRecord {
             user_id: token.user_id,
@@ -118,7 +118,7 @@ impl Tables {
     }
 
     /// Starts a family with its first token.
-    pub(super) fn start_family(
+    pub(crate) fn start_family(
         &mut self,
         first: &social_login_ports::NewRefreshToken,
         ends_at: OffsetDateTime,

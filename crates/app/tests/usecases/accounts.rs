@@ -1,7 +1,7 @@
 //! GET accounts and DELETE disconnect (spec 4.4, 4.5).
 
-use super::world::{World, github_login, identity, provider_login};
-use crate::AppError;
+use crate::world::{World, github_login, identity, provider_login};
+use social_login_app::AppError;
 use social_login_domain::{ProviderKey, UserId};
 use time::Duration;
 

@@ -1,7 +1,7 @@
 //! POST callback (spec 4.2): registering, signing in, and failing without side effects.
 
-use super::world::{CODE, World, github_login, identity, provider_login};
-use crate::AppError;
+use crate::world::{CODE, World, github_login, identity, provider_login};
+use social_login_app::AppError;
 use social_login_domain::{PersonName, ProviderKey};
 use social_login_ports::{Clock, ProviderError, TokenCipher};
 

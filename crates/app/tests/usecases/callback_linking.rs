@@ -1,11 +1,11 @@
 //! CONTRACT §4: what a provider login does when its email belongs to an existing user.
 
-use super::world::{World, github_login, identity, provider_login};
-use crate::AppError;
+use crate::world::{World, github_login, identity, provider_login};
+use social_login_app::AppError;
 use social_login_domain::ProviderKey;
 
 /// A user whose email came verified from Google, as auto-linking requires.
-async fn google_user(world: &World, email: &str) -> crate::LoginResult {
+async fn google_user(world: &World, email: &str) -> social_login_app::LoginResult {
     let login = provider_login(identity(ProviderKey::Google, "goo-1", Some(email), true));
     world.sign_in(login).await.unwrap()
 }

@@ -1,7 +1,7 @@
 //! POST connect (spec 4.3): linking a provider account to the calling user.
 
-use super::world::{CODE, World, github_login, identity, provider_login};
-use crate::AppError;
+use crate::world::{CODE, World, github_login, identity, provider_login};
+use social_login_app::AppError;
 use social_login_domain::{ProviderKey, UserId};
 use social_login_ports::{Clock, ProviderError, TokenCipher};
 use time::Duration;

@@ -1,6 +1,6 @@
 //! `UserRepository` of the in-memory store, with the database's unique constraints.
 
-use super::InMemoryRepository;
+use crate::InMemoryRepository;
 use async_trait::async_trait;
 use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
 use social_login_domain::linking::{EmailOwner, LoginDecision, decide_login};

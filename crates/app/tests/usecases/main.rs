@@ -1,0 +1,17 @@
+//! Use-case tests: every flow through `AuthService`, on the in-memory fakes of
+//! `social-login-testing`, with mockall mocks where a port has to fail or be watched. They
+//! live outside the crate on purpose: they use only its public API, as another team would.
+
+mod world;
+
+mod accounts;
+mod authorize;
+mod callback;
+mod callback_linking;
+mod connect;
+mod error_codes;
+mod failures;
+mod passwords;
+mod races;
+mod sessions;
+mod state_lifecycle;

@@ -1,0 +1,38 @@
+//! In-memory stand-ins for every port of `social-login-ports`, so the use cases of
+//! `social-login-app` run without a database, a network, a clock or randomness. Other teams
+//! use them to test code built on the use cases, or to embed the service with some real
+//! adapters and some of these.
+//!
+//! They keep the rules the real adapters keep (unique constraints, atomic single use,
+//! refresh rotation with family revocation, the linking decision inside the login's one
+//! step), because a fake laxer than the database would let a bug pass the tests. The
+//! repository contract suites run each rule against these and the real adapters alike.
+//!
+//! | port | fake |
+//! |---|---|
+//! | `UserRepository`, `RefreshTokenRepository` | [`InMemoryRepository`] (one store, as one database) |
+//! | `StateSealer` | [`FakeStateSealer`] |
+//! | `StateStore` | [`FakeStateStore`] |
+//! | `IdentityProvider` | [`FakeProvider`] |
+//! | `TokenCipher` | [`ReversingCipher`] |
+//! | `PasswordHasher` | [`FakeHasher`] |
+//! | `SessionTokens` | [`FakeSessions`] |
+//! | `Clock` | [`FakeClock`] |
+
+mod cipher;
+mod clock;
+mod hasher;
+mod provider;
+mod refresh_tokens;
+mod repository;
+mod sessions;
+mod states;
+mod users;
+
+pub use cipher::ReversingCipher;
+pub use clock::FakeClock;
+pub use hasher::FakeHasher;
+pub use provider::{FakeProvider, state_in};
+pub use repository::InMemoryRepository;
+pub use sessions::{ACCESS_TTL, FakeSessions, REFRESH_TTL};
+pub use states::{FakeStateSealer, FakeStateStore};
