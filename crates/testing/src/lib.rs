@@ -19,6 +19,8 @@
 //! | `SessionTokens` | [`FakeSessions`] |
 //! | `Clock` | [`FakeClock`] |
 
+pub mod contract;
+
 mod cipher;
 mod clock;
 mod hasher;

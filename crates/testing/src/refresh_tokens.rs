@@ -17,8 +17,7 @@ impl RefreshTokenRepository for InMemoryRepository {
         first: NewRefreshToken,
         family_expires_at: OffsetDateTime,
     ) -> Result<(), RepositoryError> {
-        self.lock().start_family(&first, family_expires_at);
-        Ok(())
+        self.lock().start_family(&first, family_expires_at)
     }
 
     async fn rotate_refresh(
@@ -32,6 +31,9 @@ impl RefreshTokenRepository for InMemoryRepository {
         let record = tables.refresh_record(&presented);
         match judge(record.as_ref(), now) {
             RefreshVerdict::Rotate { user, family } => {
+                if tables.tokens.contains_key(&successor_hash) {
+                    return Err(RepositoryError::Internal("duplicate key".into()).into());
+                }
                 if let Some(token) = tables.tokens.get_mut(&presented) {
                     token.used = true;
                 }

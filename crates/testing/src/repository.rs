@@ -17,7 +17,7 @@ pub struct InMemoryRepository {
     tables: Mutex<Tables>,
 }
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct Tables {
     pub(crate) users: Vec<User>,
     /// Kept with their sealed tokens, as the `linked_accounts` table keeps them.
@@ -28,6 +28,7 @@ pub(crate) struct Tables {
     pub(crate) revoked: HashSet<FamilyId>,
 }
 
+#[derive(Clone)]
 pub(crate) struct Token {
     pub(crate) user_id: UserId,
     pub(crate) family: FamilyId,
@@ -117,12 +118,29 @@ impl Tables {
         })
     }
 
-    /// Starts a family with its first token.
+    /// What the schema refuses when a session starts: a token or family that exists
+    /// (primary keys), or a user that does not (foreign key).
+    pub(crate) fn check_session(
+        &self,
+        first: &social_login_ports::NewRefreshToken,
+    ) -> Result<(), social_login_ports::RepositoryError> {
+        let refused = |why: &str| Err(social_login_ports::RepositoryError::Internal(why.into()));
+        if self.tokens.contains_key(&first.hash) || self.families.contains_key(&first.family) {
+            return refused("duplicate key");
+        }
+        if self.user(first.user_id).is_none() {
+            return refused("foreign key: no such user");
+        }
+        Ok(())
+    }
+
+    /// Starts a family with its first token, if the schema allows it.
     pub(crate) fn start_family(
         &mut self,
         first: &social_login_ports::NewRefreshToken,
         ends_at: OffsetDateTime,
-    ) {
+    ) -> Result<(), social_login_ports::RepositoryError> {
+        self.check_session(first)?;
         self.families.insert(first.family, ends_at);
         self.tokens.insert(
             first.hash,
@@ -133,5 +151,6 @@ impl Tables {
                 used: false,
             },
         );
+        Ok(())
     }
 }

@@ -87,7 +87,10 @@ impl UserRepository for InMemoryRepository {
         &self,
         sign_in: ProviderSignIn,
     ) -> Result<SignedIn, SignInError> {
-        let mut tables = self.lock();
+        let mut committed = self.lock();
+        // A transaction: every change goes to a copy, which replaces the tables only when
+        // all of it succeeded.
+        let mut tables = committed.clone();
         let identity = &sign_in.identity;
         let existing = tables
             .links
@@ -170,7 +173,8 @@ impl UserRepository for InMemoryRepository {
             }
         };
         let first = sign_in.session.first_token(user.id, sign_in.now);
-        tables.start_family(&first, sign_in.session.family_expires_at);
+        tables.start_family(&first, sign_in.session.family_expires_at)?;
+        *committed = tables;
         Ok(SignedIn { user, is_new_user })
     }
 

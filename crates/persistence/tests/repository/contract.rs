@@ -1,0 +1,13 @@
+//! The repository contract of `social-login-testing`, every rule on a fresh SQLite file and,
+//! with `TEST_POSTGRES_URL`, a fresh PostgreSQL database: the same rules the in-memory fake
+//! is held to.
+
+use crate::harness::on_every_backend;
+use social_login_testing::contract::repository::Rule;
+use std::sync::Arc;
+
+async fn on_every_database(rule: Rule) {
+    on_every_backend(move |repo| rule(Arc::new(repo))).await;
+}
+
+social_login_testing::repository_contract!(on_every_database);

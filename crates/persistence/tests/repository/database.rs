@@ -1,0 +1,98 @@
+//! What only a database can show: migrations run again, the cascade when a user row goes,
+//! and the columns a returning login rewrites.
+
+use crate::fixtures::{delete_user_row, stored_link_columns};
+use crate::harness::on_every_backend;
+use social_login_domain::{ProviderKey, SealedToken};
+use social_login_ports::{RefreshTokenRepository, RotateError, UserRepository};
+use social_login_testing::contract::repository::fixtures::{
+    new_link, new_user, now, provider_identity, refresh_works, sign_in, store_token, token_hash,
+};
+use time::Duration;
+
+#[tokio::test]
+async fn migrating_again_changes_nothing_and_the_database_answers_pings() {
+    on_every_backend(|repo| async move {
+        let user = new_user(Some("ada@example.com"), true);
+        repo.create_user(user.clone(), None).await.unwrap();
+        repo.migrate().await.unwrap();
+        repo.ping().await.unwrap();
+        assert!(repo.find_user(user.id).await.unwrap().is_some());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn deleting_a_user_deletes_its_links_and_refresh_tokens() {
+    on_every_backend(|repo| async move {
+        let ada = new_user(Some("ada@example.com"), false);
+        let link = new_link(ada.id, ProviderKey::Github, "42");
+        repo.create_user(ada.clone(), Some(link.clone()))
+            .await
+            .unwrap();
+        store_token(&repo, ada.id, token_hash(1)).await;
+
+        delete_user_row(&repo, ada.id).await;
+
+        assert!(repo.list_links(ada.id).await.unwrap().is_empty());
+        assert_eq!(
+            repo.find_link(ProviderKey::Github, &link.subject)
+                .await
+                .unwrap(),
+            None
+        );
+        assert_eq!(
+            repo.rotate_refresh(token_hash(1), token_hash(2), now(), Duration::days(1))
+                .await,
+            Err(RotateError::Refused),
+            "the refresh token went with its user"
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_returning_login_replaces_the_tokens_and_keeps_an_old_refresh_token_when_none_came() {
+    on_every_backend(|repo| async move {
+        let first = sign_in(provider_identity(
+            ProviderKey::Google,
+            "g-1",
+            Some("ada@example.com"),
+            true,
+        ));
+        let user = repo
+            .sign_in_with_provider(first.clone())
+            .await
+            .unwrap()
+            .user;
+
+        let mut again = sign_in(provider_identity(
+            ProviderKey::Google,
+            "g-1",
+            Some("ada@new.example.com"),
+            true,
+        ));
+        again.access_token = SealedToken::new("k1:access-2");
+        again.refresh_token = None;
+        let signed_in = repo.sign_in_with_provider(again.clone()).await.unwrap();
+        assert!(!signed_in.is_new_user);
+        assert_eq!(signed_in.user, user);
+        assert_eq!(
+            stored_link_columns(&repo, first.new_link_id).await,
+            (
+                Some("ada@new.example.com".to_owned()),
+                "k1:access-2".to_owned(),
+                Some("k1:refresh".to_owned())
+            )
+        );
+        assert!(
+            refresh_works(&repo, again.session.hash).await,
+            "a second session"
+        );
+        assert!(
+            refresh_works(&repo, first.session.hash).await,
+            "the first one lives on"
+        );
+    })
+    .await;
+}

@@ -1,0 +1,88 @@
+//! The repository ports' contract: users, links, the login's one transaction, the
+//! last-login-method rule and refresh-token sessions. The rules a caller relies on; an
+//! adapter that breaks one breaks the service.
+
+pub mod fixtures;
+
+mod disconnect;
+mod links;
+mod refresh;
+mod sign_in;
+mod users;
+
+pub use disconnect::*;
+pub use links::*;
+pub use refresh::*;
+pub use sign_in::*;
+pub use users::*;
+
+use social_login_ports::{RefreshTokenRepository, UserRepository};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+/// Both repository ports, as one adapter implements them over one database.
+pub trait Repository: UserRepository + RefreshTokenRepository + Send + Sync + 'static {}
+
+impl<T: UserRepository + RefreshTokenRepository + Send + Sync + 'static> Repository for T {}
+
+/// One rule of the contract, run on the repository it is given.
+pub type Rule = fn(Arc<dyn Repository>) -> Pin<Box<dyn Future<Output = ()> + Send>>;
+
+/// One `#[tokio::test]` per rule of the repository contract. `$harness` is an async function
+/// taking a [`Rule`]; it runs the rule on a fresh repository of its choosing (or on several,
+/// one after another).
+#[macro_export]
+macro_rules! repository_contract {
+    ($harness:path) => {
+        $crate::repository_contract!(@rules $harness;
+            a_user_created_with_a_link_is_found_by_id_email_and_link,
+            unknown_users_links_and_emails_are_none,
+            creating_a_user_whose_first_link_is_taken_leaves_no_user,
+            emails_are_unique_ignoring_case,
+            any_number_of_users_may_have_no_email,
+            a_first_link_for_another_user_is_rejected_before_touching_the_database,
+            an_unverified_provider_email_is_kept_but_claims_nothing,
+            a_provider_account_links_to_only_one_user,
+            a_user_links_each_provider_once,
+            linking_to_a_missing_user_is_user_not_found,
+            added_links_are_listed_oldest_first,
+            removing_a_provider_that_is_not_linked_is_not_linked,
+            removing_a_link_of_an_unknown_user_is_not_linked,
+            the_last_link_of_a_user_without_password_stays,
+            the_only_link_goes_when_the_user_has_a_password,
+            one_of_two_links_goes_and_the_other_stays,
+            two_concurrent_removals_of_a_users_two_links_leave_exactly_one,
+            rotation_returns_the_user_and_its_successor_rotates_in_turn,
+            a_rotated_token_presented_again_revokes_its_whole_family,
+            an_expired_token_is_refused_and_stays_unused,
+            an_unknown_token_is_refused,
+            of_two_concurrent_rotations_of_one_token_exactly_one_wins,
+            logout_revokes_the_family_of_the_presented_token,
+            logging_out_with_an_unknown_token_is_not_an_error,
+            a_family_ends_at_its_cap_however_often_it_was_rotated,
+            reuse_detection_ends_a_chain_that_is_rotating_at_that_moment,
+            logout_ends_a_chain_that_is_rotating_at_that_moment,
+            pruning_deletes_ended_families_and_expired_tokens_and_keeps_live_ones,
+            a_new_account_registers_a_user_with_its_link_and_session,
+            a_matching_claimed_email_is_refused_and_nothing_is_written,
+            with_auto_linking_a_verified_email_links_to_its_verified_owner,
+            an_unverified_email_matches_nobody_and_claims_nothing,
+            a_failure_after_the_user_is_written_leaves_no_user_and_no_link,
+        );
+    };
+    (@rules $harness:path; $($rule:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $rule() {
+                fn rule(
+                    repo: ::std::sync::Arc<dyn $crate::contract::repository::Repository>,
+                ) -> ::std::pin::Pin<::std::boxed::Box<dyn ::std::future::Future<Output = ()> + Send>>
+                {
+                    ::std::boxed::Box::pin($crate::contract::repository::$rule(repo))
+                }
+                $harness(rule).await;
+            }
+        )*
+    };
+}

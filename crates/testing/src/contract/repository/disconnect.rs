@@ -1,0 +1,133 @@
+//! Removing links under the last-login-method rule, including two removals at once.
+
+use super::Repository;
+use super::fixtures::{new_link, new_user};
+use social_login_domain::ProviderKey;
+use social_login_domain::disconnect::DisconnectRefused;
+use social_login_ports::RemoveLinkError;
+use std::sync::Arc;
+use tokio::sync::Barrier;
+
+pub async fn removing_a_provider_that_is_not_linked_is_not_linked(repo: Arc<dyn Repository>) {
+    let ada = new_user(Some("ada@example.com"), true);
+    repo.create_user(
+        ada.clone(),
+        Some(new_link(ada.id, ProviderKey::Github, "42")),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        repo.remove_link(ada.id, ProviderKey::Google, ProviderKey::ALL.to_vec())
+            .await,
+        Err(RemoveLinkError::Refused(DisconnectRefused::NotLinked))
+    );
+    assert_eq!(repo.list_links(ada.id).await.unwrap().len(), 1);
+}
+
+pub async fn removing_a_link_of_an_unknown_user_is_not_linked(repo: Arc<dyn Repository>) {
+    assert_eq!(
+        repo.remove_link(
+            social_login_domain::UserId::new(),
+            ProviderKey::Github,
+            ProviderKey::ALL.to_vec()
+        )
+        .await,
+        Err(RemoveLinkError::Refused(DisconnectRefused::NotLinked))
+    );
+}
+
+pub async fn the_last_link_of_a_user_without_password_stays(repo: Arc<dyn Repository>) {
+    let ada = new_user(Some("ada@example.com"), false);
+    let link = new_link(ada.id, ProviderKey::Github, "42");
+    repo.create_user(ada.clone(), Some(link.clone()))
+        .await
+        .unwrap();
+    assert_eq!(
+        repo.remove_link(ada.id, ProviderKey::Github, ProviderKey::ALL.to_vec())
+            .await,
+        Err(RemoveLinkError::Refused(DisconnectRefused::LastLoginMethod))
+    );
+    assert_eq!(
+        repo.list_links(ada.id).await.unwrap(),
+        vec![link.to_linked_account()],
+        "a refused removal deletes nothing"
+    );
+}
+
+pub async fn the_only_link_goes_when_the_user_has_a_password(repo: Arc<dyn Repository>) {
+    let ada = new_user(Some("ada@example.com"), true);
+    repo.create_user(
+        ada.clone(),
+        Some(new_link(ada.id, ProviderKey::Github, "42")),
+    )
+    .await
+    .unwrap();
+    repo.remove_link(ada.id, ProviderKey::Github, ProviderKey::ALL.to_vec())
+        .await
+        .unwrap();
+    assert!(repo.list_links(ada.id).await.unwrap().is_empty());
+    assert!(repo.find_user(ada.id).await.unwrap().is_some());
+}
+
+pub async fn one_of_two_links_goes_and_the_other_stays(repo: Arc<dyn Repository>) {
+    let ada = new_user(Some("ada@example.com"), false);
+    repo.create_user(
+        ada.clone(),
+        Some(new_link(ada.id, ProviderKey::Github, "42")),
+    )
+    .await
+    .unwrap();
+    let google = repo
+        .add_link(new_link(ada.id, ProviderKey::Google, "g-1"))
+        .await
+        .unwrap();
+    repo.remove_link(ada.id, ProviderKey::Github, ProviderKey::ALL.to_vec())
+        .await
+        .unwrap();
+    assert_eq!(repo.list_links(ada.id).await.unwrap(), vec![google]);
+}
+
+pub async fn two_concurrent_removals_of_a_users_two_links_leave_exactly_one(
+    repo: Arc<dyn Repository>,
+) {
+    // Several rounds: a missing lock would let both removals through in most of them.
+    for round in 0..8 {
+        let ada = new_user(Some(&format!("ada{round}@example.com")), false);
+        repo.create_user(
+            ada.clone(),
+            Some(new_link(
+                ada.id,
+                ProviderKey::Github,
+                &format!("gh-{round}"),
+            )),
+        )
+        .await
+        .unwrap();
+        repo.add_link(new_link(ada.id, ProviderKey::Google, &format!("g-{round}")))
+            .await
+            .unwrap();
+
+        let barrier = Arc::new(Barrier::new(2));
+        let removal = |provider: ProviderKey| {
+            let (repo, barrier): (Arc<dyn Repository>, _) = (repo.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                repo.remove_link(ada.id, provider, ProviderKey::ALL.to_vec())
+                    .await
+            })
+        };
+        let github = removal(ProviderKey::Github);
+        let google = removal(ProviderKey::Google);
+        let outcomes = [github.await.unwrap(), google.await.unwrap()];
+
+        assert_eq!(
+            outcomes.iter().filter(|outcome| outcome.is_ok()).count(),
+            1,
+            "round {round}: {outcomes:?}"
+        );
+        assert!(outcomes.contains(&Err(RemoveLinkError::Refused(
+            DisconnectRefused::LastLoginMethod
+        ))));
+        assert_eq!(repo.list_links(ada.id).await.unwrap().len(), 1);
+    }
+}

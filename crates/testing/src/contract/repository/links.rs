@@ -1,0 +1,68 @@
+//! Adding links, refreshing their tokens, and the cascade when a user goes.
+
+use super::Repository;
+use super::fixtures::{new_link, new_user, now};
+use social_login_domain::{ProviderKey, UserId};
+use social_login_ports::AddLinkError;
+use std::sync::Arc;
+use time::Duration;
+
+pub async fn a_provider_account_links_to_only_one_user(repo: Arc<dyn Repository>) {
+    let ada = new_user(Some("ada@example.com"), false);
+    repo.create_user(
+        ada.clone(),
+        Some(new_link(ada.id, ProviderKey::Github, "42")),
+    )
+    .await
+    .unwrap();
+    let grace = new_user(Some("grace@example.com"), true);
+    repo.create_user(grace.clone(), None).await.unwrap();
+
+    let stolen = new_link(grace.id, ProviderKey::Github, "42");
+    assert_eq!(
+        repo.add_link(stolen).await,
+        Err(AddLinkError::ProviderAlreadyLinked)
+    );
+    assert!(repo.list_links(grace.id).await.unwrap().is_empty());
+}
+
+pub async fn a_user_links_each_provider_once(repo: Arc<dyn Repository>) {
+    let ada = new_user(Some("ada@example.com"), false);
+    repo.create_user(
+        ada.clone(),
+        Some(new_link(ada.id, ProviderKey::Github, "42")),
+    )
+    .await
+    .unwrap();
+
+    let second_github = new_link(ada.id, ProviderKey::Github, "43");
+    assert_eq!(
+        repo.add_link(second_github).await,
+        Err(AddLinkError::ProviderAlreadyLinked)
+    );
+    assert_eq!(repo.list_links(ada.id).await.unwrap().len(), 1);
+}
+
+pub async fn linking_to_a_missing_user_is_user_not_found(repo: Arc<dyn Repository>) {
+    let orphan = new_link(UserId::new(), ProviderKey::Discord, "9");
+    assert_eq!(repo.add_link(orphan).await, Err(AddLinkError::UserNotFound));
+}
+
+pub async fn added_links_are_listed_oldest_first(repo: Arc<dyn Repository>) {
+    let ada = new_user(Some("ada@example.com"), false);
+    repo.create_user(ada.clone(), None).await.unwrap();
+    // Added newest first, with sub-second times: SQLite's text timestamps of
+    // different widths would sort these wrongly.
+    let mut expected = Vec::new();
+    for (offset_ms, provider) in [
+        (1500, ProviderKey::Apple),
+        (1000, ProviderKey::Google),
+        (250, ProviderKey::Github),
+    ] {
+        let mut link = new_link(ada.id, provider, "s");
+        link.created_at = now() + Duration::milliseconds(offset_ms);
+        let added = repo.add_link(link).await.unwrap();
+        expected.insert(0, added);
+    }
+    assert_eq!(repo.list_links(ada.id).await.unwrap(), expected);
+}

@@ -1,0 +1,321 @@
+//! Refresh-token rotation, reuse detection, expiry and logout.
+
+use super::Repository;
+use super::fixtures::{new_user, now, random_hash, start_family_ending, store_token, token_hash};
+use social_login_domain::UserId;
+use social_login_ports::RotateError;
+use std::sync::Arc;
+use time::Duration;
+use tokio::sync::Barrier;
+
+async fn user(repo: &Arc<dyn Repository>) -> UserId {
+    let user = new_user(Some("ada@example.com"), false);
+    repo.create_user(user.clone(), None).await.unwrap();
+    user.id
+}
+
+/// Lifetime of each successor in these tests.
+fn ttl() -> Duration {
+    Duration::days(2)
+}
+
+pub async fn rotation_returns_the_user_and_its_successor_rotates_in_turn(
+    repo: Arc<dyn Repository>,
+) {
+    let ada = user(&repo).await;
+    store_token(&*repo, ada, token_hash(1)).await;
+
+    let rotated = repo
+        .rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
+        .await;
+    assert_eq!(rotated, Ok(ada));
+    let next = repo
+        .rotate_refresh(
+            token_hash(2),
+            token_hash(3),
+            now() + Duration::days(1),
+            ttl(),
+        )
+        .await;
+    assert_eq!(next, Ok(ada), "the successor is valid until its own expiry");
+}
+
+pub async fn a_rotated_token_presented_again_revokes_its_whole_family(repo: Arc<dyn Repository>) {
+    let ada = user(&repo).await;
+    store_token(&*repo, ada, token_hash(1)).await;
+    let other_session = token_hash(9);
+    store_token(&*repo, ada, other_session).await;
+    repo.rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
+        .await
+        .unwrap();
+
+    assert_eq!(
+        repo.rotate_refresh(token_hash(1), token_hash(3), now(), ttl())
+            .await,
+        Err(RotateError::ReuseDetected)
+    );
+    assert_eq!(
+        repo.rotate_refresh(token_hash(2), token_hash(4), now(), ttl())
+            .await,
+        Err(RotateError::Refused),
+        "the legitimate successor is revoked with its family"
+    );
+    assert_eq!(
+        repo.rotate_refresh(other_session, token_hash(5), now(), ttl())
+            .await,
+        Ok(ada),
+        "other families are untouched"
+    );
+}
+
+pub async fn an_expired_token_is_refused_and_stays_unused(repo: Arc<dyn Repository>) {
+    let ada = user(&repo).await;
+    store_token(&*repo, ada, token_hash(1)).await;
+    let expiry = now() + Duration::days(1);
+
+    assert_eq!(
+        repo.rotate_refresh(token_hash(1), token_hash(2), expiry, ttl())
+            .await,
+        Err(RotateError::Refused)
+    );
+    assert_eq!(
+        repo.rotate_refresh(token_hash(2), token_hash(3), now(), ttl())
+            .await,
+        Err(RotateError::Refused),
+        "no successor was stored"
+    );
+    // Refused, not consumed: a clock that was briefly wrong does not burn the session.
+    assert_eq!(
+        repo.rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
+            .await,
+        Ok(ada)
+    );
+}
+
+pub async fn an_unknown_token_is_refused(repo: Arc<dyn Repository>) {
+    assert_eq!(
+        repo.rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
+            .await,
+        Err(RotateError::Refused)
+    );
+}
+
+pub async fn of_two_concurrent_rotations_of_one_token_exactly_one_wins(repo: Arc<dyn Repository>) {
+    let ada = user(&repo).await;
+    for round in 0..8u8 {
+        let presented = token_hash(round * 3);
+        store_token(&*repo, ada, presented).await;
+        let barrier = Arc::new(Barrier::new(2));
+        let rotation = |successor: u8| {
+            let (repo, barrier) = (repo.clone(), barrier.clone());
+            tokio::spawn(async move {
+                barrier.wait().await;
+                repo.rotate_refresh(presented, token_hash(successor), now(), ttl())
+                    .await
+            })
+        };
+        let first = rotation(round * 3 + 1);
+        let second = rotation(round * 3 + 2);
+        let outcomes = [first.await.unwrap(), second.await.unwrap()];
+
+        assert_eq!(
+            outcomes.iter().filter(|outcome| outcome.is_ok()).count(),
+            1,
+            "round {round}: {outcomes:?}"
+        );
+        assert!(
+            outcomes.contains(&Err(RotateError::ReuseDetected)),
+            "round {round}: the second use of one token is a reuse: {outcomes:?}"
+        );
+    }
+}
+
+pub async fn logout_revokes_the_family_of_the_presented_token(repo: Arc<dyn Repository>) {
+    let ada = user(&repo).await;
+    store_token(&*repo, ada, token_hash(1)).await;
+    store_token(&*repo, ada, token_hash(9)).await;
+    repo.rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
+        .await
+        .unwrap();
+
+    repo.revoke_refresh(token_hash(2)).await.unwrap();
+
+    assert_eq!(
+        repo.rotate_refresh(token_hash(2), token_hash(3), now(), ttl())
+            .await,
+        Err(RotateError::Refused)
+    );
+    assert_eq!(
+        repo.rotate_refresh(token_hash(1), token_hash(4), now(), ttl())
+            .await,
+        Err(RotateError::Refused),
+        "a revoked family is refused, not treated as reuse"
+    );
+    assert_eq!(
+        repo.rotate_refresh(token_hash(9), token_hash(5), now(), ttl())
+            .await,
+        Ok(ada),
+        "the user's other session survives"
+    );
+}
+
+pub async fn logging_out_with_an_unknown_token_is_not_an_error(repo: Arc<dyn Repository>) {
+    repo.revoke_refresh(token_hash(7)).await.unwrap();
+}
+
+pub async fn a_family_ends_at_its_cap_however_often_it_was_rotated(repo: Arc<dyn Repository>) {
+    let ada = user(&repo).await;
+    let end = now() + Duration::days(3);
+    start_family_ending(&*repo, ada, token_hash(1), end).await;
+    repo.rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
+        .await
+        .unwrap();
+    // Each rotation would give two more days; the family's end caps them.
+    let late = now() + Duration::hours(36);
+    repo.rotate_refresh(token_hash(2), token_hash(3), late, ttl())
+        .await
+        .unwrap();
+    assert_eq!(
+        repo.rotate_refresh(
+            token_hash(3),
+            token_hash(4),
+            end - Duration::seconds(1),
+            ttl()
+        )
+        .await,
+        Ok(ada)
+    );
+    assert_eq!(
+        repo.rotate_refresh(token_hash(4), token_hash(5), end, ttl())
+            .await,
+        Err(RotateError::Refused),
+        "no token of the family works past its end"
+    );
+}
+
+/// How a revocation of the family reaches the store in [`no_rotation_in_flight_survives`].
+#[derive(Clone, Copy, Debug)]
+enum Revocation {
+    /// Someone presents the family's first (long rotated) token: reuse detection.
+    Reuse,
+    /// Logout with the first token of the family.
+    Logout,
+}
+
+/// A client refreshes in a tight loop while its family is revoked. Whatever rotation was in
+/// flight, the chain must end: the client's next refresh after the revocation fails.
+async fn no_rotation_in_flight_survives(repo: Arc<dyn Repository>, revocation: Revocation) {
+    const TRIALS: usize = 20;
+    let mut survivors = Vec::new();
+    for trial in 0..TRIALS {
+        let ada = user_with_email(&repo, &format!("loop{trial}@example.com")).await;
+        let first = random_hash();
+        store_token(&*repo, ada, first).await;
+        let rotated = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let client = {
+            let (repo, rotated) = (repo.clone(), rotated.clone());
+            tokio::spawn(async move {
+                let mut current = first;
+                // Bounded: a surviving chain stops here instead of spinning forever. The
+                // yield lets the revocation in even where a rotation never waits (a fake).
+                for _ in 0..100_000 {
+                    let next = random_hash();
+                    match repo.rotate_refresh(current, next, now(), ttl()).await {
+                        Ok(_) => {
+                            current = next;
+                            rotated.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        }
+                        Err(_) => return (current, false),
+                    }
+                    tokio::task::yield_now().await;
+                }
+                (current, true)
+            })
+        };
+        while rotated.load(std::sync::atomic::Ordering::SeqCst) < 2 + trial % 5 {
+            tokio::task::yield_now().await;
+        }
+        match revocation {
+            Revocation::Reuse => assert_eq!(
+                repo.rotate_refresh(first, random_hash(), now(), ttl())
+                    .await,
+                Err(RotateError::ReuseDetected)
+            ),
+            Revocation::Logout => repo.revoke_refresh(first).await.unwrap(),
+        }
+        // One rotation may have been in flight when the revocation returned; none after.
+        let rotated_at_revocation = rotated.load(std::sync::atomic::Ordering::SeqCst);
+        let (last, still_rotating) =
+            tokio::time::timeout(std::time::Duration::from_secs(30), client)
+                .await
+                .expect("the client stops")
+                .unwrap();
+        let rotated_after =
+            rotated.load(std::sync::atomic::Ordering::SeqCst) - rotated_at_revocation;
+        let last_works = repo
+            .rotate_refresh(last, random_hash(), now(), ttl())
+            .await
+            .is_ok();
+        if still_rotating || last_works || rotated_after > 1 {
+            survivors.push(trial);
+        }
+    }
+    assert!(
+        survivors.is_empty(),
+        "{revocation:?}: chains that survived the revocation in trials {survivors:?}"
+    );
+}
+
+async fn user_with_email(repo: &Arc<dyn Repository>, email: &str) -> UserId {
+    let user = new_user(Some(email), false);
+    repo.create_user(user.clone(), None).await.unwrap();
+    user.id
+}
+
+pub async fn reuse_detection_ends_a_chain_that_is_rotating_at_that_moment(
+    repo: Arc<dyn Repository>,
+) {
+    no_rotation_in_flight_survives(repo, Revocation::Reuse).await;
+}
+
+pub async fn logout_ends_a_chain_that_is_rotating_at_that_moment(repo: Arc<dyn Repository>) {
+    no_rotation_in_flight_survives(repo, Revocation::Logout).await;
+}
+
+pub async fn pruning_deletes_ended_families_and_expired_tokens_and_keeps_live_ones(
+    repo: Arc<dyn Repository>,
+) {
+    let ada = user(&repo).await;
+    // An ended family; a live family with a rotated-away token that has expired; a
+    // live family with a live token.
+    start_family_ending(&*repo, ada, token_hash(1), now() + Duration::hours(1)).await;
+    store_token(&*repo, ada, token_hash(2)).await;
+    repo.rotate_refresh(token_hash(2), token_hash(3), now(), Duration::days(10))
+        .await
+        .unwrap();
+    store_token(&*repo, ada, token_hash(4)).await;
+
+    let later = now() + Duration::days(2);
+    let mut pruned = 0;
+    loop {
+        let batch = repo.prune_expired(later, 1).await.unwrap();
+        if batch == 0 {
+            break;
+        }
+        pruned += batch;
+    }
+    // Family 1 with its token, the expired token 2 (rotated), and token 4 (expired
+    // after a day) go; family 2 stays with its live successor 3.
+    assert_eq!(pruned, 4);
+    assert_eq!(
+        repo.rotate_refresh(token_hash(3), token_hash(5), later, ttl())
+            .await,
+        Ok(ada),
+        "the live session survives housekeeping"
+    );
+    assert_eq!(
+        repo.rotate_refresh(token_hash(1), token_hash(6), now(), ttl())
+            .await,
+        Err(RotateError::Refused)
+    );
+}

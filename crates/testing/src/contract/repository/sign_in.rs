@@ -1,0 +1,165 @@
+//! A provider login in one transaction: decided by the domain's rule, written all or not
+//! at all, with its session.
+
+use super::Repository;
+use super::fixtures::{
+    email, new_user, now, provider_identity, random_hash, refresh_works, sign_in, token_hash,
+    user_less_identity,
+};
+use social_login_domain::ProviderKey;
+use social_login_ports::{RotateError, SignInError};
+use std::sync::Arc;
+use time::Duration;
+
+pub async fn a_new_account_registers_a_user_with_its_link_and_session(repo: Arc<dyn Repository>) {
+    let login = sign_in(provider_identity(
+        ProviderKey::Github,
+        "gh-1",
+        Some("Ada@Example.com"),
+        true,
+    ));
+    let signed_in = repo.sign_in_with_provider(login.clone()).await.unwrap();
+    assert!(signed_in.is_new_user);
+    assert_eq!(signed_in.user.id, login.new_user_id);
+    assert!(signed_in.user.email_verified);
+    assert_eq!(
+        repo.find_user(login.new_user_id).await.unwrap(),
+        Some(signed_in.user.clone()),
+        "what the login returns is what was stored"
+    );
+    let link = repo
+        .find_link(ProviderKey::Github, &login.identity.subject)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (link.id, link.user_id),
+        (login.new_link_id, login.new_user_id)
+    );
+    assert!(
+        refresh_works(&*repo, login.session.hash).await,
+        "the session is live"
+    );
+}
+
+pub async fn a_matching_claimed_email_is_refused_and_nothing_is_written(repo: Arc<dyn Repository>) {
+    let owner = new_user(Some("ada@example.com"), true);
+    repo.create_user(owner, None).await.unwrap();
+    let login = sign_in(provider_identity(
+        ProviderKey::Github,
+        "gh-1",
+        Some("ADA@example.com"),
+        true,
+    ));
+    assert_eq!(
+        repo.sign_in_with_provider(login.clone()).await,
+        Err(SignInError::EmailAlreadyRegistered)
+    );
+    assert_eq!(repo.find_user(login.new_user_id).await.unwrap(), None);
+    assert_eq!(
+        repo.find_link(ProviderKey::Github, &login.identity.subject)
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        repo.rotate_refresh(login.session.hash, random_hash(), now(), Duration::days(1))
+            .await,
+        Err(RotateError::Refused),
+        "no session was started"
+    );
+}
+
+pub async fn with_auto_linking_a_verified_email_links_to_its_verified_owner(
+    repo: Arc<dyn Repository>,
+) {
+    let google = sign_in(provider_identity(
+        ProviderKey::Google,
+        "g-1",
+        Some("ada@example.com"),
+        true,
+    ));
+    let owner = repo.sign_in_with_provider(google).await.unwrap().user;
+    let mut github = sign_in(provider_identity(
+        ProviderKey::Github,
+        "gh-1",
+        Some("Ada@Example.com"),
+        true,
+    ));
+    github.auto_link_by_email = true;
+    let signed_in = repo.sign_in_with_provider(github.clone()).await.unwrap();
+    assert!(!signed_in.is_new_user);
+    assert_eq!(signed_in.user, owner);
+    let providers: Vec<_> = repo
+        .list_links(owner.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|link| link.provider)
+        .collect();
+    assert_eq!(providers, [ProviderKey::Google, ProviderKey::Github]);
+}
+
+pub async fn an_unverified_email_matches_nobody_and_claims_nothing(repo: Arc<dyn Repository>) {
+    let squatter = sign_in(provider_identity(
+        ProviderKey::Discord,
+        "d-1",
+        Some("victim@example.com"),
+        false,
+    ));
+    let squatter = repo.sign_in_with_provider(squatter).await.unwrap().user;
+    let mut owner = sign_in(provider_identity(
+        ProviderKey::Google,
+        "g-1",
+        Some("victim@example.com"),
+        true,
+    ));
+    owner.auto_link_by_email = true;
+    let owner = repo.sign_in_with_provider(owner).await.unwrap();
+    assert!(owner.is_new_user);
+    assert_ne!(owner.user.id, squatter.id);
+    assert_eq!(
+        repo.find_user_by_email(&email("victim@example.com"))
+            .await
+            .unwrap()
+            .map(|user| user.id),
+        Some(owner.user.id)
+    );
+}
+
+pub async fn a_failure_after_the_user_is_written_leaves_no_user_and_no_link(
+    repo: Arc<dyn Repository>,
+) {
+    // A session whose token hash is taken makes the last insert of the transaction fail.
+    let taken = token_hash(7);
+    let existing = repo
+        .sign_in_with_provider(sign_in(user_less_identity()))
+        .await
+        .unwrap();
+    super::fixtures::store_token(&*repo, existing.user.id, taken).await;
+    let mut login = sign_in(provider_identity(
+        ProviderKey::Github,
+        "gh-2",
+        Some("new@example.com"),
+        true,
+    ));
+    login.session.hash = taken;
+    assert!(matches!(
+        repo.sign_in_with_provider(login.clone()).await,
+        Err(SignInError::Repository(_))
+    ));
+    assert_eq!(repo.find_user(login.new_user_id).await.unwrap(), None);
+    assert_eq!(
+        repo.find_user_by_email(&email("new@example.com"))
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        repo.find_link(ProviderKey::Github, &login.identity.subject)
+            .await
+            .unwrap(),
+        None,
+        "all or nothing"
+    );
+}

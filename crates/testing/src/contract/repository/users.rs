@@ -1,0 +1,158 @@
+//! Creating and finding users: atomic first link, case-insensitive email uniqueness.
+
+use super::Repository;
+use super::fixtures::{email, new_link, new_user};
+use social_login_domain::{ProviderKey, UserId};
+use social_login_ports::CreateUserError;
+use std::sync::Arc;
+
+pub async fn a_user_created_with_a_link_is_found_by_id_email_and_link(repo: Arc<dyn Repository>) {
+    let user = new_user(Some("Ada@Example.com"), false);
+    let link = new_link(user.id, ProviderKey::Github, "42");
+    let created = repo
+        .create_user(user.clone(), Some(link.clone()))
+        .await
+        .unwrap();
+    assert_eq!(created, user.clone().into_user());
+
+    assert_eq!(
+        repo.find_user(user.id).await.unwrap(),
+        Some(created.clone())
+    );
+    let by_email = repo
+        .find_user_by_email(&email("ada@EXAMPLE.com"))
+        .await
+        .unwrap()
+        .expect("found by email in another case");
+    assert_eq!(by_email.id, user.id);
+    assert_eq!(
+        by_email.email.as_ref().map(|e| e.as_str()),
+        Some("Ada@Example.com"),
+        "the email is kept as received"
+    );
+    let found = repo
+        .find_link(ProviderKey::Github, &link.subject)
+        .await
+        .unwrap();
+    assert_eq!(found, Some(link.to_linked_account()));
+    assert_eq!(
+        repo.list_links(user.id).await.unwrap(),
+        vec![link.to_linked_account()]
+    );
+}
+
+pub async fn unknown_users_links_and_emails_are_none(repo: Arc<dyn Repository>) {
+    assert_eq!(repo.find_user(UserId::new()).await.unwrap(), None);
+    assert_eq!(
+        repo.find_user_by_email(&email("nobody@example.com"))
+            .await
+            .unwrap(),
+        None
+    );
+    let subject = social_login_domain::ProviderSubject::parse("1").unwrap();
+    assert_eq!(
+        repo.find_link(ProviderKey::Google, &subject).await.unwrap(),
+        None
+    );
+    assert!(repo.list_links(UserId::new()).await.unwrap().is_empty());
+}
+
+pub async fn creating_a_user_whose_first_link_is_taken_leaves_no_user(repo: Arc<dyn Repository>) {
+    let first = new_user(Some("ada@example.com"), false);
+    repo.create_user(
+        first.clone(),
+        Some(new_link(first.id, ProviderKey::Github, "42")),
+    )
+    .await
+    .unwrap();
+
+    let second = new_user(Some("grace@example.com"), false);
+    let taken = new_link(second.id, ProviderKey::Github, "42");
+    assert_eq!(
+        repo.create_user(second.clone(), Some(taken)).await,
+        Err(CreateUserError::ProviderAccountTaken)
+    );
+    assert_eq!(repo.find_user(second.id).await.unwrap(), None);
+    assert_eq!(
+        repo.find_user_by_email(&email("grace@example.com"))
+            .await
+            .unwrap(),
+        None
+    );
+    assert!(repo.list_links(second.id).await.unwrap().is_empty());
+}
+
+pub async fn emails_are_unique_ignoring_case(repo: Arc<dyn Repository>) {
+    let first = new_user(Some("ada@example.com"), false);
+    repo.create_user(first, None).await.unwrap();
+
+    let shouting = new_user(Some("ADA@Example.COM"), true);
+    let link = new_link(shouting.id, ProviderKey::Google, "7");
+    assert_eq!(
+        repo.create_user(shouting.clone(), Some(link)).await,
+        Err(CreateUserError::EmailTaken)
+    );
+    assert_eq!(repo.find_user(shouting.id).await.unwrap(), None);
+}
+
+pub async fn any_number_of_users_may_have_no_email(repo: Arc<dyn Repository>) {
+    for subject in ["1", "2"] {
+        let user = new_user(None, false);
+        let link = new_link(user.id, ProviderKey::Twitter, subject);
+        repo.create_user(user, Some(link)).await.unwrap();
+    }
+}
+
+pub async fn a_first_link_for_another_user_is_rejected_before_touching_the_database(
+    repo: Arc<dyn Repository>,
+) {
+    let user = new_user(Some("ada@example.com"), false);
+    let stray = new_link(UserId::new(), ProviderKey::Github, "42");
+    assert!(matches!(
+        repo.create_user(user.clone(), Some(stray)).await,
+        Err(CreateUserError::Repository(_))
+    ));
+    assert_eq!(repo.find_user(user.id).await.unwrap(), None);
+}
+
+/// A user registered by a provider that did not verify the email.
+fn unverified_provider_user(address: &str) -> social_login_domain::NewUser {
+    social_login_domain::NewUser {
+        email_verified: false,
+        password_hash: None,
+        ..new_user(Some(address), false)
+    }
+}
+
+pub async fn an_unverified_provider_email_is_kept_but_claims_nothing(repo: Arc<dyn Repository>) {
+    let squatter = unverified_provider_user("victim@example.com");
+    let stored = repo.create_user(squatter.clone(), None).await.unwrap();
+    assert_eq!(
+        stored.email.as_ref().map(|e| e.as_str()),
+        Some("victim@example.com"),
+        "kept for display"
+    );
+    assert_eq!(
+        repo.find_user_by_email(&email("victim@example.com"))
+            .await
+            .unwrap(),
+        None,
+        "matched by nothing"
+    );
+    // Neither a second unverified holder nor the real owner is blocked.
+    repo.create_user(unverified_provider_user("Victim@Example.com"), None)
+        .await
+        .unwrap();
+    let owner = new_user(Some("victim@example.com"), true);
+    repo.create_user(owner.clone(), None).await.unwrap();
+    let found = repo
+        .find_user_by_email(&email("VICTIM@example.com"))
+        .await
+        .unwrap()
+        .expect("the owner claims the address");
+    assert_eq!(found.id, owner.id);
+    assert_eq!(
+        repo.find_user(squatter.id).await.unwrap().unwrap().email,
+        Some(email("victim@example.com"))
+    );
+}
