@@ -150,34 +150,6 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn an_id_is_spent_once() {
-        let clock = clock();
-        let store = MemoryStateStore::new(clock.clone());
-        let expires = clock.now() + DEFAULT_STATE_TTL;
-        assert_eq!(store.spend(id(1), expires).await.unwrap(), Spend::First);
-        assert_eq!(store.spend(id(1), expires).await.unwrap(), Spend::Again);
-        assert_eq!(store.spend(id(2), expires).await.unwrap(), Spend::First);
-    }
-
-    #[tokio::test]
-    async fn of_concurrent_spends_exactly_one_is_first() {
-        let clock = clock();
-        let store = Arc::new(MemoryStateStore::new(clock.clone()));
-        let expires = clock.now() + DEFAULT_STATE_TTL;
-        let tasks: Vec<_> = (0..20)
-            .map(|_| {
-                let store = store.clone();
-                tokio::spawn(async move { store.spend(id(3), expires).await.unwrap() })
-            })
-            .collect();
-        let mut firsts = 0;
-        for task in tasks {
-            firsts += usize::from(task.await.unwrap() == Spend::First);
-        }
-        assert_eq!(firsts, 1);
-    }
-
-    #[tokio::test]
     async fn an_id_is_remembered_until_its_value_expires() {
         let clock = clock();
         let store = MemoryStateStore::new(clock.clone());

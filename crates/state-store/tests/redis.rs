@@ -43,15 +43,6 @@ async fn raw(url: &str) -> redis::aio::MultiplexedConnection {
         .unwrap()
 }
 
-#[tokio::test]
-async fn an_id_is_spent_once() {
-    let Some(url) = redis_url() else { return };
-    let store = store(&url, &prefix());
-    let id = StateId::from_bytes(random_bytes());
-    assert_eq!(store.spend(id, in_ten_minutes()).await, Ok(Spend::First));
-    assert_eq!(store.spend(id, in_ten_minutes()).await, Ok(Spend::Again));
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn of_concurrent_spends_on_separate_connections_exactly_one_is_first() {
     let Some(url) = redis_url() else { return };
@@ -151,4 +142,18 @@ fn a_malformed_url_is_refused_without_echoing_it() {
     .err()
     .expect("refused");
     assert!(!error.to_string().contains("hunter2"));
+}
+
+/// The state store contract of `social-login-testing` on Redis, each rule under a key
+/// prefix of its own.
+mod contract {
+    use super::*;
+    use social_login_testing::contract::state_store::Rule;
+
+    async fn on_redis(rule: Rule) {
+        let Some(url) = redis_url() else { return };
+        rule(Arc::new(store(&url, &prefix()))).await;
+    }
+
+    social_login_testing::state_store_contract!(on_redis);
 }

@@ -142,3 +142,10 @@ fn debug_output_shows_key_ids_but_no_key_material() {
     crate::keys::assert_reveals_nothing_of(&debug, &secret("current"));
     crate::keys::assert_reveals_nothing_of(&debug, &secret("old"));
 }
+
+#[test]
+fn the_cipher_holds_the_token_cipher_contract() {
+    social_login_testing::contract::token_cipher::token_cipher_holds_its_contract(
+        &AesGcmTokenCipher::new(&secret("current"), &[]),
+    );
+}

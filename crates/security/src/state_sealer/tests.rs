@@ -177,3 +177,8 @@ proptest! {
         prop_assert_eq!(sealer.open(&token), Some(original));
     }
 }
+
+#[test]
+fn the_sealer_holds_the_state_sealer_contract() {
+    social_login_testing::contract::token_cipher::state_sealer_holds_its_contract(&sealer());
+}
