@@ -5,6 +5,7 @@ use crate::client_secret::ClientSecretSigner;
 use crate::identity;
 use async_trait::async_trait;
 use social_login_domain::{ProviderKey, SecretText};
+use social_login_id_token::{IdTokenVerifier, IssuerPolicy, KeySetCache};
 use social_login_ports::{
     AuthorizationRequest, CallbackInput, Clock, IdentityProvider, ProviderError, ProviderLogin,
     SystemClock,
@@ -13,7 +14,6 @@ use social_login_provider_core::{
     ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, require_non_empty,
     resolve_endpoint,
 };
-use social_login_provider_oidc::{IdTokenVerifier, IssuerPolicy, KeySetCache};
 use std::sync::Arc;
 
 /// Apple's endpoints (PROVIDERS.md §8.1) and the scopes for a sign-in with name and email.

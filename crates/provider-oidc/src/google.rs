@@ -5,11 +5,11 @@ mod identity;
 #[cfg(test)]
 mod properties;
 
-use crate::id_token::{IdTokenVerifier, IssuerPolicy};
-use crate::jwks::KeySetCache;
 use crate::oidc_flow::OidcFlow;
 use async_trait::async_trait;
 use social_login_domain::ProviderKey;
+use social_login_id_token::KeySetCache;
+use social_login_id_token::{IdTokenVerifier, IssuerPolicy};
 use social_login_ports::{
     AuthorizationRequest, CallbackInput, Clock, IdentityProvider, ProviderError, ProviderLogin,
     SystemClock,

@@ -11,11 +11,11 @@ mod identity;
 #[cfg(test)]
 mod properties;
 
-use crate::id_token::{IdTokenVerifier, IssuerPolicy, NoncePolicy};
-use crate::jwks::KeySetCache;
 use crate::oidc_flow::OidcFlow;
 use async_trait::async_trait;
 use social_login_domain::ProviderKey;
+use social_login_id_token::KeySetCache;
+use social_login_id_token::{IdTokenVerifier, IssuerPolicy, NoncePolicy};
 use social_login_ports::{
     AuthorizationRequest, CallbackInput, Clock, IdentityProvider, ProviderError, ProviderLogin,
     SystemClock,

@@ -9,11 +9,11 @@ mod tenant;
 
 pub use tenant::{PERSONAL_ACCOUNT_TENANT, TENANT_PLACEHOLDER, tenant_issuer_policy};
 
-use crate::id_token::IdTokenVerifier;
-use crate::jwks::KeySetCache;
 use crate::oidc_flow::OidcFlow;
 use async_trait::async_trait;
 use social_login_domain::ProviderKey;
+use social_login_id_token::IdTokenVerifier;
+use social_login_id_token::KeySetCache;
 use social_login_ports::{
     AuthorizationRequest, CallbackInput, Clock, IdentityProvider, ProviderError, ProviderLogin,
     SystemClock,
