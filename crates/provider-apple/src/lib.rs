@@ -6,11 +6,13 @@
 //! - [`identity`]: no userinfo endpoint; everything comes from the id_token, verified with
 //!   the shared [`social_login_id_token::IdTokenVerifier`] against Apple's key
 //!   set (cached one hour, shared per process), and the name only from the first login's
-//!   form_post, which the HTTP layer hands over as `CallbackInput::posted_name`;
+//!   form_post, which the HTTP layer hands over untouched as `CallbackInput::post_body`
+//!   and [`post_body`] reads;
 //! - [`provider`]: the authorization request asks for `response_mode=form_post`.
 
 pub mod client_secret;
 pub mod identity;
+pub mod post_body;
 pub mod provider;
 
 pub use client_secret::{APPLE_AUDIENCE, CLIENT_SECRET_LIFETIME, ClientSecretSigner};

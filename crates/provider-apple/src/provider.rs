@@ -3,6 +3,7 @@
 
 use crate::client_secret::ClientSecretSigner;
 use crate::identity;
+use crate::post_body;
 use async_trait::async_trait;
 use social_login_domain::{ProviderKey, SecretText};
 use social_login_id_token::{IdTokenVerifier, IssuerPolicy, KeySetCache};
@@ -141,7 +142,8 @@ impl IdentityProvider for AppleProvider {
             .verifier
             .verify(id_token, &callback.redeemed.nonce)
             .await?;
-        let identity = identity::to_identity(claims, callback.posted_name.as_ref())?;
+        let name = post_body::name_in(callback.post_body.as_ref());
+        let identity = identity::to_identity(claims, name.as_ref())?;
         Ok(ProviderLogin {
             identity,
             tokens: tokens.into_provider_tokens(),
