@@ -212,7 +212,10 @@ mod tests {
     #[test]
     fn no_static_secret_is_needed_but_the_signing_settings_are() {
         let key = SecretText::new(APPLE_TEST_KEY_PEM);
-        assert_eq!(AppleProvider::check_settings(&settings(), "T", "K", &key), []);
+        assert_eq!(
+            AppleProvider::check_settings(&settings(), "T", "K", &key),
+            []
+        );
         let blank = AppleProvider::check_settings(&settings(), " ", "", &SecretText::new(""));
         assert_eq!(
             service_fields(&blank),
