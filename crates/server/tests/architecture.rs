@@ -152,8 +152,11 @@ fn the_workspace_keeps_its_dependency_rules() {
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
-/// A workspace of `(package, [(dependency, kind, optional)])`, as cargo metadata shows it.
-fn workspace(packages: &[(&str, &[(&str, &str, bool)])]) -> Value {
+/// `(dependency, kind, optional)` of a crafted package.
+type Dependency<'a> = (&'a str, &'a str, bool);
+
+/// A workspace of `(package, dependencies)`, as cargo metadata shows it.
+fn workspace(packages: &[(&str, &[Dependency])]) -> Value {
     let packages: Vec<Value> = packages
         .iter()
         .map(|(name, dependencies)| {
@@ -172,7 +175,7 @@ fn workspace(packages: &[(&str, &[(&str, &str, bool)])]) -> Value {
 
 #[test]
 fn each_rule_names_the_dependency_that_breaks_it() {
-    let cases: [(&str, &[(&str, &str, bool)], &str); 7] = [
+    let cases: [(&str, &[Dependency], &str); 7] = [
         (
             "social-login-domain",
             &[("tokio", "dev", false)],
