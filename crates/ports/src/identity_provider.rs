@@ -2,9 +2,9 @@
 
 use async_trait::async_trait;
 use social_login_domain::{
-    PersonName, ProviderIdentity, ProviderKey, ProviderTokens, RedeemedState, SecretText,
-    StateToken,
+    ProviderIdentity, ProviderKey, ProviderTokens, RedeemedState, SecretText, StateToken,
 };
+use std::fmt;
 
 /// What the authorization URL must carry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,8 +21,31 @@ pub struct AuthorizationRequest {
 pub struct CallbackInput {
     pub code: SecretText,
     pub redeemed: RedeemedState,
-    /// The name from a first-authorization `post_body` (Apple); ignored by the others.
-    pub posted_name: Option<PersonName>,
+    /// The callback's `post_body`, untouched: only the adapter of the provider that sends
+    /// one reads it (Apple's first form_post); the others ignore it.
+    pub post_body: Option<PostBody>,
+}
+
+/// The callback's `post_body` as the client sent it (CONTRACT §4), as JSON text: its shape
+/// is the provider's business, so only that provider's adapter parses it. Its size is
+/// bounded by the request body limit. `Debug` hides it: it may hold a name and an email.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PostBody(String);
+
+impl PostBody {
+    pub fn new(json: impl Into<String>) -> Self {
+        Self(json.into())
+    }
+
+    pub fn as_json(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for PostBody {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PostBody({} bytes)", self.0.len())
+    }
 }
 
 /// A completed provider sign-in: who it is, and the provider's tokens (to be sealed).

@@ -17,7 +17,7 @@ pub mod token_cipher;
 
 pub use clock::{Clock, SystemClock};
 pub use identity_provider::{
-    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderLogin,
+    AuthorizationRequest, CallbackInput, IdentityProvider, PostBody, ProviderError, ProviderLogin,
 };
 pub use password_hasher::{HashError, PasswordHasher};
 pub use repository::{

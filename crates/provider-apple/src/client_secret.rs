@@ -17,6 +17,9 @@ pub const APPLE_AUDIENCE: &str = "https://appleid.apple.com";
 /// How long a client secret is valid. Minted per exchange, it needs no more.
 pub const CLIENT_SECRET_LIFETIME: Duration = Duration::minutes(5);
 
+/// The setting that holds the team's key.
+pub const KEY_FIELD: &str = "apple_private_key_pem";
+
 /// Signs client secrets for one Services ID. The key is parsed once, at start-up.
 #[derive(Clone)]
 pub struct ClientSecretSigner {
@@ -57,27 +60,14 @@ impl ClientSecretSigner {
         client_id: &str,
         clock: Arc<dyn Clock>,
     ) -> Result<Self, ProviderConfigError> {
-        const FIELD: &str = "apple_private_key_pem";
         require_non_empty("apple_team_id", team_id)?;
         require_non_empty("apple_key_id", key_id)?;
-        require_non_empty(FIELD, private_key_pem.expose())?;
-        let key =
-            EncodingKey::from_ec_pem(private_key_pem.expose().trim().as_bytes()).map_err(|_| {
-                ProviderConfigError::Invalid {
-                    field: FIELD,
-                    reason: "not a PEM PKCS#8 EC private key (the .p8 file from Apple)",
-                }
-            })?;
-        // from_ec_pem checks the armour and the key family only: one signature proves the
-        // curve is P-256, before the first sign-in needs it.
-        jsonwebtoken::encode(
-            &Header::new(Algorithm::ES256),
-            &serde_json::Map::new(),
-            &key,
-        )
-        .map_err(|_| ProviderConfigError::Invalid {
-            field: FIELD,
-            reason: "not a P-256 key usable for ES256",
+        require_non_empty(KEY_FIELD, private_key_pem.expose())?;
+        let key = read_team_key(private_key_pem.expose()).map_err(|reason| {
+            ProviderConfigError::Invalid {
+                field: KEY_FIELD,
+                reason,
+            }
         })?;
         Ok(Self {
             team_id: team_id.trim().to_owned(),
@@ -105,6 +95,33 @@ impl ClientSecretSigner {
             .map(SecretText::new)
             .map_err(|_| ProviderError::CodeExchange("client secret could not be signed".into()))
     }
+}
+
+/// Accepts exactly what Apple's `.p8` download is: a PEM PKCS#8 P-256 private key.
+/// Reasons are fixed texts: the key itself, or the parser's view of it, is never echoed.
+pub fn read_team_key(pem: &str) -> Result<EncodingKey, &'static str> {
+    let pem = pem.trim();
+    if pem.starts_with("-----BEGIN EC PRIVATE KEY-----") {
+        return Err("a SEC1 key (BEGIN EC PRIVATE KEY); convert it with \
+                    `openssl pkcs8 -topk8 -nocrypt` or use Apple's .p8 file as is");
+    }
+    if !pem.starts_with("-----BEGIN PRIVATE KEY-----") {
+        return Err(
+            "not a PEM PKCS#8 private key (expected -----BEGIN PRIVATE KEY-----, \
+                    the .p8 file from Apple)",
+        );
+    }
+    let key = EncodingKey::from_ec_pem(pem.as_bytes())
+        .map_err(|_| "not a readable PKCS#8 EC private key")?;
+    // from_ec_pem checks the armour and the EC family only: one ES256 signature proves the
+    // curve is P-256 and the key material sound, before the first real sign-in needs it.
+    jsonwebtoken::encode(
+        &Header::new(Algorithm::ES256),
+        &serde_json::Map::new(),
+        &key,
+    )
+    .map_err(|_| "not a P-256 key usable for ES256")?;
+    Ok(key)
 }
 
 #[cfg(test)]
@@ -182,6 +199,18 @@ mod tests {
             assert!(error.starts_with("apple_private_key_pem "), "{error}");
             assert!(!error.contains("MIG") && !error.contains("bm90"), "{error}");
         }
+    }
+
+    #[test]
+    fn a_p256_pkcs8_key_is_read_and_others_are_refused_with_a_fixed_reason() {
+        assert!(read_team_key(APPLE_TEST_KEY_PEM).is_ok());
+        let refusal = |pem: &str| read_team_key(pem).err().unwrap();
+        assert_eq!(refusal(P384_PEM), "not a P-256 key usable for ES256");
+        let sec1 = APPLE_TEST_KEY_PEM.replace("PRIVATE KEY", "EC PRIVATE KEY");
+        assert!(refusal(&sec1).contains("pkcs8"));
+        let garbage = "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n";
+        assert_eq!(refusal(garbage), "not a readable PKCS#8 EC private key");
+        assert!(refusal("just text").starts_with("not a PEM PKCS#8 private key"));
     }
 
     #[test]

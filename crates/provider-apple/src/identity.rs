@@ -8,8 +8,8 @@
 //! posted from Apple's first form_post (spec 4.7.2), and absent on later logins.
 
 use social_login_domain::{Email, PersonName, ProviderIdentity, ProviderKey, ProviderSubject};
+use social_login_id_token::IdTokenClaims;
 use social_login_ports::ProviderError;
-use social_login_provider_oidc::IdTokenClaims;
 
 /// Maps the verified claims and the posted name, if this is a first login.
 pub fn to_identity(

@@ -1,19 +1,20 @@
 //! The Apple adapter: authorization URL with `response_mode=form_post`, PKCE S256 and a
 //! nonce; code exchange with a client secret minted for it; identity from the id_token.
 
-use crate::client_secret::ClientSecretSigner;
+use crate::client_secret::{ClientSecretSigner, KEY_FIELD, read_team_key};
 use crate::identity;
+use crate::post_body;
 use async_trait::async_trait;
 use social_login_domain::{ProviderKey, SecretText};
+use social_login_id_token::{IdTokenVerifier, IssuerPolicy, KeySetCache};
 use social_login_ports::{
     AuthorizationRequest, CallbackInput, Clock, IdentityProvider, ProviderError, ProviderLogin,
     SystemClock,
 };
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, require_non_empty,
-    resolve_endpoint,
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
+    SettingsRules, check_settings, require_non_empty, resolve_endpoint,
 };
-use social_login_provider_oidc::{IdTokenVerifier, IssuerPolicy, KeySetCache};
 use std::sync::Arc;
 
 /// Apple's endpoints (PROVIDERS.md §8.1) and the scopes for a sign-in with name and email.
@@ -37,7 +38,38 @@ pub struct AppleProvider {
     verifier: IdTokenVerifier,
 }
 
+/// What a missing signing setting is told.
+const SIGNING_REQUIRED: &str = "required when oauth_providers.apple is enabled";
+
 impl AppleProvider {
+    /// Every problem of the settings [`Self::new`] takes, for `check-config`: the table's
+    /// (no static secret needed), then the team, key id and `.p8` key, which are settings
+    /// of the service (`apple_team_id`…); a blank one counts as missing.
+    pub fn check_settings(
+        settings: &ProviderSettings,
+        team_id: &str,
+        key_id: &str,
+        private_key_pem: &SecretText,
+    ) -> Vec<SettingsProblem> {
+        let rules = SettingsRules {
+            client_secret: false,
+            ..SettingsRules::STANDARD
+        };
+        let mut problems = check_settings(settings, rules);
+        for (field, value) in [("apple_team_id", team_id), ("apple_key_id", key_id)] {
+            if value.trim().is_empty() {
+                problems.push(SettingsProblem::service(field, SIGNING_REQUIRED));
+            }
+        }
+        let pem = private_key_pem.expose();
+        if pem.trim().is_empty() {
+            problems.push(SettingsProblem::service(KEY_FIELD, SIGNING_REQUIRED));
+        } else if let Err(reason) = read_team_key(pem) {
+            problems.push(SettingsProblem::service(KEY_FIELD, reason));
+        }
+        problems
+    }
+
     /// Builds the adapter on the shared client; fails naming the first invalid setting.
     /// `settings.client_secret` is ignored (spec 4.7.1): the secret is signed per exchange
     /// with `private_key_pem` (Apple's `.p8`), `team_id` and `key_id`. `endpoints.issuer`
@@ -141,10 +173,63 @@ impl IdentityProvider for AppleProvider {
             .verifier
             .verify(id_token, &callback.redeemed.nonce)
             .await?;
-        let identity = identity::to_identity(claims, callback.posted_name.as_ref())?;
+        let name = post_body::name_in(callback.post_body.as_ref());
+        let identity = identity::to_identity(claims, name.as_ref())?;
         Ok(ProviderLogin {
             identity,
             tokens: tokens.into_provider_tokens(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use social_login_provider_core::{EndpointOverrides, ProblemField};
+    use social_login_simulator::APPLE_TEST_KEY_PEM;
+
+    fn settings() -> ProviderSettings {
+        ProviderSettings {
+            client_id: "com.example.web".into(),
+            client_secret: SecretText::new(""),
+            redirect_uri: "https://app.example.com/auth/callback/apple".into(),
+            scopes: None,
+            pkce: true,
+            endpoints: EndpointOverrides::default(),
+        }
+    }
+
+    fn service_fields(problems: &[SettingsProblem]) -> Vec<&'static str> {
+        problems
+            .iter()
+            .filter_map(|problem| match problem.field {
+                ProblemField::Service(field) => Some(field),
+                ProblemField::Provider(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn no_static_secret_is_needed_but_the_signing_settings_are() {
+        let key = SecretText::new(APPLE_TEST_KEY_PEM);
+        assert_eq!(
+            AppleProvider::check_settings(&settings(), "T", "K", &key),
+            []
+        );
+        let blank = AppleProvider::check_settings(&settings(), " ", "", &SecretText::new(""));
+        assert_eq!(
+            service_fields(&blank),
+            ["apple_team_id", "apple_key_id", "apple_private_key_pem"]
+        );
+        assert!(blank.iter().all(|p| p.message == SIGNING_REQUIRED));
+    }
+
+    #[test]
+    fn an_unusable_key_is_a_problem_with_its_reason_never_the_key() {
+        let sec1 = SecretText::new(APPLE_TEST_KEY_PEM.replace("PRIVATE KEY", "EC PRIVATE KEY"));
+        let problems = AppleProvider::check_settings(&settings(), "T", "K", &sec1);
+        assert_eq!(service_fields(&problems), ["apple_private_key_pem"]);
+        assert!(problems[0].message.contains("pkcs8"));
+        assert!(!problems[0].message.contains("MIG"));
     }
 }

@@ -14,6 +14,7 @@ pub mod http_client;
 pub mod json_strategies;
 pub mod object_only;
 pub mod settings;
+pub mod settings_check;
 pub mod token_http;
 pub mod token_set;
 
@@ -23,5 +24,6 @@ pub use fetch::{decode_json, fetch_json, fetch_json_unless};
 pub use http_client::{HttpClientError, USER_AGENT, build_http_client};
 pub use object_only::ObjectOnly;
 pub use settings::{EndpointOverrides, ProviderSettings};
+pub use settings_check::{ProblemField, SettingsProblem, SettingsRules, check_settings};
 pub use token_http::{TokenHttp, TokenHttpError};
 pub use token_set::{IdTokenField, TokenSet};

@@ -31,6 +31,22 @@ pub struct EndpointOverrides {
     pub issuer: Option<String>,
 }
 
+impl EndpointOverrides {
+    /// `(field name, value)` of every override that is set.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        [
+            ("authorization", &self.authorization),
+            ("token", &self.token),
+            ("userinfo", &self.userinfo),
+            ("emails", &self.emails),
+            ("jwks", &self.jwks),
+            ("issuer", &self.issuer),
+        ]
+        .into_iter()
+        .filter_map(|(name, value)| value.as_deref().map(|value| (name, value)))
+    }
+}
+
 impl ProviderSettings {
     /// The configured scopes, or `defaults` when none were configured.
     pub fn scopes_or(&self, defaults: &[&str]) -> Vec<String> {

@@ -18,8 +18,8 @@ use social_login_ports::{
     AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderLogin,
 };
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, fetch_json,
-    require_non_empty, resolve_endpoint,
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
+    SettingsRules, check_settings, fetch_json, require_non_empty, resolve_endpoint,
 };
 use url::Url;
 
@@ -65,6 +65,11 @@ pub struct FacebookProvider {
 }
 
 impl FacebookProvider {
+    /// Every problem of `settings` for this adapter, for `check-config`.
+    pub fn check_settings(settings: &ProviderSettings) -> Vec<SettingsProblem> {
+        check_settings(settings, SettingsRules::STANDARD)
+    }
+
     /// Builds the adapter on the shared client; fails naming the first invalid field.
     /// The client secret is required: every Graph call is signed with it.
     pub fn new(

@@ -17,8 +17,8 @@ use social_login_ports::{
     AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderLogin,
 };
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, fetch_json,
-    fetch_json_unless, resolve_endpoint,
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
+    SettingsRules, check_settings, fetch_json, fetch_json_unless, resolve_endpoint,
 };
 use url::Url;
 
@@ -46,6 +46,17 @@ pub struct GithubProvider {
 }
 
 impl GithubProvider {
+    /// Every problem of `settings` for this adapter, for `check-config`.
+    pub fn check_settings(settings: &ProviderSettings) -> Vec<SettingsProblem> {
+        check_settings(
+            settings,
+            SettingsRules {
+                client_secret: true,
+                emails_endpoint: true,
+            },
+        )
+    }
+
     /// Builds the adapter on the shared client; fails naming the first invalid field.
     pub fn new(
         settings: ProviderSettings,

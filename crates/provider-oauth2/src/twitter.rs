@@ -16,8 +16,8 @@ use social_login_ports::{
     AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderLogin,
 };
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, fetch_json,
-    resolve_endpoint,
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
+    SettingsRules, check_settings, fetch_json, resolve_endpoint,
 };
 use url::Url;
 
@@ -43,6 +43,11 @@ pub struct TwitterProvider {
 }
 
 impl TwitterProvider {
+    /// Every problem of `settings` for this adapter, for `check-config`.
+    pub fn check_settings(settings: &ProviderSettings) -> Vec<SettingsProblem> {
+        check_settings(settings, SettingsRules::STANDARD)
+    }
+
     /// Builds the adapter on the shared client; fails naming the first invalid field.
     ///
     /// PKCE stays on even if the settings turn it off: X refuses every authorization

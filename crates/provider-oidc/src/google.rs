@@ -5,18 +5,18 @@ mod identity;
 #[cfg(test)]
 mod properties;
 
-use crate::id_token::{IdTokenVerifier, IssuerPolicy};
-use crate::jwks::KeySetCache;
 use crate::oidc_flow::OidcFlow;
 use async_trait::async_trait;
 use social_login_domain::ProviderKey;
+use social_login_id_token::KeySetCache;
+use social_login_id_token::{IdTokenVerifier, IssuerPolicy};
 use social_login_ports::{
     AuthorizationRequest, CallbackInput, Clock, IdentityProvider, ProviderError, ProviderLogin,
     SystemClock,
 };
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, require_non_empty,
-    resolve_endpoint,
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
+    SettingsRules, check_settings, require_non_empty, resolve_endpoint,
 };
 use std::sync::Arc;
 use url::Url;
@@ -42,6 +42,11 @@ pub struct GoogleProvider {
 }
 
 impl GoogleProvider {
+    /// Every problem of `settings` for this adapter, for `check-config`.
+    pub fn check_settings(settings: &ProviderSettings) -> Vec<SettingsProblem> {
+        check_settings(settings, SettingsRules::STANDARD)
+    }
+
     /// Builds the adapter on the shared client; fails naming the first invalid field.
     /// `endpoints.issuer`, when set, replaces Google's two issuers with that one.
     pub fn new(

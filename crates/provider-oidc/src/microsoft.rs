@@ -9,18 +9,18 @@ mod tenant;
 
 pub use tenant::{PERSONAL_ACCOUNT_TENANT, TENANT_PLACEHOLDER, tenant_issuer_policy};
 
-use crate::id_token::IdTokenVerifier;
-use crate::jwks::KeySetCache;
 use crate::oidc_flow::OidcFlow;
 use async_trait::async_trait;
 use social_login_domain::ProviderKey;
+use social_login_id_token::IdTokenVerifier;
+use social_login_id_token::KeySetCache;
 use social_login_ports::{
     AuthorizationRequest, CallbackInput, Clock, IdentityProvider, ProviderError, ProviderLogin,
     SystemClock,
 };
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, require_non_empty,
-    resolve_endpoint,
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
+    SettingsRules, check_settings, require_non_empty, resolve_endpoint,
 };
 use std::sync::Arc;
 
@@ -44,6 +44,11 @@ pub struct MicrosoftProvider {
 }
 
 impl MicrosoftProvider {
+    /// Every problem of `settings` for this adapter, for `check-config`.
+    pub fn check_settings(settings: &ProviderSettings) -> Vec<SettingsProblem> {
+        check_settings(settings, SettingsRules::STANDARD)
+    }
+
     /// Builds the adapter on the shared client; fails naming the first invalid field.
     /// `endpoints.issuer`, when set, replaces the issuer template; it may contain
     /// `{tenantid}`, filled with each token's own `tid` (without it, one tenant only).

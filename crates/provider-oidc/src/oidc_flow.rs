@@ -1,9 +1,9 @@
 //! The OIDC steps Google, Microsoft and LinkedIn share: an authorization URL carrying the
 //! nonce, and a code exchange whose id_token must be present and verify.
 
-use crate::claims::IdTokenClaims;
-use crate::id_token::IdTokenVerifier;
 use serde::de::DeserializeOwned;
+use social_login_id_token::IdTokenVerifier;
+use social_login_id_token::claims::IdTokenClaims;
 use social_login_ports::{AuthorizationRequest, CallbackInput, ProviderError};
 use social_login_provider_core::{CodeFlow, TokenSet, fetch_json};
 use url::Url;

@@ -10,7 +10,6 @@ mod metrics;
 mod oauth;
 mod ops;
 mod password;
-mod post_body;
 mod problem_only;
 mod rate_limit;
 mod request_timeout;

@@ -98,6 +98,12 @@ impl Settings {
         (text(&self.secret_key), previous)
     }
 
+    /// `apple_private_key_pem` as the Apple adapter takes it (empty when unset).
+    pub fn apple_private_key(&self) -> SecretText {
+        let pem = self.apple_private_key_pem.as_ref();
+        SecretText::new(pem.map(|pem| pem.expose_secret()).unwrap_or_default())
+    }
+
     /// The configured providers whose `enabled` is true, in `ProviderKey::ALL` order.
     pub fn enabled_providers(&self) -> impl Iterator<Item = (ProviderKey, &ProviderConfig)> {
         self.oauth_providers.enabled()

@@ -1,14 +1,13 @@
 //! The composition root: turns `Settings` into adapters and the `AuthService`.
 
 use crate::server::StartupError;
-use crate::settings::{ProviderConfig, Settings, StateStoreBackend};
-use secrecy::ExposeSecret;
+use crate::settings::{Settings, StateStoreBackend};
 use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry};
-use social_login_domain::{ProviderKey, SecretText};
+use social_login_domain::ProviderKey;
 use social_login_persistence::SeaOrmRepository;
 use social_login_ports::{Clock, IdentityProvider, SystemClock};
 use social_login_provider_apple::AppleProvider;
-use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http_client};
+use social_login_provider_core::{ProviderSettings, build_http_client};
 use social_login_provider_oauth2::{
     DiscordProvider, FacebookProvider, GithubProvider, TwitterProvider,
 };
@@ -101,16 +100,11 @@ fn apple(
     settings: &Settings,
     http: reqwest::Client,
 ) -> Result<AppleProvider, StartupError> {
-    let pem = settings
-        .apple_private_key_pem
-        .as_ref()
-        .map(|pem| SecretText::new(pem.expose_secret()))
-        .unwrap_or_else(|| SecretText::new(""));
     AppleProvider::new(
         provider,
         settings.apple_team_id.clone().unwrap_or_default(),
         settings.apple_key_id.clone().unwrap_or_default(),
-        pem,
+        settings.apple_private_key(),
         http,
     )
     .map_err(|error| StartupError::Provider(format!("oauth_providers.apple: {error}")))
@@ -125,7 +119,7 @@ fn providers(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
         let failed = |error: social_login_provider_core::ProviderConfigError| {
             StartupError::Provider(format!("oauth_providers.{key}: {error}"))
         };
-        let provider = provider_settings(config);
+        let provider = config.adapter_settings();
         let adapter: Arc<dyn IdentityProvider> = match key {
             ProviderKey::Github => {
                 Arc::new(GithubProvider::new(provider, http.clone()).map_err(failed)?)
@@ -153,23 +147,4 @@ fn providers(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
         registry = registry.with(adapter);
     }
     Ok(registry)
-}
-
-fn provider_settings(config: &ProviderConfig) -> ProviderSettings {
-    let endpoints = &config.endpoints;
-    ProviderSettings {
-        client_id: config.client_id.clone(),
-        client_secret: SecretText::new(config.client_secret.expose_secret()),
-        redirect_uri: config.redirect_uri.clone(),
-        scopes: config.scopes.clone(),
-        pkce: config.pkce,
-        endpoints: EndpointOverrides {
-            authorization: endpoints.authorization.clone(),
-            token: endpoints.token.clone(),
-            userinfo: endpoints.userinfo.clone(),
-            emails: endpoints.emails.clone(),
-            jwks: endpoints.jwks.clone(),
-            issuer: endpoints.issuer.clone(),
-        },
-    }
 }

@@ -3,8 +3,8 @@
 use super::check_code;
 use crate::{AppError, AuthService, LoginResult};
 use social_login_domain::state::Flow;
-use social_login_domain::{LinkedAccountId, PersonName, SecretText, UserId};
-use social_login_ports::{CallbackInput, ProviderSignIn, SignInError};
+use social_login_domain::{LinkedAccountId, SecretText, UserId};
+use social_login_ports::{CallbackInput, PostBody, ProviderSignIn, SignInError};
 use tracing::instrument;
 
 /// A race with a concurrent login of the same new account or email is settled by deciding
@@ -18,7 +18,7 @@ impl AuthService {
         provider_key: &str,
         code: &str,
         state: &str,
-        posted_name: Option<PersonName>,
+        post_body: Option<PostBody>,
     ) -> Result<LoginResult, AppError> {
         let provider = self.provider(provider_key)?.clone();
         check_code(code)?;
@@ -29,7 +29,7 @@ impl AuthService {
             .complete(CallbackInput {
                 code: SecretText::new(code),
                 redeemed,
-                posted_name,
+                post_body,
             })
             .await?;
         let (access_token, refresh_token) = self.seal(&login.tokens)?;

@@ -4,10 +4,8 @@ use super::check_code;
 use crate::{AppError, AuthService};
 use social_login_domain::linking::check_connect;
 use social_login_domain::state::Flow;
-use social_login_domain::{
-    LinkedAccount, LinkedAccountId, NewLinkedAccount, PersonName, SecretText, UserId,
-};
-use social_login_ports::{AddLinkError, CallbackInput};
+use social_login_domain::{LinkedAccount, LinkedAccountId, NewLinkedAccount, SecretText, UserId};
+use social_login_ports::{AddLinkError, CallbackInput, PostBody};
 use tracing::instrument;
 
 impl AuthService {
@@ -18,7 +16,7 @@ impl AuthService {
         provider_key: &str,
         code: &str,
         state: &str,
-        posted_name: Option<PersonName>,
+        post_body: Option<PostBody>,
     ) -> Result<LinkedAccount, AppError> {
         let provider = self.provider(provider_key)?.clone();
         check_code(code)?;
@@ -29,7 +27,7 @@ impl AuthService {
             .complete(CallbackInput {
                 code: SecretText::new(code),
                 redeemed,
-                posted_name,
+                post_body,
             })
             .await?;
         let identity = &login.identity;

@@ -2,8 +2,8 @@
 
 use crate::world::{CODE, World, github_login, identity, provider_login};
 use social_login_app::AppError;
-use social_login_domain::{PersonName, ProviderKey};
-use social_login_ports::{Clock, ProviderError, TokenCipher};
+use social_login_domain::ProviderKey;
+use social_login_ports::{Clock, PostBody, ProviderError, TokenCipher};
 
 #[tokio::test]
 async fn a_new_provider_account_registers_a_new_user() {
@@ -196,22 +196,19 @@ async fn a_returning_account_signs_in_whatever_its_email_now_says() {
 }
 
 #[tokio::test]
-async fn the_posted_name_is_handed_to_the_provider() {
+async fn the_post_body_is_handed_to_the_provider_untouched() {
     let world = World::new();
     world
         .github
         .answer(Ok(github_login("gh-1", "ada@example.com")));
     let state = world.login_state("github").await;
-    let name = PersonName {
-        first_name: Some("Ada".into()),
-        last_name: Some("Lovelace".into()),
-    };
+    let post_body = PostBody::new(r#"{"user": {"name": {"firstName": "Ada"}}}"#);
     world
         .service
-        .callback("github", CODE, &state, Some(name.clone()))
+        .callback("github", CODE, &state, Some(post_body.clone()))
         .await
         .unwrap();
-    assert_eq!(world.github.received()[0].posted_name, Some(name));
+    assert_eq!(world.github.received()[0].post_body, Some(post_body));
 }
 
 #[tokio::test]

@@ -6,9 +6,9 @@ use super::to_identity;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use social_login_domain::{PersonName, ProviderIdentity, ProviderKey};
+use social_login_id_token::IdTokenClaims;
 use social_login_ports::ProviderError;
 use social_login_provider_core::json_strategies::{body_bytes, object_with_keys, text};
-use social_login_provider_oidc::IdTokenClaims;
 
 const KEYS: &[&str] = &[
     "sub",

@@ -2,11 +2,10 @@
 //! with a movable clock, and a browser stand-in that "submits" Apple's form_post page.
 
 use serde_json::Value;
-use social_login_domain::{
-    PersonName, ProviderKey, Purpose, RedeemedState, SecretText, StateToken,
-};
+use social_login_domain::{ProviderKey, Purpose, RedeemedState, SecretText, StateToken};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, Clock, IdentityProvider, ProviderError, ProviderLogin,
+    AuthorizationRequest, CallbackInput, Clock, IdentityProvider, PostBody, ProviderError,
+    ProviderLogin,
 };
 use social_login_provider_apple::AppleProvider;
 use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http_client};
@@ -158,14 +157,15 @@ pub async fn visit(sim: &SimulatorHandle, url: &str) -> AppleFormPost {
     form
 }
 
-/// What the HTTP layer makes of `post_body.user` (a JSON string): the name, if any.
-pub fn posted_name(form: &AppleFormPost) -> Option<PersonName> {
-    let user: Value = serde_json::from_str(form.field("user")?).unwrap();
-    let part = |key: &str| user["name"][key].as_str().map(str::to_owned);
-    Some(PersonName {
-        first_name: part("firstName"),
-        last_name: part("lastName"),
-    })
+/// The `post_body` a client sends: the form's fields as one JSON object, `user` (when there)
+/// the JSON string Apple posts.
+pub fn post_body(form: &AppleFormPost) -> PostBody {
+    let fields: serde_json::Map<String, Value> = form
+        .fields
+        .iter()
+        .map(|(name, value)| (name.clone(), Value::from(value.as_str())))
+        .collect();
+    PostBody::new(Value::Object(fields).to_string())
 }
 
 pub async fn complete(
@@ -173,7 +173,7 @@ pub async fn complete(
     code: &str,
     verifier: &str,
     nonce: &str,
-    posted_name: Option<PersonName>,
+    post_body: Option<PostBody>,
 ) -> Result<ProviderLogin, ProviderError> {
     provider
         .complete(CallbackInput {
@@ -184,7 +184,7 @@ pub async fn complete(
                 pkce_verifier: SecretText::new(verifier),
                 nonce: SecretText::new(nonce),
             },
-            posted_name,
+            post_body,
         })
         .await
 }
@@ -198,14 +198,14 @@ pub async fn authorize(
     visit(sim, &provider.authorization_url(&request(nonce))).await
 }
 
-/// The whole sign-in, passing the posted name through as the HTTP layer does.
+/// The whole sign-in, passing the form through as `post_body` as the HTTP layer does.
 pub async fn sign_in(
     sim: &SimulatorHandle,
     provider: &AppleProvider,
 ) -> Result<ProviderLogin, ProviderError> {
     let form = authorize(sim, provider, NONCE).await;
     let code = form.field("code").unwrap();
-    complete(provider, code, VERIFIER, NONCE, posted_name(&form)).await
+    complete(provider, code, VERIFIER, NONCE, Some(post_body(&form))).await
 }
 
 /// The token requests the simulator received, oldest first.

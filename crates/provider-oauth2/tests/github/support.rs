@@ -118,7 +118,7 @@ pub async fn complete(
                 pkce_verifier: SecretText::new(verifier),
                 nonce: SecretText::new("unused-by-github"),
             },
-            posted_name: None,
+            post_body: None,
         })
         .await
 }

@@ -70,7 +70,7 @@ pub async fn complete(
                 pkce_verifier: SecretText::new(verifier),
                 nonce: SecretText::new(NONCE),
             },
-            posted_name: None,
+            post_body: None,
         })
         .await
 }

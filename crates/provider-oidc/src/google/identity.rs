@@ -4,9 +4,9 @@
 //! Email and `email_verified` come from the id_token when it has an email (it is signed),
 //! else from userinfo; a malformed email counts as none. Name and picture: id_token first.
 
-use crate::claims::{IdTokenClaims, lenient_bool};
 use serde::Deserialize;
 use social_login_domain::{Email, ProviderIdentity, ProviderKey, ProviderSubject};
+use social_login_id_token::claims::{IdTokenClaims, lenient_bool};
 use social_login_ports::ProviderError;
 use social_login_provider_core::ObjectOnly;
 

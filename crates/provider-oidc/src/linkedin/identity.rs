@@ -7,9 +7,9 @@
 //! Email and its verification come from the id_token when it has an email (it is signed),
 //! else from userinfo; name and picture likewise.
 
-use crate::claims::{IdTokenClaims, lenient_bool};
 use serde::Deserialize;
 use social_login_domain::{Email, ProviderIdentity, ProviderKey, ProviderSubject};
+use social_login_id_token::claims::{IdTokenClaims, lenient_bool};
 use social_login_ports::ProviderError;
 use social_login_provider_core::ObjectOnly;
 

@@ -3,10 +3,10 @@
 //! oversized) map to an identity the two support, or to `UserInfo`; nothing panics.
 
 use super::identity::{UserInfo, to_identity};
-use crate::claims::IdTokenClaims;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use social_login_domain::{ProviderIdentity, ProviderKey};
+use social_login_id_token::claims::IdTokenClaims;
 use social_login_ports::ProviderError;
 use social_login_provider_core::decode_json;
 use social_login_provider_core::json_strategies::{body_bytes, object_with_keys};

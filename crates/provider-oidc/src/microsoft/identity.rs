@@ -11,9 +11,9 @@
 //! a mutable UPN, not a mailbox anyone confirmed.
 
 use super::tenant::{PERSONAL_ACCOUNT_TENANT, tenant_id};
-use crate::claims::IdTokenClaims;
 use serde_json::Value;
 use social_login_domain::{Email, ProviderIdentity, ProviderKey, ProviderSubject};
+use social_login_id_token::claims::IdTokenClaims;
 use social_login_ports::ProviderError;
 
 /// Maps the verified claims.

@@ -5,10 +5,10 @@
 
 use super::identity::to_identity;
 use super::tenant::PERSONAL_ACCOUNT_TENANT;
-use crate::claims::IdTokenClaims;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use social_login_domain::{ProviderIdentity, ProviderKey};
+use social_login_id_token::claims::IdTokenClaims;
 use social_login_ports::ProviderError;
 use social_login_provider_core::json_strategies::{body_bytes, object_with_keys};
 

@@ -5,8 +5,8 @@
 //! template with the token's own `tid` put in. A token of tenant A claiming tenant B's
 //! issuer, or the other way round, is refused.
 
-use crate::claims::IdTokenClaims;
-use crate::id_token::IssuerPolicy;
+use social_login_id_token::IssuerPolicy;
+use social_login_id_token::claims::IdTokenClaims;
 
 /// The placeholder of the issuer template (`https://login.microsoftonline.com/{tenantid}/v2.0`).
 pub const TENANT_PLACEHOLDER: &str = "{tenantid}";

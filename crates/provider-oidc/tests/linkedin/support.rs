@@ -130,7 +130,7 @@ pub async fn complete(
                 pkce_verifier: SecretText::new(VERIFIER),
                 nonce: SecretText::new(NONCE),
             },
-            posted_name: None,
+            post_body: None,
         })
         .await
 }

@@ -153,7 +153,7 @@ pub async fn complete(
                 pkce_verifier: SecretText::new(verifier),
                 nonce: SecretText::new(nonce),
             },
-            posted_name: None,
+            post_body: None,
         })
         .await
 }

@@ -121,3 +121,14 @@ async fn without_the_email_scope_the_identity_has_no_email() {
     assert!(!identity.email_verified);
     assert_eq!(identity.full_name.as_deref(), Some("Ada Lovelace"));
 }
+
+#[tokio::test]
+async fn two_sign_ins_through_two_adapter_instances_fetch_the_key_set_once() {
+    let sim = simulator(ada()).await;
+    let first = provider(&sim);
+    let second = provider(&sim);
+    sign_in(&first).await.unwrap();
+    sign_in(&second).await.unwrap();
+    sign_in(&first).await.unwrap();
+    assert_eq!(jwks_fetches(&sim), 1);
+}

@@ -1,9 +1,10 @@
 //! A simulator with one Google client, an adapter pointed at it with a movable clock, and
 //! a browser stand-in.
 
+pub use social_login_conformance::ManualClock;
 use social_login_domain::{ProviderKey, Purpose, RedeemedState, SecretText, StateToken};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, Clock, IdentityProvider, ProviderError, ProviderLogin,
+    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderLogin,
 };
 use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http_client};
 use social_login_provider_oidc::GoogleProvider;
@@ -11,9 +12,8 @@ use social_login_simulator::{
     Endpoint, Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
 };
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
-use time::OffsetDateTime;
 
 pub const CLIENT_ID: &str = "1234567890-sim.apps.googleusercontent.com";
 pub const CLIENT_SECRET: &str = "GOCSPX-simulated-client-secret";
@@ -21,27 +21,6 @@ pub const CALLBACK: &str = "http://127.0.0.1:4000/auth/callback/google";
 pub const STATE: &str = "state-0123456789abcdef";
 pub const VERIFIER: &str = "verifier-0123456789-0123456789-0123456789-abc";
 pub const NONCE: &str = "nonce-0S6_WzA2Mj-0123456789";
-
-/// A clock tests move by hand; it starts at the real time, so the simulator's tokens are
-/// fresh for it.
-#[derive(Debug)]
-pub struct ManualClock(Mutex<OffsetDateTime>);
-
-impl ManualClock {
-    pub fn starting_now() -> Arc<Self> {
-        Arc::new(Self(Mutex::new(OffsetDateTime::now_utc())))
-    }
-
-    pub fn advance(&self, by: time::Duration) {
-        *self.0.lock().unwrap() += by;
-    }
-}
-
-impl Clock for ManualClock {
-    fn now(&self) -> OffsetDateTime {
-        *self.0.lock().unwrap()
-    }
-}
 
 pub fn ada() -> SimUser {
     SimUser::new("110248495921238986420", "ada")
@@ -153,7 +132,7 @@ pub async fn complete(
                 pkce_verifier: SecretText::new(verifier),
                 nonce: SecretText::new(nonce),
             },
-            posted_name: None,
+            post_body: None,
         })
         .await
 }

@@ -4,10 +4,10 @@ use super::AppState;
 use super::dto::{AuthorizeResponse, CallbackRequest, LinkedAccountRead, LoginResponse};
 use super::error::{ApiError, Problem};
 use super::extract::{ApiJson, CurrentUser, OptionalBearer, ProviderPath};
-use super::post_body::posted_name;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use social_login_ports::PostBody;
 
 /// Start a login, or a connect when a valid bearer token is sent.
 #[utoipa::path(get, path = "/auth/oauth/{provider}/authorize", tag = "oauth",
@@ -45,11 +45,14 @@ pub async fn callback(
     ProviderPath(provider): ProviderPath,
     ApiJson(request): ApiJson<CallbackRequest>,
 ) -> Result<Json<LoginResponse>, ApiError> {
-    // Only the Apple adapter reads the posted name (spec 4.2); the others ignore it.
-    let name = posted_name(request.post_body.as_ref());
     let result = state
         .service
-        .callback(&provider, &request.code, &request.state, name)
+        .callback(
+            &provider,
+            &request.code,
+            &request.state,
+            post_body(&request),
+        )
         .await?;
     Ok(Json(result.into()))
 }
@@ -73,11 +76,15 @@ pub async fn connect(
     ProviderPath(provider): ProviderPath,
     ApiJson(request): ApiJson<CallbackRequest>,
 ) -> Result<(StatusCode, Json<LinkedAccountRead>), ApiError> {
-    // Only the Apple adapter reads the posted name (spec 4.2); the others ignore it.
-    let name = posted_name(request.post_body.as_ref());
     let link = state
         .service
-        .connect(caller, &provider, &request.code, &request.state, name)
+        .connect(
+            caller,
+            &provider,
+            &request.code,
+            &request.state,
+            post_body(&request),
+        )
         .await?;
     Ok((StatusCode::CREATED, Json(LinkedAccountRead::from(&link))))
 }
@@ -114,4 +121,13 @@ pub async fn disconnect(
 ) -> Result<StatusCode, ApiError> {
     state.service.disconnect(caller, &provider).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// `post_body` goes to the provider's adapter as it came: what it means is the adapter's
+/// business (Apple reads the first login's name from it, the others ignore it).
+fn post_body(request: &CallbackRequest) -> Option<PostBody> {
+    request
+        .post_body
+        .as_ref()
+        .map(|body| PostBody::new(body.to_string()))
 }

@@ -1,8 +1,9 @@
 //! `[oauth_providers.*]`: the eight provider tables of CONTRACT §1/§3 and their endpoint overrides.
 
-use secrecy::SecretString;
+use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
-use social_login_domain::ProviderKey;
+use social_login_domain::{ProviderKey, SecretText};
+use social_login_provider_core::ProviderSettings;
 
 /// One optional table per provider key. A struct, not a map, so that `deny_unknown_fields`
 /// turns any other key (`[oauth_providers.gitlab]`) into a load error naming it.
@@ -113,6 +114,28 @@ impl ProviderConfig {
     }
 }
 
+impl ProviderConfig {
+    /// This table as the adapters take it: plain values, the endpoint overrides copied over.
+    pub fn adapter_settings(&self) -> ProviderSettings {
+        let endpoints = &self.endpoints;
+        ProviderSettings {
+            client_id: self.client_id.clone(),
+            client_secret: SecretText::new(self.client_secret.expose_secret()),
+            redirect_uri: self.redirect_uri.clone(),
+            scopes: self.scopes.clone(),
+            pkce: self.pkce,
+            endpoints: social_login_provider_core::EndpointOverrides {
+                authorization: endpoints.authorization.clone(),
+                token: endpoints.token.clone(),
+                userinfo: endpoints.userinfo.clone(),
+                emails: endpoints.emails.clone(),
+                jwks: endpoints.jwks.clone(),
+                issuer: endpoints.issuer.clone(),
+            },
+        }
+    }
+}
+
 fn default_true() -> bool {
     true
 }
@@ -131,20 +154,4 @@ pub struct EndpointOverrides {
     pub jwks: Option<String>,
     /// Expected id_token issuer; for microsoft it may contain `{tenantid}`.
     pub issuer: Option<String>,
-}
-
-impl EndpointOverrides {
-    /// `(field name, value)` of every override that is set.
-    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
-        [
-            ("authorization", &self.authorization),
-            ("token", &self.token),
-            ("userinfo", &self.userinfo),
-            ("emails", &self.emails),
-            ("jwks", &self.jwks),
-            ("issuer", &self.issuer),
-        ]
-        .into_iter()
-        .filter_map(|(name, value)| value.as_deref().map(|value| (name, value)))
-    }
 }

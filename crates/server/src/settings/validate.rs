@@ -1,6 +1,5 @@
 //! Validation of a loaded `Settings`: every rule, every problem, each naming its field.
 
-mod apple;
 mod providers;
 mod secret_strength;
 

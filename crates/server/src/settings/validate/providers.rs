@@ -1,56 +1,50 @@
-//! Rules and warnings for `[oauth_providers.*]` and the apple signing fields.
+//! `[oauth_providers.*]` and the apple signing fields: each enabled provider's adapter is
+//! asked for the problems of its settings (the rules are the adapters'); the warnings are
+//! the service's.
 
-use super::{apple, check_url};
-use crate::settings::{ConfigErrors, ProviderConfig, Settings};
-use secrecy::ExposeSecret;
+use crate::settings::{ConfigErrors, Settings};
 use social_login_domain::ProviderKey;
+use social_login_provider_apple::AppleProvider;
+use social_login_provider_core::{ProblemField, ProviderSettings, SettingsProblem};
+use social_login_provider_oauth2::{
+    DiscordProvider, FacebookProvider, GithubProvider, TwitterProvider,
+};
+use social_login_provider_oidc::{GoogleProvider, LinkedinProvider, MicrosoftProvider};
 use url::{Host, Url};
 
 pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
     for (key, config) in settings.enabled_providers() {
-        check_provider(key, config, errors);
-    }
-    if settings.provider(ProviderKey::Apple).is_some() {
-        apple::check(settings, errors);
-    }
-}
-
-fn check_provider(key: ProviderKey, config: &ProviderConfig, errors: &mut ConfigErrors) {
-    let field = |name: &str| format!("oauth_providers.{key}.{name}");
-    if config.client_id.trim().is_empty() {
-        errors.push(field("client_id"), "required for an enabled provider");
-    }
-    // Apple takes no static secret: the service signs a JWT per exchange (spec 4.7).
-    if key != ProviderKey::Apple && config.client_secret.expose_secret().trim().is_empty() {
-        errors.push(field("client_secret"), "required for an enabled provider");
-    }
-    check_redirect_uri(&field("redirect_uri"), &config.redirect_uri, errors);
-    for (index, scope) in config.scopes.iter().flatten().enumerate() {
-        // RFC 6749 §3.3: scope tokens are space-delimited, so one cannot hold whitespace.
-        if scope.is_empty() || scope.chars().any(char::is_whitespace) {
-            errors.push(
-                format!("{}[{index}]", field("scopes")),
-                "a scope must be non-empty and contain no whitespace",
-            );
-        }
-    }
-    for (name, value) in config.endpoints.iter() {
-        let endpoint = field(&format!("endpoints.{name}"));
-        match name {
-            "emails" if key != ProviderKey::Github => {
-                errors.push(endpoint, "only the github provider has an emails endpoint");
-            }
-            // Also the issuer: a URL even as microsoft's `…/{tenantid}/v2.0` template.
-            _ => check_url(errors, &endpoint, value, &["https", "http"]),
+        for problem in adapter_problems(key, &config.adapter_settings(), settings) {
+            let field = match problem.field {
+                ProblemField::Provider(field) => format!("oauth_providers.{key}.{field}"),
+                ProblemField::Service(field) => field.to_owned(),
+            };
+            errors.push(field, problem.message);
         }
     }
 }
 
-fn check_redirect_uri(field: &str, value: &str, errors: &mut ConfigErrors) {
-    check_url(errors, field, value, &["https", "http"]);
-    // RFC 6749 §3.1.2: the redirection endpoint URI must not include a fragment.
-    if Url::parse(value).is_ok_and(|url| url.fragment().is_some()) {
-        errors.push(field, "must not contain a #fragment");
+/// The problems the adapter of `key` finds in `provider`, the same checks it makes when it
+/// is built at start-up.
+fn adapter_problems(
+    key: ProviderKey,
+    provider: &ProviderSettings,
+    settings: &Settings,
+) -> Vec<SettingsProblem> {
+    match key {
+        ProviderKey::Github => GithubProvider::check_settings(provider),
+        ProviderKey::Google => GoogleProvider::check_settings(provider),
+        ProviderKey::Facebook => FacebookProvider::check_settings(provider),
+        ProviderKey::Microsoft => MicrosoftProvider::check_settings(provider),
+        ProviderKey::Linkedin => LinkedinProvider::check_settings(provider),
+        ProviderKey::Discord => DiscordProvider::check_settings(provider),
+        ProviderKey::Twitter => TwitterProvider::check_settings(provider),
+        ProviderKey::Apple => AppleProvider::check_settings(
+            provider,
+            settings.apple_team_id.as_deref().unwrap_or_default(),
+            settings.apple_key_id.as_deref().unwrap_or_default(),
+            &settings.apple_private_key(),
+        ),
     }
 }
 

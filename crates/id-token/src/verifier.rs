@@ -1,5 +1,5 @@
-//! The id_token verifier the OIDC adapters share: a small layer on `jsonwebtoken` with a
-//! cached key set (docs/architecture.md explains why not `openidconnect`).
+//! The id_token verifier the OIDC adapters and Apple share: a small layer on `jsonwebtoken`
+//! with a cached key set (docs/architecture.md explains why not `openidconnect`).
 //!
 //! Order of the checks: the header's algorithm against the allow-list (before any key
 //! lookup), the key by `kid`, the signature, then issuer, audience, times and nonce. Every

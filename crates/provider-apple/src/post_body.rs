@@ -1,11 +1,19 @@
 //! Apple's first-authorization `post_body` (spec 4.7.2, CONTRACT §4): the only place a
-//! name ever arrives from Apple.
+//! name ever arrives from Apple. The HTTP layer hands the body over untouched
+//! (`CallbackInput::post_body`); reading it is this adapter's job.
 
 use serde_json::Value;
 use social_login_domain::PersonName;
+use social_login_ports::PostBody;
 
 /// Longest name part we keep; Apple's own limit is far lower.
 const MAX_PART_CHARS: usize = 100;
+
+/// The name in the callback's `post_body`, if it is JSON carrying one (see [`posted_name`]).
+pub fn name_in(post_body: Option<&PostBody>) -> Option<PersonName> {
+    let body: Value = serde_json::from_str(post_body?.as_json()).ok()?;
+    posted_name(Some(&body))
+}
 
 /// Reads `user.name.firstName` / `user.name.lastName`, where `user` is the JSON object or the
 /// JSON string Apple really posts. Anything else is ignored: a missing or odd `user` is a
@@ -75,5 +83,14 @@ mod tests {
             assert_eq!(posted_name(Some(&body)), None, "{body}");
         }
         assert_eq!(posted_name(None), None);
+    }
+
+    #[test]
+    fn the_post_body_is_read_from_its_json_text() {
+        let body = PostBody::new(r#"{"user": "{\"name\":{\"firstName\":\"Ada\"}}"}"#);
+        let name = name_in(Some(&body)).unwrap();
+        assert_eq!(name.first_name.as_deref(), Some("Ada"));
+        assert_eq!(name_in(Some(&PostBody::new("not json"))), None);
+        assert_eq!(name_in(None), None);
     }
 }

@@ -1,0 +1,224 @@
+//! The key-set cache over real HTTP: one fetch for many verifications, a refetch on an
+//! unknown `kid` at most once a minute, a new fetch after an hour; and during a JWKS outage
+//! a hanging endpoint costs at most one timeout whoever is waiting, cached keys stay usable
+//! for a bounded grace after their hour, retries are rate-limited, and verification
+//! recovers by itself once the endpoint answers again. The clock is moved by hand.
+
+use crate::bench::*;
+use social_login_domain::SecretText;
+use social_login_simulator::TEST_KEY_B;
+use std::time::{Duration as StdDuration, Instant};
+use time::Duration;
+
+/// An hour of freshness plus 24 hours of grace, and a second more.
+fn past_the_grace() -> Duration {
+    Duration::hours(25) + Duration::seconds(1)
+}
+
+#[tokio::test]
+async fn twenty_concurrent_verifications_with_a_cold_cache_fetch_the_key_set_once() {
+    let bench = bench().await;
+    // A slow key set, so that every verification needs it while the first fetch is in flight.
+    bench.jwks_delays(StdDuration::from_millis(400));
+    for outcome in bench.at_once(&bench.token(), 20).await {
+        outcome.unwrap();
+    }
+    assert_eq!(bench.jwks_fetches(), 1);
+}
+
+#[tokio::test]
+async fn an_unknown_kid_refetches_once_and_not_again_within_the_minute() {
+    let bench = bench().await;
+    bench.warm_then_advance(Duration::minutes(2)).await;
+    assert_eq!(bench.jwks_fetches(), 1);
+    let unknown = bench.token_with_kid("sim-key-unknown");
+    let refused = "id_token key id is not in the provider's key set";
+
+    assert_eq!(bench.refusal(&unknown).await, refused);
+    assert_eq!(
+        bench.jwks_fetches(),
+        2,
+        "the unknown kid caused one refetch"
+    );
+
+    bench.clock.advance(Duration::seconds(30));
+    assert_eq!(bench.refusal(&unknown).await, refused);
+    assert_eq!(
+        bench.jwks_fetches(),
+        2,
+        "no second refetch within the minute"
+    );
+
+    bench.clock.advance(Duration::seconds(31));
+    assert_eq!(bench.refusal(&unknown).await, refused);
+    assert_eq!(
+        bench.jwks_fetches(),
+        3,
+        "a minute later the limit allows one more"
+    );
+}
+
+#[tokio::test]
+async fn a_rotated_signing_key_is_picked_up_by_one_refetch() {
+    let bench = bench().await;
+    bench.warm_then_advance(Duration::minutes(5)).await;
+    bench.sim.rotate_signing_key();
+    let rotated = TEST_KEY_B.sign(TEST_KEY_B.kid, &bench.claims());
+    bench.verify(&rotated).await.unwrap();
+    bench.verify(&rotated).await.unwrap();
+    assert_eq!(bench.jwks_fetches(), 2);
+}
+
+#[tokio::test]
+async fn a_rotation_right_after_a_fetch_waits_for_the_refetch_limit() {
+    let bench = bench().await;
+    bench.warm_then_advance(Duration::ZERO).await;
+    bench.sim.rotate_signing_key();
+    let rotated = TEST_KEY_B.sign(TEST_KEY_B.kid, &bench.claims());
+    assert_eq!(
+        bench.refusal(&rotated).await,
+        "id_token key id is not in the provider's key set"
+    );
+    bench.clock.advance(Duration::minutes(1));
+    bench.verify(&rotated).await.unwrap();
+    assert_eq!(bench.jwks_fetches(), 2);
+}
+
+#[tokio::test]
+async fn the_key_set_is_fetched_again_after_an_hour() {
+    let bench = bench().await;
+    bench.warm_then_advance(Duration::minutes(59)).await;
+    bench.verify(&bench.token()).await.unwrap();
+    assert_eq!(bench.jwks_fetches(), 1, "still fresh after 59 minutes");
+    bench.clock.advance(Duration::minutes(1));
+    bench.verify(&bench.token()).await.unwrap();
+    assert_eq!(bench.jwks_fetches(), 2, "stale after an hour");
+}
+
+#[tokio::test]
+async fn within_the_grace_a_hanging_key_endpoint_costs_one_timeout_not_one_per_login() {
+    let bench = bench().await;
+    bench.warm_then_advance(Duration::hours(2)).await;
+    bench.jwks_delays(HANG);
+    for outcome in bench.ten_at_once(&bench.token()).await {
+        assert!(outcome.is_ok(), "{outcome:?}");
+    }
+
+    // The failed refresh is not retried by the next login: it is served at once.
+    let started = Instant::now();
+    bench.verify(&bench.token()).await.unwrap();
+    assert!(started.elapsed() < TIMEOUT / 2, "{:?}", started.elapsed());
+}
+
+#[tokio::test]
+async fn during_an_outage_the_key_set_is_asked_for_at_most_twice_a_minute() {
+    let bench = bench().await;
+    bench.warm_then_advance(Duration::hours(2)).await;
+    bench.jwks_answers(500);
+
+    for _ in 0..5 {
+        bench.verify(&bench.token()).await.unwrap();
+        bench.clock.advance(Duration::seconds(5));
+    }
+    assert_eq!(bench.jwks_fetches(), 2, "one fetch, one failed refresh");
+
+    bench.clock.advance(Duration::seconds(5));
+    bench.verify(&bench.token()).await.unwrap();
+    assert_eq!(
+        bench.jwks_fetches(),
+        3,
+        "30 seconds later, one more attempt"
+    );
+}
+
+#[tokio::test]
+async fn past_the_grace_a_failing_endpoint_fails_verification_with_its_error() {
+    let bench = bench().await;
+    bench.warm_then_advance(past_the_grace()).await;
+    bench.jwks_answers(500);
+    assert_eq!(
+        bench.refusal(&bench.token()).await,
+        "JWKS endpoint answered HTTP 500"
+    );
+
+    // A hanging one fails every waiting login in one timeout.
+    bench.clock.advance(Duration::minutes(1));
+    bench.jwks_delays(HANG);
+    let token = bench.token();
+    for outcome in bench.ten_at_once(&token).await {
+        assert_eq!(refusal_message(&outcome, &token), "JWKS endpoint timed out");
+    }
+}
+
+#[tokio::test]
+async fn a_cold_cache_during_an_outage_fails_every_waiting_login_in_one_timeout() {
+    let bench = bench().await;
+    bench.jwks_delays(HANG);
+    let token = bench.token();
+    for outcome in bench.ten_at_once(&token).await {
+        assert_eq!(refusal_message(&outcome, &token), "JWKS endpoint timed out");
+    }
+}
+
+#[tokio::test]
+async fn verification_recovers_by_itself_once_the_endpoint_is_back() {
+    let bench = bench().await;
+    bench.warm_then_advance(Duration::hours(26)).await;
+    bench.jwks_answers(503);
+    assert!(bench.verify(&bench.token()).await.is_err());
+    assert_eq!(bench.jwks_fetches(), 2);
+
+    bench.sim.clear_faults();
+    bench.clock.advance(Duration::seconds(30));
+    for outcome in bench.ten_at_once(&bench.token()).await {
+        assert!(outcome.is_ok(), "{outcome:?}");
+    }
+    assert_eq!(bench.jwks_fetches(), 3, "one fetch brought the keys back");
+}
+
+#[tokio::test]
+async fn a_refetch_in_flight_does_not_hold_up_tokens_signed_with_a_known_key() {
+    let bench = bench().await;
+    bench.warm_then_advance(Duration::minutes(2)).await;
+    bench.jwks_delays(HANG);
+
+    // A token under a key id nobody published: it refetches, and the refetch hangs.
+    let unknown = bench.token_with_kid("sim-key-unknown");
+    let verifier = bench.verifier.clone();
+    let refetch = tokio::spawn(async move {
+        verifier
+            .verify(&SecretText::new(unknown), &SecretText::new(NONCE))
+            .await
+    });
+    tokio::time::sleep(TIMEOUT / 4).await;
+
+    let started = Instant::now();
+    bench.verify(&bench.token()).await.unwrap();
+    assert!(
+        started.elapsed() < TIMEOUT / 2,
+        "a known key waited {:?} for an unrelated refetch",
+        started.elapsed()
+    );
+    assert!(refetch.await.unwrap().is_err());
+}
+
+#[tokio::test]
+async fn a_login_that_gives_up_during_the_fetch_leaves_it_to_the_next_one() {
+    let bench = bench().await;
+    bench.jwks_delays(HANG);
+    let verifier = bench.verifier.clone();
+    let token = bench.token();
+    let abandoned = tokio::spawn(async move {
+        verifier
+            .verify(&SecretText::new(token), &SecretText::new(NONCE))
+            .await
+    });
+    tokio::time::sleep(TIMEOUT / 4).await;
+    abandoned.abort();
+    let _ = abandoned.await;
+
+    // No attempt was recorded, so the next login fetches at once rather than waiting out
+    // a retry interval, and it is not refused by an outage nobody saw.
+    bench.sim.clear_faults();
+    bench.verify(&bench.token()).await.unwrap();
+}

@@ -1,0 +1,201 @@
+//! What `check-config` asks of an adapter: every problem of its settings at once, each
+//! naming its field and never quoting a value (it may be a secret).
+//!
+//! The rules every adapter shares live here; an adapter family states what differs for it
+//! in [`SettingsRules`] (and Apple checks its signing key on top).
+
+use crate::settings::ProviderSettings;
+use url::Url;
+
+/// Where a problem is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProblemField {
+    /// Inside the provider's own table: `client_id`, `scopes[1]`, `endpoints.emails`.
+    Provider(String),
+    /// A setting of the service outside the provider's table (Apple's `apple_team_id`).
+    Service(&'static str),
+}
+
+/// One thing wrong with an adapter's settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingsProblem {
+    pub field: ProblemField,
+    pub message: String,
+}
+
+impl SettingsProblem {
+    pub fn provider(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            field: ProblemField::Provider(field.into()),
+            message: message.into(),
+        }
+    }
+
+    pub fn service(field: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            field: ProblemField::Service(field),
+            message: message.into(),
+        }
+    }
+}
+
+/// What an adapter family asks of its settings beyond the common rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SettingsRules {
+    /// A static `client_secret` is required (Apple signs one per exchange instead).
+    pub client_secret: bool,
+    /// The adapter reads `endpoints.emails` (GitHub's separate emails endpoint).
+    pub emails_endpoint: bool,
+}
+
+impl SettingsRules {
+    /// An adapter with a static client secret and no emails endpoint: most of them.
+    pub const STANDARD: Self = Self {
+        client_secret: true,
+        emails_endpoint: false,
+    };
+}
+
+const REQUIRED: &str = "required for an enabled provider";
+
+/// Every problem of `settings`: client id (and secret, when `rules` ask for one), redirect
+/// URI, scopes and endpoint overrides.
+pub fn check_settings(settings: &ProviderSettings, rules: SettingsRules) -> Vec<SettingsProblem> {
+    let mut problems = Vec::new();
+    if settings.client_id.trim().is_empty() {
+        problems.push(SettingsProblem::provider("client_id", REQUIRED));
+    }
+    if rules.client_secret && settings.client_secret.expose().trim().is_empty() {
+        problems.push(SettingsProblem::provider("client_secret", REQUIRED));
+    }
+    check_url(&mut problems, "redirect_uri", &settings.redirect_uri);
+    // RFC 6749 §3.1.2: the redirection endpoint URI must not include a fragment.
+    if Url::parse(&settings.redirect_uri).is_ok_and(|url| url.fragment().is_some()) {
+        problems.push(SettingsProblem::provider(
+            "redirect_uri",
+            "must not contain a #fragment",
+        ));
+    }
+    for (index, scope) in settings.scopes.iter().flatten().enumerate() {
+        // RFC 6749 §3.3: scope tokens are space-delimited, so one cannot hold whitespace.
+        if scope.is_empty() || scope.chars().any(char::is_whitespace) {
+            problems.push(SettingsProblem::provider(
+                format!("scopes[{index}]"),
+                "a scope must be non-empty and contain no whitespace",
+            ));
+        }
+    }
+    for (name, value) in settings.endpoints.iter() {
+        let field = format!("endpoints.{name}");
+        if name == "emails" && !rules.emails_endpoint {
+            problems.push(SettingsProblem::provider(
+                field,
+                "only the github provider has an emails endpoint",
+            ));
+        } else {
+            // The issuer too: a URL even as microsoft's `…/{tenantid}/v2.0` template.
+            check_url(&mut problems, &field, value);
+        }
+    }
+    problems
+}
+
+/// A required absolute `http(s)` URL. Never echoes the URL.
+fn check_url(problems: &mut Vec<SettingsProblem>, field: &str, value: &str) {
+    let message = if value.trim().is_empty() {
+        "required".to_owned()
+    } else {
+        match Url::parse(value) {
+            Err(reason) => format!("not a valid URL ({reason})"),
+            Ok(url) if !["https", "http"].contains(&url.scheme()) => {
+                "URL scheme must be one of: https, http".to_owned()
+            }
+            Ok(_) => return,
+        }
+    };
+    problems.push(SettingsProblem::provider(field, message));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::EndpointOverrides;
+    use social_login_domain::SecretText;
+
+    fn settings() -> ProviderSettings {
+        ProviderSettings {
+            client_id: "client".into(),
+            client_secret: SecretText::new("secret"),
+            redirect_uri: "https://app.example.com/cb".into(),
+            scopes: None,
+            pkce: true,
+            endpoints: EndpointOverrides::default(),
+        }
+    }
+
+    fn fields(problems: &[SettingsProblem]) -> Vec<String> {
+        problems
+            .iter()
+            .map(|problem| match &problem.field {
+                ProblemField::Provider(field) => field.clone(),
+                ProblemField::Service(field) => (*field).to_owned(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn good_settings_have_no_problem() {
+        assert_eq!(check_settings(&settings(), SettingsRules::STANDARD), []);
+    }
+
+    #[test]
+    fn every_problem_is_reported_naming_its_field() {
+        let mut bad = settings();
+        bad.client_id = " ".into();
+        bad.client_secret = SecretText::new("");
+        bad.redirect_uri = "https://app/cb#zq-anchor".into();
+        bad.scopes = Some(vec!["ok".into(), "two words".into(), String::new()]);
+        bad.endpoints.token = Some("ftp://x/token".into());
+        bad.endpoints.userinfo = Some("not a url".into());
+        bad.endpoints.emails = Some("https://x/e".into());
+        let problems = check_settings(&bad, SettingsRules::STANDARD);
+        assert_eq!(
+            fields(&problems),
+            [
+                "client_id",
+                "client_secret",
+                "redirect_uri",
+                "scopes[1]",
+                "scopes[2]",
+                "endpoints.token",
+                "endpoints.userinfo",
+                "endpoints.emails"
+            ]
+        );
+        let text = format!("{problems:?}");
+        for value in ["ftp://x", "not a url", "two words", "zq-anchor"] {
+            assert!(!text.contains(value), "{value} quoted in {text}");
+        }
+    }
+
+    #[test]
+    fn the_rules_say_whether_a_secret_and_an_emails_endpoint_belong() {
+        let mut apple_like = settings();
+        apple_like.client_secret = SecretText::new("");
+        let no_secret = SettingsRules {
+            client_secret: false,
+            ..SettingsRules::STANDARD
+        };
+        assert_eq!(check_settings(&apple_like, no_secret), []);
+
+        let mut github_like = settings();
+        github_like.endpoints.emails = Some("not a url".into());
+        let emails = SettingsRules {
+            emails_endpoint: true,
+            ..SettingsRules::STANDARD
+        };
+        let problems = check_settings(&github_like, emails);
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0].message.starts_with("not a valid URL"));
+    }
+}
