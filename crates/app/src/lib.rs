@@ -5,6 +5,7 @@
 //! refresh, logout, me. The HTTP layer calls these and nothing else.
 
 mod error;
+mod input;
 mod providers;
 mod random;
 mod service;
@@ -12,6 +13,7 @@ mod session;
 mod usecases;
 
 pub use error::AppError;
+pub use input::ProviderReturn;
 pub use providers::ProviderRegistry;
 pub use service::{AuthPolicy, AuthService, Ports};
 pub use session::LoginResult;

@@ -8,19 +8,18 @@ pub mod connect;
 pub mod register;
 pub mod tokens;
 
-use crate::{AppError, AuthService};
+use crate::{AppError, AuthService, ProviderReturn};
 use social_login_domain::state::{self, Flow, RedeemedState, StateMismatch};
 use social_login_domain::{ProviderKey, ProviderTokens, SealedToken, StateToken};
-use social_login_ports::IdentityProvider;
+use social_login_ports::{CallbackInput, IdentityProvider, ProviderLogin};
 use std::sync::Arc;
-
-/// The largest authorization code we pass on; real ones are well under 1 KiB.
-const MAX_CODE_LEN: usize = 2048;
 
 impl AuthService {
     /// The adapter of an enabled provider, or `OAuthProviderNotConfigured`.
-    pub(crate) fn provider(&self, key: &str) -> Result<&Arc<dyn IdentityProvider>, AppError> {
-        let key: ProviderKey = key.parse().map_err(|_| AppError::ProviderNotConfigured)?;
+    pub(crate) fn provider(
+        &self,
+        key: ProviderKey,
+    ) -> Result<&Arc<dyn IdentityProvider>, AppError> {
         self.ports
             .providers
             .get(key)
@@ -32,12 +31,14 @@ impl AuthService {
     pub(crate) async fn redeem_state(
         &self,
         provider: ProviderKey,
-        presented: &str,
+        token: &StateToken,
         flow: Flow,
     ) -> Result<RedeemedState, AppError> {
-        let unknown = AppError::StateMismatch(StateMismatch::Unknown);
-        let token = StateToken::parse(presented).map_err(|_| unknown.clone())?;
-        let opened = self.ports.state_sealer.open(&token).ok_or(unknown)?;
+        let opened = self
+            .ports
+            .state_sealer
+            .open(token)
+            .ok_or(AppError::StateMismatch(StateMismatch::Unknown))?;
         let now = self.ports.clock.now();
         // An expired value is refused without touching the store: it can never be
         // redeemed again, so there is nothing to remember.
@@ -52,6 +53,23 @@ impl AuthService {
         Ok(state::redeem_spent(opened, spend, provider, flow, now)?)
     }
 
+    /// The provider's answer to a return: state redeemed for `flow`, code exchanged.
+    pub(crate) async fn complete_return(
+        &self,
+        ret: ProviderReturn,
+        flow: Flow,
+    ) -> Result<ProviderLogin, AppError> {
+        let provider = self.provider(ret.provider)?.clone();
+        let redeemed = self.redeem_state(ret.provider, &ret.state, flow).await?;
+        Ok(provider
+            .complete(CallbackInput {
+                code: ret.code.into_secret(),
+                redeemed,
+                post_body: ret.post_body,
+            })
+            .await?)
+    }
+
     pub(crate) fn seal(
         &self,
         tokens: &ProviderTokens,
@@ -64,14 +82,4 @@ impl AuthService {
             .transpose()?;
         Ok((access, refresh))
     }
-}
-
-/// Checks the authorization code before it goes anywhere.
-pub(crate) fn check_code(code: &str) -> Result<(), AppError> {
-    if code.is_empty() || code.len() > MAX_CODE_LEN {
-        return Err(AppError::Validation(
-            "code: must be 1 to 2048 characters".into(),
-        ));
-    }
-    Ok(())
 }

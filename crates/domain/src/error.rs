@@ -4,6 +4,7 @@ use std::fmt;
 
 /// Every error a client can see, by its stable `code`. Statuses are the HTTP layer's job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ErrorCode {
     OAuthProviderNotConfigured,
     OAuthStateMismatch,

@@ -4,6 +4,7 @@
 //! so the rules are unit-tested exhaustively and reused unchanged by every adapter.
 
 pub mod account;
+pub mod code;
 pub mod disconnect;
 pub mod email;
 pub mod error;
@@ -18,6 +19,7 @@ pub mod state;
 pub mod user;
 
 pub use account::{LinkedAccount, NewLinkedAccount, ProviderTokens, SealedToken};
+pub use code::{AuthorizationCode, InvalidCode};
 pub use email::Email;
 pub use error::ErrorCode;
 pub use identity::{PersonName, ProviderIdentity, ProviderSubject};
@@ -25,6 +27,7 @@ pub use ids::{FamilyId, LinkedAccountId, UserId};
 pub use provider::ProviderKey;
 pub use secret::SecretText;
 pub use state::{
-    Flow, OAuthState, Purpose, RedeemedState, Spend, StateId, StateMismatch, StateToken,
+    Flow, MalformedState, OAuthState, Purpose, RedeemedState, Spend, StateId, StateMismatch,
+    StateToken,
 };
 pub use user::{NewUser, PasswordHash, User};

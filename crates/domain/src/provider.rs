@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 /// A supported identity provider. Any other path value is `OAuthProviderNotConfigured`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ProviderKey {
     Google,
     Github,

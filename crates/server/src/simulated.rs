@@ -70,6 +70,7 @@ fn simulator_provider(key: ProviderKey) -> Provider {
         ProviderKey::Discord => Provider::Discord,
         ProviderKey::Twitter => Provider::Twitter,
         ProviderKey::Apple => Provider::Apple,
+        other => unreachable!("{other} is not simulated: add it to the simulator"),
     }
 }
 
@@ -144,5 +145,6 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
                 ..code_flow(e.authorization, e.token)
             }
         }
+        other => unreachable!("{other} is not simulated: add it to the simulator"),
     }
 }

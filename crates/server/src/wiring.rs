@@ -143,6 +143,11 @@ fn providers(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
                 Arc::new(LinkedinProvider::new(provider, http.clone()).map_err(failed)?)
             }
             ProviderKey::Apple => Arc::new(apple(provider, settings, http.clone())?),
+            other => {
+                return Err(StartupError::Provider(format!(
+                    "oauth_providers.{other}: no adapter in this build"
+                )));
+            }
         };
         registry = registry.with(adapter);
     }

@@ -2,7 +2,7 @@
 
 use crate::{AppError, AuthService};
 use social_login_domain::disconnect::DisconnectRefused;
-use social_login_domain::{LinkedAccount, UserId};
+use social_login_domain::{LinkedAccount, ProviderKey, UserId};
 use social_login_ports::RemoveLinkError;
 use tracing::instrument;
 
@@ -14,9 +14,9 @@ impl AuthService {
     }
 
     /// Removes the caller's link of a provider, unless it is their last way to log in.
-    #[instrument(skip_all, fields(provider = provider_key))]
-    pub async fn disconnect(&self, caller: UserId, provider_key: &str) -> Result<(), AppError> {
-        let provider = self.provider(provider_key)?.key();
+    #[instrument(skip_all, fields(provider = %provider))]
+    pub async fn disconnect(&self, caller: UserId, provider: ProviderKey) -> Result<(), AppError> {
+        let provider = self.provider(provider)?.key();
         self.ports
             .users
             .remove_link(caller, provider, self.ports.providers.keys())

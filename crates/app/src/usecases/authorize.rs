@@ -5,20 +5,20 @@
 
 use crate::random::{random_state_id, random_url_token};
 use crate::{AppError, AuthService};
-use social_login_domain::{OAuthState, Purpose, SecretText};
+use social_login_domain::{OAuthState, ProviderKey, Purpose, SecretText};
 use social_login_ports::AuthorizationRequest;
 use tracing::instrument;
 
 impl AuthService {
     /// Starts a login flow, or a connect flow when `bearer` is a valid access token. An
     /// invalid token is not an error here: the request becomes a login (spec 4.1).
-    #[instrument(skip_all, fields(provider = provider_key))]
+    #[instrument(skip_all, fields(provider = %provider))]
     pub async fn authorize(
         &self,
-        provider_key: &str,
+        provider: ProviderKey,
         bearer: Option<&str>,
     ) -> Result<String, AppError> {
-        let provider = self.provider(provider_key)?;
+        let provider = self.provider(provider)?;
         let purpose = match bearer.and_then(|token| self.authenticate(token)) {
             Some(user) => Purpose::Connect { user },
             None => Purpose::Login,

@@ -1,10 +1,9 @@
 //! POST callback (spec 4.2): log an existing user in, or register a new one.
 
-use super::check_code;
-use crate::{AppError, AuthService, LoginResult};
+use crate::{AppError, AuthService, LoginResult, ProviderReturn};
 use social_login_domain::state::Flow;
-use social_login_domain::{LinkedAccountId, SecretText, UserId};
-use social_login_ports::{CallbackInput, PostBody, ProviderSignIn, SignInError};
+use social_login_domain::{LinkedAccountId, UserId};
+use social_login_ports::{ProviderSignIn, SignInError};
 use tracing::instrument;
 
 /// A race with a concurrent login of the same new account or email is settled by deciding
@@ -12,26 +11,9 @@ use tracing::instrument;
 const ATTEMPTS: usize = 3;
 
 impl AuthService {
-    #[instrument(skip_all, fields(provider = provider_key))]
-    pub async fn callback(
-        &self,
-        provider_key: &str,
-        code: &str,
-        state: &str,
-        post_body: Option<PostBody>,
-    ) -> Result<LoginResult, AppError> {
-        let provider = self.provider(provider_key)?.clone();
-        check_code(code)?;
-        let redeemed = self
-            .redeem_state(provider.key(), state, Flow::Login)
-            .await?;
-        let login = provider
-            .complete(CallbackInput {
-                code: SecretText::new(code),
-                redeemed,
-                post_body,
-            })
-            .await?;
+    #[instrument(skip_all, fields(provider = %ret.provider))]
+    pub async fn callback(&self, ret: ProviderReturn) -> Result<LoginResult, AppError> {
+        let login = self.complete_return(ret, Flow::Login).await?;
         let (access_token, refresh_token) = self.seal(&login.tokens)?;
         for _ in 0..ATTEMPTS {
             let now = self.ports.clock.now();

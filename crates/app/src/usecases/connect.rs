@@ -1,35 +1,20 @@
 //! POST connect (spec 4.3): link a provider account to the calling user.
 
-use super::check_code;
-use crate::{AppError, AuthService};
+use crate::{AppError, AuthService, ProviderReturn};
 use social_login_domain::linking::check_connect;
 use social_login_domain::state::Flow;
-use social_login_domain::{LinkedAccount, LinkedAccountId, NewLinkedAccount, SecretText, UserId};
-use social_login_ports::{AddLinkError, CallbackInput, PostBody};
+use social_login_domain::{LinkedAccount, LinkedAccountId, NewLinkedAccount, UserId};
+use social_login_ports::AddLinkError;
 use tracing::instrument;
 
 impl AuthService {
-    #[instrument(skip_all, fields(provider = provider_key))]
+    #[instrument(skip_all, fields(provider = %ret.provider))]
     pub async fn connect(
         &self,
         caller: UserId,
-        provider_key: &str,
-        code: &str,
-        state: &str,
-        post_body: Option<PostBody>,
+        ret: ProviderReturn,
     ) -> Result<LinkedAccount, AppError> {
-        let provider = self.provider(provider_key)?.clone();
-        check_code(code)?;
-        let redeemed = self
-            .redeem_state(provider.key(), state, Flow::Connect { caller })
-            .await?;
-        let login = provider
-            .complete(CallbackInput {
-                code: SecretText::new(code),
-                redeemed,
-                post_body,
-            })
-            .await?;
+        let login = self.complete_return(ret, Flow::Connect { caller }).await?;
         let identity = &login.identity;
         let users = &self.ports.users;
         let existing = users

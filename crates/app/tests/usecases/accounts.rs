@@ -1,6 +1,6 @@
 //! GET accounts and DELETE disconnect (spec 4.4, 4.5).
 
-use crate::world::{World, github_login, identity, provider_login};
+use crate::world::{RawInput, World, github_login, identity, provider_login};
 use social_login_app::AppError;
 use social_login_domain::{ProviderKey, UserId};
 use time::Duration;
@@ -59,7 +59,7 @@ async fn disconnecting_a_provider_that_is_not_linked_is_not_found() {
         .user
         .id;
     assert_eq!(
-        world.service.disconnect(user, "github").await,
+        world.service.disconnect_raw(user, "github").await,
         Err(AppError::AccountNotFound)
     );
 }
@@ -78,7 +78,7 @@ async fn disconnecting_another_users_provider_is_not_found() {
         .user
         .id;
     assert_eq!(
-        world.service.disconnect(caller, "github").await,
+        world.service.disconnect_raw(caller, "github").await,
         Err(AppError::AccountNotFound)
     );
     assert_eq!(world.service.accounts(owner).await.unwrap().len(), 2);
@@ -93,11 +93,11 @@ async fn disconnect_for_a_provider_that_is_not_enabled_is_not_configured() {
         .user
         .id;
     assert_eq!(
-        world.service.disconnect(user, "apple").await,
+        world.service.disconnect_raw(user, "apple").await,
         Err(AppError::ProviderNotConfigured)
     );
     assert_eq!(
-        world.service.disconnect(user, "nope").await,
+        world.service.disconnect_raw(user, "nope").await,
         Err(AppError::ProviderNotConfigured)
     );
 }
@@ -112,7 +112,7 @@ async fn the_only_link_of_a_user_without_password_stays() {
         .user
         .id;
     assert_eq!(
-        world.service.disconnect(user, "github").await,
+        world.service.disconnect_raw(user, "github").await,
         Err(AppError::LastLoginMethod)
     );
     assert_eq!(world.service.accounts(user).await.unwrap().len(), 1);
@@ -130,7 +130,7 @@ async fn the_only_link_may_go_when_the_user_has_a_password() {
         .connect_as(user, github_login("gh-1", "ada@example.com"))
         .await
         .unwrap();
-    assert_eq!(world.service.disconnect(user, "github").await, Ok(()));
+    assert_eq!(world.service.disconnect_raw(user, "github").await, Ok(()));
     assert!(world.service.accounts(user).await.unwrap().is_empty());
     assert!(
         world
@@ -148,13 +148,13 @@ async fn the_second_of_two_links_may_go_and_the_first_stays() {
         .connect_as(user, github_login("gh-1", "ada@example.com"))
         .await
         .unwrap();
-    assert_eq!(world.service.disconnect(user, "github").await, Ok(()));
+    assert_eq!(world.service.disconnect_raw(user, "github").await, Ok(()));
     let left = world.service.accounts(user).await.unwrap();
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].provider, ProviderKey::Google);
     // ...and that one is now the last way in.
     assert_eq!(
-        world.service.disconnect(user, "google").await,
+        world.service.disconnect_raw(user, "google").await,
         Err(AppError::LastLoginMethod)
     );
 }
@@ -171,7 +171,7 @@ async fn a_disconnected_account_can_be_connected_again() {
         .connect_as(user, github_login("gh-1", "ada@example.com"))
         .await
         .unwrap();
-    world.service.disconnect(user, "github").await.unwrap();
+    world.service.disconnect_raw(user, "github").await.unwrap();
     assert!(
         world
             .connect_as(user, github_login("gh-1", "ada@example.com"))
@@ -184,7 +184,7 @@ async fn a_disconnected_account_can_be_connected_again() {
 async fn disconnect_for_a_vanished_user_is_not_found() {
     let world = World::new();
     assert_eq!(
-        world.service.disconnect(UserId::new(), "github").await,
+        world.service.disconnect_raw(UserId::new(), "github").await,
         Err(AppError::AccountNotFound)
     );
 }

@@ -1,5 +1,6 @@
 //! GET authorize (spec 4.1): which state is issued, and where it goes.
 
+use crate::world::RawInput;
 use crate::world::World;
 use social_login_app::{AppError, AuthPolicy};
 use social_login_domain::{ProviderKey, Purpose, UserId};
@@ -12,7 +13,7 @@ async fn an_unknown_provider_key_is_not_configured() {
     let world = World::new();
     for key in ["myspace", "GitHub", "", " github"] {
         assert_eq!(
-            world.service.authorize(key, None).await,
+            world.service.authorize_raw(key, None).await,
             Err(AppError::ProviderNotConfigured),
             "{key:?}"
         );
@@ -24,7 +25,7 @@ async fn an_unknown_provider_key_is_not_configured() {
 async fn a_provider_absent_from_the_registry_is_not_configured() {
     let world = World::new();
     assert_eq!(
-        world.service.authorize("apple", None).await,
+        world.service.authorize_raw("apple", None).await,
         Err(AppError::ProviderNotConfigured)
     );
     assert_eq!(world.states.spent_count(), 0);
@@ -54,7 +55,7 @@ async fn an_invalid_bearer_starts_a_login_instead_of_failing() {
     let world = World::new();
     let url = world
         .service
-        .authorize("github", Some("not-a-token"))
+        .authorize_raw("github", Some("not-a-token"))
         .await
         .unwrap();
     assert_eq!(
@@ -70,7 +71,7 @@ async fn an_expired_bearer_starts_a_login_instead_of_failing() {
     world.clock.advance(Duration::hours(1));
     let url = world
         .service
-        .authorize("github", Some(&bearer))
+        .authorize_raw("github", Some(&bearer))
         .await
         .unwrap();
     assert_eq!(
@@ -82,7 +83,7 @@ async fn an_expired_bearer_starts_a_login_instead_of_failing() {
 #[tokio::test]
 async fn the_authorization_url_carries_the_sealed_state() {
     let world = World::new();
-    let url = world.service.authorize("github", None).await.unwrap();
+    let url = world.service.authorize_raw("github", None).await.unwrap();
     assert!(
         url.starts_with("https://github.idp.test/authorize?"),
         "{url}"

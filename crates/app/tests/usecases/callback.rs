@@ -1,6 +1,6 @@
 //! POST callback (spec 4.2): registering, signing in, and failing without side effects.
 
-use crate::world::{CODE, World, github_login, identity, provider_login};
+use crate::world::{CODE, RawInput, World, github_login, identity, provider_login};
 use social_login_app::AppError;
 use social_login_domain::ProviderKey;
 use social_login_ports::{Clock, PostBody, ProviderError, TokenCipher};
@@ -205,7 +205,7 @@ async fn the_post_body_is_handed_to_the_provider_untouched() {
     let post_body = PostBody::new(r#"{"user": {"name": {"firstName": "Ada"}}}"#);
     world
         .service
-        .callback("github", CODE, &state, Some(post_body.clone()))
+        .callback_raw("github", CODE, &state, Some(post_body.clone()))
         .await
         .unwrap();
     assert_eq!(world.github.received()[0].post_body, Some(post_body));
@@ -219,7 +219,10 @@ async fn a_refused_code_exchange_fails_and_writes_nothing() {
         .answer(Err(ProviderError::CodeExchange("invalid_grant".into())));
     let state = world.login_state("github").await;
     assert_eq!(
-        world.service.callback("github", CODE, &state, None).await,
+        world
+            .service
+            .callback_raw("github", CODE, &state, None)
+            .await,
         Err(AppError::CodeExchangeFailed("invalid_grant".into()))
     );
     assert_eq!(world.users.user_count(), 0);
@@ -235,7 +238,10 @@ async fn a_failed_user_info_fetch_fails_and_writes_nothing() {
         .answer(Err(ProviderError::UserInfo("GET /user: 500".into())));
     let state = world.login_state("github").await;
     assert_eq!(
-        world.service.callback("github", CODE, &state, None).await,
+        world
+            .service
+            .callback_raw("github", CODE, &state, None)
+            .await,
         Err(AppError::UserInfoFailed("GET /user: 500".into()))
     );
     assert_eq!(world.users.user_count(), 0);
@@ -251,7 +257,7 @@ async fn an_empty_or_over_long_code_is_a_validation_error() {
     let state = world.login_state("github").await;
     for code in [String::new(), "c".repeat(2049)] {
         assert!(matches!(
-            world.service.callback("github", &code, &state, None).await,
+            world.service.callback_raw("github", &code, &state, None).await,
             Err(AppError::Validation(message)) if message.starts_with("code")
         ));
     }
@@ -261,7 +267,7 @@ async fn an_empty_or_over_long_code_is_a_validation_error() {
     assert!(
         world
             .service
-            .callback("github", &longest, &state, None)
+            .callback_raw("github", &longest, &state, None)
             .await
             .is_ok()
     );
@@ -272,7 +278,10 @@ async fn a_callback_for_a_provider_that_is_not_enabled_is_not_configured() {
     let world = World::new();
     let state = world.login_state("github").await;
     assert_eq!(
-        world.service.callback("apple", CODE, &state, None).await,
+        world
+            .service
+            .callback_raw("apple", CODE, &state, None)
+            .await,
         Err(AppError::ProviderNotConfigured)
     );
     // Refused before the state was looked at: the value is still good for github.

@@ -1,7 +1,7 @@
 //! Failure injection with mockall: a port that fails becomes the right `AppError`, and a
 //! failure half-way leaves nothing half-written.
 
-use crate::world::{CODE, World, github_login};
+use crate::world::{CODE, RawInput, World, github_login};
 use social_login_app::{AppError, Ports, Registration};
 use social_login_domain::{SecretText, UserId};
 use social_login_ports::{
@@ -35,7 +35,7 @@ async fn a_state_store_that_fails_on_spend_is_unavailable() {
         ..world.ports()
     });
     let state = world.login_state("github").await;
-    let result = service.callback("github", CODE, &state, None).await;
+    let result = service.callback_raw("github", CODE, &state, None).await;
     assert!(
         matches!(result, Err(AppError::Unavailable(_))),
         "{result:?}"
@@ -56,7 +56,7 @@ async fn authorize_works_while_the_state_store_is_down() {
         states: Arc::new(states),
         ..world.ports()
     });
-    assert!(service.authorize("github", None).await.is_ok());
+    assert!(service.authorize_raw("github", None).await.is_ok());
 }
 
 #[tokio::test]
@@ -69,7 +69,7 @@ async fn a_sealer_that_cannot_seal_is_an_internal_error() {
         ..world.ports()
     });
     assert!(matches!(
-        service.authorize("github", None).await,
+        service.authorize_raw("github", None).await,
         Err(AppError::Internal(_))
     ));
 }
@@ -85,7 +85,7 @@ async fn a_value_the_sealer_cannot_open_never_reaches_the_store() {
     });
     assert_eq!(
         service
-            .callback("github", CODE, &"A".repeat(200), None)
+            .callback_raw("github", CODE, &"A".repeat(200), None)
             .await,
         Err(AppError::StateMismatch(
             social_login_domain::StateMismatch::Unknown
@@ -110,7 +110,7 @@ async fn an_unavailable_user_repository_is_unavailable_and_starts_no_session() {
         .answer(Ok(github_login("gh-1", "ada@example.com")));
     let state = world.login_state("github").await;
     assert_eq!(
-        service.callback("github", CODE, &state, None).await,
+        service.callback_raw("github", CODE, &state, None).await,
         Err(AppError::Unavailable("connection refused".into()))
     );
     assert_eq!(world.refresh_tokens.stored_count(), 0);
@@ -134,7 +134,7 @@ async fn an_internal_repository_failure_is_internal() {
         Err(AppError::Internal(_))
     ));
     assert!(matches!(
-        service.disconnect(caller, "github").await,
+        service.disconnect_raw(caller, "github").await,
         Err(AppError::Internal(_))
     ));
 }
@@ -194,7 +194,7 @@ async fn a_cipher_that_cannot_seal_is_internal_and_nothing_is_written() {
         .answer(Ok(github_login("gh-1", "ada@example.com")));
     let state = world.login_state("github").await;
     assert!(matches!(
-        service.callback("github", CODE, &state, None).await,
+        service.callback_raw("github", CODE, &state, None).await,
         Err(AppError::Internal(_))
     ));
     assert_eq!(world.users.user_count(), 0);
@@ -275,7 +275,7 @@ async fn no_error_message_carries_a_provider_token_or_the_code() {
         .answer(Ok(github_login("gh-1", "ada@example.com")));
     let state = world.login_state("github").await;
     let error = service
-        .callback("github", CODE, &state, None)
+        .callback_raw("github", CODE, &state, None)
         .await
         .unwrap_err();
     for shown in [error.to_string(), format!("{error:?}")] {

@@ -3,7 +3,7 @@
 //! the fakes in `callback_linking`, SQLite and PostgreSQL in the persistence suite, several
 //! processes in the server's cluster tests.)
 
-use crate::world::{CODE, World, github_login};
+use crate::world::{CODE, RawInput, World, github_login};
 use social_login_app::{AppError, Ports, Registration};
 use social_login_domain::{SecretText, User, UserId};
 use social_login_ports::{
@@ -40,7 +40,7 @@ async fn github_callback(
         .github
         .answer(Ok(github_login("gh-1", "ada@example.com")));
     let state = world.login_state("github").await;
-    service.callback("github", CODE, &state, None).await
+    service.callback_raw("github", CODE, &state, None).await
 }
 
 #[tokio::test]
@@ -124,7 +124,9 @@ async fn a_connect_that_loses_the_race_is_provider_already_linked() {
     let caller = UserId::new();
     let state = world.connect_state("github", caller).await;
     assert_eq!(
-        service.connect(caller, "github", CODE, &state, None).await,
+        service
+            .connect_raw(caller, "github", CODE, &state, None)
+            .await,
         Err(AppError::ProviderAlreadyLinked)
     );
 }

@@ -1,6 +1,6 @@
 //! Spec §3: every transition of the state value, through callback and connect.
 
-use crate::world::{CODE, World, github_login};
+use crate::world::{CODE, RawInput, World, github_login};
 use social_login_app::AppError;
 use social_login_domain::ProviderKey;
 use social_login_domain::{Purpose, StateMismatch, UserId};
@@ -21,7 +21,7 @@ async fn a_login_state_is_consumed_by_the_callback() {
     let state = world.login_state("github").await;
     world
         .service
-        .callback("github", CODE, &state, None)
+        .callback_raw("github", CODE, &state, None)
         .await
         .unwrap();
     assert!(world.is_spent(&state));
@@ -37,7 +37,7 @@ async fn the_callback_hands_the_code_and_the_stored_verifier_and_nonce_to_the_pr
     let issued = world.sealer.peek(&state).unwrap();
     world
         .service
-        .callback("github", CODE, &state, None)
+        .callback_raw("github", CODE, &state, None)
         .await
         .unwrap();
     let received = world.github.received();
@@ -62,7 +62,7 @@ async fn a_connect_state_is_consumed_by_connect_of_the_bound_user() {
     let state = world.connect_state("github", user).await;
     world
         .service
-        .connect(user, "github", CODE, &state, None)
+        .connect_raw(user, "github", CODE, &state, None)
         .await
         .unwrap();
     assert!(world.is_spent(&state));
@@ -81,11 +81,14 @@ async fn a_replayed_state_is_refused() {
     let state = world.login_state("github").await;
     world
         .service
-        .callback("github", CODE, &state, None)
+        .callback_raw("github", CODE, &state, None)
         .await
         .unwrap();
     assert_eq!(
-        world.service.callback("github", CODE, &state, None).await,
+        world
+            .service
+            .callback_raw("github", CODE, &state, None)
+            .await,
         Err(mismatch(StateMismatch::Unknown))
     );
     assert_eq!(world.github.received().len(), 1);
@@ -104,7 +107,7 @@ async fn a_state_is_still_good_a_second_before_it_expires() {
     assert!(
         world
             .service
-            .callback("github", CODE, &state, None)
+            .callback_raw("github", CODE, &state, None)
             .await
             .is_ok()
     );
@@ -119,7 +122,10 @@ async fn an_expired_state_is_refused() {
     let state = world.login_state("github").await;
     world.clock.advance(Duration::minutes(10));
     assert_eq!(
-        world.service.callback("github", CODE, &state, None).await,
+        world
+            .service
+            .callback_raw("github", CODE, &state, None)
+            .await,
         Err(mismatch(StateMismatch::Expired))
     );
     assert!(world.github.received().is_empty());
@@ -142,7 +148,7 @@ async fn a_login_state_is_refused_by_connect() {
     assert_eq!(
         world
             .service
-            .connect(user, "github", CODE, &state, None)
+            .connect_raw(user, "github", CODE, &state, None)
             .await,
         Err(mismatch(StateMismatch::WrongPurpose))
     );
@@ -157,7 +163,10 @@ async fn a_connect_state_is_refused_by_the_callback() {
         .answer(Ok(github_login("gh-1", "ada@example.com")));
     let state = world.connect_state("github", UserId::new()).await;
     assert_eq!(
-        world.service.callback("github", CODE, &state, None).await,
+        world
+            .service
+            .callback_raw("github", CODE, &state, None)
+            .await,
         Err(mismatch(StateMismatch::WrongPurpose))
     );
     assert_eq!(world.users.user_count(), 0);
@@ -183,7 +192,7 @@ async fn a_connect_state_is_refused_for_another_user() {
     assert_eq!(
         world
             .service
-            .connect(intruder, "github", CODE, &state, None)
+            .connect_raw(intruder, "github", CODE, &state, None)
             .await,
         Err(mismatch(StateMismatch::OtherUser))
     );
@@ -198,11 +207,17 @@ async fn a_state_used_on_another_provider_is_refused_and_spent() {
         .answer(Ok(github_login("gh-1", "ada@example.com")));
     let state = world.login_state("github").await;
     assert_eq!(
-        world.service.callback("google", CODE, &state, None).await,
+        world
+            .service
+            .callback_raw("google", CODE, &state, None)
+            .await,
         Err(mismatch(StateMismatch::OtherProvider))
     );
     assert_eq!(
-        world.service.callback("github", CODE, &state, None).await,
+        world
+            .service
+            .callback_raw("github", CODE, &state, None)
+            .await,
         Err(mismatch(StateMismatch::Unknown))
     );
     assert!(world.github.received().is_empty());
@@ -224,7 +239,7 @@ async fn a_malformed_state_is_refused() {
         &too_long,
     ] {
         assert_eq!(
-            world.service.callback("github", CODE, bad, None).await,
+            world.service.callback_raw("github", CODE, bad, None).await,
             Err(mismatch(StateMismatch::Unknown)),
             "{bad:?}"
         );
@@ -247,7 +262,7 @@ async fn a_refused_state_is_spent() {
     assert!(
         world
             .service
-            .callback("github", CODE, &state, None)
+            .callback_raw("github", CODE, &state, None)
             .await
             .is_err()
     );
@@ -255,7 +270,7 @@ async fn a_refused_state_is_spent() {
     assert_eq!(
         world
             .service
-            .connect(user, "github", CODE, &state, None)
+            .connect_raw(user, "github", CODE, &state, None)
             .await,
         Err(mismatch(StateMismatch::Unknown))
     );
@@ -277,18 +292,19 @@ async fn the_state_is_checked_before_the_provider_is_called() {
     });
     let unknown = "A".repeat(43);
     assert_eq!(
-        service.callback("github", CODE, &unknown, None).await,
+        service.callback_raw("github", CODE, &unknown, None).await,
         Err(mismatch(StateMismatch::Unknown))
     );
     let connect = world.connect_state("github", UserId::new()).await;
     assert_eq!(
-        service.callback("github", CODE, &connect, None).await,
+        service.callback_raw("github", CODE, &connect, None).await,
         Err(mismatch(StateMismatch::WrongPurpose))
     );
-    let login = social_login_testing::state_in(&service.authorize("github", None).await.unwrap());
+    let login =
+        social_login_testing::state_in(&service.authorize_raw("github", None).await.unwrap());
     assert_eq!(
         service
-            .connect(UserId::new(), "github", CODE, &login, None)
+            .connect_raw(UserId::new(), "github", CODE, &login, None)
             .await,
         Err(mismatch(StateMismatch::WrongPurpose))
     );

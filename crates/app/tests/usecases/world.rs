@@ -7,7 +7,7 @@ use social_login_domain::{
     Email, LinkedAccount, ProviderIdentity, ProviderKey, ProviderSubject, ProviderTokens,
     SecretText, UserId,
 };
-use social_login_ports::{ProviderLogin, SessionTokens};
+use social_login_ports::{PostBody, ProviderLogin, SessionTokens};
 use social_login_testing::{
     FakeClock, FakeHasher, FakeProvider, FakeSessions, FakeStateSealer, FakeStateStore,
     InMemoryRepository, ReversingCipher, state_in,
@@ -116,7 +116,7 @@ impl World {
 
     /// Runs authorize without a bearer and returns the state from the URL.
     pub async fn login_state(&self, provider: &str) -> String {
-        state_in(&self.service.authorize(provider, None).await.unwrap())
+        state_in(&self.service.authorize_raw(provider, None).await.unwrap())
     }
 
     /// Runs authorize as `user` and returns the state from the URL.
@@ -125,7 +125,7 @@ impl World {
         state_in(
             &self
                 .service
-                .authorize(provider, Some(&bearer))
+                .authorize_raw(provider, Some(&bearer))
                 .await
                 .unwrap(),
         )
@@ -137,7 +137,7 @@ impl World {
         self.provider(key).answer(Ok(login));
         let state = self.login_state(key.as_str()).await;
         self.service
-            .callback(key.as_str(), CODE, &state, None)
+            .callback_raw(key.as_str(), CODE, &state, None)
             .await
     }
 
@@ -151,7 +151,7 @@ impl World {
         self.provider(key).answer(Ok(login));
         let state = self.connect_state(key.as_str(), user).await;
         self.service
-            .connect(user, key.as_str(), CODE, &state, None)
+            .connect_raw(user, key.as_str(), CODE, &state, None)
             .await
     }
 
@@ -201,4 +201,69 @@ pub fn provider_login(identity: ProviderIdentity) -> ProviderLogin {
 /// A login of a GitHub account with a verified email.
 pub fn github_login(subject: &str, email: &str) -> ProviderLogin {
     provider_login(identity(ProviderKey::Github, subject, Some(email), true))
+}
+
+/// The use cases fed raw text, parsed as the HTTP layer parses it (`enabled_provider`,
+/// `provider_return`: 404 before 422 before 400), so a test reads like the request it plays.
+pub trait RawInput {
+    async fn authorize_raw(&self, provider: &str, bearer: Option<&str>)
+    -> Result<String, AppError>;
+    async fn callback_raw(
+        &self,
+        provider: &str,
+        code: &str,
+        state: &str,
+        post_body: Option<PostBody>,
+    ) -> Result<LoginResult, AppError>;
+    async fn connect_raw(
+        &self,
+        caller: UserId,
+        provider: &str,
+        code: &str,
+        state: &str,
+        post_body: Option<PostBody>,
+    ) -> Result<LinkedAccount, AppError>;
+    async fn disconnect_raw(&self, caller: UserId, provider: &str) -> Result<(), AppError>;
+}
+
+impl RawInput for AuthService {
+    async fn authorize_raw(
+        &self,
+        provider: &str,
+        bearer: Option<&str>,
+    ) -> Result<String, AppError> {
+        self.authorize(self.enabled_provider(provider)?, bearer)
+            .await
+    }
+
+    async fn callback_raw(
+        &self,
+        provider: &str,
+        code: &str,
+        state: &str,
+        post_body: Option<PostBody>,
+    ) -> Result<LoginResult, AppError> {
+        self.callback(self.provider_return(provider, code, state, post_body)?)
+            .await
+    }
+
+    async fn connect_raw(
+        &self,
+        caller: UserId,
+        provider: &str,
+        code: &str,
+        state: &str,
+        post_body: Option<PostBody>,
+    ) -> Result<LinkedAccount, AppError> {
+        self.connect(
+            caller,
+            self.provider_return(provider, code, state, post_body)?,
+        )
+        .await
+    }
+
+    async fn disconnect_raw(&self, caller: UserId, provider: &str) -> Result<(), AppError> {
+        self.disconnect(caller, self.enabled_provider(provider)?)
+            .await
+    }
 }

@@ -22,10 +22,8 @@ pub async fn authorize(
     ProviderPath(provider): ProviderPath,
     OptionalBearer(bearer): OptionalBearer,
 ) -> Result<Json<AuthorizeResponse>, ApiError> {
-    let authorization_url = state
-        .service
-        .authorize(&provider, bearer.as_deref())
-        .await?;
+    let provider = state.service.enabled_provider(&provider)?;
+    let authorization_url = state.service.authorize(provider, bearer.as_deref()).await?;
     Ok(Json(AuthorizeResponse { authorization_url }))
 }
 
@@ -45,15 +43,13 @@ pub async fn callback(
     ProviderPath(provider): ProviderPath,
     ApiJson(request): ApiJson<CallbackRequest>,
 ) -> Result<Json<LoginResponse>, ApiError> {
-    let result = state
-        .service
-        .callback(
-            &provider,
-            &request.code,
-            &request.state,
-            post_body(&request),
-        )
-        .await?;
+    let ret = state.service.provider_return(
+        &provider,
+        &request.code,
+        &request.state,
+        post_body(&request),
+    )?;
+    let result = state.service.callback(ret).await?;
     Ok(Json(result.into()))
 }
 
@@ -76,16 +72,13 @@ pub async fn connect(
     ProviderPath(provider): ProviderPath,
     ApiJson(request): ApiJson<CallbackRequest>,
 ) -> Result<(StatusCode, Json<LinkedAccountRead>), ApiError> {
-    let link = state
-        .service
-        .connect(
-            caller,
-            &provider,
-            &request.code,
-            &request.state,
-            post_body(&request),
-        )
-        .await?;
+    let ret = state.service.provider_return(
+        &provider,
+        &request.code,
+        &request.state,
+        post_body(&request),
+    )?;
+    let link = state.service.connect(caller, ret).await?;
     Ok((StatusCode::CREATED, Json(LinkedAccountRead::from(&link))))
 }
 
@@ -119,7 +112,8 @@ pub async fn disconnect(
     CurrentUser(caller): CurrentUser,
     ProviderPath(provider): ProviderPath,
 ) -> Result<StatusCode, ApiError> {
-    state.service.disconnect(caller, &provider).await?;
+    let provider = state.service.enabled_provider(&provider)?;
+    state.service.disconnect(caller, provider).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -37,6 +37,7 @@ impl OAuthProviders {
             ProviderKey::Discord => &mut self.discord,
             ProviderKey::Twitter => &mut self.twitter,
             ProviderKey::Apple => &mut self.apple,
+            other => unreachable!("{other} has no configuration table: add it to OAuthProviders"),
         }
     }
 
@@ -62,6 +63,7 @@ impl OAuthProviders {
             ProviderKey::Discord => &self.discord,
             ProviderKey::Twitter => &self.twitter,
             ProviderKey::Apple => &self.apple,
+            other => unreachable!("{other} has no configuration table: add it to OAuthProviders"),
         }
     }
 }

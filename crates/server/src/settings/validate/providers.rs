@@ -45,6 +45,10 @@ fn adapter_problems(
             settings.apple_key_id.as_deref().unwrap_or_default(),
             &settings.apple_private_key(),
         ),
+        other => vec![SettingsProblem::provider(
+            "enabled",
+            format!("{other} has no adapter in this build"),
+        )],
     }
 }
 
