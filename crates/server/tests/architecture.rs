@@ -33,13 +33,17 @@ const INNER_LAYERS: &[(&str, &[&str])] = &[
 const TEST_ONLY: &[&str] = &[
     "social-login-simulator",
     "social-login-test-support",
+    "social-login-testing",
     "social-login-conformance",
 ];
 
-/// Not production code: the benchmark and the test-only crates may depend on anything.
+/// Not production code: the benchmark, the examples and the test-only crates may depend on
+/// anything.
 const HARNESSES: &[&str] = &[
     "social-login-bench",
+    "social-login-example-embedding",
     "social-login-test-support",
+    "social-login-testing",
     "social-login-conformance",
 ];
 
