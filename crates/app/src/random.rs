@@ -1,42 +1,44 @@
-//! Random values for state ids, PKCE verifiers and nonces.
+//! Unguessable values, all drawn from the `Randomness` port: state ids, PKCE verifiers,
+//! nonces, and the random part of new ids (their time part comes from the clock).
 
+use crate::AuthService;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use social_login_domain::StateId;
+use social_login_domain::{FamilyId, LinkedAccountId, StateId, UserId};
+use time::OffsetDateTime;
 
-/// 32 bytes from the OS generator. A failing OS RNG is not recoverable: refuse to go on
-/// rather than issue guessable values.
-fn random_bytes() -> [u8; 32] {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).expect("the operating system's random generator failed");
-    bytes
-}
-
-/// A fresh state id: 128 random bits.
-pub fn random_state_id() -> StateId {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).expect("the operating system's random generator failed");
-    StateId::from_bytes(bytes)
-}
-
-/// 43 URL-safe characters carrying 256 bits: a valid PKCE verifier (RFC 7636 §4.1 wants
-/// 43 to 128) and an unguessable nonce.
-pub fn random_url_token() -> String {
-    URL_SAFE_NO_PAD.encode(random_bytes())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tokens_are_43_url_safe_characters_and_differ() {
-        let a = random_url_token();
-        assert_eq!(a.len(), 43);
-        assert!(
-            a.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-        );
-        assert_ne!(a, random_url_token());
+impl AuthService {
+    fn random<const N: usize>(&self) -> [u8; N] {
+        let mut bytes = [0u8; N];
+        self.ports.random.fill(&mut bytes);
+        bytes
     }
+
+    /// A fresh state id: 128 random bits.
+    pub(crate) fn random_state_id(&self) -> StateId {
+        StateId::from_bytes(self.random())
+    }
+
+    /// 43 URL-safe characters carrying 256 bits: a valid PKCE verifier (RFC 7636 §4.1 wants
+    /// 43 to 128) and an unguessable nonce.
+    pub(crate) fn random_url_token(&self) -> String {
+        URL_SAFE_NO_PAD.encode(self.random::<32>())
+    }
+
+    pub(crate) fn new_user_id(&self, now: OffsetDateTime) -> UserId {
+        UserId::from_parts(unix_millis(now), self.random())
+    }
+
+    pub(crate) fn new_link_id(&self, now: OffsetDateTime) -> LinkedAccountId {
+        LinkedAccountId::from_parts(unix_millis(now), self.random())
+    }
+
+    pub(crate) fn new_family_id(&self, now: OffsetDateTime) -> FamilyId {
+        FamilyId::from_parts(unix_millis(now), self.random())
+    }
+}
+
+/// Milliseconds since the epoch; an instant before it (a clock gone wrong) counts as 0.
+fn unix_millis(now: OffsetDateTime) -> u64 {
+    u64::try_from(now.unix_timestamp_nanos() / 1_000_000).unwrap_or(0)
 }

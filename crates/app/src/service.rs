@@ -2,8 +2,8 @@
 
 use crate::ProviderRegistry;
 use social_login_ports::{
-    Clock, PasswordHasher, RefreshTokenRepository, SessionTokens, StateSealer, StateStore,
-    TokenCipher, UserRepository,
+    Clock, PasswordHasher, Randomness, RefreshTokenRepository, SessionTokens, StateSealer,
+    StateStore, TokenCipher, UserRepository,
 };
 use std::sync::Arc;
 use time::Duration;
@@ -22,6 +22,8 @@ pub struct Ports {
     pub hasher: Arc<dyn PasswordHasher>,
     pub sessions: Arc<dyn SessionTokens>,
     pub clock: Arc<dyn Clock>,
+    /// Where unguessable values come from: the OS generator, or a seeded one in tests.
+    pub random: Arc<dyn Randomness>,
 }
 
 /// The choices of the configuration that the rules depend on.

@@ -2,7 +2,7 @@
 
 use crate::{AppError, AuthService};
 use social_login_domain::refresh::token_expiry;
-use social_login_domain::{FamilyId, SecretText, User};
+use social_login_domain::{SecretText, User};
 use social_login_ports::{AccessToken, SessionStart};
 use time::OffsetDateTime;
 
@@ -23,7 +23,7 @@ impl AuthService {
         let family_expires_at = now + self.policy.refresh_family_max;
         let session = SessionStart {
             hash: refresh.hash,
-            family: FamilyId::new(),
+            family: self.new_family_id(now),
             token_expires_at: token_expiry(
                 now,
                 self.ports.sessions.refresh_ttl(),

@@ -20,6 +20,12 @@ macro_rules! id_type {
                 Self(uuid)
             }
 
+            /// A time-ordered id (UUIDv7) from the milliseconds since the Unix epoch and ten
+            /// random bytes, so the caller chooses where time and randomness come from.
+            pub fn from_parts(unix_millis: u64, random: [u8; 10]) -> Self {
+                Self(uuid::Builder::from_unix_timestamp_millis(unix_millis, &random).into_uuid())
+            }
+
             pub fn as_uuid(&self) -> Uuid {
                 self.0
             }

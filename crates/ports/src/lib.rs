@@ -9,6 +9,7 @@
 pub mod clock;
 pub mod identity_provider;
 pub mod password_hasher;
+pub mod randomness;
 pub mod repository;
 pub mod session_tokens;
 pub mod state_sealer;
@@ -20,6 +21,7 @@ pub use identity_provider::{
     AuthorizationRequest, CallbackInput, IdentityProvider, PostBody, ProviderError, ProviderLogin,
 };
 pub use password_hasher::{HashError, PasswordHasher};
+pub use randomness::Randomness;
 pub use repository::{
     AddLinkError, CreateUserError, NewRefreshToken, ProviderSignIn, RefreshTokenRepository,
     RemoveLinkError, RepositoryError, RotateError, SessionStart, SignInError, SignedIn,
@@ -33,7 +35,7 @@ pub use token_cipher::{CipherError, TokenCipher};
 #[cfg(feature = "mock")]
 pub use {
     clock::MockClock, identity_provider::MockIdentityProvider, password_hasher::MockPasswordHasher,
-    repository::MockRefreshTokenRepository, repository::MockUserRepository,
-    session_tokens::MockSessionTokens, state_sealer::MockStateSealer, state_store::MockStateStore,
-    token_cipher::MockTokenCipher,
+    randomness::MockRandomness, repository::MockRefreshTokenRepository,
+    repository::MockUserRepository, session_tokens::MockSessionTokens,
+    state_sealer::MockStateSealer, state_store::MockStateStore, token_cipher::MockTokenCipher,
 };

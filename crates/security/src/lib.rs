@@ -16,6 +16,6 @@ pub mod state_sealer;
 pub use cipher::AesGcmTokenCipher;
 pub use keys::{KeyId, key_id};
 pub use password::{Argon2PasswordHasher, HashLimits};
-pub use random::{generate_secret_key, random_url_token};
+pub use random::{OsRandomness, generate_secret_key, random_url_token};
 pub use session_tokens::JwtSessionTokens;
 pub use state_sealer::AeadStateSealer;

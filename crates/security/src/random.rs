@@ -39,9 +39,29 @@ pub(crate) fn try_random_url_token(bytes: usize) -> Result<String, getrandom::Er
     Ok(URL_SAFE_NO_PAD.encode(buf))
 }
 
+/// The `Randomness` port on the operating system's CSPRNG (`getrandom(2)`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OsRandomness;
+
+impl social_login_ports::Randomness for OsRandomness {
+    fn fill(&self, dest: &mut [u8]) {
+        getrandom::fill(dest).expect("the operating system random number generator failed");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_os_randomness_fills_every_byte_differently_each_time() {
+        use social_login_ports::Randomness;
+        let (mut one, mut two) = ([0u8; 32], [0u8; 32]);
+        OsRandomness.fill(&mut one);
+        OsRandomness.fill(&mut two);
+        assert_ne!(one, two);
+        assert_ne!(one, [0u8; 32]);
+    }
 
     #[test]
     fn a_generated_secret_key_is_32_bytes_of_base64url() {

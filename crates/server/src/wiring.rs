@@ -14,6 +14,7 @@ use social_login_provider_oauth2::{
 use social_login_provider_oidc::{GoogleProvider, LinkedinProvider, MicrosoftProvider};
 use social_login_security::{
     AeadStateSealer, AesGcmTokenCipher, Argon2PasswordHasher, HashLimits, JwtSessionTokens,
+    OsRandomness,
 };
 use social_login_state_store::{MemoryStateStore, RedisStateStore, RedisStateStoreConfig};
 use std::sync::Arc;
@@ -53,6 +54,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
             settings.tokens.refresh_ttl(),
         )),
         clock,
+        random: Arc::new(OsRandomness),
     };
     let policy = AuthPolicy {
         auto_link_by_email: settings.auto_link_by_email,

@@ -18,6 +18,7 @@
 //! | `PasswordHasher` | [`FakeHasher`] |
 //! | `SessionTokens` | [`FakeSessions`] |
 //! | `Clock` | [`FakeClock`] |
+//! | `Randomness` | [`SeededRandomness`] |
 
 pub mod contract;
 
@@ -25,6 +26,7 @@ mod cipher;
 mod clock;
 mod hasher;
 mod provider;
+mod randomness;
 mod refresh_tokens;
 mod repository;
 mod sessions;
@@ -35,6 +37,7 @@ pub use cipher::ReversingCipher;
 pub use clock::FakeClock;
 pub use hasher::FakeHasher;
 pub use provider::{FakeProvider, state_in};
+pub use randomness::SeededRandomness;
 pub use repository::InMemoryRepository;
 pub use sessions::{ACCESS_TTL, FakeSessions, REFRESH_TTL};
 pub use states::{FakeStateSealer, FakeStateStore};

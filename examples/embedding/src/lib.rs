@@ -10,7 +10,8 @@ use social_login_ports::SystemClock;
 use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http_client};
 use social_login_provider_oauth2::GithubProvider;
 use social_login_security::{
-    AeadStateSealer, AesGcmTokenCipher, Argon2PasswordHasher, JwtSessionTokens, generate_secret_key,
+    AeadStateSealer, AesGcmTokenCipher, Argon2PasswordHasher, JwtSessionTokens, OsRandomness,
+    generate_secret_key,
 };
 use social_login_simulator::{Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig};
 use social_login_state_store::MemoryStateStore;
@@ -83,6 +84,7 @@ pub async fn run() -> Result<LoginResult, String> {
                 time::Duration::days(30),
             )),
             clock,
+            random: Arc::new(OsRandomness),
         },
         AuthPolicy::default(),
     );

@@ -3,7 +3,6 @@
 //! Nothing is stored: the state travels sealed in the value itself, so a flood of authorize
 //! requests costs CPU only and can never crowd out logins in progress.
 
-use crate::random::{random_state_id, random_url_token};
 use crate::{AppError, AuthService};
 use social_login_domain::{OAuthState, ProviderKey, Purpose, SecretText};
 use social_login_ports::AuthorizationRequest;
@@ -25,11 +24,11 @@ impl AuthService {
         };
         let now = self.ports.clock.now();
         let state = OAuthState::issue(
-            random_state_id(),
+            self.random_state_id(),
             provider.key(),
             purpose,
-            SecretText::new(random_url_token()),
-            SecretText::new(random_url_token()),
+            SecretText::new(self.random_url_token()),
+            SecretText::new(self.random_url_token()),
             now,
             self.policy.state_ttl,
         );

@@ -2,7 +2,6 @@
 
 use crate::{AppError, AuthService, LoginResult, ProviderReturn};
 use social_login_domain::state::Flow;
-use social_login_domain::{LinkedAccountId, UserId};
 use social_login_ports::{ProviderSignIn, SignInError};
 use tracing::instrument;
 
@@ -28,8 +27,8 @@ impl AuthService {
                     access_token: access_token.clone(),
                     refresh_token: refresh_token.clone(),
                     auto_link_by_email: self.policy.auto_link_by_email,
-                    new_user_id: UserId::new(),
-                    new_link_id: LinkedAccountId::new(),
+                    new_user_id: self.new_user_id(now),
+                    new_link_id: self.new_link_id(now),
                     session,
                     now,
                 })

@@ -3,7 +3,7 @@
 use crate::{AppError, AuthService, ProviderReturn};
 use social_login_domain::linking::check_connect;
 use social_login_domain::state::Flow;
-use social_login_domain::{LinkedAccount, LinkedAccountId, NewLinkedAccount, UserId};
+use social_login_domain::{LinkedAccount, NewLinkedAccount, UserId};
 use social_login_ports::AddLinkError;
 use tracing::instrument;
 
@@ -24,15 +24,16 @@ impl AuthService {
         check_connect(&caller_links, identity, existing.as_ref())
             .map_err(|_| AppError::ProviderAlreadyLinked)?;
         let (access_token, refresh_token) = self.seal(&login.tokens)?;
+        let now = self.ports.clock.now();
         let link = NewLinkedAccount {
-            id: LinkedAccountId::new(),
+            id: self.new_link_id(now),
             user_id: caller,
             provider: identity.provider,
             subject: identity.subject.clone(),
             email: identity.email.clone(),
             access_token,
             refresh_token,
-            created_at: self.ports.clock.now(),
+            created_at: now,
         };
         // The unique constraints settle a race with a concurrent connect or login.
         users.add_link(link).await.map_err(|error| match error {

@@ -2,7 +2,7 @@
 
 use crate::{AppError, AuthService, LoginResult};
 use social_login_domain::password::check_password;
-use social_login_domain::{Email, NewUser, SecretText, UserId};
+use social_login_domain::{Email, NewUser, SecretText};
 use social_login_ports::CreateUserError;
 use tracing::instrument;
 
@@ -39,15 +39,16 @@ impl AuthService {
             return Err(AppError::EmailAlreadyRegistered);
         }
         let password_hash = self.ports.hasher.hash(registration.password).await?;
+        let now = self.ports.clock.now();
         let user = NewUser {
-            id: UserId::new(),
+            id: self.new_user_id(now),
             email: Some(email),
             full_name,
             avatar_url: None,
             // Nobody has proven they own this address yet (CONTRACT §4).
             email_verified: false,
             password_hash: Some(password_hash),
-            created_at: self.ports.clock.now(),
+            created_at: now,
         };
         let user = self
             .ports

@@ -287,3 +287,19 @@ async fn a_callback_for_a_provider_that_is_not_enabled_is_not_configured() {
     // Refused before the state was looked at: the value is still good for github.
     assert!(!world.is_spent(&state));
 }
+
+#[tokio::test]
+async fn randomness_comes_through_its_port_so_a_seed_repeats_every_id_and_value() {
+    let (one, two) = (World::new(), World::new());
+    let mut results = Vec::new();
+    for world in [&one, &two] {
+        let state = world.login_state("github").await;
+        let verifier = world.sealer.peek(&state).unwrap().pkce_verifier;
+        let login = world
+            .sign_in(github_login("gh-1", "ada@example.com"))
+            .await
+            .unwrap();
+        results.push((verifier, login.user.id));
+    }
+    assert_eq!(results[0], results[1]);
+}

@@ -10,7 +10,7 @@ use social_login_domain::{
 use social_login_ports::{PostBody, ProviderLogin, SessionTokens};
 use social_login_testing::{
     FakeClock, FakeHasher, FakeProvider, FakeSessions, FakeStateSealer, FakeStateStore,
-    InMemoryRepository, ReversingCipher, state_in,
+    InMemoryRepository, ReversingCipher, SeededRandomness, state_in,
 };
 use std::sync::Arc;
 use time::OffsetDateTime;
@@ -68,6 +68,7 @@ impl World {
             hasher: Arc::new(FakeHasher),
             sessions: Arc::new(FakeSessions),
             clock: clock.clone(),
+            random: Arc::new(SeededRandomness::default()),
         };
         Self {
             service: AuthService::new(ports.clone(), policy),

@@ -14,7 +14,7 @@ use social_login_domain::{
 use social_login_ports::ProviderLogin;
 use social_login_testing::{
     FakeClock, FakeHasher, FakeProvider, FakeSessions, FakeStateSealer, FakeStateStore,
-    InMemoryRepository, ReversingCipher, state_in,
+    InMemoryRepository, ReversingCipher, SeededRandomness, state_in,
 };
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,6 +38,7 @@ fn app(github: Arc<FakeProvider>) -> Router {
         clock: Arc::new(FakeClock::at(
             OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap(),
         )),
+        random: Arc::new(SeededRandomness::default()),
     };
     let options = HttpOptions {
         max_body_bytes: MAX_BODY,
