@@ -27,3 +27,7 @@ pub const FK_REFRESH_FAMILIES_USER: &str = "fk_refresh_families_user";
 pub const IX_REFRESH_TOKENS_EXPIRES_AT: &str = "ix_refresh_tokens_expires_at";
 /// Index on `refresh_families.expires_at` (housekeeping).
 pub const IX_REFRESH_FAMILIES_EXPIRES_AT: &str = "ix_refresh_families_expires_at";
+/// Index on `audit_events (user_id, id)`: a user's events, newest first.
+pub const IX_AUDIT_EVENTS_USER_ID: &str = "ix_audit_events_user_id";
+/// Unique index on `webhook_outbox.event_id`: an event is queued once.
+pub const UX_WEBHOOK_OUTBOX_EVENT_ID: &str = "ux_webhook_outbox_event_id";

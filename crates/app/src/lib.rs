@@ -11,6 +11,7 @@ mod random;
 mod service;
 mod session;
 mod usecases;
+pub mod webhooks;
 
 pub use error::AppError;
 pub use input::ProviderReturn;
@@ -18,3 +19,4 @@ pub use providers::ProviderRegistry;
 pub use service::{AuthPolicy, AuthService, Ports};
 pub use session::LoginResult;
 pub use usecases::register::Registration;
+pub use webhooks::{DeliveryStep, WebhookDelivery};

@@ -4,7 +4,9 @@
 use crate::AuthService;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use social_login_domain::{FamilyId, LinkedAccountId, StateId, UserId};
+use social_login_domain::{
+    AuditContext, AuditEventId, FamilyId, LinkedAccountId, Origin, StateId, UserId,
+};
 use time::OffsetDateTime;
 
 impl AuthService {
@@ -35,6 +37,22 @@ impl AuthService {
 
     pub(crate) fn new_family_id(&self, now: OffsetDateTime) -> FamilyId {
         FamilyId::from_parts(unix_millis(now), self.random())
+    }
+
+    /// What a write needs to record its audit events: the request's origin, the time,
+    /// fresh event ids, and which types the webhooks want.
+    pub(crate) fn audit(&self, origin: &Origin, now: OffsetDateTime) -> AuditContext {
+        AuditContext {
+            origin: origin.clone(),
+            at: now,
+            // The second event of an operation (a login after its registration) sorts after
+            // the first.
+            ids: [
+                AuditEventId::at(now, self.random()),
+                AuditEventId::at(now + time::Duration::microseconds(1), self.random()),
+            ],
+            outbox: self.policy.webhook_events,
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The service object: the ports it runs on and the policy it applies.
 
 use crate::ProviderRegistry;
+use social_login_domain::EventSet;
 use social_login_ports::{
     Clock, PasswordHasher, Randomness, RefreshTokenRepository, SessionTokens, StateSealer,
     StateStore, TokenCipher, UserRepository,
@@ -35,6 +36,8 @@ pub struct AuthPolicy {
     pub state_ttl: Duration,
     /// Absolute end of a session: no refresh works past it, however often rotated.
     pub refresh_family_max: Duration,
+    /// The audit event types queued for the webhooks (none when no webhook is set).
+    pub webhook_events: EventSet,
 }
 
 /// Default absolute session lifetime: 90 days (CONTRACT §3 `refresh_family_max_seconds`).
@@ -46,6 +49,7 @@ impl Default for AuthPolicy {
             auto_link_by_email: false,
             state_ttl: social_login_domain::state::DEFAULT_STATE_TTL,
             refresh_family_max: DEFAULT_REFRESH_FAMILY_MAX,
+            webhook_events: EventSet::NONE,
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::{AppError, AuthService};
 use social_login_domain::refresh::token_expiry;
-use social_login_domain::{SecretText, User};
+use social_login_domain::{Origin, SecretText, User};
 use social_login_ports::{AccessToken, SessionStart};
 use time::OffsetDateTime;
 
@@ -55,12 +55,17 @@ impl AuthService {
         &self,
         user: User,
         is_new_user: bool,
+        origin: &Origin,
     ) -> Result<LoginResult, AppError> {
         let now = self.ports.clock.now();
         let (session, refresh_token) = self.new_session(now);
         self.ports
             .refresh_tokens
-            .start_family(session.first_token(user.id, now), session.family_expires_at)
+            .start_family(
+                session.first_token(user.id, now),
+                session.family_expires_at,
+                self.audit(origin, now),
+            )
             .await?;
         self.login_result(user, is_new_user, refresh_token, now)
     }

@@ -1,22 +1,18 @@
 //! Identifiers of the stored entities. UUIDv7, so they sort by creation time.
 
-use std::fmt;
-use std::str::FromStr;
-use uuid::Uuid;
-
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(Uuid);
+        pub struct $name(::uuid::Uuid);
 
         impl $name {
             /// A fresh, time-ordered identifier.
             pub fn new() -> Self {
-                Self(Uuid::now_v7())
+                Self(::uuid::Uuid::now_v7())
             }
 
-            pub fn from_uuid(uuid: Uuid) -> Self {
+            pub fn from_uuid(uuid: ::uuid::Uuid) -> Self {
                 Self(uuid)
             }
 
@@ -26,7 +22,7 @@ macro_rules! id_type {
                 Self(uuid::Builder::from_unix_timestamp_millis(unix_millis, &random).into_uuid())
             }
 
-            pub fn as_uuid(&self) -> Uuid {
+            pub fn as_uuid(&self) -> ::uuid::Uuid {
                 self.0
             }
         }
@@ -37,21 +33,23 @@ macro_rules! id_type {
             }
         }
 
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 self.0.fmt(f)
             }
         }
 
-        impl FromStr for $name {
+        impl ::std::str::FromStr for $name {
             type Err = uuid::Error;
 
             fn from_str(s: &str) -> Result<Self, Self::Err> {
-                Uuid::parse_str(s).map(Self)
+                ::uuid::Uuid::parse_str(s).map(Self)
             }
         }
     };
 }
+
+pub(crate) use id_type;
 
 id_type!(
     /// A user of the service.

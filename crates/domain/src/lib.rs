@@ -4,6 +4,7 @@
 //! so the rules are unit-tested exhaustively and reused unchanged by every adapter.
 
 pub mod account;
+pub mod audit;
 pub mod code;
 pub mod disconnect;
 pub mod email;
@@ -19,6 +20,7 @@ pub mod state;
 pub mod user;
 
 pub use account::{LinkedAccount, NewLinkedAccount, ProviderTokens, SealedToken};
+pub use audit::{AuditContext, AuditEvent, AuditEventId, AuditEventType, EventSet, Origin};
 pub use code::{AuthorizationCode, InvalidCode};
 pub use email::Email;
 pub use error::ErrorCode;

@@ -3,6 +3,7 @@
 //! [`SeaOrmRepository`] implements `UserRepository` and `RefreshTokenRepository`. Every
 //! `DbErr` is translated here, at the seam, into the ports' typed errors.
 
+mod audit;
 mod connect;
 mod entity;
 mod error;

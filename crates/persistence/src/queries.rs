@@ -2,10 +2,11 @@
 //! in one place so a test can show each one uses an index (`EXPLAIN` on SQLite and
 //! PostgreSQL): a million users must not slow a login down.
 
-use crate::entity::{linked_account, refresh_family, refresh_token, user};
+use crate::entity::{audit_event, linked_account, refresh_family, refresh_token, user};
 use sea_orm::sea_query::{Expr, Query};
 use sea_orm::{
-    ColumnTrait, DeleteMany, EntityTrait, QueryFilter, QuerySelect, Select, SelectTwo, UpdateMany,
+    ColumnTrait, DeleteMany, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Select, SelectTwo,
+    UpdateMany,
 };
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{FamilyId, LinkedAccountId, ProviderKey, ProviderSubject, UserId};
@@ -72,16 +73,12 @@ pub(crate) fn revoke_family(family: FamilyId) -> UpdateMany<refresh_family::Enti
         .filter(refresh_family::Column::Id.eq(family.as_uuid()))
 }
 
-/// Revokes the family of a presented token, in one statement (logout).
-pub(crate) fn revoke_family_of(presented: RefreshTokenHash) -> UpdateMany<refresh_family::Entity> {
-    let family_of_presented = Query::select()
-        .column(refresh_token::Column::FamilyId)
-        .from(refresh_token::Entity)
-        .and_where(refresh_token::Column::TokenHash.eq(presented.0.to_vec()))
-        .to_owned();
-    refresh_family::Entity::update_many()
-        .col_expr(refresh_family::Column::Revoked, Expr::value(true))
-        .filter(refresh_family::Column::Id.in_subquery(family_of_presented))
+/// A user's most recent audit events, newest first (index on user_id, id).
+pub(crate) fn events_of(user: UserId, limit: u64) -> Select<audit_event::Entity> {
+    audit_event::Entity::find()
+        .filter(audit_event::Column::UserId.eq(user.as_uuid()))
+        .order_by_desc(audit_event::Column::Id)
+        .limit(limit)
 }
 
 /// Up to `limit` families that ended before `now` (index on expires_at).

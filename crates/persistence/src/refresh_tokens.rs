@@ -18,7 +18,7 @@ use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, Quer
 use social_login_domain::refresh::{
     RefreshRecord, RefreshTokenHash, RefreshVerdict, judge, token_expiry,
 };
-use social_login_domain::{FamilyId, UserId};
+use social_login_domain::{AuditContext, AuditEventType, FamilyId, UserId};
 use social_login_ports::{NewRefreshToken, RefreshTokenRepository, RepositoryError, RotateError};
 use time::{Duration, OffsetDateTime};
 
@@ -28,6 +28,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
         &self,
         first: NewRefreshToken,
         family_expires_at: OffsetDateTime,
+        audit: AuditContext,
     ) -> Result<(), RepositoryError> {
         let txn = self.begin_write().await?;
         refresh_family::Entity::insert(family_to_row(&first, family_expires_at))
@@ -38,6 +39,8 @@ impl RefreshTokenRepository for SeaOrmRepository {
             .exec_without_returning(&txn)
             .await
             .map_err(repository_error)?;
+        let event = audit.event(0, AuditEventType::UserLogin, first.user_id, None);
+        crate::audit::record(&txn, &event, audit.outbox).await?;
         txn.commit().await.map_err(repository_error)
     }
 
@@ -47,6 +50,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
         successor_hash: RefreshTokenHash,
         now: OffsetDateTime,
         successor_ttl: Duration,
+        audit: AuditContext,
     ) -> Result<UserId, RotateError> {
         let txn = self.begin_write().await?;
         let Some(family) = lock_family_of(&txn, presented).await? else {
@@ -76,8 +80,11 @@ impl RefreshTokenRepository for SeaOrmRepository {
                 txn.commit().await.map_err(repository_error)?;
                 Ok(user)
             }
-            RefreshVerdict::ReuseDetected { family } => {
-                revoke_family(&txn, family).await?;
+            RefreshVerdict::ReuseDetected { family: id } => {
+                revoke_family(&txn, id).await?;
+                let user = UserId::from_uuid(family.user_id);
+                let event = audit.event(0, AuditEventType::SessionRefreshReuseDetected, user, None);
+                crate::audit::record(&txn, &event, audit.outbox).await?;
                 txn.commit().await.map_err(repository_error)?;
                 Err(RotateError::ReuseDetected)
             }
@@ -85,14 +92,24 @@ impl RefreshTokenRepository for SeaOrmRepository {
         }
     }
 
-    async fn revoke_refresh(&self, presented: RefreshTokenHash) -> Result<(), RepositoryError> {
-        // One statement: it takes the family row's lock, so it waits for a rotation in flight
-        // and then revokes the successor that rotation committed, with the rest.
-        queries::revoke_family_of(presented)
-            .exec(self.connection())
-            .await
-            .map_err(repository_error)?;
-        Ok(())
+    async fn revoke_refresh(
+        &self,
+        presented: RefreshTokenHash,
+        audit: AuditContext,
+    ) -> Result<(), RepositoryError> {
+        // Under the family row's lock: it waits for a rotation in flight, then revokes the
+        // successor that rotation committed with the rest. Only the first logout of a
+        // session records an event.
+        let txn = self.begin_write().await?;
+        if let Some(family) = lock_family_of(&txn, presented).await?
+            && !family.revoked
+        {
+            revoke_family(&txn, FamilyId::from_uuid(family.id)).await?;
+            let user = UserId::from_uuid(family.user_id);
+            let event = audit.event(0, AuditEventType::SessionLogout, user, None);
+            crate::audit::record(&txn, &event, audit.outbox).await?;
+        }
+        txn.commit().await.map_err(repository_error)
     }
 
     async fn prune_expired(&self, now: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError> {

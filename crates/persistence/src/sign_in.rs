@@ -44,6 +44,7 @@ pub(crate) async fn sign_in_with_provider(
         sign_in.auto_link_by_email,
     )
     .map_err(|_| SignInError::EmailAlreadyRegistered)?;
+    let events = social_login_domain::audit::sign_in_events(&decision);
     let (user, is_new_user) = match (decision, existing, owner) {
         (LoginDecision::SignIn { .. }, Some((link, user)), _) => {
             refresh_link(&txn, &link, &sign_in).await?;
@@ -73,6 +74,13 @@ pub(crate) async fn sign_in_with_provider(
         .exec_without_returning(&txn)
         .await
         .map_err(repository_error)?;
+    let audit = &sign_in.audit;
+    let recorded: Vec<_> = events
+        .iter()
+        .enumerate()
+        .map(|(index, kind)| audit.event(index, *kind, user.id, Some(identity.provider)))
+        .collect();
+    crate::audit::record_all(&txn, recorded, audit.outbox).await?;
     txn.commit().await.map_err(repository_error)?;
     Ok(SignedIn { user, is_new_user })
 }

@@ -9,7 +9,8 @@ use async_trait::async_trait;
 use sea_orm::{ConnectionTrait, DbBackend, EntityTrait, QuerySelect};
 use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
 use social_login_domain::{
-    Email, LinkedAccount, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject, User, UserId,
+    AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
+    NewUser, ProviderKey, ProviderSubject, User, UserId,
 };
 use social_login_ports::{
     AddLinkError, CreateUserError, ProviderSignIn, RemoveLinkError, RepositoryError, SignInError,
@@ -57,6 +58,7 @@ impl UserRepository for SeaOrmRepository {
         &self,
         user: NewUser,
         first_link: Option<NewLinkedAccount>,
+        audit: AuditContext,
     ) -> Result<User, CreateUserError> {
         if first_link
             .as_ref()
@@ -85,13 +87,21 @@ impl UserRepository for SeaOrmRepository {
                     _ => repository_error(err).into(),
                 })?;
         }
+        let provider = first_link.as_ref().map(|link| link.provider);
+        let event = audit.event(0, AuditEventType::UserRegistered, user.id, provider);
+        crate::audit::record(&txn, &event, audit.outbox).await?;
         txn.commit().await.map_err(repository_error)?;
         Ok(user.into_user())
     }
 
-    async fn add_link(&self, link: NewLinkedAccount) -> Result<LinkedAccount, AddLinkError> {
+    async fn add_link(
+        &self,
+        link: NewLinkedAccount,
+        audit: AuditContext,
+    ) -> Result<LinkedAccount, AddLinkError> {
+        let txn = self.begin_write().await?;
         linked_account::Entity::insert(link_to_row(&link))
-            .exec_without_returning(self.connection())
+            .exec_without_returning(&txn)
             .await
             .map_err(|err| match unique_violation(&err) {
                 Some(UniqueIndex::LinkProviderSubject | UniqueIndex::LinkUserProvider) => {
@@ -100,6 +110,14 @@ impl UserRepository for SeaOrmRepository {
                 _ if is_foreign_key_violation(&err) => AddLinkError::UserNotFound,
                 _ => repository_error(err).into(),
             })?;
+        let event = audit.event(
+            0,
+            AuditEventType::AccountLinked,
+            link.user_id,
+            Some(link.provider),
+        );
+        crate::audit::record(&txn, &event, audit.outbox).await?;
+        txn.commit().await.map_err(repository_error)?;
         Ok(link.to_linked_account())
     }
 
@@ -115,6 +133,7 @@ impl UserRepository for SeaOrmRepository {
         user: UserId,
         provider: ProviderKey,
         usable: Vec<ProviderKey>,
+        audit: AuditContext,
     ) -> Result<(), RemoveLinkError> {
         let txn = self.begin_write().await?;
         let mut find_user = queries::user_by_id(user);
@@ -135,8 +154,28 @@ impl UserRepository for SeaOrmRepository {
             .exec(&txn)
             .await
             .map_err(repository_error)?;
+        let event = audit.event(0, AuditEventType::AccountUnlinked, user.id, Some(provider));
+        crate::audit::record(&txn, &event, audit.outbox).await?;
         txn.commit().await.map_err(repository_error)?;
         Ok(())
+    }
+
+    async fn record_event(
+        &self,
+        event: AuditEvent,
+        outbox: EventSet,
+    ) -> Result<(), RepositoryError> {
+        let txn = self.begin_write().await?;
+        crate::audit::record(&txn, &event, outbox).await?;
+        txn.commit().await.map_err(repository_error)
+    }
+
+    async fn list_events(
+        &self,
+        user: UserId,
+        limit: u64,
+    ) -> Result<Vec<AuditEvent>, RepositoryError> {
+        crate::audit::list(self.connection(), user, limit).await
     }
 
     async fn ping(&self) -> Result<(), RepositoryError> {

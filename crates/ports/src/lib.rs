@@ -15,6 +15,7 @@ pub mod session_tokens;
 pub mod state_sealer;
 pub mod state_store;
 pub mod token_cipher;
+pub mod webhooks;
 
 pub use clock::{Clock, SystemClock};
 pub use identity_provider::{
@@ -31,6 +32,7 @@ pub use session_tokens::{AccessToken, IssuedRefreshToken, SessionTokenError, Ses
 pub use state_sealer::StateSealer;
 pub use state_store::{StateStore, StateStoreError};
 pub use token_cipher::{CipherError, TokenCipher};
+pub use webhooks::{DeliveryError, PendingDelivery, WebhookOutbox, WebhookSender};
 
 #[cfg(feature = "mock")]
 pub use {
@@ -38,4 +40,5 @@ pub use {
     randomness::MockRandomness, repository::MockRefreshTokenRepository,
     repository::MockUserRepository, session_tokens::MockSessionTokens,
     state_sealer::MockStateSealer, state_store::MockStateStore, token_cipher::MockTokenCipher,
+    webhooks::MockWebhookOutbox, webhooks::MockWebhookSender,
 };

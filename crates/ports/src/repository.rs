@@ -9,8 +9,9 @@ use async_trait::async_trait;
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{
-    Email, FamilyId, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, ProviderIdentity,
-    ProviderKey, ProviderSubject, SealedToken, User, UserId,
+    AuditContext, AuditEvent, Email, EventSet, FamilyId, LinkedAccount, LinkedAccountId,
+    NewLinkedAccount, NewUser, ProviderIdentity, ProviderKey, ProviderSubject, SealedToken, User,
+    UserId,
 };
 use time::{Duration, OffsetDateTime};
 
@@ -62,6 +63,8 @@ pub struct ProviderSignIn {
     /// The session the login starts, for whichever user it turns out to be.
     pub session: SessionStart,
     pub now: OffsetDateTime,
+    /// Records the login (and the registration or link it decided on).
+    pub audit: AuditContext,
 }
 
 /// A new refresh-token family and its first token, for a user decided elsewhere.
@@ -133,15 +136,21 @@ pub trait UserRepository: Send + Sync {
     /// The user's links, oldest first.
     async fn list_links(&self, user: UserId) -> Result<Vec<LinkedAccount>, RepositoryError>;
 
-    /// Creates the user and, if given, its first link, in one transaction: both or neither.
+    /// Creates the user and, if given, its first link, in one transaction: both or neither,
+    /// with the `user.registered` event.
     async fn create_user(
         &self,
         user: NewUser,
         first_link: Option<NewLinkedAccount>,
+        audit: AuditContext,
     ) -> Result<User, CreateUserError>;
 
-    /// Links a provider account to an existing user.
-    async fn add_link(&self, link: NewLinkedAccount) -> Result<LinkedAccount, AddLinkError>;
+    /// Links a provider account to an existing user, with the `account.linked` event.
+    async fn add_link(
+        &self,
+        link: NewLinkedAccount,
+        audit: AuditContext,
+    ) -> Result<LinkedAccount, AddLinkError>;
 
     /// A provider login, decided and stored in one transaction (CONTRACT §4): looks the
     /// account and the email up, applies `domain::linking::decide_login`, then signs the
@@ -155,13 +164,29 @@ pub trait UserRepository: Send + Sync {
     /// Removes the user's link of `provider` in one transaction that re-reads the user and
     /// all its links and applies `domain::disconnect::check_disconnect`, so two concurrent
     /// disconnects cannot leave a user with no way to log in.
-    /// `usable` are the enabled providers, handed to the rule.
+    /// `usable` are the enabled providers, handed to the rule. Records `account.unlinked`.
     async fn remove_link(
         &self,
         user: UserId,
         provider: ProviderKey,
         usable: Vec<ProviderKey>,
+        audit: AuditContext,
     ) -> Result<(), RemoveLinkError>;
+
+    /// Records an event that goes with no other write (a failed provider revocation), and
+    /// queues it for the webhooks if `outbox` holds its type.
+    async fn record_event(
+        &self,
+        event: AuditEvent,
+        outbox: EventSet,
+    ) -> Result<(), RepositoryError>;
+
+    /// The user's most recent events, newest first, at most `limit`.
+    async fn list_events(
+        &self,
+        user: UserId,
+        limit: u64,
+    ) -> Result<Vec<AuditEvent>, RepositoryError>;
 
     /// Cheap reachability check for `/readyz`.
     async fn ping(&self) -> Result<(), RepositoryError>;
@@ -199,27 +224,36 @@ pub enum RotateError {
 pub trait RefreshTokenRepository: Send + Sync {
     /// A new session: its family, ending at `family_expires_at`, and its first token, in one
     /// transaction (both or neither).
+    /// Records `user.login`.
     async fn start_family(
         &self,
         first: NewRefreshToken,
         family_expires_at: OffsetDateTime,
+        audit: AuditContext,
     ) -> Result<(), RepositoryError>;
 
     /// In one transaction holding the family's lock, judges `presented` with
     /// `domain::refresh::judge`:
     /// valid → marks it used, stores `successor_hash` in the same family for the same user,
     /// expiring `successor_ttl` from `now` but never after the family ends, and returns the
-    /// user; reused → revokes the family. Of concurrent rotations of one token, one wins.
+    /// user; reused → revokes the family and records `session.refresh_reuse_detected`.
+    /// Of concurrent rotations of one token, one wins.
     async fn rotate_refresh(
         &self,
         presented: RefreshTokenHash,
         successor_hash: RefreshTokenHash,
         now: OffsetDateTime,
         successor_ttl: Duration,
+        audit: AuditContext,
     ) -> Result<UserId, RotateError>;
 
-    /// Logout: revokes the family of `presented`. Unknown tokens are not an error.
-    async fn revoke_refresh(&self, presented: RefreshTokenHash) -> Result<(), RepositoryError>;
+    /// Logout: revokes the family of `presented` and records `session.logout` (once: a
+    /// family revoked already records nothing). Unknown tokens are not an error.
+    async fn revoke_refresh(
+        &self,
+        presented: RefreshTokenHash,
+        audit: AuditContext,
+    ) -> Result<(), RepositoryError>;
 
     /// Housekeeping: deletes up to `limit` tokens that expired before `now`, then up to
     /// `limit` families that ended before `now` with their tokens. Returns how many rows

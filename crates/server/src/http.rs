@@ -84,7 +84,7 @@ impl utoipa::Modify for BearerAuth {
     }
 }
 
-const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+pub(crate) const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// Builds the whole application. Serve it with
 /// `into_make_service_with_connect_info::<SocketAddr>()`: the client IP (rate limit, logs)
@@ -107,6 +107,7 @@ pub fn router(service: Arc<AuthService>, options: HttpOptions) -> Router {
         .routes(routes!(oauth::accounts))
         .routes(routes!(oauth::disconnect))
         .routes(routes!(password::me))
+        .routes(routes!(password::events))
         .routes(routes!(ops::healthz))
         .routes(routes!(ops::readyz))
         .routes(routes!(ops::metrics))

@@ -13,4 +13,5 @@ pub mod settings;
 #[cfg(feature = "demo")]
 pub mod simulated;
 pub mod telemetry;
+pub mod webhook_delivery;
 pub mod wiring;

@@ -154,6 +154,9 @@ pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupEr
         std::sync::Arc::downgrade(&service),
         housekeeping::PRUNE_EVERY,
     );
+    if let Some(delivery) = wired.webhooks {
+        crate::webhook_delivery::spawn(std::sync::Arc::downgrade(&service), delivery);
+    }
     Ok(http::router(service, options))
 }
 

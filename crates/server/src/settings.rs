@@ -15,6 +15,7 @@ mod sections;
 #[cfg(test)]
 mod tests;
 mod validate;
+mod webhooks;
 
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
@@ -29,6 +30,7 @@ pub use sections::{
     StateStoreBackend, TokenSettings,
 };
 pub use validate::MIN_SECRET_KEY_BYTES;
+pub use webhooks::{WebhookSettings, WebhookTarget};
 
 /// The whole configuration file of CONTRACT §3.
 ///
@@ -68,6 +70,8 @@ pub struct Settings {
     pub rate_limit: RateLimitSettings,
     #[serde(default)]
     pub oauth_providers: OAuthProviders,
+    #[serde(default)]
+    pub webhooks: WebhookSettings,
 }
 
 impl Settings {
@@ -88,6 +92,7 @@ impl Settings {
             http: HttpSettings::default(),
             rate_limit: RateLimitSettings::default(),
             oauth_providers: OAuthProviders::default(),
+            webhooks: WebhookSettings::default(),
         }
     }
 

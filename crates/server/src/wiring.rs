@@ -2,8 +2,8 @@
 
 use crate::server::StartupError;
 use crate::settings::{Settings, StateStoreBackend};
-use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry};
-use social_login_domain::ProviderKey;
+use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry, WebhookDelivery};
+use social_login_domain::{EventSet, ProviderKey};
 use social_login_persistence::SeaOrmRepository;
 use social_login_ports::{Clock, IdentityProvider, SystemClock};
 use social_login_provider_apple::AppleProvider;
@@ -17,6 +17,7 @@ use social_login_security::{
     OsRandomness,
 };
 use social_login_state_store::{MemoryStateStore, RedisStateStore, RedisStateStoreConfig};
+use social_login_webhooks::HttpWebhookSender;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -28,6 +29,8 @@ const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 pub struct Wired {
     pub service: AuthService,
     pub repository: Arc<SeaOrmRepository>,
+    /// The delivery of audit events, when `[webhooks]` names a receiver.
+    pub webhooks: Option<WebhookDelivery>,
 }
 
 /// Connects to the database and builds every adapter. Keys are derived here, once.
@@ -60,10 +63,27 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         auto_link_by_email: settings.auto_link_by_email,
         state_ttl: settings.oauth_state_store.ttl(),
         refresh_family_max: settings.tokens.refresh_family_max(),
+        webhook_events: settings
+            .webhooks
+            .target()
+            .map_or(EventSet::NONE, |target| target.events),
+    };
+    let webhooks = match settings.webhooks.target() {
+        Some(target) => {
+            let sender = HttpWebhookSender::new(target.url, target.secret)
+                .map_err(|error| StartupError::Provider(format!("webhooks: {error}")))?;
+            Some(WebhookDelivery::new(
+                repository.clone(),
+                Arc::new(sender),
+                ports.clock.clone(),
+            ))
+        }
+        None => None,
     };
     Ok(Wired {
         service: AuthService::new(ports, policy),
         repository,
+        webhooks,
     })
 }
 

@@ -25,6 +25,7 @@ pub mod contract;
 mod cipher;
 mod clock;
 mod hasher;
+mod outbox;
 mod provider;
 mod randomness;
 mod refresh_tokens;
@@ -41,3 +42,34 @@ pub use randomness::SeededRandomness;
 pub use repository::InMemoryRepository;
 pub use sessions::{ACCESS_TTL, FakeSessions, REFRESH_TTL};
 pub use states::{FakeStateSealer, FakeStateStore};
+
+/// An audit context for a write no request made (tests, tools): no origin, fresh ids, the
+/// wall clock's time, nothing queued for webhooks.
+pub fn audit_now() -> social_login_domain::AuditContext {
+    audit_at(
+        time::OffsetDateTime::now_utc(),
+        social_login_domain::EventSet::NONE,
+    )
+}
+
+/// An audit context at `at` queueing `outbox`'s types, with fresh ids in time order.
+pub fn audit_at(
+    at: time::OffsetDateTime,
+    outbox: social_login_domain::EventSet,
+) -> social_login_domain::AuditContext {
+    use social_login_domain::AuditEventId;
+    let random = || {
+        uuid::Uuid::new_v4().as_bytes()[..8]
+            .try_into()
+            .unwrap_or([0; 8])
+    };
+    social_login_domain::AuditContext {
+        origin: social_login_domain::Origin::default(),
+        at,
+        ids: [
+            AuditEventId::at(at, random()),
+            AuditEventId::at(at + time::Duration::microseconds(1), random()),
+        ],
+        outbox,
+    }
+}

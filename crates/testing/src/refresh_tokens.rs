@@ -3,9 +3,8 @@
 use crate::InMemoryRepository;
 use crate::repository::Token;
 use async_trait::async_trait;
-use social_login_domain::FamilyId;
-use social_login_domain::UserId;
 use social_login_domain::refresh::{RefreshTokenHash, RefreshVerdict, judge, token_expiry};
+use social_login_domain::{AuditContext, AuditEventType, FamilyId, UserId};
 use social_login_ports::{NewRefreshToken, RefreshTokenRepository, RepositoryError, RotateError};
 use std::collections::HashSet;
 use time::{Duration, OffsetDateTime};
@@ -16,8 +15,15 @@ impl RefreshTokenRepository for InMemoryRepository {
         &self,
         first: NewRefreshToken,
         family_expires_at: OffsetDateTime,
+        audit: AuditContext,
     ) -> Result<(), RepositoryError> {
-        self.lock().start_family(&first, family_expires_at)
+        let mut committed = self.lock();
+        let mut tables = committed.clone();
+        tables.start_family(&first, family_expires_at)?;
+        let event = audit.event(0, AuditEventType::UserLogin, first.user_id, None);
+        tables.record(event, audit.outbox)?;
+        *committed = tables;
+        Ok(())
     }
 
     async fn rotate_refresh(
@@ -26,6 +32,7 @@ impl RefreshTokenRepository for InMemoryRepository {
         successor_hash: RefreshTokenHash,
         now: OffsetDateTime,
         successor_ttl: Duration,
+        audit: AuditContext,
     ) -> Result<UserId, RotateError> {
         let mut tables = self.lock();
         let record = tables.refresh_record(&presented);
@@ -50,6 +57,9 @@ impl RefreshTokenRepository for InMemoryRepository {
                 Ok(user)
             }
             RefreshVerdict::ReuseDetected { family } => {
+                let user = record.map(|r| r.user_id).unwrap_or_default();
+                let event = audit.event(0, AuditEventType::SessionRefreshReuseDetected, user, None);
+                tables.record(event, audit.outbox)?;
                 tables.revoked.insert(family);
                 Err(RotateError::ReuseDetected)
             }
@@ -57,10 +67,19 @@ impl RefreshTokenRepository for InMemoryRepository {
         }
     }
 
-    async fn revoke_refresh(&self, presented: RefreshTokenHash) -> Result<(), RepositoryError> {
+    async fn revoke_refresh(
+        &self,
+        presented: RefreshTokenHash,
+        audit: AuditContext,
+    ) -> Result<(), RepositoryError> {
         let mut tables = self.lock();
-        if let Some(family) = tables.tokens.get(&presented).map(|token| token.family) {
-            tables.revoked.insert(family);
+        let Some(token) = tables.tokens.get(&presented).cloned() else {
+            return Ok(());
+        };
+        if !tables.revoked.contains(&token.family) {
+            let event = audit.event(0, AuditEventType::SessionLogout, token.user_id, None);
+            tables.record(event, audit.outbox)?;
+            tables.revoked.insert(token.family);
         }
         Ok(())
     }

@@ -3,7 +3,8 @@
 
 use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
 use social_login_domain::{
-    Email, FamilyId, LinkedAccount, NewLinkedAccount, ProviderKey, SealedToken, User, UserId,
+    AuditEvent, Email, EventSet, FamilyId, LinkedAccount, NewLinkedAccount, ProviderKey,
+    SealedToken, User, UserId,
 };
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, MutexGuard};
@@ -26,6 +27,20 @@ pub(crate) struct Tables {
     /// Family id → when it ends.
     pub(crate) families: HashMap<FamilyId, OffsetDateTime>,
     pub(crate) revoked: HashSet<FamilyId>,
+    /// In the order written.
+    pub(crate) events: Vec<AuditEvent>,
+    pub(crate) outbox: Vec<OutboxRow>,
+    pub(crate) next_seq: u64,
+}
+
+/// An event waiting for its webhook delivery.
+#[derive(Clone)]
+pub(crate) struct OutboxRow {
+    pub(crate) seq: u64,
+    pub(crate) event: AuditEvent,
+    pub(crate) attempts: u32,
+    pub(crate) next_attempt: OffsetDateTime,
+    pub(crate) locked_until: Option<OffsetDateTime>,
 }
 
 #[derive(Clone)]
@@ -47,6 +62,11 @@ impl InMemoryRepository {
 
     pub fn link_count(&self) -> usize {
         self.lock().links.len()
+    }
+
+    /// Every audit event recorded, oldest first.
+    pub fn events(&self) -> Vec<AuditEvent> {
+        self.lock().events.clone()
     }
 
     /// Refresh tokens stored, of every session.
@@ -131,6 +151,32 @@ impl Tables {
         if self.user(first.user_id).is_none() {
             return refused("foreign key: no such user");
         }
+        Ok(())
+    }
+
+    /// Records `event` and queues it when `outbox` wants its type; a duplicate id is
+    /// refused, as the primary key would.
+    pub(crate) fn record(
+        &mut self,
+        event: AuditEvent,
+        outbox: EventSet,
+    ) -> Result<(), social_login_ports::RepositoryError> {
+        if self.events.iter().any(|old| old.id == event.id) {
+            return Err(social_login_ports::RepositoryError::Internal(
+                "duplicate event id".into(),
+            ));
+        }
+        if outbox.contains(event.kind) {
+            self.next_seq += 1;
+            self.outbox.push(OutboxRow {
+                seq: self.next_seq,
+                event: event.clone(),
+                attempts: 0,
+                next_attempt: event.created_at,
+                locked_until: None,
+            });
+        }
+        self.events.push(event);
         Ok(())
     }
 

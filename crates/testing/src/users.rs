@@ -5,7 +5,8 @@ use async_trait::async_trait;
 use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
 use social_login_domain::linking::{EmailOwner, LoginDecision, decide_login};
 use social_login_domain::{
-    Email, LinkedAccount, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject, User, UserId,
+    AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
+    NewUser, ProviderKey, ProviderSubject, User, UserId,
 };
 use social_login_ports::{
     AddLinkError, CreateUserError, ProviderSignIn, RemoveLinkError, RepositoryError, SignInError,
@@ -43,6 +44,7 @@ impl UserRepository for InMemoryRepository {
         &self,
         user: NewUser,
         first_link: Option<NewLinkedAccount>,
+        audit: AuditContext,
     ) -> Result<User, CreateUserError> {
         let mut tables = self.lock();
         if user
@@ -65,12 +67,19 @@ impl UserRepository for InMemoryRepository {
             return Err(RepositoryError::Internal("first link of another user".into()).into());
         }
         let user = user.into_user();
+        let provider = first_link.as_ref().map(|link| link.provider);
+        let event = audit.event(0, AuditEventType::UserRegistered, user.id, provider);
+        tables.record(event, audit.outbox)?;
         tables.users.push(user.clone());
         tables.links.extend(first_link);
         Ok(user)
     }
 
-    async fn add_link(&self, link: NewLinkedAccount) -> Result<LinkedAccount, AddLinkError> {
+    async fn add_link(
+        &self,
+        link: NewLinkedAccount,
+        audit: AuditContext,
+    ) -> Result<LinkedAccount, AddLinkError> {
         let mut tables = self.lock();
         if tables.user(link.user_id).is_none() {
             return Err(AddLinkError::UserNotFound);
@@ -79,6 +88,13 @@ impl UserRepository for InMemoryRepository {
             return Err(AddLinkError::ProviderAlreadyLinked);
         }
         let stored = link.to_linked_account();
+        let event = audit.event(
+            0,
+            AuditEventType::AccountLinked,
+            link.user_id,
+            Some(link.provider),
+        );
+        tables.record(event, audit.outbox)?;
         tables.links.push(link);
         Ok(stored)
     }
@@ -113,6 +129,7 @@ impl UserRepository for InMemoryRepository {
             sign_in.auto_link_by_email,
         )
         .map_err(|_| SignInError::EmailAlreadyRegistered)?;
+        let events = social_login_domain::audit::sign_in_events(&decision);
         let new_link = |user_id| NewLinkedAccount {
             id: sign_in.new_link_id,
             user_id,
@@ -174,6 +191,12 @@ impl UserRepository for InMemoryRepository {
         };
         let first = sign_in.session.first_token(user.id, sign_in.now);
         tables.start_family(&first, sign_in.session.family_expires_at)?;
+        for (index, kind) in events.iter().enumerate() {
+            let event = sign_in
+                .audit
+                .event(index, *kind, user.id, Some(identity.provider));
+            tables.record(event, sign_in.audit.outbox)?;
+        }
         *committed = tables;
         Ok(SignedIn { user, is_new_user })
     }
@@ -183,14 +206,43 @@ impl UserRepository for InMemoryRepository {
         user: UserId,
         provider: ProviderKey,
         usable: Vec<ProviderKey>,
+        audit: AuditContext,
     ) -> Result<(), RemoveLinkError> {
         let mut tables = self.lock();
         let Some(owner) = tables.user(user).cloned() else {
             return Err(DisconnectRefused::NotLinked.into());
         };
         let target = check_disconnect(&owner, &tables.links_of(user), provider, &usable)?;
+        let event = audit.event(0, AuditEventType::AccountUnlinked, user, Some(provider));
+        tables.record(event, audit.outbox)?;
         tables.links.retain(|link| link.id != target);
         Ok(())
+    }
+
+    async fn record_event(
+        &self,
+        event: AuditEvent,
+        outbox: EventSet,
+    ) -> Result<(), RepositoryError> {
+        self.lock().record(event, outbox)
+    }
+
+    async fn list_events(
+        &self,
+        user: UserId,
+        limit: u64,
+    ) -> Result<Vec<AuditEvent>, RepositoryError> {
+        let tables = self.lock();
+        // Newest first by when they were written (the database orders by the time-ordered
+        // id, which agrees whenever the clock moved between them).
+        Ok(tables
+            .events
+            .iter()
+            .rev()
+            .filter(|event| event.user_id == user)
+            .take(usize::try_from(limit).unwrap_or(usize::MAX))
+            .cloned()
+            .collect())
     }
 
     async fn ping(&self) -> Result<(), RepositoryError> {

@@ -5,7 +5,7 @@
 //! simulated GitHub. `docs/embedding.md` explains which crate serves what.
 
 use social_login_app::{AuthPolicy, AuthService, LoginResult, Ports, ProviderRegistry};
-use social_login_domain::{ProviderKey, SecretText};
+use social_login_domain::{Origin, ProviderKey, SecretText};
 use social_login_ports::SystemClock;
 use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http_client};
 use social_login_provider_oauth2::GithubProvider;
@@ -100,7 +100,7 @@ pub async fn run() -> Result<LoginResult, String> {
         .provider_return("github", &code, &state, None)
         .map_err(|error| error.to_string())?;
     let login = service
-        .callback(returned)
+        .callback(returned, &Origin::default())
         .await
         .map_err(|error| error.to_string())?;
     github_site.shutdown().await;

@@ -2,9 +2,12 @@
 
 use crate::{AppError, AuthService};
 use social_login_domain::disconnect::DisconnectRefused;
-use social_login_domain::{LinkedAccount, ProviderKey, UserId};
+use social_login_domain::{AuditEvent, LinkedAccount, Origin, ProviderKey, UserId};
 use social_login_ports::RemoveLinkError;
 use tracing::instrument;
+
+/// How many of a user's events `GET /users/me/events` returns.
+pub const MAX_EVENTS_LISTED: u64 = 100;
 
 impl AuthService {
     /// The caller's linked accounts, oldest first.
@@ -13,13 +16,29 @@ impl AuthService {
         Ok(self.ports.users.list_links(caller).await?)
     }
 
+    /// The caller's most recent audit events, newest first.
+    #[instrument(skip_all)]
+    pub async fn events(&self, caller: UserId) -> Result<Vec<AuditEvent>, AppError> {
+        Ok(self
+            .ports
+            .users
+            .list_events(caller, MAX_EVENTS_LISTED)
+            .await?)
+    }
+
     /// Removes the caller's link of a provider, unless it is their last way to log in.
     #[instrument(skip_all, fields(provider = %provider))]
-    pub async fn disconnect(&self, caller: UserId, provider: ProviderKey) -> Result<(), AppError> {
+    pub async fn disconnect(
+        &self,
+        caller: UserId,
+        provider: ProviderKey,
+        origin: &Origin,
+    ) -> Result<(), AppError> {
         let provider = self.provider(provider)?.key();
+        let audit = self.audit(origin, self.ports.clock.now());
         self.ports
             .users
-            .remove_link(caller, provider, self.ports.providers.keys())
+            .remove_link(caller, provider, self.ports.providers.keys(), audit)
             .await
             .map_err(|error| match error {
                 RemoveLinkError::Refused(DisconnectRefused::NotLinked) => AppError::AccountNotFound,

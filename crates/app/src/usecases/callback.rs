@@ -1,6 +1,7 @@
 //! POST callback (spec 4.2): log an existing user in, or register a new one.
 
 use crate::{AppError, AuthService, LoginResult, ProviderReturn};
+use social_login_domain::Origin;
 use social_login_domain::state::Flow;
 use social_login_ports::{ProviderSignIn, SignInError};
 use tracing::instrument;
@@ -11,7 +12,11 @@ const ATTEMPTS: usize = 3;
 
 impl AuthService {
     #[instrument(skip_all, fields(provider = %ret.provider))]
-    pub async fn callback(&self, ret: ProviderReturn) -> Result<LoginResult, AppError> {
+    pub async fn callback(
+        &self,
+        ret: ProviderReturn,
+        origin: &Origin,
+    ) -> Result<LoginResult, AppError> {
         let login = self.complete_return(ret, Flow::Login).await?;
         let (access_token, refresh_token) = self.seal(&login.tokens)?;
         for _ in 0..ATTEMPTS {
@@ -31,6 +36,7 @@ impl AuthService {
                     new_link_id: self.new_link_id(now),
                     session,
                     now,
+                    audit: self.audit(origin, now),
                 })
                 .await;
             match signed_in {

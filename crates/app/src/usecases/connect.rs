@@ -3,7 +3,7 @@
 use crate::{AppError, AuthService, ProviderReturn};
 use social_login_domain::linking::check_connect;
 use social_login_domain::state::Flow;
-use social_login_domain::{LinkedAccount, NewLinkedAccount, UserId};
+use social_login_domain::{LinkedAccount, NewLinkedAccount, Origin, UserId};
 use social_login_ports::AddLinkError;
 use tracing::instrument;
 
@@ -13,6 +13,7 @@ impl AuthService {
         &self,
         caller: UserId,
         ret: ProviderReturn,
+        origin: &Origin,
     ) -> Result<LinkedAccount, AppError> {
         let login = self.complete_return(ret, Flow::Connect { caller }).await?;
         let identity = &login.identity;
@@ -36,10 +37,14 @@ impl AuthService {
             created_at: now,
         };
         // The unique constraints settle a race with a concurrent connect or login.
-        users.add_link(link).await.map_err(|error| match error {
-            AddLinkError::ProviderAlreadyLinked => AppError::ProviderAlreadyLinked,
-            AddLinkError::UserNotFound => AppError::Unauthorized,
-            AddLinkError::Repository(error) => error.into(),
-        })
+        let audit = self.audit(origin, now);
+        users
+            .add_link(link, audit)
+            .await
+            .map_err(|error| match error {
+                AddLinkError::ProviderAlreadyLinked => AppError::ProviderAlreadyLinked,
+                AddLinkError::UserNotFound => AppError::Unauthorized,
+                AddLinkError::Repository(error) => error.into(),
+            })
     }
 }

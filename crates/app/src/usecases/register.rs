@@ -2,7 +2,7 @@
 
 use crate::{AppError, AuthService, LoginResult};
 use social_login_domain::password::check_password;
-use social_login_domain::{Email, NewUser, SecretText};
+use social_login_domain::{Email, NewUser, Origin, SecretText};
 use social_login_ports::CreateUserError;
 use tracing::instrument;
 
@@ -19,7 +19,11 @@ pub struct Registration {
 
 impl AuthService {
     #[instrument(skip_all)]
-    pub async fn register(&self, registration: Registration) -> Result<LoginResult, AppError> {
+    pub async fn register(
+        &self,
+        registration: Registration,
+        origin: &Origin,
+    ) -> Result<LoginResult, AppError> {
         let email = Email::parse(&registration.email)
             .map_err(|_| AppError::Validation("email: not a valid email address".into()))?;
         check_password(&registration.password)
@@ -53,7 +57,7 @@ impl AuthService {
         let user = self
             .ports
             .users
-            .create_user(user, None)
+            .create_user(user, None, self.audit(origin, now))
             .await
             .map_err(|error| match error {
                 CreateUserError::EmailTaken | CreateUserError::ProviderAccountTaken => {
@@ -61,7 +65,7 @@ impl AuthService {
                 }
                 CreateUserError::Repository(error) => error.into(),
             })?;
-        self.start_session(user, true).await
+        self.start_session(user, true, origin).await
     }
 
     /// Unknown email, wrong password and a user without password all look the same, and
@@ -71,6 +75,7 @@ impl AuthService {
         &self,
         email: &str,
         password: SecretText,
+        origin: &Origin,
     ) -> Result<LoginResult, AppError> {
         let user = match Email::parse(email) {
             Ok(email) => self.ports.users.find_user_by_email(&email).await?,
@@ -79,7 +84,7 @@ impl AuthService {
         let hash = user.as_ref().and_then(|user| user.password_hash.clone());
         let valid = self.ports.hasher.verify(password, hash).await?;
         match user {
-            Some(user) if valid => self.start_session(user, false).await,
+            Some(user) if valid => self.start_session(user, false, origin).await,
             _ => Err(AppError::InvalidCredentials),
         }
     }

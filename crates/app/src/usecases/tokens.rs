@@ -1,6 +1,7 @@
 //! POST /auth/refresh and POST /auth/logout: rotating refresh tokens.
 
 use crate::{AppError, AuthService, LoginResult};
+use social_login_domain::Origin;
 use social_login_ports::RotateError;
 use tracing::{instrument, warn};
 
@@ -13,7 +14,7 @@ impl AuthService {
     /// Exchanges a refresh token for a new access token and a new refresh token. A token
     /// that was already used revokes its whole family (reuse detection).
     #[instrument(skip_all)]
-    pub async fn refresh(&self, presented: &str) -> Result<LoginResult, AppError> {
+    pub async fn refresh(&self, presented: &str, origin: &Origin) -> Result<LoginResult, AppError> {
         let sessions = &self.ports.sessions;
         let now = self.ports.clock.now();
         let successor = sessions.new_refresh();
@@ -25,6 +26,7 @@ impl AuthService {
                 successor.hash,
                 now,
                 sessions.refresh_ttl(),
+                self.audit(origin, now),
             )
             .await
             .map_err(|error| match error {
@@ -72,8 +74,13 @@ impl AuthService {
     /// Ends the session of this refresh token. Unknown tokens are accepted silently, so
     /// logout cannot be used to probe which tokens exist.
     #[instrument(skip_all)]
-    pub async fn logout(&self, presented: &str) -> Result<(), AppError> {
+    pub async fn logout(&self, presented: &str, origin: &Origin) -> Result<(), AppError> {
         let hash = self.ports.sessions.hash_refresh(presented);
-        Ok(self.ports.refresh_tokens.revoke_refresh(hash).await?)
+        let audit = self.audit(origin, self.ports.clock.now());
+        Ok(self
+            .ports
+            .refresh_tokens
+            .revoke_refresh(hash, audit)
+            .await?)
     }
 }

@@ -45,7 +45,10 @@ async fn a_new_user_gets_a_working_session() {
     );
     let refreshed = world
         .service
-        .refresh(result.refresh_token.expose())
+        .refresh(
+            result.refresh_token.expose(),
+            &social_login_domain::Origin::default(),
+        )
         .await
         .unwrap();
     assert_eq!(refreshed.user.id, result.user.id);

@@ -38,6 +38,8 @@ async fn a_matching_email_is_refused_when_auto_linking_is_off() {
 async fn a_verified_matching_email_links_when_auto_linking_is_on() {
     let world = World::auto_linking();
     let owner = google_user(&world, "ada@example.com").await;
+    // Links list oldest first; a later login is a later link.
+    world.clock.advance(time::Duration::seconds(1));
     let result = world
         .sign_in(github_login("gh-1", "Ada@Example.COM"))
         .await

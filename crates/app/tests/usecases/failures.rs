@@ -123,7 +123,7 @@ async fn an_internal_repository_failure_is_internal() {
     users.expect_list_links().returning(|_| Err(internal()));
     users
         .expect_remove_link()
-        .returning(|_, _, _| Err(RemoveLinkError::Repository(internal())));
+        .returning(|_, _, _, _| Err(RemoveLinkError::Repository(internal())));
     let service = world.service_with(Ports {
         users: Arc::new(users),
         ..world.ports()
@@ -145,20 +145,24 @@ async fn an_unavailable_refresh_token_store_is_unavailable() {
     let mut tokens = MockRefreshTokenRepository::new();
     tokens
         .expect_rotate_refresh()
-        .returning(|_, _, _, _| Err(RotateError::Repository(unavailable())));
+        .returning(|_, _, _, _, _| Err(RotateError::Repository(unavailable())));
     tokens
         .expect_revoke_refresh()
-        .returning(|_| Err(unavailable()));
+        .returning(|_, _| Err(unavailable()));
     let service = world.service_with(Ports {
         refresh_tokens: Arc::new(tokens),
         ..world.ports()
     });
     assert!(matches!(
-        service.refresh("refresh:anything").await,
+        service
+            .refresh("refresh:anything", &social_login_domain::Origin::default())
+            .await,
         Err(AppError::Unavailable(_))
     ));
     assert!(matches!(
-        service.logout("refresh:anything").await,
+        service
+            .logout("refresh:anything", &social_login_domain::Origin::default())
+            .await,
         Err(AppError::Unavailable(_))
     ));
 }
@@ -169,13 +173,18 @@ async fn a_refresh_for_a_user_that_no_longer_exists_is_invalid_credentials() {
     let mut tokens = MockRefreshTokenRepository::new();
     tokens
         .expect_rotate_refresh()
-        .returning(|_, _, _, _| Ok(UserId::new()));
+        .returning(|_, _, _, _, _| Ok(UserId::new()));
     let service = world.service_with(Ports {
         refresh_tokens: Arc::new(tokens),
         ..world.ports()
     });
     assert_eq!(
-        service.refresh("refresh:of-a-deleted-user").await,
+        service
+            .refresh(
+                "refresh:of-a-deleted-user",
+                &social_login_domain::Origin::default()
+            )
+            .await,
         Err(AppError::InvalidCredentials)
     );
 }
@@ -220,11 +229,14 @@ async fn session_tokens_that_cannot_be_issued_are_internal() {
         ..world.ports()
     });
     let result = service
-        .register(Registration {
-            email: "ada@example.com".into(),
-            password: SecretText::new("correct horse"),
-            full_name: None,
-        })
+        .register(
+            Registration {
+                email: "ada@example.com".into(),
+                password: SecretText::new("correct horse"),
+                full_name: None,
+            },
+            &social_login_domain::Origin::default(),
+        )
         .await;
     assert!(matches!(result, Err(AppError::Internal(_))), "{result:?}");
 }
@@ -249,13 +261,19 @@ async fn a_failing_hasher_is_internal() {
         full_name: None,
     };
     assert!(matches!(
-        service.register(registration).await,
+        service
+            .register(registration, &social_login_domain::Origin::default())
+            .await,
         Err(AppError::Internal(_))
     ));
     assert_eq!(world.users.user_count(), 0);
     assert!(matches!(
         service
-            .password_login("ada@example.com", SecretText::new("correct horse"))
+            .password_login(
+                "ada@example.com",
+                SecretText::new("correct horse"),
+                &social_login_domain::Origin::default()
+            )
             .await,
         Err(AppError::Internal(_))
     ));

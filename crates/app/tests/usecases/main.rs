@@ -5,6 +5,7 @@
 mod world;
 
 mod accounts;
+mod audit;
 mod authorize;
 mod callback;
 mod callback_linking;

@@ -23,7 +23,10 @@ async fn register_creates_a_password_user_with_an_unverified_email() {
     let world = World::new();
     let result = world
         .service
-        .register(registration("Ada@Example.com", "correct horse"))
+        .register(
+            registration("Ada@Example.com", "correct horse"),
+            &social_login_domain::Origin::default(),
+        )
         .await
         .unwrap();
     assert!(result.is_new_user);
@@ -51,7 +54,11 @@ async fn a_blank_full_name_is_stored_as_none() {
     let world = World::new();
     let mut blank = registration("ada@example.com", "correct horse");
     blank.full_name = Some("   ".into());
-    let result = world.service.register(blank).await.unwrap();
+    let result = world
+        .service
+        .register(blank, &social_login_domain::Origin::default())
+        .await
+        .unwrap();
     assert_eq!(result.user.full_name, None);
 }
 
@@ -61,12 +68,21 @@ async fn an_over_long_full_name_is_a_validation_error() {
     let mut long = registration("ada@example.com", "correct horse");
     long.full_name = Some("é".repeat(201));
     assert!(is_validation_of(
-        world.service.register(long).await,
+        world
+            .service
+            .register(long, &social_login_domain::Origin::default())
+            .await,
         "full_name"
     ));
     let mut longest = registration("ada@example.com", "correct horse");
     longest.full_name = Some("é".repeat(200));
-    assert!(world.service.register(longest).await.is_ok());
+    assert!(
+        world
+            .service
+            .register(longest, &social_login_domain::Origin::default())
+            .await
+            .is_ok()
+    );
 }
 
 #[tokio::test]
@@ -76,7 +92,10 @@ async fn registering_an_email_twice_ignoring_case_is_refused() {
     assert_eq!(
         world
             .service
-            .register(registration("ADA@Example.COM", "another horse"))
+            .register(
+                registration("ADA@Example.COM", "another horse"),
+                &social_login_domain::Origin::default()
+            )
             .await,
         Err(AppError::EmailAlreadyRegistered)
     );
@@ -93,7 +112,10 @@ async fn registering_the_email_of_a_provider_user_is_refused() {
     assert_eq!(
         world
             .service
-            .register(registration("Ada@example.com", "correct horse"))
+            .register(
+                registration("Ada@example.com", "correct horse"),
+                &social_login_domain::Origin::default()
+            )
             .await,
         Err(AppError::EmailAlreadyRegistered)
     );
@@ -107,7 +129,10 @@ async fn a_weak_password_is_a_validation_error() {
             is_validation_of(
                 world
                     .service
-                    .register(registration("ada@example.com", weak))
+                    .register(
+                        registration("ada@example.com", weak),
+                        &social_login_domain::Origin::default()
+                    )
                     .await,
                 "password"
             ),
@@ -126,7 +151,10 @@ async fn a_malformed_email_is_a_validation_error() {
             is_validation_of(
                 world
                     .service
-                    .register(registration(bad, "correct horse"))
+                    .register(
+                        registration(bad, "correct horse"),
+                        &social_login_domain::Origin::default()
+                    )
                     .await,
                 "email"
             ),
@@ -142,7 +170,11 @@ async fn login_with_the_right_password_signs_the_user_in() {
     let registered = world.register("ada@example.com", "correct horse").await;
     let result = world
         .service
-        .password_login("ADA@example.com", SecretText::new("correct horse"))
+        .password_login(
+            "ADA@example.com",
+            SecretText::new("correct horse"),
+            &social_login_domain::Origin::default(),
+        )
         .await
         .unwrap();
     assert!(!result.is_new_user);
@@ -157,7 +189,11 @@ async fn login_with_a_wrong_password_is_invalid_credentials() {
     assert_eq!(
         world
             .service
-            .password_login("ada@example.com", SecretText::new("wrong horse"))
+            .password_login(
+                "ada@example.com",
+                SecretText::new("wrong horse"),
+                &social_login_domain::Origin::default()
+            )
             .await,
         Err(AppError::InvalidCredentials)
     );
@@ -183,7 +219,11 @@ async fn login_with_an_unknown_email_still_runs_the_hasher_and_fails() {
     });
     assert_eq!(
         service
-            .password_login("nobody@example.com", SecretText::new("correct horse"))
+            .password_login(
+                "nobody@example.com",
+                SecretText::new("correct horse"),
+                &social_login_domain::Origin::default()
+            )
             .await,
         Err(AppError::InvalidCredentials)
     );
@@ -198,7 +238,11 @@ async fn login_with_a_malformed_email_still_runs_the_hasher_and_fails() {
     });
     assert_eq!(
         service
-            .password_login("not an email", SecretText::new("correct horse"))
+            .password_login(
+                "not an email",
+                SecretText::new("correct horse"),
+                &social_login_domain::Origin::default()
+            )
             .await,
         Err(AppError::InvalidCredentials)
     );
@@ -217,7 +261,11 @@ async fn a_provider_user_cannot_log_in_with_a_password() {
     });
     assert_eq!(
         service
-            .password_login("ada@example.com", SecretText::new("anything at all"))
+            .password_login(
+                "ada@example.com",
+                SecretText::new("anything at all"),
+                &social_login_domain::Origin::default()
+            )
             .await,
         Err(AppError::InvalidCredentials)
     );
@@ -230,7 +278,11 @@ async fn a_failed_login_starts_no_session() {
     let before = world.refresh_tokens.stored_count();
     let _ = world
         .service
-        .password_login("ada@example.com", SecretText::new("wrong horse"))
+        .password_login(
+            "ada@example.com",
+            SecretText::new("wrong horse"),
+            &social_login_domain::Origin::default(),
+        )
         .await;
     assert_eq!(world.refresh_tokens.stored_count(), before);
 }

@@ -116,7 +116,7 @@ async fn a_connect_that_loses_the_race_is_provider_already_linked() {
     users
         .expect_add_link()
         .times(1)
-        .returning(|_| Err(AddLinkError::ProviderAlreadyLinked));
+        .returning(|_, _| Err(AddLinkError::ProviderAlreadyLinked));
     let service = service_on(&world, users);
     world
         .github
@@ -139,14 +139,17 @@ async fn a_registration_that_loses_the_email_race_is_email_already_registered() 
     users
         .expect_create_user()
         .times(1)
-        .returning(|_, _| Err(CreateUserError::EmailTaken));
+        .returning(|_, _, _| Err(CreateUserError::EmailTaken));
     let service = service_on(&world, users);
     let result = service
-        .register(Registration {
-            email: "ada@example.com".into(),
-            password: SecretText::new("correct horse"),
-            full_name: None,
-        })
+        .register(
+            Registration {
+                email: "ada@example.com".into(),
+                password: SecretText::new("correct horse"),
+                full_name: None,
+            },
+            &social_login_domain::Origin::default(),
+        )
         .await;
     assert_eq!(result, Err(AppError::EmailAlreadyRegistered));
     assert_eq!(world.refresh_tokens.stored_count(), 0);

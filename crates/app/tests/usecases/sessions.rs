@@ -13,7 +13,10 @@ async fn refresh_rotates_the_refresh_token() {
     world.clock.advance(Duration::minutes(20));
     let refreshed = world
         .service
-        .refresh(login.refresh_token.expose())
+        .refresh(
+            login.refresh_token.expose(),
+            &social_login_domain::Origin::default(),
+        )
         .await
         .unwrap();
     assert_eq!(refreshed.user.id, login.user.id);
@@ -34,11 +37,20 @@ async fn a_rotated_refresh_token_no_longer_works() {
     let login = world.register("ada@example.com", "correct horse").await;
     world
         .service
-        .refresh(login.refresh_token.expose())
+        .refresh(
+            login.refresh_token.expose(),
+            &social_login_domain::Origin::default(),
+        )
         .await
         .unwrap();
     assert_eq!(
-        world.service.refresh(login.refresh_token.expose()).await,
+        world
+            .service
+            .refresh(
+                login.refresh_token.expose(),
+                &social_login_domain::Origin::default()
+            )
+            .await,
         Err(AppError::InvalidCredentials)
     );
 }
@@ -49,21 +61,30 @@ async fn reuse_of_a_rotated_token_revokes_its_successor_too() {
     let login = world.register("ada@example.com", "correct horse").await;
     let successor = world
         .service
-        .refresh(login.refresh_token.expose())
+        .refresh(
+            login.refresh_token.expose(),
+            &social_login_domain::Origin::default(),
+        )
         .await
         .unwrap();
     // A thief replays the old token: the whole family goes.
     assert!(
         world
             .service
-            .refresh(login.refresh_token.expose())
+            .refresh(
+                login.refresh_token.expose(),
+                &social_login_domain::Origin::default()
+            )
             .await
             .is_err()
     );
     assert_eq!(
         world
             .service
-            .refresh(successor.refresh_token.expose())
+            .refresh(
+                successor.refresh_token.expose(),
+                &social_login_domain::Origin::default()
+            )
             .await,
         Err(AppError::InvalidCredentials)
     );
@@ -78,19 +99,32 @@ async fn reuse_revokes_only_its_own_family() {
         .password_login(
             "ada@example.com",
             social_login_domain::SecretText::new("correct horse"),
+            &social_login_domain::Origin::default(),
         )
         .await
         .unwrap();
     world
         .service
-        .refresh(first.refresh_token.expose())
+        .refresh(
+            first.refresh_token.expose(),
+            &social_login_domain::Origin::default(),
+        )
         .await
         .unwrap();
-    let _ = world.service.refresh(first.refresh_token.expose()).await;
+    let _ = world
+        .service
+        .refresh(
+            first.refresh_token.expose(),
+            &social_login_domain::Origin::default(),
+        )
+        .await;
     assert!(
         world
             .service
-            .refresh(other_device.refresh_token.expose())
+            .refresh(
+                other_device.refresh_token.expose(),
+                &social_login_domain::Origin::default()
+            )
             .await
             .is_ok()
     );
@@ -102,7 +136,13 @@ async fn an_expired_refresh_token_is_refused() {
     let login = world.register("ada@example.com", "correct horse").await;
     world.clock.advance(Duration::days(30));
     assert_eq!(
-        world.service.refresh(login.refresh_token.expose()).await,
+        world
+            .service
+            .refresh(
+                login.refresh_token.expose(),
+                &social_login_domain::Origin::default()
+            )
+            .await,
         Err(AppError::InvalidCredentials)
     );
 }
@@ -111,7 +151,13 @@ async fn an_expired_refresh_token_is_refused() {
 async fn an_unknown_refresh_token_is_refused() {
     let world = World::new();
     assert_eq!(
-        world.service.refresh("refresh:not-one-we-issued").await,
+        world
+            .service
+            .refresh(
+                "refresh:not-one-we-issued",
+                &social_login_domain::Origin::default()
+            )
+            .await,
         Err(AppError::InvalidCredentials)
     );
 }
@@ -121,11 +167,23 @@ async fn logout_makes_the_refresh_token_fail() {
     let world = World::new();
     let login = world.register("ada@example.com", "correct horse").await;
     assert_eq!(
-        world.service.logout(login.refresh_token.expose()).await,
+        world
+            .service
+            .logout(
+                login.refresh_token.expose(),
+                &social_login_domain::Origin::default()
+            )
+            .await,
         Ok(())
     );
     assert_eq!(
-        world.service.refresh(login.refresh_token.expose()).await,
+        world
+            .service
+            .refresh(
+                login.refresh_token.expose(),
+                &social_login_domain::Origin::default()
+            )
+            .await,
         Err(AppError::InvalidCredentials)
     );
 }
@@ -136,18 +194,27 @@ async fn logout_ends_the_rotated_successors_too() {
     let login = world.register("ada@example.com", "correct horse").await;
     let successor = world
         .service
-        .refresh(login.refresh_token.expose())
+        .refresh(
+            login.refresh_token.expose(),
+            &social_login_domain::Origin::default(),
+        )
         .await
         .unwrap();
     world
         .service
-        .logout(successor.refresh_token.expose())
+        .logout(
+            successor.refresh_token.expose(),
+            &social_login_domain::Origin::default(),
+        )
         .await
         .unwrap();
     assert!(
         world
             .service
-            .refresh(successor.refresh_token.expose())
+            .refresh(
+                successor.refresh_token.expose(),
+                &social_login_domain::Origin::default()
+            )
             .await
             .is_err()
     );
@@ -156,7 +223,16 @@ async fn logout_ends_the_rotated_successors_too() {
 #[tokio::test]
 async fn logout_with_an_unknown_token_is_accepted_silently() {
     let world = World::new();
-    assert_eq!(world.service.logout("refresh:never-issued").await, Ok(()));
+    assert_eq!(
+        world
+            .service
+            .logout(
+                "refresh:never-issued",
+                &social_login_domain::Origin::default()
+            )
+            .await,
+        Ok(())
+    );
 }
 
 #[tokio::test]
@@ -208,13 +284,22 @@ async fn a_session_ends_at_the_family_cap_however_often_it_rotates() {
         world.clock.advance(Duration::hours(30));
         current = world
             .service
-            .refresh(current.refresh_token.expose())
+            .refresh(
+                current.refresh_token.expose(),
+                &social_login_domain::Origin::default(),
+            )
             .await
             .unwrap();
     }
     world.clock.advance(Duration::hours(12));
     assert_eq!(
-        world.service.refresh(current.refresh_token.expose()).await,
+        world
+            .service
+            .refresh(
+                current.refresh_token.expose(),
+                &social_login_domain::Origin::default()
+            )
+            .await,
         Err(AppError::InvalidCredentials),
         "72 hours after login the session is over, though the last token is 12 hours old"
     );
@@ -232,12 +317,21 @@ async fn housekeeping_deletes_ended_sessions_only() {
     assert!(
         world
             .service
-            .refresh(live.refresh_token.expose())
+            .refresh(
+                live.refresh_token.expose(),
+                &social_login_domain::Origin::default()
+            )
             .await
             .is_ok()
     );
     assert_eq!(
-        world.service.refresh(ended.refresh_token.expose()).await,
+        world
+            .service
+            .refresh(
+                ended.refresh_token.expose(),
+                &social_login_domain::Origin::default()
+            )
+            .await,
         Err(AppError::InvalidCredentials)
     );
 }

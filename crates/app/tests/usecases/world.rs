@@ -159,11 +159,14 @@ impl World {
     /// Registers a password user; panics if registration fails.
     pub async fn register(&self, email: &str, password: &str) -> LoginResult {
         self.service
-            .register(Registration {
-                email: email.into(),
-                password: SecretText::new(password),
-                full_name: None,
-            })
+            .register(
+                Registration {
+                    email: email.into(),
+                    password: SecretText::new(password),
+                    full_name: None,
+                },
+                &social_login_domain::Origin::default(),
+            )
             .await
             .unwrap()
     }
@@ -244,8 +247,11 @@ impl RawInput for AuthService {
         state: &str,
         post_body: Option<PostBody>,
     ) -> Result<LoginResult, AppError> {
-        self.callback(self.provider_return(provider, code, state, post_body)?)
-            .await
+        self.callback(
+            self.provider_return(provider, code, state, post_body)?,
+            &social_login_domain::Origin::default(),
+        )
+        .await
     }
 
     async fn connect_raw(
@@ -259,12 +265,17 @@ impl RawInput for AuthService {
         self.connect(
             caller,
             self.provider_return(provider, code, state, post_body)?,
+            &social_login_domain::Origin::default(),
         )
         .await
     }
 
     async fn disconnect_raw(&self, caller: UserId, provider: &str) -> Result<(), AppError> {
-        self.disconnect(caller, self.enabled_provider(provider)?)
-            .await
+        self.disconnect(
+            caller,
+            self.enabled_provider(provider)?,
+            &social_login_domain::Origin::default(),
+        )
+        .await
     }
 }

@@ -39,7 +39,7 @@ fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
             "revoke_family",
             revoke_family(FamilyId::new()).build(backend),
         ),
-        ("revoke_family_of", revoke_family_of(hash).build(backend)),
+        ("events_of", events_of(user, 100).build(backend)),
         ("ended_families", ended_families(now, 1000).build(backend)),
         (
             "delete_tokens_of",

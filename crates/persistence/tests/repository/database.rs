@@ -14,7 +14,9 @@ use time::Duration;
 async fn migrating_again_changes_nothing_and_the_database_answers_pings() {
     on_every_backend(|repo| async move {
         let user = new_user(Some("ada@example.com"), true);
-        repo.create_user(user.clone(), None).await.unwrap();
+        repo.create_user(user.clone(), None, social_login_testing::audit_now())
+            .await
+            .unwrap();
         repo.migrate().await.unwrap();
         repo.ping().await.unwrap();
         assert!(repo.find_user(user.id).await.unwrap().is_some());
@@ -27,9 +29,13 @@ async fn deleting_a_user_deletes_its_links_and_refresh_tokens() {
     on_every_backend(|repo| async move {
         let ada = new_user(Some("ada@example.com"), false);
         let link = new_link(ada.id, ProviderKey::Github, "42");
-        repo.create_user(ada.clone(), Some(link.clone()))
-            .await
-            .unwrap();
+        repo.create_user(
+            ada.clone(),
+            Some(link.clone()),
+            social_login_testing::audit_now(),
+        )
+        .await
+        .unwrap();
         store_token(&repo, ada.id, token_hash(1)).await;
 
         delete_user_row(&repo, ada.id).await;
@@ -42,8 +48,14 @@ async fn deleting_a_user_deletes_its_links_and_refresh_tokens() {
             None
         );
         assert_eq!(
-            repo.rotate_refresh(token_hash(1), token_hash(2), now(), Duration::days(1))
-                .await,
+            repo.rotate_refresh(
+                token_hash(1),
+                token_hash(2),
+                now(),
+                Duration::days(1),
+                social_login_testing::audit_now()
+            )
+            .await,
             Err(RotateError::Refused),
             "the refresh token went with its user"
         );

@@ -74,7 +74,7 @@ pub async fn start_family_ending(
         created_at: now(),
         expires_at: Ord::min(now() + Duration::days(1), family_end),
     };
-    repo.start_family(first, family_end)
+    repo.start_family(first, family_end, social_login_testing::audit_now())
         .await
         .expect("start a refresh family");
     family
@@ -166,5 +166,6 @@ pub fn sign_in(identity: ProviderIdentity) -> ProviderSignIn {
             family_expires_at: now() + Duration::days(30),
         },
         now: now(),
+        audit: social_login_testing::audit_now(),
     }
 }

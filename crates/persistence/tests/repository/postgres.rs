@@ -68,7 +68,11 @@ async fn every_operation(
         (
             "create_user",
             match repo
-                .create_user(new_user(Some("new@example.com"), true), None)
+                .create_user(
+                    new_user(Some("new@example.com"), true),
+                    None,
+                    social_login_testing::audit_now(),
+                )
                 .await
             {
                 Err(CreateUserError::Repository(error)) => Some(error),
@@ -78,7 +82,10 @@ async fn every_operation(
         (
             "add_link",
             match repo
-                .add_link(new_link(user, ProviderKey::Google, "g-1"))
+                .add_link(
+                    new_link(user, ProviderKey::Google, "g-1"),
+                    social_login_testing::audit_now(),
+                )
                 .await
             {
                 Err(AddLinkError::Repository(error)) => Some(error),
@@ -98,7 +105,12 @@ async fn every_operation(
         (
             "remove_link",
             match repo
-                .remove_link(user, ProviderKey::Github, ProviderKey::ALL.to_vec())
+                .remove_link(
+                    user,
+                    ProviderKey::Github,
+                    ProviderKey::ALL.to_vec(),
+                    social_login_testing::audit_now(),
+                )
                 .await
             {
                 Err(RemoveLinkError::Repository(error)) => Some(error),
@@ -108,7 +120,13 @@ async fn every_operation(
         (
             "rotate_refresh",
             match repo
-                .rotate_refresh(token_hash(1), token_hash(2), now(), time::Duration::days(1))
+                .rotate_refresh(
+                    token_hash(1),
+                    token_hash(2),
+                    now(),
+                    time::Duration::days(1),
+                    social_login_testing::audit_now(),
+                )
                 .await
             {
                 Err(RotateError::Repository(error)) => Some(error),
@@ -117,7 +135,9 @@ async fn every_operation(
         ),
         (
             "revoke_refresh",
-            repo.revoke_refresh(token_hash(9)).await.err(),
+            repo.revoke_refresh(token_hash(9), social_login_testing::audit_now())
+                .await
+                .err(),
         ),
     ]
 }
@@ -131,7 +151,11 @@ async fn while_postgres_is_away_every_operation_is_unavailable_and_it_heals_with
     let proxy = FaultProxy::in_front_of(&admin_url).await.unwrap();
     let repo = postgres_repository(&proxy.route(database.url())).await;
     let user = repo
-        .create_user(new_user(Some("grace@example.com"), true), None)
+        .create_user(
+            new_user(Some("grace@example.com"), true),
+            None,
+            social_login_testing::audit_now(),
+        )
         .await
         .unwrap();
     store_token(&repo, user.id, token_hash(1)).await;

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 use social_login_app::LoginResult;
-use social_login_domain::{LinkedAccount, User};
+use social_login_domain::{AuditEvent, LinkedAccount, User};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use utoipa::ToSchema;
@@ -101,6 +101,33 @@ impl From<&LinkedAccount> for LinkedAccountRead {
             provider: link.provider.as_str(),
             email: link.email.as_ref().map(|email| email.as_str().to_owned()),
             created_at: rfc3339(link.created_at),
+        }
+    }
+}
+
+/// An audit event of the caller (CONTRACT §6): exactly these five fields.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AuditEventRead {
+    pub id: String,
+    /// `user.registered`, `user.login`, `account.linked`, `account.unlinked`,
+    /// `session.logout`, `session.refresh_reuse_detected`, `user.deleted`,
+    /// `provider.revocation_failed`.
+    pub r#type: &'static str,
+    pub provider: Option<&'static str>,
+    /// The client IP, as the trusted-proxy rules resolved it.
+    pub ip: Option<String>,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+impl From<&AuditEvent> for AuditEventRead {
+    fn from(event: &AuditEvent) -> Self {
+        Self {
+            id: event.id.to_string(),
+            r#type: event.kind.as_str(),
+            provider: event.provider.map(|p| p.as_str()),
+            ip: event.origin.ip.map(|ip| ip.to_string()),
+            created_at: rfc3339(event.created_at),
         }
     }
 }

@@ -1,13 +1,14 @@
 //! Extractors whose rejections speak our problem+json format.
 
 use super::AppState;
+use super::client_ip::ClientIp;
 use super::error::ApiError;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use serde::de::DeserializeOwned;
-use social_login_domain::{ErrorCode, UserId};
+use social_login_domain::{ErrorCode, Origin, UserId};
 
 /// `axum::Json` with rejections turned into 422 `ValidationError` or 413 `PayloadTooLarge`.
 /// The detail names the problem but never echoes a value from the body (it may be a
@@ -82,6 +83,29 @@ impl FromRequestParts<AppState> for CurrentUser {
             .and_then(|token| state.service.authenticate(token))
             .map(Self)
             .ok_or_else(|| ApiError::of(ErrorCode::Unauthorized))
+    }
+}
+
+/// Where the request came from, for its audit events: the client IP the proxy rules
+/// resolved (none when unknown), the `User-Agent` and the request id.
+pub struct RequestOrigin(pub Origin);
+
+impl<S: Send + Sync> FromRequestParts<S> for RequestOrigin {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let ip = parts
+            .extensions
+            .get::<ClientIp>()
+            .copied()
+            .filter(|ip| *ip != ClientIp::UNKNOWN)
+            .map(|ip| ip.0);
+        let text = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok());
+        Ok(Self(Origin::new(
+            ip,
+            text(header::USER_AGENT.as_str()),
+            text(super::REQUEST_ID.as_str()),
+        )))
     }
 }
 

@@ -3,7 +3,7 @@
 use super::AppState;
 use super::dto::{AuthorizeResponse, CallbackRequest, LinkedAccountRead, LoginResponse};
 use super::error::{ApiError, Problem};
-use super::extract::{ApiJson, CurrentUser, OptionalBearer, ProviderPath};
+use super::extract::{ApiJson, CurrentUser, OptionalBearer, ProviderPath, RequestOrigin};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -41,6 +41,7 @@ pub async fn authorize(
 pub async fn callback(
     State(state): State<AppState>,
     ProviderPath(provider): ProviderPath,
+    RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<CallbackRequest>,
 ) -> Result<Json<LoginResponse>, ApiError> {
     let ret = state.service.provider_return(
@@ -49,7 +50,7 @@ pub async fn callback(
         &request.state,
         post_body(&request),
     )?;
-    let result = state.service.callback(ret).await?;
+    let result = state.service.callback(ret, &origin).await?;
     Ok(Json(result.into()))
 }
 
@@ -70,6 +71,7 @@ pub async fn connect(
     State(state): State<AppState>,
     CurrentUser(caller): CurrentUser,
     ProviderPath(provider): ProviderPath,
+    RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<CallbackRequest>,
 ) -> Result<(StatusCode, Json<LinkedAccountRead>), ApiError> {
     let ret = state.service.provider_return(
@@ -78,7 +80,7 @@ pub async fn connect(
         &request.state,
         post_body(&request),
     )?;
-    let link = state.service.connect(caller, ret).await?;
+    let link = state.service.connect(caller, ret, &origin).await?;
     Ok((StatusCode::CREATED, Json(LinkedAccountRead::from(&link))))
 }
 
@@ -111,9 +113,10 @@ pub async fn disconnect(
     State(state): State<AppState>,
     CurrentUser(caller): CurrentUser,
     ProviderPath(provider): ProviderPath,
+    RequestOrigin(origin): RequestOrigin,
 ) -> Result<StatusCode, ApiError> {
     let provider = state.service.enabled_provider(&provider)?;
-    state.service.disconnect(caller, provider).await?;
+    state.service.disconnect(caller, provider, &origin).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -1,9 +1,11 @@
 //! Password accounts and the session endpoints (CONTRACT §4).
 
 use super::AppState;
-use super::dto::{LoginRequest, LoginResponse, RefreshRequest, RegisterRequest, UserRead};
+use super::dto::{
+    AuditEventRead, LoginRequest, LoginResponse, RefreshRequest, RegisterRequest, UserRead,
+};
 use super::error::{ApiError, Problem};
-use super::extract::{ApiJson, CurrentUser};
+use super::extract::{ApiJson, CurrentUser, RequestOrigin};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -20,15 +22,19 @@ use social_login_domain::SecretText;
     ))]
 pub async fn register(
     State(state): State<AppState>,
+    RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<RegisterRequest>,
 ) -> Result<(StatusCode, Json<LoginResponse>), ApiError> {
     let result = state
         .service
-        .register(Registration {
-            email: request.email,
-            password: SecretText::new(request.password),
-            full_name: request.full_name,
-        })
+        .register(
+            Registration {
+                email: request.email,
+                password: SecretText::new(request.password),
+                full_name: request.full_name,
+            },
+            &origin,
+        )
         .await?;
     Ok((StatusCode::CREATED, Json(result.into())))
 }
@@ -42,11 +48,12 @@ pub async fn register(
     ))]
 pub async fn login(
     State(state): State<AppState>,
+    RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<LoginRequest>,
 ) -> Result<Json<LoginResponse>, ApiError> {
     let result = state
         .service
-        .password_login(&request.email, SecretText::new(request.password))
+        .password_login(&request.email, SecretText::new(request.password), &origin)
         .await?;
     Ok(Json(result.into()))
 }
@@ -60,9 +67,13 @@ pub async fn login(
     ))]
 pub async fn refresh(
     State(state): State<AppState>,
+    RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<RefreshRequest>,
 ) -> Result<Json<LoginResponse>, ApiError> {
-    let result = state.service.refresh(&request.refresh_token).await?;
+    let result = state
+        .service
+        .refresh(&request.refresh_token, &origin)
+        .await?;
     Ok(Json(result.into()))
 }
 
@@ -72,9 +83,13 @@ pub async fn refresh(
     responses((status = 204, description = "logged out")))]
 pub async fn logout(
     State(state): State<AppState>,
+    RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<RefreshRequest>,
 ) -> Result<StatusCode, ApiError> {
-    state.service.logout(&request.refresh_token).await?;
+    state
+        .service
+        .logout(&request.refresh_token, &origin)
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -91,4 +106,19 @@ pub async fn me(
 ) -> Result<Json<UserRead>, ApiError> {
     let user = state.service.me(caller).await?;
     Ok(Json(UserRead::from(&user)))
+}
+
+/// The caller's recent audit events, newest first (at most 100).
+#[utoipa::path(get, path = "/users/me/events", tag = "session",
+    responses(
+        (status = 200, body = Vec<AuditEventRead>),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+pub async fn events(
+    State(state): State<AppState>,
+    CurrentUser(caller): CurrentUser,
+) -> Result<Json<Vec<AuditEventRead>>, ApiError> {
+    let events = state.service.events(caller).await?;
+    Ok(Json(events.iter().map(AuditEventRead::from).collect()))
 }

@@ -25,6 +25,7 @@ impl Settings {
         self.check_secret_keys(&mut errors);
         self.check_sections(&mut errors);
         providers::check(self, &mut errors);
+        self.webhooks.check(&mut errors);
         errors.into_result()
     }
 

@@ -4,27 +4,36 @@
 
 pub mod fixtures;
 
+mod audit;
 mod disconnect;
 mod links;
 mod refresh;
 mod sign_in;
 mod users;
 
+pub use audit::*;
 pub use disconnect::*;
 pub use links::*;
 pub use refresh::*;
 pub use sign_in::*;
 pub use users::*;
 
-use social_login_ports::{RefreshTokenRepository, UserRepository};
+use social_login_ports::{RefreshTokenRepository, UserRepository, WebhookOutbox};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-/// Both repository ports, as one adapter implements them over one database.
-pub trait Repository: UserRepository + RefreshTokenRepository + Send + Sync + 'static {}
+/// The repository ports and the webhook outbox, as one adapter implements them over one
+/// database.
+pub trait Repository:
+    UserRepository + RefreshTokenRepository + WebhookOutbox + Send + Sync + 'static
+{
+}
 
-impl<T: UserRepository + RefreshTokenRepository + Send + Sync + 'static> Repository for T {}
+impl<T: UserRepository + RefreshTokenRepository + WebhookOutbox + Send + Sync + 'static> Repository
+    for T
+{
+}
 
 /// One rule of the contract, run on the repository it is given.
 pub type Rule = fn(Arc<dyn Repository>) -> Pin<Box<dyn Future<Output = ()> + Send>>;
@@ -69,6 +78,11 @@ macro_rules! repository_contract {
             with_auto_linking_a_verified_email_links_to_its_verified_owner,
             an_unverified_email_matches_nobody_and_claims_nothing,
             a_failure_after_the_user_is_written_leaves_no_user_and_no_link,
+            each_write_records_its_event_and_the_list_is_newest_first,
+            a_refused_write_records_no_event,
+            a_provider_login_records_its_decision_then_the_login,
+            reuse_detection_is_recorded_and_a_second_logout_is_not,
+            the_outbox_holds_only_subscribed_types_and_hands_out_the_oldest_once,
         );
     };
     (@rules $harness:path; $($rule:ident),* $(,)?) => {

@@ -13,12 +13,18 @@ pub async fn removing_a_provider_that_is_not_linked_is_not_linked(repo: Arc<dyn 
     repo.create_user(
         ada.clone(),
         Some(new_link(ada.id, ProviderKey::Github, "42")),
+        crate::audit_now(),
     )
     .await
     .unwrap();
     assert_eq!(
-        repo.remove_link(ada.id, ProviderKey::Google, ProviderKey::ALL.to_vec())
-            .await,
+        repo.remove_link(
+            ada.id,
+            ProviderKey::Google,
+            ProviderKey::ALL.to_vec(),
+            crate::audit_now()
+        )
+        .await,
         Err(RemoveLinkError::Refused(DisconnectRefused::NotLinked))
     );
     assert_eq!(repo.list_links(ada.id).await.unwrap().len(), 1);
@@ -29,7 +35,8 @@ pub async fn removing_a_link_of_an_unknown_user_is_not_linked(repo: Arc<dyn Repo
         repo.remove_link(
             social_login_domain::UserId::new(),
             ProviderKey::Github,
-            ProviderKey::ALL.to_vec()
+            ProviderKey::ALL.to_vec(),
+            crate::audit_now()
         )
         .await,
         Err(RemoveLinkError::Refused(DisconnectRefused::NotLinked))
@@ -39,12 +46,17 @@ pub async fn removing_a_link_of_an_unknown_user_is_not_linked(repo: Arc<dyn Repo
 pub async fn the_last_link_of_a_user_without_password_stays(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), false);
     let link = new_link(ada.id, ProviderKey::Github, "42");
-    repo.create_user(ada.clone(), Some(link.clone()))
+    repo.create_user(ada.clone(), Some(link.clone()), crate::audit_now())
         .await
         .unwrap();
     assert_eq!(
-        repo.remove_link(ada.id, ProviderKey::Github, ProviderKey::ALL.to_vec())
-            .await,
+        repo.remove_link(
+            ada.id,
+            ProviderKey::Github,
+            ProviderKey::ALL.to_vec(),
+            crate::audit_now()
+        )
+        .await,
         Err(RemoveLinkError::Refused(DisconnectRefused::LastLoginMethod))
     );
     assert_eq!(
@@ -59,12 +71,18 @@ pub async fn the_only_link_goes_when_the_user_has_a_password(repo: Arc<dyn Repos
     repo.create_user(
         ada.clone(),
         Some(new_link(ada.id, ProviderKey::Github, "42")),
+        crate::audit_now(),
     )
     .await
     .unwrap();
-    repo.remove_link(ada.id, ProviderKey::Github, ProviderKey::ALL.to_vec())
-        .await
-        .unwrap();
+    repo.remove_link(
+        ada.id,
+        ProviderKey::Github,
+        ProviderKey::ALL.to_vec(),
+        crate::audit_now(),
+    )
+    .await
+    .unwrap();
     assert!(repo.list_links(ada.id).await.unwrap().is_empty());
     assert!(repo.find_user(ada.id).await.unwrap().is_some());
 }
@@ -74,16 +92,25 @@ pub async fn one_of_two_links_goes_and_the_other_stays(repo: Arc<dyn Repository>
     repo.create_user(
         ada.clone(),
         Some(new_link(ada.id, ProviderKey::Github, "42")),
+        crate::audit_now(),
     )
     .await
     .unwrap();
     let google = repo
-        .add_link(new_link(ada.id, ProviderKey::Google, "g-1"))
+        .add_link(
+            new_link(ada.id, ProviderKey::Google, "g-1"),
+            crate::audit_now(),
+        )
         .await
         .unwrap();
-    repo.remove_link(ada.id, ProviderKey::Github, ProviderKey::ALL.to_vec())
-        .await
-        .unwrap();
+    repo.remove_link(
+        ada.id,
+        ProviderKey::Github,
+        ProviderKey::ALL.to_vec(),
+        crate::audit_now(),
+    )
+    .await
+    .unwrap();
     assert_eq!(repo.list_links(ada.id).await.unwrap(), vec![google]);
 }
 
@@ -100,20 +127,29 @@ pub async fn two_concurrent_removals_of_a_users_two_links_leave_exactly_one(
                 ProviderKey::Github,
                 &format!("gh-{round}"),
             )),
+            crate::audit_now(),
         )
         .await
         .unwrap();
-        repo.add_link(new_link(ada.id, ProviderKey::Google, &format!("g-{round}")))
-            .await
-            .unwrap();
+        repo.add_link(
+            new_link(ada.id, ProviderKey::Google, &format!("g-{round}")),
+            crate::audit_now(),
+        )
+        .await
+        .unwrap();
 
         let barrier = Arc::new(Barrier::new(2));
         let removal = |provider: ProviderKey| {
             let (repo, barrier): (Arc<dyn Repository>, _) = (repo.clone(), barrier.clone());
             tokio::spawn(async move {
                 barrier.wait().await;
-                repo.remove_link(ada.id, provider, ProviderKey::ALL.to_vec())
-                    .await
+                repo.remove_link(
+                    ada.id,
+                    provider,
+                    ProviderKey::ALL.to_vec(),
+                    crate::audit_now(),
+                )
+                .await
             })
         };
         let github = removal(ProviderKey::Github);

@@ -68,7 +68,7 @@ pub async fn start_family_ending(
         created_at: now(),
         expires_at: Ord::min(now() + Duration::days(1), family_end),
     };
-    repo.start_family(first, family_end)
+    repo.start_family(first, family_end, crate::audit_now())
         .await
         .expect("start a refresh family");
     family
@@ -121,6 +121,7 @@ pub fn sign_in(identity: ProviderIdentity) -> ProviderSignIn {
             family_expires_at: now() + Duration::days(30),
         },
         now: now(),
+        audit: crate::audit_now(),
     }
 }
 
@@ -129,7 +130,13 @@ pub async fn refresh_works(
     repo: &dyn Repository,
     hash: social_login_domain::refresh::RefreshTokenHash,
 ) -> bool {
-    repo.rotate_refresh(hash, random_hash(), now(), Duration::days(1))
-        .await
-        .is_ok()
+    repo.rotate_refresh(
+        hash,
+        random_hash(),
+        now(),
+        Duration::days(1),
+        crate::audit_now(),
+    )
+    .await
+    .is_ok()
 }

@@ -12,15 +12,18 @@ pub async fn a_provider_account_links_to_only_one_user(repo: Arc<dyn Repository>
     repo.create_user(
         ada.clone(),
         Some(new_link(ada.id, ProviderKey::Github, "42")),
+        crate::audit_now(),
     )
     .await
     .unwrap();
     let grace = new_user(Some("grace@example.com"), true);
-    repo.create_user(grace.clone(), None).await.unwrap();
+    repo.create_user(grace.clone(), None, crate::audit_now())
+        .await
+        .unwrap();
 
     let stolen = new_link(grace.id, ProviderKey::Github, "42");
     assert_eq!(
-        repo.add_link(stolen).await,
+        repo.add_link(stolen, crate::audit_now()).await,
         Err(AddLinkError::ProviderAlreadyLinked)
     );
     assert!(repo.list_links(grace.id).await.unwrap().is_empty());
@@ -31,13 +34,14 @@ pub async fn a_user_links_each_provider_once(repo: Arc<dyn Repository>) {
     repo.create_user(
         ada.clone(),
         Some(new_link(ada.id, ProviderKey::Github, "42")),
+        crate::audit_now(),
     )
     .await
     .unwrap();
 
     let second_github = new_link(ada.id, ProviderKey::Github, "43");
     assert_eq!(
-        repo.add_link(second_github).await,
+        repo.add_link(second_github, crate::audit_now()).await,
         Err(AddLinkError::ProviderAlreadyLinked)
     );
     assert_eq!(repo.list_links(ada.id).await.unwrap().len(), 1);
@@ -45,12 +49,17 @@ pub async fn a_user_links_each_provider_once(repo: Arc<dyn Repository>) {
 
 pub async fn linking_to_a_missing_user_is_user_not_found(repo: Arc<dyn Repository>) {
     let orphan = new_link(UserId::new(), ProviderKey::Discord, "9");
-    assert_eq!(repo.add_link(orphan).await, Err(AddLinkError::UserNotFound));
+    assert_eq!(
+        repo.add_link(orphan, crate::audit_now()).await,
+        Err(AddLinkError::UserNotFound)
+    );
 }
 
 pub async fn added_links_are_listed_oldest_first(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), false);
-    repo.create_user(ada.clone(), None).await.unwrap();
+    repo.create_user(ada.clone(), None, crate::audit_now())
+        .await
+        .unwrap();
     // Added newest first, with sub-second times: SQLite's text timestamps of
     // different widths would sort these wrongly.
     let mut expected = Vec::new();
@@ -61,7 +70,7 @@ pub async fn added_links_are_listed_oldest_first(repo: Arc<dyn Repository>) {
     ] {
         let mut link = new_link(ada.id, provider, "s");
         link.created_at = now() + Duration::milliseconds(offset_ms);
-        let added = repo.add_link(link).await.unwrap();
+        let added = repo.add_link(link, crate::audit_now()).await.unwrap();
         expected.insert(0, added);
     }
     assert_eq!(repo.list_links(ada.id).await.unwrap(), expected);

@@ -10,7 +10,9 @@ use tokio::sync::Barrier;
 
 async fn user(repo: &Arc<dyn Repository>) -> UserId {
     let user = new_user(Some("ada@example.com"), false);
-    repo.create_user(user.clone(), None).await.unwrap();
+    repo.create_user(user.clone(), None, crate::audit_now())
+        .await
+        .unwrap();
     user.id
 }
 
@@ -26,7 +28,13 @@ pub async fn rotation_returns_the_user_and_its_successor_rotates_in_turn(
     store_token(&*repo, ada, token_hash(1)).await;
 
     let rotated = repo
-        .rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
+        .rotate_refresh(
+            token_hash(1),
+            token_hash(2),
+            now(),
+            ttl(),
+            crate::audit_now(),
+        )
         .await;
     assert_eq!(rotated, Ok(ada));
     let next = repo
@@ -35,6 +43,7 @@ pub async fn rotation_returns_the_user_and_its_successor_rotates_in_turn(
             token_hash(3),
             now() + Duration::days(1),
             ttl(),
+            crate::audit_now(),
         )
         .await;
     assert_eq!(next, Ok(ada), "the successor is valid until its own expiry");
@@ -45,24 +54,48 @@ pub async fn a_rotated_token_presented_again_revokes_its_whole_family(repo: Arc<
     store_token(&*repo, ada, token_hash(1)).await;
     let other_session = token_hash(9);
     store_token(&*repo, ada, other_session).await;
-    repo.rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
-        .await
-        .unwrap();
+    repo.rotate_refresh(
+        token_hash(1),
+        token_hash(2),
+        now(),
+        ttl(),
+        crate::audit_now(),
+    )
+    .await
+    .unwrap();
 
     assert_eq!(
-        repo.rotate_refresh(token_hash(1), token_hash(3), now(), ttl())
-            .await,
+        repo.rotate_refresh(
+            token_hash(1),
+            token_hash(3),
+            now(),
+            ttl(),
+            crate::audit_now()
+        )
+        .await,
         Err(RotateError::ReuseDetected)
     );
     assert_eq!(
-        repo.rotate_refresh(token_hash(2), token_hash(4), now(), ttl())
-            .await,
+        repo.rotate_refresh(
+            token_hash(2),
+            token_hash(4),
+            now(),
+            ttl(),
+            crate::audit_now()
+        )
+        .await,
         Err(RotateError::Refused),
         "the legitimate successor is revoked with its family"
     );
     assert_eq!(
-        repo.rotate_refresh(other_session, token_hash(5), now(), ttl())
-            .await,
+        repo.rotate_refresh(
+            other_session,
+            token_hash(5),
+            now(),
+            ttl(),
+            crate::audit_now()
+        )
+        .await,
         Ok(ada),
         "other families are untouched"
     );
@@ -74,28 +107,52 @@ pub async fn an_expired_token_is_refused_and_stays_unused(repo: Arc<dyn Reposito
     let expiry = now() + Duration::days(1);
 
     assert_eq!(
-        repo.rotate_refresh(token_hash(1), token_hash(2), expiry, ttl())
-            .await,
+        repo.rotate_refresh(
+            token_hash(1),
+            token_hash(2),
+            expiry,
+            ttl(),
+            crate::audit_now()
+        )
+        .await,
         Err(RotateError::Refused)
     );
     assert_eq!(
-        repo.rotate_refresh(token_hash(2), token_hash(3), now(), ttl())
-            .await,
+        repo.rotate_refresh(
+            token_hash(2),
+            token_hash(3),
+            now(),
+            ttl(),
+            crate::audit_now()
+        )
+        .await,
         Err(RotateError::Refused),
         "no successor was stored"
     );
     // Refused, not consumed: a clock that was briefly wrong does not burn the session.
     assert_eq!(
-        repo.rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
-            .await,
+        repo.rotate_refresh(
+            token_hash(1),
+            token_hash(2),
+            now(),
+            ttl(),
+            crate::audit_now()
+        )
+        .await,
         Ok(ada)
     );
 }
 
 pub async fn an_unknown_token_is_refused(repo: Arc<dyn Repository>) {
     assert_eq!(
-        repo.rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
-            .await,
+        repo.rotate_refresh(
+            token_hash(1),
+            token_hash(2),
+            now(),
+            ttl(),
+            crate::audit_now()
+        )
+        .await,
         Err(RotateError::Refused)
     );
 }
@@ -110,8 +167,14 @@ pub async fn of_two_concurrent_rotations_of_one_token_exactly_one_wins(repo: Arc
             let (repo, barrier) = (repo.clone(), barrier.clone());
             tokio::spawn(async move {
                 barrier.wait().await;
-                repo.rotate_refresh(presented, token_hash(successor), now(), ttl())
-                    .await
+                repo.rotate_refresh(
+                    presented,
+                    token_hash(successor),
+                    now(),
+                    ttl(),
+                    crate::audit_now(),
+                )
+                .await
             })
         };
         let first = rotation(round * 3 + 1);
@@ -134,59 +197,100 @@ pub async fn logout_revokes_the_family_of_the_presented_token(repo: Arc<dyn Repo
     let ada = user(&repo).await;
     store_token(&*repo, ada, token_hash(1)).await;
     store_token(&*repo, ada, token_hash(9)).await;
-    repo.rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
+    repo.rotate_refresh(
+        token_hash(1),
+        token_hash(2),
+        now(),
+        ttl(),
+        crate::audit_now(),
+    )
+    .await
+    .unwrap();
+
+    repo.revoke_refresh(token_hash(2), crate::audit_now())
         .await
         .unwrap();
 
-    repo.revoke_refresh(token_hash(2)).await.unwrap();
-
     assert_eq!(
-        repo.rotate_refresh(token_hash(2), token_hash(3), now(), ttl())
-            .await,
+        repo.rotate_refresh(
+            token_hash(2),
+            token_hash(3),
+            now(),
+            ttl(),
+            crate::audit_now()
+        )
+        .await,
         Err(RotateError::Refused)
     );
     assert_eq!(
-        repo.rotate_refresh(token_hash(1), token_hash(4), now(), ttl())
-            .await,
+        repo.rotate_refresh(
+            token_hash(1),
+            token_hash(4),
+            now(),
+            ttl(),
+            crate::audit_now()
+        )
+        .await,
         Err(RotateError::Refused),
         "a revoked family is refused, not treated as reuse"
     );
     assert_eq!(
-        repo.rotate_refresh(token_hash(9), token_hash(5), now(), ttl())
-            .await,
+        repo.rotate_refresh(
+            token_hash(9),
+            token_hash(5),
+            now(),
+            ttl(),
+            crate::audit_now()
+        )
+        .await,
         Ok(ada),
         "the user's other session survives"
     );
 }
 
 pub async fn logging_out_with_an_unknown_token_is_not_an_error(repo: Arc<dyn Repository>) {
-    repo.revoke_refresh(token_hash(7)).await.unwrap();
+    repo.revoke_refresh(token_hash(7), crate::audit_now())
+        .await
+        .unwrap();
 }
 
 pub async fn a_family_ends_at_its_cap_however_often_it_was_rotated(repo: Arc<dyn Repository>) {
     let ada = user(&repo).await;
     let end = now() + Duration::days(3);
     start_family_ending(&*repo, ada, token_hash(1), end).await;
-    repo.rotate_refresh(token_hash(1), token_hash(2), now(), ttl())
-        .await
-        .unwrap();
+    repo.rotate_refresh(
+        token_hash(1),
+        token_hash(2),
+        now(),
+        ttl(),
+        crate::audit_now(),
+    )
+    .await
+    .unwrap();
     // Each rotation would give two more days; the family's end caps them.
     let late = now() + Duration::hours(36);
-    repo.rotate_refresh(token_hash(2), token_hash(3), late, ttl())
-        .await
-        .unwrap();
+    repo.rotate_refresh(
+        token_hash(2),
+        token_hash(3),
+        late,
+        ttl(),
+        crate::audit_now(),
+    )
+    .await
+    .unwrap();
     assert_eq!(
         repo.rotate_refresh(
             token_hash(3),
             token_hash(4),
             end - Duration::seconds(1),
-            ttl()
+            ttl(),
+            crate::audit_now()
         )
         .await,
         Ok(ada)
     );
     assert_eq!(
-        repo.rotate_refresh(token_hash(4), token_hash(5), end, ttl())
+        repo.rotate_refresh(token_hash(4), token_hash(5), end, ttl(), crate::audit_now())
             .await,
         Err(RotateError::Refused),
         "no token of the family works past its end"
@@ -220,7 +324,10 @@ async fn no_rotation_in_flight_survives(repo: Arc<dyn Repository>, revocation: R
                 // yield lets the revocation in even where a rotation never waits (a fake).
                 for _ in 0..100_000 {
                     let next = random_hash();
-                    match repo.rotate_refresh(current, next, now(), ttl()).await {
+                    match repo
+                        .rotate_refresh(current, next, now(), ttl(), crate::audit_now())
+                        .await
+                    {
                         Ok(_) => {
                             current = next;
                             rotated.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -237,11 +344,14 @@ async fn no_rotation_in_flight_survives(repo: Arc<dyn Repository>, revocation: R
         }
         match revocation {
             Revocation::Reuse => assert_eq!(
-                repo.rotate_refresh(first, random_hash(), now(), ttl())
+                repo.rotate_refresh(first, random_hash(), now(), ttl(), crate::audit_now())
                     .await,
                 Err(RotateError::ReuseDetected)
             ),
-            Revocation::Logout => repo.revoke_refresh(first).await.unwrap(),
+            Revocation::Logout => repo
+                .revoke_refresh(first, crate::audit_now())
+                .await
+                .unwrap(),
         }
         // One rotation may have been in flight when the revocation returned; none after.
         let rotated_at_revocation = rotated.load(std::sync::atomic::Ordering::SeqCst);
@@ -253,7 +363,7 @@ async fn no_rotation_in_flight_survives(repo: Arc<dyn Repository>, revocation: R
         let rotated_after =
             rotated.load(std::sync::atomic::Ordering::SeqCst) - rotated_at_revocation;
         let last_works = repo
-            .rotate_refresh(last, random_hash(), now(), ttl())
+            .rotate_refresh(last, random_hash(), now(), ttl(), crate::audit_now())
             .await
             .is_ok();
         if still_rotating || last_works || rotated_after > 1 {
@@ -268,7 +378,9 @@ async fn no_rotation_in_flight_survives(repo: Arc<dyn Repository>, revocation: R
 
 async fn user_with_email(repo: &Arc<dyn Repository>, email: &str) -> UserId {
     let user = new_user(Some(email), false);
-    repo.create_user(user.clone(), None).await.unwrap();
+    repo.create_user(user.clone(), None, crate::audit_now())
+        .await
+        .unwrap();
     user.id
 }
 
@@ -290,9 +402,15 @@ pub async fn pruning_deletes_ended_families_and_expired_tokens_and_keeps_live_on
     // live family with a live token.
     start_family_ending(&*repo, ada, token_hash(1), now() + Duration::hours(1)).await;
     store_token(&*repo, ada, token_hash(2)).await;
-    repo.rotate_refresh(token_hash(2), token_hash(3), now(), Duration::days(10))
-        .await
-        .unwrap();
+    repo.rotate_refresh(
+        token_hash(2),
+        token_hash(3),
+        now(),
+        Duration::days(10),
+        crate::audit_now(),
+    )
+    .await
+    .unwrap();
     store_token(&*repo, ada, token_hash(4)).await;
 
     let later = now() + Duration::days(2);
@@ -308,14 +426,26 @@ pub async fn pruning_deletes_ended_families_and_expired_tokens_and_keeps_live_on
     // after a day) go; family 2 stays with its live successor 3.
     assert_eq!(pruned, 4);
     assert_eq!(
-        repo.rotate_refresh(token_hash(3), token_hash(5), later, ttl())
-            .await,
+        repo.rotate_refresh(
+            token_hash(3),
+            token_hash(5),
+            later,
+            ttl(),
+            crate::audit_now()
+        )
+        .await,
         Ok(ada),
         "the live session survives housekeeping"
     );
     assert_eq!(
-        repo.rotate_refresh(token_hash(1), token_hash(6), now(), ttl())
-            .await,
+        repo.rotate_refresh(
+            token_hash(1),
+            token_hash(6),
+            now(),
+            ttl(),
+            crate::audit_now()
+        )
+        .await,
         Err(RotateError::Refused)
     );
 }

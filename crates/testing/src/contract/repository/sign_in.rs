@@ -44,7 +44,9 @@ pub async fn a_new_account_registers_a_user_with_its_link_and_session(repo: Arc<
 
 pub async fn a_matching_claimed_email_is_refused_and_nothing_is_written(repo: Arc<dyn Repository>) {
     let owner = new_user(Some("ada@example.com"), true);
-    repo.create_user(owner, None).await.unwrap();
+    repo.create_user(owner, None, crate::audit_now())
+        .await
+        .unwrap();
     let login = sign_in(provider_identity(
         ProviderKey::Github,
         "gh-1",
@@ -63,8 +65,14 @@ pub async fn a_matching_claimed_email_is_refused_and_nothing_is_written(repo: Ar
         None
     );
     assert_eq!(
-        repo.rotate_refresh(login.session.hash, random_hash(), now(), Duration::days(1))
-            .await,
+        repo.rotate_refresh(
+            login.session.hash,
+            random_hash(),
+            now(),
+            Duration::days(1),
+            crate::audit_now()
+        )
+        .await,
         Err(RotateError::Refused),
         "no session was started"
     );

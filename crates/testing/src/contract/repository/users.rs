@@ -10,7 +10,7 @@ pub async fn a_user_created_with_a_link_is_found_by_id_email_and_link(repo: Arc<
     let user = new_user(Some("Ada@Example.com"), false);
     let link = new_link(user.id, ProviderKey::Github, "42");
     let created = repo
-        .create_user(user.clone(), Some(link.clone()))
+        .create_user(user.clone(), Some(link.clone()), crate::audit_now())
         .await
         .unwrap();
     assert_eq!(created, user.clone().into_user());
@@ -62,6 +62,7 @@ pub async fn creating_a_user_whose_first_link_is_taken_leaves_no_user(repo: Arc<
     repo.create_user(
         first.clone(),
         Some(new_link(first.id, ProviderKey::Github, "42")),
+        crate::audit_now(),
     )
     .await
     .unwrap();
@@ -69,7 +70,8 @@ pub async fn creating_a_user_whose_first_link_is_taken_leaves_no_user(repo: Arc<
     let second = new_user(Some("grace@example.com"), false);
     let taken = new_link(second.id, ProviderKey::Github, "42");
     assert_eq!(
-        repo.create_user(second.clone(), Some(taken)).await,
+        repo.create_user(second.clone(), Some(taken), crate::audit_now())
+            .await,
         Err(CreateUserError::ProviderAccountTaken)
     );
     assert_eq!(repo.find_user(second.id).await.unwrap(), None);
@@ -84,12 +86,15 @@ pub async fn creating_a_user_whose_first_link_is_taken_leaves_no_user(repo: Arc<
 
 pub async fn emails_are_unique_ignoring_case(repo: Arc<dyn Repository>) {
     let first = new_user(Some("ada@example.com"), false);
-    repo.create_user(first, None).await.unwrap();
+    repo.create_user(first, None, crate::audit_now())
+        .await
+        .unwrap();
 
     let shouting = new_user(Some("ADA@Example.COM"), true);
     let link = new_link(shouting.id, ProviderKey::Google, "7");
     assert_eq!(
-        repo.create_user(shouting.clone(), Some(link)).await,
+        repo.create_user(shouting.clone(), Some(link), crate::audit_now())
+            .await,
         Err(CreateUserError::EmailTaken)
     );
     assert_eq!(repo.find_user(shouting.id).await.unwrap(), None);
@@ -99,7 +104,9 @@ pub async fn any_number_of_users_may_have_no_email(repo: Arc<dyn Repository>) {
     for subject in ["1", "2"] {
         let user = new_user(None, false);
         let link = new_link(user.id, ProviderKey::Twitter, subject);
-        repo.create_user(user, Some(link)).await.unwrap();
+        repo.create_user(user, Some(link), crate::audit_now())
+            .await
+            .unwrap();
     }
 }
 
@@ -109,7 +116,8 @@ pub async fn a_first_link_for_another_user_is_rejected_before_touching_the_datab
     let user = new_user(Some("ada@example.com"), false);
     let stray = new_link(UserId::new(), ProviderKey::Github, "42");
     assert!(matches!(
-        repo.create_user(user.clone(), Some(stray)).await,
+        repo.create_user(user.clone(), Some(stray), crate::audit_now())
+            .await,
         Err(CreateUserError::Repository(_))
     ));
     assert_eq!(repo.find_user(user.id).await.unwrap(), None);
@@ -126,7 +134,10 @@ fn unverified_provider_user(address: &str) -> social_login_domain::NewUser {
 
 pub async fn an_unverified_provider_email_is_kept_but_claims_nothing(repo: Arc<dyn Repository>) {
     let squatter = unverified_provider_user("victim@example.com");
-    let stored = repo.create_user(squatter.clone(), None).await.unwrap();
+    let stored = repo
+        .create_user(squatter.clone(), None, crate::audit_now())
+        .await
+        .unwrap();
     assert_eq!(
         stored.email.as_ref().map(|e| e.as_str()),
         Some("victim@example.com"),
@@ -140,11 +151,17 @@ pub async fn an_unverified_provider_email_is_kept_but_claims_nothing(repo: Arc<d
         "matched by nothing"
     );
     // Neither a second unverified holder nor the real owner is blocked.
-    repo.create_user(unverified_provider_user("Victim@Example.com"), None)
+    repo.create_user(
+        unverified_provider_user("Victim@Example.com"),
+        None,
+        crate::audit_now(),
+    )
+    .await
+    .unwrap();
+    let owner = new_user(Some("victim@example.com"), true);
+    repo.create_user(owner.clone(), None, crate::audit_now())
         .await
         .unwrap();
-    let owner = new_user(Some("victim@example.com"), true);
-    repo.create_user(owner.clone(), None).await.unwrap();
     let found = repo
         .find_user_by_email(&email("VICTIM@example.com"))
         .await

@@ -1,0 +1,232 @@
+//! The audit events each use case records, where the request came from, and the webhook
+//! delivery loop over the outbox.
+
+use crate::world::{World, github_login};
+use async_trait::async_trait;
+use social_login_app::webhooks::{GIVE_UP_AFTER, LEASE};
+use social_login_app::{AuthPolicy, DeliveryStep, WebhookDelivery};
+use social_login_domain::{AuditEvent, AuditEventType, EventSet, Origin, ProviderKey};
+use social_login_ports::{Clock, DeliveryError, WebhookOutbox, WebhookSender};
+use std::sync::{Arc, Mutex};
+use time::{Duration, OffsetDateTime};
+
+fn origin() -> Origin {
+    Origin::new(
+        Some("198.51.100.4".parse().unwrap()),
+        Some("Mozilla/5.0"),
+        Some("req-42"),
+    )
+}
+
+fn kinds(events: &[AuditEvent]) -> Vec<AuditEventType> {
+    events.iter().map(|event| event.kind).collect()
+}
+
+#[tokio::test]
+async fn every_account_change_is_an_event_of_the_caller_newest_first() {
+    let world = World::new();
+    let ada = world
+        .service
+        .register(
+            social_login_app::Registration {
+                email: "ada@example.com".into(),
+                password: social_login_domain::SecretText::new("correct horse battery staple"),
+                full_name: None,
+            },
+            &origin(),
+        )
+        .await
+        .unwrap();
+    let me = ada.user.id;
+    world.clock.advance(Duration::seconds(1));
+    world
+        .connect_as(me, github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    world.clock.advance(Duration::seconds(1));
+    world
+        .service
+        .disconnect(me, ProviderKey::Github, &origin())
+        .await
+        .unwrap();
+    world.clock.advance(Duration::seconds(1));
+    world
+        .service
+        .logout(ada.refresh_token.expose(), &origin())
+        .await
+        .unwrap();
+
+    let events = world.service.events(me).await.unwrap();
+    assert_eq!(
+        kinds(&events),
+        [
+            AuditEventType::SessionLogout,
+            AuditEventType::AccountUnlinked,
+            AuditEventType::AccountLinked,
+            AuditEventType::UserLogin,
+            AuditEventType::UserRegistered,
+        ]
+    );
+    let unlinked = &events[1];
+    assert_eq!(unlinked.provider, Some(ProviderKey::Github));
+    assert_eq!(unlinked.origin, origin());
+    assert_eq!(
+        unlinked.created_at,
+        world.clock.now() - Duration::seconds(1)
+    );
+    let ids: std::collections::HashSet<_> = events.iter().map(|e| e.id).collect();
+    assert_eq!(ids.len(), events.len(), "every event has its own id");
+}
+
+#[tokio::test]
+async fn a_provider_registration_is_two_events_in_order_and_a_reuse_is_one() {
+    let world = World::new();
+    let login = world
+        .sign_in(github_login("gh-9", "grace@example.com"))
+        .await
+        .unwrap();
+    let grace = login.user.id;
+    let rotated = world
+        .service
+        .refresh(login.refresh_token.expose(), &origin())
+        .await
+        .unwrap();
+    assert!(rotated.refresh_token.expose() != login.refresh_token.expose());
+    assert!(
+        world
+            .service
+            .refresh(login.refresh_token.expose(), &origin())
+            .await
+            .is_err()
+    );
+    let events = world.service.events(grace).await.unwrap();
+    assert_eq!(
+        kinds(&events),
+        [
+            AuditEventType::SessionRefreshReuseDetected,
+            AuditEventType::UserLogin,
+            AuditEventType::UserRegistered,
+        ],
+        "a refresh that works is not an event"
+    );
+    assert_eq!(events[1].provider, Some(ProviderKey::Github));
+}
+
+#[tokio::test]
+async fn only_the_subscribed_types_wait_for_the_webhook() {
+    let world = World::with_policy(AuthPolicy {
+        webhook_events: [AuditEventType::UserRegistered].into_iter().collect(),
+        ..AuthPolicy::default()
+    });
+    world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    let later = world.clock.now() + Duration::minutes(1);
+    let queued = world.users.claim_next(later, LEASE).await.unwrap().unwrap();
+    assert_eq!(queued.event.kind, AuditEventType::UserRegistered);
+    world.users.remove(queued.event.id).await.unwrap();
+    assert_eq!(world.users.claim_next(later, LEASE).await.unwrap(), None);
+
+    let silent = World::new();
+    silent
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    assert_eq!(silent.users.claim_next(later, LEASE).await.unwrap(), None);
+}
+
+/// A receiver that fails the first `failures` deliveries, then records.
+#[derive(Default)]
+struct Receiver {
+    failures: Mutex<u32>,
+    received: Mutex<Vec<AuditEventType>>,
+}
+
+#[async_trait]
+impl WebhookSender for Receiver {
+    async fn send(&self, event: &AuditEvent, _: OffsetDateTime) -> Result<(), DeliveryError> {
+        let mut failures = self.failures.lock().unwrap();
+        if *failures > 0 {
+            *failures -= 1;
+            return Err(DeliveryError("receiver answered 500".into()));
+        }
+        self.received.lock().unwrap().push(event.kind);
+        Ok(())
+    }
+}
+
+fn delivering(failures: u32) -> (World, Arc<Receiver>, WebhookDelivery) {
+    let world = World::with_policy(AuthPolicy {
+        webhook_events: EventSet::all(),
+        ..AuthPolicy::default()
+    });
+    let receiver = Arc::new(Receiver {
+        failures: Mutex::new(failures),
+        ..Receiver::default()
+    });
+    let delivery = WebhookDelivery::new(world.users.clone(), receiver.clone(), world.clock.clone());
+    (world, receiver, delivery)
+}
+
+#[tokio::test]
+async fn events_are_delivered_in_order_and_a_failure_is_retried_after_two_seconds() {
+    let (world, receiver, delivery) = delivering(1);
+    world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+
+    assert_eq!(
+        delivery.deliver_next().await.unwrap(),
+        DeliveryStep::RetryLater
+    );
+    world.clock.advance(Duration::seconds(1));
+    assert_eq!(
+        delivery.deliver_next().await.unwrap(),
+        DeliveryStep::Idle,
+        "the failed head waits for its retry, and nothing overtakes it"
+    );
+    world.clock.advance(Duration::seconds(1));
+    assert_eq!(
+        delivery.deliver_next().await.unwrap(),
+        DeliveryStep::Delivered
+    );
+    assert_eq!(
+        delivery.deliver_next().await.unwrap(),
+        DeliveryStep::Delivered
+    );
+    assert_eq!(delivery.deliver_next().await.unwrap(), DeliveryStep::Idle);
+    assert_eq!(
+        *receiver.received.lock().unwrap(),
+        [AuditEventType::UserRegistered, AuditEventType::UserLogin]
+    );
+}
+
+#[tokio::test]
+async fn an_event_failing_for_three_days_is_given_up_and_the_next_goes_out() {
+    let (world, receiver, delivery) = delivering(u32::MAX);
+    world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    assert_eq!(
+        delivery.deliver_next().await.unwrap(),
+        DeliveryStep::RetryLater
+    );
+    world.clock.advance(GIVE_UP_AFTER);
+    assert_eq!(delivery.deliver_next().await.unwrap(), DeliveryStep::GaveUp);
+    *receiver.failures.lock().unwrap() = 0;
+    assert_eq!(
+        delivery.deliver_next().await.unwrap(),
+        DeliveryStep::Delivered
+    );
+    assert_eq!(
+        *receiver.received.lock().unwrap(),
+        [AuditEventType::UserLogin]
+    );
+}

@@ -1,0 +1,277 @@
+//! Audit events: what happened to an account, where from and when (CONTRACT §6).
+//!
+//! An event is written in the same transaction as the change it records, so there is never
+//! one without the other. It carries who and where (user, provider, client IP, user agent,
+//! request id), never a token or a password.
+
+use crate::ids::id_type;
+use crate::linking::LoginDecision;
+use crate::{ProviderKey, UserId};
+use std::fmt;
+use std::net::IpAddr;
+use std::str::FromStr;
+use time::OffsetDateTime;
+
+id_type!(
+    /// One audit event; also the `webhook-id` of its delivery.
+    AuditEventId
+);
+
+impl AuditEventId {
+    /// A UUIDv7 whose 12 sub-millisecond bits hold the time too (RFC 9562 §6.2, method 3),
+    /// so events written a few microseconds apart sort in the order they happened.
+    pub fn at(time: OffsetDateTime, random: [u8; 8]) -> Self {
+        let nanos = time.unix_timestamp_nanos().max(0);
+        let millis = u64::try_from(nanos / 1_000_000).unwrap_or(0);
+        let fraction = u16::try_from((nanos % 1_000_000) * 4096 / 1_000_000).unwrap_or(0);
+        let [high, low] = fraction.to_be_bytes();
+        let mut bytes = [0u8; 10];
+        bytes[0] = high & 0x0F;
+        bytes[1] = low;
+        bytes[2..].copy_from_slice(&random);
+        Self::from_parts(millis, bytes)
+    }
+}
+
+/// What happened. The strings are CONTRACT §6's event types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AuditEventType {
+    UserRegistered,
+    UserLogin,
+    AccountLinked,
+    AccountUnlinked,
+    SessionLogout,
+    SessionRefreshReuseDetected,
+    UserDeleted,
+    ProviderRevocationFailed,
+}
+
+impl AuditEventType {
+    pub const ALL: [AuditEventType; 8] = [
+        Self::UserRegistered,
+        Self::UserLogin,
+        Self::AccountLinked,
+        Self::AccountUnlinked,
+        Self::SessionLogout,
+        Self::SessionRefreshReuseDetected,
+        Self::UserDeleted,
+        Self::ProviderRevocationFailed,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::UserRegistered => "user.registered",
+            Self::UserLogin => "user.login",
+            Self::AccountLinked => "account.linked",
+            Self::AccountUnlinked => "account.unlinked",
+            Self::SessionLogout => "session.logout",
+            Self::SessionRefreshReuseDetected => "session.refresh_reuse_detected",
+            Self::UserDeleted => "user.deleted",
+            Self::ProviderRevocationFailed => "provider.revocation_failed",
+        }
+    }
+
+    fn bit(self) -> u16 {
+        1 << Self::ALL.iter().position(|t| *t == self).unwrap_or(0)
+    }
+}
+
+impl fmt::Display for AuditEventType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not an audit event type")]
+pub struct UnknownEventType;
+
+impl FromStr for AuditEventType {
+    type Err = UnknownEventType;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|t| t.as_str() == s)
+            .ok_or(UnknownEventType)
+    }
+}
+
+/// A set of event types (which ones go to the webhook outbox). Copy, no allocation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EventSet(u16);
+
+impl EventSet {
+    pub const NONE: EventSet = EventSet(0);
+
+    pub fn all() -> Self {
+        Self::ALL_BITS
+    }
+
+    const ALL_BITS: EventSet = EventSet((1 << AuditEventType::ALL.len()) - 1);
+
+    pub fn contains(self, kind: AuditEventType) -> bool {
+        self.0 & kind.bit() != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl FromIterator<AuditEventType> for EventSet {
+    fn from_iter<I: IntoIterator<Item = AuditEventType>>(iter: I) -> Self {
+        EventSet(iter.into_iter().fold(0, |bits, kind| bits | kind.bit()))
+    }
+}
+
+/// Longest user agent kept; the rest is cut (a header is not a place to store a novel).
+pub const MAX_USER_AGENT_CHARS: usize = 256;
+/// Longest request id kept.
+pub const MAX_REQUEST_ID_CHARS: usize = 64;
+
+/// Where a request came from, as the HTTP layer saw it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Origin {
+    pub ip: Option<IpAddr>,
+    user_agent: Option<String>,
+    request_id: Option<String>,
+}
+
+impl Origin {
+    /// Keeps at most [`MAX_USER_AGENT_CHARS`] / [`MAX_REQUEST_ID_CHARS`] printable
+    /// characters of each text, so what a client sends cannot bloat or garble the log.
+    pub fn new(ip: Option<IpAddr>, user_agent: Option<&str>, request_id: Option<&str>) -> Self {
+        Self {
+            ip,
+            user_agent: user_agent.and_then(|text| printable(text, MAX_USER_AGENT_CHARS)),
+            request_id: request_id.and_then(|text| printable(text, MAX_REQUEST_ID_CHARS)),
+        }
+    }
+
+    pub fn user_agent(&self) -> Option<&str> {
+        self.user_agent.as_deref()
+    }
+
+    pub fn request_id(&self) -> Option<&str> {
+        self.request_id.as_deref()
+    }
+}
+
+fn printable(text: &str, max_chars: usize) -> Option<String> {
+    let kept: String = text
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(max_chars)
+        .collect();
+    let kept = kept.trim();
+    (!kept.is_empty()).then(|| kept.to_owned())
+}
+
+/// What a write needs to record its events: where the request came from, when, ids for the
+/// events (an operation records at most two), and which types go to the webhook outbox.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditContext {
+    pub origin: Origin,
+    pub at: OffsetDateTime,
+    pub ids: [AuditEventId; 2],
+    pub outbox: EventSet,
+}
+
+impl AuditContext {
+    /// The `index`-th event of this operation (0 or 1).
+    pub fn event(
+        &self,
+        index: usize,
+        kind: AuditEventType,
+        user: UserId,
+        provider: Option<ProviderKey>,
+    ) -> AuditEvent {
+        AuditEvent {
+            id: self.ids[index.min(1)],
+            kind,
+            user_id: user,
+            provider,
+            origin: self.origin.clone(),
+            created_at: self.at,
+        }
+    }
+}
+
+/// One recorded event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditEvent {
+    pub id: AuditEventId,
+    pub kind: AuditEventType,
+    pub user_id: UserId,
+    pub provider: Option<ProviderKey>,
+    pub origin: Origin,
+    pub created_at: OffsetDateTime,
+}
+
+/// The events a provider login records: a login always; before it, the registration or the
+/// link by email it decided on.
+pub fn sign_in_events(decision: &LoginDecision) -> &'static [AuditEventType] {
+    match decision {
+        LoginDecision::SignIn { .. } => &[AuditEventType::UserLogin],
+        LoginDecision::LinkThenSignIn { .. } => {
+            &[AuditEventType::AccountLinked, AuditEventType::UserLogin]
+        }
+        LoginDecision::Register => &[AuditEventType::UserRegistered, AuditEventType::UserLogin],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_type_round_trips_through_its_contract_name() {
+        for kind in AuditEventType::ALL {
+            assert_eq!(kind.as_str().parse::<AuditEventType>(), Ok(kind));
+        }
+        assert_eq!(
+            "user.Login".parse::<AuditEventType>(),
+            Err(UnknownEventType)
+        );
+    }
+
+    #[test]
+    fn an_event_set_holds_exactly_what_it_was_built_from() {
+        let set: EventSet = [AuditEventType::UserLogin, AuditEventType::UserDeleted]
+            .into_iter()
+            .collect();
+        for kind in AuditEventType::ALL {
+            let expected = matches!(
+                kind,
+                AuditEventType::UserLogin | AuditEventType::UserDeleted
+            );
+            assert_eq!(set.contains(kind), expected, "{kind}");
+            assert!(EventSet::all().contains(kind));
+            assert!(!EventSet::NONE.contains(kind));
+        }
+        assert!(EventSet::NONE.is_empty() && !set.is_empty());
+    }
+
+    #[test]
+    fn event_ids_sort_by_time_below_the_millisecond() {
+        let start = OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap();
+        let mut previous = AuditEventId::at(start, [0xFF; 8]);
+        for micros in 1..2_000 {
+            let next = AuditEventId::at(start + time::Duration::microseconds(micros), [0; 8]);
+            assert!(next > previous, "{micros} µs");
+            previous = next;
+        }
+    }
+
+    #[test]
+    fn an_origin_keeps_bounded_printable_text_only() {
+        let long = "a".repeat(1_000);
+        let origin = Origin::new(None, Some(&format!("Mozilla\r\n{long}")), Some(" \u{7} "));
+        let agent = origin.user_agent().unwrap();
+        assert!(agent.starts_with("Mozillaaaa"));
+        assert_eq!(agent.chars().count(), MAX_USER_AGENT_CHARS);
+        assert_eq!(origin.request_id(), None, "nothing printable is nothing");
+    }
+}

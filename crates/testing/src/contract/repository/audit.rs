@@ -1,0 +1,303 @@
+//! Audit events (written with the change they record, or not at all) and the webhook
+//! outbox (only the subscribed types, claimed oldest first, one claim at a time).
+
+use super::Repository;
+use super::fixtures::{new_link, new_user, now, provider_identity, sign_in, store_token};
+use crate::audit_at;
+use social_login_domain::{AuditContext, AuditEventType, EventSet, Origin, ProviderKey, UserId};
+use social_login_ports::{RemoveLinkError, SignInError};
+use std::sync::Arc;
+use time::Duration;
+
+/// An audit context `seconds` after the fixtures' `now`, from 203.0.113.7.
+fn audit(seconds: i64, outbox: EventSet) -> AuditContext {
+    let mut audit = audit_at(now() + Duration::seconds(seconds), outbox);
+    audit.origin = Origin::new(
+        Some("203.0.113.7".parse().unwrap()),
+        Some("contract-test/1"),
+        Some("req-1"),
+    );
+    audit
+}
+
+async fn kinds(repo: &Arc<dyn Repository>, user: UserId) -> Vec<AuditEventType> {
+    let events = repo.list_events(user, 100).await.unwrap();
+    events.iter().map(|event| event.kind).collect()
+}
+
+pub async fn each_write_records_its_event_and_the_list_is_newest_first(repo: Arc<dyn Repository>) {
+    let ada = new_user(Some("ada@example.com"), true);
+    repo.create_user(ada.clone(), None, audit(1, EventSet::NONE))
+        .await
+        .unwrap();
+    let hash = super::fixtures::random_hash();
+    let first = social_login_ports::NewRefreshToken {
+        hash,
+        user_id: ada.id,
+        family: social_login_domain::FamilyId::new(),
+        created_at: now(),
+        expires_at: now() + Duration::days(1),
+    };
+    repo.start_family(first, now() + Duration::days(30), audit(2, EventSet::NONE))
+        .await
+        .unwrap();
+    repo.add_link(
+        new_link(ada.id, ProviderKey::Github, "gh-1"),
+        audit(3, EventSet::NONE),
+    )
+    .await
+    .unwrap();
+    repo.remove_link(
+        ada.id,
+        ProviderKey::Github,
+        ProviderKey::ALL.to_vec(),
+        audit(4, EventSet::NONE),
+    )
+    .await
+    .unwrap();
+    repo.revoke_refresh(hash, audit(5, EventSet::NONE))
+        .await
+        .unwrap();
+
+    let events = repo.list_events(ada.id, 100).await.unwrap();
+    let listed: Vec<_> = events.iter().map(|e| (e.kind, e.provider)).collect();
+    assert_eq!(
+        listed,
+        [
+            (AuditEventType::SessionLogout, None),
+            (AuditEventType::AccountUnlinked, Some(ProviderKey::Github)),
+            (AuditEventType::AccountLinked, Some(ProviderKey::Github)),
+            (AuditEventType::UserLogin, None),
+            (AuditEventType::UserRegistered, None),
+        ]
+    );
+    let origin = &events[0].origin;
+    assert_eq!(origin.ip, Some("203.0.113.7".parse().unwrap()));
+    assert_eq!(origin.user_agent(), Some("contract-test/1"));
+    assert_eq!(origin.request_id(), Some("req-1"));
+    assert!(events.iter().all(|event| event.user_id == ada.id));
+    assert_eq!(repo.list_events(ada.id, 2).await.unwrap().len(), 2);
+    assert!(
+        repo.list_events(UserId::new(), 100)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+pub async fn a_refused_write_records_no_event(repo: Arc<dyn Repository>) {
+    let ada = new_user(Some("ada@example.com"), false);
+    let link = new_link(ada.id, ProviderKey::Github, "gh-1");
+    repo.create_user(ada.clone(), Some(link), audit(1, EventSet::all()))
+        .await
+        .unwrap();
+    let before = kinds(&repo, ada.id).await;
+    assert_eq!(before, [AuditEventType::UserRegistered]);
+
+    let twin = new_user(Some("ADA@example.com"), true);
+    assert!(
+        repo.create_user(twin.clone(), None, audit(2, EventSet::all()))
+            .await
+            .is_err()
+    );
+    let last_link = repo
+        .remove_link(
+            ada.id,
+            ProviderKey::Github,
+            ProviderKey::ALL.to_vec(),
+            audit(3, EventSet::all()),
+        )
+        .await;
+    assert!(matches!(last_link, Err(RemoveLinkError::Refused(_))));
+    let mut squatter = sign_in(provider_identity(
+        ProviderKey::Google,
+        "g-1",
+        Some("ada@example.com"),
+        true,
+    ));
+    squatter.audit = audit(4, EventSet::all());
+    assert_eq!(
+        repo.sign_in_with_provider(squatter).await,
+        Err(SignInError::EmailAlreadyRegistered)
+    );
+
+    assert_eq!(kinds(&repo, ada.id).await, before);
+    assert!(kinds(&repo, twin.id).await.is_empty());
+    // What was refused queued nothing either: only the registration waits.
+    let claimed = repo
+        .claim_next(now() + Duration::minutes(1), Duration::seconds(30))
+        .await
+        .unwrap()
+        .expect("the registration is queued");
+    assert_eq!(claimed.event.kind, AuditEventType::UserRegistered);
+    repo.remove(claimed.event.id).await.unwrap();
+    assert_eq!(
+        repo.claim_next(now() + Duration::minutes(1), Duration::seconds(30))
+            .await
+            .unwrap(),
+        None
+    );
+}
+
+pub async fn a_provider_login_records_its_decision_then_the_login(repo: Arc<dyn Repository>) {
+    let identity = provider_identity(ProviderKey::Google, "g-7", Some("grace@example.com"), true);
+    let mut first = sign_in(identity.clone());
+    first.audit = audit(1, EventSet::NONE);
+    let grace = repo.sign_in_with_provider(first).await.unwrap().user.id;
+    let mut again = sign_in(identity);
+    again.audit = audit(2, EventSet::NONE);
+    repo.sign_in_with_provider(again).await.unwrap();
+
+    let events = repo.list_events(grace, 100).await.unwrap();
+    let listed: Vec<_> = events.iter().map(|e| (e.kind, e.provider)).collect();
+    let google = Some(ProviderKey::Google);
+    assert_eq!(
+        listed,
+        [
+            (AuditEventType::UserLogin, google),
+            (AuditEventType::UserLogin, google),
+            (AuditEventType::UserRegistered, google),
+        ]
+    );
+
+    // Auto-linking to the email's owner records the link, then the login.
+    let mut linking = sign_in(provider_identity(
+        ProviderKey::Github,
+        "gh-7",
+        Some("grace@example.com"),
+        true,
+    ));
+    linking.auto_link_by_email = true;
+    linking.audit = audit(3, EventSet::NONE);
+    repo.sign_in_with_provider(linking).await.unwrap();
+    let latest: Vec<_> = repo.list_events(grace, 2).await.unwrap();
+    let latest: Vec<_> = latest.iter().map(|e| (e.kind, e.provider)).collect();
+    let github = Some(ProviderKey::Github);
+    assert_eq!(
+        latest,
+        [
+            (AuditEventType::UserLogin, github),
+            (AuditEventType::AccountLinked, github)
+        ]
+    );
+}
+
+pub async fn reuse_detection_is_recorded_and_a_second_logout_is_not(repo: Arc<dyn Repository>) {
+    let ada = new_user(Some("ada@example.com"), true);
+    repo.create_user(ada.clone(), None, audit(0, EventSet::NONE))
+        .await
+        .unwrap();
+    let first = super::fixtures::token_hash(1);
+    store_token(&*repo, ada.id, first).await;
+    let successor = super::fixtures::token_hash(2);
+    repo.rotate_refresh(
+        first,
+        successor,
+        now(),
+        Duration::days(1),
+        audit(1, EventSet::NONE),
+    )
+    .await
+    .unwrap();
+    assert!(
+        repo.rotate_refresh(
+            first,
+            super::fixtures::token_hash(3),
+            now(),
+            Duration::days(1),
+            audit(2, EventSet::NONE),
+        )
+        .await
+        .is_err()
+    );
+    repo.revoke_refresh(successor, audit(3, EventSet::NONE))
+        .await
+        .unwrap();
+    repo.revoke_refresh(successor, audit(4, EventSet::NONE))
+        .await
+        .unwrap();
+
+    let listed = kinds(&repo, ada.id).await;
+    assert!(listed.contains(&AuditEventType::SessionRefreshReuseDetected));
+    assert!(
+        !listed.contains(&AuditEventType::SessionLogout),
+        "the family was revoked already: logging out of it again records nothing"
+    );
+}
+
+pub async fn the_outbox_holds_only_subscribed_types_and_hands_out_the_oldest_once(
+    repo: Arc<dyn Repository>,
+) {
+    let wanted: EventSet = [
+        AuditEventType::UserRegistered,
+        AuditEventType::AccountLinked,
+    ]
+    .into_iter()
+    .collect();
+    let ada = new_user(Some("ada@example.com"), true);
+    repo.create_user(ada.clone(), None, audit(1, wanted))
+        .await
+        .unwrap();
+    store_token(&*repo, ada.id, super::fixtures::token_hash(1)).await;
+    repo.add_link(
+        new_link(ada.id, ProviderKey::Github, "gh-1"),
+        audit(2, wanted),
+    )
+    .await
+    .unwrap();
+    let lease = Duration::seconds(30);
+    let at = now() + Duration::seconds(10);
+
+    let first = repo.claim_next(at, lease).await.unwrap().expect("queued");
+    assert_eq!(first.event.kind, AuditEventType::UserRegistered);
+    assert_eq!(first.attempts, 1);
+    assert_eq!(first.event.origin.ip, Some("203.0.113.7".parse().unwrap()));
+    assert_eq!(
+        repo.claim_next(at, lease).await.unwrap(),
+        None,
+        "the head is claimed: nobody else gets it, nor anything after it"
+    );
+
+    // A failure puts it back, due later; until then nothing is handed out.
+    repo.retry_at(first.event.id, at + Duration::seconds(5))
+        .await
+        .unwrap();
+    assert_eq!(
+        repo.claim_next(at + Duration::seconds(4), lease)
+            .await
+            .unwrap(),
+        None
+    );
+    let again = repo
+        .claim_next(at + Duration::seconds(5), lease)
+        .await
+        .unwrap()
+        .expect("due again");
+    assert_eq!((again.event.id, again.attempts), (first.event.id, 2));
+
+    // A claim whose instance died runs out, and another takes the event over.
+    let taken_over = repo
+        .claim_next(at + Duration::seconds(5) + lease, lease)
+        .await
+        .unwrap()
+        .expect("the lease ran out");
+    assert_eq!(
+        (taken_over.event.id, taken_over.attempts),
+        (first.event.id, 3)
+    );
+
+    repo.remove(first.event.id).await.unwrap();
+    let next = repo
+        .claim_next(at + Duration::minutes(5), lease)
+        .await
+        .unwrap()
+        .expect("the link is next; the login was not subscribed");
+    assert_eq!(next.event.kind, AuditEventType::AccountLinked);
+    repo.remove(next.event.id).await.unwrap();
+    assert_eq!(
+        repo.claim_next(at + Duration::minutes(5), lease)
+            .await
+            .unwrap(),
+        None
+    );
+}

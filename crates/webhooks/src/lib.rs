@@ -1,0 +1,112 @@
+//! The webhook sender: each audit event POSTed as JSON to the configured receiver, with the
+//! Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`).
+//!
+//! A 2xx answer is a delivery; anything else (another status, a timeout, a refused
+//! connection) is a failure the delivery loop retries. Redirects are not followed: a
+//! receiver that moved must be reconfigured, not chased.
+
+mod signature;
+
+pub use signature::{SecretError, WebhookSecret};
+
+use async_trait::async_trait;
+use social_login_domain::AuditEvent;
+use social_login_ports::{DeliveryError, WebhookSender};
+use std::time::Duration;
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+use url::Url;
+
+/// One attempt may take this long, connect included.
+pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// POSTs events to one receiver.
+#[derive(Debug, Clone)]
+pub struct HttpWebhookSender {
+    client: reqwest::Client,
+    url: Url,
+    secret: WebhookSecret,
+}
+
+impl HttpWebhookSender {
+    pub fn new(url: Url, secret: WebhookSecret) -> Result<Self, reqwest::Error> {
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(DELIVERY_TIMEOUT)
+            .timeout(DELIVERY_TIMEOUT)
+            .user_agent(concat!(
+                "social-login/",
+                env!("CARGO_PKG_VERSION"),
+                " webhooks"
+            ))
+            .build()?;
+        Ok(Self {
+            client,
+            url,
+            secret,
+        })
+    }
+}
+
+#[async_trait]
+impl WebhookSender for HttpWebhookSender {
+    async fn send(&self, event: &AuditEvent, now: OffsetDateTime) -> Result<(), DeliveryError> {
+        let id = event.id.to_string();
+        let timestamp = now.unix_timestamp();
+        let body = payload(event);
+        let signature = self.secret.sign(&id, timestamp, &body);
+        let answer = self
+            .client
+            .post(self.url.clone())
+            .header("content-type", "application/json")
+            .header("webhook-id", &id)
+            .header("webhook-timestamp", timestamp.to_string())
+            .header("webhook-signature", signature)
+            .body(body)
+            .send()
+            .await
+            // Without the URL: it may carry a token in its query.
+            .map_err(|error| DeliveryError(describe(&error.without_url())))?;
+        let status = answer.status();
+        if status.is_success() {
+            Ok(())
+        } else {
+            Err(DeliveryError(format!("receiver answered {status}")))
+        }
+    }
+}
+
+fn describe(error: &reqwest::Error) -> String {
+    if error.is_timeout() {
+        "receiver timed out".to_owned()
+    } else if error.is_connect() {
+        "could not connect to the receiver".to_owned()
+    } else {
+        format!("request failed: {error}")
+    }
+}
+
+/// The JSON body of a delivery: `{"type", "timestamp", "data"}` (CONTRACT §6). An event
+/// holds no token or password, so none can be sent.
+pub fn payload(event: &AuditEvent) -> String {
+    let mut data = serde_json::Map::new();
+    data.insert("id".into(), event.id.to_string().into());
+    data.insert("user_id".into(), event.user_id.to_string().into());
+    let optional = [
+        ("provider", event.provider.map(|p| p.as_str().to_owned())),
+        ("ip", event.origin.ip.map(|ip| ip.to_string())),
+        ("user_agent", event.origin.user_agent().map(str::to_owned)),
+        ("request_id", event.origin.request_id().map(str::to_owned)),
+    ];
+    for (key, value) in optional {
+        if let Some(value) = value {
+            data.insert(key.into(), value.into());
+        }
+    }
+    serde_json::json!({
+        "type": event.kind.as_str(),
+        "timestamp": event.created_at.format(&Rfc3339).unwrap_or_default(),
+        "data": data,
+    })
+    .to_string()
+}
