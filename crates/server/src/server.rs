@@ -154,7 +154,7 @@ pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupEr
         std::sync::Arc::downgrade(&service),
         housekeeping::PRUNE_EVERY,
     );
-    Ok(http::router(service, options))
+    Ok(http::router(service, wired.well_known, options))
 }
 
 /// Serves `router` on `listener` until `signal` completes, then drains. Each request sees

@@ -40,6 +40,25 @@ impl PublicJwk {
         }
     }
 
+    /// Key type: `OKP` (RFC 8037).
+    pub fn kty(&self) -> &str {
+        self.kty
+    }
+
+    pub fn crv(&self) -> &str {
+        self.crv
+    }
+
+    /// The JWS algorithm: `EdDSA`.
+    pub fn alg(&self) -> &str {
+        self.alg
+    }
+
+    /// The JWK `use`: `sig`.
+    pub fn usage(&self) -> &str {
+        self.usage
+    }
+
     /// The key id: the RFC 7638 SHA-256 thumbprint of the public key, base64url.
     pub fn kid(&self) -> &str {
         &self.kid
