@@ -37,7 +37,7 @@ impl Purpose {
 }
 
 /// The public fingerprint of a secret key: 8 hex characters derived with HKDF under its own
-/// label. It names the key in sealed values and JWT headers; it is not the key and does not
+/// label. It names the key in sealed values; it is not the key and does not
 /// help to find it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct KeyId {
