@@ -20,7 +20,9 @@ pub const KEY_ID_BYTES: usize = 4;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Purpose {
     TokenCipher,
-    AccessToken,
+    /// The Ed25519 seed of the access-token key pair. Its own label (not the former HS256
+    /// key's `access-token`), so no HMAC key this service ever derived equals the seed.
+    AccessTokenSigning,
     StateToken,
 }
 
@@ -28,14 +30,14 @@ impl Purpose {
     fn info(self) -> &'static [u8] {
         match self {
             Self::TokenCipher => b"social-login/v1/token-cipher",
-            Self::AccessToken => b"social-login/v1/access-token",
+            Self::AccessTokenSigning => b"social-login/v1/access-token-ed25519",
             Self::StateToken => b"social-login/v1/state-token",
         }
     }
 }
 
 /// The public fingerprint of a secret key: 8 hex characters derived with HKDF under its own
-/// label. It names the key in sealed values and JWT headers; it is not the key and does not
+/// label. It names the key in sealed values; it is not the key and does not
 /// help to find it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct KeyId {
@@ -152,7 +154,7 @@ pub(crate) fn assert_reveals_nothing_of(text: &str, secret: &SecretText) {
     assert!(!text.contains(secret.expose()), "{text} shows the secret");
     for purpose in [
         Purpose::TokenCipher,
-        Purpose::AccessToken,
+        Purpose::AccessTokenSigning,
         Purpose::StateToken,
     ] {
         let key = derive_key(secret, purpose);
@@ -186,7 +188,7 @@ mod tests {
     fn each_purpose_gets_an_independent_key() {
         let secret = SecretText::new("a-root-secret-of-at-least-32-bytes!!");
         let cipher = derive_key(&secret, Purpose::TokenCipher);
-        let access = derive_key(&secret, Purpose::AccessToken);
+        let access = derive_key(&secret, Purpose::AccessTokenSigning);
         assert_ne!(cipher, access);
         assert_ne!(&cipher[..], &secret.expose().as_bytes()[..32]);
     }
@@ -195,7 +197,7 @@ mod tests {
     fn key_id_does_not_reveal_a_derived_key() {
         let secret = SecretText::new("a-root-secret-of-at-least-32-bytes!!");
         let id = key_id(&secret);
-        for purpose in [Purpose::TokenCipher, Purpose::AccessToken] {
+        for purpose in [Purpose::TokenCipher, Purpose::AccessTokenSigning] {
             let key = derive_key(&secret, purpose);
             let prefix: String = key[..4].iter().map(|b| format!("{b:02x}")).collect();
             assert_ne!(id.as_str(), prefix);

@@ -2,7 +2,8 @@
 //! session tokens.
 //!
 //! Every key is derived from the configured `secret_key` with HKDF-SHA256 (see [`keys`]),
-//! once, when an adapter is built. Previous secret keys keep opening and verifying what they
+//! once, when an adapter is built; the access-token key is an Ed25519 pair from a derived
+//! seed, whose public half other services verify with. Previous secret keys keep opening and verifying what they
 //! produced, so `secret_key` can be rotated without logging everybody out or losing the
 //! stored provider tokens.
 
@@ -17,5 +18,5 @@ pub use cipher::AesGcmTokenCipher;
 pub use keys::{KeyId, key_id};
 pub use password::{Argon2PasswordHasher, HashLimits};
 pub use random::{OsRandomness, generate_secret_key, random_url_token};
-pub use session_tokens::JwtSessionTokens;
+pub use session_tokens::{JwtSessionTokens, PublicJwk};
 pub use state_sealer::AeadStateSealer;

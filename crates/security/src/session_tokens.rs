@@ -1,16 +1,20 @@
-//! `JwtSessionTokens`: HS256 access tokens and opaque rotating refresh tokens.
+//! `JwtSessionTokens`: EdDSA (Ed25519) access tokens and opaque rotating refresh tokens.
 
-use crate::keys::{KeyRing, Purpose};
+mod signing_key;
+
 use crate::random::try_random_url_token;
-use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use jsonwebtoken::{Algorithm, Header, Validation};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use signing_key::SigningKey;
 use social_login_domain::{SecretText, UserId, refresh::RefreshTokenHash};
 use social_login_ports::{AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens};
 use std::fmt;
 use time::{Duration, OffsetDateTime};
 
-/// The `iss` of every access token this service issues.
+pub use signing_key::PublicJwk;
+
+/// The default `iss` of the access tokens (`[tokens] issuer`).
 pub const ISSUER: &str = "social-login";
 /// The `token_use` claim: an access token is never accepted where another kind is expected.
 const TOKEN_USE_ACCESS: &str = "access";
@@ -26,22 +30,25 @@ struct AccessClaims {
     iat: i64,
     exp: i64,
     iss: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    aud: Option<String>,
     token_use: String,
     jti: String,
 }
 
-struct SigningKey {
-    encoding: EncodingKey,
-    decoding: DecodingKey,
-}
-
 /// Issues and checks the service's own session tokens.
 ///
-/// Access tokens are JWTs signed with HS256 under a key derived from `secret_key`, with the
-/// key id in the header `kid`, so tokens signed before a rotation keep working until they
-/// expire. Refresh tokens are 32 random bytes; only their SHA-256 is stored.
+/// Access tokens are JWTs signed with EdDSA (Ed25519). Each key pair is derived from a
+/// secret key, so another service verifies them with the public keys alone
+/// ([`Self::public_keys`], the JWKS) and never needs `secret_key`. The header `kid` is the
+/// key's RFC 7638 thumbprint; tokens signed under a previous secret key keep verifying until
+/// they expire, as long as that key stays configured. Refresh tokens are 32 random bytes;
+/// only their SHA-256 is stored.
 pub struct JwtSessionTokens {
-    keys: KeyRing<SigningKey>,
+    /// The current key (signs and verifies) first, then the previous ones (only verify).
+    keys: Vec<SigningKey>,
+    issuer: String,
+    audience: Option<String>,
     validation: Validation,
     access_ttl: Duration,
     refresh_ttl: Duration,
@@ -49,32 +56,58 @@ pub struct JwtSessionTokens {
 
 impl JwtSessionTokens {
     /// Derives the signing keys of `current` (signs and verifies) and `previous` (only
-    /// verifies).
+    /// verifies). The issuer is [`ISSUER`] and there is no audience until set.
     pub fn new(
         current: &SecretText,
         previous: &[SecretText],
         access_ttl: Duration,
         refresh_ttl: Duration,
     ) -> Self {
-        let keys = KeyRing::derive(current, previous, Purpose::AccessToken, |key| SigningKey {
-            encoding: EncodingKey::from_secret(key),
-            decoding: DecodingKey::from_secret(key),
-        });
-        // HS256 only: `none`, other HMAC sizes and public-key algorithms (the classic
-        // "verify an HMAC with the public key" confusion) are refused before any crypto.
-        let mut validation = Validation::new(Algorithm::HS256);
-        // jsonwebtoken checks `exp` against the system clock; we check it against the
-        // caller's `now` instead, so the clock stays a port and tests need no sleeping.
-        validation.validate_exp = false;
-        validation.leeway = 0;
-        validation.set_issuer(&[ISSUER]);
-        validation.set_required_spec_claims(&["exp", "iss", "sub"]);
+        let keys = std::iter::once(current)
+            .chain(previous)
+            .map(SigningKey::derive)
+            .collect();
         Self {
             keys,
-            validation,
+            issuer: ISSUER.to_owned(),
+            audience: None,
+            validation: validation(ISSUER, None),
             access_ttl,
             refresh_ttl,
         }
+    }
+
+    /// The `iss` of issued tokens, and the only one accepted.
+    #[must_use]
+    pub fn with_issuer(mut self, issuer: impl Into<String>) -> Self {
+        self.issuer = issuer.into();
+        self.validation = validation(&self.issuer, self.audience.as_deref());
+        self
+    }
+
+    /// The `aud` of issued tokens, and then required. Without one, a token that carries any
+    /// `aud` is refused: it was not issued by this configuration.
+    #[must_use]
+    pub fn with_audience(mut self, audience: Option<String>) -> Self {
+        self.audience = audience;
+        self.validation = validation(&self.issuer, self.audience.as_deref());
+        self
+    }
+
+    pub fn issuer(&self) -> &str {
+        &self.issuer
+    }
+
+    /// Every public key that may have signed a still-valid access token: the current one
+    /// first, then each previous secret key's, without duplicates. What the JWKS publishes.
+    pub fn public_keys(&self) -> Vec<PublicJwk> {
+        let mut keys: Vec<PublicJwk> = Vec::with_capacity(self.keys.len());
+        for key in &self.keys {
+            if !keys.iter().any(|known| known.kid() == key.jwk.kid()) {
+                keys.push(key.jwk.clone());
+            }
+        }
+        keys
     }
 
     fn decode(&self, token: &str) -> Option<AccessClaims> {
@@ -82,18 +115,45 @@ impl JwtSessionTokens {
             return None;
         }
         let kid = jsonwebtoken::decode_header(token).ok()?.kid?;
-        self.keys.find(&kid).find_map(|key| {
-            jsonwebtoken::decode::<AccessClaims>(token, &key.decoding, &self.validation)
-                .ok()
-                .map(|data| data.claims)
-        })
+        let key = self.keys.iter().find(|key| key.jwk.kid() == kid)?;
+        jsonwebtoken::decode::<AccessClaims>(token, &key.decoding, &self.validation)
+            .ok()
+            .map(|data| data.claims)
     }
+}
+
+/// EdDSA only: `none`, HMAC (the classic "sign HS256 with the public key" confusion) and
+/// every other algorithm are refused before any crypto.
+fn validation(issuer: &str, audience: Option<&str>) -> Validation {
+    let mut validation = Validation::new(Algorithm::EdDSA);
+    // jsonwebtoken checks `exp` against the system clock; we check it against the caller's
+    // `now` instead, so the clock stays a port and tests need no sleeping.
+    validation.validate_exp = false;
+    validation.leeway = 0;
+    validation.set_issuer(&[issuer]);
+    match audience {
+        Some(audience) => {
+            validation.set_audience(&[audience]);
+            validation.set_required_spec_claims(&["exp", "iss", "sub", "aud"]);
+        }
+        None => validation.set_required_spec_claims(&["exp", "iss", "sub"]),
+    }
+    validation
 }
 
 impl fmt::Debug for JwtSessionTokens {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("JwtSessionTokens")
-            .field("key_ids", &self.keys.ids())
+            .field(
+                "kids",
+                &self
+                    .keys
+                    .iter()
+                    .map(|key| key.jwk.kid())
+                    .collect::<Vec<_>>(),
+            )
+            .field("issuer", &self.issuer)
+            .field("audience", &self.audience)
             .field("access_ttl", &self.access_ttl)
             .field("refresh_ttl", &self.refresh_ttl)
             .finish_non_exhaustive()
@@ -106,19 +166,20 @@ impl SessionTokens for JwtSessionTokens {
         user: UserId,
         now: OffsetDateTime,
     ) -> Result<AccessToken, SessionTokenError> {
-        let (kid, key) = self.keys.current();
+        let key = &self.keys[0];
         let expires_at = now + self.access_ttl;
         let claims = AccessClaims {
             sub: user.to_string(),
             iat: now.unix_timestamp(),
             exp: expires_at.unix_timestamp(),
-            iss: ISSUER.to_owned(),
+            iss: self.issuer.clone(),
+            aud: self.audience.clone(),
             token_use: TOKEN_USE_ACCESS.to_owned(),
             jti: try_random_url_token(JTI_BYTES)
                 .map_err(|_| SessionTokenError("no randomness for the token id".into()))?,
         };
-        let mut header = Header::new(Algorithm::HS256);
-        header.kid = Some(kid.to_string());
+        let mut header = Header::new(Algorithm::EdDSA);
+        header.kid = Some(key.jwk.kid().to_owned());
         let value = jsonwebtoken::encode(&header, &claims, &key.encoding)
             .map_err(|e| SessionTokenError(format!("signing the access token failed: {e}")))?;
         // Whole seconds, exactly what the token says, so clients and server agree.
@@ -133,7 +194,10 @@ impl SessionTokens for JwtSessionTokens {
     fn verify_access(&self, token: &str, now: OffsetDateTime) -> Option<UserId> {
         let claims = self.decode(token)?;
         let fresh = now.unix_timestamp() < claims.exp;
-        let access = claims.token_use == TOKEN_USE_ACCESS && claims.iss == ISSUER;
+        // The library checked `iss` and `aud`; checked again so no setting of it can skip them.
+        let access = claims.token_use == TOKEN_USE_ACCESS
+            && claims.iss == self.issuer
+            && claims.aud == self.audience;
         if fresh && access {
             claims.sub.parse().ok()
         } else {

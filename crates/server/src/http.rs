@@ -13,10 +13,12 @@ mod password;
 mod problem_only;
 mod rate_limit;
 mod request_timeout;
+mod well_known;
 
 pub use client_ip::{ClientIp, TrustedProxies};
 pub use error::{ApiError, Problem};
 pub use metrics::metrics_handle;
+pub use well_known::{JWKS_PATH, WellKnown};
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -40,6 +42,8 @@ pub struct AppState {
     pub metrics: PrometheusHandle,
     /// The OpenAPI document, rendered once at start-up.
     pub openapi: axum::body::Bytes,
+    /// The access tokens' public keys and issuer, rendered once at start-up.
+    pub well_known: WellKnown,
 }
 
 /// The HTTP knobs of the configuration (CONTRACT §3 `[http]`, `[rate_limit]`,
@@ -86,10 +90,11 @@ impl utoipa::Modify for BearerAuth {
 
 pub(crate) const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
-/// Builds the whole application. Serve it with
+/// Builds the whole application; `well_known` publishes the keys of `service`'s access
+/// tokens. Serve it with
 /// `into_make_service_with_connect_info::<SocketAddr>()`: the client IP (rate limit, logs)
 /// starts from the peer address. Without it every request's client is `0.0.0.0`.
-pub fn router(service: Arc<AuthService>, options: HttpOptions) -> Router {
+pub fn router(service: Arc<AuthService>, well_known: WellKnown, options: HttpOptions) -> Router {
     let public = OpenApiRouter::new()
         .routes(routes!(oauth::authorize))
         .routes(routes!(oauth::callback))
@@ -112,12 +117,16 @@ pub fn router(service: Arc<AuthService>, options: HttpOptions) -> Router {
         .routes(routes!(ops::readyz))
         .routes(routes!(ops::metrics))
         .routes(routes!(ops::openapi))
+        // Static public documents, like the ones above: not rate limited.
+        .routes(routes!(well_known::jwks))
+        .routes(routes!(well_known::openid_configuration))
         .split_for_parts();
     let openapi = openapi.to_json().expect("the OpenAPI document serialises");
     let state = AppState {
         service,
         metrics: metrics_handle(),
         openapi: axum::body::Bytes::from(openapi),
+        well_known,
     };
     // Layers listed first run last (innermost).
     api.with_state(state)

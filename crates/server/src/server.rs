@@ -157,7 +157,7 @@ pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupEr
     if let Some(delivery) = wired.webhooks {
         crate::webhook_delivery::spawn(std::sync::Arc::downgrade(&service), delivery);
     }
-    Ok(http::router(service, options))
+    Ok(http::router(service, wired.well_known, options))
 }
 
 /// Serves `router` on `listener` until `signal` completes, then drains. Each request sees

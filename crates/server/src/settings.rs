@@ -26,8 +26,8 @@ pub use load::{CONFIG_PATH_ENV, ConfigPath, DEFAULT_CONFIG_FILE, ENV_PREFIX};
 pub use providers::{EndpointOverrides, OAuthProviders, ProviderConfig};
 pub use proxies::BadProxyEntry;
 pub use sections::{
-    DatabaseSettings, HttpSettings, OAuthStateStoreSettings, RateLimitSettings, ServerSettings,
-    StateStoreBackend, TokenSettings,
+    DEFAULT_ISSUER, DatabaseSettings, HttpSettings, OAuthStateStoreSettings, RateLimitSettings,
+    ServerSettings, StateStoreBackend, TokenSettings,
 };
 pub use validate::MIN_SECRET_KEY_BYTES;
 pub use webhooks::{WebhookSettings, WebhookTarget};

@@ -1,5 +1,6 @@
 //! The composition root: turns `Settings` into adapters and the `AuthService`.
 
+use crate::http::WellKnown;
 use crate::server::StartupError;
 use crate::settings::{Settings, StateStoreBackend};
 use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry, WebhookDelivery};
@@ -25,12 +26,14 @@ use std::time::Duration;
 /// millisecond when it is healthy.
 const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// The built service and the repository behind it (kept for migrations).
+/// The built service, the repository behind it (kept for migrations) and the public keys
+/// of its access tokens.
 pub struct Wired {
     pub service: AuthService,
     pub repository: Arc<SeaOrmRepository>,
     /// The delivery of audit events, when `[webhooks]` names a receiver.
     pub webhooks: Option<WebhookDelivery>,
+    pub well_known: WellKnown,
 }
 
 /// Connects to the database and builds every adapter. Keys are derived here, once.
@@ -42,6 +45,8 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
     );
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let (secret, previous) = settings.secret_keys();
+    let sessions = session_tokens(settings);
+    let well_known = WellKnown::new(sessions.issuer(), &sessions.public_keys());
     let ports = Ports {
         users: repository.clone(),
         refresh_tokens: repository.clone(),
@@ -50,12 +55,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         providers: providers(settings)?,
         cipher: Arc::new(AesGcmTokenCipher::new(&secret, &previous)),
         hasher: Arc::new(password_hasher(settings)),
-        sessions: Arc::new(JwtSessionTokens::new(
-            &secret,
-            &previous,
-            settings.tokens.access_ttl(),
-            settings.tokens.refresh_ttl(),
-        )),
+        sessions: Arc::new(sessions),
         clock,
         random: Arc::new(OsRandomness),
     };
@@ -84,7 +84,22 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         service: AuthService::new(ports, policy),
         repository,
         webhooks,
+        well_known,
     })
+}
+
+/// Access tokens signed under `secret_key`, verified under it and the previous keys, with
+/// the configured issuer and audience.
+pub fn session_tokens(settings: &Settings) -> JwtSessionTokens {
+    let (secret, previous) = settings.secret_keys();
+    JwtSessionTokens::new(
+        &secret,
+        &previous,
+        settings.tokens.access_ttl(),
+        settings.tokens.refresh_ttl(),
+    )
+    .with_issuer(settings.tokens.issuer.clone())
+    .with_audience(settings.tokens.audience.clone())
 }
 
 /// OWASP costs; as many hashes at once as configured, else one per CPU.

@@ -1,9 +1,10 @@
 //! Tests of `JwtSessionTokens`: access-token checks, forged algorithms, rotation, refresh.
 
 use super::*;
-use crate::keys::{derive_key, key_id};
+use crate::keys::{Purpose, derive_key};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use jsonwebtoken::EncodingKey;
 
 fn secret(label: &str) -> SecretText {
     SecretText::new(format!("{label}-secret-key-of-at-least-32-bytes"))
@@ -31,17 +32,26 @@ fn b64(bytes: &[u8]) -> String {
     URL_SAFE_NO_PAD.encode(bytes)
 }
 
-/// A token with the given raw header, our valid claims for `user`, and an HMAC signature
-/// made with `alg` under the real access key: only the algorithm check can refuse it.
-fn forged(user: UserId, header: &str, alg: Option<Algorithm>) -> String {
-    forged_with(user, header, alg, |_| {})
+/// How a forged token is signed.
+enum Sign {
+    /// No signature at all.
+    Nothing,
+    /// The real current Ed25519 key: only the header and claims checks can refuse it.
+    Real,
+    /// HMAC with `alg` under `key`.
+    Hmac(Algorithm, Vec<u8>),
+}
+
+/// A token with the given raw header and our valid claims for `user`, signed as `sign` says.
+fn forged(user: UserId, header: &str, sign: Sign) -> String {
+    forged_with(user, header, sign, |_| {})
 }
 
 /// [`forged`] with claims changed by `patch`.
 fn forged_with(
     user: UserId,
     header: &str,
-    alg: Option<Algorithm>,
+    sign: Sign,
     patch: impl FnOnce(&mut serde_json::Value),
 ) -> String {
     let mut claims = serde_json::json!({
@@ -55,15 +65,26 @@ fn forged_with(
         b64(header.as_bytes()),
         b64(claims.to_string().as_bytes())
     );
-    let signature = match alg {
-        Some(alg) => {
-            let key =
-                EncodingKey::from_secret(&derive_key(&secret("current"), Purpose::AccessToken));
-            jsonwebtoken::crypto::sign(message.as_bytes(), &key, alg).unwrap()
+    let signature = match sign {
+        Sign::Nothing => String::new(),
+        Sign::Real => {
+            let key = SigningKey::derive(&secret("current")).encoding;
+            jsonwebtoken::crypto::sign(message.as_bytes(), &key, Algorithm::EdDSA).unwrap()
         }
-        None => String::new(),
+        Sign::Hmac(alg, key) => {
+            jsonwebtoken::crypto::sign(message.as_bytes(), &EncodingKey::from_secret(&key), alg)
+                .unwrap()
+        }
     };
     format!("{message}.{signature}")
+}
+
+fn current_kid() -> String {
+    tokens().public_keys()[0].kid().to_owned()
+}
+
+fn eddsa_header() -> String {
+    format!(r#"{{"alg":"EdDSA","typ":"JWT","kid":"{}"}}"#, current_kid())
 }
 
 #[test]
@@ -82,18 +103,52 @@ fn an_issued_access_token_verifies_to_its_user() {
 fn the_token_carries_the_documented_header_and_claims() {
     let issued = tokens().issue_access(UserId::new(), now()).unwrap();
     let header = jsonwebtoken::decode_header(issued.value.expose()).unwrap();
-    assert_eq!(header.alg, Algorithm::HS256);
-    assert_eq!(
-        header.kid.as_deref(),
-        Some(key_id(&secret("current")).as_str())
-    );
-    let payload = issued.value.expose().split('.').nth(1).unwrap();
-    let claims: serde_json::Value =
-        serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
+    assert_eq!(header.alg, Algorithm::EdDSA);
+    assert_eq!(header.kid, Some(current_kid()));
+    let claims = payload(issued.value.expose());
     assert_eq!(claims["iss"], "social-login");
     assert_eq!(claims["token_use"], "access");
     assert_eq!(claims["iat"], now().unix_timestamp());
+    assert!(claims.get("aud").is_none(), "no audience configured");
     assert!(claims["jti"].as_str().is_some_and(|jti| jti.len() >= 20));
+}
+
+fn payload(token: &str) -> serde_json::Value {
+    let payload = token.split('.').nth(1).unwrap();
+    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap()
+}
+
+#[test]
+fn the_configured_issuer_and_audience_are_signed_and_required() {
+    let configured = || {
+        tokens()
+            .with_issuer("https://auth.example.com")
+            .with_audience(Some("api.example.com".into()))
+    };
+    let user = UserId::new();
+    let issued = configured().issue_access(user, now()).unwrap();
+    let claims = payload(issued.value.expose());
+    assert_eq!(claims["iss"], "https://auth.example.com");
+    assert_eq!(claims["aud"], "api.example.com");
+    let token = issued.value.expose();
+    assert_eq!(configured().verify_access(token, now()), Some(user));
+
+    // The same key under another issuer or audience refuses it, and a token without `aud`
+    // is refused where one is required.
+    let other_issuer = configured().with_issuer("https://other.example.com");
+    let other_audience = configured().with_audience(Some("other".into()));
+    let no_audience = configured().with_audience(None);
+    for verifier in [other_issuer, other_audience, no_audience] {
+        assert_eq!(verifier.verify_access(token, now()), None, "{verifier:?}");
+    }
+    let plain = tokens()
+        .with_issuer("https://auth.example.com")
+        .issue_access(user, now())
+        .unwrap();
+    assert_eq!(
+        configured().verify_access(plain.value.expose(), now()),
+        None
+    );
 }
 
 #[test]
@@ -140,7 +195,10 @@ fn a_token_signed_under_a_previous_key_verifies_after_rotation() {
     let kid = jsonwebtoken::decode_header(after.value.expose())
         .unwrap()
         .kid;
-    assert_eq!(kid.as_deref(), Some(key_id(&secret("new")).as_str()));
+    assert_eq!(
+        kid,
+        Some(tokens_with("new", &[]).public_keys()[0].kid().into())
+    );
     // Dropping the old key from the configuration ends its tokens.
     assert_eq!(
         tokens_with("new", &[]).verify_access(before.value.expose(), now()),
@@ -149,71 +207,130 @@ fn a_token_signed_under_a_previous_key_verifies_after_rotation() {
 }
 
 #[test]
-fn the_control_forgery_with_hs256_is_accepted() {
-    // Guards the forgery tests below: the same construction with HS256 does verify, so
-    // their refusal is due to the algorithm alone.
+fn the_public_keys_are_the_current_then_the_previous_ones_once_each() {
+    let kid = |label: &str| tokens_with(label, &[]).public_keys()[0].kid().to_owned();
+    let rotated = tokens_with("new", &["old", "older", "old"]);
+    let kids: Vec<_> = rotated
+        .public_keys()
+        .iter()
+        .map(|k| k.kid().to_owned())
+        .collect();
+    assert_eq!(kids, [kid("new"), kid("old"), kid("older")]);
+    assert_ne!(kid("new"), kid("old"));
+}
+
+#[test]
+fn the_control_forgery_signed_with_the_real_key_is_accepted() {
+    // Guards the forgery tests below: the same construction with the real key does verify,
+    // so their refusal is due to the algorithm or the claim alone.
     let user = UserId::new();
-    let kid = key_id(&secret("current"));
-    let header = format!(r#"{{"alg":"HS256","typ":"JWT","kid":"{kid}"}}"#);
-    let token = forged(user, &header, Some(Algorithm::HS256));
+    let token = forged(user, &eddsa_header(), Sign::Real);
     assert_eq!(tokens().verify_access(&token, now()), Some(user));
 }
 
 #[test]
 fn an_unsigned_alg_none_token_is_refused() {
-    let kid = key_id(&secret("current"));
+    let kid = current_kid();
     for alg in ["none", "None", "NONE"] {
         let header = format!(r#"{{"alg":"{alg}","typ":"JWT","kid":"{kid}"}}"#);
-        let token = forged(UserId::new(), &header, None);
+        let token = forged(UserId::new(), &header, Sign::Nothing);
+        assert_eq!(tokens().verify_access(&token, now()), None, "alg {alg}");
+    }
+}
+
+/// Every secret an attacker might hope the service would accept as an HMAC key: the public
+/// key (raw and as its JWK `x`), the kid, every key the service derives from its secret
+/// (including the former HS256 access-token key) and the secret itself.
+fn derivable_hmac_keys() -> Vec<Vec<u8>> {
+    let secret = secret("current");
+    let jwk = tokens().public_keys()[0].clone();
+    let former_hs256 = {
+        let hkdf = hkdf::Hkdf::<Sha256>::new(
+            Some(b"social-login/v1/hkdf-salt"),
+            secret.expose().as_bytes(),
+        );
+        let mut key = [0u8; 32];
+        hkdf.expand(b"social-login/v1/access-token", &mut key)
+            .unwrap();
+        key.to_vec()
+    };
+    let mut keys = vec![
+        URL_SAFE_NO_PAD.decode(jwk.x()).unwrap(),
+        jwk.x().as_bytes().to_vec(),
+        jwk.kid().as_bytes().to_vec(),
+        former_hs256,
+        secret.expose().as_bytes().to_vec(),
+    ];
+    for purpose in [
+        Purpose::TokenCipher,
+        Purpose::AccessTokenSigning,
+        Purpose::StateToken,
+    ] {
+        keys.push(derive_key(&secret, purpose).to_vec());
+    }
+    keys
+}
+
+#[test]
+fn hmac_tokens_are_refused_whatever_key_signed_them() {
+    let kid = current_kid();
+    for (name, alg) in [
+        ("HS256", Algorithm::HS256),
+        ("HS384", Algorithm::HS384),
+        ("HS512", Algorithm::HS512),
+    ] {
+        let header = format!(r#"{{"alg":"{name}","typ":"JWT","kid":"{kid}"}}"#);
+        for (i, key) in derivable_hmac_keys().into_iter().enumerate() {
+            let token = forged(UserId::new(), &header, Sign::Hmac(alg, key));
+            assert_eq!(
+                tokens().verify_access(&token, now()),
+                None,
+                "{name} key {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_eddsa_signature_under_another_header_algorithm_is_refused() {
+    let kid = current_kid();
+    for alg in ["RS256", "ES256", "PS256", "HS256", "Ed25519"] {
+        let header = format!(r#"{{"alg":"{alg}","typ":"JWT","kid":"{kid}"}}"#);
+        let token = forged(UserId::new(), &header, Sign::Real);
         assert_eq!(tokens().verify_access(&token, now()), None, "alg {alg}");
     }
 }
 
 #[test]
-fn tokens_headed_with_other_algorithms_are_refused() {
-    let kid = key_id(&secret("current"));
-    for (name, alg) in [
-        ("HS512", Algorithm::HS512),
-        ("HS384", Algorithm::HS384),
-        ("RS256", Algorithm::HS256),
-        ("ES256", Algorithm::HS256),
-    ] {
-        let header = format!(r#"{{"alg":"{name}","typ":"JWT","kid":"{kid}"}}"#);
-        let token = forged(UserId::new(), &header, Some(alg));
-        assert_eq!(tokens().verify_access(&token, now()), None, "alg {name}");
-    }
-}
-
-#[test]
-fn a_tampered_payload_is_refused() {
+fn a_tampered_payload_or_signature_is_refused() {
     let tokens = tokens();
     let issued = tokens.issue_access(UserId::new(), now()).unwrap();
     let parts: Vec<&str> = issued.value.expose().split('.').collect();
-    let mut claims: serde_json::Value =
-        serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[1]).unwrap()).unwrap();
-    let victim = UserId::new();
-    claims["sub"] = victim.to_string().into();
-    let token = format!(
+    let mut claims = payload(issued.value.expose());
+    claims["sub"] = UserId::new().to_string().into();
+    let payload_swapped = format!(
         "{}.{}.{}",
         parts[0],
         b64(claims.to_string().as_bytes()),
         parts[2]
     );
-    assert_eq!(tokens.verify_access(&token, now()), None);
+    let mut signature = URL_SAFE_NO_PAD.decode(parts[2]).unwrap();
+    signature[10] ^= 1;
+    let signature_flipped = format!("{}.{}.{}", parts[0], parts[1], b64(&signature));
+    let signature_cut = format!("{}.{}.{}", parts[0], parts[1], &parts[2][..40]);
+    for token in [payload_swapped, signature_flipped, signature_cut] {
+        assert_eq!(tokens.verify_access(&token, now()), None, "{token}");
+    }
 }
 
 #[test]
 fn tokens_without_kid_with_an_unknown_kid_or_malformed_are_refused() {
     let user = UserId::new();
-    let no_kid = forged(
-        user,
-        r#"{"alg":"HS256","typ":"JWT"}"#,
-        Some(Algorithm::HS256),
-    );
+    let no_kid = forged(user, r#"{"alg":"EdDSA","typ":"JWT"}"#, Sign::Real);
     let unknown = forged(
         user,
-        r#"{"alg":"HS256","typ":"JWT","kid":"00000000"}"#,
-        Some(Algorithm::HS256),
+        r#"{"alg":"EdDSA","typ":"JWT","kid":"kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k"}"#,
+        Sign::Real,
     );
     for token in [
         no_kid,
@@ -227,20 +344,18 @@ fn tokens_without_kid_with_an_unknown_kid_or_malformed_are_refused() {
 }
 
 #[test]
-fn validly_signed_tokens_of_another_kind_or_issuer_are_refused() {
-    let header = format!(
-        r#"{{"alg":"HS256","typ":"JWT","kid":"{}"}}"#,
-        key_id(&secret("current"))
-    );
-    let patches: [fn(&mut serde_json::Value); 5] = [
+fn validly_signed_tokens_of_another_kind_issuer_or_audience_are_refused() {
+    let patches: [fn(&mut serde_json::Value); 7] = [
         |c| c["token_use"] = "refresh".into(),
         |c| c["iss"] = "someone-else".into(),
         |c| c["sub"] = "not-a-uuid".into(),
+        |c| c["aud"] = "some-api".into(),
+        |c| c["aud"] = serde_json::json!(["some-api"]),
         |c| _ = c.as_object_mut().unwrap().remove("exp"),
         |c| _ = c.as_object_mut().unwrap().remove("token_use"),
     ];
     for (i, patch) in patches.into_iter().enumerate() {
-        let token = forged_with(UserId::new(), &header, Some(Algorithm::HS256), patch);
+        let token = forged_with(UserId::new(), &eddsa_header(), Sign::Real, patch);
         assert_eq!(tokens().verify_access(&token, now()), None, "patch {i}");
     }
 }
@@ -269,7 +384,7 @@ fn the_refresh_ttl_is_the_configured_one() {
 #[test]
 fn debug_output_shows_no_key_material() {
     let debug = format!("{:?}", tokens_with("current", &["old"]));
-    assert!(debug.contains(key_id(&secret("current")).as_str()));
+    assert!(debug.contains(&current_kid()));
     crate::keys::assert_reveals_nothing_of(&debug, &secret("current"));
     crate::keys::assert_reveals_nothing_of(&debug, &secret("old"));
 }

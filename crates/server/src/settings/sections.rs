@@ -141,7 +141,8 @@ impl fmt::Debug for OAuthStateStoreSettings {
     }
 }
 
-/// `[tokens]`: lifetimes of the service's own access and refresh tokens.
+/// `[tokens]`: lifetimes of the service's own access and refresh tokens, and the claims other
+/// services check in an access token.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TokenSettings {
@@ -150,7 +151,15 @@ pub struct TokenSettings {
     pub refresh_ttl_seconds: u64,
     /// Absolute end of a session, however often its refresh token was rotated.
     pub refresh_family_max_seconds: u64,
+    /// The `iss` of access tokens. When it is an `http(s)` URL it is also the base of the
+    /// discovery document's `jwks_uri` (`{issuer}/.well-known/jwks.json`).
+    pub issuer: String,
+    /// The `aud` of access tokens; unset: none, and a token that carries one is refused.
+    pub audience: Option<String>,
 }
+
+/// The default `[tokens] issuer` (CONTRACT §6).
+pub const DEFAULT_ISSUER: &str = "social-login";
 
 impl Default for TokenSettings {
     fn default() -> Self {
@@ -158,11 +167,20 @@ impl Default for TokenSettings {
             access_ttl_seconds: 900,
             refresh_ttl_seconds: 2_592_000,
             refresh_family_max_seconds: 7_776_000,
+            issuer: DEFAULT_ISSUER.to_owned(),
+            audience: None,
         }
     }
 }
 
 impl TokenSettings {
+    /// The issuer as a URL when it is one (`http`/`https`), the base of `jwks_uri`.
+    pub fn issuer_url(&self) -> Option<url::Url> {
+        url::Url::parse(&self.issuer)
+            .ok()
+            .filter(|url| matches!(url.scheme(), "http" | "https"))
+    }
+
     pub fn access_ttl(&self) -> time::Duration {
         seconds(self.access_ttl_seconds)
     }

@@ -132,6 +132,7 @@ impl Settings {
             "tokens.refresh_family_max_seconds",
             self.tokens.refresh_family_max_seconds,
         );
+        check_token_claims(errors, &self.tokens);
         check_seconds(
             errors,
             "http.provider_timeout_seconds",
@@ -183,6 +184,35 @@ fn check_key_prefix(errors: &mut ConfigErrors, prefix: &str) {
                 "must be 1 to {MAX_KEY_PREFIX_LEN} printable ASCII characters without spaces, e.g. \"social-login:\""
             ),
         );
+    }
+}
+
+/// Longest `[tokens] issuer` or `audience`: they travel in every access token.
+const MAX_CLAIM_LEN: usize = 256;
+
+fn check_token_claims(errors: &mut ConfigErrors, tokens: &super::TokenSettings) {
+    let plain = |value: &str| {
+        !value.is_empty()
+            && value.len() <= MAX_CLAIM_LEN
+            && value.bytes().all(|b| b.is_ascii_graphic())
+    };
+    let rule = format!("must be 1 to {MAX_CLAIM_LEN} printable ASCII characters without spaces");
+    if !plain(&tokens.issuer) {
+        errors.push("tokens.issuer", rule.clone());
+    } else if tokens.issuer.contains("://") {
+        // A URL issuer is the base of `jwks_uri`, so it must be one that can be extended.
+        match tokens.issuer_url() {
+            Some(url) if url.query().is_none() && url.fragment().is_none() => {}
+            _ => errors.push(
+                "tokens.issuer",
+                "a URL issuer must be an http(s) URL without query or fragment, e.g. \"https://auth.example.com\"",
+            ),
+        }
+    }
+    if let Some(audience) = &tokens.audience
+        && !plain(audience)
+    {
+        errors.push("tokens.audience", rule);
     }
 }
 

@@ -1,6 +1,7 @@
 //! End-to-end tests: the real server on port 0, SQLite in a temp dir, and the simulated
 //! identity provider on loopback, talking real HTTP.
 
+mod access_tokens;
 mod client_ip;
 mod demo;
 mod email_claims;

@@ -7,6 +7,8 @@
 //! Without those variables the binary prints `SKIPPED:` and ends; under `CI` it fails.
 //! Left out: `demo.rs`, whose demo always runs on its own embedded SQLite.
 
+#[path = "../api/access_tokens.rs"]
+mod access_tokens;
 #[path = "../api/client_ip.rs"]
 mod client_ip;
 #[path = "../api/email_claims.rs"]

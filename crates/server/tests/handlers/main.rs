@@ -6,12 +6,14 @@ use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode, header};
 use serde_json::{Value, json};
-use social_login::http::{HttpOptions, TrustedProxies, router};
+use social_login::http::{HttpOptions, TrustedProxies, WellKnown, router};
 use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry};
 use social_login_domain::{
     Email, ProviderIdentity, ProviderKey, ProviderSubject, ProviderTokens, SecretText,
 };
 use social_login_ports::ProviderLogin;
+use social_login_ports::SessionTokens as _;
+use social_login_security::JwtSessionTokens;
 use social_login_testing::{
     FakeClock, FakeHasher, FakeProvider, FakeSessions, FakeStateSealer, FakeStateStore,
     InMemoryRepository, ReversingCipher, SeededRandomness, state_in,
@@ -22,6 +24,16 @@ use time::OffsetDateTime;
 use tower::ServiceExt;
 
 const MAX_BODY: usize = 1024;
+
+/// The access tokens' keys this app publishes: current and one previous secret.
+fn session_tokens() -> JwtSessionTokens {
+    JwtSessionTokens::new(
+        &SecretText::new("current-secret-key-of-at-least-32-bytes"),
+        &[SecretText::new("previous-secret-key-of-at-least-32-bytes")],
+        time::Duration::minutes(15),
+        time::Duration::days(30),
+    )
+}
 
 /// The router over fakes, with the GitHub fake answering as `subject`.
 fn app(github: Arc<FakeProvider>) -> Router {
@@ -47,8 +59,10 @@ fn app(github: Arc<FakeProvider>) -> Router {
         rate_limit: None,
         trusted_proxies: TrustedProxies::new([]),
     };
+    let tokens = session_tokens();
     router(
         Arc::new(AuthService::new(ports, AuthPolicy::default())),
+        WellKnown::new(tokens.issuer(), &tokens.public_keys()),
         options,
     )
 }
@@ -73,15 +87,23 @@ fn github() -> Arc<FakeProvider> {
 }
 
 async fn send(app: &Router, request: Request<Body>) -> (StatusCode, Option<String>, Value) {
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let content_type = response
-        .headers()
+    let (status, headers, body) = send_with_headers(app, request).await;
+    let content_type = headers
         .get(header::CONTENT_TYPE)
         .map(|value| value.to_str().unwrap().to_owned());
+    (status, content_type, body)
+}
+
+async fn send_with_headers(
+    app: &Router,
+    request: Request<Body>,
+) -> (StatusCode, axum::http::HeaderMap, Value) {
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
     let bytes = to_bytes(response.into_body(), usize::MAX).await.unwrap();
     let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    (status, content_type, body)
+    (status, headers, body)
 }
 
 fn get(path: &str) -> Request<Body> {
@@ -243,8 +265,82 @@ async fn the_openapi_document_describes_every_route() {
         "/readyz",
         "/metrics",
         "/openapi.json",
+        "/.well-known/jwks.json",
+        "/.well-known/openid-configuration",
     ] {
         assert!(paths.contains_key(path), "{path} missing");
     }
     assert!(document["components"]["securitySchemes"]["bearer"].is_object());
+}
+
+#[tokio::test]
+async fn the_jwks_publishes_the_current_and_previous_public_keys_only() {
+    let app = app(github());
+    let (status, headers, jwks) = send_with_headers(&app, get("/.well-known/jwks.json")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[header::CONTENT_TYPE], "application/json");
+    assert_eq!(headers[header::CACHE_CONTROL], "public, max-age=300");
+    let keys = jwks["keys"].as_array().unwrap();
+    let kids: Vec<&str> = keys
+        .iter()
+        .map(|key| key["kid"].as_str().unwrap())
+        .collect();
+    let expected: Vec<String> = session_tokens()
+        .public_keys()
+        .iter()
+        .map(|key| key.kid().to_owned())
+        .collect();
+    assert_eq!(kids, expected);
+    for key in keys {
+        let mut members: Vec<&str> = key
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        members.sort_unstable();
+        assert_eq!(members, ["alg", "crv", "kid", "kty", "use", "x"], "{key}");
+        assert_eq!(key["kty"], "OKP");
+        assert_eq!(key["alg"], "EdDSA");
+        assert_eq!(key["use"], "sig");
+    }
+    // The token a login issues names the first key.
+    let issued = session_tokens()
+        .issue_access(
+            social_login_domain::UserId::new(),
+            OffsetDateTime::now_utc(),
+        )
+        .unwrap();
+    let header = issued.value.expose().split('.').next().unwrap().to_owned();
+    let header: Value = serde_json::from_slice(
+        &base64::Engine::decode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, header).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(header["kid"], kids[0]);
+    assert_eq!(header["alg"], "EdDSA");
+}
+
+#[tokio::test]
+async fn the_discovery_document_names_the_issuer_and_an_absolute_jwks_uri() {
+    let app = app(github());
+    let request = Request::get("/.well-known/openid-configuration")
+        .header(header::HOST, "auth.internal:8080")
+        .body(Body::empty())
+        .unwrap();
+    let (status, headers, document) = send_with_headers(&app, request).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers.contains_key(header::CACHE_CONTROL));
+    assert_eq!(document["issuer"], "social-login");
+    assert_eq!(
+        document["jwks_uri"],
+        "http://auth.internal:8080/.well-known/jwks.json"
+    );
+    // Without a host there is nothing to make the address absolute with.
+    assert_problem(
+        &app,
+        get("/.well-known/openid-configuration"),
+        422,
+        "ValidationError",
+    )
+    .await;
 }

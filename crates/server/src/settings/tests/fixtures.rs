@@ -46,6 +46,8 @@ ttl_seconds = 300
 [tokens]
 access_ttl_seconds = 600
 refresh_ttl_seconds = 86400
+issuer = "https://auth.example.com"
+audience = "api.example.com"
 
 [http]
 provider_timeout_seconds = 5

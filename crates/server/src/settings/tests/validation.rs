@@ -78,6 +78,21 @@ fn every_rule_reports_the_field_it_checks() {
         ("tokens.refresh_family_max_seconds", |s| {
             s.tokens.refresh_family_max_seconds = 0
         }),
+        ("tokens.issuer", |s| s.tokens.issuer = String::new()),
+        ("tokens.issuer", |s| s.tokens.issuer = "my issuer".into()),
+        ("tokens.issuer", |s| s.tokens.issuer = "i".repeat(257)),
+        ("tokens.issuer", |s| {
+            s.tokens.issuer = "ftp://auth.example.com".into()
+        }),
+        ("tokens.issuer", |s| {
+            s.tokens.issuer = "https://auth.example.com/?tenant=1".into()
+        }),
+        ("tokens.audience", |s| {
+            s.tokens.audience = Some(String::new())
+        }),
+        ("tokens.audience", |s| {
+            s.tokens.audience = Some("api\n".into())
+        }),
         ("http.provider_timeout_seconds", |s| {
             s.http.provider_timeout_seconds = 0
         }),
@@ -148,6 +163,34 @@ fn a_valid_microsoft_issuer_template_and_an_empty_apple_secret_are_accepted() {
     let apple = settings.oauth_providers.apple.as_ref().unwrap();
     assert!(apple.client_secret.expose_secret().is_empty());
     settings.validate().unwrap();
+}
+
+#[test]
+fn plain_and_url_issuers_are_accepted_and_only_urls_give_the_jwks_base() {
+    for (issuer, url) in [
+        ("social-login", None),
+        ("urn:example:auth", None),
+        (
+            "https://auth.example.com",
+            Some("https://auth.example.com/"),
+        ),
+        (
+            "http://127.0.0.1:8080/auth",
+            Some("http://127.0.0.1:8080/auth"),
+        ),
+    ] {
+        let mut settings = valid();
+        settings.tokens.issuer = issuer.into();
+        settings.validate().unwrap();
+        let base = settings.tokens.issuer_url().map(|url| url.to_string());
+        assert_eq!(base.as_deref(), url, "{issuer}");
+    }
+    assert_eq!(valid().tokens.audience.as_deref(), Some("api.example.com"));
+    assert_eq!(
+        Settings::with_secret_key(SECRET).tokens.issuer,
+        "social-login"
+    );
+    assert_eq!(Settings::with_secret_key(SECRET).tokens.audience, None);
 }
 
 #[test]
