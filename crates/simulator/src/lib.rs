@@ -21,8 +21,7 @@
 //! ```
 
 pub mod apple;
-mod authorize_query;
-mod browser;
+mod authorize;
 mod client_auth;
 mod codes;
 pub mod config;
@@ -30,8 +29,10 @@ mod control;
 pub mod discord;
 pub mod facebook;
 pub mod faults;
+mod flow;
 pub mod github;
 pub mod google;
+mod id_token;
 pub mod id_token_fault;
 pub mod linkedin;
 mod lock;

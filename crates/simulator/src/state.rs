@@ -55,6 +55,15 @@ impl SimState {
         }
     }
 
+    /// The code store of `provider`: X and Apple keep codes of their own lifetimes.
+    pub fn code_store(&self, provider: Provider) -> &CodeStore {
+        match provider {
+            Provider::Twitter => &self.twitter_codes,
+            Provider::Apple => &self.apple.codes,
+            _ => &self.codes,
+        }
+    }
+
     pub fn client(&self, provider: Provider, client_id: &str) -> Option<&RegisteredClient> {
         self.clients
             .iter()

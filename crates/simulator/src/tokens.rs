@@ -52,34 +52,3 @@ impl TokenStore {
         locked(&self.tokens).remove(token).is_some()
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn grant() -> IssuedToken {
-        IssuedToken {
-            provider: Provider::Github,
-            client_id: "c".into(),
-            scopes: vec!["read:user".into()],
-            user: SimUser::new("1", "ada"),
-        }
-    }
-
-    #[test]
-    fn an_issued_token_is_known_until_revoked() {
-        let store = TokenStore::default();
-        let token = store.issue("gho_", grant());
-        assert!(token.starts_with("gho_") && token.len() == 40);
-        assert_eq!(store.get(&token), Some(grant()));
-        assert!(store.revoke(&token));
-        assert_eq!(store.get(&token), None);
-        assert!(!store.revoke(&token));
-    }
-
-    #[test]
-    fn scope_checks_look_for_any_of_the_wanted_scopes() {
-        assert!(grant().has_any_scope(&["user", "read:user"]));
-        assert!(!grant().has_any_scope(&["user:email"]));
-    }
-}
