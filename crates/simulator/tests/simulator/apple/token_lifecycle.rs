@@ -1,7 +1,7 @@
 //! After the exchange: the refresh grant (no new refresh token) and revocation, which also
 //! makes the next authorization a first one again.
 
-use crate::support::*;
+use super::support::*;
 use serde_json::Value;
 
 async fn tokens(sim: &social_login_simulator::SimulatorHandle) -> Value {

@@ -1,7 +1,7 @@
 //! The simulated LinkedIn's authorize endpoint, metadata and userinfo: the two shapes of
 //! `email_verified`/`locale`, and its API error shape.
 
-use crate::support::*;
+use super::support::*;
 use serde_json::json;
 use social_login_simulator::{Endpoint, Provider, SimulatorHandle};
 

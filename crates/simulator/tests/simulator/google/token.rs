@@ -1,8 +1,8 @@
 //! The simulated Google's token endpoint: client authentication, PKCE, single-use codes,
 //! and the id_token it signs.
 
-use crate::google_support::*;
-use crate::support::{CLIENT_ID, VERIFIER, http, redirect_query};
+use super::support::*;
+use crate::github::support::{CLIENT_ID, VERIFIER, http, redirect_query};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};

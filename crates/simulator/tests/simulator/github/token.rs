@@ -1,6 +1,6 @@
 //! The token endpoint: client authentication, single-use codes, PKCE, GitHub's answer formats.
 
-use crate::support::*;
+use super::support::*;
 use social_login_simulator::{ClientAuthKind, Endpoint};
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! The simulated Apple's token endpoint: the ES256 client secret, single-use codes bound to
 //! the callback and the PKCE challenge, and the shape of the answer.
 
-use crate::support::*;
+use super::support::*;
 use social_login_simulator::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, AppleKnobs, ClaimStyle, ClientAuthKind, Endpoint,
     SimulatorConfig,
@@ -149,7 +149,7 @@ async fn a_code_is_single_use_and_bound_to_callback_and_verifier() {
         ("redirect_uri", Some("http://127.0.0.1:4000/other")),
     ];
     for (field, value) in cases {
-        let code = crate::support::code(&sim).await;
+        let code = super::support::code(&sim).await;
         let form = set(&token_form(&code, &secret()), field, value);
         let (status, body) = post_token(&sim, &form).await;
         assert_eq!(

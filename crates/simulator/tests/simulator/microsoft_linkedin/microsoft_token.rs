@@ -1,7 +1,7 @@
 //! The simulated Microsoft's token endpoint: body or Basic client authentication, AADSTS
 //! error envelopes, and the id_token it signs (own-tenant issuer, pairwise subject).
 
-use crate::support::*;
+use super::support::*;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::Value;

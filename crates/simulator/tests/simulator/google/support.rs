@@ -1,6 +1,8 @@
 //! A started simulator with one Google client, and the calls its tests make.
 
-use crate::support::{CHALLENGE, VERIFIER, ada, http, redirect_query, start_with};
+use crate::github::support::{ada, start_with};
+pub use crate::support::status_and_json as send_json;
+use crate::support::{CHALLENGE, VERIFIER, http, redirect_query};
 use social_login_simulator::{Provider, RegisteredClient, SimulatorConfig, SimulatorHandle};
 
 pub const G_CLIENT_ID: &str = "123-sim.apps.googleusercontent.com";
@@ -59,12 +61,6 @@ pub fn token_form(code: &str) -> Vec<(&str, &str)> {
         ("redirect_uri", G_CALLBACK),
         ("code_verifier", VERIFIER),
     ]
-}
-
-/// Sends a request and returns its status and JSON body.
-pub async fn send_json(request: reqwest::RequestBuilder) -> (u16, serde_json::Value) {
-    let response = request.send().await.unwrap();
-    (response.status().as_u16(), response.json().await.unwrap())
 }
 
 /// A form POST to the simulated Google's token endpoint.

@@ -1,7 +1,7 @@
 //! The simulated Discord: exact redirect URIs, PKCE `S256` only, form bodies only, and
 //! Discord's own answers to each `code_verifier` mistake.
 
-use crate::support::*;
+use super::support::*;
 use social_login_simulator::{
     DiscordSeed, Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
 };

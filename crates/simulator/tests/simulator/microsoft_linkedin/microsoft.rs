@@ -1,7 +1,7 @@
 //! The simulated Microsoft's metadata and authorize endpoint: `common`'s literal issuer
 //! template, keys without `alg`, and tenant paths that admit only their own accounts.
 
-use crate::support::*;
+use super::support::*;
 use social_login_simulator::{MICROSOFT_CONSUMER_TENANT, SimulatorHandle};
 
 async fn authorize(sim: &SimulatorHandle, tenant: &str, user: &str) -> reqwest::Response {

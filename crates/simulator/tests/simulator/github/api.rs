@@ -1,6 +1,6 @@
 //! The REST API: User-Agent gate, token schemes, the emails scope.
 
-use crate::support::*;
+use super::support::*;
 use social_login_simulator::SimEmail;
 
 #[tokio::test]

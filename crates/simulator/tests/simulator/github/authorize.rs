@@ -1,6 +1,6 @@
 //! The authorize endpoint: client, redirect URI, PKCE method, identity choice.
 
-use crate::support::*;
+use super::support::*;
 use social_login_simulator::{Endpoint, SimUser};
 
 #[tokio::test]

@@ -1,8 +1,8 @@
 //! The simulated LinkedIn's token endpoint: credentials in the body only, LinkedIn's error
 //! for a bad code, the PKCE knobs, and the control API that sets them.
 
-use crate::linkedin::{linkedin_code, token_form};
-use crate::support::*;
+use super::linkedin::{linkedin_code, token_form};
+use super::support::*;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use social_login_simulator::{
@@ -106,7 +106,7 @@ async fn an_enforcing_app_checks_the_verifier_and_requires_a_challenge() {
     );
     assert_eq!(exchange(&sim, &form).await.0, 400);
 
-    let no_challenge: Vec<_> = crate::linkedin::authorize_params("openid")
+    let no_challenge: Vec<_> = super::linkedin::authorize_params("openid")
         .into_iter()
         .filter(|(k, _)| !k.starts_with("code_challenge"))
         .collect();

@@ -1,6 +1,6 @@
 //! The `/_control` HTTP API and its Rust twin on the handle.
 
-use crate::support::*;
+use super::support::*;
 use social_login_simulator::{Endpoint, Fault, Provider};
 
 #[tokio::test]

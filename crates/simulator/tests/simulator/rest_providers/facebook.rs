@@ -1,7 +1,7 @@
 //! The simulated Facebook: the dialog, the token endpoint by GET or POST with Graph
 //! errors, and `/me` guarded by `appsecret_proof`.
 
-use crate::support::*;
+use super::support::*;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 use social_login_simulator::{

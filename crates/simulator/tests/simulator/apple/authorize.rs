@@ -1,7 +1,7 @@
 //! The simulated Apple's authorize endpoint and metadata: form_post, the first-login
 //! `user` field, the response_mode rule, redirect and PKCE checks, discovery and keys.
 
-use crate::support::*;
+use super::support::*;
 use serde_json::{Value, json};
 use social_login_simulator::{AppleKnobs, Endpoint, Provider, TEST_KEY_A};
 

@@ -1,21 +1,19 @@
 //! A started simulator with one Apple Services ID, the fixture team and one user; and the
 //! calls a relying party makes to it.
 
+pub use crate::support::{CHALLENGE, VERIFIER, http};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde_json::{Value, json};
 use social_login_simulator::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, AppleFormPost, AppleTeam, Provider,
     RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle, TEST_KEY_A,
 };
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 pub const CLIENT_ID: &str = "com.example.web";
 pub const CALLBACK: &str = "http://127.0.0.1:4000/auth/callback/apple";
 pub const NONCE: &str = "nonce-0123456789";
 pub const SUB: &str = "001234.9f8e7d6c5b4a39281706f5e4d3c2b1a0.1234";
-// RFC 7636 appendix B.
-pub const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
-pub const CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
 
 pub fn ada() -> SimUser {
     SimUser::new(SUB, "ada")
@@ -42,14 +40,6 @@ pub async fn start_with(config: SimulatorConfig) -> SimulatorHandle {
 
 pub async fn start() -> SimulatorHandle {
     start_with(config()).await
-}
-
-pub fn http() -> reqwest::Client {
-    reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .timeout(Duration::from_secs(10))
-        .build()
-        .unwrap()
 }
 
 pub fn now() -> i64 {

@@ -1,7 +1,7 @@
 //! The simulated X: PKCE mandatory, `state` at most 500 characters, HTTP Basic required of
 //! confidential clients, 30-second codes, `confirmed_email` only with `users.email`.
 
-use crate::support::*;
+use super::support::*;
 use social_login_simulator::{
     Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
 };
