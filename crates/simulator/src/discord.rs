@@ -17,6 +17,7 @@ use crate::flow::{OAuthError, Refusal, TokenParams, form, scopes, serve};
 use crate::log::RequestRecord;
 use crate::pkce::{is_s256_challenge, is_valid_verifier};
 use crate::random;
+use crate::revocation::Reach;
 use crate::state::SimState;
 use axum::body::Bytes;
 use axum::extract::{Query, State};
@@ -33,6 +34,7 @@ pub struct DiscordEndpoints {
     pub authorization: String,
     pub token: String,
     pub user: String,
+    pub revocation: String,
 }
 
 impl DiscordEndpoints {
@@ -41,6 +43,7 @@ impl DiscordEndpoints {
             authorization: format!("{base_url}/discord/oauth2/authorize"),
             token: format!("{base_url}/discord/api/oauth2/token"),
             user: format!("{base_url}/discord/api/users/@me"),
+            revocation: format!("{base_url}/discord/api/oauth2/token/revoke"),
         }
     }
 }
@@ -50,6 +53,7 @@ pub(crate) fn routes() -> Router<Arc<SimState>> {
         .route("/oauth2/authorize", get(authorize))
         .route("/api/oauth2/authorize", get(authorize))
         .route("/api/oauth2/token", post(token))
+        .route("/api/oauth2/token/revoke", post(revoke))
         .route("/api/users/@me", get(current_user))
         .route("/api/v10/users/@me", get(current_user))
 }
@@ -59,6 +63,8 @@ const UNSUPPORTED_GRANT: OAuthError =
     OAuthError::bad("unsupported_grant_type", "Unsupported grant type");
 const INVALID_VERIFIER: OAuthError =
     OAuthError::bad("invalid_request", "Invalid \"code_verifier\"");
+const BAD_CLIENT: OAuthError =
+    OAuthError::new(StatusCode::UNAUTHORIZED, "invalid_client", "Unknown client");
 const INVALID_CODE: OAuthError = OAuthError::bad("invalid_grant", "Invalid \"code\" in request.");
 
 /// The exact redirect URI (the registered one when none is named), PKCE `S256` only.
@@ -137,11 +143,7 @@ async fn token(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes
             }
             let client = client
                 .and_then(|c| authenticate(&sim.clients, P, &c))
-                .ok_or(OAuthError::new(
-                    StatusCode::UNAUTHORIZED,
-                    "invalid_client",
-                    "Unknown client",
-                ))?;
+                .ok_or(BAD_CLIENT)?;
             let verifier = params.code_verifier.as_deref();
             // A verifier shorter than 43 characters is refused outright (PROVIDERS.md §6.3).
             if verifier.is_some_and(|v| !is_valid_verifier(v)) {
@@ -180,10 +182,33 @@ async fn token(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes
                 "access_token": sim.tokens.issue("", grant.token()),
                 "token_type": "Bearer",
                 "expires_in": 604800,
-                // Not redeemable here: the simulator does not implement the refresh grant.
-                "refresh_token": random::base62(30),
+                // Revocable, not redeemable: the simulator has no refresh grant.
+                "refresh_token": sim.refresh_tokens.insert(random::base62(30), grant.token()),
                 "scope": grant.scopes.join(" "),
             })))
+        },
+    )
+    .await
+}
+
+/// `POST /api/oauth2/token/revoke`: `token` (optional `token_type_hint`) with the client's
+/// credentials, Basic or in the body; revoking either token revokes every token of that
+/// authorization. `{}` for an unknown token too.
+async fn revoke(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes) -> Response {
+    serve(
+        &sim,
+        RequestRecord::new(P, Endpoint::Revoke, &headers),
+        |record| {
+            let missing = OAuthError::bad("invalid_request", "Missing \"token\"");
+            let params: TokenParams = form(&headers, &body).ok_or(missing)?;
+            let client = params.note(record, &headers);
+            let client = client
+                .and_then(|c| authenticate(&sim.clients, P, &c))
+                .ok_or(BAD_CLIENT)?;
+            let token = params.token.as_deref().ok_or(missing)?;
+            let hint = params.token_type_hint.as_deref();
+            sim.revoke((P, &client.client_id), token, hint, Reach::Grant);
+            Ok(Json(json!({})))
         },
     )
     .await

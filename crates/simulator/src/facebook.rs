@@ -19,7 +19,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, Query, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use axum::routing::get;
+use axum::routing::{delete, get};
 use axum::{Json, Router};
 use graph::GraphError;
 use serde_json::json;
@@ -34,6 +34,8 @@ pub struct FacebookEndpoints {
     pub authorization: String,
     pub token: String,
     pub me: String,
+    /// `DELETE /me/permissions`: de-authorizes the app.
+    pub revocation: String,
 }
 
 impl FacebookEndpoints {
@@ -43,6 +45,7 @@ impl FacebookEndpoints {
             authorization: format!("{base_url}/facebook/{version}/dialog/oauth"),
             token: format!("{base_url}/facebook/graph/{version}/oauth/access_token"),
             me: format!("{base_url}/facebook/graph/{version}/me"),
+            revocation: format!("{base_url}/facebook/graph/{version}/me/permissions"),
         }
     }
 }
@@ -56,6 +59,7 @@ pub(crate) fn routes() -> Router<Arc<SimState>> {
         )
         .route("/graph/{version}/me", get(graph::me_versioned))
         .route("/graph/me", get(graph::me_unversioned))
+        .route("/graph/{version}/me/permissions", delete(graph::revoke))
 }
 
 const P: Provider = Provider::Facebook;

@@ -20,6 +20,8 @@ pub enum Endpoint {
     #[serde(alias = "user")]
     Userinfo,
     Emails,
+    /// The token revocation endpoint.
+    #[serde(alias = "revocation")]
     Revoke,
     Discovery,
     Jwks,

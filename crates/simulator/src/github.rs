@@ -9,6 +9,7 @@ use crate::config::Provider;
 use crate::faults::Endpoint;
 use crate::flow::{Refusal, TokenParams, scopes, serve};
 use crate::log::RequestRecord;
+use crate::revocation::Reach;
 use crate::state::SimState;
 use crate::tokens::IssuedToken;
 use axum::body::Bytes;
@@ -28,11 +29,14 @@ pub struct GithubEndpoints {
     pub token: String,
     pub user: String,
     pub emails: String,
+    /// `DELETE /applications/{client_id}/grant`: revokes the whole authorization.
+    pub revocation: String,
 }
 
 impl GithubEndpoints {
     pub(crate) fn under(base_url: &str) -> Self {
         Self {
+            revocation: format!("{base_url}/github/api/applications/{{client_id}}/grant"),
             authorization: format!("{base_url}/github/login/oauth/authorize"),
             token: format!("{base_url}/github/login/oauth/access_token"),
             user: format!("{base_url}/github/api/user"),
@@ -47,7 +51,14 @@ pub(crate) fn routes() -> Router<Arc<SimState>> {
         .route("/login/oauth/access_token", post(access_token))
         .route("/api/user", get(user))
         .route("/api/user/emails", get(emails))
-        .route("/api/applications/{client_id}/token", delete(revoke))
+        .route(
+            "/api/applications/{client_id}/token",
+            delete(revoke::<false>),
+        )
+        .route(
+            "/api/applications/{client_id}/grant",
+            delete(revoke::<true>),
+        )
 }
 
 const P: Provider = Provider::Github;
@@ -254,13 +265,15 @@ async fn emails(State(sim): State<Arc<SimState>>, headers: HeaderMap) -> Respons
     .await
 }
 
-/// `DELETE /applications/{client_id}/token`: Basic client credentials, JSON `{"access_token"}`.
-async fn revoke(
+/// `DELETE /applications/{client_id}/token` (the token) or `/grant` (every token of the
+/// authorization): Basic client credentials, JSON `{"access_token"}`, 204.
+async fn revoke<const GRANT: bool>(
     State(sim): State<Arc<SimState>>,
     Path(client_id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    let reach = if GRANT { Reach::Grant } else { Reach::Token };
     let record = RequestRecord::new(P, Endpoint::Revoke, &headers);
     serve(&sim, record, |_| {
         let client = crate::client_auth::presented(&headers, None, None)
@@ -277,13 +290,10 @@ async fn revoke(
                 "invalid_body",
             ));
         };
-        let owned = sim
-            .tokens
-            .get(token)
-            .is_some_and(|t| t.client_id == client_id);
-        if !(owned && sim.tokens.revoke(token)) {
+        if sim.held((P, &client_id), token).is_none() {
             return Err(message(StatusCode::NOT_FOUND, "Not Found", "unknown_token"));
         }
+        sim.revoke((P, &client_id), token, None, reach);
         Ok(StatusCode::NO_CONTENT)
     })
     .await

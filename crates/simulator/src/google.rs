@@ -9,6 +9,7 @@ use crate::faults::Endpoint;
 use crate::flow::{OAuthError, Refusal, TokenParams, form, has_scope, jwks, scopes, serve};
 use crate::id_token::{self, Subject, name_claims};
 use crate::log::RequestRecord;
+use crate::revocation::Reach;
 use crate::state::SimState;
 use crate::users::SimUser;
 use axum::body::Bytes;
@@ -28,6 +29,7 @@ pub struct GoogleEndpoints {
     pub token: String,
     pub userinfo: String,
     pub jwks: String,
+    pub revocation: String,
     /// The `iss` its id_tokens carry (`<base>/google` unless configured).
     pub issuer: String,
 }
@@ -40,6 +42,7 @@ impl GoogleEndpoints {
             token: format!("{base_url}/google/token"),
             userinfo: format!("{base_url}/google/v1/userinfo"),
             jwks: format!("{base_url}/google/oauth2/v3/certs"),
+            revocation: format!("{base_url}/google/revoke"),
             issuer: issuer.to_owned(),
         }
     }
@@ -50,6 +53,7 @@ pub(crate) fn routes() -> Router<Arc<SimState>> {
         .route("/.well-known/openid-configuration", get(configuration))
         .route("/o/oauth2/v2/auth", get(authorize))
         .route("/token", post(token))
+        .route("/revoke", post(revoke))
         .route("/v1/userinfo", get(userinfo))
         .route("/oauth2/v3/userinfo", get(userinfo))
         .route(
@@ -179,6 +183,31 @@ async fn token(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes
                 ));
             }
             Ok(Json(body))
+        },
+    )
+    .await
+}
+
+/// `POST /revoke` with the form `token=` (an access or refresh token), no client
+/// authentication: 200, or 400 `invalid_token` for a token Google does not know.
+async fn revoke(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes) -> Response {
+    serve(
+        &sim,
+        RequestRecord::new(P, Endpoint::Revoke, &headers),
+        |_| {
+            let params: TokenParams = form(&headers, &body).unwrap_or_default();
+            let token = params.token.as_deref().ok_or(INVALID_REQUEST)?;
+            let holder = sim
+                .tokens
+                .get(token)
+                .or_else(|| sim.refresh_tokens.get(token));
+            let holder = holder.filter(|t| t.provider == P);
+            let client_id = holder
+                .map(|t| t.client_id)
+                .ok_or(OAuthError::bad("invalid_token", "Token expired or revoked"))?;
+            let hint = params.token_type_hint.as_deref();
+            sim.revoke((P, &client_id), token, hint, Reach::Token);
+            Ok(Json(json!({})))
         },
     )
     .await

@@ -17,6 +17,7 @@ use crate::faults::Endpoint;
 use crate::flow::{OAuthError, Refusal, TokenParams, form, has_scope, jwks, scopes, serve};
 use crate::id_token::{self, Subject, name_claims};
 use crate::log::{ClientAuthKind, RequestRecord};
+use crate::revocation::Reach;
 use crate::state::SimState;
 use axum::body::Bytes;
 use axum::extract::{Query, State};
@@ -35,6 +36,7 @@ pub struct LinkedinEndpoints {
     pub token: String,
     pub userinfo: String,
     pub jwks: String,
+    pub revocation: String,
     /// The `iss` of its id_tokens, `<base>/linkedin/oauth`.
     pub issuer: String,
 }
@@ -47,6 +49,7 @@ impl LinkedinEndpoints {
             token: format!("{base_url}/linkedin/oauth/v2/accessToken"),
             userinfo: format!("{base_url}/linkedin/v2/userinfo"),
             jwks: format!("{base_url}/linkedin/oauth/openid/jwks"),
+            revocation: format!("{base_url}/linkedin/oauth/v2/revoke"),
             issuer: format!("{base_url}/linkedin/oauth"),
         }
     }
@@ -60,6 +63,7 @@ pub(crate) fn routes() -> Router<Arc<SimState>> {
         )
         .route("/oauth/v2/authorization", get(authorize))
         .route("/oauth/v2/accessToken", post(token))
+        .route("/oauth/v2/revoke", post(revoke))
         .route(
             "/oauth/openid/jwks",
             get(
@@ -75,6 +79,11 @@ const P: Provider = Provider::Linkedin;
 /// The scopes an app with "Sign In with LinkedIn using OpenID Connect" (and "Share on
 /// LinkedIn") may ask for; the legacy `r_liteprofile`/`r_emailaddress` are gone.
 const KNOWN_SCOPES: [&str; 4] = ["openid", "profile", "email", "w_member_social"];
+const BAD_CLIENT: OAuthError = OAuthError::new(
+    StatusCode::UNAUTHORIZED,
+    "invalid_client",
+    "Client authentication failed",
+);
 const BAD_CODE: OAuthError = OAuthError::bad(
     "invalid_request",
     "Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired.",
@@ -170,11 +179,7 @@ async fn token(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes
                 return Err(OAuthError::bad("invalid_request", description).into());
             }
         }
-        let client = client.and_then(|c| authenticate(&sim.clients, P, &c)).ok_or(OAuthError::new(
-            StatusCode::UNAUTHORIZED,
-            "invalid_client",
-            "Client authentication failed",
-        ))?;
+        let client = client.and_then(|c| authenticate(&sim.clients, P, &c)).ok_or(BAD_CLIENT)?;
         let pkce = sim.linkedin_knobs.get().pkce;
         if pkce == LinkedinPkce::Reject && params.code_verifier.is_some() {
             let description = "Unable to retrieve access token: code_verifier is not supported for this application";
@@ -201,6 +206,31 @@ async fn token(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes
         }
         Ok(Json(body))
     })
+    .await
+}
+
+/// `POST /oauth/v2/revoke`: `token` with the client's credentials in the form body only;
+/// 200 with an empty body, for an unknown token too (LinkedIn's endpoint is unverified).
+async fn revoke(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes) -> Response {
+    serve(
+        &sim,
+        RequestRecord::new(P, Endpoint::Revoke, &headers),
+        |record| {
+            let missing = OAuthError::bad(
+                "invalid_request",
+                "A required parameter \"token\" is missing",
+            );
+            let params: TokenParams = form(&headers, &body).ok_or(missing)?;
+            let client = params.note(record, &HeaderMap::new());
+            let client = client
+                .and_then(|c| authenticate(&sim.clients, P, &c))
+                .ok_or(BAD_CLIENT)?;
+            let token = params.token.as_deref().ok_or(missing)?;
+            let hint = params.token_type_hint.as_deref();
+            sim.revoke((P, &client.client_id), token, hint, Reach::Token);
+            Ok(StatusCode::OK)
+        },
+    )
     .await
 }
 

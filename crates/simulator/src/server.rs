@@ -182,6 +182,11 @@ impl SimulatorHandle {
         self.state.log.all()
     }
 
+    /// Every accepted revocation request so far, oldest first.
+    pub fn revocations(&self) -> Vec<crate::revocation::Revocation> {
+        self.state.revocations.all()
+    }
+
     /// The values of the access tokens issued and not revoked, so a test can prove the
     /// service never shows, logs or stores them in plaintext.
     pub fn issued_access_tokens(&self) -> Vec<String> {

@@ -23,6 +23,9 @@ pub struct SimState {
     /// The simulated X's codes, with X's own 30-second lifetime.
     pub twitter_codes: CodeStore,
     pub tokens: TokenStore,
+    /// Refresh tokens of the providers that issue them (Apple keeps its own).
+    pub refresh_tokens: TokenStore,
+    pub revocations: crate::revocation::RevocationLog,
     pub faults: FaultStore,
     pub id_token_faults: IdTokenFaultStore,
     pub keys: KeyRing,
@@ -46,6 +49,8 @@ impl SimState {
             codes: CodeStore::new(config.code_ttl),
             twitter_codes: CodeStore::new(config.twitter_code_ttl),
             tokens: TokenStore::default(),
+            refresh_tokens: TokenStore::default(),
+            revocations: Default::default(),
             faults: FaultStore::default(),
             id_token_faults: IdTokenFaultStore::default(),
             keys: KeyRing::default(),

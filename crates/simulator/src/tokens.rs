@@ -33,7 +33,11 @@ pub struct TokenStore {
 impl TokenStore {
     /// Issues a token `prefix` + 36 random characters (GitHub: `gho_`).
     pub fn issue(&self, prefix: &str, grant: IssuedToken) -> String {
-        let token = format!("{prefix}{}", random::base62(36));
+        self.insert(format!("{prefix}{}", random::base62(36)), grant)
+    }
+
+    /// Stores a token of the provider's own shape.
+    pub fn insert(&self, token: String, grant: IssuedToken) -> String {
         locked(&self.tokens).insert(token.clone(), grant);
         token
     }
@@ -50,5 +54,13 @@ impl TokenStore {
     /// Removes the token; `false` when it was not live.
     pub fn revoke(&self, token: &str) -> bool {
         locked(&self.tokens).remove(token).is_some()
+    }
+
+    /// Removes every token of the authorization `like` belongs to (provider, client, user).
+    pub fn revoke_grant(&self, like: &IssuedToken) {
+        locked(&self.tokens).retain(|_, t| {
+            (t.provider, &t.client_id, &t.user.id)
+                != (like.provider, &like.client_id, &like.user.id)
+        });
     }
 }

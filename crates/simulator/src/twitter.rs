@@ -5,13 +5,15 @@
 //! ([`crate::SimulatorConfig::twitter_code_ttl`]), not after the common code TTL.
 
 use crate::authorize::AuthorizeQuery;
-use crate::client_auth::authenticate;
+use crate::client_auth::{PresentedClient, authenticate};
 use crate::config::Provider;
+use crate::config::RegisteredClient;
 use crate::faults::Endpoint;
 use crate::flow::{OAuthError, Refusal, TokenParams, form, has_scope, scopes, serve};
 use crate::log::{ClientAuthKind, RequestRecord};
 use crate::pkce::{is_s256_challenge, is_valid_verifier};
 use crate::random;
+use crate::revocation::Reach;
 use crate::state::SimState;
 use crate::tokens::IssuedToken;
 use axum::body::Bytes;
@@ -30,6 +32,7 @@ pub struct TwitterEndpoints {
     pub authorization: String,
     pub token: String,
     pub user: String,
+    pub revocation: String,
 }
 
 impl TwitterEndpoints {
@@ -38,6 +41,7 @@ impl TwitterEndpoints {
             authorization: format!("{base_url}/twitter/i/oauth2/authorize"),
             token: format!("{base_url}/twitter/2/oauth2/token"),
             user: format!("{base_url}/twitter/2/users/me"),
+            revocation: format!("{base_url}/twitter/2/oauth2/revoke"),
         }
     }
 }
@@ -46,6 +50,7 @@ pub(crate) fn routes() -> Router<Arc<SimState>> {
     Router::new()
         .route("/i/oauth2/authorize", get(authorize))
         .route("/2/oauth2/token", post(token))
+        .route("/2/oauth2/revoke", post(revoke))
         .route("/2/users/me", get(me))
 }
 
@@ -153,18 +158,7 @@ async fn token(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes
             Some(_) => return Err(OAuthError::bad("unsupported_grant_type", "Unsupported grant type.").into()),
             None => return Err(missing("Missing required parameter [grant_type].").into()),
         }
-        // Confidential clients (registered with a secret) must use HTTP Basic; public
-        // clients send only `client_id` in the body.
-        let client = client.ok_or(NO_CLIENT_AUTH)?;
-        let registered = sim.client(P, &client.client_id).ok_or(NO_CLIENT_AUTH)?;
-        let allowed = if registered.client_secret.is_empty() {
-            client.kind == ClientAuthKind::None
-        } else {
-            client.kind == ClientAuthKind::Basic && authenticate(&sim.clients, P, &client).is_some()
-        };
-        if !allowed {
-            return Err(NO_CLIENT_AUTH.into());
-        }
+        let registered = client_allowed(&sim, client)?;
         let code = params.code.as_deref().ok_or(missing("Missing required parameter [code]."))?;
         let grant = sim.redeem(P, code, &registered.client_id).map_err(|_| INVALID_CODE)?;
         if params.redirect_uri.as_deref() != Some(grant.redirect_uri.as_str()) {
@@ -184,11 +178,45 @@ async fn token(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes
             "scope": grant.scopes.join(" "),
         });
         if has_scope(&grant.scopes, "offline.access") {
-            // Not redeemable here: the simulator does not implement the refresh grant.
-            body["refresh_token"] = json!(random::base62(40));
+            body["refresh_token"] = json!(sim.refresh_tokens.insert(random::base62(40), grant.token()));
         }
         Ok(Json(body))
     })
+    .await
+}
+
+/// Confidential clients (registered with a secret) must use HTTP Basic; public clients
+/// send only `client_id` in the body.
+fn client_allowed(
+    sim: &SimState,
+    client: Option<PresentedClient>,
+) -> Result<&RegisteredClient, OAuthError> {
+    let client = client.ok_or(NO_CLIENT_AUTH)?;
+    let registered = sim.client(P, &client.client_id).ok_or(NO_CLIENT_AUTH)?;
+    let allowed = if registered.client_secret.is_empty() {
+        client.kind == ClientAuthKind::None
+    } else {
+        client.kind == ClientAuthKind::Basic && authenticate(&sim.clients, P, &client).is_some()
+    };
+    allowed.then_some(registered).ok_or(NO_CLIENT_AUTH)
+}
+
+/// `POST /2/oauth2/revoke`: `token` (optional `token_type_hint`), the client as at the
+/// token endpoint; `{"revoked": true}`, for an unknown token too.
+async fn revoke(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes) -> Response {
+    serve(
+        &sim,
+        RequestRecord::new(P, Endpoint::Revoke, &headers),
+        |record| {
+            let missing = OAuthError::bad("invalid_request", "Missing required parameter [token].");
+            let params: TokenParams = form(&headers, &body).ok_or(missing)?;
+            let client = client_allowed(&sim, params.note(record, &headers))?;
+            let token = params.token.as_deref().ok_or(missing)?;
+            let hint = params.token_type_hint.as_deref();
+            sim.revoke((P, &client.client_id), token, hint, Reach::Token);
+            Ok(Json(json!({"revoked": true})))
+        },
+    )
     .await
 }
 

@@ -8,6 +8,7 @@ use crate::faults::Endpoint;
 use crate::flow::{OAuthError, TokenParams, form, serve};
 use crate::id_token::{self, Subject};
 use crate::log::RequestRecord;
+use crate::revocation::{Reach, TokenKind};
 use crate::state::SimState;
 use crate::tokens::IssuedToken;
 use axum::Json;
@@ -96,14 +97,11 @@ pub async fn revoke(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: 
             let client = authenticate(&sim, &headers, &params, record)?;
             let token = params.token.as_deref().ok_or(INVALID_REQUEST)?;
             // RFC 7009 §2.2: an unknown token (or another client's) is answered 200 all the same.
-            let ours =
-                |issued: &IssuedToken| issued.provider == P && issued.client_id == client.client_id;
-            if let Some(issued) = sim.apple.refresh_tokens.get(token).filter(ours) {
-                sim.apple.refresh_tokens.revoke(token);
+            let hint = params.token_type_hint.as_deref();
+            let revoked = sim.revoke((P, &client.client_id), token, hint, Reach::Token);
+            if let Some((TokenKind::Refresh, issued)) = revoked {
                 sim.apple
                     .forget_authorization(&client.client_id, &issued.user.id);
-            } else if sim.tokens.get(token).is_some_and(|issued| ours(&issued)) {
-                sim.tokens.revoke(token);
             }
             Ok(StatusCode::OK)
         },

@@ -7,6 +7,7 @@ use crate::faults::Endpoint;
 use crate::flow::{Refusal, bearer, serve};
 use crate::log::RequestRecord;
 use crate::random;
+use crate::revocation::Reach;
 use crate::state::SimState;
 use crate::tokens::IssuedToken;
 use crate::users::SimUser;
@@ -120,30 +121,61 @@ async fn me(
         if version.as_deref().is_some_and(|v| !is_version(v)) {
             return Err(UNKNOWN_PATH.into());
         }
-        // Graph takes the `OAuth` scheme too.
-        let token = bearer(headers, &["bearer", "oauth"])
-            .map(str::to_owned)
-            .or(query.access_token.clone())
-            .ok_or(NO_TOKEN)?;
-        let issued = sim
-            .tokens
-            .get(&token)
-            .filter(|issued| issued.provider == P)
-            .ok_or(BAD_TOKEN)?;
-        let secret = sim
-            .client(P, &issued.client_id)
-            .map(|c| c.client_secret.clone())
-            .ok_or(BAD_TOKEN)?;
-        let proof = query.appsecret_proof.as_deref().ok_or(NO_PROOF)?;
-        if !proof_matches(&secret, &token, proof) {
-            return Err(BAD_PROOF.into());
-        }
+        let (_, issued) = holder(sim, headers, query)?;
         Ok(Json(user_node(
             &issued,
             query.fields.as_deref().unwrap_or("id,name"),
         )?))
     })
     .await
+}
+
+/// `DELETE /{version}/me/permissions` with the user's token (and the proof, as every
+/// server call of this app): de-authorizes the app, every token of the user with it.
+pub async fn revoke(
+    State(sim): State<Arc<SimState>>,
+    Path(version): Path<String>,
+    headers: HeaderMap,
+    Query(query): Query<MeQuery>,
+) -> Response {
+    let mut record = RequestRecord::new(P, Endpoint::Revoke, &headers);
+    record.api_version = Some(version.clone());
+    serve(&sim, record, |_| {
+        if !is_version(&version) {
+            return Err(UNKNOWN_PATH.into());
+        }
+        let (token, issued) = holder(&sim, &headers, &query)?;
+        sim.revoke((P, &issued.client_id), &token, None, Reach::Grant);
+        Ok(Json(json!({"success": true})))
+    })
+    .await
+}
+
+/// The live token of the request (Bearer, `OAuth` or `access_token`) and what it grants,
+/// once its `appsecret_proof` checks out.
+fn holder(
+    sim: &SimState,
+    headers: &HeaderMap,
+    query: &MeQuery,
+) -> Result<(String, IssuedToken), GraphError> {
+    let token = bearer(headers, &["bearer", "oauth"])
+        .map(str::to_owned)
+        .or(query.access_token.clone())
+        .ok_or(NO_TOKEN)?;
+    let issued = sim
+        .tokens
+        .get(&token)
+        .filter(|issued| issued.provider == P)
+        .ok_or(BAD_TOKEN)?;
+    let secret = sim
+        .client(P, &issued.client_id)
+        .map(|c| c.client_secret.clone())
+        .ok_or(BAD_TOKEN)?;
+    let proof = query.appsecret_proof.as_deref().ok_or(NO_PROOF)?;
+    if !proof_matches(&secret, &token, proof) {
+        return Err(BAD_PROOF);
+    }
+    Ok((token, issued))
 }
 
 /// Whether `proof` is the hex HMAC-SHA256(`app_secret`, `access_token`), compared in

@@ -6,4 +6,5 @@ mod github;
 mod google;
 mod microsoft_linkedin;
 mod rest_providers;
+mod revocation;
 mod support;

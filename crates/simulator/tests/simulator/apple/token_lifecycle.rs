@@ -72,6 +72,13 @@ async fn a_revoked_refresh_token_is_invalid_grant_and_consent_is_asked_again() {
     );
 
     assert_eq!(revoke(&sim, refresh_token).await, 200);
+    let revoked = &sim.revocations()[0];
+    assert_eq!(revoked.token, refresh_token);
+    assert_eq!(revoked.hint.as_deref(), Some("refresh_token"));
+    assert_eq!(
+        revoked.kind,
+        Some(social_login_simulator::TokenKind::Refresh)
+    );
     let (status, body) = post_token(&sim, &refresh_form(refresh_token)).await;
     assert_eq!(
         (status, body["error"].as_str()),
