@@ -5,6 +5,7 @@ mod apple;
 mod github;
 mod google;
 mod microsoft_linkedin;
+mod mint;
 mod rest_providers;
 mod revocation;
 mod support;
