@@ -13,8 +13,7 @@ use crate::authorize::AuthorizeQuery;
 use crate::client_auth::authenticate;
 use crate::config::Provider;
 use crate::faults::Endpoint;
-use crate::flow::{OAuthError, Refusal, TokenParams, form, scopes, serve};
-use crate::log::RequestRecord;
+use crate::flow::{OAuthError, Refusal, TokenParams, form, scopes, serve, serve_at};
 use crate::pkce::{is_s256_challenge, is_valid_verifier};
 use crate::random;
 use crate::revocation::Reach;
@@ -131,63 +130,53 @@ async fn authorize(
 /// The code exchange: form bodies only, client credentials as Basic or in the body,
 /// Discord's strict `code_verifier` rules.
 async fn token(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes) -> Response {
-    serve(
-        &sim,
-        RequestRecord::new(P, Endpoint::Token, &headers),
-        |record| {
-            // Discord reads form bodies only; a JSON body has no `grant_type` it can see [M].
-            let params: TokenParams = form(&headers, &body).ok_or(UNSUPPORTED_GRANT)?;
-            let client = params.note(record, &headers);
-            if params.grant_type.as_deref() != Some("authorization_code") {
-                return Err(UNSUPPORTED_GRANT.into());
+    serve_at(&sim, (P, Endpoint::Token), &headers, |record| {
+        // Discord reads form bodies only; a JSON body has no `grant_type` it can see [M].
+        let params: TokenParams = form(&headers, &body).ok_or(UNSUPPORTED_GRANT)?;
+        let client = params.note(record, &headers);
+        if params.grant_type.as_deref() != Some("authorization_code") {
+            return Err(UNSUPPORTED_GRANT.into());
+        }
+        let client = client
+            .and_then(|c| authenticate(&sim.clients, P, &c))
+            .ok_or(BAD_CLIENT)?;
+        let verifier = params.code_verifier.as_deref();
+        // A verifier shorter than 43 characters is refused outright (PROVIDERS.md §6.3).
+        if verifier.is_some_and(|v| !is_valid_verifier(v)) {
+            return Err(INVALID_VERIFIER.into());
+        }
+        let code = params
+            .code
+            .as_deref()
+            .ok_or(OAuthError::bad("invalid_request", "Missing \"code\""))?;
+        let grant = sim
+            .redeem(P, code, &client.client_id)
+            .map_err(|_| INVALID_CODE)?;
+        if params.redirect_uri.as_deref() != Some(grant.redirect_uri.as_str()) {
+            return Err(
+                OAuthError::bad("invalid_grant", "Invalid \"redirect_uri\" in request.").into(),
+            );
+        }
+        // A verifier without a stored challenge is refused too (next-auth issue #10352).
+        match (grant.code_challenge.is_some(), verifier.is_some()) {
+            (false, true) => return Err(INVALID_VERIFIER.into()),
+            (true, false) => {
+                return Err(OAuthError::bad("invalid_request", "Missing \"code_verifier\"").into());
             }
-            let client = client
-                .and_then(|c| authenticate(&sim.clients, P, &c))
-                .ok_or(BAD_CLIENT)?;
-            let verifier = params.code_verifier.as_deref();
-            // A verifier shorter than 43 characters is refused outright (PROVIDERS.md §6.3).
-            if verifier.is_some_and(|v| !is_valid_verifier(v)) {
-                return Err(INVALID_VERIFIER.into());
+            _ if !grant.verifier_matches(verifier) => {
+                return Err(OAuthError::bad("invalid_grant", "Invalid \"code_verifier\"").into());
             }
-            let code = params
-                .code
-                .as_deref()
-                .ok_or(OAuthError::bad("invalid_request", "Missing \"code\""))?;
-            let grant = sim
-                .redeem(P, code, &client.client_id)
-                .map_err(|_| INVALID_CODE)?;
-            if params.redirect_uri.as_deref() != Some(grant.redirect_uri.as_str()) {
-                return Err(OAuthError::bad(
-                    "invalid_grant",
-                    "Invalid \"redirect_uri\" in request.",
-                )
-                .into());
-            }
-            // A verifier without a stored challenge is refused too (next-auth issue #10352).
-            match (grant.code_challenge.is_some(), verifier.is_some()) {
-                (false, true) => return Err(INVALID_VERIFIER.into()),
-                (true, false) => {
-                    return Err(
-                        OAuthError::bad("invalid_request", "Missing \"code_verifier\"").into(),
-                    );
-                }
-                _ if !grant.verifier_matches(verifier) => {
-                    return Err(
-                        OAuthError::bad("invalid_grant", "Invalid \"code_verifier\"").into(),
-                    );
-                }
-                _ => {}
-            }
-            Ok(Json(json!({
-                "access_token": sim.tokens.issue("", grant.token()),
-                "token_type": "Bearer",
-                "expires_in": 604800,
-                // Revocable, not redeemable: the simulator has no refresh grant.
-                "refresh_token": sim.refresh_tokens.insert(random::base62(30), grant.token()),
-                "scope": grant.scopes.join(" "),
-            })))
-        },
-    )
+            _ => {}
+        }
+        Ok(Json(json!({
+            "access_token": sim.tokens.issue("", grant.token()),
+            "token_type": "Bearer",
+            "expires_in": 604800,
+            // Revocable, not redeemable: the simulator has no refresh grant.
+            "refresh_token": sim.refresh_tokens.insert(random::base62(30), grant.token()),
+            "scope": grant.scopes.join(" "),
+        })))
+    })
     .await
 }
 
@@ -195,66 +184,58 @@ async fn token(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes
 /// credentials, Basic or in the body; revoking either token revokes every token of that
 /// authorization. `{}` for an unknown token too.
 async fn revoke(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes) -> Response {
-    serve(
-        &sim,
-        RequestRecord::new(P, Endpoint::Revoke, &headers),
-        |record| {
-            let missing = OAuthError::bad("invalid_request", "Missing \"token\"");
-            let params: TokenParams = form(&headers, &body).ok_or(missing)?;
-            let client = params.note(record, &headers);
-            let client = client
-                .and_then(|c| authenticate(&sim.clients, P, &c))
-                .ok_or(BAD_CLIENT)?;
-            let token = params.token.as_deref().ok_or(missing)?;
-            let hint = params.token_type_hint.as_deref();
-            sim.revoke((P, &client.client_id), token, hint, Reach::Grant);
-            Ok(Json(json!({})))
-        },
-    )
+    serve_at(&sim, (P, Endpoint::Revoke), &headers, |record| {
+        let missing = OAuthError::bad("invalid_request", "Missing \"token\"");
+        let params: TokenParams = form(&headers, &body).ok_or(missing)?;
+        let client = params.note(record, &headers);
+        let client = client
+            .and_then(|c| authenticate(&sim.clients, P, &c))
+            .ok_or(BAD_CLIENT)?;
+        let token = params.token.as_deref().ok_or(missing)?;
+        let hint = params.token_type_hint.as_deref();
+        sim.revoke((P, &client.client_id), token, hint, Reach::Grant);
+        Ok(Json(json!({})))
+    })
     .await
 }
 
 /// `GET /api/users/@me` for a Bearer token with `identify`; `email` and `verified` only
 /// with the `email` scope too. The user object of PROVIDERS.md §6.5.
 async fn current_user(State(sim): State<Arc<SimState>>, headers: HeaderMap) -> Response {
-    serve(
-        &sim,
-        RequestRecord::new(P, Endpoint::Userinfo, &headers),
-        |_| {
-            let unauthorized = |outcome| {
-                let body = json!({"message": "401: Unauthorized", "code": 0});
-                Refusal::new(outcome, (StatusCode::UNAUTHORIZED, Json(body)))
-            };
-            let issued = sim
-                .bearer_token(P, &headers)
-                .ok_or_else(|| unauthorized("invalid_token"))?;
-            // Discord answers a token without `identify` like a missing one.
-            if !issued.has_any_scope(&["identify"]) {
-                return Err(unauthorized("missing_scope"));
-            }
-            let user = &issued.user;
-            let seed = user.discord_seed();
-            let mut body = json!({
-                "id": user.id,
-                "username": user.login,
-                "discriminator": seed.discriminator,
-                "global_name": user.name,
-                "avatar": seed.avatar,
-                "mfa_enabled": false,
-                "banner": null,
-                "accent_color": null,
-                "locale": "en-US",
-                "flags": 0,
-                "premium_type": 0,
-                "public_flags": 0,
-                "avatar_decoration_data": null,
-            });
-            if issued.has_any_scope(&["email"]) {
-                body["email"] = json!(user.email);
-                body["verified"] = json!(user.email_verified);
-            }
-            Ok(Json(body))
-        },
-    )
+    serve_at(&sim, (P, Endpoint::Userinfo), &headers, |_| {
+        let unauthorized = |outcome| {
+            let body = json!({"message": "401: Unauthorized", "code": 0});
+            Refusal::new(outcome, (StatusCode::UNAUTHORIZED, Json(body)))
+        };
+        let issued = sim
+            .bearer_token(P, &headers)
+            .ok_or_else(|| unauthorized("invalid_token"))?;
+        // Discord answers a token without `identify` like a missing one.
+        if !issued.has_any_scope(&["identify"]) {
+            return Err(unauthorized("missing_scope"));
+        }
+        let user = &issued.user;
+        let seed = user.discord_seed();
+        let mut body = json!({
+            "id": user.id,
+            "username": user.login,
+            "discriminator": seed.discriminator,
+            "global_name": user.name,
+            "avatar": seed.avatar,
+            "mfa_enabled": false,
+            "banner": null,
+            "accent_color": null,
+            "locale": "en-US",
+            "flags": 0,
+            "premium_type": 0,
+            "public_flags": 0,
+            "avatar_decoration_data": null,
+        });
+        if issued.has_any_scope(&["email"]) {
+            body["email"] = json!(user.email);
+            body["verified"] = json!(user.email_verified);
+        }
+        Ok(Json(body))
+    })
     .await
 }

@@ -189,3 +189,13 @@ pub async fn jwks(sim: &SimState, provider: Provider, headers: &HeaderMap) -> Re
     let record = RequestRecord::new(provider, crate::faults::Endpoint::Jwks, headers);
     serve(sim, record, |_| Ok(Json(sim.keys.jwks()))).await
 }
+
+/// [`serve`] for a request at `provider`'s `endpoint`, logged with the usual headers.
+pub async fn serve_at<T: IntoResponse>(
+    sim: &SimState,
+    (provider, endpoint): (Provider, crate::faults::Endpoint),
+    headers: &HeaderMap,
+    run: impl FnOnce(&mut RequestRecord) -> Result<T, Refusal>,
+) -> Response {
+    serve(sim, RequestRecord::new(provider, endpoint, headers), run).await
+}

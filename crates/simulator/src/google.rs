@@ -6,7 +6,9 @@ use crate::authorize::{AuthorizeQuery, SIMULATED};
 use crate::client_auth::authenticate;
 use crate::config::Provider;
 use crate::faults::Endpoint;
-use crate::flow::{OAuthError, Refusal, TokenParams, form, has_scope, jwks, scopes, serve};
+use crate::flow::{
+    OAuthError, Refusal, TokenParams, form, has_scope, jwks, scopes, serve, serve_at,
+};
 use crate::id_token::{self, Subject, name_claims};
 use crate::log::RequestRecord;
 use crate::revocation::Reach;
@@ -135,108 +137,94 @@ async fn authorize(
 /// The code exchange: form bodies only, errors 400 (`invalid_grant`...) or 401
 /// (`invalid_client`), an `id_token` iff `openid`.
 async fn token(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes) -> Response {
-    serve(
-        &sim,
-        RequestRecord::new(P, Endpoint::Token, &headers),
-        |record| {
-            let params: TokenParams = form(&headers, &body).ok_or(INVALID_REQUEST)?;
-            let client = params.note(record, &headers);
-            match params.grant_type.as_deref() {
-                Some("authorization_code") => {}
-                Some(_) => {
-                    return Err(
-                        OAuthError::bad("unsupported_grant_type", "Invalid grant_type").into(),
-                    );
-                }
-                None => return Err(INVALID_REQUEST.into()),
+    serve_at(&sim, (P, Endpoint::Token), &headers, |record| {
+        let params: TokenParams = form(&headers, &body).ok_or(INVALID_REQUEST)?;
+        let client = params.note(record, &headers);
+        match params.grant_type.as_deref() {
+            Some("authorization_code") => {}
+            Some(_) => {
+                return Err(OAuthError::bad("unsupported_grant_type", "Invalid grant_type").into());
             }
-            let client = client
-                .and_then(|c| authenticate(&sim.clients, P, &c))
-                .ok_or(OAuthError::new(
-                    StatusCode::UNAUTHORIZED,
-                    "invalid_client",
-                    "Unauthorized",
-                ))?;
-            let code = params.code.as_deref().ok_or(INVALID_REQUEST)?;
-            let grant = sim
-                .redeem(P, code, &client.client_id)
-                .map_err(|_| INVALID_GRANT)?;
-            if params.redirect_uri.as_deref() != Some(grant.redirect_uri.as_str()) {
-                return Err(OAuthError::bad("redirect_uri_mismatch", "Bad Request").into());
-            }
-            if !grant.verifier_matches(params.code_verifier.as_deref()) {
-                return Err(INVALID_GRANT.into());
-            }
-            let access_token = sim.tokens.issue("ya29.", grant.token());
-            let mut body = json!({
-                "access_token": access_token,
-                "expires_in": 3599,
-                "token_type": "Bearer",
-                "scope": grant.scopes.join(" "),
-            });
-            if has_scope(&grant.scopes, "openid") {
-                body["id_token"] = json!(id_token::issue(
-                    &sim,
-                    P,
-                    &grant.subject(),
-                    Some(&access_token)
-                ));
-            }
-            Ok(Json(body))
-        },
-    )
+            None => return Err(INVALID_REQUEST.into()),
+        }
+        let client = client
+            .and_then(|c| authenticate(&sim.clients, P, &c))
+            .ok_or(OAuthError::new(
+                StatusCode::UNAUTHORIZED,
+                "invalid_client",
+                "Unauthorized",
+            ))?;
+        let code = params.code.as_deref().ok_or(INVALID_REQUEST)?;
+        let grant = sim
+            .redeem(P, code, &client.client_id)
+            .map_err(|_| INVALID_GRANT)?;
+        if params.redirect_uri.as_deref() != Some(grant.redirect_uri.as_str()) {
+            return Err(OAuthError::bad("redirect_uri_mismatch", "Bad Request").into());
+        }
+        if !grant.verifier_matches(params.code_verifier.as_deref()) {
+            return Err(INVALID_GRANT.into());
+        }
+        let access_token = sim.tokens.issue("ya29.", grant.token());
+        let mut body = json!({
+            "access_token": access_token,
+            "expires_in": 3599,
+            "token_type": "Bearer",
+            "scope": grant.scopes.join(" "),
+        });
+        if has_scope(&grant.scopes, "openid") {
+            body["id_token"] = json!(id_token::issue(
+                &sim,
+                P,
+                &grant.subject(),
+                Some(&access_token)
+            ));
+        }
+        Ok(Json(body))
+    })
     .await
 }
 
 /// `POST /revoke` with the form `token=` (an access or refresh token), no client
 /// authentication: 200, or 400 `invalid_token` for a token Google does not know.
 async fn revoke(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes) -> Response {
-    serve(
-        &sim,
-        RequestRecord::new(P, Endpoint::Revoke, &headers),
-        |_| {
-            let params: TokenParams = form(&headers, &body).unwrap_or_default();
-            let token = params.token.as_deref().ok_or(INVALID_REQUEST)?;
-            let holder = sim
-                .tokens
-                .get(token)
-                .or_else(|| sim.refresh_tokens.get(token));
-            let holder = holder.filter(|t| t.provider == P);
-            let client_id = holder
-                .map(|t| t.client_id)
-                .ok_or(OAuthError::bad("invalid_token", "Token expired or revoked"))?;
-            let hint = params.token_type_hint.as_deref();
-            sim.revoke((P, &client_id), token, hint, Reach::Token);
-            Ok(Json(json!({})))
-        },
-    )
+    serve_at(&sim, (P, Endpoint::Revoke), &headers, |_| {
+        let params: TokenParams = form(&headers, &body).unwrap_or_default();
+        let token = params.token.as_deref().ok_or(INVALID_REQUEST)?;
+        let holder = sim
+            .tokens
+            .get(token)
+            .or_else(|| sim.refresh_tokens.get(token));
+        let holder = holder.filter(|t| t.provider == P);
+        let client_id = holder
+            .map(|t| t.client_id)
+            .ok_or(OAuthError::bad("invalid_token", "Token expired or revoked"))?;
+        let hint = params.token_type_hint.as_deref();
+        sim.revoke((P, &client_id), token, hint, Reach::Token);
+        Ok(Json(json!({})))
+    })
     .await
 }
 
 /// `GET /v1/userinfo` (and `/oauth2/v3/userinfo`): the profile for a Bearer token.
 async fn userinfo(State(sim): State<Arc<SimState>>, headers: HeaderMap) -> Response {
-    serve(
-        &sim,
-        RequestRecord::new(P, Endpoint::Userinfo, &headers),
-        |_| {
-            let Some(issued) = sim.bearer_token(P, &headers) else {
-                let body =
-                    json!({"error": "invalid_request", "error_description": "Invalid Credentials"});
-                let challenge = "Bearer realm=\"simulator\", error=\"invalid_token\"";
-                let response = (
-                    StatusCode::UNAUTHORIZED,
-                    [(header::WWW_AUTHENTICATE, challenge)],
-                    Json(body),
-                );
-                return Err(Refusal::new("invalid_token", response.into_response()));
-            };
-            let mut body = json!({ "sub": issued.user.id });
-            if let Some(object) = body.as_object_mut() {
-                object.extend(profile_claims(&issued.user, &issued.scopes));
-            }
-            Ok(Json(body))
-        },
-    )
+    serve_at(&sim, (P, Endpoint::Userinfo), &headers, |_| {
+        let Some(issued) = sim.bearer_token(P, &headers) else {
+            let body =
+                json!({"error": "invalid_request", "error_description": "Invalid Credentials"});
+            let challenge = "Bearer realm=\"simulator\", error=\"invalid_token\"";
+            let response = (
+                StatusCode::UNAUTHORIZED,
+                [(header::WWW_AUTHENTICATE, challenge)],
+                Json(body),
+            );
+            return Err(Refusal::new("invalid_token", response.into_response()));
+        };
+        let mut body = json!({ "sub": issued.user.id });
+        if let Some(object) = body.as_object_mut() {
+            object.extend(profile_claims(&issued.user, &issued.scopes));
+        }
+        Ok(Json(body))
+    })
     .await
 }
 

@@ -14,7 +14,9 @@ use crate::authorize::{AuthorizeQuery, SIMULATED};
 use crate::client_auth::{authenticate, presented};
 use crate::config::Provider;
 use crate::faults::Endpoint;
-use crate::flow::{OAuthError, Refusal, TokenParams, form, has_scope, jwks, scopes, serve};
+use crate::flow::{
+    OAuthError, Refusal, TokenParams, form, has_scope, jwks, scopes, serve, serve_at,
+};
 use crate::id_token::{self, Subject, name_claims};
 use crate::log::{ClientAuthKind, RequestRecord};
 use crate::revocation::Reach;
@@ -160,7 +162,7 @@ async fn authorize(
 /// `401 invalid_client`), a bad code `400 invalid_request`, PKCE per [`LinkedinPkce`],
 /// an `id_token` iff `openid`.
 async fn token(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes) -> Response {
-    serve(&sim, RequestRecord::new(P, Endpoint::Token, &headers), |record| {
+    serve_at(&sim, (P, Endpoint::Token), &headers, |record| {
         let missing = "A required parameter is missing or the body is not a form";
         let params: TokenParams = form(&headers, &body).ok_or(OAuthError::bad("invalid_request", missing))?;
         // Only the body counts; the Authorization header is read for the log alone.
@@ -212,38 +214,40 @@ async fn token(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes
 /// `POST /oauth/v2/revoke`: `token` with the client's credentials in the form body only;
 /// 200 with an empty body, for an unknown token too (LinkedIn's endpoint is unverified).
 async fn revoke(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes) -> Response {
-    serve(
-        &sim,
-        RequestRecord::new(P, Endpoint::Revoke, &headers),
-        |record| {
-            let missing = OAuthError::bad(
-                "invalid_request",
-                "A required parameter \"token\" is missing",
-            );
-            let params: TokenParams = form(&headers, &body).ok_or(missing)?;
-            let client = params.note(record, &HeaderMap::new());
-            let client = client
-                .and_then(|c| authenticate(&sim.clients, P, &c))
-                .ok_or(BAD_CLIENT)?;
-            let token = params.token.as_deref().ok_or(missing)?;
-            let hint = params.token_type_hint.as_deref();
-            sim.revoke((P, &client.client_id), token, hint, Reach::Token);
-            Ok(StatusCode::OK)
-        },
-    )
+    serve_at(&sim, (P, Endpoint::Revoke), &headers, |record| {
+        let missing = OAuthError::bad(
+            "invalid_request",
+            "A required parameter \"token\" is missing",
+        );
+        let params: TokenParams = form(&headers, &body).ok_or(missing)?;
+        let client = params.note(record, &HeaderMap::new());
+        let client = client
+            .and_then(|c| authenticate(&sim.clients, P, &c))
+            .ok_or(BAD_CLIENT)?;
+        let token = params.token.as_deref().ok_or(missing)?;
+        let hint = params.token_type_hint.as_deref();
+        sim.revoke((P, &client.client_id), token, hint, Reach::Token);
+        Ok(StatusCode::OK)
+    })
     .await
 }
 
 /// `GET /v2/userinfo` for a Bearer token that was granted `openid`.
 async fn userinfo(State(sim): State<Arc<SimState>>, headers: HeaderMap) -> Response {
-    serve(&sim, RequestRecord::new(P, Endpoint::Userinfo, &headers), |_| {
+    serve_at(&sim, (P, Endpoint::Userinfo), &headers, |_| {
         // LinkedIn's REST API error shape.
         let error = |status: StatusCode, code: u32, message: &str, outcome: &str| {
-            let body = json!({"serviceErrorCode": code, "message": message, "status": status.as_u16()});
+            let body =
+                json!({"serviceErrorCode": code, "message": message, "status": status.as_u16()});
             Refusal::new(outcome, (status, Json(body)))
         };
         let issued = sim.bearer_token(P, &headers).ok_or_else(|| {
-            error(StatusCode::UNAUTHORIZED, 65600, "Invalid access token", "invalid_token")
+            error(
+                StatusCode::UNAUTHORIZED,
+                65600,
+                "Invalid access token",
+                "invalid_token",
+            )
         })?;
         if !issued.has_any_scope(&["openid"]) {
             let message = "Not enough permissions to access: userinfo.GET.NO_VERSION";
@@ -251,7 +255,12 @@ async fn userinfo(State(sim): State<Arc<SimState>>, headers: HeaderMap) -> Respo
         }
         let mut body = json!({ "sub": issued.user.id });
         if let Some(object) = body.as_object_mut() {
-            let subject = Subject { client_id: "", user: &issued.user, scopes: &issued.scopes, nonce: None };
+            let subject = Subject {
+                client_id: "",
+                user: &issued.user,
+                scopes: &issued.scopes,
+                nonce: None,
+            };
             object.extend(member_claims(&subject, false));
         }
         Ok(Json(body))

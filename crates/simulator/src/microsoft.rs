@@ -19,9 +19,8 @@ use crate::client_auth::authenticate;
 use crate::codes::RedeemError;
 use crate::config::Provider;
 use crate::faults::Endpoint;
-use crate::flow::{Refusal, TokenParams, form, has_scope, scopes, serve};
+use crate::flow::{Refusal, TokenParams, form, has_scope, scopes, serve, serve_at};
 use crate::id_token;
-use crate::log::RequestRecord;
 use crate::random;
 use crate::state::SimState;
 use aadsts::Aadsts;
@@ -245,54 +244,50 @@ async fn token(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    serve(
-        &sim,
-        RequestRecord::new(P, Endpoint::Token, &headers),
-        |record| {
-            let params: TokenParams = form(&headers, &body).ok_or(NOT_FORM)?;
-            let client = params.note(record, &headers);
-            let tenant = TenantPath::parse(&tenant).ok_or(TENANT_NOT_FOUND)?;
-            match params.grant_type.as_deref() {
-                Some("authorization_code") => {}
-                Some(_) => return Err(UNSUPPORTED_GRANT.into()),
-                None => return Err(NOT_FORM.into()),
-            }
-            let client = client.ok_or(UNKNOWN_APP)?;
-            sim.client(P, &client.client_id).ok_or(UNKNOWN_APP)?;
-            let client = authenticate(&sim.clients, P, &client).ok_or(BAD_SECRET)?;
-            let code = params.code.as_deref().ok_or(NO_CODE)?;
-            let grant = sim
-                .redeem(P, code, &client.client_id)
-                .map_err(|error| match error {
-                    RedeemError::Expired => EXPIRED_CODE,
-                    RedeemError::Unknown => BAD_CODE,
-                })?;
-            if params.redirect_uri.as_deref() != Some(grant.redirect_uri.as_str()) {
-                return Err(WRONG_REDIRECT.into());
-            }
-            if !tenant.admits(&grant.user.microsoft_account()) {
-                return Err(NOT_IN_TENANT.into());
-            }
-            if !grant.verifier_matches(params.code_verifier.as_deref()) {
-                return Err(PKCE_MISMATCH.into());
-            }
-            // Graph access tokens are opaque to the app (personal accounts' start `EwA`).
-            let mut body = json!({
-                "token_type": "Bearer",
-                "scope": grant.scopes.join(" "),
-                "expires_in": 3599,
-                "ext_expires_in": 3599,
-                "access_token": sim.tokens.issue("EwA", grant.token()),
-            });
-            if has_scope(&grant.scopes, "offline_access") {
-                // Shape only: the simulator does not serve the refresh grant.
-                body["refresh_token"] = json!(format!("M.C5_{}", random::base62(80)));
-            }
-            if has_scope(&grant.scopes, "openid") {
-                body["id_token"] = json!(id_token::issue(&sim, P, &grant.subject(), None));
-            }
-            Ok(Json(body))
-        },
-    )
+    serve_at(&sim, (P, Endpoint::Token), &headers, |record| {
+        let params: TokenParams = form(&headers, &body).ok_or(NOT_FORM)?;
+        let client = params.note(record, &headers);
+        let tenant = TenantPath::parse(&tenant).ok_or(TENANT_NOT_FOUND)?;
+        match params.grant_type.as_deref() {
+            Some("authorization_code") => {}
+            Some(_) => return Err(UNSUPPORTED_GRANT.into()),
+            None => return Err(NOT_FORM.into()),
+        }
+        let client = client.ok_or(UNKNOWN_APP)?;
+        sim.client(P, &client.client_id).ok_or(UNKNOWN_APP)?;
+        let client = authenticate(&sim.clients, P, &client).ok_or(BAD_SECRET)?;
+        let code = params.code.as_deref().ok_or(NO_CODE)?;
+        let grant = sim
+            .redeem(P, code, &client.client_id)
+            .map_err(|error| match error {
+                RedeemError::Expired => EXPIRED_CODE,
+                RedeemError::Unknown => BAD_CODE,
+            })?;
+        if params.redirect_uri.as_deref() != Some(grant.redirect_uri.as_str()) {
+            return Err(WRONG_REDIRECT.into());
+        }
+        if !tenant.admits(&grant.user.microsoft_account()) {
+            return Err(NOT_IN_TENANT.into());
+        }
+        if !grant.verifier_matches(params.code_verifier.as_deref()) {
+            return Err(PKCE_MISMATCH.into());
+        }
+        // Graph access tokens are opaque to the app (personal accounts' start `EwA`).
+        let mut body = json!({
+            "token_type": "Bearer",
+            "scope": grant.scopes.join(" "),
+            "expires_in": 3599,
+            "ext_expires_in": 3599,
+            "access_token": sim.tokens.issue("EwA", grant.token()),
+        });
+        if has_scope(&grant.scopes, "offline_access") {
+            // Shape only: the simulator does not serve the refresh grant.
+            body["refresh_token"] = json!(format!("M.C5_{}", random::base62(80)));
+        }
+        if has_scope(&grant.scopes, "openid") {
+            body["id_token"] = json!(id_token::issue(&sim, P, &grant.subject(), None));
+        }
+        Ok(Json(body))
+    })
     .await
 }

@@ -9,8 +9,8 @@ use crate::client_auth::{PresentedClient, authenticate};
 use crate::config::Provider;
 use crate::config::RegisteredClient;
 use crate::faults::Endpoint;
-use crate::flow::{OAuthError, Refusal, TokenParams, form, has_scope, scopes, serve};
-use crate::log::{ClientAuthKind, RequestRecord};
+use crate::flow::{OAuthError, Refusal, TokenParams, form, has_scope, scopes, serve, serve_at};
+use crate::log::ClientAuthKind;
 use crate::pkce::{is_s256_challenge, is_valid_verifier};
 use crate::random;
 use crate::revocation::Reach;
@@ -149,7 +149,7 @@ async fn authorize(
 /// The code exchange: form bodies only, HTTP Basic required of confidential clients,
 /// `client_id` in the body for public ones, a refresh token only with `offline.access`.
 async fn token(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes) -> Response {
-    serve(&sim, RequestRecord::new(P, Endpoint::Token, &headers), |record| {
+    serve_at(&sim, (P, Endpoint::Token), &headers, |record| {
         let missing = |description| OAuthError::bad("invalid_request", description);
         let params: TokenParams = form(&headers, &body).ok_or(missing("Request body must be form-encoded."))?;
         let client = params.note(record, &headers);
@@ -204,19 +204,15 @@ fn client_allowed(
 /// `POST /2/oauth2/revoke`: `token` (optional `token_type_hint`), the client as at the
 /// token endpoint; `{"revoked": true}`, for an unknown token too.
 async fn revoke(State(sim): State<Arc<SimState>>, headers: HeaderMap, body: Bytes) -> Response {
-    serve(
-        &sim,
-        RequestRecord::new(P, Endpoint::Revoke, &headers),
-        |record| {
-            let missing = OAuthError::bad("invalid_request", "Missing required parameter [token].");
-            let params: TokenParams = form(&headers, &body).ok_or(missing)?;
-            let client = client_allowed(&sim, params.note(record, &headers))?;
-            let token = params.token.as_deref().ok_or(missing)?;
-            let hint = params.token_type_hint.as_deref();
-            sim.revoke((P, &client.client_id), token, hint, Reach::Token);
-            Ok(Json(json!({"revoked": true})))
-        },
-    )
+    serve_at(&sim, (P, Endpoint::Revoke), &headers, |record| {
+        let missing = OAuthError::bad("invalid_request", "Missing required parameter [token].");
+        let params: TokenParams = form(&headers, &body).ok_or(missing)?;
+        let client = client_allowed(&sim, params.note(record, &headers))?;
+        let token = params.token.as_deref().ok_or(missing)?;
+        let hint = params.token_type_hint.as_deref();
+        sim.revoke((P, &client.client_id), token, hint, Reach::Token);
+        Ok(Json(json!({"revoked": true})))
+    })
     .await
 }
 
@@ -234,7 +230,7 @@ async fn me(
     headers: HeaderMap,
     Query(query): Query<MeQuery>,
 ) -> Response {
-    serve(&sim, RequestRecord::new(P, Endpoint::Userinfo, &headers), |_| {
+    serve_at(&sim, (P, Endpoint::Userinfo), &headers, |_| {
         let issued = sim
             .bearer_token(P, &headers)
             .ok_or_else(|| problem(StatusCode::UNAUTHORIZED, "unauthorized"))?;

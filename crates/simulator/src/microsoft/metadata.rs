@@ -5,9 +5,8 @@
 use super::aadsts::Aadsts;
 use super::{MICROSOFT_CONSUMER_TENANT, P, TenantPath, issuer_of};
 use crate::faults::Endpoint;
-use crate::flow::serve;
+use crate::flow::serve_at;
 use crate::id_token::Subject;
-use crate::log::RequestRecord;
 use crate::random;
 use crate::state::SimState;
 use axum::Json;
@@ -36,7 +35,7 @@ pub async fn configuration(
     Path(segment): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    serve(&sim, RequestRecord::new(P, Endpoint::Discovery, &headers), |_| {
+    serve_at(&sim, (P, Endpoint::Discovery), &headers, |_| {
         let issuer = match TenantPath::parse(&segment).ok_or(TENANT_NOT_FOUND)? {
             TenantPath::Common | TenantPath::Organizations => issuer_of(&sim.base_url, "{tenantid}"),
             TenantPath::Consumers => issuer_of(&sim.base_url, MICROSOFT_CONSUMER_TENANT),
@@ -70,22 +69,18 @@ pub async fn keys(
     Path(segment): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    serve(
-        &sim,
-        RequestRecord::new(P, Endpoint::Jwks, &headers),
-        |_| {
-            TenantPath::parse(&segment).ok_or(TENANT_NOT_FOUND)?;
-            let template = issuer_of(&sim.base_url, "{tenantid}");
-            let mut jwks = sim.keys.jwks();
-            for key in jwks["keys"].as_array_mut().into_iter().flatten() {
-                if let Some(object) = key.as_object_mut() {
-                    object.remove("alg");
-                    object.insert("issuer".into(), json!(template));
-                }
+    serve_at(&sim, (P, Endpoint::Jwks), &headers, |_| {
+        TenantPath::parse(&segment).ok_or(TENANT_NOT_FOUND)?;
+        let template = issuer_of(&sim.base_url, "{tenantid}");
+        let mut jwks = sim.keys.jwks();
+        for key in jwks["keys"].as_array_mut().into_iter().flatten() {
+            if let Some(object) = key.as_object_mut() {
+                object.remove("alg");
+                object.insert("issuer".into(), json!(template));
             }
-            Ok(Json(jwks))
-        },
-    )
+        }
+        Ok(Json(jwks))
+    })
     .await
 }
 
