@@ -2,11 +2,15 @@
 
 use crate::config::Provider;
 use crate::lock::locked;
+use crate::pkce::s256_matches;
 use crate::random;
+use crate::state::SimState;
+use crate::tokens::IssuedToken;
 use crate::users::SimUser;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use subtle::ConstantTimeEq;
 
 /// What an authorization code stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +25,32 @@ pub struct Grant {
     pub scopes: Vec<String>,
     pub nonce: Option<String>,
     pub user: SimUser,
+}
+
+impl Grant {
+    /// With a stored challenge the verifier must match it (S256, or equality for `plain`).
+    pub fn verifier_matches(&self, verifier: Option<&str>) -> bool {
+        let Some(challenge) = &self.code_challenge else {
+            return true;
+        };
+        let Some(verifier) = verifier else {
+            return false;
+        };
+        match self.code_challenge_method.as_deref() {
+            Some("S256") => s256_matches(verifier, challenge),
+            _ => bool::from(verifier.as_bytes().ct_eq(challenge.as_bytes())),
+        }
+    }
+
+    /// What an access token issued for this grant grants.
+    pub fn token(&self) -> IssuedToken {
+        IssuedToken {
+            provider: self.provider,
+            client_id: self.client_id.clone(),
+            scopes: self.scopes.clone(),
+            user: self.user.clone(),
+        }
+    }
 }
 
 /// Why a code could not be redeemed.
@@ -76,51 +106,19 @@ impl CodeStore {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn grant() -> Grant {
-        Grant {
-            provider: Provider::Github,
-            client_id: "client".into(),
-            redirect_uri: "http://127.0.0.1/cb".into(),
-            code_challenge: None,
-            code_challenge_method: None,
-            scopes: vec![],
-            nonce: None,
-            user: SimUser::new("1", "ada"),
+impl SimState {
+    /// Redeems `code` for `client_id` at `provider`. Redeeming burns the code, so a code
+    /// of another provider or client, or any later failure, still leaves it unusable.
+    pub fn redeem(
+        &self,
+        provider: Provider,
+        code: &str,
+        client_id: &str,
+    ) -> Result<Grant, RedeemError> {
+        let grant = self.code_store(provider).redeem(code)?;
+        if grant.provider != provider || grant.client_id != client_id {
+            return Err(RedeemError::Unknown);
         }
-    }
-
-    #[test]
-    fn a_code_can_be_redeemed_exactly_once() {
-        let store = CodeStore::new(Duration::from_secs(600));
-        let code = store.issue(grant());
-        assert_eq!(store.redeem(&code), Ok(grant()));
-        assert_eq!(store.redeem(&code), Err(RedeemError::Unknown));
-    }
-
-    #[test]
-    fn an_unknown_code_is_refused() {
-        let store = CodeStore::new(Duration::from_secs(600));
-        store.issue(grant());
-        assert_eq!(
-            store.redeem("0123456789abcdef0123"),
-            Err(RedeemError::Unknown)
-        );
-    }
-
-    #[test]
-    fn an_expired_code_is_refused() {
-        let store = CodeStore::new(Duration::ZERO);
-        let code = store.issue(grant());
-        assert_eq!(store.redeem(&code), Err(RedeemError::Expired));
-    }
-
-    #[test]
-    fn codes_are_random() {
-        let store = CodeStore::new(Duration::from_secs(600));
-        assert_ne!(store.issue(grant()), store.issue(grant()));
+        Ok(grant)
     }
 }

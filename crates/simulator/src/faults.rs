@@ -20,6 +20,8 @@ pub enum Endpoint {
     #[serde(alias = "user")]
     Userinfo,
     Emails,
+    /// The token revocation endpoint.
+    #[serde(alias = "revocation")]
     Revoke,
     Discovery,
     Jwks,
@@ -131,69 +133,5 @@ impl FaultStore {
     pub async fn strike(&self, provider: Provider, endpoint: Endpoint) -> Option<Response> {
         let fault = locked(&self.faults).get(&(provider, endpoint)).cloned()?;
         fault.strike().await
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn no_fault_means_the_real_answer() {
-        let store = FaultStore::default();
-        assert!(
-            store
-                .strike(Provider::Github, Endpoint::Token)
-                .await
-                .is_none()
-        );
-    }
-
-    #[tokio::test]
-    async fn a_status_fault_answers_that_status_on_its_endpoint_only() {
-        let store = FaultStore::default();
-        store.set(Fault::new(Provider::Github, Endpoint::Userinfo).status(503));
-        let response = store
-            .strike(Provider::Github, Endpoint::Userinfo)
-            .await
-            .unwrap();
-        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
-        assert!(
-            store
-                .strike(Provider::Github, Endpoint::Emails)
-                .await
-                .is_none()
-        );
-        store.clear();
-        assert!(
-            store
-                .strike(Provider::Github, Endpoint::Userinfo)
-                .await
-                .is_none()
-        );
-    }
-
-    #[tokio::test]
-    async fn an_error_in_200_fault_answers_ok() {
-        let store = FaultStore::default();
-        store.set(
-            Fault::new(Provider::Github, Endpoint::Token).error_in_200("bad_verification_code"),
-        );
-        let response = store
-            .strike(Provider::Github, Endpoint::Token)
-            .await
-            .unwrap();
-        assert_eq!(response.status(), StatusCode::OK);
-    }
-
-    #[test]
-    fn the_control_json_names_endpoints_in_snake_case() {
-        let fault: Fault =
-            serde_json::from_str(r#"{"provider":"github","endpoint":"user","status":500}"#)
-                .unwrap();
-        assert_eq!(
-            fault,
-            Fault::new(Provider::Github, Endpoint::Userinfo).status(500)
-        );
     }
 }

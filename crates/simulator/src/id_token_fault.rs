@@ -66,6 +66,9 @@ impl IdTokenFaultStore {
     }
 }
 
+/// The tenant a [`IdTokenFault::TenantMismatch`] token claims in its `iss`.
+const FOREIGN_TENANT: &str = "00000000-0000-0000-0000-00000000f0e1";
+
 /// Applies the claim-level faults to `claims` (a JSON object), given the time `now` in
 /// seconds since the epoch. Header-level faults are the signer's job.
 pub fn apply_to_claims(claims: &mut Value, fault: Option<IdTokenFault>, now: i64) {
@@ -93,48 +96,26 @@ pub fn apply_to_claims(claims: &mut Value, fault: Option<IdTokenFault>, now: i64
         Some(IdTokenFault::WrongNonce) => {
             object.insert("nonce".into(), json!("not-the-nonce-that-was-sent"));
         }
+        // The `iss` of another tenant than the token's own `tid` (Microsoft's shape).
+        Some(IdTokenFault::TenantMismatch) => {
+            let tid = object
+                .get("tid")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let iss = object
+                .get("iss")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            if !tid.is_empty() {
+                let foreign = iss.replace(tid, FOREIGN_TENANT);
+                object.insert("iss".into(), json!(foreign));
+            }
+        }
         Some(IdTokenFault::StringBooleans) => {
             if let Some(flag) = object.get("email_verified").and_then(Value::as_bool) {
                 object.insert("email_verified".into(), json!(flag.to_string()));
             }
         }
         _ => {}
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn claims() -> Value {
-        json!({"aud": "client", "iat": 1000, "exp": 4600, "nonce": "n", "email_verified": true})
-    }
-
-    #[test]
-    fn each_claim_fault_changes_only_its_claim() {
-        let mut expired = claims();
-        apply_to_claims(&mut expired, Some(IdTokenFault::Expired), 10_000);
-        assert_eq!(expired["exp"], json!(6400));
-        assert_eq!(expired["aud"], "client");
-
-        let mut no_nonce = claims();
-        apply_to_claims(&mut no_nonce, Some(IdTokenFault::MissingNonce), 0);
-        assert!(no_nonce.get("nonce").is_none());
-
-        let mut strings = claims();
-        apply_to_claims(&mut strings, Some(IdTokenFault::StringBooleans), 0);
-        assert_eq!(strings["email_verified"], "true");
-
-        let mut untouched = claims();
-        apply_to_claims(&mut untouched, Some(IdTokenFault::AlgNone), 0);
-        assert_eq!(untouched, claims());
-    }
-
-    #[test]
-    fn the_control_json_names_faults_in_snake_case() {
-        let request: IdTokenFaultRequest =
-            serde_json::from_str(r#"{"provider":"google","fault":"wrong_audience"}"#).unwrap();
-        assert_eq!(request.fault, IdTokenFault::WrongAudience);
-        assert_eq!(request.provider, Provider::Google);
     }
 }

@@ -21,8 +21,7 @@
 //! ```
 
 pub mod apple;
-mod authorize_query;
-mod browser;
+mod authorize;
 mod client_auth;
 mod codes;
 pub mod config;
@@ -30,8 +29,10 @@ mod control;
 pub mod discord;
 pub mod facebook;
 pub mod faults;
+mod flow;
 pub mod github;
 pub mod google;
+mod id_token;
 pub mod id_token_fault;
 pub mod linkedin;
 mod lock;
@@ -39,6 +40,7 @@ pub mod log;
 pub mod microsoft;
 mod pkce;
 mod random;
+pub mod revocation;
 mod server;
 mod sign_in_page;
 pub mod signing;
@@ -61,6 +63,7 @@ pub use id_token_fault::{IdTokenFault, IdTokenFaultRequest};
 pub use linkedin::{LinkedinEndpoints, LinkedinKnobs, LinkedinPkce};
 pub use log::{ClientAuthKind, RequestRecord};
 pub use microsoft::{MICROSOFT_CONSUMER_TENANT, MicrosoftAccount, MicrosoftEndpoints};
+pub use revocation::{Revocation, TokenKind};
 pub use server::{Simulator, SimulatorHandle};
 pub use signing::{TEST_KEY_A, TEST_KEY_B, TestKey};
 pub use twitter::TwitterEndpoints;

@@ -9,18 +9,29 @@
 
 mod aadsts;
 mod account;
-mod authorize;
-mod id_token;
 mod metadata;
-mod token;
 
 pub use account::{MICROSOFT_CONSUMER_TENANT, MicrosoftAccount};
+pub(crate) use metadata::id_token_claims;
 
+use crate::authorize::{AuthorizeQuery, SIMULATED};
+use crate::client_auth::authenticate;
+use crate::codes::RedeemError;
+use crate::config::Provider;
+use crate::faults::Endpoint;
+use crate::flow::{Refusal, TokenParams, form, has_scope, scopes, serve, serve_at};
+use crate::id_token;
+use crate::random;
 use crate::state::SimState;
-use axum::Router;
+use aadsts::Aadsts;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::json;
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The endpoint URLs of the simulated Microsoft under one tenant path (`common` by
 /// default), to put in a provider's endpoint overrides.
@@ -43,7 +54,7 @@ impl MicrosoftEndpoints {
             authorization: format!("{root}/oauth2/v2.0/authorize"),
             token: format!("{root}/oauth2/v2.0/token"),
             jwks: format!("{root}/discovery/v2.0/keys"),
-            issuer: format!("{base_url}/microsoft/{{tenantid}}/v2.0"),
+            issuer: issuer_of(base_url, "{tenantid}"),
         }
     }
 
@@ -60,9 +71,74 @@ pub(crate) fn routes() -> Router<Arc<SimState>> {
             get(metadata::configuration),
         )
         .route("/{tenant}/discovery/v2.0/keys", get(metadata::keys))
-        .route("/{tenant}/oauth2/v2.0/authorize", get(authorize::authorize))
-        .route("/{tenant}/oauth2/v2.0/token", post(token::token))
+        .route("/{tenant}/oauth2/v2.0/authorize", get(authorize))
+        .route("/{tenant}/oauth2/v2.0/token", post(token))
 }
+
+const P: Provider = Provider::Microsoft;
+const BAD_REQUEST: StatusCode = StatusCode::BAD_REQUEST;
+const NOT_FORM: Aadsts = Aadsts::new(
+    BAD_REQUEST,
+    "invalid_request",
+    900144,
+    "The request body must contain the following parameter: 'grant_type'.",
+);
+const NO_CODE: Aadsts = Aadsts::new(
+    BAD_REQUEST,
+    "invalid_request",
+    900144,
+    "The request body must contain the following parameter: 'code'.",
+);
+const UNSUPPORTED_GRANT: Aadsts = Aadsts::new(
+    BAD_REQUEST,
+    "unsupported_grant_type",
+    70003,
+    "The app requested an unsupported grant type.",
+);
+const TENANT_NOT_FOUND: Aadsts =
+    Aadsts::new(BAD_REQUEST, "invalid_request", 90002, "Tenant not found.");
+const UNKNOWN_APP: Aadsts = Aadsts::new(
+    BAD_REQUEST,
+    "unauthorized_client",
+    700016,
+    "Application with identifier was not found in the directory.",
+);
+const BAD_SECRET: Aadsts = Aadsts::new(
+    StatusCode::UNAUTHORIZED,
+    "invalid_client",
+    7000215,
+    "Invalid client secret provided.",
+);
+const BAD_CODE: Aadsts = Aadsts::new(
+    BAD_REQUEST,
+    "invalid_grant",
+    70000,
+    "The provided value for the 'code' parameter is not valid.",
+);
+const EXPIRED_CODE: Aadsts = Aadsts::new(
+    BAD_REQUEST,
+    "invalid_grant",
+    70008,
+    "The provided authorization code or refresh token has expired.",
+);
+const WRONG_REDIRECT: Aadsts = Aadsts::new(
+    BAD_REQUEST,
+    "invalid_grant",
+    50011,
+    "The redirect URI specified in the request does not match the one of the authorization request.",
+);
+const NOT_IN_TENANT: Aadsts = Aadsts::new(
+    BAD_REQUEST,
+    "invalid_grant",
+    50020,
+    "User account does not exist in tenant.",
+);
+const PKCE_MISMATCH: Aadsts = Aadsts::new(
+    BAD_REQUEST,
+    "invalid_grant",
+    501481,
+    "The Code_Verifier does not match the code_challenge supplied in the authorization request.",
+);
 
 /// The `{tenant}` segment of a path, and who may sign in through it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,7 +152,6 @@ enum TenantPath {
     /// The members of one tenant.
     Tenant(String),
 }
-
 impl TenantPath {
     /// `None` for a segment Microsoft would answer "tenant not found" to.
     fn parse(segment: &str) -> Option<Self> {
@@ -98,7 +173,6 @@ impl TenantPath {
         }
     }
 }
-
 fn is_guid(text: &str) -> bool {
     let groups: Vec<&str> = text.split('-').collect();
     groups.len() == 5
@@ -113,60 +187,107 @@ fn issuer_of(base_url: &str, tid: &str) -> String {
     format!("{base_url}/microsoft/{tid}/v2.0")
 }
 
-/// Microsoft's scopes are space-delimited.
-fn split_scopes(scope: Option<&str>) -> Vec<String> {
-    scope
-        .unwrap_or_default()
-        .split(' ')
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect()
+/// Checks the request the way the identity platform does and approves as the chosen
+/// identity if the tenant path admits them. An error page (never a redirect) for an
+/// unknown tenant, app or reply URL; the reply URL is the first registered when none is named.
+async fn authorize(
+    State(sim): State<Arc<SimState>>,
+    Path(tenant): Path<String>,
+    headers: HeaderMap,
+    Query(q): Query<AuthorizeQuery>,
+) -> Response {
+    serve(&sim, q.record(P, &headers), |_| {
+        let page = |message, outcome| Refusal::page(BAD_REQUEST, message, outcome);
+        let tenant = TenantPath::parse(&tenant)
+            .ok_or_else(|| page("AADSTS90002: Tenant not found.", "tenant_not_found"))?;
+        let (client, back) = q.client_and_back(
+            &sim,
+            P,
+            true,
+            (
+                BAD_REQUEST,
+                "AADSTS700016: Application with identifier was not found in the directory.",
+                "unauthorized_client",
+            ),
+            (
+                BAD_REQUEST,
+                "AADSTS50011: The redirect URI specified in the request does not match the redirect URIs configured for the application.",
+                "redirect_uri_mismatch",
+            ),
+        )?;
+        if q.response_type.as_deref() != Some("code") {
+            return Err(back.refuse("unsupported_response_type", SIMULATED));
+        }
+        let granted = scopes(q.scope.as_deref(), &[' ']);
+        if granted.is_empty() || !q.challenge_ok(true) {
+            return Err(back.refuse("invalid_request", SIMULATED));
+        }
+        if q.sim_deny.is_some() {
+            return Err(back.refuse("access_denied", SIMULATED));
+        }
+        let user = q.user(&sim, None)?;
+        // A personal account at `/organizations` (or a stranger at a tenant path) cannot sign in.
+        if !tenant.admits(&user.microsoft_account()) {
+            let message = "AADSTS50020: User account does not exist in tenant.";
+            return Err(page(message, "user_not_in_tenant"));
+        }
+        Ok(back.approve(&sim, P, &q, (&client.client_id, granted, user), &[]))
+    })
+    .await
 }
 
-fn unix_now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| {
-            i64::try_from(elapsed.as_secs()).unwrap_or(i64::MAX)
-        })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const WORK: &str = "72f988bf-86f1-41af-91ab-2d7cd011db47";
-
-    #[test]
-    fn each_tenant_path_admits_its_own_accounts() {
-        let personal = MicrosoftAccount::personal();
-        let work = MicrosoftAccount::work(WORK, "ada@contoso.com");
-        let common = TenantPath::parse("common").unwrap();
-        assert!(common.admits(&personal) && common.admits(&work));
-        let organizations = TenantPath::parse("organizations").unwrap();
-        assert!(!organizations.admits(&personal) && organizations.admits(&work));
-        let consumers = TenantPath::parse("consumers").unwrap();
-        assert!(consumers.admits(&personal) && !consumers.admits(&work));
-        let tenant = TenantPath::parse(&WORK.to_uppercase()).unwrap();
-        assert!(!tenant.admits(&personal) && tenant.admits(&work));
-        assert_eq!(TenantPath::parse("contoso"), None);
-        assert_eq!(TenantPath::parse("{tenantid}"), None);
-    }
-
-    #[test]
-    fn the_endpoints_name_the_issuer_template() {
-        let endpoints = MicrosoftEndpoints::under("http://127.0.0.1:9", "common");
-        assert_eq!(
-            endpoints.issuer,
-            "http://127.0.0.1:9/microsoft/{tenantid}/v2.0"
-        );
-        assert_eq!(
-            endpoints.issuer_of(WORK),
-            issuer_of("http://127.0.0.1:9", WORK)
-        );
-        assert_eq!(
-            endpoints.token,
-            "http://127.0.0.1:9/microsoft/common/oauth2/v2.0/token"
-        );
-    }
+/// The code exchange: form body only, client secret in the body or HTTP Basic, AADSTS
+/// error envelopes, an `id_token` iff `openid`, a `refresh_token` iff `offline_access`.
+async fn token(
+    State(sim): State<Arc<SimState>>,
+    Path(tenant): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    serve_at(&sim, (P, Endpoint::Token), &headers, |record| {
+        let params: TokenParams = form(&headers, &body).ok_or(NOT_FORM)?;
+        let client = params.note(record, &headers);
+        let tenant = TenantPath::parse(&tenant).ok_or(TENANT_NOT_FOUND)?;
+        match params.grant_type.as_deref() {
+            Some("authorization_code") => {}
+            Some(_) => return Err(UNSUPPORTED_GRANT.into()),
+            None => return Err(NOT_FORM.into()),
+        }
+        let client = client.ok_or(UNKNOWN_APP)?;
+        sim.client(P, &client.client_id).ok_or(UNKNOWN_APP)?;
+        let client = authenticate(&sim.clients, P, &client).ok_or(BAD_SECRET)?;
+        let code = params.code.as_deref().ok_or(NO_CODE)?;
+        let grant = sim
+            .redeem(P, code, &client.client_id)
+            .map_err(|error| match error {
+                RedeemError::Expired => EXPIRED_CODE,
+                RedeemError::Unknown => BAD_CODE,
+            })?;
+        if params.redirect_uri.as_deref() != Some(grant.redirect_uri.as_str()) {
+            return Err(WRONG_REDIRECT.into());
+        }
+        if !tenant.admits(&grant.user.microsoft_account()) {
+            return Err(NOT_IN_TENANT.into());
+        }
+        if !grant.verifier_matches(params.code_verifier.as_deref()) {
+            return Err(PKCE_MISMATCH.into());
+        }
+        // Graph access tokens are opaque to the app (personal accounts' start `EwA`).
+        let mut body = json!({
+            "token_type": "Bearer",
+            "scope": grant.scopes.join(" "),
+            "expires_in": 3599,
+            "ext_expires_in": 3599,
+            "access_token": sim.tokens.issue("EwA", grant.token()),
+        });
+        if has_scope(&grant.scopes, "offline_access") {
+            // Shape only: the simulator does not serve the refresh grant.
+            body["refresh_token"] = json!(format!("M.C5_{}", random::base62(80)));
+        }
+        if has_scope(&grant.scopes, "openid") {
+            body["id_token"] = json!(id_token::issue(&sim, P, &grant.subject(), None));
+        }
+        Ok(Json(body))
+    })
+    .await
 }

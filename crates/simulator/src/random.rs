@@ -31,19 +31,3 @@ pub fn base62(len: usize) -> String {
     }
     out
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn values_have_the_requested_shape_and_differ() {
-        let a = hex(20);
-        assert_eq!(a.len(), 20);
-        assert!(a.bytes().all(|b| b.is_ascii_hexdigit()));
-        assert_ne!(a, hex(20));
-        let token = base62(36);
-        assert_eq!(token.len(), 36);
-        assert!(token.bytes().all(|b| b.is_ascii_alphanumeric()));
-    }
-}

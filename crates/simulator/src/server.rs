@@ -182,6 +182,42 @@ impl SimulatorHandle {
         self.state.log.all()
     }
 
+    /// Signs an id_token about `user` for `audience`, as `provider`'s code flow signs one
+    /// (same key, issuer, claims and injected faults; the scopes `openid email profile`,
+    /// Apple's `openid email name`), for native sign-in tests to post to the service.
+    ///
+    /// # Panics
+    /// For a provider without id_tokens: only Google, Microsoft, Apple and LinkedIn sign them.
+    pub fn mint_id_token(
+        &self,
+        provider: Provider,
+        user: &SimUser,
+        audience: &str,
+        nonce: Option<&str>,
+    ) -> String {
+        let scopes: Vec<String> = match provider {
+            Provider::Apple => ["openid", "email", "name"],
+            Provider::Google | Provider::Microsoft | Provider::Linkedin => {
+                ["openid", "email", "profile"]
+            }
+            other => panic!("the simulated {other:?} issues no id_tokens"),
+        }
+        .map(str::to_owned)
+        .into();
+        let subject = crate::id_token::Subject {
+            client_id: audience,
+            user,
+            scopes: &scopes,
+            nonce,
+        };
+        crate::id_token::issue(&self.state, provider, &subject, None)
+    }
+
+    /// Every accepted revocation request so far, oldest first.
+    pub fn revocations(&self) -> Vec<crate::revocation::Revocation> {
+        self.state.revocations.all()
+    }
+
     /// The values of the access tokens issued and not revoked, so a test can prove the
     /// service never shows, logs or stores them in plaintext.
     pub fn issued_access_tokens(&self) -> Vec<String> {

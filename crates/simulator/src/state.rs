@@ -23,6 +23,9 @@ pub struct SimState {
     /// The simulated X's codes, with X's own 30-second lifetime.
     pub twitter_codes: CodeStore,
     pub tokens: TokenStore,
+    /// Refresh tokens of the providers that issue them (Apple keeps its own).
+    pub refresh_tokens: TokenStore,
+    pub revocations: crate::revocation::RevocationLog,
     pub faults: FaultStore,
     pub id_token_faults: IdTokenFaultStore,
     pub keys: KeyRing,
@@ -46,12 +49,23 @@ impl SimState {
             codes: CodeStore::new(config.code_ttl),
             twitter_codes: CodeStore::new(config.twitter_code_ttl),
             tokens: TokenStore::default(),
+            refresh_tokens: TokenStore::default(),
+            revocations: Default::default(),
             faults: FaultStore::default(),
             id_token_faults: IdTokenFaultStore::default(),
             keys: KeyRing::default(),
             log: RequestLog::default(),
             apple: crate::apple::AppleState::new(config),
             linkedin_knobs: crate::linkedin::LinkedinKnobStore::default(),
+        }
+    }
+
+    /// The code store of `provider`: X and Apple keep codes of their own lifetimes.
+    pub fn code_store(&self, provider: Provider) -> &CodeStore {
+        match provider {
+            Provider::Twitter => &self.twitter_codes,
+            Provider::Apple => &self.apple.codes,
+            _ => &self.codes,
         }
     }
 

@@ -33,7 +33,11 @@ pub struct TokenStore {
 impl TokenStore {
     /// Issues a token `prefix` + 36 random characters (GitHub: `gho_`).
     pub fn issue(&self, prefix: &str, grant: IssuedToken) -> String {
-        let token = format!("{prefix}{}", random::base62(36));
+        self.insert(format!("{prefix}{}", random::base62(36)), grant)
+    }
+
+    /// Stores a token of the provider's own shape.
+    pub fn insert(&self, token: String, grant: IssuedToken) -> String {
         locked(&self.tokens).insert(token.clone(), grant);
         token
     }
@@ -51,35 +55,12 @@ impl TokenStore {
     pub fn revoke(&self, token: &str) -> bool {
         locked(&self.tokens).remove(token).is_some()
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn grant() -> IssuedToken {
-        IssuedToken {
-            provider: Provider::Github,
-            client_id: "c".into(),
-            scopes: vec!["read:user".into()],
-            user: SimUser::new("1", "ada"),
-        }
-    }
-
-    #[test]
-    fn an_issued_token_is_known_until_revoked() {
-        let store = TokenStore::default();
-        let token = store.issue("gho_", grant());
-        assert!(token.starts_with("gho_") && token.len() == 40);
-        assert_eq!(store.get(&token), Some(grant()));
-        assert!(store.revoke(&token));
-        assert_eq!(store.get(&token), None);
-        assert!(!store.revoke(&token));
-    }
-
-    #[test]
-    fn scope_checks_look_for_any_of_the_wanted_scopes() {
-        assert!(grant().has_any_scope(&["user", "read:user"]));
-        assert!(!grant().has_any_scope(&["user:email"]));
+    /// Removes every token of the authorization `like` belongs to (provider, client, user).
+    pub fn revoke_grant(&self, like: &IssuedToken) {
+        locked(&self.tokens).retain(|_, t| {
+            (t.provider, &t.client_id, &t.user.id)
+                != (like.provider, &like.client_id, &like.user.id)
+        });
     }
 }

@@ -55,19 +55,3 @@ impl AppleState {
         locked(&self.authorized).remove(&(client_id.to_owned(), user_id.to_owned()));
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_the_first_authorization_of_a_user_for_a_client_is_first() {
-        let state = AppleState::new(&SimulatorConfig::default());
-        assert!(state.first_authorization("web", "u1"));
-        assert!(!state.first_authorization("web", "u1"));
-        assert!(state.first_authorization("other-web", "u1"));
-        assert!(state.first_authorization("web", "u2"));
-        state.forget_authorization("web", "u1");
-        assert!(state.first_authorization("web", "u1"));
-    }
-}

@@ -50,24 +50,3 @@ impl AppleTeam {
         )
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
-    use serde_json::{Value, json};
-
-    #[test]
-    fn the_fixture_key_pair_signs_and_verifies_es256() {
-        let key = EncodingKey::from_ec_pem(APPLE_TEST_KEY_PEM.as_bytes()).unwrap();
-        let token = jsonwebtoken::encode(&Header::new(Algorithm::ES256), &json!({}), &key).unwrap();
-        let public = DecodingKey::from_ec_pem(APPLE_TEST_PUBLIC_KEY_PEM.as_bytes()).unwrap();
-        let mut validation = Validation::new(Algorithm::ES256);
-        validation.required_spec_claims.clear();
-        validation.validate_exp = false;
-        assert!(jsonwebtoken::decode::<Value>(&token, &public, &validation).is_ok());
-        assert!(APPLE_TEST_KEY_PEM.starts_with("-----BEGIN PRIVATE KEY-----"));
-        assert_eq!(APPLE_TEST_TEAM_ID.len(), 10);
-        assert_eq!(APPLE_TEST_KEY_ID.len(), 10);
-    }
-}

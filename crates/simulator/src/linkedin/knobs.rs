@@ -54,19 +54,3 @@ pub(crate) async fn set_knobs(
     sim.linkedin_knobs.set(knobs);
     StatusCode::NO_CONTENT
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_control_json_names_the_pkce_mode_and_defaults_to_ignore() {
-        let knobs: LinkedinKnobs = serde_json::from_str(r#"{"pkce": "reject"}"#).unwrap();
-        assert_eq!(knobs.pkce, LinkedinPkce::Reject);
-        let empty: LinkedinKnobs = serde_json::from_str("{}").unwrap();
-        assert_eq!(empty.pkce, LinkedinPkce::Ignore);
-        let store = LinkedinKnobStore::default();
-        store.set(knobs);
-        assert_eq!(store.get(), knobs);
-    }
-}

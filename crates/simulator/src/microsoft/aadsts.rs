@@ -1,11 +1,10 @@
 //! Microsoft's error envelope: `error`, an `error_description` starting with the AADSTS
 //! code, `error_codes`, `timestamp`, `trace_id`, `correlation_id` and `error_uri` (§4.4).
 
-use super::unix_now;
+use crate::flow::{Refusal, unix_now};
 use crate::random;
 use axum::Json;
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 /// One refusal: HTTP status, OAuth `error`, AADSTS number and message.
@@ -31,26 +30,28 @@ impl Aadsts {
             message,
         }
     }
+}
 
+impl From<Aadsts> for Refusal {
     /// The JSON error response, as the token endpoint sends it.
-    pub fn response(&self) -> Response {
+    fn from(error: Aadsts) -> Self {
         let trace_id = guid();
         let correlation_id = guid();
         let timestamp = timestamp(unix_now());
         let description = format!(
             "AADSTS{}: {} Trace ID: {trace_id} Correlation ID: {correlation_id} Timestamp: {timestamp}",
-            self.code, self.message
+            error.code, error.message
         );
         let body = json!({
-            "error": self.error,
+            "error": error.error,
             "error_description": description,
-            "error_codes": [self.code],
+            "error_codes": [error.code],
             "timestamp": timestamp,
             "trace_id": trace_id,
             "correlation_id": correlation_id,
-            "error_uri": format!("https://login.microsoftonline.com/error?code={}", self.code),
+            "error_uri": format!("https://login.microsoftonline.com/error?code={}", error.code),
         });
-        (self.status, Json(body)).into_response()
+        Refusal::new(error.error, (error.status, Json(body)))
     }
 }
 
@@ -102,13 +103,5 @@ mod tests {
         assert_eq!(timestamp(0), "1970-01-01 00:00:00Z");
         assert_eq!(timestamp(1_767_225_600), "2026-01-01 00:00:00Z");
         assert_eq!(timestamp(1_709_210_096), "2024-02-29 12:34:56Z");
-    }
-
-    #[test]
-    fn trace_ids_are_random_guids() {
-        let id = guid();
-        assert_eq!(id.len(), 36);
-        assert_eq!(id.matches('-').count(), 4);
-        assert_ne!(id, guid());
     }
 }

@@ -1,17 +1,22 @@
-//! The OIDC metadata of the simulated Microsoft: discovery per tenant path, and the key set
-//! whose entries have no `alg` but an `issuer` member (PROVIDERS.md §4.1, §11.5).
+//! What the simulated Microsoft publishes and signs: discovery per tenant path, the key set
+//! whose entries have no `alg` but an `issuer` member (PROVIDERS.md §4.1, §11.5), and the
+//! id_token whose `iss` names the user's own tenant and whose `sub` is pairwise.
 
 use super::aadsts::Aadsts;
-use super::{MICROSOFT_CONSUMER_TENANT, TenantPath, issuer_of};
-use crate::config::Provider;
+use super::{MICROSOFT_CONSUMER_TENANT, P, TenantPath, issuer_of};
 use crate::faults::Endpoint;
-use crate::log::RequestRecord;
+use crate::flow::serve_at;
+use crate::id_token::Subject;
+use crate::random;
 use crate::state::SimState;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
 const TENANT_NOT_FOUND: Aadsts = Aadsts::new(
@@ -21,7 +26,7 @@ const TENANT_NOT_FOUND: Aadsts = Aadsts::new(
     "Tenant not found.",
 );
 
-/// `GET /microsoft/{tenant}/v2.0/.well-known/openid-configuration`. For `common` and
+/// `GET /{tenant}/v2.0/.well-known/openid-configuration`. For `common` and
 /// `organizations` the `issuer` is the literal template with `{tenantid}` in it (not a
 /// valid issuer: clients must fill it from each token), for `consumers` the consumer
 /// tenant's, for a tenant GUID that tenant's.
@@ -30,83 +35,94 @@ pub async fn configuration(
     Path(segment): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let record = RequestRecord::new(Provider::Microsoft, Endpoint::Discovery, &headers);
-    let record = match sim.strike_fault(record).await {
-        Ok(record) => record,
-        Err(response) => return response,
-    };
-    let Some(tenant) = TenantPath::parse(&segment) else {
-        return sim.finish(record, "invalid_tenant", TENANT_NOT_FOUND.response());
-    };
-    let issuer = match &tenant {
-        TenantPath::Common | TenantPath::Organizations => issuer_of(&sim.base_url, "{tenantid}"),
-        TenantPath::Consumers => issuer_of(&sim.base_url, MICROSOFT_CONSUMER_TENANT),
-        TenantPath::Tenant(tid) => issuer_of(&sim.base_url, tid),
-    };
-    let root = format!("{}/microsoft/{segment}", sim.base_url);
-    let body = json!({
-        "issuer": issuer,
-        "authorization_endpoint": format!("{root}/oauth2/v2.0/authorize"),
-        "token_endpoint": format!("{root}/oauth2/v2.0/token"),
-        "jwks_uri": format!("{root}/discovery/v2.0/keys"),
-        "response_types_supported": ["code"],
-        "response_modes_supported": ["query"],
-        "subject_types_supported": ["pairwise"],
-        "id_token_signing_alg_values_supported": ["RS256"],
-        "scopes_supported": ["openid", "profile", "email", "offline_access"],
-        "token_endpoint_auth_methods_supported": ["client_secret_post", "client_secret_basic"],
-        "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nbf", "name", "nonce", "oid", "preferred_username", "email", "tid", "ver"],
-        "code_challenge_methods_supported": ["plain", "S256"],
-        "tenant_region_scope": null,
-        "request_uri_parameter_supported": false,
-    });
-    sim.finish(record, "ok", Json(body).into_response())
+    serve_at(&sim, (P, Endpoint::Discovery), &headers, |_| {
+        let issuer = match TenantPath::parse(&segment).ok_or(TENANT_NOT_FOUND)? {
+            TenantPath::Common | TenantPath::Organizations => issuer_of(&sim.base_url, "{tenantid}"),
+            TenantPath::Consumers => issuer_of(&sim.base_url, MICROSOFT_CONSUMER_TENANT),
+            TenantPath::Tenant(tid) => issuer_of(&sim.base_url, &tid),
+        };
+        let root = format!("{}/microsoft/{segment}", sim.base_url);
+        Ok(Json(json!({
+            "issuer": issuer,
+            "authorization_endpoint": format!("{root}/oauth2/v2.0/authorize"),
+            "token_endpoint": format!("{root}/oauth2/v2.0/token"),
+            "jwks_uri": format!("{root}/discovery/v2.0/keys"),
+            "response_types_supported": ["code"],
+            "response_modes_supported": ["query"],
+            "subject_types_supported": ["pairwise"],
+            "id_token_signing_alg_values_supported": ["RS256"],
+            "scopes_supported": ["openid", "profile", "email", "offline_access"],
+            "token_endpoint_auth_methods_supported": ["client_secret_post", "client_secret_basic"],
+            "claims_supported": ["sub", "iss", "aud", "exp", "iat", "nbf", "name", "nonce", "oid", "preferred_username", "email", "tid", "ver"],
+            "code_challenge_methods_supported": ["plain", "S256"],
+            "tenant_region_scope": null,
+            "request_uri_parameter_supported": false,
+        })))
+    })
+    .await
 }
 
-/// `GET /microsoft/{tenant}/discovery/v2.0/keys`: the signing keys, without `alg`.
+/// `GET /{tenant}/discovery/v2.0/keys`: the signing keys the way Entra lists them, without
+/// `alg` (clients must assume RS256) but with the issuer template.
 pub async fn keys(
     State(sim): State<Arc<SimState>>,
     Path(segment): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let record = RequestRecord::new(Provider::Microsoft, Endpoint::Jwks, &headers);
-    if let Some(response) = sim.faults.strike(Provider::Microsoft, Endpoint::Jwks).await {
-        return sim.finish(record, "fault", response);
-    }
-    if TenantPath::parse(&segment).is_none() {
-        return sim.finish(record, "invalid_tenant", TENANT_NOT_FOUND.response());
-    }
-    let template = issuer_of(&sim.base_url, "{tenantid}");
-    let keys: Vec<Value> = sim.keys.jwks()["keys"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|key| entra_key(key, &template))
-        .collect();
-    sim.finish(record, "ok", Json(json!({ "keys": keys })).into_response())
+    serve_at(&sim, (P, Endpoint::Jwks), &headers, |_| {
+        TenantPath::parse(&segment).ok_or(TENANT_NOT_FOUND)?;
+        let template = issuer_of(&sim.base_url, "{tenantid}");
+        let mut jwks = sim.keys.jwks();
+        for key in jwks["keys"].as_array_mut().into_iter().flatten() {
+            if let Some(object) = key.as_object_mut() {
+                object.remove("alg");
+                object.insert("issuer".into(), json!(template));
+            }
+        }
+        Ok(Json(jwks))
+    })
+    .await
 }
 
-/// A JWK the way Entra lists it: no `alg` (clients must assume RS256), plus `issuer`.
-fn entra_key(key: &Value, issuer: &str) -> Value {
-    let mut key = key.clone();
-    if let Some(object) = key.as_object_mut() {
-        object.remove("alg");
-        object.insert("issuer".into(), json!(issuer));
+/// The claims Microsoft puts in a v2.0 id_token for this user and scopes.
+pub(crate) fn id_token_claims(sim: &SimState, subject: &Subject<'_>, now: i64) -> Value {
+    let user = subject.user;
+    let account = user.microsoft_account();
+    // `sub`: one opaque value per user and app, 43 base64url characters like Microsoft's.
+    let pairwise = Sha256::digest(format!("{}|{}", user.id, subject.client_id).as_bytes());
+    let mut claims = json!({
+        "ver": "2.0",
+        "iss": issuer_of(&sim.base_url, &account.tenant_id),
+        "sub": URL_SAFE_NO_PAD.encode(pairwise),
+        "aud": subject.client_id,
+        // Microsoft's id_tokens live one hour.
+        "exp": now + 3600,
+        "iat": now,
+        "nbf": now,
+        "tid": account.tenant_id,
+        "aio": random::base62(48),
+        "rh": format!("0.{}.", random::base62(40)),
+        "uti": random::base62(22),
+        "sid": random::hex(32),
+    });
+    if let Some(nonce) = subject.nonce {
+        claims["nonce"] = json!(nonce);
     }
-    key
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::signing::TEST_KEY_A;
-
-    #[test]
-    fn entra_keys_have_no_alg_but_an_issuer() {
-        let key = entra_key(&TEST_KEY_A.jwk(), "http://sim/microsoft/{tenantid}/v2.0");
-        assert!(key.get("alg").is_none());
-        assert_eq!(key["issuer"], "http://sim/microsoft/{tenantid}/v2.0");
-        assert_eq!(key["kid"], TEST_KEY_A.kid);
-        assert_eq!(key["use"], "sig");
+    if subject.has("profile") {
+        claims["oid"] = json!(account.object_id_of(user));
+        claims["preferred_username"] = json!(account.username_of(user));
+        if let Some(name) = &user.name {
+            claims["name"] = json!(name);
+        }
     }
+    if subject.has("email")
+        && let Some(email) = &user.email
+    {
+        claims["email"] = json!(email);
+    }
+    // An optional claim the app registration asks for; sent whatever the scopes.
+    if let Some(flag) = &account.xms_edov {
+        claims["xms_edov"] = flag.clone();
+    }
+    claims
 }

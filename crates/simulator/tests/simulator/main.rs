@@ -1,10 +1,11 @@
-//! The simulator over real HTTP: the checks it makes, as a client sees them.
+//! The simulator over real HTTP: the checks each simulated provider makes, as a client
+//! sees them; one binary, one module per provider family.
 
-mod api;
-mod authorize;
-mod control;
+mod apple;
+mod github;
 mod google;
-mod google_support;
-mod google_token;
+mod microsoft_linkedin;
+mod mint;
+mod rest_providers;
+mod revocation;
 mod support;
-mod token;

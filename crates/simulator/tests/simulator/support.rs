@@ -1,42 +1,15 @@
-//! A started simulator with one GitHub app and one user, and a client to talk to it.
+//! What every provider's tests need: a client like a real one, the RFC 7636 PKCE pair,
+//! redirect parsing, JSON answers, unverified JWT claims.
 
-use social_login_simulator::{
-    Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
-};
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde_json::Value;
 use std::collections::HashMap;
 use std::time::Duration;
 
-pub const CLIENT_ID: &str = "sim-client";
-pub const CLIENT_SECRET: &str = "sim-secret";
-pub const CALLBACK: &str = "http://127.0.0.1:4000/auth/callback/github";
 // RFC 7636 appendix B.
 pub const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
 pub const CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
-
-pub fn ada() -> SimUser {
-    SimUser::new("583231", "ada")
-        .with_name("Ada Lovelace")
-        .with_email("ada@example.com", true)
-}
-
-pub fn config() -> SimulatorConfig {
-    SimulatorConfig::default()
-        .with_client(RegisteredClient::new(
-            Provider::Github,
-            CLIENT_ID,
-            CLIENT_SECRET,
-            CALLBACK,
-        ))
-        .with_user(ada())
-}
-
-pub async fn start() -> SimulatorHandle {
-    start_with(config()).await
-}
-
-pub async fn start_with(config: SimulatorConfig) -> SimulatorHandle {
-    Simulator::start(config).await.expect("simulator starts")
-}
 
 /// A client that does not follow redirects and identifies itself, like a real one.
 pub fn http() -> reqwest::Client {
@@ -48,71 +21,46 @@ pub fn http() -> reqwest::Client {
         .unwrap()
 }
 
-/// Sends an authorize request with `params` and returns the redirect's query (status 302).
-pub async fn authorize(sim: &SimulatorHandle, params: &[(&str, &str)]) -> HashMap<String, String> {
-    let response = authorize_response(sim, params).await;
-    assert_eq!(response.status(), 302, "authorize should redirect");
-    redirect_query(&response)
-}
-
-pub async fn authorize_response(
-    sim: &SimulatorHandle,
-    params: &[(&str, &str)],
-) -> reqwest::Response {
-    let url = url::Url::parse_with_params(&sim.github().authorization, params).unwrap();
-    http().get(url).send().await.unwrap()
-}
-
 pub fn location(response: &reqwest::Response) -> url::Url {
     let location = response.headers()["location"].to_str().unwrap();
     url::Url::parse(location).unwrap()
 }
 
+/// The query of a redirect (status 302).
 pub fn redirect_query(response: &reqwest::Response) -> HashMap<String, String> {
+    assert_eq!(response.status(), 302, "expected a redirect");
     location(response).query_pairs().into_owned().collect()
 }
 
-/// A code for `ada`, issued with the RFC challenge.
-pub async fn code_with_pkce(sim: &SimulatorHandle) -> String {
-    let query = authorize(
-        sim,
-        &[
-            ("client_id", CLIENT_ID),
-            ("redirect_uri", CALLBACK),
-            ("scope", "read:user user:email"),
-            ("state", "st"),
-            ("code_challenge", CHALLENGE),
-            ("code_challenge_method", "S256"),
-        ],
+/// Sends a request and returns its status and JSON body (`null` when not JSON).
+pub async fn status_and_json(request: reqwest::RequestBuilder) -> (u16, Value) {
+    let response = request.send().await.unwrap();
+    (
+        response.status().as_u16(),
+        response.json().await.unwrap_or_default(),
     )
-    .await;
-    query["code"].clone()
 }
 
-/// Posts a form to the token endpoint asking for JSON; returns status and JSON body.
-pub async fn exchange(sim: &SimulatorHandle, form: &[(&str, &str)]) -> (u16, serde_json::Value) {
-    let response = http()
-        .post(&sim.github().token)
-        .header("accept", "application/json")
-        .form(form)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap())
+/// POSTs a form (with HTTP Basic when given) and returns the status and JSON body.
+pub async fn post_form(
+    url: &str,
+    form: &[(&str, &str)],
+    basic: Option<(&str, &str)>,
+) -> (u16, Value) {
+    let mut request = http().post(url).form(form);
+    if let Some((id, secret)) = basic {
+        request = request.basic_auth(id, Some(secret));
+    }
+    status_and_json(request).await
 }
 
-/// A live access token for `ada` with the given scope.
-pub async fn access_token(sim: &SimulatorHandle, scope: &str) -> String {
-    let query = authorize(sim, &[("client_id", CLIENT_ID), ("scope", scope)]).await;
-    let (_, body) = exchange(
-        sim,
-        &[
-            ("client_id", CLIENT_ID),
-            ("client_secret", CLIENT_SECRET),
-            ("code", &query["code"]),
-        ],
-    )
-    .await;
-    body["access_token"].as_str().unwrap().to_owned()
+/// GETs `url` with a Bearer token and returns the status and JSON body.
+pub async fn get_bearer(url: &str, token: &str) -> (u16, Value) {
+    status_and_json(http().get(url).bearer_auth(token)).await
+}
+
+/// The claims of a JWT, unchecked (the adapters' tests check signatures).
+pub fn claims_of(jwt: &str) -> Value {
+    let payload = jwt.split('.').nth(1).unwrap();
+    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap()
 }

@@ -1,0 +1,238 @@
+//! The Graph API side: its error envelope, and `GET /me` (versioned and not) for an access
+//! token (Bearer header or `access_token` parameter) with a correct `appsecret_proof`;
+//! only the requested `fields` (default `id,name`), `email` only with that permission.
+
+use super::{P, UNKNOWN_PATH, is_version};
+use crate::faults::Endpoint;
+use crate::flow::{Refusal, bearer, serve};
+use crate::log::RequestRecord;
+use crate::random;
+use crate::revocation::Reach;
+use crate::state::SimState;
+use crate::tokens::IssuedToken;
+use crate::users::SimUser;
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use hmac::{Hmac, KeyInit, Mac};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use sha2::Sha256;
+use std::sync::Arc;
+
+/// What Facebook serves for a user without a profile picture.
+pub const SILHOUETTE_URL: &str = "https://static.xx.fbcdn.net/rsrc.php/v1/yi/r/odA9sNLrE86.jpg";
+
+/// One Graph error: `{"error":{"message","type","code","error_subcode","fbtrace_id"}}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GraphError {
+    pub message: &'static str,
+    pub kind: &'static str,
+    pub code: u32,
+    pub subcode: Option<u32>,
+}
+
+impl GraphError {
+    /// An `OAuthException`, the type of every token and access-token failure.
+    pub const fn oauth(code: u32, message: &'static str) -> Self {
+        Self {
+            message,
+            kind: "OAuthException",
+            code,
+            subcode: None,
+        }
+    }
+
+    pub const fn with_subcode(mut self, subcode: u32) -> Self {
+        self.subcode = Some(subcode);
+        self
+    }
+}
+
+impl From<GraphError> for Refusal {
+    /// HTTP 400 with the Graph envelope; the log says `<type>_<code>[_<subcode>]`.
+    fn from(e: GraphError) -> Self {
+        let mut error = json!({"message": e.message, "type": e.kind, "code": e.code, "fbtrace_id": random::base62(11)});
+        let mut outcome = format!("{}_{}", e.kind, e.code);
+        if let Some(subcode) = e.subcode {
+            error["error_subcode"] = json!(subcode);
+            outcome = format!("{outcome}_{subcode}");
+        }
+        Refusal::new(
+            outcome,
+            (StatusCode::BAD_REQUEST, Json(json!({ "error": error }))),
+        )
+    }
+}
+
+const NO_TOKEN: GraphError = GraphError::oauth(
+    2500,
+    "An active access token must be used to query information about the current user.",
+);
+const BAD_TOKEN: GraphError = GraphError::oauth(
+    190,
+    "Invalid OAuth access token - Cannot parse access token",
+);
+const NO_PROOF: GraphError = GraphError {
+    message: "API calls from the server require an appsecret_proof argument",
+    kind: "GraphMethodException",
+    code: 100,
+    subcode: None,
+};
+const BAD_PROOF: GraphError = GraphError {
+    message: "Invalid appsecret_proof provided in the API argument",
+    ..NO_PROOF
+};
+
+#[derive(Debug, Default, Deserialize)]
+pub struct MeQuery {
+    fields: Option<String>,
+    access_token: Option<String>,
+    appsecret_proof: Option<String>,
+}
+
+pub async fn me_versioned(
+    State(sim): State<Arc<SimState>>,
+    Path(version): Path<String>,
+    headers: HeaderMap,
+    Query(query): Query<MeQuery>,
+) -> Response {
+    me(&sim, Some(version), &headers, &query).await
+}
+
+pub async fn me_unversioned(
+    State(sim): State<Arc<SimState>>,
+    headers: HeaderMap,
+    Query(query): Query<MeQuery>,
+) -> Response {
+    me(&sim, None, &headers, &query).await
+}
+
+async fn me(
+    sim: &SimState,
+    version: Option<String>,
+    headers: &HeaderMap,
+    query: &MeQuery,
+) -> Response {
+    let mut record = RequestRecord::new(P, Endpoint::Userinfo, headers);
+    record.api_version.clone_from(&version);
+    serve(sim, record, |_| {
+        if version.as_deref().is_some_and(|v| !is_version(v)) {
+            return Err(UNKNOWN_PATH.into());
+        }
+        let (_, issued) = holder(sim, headers, query)?;
+        Ok(Json(user_node(
+            &issued,
+            query.fields.as_deref().unwrap_or("id,name"),
+        )?))
+    })
+    .await
+}
+
+/// `DELETE /{version}/me/permissions` with the user's token (and the proof, as every
+/// server call of this app): de-authorizes the app, every token of the user with it.
+pub async fn revoke(
+    State(sim): State<Arc<SimState>>,
+    Path(version): Path<String>,
+    headers: HeaderMap,
+    Query(query): Query<MeQuery>,
+) -> Response {
+    let mut record = RequestRecord::new(P, Endpoint::Revoke, &headers);
+    record.api_version = Some(version.clone());
+    serve(&sim, record, |_| {
+        if !is_version(&version) {
+            return Err(UNKNOWN_PATH.into());
+        }
+        let (token, issued) = holder(&sim, &headers, &query)?;
+        sim.revoke((P, &issued.client_id), &token, None, Reach::Grant);
+        Ok(Json(json!({"success": true})))
+    })
+    .await
+}
+
+/// The live token of the request (Bearer, `OAuth` or `access_token`) and what it grants,
+/// once its `appsecret_proof` checks out.
+fn holder(
+    sim: &SimState,
+    headers: &HeaderMap,
+    query: &MeQuery,
+) -> Result<(String, IssuedToken), GraphError> {
+    let token = bearer(headers, &["bearer", "oauth"])
+        .map(str::to_owned)
+        .or(query.access_token.clone())
+        .ok_or(NO_TOKEN)?;
+    let issued = sim
+        .tokens
+        .get(&token)
+        .filter(|issued| issued.provider == P)
+        .ok_or(BAD_TOKEN)?;
+    let secret = sim
+        .client(P, &issued.client_id)
+        .map(|c| c.client_secret.clone())
+        .ok_or(BAD_TOKEN)?;
+    let proof = query.appsecret_proof.as_deref().ok_or(NO_PROOF)?;
+    if !proof_matches(&secret, &token, proof) {
+        return Err(BAD_PROOF);
+    }
+    Ok((token, issued))
+}
+
+/// Whether `proof` is the hex HMAC-SHA256(`app_secret`, `access_token`), compared in
+/// constant time (`verify_slice`).
+fn proof_matches(app_secret: &str, access_token: &str, proof: &str) -> bool {
+    let Ok(presented) = hex::decode(proof) else {
+        return false;
+    };
+    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(app_secret.as_bytes()) else {
+        return false;
+    };
+    mac.update(access_token.as_bytes());
+    mac.verify_slice(&presented).is_ok()
+}
+
+/// The requested fields of the user; modifiers such as `picture.type(large)` are ignored.
+fn user_node(issued: &IssuedToken, fields: &str) -> Result<Value, GraphError> {
+    let user = &issued.user;
+    let mut node = Map::new();
+    for field in fields.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+        let name = field.split(['.', '{']).next().unwrap_or(field);
+        let value = match name {
+            "id" => json!(user.id),
+            "name" => json!(user.name),
+            "first_name" => json!(name_part(user, 0)),
+            "last_name" => json!(name_part(user, 1)),
+            "email" if issued.has_any_scope(&["email"]) => match &user.email {
+                Some(email) => json!(email),
+                // Facebook omits a field it has no value for.
+                None => continue,
+            },
+            "email" => continue,
+            "picture" => picture(user),
+            _ => {
+                return Err(GraphError::oauth(
+                    100,
+                    "(#100) Tried accessing nonexisting field on node type (User)",
+                ));
+            }
+        };
+        if !value.is_null() {
+            node.insert(name.to_owned(), value);
+        }
+    }
+    Ok(Value::Object(node))
+}
+
+fn name_part(user: &SimUser, index: usize) -> Option<String> {
+    let name = user.name.as_deref()?;
+    let (first, last) = name.split_once(' ').unwrap_or((name, ""));
+    Some([first, last][index].to_owned()).filter(|part| !part.is_empty())
+}
+
+fn picture(user: &SimUser) -> Value {
+    let (url, silhouette) = match &user.avatar_url {
+        Some(url) => (url.as_str(), false),
+        None => (SILHOUETTE_URL, true),
+    };
+    json!({"data": {"height": 50, "width": 50, "is_silhouette": silhouette, "url": url}})
+}

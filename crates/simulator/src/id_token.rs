@@ -1,0 +1,87 @@
+//! The id_tokens of the simulated OIDC providers: what each says about whom, broken on
+//! demand by the injected [`crate::IdTokenFault`]s and signed with the simulator's keys.
+
+use crate::codes::Grant;
+use crate::config::Provider;
+use crate::flow::{has_scope, unix_now};
+use crate::id_token_fault::apply_to_claims;
+use crate::state::SimState;
+use crate::users::SimUser;
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+/// What an id_token is about: the user, the client it is for, what was granted.
+#[derive(Debug, Clone, Copy)]
+pub struct Subject<'a> {
+    pub client_id: &'a str,
+    pub user: &'a SimUser,
+    pub scopes: &'a [String],
+    pub nonce: Option<&'a str>,
+}
+
+impl Subject<'_> {
+    pub fn has(&self, scope: &str) -> bool {
+        has_scope(self.scopes, scope)
+    }
+}
+
+impl Grant {
+    pub fn subject(&self) -> Subject<'_> {
+        Subject {
+            client_id: &self.client_id,
+            user: &self.user,
+            scopes: &self.scopes,
+            nonce: self.nonce.as_deref(),
+        }
+    }
+}
+
+/// Signs `provider`'s id_token about `subject`; with the access token issued beside it,
+/// the token carries its `at_hash` where the provider sends one.
+pub fn issue(
+    sim: &SimState,
+    provider: Provider,
+    subject: &Subject<'_>,
+    access_token: Option<&str>,
+) -> String {
+    let now = unix_now();
+    let mut claims = match provider {
+        Provider::Google => crate::google::id_token_claims(sim, subject, now),
+        Provider::Microsoft => crate::microsoft::id_token_claims(sim, subject, now),
+        Provider::Linkedin => crate::linkedin::id_token_claims(sim, subject, now),
+        _ => crate::apple::id_token_claims(sim, subject, now),
+    };
+    if let Some(token) = access_token.filter(|_| provider == Provider::Google) {
+        claims["at_hash"] = json!(at_hash(token));
+    }
+    let fault = sim.id_token_faults.get(provider);
+    apply_to_claims(&mut claims, fault, now);
+    sim.keys.sign(&claims, fault)
+}
+
+/// `name`, `given_name`, `family_name` and `picture`, each only when known.
+pub fn name_claims(user: &SimUser) -> Map<String, Value> {
+    let mut claims = Map::new();
+    if let Some(name) = &user.name {
+        claims.insert("name".into(), json!(name));
+        let mut parts = name.splitn(2, ' ');
+        if let Some(given) = parts.next().filter(|p| !p.is_empty()) {
+            claims.insert("given_name".into(), json!(given));
+        }
+        if let Some(family) = parts.next().filter(|p| !p.is_empty()) {
+            claims.insert("family_name".into(), json!(family));
+        }
+    }
+    if let Some(picture) = &user.avatar_url {
+        claims.insert("picture".into(), json!(picture));
+    }
+    claims
+}
+
+/// OIDC Core §3.1.3.6: base64url of the left half of SHA-256 of the access token.
+fn at_hash(access_token: &str) -> String {
+    let digest = Sha256::digest(access_token.as_bytes());
+    URL_SAFE_NO_PAD.encode(&digest[..16])
+}
