@@ -1,6 +1,6 @@
 //! Successful sign-ins: how GitHub's answers become the identity and the tokens.
 
-use crate::support::*;
+use super::support::*;
 use social_login_domain::ProviderKey;
 use social_login_simulator::{Endpoint, SimEmail, SimUser};
 
@@ -15,8 +15,8 @@ fn email(address: &str, primary: bool, verified: bool) -> SimEmail {
 
 #[tokio::test]
 async fn a_private_verified_primary_email_comes_from_the_emails_endpoint() {
-    let sim = simulator(ada()).await;
-    let login = sign_in(&provider(&sim)).await.unwrap();
+    let sim = FX.start().await;
+    let login = FX.flow().sign_in(&provider(&sim)).await.unwrap();
     let identity = login.identity;
     assert_eq!(identity.provider, ProviderKey::Github);
     assert_eq!(identity.subject.as_str(), "583231");
@@ -36,8 +36,8 @@ async fn a_private_verified_primary_email_comes_from_the_emails_endpoint() {
 
 #[tokio::test]
 async fn api_calls_carry_the_headers_github_asks_for() {
-    let sim = simulator(ada()).await;
-    sign_in(&provider(&sim)).await.unwrap();
+    let sim = FX.start().await;
+    FX.flow().sign_in(&provider(&sim)).await.unwrap();
     let records = sim.requests();
     let token = records
         .iter()
@@ -78,8 +78,8 @@ async fn a_public_email_is_used_and_verified_by_the_emails_list() {
             email("grace@example.com", false, true),
             email("g@work.example", true, false),
         ]);
-    let sim = simulator(user).await;
-    let identity = sign_in(&provider(&sim)).await.unwrap().identity;
+    let sim = FX.start_as(user).await;
+    let identity = FX.flow().sign_in(&provider(&sim)).await.unwrap().identity;
     assert_eq!(
         identity.email.as_ref().map(|e| e.as_str()),
         Some("grace@example.com")
@@ -92,8 +92,8 @@ async fn a_public_email_missing_from_the_list_is_unverified() {
     let user = SimUser::new("42", "grace")
         .with_public_email("grace@example.com")
         .with_emails(vec![email("g@work.example", true, false)]);
-    let sim = simulator(user).await;
-    let identity = sign_in(&provider(&sim)).await.unwrap().identity;
+    let sim = FX.start_as(user).await;
+    let identity = FX.flow().sign_in(&provider(&sim)).await.unwrap().identity;
     assert_eq!(
         identity.email.as_ref().map(|e| e.as_str()),
         Some("grace@example.com")
@@ -109,16 +109,18 @@ async fn without_a_verified_primary_or_public_email_there_is_no_email() {
             email("unverified@example.com", true, false),
             email("7+nomail@users.noreply.github.com", false, true),
         ]);
-    let sim = simulator(user).await;
-    let identity = sign_in(&provider(&sim)).await.unwrap().identity;
+    let sim = FX.start_as(user).await;
+    let identity = FX.flow().sign_in(&provider(&sim)).await.unwrap().identity;
     assert_eq!(identity.email, None);
     assert!(!identity.email_verified);
 }
 
 #[tokio::test]
 async fn a_missing_name_is_null_not_the_login_handle() {
-    let sim = simulator(SimUser::new("8", "octocat").with_email("o@example.com", true)).await;
-    let identity = sign_in(&provider(&sim)).await.unwrap().identity;
+    let sim = FX
+        .start_as(SimUser::new("8", "octocat").with_email("o@example.com", true))
+        .await;
+    let identity = FX.flow().sign_in(&provider(&sim)).await.unwrap().identity;
     assert_eq!(identity.full_name, None);
     assert_eq!(identity.avatar_url, None);
 }

@@ -1,14 +1,13 @@
 //! Successful sign-ins: how the Graph API's user node becomes the identity.
 
-use crate::support::*;
+use super::support::*;
 use social_login_domain::ProviderKey;
 use social_login_simulator::SimUser;
-use std::time::Duration;
 
 #[tokio::test]
 async fn a_user_signs_in_with_an_email_that_is_never_verified() {
-    let sim = simulator(ada()).await;
-    let login = sign_in_at(&provider(&sim)).await.unwrap();
+    let sim = FX.start().await;
+    let login = FX.flow().sign_in(&provider(&sim)).await.unwrap();
     let identity = login.identity;
     assert_eq!(identity.provider, ProviderKey::Facebook);
     assert_eq!(identity.subject.as_str(), "10229876543210987");
@@ -31,35 +30,12 @@ async fn a_user_signs_in_with_an_email_that_is_never_verified() {
 }
 
 #[tokio::test]
-async fn a_returning_user_gets_the_same_subject_and_a_fresh_token() {
-    let sim = simulator(ada()).await;
-    let provider = provider(&sim);
-    let first = sign_in_at(&provider).await.unwrap();
-    let second = sign_in_at(&provider).await.unwrap();
-    assert_eq!(first.identity, second.identity);
-    assert_ne!(
-        first.tokens.access_token.expose(),
-        second.tokens.access_token.expose()
-    );
-}
-
-#[tokio::test]
 async fn a_user_without_email_still_signs_in() {
     let user = SimUser::new("10229876543210988", "grace").with_name("Grace Hopper");
     let identity = identity_of(user).await;
     assert_eq!(identity.email, None);
     assert!(!identity.email_verified);
     assert_eq!(identity.full_name.as_deref(), Some("Grace Hopper"));
-}
-
-#[tokio::test]
-async fn a_declined_email_permission_means_no_email() {
-    let sim = simulator(ada()).await;
-    let mut settings = settings(&sim);
-    settings.scopes = Some(vec!["public_profile".into()]);
-    let provider = provider_with(settings, Duration::from_secs(10));
-    let identity = sign_in_at(&provider).await.unwrap().identity;
-    assert_eq!(identity.email, None);
 }
 
 #[tokio::test]

@@ -1,15 +1,14 @@
 //! Successful sign-ins: how `/2/users/me` becomes the identity, and when there is an email.
 
-use crate::support::*;
+use super::support::*;
 use social_login_domain::ProviderKey;
 use social_login_simulator::SimUser;
-use std::time::Duration;
 
 #[tokio::test]
 async fn with_the_email_scope_the_confirmed_email_is_a_verified_email() {
-    let sim = simulator(ada()).await;
-    let provider = provider_with(settings_with_email(&sim), Duration::from_secs(10));
-    let login = sign_in_at(&provider).await.unwrap();
+    let sim = FX.start().await;
+    let provider = provider_with(settings_with_email(&sim));
+    let login = FX.flow().sign_in(&provider).await.unwrap();
     let identity = login.identity;
     assert_eq!(identity.provider, ProviderKey::Twitter);
     assert_eq!(identity.subject.as_str(), "2244994945");
@@ -31,29 +30,16 @@ async fn with_the_email_scope_the_confirmed_email_is_a_verified_email() {
 
 #[tokio::test]
 async fn with_the_default_scopes_a_user_signs_in_without_email() {
-    let sim = simulator(ada()).await;
-    let login = sign_in_at(&provider(&sim)).await.unwrap();
+    let sim = FX.start().await;
+    let login = FX.flow().sign_in(&provider(&sim)).await.unwrap();
     assert_eq!(login.identity.email, None);
     assert!(!login.identity.email_verified);
     assert_eq!(login.identity.full_name.as_deref(), Some("Ada Lovelace"));
 }
 
 #[tokio::test]
-async fn a_returning_user_gets_the_same_subject_and_fresh_tokens() {
-    let sim = simulator(ada()).await;
-    let provider = provider(&sim);
-    let first = sign_in_at(&provider).await.unwrap();
-    let second = sign_in_at(&provider).await.unwrap();
-    assert_eq!(first.identity, second.identity);
-    assert_ne!(
-        first.tokens.access_token.expose(),
-        second.tokens.access_token.expose()
-    );
-}
-
-#[tokio::test]
 async fn an_account_without_a_confirmed_email_signs_in_without_email() {
-    let unconfirmed = ada().with_email("ada@example.com", false);
+    let unconfirmed = FX.user().with_email("ada@example.com", false);
     let identity = identity_with_email_scope(unconfirmed).await;
     assert_eq!(identity.email, None);
     assert!(!identity.email_verified);
@@ -64,10 +50,10 @@ async fn an_account_without_a_confirmed_email_signs_in_without_email() {
 
 #[tokio::test]
 async fn without_offline_access_there_is_no_refresh_token() {
-    let sim = simulator(ada()).await;
-    let mut settings = settings(&sim);
+    let sim = FX.start().await;
+    let mut settings = FX.settings(&sim);
     settings.scopes = Some(vec!["tweet.read".into(), "users.read".into()]);
-    let provider = provider_with(settings, Duration::from_secs(10));
-    let login = sign_in_at(&provider).await.unwrap();
+    let provider = provider_with(settings);
+    let login = FX.flow().sign_in(&provider).await.unwrap();
     assert_eq!(login.tokens.refresh_token, None);
 }
