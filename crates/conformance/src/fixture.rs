@@ -10,10 +10,11 @@ pub use providers::{
 
 use crate::flow::Flow;
 use social_login_domain::{ProviderKey, SecretText};
-use social_login_provider_core::{EndpointOverrides, ProviderSettings};
+use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http_client};
 use social_login_simulator::{
     AppleTeam, Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
 };
+use std::time::Duration;
 
 /// A simulated provider with one registered client.
 #[derive(Debug, Clone, Copy)]
@@ -87,6 +88,11 @@ impl Fixture {
         }
         secrets
     }
+}
+
+/// The HTTP client of an adapter under test: production's, with a 10-second timeout.
+pub fn http_client() -> reqwest::Client {
+    build_http_client(Duration::from_secs(10)).expect("an HTTP client")
 }
 
 pub async fn start(config: SimulatorConfig) -> SimulatorHandle {

@@ -4,16 +4,16 @@
 pub use social_login_conformance::APPLE as FX;
 pub use social_login_conformance::ManualClock;
 use social_login_conformance::expect_code_exchange;
+use social_login_conformance::fixture::http_client;
 use social_login_domain::SecretText;
 use social_login_ports::{Clock, ProviderError, ProviderLogin};
 use social_login_provider_apple::AppleProvider;
-use social_login_provider_core::{ProviderSettings, build_http_client};
+use social_login_provider_core::ProviderSettings;
 use social_login_simulator::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, Endpoint, Provider, RequestRecord,
     SimulatorHandle,
 };
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The team's signing setup; tests vary one part to get a refused secret.
 #[derive(Debug, Clone)]
@@ -30,13 +30,12 @@ pub const FIXTURE_SIGNING: Signing = Signing {
 };
 
 pub fn build(settings: ProviderSettings, signing: Signing, clock: Arc<dyn Clock>) -> AppleProvider {
-    let http = build_http_client(Duration::from_secs(10)).unwrap();
     AppleProvider::with_clock(
         settings,
         signing.team_id.into(),
         signing.key_id.into(),
         SecretText::new(signing.pem),
-        http,
+        http_client(),
         clock,
     )
     .unwrap()

@@ -1,15 +1,14 @@
 //! The Discord fixture and an adapter pointed at its simulator.
 
 pub use social_login_conformance::DISCORD as FX;
+use social_login_conformance::fixture::http_client;
 use social_login_domain::ProviderIdentity;
-use social_login_provider_core::{ProviderSettings, build_http_client};
+use social_login_provider_core::ProviderSettings;
 use social_login_provider_oauth2::DiscordProvider;
 use social_login_simulator::{SimUser, SimulatorHandle};
-use std::time::Duration;
 
 pub fn provider_with(settings: ProviderSettings) -> DiscordProvider {
-    let http = build_http_client(Duration::from_secs(10)).unwrap();
-    DiscordProvider::new(settings, http).unwrap()
+    DiscordProvider::new(settings, http_client()).unwrap()
 }
 
 pub fn provider(sim: &SimulatorHandle) -> DiscordProvider {

@@ -1,15 +1,14 @@
 //! The Facebook fixture and an adapter pointed at its simulator.
 
 pub use social_login_conformance::FACEBOOK as FX;
+use social_login_conformance::fixture::http_client;
 use social_login_domain::ProviderIdentity;
-use social_login_provider_core::{ProviderSettings, build_http_client};
+use social_login_provider_core::ProviderSettings;
 use social_login_provider_oauth2::FacebookProvider;
 use social_login_simulator::{SimUser, SimulatorHandle};
-use std::time::Duration;
 
 pub fn provider_with(settings: ProviderSettings) -> FacebookProvider {
-    let http = build_http_client(Duration::from_secs(10)).unwrap();
-    FacebookProvider::new(settings, http).unwrap()
+    FacebookProvider::new(settings, http_client()).unwrap()
 }
 
 pub fn provider(sim: &SimulatorHandle) -> FacebookProvider {

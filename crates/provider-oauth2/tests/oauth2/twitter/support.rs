@@ -1,15 +1,14 @@
 //! The X fixture (a confidential client) and an adapter pointed at its simulator.
 
 pub use social_login_conformance::TWITTER as FX;
+use social_login_conformance::fixture::http_client;
 use social_login_domain::ProviderIdentity;
-use social_login_provider_core::{ProviderSettings, build_http_client};
+use social_login_provider_core::ProviderSettings;
 use social_login_provider_oauth2::TwitterProvider;
 use social_login_simulator::{SimUser, SimulatorHandle};
-use std::time::Duration;
 
 pub fn provider_with(settings: ProviderSettings) -> TwitterProvider {
-    let http = build_http_client(Duration::from_secs(10)).unwrap();
-    TwitterProvider::new(settings, http).unwrap()
+    TwitterProvider::new(settings, http_client()).unwrap()
 }
 
 pub fn provider(sim: &SimulatorHandle) -> TwitterProvider {

@@ -1,14 +1,13 @@
 //! The Google fixture and an adapter pointed at its simulator.
 
 pub use social_login_conformance::GOOGLE as FX;
-use social_login_provider_core::{ProviderSettings, build_http_client};
+use social_login_conformance::fixture::http_client;
+use social_login_provider_core::ProviderSettings;
 use social_login_provider_oidc::GoogleProvider;
 use social_login_simulator::{Endpoint, SimulatorHandle};
-use std::time::Duration;
 
 pub fn provider_with(settings: ProviderSettings) -> GoogleProvider {
-    let http = build_http_client(Duration::from_secs(10)).unwrap();
-    GoogleProvider::new(settings, http).unwrap()
+    GoogleProvider::new(settings, http_client()).unwrap()
 }
 
 pub fn provider(sim: &SimulatorHandle) -> GoogleProvider {

@@ -1,13 +1,12 @@
 //! The LinkedIn fixture with its members, and an adapter pointed at its simulator.
 
 pub use social_login_conformance::LINKEDIN as FX;
-use social_login_conformance::fixture;
 pub use social_login_conformance::fixture::LINKEDIN_PICTURE as PICTURE;
+use social_login_conformance::fixture::{self, http_client};
 use social_login_ports::ProviderLogin;
-use social_login_provider_core::{ProviderSettings, build_http_client};
+use social_login_provider_core::ProviderSettings;
 use social_login_provider_oidc::LinkedinProvider;
 use social_login_simulator::{Endpoint, Provider, RequestRecord, SimUser, SimulatorHandle};
-use std::time::Duration;
 
 /// A member without an email address.
 pub fn grace() -> SimUser {
@@ -20,8 +19,7 @@ pub async fn simulator() -> SimulatorHandle {
 }
 
 pub fn provider_with(settings: ProviderSettings) -> LinkedinProvider {
-    let http = build_http_client(Duration::from_secs(10)).unwrap();
-    LinkedinProvider::new(settings, http).unwrap()
+    LinkedinProvider::new(settings, http_client()).unwrap()
 }
 
 pub fn provider(sim: &SimulatorHandle) -> LinkedinProvider {

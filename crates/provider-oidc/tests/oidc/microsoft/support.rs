@@ -1,12 +1,11 @@
 //! The Microsoft fixture with its people, and an adapter pointed at its simulator.
 
 pub use social_login_conformance::MICROSOFT as FX;
-use social_login_conformance::fixture;
+use social_login_conformance::fixture::{self, http_client};
 use social_login_ports::ProviderLogin;
-use social_login_provider_core::{ProviderSettings, build_http_client};
+use social_login_provider_core::ProviderSettings;
 use social_login_provider_oidc::MicrosoftProvider;
 use social_login_simulator::{MicrosoftAccount, SimUser, SimulatorHandle};
-use std::time::Duration;
 
 /// A work tenant (Contoso).
 pub const CONTOSO: &str = "72f988bf-86f1-41af-91ab-2d7cd011db47";
@@ -38,8 +37,7 @@ pub async fn simulator() -> SimulatorHandle {
 }
 
 pub fn provider_with(settings: ProviderSettings) -> MicrosoftProvider {
-    let http = build_http_client(Duration::from_secs(10)).unwrap();
-    MicrosoftProvider::new(settings, http).unwrap()
+    MicrosoftProvider::new(settings, http_client()).unwrap()
 }
 
 pub fn provider(sim: &SimulatorHandle) -> MicrosoftProvider {
