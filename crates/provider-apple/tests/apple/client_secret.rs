@@ -2,6 +2,7 @@
 //! exchange, refused (`invalid_client`) when signed with the wrong key, key id or team.
 
 use crate::support::*;
+use social_login_conformance::fixture::OTHER_P256_KEY_PEM;
 use social_login_domain::SecretText;
 use social_login_provider_apple::AppleProvider;
 use social_login_provider_core::build_http_client;
@@ -9,19 +10,14 @@ use std::time::Duration;
 
 #[tokio::test]
 async fn every_exchange_sends_a_fresh_secret_valid_for_five_minutes() {
-    let sim = simulator(ada()).await;
+    let sim = FX.start().await;
     // Behind the real time, so the simulator's `iat <= now` holds after the advance too.
     let clock = ManualClock::starting_at(time::Duration::seconds(-40));
-    let provider = build(
-        settings(&sim),
-        FIXTURE_SIGNING,
-        clock.clone(),
-        Duration::from_secs(10),
-    );
+    let provider = build(FX.settings(&sim), FIXTURE_SIGNING, clock.clone());
     let first_at = social_login_ports::Clock::now(&*clock).unix_timestamp();
-    sign_in(&sim, &provider).await.unwrap();
+    FX.flow().sign_in(&provider).await.unwrap();
     clock.advance(time::Duration::seconds(20));
-    sign_in(&sim, &provider).await.unwrap();
+    FX.flow().sign_in(&provider).await.unwrap();
 
     let verified: Vec<(i64, i64)> = token_requests(&sim)
         .iter()
@@ -41,10 +37,10 @@ async fn every_exchange_sends_a_fresh_secret_valid_for_five_minutes() {
 
 #[tokio::test]
 async fn a_secret_signed_with_another_key_is_a_code_exchange_failure() {
-    let sim = simulator(ada()).await;
+    let sim = FX.start().await;
     let wrong = [
         Signing {
-            pem: OTHER_KEY_PEM,
+            pem: OTHER_P256_KEY_PEM,
             ..FIXTURE_SIGNING
         },
         Signing {
@@ -58,12 +54,11 @@ async fn a_secret_signed_with_another_key_is_a_code_exchange_failure() {
     ];
     for signing in wrong {
         let provider = build(
-            settings(&sim),
+            FX.settings(&sim),
             signing.clone(),
-            ManualClock::starting_at(time::Duration::ZERO),
-            Duration::from_secs(10),
+            ManualClock::starting_now(),
         );
-        let message = assert_code_exchange(sign_in(&sim, &provider).await);
+        let message = assert_code_exchange(FX.flow().sign_in(&provider).await);
         assert!(message.contains("invalid_client"), "{signing:?}: {message}");
     }
     assert!(
@@ -75,24 +70,19 @@ async fn a_secret_signed_with_another_key_is_a_code_exchange_failure() {
 
 #[tokio::test]
 async fn a_configured_static_client_secret_is_ignored() {
-    let sim = simulator(ada()).await;
-    let mut settings = settings(&sim);
+    let sim = FX.start().await;
+    let mut settings = FX.settings(&sim);
     settings.client_secret = SecretText::new("a-static-secret-apple-never-takes");
-    let provider = build(
-        settings,
-        FIXTURE_SIGNING,
-        ManualClock::starting_at(time::Duration::ZERO),
-        Duration::from_secs(10),
-    );
-    assert!(sign_in(&sim, &provider).await.is_ok());
+    let provider = provider_with(settings);
+    assert!(FX.flow().sign_in(&provider).await.is_ok());
 }
 
 #[tokio::test]
 async fn an_unusable_private_key_stops_start_up_naming_the_setting_only() {
-    let sim = simulator(ada()).await;
+    let sim = FX.start().await;
     let garbage = "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n";
     let error = AppleProvider::new(
-        settings(&sim),
+        FX.settings(&sim),
         FIXTURE_SIGNING.team_id.into(),
         FIXTURE_SIGNING.key_id.into(),
         SecretText::new(garbage),
@@ -105,14 +95,4 @@ async fn an_unusable_private_key_stops_start_up_naming_the_setting_only() {
         "{error}"
     );
     assert!(!error.contains("bm90"), "{error}");
-}
-
-#[tokio::test]
-async fn debug_output_of_the_adapter_shows_no_key_material() {
-    let sim = simulator(ada()).await;
-    let printed = format!("{:?}", provider(&sim));
-    assert!(
-        !printed.contains("PRIVATE KEY") && !printed.contains("MIG"),
-        "{printed}"
-    );
 }

@@ -1,7 +1,7 @@
-//! The Apple adapter against the simulated Apple over real HTTP.
+//! The Apple adapter against the simulated Apple over real HTTP: what Apple does its own
+//! way. The scenarios it shares with the other providers run in the conformance kit.
 
 mod client_secret;
 mod failures;
-mod id_token_faults;
 mod sign_in;
 mod support;

@@ -1,6 +1,6 @@
-//! The Google adapter against the simulated Google over real HTTP.
+//! The OpenID Connect adapters against their simulated providers over real HTTP: what each
+//! provider does its own way. The scenarios they share run in the conformance kit.
 
-mod google_failures;
-mod google_id_token_faults;
-mod google_sign_in;
-mod support;
+mod google;
+mod linkedin;
+mod microsoft;

@@ -1,0 +1,100 @@
+//! One registered client per simulated provider, its default user, and the settings that
+//! point an adapter at the simulator: what every adapter test of that provider starts from.
+
+mod providers;
+
+pub use providers::{
+    APPLE, APPLE_SUB, DISCORD, FACEBOOK, GITHUB, GOOGLE, LINKEDIN, LINKEDIN_PICTURE, MICROSOFT,
+    OTHER_P256_KEY_PEM, TWITTER,
+};
+
+use crate::flow::Flow;
+use social_login_domain::{ProviderKey, SecretText};
+use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http_client};
+use social_login_simulator::{
+    AppleTeam, Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
+};
+use std::time::Duration;
+
+/// A simulated provider with one registered client.
+#[derive(Debug, Clone, Copy)]
+pub struct Fixture {
+    pub key: ProviderKey,
+    pub provider: Provider,
+    pub client_id: &'static str,
+    /// Empty for Apple, whose client secret is a JWT the adapter signs.
+    pub client_secret: &'static str,
+    pub callback: &'static str,
+    /// The user the simulator approves as by default.
+    pub user: fn() -> SimUser,
+    /// The simulator's endpoints as settings overrides (the issuer too, where it has one).
+    pub endpoints: fn(&SimulatorHandle) -> EndpointOverrides,
+}
+
+impl Fixture {
+    pub fn flow(&self) -> Flow {
+        Flow {
+            callback: self.callback,
+        }
+    }
+
+    /// The default user, for tests that vary it.
+    pub fn user(&self) -> SimUser {
+        (self.user)()
+    }
+
+    /// The registered client, with `secret` in place of the fixture's.
+    pub fn client(&self, secret: &str) -> RegisteredClient {
+        RegisteredClient::new(self.provider, self.client_id, secret, self.callback)
+    }
+
+    /// A simulator configuration with the client and `users` (the first is the default).
+    pub fn config(&self, users: impl IntoIterator<Item = SimUser>) -> SimulatorConfig {
+        let mut config = SimulatorConfig::default().with_client(self.client(self.client_secret));
+        if self.provider == Provider::Apple {
+            config = config.with_apple_team(AppleTeam::test_fixture());
+        }
+        users.into_iter().fold(config, SimulatorConfig::with_user)
+    }
+
+    /// A simulator whose only user is the default one.
+    pub async fn start(&self) -> SimulatorHandle {
+        self.start_as(self.user()).await
+    }
+
+    /// A simulator whose only user is `user`.
+    pub async fn start_as(&self, user: SimUser) -> SimulatorHandle {
+        start(self.config([user])).await
+    }
+
+    /// Settings with the fixture's client and every endpoint on `sim`.
+    pub fn settings(&self, sim: &SimulatorHandle) -> ProviderSettings {
+        ProviderSettings {
+            client_id: self.client_id.into(),
+            client_secret: SecretText::new(self.client_secret),
+            redirect_uri: self.callback.into(),
+            scopes: None,
+            pkce: true,
+            endpoints: (self.endpoints)(sim),
+        }
+    }
+
+    /// What no message of this provider's adapter may repeat: the client secret and every
+    /// access token the simulator issued.
+    pub fn secrets(&self, sim: &SimulatorHandle) -> Vec<String> {
+        let mut secrets = sim.issued_access_tokens();
+        if !self.client_secret.is_empty() {
+            secrets.push(self.client_secret.to_owned());
+        }
+        secrets
+    }
+}
+
+/// The HTTP client of an adapter under test: production's, with a 10-second timeout.
+pub fn http_client() -> reqwest::Client {
+    build_http_client(Duration::from_secs(10)).expect("an HTTP client")
+}
+
+pub async fn start(config: SimulatorConfig) -> SimulatorHandle {
+    Simulator::start(config).await.expect("simulator starts")
+}

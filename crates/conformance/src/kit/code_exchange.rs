@@ -1,0 +1,106 @@
+//! Every way the code exchange fails ends as `ProviderError::CodeExchange`, with a message
+//! that names the failure and repeats neither the code nor a secret.
+
+use super::{Credentials, SHORT_TIMEOUT, Subject, TIMEOUT};
+use crate::expect::expect_code_exchange;
+use crate::flow::{NONCE, OTHER_VERIFIER, complete_with};
+use social_login_simulator::{Endpoint, Fault};
+use std::time::Duration;
+
+pub async fn a_replayed_code_is_refused(subject: &Subject) {
+    let sim = subject.fixture.start().await;
+    let adapter = subject.adapter(&sim);
+    let callback = subject.fixture.flow().authorize(&*adapter).await;
+    let code = callback.code.as_str();
+    let redeem = || {
+        complete_with(
+            &*adapter,
+            code,
+            crate::VERIFIER,
+            NONCE,
+            callback.post_body(),
+        )
+    };
+    redeem().await.expect("the first exchange");
+    let message = expect_code_exchange(redeem().await, &subject.secrets(&sim, &[code]));
+    assert_eq!(message, subject.refusals.replayed_code);
+}
+
+pub async fn a_wrong_pkce_verifier_is_refused(subject: &Subject) {
+    let sim = subject.fixture.start().await;
+    (subject.enforce_pkce)(&sim);
+    let adapter = subject.adapter(&sim);
+    let callback = subject.fixture.flow().authorize(&*adapter).await;
+    let code = callback.code.as_str();
+    let result = complete_with(&*adapter, code, OTHER_VERIFIER, NONCE, callback.post_body()).await;
+    let message = expect_code_exchange(result, &subject.secrets(&sim, &[code]));
+    assert_eq!(message, subject.refusals.wrong_verifier);
+}
+
+pub async fn a_wrong_client_secret_is_refused(subject: &Subject) {
+    let sim = subject.fixture.start().await;
+    let settings = subject.fixture.settings(&sim);
+    let adapter = subject.adapter_with(settings, Credentials::Wrong, TIMEOUT);
+    let result = subject.fixture.flow().sign_in(&*adapter).await;
+    let message = expect_code_exchange(result, &subject.secrets(&sim, &[]));
+    assert_eq!(message, subject.refusals.wrong_secret);
+}
+
+pub async fn a_token_endpoint_server_error(subject: &Subject) {
+    let fault = Fault::new(subject.fixture.provider, Endpoint::Token).status(503);
+    let message = refused_with(subject, fault, TIMEOUT).await;
+    assert_eq!(message, "token endpoint answered HTTP 503");
+}
+
+pub async fn an_error_inside_a_200(subject: &Subject) {
+    let fault = Fault::new(subject.fixture.provider, Endpoint::Token)
+        .error_in_200("temporarily_unavailable");
+    let message = refused_with(subject, fault, TIMEOUT).await;
+    assert_eq!(
+        message,
+        "token endpoint answered error `temporarily_unavailable`"
+    );
+}
+
+pub async fn a_garbage_token_response(subject: &Subject) {
+    let fault = Fault::new(subject.fixture.provider, Endpoint::Token).garbage();
+    let message = refused_with(subject, fault, TIMEOUT).await;
+    assert_eq!(message, "token endpoint answered an unreadable response");
+}
+
+pub async fn a_token_endpoint_slower_than_the_timeout(subject: &Subject) {
+    let fault =
+        Fault::new(subject.fixture.provider, Endpoint::Token).delay(Duration::from_secs(30));
+    let message = refused_with(subject, fault, SHORT_TIMEOUT).await;
+    assert_eq!(message, "token endpoint timed out");
+}
+
+pub async fn an_unreachable_token_endpoint(subject: &Subject) {
+    let sim = subject.fixture.start().await;
+    let mut settings = subject.fixture.settings(&sim);
+    // Port 9 (discard) on loopback: nothing listens there.
+    settings.endpoints.token = Some("http://127.0.0.1:9/token".into());
+    let adapter = subject.adapter_with(settings, Credentials::Registered, TIMEOUT);
+    let result = subject.fixture.flow().sign_in(&*adapter).await;
+    let message = expect_code_exchange(result, &subject.secrets(&sim, &[]));
+    assert_eq!(message, "token endpoint could not be reached");
+}
+
+/// The message of a sign-in whose exchange meets `fault`, with an adapter of `timeout`.
+async fn refused_with(subject: &Subject, fault: Fault, timeout: Duration) -> String {
+    let sim = subject.fixture.start().await;
+    sim.set_fault(fault);
+    let settings = subject.fixture.settings(&sim);
+    let adapter = subject.adapter_with(settings, Credentials::Registered, timeout);
+    let callback = subject.fixture.flow().authorize(&*adapter).await;
+    let code = callback.code.as_str();
+    let result = complete_with(
+        &*adapter,
+        code,
+        crate::VERIFIER,
+        NONCE,
+        callback.post_body(),
+    )
+    .await;
+    expect_code_exchange(result, &subject.secrets(&sim, &[code]))
+}

@@ -1,0 +1,16 @@
+//! The conformance kit's table: every adapter against its simulated provider, the shared
+//! scenarios once each. What a provider answers differently is in its row (`subjects`);
+//! what only one provider does is tested in that adapter's own crate.
+
+mod subjects;
+
+social_login_conformance::conformance_kit! {
+    github: crate::subjects::GITHUB => [sign_in, code_exchange, user_info, email_scope];
+    discord: crate::subjects::DISCORD => [sign_in, code_exchange, user_info, email_scope];
+    facebook: crate::subjects::FACEBOOK => [sign_in, code_exchange, user_info, email_scope];
+    twitter: crate::subjects::TWITTER => [sign_in, code_exchange, user_info];
+    google: crate::subjects::GOOGLE => [sign_in, code_exchange, user_info, id_token, nonce, openid, email_scope];
+    microsoft: crate::subjects::MICROSOFT => [sign_in, code_exchange, id_token, nonce, openid];
+    linkedin: crate::subjects::LINKEDIN => [sign_in, code_exchange, user_info, id_token, openid, email_scope];
+    apple: crate::subjects::APPLE => [sign_in, code_exchange, id_token, nonce, email_scope];
+}

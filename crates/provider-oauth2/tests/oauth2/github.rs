@@ -1,0 +1,7 @@
+//! GitHub's own behaviour: the separate emails endpoint and what it vouches for, the API
+//! headers, the settings it checks.
+
+mod emails;
+mod identity;
+mod settings;
+mod support;

@@ -1,0 +1,30 @@
+//! Settings GitHub's adapter takes beyond the shared ones: scopes, the emails endpoint.
+
+use super::support::*;
+use social_login_conformance::{query_of, request};
+use social_login_ports::IdentityProvider;
+use social_login_provider_core::ProviderConfigError;
+use social_login_provider_oauth2::GithubProvider;
+
+#[tokio::test]
+async fn configured_scopes_replace_the_defaults() {
+    let sim = FX.start().await;
+    let mut settings = FX.settings(&sim);
+    settings.scopes = Some(vec!["user:email".into()]);
+    let url = provider_with(settings).authorization_url(&request());
+    assert_eq!(query_of(&url)["scope"], "user:email");
+}
+
+#[tokio::test]
+async fn an_invalid_emails_endpoint_is_refused_naming_its_field() {
+    let sim = FX.start().await;
+    let mut settings = FX.settings(&sim);
+    settings.endpoints.emails = Some("not a url".into());
+    let error = GithubProvider::new(settings, reqwest::Client::new()).unwrap_err();
+    assert_eq!(
+        error,
+        ProviderConfigError::InvalidUrl {
+            field: "endpoints.emails"
+        }
+    );
+}
