@@ -38,6 +38,9 @@ fn client(key: ProviderKey) -> SimulatedClient {
 
 pub const PASSWORD: &str = "correct horse battery";
 
+/// The webhook secret of every app that has a receiver: `whsec_` + base64 of 32 bytes.
+pub const WEBHOOK_SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYo=";
+
 /// Knobs a test may turn before the app starts.
 pub struct Options {
     pub auto_link_by_email: bool,
@@ -47,6 +50,8 @@ pub struct Options {
     pub max_body_bytes: usize,
     pub provider_timeout_seconds: u64,
     pub trusted_proxies: Vec<String>,
+    /// `[webhooks] url`, with [`WEBHOOK_SECRET`].
+    pub webhook_url: Option<String>,
     /// Any other setting, changed last.
     pub tune: fn(&mut Settings),
 }
@@ -61,6 +66,7 @@ impl Default for Options {
             max_body_bytes: 65_536,
             provider_timeout_seconds: 10,
             trusted_proxies: Vec::new(),
+            webhook_url: None,
             tune: |_| {},
         }
     }
@@ -83,6 +89,7 @@ pub struct TestApp {
     pub data_dir: TempDir,
     postgres: Option<PostgresDatabase>,
     server: Option<RunningServer>,
+    settings: Settings,
 }
 
 /// Users seeded in the simulator for every app.
@@ -147,6 +154,10 @@ async fn spawn(options: Options, database_via: Option<&FaultProxy>) -> TestApp {
     if let Some(github) = settings.oauth_providers.github.as_mut() {
         github.enabled = options.github_enabled;
     }
+    if let Some(url) = options.webhook_url {
+        settings.webhooks.url = Some(url);
+        settings.webhooks.secret = Some(WEBHOOK_SECRET.to_owned().into());
+    }
     (options.tune)(&mut settings);
     settings.validate().expect("test settings are valid");
     let server = start(&settings).await.expect("server starts");
@@ -160,6 +171,7 @@ async fn spawn(options: Options, database_via: Option<&FaultProxy>) -> TestApp {
         data_dir,
         postgres,
         server: Some(server),
+        settings,
     }
 }
 
@@ -335,6 +347,19 @@ impl TestApp {
             all.extend(postgres_dump(database.url()).await);
         }
         all
+    }
+
+    /// Stops the server and starts a new one on the same database, with `change` applied
+    /// to the settings: a restart, or a new release.
+    #[allow(dead_code, reason = "not every binary restarts its app")]
+    pub async fn restart_with(&mut self, change: impl FnOnce(&mut Settings)) {
+        if let Some(server) = self.server.take() {
+            server.stop().await.unwrap();
+        }
+        change(&mut self.settings);
+        let server = start(&self.settings).await.expect("server restarts");
+        self.base = server.url();
+        self.server = Some(server);
     }
 
     pub async fn stop(mut self) {

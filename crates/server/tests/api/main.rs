@@ -2,6 +2,7 @@
 //! identity provider on loopback, talking real HTTP.
 
 mod access_tokens;
+mod audit_events;
 mod client_ip;
 mod demo;
 mod email_claims;
@@ -21,6 +22,7 @@ mod secrets;
 mod slow_clients;
 mod state;
 mod two_providers;
+mod webhooks;
 
 /// Every app of this binary stores its data in a SQLite file of its own.
 const STORAGE: helpers::Storage = helpers::Storage {

@@ -9,6 +9,8 @@
 
 #[path = "../api/access_tokens.rs"]
 mod access_tokens;
+#[path = "../api/audit_events.rs"]
+mod audit_events;
 #[path = "../api/client_ip.rs"]
 mod client_ip;
 #[path = "../api/email_claims.rs"]
@@ -34,6 +36,8 @@ mod secrets;
 mod state;
 #[path = "../api/two_providers.rs"]
 mod two_providers;
+#[path = "../api/webhooks.rs"]
+mod webhooks;
 
 /// Every app of this binary stores its data in a PostgreSQL database of its own.
 const STORAGE: helpers::Storage = helpers::Storage {

@@ -261,6 +261,7 @@ async fn the_openapi_document_describes_every_route() {
         "/auth/refresh",
         "/auth/logout",
         "/users/me",
+        "/users/me/events",
         "/healthz",
         "/readyz",
         "/metrics",

@@ -106,3 +106,6 @@ pub(crate) fn minimal_toml() -> String {
 pub(crate) fn no_env() -> Vec<(String, String)> {
     Vec::new()
 }
+
+/// A valid webhook secret (32 bytes).
+pub const WEBHOOK: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYo=";

@@ -393,3 +393,39 @@ fn secret_keys_hands_over_current_then_previous() {
         settings.previous_secret_keys[0].expose_secret()
     );
 }
+
+#[test]
+fn webhook_settings_name_each_bad_field_and_never_quote_the_secret() {
+    let errors = problems_of(|s| {
+        s.webhooks.url = Some("ftp://hooks.example.com".into());
+        s.webhooks.secret = Some("whsec_not-base64-pasted!".into());
+        s.webhooks.events = Some(vec!["user.login".into(), "user.exploded".into()]);
+    });
+    let text = errors.to_string();
+    for field in ["webhooks.url", "webhooks.secret", "webhooks.events[1]"] {
+        assert!(text.contains(field), "{field} missing in:\n{text}");
+    }
+    assert!(!text.contains("webhooks.events[0]"));
+    assert!(!text.contains("not-base64-pasted"));
+
+    let missing = problems_of(|s| s.webhooks.url = Some("https://hooks.example.com/in".into()));
+    assert!(missing.to_string().contains("webhooks.secret"));
+    let orphan = problems_of(|s| s.webhooks.secret = Some(super::fixtures::WEBHOOK.into()));
+    assert!(orphan.to_string().contains("webhooks.url"));
+}
+
+#[test]
+fn a_valid_webhook_target_carries_the_chosen_events_or_all() {
+    use social_login_domain::{AuditEventType, EventSet};
+    let mut settings = valid();
+    assert!(settings.webhooks.target().is_none(), "none configured");
+    settings.webhooks.url = Some("https://hooks.example.com/in".into());
+    settings.webhooks.secret = Some(super::fixtures::WEBHOOK.into());
+    settings.validate().unwrap();
+    assert_eq!(settings.webhooks.target().unwrap().events, EventSet::all());
+    settings.webhooks.events = Some(vec!["user.deleted".into()]);
+    let events = settings.webhooks.target().unwrap().events;
+    assert!(events.contains(AuditEventType::UserDeleted));
+    assert!(!events.contains(AuditEventType::UserLogin));
+    assert!(!format!("{settings:?}").contains(super::fixtures::WEBHOOK));
+}
