@@ -16,6 +16,7 @@ const ADAPTERS: &[&str] = &[
     "social-login-provider-apple",
     "social-login-persistence",
     "social-login-state-store",
+    "social-login-webhooks",
     "social-login-security",
 ];
 
