@@ -70,6 +70,8 @@ impl From<ProviderError> for AppError {
         match error {
             ProviderError::CodeExchange(why) => Self::CodeExchangeFailed(why),
             ProviderError::UserInfo(why) => Self::UserInfoFailed(why),
+            // Never answered to a client (revocation is best effort); here for completeness.
+            ProviderError::Revocation(why) => Self::UserInfoFailed(why),
         }
     }
 }

@@ -65,6 +65,34 @@ pub enum ProviderError {
     /// The profile, emails or id_token could not be fetched or did not verify.
     #[error("user info failed: {0}")]
     UserInfo(String),
+    /// The revocation endpoint refused, failed or timed out.
+    #[error("revocation failed: {0}")]
+    Revocation(String),
+}
+
+/// A link's grant at its provider, with the stored tokens opened: what revocation sends.
+/// `Debug` shows no token.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ProviderGrant {
+    pub access_token: SecretText,
+    pub refresh_token: Option<SecretText>,
+}
+
+impl fmt::Debug for ProviderGrant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ProviderGrant")
+            .field("refresh_token", &self.refresh_token.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a revocation did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Revoked {
+    /// The provider confirmed it (or already had no such grant).
+    Done,
+    /// The provider has no revocation endpoint (Microsoft): nothing was sent.
+    NotSupported,
 }
 
 /// One external identity provider.
@@ -78,4 +106,12 @@ pub trait IdentityProvider: Send + Sync {
 
     /// Exchanges the code (with the PKCE verifier) and fetches the normalised identity.
     async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError>;
+
+    /// Revokes the grant at the provider (on disconnect and account deletion). Callers
+    /// treat it as best effort: a failure is logged and counted, never blocks anything.
+    /// The default is a provider without a revocation endpoint.
+    async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
+        let _ = grant;
+        Ok(Revoked::NotSupported)
+    }
 }
