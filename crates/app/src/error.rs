@@ -30,6 +30,8 @@ pub enum AppError {
     Unauthorized,
     #[error("invalid credentials")]
     InvalidCredentials,
+    #[error("a recent login is required")]
+    ReauthenticationRequired,
     /// Bad input; the message is safe to show and names the field.
     #[error("{0}")]
     Validation(String),
@@ -52,6 +54,7 @@ impl AppError {
             Self::LastLoginMethod => ErrorCode::LastLoginMethod,
             Self::Unauthorized => ErrorCode::Unauthorized,
             Self::InvalidCredentials => ErrorCode::InvalidCredentials,
+            Self::ReauthenticationRequired => ErrorCode::ReauthenticationRequired,
             Self::Validation(_) => ErrorCode::ValidationError,
             Self::Unavailable(_) => ErrorCode::ServiceUnavailable,
             Self::Internal(_) => ErrorCode::InternalError,

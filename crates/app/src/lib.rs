@@ -8,6 +8,7 @@ mod error;
 mod input;
 mod providers;
 mod random;
+mod revocation;
 mod service;
 mod session;
 mod usecases;

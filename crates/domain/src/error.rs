@@ -27,10 +27,12 @@ pub enum ErrorCode {
     RateLimited,
     ServiceUnavailable,
     InternalError,
+    /// A bearer token from a login too long ago for what it asks (deleting the account).
+    ReauthenticationRequired,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 18] = [
+    pub const ALL: [ErrorCode; 19] = [
         Self::OAuthProviderNotConfigured,
         Self::OAuthStateMismatch,
         Self::OAuthCodeExchangeFailed,
@@ -49,6 +51,7 @@ impl ErrorCode {
         Self::RateLimited,
         Self::ServiceUnavailable,
         Self::InternalError,
+        Self::ReauthenticationRequired,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -71,6 +74,7 @@ impl ErrorCode {
             Self::RateLimited => "RateLimited",
             Self::ServiceUnavailable => "ServiceUnavailable",
             Self::InternalError => "InternalError",
+            Self::ReauthenticationRequired => "ReauthenticationRequired",
         }
     }
 }

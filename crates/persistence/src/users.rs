@@ -10,11 +10,11 @@ use sea_orm::{ConnectionTrait, DbBackend, EntityTrait, QuerySelect};
 use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
 use social_login_domain::{
     AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
-    NewUser, ProviderKey, ProviderSubject, User, UserId,
+    NewUser, ProviderKey, ProviderSubject, SealedToken, User, UserId,
 };
 use social_login_ports::{
-    AddLinkError, CreateUserError, ProviderSignIn, RemoveLinkError, RepositoryError, SignInError,
-    SignedIn, UserRepository,
+    AddLinkError, CreateUserError, ProviderSignIn, RemoveLinkError, RepositoryError, SealedGrant,
+    SignInError, SignedIn, UserRepository,
 };
 
 #[async_trait]
@@ -134,7 +134,7 @@ impl UserRepository for SeaOrmRepository {
         provider: ProviderKey,
         usable: Vec<ProviderKey>,
         audit: AuditContext,
-    ) -> Result<(), RemoveLinkError> {
+    ) -> Result<SealedGrant, RemoveLinkError> {
         let txn = self.begin_write().await?;
         let mut find_user = queries::user_by_id(user);
         if txn.get_database_backend() == DbBackend::Postgres {
@@ -150,6 +150,11 @@ impl UserRepository for SeaOrmRepository {
         let user = user_from_row(row)?;
         let links = links_of(&txn, user.id).await?;
         let doomed = check_disconnect(&user, &links, provider, &usable)?;
+        let row = linked_account::Entity::find_by_id(doomed.as_uuid())
+            .one(&txn)
+            .await
+            .map_err(repository_error)?
+            .ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()))?;
         linked_account::Entity::delete_by_id(doomed.as_uuid())
             .exec(&txn)
             .await
@@ -157,7 +162,44 @@ impl UserRepository for SeaOrmRepository {
         let event = audit.event(0, AuditEventType::AccountUnlinked, user.id, Some(provider));
         crate::audit::record(&txn, &event, audit.outbox).await?;
         txn.commit().await.map_err(repository_error)?;
-        Ok(())
+        Ok(grant_of(row)?)
+    }
+
+    async fn delete_user(
+        &self,
+        user: UserId,
+        audit: AuditContext,
+    ) -> Result<Option<Vec<SealedGrant>>, RepositoryError> {
+        let txn = self.begin_write().await?;
+        let mut find_user = queries::user_by_id(user);
+        if txn.get_database_backend() == DbBackend::Postgres {
+            // Serialises with a concurrent disconnect or deletion of the same user.
+            find_user = find_user.lock_exclusive();
+        }
+        if find_user
+            .one(&txn)
+            .await
+            .map_err(repository_error)?
+            .is_none()
+        {
+            return Ok(None);
+        }
+        let grants = queries::links_of(user)
+            .all(&txn)
+            .await
+            .map_err(repository_error)?
+            .into_iter()
+            .map(grant_of)
+            .collect::<Result<Vec<_>, _>>()?;
+        // Links, sessions and tokens go with the user (ON DELETE CASCADE).
+        user::Entity::delete_by_id(user.as_uuid())
+            .exec(&txn)
+            .await
+            .map_err(repository_error)?;
+        let event = audit.event(0, AuditEventType::UserDeleted, user, None);
+        crate::audit::record(&txn, &event, audit.outbox).await?;
+        txn.commit().await.map_err(repository_error)?;
+        Ok(Some(grants))
     }
 
     async fn record_event(
@@ -181,6 +223,18 @@ impl UserRepository for SeaOrmRepository {
     async fn ping(&self) -> Result<(), RepositoryError> {
         self.connection().ping().await.map_err(repository_error)
     }
+}
+
+/// The sealed tokens of a link row, for revocation.
+fn grant_of(row: linked_account::Model) -> Result<SealedGrant, RepositoryError> {
+    Ok(SealedGrant {
+        provider: row
+            .provider
+            .parse()
+            .map_err(|_| RepositoryError::Internal("stored provider key is invalid".into()))?,
+        access_token: SealedToken::new(row.access_token),
+        refresh_token: row.refresh_token.map(SealedToken::new),
+    })
 }
 
 /// All links of `user`, oldest first.

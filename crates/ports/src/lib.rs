@@ -26,10 +26,12 @@ pub use password_hasher::{HashError, PasswordHasher};
 pub use randomness::Randomness;
 pub use repository::{
     AddLinkError, CreateUserError, NewRefreshToken, ProviderSignIn, RefreshTokenRepository,
-    RemoveLinkError, RepositoryError, RotateError, SessionStart, SignInError, SignedIn,
-    UserRepository,
+    RemoveLinkError, RepositoryError, RotateError, SealedGrant, SessionStart, SignInError,
+    SignedIn, UserRepository,
 };
-pub use session_tokens::{AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens};
+pub use session_tokens::{
+    AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
+};
 pub use state_sealer::StateSealer;
 pub use state_store::{StateStore, StateStoreError};
 pub use token_cipher::{CipherError, TokenCipher};

@@ -110,6 +110,14 @@ pub enum SignInError {
     Repository(#[from] RepositoryError),
 }
 
+/// A removed link's provider tokens, still sealed: what revoking its grant needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SealedGrant {
+    pub provider: ProviderKey,
+    pub access_token: SealedToken,
+    pub refresh_token: Option<SealedToken>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RemoveLinkError {
     #[error(transparent)]
@@ -171,7 +179,16 @@ pub trait UserRepository: Send + Sync {
         provider: ProviderKey,
         usable: Vec<ProviderKey>,
         audit: AuditContext,
-    ) -> Result<(), RemoveLinkError>;
+    ) -> Result<SealedGrant, RemoveLinkError>;
+
+    /// Deletes the user with its links and sessions in one transaction that records
+    /// `user.deleted`, and returns the links' sealed tokens for revocation; `None` when
+    /// there is no such user (nothing is written).
+    async fn delete_user(
+        &self,
+        user: UserId,
+        audit: AuditContext,
+    ) -> Result<Option<Vec<SealedGrant>>, RepositoryError>;
 
     /// Records an event that goes with no other write (a failed provider revocation), and
     /// queues it for the webhooks if `outbox` holds its type.

@@ -17,6 +17,13 @@ pub struct IssuedRefreshToken {
     pub hash: RefreshTokenHash,
 }
 
+/// What a valid access token says: whose it is and when the login issued it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VerifiedAccess {
+    pub user: UserId,
+    pub issued_at: OffsetDateTime,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("could not issue a session token: {0}")]
 pub struct SessionTokenError(pub String);
@@ -30,8 +37,9 @@ pub trait SessionTokens: Send + Sync {
         now: OffsetDateTime,
     ) -> Result<AccessToken, SessionTokenError>;
 
-    /// The user of a valid, unexpired access token; `None` for anything else.
-    fn verify_access(&self, token: &str, now: OffsetDateTime) -> Option<UserId>;
+    /// The user of a valid, unexpired access token and when it was issued; `None` for
+    /// anything else.
+    fn verify_access(&self, token: &str, now: OffsetDateTime) -> Option<VerifiedAccess>;
 
     fn new_refresh(&self) -> IssuedRefreshToken;
 

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use signing_key::SigningKey;
 use social_login_domain::{SecretText, UserId, refresh::RefreshTokenHash};
-use social_login_ports::{AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens};
+use social_login_ports::{
+    AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
+};
 use std::fmt;
 use time::{Duration, OffsetDateTime};
 
@@ -191,7 +193,7 @@ impl SessionTokens for JwtSessionTokens {
         })
     }
 
-    fn verify_access(&self, token: &str, now: OffsetDateTime) -> Option<UserId> {
+    fn verify_access(&self, token: &str, now: OffsetDateTime) -> Option<VerifiedAccess> {
         let claims = self.decode(token)?;
         let fresh = now.unix_timestamp() < claims.exp;
         // The library checked `iss` and `aud`; checked again so no setting of it can skip them.
@@ -199,7 +201,10 @@ impl SessionTokens for JwtSessionTokens {
             && claims.iss == self.issuer
             && claims.aud == self.audience;
         if fresh && access {
-            claims.sub.parse().ok()
+            Some(VerifiedAccess {
+                user: claims.sub.parse().ok()?,
+                issued_at: OffsetDateTime::from_unix_timestamp(claims.iat).ok()?,
+            })
         } else {
             None
         }

@@ -111,7 +111,7 @@ pub fn router(service: Arc<AuthService>, well_known: WellKnown, options: HttpOpt
         .routes(routes!(oauth::connect))
         .routes(routes!(oauth::accounts))
         .routes(routes!(oauth::disconnect))
-        .routes(routes!(password::me))
+        .routes(routes!(password::me, password::delete_me))
         .routes(routes!(password::events))
         .routes(routes!(ops::healthz))
         .routes(routes!(ops::readyz))

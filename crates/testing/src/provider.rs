@@ -3,7 +3,8 @@
 use async_trait::async_trait;
 use social_login_domain::ProviderKey;
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderLogin,
+    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderGrant,
+    ProviderLogin, Revoked,
 };
 use std::sync::Mutex;
 
@@ -13,6 +14,8 @@ pub struct FakeProvider {
     key: ProviderKey,
     answer: Mutex<Result<ProviderLogin, ProviderError>>,
     received: Mutex<Vec<CallbackInput>>,
+    revoked: Mutex<Vec<ProviderGrant>>,
+    revocation: Mutex<Result<Revoked, ProviderError>>,
 }
 
 impl FakeProvider {
@@ -23,7 +26,19 @@ impl FakeProvider {
                 "the test gave the fake provider no answer".into(),
             ))),
             received: Mutex::new(Vec::new()),
+            revoked: Mutex::new(Vec::new()),
+            revocation: Mutex::new(Ok(Revoked::Done)),
         }
+    }
+
+    /// What every later `revoke` returns (by default `Done`).
+    pub fn answer_revocation(&self, outcome: Result<Revoked, ProviderError>) {
+        *self.revocation.lock().unwrap() = outcome;
+    }
+
+    /// Every grant this provider was asked to revoke, in order.
+    pub fn revoked(&self) -> Vec<ProviderGrant> {
+        self.revoked.lock().unwrap().clone()
     }
 
     /// What every later `complete` returns.
@@ -54,6 +69,11 @@ impl IdentityProvider for FakeProvider {
     async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError> {
         self.received.lock().unwrap().push(callback);
         self.answer.lock().unwrap().clone()
+    }
+
+    async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
+        self.revoked.lock().unwrap().push(grant);
+        self.revocation.lock().unwrap().clone()
     }
 }
 

@@ -2,7 +2,9 @@
 
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{SecretText, UserId};
-use social_login_ports::{AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens};
+use social_login_ports::{
+    AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
+};
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
@@ -26,11 +28,14 @@ impl SessionTokens for FakeSessions {
         })
     }
 
-    fn verify_access(&self, token: &str, now: OffsetDateTime) -> Option<UserId> {
+    fn verify_access(&self, token: &str, now: OffsetDateTime) -> Option<VerifiedAccess> {
         let (user, expiry) = token.strip_prefix("access:")?.rsplit_once(':')?;
         let user: UserId = user.parse().ok()?;
-        let expiry: i64 = expiry.parse().ok()?;
-        (now.unix_timestamp() < expiry).then_some(user)
+        let expires_at = OffsetDateTime::from_unix_timestamp(expiry.parse().ok()?).ok()?;
+        (now < expires_at).then_some(VerifiedAccess {
+            user,
+            issued_at: expires_at - ACCESS_TTL,
+        })
     }
 
     fn new_refresh(&self) -> IssuedRefreshToken {

@@ -9,9 +9,17 @@ use social_login_domain::{
     NewUser, ProviderKey, ProviderSubject, User, UserId,
 };
 use social_login_ports::{
-    AddLinkError, CreateUserError, ProviderSignIn, RemoveLinkError, RepositoryError, SignInError,
-    SignedIn, UserRepository,
+    AddLinkError, CreateUserError, ProviderSignIn, RemoveLinkError, RepositoryError, SealedGrant,
+    SignInError, SignedIn, UserRepository,
 };
+
+fn grant_of(link: &NewLinkedAccount) -> SealedGrant {
+    SealedGrant {
+        provider: link.provider,
+        access_token: link.access_token.clone(),
+        refresh_token: link.refresh_token.clone(),
+    }
+}
 
 #[async_trait]
 impl UserRepository for InMemoryRepository {
@@ -207,7 +215,7 @@ impl UserRepository for InMemoryRepository {
         provider: ProviderKey,
         usable: Vec<ProviderKey>,
         audit: AuditContext,
-    ) -> Result<(), RemoveLinkError> {
+    ) -> Result<SealedGrant, RemoveLinkError> {
         let mut tables = self.lock();
         let Some(owner) = tables.user(user).cloned() else {
             return Err(DisconnectRefused::NotLinked.into());
@@ -215,8 +223,50 @@ impl UserRepository for InMemoryRepository {
         let target = check_disconnect(&owner, &tables.links_of(user), provider, &usable)?;
         let event = audit.event(0, AuditEventType::AccountUnlinked, user, Some(provider));
         tables.record(event, audit.outbox)?;
+        let removed = tables
+            .links
+            .iter()
+            .find(|link| link.id == target)
+            .map(grant_of);
         tables.links.retain(|link| link.id != target);
-        Ok(())
+        removed.ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()).into())
+    }
+
+    async fn delete_user(
+        &self,
+        user: UserId,
+        audit: AuditContext,
+    ) -> Result<Option<Vec<SealedGrant>>, RepositoryError> {
+        let mut committed = self.lock();
+        if committed.user(user).is_none() {
+            return Ok(None);
+        }
+        let mut tables = committed.clone();
+        let grants = tables
+            .links
+            .iter()
+            .filter(|link| link.user_id == user)
+            .map(grant_of)
+            .collect();
+        // As ON DELETE CASCADE: the links, sessions and tokens go with the user.
+        let families: Vec<_> = tables
+            .tokens
+            .values()
+            .filter(|token| token.user_id == user)
+            .map(|token| token.family)
+            .collect();
+        tables.users.retain(|kept| kept.id != user);
+        tables.links.retain(|link| link.user_id != user);
+        tables.tokens.retain(|_, token| token.user_id != user);
+        tables
+            .families
+            .retain(|family, _| !families.contains(family));
+        tables.record(
+            audit.event(0, AuditEventType::UserDeleted, user, None),
+            audit.outbox,
+        )?;
+        *committed = tables;
+        Ok(Some(grants))
     }
 
     async fn record_event(

@@ -26,7 +26,8 @@ impl AuthService {
             .await?)
     }
 
-    /// Removes the caller's link of a provider, unless it is their last way to log in.
+    /// Removes the caller's link of a provider, unless it is their last way to log in; then
+    /// revokes its grant at the provider, best effort.
     #[instrument(skip_all, fields(provider = %provider))]
     pub async fn disconnect(
         &self,
@@ -36,7 +37,8 @@ impl AuthService {
     ) -> Result<(), AppError> {
         let provider = self.provider(provider)?.key();
         let audit = self.audit(origin, self.ports.clock.now());
-        self.ports
+        let grant = self
+            .ports
             .users
             .remove_link(caller, provider, self.ports.providers.keys(), audit)
             .await
@@ -45,7 +47,9 @@ impl AuthService {
                 RemoveLinkError::Refused(DisconnectRefused::LastLoginMethod) => {
                     AppError::LastLoginMethod
                 }
-                RemoveLinkError::Repository(error) => error.into(),
-            })
+                RemoveLinkError::Repository(error) => AppError::from(error),
+            })?;
+        self.revoke_grant(caller, grant, origin).await;
+        Ok(())
     }
 }

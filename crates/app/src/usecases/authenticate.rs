@@ -2,12 +2,29 @@
 
 use crate::{AppError, AuthService};
 use social_login_domain::{User, UserId};
+use social_login_ports::VerifiedAccess;
 
 impl AuthService {
-    /// The user of a valid access token, or `None`.
+    /// The user of a valid access token, or `None`. Checks the token alone (authorize uses
+    /// it to tell a connect from a login); protected endpoints use [`Self::caller`].
     pub fn authenticate(&self, bearer: &str) -> Option<UserId> {
+        self.verify_bearer(bearer).map(|access| access.user)
+    }
+
+    /// A valid access token's user and issue time, or `None`.
+    pub fn verify_bearer(&self, bearer: &str) -> Option<VerifiedAccess> {
         let now = self.ports.clock.now();
         self.ports.sessions.verify_access(bearer, now)
+    }
+
+    /// The caller of a protected endpoint: a valid token of a user that still exists (a
+    /// deleted account's tokens are refused from the moment it is gone).
+    pub async fn caller(&self, bearer: &str) -> Result<VerifiedAccess, AppError> {
+        let access = self.verify_bearer(bearer).ok_or(AppError::Unauthorized)?;
+        match self.ports.users.find_user(access.user).await? {
+            Some(_) => Ok(access),
+            None => Err(AppError::Unauthorized),
+        }
     }
 
     /// The caller's own record. A valid token for a user that no longer exists is 401.

@@ -22,6 +22,7 @@ fn variant(error: &AppError) -> usize {
         AppError::Validation(_) => 10,
         AppError::Unavailable(_) => 11,
         AppError::Internal(_) => 12,
+        AppError::ReauthenticationRequired => 13,
     }
 }
 
@@ -55,6 +56,10 @@ fn table() -> Vec<(AppError, ErrorCode)> {
         (AppError::LastLoginMethod, ErrorCode::LastLoginMethod),
         (AppError::Unauthorized, ErrorCode::Unauthorized),
         (AppError::InvalidCredentials, ErrorCode::InvalidCredentials),
+        (
+            AppError::ReauthenticationRequired,
+            ErrorCode::ReauthenticationRequired,
+        ),
         (AppError::Validation("x".into()), ErrorCode::ValidationError),
         (
             AppError::Unavailable("x".into()),
@@ -71,7 +76,7 @@ fn every_variant_maps_to_its_code() {
         assert_eq!(error.code(), *code, "{error:?}");
     }
     let listed: HashSet<usize> = table.iter().map(|(error, _)| variant(error)).collect();
-    assert_eq!(listed.len(), 13, "every variant has exactly one row");
+    assert_eq!(listed.len(), 14, "every variant has exactly one row");
 }
 
 #[test]

@@ -10,6 +10,7 @@ mod authorize;
 mod callback;
 mod callback_linking;
 mod connect;
+mod deletion;
 mod error_codes;
 mod failures;
 mod passwords;

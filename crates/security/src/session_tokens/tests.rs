@@ -95,7 +95,11 @@ fn an_issued_access_token_verifies_to_its_user() {
     assert_eq!(issued.expires_at, now() + Duration::minutes(15));
     assert_eq!(
         tokens.verify_access(issued.value.expose(), now()),
-        Some(user)
+        Some(VerifiedAccess {
+            user,
+            issued_at: now()
+        }),
+        "the user, and when the login issued it"
     );
 }
 
@@ -131,7 +135,10 @@ fn the_configured_issuer_and_audience_are_signed_and_required() {
     assert_eq!(claims["iss"], "https://auth.example.com");
     assert_eq!(claims["aud"], "api.example.com");
     let token = issued.value.expose();
-    assert_eq!(configured().verify_access(token, now()), Some(user));
+    assert_eq!(
+        configured().verify_access(token, now()).map(|a| a.user),
+        Some(user)
+    );
 
     // The same key under another issuer or audience refuses it, and a token without `aud`
     // is refused where one is required.
@@ -167,7 +174,10 @@ fn a_token_is_refused_from_its_expiry_on() {
     let issued = tokens.issue_access(user, now()).unwrap();
     let token = issued.value.expose();
     let last_valid = issued.expires_at - Duration::seconds(1);
-    assert_eq!(tokens.verify_access(token, last_valid), Some(user));
+    assert_eq!(
+        tokens.verify_access(token, last_valid).map(|a| a.user),
+        Some(user)
+    );
     assert_eq!(tokens.verify_access(token, issued.expires_at), None);
     assert_eq!(tokens.verify_access(token, now() + Duration::days(1)), None);
 }
@@ -187,7 +197,9 @@ fn a_token_signed_under_a_previous_key_verifies_after_rotation() {
     let before = tokens_with("old", &[]).issue_access(user, now()).unwrap();
     let rotated = tokens_with("new", &["old"]);
     assert_eq!(
-        rotated.verify_access(before.value.expose(), now()),
+        rotated
+            .verify_access(before.value.expose(), now())
+            .map(|a| a.user),
         Some(user)
     );
 
@@ -225,7 +237,10 @@ fn the_control_forgery_signed_with_the_real_key_is_accepted() {
     // so their refusal is due to the algorithm or the claim alone.
     let user = UserId::new();
     let token = forged(user, &eddsa_header(), Sign::Real);
-    assert_eq!(tokens().verify_access(&token, now()), Some(user));
+    assert_eq!(
+        tokens().verify_access(&token, now()).map(|a| a.user),
+        Some(user)
+    );
 }
 
 #[test]

@@ -142,6 +142,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::LastLoginMethod => StatusCode::BAD_REQUEST,
         ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
         ErrorCode::InvalidCredentials => StatusCode::UNAUTHORIZED,
+        ErrorCode::ReauthenticationRequired => StatusCode::UNAUTHORIZED,
         ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         ErrorCode::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
         ErrorCode::ValidationError => StatusCode::UNPROCESSABLE_ENTITY,
@@ -168,6 +169,7 @@ fn title_of(code: ErrorCode) -> &'static str {
         ErrorCode::LastLoginMethod => "Last login method",
         ErrorCode::Unauthorized => "Unauthorized",
         ErrorCode::InvalidCredentials => "Invalid credentials",
+        ErrorCode::ReauthenticationRequired => "Reauthentication required",
         ErrorCode::PayloadTooLarge => "Payload too large",
         ErrorCode::RequestTimeout => "Request timeout",
         ErrorCode::ValidationError => "Validation error",
@@ -193,6 +195,9 @@ fn default_detail(code: ErrorCode) -> &'static str {
         ErrorCode::LastLoginMethod => "disconnecting would leave no way to log in",
         ErrorCode::Unauthorized => "a valid bearer token is required",
         ErrorCode::InvalidCredentials => "the credentials are invalid",
+        ErrorCode::ReauthenticationRequired => {
+            "log in again: this needs a login from the last 5 minutes"
+        }
         ErrorCode::PayloadTooLarge => "request body is too large",
         ErrorCode::RequestTimeout => "the request took too long; the connection is closed",
         ErrorCode::ValidationError => "request is invalid",
@@ -221,6 +226,7 @@ mod tests {
             (ErrorCode::LastLoginMethod, 400),
             (ErrorCode::Unauthorized, 401),
             (ErrorCode::InvalidCredentials, 401),
+            (ErrorCode::ReauthenticationRequired, 401),
             (ErrorCode::PayloadTooLarge, 413),
             (ErrorCode::RequestTimeout, 408),
             (ErrorCode::ValidationError, 422),

@@ -9,6 +9,7 @@ use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use serde::de::DeserializeOwned;
 use social_login_domain::{ErrorCode, Origin, UserId};
+use social_login_ports::VerifiedAccess;
 
 /// `axum::Json` with rejections turned into 422 `ValidationError` or 413 `PayloadTooLarge`.
 /// The detail names the problem but never echoes a value from the body (it may be a
@@ -69,7 +70,8 @@ impl<S: Send + Sync> FromRequestParts<S> for ProviderPath {
     }
 }
 
-/// The caller of a protected endpoint; 401 `Unauthorized` without a valid bearer token.
+/// The caller of a protected endpoint; 401 `Unauthorized` without a valid bearer token
+/// of a user that still exists.
 pub struct CurrentUser(pub UserId);
 
 impl FromRequestParts<AppState> for CurrentUser {
@@ -79,10 +81,24 @@ impl FromRequestParts<AppState> for CurrentUser {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        bearer_token(parts)
-            .and_then(|token| state.service.authenticate(token))
-            .map(Self)
-            .ok_or_else(|| ApiError::of(ErrorCode::Unauthorized))
+        CurrentSession::from_request_parts(parts, state)
+            .await
+            .map(|CurrentSession(access)| Self(access.user))
+    }
+}
+
+/// Like [`CurrentUser`], with when the token's login happened (for what needs a recent one).
+pub struct CurrentSession(pub VerifiedAccess);
+
+impl FromRequestParts<AppState> for CurrentSession {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let token = bearer_token(parts).ok_or_else(|| ApiError::of(ErrorCode::Unauthorized))?;
+        Ok(Self(state.service.caller(token).await?))
     }
 }
 

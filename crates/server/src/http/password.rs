@@ -5,7 +5,7 @@ use super::dto::{
     AuditEventRead, LoginRequest, LoginResponse, RefreshRequest, RegisterRequest, UserRead,
 };
 use super::error::{ApiError, Problem};
-use super::extract::{ApiJson, CurrentUser, RequestOrigin};
+use super::extract::{ApiJson, CurrentSession, CurrentUser, RequestOrigin};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -121,4 +121,22 @@ pub async fn events(
 ) -> Result<Json<Vec<AuditEventRead>>, ApiError> {
     let events = state.service.events(caller).await?;
     Ok(Json(events.iter().map(AuditEventRead::from).collect()))
+}
+
+/// Delete the caller's account: its links and sessions go too, and each link's grant is
+/// revoked at its provider (best effort). Needs a login from the last 5 minutes.
+#[utoipa::path(delete, path = "/users/me", tag = "session",
+    responses(
+        (status = 204, description = "deleted"),
+        (status = 401, body = Problem, content_type = "application/problem+json",
+            description = "no valid bearer token (`Unauthorized`), or its login is over 5 minutes old (`ReauthenticationRequired`)"),
+    ),
+    security(("bearer" = [])))]
+pub async fn delete_me(
+    State(state): State<AppState>,
+    CurrentSession(caller): CurrentSession,
+    RequestOrigin(origin): RequestOrigin,
+) -> Result<StatusCode, ApiError> {
+    state.service.delete_account(caller, &origin).await?;
+    Ok(StatusCode::NO_CONTENT)
 }

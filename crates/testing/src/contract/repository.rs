@@ -5,6 +5,7 @@
 pub mod fixtures;
 
 mod audit;
+mod deletion;
 mod disconnect;
 mod links;
 mod refresh;
@@ -12,6 +13,7 @@ mod sign_in;
 mod users;
 
 pub use audit::*;
+pub use deletion::*;
 pub use disconnect::*;
 pub use links::*;
 pub use refresh::*;
@@ -83,6 +85,9 @@ macro_rules! repository_contract {
             a_provider_login_records_its_decision_then_the_login,
             reuse_detection_is_recorded_and_a_second_logout_is_not,
             the_outbox_holds_only_subscribed_types_and_hands_out_the_oldest_once,
+            deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_grants,
+            deleting_an_unknown_user_is_none_and_records_nothing,
+            removing_a_link_hands_back_its_sealed_grant,
         );
     };
     (@rules $harness:path; $($rule:ident),* $(,)?) => {

@@ -1,0 +1,62 @@
+//! Revoking a removed link's grant at its provider: best effort, after the removal has
+//! committed. A failure never undoes or blocks anything: it is logged, counted and
+//! recorded as a `provider.revocation_failed` event.
+
+use crate::AuthService;
+use social_login_domain::{AuditEventType, Origin, UserId};
+use social_login_ports::{ProviderGrant, Revoked, SealedGrant};
+use tracing::{info, warn};
+
+impl AuthService {
+    pub(crate) async fn revoke_grant(&self, user: UserId, grant: SealedGrant, origin: &Origin) {
+        let provider = grant.provider;
+        let outcome = match self.open_grant(&grant) {
+            Err(why) => Err(why),
+            Ok(opened) => match self.ports.providers.get(provider) {
+                // Disabled since the link was made: no credentials to revoke with.
+                None => Err("the provider is not configured any more".to_owned()),
+                Some(adapter) => adapter.revoke(opened).await.map_err(|e| e.to_string()),
+            },
+        };
+        match outcome {
+            Ok(Revoked::Done) => info!(%provider, "provider grant revoked"),
+            Ok(Revoked::NotSupported) => info!(%provider, "provider has no revocation endpoint"),
+            Err(why) => {
+                warn!(%provider, error = %why, "provider grant revocation failed");
+                metrics::counter!(
+                    "social_login_provider_revocation_failures_total",
+                    "provider" => provider.as_str()
+                )
+                .increment(1);
+                let now = self.ports.clock.now();
+                let event = self.audit(origin, now).event(
+                    0,
+                    AuditEventType::ProviderRevocationFailed,
+                    user,
+                    Some(provider),
+                );
+                if let Err(error) = self
+                    .ports
+                    .users
+                    .record_event(event, self.policy.webhook_events)
+                    .await
+                {
+                    warn!(%error, "could not record the failed revocation");
+                }
+            }
+        }
+    }
+
+    fn open_grant(&self, grant: &SealedGrant) -> Result<ProviderGrant, String> {
+        let open = |sealed| {
+            self.ports
+                .cipher
+                .open(sealed)
+                .map_err(|_| "the stored token could not be decrypted".to_owned())
+        };
+        Ok(ProviderGrant {
+            access_token: open(&grant.access_token)?,
+            refresh_token: grant.refresh_token.as_ref().map(open).transpose()?,
+        })
+    }
+}

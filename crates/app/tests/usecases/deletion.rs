@@ -1,0 +1,147 @@
+//! Account deletion and provider revocation: the account goes in one step, every grant is
+//! revoked with its stored tokens opened, and a provider failure never blocks anything.
+
+use crate::world::{World, github_login};
+use social_login_app::AppError;
+use social_login_domain::{AuditEventType, Origin, ProviderKey};
+use social_login_ports::{ProviderError, Revoked, SessionTokens, VerifiedAccess};
+use social_login_testing::FakeSessions;
+use time::Duration;
+
+fn fresh(world: &World, bearer: &str) -> VerifiedAccess {
+    use social_login_ports::Clock;
+    FakeSessions
+        .verify_access(bearer, world.clock.now())
+        .unwrap()
+}
+
+#[tokio::test]
+async fn deleting_the_account_removes_everything_and_revokes_each_grant() {
+    let world = World::new();
+    let login = world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    let ada = login.user.id;
+    world
+        .connect_as(ada, {
+            let mut google = github_login("g-1", "ada@example.com");
+            google.identity.provider = ProviderKey::Google;
+            google
+        })
+        .await
+        .unwrap();
+    let bearer = login.access_token.value.expose().to_owned();
+
+    world
+        .service
+        .delete_account(fresh(&world, &bearer), &Origin::default())
+        .await
+        .unwrap();
+
+    assert_eq!(world.users.user_count(), 0);
+    assert_eq!(world.users.link_count(), 0);
+    assert_eq!(world.refresh_tokens.stored_count(), 0);
+    let revoked = world.github.revoked();
+    assert_eq!(revoked.len(), 1);
+    assert_eq!(
+        revoked[0].access_token.expose(),
+        "gh-1-access",
+        "opened, not sealed"
+    );
+    assert_eq!(
+        revoked[0]
+            .refresh_token
+            .as_ref()
+            .map(|t| t.expose().to_owned()),
+        Some("gh-1-refresh".to_owned())
+    );
+    assert_eq!(world.google.revoked().len(), 1);
+    assert!(matches!(
+        world.service.caller(&bearer).await,
+        Err(AppError::Unauthorized)
+    ));
+    assert!(
+        world
+            .service
+            .refresh(login.refresh_token.expose(), &Origin::default())
+            .await
+            .is_err()
+    );
+    let kinds: Vec<_> = world.users.events().iter().map(|e| e.kind).collect();
+    assert_eq!(
+        kinds.last(),
+        Some(&AuditEventType::UserDeleted),
+        "the event outlives the user"
+    );
+}
+
+#[tokio::test]
+async fn a_login_older_than_five_minutes_cannot_delete_and_nothing_changes() {
+    let world = World::new();
+    let login = world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    let bearer = login.access_token.value.expose().to_owned();
+    world
+        .clock
+        .advance(Duration::minutes(5) + Duration::seconds(1));
+
+    let refused = world
+        .service
+        .delete_account(fresh(&world, &bearer), &Origin::default())
+        .await;
+    assert!(matches!(refused, Err(AppError::ReauthenticationRequired)));
+    assert_eq!(world.users.user_count(), 1);
+    assert!(world.github.revoked().is_empty());
+}
+
+#[tokio::test]
+async fn a_failed_revocation_never_blocks_the_unlink_and_is_recorded() {
+    let world = World::new();
+    let ada = world
+        .register("ada@example.com", "correct horse battery staple")
+        .await;
+    world
+        .connect_as(ada.user.id, github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    world
+        .github
+        .answer_revocation(Err(ProviderError::Revocation(
+            "revoke endpoint answered 500".into(),
+        )));
+
+    world
+        .service
+        .disconnect(ada.user.id, ProviderKey::Github, &Origin::default())
+        .await
+        .unwrap();
+
+    assert_eq!(world.users.link_count(), 0, "unlinked all the same");
+    assert_eq!(world.github.revoked().len(), 1);
+    let latest = &world.service.events(ada.user.id).await.unwrap()[0];
+    assert_eq!(latest.kind, AuditEventType::ProviderRevocationFailed);
+    assert_eq!(latest.provider, Some(ProviderKey::Github));
+}
+
+#[tokio::test]
+async fn a_provider_without_revocation_is_no_failure() {
+    let world = World::new();
+    let ada = world
+        .register("ada@example.com", "correct horse battery staple")
+        .await;
+    world
+        .connect_as(ada.user.id, github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    world.github.answer_revocation(Ok(Revoked::NotSupported));
+    world
+        .service
+        .disconnect(ada.user.id, ProviderKey::Github, &Origin::default())
+        .await
+        .unwrap();
+    let latest = &world.service.events(ada.user.id).await.unwrap()[0];
+    assert_eq!(latest.kind, AuditEventType::AccountUnlinked);
+}

@@ -1,0 +1,96 @@
+//! Deleting a user: all of it in one step, the grants handed back for revocation, the
+//! `user.deleted` event kept.
+
+use super::Repository;
+use super::fixtures::{new_link, new_user, now, refresh_works, store_token, token_hash};
+use crate::audit_now;
+use social_login_domain::{AuditEventType, ProviderKey, SealedToken, UserId};
+use std::sync::Arc;
+
+pub async fn deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_grants(
+    repo: Arc<dyn Repository>,
+) {
+    let ada = new_user(Some("ada@example.com"), true);
+    let github = new_link(ada.id, ProviderKey::Github, "gh-1");
+    repo.create_user(ada.clone(), Some(github), audit_now())
+        .await
+        .unwrap();
+    let mut google = new_link(ada.id, ProviderKey::Google, "g-1");
+    google.refresh_token = None;
+    repo.add_link(google, audit_now()).await.unwrap();
+    store_token(&*repo, ada.id, token_hash(1)).await;
+    let grace = new_user(Some("grace@example.com"), true);
+    repo.create_user(grace.clone(), None, audit_now())
+        .await
+        .unwrap();
+    store_token(&*repo, grace.id, token_hash(2)).await;
+
+    let mut grants = repo
+        .delete_user(ada.id, audit_now())
+        .await
+        .unwrap()
+        .unwrap();
+    grants.sort_by_key(|grant| grant.provider.as_str());
+    assert_eq!(grants.len(), 2);
+    assert_eq!(grants[0].provider, ProviderKey::Github);
+    assert_eq!(grants[0].access_token, SealedToken::new("k1:sealed-access"));
+    assert_eq!(
+        grants[0].refresh_token,
+        Some(SealedToken::new("k1:sealed-refresh"))
+    );
+    assert_eq!(
+        (grants[1].provider, grants[1].refresh_token.clone()),
+        (ProviderKey::Google, None)
+    );
+
+    assert_eq!(repo.find_user(ada.id).await.unwrap(), None);
+    assert!(repo.list_links(ada.id).await.unwrap().is_empty());
+    assert!(
+        !refresh_works(&*repo, token_hash(1)).await,
+        "its sessions are gone"
+    );
+    assert!(
+        repo.find_user_by_email(&super::fixtures::email("ada@example.com"))
+            .await
+            .unwrap()
+            .is_none(),
+        "the address is free again"
+    );
+    let events = repo.list_events(ada.id, 10).await.unwrap();
+    assert_eq!(events[0].kind, AuditEventType::UserDeleted);
+
+    // Another user is untouched.
+    assert!(repo.find_user(grace.id).await.unwrap().is_some());
+    assert!(refresh_works(&*repo, token_hash(2)).await);
+}
+
+pub async fn deleting_an_unknown_user_is_none_and_records_nothing(repo: Arc<dyn Repository>) {
+    let nobody = UserId::new();
+    assert_eq!(repo.delete_user(nobody, audit_now()).await.unwrap(), None);
+    assert!(repo.list_events(nobody, 10).await.unwrap().is_empty());
+}
+
+pub async fn removing_a_link_hands_back_its_sealed_grant(repo: Arc<dyn Repository>) {
+    let ada = new_user(Some("ada@example.com"), true);
+    repo.create_user(ada.clone(), None, audit_now())
+        .await
+        .unwrap();
+    repo.add_link(new_link(ada.id, ProviderKey::Discord, "d-1"), audit_now())
+        .await
+        .unwrap();
+    let grant = repo
+        .remove_link(
+            ada.id,
+            ProviderKey::Discord,
+            ProviderKey::ALL.to_vec(),
+            audit_now(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(grant.provider, ProviderKey::Discord);
+    assert_eq!(grant.access_token, SealedToken::new("k1:sealed-access"));
+    assert_eq!(
+        grant.refresh_token,
+        Some(SealedToken::new("k1:sealed-refresh"))
+    );
+}
