@@ -4,6 +4,7 @@
 mod access_tokens;
 mod audit_events;
 mod client_ip;
+mod deletion;
 mod demo;
 mod email_claims;
 mod errors;

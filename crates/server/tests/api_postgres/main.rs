@@ -13,6 +13,8 @@ mod access_tokens;
 mod audit_events;
 #[path = "../api/client_ip.rs"]
 mod client_ip;
+#[path = "../api/deletion.rs"]
+mod deletion;
 #[path = "../api/email_claims.rs"]
 mod email_claims;
 #[path = "../api/errors.rs"]

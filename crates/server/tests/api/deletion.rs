@@ -1,0 +1,72 @@
+//! `DELETE /users/me` (CONTRACT §6): the account, its links and sessions are gone, its
+//! tokens refused from then on, and it needs a recent login.
+
+use crate::helpers::{assert_problem, spawn_app, token};
+use reqwest::StatusCode;
+use serde_json::json;
+use social_login::settings::Settings;
+use social_login::wiring::session_tokens;
+use social_login_ports::SessionTokens as _;
+
+#[tokio::test]
+async fn deleting_the_account_ends_every_token_and_frees_the_provider_account() {
+    let app = spawn_app().await;
+    let ada = app.login("583231").await;
+    let bearer = token(&ada);
+    let first_id = ada["user"]["id"].clone();
+
+    let deleted = app.delete("/users/me", Some(&bearer)).await;
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+
+    for path in ["/users/me", "/auth/oauth/accounts", "/users/me/events"] {
+        assert_problem(app.get(path, Some(&bearer)).await, 401, "Unauthorized").await;
+    }
+    assert_problem(
+        app.delete("/users/me", Some(&bearer)).await,
+        401,
+        "Unauthorized",
+    )
+    .await;
+    let refresh = app
+        .post(
+            "/auth/refresh",
+            &json!({"refresh_token": ada["refresh_token"]}),
+            None,
+        )
+        .await;
+    assert_problem(refresh, 401, "InvalidCredentials").await;
+
+    // The provider account is free: signing in with it again registers a new user.
+    let again = app.login("583231").await;
+    assert_eq!(again["is_new_user"], true);
+    assert_ne!(again["user"]["id"], first_id);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_token_from_an_old_login_cannot_delete_the_account() {
+    let app = spawn_app().await;
+    let pat = app.register("pat@example.com").await;
+    let user = pat["user"]["id"].as_str().unwrap().parse().unwrap();
+    // A valid token of the same service, issued six minutes ago.
+    let settings = Settings::with_secret_key("e2e-secret-key-that-is-long-enough-0123456789");
+    let old = session_tokens(&settings)
+        .issue_access(
+            user,
+            time::OffsetDateTime::now_utc() - time::Duration::minutes(6),
+        )
+        .unwrap();
+    let old = old.value.expose();
+    assert_eq!(
+        app.get("/users/me", Some(old)).await.status(),
+        StatusCode::OK
+    );
+
+    let refused = app.delete("/users/me", Some(old)).await;
+    assert_problem(refused, 401, "ReauthenticationRequired").await;
+    assert_eq!(
+        app.get("/users/me", Some(&token(&pat))).await.status(),
+        StatusCode::OK
+    );
+    app.stop().await;
+}
