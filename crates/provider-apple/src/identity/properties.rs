@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use social_login_domain::{PersonName, ProviderIdentity, ProviderKey};
 use social_login_id_token::IdTokenClaims;
 use social_login_ports::ProviderError;
-use social_login_provider_core::json_strategies::{body_bytes, object_with_keys, text};
+use social_login_provider_core::json_strategies::{self, says_true, text};
 
 const KEYS: &[&str] = &[
     "sub",
@@ -26,10 +26,7 @@ fn claims() -> Value {
 }
 
 fn document() -> impl Strategy<Value = Vec<u8>> {
-    prop_oneof![
-        4 => body_bytes(claims()),
-        1 => object_with_keys(KEYS).prop_map(|value| serde_json::to_vec(&value).unwrap()),
-    ]
+    json_strategies::document(claims(), KEYS)
 }
 
 /// A name part: anything the client might post, an oversized one included.
@@ -60,13 +57,6 @@ fn identity(
         .as_deref()
         .is_some_and(|sub| !sub.is_empty())
         .then(|| to_identity(claims, name))
-}
-
-fn says_true(value: &Value) -> bool {
-    *value == json!(true)
-        || value
-            .as_str()
-            .is_some_and(|text| text.eq_ignore_ascii_case("true"))
 }
 
 proptest! {

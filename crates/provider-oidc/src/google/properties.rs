@@ -9,7 +9,7 @@ use social_login_domain::{ProviderIdentity, ProviderKey};
 use social_login_id_token::claims::IdTokenClaims;
 use social_login_ports::ProviderError;
 use social_login_provider_core::decode_json;
-use social_login_provider_core::json_strategies::{body_bytes, object_with_keys};
+use social_login_provider_core::json_strategies::{document, says_true, trimmed};
 
 const KEYS: &[&str] = &["sub", "email", "email_verified", "name", "picture", "hd"];
 const SUB: &str = "110248495921238986420";
@@ -25,13 +25,6 @@ fn userinfo() -> Value {
            "name": "Ada Lovelace", "picture": "https://lh3.googleusercontent.com/a/ada=s96-c"})
 }
 
-fn document(valid: Value) -> impl Strategy<Value = Vec<u8>> {
-    prop_oneof![
-        4 => body_bytes(valid),
-        1 => object_with_keys(KEYS).prop_map(|value| serde_json::to_vec(&value).unwrap()),
-    ]
-}
-
 /// The adapter's path after the verifier: claims as serde decodes the payload, userinfo as
 /// `fetch_json` decodes the answer.
 fn identity(claims: &[u8], userinfo: &[u8]) -> Result<ProviderIdentity, ProviderError> {
@@ -41,27 +34,13 @@ fn identity(claims: &[u8], userinfo: &[u8]) -> Result<ProviderIdentity, Provider
     to_identity(claims, userinfo)
 }
 
-fn trimmed(value: &Value) -> Option<&str> {
-    value
-        .as_str()
-        .map(str::trim)
-        .filter(|text| !text.is_empty())
-}
-
-fn says_true(value: &Value) -> bool {
-    *value == json!(true)
-        || value
-            .as_str()
-            .is_some_and(|text| text.eq_ignore_ascii_case("true"))
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(192))]
 
     #[test]
     fn claims_and_userinfo_map_to_an_identity_they_support(
-        claims in document(claims()),
-        userinfo in document(userinfo()),
+        claims in document(claims(), KEYS),
+        userinfo in document(userinfo(), KEYS),
     ) {
         match identity(&claims, &userinfo) {
             Ok(identity) => {

@@ -2,7 +2,7 @@
 //! `user.deleted` event kept.
 
 use super::Repository;
-use super::fixtures::{new_link, new_user, now, refresh_works, store_token, token_hash};
+use super::fixtures::{new_link, new_user, refresh_works, store_token, token_hash};
 use crate::audit_now;
 use social_login_domain::{AuditEventType, ProviderKey, SealedToken, UserId};
 use std::sync::Arc;
