@@ -113,5 +113,21 @@ pub(crate) fn delete_expired_tokens(
         .filter(refresh_token::Column::TokenHash.in_subquery(expired))
 }
 
+/// Deletes up to `limit` audit events older than `before` (primary key: ids are
+/// time-ordered, so "older" is "smaller id", exact on both databases).
+pub(crate) fn delete_events_before(
+    before: OffsetDateTime,
+    limit: u64,
+) -> DeleteMany<audit_event::Entity> {
+    let bound = social_login_domain::AuditEventId::at(before, [0; 8]).as_uuid();
+    let old = Query::select()
+        .column(audit_event::Column::Id)
+        .from(audit_event::Entity)
+        .and_where(audit_event::Column::Id.lt(bound))
+        .limit(limit)
+        .to_owned();
+    audit_event::Entity::delete_many().filter(audit_event::Column::Id.in_subquery(old))
+}
+
 #[cfg(test)]
 mod explain;

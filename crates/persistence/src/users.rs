@@ -212,6 +212,18 @@ impl UserRepository for SeaOrmRepository {
         txn.commit().await.map_err(repository_error)
     }
 
+    async fn prune_events(
+        &self,
+        before: time::OffsetDateTime,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        Ok(queries::delete_events_before(before, limit)
+            .exec(self.connection())
+            .await
+            .map_err(repository_error)?
+            .rows_affected)
+    }
+
     async fn list_events(
         &self,
         user: UserId,

@@ -198,6 +198,14 @@ pub trait UserRepository: Send + Sync {
         outbox: EventSet,
     ) -> Result<(), RepositoryError>;
 
+    /// Housekeeping: deletes up to `limit` events that happened before `before`; returns
+    /// how many went (the caller repeats while it is `limit`).
+    async fn prune_events(
+        &self,
+        before: OffsetDateTime,
+        limit: u64,
+    ) -> Result<u64, RepositoryError>;
+
     /// The user's most recent events, newest first, at most `limit`.
     async fn list_events(
         &self,

@@ -26,6 +26,11 @@ pub fn spawn(service: Weak<AuthService>, every: Duration) {
                 Ok(pruned) => tracing::info!(pruned, "expired refresh tokens pruned"),
                 Err(error) => tracing::warn!(%error, "pruning expired refresh tokens failed"),
             }
+            match service.prune_old_events().await {
+                Ok(0) => {}
+                Ok(pruned) => tracing::info!(pruned, "old audit events pruned"),
+                Err(error) => tracing::warn!(%error, "pruning old audit events failed"),
+            }
         }
     });
 }

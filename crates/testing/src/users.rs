@@ -277,6 +277,22 @@ impl UserRepository for InMemoryRepository {
         self.lock().record(event, outbox)
     }
 
+    async fn prune_events(
+        &self,
+        before: time::OffsetDateTime,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        let mut tables = self.lock();
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        let mut pruned = 0;
+        tables.events.retain(|event| {
+            let old = event.created_at < before && pruned < limit;
+            pruned += usize::from(old);
+            !old
+        });
+        Ok(pruned as u64)
+    }
+
     async fn list_events(
         &self,
         user: UserId,

@@ -7,6 +7,8 @@ use tracing::{instrument, warn};
 
 /// Rows per pruning statement: short statements, short locks.
 const PRUNE_BATCH: u64 = 1_000;
+/// How long audit events are kept.
+pub const AUDIT_RETENTION: time::Duration = time::Duration::days(400);
 /// Batches per pruning run; the next run picks up whatever is left.
 const PRUNE_MAX_BATCHES: usize = 100;
 
@@ -65,6 +67,22 @@ impl AuthService {
                 .await?;
             pruned += batch;
             if batch == 0 {
+                break;
+            }
+        }
+        Ok(pruned)
+    }
+
+    /// Housekeeping: deletes audit events older than [`AUDIT_RETENTION`], in bounded
+    /// batches. Returns how many went.
+    #[instrument(skip_all)]
+    pub async fn prune_old_events(&self) -> Result<u64, AppError> {
+        let before = self.ports.clock.now() - AUDIT_RETENTION;
+        let mut pruned = 0;
+        for _ in 0..PRUNE_MAX_BATCHES {
+            let batch = self.ports.users.prune_events(before, PRUNE_BATCH).await?;
+            pruned += batch;
+            if batch < PRUNE_BATCH {
                 break;
             }
         }

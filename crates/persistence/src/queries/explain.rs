@@ -40,6 +40,10 @@ fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
             revoke_family(FamilyId::new()).build(backend),
         ),
         ("events_of", events_of(user, 100).build(backend)),
+        (
+            "delete_events_before",
+            delete_events_before(now, 1000).build(backend),
+        ),
         ("ended_families", ended_families(now, 1000).build(backend)),
         (
             "delete_tokens_of",

@@ -88,6 +88,7 @@ macro_rules! repository_contract {
             deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_grants,
             deleting_an_unknown_user_is_none_and_records_nothing,
             removing_a_link_hands_back_its_sealed_grant,
+            pruning_deletes_only_events_older_than_the_bound,
         );
     };
     (@rules $harness:path; $($rule:ident),* $(,)?) => {

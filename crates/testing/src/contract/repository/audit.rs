@@ -301,3 +301,37 @@ pub async fn the_outbox_holds_only_subscribed_types_and_hands_out_the_oldest_onc
         None
     );
 }
+
+pub async fn pruning_deletes_only_events_older_than_the_bound(repo: Arc<dyn Repository>) {
+    let ada = new_user(Some("ada@example.com"), true);
+    repo.create_user(ada.clone(), None, audit(0, EventSet::NONE))
+        .await
+        .unwrap();
+    for seconds in [10, 20, 30] {
+        let hash = super::fixtures::random_hash();
+        let first = social_login_ports::NewRefreshToken {
+            hash,
+            user_id: ada.id,
+            family: social_login_domain::FamilyId::new(),
+            created_at: now(),
+            expires_at: now() + Duration::days(1),
+        };
+        repo.start_family(
+            first,
+            now() + Duration::days(30),
+            audit(seconds, EventSet::NONE),
+        )
+        .await
+        .unwrap();
+    }
+    let bound = now() + Duration::seconds(15);
+    assert_eq!(repo.prune_events(bound, 100).await.unwrap(), 2);
+    assert_eq!(repo.prune_events(bound, 100).await.unwrap(), 0);
+    let kept = repo.list_events(ada.id, 100).await.unwrap();
+    assert_eq!(kept.len(), 2);
+    assert!(kept.iter().all(|event| event.created_at > bound));
+    // At most `limit` at a time.
+    let later = now() + Duration::minutes(1);
+    assert_eq!(repo.prune_events(later, 1).await.unwrap(), 1);
+    assert_eq!(repo.list_events(ada.id, 100).await.unwrap().len(), 1);
+}
