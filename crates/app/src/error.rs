@@ -18,6 +18,8 @@ pub enum AppError {
     CodeExchangeFailed(String),
     #[error("user info failed: {0}")]
     UserInfoFailed(String),
+    #[error("provider offers no sign-in with an id_token")]
+    IdTokenNotSupported,
     #[error("email already registered")]
     EmailAlreadyRegistered,
     #[error("provider already linked")]
@@ -46,6 +48,7 @@ impl AppError {
             Self::StateMismatch(_) => ErrorCode::OAuthStateMismatch,
             Self::CodeExchangeFailed(_) => ErrorCode::OAuthCodeExchangeFailed,
             Self::UserInfoFailed(_) => ErrorCode::OAuthUserInfoFailed,
+            Self::IdTokenNotSupported => ErrorCode::IdTokenNotSupported,
             Self::EmailAlreadyRegistered => ErrorCode::EmailAlreadyRegistered,
             Self::ProviderAlreadyLinked => ErrorCode::ProviderAlreadyLinked,
             Self::AccountNotFound => ErrorCode::OAuthAccountNotFound,
@@ -70,6 +73,7 @@ impl From<ProviderError> for AppError {
         match error {
             ProviderError::CodeExchange(why) => Self::CodeExchangeFailed(why),
             ProviderError::UserInfo(why) => Self::UserInfoFailed(why),
+            ProviderError::IdTokenNotSupported => Self::IdTokenNotSupported,
         }
     }
 }

@@ -5,6 +5,7 @@ pub mod authenticate;
 pub mod authorize;
 pub mod callback;
 pub mod connect;
+pub mod id_token;
 pub mod register;
 pub mod tokens;
 

@@ -19,7 +19,8 @@ pub mod webhooks;
 
 pub use clock::{Clock, SystemClock};
 pub use identity_provider::{
-    AuthorizationRequest, CallbackInput, IdentityProvider, PostBody, ProviderError, ProviderLogin,
+    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, PostBody, ProviderError,
+    ProviderLogin,
 };
 pub use password_hasher::{HashError, PasswordHasher};
 pub use randomness::Randomness;

@@ -27,13 +27,16 @@ pub fn check_issuer(policy: &IssuerPolicy, claims: &IdTokenClaims) -> Result<(),
 
 /// `aud` must contain our client id; with several audiences, `azp` must be present; and a
 /// present `azp` must be our client id (the token was issued to us, not to another app).
+#[cfg(test)]
 pub fn check_audience(client_id: &str, claims: &IdTokenClaims) -> Result<(), ProviderError> {
     check_audience_among(&[client_id], claims)
 }
 
-/// [`check_audience`] with several client ids of one registration (the web client id, an iOS
-/// bundle id, an Android client id): `aud` must name one of them, and a present `azp` too
-/// (Google's Android tokens: `aud` the web client, `azp` the Android client).
+/// The audience check with the client ids of one registration (the code flow: the web
+/// client id alone; native sign-in: also the iOS bundle id, the Android client id): `aud`
+/// must name one of them, with several audiences `azp` must be present, and a present
+/// `azp` must be one of them too (Google's Android tokens: `aud` the web client, `azp` the
+/// Android client).
 pub fn check_audience_among(allowed: &[&str], claims: &IdTokenClaims) -> Result<(), ProviderError> {
     if !allowed
         .iter()
