@@ -1,9 +1,10 @@
 //! A scripted identity provider: answers what the test told it and remembers what it got.
 
 use async_trait::async_trait;
-use social_login_domain::ProviderKey;
+use social_login_domain::{ProviderIdentity, ProviderKey};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderLogin,
+    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, ProviderError,
+    ProviderLogin,
 };
 use std::sync::Mutex;
 
@@ -13,6 +14,9 @@ pub struct FakeProvider {
     key: ProviderKey,
     answer: Mutex<Result<ProviderLogin, ProviderError>>,
     received: Mutex<Vec<CallbackInput>>,
+    /// Native sign-in: an OAuth 2.0-only provider until `answer_id_token` is called.
+    id_token_answer: Mutex<Result<ProviderIdentity, ProviderError>>,
+    id_tokens_received: Mutex<Vec<IdTokenInput>>,
 }
 
 impl FakeProvider {
@@ -23,6 +27,8 @@ impl FakeProvider {
                 "the test gave the fake provider no answer".into(),
             ))),
             received: Mutex::new(Vec::new()),
+            id_token_answer: Mutex::new(Err(ProviderError::IdTokenNotSupported)),
+            id_tokens_received: Mutex::new(Vec::new()),
         }
     }
 
@@ -34,6 +40,16 @@ impl FakeProvider {
     /// Every callback input this provider was asked to complete, in order.
     pub fn received(&self) -> Vec<CallbackInput> {
         self.received.lock().unwrap().clone()
+    }
+
+    /// What every later native sign-in (`sign_in_with_id_token`) returns.
+    pub fn answer_id_token(&self, outcome: Result<ProviderIdentity, ProviderError>) {
+        *self.id_token_answer.lock().unwrap() = outcome;
+    }
+
+    /// Every native sign-in input this provider was asked to verify, in order.
+    pub fn id_tokens_received(&self) -> Vec<IdTokenInput> {
+        self.id_tokens_received.lock().unwrap().clone()
     }
 }
 
@@ -54,6 +70,14 @@ impl IdentityProvider for FakeProvider {
     async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError> {
         self.received.lock().unwrap().push(callback);
         self.answer.lock().unwrap().clone()
+    }
+
+    async fn sign_in_with_id_token(
+        &self,
+        input: IdTokenInput,
+    ) -> Result<ProviderIdentity, ProviderError> {
+        self.id_tokens_received.lock().unwrap().push(input);
+        self.id_token_answer.lock().unwrap().clone()
     }
 }
 

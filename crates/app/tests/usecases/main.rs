@@ -12,6 +12,7 @@ mod callback_linking;
 mod connect;
 mod error_codes;
 mod failures;
+mod id_token;
 mod passwords;
 mod races;
 mod sessions;
