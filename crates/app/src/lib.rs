@@ -1,8 +1,8 @@
 //! Use cases of social-login, written against the ports only.
 //!
 //! `AuthService` holds the adapters behind `Arc<dyn Port>` and exposes one method per use
-//! case: authorize, callback, connect, accounts, disconnect, register, password login,
-//! refresh, logout, me. The HTTP layer calls these and nothing else.
+//! case: authorize, callback, connect, native id_token sign-in and connect, accounts,
+//! disconnect, register, password login, refresh, logout, me. The HTTP layer calls these and nothing else.
 
 mod error;
 mod input;
