@@ -18,6 +18,8 @@ pub enum AppError {
     CodeExchangeFailed(String),
     #[error("user info failed: {0}")]
     UserInfoFailed(String),
+    #[error("provider offers no sign-in with an id_token")]
+    IdTokenNotSupported,
     #[error("email already registered")]
     EmailAlreadyRegistered,
     #[error("provider already linked")]
@@ -48,6 +50,7 @@ impl AppError {
             Self::StateMismatch(_) => ErrorCode::OAuthStateMismatch,
             Self::CodeExchangeFailed(_) => ErrorCode::OAuthCodeExchangeFailed,
             Self::UserInfoFailed(_) => ErrorCode::OAuthUserInfoFailed,
+            Self::IdTokenNotSupported => ErrorCode::IdTokenNotSupported,
             Self::EmailAlreadyRegistered => ErrorCode::EmailAlreadyRegistered,
             Self::ProviderAlreadyLinked => ErrorCode::ProviderAlreadyLinked,
             Self::AccountNotFound => ErrorCode::OAuthAccountNotFound,
@@ -75,6 +78,7 @@ impl From<ProviderError> for AppError {
             ProviderError::UserInfo(why) => Self::UserInfoFailed(why),
             // Never answered to a client (revocation is best effort); here for completeness.
             ProviderError::Revocation(why) => Self::UserInfoFailed(why),
+            ProviderError::IdTokenNotSupported => Self::IdTokenNotSupported,
         }
     }
 }

@@ -1,8 +1,8 @@
 //! Use cases of social-login, written against the ports only.
 //!
 //! `AuthService` holds the adapters behind `Arc<dyn Port>` and exposes one method per use
-//! case: authorize, callback, connect, accounts, disconnect, register, password login,
-//! refresh, logout, me. The HTTP layer calls these and nothing else.
+//! case: authorize, callback, connect, native id_token sign-in and connect, accounts,
+//! disconnect, register, password login, refresh, logout, me. The HTTP layer calls these and nothing else.
 
 mod error;
 mod input;
@@ -19,5 +19,6 @@ pub use input::ProviderReturn;
 pub use providers::ProviderRegistry;
 pub use service::{AuthPolicy, AuthService, Ports};
 pub use session::LoginResult;
+pub use usecases::id_token::{IdTokenCommand, MAX_ID_TOKEN_BYTES, MAX_NONCE_BYTES};
 pub use usecases::register::Registration;
 pub use webhooks::{DeliveryStep, WebhookDelivery};

@@ -10,6 +10,12 @@ use tracing::{info, warn};
 impl AuthService {
     pub(crate) async fn revoke_grant(&self, user: UserId, grant: SealedGrant, origin: &Origin) {
         let provider = grant.provider;
+        if grant.access_token.is_none() {
+            // A native id_token sign-in: the app on the device holds the grant, the service
+            // was never given a token to revoke it with.
+            info!(%provider, "no provider token stored; nothing to revoke");
+            return;
+        }
         let outcome = match self.open_grant(&grant) {
             Err(why) => Err(why),
             Ok(opened) => match self.ports.providers.get(provider) {

@@ -14,6 +14,18 @@ impl SealedToken {
         Self(sealed.into())
     }
 
+    /// What a link stores when the provider issued no token: a native id_token sign-in
+    /// (CONTRACT §6) brings an identity and nothing to call the provider with. The empty
+    /// string is no sealed value (no cipher opens it), so it cannot pass for a token.
+    pub fn none() -> Self {
+        Self(String::new())
+    }
+
+    /// True for [`SealedToken::none`]: there is no provider token to open or revoke.
+    pub fn is_none(&self) -> bool {
+        self.0.is_empty()
+    }
+
     pub fn as_str(&self) -> &str {
         &self.0
     }

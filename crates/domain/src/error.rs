@@ -10,6 +10,8 @@ pub enum ErrorCode {
     OAuthStateMismatch,
     OAuthCodeExchangeFailed,
     OAuthUserInfoFailed,
+    /// Native sign-in with an id_token, on a provider that issues none (CONTRACT §6).
+    IdTokenNotSupported,
     EmailAlreadyRegistered,
     ProviderAlreadyLinked,
     OAuthAccountNotFound,
@@ -32,11 +34,12 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 19] = [
+    pub const ALL: [ErrorCode; 20] = [
         Self::OAuthProviderNotConfigured,
         Self::OAuthStateMismatch,
         Self::OAuthCodeExchangeFailed,
         Self::OAuthUserInfoFailed,
+        Self::IdTokenNotSupported,
         Self::EmailAlreadyRegistered,
         Self::ProviderAlreadyLinked,
         Self::OAuthAccountNotFound,
@@ -60,6 +63,7 @@ impl ErrorCode {
             Self::OAuthStateMismatch => "OAuthStateMismatch",
             Self::OAuthCodeExchangeFailed => "OAuthCodeExchangeFailed",
             Self::OAuthUserInfoFailed => "OAuthUserInfoFailed",
+            Self::IdTokenNotSupported => "IdTokenNotSupported",
             Self::EmailAlreadyRegistered => "EmailAlreadyRegistered",
             Self::ProviderAlreadyLinked => "ProviderAlreadyLinked",
             Self::OAuthAccountNotFound => "OAuthAccountNotFound",

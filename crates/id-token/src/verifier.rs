@@ -40,9 +40,22 @@ pub struct IdTokenVerifier {
     keys: Arc<KeySetCache>,
     issuer: IssuerPolicy,
     client_id: String,
+    /// Other client ids of the same registration (iOS bundle id, Android client id),
+    /// accepted only for tokens an app presents ([`IdTokenVerifier::verify_presented`]).
+    other_client_ids: Vec<String>,
     algorithms: Vec<Algorithm>,
     nonce: NoncePolicy,
     clock: Arc<dyn Clock>,
+}
+
+/// How the `nonce` claim is checked.
+enum NonceCheck<'a> {
+    /// Equal to the nonce stored with the state (the code flow), as the policy says.
+    Stored(&'a SecretText),
+    /// The hex SHA-256 of the raw nonce the app sent.
+    HashOf(&'a SecretText),
+    /// The app sent none: nothing to compare with.
+    Unchecked,
 }
 
 impl fmt::Debug for IdTokenVerifier {
@@ -51,6 +64,7 @@ impl fmt::Debug for IdTokenVerifier {
             .field("keys", &self.keys)
             .field("issuer", &self.issuer)
             .field("client_id", &self.client_id)
+            .field("other_client_ids", &self.other_client_ids)
             .field("algorithms", &self.algorithms)
             .field("nonce", &self.nonce)
             .finish_non_exhaustive()
@@ -70,6 +84,7 @@ impl IdTokenVerifier {
             keys,
             issuer,
             client_id: client_id.into(),
+            other_client_ids: Vec::new(),
             algorithms: vec![Algorithm::RS256],
             nonce: NoncePolicy::Required,
             clock,
@@ -79,6 +94,17 @@ impl IdTokenVerifier {
     /// Replaces the nonce policy (default [`NoncePolicy::Required`]).
     pub fn with_nonce_policy(mut self, policy: NoncePolicy) -> Self {
         self.nonce = policy;
+        self
+    }
+
+    /// Adds the other client ids of this registration (`[oauth_providers.X] client_ids`):
+    /// audiences accepted for tokens an app presents, never for the code flow's.
+    pub fn with_other_client_ids<I, S>(mut self, client_ids: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.other_client_ids = client_ids.into_iter().map(Into::into).collect();
         self
     }
 
@@ -104,6 +130,31 @@ impl IdTokenVerifier {
         id_token: &SecretText,
         nonce: &SecretText,
     ) -> Result<IdTokenClaims, ProviderError> {
+        self.verify_with(id_token, &[&self.client_id], NonceCheck::Stored(nonce))
+            .await
+    }
+
+    /// Verifies an id_token an app received on the device and posted to us (native sign-in).
+    /// Its audience may be any client id of the registration; with `raw_nonce`, its `nonce`
+    /// must be that value's hex SHA-256, and without one no nonce is compared.
+    #[tracing::instrument(skip_all)]
+    pub async fn verify_presented(
+        &self,
+        id_token: &SecretText,
+        raw_nonce: Option<&SecretText>,
+    ) -> Result<IdTokenClaims, ProviderError> {
+        let mut audiences = vec![self.client_id.as_str()];
+        audiences.extend(self.other_client_ids.iter().map(String::as_str));
+        let nonce = raw_nonce.map_or(NonceCheck::Unchecked, NonceCheck::HashOf);
+        self.verify_with(id_token, &audiences, nonce).await
+    }
+
+    async fn verify_with(
+        &self,
+        id_token: &SecretText,
+        audiences: &[&str],
+        nonce: NonceCheck<'_>,
+    ) -> Result<IdTokenClaims, ProviderError> {
         let token = id_token.expose();
         let header = read_header(token, &self.algorithms)?;
         let now = self.clock.now();
@@ -113,10 +164,16 @@ impl IdTokenVerifier {
             .await?;
         let claims = decode_signed(token, &key, header.alg)?;
         checks::check_issuer(&self.issuer, &claims)?;
-        checks::check_audience(&self.client_id, &claims)?;
+        checks::check_audience_among(audiences, &claims)?;
         checks::check_times(&claims, now.unix_timestamp())?;
-        if self.nonce == NoncePolicy::Required || claims.nonce.is_some() {
-            checks::check_nonce(nonce, &claims)?;
+        match nonce {
+            NonceCheck::Stored(stored)
+                if self.nonce == NoncePolicy::Required || claims.nonce.is_some() =>
+            {
+                checks::check_nonce(stored, &claims)?;
+            }
+            NonceCheck::HashOf(raw) => checks::check_hashed_nonce(raw, &claims)?,
+            NonceCheck::Stored(_) | NonceCheck::Unchecked => {}
         }
         if claims.sub.as_deref().is_none_or(str::is_empty) {
             return Err(ProviderError::UserInfo("id_token has no subject".into()));

@@ -48,6 +48,17 @@ impl fmt::Debug for PostBody {
     }
 }
 
+/// What a native app posted (CONTRACT §6): the id_token it received on the device.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdTokenInput {
+    pub id_token: SecretText,
+    /// The raw nonce the app chose; the token must carry its hex SHA-256. `None`: the app
+    /// sent none, and no nonce is compared.
+    pub nonce: Option<SecretText>,
+    /// Apple's first-authorization body as the app received it (the name); others ignore it.
+    pub post_body: Option<PostBody>,
+}
+
 /// A completed provider sign-in: who it is, and the provider's tokens (to be sealed).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderLogin {
@@ -65,6 +76,9 @@ pub enum ProviderError {
     /// The profile, emails or id_token could not be fetched or did not verify.
     #[error("user info failed: {0}")]
     UserInfo(String),
+    /// The provider has no id_tokens an app could present (the OAuth 2.0-only ones).
+    #[error("this provider offers no sign-in with an id_token")]
+    IdTokenNotSupported,
     /// The revocation endpoint refused, failed or timed out.
     #[error("revocation failed: {0}")]
     Revocation(String),
@@ -113,5 +127,16 @@ pub trait IdentityProvider: Send + Sync {
     async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
         let _ = grant;
         Ok(Revoked::NotSupported)
+    }
+
+    /// Verifies an id_token an app obtained natively (signature, issuer, expiry, one of the
+    /// registration's client ids as audience, the hashed nonce) and returns who it is about.
+    /// No provider token comes with it. Providers without id_tokens keep this default.
+    async fn sign_in_with_id_token(
+        &self,
+        input: IdTokenInput,
+    ) -> Result<ProviderIdentity, ProviderError> {
+        let _ = input;
+        Err(ProviderError::IdTokenNotSupported)
     }
 }

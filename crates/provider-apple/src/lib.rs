@@ -12,6 +12,8 @@
 
 pub mod client_secret;
 pub mod identity;
+#[cfg(test)]
+mod native_tests;
 pub mod post_body;
 pub mod provider;
 

@@ -5,11 +5,11 @@ use crate::client_secret::{ClientSecretSigner, KEY_FIELD, read_team_key};
 use crate::identity;
 use crate::post_body;
 use async_trait::async_trait;
-use social_login_domain::{ProviderKey, SecretText};
+use social_login_domain::{ProviderIdentity, ProviderKey, SecretText};
 use social_login_id_token::{IdTokenVerifier, IssuerPolicy, KeySetCache};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, Clock, IdentityProvider, ProviderError, ProviderLogin,
-    SystemClock,
+    AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, ProviderError,
+    ProviderLogin, SystemClock,
 };
 use social_login_provider_core::{
     ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
@@ -135,6 +135,16 @@ impl AppleProvider {
             verifier,
         })
     }
+
+    /// Accepts `client_ids` (`[oauth_providers.apple] client_ids`: the app's bundle id, which
+    /// is the audience of tokens Sign in with Apple issues on iOS) besides the Services ID
+    /// as the audience of id_tokens an app presents natively.
+    pub fn with_client_ids(mut self, client_ids: &[String]) -> Self {
+        self.verifier = self
+            .verifier
+            .with_other_client_ids(client_ids.iter().cloned());
+        self
+    }
 }
 
 #[async_trait]
@@ -179,6 +189,21 @@ impl IdentityProvider for AppleProvider {
             identity,
             tokens: tokens.into_provider_tokens(),
         })
+    }
+
+    /// The app's token, verified like the code flow's; the name only from `post_body`, as
+    /// Apple gives it to the app once (`ASAuthorizationAppleIDCredential.fullName`).
+    #[tracing::instrument(skip_all, fields(provider = "apple"))]
+    async fn sign_in_with_id_token(
+        &self,
+        input: IdTokenInput,
+    ) -> Result<ProviderIdentity, ProviderError> {
+        let claims = self
+            .verifier
+            .verify_presented(&input.id_token, input.nonce.as_ref())
+            .await?;
+        let name = post_body::name_in(input.post_body.as_ref());
+        identity::to_identity(claims, name.as_ref())
     }
 }
 

@@ -7,12 +7,12 @@ mod properties;
 
 use crate::oidc_flow::OidcFlow;
 use async_trait::async_trait;
-use social_login_domain::ProviderKey;
+use social_login_domain::{ProviderIdentity, ProviderKey};
 use social_login_id_token::KeySetCache;
 use social_login_id_token::{IdTokenVerifier, IssuerPolicy};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, Clock, IdentityProvider, ProviderError, ProviderLogin,
-    SystemClock,
+    AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, ProviderError,
+    ProviderLogin, SystemClock,
 };
 use social_login_provider_core::{
     ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
@@ -86,6 +86,13 @@ impl GoogleProvider {
             userinfo_url,
         })
     }
+
+    /// Accepts `client_ids` (`[oauth_providers.X] client_ids`: iOS bundle id, Android client
+    /// id...) besides `client_id` as the audience of id_tokens an app presents natively.
+    pub fn with_client_ids(mut self, client_ids: &[String]) -> Self {
+        self.oidc = self.oidc.with_other_client_ids(client_ids);
+        self
+    }
 }
 
 #[async_trait]
@@ -109,5 +116,15 @@ impl IdentityProvider for GoogleProvider {
             identity: identity::to_identity(claims, userinfo)?,
             tokens: tokens.into_provider_tokens(),
         })
+    }
+
+    /// Everything comes from the signed token: there is no access token for userinfo.
+    #[tracing::instrument(skip_all, fields(provider = "google"))]
+    async fn sign_in_with_id_token(
+        &self,
+        input: IdTokenInput,
+    ) -> Result<ProviderIdentity, ProviderError> {
+        let claims = self.oidc.verify_presented(&input).await?;
+        identity::from_claims(claims)
     }
 }

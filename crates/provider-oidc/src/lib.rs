@@ -7,6 +7,8 @@
 pub mod google;
 pub mod linkedin;
 pub mod microsoft;
+#[cfg(test)]
+mod native_tests;
 mod oidc_flow;
 
 pub use google::GoogleProvider;

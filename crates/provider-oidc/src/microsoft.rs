@@ -11,12 +11,12 @@ pub use tenant::{PERSONAL_ACCOUNT_TENANT, TENANT_PLACEHOLDER, tenant_issuer_poli
 
 use crate::oidc_flow::OidcFlow;
 use async_trait::async_trait;
-use social_login_domain::ProviderKey;
+use social_login_domain::{ProviderIdentity, ProviderKey};
 use social_login_id_token::IdTokenVerifier;
 use social_login_id_token::KeySetCache;
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, Clock, IdentityProvider, ProviderError, ProviderLogin,
-    SystemClock,
+    AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, ProviderError,
+    ProviderLogin, SystemClock,
 };
 use social_login_provider_core::{
     ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
@@ -87,6 +87,13 @@ impl MicrosoftProvider {
             oidc: OidcFlow::new(flow, verifier),
         })
     }
+
+    /// Accepts `client_ids` (`[oauth_providers.X] client_ids`: iOS bundle id, Android client
+    /// id...) besides `client_id` as the audience of id_tokens an app presents natively.
+    pub fn with_client_ids(mut self, client_ids: &[String]) -> Self {
+        self.oidc = self.oidc.with_other_client_ids(client_ids);
+        self
+    }
 }
 
 #[async_trait]
@@ -107,5 +114,14 @@ impl IdentityProvider for MicrosoftProvider {
             identity: identity::to_identity(claims)?,
             tokens: tokens.into_provider_tokens(),
         })
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = "microsoft"))]
+    async fn sign_in_with_id_token(
+        &self,
+        input: IdTokenInput,
+    ) -> Result<ProviderIdentity, ProviderError> {
+        let claims = self.oidc.verify_presented(&input).await?;
+        identity::to_identity(claims)
     }
 }

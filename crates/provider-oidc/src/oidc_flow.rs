@@ -4,7 +4,7 @@
 use serde::de::DeserializeOwned;
 use social_login_id_token::IdTokenVerifier;
 use social_login_id_token::claims::IdTokenClaims;
-use social_login_ports::{AuthorizationRequest, CallbackInput, ProviderError};
+use social_login_ports::{AuthorizationRequest, CallbackInput, IdTokenInput, ProviderError};
 use social_login_provider_core::{CodeFlow, TokenSet, fetch_json};
 use url::Url;
 
@@ -18,6 +18,15 @@ pub struct OidcFlow {
 impl OidcFlow {
     pub fn new(flow: CodeFlow, verifier: IdTokenVerifier) -> Self {
         Self { flow, verifier }
+    }
+
+    /// Accepts `client_ids` (iOS, Android...) besides the web client id as the audience of
+    /// id_tokens an app presents.
+    pub fn with_other_client_ids(mut self, client_ids: &[String]) -> Self {
+        self.verifier = self
+            .verifier
+            .with_other_client_ids(client_ids.iter().cloned());
+        self
     }
 
     /// The authorization URL with the state's nonce. A provider that does not echo it
@@ -46,6 +55,16 @@ impl OidcFlow {
             .verify(id_token, &callback.redeemed.nonce)
             .await?;
         Ok((tokens, claims))
+    }
+
+    /// Verifies an id_token an app obtained natively (CONTRACT §6).
+    pub async fn verify_presented(
+        &self,
+        input: &IdTokenInput,
+    ) -> Result<IdTokenClaims, ProviderError> {
+        self.verifier
+            .verify_presented(&input.id_token, input.nonce.as_ref())
+            .await
     }
 
     /// GET `url` with the access token as Bearer: the provider's userinfo document.

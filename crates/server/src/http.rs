@@ -5,6 +5,7 @@ mod client_ip;
 mod dto;
 mod error;
 mod extract;
+mod id_token;
 mod in_flight;
 mod metrics;
 mod oauth;
@@ -98,6 +99,7 @@ pub fn router(service: Arc<AuthService>, well_known: WellKnown, options: HttpOpt
     let public = OpenApiRouter::new()
         .routes(routes!(oauth::authorize))
         .routes(routes!(oauth::callback))
+        .routes(routes!(id_token::sign_in))
         .routes(routes!(password::register))
         .routes(routes!(password::login))
         .routes(routes!(password::refresh))
@@ -109,6 +111,7 @@ pub fn router(service: Arc<AuthService>, well_known: WellKnown, options: HttpOpt
     let (api, openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(public)
         .routes(routes!(oauth::connect))
+        .routes(routes!(id_token::connect))
         .routes(routes!(oauth::accounts))
         .routes(routes!(oauth::disconnect))
         .routes(routes!(password::me, password::delete_me))

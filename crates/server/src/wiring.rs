@@ -161,9 +161,11 @@ fn providers(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
             ProviderKey::Github => {
                 Arc::new(GithubProvider::new(provider, http.clone()).map_err(failed)?)
             }
-            ProviderKey::Google => {
-                Arc::new(GoogleProvider::new(provider, http.clone()).map_err(failed)?)
-            }
+            ProviderKey::Google => Arc::new(
+                GoogleProvider::new(provider, http.clone())
+                    .map_err(failed)?
+                    .with_client_ids(&config.client_ids),
+            ),
             ProviderKey::Discord => {
                 Arc::new(DiscordProvider::new(provider, http.clone()).map_err(failed)?)
             }
@@ -173,13 +175,17 @@ fn providers(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
             ProviderKey::Twitter => {
                 Arc::new(TwitterProvider::new(provider, http.clone()).map_err(failed)?)
             }
-            ProviderKey::Microsoft => {
-                Arc::new(MicrosoftProvider::new(provider, http.clone()).map_err(failed)?)
-            }
+            ProviderKey::Microsoft => Arc::new(
+                MicrosoftProvider::new(provider, http.clone())
+                    .map_err(failed)?
+                    .with_client_ids(&config.client_ids),
+            ),
             ProviderKey::Linkedin => {
                 Arc::new(LinkedinProvider::new(provider, http.clone()).map_err(failed)?)
             }
-            ProviderKey::Apple => Arc::new(apple(provider, settings, http.clone())?),
+            ProviderKey::Apple => Arc::new(
+                apple(provider, settings, http.clone())?.with_client_ids(&config.client_ids),
+            ),
             other => {
                 return Err(StartupError::Provider(format!(
                     "oauth_providers.{other}: no adapter in this build"

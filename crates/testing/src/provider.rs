@@ -1,10 +1,10 @@
 //! A scripted identity provider: answers what the test told it and remembers what it got.
 
 use async_trait::async_trait;
-use social_login_domain::ProviderKey;
+use social_login_domain::{ProviderIdentity, ProviderKey};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderGrant,
-    ProviderLogin, Revoked,
+    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, ProviderError,
+    ProviderGrant, ProviderLogin, Revoked,
 };
 use std::sync::Mutex;
 
@@ -16,6 +16,9 @@ pub struct FakeProvider {
     received: Mutex<Vec<CallbackInput>>,
     revoked: Mutex<Vec<ProviderGrant>>,
     revocation: Mutex<Result<Revoked, ProviderError>>,
+    /// Native sign-in: an OAuth 2.0-only provider until `answer_id_token` is called.
+    id_token_answer: Mutex<Result<ProviderIdentity, ProviderError>>,
+    id_tokens_received: Mutex<Vec<IdTokenInput>>,
 }
 
 impl FakeProvider {
@@ -28,6 +31,8 @@ impl FakeProvider {
             received: Mutex::new(Vec::new()),
             revoked: Mutex::new(Vec::new()),
             revocation: Mutex::new(Ok(Revoked::Done)),
+            id_token_answer: Mutex::new(Err(ProviderError::IdTokenNotSupported)),
+            id_tokens_received: Mutex::new(Vec::new()),
         }
     }
 
@@ -49,6 +54,16 @@ impl FakeProvider {
     /// Every callback input this provider was asked to complete, in order.
     pub fn received(&self) -> Vec<CallbackInput> {
         self.received.lock().unwrap().clone()
+    }
+
+    /// What every later native sign-in (`sign_in_with_id_token`) returns.
+    pub fn answer_id_token(&self, outcome: Result<ProviderIdentity, ProviderError>) {
+        *self.id_token_answer.lock().unwrap() = outcome;
+    }
+
+    /// Every native sign-in input this provider was asked to verify, in order.
+    pub fn id_tokens_received(&self) -> Vec<IdTokenInput> {
+        self.id_tokens_received.lock().unwrap().clone()
     }
 }
 
@@ -74,6 +89,14 @@ impl IdentityProvider for FakeProvider {
     async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
         self.revoked.lock().unwrap().push(grant);
         self.revocation.lock().unwrap().clone()
+    }
+
+    async fn sign_in_with_id_token(
+        &self,
+        input: IdTokenInput,
+    ) -> Result<ProviderIdentity, ProviderError> {
+        self.id_tokens_received.lock().unwrap().push(input);
+        self.id_token_answer.lock().unwrap().clone()
     }
 }
 

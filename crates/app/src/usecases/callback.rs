@@ -1,8 +1,8 @@
 //! POST callback (spec 4.2): log an existing user in, or register a new one.
 
 use crate::{AppError, AuthService, LoginResult, ProviderReturn};
-use social_login_domain::Origin;
 use social_login_domain::state::Flow;
+use social_login_domain::{Origin, ProviderIdentity, SealedToken};
 use social_login_ports::{ProviderSignIn, SignInError};
 use tracing::instrument;
 
@@ -19,6 +19,19 @@ impl AuthService {
     ) -> Result<LoginResult, AppError> {
         let login = self.complete_return(ret, Flow::Login).await?;
         let (access_token, refresh_token) = self.seal(&login.tokens)?;
+        self.sign_in_identity(login.identity, access_token, refresh_token, origin)
+            .await
+    }
+
+    /// Logs in or registers the owner of a verified provider identity, storing the sealed
+    /// provider tokens with the link. Shared by the callback and the native id_token sign-in.
+    pub(crate) async fn sign_in_identity(
+        &self,
+        identity: ProviderIdentity,
+        access_token: SealedToken,
+        refresh_token: Option<SealedToken>,
+        origin: &Origin,
+    ) -> Result<LoginResult, AppError> {
         for _ in 0..ATTEMPTS {
             let now = self.ports.clock.now();
             let (session, refresh) = self.new_session(now);
@@ -28,7 +41,7 @@ impl AuthService {
                 .ports
                 .users
                 .sign_in_with_provider(ProviderSignIn {
-                    identity: login.identity.clone(),
+                    identity: identity.clone(),
                     access_token: access_token.clone(),
                     refresh_token: refresh_token.clone(),
                     auto_link_by_email: self.policy.auto_link_by_email,

@@ -3,7 +3,9 @@
 use crate::{AppError, AuthService, ProviderReturn};
 use social_login_domain::linking::check_connect;
 use social_login_domain::state::Flow;
-use social_login_domain::{LinkedAccount, NewLinkedAccount, Origin, UserId};
+use social_login_domain::{
+    LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, SealedToken, UserId,
+};
 use social_login_ports::AddLinkError;
 use tracing::instrument;
 
@@ -16,7 +18,21 @@ impl AuthService {
         origin: &Origin,
     ) -> Result<LinkedAccount, AppError> {
         let login = self.complete_return(ret, Flow::Connect { caller }).await?;
-        let identity = &login.identity;
+        let (access_token, refresh_token) = self.seal(&login.tokens)?;
+        self.link_identity(caller, &login.identity, access_token, refresh_token, origin)
+            .await
+    }
+
+    /// Links a verified provider identity to `caller` under the connect rules, storing the
+    /// sealed provider tokens. Shared by connect and the native id_token connect.
+    pub(crate) async fn link_identity(
+        &self,
+        caller: UserId,
+        identity: &ProviderIdentity,
+        access_token: SealedToken,
+        refresh_token: Option<SealedToken>,
+        origin: &Origin,
+    ) -> Result<LinkedAccount, AppError> {
         let users = &self.ports.users;
         let existing = users
             .find_link(identity.provider, &identity.subject)
@@ -24,7 +40,6 @@ impl AuthService {
         let caller_links = users.list_links(caller).await?;
         check_connect(&caller_links, identity, existing.as_ref())
             .map_err(|_| AppError::ProviderAlreadyLinked)?;
-        let (access_token, refresh_token) = self.seal(&login.tokens)?;
         let now = self.ports.clock.now();
         let link = NewLinkedAccount {
             id: self.new_link_id(now),

@@ -23,6 +23,7 @@ fn variant(error: &AppError) -> usize {
         AppError::Unavailable(_) => 11,
         AppError::Internal(_) => 12,
         AppError::ReauthenticationRequired => 13,
+        AppError::IdTokenNotSupported => 14,
     }
 }
 
@@ -66,6 +67,10 @@ fn table() -> Vec<(AppError, ErrorCode)> {
             ErrorCode::ServiceUnavailable,
         ),
         (AppError::Internal("x".into()), ErrorCode::InternalError),
+        (
+            AppError::IdTokenNotSupported,
+            ErrorCode::IdTokenNotSupported,
+        ),
     ]
 }
 
@@ -76,7 +81,7 @@ fn every_variant_maps_to_its_code() {
         assert_eq!(error.code(), *code, "{error:?}");
     }
     let listed: HashSet<usize> = table.iter().map(|(error, _)| variant(error)).collect();
-    assert_eq!(listed.len(), 14, "every variant has exactly one row");
+    assert_eq!(listed.len(), 15, "every variant has exactly one row");
 }
 
 #[test]
@@ -121,6 +126,10 @@ fn port_errors_translate_to_their_client_codes() {
         (
             AppError::from(ProviderError::UserInfo("x".into())),
             ErrorCode::OAuthUserInfoFailed,
+        ),
+        (
+            AppError::from(ProviderError::IdTokenNotSupported),
+            ErrorCode::IdTokenNotSupported,
         ),
         (
             AppError::from(RepositoryError::Unavailable("x".into())),

@@ -3,6 +3,7 @@
 
 use super::issuer::IssuerPolicy;
 use crate::claims::IdTokenClaims;
+use sha2::{Digest, Sha256};
 use social_login_domain::SecretText;
 use social_login_ports::ProviderError;
 use subtle::ConstantTimeEq;
@@ -26,12 +27,25 @@ pub fn check_issuer(policy: &IssuerPolicy, claims: &IdTokenClaims) -> Result<(),
 
 /// `aud` must contain our client id; with several audiences, `azp` must be present; and a
 /// present `azp` must be our client id (the token was issued to us, not to another app).
+#[cfg(test)]
 pub fn check_audience(client_id: &str, claims: &IdTokenClaims) -> Result<(), ProviderError> {
-    if !claims.aud.contains(client_id) {
+    check_audience_among(&[client_id], claims)
+}
+
+/// The audience check with the client ids of one registration (the code flow: the web
+/// client id alone; native sign-in: also the iOS bundle id, the Android client id): `aud`
+/// must name one of them, with several audiences `azp` must be present, and a present
+/// `azp` must be one of them too (Google's Android tokens: `aud` the web client, `azp` the
+/// Android client).
+pub fn check_audience_among(allowed: &[&str], claims: &IdTokenClaims) -> Result<(), ProviderError> {
+    if !allowed
+        .iter()
+        .any(|client_id| claims.aud.contains(client_id))
+    {
         return Err(fail("audience is not this client"));
     }
     match claims.azp.as_deref() {
-        Some(azp) if azp != client_id => Err(fail("authorized party is not this client")),
+        Some(azp) if !allowed.contains(&azp) => Err(fail("authorized party is not this client")),
         None if claims.aud.0.len() > 1 => Err(fail("has several audiences and no azp")),
         _ => Ok(()),
     }
@@ -68,6 +82,13 @@ pub fn check_nonce(expected: &SecretText, claims: &IdTokenClaims) -> Result<(), 
         return Err(fail("nonce does not match"));
     }
     Ok(())
+}
+
+/// The `nonce` must be the hex SHA-256 of the raw nonce the app chose (what Apple and Google
+/// sign when the app hands them the hash), compared in constant time.
+pub fn check_hashed_nonce(raw: &SecretText, claims: &IdTokenClaims) -> Result<(), ProviderError> {
+    let hashed = SecretText::new(hex::encode(Sha256::digest(raw.expose().as_bytes())));
+    check_nonce(&hashed, claims)
 }
 
 #[cfg(test)]
@@ -185,6 +206,56 @@ mod tests {
         assert_eq!(
             message(check_nonce(&expected, &claims(json!({})))),
             "id_token has no nonce"
+        );
+    }
+
+    #[test]
+    fn any_listed_client_id_is_an_accepted_audience_and_azp() {
+        let allowed = ["web", "com.example.ios", "android"];
+        assert!(check_audience_among(&allowed, &claims(json!({"aud": "com.example.ios"}))).is_ok());
+        let android = claims(json!({"aud": "web", "azp": "android"}));
+        assert!(check_audience_among(&allowed, &android).is_ok());
+        assert_eq!(
+            message(check_audience_among(
+                &allowed,
+                &claims(json!({"aud": "other"}))
+            )),
+            "id_token audience is not this client"
+        );
+        let foreign_azp = claims(json!({"aud": "web", "azp": "other-app"}));
+        assert_eq!(
+            message(check_audience_among(&allowed, &foreign_azp)),
+            "id_token authorized party is not this client"
+        );
+        assert_eq!(
+            message(check_audience_among(
+                &allowed,
+                &claims(json!({"aud": ["web", "x"]}))
+            )),
+            "id_token has several audiences and no azp"
+        );
+        assert!(check_audience_among(&[], &claims(json!({"aud": "web"}))).is_err());
+    }
+
+    #[test]
+    fn a_hashed_nonce_is_the_hex_sha256_of_the_raw_one() {
+        let raw = SecretText::new("raw-nonce-from-the-app");
+        // printf %s raw-nonce-from-the-app | sha256sum
+        let hashed = "98b1235ac1d7ca1101e44f034a720d2015b22de1ee71a8994a7d4e3b8f08eb87";
+        assert!(check_hashed_nonce(&raw, &claims(json!({"nonce": hashed}))).is_ok());
+        assert_eq!(
+            message(check_hashed_nonce(
+                &raw,
+                &claims(json!({"nonce": "raw-nonce-from-the-app"}))
+            )),
+            "id_token nonce does not match"
+        );
+        assert_eq!(
+            message(check_hashed_nonce(
+                &raw,
+                &claims(json!({"nonce": hashed.to_uppercase()}))
+            )),
+            "id_token nonce does not match"
         );
     }
 }

@@ -55,6 +55,16 @@ pub fn to_identity(
     })
 }
 
+/// Maps the verified claims of an id_token an app presented: no userinfo call (there is no
+/// access token), so email, name and picture come from the token alone.
+pub fn from_claims(claims: IdTokenClaims) -> Result<ProviderIdentity, ProviderError> {
+    let userinfo = UserInfo {
+        sub: claims.sub.clone().unwrap_or_default(),
+        ..UserInfo::default()
+    };
+    to_identity(claims, userinfo)
+}
+
 fn non_blank(value: Option<String>) -> Option<String> {
     value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
 }
@@ -129,5 +139,23 @@ mod tests {
         .unwrap();
         assert_eq!(malformed.email, None);
         assert!(!malformed.email_verified);
+    }
+
+    #[test]
+    fn a_presented_token_alone_gives_the_identity() {
+        let identity = from_claims(claims(
+            json!({"sub": "1", "email": "ada@example.com", "email_verified": true,
+                "name": "Ada", "picture": "https://p.example/a"}),
+        ))
+        .unwrap();
+        assert_eq!(identity.subject.as_str(), "1");
+        assert_eq!(identity.email.unwrap().as_str(), "ada@example.com");
+        assert!(identity.email_verified);
+        assert_eq!(identity.full_name.as_deref(), Some("Ada"));
+
+        let bare = from_claims(claims(json!({"sub": "1", "email_verified": true}))).unwrap();
+        assert_eq!(bare.email, None);
+        assert!(!bare.email_verified);
+        assert!(from_claims(claims(json!({}))).is_err());
     }
 }

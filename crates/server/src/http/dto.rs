@@ -27,6 +27,22 @@ pub struct CallbackRequest {
     pub post_body: Option<serde_json::Value>,
 }
 
+/// Body of native sign-in and its connect (CONTRACT §6). No `Debug`: it carries the id_token.
+#[derive(Deserialize, ToSchema)]
+pub struct IdTokenRequest {
+    /// The id_token the app received from the provider on the device (at most 16 KiB).
+    pub id_token: String,
+    /// The raw nonce the app chose (at most 512 bytes); the token's `nonce` claim must be its
+    /// hex SHA-256. Without it, no nonce is compared.
+    #[serde(default)]
+    pub nonce: Option<String>,
+    /// Apple only: what Apple gave the app on the first authorization, as
+    /// `{"user": {"name": {"firstName", "lastName"}}}` (the name is in no token).
+    #[schema(value_type = Option<Object>)]
+    #[serde(default, deserialize_with = "object_or_null")]
+    pub post_body: Option<serde_json::Value>,
+}
+
 fn object_or_null<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<serde_json::Value>, D::Error> {

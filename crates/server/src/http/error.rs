@@ -136,6 +136,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::OAuthStateMismatch => StatusCode::BAD_REQUEST,
         ErrorCode::OAuthCodeExchangeFailed => StatusCode::BAD_GATEWAY,
         ErrorCode::OAuthUserInfoFailed => StatusCode::BAD_GATEWAY,
+        ErrorCode::IdTokenNotSupported => StatusCode::BAD_REQUEST,
         ErrorCode::EmailAlreadyRegistered => StatusCode::CONFLICT,
         ErrorCode::ProviderAlreadyLinked => StatusCode::CONFLICT,
         ErrorCode::OAuthAccountNotFound => StatusCode::NOT_FOUND,
@@ -163,6 +164,7 @@ fn title_of(code: ErrorCode) -> &'static str {
         ErrorCode::OAuthStateMismatch => "OAuth state mismatch",
         ErrorCode::OAuthCodeExchangeFailed => "OAuth code exchange failed",
         ErrorCode::OAuthUserInfoFailed => "OAuth user info failed",
+        ErrorCode::IdTokenNotSupported => "ID token not supported",
         ErrorCode::EmailAlreadyRegistered => "Email already registered",
         ErrorCode::ProviderAlreadyLinked => "Provider already linked",
         ErrorCode::OAuthAccountNotFound => "OAuth account not found",
@@ -187,6 +189,7 @@ fn default_detail(code: ErrorCode) -> &'static str {
         ErrorCode::OAuthStateMismatch => "state value is unknown, expired or not for this flow",
         ErrorCode::OAuthCodeExchangeFailed => "the provider rejected the code exchange",
         ErrorCode::OAuthUserInfoFailed => "fetching user info from the provider failed",
+        ErrorCode::IdTokenNotSupported => "this provider offers no sign-in with an id_token",
         ErrorCode::EmailAlreadyRegistered => {
             "the email belongs to an existing user; log in and connect this provider"
         }
@@ -220,6 +223,7 @@ mod tests {
             (ErrorCode::OAuthStateMismatch, 400),
             (ErrorCode::OAuthCodeExchangeFailed, 502),
             (ErrorCode::OAuthUserInfoFailed, 502),
+            (ErrorCode::IdTokenNotSupported, 400),
             (ErrorCode::EmailAlreadyRegistered, 409),
             (ErrorCode::ProviderAlreadyLinked, 409),
             (ErrorCode::OAuthAccountNotFound, 404),

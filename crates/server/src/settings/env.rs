@@ -53,9 +53,12 @@ fn is_list(path: &str) -> bool {
     if path == "previous_secret_keys" || path == "server.trusted_proxies" {
         return true;
     }
-    // oauth_providers.<key>.scopes
+    // oauth_providers.<key>.scopes, oauth_providers.<key>.client_ids
     let segments: Vec<&str> = path.split('.').collect();
-    matches!(segments.as_slice(), ["oauth_providers", _, "scopes"])
+    matches!(
+        segments.as_slice(),
+        ["oauth_providers", _, "scopes" | "client_ids"]
+    )
 }
 
 fn split_list(value: &str) -> Vec<Value> {
@@ -133,6 +136,7 @@ mod tests {
         assert!(is_list("previous_secret_keys"));
         assert!(is_list("server.trusted_proxies"));
         assert!(is_list("oauth_providers.github.scopes"));
+        assert!(is_list("oauth_providers.apple.client_ids"));
         assert!(!is_list("oauth_providers.github.client_secret"));
         assert!(!is_list("scopes"));
     }

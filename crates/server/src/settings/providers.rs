@@ -93,6 +93,10 @@ pub struct ProviderConfig {
     /// S256 PKCE on every flow; `false` only for a provider app that rejects `code_verifier`.
     #[serde(default = "default_true")]
     pub pkce: bool,
+    /// google, microsoft and apple: the other client ids of this registration (iOS bundle
+    /// id, Android client id) whose id_tokens native sign-in accepts besides `client_id`'s.
+    #[serde(default)]
+    pub client_ids: Vec<String>,
     #[serde(default)]
     pub endpoints: EndpointOverrides,
 }
@@ -111,6 +115,7 @@ impl ProviderConfig {
             scopes: None,
             enabled: true,
             pkce: true,
+            client_ids: Vec::new(),
             endpoints: EndpointOverrides::default(),
         }
     }

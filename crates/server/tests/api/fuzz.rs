@@ -85,7 +85,9 @@ impl Rng {
             1 => (0..self.below(300)).map(|_| self.next() as u8).collect(),
             2 => {
                 let mut text = self.json(3).to_string();
-                text.truncate(self.below(text.len() + 1));
+                // Cut anywhere, but on a character: the JSON text may hold multi-byte ones.
+                let cut = text.floor_char_boundary(self.below(text.len() + 1));
+                text.truncate(cut);
                 text.into_bytes()
             }
             3 => format!("{}{}", "[".repeat(200), "]".repeat(200)).into_bytes(),
@@ -125,10 +127,12 @@ impl Rng {
     }
 }
 
-const ROUTES: [(&str, &str); 14] = [
+const ROUTES: [(&str, &str); 16] = [
     ("GET", "/auth/oauth/{p}/authorize"),
     ("POST", "/auth/oauth/{p}/callback"),
     ("POST", "/auth/oauth/{p}/connect"),
+    ("POST", "/auth/oauth/{p}/id-token"),
+    ("POST", "/auth/oauth/{p}/id-token/connect"),
     ("GET", "/auth/oauth/accounts"),
     ("DELETE", "/auth/oauth/{p}/disconnect"),
     ("POST", "/auth/register"),

@@ -10,6 +10,7 @@ mod email_claims;
 mod errors;
 mod fuzz;
 mod helpers;
+mod id_token;
 mod keep_alive;
 mod load;
 mod metrics_labels;

@@ -31,6 +31,8 @@ async fn the_openapi_document_is_3_1_and_lists_every_endpoint() {
         "/auth/oauth/{provider}/authorize",
         "/auth/oauth/{provider}/callback",
         "/auth/oauth/{provider}/connect",
+        "/auth/oauth/{provider}/id-token",
+        "/auth/oauth/{provider}/id-token/connect",
         "/auth/oauth/accounts",
         "/auth/oauth/{provider}/disconnect",
         "/auth/register",

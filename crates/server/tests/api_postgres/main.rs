@@ -23,6 +23,8 @@ mod errors;
 mod fuzz;
 #[path = "../api/helpers.rs"]
 mod helpers;
+#[path = "../api/id_token.rs"]
+mod id_token;
 #[path = "../api/oauth_flow.rs"]
 mod oauth_flow;
 #[path = "../api/ops.rs"]

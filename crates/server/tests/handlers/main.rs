@@ -219,6 +219,64 @@ async fn the_error_order_is_provider_then_code_then_state() {
 }
 
 #[tokio::test]
+async fn native_sign_in_refuses_an_unknown_provider_then_bad_fields_then_a_provider_without_id_tokens()
+ {
+    let app = app(github());
+    let empty = json!({"id_token": ""}).to_string();
+    assert_problem(
+        &app,
+        post_json("/auth/oauth/nope/id-token", &empty),
+        404,
+        "OAuthProviderNotConfigured",
+    )
+    .await;
+    assert_problem(
+        &app,
+        post_json("/auth/oauth/github/id-token", &empty),
+        422,
+        "ValidationError",
+    )
+    .await;
+    let long_nonce = json!({"id_token": "x", "nonce": "n".repeat(513)}).to_string();
+    assert_problem(
+        &app,
+        post_json("/auth/oauth/github/id-token", &long_nonce),
+        422,
+        "ValidationError",
+    )
+    .await;
+    for body in [
+        "{}",
+        r#"{"id_token": 5}"#,
+        r#"{"id_token": "x", "post_body": "s"}"#,
+    ] {
+        assert_problem(
+            &app,
+            post_json("/auth/oauth/github/id-token", body),
+            422,
+            "ValidationError",
+        )
+        .await;
+    }
+    let token = json!({"id_token": "x", "nonce": "n"}).to_string();
+    assert_problem(
+        &app,
+        post_json("/auth/oauth/github/id-token", &token),
+        400,
+        "IdTokenNotSupported",
+    )
+    .await;
+    // Connect wants a bearer before anything else.
+    assert_problem(
+        &app,
+        post_json("/auth/oauth/github/id-token/connect", &token),
+        401,
+        "Unauthorized",
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn a_login_answers_the_login_result_without_any_provider_token() {
     let app = app(github());
     let (status, _, body) = send(&app, get("/auth/oauth/github/authorize")).await;
@@ -254,6 +312,8 @@ async fn the_openapi_document_describes_every_route() {
         "/auth/oauth/{provider}/authorize",
         "/auth/oauth/{provider}/callback",
         "/auth/oauth/{provider}/connect",
+        "/auth/oauth/{provider}/id-token",
+        "/auth/oauth/{provider}/id-token/connect",
         "/auth/oauth/accounts",
         "/auth/oauth/{provider}/disconnect",
         "/auth/register",

@@ -93,6 +93,7 @@ issuer = "https://login.microsoftonline.com/{{tenantid}}/v2.0"
 client_id = "com.example.web"
 client_secret = ""
 redirect_uri = "https://app.example.com/auth/callback/apple"
+client_ids = ["com.example.ios"]
 "#
     )
 }

@@ -143,6 +143,17 @@ fn every_rule_reports_the_field_it_checks() {
         ("oauth_providers.apple.client_id", |s| {
             s.oauth_providers.apple.as_mut().unwrap().client_id = String::new();
         }),
+        ("oauth_providers.github.client_ids", |s| {
+            github(s).client_ids = vec!["gh-ios".into()];
+        }),
+        ("oauth_providers.apple.client_ids[1]", |s| {
+            let apple = s.oauth_providers.apple.as_mut().unwrap();
+            apple.client_ids = vec!["com.example.ios".into(), "two words".into()];
+        }),
+        ("oauth_providers.apple.client_ids", |s| {
+            let apple = s.oauth_providers.apple.as_mut().unwrap();
+            apple.client_ids = (0..17).map(|i| format!("com.example.app{i}")).collect();
+        }),
         ("apple_team_id", |s| s.apple_team_id = None),
         ("apple_key_id", |s| s.apple_key_id = Some(String::new())),
         ("apple_private_key_pem", |s| s.apple_private_key_pem = None),
@@ -162,6 +173,7 @@ fn a_valid_microsoft_issuer_template_and_an_empty_apple_secret_are_accepted() {
     settings.oauth_providers.microsoft.as_mut().unwrap().enabled = true;
     let apple = settings.oauth_providers.apple.as_ref().unwrap();
     assert!(apple.client_secret.expose_secret().is_empty());
+    assert_eq!(apple.client_ids, ["com.example.ios"]);
     settings.validate().unwrap();
 }
 

@@ -21,6 +21,47 @@ pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
             };
             errors.push(field, problem.message);
         }
+        check_client_ids(key, &config.client_ids, errors);
+    }
+}
+
+/// The providers whose id_tokens an app may present (CONTRACT §6).
+const ID_TOKEN_PROVIDERS: [ProviderKey; 3] = [
+    ProviderKey::Google,
+    ProviderKey::Microsoft,
+    ProviderKey::Apple,
+];
+
+/// Most client ids accepted in one provider's `client_ids`: a web, an iOS and an Android
+/// client, per app, leave plenty of room.
+const MAX_CLIENT_IDS: usize = 16;
+
+/// `client_ids` belongs to a provider with id_tokens, and each entry is one token.
+fn check_client_ids(key: ProviderKey, client_ids: &[String], errors: &mut ConfigErrors) {
+    let field = format!("oauth_providers.{key}.client_ids");
+    if client_ids.is_empty() {
+        return;
+    }
+    if !ID_TOKEN_PROVIDERS.contains(&key) {
+        errors.push(
+            field,
+            "only google, microsoft and apple accept id_tokens from apps",
+        );
+        return;
+    }
+    if client_ids.len() > MAX_CLIENT_IDS {
+        errors.push(
+            field.clone(),
+            format!("at most {MAX_CLIENT_IDS} client ids"),
+        );
+    }
+    for (index, client_id) in client_ids.iter().enumerate() {
+        if client_id.is_empty() || client_id.chars().any(char::is_whitespace) {
+            errors.push(
+                format!("{field}[{index}]"),
+                "a client id must be non-empty and contain no whitespace",
+            );
+        }
     }
 }
 

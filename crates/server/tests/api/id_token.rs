@@ -1,0 +1,345 @@
+//! Native sign-in (CONTRACT §6): an app posts the id_token the simulated provider signed for
+//! it, as Sign in with Apple, Google Sign-In or MSAL hand one over on the device.
+
+use crate::helpers::*;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use social_login::settings::Settings;
+use social_login_simulator::{IdTokenFault, Provider};
+
+const RAW_NONCE: &str = "0f9c2b7e-native-app-nonce";
+const IOS_CLIENT: &str = "com.example.ios";
+
+/// What the app hands the provider SDK: the hex SHA-256 of its raw nonce.
+fn hashed(raw: &str) -> String {
+    hex::encode(Sha256::digest(raw.as_bytes()))
+}
+
+fn ios_client_for_google_and_apple(settings: &mut Settings) {
+    for provider in [
+        settings.oauth_providers.google.as_mut(),
+        settings.oauth_providers.apple.as_mut(),
+    ] {
+        provider.expect("enabled").client_ids = vec![IOS_CLIENT.into()];
+    }
+}
+
+fn path(provider: &str) -> String {
+    format!("/auth/oauth/{provider}/id-token")
+}
+
+impl TestApp {
+    /// A token for `audience` about `user`, carrying the hash of [`RAW_NONCE`].
+    fn native_token(&self, provider: Provider, user: &social_login_simulator::SimUser) -> String {
+        self.sim
+            .mint_id_token(provider, user, CLIENT_ID, Some(&hashed(RAW_NONCE)))
+    }
+
+    async fn native_sign_in(&self, provider: &str, body: &Value) -> reqwest::Response {
+        self.post(&path(provider), body, None).await
+    }
+
+    async fn event_types(&self, bearer: &str) -> Vec<(String, Value)> {
+        let events: Value = self
+            .get("/users/me/events", Some(bearer))
+            .await
+            .json()
+            .await
+            .unwrap();
+        events
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|event| {
+                (
+                    event["type"].as_str().unwrap().to_owned(),
+                    event["provider"].clone(),
+                )
+            })
+            .collect()
+    }
+}
+
+#[tokio::test]
+async fn a_google_id_token_registers_a_user_then_logs_the_same_user_in() {
+    let app = spawn_app().await;
+    let id_token = app.native_token(Provider::Google, &ada());
+    let body = json!({"id_token": id_token, "nonce": RAW_NONCE});
+
+    let first = app.native_sign_in("google", &body).await;
+    assert_eq!(first.status(), StatusCode::OK);
+    let first: Value = first.json().await.unwrap();
+    assert_eq!(first["is_new_user"], true);
+    assert_eq!(first["token_type"], "bearer");
+    assert_eq!(first["user"]["email"], "ada@example.com");
+    assert_eq!(first["user"]["email_verified"], true);
+    assert_eq!(first["user"]["full_name"], "Ada Lovelace");
+
+    // The same id_token again (no nonce this time: nothing to compare) is the same person.
+    let again = app
+        .native_sign_in("google", &json!({"id_token": id_token}))
+        .await;
+    assert_eq!(again.status(), StatusCode::OK);
+    let again: Value = again.json().await.unwrap();
+    assert_eq!(again["is_new_user"], false);
+    assert_eq!(again["user"]["id"], first["user"]["id"]);
+
+    let mut events = app.event_types(&token(&again)).await;
+    events.sort_by(|a, b| a.0.cmp(&b.0));
+    let google = json!("google");
+    assert_eq!(
+        events,
+        [
+            ("user.login".to_owned(), google.clone()),
+            ("user.login".to_owned(), google.clone()),
+            ("user.registered".to_owned(), google),
+        ]
+    );
+    // The code flow then finds the same link.
+    let listed: Value = app
+        .get("/auth/oauth/accounts", Some(&token(&again)))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed[0]["provider"], "google");
+    // The id_token is neither stored nor logged.
+    let stored = app.stored_bytes().await;
+    assert!(
+        !stored
+            .windows(id_token.len())
+            .any(|window| window == id_token.as_bytes())
+    );
+    assert!(!logs().contains(&id_token));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn microsoft_and_apple_id_tokens_sign_in_new_then_returning_users() {
+    let app = spawn_app().await;
+    let microsoft = app.native_token(Provider::Microsoft, &ada());
+    let body = json!({"id_token": microsoft, "nonce": RAW_NONCE});
+    let first: Value = app
+        .native_sign_in("microsoft", &body)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(first["is_new_user"], true, "{first}");
+    let again: Value = app
+        .native_sign_in("microsoft", &body)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(again["is_new_user"], false, "{again}");
+    assert_eq!(again["user"]["id"], first["user"]["id"]);
+
+    // Apple: the name only arrives in `post_body`, as Apple gives it to the app once.
+    let apple = app.native_token(Provider::Apple, &grace());
+    let post_body = json!({"user": {"name": {"firstName": "Grace", "lastName": "Hopper"}}});
+    let first = app
+        .native_sign_in(
+            "apple",
+            &json!({"id_token": apple, "nonce": RAW_NONCE, "post_body": post_body}),
+        )
+        .await;
+    assert_eq!(first.status(), StatusCode::OK);
+    let first: Value = first.json().await.unwrap();
+    assert_eq!(first["is_new_user"], true);
+    assert_eq!(first["user"]["full_name"], "Grace Hopper");
+    assert_eq!(first["user"]["email"], "grace@example.com");
+    let again: Value = app
+        .native_sign_in("apple", &json!({"id_token": apple, "nonce": RAW_NONCE}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(again["is_new_user"], false);
+    assert_eq!(again["user"]["id"], first["user"]["id"]);
+    assert_eq!(
+        again["user"]["full_name"], "Grace Hopper",
+        "kept from the first"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_audience_from_client_ids_is_accepted_and_any_other_is_not() {
+    let app = spawn_app_with(Options {
+        tune: ios_client_for_google_and_apple,
+        ..Options::default()
+    })
+    .await;
+    let nonce = hashed(RAW_NONCE);
+    // A user each: one email, one account (no auto-linking here).
+    for (provider, user) in [(Provider::Google, ada()), (Provider::Apple, grace())] {
+        let key = format!("{provider:?}").to_lowercase();
+        let ios = app
+            .sim
+            .mint_id_token(provider, &user, IOS_CLIENT, Some(&nonce));
+        let response = app
+            .native_sign_in(&key, &json!({"id_token": ios, "nonce": RAW_NONCE}))
+            .await;
+        assert_eq!(response.status(), StatusCode::OK, "{key}");
+
+        let other = app
+            .sim
+            .mint_id_token(provider, &user, "com.example.other", Some(&nonce));
+        let response = app
+            .native_sign_in(&key, &json!({"id_token": other, "nonce": RAW_NONCE}))
+            .await;
+        assert_problem(response, 502, "OAuthUserInfoFailed").await;
+    }
+    // client_ids widen native sign-in only: Microsoft has none configured here.
+    let ios = app
+        .sim
+        .mint_id_token(Provider::Microsoft, &grace(), IOS_CLIENT, Some(&nonce));
+    let response = app
+        .native_sign_in("microsoft", &json!({"id_token": ios, "nonce": RAW_NONCE}))
+        .await;
+    assert_problem(response, 502, "OAuthUserInfoFailed").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_token_with_the_wrong_nonce_or_expired_or_tampered_is_502() {
+    let app = spawn_app().await;
+    let token = app.native_token(Provider::Google, &ada());
+    refused(
+        &app,
+        json!({"id_token": token, "nonce": "another-raw-nonce"}),
+    )
+    .await;
+    // The raw nonce itself in the token is not its hash.
+    let raw = app
+        .sim
+        .mint_id_token(Provider::Google, &ada(), CLIENT_ID, Some(RAW_NONCE));
+    refused(&app, json!({"id_token": raw, "nonce": RAW_NONCE})).await;
+    let without = app
+        .sim
+        .mint_id_token(Provider::Google, &ada(), CLIENT_ID, None);
+    refused(&app, json!({"id_token": without, "nonce": RAW_NONCE})).await;
+
+    let (head, signature) = token.rsplit_once('.').unwrap();
+    let flipped = if signature.starts_with('A') { "B" } else { "A" };
+    refused(
+        &app,
+        json!({"id_token": format!("{head}.{flipped}{}", &signature[1..])}),
+    )
+    .await;
+    let (header, rest) = token.split_once('.').unwrap();
+    let (_, signature) = rest.split_once('.').unwrap();
+    let forged_claims = base64_url(
+        &json!({"iss": "https://accounts.google.com", "sub": "583231",
+        "aud": CLIENT_ID, "exp": 4_000_000_000_i64, "iat": 1_700_000_000}),
+    );
+    refused(
+        &app,
+        json!({"id_token": format!("{header}.{forged_claims}.{signature}")}),
+    )
+    .await;
+    refused(&app, json!({"id_token": "not.a.jwt"})).await;
+
+    for fault in [
+        IdTokenFault::Expired,
+        IdTokenFault::WrongSignature,
+        IdTokenFault::WrongIssuer,
+        IdTokenFault::AlgNone,
+    ] {
+        app.sim.set_id_token_fault(Provider::Google, fault);
+        let broken = app.native_token(Provider::Google, &ada());
+        refused(&app, json!({"id_token": broken, "nonce": RAW_NONCE})).await;
+        app.sim.clear_faults();
+    }
+    // Nothing was registered by any of them.
+    let good = app.native_token(Provider::Google, &ada());
+    let first: Value = app
+        .native_sign_in("google", &json!({"id_token": good, "nonce": RAW_NONCE}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(first["is_new_user"], true);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn providers_without_id_tokens_are_400_and_unknown_ones_404() {
+    let app = spawn_app().await;
+    let id_token = app.native_token(Provider::Google, &ada());
+    for provider in ["github", "linkedin", "discord"] {
+        let response = app
+            .native_sign_in(provider, &json!({"id_token": id_token}))
+            .await;
+        assert_problem(response, 400, "IdTokenNotSupported").await;
+    }
+    let response = app
+        .native_sign_in("myspace", &json!({"id_token": id_token}))
+        .await;
+    assert_problem(response, 404, "OAuthProviderNotConfigured").await;
+    let huge = "a".repeat(16 * 1024 + 1);
+    let response = app
+        .native_sign_in("google", &json!({"id_token": huge}))
+        .await;
+    assert_problem(response, 422, "ValidationError").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_signed_in_user_connects_an_account_by_id_token_once() {
+    let app = spawn_app().await;
+    let pat = token(&app.register("pat@example.com").await);
+    let grace_token = app.native_token(Provider::Google, &grace());
+    let body = json!({"id_token": grace_token, "nonce": RAW_NONCE});
+
+    let connected = app
+        .post("/auth/oauth/google/id-token/connect", &body, Some(&pat))
+        .await;
+    assert_eq!(connected.status(), StatusCode::CREATED);
+    let link: Value = connected.json().await.unwrap();
+    assert_eq!(link["provider"], "google");
+    assert_eq!(link["email"], "grace@example.com");
+    let mut keys: Vec<_> = link.as_object().unwrap().keys().cloned().collect();
+    keys.sort();
+    assert_eq!(keys, ["created_at", "email", "id", "provider"]);
+    let events = app.event_types(&pat).await;
+    assert_eq!(events[0], ("account.linked".to_owned(), json!("google")));
+
+    // That Google account now signs Pat in.
+    let login: Value = app
+        .native_sign_in("google", &body)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(login["is_new_user"], false);
+    assert_eq!(login["user"]["email"], "pat@example.com");
+
+    // Linked already: to Pat again, or to anyone else.
+    let again = app
+        .post("/auth/oauth/google/id-token/connect", &body, Some(&pat))
+        .await;
+    assert_problem(again, 409, "ProviderAlreadyLinked").await;
+    let sam = token(&app.register("sam@example.com").await);
+    let taken = app
+        .post("/auth/oauth/google/id-token/connect", &body, Some(&sam))
+        .await;
+    assert_problem(taken, 409, "ProviderAlreadyLinked").await;
+    let anonymous = app
+        .post("/auth/oauth/google/id-token/connect", &body, None)
+        .await;
+    assert_problem(anonymous, 401, "Unauthorized").await;
+    app.stop().await;
+}
+
+async fn refused(app: &TestApp, body: Value) {
+    let response = app.native_sign_in("google", &body).await;
+    assert_problem(response, 502, "OAuthUserInfoFailed").await;
+}
+
+fn base64_url(value: &Value) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(value.to_string())
+}
