@@ -49,6 +49,7 @@ async fn walk(browser: &Browser, base: &str, shots: &mut Shots) -> Result<(), St
     refuses_a_foreign_callback(browser, base, shots).await?;
     signs_in_and_shows_the_card(browser, base, shots).await?;
     connects_disconnects_and_lists_events(browser, shots).await?;
+    renews_a_refused_access_token(browser).await?;
     deletes_the_account(browser, shots).await?;
     apple_posts_the_name_once(browser, shots).await
 }
@@ -238,6 +239,39 @@ async fn connects_disconnects_and_lists_events(
     )?;
     shots.take(browser, "signed-in-again-with-google").await?;
     Ok(())
+}
+
+/// An access token that no longer works is renewed with the refresh token, once, and the
+/// page carries on as if nothing happened.
+async fn renews_a_refused_access_token(browser: &Browser) -> Result<(), String> {
+    let before = browser
+        .eval("return JSON.parse(localStorage.getItem('social-login-demo')).refresh_token")
+        .await;
+    browser
+        .eval(
+            "const s = JSON.parse(localStorage.getItem('social-login-demo')); \
+             s.access_token = 'expired'; \
+             localStorage.setItem('social-login-demo', JSON.stringify(s)); \
+             document.body.dataset.ready = 'false'; location.reload(); return true",
+        )
+        .await;
+    browser
+        .wait_for(
+            "the page after the reload",
+            "return document.body.dataset.ready === 'true'",
+        )
+        .await?;
+    check(
+        browser.text("#user-name").await == "Ada Lovelace" && problem(browser).await.is_none(),
+        "still signed in, no problem shown",
+    )?;
+    let after = browser
+        .eval("return JSON.parse(localStorage.getItem('social-login-demo'))")
+        .await;
+    check(
+        after["access_token"] != "expired" && after["refresh_token"] != before,
+        "a new access token, and the refresh token rotated",
+    )
 }
 
 /// Delete asks first; cancelling keeps everything, confirming deletes the account and

@@ -40,7 +40,7 @@ impl Driver {
                 "args": [
                     "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                     "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--disable-quic", "--window-size=1200,900",
+                    "--disable-sync", "--disable-quic", "--window-size=1280,1100",
                     format!("--user-data-dir={}", profile.display()),
                 ]
             }
