@@ -332,6 +332,16 @@ async fn deletes_the_account(browser: &Browser, shots: &mut Shots) -> Result<(),
         browser.text("#user-name").await == "Grace Hopper",
         "a new user from the freed Google account",
     )?;
+    let served = browser
+        .eval(
+            "return fetch(document.querySelector('#avatar img').src).then(r => \
+             [r.headers.get('content-type'), r.headers.get('content-security-policy')])",
+        )
+        .await;
+    check(
+        served == serde_json::json!(["image/svg+xml", "default-src 'none'"]),
+        "the demo serves the avatar as an inert SVG",
+    )?;
     check(
         attribute(browser, "#is-new-user", "data-value").await == "true",
         "Grace is new",
