@@ -376,6 +376,34 @@ async fn apple_posts_the_name_once(browser: &Browser, shots: &mut Shots) -> Resu
     check(
         attribute(browser, "#is-new-user", "data-value").await == "false",
         "Alan returns",
+    )?;
+
+    // Tokens that no longer work at all: the page says the session ended and offers sign-in.
+    browser
+        .eval(
+            "localStorage.setItem('social-login-demo', JSON.stringify({access_token: 'x', \
+             refresh_token: 'y', is_new_user: false})); \
+             document.body.dataset.ready = 'false'; location.reload(); return true",
+        )
+        .await;
+    browser
+        .wait_for(
+            "the page after the reload",
+            "return document.body.dataset.ready === 'true'",
+        )
+        .await?;
+    shots.take(browser, "session-ended").await?;
+    let ended = problem(browser).await.ok_or("no problem shown")?;
+    check(
+        ended.title == "Your session has ended" && visible(browser, "#signin-google").await,
+        "an ended session says so and offers sign-in",
+    )?;
+    check(
+        browser
+            .eval("return localStorage.getItem('social-login-demo')")
+            .await
+            .is_null(),
+        "the dead tokens are forgotten",
     )
 }
 
