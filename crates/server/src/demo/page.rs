@@ -1,23 +1,43 @@
-//! The demo page at `/` and the callback page the providers redirect back to.
+//! The demo page at `/`, the callback page the providers redirect back to, and a
+//! simulated identity's avatar.
 //!
 //! Apple answers with a cross-site `form_post`; the page it lands on carries the posted
 //! fields to the script, which sends them on as `post_body` (spec 4.7.2).
 
 use axum::extract::Form;
+use axum::http::header;
 use axum::response::{Html, IntoResponse};
 use axum::routing::get;
 use axum::{Json, Router};
 use std::collections::BTreeMap;
 
 const PAGE: &str = include_str!("page.html");
+const AVATAR: &str = include_str!("avatar.svg");
 
-/// `/`, `/demo/config`, and `/demo/callback/{provider}` for GET and POST.
+/// Where the demo serves the avatar of a simulated identity: on the demo itself, so the
+/// page works offline.
+pub const AVATAR_PATH: &str = "/demo/avatar.svg";
+
+/// `/`, `/demo/config`, `/demo/callback/{provider}` for GET and POST, and the avatar.
 pub fn routes(enabled: &[&str]) -> Router {
     let config = serde_json::json!({ "providers": enabled });
     Router::new()
         .route("/", get(page))
         .route("/demo/config", get(move || async move { Json(config) }))
         .route("/demo/callback/{provider}", get(page).post(form_post))
+        .route(AVATAR_PATH, get(avatar))
+}
+
+/// A static picture; the CSP keeps an SVG opened on its own from running anything.
+async fn avatar() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CONTENT_SECURITY_POLICY, "default-src 'none'"),
+            (header::CACHE_CONTROL, "public, max-age=86400"),
+        ],
+        AVATAR,
+    )
 }
 
 async fn page() -> impl IntoResponse {

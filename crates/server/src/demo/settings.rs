@@ -59,7 +59,8 @@ pub fn simulator_config(base: &str) -> SimulatorConfig {
         .with_user(
             SimUser::new("1000001", "gracehopper")
                 .with_name("Grace Hopper")
-                .with_email("grace@example.com", true),
+                .with_email("grace@example.com", true)
+                .with_avatar_url(format!("{base}{}", super::page::AVATAR_PATH)),
         )
         .with_user(
             SimUser::new("1000002", "alanturing")

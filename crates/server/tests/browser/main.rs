@@ -1,49 +1,24 @@
 //! The demo in a real browser: headless Chromium driven over WebDriver walks the flows a
-//! person would, Apple's cross-site form_post included. Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them);
-//! without them the test says SKIPPED (and fails when `CI` is set). A failing step leaves a screenshot in the temp dir
-//! and names it.
+//! person would, Apple's cross-site form_post included, and saves a screenshot after each
+//! step (see `shots`). Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs
+//! them); without them the test says SKIPPED (and fails when `CI` is set).
 
+mod demo_page;
+mod shots;
 mod webdriver;
 
+use demo_page::{
+    attribute, choose_identity, events, linked, problem, sign_in, sign_out, strings, visible,
+};
+use shots::Shots;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::time::Duration;
 use webdriver::{Browser, Driver};
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-/// Sign in on the demo page with `provider`, choosing `user` on the simulator's page.
-async fn sign_in(browser: &Browser, provider: &str, user: &str) -> Result<(), String> {
-    browser.click(&format!("#signin-{provider}")).await?;
-    choose_identity(browser, user).await
-}
-
-async fn choose_identity(browser: &Browser, user: &str) -> Result<(), String> {
-    browser
-        .click(&format!("a.user[data-user='{user}']"))
-        .await?;
-    browser
-        .wait_for(
-            "the demo page to settle",
-            "return document.body.dataset.ready === 'true' && location.pathname === '/'",
-        )
-        .await
-}
-
-async fn linked(browser: &Browser) -> Vec<String> {
-    browser
-        .eval("return [...document.querySelectorAll('#accounts tr')].map(r => r.id)")
-        .await
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|id| {
-            id.as_str()
-                .unwrap()
-                .trim_start_matches("account-")
-                .to_owned()
-        })
-        .collect()
-}
+/// The whole walk; each wait inside is bounded too.
+const WALK_LIMIT: Duration = Duration::from_secs(240);
 
 /// An attacker's own finished sign-in, as the link they would send a victim: the demo's
 /// callback page with the attacker's code and state (made over plain HTTP, not in the
@@ -70,8 +45,21 @@ async fn attackers_callback_link(base: &str) -> String {
     approved.headers()["location"].to_str().unwrap().to_owned()
 }
 
-async fn walk(browser: &Browser, base: &str) -> Result<(), String> {
-    // Login CSRF: a callback this browser did not start signs nobody in.
+async fn walk(browser: &Browser, base: &str, shots: &mut Shots) -> Result<(), String> {
+    refuses_a_foreign_callback(browser, base, shots).await?;
+    signs_in_and_shows_the_card(browser, base, shots).await?;
+    connects_disconnects_and_lists_events(browser, shots).await?;
+    renews_a_refused_access_token(browser).await?;
+    deletes_the_account(browser, shots).await?;
+    apple_posts_the_name_once(browser, shots).await
+}
+
+/// Login CSRF: a callback this browser did not start signs nobody in, and says so in words.
+async fn refuses_a_foreign_callback(
+    browser: &Browser,
+    base: &str,
+    shots: &mut Shots,
+) -> Result<(), String> {
     browser.goto(&attackers_callback_link(base).await).await;
     browser
         .wait_for(
@@ -79,12 +67,11 @@ async fn walk(browser: &Browser, base: &str) -> Result<(), String> {
             "return document.body.dataset.ready === 'true' && !document.querySelector('#error').hidden",
         )
         .await?;
+    shots.take(browser, "foreign-callback-refused").await?;
+    let refused = problem(browser).await.ok_or("no problem shown")?;
     check(
-        browser
-            .text("#problem")
-            .await
-            .contains("not started in this browser"),
-        "a foreign callback is refused",
+        refused.detail.contains("not started in this browser") && refused.is_readable(),
+        "a foreign callback is refused, in words",
     )?;
     check(
         browser
@@ -92,8 +79,14 @@ async fn walk(browser: &Browser, base: &str) -> Result<(), String> {
             .await
             == serde_json::Value::Bool(true),
         "still signed out",
-    )?;
+    )
+}
 
+async fn signs_in_and_shows_the_card(
+    browser: &Browser,
+    base: &str,
+    shots: &mut Shots,
+) -> Result<(), String> {
     browser.goto(&format!("{base}/")).await;
     browser
         .wait_for(
@@ -101,31 +94,116 @@ async fn walk(browser: &Browser, base: &str) -> Result<(), String> {
             "return document.body.dataset.ready === 'true'",
         )
         .await?;
+    shots.take(browser, "sign-in-buttons").await?;
+    let labels = strings(
+        browser,
+        "return [...document.querySelectorAll('#signin-buttons button')].map(b => b.textContent)",
+    )
+    .await;
+    check(
+        labels
+            == [
+                "Sign in with Google",
+                "Sign in with GitHub",
+                "Sign in with Facebook",
+                "Sign in with Microsoft",
+                "Sign in with LinkedIn",
+                "Sign in with Discord",
+                "Sign in with X",
+                "Sign in with Apple",
+            ],
+        "a button per provider, by its proper name",
+    )?;
+    check(
+        browser
+            .eval("return document.querySelectorAll('#signin-buttons button svg.mark').length")
+            .await
+            == 8,
+        "each button carries its provider's mark",
+    )?;
 
-    // Sign in with GitHub as Ada: a new user.
-    sign_in(browser, "github", "583231").await?;
+    // Sign in with GitHub as Ada: a new user, verified email, no avatar: initials.
+    browser.click("#signin-github").await?;
+    browser
+        .wait_for(
+            "the simulator's sign-in page",
+            "return document.querySelector(\"a.user[data-user='583231']\") !== null",
+        )
+        .await?;
+    shots.take(browser, "simulator-chooses-identity").await?;
+    choose_identity(browser, "583231").await?;
+    shots.take(browser, "signed-in-card").await?;
     check(
         browser.text("#user-name").await == "Ada Lovelace",
         "signed in as Ada",
     )?;
-    check(browser.text("#is-new-user").await == "true", "Ada is new")?;
+    check(
+        browser.text("#user-email").await == "ada@example.com",
+        "Ada's email on the card",
+    )?;
+    check(
+        attribute(browser, "#verified-badge", "class").await == "badge verified"
+            && browser.text("#verified-badge").await.contains("verified"),
+        "the verified badge",
+    )?;
+    check(
+        attribute(browser, "#is-new-user", "data-value").await == "true"
+            && visible(browser, "#is-new-user").await,
+        "Ada is new",
+    )?;
+    check(
+        browser.text("#avatar").await == "AL",
+        "Ada's initials stand in for an avatar",
+    )
+}
+
+async fn connects_disconnects_and_lists_events(
+    browser: &Browser,
+    shots: &mut Shots,
+) -> Result<(), String> {
+    check(
+        events(browser).await == ["user.login github", "user.registered github"]
+            || events(browser).await == ["user.registered github", "user.login github"],
+        "registration and login listed",
+    )?;
 
     // Connect Google (as Grace's Google account) and see both linked.
     browser.click("#connect-google").await?;
     choose_identity(browser, "1000001").await?;
-    check(linked(browser).await == ["github", "google"], "both linked")?;
+    shots.take(browser, "google-connected").await?;
+    check(linked(browser).await == ["google", "github"], "both linked")?;
+    check(
+        browser
+            .text("#notice")
+            .await
+            .contains("Google is connected"),
+        "the connection is announced",
+    )?;
+    let listed = events(browser).await;
+    check(
+        listed.first().map(String::as_str) == Some("account.linked google")
+            && listed.contains(&"user.login github".to_owned())
+            && listed.contains(&"user.registered github".to_owned()),
+        "the events list the link, the login and the registration",
+    )?;
 
     // Disconnect GitHub: Google remains.
     browser.click("#disconnect-github").await?;
     browser
         .wait_for(
             "GitHub to be gone",
-            "return document.querySelector('#account-github') === null",
+            "return document.querySelector('#account-github') === null \
+             && document.querySelector('#connect-github') !== null",
         )
         .await?;
+    shots.take(browser, "github-disconnected").await?;
     check(linked(browser).await == ["google"], "only Google left")?;
+    check(
+        events(browser).await.first().map(String::as_str) == Some("account.unlinked github"),
+        "the unlink is the newest event",
+    )?;
 
-    // The last login method cannot go: the problem details are shown.
+    // The last login method cannot go: the problem details are shown in words.
     browser.click("#disconnect-google").await?;
     browser
         .wait_for(
@@ -133,10 +211,13 @@ async fn walk(browser: &Browser, base: &str) -> Result<(), String> {
             "return !document.querySelector('#error').hidden",
         )
         .await?;
+    shots.take(browser, "last-login-method-refused").await?;
+    let refused = problem(browser).await.ok_or("no problem shown")?;
     check(
-        browser.text("#problem").await.contains("LastLoginMethod"),
-        "LastLoginMethod shown",
+        refused.code == "LastLoginMethod" && refused.is_readable() && !refused.detail.is_empty(),
+        "LastLoginMethod shown with its title and detail",
     )?;
+    check(linked(browser).await == ["google"], "Google still linked")?;
 
     // Signing in again through Google finds the same user, not a new one.
     sign_out(browser).await?;
@@ -145,16 +226,145 @@ async fn walk(browser: &Browser, base: &str) -> Result<(), String> {
         browser.text("#user-name").await == "Ada Lovelace",
         "Google finds Ada",
     )?;
-    check(browser.text("#is-new-user").await == "false", "not new")?;
+    check(
+        attribute(browser, "#is-new-user", "data-value").await == "false"
+            && !visible(browser, "#is-new-user").await,
+        "not new",
+    )?;
+    let listed = events(browser).await;
+    check(
+        listed.first().map(String::as_str) == Some("user.login google")
+            && listed.contains(&"session.logout".to_owned()),
+        "the new login and the sign-out listed",
+    )?;
+    shots.take(browser, "signed-in-again-with-google").await?;
+    Ok(())
+}
 
+/// An access token that no longer works is renewed with the refresh token, once, and the
+/// page carries on as if nothing happened.
+async fn renews_a_refused_access_token(browser: &Browser) -> Result<(), String> {
+    let before = browser
+        .eval("return JSON.parse(localStorage.getItem('social-login-demo')).refresh_token")
+        .await;
+    browser
+        .eval(
+            "const s = JSON.parse(localStorage.getItem('social-login-demo')); \
+             s.access_token = 'expired'; \
+             localStorage.setItem('social-login-demo', JSON.stringify(s)); \
+             document.body.dataset.ready = 'false'; location.reload(); return true",
+        )
+        .await;
+    browser
+        .wait_for(
+            "the page after the reload",
+            "return document.body.dataset.ready === 'true'",
+        )
+        .await?;
+    check(
+        browser.text("#user-name").await == "Ada Lovelace" && problem(browser).await.is_none(),
+        "still signed in, no problem shown",
+    )?;
+    let after = browser
+        .eval("return JSON.parse(localStorage.getItem('social-login-demo'))")
+        .await;
+    check(
+        after["access_token"] != "expired" && after["refresh_token"] != before,
+        "a new access token, and the refresh token rotated",
+    )
+}
+
+/// Delete asks first; cancelling keeps everything, confirming deletes the account and
+/// frees its provider accounts for a fresh registration.
+async fn deletes_the_account(browser: &Browser, shots: &mut Shots) -> Result<(), String> {
+    browser.click("#delete-account").await?;
+    browser
+        .wait_for(
+            "the confirmation",
+            "return document.querySelector('#confirm-delete').open",
+        )
+        .await?;
+    shots.take(browser, "delete-asks-first").await?;
+    browser.click("#delete-cancel").await?;
+    browser
+        .wait_for(
+            "the confirmation to close",
+            "return !document.querySelector('#confirm-delete').open",
+        )
+        .await?;
+    check(
+        browser.text("#user-name").await == "Ada Lovelace" && linked(browser).await == ["google"],
+        "cancel keeps the account",
+    )?;
+
+    browser.click("#delete-account").await?;
+    browser.click("#delete-confirm").await?;
+    browser
+        .wait_for(
+            "the account to be gone",
+            "return !document.querySelector('#notice-banner').hidden \
+             && !document.querySelector('#signed-out').hidden",
+        )
+        .await?;
+    shots.take(browser, "account-deleted").await?;
+    check(
+        browser.text("#notice").await.contains("account is deleted"),
+        "the deletion is announced",
+    )?;
+    check(
+        browser
+            .eval("return localStorage.getItem('social-login-demo')")
+            .await
+            .is_null(),
+        "the tokens are forgotten",
+    )?;
+
+    // Grace's Google account is free again: it registers a new user, with her avatar.
+    sign_in(browser, "google", "1000001").await?;
+    browser
+        .wait_for(
+            "Grace's avatar to load",
+            "const i = document.querySelector('#avatar img'); return !!i && i.complete && i.naturalWidth > 0",
+        )
+        .await?;
+    shots.take(browser, "new-user-with-avatar").await?;
+    check(
+        browser.text("#user-name").await == "Grace Hopper",
+        "a new user from the freed Google account",
+    )?;
+    let served = browser
+        .eval(
+            "return fetch(document.querySelector('#avatar img').src).then(r => \
+             [r.headers.get('content-type'), r.headers.get('content-security-policy')])",
+        )
+        .await;
+    check(
+        served == serde_json::json!(["image/svg+xml", "default-src 'none'"]),
+        "the demo serves the avatar as an inert SVG",
+    )?;
+    check(
+        attribute(browser, "#is-new-user", "data-value").await == "true",
+        "Grace is new",
+    )?;
+    sign_out(browser).await
+}
+
+async fn apple_posts_the_name_once(browser: &Browser, shots: &mut Shots) -> Result<(), String> {
     // Apple, first authorization: the name arrives once, in the form_post body.
-    sign_out(browser).await?;
     sign_in(browser, "apple", "1000002").await?;
     check(
         browser.text("#user-name").await == "Alan Turing",
         "Apple name shown",
     )?;
-    check(browser.text("#is-new-user").await == "true", "Alan is new")?;
+    check(
+        attribute(browser, "#is-new-user", "data-value").await == "true",
+        "Alan is new",
+    )?;
+    check(
+        attribute(browser, "#verified-badge", "class").await == "badge unverified",
+        "Alan's email is not verified",
+    )?;
+    shots.take(browser, "apple-unverified-email").await?;
 
     // Apple again: no name is posted this time, and the stored one is kept.
     sign_out(browser).await?;
@@ -164,37 +374,43 @@ async fn walk(browser: &Browser, base: &str) -> Result<(), String> {
         "Apple name kept",
     )?;
     check(
-        browser.text("#is-new-user").await == "false",
+        attribute(browser, "#is-new-user", "data-value").await == "false",
         "Alan returns",
     )?;
-    Ok(())
-}
 
-async fn sign_out(browser: &Browser) -> Result<(), String> {
-    browser.click("#sign-out").await?;
+    // Tokens that no longer work at all: the page says the session ended and offers sign-in.
+    browser
+        .eval(
+            "localStorage.setItem('social-login-demo', JSON.stringify({access_token: 'x', \
+             refresh_token: 'y', is_new_user: false})); \
+             document.body.dataset.ready = 'false'; location.reload(); return true",
+        )
+        .await;
     browser
         .wait_for(
-            "the sign-in buttons",
-            "return document.body.dataset.ready === 'true' \
-             && document.querySelector('#signin-apple') !== null \
-             && !document.querySelector('#signed-out').hidden",
+            "the page after the reload",
+            "return document.body.dataset.ready === 'true'",
         )
-        .await
+        .await?;
+    shots.take(browser, "session-ended").await?;
+    let ended = problem(browser).await.ok_or("no problem shown")?;
+    check(
+        ended.title == "Your session has ended" && visible(browser, "#signin-google").await,
+        "an ended session says so and offers sign-in",
+    )?;
+    check(
+        browser
+            .eval("return localStorage.getItem('social-login-demo')")
+            .await
+            .is_null(),
+        "the dead tokens are forgotten",
+    )
 }
 
 fn check(condition: bool, what: &str) -> Result<(), String> {
     condition
         .then_some(())
         .ok_or_else(|| format!("expected: {what}"))
-}
-
-async fn fail_with_screenshot(browser: &Browser, error: String) -> ! {
-    let path: PathBuf = std::env::temp_dir().join(format!(
-        "social-login-browser-failure-{}.png",
-        std::process::id()
-    ));
-    browser.screenshot(&path).await;
-    panic!("{error}; screenshot: {}", path.display());
 }
 
 #[tokio::test]
@@ -212,9 +428,13 @@ async fn a_person_signs_in_connects_and_disconnects_in_a_real_browser() {
     let demo = social_login::demo::start(bind, data.path()).await.unwrap();
     let driver = Driver::start(CHROMEDRIVER);
     let browser = driver.session(profile.path()).await;
-    let outcome = walk(&browser, demo.url()).await;
+    let mut shots = Shots::new();
+    let outcome = tokio::time::timeout(WALK_LIMIT, walk(&browser, demo.url(), &mut shots))
+        .await
+        .unwrap_or_else(|_| Err(format!("the walk took over {WALK_LIMIT:?}")));
     if let Err(error) = outcome {
-        fail_with_screenshot(&browser, error).await;
+        let shot = shots.take(&browser, "failure").await;
+        panic!("{error}; screenshot: {shot:?}");
     }
     browser.quit().await;
     demo.stop().await.unwrap();

@@ -40,7 +40,7 @@ impl Driver {
                 "args": [
                     "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                     "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--disable-quic", "--window-size=1200,900",
+                    "--disable-sync", "--disable-quic", "--window-size=1280,1100",
                     format!("--user-data-dir={}", profile.display()),
                 ]
             }
@@ -174,14 +174,15 @@ impl Browser {
         .to_owned()
     }
 
-    /// Saves a PNG of the page (for failures).
-    pub async fn screenshot(&self, path: &std::path::Path) {
+    /// The page as a PNG (WebDriver answers base64).
+    pub async fn screenshot(&self) -> Result<Vec<u8>, String> {
         let data = self.call(reqwest::Method::GET, "/screenshot", None).await;
-        if let Some(data) = data.as_str()
-            && let Ok(png) = base64::engine::general_purpose::STANDARD.decode(data)
-        {
-            let _ = std::fs::write(path, png);
-        }
+        let data = data
+            .as_str()
+            .ok_or_else(|| format!("no screenshot: {data}"))?;
+        base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .map_err(|error| format!("screenshot: {error}"))
     }
 
     pub async fn quit(self) {
