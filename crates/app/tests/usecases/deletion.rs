@@ -145,3 +145,40 @@ async fn a_provider_without_revocation_is_no_failure() {
     let latest = &world.service.events(ada.user.id).await.unwrap()[0];
     assert_eq!(latest.kind, AuditEventType::AccountUnlinked);
 }
+
+#[tokio::test]
+async fn a_link_made_by_a_native_id_token_sign_in_has_nothing_to_revoke() {
+    let world = World::new();
+    world.google.answer_id_token(Ok(crate::world::identity(
+        ProviderKey::Google,
+        "g-native",
+        Some("ada@example.com"),
+        true,
+    )));
+    let login = world
+        .service
+        .id_token_sign_in(
+            social_login_app::IdTokenCommand {
+                provider: ProviderKey::Google,
+                id_token: social_login_domain::SecretText::new("header.payload.signature"),
+                nonce: None,
+                post_body: None,
+            },
+            &Origin::default(),
+        )
+        .await
+        .unwrap();
+    let bearer = login.access_token.value.expose().to_owned();
+    world
+        .service
+        .delete_account(fresh(&world, &bearer), &Origin::default())
+        .await
+        .unwrap();
+    assert_eq!(world.users.user_count(), 0);
+    assert!(
+        world.google.revoked().is_empty(),
+        "no token was ever stored to revoke"
+    );
+    let kinds: Vec<_> = world.users.events().iter().map(|e| e.kind).collect();
+    assert!(!kinds.contains(&AuditEventType::ProviderRevocationFailed));
+}
