@@ -14,6 +14,8 @@ pub mod client_secret;
 pub mod identity;
 pub mod post_body;
 pub mod provider;
+pub mod revoke;
 
 pub use client_secret::{APPLE_AUDIENCE, CLIENT_SECRET_LIFETIME, ClientSecretSigner};
 pub use provider::{APPLE_DEFAULTS, APPLE_ISSUER, APPLE_JWKS_URL, AppleProvider};
+pub use revoke::APPLE_REVOCATION_URL;

@@ -10,7 +10,7 @@ use crate::failure::transport_failure;
 use crate::settings::ProviderSettings;
 use crate::token_http::error_member;
 use social_login_domain::SecretText;
-use social_login_ports::{ProviderError, Revoked};
+use social_login_ports::{ProviderError, ProviderGrant, Revoked};
 use url::Url;
 
 /// Largest revocation answer we read; real ones are empty or a few bytes of JSON.
@@ -29,19 +29,25 @@ pub struct AlreadyGone {
     pub error: &'static str,
 }
 
-/// A provider's revocation URL and the client credentials it may ask for. `Debug` shows
-/// no secret (`SecretText` prints `[redacted]`).
+/// A provider's revocation URL, the client credentials it may ask for, and the shared
+/// HTTP client to call it with. `Debug` shows no secret (`SecretText` prints `[redacted]`).
 #[derive(Debug, Clone)]
 pub struct RevocationEndpoint {
     url: Url,
     client_id: String,
     client_secret: SecretText,
+    http: reqwest::Client,
 }
 
 impl RevocationEndpoint {
     /// `endpoints.revocation`, or the provider's `default`, with [`CLIENT_ID_PLACEHOLDER`]
-    /// filled in; fails naming the field when it is not an http(s) URL.
-    pub fn new(settings: &ProviderSettings, default: &str) -> Result<Self, ProviderConfigError> {
+    /// filled in; fails naming the field when it is not an http(s) URL. `http` is the
+    /// adapter's shared client (a clone shares its pool).
+    pub fn new(
+        settings: &ProviderSettings,
+        default: &str,
+        http: &reqwest::Client,
+    ) -> Result<Self, ProviderConfigError> {
         const FIELD: &str = "endpoints.revocation";
         let configured = settings.endpoints.revocation.as_deref().unwrap_or(default);
         // Checked as written first, so a bad template is reported as the field's fault.
@@ -51,6 +57,7 @@ impl RevocationEndpoint {
             url,
             client_id: settings.client_id.clone(),
             client_secret: settings.client_secret.clone(),
+            http: http.clone(),
         })
     }
 
@@ -66,39 +73,44 @@ impl RevocationEndpoint {
         &self.client_secret
     }
 
+    pub fn http(&self) -> &reqwest::Client {
+        &self.http
+    }
+
     /// A form POST of `params` to the endpoint, no client authentication added.
-    pub fn post_form(
-        &self,
-        http: &reqwest::Client,
-        params: &[(&str, &str)],
-    ) -> reqwest::RequestBuilder {
-        http.post(self.url.clone()).form(params)
+    pub fn post_form(&self, params: &[(&str, &str)]) -> reqwest::RequestBuilder {
+        self.http.post(self.url.clone()).form(params)
     }
 
     /// A form POST of `params` plus `client_id` and `client_secret` (`client_secret_post`).
     pub fn post_form_with_body_credentials(
         &self,
-        http: &reqwest::Client,
         params: &[(&str, &str)],
     ) -> reqwest::RequestBuilder {
         let credentials = [
             ("client_id", self.client_id.as_str()),
             ("client_secret", self.client_secret.expose()),
         ];
-        self.post_form(http, &[params, &credentials].concat())
+        self.post_form(&[params, &credentials].concat())
     }
 
     /// A form POST of `params` with HTTP Basic client authentication, id and secret
     /// form-encoded first as RFC 6749 §2.3.1 asks (what the token exchange sends too).
-    pub fn post_form_with_basic(
-        &self,
-        http: &reqwest::Client,
-        params: &[(&str, &str)],
-    ) -> reqwest::RequestBuilder {
+    pub fn post_form_with_basic(&self, params: &[(&str, &str)]) -> reqwest::RequestBuilder {
         let encode = |value: &str| url::form_urlencoded::byte_serialize(value.as_bytes()).collect();
         let id: String = encode(&self.client_id);
         let secret: String = encode(self.client_secret.expose());
-        self.post_form(http, params).basic_auth(id, Some(secret))
+        self.post_form(params).basic_auth(id, Some(secret))
+    }
+}
+
+/// The token to send a provider whose revocation of a refresh token ends the whole grant
+/// (Google, Discord, X, Apple), with its `token_type_hint`: the refresh token when the
+/// grant has one, else the access token.
+pub fn whole_grant_token(grant: &ProviderGrant) -> (&SecretText, &'static str) {
+    match &grant.refresh_token {
+        Some(refresh) => (refresh, "refresh_token"),
+        None => (&grant.access_token, "access_token"),
     }
 }
 
@@ -183,6 +195,10 @@ mod tests {
         error: "invalid_token",
     };
 
+    fn http() -> reqwest::Client {
+        reqwest::Client::new()
+    }
+
     fn settings(client_id: &str, revocation: Option<&str>) -> ProviderSettings {
         ProviderSettings {
             client_id: client_id.into(),
@@ -202,7 +218,10 @@ mod tests {
         assert_eq!(revocation_answer(WHAT, 200, b"", &[]), Ok(Revoked::Done));
         assert_eq!(revocation_answer(WHAT, 204, b"", &[]), Ok(Revoked::Done));
         let gone = br#"{"error":"invalid_token","error_description":"Token expired or revoked"}"#;
-        assert_eq!(revocation_answer(WHAT, 400, gone, &[GONE]), Ok(Revoked::Done));
+        assert_eq!(
+            revocation_answer(WHAT, 400, gone, &[GONE]),
+            Ok(Revoked::Done)
+        );
         // Without the provider documenting it, the same answer is a failure.
         assert_eq!(
             revocation_answer(WHAT, 400, gone, &[]),
@@ -230,14 +249,16 @@ mod tests {
     #[test]
     fn the_client_id_placeholder_is_filled_in_whichever_way_it_is_written() {
         let default = "https://api.github.com/applications/{client_id}/grant";
-        let endpoint = RevocationEndpoint::new(&settings("Iv1.ab c", None), default).unwrap();
+        let endpoint =
+            RevocationEndpoint::new(&settings("Iv1.ab c", None), default, &http()).unwrap();
         assert_eq!(
             endpoint.url().as_str(),
             "https://api.github.com/applications/Iv1.ab%20c/grant"
         );
         let configured = "http://127.0.0.1:1/github/api/applications/%7Bclient_id%7D/grant";
         let endpoint =
-            RevocationEndpoint::new(&settings("Ov23li", Some(configured)), default).unwrap();
+            RevocationEndpoint::new(&settings("Ov23li", Some(configured)), default, &http())
+                .unwrap();
         assert_eq!(
             endpoint.url().as_str(),
             "http://127.0.0.1:1/github/api/applications/Ov23li/grant"
@@ -247,14 +268,22 @@ mod tests {
     #[test]
     fn a_configured_url_must_be_http_and_its_error_names_the_field() {
         let bad = settings("client", Some("ftp://idp.example.com/revoke"));
-        let error = RevocationEndpoint::new(&bad, "https://idp.example.com/revoke").unwrap_err();
-        assert!(error.to_string().contains("endpoints.revocation"), "{error}");
+        let error =
+            RevocationEndpoint::new(&bad, "https://idp.example.com/revoke", &http()).unwrap_err();
+        assert!(
+            error.to_string().contains("endpoints.revocation"),
+            "{error}"
+        );
     }
 
     #[test]
     fn debug_output_shows_no_secret() {
-        let endpoint =
-            RevocationEndpoint::new(&settings("client", None), "https://x.example/revoke").unwrap();
+        let endpoint = RevocationEndpoint::new(
+            &settings("client", None),
+            "https://x.example/revoke",
+            &http(),
+        )
+        .unwrap();
         assert!(!format!("{endpoint:?}").contains("s3cret-value"));
     }
 }
