@@ -8,6 +8,7 @@
 pub mod code_exchange;
 pub mod email_scope;
 pub mod id_token;
+pub mod revocation;
 pub mod sign_in;
 pub mod user_info;
 
@@ -64,6 +65,17 @@ pub struct Refusals {
     pub wrong_secret: &'static str,
 }
 
+/// What a row's `revoke` sends (`revocation` group).
+#[derive(Debug, Clone, Copy)]
+pub struct Revokes {
+    /// How failure messages name the endpoint.
+    pub label: &'static str,
+    /// The refresh token goes when the grant has one (revoking it ends the grant there).
+    pub refresh_first: bool,
+    /// A `token_type_hint` naming the token goes with it.
+    pub hints: bool,
+}
+
 /// One provider's row in the kit's table.
 #[derive(Debug, Clone, Copy)]
 pub struct Subject {
@@ -88,6 +100,9 @@ pub struct Subject {
     pub user_info: Option<&'static str>,
     /// Provider-specific text no message may hold (token prefixes, `AADSTS`).
     pub never_in_messages: &'static [&'static str],
+    /// How grants are revoked; `None` for a provider without a revocation endpoint
+    /// (`no_revocation` group).
+    pub revocation: Option<Revokes>,
 }
 
 impl Subject {
@@ -128,7 +143,7 @@ pub fn record(sim: &SimulatorHandle, subject: &Subject, endpoint: Endpoint) -> R
 /// The kit's table: `name: SUBJECT => [groups];` a line per provider. Each group expands to
 /// one `#[tokio::test]` per scenario in a module named after the row (the caller needs
 /// `tokio` with `macros`). Groups: `sign_in`, `code_exchange`, `user_info`, `id_token`,
-/// `nonce`, `openid`, `email_scope`.
+/// `nonce`, `openid`, `email_scope`, `revocation`, `no_revocation`.
 #[macro_export]
 macro_rules! conformance_kit {
     ($($name:ident: $subject:path => [$($group:ident),+ $(,)?];)+) => {
@@ -185,6 +200,20 @@ macro_rules! conformance_kit {
     (@email_scope $subject:path) => {
         $crate::conformance_kit!(@tests $subject, email_scope, [
             without_the_email_scope_there_is_no_email,
+        ]);
+    };
+    (@revocation $subject:path) => {
+        $crate::conformance_kit!(@tests $subject, revocation, [
+            the_grant_of_a_sign_in_is_revoked,
+            without_a_refresh_token_the_access_token_is_revoked,
+            a_revocation_endpoint_server_error,
+            a_revocation_endpoint_slower_than_the_timeout,
+            an_unreachable_revocation_endpoint,
+        ]);
+    };
+    (@no_revocation $subject:path) => {
+        $crate::conformance_kit!(@tests $subject, revocation, [
+            revocation_is_not_supported_and_nothing_is_sent,
         ]);
     };
     (@tests $subject:path, $group:ident, [$($scenario:ident),+ $(,)?]) => {

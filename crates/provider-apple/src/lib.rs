@@ -16,6 +16,8 @@ pub mod identity;
 mod native_tests;
 pub mod post_body;
 pub mod provider;
+pub mod revoke;
 
 pub use client_secret::{APPLE_AUDIENCE, CLIENT_SECRET_LIFETIME, ClientSecretSigner};
 pub use provider::{APPLE_DEFAULTS, APPLE_ISSUER, APPLE_JWKS_URL, AppleProvider};
+pub use revoke::APPLE_REVOCATION_URL;

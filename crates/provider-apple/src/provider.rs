@@ -4,16 +4,17 @@
 use crate::client_secret::{ClientSecretSigner, KEY_FIELD, read_team_key};
 use crate::identity;
 use crate::post_body;
+use crate::revoke::{self, APPLE_REVOCATION_URL};
 use async_trait::async_trait;
 use social_login_domain::{ProviderIdentity, ProviderKey, SecretText};
 use social_login_id_token::{IdTokenVerifier, IssuerPolicy, KeySetCache};
 use social_login_ports::{
     AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, ProviderError,
-    ProviderLogin, SystemClock,
+    ProviderGrant, ProviderLogin, Revoked, SystemClock,
 };
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
-    SettingsRules, check_settings, require_non_empty, resolve_endpoint,
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, RevocationEndpoint,
+    SettingsProblem, SettingsRules, check_settings, require_non_empty, resolve_endpoint,
 };
 use std::sync::Arc;
 
@@ -36,6 +37,7 @@ pub struct AppleProvider {
     flow: CodeFlow,
     secret: ClientSecretSigner,
     verifier: IdTokenVerifier,
+    revocation: RevocationEndpoint,
 }
 
 /// What a missing signing setting is told.
@@ -114,6 +116,7 @@ impl AppleProvider {
             }
             None => APPLE_ISSUER,
         };
+        let revocation = RevocationEndpoint::new(&settings, APPLE_REVOCATION_URL, &http)?;
         let flow = CodeFlow::new(&settings, &APPLE_DEFAULTS, http)?;
         let secret = ClientSecretSigner::new(
             &team_id,
@@ -133,6 +136,7 @@ impl AppleProvider {
             flow,
             secret,
             verifier,
+            revocation,
         })
     }
 
@@ -204,6 +208,11 @@ impl IdentityProvider for AppleProvider {
             .await?;
         let name = post_body::name_in(input.post_body.as_ref());
         identity::to_identity(claims, name.as_ref())
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = "apple"))]
+    async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
+        revoke::revoke(&self.revocation, &self.secret, &grant).await
     }
 }
 

@@ -13,6 +13,7 @@ pub mod http_client;
 #[cfg(any(test, feature = "strategies"))]
 pub mod json_strategies;
 pub mod object_only;
+pub mod revocation;
 pub mod settings;
 pub mod settings_check;
 pub mod token_http;
@@ -23,6 +24,7 @@ pub use config_error::{ProviderConfigError, parse_http_url, require_non_empty, r
 pub use fetch::{decode_json, fetch_json, fetch_json_unless};
 pub use http_client::{HttpClientError, USER_AGENT, build_http_client};
 pub use object_only::ObjectOnly;
+pub use revocation::{AlreadyGone, RevocationEndpoint, send_revocation, whole_grant_token};
 pub use settings::{EndpointOverrides, ProviderSettings};
 pub use settings_check::{ProblemField, SettingsProblem, SettingsRules, check_settings};
 pub use token_http::{TokenHttp, TokenHttpError};

@@ -29,6 +29,8 @@ pub struct EndpointOverrides {
     pub emails: Option<String>,
     pub jwks: Option<String>,
     pub issuer: Option<String>,
+    /// The grant revocation endpoint (not microsoft, which has none).
+    pub revocation: Option<String>,
 }
 
 impl EndpointOverrides {
@@ -41,6 +43,7 @@ impl EndpointOverrides {
             ("emails", &self.emails),
             ("jwks", &self.jwks),
             ("issuer", &self.issuer),
+            ("revocation", &self.revocation),
         ]
         .into_iter()
         .filter_map(|(name, value)| value.as_deref().map(|value| (name, value)))

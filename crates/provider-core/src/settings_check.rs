@@ -158,6 +158,7 @@ mod tests {
         bad.endpoints.token = Some("ftp://x/token".into());
         bad.endpoints.userinfo = Some("not a url".into());
         bad.endpoints.emails = Some("https://x/e".into());
+        bad.endpoints.revocation = Some("javascript:alert(1)".into());
         let problems = check_settings(&bad, SettingsRules::STANDARD);
         assert_eq!(
             fields(&problems),
@@ -169,11 +170,12 @@ mod tests {
                 "scopes[2]",
                 "endpoints.token",
                 "endpoints.userinfo",
-                "endpoints.emails"
+                "endpoints.emails",
+                "endpoints.revocation"
             ]
         );
         let text = format!("{problems:?}");
-        for value in ["ftp://x", "not a url", "two words", "zq-anchor"] {
+        for value in ["ftp://x", "not a url", "two words", "zq-anchor", "alert"] {
             assert!(!text.contains(value), "{value} quoted in {text}");
         }
     }

@@ -10,15 +10,19 @@ mod avatar;
 mod identity;
 #[cfg(test)]
 mod properties;
+mod revoke;
+
+pub use revoke::DISCORD_REVOCATION_URL;
 
 use async_trait::async_trait;
 use social_login_domain::ProviderKey;
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderLogin,
+    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderGrant,
+    ProviderLogin, Revoked,
 };
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
-    SettingsRules, check_settings, fetch_json, resolve_endpoint,
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, RevocationEndpoint,
+    SettingsProblem, SettingsRules, check_settings, fetch_json, resolve_endpoint,
 };
 use url::Url;
 
@@ -37,6 +41,7 @@ pub const DISCORD_USER_URL: &str = "https://discord.com/api/users/@me";
 pub struct DiscordProvider {
     flow: CodeFlow,
     user_url: Url,
+    revocation: RevocationEndpoint,
 }
 
 impl DiscordProvider {
@@ -55,9 +60,11 @@ impl DiscordProvider {
             settings.endpoints.userinfo.as_deref(),
             DISCORD_USER_URL,
         )?;
+        let revocation = RevocationEndpoint::new(&settings, DISCORD_REVOCATION_URL, &http)?;
         Ok(Self {
             flow: CodeFlow::new(&settings, &DISCORD_DEFAULTS, http)?,
             user_url,
+            revocation,
         })
     }
 }
@@ -88,5 +95,10 @@ impl IdentityProvider for DiscordProvider {
             identity: identity::to_identity(user)?,
             tokens: tokens.into_provider_tokens(),
         })
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = "discord"))]
+    async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
+        revoke::revoke(&self.revocation, &grant).await
     }
 }

@@ -11,15 +11,18 @@ mod identity;
 mod proof;
 #[cfg(test)]
 mod properties;
+mod revoke;
 
 use async_trait::async_trait;
 use social_login_domain::{ProviderKey, SecretText};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderLogin,
+    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderGrant,
+    ProviderLogin, Revoked,
 };
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
-    SettingsRules, check_settings, fetch_json, require_non_empty, resolve_endpoint,
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, RevocationEndpoint,
+    SettingsProblem, SettingsRules, check_settings, fetch_json, require_non_empty,
+    resolve_endpoint,
 };
 use url::Url;
 
@@ -52,6 +55,12 @@ pub const FACEBOOK_DEFAULTS: FlowDefaults = FlowDefaults {
     client_auth: ClientAuth::RequestBody,
 };
 pub const FACEBOOK_ME_URL: &str = concat!("https://graph.facebook.com/", graph_version!(), "/me");
+/// `me` stands for the token's user, whose id the caller need not know.
+pub const FACEBOOK_REVOCATION_URL: &str = concat!(
+    "https://graph.facebook.com/",
+    graph_version!(),
+    "/me/permissions"
+);
 
 /// The `/me` fields sign-in reads.
 const ME_FIELDS: &str = "id,name,email,picture";
@@ -62,6 +71,7 @@ pub struct FacebookProvider {
     flow: CodeFlow,
     me_url: Url,
     app_secret: SecretText,
+    revocation: RevocationEndpoint,
 }
 
 impl FacebookProvider {
@@ -82,9 +92,11 @@ impl FacebookProvider {
             settings.endpoints.userinfo.as_deref(),
             FACEBOOK_ME_URL,
         )?;
+        let revocation = RevocationEndpoint::new(&settings, FACEBOOK_REVOCATION_URL, &http)?;
         Ok(Self {
             flow: CodeFlow::new(&settings, &FACEBOOK_DEFAULTS, http)?,
             me_url,
+            revocation,
             app_secret: settings.client_secret,
         })
     }
@@ -136,5 +148,10 @@ impl IdentityProvider for FacebookProvider {
             identity: identity::to_identity(me)?,
             tokens: tokens.into_provider_tokens(),
         })
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = "facebook"))]
+    async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
+        revoke::revoke(&self.revocation, &grant).await
     }
 }

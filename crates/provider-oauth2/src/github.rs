@@ -8,17 +8,22 @@ mod api;
 mod identity;
 #[cfg(test)]
 mod properties;
+mod revoke;
+
+pub use revoke::GITHUB_REVOCATION_URL;
 
 use async_trait::async_trait;
 use reqwest::StatusCode;
 use reqwest::header::ACCEPT;
 use social_login_domain::{ProviderKey, SecretText};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderLogin,
+    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderGrant,
+    ProviderLogin, Revoked,
 };
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
-    SettingsRules, check_settings, fetch_json, fetch_json_unless, resolve_endpoint,
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, RevocationEndpoint,
+    SettingsProblem, SettingsRules, check_settings, fetch_json, fetch_json_unless,
+    resolve_endpoint,
 };
 use url::Url;
 
@@ -43,6 +48,7 @@ pub struct GithubProvider {
     flow: CodeFlow,
     user_url: Url,
     emails_url: Url,
+    revocation: RevocationEndpoint,
 }
 
 impl GithubProvider {
@@ -73,10 +79,12 @@ impl GithubProvider {
             endpoints.emails.as_deref(),
             GITHUB_EMAILS_URL,
         )?;
+        let revocation = RevocationEndpoint::new(&settings, GITHUB_REVOCATION_URL, &http)?;
         Ok(Self {
             flow: CodeFlow::new(&settings, &GITHUB_DEFAULTS, http)?,
             user_url,
             emails_url,
+            revocation,
         })
     }
 
@@ -145,5 +153,10 @@ impl IdentityProvider for GithubProvider {
             identity,
             tokens: tokens.into_provider_tokens(),
         })
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = "github"))]
+    async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
+        revoke::revoke(&self.revocation, &grant).await
     }
 }

@@ -9,15 +9,19 @@ mod api;
 mod identity;
 #[cfg(test)]
 mod properties;
+mod revoke;
+
+pub use revoke::TWITTER_REVOCATION_URL;
 
 use async_trait::async_trait;
 use social_login_domain::ProviderKey;
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderLogin,
+    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderGrant,
+    ProviderLogin, Revoked,
 };
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
-    SettingsRules, check_settings, fetch_json, resolve_endpoint,
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, RevocationEndpoint,
+    SettingsProblem, SettingsRules, check_settings, fetch_json, resolve_endpoint,
 };
 use url::Url;
 
@@ -40,6 +44,7 @@ const EMAIL_SCOPE: &str = "users.email";
 pub struct TwitterProvider {
     flow: CodeFlow,
     user_url: Url,
+    revocation: RevocationEndpoint,
 }
 
 impl TwitterProvider {
@@ -68,10 +73,15 @@ impl TwitterProvider {
             settings.endpoints.userinfo.as_deref(),
             TWITTER_USER_URL,
         )?;
+        let revocation = RevocationEndpoint::new(&settings, TWITTER_REVOCATION_URL, &http)?;
         let flow = CodeFlow::new(&settings, &TWITTER_DEFAULTS, http)?;
         let wants_email = flow.scopes().iter().any(|scope| scope == EMAIL_SCOPE);
         set_user_fields(&mut user_url, wants_email);
-        Ok(Self { flow, user_url })
+        Ok(Self {
+            flow,
+            user_url,
+            revocation,
+        })
     }
 }
 
@@ -120,6 +130,11 @@ impl IdentityProvider for TwitterProvider {
             identity: identity::to_identity(answer)?,
             tokens: tokens.into_provider_tokens(),
         })
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = "twitter"))]
+    async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
+        revoke::revoke(&self.revocation, &grant).await
     }
 }
 

@@ -4,6 +4,9 @@
 mod identity;
 #[cfg(test)]
 mod properties;
+mod revoke;
+
+pub use revoke::GOOGLE_REVOCATION_URL;
 
 use crate::oidc_flow::OidcFlow;
 use async_trait::async_trait;
@@ -12,11 +15,11 @@ use social_login_id_token::KeySetCache;
 use social_login_id_token::{IdTokenVerifier, IssuerPolicy};
 use social_login_ports::{
     AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, ProviderError,
-    ProviderLogin, SystemClock,
+    ProviderGrant, ProviderLogin, Revoked, SystemClock,
 };
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
-    SettingsRules, check_settings, require_non_empty, resolve_endpoint,
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, RevocationEndpoint,
+    SettingsProblem, SettingsRules, check_settings, require_non_empty, resolve_endpoint,
 };
 use std::sync::Arc;
 use url::Url;
@@ -39,6 +42,7 @@ pub const GOOGLE_ISSUERS: [&str; 2] = ["https://accounts.google.com", "accounts.
 pub struct GoogleProvider {
     oidc: OidcFlow,
     userinfo_url: Url,
+    revocation: RevocationEndpoint,
 }
 
 impl GoogleProvider {
@@ -78,12 +82,14 @@ impl GoogleProvider {
             }
             None => IssuerPolicy::one_of(GOOGLE_ISSUERS),
         };
+        let revocation = RevocationEndpoint::new(&settings, GOOGLE_REVOCATION_URL, &http)?;
         let flow = CodeFlow::new(&settings, &GOOGLE_DEFAULTS, http)?;
         let keys = KeySetCache::shared(&jwks_url, flow.http());
         let verifier = IdTokenVerifier::new(keys, issuer, settings.client_id.clone(), clock);
         Ok(Self {
             oidc: OidcFlow::new(flow, verifier),
             userinfo_url,
+            revocation,
         })
     }
 
@@ -126,5 +132,10 @@ impl IdentityProvider for GoogleProvider {
     ) -> Result<ProviderIdentity, ProviderError> {
         let claims = self.oidc.verify_presented(&input).await?;
         identity::from_claims(claims)
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = "google"))]
+    async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
+        revoke::revoke(&self.revocation, &grant).await
     }
 }

@@ -10,6 +10,9 @@
 mod identity;
 #[cfg(test)]
 mod properties;
+mod revoke;
+
+pub use revoke::LINKEDIN_REVOCATION_URL;
 
 use crate::oidc_flow::OidcFlow;
 use async_trait::async_trait;
@@ -17,12 +20,12 @@ use social_login_domain::ProviderKey;
 use social_login_id_token::KeySetCache;
 use social_login_id_token::{IdTokenVerifier, IssuerPolicy, NoncePolicy};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, Clock, IdentityProvider, ProviderError, ProviderLogin,
-    SystemClock,
+    AuthorizationRequest, CallbackInput, Clock, IdentityProvider, ProviderError, ProviderGrant,
+    ProviderLogin, Revoked, SystemClock,
 };
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
-    SettingsRules, check_settings, require_non_empty, resolve_endpoint,
+    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, RevocationEndpoint,
+    SettingsProblem, SettingsRules, check_settings, require_non_empty, resolve_endpoint,
 };
 use std::sync::Arc;
 use url::Url;
@@ -44,6 +47,7 @@ pub const LINKEDIN_ISSUER: &str = "https://www.linkedin.com/oauth";
 pub struct LinkedinProvider {
     oidc: OidcFlow,
     userinfo_url: Url,
+    revocation: RevocationEndpoint,
 }
 
 impl LinkedinProvider {
@@ -86,6 +90,7 @@ impl LinkedinProvider {
             }
             None => LINKEDIN_ISSUER,
         };
+        let revocation = RevocationEndpoint::new(&settings, LINKEDIN_REVOCATION_URL, &http)?;
         let flow = CodeFlow::new(&settings, &LINKEDIN_DEFAULTS, http)?;
         let keys = KeySetCache::shared(&jwks_url, flow.http());
         let verifier = IdTokenVerifier::new(
@@ -98,6 +103,7 @@ impl LinkedinProvider {
         Ok(Self {
             oidc: OidcFlow::new(flow, verifier),
             userinfo_url,
+            revocation,
         })
     }
 }
@@ -123,5 +129,9 @@ impl IdentityProvider for LinkedinProvider {
             identity: identity::to_identity(claims, userinfo)?,
             tokens: tokens.into_provider_tokens(),
         })
+    }
+    #[tracing::instrument(skip_all, fields(provider = "linkedin"))]
+    async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
+        revoke::revoke(&self.revocation, &grant).await
     }
 }

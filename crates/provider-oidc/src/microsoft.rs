@@ -44,9 +44,17 @@ pub struct MicrosoftProvider {
 }
 
 impl MicrosoftProvider {
-    /// Every problem of `settings` for this adapter, for `check-config`.
+    /// Every problem of `settings` for this adapter, for `check-config`. Microsoft has no
+    /// revocation endpoint (PROVIDERS.md §4.7): one configured would never be called.
     pub fn check_settings(settings: &ProviderSettings) -> Vec<SettingsProblem> {
-        check_settings(settings, SettingsRules::STANDARD)
+        let mut problems = check_settings(settings, SettingsRules::STANDARD);
+        if settings.endpoints.revocation.is_some() {
+            problems.push(SettingsProblem::provider(
+                "endpoints.revocation",
+                "microsoft has no revocation endpoint",
+            ));
+        }
+        problems
     }
 
     /// Builds the adapter on the shared client; fails naming the first invalid field.

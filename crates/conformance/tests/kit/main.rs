@@ -5,12 +5,12 @@
 mod subjects;
 
 social_login_conformance::conformance_kit! {
-    github: crate::subjects::GITHUB => [sign_in, code_exchange, user_info, email_scope];
-    discord: crate::subjects::DISCORD => [sign_in, code_exchange, user_info, email_scope];
-    facebook: crate::subjects::FACEBOOK => [sign_in, code_exchange, user_info, email_scope];
-    twitter: crate::subjects::TWITTER => [sign_in, code_exchange, user_info];
-    google: crate::subjects::GOOGLE => [sign_in, code_exchange, user_info, id_token, nonce, openid, email_scope];
-    microsoft: crate::subjects::MICROSOFT => [sign_in, code_exchange, id_token, nonce, openid];
-    linkedin: crate::subjects::LINKEDIN => [sign_in, code_exchange, user_info, id_token, openid, email_scope];
-    apple: crate::subjects::APPLE => [sign_in, code_exchange, id_token, nonce, email_scope];
+    github: crate::subjects::GITHUB => [sign_in, code_exchange, user_info, email_scope, revocation];
+    discord: crate::subjects::DISCORD => [sign_in, code_exchange, user_info, email_scope, revocation];
+    facebook: crate::subjects::FACEBOOK => [sign_in, code_exchange, user_info, email_scope, revocation];
+    twitter: crate::subjects::TWITTER => [sign_in, code_exchange, user_info, revocation];
+    google: crate::subjects::GOOGLE => [sign_in, code_exchange, user_info, id_token, nonce, openid, email_scope, revocation];
+    microsoft: crate::subjects::MICROSOFT => [sign_in, code_exchange, id_token, nonce, openid, no_revocation];
+    linkedin: crate::subjects::LINKEDIN => [sign_in, code_exchange, user_info, id_token, openid, email_scope, revocation];
+    apple: crate::subjects::APPLE => [sign_in, code_exchange, id_token, nonce, email_scope, revocation];
 }

@@ -3,7 +3,7 @@
 //! rows name only what they do differently.
 
 use social_login_conformance::fixture::{self, OTHER_P256_KEY_PEM};
-use social_login_conformance::kit::{Adapter, Credentials, Pkce, Refusals, Subject};
+use social_login_conformance::kit::{Adapter, Credentials, Pkce, Refusals, Revokes, Subject};
 use social_login_domain::SecretText;
 use social_login_provider_apple::AppleProvider;
 use social_login_provider_core::ProviderSettings;
@@ -42,6 +42,14 @@ pub const DISCORD: Subject = Subject {
     refusals: RFC_6749,
     user_info: Some("Discord user endpoint"),
     never_in_messages: &[],
+    revocation: Some(DISCORD_REVOKES),
+};
+
+/// The refresh token when there is one, with a `token_type_hint` (RFC 7009).
+const DISCORD_REVOKES: Revokes = Revokes {
+    label: "Discord revocation endpoint",
+    refresh_first: true,
+    hints: true,
 };
 
 pub const GITHUB: Subject = Subject {
@@ -58,6 +66,12 @@ pub const GITHUB: Subject = Subject {
     },
     user_info: Some("GitHub profile endpoint"),
     never_in_messages: &["gho_"],
+    // The grant goes with the access token that names it.
+    revocation: Some(Revokes {
+        label: "GitHub grant endpoint",
+        refresh_first: false,
+        hints: false,
+    }),
     ..DISCORD
 };
 
@@ -74,6 +88,11 @@ pub const FACEBOOK: Subject = Subject {
     },
     user_info: Some("Facebook profile endpoint"),
     never_in_messages: &["EAA"],
+    revocation: Some(Revokes {
+        label: "Facebook permissions endpoint",
+        refresh_first: false,
+        hints: false,
+    }),
     ..DISCORD
 };
 
@@ -93,6 +112,10 @@ pub const TWITTER: Subject = Subject {
         wrong_secret: "token endpoint answered error `unauthorized_client`",
     },
     user_info: Some("X user endpoint"),
+    revocation: Some(Revokes {
+        label: "X revocation endpoint",
+        ..DISCORD_REVOKES
+    }),
     ..DISCORD
 };
 
@@ -106,6 +129,12 @@ pub const GOOGLE: Subject = Subject {
     requires_nonce: true,
     user_info: Some("Google userinfo endpoint"),
     never_in_messages: &["ya29."],
+    // No hint: Google's endpoint takes either token without one.
+    revocation: Some(Revokes {
+        label: "Google revocation endpoint",
+        refresh_first: true,
+        hints: false,
+    }),
     ..DISCORD
 };
 
@@ -118,6 +147,8 @@ pub const MICROSOFT: Subject = Subject {
     email_scope: None,
     user_info: None,
     never_in_messages: &["EwA", "AADSTS"],
+    // No revocation endpoint at Microsoft.
+    revocation: None,
     ..GOOGLE
 };
 
@@ -142,6 +173,12 @@ pub const LINKEDIN: Subject = Subject {
     },
     user_info: Some("LinkedIn userinfo endpoint"),
     never_in_messages: &["AQV"],
+    // Refresh tokens are for partners only: the access token goes.
+    revocation: Some(Revokes {
+        label: "LinkedIn revocation endpoint",
+        refresh_first: false,
+        hints: false,
+    }),
     ..GOOGLE
 };
 
@@ -151,6 +188,10 @@ pub const APPLE: Subject = Subject {
     scopes: &["name", "email"],
     user_info: None,
     never_in_messages: &["MIG"],
+    revocation: Some(Revokes {
+        label: "Apple revocation endpoint",
+        ..DISCORD_REVOKES
+    }),
     ..GOOGLE
 };
 

@@ -3,5 +3,6 @@
 
 mod client_secret;
 mod failures;
+mod revocation;
 mod sign_in;
 mod support;

@@ -3,5 +3,6 @@
 
 mod emails;
 mod identity;
+mod revocation;
 mod settings;
 mod support;

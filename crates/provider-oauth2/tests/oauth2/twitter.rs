@@ -3,4 +3,5 @@
 
 mod failures;
 mod identity;
+mod revocation;
 mod support;

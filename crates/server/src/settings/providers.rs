@@ -138,6 +138,7 @@ impl ProviderConfig {
                 emails: endpoints.emails.clone(),
                 jwks: endpoints.jwks.clone(),
                 issuer: endpoints.issuer.clone(),
+                revocation: endpoints.revocation.clone(),
             },
         }
     }
@@ -161,4 +162,7 @@ pub struct EndpointOverrides {
     pub jwks: Option<String>,
     /// Expected id_token issuer; for microsoft it may contain `{tenantid}`.
     pub issuer: Option<String>,
+    /// Where a link's grant is revoked (not microsoft, which has no such endpoint); for
+    /// github `{client_id}` in the path is filled in.
+    pub revocation: Option<String>,
 }

@@ -73,6 +73,7 @@ authorization = "https://github.example.com/login/oauth/authorize"
 token = "https://github.example.com/login/oauth/access_token"
 userinfo = "https://api.github.example.com/user"
 emails = "https://api.github.example.com/user/emails"
+revocation = "https://api.github.example.com/applications/{{client_id}}/grant"
 
 [oauth_providers.linkedin]
 client_id = "li-client"

@@ -100,6 +100,10 @@ fn a_full_file_sets_every_field() {
         github.endpoints.emails.as_deref(),
         Some("https://api.github.example.com/user/emails")
     );
+    let revocation = "https://api.github.example.com/applications/{client_id}/grant";
+    assert_eq!(github.endpoints.revocation.as_deref(), Some(revocation));
+    let adapter = github.adapter_settings();
+    assert_eq!(adapter.endpoints.revocation.as_deref(), Some(revocation));
     assert!(!settings.provider(ProviderKey::Linkedin).unwrap().pkce);
     // Configured but disabled: present in the table, absent for the API.
     assert!(

@@ -140,6 +140,14 @@ fn every_rule_reports_the_field_it_checks() {
             let linkedin = s.oauth_providers.slot_mut(ProviderKey::Linkedin);
             linkedin.as_mut().unwrap().endpoints.emails = Some("https://x/e".into());
         }),
+        ("oauth_providers.github.endpoints.revocation", |s| {
+            github(s).endpoints.revocation = Some("javascript:alert(1)".into());
+        }),
+        ("oauth_providers.microsoft.endpoints.revocation", |s| {
+            let microsoft = s.oauth_providers.microsoft.as_mut().unwrap();
+            microsoft.enabled = true;
+            microsoft.endpoints.revocation = Some("https://login.example.com/revoke".into());
+        }),
         ("oauth_providers.apple.client_id", |s| {
             s.oauth_providers.apple.as_mut().unwrap().client_id = String::new();
         }),

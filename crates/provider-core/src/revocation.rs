@@ -1,0 +1,289 @@
+//! Revoking a grant at the provider: where the request goes, and what the answer means.
+//!
+//! Each adapter builds its own request (a form POST, GitHub's JSON `DELETE`, Facebook's
+//! Graph `DELETE`) from a [`RevocationEndpoint`] and hands it to [`send_revocation`], which
+//! reads the answer with a size cap and turns it into `Revoked::Done` or a
+//! `ProviderError::Revocation` naming the status and error code, never a token.
+
+use crate::config_error::{ProviderConfigError, parse_http_url};
+use crate::failure::transport_failure;
+use crate::settings::ProviderSettings;
+use crate::token_http::error_member;
+use social_login_domain::SecretText;
+use social_login_ports::{ProviderError, ProviderGrant, Revoked};
+use url::Url;
+
+/// Largest revocation answer we read; real ones are empty or a few bytes of JSON.
+pub const MAX_REVOCATION_RESPONSE_BYTES: usize = 64 * 1024;
+
+/// Replaced with the client id in a revocation URL that names the client in its path
+/// (GitHub's `/applications/{client_id}/grant`).
+pub const CLIENT_ID_PLACEHOLDER: &str = "{client_id}";
+
+/// An answer the provider documents as "that token is already invalid": the grant is
+/// gone, which is what revocation wanted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AlreadyGone {
+    pub status: u16,
+    /// The `error` member of the answer.
+    pub error: &'static str,
+}
+
+/// A provider's revocation URL, the client credentials it may ask for, and the shared
+/// HTTP client to call it with. `Debug` shows no secret (`SecretText` prints `[redacted]`).
+#[derive(Debug, Clone)]
+pub struct RevocationEndpoint {
+    url: Url,
+    client_id: String,
+    client_secret: SecretText,
+    http: reqwest::Client,
+}
+
+impl RevocationEndpoint {
+    /// `endpoints.revocation`, or the provider's `default`, with [`CLIENT_ID_PLACEHOLDER`]
+    /// filled in; fails naming the field when it is not an http(s) URL. `http` is the
+    /// adapter's shared client (a clone shares its pool).
+    pub fn new(
+        settings: &ProviderSettings,
+        default: &str,
+        http: &reqwest::Client,
+    ) -> Result<Self, ProviderConfigError> {
+        const FIELD: &str = "endpoints.revocation";
+        let configured = settings.endpoints.revocation.as_deref().unwrap_or(default);
+        // Checked as written first, so a bad template is reported as the field's fault.
+        parse_http_url(FIELD, configured)?;
+        let url = parse_http_url(FIELD, &fill_client_id(configured, &settings.client_id))?;
+        Ok(Self {
+            url,
+            client_id: settings.client_id.clone(),
+            client_secret: settings.client_secret.clone(),
+            http: http.clone(),
+        })
+    }
+
+    pub fn url(&self) -> &Url {
+        &self.url
+    }
+
+    pub fn client_id(&self) -> &str {
+        &self.client_id
+    }
+
+    pub fn client_secret(&self) -> &SecretText {
+        &self.client_secret
+    }
+
+    pub fn http(&self) -> &reqwest::Client {
+        &self.http
+    }
+
+    /// A form POST of `params` to the endpoint, no client authentication added.
+    pub fn post_form(&self, params: &[(&str, &str)]) -> reqwest::RequestBuilder {
+        self.http.post(self.url.clone()).form(params)
+    }
+
+    /// A form POST of `params` plus `client_id` and `client_secret` (`client_secret_post`).
+    pub fn post_form_with_body_credentials(
+        &self,
+        params: &[(&str, &str)],
+    ) -> reqwest::RequestBuilder {
+        let credentials = [
+            ("client_id", self.client_id.as_str()),
+            ("client_secret", self.client_secret.expose()),
+        ];
+        self.post_form(&[params, &credentials].concat())
+    }
+
+    /// A form POST of `params` with HTTP Basic client authentication, id and secret
+    /// form-encoded first as RFC 6749 §2.3.1 asks (what the token exchange sends too).
+    pub fn post_form_with_basic(&self, params: &[(&str, &str)]) -> reqwest::RequestBuilder {
+        let encode = |value: &str| url::form_urlencoded::byte_serialize(value.as_bytes()).collect();
+        let id: String = encode(&self.client_id);
+        let secret: String = encode(self.client_secret.expose());
+        self.post_form(params).basic_auth(id, Some(secret))
+    }
+}
+
+/// The token to send a provider whose revocation of a refresh token ends the whole grant
+/// (Google, Discord, X, Apple), with its `token_type_hint`: the refresh token when the
+/// grant has one, else the access token.
+pub fn whole_grant_token(grant: &ProviderGrant) -> (&SecretText, &'static str) {
+    match &grant.refresh_token {
+        Some(refresh) => (refresh, "refresh_token"),
+        None => (&grant.access_token, "access_token"),
+    }
+}
+
+/// `url` with the placeholder (as written, or as URL parsing percent-encodes it) replaced
+/// by the percent-encoded client id.
+fn fill_client_id(url: &str, client_id: &str) -> String {
+    let encoded: String = client_id
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                char::from(b).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect();
+    url.replace(CLIENT_ID_PLACEHOLDER, &encoded)
+        .replace("%7Bclient_id%7D", &encoded)
+}
+
+/// Sends the revocation and reads its answer: a 2xx without an `error` member, or one of
+/// `already_gone`, is `Done`. `what` names the endpoint in failure messages.
+pub async fn send_revocation(
+    what: &str,
+    request: reqwest::RequestBuilder,
+    already_gone: &[AlreadyGone],
+) -> Result<Revoked, ProviderError> {
+    let mut response = request
+        .send()
+        .await
+        .map_err(|e| failure(what, transport_failure(&e)))?;
+    let status = response.status().as_u16();
+    let mut body = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| failure(what, transport_failure(&e)))?
+    {
+        if body.len() + chunk.len() > MAX_REVOCATION_RESPONSE_BYTES {
+            let detail = format!("answered more than {MAX_REVOCATION_RESPONSE_BYTES} bytes");
+            return Err(failure(what, &detail));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    revocation_answer(what, status, &body, already_gone)
+}
+
+/// What an answer of `status` with `body` means. Only the status and a plain error code
+/// are repeated: the body may quote the token.
+pub fn revocation_answer(
+    what: &str,
+    status: u16,
+    body: &[u8],
+    already_gone: &[AlreadyGone],
+) -> Result<Revoked, ProviderError> {
+    let error = error_member(body);
+    let gone = |g: &AlreadyGone| g.status == status && error.as_deref() == Some(g.error);
+    if already_gone.iter().any(gone) {
+        return Ok(Revoked::Done);
+    }
+    match error {
+        None if (200..300).contains(&status) => Ok(Revoked::Done),
+        None => Err(failure(what, &format!("answered HTTP {status}"))),
+        Some(code) => Err(failure(
+            what,
+            &format!("answered HTTP {status} with error `{code}`"),
+        )),
+    }
+}
+
+fn failure(what: &str, detail: &str) -> ProviderError {
+    ProviderError::Revocation(format!("{what} {detail}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::EndpointOverrides;
+
+    const WHAT: &str = "X revocation endpoint";
+    const GONE: AlreadyGone = AlreadyGone {
+        status: 400,
+        error: "invalid_token",
+    };
+
+    fn http() -> reqwest::Client {
+        reqwest::Client::new()
+    }
+
+    fn settings(client_id: &str, revocation: Option<&str>) -> ProviderSettings {
+        ProviderSettings {
+            client_id: client_id.into(),
+            client_secret: SecretText::new("s3cret-value"),
+            redirect_uri: "https://app.example.com/cb".into(),
+            scopes: None,
+            pkce: true,
+            endpoints: EndpointOverrides {
+                revocation: revocation.map(str::to_owned),
+                ..EndpointOverrides::default()
+            },
+        }
+    }
+
+    #[test]
+    fn a_2xx_is_done_and_a_documented_already_gone_answer_too() {
+        assert_eq!(revocation_answer(WHAT, 200, b"", &[]), Ok(Revoked::Done));
+        assert_eq!(revocation_answer(WHAT, 204, b"", &[]), Ok(Revoked::Done));
+        let gone = br#"{"error":"invalid_token","error_description":"Token expired or revoked"}"#;
+        assert_eq!(
+            revocation_answer(WHAT, 400, gone, &[GONE]),
+            Ok(Revoked::Done)
+        );
+        // Without the provider documenting it, the same answer is a failure.
+        assert_eq!(
+            revocation_answer(WHAT, 400, gone, &[]),
+            Err(ProviderError::Revocation(
+                "X revocation endpoint answered HTTP 400 with error `invalid_token`".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn failures_name_the_status_and_code_never_the_body() {
+        let body = br#"{"error":"invalid_client","token":"tok_leaked_value"}"#;
+        let error = revocation_answer(WHAT, 401, body, &[GONE]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "revocation failed: X revocation endpoint answered HTTP 401 with error `invalid_client`"
+        );
+        let error = revocation_answer(WHAT, 500, b"tok_leaked_value", &[]).unwrap_err();
+        assert!(!error.to_string().contains("tok_leaked"), "{error}");
+        // An error member in a 200 is a failure, as at the token endpoint.
+        let in_200 = revocation_answer(WHAT, 200, br#"{"error":"unsupported_token_type"}"#, &[]);
+        assert!(in_200.is_err());
+    }
+
+    #[test]
+    fn the_client_id_placeholder_is_filled_in_whichever_way_it_is_written() {
+        let default = "https://api.github.com/applications/{client_id}/grant";
+        let endpoint =
+            RevocationEndpoint::new(&settings("Iv1.ab c", None), default, &http()).unwrap();
+        assert_eq!(
+            endpoint.url().as_str(),
+            "https://api.github.com/applications/Iv1.ab%20c/grant"
+        );
+        let configured = "http://127.0.0.1:1/github/api/applications/%7Bclient_id%7D/grant";
+        let endpoint =
+            RevocationEndpoint::new(&settings("Ov23li", Some(configured)), default, &http())
+                .unwrap();
+        assert_eq!(
+            endpoint.url().as_str(),
+            "http://127.0.0.1:1/github/api/applications/Ov23li/grant"
+        );
+    }
+
+    #[test]
+    fn a_configured_url_must_be_http_and_its_error_names_the_field() {
+        let bad = settings("client", Some("ftp://idp.example.com/revoke"));
+        let error =
+            RevocationEndpoint::new(&bad, "https://idp.example.com/revoke", &http()).unwrap_err();
+        assert!(
+            error.to_string().contains("endpoints.revocation"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn debug_output_shows_no_secret() {
+        let endpoint = RevocationEndpoint::new(
+            &settings("client", None),
+            "https://x.example/revoke",
+            &http(),
+        )
+        .unwrap();
+        assert!(!format!("{endpoint:?}").contains("s3cret-value"));
+    }
+}

@@ -1,0 +1,95 @@
+//! Provider revocation (CONTRACT §6): disconnecting revokes that link's grant at the
+//! provider and deleting the account revokes every grant, best effort: a provider that
+//! fails never blocks the unlink, and the failure is an audit event.
+
+use crate::helpers::{assert_problem, spawn_app, token};
+use reqwest::StatusCode;
+use social_login_simulator::{Endpoint, Fault, Provider};
+
+fn revoked_by(app: &crate::helpers::TestApp, provider: Provider) -> usize {
+    app.sim
+        .revocations()
+        .iter()
+        .filter(|revocation| revocation.provider == provider)
+        .count()
+}
+
+#[tokio::test]
+async fn disconnecting_revokes_the_links_grant_at_the_provider() {
+    let app = spawn_app().await;
+    let pat = app.register("pat@example.com").await;
+    let bearer = token(&pat);
+    let linked = app.connect_response(&bearer, "583231").await;
+    assert_eq!(linked.status(), StatusCode::CREATED);
+    assert_eq!(revoked_by(&app, Provider::Github), 0);
+
+    let unlinked = app
+        .delete("/auth/oauth/github/disconnect", Some(&bearer))
+        .await;
+    assert_eq!(unlinked.status(), StatusCode::NO_CONTENT);
+    let revocations = app.sim.revocations();
+    assert_eq!(revocations.len(), 1, "{revocations:?}");
+    assert_eq!(revocations[0].provider, Provider::Github);
+    assert!(revocations[0].kind.is_some(), "a live token of this client was revoked");
+    assert!(
+        !app.sim.issued_access_tokens().contains(&revocations[0].token),
+        "the access token no longer works at the provider"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn deleting_the_account_revokes_every_grant_even_when_one_provider_fails() {
+    let app = spawn_app().await;
+    let ada = app.login("583231").await;
+    let bearer = token(&ada);
+    let google = app
+        .connect_response_at("google", &bearer, "583231")
+        .await;
+    assert_eq!(google.status(), StatusCode::CREATED);
+    app.sim.set_fault(Fault {
+        provider: Provider::Github,
+        endpoint: Endpoint::Revoke,
+        status: Some(500),
+        garbage: false,
+        delay_ms: None,
+        error_in_200: None,
+    });
+
+    let deleted = app.delete("/users/me", Some(&bearer)).await;
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT, "a provider failure blocks nothing");
+    assert_eq!(revoked_by(&app, Provider::Google), 1);
+    assert_eq!(revoked_by(&app, Provider::Github), 0);
+    assert_problem(app.get("/users/me", Some(&bearer)).await, 401, "Unauthorized").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_failed_revocation_on_disconnect_is_an_audit_event() {
+    let app = spawn_app().await;
+    let pat = app.register("pat@example.com").await;
+    let bearer = token(&pat);
+    app.connect_response(&bearer, "583231").await;
+    app.sim.set_fault(Fault {
+        provider: Provider::Github,
+        endpoint: Endpoint::Revoke,
+        status: Some(503),
+        garbage: false,
+        delay_ms: None,
+        error_in_200: None,
+    });
+    let unlinked = app
+        .delete("/auth/oauth/github/disconnect", Some(&bearer))
+        .await;
+    assert_eq!(unlinked.status(), StatusCode::NO_CONTENT);
+    let events: Vec<serde_json::Value> = app
+        .get("/users/me/events", Some(&bearer))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(events[0]["type"], "provider.revocation_failed");
+    assert_eq!(events[0]["provider"], "github");
+    assert_eq!(events[1]["type"], "account.unlinked");
+    app.stop().await;
+}
