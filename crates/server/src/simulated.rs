@@ -87,6 +87,7 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
             EndpointOverrides {
                 userinfo: Some(e.user),
                 emails: Some(e.emails),
+                revocation: Some(e.revocation),
                 ..code_flow(e.authorization, e.token)
             }
         }
@@ -96,6 +97,7 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
                 userinfo: Some(e.userinfo),
                 jwks: Some(e.jwks),
                 issuer: Some(e.issuer),
+                revocation: Some(e.revocation),
                 ..code_flow(e.authorization, e.token)
             }
         }
@@ -103,6 +105,7 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
             let e = simulator.facebook();
             EndpointOverrides {
                 userinfo: Some(e.me),
+                revocation: Some(e.revocation),
                 ..code_flow(e.authorization, e.token)
             }
         }
@@ -120,6 +123,7 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
                 userinfo: Some(e.userinfo),
                 jwks: Some(e.jwks),
                 issuer: Some(e.issuer),
+                revocation: Some(e.revocation),
                 ..code_flow(e.authorization, e.token)
             }
         }
@@ -127,6 +131,7 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
             let e = simulator.discord();
             EndpointOverrides {
                 userinfo: Some(e.user),
+                revocation: Some(e.revocation),
                 ..code_flow(e.authorization, e.token)
             }
         }
@@ -134,6 +139,7 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
             let e = simulator.twitter();
             EndpointOverrides {
                 userinfo: Some(e.user),
+                revocation: Some(e.revocation),
                 ..code_flow(e.authorization, e.token)
             }
         }
@@ -142,6 +148,7 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
             EndpointOverrides {
                 jwks: Some(e.jwks),
                 issuer: Some(e.issuer),
+                revocation: Some(e.revoke),
                 ..code_flow(e.authorization, e.token)
             }
         }

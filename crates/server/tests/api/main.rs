@@ -20,6 +20,7 @@ mod password;
 mod process;
 mod providers;
 mod raw_http;
+mod revocation;
 mod secrets;
 mod slow_clients;
 mod state;

@@ -30,9 +30,14 @@ async fn disconnecting_revokes_the_links_grant_at_the_provider() {
     let revocations = app.sim.revocations();
     assert_eq!(revocations.len(), 1, "{revocations:?}");
     assert_eq!(revocations[0].provider, Provider::Github);
-    assert!(revocations[0].kind.is_some(), "a live token of this client was revoked");
     assert!(
-        !app.sim.issued_access_tokens().contains(&revocations[0].token),
+        revocations[0].kind.is_some(),
+        "a live token of this client was revoked"
+    );
+    assert!(
+        !app.sim
+            .issued_access_tokens()
+            .contains(&revocations[0].token),
         "the access token no longer works at the provider"
     );
     app.stop().await;
@@ -43,9 +48,7 @@ async fn deleting_the_account_revokes_every_grant_even_when_one_provider_fails()
     let app = spawn_app().await;
     let ada = app.login("583231").await;
     let bearer = token(&ada);
-    let google = app
-        .connect_response_at("google", &bearer, "583231")
-        .await;
+    let google = app.connect_response_at("google", &bearer, "583231").await;
     assert_eq!(google.status(), StatusCode::CREATED);
     app.sim.set_fault(Fault {
         provider: Provider::Github,
@@ -57,10 +60,19 @@ async fn deleting_the_account_revokes_every_grant_even_when_one_provider_fails()
     });
 
     let deleted = app.delete("/users/me", Some(&bearer)).await;
-    assert_eq!(deleted.status(), StatusCode::NO_CONTENT, "a provider failure blocks nothing");
+    assert_eq!(
+        deleted.status(),
+        StatusCode::NO_CONTENT,
+        "a provider failure blocks nothing"
+    );
     assert_eq!(revoked_by(&app, Provider::Google), 1);
     assert_eq!(revoked_by(&app, Provider::Github), 0);
-    assert_problem(app.get("/users/me", Some(&bearer)).await, 401, "Unauthorized").await;
+    assert_problem(
+        app.get("/users/me", Some(&bearer)).await,
+        401,
+        "Unauthorized",
+    )
+    .await;
     app.stop().await;
 }
 
