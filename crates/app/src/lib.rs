@@ -19,6 +19,7 @@ pub use input::ProviderReturn;
 pub use providers::ProviderRegistry;
 pub use service::{AuthPolicy, AuthService, Ports};
 pub use session::LoginResult;
+pub use usecases::authenticate::Caller;
 pub use usecases::id_token::{IdTokenCommand, MAX_ID_TOKEN_BYTES, MAX_NONCE_BYTES};
 pub use usecases::register::Registration;
 pub use webhooks::{DeliveryStep, WebhookDelivery};

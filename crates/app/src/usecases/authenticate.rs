@@ -4,6 +4,13 @@ use crate::{AppError, AuthService};
 use social_login_domain::{User, UserId};
 use social_login_ports::VerifiedAccess;
 
+/// The authenticated caller: what its token says, and its user as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    pub access: VerifiedAccess,
+    pub user: User,
+}
+
 impl AuthService {
     /// The user of a valid access token, or `None`. Checks the token alone (authorize uses
     /// it to tell a connect from a login); protected endpoints use [`Self::caller`].
@@ -18,13 +25,12 @@ impl AuthService {
     }
 
     /// The caller of a protected endpoint: a valid token of a user that still exists (a
-    /// deleted account's tokens are refused from the moment it is gone).
-    pub async fn caller(&self, bearer: &str) -> Result<VerifiedAccess, AppError> {
+    /// deleted account's tokens are refused from the moment it is gone). The user read for
+    /// that check comes back with it, so no handler reads it again.
+    pub async fn caller(&self, bearer: &str) -> Result<Caller, AppError> {
         let access = self.verify_bearer(bearer).ok_or(AppError::Unauthorized)?;
-        match self.ports.users.find_user(access.user).await? {
-            Some(_) => Ok(access),
-            None => Err(AppError::Unauthorized),
-        }
+        let user = self.me(access.user).await?;
+        Ok(Caller { access, user })
     }
 
     /// The caller's own record. A valid token for a user that no longer exists is 401.

@@ -8,8 +8,8 @@ use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use serde::de::DeserializeOwned;
+use social_login_app::Caller;
 use social_login_domain::{ErrorCode, Origin, UserId};
-use social_login_ports::VerifiedAccess;
 
 /// `axum::Json` with rejections turned into 422 `ValidationError` or 413 `PayloadTooLarge`.
 /// The detail names the problem but never echoes a value from the body (it may be a
@@ -83,12 +83,13 @@ impl FromRequestParts<AppState> for CurrentUser {
     ) -> Result<Self, Self::Rejection> {
         CurrentSession::from_request_parts(parts, state)
             .await
-            .map(|CurrentSession(access)| Self(access.user))
+            .map(|CurrentSession(caller)| Self(caller.user.id))
     }
 }
 
-/// Like [`CurrentUser`], with when the token's login happened (for what needs a recent one).
-pub struct CurrentSession(pub VerifiedAccess);
+/// Like [`CurrentUser`], with the stored user and when the token's login happened (for
+/// what needs a recent one).
+pub struct CurrentSession(pub Caller);
 
 impl FromRequestParts<AppState> for CurrentSession {
     type Rejection = ApiError;

@@ -100,12 +100,9 @@ pub async fn logout(
         (status = 401, body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-pub async fn me(
-    State(state): State<AppState>,
-    CurrentUser(caller): CurrentUser,
-) -> Result<Json<UserRead>, ApiError> {
-    let user = state.service.me(caller).await?;
-    Ok(Json(UserRead::from(&user)))
+pub async fn me(CurrentSession(caller): CurrentSession) -> Json<UserRead> {
+    // The bearer check read the user already.
+    Json(UserRead::from(&caller.user))
 }
 
 /// The caller's recent audit events, newest first (at most 100).
@@ -137,6 +134,6 @@ pub async fn delete_me(
     CurrentSession(caller): CurrentSession,
     RequestOrigin(origin): RequestOrigin,
 ) -> Result<StatusCode, ApiError> {
-    state.service.delete_account(caller, &origin).await?;
+    state.service.delete_account(caller.access, &origin).await?;
     Ok(StatusCode::NO_CONTENT)
 }
