@@ -83,7 +83,7 @@ fn to_row(event: &AuditEvent) -> audit_event::ActiveModel {
     }
 }
 
-fn from_row(row: audit_event::Model) -> Result<AuditEvent, RepositoryError> {
+pub(crate) fn from_row(row: audit_event::Model) -> Result<AuditEvent, RepositoryError> {
     let corrupt = |what: &str| RepositoryError::Internal(format!("stored audit {what} is invalid"));
     Ok(AuditEvent {
         id: AuditEventId::from_uuid(row.id),
@@ -109,7 +109,7 @@ fn from_row(row: audit_event::Model) -> Result<AuditEvent, RepositoryError> {
     })
 }
 
-fn unix_ms(at: OffsetDateTime) -> i64 {
+pub(crate) fn unix_ms(at: OffsetDateTime) -> i64 {
     i64::try_from(at.unix_timestamp_nanos() / 1_000_000).unwrap_or(i64::MAX)
 }
 

@@ -40,6 +40,11 @@ pub(crate) fn unique_violation(err: &DbErr) -> Option<UniqueIndex> {
     let Some(SqlErr::UniqueConstraintViolation(message)) = err.sql_err() else {
         return None;
     };
+    unique_index_in(&message)
+}
+
+/// The unique index a violation message names, on either database.
+pub(crate) fn unique_index_in(message: &str) -> Option<UniqueIndex> {
     UNIQUE_INDEXES
         .iter()
         .find(|(_, name, sqlite_columns)| {

@@ -1,10 +1,12 @@
-//! sea-orm adapter for the repository ports, on SQLite or PostgreSQL chosen by URL.
+//! The repository ports on SQLite or PostgreSQL, chosen by URL ([`open`]).
 //!
-//! [`SeaOrmRepository`] implements `UserRepository` and `RefreshTokenRepository`. Every
-//! `DbErr` is translated here, at the seam, into the ports' typed errors.
+//! [`SeaOrmRepository`] implements them on sea-orm (PostgreSQL, and SQLite for migrations
+//! and tooling); [`SqliteRepository`] on rusqlite, which the service uses for SQLite files.
+//! Every database error is translated here, at the seam, into the ports' typed errors.
 
 mod audit;
 mod connect;
+mod database;
 mod entity;
 mod error;
 mod mapping;
@@ -14,9 +16,12 @@ mod refresh_tokens;
 mod repository;
 mod seed;
 mod sign_in;
+mod sqlite;
 mod users;
 
 pub use connect::{DatabaseOptions, connect};
+pub use database::{Database, open};
 pub use migration_lock::MIGRATION_LOCK_KEY;
 pub use repository::SeaOrmRepository;
 pub use seed::seed_provider_users;
+pub use sqlite::SqliteRepository;

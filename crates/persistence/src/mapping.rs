@@ -7,10 +7,11 @@ use sea_orm::ActiveValue::Set;
 use social_login_domain::refresh::RefreshRecord;
 use social_login_domain::{
     Email, FamilyId, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, PasswordHash,
-    ProviderKey, ProviderSubject, User, UserId,
+    ProviderKey, ProviderSubject, SealedToken, User, UserId,
 };
-use social_login_ports::{NewRefreshToken, RepositoryError};
+use social_login_ports::{NewRefreshToken, RepositoryError, SealedGrant};
 use time::OffsetDateTime;
+use uuid::Uuid;
 
 pub(crate) fn user_from_row(row: user::Model) -> Result<User, RepositoryError> {
     Ok(User {
@@ -25,17 +26,54 @@ pub(crate) fn user_from_row(row: user::Model) -> Result<User, RepositoryError> {
 }
 
 pub(crate) fn link_from_row(row: linked_account::Model) -> Result<LinkedAccount, RepositoryError> {
+    link_from_columns(LinkColumns {
+        id: row.id,
+        user_id: row.user_id,
+        provider: row.provider,
+        subject: row.subject,
+        email: row.email,
+        created_at: row.created_at,
+    })
+}
+
+/// The columns of a link that make a [`LinkedAccount`] (its sealed tokens stay behind).
+pub(crate) struct LinkColumns {
+    pub id: Uuid,
+    pub user_id: Uuid,
+    pub provider: String,
+    pub subject: String,
+    pub email: Option<String>,
+    pub created_at: OffsetDateTime,
+}
+
+pub(crate) fn link_from_columns(row: LinkColumns) -> Result<LinkedAccount, RepositoryError> {
     Ok(LinkedAccount {
         id: LinkedAccountId::from_uuid(row.id),
         user_id: UserId::from_uuid(row.user_id),
-        provider: row
-            .provider
-            .parse::<ProviderKey>()
-            .map_err(|_| corrupt("provider key"))?,
+        provider: provider_from_column(&row.provider)?,
         subject: ProviderSubject::parse(row.subject).map_err(|_| corrupt("provider subject"))?,
         email: email_from_column(row.email)?,
         created_at: row.created_at,
     })
+}
+
+/// A removed link's sealed tokens, for revocation.
+pub(crate) fn grant_from_columns(
+    provider: &str,
+    access_token: String,
+    refresh_token: Option<String>,
+) -> Result<SealedGrant, RepositoryError> {
+    Ok(SealedGrant {
+        provider: provider_from_column(provider)?,
+        access_token: SealedToken::new(access_token),
+        refresh_token: refresh_token.map(SealedToken::new),
+    })
+}
+
+fn provider_from_column(provider: &str) -> Result<ProviderKey, RepositoryError> {
+    provider
+        .parse::<ProviderKey>()
+        .map_err(|_| corrupt("provider key"))
 }
 
 /// A token with its family: revocation and the absolute end live on the family.
@@ -57,15 +95,19 @@ pub(crate) fn user_to_row(user: &NewUser) -> user::ActiveModel {
     user::ActiveModel {
         id: Set(user.id.as_uuid()),
         email: Set(user.email.as_ref().map(|e| e.as_str().to_owned())),
-        // Only a claimed email is matched and unique (CONTRACT §4): an unverified provider
-        // email is kept for display in `email` and leaves this column NULL.
-        email_normalized: Set(user.claimed_email().map(Email::normalized)),
+        email_normalized: Set(email_normalized_column(user)),
         full_name: Set(user.full_name.clone()),
         avatar_url: Set(user.avatar_url.clone()),
         email_verified: Set(user.email_verified),
         password_hash: Set(user.password_hash.as_ref().map(|h| h.as_str().to_owned())),
         created_at: Set(user.created_at),
     }
+}
+
+/// Only a claimed email is matched and unique (CONTRACT §4): an unverified provider email
+/// is kept for display in `email` and leaves `email_normalized` NULL.
+pub(crate) fn email_normalized_column(user: &NewUser) -> Option<String> {
+    user.claimed_email().map(Email::normalized)
 }
 
 pub(crate) fn link_to_row(link: &NewLinkedAccount) -> linked_account::ActiveModel {

@@ -149,7 +149,7 @@ async fn refresh_link(
     Ok(())
 }
 
-fn new_user(sign_in: &ProviderSignIn) -> NewUser {
+pub(crate) fn new_user(sign_in: &ProviderSignIn) -> NewUser {
     let identity = &sign_in.identity;
     NewUser {
         id: sign_in.new_user_id,
@@ -162,7 +162,7 @@ fn new_user(sign_in: &ProviderSignIn) -> NewUser {
     }
 }
 
-fn new_link(sign_in: &ProviderSignIn, user: &User) -> NewLinkedAccount {
+pub(crate) fn new_link(sign_in: &ProviderSignIn, user: &User) -> NewLinkedAccount {
     let identity = &sign_in.identity;
     NewLinkedAccount {
         id: sign_in.new_link_id,

@@ -3,14 +3,14 @@
 use crate::SeaOrmRepository;
 use crate::entity::{linked_account, user};
 use crate::error::{UniqueIndex, is_foreign_key_violation, repository_error, unique_violation};
-use crate::mapping::{link_from_row, link_to_row, user_from_row, user_to_row};
+use crate::mapping::{grant_from_columns, link_from_row, link_to_row, user_from_row, user_to_row};
 use crate::queries;
 use async_trait::async_trait;
 use sea_orm::{ConnectionTrait, DbBackend, EntityTrait, QuerySelect};
 use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
 use social_login_domain::{
     AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
-    NewUser, ProviderKey, ProviderSubject, SealedToken, User, UserId,
+    NewUser, ProviderKey, ProviderSubject, User, UserId,
 };
 use social_login_ports::{
     AddLinkError, CreateUserError, ProviderSignIn, RemoveLinkError, RepositoryError, SealedGrant,
@@ -239,14 +239,7 @@ impl UserRepository for SeaOrmRepository {
 
 /// The sealed tokens of a link row, for revocation.
 fn grant_of(row: linked_account::Model) -> Result<SealedGrant, RepositoryError> {
-    Ok(SealedGrant {
-        provider: row
-            .provider
-            .parse()
-            .map_err(|_| RepositoryError::Internal("stored provider key is invalid".into()))?,
-        access_token: SealedToken::new(row.access_token),
-        refresh_token: row.refresh_token.map(SealedToken::new),
-    })
+    grant_from_columns(&row.provider, row.access_token, row.refresh_token)
 }
 
 /// All links of `user`, oldest first.

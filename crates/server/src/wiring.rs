@@ -5,7 +5,7 @@ use crate::server::StartupError;
 use crate::settings::{Settings, StateStoreBackend};
 use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry, WebhookDelivery};
 use social_login_domain::{EventSet, ProviderKey};
-use social_login_persistence::SeaOrmRepository;
+use social_login_persistence::Database;
 use social_login_ports::{Clock, IdentityProvider, SystemClock};
 use social_login_provider_apple::AppleProvider;
 use social_login_provider_core::{ProviderSettings, build_http_client};
@@ -30,7 +30,7 @@ const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 /// of its access tokens.
 pub struct Wired {
     pub service: AuthService,
-    pub repository: Arc<SeaOrmRepository>,
+    pub repository: Arc<dyn Database>,
     /// The delivery of audit events, when `[webhooks]` names a receiver.
     pub webhooks: Option<WebhookDelivery>,
     pub well_known: WellKnown,
@@ -38,11 +38,9 @@ pub struct Wired {
 
 /// Connects to the database and builds every adapter. Keys are derived here, once.
 pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
-    let repository = Arc::new(
-        social_login_persistence::connect(&settings.database.options())
-            .await
-            .map_err(|error| StartupError::Database(error.to_string()))?,
-    );
+    let repository = social_login_persistence::open(&settings.database.options())
+        .await
+        .map_err(|error| StartupError::Database(error.to_string()))?;
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let (secret, previous) = settings.secret_keys();
     let sessions = session_tokens(settings);

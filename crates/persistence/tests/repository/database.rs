@@ -2,9 +2,11 @@
 //! and the columns a returning login rewrites.
 
 use crate::fixtures::{delete_user_row, stored_link_columns};
-use crate::harness::on_every_backend;
+use crate::harness::{on_every_backend, rusqlite_repository, sqlite_repository};
 use social_login_domain::{ProviderKey, SealedToken};
+use social_login_persistence::SeaOrmRepository;
 use social_login_ports::{RefreshTokenRepository, RotateError, UserRepository};
+use social_login_testing::contract::repository::Repository;
 use social_login_testing::contract::repository::fixtures::{
     new_link, new_user, now, provider_identity, refresh_works, sign_in, store_token, token_hash,
 };
@@ -65,46 +67,52 @@ async fn deleting_a_user_deletes_its_links_and_refresh_tokens() {
 
 #[tokio::test]
 async fn a_returning_login_replaces_the_tokens_and_keeps_an_old_refresh_token_when_none_came() {
-    on_every_backend(|repo| async move {
-        let first = sign_in(provider_identity(
-            ProviderKey::Google,
-            "g-1",
-            Some("ada@example.com"),
-            true,
-        ));
-        let user = repo
-            .sign_in_with_provider(first.clone())
-            .await
-            .unwrap()
-            .user;
+    on_every_backend(|repo| async move { returning_login_columns(&repo, &repo).await }).await;
+    let dir = tempfile::tempdir().unwrap();
+    let served = rusqlite_repository(dir.path()).await;
+    returning_login_columns(&served, &sqlite_repository(dir.path()).await).await;
+}
 
-        let mut again = sign_in(provider_identity(
-            ProviderKey::Google,
-            "g-1",
-            Some("ada@new.example.com"),
-            true,
-        ));
-        again.access_token = SealedToken::new("k1:access-2");
-        again.refresh_token = None;
-        let signed_in = repo.sign_in_with_provider(again.clone()).await.unwrap();
-        assert!(!signed_in.is_new_user);
-        assert_eq!(signed_in.user, user);
-        assert_eq!(
-            stored_link_columns(&repo, first.new_link_id).await,
-            (
-                Some("ada@new.example.com".to_owned()),
-                "k1:access-2".to_owned(),
-                Some("k1:refresh".to_owned())
-            )
-        );
-        assert!(
-            refresh_works(&repo, again.session.hash).await,
-            "a second session"
-        );
-        assert!(
-            refresh_works(&repo, first.session.hash).await,
-            "the first one lives on"
-        );
-    })
-    .await;
+/// Two logins of one account through `served`, the link's columns read through `tooling`
+/// (the same database).
+async fn returning_login_columns(served: &dyn Repository, tooling: &SeaOrmRepository) {
+    let first = sign_in(provider_identity(
+        ProviderKey::Google,
+        "g-1",
+        Some("ada@example.com"),
+        true,
+    ));
+    let user = served
+        .sign_in_with_provider(first.clone())
+        .await
+        .unwrap()
+        .user;
+
+    let mut again = sign_in(provider_identity(
+        ProviderKey::Google,
+        "g-1",
+        Some("ada@new.example.com"),
+        true,
+    ));
+    again.access_token = SealedToken::new("k1:access-2");
+    again.refresh_token = None;
+    let signed_in = served.sign_in_with_provider(again.clone()).await.unwrap();
+    assert!(!signed_in.is_new_user);
+    assert_eq!(signed_in.user, user);
+    assert_eq!(
+        stored_link_columns(tooling, first.new_link_id).await,
+        (
+            Some("ada@new.example.com".to_owned()),
+            "k1:access-2".to_owned(),
+            Some("k1:refresh".to_owned())
+        )
+    );
+    assert!(
+        refresh_works(served, again.session.hash).await,
+        "a second session"
+    );
+    assert!(
+        refresh_works(served, first.session.hash).await,
+        "the first one lives on"
+    );
 }

@@ -1,6 +1,6 @@
 //! Runs one test body on each backend, each time on a database of its own.
 
-use social_login_persistence::{DatabaseOptions, SeaOrmRepository, connect};
+use social_login_persistence::{DatabaseOptions, SeaOrmRepository, SqliteRepository, connect};
 use social_login_test_support::{PostgresDatabase, postgres_admin_url};
 use std::future::Future;
 use std::path::Path;
@@ -38,6 +38,27 @@ pub async fn sqlite_repository(dir: &Path) -> SeaOrmRepository {
         .expect("connect to SQLite");
     repo.migrate().await.expect("migrate SQLite");
     repo
+}
+
+/// A migrated rusqlite repository (the service's SQLite adapter) on a new file in `dir`.
+pub async fn rusqlite_repository(dir: &Path) -> SqliteRepository {
+    let url = format!("sqlite://{}?mode=rwc", dir.join("test.db").display());
+    let repo = SqliteRepository::open(&DatabaseOptions::new(url))
+        .await
+        .expect("open SQLite");
+    repo.migrate().await.expect("migrate SQLite");
+    repo
+}
+
+/// Runs `test` on a fresh SQLite file served by the rusqlite adapter.
+pub async fn on_rusqlite<F, Fut>(test: F)
+where
+    F: FnOnce(SqliteRepository) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let repo = rusqlite_repository(dir.path()).await;
+    rethrow("SQLite through rusqlite", tokio::spawn(test(repo)).await);
 }
 
 /// A migrated repository on the PostgreSQL database at `url`.

@@ -1,7 +1,9 @@
-//! Integration tests of `SeaOrmRepository`: every test runs against a real SQLite file (so WAL
-//! is real) and, when `TEST_POSTGRES_URL` is set, against a fresh PostgreSQL database.
+//! Integration tests of `SeaOrmRepository` and `SqliteRepository`: every test runs against a
+//! real SQLite file (so WAL is real) and, when `TEST_POSTGRES_URL` is set, against a fresh
+//! PostgreSQL database.
 
 mod contract;
+mod cross_adapter;
 mod database;
 mod fixtures;
 mod harness;

@@ -120,6 +120,11 @@ async fn the_demos_secret_and_database_are_readable_by_their_owner_only() {
     .unwrap();
     let bind: SocketAddr = "127.0.0.1:0".parse().unwrap();
     let demo = social_login::demo::start(bind, &data).await.unwrap();
+    // The readiness check reads the database, which makes SQLite create its -wal file.
+    let ready = reqwest::get(format!("{}/readyz", demo.url()))
+        .await
+        .unwrap();
+    assert!(ready.status().is_success());
     let mode = |name: &str| {
         std::fs::metadata(data.join(name))
             .unwrap()

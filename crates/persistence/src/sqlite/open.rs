@@ -1,0 +1,161 @@
+//! Which file a `sqlite:` URL names, and opening it the way the service needs.
+
+use super::columns::failed;
+use rusqlite::{Connection, ErrorCode, OpenFlags};
+use social_login_ports::RepositoryError;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// How long a statement waits for another process's write lock before failing (503).
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// Pause between attempts to switch a file another process is opening to WAL.
+const BUSY_RETRY: Duration = Duration::from_millis(20);
+/// Prepared statements kept per connection: every statement the adapter has, with room.
+const STATEMENT_CACHE: usize = 64;
+
+/// The file of a `sqlite:` URL and whether it may be created.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SqliteFile {
+    pub path: PathBuf,
+    pub create: bool,
+}
+
+/// `sqlite:PATH` or `sqlite://PATH`, optionally with `?mode=rwc` (create if missing) or
+/// `?mode=rw`, as sqlx reads them. An in-memory database is refused: the migrator and the
+/// service use separate connections, which would each see an empty database of their own.
+pub(crate) fn sqlite_file(url: &str) -> Result<SqliteFile, RepositoryError> {
+    let refuse = |why: &str| RepositoryError::Internal(format!("database.url: {why}"));
+    let rest = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .ok_or_else(|| refuse("a SQLite URL starts with sqlite:"))?;
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let mut create = false;
+    for pair in query.split('&').filter(|pair| !pair.is_empty()) {
+        match pair {
+            "mode=rwc" => create = true,
+            "mode=rw" => create = false,
+            "mode=memory" => return Err(refuse("an in-memory SQLite database cannot be served")),
+            other => return Err(refuse(&format!("unsupported SQLite URL option `{other}`"))),
+        }
+    }
+    if path.is_empty() || path == ":memory:" {
+        return Err(refuse(
+            "name a SQLite file (an in-memory database cannot be served)",
+        ));
+    }
+    Ok(SqliteFile {
+        path: PathBuf::from(path),
+        create,
+    })
+}
+
+/// Opens `file` with the settings every statement relies on.
+pub(super) fn connect(file: &SqliteFile) -> Result<Connection, RepositoryError> {
+    let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    if file.create {
+        flags |= OpenFlags::SQLITE_OPEN_CREATE;
+    }
+    let connection = Connection::open_with_flags(&file.path, flags).map_err(failed)?;
+    // Another process holding the write lock makes us wait, not fail.
+    connection.busy_timeout(BUSY_TIMEOUT).map_err(failed)?;
+    switch_to_wal(&connection)?;
+    connection
+        .execute_batch(
+            // Off by default in SQLite, per connection: without it there is no ON DELETE
+            // CASCADE and no foreign-key check on a new link. NORMAL is durable across
+            // process crashes in WAL mode; only a power loss may drop the last commits.
+            "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
+        )
+        .map_err(failed)?;
+    connection.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+    Ok(connection)
+}
+
+/// Readers in other processes (backups, `migrate`) do not block the writer, and a commit is
+/// one append to the log. Switching a new file needs its exclusive lock, which SQLite
+/// refuses at once (no busy wait) while another process opens it too: retried here for up
+/// to [`BUSY_TIMEOUT`].
+fn switch_to_wal(connection: &Connection) -> Result<(), RepositoryError> {
+    let deadline = Instant::now() + BUSY_TIMEOUT;
+    loop {
+        let switched = connection
+            .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0));
+        match switched {
+            Ok(mode) if mode.eq_ignore_ascii_case("wal") => return Ok(()),
+            Ok(mode) => {
+                return Err(RepositoryError::Internal(format!(
+                    "SQLite refused WAL (journal mode {mode})"
+                )));
+            }
+            Err(error)
+                if error.sqlite_error_code() == Some(ErrorCode::DatabaseBusy)
+                    && Instant::now() < deadline =>
+            {
+                std::thread::sleep(BUSY_RETRY);
+            }
+            Err(error) => return Err(failed(error)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_urls_name_their_file_and_say_whether_to_create_it() {
+        let file = sqlite_file("sqlite:///var/lib/sl/users.db?mode=rwc").unwrap();
+        assert_eq!(file.path, PathBuf::from("/var/lib/sl/users.db"));
+        assert!(file.create);
+        let file = sqlite_file("sqlite:users.db").unwrap();
+        assert_eq!(file.path, PathBuf::from("users.db"));
+        assert!(!file.create);
+        assert!(!sqlite_file("sqlite://users.db?mode=rw").unwrap().create);
+    }
+
+    #[test]
+    fn memory_databases_unknown_options_and_other_schemes_are_refused() {
+        for url in [
+            "sqlite::memory:",
+            "sqlite://x.db?mode=memory",
+            "sqlite://x.db?cache=shared",
+            "sqlite://",
+            "postgres://localhost/x",
+        ] {
+            assert!(sqlite_file(url).is_err(), "{url}");
+        }
+    }
+
+    #[test]
+    fn a_connection_is_in_wal_mode_with_foreign_keys_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = SqliteFile {
+            path: dir.path().join("x.db"),
+            create: true,
+        };
+        let connection = connect(&file).unwrap();
+        let pragma = |name: &str| -> String {
+            connection
+                .query_row(&format!("PRAGMA {name}"), [], |row| {
+                    row.get::<_, rusqlite::types::Value>(0)
+                })
+                .map(|value| format!("{value:?}"))
+                .unwrap()
+        };
+        assert!(pragma("journal_mode").contains("wal"));
+        assert_eq!(pragma("foreign_keys"), "Integer(1)");
+        assert_eq!(pragma("synchronous"), "Integer(1)");
+    }
+
+    #[test]
+    fn a_missing_file_without_mode_rwc_is_not_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = SqliteFile {
+            path: dir.path().join("missing.db"),
+            create: false,
+        };
+        assert!(connect(&file).is_err());
+        assert!(!file.path.exists());
+    }
+}

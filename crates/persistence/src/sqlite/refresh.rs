@@ -1,0 +1,214 @@
+//! `RefreshTokenRepository` on SQLite (see `crate::refresh_tokens` for the rules). The
+//! single connection runs one transaction at a time: a rotation and a revocation of one
+//! family never interleave, with no lock to take.
+
+use super::columns::{execute, query_all, query_one, time_at, time_text, uuid_at};
+use super::{SqliteRepository, audit, sql, write};
+use async_trait::async_trait;
+use rusqlite::{Connection, params};
+use social_login_domain::refresh::{
+    RefreshRecord, RefreshTokenHash, RefreshVerdict, judge, token_expiry,
+};
+use social_login_domain::{AuditContext, AuditEventType, FamilyId, UserId};
+use social_login_ports::{NewRefreshToken, RefreshTokenRepository, RepositoryError, RotateError};
+use time::{Duration, OffsetDateTime};
+use uuid::Uuid;
+
+/// The family row a token belongs to.
+struct Family {
+    id: Uuid,
+    user_id: Uuid,
+    expires_at: OffsetDateTime,
+    revoked: bool,
+}
+
+/// What a rotation decided, committed before it is told.
+enum Rotation {
+    Rotated(UserId),
+    Reused,
+    Refused,
+}
+
+#[async_trait]
+impl RefreshTokenRepository for SqliteRepository {
+    async fn start_family(
+        &self,
+        first: NewRefreshToken,
+        family_expires_at: OffsetDateTime,
+        audit: AuditContext,
+    ) -> Result<(), RepositoryError> {
+        self.call(move |db| {
+            write(db, |tx| {
+                insert_family(tx, &first, family_expires_at)?;
+                insert_token(tx, &first)?;
+                let event = audit.event(0, AuditEventType::UserLogin, first.user_id, None);
+                audit::record(tx, &event, audit.outbox)
+            })
+        })
+        .await
+    }
+
+    async fn rotate_refresh(
+        &self,
+        presented: RefreshTokenHash,
+        successor_hash: RefreshTokenHash,
+        now: OffsetDateTime,
+        successor_ttl: Duration,
+        audit: AuditContext,
+    ) -> Result<UserId, RotateError> {
+        let rotation = self
+            .call(move |db| {
+                write(db, |tx| -> Result<Rotation, RepositoryError> {
+                    let Some((record, family)) = record_of(tx, presented)? else {
+                        return Ok(Rotation::Refused);
+                    };
+                    match judge(Some(&record), now) {
+                        RefreshVerdict::Rotate { user, family: id } => {
+                            execute(tx, sql::MARK_USED, [presented.0])?;
+                            insert_token(
+                                tx,
+                                &NewRefreshToken {
+                                    hash: successor_hash,
+                                    user_id: user,
+                                    family: id,
+                                    created_at: now,
+                                    expires_at: token_expiry(now, successor_ttl, family.expires_at),
+                                },
+                            )?;
+                            Ok(Rotation::Rotated(user))
+                        }
+                        RefreshVerdict::ReuseDetected { family: id } => {
+                            execute(tx, sql::REVOKE_FAMILY, [id.as_uuid().into_bytes()])?;
+                            let user = UserId::from_uuid(family.user_id);
+                            let kind = AuditEventType::SessionRefreshReuseDetected;
+                            audit::record(tx, &audit.event(0, kind, user, None), audit.outbox)?;
+                            Ok(Rotation::Reused)
+                        }
+                        RefreshVerdict::Refuse => Ok(Rotation::Refused),
+                    }
+                })
+            })
+            .await?;
+        match rotation {
+            Rotation::Rotated(user) => Ok(user),
+            Rotation::Reused => Err(RotateError::ReuseDetected),
+            Rotation::Refused => Err(RotateError::Refused),
+        }
+    }
+
+    async fn revoke_refresh(
+        &self,
+        presented: RefreshTokenHash,
+        audit: AuditContext,
+    ) -> Result<(), RepositoryError> {
+        // Only the first logout of a session records an event.
+        self.call(move |db| {
+            write(db, |tx| {
+                if let Some((_, family)) = record_of(tx, presented)?
+                    && !family.revoked
+                {
+                    execute(tx, sql::REVOKE_FAMILY, [family.id.into_bytes()])?;
+                    let user = UserId::from_uuid(family.user_id);
+                    let event = audit.event(0, AuditEventType::SessionLogout, user, None);
+                    audit::record(tx, &event, audit.outbox)?;
+                }
+                Ok(())
+            })
+        })
+        .await
+    }
+
+    async fn prune_expired(&self, now: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError> {
+        self.call(move |db| prune(db, now, limit)).await
+    }
+}
+
+/// The presented token with its family; `None` for an unknown token.
+fn record_of(
+    db: &Connection,
+    presented: RefreshTokenHash,
+) -> Result<Option<(RefreshRecord, Family)>, RepositoryError> {
+    let token = query_one(db, sql::TOKEN, [presented.0], |row| {
+        Ok((
+            uuid_at(row, 0)?,
+            uuid_at(row, 1)?,
+            time_at(row, 2)?,
+            row.get::<_, bool>(3)?,
+        ))
+    })?;
+    let Some((user_id, family_id, expires_at, used)) = token else {
+        return Ok(None);
+    };
+    let family = query_one(db, sql::FAMILY, [family_id.into_bytes()], |row| {
+        Ok(Family {
+            id: uuid_at(row, 0)?,
+            user_id: uuid_at(row, 1)?,
+            expires_at: time_at(row, 2)?,
+            revoked: row.get(3)?,
+        })
+    })?;
+    let Some(family) = family else {
+        return Ok(None);
+    };
+    let record = RefreshRecord {
+        user_id: UserId::from_uuid(user_id),
+        family: FamilyId::from_uuid(family_id),
+        expires_at,
+        used,
+        revoked: family.revoked,
+        family_expires_at: family.expires_at,
+    };
+    Ok(Some((record, family)))
+}
+
+fn insert_family(
+    db: &Connection,
+    first: &NewRefreshToken,
+    expires_at: OffsetDateTime,
+) -> Result<usize, RepositoryError> {
+    execute(
+        db,
+        sql::INSERT_FAMILY,
+        params![
+            first.family.as_uuid().into_bytes(),
+            first.user_id.as_uuid().into_bytes(),
+            time_text(first.created_at)?,
+            time_text(expires_at)?,
+        ],
+    )
+}
+
+fn insert_token(db: &Connection, token: &NewRefreshToken) -> Result<usize, RepositoryError> {
+    execute(
+        db,
+        sql::INSERT_TOKEN,
+        params![
+            token.hash.0,
+            token.user_id.as_uuid().into_bytes(),
+            token.family.as_uuid().into_bytes(),
+            time_text(token.created_at)?,
+            time_text(token.expires_at)?,
+        ],
+    )
+}
+
+/// Ended families with their tokens first, then expired tokens of live families, each
+/// batch one transaction (see `crate::refresh_tokens` for why).
+fn prune(db: &mut Connection, now: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError> {
+    let (now, limit) = (time_text(now)?, i64::try_from(limit).unwrap_or(i64::MAX));
+    let ended = write(db, |tx| {
+        let ended = query_all(tx, sql::ENDED_FAMILIES, params![now, limit], |row| {
+            row.get::<_, [u8; 16]>(0)
+        })?;
+        let mut pruned = 0;
+        for family in ended {
+            pruned += execute(tx, sql::DELETE_TOKENS_OF_FAMILY, [family])?;
+            pruned += execute(tx, sql::DELETE_FAMILY, [family])?;
+        }
+        Ok::<_, RepositoryError>(pruned)
+    })?;
+    let expired = write(db, |tx| {
+        execute(tx, sql::DELETE_EXPIRED_TOKENS, params![now, limit])
+    })?;
+    Ok((ended + expired) as u64)
+}

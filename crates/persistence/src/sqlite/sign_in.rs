@@ -1,0 +1,146 @@
+//! A provider login inside one SQLite transaction (see `crate::sign_in` for the rules): look
+//! up, decide with the domain's rule, write, start the session.
+
+use super::columns::{
+    Violation, execute, failed, link_at, query_one, time_text, user_at, violation,
+};
+use super::users::{insert_link, insert_user, links_of, user_by_email};
+use super::{audit, sql};
+use crate::error::UniqueIndex;
+use crate::mapping::{email_to_column, link_from_columns, user_from_row};
+use crate::sign_in::{new_link, new_user};
+use rusqlite::{Connection, params};
+use social_login_domain::linking::{EmailOwner, LoginDecision, decide_login};
+use social_login_domain::{LinkedAccount, ProviderKey, ProviderSubject, User};
+use social_login_ports::{ProviderSignIn, RepositoryError, SignInError, SignedIn};
+
+pub(super) fn sign_in(db: &Connection, sign_in: &ProviderSignIn) -> Result<SignedIn, SignInError> {
+    let identity = &sign_in.identity;
+    // One connection runs one transaction at a time: no concurrent login can commit between
+    // these reads, so they need no second look.
+    let existing = link_with_user(db, identity.provider, &identity.subject)?;
+    let owner = match (&existing, &identity.email) {
+        (None, Some(email)) => match user_by_email(db, &email.normalized())? {
+            Some(user) => {
+                let links = links_of(db, user.id)?;
+                Some((user, links))
+            }
+            None => None,
+        },
+        _ => None,
+    };
+    let decision = decide_login(
+        identity,
+        existing.as_ref().map(|(link, _)| link),
+        owner
+            .as_ref()
+            .map(|(user, links)| EmailOwner { user, links }),
+        sign_in.auto_link_by_email,
+    )
+    .map_err(|_| SignInError::EmailAlreadyRegistered)?;
+    let events = social_login_domain::audit::sign_in_events(&decision);
+    let (user, is_new_user) = match (decision, existing, owner) {
+        (LoginDecision::SignIn { .. }, Some((link, user)), _) => {
+            refresh_link(db, &link, sign_in)?;
+            (user, false)
+        }
+        (LoginDecision::LinkThenSignIn { .. }, _, Some((user, _))) => {
+            insert_link(db, &new_link(sign_in, &user)).map_err(raced_or_failed)?;
+            (user, false)
+        }
+        (LoginDecision::Register, _, _) => {
+            let user = new_user(sign_in);
+            insert_user(db, &user).map_err(raced_or_failed)?;
+            let user = user.into_user();
+            insert_link(db, &new_link(sign_in, &user)).map_err(raced_or_failed)?;
+            (user, true)
+        }
+        _ => {
+            return Err(RepositoryError::Internal("login decided without its rows".into()).into());
+        }
+    };
+    let session = &sign_in.session;
+    let first = session.first_token(user.id, sign_in.now);
+    let (family, user_id) = (
+        first.family.as_uuid().into_bytes(),
+        user.id.as_uuid().into_bytes(),
+    );
+    let now = time_text(sign_in.now)?;
+    execute(
+        db,
+        sql::INSERT_FAMILY,
+        params![family, user_id, now, time_text(session.family_expires_at)?],
+    )?;
+    execute(
+        db,
+        sql::INSERT_TOKEN,
+        params![
+            first.hash.0,
+            user_id,
+            family,
+            now,
+            time_text(first.expires_at)?
+        ],
+    )?;
+    for (index, kind) in events.iter().enumerate() {
+        let event = sign_in
+            .audit
+            .event(index, *kind, user.id, Some(identity.provider));
+        audit::record(db, &event, sign_in.audit.outbox)?;
+    }
+    Ok(SignedIn { user, is_new_user })
+}
+
+/// The link of this provider account and its user, read in one query.
+fn link_with_user(
+    db: &Connection,
+    provider: ProviderKey,
+    subject: &ProviderSubject,
+) -> Result<Option<(LinkedAccount, User)>, RepositoryError> {
+    let found = query_one(
+        db,
+        sql::LINK_WITH_USER,
+        params![provider.as_str(), subject.as_str()],
+        |row| Ok((link_at(row)?, user_at(row, 6)?)),
+    )?;
+    found
+        .map(|(link, user)| Ok((link_from_columns(link)?, user_from_row(user)?)))
+        .transpose()
+}
+
+/// A returning login: the provider's new tokens (the old refresh token kept when none came)
+/// and the email as received.
+fn refresh_link(
+    db: &Connection,
+    link: &LinkedAccount,
+    sign_in: &ProviderSignIn,
+) -> Result<(), SignInError> {
+    let updated = execute(
+        db,
+        sql::REFRESH_LINK,
+        params![
+            link.id.as_uuid().into_bytes(),
+            email_to_column(sign_in.identity.email.as_ref()),
+            sign_in.access_token.as_str(),
+            sign_in.refresh_token.as_ref().map(|token| token.as_str()),
+            time_text(sign_in.now)?,
+        ],
+    )?;
+    if updated == 0 {
+        return Err(SignInError::Raced);
+    }
+    Ok(())
+}
+
+/// A unique constraint lost to another writer of the file is a race to decide again;
+/// anything else is a failure.
+fn raced_or_failed(error: rusqlite::Error) -> SignInError {
+    match violation(&error) {
+        Some(Violation::Unique(
+            UniqueIndex::UserEmail
+            | UniqueIndex::LinkProviderSubject
+            | UniqueIndex::LinkUserProvider,
+        )) => SignInError::Raced,
+        _ => failed(error).into(),
+    }
+}

@@ -1,0 +1,290 @@
+//! `UserRepository` on SQLite: users and their linked accounts. The single connection runs
+//! one transaction at a time, which is what makes `remove_link` race-free without row locks.
+
+use super::columns::{
+    Violation, execute, execute_raw, failed, link_at, query_all, query_one, time_text, user_at,
+    violation,
+};
+use super::{SqliteRepository, audit, sql, write};
+use crate::error::UniqueIndex;
+use crate::mapping::{
+    email_normalized_column, email_to_column, grant_from_columns, link_from_columns, user_from_row,
+};
+use async_trait::async_trait;
+use rusqlite::{Connection, params};
+use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
+use social_login_domain::{
+    AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
+    NewUser, ProviderKey, ProviderSubject, User, UserId,
+};
+use social_login_ports::{
+    AddLinkError, CreateUserError, ProviderSignIn, RemoveLinkError, RepositoryError, SealedGrant,
+    SignInError, SignedIn, UserRepository,
+};
+use time::OffsetDateTime;
+
+#[async_trait]
+impl UserRepository for SqliteRepository {
+    async fn find_user(&self, id: UserId) -> Result<Option<User>, RepositoryError> {
+        self.call(move |db| find_user(db, id)).await
+    }
+
+    async fn find_user_by_email(&self, email: &Email) -> Result<Option<User>, RepositoryError> {
+        let normalized = email.normalized();
+        self.call(move |db| user_by_email(db, &normalized)).await
+    }
+
+    async fn find_link(
+        &self,
+        provider: ProviderKey,
+        subject: &ProviderSubject,
+    ) -> Result<Option<LinkedAccount>, RepositoryError> {
+        let subject = subject.clone();
+        self.call(move |db| {
+            query_one(
+                db,
+                sql::LINK_BY_ACCOUNT,
+                params![provider.as_str(), subject.as_str()],
+                link_at,
+            )?
+            .map(link_from_columns)
+            .transpose()
+        })
+        .await
+    }
+
+    async fn list_links(&self, user: UserId) -> Result<Vec<LinkedAccount>, RepositoryError> {
+        self.call(move |db| links_of(db, user)).await
+    }
+
+    async fn create_user(
+        &self,
+        user: NewUser,
+        first_link: Option<NewLinkedAccount>,
+        audit: AuditContext,
+    ) -> Result<User, CreateUserError> {
+        if first_link
+            .as_ref()
+            .is_some_and(|link| link.user_id != user.id)
+        {
+            return Err(RepositoryError::Internal(
+                "the first link must belong to the new user".to_owned(),
+            )
+            .into());
+        }
+        self.call(move |db| {
+            write(db, |tx| -> Result<(), CreateUserError> {
+                insert_user(tx, &user).map_err(|error| match violation(&error) {
+                    Some(Violation::Unique(UniqueIndex::UserEmail)) => CreateUserError::EmailTaken,
+                    _ => failed(error).into(),
+                })?;
+                if let Some(link) = &first_link {
+                    insert_link(tx, link).map_err(|error| match violation(&error) {
+                        Some(Violation::Unique(UniqueIndex::LinkProviderSubject)) => {
+                            CreateUserError::ProviderAccountTaken
+                        }
+                        _ => failed(error).into(),
+                    })?;
+                }
+                let provider = first_link.as_ref().map(|link| link.provider);
+                let event = audit.event(0, AuditEventType::UserRegistered, user.id, provider);
+                audit::record(tx, &event, audit.outbox)?;
+                Ok(())
+            })?;
+            Ok(user.into_user())
+        })
+        .await
+    }
+
+    async fn add_link(
+        &self,
+        link: NewLinkedAccount,
+        audit: AuditContext,
+    ) -> Result<LinkedAccount, AddLinkError> {
+        self.call(move |db| {
+            write(db, |tx| {
+                insert_link(tx, &link).map_err(|error| match violation(&error) {
+                    Some(Violation::Unique(
+                        UniqueIndex::LinkProviderSubject | UniqueIndex::LinkUserProvider,
+                    )) => AddLinkError::ProviderAlreadyLinked,
+                    Some(Violation::ForeignKey) => AddLinkError::UserNotFound,
+                    _ => failed(error).into(),
+                })?;
+                let kind = AuditEventType::AccountLinked;
+                let event = audit.event(0, kind, link.user_id, Some(link.provider));
+                audit::record(tx, &event, audit.outbox)?;
+                Ok(link.to_linked_account())
+            })
+        })
+        .await
+    }
+
+    async fn sign_in_with_provider(
+        &self,
+        sign_in: ProviderSignIn,
+    ) -> Result<SignedIn, SignInError> {
+        self.call(move |db| write(db, |tx| super::sign_in::sign_in(tx, &sign_in)))
+            .await
+    }
+
+    async fn remove_link(
+        &self,
+        user: UserId,
+        provider: ProviderKey,
+        usable: Vec<ProviderKey>,
+        audit: AuditContext,
+    ) -> Result<SealedGrant, RemoveLinkError> {
+        self.call(move |db| {
+            write(db, |tx| {
+                let Some(user) = find_user(tx, user)? else {
+                    return Err(DisconnectRefused::NotLinked.into());
+                };
+                let links = links_of(tx, user.id)?;
+                let doomed = check_disconnect(&user, &links, provider, &usable)?;
+                let doomed = doomed.as_uuid().into_bytes();
+                let grant =
+                    query_one(tx, sql::GRANT_OF_LINK, [doomed], grant_at)?.ok_or_else(|| {
+                        RepositoryError::Internal("the link to remove is gone".into())
+                    })?;
+                execute(tx, sql::DELETE_LINK, [doomed])?;
+                let event =
+                    audit.event(0, AuditEventType::AccountUnlinked, user.id, Some(provider));
+                audit::record(tx, &event, audit.outbox)?;
+                Ok(grant?)
+            })
+        })
+        .await
+    }
+
+    async fn delete_user(
+        &self,
+        user: UserId,
+        audit: AuditContext,
+    ) -> Result<Option<Vec<SealedGrant>>, RepositoryError> {
+        self.call(move |db| {
+            write(db, |tx| {
+                if find_user(tx, user)?.is_none() {
+                    return Ok(None);
+                }
+                let id = user.as_uuid().into_bytes();
+                let grants = query_all(tx, sql::GRANTS_OF, [id], grant_at)?
+                    .into_iter()
+                    .collect::<Result<Vec<_>, _>>()?;
+                // Links, sessions and tokens go with the user (ON DELETE CASCADE).
+                execute(tx, sql::DELETE_USER, [id])?;
+                let event = audit.event(0, AuditEventType::UserDeleted, user, None);
+                audit::record(tx, &event, audit.outbox)?;
+                Ok(Some(grants))
+            })
+        })
+        .await
+    }
+
+    async fn record_event(
+        &self,
+        event: AuditEvent,
+        outbox: EventSet,
+    ) -> Result<(), RepositoryError> {
+        self.call(move |db| write(db, |tx| audit::record(tx, &event, outbox)))
+            .await
+    }
+
+    async fn prune_events(
+        &self,
+        before: OffsetDateTime,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        self.call(move |db| audit::prune(db, before, limit)).await
+    }
+
+    async fn list_events(
+        &self,
+        user: UserId,
+        limit: u64,
+    ) -> Result<Vec<AuditEvent>, RepositoryError> {
+        self.call(move |db| audit::list(db, user, limit)).await
+    }
+
+    async fn ping(&self) -> Result<(), RepositoryError> {
+        self.call(|db| db.query_row("SELECT 1", [], |_| Ok(())).map_err(failed))
+            .await
+    }
+}
+
+pub(super) fn find_user(db: &Connection, id: UserId) -> Result<Option<User>, RepositoryError> {
+    query_one(db, sql::USER_BY_ID, [id.as_uuid().into_bytes()], |row| {
+        user_at(row, 0)
+    })?
+    .map(user_from_row)
+    .transpose()
+}
+
+pub(super) fn user_by_email(
+    db: &Connection,
+    normalized: &str,
+) -> Result<Option<User>, RepositoryError> {
+    query_one(db, sql::USER_BY_EMAIL, [normalized], |row| user_at(row, 0))?
+        .map(user_from_row)
+        .transpose()
+}
+
+/// All links of `user`, oldest first (sorted here: RFC 3339 text order is not time order).
+pub(super) fn links_of(
+    db: &Connection,
+    user: UserId,
+) -> Result<Vec<LinkedAccount>, RepositoryError> {
+    let mut links = query_all(db, sql::LINKS_OF, [user.as_uuid().into_bytes()], link_at)?
+        .into_iter()
+        .map(link_from_columns)
+        .collect::<Result<Vec<_>, _>>()?;
+    links.sort_by_key(|link| (link.created_at, link.id));
+    Ok(links)
+}
+
+/// Kept raw: the caller decides what a violated constraint means.
+pub(super) fn insert_user(db: &Connection, user: &NewUser) -> rusqlite::Result<usize> {
+    let created_at = time_text(user.created_at).map_err(to_sql_error)?;
+    execute_raw(
+        db,
+        sql::INSERT_USER,
+        params![
+            user.id.as_uuid().into_bytes(),
+            user.email.as_ref().map(Email::as_str),
+            email_normalized_column(user),
+            user.full_name,
+            user.avatar_url,
+            user.email_verified,
+            user.password_hash.as_ref().map(|hash| hash.as_str()),
+            created_at,
+        ],
+    )
+}
+
+/// Kept raw: the caller decides what a violated constraint means.
+pub(super) fn insert_link(db: &Connection, link: &NewLinkedAccount) -> rusqlite::Result<usize> {
+    let created_at = time_text(link.created_at).map_err(to_sql_error)?;
+    execute_raw(
+        db,
+        sql::INSERT_LINK,
+        params![
+            link.id.as_uuid().into_bytes(),
+            link.user_id.as_uuid().into_bytes(),
+            link.provider.as_str(),
+            link.subject.as_str(),
+            email_to_column(link.email.as_ref()),
+            link.access_token.as_str(),
+            link.refresh_token.as_ref().map(|token| token.as_str()),
+            created_at,
+        ],
+    )
+}
+
+fn to_sql_error(error: RepositoryError) -> rusqlite::Error {
+    rusqlite::Error::ToSqlConversionFailure(error.to_string().into())
+}
+
+/// The sealed tokens of one row of `sql::GRANTS_OF`.
+fn grant_at(row: &rusqlite::Row) -> rusqlite::Result<Result<SealedGrant, RepositoryError>> {
+    let provider: String = row.get(0)?;
+    Ok(grant_from_columns(&provider, row.get(1)?, row.get(2)?))
+}

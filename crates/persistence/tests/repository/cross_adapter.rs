@@ -1,0 +1,106 @@
+//! One SQLite file, two adapters: sea-orm writes it in migrations, seeding and existing
+//! deployments, rusqlite serves it. Each must read what the other wrote, value for value.
+
+use crate::fixtures::{
+    new_link, new_user, provider_identity, refresh_works, sign_in, store_token, token_hash,
+};
+use crate::harness::{rusqlite_repository, sqlite_repository};
+use social_login_domain::{EventSet, ProviderKey};
+use social_login_persistence::{SeaOrmRepository, SqliteRepository};
+use social_login_ports::{UserRepository, WebhookOutbox};
+use std::path::Path;
+
+async fn both_on_one_file(dir: &Path) -> (SqliteRepository, SeaOrmRepository) {
+    let served = rusqlite_repository(dir).await;
+    let tooling = sqlite_repository(dir).await;
+    (served, tooling)
+}
+
+#[tokio::test]
+async fn what_rusqlite_stores_sea_orm_reads_back_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let (served, tooling) = both_on_one_file(dir.path()).await;
+    let mut login = sign_in(provider_identity(
+        ProviderKey::Google,
+        "g-1",
+        Some("Ada@Example.com"),
+        true,
+    ));
+    login.audit = social_login_testing::audit_at(login.now, EventSet::all());
+    let session = login.session.hash;
+    let signed_in = served.sign_in_with_provider(login).await.unwrap();
+    let user = signed_in.user;
+
+    assert_eq!(
+        tooling.find_user(user.id).await.unwrap(),
+        Some(user.clone())
+    );
+    let email = user.email.clone().unwrap();
+    assert_eq!(
+        tooling.find_user_by_email(&email).await.unwrap(),
+        Some(user.clone())
+    );
+    assert_eq!(
+        tooling.list_links(user.id).await.unwrap(),
+        served.list_links(user.id).await.unwrap()
+    );
+    assert_eq!(
+        tooling.list_events(user.id, 10).await.unwrap(),
+        served.list_events(user.id, 10).await.unwrap()
+    );
+    let queued = tooling
+        .claim_next(time::OffsetDateTime::now_utc(), time::Duration::minutes(1))
+        .await
+        .unwrap()
+        .expect("the registration was queued for the webhooks");
+    assert_eq!(queued.event.user_id, user.id);
+    assert!(
+        refresh_works(&tooling, session).await,
+        "the session rotates"
+    );
+}
+
+#[tokio::test]
+async fn what_sea_orm_stores_rusqlite_reads_back_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let (served, tooling) = both_on_one_file(dir.path()).await;
+    let ada = new_user(Some("ada@example.com"), true);
+    let link = new_link(ada.id, ProviderKey::Github, "42");
+    let created = tooling
+        .create_user(
+            ada.clone(),
+            Some(link.clone()),
+            social_login_testing::audit_now(),
+        )
+        .await
+        .unwrap();
+    store_token(&tooling, ada.id, token_hash(7)).await;
+
+    assert_eq!(served.find_user(ada.id).await.unwrap(), Some(created));
+    assert_eq!(
+        served
+            .find_link(ProviderKey::Github, &link.subject)
+            .await
+            .unwrap(),
+        Some(link.to_linked_account())
+    );
+    assert_eq!(
+        served.list_events(ada.id, 10).await.unwrap(),
+        tooling.list_events(ada.id, 10).await.unwrap()
+    );
+    assert!(
+        refresh_works(&served, token_hash(7)).await,
+        "the session rotates"
+    );
+    let returning = served
+        .sign_in_with_provider(sign_in(provider_identity(
+            ProviderKey::Github,
+            "42",
+            Some("ada@example.com"),
+            true,
+        )))
+        .await
+        .unwrap();
+    assert!(!returning.is_new_user);
+    assert_eq!(returning.user.id, ada.id);
+}
