@@ -3,7 +3,7 @@
 mod signing_key;
 
 use crate::random::try_random_url_token;
-use jsonwebtoken::{Algorithm, Header, Validation};
+use jsonwebtoken::{Algorithm, Validation};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use signing_key::SigningKey;
@@ -180,9 +180,8 @@ impl SessionTokens for JwtSessionTokens {
             jti: try_random_url_token(JTI_BYTES)
                 .map_err(|_| SessionTokenError("no randomness for the token id".into()))?,
         };
-        let mut header = Header::new(Algorithm::EdDSA);
-        header.kid = Some(key.jwk.kid().to_owned());
-        let value = jsonwebtoken::encode(&header, &claims, &key.encoding)
+        let value = key
+            .sign(&claims)
             .map_err(|e| SessionTokenError(format!("signing the access token failed: {e}")))?;
         // Whole seconds, exactly what the token says, so clients and server agree.
         let expires_at = OffsetDateTime::from_unix_timestamp(claims.exp)

@@ -35,10 +35,21 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-/// What every handler can reach.
+/// What every handler can reach: one `Arc`, so handing it to a request is one atomic
+/// increment, not a clone of each part.
 #[derive(Clone)]
-pub struct AppState {
-    /// Shared, not cloned per request.
+pub struct AppState(Arc<Shared>);
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// The parts of [`AppState`], built once at start-up.
+pub struct Shared {
     pub service: Arc<AuthService>,
     pub metrics: PrometheusHandle,
     /// The OpenAPI document, rendered once at start-up.
@@ -125,12 +136,12 @@ pub fn router(service: Arc<AuthService>, well_known: WellKnown, options: HttpOpt
         .routes(routes!(well_known::openid_configuration))
         .split_for_parts();
     let openapi = openapi.to_json().expect("the OpenAPI document serialises");
-    let state = AppState {
+    let state = AppState(Arc::new(Shared {
         service,
         metrics: metrics_handle(),
         openapi: axum::body::Bytes::from(openapi),
         well_known,
-    };
+    }));
     // Layers listed first run last (innermost).
     api.with_state(state)
         .fallback(|| async { ApiError::of(ErrorCode::NotFound) })

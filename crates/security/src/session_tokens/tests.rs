@@ -4,6 +4,7 @@ use super::*;
 use crate::keys::{Purpose, derive_key};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use aws_lc_rs::signature::Ed25519KeyPair;
 use jsonwebtoken::EncodingKey;
 
 fn secret(label: &str) -> SecretText {
@@ -68,7 +69,10 @@ fn forged_with(
     let signature = match sign {
         Sign::Nothing => String::new(),
         Sign::Real => {
-            let key = SigningKey::derive(&secret("current")).encoding;
+            // Through jsonwebtoken, not our signer: an independent signature of the forgery.
+            let seed = derive_key(&secret("current"), Purpose::AccessTokenSigning);
+            let pair = Ed25519KeyPair::from_seed_unchecked(&seed).unwrap();
+            let key = EncodingKey::from_ed_der(pair.to_pkcs8v1().unwrap().as_ref());
             jsonwebtoken::crypto::sign(message.as_bytes(), &key, Algorithm::EdDSA).unwrap()
         }
         Sign::Hmac(alg, key) => {
