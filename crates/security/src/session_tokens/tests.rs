@@ -2,9 +2,9 @@
 
 use super::*;
 use crate::keys::{Purpose, derive_key};
+use aws_lc_rs::signature::Ed25519KeyPair;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use aws_lc_rs::signature::Ed25519KeyPair;
 use jsonwebtoken::EncodingKey;
 
 fn secret(label: &str) -> SecretText {
