@@ -14,7 +14,8 @@ use sea_orm::ActiveValue::Set;
 use sea_orm::{DatabaseTransaction, DbErr, EntityTrait};
 use social_login_domain::linking::{EmailOwner, LoginDecision, decide_login};
 use social_login_domain::{
-    Email, LinkedAccount, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject, User,
+    AuditEventType, Email, LinkedAccount, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject,
+    User,
 };
 use social_login_ports::{ProviderSignIn, RepositoryError, SignInError, SignedIn};
 
@@ -35,16 +36,7 @@ pub(crate) async fn sign_in_with_provider(
         // A user is always committed with its first link, so a second look sees it if so.
         existing = link_with_user(&txn, identity.provider, &identity.subject).await?;
     }
-    let decision = decide_login(
-        identity,
-        existing.as_ref().map(|(link, _)| link),
-        owner
-            .as_ref()
-            .map(|(user, links)| EmailOwner { user, links }),
-        sign_in.auto_link_by_email,
-    )
-    .map_err(|_| SignInError::EmailAlreadyRegistered)?;
-    let events = social_login_domain::audit::sign_in_events(&decision);
+    let (decision, events) = decide(&sign_in, existing.as_ref(), owner.as_ref())?;
     let (user, is_new_user) = match (decision, existing, owner) {
         (LoginDecision::SignIn { .. }, Some((link, user)), _) => {
             refresh_link(&txn, &link, &sign_in).await?;
@@ -147,6 +139,24 @@ async fn refresh_link(
         return Err(SignInError::Raced);
     }
     Ok(())
+}
+
+/// The domain's decision on what was read, and the audit events it records; both adapters'
+/// logins go through here.
+pub(crate) fn decide(
+    sign_in: &ProviderSignIn,
+    existing: Option<&(LinkedAccount, User)>,
+    owner: Option<&(User, Vec<LinkedAccount>)>,
+) -> Result<(LoginDecision, &'static [AuditEventType]), SignInError> {
+    let decision = decide_login(
+        &sign_in.identity,
+        existing.map(|(link, _)| link),
+        owner.map(|(user, links)| EmailOwner { user, links }),
+        sign_in.auto_link_by_email,
+    )
+    .map_err(|_| SignInError::EmailAlreadyRegistered)?;
+    let events = social_login_domain::audit::sign_in_events(&decision);
+    Ok((decision, events))
 }
 
 pub(crate) fn new_user(sign_in: &ProviderSignIn) -> NewUser {

@@ -60,15 +60,7 @@ impl UserRepository for SeaOrmRepository {
         first_link: Option<NewLinkedAccount>,
         audit: AuditContext,
     ) -> Result<User, CreateUserError> {
-        if first_link
-            .as_ref()
-            .is_some_and(|link| link.user_id != user.id)
-        {
-            return Err(RepositoryError::Internal(
-                "the first link must belong to the new user".to_owned(),
-            )
-            .into());
-        }
+        first_link_is_the_users(&user, first_link.as_ref())?;
         let txn = self.begin_write().await?;
         user::Entity::insert(user_to_row(&user))
             .exec_without_returning(&txn)
@@ -235,6 +227,19 @@ impl UserRepository for SeaOrmRepository {
     async fn ping(&self) -> Result<(), RepositoryError> {
         self.connection().ping().await.map_err(repository_error)
     }
+}
+
+/// `create_user`'s precondition, on both adapters: a first link belongs to the new user.
+pub(crate) fn first_link_is_the_users(
+    user: &NewUser,
+    first_link: Option<&NewLinkedAccount>,
+) -> Result<(), RepositoryError> {
+    if first_link.is_some_and(|link| link.user_id != user.id) {
+        return Err(RepositoryError::Internal(
+            "the first link must belong to the new user".to_owned(),
+        ));
+    }
+    Ok(())
 }
 
 /// The sealed tokens of a link row, for revocation.

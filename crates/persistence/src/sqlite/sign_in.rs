@@ -8,9 +8,9 @@ use super::users::{insert_link, insert_user, links_of, user_by_email};
 use super::{audit, sql};
 use crate::error::UniqueIndex;
 use crate::mapping::{email_to_column, link_from_columns, user_from_row};
-use crate::sign_in::{new_link, new_user};
+use crate::sign_in::{decide, new_link, new_user};
 use rusqlite::{Connection, params};
-use social_login_domain::linking::{EmailOwner, LoginDecision, decide_login};
+use social_login_domain::linking::LoginDecision;
 use social_login_domain::{LinkedAccount, ProviderKey, ProviderSubject, User};
 use social_login_ports::{ProviderSignIn, RepositoryError, SignInError, SignedIn};
 
@@ -29,16 +29,7 @@ pub(super) fn sign_in(db: &Connection, sign_in: &ProviderSignIn) -> Result<Signe
         },
         _ => None,
     };
-    let decision = decide_login(
-        identity,
-        existing.as_ref().map(|(link, _)| link),
-        owner
-            .as_ref()
-            .map(|(user, links)| EmailOwner { user, links }),
-        sign_in.auto_link_by_email,
-    )
-    .map_err(|_| SignInError::EmailAlreadyRegistered)?;
-    let events = social_login_domain::audit::sign_in_events(&decision);
+    let (decision, events) = decide(sign_in, existing.as_ref(), owner.as_ref())?;
     let (user, is_new_user) = match (decision, existing, owner) {
         (LoginDecision::SignIn { .. }, Some((link, user)), _) => {
             refresh_link(db, &link, sign_in)?;

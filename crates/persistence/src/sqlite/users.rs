@@ -63,15 +63,7 @@ impl UserRepository for SqliteRepository {
         first_link: Option<NewLinkedAccount>,
         audit: AuditContext,
     ) -> Result<User, CreateUserError> {
-        if first_link
-            .as_ref()
-            .is_some_and(|link| link.user_id != user.id)
-        {
-            return Err(RepositoryError::Internal(
-                "the first link must belong to the new user".to_owned(),
-            )
-            .into());
-        }
+        crate::users::first_link_is_the_users(&user, first_link.as_ref())?;
         self.call(move |db| {
             write(db, |tx| -> Result<(), CreateUserError> {
                 insert_user(tx, &user).map_err(|error| match violation(&error) {
