@@ -9,8 +9,10 @@ use base64::engine::general_purpose::STANDARD;
 use hmac::{Hmac, KeyInit, Mac};
 use serde_json::Value;
 use sha2::Sha256;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tokio::sync::Semaphore;
 
 /// One POST the receiver got.
 #[derive(Clone, Debug)]
@@ -21,19 +23,42 @@ struct Delivery {
     body: String,
 }
 
-/// A receiver on loopback that answers 500 to its first `failures` requests.
+/// A receiver on loopback that answers 500 to its first `failures` requests. A held one
+/// answers nothing until the test opens its gate.
 #[derive(Clone, Default)]
 struct Receiver {
     failures: Arc<Mutex<u32>>,
     received: Arc<Mutex<Vec<Delivery>>>,
+    /// Requests that reached the receiver, answered or not.
+    arrived: Arc<AtomicUsize>,
+    gate: Option<Arc<Semaphore>>,
 }
 
 impl Receiver {
     async fn start(failures: u32) -> (Self, String) {
-        let receiver = Self {
+        Self::serve(Self {
             failures: Arc::new(Mutex::new(failures)),
             ..Self::default()
-        };
+        })
+        .await
+    }
+
+    /// A receiver that holds every request until [`Self::open`].
+    async fn start_held() -> (Self, String) {
+        Self::serve(Self {
+            gate: Some(Arc::new(Semaphore::new(0))),
+            ..Self::default()
+        })
+        .await
+    }
+
+    fn open(&self) {
+        if let Some(gate) = &self.gate {
+            gate.add_permits(Semaphore::MAX_PERMITS / 2);
+        }
+    }
+
+    async fn serve(receiver: Self) -> (Self, String) {
         let router = axum::Router::new()
             .route("/hooks", axum::routing::post(receive))
             .with_state(receiver.clone());
@@ -77,6 +102,10 @@ impl Receiver {
 }
 
 async fn receive(State(receiver): State<Receiver>, headers: HeaderMap, body: String) -> StatusCode {
+    receiver.arrived.fetch_add(1, Ordering::SeqCst);
+    if let Some(gate) = &receiver.gate {
+        gate.acquire().await.unwrap().forget();
+    }
     let header = |name: &str| {
         headers
             .get(name)
@@ -206,6 +235,55 @@ async fn an_event_whose_receiver_was_down_is_delivered_after_a_restart() {
         accepted
             .iter()
             .all(|d| body(d)["data"]["user_id"] == pat["user"]["id"])
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_receiver_that_does_not_answer_holds_up_no_request() {
+    let (receiver, url) = Receiver::start_held().await;
+    let app = spawn_app_with(Options {
+        webhook_url: Some(url),
+        ..Options::default()
+    })
+    .await;
+    let ada = app.login("583231").await;
+    for _ in 0..200 {
+        if receiver.arrived.load(Ordering::SeqCst) > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        receiver.arrived.load(Ordering::SeqCst) > 0,
+        "the first event reached the receiver"
+    );
+
+    // The receiver holds that delivery unanswered; requests that write events go on. The
+    // bound only keeps a broken build from hanging (delivery itself waits up to 10 s).
+    let pat = tokio::time::timeout(Duration::from_secs(8), app.register("pat@example.com"))
+        .await
+        .expect("a registration while the receiver holds a delivery");
+    assert!(pat["user"]["id"].is_string());
+    assert!(
+        receiver.deliveries().is_empty(),
+        "nothing was answered yet: the registration did not wait for the receiver"
+    );
+
+    receiver.open();
+    let accepted = receiver.wait_for(4).await;
+    let users: Vec<Value> = accepted
+        .iter()
+        .map(|d| body(d)["data"]["user_id"].clone())
+        .collect();
+    assert_eq!(
+        users,
+        [
+            ada["user"]["id"].clone(),
+            ada["user"]["id"].clone(),
+            pat["user"]["id"].clone(),
+            pat["user"]["id"].clone()
+        ]
     );
     app.stop().await;
 }
