@@ -197,9 +197,14 @@ impl UserRepository for SqliteRepository {
         self.call(move |db| audit::list(db, user, limit)).await
     }
 
+    /// Reads the file's schema, not just `SELECT 1` (which SQLite answers without opening
+    /// the file): a file that cannot be read is not ready.
     async fn ping(&self) -> Result<(), RepositoryError> {
-        self.call(|db| db.query_row("SELECT 1", [], |_| Ok(())).map_err(failed))
-            .await
+        self.call(|db| {
+            db.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
+                .map_err(failed)
+        })
+        .await
     }
 }
 

@@ -120,7 +120,8 @@ async fn the_demos_secret_and_database_are_readable_by_their_owner_only() {
     .unwrap();
     let bind: SocketAddr = "127.0.0.1:0".parse().unwrap();
     let demo = social_login::demo::start(bind, &data).await.unwrap();
-    // The readiness check reads the database, which makes SQLite create its -wal file.
+    // The readiness check reads the database file, which makes SQLite open (create) its
+    // -wal and -shm files.
     let ready = reqwest::get(format!("{}/readyz", demo.url()))
         .await
         .unwrap();
@@ -133,7 +134,7 @@ async fn the_demos_secret_and_database_are_readable_by_their_owner_only() {
             & 0o777
     };
     assert_eq!(mode(""), 0o700, "the data directory");
-    for file in ["secret_key", "demo.db", "demo.db-wal"] {
+    for file in ["secret_key", "demo.db", "demo.db-wal", "demo.db-shm"] {
         assert_eq!(mode(file), 0o600, "{file}");
     }
     demo.stop().await.unwrap();
