@@ -6,7 +6,7 @@ use std::process::Command;
 
 /// Crates that do I/O; the domain takes none of them, not even for its tests.
 const IO_CRATES: &[&str] = &[
-    "tokio", "axum", "hyper", "sea-orm", "sqlx", "reqwest", "redis",
+    "tokio", "axum", "hyper", "sea-orm", "sqlx", "rusqlite", "reqwest", "redis",
 ];
 
 /// The crates that implement a port: each stands alone, never on another one.
