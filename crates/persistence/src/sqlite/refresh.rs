@@ -12,15 +12,6 @@ use social_login_domain::refresh::{
 use social_login_domain::{AuditContext, AuditEventType, FamilyId, UserId};
 use social_login_ports::{NewRefreshToken, RefreshTokenRepository, RepositoryError, RotateError};
 use time::{Duration, OffsetDateTime};
-use uuid::Uuid;
-
-/// The family row a token belongs to.
-struct Family {
-    id: Uuid,
-    user_id: Uuid,
-    expires_at: OffsetDateTime,
-    revoked: bool,
-}
 
 /// What a rotation decided, committed before it is told.
 enum Rotation {
@@ -59,7 +50,7 @@ impl RefreshTokenRepository for SqliteRepository {
         let rotation = self
             .call(move |db| {
                 write(db, |tx| -> Result<Rotation, RepositoryError> {
-                    let Some((record, family)) = record_of(tx, presented)? else {
+                    let Some(record) = record_of(tx, presented)? else {
                         return Ok(Rotation::Refused);
                     };
                     match judge(Some(&record), now) {
@@ -72,16 +63,20 @@ impl RefreshTokenRepository for SqliteRepository {
                                     user_id: user,
                                     family: id,
                                     created_at: now,
-                                    expires_at: token_expiry(now, successor_ttl, family.expires_at),
+                                    expires_at: token_expiry(
+                                        now,
+                                        successor_ttl,
+                                        record.family_expires_at,
+                                    ),
                                 },
                             )?;
                             Ok(Rotation::Rotated(user))
                         }
                         RefreshVerdict::ReuseDetected { family: id } => {
                             execute(tx, sql::REVOKE_FAMILY, [id.as_uuid().into_bytes()])?;
-                            let user = UserId::from_uuid(family.user_id);
                             let kind = AuditEventType::SessionRefreshReuseDetected;
-                            audit::record(tx, &audit.event(0, kind, user, None), audit.outbox)?;
+                            let event = audit.event(0, kind, record.user_id, None);
+                            audit::record(tx, &event, audit.outbox)?;
                             Ok(Rotation::Reused)
                         }
                         RefreshVerdict::Refuse => Ok(Rotation::Refused),
@@ -104,12 +99,12 @@ impl RefreshTokenRepository for SqliteRepository {
         // Only the first logout of a session records an event.
         self.call(move |db| {
             write(db, |tx| {
-                if let Some((_, family)) = record_of(tx, presented)?
-                    && !family.revoked
+                if let Some(record) = record_of(tx, presented)?
+                    && !record.revoked
                 {
-                    execute(tx, sql::REVOKE_FAMILY, [family.id.into_bytes()])?;
-                    let user = UserId::from_uuid(family.user_id);
-                    let event = audit.event(0, AuditEventType::SessionLogout, user, None);
+                    let family = record.family.as_uuid().into_bytes();
+                    execute(tx, sql::REVOKE_FAMILY, [family])?;
+                    let event = audit.event(0, AuditEventType::SessionLogout, record.user_id, None);
                     audit::record(tx, &event, audit.outbox)?;
                 }
                 Ok(())
@@ -123,11 +118,11 @@ impl RefreshTokenRepository for SqliteRepository {
     }
 }
 
-/// The presented token with its family; `None` for an unknown token.
+/// The presented token with its family's state; `None` for an unknown token.
 fn record_of(
     db: &Connection,
     presented: RefreshTokenHash,
-) -> Result<Option<(RefreshRecord, Family)>, RepositoryError> {
+) -> Result<Option<RefreshRecord>, RepositoryError> {
     let token = query_one(db, sql::TOKEN, [presented.0], |row| {
         Ok((
             uuid_at(row, 0)?,
@@ -140,28 +135,19 @@ fn record_of(
         return Ok(None);
     };
     let family = query_one(db, sql::FAMILY, [family_id.into_bytes()], |row| {
-        Ok(Family {
-            id: uuid_at(row, 0)?,
-            user_id: uuid_at(row, 1)?,
-            expires_at: time_at(row, 2)?,
-            revoked: row.get(3)?,
-        })
+        Ok((time_at(row, 2)?, row.get::<_, bool>(3)?))
     })?;
-    let Some(family) = family else {
-        return Ok(None);
-    };
-    let record = RefreshRecord {
+    Ok(family.map(|(family_expires_at, revoked)| RefreshRecord {
         user_id: UserId::from_uuid(user_id),
         family: FamilyId::from_uuid(family_id),
         expires_at,
         used,
-        revoked: family.revoked,
-        family_expires_at: family.expires_at,
-    };
-    Ok(Some((record, family)))
+        revoked,
+        family_expires_at,
+    }))
 }
 
-fn insert_family(
+pub(super) fn insert_family(
     db: &Connection,
     first: &NewRefreshToken,
     expires_at: OffsetDateTime,
@@ -178,7 +164,10 @@ fn insert_family(
     )
 }
 
-fn insert_token(db: &Connection, token: &NewRefreshToken) -> Result<usize, RepositoryError> {
+pub(super) fn insert_token(
+    db: &Connection,
+    token: &NewRefreshToken,
+) -> Result<usize, RepositoryError> {
     execute(
         db,
         sql::INSERT_TOKEN,

@@ -4,6 +4,7 @@
 use super::columns::{
     Violation, execute, failed, link_at, query_one, time_text, user_at, violation,
 };
+use super::refresh::{insert_family, insert_token};
 use super::users::{insert_link, insert_user, links_of, user_by_email};
 use super::{audit, sql};
 use crate::error::UniqueIndex;
@@ -50,29 +51,9 @@ pub(super) fn sign_in(db: &Connection, sign_in: &ProviderSignIn) -> Result<Signe
             return Err(RepositoryError::Internal("login decided without its rows".into()).into());
         }
     };
-    let session = &sign_in.session;
-    let first = session.first_token(user.id, sign_in.now);
-    let (family, user_id) = (
-        first.family.as_uuid().into_bytes(),
-        user.id.as_uuid().into_bytes(),
-    );
-    let now = time_text(sign_in.now)?;
-    execute(
-        db,
-        sql::INSERT_FAMILY,
-        params![family, user_id, now, time_text(session.family_expires_at)?],
-    )?;
-    execute(
-        db,
-        sql::INSERT_TOKEN,
-        params![
-            first.hash.0,
-            user_id,
-            family,
-            now,
-            time_text(first.expires_at)?
-        ],
-    )?;
+    let first = sign_in.session.first_token(user.id, sign_in.now);
+    insert_family(db, &first, sign_in.session.family_expires_at)?;
+    insert_token(db, &first)?;
     for (index, kind) in events.iter().enumerate() {
         let event = sign_in
             .audit
