@@ -9,9 +9,9 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 /// How long a statement waits for another process's SQLite write lock before failing.
-const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// Pause between attempts to open a SQLite database another process is opening.
-const SQLITE_BUSY_RETRY: Duration = Duration::from_millis(20);
+pub(crate) const SQLITE_BUSY_RETRY: Duration = Duration::from_millis(20);
 /// A request waiting this long for a pooled connection, including opening a new one while
 /// the server refuses connections, gets `Unavailable` (503).
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);

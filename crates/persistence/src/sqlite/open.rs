@@ -1,15 +1,12 @@
 //! Which file a `sqlite:` URL names, and opening it the way the service needs.
 
 use super::columns::failed;
+use crate::connect::{SQLITE_BUSY_RETRY, SQLITE_BUSY_TIMEOUT};
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 use social_login_ports::RepositoryError;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// How long a statement waits for another process's write lock before failing (503).
-const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
-/// Pause between attempts to switch a file another process is opening to WAL.
-const BUSY_RETRY: Duration = Duration::from_millis(20);
 /// Prepared statements kept per connection: every statement the adapter has, with room.
 const STATEMENT_CACHE: usize = 64;
 
@@ -58,7 +55,9 @@ pub(super) fn connect(file: &SqliteFile) -> Result<Connection, RepositoryError> 
     }
     let connection = Connection::open_with_flags(&file.path, flags).map_err(failed)?;
     // Another process holding the write lock makes us wait, not fail.
-    connection.busy_timeout(BUSY_TIMEOUT).map_err(failed)?;
+    connection
+        .busy_timeout(SQLITE_BUSY_TIMEOUT)
+        .map_err(failed)?;
     switch_to_wal(&connection)?;
     connection
         .execute_batch(
@@ -75,9 +74,9 @@ pub(super) fn connect(file: &SqliteFile) -> Result<Connection, RepositoryError> 
 /// Readers in other processes (backups, `migrate`) do not block the writer, and a commit is
 /// one append to the log. Switching a new file needs its exclusive lock, which SQLite
 /// refuses at once (no busy wait) while another process opens it too: retried here for up
-/// to [`BUSY_TIMEOUT`].
+/// to [`SQLITE_BUSY_TIMEOUT`].
 fn switch_to_wal(connection: &Connection) -> Result<(), RepositoryError> {
-    let deadline = Instant::now() + BUSY_TIMEOUT;
+    let deadline = Instant::now() + SQLITE_BUSY_TIMEOUT;
     loop {
         let switched = connection
             .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0));
@@ -92,7 +91,7 @@ fn switch_to_wal(connection: &Connection) -> Result<(), RepositoryError> {
                 if error.sqlite_error_code() == Some(ErrorCode::DatabaseBusy)
                     && Instant::now() < deadline =>
             {
-                std::thread::sleep(BUSY_RETRY);
+                std::thread::sleep(SQLITE_BUSY_RETRY);
             }
             Err(error) => return Err(failed(error)),
         }
