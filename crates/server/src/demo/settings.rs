@@ -85,6 +85,8 @@ pub fn demo_settings(
     private::file(&database)?;
     settings.database.url = format!("sqlite://{}?mode=rwc", database.display());
     settings.server.bind = base.trim_start_matches("http://").to_owned();
+    // Its own address: the base of the discovery document's `jwks_uri` and the issuer.
+    settings.server.public_url = Some(base.to_owned());
     simulated::enable_all(&mut settings, simulator, |key| client(base, key));
     Ok(settings)
 }

@@ -139,3 +139,21 @@ async fn the_demos_secret_and_database_are_readable_by_their_owner_only() {
     }
     demo.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_demo_publishes_its_discovery_document_on_its_own_address() {
+    let (demo, _dir) = start_demo().await;
+    let base = demo.url().to_owned();
+    let discovery: Value = reqwest::get(format!("{base}/.well-known/openid-configuration"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(discovery["issuer"], base.as_str());
+    let jwks_uri = discovery["jwks_uri"].as_str().unwrap();
+    assert_eq!(jwks_uri, format!("{base}/.well-known/jwks.json"));
+    let jwks: Value = reqwest::get(jwks_uri).await.unwrap().json().await.unwrap();
+    assert!(!jwks["keys"].as_array().unwrap().is_empty());
+    demo.stop().await.unwrap();
+}

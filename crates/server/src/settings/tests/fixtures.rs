@@ -33,6 +33,7 @@ apple_private_key_pem = """{P256_PEM}"""
 [server]
 bind = "0.0.0.0:9000"
 trusted_proxies = ["10.0.0.0/8", "2001:db8::1"]
+public_url = "https://auth.example.com"
 
 [database]
 url = "postgres://app:db-password@127.0.0.1:5432/social"
@@ -54,13 +55,16 @@ provider_timeout_seconds = 5
 max_body_bytes = 1024
 header_read_timeout_seconds = 4
 request_timeout_seconds = 20
+body_read_timeout_seconds = 3
 max_in_flight = 64
+max_connections_per_ip = 32
 max_concurrent_password_hashes = 3
 
 [rate_limit]
 enabled = false
 per_second = 20
 burst = 100
+ipv6_prefix = 56
 
 [oauth_providers.github]
 client_id = "gh-client"
