@@ -91,13 +91,23 @@ pub fn demo_settings(
     Ok(settings)
 }
 
+/// `secret` passes the `secret_key` checks of every configuration.
+fn strong(secret: &str) -> bool {
+    match Settings::with_secret_key(secret).validate() {
+        Ok(()) => true,
+        Err(errors) => !errors.mentions("secret_key"),
+    }
+}
+
 /// The demo's secret, made once and kept in the data directory so sessions survive a
 /// restart. Real deployments take `secret_key` from their configuration.
 fn demo_secret(data_dir: &Path) -> Result<String, StartupError> {
     let path = data_dir.join("secret_key");
     private::file(&path)?;
     match std::fs::read_to_string(&path) {
-        Ok(secret) if secret.trim().len() >= 32 => Ok(secret.trim().to_owned()),
+        // A key an older version made may fall short of today's strength check: then a new
+        // one (the demo's sessions do not survive that, which is fine for a demo).
+        Ok(secret) if strong(secret.trim()) => Ok(secret.trim().to_owned()),
         _ => {
             let secret = social_login_security::generate_secret_key();
             std::fs::write(&path, &secret)

@@ -1,7 +1,8 @@
 //! Sample configurations and keys shared by the settings tests.
 
-/// 43 characters, like the output of `social-login gen-secret`.
-pub(crate) const SECRET: &str = "test-secret-key-0123456789abcdefghijklmnopq";
+/// An output of `social-login gen-secret` (48 random bytes, base64url): a key the strength
+/// check accepts, as every fixture's must be.
+pub(crate) const SECRET: &str = "8Rc1gfuiXSKdnpF_dWsRuk8kfG-z8_4nuwh6sqZ0cCsfb5zH-Z34Po2H8nmOy5PW";
 
 /// Test-only keys made with `openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256`
 /// (and P-384); they sign nothing anywhere.
