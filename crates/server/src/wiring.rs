@@ -1,6 +1,6 @@
 //! The composition root: turns `Settings` into adapters and the `AuthService`.
 
-use crate::http::WellKnown;
+use crate::http::{JWKS_PATH, WellKnown};
 use crate::server::StartupError;
 use crate::settings::{Settings, StateStoreBackend};
 use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry, WebhookDelivery};
@@ -44,7 +44,8 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let (secret, previous) = settings.secret_keys();
     let sessions = session_tokens(settings);
-    let well_known = WellKnown::new(sessions.issuer(), &sessions.public_keys());
+    let well_known = WellKnown::new(sessions.issuer(), &sessions.public_keys())
+        .with_jwks_uri(settings.server.public_url_for(JWKS_PATH));
     let ports = Ports {
         users: repository.clone(),
         refresh_tokens: repository.clone(),
@@ -96,7 +97,7 @@ pub fn session_tokens(settings: &Settings) -> JwtSessionTokens {
         settings.tokens.access_ttl(),
         settings.tokens.refresh_ttl(),
     )
-    .with_issuer(settings.tokens.issuer.clone())
+    .with_issuer(settings.issuer())
     .with_audience(settings.tokens.audience.clone())
 }
 

@@ -5,6 +5,7 @@
 mod contract;
 mod cross_adapter;
 mod database;
+mod file_modes;
 mod fixtures;
 mod harness;
 mod migration_lock;

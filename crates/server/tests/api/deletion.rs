@@ -1,7 +1,7 @@
 //! `DELETE /users/me` (CONTRACT §6): the account, its links and sessions are gone, its
 //! tokens refused from then on, and it needs a recent login.
 
-use crate::helpers::{assert_problem, spawn_app, token};
+use crate::helpers::{SECRET_KEY, assert_problem, spawn_app, token};
 use reqwest::StatusCode;
 use serde_json::json;
 use social_login::settings::Settings;
@@ -49,7 +49,7 @@ async fn a_token_from_an_old_login_cannot_delete_the_account() {
     let pat = app.register("pat@example.com").await;
     let user = pat["user"]["id"].as_str().unwrap().parse().unwrap();
     // A valid token of the same service, issued six minutes ago.
-    let settings = Settings::with_secret_key("e2e-secret-key-that-is-long-enough-0123456789");
+    let settings = Settings::with_secret_key(SECRET_KEY);
     let old = session_tokens(&settings)
         .issue_access(
             user,

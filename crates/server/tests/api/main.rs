@@ -3,6 +3,7 @@
 
 mod access_tokens;
 mod audit_events;
+mod cache_control;
 mod client_ip;
 mod deletion;
 mod demo;
