@@ -58,7 +58,7 @@ pub(crate) async fn sign_in_with_provider(
         }
     };
     let first = sign_in.session.first_token(user.id, sign_in.now);
-    refresh_family::Entity::insert(family_to_row(&first, sign_in.session.family_expires_at))
+    refresh_family::Entity::insert(family_to_row(&first, &sign_in.session))
         .exec_without_returning(&txn)
         .await
         .map_err(repository_error)?;

@@ -197,8 +197,7 @@ impl UserRepository for InMemoryRepository {
                 return Err(RepositoryError::Internal("sign-in without a link".into()).into());
             }
         };
-        let first = sign_in.session.first_token(user.id, sign_in.now);
-        tables.start_family(&first, sign_in.session.family_expires_at)?;
+        tables.start_family(user.id, &sign_in.session, sign_in.now)?;
         for (index, kind) in events.iter().enumerate() {
             let event = sign_in
                 .audit

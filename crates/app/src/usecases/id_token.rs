@@ -5,8 +5,8 @@
 //! ([`SealedToken::none`]; docs/decisions.md).
 
 use crate::{AppError, AuthService, LoginResult};
-use social_login_domain::{LinkedAccount, Origin, ProviderKey, SealedToken, SecretText, UserId};
-use social_login_ports::{IdTokenInput, PostBody};
+use social_login_domain::{LinkedAccount, Origin, ProviderKey, SealedToken, SecretText};
+use social_login_ports::{IdTokenInput, PostBody, VerifiedAccess};
 use tracing::instrument;
 
 /// Longest id_token accepted. Real ones are 1–2 KiB; the bound keeps a hostile body from
@@ -60,16 +60,18 @@ impl AuthService {
             .await
     }
 
-    /// Links the account the id_token is about to `caller` (connect's rules).
+    /// Links the account the id_token is about to `caller` (connect's rules, a recent
+    /// login included: checked before the id_token is looked at).
     #[instrument(skip_all, fields(provider = %command.provider))]
     pub async fn id_token_connect(
         &self,
-        caller: UserId,
+        caller: VerifiedAccess,
         command: IdTokenCommand,
         origin: &Origin,
     ) -> Result<LinkedAccount, AppError> {
+        self.require_recent_login(&caller)?;
         let identity = self.verify_presented(command).await?;
-        self.link_identity(caller, &identity, SealedToken::none(), None, origin)
+        self.link_identity(caller.user, &identity, SealedToken::none(), None, origin)
             .await
     }
 

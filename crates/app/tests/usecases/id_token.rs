@@ -103,7 +103,11 @@ async fn a_native_connect_links_once_with_no_provider_token() {
     world.google.answer_id_token(Ok(grace));
     let link = world
         .service
-        .id_token_connect(pat.user.id, command(&world, "google"), &Origin::default())
+        .id_token_connect(
+            world.fresh_login(pat.user.id),
+            command(&world, "google"),
+            &Origin::default(),
+        )
         .await
         .unwrap();
     assert_eq!(link.user_id, pat.user.id);
@@ -119,7 +123,11 @@ async fn a_native_connect_links_once_with_no_provider_token() {
         .await;
     let taken = world
         .service
-        .id_token_connect(sam.user.id, command(&world, "google"), &Origin::default())
+        .id_token_connect(
+            world.fresh_login(sam.user.id),
+            command(&world, "google"),
+            &Origin::default(),
+        )
         .await;
     assert_eq!(taken.err(), Some(AppError::ProviderAlreadyLinked));
 }

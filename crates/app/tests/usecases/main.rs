@@ -16,5 +16,6 @@ mod failures;
 mod id_token;
 mod passwords;
 mod races;
+mod reauthentication;
 mod sessions;
 mod state_lifecycle;

@@ -52,7 +52,7 @@ pub(super) fn sign_in(db: &Connection, sign_in: &ProviderSignIn) -> Result<Signe
         }
     };
     let first = sign_in.session.first_token(user.id, sign_in.now);
-    insert_family(db, &first, sign_in.session.family_expires_at)?;
+    insert_family(db, &first, &sign_in.session)?;
     insert_token(db, &first)?;
     for (index, kind) in events.iter().enumerate() {
         let event = sign_in

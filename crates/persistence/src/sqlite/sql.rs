@@ -35,13 +35,13 @@ pub(crate) const REFRESH_LINK: &str = "UPDATE linked_accounts SET email = ?2, ac
 pub(crate) const DELETE_LINK: &str = "DELETE FROM linked_accounts WHERE id = ?1";
 
 pub(crate) const INSERT_FAMILY: &str = "INSERT INTO refresh_families (id, user_id, created_at, \
-     expires_at, revoked) VALUES (?1, ?2, ?3, ?4, 0)";
+     expires_at, revoked, auth_time) VALUES (?1, ?2, ?3, ?4, 0, ?5)";
 pub(crate) const INSERT_TOKEN: &str = "INSERT INTO refresh_tokens (token_hash, user_id, \
      family_id, created_at, expires_at, used) VALUES (?1, ?2, ?3, ?4, ?5, 0)";
 pub(crate) const TOKEN: &str =
     "SELECT user_id, family_id, expires_at, used FROM refresh_tokens WHERE token_hash = ?1";
 pub(crate) const FAMILY: &str =
-    "SELECT id, user_id, expires_at, revoked FROM refresh_families WHERE id = ?1";
+    "SELECT id, user_id, expires_at, revoked, auth_time FROM refresh_families WHERE id = ?1";
 pub(crate) const MARK_USED: &str = "UPDATE refresh_tokens SET used = 1 WHERE token_hash = ?1";
 pub(crate) const REVOKE_FAMILY: &str = "UPDATE refresh_families SET revoked = 1 WHERE id = ?1";
 /// Text order of RFC 3339 times is time order to the second, as on the sea-orm adapter:

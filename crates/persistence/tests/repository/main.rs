@@ -8,5 +8,6 @@ mod database;
 mod fixtures;
 mod harness;
 mod migration_lock;
+mod migrations;
 mod postgres;
 mod sqlite;

@@ -151,6 +151,9 @@ pub struct TokenSettings {
     pub refresh_ttl_seconds: u64,
     /// Absolute end of a session, however often its refresh token was rotated.
     pub refresh_family_max_seconds: u64,
+    /// How recent the session's login must be to delete the account or link a provider
+    /// account; a refresh does not count as a login.
+    pub reauthentication_seconds: u64,
     /// The `iss` of access tokens. When it is an `http(s)` URL it is also the base of the
     /// discovery document's `jwks_uri` (`{issuer}/.well-known/jwks.json`).
     pub issuer: String,
@@ -167,6 +170,7 @@ impl Default for TokenSettings {
             access_ttl_seconds: 900,
             refresh_ttl_seconds: 2_592_000,
             refresh_family_max_seconds: 7_776_000,
+            reauthentication_seconds: 300,
             issuer: DEFAULT_ISSUER.to_owned(),
             audience: None,
         }
@@ -191,6 +195,10 @@ impl TokenSettings {
 
     pub fn refresh_family_max(&self) -> time::Duration {
         seconds(self.refresh_family_max_seconds)
+    }
+
+    pub fn reauthentication(&self) -> time::Duration {
+        seconds(self.reauthentication_seconds)
     }
 }
 

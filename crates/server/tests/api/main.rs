@@ -20,6 +20,7 @@ mod password;
 mod process;
 mod providers;
 mod raw_http;
+mod reauthentication;
 mod revocation;
 mod secrets;
 mod slow_clients;

@@ -34,6 +34,8 @@ mod outage;
 mod password;
 #[path = "../api/providers.rs"]
 mod providers;
+#[path = "../api/reauthentication.rs"]
+mod reauthentication;
 #[path = "../api/revocation.rs"]
 mod revocation;
 #[path = "../api/secrets.rs"]

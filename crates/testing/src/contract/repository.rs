@@ -89,6 +89,7 @@ macro_rules! repository_contract {
             deleting_an_unknown_user_is_none_and_records_nothing,
             removing_a_link_hands_back_its_sealed_grant,
             pruning_deletes_only_events_older_than_the_bound,
+            every_rotation_keeps_the_auth_time_of_the_login_that_started_the_session,
         );
     };
     (@rules $harness:path; $($rule:ident),* $(,)?) => {
