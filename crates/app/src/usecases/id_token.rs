@@ -1,8 +1,9 @@
 //! Native sign-in (CONTRACT §6): an app posts the id_token it received on the device
 //! (Sign in with Apple, Google Sign-In, MSAL) instead of a code. The adapter verifies it as
 //! the code flow does; the login, registration and linking rules are the callback's and
-//! connect's. No provider token comes with it, so the link stores none
-//! ([`SealedToken::none`]; docs/decisions.md).
+//! connect's. No provider token comes with it, so a new link stores none
+//! ([`SealedToken::none`]; docs/decisions.md), and a returning sign-in keeps the tokens a
+//! code-flow login stored, which disconnect and deletion revoke the grant with.
 
 use crate::{AppError, AuthService, LoginResult};
 use social_login_domain::{LinkedAccount, Origin, ProviderKey, SealedToken, SecretText};

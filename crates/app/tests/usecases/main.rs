@@ -13,6 +13,7 @@ mod connect;
 mod deletion;
 mod error_codes;
 mod failures;
+mod grants;
 mod id_token;
 mod passwords;
 mod races;

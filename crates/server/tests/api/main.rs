@@ -14,6 +14,7 @@ mod id_token;
 mod keep_alive;
 mod load;
 mod metrics_labels;
+mod native_grants;
 mod oauth_flow;
 mod ops;
 mod password;

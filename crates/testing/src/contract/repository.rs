@@ -90,6 +90,7 @@ macro_rules! repository_contract {
             removing_a_link_hands_back_its_sealed_grant,
             pruning_deletes_only_events_older_than_the_bound,
             every_rotation_keeps_the_auth_time_of_the_login_that_started_the_session,
+            a_sign_in_that_brings_no_provider_token_keeps_the_stored_ones,
         );
     };
     (@rules $harness:path; $($rule:ident),* $(,)?) => {
