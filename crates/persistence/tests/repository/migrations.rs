@@ -11,7 +11,7 @@ use social_login_persistence::SeaOrmRepository;
 use social_login_ports::Rotated;
 use social_login_testing::audit_now;
 use social_login_testing::contract::repository::Repository;
-use social_login_testing::contract::repository::fixtures::{now, random_hash, token_hash};
+use social_login_testing::contract::repository::fixtures::{email, now, random_hash, token_hash};
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
@@ -123,6 +123,51 @@ async fn a_session_from_before_auth_time_existed_keeps_its_creation_time_as_its_
             }
             None => rotates_with_login_time(&repo, ada, created_at).await,
         }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn email_keys_written_by_unicode_lowering_are_rederived_and_still_find_their_users() {
+    on_every_unmigrated_backend(|repo, sqlite_dir| async move {
+        migrate_until(&repo, "m20261125_000009_ascii_email_keys").await;
+        // The keys the old rule (Unicode lowercase) wrote.
+        let kelvin = insert_user(&repo, "\u{212A}im@Example.com", "kim@example.com").await;
+        let jose = insert_user(&repo, "JOS\u{00C9}@example.com", "jos\u{00E9}@example.com").await;
+        let plain = insert_user(&repo, "Ada@Example.com", "ada@example.com").await;
+
+        repo.migrate().await.unwrap();
+
+        let served: Box<dyn Repository> = match sqlite_dir {
+            Some(dir) => Box::new(rusqlite_repository(&dir).await),
+            None => Box::new(repo.clone()),
+        };
+        let found = |address: &'static str| {
+            let served = &served;
+            async move {
+                served
+                    .find_user_by_email(&email(address))
+                    .await
+                    .unwrap()
+                    .map(|user| user.id)
+            }
+        };
+        assert_eq!(found("\u{212A}im@example.com").await, Some(kelvin));
+        assert_eq!(found("\u{212A}IM@EXAMPLE.COM").await, Some(kelvin));
+        assert_eq!(found("kim@example.com").await, None, "k is not U+212A");
+        assert_eq!(found("jos\u{00C9}@Example.com").await, Some(jose));
+        assert_eq!(found("jos\u{00E9}@example.com").await, None);
+        assert_eq!(found("ADA@example.com").await, Some(plain));
+        // The ASCII address the look-alike used to hold is free for its real owner.
+        let owner = social_login_testing::contract::repository::fixtures::new_user(
+            Some("kim@example.com"),
+            true,
+        );
+        served
+            .create_user(owner.clone(), None, audit_now())
+            .await
+            .unwrap();
+        assert_eq!(found("Kim@example.com").await, Some(owner.id));
     })
     .await;
 }

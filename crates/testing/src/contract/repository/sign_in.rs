@@ -201,3 +201,29 @@ pub async fn a_sign_in_that_brings_no_provider_token_keeps_the_stored_ones(
         "what revokes the grant is still there"
     );
 }
+
+pub async fn an_unverified_email_equal_to_a_held_address_is_refused_even_with_auto_linking(
+    repo: Arc<dyn Repository>,
+) {
+    let owner = sign_in(provider_identity(
+        ProviderKey::Google,
+        "g-1",
+        Some("ada@example.com"),
+        true,
+    ));
+    let owner = repo.sign_in_with_provider(owner).await.unwrap().user;
+    let mut unverified = sign_in(provider_identity(
+        ProviderKey::Discord,
+        "d-1",
+        Some("ADA@example.com"),
+        false,
+    ));
+    unverified.auto_link_by_email = true;
+    assert_eq!(
+        repo.sign_in_with_provider(unverified.clone()).await,
+        Err(SignInError::EmailAlreadyRegistered)
+    );
+    assert_eq!(repo.find_user(unverified.new_user_id).await.unwrap(), None);
+    assert_eq!(repo.list_links(owner.id).await.unwrap().len(), 1);
+    assert!(!refresh_works(&*repo, unverified.session.hash).await);
+}
