@@ -62,6 +62,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         auto_link_by_email: settings.auto_link_by_email,
         state_ttl: settings.oauth_state_store.ttl(),
         refresh_family_max: settings.tokens.refresh_family_max(),
+        reauthentication: settings.tokens.reauthentication(),
         webhook_events: settings
             .webhooks
             .target()

@@ -9,5 +9,6 @@ mod file_modes;
 mod fixtures;
 mod harness;
 mod migration_lock;
+mod migrations;
 mod postgres;
 mod sqlite;

@@ -171,6 +171,9 @@ pub struct TokenSettings {
     pub refresh_ttl_seconds: u64,
     /// Absolute end of a session, however often its refresh token was rotated.
     pub refresh_family_max_seconds: u64,
+    /// How recent the session's login must be to delete the account or link a provider
+    /// account; a refresh does not count as a login.
+    pub reauthentication_seconds: u64,
     /// The `iss` of access tokens. Unset: `server.public_url` when that is set, else
     /// [`DEFAULT_ISSUER`] (see `Settings::issuer`).
     pub issuer: Option<String>,
@@ -187,6 +190,7 @@ impl Default for TokenSettings {
             access_ttl_seconds: 900,
             refresh_ttl_seconds: 2_592_000,
             refresh_family_max_seconds: 7_776_000,
+            reauthentication_seconds: 300,
             issuer: None,
             audience: None,
         }
@@ -204,6 +208,10 @@ impl TokenSettings {
 
     pub fn refresh_family_max(&self) -> time::Duration {
         seconds(self.refresh_family_max_seconds)
+    }
+
+    pub fn reauthentication(&self) -> time::Duration {
+        seconds(self.reauthentication_seconds)
     }
 }
 

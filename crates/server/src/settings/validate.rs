@@ -21,6 +21,8 @@ const MIN_IPV6_PREFIX: u8 = 32;
 
 /// Upper bound of every `*_seconds` field (ten years): keeps `now + ttl` far from overflow.
 const MAX_SECONDS: u64 = 10 * 365 * 24 * 3600;
+/// `[tokens] reauthentication_seconds` at most: a login a day old is not a recent one.
+const MAX_REAUTHENTICATION_SECONDS: u64 = 24 * 3600;
 
 impl Settings {
     /// Checks every rule of `docs/configuration.md` and reports all problems at once.
@@ -140,6 +142,15 @@ impl Settings {
             "tokens.refresh_family_max_seconds",
             self.tokens.refresh_family_max_seconds,
         );
+        if !(1..=MAX_REAUTHENTICATION_SECONDS).contains(&self.tokens.reauthentication_seconds) {
+            errors.push(
+                "tokens.reauthentication_seconds",
+                format!(
+                    "must be between 1 and {MAX_REAUTHENTICATION_SECONDS} (a day): a login \
+                     older than that is not recent"
+                ),
+            );
+        }
         check_token_claims(errors, &self.tokens);
         check_seconds(
             errors,

@@ -173,7 +173,11 @@ async fn a_previous_secret_keys_tokens_stay_valid_and_its_key_published() {
     let mut before = Settings::with_secret_key(OLD_SECRET);
     before.tokens.issuer = Some("https://auth.example.test".into());
     let old_token = session_tokens(&before)
-        .issue_access(user, time::OffsetDateTime::now_utc())
+        .issue_access(
+            user,
+            time::OffsetDateTime::now_utc(),
+            time::OffsetDateTime::now_utc(),
+        )
         .unwrap();
     let old_kid = session_tokens(&before).public_keys()[0].kid().to_owned();
 
@@ -213,7 +217,11 @@ async fn a_previous_secret_keys_tokens_stay_valid_and_its_key_published() {
     let mut stranger = Settings::with_secret_key("e2e-unknown-secret-key-long-enough-000000000");
     stranger.tokens.issuer = Some("https://auth.example.test".into());
     let foreign = session_tokens(&stranger)
-        .issue_access(user, time::OffsetDateTime::now_utc())
+        .issue_access(
+            user,
+            time::OffsetDateTime::now_utc(),
+            time::OffsetDateTime::now_utc(),
+        )
         .unwrap();
     let response = app.get("/users/me", Some(foreign.value.expose())).await;
     assert_problem(response, 401, "Unauthorized").await;

@@ -216,6 +216,12 @@ async fn prepare_storage(
 }
 
 impl TestApp {
+    /// The database the app runs on, for a test that changes rows behind its back (what
+    /// the passing of time would do).
+    pub fn database_url(&self) -> &str {
+        &self.settings.database.url
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }

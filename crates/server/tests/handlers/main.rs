@@ -372,6 +372,7 @@ async fn the_jwks_publishes_the_current_and_previous_public_keys_only() {
         .issue_access(
             social_login_domain::UserId::new(),
             OffsetDateTime::now_utc(),
+            OffsetDateTime::now_utc(),
         )
         .unwrap();
     let header = issued.value.expose().split('.').next().unwrap().to_owned();

@@ -78,6 +78,12 @@ fn every_rule_reports_the_field_it_checks() {
         ("tokens.refresh_family_max_seconds", |s| {
             s.tokens.refresh_family_max_seconds = 0
         }),
+        ("tokens.reauthentication_seconds", |s| {
+            s.tokens.reauthentication_seconds = 0
+        }),
+        ("tokens.reauthentication_seconds", |s| {
+            s.tokens.reauthentication_seconds = 86_401
+        }),
         ("tokens.issuer", |s| s.tokens.issuer = Some(String::new())),
         ("tokens.issuer", |s| {
             s.tokens.issuer = Some("my issuer".into())
