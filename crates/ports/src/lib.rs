@@ -33,7 +33,7 @@ pub use session_tokens::{
     AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
 };
 pub use state_sealer::StateSealer;
-pub use state_store::{StateStore, StateStoreError};
+pub use state_store::{AttemptKey, Attempts, StateStore, StateStoreError};
 pub use token_cipher::{CipherError, TokenCipher};
 pub use webhooks::{DeliveryError, PendingDelivery, WebhookOutbox, WebhookSender};
 
