@@ -19,8 +19,8 @@ pub mod webhooks;
 
 pub use clock::{Clock, SystemClock};
 pub use identity_provider::{
-    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, PostBody, ProviderError,
-    ProviderGrant, ProviderLogin, Revoked,
+    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, PostBody,
+    PresentedIdToken, ProviderError, ProviderGrant, ProviderLogin, Revoked,
 };
 pub use password_hasher::{HashError, PasswordHasher};
 pub use randomness::Randomness;

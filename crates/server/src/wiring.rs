@@ -2,7 +2,7 @@
 
 use crate::http::WellKnown;
 use crate::server::StartupError;
-use crate::settings::{Settings, StateStoreBackend};
+use crate::settings::{IdTokenNonce, Settings, StateStoreBackend};
 use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry, WebhookDelivery};
 use social_login_domain::{EventSet, ProviderKey};
 use social_login_persistence::Database;
@@ -191,6 +191,9 @@ fn providers(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
             }
         };
         registry = registry.with(adapter);
+        if config.id_token_nonce == Some(IdTokenNonce::Optional) {
+            registry = registry.with_optional_nonce(key);
+        }
     }
     Ok(registry)
 }

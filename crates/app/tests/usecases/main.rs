@@ -14,6 +14,7 @@ mod deletion;
 mod error_codes;
 mod failures;
 mod id_token;
+mod id_token_once;
 mod passwords;
 mod races;
 mod sessions;

@@ -11,6 +11,7 @@ mod errors;
 mod fuzz;
 mod helpers;
 mod id_token;
+mod id_token_once;
 mod keep_alive;
 mod load;
 mod metrics_labels;

@@ -25,6 +25,8 @@ mod fuzz;
 mod helpers;
 #[path = "../api/id_token.rs"]
 mod id_token;
+#[path = "../api/id_token_once.rs"]
+mod id_token_once;
 #[path = "../api/oauth_flow.rs"]
 mod oauth_flow;
 #[path = "../api/ops.rs"]
