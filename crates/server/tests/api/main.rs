@@ -14,6 +14,7 @@ mod id_token;
 mod id_token_once;
 mod keep_alive;
 mod load;
+mod login_throttle;
 mod metrics_labels;
 mod oauth_flow;
 mod ops;

@@ -27,6 +27,8 @@ mod helpers;
 mod id_token;
 #[path = "../api/id_token_once.rs"]
 mod id_token_once;
+#[path = "../api/login_throttle.rs"]
+mod login_throttle;
 #[path = "../api/oauth_flow.rs"]
 mod oauth_flow;
 #[path = "../api/ops.rs"]
