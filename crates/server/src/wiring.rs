@@ -115,7 +115,10 @@ fn state_store(
 ) -> Result<Arc<dyn social_login_ports::StateStore>, StartupError> {
     let store = &settings.oauth_state_store;
     match store.backend {
-        StateStoreBackend::Memory => Ok(Arc::new(MemoryStateStore::new(clock))),
+        StateStoreBackend::Memory => Ok(Arc::new(MemoryStateStore::with_capacity(
+            clock,
+            store.max_entries,
+        ))),
         StateStoreBackend::Redis => {
             let config = RedisStateStoreConfig {
                 url: store.url.clone().unwrap_or_default(),
