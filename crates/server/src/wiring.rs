@@ -4,9 +4,9 @@ use crate::http::WellKnown;
 use crate::server::StartupError;
 use crate::settings::{IdTokenNonce, Settings, StateStoreBackend};
 use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry, WebhookDelivery};
-use social_login_domain::{EventSet, ProviderKey};
+use social_login_domain::{EventSet, ProviderKey, SecretText};
 use social_login_persistence::Database;
-use social_login_ports::{Clock, IdentityProvider, SystemClock};
+use social_login_ports::{Clock, IdentityProvider, Randomness, SystemClock};
 use social_login_provider_apple::AppleProvider;
 use social_login_provider_core::{ProviderSettings, build_http_client};
 use social_login_provider_oauth2::{
@@ -15,7 +15,7 @@ use social_login_provider_oauth2::{
 use social_login_provider_oidc::{GoogleProvider, LinkedinProvider, MicrosoftProvider};
 use social_login_security::{
     AeadStateSealer, AesGcmTokenCipher, Argon2PasswordHasher, HashLimits, JwtSessionTokens,
-    OsRandomness,
+    OsRandomness, state_sealer::EPOCH_BYTES,
 };
 use social_login_state_store::{MemoryStateStore, RedisStateStore, RedisStateStoreConfig};
 use social_login_webhooks::HttpWebhookSender;
@@ -48,7 +48,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
     let ports = Ports {
         users: repository.clone(),
         refresh_tokens: repository.clone(),
-        state_sealer: Arc::new(AeadStateSealer::new(&secret, &previous)),
+        state_sealer: Arc::new(state_sealer(settings, &secret, &previous)),
         states: state_store(settings, clock.clone())?,
         providers: providers(settings)?,
         cipher: Arc::new(AesGcmTokenCipher::new(&secret, &previous)),
@@ -107,6 +107,25 @@ fn password_hasher(settings: &Settings) -> Argon2PasswordHasher {
         limits.max_concurrent = max;
     }
     Argon2PasswordHasher::new().with_limits(limits)
+}
+
+/// With the memory backend the spent ids die with the process, so the state values do
+/// too: the sealer takes a random epoch of this process's own (a value minted before a
+/// restart is refused after it). Redis keeps the ids, so there values survive a restart.
+fn state_sealer(
+    settings: &Settings,
+    secret: &SecretText,
+    previous: &[SecretText],
+) -> AeadStateSealer {
+    let sealer = AeadStateSealer::new(secret, previous);
+    match settings.oauth_state_store.backend {
+        StateStoreBackend::Memory => {
+            let mut epoch = [0; EPOCH_BYTES];
+            OsRandomness.fill(&mut epoch);
+            sealer.bound_to_epoch(epoch)
+        }
+        StateStoreBackend::Redis => sealer,
+    }
 }
 
 fn state_store(

@@ -32,6 +32,32 @@ async fn a_replayed_state_is_refused() {
 }
 
 #[tokio::test]
+async fn a_state_minted_before_a_restart_works_after_it_only_where_spent_states_survive_it() {
+    let mut app = spawn_app().await;
+    let url = app.authorize("github", None).await;
+    let approval = app.approve_at_provider(&url, "583231").await;
+    // Same database, same secret_key, a new process (as a restart or a crash would be).
+    app.restart_with(|_| {}).await;
+    let response = app
+        .post("/auth/oauth/github/callback", &approval.body(), None)
+        .await;
+    if crate::STORAGE.redis {
+        // Redis kept every spent id: values survive, and stay single use.
+        assert_eq!(response.status(), 200);
+        let again = app
+            .post("/auth/oauth/github/callback", &approval.body(), None)
+            .await;
+        assert_problem(again, 400, "OAuthStateMismatch").await;
+    } else {
+        // The memory store forgot what was spent: no value from before is good any more.
+        assert_problem(response, 400, "OAuthStateMismatch").await;
+        let fresh = app.login_response("583231").await;
+        assert_eq!(fresh.status(), 200, "values minted after it work");
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn an_expired_state_is_refused() {
     let app = spawn_app_with(Options {
         state_ttl_seconds: 1,
