@@ -58,6 +58,32 @@ async fn a_state_minted_before_a_restart_works_after_it_only_where_spent_states_
 }
 
 #[tokio::test]
+async fn the_memory_store_holds_at_most_max_entries_and_redis_has_no_such_bound() {
+    let app = spawn_app_with(Options {
+        tune: |settings| settings.oauth_state_store.max_entries = 2,
+        ..Options::default()
+    })
+    .await;
+    // Each login attempt of a new email takes an entry (its attempt count).
+    let attempt = |n: usize| {
+        let body =
+            serde_json::json!({"email": format!("n{n}@example.com"), "password": "wrong password"});
+        let app = &app;
+        async move { app.post("/auth/login", &body, None).await }
+    };
+    assert_problem(attempt(1).await, 401, "InvalidCredentials").await;
+    assert_problem(attempt(2).await, 401, "InvalidCredentials").await;
+    let third = attempt(3).await;
+    if crate::STORAGE.redis {
+        assert_problem(third, 401, "InvalidCredentials").await;
+    } else {
+        // Full: refused rather than forget an entry early.
+        assert_problem(third, 503, "ServiceUnavailable").await;
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn an_expired_state_is_refused() {
     let app = spawn_app_with(Options {
         state_ttl_seconds: 1,
