@@ -11,7 +11,7 @@ use time::OffsetDateTime;
 
 /// Until when the fake's id_tokens verify unless a test says otherwise: far enough that no
 /// fake clock reaches it by accident (2100-01-01).
-pub const FAKE_ID_TOKEN_USABLE_UNTIL: i64 = 4_102_444_800;
+const FAKE_ID_TOKEN_USABLE_UNTIL: i64 = 4_102_444_800;
 
 /// One provider under a key chosen at construction. Until `answer` is called, every
 /// completion fails, so a test cannot pass on an answer it never chose.
