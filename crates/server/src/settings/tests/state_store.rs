@@ -101,3 +101,22 @@ fn an_id_token_nonce_that_is_no_choice_or_on_a_provider_without_id_tokens_is_ref
         "{problems}"
     );
 }
+
+#[test]
+fn both_settings_come_from_the_environment_too() {
+    let settings = Settings::from_toml_with_env(
+        &full_toml(),
+        [
+            (
+                "SOCIAL_LOGIN__OAUTH_PROVIDERS__APPLE__ID_TOKEN_NONCE",
+                "optional",
+            ),
+            ("SOCIAL_LOGIN__OAUTH_STATE_STORE__MAX_ENTRIES", "2000"),
+        ],
+    )
+    .unwrap();
+    settings.validate().unwrap();
+    let apple = settings.provider(ProviderKey::Apple).unwrap();
+    assert_eq!(apple.id_token_nonce, Some(IdTokenNonce::Optional));
+    assert_eq!(settings.oauth_state_store.max_entries, 2000);
+}
