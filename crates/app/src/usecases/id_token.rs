@@ -120,12 +120,17 @@ impl AuthService {
 }
 
 /// What the state store records for a used id_token: the first 128 bits of a labelled
-/// SHA-256 of it, as unpredictable as a state value's random id, so the two never meet. The
-/// token itself is never stored.
+/// SHA-256 of its signed part (header and claims, before the last `.`), as unpredictable as
+/// a state value's random id, so the two never meet. The signature is left out: it is not
+/// signed itself, so another encoding of it (spare base64 bits, an ECDSA `s` turned into
+/// `n - s`) would verify too and must not make the same token new. The token itself is never
+/// stored.
 fn spent_id_of(id_token: &SecretText) -> StateId {
+    let token = id_token.expose();
+    let signed = token.rsplit_once('.').map_or(token, |(signed, _)| signed);
     let digest = Sha256::new()
         .chain_update(b"social-login id_token\0")
-        .chain_update(id_token.expose().as_bytes())
+        .chain_update(signed.as_bytes())
         .finalize();
     let mut id = [0; 16];
     id.copy_from_slice(&digest[..16]);

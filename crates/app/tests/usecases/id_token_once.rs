@@ -48,6 +48,20 @@ async fn the_same_id_token_logs_in_once_and_is_refused_after() {
 }
 
 #[tokio::test]
+async fn the_same_signed_claims_with_the_signature_written_another_way_are_the_same_token() {
+    let world = World::new();
+    google_signs_in_ada(&world);
+    let (signed, _) = ID_TOKEN.rsplit_once('.').unwrap();
+    assert_eq!(sign_in(&world, ID_TOKEN, Some("raw-nonce")).await, Ok(()));
+    let reencoded = format!("{signed}.signaturf");
+    let replay = sign_in(&world, &reencoded, Some("raw-nonce")).await;
+    assert!(
+        matches!(replay, Err(AppError::UserInfoFailed(_))),
+        "{replay:?}"
+    );
+}
+
+#[tokio::test]
 async fn a_token_used_to_sign_in_cannot_then_connect() {
     let world = World::new();
     let pat = world

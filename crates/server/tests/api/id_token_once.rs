@@ -44,6 +44,18 @@ async fn the_same_google_id_token_posted_three_times_logs_in_once() {
         let replay = app.google_sign_in(&body).await;
         assert_problem(replay, 502, "OAuthUserInfoFailed").await;
     }
+    // The signature's last character carries spare bits: written another way it is refused,
+    // as not canonical base64 or as the same token (the use-case tests hold the latter).
+    let (signed, signature) = id_token.rsplit_once('.').unwrap();
+    let last = signature.chars().last().unwrap();
+    let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let index = alphabet.find(last).unwrap();
+    let sibling = alphabet.as_bytes()[index ^ 1] as char;
+    let reencoded = format!("{signed}.{}{sibling}", &signature[..signature.len() - 1]);
+    let replay = app
+        .google_sign_in(&json!({"id_token": reencoded, "nonce": RAW_NONCE}))
+        .await;
+    assert_problem(replay, 502, "OAuthUserInfoFailed").await;
     // Nor does it link an account: connect with it is refused as well.
     let pat = token(&app.register("pat@example.com").await);
     let connect = app
