@@ -6,11 +6,11 @@ use crate::identity;
 use crate::post_body;
 use crate::revoke::{self, APPLE_REVOCATION_URL};
 use async_trait::async_trait;
-use social_login_domain::{ProviderIdentity, ProviderKey, SecretText};
+use social_login_domain::{ProviderKey, SecretText};
 use social_login_id_token::{IdTokenVerifier, IssuerPolicy, KeySetCache};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, ProviderError,
-    ProviderGrant, ProviderLogin, Revoked, SystemClock,
+    AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, PresentedIdToken,
+    ProviderError, ProviderGrant, ProviderLogin, Revoked, SystemClock,
 };
 use social_login_provider_core::{
     ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, RevocationEndpoint,
@@ -201,13 +201,16 @@ impl IdentityProvider for AppleProvider {
     async fn sign_in_with_id_token(
         &self,
         input: IdTokenInput,
-    ) -> Result<ProviderIdentity, ProviderError> {
-        let claims = self
+    ) -> Result<PresentedIdToken, ProviderError> {
+        let presented = self
             .verifier
             .verify_presented(&input.id_token, input.nonce.as_ref())
             .await?;
         let name = post_body::name_in(input.post_body.as_ref());
-        identity::to_identity(claims, name.as_ref())
+        Ok(PresentedIdToken {
+            identity: identity::to_identity(presented.claims, name.as_ref())?,
+            usable_until: presented.usable_until,
+        })
     }
 
     #[tracing::instrument(skip_all, fields(provider = "apple"))]

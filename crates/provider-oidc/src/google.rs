@@ -10,12 +10,12 @@ pub use revoke::GOOGLE_REVOCATION_URL;
 
 use crate::oidc_flow::OidcFlow;
 use async_trait::async_trait;
-use social_login_domain::{ProviderIdentity, ProviderKey};
+use social_login_domain::ProviderKey;
 use social_login_id_token::KeySetCache;
 use social_login_id_token::{IdTokenVerifier, IssuerPolicy};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, ProviderError,
-    ProviderGrant, ProviderLogin, Revoked, SystemClock,
+    AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, PresentedIdToken,
+    ProviderError, ProviderGrant, ProviderLogin, Revoked, SystemClock,
 };
 use social_login_provider_core::{
     ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, RevocationEndpoint,
@@ -129,9 +129,12 @@ impl IdentityProvider for GoogleProvider {
     async fn sign_in_with_id_token(
         &self,
         input: IdTokenInput,
-    ) -> Result<ProviderIdentity, ProviderError> {
-        let claims = self.oidc.verify_presented(&input).await?;
-        identity::from_claims(claims)
+    ) -> Result<PresentedIdToken, ProviderError> {
+        let presented = self.oidc.verify_presented(&input).await?;
+        Ok(PresentedIdToken {
+            identity: identity::from_claims(presented.claims)?,
+            usable_until: presented.usable_until,
+        })
     }
 
     #[tracing::instrument(skip_all, fields(provider = "google"))]

@@ -11,12 +11,12 @@ pub use tenant::{PERSONAL_ACCOUNT_TENANT, TENANT_PLACEHOLDER, tenant_issuer_poli
 
 use crate::oidc_flow::OidcFlow;
 use async_trait::async_trait;
-use social_login_domain::{ProviderIdentity, ProviderKey};
+use social_login_domain::ProviderKey;
 use social_login_id_token::IdTokenVerifier;
 use social_login_id_token::KeySetCache;
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, ProviderError,
-    ProviderLogin, SystemClock,
+    AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, PresentedIdToken,
+    ProviderError, ProviderLogin, SystemClock,
 };
 use social_login_provider_core::{
     ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, SettingsProblem,
@@ -128,8 +128,11 @@ impl IdentityProvider for MicrosoftProvider {
     async fn sign_in_with_id_token(
         &self,
         input: IdTokenInput,
-    ) -> Result<ProviderIdentity, ProviderError> {
-        let claims = self.oidc.verify_presented(&input).await?;
-        identity::to_identity(claims)
+    ) -> Result<PresentedIdToken, ProviderError> {
+        let presented = self.oidc.verify_presented(&input).await?;
+        Ok(PresentedIdToken {
+            identity: identity::to_identity(presented.claims)?,
+            usable_until: presented.usable_until,
+        })
     }
 }

@@ -4,7 +4,7 @@
 use crate::microsoft::PERSONAL_ACCOUNT_TENANT;
 use crate::{GoogleProvider, LinkedinProvider, MicrosoftProvider};
 use social_login_domain::SecretText;
-use social_login_ports::{IdTokenInput, IdentityProvider, ProviderError};
+use social_login_ports::{IdTokenInput, IdentityProvider, PresentedIdToken, ProviderError};
 use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http_client};
 use social_login_simulator::{
     MICROSOFT_CONSUMER_TENANT, Provider, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
@@ -56,7 +56,7 @@ fn input(id_token: String, nonce: Option<&str>) -> IdTokenInput {
     }
 }
 
-fn refusal(result: Result<social_login_domain::ProviderIdentity, ProviderError>) -> String {
+fn refusal(result: Result<PresentedIdToken, ProviderError>) -> String {
     match result {
         Err(ProviderError::UserInfo(why)) => why,
         other => panic!("expected a user info failure, got {other:?}"),
@@ -78,7 +78,8 @@ async fn google_accepts_its_client_ids_and_the_hash_of_the_apps_nonce_only() {
         let identity = google
             .sign_in_with_id_token(input(mint(audience, Some(HASHED_NONCE)), Some(RAW_NONCE)))
             .await
-            .unwrap();
+            .unwrap()
+            .identity;
         assert_eq!(identity.subject.as_str(), "110248495921238986420");
         assert_eq!(identity.email.unwrap().as_str(), "ada@example.com");
         assert!(identity.email_verified);
@@ -99,13 +100,68 @@ async fn google_accepts_its_client_ids_and_the_hash_of_the_apps_nonce_only() {
         .sign_in_with_id_token(input(mint(WEB, None), Some(RAW_NONCE)))
         .await;
     assert_eq!(refusal(none), "id_token has no nonce");
-    // No nonce sent: none compared, whatever the token carries.
+    // No nonce sent: the token must carry none, or anyone holding it could present it.
+    let unsent = google
+        .sign_in_with_id_token(input(mint(WEB, Some(HASHED_NONCE)), None))
+        .await;
+    assert_eq!(
+        refusal(unsent),
+        "id_token carries a nonce but the request has none"
+    );
     assert!(
         google
-            .sign_in_with_id_token(input(mint(WEB, Some(HASHED_NONCE)), None))
+            .sign_in_with_id_token(input(mint(WEB, None), None))
             .await
             .is_ok()
     );
+}
+
+#[tokio::test]
+async fn a_presented_token_is_usable_until_its_expiry_plus_a_minute() {
+    let sim = simulator().await;
+    let endpoints = sim.google();
+    let google = GoogleProvider::new(settings(endpoints.jwks, endpoints.issuer), http()).unwrap();
+    let before = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let token = sim.mint_id_token(Provider::Google, &ada(), WEB, Some(HASHED_NONCE));
+    let after = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let presented = google
+        .sign_in_with_id_token(input(token, Some(RAW_NONCE)))
+        .await
+        .unwrap();
+    // The simulated Google's tokens live an hour (`exp` = `iat` + 3600), as Google's do.
+    let until = presented.usable_until.unix_timestamp();
+    assert!(
+        (before + 3660..=after + 3660).contains(&until),
+        "{until} not within [{}, {}]",
+        before + 3660,
+        after + 3660
+    );
+}
+
+#[tokio::test]
+async fn a_web_code_flow_token_cannot_be_presented_as_a_native_one() {
+    // The code flow's token carries the state's raw nonce; the app cannot know a value
+    // whose hash it is, and without a nonce the token is refused for carrying one.
+    let sim = simulator().await;
+    let endpoints = sim.google();
+    let google = GoogleProvider::new(settings(endpoints.jwks, endpoints.issuer), http()).unwrap();
+    let state_nonce = "the-state-nonce-of-a-web-sign-in";
+    let web = sim.mint_id_token(Provider::Google, &ada(), WEB, Some(state_nonce));
+    let without = google.sign_in_with_id_token(input(web.clone(), None)).await;
+    assert_eq!(
+        refusal(without),
+        "id_token carries a nonce but the request has none"
+    );
+    let with_raw = google
+        .sign_in_with_id_token(input(web, Some(state_nonce)))
+        .await;
+    assert_eq!(refusal(with_raw), "id_token nonce does not match");
 }
 
 #[tokio::test]
@@ -133,7 +189,8 @@ async fn microsoft_checks_the_tenant_issuer_and_scopes_the_subject_by_tenant() {
     let identity = microsoft
         .sign_in_with_id_token(input(token, Some(RAW_NONCE)))
         .await
-        .unwrap();
+        .unwrap()
+        .identity;
     assert_eq!(MICROSOFT_CONSUMER_TENANT, PERSONAL_ACCOUNT_TENANT);
     let subject = identity.subject.as_str();
     assert!(

@@ -2,8 +2,8 @@
 //! nonce, and a code exchange whose id_token must be present and verify.
 
 use serde::de::DeserializeOwned;
-use social_login_id_token::IdTokenVerifier;
 use social_login_id_token::claims::IdTokenClaims;
+use social_login_id_token::{IdTokenVerifier, PresentedClaims};
 use social_login_ports::{AuthorizationRequest, CallbackInput, IdTokenInput, ProviderError};
 use social_login_provider_core::{CodeFlow, TokenSet, fetch_json};
 use url::Url;
@@ -57,11 +57,11 @@ impl OidcFlow {
         Ok((tokens, claims))
     }
 
-    /// Verifies an id_token an app obtained natively (CONTRACT §6).
+    /// Verifies an id_token an app obtained natively (docs/api.md).
     pub async fn verify_presented(
         &self,
         input: &IdTokenInput,
-    ) -> Result<IdTokenClaims, ProviderError> {
+    ) -> Result<PresentedClaims, ProviderError> {
         self.verifier
             .verify_presented(&input.id_token, input.nonce.as_ref())
             .await

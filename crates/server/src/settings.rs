@@ -23,7 +23,7 @@ use social_login_domain::{ProviderKey, SecretText};
 
 pub use errors::{ConfigErrors, ConfigProblem};
 pub use load::{CONFIG_PATH_ENV, ConfigPath, DEFAULT_CONFIG_FILE, ENV_PREFIX};
-pub use providers::{EndpointOverrides, OAuthProviders, ProviderConfig};
+pub use providers::{EndpointOverrides, IdTokenNonce, OAuthProviders, ProviderConfig};
 pub use proxies::BadProxyEntry;
 pub use sections::{
     DEFAULT_ISSUER, DatabaseSettings, HttpSettings, OAuthStateStoreSettings, RateLimitSettings,

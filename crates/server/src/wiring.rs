@@ -2,11 +2,11 @@
 
 use crate::http::{JWKS_PATH, WellKnown};
 use crate::server::StartupError;
-use crate::settings::{Settings, StateStoreBackend};
+use crate::settings::{IdTokenNonce, Settings, StateStoreBackend};
 use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry, WebhookDelivery};
-use social_login_domain::{EventSet, ProviderKey};
+use social_login_domain::{EventSet, ProviderKey, SecretText};
 use social_login_persistence::Database;
-use social_login_ports::{Clock, IdentityProvider, SystemClock};
+use social_login_ports::{Clock, IdentityProvider, Randomness, SystemClock};
 use social_login_provider_apple::AppleProvider;
 use social_login_provider_core::{ProviderSettings, build_http_client};
 use social_login_provider_oauth2::{
@@ -15,7 +15,7 @@ use social_login_provider_oauth2::{
 use social_login_provider_oidc::{GoogleProvider, LinkedinProvider, MicrosoftProvider};
 use social_login_security::{
     AeadStateSealer, AesGcmTokenCipher, Argon2PasswordHasher, HashLimits, JwtSessionTokens,
-    OsRandomness,
+    OsRandomness, state_sealer::EPOCH_BYTES,
 };
 use social_login_state_store::{MemoryStateStore, RedisStateStore, RedisStateStoreConfig};
 use social_login_webhooks::HttpWebhookSender;
@@ -49,7 +49,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
     let ports = Ports {
         users: repository.clone(),
         refresh_tokens: repository.clone(),
-        state_sealer: Arc::new(AeadStateSealer::new(&secret, &previous)),
+        state_sealer: Arc::new(state_sealer(settings, &secret, &previous)),
         states: state_store(settings, clock.clone())?,
         providers: providers(settings)?,
         cipher: Arc::new(AesGcmTokenCipher::new(&secret, &previous)),
@@ -111,13 +111,35 @@ fn password_hasher(settings: &Settings) -> Argon2PasswordHasher {
     Argon2PasswordHasher::new().with_limits(limits)
 }
 
+/// With the memory backend the spent ids die with the process, so the state values do
+/// too: the sealer takes a random epoch of this process's own (a value minted before a
+/// restart is refused after it). Redis keeps the ids, so there values survive a restart.
+fn state_sealer(
+    settings: &Settings,
+    secret: &SecretText,
+    previous: &[SecretText],
+) -> AeadStateSealer {
+    let sealer = AeadStateSealer::new(secret, previous);
+    match settings.oauth_state_store.backend {
+        StateStoreBackend::Memory => {
+            let mut epoch = [0; EPOCH_BYTES];
+            OsRandomness.fill(&mut epoch);
+            sealer.bound_to_epoch(epoch)
+        }
+        StateStoreBackend::Redis => sealer,
+    }
+}
+
 fn state_store(
     settings: &Settings,
     clock: Arc<dyn Clock>,
 ) -> Result<Arc<dyn social_login_ports::StateStore>, StartupError> {
     let store = &settings.oauth_state_store;
     match store.backend {
-        StateStoreBackend::Memory => Ok(Arc::new(MemoryStateStore::new(clock))),
+        StateStoreBackend::Memory => Ok(Arc::new(MemoryStateStore::with_capacity(
+            clock,
+            store.max_entries,
+        ))),
         StateStoreBackend::Redis => {
             let config = RedisStateStoreConfig {
                 url: store.url.clone().unwrap_or_default(),
@@ -193,6 +215,9 @@ fn providers(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
             }
         };
         registry = registry.with(adapter);
+        if config.id_token_nonce == Some(IdTokenNonce::Optional) {
+            registry = registry.with_optional_nonce(key);
+        }
     }
     Ok(registry)
 }

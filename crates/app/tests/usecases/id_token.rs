@@ -1,4 +1,4 @@
-//! Native sign-in (CONTRACT §6): the adapter's verified identity goes through the callback's
+//! Native sign-in (docs/api.md): the adapter's verified identity goes through the callback's
 //! and connect's rules; no provider token is stored with the link.
 
 use crate::world::*;
@@ -9,11 +9,16 @@ use social_login_ports::{PostBody, ProviderError, TokenCipher};
 const ID_TOKEN: &str = "eyJhbGciOiJSUzI1NiJ9.e30.signature";
 
 fn command(world: &World, provider: &str) -> IdTokenCommand {
+    command_for(world, provider, ID_TOKEN)
+}
+
+/// A native sign-in with this token (each token is accepted once).
+fn command_for(world: &World, provider: &str, id_token: &str) -> IdTokenCommand {
     world
         .service
         .id_token_command(
             provider,
-            ID_TOKEN,
+            id_token,
             Some("raw-nonce"),
             Some(PostBody::new(r#"{"user": {}}"#)),
         )
@@ -126,7 +131,7 @@ async fn a_native_connect_links_once_with_no_provider_token() {
         .service
         .id_token_connect(
             world.fresh_login(sam.user.id),
-            command(&world, "google"),
+            command_for(&world, "google", "another.id.token"),
             &Origin::default(),
         )
         .await;

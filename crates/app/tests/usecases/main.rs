@@ -15,6 +15,8 @@ mod error_codes;
 mod failures;
 mod grants;
 mod id_token;
+mod id_token_once;
+mod login_throttle;
 mod passwords;
 mod races;
 mod reauthentication;

@@ -53,8 +53,8 @@ impl World {
         let users = Arc::new(InMemoryRepository::default());
         let refresh_tokens = users.clone();
         let sealer = Arc::new(FakeStateSealer::default());
-        let states = Arc::new(FakeStateStore::default());
         let clock = Arc::new(FakeClock::at(start));
+        let states = Arc::new(FakeStateStore::with_clock(clock.clone()));
         let cipher = Arc::new(ReversingCipher);
         let ports = Ports {
             users: users.clone(),

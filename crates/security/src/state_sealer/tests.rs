@@ -61,6 +61,24 @@ fn the_value_hides_the_verifier_and_nonce_and_fits_what_providers_accept() {
 }
 
 #[test]
+fn a_sealer_bound_to_an_epoch_opens_only_values_of_that_epoch() {
+    let before_restart = sealer().bound_to_epoch([1; EPOCH_BYTES]);
+    let after_restart = sealer().bound_to_epoch([2; EPOCH_BYTES]);
+    let token = before_restart.seal(&state(Purpose::Login)).unwrap();
+    assert_eq!(
+        before_restart.open(&token),
+        Some(state(Purpose::Login)),
+        "the same process opens its values"
+    );
+    assert_eq!(after_restart.open(&token), None);
+    assert_eq!(sealer().open(&token), None, "nor does an unbound sealer");
+    // The epoch is authenticated, not sent: the value is as long as an unbound one.
+    let unbound = sealer().seal(&state(Purpose::Login)).unwrap();
+    assert_eq!(token.as_str().len(), unbound.as_str().len());
+    assert_eq!(before_restart.open(&unbound), None);
+}
+
+#[test]
 fn two_seals_of_one_state_differ() {
     let sealer = sealer();
     let original = state(Purpose::Login);

@@ -33,7 +33,8 @@ pub struct IdTokenRequest {
     /// The id_token the app received from the provider on the device (at most 16 KiB).
     pub id_token: String,
     /// The raw nonce the app chose (at most 512 bytes); the token's `nonce` claim must be its
-    /// hex SHA-256. Without it, no nonce is compared.
+    /// hex SHA-256. Required (422 without it) unless the provider's `id_token_nonce` is
+    /// "optional"; a token that carries a `nonce` claim needs it either way.
     #[serde(default)]
     pub nonce: Option<String>,
     /// Apple only: what Apple gave the app on the first authorization, as

@@ -97,8 +97,24 @@ pub struct ProviderConfig {
     /// id, Android client id) whose id_tokens native sign-in accepts besides `client_id`'s.
     #[serde(default)]
     pub client_ids: Vec<String>,
+    /// google, microsoft and apple: whether native sign-in (`/id-token`) needs the app's
+    /// nonce. `None` is "required".
+    #[serde(default)]
+    pub id_token_nonce: Option<IdTokenNonce>,
     #[serde(default)]
     pub endpoints: EndpointOverrides,
+}
+
+/// `id_token_nonce`: whether a native sign-in must carry the app's nonce.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IdTokenNonce {
+    /// Without a nonce, 422: the token is bound to the app's sign-in (the default).
+    #[default]
+    Required,
+    /// For apps whose provider SDK cannot pass a nonce: a request may leave it out, but a
+    /// token that carries one still needs it.
+    Optional,
 }
 
 impl ProviderConfig {
@@ -116,6 +132,7 @@ impl ProviderConfig {
             enabled: true,
             pkce: true,
             client_ids: Vec::new(),
+            id_token_nonce: None,
             endpoints: EndpointOverrides::default(),
         }
     }

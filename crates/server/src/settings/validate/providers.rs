@@ -22,6 +22,12 @@ pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
             errors.push(field, problem.message);
         }
         check_client_ids(key, &config.client_ids, errors);
+        if config.id_token_nonce.is_some() && !ID_TOKEN_PROVIDERS.contains(&key) {
+            errors.push(
+                format!("oauth_providers.{key}.id_token_nonce"),
+                "only google, microsoft and apple accept id_tokens from apps",
+            );
+        }
     }
 }
 
