@@ -74,6 +74,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
                 repository.clone(),
                 Arc::new(sender),
                 ports.clock.clone(),
+                settings.webhooks.limits(),
             ))
         }
         None => None,

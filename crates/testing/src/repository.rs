@@ -41,6 +41,9 @@ pub(crate) struct OutboxRow {
     pub(crate) attempts: u32,
     pub(crate) next_attempt: OffsetDateTime,
     pub(crate) locked_until: Option<OffsetDateTime>,
+    /// Set when the row became a dead letter.
+    pub(crate) dead_at: Option<OffsetDateTime>,
+    pub(crate) last_error: Option<String>,
 }
 
 #[derive(Clone)]
@@ -174,6 +177,8 @@ impl Tables {
                 attempts: 0,
                 next_attempt: event.created_at,
                 locked_until: None,
+                dead_at: None,
+                last_error: None,
             });
         }
         self.events.push(event);

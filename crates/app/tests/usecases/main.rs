@@ -18,3 +18,4 @@ mod passwords;
 mod races;
 mod sessions;
 mod state_lifecycle;
+mod webhooks;
