@@ -10,3 +10,4 @@ mod flows;
 mod races;
 mod redis_faults;
 mod two_instances;
+mod webhooks;
