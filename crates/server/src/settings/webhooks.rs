@@ -26,7 +26,8 @@ pub struct WebhookSettings {
     pub events: Option<Vec<String>>,
     /// Deliveries in flight at once, per instance.
     pub max_concurrent_deliveries: u32,
-    /// Refusals before an event becomes a dead letter (3 days without delivery does too).
+    /// Failed attempts before an event becomes a dead letter (3 days without delivery does
+    /// too); probes of a receiver that is away do not count.
     pub max_attempts: u32,
     /// Events waiting for delivery; beyond it the oldest become dead letters.
     pub max_pending: u64,
@@ -145,4 +146,69 @@ impl WebhookSettings {
 
 fn widen(range: &RangeInclusive<u32>) -> RangeInclusive<u64> {
     u64::from(*range.start())..=u64::from(*range.end())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::settings::Settings;
+
+    const SECRET: &str = "kQ7v9Xw2Lr4Tz8Pn3Hs6Jd1Fg5Bm0Yc8uVa2NeRq4Wt7Zi";
+
+    fn load(webhooks: &str) -> Settings {
+        Settings::from_toml(&format!(
+            "secret_key = \"{SECRET}\"\n[webhooks]\n{webhooks}"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_delivery_bounds_default_to_eight_at_once_twenty_attempts_and_100000_pending() {
+        let limits = load("").webhooks.limits();
+        assert_eq!(
+            (
+                limits.max_concurrent,
+                limits.max_attempts,
+                limits.max_pending
+            ),
+            (8, 20, 100_000)
+        );
+        let tuned = load("max_concurrent_deliveries = 2\nmax_attempts = 5\nmax_pending = 10\n");
+        tuned.validate().unwrap();
+        let limits = tuned.webhooks.limits();
+        assert_eq!(
+            (
+                limits.max_concurrent,
+                limits.max_attempts,
+                limits.max_pending
+            ),
+            (2, 5, 10)
+        );
+    }
+
+    #[test]
+    fn a_delivery_bound_out_of_its_range_is_named() {
+        for (field, value) in [
+            ("max_concurrent_deliveries", "0"),
+            ("max_concurrent_deliveries", "65"),
+            ("max_attempts", "0"),
+            ("max_attempts", "101"),
+            ("max_pending", "0"),
+            ("max_pending", "10000001"),
+        ] {
+            let problems = load(&format!("{field} = {value}\n"))
+                .validate()
+                .unwrap_err()
+                .to_string();
+            assert!(
+                problems.contains(&format!("webhooks.{field}")) && problems.contains("between"),
+                "{field} = {value}: {problems}"
+            );
+        }
+        assert!(
+            Settings::from_toml(&format!(
+                "secret_key = \"{SECRET}\"\n[webhooks]\nretries = 3\n"
+            ))
+            .is_err()
+        );
+    }
 }
