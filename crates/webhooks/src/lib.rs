@@ -93,25 +93,6 @@ fn describe(error: &reqwest::Error) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use reqwest::StatusCode;
-
-    #[test]
-    fn a_2xx_is_delivered_a_busy_receiver_is_unavailable_and_the_rest_refuse_the_event() {
-        assert_eq!(judge(StatusCode::NO_CONTENT), Ok(()));
-        for busy in [429, 502, 503, 504] {
-            let status = StatusCode::from_u16(busy).unwrap();
-            assert!(matches!(judge(status), Err(DeliveryError::Unavailable(_))));
-        }
-        for refused in [301, 400, 403, 404, 413, 500, 501] {
-            let status = StatusCode::from_u16(refused).unwrap();
-            assert_eq!(judge(status), Err(DeliveryError::Refused(refused)));
-        }
-    }
-}
-
 /// The JSON body of a delivery: `{"type", "timestamp", "data"}` (CONTRACT §6). An event
 /// holds no token or password, so none can be sent.
 pub fn payload(event: &AuditEvent) -> String {
@@ -135,4 +116,23 @@ pub fn payload(event: &AuditEvent) -> String {
         "data": data,
     })
     .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::StatusCode;
+
+    #[test]
+    fn a_2xx_is_delivered_a_busy_receiver_is_unavailable_and_the_rest_refuse_the_event() {
+        assert_eq!(judge(StatusCode::NO_CONTENT), Ok(()));
+        for busy in [429, 502, 503, 504] {
+            let status = StatusCode::from_u16(busy).unwrap();
+            assert!(matches!(judge(status), Err(DeliveryError::Unavailable(_))));
+        }
+        for refused in [301, 400, 403, 404, 413, 500, 501] {
+            let status = StatusCode::from_u16(refused).unwrap();
+            assert_eq!(judge(status), Err(DeliveryError::Refused(refused)));
+        }
+    }
 }

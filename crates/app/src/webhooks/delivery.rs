@@ -111,20 +111,20 @@ impl WebhookDelivery {
                     info!("webhook receiver is back; delivering");
                 }
                 self.outbox.remove(event.id).await?;
-                delivered("delivered");
+                count_attempt("delivered");
                 info!(event = %event.id, kind = %event.kind, "webhook delivered");
                 return Ok(DeliveryStep::Delivered);
             }
             Err(error @ DeliveryError::Refused(_)) => {
                 self.receiver().answered();
-                delivered("refused");
+                count_attempt("refused");
                 (error, true)
             }
             Err(error @ DeliveryError::Unavailable(_)) => {
                 if self.receiver().unavailable(done) {
                     warn!(%error, "webhook receiver unavailable; probing it every 5 s");
                 }
-                delivered("unavailable");
+                count_attempt("unavailable");
                 // A probe that finds it still away says nothing about this event.
                 (error, !probe)
             }
@@ -153,7 +153,7 @@ impl WebhookDelivery {
     }
 }
 
-fn delivered(outcome: &'static str) {
+fn count_attempt(outcome: &'static str) {
     metrics::counter!("social_login_webhook_deliveries_total", "outcome" => outcome).increment(1);
 }
 
