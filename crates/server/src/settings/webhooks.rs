@@ -1,5 +1,5 @@
-//! `[webhooks]`: where audit events are delivered (CONTRACT §6), and the bounds of delivery.
-//! Absent or without `url`: no webhooks, nothing queued.
+//! `[webhooks]`: where audit events are delivered (docs/configuration.md), and the bounds of
+//! delivery. Absent or without `url`: no webhooks, nothing queued.
 
 use super::ConfigErrors;
 use secrecy::{ExposeSecret, SecretString};

@@ -1,4 +1,4 @@
-//! Webhooks (CONTRACT §6): every event POSTed to a local receiver with the Standard
+//! Webhooks (docs/configuration.md): every event POSTed to a local receiver with the Standard
 //! Webhooks headers, retried after a failure, and delivered after a restart; each event on
 //! its own schedule (`webhook_schedule`), dead letters and the outbox's bound
 //! (`webhook_dead_letters`).
