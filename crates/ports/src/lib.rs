@@ -35,7 +35,9 @@ pub use session_tokens::{
 pub use state_sealer::StateSealer;
 pub use state_store::{AttemptKey, Attempts, StateStore, StateStoreError};
 pub use token_cipher::{CipherError, TokenCipher};
-pub use webhooks::{DeliveryError, PendingDelivery, WebhookOutbox, WebhookSender};
+pub use webhooks::{
+    DeadLetter, DeliveryError, Failure, OutboxCounts, PendingDelivery, WebhookOutbox, WebhookSender,
+};
 
 #[cfg(feature = "mock")]
 pub use {

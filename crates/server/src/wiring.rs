@@ -76,6 +76,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
                 repository.clone(),
                 Arc::new(sender),
                 ports.clock.clone(),
+                settings.webhooks.limits(),
             ))
         }
         None => None,

@@ -22,3 +22,4 @@ mod races;
 mod reauthentication;
 mod sessions;
 mod state_lifecycle;
+mod webhooks;

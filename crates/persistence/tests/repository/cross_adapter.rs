@@ -5,7 +5,7 @@ use crate::fixtures::{
     new_link, new_user, provider_identity, refresh_works, sign_in, store_token, token_hash,
 };
 use crate::harness::{rusqlite_repository, sqlite_repository};
-use social_login_domain::{EventSet, ProviderKey};
+use social_login_domain::{AuditEventType, EventSet, ProviderKey};
 use social_login_persistence::{SeaOrmRepository, SqliteRepository};
 use social_login_ports::{UserRepository, WebhookOutbox};
 use std::path::Path;
@@ -49,11 +49,24 @@ async fn what_rusqlite_stores_sea_orm_reads_back_the_same() {
         served.list_events(user.id, 10).await.unwrap()
     );
     let queued = tooling
-        .claim_next(time::OffsetDateTime::now_utc(), time::Duration::minutes(1))
+        .claim_due(
+            time::OffsetDateTime::now_utc(),
+            time::Duration::minutes(1),
+            8,
+        )
         .await
-        .unwrap()
-        .expect("the registration was queued for the webhooks");
-    assert_eq!(queued.event.user_id, user.id);
+        .unwrap();
+    let kinds: Vec<_> = queued.iter().map(|pending| pending.event.kind).collect();
+    assert_eq!(
+        kinds,
+        [AuditEventType::UserRegistered, AuditEventType::UserLogin],
+        "the registration and the login were queued for the webhooks"
+    );
+    assert!(
+        queued
+            .iter()
+            .all(|pending| pending.event.user_id == user.id)
+    );
     assert!(
         refresh_works(&tooling, session).await,
         "the session rotates"

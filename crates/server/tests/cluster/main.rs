@@ -13,3 +13,4 @@ mod races;
 mod redis_faults;
 mod single_use;
 mod two_instances;
+mod webhooks;
