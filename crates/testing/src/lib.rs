@@ -10,7 +10,7 @@
 //!
 //! | port | fake |
 //! |---|---|
-//! | `UserRepository`, `RefreshTokenRepository` | [`InMemoryRepository`] (one store, as one database) |
+//! | `UserRepository`, `RefreshTokenRepository`, `SignalRepository` | [`InMemoryRepository`] (one store, as one database) |
 //! | `StateSealer` | [`FakeStateSealer`] |
 //! | `StateStore` | [`FakeStateStore`] |
 //! | `IdentityProvider` | [`FakeProvider`] |
@@ -31,6 +31,7 @@ mod randomness;
 mod refresh_tokens;
 mod repository;
 mod sessions;
+mod signals;
 mod states;
 mod users;
 
