@@ -9,6 +9,7 @@ pub mod delete;
 pub mod id_token;
 pub mod login_throttle;
 pub mod register;
+pub mod signals;
 pub mod tokens;
 
 use crate::{AppError, AuthService, ProviderReturn};

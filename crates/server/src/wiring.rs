@@ -1,5 +1,7 @@
 //! The composition root: turns `Settings` into adapters and the `AuthService`.
 
+mod signals;
+
 use crate::http::{JWKS_PATH, WellKnown};
 use crate::server::StartupError;
 use crate::settings::{IdTokenNonce, Settings, StateStoreBackend};
@@ -42,6 +44,8 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         .await
         .map_err(|error| StartupError::Database(error.to_string()))?;
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+    let http = build_http_client(settings.http.provider_timeout())
+        .map_err(|error| StartupError::Provider(error.to_string()))?;
     let (secret, previous) = settings.secret_keys();
     let sessions = session_tokens(settings);
     let well_known = WellKnown::new(sessions.issuer(), &sessions.public_keys())
@@ -49,9 +53,11 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
     let ports = Ports {
         users: repository.clone(),
         refresh_tokens: repository.clone(),
+        signals: repository.clone(),
         state_sealer: Arc::new(state_sealer(settings, &secret, &previous)),
         states: state_store(settings, clock.clone())?,
-        providers: providers(settings)?,
+        providers: providers(settings, &http)?,
+        signal_verifiers: signals::signal_verifiers(settings, &http, clock.clone())?,
         cipher: Arc::new(AesGcmTokenCipher::new(&secret, &previous)),
         hasher: Arc::new(password_hasher(settings)),
         sessions: Arc::new(sessions),
@@ -171,9 +177,10 @@ fn apple(
 }
 
 /// One adapter per enabled provider, all sharing one pooled HTTP client.
-fn providers(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
-    let http = build_http_client(settings.http.provider_timeout())
-        .map_err(|error| StartupError::Provider(error.to_string()))?;
+fn providers(
+    settings: &Settings,
+    http: &reqwest::Client,
+) -> Result<ProviderRegistry, StartupError> {
     let mut registry = ProviderRegistry::new();
     for (key, config) in settings.enabled_providers() {
         let failed = |error: social_login_provider_core::ProviderConfigError| {

@@ -21,5 +21,6 @@ mod passwords;
 mod races;
 mod reauthentication;
 mod sessions;
+mod signals;
 mod state_lifecycle;
 mod webhooks;

@@ -2,6 +2,7 @@
 
 mod providers;
 mod secret_strength;
+mod signals;
 mod state_store;
 
 use super::{ConfigErrors, Settings};
@@ -32,6 +33,7 @@ impl Settings {
         self.check_secret_keys(&mut errors);
         self.check_sections(&mut errors);
         providers::check(self, &mut errors);
+        signals::check(self, &mut errors);
         self.webhooks.check(&mut errors);
         errors.into_result()
     }
