@@ -65,6 +65,7 @@ fn router(state: Arc<SimState>) -> Router {
         .nest("/apple", crate::apple::routes())
         .nest("/microsoft", crate::microsoft::routes())
         .nest("/linkedin", crate::linkedin::routes())
+        .nest("/_control/signals", crate::signals::routes())
         .nest("/_control", crate::control::routes())
         .with_state(state)
 }
