@@ -1,5 +1,6 @@
-//! Periodic housekeeping: expired refresh tokens and ended sessions are deleted, so the
-//! tables stay as large as the live sessions. (Spent state ids expire by themselves.)
+//! Periodic housekeeping: expired refresh tokens and ended sessions, audit events past their
+//! retention and provider signal receipts past theirs (90 days) are deleted, so the tables
+//! stay bounded. (Spent state ids expire by themselves.)
 
 use social_login_app::AuthService;
 use std::sync::Weak;
@@ -30,6 +31,11 @@ pub fn spawn(service: Weak<AuthService>, every: Duration) {
                 Ok(0) => {}
                 Ok(pruned) => tracing::info!(pruned, "old audit events pruned"),
                 Err(error) => tracing::warn!(%error, "pruning old audit events failed"),
+            }
+            match service.prune_signal_receipts().await {
+                Ok(0) => {}
+                Ok(pruned) => tracing::info!(pruned, "old provider signal receipts pruned"),
+                Err(error) => tracing::warn!(%error, "pruning signal receipts failed"),
             }
         }
     });
