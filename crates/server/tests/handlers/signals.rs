@@ -279,9 +279,15 @@ async fn the_openapi_document_lists_the_signal_endpoints() {
     ] {
         assert!(paths[path][method].is_object(), "{method} {path}");
     }
-    for login in ["/auth/oauth/{provider}/callback", "/auth/oauth/{provider}/id-token"] {
+    for login in [
+        "/auth/oauth/{provider}/callback",
+        "/auth/oauth/{provider}/id-token",
+    ] {
         let refused = &paths[login]["post"]["responses"]["403"];
-        assert!(refused.is_object(), "{login} documents ProviderAccountDisabled");
+        assert!(
+            refused.is_object(),
+            "{login} documents ProviderAccountDisabled"
+        );
     }
     let risc = &paths["/auth/oauth/google/risc"]["post"];
     assert!(risc["requestBody"]["content"]["application/secevent+jwt"].is_object());
