@@ -11,6 +11,7 @@ mod links;
 mod outbox;
 mod refresh;
 mod sign_in;
+mod signal_receipts;
 mod signals;
 mod users;
 
@@ -21,6 +22,7 @@ pub use links::*;
 pub use outbox::*;
 pub use refresh::*;
 pub use sign_in::*;
+pub use signal_receipts::*;
 pub use signals::*;
 pub use users::*;
 

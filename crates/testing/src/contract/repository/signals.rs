@@ -1,5 +1,6 @@
 //! Provider signals: each action in one step with its events, on the link the signal names
 //! and the sessions that link began, and nothing at all for an account linked to nobody.
+//! Receipts, repeats and concurrent deliveries: `signal_receipts`.
 
 use super::Repository;
 use super::fixtures::{
@@ -35,7 +36,7 @@ pub fn signal(source: SignalSource, id: &str, subject: &str, kind: SignalKind) -
 /// Ada: an Apple link `apple-ada` and, with `password`, a password; sessions begun by
 /// Apple (token 1), by her password (token 2) and by GitHub (token 3). Sessions from before
 /// they recorded how they began are the migration tests' business.
-async fn ada(repo: &Arc<dyn Repository>, password: bool) -> UserId {
+pub(super) async fn ada(repo: &Arc<dyn Repository>, password: bool) -> UserId {
     let ada = new_user(Some("ada@example.com"), password);
     let apple = new_link(ada.id, ProviderKey::Apple, "apple-ada");
     repo.create_user(ada.clone(), Some(apple), audit_now())
@@ -102,24 +103,6 @@ pub async fn consent_revoked_ends_only_the_sessions_its_provider_began_and_forge
     let events = repo.list_events(ada, 10).await.unwrap();
     assert_eq!(events[1].kind, AuditEventType::ProviderConsentRevoked);
     assert_eq!(events[1].provider, Some(ProviderKey::Apple));
-}
-
-pub async fn a_signal_acts_once_and_its_repeat_writes_nothing(repo: Arc<dyn Repository>) {
-    let ada = ada(&repo, true).await;
-    let source = SignalSource::AppleNotification;
-    let first = signal(source, "jti-once", "apple-ada", SignalKind::ConsentRevoked);
-    assert!(matches!(
-        repo.apply_signal(first).await,
-        Ok(SignalOutcome::Applied { .. })
-    ));
-    let events = repo.list_events(ada, 10).await.unwrap().len();
-    let again = signal(source, "jti-once", "apple-ada", SignalKind::ConsentRevoked);
-    assert_eq!(repo.apply_signal(again).await, Ok(SignalOutcome::Duplicate));
-    assert_eq!(
-        repo.list_events(ada, 10).await.unwrap().len(),
-        events,
-        "no second event"
-    );
 }
 
 pub async fn a_signal_about_an_account_linked_to_nobody_keeps_nothing(repo: Arc<dyn Repository>) {
@@ -334,103 +317,4 @@ pub async fn an_older_state_change_arriving_late_changes_nothing(repo: Arc<dyn R
         Err(SignInError::AccountDisabled),
         "still disabled"
     );
-}
-
-/// When the tests' receipts were received, relative to [`now`].
-fn received(receipt: &mut SignalReceipt, offset: Duration) {
-    receipt.received_at = now() + offset;
-}
-
-pub async fn a_kept_receipt_is_found_and_keeping_it_again_keeps_the_first_time(
-    repo: Arc<dyn Repository>,
-) {
-    let source = SignalSource::FacebookDataDeletion;
-    let mut first = signal(
-        source,
-        "code-kept",
-        "fb-nobody",
-        SignalKind::DataDeletionRequested,
-    )
-    .receipt;
-    received(&mut first, Duration::ZERO);
-    assert_eq!(repo.keep_receipt(first.clone()).await, Ok(now()));
-    let mut again = first.clone();
-    received(&mut again, Duration::hours(1));
-    assert_eq!(
-        repo.keep_receipt(again).await,
-        Ok(now()),
-        "the first time stays"
-    );
-    assert_eq!(repo.find_receipt(source, &first.id).await, Ok(Some(now())));
-    let other = SignalId::parse("code-other").unwrap();
-    assert_eq!(repo.find_receipt(source, &other).await, Ok(None));
-    assert_eq!(
-        repo.find_receipt(SignalSource::FacebookDeauthorize, &first.id)
-            .await,
-        Ok(None),
-        "receipts are per source"
-    );
-}
-
-pub async fn pruning_receipts_deletes_only_those_received_before_the_bound(
-    repo: Arc<dyn Repository>,
-) {
-    let source = SignalSource::GoogleRisc;
-    for (index, days) in [-10, -9, -8, 1].into_iter().enumerate() {
-        let mut receipt = signal(source, &format!("set-{index}"), "g", SignalKind::Other).receipt;
-        received(&mut receipt, Duration::days(days));
-        repo.keep_receipt(receipt).await.unwrap();
-    }
-    assert_eq!(
-        repo.prune_receipts(now(), 2).await,
-        Ok(2),
-        "a batch is bounded"
-    );
-    assert_eq!(repo.prune_receipts(now(), 2).await, Ok(1));
-    assert_eq!(repo.prune_receipts(now(), 2).await, Ok(0));
-    let kept = SignalId::parse("set-3").unwrap();
-    assert!(repo.find_receipt(source, &kept).await.unwrap().is_some());
-}
-
-pub async fn of_concurrent_deliveries_of_one_signal_exactly_one_acts(repo: Arc<dyn Repository>) {
-    let ada = ada(&repo, true).await;
-    let barrier = Arc::new(tokio::sync::Barrier::new(6));
-    let deliveries: Vec<_> = (0..6)
-        .map(|_| {
-            let (repo, barrier) = (repo.clone(), barrier.clone());
-            tokio::spawn(async move {
-                let kind = SignalKind::ConsentRevoked;
-                let command = signal(
-                    SignalSource::AppleNotification,
-                    "jti-race",
-                    "apple-ada",
-                    kind,
-                );
-                barrier.wait().await;
-                repo.apply_signal(command).await
-            })
-        })
-        .collect();
-    let mut outcomes = Vec::new();
-    for delivery in deliveries {
-        outcomes.push(delivery.await.unwrap().unwrap());
-    }
-    let applied = outcomes
-        .iter()
-        .filter(|outcome| matches!(outcome, SignalOutcome::Applied { .. }))
-        .count();
-    assert_eq!(applied, 1, "{outcomes:?}");
-    assert!(
-        outcomes
-            .iter()
-            .all(|o| matches!(o, SignalOutcome::Applied { .. } | SignalOutcome::Duplicate))
-    );
-    let revoked = repo
-        .list_events(ada, 20)
-        .await
-        .unwrap()
-        .iter()
-        .filter(|event| event.kind == AuditEventType::ProviderConsentRevoked)
-        .count();
-    assert_eq!(revoked, 1);
 }
