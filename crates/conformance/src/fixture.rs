@@ -75,6 +75,7 @@ impl Fixture {
             redirect_uri: self.callback.into(),
             scopes: None,
             pkce: true,
+            client_ids: Vec::new(),
             endpoints: (self.endpoints)(sim),
         }
     }

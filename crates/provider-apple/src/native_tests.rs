@@ -33,6 +33,7 @@ async fn a_token_for_the_bundle_id_signs_in_with_the_posted_name() {
         redirect_uri: "https://app.example.com/auth/callback/apple".into(),
         scopes: None,
         pkce: true,
+        client_ids: Vec::new(),
         endpoints: EndpointOverrides {
             jwks: Some(endpoints.jwks),
             issuer: Some(endpoints.issuer),

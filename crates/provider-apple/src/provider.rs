@@ -229,6 +229,7 @@ mod tests {
             redirect_uri: "https://app.example.com/auth/callback/apple".into(),
             scopes: None,
             pkce: true,
+            client_ids: Vec::new(),
             endpoints: EndpointOverrides::default(),
         }
     }

@@ -4,6 +4,7 @@ use crate::config_error::{
     ProviderConfigError, parse_http_url, require_non_empty, resolve_endpoint,
 };
 use crate::failure::code_exchange_failure;
+use crate::plan::ProviderPlan;
 use crate::settings::ProviderSettings;
 use crate::token_http::{TokenHttp, TokenHttpError};
 use crate::token_set::{IdTokenField, TokenSet};
@@ -18,7 +19,9 @@ use oauth2::{
 };
 use social_login_domain::SecretText;
 use social_login_ports::{AuthorizationRequest, ProviderError};
+use social_login_provider_spec::TokenAuth;
 use std::fmt;
+use url::Url;
 
 /// How the client authenticates at the token endpoint (PROVIDERS.md §10.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +39,18 @@ pub struct FlowDefaults {
     pub token: &'static str,
     pub scopes: &'static [&'static str],
     pub client_auth: ClientAuth,
+}
+
+/// What [`CodeFlow::build`] makes a flow of.
+struct Parts<'a> {
+    client_id: &'a str,
+    client_secret: &'a SecretText,
+    authorization: Url,
+    token: Url,
+    redirect: Url,
+    basic: bool,
+    scopes: Vec<String>,
+    pkce: bool,
 }
 
 type TokenAnswer = StandardTokenResponse<IdTokenField, BasicTokenType>;
@@ -94,29 +109,63 @@ impl CodeFlow {
             defaults.token,
         )?;
         let redirect = parse_http_url("redirect_uri", &settings.redirect_uri)?;
-        let auth_type = match defaults.client_auth {
-            ClientAuth::RequestBody => AuthType::RequestBody,
-            ClientAuth::BasicAuth => AuthType::BasicAuth,
+        Ok(Self::build(
+            Parts {
+                client_id: &settings.client_id,
+                client_secret: &settings.client_secret,
+                authorization,
+                token,
+                redirect,
+                basic: defaults.client_auth == ClientAuth::BasicAuth,
+                scopes: settings.scopes_or(defaults.scopes),
+                pkce: settings.pkce,
+            },
+            http,
+        ))
+    }
+
+    /// The flow of a resolved plan (its URLs are already checked).
+    pub fn from_plan(plan: &ProviderPlan, http: reqwest::Client) -> Self {
+        Self::build(
+            Parts {
+                client_id: &plan.client_id,
+                client_secret: &plan.client_secret,
+                authorization: plan.endpoints.authorization.clone(),
+                token: plan.endpoints.token.clone(),
+                redirect: plan.redirect_uri.clone(),
+                basic: plan.token_auth == TokenAuth::ClientSecretBasic,
+                scopes: plan.scopes.clone(),
+                pkce: plan.pkce,
+            },
+            http,
+        )
+    }
+
+    fn build(parts: Parts<'_>, http: reqwest::Client) -> Self {
+        // Basic without a secret (a public client) sends the client_id in the body: oauth2
+        // does so by itself.
+        let auth_type = match parts.basic {
+            true => AuthType::BasicAuth,
+            false => AuthType::RequestBody,
         };
         let mut client = OAuthClient::<EndpointNotSet, EndpointNotSet>::new(ClientId::new(
-            settings.client_id.clone(),
+            parts.client_id.to_owned(),
         ))
-        .set_auth_uri(AuthUrl::from_url(authorization))
-        .set_token_uri(TokenUrl::from_url(token))
-        .set_redirect_uri(RedirectUrl::from_url(redirect))
+        .set_auth_uri(AuthUrl::from_url(parts.authorization))
+        .set_token_uri(TokenUrl::from_url(parts.token))
+        .set_redirect_uri(RedirectUrl::from_url(parts.redirect))
         .set_auth_type(auth_type);
         // Apple's secret is minted per exchange; an empty static secret is never sent.
-        if !settings.client_secret.expose().is_empty() {
-            client = client.set_client_secret(ClientSecret::new(
-                settings.client_secret.expose().to_owned(),
-            ));
+        if !parts.client_secret.expose().is_empty() {
+            client = client
+                .set_client_secret(ClientSecret::new(parts.client_secret.expose().to_owned()));
         }
-        Ok(Self {
+        Self {
             client,
-            scopes: settings.scopes_or(defaults.scopes),
-            pkce: settings.pkce,
+            scopes: parts.scopes,
+            pkce: parts.pkce,
             http: TokenHttp(http),
-        })
+        }
     }
 
     /// The shared HTTP client, for the adapter's own profile calls.
@@ -242,6 +291,7 @@ mod tests {
             redirect_uri: "https://app.example.com/auth/callback/github".into(),
             scopes: None,
             pkce: true,
+            client_ids: Vec::new(),
             endpoints: EndpointOverrides::default(),
         }
     }

@@ -23,10 +23,10 @@ pub const CLIENT_ID_PLACEHOLDER: &str = "{client_id}";
 /// An answer the provider documents as "that token is already invalid": the grant is
 /// gone, which is what revocation wanted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AlreadyGone {
+pub struct AlreadyGone<'a> {
     pub status: u16,
     /// The `error` member of the answer.
-    pub error: &'static str,
+    pub error: &'a str,
 }
 
 /// A provider's revocation URL, the client credentials it may ask for, and the shared
@@ -48,17 +48,29 @@ impl RevocationEndpoint {
         default: &str,
         http: &reqwest::Client,
     ) -> Result<Self, ProviderConfigError> {
-        const FIELD: &str = "endpoints.revocation";
-        let configured = settings.endpoints.revocation.as_deref().unwrap_or(default);
-        // Checked as written first, so a bad template is reported as the field's fault.
-        parse_http_url(FIELD, configured)?;
-        let url = parse_http_url(FIELD, &fill_client_id(configured, &settings.client_id))?;
-        Ok(Self {
+        let configured = settings.endpoints.revocation.as_deref();
+        let url = revocation_url(configured, default, &settings.client_id)?;
+        Ok(Self::resolved(
             url,
-            client_id: settings.client_id.clone(),
-            client_secret: settings.client_secret.clone(),
+            &settings.client_id,
+            &settings.client_secret,
+            http,
+        ))
+    }
+
+    /// An endpoint whose URL is already resolved ([`revocation_url`]).
+    pub fn resolved(
+        url: Url,
+        client_id: &str,
+        client_secret: &SecretText,
+        http: &reqwest::Client,
+    ) -> Self {
+        Self {
+            url,
+            client_id: client_id.to_owned(),
+            client_secret: client_secret.clone(),
             http: http.clone(),
-        })
+        }
     }
 
     pub fn url(&self) -> &Url {
@@ -104,6 +116,20 @@ impl RevocationEndpoint {
     }
 }
 
+/// `configured` (`endpoints.revocation`), or the provider's `default`, with
+/// [`CLIENT_ID_PLACEHOLDER`] filled in; fails naming the field when it is not an http(s) URL.
+pub fn revocation_url(
+    configured: Option<&str>,
+    default: &str,
+    client_id: &str,
+) -> Result<Url, ProviderConfigError> {
+    const FIELD: &str = "endpoints.revocation";
+    let configured = configured.unwrap_or(default);
+    // Checked as written first, so a bad template is reported as the field's fault.
+    parse_http_url(FIELD, configured)?;
+    parse_http_url(FIELD, &fill_client_id(configured, client_id))
+}
+
 /// The token to send a provider whose revocation of a refresh token ends the whole grant
 /// (Google, Discord, X, Apple), with its `token_type_hint`: the refresh token when the
 /// grant has one, else the access token.
@@ -135,7 +161,7 @@ fn fill_client_id(url: &str, client_id: &str) -> String {
 pub async fn send_revocation(
     what: &str,
     request: reqwest::RequestBuilder,
-    already_gone: &[AlreadyGone],
+    already_gone: &[AlreadyGone<'_>],
 ) -> Result<Revoked, ProviderError> {
     let mut response = request
         .send()
@@ -163,10 +189,10 @@ pub fn revocation_answer(
     what: &str,
     status: u16,
     body: &[u8],
-    already_gone: &[AlreadyGone],
+    already_gone: &[AlreadyGone<'_>],
 ) -> Result<Revoked, ProviderError> {
     let error = error_member(body);
-    let gone = |g: &AlreadyGone| g.status == status && error.as_deref() == Some(g.error);
+    let gone = |g: &AlreadyGone<'_>| g.status == status && error.as_deref() == Some(g.error);
     if already_gone.iter().any(gone) {
         return Ok(Revoked::Done);
     }
@@ -206,6 +232,7 @@ mod tests {
             redirect_uri: "https://app.example.com/cb".into(),
             scopes: None,
             pkce: true,
+            client_ids: Vec::new(),
             endpoints: EndpointOverrides {
                 revocation: revocation.map(str::to_owned),
                 ..EndpointOverrides::default()

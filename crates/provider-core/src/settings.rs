@@ -15,6 +15,9 @@ pub struct ProviderSettings {
     pub scopes: Option<Vec<String>>,
     /// Send a PKCE S256 challenge (default true; off only for an app that rejects it).
     pub pkce: bool,
+    /// The registration's other client ids (iOS bundle id, Android client id): audiences
+    /// accepted for id_tokens an app presents, besides `client_id`.
+    pub client_ids: Vec<String>,
     pub endpoints: EndpointOverrides,
 }
 
@@ -71,6 +74,7 @@ mod tests {
             redirect_uri: "https://app.example.com/cb".into(),
             scopes: None,
             pkce: true,
+            client_ids: Vec::new(),
             endpoints: EndpointOverrides::default(),
         }
     }

@@ -129,6 +129,7 @@ mod tests {
             redirect_uri: "https://app.example.com/cb".into(),
             scopes: None,
             pkce: true,
+            client_ids: Vec::new(),
             endpoints: EndpointOverrides::default(),
         }
     }

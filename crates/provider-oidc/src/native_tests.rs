@@ -36,6 +36,7 @@ fn settings(jwks: String, issuer: String) -> ProviderSettings {
         redirect_uri: "http://127.0.0.1:9/cb".into(),
         scopes: None,
         pkce: true,
+        client_ids: Vec::new(),
         endpoints: EndpointOverrides {
             jwks: Some(jwks),
             issuer: Some(issuer),

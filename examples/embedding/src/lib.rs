@@ -54,6 +54,7 @@ pub async fn run() -> Result<LoginResult, String> {
             redirect_uri: REDIRECT_URI.into(),
             scopes: None,
             pkce: true,
+            client_ids: Vec::new(),
             endpoints: EndpointOverrides {
                 authorization: Some(endpoints.authorization),
                 token: Some(endpoints.token),

@@ -51,6 +51,7 @@ static FLOW: LazyLock<CodeFlow> = LazyLock::new(|| {
         redirect_uri: "https://app.example.com/auth/callback/google".into(),
         scopes: None,
         pkce: true,
+        client_ids: Vec::new(),
         endpoints: EndpointOverrides::default(),
     };
     let defaults = FlowDefaults {

@@ -131,6 +131,7 @@ impl ProviderConfig {
             redirect_uri: self.redirect_uri.clone(),
             scopes: self.scopes.clone(),
             pkce: self.pkce,
+            client_ids: self.client_ids.clone(),
             endpoints: social_login_provider_core::EndpointOverrides {
                 authorization: endpoints.authorization.clone(),
                 token: endpoints.token.clone(),
