@@ -1,8 +1,10 @@
 //! Shared plumbing of the provider adapters: a declaration (`social-login-provider-spec`)
-//! and the operator's settings resolved into a [`ProviderPlan`], the one pooled HTTP client,
+//! and the operator's settings resolved into a [`ProviderPlan`], who signed in read by JSON
+//! Pointer ([`claims`]), the one pooled HTTP client,
 //! the oauth2 5 bridge and code flow, JSON fetching, revocation, and failure messages that
 //! are safe to log.
 
+pub mod claims;
 pub mod code_flow;
 pub mod config_error;
 pub mod failure;
@@ -21,6 +23,7 @@ pub mod token_set;
 /// The declarations the plans are made from.
 pub use social_login_provider_spec as spec;
 
+pub use claims::MappedIdentity;
 pub use code_flow::{ClientAuth, CodeFlow, FlowDefaults};
 pub use config_error::{ProviderConfigError, parse_http_url, require_non_empty, resolve_endpoint};
 pub use fetch::{decode_json, fetch_json, fetch_json_unless};
