@@ -1,19 +1,23 @@
-//! Shared plumbing of the provider adapters: a declaration (`social-login-provider-spec`)
-//! and the operator's settings resolved into a [`ProviderPlan`], who signed in read by JSON
-//! Pointer ([`claims`]), the one pooled HTTP client,
-//! the oauth2 5 bridge and code flow, JSON fetching, revocation, and failure messages that
-//! are safe to log.
+//! The provider engine and its plumbing: a declaration (`social-login-provider-spec`) and
+//! the operator's settings resolve into a [`ProviderPlan`]; one [`Engine`] runs the code flow
+//! of any plan, both kinds, reading who signed in by JSON Pointer ([`claims`]), with each
+//! built-in provider's [`Quirks`] at the few places providers differ. Below it: the one
+//! pooled HTTP client, the oauth2 5 bridge, JSON fetching, revocation, and failure messages
+//! that are safe to log.
 
 pub mod claims;
 pub mod code_flow;
 pub mod config_error;
+pub mod engine;
 pub mod failure;
 pub mod fetch;
 pub mod http_client;
+pub mod id_token_check;
 #[cfg(any(test, feature = "strategies"))]
 pub mod json_strategies;
 pub mod object_only;
 pub mod plan;
+pub mod quirks;
 pub mod revocation;
 pub mod settings;
 pub mod settings_check;
@@ -26,10 +30,13 @@ pub use social_login_provider_spec as spec;
 pub use claims::MappedIdentity;
 pub use code_flow::{ClientAuth, CodeFlow, FlowDefaults};
 pub use config_error::{ProviderConfigError, parse_http_url, require_non_empty, resolve_endpoint};
+pub use engine::Engine;
 pub use fetch::{decode_json, fetch_json, fetch_json_unless};
 pub use http_client::{HttpClientError, USER_AGENT, build_http_client};
+pub use id_token_check::IdTokenCheck;
 pub use object_only::ObjectOnly;
 pub use plan::{IdTokenPlan, PlanEndpoints, ProviderPlan, RevocationPlan};
+pub use quirks::{FinishContext, NoQuirks, Quirks, UserinfoCall};
 pub use revocation::{
     AlreadyGone, RevocationEndpoint, revocation_url, send_revocation, whole_grant_token,
 };

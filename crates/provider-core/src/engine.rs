@@ -1,0 +1,112 @@
+//! The one implementation of the identity provider port: the authorization code flow of a
+//! [`ProviderPlan`], for both kinds (the `oidc` kind adds its id_token check), with the
+//! provider's [`Quirks`] at the few places providers differ.
+
+mod complete;
+mod native;
+mod revoke;
+
+use crate::code_flow::CodeFlow;
+use crate::config_error::ProviderConfigError;
+use crate::id_token_check::IdTokenCheck;
+use crate::plan::ProviderPlan;
+use crate::quirks::Quirks;
+use crate::revocation::RevocationEndpoint;
+use async_trait::async_trait;
+use social_login_domain::{ProviderIdentity, ProviderKey};
+use social_login_ports::{
+    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, ProviderError,
+    ProviderGrant, ProviderLogin, Revoked,
+};
+use social_login_provider_spec::ProviderKind;
+use std::sync::Arc;
+
+/// One configured provider. `Debug` shows no secret.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    plan: ProviderPlan,
+    flow: CodeFlow,
+    quirks: Arc<dyn Quirks>,
+    id_token: Option<Arc<dyn IdTokenCheck>>,
+    revocation: Option<RevocationEndpoint>,
+}
+
+impl Engine {
+    /// The provider of `plan` on the shared `http` client. An `oidc` plan needs its
+    /// `id_token` check, an `oauth2` one has none.
+    pub fn new(
+        plan: ProviderPlan,
+        quirks: Arc<dyn Quirks>,
+        id_token: Option<Arc<dyn IdTokenCheck>>,
+        http: reqwest::Client,
+    ) -> Result<Self, ProviderConfigError> {
+        if (plan.kind == ProviderKind::Oidc) != id_token.is_some() {
+            return Err(ProviderConfigError::Invalid {
+                field: "kind",
+                reason: "exactly the oidc kind checks id_tokens",
+            });
+        }
+        let revocation = plan.revocation.as_ref().map(|rules| {
+            RevocationEndpoint::resolved(
+                rules.url.clone(),
+                &plan.client_id,
+                &plan.client_secret,
+                &http,
+            )
+        });
+        Ok(Self {
+            flow: CodeFlow::from_plan(&plan, http),
+            plan,
+            quirks,
+            id_token,
+            revocation,
+        })
+    }
+
+    pub fn plan(&self) -> &ProviderPlan {
+        &self.plan
+    }
+}
+
+#[async_trait]
+impl IdentityProvider for Engine {
+    fn key(&self) -> ProviderKey {
+        self.plan.key
+    }
+
+    /// The flow's URL with the declaration's extra parameters, and the state's nonce for an
+    /// `oidc` provider (one that does not echo it ignores it, RFC 6749 §3.1).
+    fn authorization_url(&self, request: &AuthorizationRequest) -> String {
+        let mut extra: Vec<(&str, &str)> = self
+            .plan
+            .authorize_params
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_str()))
+            .collect();
+        if self.plan.kind == ProviderKind::Oidc {
+            extra.push(("nonce", request.nonce.expose()));
+        }
+        self.flow.authorization_url(request, &extra)
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = %self.plan.key))]
+    async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError> {
+        self.sign_in(callback).await
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = %self.plan.key))]
+    async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
+        self.revoke_grant(grant).await
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = %self.plan.key))]
+    async fn sign_in_with_id_token(
+        &self,
+        input: IdTokenInput,
+    ) -> Result<ProviderIdentity, ProviderError> {
+        self.sign_in_natively(input).await
+    }
+}
+
+#[cfg(test)]
+mod tests;
