@@ -11,48 +11,20 @@ use social_login_domain::{Email, ProviderIdentity, ProviderKey, ProviderSubject}
 use social_login_ports::ProviderError;
 use social_login_provider_spec::{Claims, EmailVerified};
 
-/// Longest subject a provider may assert (what storage holds).
-const MAX_SUBJECT_LEN: usize = 255;
-
-/// Who signed in, as read from the documents; the quirks may still change it.
-/// No `Debug`: it holds an email.
-#[derive(Clone, PartialEq, Eq)]
-pub struct MappedIdentity {
-    pub subject: String,
-    pub email: Option<Email>,
-    pub email_verified: bool,
-    pub name: Option<String>,
-    pub avatar_url: Option<String>,
-}
-
-impl MappedIdentity {
-    /// The identity the use cases take; a subject a quirk made unusable is a failure.
-    pub fn into_identity(self, provider: ProviderKey) -> Result<ProviderIdentity, ProviderError> {
-        let subject = ProviderSubject::parse(self.subject)
-            .map_err(|_| ProviderError::UserInfo("the subject is not usable".into()))?;
-        Ok(ProviderIdentity {
-            provider,
-            subject,
-            email_verified: self.email.is_some() && self.email_verified,
-            email: self.email,
-            full_name: self.name,
-            avatar_url: self.avatar_url,
-        })
-    }
-}
-
-/// Reads `claims` from `sources`. The subject is a JSON string (1 to 255 bytes) or number;
-/// anything else, or nothing, is `ProviderError::UserInfo` naming the pointer.
+/// Reads `claims` from `sources`: who signed in at `provider`, before the quirks. The subject
+/// is a JSON string (1 to 255 bytes) or number; anything else, or nothing, is
+/// `ProviderError::UserInfo` naming the pointer.
 pub fn map(
     sources: &[&Map<String, Value>],
     claims: &Claims,
-) -> Result<MappedIdentity, ProviderError> {
+    provider: ProviderKey,
+) -> Result<ProviderIdentity, ProviderError> {
     let subject = sources
         .iter()
         .find_map(|source| subject_at(source, &claims.subject))
         .ok_or_else(|| {
             ProviderError::UserInfo(format!(
-                "no usable subject at `{}`: a string of 1 to {MAX_SUBJECT_LEN} bytes or a number",
+                "no usable subject at `{}`: a string of 1 to 255 bytes or a number",
                 claims.subject
             ))
         })?;
@@ -60,11 +32,12 @@ pub fn map(
         Some(pointer) => email_of(sources, pointer, &claims.email_verified),
         None => (None, false),
     };
-    Ok(MappedIdentity {
+    Ok(ProviderIdentity {
+        provider,
         subject,
         email_verified: email.is_some() && email_verified,
         email,
-        name: first_text(sources, &claims.name),
+        full_name: first_text(sources, &claims.name),
         avatar_url: first_text(sources, claims.avatar_url.as_slice()),
     })
 }
@@ -106,13 +79,13 @@ fn unescape(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
 }
 
-fn subject_at(document: &Map<String, Value>, pointer: &str) -> Option<String> {
+fn subject_at(document: &Map<String, Value>, pointer: &str) -> Option<ProviderSubject> {
     let subject = match value_at(document, pointer)? {
         Value::String(text) => text.clone(),
         Value::Number(number) => number.to_string(),
         _ => return None,
     };
-    (!subject.is_empty() && subject.len() <= MAX_SUBJECT_LEN).then_some(subject)
+    ProviderSubject::parse(subject).ok()
 }
 
 /// The email of the first source with one, and whether that same source vouches for it:

@@ -128,13 +128,13 @@ impl CodeFlow {
     pub fn from_plan(plan: &ProviderPlan, http: reqwest::Client) -> Self {
         Self::build(
             Parts {
-                client_id: &plan.client_id,
-                client_secret: &plan.client_secret,
-                authorization: plan.endpoints.authorization.clone(),
-                token: plan.endpoints.token.clone(),
-                redirect: plan.redirect_uri.clone(),
-                basic: plan.token_auth == TokenAuth::ClientSecretBasic,
-                scopes: plan.scopes.clone(),
+                client_id: &plan.client.id,
+                client_secret: &plan.client.secret,
+                authorization: plan.urls.authorization.clone(),
+                token: plan.urls.token.clone(),
+                redirect: plan.client.redirect_uri.clone(),
+                basic: plan.spec.token_auth == TokenAuth::ClientSecretBasic,
+                scopes: plan.spec.scopes.clone(),
                 pkce: plan.pkce,
             },
             http,

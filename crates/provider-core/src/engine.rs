@@ -6,16 +6,18 @@ mod complete;
 mod native;
 mod revoke;
 
+use crate::claims;
 use crate::code_flow::CodeFlow;
 use crate::config_error::ProviderConfigError;
 use crate::id_token_check::IdTokenCheck;
-use crate::plan::ProviderPlan;
-use crate::quirks::Quirks;
+use crate::plan::{Endpoint, ProviderPlan};
+use crate::quirks::{FinishContext, Quirks};
 use crate::revocation::RevocationEndpoint;
 use async_trait::async_trait;
-use social_login_domain::{ProviderIdentity, ProviderKey};
+use serde_json::{Map, Value};
+use social_login_domain::{ProviderIdentity, ProviderKey, SecretText};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, ProviderError,
+    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, PostBody, ProviderError,
     ProviderGrant, ProviderLogin, Revoked,
 };
 use social_login_provider_spec::ProviderKind;
@@ -40,19 +42,14 @@ impl Engine {
         id_token: Option<Arc<dyn IdTokenCheck>>,
         http: reqwest::Client,
     ) -> Result<Self, ProviderConfigError> {
-        if (plan.kind == ProviderKind::Oidc) != id_token.is_some() {
+        if (plan.spec.kind == ProviderKind::Oidc) != id_token.is_some() {
             return Err(ProviderConfigError::Invalid {
                 field: "kind",
                 reason: "exactly the oidc kind checks id_tokens",
             });
         }
-        let revocation = plan.revocation.as_ref().map(|rules| {
-            RevocationEndpoint::resolved(
-                rules.url.clone(),
-                &plan.client_id,
-                &plan.client_secret,
-                &http,
-            )
+        let revocation = plan.urls.get(Endpoint::Revocation).map(|url| {
+            RevocationEndpoint::resolved(url.clone(), &plan.client.id, &plan.client.secret, &http)
         });
         Ok(Self {
             flow: CodeFlow::from_plan(&plan, http),
@@ -66,12 +63,33 @@ impl Engine {
     pub fn plan(&self) -> &ProviderPlan {
         &self.plan
     }
+
+    /// Who signed in: the claims of `documents` (the id_token's, then the userinfo
+    /// answer), completed by the quirk.
+    async fn identity(
+        &self,
+        documents: &[&Map<String, Value>],
+        access_token: Option<&SecretText>,
+        post_body: Option<&PostBody>,
+    ) -> Result<ProviderIdentity, ProviderError> {
+        let mut identity = claims::map(documents, &self.plan.spec.claims, self.plan.key())?;
+        let cx = FinishContext {
+            documents,
+            access_token,
+            post_body,
+            scopes: &self.plan.spec.scopes,
+            http: self.flow.http(),
+        };
+        self.quirks.finish(&cx, &mut identity).await?;
+        identity.email_verified &= identity.email.is_some();
+        Ok(identity)
+    }
 }
 
 #[async_trait]
 impl IdentityProvider for Engine {
     fn key(&self) -> ProviderKey {
-        self.plan.key
+        self.plan.key()
     }
 
     /// The flow's URL with the declaration's extra parameters, and the state's nonce for an
@@ -79,27 +97,28 @@ impl IdentityProvider for Engine {
     fn authorization_url(&self, request: &AuthorizationRequest) -> String {
         let mut extra: Vec<(&str, &str)> = self
             .plan
+            .spec
             .authorize_params
             .iter()
             .map(|(name, value)| (name.as_str(), value.as_str()))
             .collect();
-        if self.plan.kind == ProviderKind::Oidc {
+        if self.plan.spec.kind == ProviderKind::Oidc {
             extra.push(("nonce", request.nonce.expose()));
         }
         self.flow.authorization_url(request, &extra)
     }
 
-    #[tracing::instrument(skip_all, fields(provider = %self.plan.key))]
+    #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]
     async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError> {
         self.sign_in(callback).await
     }
 
-    #[tracing::instrument(skip_all, fields(provider = %self.plan.key))]
+    #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]
     async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
         self.revoke_grant(grant).await
     }
 
-    #[tracing::instrument(skip_all, fields(provider = %self.plan.key))]
+    #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]
     async fn sign_in_with_id_token(
         &self,
         input: IdTokenInput,

@@ -27,7 +27,6 @@ pub mod token_set;
 /// The declarations the plans are made from.
 pub use social_login_provider_spec as spec;
 
-pub use claims::MappedIdentity;
 pub use code_flow::{ClientAuth, CodeFlow, FlowDefaults};
 pub use config_error::{ProviderConfigError, parse_http_url, require_non_empty, resolve_endpoint};
 pub use engine::Engine;
@@ -35,7 +34,7 @@ pub use fetch::{decode_json, fetch_json, fetch_json_unless};
 pub use http_client::{HttpClientError, USER_AGENT, build_http_client};
 pub use id_token_check::IdTokenCheck;
 pub use object_only::ObjectOnly;
-pub use plan::{IdTokenPlan, PlanEndpoints, ProviderPlan, RevocationPlan};
+pub use plan::{Endpoint, ProviderPlan, Registration, Urls};
 pub use quirks::{FinishContext, NoQuirks, Quirks, UserinfoCall};
 pub use revocation::{
     AlreadyGone, RevocationEndpoint, revocation_url, send_revocation, whole_grant_token,

@@ -1,135 +1,78 @@
 //! What the engine runs on: a provider's declaration with the operator's settings applied
-//! (endpoint overrides, scopes, PKCE, client ids) and every URL parsed, once, at start-up.
+//! (endpoint overrides, scopes, issuer, PKCE, client ids) and every URL parsed, once, at
+//! start-up.
 
 use crate::config_error::{ProviderConfigError, parse_http_url, require_non_empty};
 use crate::revocation::revocation_url;
-use crate::settings::ProviderSettings;
+use crate::settings::{EndpointOverrides, ProviderSettings};
 use social_login_domain::{ProviderKey, SecretText};
-use social_login_provider_spec::{
-    AlreadyGone, Claims, NonceRule, ProviderKind, ProviderSpec, RevocationAuth, RevokedToken,
-    TokenAuth,
-};
+use social_login_provider_spec::{ProviderSpec, TokenAuth};
 use url::Url;
 
 /// One provider as configured. `Debug` shows no secret (`SecretText` prints `[redacted]`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderPlan {
-    pub key: ProviderKey,
-    pub display_name: String,
-    pub kind: ProviderKind,
-    pub client_id: String,
-    /// Empty for a provider whose secret is signed per request (`signed_secret_post`).
-    pub client_secret: SecretText,
-    pub redirect_uri: Url,
-    pub endpoints: PlanEndpoints,
-    pub scopes: Vec<String>,
-    pub email_scope: Option<String>,
-    /// A PKCE S256 challenge goes with every authorization.
+    /// The declaration as configured: its endpoints, scopes, issuers and revocation URL are
+    /// the operator's where the settings override them.
+    pub spec: ProviderSpec,
+    pub client: Registration,
+    /// The endpoints of `spec`, parsed.
+    pub urls: Urls,
+    /// A PKCE S256 challenge goes with every authorization (always, where the provider
+    /// requires one).
     pub pkce: bool,
-    /// The provider refuses an authorization without one: `pkce` is always true.
-    pub pkce_required: bool,
-    pub token_auth: TokenAuth,
-    pub authorize_params: Vec<(String, String)>,
-    pub claims: Claims,
-    pub id_token: Option<IdTokenPlan>,
-    pub revocation: Option<RevocationPlan>,
 }
 
-/// The endpoints the flow calls, overrides applied.
+/// The client registration at the provider.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlanEndpoints {
+pub struct Registration {
+    pub id: String,
+    /// Empty for a provider whose secret is signed per request (`signed_secret_post`).
+    pub secret: SecretText,
+    pub redirect_uri: Url,
+    /// Audiences accepted besides `id` for id_tokens an app presents (iOS, Android).
+    pub other_ids: Vec<String>,
+}
+
+/// The endpoints the engine calls, parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Urls {
     pub authorization: Url,
     pub token: Url,
-    pub userinfo: Option<Url>,
-    pub emails: Option<Url>,
-    pub jwks: Option<Url>,
+    /// The endpoints a provider may have, where the declaration has them.
+    others: Vec<(Endpoint, Url)>,
 }
 
-/// How the id_tokens of an `oidc` provider are checked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IdTokenPlan {
-    /// `endpoints.issuer` when configured, else the declaration's.
-    pub issuers: Vec<String>,
-    pub nonce: NonceRule,
-    pub native_sign_in: bool,
-    /// Audiences accepted besides `client_id` for tokens an app presents.
-    pub other_client_ids: Vec<String>,
+/// An endpoint some providers have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Endpoint {
+    Userinfo,
+    /// GitHub's list of the account's emails.
+    Emails,
+    /// The key set of the id_tokens.
+    Jwks,
+    /// Where grants are revoked, `{client_id}` filled in.
+    Revocation,
 }
 
-/// How a grant is revoked, its URL resolved (`{client_id}` filled in).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RevocationPlan {
-    pub url: Url,
-    pub client_auth: RevocationAuth,
-    pub sends: RevokedToken,
-    pub hint: bool,
-    pub already_gone: Vec<AlreadyGone>,
+impl Urls {
+    pub fn get(&self, endpoint: Endpoint) -> Option<&Url> {
+        self.others
+            .iter()
+            .find_map(|(which, url)| (*which == endpoint).then_some(url))
+    }
 }
 
 impl ProviderPlan {
-    /// Applies `settings` to `spec`; fails naming the first invalid field. Endpoint
-    /// overrides apply where the declaration has the endpoint (the others are refused by
-    /// `check-config` and ignored here).
+    /// Applies `settings` to `spec`; fails naming the first invalid field. An endpoint
+    /// override applies where the declaration has that endpoint (`check-config` refuses the
+    /// others).
     pub fn resolve(
         spec: &ProviderSpec,
         settings: &ProviderSettings,
     ) -> Result<Self, ProviderConfigError> {
         require_non_empty("client_id", &settings.client_id)?;
-        let overrides = &settings.endpoints;
-        let declared = &spec.endpoints;
-        let endpoint = |field, configured: &Option<String>, default: &str| {
-            parse_http_url(field, configured.as_deref().unwrap_or(default))
-        };
-        let optional = |field, configured: &Option<String>, default: &Option<String>| {
-            default
-                .as_deref()
-                .map(|default| endpoint(field, configured, default))
-                .transpose()
-        };
-        let endpoints = PlanEndpoints {
-            authorization: endpoint(
-                "endpoints.authorization",
-                &overrides.authorization,
-                &declared.authorization,
-            )?,
-            token: endpoint("endpoints.token", &overrides.token, &declared.token)?,
-            userinfo: optional(
-                "endpoints.userinfo",
-                &overrides.userinfo,
-                &declared.userinfo,
-            )?,
-            emails: optional("endpoints.emails", &overrides.emails, &declared.emails)?,
-            jwks: optional("endpoints.jwks", &overrides.jwks, &declared.jwks)?,
-        };
-        let id_token = match &spec.id_token {
-            Some(rules) => Some(IdTokenPlan {
-                issuers: match overrides.issuer.as_deref() {
-                    Some(issuer) => {
-                        require_non_empty("endpoints.issuer", issuer)?;
-                        vec![issuer.trim().to_owned()]
-                    }
-                    None => rules.issuers.clone(),
-                },
-                nonce: rules.nonce,
-                native_sign_in: rules.native_sign_in,
-                other_client_ids: settings.client_ids.clone(),
-            }),
-            None => None,
-        };
-        let revocation = match &spec.revocation {
-            Some(rules) => Some(RevocationPlan {
-                url: revocation_url(
-                    overrides.revocation.as_deref(),
-                    &rules.url,
-                    &settings.client_id,
-                )?,
-                client_auth: rules.client_auth,
-                sends: rules.sends,
-                hint: rules.hint,
-                already_gone: rules.already_gone.clone(),
-            }),
-            None => None,
-        };
+        let spec = configured(spec.clone(), settings)?;
         if spec.pkce_required && !settings.pkce {
             tracing::warn!(
                 provider = %spec.key,
@@ -137,38 +80,97 @@ impl ProviderPlan {
                 spec.display_name
             );
         }
-        let signed = spec.token_auth == TokenAuth::SignedSecretPost;
-        Ok(Self {
-            key: spec.key,
-            display_name: spec.display_name.clone(),
-            kind: spec.kind,
-            client_id: settings.client_id.clone(),
-            client_secret: match signed {
+        let declared = &spec.endpoints;
+        let mut others = Vec::new();
+        for (endpoint, field, url) in [
+            (Endpoint::Userinfo, "endpoints.userinfo", &declared.userinfo),
+            (Endpoint::Emails, "endpoints.emails", &declared.emails),
+            (Endpoint::Jwks, "endpoints.jwks", &declared.jwks),
+        ] {
+            if let Some(url) = url {
+                others.push((endpoint, parse_http_url(field, url)?));
+            }
+        }
+        if let Some(rules) = &spec.revocation {
+            let url = revocation_url(None, &rules.url, &settings.client_id)?;
+            others.push((Endpoint::Revocation, url));
+        }
+        let urls = Urls {
+            authorization: parse_http_url("endpoints.authorization", &declared.authorization)?,
+            token: parse_http_url("endpoints.token", &declared.token)?,
+            others,
+        };
+        let client = Registration {
+            id: settings.client_id.clone(),
+            secret: match spec.token_auth {
                 // Never sent: the quirk signs one for each request.
-                true => SecretText::new(""),
-                false => settings.client_secret.clone(),
+                TokenAuth::SignedSecretPost => SecretText::new(""),
+                _ => settings.client_secret.clone(),
             },
             redirect_uri: parse_http_url("redirect_uri", &settings.redirect_uri)?,
-            endpoints,
-            scopes: settings
-                .scopes
-                .clone()
-                .unwrap_or_else(|| spec.scopes.clone()),
-            email_scope: spec.email_scope.clone(),
+            other_ids: settings.client_ids.clone(),
+        };
+        Ok(Self {
             pkce: settings.pkce || spec.pkce_required,
-            pkce_required: spec.pkce_required,
-            token_auth: spec.token_auth,
-            authorize_params: spec.authorize_params.clone().into_iter().collect(),
-            claims: spec.claims.clone(),
-            id_token,
-            revocation,
+            spec,
+            client,
+            urls,
         })
+    }
+
+    pub fn key(&self) -> ProviderKey {
+        self.spec.key
     }
 
     /// "`{display_name}` `{what}`", how failure messages name a step ("GitHub userinfo
     /// endpoint").
     pub fn label(&self, what: &str) -> String {
-        format!("{} {what}", self.display_name)
+        format!("{} {what}", self.spec.display_name)
+    }
+}
+
+/// `spec` with the settings' scopes and endpoint overrides in place.
+fn configured(
+    mut spec: ProviderSpec,
+    settings: &ProviderSettings,
+) -> Result<ProviderSpec, ProviderConfigError> {
+    let EndpointOverrides {
+        authorization,
+        token,
+        userinfo,
+        emails,
+        jwks,
+        issuer,
+        revocation,
+    } = &settings.endpoints;
+    let endpoints = &mut spec.endpoints;
+    override_with(&mut endpoints.authorization, authorization);
+    override_with(&mut endpoints.token, token);
+    for (declared, configured) in [
+        (&mut endpoints.userinfo, userinfo),
+        (&mut endpoints.emails, emails),
+        (&mut endpoints.jwks, jwks),
+    ] {
+        if let Some(declared) = declared {
+            override_with(declared, configured);
+        }
+    }
+    if let (Some(rules), Some(issuer)) = (&mut spec.id_token, issuer) {
+        require_non_empty("endpoints.issuer", issuer)?;
+        rules.issuers = vec![issuer.trim().to_owned()];
+    }
+    if let Some(rules) = &mut spec.revocation {
+        override_with(&mut rules.url, revocation);
+    }
+    if let Some(scopes) = &settings.scopes {
+        spec.scopes = scopes.clone();
+    }
+    Ok(spec)
+}
+
+fn override_with(declared: &mut String, configured: &Option<String>) {
+    if let Some(configured) = configured {
+        declared.clone_from(configured);
     }
 }
 

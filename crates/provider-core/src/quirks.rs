@@ -2,11 +2,10 @@
 //! Every hook has a default that is the standard behaviour, so a provider from
 //! configuration has none ([`NoQuirks`]) and a built-in overrides only its own.
 
-use crate::claims::MappedIdentity;
 use crate::revocation::RevocationEndpoint;
 use async_trait::async_trait;
 use serde_json::{Map, Value};
-use social_login_domain::SecretText;
+use social_login_domain::{ProviderIdentity, SecretText};
 use social_login_ports::{PostBody, ProviderError, ProviderGrant};
 use std::fmt;
 use url::Url;
@@ -40,11 +39,12 @@ pub trait Quirks: Send + Sync + fmt::Debug {
     }
 
     /// Completes the identity the declaration's pointers read (a second API call, an avatar
-    /// URL built from a hash, a subject scoped by tenant).
+    /// URL built from a hash, a subject scoped by tenant). An email it leaves unset is never
+    /// verified, whatever it says.
     async fn finish(
         &self,
         cx: &FinishContext<'_>,
-        identity: &mut MappedIdentity,
+        identity: &mut ProviderIdentity,
     ) -> Result<(), ProviderError> {
         let _ = (cx, identity);
         Ok(())

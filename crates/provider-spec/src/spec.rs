@@ -42,19 +42,17 @@ pub struct ProviderSpec {
     pub revocation: Option<RevocationRules>,
 }
 
-/// The provider's public endpoints; the operator may override each.
+/// The provider's public endpoints; the operator may override each. A missing URL reads as
+/// empty, which [`ProviderSpec::problems`] names.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct Endpoints {
     pub authorization: String,
     pub token: String,
-    #[serde(default)]
     pub userinfo: Option<String>,
     /// GitHub's separate list of the account's emails.
-    #[serde(default)]
     pub emails: Option<String>,
     /// The key set of the id_tokens (`oidc` kind).
-    #[serde(default)]
     pub jwks: Option<String>,
 }
 
@@ -73,19 +71,17 @@ pub enum TokenAuth {
 }
 
 /// JSON Pointers (RFC 6901) into the provider's documents: the id_token claims, then the
-/// userinfo answer (the userinfo answer only for the `oauth2` kind).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// userinfo answer (the userinfo answer only for the `oauth2` kind). A missing subject reads
+/// as empty, which [`ProviderSpec::problems`] names.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct Claims {
     pub subject: String,
-    #[serde(default)]
     pub email: Option<String>,
-    #[serde(default)]
     pub email_verified: EmailVerified,
     /// Fallbacks, first usable one wins; TOML takes one pointer or a list.
-    #[serde(default, deserialize_with = "one_or_many")]
+    #[serde(deserialize_with = "one_or_many")]
     pub name: Vec<String>,
-    #[serde(default)]
     pub avatar_url: Option<String>,
 }
 

@@ -7,7 +7,9 @@ use serde_json::{Map, Value};
 use social_login_domain::SecretText;
 use social_login_ports::{Clock, ProviderError};
 use social_login_provider_core::spec::NonceRule;
-use social_login_provider_core::{IdTokenCheck, ProviderConfigError, ProviderPlan, Quirks};
+use social_login_provider_core::{
+    Endpoint, IdTokenCheck, ProviderConfigError, ProviderPlan, Quirks,
+};
 use std::sync::Arc;
 
 impl IdTokenVerifier {
@@ -20,17 +22,12 @@ impl IdTokenVerifier {
         http: &reqwest::Client,
         clock: Arc<dyn Clock>,
     ) -> Result<Self, ProviderConfigError> {
-        let rules = plan
-            .id_token
-            .as_ref()
-            .ok_or(ProviderConfigError::Missing { field: "id_token" })?;
+        let missing = |field| ProviderConfigError::Missing { field };
+        let rules = plan.spec.id_token.as_ref().ok_or(missing("id_token"))?;
         let jwks = plan
-            .endpoints
-            .jwks
-            .as_ref()
-            .ok_or(ProviderConfigError::Missing {
-                field: "endpoints.jwks",
-            })?;
+            .urls
+            .get(Endpoint::Jwks)
+            .ok_or(missing("endpoints.jwks"))?;
         let issuers = rules.issuers.clone();
         let issuer = IssuerPolicy::rule(move |iss, claims| {
             quirks
@@ -42,9 +39,9 @@ impl IdTokenVerifier {
             NonceRule::IfPresent => NoncePolicy::CheckedIfPresent,
         };
         let keys = KeySetCache::shared(jwks, http);
-        Ok(Self::new(keys, issuer, plan.client_id.clone(), clock)
+        Ok(Self::new(keys, issuer, plan.client.id.clone(), clock)
             .with_nonce_policy(nonce)
-            .with_other_client_ids(rules.other_client_ids.iter().cloned()))
+            .with_other_client_ids(plan.client.other_ids.iter().cloned()))
     }
 }
 

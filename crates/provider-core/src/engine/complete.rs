@@ -2,9 +2,9 @@
 //! the id_token (`oidc`), the userinfo answer, the claims, the quirk's finish.
 
 use super::Engine;
-use crate::claims;
 use crate::fetch::fetch_json;
-use crate::quirks::{FinishContext, UserinfoCall};
+use crate::plan::Endpoint;
+use crate::quirks::UserinfoCall;
 use crate::token_set::TokenSet;
 use serde_json::{Map, Value};
 use social_login_domain::SecretText;
@@ -27,7 +27,7 @@ impl Engine {
             }
             None => None,
         };
-        let userinfo = match &self.plan.endpoints.userinfo {
+        let userinfo = match self.plan.urls.get(Endpoint::Userinfo) {
             Some(url) => Some(self.userinfo(url, &tokens.access_token).await?),
             None => None,
         };
@@ -35,17 +35,10 @@ impl Engine {
             same_subject(claims, userinfo)?;
         }
         let documents: Vec<&Map<String, Value>> = id_token.iter().chain(&userinfo).collect();
-        let mut identity = claims::map(&documents, &self.plan.claims)?;
-        let cx = FinishContext {
-            documents: &documents,
-            access_token: Some(&tokens.access_token),
-            post_body: callback.post_body.as_ref(),
-            scopes: &self.plan.scopes,
-            http: self.flow.http(),
-        };
-        self.quirks.finish(&cx, &mut identity).await?;
+        let access_token = Some(&tokens.access_token);
+        let post_body = callback.post_body.as_ref();
         Ok(ProviderLogin {
-            identity: identity.into_identity(self.plan.key)?,
+            identity: self.identity(&documents, access_token, post_body).await?,
             tokens: tokens.into_provider_tokens(),
         })
     }
@@ -73,7 +66,7 @@ impl Engine {
         let request = self.quirks.userinfo_request(UserinfoCall {
             url,
             access_token,
-            scopes: &self.plan.scopes,
+            scopes: &self.plan.spec.scopes,
             http: self.flow.http(),
         });
         let Value::Object(document) = fetch_json(&what, request).await? else {

@@ -2,8 +2,6 @@
 //! flow's, mapped from its claims alone (no provider token comes with it).
 
 use super::Engine;
-use crate::claims;
-use crate::quirks::FinishContext;
 use serde_json::{Map, Value};
 use social_login_domain::ProviderIdentity;
 use social_login_ports::{IdTokenInput, ProviderError};
@@ -13,11 +11,7 @@ impl Engine {
         &self,
         input: IdTokenInput,
     ) -> Result<ProviderIdentity, ProviderError> {
-        let native = self
-            .plan
-            .id_token
-            .as_ref()
-            .is_some_and(|r| r.native_sign_in);
+        let native = self.plan.spec.native_sign_in();
         let Some(check) = self.id_token.as_ref().filter(|_| native) else {
             return Err(ProviderError::IdTokenNotSupported);
         };
@@ -25,15 +19,7 @@ impl Engine {
             .verify_presented(&input.id_token, input.nonce.as_ref())
             .await?;
         let documents: [&Map<String, Value>; 1] = [&token_claims];
-        let mut identity = claims::map(&documents, &self.plan.claims)?;
-        let cx = FinishContext {
-            documents: &documents,
-            access_token: None,
-            post_body: input.post_body.as_ref(),
-            scopes: &self.plan.scopes,
-            http: self.flow.http(),
-        };
-        self.quirks.finish(&cx, &mut identity).await?;
-        identity.into_identity(self.plan.key)
+        self.identity(&documents, None, input.post_body.as_ref())
+            .await
     }
 }

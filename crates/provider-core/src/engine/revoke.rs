@@ -2,9 +2,9 @@
 //! (which token, a `token_type_hint`, the client authenticated as at the token endpoint).
 
 use super::Engine;
-use crate::plan::RevocationPlan;
 use crate::revocation::{AlreadyGone, RevocationEndpoint, send_revocation, whole_grant_token};
 use social_login_ports::{ProviderError, ProviderGrant, Revoked};
+use social_login_provider_spec::RevocationRules;
 use social_login_provider_spec::{RevocationAuth, RevokedToken, TokenAuth};
 
 impl Engine {
@@ -12,7 +12,7 @@ impl Engine {
         &self,
         grant: ProviderGrant,
     ) -> Result<Revoked, ProviderError> {
-        let (Some(rules), Some(endpoint)) = (&self.plan.revocation, &self.revocation) else {
+        let (Some(rules), Some(endpoint)) = (&self.plan.spec.revocation, &self.revocation) else {
             return Ok(Revoked::NotSupported);
         };
         let request = match self.quirks.revocation_request(endpoint, &grant) {
@@ -33,7 +33,7 @@ impl Engine {
 
     fn rfc_7009(
         &self,
-        rules: &RevocationPlan,
+        rules: &RevocationRules,
         endpoint: &RevocationEndpoint,
         grant: &ProviderGrant,
     ) -> Result<reqwest::RequestBuilder, ProviderError> {
@@ -52,7 +52,7 @@ impl Engine {
             .quirks
             .client_secret()
             .map_err(|_| ProviderError::Revocation("client secret could not be signed".into()))?;
-        Ok(match (self.plan.token_auth, minted) {
+        Ok(match (self.plan.spec.token_auth, minted) {
             (_, Some(secret)) => {
                 params.push(("client_id", endpoint.client_id()));
                 params.push(("client_secret", secret.expose()));

@@ -3,11 +3,10 @@
 //! The code flow over HTTP is tested per provider against the simulator.
 
 use super::*;
-use crate::claims::MappedIdentity;
 use crate::quirks::{FinishContext, NoQuirks};
 use crate::settings::{EndpointOverrides, ProviderSettings};
 use serde_json::{Map, Value, json};
-use social_login_domain::{SecretText, StateToken};
+use social_login_domain::{ProviderSubject, SecretText, StateToken};
 use social_login_provider_spec::built_in_spec;
 use std::collections::HashMap;
 
@@ -64,13 +63,16 @@ impl Quirks for TenantScoped {
     async fn finish(
         &self,
         cx: &FinishContext<'_>,
-        identity: &mut MappedIdentity,
+        identity: &mut ProviderIdentity,
     ) -> Result<(), ProviderError> {
         let tid = cx
             .first()
             .and_then(|claims| claims.get("tid"))
             .and_then(Value::as_str);
-        identity.subject = format!("{}:{}", tid.unwrap_or("none"), identity.subject);
+        let scoped = format!("{}:{}", tid.unwrap_or("none"), identity.subject.as_str());
+        identity.subject = ProviderSubject::parse(scoped).unwrap();
+        // An email the quirk drops can no longer be verified.
+        identity.email = None;
         assert!(
             cx.access_token.is_none(),
             "no provider token comes with an app's id_token"

@@ -26,24 +26,22 @@ fn plan(
 #[test]
 fn without_overrides_the_declaration_is_the_plan() {
     let github = plan(ProviderKey::Github, &settings()).unwrap();
-    assert_eq!(github.display_name, "GitHub");
-    assert_eq!(github.kind, ProviderKind::OAuth2);
-    assert_eq!(github.scopes, ["read:user", "user:email"]);
+    assert_eq!(&github.spec, built_in_spec(ProviderKey::Github).unwrap());
     assert_eq!(
-        github.endpoints.emails.as_ref().map(Url::as_str),
+        github.urls.get(Endpoint::Emails).map(Url::as_str),
         Some("https://api.github.com/user/emails")
     );
-    assert_eq!(github.endpoints.jwks, None);
-    assert_eq!(github.id_token, None);
-    let revocation = github.revocation.as_ref().unwrap();
+    assert_eq!(github.urls.get(Endpoint::Jwks), None);
     assert_eq!(
-        revocation.url.as_str(),
-        "https://api.github.com/applications/client-1/grant"
+        github.urls.get(Endpoint::Revocation).map(Url::as_str),
+        Some("https://api.github.com/applications/client-1/grant")
     );
+    assert_eq!(github.client.secret.expose(), "s3cret");
     assert_eq!(
         github.label("userinfo endpoint"),
         "GitHub userinfo endpoint"
     );
+    assert_eq!(github.key(), ProviderKey::Github);
 }
 
 #[test]
@@ -58,23 +56,25 @@ fn overrides_replace_endpoints_scopes_and_the_issuer() {
         ..EndpointOverrides::default()
     };
     let google = plan(ProviderKey::Google, &settings).unwrap();
+    let token = "http://127.0.0.1:9/google/token";
+    assert_eq!(google.urls.token.as_str(), token);
+    assert_eq!(google.spec.endpoints.token, token);
+    let authorization = google.urls.authorization.as_str();
     assert_eq!(
-        google.endpoints.token.as_str(),
-        "http://127.0.0.1:9/google/token"
-    );
-    assert_eq!(
-        google.endpoints.authorization.as_str(),
+        authorization,
         "https://accounts.google.com/o/oauth2/v2/auth"
     );
-    assert_eq!(google.scopes, ["openid"]);
-    let id_token = google.id_token.unwrap();
-    assert_eq!(id_token.issuers, ["http://127.0.0.1:9/google"]);
-    assert_eq!(id_token.other_client_ids, ["com.example.ios"]);
-    assert!(id_token.native_sign_in);
-    assert_eq!(
-        google.revocation.unwrap().url.as_str(),
-        "http://127.0.0.1:9/google/revoke"
-    );
+    assert_eq!(google.spec.scopes, ["openid"]);
+    let issuers = google
+        .spec
+        .id_token
+        .as_ref()
+        .map(|rules| &rules.issuers[..]);
+    assert_eq!(issuers, Some(&["http://127.0.0.1:9/google".to_owned()][..]));
+    assert!(google.spec.native_sign_in());
+    assert_eq!(google.client.other_ids, ["com.example.ios"]);
+    let revocation = google.urls.get(Endpoint::Revocation).map(Url::as_str);
+    assert_eq!(revocation, Some("http://127.0.0.1:9/google/revoke"));
 }
 
 #[test]
@@ -83,8 +83,9 @@ fn an_endpoint_the_provider_does_not_have_stays_absent() {
     settings.endpoints.userinfo = Some("https://graph.microsoft.com/oidc/userinfo".into());
     settings.endpoints.revocation = Some("https://login.example/revoke".into());
     let microsoft = plan(ProviderKey::Microsoft, &settings).unwrap();
-    assert_eq!(microsoft.endpoints.userinfo, None);
-    assert_eq!(microsoft.revocation, None);
+    assert_eq!(microsoft.urls.get(Endpoint::Userinfo), None);
+    assert_eq!(microsoft.urls.get(Endpoint::Revocation), None);
+    assert_eq!(microsoft.spec.endpoints.userinfo, None);
 }
 
 #[test]
@@ -92,18 +93,14 @@ fn a_required_pkce_cannot_be_turned_off() {
     let mut settings = settings();
     settings.pkce = false;
     let twitter = plan(ProviderKey::Twitter, &settings).unwrap();
-    assert!(twitter.pkce && twitter.pkce_required);
+    assert!(twitter.pkce && twitter.spec.pkce_required);
     assert!(!plan(ProviderKey::Discord, &settings).unwrap().pkce);
 }
 
 #[test]
 fn a_signed_secret_is_never_the_static_one() {
     let apple = plan(ProviderKey::Apple, &settings()).unwrap();
-    assert_eq!(apple.client_secret.expose(), "");
-    assert_eq!(
-        apple.authorize_params,
-        [("response_mode".to_owned(), "form_post".to_owned())]
-    );
+    assert_eq!(apple.client.secret.expose(), "");
 }
 
 #[test]
