@@ -6,22 +6,29 @@ mod complete;
 mod native;
 mod revoke;
 
-use crate::claims;
 use crate::code_flow::CodeFlow;
 use crate::config_error::ProviderConfigError;
 use crate::id_token_check::IdTokenCheck;
 use crate::plan::{Endpoint, ProviderPlan};
-use crate::quirks::{FinishContext, Quirks};
+use crate::quirks::{FinishContext, Quirks, identify};
 use crate::revocation::RevocationEndpoint;
 use async_trait::async_trait;
 use serde_json::{Map, Value};
 use social_login_domain::{ProviderIdentity, ProviderKey, SecretText};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, PostBody, ProviderError,
-    ProviderGrant, ProviderLogin, Revoked,
+    AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, PostBody,
+    ProviderError, ProviderGrant, ProviderLogin, Revoked, SystemClock,
 };
 use social_login_provider_spec::ProviderKind;
 use std::sync::Arc;
+
+/// What every provider is built with: the one pooled HTTP client, and the clock (id_token
+/// times, minted secrets).
+#[derive(Clone)]
+pub struct BuildContext {
+    pub http: reqwest::Client,
+    pub clock: Arc<dyn Clock>,
+}
 
 /// One configured provider. `Debug` shows no secret.
 #[derive(Debug, Clone)]
@@ -31,6 +38,16 @@ pub struct Engine {
     quirks: Arc<dyn Quirks>,
     id_token: Option<Arc<dyn IdTokenCheck>>,
     revocation: Option<RevocationEndpoint>,
+}
+
+impl BuildContext {
+    /// The shared client and the system clock.
+    pub fn new(http: reqwest::Client) -> Self {
+        Self {
+            http,
+            clock: Arc::new(SystemClock),
+        }
+    }
 }
 
 impl Engine {
@@ -72,17 +89,13 @@ impl Engine {
         access_token: Option<&SecretText>,
         post_body: Option<&PostBody>,
     ) -> Result<ProviderIdentity, ProviderError> {
-        let mut identity = claims::map(documents, &self.plan.spec.claims, self.plan.key())?;
         let cx = FinishContext {
-            documents,
             access_token,
             post_body,
             scopes: &self.plan.spec.scopes,
-            http: self.flow.http(),
+            ..FinishContext::of(documents, self.flow.http())
         };
-        self.quirks.finish(&cx, &mut identity).await?;
-        identity.email_verified &= identity.email.is_some();
-        Ok(identity)
+        identify(&self.plan.spec.claims, self.key(), &*self.quirks, cx).await
     }
 }
 

@@ -16,6 +16,8 @@ pub mod id_token_check;
 #[cfg(any(test, feature = "strategies"))]
 pub mod json_strategies;
 pub mod object_only;
+#[cfg(any(test, feature = "strategies"))]
+pub mod offline;
 pub mod plan;
 pub mod quirks;
 pub mod revocation;
@@ -29,17 +31,17 @@ pub use social_login_provider_spec as spec;
 
 pub use code_flow::{ClientAuth, CodeFlow, FlowDefaults};
 pub use config_error::{ProviderConfigError, parse_http_url, require_non_empty, resolve_endpoint};
-pub use engine::Engine;
+pub use engine::{BuildContext, Engine};
 pub use fetch::{decode_json, fetch_json, fetch_json_unless};
 pub use http_client::{HttpClientError, USER_AGENT, build_http_client};
 pub use id_token_check::IdTokenCheck;
 pub use object_only::ObjectOnly;
 pub use plan::{Endpoint, ProviderPlan, Registration, Urls};
-pub use quirks::{FinishContext, NoQuirks, Quirks, UserinfoCall};
+pub use quirks::{Finish, FinishContext, NoQuirks, Quirks, RevocationCall, UserinfoCall, identify};
 pub use revocation::{
     AlreadyGone, RevocationEndpoint, revocation_url, send_revocation, whole_grant_token,
 };
 pub use settings::{EndpointOverrides, ProviderSettings};
-pub use settings_check::{ProblemField, SettingsProblem, SettingsRules, check_settings};
+pub use settings_check::{ProblemField, SettingsProblem, SettingsRules, check_settings, problems};
 pub use token_http::{TokenHttp, TokenHttpError};
 pub use token_set::{IdTokenField, TokenSet};

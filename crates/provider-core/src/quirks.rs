@@ -5,8 +5,9 @@
 use crate::revocation::RevocationEndpoint;
 use async_trait::async_trait;
 use serde_json::{Map, Value};
-use social_login_domain::{ProviderIdentity, SecretText};
+use social_login_domain::{ProviderIdentity, ProviderKey, SecretText};
 use social_login_ports::{PostBody, ProviderError, ProviderGrant};
+use social_login_provider_spec::Claims;
 use std::fmt;
 use url::Url;
 
@@ -41,23 +42,15 @@ pub trait Quirks: Send + Sync + fmt::Debug {
     /// Completes the identity the declaration's pointers read (a second API call, an avatar
     /// URL built from a hash, a subject scoped by tenant). An email it leaves unset is never
     /// verified, whatever it says.
-    async fn finish(
-        &self,
-        cx: &FinishContext<'_>,
-        identity: &mut ProviderIdentity,
-    ) -> Result<(), ProviderError> {
-        let _ = (cx, identity);
+    async fn finish(&self, finish: &mut Finish<'_>) -> Result<(), ProviderError> {
+        let _ = finish;
         Ok(())
     }
 
     /// The revocation request, for a provider that does not take an RFC 7009 form (GitHub's
     /// JSON `DELETE`). `None`: the RFC 7009 form the plan describes.
-    fn revocation_request(
-        &self,
-        to: &RevocationEndpoint,
-        grant: &ProviderGrant,
-    ) -> Option<reqwest::RequestBuilder> {
-        let _ = (to, grant);
+    fn revocation_request(&self, call: RevocationCall<'_>) -> Option<reqwest::RequestBuilder> {
+        let _ = call;
         None
     }
 }
@@ -88,6 +81,20 @@ impl UserinfoCall<'_> {
     }
 }
 
+/// What the revocation request is made of.
+#[derive(Debug, Clone, Copy)]
+pub struct RevocationCall<'a> {
+    pub to: &'a RevocationEndpoint,
+    pub grant: &'a ProviderGrant,
+}
+
+/// What [`Quirks::finish`] completes, and what it may read.
+pub struct Finish<'a> {
+    /// Who signed in, as the declaration's pointers read it.
+    pub identity: ProviderIdentity,
+    pub cx: FinishContext<'a>,
+}
+
 /// What [`Quirks::finish`] may read.
 #[derive(Debug, Clone, Copy)]
 pub struct FinishContext<'a> {
@@ -102,10 +109,37 @@ pub struct FinishContext<'a> {
     pub http: &'a reqwest::Client,
 }
 
-impl FinishContext<'_> {
+impl<'a> FinishContext<'a> {
+    /// A context of `documents` alone: no provider token, no `post_body`, no scopes.
+    pub fn of(documents: &'a [&'a Map<String, Value>], http: &'a reqwest::Client) -> Self {
+        Self {
+            documents,
+            access_token: None,
+            post_body: None,
+            scopes: &[],
+            http,
+        }
+    }
+
     /// The first document (the id_token claims of an `oidc` provider, else the userinfo
     /// answer).
     pub fn first(&self) -> Option<&Map<String, Value>> {
         self.documents.first().copied()
     }
+}
+
+/// Who signed in at `key`: `claims` read from the context's documents, completed by
+/// `quirks`. An email the quirk left unset is not verified.
+pub async fn identify(
+    claims: &Claims,
+    key: ProviderKey,
+    quirks: &dyn Quirks,
+    cx: FinishContext<'_>,
+) -> Result<ProviderIdentity, ProviderError> {
+    let identity = crate::claims::map(cx.documents, claims, key)?;
+    let mut finish = Finish { identity, cx };
+    quirks.finish(&mut finish).await?;
+    let mut identity = finish.identity;
+    identity.email_verified &= identity.email.is_some();
+    Ok(identity)
 }

@@ -5,6 +5,7 @@
 //! in [`SettingsRules`] (and Apple checks its signing key on top).
 
 use crate::settings::ProviderSettings;
+use social_login_provider_spec::{ProviderSpec, TokenAuth};
 use url::Url;
 
 /// Where a problem is.
@@ -57,6 +58,23 @@ impl SettingsRules {
 }
 
 const REQUIRED: &str = "required for an enabled provider";
+
+/// Every problem of `settings` for the provider `spec` declares: the common rules, a static
+/// client secret unless the provider signs one per request, and an endpoint override only
+/// where the provider has that endpoint.
+pub fn problems(spec: &ProviderSpec, settings: &ProviderSettings) -> Vec<SettingsProblem> {
+    let rules = SettingsRules {
+        client_secret: spec.token_auth != TokenAuth::SignedSecretPost,
+        emails_endpoint: spec.endpoints.emails.is_some(),
+    };
+    let mut problems = check_settings(settings, rules);
+    // One configured would never be called.
+    if spec.revocation.is_none() && settings.endpoints.revocation.is_some() {
+        let message = format!("{} has no revocation endpoint", spec.key);
+        problems.push(SettingsProblem::provider("endpoints.revocation", message));
+    }
+    problems
+}
 
 /// Every problem of `settings`: client id (and secret, when `rules` ask for one), redirect
 /// URI, scopes and endpoint overrides.
@@ -179,6 +197,27 @@ mod tests {
         for value in ["ftp://x", "not a url", "two words", "zq-anchor", "alert"] {
             assert!(!text.contains(value), "{value} quoted in {text}");
         }
+    }
+
+    #[test]
+    fn the_declaration_says_which_endpoints_and_whether_a_secret_belong() {
+        use social_login_domain::ProviderKey;
+        use social_login_provider_spec::built_in_spec;
+        let spec = |key| built_in_spec(key).unwrap();
+        let mut bad = settings();
+        bad.client_secret = SecretText::new("");
+        bad.endpoints.emails = Some("https://x/e".into());
+        bad.endpoints.revocation = Some("https://x/revoke".into());
+        assert_eq!(
+            fields(&problems(spec(ProviderKey::Github), &bad)),
+            ["client_secret"]
+        );
+        assert_eq!(
+            fields(&problems(spec(ProviderKey::Microsoft), &bad)),
+            ["client_secret", "endpoints.emails", "endpoints.revocation"]
+        );
+        let apple = problems(spec(ProviderKey::Apple), &bad);
+        assert_eq!(fields(&apple), ["endpoints.emails"]);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! (which token, a `token_type_hint`, the client authenticated as at the token endpoint).
 
 use super::Engine;
+use crate::quirks::RevocationCall;
 use crate::revocation::{AlreadyGone, RevocationEndpoint, send_revocation, whole_grant_token};
 use social_login_ports::{ProviderError, ProviderGrant, Revoked};
 use social_login_provider_spec::RevocationRules;
@@ -15,7 +16,11 @@ impl Engine {
         let (Some(rules), Some(endpoint)) = (&self.plan.spec.revocation, &self.revocation) else {
             return Ok(Revoked::NotSupported);
         };
-        let request = match self.quirks.revocation_request(endpoint, &grant) {
+        let call = RevocationCall {
+            to: endpoint,
+            grant: &grant,
+        };
+        let request = match self.quirks.revocation_request(call) {
             Some(request) => request,
             None => self.rfc_7009(rules, endpoint, &grant)?,
         };

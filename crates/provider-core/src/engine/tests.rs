@@ -3,7 +3,7 @@
 //! The code flow over HTTP is tested per provider against the simulator.
 
 use super::*;
-use crate::quirks::{FinishContext, NoQuirks};
+use crate::quirks::{Finish, NoQuirks};
 use crate::settings::{EndpointOverrides, ProviderSettings};
 use serde_json::{Map, Value, json};
 use social_login_domain::{ProviderSubject, SecretText, StateToken};
@@ -60,11 +60,8 @@ struct TenantScoped;
 
 #[async_trait]
 impl Quirks for TenantScoped {
-    async fn finish(
-        &self,
-        cx: &FinishContext<'_>,
-        identity: &mut ProviderIdentity,
-    ) -> Result<(), ProviderError> {
+    async fn finish(&self, finish: &mut Finish<'_>) -> Result<(), ProviderError> {
+        let (cx, identity) = (&finish.cx, &mut finish.identity);
         let tid = cx
             .first()
             .and_then(|claims| claims.get("tid"))
