@@ -1,12 +1,49 @@
-//! OAuth 2.0 + REST provider adapters: providers without an id_token, whose identity comes
-//! from their API. One file per provider on top of `social-login-provider-core`.
+//! OAuth 2.0 + REST providers, whose identity comes from their API: GitHub, Discord,
+//! Facebook, X. Each is its declaration (`built_in.toml` in `social-login-provider-spec`)
+//! run by the engine of `social-login-provider-core`, plus what no declaration can say: its
+//! quirks, one module per provider.
 
 pub mod discord;
 pub mod facebook;
 pub mod github;
 pub mod twitter;
 
-pub use discord::DiscordProvider;
-pub use facebook::FacebookProvider;
-pub use github::GithubProvider;
-pub use twitter::TwitterProvider;
+use social_login_domain::ProviderKey;
+use social_login_provider_core::spec::ProviderSpec;
+use social_login_provider_core::{
+    BuildContext, Engine, NoQuirks, ProviderConfigError, ProviderPlan, ProviderSettings, Quirks,
+    SettingsProblem,
+};
+use std::sync::Arc;
+
+/// The built-in providers this crate has quirks for.
+pub const KEYS: &[ProviderKey] = &[
+    ProviderKey::Github,
+    ProviderKey::Facebook,
+    ProviderKey::Discord,
+    ProviderKey::Twitter,
+];
+
+/// The provider `spec` declares, configured by `settings`; a key of [`KEYS`] gets its quirks,
+/// any other `oauth2` declaration none. Fails naming the first invalid field.
+pub fn build(
+    spec: &ProviderSpec,
+    settings: &ProviderSettings,
+    cx: &BuildContext,
+) -> Result<Engine, ProviderConfigError> {
+    let plan = ProviderPlan::resolve(spec, settings)?;
+    let quirks: Arc<dyn Quirks> = match plan.key() {
+        ProviderKey::Github => Arc::new(github::GithubQuirks::new(&plan)),
+        ProviderKey::Facebook => Arc::new(facebook::FacebookQuirks::new(&plan)?),
+        ProviderKey::Discord => Arc::new(discord::DiscordQuirks),
+        ProviderKey::Twitter => Arc::new(twitter::TwitterQuirks::new(&plan)),
+        _ => Arc::new(NoQuirks),
+    };
+    Engine::new(plan, quirks, None, cx.http.clone())
+}
+
+/// Every problem of `settings` for the provider `spec` declares, for `check-config`: the
+/// same rules [`build`] applies, all at once.
+pub fn problems(spec: &ProviderSpec, settings: &ProviderSettings) -> Vec<SettingsProblem> {
+    social_login_provider_core::problems(spec, settings)
+}

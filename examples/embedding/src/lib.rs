@@ -7,8 +7,10 @@
 use social_login_app::{AuthPolicy, AuthService, LoginResult, Ports, ProviderRegistry};
 use social_login_domain::{Origin, ProviderKey, SecretText};
 use social_login_ports::SystemClock;
-use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http_client};
-use social_login_provider_oauth2::GithubProvider;
+use social_login_provider_core::spec::built_in_spec;
+use social_login_provider_core::{
+    BuildContext, EndpointOverrides, ProviderSettings, build_http_client,
+};
 use social_login_security::{
     AeadStateSealer, AesGcmTokenCipher, Argon2PasswordHasher, JwtSessionTokens, OsRandomness,
     generate_secret_key,
@@ -47,8 +49,10 @@ pub async fn run() -> Result<LoginResult, String> {
 
     // The adapters: any mix of ours and yours, as long as each implements its port.
     let http = build_http_client(Duration::from_secs(10)).map_err(|error| error.to_string())?;
-    let github = GithubProvider::new(
-        ProviderSettings {
+    let spec = built_in_spec(ProviderKey::Github).ok_or("github is built in")?;
+    let github = social_login_provider_oauth2::build(
+        spec,
+        &ProviderSettings {
             client_id: CLIENT_ID.into(),
             client_secret: SecretText::new(CLIENT_SECRET),
             redirect_uri: REDIRECT_URI.into(),
@@ -63,7 +67,7 @@ pub async fn run() -> Result<LoginResult, String> {
                 ..EndpointOverrides::default()
             },
         },
-        http,
+        &BuildContext::new(http),
     )
     .map_err(|error| error.to_string())?;
     let secret = SecretText::new(generate_secret_key());

@@ -4,12 +4,10 @@
 
 use social_login_conformance::fixture::{self, OTHER_P256_KEY_PEM};
 use social_login_conformance::kit::{Adapter, Credentials, Pkce, Refusals, Revokes, Subject};
-use social_login_domain::SecretText;
+use social_login_domain::{ProviderKey, SecretText};
 use social_login_provider_apple::AppleProvider;
-use social_login_provider_core::ProviderSettings;
-use social_login_provider_oauth2::{
-    DiscordProvider, FacebookProvider, GithubProvider, TwitterProvider,
-};
+use social_login_provider_core::spec::built_in_spec;
+use social_login_provider_core::{BuildContext, ProviderSettings};
 use social_login_provider_oidc::{GoogleProvider, LinkedinProvider, MicrosoftProvider};
 use social_login_simulator::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, ClientAuthKind, LinkedinKnobs,
@@ -28,9 +26,7 @@ const GRAPH_ERROR: &str = "token endpoint answered error `non-string error membe
 
 pub const DISCORD: Subject = Subject {
     fixture: fixture::DISCORD,
-    build: |settings, http, credentials| {
-        Box::new(DiscordProvider::new(credentials.apply(settings), http).unwrap())
-    },
+    build: |settings, http, credentials| oauth2(ProviderKey::Discord, settings, http, credentials),
     scopes: &["identify", "email"],
     email_scope: Some("email"),
     client_auth: ClientAuthKind::Body,
@@ -40,7 +36,7 @@ pub const DISCORD: Subject = Subject {
     // The simulated provider checks the verifier without being asked.
     enforce_pkce: |_| {},
     refusals: RFC_6749,
-    user_info: Some("Discord user endpoint"),
+    user_info: Some("Discord userinfo endpoint"),
     never_in_messages: &[],
     revocation: Some(DISCORD_REVOKES),
 };
@@ -54,9 +50,7 @@ const DISCORD_REVOKES: Revokes = Revokes {
 
 pub const GITHUB: Subject = Subject {
     fixture: fixture::GITHUB,
-    build: |settings, http, credentials| {
-        Box::new(GithubProvider::new(credentials.apply(settings), http).unwrap())
-    },
+    build: |settings, http, credentials| oauth2(ProviderKey::Github, settings, http, credentials),
     scopes: &["read:user", "user:email"],
     email_scope: Some("user:email"),
     refusals: Refusals {
@@ -64,11 +58,11 @@ pub const GITHUB: Subject = Subject {
         wrong_verifier: "token endpoint answered error `bad_verification_code`",
         wrong_secret: "token endpoint answered error `incorrect_client_credentials`",
     },
-    user_info: Some("GitHub profile endpoint"),
+    user_info: Some("GitHub userinfo endpoint"),
     never_in_messages: &["gho_"],
     // The grant goes with the access token that names it.
     revocation: Some(Revokes {
-        label: "GitHub grant endpoint",
+        label: "GitHub revocation endpoint",
         refresh_first: false,
         hints: false,
     }),
@@ -77,19 +71,17 @@ pub const GITHUB: Subject = Subject {
 
 pub const FACEBOOK: Subject = Subject {
     fixture: fixture::FACEBOOK,
-    build: |settings, http, credentials| {
-        Box::new(FacebookProvider::new(credentials.apply(settings), http).unwrap())
-    },
+    build: |settings, http, credentials| oauth2(ProviderKey::Facebook, settings, http, credentials),
     scopes: &["email", "public_profile"],
     refusals: Refusals {
         replayed_code: GRAPH_ERROR,
         wrong_verifier: GRAPH_ERROR,
         wrong_secret: GRAPH_ERROR,
     },
-    user_info: Some("Facebook profile endpoint"),
+    user_info: Some("Facebook userinfo endpoint"),
     never_in_messages: &["EAA"],
     revocation: Some(Revokes {
-        label: "Facebook permissions endpoint",
+        label: "Facebook revocation endpoint",
         refresh_first: false,
         hints: false,
     }),
@@ -98,9 +90,7 @@ pub const FACEBOOK: Subject = Subject {
 
 pub const TWITTER: Subject = Subject {
     fixture: fixture::TWITTER,
-    build: |settings, http, credentials| {
-        Box::new(TwitterProvider::new(credentials.apply(settings), http).unwrap())
-    },
+    build: |settings, http, credentials| oauth2(ProviderKey::Twitter, settings, http, credentials),
     // The email needs `users.email`, which is not a default.
     scopes: &["tweet.read", "users.read", "offline.access"],
     email_scope: None,
@@ -111,7 +101,7 @@ pub const TWITTER: Subject = Subject {
         wrong_verifier: "token endpoint answered error `invalid_request`",
         wrong_secret: "token endpoint answered error `unauthorized_client`",
     },
-    user_info: Some("X user endpoint"),
+    user_info: Some("X userinfo endpoint"),
     revocation: Some(Revokes {
         label: "X revocation endpoint",
         ..DISCORD_REVOKES
@@ -194,6 +184,19 @@ pub const APPLE: Subject = Subject {
     }),
     ..GOOGLE
 };
+
+/// An OAuth 2.0 provider built the way the server builds it.
+fn oauth2(
+    key: ProviderKey,
+    settings: ProviderSettings,
+    http: reqwest::Client,
+    credentials: Credentials,
+) -> Box<dyn Adapter> {
+    let spec = built_in_spec(key).expect("a built-in key");
+    let settings = credentials.apply(settings);
+    let provider = social_login_provider_oauth2::build(spec, &settings, &BuildContext::new(http));
+    Box::new(provider.unwrap())
+}
 
 /// Apple's client secret is a JWT the adapter signs: wrong credentials are a key of no team.
 fn apple(

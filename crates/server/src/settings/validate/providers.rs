@@ -1,20 +1,17 @@
 //! `[oauth_providers.*]` and the apple signing fields: each enabled provider's adapter is
-//! asked for the problems of its settings (the rules are the adapters'); the warnings are
-//! the service's.
+//! asked for the problems of its settings (the rules are the adapters', dispatched in
+//! `wiring/providers.rs`); the warnings are the service's.
 
 use crate::settings::{ConfigErrors, Settings};
+use crate::wiring::providers;
 use social_login_domain::ProviderKey;
-use social_login_provider_apple::AppleProvider;
-use social_login_provider_core::{ProblemField, ProviderSettings, SettingsProblem};
-use social_login_provider_oauth2::{
-    DiscordProvider, FacebookProvider, GithubProvider, TwitterProvider,
-};
-use social_login_provider_oidc::{GoogleProvider, LinkedinProvider, MicrosoftProvider};
+use social_login_provider_core::ProblemField;
+use social_login_provider_core::spec::built_in_spec;
 use url::{Host, Url};
 
 pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
     for (key, config) in settings.enabled_providers() {
-        for problem in adapter_problems(key, &config.adapter_settings(), settings) {
+        for problem in providers::problems(key, &config.adapter_settings(), settings) {
             let field = match problem.field {
                 ProblemField::Provider(field) => format!("oauth_providers.{key}.{field}"),
                 ProblemField::Service(field) => field.to_owned(),
@@ -65,44 +62,23 @@ fn check_client_ids(key: ProviderKey, client_ids: &[String], errors: &mut Config
     }
 }
 
-/// The problems the adapter of `key` finds in `provider`, the same checks it makes when it
-/// is built at start-up.
-fn adapter_problems(
-    key: ProviderKey,
-    provider: &ProviderSettings,
-    settings: &Settings,
-) -> Vec<SettingsProblem> {
-    match key {
-        ProviderKey::Github => GithubProvider::check_settings(provider),
-        ProviderKey::Google => GoogleProvider::check_settings(provider),
-        ProviderKey::Facebook => FacebookProvider::check_settings(provider),
-        ProviderKey::Microsoft => MicrosoftProvider::check_settings(provider),
-        ProviderKey::Linkedin => LinkedinProvider::check_settings(provider),
-        ProviderKey::Discord => DiscordProvider::check_settings(provider),
-        ProviderKey::Twitter => TwitterProvider::check_settings(provider),
-        ProviderKey::Apple => AppleProvider::check_settings(
-            provider,
-            settings.apple_team_id.as_deref().unwrap_or_default(),
-            settings.apple_key_id.as_deref().unwrap_or_default(),
-            &settings.apple_private_key(),
-        ),
-        other => vec![SettingsProblem::provider(
-            "enabled",
-            format!("{other} has no adapter in this build"),
-        )],
-    }
-}
-
 pub(super) fn warnings(settings: &Settings) -> Vec<String> {
     let mut warnings = Vec::new();
     let mut enabled = 0;
     for (key, config) in settings.enabled_providers() {
         enabled += 1;
-        if !config.pkce {
-            warnings.push(format!(
+        let required = built_in_spec(key).filter(|spec| spec.pkce_required);
+        match required {
+            Some(spec) if !config.pkce => warnings.push(format!(
+                "oauth_providers.{key}.pkce = false is ignored: {} requires PKCE (S256) on every \
+                 authorization",
+                spec.display_name
+            )),
+            None if !config.pkce => warnings.push(format!(
                 "oauth_providers.{key}.pkce = false: PKCE (S256) is off for this provider; keep it \
                  only if the provider app rejects code_verifier"
-            ));
+            )),
+            _ => {}
         }
         if is_plain_http_off_loopback(&config.redirect_uri) {
             warnings.push(format!(
