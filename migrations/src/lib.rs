@@ -12,6 +12,8 @@ mod m20261123_000004_create_refresh_families;
 mod m20261123_000005_release_unverified_emails;
 mod m20261123_000006_index_expiries;
 mod m20261123_000007_create_audit_events;
+mod m20261125_000008_family_auth_time;
+mod m20261125_000009_ascii_email_keys;
 pub mod names;
 
 /// Re-exported so callers can run [`Migrator::up`] without naming sea-orm-migration.
@@ -31,6 +33,8 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000005_release_unverified_emails::Migration),
             Box::new(m20261123_000006_index_expiries::Migration),
             Box::new(m20261123_000007_create_audit_events::Migration),
+            Box::new(m20261125_000008_family_auth_time::Migration),
+            Box::new(m20261125_000009_ascii_email_keys::Migration),
         ]
     }
 }

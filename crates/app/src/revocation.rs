@@ -10,9 +10,9 @@ use tracing::{info, warn};
 impl AuthService {
     pub(crate) async fn revoke_grant(&self, user: UserId, grant: SealedGrant, origin: &Origin) {
         let provider = grant.provider;
-        if grant.access_token.is_none() {
-            // A native id_token sign-in: the app on the device holds the grant, the service
-            // was never given a token to revoke it with.
+        if grant.access_token.is_none() && grant.refresh_token.is_none() {
+            // A link made by a native id_token sign-in: the app on the device holds the
+            // grant, the service was never given a token to revoke it with.
             info!(%provider, "no provider token stored; nothing to revoke");
             return;
         }
@@ -60,9 +60,19 @@ impl AuthService {
                 .open(sealed)
                 .map_err(|_| "the stored token could not be decrypted".to_owned())
         };
+        let refresh_token = grant.refresh_token.as_ref().map(open).transpose()?;
+        let access_token = match (grant.access_token.is_none(), &refresh_token) {
+            (false, _) => open(&grant.access_token)?,
+            // Only a refresh token is stored: a link whose access token an earlier native
+            // sign-in blanked. Only providers with native sign-in get here (Google, Apple,
+            // Microsoft), and their adapters revoke with the refresh token when there is
+            // one (RFC 7009 `token_type_hint=refresh_token`; Microsoft has no endpoint).
+            (true, Some(refresh)) => refresh.clone(),
+            (true, None) => return Err("no provider token is stored".to_owned()),
+        };
         Ok(ProviderGrant {
-            access_token: open(&grant.access_token)?,
-            refresh_token: grant.refresh_token.as_ref().map(open).transpose()?,
+            access_token,
+            refresh_token,
         })
     }
 }

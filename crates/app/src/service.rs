@@ -36,6 +36,9 @@ pub struct AuthPolicy {
     pub state_ttl: Duration,
     /// Absolute end of a session: no refresh works past it, however often rotated.
     pub refresh_family_max: Duration,
+    /// How recent the session's login must be to delete the account or link a provider
+    /// account (`[tokens] reauthentication_seconds`, default 5 minutes).
+    pub reauthentication: Duration,
     /// The audit event types queued for the webhooks (none when no webhook is set).
     pub webhook_events: EventSet,
 }
@@ -49,6 +52,8 @@ impl Default for AuthPolicy {
             auto_link_by_email: false,
             state_ttl: social_login_domain::state::DEFAULT_STATE_TTL,
             refresh_family_max: DEFAULT_REFRESH_FAMILY_MAX,
+            reauthentication:
+                social_login_domain::reauthentication::DEFAULT_REAUTHENTICATION_WINDOW,
             webhook_events: EventSet::NONE,
         }
     }

@@ -1,9 +1,11 @@
-//! Issuing the login result: a signed access token plus a new refresh-token family.
+//! Issuing the login result: a signed access token plus a new refresh-token family; and the
+//! recent-login rule that deletion and linking apply to the session behind a bearer token.
 
 use crate::{AppError, AuthService};
+use social_login_domain::reauthentication::require_recent_login;
 use social_login_domain::refresh::token_expiry;
 use social_login_domain::{Origin, SecretText, User};
-use social_login_ports::{AccessToken, SessionStart};
+use social_login_ports::{AccessToken, SessionStart, VerifiedAccess};
 use time::OffsetDateTime;
 
 /// What a successful login, registration or refresh returns (spec §2 "Login result").
@@ -16,8 +18,8 @@ pub struct LoginResult {
 }
 
 impl AuthService {
-    /// A new session starting `now`: what the repository stores (hash, family, expiries)
-    /// and the refresh token value that only the client gets.
+    /// A new session started by a login `now`: what the repository stores (hash, family,
+    /// expiries, the login's time) and the refresh token value that only the client gets.
     pub(crate) fn new_session(&self, now: OffsetDateTime) -> (SessionStart, SecretText) {
         let refresh = self.ports.sessions.new_refresh();
         let family_expires_at = now + self.policy.refresh_family_max;
@@ -30,11 +32,12 @@ impl AuthService {
                 family_expires_at,
             ),
             family_expires_at,
+            auth_time: now,
         };
         (session, refresh.value)
     }
 
-    /// The login result of a session the repository has stored.
+    /// The login result of a session the repository has stored, for a login `now`.
     pub(crate) fn login_result(
         &self,
         user: User,
@@ -43,7 +46,7 @@ impl AuthService {
         now: OffsetDateTime,
     ) -> Result<LoginResult, AppError> {
         Ok(LoginResult {
-            access_token: self.ports.sessions.issue_access(user.id, now)?,
+            access_token: self.ports.sessions.issue_access(user.id, now, now)?,
             refresh_token,
             user,
             is_new_user,
@@ -61,12 +64,20 @@ impl AuthService {
         let (session, refresh_token) = self.new_session(now);
         self.ports
             .refresh_tokens
-            .start_family(
-                session.first_token(user.id, now),
-                session.family_expires_at,
-                self.audit(origin, now),
-            )
+            .start_family(user.id, session, now, self.audit(origin, now))
             .await?;
         self.login_result(user, is_new_user, refresh_token, now)
+    }
+
+    /// 401 `ReauthenticationRequired` unless the login of the caller's session happened at
+    /// most `[tokens] reauthentication_seconds` ago. A refresh keeps the session's login
+    /// time, so a stolen refresh or access token does not pass.
+    pub(crate) fn require_recent_login(&self, caller: &VerifiedAccess) -> Result<(), AppError> {
+        require_recent_login(
+            caller.auth_time,
+            self.ports.clock.now(),
+            self.policy.reauthentication,
+        )
+        .map_err(|_| AppError::ReauthenticationRequired)
     }
 }

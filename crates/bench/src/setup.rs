@@ -134,6 +134,8 @@ enabled = false
 
 [http]
 max_in_flight = 4096
+# One client (the benchmark) opens every connection.
+max_connections_per_ip = 4096
 
 [oauth_providers.github]
 client_id = "{CLIENT_ID}"

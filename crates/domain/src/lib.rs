@@ -14,6 +14,7 @@ pub mod ids;
 pub mod linking;
 pub mod password;
 pub mod provider;
+pub mod reauthentication;
 pub mod refresh;
 pub mod secret;
 pub mod state;

@@ -33,13 +33,20 @@ pub struct RefreshRecord {
     pub revoked: bool,
     /// The end of its family: no token of the family works past it, however often rotated.
     pub family_expires_at: OffsetDateTime,
+    /// When the login that started its family happened; every rotation keeps it.
+    pub auth_time: OffsetDateTime,
 }
 
 /// What to do with a presented refresh token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RefreshVerdict {
-    /// Valid: mark it used and issue its successor in the same family.
-    Rotate { user: UserId, family: FamilyId },
+    /// Valid: mark it used and issue its successor in the same family. `auth_time` is the
+    /// family's: a refresh is not a login.
+    Rotate {
+        user: UserId,
+        family: FamilyId,
+        auth_time: OffsetDateTime,
+    },
     /// Already used: revoke the whole family and refuse.
     ReuseDetected { family: FamilyId },
     /// Unknown, expired or revoked: refuse.
@@ -55,6 +62,7 @@ pub fn judge(record: Option<&RefreshRecord>, now: OffsetDateTime) -> RefreshVerd
         Some(r) => RefreshVerdict::Rotate {
             user: r.user_id,
             family: r.family,
+            auth_time: r.auth_time,
         },
     }
 }
@@ -80,6 +88,7 @@ mod tests {
             used: false,
             revoked: false,
             family_expires_at: OffsetDateTime::UNIX_EPOCH + Duration::days(90),
+            auth_time: OffsetDateTime::UNIX_EPOCH - Duration::days(2),
         }
     }
 
@@ -108,13 +117,14 @@ mod tests {
     }
 
     #[test]
-    fn a_fresh_token_rotates_within_its_family() {
+    fn a_fresh_token_rotates_within_its_family_keeping_the_logins_time() {
         let r = record();
         assert_eq!(
             judge(Some(&r), OffsetDateTime::UNIX_EPOCH),
             RefreshVerdict::Rotate {
                 user: r.user_id,
-                family: r.family
+                family: r.family,
+                auth_time: r.auth_time,
             }
         );
     }

@@ -63,6 +63,13 @@ pub async fn connect(database: &DatabaseOptions) -> Result<SeaOrmRepository, Rep
     // are enough.
     options.sqlx_logging(false).acquire_timeout(ACQUIRE_TIMEOUT);
     if url.starts_with("sqlite:") {
+        // sqlx would create a new file 0644 (less the umask); the adapter's parser knows the
+        // URLs the service accepts, and any other (an in-memory database) has no file.
+        if let Ok(file) = crate::sqlite::sqlite_file(url)
+            && file.create
+        {
+            crate::sqlite::create_owner_only(&file.path)?;
+        }
         configure_sqlite(&mut options);
     } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         configure_postgres(&mut options, database.max_connections);

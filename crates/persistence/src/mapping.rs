@@ -9,7 +9,7 @@ use social_login_domain::{
     Email, FamilyId, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, PasswordHash,
     ProviderKey, ProviderSubject, SealedToken, User, UserId,
 };
-use social_login_ports::{NewRefreshToken, RepositoryError, SealedGrant};
+use social_login_ports::{NewRefreshToken, RepositoryError, SealedGrant, SessionStart};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -88,6 +88,7 @@ pub(crate) fn refresh_from_rows(
         used: token.used,
         revoked: family.revoked,
         family_expires_at: family.expires_at,
+        auth_time: family.auth_time,
     }
 }
 
@@ -135,16 +136,18 @@ pub(crate) fn refresh_to_row(token: &NewRefreshToken) -> refresh_token::ActiveMo
     }
 }
 
+/// The family row of `session`, whose first token is `first`.
 pub(crate) fn family_to_row(
     first: &NewRefreshToken,
-    expires_at: OffsetDateTime,
+    session: &SessionStart,
 ) -> refresh_family::ActiveModel {
     refresh_family::ActiveModel {
         id: Set(first.family.as_uuid()),
         user_id: Set(first.user_id.as_uuid()),
         created_at: Set(first.created_at),
-        expires_at: Set(expires_at),
+        expires_at: Set(session.family_expires_at),
         revoked: Set(false),
+        auth_time: Set(session.auth_time),
     }
 }
 

@@ -10,7 +10,8 @@ use crate::error::sqlx_error;
 use sea_orm::sqlx::{self, Connection, PgConnection};
 use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, Statement};
 use social_login_ports::RepositoryError;
-use std::fs::{File, TryLockError};
+use std::fs::{File, Permissions, TryLockError};
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -107,12 +108,23 @@ async fn lock_sqlite_file(db: &DatabaseConnection) -> Result<Option<File>, Repos
     let unavailable = |error: std::io::Error| {
         RepositoryError::Unavailable(format!("migration lock file: {error}"))
     };
+    // Owner-only, like the database: a lock any local user could open (even read-only,
+    // flock does not care) is a lock any local user could hold, keeping every instance from
+    // starting. The lock is taken on this descriptor, opened for reading and writing.
     let file = File::options()
+        .read(true)
+        .write(true)
         .create(true)
         .truncate(false)
-        .write(true)
+        .mode(crate::sqlite::OWNER_ONLY)
         .open(&path)
         .map_err(unavailable)?;
+    // An older version created it 0644; `mode` above applies to a new file only.
+    let current = file.metadata().map_err(unavailable)?.permissions().mode();
+    if current & 0o077 != 0 {
+        file.set_permissions(Permissions::from_mode(crate::sqlite::OWNER_ONLY))
+            .map_err(unavailable)?;
+    }
     let deadline = Instant::now() + LOCK_WAIT;
     loop {
         match file.try_lock() {

@@ -19,19 +19,23 @@ use social_login_domain::refresh::{
     RefreshRecord, RefreshTokenHash, RefreshVerdict, judge, token_expiry,
 };
 use social_login_domain::{AuditContext, AuditEventType, FamilyId, UserId};
-use social_login_ports::{NewRefreshToken, RefreshTokenRepository, RepositoryError, RotateError};
+use social_login_ports::{
+    NewRefreshToken, RefreshTokenRepository, RepositoryError, RotateError, Rotated, SessionStart,
+};
 use time::{Duration, OffsetDateTime};
 
 #[async_trait]
 impl RefreshTokenRepository for SeaOrmRepository {
     async fn start_family(
         &self,
-        first: NewRefreshToken,
-        family_expires_at: OffsetDateTime,
+        user: UserId,
+        session: SessionStart,
+        now: OffsetDateTime,
         audit: AuditContext,
     ) -> Result<(), RepositoryError> {
+        let first = session.first_token(user, now);
         let txn = self.begin_write().await?;
-        refresh_family::Entity::insert(family_to_row(&first, family_expires_at))
+        refresh_family::Entity::insert(family_to_row(&first, &session))
             .exec_without_returning(&txn)
             .await
             .map_err(repository_error)?;
@@ -51,7 +55,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
         now: OffsetDateTime,
         successor_ttl: Duration,
         audit: AuditContext,
-    ) -> Result<UserId, RotateError> {
+    ) -> Result<Rotated, RotateError> {
         let txn = self.begin_write().await?;
         let Some(family) = lock_family_of(&txn, presented).await? else {
             return Err(RotateError::Refused);
@@ -61,7 +65,11 @@ impl RefreshTokenRepository for SeaOrmRepository {
         // because SQLite stores timestamps as text that does not compare chronologically.)
         let record = load(&txn, presented, &family).await?;
         match judge(record.as_ref(), now) {
-            RefreshVerdict::Rotate { user, family: id } => {
+            RefreshVerdict::Rotate {
+                user,
+                family: id,
+                auth_time,
+            } => {
                 queries::mark_used(presented)
                     .exec(&txn)
                     .await
@@ -78,7 +86,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
                     .await
                     .map_err(repository_error)?;
                 txn.commit().await.map_err(repository_error)?;
-                Ok(user)
+                Ok(Rotated { user, auth_time })
             }
             RefreshVerdict::ReuseDetected { family: id } => {
                 revoke_family(&txn, id).await?;

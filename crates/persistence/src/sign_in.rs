@@ -58,7 +58,7 @@ pub(crate) async fn sign_in_with_provider(
         }
     };
     let first = sign_in.session.first_token(user.id, sign_in.now);
-    refresh_family::Entity::insert(family_to_row(&first, sign_in.session.family_expires_at))
+    refresh_family::Entity::insert(family_to_row(&first, &sign_in.session))
         .exec_without_returning(&txn)
         .await
         .map_err(repository_error)?;
@@ -113,8 +113,10 @@ async fn email_owner(
     Ok(Some((owner, links)))
 }
 
-/// A returning login: the provider's new tokens (the old refresh token kept when none came:
-/// most providers send one only on the first consent) and the email as received.
+/// A returning login: the provider's new tokens and the email as received. A stored token
+/// is never replaced by none: the old refresh token stays when none came (most providers
+/// send one only on the first consent), and both stay after a native sign-in, which brings
+/// no token (they are what revokes the grant on disconnect and deletion).
 async fn refresh_link(
     txn: &DatabaseTransaction,
     link: &LinkedAccount,
@@ -122,10 +124,12 @@ async fn refresh_link(
 ) -> Result<(), SignInError> {
     let mut changes = linked_account::ActiveModel {
         email: Set(email_to_column(sign_in.identity.email.as_ref())),
-        access_token: Set(sign_in.access_token.as_str().to_owned()),
         updated_at: Set(sign_in.now),
         ..Default::default()
     };
+    if let Some(access_token) = new_access_token(sign_in) {
+        changes.access_token = Set(access_token.to_owned());
+    }
     if let Some(refresh_token) = &sign_in.refresh_token {
         changes.refresh_token = Set(Some(refresh_token.as_str().to_owned()));
     }
@@ -139,6 +143,12 @@ async fn refresh_link(
         return Err(SignInError::Raced);
     }
     Ok(())
+}
+
+/// The access token a returning login stores: none when it brought none (a native sign-in),
+/// so the one stored stays. Both adapters' logins go through here.
+pub(crate) fn new_access_token(sign_in: &ProviderSignIn) -> Option<&str> {
+    (!sign_in.access_token.is_none()).then(|| sign_in.access_token.as_str())
 }
 
 /// The domain's decision on what was read, and the audit events it records; both adapters'

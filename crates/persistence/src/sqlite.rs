@@ -22,7 +22,7 @@ use social_login_ports::RepositoryError;
 use std::fmt;
 use worker::Worker;
 
-pub(crate) use open::sqlite_file;
+pub(crate) use open::{OWNER_ONLY, create_owner_only, sqlite_file};
 
 /// Users, linked accounts, refresh tokens, audit events and the webhook outbox in one
 /// SQLite file. Cheap to clone: clones share the connection's thread.

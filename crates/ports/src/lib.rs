@@ -26,7 +26,7 @@ pub use password_hasher::{HashError, PasswordHasher};
 pub use randomness::Randomness;
 pub use repository::{
     AddLinkError, CreateUserError, NewRefreshToken, ProviderSignIn, RefreshTokenRepository,
-    RemoveLinkError, RepositoryError, RotateError, SealedGrant, SessionStart, SignInError,
+    RemoveLinkError, RepositoryError, RotateError, Rotated, SealedGrant, SessionStart, SignInError,
     SignedIn, UserRepository,
 };
 pub use session_tokens::{

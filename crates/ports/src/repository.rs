@@ -74,6 +74,9 @@ pub struct SessionStart {
     pub family: FamilyId,
     pub token_expires_at: OffsetDateTime,
     pub family_expires_at: OffsetDateTime,
+    /// When the login that starts this session happened: kept by every rotation, carried
+    /// by every access token of the session (`auth_time`).
+    pub auth_time: OffsetDateTime,
 }
 
 impl SessionStart {
@@ -87,6 +90,13 @@ impl SessionStart {
             expires_at: self.token_expires_at,
         }
     }
+}
+
+/// A rotated session: its user, and when the login that started it happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rotated {
+    pub user: UserId,
+    pub auth_time: OffsetDateTime,
 }
 
 /// Who a provider login signed in.
@@ -162,8 +172,10 @@ pub trait UserRepository: Send + Sync {
 
     /// A provider login, decided and stored in one transaction (CONTRACT §4): looks the
     /// account and the email up, applies `domain::linking::decide_login`, then signs the
-    /// linked user in (storing the new provider tokens and the email as received; the old
-    /// provider refresh token is kept when none came), links the account to the email's
+    /// linked user in (storing the new provider tokens and the email as received; a stored
+    /// provider token is never replaced by none: the old refresh token is kept when none
+    /// came, and both are kept when the login brought no token at all, as a native id_token
+    /// sign-in does), links the account to the email's
     /// owner, or registers a new user with the link; and starts `session` for that user.
     /// Nothing is written unless all of it is.
     async fn sign_in_with_provider(&self, sign_in: ProviderSignIn)
@@ -247,13 +259,14 @@ pub enum RotateError {
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait RefreshTokenRepository: Send + Sync {
-    /// A new session: its family, ending at `family_expires_at`, and its first token, in one
-    /// transaction (both or neither).
+    /// A new session of `user` starting `now`: its family (with its end and `auth_time`) and
+    /// its first token, in one transaction (both or neither).
     /// Records `user.login`.
     async fn start_family(
         &self,
-        first: NewRefreshToken,
-        family_expires_at: OffsetDateTime,
+        user: UserId,
+        session: SessionStart,
+        now: OffsetDateTime,
         audit: AuditContext,
     ) -> Result<(), RepositoryError>;
 
@@ -261,7 +274,8 @@ pub trait RefreshTokenRepository: Send + Sync {
     /// `domain::refresh::judge`:
     /// valid → marks it used, stores `successor_hash` in the same family for the same user,
     /// expiring `successor_ttl` from `now` but never after the family ends, and returns the
-    /// user; reused → revokes the family and records `session.refresh_reuse_detected`.
+    /// user with the family's `auth_time` (unchanged: a refresh is not a login); reused →
+    /// revokes the family and records `session.refresh_reuse_detected`.
     /// Of concurrent rotations of one token, one wins.
     async fn rotate_refresh(
         &self,
@@ -270,7 +284,7 @@ pub trait RefreshTokenRepository: Send + Sync {
         now: OffsetDateTime,
         successor_ttl: Duration,
         audit: AuditContext,
-    ) -> Result<UserId, RotateError>;
+    ) -> Result<Rotated, RotateError>;
 
     /// Logout: revokes the family of `presented` and records `session.logout` (once: a
     /// family revoked already records nothing). Unknown tokens are not an error.

@@ -17,11 +17,15 @@ pub struct IssuedRefreshToken {
     pub hash: RefreshTokenHash,
 }
 
-/// What a valid access token says: whose it is and when the login issued it.
+/// What a valid access token says: whose it is, when it was issued, and when the login of
+/// its session happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VerifiedAccess {
     pub user: UserId,
     pub issued_at: OffsetDateTime,
+    /// The `auth_time` claim; `None` for a token issued before tokens carried it (such a
+    /// token is valid, but its login never counts as recent).
+    pub auth_time: Option<OffsetDateTime>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -31,14 +35,17 @@ pub struct SessionTokenError(pub String);
 /// Issues and checks session tokens.
 #[cfg_attr(feature = "mock", mockall::automock)]
 pub trait SessionTokens: Send + Sync {
+    /// An access token of `user` issued `now`, in the session whose login happened at
+    /// `auth_time` (a refresh passes the session's, not `now`).
     fn issue_access(
         &self,
         user: UserId,
+        auth_time: OffsetDateTime,
         now: OffsetDateTime,
     ) -> Result<AccessToken, SessionTokenError>;
 
-    /// The user of a valid, unexpired access token and when it was issued; `None` for
-    /// anything else.
+    /// The user of a valid, unexpired access token, when it was issued and when its login
+    /// happened; `None` for anything else.
     fn verify_access(&self, token: &str, now: OffsetDateTime) -> Option<VerifiedAccess>;
 
     fn new_refresh(&self) -> IssuedRefreshToken;

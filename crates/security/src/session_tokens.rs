@@ -34,6 +34,10 @@ struct AccessClaims {
     iss: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     aud: Option<String>,
+    /// When the session's login happened (OpenID Connect's `auth_time`, seconds). Optional
+    /// when read: tokens issued before it existed stay valid until they expire.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    auth_time: Option<i64>,
     token_use: String,
     jti: String,
 }
@@ -166,6 +170,7 @@ impl SessionTokens for JwtSessionTokens {
     fn issue_access(
         &self,
         user: UserId,
+        auth_time: OffsetDateTime,
         now: OffsetDateTime,
     ) -> Result<AccessToken, SessionTokenError> {
         let key = &self.keys[0];
@@ -176,6 +181,7 @@ impl SessionTokens for JwtSessionTokens {
             exp: expires_at.unix_timestamp(),
             iss: self.issuer.clone(),
             aud: self.audience.clone(),
+            auth_time: Some(auth_time.unix_timestamp()),
             token_use: TOKEN_USE_ACCESS.to_owned(),
             jti: try_random_url_token(JTI_BYTES)
                 .map_err(|_| SessionTokenError("no randomness for the token id".into()))?,
@@ -200,9 +206,14 @@ impl SessionTokens for JwtSessionTokens {
             && claims.iss == self.issuer
             && claims.aud == self.audience;
         if fresh && access {
+            let auth_time = match claims.auth_time {
+                Some(at) => Some(OffsetDateTime::from_unix_timestamp(at).ok()?),
+                None => None,
+            };
             Some(VerifiedAccess {
                 user: claims.sub.parse().ok()?,
                 issued_at: OffsetDateTime::from_unix_timestamp(claims.iat).ok()?,
+                auth_time,
             })
         } else {
             None

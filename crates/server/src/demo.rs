@@ -66,7 +66,7 @@ pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, Sta
         .collect();
     let router = build_router(&settings).await?.merge(page::routes(&enabled));
     let (shutdown, stopped) = oneshot::channel::<()>();
-    let options = ConnectionOptions::from(&settings.http);
+    let options = ConnectionOptions::from(&settings);
     let task = tokio::spawn(serve_router(listener, router, options, async {
         let _ = stopped.await;
     }));

@@ -8,6 +8,7 @@ mod extract;
 mod id_token;
 mod in_flight;
 mod metrics;
+mod no_store;
 mod oauth;
 mod ops;
 mod password;
@@ -66,7 +67,9 @@ pub struct HttpOptions {
     pub max_body_bytes: usize,
     /// Reading the body and handling the request; past it 408 and the connection closes.
     pub request_timeout: std::time::Duration,
-    /// Requests handled at once; more are shed with 503.
+    /// Reading the body alone; past it 408 and the connection closes.
+    pub body_read_timeout: std::time::Duration,
+    /// Requests handled at once, counted once their body is read; more are shed with 503.
     pub max_in_flight: usize,
     pub rate_limit: Option<RateLimit>,
     /// The peers whose `X-Forwarded-For` names the client (for the rate limit and the logs).
@@ -79,6 +82,8 @@ pub struct RateLimit {
     /// One request is replenished per period.
     pub period: std::time::Duration,
     pub burst: u32,
+    /// IPv6 clients share a bucket per network of this many leading bits.
+    pub ipv6_prefix: u8,
 }
 
 #[derive(OpenApi)]
@@ -148,20 +153,24 @@ pub fn router(service: Arc<AuthService>, well_known: WellKnown, options: HttpOpt
         .method_not_allowed_fallback(|| async { ApiError::of(ErrorCode::MethodNotAllowed) })
         .layer(axum::middleware::from_fn(problem_only::ensure_problem))
         .layer(DefaultBodyLimit::max(options.max_body_bytes))
+        // Inside the body read: a request whose body is still arriving holds no slot.
+        .layer(axum::middleware::from_fn_with_state(
+            in_flight::InFlight::new(options.max_in_flight),
+            in_flight::limit,
+        ))
         // Outside the rate limit and every handler, so none of them answers an unread body.
         .layer(axum::middleware::from_fn_with_state(
-            body::BodyLimit(options.max_body_bytes),
+            body::BodyLimit {
+                max_bytes: options.max_body_bytes,
+                read_timeout: options.body_read_timeout,
+            },
             body::read_whole,
         ))
         .layer(axum::middleware::from_fn_with_state(
             options.request_timeout,
             request_timeout::limit,
         ))
-        // Outside the body read: a shed request costs no buffer.
-        .layer(axum::middleware::from_fn_with_state(
-            in_flight::InFlight::new(options.max_in_flight),
-            in_flight::limit,
-        ))
+        .layer(axum::middleware::from_fn(no_store::unless_cacheable))
         .layer(axum::middleware::from_fn(metrics::record))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(

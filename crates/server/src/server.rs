@@ -1,6 +1,7 @@
 //! Starting and stopping the HTTP server: migrate, bind, serve, shut down gracefully.
 
 mod connections;
+mod per_ip;
 
 pub use connections::ConnectionOptions;
 
@@ -77,7 +78,7 @@ pub async fn start(settings: &Settings) -> Result<RunningServer, StartupError> {
     let (shutdown, stopped) = oneshot::channel::<()>();
     let (listener, router) = prepare(settings).await?;
     let address = listener.local_addr().map_err(StartupError::Serve)?;
-    let options = ConnectionOptions::from(&settings.http);
+    let options = ConnectionOptions::from(settings);
     let task = tokio::spawn(serve_router(listener, router, options, async {
         let _ = stopped.await;
     }));
@@ -99,7 +100,7 @@ pub async fn serve(
     let (listener, router) = prepare(settings).await?;
     let address = listener.local_addr().map_err(StartupError::Serve)?;
     tracing::info!(%address, "social-login listening");
-    let options = ConnectionOptions::from(&settings.http);
+    let options = ConnectionOptions::from(settings);
     serve_router(listener, router, options, signal).await?;
     tracing::info!("social-login stopped");
     Ok(())
@@ -142,11 +143,13 @@ pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupEr
     let options = HttpOptions {
         max_body_bytes: settings.http.max_body_bytes,
         request_timeout: settings.http.request_timeout(),
+        body_read_timeout: settings.http.body_read_timeout(),
         max_in_flight: settings.http.max_in_flight,
         trusted_proxies: TrustedProxies::new(trusted_proxies),
         rate_limit: settings.rate_limit.enabled.then_some(RateLimit {
             period: settings.rate_limit.replenish_interval(),
             burst: settings.rate_limit.burst,
+            ipv6_prefix: settings.rate_limit.ipv6_prefix,
         }),
     };
     let service = std::sync::Arc::new(wired.service);

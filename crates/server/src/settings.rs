@@ -103,6 +103,16 @@ impl Settings {
         (text(&self.secret_key), previous)
     }
 
+    /// The `iss` of access tokens: `[tokens] issuer`, else `server.public_url`, else
+    /// [`DEFAULT_ISSUER`].
+    pub fn issuer(&self) -> String {
+        match (&self.tokens.issuer, self.server.public_base()) {
+            (Some(issuer), _) => issuer.clone(),
+            (None, Some(base)) => base.to_owned(),
+            (None, None) => DEFAULT_ISSUER.to_owned(),
+        }
+    }
+
     /// `apple_private_key_pem` as the Apple adapter takes it (empty when unset).
     pub fn apple_private_key(&self) -> SecretText {
         let pem = self.apple_private_key_pem.as_ref();

@@ -2,7 +2,7 @@
 
 pub mod providers;
 
-use crate::http::WellKnown;
+use crate::http::{JWKS_PATH, WellKnown};
 use crate::server::StartupError;
 use crate::settings::{Settings, StateStoreBackend};
 use social_login_app::{AuthPolicy, AuthService, Ports, WebhookDelivery};
@@ -40,7 +40,8 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let (secret, previous) = settings.secret_keys();
     let sessions = session_tokens(settings);
-    let well_known = WellKnown::new(sessions.issuer(), &sessions.public_keys());
+    let well_known = WellKnown::new(sessions.issuer(), &sessions.public_keys())
+        .with_jwks_uri(settings.server.public_url_for(JWKS_PATH));
     let ports = Ports {
         users: repository.clone(),
         refresh_tokens: repository.clone(),
@@ -57,6 +58,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         auto_link_by_email: settings.auto_link_by_email,
         state_ttl: settings.oauth_state_store.ttl(),
         refresh_family_max: settings.tokens.refresh_family_max(),
+        reauthentication: settings.tokens.reauthentication(),
         webhook_events: settings
             .webhooks
             .target()
@@ -92,7 +94,7 @@ pub fn session_tokens(settings: &Settings) -> JwtSessionTokens {
         settings.tokens.access_ttl(),
         settings.tokens.refresh_ttl(),
     )
-    .with_issuer(settings.tokens.issuer.clone())
+    .with_issuer(settings.issuer())
     .with_audience(settings.tokens.audience.clone())
 }
 

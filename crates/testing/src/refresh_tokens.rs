@@ -5,7 +5,9 @@ use crate::repository::Token;
 use async_trait::async_trait;
 use social_login_domain::refresh::{RefreshTokenHash, RefreshVerdict, judge, token_expiry};
 use social_login_domain::{AuditContext, AuditEventType, FamilyId, UserId};
-use social_login_ports::{NewRefreshToken, RefreshTokenRepository, RepositoryError, RotateError};
+use social_login_ports::{
+    RefreshTokenRepository, RepositoryError, RotateError, Rotated, SessionStart,
+};
 use std::collections::HashSet;
 use time::{Duration, OffsetDateTime};
 
@@ -13,14 +15,15 @@ use time::{Duration, OffsetDateTime};
 impl RefreshTokenRepository for InMemoryRepository {
     async fn start_family(
         &self,
-        first: NewRefreshToken,
-        family_expires_at: OffsetDateTime,
+        user: UserId,
+        session: SessionStart,
+        now: OffsetDateTime,
         audit: AuditContext,
     ) -> Result<(), RepositoryError> {
         let mut committed = self.lock();
         let mut tables = committed.clone();
-        tables.start_family(&first, family_expires_at)?;
-        let event = audit.event(0, AuditEventType::UserLogin, first.user_id, None);
+        tables.start_family(user, &session, now)?;
+        let event = audit.event(0, AuditEventType::UserLogin, user, None);
         tables.record(event, audit.outbox)?;
         *committed = tables;
         Ok(())
@@ -33,11 +36,15 @@ impl RefreshTokenRepository for InMemoryRepository {
         now: OffsetDateTime,
         successor_ttl: Duration,
         audit: AuditContext,
-    ) -> Result<UserId, RotateError> {
+    ) -> Result<Rotated, RotateError> {
         let mut tables = self.lock();
         let record = tables.refresh_record(&presented);
         match judge(record.as_ref(), now) {
-            RefreshVerdict::Rotate { user, family } => {
+            RefreshVerdict::Rotate {
+                user,
+                family,
+                auth_time,
+            } => {
                 if tables.tokens.contains_key(&successor_hash) {
                     return Err(RepositoryError::Internal("duplicate key".into()).into());
                 }
@@ -54,7 +61,7 @@ impl RefreshTokenRepository for InMemoryRepository {
                         used: false,
                     },
                 );
-                Ok(user)
+                Ok(Rotated { user, auth_time })
             }
             RefreshVerdict::ReuseDetected { family } => {
                 let user = record.map(|r| r.user_id).unwrap_or_default();
@@ -93,7 +100,7 @@ impl RefreshTokenRepository for InMemoryRepository {
         let ended: HashSet<FamilyId> = tables
             .families
             .iter()
-            .filter(|(_, end)| **end < now)
+            .filter(|(_, family)| family.ends_at < now)
             .map(|(id, _)| *id)
             .collect();
         let before = tables.tokens.len() + tables.families.len();

@@ -24,8 +24,7 @@ pub(crate) struct Tables {
     /// Kept with their sealed tokens, as the `linked_accounts` table keeps them.
     pub(crate) links: Vec<NewLinkedAccount>,
     pub(crate) tokens: HashMap<RefreshTokenHash, Token>,
-    /// Family id → when it ends.
-    pub(crate) families: HashMap<FamilyId, OffsetDateTime>,
+    pub(crate) families: HashMap<FamilyId, Family>,
     pub(crate) revoked: HashSet<FamilyId>,
     /// In the order written.
     pub(crate) events: Vec<AuditEvent>,
@@ -41,6 +40,13 @@ pub(crate) struct OutboxRow {
     pub(crate) attempts: u32,
     pub(crate) next_attempt: OffsetDateTime,
     pub(crate) locked_until: Option<OffsetDateTime>,
+}
+
+/// A session: when it ends, and when the login that started it happened.
+#[derive(Clone, Copy)]
+pub(crate) struct Family {
+    pub(crate) ends_at: OffsetDateTime,
+    pub(crate) auth_time: OffsetDateTime,
 }
 
 #[derive(Clone)]
@@ -128,13 +134,15 @@ impl Tables {
 
     pub(crate) fn refresh_record(&self, hash: &RefreshTokenHash) -> Option<RefreshRecord> {
         let token = self.tokens.get(hash)?;
+        let family = self.families.get(&token.family)?;
         Some(RefreshRecord {
             user_id: token.user_id,
             family: token.family,
             expires_at: token.expires_at,
             used: token.used,
             revoked: self.revoked.contains(&token.family),
-            family_expires_at: *self.families.get(&token.family)?,
+            family_expires_at: family.ends_at,
+            auth_time: family.auth_time,
         })
     }
 
@@ -180,14 +188,22 @@ impl Tables {
         Ok(())
     }
 
-    /// Starts a family with its first token, if the schema allows it.
+    /// Starts `session` for `user` with its first token, if the schema allows it.
     pub(crate) fn start_family(
         &mut self,
-        first: &social_login_ports::NewRefreshToken,
-        ends_at: OffsetDateTime,
+        user: UserId,
+        session: &social_login_ports::SessionStart,
+        now: OffsetDateTime,
     ) -> Result<(), social_login_ports::RepositoryError> {
+        let first = &session.first_token(user, now);
         self.check_session(first)?;
-        self.families.insert(first.family, ends_at);
+        self.families.insert(
+            first.family,
+            Family {
+                ends_at: session.family_expires_at,
+                auth_time: session.auth_time,
+            },
+        );
         self.tokens.insert(
             first.hash,
             Token {

@@ -11,30 +11,42 @@ use uuid::Uuid;
 pub const ACCESS_TTL: Duration = Duration::minutes(15);
 pub const REFRESH_TTL: Duration = Duration::days(30);
 
-/// Access tokens are `access:<user uuid>:<expiry unix seconds>` (unsigned: only the use
-/// cases' handling of them is under test); refresh tokens are random.
+/// Access tokens are `access:<user uuid>:<auth_time unix seconds>:<expiry unix seconds>`
+/// (unsigned: only the use cases' handling of them is under test); refresh tokens are random.
 pub struct FakeSessions;
 
 impl SessionTokens for FakeSessions {
     fn issue_access(
         &self,
         user: UserId,
+        auth_time: OffsetDateTime,
         now: OffsetDateTime,
     ) -> Result<AccessToken, SessionTokenError> {
         let expires_at = now + ACCESS_TTL;
         Ok(AccessToken {
-            value: SecretText::new(format!("access:{user}:{}", expires_at.unix_timestamp())),
+            value: SecretText::new(format!(
+                "access:{user}:{}:{}",
+                auth_time.unix_timestamp(),
+                expires_at.unix_timestamp()
+            )),
             expires_at,
         })
     }
 
     fn verify_access(&self, token: &str, now: OffsetDateTime) -> Option<VerifiedAccess> {
-        let (user, expiry) = token.strip_prefix("access:")?.rsplit_once(':')?;
-        let user: UserId = user.parse().ok()?;
-        let expires_at = OffsetDateTime::from_unix_timestamp(expiry.parse().ok()?).ok()?;
+        let mut parts = token.strip_prefix("access:")?.split(':');
+        let user: UserId = parts.next()?.parse().ok()?;
+        let seconds =
+            |part: Option<&str>| OffsetDateTime::from_unix_timestamp(part?.parse().ok()?).ok();
+        let auth_time = seconds(parts.next())?;
+        let expires_at = seconds(parts.next())?;
+        if parts.next().is_some() {
+            return None;
+        }
         (now < expires_at).then_some(VerifiedAccess {
             user,
             issued_at: expires_at - ACCESS_TTL,
+            auth_time: Some(auth_time),
         })
     }
 

@@ -156,7 +156,11 @@ impl UserRepository for InMemoryRepository {
                     .find(|stored| stored.id == link.id)
                     .ok_or(SignInError::Raced)?;
                 stored.email = identity.email.clone();
-                stored.access_token = sign_in.access_token.clone();
+                // A login that brought no provider token (native sign-in) keeps the stored
+                // ones: they are what disconnect and deletion revoke the grant with.
+                if !sign_in.access_token.is_none() {
+                    stored.access_token = sign_in.access_token.clone();
+                }
                 if sign_in.refresh_token.is_some() {
                     stored.refresh_token = sign_in.refresh_token.clone();
                 }
@@ -197,8 +201,7 @@ impl UserRepository for InMemoryRepository {
                 return Err(RepositoryError::Internal("sign-in without a link".into()).into());
             }
         };
-        let first = sign_in.session.first_token(user.id, sign_in.now);
-        tables.start_family(&first, sign_in.session.family_expires_at)?;
+        tables.start_family(user.id, &sign_in.session, sign_in.now)?;
         for (index, kind) in events.iter().enumerate() {
             let event = sign_in
                 .audit

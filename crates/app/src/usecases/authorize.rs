@@ -10,7 +10,9 @@ use tracing::instrument;
 
 impl AuthService {
     /// Starts a login flow, or a connect flow when `bearer` is a valid access token. An
-    /// invalid token is not an error here: the request becomes a login (spec 4.1).
+    /// invalid token is not an error here: the request becomes a login (spec 4.1). A valid
+    /// token whose session's login is not recent is 401 `ReauthenticationRequired` now,
+    /// rather than after the user has been through the provider: connect would refuse it.
     #[instrument(skip_all, fields(provider = %provider))]
     pub async fn authorize(
         &self,
@@ -18,8 +20,11 @@ impl AuthService {
         bearer: Option<&str>,
     ) -> Result<String, AppError> {
         let provider = self.provider(provider)?;
-        let purpose = match bearer.and_then(|token| self.authenticate(token)) {
-            Some(user) => Purpose::Connect { user },
+        let purpose = match bearer.and_then(|token| self.verify_bearer(token)) {
+            Some(caller) => {
+                self.require_recent_login(&caller)?;
+                Purpose::Connect { user: caller.user }
+            }
             None => Purpose::Login,
         };
         let now = self.ports.clock.now();

@@ -1,4 +1,6 @@
-//! POST connect (spec 4.3): link a provider account to the calling user.
+//! POST connect (spec 4.3): link a provider account to the calling user, whose session's
+//! login must be recent: a stolen bearer token must not become a permanent login by linking
+//! the thief's own provider account.
 
 use crate::{AppError, AuthService, ProviderReturn};
 use social_login_domain::linking::check_connect;
@@ -6,20 +8,25 @@ use social_login_domain::state::Flow;
 use social_login_domain::{
     LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, SealedToken, UserId,
 };
-use social_login_ports::AddLinkError;
+use social_login_ports::{AddLinkError, VerifiedAccess};
 use tracing::instrument;
 
 impl AuthService {
     #[instrument(skip_all, fields(provider = %ret.provider))]
     pub async fn connect(
         &self,
-        caller: UserId,
+        caller: VerifiedAccess,
         ret: ProviderReturn,
         origin: &Origin,
     ) -> Result<LinkedAccount, AppError> {
-        let login = self.complete_return(ret, Flow::Connect { caller }).await?;
+        // Before the state is spent: a refused connect changes nothing.
+        self.require_recent_login(&caller)?;
+        let user = caller.user;
+        let login = self
+            .complete_return(ret, Flow::Connect { caller: user })
+            .await?;
         let (access_token, refresh_token) = self.seal(&login.tokens)?;
-        self.link_identity(caller, &login.identity, access_token, refresh_token, origin)
+        self.link_identity(user, &login.identity, access_token, refresh_token, origin)
             .await
     }
 

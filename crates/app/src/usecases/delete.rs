@@ -4,24 +4,19 @@
 use crate::{AppError, AuthService};
 use social_login_domain::Origin;
 use social_login_ports::VerifiedAccess;
-use time::Duration;
 use tracing::{info, instrument};
 
-/// How recent the login behind the bearer token must be to delete the account: a token
-/// stolen or left on a shared screen should not be enough for something irreversible.
-pub const REAUTHENTICATION_WINDOW: Duration = Duration::minutes(5);
-
 impl AuthService {
+    /// Needs a recent login ([`AuthService::require_recent_login`]): a token stolen or left
+    /// on a shared screen, or refreshed since, is not enough for something irreversible.
     #[instrument(skip_all)]
     pub async fn delete_account(
         &self,
         caller: VerifiedAccess,
         origin: &Origin,
     ) -> Result<(), AppError> {
+        self.require_recent_login(&caller)?;
         let now = self.ports.clock.now();
-        if now - caller.issued_at > REAUTHENTICATION_WINDOW {
-            return Err(AppError::ReauthenticationRequired);
-        }
         let grants = self
             .ports
             .users

@@ -1,12 +1,13 @@
 //! Native sign-in (CONTRACT §6): an app posts the id_token it received on the device
 //! (Sign in with Apple, Google Sign-In, MSAL) instead of a code. The adapter verifies it as
 //! the code flow does; the login, registration and linking rules are the callback's and
-//! connect's. No provider token comes with it, so the link stores none
-//! ([`SealedToken::none`]; docs/decisions.md).
+//! connect's. No provider token comes with it, so a new link stores none
+//! ([`SealedToken::none`]; docs/decisions.md), and a returning sign-in keeps the tokens a
+//! code-flow login stored, which disconnect and deletion revoke the grant with.
 
 use crate::{AppError, AuthService, LoginResult};
-use social_login_domain::{LinkedAccount, Origin, ProviderKey, SealedToken, SecretText, UserId};
-use social_login_ports::{IdTokenInput, PostBody};
+use social_login_domain::{LinkedAccount, Origin, ProviderKey, SealedToken, SecretText};
+use social_login_ports::{IdTokenInput, PostBody, VerifiedAccess};
 use tracing::instrument;
 
 /// Longest id_token accepted. Real ones are 1–2 KiB; the bound keeps a hostile body from
@@ -60,16 +61,18 @@ impl AuthService {
             .await
     }
 
-    /// Links the account the id_token is about to `caller` (connect's rules).
+    /// Links the account the id_token is about to `caller` (connect's rules, a recent
+    /// login included: checked before the id_token is looked at).
     #[instrument(skip_all, fields(provider = %command.provider))]
     pub async fn id_token_connect(
         &self,
-        caller: UserId,
+        caller: VerifiedAccess,
         command: IdTokenCommand,
         origin: &Origin,
     ) -> Result<LinkedAccount, AppError> {
+        self.require_recent_login(&caller)?;
         let identity = self.verify_presented(command).await?;
-        self.link_identity(caller, &identity, SealedToken::none(), None, origin)
+        self.link_identity(caller.user, &identity, SealedToken::none(), None, origin)
             .await
     }
 

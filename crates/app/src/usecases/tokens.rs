@@ -20,7 +20,7 @@ impl AuthService {
         let sessions = &self.ports.sessions;
         let now = self.ports.clock.now();
         let successor = sessions.new_refresh();
-        let user_id = self
+        let rotated = self
             .ports
             .refresh_tokens
             .rotate_refresh(
@@ -42,11 +42,12 @@ impl AuthService {
         let user = self
             .ports
             .users
-            .find_user(user_id)
+            .find_user(rotated.user)
             .await?
             .ok_or(AppError::InvalidCredentials)?;
+        // A refresh is not a login: the new access token carries the session's login time.
         Ok(LoginResult {
-            access_token: sessions.issue_access(user.id, now)?,
+            access_token: sessions.issue_access(user.id, rotated.auth_time, now)?,
             refresh_token: successor.value,
             user,
             is_new_user: false,

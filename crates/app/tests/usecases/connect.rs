@@ -159,7 +159,7 @@ async fn a_failed_code_exchange_on_connect_links_nothing() {
     assert_eq!(
         world
             .service
-            .connect_raw(caller, "github", CODE, &state, None)
+            .connect_raw(world.fresh_login(caller), "github", CODE, &state, None)
             .await,
         Err(AppError::CodeExchangeFailed("invalid_grant".into()))
     );
@@ -191,7 +191,7 @@ async fn connect_to_a_provider_that_is_not_enabled_is_not_configured() {
     assert_eq!(
         world
             .service
-            .connect_raw(caller, "apple", CODE, &state, None)
+            .connect_raw(world.fresh_login(caller), "apple", CODE, &state, None)
             .await,
         Err(AppError::ProviderNotConfigured)
     );
@@ -209,7 +209,7 @@ async fn connect_with_an_empty_code_is_a_validation_error() {
     assert!(matches!(
         world
             .service
-            .connect_raw(caller, "github", "", &state, None)
+            .connect_raw(world.fresh_login(caller), "github", "", &state, None)
             .await,
         Err(AppError::Validation(_))
     ));

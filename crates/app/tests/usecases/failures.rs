@@ -7,7 +7,8 @@ use social_login_domain::{SecretText, UserId};
 use social_login_ports::{
     CipherError, HashError, MockPasswordHasher, MockRefreshTokenRepository, MockSessionTokens,
     MockStateSealer, MockStateStore, MockTokenCipher, MockUserRepository, RemoveLinkError,
-    RepositoryError, RotateError, SessionTokenError, SessionTokens, SignInError, StateStoreError,
+    RepositoryError, RotateError, Rotated, SessionTokenError, SessionTokens, SignInError,
+    StateStoreError,
 };
 use std::sync::Arc;
 
@@ -171,9 +172,12 @@ async fn an_unavailable_refresh_token_store_is_unavailable() {
 async fn a_refresh_for_a_user_that_no_longer_exists_is_invalid_credentials() {
     let world = World::new();
     let mut tokens = MockRefreshTokenRepository::new();
-    tokens
-        .expect_rotate_refresh()
-        .returning(|_, _, _, _, _| Ok(UserId::new()));
+    tokens.expect_rotate_refresh().returning(|_, _, _, _, _| {
+        Ok(Rotated {
+            user: UserId::new(),
+            auth_time: time::OffsetDateTime::UNIX_EPOCH,
+        })
+    });
     let service = world.service_with(Ports {
         refresh_tokens: Arc::new(tokens),
         ..world.ports()
@@ -216,7 +220,7 @@ async fn session_tokens_that_cannot_be_issued_are_internal() {
     let mut sessions = MockSessionTokens::new();
     sessions
         .expect_issue_access()
-        .returning(|_, _| Err(SessionTokenError("signing key unusable".into())));
+        .returning(|_, _, _| Err(SessionTokenError("signing key unusable".into())));
     let fakes = social_login_testing::FakeSessions;
     sessions
         .expect_new_refresh()

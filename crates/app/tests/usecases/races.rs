@@ -125,7 +125,7 @@ async fn a_connect_that_loses_the_race_is_provider_already_linked() {
     let state = world.connect_state("github", caller).await;
     assert_eq!(
         service
-            .connect_raw(caller, "github", CODE, &state, None)
+            .connect_raw(world.fresh_login(caller), "github", CODE, &state, None)
             .await,
         Err(AppError::ProviderAlreadyLinked)
     );

@@ -62,7 +62,7 @@ async fn a_connect_state_is_consumed_by_connect_of_the_bound_user() {
     let state = world.connect_state("github", user).await;
     world
         .service
-        .connect_raw(user, "github", CODE, &state, None)
+        .connect_raw(world.fresh_login(user), "github", CODE, &state, None)
         .await
         .unwrap();
     assert!(world.is_spent(&state));
@@ -148,7 +148,7 @@ async fn a_login_state_is_refused_by_connect() {
     assert_eq!(
         world
             .service
-            .connect_raw(user, "github", CODE, &state, None)
+            .connect_raw(world.fresh_login(user), "github", CODE, &state, None)
             .await,
         Err(mismatch(StateMismatch::WrongPurpose))
     );
@@ -192,7 +192,7 @@ async fn a_connect_state_is_refused_for_another_user() {
     assert_eq!(
         world
             .service
-            .connect_raw(intruder, "github", CODE, &state, None)
+            .connect_raw(world.fresh_login(intruder), "github", CODE, &state, None)
             .await,
         Err(mismatch(StateMismatch::OtherUser))
     );
@@ -270,7 +270,7 @@ async fn a_refused_state_is_spent() {
     assert_eq!(
         world
             .service
-            .connect_raw(user, "github", CODE, &state, None)
+            .connect_raw(world.fresh_login(user), "github", CODE, &state, None)
             .await,
         Err(mismatch(StateMismatch::Unknown))
     );
@@ -304,7 +304,13 @@ async fn the_state_is_checked_before_the_provider_is_called() {
         social_login_testing::state_in(&service.authorize_raw("github", None).await.unwrap());
     assert_eq!(
         service
-            .connect_raw(UserId::new(), "github", CODE, &login, None)
+            .connect_raw(
+                world.fresh_login(UserId::new()),
+                "github",
+                CODE,
+                &login,
+                None
+            )
             .await,
         Err(mismatch(StateMismatch::WrongPurpose))
     );

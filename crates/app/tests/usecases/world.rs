@@ -7,7 +7,7 @@ use social_login_domain::{
     Email, LinkedAccount, ProviderIdentity, ProviderKey, ProviderSubject, ProviderTokens,
     SecretText, UserId,
 };
-use social_login_ports::{PostBody, ProviderLogin, SessionTokens};
+use social_login_ports::{PostBody, ProviderLogin, SessionTokens, VerifiedAccess};
 use social_login_testing::{
     FakeClock, FakeHasher, FakeProvider, FakeSessions, FakeStateSealer, FakeStateStore,
     InMemoryRepository, ReversingCipher, SeededRandomness, state_in,
@@ -102,11 +102,23 @@ impl World {
         }
     }
 
-    /// A valid access token of `user`, as the login result would have carried it.
+    /// A valid access token of `user`, as the login result of a login now would carry it.
     pub fn bearer_for(&self, user: UserId) -> String {
         use social_login_ports::Clock;
-        let token = FakeSessions.issue_access(user, self.clock.now()).unwrap();
+        let now = self.clock.now();
+        let token = FakeSessions.issue_access(user, now, now).unwrap();
         token.value.expose().to_owned()
+    }
+
+    /// What the bearer token of a session of `user` whose login happened just now says.
+    pub fn fresh_login(&self, user: UserId) -> VerifiedAccess {
+        use social_login_ports::Clock;
+        let now = self.clock.now();
+        VerifiedAccess {
+            user,
+            issued_at: now,
+            auth_time: Some(now),
+        }
     }
 
     /// Whether the state value has been spent by a callback or connect.
@@ -152,7 +164,7 @@ impl World {
         self.provider(key).answer(Ok(login));
         let state = self.connect_state(key.as_str(), user).await;
         self.service
-            .connect_raw(user, key.as_str(), CODE, &state, None)
+            .connect_raw(self.fresh_login(user), key.as_str(), CODE, &state, None)
             .await
     }
 
@@ -221,7 +233,7 @@ pub trait RawInput {
     ) -> Result<LoginResult, AppError>;
     async fn connect_raw(
         &self,
-        caller: UserId,
+        caller: VerifiedAccess,
         provider: &str,
         code: &str,
         state: &str,
@@ -256,7 +268,7 @@ impl RawInput for AuthService {
 
     async fn connect_raw(
         &self,
-        caller: UserId,
+        caller: VerifiedAccess,
         provider: &str,
         code: &str,
         state: &str,

@@ -12,6 +12,8 @@ pub struct Model {
     pub created_at: OffsetDateTime,
     pub expires_at: OffsetDateTime,
     pub revoked: bool,
+    /// When the login that started the session happened; rotation never changes it.
+    pub auth_time: OffsetDateTime,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -4,8 +4,14 @@ use super::columns::failed;
 use crate::connect::{SQLITE_BUSY_RETRY, SQLITE_BUSY_TIMEOUT};
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 use social_login_ports::RepositoryError;
-use std::path::PathBuf;
+use std::fs::OpenOptions;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// Owner read and write, nothing for anyone else: the file holds password hashes and sealed
+/// provider tokens.
+pub(crate) const OWNER_ONLY: u32 = 0o600;
 
 /// Prepared statements kept per connection: every statement the adapter has, with room.
 const STATEMENT_CACHE: usize = 64;
@@ -51,6 +57,7 @@ pub(crate) fn sqlite_file(url: &str) -> Result<SqliteFile, RepositoryError> {
 pub(super) fn connect(file: &SqliteFile) -> Result<Connection, RepositoryError> {
     let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     if file.create {
+        create_owner_only(&file.path)?;
         flags |= OpenFlags::SQLITE_OPEN_CREATE;
     }
     let connection = Connection::open_with_flags(&file.path, flags).map_err(failed)?;
@@ -69,6 +76,24 @@ pub(super) fn connect(file: &SqliteFile) -> Result<Connection, RepositoryError> 
         .map_err(failed)?;
     connection.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     Ok(connection)
+}
+
+/// Creates `path`, empty and [`OWNER_ONLY`], unless it exists. SQLite itself would create
+/// it 0644 (less the umask), and it gives the `-wal` and `-shm` files it makes later the
+/// database file's mode: creating the database first makes all three private. An existing
+/// file keeps the mode its operator gave it.
+pub(crate) fn create_owner_only(path: &Path) -> Result<(), RepositoryError> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(OWNER_ONLY)
+        .open(path)
+        .map(drop)
+        .map_err(|error| {
+            RepositoryError::Internal(format!("cannot create the SQLite database file: {error}"))
+        })
 }
 
 /// Readers in other processes (backups, `migrate`) do not block the writer, and a commit is

@@ -10,12 +10,14 @@ use social_login_domain::refresh::{
     RefreshRecord, RefreshTokenHash, RefreshVerdict, judge, token_expiry,
 };
 use social_login_domain::{AuditContext, AuditEventType, FamilyId, UserId};
-use social_login_ports::{NewRefreshToken, RefreshTokenRepository, RepositoryError, RotateError};
+use social_login_ports::{
+    NewRefreshToken, RefreshTokenRepository, RepositoryError, RotateError, Rotated, SessionStart,
+};
 use time::{Duration, OffsetDateTime};
 
 /// What a rotation decided, committed before it is told.
 enum Rotation {
-    Rotated(UserId),
+    Rotated(Rotated),
     Reused,
     Refused,
 }
@@ -24,13 +26,15 @@ enum Rotation {
 impl RefreshTokenRepository for SqliteRepository {
     async fn start_family(
         &self,
-        first: NewRefreshToken,
-        family_expires_at: OffsetDateTime,
+        user: UserId,
+        session: SessionStart,
+        now: OffsetDateTime,
         audit: AuditContext,
     ) -> Result<(), RepositoryError> {
+        let first = session.first_token(user, now);
         self.call(move |db| {
             write(db, |tx| {
-                insert_family(tx, &first, family_expires_at)?;
+                insert_family(tx, &first, &session)?;
                 insert_token(tx, &first)?;
                 let event = audit.event(0, AuditEventType::UserLogin, first.user_id, None);
                 audit::record(tx, &event, audit.outbox)
@@ -46,7 +50,7 @@ impl RefreshTokenRepository for SqliteRepository {
         now: OffsetDateTime,
         successor_ttl: Duration,
         audit: AuditContext,
-    ) -> Result<UserId, RotateError> {
+    ) -> Result<Rotated, RotateError> {
         let rotation = self
             .call(move |db| {
                 write(db, |tx| -> Result<Rotation, RepositoryError> {
@@ -54,7 +58,11 @@ impl RefreshTokenRepository for SqliteRepository {
                         return Ok(Rotation::Refused);
                     };
                     match judge(Some(&record), now) {
-                        RefreshVerdict::Rotate { user, family: id } => {
+                        RefreshVerdict::Rotate {
+                            user,
+                            family: id,
+                            auth_time,
+                        } => {
                             execute(tx, sql::MARK_USED, [presented.0])?;
                             insert_token(
                                 tx,
@@ -70,7 +78,7 @@ impl RefreshTokenRepository for SqliteRepository {
                                     ),
                                 },
                             )?;
-                            Ok(Rotation::Rotated(user))
+                            Ok(Rotation::Rotated(Rotated { user, auth_time }))
                         }
                         RefreshVerdict::ReuseDetected { family: id } => {
                             execute(tx, sql::REVOKE_FAMILY, [id.as_uuid().into_bytes()])?;
@@ -85,7 +93,7 @@ impl RefreshTokenRepository for SqliteRepository {
             })
             .await?;
         match rotation {
-            Rotation::Rotated(user) => Ok(user),
+            Rotation::Rotated(rotated) => Ok(rotated),
             Rotation::Reused => Err(RotateError::ReuseDetected),
             Rotation::Refused => Err(RotateError::Refused),
         }
@@ -135,22 +143,26 @@ fn record_of(
         return Ok(None);
     };
     let family = query_one(db, sql::FAMILY, [family_id.into_bytes()], |row| {
-        Ok((time_at(row, 2)?, row.get::<_, bool>(3)?))
+        Ok((time_at(row, 2)?, row.get::<_, bool>(3)?, time_at(row, 4)?))
     })?;
-    Ok(family.map(|(family_expires_at, revoked)| RefreshRecord {
-        user_id: UserId::from_uuid(user_id),
-        family: FamilyId::from_uuid(family_id),
-        expires_at,
-        used,
-        revoked,
-        family_expires_at,
-    }))
+    Ok(
+        family.map(|(family_expires_at, revoked, auth_time)| RefreshRecord {
+            user_id: UserId::from_uuid(user_id),
+            family: FamilyId::from_uuid(family_id),
+            expires_at,
+            used,
+            revoked,
+            family_expires_at,
+            auth_time,
+        }),
+    )
 }
 
+/// The family row of `session`, whose first token is `first`.
 pub(super) fn insert_family(
     db: &Connection,
     first: &NewRefreshToken,
-    expires_at: OffsetDateTime,
+    session: &SessionStart,
 ) -> Result<usize, RepositoryError> {
     execute(
         db,
@@ -159,7 +171,8 @@ pub(super) fn insert_family(
             first.family.as_uuid().into_bytes(),
             first.user_id.as_uuid().into_bytes(),
             time_text(first.created_at)?,
-            time_text(expires_at)?,
+            time_text(session.family_expires_at)?,
+            time_text(session.auth_time)?,
         ],
     )
 }

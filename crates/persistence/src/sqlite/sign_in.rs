@@ -9,7 +9,7 @@ use super::users::{insert_link, insert_user, links_of, user_by_email};
 use super::{audit, sql};
 use crate::error::UniqueIndex;
 use crate::mapping::{email_to_column, link_from_columns, user_from_row};
-use crate::sign_in::{decide, new_link, new_user};
+use crate::sign_in::{decide, new_access_token, new_link, new_user};
 use rusqlite::{Connection, params};
 use social_login_domain::linking::LoginDecision;
 use social_login_domain::{LinkedAccount, ProviderKey, ProviderSubject, User};
@@ -52,7 +52,7 @@ pub(super) fn sign_in(db: &Connection, sign_in: &ProviderSignIn) -> Result<Signe
         }
     };
     let first = sign_in.session.first_token(user.id, sign_in.now);
-    insert_family(db, &first, sign_in.session.family_expires_at)?;
+    insert_family(db, &first, &sign_in.session)?;
     insert_token(db, &first)?;
     for (index, kind) in events.iter().enumerate() {
         let event = sign_in
@@ -80,8 +80,8 @@ fn link_with_user(
         .transpose()
 }
 
-/// A returning login: the provider's new tokens (the old refresh token kept when none came)
-/// and the email as received.
+/// A returning login: the provider's new tokens (a stored one kept when none came, see
+/// `crate::sign_in::refresh_link`) and the email as received.
 fn refresh_link(
     db: &Connection,
     link: &LinkedAccount,
@@ -93,7 +93,7 @@ fn refresh_link(
         params![
             link.id.as_uuid().into_bytes(),
             email_to_column(sign_in.identity.email.as_ref()),
-            sign_in.access_token.as_str(),
+            new_access_token(sign_in),
             sign_in.refresh_token.as_ref().map(|token| token.as_str()),
             time_text(sign_in.now)?,
         ],

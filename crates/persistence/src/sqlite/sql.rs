@@ -28,20 +28,21 @@ pub(crate) const GRANT_OF_LINK: &str =
 pub(crate) const INSERT_LINK: &str = "INSERT INTO linked_accounts (id, user_id, provider, \
      subject, email, access_token, refresh_token, created_at, updated_at) \
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)";
-/// A returning login: new tokens and email; the old provider refresh token stays when none
-/// came (most providers send one only on the first consent).
-pub(crate) const REFRESH_LINK: &str = "UPDATE linked_accounts SET email = ?2, access_token = ?3, \
-     refresh_token = COALESCE(?4, refresh_token), updated_at = ?5 WHERE id = ?1";
+/// A returning login: new tokens and email; a stored token stays when no new one came (the
+/// refresh token most providers send only on the first consent; both after a native sign-in).
+pub(crate) const REFRESH_LINK: &str = "UPDATE linked_accounts SET email = ?2, \
+     access_token = COALESCE(?3, access_token), refresh_token = COALESCE(?4, refresh_token), \
+     updated_at = ?5 WHERE id = ?1";
 pub(crate) const DELETE_LINK: &str = "DELETE FROM linked_accounts WHERE id = ?1";
 
 pub(crate) const INSERT_FAMILY: &str = "INSERT INTO refresh_families (id, user_id, created_at, \
-     expires_at, revoked) VALUES (?1, ?2, ?3, ?4, 0)";
+     expires_at, revoked, auth_time) VALUES (?1, ?2, ?3, ?4, 0, ?5)";
 pub(crate) const INSERT_TOKEN: &str = "INSERT INTO refresh_tokens (token_hash, user_id, \
      family_id, created_at, expires_at, used) VALUES (?1, ?2, ?3, ?4, ?5, 0)";
 pub(crate) const TOKEN: &str =
     "SELECT user_id, family_id, expires_at, used FROM refresh_tokens WHERE token_hash = ?1";
 pub(crate) const FAMILY: &str =
-    "SELECT id, user_id, expires_at, revoked FROM refresh_families WHERE id = ?1";
+    "SELECT id, user_id, expires_at, revoked, auth_time FROM refresh_families WHERE id = ?1";
 pub(crate) const MARK_USED: &str = "UPDATE refresh_tokens SET used = 1 WHERE token_hash = ?1";
 pub(crate) const REVOKE_FAMILY: &str = "UPDATE refresh_families SET revoked = 1 WHERE id = ?1";
 /// Text order of RFC 3339 times is time order to the second, as on the sea-orm adapter:

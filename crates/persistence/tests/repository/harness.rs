@@ -30,6 +30,36 @@ where
     rethrow("PostgreSQL", outcome);
 }
 
+/// Runs `test` on a connected, unmigrated SQLite file (with its path), then on a fresh
+/// unmigrated PostgreSQL database when `TEST_POSTGRES_URL` is set: for tests of what a
+/// migration does to rows written before it.
+pub async fn on_every_unmigrated_backend<F, Fut>(test: F)
+where
+    F: Fn(SeaOrmRepository, Option<std::path::PathBuf>) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("test.db").display());
+    let repo = connect(&DatabaseOptions::new(url))
+        .await
+        .expect("connect to SQLite");
+    let outcome = tokio::spawn(test(repo.clone(), Some(dir.path().to_owned()))).await;
+    repo.connection().close_by_ref().await.ok();
+    rethrow("SQLite", outcome);
+
+    let Some(admin_url) = postgres_admin_url() else {
+        return;
+    };
+    let database = PostgresDatabase::create(&admin_url).await;
+    let repo = connect(&DatabaseOptions::new(database.url()))
+        .await
+        .expect("connect to PostgreSQL");
+    let outcome = tokio::spawn(test(repo.clone(), None)).await;
+    repo.connection().close_by_ref().await.ok();
+    database.drop().await;
+    rethrow("PostgreSQL", outcome);
+}
+
 /// A migrated repository on a new SQLite file in `dir`.
 pub async fn sqlite_repository(dir: &Path) -> SeaOrmRepository {
     let url = format!("sqlite://{}?mode=rwc", dir.join("test.db").display());

@@ -5,8 +5,10 @@
 mod contract;
 mod cross_adapter;
 mod database;
+mod file_modes;
 mod fixtures;
 mod harness;
 mod migration_lock;
+mod migrations;
 mod postgres;
 mod sqlite;

@@ -92,24 +92,41 @@ fn eddsa_header() -> String {
 }
 
 #[test]
-fn an_issued_access_token_verifies_to_its_user() {
+fn an_issued_access_token_verifies_to_its_user_and_the_time_of_its_login() {
     let tokens = tokens();
     let user = UserId::new();
-    let issued = tokens.issue_access(user, now()).unwrap();
+    let login = now() - Duration::hours(3);
+    let issued = tokens.issue_access(user, login, now()).unwrap();
     assert_eq!(issued.expires_at, now() + Duration::minutes(15));
     assert_eq!(
         tokens.verify_access(issued.value.expose(), now()),
         Some(VerifiedAccess {
             user,
-            issued_at: now()
+            issued_at: now(),
+            auth_time: Some(login),
         }),
-        "the user, and when the login issued it"
+        "the user, when it was issued, and when its session's login happened"
+    );
+}
+
+#[test]
+fn a_token_without_auth_time_stays_valid_but_says_no_login_time() {
+    // Issued before access tokens carried `auth_time`: valid until it expires, never recent.
+    let user = UserId::new();
+    let token = forged(user, &eddsa_header(), Sign::Real);
+    assert_eq!(
+        tokens().verify_access(&token, now()),
+        Some(VerifiedAccess {
+            user,
+            issued_at: now(),
+            auth_time: None,
+        })
     );
 }
 
 #[test]
 fn the_token_carries_the_documented_header_and_claims() {
-    let issued = tokens().issue_access(UserId::new(), now()).unwrap();
+    let issued = tokens().issue_access(UserId::new(), now(), now()).unwrap();
     let header = jsonwebtoken::decode_header(issued.value.expose()).unwrap();
     assert_eq!(header.alg, Algorithm::EdDSA);
     assert_eq!(header.kid, Some(current_kid()));
@@ -117,6 +134,7 @@ fn the_token_carries_the_documented_header_and_claims() {
     assert_eq!(claims["iss"], "social-login");
     assert_eq!(claims["token_use"], "access");
     assert_eq!(claims["iat"], now().unix_timestamp());
+    assert_eq!(claims["auth_time"], now().unix_timestamp());
     assert!(claims.get("aud").is_none(), "no audience configured");
     assert!(claims["jti"].as_str().is_some_and(|jti| jti.len() >= 20));
 }
@@ -134,7 +152,7 @@ fn the_configured_issuer_and_audience_are_signed_and_required() {
             .with_audience(Some("api.example.com".into()))
     };
     let user = UserId::new();
-    let issued = configured().issue_access(user, now()).unwrap();
+    let issued = configured().issue_access(user, now(), now()).unwrap();
     let claims = payload(issued.value.expose());
     assert_eq!(claims["iss"], "https://auth.example.com");
     assert_eq!(claims["aud"], "api.example.com");
@@ -154,7 +172,7 @@ fn the_configured_issuer_and_audience_are_signed_and_required() {
     }
     let plain = tokens()
         .with_issuer("https://auth.example.com")
-        .issue_access(user, now())
+        .issue_access(user, now(), now())
         .unwrap();
     assert_eq!(
         configured().verify_access(plain.value.expose(), now()),
@@ -166,8 +184,8 @@ fn the_configured_issuer_and_audience_are_signed_and_required() {
 fn each_token_gets_its_own_id() {
     let tokens = tokens();
     let user = UserId::new();
-    let first = tokens.issue_access(user, now()).unwrap();
-    let second = tokens.issue_access(user, now()).unwrap();
+    let first = tokens.issue_access(user, now(), now()).unwrap();
+    let second = tokens.issue_access(user, now(), now()).unwrap();
     assert_ne!(first.value, second.value);
 }
 
@@ -175,7 +193,7 @@ fn each_token_gets_its_own_id() {
 fn a_token_is_refused_from_its_expiry_on() {
     let tokens = tokens();
     let user = UserId::new();
-    let issued = tokens.issue_access(user, now()).unwrap();
+    let issued = tokens.issue_access(user, now(), now()).unwrap();
     let token = issued.value.expose();
     let last_valid = issued.expires_at - Duration::seconds(1);
     assert_eq!(
@@ -190,7 +208,7 @@ fn a_token_is_refused_from_its_expiry_on() {
 fn a_token_signed_with_another_secret_is_refused() {
     let user = UserId::new();
     let theirs = tokens_with("theirs", &[])
-        .issue_access(user, now())
+        .issue_access(user, now(), now())
         .unwrap();
     assert_eq!(tokens().verify_access(theirs.value.expose(), now()), None);
 }
@@ -198,7 +216,9 @@ fn a_token_signed_with_another_secret_is_refused() {
 #[test]
 fn a_token_signed_under_a_previous_key_verifies_after_rotation() {
     let user = UserId::new();
-    let before = tokens_with("old", &[]).issue_access(user, now()).unwrap();
+    let before = tokens_with("old", &[])
+        .issue_access(user, now(), now())
+        .unwrap();
     let rotated = tokens_with("new", &["old"]);
     assert_eq!(
         rotated
@@ -207,7 +227,7 @@ fn a_token_signed_under_a_previous_key_verifies_after_rotation() {
         Some(user)
     );
 
-    let after = rotated.issue_access(user, now()).unwrap();
+    let after = rotated.issue_access(user, now(), now()).unwrap();
     let kid = jsonwebtoken::decode_header(after.value.expose())
         .unwrap()
         .kid;
@@ -323,7 +343,7 @@ fn an_eddsa_signature_under_another_header_algorithm_is_refused() {
 #[test]
 fn a_tampered_payload_or_signature_is_refused() {
     let tokens = tokens();
-    let issued = tokens.issue_access(UserId::new(), now()).unwrap();
+    let issued = tokens.issue_access(UserId::new(), now(), now()).unwrap();
     let parts: Vec<&str> = issued.value.expose().split('.').collect();
     let mut claims = payload(issued.value.expose());
     claims["sub"] = UserId::new().to_string().into();

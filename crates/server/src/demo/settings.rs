@@ -85,8 +85,18 @@ pub fn demo_settings(
     private::file(&database)?;
     settings.database.url = format!("sqlite://{}?mode=rwc", database.display());
     settings.server.bind = base.trim_start_matches("http://").to_owned();
+    // Its own address: the base of the discovery document's `jwks_uri` and the issuer.
+    settings.server.public_url = Some(base.to_owned());
     simulated::enable_all(&mut settings, simulator, |key| client(base, key));
     Ok(settings)
+}
+
+/// `secret` passes the `secret_key` checks of every configuration.
+fn strong(secret: &str) -> bool {
+    match Settings::with_secret_key(secret).validate() {
+        Ok(()) => true,
+        Err(errors) => !errors.mentions("secret_key"),
+    }
 }
 
 /// The demo's secret, made once and kept in the data directory so sessions survive a
@@ -95,7 +105,9 @@ fn demo_secret(data_dir: &Path) -> Result<String, StartupError> {
     let path = data_dir.join("secret_key");
     private::file(&path)?;
     match std::fs::read_to_string(&path) {
-        Ok(secret) if secret.trim().len() >= 32 => Ok(secret.trim().to_owned()),
+        // A key an older version made may fall short of today's strength check: then a new
+        // one (the demo's sessions do not survive that, which is fine for a demo).
+        Ok(secret) if strong(secret.trim()) => Ok(secret.trim().to_owned()),
         _ => {
             let secret = social_login_security::generate_secret_key();
             std::fs::write(&path, &secret)

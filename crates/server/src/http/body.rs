@@ -1,4 +1,9 @@
-//! Reads each request body in full, within its bounds, before any layer or handler answers.
+//! Reads each request body in full, within its bounds and its deadline, before any layer or
+//! handler answers, and before the request takes an in-flight slot.
+//!
+//! The deadline (`http.body_read_timeout_seconds`) is the body's own, shorter than the whole
+//! request's: a client trickling its body is cut after it, 408 and the connection closed,
+//! and meanwhile it holds no slot, so slow bodies cannot shut other clients out.
 //!
 //! hyper reuses a connection only if the request body was read to its end by the time the
 //! response goes out. The rate limit and the bearer check answer without reading the body, and
@@ -15,19 +20,26 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use social_login_domain::ErrorCode;
 use std::pin::Pin;
+use std::time::Duration;
 
 /// How far past `max_body_bytes` a body is still read and thrown away, so that a client a
 /// little over the limit gets its 413 on a connection it can keep using. Larger bodies are
 /// not read: 413 and the connection is closed.
 const OVER_LIMIT_DRAIN_BYTES: usize = 1 << 20;
 
-/// `max_body_bytes` of CONTRACT §3.
+/// `http.max_body_bytes` and `http.body_read_timeout_seconds`.
 #[derive(Debug, Clone, Copy)]
-pub struct BodyLimit(pub usize);
+pub struct BodyLimit {
+    pub max_bytes: usize,
+    pub read_timeout: Duration,
+}
 
 /// The body as the layers and handlers behind it see it: in memory, at most the limit.
 pub async fn read_whole(
-    State(BodyLimit(max_bytes)): State<BodyLimit>,
+    State(BodyLimit {
+        max_bytes,
+        read_timeout,
+    }): State<BodyLimit>,
     request: Request,
     next: Next,
 ) -> Response {
@@ -41,7 +53,14 @@ pub async fn read_whole(
         return too_large(false);
     }
     let capacity = declared.unwrap_or(0).min(max_bytes);
-    match read(body, capacity, max_bytes, drain_limit).await {
+    let read = tokio::time::timeout(read_timeout, read(body, capacity, max_bytes, drain_limit));
+    let Ok(read) = read.await else {
+        // The rest of the body may still be on its way: the connection cannot be reused.
+        return ApiError::of(ErrorCode::RequestTimeout)
+            .closing_connection()
+            .into_response();
+    };
+    match read {
         Read::Whole(bytes) => {
             next.run(Request::from_parts(parts, Body::from(bytes)))
                 .await

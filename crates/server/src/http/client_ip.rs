@@ -37,6 +37,22 @@ impl ClientIp {
     pub const UNKNOWN: Self = Self(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
 }
 
+impl ClientIp {
+    /// What limits count this client by: an IPv4 address itself, an IPv6 address by its
+    /// first `ipv6_prefix` bits. One subscriber usually gets a whole /64 (often a /56 or
+    /// /48), so keying on the full IPv6 address would give one machine 2^64 fresh buckets.
+    pub fn network(self, ipv6_prefix: u8) -> IpAddr {
+        match self.0 {
+            IpAddr::V4(v4) => IpAddr::V4(v4),
+            IpAddr::V6(v6) => {
+                let bits = u32::from(ipv6_prefix.min(128));
+                let mask = u128::MAX.checked_shl(128 - bits).unwrap_or(0);
+                IpAddr::V6(Ipv6Addr::from(u128::from(v6) & mask))
+            }
+        }
+    }
+}
+
 impl fmt::Display for ClientIp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
@@ -54,7 +70,7 @@ impl TrustedProxies {
 
     /// An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`, how a dual-stack socket reports an
     /// IPv4 peer) matches the IPv4 networks too.
-    fn contains(&self, address: IpAddr) -> bool {
+    pub(crate) fn contains(&self, address: IpAddr) -> bool {
         let canonical = address.to_canonical();
         self.0
             .iter()
@@ -71,6 +87,10 @@ impl TrustedProxies {
 /// or [`MAX_FORWARDED_ENTRIES`] were examined), the client is the last trusted address it
 /// reached: a hop our own proxies vouch for, never a value the client chose.
 ///
+/// The lines are read as bytes and only the entries the walk examines must be addresses:
+/// whatever the client put left of them (non-ASCII bytes included) is never looked at, so it
+/// cannot make the service discard what its proxies wrote.
+///
 /// `1.2.3.4:5678`, `[2001:db8::1]:80` and `[2001:db8::1]` (proxies that add the port) are
 /// read as their address. Results are canonical: `::ffff:1.2.3.4` becomes `1.2.3.4`.
 pub fn resolve(peer: IpAddr, headers: &HeaderMap, trusted: &TrustedProxies) -> IpAddr {
@@ -82,8 +102,7 @@ pub fn resolve(peer: IpAddr, headers: &HeaderMap, trusted: &TrustedProxies) -> I
         .get_all(X_FORWARDED_FOR)
         .iter()
         .rev()
-        // A line that is not visible ASCII reads as one entry that is not an address.
-        .flat_map(|line| line.to_str().unwrap_or_default().rsplit(','))
+        .flat_map(|line| line.as_bytes().rsplit(|&byte| byte == b','))
         .take(MAX_FORWARDED_ENTRIES);
     for entry in entries {
         let Some(address) = parse_entry(entry) else {
@@ -98,12 +117,14 @@ pub fn resolve(peer: IpAddr, headers: &HeaderMap, trusted: &TrustedProxies) -> I
 }
 
 /// One `X-Forwarded-For` entry as a canonical address; `None` for `unknown`, obfuscated
-/// identifiers (RFC 7239 `_hidden`), empty entries and anything else.
-fn parse_entry(entry: &str) -> Option<IpAddr> {
-    let entry = entry.trim_matches([' ', '\t']);
-    if entry.len() > MAX_ENTRY_LEN {
+/// identifiers (RFC 7239 `_hidden`), empty entries, bytes that are not ASCII and anything
+/// else.
+fn parse_entry(entry: &[u8]) -> Option<IpAddr> {
+    let entry = entry.trim_ascii();
+    if entry.len() > MAX_ENTRY_LEN || !entry.is_ascii() {
         return None;
     }
+    let entry = std::str::from_utf8(entry).ok()?;
     let address = entry
         .parse::<IpAddr>()
         .ok()

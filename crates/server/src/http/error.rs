@@ -199,7 +199,7 @@ fn default_detail(code: ErrorCode) -> &'static str {
         ErrorCode::Unauthorized => "a valid bearer token is required",
         ErrorCode::InvalidCredentials => "the credentials are invalid",
         ErrorCode::ReauthenticationRequired => {
-            "log in again: this needs a login from the last 5 minutes"
+            "log in again: this needs a recent login, and a refresh is not one"
         }
         ErrorCode::PayloadTooLarge => "request body is too large",
         ErrorCode::RequestTimeout => "the request took too long; the connection is closed",

@@ -4,7 +4,7 @@
 use super::AppState;
 use super::dto::{IdTokenRequest, LinkedAccountRead, LoginResponse};
 use super::error::{ApiError, Problem};
-use super::extract::{ApiJson, CurrentUser, ProviderPath, RequestOrigin};
+use super::extract::{ApiJson, CurrentSession, ProviderPath, RequestOrigin};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -36,7 +36,8 @@ pub async fn sign_in(
     Ok(Json(result.into()))
 }
 
-/// Link the provider account an app's id_token is about to the caller.
+/// Link the provider account an app's id_token is about to the caller; needs a recent
+/// login (401 `ReauthenticationRequired`).
 #[utoipa::path(post, path = "/auth/oauth/{provider}/id-token/connect", tag = "oauth",
     params(("provider" = String, Path, description = "provider key: google, microsoft or apple")),
     request_body = IdTokenRequest,
@@ -52,7 +53,7 @@ pub async fn sign_in(
     security(("bearer" = [])))]
 pub async fn connect(
     State(state): State<AppState>,
-    CurrentUser(caller): CurrentUser,
+    CurrentSession(caller): CurrentSession,
     ProviderPath(provider): ProviderPath,
     RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<IdTokenRequest>,
@@ -60,7 +61,7 @@ pub async fn connect(
     let command = command(&state, &provider, request)?;
     let link = state
         .service
-        .id_token_connect(caller, command, &origin)
+        .id_token_connect(caller.access, command, &origin)
         .await?;
     Ok((StatusCode::CREATED, Json(LinkedAccountRead::from(&link))))
 }

@@ -1,7 +1,9 @@
 //! `http.max_in_flight`: a cap on the requests handled at once, shedding the rest at once.
 //!
-//! Past the cap a request is answered 503 `ServiceUnavailable` with `Retry-After` before its
-//! body is read: no queue forms, and the memory the requests in progress hold stays bounded.
+//! A request is counted once its body is read (`body::read_whole` runs first, under its own
+//! deadline): a client that sends its body slowly, or not at all, holds no slot, so it cannot
+//! make the service answer 503 to everyone else. Past the cap a request is answered 503
+//! `ServiceUnavailable` with `Retry-After`: no queue forms.
 
 use super::error::ApiError;
 use axum::extract::{Request, State};
@@ -36,12 +38,11 @@ pub async fn limit(
         return next.run(request).await;
     }
     let Ok(_slot) = slots.try_acquire_owned() else {
-        // The body is not read: the connection cannot be reused.
+        // The body was read: the connection stays usable for the retry.
         return ApiError::new(
             ErrorCode::ServiceUnavailable,
             "the service is at capacity; retry later",
         )
-        .closing_connection()
         .into_response();
     };
     next.run(request).await

@@ -3,17 +3,22 @@
 use super::AppState;
 use super::dto::{AuthorizeResponse, CallbackRequest, LinkedAccountRead, LoginResponse};
 use super::error::{ApiError, Problem};
-use super::extract::{ApiJson, CurrentUser, OptionalBearer, ProviderPath, RequestOrigin};
+use super::extract::{
+    ApiJson, CurrentSession, CurrentUser, OptionalBearer, ProviderPath, RequestOrigin,
+};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use social_login_ports::PostBody;
 
-/// Start a login, or a connect when a valid bearer token is sent.
+/// Start a login, or a connect when a valid bearer token is sent (its session's login must
+/// be recent, else 401 `ReauthenticationRequired`).
 #[utoipa::path(get, path = "/auth/oauth/{provider}/authorize", tag = "oauth",
     params(("provider" = String, Path, description = "provider key")),
     responses(
         (status = 200, body = AuthorizeResponse),
+        (status = 401, body = Problem, content_type = "application/problem+json",
+            description = "ReauthenticationRequired: a connect needs a recent login"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
     ),
     security((), ("bearer" = [])))]
@@ -54,7 +59,8 @@ pub async fn callback(
     Ok(Json(result.into()))
 }
 
-/// Link a provider account to the caller.
+/// Link a provider account to the caller; needs a recent login (401
+/// `ReauthenticationRequired`).
 #[utoipa::path(post, path = "/auth/oauth/{provider}/connect", tag = "oauth",
     params(("provider" = String, Path, description = "provider key")),
     request_body = CallbackRequest,
@@ -69,7 +75,7 @@ pub async fn callback(
     security(("bearer" = [])))]
 pub async fn connect(
     State(state): State<AppState>,
-    CurrentUser(caller): CurrentUser,
+    CurrentSession(caller): CurrentSession,
     ProviderPath(provider): ProviderPath,
     RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<CallbackRequest>,
@@ -80,7 +86,7 @@ pub async fn connect(
         &request.state,
         post_body(&request),
     )?;
-    let link = state.service.connect(caller, ret, &origin).await?;
+    let link = state.service.connect(caller.access, ret, &origin).await?;
     Ok((StatusCode::CREATED, Json(LinkedAccountRead::from(&link))))
 }
 

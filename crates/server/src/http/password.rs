@@ -121,12 +121,13 @@ pub async fn events(
 }
 
 /// Delete the caller's account: its links and sessions go too, and each link's grant is
-/// revoked at its provider (best effort). Needs a login from the last 5 minutes.
+/// revoked at its provider (best effort). Needs a recent login (`[tokens]
+/// reauthentication_seconds`); a refresh is not a login.
 #[utoipa::path(delete, path = "/users/me", tag = "session",
     responses(
         (status = 204, description = "deleted"),
         (status = 401, body = Problem, content_type = "application/problem+json",
-            description = "no valid bearer token (`Unauthorized`), or its login is over 5 minutes old (`ReauthenticationRequired`)"),
+            description = "no valid bearer token (`Unauthorized`), or its session's login is not recent (`ReauthenticationRequired`)"),
     ),
     security(("bearer" = [])))]
 pub async fn delete_me(

@@ -19,9 +19,12 @@ use tower_governor::key_extractor::KeyExtractor;
 type Layer = GovernorLayer<ClientIpKey, NoOpMiddleware, Body>;
 
 /// Keys each bucket on the [`ClientIp`] the `client_ip::record` middleware resolved (behind
-/// trusted proxies, the forwarded client; otherwise the peer).
+/// trusted proxies, the forwarded client; otherwise the peer), IPv6 clients by their
+/// network of `ipv6_prefix` bits ([`ClientIp::network`]).
 #[derive(Debug, Clone, Copy)]
-pub struct ClientIpKey;
+pub struct ClientIpKey {
+    pub ipv6_prefix: u8,
+}
 
 impl KeyExtractor for ClientIpKey {
     type Key = IpAddr;
@@ -32,7 +35,7 @@ impl KeyExtractor for ClientIpKey {
         request
             .extensions()
             .get::<ClientIp>()
-            .map(|client| client.0)
+            .map(|client| client.network(self.ipv6_prefix))
             .ok_or(GovernorError::UnableToExtractKey)
     }
 }
@@ -46,7 +49,9 @@ pub fn layer(limit: RateLimit) -> Layer {
         GovernorConfigBuilder::default()
             .period(limit.period)
             .burst_size(limit.burst.max(1))
-            .key_extractor(ClientIpKey)
+            .key_extractor(ClientIpKey {
+                ipv6_prefix: limit.ipv6_prefix,
+            })
             .finish()
             .expect("period and burst are non-zero"),
     );
@@ -86,14 +91,50 @@ mod tests {
             .insert(axum::extract::ConnectInfo(peer));
         let client: IpAddr = "203.0.113.1".parse().unwrap();
         request.extensions_mut().insert(ClientIp(client));
-        assert_eq!(ClientIpKey.extract(&request).unwrap(), client);
+        assert_eq!(KEY_64.extract(&request).unwrap(), client);
+    }
+
+    const KEY_64: ClientIpKey = ClientIpKey { ipv6_prefix: 64 };
+
+    fn key_of(client: &str, ipv6_prefix: u8) -> String {
+        let mut request = Request::new(());
+        request
+            .extensions_mut()
+            .insert(ClientIp(client.parse().unwrap()));
+        let key = ClientIpKey { ipv6_prefix };
+        key.extract(&request).unwrap().to_string()
+    }
+
+    #[test]
+    fn ipv6_clients_are_keyed_by_their_network_and_ipv4_clients_by_their_address() {
+        let cases = [
+            ("2001:db8:1:2::1", 64, "2001:db8:1:2::"),
+            ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", 64, "2001:db8:1:2::"),
+            ("2001:db8:1:2ff::1", 56, "2001:db8:1:200::"),
+            ("2001:db8:1:2::1", 48, "2001:db8:1::"),
+            ("2001:db8:1:2::1", 128, "2001:db8:1:2::1"),
+            ("203.0.113.7", 64, "203.0.113.7"),
+            ("203.0.113.7", 32, "203.0.113.7"),
+        ];
+        for (client, prefix, key) in cases {
+            assert_eq!(key_of(client, prefix), key, "{client}/{prefix}");
+        }
+    }
+
+    #[test]
+    fn two_addresses_of_one_64_share_a_key_and_neighbouring_64s_do_not() {
+        assert_eq!(
+            key_of("2001:db8::1", 64),
+            key_of("2001:db8::ffff:ffff:ffff:ffff", 64)
+        );
+        assert_ne!(key_of("2001:db8::1", 64), key_of("2001:db8:0:1::1", 64));
     }
 
     #[test]
     fn a_request_without_a_resolved_client_ip_has_no_key() {
         let request = Request::new(());
         assert!(matches!(
-            ClientIpKey.extract(&request),
+            KEY_64.extract(&request),
             Err(GovernorError::UnableToExtractKey)
         ));
     }

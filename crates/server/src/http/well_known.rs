@@ -5,9 +5,10 @@ use super::AppState;
 use super::error::{ApiError, Problem};
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, Uri, header, uri::Authority};
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+use social_login_domain::ErrorCode;
 use social_login_security::PublicJwk;
 use utoipa::ToSchema;
 
@@ -15,6 +16,7 @@ pub const JWKS_PATH: &str = "/.well-known/jwks.json";
 /// Long enough to spare the service, short enough that a new key (after a `secret_key`
 /// rotation) reaches verifiers that do not refetch on an unknown `kid` within minutes.
 const JWKS_CACHE: HeaderValue = HeaderValue::from_static("public, max-age=300");
+/// The document changes only with the configuration (`server.public_url`, `tokens.issuer`).
 const DISCOVERY_CACHE: HeaderValue = HeaderValue::from_static("public, max-age=3600");
 
 /// A public signing key (RFC 8037 `OKP`/`Ed25519`); never a private part.
@@ -55,12 +57,14 @@ pub struct OpenIdConfiguration {
 pub struct WellKnown {
     jwks: Bytes,
     issuer: String,
-    /// `{issuer}/.well-known/jwks.json` when the issuer is an http(s) URL; otherwise the
-    /// JWKS address is built from the request's host.
-    jwks_uri: Option<String>,
+    /// The discovery document; `None` without `server.public_url`, the only base its
+    /// `jwks_uri` may have (never the request's `Host`, which the client chooses).
+    discovery: Option<Bytes>,
 }
 
 impl WellKnown {
+    /// The key set of `issuer`'s tokens, and no discovery document until
+    /// [`WellKnown::with_jwks_uri`] names where the key set is.
     pub fn new(issuer: &str, keys: &[PublicJwk]) -> Self {
         let keys = keys
             .iter()
@@ -74,33 +78,25 @@ impl WellKnown {
             })
             .collect();
         let jwks = serde_json::to_vec(&Jwks { keys }).expect("a JWKS serialises");
-        let jwks_uri = url::Url::parse(issuer)
-            .ok()
-            .filter(|url| matches!(url.scheme(), "http" | "https"))
-            .map(|_| format!("{}{JWKS_PATH}", issuer.trim_end_matches('/')));
         Self {
             jwks: Bytes::from(jwks),
             issuer: issuer.to_owned(),
-            jwks_uri,
+            discovery: None,
         }
     }
 
-    /// The JWKS address, absolute; `None` when it depends on a request without a usable host.
-    fn jwks_uri(&self, uri: &Uri, headers: &HeaderMap) -> Option<String> {
-        if let Some(fixed) = &self.jwks_uri {
-            return Some(fixed.clone());
-        }
-        let host = match uri.authority() {
-            Some(authority) => authority.clone(),
-            None => headers.get(header::HOST)?.to_str().ok()?.parse().ok()?,
-        };
-        plain_host(&host).then(|| format!("http://{host}{JWKS_PATH}"))
+    /// Serves the discovery document with this absolute `jwks_uri` (built on
+    /// `server.public_url`); `None` serves none.
+    pub fn with_jwks_uri(mut self, jwks_uri: Option<String>) -> Self {
+        self.discovery = jwks_uri.map(|jwks_uri| {
+            let document = OpenIdConfiguration {
+                issuer: self.issuer.clone(),
+                jwks_uri,
+            };
+            Bytes::from(serde_json::to_vec(&document).expect("the discovery document serialises"))
+        });
+        self
     }
-}
-
-/// A host and port only: no user info, which could make the URL point elsewhere.
-fn plain_host(authority: &Authority) -> bool {
-    !authority.as_str().contains('@') && !authority.host().is_empty()
 }
 
 /// The public keys of the access tokens (RFC 7517).
@@ -108,84 +104,63 @@ fn plain_host(authority: &Authority) -> bool {
     (status = 200, body = Jwks, description = "Cache-Control: public, max-age=300"),
 ))]
 pub async fn jwks(State(state): State<AppState>) -> Response {
+    json_document(state.well_known.jwks.clone(), JWKS_CACHE)
+}
+
+/// The issuer of the access tokens and the address of its keys, `jwks_uri`, under
+/// `server.public_url`. Not served (404) when `server.public_url` is unset.
+#[utoipa::path(get, path = "/.well-known/openid-configuration", tag = "tokens", responses(
+    (status = 200, body = OpenIdConfiguration, description = "Cache-Control: public, max-age=3600"),
+    (status = 404, body = Problem, content_type = "application/problem+json",
+        description = "`server.public_url` is not configured"),
+))]
+pub async fn openid_configuration(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let document = state
+        .well_known
+        .discovery
+        .clone()
+        .ok_or_else(|| ApiError::of(ErrorCode::NotFound))?;
+    Ok(json_document(document, DISCOVERY_CACHE))
+}
+
+fn json_document(body: Bytes, cache: HeaderValue) -> Response {
     (
         [
             (
                 header::CONTENT_TYPE,
                 HeaderValue::from_static("application/json"),
             ),
-            (header::CACHE_CONTROL, JWKS_CACHE),
+            (header::CACHE_CONTROL, cache),
         ],
-        state.well_known.jwks.clone(),
+        body,
     )
         .into_response()
-}
-
-/// The issuer of the access tokens and the address of its keys. `jwks_uri` is under the
-/// issuer when `[tokens] issuer` is an http(s) URL, else under the request's host.
-#[utoipa::path(get, path = "/.well-known/openid-configuration", tag = "tokens", responses(
-    (status = 200, body = OpenIdConfiguration),
-    (status = 422, body = Problem, content_type = "application/problem+json",
-        description = "no usable Host header and no URL issuer to build `jwks_uri` from"),
-))]
-pub async fn openid_configuration(
-    State(state): State<AppState>,
-    uri: Uri,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let well_known = &state.well_known;
-    let jwks_uri = well_known.jwks_uri(&uri, &headers).ok_or_else(|| {
-        ApiError::validation("the request has no usable Host header to build jwks_uri from")
-    })?;
-    let document = OpenIdConfiguration {
-        issuer: well_known.issuer.clone(),
-        jwks_uri,
-    };
-    Ok((
-        [(header::CACHE_CONTROL, DISCOVERY_CACHE)],
-        axum::Json(document),
-    )
-        .into_response())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn request(host: Option<&str>) -> (Uri, HeaderMap) {
-        let mut headers = HeaderMap::new();
-        if let Some(host) = host {
-            headers.insert(header::HOST, HeaderValue::from_str(host).unwrap());
-        }
-        (
-            Uri::from_static("/.well-known/openid-configuration"),
-            headers,
-        )
+    #[test]
+    fn without_a_jwks_uri_there_is_no_discovery_document() {
+        assert!(WellKnown::new("social-login", &[]).discovery.is_none());
+        let known = WellKnown::new("social-login", &[]).with_jwks_uri(None);
+        assert!(known.discovery.is_none());
     }
 
     #[test]
-    fn a_url_issuer_is_the_base_of_the_jwks_uri_whatever_the_host() {
-        for issuer in ["https://auth.example.com", "https://auth.example.com/"] {
-            let known = WellKnown::new(issuer, &[]);
-            let (uri, headers) = request(Some("evil.example"));
-            assert_eq!(
-                known.jwks_uri(&uri, &headers).as_deref(),
-                Some("https://auth.example.com/.well-known/jwks.json")
-            );
-        }
-    }
-
-    #[test]
-    fn without_a_url_issuer_the_host_is_the_base_and_must_be_plain() {
-        let known = WellKnown::new("social-login", &[]);
-        let (uri, headers) = request(Some("127.0.0.1:8080"));
+    fn the_discovery_document_names_the_issuer_and_the_given_jwks_uri() {
+        let known = WellKnown::new("https://auth.example.com", &[]).with_jwks_uri(Some(
+            "https://auth.example.com/.well-known/jwks.json".into(),
+        ));
+        let document: serde_json::Value =
+            serde_json::from_slice(known.discovery.as_deref().unwrap()).unwrap();
         assert_eq!(
-            known.jwks_uri(&uri, &headers).as_deref(),
-            Some("http://127.0.0.1:8080/.well-known/jwks.json")
+            document,
+            serde_json::json!({
+                "issuer": "https://auth.example.com",
+                "jwks_uri": "https://auth.example.com/.well-known/jwks.json",
+            })
         );
-        for bad in [None, Some("user@evil.example"), Some("a b"), Some("")] {
-            let (uri, headers) = request(bad);
-            assert_eq!(known.jwks_uri(&uri, &headers), None, "{bad:?}");
-        }
     }
 }

@@ -1,10 +1,14 @@
-//! The accept loop: each client connection served by hyper's HTTP/1.1 server with a deadline
-//! for its request heads, the client address handed to the router, and a graceful shutdown.
+//! The accept loop: each client connection counted against its client's
+//! `http.max_connections_per_ip` (`per_ip`), served by hyper's HTTP/1.1 server with a
+//! deadline for its request heads, the client address handed to the router, and a graceful
+//! shutdown.
 //!
 //! Not `axum::serve`, which sets no timer on hyper, so hyper's header deadline never ran: a
 //! client sending its head a byte at a time held a connection (and a descriptor) for as long
 //! as it liked. The body and handling deadline is the router's (`http::request_timeout`).
 
+use super::per_ip::ConnectionsPerIp;
+use crate::http::TrustedProxies;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
@@ -19,18 +23,33 @@ use tokio::sync::watch;
 use tower::ServiceExt;
 
 /// What each connection is held to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConnectionOptions {
     /// From the moment hyper waits for a request head (a new connection, or a kept-alive one
     /// after its last response) until the head is complete; past it the connection is closed
     /// without a response.
     pub header_read_timeout: Duration,
+    /// Connections one client may hold open; more are closed at accept.
+    pub max_connections_per_ip: usize,
+    /// IPv6 peers are counted by their network of this many bits.
+    pub ipv6_prefix: u8,
+    /// Peers not counted: the reverse proxies, whose connections carry many clients.
+    pub exempt: TrustedProxies,
 }
 
-impl From<&crate::settings::HttpSettings> for ConnectionOptions {
-    fn from(http: &crate::settings::HttpSettings) -> Self {
+impl From<&crate::settings::Settings> for ConnectionOptions {
+    /// From validated settings (a `trusted_proxies` entry that does not parse is skipped;
+    /// validation refuses it before anything starts).
+    fn from(settings: &crate::settings::Settings) -> Self {
+        let exempt = settings
+            .server
+            .trusted_proxy_networks()
+            .filter_map(Result::ok);
         Self {
-            header_read_timeout: http.header_read_timeout(),
+            header_read_timeout: settings.http.header_read_timeout(),
+            max_connections_per_ip: settings.http.max_connections_per_ip,
+            ipv6_prefix: settings.rate_limit.ipv6_prefix,
+            exempt: TrustedProxies::new(exempt),
         }
     }
 }
@@ -51,6 +70,12 @@ pub async fn serve(
     // so `open_tx.closed()` completes once all of them are gone.
     let (shutdown, _) = watch::channel(());
     let (open_tx, open) = watch::channel(());
+    let per_ip = ConnectionsPerIp::new(
+        options.max_connections_per_ip,
+        options.ipv6_prefix,
+        options.exempt.clone(),
+    );
+    let header_read_timeout = options.header_read_timeout;
     let mut signal = std::pin::pin!(signal);
     loop {
         let (stream, peer) = tokio::select! {
@@ -63,11 +88,20 @@ pub async fn serve(
             },
             () = &mut signal => break,
         };
+        let Ok(counted) = per_ip.admit(peer.ip()) else {
+            // Closed before a byte is read: the cheapest answer to a client that already
+            // holds its share. Logged at debug only: a flood must not flood the logs.
+            tracing::debug!(%peer, "connection refused: too many from this client");
+            metrics::counter!("social_login_connections_refused_total").increment(1);
+            drop(stream);
+            continue;
+        };
         let stop = shutdown.subscribe();
         let open = open.clone();
         let router = router.clone();
         tokio::spawn(async move {
-            serve_connection(stream, peer, router, options, stop).await;
+            serve_connection(stream, peer, router, header_read_timeout, stop).await;
+            drop(counted);
             drop(open);
         });
     }
@@ -81,7 +115,7 @@ async fn serve_connection(
     stream: TcpStream,
     peer: SocketAddr,
     router: Router,
-    options: ConnectionOptions,
+    header_read_timeout: Duration,
     mut stop: watch::Receiver<()>,
 ) {
     // What `into_make_service_with_connect_info::<SocketAddr>()` does: the client-IP layer
@@ -93,7 +127,7 @@ async fn serve_connection(
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
-        .header_read_timeout(options.header_read_timeout);
+        .header_read_timeout(header_read_timeout);
     let connection = builder.serve_connection(TokioIo::new(stream), service);
     let mut connection = std::pin::pin!(connection);
     let result = tokio::select! {

@@ -16,6 +16,9 @@ pub struct ServerSettings {
     /// CIDRs or bare IPs of the reverse proxies in front of the service. Only a peer in one
     /// of them may name the client through `X-Forwarded-For`.
     pub trusted_proxies: Vec<String>,
+    /// Where clients reach the service, e.g. `https://auth.example.com`: the base of every
+    /// absolute URL it prints (never the request's `Host`). Unset: no discovery document.
+    pub public_url: Option<String>,
 }
 
 impl Default for ServerSettings {
@@ -23,6 +26,7 @@ impl Default for ServerSettings {
         Self {
             bind: "127.0.0.1:8080".to_owned(),
             trusted_proxies: Vec::new(),
+            public_url: None,
         }
     }
 }
@@ -31,6 +35,22 @@ impl ServerSettings {
     /// The parsed `bind`; never fails once [`super::Settings::validate`] passed.
     pub fn bind_addr(&self) -> Result<SocketAddr, AddrParseError> {
         self.bind.parse()
+    }
+
+    /// `public_url` as configured without a trailing `/`, when it is set and an absolute
+    /// http(s) URL: what the default issuer is and every absolute URL starts with.
+    pub fn public_base(&self) -> Option<&str> {
+        let configured = self.public_url.as_deref()?;
+        let url = url::Url::parse(configured).ok()?;
+        matches!(url.scheme(), "http" | "https").then(|| configured.trim_end_matches('/'))
+    }
+
+    /// The absolute URL of `path` (which starts with `/`) under `public_url`, keeping any
+    /// path prefix the service is mounted under: `https://x.example/auth` + `/a` is
+    /// `https://x.example/auth/a`. `None` without a `public_url`. (The discovery document's
+    /// `jwks_uri`; also what a provider's status or deletion callback URL is made of.)
+    pub fn public_url_for(&self, path: &str) -> Option<String> {
+        Some(format!("{}{path}", self.public_base()?))
     }
 
     /// Each `trusted_proxies` entry parsed, in order; all `Ok` once validation passed.
@@ -151,9 +171,12 @@ pub struct TokenSettings {
     pub refresh_ttl_seconds: u64,
     /// Absolute end of a session, however often its refresh token was rotated.
     pub refresh_family_max_seconds: u64,
-    /// The `iss` of access tokens. When it is an `http(s)` URL it is also the base of the
-    /// discovery document's `jwks_uri` (`{issuer}/.well-known/jwks.json`).
-    pub issuer: String,
+    /// How recent the session's login must be to delete the account or link a provider
+    /// account; a refresh does not count as a login.
+    pub reauthentication_seconds: u64,
+    /// The `iss` of access tokens. Unset: `server.public_url` when that is set, else
+    /// [`DEFAULT_ISSUER`] (see `Settings::issuer`).
+    pub issuer: Option<String>,
     /// The `aud` of access tokens; unset: none, and a token that carries one is refused.
     pub audience: Option<String>,
 }
@@ -167,20 +190,14 @@ impl Default for TokenSettings {
             access_ttl_seconds: 900,
             refresh_ttl_seconds: 2_592_000,
             refresh_family_max_seconds: 7_776_000,
-            issuer: DEFAULT_ISSUER.to_owned(),
+            reauthentication_seconds: 300,
+            issuer: None,
             audience: None,
         }
     }
 }
 
 impl TokenSettings {
-    /// The issuer as a URL when it is one (`http`/`https`), the base of `jwks_uri`.
-    pub fn issuer_url(&self) -> Option<url::Url> {
-        url::Url::parse(&self.issuer)
-            .ok()
-            .filter(|url| matches!(url.scheme(), "http" | "https"))
-    }
-
     pub fn access_ttl(&self) -> time::Duration {
         seconds(self.access_ttl_seconds)
     }
@@ -191,6 +208,10 @@ impl TokenSettings {
 
     pub fn refresh_family_max(&self) -> time::Duration {
         seconds(self.refresh_family_max_seconds)
+    }
+
+    pub fn reauthentication(&self) -> time::Duration {
+        seconds(self.reauthentication_seconds)
     }
 }
 
@@ -207,8 +228,16 @@ pub struct HttpSettings {
     pub header_read_timeout_seconds: u64,
     /// A request whose body and handling take longer is answered 408 and its connection closed.
     pub request_timeout_seconds: u64,
-    /// Requests handled at once; more are answered 503 at once (`/healthz` is exempt).
+    /// Receiving a request's body, from its complete head; past it 408 and the connection is
+    /// closed. A request holds no in-flight slot while its body arrives.
+    pub body_read_timeout_seconds: u64,
+    /// Requests handled at once, counted once their body is read; more are answered 503 at
+    /// once (`/healthz` is exempt).
     pub max_in_flight: usize,
+    /// Open connections one client holds at most (counted at accept by the TCP peer's
+    /// address, IPv6 peers by `rate_limit.ipv6_prefix`; trusted proxies are exempt); more
+    /// are closed at once.
+    pub max_connections_per_ip: usize,
     /// Password hashes computed at once (each holds 19 MiB); unset: one per CPU.
     pub max_concurrent_password_hashes: Option<usize>,
 }
@@ -220,7 +249,9 @@ impl Default for HttpSettings {
             max_body_bytes: 65_536,
             header_read_timeout_seconds: 10,
             request_timeout_seconds: 30,
+            body_read_timeout_seconds: 5,
             max_in_flight: 512,
+            max_connections_per_ip: 64,
             max_concurrent_password_hashes: None,
         }
     }
@@ -239,6 +270,10 @@ impl HttpSettings {
     pub fn request_timeout(&self) -> std::time::Duration {
         std::time::Duration::from_secs(self.request_timeout_seconds)
     }
+
+    pub fn body_read_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.body_read_timeout_seconds)
+    }
 }
 
 /// `[rate_limit]`: per client IP, on the endpoints that need no bearer token.
@@ -250,6 +285,9 @@ pub struct RateLimitSettings {
     pub per_second: u64,
     /// Requests allowed at once before 429.
     pub burst: u32,
+    /// IPv6 clients are counted per network of this many leading bits (one subscriber
+    /// usually has a whole /64); IPv4 clients per address.
+    pub ipv6_prefix: u8,
 }
 
 impl Default for RateLimitSettings {
@@ -258,6 +296,7 @@ impl Default for RateLimitSettings {
             enabled: true,
             per_second: 10,
             burst: 50,
+            ipv6_prefix: 64,
         }
     }
 }

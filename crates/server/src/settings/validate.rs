@@ -15,8 +15,14 @@ pub const MIN_SECRET_KEY_BYTES: usize = 32;
 /// whole server, so more than this from one instance is a typo.
 pub const MAX_DATABASE_CONNECTIONS: u32 = 1000;
 
+/// Shortest `rate_limit.ipv6_prefix`: a /32 is already a whole provider's allocation, so
+/// anything shorter would put unrelated networks in one bucket.
+const MIN_IPV6_PREFIX: u8 = 32;
+
 /// Upper bound of every `*_seconds` field (ten years): keeps `now + ttl` far from overflow.
 const MAX_SECONDS: u64 = 10 * 365 * 24 * 3600;
+/// `[tokens] reauthentication_seconds` at most: a login a day old is not a recent one.
+const MAX_REAUTHENTICATION_SECONDS: u64 = 24 * 3600;
 
 impl Settings {
     /// Checks every rule of `docs/configuration.md` and reports all problems at once.
@@ -37,6 +43,7 @@ impl Settings {
     /// Legal but risky choices, for start-up to log (never a value, only field paths).
     pub fn warnings(&self) -> Vec<String> {
         let mut warnings = providers::warnings(self);
+        warnings.extend(public_url_warnings(&self.server));
         let database = &self.database;
         if database.is_sqlite()
             && database.max_connections != DatabaseOptions::DEFAULT_MAX_CONNECTIONS
@@ -90,6 +97,9 @@ impl Settings {
                 "not a socket address (expected IP:port, e.g. 127.0.0.1:8080)",
             );
         }
+        if let Some(public_url) = &self.server.public_url {
+            check_public_url(errors, public_url);
+        }
         for (index, network) in self.server.trusted_proxy_networks().enumerate() {
             if let Err(reason) = network {
                 errors.push(
@@ -132,6 +142,15 @@ impl Settings {
             "tokens.refresh_family_max_seconds",
             self.tokens.refresh_family_max_seconds,
         );
+        if !(1..=MAX_REAUTHENTICATION_SECONDS).contains(&self.tokens.reauthentication_seconds) {
+            errors.push(
+                "tokens.reauthentication_seconds",
+                format!(
+                    "must be between 1 and {MAX_REAUTHENTICATION_SECONDS} (a day): a login \
+                     older than that is not recent"
+                ),
+            );
+        }
         check_token_claims(errors, &self.tokens);
         check_seconds(
             errors,
@@ -151,8 +170,16 @@ impl Settings {
             "http.request_timeout_seconds",
             self.http.request_timeout_seconds,
         );
+        check_seconds(
+            errors,
+            "http.body_read_timeout_seconds",
+            self.http.body_read_timeout_seconds,
+        );
         if self.http.max_in_flight == 0 {
             errors.push("http.max_in_flight", "must be at least 1");
+        }
+        if self.http.max_connections_per_ip == 0 {
+            errors.push("http.max_connections_per_ip", "must be at least 1");
         }
         if self.http.max_concurrent_password_hashes == Some(0) {
             errors.push(
@@ -168,6 +195,13 @@ impl Settings {
             if self.rate_limit.burst == 0 {
                 errors.push("rate_limit.burst", "must be at least 1");
             }
+        }
+        // Checked even with the limiter off: the connection limit keys clients the same way.
+        if !(MIN_IPV6_PREFIX..=128).contains(&self.rate_limit.ipv6_prefix) {
+            errors.push(
+                "rate_limit.ipv6_prefix",
+                format!("must be between {MIN_IPV6_PREFIX} and 128 (64: one subscriber's network)"),
+            );
         }
     }
 }
@@ -190,30 +224,77 @@ fn check_key_prefix(errors: &mut ConfigErrors, prefix: &str) {
 /// Longest `[tokens] issuer` or `audience`: they travel in every access token.
 const MAX_CLAIM_LEN: usize = 256;
 
+fn plain_claim(value: &str) -> bool {
+    !value.is_empty() && value.len() <= MAX_CLAIM_LEN && value.bytes().all(|b| b.is_ascii_graphic())
+}
+
 fn check_token_claims(errors: &mut ConfigErrors, tokens: &super::TokenSettings) {
-    let plain = |value: &str| {
-        !value.is_empty()
-            && value.len() <= MAX_CLAIM_LEN
-            && value.bytes().all(|b| b.is_ascii_graphic())
-    };
     let rule = format!("must be 1 to {MAX_CLAIM_LEN} printable ASCII characters without spaces");
-    if !plain(&tokens.issuer) {
-        errors.push("tokens.issuer", rule.clone());
-    } else if tokens.issuer.contains("://") {
-        // A URL issuer is the base of `jwks_uri`, so it must be one that can be extended.
-        match tokens.issuer_url() {
-            Some(url) if url.query().is_none() && url.fragment().is_none() => {}
-            _ => errors.push(
+    if let Some(issuer) = &tokens.issuer {
+        if !plain_claim(issuer) {
+            errors.push("tokens.issuer", rule.clone());
+        } else if issuer.contains("://") && !is_base_url(issuer) {
+            // An OpenID-style issuer is an http(s) URL without query or fragment.
+            errors.push(
                 "tokens.issuer",
                 "a URL issuer must be an http(s) URL without query or fragment, e.g. \"https://auth.example.com\"",
-            ),
+            );
         }
     }
     if let Some(audience) = &tokens.audience
-        && !plain(audience)
+        && !plain_claim(audience)
     {
         errors.push("tokens.audience", rule);
     }
+}
+
+/// An absolute http(s) URL with a host and no user info, query or fragment: one that can be
+/// extended with a path.
+fn is_base_url(value: &str) -> bool {
+    Url::parse(value).is_ok_and(|url| {
+        matches!(url.scheme(), "http" | "https")
+            && url.host().is_some()
+            && url.username().is_empty()
+            && url.password().is_none()
+            && url.query().is_none()
+            && url.fragment().is_none()
+    })
+}
+
+/// `server.public_url` is also the default issuer, so it follows the issuer's text rule.
+fn check_public_url(errors: &mut ConfigErrors, public_url: &str) {
+    if !plain_claim(public_url) || !is_base_url(public_url) {
+        errors.push(
+            "server.public_url",
+            format!(
+                "must be an absolute http(s) URL without user info, query or fragment, at most {MAX_CLAIM_LEN} characters, e.g. \"https://auth.example.com\""
+            ),
+        );
+    }
+}
+
+/// The `server.public_url` warnings: none set (no discovery document), or plain http to a
+/// host other than loopback (tokens and codes would travel in clear).
+pub(super) fn public_url_warnings(server: &super::ServerSettings) -> Option<String> {
+    let Some(configured) = &server.public_url else {
+        return Some(
+            "server.public_url is not set: /.well-known/openid-configuration answers 404 \
+             (set it to the address clients reach the service at, e.g. \
+             https://auth.example.com)"
+                .to_owned(),
+        );
+    };
+    let url = Url::parse(configured).ok()?;
+    let loopback = match url.host()? {
+        url::Host::Domain(domain) => domain.eq_ignore_ascii_case("localhost"),
+        url::Host::Ipv4(address) => address.is_loopback(),
+        url::Host::Ipv6(address) => address.is_loopback(),
+    };
+    (url.scheme() == "http" && !loopback).then(|| {
+        "server.public_url is plain http on a host other than loopback: clients would send \
+         tokens in clear text"
+            .to_owned()
+    })
 }
 
 fn check_seconds(errors: &mut ConfigErrors, field: &str, value: u64) {

@@ -15,8 +15,13 @@ const AUDIENCE: &str = "e2e-api";
 /// A former `secret_key`, still configured while rotating.
 const OLD_SECRET: &str = "e2e-old-secret-key-that-is-long-enough-9876543210";
 
-fn with_audience(settings: &mut Settings) {
+/// Where the test's service says clients reach it (`server.public_url`): a name, not where
+/// the test connects, so a document built from the request would show.
+const PUBLIC_URL: &str = "https://auth.example.test";
+
+fn with_audience_and_public_url(settings: &mut Settings) {
     settings.tokens.audience = Some(AUDIENCE.into());
+    settings.server.public_url = Some(PUBLIC_URL.into());
 }
 
 fn b64_json(part: &str) -> Value {
@@ -66,7 +71,7 @@ async fn fetch_json(http: &reqwest::Client, url: &str) -> (reqwest::header::Head
 #[tokio::test]
 async fn a_login_token_verifies_with_the_discovered_jwks_alone() {
     let app = spawn_app_with(Options {
-        tune: with_audience,
+        tune: with_audience_and_public_url,
         ..Options::default()
     })
     .await;
@@ -74,10 +79,13 @@ async fn a_login_token_verifies_with_the_discovered_jwks_alone() {
     let access = token(&login);
 
     let (_, discovery) = fetch_json(&app.http, &app.url("/.well-known/openid-configuration")).await;
-    assert_eq!(discovery["issuer"], "social-login");
+    // Without `[tokens] issuer`, the public URL is the issuer.
+    assert_eq!(discovery["issuer"], PUBLIC_URL);
     let jwks_uri = discovery["jwks_uri"].as_str().unwrap();
-    assert_eq!(jwks_uri, app.url("/.well-known/jwks.json"));
-    let (headers, jwks) = fetch_json(&app.http, jwks_uri).await;
+    assert_eq!(jwks_uri, format!("{PUBLIC_URL}/.well-known/jwks.json"));
+    // The test reaches the service at its bound address, not at its public name.
+    let jwks_path = jwks_uri.strip_prefix(PUBLIC_URL).unwrap();
+    let (headers, jwks) = fetch_json(&app.http, &app.url(jwks_path)).await;
     assert!(
         headers[reqwest::header::CACHE_CONTROL]
             .to_str()
@@ -92,7 +100,7 @@ async fn a_login_token_verifies_with_the_discovered_jwks_alone() {
 
     let claims = verify_independently(&access, &jwks);
     assert_eq!(claims["sub"], login["user"]["id"]);
-    assert_eq!(claims["iss"], "social-login");
+    assert_eq!(claims["iss"], PUBLIC_URL);
     assert_eq!(claims["aud"], AUDIENCE);
     let now = time::OffsetDateTime::now_utc().unix_timestamp();
     let (iat, exp) = (
@@ -152,7 +160,8 @@ async fn a_previous_secret_keys_tokens_stay_valid_and_its_key_published() {
     let app = spawn_app_with(Options {
         tune: |settings| {
             settings.previous_secret_keys = vec![OLD_SECRET.into()];
-            settings.tokens.issuer = "https://auth.example.test".into();
+            settings.tokens.issuer = Some("https://auth.example.test".into());
+            settings.server.public_url = Some("https://auth.example.test".into());
         },
         ..Options::default()
     })
@@ -162,9 +171,13 @@ async fn a_previous_secret_keys_tokens_stay_valid_and_its_key_published() {
 
     // What the service issued before the rotation, when OLD_SECRET was `secret_key`.
     let mut before = Settings::with_secret_key(OLD_SECRET);
-    before.tokens.issuer = "https://auth.example.test".into();
+    before.tokens.issuer = Some("https://auth.example.test".into());
     let old_token = session_tokens(&before)
-        .issue_access(user, time::OffsetDateTime::now_utc())
+        .issue_access(
+            user,
+            time::OffsetDateTime::now_utc(),
+            time::OffsetDateTime::now_utc(),
+        )
         .unwrap();
     let old_kid = session_tokens(&before).public_keys()[0].kid().to_owned();
 
@@ -183,8 +196,17 @@ async fn a_previous_secret_keys_tokens_stay_valid_and_its_key_published() {
     let me = app.get("/users/me", Some(old_token.value.expose())).await;
     assert_eq!(me.status(), 200);
 
-    // A URL issuer is the base of `jwks_uri`, whatever host the request named.
-    let (_, discovery) = fetch_json(&app.http, &app.url("/.well-known/openid-configuration")).await;
+    // The public URL is the base of `jwks_uri`, whatever host the request named.
+    let discovery: Value = app
+        .http
+        .get(app.url("/.well-known/openid-configuration"))
+        .header("host", "evil.example")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(discovery["issuer"], "https://auth.example.test");
     assert_eq!(
         discovery["jwks_uri"],
@@ -193,11 +215,30 @@ async fn a_previous_secret_keys_tokens_stay_valid_and_its_key_published() {
 
     // A key that is not configured signs nothing the service accepts.
     let mut stranger = Settings::with_secret_key("e2e-unknown-secret-key-long-enough-000000000");
-    stranger.tokens.issuer = "https://auth.example.test".into();
+    stranger.tokens.issuer = Some("https://auth.example.test".into());
     let foreign = session_tokens(&stranger)
-        .issue_access(user, time::OffsetDateTime::now_utc())
+        .issue_access(
+            user,
+            time::OffsetDateTime::now_utc(),
+            time::OffsetDateTime::now_utc(),
+        )
         .unwrap();
     let response = app.get("/users/me", Some(foreign.value.expose())).await;
     assert_problem(response, 401, "Unauthorized").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn without_a_public_url_there_is_no_discovery_document_but_the_key_set_is_served() {
+    let app = spawn_app().await;
+    for host in [None, Some("auth.example.test"), Some("evil.example")] {
+        let mut request = app.http.get(app.url("/.well-known/openid-configuration"));
+        if let Some(host) = host {
+            request = request.header("host", host);
+        }
+        assert_problem(request.send().await.unwrap(), 404, "NotFound").await;
+    }
+    let (_, jwks) = fetch_json(&app.http, &app.url("/.well-known/jwks.json")).await;
+    assert_eq!(jwks["keys"].as_array().unwrap().len(), 1);
     app.stop().await;
 }

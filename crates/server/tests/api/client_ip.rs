@@ -127,3 +127,17 @@ async fn the_access_log_carries_the_forwarded_client_only_from_a_trusted_proxy()
     );
     direct.stop().await;
 }
+
+#[tokio::test]
+async fn ipv6_clients_of_one_64_share_a_bucket_and_are_logged_by_their_full_address() {
+    let app = spawn_app_with(limited(&["127.0.0.1/32"])).await;
+    // A new address of the same /64 for every request: one subscriber's whole network.
+    let limited = first_limited(&app, |attempt| format!("2001:db8:1:2::{:x}", attempt + 1))
+        .await
+        .expect("the addresses of one /64 share its bucket");
+    assert!(logged_client_ip(&limited).starts_with("2001:db8:1:2::"));
+    // The next /64 is another subscriber, with a bucket of its own.
+    let response = authorize_via(&app, "2001:db8:1:3::1", &fresh_request_id()).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    app.stop().await;
+}

@@ -139,3 +139,34 @@ async fn the_demos_secret_and_database_are_readable_by_their_owner_only() {
     }
     demo.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_demo_publishes_its_discovery_document_on_its_own_address() {
+    let (demo, _dir) = start_demo().await;
+    let base = demo.url().to_owned();
+    let discovery: Value = reqwest::get(format!("{base}/.well-known/openid-configuration"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(discovery["issuer"], base.as_str());
+    let jwks_uri = discovery["jwks_uri"].as_str().unwrap();
+    assert_eq!(jwks_uri, format!("{base}/.well-known/jwks.json"));
+    let jwks: Value = reqwest::get(jwks_uri).await.unwrap().json().await.unwrap();
+    assert!(!jwks["keys"].as_array().unwrap().is_empty());
+    demo.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_demo_secret_too_weak_for_the_strength_check_is_replaced_not_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let weak = "demo-secret-key-0123456789abcdefghijklmnop";
+    std::fs::write(dir.path().join("secret_key"), weak).unwrap();
+    let bind: SocketAddr = "127.0.0.1:0".parse().unwrap();
+    let demo = social_login::demo::start(bind, dir.path()).await.unwrap();
+    let kept = std::fs::read_to_string(dir.path().join("secret_key")).unwrap();
+    assert_ne!(kept.trim(), weak);
+    assert_eq!(kept.trim().len(), 64, "a fresh gen-secret value");
+    demo.stop().await.unwrap();
+}

@@ -79,3 +79,80 @@ async fn an_unverified_provider_email_is_never_auto_linked_even_with_auto_link_o
     assert_ne!(owner["user"]["id"], squatter["user"]["id"]);
     app.stop().await;
 }
+
+/// What a user's own and another user's look-alike address look like to the service.
+fn kim() -> social_login_simulator::SimUser {
+    social_login_simulator::SimUser::new("2000001", "kim").with_email("kim@example.com", true)
+}
+
+/// The same letters but U+212A KELVIN SIGN first: Unicode lowercases it to `k`.
+fn kelvin() -> social_login_simulator::SimUser {
+    social_login_simulator::SimUser::new("2000002", "kelvin")
+        .with_email("\u{212A}im@example.com", true)
+}
+
+#[tokio::test]
+async fn a_verified_look_alike_address_with_the_kelvin_sign_is_never_auto_linked_to_the_ascii_owner()
+ {
+    let app = spawn_app_with(Options {
+        auto_link_by_email: true,
+        ..Options::default()
+    })
+    .await;
+    app.sim.add_user(kim());
+    app.sim.add_user(kelvin());
+    let owner = app.login_response_at("google", "2000001").await;
+    assert_eq!(owner.status(), 200);
+    let owner: Value = owner.json().await.unwrap();
+
+    let look_alike = app.login_response_at("github", "2000002").await;
+    assert_eq!(look_alike.status(), 200, "a different address registers");
+    let look_alike: Value = look_alike.json().await.unwrap();
+    assert_eq!(look_alike["is_new_user"], true);
+    assert_ne!(look_alike["user"]["id"], owner["user"]["id"]);
+    assert_eq!(look_alike["user"]["email"], "\u{212A}im@example.com");
+    let accounts: Value = app
+        .get("/auth/oauth/accounts", Some(&token(&owner)))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(accounts.as_array().unwrap().len(), 1, "the owner kept one");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_unverified_provider_email_equal_to_a_held_address_is_a_conflict_and_links_nothing() {
+    for auto_link_by_email in [false, true] {
+        let app = spawn_app_with(Options {
+            auto_link_by_email,
+            ..Options::default()
+        })
+        .await;
+        // The address is held: by a verified Google login here, by a password below.
+        let owner = app.login_response_at("google", "583231").await;
+        assert_eq!(owner.status(), 200);
+        let owner: Value = owner.json().await.unwrap();
+
+        let response = app.login_response_at("discord", "1000002").await;
+        assert_problem(response, 409, "EmailAlreadyRegistered").await;
+        let accounts: Value = app
+            .get("/auth/oauth/accounts", Some(&token(&owner)))
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(accounts.as_array().unwrap().len(), 1, "nothing linked");
+        app.stop().await;
+
+        let app = spawn_app_with(Options {
+            auto_link_by_email,
+            ..Options::default()
+        })
+        .await;
+        app.register("ada@example.com").await;
+        let response = app.login_response_at("discord", "1000002").await;
+        assert_problem(response, 409, "EmailAlreadyRegistered").await;
+        app.stop().await;
+    }
+}

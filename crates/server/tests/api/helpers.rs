@@ -38,6 +38,10 @@ fn client(key: ProviderKey) -> SimulatedClient {
 
 pub const PASSWORD: &str = "correct horse battery";
 
+/// The apps' `secret_key`: an output of `social-login gen-secret`, as the strength check
+/// requires of any key.
+pub const SECRET_KEY: &str = "GA_qvFSlkHKzKt0dJl-effGdF67rtQou5fOx6_P7rsVdCZt3kOJ05EYCkO1rzwgf";
+
 /// The webhook secret of every app that has a receiver: `whsec_` + base64 of 32 bytes.
 pub const WEBHOOK_SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYo=";
 
@@ -137,7 +141,7 @@ async fn spawn(options: Options, database_via: Option<&FaultProxy>) -> TestApp {
     .await
     .expect("simulator starts");
     let data_dir = tempfile::tempdir().expect("temp dir");
-    let mut settings = Settings::with_secret_key("e2e-secret-key-that-is-long-enough-0123456789");
+    let mut settings = Settings::with_secret_key(SECRET_KEY);
     settings.server.bind = "127.0.0.1:0".into();
     let postgres = prepare_storage(&mut settings, data_dir.path(), database_via).await;
     settings.auto_link_by_email = options.auto_link_by_email;
@@ -212,6 +216,12 @@ async fn prepare_storage(
 }
 
 impl TestApp {
+    /// The database the app runs on, for a test that changes rows behind its back (what
+    /// the passing of time would do).
+    pub fn database_url(&self) -> &str {
+        &self.settings.database.url
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }

@@ -1,11 +1,13 @@
-//! Load shedding: past `http.max_in_flight` requests are refused at once with 503 and
-//! `Retry-After` (liveness still answers), and a burst of password logins is answered
-//! 200/401/503 by a server whose memory stays bounded by the hashing slots.
+//! Load shedding: past `http.max_in_flight` requests (counted once their body is read) are
+//! refused at once with 503 and `Retry-After` (liveness still answers), and a burst of
+//! password logins is answered 200/401/503 by a server whose memory stays bounded by the
+//! hashing slots.
 
 use crate::helpers::*;
 use crate::process::ServerProcess;
 use crate::raw_http::{Outcome, RawConnection, address_of, request_head};
 use serde_json::{Value, json};
+use social_login_simulator::{Endpoint, Fault, Provider};
 use std::time::Duration;
 
 const MAX_IN_FLIGHT: usize = 2;
@@ -50,12 +52,30 @@ async fn past_max_in_flight_requests_are_shed_with_503_and_healthz_still_answers
     })
     .await;
     let address = address_of(&app.base);
-    // Requests whose bodies never come stay in flight (until the request deadline).
-    let mut holders = Vec::new();
+    // Callbacks whose code exchange GitHub answers slowly stay in flight meanwhile. (A body
+    // that never comes holds no slot: `slow_clients`.)
+    let mut approvals = Vec::new();
     for _ in 0..MAX_IN_FLIGHT {
+        let url = app.authorize("github", None).await;
+        approvals.push(app.approve_at_provider(&url, "583231").await);
+    }
+    app.sim.set_fault(Fault {
+        provider: Provider::Github,
+        endpoint: Endpoint::Token,
+        status: None,
+        garbage: false,
+        delay_ms: Some(3000),
+        error_in_200: None,
+    });
+    let mut holders = Vec::new();
+    for approval in approvals {
+        let body = approval.body().to_string();
+        let head = request_head("POST", "/auth/oauth/github/callback", body.len());
         let mut holder = RawConnection::open(address).await;
-        let head = request_head("POST", "/auth/login", 100);
-        holder.send(head.as_bytes()).await.unwrap();
+        holder
+            .send(format!("{head}{body}").as_bytes())
+            .await
+            .unwrap();
         holders.push(holder);
     }
 
@@ -65,12 +85,13 @@ async fn past_max_in_flight_requests_are_shed_with_503_and_healthz_still_answers
         shed.header("content-type"),
         Some("application/problem+json")
     );
-    assert!(shed.closes_connection());
+    // Its request was read whole: the connection stays usable for the retry.
+    assert!(!shed.closes_connection());
     let problem: Value = serde_json::from_slice(&shed.body).unwrap();
     assert_eq!(problem["code"], "ServiceUnavailable");
     assert_eq!(get(address, "/healthz").await.status, 200);
 
-    // Clients that go away give their slots back.
+    // Requests that finish, or whose clients go away, give their slots back.
     drop(holders);
     let served = until_shed(address, "/openapi.json", false).await;
     assert_eq!(served.status, 200);
@@ -88,7 +109,9 @@ const BURST_OVERHEAD_KIB: u64 = 32 * 1024;
 #[tokio::test]
 async fn a_burst_of_password_logins_is_answered_200_401_or_503_within_bounded_memory() {
     let server = ServerProcess::start(&format!(
-        "[rate_limit]\nenabled = false\n[http]\nmax_concurrent_password_hashes = {HASH_SLOTS}\n"
+        // One client sends the whole burst: let it hold a connection per login.
+        "[rate_limit]\nenabled = false\n[http]\nmax_concurrent_password_hashes = {HASH_SLOTS}\n\
+         max_connections_per_ip = {LOGINS}\n"
     ));
     let baseline = server.rss_kib();
     let http = reqwest::Client::new();

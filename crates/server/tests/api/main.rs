@@ -3,6 +3,7 @@
 
 mod access_tokens;
 mod audit_events;
+mod cache_control;
 mod client_ip;
 mod deletion;
 mod demo;
@@ -14,12 +15,14 @@ mod id_token;
 mod keep_alive;
 mod load;
 mod metrics_labels;
+mod native_grants;
 mod oauth_flow;
 mod ops;
 mod password;
 mod process;
 mod providers;
 mod raw_http;
+mod reauthentication;
 mod revocation;
 mod secrets;
 mod slow_clients;

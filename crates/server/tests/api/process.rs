@@ -42,7 +42,7 @@ impl Deref for ServerProcess {
 fn config_text(data_dir: &Path, extra: &str) -> String {
     let database = data_dir.join("social-login.db");
     format!(
-        "secret_key = \"process-test-secret-key-that-is-long-enough-0123\"\n\
+        "secret_key = \"ieFuJ8itygrGs4-vu-V93oWjW_RFcfYMV8rOKKyLN7WubOw-j_DWdcrLKpdYneI9\"\n\
          [server]\nbind = \"127.0.0.1:0\"\n\
          [database]\nurl = \"sqlite://{}?mode=rwc\"\n{extra}\n",
         database.display()

@@ -78,6 +78,21 @@ impl RawConnection {
         }
     }
 
+    /// Connects from `local`, another loopback address than the usual 127.0.0.1: a second
+    /// client IP on a machine that has only loopback.
+    pub async fn open_from(local: std::net::IpAddr, address: std::net::SocketAddr) -> Self {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket
+            .bind(std::net::SocketAddr::new(local, 0))
+            .expect("bind a loopback source address");
+        let stream = socket.connect(address).await.expect("connect");
+        stream.set_nodelay(true).expect("nodelay");
+        Self {
+            stream,
+            pending: Vec::new(),
+        }
+    }
+
     /// Writes `bytes`; an error means the server already closed or reset the connection.
     pub async fn send(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         self.stream.write_all(bytes).await?;

@@ -25,6 +25,8 @@ mod fuzz;
 mod helpers;
 #[path = "../api/id_token.rs"]
 mod id_token;
+#[path = "../api/native_grants.rs"]
+mod native_grants;
 #[path = "../api/oauth_flow.rs"]
 mod oauth_flow;
 #[path = "../api/ops.rs"]
@@ -34,6 +36,8 @@ mod outage;
 mod password;
 #[path = "../api/providers.rs"]
 mod providers;
+#[path = "../api/reauthentication.rs"]
+mod reauthentication;
 #[path = "../api/revocation.rs"]
 mod revocation;
 #[path = "../api/secrets.rs"]

@@ -16,7 +16,8 @@ pub type Instance = ServiceProcess;
 pub const CLIENT_ID: &str = "cluster-client";
 pub const CLIENT_SECRET: &str = "cluster-client-secret-value";
 pub const REDIRECT_BASE: &str = "http://127.0.0.1:9/auth/callback/";
-pub const SECRET_KEY: &str = "cluster-secret-key-that-is-long-enough-0123456789";
+/// An output of `social-login gen-secret`, as the strength check requires.
+pub const SECRET_KEY: &str = "by-FWhnPLa9bdgSOcwobsbC1oVsvKWEMcpV2vl3d2H8bMgEGp7fzNv7Na0Uk8YhS";
 
 /// Where the users, links and refresh tokens live.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

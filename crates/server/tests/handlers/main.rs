@@ -55,6 +55,7 @@ fn app(github: Arc<FakeProvider>) -> Router {
     let options = HttpOptions {
         max_body_bytes: MAX_BODY,
         request_timeout: Duration::from_secs(30),
+        body_read_timeout: Duration::from_secs(5),
         max_in_flight: 64,
         rate_limit: None,
         trusted_proxies: TrustedProxies::new([]),
@@ -62,7 +63,8 @@ fn app(github: Arc<FakeProvider>) -> Router {
     let tokens = session_tokens();
     router(
         Arc::new(AuthService::new(ports, AuthPolicy::default())),
-        WellKnown::new(tokens.issuer(), &tokens.public_keys()),
+        WellKnown::new(tokens.issuer(), &tokens.public_keys())
+            .with_jwks_uri(Some(format!("{PUBLIC_URL}/.well-known/jwks.json"))),
         options,
     )
 }
@@ -370,6 +372,7 @@ async fn the_jwks_publishes_the_current_and_previous_public_keys_only() {
         .issue_access(
             social_login_domain::UserId::new(),
             OffsetDateTime::now_utc(),
+            OffsetDateTime::now_utc(),
         )
         .unwrap();
     let header = issued.value.expose().split('.').next().unwrap().to_owned();
@@ -381,27 +384,26 @@ async fn the_jwks_publishes_the_current_and_previous_public_keys_only() {
     assert_eq!(header["alg"], "EdDSA");
 }
 
+/// Where the handler tests' service says it is (`server.public_url`).
+const PUBLIC_URL: &str = "https://auth.example.test";
+
 #[tokio::test]
-async fn the_discovery_document_names_the_issuer_and_an_absolute_jwks_uri() {
+async fn the_discovery_document_names_the_issuer_and_a_jwks_uri_the_host_header_cannot_change() {
     let app = app(github());
-    let request = Request::get("/.well-known/openid-configuration")
-        .header(header::HOST, "auth.internal:8080")
-        .body(Body::empty())
-        .unwrap();
-    let (status, headers, document) = send_with_headers(&app, request).await;
-    assert_eq!(status, StatusCode::OK);
-    assert!(headers.contains_key(header::CACHE_CONTROL));
-    assert_eq!(document["issuer"], "social-login");
-    assert_eq!(
-        document["jwks_uri"],
-        "http://auth.internal:8080/.well-known/jwks.json"
-    );
-    // Without a host there is nothing to make the address absolute with.
-    assert_problem(
-        &app,
-        get("/.well-known/openid-configuration"),
-        422,
-        "ValidationError",
-    )
-    .await;
+    for host in [None, Some("auth.internal:8080"), Some("evil.example")] {
+        let mut request = Request::get("/.well-known/openid-configuration");
+        if let Some(host) = host {
+            request = request.header(header::HOST, host);
+        }
+        let request = request.body(Body::empty()).unwrap();
+        let (status, headers, document) = send_with_headers(&app, request).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(headers[header::CACHE_CONTROL], "public, max-age=3600");
+        assert_eq!(document["issuer"], "social-login");
+        assert_eq!(
+            document["jwks_uri"],
+            format!("{PUBLIC_URL}/.well-known/jwks.json"),
+            "{host:?}"
+        );
+    }
 }

@@ -20,7 +20,7 @@ fn migrate_concurrently(dir: &Path, database_url: &str) {
     std::fs::write(
         &config,
         format!(
-            "secret_key = \"migrate-test-secret-key-0123456789abcdef\"\n\
+            "secret_key = \"mJeoKE5-JOiJ9D0iEM3wsQepvdzTEiJzLiHpgzJzmhUBdmR3xSdOW641hqD8XHbg\"\n\
              [database]\nurl = \"{database_url}\"\n"
         ),
     )

@@ -89,6 +89,10 @@ macro_rules! repository_contract {
             deleting_an_unknown_user_is_none_and_records_nothing,
             removing_a_link_hands_back_its_sealed_grant,
             pruning_deletes_only_events_older_than_the_bound,
+            every_rotation_keeps_the_auth_time_of_the_login_that_started_the_session,
+            a_sign_in_that_brings_no_provider_token_keeps_the_stored_ones,
+            an_unverified_email_equal_to_a_held_address_is_refused_even_with_auto_linking,
+            emails_match_ignoring_ascii_case_only,
         );
     };
     (@rules $harness:path; $($rule:ident),* $(,)?) => {

@@ -1,7 +1,8 @@
 //! Sample configurations and keys shared by the settings tests.
 
-/// 43 characters, like the output of `social-login gen-secret`.
-pub(crate) const SECRET: &str = "test-secret-key-0123456789abcdefghijklmnopq";
+/// An output of `social-login gen-secret` (48 random bytes, base64url): a key the strength
+/// check accepts, as every fixture's must be.
+pub(crate) const SECRET: &str = "8Rc1gfuiXSKdnpF_dWsRuk8kfG-z8_4nuwh6sqZ0cCsfb5zH-Z34Po2H8nmOy5PW";
 
 /// Test-only keys made with `openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256`
 /// (and P-384); they sign nothing anywhere.
@@ -33,6 +34,7 @@ apple_private_key_pem = """{P256_PEM}"""
 [server]
 bind = "0.0.0.0:9000"
 trusted_proxies = ["10.0.0.0/8", "2001:db8::1"]
+public_url = "https://auth.example.com"
 
 [database]
 url = "postgres://app:db-password@127.0.0.1:5432/social"
@@ -54,13 +56,16 @@ provider_timeout_seconds = 5
 max_body_bytes = 1024
 header_read_timeout_seconds = 4
 request_timeout_seconds = 20
+body_read_timeout_seconds = 3
 max_in_flight = 64
+max_connections_per_ip = 32
 max_concurrent_password_hashes = 3
 
 [rate_limit]
 enabled = false
 per_second = 20
 burst = 100
+ipv6_prefix = 56
 
 [oauth_providers.github]
 client_id = "gh-client"

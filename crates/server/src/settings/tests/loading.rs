@@ -40,13 +40,22 @@ fn defaults_apply_when_only_the_secret_key_is_given() {
         settings.http.request_timeout(),
         std::time::Duration::from_secs(30)
     );
+    assert_eq!(
+        settings.http.body_read_timeout(),
+        std::time::Duration::from_secs(5)
+    );
     assert_eq!(settings.http.max_in_flight, 512);
+    assert_eq!(settings.http.max_connections_per_ip, 64);
     assert_eq!(settings.http.max_concurrent_password_hashes, None);
     assert!(settings.rate_limit.enabled);
     assert_eq!(
         (settings.rate_limit.per_second, settings.rate_limit.burst),
         (10, 50)
     );
+    assert_eq!(settings.rate_limit.ipv6_prefix, 64);
+    assert_eq!(settings.server.public_url, None);
+    assert_eq!(settings.tokens.issuer, None);
+    assert_eq!(settings.issuer(), "social-login");
     assert_eq!(settings.enabled_providers().count(), 0);
 }
 
@@ -81,9 +90,16 @@ fn a_full_file_sets_every_field() {
     assert_eq!(settings.http.max_body_bytes, 1024);
     assert_eq!(settings.http.header_read_timeout_seconds, 4);
     assert_eq!(settings.http.request_timeout_seconds, 20);
+    assert_eq!(settings.http.body_read_timeout_seconds, 3);
     assert_eq!(settings.http.max_in_flight, 64);
+    assert_eq!(settings.http.max_connections_per_ip, 32);
     assert_eq!(settings.http.max_concurrent_password_hashes, Some(3));
     assert!(!settings.rate_limit.enabled);
+    assert_eq!(settings.rate_limit.ipv6_prefix, 56);
+    assert_eq!(
+        settings.server.public_url.as_deref(),
+        Some("https://auth.example.com")
+    );
 
     let github = settings.provider(ProviderKey::Github).unwrap();
     assert_eq!(github.client_id, "gh-client");

@@ -78,14 +78,43 @@ fn every_rule_reports_the_field_it_checks() {
         ("tokens.refresh_family_max_seconds", |s| {
             s.tokens.refresh_family_max_seconds = 0
         }),
-        ("tokens.issuer", |s| s.tokens.issuer = String::new()),
-        ("tokens.issuer", |s| s.tokens.issuer = "my issuer".into()),
-        ("tokens.issuer", |s| s.tokens.issuer = "i".repeat(257)),
+        ("tokens.reauthentication_seconds", |s| {
+            s.tokens.reauthentication_seconds = 0
+        }),
+        ("tokens.reauthentication_seconds", |s| {
+            s.tokens.reauthentication_seconds = 86_401
+        }),
+        ("tokens.issuer", |s| s.tokens.issuer = Some(String::new())),
         ("tokens.issuer", |s| {
-            s.tokens.issuer = "ftp://auth.example.com".into()
+            s.tokens.issuer = Some("my issuer".into())
+        }),
+        ("tokens.issuer", |s| s.tokens.issuer = Some("i".repeat(257))),
+        ("tokens.issuer", |s| {
+            s.tokens.issuer = Some("ftp://auth.example.com".into())
         }),
         ("tokens.issuer", |s| {
-            s.tokens.issuer = "https://auth.example.com/?tenant=1".into()
+            s.tokens.issuer = Some("https://auth.example.com/?tenant=1".into())
+        }),
+        ("server.public_url", |s| {
+            s.server.public_url = Some("auth.example.com".into())
+        }),
+        ("server.public_url", |s| {
+            s.server.public_url = Some("ftp://auth.example.com".into())
+        }),
+        ("server.public_url", |s| {
+            s.server.public_url = Some("https://auth.example.com/?tenant=1".into())
+        }),
+        ("server.public_url", |s| {
+            s.server.public_url = Some("https://auth.example.com/#top".into())
+        }),
+        ("server.public_url", |s| {
+            s.server.public_url = Some("https://user:pw@auth.example.com".into())
+        }),
+        ("server.public_url", |s| {
+            s.server.public_url = Some("https://auth.example.com/a b".into())
+        }),
+        ("server.public_url", |s| {
+            s.server.public_url = Some(String::new())
         }),
         ("tokens.audience", |s| {
             s.tokens.audience = Some(String::new())
@@ -103,7 +132,13 @@ fn every_rule_reports_the_field_it_checks() {
         ("http.request_timeout_seconds", |s| {
             s.http.request_timeout_seconds = 0
         }),
+        ("http.body_read_timeout_seconds", |s| {
+            s.http.body_read_timeout_seconds = 0
+        }),
         ("http.max_in_flight", |s| s.http.max_in_flight = 0),
+        ("http.max_connections_per_ip", |s| {
+            s.http.max_connections_per_ip = 0
+        }),
         ("http.max_concurrent_password_hashes", |s| {
             s.http.max_concurrent_password_hashes = Some(0)
         }),
@@ -115,6 +150,8 @@ fn every_rule_reports_the_field_it_checks() {
             s.rate_limit.enabled = true;
             s.rate_limit.burst = 0;
         }),
+        ("rate_limit.ipv6_prefix", |s| s.rate_limit.ipv6_prefix = 31),
+        ("rate_limit.ipv6_prefix", |s| s.rate_limit.ipv6_prefix = 129),
         ("oauth_providers.github.client_id", |s| {
             github(s).client_id = " ".into()
         }),
@@ -186,31 +223,74 @@ fn a_valid_microsoft_issuer_template_and_an_empty_apple_secret_are_accepted() {
 }
 
 #[test]
-fn plain_and_url_issuers_are_accepted_and_only_urls_give_the_jwks_base() {
-    for (issuer, url) in [
-        ("social-login", None),
-        ("urn:example:auth", None),
+fn the_issuer_is_the_configured_one_else_the_public_url_else_social_login() {
+    let mut settings = Settings::with_secret_key(SECRET);
+    assert_eq!(settings.issuer(), "social-login");
+    settings.server.public_url = Some("https://auth.example.com/".into());
+    settings.validate().unwrap();
+    assert_eq!(settings.issuer(), "https://auth.example.com");
+    settings.tokens.issuer = Some("urn:example:auth".into());
+    settings.validate().unwrap();
+    assert_eq!(settings.issuer(), "urn:example:auth");
+    assert_eq!(valid().tokens.audience.as_deref(), Some("api.example.com"));
+    assert_eq!(Settings::with_secret_key(SECRET).tokens.audience, None);
+}
+
+#[test]
+fn absolute_urls_are_built_on_the_public_url_path_included() {
+    let mut settings = Settings::with_secret_key(SECRET);
+    assert_eq!(
+        settings.server.public_url_for("/.well-known/jwks.json"),
+        None
+    );
+    for (public_url, jwks_uri) in [
         (
             "https://auth.example.com",
-            Some("https://auth.example.com/"),
+            "https://auth.example.com/.well-known/jwks.json",
+        ),
+        (
+            "https://auth.example.com/",
+            "https://auth.example.com/.well-known/jwks.json",
         ),
         (
             "http://127.0.0.1:8080/auth",
-            Some("http://127.0.0.1:8080/auth"),
+            "http://127.0.0.1:8080/auth/.well-known/jwks.json",
         ),
     ] {
-        let mut settings = valid();
-        settings.tokens.issuer = issuer.into();
+        settings.server.public_url = Some(public_url.into());
         settings.validate().unwrap();
-        let base = settings.tokens.issuer_url().map(|url| url.to_string());
-        assert_eq!(base.as_deref(), url, "{issuer}");
+        assert_eq!(
+            settings
+                .server
+                .public_url_for("/.well-known/jwks.json")
+                .as_deref(),
+            Some(jwks_uri),
+            "{public_url}"
+        );
     }
-    assert_eq!(valid().tokens.audience.as_deref(), Some("api.example.com"));
-    assert_eq!(
-        Settings::with_secret_key(SECRET).tokens.issuer,
-        "social-login"
-    );
-    assert_eq!(Settings::with_secret_key(SECRET).tokens.audience, None);
+}
+
+#[test]
+fn a_missing_or_plain_http_public_url_is_a_warning() {
+    let warns_about_public_url = |public_url: Option<&str>| {
+        let mut settings = valid();
+        settings.server.public_url = public_url.map(str::to_owned);
+        settings.validate().unwrap();
+        settings
+            .warnings()
+            .iter()
+            .any(|warning| warning.starts_with("server.public_url"))
+    };
+    assert!(warns_about_public_url(None));
+    assert!(warns_about_public_url(Some("http://auth.example.com")));
+    assert!(!warns_about_public_url(Some("https://auth.example.com")));
+    for loopback in [
+        "http://127.0.0.1:8080",
+        "http://localhost:8080",
+        "http://[::1]:8080",
+    ] {
+        assert!(!warns_about_public_url(Some(loopback)), "{loopback}");
+    }
 }
 
 #[test]
@@ -325,8 +405,9 @@ fn pkce_off_plain_http_and_no_provider_are_warnings_not_errors() {
     assert_eq!(warnings.len(), 2, "{warnings:?}");
 
     let bare = Settings::with_secret_key(SECRET);
-    assert_eq!(bare.warnings().len(), 1);
+    assert_eq!(bare.warnings().len(), 2, "{:?}", bare.warnings());
     assert!(bare.warnings()[0].contains("no provider is enabled"));
+    assert!(bare.warnings()[1].starts_with("server.public_url is not set"));
 }
 
 #[test]
@@ -337,9 +418,13 @@ fn pkce_off_for_a_provider_that_requires_it_is_ignored_and_the_warning_says_so()
     *settings.oauth_providers.slot_mut(ProviderKey::Twitter) = Some(twitter);
     settings.validate().unwrap();
     let warnings = settings.warnings();
-    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let about_x: Vec<&String> = warnings
+        .iter()
+        .filter(|w| w.starts_with("oauth_providers.twitter"))
+        .collect();
+    assert_eq!(about_x.len(), 1, "{warnings:?}");
     assert!(
-        warnings[0].starts_with("oauth_providers.twitter.pkce = false is ignored: X requires"),
+        about_x[0].starts_with("oauth_providers.twitter.pkce = false is ignored: X requires"),
         "{warnings:?}"
     );
 }
@@ -377,6 +462,7 @@ fn a_loopback_http_redirect_is_not_a_warning() {
         "secret",
         "http://127.0.0.1:8080/auth/callback/github",
     ));
+    settings.server.public_url = Some("http://127.0.0.1:8080".into());
     settings.validate().unwrap();
     assert!(settings.warnings().is_empty(), "{:?}", settings.warnings());
 }

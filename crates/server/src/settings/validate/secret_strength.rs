@@ -1,7 +1,16 @@
 //! Is a `secret_key` strong enough to be the root of every key? Refuses the placeholders of
-//! our examples and values too regular to be random (a copied example, `aaaa…`, a word list).
+//! our examples and values worth under 128 bits as zxcvbn estimates them (`estimate`):
+//! words, names, keyboard runs, repetitions, sequences and dates count for what they are
+//! worth, so a passphrase or `0123456789…` is refused however long it looks.
+//!
+//! Why it matters: the access-token signing key derives from `secret_key` and its public
+//! half is published (`/.well-known/jwks.json`), so anyone can test guesses of `secret_key`
+//! offline, at their own speed, without the service ever seeing them.
 
-/// Least estimated entropy of a `secret_key`: what `social-login gen-secret` gives is ~200.
+mod estimate;
+
+/// Least estimated strength of a `secret_key`. What `social-login gen-secret` prints (48
+/// random bytes, base64url) scores ~212: zxcvbn prices a random character at log2(10).
 pub const MIN_SECRET_BITS: f64 = 128.0;
 
 /// Lowercase markers of a value copied from an example rather than generated.
@@ -31,28 +40,7 @@ pub fn weakness(secret: &str) -> Option<Weakness> {
     {
         return Some(Weakness::Placeholder);
     }
-    (estimated_bits(secret) < MIN_SECRET_BITS).then_some(Weakness::Predictable)
-}
-
-/// Length × empirical Shannon entropy per character: a conservative estimate for random
-/// text (base64 of 32 random bytes scores ~200) that punishes repetition and small
-/// alphabets (`aaaa…` scores 0, a 32-character hex string at most 128).
-fn estimated_bits(secret: &str) -> f64 {
-    let mut counts = std::collections::HashMap::new();
-    let mut total = 0usize;
-    for c in secret.chars() {
-        *counts.entry(c).or_insert(0usize) += 1;
-        total += 1;
-    }
-    let n = total as f64;
-    let per_char: f64 = counts
-        .values()
-        .map(|&count| {
-            let p = count as f64 / n;
-            -p * p.log2()
-        })
-        .sum();
-    per_char * n
+    (estimate::bits(secret) < MIN_SECRET_BITS).then_some(Weakness::Predictable)
 }
 
 #[cfg(test)]
@@ -65,6 +53,46 @@ mod tests {
             let secret = social_login_security::generate_secret_key();
             assert_eq!(weakness(&secret), None, "{secret}");
         }
+    }
+
+    #[test]
+    fn other_random_encodings_of_32_bytes_are_strong() {
+        use base64::Engine as _;
+        for _ in 0..50 {
+            let mut bytes = [0u8; 32];
+            getrandom::fill(&mut bytes).unwrap();
+            // What `openssl rand -hex 32` and `openssl rand -base64 32` print.
+            let hex: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
+            let base64 = base64::engine::general_purpose::STANDARD.encode(bytes);
+            for secret in [hex, base64] {
+                assert_eq!(weakness(&secret), None, "{secret}");
+            }
+        }
+    }
+
+    #[test]
+    fn passphrases_sequences_and_keyboard_runs_are_predictable_however_long() {
+        for weak in [
+            "this-is-my-super-secret-key-for-production!".to_owned(),
+            "0123456789".repeat(5),
+            "correct-horse-battery-staple-".repeat(2),
+            "qwertyuiopasdfghjklzxcvbnm1234567890qwertyuiop".to_owned(),
+            "JohnSmith1985-JaneSmith1987-london-summer-2024".to_owned(),
+            "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ".to_owned(),
+            "P@ssw0rdP@ssw0rdP@ssw0rdP@ssw0rdP@ssw0rd".to_owned(),
+        ] {
+            assert_eq!(weakness(&weak), Some(Weakness::Predictable), "{weak}");
+        }
+    }
+
+    #[test]
+    fn a_random_block_repeated_is_worth_the_block_once() {
+        let block = &social_login_security::generate_secret_key()[..24];
+        assert_eq!(
+            weakness(&block.repeat(2)),
+            Some(Weakness::Predictable),
+            "{block}"
+        );
     }
 
     #[test]

@@ -31,14 +31,8 @@ pub async fn each_write_records_its_event_and_the_list_is_newest_first(repo: Arc
         .await
         .unwrap();
     let hash = super::fixtures::random_hash();
-    let first = social_login_ports::NewRefreshToken {
-        hash,
-        user_id: ada.id,
-        family: social_login_domain::FamilyId::new(),
-        created_at: now(),
-        expires_at: now() + Duration::days(1),
-    };
-    repo.start_family(first, now() + Duration::days(30), audit(2, EventSet::NONE))
+    let session = super::fixtures::session(hash, now() + Duration::days(30));
+    repo.start_family(ada.id, session, now(), audit(2, EventSet::NONE))
         .await
         .unwrap();
     repo.add_link(
@@ -308,21 +302,11 @@ pub async fn pruning_deletes_only_events_older_than_the_bound(repo: Arc<dyn Repo
         .await
         .unwrap();
     for seconds in [10, 20, 30] {
-        let hash = super::fixtures::random_hash();
-        let first = social_login_ports::NewRefreshToken {
-            hash,
-            user_id: ada.id,
-            family: social_login_domain::FamilyId::new(),
-            created_at: now(),
-            expires_at: now() + Duration::days(1),
-        };
-        repo.start_family(
-            first,
-            now() + Duration::days(30),
-            audit(seconds, EventSet::NONE),
-        )
-        .await
-        .unwrap();
+        let session =
+            super::fixtures::session(super::fixtures::random_hash(), now() + Duration::days(30));
+        repo.start_family(ada.id, session, now(), audit(seconds, EventSet::NONE))
+            .await
+            .unwrap();
     }
     let bound = now() + Duration::seconds(15);
     assert_eq!(repo.prune_events(bound, 100).await.unwrap(), 2);

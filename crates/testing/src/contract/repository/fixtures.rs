@@ -6,7 +6,7 @@ use social_login_domain::{
     Email, FamilyId, LinkedAccountId, NewLinkedAccount, NewUser, PasswordHash, ProviderIdentity,
     ProviderKey, ProviderSubject, SealedToken, UserId,
 };
-use social_login_ports::{NewRefreshToken, ProviderSignIn, SessionStart};
+use social_login_ports::{ProviderSignIn, SessionStart};
 use time::{Duration, OffsetDateTime};
 
 /// A fixed instant in whole seconds, so it survives PostgreSQL's microsecond precision.
@@ -47,6 +47,25 @@ pub fn token_hash(byte: u8) -> RefreshTokenHash {
     RefreshTokenHash([byte; 32])
 }
 
+/// When the login behind every session the fixtures start happened: an hour before [`now`],
+/// so an adapter that hands back the family's creation time or the rotation's instant instead
+/// is caught.
+pub fn login_time() -> OffsetDateTime {
+    now() - Duration::hours(1)
+}
+
+/// A session of `hash` as a login at [`login_time`] starts it: the first token valid for a
+/// day from [`now`] (never past `family_end`), the family ending at `family_end`.
+pub fn session(hash: RefreshTokenHash, family_end: OffsetDateTime) -> SessionStart {
+    SessionStart {
+        hash,
+        family: FamilyId::new(),
+        token_expires_at: Ord::min(now() + Duration::days(1), family_end),
+        family_expires_at: family_end,
+        auth_time: login_time(),
+    }
+}
+
 /// Starts a family for `user` whose first token is `hash`, valid for a day from [`now`];
 /// the family ends 30 days from [`now`].
 pub async fn store_token(repo: &dyn Repository, user: UserId, hash: RefreshTokenHash) -> FamilyId {
@@ -60,15 +79,9 @@ pub async fn start_family_ending(
     hash: RefreshTokenHash,
     family_end: time::OffsetDateTime,
 ) -> FamilyId {
-    let family = FamilyId::new();
-    let first = NewRefreshToken {
-        hash,
-        user_id: user,
-        family,
-        created_at: now(),
-        expires_at: Ord::min(now() + Duration::days(1), family_end),
-    };
-    repo.start_family(first, family_end, crate::audit_now())
+    let session = session(hash, family_end);
+    let family = session.family;
+    repo.start_family(user, session, now(), crate::audit_now())
         .await
         .expect("start a refresh family");
     family
@@ -114,12 +127,7 @@ pub fn sign_in(identity: ProviderIdentity) -> ProviderSignIn {
         auto_link_by_email: false,
         new_user_id: UserId::new(),
         new_link_id: LinkedAccountId::new(),
-        session: SessionStart {
-            hash: random_hash(),
-            family: FamilyId::new(),
-            token_expires_at: now() + Duration::days(1),
-            family_expires_at: now() + Duration::days(30),
-        },
+        session: session(random_hash(), now() + Duration::days(30)),
         now: now(),
         audit: crate::audit_now(),
     }

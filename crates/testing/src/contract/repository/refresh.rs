@@ -1,9 +1,11 @@
 //! Refresh-token rotation, reuse detection, expiry and logout.
 
 use super::Repository;
-use super::fixtures::{new_user, now, random_hash, start_family_ending, store_token, token_hash};
+use super::fixtures::{
+    login_time, new_user, now, random_hash, start_family_ending, store_token, token_hash,
+};
 use social_login_domain::UserId;
-use social_login_ports::RotateError;
+use social_login_ports::{RotateError, Rotated};
 use std::sync::Arc;
 use time::Duration;
 use tokio::sync::Barrier;
@@ -36,7 +38,13 @@ pub async fn rotation_returns_the_user_and_its_successor_rotates_in_turn(
             crate::audit_now(),
         )
         .await;
-    assert_eq!(rotated, Ok(ada));
+    assert_eq!(
+        rotated,
+        Ok(Rotated {
+            user: ada,
+            auth_time: login_time()
+        })
+    );
     let next = repo
         .rotate_refresh(
             token_hash(2),
@@ -46,7 +54,11 @@ pub async fn rotation_returns_the_user_and_its_successor_rotates_in_turn(
             crate::audit_now(),
         )
         .await;
-    assert_eq!(next, Ok(ada), "the successor is valid until its own expiry");
+    assert_eq!(
+        next.map(|rotated| rotated.user),
+        Ok(ada),
+        "the successor is valid until its own expiry"
+    );
 }
 
 pub async fn a_rotated_token_presented_again_revokes_its_whole_family(repo: Arc<dyn Repository>) {
@@ -95,7 +107,8 @@ pub async fn a_rotated_token_presented_again_revokes_its_whole_family(repo: Arc<
             ttl(),
             crate::audit_now()
         )
-        .await,
+        .await
+        .map(|rotated| rotated.user),
         Ok(ada),
         "other families are untouched"
     );
@@ -138,7 +151,8 @@ pub async fn an_expired_token_is_refused_and_stays_unused(repo: Arc<dyn Reposito
             ttl(),
             crate::audit_now()
         )
-        .await,
+        .await
+        .map(|rotated| rotated.user),
         Ok(ada)
     );
 }
@@ -242,7 +256,8 @@ pub async fn logout_revokes_the_family_of_the_presented_token(repo: Arc<dyn Repo
             ttl(),
             crate::audit_now()
         )
-        .await,
+        .await
+        .map(|rotated| rotated.user),
         Ok(ada),
         "the user's other session survives"
     );
@@ -286,7 +301,8 @@ pub async fn a_family_ends_at_its_cap_however_often_it_was_rotated(repo: Arc<dyn
             ttl(),
             crate::audit_now()
         )
-        .await,
+        .await
+        .map(|rotated| rotated.user),
         Ok(ada)
     );
     assert_eq!(
@@ -433,7 +449,8 @@ pub async fn pruning_deletes_ended_families_and_expired_tokens_and_keeps_live_on
             ttl(),
             crate::audit_now()
         )
-        .await,
+        .await
+        .map(|rotated| rotated.user),
         Ok(ada),
         "the live session survives housekeeping"
     );
@@ -448,4 +465,48 @@ pub async fn pruning_deletes_ended_families_and_expired_tokens_and_keeps_live_on
         .await,
         Err(RotateError::Refused)
     );
+}
+
+pub async fn every_rotation_keeps_the_auth_time_of_the_login_that_started_the_session(
+    repo: Arc<dyn Repository>,
+) {
+    // A session started by a provider login, whose login was three minutes before `now`.
+    let mut login = super::fixtures::sign_in(super::fixtures::provider_identity(
+        social_login_domain::ProviderKey::Github,
+        "gh-auth-time",
+        Some("ada@example.com"),
+        true,
+    ));
+    let logged_in_at = now() - Duration::minutes(3);
+    login.session.auth_time = logged_in_at;
+    let ada = repo
+        .sign_in_with_provider(login.clone())
+        .await
+        .unwrap()
+        .user
+        .id;
+
+    // Refreshed an hour, then a day, then a week later: never a new login.
+    let mut presented = login.session.hash;
+    for later in [Duration::hours(1), Duration::days(1), Duration::days(7)] {
+        let successor = random_hash();
+        let rotated = repo
+            .rotate_refresh(
+                presented,
+                successor,
+                now() + later,
+                Duration::days(10),
+                crate::audit_now(),
+            )
+            .await;
+        assert_eq!(
+            rotated,
+            Ok(Rotated {
+                user: ada,
+                auth_time: logged_in_at
+            }),
+            "refreshed {later} after the login"
+        );
+        presented = successor;
+    }
 }

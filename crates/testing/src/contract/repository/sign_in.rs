@@ -6,7 +6,7 @@ use super::fixtures::{
     email, new_user, now, provider_identity, random_hash, refresh_works, sign_in, token_hash,
     user_less_identity,
 };
-use social_login_domain::ProviderKey;
+use social_login_domain::{ProviderKey, SealedToken};
 use social_login_ports::{RotateError, SignInError};
 use std::sync::Arc;
 use time::Duration;
@@ -170,4 +170,60 @@ pub async fn a_failure_after_the_user_is_written_leaves_no_user_and_no_link(
         None,
         "all or nothing"
     );
+}
+
+pub async fn a_sign_in_that_brings_no_provider_token_keeps_the_stored_ones(
+    repo: Arc<dyn Repository>,
+) {
+    let identity = provider_identity(ProviderKey::Google, "g-1", Some("ada@example.com"), true);
+    let code_flow = sign_in(identity.clone());
+    let ada = repo.sign_in_with_provider(code_flow).await.unwrap().user.id;
+
+    // A native id_token sign-in of the same account: an identity and no provider token.
+    let mut native = sign_in(identity);
+    native.access_token = SealedToken::none();
+    native.refresh_token = None;
+    let again = repo.sign_in_with_provider(native).await.unwrap();
+    assert_eq!((again.user.id, again.is_new_user), (ada, false));
+
+    let grants = repo
+        .delete_user(ada, crate::audit_now())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(grants.len(), 1);
+    assert_eq!(
+        (&grants[0].access_token, &grants[0].refresh_token),
+        (
+            &SealedToken::new("k1:access"),
+            &Some(SealedToken::new("k1:refresh"))
+        ),
+        "what revokes the grant is still there"
+    );
+}
+
+pub async fn an_unverified_email_equal_to_a_held_address_is_refused_even_with_auto_linking(
+    repo: Arc<dyn Repository>,
+) {
+    let owner = sign_in(provider_identity(
+        ProviderKey::Google,
+        "g-1",
+        Some("ada@example.com"),
+        true,
+    ));
+    let owner = repo.sign_in_with_provider(owner).await.unwrap().user;
+    let mut unverified = sign_in(provider_identity(
+        ProviderKey::Discord,
+        "d-1",
+        Some("ADA@example.com"),
+        false,
+    ));
+    unverified.auto_link_by_email = true;
+    assert_eq!(
+        repo.sign_in_with_provider(unverified.clone()).await,
+        Err(SignInError::EmailAlreadyRegistered)
+    );
+    assert_eq!(repo.find_user(unverified.new_user_id).await.unwrap(), None);
+    assert_eq!(repo.list_links(owner.id).await.unwrap().len(), 1);
+    assert!(!refresh_works(&*repo, unverified.session.hash).await);
 }

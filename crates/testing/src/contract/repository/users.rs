@@ -173,3 +173,38 @@ pub async fn an_unverified_provider_email_is_kept_but_claims_nothing(repo: Arc<d
         Some(email("victim@example.com"))
     );
 }
+
+pub async fn emails_match_ignoring_ascii_case_only(repo: Arc<dyn Repository>) {
+    let owner = new_user(Some("Kim@Example.com"), true);
+    repo.create_user(owner.clone(), None, crate::audit_now())
+        .await
+        .unwrap();
+    assert_eq!(
+        repo.find_user_by_email(&email("KIM@example.COM"))
+            .await
+            .unwrap()
+            .map(|user| user.id),
+        Some(owner.id)
+    );
+    // U+212A KELVIN SIGN lowercases to `k` under Unicode rules: not the same address here.
+    let kelvin = email("\u{212A}im@example.com");
+    assert_eq!(repo.find_user_by_email(&kelvin).await.unwrap(), None);
+    let look_alike = new_user(Some("\u{212A}im@example.com"), true);
+    repo.create_user(look_alike.clone(), None, crate::audit_now())
+        .await
+        .unwrap();
+    assert_eq!(
+        repo.find_user_by_email(&kelvin)
+            .await
+            .unwrap()
+            .map(|user| user.id),
+        Some(look_alike.id),
+        "an address of its own, found by its own spelling"
+    );
+    let shouting = new_user(Some("\u{212A}IM@EXAMPLE.com"), true);
+    assert_eq!(
+        repo.create_user(shouting, None, crate::audit_now()).await,
+        Err(CreateUserError::EmailTaken),
+        "ASCII case still does not make a new address"
+    );
+}

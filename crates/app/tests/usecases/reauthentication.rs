@@ -1,0 +1,269 @@
+//! A recent login: deleting the account and linking a provider account need the session's
+//! login (not its last refresh) to be at most `reauthentication` old. A login of any kind
+//! sets that time; a refresh keeps it.
+
+use crate::world::*;
+use social_login_app::{AppError, AuthPolicy, IdTokenCommand, LoginResult};
+use social_login_domain::{Origin, ProviderKey, SecretText};
+use social_login_ports::{Clock, SessionTokens, VerifiedAccess};
+use social_login_testing::{FakeSessions, state_in};
+use time::Duration;
+
+/// Past the default window of five minutes.
+const SIX_MINUTES: Duration = Duration::minutes(6);
+
+/// What the access token of `result` says, now.
+fn access_of(world: &World, result: &LoginResult) -> VerifiedAccess {
+    FakeSessions
+        .verify_access(result.access_token.value.expose(), world.clock.now())
+        .expect("a valid access token")
+}
+
+async fn refreshed(world: &World, login: &LoginResult) -> LoginResult {
+    world
+        .service
+        .refresh(login.refresh_token.expose(), &Origin::default())
+        .await
+        .unwrap()
+}
+
+fn native_command(world: &World) -> IdTokenCommand {
+    world
+        .service
+        .id_token_command(
+            "google",
+            "header.payload.signature",
+            Some("raw-nonce"),
+            None,
+        )
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_refresh_keeps_the_time_of_the_login_in_the_new_access_token() {
+    let world = World::new();
+    let login = world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    let logged_in_at = world.clock.now();
+    world.clock.advance(SIX_MINUTES);
+
+    let refreshed = refreshed(&world, &login).await;
+    let access = access_of(&world, &refreshed);
+    assert_eq!(access.issued_at, world.clock.now(), "a new token");
+    assert_eq!(access.auth_time, Some(logged_in_at), "of the same login");
+}
+
+#[tokio::test]
+async fn a_session_refreshed_six_minutes_after_its_login_cannot_delete_the_account() {
+    let world = World::new();
+    let login = world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    world.clock.advance(SIX_MINUTES);
+    let refreshed = refreshed(&world, &login).await;
+
+    let refused = world
+        .service
+        .delete_account(access_of(&world, &refreshed), &Origin::default())
+        .await;
+    assert_eq!(refused, Err(AppError::ReauthenticationRequired));
+    assert_eq!(world.users.user_count(), 1, "nothing deleted");
+    assert!(world.github.revoked().is_empty(), "nothing revoked");
+
+    // Logging in again is a login: the same user may delete now.
+    let again = world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    assert_eq!(again.user.id, login.user.id);
+    world
+        .service
+        .delete_account(access_of(&world, &again), &Origin::default())
+        .await
+        .unwrap();
+    assert_eq!(world.users.user_count(), 0);
+}
+
+#[tokio::test]
+async fn every_kind_of_login_starts_the_clock_and_a_password_login_can_delete_at_once() {
+    let world = World::new();
+    let registered = world.register("ada@example.com", "correct horse").await;
+    assert_eq!(
+        access_of(&world, &registered).auth_time,
+        Some(world.clock.now())
+    );
+    world.clock.advance(SIX_MINUTES);
+    let login = world
+        .service
+        .password_login(
+            "ada@example.com",
+            SecretText::new("correct horse"),
+            &Origin::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(access_of(&world, &login).auth_time, Some(world.clock.now()));
+
+    world.clock.advance(SIX_MINUTES);
+    world.google.answer_id_token(Ok(identity(
+        ProviderKey::Google,
+        "g-1",
+        Some("grace@example.com"),
+        true,
+    )));
+    let native = world
+        .service
+        .id_token_sign_in(native_command(&world), &Origin::default())
+        .await
+        .unwrap();
+    assert_eq!(
+        access_of(&world, &native).auth_time,
+        Some(world.clock.now())
+    );
+
+    world
+        .service
+        .delete_account(access_of(&world, &login), &Origin::default())
+        .await
+        .expect_err("the password login is twelve minutes old now");
+    let fresh = world
+        .service
+        .password_login(
+            "ada@example.com",
+            SecretText::new("correct horse"),
+            &Origin::default(),
+        )
+        .await
+        .unwrap();
+    world
+        .service
+        .delete_account(access_of(&world, &fresh), &Origin::default())
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn the_window_is_the_configured_one() {
+    let world = World::with_policy(AuthPolicy {
+        reauthentication: Duration::hours(1),
+        ..AuthPolicy::default()
+    });
+    let login = world
+        .sign_in(github_login("gh-1", "ada@example.com"))
+        .await
+        .unwrap();
+    world.clock.advance(SIX_MINUTES);
+    let refreshed = refreshed(&world, &login).await;
+    world
+        .service
+        .delete_account(access_of(&world, &refreshed), &Origin::default())
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn connecting_from_a_session_whose_login_is_old_is_refused_and_spends_nothing() {
+    let world = World::new();
+    let login = world.register("ada@example.com", "correct horse").await;
+    let ada = login.user.id;
+    // The connect flow started while the login was fresh...
+    world
+        .github
+        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let state = world.connect_state("github", ada).await;
+    // ...and comes back with a token refreshed six minutes after the login.
+    world.clock.advance(SIX_MINUTES);
+    let stale = access_of(&world, &refreshed(&world, &login).await);
+
+    let refused = world
+        .service
+        .connect_raw(stale, "github", CODE, &state, None)
+        .await;
+    assert_eq!(refused, Err(AppError::ReauthenticationRequired));
+    assert_eq!(world.users.link_count(), 0);
+    assert!(!world.is_spent(&state), "the state value is still usable");
+
+    // After logging in again the same flow completes.
+    let again = world
+        .service
+        .password_login(
+            "ada@example.com",
+            SecretText::new("correct horse"),
+            &Origin::default(),
+        )
+        .await
+        .unwrap();
+    let linked = world
+        .service
+        .connect_raw(access_of(&world, &again), "github", CODE, &state, None)
+        .await
+        .unwrap();
+    assert_eq!(linked.user_id, ada);
+}
+
+#[tokio::test]
+async fn a_native_connect_from_a_session_whose_login_is_old_is_refused_before_the_id_token_is_checked()
+ {
+    let world = World::new();
+    let login = world.register("ada@example.com", "correct horse").await;
+    world.clock.advance(SIX_MINUTES);
+    let stale = access_of(&world, &refreshed(&world, &login).await);
+    world.google.answer_id_token(Ok(identity(
+        ProviderKey::Google,
+        "g-1",
+        Some("thief@example.com"),
+        true,
+    )));
+
+    let refused = world
+        .service
+        .id_token_connect(stale, native_command(&world), &Origin::default())
+        .await;
+    assert_eq!(refused, Err(AppError::ReauthenticationRequired));
+    assert_eq!(world.users.link_count(), 0);
+    assert!(
+        world.google.id_tokens_received().is_empty(),
+        "the id_token was never presented to the adapter"
+    );
+}
+
+#[tokio::test]
+async fn authorize_with_the_bearer_of_an_old_login_is_refused_before_going_to_the_provider() {
+    let world = World::new();
+    let login = world.register("ada@example.com", "correct horse").await;
+    world.clock.advance(SIX_MINUTES);
+    let stale = refreshed(&world, &login).await;
+
+    let refused = world
+        .service
+        .authorize_raw("github", Some(stale.access_token.value.expose()))
+        .await;
+    assert_eq!(refused, Err(AppError::ReauthenticationRequired));
+
+    // A fresh login's bearer starts the connect flow.
+    let bearer = world.bearer_for(login.user.id);
+    let url = world
+        .service
+        .authorize_raw("github", Some(&bearer))
+        .await
+        .unwrap();
+    assert!(world.sealer.peek(&state_in(&url)).is_some());
+}
+
+#[tokio::test]
+async fn a_token_that_does_not_say_when_its_login_was_never_counts_as_recent() {
+    let world = World::new();
+    let login = world.register("ada@example.com", "correct horse").await;
+    let mut access = access_of(&world, &login);
+    access.auth_time = None;
+    assert_eq!(
+        world
+            .service
+            .delete_account(access, &Origin::default())
+            .await,
+        Err(AppError::ReauthenticationRequired)
+    );
+}

@@ -1,0 +1,173 @@
+//! What a migration does to rows written before it: sessions get the time of their login,
+//! email keys are re-derived under the ASCII-only rule. Rows are written as the schema stood
+//! before the migration, then the rest is applied and the adapters read them.
+
+use crate::harness::{on_every_unmigrated_backend, rusqlite_repository};
+use sea_orm::ConnectionTrait;
+use sea_orm::sea_query::{Alias, Query, SimpleExpr};
+use social_login_domain::UserId;
+use social_login_migrations::{Migrator, MigratorTrait};
+use social_login_persistence::SeaOrmRepository;
+use social_login_ports::Rotated;
+use social_login_testing::audit_now;
+use social_login_testing::contract::repository::Repository;
+use social_login_testing::contract::repository::fixtures::{email, now, random_hash, token_hash};
+use time::{Duration, OffsetDateTime};
+use uuid::Uuid;
+
+/// Applies the migrations that come before `name`.
+async fn migrate_until(repo: &SeaOrmRepository, name: &str) {
+    let before = Migrator::migrations()
+        .iter()
+        .position(|migration| migration.name() == name)
+        .unwrap_or_else(|| panic!("no migration {name}"));
+    let steps = u32::try_from(before).unwrap();
+    Migrator::up(repo.connection(), Some(steps))
+        .await
+        .expect("the earlier migrations");
+}
+
+async fn insert(repo: &SeaOrmRepository, table: &str, values: Vec<(&str, SimpleExpr)>) {
+    let (columns, values): (Vec<_>, Vec<_>) = values
+        .into_iter()
+        .map(|(column, value)| (Alias::new(column), value))
+        .unzip();
+    let insert = Query::insert()
+        .into_table(Alias::new(table))
+        .columns(columns)
+        .values_panic(values)
+        .to_owned();
+    repo.connection().execute(&insert).await.expect("insert");
+}
+
+async fn insert_user(repo: &SeaOrmRepository, email: &str, key: &str) -> UserId {
+    let id = Uuid::new_v4();
+    insert(
+        repo,
+        "users",
+        vec![
+            ("id", id.into()),
+            ("email", email.into()),
+            ("email_normalized", key.into()),
+            ("email_verified", true.into()),
+            ("created_at", now().into()),
+        ],
+    )
+    .await;
+    UserId::from_uuid(id)
+}
+
+/// A session as the schema before `auth_time` stored it: a family and its first token.
+async fn insert_old_session(repo: &SeaOrmRepository, user: UserId, created_at: OffsetDateTime) {
+    let family = Uuid::new_v4();
+    insert(
+        repo,
+        "refresh_families",
+        vec![
+            ("id", family.into()),
+            ("user_id", user.as_uuid().into()),
+            ("created_at", created_at.into()),
+            ("expires_at", (now() + Duration::days(30)).into()),
+            ("revoked", false.into()),
+        ],
+    )
+    .await;
+    insert(
+        repo,
+        "refresh_tokens",
+        vec![
+            ("token_hash", token_hash(1).0.to_vec().into()),
+            ("user_id", user.as_uuid().into()),
+            ("family_id", family.into()),
+            ("created_at", created_at.into()),
+            ("expires_at", (now() + Duration::days(1)).into()),
+            ("used", false.into()),
+        ],
+    )
+    .await;
+}
+
+async fn rotates_with_login_time(repo: &dyn Repository, user: UserId, login: OffsetDateTime) {
+    assert_eq!(
+        repo.rotate_refresh(
+            token_hash(1),
+            random_hash(),
+            now(),
+            Duration::days(1),
+            audit_now()
+        )
+        .await,
+        Ok(Rotated {
+            user,
+            auth_time: login
+        }),
+        "a session from before the migration: its login was when it was created"
+    );
+}
+
+#[tokio::test]
+async fn a_session_from_before_auth_time_existed_keeps_its_creation_time_as_its_login() {
+    on_every_unmigrated_backend(|repo, sqlite_dir| async move {
+        migrate_until(&repo, "m20261125_000008_family_auth_time").await;
+        let ada = insert_user(&repo, "ada@example.com", "ada@example.com").await;
+        let created_at = now() - Duration::days(3);
+        insert_old_session(&repo, ada, created_at).await;
+
+        repo.migrate().await.unwrap();
+
+        match sqlite_dir {
+            // The service serves SQLite with the rusqlite adapter: it reads the same column.
+            Some(dir) => {
+                let served = rusqlite_repository(&dir).await;
+                rotates_with_login_time(&served, ada, created_at).await;
+            }
+            None => rotates_with_login_time(&repo, ada, created_at).await,
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn email_keys_written_by_unicode_lowering_are_rederived_and_still_find_their_users() {
+    on_every_unmigrated_backend(|repo, sqlite_dir| async move {
+        migrate_until(&repo, "m20261125_000009_ascii_email_keys").await;
+        // The keys the old rule (Unicode lowercase) wrote.
+        let kelvin = insert_user(&repo, "\u{212A}im@Example.com", "kim@example.com").await;
+        let jose = insert_user(&repo, "JOS\u{00C9}@example.com", "jos\u{00E9}@example.com").await;
+        let plain = insert_user(&repo, "Ada@Example.com", "ada@example.com").await;
+
+        repo.migrate().await.unwrap();
+
+        let served: Box<dyn Repository> = match sqlite_dir {
+            Some(dir) => Box::new(rusqlite_repository(&dir).await),
+            None => Box::new(repo.clone()),
+        };
+        let found = |address: &'static str| {
+            let served = &served;
+            async move {
+                served
+                    .find_user_by_email(&email(address))
+                    .await
+                    .unwrap()
+                    .map(|user| user.id)
+            }
+        };
+        assert_eq!(found("\u{212A}im@example.com").await, Some(kelvin));
+        assert_eq!(found("\u{212A}IM@EXAMPLE.COM").await, Some(kelvin));
+        assert_eq!(found("kim@example.com").await, None, "k is not U+212A");
+        assert_eq!(found("jos\u{00C9}@Example.com").await, Some(jose));
+        assert_eq!(found("jos\u{00E9}@example.com").await, None);
+        assert_eq!(found("ADA@example.com").await, Some(plain));
+        // The ASCII address the look-alike used to hold is free for its real owner.
+        let owner = social_login_testing::contract::repository::fixtures::new_user(
+            Some("kim@example.com"),
+            true,
+        );
+        served
+            .create_user(owner.clone(), None, audit_now())
+            .await
+            .unwrap();
+        assert_eq!(found("Kim@example.com").await, Some(owner.id));
+    })
+    .await;
+}

@@ -1,0 +1,70 @@
+//! Every response that carries a token says `Cache-Control: no-store` (and `Pragma:
+//! no-cache` for HTTP/1.0 caches), so no browser, proxy or CDN keeps a copy of a session.
+
+use crate::helpers::*;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use social_login_simulator::Provider;
+
+fn assert_not_stored(response: &reqwest::Response, what: &str) {
+    let headers = response.headers();
+    assert_eq!(
+        headers.get("cache-control").map(|v| v.to_str().unwrap()),
+        Some("no-store"),
+        "{what}"
+    );
+    assert_eq!(
+        headers.get("pragma").map(|v| v.to_str().unwrap()),
+        Some("no-cache"),
+        "{what}"
+    );
+}
+
+#[tokio::test]
+async fn register_login_and_refresh_answers_are_never_stored() {
+    let app = spawn_app().await;
+    let credentials = json!({"email": "pat@example.com", "password": PASSWORD});
+    let registered = app.post("/auth/register", &credentials, None).await;
+    assert_eq!(registered.status(), StatusCode::CREATED);
+    assert_not_stored(&registered, "register");
+
+    let login = app.post("/auth/login", &credentials, None).await;
+    assert_eq!(login.status(), StatusCode::OK);
+    assert_not_stored(&login, "login");
+    let login: Value = login.json().await.unwrap();
+
+    let refresh = json!({"refresh_token": login["refresh_token"]});
+    let refreshed = app.post("/auth/refresh", &refresh, None).await;
+    assert_eq!(refreshed.status(), StatusCode::OK);
+    assert_not_stored(&refreshed, "refresh");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn callback_and_id_token_sign_in_answers_are_never_stored() {
+    let app = spawn_app().await;
+    let callback = app.login_response("583231").await;
+    assert_eq!(callback.status(), StatusCode::OK);
+    assert_not_stored(&callback, "callback");
+
+    let nonce = "cache-control-test-nonce";
+    let hashed = hex::encode(Sha256::digest(nonce.as_bytes()));
+    let id_token = app
+        .sim
+        .mint_id_token(Provider::Google, &grace(), CLIENT_ID, Some(&hashed));
+    let body = json!({"id_token": id_token, "nonce": nonce});
+    let signed_in = app.post("/auth/oauth/google/id-token", &body, None).await;
+    assert_eq!(signed_in.status(), StatusCode::OK);
+    assert_not_stored(&signed_in, "id-token sign-in");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_public_key_set_stays_cacheable() {
+    let app = spawn_app().await;
+    let jwks = app.get("/.well-known/jwks.json", None).await;
+    assert_eq!(jwks.headers()["cache-control"], "public, max-age=300");
+    assert!(jwks.headers().get("pragma").is_none());
+    app.stop().await;
+}

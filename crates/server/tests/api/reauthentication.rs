@@ -1,0 +1,138 @@
+//! A recent login (docs/configuration.md `tokens.reauthentication_seconds`): deleting the
+//! account and linking a provider account need the session's login, not its last refresh,
+//! to be recent. The passing of time is played by moving the session's stored login time
+//! back, as the database would hold it ten minutes later.
+
+use crate::helpers::*;
+use reqwest::StatusCode;
+use sea_orm::sea_query::{Alias, Query};
+use sea_orm::{ConnectionTrait, Database};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use social_login_simulator::Provider;
+
+const RAW_NONCE: &str = "reauthentication-test-nonce";
+
+/// Every session of the app now says its login happened ten minutes ago.
+async fn age_every_session(app: &TestApp) {
+    let db = Database::connect(app.database_url()).await.unwrap();
+    let ten_minutes_ago = time::OffsetDateTime::now_utc() - time::Duration::minutes(10);
+    let update = Query::update()
+        .table(Alias::new("refresh_families"))
+        .value(Alias::new("auth_time"), ten_minutes_ago)
+        .to_owned();
+    let aged = db.execute(&update).await.unwrap();
+    assert!(aged.rows_affected() > 0, "there were sessions to age");
+    db.close().await.unwrap();
+}
+
+/// A refresh of `login`'s session: a valid new access token, of the same old login.
+async fn refreshed(app: &TestApp, login: &Value) -> String {
+    let response = app
+        .post(
+            "/auth/refresh",
+            &json!({"refresh_token": login["refresh_token"]}),
+            None,
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    token(&response.json().await.unwrap())
+}
+
+async fn linked_providers(app: &TestApp, bearer: &str) -> Vec<String> {
+    let accounts: Value = app
+        .get("/auth/oauth/accounts", Some(bearer))
+        .await
+        .json()
+        .await
+        .unwrap();
+    accounts
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|account| account["provider"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_refreshed_token_of_an_old_login_cannot_delete_the_account_until_the_user_logs_in_again()
+{
+    let app = spawn_app().await;
+    let ada = app.login("583231").await;
+    age_every_session(&app).await;
+    let bearer = refreshed(&app, &ada).await;
+
+    let refused = app.delete("/users/me", Some(&bearer)).await;
+    assert_problem(refused, 401, "ReauthenticationRequired").await;
+    let me = app.get("/users/me", Some(&bearer)).await;
+    assert_eq!(
+        me.status(),
+        StatusCode::OK,
+        "the session itself still works"
+    );
+
+    let again = app.login("583231").await;
+    assert_eq!(again["user"]["id"], ada["user"]["id"]);
+    let deleted = app.delete("/users/me", Some(&token(&again))).await;
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_refreshed_token_of_an_old_login_can_neither_start_nor_finish_a_connect() {
+    let app = spawn_app().await;
+    let pat = app.register("pat@example.com").await;
+    // The connect flow started while the login was fresh, the provider approved...
+    let url = app.authorize("github", Some(&token(&pat))).await;
+    let approval = app.approve_at_provider(&url, "583231").await;
+    // ...and the token that finishes it is a refresh of a login ten minutes old.
+    age_every_session(&app).await;
+    let stale = refreshed(&app, &pat).await;
+
+    let finished = app
+        .post("/auth/oauth/github/connect", &approval.body(), Some(&stale))
+        .await;
+    assert_problem(finished, 401, "ReauthenticationRequired").await;
+    let started = app.get("/auth/oauth/github/authorize", Some(&stale)).await;
+    assert_problem(started, 401, "ReauthenticationRequired").await;
+    assert!(linked_providers(&app, &stale).await.is_empty());
+
+    // The same approval completes once the user has logged in again: nothing was spent.
+    let login = app
+        .post(
+            "/auth/login",
+            &json!({"email": "pat@example.com", "password": PASSWORD}),
+            None,
+        )
+        .await;
+    let fresh = token(&login.json().await.unwrap());
+    let linked = app
+        .post("/auth/oauth/github/connect", &approval.body(), Some(&fresh))
+        .await;
+    assert_eq!(linked.status(), StatusCode::CREATED);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_refreshed_token_of_an_old_login_cannot_link_an_id_token() {
+    let app = spawn_app().await;
+    let pat = app.register("pat@example.com").await;
+    age_every_session(&app).await;
+    let stale = refreshed(&app, &pat).await;
+    // The thief's own Google account, signed for this client.
+    let nonce = hex::encode(Sha256::digest(RAW_NONCE.as_bytes()));
+    let id_token = app
+        .sim
+        .mint_id_token(Provider::Google, &grace(), CLIENT_ID, Some(&nonce));
+
+    let refused = app
+        .post(
+            "/auth/oauth/google/id-token/connect",
+            &json!({"id_token": id_token, "nonce": RAW_NONCE}),
+            Some(&stale),
+        )
+        .await;
+    assert_problem(refused, 401, "ReauthenticationRequired").await;
+    assert!(linked_providers(&app, &stale).await.is_empty());
+    app.stop().await;
+}

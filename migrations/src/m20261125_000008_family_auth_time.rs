@@ -1,0 +1,53 @@
+//! Adds `refresh_families.auth_time`: when the login that started the session happened.
+//! A refresh keeps it, so what needs a recent login (account deletion, linking) is not
+//! unlocked by a refreshed token. Existing sessions get their creation time, which is when
+//! their login happened: every family so far was started by a login.
+
+use sea_orm_migration::{prelude::*, schema::*};
+
+#[derive(DeriveMigrationName)]
+pub struct Migration;
+
+#[derive(DeriveIden)]
+enum RefreshFamilies {
+    Table,
+    AuthTime,
+}
+
+/// What a family row written without the column gets (an older instance still running
+/// during a rolling upgrade): a login so old it is never recent. Such a session keeps
+/// working; deleting the account or linking from it needs a new login, the safe side.
+const NEVER_RECENT: &str = "1970-01-01T00:00:00Z";
+
+#[async_trait::async_trait]
+impl MigrationTrait for Migration {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        // NOT NULL needs a default on SQLite's ADD COLUMN; the rows are then given theirs.
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(RefreshFamilies::Table)
+                    .add_column(
+                        timestamp_with_time_zone(RefreshFamilies::AuthTime).default(NEVER_RECENT),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .get_connection()
+            .execute_unprepared("UPDATE refresh_families SET auth_time = created_at")
+            .await
+            .map(|_| ())
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(RefreshFamilies::Table)
+                    .drop_column(RefreshFamilies::AuthTime)
+                    .to_owned(),
+            )
+            .await
+    }
+}
