@@ -76,6 +76,7 @@ impl Fixture {
             scopes: None,
             pkce: true,
             client_ids: Vec::new(),
+            signing: None,
             endpoints: (self.endpoints)(sim),
         }
     }

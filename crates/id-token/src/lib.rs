@@ -11,4 +11,4 @@ pub mod verifier;
 
 pub use claims::IdTokenClaims;
 pub use jwks::KeySetCache;
-pub use verifier::{IdTokenVerifier, IssuerPolicy, IssuerRule, NoncePolicy};
+pub use verifier::{IdTokenVerifier, IssuerPolicy, IssuerRule, NoncePolicy, oidc_engine};

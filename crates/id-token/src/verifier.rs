@@ -13,6 +13,7 @@ mod issuer;
 mod properties;
 
 pub use checks::CLOCK_LEEWAY_SECS;
+pub use for_plan::oidc_engine;
 pub use header::{TokenHeader, read_header};
 pub use issuer::{IssuerPolicy, IssuerRule};
 

@@ -1,11 +1,7 @@
 //! The authorization code flow through oauth2 5: the authorization URL and the code exchange.
 
-use crate::config_error::{
-    ProviderConfigError, parse_http_url, require_non_empty, resolve_endpoint,
-};
 use crate::failure::code_exchange_failure;
 use crate::plan::ProviderPlan;
-use crate::settings::ProviderSettings;
 use crate::token_http::{TokenHttp, TokenHttpError};
 use crate::token_set::{IdTokenField, TokenSet};
 use oauth2::basic::{
@@ -23,25 +19,7 @@ use social_login_provider_spec::TokenAuth;
 use std::fmt;
 use url::Url;
 
-/// How the client authenticates at the token endpoint (PROVIDERS.md §10.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClientAuth {
-    /// `client_id` and `client_secret` in the form body (GitHub, LinkedIn, Apple).
-    RequestBody,
-    /// HTTP Basic (required by X for confidential clients).
-    BasicAuth,
-}
-
-/// A provider's public endpoints and defaults, overridable through [`ProviderSettings`].
-#[derive(Debug, Clone, Copy)]
-pub struct FlowDefaults {
-    pub authorization: &'static str,
-    pub token: &'static str,
-    pub scopes: &'static [&'static str],
-    pub client_auth: ClientAuth,
-}
-
-/// What [`CodeFlow::build`] makes a flow of.
+/// What a flow is made of.
 struct Parts<'a> {
     client_id: &'a str,
     client_secret: &'a SecretText,
@@ -90,40 +68,6 @@ impl fmt::Debug for CodeFlow {
 }
 
 impl CodeFlow {
-    /// Validates the settings (client id, redirect URI, endpoint overrides) against the
-    /// provider's `defaults`; the error names the offending field.
-    pub fn new(
-        settings: &ProviderSettings,
-        defaults: &FlowDefaults,
-        http: reqwest::Client,
-    ) -> Result<Self, ProviderConfigError> {
-        require_non_empty("client_id", &settings.client_id)?;
-        let authorization = resolve_endpoint(
-            "endpoints.authorization",
-            settings.endpoints.authorization.as_deref(),
-            defaults.authorization,
-        )?;
-        let token = resolve_endpoint(
-            "endpoints.token",
-            settings.endpoints.token.as_deref(),
-            defaults.token,
-        )?;
-        let redirect = parse_http_url("redirect_uri", &settings.redirect_uri)?;
-        Ok(Self::build(
-            Parts {
-                client_id: &settings.client_id,
-                client_secret: &settings.client_secret,
-                authorization,
-                token,
-                redirect,
-                basic: defaults.client_auth == ClientAuth::BasicAuth,
-                scopes: settings.scopes_or(defaults.scopes),
-                pkce: settings.pkce,
-            },
-            http,
-        ))
-    }
-
     /// The flow of a resolved plan (its URLs are already checked).
     pub fn from_plan(plan: &ProviderPlan, http: reqwest::Client) -> Self {
         Self::build(
@@ -268,17 +212,10 @@ mod token_answer_tests;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::EndpointOverrides;
-    use social_login_domain::StateToken;
+    use crate::settings::{EndpointOverrides, ProviderSettings};
+    use social_login_domain::{ProviderKey, StateToken};
+    use social_login_provider_spec::built_in_spec;
     use std::collections::HashMap;
-    use url::Url;
-
-    const DEFAULTS: FlowDefaults = FlowDefaults {
-        authorization: "https://idp.example.com/authorize",
-        token: "https://idp.example.com/token",
-        scopes: &["read:user", "user:email"],
-        client_auth: ClientAuth::RequestBody,
-    };
 
     // RFC 7636 appendix B: this verifier's S256 challenge is known.
     const RFC_VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
@@ -293,6 +230,7 @@ mod tests {
             pkce: true,
             client_ids: Vec::new(),
             endpoints: EndpointOverrides::default(),
+            signing: None,
         }
     }
 
@@ -313,22 +251,20 @@ mod tests {
     }
 
     fn flow(settings: &ProviderSettings) -> CodeFlow {
-        CodeFlow::new(settings, &DEFAULTS, reqwest::Client::new()).unwrap()
+        let github = built_in_spec(ProviderKey::Github).unwrap();
+        let plan = ProviderPlan::resolve(github, settings).unwrap();
+        CodeFlow::from_plan(&plan, reqwest::Client::new())
     }
 
     #[test]
     fn the_authorization_url_carries_every_parameter_and_the_s256_challenge() {
         let url = flow(&settings()).authorization_url(&request(), &[("nonce", "nonce-1")]);
-        assert!(
-            url.starts_with("https://idp.example.com/authorize?"),
-            "{url}"
-        );
+        let authorize = "https://github.com/login/oauth/authorize?";
+        assert!(url.starts_with(authorize), "{url}");
         let query = query(&url);
         assert_eq!(query["client_id"], "client-1");
-        assert_eq!(
-            query["redirect_uri"],
-            "https://app.example.com/auth/callback/github"
-        );
+        let redirect = "https://app.example.com/auth/callback/github";
+        assert_eq!(query["redirect_uri"], redirect);
         assert_eq!(query["response_type"], "code");
         assert_eq!(query["scope"], "read:user user:email");
         assert_eq!(query["state"], "state-value-0123456789");
@@ -348,35 +284,14 @@ mod tests {
     }
 
     #[test]
-    fn configured_scopes_and_endpoints_replace_the_defaults() {
+    fn configured_scopes_and_endpoints_replace_the_declared_ones() {
         let mut settings = settings();
         settings.scopes = Some(vec!["user:email".into()]);
-        settings.endpoints.authorization =
-            Some("http://127.0.0.1:1/github/login/oauth/authorize".into());
+        let configured = "http://127.0.0.1:1/github/login/oauth/authorize";
+        settings.endpoints.authorization = Some(configured.into());
         let url = flow(&settings).authorization_url(&request(), &[]);
-        assert!(
-            url.starts_with("http://127.0.0.1:1/github/login/oauth/authorize?"),
-            "{url}"
-        );
+        assert!(url.starts_with(&format!("{configured}?")), "{url}");
         assert_eq!(query(&url)["scope"], "user:email");
-    }
-
-    #[test]
-    fn invalid_settings_are_refused_naming_the_field() {
-        let mut bad_redirect = settings();
-        bad_redirect.redirect_uri = "not a url".into();
-        let mut bad_token = settings();
-        bad_token.endpoints.token = Some("ftp://idp.example.com/token".into());
-        let mut no_client = settings();
-        no_client.client_id = String::new();
-        for (settings, field) in [
-            (bad_redirect, "redirect_uri"),
-            (bad_token, "endpoints.token"),
-            (no_client, "client_id"),
-        ] {
-            let error = CodeFlow::new(&settings, &DEFAULTS, reqwest::Client::new()).unwrap_err();
-            assert!(error.to_string().contains(field), "{error}");
-        }
     }
 
     #[test]

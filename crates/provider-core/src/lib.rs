@@ -29,8 +29,8 @@ pub mod token_set;
 /// The declarations the plans are made from.
 pub use social_login_provider_spec as spec;
 
-pub use code_flow::{ClientAuth, CodeFlow, FlowDefaults};
-pub use config_error::{ProviderConfigError, parse_http_url, require_non_empty, resolve_endpoint};
+pub use code_flow::CodeFlow;
+pub use config_error::{ProviderConfigError, parse_http_url, require_non_empty};
 pub use engine::{BuildContext, Engine};
 pub use fetch::{decode_json, fetch_json, fetch_json_unless};
 pub use http_client::{HttpClientError, USER_AGENT, build_http_client};
@@ -41,7 +41,7 @@ pub use quirks::{Finish, FinishContext, NoQuirks, Quirks, RevocationCall, Userin
 pub use revocation::{
     AlreadyGone, RevocationEndpoint, revocation_url, send_revocation, whole_grant_token,
 };
-pub use settings::{EndpointOverrides, ProviderSettings};
-pub use settings_check::{ProblemField, SettingsProblem, SettingsRules, check_settings, problems};
+pub use settings::{EndpointOverrides, ProviderSettings, SigningKey};
+pub use settings_check::{ProblemField, SettingsProblem, problems};
 pub use token_http::{TokenHttp, TokenHttpError};
 pub use token_set::{IdTokenField, TokenSet};

@@ -7,7 +7,6 @@
 
 use crate::config_error::{ProviderConfigError, parse_http_url};
 use crate::failure::transport_failure;
-use crate::settings::ProviderSettings;
 use crate::token_http::error_member;
 use social_login_domain::SecretText;
 use social_login_ports::{ProviderError, ProviderGrant, Revoked};
@@ -40,25 +39,8 @@ pub struct RevocationEndpoint {
 }
 
 impl RevocationEndpoint {
-    /// `endpoints.revocation`, or the provider's `default`, with [`CLIENT_ID_PLACEHOLDER`]
-    /// filled in; fails naming the field when it is not an http(s) URL. `http` is the
-    /// adapter's shared client (a clone shares its pool).
-    pub fn new(
-        settings: &ProviderSettings,
-        default: &str,
-        http: &reqwest::Client,
-    ) -> Result<Self, ProviderConfigError> {
-        let configured = settings.endpoints.revocation.as_deref();
-        let url = revocation_url(configured, default, &settings.client_id)?;
-        Ok(Self::resolved(
-            url,
-            &settings.client_id,
-            &settings.client_secret,
-            http,
-        ))
-    }
-
-    /// An endpoint whose URL is already resolved ([`revocation_url`]).
+    /// An endpoint whose URL is already resolved ([`revocation_url`]); `http` is the shared
+    /// client (a clone shares its pool).
     pub fn resolved(
         url: Url,
         client_id: &str,
@@ -213,32 +195,12 @@ fn failure(what: &str, detail: &str) -> ProviderError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::EndpointOverrides;
 
     const WHAT: &str = "X revocation endpoint";
     const GONE: AlreadyGone = AlreadyGone {
         status: 400,
         error: "invalid_token",
     };
-
-    fn http() -> reqwest::Client {
-        reqwest::Client::new()
-    }
-
-    fn settings(client_id: &str, revocation: Option<&str>) -> ProviderSettings {
-        ProviderSettings {
-            client_id: client_id.into(),
-            client_secret: SecretText::new("s3cret-value"),
-            redirect_uri: "https://app.example.com/cb".into(),
-            scopes: None,
-            pkce: true,
-            client_ids: Vec::new(),
-            endpoints: EndpointOverrides {
-                revocation: revocation.map(str::to_owned),
-                ..EndpointOverrides::default()
-            },
-        }
-    }
 
     #[test]
     fn a_2xx_is_done_and_a_documented_already_gone_answer_too() {
@@ -276,41 +238,32 @@ mod tests {
     #[test]
     fn the_client_id_placeholder_is_filled_in_whichever_way_it_is_written() {
         let default = "https://api.github.com/applications/{client_id}/grant";
-        let endpoint =
-            RevocationEndpoint::new(&settings("Iv1.ab c", None), default, &http()).unwrap();
-        assert_eq!(
-            endpoint.url().as_str(),
-            "https://api.github.com/applications/Iv1.ab%20c/grant"
-        );
+        let url = revocation_url(None, default, "Iv1.ab c").unwrap();
+        let expected = "https://api.github.com/applications/Iv1.ab%20c/grant";
+        assert_eq!(url.as_str(), expected);
         let configured = "http://127.0.0.1:1/github/api/applications/%7Bclient_id%7D/grant";
-        let endpoint =
-            RevocationEndpoint::new(&settings("Ov23li", Some(configured)), default, &http())
-                .unwrap();
-        assert_eq!(
-            endpoint.url().as_str(),
-            "http://127.0.0.1:1/github/api/applications/Ov23li/grant"
-        );
+        let url = revocation_url(Some(configured), default, "Ov23li").unwrap();
+        let expected = "http://127.0.0.1:1/github/api/applications/Ov23li/grant";
+        assert_eq!(url.as_str(), expected);
     }
 
     #[test]
     fn a_configured_url_must_be_http_and_its_error_names_the_field() {
-        let bad = settings("client", Some("ftp://idp.example.com/revoke"));
-        let error =
-            RevocationEndpoint::new(&bad, "https://idp.example.com/revoke", &http()).unwrap_err();
-        assert!(
-            error.to_string().contains("endpoints.revocation"),
-            "{error}"
+        let error = revocation_url(
+            Some("ftp://idp.example.com/revoke"),
+            "https://x/revoke",
+            "c",
         );
+        let error = error.unwrap_err().to_string();
+        assert!(error.contains("endpoints.revocation"), "{error}");
     }
 
     #[test]
     fn debug_output_shows_no_secret() {
-        let endpoint = RevocationEndpoint::new(
-            &settings("client", None),
-            "https://x.example/revoke",
-            &http(),
-        )
-        .unwrap();
+        let url = Url::parse("https://x.example/revoke").unwrap();
+        let secret = SecretText::new("s3cret-value");
+        let endpoint =
+            RevocationEndpoint::resolved(url, "client", &secret, &reqwest::Client::new());
         assert!(!format!("{endpoint:?}").contains("s3cret-value"));
     }
 }

@@ -11,7 +11,7 @@ pub struct ProviderSettings {
     pub client_id: String,
     pub client_secret: SecretText,
     pub redirect_uri: String,
-    /// `None` means the provider's default scopes.
+    /// `None` means the declaration's scopes.
     pub scopes: Option<Vec<String>>,
     /// Send a PKCE S256 challenge (default true; off only for an app that rejects it).
     pub pkce: bool,
@@ -19,6 +19,17 @@ pub struct ProviderSettings {
     /// accepted for id_tokens an app presents, besides `client_id`.
     pub client_ids: Vec<String>,
     pub endpoints: EndpointOverrides,
+    /// Apple only: the team key its client secrets are signed with.
+    pub signing: Option<SigningKey>,
+}
+
+/// A team's signing key (Apple's `apple_team_id`, `apple_key_id` and `.p8` key, settings of
+/// the service rather than of the provider's table). `Debug` shows no key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SigningKey {
+    pub team_id: String,
+    pub key_id: String,
+    pub private_key_pem: SecretText,
 }
 
 /// Replacements for the provider's public endpoints (enterprise hosts, local simulators).
@@ -53,16 +64,6 @@ impl EndpointOverrides {
     }
 }
 
-impl ProviderSettings {
-    /// The configured scopes, or `defaults` when none were configured.
-    pub fn scopes_or(&self, defaults: &[&str]) -> Vec<String> {
-        match &self.scopes {
-            Some(scopes) => scopes.clone(),
-            None => defaults.iter().map(|scope| (*scope).to_owned()).collect(),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,6 +76,7 @@ mod tests {
             scopes: None,
             pkce: true,
             client_ids: Vec::new(),
+            signing: None,
             endpoints: EndpointOverrides::default(),
         }
     }
@@ -84,13 +86,5 @@ mod tests {
         let printed = format!("{:?}", settings());
         assert!(!printed.contains("very-secret-value"), "{printed}");
         assert!(printed.contains("client-1"));
-    }
-
-    #[test]
-    fn configured_scopes_replace_the_defaults_entirely() {
-        let mut settings = settings();
-        assert_eq!(settings.scopes_or(&["a", "b"]), vec!["a", "b"]);
-        settings.scopes = Some(vec!["c".into()]);
-        assert_eq!(settings.scopes_or(&["a", "b"]), vec!["c"]);
     }
 }

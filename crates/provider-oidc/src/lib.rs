@@ -1,16 +1,42 @@
-//! OpenID Connect provider adapters: providers whose identity comes from a signed id_token.
-//!
-//! The id_token checks live in `social-login-id-token` (shared with Apple).
-//! [`GoogleProvider`], [`MicrosoftProvider`] (the `common` endpoint, issuer checked against
-//! the token's tenant) and [`LinkedinProvider`] sit on it through [`oidc_flow`].
+//! OpenID Connect providers, whose identity comes from a signed id_token: Google, Microsoft
+//! (the `common` endpoint), LinkedIn. Each is its declaration run by the engine of
+//! `social-login-provider-core` with the id_token check of `social-login-id-token`; only
+//! Microsoft has quirks ([`microsoft`]).
 
-pub mod google;
-pub mod linkedin;
 pub mod microsoft;
-#[cfg(test)]
-mod native_tests;
-mod oidc_flow;
 
-pub use google::GoogleProvider;
-pub use linkedin::LinkedinProvider;
-pub use microsoft::MicrosoftProvider;
+use social_login_domain::ProviderKey;
+use social_login_id_token::oidc_engine;
+use social_login_provider_core::spec::ProviderSpec;
+use social_login_provider_core::{
+    BuildContext, Engine, NoQuirks, ProviderConfigError, ProviderPlan, ProviderSettings, Quirks,
+    SettingsProblem,
+};
+use std::sync::Arc;
+
+/// The built-in providers this crate builds.
+pub const KEYS: &[ProviderKey] = &[
+    ProviderKey::Google,
+    ProviderKey::Microsoft,
+    ProviderKey::Linkedin,
+];
+
+/// The provider `spec` declares, configured by `settings`; Microsoft gets its quirks, any
+/// other `oidc` declaration none. Fails naming the first invalid field.
+pub fn build(
+    spec: &ProviderSpec,
+    settings: &ProviderSettings,
+    cx: &BuildContext,
+) -> Result<Engine, ProviderConfigError> {
+    let plan = ProviderPlan::resolve(spec, settings)?;
+    let quirks: Arc<dyn Quirks> = match plan.key() {
+        ProviderKey::Microsoft => Arc::new(microsoft::MicrosoftQuirks::new(&plan)),
+        _ => Arc::new(NoQuirks),
+    };
+    oidc_engine(plan, quirks, cx)
+}
+
+/// Every problem of `settings` for the provider `spec` declares, for `check-config`.
+pub fn problems(spec: &ProviderSpec, settings: &ProviderSettings) -> Vec<SettingsProblem> {
+    social_login_provider_core::problems(spec, settings)
+}

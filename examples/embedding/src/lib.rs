@@ -59,6 +59,7 @@ pub async fn run() -> Result<LoginResult, String> {
             scopes: None,
             pkce: true,
             client_ids: Vec::new(),
+            signing: None,
             endpoints: EndpointOverrides {
                 authorization: Some(endpoints.authorization),
                 token: Some(endpoints.token),

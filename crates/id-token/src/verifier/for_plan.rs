@@ -8,7 +8,7 @@ use social_login_domain::SecretText;
 use social_login_ports::{Clock, ProviderError};
 use social_login_provider_core::spec::NonceRule;
 use social_login_provider_core::{
-    Endpoint, IdTokenCheck, ProviderConfigError, ProviderPlan, Quirks,
+    BuildContext, Endpoint, Engine, IdTokenCheck, ProviderConfigError, ProviderPlan, Quirks,
 };
 use std::sync::Arc;
 
@@ -43,6 +43,17 @@ impl IdTokenVerifier {
             .with_nonce_policy(nonce)
             .with_other_client_ids(plan.client.other_ids.iter().cloned()))
     }
+}
+
+/// The engine of an `oidc` plan: its quirks, and the id_token check the plan describes on
+/// the shared client and clock.
+pub fn oidc_engine(
+    plan: ProviderPlan,
+    quirks: Arc<dyn Quirks>,
+    cx: &BuildContext,
+) -> Result<Engine, ProviderConfigError> {
+    let verifier = IdTokenVerifier::for_plan(&plan, quirks.clone(), &cx.http, cx.clock.clone())?;
+    Engine::new(plan, quirks, Some(Arc::new(verifier)), cx.http.clone())
 }
 
 #[async_trait]

@@ -33,6 +33,7 @@ fn check(bench: &Bench, key: ProviderKey, quirks: Arc<dyn Quirks>) -> Arc<dyn Id
         scopes: None,
         pkce: true,
         client_ids: vec!["com.example.ios".into()],
+        signing: None,
         endpoints: EndpointOverrides {
             jwks: Some(bench.sim.google().jwks),
             ..EndpointOverrides::default()

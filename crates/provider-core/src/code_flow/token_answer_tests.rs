@@ -4,11 +4,13 @@
 
 use super::*;
 use crate::json_strategies::body_bytes;
-use crate::settings::EndpointOverrides;
+use crate::settings::{EndpointOverrides, ProviderSettings};
 use crate::token_http::token_answer;
 use oauth2::{HttpRequest, HttpResponse};
 use proptest::prelude::*;
 use serde_json::{Value, json};
+use social_login_domain::ProviderKey;
+use social_login_provider_spec::built_in_spec;
 use std::future::Future;
 use std::pin::{Pin, pin};
 use std::sync::LazyLock;
@@ -52,15 +54,12 @@ static FLOW: LazyLock<CodeFlow> = LazyLock::new(|| {
         scopes: None,
         pkce: true,
         client_ids: Vec::new(),
+        signing: None,
         endpoints: EndpointOverrides::default(),
     };
-    let defaults = FlowDefaults {
-        authorization: "https://idp.example.com/authorize",
-        token: "https://idp.example.com/token",
-        scopes: &["openid"],
-        client_auth: ClientAuth::RequestBody,
-    };
-    CodeFlow::new(&settings, &defaults, reqwest::Client::new()).unwrap()
+    let google = built_in_spec(ProviderKey::Google).expect("google is built in");
+    let plan = ProviderPlan::resolve(google, &settings).expect("a plan");
+    CodeFlow::from_plan(&plan, reqwest::Client::new())
 });
 
 /// Runs the exchange against `answer`. Nothing in it waits on I/O, so one poll finishes it.

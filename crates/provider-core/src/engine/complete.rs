@@ -95,3 +95,33 @@ fn same_subject(
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn same(claims: Value, userinfo: Value) -> bool {
+        let (claims, userinfo) = (claims.as_object().unwrap(), userinfo.as_object().unwrap());
+        same_subject(claims, userinfo).is_ok()
+    }
+
+    #[test]
+    fn a_userinfo_answer_about_someone_else_is_refused() {
+        assert!(same(
+            json!({"sub": "1"}),
+            json!({"sub": "1", "email": "a@b.c"})
+        ));
+        assert!(!same(json!({"sub": "1"}), json!({"sub": "2"})));
+        assert!(
+            !same(json!({"sub": "1"}), json!({"id": "1"})),
+            "no sub is no match"
+        );
+        assert!(
+            !same(json!({"sub": "1"}), json!({"sub": 1})),
+            "another type"
+        );
+        let error = same_subject(&Map::new(), &Map::new()).unwrap_err();
+        assert!(matches!(error, ProviderError::UserInfo(m) if m.contains("subject")));
+    }
+}

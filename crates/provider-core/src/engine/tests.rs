@@ -18,6 +18,7 @@ fn settings() -> ProviderSettings {
         scopes: None,
         pkce: true,
         client_ids: Vec::new(),
+        signing: None,
         endpoints: EndpointOverrides::default(),
     }
 }

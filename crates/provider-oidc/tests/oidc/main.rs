@@ -1,6 +1,19 @@
-//! The OpenID Connect adapters against their simulated providers over real HTTP: what each
+//! The OpenID Connect providers against their simulated providers over real HTTP: what each
 //! provider does its own way. The scenarios they share run in the conformance kit.
 
 mod google;
 mod linkedin;
 mod microsoft;
+mod native;
+
+use social_login_conformance::Fixture;
+use social_login_conformance::fixture::http_client;
+use social_login_provider_core::spec::built_in_spec;
+use social_login_provider_core::{BuildContext, Engine, ProviderConfigError, ProviderSettings};
+use social_login_provider_oidc::build;
+
+/// The provider of `fixture`, built the way the server builds it, with `settings`.
+pub fn built(fixture: &Fixture, settings: ProviderSettings) -> Result<Engine, ProviderConfigError> {
+    let spec = built_in_spec(fixture.key).expect("a built-in key");
+    build(spec, &settings, &BuildContext::new(http_client()))
+}

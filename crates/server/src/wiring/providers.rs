@@ -7,14 +7,50 @@ use crate::settings::{ProviderConfig, Settings};
 use social_login_app::ProviderRegistry;
 use social_login_domain::ProviderKey;
 use social_login_ports::IdentityProvider;
-use social_login_provider_apple::AppleProvider;
-use social_login_provider_core::spec::built_in_spec;
+use social_login_provider_apple as apple;
+use social_login_provider_core::spec::{ProviderSpec, built_in_spec};
 use social_login_provider_core::{
-    BuildContext, ProviderConfigError, ProviderSettings, SettingsProblem, build_http_client,
+    BuildContext, Engine, ProviderConfigError, ProviderSettings, SettingsProblem, SigningKey,
+    build_http_client,
 };
 use social_login_provider_oauth2 as oauth2;
-use social_login_provider_oidc::{GoogleProvider, LinkedinProvider, MicrosoftProvider};
+use social_login_provider_oidc as oidc;
 use std::sync::Arc;
+
+/// What one adapter crate offers the server.
+struct Crate {
+    keys: &'static [ProviderKey],
+    build:
+        fn(&ProviderSpec, &ProviderSettings, &BuildContext) -> Result<Engine, ProviderConfigError>,
+    problems: fn(&ProviderSpec, &ProviderSettings) -> Vec<SettingsProblem>,
+}
+
+const CRATES: [Crate; 3] = [
+    Crate {
+        keys: oauth2::KEYS,
+        build: oauth2::build,
+        problems: oauth2::problems,
+    },
+    Crate {
+        keys: oidc::KEYS,
+        build: oidc::build,
+        problems: oidc::problems,
+    },
+    Crate {
+        keys: apple::KEYS,
+        build: apple::build,
+        problems: apple::problems,
+    },
+];
+
+/// The declaration of `key` and the crate that builds it.
+fn lookup(key: ProviderKey) -> Option<(&'static ProviderSpec, &'static Crate)> {
+    let spec = built_in_spec(key)?;
+    CRATES
+        .iter()
+        .find(|adapters| adapters.keys.contains(&key))
+        .map(|adapters| (spec, adapters))
+}
 
 /// Every enabled provider, all sharing one pooled HTTP client.
 pub fn registry(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
@@ -23,75 +59,47 @@ pub fn registry(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
     let cx = BuildContext::new(http);
     let mut registry = ProviderRegistry::new();
     for (key, config) in settings.enabled_providers() {
-        let provider = build(key, config, settings, &cx)
-            .map_err(|error| StartupError::Provider(format!("oauth_providers.{key}: {error}")))?;
-        registry = registry.with(provider);
+        let failed =
+            |error: &str| StartupError::Provider(format!("oauth_providers.{key}: {error}"));
+        let (spec, adapters) = lookup(key).ok_or_else(|| failed(NO_ADAPTER))?;
+        let provider = adapter_settings(key, config, settings);
+        let engine = (adapters.build)(spec, &provider, &cx).map_err(|e| failed(&e.to_string()))?;
+        registry = registry.with(Arc::new(engine) as Arc<dyn IdentityProvider>);
     }
     Ok(registry)
 }
 
-/// The adapter of `key`; fails naming the first invalid field.
-fn build(
+/// The problems the adapter of `key` finds in its settings: the same checks it makes when
+/// it is built at start-up, all at once.
+pub fn problems(
     key: ProviderKey,
     config: &ProviderConfig,
     settings: &Settings,
-    cx: &BuildContext,
-) -> Result<Arc<dyn IdentityProvider>, ProviderConfigError> {
-    let provider = config.adapter_settings();
-    if let Some(spec) = built_in_spec(key).filter(|_| oauth2::KEYS.contains(&key)) {
-        return Ok(Arc::new(oauth2::build(spec, &provider, cx)?));
+) -> Vec<SettingsProblem> {
+    match lookup(key) {
+        Some((spec, adapters)) => {
+            (adapters.problems)(spec, &adapter_settings(key, config, settings))
+        }
+        None => vec![SettingsProblem::provider("enabled", NO_ADAPTER)],
     }
-    let http = cx.http.clone();
-    let ids = &config.client_ids;
-    Ok(match key {
-        ProviderKey::Google => Arc::new(GoogleProvider::new(provider, http)?.with_client_ids(ids)),
-        ProviderKey::Microsoft => {
-            Arc::new(MicrosoftProvider::new(provider, http)?.with_client_ids(ids))
-        }
-        ProviderKey::Linkedin => Arc::new(LinkedinProvider::new(provider, http)?),
-        // Apple signs a client secret per exchange with the team's key.
-        ProviderKey::Apple => Arc::new(
-            AppleProvider::new(
-                provider,
-                settings.apple_team_id.clone().unwrap_or_default(),
-                settings.apple_key_id.clone().unwrap_or_default(),
-                settings.apple_private_key(),
-                http,
-            )?
-            .with_client_ids(ids),
-        ),
-        _ => {
-            return Err(ProviderConfigError::Invalid {
-                field: "enabled",
-                reason: "no adapter in this build",
-            });
-        }
-    })
 }
 
-/// The problems the adapter of `key` finds in `provider`: the same checks it makes when it
-/// is built at start-up, all at once.
-pub fn problems(
+const NO_ADAPTER: &str = "no adapter in this build";
+
+/// The provider's table as its adapter takes it; Apple's also carries the team's signing
+/// key, which is a setting of the service.
+fn adapter_settings(
     key: ProviderKey,
-    provider: &ProviderSettings,
+    config: &ProviderConfig,
     settings: &Settings,
-) -> Vec<SettingsProblem> {
-    if let Some(spec) = built_in_spec(key).filter(|_| oauth2::KEYS.contains(&key)) {
-        return oauth2::problems(spec, provider);
+) -> ProviderSettings {
+    let mut provider = config.adapter_settings();
+    if key == ProviderKey::Apple {
+        provider.signing = Some(SigningKey {
+            team_id: settings.apple_team_id.clone().unwrap_or_default(),
+            key_id: settings.apple_key_id.clone().unwrap_or_default(),
+            private_key_pem: settings.apple_private_key(),
+        });
     }
-    match key {
-        ProviderKey::Google => GoogleProvider::check_settings(provider),
-        ProviderKey::Microsoft => MicrosoftProvider::check_settings(provider),
-        ProviderKey::Linkedin => LinkedinProvider::check_settings(provider),
-        ProviderKey::Apple => AppleProvider::check_settings(
-            provider,
-            settings.apple_team_id.as_deref().unwrap_or_default(),
-            settings.apple_key_id.as_deref().unwrap_or_default(),
-            &settings.apple_private_key(),
-        ),
-        other => vec![SettingsProblem::provider(
-            "enabled",
-            format!("{other} has no adapter in this build"),
-        )],
-    }
+    provider
 }

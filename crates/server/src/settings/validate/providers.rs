@@ -11,7 +11,7 @@ use url::{Host, Url};
 
 pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
     for (key, config) in settings.enabled_providers() {
-        for problem in providers::problems(key, &config.adapter_settings(), settings) {
+        for problem in providers::problems(key, config, settings) {
             let field = match problem.field {
                 ProblemField::Provider(field) => format!("oauth_providers.{key}.{field}"),
                 ProblemField::Service(field) => field.to_owned(),
@@ -21,13 +21,6 @@ pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
         check_client_ids(key, &config.client_ids, errors);
     }
 }
-
-/// The providers whose id_tokens an app may present (CONTRACT §6).
-const ID_TOKEN_PROVIDERS: [ProviderKey; 3] = [
-    ProviderKey::Google,
-    ProviderKey::Microsoft,
-    ProviderKey::Apple,
-];
 
 /// Most client ids accepted in one provider's `client_ids`: a web, an iOS and an Android
 /// client, per app, leave plenty of room.
@@ -39,7 +32,8 @@ fn check_client_ids(key: ProviderKey, client_ids: &[String], errors: &mut Config
     if client_ids.is_empty() {
         return;
     }
-    if !ID_TOKEN_PROVIDERS.contains(&key) {
+    // The providers whose declaration lets apps present their id_tokens.
+    if !built_in_spec(key).is_some_and(|spec| spec.native_sign_in()) {
         errors.push(
             field,
             "only google, microsoft and apple accept id_tokens from apps",
