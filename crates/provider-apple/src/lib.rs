@@ -29,16 +29,10 @@ pub const KEYS: &[ProviderKey] = &[ProviderKey::Apple];
 /// What a missing signing setting is told.
 const SIGNING_REQUIRED: &str = "required when oauth_providers.apple is enabled";
 
-/// Sign in with Apple as `spec` declares it, configured by `settings`, its client secrets
-/// signed with `settings.signing` (a static `client_secret` is ignored). Fails naming the
-/// first invalid setting.
-pub fn build(
-    spec: &ProviderSpec,
-    settings: &ProviderSettings,
-    cx: &BuildContext,
-) -> Result<Engine, ProviderConfigError> {
-    let plan = ProviderPlan::resolve(spec, settings)?;
-    let signing = signing_of(settings);
+/// Sign in with Apple as `plan` configures it, its client secrets signed with the plan's
+/// signing key (a static `client_secret` is ignored). Fails naming the first invalid setting.
+pub fn build(plan: ProviderPlan, cx: &BuildContext) -> Result<Engine, ProviderConfigError> {
+    let signing = signing_of(plan.client.signing.as_ref());
     let signer = ClientSecretSigner::new(
         &signing.team_id,
         &signing.key_id,
@@ -54,7 +48,7 @@ pub fn build(
 /// (`apple_team_id`…); a blank one counts as missing.
 pub fn problems(spec: &ProviderSpec, settings: &ProviderSettings) -> Vec<SettingsProblem> {
     let mut problems = social_login_provider_core::problems(spec, settings);
-    let signing = signing_of(settings);
+    let signing = signing_of(settings.signing.as_ref());
     for (field, value) in [
         ("apple_team_id", &signing.team_id),
         ("apple_key_id", &signing.key_id),
@@ -72,9 +66,9 @@ pub fn problems(spec: &ProviderSpec, settings: &ProviderSettings) -> Vec<Setting
     problems
 }
 
-/// The settings' signing key, or an empty one (whose every part is then missing).
-fn signing_of(settings: &ProviderSettings) -> SigningKey {
-    settings.signing.clone().unwrap_or_else(|| SigningKey {
+/// The signing key, or an empty one (whose every part is then missing).
+fn signing_of(signing: Option<&SigningKey>) -> SigningKey {
+    signing.cloned().unwrap_or_else(|| SigningKey {
         team_id: String::new(),
         key_id: String::new(),
         private_key_pem: SecretText::new(""),

@@ -212,7 +212,7 @@ mod token_answer_tests;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::{EndpointOverrides, ProviderSettings};
+    use crate::settings::ProviderSettings;
     use social_login_domain::{ProviderKey, StateToken};
     use social_login_provider_spec::built_in_spec;
     use std::collections::HashMap;
@@ -222,16 +222,7 @@ mod tests {
     const RFC_CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
 
     fn settings() -> ProviderSettings {
-        ProviderSettings {
-            client_id: "client-1".into(),
-            client_secret: SecretText::new("s3cret"),
-            redirect_uri: "https://app.example.com/auth/callback/github".into(),
-            scopes: None,
-            pkce: true,
-            client_ids: Vec::new(),
-            endpoints: EndpointOverrides::default(),
-            signing: None,
-        }
+        crate::settings::test_settings()
     }
 
     fn request() -> AuthorizationRequest {
@@ -263,8 +254,7 @@ mod tests {
         assert!(url.starts_with(authorize), "{url}");
         let query = query(&url);
         assert_eq!(query["client_id"], "client-1");
-        let redirect = "https://app.example.com/auth/callback/github";
-        assert_eq!(query["redirect_uri"], redirect);
+        assert_eq!(query["redirect_uri"], "https://app.example.com/cb");
         assert_eq!(query["response_type"], "code");
         assert_eq!(query["scope"], "read:user user:email");
         assert_eq!(query["state"], "state-value-0123456789");

@@ -4,7 +4,7 @@
 
 use crate::config_error::{ProviderConfigError, parse_http_url, require_non_empty};
 use crate::revocation::revocation_url;
-use crate::settings::{EndpointOverrides, ProviderSettings};
+use crate::settings::{EndpointOverrides, ProviderSettings, SigningKey};
 use social_login_domain::{ProviderKey, SecretText};
 use social_login_provider_spec::{ProviderSpec, TokenAuth};
 use url::Url;
@@ -32,6 +32,8 @@ pub struct Registration {
     pub redirect_uri: Url,
     /// Audiences accepted besides `id` for id_tokens an app presents (iOS, Android).
     pub other_ids: Vec<String>,
+    /// The team key a provider that signs its own client secrets signs with (Apple).
+    pub signing: Option<SigningKey>,
 }
 
 /// The endpoints the engine calls, parsed.
@@ -109,6 +111,7 @@ impl ProviderPlan {
             },
             redirect_uri: parse_http_url("redirect_uri", &settings.redirect_uri)?,
             other_ids: settings.client_ids.clone(),
+            signing: settings.signing.clone(),
         };
         Ok(Self {
             pkce: settings.pkce || spec.pkce_required,

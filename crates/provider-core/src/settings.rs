@@ -64,27 +64,29 @@ impl EndpointOverrides {
     }
 }
 
+/// The settings the unit tests start from: a client `client-1` whose secret is `s3cret`.
+#[cfg(test)]
+pub(crate) fn test_settings() -> ProviderSettings {
+    ProviderSettings {
+        client_id: "client-1".into(),
+        client_secret: SecretText::new("s3cret"),
+        redirect_uri: "https://app.example.com/cb".into(),
+        scopes: None,
+        pkce: true,
+        client_ids: Vec::new(),
+        endpoints: EndpointOverrides::default(),
+        signing: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn settings() -> ProviderSettings {
-        ProviderSettings {
-            client_id: "client-1".into(),
-            client_secret: SecretText::new("very-secret-value"),
-            redirect_uri: "https://app.example.com/cb".into(),
-            scopes: None,
-            pkce: true,
-            client_ids: Vec::new(),
-            signing: None,
-            endpoints: EndpointOverrides::default(),
-        }
-    }
-
     #[test]
     fn debug_output_never_shows_the_client_secret() {
-        let printed = format!("{:?}", settings());
-        assert!(!printed.contains("very-secret-value"), "{printed}");
+        let printed = format!("{:?}", test_settings());
+        assert!(!printed.contains("s3cret"), "{printed}");
         assert!(printed.contains("client-1"));
     }
 }

@@ -109,21 +109,11 @@ fn check_url(problems: &mut Vec<SettingsProblem>, field: &str, value: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::EndpointOverrides;
     use social_login_domain::{ProviderKey, SecretText};
     use social_login_provider_spec::built_in_spec;
 
     fn settings() -> ProviderSettings {
-        ProviderSettings {
-            client_id: "client".into(),
-            client_secret: SecretText::new("secret"),
-            redirect_uri: "https://app.example.com/cb".into(),
-            scopes: None,
-            pkce: true,
-            client_ids: Vec::new(),
-            signing: None,
-            endpoints: EndpointOverrides::default(),
-        }
+        crate::settings::test_settings()
     }
 
     fn fields(problems: &[SettingsProblem]) -> Vec<String> {

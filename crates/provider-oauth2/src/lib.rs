@@ -9,10 +9,8 @@ pub mod github;
 pub mod twitter;
 
 use social_login_domain::ProviderKey;
-use social_login_provider_core::spec::ProviderSpec;
 use social_login_provider_core::{
-    BuildContext, Engine, NoQuirks, ProviderConfigError, ProviderPlan, ProviderSettings, Quirks,
-    SettingsProblem,
+    BuildContext, Engine, NoQuirks, ProviderConfigError, ProviderPlan, Quirks,
 };
 use std::sync::Arc;
 
@@ -24,14 +22,9 @@ pub const KEYS: &[ProviderKey] = &[
     ProviderKey::Twitter,
 ];
 
-/// The provider `spec` declares, configured by `settings`; a key of [`KEYS`] gets its quirks,
-/// any other `oauth2` declaration none. Fails naming the first invalid field.
-pub fn build(
-    spec: &ProviderSpec,
-    settings: &ProviderSettings,
-    cx: &BuildContext,
-) -> Result<Engine, ProviderConfigError> {
-    let plan = ProviderPlan::resolve(spec, settings)?;
+/// The provider of `plan`: a key of [`KEYS`] gets its quirks, any other `oauth2` plan none.
+/// Fails naming the first invalid field.
+pub fn build(plan: ProviderPlan, cx: &BuildContext) -> Result<Engine, ProviderConfigError> {
     let quirks: Arc<dyn Quirks> = match plan.key() {
         ProviderKey::Github => Arc::new(github::GithubQuirks::new(&plan)),
         ProviderKey::Facebook => Arc::new(facebook::FacebookQuirks::new(&plan)?),
@@ -40,10 +33,4 @@ pub fn build(
         _ => Arc::new(NoQuirks),
     };
     Engine::new(plan, quirks, None, cx.http.clone())
-}
-
-/// Every problem of `settings` for the provider `spec` declares, for `check-config`: the
-/// same rules [`build`] applies, all at once.
-pub fn problems(spec: &ProviderSpec, settings: &ProviderSettings) -> Vec<SettingsProblem> {
-    social_login_provider_core::problems(spec, settings)
 }

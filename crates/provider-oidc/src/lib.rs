@@ -7,10 +7,8 @@ pub mod microsoft;
 
 use social_login_domain::ProviderKey;
 use social_login_id_token::oidc_engine;
-use social_login_provider_core::spec::ProviderSpec;
 use social_login_provider_core::{
-    BuildContext, Engine, NoQuirks, ProviderConfigError, ProviderPlan, ProviderSettings, Quirks,
-    SettingsProblem,
+    BuildContext, Engine, NoQuirks, ProviderConfigError, ProviderPlan, Quirks,
 };
 use std::sync::Arc;
 
@@ -21,22 +19,12 @@ pub const KEYS: &[ProviderKey] = &[
     ProviderKey::Linkedin,
 ];
 
-/// The provider `spec` declares, configured by `settings`; Microsoft gets its quirks, any
-/// other `oidc` declaration none. Fails naming the first invalid field.
-pub fn build(
-    spec: &ProviderSpec,
-    settings: &ProviderSettings,
-    cx: &BuildContext,
-) -> Result<Engine, ProviderConfigError> {
-    let plan = ProviderPlan::resolve(spec, settings)?;
+/// The provider of `plan`: Microsoft gets its quirks, any other `oidc` plan none. Fails
+/// naming the first invalid field.
+pub fn build(plan: ProviderPlan, cx: &BuildContext) -> Result<Engine, ProviderConfigError> {
     let quirks: Arc<dyn Quirks> = match plan.key() {
         ProviderKey::Microsoft => Arc::new(microsoft::MicrosoftQuirks::new(&plan)),
         _ => Arc::new(NoQuirks),
     };
     oidc_engine(plan, quirks, cx)
-}
-
-/// Every problem of `settings` for the provider `spec` declares, for `check-config`.
-pub fn problems(spec: &ProviderSpec, settings: &ProviderSettings) -> Vec<SettingsProblem> {
-    social_login_provider_core::problems(spec, settings)
 }

@@ -8,7 +8,7 @@ use social_login_conformance::kit::{Adapter, Credentials, Refusals, Subject};
 use social_login_domain::{ProviderKey, SecretText};
 use social_login_provider_apple as apple;
 use social_login_provider_core::spec::built_in_spec;
-use social_login_provider_core::{BuildContext, ProviderSettings, SigningKey};
+use social_login_provider_core::{BuildContext, ProviderPlan, ProviderSettings, SigningKey};
 use social_login_provider_oauth2 as oauth2;
 use social_login_provider_oidc as oidc;
 use social_login_simulator::{
@@ -114,10 +114,11 @@ fn built(
     let spec = built_in_spec(key).expect("a built-in key");
     let cx = BuildContext::new(http);
     let mut settings = credentials.apply(settings);
+    let plan = |settings| ProviderPlan::resolve(spec, settings).expect("the fixture's settings");
     let engine = if oauth2::KEYS.contains(&key) {
-        oauth2::build(spec, &settings, &cx)
+        oauth2::build(plan(&settings), &cx)
     } else if oidc::KEYS.contains(&key) {
-        oidc::build(spec, &settings, &cx)
+        oidc::build(plan(&settings), &cx)
     } else {
         let pem = match credentials {
             Credentials::Registered => APPLE_TEST_KEY_PEM,
@@ -128,7 +129,7 @@ fn built(
             key_id: APPLE_TEST_KEY_ID.into(),
             private_key_pem: SecretText::new(pem),
         });
-        apple::build(spec, &settings, &cx)
+        apple::build(plan(&settings), &cx)
     };
     Box::new(engine.expect("the fixture's settings build"))
 }

@@ -9,7 +9,7 @@ use social_login_domain::{ProviderKey, SecretText};
 use social_login_ports::{Clock, ProviderError, ProviderLogin};
 use social_login_provider_core::spec::built_in_spec;
 use social_login_provider_core::{
-    BuildContext, Engine, ProviderConfigError, ProviderSettings, SigningKey,
+    BuildContext, Engine, ProviderConfigError, ProviderPlan, ProviderSettings, SigningKey,
 };
 use social_login_simulator::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, Endpoint, Provider, RequestRecord,
@@ -47,7 +47,7 @@ pub fn built(
         http: http_client(),
         clock,
     };
-    social_login_provider_apple::build(spec, &settings, &cx)
+    social_login_provider_apple::build(ProviderPlan::resolve(spec, &settings)?, &cx)
 }
 
 pub fn build(settings: ProviderSettings, signing: Signing, clock: Arc<dyn Clock>) -> Engine {

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::json_strategies::body_bytes;
-use crate::settings::{EndpointOverrides, ProviderSettings};
+
 use crate::token_http::token_answer;
 use oauth2::{HttpRequest, HttpResponse};
 use proptest::prelude::*;
@@ -47,16 +47,7 @@ impl<'c> AsyncHttpClient<'c> for Canned {
 
 /// Built once: a reqwest client is slow to build (it loads the TLS roots).
 static FLOW: LazyLock<CodeFlow> = LazyLock::new(|| {
-    let settings = ProviderSettings {
-        client_id: "client-1".into(),
-        client_secret: SecretText::new("s3cret"),
-        redirect_uri: "https://app.example.com/auth/callback/google".into(),
-        scopes: None,
-        pkce: true,
-        client_ids: Vec::new(),
-        signing: None,
-        endpoints: EndpointOverrides::default(),
-    };
+    let settings = crate::settings::test_settings();
     let google = built_in_spec(ProviderKey::Google).expect("google is built in");
     let plan = ProviderPlan::resolve(google, &settings).expect("a plan");
     CodeFlow::from_plan(&plan, reqwest::Client::new())

@@ -4,23 +4,14 @@
 
 use super::*;
 use crate::quirks::{Finish, NoQuirks};
-use crate::settings::{EndpointOverrides, ProviderSettings};
+use crate::settings::ProviderSettings;
 use serde_json::{Map, Value, json};
 use social_login_domain::{ProviderSubject, SecretText, StateToken};
 use social_login_provider_spec::built_in_spec;
 use std::collections::HashMap;
 
 fn settings() -> ProviderSettings {
-    ProviderSettings {
-        client_id: "client-1".into(),
-        client_secret: SecretText::new("s3cret"),
-        redirect_uri: "https://app.example.com/cb".into(),
-        scopes: None,
-        pkce: true,
-        client_ids: Vec::new(),
-        signing: None,
-        endpoints: EndpointOverrides::default(),
-    }
+    crate::settings::test_settings()
 }
 
 fn plan(key: ProviderKey) -> ProviderPlan {

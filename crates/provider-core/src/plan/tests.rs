@@ -5,16 +5,7 @@ use crate::settings::EndpointOverrides;
 use social_login_provider_spec::built_in_spec;
 
 fn settings() -> ProviderSettings {
-    ProviderSettings {
-        client_id: "client-1".into(),
-        client_secret: SecretText::new("s3cret"),
-        redirect_uri: "https://app.example.com/auth/callback".into(),
-        scopes: None,
-        pkce: true,
-        client_ids: Vec::new(),
-        signing: None,
-        endpoints: EndpointOverrides::default(),
-    }
+    crate::settings::test_settings()
 }
 
 fn plan(

@@ -43,12 +43,21 @@ fn provider(
     crate::built(fixture, settings).unwrap()
 }
 
-fn input(id_token: String, nonce: Option<&str>) -> IdTokenInput {
-    IdTokenInput {
-        id_token: SecretText::new(id_token),
-        nonce: nonce.map(SecretText::new),
+/// A token the simulator signs for `fixture`'s user to `audience`, carrying `nonce`,
+/// presented to `provider` with the raw nonce `sent`.
+async fn present(
+    provider: &dyn IdentityProvider,
+    (fixture, sim): (&Fixture, &SimulatorHandle),
+    (audience, nonce): (&str, Option<&str>),
+    sent: Option<&str>,
+) -> Result<ProviderIdentity, ProviderError> {
+    let token = sim.mint_id_token(fixture.provider, &fixture.user(), audience, nonce);
+    let input = IdTokenInput {
+        id_token: SecretText::new(token),
+        nonce: sent.map(SecretText::new),
         post_body: None,
-    }
+    };
+    provider.sign_in_with_id_token(input).await
 }
 
 fn refusal(result: Result<ProviderIdentity, ProviderError>) -> String {
@@ -63,28 +72,40 @@ async fn each_native_provider_accepts_its_client_ids_and_the_hash_of_the_apps_no
     for fx in native() {
         let sim = fx.start().await;
         let provider = provider(&fx, &sim, &[IOS]);
-        let mint =
-            |audience: &str, nonce| sim.mint_id_token(fx.provider, &fx.user(), audience, nonce);
-        let sign_in = |token, nonce| provider.sign_in_with_id_token(input(token, nonce));
+        let at = (&fx, &sim);
         for audience in [fx.client_id, IOS] {
-            let identity = sign_in(mint(audience, Some(HASHED_NONCE)), Some(RAW_NONCE)).await;
-            let identity = identity.unwrap_or_else(|e| panic!("{:?} {audience}: {e}", fx.key));
+            let signed = present(
+                &provider,
+                at,
+                (audience, Some(HASHED_NONCE)),
+                Some(RAW_NONCE),
+            );
+            let identity = signed
+                .await
+                .unwrap_or_else(|e| panic!("{:?} {audience}: {e}", fx.key));
             assert_eq!(identity.provider, fx.key);
             assert!(identity.email_verified, "{:?}", fx.key);
             assert_eq!(identity.full_name.as_deref(), Some("Ada Lovelace"));
         }
-        let other = sign_in(mint("other-app", Some(HASHED_NONCE)), Some(RAW_NONCE)).await;
-        assert_eq!(refusal(other), "id_token audience is not this client");
-        let raw = sign_in(mint(fx.client_id, Some(RAW_NONCE)), Some(RAW_NONCE)).await;
-        assert_eq!(refusal(raw), "id_token nonce does not match");
-        let none = sign_in(mint(fx.client_id, None), Some(RAW_NONCE)).await;
-        assert_eq!(refusal(none), "id_token has no nonce");
-        // No nonce sent: none compared, whatever the token carries.
-        assert!(
-            sign_in(mint(fx.client_id, Some(HASHED_NONCE)), None)
-                .await
-                .is_ok()
+        let other = present(
+            &provider,
+            at,
+            ("other-app", Some(HASHED_NONCE)),
+            Some(RAW_NONCE),
         );
+        assert_eq!(refusal(other.await), "id_token audience is not this client");
+        let raw = present(
+            &provider,
+            at,
+            (fx.client_id, Some(RAW_NONCE)),
+            Some(RAW_NONCE),
+        );
+        assert_eq!(refusal(raw.await), "id_token nonce does not match");
+        let none = present(&provider, at, (fx.client_id, None), Some(RAW_NONCE));
+        assert_eq!(refusal(none.await), "id_token has no nonce");
+        // No nonce sent: none compared, whatever the token carries.
+        let unsent = present(&provider, at, (fx.client_id, Some(HASHED_NONCE)), None);
+        assert!(unsent.await.is_ok());
     }
 }
 
@@ -92,64 +113,47 @@ async fn each_native_provider_accepts_its_client_ids_and_the_hash_of_the_apps_no
 async fn without_client_ids_only_the_web_client_is_an_audience() {
     for fx in native() {
         let sim = fx.start().await;
-        let ios = sim.mint_id_token(fx.provider, &fx.user(), IOS, None);
-        let refused = provider(&fx, &sim, &[])
-            .sign_in_with_id_token(input(ios, None))
-            .await;
-        assert_eq!(refusal(refused), "id_token audience is not this client");
+        let provider = provider(&fx, &sim, &[]);
+        let ios = present(&provider, (&fx, &sim), (IOS, None), None).await;
+        assert_eq!(refusal(ios), "id_token audience is not this client");
     }
 }
 
 #[tokio::test]
 async fn microsoft_checks_the_tenant_issuer_and_scopes_the_subject_by_tenant() {
     let sim = MICROSOFT.start().await;
+    let at = (&MICROSOFT, &sim);
     // Ada has no work account: a personal one, whose tenant vouches for the email.
-    let token = sim.mint_id_token(MICROSOFT.provider, &MICROSOFT.user(), IOS, None);
-    let identity = provider(&MICROSOFT, &sim, &[IOS])
-        .sign_in_with_id_token(input(token, None))
-        .await
-        .unwrap();
+    let provider = provider(&MICROSOFT, &sim, &[IOS]);
+    let identity = present(&provider, at, (IOS, None), None).await.unwrap();
     assert_eq!(MICROSOFT_CONSUMER_TENANT, PERSONAL_ACCOUNT_TENANT);
     let subject = identity.subject.as_str();
-    assert!(
-        subject.starts_with(&format!("{PERSONAL_ACCOUNT_TENANT}:")),
-        "{subject}"
-    );
+    let scoped = format!("{PERSONAL_ACCOUNT_TENANT}:");
+    assert!(subject.starts_with(&scoped), "{subject}");
 
     // The issuer template must be filled with the token's own tenant: a template naming a
     // fixed other tenant refuses it.
     let mut settings = MICROSOFT.settings(&sim);
+    let other_tenant = "72f988bf-86f1-41af-91ab-2d7cd011db47";
     let fixed = sim
         .microsoft()
         .issuer
-        .replace(TENANT_PLACEHOLDER, "72f988bf-86f1-41af-91ab-2d7cd011db47");
+        .replace(TENANT_PLACEHOLDER, other_tenant);
     settings.endpoints.issuer = Some(fixed);
     let single_tenant = crate::built(&MICROSOFT, settings).unwrap();
-    let token = sim.mint_id_token(
-        MICROSOFT.provider,
-        &MICROSOFT.user(),
-        MICROSOFT.client_id,
-        None,
-    );
-    let refused = single_tenant
-        .sign_in_with_id_token(input(token, None))
-        .await;
+    let refused = present(&single_tenant, at, (MICROSOFT.client_id, None), None).await;
     assert_eq!(refusal(refused), "id_token issuer is not accepted");
 }
 
 #[tokio::test]
 async fn linkedin_offers_no_native_sign_in() {
     let sim = LINKEDIN.start().await;
-    let token = sim.mint_id_token(
-        LINKEDIN.provider,
-        &LINKEDIN.user(),
-        LINKEDIN.client_id,
+    let provider = provider(&LINKEDIN, &sim, &[]);
+    let presented = present(
+        &provider,
+        (&LINKEDIN, &sim),
+        (LINKEDIN.client_id, None),
         None,
     );
-    assert_eq!(
-        provider(&LINKEDIN, &sim, &[])
-            .sign_in_with_id_token(input(token, None))
-            .await,
-        Err(ProviderError::IdTokenNotSupported)
-    );
+    assert_eq!(presented.await, Err(ProviderError::IdTokenNotSupported));
 }

@@ -10,8 +10,8 @@ use social_login_ports::IdentityProvider;
 use social_login_provider_apple as apple;
 use social_login_provider_core::spec::{ProviderSpec, built_in_spec};
 use social_login_provider_core::{
-    BuildContext, Engine, ProviderConfigError, ProviderSettings, SettingsProblem, SigningKey,
-    build_http_client,
+    self as core, BuildContext, Engine, ProviderConfigError, ProviderPlan, ProviderSettings,
+    SettingsProblem, SigningKey, build_http_client,
 };
 use social_login_provider_oauth2 as oauth2;
 use social_login_provider_oidc as oidc;
@@ -20,8 +20,7 @@ use std::sync::Arc;
 /// What one adapter crate offers the server.
 struct Crate {
     keys: &'static [ProviderKey],
-    build:
-        fn(&ProviderSpec, &ProviderSettings, &BuildContext) -> Result<Engine, ProviderConfigError>,
+    build: fn(ProviderPlan, &BuildContext) -> Result<Engine, ProviderConfigError>,
     problems: fn(&ProviderSpec, &ProviderSettings) -> Vec<SettingsProblem>,
 }
 
@@ -29,12 +28,12 @@ const CRATES: [Crate; 3] = [
     Crate {
         keys: oauth2::KEYS,
         build: oauth2::build,
-        problems: oauth2::problems,
+        problems: core::problems,
     },
     Crate {
         keys: oidc::KEYS,
         build: oidc::build,
-        problems: oidc::problems,
+        problems: core::problems,
     },
     Crate {
         keys: apple::KEYS,
@@ -63,7 +62,9 @@ pub fn registry(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
             |error: &str| StartupError::Provider(format!("oauth_providers.{key}: {error}"));
         let (spec, adapters) = lookup(key).ok_or_else(|| failed(NO_ADAPTER))?;
         let provider = adapter_settings(key, config, settings);
-        let engine = (adapters.build)(spec, &provider, &cx).map_err(|e| failed(&e.to_string()))?;
+        let engine = ProviderPlan::resolve(spec, &provider)
+            .and_then(|plan| (adapters.build)(plan, &cx))
+            .map_err(|e| failed(&e.to_string()))?;
         registry = registry.with(Arc::new(engine) as Arc<dyn IdentityProvider>);
     }
     Ok(registry)
