@@ -43,9 +43,9 @@ impl ProviderRegistry {
         self.providers.get(&key)
     }
 
-    /// The enabled keys, in the fixed order of `ProviderKey::ALL`.
+    /// The enabled keys, in the fixed order of `ProviderKey::BUILT_IN`.
     pub fn keys(&self) -> Vec<ProviderKey> {
-        ProviderKey::ALL
+        ProviderKey::BUILT_IN
             .into_iter()
             .filter(|key| self.providers.contains_key(key))
             .collect()

@@ -21,7 +21,7 @@ pub fn to_identity(
     // A malformed address counts as none rather than failing the sign-in.
     let email = claims.email.and_then(|raw| Email::parse(&raw).ok());
     Ok(ProviderIdentity {
-        provider: ProviderKey::Apple,
+        provider: ProviderKey::APPLE,
         subject,
         email_verified: email.is_some() && claims.email_verified == Some(true),
         email,
@@ -58,7 +58,7 @@ mod tests {
             Some(&ada()),
         )
         .unwrap();
-        assert_eq!(identity.provider, ProviderKey::Apple);
+        assert_eq!(identity.provider, ProviderKey::APPLE);
         assert_eq!(identity.subject.as_str(), SUB);
         assert_eq!(identity.full_name.as_deref(), Some("Ada Lovelace"));
         assert_eq!(identity.avatar_url, None);

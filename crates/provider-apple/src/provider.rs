@@ -154,7 +154,7 @@ impl AppleProvider {
 #[async_trait]
 impl IdentityProvider for AppleProvider {
     fn key(&self) -> ProviderKey {
-        ProviderKey::Apple
+        ProviderKey::APPLE
     }
 
     fn authorization_url(&self, request: &AuthorizationRequest) -> String {

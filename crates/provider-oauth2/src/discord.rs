@@ -72,7 +72,7 @@ impl DiscordProvider {
 #[async_trait]
 impl IdentityProvider for DiscordProvider {
     fn key(&self) -> ProviderKey {
-        ProviderKey::Discord
+        ProviderKey::DISCORD
     }
 
     fn authorization_url(&self, request: &AuthorizationRequest) -> String {

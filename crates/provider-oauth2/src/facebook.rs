@@ -124,7 +124,7 @@ impl FacebookProvider {
 #[async_trait]
 impl IdentityProvider for FacebookProvider {
     fn key(&self) -> ProviderKey {
-        ProviderKey::Facebook
+        ProviderKey::FACEBOOK
     }
 
     fn authorization_url(&self, request: &AuthorizationRequest) -> String {

@@ -116,7 +116,7 @@ impl GithubProvider {
 #[async_trait]
 impl IdentityProvider for GithubProvider {
     fn key(&self) -> ProviderKey {
-        ProviderKey::Github
+        ProviderKey::GITHUB
     }
 
     fn authorization_url(&self, request: &AuthorizationRequest) -> String {

@@ -107,7 +107,7 @@ fn set_user_fields(url: &mut Url, wants_email: bool) {
 #[async_trait]
 impl IdentityProvider for TwitterProvider {
     fn key(&self) -> ProviderKey {
-        ProviderKey::Twitter
+        ProviderKey::TWITTER
     }
 
     fn authorization_url(&self, request: &AuthorizationRequest) -> String {

@@ -104,7 +104,7 @@ impl GoogleProvider {
 #[async_trait]
 impl IdentityProvider for GoogleProvider {
     fn key(&self) -> ProviderKey {
-        ProviderKey::Google
+        ProviderKey::GOOGLE
     }
 
     fn authorization_url(&self, request: &AuthorizationRequest) -> String {

@@ -111,7 +111,7 @@ impl LinkedinProvider {
 #[async_trait]
 impl IdentityProvider for LinkedinProvider {
     fn key(&self) -> ProviderKey {
-        ProviderKey::Linkedin
+        ProviderKey::LINKEDIN
     }
 
     fn authorization_url(&self, request: &AuthorizationRequest) -> String {

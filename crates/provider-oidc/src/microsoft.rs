@@ -107,7 +107,7 @@ impl MicrosoftProvider {
 #[async_trait]
 impl IdentityProvider for MicrosoftProvider {
     fn key(&self) -> ProviderKey {
-        ProviderKey::Microsoft
+        ProviderKey::MICROSOFT
     }
 
     fn authorization_url(&self, request: &AuthorizationRequest) -> String {

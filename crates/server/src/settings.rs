@@ -119,7 +119,7 @@ impl Settings {
         SecretText::new(pem.map(|pem| pem.expose_secret()).unwrap_or_default())
     }
 
-    /// The configured providers whose `enabled` is true, in `ProviderKey::ALL` order.
+    /// The configured providers whose `enabled` is true, in `ProviderKey::BUILT_IN` order.
     pub fn enabled_providers(&self) -> impl Iterator<Item = (ProviderKey, &ProviderConfig)> {
         self.oauth_providers.enabled()
     }

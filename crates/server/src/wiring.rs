@@ -181,32 +181,32 @@ fn providers(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
         };
         let provider = config.adapter_settings();
         let adapter: Arc<dyn IdentityProvider> = match key {
-            ProviderKey::Github => {
+            ProviderKey::GITHUB => {
                 Arc::new(GithubProvider::new(provider, http.clone()).map_err(failed)?)
             }
-            ProviderKey::Google => Arc::new(
+            ProviderKey::GOOGLE => Arc::new(
                 GoogleProvider::new(provider, http.clone())
                     .map_err(failed)?
                     .with_client_ids(&config.client_ids),
             ),
-            ProviderKey::Discord => {
+            ProviderKey::DISCORD => {
                 Arc::new(DiscordProvider::new(provider, http.clone()).map_err(failed)?)
             }
-            ProviderKey::Facebook => {
+            ProviderKey::FACEBOOK => {
                 Arc::new(FacebookProvider::new(provider, http.clone()).map_err(failed)?)
             }
-            ProviderKey::Twitter => {
+            ProviderKey::TWITTER => {
                 Arc::new(TwitterProvider::new(provider, http.clone()).map_err(failed)?)
             }
-            ProviderKey::Microsoft => Arc::new(
+            ProviderKey::MICROSOFT => Arc::new(
                 MicrosoftProvider::new(provider, http.clone())
                     .map_err(failed)?
                     .with_client_ids(&config.client_ids),
             ),
-            ProviderKey::Linkedin => {
+            ProviderKey::LINKEDIN => {
                 Arc::new(LinkedinProvider::new(provider, http.clone()).map_err(failed)?)
             }
-            ProviderKey::Apple => Arc::new(
+            ProviderKey::APPLE => Arc::new(
                 apple(provider, settings, http.clone())?.with_client_ids(&config.client_ids),
             ),
             other => {

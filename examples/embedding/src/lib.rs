@@ -92,7 +92,7 @@ pub async fn run() -> Result<LoginResult, String> {
     // The flow your program drives: the URL to send the browser to, the browser's visit
     // (played here), and the code and state that come back.
     let authorization_url = service
-        .authorize(ProviderKey::Github, None)
+        .authorize(ProviderKey::GITHUB, None)
         .await
         .map_err(|error| error.to_string())?;
     let (code, state) = approve_as_ada(&authorization_url).await?;

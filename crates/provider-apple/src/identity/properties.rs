@@ -73,7 +73,7 @@ proptest! {
         match outcome {
             Ok(identity) => {
                 let claims: Value = serde_json::from_slice(&body).unwrap();
-                prop_assert_eq!(identity.provider, ProviderKey::Apple);
+                prop_assert_eq!(identity.provider, ProviderKey::APPLE);
                 prop_assert_eq!(Some(identity.subject.as_str()), claims["sub"].as_str());
                 if let Some(email) = &identity.email {
                     prop_assert_eq!(claims["email"].as_str().map(str::trim), Some(email.as_str()));

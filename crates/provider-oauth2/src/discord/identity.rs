@@ -21,7 +21,7 @@ pub fn to_identity(user: User) -> Result<ProviderIdentity, ProviderError> {
         user.discriminator.as_deref(),
     );
     Ok(ProviderIdentity {
-        provider: ProviderKey::Discord,
+        provider: ProviderKey::DISCORD,
         subject,
         email,
         email_verified,

@@ -47,7 +47,7 @@ proptest! {
         match identity(&body) {
             Ok(identity) => {
                 let user: Value = serde_json::from_slice(&body).unwrap();
-                prop_assert_eq!(identity.provider, ProviderKey::Discord);
+                prop_assert_eq!(identity.provider, ProviderKey::DISCORD);
                 prop_assert_eq!(Some(identity.subject.as_str()), user["id"].as_str());
                 prop_assert_eq!(identity.email.as_ref().map(|e| e.as_str()), trimmed(&user["email"]).filter(|_| identity.email.is_some()));
                 prop_assert!(!identity.email_verified || (identity.email.is_some() && user["verified"] == json!(true)));

@@ -23,7 +23,7 @@ pub fn to_identity(me: Me) -> Result<ProviderIdentity, ProviderError> {
         .filter(|data| !data.is_silhouette)
         .and_then(|data| non_blank(data.url));
     Ok(ProviderIdentity {
-        provider: ProviderKey::Facebook,
+        provider: ProviderKey::FACEBOOK,
         subject,
         email: me.email.as_deref().and_then(|raw| Email::parse(raw).ok()),
         email_verified: false,

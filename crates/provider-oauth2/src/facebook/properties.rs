@@ -57,7 +57,7 @@ proptest! {
         match identity(&body) {
             Ok(identity) => {
                 let me: Value = serde_json::from_slice(&body).unwrap();
-                prop_assert_eq!(identity.provider, ProviderKey::Facebook);
+                prop_assert_eq!(identity.provider, ProviderKey::FACEBOOK);
                 prop_assert!(me.get("error").is_none_or(Value::is_null), "a Graph error is no identity");
                 prop_assert_eq!(Some(identity.subject.as_str()), me["id"].as_str());
                 prop_assert!(!identity.email_verified, "Facebook vouches for no email");

@@ -18,7 +18,7 @@ pub fn to_identity(
         .map_err(|_| ProviderError::UserInfo("GitHub profile has no usable id".into()))?;
     let (email, email_verified) = choose_email(user.email.as_deref(), emails.unwrap_or_default());
     Ok(ProviderIdentity {
-        provider: ProviderKey::Github,
+        provider: ProviderKey::GITHUB,
         subject,
         email,
         email_verified,

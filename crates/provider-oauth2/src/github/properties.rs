@@ -77,7 +77,7 @@ proptest! {
                 let entries: Vec<Value> = emails_body
                     .map(|body| serde_json::from_slice(&body).unwrap())
                     .unwrap_or_default();
-                prop_assert_eq!(identity.provider, ProviderKey::Github);
+                prop_assert_eq!(identity.provider, ProviderKey::GITHUB);
                 prop_assert_eq!(identity.subject.as_str(), user["id"].as_u64().unwrap().to_string());
                 if let Some(email) = &identity.email {
                     let offered = std::iter::once(text_at(&user, "email"))

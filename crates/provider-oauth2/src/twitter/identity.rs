@@ -18,7 +18,7 @@ pub fn to_identity(answer: UsersMe) -> Result<ProviderIdentity, ProviderError> {
         .as_deref()
         .and_then(|raw| Email::parse(raw).ok());
     Ok(ProviderIdentity {
-        provider: ProviderKey::Twitter,
+        provider: ProviderKey::TWITTER,
         subject,
         email_verified: email.is_some(),
         email,

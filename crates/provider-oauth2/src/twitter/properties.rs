@@ -52,7 +52,7 @@ proptest! {
             Ok(identity) => {
                 let answer: Value = serde_json::from_slice(&body).unwrap();
                 let user = &answer["data"];
-                prop_assert_eq!(identity.provider, ProviderKey::Twitter);
+                prop_assert_eq!(identity.provider, ProviderKey::TWITTER);
                 prop_assert_eq!(Some(identity.subject.as_str()), user["id"].as_str());
                 // Only a confirmed email is taken, and it is verified by definition.
                 prop_assert_eq!(identity.email_verified, identity.email.is_some());

@@ -46,7 +46,7 @@ pub fn to_identity(
     };
     let email = email.and_then(|raw| Email::parse(&raw).ok());
     Ok(ProviderIdentity {
-        provider: ProviderKey::Google,
+        provider: ProviderKey::GOOGLE,
         subject,
         email_verified: email.is_some() && verified == Some(true),
         email,

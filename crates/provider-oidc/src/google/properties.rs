@@ -46,7 +46,7 @@ proptest! {
             Ok(identity) => {
                 let claims: Value = serde_json::from_slice(&claims).unwrap();
                 let userinfo: Value = serde_json::from_slice(&userinfo).unwrap();
-                prop_assert_eq!(identity.provider, ProviderKey::Google);
+                prop_assert_eq!(identity.provider, ProviderKey::GOOGLE);
                 prop_assert_eq!(Some(identity.subject.as_str()), claims["sub"].as_str());
                 prop_assert_eq!(Some(identity.subject.as_str()), userinfo["sub"].as_str());
                 // The signed claims are the source when they carry an email.

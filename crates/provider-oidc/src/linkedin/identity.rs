@@ -49,7 +49,7 @@ pub fn to_identity(
     };
     let email = email.and_then(|raw| Email::parse(&raw).ok());
     Ok(ProviderIdentity {
-        provider: ProviderKey::Linkedin,
+        provider: ProviderKey::LINKEDIN,
         subject,
         email_verified: email.is_some() && verified == Some(true),
         email,
@@ -87,7 +87,7 @@ mod tests {
                 "email_verified": true, "locale": {"country": "US", "language": "en"}})),
         )
         .unwrap();
-        assert_eq!(identity.provider, ProviderKey::Linkedin);
+        assert_eq!(identity.provider, ProviderKey::LINKEDIN);
         assert_eq!(identity.subject.as_str(), "Qx81mZ_a2");
         assert_eq!(identity.email.unwrap().as_str(), "ada@example.com");
         assert!(identity.email_verified);

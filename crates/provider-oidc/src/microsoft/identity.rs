@@ -35,7 +35,7 @@ pub fn to_identity(claims: IdTokenClaims) -> Result<ProviderIdentity, ProviderEr
         }
     };
     Ok(ProviderIdentity {
-        provider: ProviderKey::Microsoft,
+        provider: ProviderKey::MICROSOFT,
         subject,
         email,
         email_verified,
@@ -88,7 +88,7 @@ mod tests {
             identity.subject.as_str(),
             format!("{WORK}:AAAAAAAAAAAAAAAAAAAAAFq7mZk3Vd0pQw9sYx2LeRc")
         );
-        assert_eq!(identity.provider, ProviderKey::Microsoft);
+        assert_eq!(identity.provider, ProviderKey::MICROSOFT);
         assert_eq!(identity.full_name.as_deref(), Some("Ada Lovelace"));
         assert_eq!(identity.avatar_url, None);
     }

@@ -79,7 +79,7 @@ proptest! {
                 let claims: Value = serde_json::from_slice(&body).unwrap();
                 let tid = claims["tid"].as_str().unwrap_or_default();
                 prop_assert!(is_guid(tid), "tid {}", claims["tid"]);
-                prop_assert_eq!(identity.provider, ProviderKey::Microsoft);
+                prop_assert_eq!(identity.provider, ProviderKey::MICROSOFT);
                 prop_assert_eq!(identity.subject.as_str(), format!("{tid}:{}", claims["sub"].as_str().unwrap()));
                 if let Some(email) = &identity.email {
                     let from = [&claims["email"], &claims["preferred_username"]];

@@ -105,7 +105,7 @@ impl From<LoginResult> for LoginResponse {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LinkedAccountRead {
     pub id: String,
-    pub provider: &'static str,
+    pub provider: String,
     pub email: Option<String>,
     /// RFC 3339.
     pub created_at: String,
@@ -115,7 +115,7 @@ impl From<&LinkedAccount> for LinkedAccountRead {
     fn from(link: &LinkedAccount) -> Self {
         Self {
             id: link.id.to_string(),
-            provider: link.provider.as_str(),
+            provider: link.provider.to_string(),
             email: link.email.as_ref().map(|email| email.as_str().to_owned()),
             created_at: rfc3339(link.created_at),
         }
@@ -130,7 +130,7 @@ pub struct AuditEventRead {
     /// `session.logout`, `session.refresh_reuse_detected`, `user.deleted`,
     /// `provider.revocation_failed`.
     pub r#type: &'static str,
-    pub provider: Option<&'static str>,
+    pub provider: Option<String>,
     /// The client IP, as the trusted-proxy rules resolved it.
     pub ip: Option<String>,
     /// RFC 3339.
@@ -142,7 +142,7 @@ impl From<&AuditEvent> for AuditEventRead {
         Self {
             id: event.id.to_string(),
             r#type: event.kind.as_str(),
-            provider: event.provider.map(|p| p.as_str()),
+            provider: event.provider.map(|p| p.to_string()),
             ip: event.origin.ip.map(|ip| ip.to_string()),
             created_at: rfc3339(event.created_at),
         }

@@ -33,9 +33,9 @@ pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
 
 /// The providers whose id_tokens an app may present (CONTRACT §6).
 const ID_TOKEN_PROVIDERS: [ProviderKey; 3] = [
-    ProviderKey::Google,
-    ProviderKey::Microsoft,
-    ProviderKey::Apple,
+    ProviderKey::GOOGLE,
+    ProviderKey::MICROSOFT,
+    ProviderKey::APPLE,
 ];
 
 /// Most client ids accepted in one provider's `client_ids`: a web, an iOS and an Android
@@ -79,14 +79,14 @@ fn adapter_problems(
     settings: &Settings,
 ) -> Vec<SettingsProblem> {
     match key {
-        ProviderKey::Github => GithubProvider::check_settings(provider),
-        ProviderKey::Google => GoogleProvider::check_settings(provider),
-        ProviderKey::Facebook => FacebookProvider::check_settings(provider),
-        ProviderKey::Microsoft => MicrosoftProvider::check_settings(provider),
-        ProviderKey::Linkedin => LinkedinProvider::check_settings(provider),
-        ProviderKey::Discord => DiscordProvider::check_settings(provider),
-        ProviderKey::Twitter => TwitterProvider::check_settings(provider),
-        ProviderKey::Apple => AppleProvider::check_settings(
+        ProviderKey::GITHUB => GithubProvider::check_settings(provider),
+        ProviderKey::GOOGLE => GoogleProvider::check_settings(provider),
+        ProviderKey::FACEBOOK => FacebookProvider::check_settings(provider),
+        ProviderKey::MICROSOFT => MicrosoftProvider::check_settings(provider),
+        ProviderKey::LINKEDIN => LinkedinProvider::check_settings(provider),
+        ProviderKey::DISCORD => DiscordProvider::check_settings(provider),
+        ProviderKey::TWITTER => TwitterProvider::check_settings(provider),
+        ProviderKey::APPLE => AppleProvider::check_settings(
             provider,
             settings.apple_team_id.as_deref().unwrap_or_default(),
             settings.apple_key_id.as_deref().unwrap_or_default(),
