@@ -14,6 +14,7 @@ mod m20261123_000006_index_expiries;
 mod m20261123_000007_create_audit_events;
 mod m20261125_000008_family_auth_time;
 mod m20261125_000009_ascii_email_keys;
+mod m20261125_000010_schedule_webhooks;
 pub mod names;
 
 /// Re-exported so callers can run [`Migrator::up`] without naming sea-orm-migration.
@@ -35,6 +36,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000007_create_audit_events::Migration),
             Box::new(m20261125_000008_family_auth_time::Migration),
             Box::new(m20261125_000009_ascii_email_keys::Migration),
+            Box::new(m20261125_000010_schedule_webhooks::Migration),
         ]
     }
 }

@@ -31,3 +31,8 @@ pub const IX_REFRESH_FAMILIES_EXPIRES_AT: &str = "ix_refresh_families_expires_at
 pub const IX_AUDIT_EVENTS_USER_ID: &str = "ix_audit_events_user_id";
 /// Unique index on `webhook_outbox.event_id`: an event is queued once.
 pub const UX_WEBHOOK_OUTBOX_EVENT_ID: &str = "ux_webhook_outbox_event_id";
+/// Index on `webhook_outbox (next_attempt_ms, seq)`: the claim, soonest due first.
+pub const IX_WEBHOOK_OUTBOX_DUE: &str = "ix_webhook_outbox_due";
+/// Index on `webhook_outbox (dead_at_ms, event_id)`: pending and dead counts, the age and size
+/// bounds, the dead-letter list.
+pub const IX_WEBHOOK_OUTBOX_DEAD: &str = "ix_webhook_outbox_dead";

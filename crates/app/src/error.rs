@@ -34,6 +34,9 @@ pub enum AppError {
     InvalidCredentials,
     #[error("a recent login is required")]
     ReauthenticationRequired,
+    /// Too many attempts for one account; may be retried after this many seconds.
+    #[error("too many attempts; retry in {retry_after_seconds} s")]
+    RateLimited { retry_after_seconds: u64 },
     /// Bad input; the message is safe to show and names the field.
     #[error("{0}")]
     Validation(String),
@@ -58,6 +61,7 @@ impl AppError {
             Self::Unauthorized => ErrorCode::Unauthorized,
             Self::InvalidCredentials => ErrorCode::InvalidCredentials,
             Self::ReauthenticationRequired => ErrorCode::ReauthenticationRequired,
+            Self::RateLimited { .. } => ErrorCode::RateLimited,
             Self::Validation(_) => ErrorCode::ValidationError,
             Self::Unavailable(_) => ErrorCode::ServiceUnavailable,
             Self::Internal(_) => ErrorCode::InternalError,

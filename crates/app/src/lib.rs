@@ -22,4 +22,4 @@ pub use session::LoginResult;
 pub use usecases::authenticate::Caller;
 pub use usecases::id_token::{IdTokenCommand, MAX_ID_TOKEN_BYTES, MAX_NONCE_BYTES};
 pub use usecases::register::Registration;
-pub use webhooks::{DeliveryStep, WebhookDelivery};
+pub use webhooks::{DeadLetters, DeliveryLimits, DeliveryStep, WebhookDelivery};

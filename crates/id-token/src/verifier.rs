@@ -10,6 +10,8 @@ mod for_plan;
 mod header;
 mod issuer;
 #[cfg(test)]
+mod nonce_properties;
+#[cfg(test)]
 mod properties;
 
 pub use checks::CLOCK_LEEWAY_SECS;
@@ -26,6 +28,7 @@ use social_login_domain::SecretText;
 use social_login_ports::{Clock, ProviderError};
 use std::fmt;
 use std::sync::Arc;
+use time::{Duration, OffsetDateTime};
 
 /// Whether the provider echoes the nonce of the authorization request in its id_token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,11 +58,22 @@ pub struct IdTokenVerifier {
 enum NonceCheck<'a> {
     /// Equal to the nonce stored with the state (the code flow), as the policy says.
     Stored(&'a SecretText),
-    /// The hex SHA-256 of the raw nonce the app sent.
-    HashOf(&'a SecretText),
-    /// The app sent none: nothing to compare with.
-    Unchecked,
+    /// A token an app presented: see [`checks::check_presented_nonce`].
+    Presented(Option<&'a SecretText>),
 }
+
+/// The claims of an id_token an app presented, and until when the token would verify: its
+/// `exp` plus [`CLOCK_LEEWAY_SECS`], which is how long it must be remembered as used.
+#[derive(Debug, Clone)]
+pub struct PresentedClaims {
+    pub claims: IdTokenClaims,
+    pub usable_until: OffsetDateTime,
+}
+
+/// Longest an id_token an app presents may still live: providers issue them for an hour or
+/// less, and a used token is remembered until it expires, so a longer one is refused rather
+/// than held for days.
+pub const MAX_PRESENTED_LIFETIME: Duration = Duration::hours(24);
 
 impl fmt::Debug for IdTokenVerifier {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -139,17 +153,23 @@ impl IdTokenVerifier {
 
     /// Verifies an id_token an app received on the device and posted to us (native sign-in).
     /// Its audience may be any client id of the registration; with `raw_nonce`, its `nonce`
-    /// must be that value's hex SHA-256, and without one no nonce is compared.
+    /// must be that value's hex SHA-256, and without one it must carry no `nonce` at all.
+    /// It may live at most [`MAX_PRESENTED_LIFETIME`] from now.
     #[tracing::instrument(skip_all)]
     pub async fn verify_presented(
         &self,
         id_token: &SecretText,
         raw_nonce: Option<&SecretText>,
-    ) -> Result<IdTokenClaims, ProviderError> {
+    ) -> Result<PresentedClaims, ProviderError> {
         let mut audiences = vec![self.client_id.as_str()];
         audiences.extend(self.other_client_ids.iter().map(String::as_str));
-        let nonce = raw_nonce.map_or(NonceCheck::Unchecked, NonceCheck::HashOf);
-        self.verify_with(id_token, &audiences, nonce).await
+        let nonce = NonceCheck::Presented(raw_nonce);
+        let claims = self.verify_with(id_token, &audiences, nonce).await?;
+        let usable_until = checks::usable_until(&claims, self.clock.now(), MAX_PRESENTED_LIFETIME)?;
+        Ok(PresentedClaims {
+            claims,
+            usable_until,
+        })
     }
 
     async fn verify_with(
@@ -175,8 +195,8 @@ impl IdTokenVerifier {
             {
                 checks::check_nonce(stored, &claims)?;
             }
-            NonceCheck::HashOf(raw) => checks::check_hashed_nonce(raw, &claims)?,
-            NonceCheck::Stored(_) | NonceCheck::Unchecked => {}
+            NonceCheck::Presented(raw) => checks::check_presented_nonce(raw, &claims)?,
+            NonceCheck::Stored(_) => {}
         }
         if claims.sub.as_deref().is_none_or(str::is_empty) {
             return Err(ProviderError::UserInfo("id_token has no subject".into()));

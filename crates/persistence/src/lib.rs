@@ -11,6 +11,8 @@ mod entity;
 mod error;
 mod mapping;
 mod migration_lock;
+mod outbox;
+mod outbox_sql;
 mod queries;
 mod refresh_tokens;
 mod repository;

@@ -10,6 +10,7 @@
 mod audit;
 mod columns;
 mod open;
+mod outbox;
 mod refresh;
 mod sign_in;
 mod sql;

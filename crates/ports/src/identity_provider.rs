@@ -5,6 +5,7 @@ use social_login_domain::{
     ProviderIdentity, ProviderKey, ProviderTokens, RedeemedState, SecretText, StateToken,
 };
 use std::fmt;
+use time::OffsetDateTime;
 
 /// What the authorization URL must carry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,15 +49,23 @@ impl fmt::Debug for PostBody {
     }
 }
 
-/// What a native app posted (CONTRACT §6): the id_token it received on the device.
+/// What a native app posted (docs/api.md): the id_token it received on the device.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IdTokenInput {
     pub id_token: SecretText,
-    /// The raw nonce the app chose; the token must carry its hex SHA-256. `None`: the app
-    /// sent none, and no nonce is compared.
+    /// The raw nonce the app chose; the token must carry its hex SHA-256. `None` (allowed
+    /// only where the provider's nonce is optional): the token must then carry no nonce.
     pub nonce: Option<SecretText>,
     /// Apple's first-authorization body as the app received it (the name); others ignore it.
     pub post_body: Option<PostBody>,
+}
+
+/// A verified id_token an app presented: who it is about, and until when the token would
+/// still verify (its `exp` plus the clock leeway), which is how long it is remembered as used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PresentedIdToken {
+    pub identity: ProviderIdentity,
+    pub usable_until: OffsetDateTime,
 }
 
 /// A completed provider sign-in: who it is, and the provider's tokens (to be sealed).
@@ -135,7 +144,7 @@ pub trait IdentityProvider: Send + Sync {
     async fn sign_in_with_id_token(
         &self,
         input: IdTokenInput,
-    ) -> Result<ProviderIdentity, ProviderError> {
+    ) -> Result<PresentedIdToken, ProviderError> {
         let _ = input;
         Err(ProviderError::IdTokenNotSupported)
     }

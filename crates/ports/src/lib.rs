@@ -19,8 +19,8 @@ pub mod webhooks;
 
 pub use clock::{Clock, SystemClock};
 pub use identity_provider::{
-    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, PostBody, ProviderError,
-    ProviderGrant, ProviderLogin, Revoked,
+    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, PostBody,
+    PresentedIdToken, ProviderError, ProviderGrant, ProviderLogin, Revoked,
 };
 pub use password_hasher::{HashError, PasswordHasher};
 pub use randomness::Randomness;
@@ -33,9 +33,11 @@ pub use session_tokens::{
     AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
 };
 pub use state_sealer::StateSealer;
-pub use state_store::{StateStore, StateStoreError};
+pub use state_store::{AttemptKey, Attempts, StateStore, StateStoreError};
 pub use token_cipher::{CipherError, TokenCipher};
-pub use webhooks::{DeliveryError, PendingDelivery, WebhookOutbox, WebhookSender};
+pub use webhooks::{
+    DeadLetter, DeliveryError, Failure, OutboxCounts, PendingDelivery, WebhookOutbox, WebhookSender,
+};
 
 #[cfg(feature = "mock")]
 pub use {

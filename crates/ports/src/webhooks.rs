@@ -1,45 +1,161 @@
 //! The webhook ports: the outbox of audit events waiting for delivery, and the sender.
 //!
 //! Events are queued in the same transaction that records them (see the repository), so a
-//! delivery is never lost to a crash; the delivery loop claims them one at a time, oldest
-//! first, so a receiver sees a user's events in order, at least once.
+//! delivery is never lost to a crash. Each queued event has its own schedule (next attempt,
+//! failed attempts) and is claimed under a lease, so any number of instances deliver several
+//! events at once and never the same one twice at the same time. An event the receiver keeps
+//! refusing, or that waited too long, becomes a dead letter: kept, never claimed again until
+//! an operator redelivers it.
 
 use crate::RepositoryError;
 use async_trait::async_trait;
 use social_login_domain::{AuditEvent, AuditEventId};
 use time::{Duration, OffsetDateTime};
 
-/// An event claimed for delivery, and how many attempts it has had (this one included).
+/// An event claimed for delivery.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PendingDelivery {
     pub event: AuditEvent,
+    /// Failed attempts counted so far (this one not included).
     pub attempts: u32,
+}
+
+/// What the outbox keeps of a failed attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// The event's failed attempts, this one included if it counted.
+    pub attempts: u32,
+    /// Why, for operators (a status or "no answer"; never a secret, at most
+    /// [`Failure::MAX_ERROR_CHARS`] characters).
+    pub error: String,
+}
+
+impl Failure {
+    pub const MAX_ERROR_CHARS: usize = 200;
+
+    pub fn new(attempts: u32, error: &str) -> Self {
+        Self {
+            attempts,
+            error: error.chars().take(Self::MAX_ERROR_CHARS).collect(),
+        }
+    }
+}
+
+/// An event given up on, as `social-login webhooks dead` lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeadLetter {
+    pub event: AuditEvent,
+    pub attempts: u32,
+    pub dead_at: OffsetDateTime,
+    pub last_error: Option<String>,
+}
+
+/// How many events wait for delivery, and how many were given up on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct OutboxCounts {
+    pub pending: u64,
+    pub dead: u64,
 }
 
 /// The queue of events to deliver, shared by every instance.
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait WebhookOutbox: Send + Sync {
-    /// Claims the oldest queued event if it is due (its next attempt is not after `now`)
-    /// and no other claim on it is still running; the claim lasts `lease`. Only ever the
-    /// oldest, so deliveries keep their order across instances.
-    async fn claim_next(
+    /// Claims up to `limit` due events (next attempt not after `now`) that no live claim
+    /// holds, the soonest due first (then the oldest); each claim lasts `lease`. Two
+    /// claimants never get the same event while its lease runs.
+    async fn claim_due(
+        &self,
+        now: OffsetDateTime,
+        lease: Duration,
+        limit: u32,
+    ) -> Result<Vec<PendingDelivery>, RepositoryError>;
+
+    /// Claims the one pending event whose turn comes first, due or not (a probe of a
+    /// receiver that seemed away), under the same lease rule.
+    async fn claim_probe(
         &self,
         now: OffsetDateTime,
         lease: Duration,
     ) -> Result<Option<PendingDelivery>, RepositoryError>;
 
-    /// Delivered (or given up on): leaves the queue.
+    /// Delivered: leaves the outbox.
     async fn remove(&self, id: AuditEventId) -> Result<(), RepositoryError>;
 
-    /// Failed: released, due again at `at`.
-    async fn retry_at(&self, id: AuditEventId, at: OffsetDateTime) -> Result<(), RepositoryError>;
+    /// Failed: released, due again at `at`. Nothing happens to a dead letter.
+    async fn retry_at(
+        &self,
+        id: AuditEventId,
+        at: OffsetDateTime,
+        failure: Failure,
+    ) -> Result<(), RepositoryError>;
+
+    /// Failed for good: kept as a dead letter, never claimed again until redelivered.
+    async fn dead_letter(
+        &self,
+        id: AuditEventId,
+        now: OffsetDateTime,
+        failure: Failure,
+    ) -> Result<(), RepositoryError>;
+
+    /// Dead-letters up to `limit` pending events written before `before` that no live claim
+    /// holds; `reason` becomes the last error of those that never had one. Returns how many.
+    async fn dead_letter_written_before(
+        &self,
+        before: OffsetDateTime,
+        now: OffsetDateTime,
+        reason: &str,
+        limit: u64,
+    ) -> Result<u64, RepositoryError>;
+
+    /// Keeps the newest `keep` pending events and dead-letters up to `limit` of the others,
+    /// oldest first (the outbox's bound); `reason` as above. Returns how many.
+    async fn dead_letter_beyond(
+        &self,
+        keep: u64,
+        now: OffsetDateTime,
+        reason: &str,
+        limit: u64,
+    ) -> Result<u64, RepositoryError>;
+
+    async fn counts(&self) -> Result<OutboxCounts, RepositoryError>;
+
+    /// Up to `limit` dead letters, in the order they died. Events pruned since are left out.
+    async fn dead_letters(&self, limit: u64) -> Result<Vec<DeadLetter>, RepositoryError>;
+
+    /// Puts one dead letter back in the queue, due at `now`, its attempts reset. False when
+    /// `id` is no dead letter.
+    async fn redeliver(
+        &self,
+        id: AuditEventId,
+        now: OffsetDateTime,
+    ) -> Result<bool, RepositoryError>;
+
+    /// [`WebhookOutbox::redeliver`] for up to `limit` dead letters, the oldest first; returns
+    /// how many (the caller repeats while it is `limit`).
+    async fn redeliver_dead(&self, now: OffsetDateTime, limit: u64)
+    -> Result<u64, RepositoryError>;
+
+    /// Housekeeping: forgets up to `limit` rows of events written before `before` (dead
+    /// letters whose event is pruned). Returns how many.
+    async fn forget_written_before(
+        &self,
+        before: OffsetDateTime,
+        limit: u64,
+    ) -> Result<u64, RepositoryError>;
 }
 
-/// Why a delivery failed; the text is for logs (never a secret).
+/// Why a delivery failed; the text is for logs and the dead-letter list (never a secret).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("webhook delivery failed: {0}")]
-pub struct DeliveryError(pub String);
+pub enum DeliveryError {
+    /// No answer (refused connection, timeout) or an answer saying the receiver itself is
+    /// unavailable (429, 502, 503, 504): says nothing about the event.
+    #[error("receiver unavailable: {0}")]
+    Unavailable(String),
+    /// The receiver answered and did not accept this event (any other status).
+    #[error("receiver answered {0}")]
+    Refused(u16),
+}
 
 /// Posts one event to the receiver.
 #[cfg_attr(feature = "mock", mockall::automock)]

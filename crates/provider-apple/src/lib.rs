@@ -24,7 +24,7 @@ use social_login_provider_core::{
 use std::sync::Arc;
 
 /// The built-in provider this crate builds.
-pub const KEYS: &[ProviderKey] = &[ProviderKey::Apple];
+pub const KEYS: &[ProviderKey] = &[ProviderKey::APPLE];
 
 /// What a missing signing setting is told.
 const SIGNING_REQUIRED: &str = "required when oauth_providers.apple is enabled";

@@ -21,14 +21,14 @@ fn quirks() -> AppleQuirks {
 
 async fn identity(claims: Value, posted: Option<&str>) -> Result<ProviderIdentity, ProviderError> {
     let post_body = posted.map(PostBody::new);
-    identity_of(ProviderKey::Apple, &quirks(), &[claims], post_body.as_ref()).await
+    identity_of(ProviderKey::APPLE, &quirks(), &[claims], post_body.as_ref()).await
 }
 
 #[tokio::test]
 async fn a_first_login_takes_the_posted_name() {
     let claims = json!({"sub": SUB, "email": "ada@example.com", "email_verified": "true"});
     let identity = identity(claims, Some(ADA)).await.unwrap();
-    assert_eq!(identity.provider, ProviderKey::Apple);
+    assert_eq!(identity.provider, ProviderKey::APPLE);
     assert_eq!(identity.subject.as_str(), SUB);
     assert_eq!(identity.full_name.as_deref(), Some("Ada Lovelace"));
     assert_eq!(identity.avatar_url, None);
@@ -124,7 +124,7 @@ fn service_fields(problems: &[SettingsProblem]) -> Vec<&'static str> {
 }
 
 fn apple() -> &'static ProviderSpec {
-    built_in_spec(ProviderKey::Apple).unwrap()
+    built_in_spec(ProviderKey::APPLE).unwrap()
 }
 
 #[test]

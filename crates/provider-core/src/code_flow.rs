@@ -242,7 +242,7 @@ mod tests {
     }
 
     fn flow(settings: &ProviderSettings) -> CodeFlow {
-        let github = built_in_spec(ProviderKey::Github).unwrap();
+        let github = built_in_spec(ProviderKey::GITHUB).unwrap();
         let plan = ProviderPlan::resolve(github, settings).unwrap();
         CodeFlow::from_plan(&plan, reqwest::Client::new())
     }

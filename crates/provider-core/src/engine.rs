@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 use social_login_domain::{ProviderIdentity, ProviderKey, SecretText};
 use social_login_ports::{
     AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, PostBody,
-    ProviderError, ProviderGrant, ProviderLogin, Revoked, SystemClock,
+    PresentedIdToken, ProviderError, ProviderGrant, ProviderLogin, Revoked, SystemClock,
 };
 use social_login_provider_spec::ProviderKind;
 use std::sync::Arc;
@@ -135,7 +135,7 @@ impl IdentityProvider for Engine {
     async fn sign_in_with_id_token(
         &self,
         input: IdTokenInput,
-    ) -> Result<ProviderIdentity, ProviderError> {
+    ) -> Result<PresentedIdToken, ProviderError> {
         self.sign_in_natively(input).await
     }
 }

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use social_login_domain::SecretText;
 use social_login_ports::ProviderError;
 use std::fmt;
+use time::OffsetDateTime;
 
 /// Verifies one provider's id_tokens; both return the token's claims.
 #[async_trait]
@@ -18,10 +19,19 @@ pub trait IdTokenCheck: Send + Sync + fmt::Debug {
     ) -> Result<Map<String, Value>, ProviderError>;
 
     /// A token an app presented: any of the registration's client ids as audience, the hex
-    /// SHA-256 of `raw_nonce` as its nonce when the app sent one.
+    /// SHA-256 of `raw_nonce` as its nonce when the app sent one (and no nonce at all when it
+    /// sent none).
     async fn verify_presented(
         &self,
         token: &SecretText,
         raw_nonce: Option<&SecretText>,
-    ) -> Result<Map<String, Value>, ProviderError>;
+    ) -> Result<Presented, ProviderError>;
+}
+
+/// The claims of a token an app presented, and until when it would still verify (how long
+/// it must be remembered as used).
+#[derive(Debug, Clone)]
+pub struct Presented {
+    pub claims: Map<String, Value>,
+    pub usable_until: OffsetDateTime,
 }

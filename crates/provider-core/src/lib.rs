@@ -34,7 +34,7 @@ pub use config_error::{ProviderConfigError, parse_http_url, require_non_empty};
 pub use engine::{BuildContext, Engine};
 pub use fetch::{decode_json, fetch_json, fetch_json_unless};
 pub use http_client::{HttpClientError, USER_AGENT, build_http_client};
-pub use id_token_check::IdTokenCheck;
+pub use id_token_check::{IdTokenCheck, Presented};
 pub use object_only::ObjectOnly;
 pub use plan::{Endpoint, ProviderPlan, Registration, Urls};
 pub use quirks::{Finish, FinishContext, NoQuirks, Quirks, RevocationCall, UserinfoCall, identify};

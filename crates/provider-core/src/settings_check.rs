@@ -132,7 +132,7 @@ mod tests {
 
     #[test]
     fn good_settings_have_no_problem() {
-        assert_eq!(problems(spec(ProviderKey::Discord), &settings()), []);
+        assert_eq!(problems(spec(ProviderKey::DISCORD), &settings()), []);
     }
 
     #[test]
@@ -146,7 +146,7 @@ mod tests {
         bad.endpoints.userinfo = Some("not a url".into());
         bad.endpoints.emails = Some("https://x/e".into());
         bad.endpoints.revocation = Some("javascript:alert(1)".into());
-        let problems = problems(spec(ProviderKey::Discord), &bad);
+        let problems = problems(spec(ProviderKey::DISCORD), &bad);
         assert_eq!(
             fields(&problems),
             [
@@ -173,22 +173,22 @@ mod tests {
         bad.client_secret = SecretText::new("");
         bad.endpoints.emails = Some("https://x/e".into());
         bad.endpoints.revocation = Some("https://x/revoke".into());
-        let github = problems(spec(ProviderKey::Github), &bad);
+        let github = problems(spec(ProviderKey::GITHUB), &bad);
         assert_eq!(fields(&github), ["client_secret"]);
-        let microsoft = problems(spec(ProviderKey::Microsoft), &bad);
+        let microsoft = problems(spec(ProviderKey::MICROSOFT), &bad);
         assert_eq!(
             fields(&microsoft),
             ["client_secret", "endpoints.emails", "endpoints.revocation"]
         );
         assert_eq!(microsoft[2].message, "microsoft has no revocation endpoint");
         assert_eq!(
-            fields(&problems(spec(ProviderKey::Apple), &bad)),
+            fields(&problems(spec(ProviderKey::APPLE), &bad)),
             ["endpoints.emails"]
         );
 
         let mut github_like = settings();
         github_like.endpoints.emails = Some("not a url".into());
-        let github = problems(spec(ProviderKey::Github), &github_like);
+        let github = problems(spec(ProviderKey::GITHUB), &github_like);
         assert_eq!(github.len(), 1);
         assert!(github[0].message.starts_with("not a valid URL"));
     }

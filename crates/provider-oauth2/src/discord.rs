@@ -43,7 +43,7 @@ mod tests {
         for (name, value) in changes.as_object().unwrap() {
             user[name] = value.clone();
         }
-        identity_of(ProviderKey::Discord, &DiscordQuirks, &[user], None).await
+        identity_of(ProviderKey::DISCORD, &DiscordQuirks, &[user], None).await
     }
 
     #[tokio::test]

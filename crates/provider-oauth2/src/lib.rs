@@ -16,20 +16,20 @@ use std::sync::Arc;
 
 /// The built-in providers this crate has quirks for.
 pub const KEYS: &[ProviderKey] = &[
-    ProviderKey::Github,
-    ProviderKey::Facebook,
-    ProviderKey::Discord,
-    ProviderKey::Twitter,
+    ProviderKey::GITHUB,
+    ProviderKey::FACEBOOK,
+    ProviderKey::DISCORD,
+    ProviderKey::TWITTER,
 ];
 
 /// The provider of `plan`: a key of [`KEYS`] gets its quirks, any other `oauth2` plan none.
 /// Fails naming the first invalid field.
 pub fn build(plan: ProviderPlan, cx: &BuildContext) -> Result<Engine, ProviderConfigError> {
     let quirks: Arc<dyn Quirks> = match plan.key() {
-        ProviderKey::Github => Arc::new(github::GithubQuirks::new(&plan)),
-        ProviderKey::Facebook => Arc::new(facebook::FacebookQuirks::new(&plan)?),
-        ProviderKey::Discord => Arc::new(discord::DiscordQuirks),
-        ProviderKey::Twitter => Arc::new(twitter::TwitterQuirks::new(&plan)),
+        ProviderKey::GITHUB => Arc::new(github::GithubQuirks::new(&plan)),
+        ProviderKey::FACEBOOK => Arc::new(facebook::FacebookQuirks::new(&plan)?),
+        ProviderKey::DISCORD => Arc::new(discord::DiscordQuirks),
+        ProviderKey::TWITTER => Arc::new(twitter::TwitterQuirks::new(&plan)),
         _ => Arc::new(NoQuirks),
     };
     Engine::new(plan, quirks, None, cx.http.clone())

@@ -78,7 +78,7 @@ mod tests {
         let answer = json!({"data": {"id": "2244994945", "name": "Ada Lovelace", "username": "ada",
             "profile_image_url": "https://pbs.twimg.com/profile_images/1/a_normal.jpg",
             "confirmed_email": email}});
-        identity_of(ProviderKey::Twitter, &quirks(), &[answer], None).await
+        identity_of(ProviderKey::TWITTER, &quirks(), &[answer], None).await
     }
 
     #[tokio::test]

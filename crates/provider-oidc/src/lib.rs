@@ -14,16 +14,16 @@ use std::sync::Arc;
 
 /// The built-in providers this crate builds.
 pub const KEYS: &[ProviderKey] = &[
-    ProviderKey::Google,
-    ProviderKey::Microsoft,
-    ProviderKey::Linkedin,
+    ProviderKey::GOOGLE,
+    ProviderKey::MICROSOFT,
+    ProviderKey::LINKEDIN,
 ];
 
 /// The provider of `plan`: Microsoft gets its quirks, any other `oidc` plan none. Fails
 /// naming the first invalid field.
 pub fn build(plan: ProviderPlan, cx: &BuildContext) -> Result<Engine, ProviderConfigError> {
     let quirks: Arc<dyn Quirks> = match plan.key() {
-        ProviderKey::Microsoft => Arc::new(microsoft::MicrosoftQuirks::new(&plan)),
+        ProviderKey::MICROSOFT => Arc::new(microsoft::MicrosoftQuirks::new(&plan)),
         _ => Arc::new(NoQuirks),
     };
     oidc_engine(plan, quirks, cx)

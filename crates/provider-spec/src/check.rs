@@ -99,7 +99,7 @@ mod tests {
 
     #[test]
     fn each_problem_names_its_field() {
-        let mut spec = built_in_spec(ProviderKey::Google).unwrap().clone();
+        let mut spec = built_in_spec(ProviderKey::GOOGLE).unwrap().clone();
         spec.display_name = " ".into();
         spec.endpoints.token = "ftp://idp.example/token".into();
         spec.claims.name = vec!["name".into()];
@@ -117,7 +117,7 @@ mod tests {
 
     #[test]
     fn an_oauth2_declaration_has_no_key_set() {
-        let mut spec = built_in_spec(ProviderKey::Github).unwrap().clone();
+        let mut spec = built_in_spec(ProviderKey::GITHUB).unwrap().clone();
         spec.endpoints.jwks = Some("https://github.com/keys".into());
         assert_eq!(fields(&spec), ["endpoints.jwks"]);
     }

@@ -3,7 +3,9 @@
 //!
 //! Wire form, base64url without padding:
 //! `version (1) ‖ key id (4) ‖ nonce (12) ‖ ciphertext ‖ tag (16)`; the version and key id
-//! are authenticated data, the plaintext is [`layout`].
+//! are authenticated data, the plaintext is [`layout`]. A sealer bound to an epoch
+//! ([`AeadStateSealer::bound_to_epoch`]) also authenticates the epoch, which is not sent:
+//! only a sealer of the same epoch opens its values.
 
 mod layout;
 #[cfg(test)]
@@ -29,14 +31,36 @@ const TAG_LEN: usize = 16;
 /// so a `secret_key` rotation does not break logins in flight.
 pub struct AeadStateSealer {
     keys: KeyRing<Aes256Gcm>,
+    /// Authenticated with every value, never sent; empty when not bound to an epoch.
+    epoch: Vec<u8>,
 }
+
+/// Bytes of an epoch: 128 random bits, so two processes never share one.
+pub const EPOCH_BYTES: usize = 16;
 
 impl AeadStateSealer {
     pub fn new(current: &SecretText, previous: &[SecretText]) -> Self {
         let keys = KeyRing::derive(current, previous, Purpose::StateToken, |key| {
             Aes256Gcm::new(&Key::<Aes256Gcm>::from(*key))
         });
-        Self { keys }
+        Self {
+            keys,
+            epoch: Vec::new(),
+        }
+    }
+
+    /// Opens only values sealed under this same `epoch`. With an in-process state store the
+    /// spent ids die with the process, so each process takes a random epoch of its own: a
+    /// value minted before a restart (spent or not) no longer opens after it, and cannot be
+    /// replayed against a store that has forgotten it.
+    pub fn bound_to_epoch(mut self, epoch: [u8; EPOCH_BYTES]) -> Self {
+        self.epoch = epoch.to_vec();
+        self
+    }
+
+    /// The authenticated data of a value with this `header`: the header, then the epoch.
+    fn associated_data(&self, header: &[u8]) -> Vec<u8> {
+        [header, &self.epoch].concat()
     }
 }
 
@@ -55,9 +79,10 @@ impl StateSealer for AeadStateSealer {
         header[1..].copy_from_slice(key_id.as_bytes());
         let nonce = Nonce::<Aes256Gcm>::try_generate().map_err(|_| CipherError::Seal)?;
         let plaintext = layout::encode(state).ok_or(CipherError::Seal)?;
+        let aad = self.associated_data(&header);
         let payload = Payload {
             msg: &plaintext,
-            aad: &header,
+            aad: &aad,
         };
         let ciphertext = cipher
             .encrypt(&nonce, payload)
@@ -80,10 +105,11 @@ impl StateSealer for AeadStateSealer {
         let (nonce, ciphertext) = rest.split_at(NONCE_LEN);
         let nonce = Nonce::<Aes256Gcm>::try_from(nonce).ok()?;
         let key_id: &[u8; KEY_ID_BYTES] = header[1..].try_into().ok()?;
+        let aad = self.associated_data(header);
         let plaintext = self.keys.find_by_bytes(key_id).find_map(|cipher| {
             let payload = Payload {
                 msg: ciphertext,
-                aad: header,
+                aad: &aad,
             };
             cipher.decrypt(&nonce, payload).ok()
         })?;

@@ -1,5 +1,5 @@
 //! The command line (CONTRACT §2): serve, migrate, check-config, gen-secret, healthcheck,
-//! and `demo` in builds with the `demo` feature.
+//! webhooks dead, and `demo` in builds with the `demo` feature.
 
 use crate::healthcheck;
 use crate::server::{self, StartupError};
@@ -32,6 +32,27 @@ pub enum Command {
     GenSecret,
     /// GET a URL; exit 0 on a 2xx within 2 seconds, 1 otherwise (container health checks).
     Healthcheck(HealthcheckArgs),
+    /// Webhook deliveries.
+    #[command(subcommand)]
+    Webhooks(WebhooksCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum WebhooksCommand {
+    /// List the events given up on (dead letters), or put them back in the queue.
+    Dead(DeadArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DeadArgs {
+    #[command(flatten)]
+    pub config: ConfigArg,
+    /// Put this dead letter (its event id) back in the queue, due now, attempts reset.
+    #[arg(long, value_name = "ID", conflicts_with = "all")]
+    pub redeliver: Option<uuid::Uuid>,
+    /// Put every dead letter back in the queue.
+    #[arg(long)]
+    pub all: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -97,6 +118,12 @@ pub async fn run(cli: Cli) -> ExitCode {
             };
             telemetry::init_logging();
             report(server::migrate(&settings).await)
+        }
+        Command::Webhooks(WebhooksCommand::Dead(args)) => {
+            let Ok(settings) = load(&args.config) else {
+                return ExitCode::from(2);
+            };
+            crate::dead_letters::run(&settings, &args).await
         }
         Command::Serve(arg) => {
             let Ok(settings) = load(&arg) else {

@@ -3,6 +3,7 @@
 //! starts through [`server::start`].
 
 pub mod cli;
+pub mod dead_letters;
 #[cfg(feature = "demo")]
 pub mod demo;
 pub mod healthcheck;

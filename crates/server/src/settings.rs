@@ -23,7 +23,7 @@ use social_login_domain::{ProviderKey, SecretText};
 
 pub use errors::{ConfigErrors, ConfigProblem};
 pub use load::{CONFIG_PATH_ENV, ConfigPath, DEFAULT_CONFIG_FILE, ENV_PREFIX};
-pub use providers::{EndpointOverrides, OAuthProviders, ProviderConfig};
+pub use providers::{EndpointOverrides, IdTokenNonce, OAuthProviders, ProviderConfig};
 pub use proxies::BadProxyEntry;
 pub use sections::{
     DEFAULT_ISSUER, DatabaseSettings, HttpSettings, OAuthStateStoreSettings, RateLimitSettings,
@@ -119,7 +119,7 @@ impl Settings {
         SecretText::new(pem.map(|pem| pem.expose_secret()).unwrap_or_default())
     }
 
-    /// The configured providers whose `enabled` is true, in `ProviderKey::ALL` order.
+    /// The configured providers whose `enabled` is true, in `ProviderKey::BUILT_IN` order.
     pub fn enabled_providers(&self) -> impl Iterator<Item = (ProviderKey, &ProviderConfig)> {
         self.oauth_providers.enabled()
     }

@@ -1,32 +1,53 @@
-//! The webhook delivery loop: one task per instance that drains the outbox in order.
-//! Requests only write the outbox row, in their own transaction, so a slow or absent
-//! receiver never delays them.
+//! The webhook delivery loop: one task per instance that keeps up to
+//! `[webhooks] max_concurrent_deliveries` attempts in flight, claims more as slots free up,
+//! and tends the outbox every few seconds. Requests only write the outbox row, in their own
+//! transaction, so a slow or absent receiver never delays them.
 
-use social_login_app::{AuthService, DeliveryStep, WebhookDelivery};
+use social_login_app::{AuthService, WebhookDelivery};
 use std::sync::Weak;
 use std::time::Duration;
+use tokio::task::JoinSet;
 
-/// How often an idle instance looks for new events (every instance looks; the outbox's
-/// claim lets one of them deliver each event).
+/// How often an instance with free slots looks for due events (every instance looks; the
+/// outbox's claims give each event to one of them).
 pub const POLL_EVERY: Duration = Duration::from_millis(500);
+/// How often the outbox is tended: dead letters by age and bound, gauges.
+pub const MAINTAIN_EVERY: Duration = Duration::from_secs(5);
 
 /// Runs for as long as the service is alive (the task ends when the last router holding
-/// the service is dropped).
+/// the service is dropped; attempts still in flight are dropped with it, and their leases
+/// run out, so another instance or the next start sends them again).
 pub fn spawn(service: Weak<AuthService>, delivery: WebhookDelivery) {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
     runtime.spawn(async move {
+        let max = delivery.limits().max_concurrent;
+        let mut in_flight = JoinSet::new();
+        let mut maintenance = tokio::time::interval(MAINTAIN_EVERY);
         while service.strong_count() > 0 {
-            match delivery.deliver_next().await {
-                Ok(DeliveryStep::Delivered | DeliveryStep::GaveUp) => {}
-                Ok(DeliveryStep::Idle | DeliveryStep::RetryLater) => {
-                    tokio::time::sleep(POLL_EVERY).await;
+            let free = max.saturating_sub(u32::try_from(in_flight.len()).unwrap_or(max));
+            match delivery.claim(free).await {
+                Ok(attempts) => {
+                    for attempt in attempts {
+                        let delivery = delivery.clone();
+                        in_flight.spawn(async move { delivery.attempt(attempt).await });
+                    }
                 }
-                Err(error) => {
-                    tracing::warn!(%error, "webhook outbox unavailable");
-                    tokio::time::sleep(POLL_EVERY).await;
+                Err(error) => tracing::warn!(%error, "webhook outbox unavailable"),
+            }
+            tokio::select! {
+                Some(finished) = in_flight.join_next(), if !in_flight.is_empty() => {
+                    if let Ok(Err(error)) = finished {
+                        tracing::warn!(%error, "webhook outbox unavailable");
+                    }
                 }
+                _ = maintenance.tick() => {
+                    if let Err(error) = delivery.maintain().await {
+                        tracing::warn!(%error, "webhook outbox upkeep failed");
+                    }
+                }
+                () = tokio::time::sleep(POLL_EVERY) => {}
             }
         }
     });

@@ -6,12 +6,12 @@ use crate::http::{JWKS_PATH, WellKnown};
 use crate::server::StartupError;
 use crate::settings::{Settings, StateStoreBackend};
 use social_login_app::{AuthPolicy, AuthService, Ports, WebhookDelivery};
-use social_login_domain::EventSet;
+use social_login_domain::{EventSet, SecretText};
 use social_login_persistence::Database;
-use social_login_ports::{Clock, SystemClock};
+use social_login_ports::{Clock, Randomness, SystemClock};
 use social_login_security::{
     AeadStateSealer, AesGcmTokenCipher, Argon2PasswordHasher, HashLimits, JwtSessionTokens,
-    OsRandomness,
+    OsRandomness, state_sealer::EPOCH_BYTES,
 };
 use social_login_state_store::{MemoryStateStore, RedisStateStore, RedisStateStoreConfig};
 use social_login_webhooks::HttpWebhookSender;
@@ -45,7 +45,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
     let ports = Ports {
         users: repository.clone(),
         refresh_tokens: repository.clone(),
-        state_sealer: Arc::new(AeadStateSealer::new(&secret, &previous)),
+        state_sealer: Arc::new(state_sealer(settings, &secret, &previous)),
         states: state_store(settings, clock.clone())?,
         providers: providers::registry(settings)?,
         cipher: Arc::new(AesGcmTokenCipher::new(&secret, &previous)),
@@ -72,6 +72,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
                 repository.clone(),
                 Arc::new(sender),
                 ports.clock.clone(),
+                settings.webhooks.limits(),
             ))
         }
         None => None,
@@ -107,13 +108,35 @@ fn password_hasher(settings: &Settings) -> Argon2PasswordHasher {
     Argon2PasswordHasher::new().with_limits(limits)
 }
 
+/// With the memory backend the spent ids die with the process, so the state values do
+/// too: the sealer takes a random epoch of this process's own (a value minted before a
+/// restart is refused after it). Redis keeps the ids, so there values survive a restart.
+fn state_sealer(
+    settings: &Settings,
+    secret: &SecretText,
+    previous: &[SecretText],
+) -> AeadStateSealer {
+    let sealer = AeadStateSealer::new(secret, previous);
+    match settings.oauth_state_store.backend {
+        StateStoreBackend::Memory => {
+            let mut epoch = [0; EPOCH_BYTES];
+            OsRandomness.fill(&mut epoch);
+            sealer.bound_to_epoch(epoch)
+        }
+        StateStoreBackend::Redis => sealer,
+    }
+}
+
 fn state_store(
     settings: &Settings,
     clock: Arc<dyn Clock>,
 ) -> Result<Arc<dyn social_login_ports::StateStore>, StartupError> {
     let store = &settings.oauth_state_store;
     match store.backend {
-        StateStoreBackend::Memory => Ok(Arc::new(MemoryStateStore::new(clock))),
+        StateStoreBackend::Memory => Ok(Arc::new(MemoryStateStore::with_capacity(
+            clock,
+            store.max_entries,
+        ))),
         StateStoreBackend::Redis => {
             let config = RedisStateStoreConfig {
                 url: store.url.clone().unwrap_or_default(),

@@ -1,8 +1,9 @@
-//! State store adapters: where the ids of spent state values are remembered until they expire.
-//! The in-process store serves one instance; Redis serves any number of them.
+//! State store adapters: where the ids of spent state values (and native id_tokens) are
+//! remembered until they expire, and where password attempts are counted. The in-process
+//! store serves one instance; Redis serves any number of them.
 
 mod memory;
 mod redis;
 
-pub use memory::{DEFAULT_MAX_SPENT, MemoryStateStore};
+pub use memory::{DEFAULT_MAX_ENTRIES, MemoryStateStore};
 pub use redis::{RedisStateStore, RedisStateStoreConfig};

@@ -1,14 +1,29 @@
-//! `RedisStateStore`: spent state ids as Redis keys with a TTL, shared by every instance.
+//! `RedisStateStore`: spent state ids and attempt counts as Redis keys with a TTL, shared by
+//! every instance.
 
 use async_trait::async_trait;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{Client, RedisError};
 use social_login_domain::{Spend, StateId};
-use social_login_ports::{Clock, StateStore, StateStoreError};
+use social_login_ports::{AttemptKey, Attempts, Clock, StateStore, StateStoreError};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 use time::OffsetDateTime;
+
+/// Counts one attempt: `INCR`, and the window's expiry set by the attempt that opened it
+/// (a key without one, `PTTL` -1, gets it then), all in one script, so no crash between two
+/// commands can leave a count that never expires (a lock-out for ever). Answers the count
+/// and the milliseconds left.
+const COUNT_ATTEMPT: &str = r"
+local count = redis.call('INCR', KEYS[1])
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  left = tonumber(ARGV[1])
+end
+return {count, left}
+";
 
 /// What the Redis adapter needs from the configuration.
 #[derive(Clone)]
@@ -32,7 +47,8 @@ impl fmt::Debug for RedisStateStoreConfig {
 
 /// Spent state ids in Redis: `SET {prefix}state:spent:{id} 1 NX PX {ms}`, one atomic
 /// command, so of concurrent spends of one id on any number of instances exactly one is
-/// first, and Redis forgets the id by itself when its value expires.
+/// first, and Redis forgets the id by itself when its value expires. Attempts:
+/// `{prefix}attempts:{key}`, counted by [`COUNT_ATTEMPT`].
 #[derive(Clone)]
 pub struct RedisStateStore {
     connection: ConnectionManager,
@@ -70,6 +86,10 @@ impl RedisStateStore {
 
     fn key(&self, id: &StateId) -> String {
         format!("{}state:spent:{}", self.key_prefix, id.to_hex())
+    }
+
+    fn attempts_key(&self, key: &AttemptKey) -> String {
+        format!("{}attempts:{}", self.key_prefix, key.to_hex())
     }
 
     /// Runs one command with the overall time bound (a connection being re-established
@@ -111,6 +131,34 @@ impl StateStore for RedisStateStore {
             Some(_) => Spend::First,
             None => Spend::Again,
         })
+    }
+
+    async fn count_attempt(
+        &self,
+        key: AttemptKey,
+        window: time::Duration,
+    ) -> Result<Attempts, StateStoreError> {
+        let millis = i64::try_from(window.whole_milliseconds().max(1)).unwrap_or(i64::MAX);
+        let mut command = redis::cmd("EVAL");
+        command
+            .arg(COUNT_ATTEMPT)
+            .arg(1)
+            .arg(self.attempts_key(&key))
+            .arg(millis);
+        let (count, left): (i64, i64) = self.run(command).await?;
+        let count = u64::try_from(count)
+            .map_err(|_| StateStoreError("Redis answered a negative attempt count".into()))?;
+        Ok(Attempts {
+            count,
+            window_left: time::Duration::milliseconds(left.max(0)),
+        })
+    }
+
+    async fn clear_attempts(&self, key: AttemptKey) -> Result<(), StateStoreError> {
+        let mut command = redis::cmd("DEL");
+        command.arg(self.attempts_key(&key));
+        let _: i64 = self.run(command).await?;
+        Ok(())
     }
 
     async fn ping(&self) -> Result<(), StateStoreError> {

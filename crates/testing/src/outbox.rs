@@ -1,33 +1,89 @@
-//! `WebhookOutbox` of the in-memory store: the same claim rule as the database's (only
-//! the oldest row, when due and not claimed).
+//! `WebhookOutbox` of the in-memory store: the database's rules (each event on its own
+//! schedule, claims under a lease, dead letters kept until redelivered) over a `Vec`.
 
 use crate::InMemoryRepository;
+use crate::repository::{OutboxRow, Tables};
 use async_trait::async_trait;
 use social_login_domain::AuditEventId;
-use social_login_ports::{PendingDelivery, RepositoryError, WebhookOutbox};
+use social_login_ports::{
+    DeadLetter, Failure, OutboxCounts, PendingDelivery, RepositoryError, WebhookOutbox,
+};
 use time::{Duration, OffsetDateTime};
+
+fn take(limit: u64) -> usize {
+    usize::try_from(limit).unwrap_or(usize::MAX)
+}
+
+impl Tables {
+    /// Claims up to `limit` live rows due by `due_by`, soonest first, then oldest.
+    fn claim(
+        &mut self,
+        now: OffsetDateTime,
+        due_by: Option<OffsetDateTime>,
+        lease: Duration,
+        limit: usize,
+    ) -> Vec<PendingDelivery> {
+        // As the database: a row whose event is gone is dropped, not sent.
+        let events = &self.events;
+        self.outbox
+            .retain(|row| events.iter().any(|event| event.id == row.event.id));
+        let mut free: Vec<&mut OutboxRow> = self
+            .outbox
+            .iter_mut()
+            .filter(|row| row.dead_at.is_none())
+            .filter(|row| due_by.is_none_or(|due_by| row.next_attempt <= due_by))
+            .filter(|row| row.locked_until.is_none_or(|until| until <= now))
+            .collect();
+        free.sort_by_key(|row| (row.next_attempt, row.seq));
+        free.into_iter()
+            .take(limit)
+            .map(|row| {
+                row.locked_until = Some(now + lease);
+                PendingDelivery {
+                    event: row.event.clone(),
+                    attempts: row.attempts,
+                }
+            })
+            .collect()
+    }
+
+    fn row(&mut self, id: AuditEventId) -> Option<&mut OutboxRow> {
+        self.outbox.iter_mut().find(|row| row.event.id == id)
+    }
+
+    /// Dead-letters `row` at `now`, keeping its last error or giving it `reason`.
+    fn bury(row: &mut OutboxRow, now: OffsetDateTime, reason: &str) {
+        row.dead_at = Some(now);
+        row.last_error.get_or_insert_with(|| reason.to_owned());
+    }
+
+    fn revive(row: &mut OutboxRow, now: OffsetDateTime) {
+        row.dead_at = None;
+        row.next_attempt = now;
+        row.locked_until = None;
+        row.attempts = 0;
+        row.last_error = None;
+    }
+}
 
 #[async_trait]
 impl WebhookOutbox for InMemoryRepository {
-    async fn claim_next(
+    async fn claim_due(
+        &self,
+        now: OffsetDateTime,
+        lease: Duration,
+        limit: u32,
+    ) -> Result<Vec<PendingDelivery>, RepositoryError> {
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        Ok(self.lock().claim(now, Some(now), lease, limit))
+    }
+
+    async fn claim_probe(
         &self,
         now: OffsetDateTime,
         lease: Duration,
     ) -> Result<Option<PendingDelivery>, RepositoryError> {
-        let mut tables = self.lock();
-        let Some(head) = tables.outbox.iter_mut().min_by_key(|row| row.seq) else {
-            return Ok(None);
-        };
-        let claimed = head.locked_until.is_some_and(|until| until > now);
-        if head.next_attempt > now || claimed {
-            return Ok(None);
-        }
-        head.locked_until = Some(now + lease);
-        head.attempts += 1;
-        Ok(Some(PendingDelivery {
-            event: head.event.clone(),
-            attempts: head.attempts,
-        }))
+        Ok(self.lock().claim(now, None, lease, 1).into_iter().next())
     }
 
     async fn remove(&self, id: AuditEventId) -> Result<(), RepositoryError> {
@@ -35,16 +91,157 @@ impl WebhookOutbox for InMemoryRepository {
         Ok(())
     }
 
-    async fn retry_at(&self, id: AuditEventId, at: OffsetDateTime) -> Result<(), RepositoryError> {
-        for row in self
-            .lock()
-            .outbox
-            .iter_mut()
-            .filter(|row| row.event.id == id)
-        {
+    async fn retry_at(
+        &self,
+        id: AuditEventId,
+        at: OffsetDateTime,
+        failure: Failure,
+    ) -> Result<(), RepositoryError> {
+        if let Some(row) = self.lock().row(id).filter(|row| row.dead_at.is_none()) {
             row.next_attempt = at;
             row.locked_until = None;
+            row.attempts = failure.attempts;
+            row.last_error = Some(failure.error);
         }
         Ok(())
+    }
+
+    async fn dead_letter(
+        &self,
+        id: AuditEventId,
+        now: OffsetDateTime,
+        failure: Failure,
+    ) -> Result<(), RepositoryError> {
+        if let Some(row) = self.lock().row(id).filter(|row| row.dead_at.is_none()) {
+            row.locked_until = None;
+            row.attempts = failure.attempts;
+            row.last_error = Some(failure.error);
+            Tables::bury(row, now, "");
+        }
+        Ok(())
+    }
+
+    async fn dead_letter_written_before(
+        &self,
+        before: OffsetDateTime,
+        now: OffsetDateTime,
+        reason: &str,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        let mut tables = self.lock();
+        let old = tables
+            .outbox
+            .iter_mut()
+            .filter(|row| row.dead_at.is_none() && row.event.created_at < before)
+            .filter(|row| row.locked_until.is_none_or(|until| until <= now))
+            .take(take(limit));
+        let mut buried = 0;
+        for row in old {
+            Tables::bury(row, now, reason);
+            buried += 1;
+        }
+        Ok(buried)
+    }
+
+    async fn dead_letter_beyond(
+        &self,
+        keep: u64,
+        now: OffsetDateTime,
+        reason: &str,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        let mut tables = self.lock();
+        let mut live: Vec<&mut OutboxRow> = tables
+            .outbox
+            .iter_mut()
+            .filter(|row| row.dead_at.is_none())
+            .collect();
+        live.sort_by_key(|row| std::cmp::Reverse(row.event.id.as_uuid()));
+        let mut buried = 0;
+        for row in live.into_iter().skip(take(keep)).take(take(limit)) {
+            Tables::bury(row, now, reason);
+            buried += 1;
+        }
+        Ok(buried)
+    }
+
+    async fn counts(&self) -> Result<OutboxCounts, RepositoryError> {
+        let tables = self.lock();
+        let dead = tables.outbox.iter().filter(|row| row.dead_at.is_some());
+        let dead = dead.count() as u64;
+        Ok(OutboxCounts {
+            pending: tables.outbox.len() as u64 - dead,
+            dead,
+        })
+    }
+
+    async fn dead_letters(&self, limit: u64) -> Result<Vec<DeadLetter>, RepositoryError> {
+        let tables = self.lock();
+        let mut dead: Vec<&OutboxRow> = tables
+            .outbox
+            .iter()
+            .filter(|row| row.dead_at.is_some())
+            .filter(|row| tables.events.iter().any(|event| event.id == row.event.id))
+            .collect();
+        dead.sort_by_key(|row| (row.dead_at, row.event.id.as_uuid()));
+        Ok(dead
+            .into_iter()
+            .take(take(limit))
+            .map(|row| DeadLetter {
+                event: row.event.clone(),
+                attempts: row.attempts,
+                dead_at: row.dead_at.unwrap_or(row.next_attempt),
+                last_error: row.last_error.clone(),
+            })
+            .collect())
+    }
+
+    async fn redeliver(
+        &self,
+        id: AuditEventId,
+        now: OffsetDateTime,
+    ) -> Result<bool, RepositoryError> {
+        let mut tables = self.lock();
+        let Some(row) = tables.row(id).filter(|row| row.dead_at.is_some()) else {
+            return Ok(false);
+        };
+        Tables::revive(row, now);
+        Ok(true)
+    }
+
+    async fn redeliver_dead(
+        &self,
+        now: OffsetDateTime,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        let mut tables = self.lock();
+        let mut dead: Vec<&mut OutboxRow> = tables
+            .outbox
+            .iter_mut()
+            .filter(|row| row.dead_at.is_some())
+            .collect();
+        dead.sort_by_key(|row| (row.dead_at, row.event.id.as_uuid()));
+        let mut revived = 0;
+        for row in dead.into_iter().take(take(limit)) {
+            Tables::revive(row, now);
+            revived += 1;
+        }
+        Ok(revived)
+    }
+
+    async fn forget_written_before(
+        &self,
+        before: OffsetDateTime,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        let mut tables = self.lock();
+        let mut left = take(limit);
+        let before_count = tables.outbox.len();
+        tables.outbox.retain(|row| {
+            let forget = left > 0 && row.event.created_at < before;
+            left -= usize::from(forget);
+            !forget
+        });
+        Ok((before_count - tables.outbox.len()) as u64)
     }
 }

@@ -3,10 +3,15 @@
 use async_trait::async_trait;
 use social_login_domain::{ProviderIdentity, ProviderKey};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, ProviderError,
-    ProviderGrant, ProviderLogin, Revoked,
+    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, PresentedIdToken,
+    ProviderError, ProviderGrant, ProviderLogin, Revoked,
 };
 use std::sync::Mutex;
+use time::OffsetDateTime;
+
+/// Until when the fake's id_tokens verify unless a test says otherwise: far enough that no
+/// fake clock reaches it by accident (2100-01-01).
+const FAKE_ID_TOKEN_USABLE_UNTIL: i64 = 4_102_444_800;
 
 /// One provider under a key chosen at construction. Until `answer` is called, every
 /// completion fails, so a test cannot pass on an answer it never chose.
@@ -18,6 +23,7 @@ pub struct FakeProvider {
     revocation: Mutex<Result<Revoked, ProviderError>>,
     /// Native sign-in: an OAuth 2.0-only provider until `answer_id_token` is called.
     id_token_answer: Mutex<Result<ProviderIdentity, ProviderError>>,
+    id_token_usable_until: Mutex<OffsetDateTime>,
     id_tokens_received: Mutex<Vec<IdTokenInput>>,
 }
 
@@ -32,6 +38,10 @@ impl FakeProvider {
             revoked: Mutex::new(Vec::new()),
             revocation: Mutex::new(Ok(Revoked::Done)),
             id_token_answer: Mutex::new(Err(ProviderError::IdTokenNotSupported)),
+            id_token_usable_until: Mutex::new(
+                OffsetDateTime::from_unix_timestamp(FAKE_ID_TOKEN_USABLE_UNTIL)
+                    .expect("a valid instant"),
+            ),
             id_tokens_received: Mutex::new(Vec::new()),
         }
     }
@@ -59,6 +69,11 @@ impl FakeProvider {
     /// What every later native sign-in (`sign_in_with_id_token`) returns.
     pub fn answer_id_token(&self, outcome: Result<ProviderIdentity, ProviderError>) {
         *self.id_token_answer.lock().unwrap() = outcome;
+    }
+
+    /// Until when the id_tokens of later native sign-ins verify (their `exp` plus leeway).
+    pub fn id_tokens_usable_until(&self, until: OffsetDateTime) {
+        *self.id_token_usable_until.lock().unwrap() = until;
     }
 
     /// Every native sign-in input this provider was asked to verify, in order.
@@ -94,9 +109,13 @@ impl IdentityProvider for FakeProvider {
     async fn sign_in_with_id_token(
         &self,
         input: IdTokenInput,
-    ) -> Result<ProviderIdentity, ProviderError> {
+    ) -> Result<PresentedIdToken, ProviderError> {
         self.id_tokens_received.lock().unwrap().push(input);
-        self.id_token_answer.lock().unwrap().clone()
+        let identity = self.id_token_answer.lock().unwrap().clone()?;
+        Ok(PresentedIdToken {
+            identity,
+            usable_until: *self.id_token_usable_until.lock().unwrap(),
+        })
     }
 }
 

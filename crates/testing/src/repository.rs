@@ -40,6 +40,9 @@ pub(crate) struct OutboxRow {
     pub(crate) attempts: u32,
     pub(crate) next_attempt: OffsetDateTime,
     pub(crate) locked_until: Option<OffsetDateTime>,
+    /// Set when the row became a dead letter.
+    pub(crate) dead_at: Option<OffsetDateTime>,
+    pub(crate) last_error: Option<String>,
 }
 
 /// A session: when it ends, and when the login that started it happened.
@@ -182,6 +185,8 @@ impl Tables {
                 attempts: 0,
                 next_attempt: event.created_at,
                 locked_until: None,
+                dead_at: None,
+                last_error: None,
             });
         }
         self.events.push(event);

@@ -1,11 +1,13 @@
-//! An in-memory state sealer and spent-id store.
+//! An in-memory state sealer and state store (spent ids, attempt counts).
 
 use async_trait::async_trait;
 use social_login_domain::{OAuthState, Spend, StateId, StateToken};
-use social_login_ports::{CipherError, StateSealer, StateStore, StateStoreError};
+use social_login_ports::{
+    AttemptKey, Attempts, CipherError, Clock, StateSealer, StateStore, StateStoreError, SystemClock,
+};
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
-use time::OffsetDateTime;
+use std::sync::{Arc, Mutex};
+use time::{Duration, OffsetDateTime};
 
 /// Hands out numbered opaque values (`fake-state-0000000001`, …: deterministic) and opens
 /// only those it handed out, like a real sealer opens only what its key sealed.
@@ -36,19 +38,43 @@ impl StateSealer for FakeStateSealer {
 }
 
 /// Spent ids in a set; `spend` is one insert under the lock, as atomic as the real stores.
-/// Expiry is left to the domain, which the port allows.
-#[derive(Default)]
+/// Expiry of spent ids is left to the domain, which the port allows; attempt windows close
+/// by the clock it is given (the system clock by default, a `FakeClock` in use-case tests).
 pub struct FakeStateStore {
+    clock: Arc<dyn Clock>,
     spent: Mutex<HashSet<StateId>>,
+    /// Key → (count, end of its window).
+    attempts: Mutex<HashMap<AttemptKey, (u64, OffsetDateTime)>>,
+}
+
+impl Default for FakeStateStore {
+    fn default() -> Self {
+        Self::with_clock(Arc::new(SystemClock))
+    }
 }
 
 impl FakeStateStore {
+    pub fn with_clock(clock: Arc<dyn Clock>) -> Self {
+        Self {
+            clock,
+            spent: Mutex::default(),
+            attempts: Mutex::default(),
+        }
+    }
+
     pub fn is_spent(&self, id: StateId) -> bool {
         self.spent.lock().unwrap().contains(&id)
     }
 
     pub fn spent_count(&self) -> usize {
         self.spent.lock().unwrap().len()
+    }
+
+    /// Keys with attempts counted in an open window.
+    pub fn counted_keys(&self) -> usize {
+        let now = self.clock.now();
+        let attempts = self.attempts.lock().unwrap();
+        attempts.values().filter(|(_, end)| *end > now).count()
     }
 }
 
@@ -64,6 +90,29 @@ impl StateStore for FakeStateStore {
         } else {
             Spend::Again
         })
+    }
+
+    async fn count_attempt(
+        &self,
+        key: AttemptKey,
+        window: Duration,
+    ) -> Result<Attempts, StateStoreError> {
+        let now = self.clock.now();
+        let mut attempts = self.attempts.lock().unwrap();
+        let entry = attempts.entry(key).or_insert((0, now + window));
+        if entry.1 <= now {
+            *entry = (0, now + window);
+        }
+        entry.0 += 1;
+        Ok(Attempts {
+            count: entry.0,
+            window_left: entry.1 - now,
+        })
+    }
+
+    async fn clear_attempts(&self, key: AttemptKey) -> Result<(), StateStoreError> {
+        self.attempts.lock().unwrap().remove(&key);
+        Ok(())
     }
 
     async fn ping(&self) -> Result<(), StateStoreError> {

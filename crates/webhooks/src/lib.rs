@@ -1,9 +1,10 @@
 //! The webhook sender: each audit event POSTed as JSON to the configured receiver, with the
 //! Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`).
 //!
-//! A 2xx answer is a delivery; anything else (another status, a timeout, a refused
-//! connection) is a failure the delivery loop retries. Redirects are not followed: a
-//! receiver that moved must be reconfigured, not chased.
+//! A 2xx answer is a delivery. No answer (a timeout, a refused connection) or 429, 502, 503,
+//! 504 says the receiver is unavailable; any other status is a refusal of this event. Both
+//! are failures the delivery loop retries. Redirects are not followed: a receiver that moved
+//! must be reconfigured, not chased.
 
 mod signature;
 
@@ -66,13 +67,19 @@ impl WebhookSender for HttpWebhookSender {
             .send()
             .await
             // Without the URL: it may carry a token in its query.
-            .map_err(|error| DeliveryError(describe(&error.without_url())))?;
-        let status = answer.status();
-        if status.is_success() {
-            Ok(())
-        } else {
-            Err(DeliveryError(format!("receiver answered {status}")))
-        }
+            .map_err(|error| DeliveryError::Unavailable(describe(&error.without_url())))?;
+        judge(answer.status())
+    }
+}
+
+/// What a status says: delivered, the receiver unavailable, or this event refused.
+fn judge(status: reqwest::StatusCode) -> Result<(), DeliveryError> {
+    match status.as_u16() {
+        200..=299 => Ok(()),
+        code @ (429 | 502 | 503 | 504) => Err(DeliveryError::Unavailable(format!(
+            "receiver answered {code}"
+        ))),
+        code => Err(DeliveryError::Refused(code)),
     }
 }
 
@@ -109,4 +116,23 @@ pub fn payload(event: &AuditEvent) -> String {
         "data": data,
     })
     .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::StatusCode;
+
+    #[test]
+    fn a_2xx_is_delivered_a_busy_receiver_is_unavailable_and_the_rest_refuse_the_event() {
+        assert_eq!(judge(StatusCode::NO_CONTENT), Ok(()));
+        for busy in [429, 502, 503, 504] {
+            let status = StatusCode::from_u16(busy).unwrap();
+            assert!(matches!(judge(status), Err(DeliveryError::Unavailable(_))));
+        }
+        for refused in [301, 400, 403, 404, 413, 500, 501] {
+            let status = StatusCode::from_u16(refused).unwrap();
+            assert_eq!(judge(status), Err(DeliveryError::Refused(refused)));
+        }
+    }
 }

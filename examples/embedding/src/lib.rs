@@ -49,7 +49,7 @@ pub async fn run() -> Result<LoginResult, String> {
 
     // The adapters: any mix of ours and yours, as long as each implements its port.
     let http = build_http_client(Duration::from_secs(10)).map_err(|error| error.to_string())?;
-    let spec = built_in_spec(ProviderKey::Github).ok_or("github is built in")?;
+    let spec = built_in_spec(ProviderKey::GITHUB).ok_or("github is built in")?;
     let settings = ProviderSettings {
         client_id: CLIENT_ID.into(),
         client_secret: SecretText::new(CLIENT_SECRET),
@@ -96,7 +96,7 @@ pub async fn run() -> Result<LoginResult, String> {
     // The flow your program drives: the URL to send the browser to, the browser's visit
     // (played here), and the code and state that come back.
     let authorization_url = service
-        .authorize(ProviderKey::Github, None)
+        .authorize(ProviderKey::GITHUB, None)
         .await
         .map_err(|error| error.to_string())?;
     let (code, state) = approve_as_ada(&authorization_url).await?;

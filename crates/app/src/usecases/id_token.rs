@@ -1,12 +1,16 @@
-//! Native sign-in (CONTRACT §6): an app posts the id_token it received on the device
+//! Native sign-in (docs/api.md): an app posts the id_token it received on the device
 //! (Sign in with Apple, Google Sign-In, MSAL) instead of a code. The adapter verifies it as
 //! the code flow does; the login, registration and linking rules are the callback's and
 //! connect's. No provider token comes with it, so a new link stores none
 //! ([`SealedToken::none`]; docs/decisions.md), and a returning sign-in keeps the tokens a
-//! code-flow login stored, which disconnect and deletion revoke the grant with.
+//! code-flow login stored, which disconnect and deletion revoke the grant with. Each token is
+//! accepted once: its id is spent in the state store until the token expires.
 
 use crate::{AppError, AuthService, LoginResult};
-use social_login_domain::{LinkedAccount, Origin, ProviderKey, SealedToken, SecretText};
+use sha2::{Digest, Sha256};
+use social_login_domain::{
+    LinkedAccount, Origin, ProviderIdentity, ProviderKey, SealedToken, SecretText, Spend, StateId,
+};
 use social_login_ports::{IdTokenInput, PostBody, VerifiedAccess};
 use tracing::instrument;
 
@@ -27,7 +31,8 @@ pub struct IdTokenCommand {
 
 impl AuthService {
     /// Parses a native sign-in's raw input: an unknown or disabled provider first (404), then
-    /// a missing or oversized id_token or nonce (422). Whether the provider has id_tokens at
+    /// a missing or oversized id_token or nonce (422; the nonce may be left out only where
+    /// the provider's `id_token_nonce` is "optional"). Whether the provider has id_tokens at
     /// all is its adapter's answer (400 `IdTokenNotSupported`).
     pub fn id_token_command(
         &self,
@@ -38,9 +43,13 @@ impl AuthService {
     ) -> Result<IdTokenCommand, AppError> {
         let provider = self.enabled_provider(provider)?;
         let id_token = bounded("id_token", id_token, MAX_ID_TOKEN_BYTES)?;
-        let nonce = nonce
-            .map(|nonce| bounded("nonce", nonce, MAX_NONCE_BYTES))
-            .transpose()?;
+        let nonce = match nonce {
+            Some(nonce) => Some(bounded("nonce", nonce, MAX_NONCE_BYTES)?),
+            None if self.ports.providers.requires_nonce(provider) => {
+                return Err(AppError::Validation("nonce is required".into()));
+            }
+            None => None,
+        };
         Ok(IdTokenCommand {
             provider,
             id_token,
@@ -76,18 +85,23 @@ impl AuthService {
             .await
     }
 
+    /// The adapter's verification, then the token spent: of any number of uses of one token,
+    /// on any number of instances, one goes on; the others are 502 like any token that fails
+    /// a check. Spent after verifying, so only tokens the provider signed take room.
     async fn verify_presented(
         &self,
         command: IdTokenCommand,
-    ) -> Result<social_login_domain::ProviderIdentity, AppError> {
+    ) -> Result<ProviderIdentity, AppError> {
         let provider = self.provider(command.provider)?.clone();
-        let identity = provider
+        let spent_id = spent_id_of(&command.id_token);
+        let presented = provider
             .sign_in_with_id_token(IdTokenInput {
                 id_token: command.id_token,
                 nonce: command.nonce,
                 post_body: command.post_body,
             })
             .await?;
+        let identity = presented.identity;
         // An adapter answers for its own provider only; anything else is a bug, not a login.
         if identity.provider != command.provider {
             return Err(AppError::Internal(format!(
@@ -95,8 +109,34 @@ impl AuthService {
                 command.provider, identity.provider
             )));
         }
-        Ok(identity)
+        match self
+            .ports
+            .states
+            .spend(spent_id, presented.usable_until)
+            .await?
+        {
+            Spend::First => Ok(identity),
+            Spend::Again => Err(AppError::UserInfoFailed("id_token was already used".into())),
+        }
     }
+}
+
+/// What the state store records for a used id_token: the first 128 bits of a labelled
+/// SHA-256 of its signed part (header and claims, before the last `.`), as unpredictable as
+/// a state value's random id, so the two never meet. The signature is left out: it is not
+/// signed itself, so another encoding of it (spare base64 bits, an ECDSA `s` turned into
+/// `n - s`) would verify too and must not make the same token new. The token itself is never
+/// stored.
+fn spent_id_of(id_token: &SecretText) -> StateId {
+    let token = id_token.expose();
+    let signed = token.rsplit_once('.').map_or(token, |(signed, _)| signed);
+    let digest = Sha256::new()
+        .chain_update(b"social-login id_token\0")
+        .chain_update(signed.as_bytes())
+        .finalize();
+    let mut id = [0; 16];
+    id.copy_from_slice(&digest[..16]);
+    StateId::from_bytes(id)
 }
 
 /// A required text field of at most `max` bytes; the message names the field only.

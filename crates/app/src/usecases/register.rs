@@ -1,4 +1,4 @@
-//! Password accounts: POST /auth/register and POST /auth/login (CONTRACT §4).
+//! Password accounts: POST /auth/register and POST /auth/login (docs/api.md).
 
 use crate::{AppError, AuthService, LoginResult};
 use social_login_domain::password::check_password;
@@ -69,7 +69,8 @@ impl AuthService {
     }
 
     /// Unknown email, wrong password and a user without password all look the same, and
-    /// take the same time (the hasher burns a dummy verification).
+    /// take the same time (the hasher burns a dummy verification). Each attempt counts
+    /// against the email's throttle first (429 past it, whatever the password).
     #[instrument(skip_all)]
     pub async fn password_login(
         &self,
@@ -77,6 +78,7 @@ impl AuthService {
         password: SecretText,
         origin: &Origin,
     ) -> Result<LoginResult, AppError> {
+        let attempts = self.count_login_attempt(email).await?;
         let user = match Email::parse(email) {
             Ok(email) => self.ports.users.find_user_by_email(&email).await?,
             Err(_) => None,
@@ -84,7 +86,10 @@ impl AuthService {
         let hash = user.as_ref().and_then(|user| user.password_hash.clone());
         let valid = self.ports.hasher.verify(password, hash).await?;
         match user {
-            Some(user) if valid => self.start_session(user, false, origin).await,
+            Some(user) if valid => {
+                self.clear_login_attempts(attempts).await?;
+                self.start_session(user, false, origin).await
+            }
             _ => Err(AppError::InvalidCredentials),
         }
     }

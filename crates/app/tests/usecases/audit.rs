@@ -1,14 +1,12 @@
-//! The audit events each use case records, where the request came from, and the webhook
-//! delivery loop over the outbox.
+//! The audit events each use case records, where the request came from, and which of them
+//! wait for the webhook (the delivery itself: `webhooks`).
 
 use crate::world::{World, github_login};
-use async_trait::async_trait;
-use social_login_app::webhooks::{GIVE_UP_AFTER, LEASE};
-use social_login_app::{AuthPolicy, DeliveryStep, WebhookDelivery};
-use social_login_domain::{AuditEvent, AuditEventType, EventSet, Origin, ProviderKey};
-use social_login_ports::{Clock, DeliveryError, WebhookOutbox, WebhookSender};
-use std::sync::{Arc, Mutex};
-use time::{Duration, OffsetDateTime};
+use social_login_app::AuthPolicy;
+use social_login_app::webhooks::LEASE;
+use social_login_domain::{AuditEvent, AuditEventType, Origin, ProviderKey};
+use social_login_ports::{Clock, WebhookOutbox};
+use time::Duration;
 
 fn origin() -> Origin {
     Origin::new(
@@ -46,7 +44,7 @@ async fn every_account_change_is_an_event_of_the_caller_newest_first() {
     world.clock.advance(Duration::seconds(1));
     world
         .service
-        .disconnect(me, ProviderKey::Github, &origin())
+        .disconnect(me, ProviderKey::GITHUB, &origin())
         .await
         .unwrap();
     world.clock.advance(Duration::seconds(1));
@@ -68,7 +66,7 @@ async fn every_account_change_is_an_event_of_the_caller_newest_first() {
         ]
     );
     let unlinked = &events[1];
-    assert_eq!(unlinked.provider, Some(ProviderKey::Github));
+    assert_eq!(unlinked.provider, Some(ProviderKey::GITHUB));
     assert_eq!(unlinked.origin, origin());
     assert_eq!(
         unlinked.created_at,
@@ -109,7 +107,7 @@ async fn a_provider_registration_is_two_events_in_order_and_a_reuse_is_one() {
         ],
         "a refresh that works is not an event"
     );
-    assert_eq!(events[1].provider, Some(ProviderKey::Github));
+    assert_eq!(events[1].provider, Some(ProviderKey::GITHUB));
 }
 
 #[tokio::test]
@@ -127,106 +125,21 @@ async fn only_the_subscribed_types_wait_for_the_webhook() {
         .await
         .unwrap();
     let later = world.clock.now() + Duration::minutes(1);
-    let queued = world.users.claim_next(later, LEASE).await.unwrap().unwrap();
-    assert_eq!(queued.event.kind, AuditEventType::UserRegistered);
-    world.users.remove(queued.event.id).await.unwrap();
-    assert_eq!(world.users.claim_next(later, LEASE).await.unwrap(), None);
+    let queued = world.users.claim_due(later, LEASE, 8).await.unwrap();
+    let kinds: Vec<_> = queued.iter().map(|pending| pending.event.kind).collect();
+    assert_eq!(kinds, [AuditEventType::UserRegistered]);
 
     let silent = World::new();
     silent
         .sign_in(github_login("gh-1", "ada@example.com"))
         .await
         .unwrap();
-    assert_eq!(silent.users.claim_next(later, LEASE).await.unwrap(), None);
-}
-
-/// A receiver that fails the first `failures` deliveries, then records.
-#[derive(Default)]
-struct Receiver {
-    failures: Mutex<u32>,
-    received: Mutex<Vec<AuditEventType>>,
-}
-
-#[async_trait]
-impl WebhookSender for Receiver {
-    async fn send(&self, event: &AuditEvent, _: OffsetDateTime) -> Result<(), DeliveryError> {
-        let mut failures = self.failures.lock().unwrap();
-        if *failures > 0 {
-            *failures -= 1;
-            return Err(DeliveryError("receiver answered 500".into()));
-        }
-        self.received.lock().unwrap().push(event.kind);
-        Ok(())
-    }
-}
-
-fn delivering(failures: u32) -> (World, Arc<Receiver>, WebhookDelivery) {
-    let world = World::with_policy(AuthPolicy {
-        webhook_events: EventSet::all(),
-        ..AuthPolicy::default()
-    });
-    let receiver = Arc::new(Receiver {
-        failures: Mutex::new(failures),
-        ..Receiver::default()
-    });
-    let delivery = WebhookDelivery::new(world.users.clone(), receiver.clone(), world.clock.clone());
-    (world, receiver, delivery)
-}
-
-#[tokio::test]
-async fn events_are_delivered_in_order_and_a_failure_is_retried_after_two_seconds() {
-    let (world, receiver, delivery) = delivering(1);
-    world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
-
-    assert_eq!(
-        delivery.deliver_next().await.unwrap(),
-        DeliveryStep::RetryLater
-    );
-    world.clock.advance(Duration::seconds(1));
-    assert_eq!(
-        delivery.deliver_next().await.unwrap(),
-        DeliveryStep::Idle,
-        "the failed head waits for its retry, and nothing overtakes it"
-    );
-    world.clock.advance(Duration::seconds(1));
-    assert_eq!(
-        delivery.deliver_next().await.unwrap(),
-        DeliveryStep::Delivered
-    );
-    assert_eq!(
-        delivery.deliver_next().await.unwrap(),
-        DeliveryStep::Delivered
-    );
-    assert_eq!(delivery.deliver_next().await.unwrap(), DeliveryStep::Idle);
-    assert_eq!(
-        *receiver.received.lock().unwrap(),
-        [AuditEventType::UserRegistered, AuditEventType::UserLogin]
-    );
-}
-
-#[tokio::test]
-async fn an_event_failing_for_three_days_is_given_up_and_the_next_goes_out() {
-    let (world, receiver, delivery) = delivering(u32::MAX);
-    world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
-    assert_eq!(
-        delivery.deliver_next().await.unwrap(),
-        DeliveryStep::RetryLater
-    );
-    world.clock.advance(GIVE_UP_AFTER);
-    assert_eq!(delivery.deliver_next().await.unwrap(), DeliveryStep::GaveUp);
-    *receiver.failures.lock().unwrap() = 0;
-    assert_eq!(
-        delivery.deliver_next().await.unwrap(),
-        DeliveryStep::Delivered
-    );
-    assert_eq!(
-        *receiver.received.lock().unwrap(),
-        [AuditEventType::UserLogin]
+    assert!(
+        silent
+            .users
+            .claim_due(later, LEASE, 8)
+            .await
+            .unwrap()
+            .is_empty()
     );
 }

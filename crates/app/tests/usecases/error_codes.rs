@@ -24,6 +24,7 @@ fn variant(error: &AppError) -> usize {
         AppError::Internal(_) => 12,
         AppError::ReauthenticationRequired => 13,
         AppError::IdTokenNotSupported => 14,
+        AppError::RateLimited { .. } => 15,
     }
 }
 
@@ -71,6 +72,12 @@ fn table() -> Vec<(AppError, ErrorCode)> {
             AppError::IdTokenNotSupported,
             ErrorCode::IdTokenNotSupported,
         ),
+        (
+            AppError::RateLimited {
+                retry_after_seconds: 1,
+            },
+            ErrorCode::RateLimited,
+        ),
     ]
 }
 
@@ -81,7 +88,7 @@ fn every_variant_maps_to_its_code() {
         assert_eq!(error.code(), *code, "{error:?}");
     }
     let listed: HashSet<usize> = table.iter().map(|(error, _)| variant(error)).collect();
-    assert_eq!(listed.len(), 15, "every variant has exactly one row");
+    assert_eq!(listed.len(), 16, "every variant has exactly one row");
 }
 
 #[test]
@@ -90,7 +97,6 @@ fn every_code_but_the_http_layers_own_comes_from_some_variant() {
     let http_only = [
         ErrorCode::PayloadTooLarge,
         ErrorCode::RequestTimeout,
-        ErrorCode::RateLimited,
         ErrorCode::NotFound,
         ErrorCode::MethodNotAllowed,
     ];

@@ -7,6 +7,7 @@ use sha2::{Digest, Sha256};
 use social_login_domain::SecretText;
 use social_login_ports::ProviderError;
 use subtle::ConstantTimeEq;
+use time::{Duration, OffsetDateTime};
 
 /// Clock skew tolerated between us and the provider, in seconds.
 pub const CLOCK_LEEWAY_SECS: i64 = 60;
@@ -78,10 +79,16 @@ pub fn check_nonce(expected: &SecretText, claims: &IdTokenClaims) -> Result<(), 
         .nonce
         .as_deref()
         .ok_or_else(|| fail("has no nonce"))?;
-    if !bool::from(nonce.as_bytes().ct_eq(expected.expose().as_bytes())) {
+    if !same_secret(nonce.as_bytes(), expected.expose().as_bytes()) {
         return Err(fail("nonce does not match"));
     }
     Ok(())
+}
+
+/// Equality of two secrets in time that depends on their lengths only, never on where they
+/// first differ.
+pub fn same_secret(presented: &[u8], expected: &[u8]) -> bool {
+    bool::from(presented.ct_eq(expected))
 }
 
 /// The `nonce` must be the hex SHA-256 of the raw nonce the app chose (what Apple and Google
@@ -89,6 +96,37 @@ pub fn check_nonce(expected: &SecretText, claims: &IdTokenClaims) -> Result<(), 
 pub fn check_hashed_nonce(raw: &SecretText, claims: &IdTokenClaims) -> Result<(), ProviderError> {
     let hashed = SecretText::new(hex::encode(Sha256::digest(raw.expose().as_bytes())));
     check_nonce(&hashed, claims)
+}
+
+/// The nonce rule of a token an app presents: with the app's raw nonce, the token's `nonce`
+/// must be its hash; without one, the token must carry no `nonce` at all. A token with a
+/// nonce was issued for a sign-in holding the raw value (an app's, or a web code flow's
+/// state), and without that value it proves nothing about who presents it.
+pub fn check_presented_nonce(
+    raw: Option<&SecretText>,
+    claims: &IdTokenClaims,
+) -> Result<(), ProviderError> {
+    match (raw, &claims.nonce) {
+        (Some(raw), _) => check_hashed_nonce(raw, claims),
+        (None, Some(_)) => Err(fail("carries a nonce but the request has none")),
+        (None, None) => Ok(()),
+    }
+}
+
+/// Until when a token that passed [`check_times`] verifies: `exp` plus the leeway. A token
+/// living more than `longest` from `now` is refused: it could not be remembered as used for
+/// as long as it verifies.
+pub fn usable_until(
+    claims: &IdTokenClaims,
+    now: OffsetDateTime,
+    longest: Duration,
+) -> Result<OffsetDateTime, ProviderError> {
+    let exp = claims.exp.ok_or_else(|| fail("has no expiry (exp)"))?;
+    let until = OffsetDateTime::from_unix_timestamp(exp.saturating_add(CLOCK_LEEWAY_SECS))
+        .ok()
+        .filter(|until| *until <= now + longest)
+        .ok_or_else(|| fail("expires too far ahead (exp)"))?;
+    Ok(until)
 }
 
 #[cfg(test)]
@@ -257,5 +295,45 @@ mod tests {
             )),
             "id_token nonce does not match"
         );
+    }
+
+    #[test]
+    fn a_presented_token_with_a_nonce_needs_the_raw_nonce_of_its_hash() {
+        let raw = SecretText::new("raw-nonce-from-the-app");
+        let hashed = "98b1235ac1d7ca1101e44f034a720d2015b22de1ee71a8994a7d4e3b8f08eb87";
+        let with_nonce = claims(json!({"nonce": hashed}));
+        assert!(check_presented_nonce(Some(&raw), &with_nonce).is_ok());
+        assert_eq!(
+            message(check_presented_nonce(None, &with_nonce)),
+            "id_token carries a nonce but the request has none"
+        );
+        // A web code flow's token carries the state's raw nonce: no app can present it.
+        let code_flow = claims(json!({"nonce": "raw-nonce-from-the-app"}));
+        assert!(check_presented_nonce(None, &code_flow).is_err());
+        assert!(check_presented_nonce(Some(&raw), &code_flow).is_err());
+        let without = claims(json!({}));
+        assert!(check_presented_nonce(None, &without).is_ok());
+        assert_eq!(
+            message(check_presented_nonce(Some(&raw), &without)),
+            "id_token has no nonce"
+        );
+    }
+
+    #[test]
+    fn a_presented_token_is_usable_until_its_expiry_plus_the_leeway_and_no_longer_than_allowed() {
+        let now = OffsetDateTime::from_unix_timestamp(NOW).unwrap();
+        let day = Duration::hours(24);
+        let exp = |exp: i64| claims(json!({"exp": exp}));
+        assert_eq!(
+            usable_until(&exp(NOW + 3600), now, day).unwrap(),
+            now + Duration::seconds(3600 + CLOCK_LEEWAY_SECS)
+        );
+        assert!(usable_until(&exp(NOW + 86_400 - CLOCK_LEEWAY_SECS), now, day).is_ok());
+        assert_eq!(
+            message(usable_until(&exp(NOW + 86_401 - CLOCK_LEEWAY_SECS), now, day).map(|_| ())),
+            "id_token expires too far ahead (exp)"
+        );
+        assert!(usable_until(&exp(i64::MAX), now, day).is_err());
+        assert!(usable_until(&claims(json!({})), now, day).is_err());
     }
 }

@@ -8,7 +8,8 @@ use social_login_domain::SecretText;
 use social_login_ports::{Clock, ProviderError};
 use social_login_provider_core::spec::NonceRule;
 use social_login_provider_core::{
-    BuildContext, Endpoint, Engine, IdTokenCheck, ProviderConfigError, ProviderPlan, Quirks,
+    BuildContext, Endpoint, Engine, IdTokenCheck, Presented, ProviderConfigError, ProviderPlan,
+    Quirks,
 };
 use std::sync::Arc;
 
@@ -72,9 +73,11 @@ impl IdTokenCheck for IdTokenVerifier {
         &self,
         token: &SecretText,
         raw_nonce: Option<&SecretText>,
-    ) -> Result<Map<String, Value>, ProviderError> {
-        IdTokenVerifier::verify_presented(self, token, raw_nonce)
-            .await
-            .map(|claims| claims.raw)
+    ) -> Result<Presented, ProviderError> {
+        let presented = IdTokenVerifier::verify_presented(self, token, raw_nonce).await?;
+        Ok(Presented {
+            claims: presented.claims.raw,
+            usable_until: presented.usable_until,
+        })
     }
 }

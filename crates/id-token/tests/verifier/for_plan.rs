@@ -57,7 +57,7 @@ async fn verify(
 #[tokio::test]
 async fn the_plan_s_issuers_are_accepted_and_every_claim_comes_back() {
     let bench = bench().await;
-    let google = check(&bench, ProviderKey::Google, Arc::new(NoQuirks));
+    let google = check(&bench, ProviderKey::GOOGLE, Arc::new(NoQuirks));
     for issuer in [ISSUER, BARE_ISSUER] {
         let claims = with_changes(bench.claims(), json!({"iss": issuer, "hd": {"x": [1]}}));
         assert_eq!(
@@ -76,7 +76,7 @@ async fn the_plan_s_issuers_are_accepted_and_every_claim_comes_back() {
 #[tokio::test]
 async fn a_quirk_decides_the_issuer_from_the_token() {
     let bench = bench().await;
-    let tenant = check(&bench, ProviderKey::Google, Arc::new(TenantIssuer));
+    let tenant = check(&bench, ProviderKey::GOOGLE, Arc::new(TenantIssuer));
     let own = json!({"iss": "https://idp.example/t-1", "tenant": "t-1"});
     assert!(
         verify(&*tenant, &with_changes(bench.claims(), own))
@@ -97,12 +97,12 @@ async fn a_quirk_decides_the_issuer_from_the_token() {
 async fn the_nonce_rule_is_the_plan_s() {
     let bench = bench().await;
     let no_nonce = with_changes(bench.claims(), json!({"nonce": null}));
-    let google = check(&bench, ProviderKey::Google, Arc::new(NoQuirks));
+    let google = check(&bench, ProviderKey::GOOGLE, Arc::new(NoQuirks));
     assert!(
         verify(&*google, &no_nonce).await.is_err(),
         "google requires it"
     );
-    let linkedin = check(&bench, ProviderKey::Linkedin, Arc::new(NoQuirks));
+    let linkedin = check(&bench, ProviderKey::LINKEDIN, Arc::new(NoQuirks));
     let linkedin_token = with_changes(no_nonce, json!({"iss": "https://www.linkedin.com/oauth"}));
     assert!(
         verify(&*linkedin, &linkedin_token).await.is_ok(),
@@ -113,7 +113,7 @@ async fn the_nonce_rule_is_the_plan_s() {
 #[tokio::test]
 async fn a_presented_token_may_name_another_client_id_of_the_plan() {
     let bench = bench().await;
-    let google = check(&bench, ProviderKey::Google, Arc::new(NoQuirks));
+    let google = check(&bench, ProviderKey::GOOGLE, Arc::new(NoQuirks));
     let ios = with_changes(
         bench.claims(),
         json!({"aud": "com.example.ios", "nonce": null}),

@@ -1,4 +1,5 @@
-//! The `webhook_outbox` table: events still to deliver, in `seq` order.
+//! The `webhook_outbox` table: events still to deliver, each on its own schedule, and the
+//! dead letters (`dead_at_ms` set).
 
 use sea_orm::entity::prelude::*;
 
@@ -13,6 +14,10 @@ pub struct Model {
     pub next_attempt_ms: i64,
     /// Unix milliseconds until which a claim holds the row; 0 when none.
     pub locked_until_ms: i64,
+    /// Unix milliseconds when the row became a dead letter; `None` while it is pending.
+    pub dead_at_ms: Option<i64>,
+    /// Why the last attempt failed.
+    pub last_error: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

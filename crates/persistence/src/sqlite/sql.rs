@@ -63,15 +63,3 @@ pub(crate) const EVENT_BY_ID: &str = "SELECT id, user_id, type, provider, ip, us
 /// Ids are time-ordered UUIDv7 blobs: "older" is "smaller id".
 pub(crate) const DELETE_EVENTS_BEFORE: &str = "DELETE FROM audit_events WHERE id IN \
      (SELECT id FROM audit_events WHERE id < ?1 LIMIT ?2)";
-
-pub(crate) const INSERT_OUTBOX: &str = "INSERT INTO webhook_outbox (event_id, attempts, \
-     next_attempt_ms, locked_until_ms) VALUES (?1, 0, ?2, 0)";
-/// Claims the head of the outbox if it is due and unclaimed (the single connection runs one
-/// statement at a time).
-pub(crate) const CLAIM_OUTBOX_HEAD: &str = "UPDATE webhook_outbox \
-     SET locked_until_ms = ?1, attempts = attempts + 1 \
-     WHERE seq = (SELECT MIN(seq) FROM webhook_outbox) \
-     AND next_attempt_ms <= ?2 AND locked_until_ms <= ?2 RETURNING event_id, attempts";
-pub(crate) const DELETE_OUTBOX: &str = "DELETE FROM webhook_outbox WHERE event_id = ?1";
-pub(crate) const RETRY_OUTBOX: &str =
-    "UPDATE webhook_outbox SET next_attempt_ms = ?2, locked_until_ms = 0 WHERE event_id = ?1";

@@ -5,7 +5,7 @@ use crate::fixtures::{
     new_link, new_user, provider_identity, refresh_works, sign_in, store_token, token_hash,
 };
 use crate::harness::{rusqlite_repository, sqlite_repository};
-use social_login_domain::{EventSet, ProviderKey};
+use social_login_domain::{AuditEventType, EventSet, ProviderKey};
 use social_login_persistence::{SeaOrmRepository, SqliteRepository};
 use social_login_ports::{UserRepository, WebhookOutbox};
 use std::path::Path;
@@ -21,7 +21,7 @@ async fn what_rusqlite_stores_sea_orm_reads_back_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let (served, tooling) = both_on_one_file(dir.path()).await;
     let mut login = sign_in(provider_identity(
-        ProviderKey::Google,
+        ProviderKey::GOOGLE,
         "g-1",
         Some("Ada@Example.com"),
         true,
@@ -49,11 +49,24 @@ async fn what_rusqlite_stores_sea_orm_reads_back_the_same() {
         served.list_events(user.id, 10).await.unwrap()
     );
     let queued = tooling
-        .claim_next(time::OffsetDateTime::now_utc(), time::Duration::minutes(1))
+        .claim_due(
+            time::OffsetDateTime::now_utc(),
+            time::Duration::minutes(1),
+            8,
+        )
         .await
-        .unwrap()
-        .expect("the registration was queued for the webhooks");
-    assert_eq!(queued.event.user_id, user.id);
+        .unwrap();
+    let kinds: Vec<_> = queued.iter().map(|pending| pending.event.kind).collect();
+    assert_eq!(
+        kinds,
+        [AuditEventType::UserRegistered, AuditEventType::UserLogin],
+        "the registration and the login were queued for the webhooks"
+    );
+    assert!(
+        queued
+            .iter()
+            .all(|pending| pending.event.user_id == user.id)
+    );
     assert!(
         refresh_works(&tooling, session).await,
         "the session rotates"
@@ -65,7 +78,7 @@ async fn what_sea_orm_stores_rusqlite_reads_back_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let (served, tooling) = both_on_one_file(dir.path()).await;
     let ada = new_user(Some("ada@example.com"), true);
-    let link = new_link(ada.id, ProviderKey::Github, "42");
+    let link = new_link(ada.id, ProviderKey::GITHUB, "42");
     let created = tooling
         .create_user(
             ada.clone(),
@@ -79,7 +92,7 @@ async fn what_sea_orm_stores_rusqlite_reads_back_the_same() {
     assert_eq!(served.find_user(ada.id).await.unwrap(), Some(created));
     assert_eq!(
         served
-            .find_link(ProviderKey::Github, &link.subject)
+            .find_link(ProviderKey::GITHUB, &link.subject)
             .await
             .unwrap(),
         Some(link.to_linked_account())
@@ -94,7 +107,7 @@ async fn what_sea_orm_stores_rusqlite_reads_back_the_same() {
     );
     let returning = served
         .sign_in_with_provider(sign_in(provider_identity(
-            ProviderKey::Github,
+            ProviderKey::GITHUB,
             "42",
             Some("ada@example.com"),
             true,

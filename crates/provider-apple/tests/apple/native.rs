@@ -37,11 +37,16 @@ async fn a_token_for_the_bundle_id_signs_in_with_the_posted_name() {
     let identity = apple
         .sign_in_with_id_token(input(Some(body)))
         .await
-        .unwrap();
+        .unwrap()
+        .identity;
     assert_eq!(identity.full_name.as_deref(), Some("Grace Hopper"));
     assert_eq!(identity.email.unwrap().as_str(), "grace@example.com");
     assert!(identity.email_verified);
-    let later = apple.sign_in_with_id_token(input(None)).await.unwrap();
+    let later = apple
+        .sign_in_with_id_token(input(None))
+        .await
+        .unwrap()
+        .identity;
     assert_eq!(later.full_name, None);
     assert_eq!(later.subject, identity.subject);
 }

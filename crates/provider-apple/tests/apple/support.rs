@@ -42,7 +42,7 @@ pub fn built(
         key_id: signing.key_id.into(),
         private_key_pem: SecretText::new(signing.pem),
     });
-    let spec = built_in_spec(ProviderKey::Apple).expect("apple is built in");
+    let spec = built_in_spec(ProviderKey::APPLE).expect("apple is built in");
     let cx = BuildContext {
         http: http_client(),
         clock,

@@ -78,7 +78,7 @@ proptest! {
         claims in claims(),
     ) {
         let sources: Vec<&Map<String, Value>> = std::iter::once(&first).chain(second.as_ref()).collect();
-        match map(&sources, &claims, ProviderKey::Github) {
+        match map(&sources, &claims, ProviderKey::GITHUB) {
             Ok(mapped) => {
                 let subject = mapped.subject.as_str();
                 let at_subject: Vec<String> = sources

@@ -11,7 +11,7 @@ fn object(value: Value) -> Map<String, Value> {
     }
 }
 
-const KEY: ProviderKey = ProviderKey::Google;
+const KEY: ProviderKey = ProviderKey::GOOGLE;
 
 fn oidc() -> Claims {
     Claims {

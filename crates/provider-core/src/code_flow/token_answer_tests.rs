@@ -48,7 +48,7 @@ impl<'c> AsyncHttpClient<'c> for Canned {
 /// Built once: a reqwest client is slow to build (it loads the TLS roots).
 static FLOW: LazyLock<CodeFlow> = LazyLock::new(|| {
     let settings = crate::settings::test_settings();
-    let google = built_in_spec(ProviderKey::Google).expect("google is built in");
+    let google = built_in_spec(ProviderKey::GOOGLE).expect("google is built in");
     let plan = ProviderPlan::resolve(google, &settings).expect("a plan");
     CodeFlow::from_plan(&plan, reqwest::Client::new())
 });

@@ -3,6 +3,7 @@
 //! The code flow over HTTP is tested per provider against the simulator.
 
 use super::*;
+use crate::id_token_check::Presented;
 use crate::quirks::{Finish, NoQuirks};
 use crate::settings::ProviderSettings;
 use serde_json::{Map, Value, json};
@@ -36,15 +37,25 @@ impl IdTokenCheck for FixedClaims {
         &self,
         token: &SecretText,
         raw_nonce: Option<&SecretText>,
-    ) -> Result<Map<String, Value>, ProviderError> {
+    ) -> Result<Presented, ProviderError> {
         if token.expose() != "good-token" || raw_nonce.is_some_and(|n| n.expose() != "n-1") {
             return Err(ProviderError::UserInfo(
                 "id_token nonce does not match".into(),
             ));
         }
-        Ok(self.0.as_object().unwrap().clone())
+        Ok(Presented {
+            claims: self.0.as_object().unwrap().clone(),
+            usable_until: USABLE_UNTIL,
+        })
     }
 }
+
+/// Until when the checked tokens of these tests would verify: 2030-01-01.
+const USABLE_UNTIL: time::OffsetDateTime =
+    match time::OffsetDateTime::from_unix_timestamp(1_893_456_000) {
+        Ok(time) => time,
+        Err(_) => panic!("a valid timestamp"),
+    };
 
 /// Puts the first document's `tid` in front of the subject, as a tenant-scoped provider does.
 #[derive(Debug)]
@@ -101,7 +112,7 @@ fn input(nonce: Option<&str>) -> IdTokenInput {
 
 #[test]
 fn an_oidc_authorization_carries_the_nonce_and_the_declared_parameters() {
-    let apple = engine(ProviderKey::Apple, Arc::new(NoQuirks), Some(json!({})));
+    let apple = engine(ProviderKey::APPLE, Arc::new(NoQuirks), Some(json!({})));
     let query = query(&apple.authorization_url(&request()));
     assert_eq!(query["nonce"], "nonce-1");
     assert_eq!(query["response_mode"], "form_post");
@@ -111,17 +122,17 @@ fn an_oidc_authorization_carries_the_nonce_and_the_declared_parameters() {
 
 #[test]
 fn an_oauth2_authorization_carries_no_nonce() {
-    let discord = engine(ProviderKey::Discord, Arc::new(NoQuirks), None);
+    let discord = engine(ProviderKey::DISCORD, Arc::new(NoQuirks), None);
     let query = query(&discord.authorization_url(&request()));
     assert!(!query.contains_key("nonce"), "{query:?}");
     assert_eq!(query["client_id"], "client-1");
-    assert_eq!(discord.key(), ProviderKey::Discord);
+    assert_eq!(discord.key(), ProviderKey::DISCORD);
 }
 
 #[test]
 fn exactly_the_oidc_kind_takes_an_id_token_check() {
     let no_check = Engine::new(
-        plan(ProviderKey::Google),
+        plan(ProviderKey::GOOGLE),
         Arc::new(NoQuirks),
         None,
         reqwest::Client::new(),
@@ -129,7 +140,7 @@ fn exactly_the_oidc_kind_takes_an_id_token_check() {
     assert!(no_check.is_err());
     let check: Arc<dyn IdTokenCheck> = Arc::new(FixedClaims(json!({})));
     let oauth2 = Engine::new(
-        plan(ProviderKey::Github),
+        plan(ProviderKey::GITHUB),
         Arc::new(NoQuirks),
         Some(check),
         reqwest::Client::new(),
@@ -140,12 +151,14 @@ fn exactly_the_oidc_kind_takes_an_id_token_check() {
 #[tokio::test]
 async fn a_presented_id_token_is_mapped_from_its_claims_and_finished_by_the_quirk() {
     let claims = json!({"sub": "s-1", "tid": "t-1", "email": "ada@example.com", "name": "Ada"});
-    let microsoft = engine(ProviderKey::Microsoft, Arc::new(TenantScoped), Some(claims));
-    let identity = microsoft
+    let microsoft = engine(ProviderKey::MICROSOFT, Arc::new(TenantScoped), Some(claims));
+    let presented = microsoft
         .sign_in_with_id_token(input(Some("n-1")))
         .await
         .unwrap();
-    assert_eq!(identity.provider, ProviderKey::Microsoft);
+    assert_eq!(presented.usable_until, USABLE_UNTIL);
+    let identity = presented.identity;
+    assert_eq!(identity.provider, ProviderKey::MICROSOFT);
     assert_eq!(identity.subject.as_str(), "t-1:s-1");
     assert_eq!(identity.full_name.as_deref(), Some("Ada"));
     assert!(
@@ -158,9 +171,9 @@ async fn a_presented_id_token_is_mapped_from_its_claims_and_finished_by_the_quir
 
 #[tokio::test]
 async fn native_sign_in_needs_a_declaration_that_allows_it() {
-    let discord = engine(ProviderKey::Discord, Arc::new(NoQuirks), None);
+    let discord = engine(ProviderKey::DISCORD, Arc::new(NoQuirks), None);
     let linkedin = engine(
-        ProviderKey::Linkedin,
+        ProviderKey::LINKEDIN,
         Arc::new(NoQuirks),
         Some(json!({"sub": "1"})),
     );
@@ -174,7 +187,7 @@ async fn native_sign_in_needs_a_declaration_that_allows_it() {
 
 #[tokio::test]
 async fn a_plan_without_revocation_sends_nothing() {
-    let microsoft = engine(ProviderKey::Microsoft, Arc::new(NoQuirks), Some(json!({})));
+    let microsoft = engine(ProviderKey::MICROSOFT, Arc::new(NoQuirks), Some(json!({})));
     let grant = ProviderGrant {
         access_token: SecretText::new("at"),
         refresh_token: None,
@@ -186,7 +199,7 @@ async fn a_plan_without_revocation_sends_nothing() {
 fn debug_output_shows_no_secret() {
     let printed = format!(
         "{:?}",
-        engine(ProviderKey::Discord, Arc::new(NoQuirks), None)
+        engine(ProviderKey::DISCORD, Arc::new(NoQuirks), None)
     );
     assert!(!printed.contains("s3cret"), "{printed}");
 }

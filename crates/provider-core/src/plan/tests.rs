@@ -17,8 +17,8 @@ fn plan(
 
 #[test]
 fn without_overrides_the_declaration_is_the_plan() {
-    let github = plan(ProviderKey::Github, &settings()).unwrap();
-    assert_eq!(&github.spec, built_in_spec(ProviderKey::Github).unwrap());
+    let github = plan(ProviderKey::GITHUB, &settings()).unwrap();
+    assert_eq!(&github.spec, built_in_spec(ProviderKey::GITHUB).unwrap());
     assert_eq!(
         github.urls.get(Endpoint::Emails).map(Url::as_str),
         Some("https://api.github.com/user/emails")
@@ -33,7 +33,7 @@ fn without_overrides_the_declaration_is_the_plan() {
         github.label("userinfo endpoint"),
         "GitHub userinfo endpoint"
     );
-    assert_eq!(github.key(), ProviderKey::Github);
+    assert_eq!(github.key(), ProviderKey::GITHUB);
 }
 
 #[test]
@@ -47,7 +47,7 @@ fn overrides_replace_endpoints_scopes_and_the_issuer() {
         revocation: Some("http://127.0.0.1:9/google/revoke".into()),
         ..EndpointOverrides::default()
     };
-    let google = plan(ProviderKey::Google, &settings).unwrap();
+    let google = plan(ProviderKey::GOOGLE, &settings).unwrap();
     let token = "http://127.0.0.1:9/google/token";
     assert_eq!(google.urls.token.as_str(), token);
     assert_eq!(google.spec.endpoints.token, token);
@@ -74,7 +74,7 @@ fn an_endpoint_the_provider_does_not_have_stays_absent() {
     let mut settings = settings();
     settings.endpoints.userinfo = Some("https://graph.microsoft.com/oidc/userinfo".into());
     settings.endpoints.revocation = Some("https://login.example/revoke".into());
-    let microsoft = plan(ProviderKey::Microsoft, &settings).unwrap();
+    let microsoft = plan(ProviderKey::MICROSOFT, &settings).unwrap();
     assert_eq!(microsoft.urls.get(Endpoint::Userinfo), None);
     assert_eq!(microsoft.urls.get(Endpoint::Revocation), None);
     assert_eq!(microsoft.spec.endpoints.userinfo, None);
@@ -84,14 +84,14 @@ fn an_endpoint_the_provider_does_not_have_stays_absent() {
 fn a_required_pkce_cannot_be_turned_off() {
     let mut settings = settings();
     settings.pkce = false;
-    let twitter = plan(ProviderKey::Twitter, &settings).unwrap();
+    let twitter = plan(ProviderKey::TWITTER, &settings).unwrap();
     assert!(twitter.pkce && twitter.spec.pkce_required);
-    assert!(!plan(ProviderKey::Discord, &settings).unwrap().pkce);
+    assert!(!plan(ProviderKey::DISCORD, &settings).unwrap().pkce);
 }
 
 #[test]
 fn a_signed_secret_is_never_the_static_one() {
-    let apple = plan(ProviderKey::Apple, &settings()).unwrap();
+    let apple = plan(ProviderKey::APPLE, &settings()).unwrap();
     assert_eq!(apple.client.secret.expose(), "");
 }
 
@@ -114,7 +114,7 @@ fn invalid_settings_are_refused_naming_the_field() {
         (blank_issuer, "endpoints.issuer"),
         (bad_revocation, "endpoints.revocation"),
     ] {
-        let error = plan(ProviderKey::Google, &settings).unwrap_err();
+        let error = plan(ProviderKey::GOOGLE, &settings).unwrap_err();
         assert!(error.to_string().starts_with(field), "{error}");
         assert!(!error.to_string().contains("alert"), "{error}");
     }
@@ -122,6 +122,6 @@ fn invalid_settings_are_refused_naming_the_field() {
 
 #[test]
 fn debug_output_shows_no_secret() {
-    let printed = format!("{:?}", plan(ProviderKey::Discord, &settings()).unwrap());
+    let printed = format!("{:?}", plan(ProviderKey::DISCORD, &settings()).unwrap());
     assert!(!printed.contains("s3cret"), "{printed}");
 }

@@ -27,7 +27,7 @@ fn graph_error() -> Value {
 }
 
 async fn identity(node: Value) -> Result<ProviderIdentity, ProviderError> {
-    identity_of(ProviderKey::Facebook, &quirks(), &[node], None).await
+    identity_of(ProviderKey::FACEBOOK, &quirks(), &[node], None).await
 }
 
 #[tokio::test]

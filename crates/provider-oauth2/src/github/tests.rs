@@ -24,7 +24,7 @@ fn entry(email: &str, primary: bool, verified: bool) -> EmailEntry {
 /// The declaration's claims of `user`, then the email rule on `emails` as the quirk applies
 /// it (`None`: the list could not be read).
 async fn signed_in(user: Value, emails: Option<&[EmailEntry]>) -> ProviderIdentity {
-    let mut identity = identity_of(ProviderKey::Github, &NoQuirks, &[user], None)
+    let mut identity = identity_of(ProviderKey::GITHUB, &NoQuirks, &[user], None)
         .await
         .unwrap();
     (identity.email, identity.email_verified) =

@@ -30,8 +30,8 @@ fn document() -> impl Strategy<Value = Value> {
 
 /// What the engine does with the claims: map them, then the quirk (without the network).
 fn identity(claims: &Map<String, Value>) -> Result<ProviderIdentity, ProviderError> {
-    let spec = built_in_spec(ProviderKey::Microsoft).unwrap();
-    let mut identity = claims::map(&[claims], &spec.claims, ProviderKey::Microsoft)?;
+    let spec = built_in_spec(ProviderKey::MICROSOFT).unwrap();
+    let mut identity = claims::map(&[claims], &spec.claims, ProviderKey::MICROSOFT)?;
     tenant_scoped(claims, &mut identity)?;
     Ok(identity)
 }

@@ -18,7 +18,7 @@ async fn signed_in(extra: Value) -> Result<ProviderIdentity, ProviderError> {
     for (name, value) in extra.as_object().unwrap() {
         claims[name] = value.clone();
     }
-    identity_of(ProviderKey::Microsoft, &quirks(), &[claims], None).await
+    identity_of(ProviderKey::MICROSOFT, &quirks(), &[claims], None).await
 }
 
 async fn identity(extra: Value) -> ProviderIdentity {
@@ -34,7 +34,7 @@ async fn the_subject_is_the_sub_scoped_by_the_tenant() {
     let identity = identity(json!({"name": " Ada Lovelace "})).await;
     let expected = format!("{WORK}:AAAAAAAAAAAAAAAAAAAAAFq7mZk3Vd0pQw9sYx2LeRc");
     assert_eq!(identity.subject.as_str(), expected);
-    assert_eq!(identity.provider, ProviderKey::Microsoft);
+    assert_eq!(identity.provider, ProviderKey::MICROSOFT);
     assert_eq!(identity.full_name.as_deref(), Some("Ada Lovelace"));
     assert_eq!(identity.avatar_url, None);
 }

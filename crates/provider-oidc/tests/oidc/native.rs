@@ -3,8 +3,8 @@
 //! tenant issuer and subject; LinkedIn, which offers none.
 
 use social_login_conformance::{Fixture, GOOGLE, LINKEDIN, MICROSOFT};
-use social_login_domain::{ProviderIdentity, ProviderKey, SecretText};
-use social_login_ports::{IdTokenInput, IdentityProvider, ProviderError};
+use social_login_domain::{ProviderKey, SecretText};
+use social_login_ports::{IdTokenInput, IdentityProvider, PresentedIdToken, ProviderError};
 use social_login_provider_core::spec::built_in_spec;
 use social_login_provider_oidc::KEYS;
 use social_login_provider_oidc::microsoft::{PERSONAL_ACCOUNT_TENANT, TENANT_PLACEHOLDER};
@@ -50,7 +50,7 @@ async fn present(
     (fixture, sim): (&Fixture, &SimulatorHandle),
     (audience, nonce): (&str, Option<&str>),
     sent: Option<&str>,
-) -> Result<ProviderIdentity, ProviderError> {
+) -> Result<PresentedIdToken, ProviderError> {
     let token = sim.mint_id_token(fixture.provider, &fixture.user(), audience, nonce);
     let input = IdTokenInput {
         id_token: SecretText::new(token),
@@ -60,7 +60,7 @@ async fn present(
     provider.sign_in_with_id_token(input).await
 }
 
-fn refusal(result: Result<ProviderIdentity, ProviderError>) -> String {
+fn refusal(result: Result<PresentedIdToken, ProviderError>) -> String {
     match result {
         Err(ProviderError::UserInfo(why)) => why,
         other => panic!("expected a user info failure, got {other:?}"),
@@ -82,7 +82,8 @@ async fn each_native_provider_accepts_its_client_ids_and_the_hash_of_the_apps_no
             );
             let identity = signed
                 .await
-                .unwrap_or_else(|e| panic!("{:?} {audience}: {e}", fx.key));
+                .unwrap_or_else(|e| panic!("{:?} {audience}: {e}", fx.key))
+                .identity;
             assert_eq!(identity.provider, fx.key);
             assert!(identity.email_verified, "{:?}", fx.key);
             assert_eq!(identity.full_name.as_deref(), Some("Ada Lovelace"));
@@ -103,9 +104,49 @@ async fn each_native_provider_accepts_its_client_ids_and_the_hash_of_the_apps_no
         assert_eq!(refusal(raw.await), "id_token nonce does not match");
         let none = present(&provider, at, (fx.client_id, None), Some(RAW_NONCE));
         assert_eq!(refusal(none.await), "id_token has no nonce");
-        // No nonce sent: none compared, whatever the token carries.
+        // No nonce sent: the token must carry none, or anyone holding it could present it.
         let unsent = present(&provider, at, (fx.client_id, Some(HASHED_NONCE)), None);
-        assert!(unsent.await.is_ok());
+        let carried = "id_token carries a nonce but the request has none";
+        assert_eq!(refusal(unsent.await), carried);
+        let bare = present(&provider, at, (fx.client_id, None), None);
+        assert!(bare.await.is_ok());
+    }
+}
+
+#[tokio::test]
+async fn a_presented_token_is_usable_until_its_expiry_plus_a_minute() {
+    let now = || time::OffsetDateTime::now_utc().unix_timestamp();
+    for fx in native() {
+        let sim = fx.start().await;
+        let provider = provider(&fx, &sim, &[]);
+        let before = now();
+        let presented = present(&provider, (&fx, &sim), (fx.client_id, None), None).await;
+        let after = now();
+        // The simulated providers' tokens live an hour (`exp` = `iat` + 3600), as theirs do.
+        let until = presented.unwrap().usable_until.unix_timestamp();
+        let expected = (before + 3660)..=(after + 3660);
+        assert!(
+            expected.contains(&until),
+            "{:?}: {until} not in {expected:?}",
+            fx.key
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_web_code_flow_token_cannot_be_presented_as_a_native_one() {
+    // The code flow's token carries the state's raw nonce; the app cannot know a value
+    // whose hash it is, and without a nonce the token is refused for carrying one.
+    let state_nonce = "the-state-nonce-of-a-web-sign-in";
+    for fx in native() {
+        let sim = fx.start().await;
+        let provider = provider(&fx, &sim, &[]);
+        let web = (fx.client_id, Some(state_nonce));
+        let without = present(&provider, (&fx, &sim), web, None).await;
+        let carried = "id_token carries a nonce but the request has none";
+        assert_eq!(refusal(without), carried);
+        let with_raw = present(&provider, (&fx, &sim), web, Some(state_nonce)).await;
+        assert_eq!(refusal(with_raw), "id_token nonce does not match");
     }
 }
 
@@ -125,7 +166,10 @@ async fn microsoft_checks_the_tenant_issuer_and_scopes_the_subject_by_tenant() {
     let at = (&MICROSOFT, &sim);
     // Ada has no work account: a personal one, whose tenant vouches for the email.
     let provider = provider(&MICROSOFT, &sim, &[IOS]);
-    let identity = present(&provider, at, (IOS, None), None).await.unwrap();
+    let identity = present(&provider, at, (IOS, None), None)
+        .await
+        .unwrap()
+        .identity;
     assert_eq!(MICROSOFT_CONSUMER_TENANT, PERSONAL_ACCOUNT_TENANT);
     let subject = identity.subject.as_str();
     let scoped = format!("{PERSONAL_ACCOUNT_TENANT}:");

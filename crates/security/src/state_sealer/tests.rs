@@ -12,7 +12,7 @@ fn secret(label: &str) -> SecretText {
 fn state(purpose: Purpose) -> OAuthState {
     OAuthState {
         id: StateId::from_bytes([9; 16]),
-        provider: ProviderKey::Microsoft,
+        provider: ProviderKey::MICROSOFT,
         purpose,
         pkce_verifier: SecretText::new("v".repeat(43)),
         nonce: SecretText::new("n".repeat(43)),
@@ -58,6 +58,24 @@ fn the_value_hides_the_verifier_and_nonce_and_fits_what_providers_accept() {
             .any(|window| window == "vvvvvvvvvv".as_bytes()),
         "the verifier is encrypted, not just encoded"
     );
+}
+
+#[test]
+fn a_sealer_bound_to_an_epoch_opens_only_values_of_that_epoch() {
+    let before_restart = sealer().bound_to_epoch([1; EPOCH_BYTES]);
+    let after_restart = sealer().bound_to_epoch([2; EPOCH_BYTES]);
+    let token = before_restart.seal(&state(Purpose::Login)).unwrap();
+    assert_eq!(
+        before_restart.open(&token),
+        Some(state(Purpose::Login)),
+        "the same process opens its values"
+    );
+    assert_eq!(after_restart.open(&token), None);
+    assert_eq!(sealer().open(&token), None, "nor does an unbound sealer");
+    // The epoch is authenticated, not sent: the value is as long as an unbound one.
+    let unbound = sealer().seal(&state(Purpose::Login)).unwrap();
+    assert_eq!(token.as_str().len(), unbound.as_str().len());
+    assert_eq!(before_restart.open(&unbound), None);
 }
 
 #[test]
@@ -163,7 +181,7 @@ proptest! {
     ) {
         let original = OAuthState {
             id: StateId::from_bytes(id),
-            provider: ProviderKey::ALL[provider],
+            provider: ProviderKey::BUILT_IN[provider],
             purpose: match user {
                 None => Purpose::Login,
                 Some(user) => Purpose::Connect { user: UserId::from_uuid(uuid::Uuid::from_u128(user)) },

@@ -19,7 +19,7 @@ const AVATAR: &str = include_str!("avatar.svg");
 pub const AVATAR_PATH: &str = "/demo/avatar.svg";
 
 /// `/`, `/demo/config`, `/demo/callback/{provider}` for GET and POST, and the avatar.
-pub fn routes(enabled: &[&str]) -> Router {
+pub fn routes(enabled: &[String]) -> Router {
     let config = serde_json::json!({ "providers": enabled });
     Router::new()
         .route("/", get(page))

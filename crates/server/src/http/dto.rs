@@ -33,7 +33,8 @@ pub struct IdTokenRequest {
     /// The id_token the app received from the provider on the device (at most 16 KiB).
     pub id_token: String,
     /// The raw nonce the app chose (at most 512 bytes); the token's `nonce` claim must be its
-    /// hex SHA-256. Without it, no nonce is compared.
+    /// hex SHA-256. Required (422 without it) unless the provider's `id_token_nonce` is
+    /// "optional"; a token that carries a `nonce` claim needs it either way.
     #[serde(default)]
     pub nonce: Option<String>,
     /// Apple only: what Apple gave the app on the first authorization, as
@@ -104,7 +105,7 @@ impl From<LoginResult> for LoginResponse {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LinkedAccountRead {
     pub id: String,
-    pub provider: &'static str,
+    pub provider: String,
     pub email: Option<String>,
     /// RFC 3339.
     pub created_at: String,
@@ -114,7 +115,7 @@ impl From<&LinkedAccount> for LinkedAccountRead {
     fn from(link: &LinkedAccount) -> Self {
         Self {
             id: link.id.to_string(),
-            provider: link.provider.as_str(),
+            provider: link.provider.to_string(),
             email: link.email.as_ref().map(|email| email.as_str().to_owned()),
             created_at: rfc3339(link.created_at),
         }
@@ -129,7 +130,7 @@ pub struct AuditEventRead {
     /// `session.logout`, `session.refresh_reuse_detected`, `user.deleted`,
     /// `provider.revocation_failed`.
     pub r#type: &'static str,
-    pub provider: Option<&'static str>,
+    pub provider: Option<String>,
     /// The client IP, as the trusted-proxy rules resolved it.
     pub ip: Option<String>,
     /// RFC 3339.
@@ -141,7 +142,7 @@ impl From<&AuditEvent> for AuditEventRead {
         Self {
             id: event.id.to_string(),
             r#type: event.kind.as_str(),
-            provider: event.provider.map(|p| p.as_str()),
+            provider: event.provider.map(|p| p.to_string()),
             ip: event.origin.ip.map(|ip| ip.to_string()),
             created_at: rfc3339(event.created_at),
         }

@@ -81,6 +81,9 @@ impl From<AppError> for ApiError {
         let code = error.code();
         match error {
             AppError::Validation(detail) => Self::validation(detail),
+            AppError::RateLimited {
+                retry_after_seconds,
+            } => Self::rate_limited(retry_after_seconds),
             AppError::StateMismatch(reason) => Self {
                 cause: Some(reason.to_string()),
                 ..Self::of(code)
@@ -256,6 +259,16 @@ mod tests {
             assert_eq!(response.status(), 503);
             assert_eq!(response.headers()[header::RETRY_AFTER], "1");
         }
+    }
+
+    #[test]
+    fn an_account_throttle_answers_429_with_its_retry_after() {
+        let response = ApiError::from(AppError::RateLimited {
+            retry_after_seconds: 840,
+        })
+        .into_response();
+        assert_eq!(response.status(), 429);
+        assert_eq!(response.headers()[header::RETRY_AFTER], "840");
     }
 
     #[test]

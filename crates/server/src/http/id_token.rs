@@ -21,9 +21,11 @@ use social_login_ports::PostBody;
             description = "IdTokenNotSupported: the provider issues no id_tokens"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, body = Problem, content_type = "application/problem+json"),
-        (status = 422, body = Problem, content_type = "application/problem+json"),
+        (status = 422, body = Problem, content_type = "application/problem+json",
+            description = "ValidationError: id_token missing or too long, or nonce missing \
+                where the provider requires it"),
         (status = 502, body = Problem, content_type = "application/problem+json",
-            description = "OAuthUserInfoFailed: the id_token did not verify"),
+            description = "OAuthUserInfoFailed: the id_token did not verify, or was used before"),
     ))]
 pub async fn sign_in(
     State(state): State<AppState>,

@@ -45,6 +45,9 @@ pub async fn register(
     responses(
         (status = 200, body = LoginResponse),
         (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 429, body = Problem, content_type = "application/problem+json",
+            description = "RateLimited: five attempts for this email within 15 minutes; \
+                Retry-After says when the window closes"),
     ))]
 pub async fn login(
     State(state): State<AppState>,

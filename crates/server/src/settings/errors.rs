@@ -129,9 +129,13 @@ fn from_serde_message(message: &str) -> ConfigProblem {
         let hint = hint.trim_start_matches(',').trim();
         return ConfigProblem::new(name, format!("unknown key ({hint})"));
     }
-    // `config`'s own wording for an unknown enum value; ours is the state store backend.
+    // `config`'s own wording for an unknown enum value: the state store backend, a provider's
+    // `id_token_nonce`.
     if message.starts_with("enum StateStoreBackend does not have variant constructor") {
         return ConfigProblem::new("", "must be \"memory\" or \"redis\"");
+    }
+    if message.starts_with("enum IdTokenNonce does not have variant constructor") {
+        return ConfigProblem::new("", "must be \"required\" or \"optional\"");
     }
     ConfigProblem::new("", without_quoted_strings(message))
 }

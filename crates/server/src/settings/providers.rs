@@ -29,21 +29,21 @@ impl OAuthProviders {
     /// The table of `key`, to set or remove a provider in code (tests, demo).
     pub fn slot_mut(&mut self, key: ProviderKey) -> &mut Option<ProviderConfig> {
         match key {
-            ProviderKey::Google => &mut self.google,
-            ProviderKey::Github => &mut self.github,
-            ProviderKey::Facebook => &mut self.facebook,
-            ProviderKey::Microsoft => &mut self.microsoft,
-            ProviderKey::Linkedin => &mut self.linkedin,
-            ProviderKey::Discord => &mut self.discord,
-            ProviderKey::Twitter => &mut self.twitter,
-            ProviderKey::Apple => &mut self.apple,
+            ProviderKey::GOOGLE => &mut self.google,
+            ProviderKey::GITHUB => &mut self.github,
+            ProviderKey::FACEBOOK => &mut self.facebook,
+            ProviderKey::MICROSOFT => &mut self.microsoft,
+            ProviderKey::LINKEDIN => &mut self.linkedin,
+            ProviderKey::DISCORD => &mut self.discord,
+            ProviderKey::TWITTER => &mut self.twitter,
+            ProviderKey::APPLE => &mut self.apple,
             other => unreachable!("{other} has no configuration table: add it to OAuthProviders"),
         }
     }
 
-    /// Every configured provider, enabled or not, in `ProviderKey::ALL` order.
+    /// Every configured provider, enabled or not, in `ProviderKey::BUILT_IN` order.
     pub fn configured(&self) -> impl Iterator<Item = (ProviderKey, &ProviderConfig)> {
-        ProviderKey::ALL
+        ProviderKey::BUILT_IN
             .into_iter()
             .filter_map(|key| self.get(key).map(|config| (key, config)))
     }
@@ -55,14 +55,14 @@ impl OAuthProviders {
 
     fn slot(&self, key: ProviderKey) -> &Option<ProviderConfig> {
         match key {
-            ProviderKey::Google => &self.google,
-            ProviderKey::Github => &self.github,
-            ProviderKey::Facebook => &self.facebook,
-            ProviderKey::Microsoft => &self.microsoft,
-            ProviderKey::Linkedin => &self.linkedin,
-            ProviderKey::Discord => &self.discord,
-            ProviderKey::Twitter => &self.twitter,
-            ProviderKey::Apple => &self.apple,
+            ProviderKey::GOOGLE => &self.google,
+            ProviderKey::GITHUB => &self.github,
+            ProviderKey::FACEBOOK => &self.facebook,
+            ProviderKey::MICROSOFT => &self.microsoft,
+            ProviderKey::LINKEDIN => &self.linkedin,
+            ProviderKey::DISCORD => &self.discord,
+            ProviderKey::TWITTER => &self.twitter,
+            ProviderKey::APPLE => &self.apple,
             other => unreachable!("{other} has no configuration table: add it to OAuthProviders"),
         }
     }
@@ -97,8 +97,24 @@ pub struct ProviderConfig {
     /// id, Android client id) whose id_tokens native sign-in accepts besides `client_id`'s.
     #[serde(default)]
     pub client_ids: Vec<String>,
+    /// google, microsoft and apple: whether native sign-in (`/id-token`) needs the app's
+    /// nonce. `None` is "required".
+    #[serde(default)]
+    pub id_token_nonce: Option<IdTokenNonce>,
     #[serde(default)]
     pub endpoints: EndpointOverrides,
+}
+
+/// `id_token_nonce`: whether a native sign-in must carry the app's nonce.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IdTokenNonce {
+    /// Without a nonce, 422: the token is bound to the app's sign-in (the default).
+    #[default]
+    Required,
+    /// For apps whose provider SDK cannot pass a nonce: a request may leave it out, but a
+    /// token that carries one still needs it.
+    Optional,
 }
 
 impl ProviderConfig {
@@ -116,6 +132,7 @@ impl ProviderConfig {
             enabled: true,
             pkce: true,
             client_ids: Vec::new(),
+            id_token_nonce: None,
             endpoints: EndpointOverrides::default(),
         }
     }

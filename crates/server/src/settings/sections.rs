@@ -126,9 +126,16 @@ pub struct OAuthStateStoreSettings {
     /// Every Redis key the service writes starts with it, so several deployments (or other
     /// applications) can share one Redis.
     pub key_prefix: String,
-    /// Time to live of a state value.
+    /// Time to live of a state value; at most [`MAX_STATE_TTL_SECONDS`].
     pub ttl_seconds: u64,
+    /// Memory backend only: most entries held (spent state ids, used id_tokens, password
+    /// attempt counts); a full store answers 503 rather than forget one early.
+    pub max_entries: usize,
 }
+
+/// Longest `ttl_seconds`: a sign-in at a provider takes minutes, and a value that lives
+/// longer only widens the window in which a leaked one can be used.
+pub const MAX_STATE_TTL_SECONDS: u64 = 3600;
 
 /// The default `key_prefix` (CONTRACT §3).
 pub const DEFAULT_KEY_PREFIX: &str = "social-login:";
@@ -140,6 +147,7 @@ impl Default for OAuthStateStoreSettings {
             url: None,
             key_prefix: DEFAULT_KEY_PREFIX.to_owned(),
             ttl_seconds: 600,
+            max_entries: social_login_state_store::DEFAULT_MAX_ENTRIES,
         }
     }
 }
@@ -157,6 +165,7 @@ impl fmt::Debug for OAuthStateStoreSettings {
             .field("url", &self.url.as_deref().map(redact_url_password))
             .field("key_prefix", &self.key_prefix)
             .field("ttl_seconds", &self.ttl_seconds)
+            .field("max_entries", &self.max_entries)
             .finish()
     }
 }

@@ -4,4 +4,5 @@ mod environment;
 pub(crate) mod fixtures;
 mod fuzz;
 mod loading;
+mod state_store;
 mod validation;

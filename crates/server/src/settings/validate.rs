@@ -2,8 +2,9 @@
 
 mod providers;
 mod secret_strength;
+mod state_store;
 
-use super::{ConfigErrors, Settings, StateStoreBackend};
+use super::{ConfigErrors, Settings};
 use secrecy::ExposeSecret;
 use social_login_persistence::DatabaseOptions;
 use url::Url;
@@ -120,13 +121,7 @@ impl Settings {
                 format!("must be between 1 and {MAX_DATABASE_CONNECTIONS}"),
             );
         }
-        let store = &self.oauth_state_store;
-        if store.backend == StateStoreBackend::Redis {
-            let url = store.url.as_deref().unwrap_or_default();
-            check_url(errors, "oauth_state_store.url", url, &["redis", "rediss"]);
-            check_key_prefix(errors, &store.key_prefix);
-        }
-        check_seconds(errors, "oauth_state_store.ttl_seconds", store.ttl_seconds);
+        state_store::check(&self.oauth_state_store, errors);
         check_seconds(
             errors,
             "tokens.access_ttl_seconds",
@@ -203,21 +198,6 @@ impl Settings {
                 format!("must be between {MIN_IPV6_PREFIX} and 128 (64: one subscriber's network)"),
             );
         }
-    }
-}
-
-/// Longest `key_prefix`: a key is the prefix plus ~45 characters; keep it short and plain.
-const MAX_KEY_PREFIX_LEN: usize = 64;
-
-fn check_key_prefix(errors: &mut ConfigErrors, prefix: &str) {
-    let plain = prefix.bytes().all(|b| b.is_ascii_graphic());
-    if prefix.is_empty() || prefix.len() > MAX_KEY_PREFIX_LEN || !plain {
-        errors.push(
-            "oauth_state_store.key_prefix",
-            format!(
-                "must be 1 to {MAX_KEY_PREFIX_LEN} printable ASCII characters without spaces, e.g. \"social-login:\""
-            ),
-        );
     }
 }
 

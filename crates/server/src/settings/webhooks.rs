@@ -1,14 +1,21 @@
-//! `[webhooks]`: where audit events are delivered (CONTRACT §6). Absent or without `url`:
-//! no webhooks, nothing queued.
+//! `[webhooks]`: where audit events are delivered (docs/configuration.md), and the bounds of
+//! delivery. Absent or without `url`: no webhooks, nothing queued.
 
 use super::ConfigErrors;
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
+use social_login_app::DeliveryLimits;
 use social_login_domain::{AuditEventType, EventSet};
 use social_login_webhooks::WebhookSecret;
+use std::ops::RangeInclusive;
 use url::Url;
 
-#[derive(Debug, Clone, Default, Deserialize)]
+/// The accepted ranges of the bounds.
+pub const MAX_CONCURRENT_DELIVERIES: RangeInclusive<u32> = 1..=64;
+pub const MAX_ATTEMPTS: RangeInclusive<u32> = 1..=100;
+pub const MAX_PENDING: RangeInclusive<u64> = 1..=10_000_000;
+
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct WebhookSettings {
     /// The receiver (http or https).
@@ -17,6 +24,27 @@ pub struct WebhookSettings {
     pub secret: Option<SecretString>,
     /// Event types to deliver; all of them when absent.
     pub events: Option<Vec<String>>,
+    /// Deliveries in flight at once, per instance.
+    pub max_concurrent_deliveries: u32,
+    /// Failed attempts before an event becomes a dead letter (3 days without delivery does
+    /// too); probes of a receiver that is away do not count.
+    pub max_attempts: u32,
+    /// Events waiting for delivery; beyond it the oldest become dead letters.
+    pub max_pending: u64,
+}
+
+impl Default for WebhookSettings {
+    fn default() -> Self {
+        let limits = DeliveryLimits::default();
+        Self {
+            url: None,
+            secret: None,
+            events: None,
+            max_concurrent_deliveries: limits.max_concurrent,
+            max_attempts: limits.max_attempts,
+            max_pending: limits.max_pending,
+        }
+    }
 }
 
 /// A configured receiver, checked.
@@ -47,8 +75,38 @@ impl WebhookSettings {
         })
     }
 
+    /// The bounds of delivery.
+    pub fn limits(&self) -> DeliveryLimits {
+        DeliveryLimits {
+            max_concurrent: self.max_concurrent_deliveries,
+            max_attempts: self.max_attempts,
+            max_pending: self.max_pending,
+        }
+    }
+
     /// Every problem, each naming its field and never quoting the secret.
     pub(super) fn check(&self, errors: &mut ConfigErrors) {
+        let bounds = [
+            (
+                "webhooks.max_concurrent_deliveries",
+                u64::from(self.max_concurrent_deliveries),
+                widen(&MAX_CONCURRENT_DELIVERIES),
+            ),
+            (
+                "webhooks.max_attempts",
+                u64::from(self.max_attempts),
+                widen(&MAX_ATTEMPTS),
+            ),
+            ("webhooks.max_pending", self.max_pending, MAX_PENDING),
+        ];
+        for (field, value, range) in bounds {
+            if !range.contains(&value) {
+                errors.push(
+                    field,
+                    format!("must be between {} and {}", range.start(), range.end()),
+                );
+            }
+        }
         let Some(url) = &self.url else {
             if self.secret.is_some() || self.events.is_some() {
                 errors.push(
@@ -83,5 +141,74 @@ impl WebhookSettings {
                 );
             }
         }
+    }
+}
+
+fn widen(range: &RangeInclusive<u32>) -> RangeInclusive<u64> {
+    u64::from(*range.start())..=u64::from(*range.end())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::settings::Settings;
+
+    const SECRET: &str = "kQ7v9Xw2Lr4Tz8Pn3Hs6Jd1Fg5Bm0Yc8uVa2NeRq4Wt7Zi";
+
+    fn load(webhooks: &str) -> Settings {
+        Settings::from_toml(&format!(
+            "secret_key = \"{SECRET}\"\n[webhooks]\n{webhooks}"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_delivery_bounds_default_to_eight_at_once_twenty_attempts_and_100000_pending() {
+        let limits = load("").webhooks.limits();
+        assert_eq!(
+            (
+                limits.max_concurrent,
+                limits.max_attempts,
+                limits.max_pending
+            ),
+            (8, 20, 100_000)
+        );
+        let tuned = load("max_concurrent_deliveries = 2\nmax_attempts = 5\nmax_pending = 10\n");
+        tuned.validate().unwrap();
+        let limits = tuned.webhooks.limits();
+        assert_eq!(
+            (
+                limits.max_concurrent,
+                limits.max_attempts,
+                limits.max_pending
+            ),
+            (2, 5, 10)
+        );
+    }
+
+    #[test]
+    fn a_delivery_bound_out_of_its_range_is_named() {
+        for (field, value) in [
+            ("max_concurrent_deliveries", "0"),
+            ("max_concurrent_deliveries", "65"),
+            ("max_attempts", "0"),
+            ("max_attempts", "101"),
+            ("max_pending", "0"),
+            ("max_pending", "10000001"),
+        ] {
+            let problems = load(&format!("{field} = {value}\n"))
+                .validate()
+                .unwrap_err()
+                .to_string();
+            assert!(
+                problems.contains(&format!("webhooks.{field}")) && problems.contains("between"),
+                "{field} = {value}: {problems}"
+            );
+        }
+        assert!(
+            Settings::from_toml(&format!(
+                "secret_key = \"{SECRET}\"\n[webhooks]\nretries = 3\n"
+            ))
+            .is_err()
+        );
     }
 }

@@ -3,7 +3,7 @@
 //! declaration, the same way whether the server starts or only checks.
 
 use crate::server::StartupError;
-use crate::settings::{ProviderConfig, Settings};
+use crate::settings::{IdTokenNonce, ProviderConfig, Settings};
 use social_login_app::ProviderRegistry;
 use social_login_domain::ProviderKey;
 use social_login_ports::IdentityProvider;
@@ -66,6 +66,9 @@ pub fn registry(settings: &Settings) -> Result<ProviderRegistry, StartupError> {
             .and_then(|plan| (adapters.build)(plan, &cx))
             .map_err(|e| failed(&e.to_string()))?;
         registry = registry.with(Arc::new(engine) as Arc<dyn IdentityProvider>);
+        if config.id_token_nonce == Some(IdTokenNonce::Optional) {
+            registry = registry.with_optional_nonce(key);
+        }
     }
     Ok(registry)
 }
@@ -95,7 +98,7 @@ fn adapter_settings(
     settings: &Settings,
 ) -> ProviderSettings {
     let mut provider = config.adapter_settings();
-    if key == ProviderKey::Apple {
+    if key == ProviderKey::APPLE {
         provider.signing = Some(SigningKey {
             team_id: settings.apple_team_id.clone().unwrap_or_default(),
             key_id: settings.apple_key_id.clone().unwrap_or_default(),

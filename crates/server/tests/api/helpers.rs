@@ -359,6 +359,11 @@ impl TestApp {
         all
     }
 
+    /// The settings the app runs with (its database URL, for a CLI run beside it).
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
     /// Stops the server and starts a new one on the same database, with `change` applied
     /// to the settings: a restart, or a new release.
     #[allow(dead_code, reason = "not every binary restarts its app")]

@@ -1,4 +1,4 @@
-//! Native sign-in (CONTRACT §6): an app posts the id_token the simulated provider signed for
+//! Native sign-in (docs/api.md): an app posts the id_token the simulated provider signed for
 //! it, as Sign in with Apple, Google Sign-In or MSAL hand one over on the device.
 
 use crate::helpers::*;
@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use social_login::settings::Settings;
 use social_login_simulator::{IdTokenFault, Provider};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 const RAW_NONCE: &str = "0f9c2b7e-native-app-nonce";
 const IOS_CLIENT: &str = "com.example.ios";
@@ -29,11 +30,26 @@ fn path(provider: &str) -> String {
     format!("/auth/oauth/{provider}/id-token")
 }
 
+/// A raw nonce no other sign-in of this binary uses, as an app makes one per sign-in.
+fn fresh_nonce() -> String {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    format!("{RAW_NONCE}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
 impl TestApp {
     /// A token for `audience` about `user`, carrying the hash of [`RAW_NONCE`].
     fn native_token(&self, provider: Provider, user: &social_login_simulator::SimUser) -> String {
         self.sim
             .mint_id_token(provider, user, CLIENT_ID, Some(&hashed(RAW_NONCE)))
+    }
+
+    /// The body of a native sign-in with a token of its own (each is accepted once).
+    fn native_body(&self, provider: Provider, user: &social_login_simulator::SimUser) -> Value {
+        let nonce = fresh_nonce();
+        let id_token = self
+            .sim
+            .mint_id_token(provider, user, CLIENT_ID, Some(&hashed(&nonce)));
+        json!({"id_token": id_token, "nonce": nonce})
     }
 
     async fn native_sign_in(&self, provider: &str, body: &Value) -> reqwest::Response {
@@ -76,9 +92,9 @@ async fn a_google_id_token_registers_a_user_then_logs_the_same_user_in() {
     assert_eq!(first["user"]["email_verified"], true);
     assert_eq!(first["user"]["full_name"], "Ada Lovelace");
 
-    // The same id_token again (no nonce this time: nothing to compare) is the same person.
+    // Another id_token of the same person (the next sign-in in the app) is the same user.
     let again = app
-        .native_sign_in("google", &json!({"id_token": id_token}))
+        .native_sign_in("google", &app.native_body(Provider::Google, &ada()))
         .await;
     assert_eq!(again.status(), StatusCode::OK);
     let again: Value = again.json().await.unwrap();
@@ -118,8 +134,7 @@ async fn a_google_id_token_registers_a_user_then_logs_the_same_user_in() {
 #[tokio::test]
 async fn microsoft_and_apple_id_tokens_sign_in_new_then_returning_users() {
     let app = spawn_app().await;
-    let microsoft = app.native_token(Provider::Microsoft, &ada());
-    let body = json!({"id_token": microsoft, "nonce": RAW_NONCE});
+    let body = app.native_body(Provider::Microsoft, &ada());
     let first: Value = app
         .native_sign_in("microsoft", &body)
         .await
@@ -128,7 +143,7 @@ async fn microsoft_and_apple_id_tokens_sign_in_new_then_returning_users() {
         .unwrap();
     assert_eq!(first["is_new_user"], true, "{first}");
     let again: Value = app
-        .native_sign_in("microsoft", &body)
+        .native_sign_in("microsoft", &app.native_body(Provider::Microsoft, &ada()))
         .await
         .json()
         .await
@@ -151,7 +166,7 @@ async fn microsoft_and_apple_id_tokens_sign_in_new_then_returning_users() {
     assert_eq!(first["user"]["full_name"], "Grace Hopper");
     assert_eq!(first["user"]["email"], "grace@example.com");
     let again: Value = app
-        .native_sign_in("apple", &json!({"id_token": apple, "nonce": RAW_NONCE}))
+        .native_sign_in("apple", &app.native_body(Provider::Apple, &grace()))
         .await
         .json()
         .await
@@ -226,7 +241,7 @@ async fn a_token_with_the_wrong_nonce_or_expired_or_tampered_is_502() {
     let flipped = if signature.starts_with('A') { "B" } else { "A" };
     refused(
         &app,
-        json!({"id_token": format!("{head}.{flipped}{}", &signature[1..])}),
+        json!({"id_token": format!("{head}.{flipped}{}", &signature[1..]), "nonce": RAW_NONCE}),
     )
     .await;
     let (header, rest) = token.split_once('.').unwrap();
@@ -237,10 +252,10 @@ async fn a_token_with_the_wrong_nonce_or_expired_or_tampered_is_502() {
     );
     refused(
         &app,
-        json!({"id_token": format!("{header}.{forged_claims}.{signature}")}),
+        json!({"id_token": format!("{header}.{forged_claims}.{signature}"), "nonce": RAW_NONCE}),
     )
     .await;
-    refused(&app, json!({"id_token": "not.a.jwt"})).await;
+    refused(&app, json!({"id_token": "not.a.jwt", "nonce": RAW_NONCE})).await;
 
     for fault in [
         IdTokenFault::Expired,
@@ -254,9 +269,8 @@ async fn a_token_with_the_wrong_nonce_or_expired_or_tampered_is_502() {
         app.sim.clear_faults();
     }
     // Nothing was registered by any of them.
-    let good = app.native_token(Provider::Google, &ada());
     let first: Value = app
-        .native_sign_in("google", &json!({"id_token": good, "nonce": RAW_NONCE}))
+        .native_sign_in("google", &app.native_body(Provider::Google, &ada()))
         .await
         .json()
         .await
@@ -271,7 +285,7 @@ async fn providers_without_id_tokens_are_400_and_unknown_ones_404() {
     let id_token = app.native_token(Provider::Google, &ada());
     for provider in ["github", "linkedin", "discord"] {
         let response = app
-            .native_sign_in(provider, &json!({"id_token": id_token}))
+            .native_sign_in(provider, &json!({"id_token": id_token, "nonce": RAW_NONCE}))
             .await;
         assert_problem(response, 400, "IdTokenNotSupported").await;
     }
@@ -281,7 +295,7 @@ async fn providers_without_id_tokens_are_400_and_unknown_ones_404() {
     assert_problem(response, 404, "OAuthProviderNotConfigured").await;
     let huge = "a".repeat(16 * 1024 + 1);
     let response = app
-        .native_sign_in("google", &json!({"id_token": huge}))
+        .native_sign_in("google", &json!({"id_token": huge, "nonce": RAW_NONCE}))
         .await;
     assert_problem(response, 422, "ValidationError").await;
     app.stop().await;
@@ -291,8 +305,7 @@ async fn providers_without_id_tokens_are_400_and_unknown_ones_404() {
 async fn a_signed_in_user_connects_an_account_by_id_token_once() {
     let app = spawn_app().await;
     let pat = token(&app.register("pat@example.com").await);
-    let grace_token = app.native_token(Provider::Google, &grace());
-    let body = json!({"id_token": grace_token, "nonce": RAW_NONCE});
+    let body = app.native_body(Provider::Google, &grace());
 
     let connected = app
         .post("/auth/oauth/google/id-token/connect", &body, Some(&pat))
@@ -307,9 +320,9 @@ async fn a_signed_in_user_connects_an_account_by_id_token_once() {
     let events = app.event_types(&pat).await;
     assert_eq!(events[0], ("account.linked".to_owned(), json!("google")));
 
-    // That Google account now signs Pat in.
+    // That Google account now signs Pat in (with the next token the app gets).
     let login: Value = app
-        .native_sign_in("google", &body)
+        .native_sign_in("google", &app.native_body(Provider::Google, &grace()))
         .await
         .json()
         .await
@@ -319,12 +332,20 @@ async fn a_signed_in_user_connects_an_account_by_id_token_once() {
 
     // Linked already: to Pat again, or to anyone else.
     let again = app
-        .post("/auth/oauth/google/id-token/connect", &body, Some(&pat))
+        .post(
+            "/auth/oauth/google/id-token/connect",
+            &app.native_body(Provider::Google, &grace()),
+            Some(&pat),
+        )
         .await;
     assert_problem(again, 409, "ProviderAlreadyLinked").await;
     let sam = token(&app.register("sam@example.com").await);
     let taken = app
-        .post("/auth/oauth/google/id-token/connect", &body, Some(&sam))
+        .post(
+            "/auth/oauth/google/id-token/connect",
+            &app.native_body(Provider::Google, &grace()),
+            Some(&sam),
+        )
         .await;
     assert_problem(taken, 409, "ProviderAlreadyLinked").await;
     let anonymous = app

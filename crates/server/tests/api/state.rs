@@ -32,6 +32,58 @@ async fn a_replayed_state_is_refused() {
 }
 
 #[tokio::test]
+async fn a_state_minted_before_a_restart_works_after_it_only_where_spent_states_survive_it() {
+    let mut app = spawn_app().await;
+    let url = app.authorize("github", None).await;
+    let approval = app.approve_at_provider(&url, "583231").await;
+    // Same database, same secret_key, a new process (as a restart or a crash would be).
+    app.restart_with(|_| {}).await;
+    let response = app
+        .post("/auth/oauth/github/callback", &approval.body(), None)
+        .await;
+    if crate::STORAGE.redis {
+        // Redis kept every spent id: values survive, and stay single use.
+        assert_eq!(response.status(), 200);
+        let again = app
+            .post("/auth/oauth/github/callback", &approval.body(), None)
+            .await;
+        assert_problem(again, 400, "OAuthStateMismatch").await;
+    } else {
+        // The memory store forgot what was spent: no value from before is good any more.
+        assert_problem(response, 400, "OAuthStateMismatch").await;
+        let fresh = app.login_response("583231").await;
+        assert_eq!(fresh.status(), 200, "values minted after it work");
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_memory_store_holds_at_most_max_entries_and_redis_has_no_such_bound() {
+    let app = spawn_app_with(Options {
+        tune: |settings| settings.oauth_state_store.max_entries = 2,
+        ..Options::default()
+    })
+    .await;
+    // Each login attempt of a new email takes an entry (its attempt count).
+    let attempt = |n: usize| {
+        let body =
+            serde_json::json!({"email": format!("n{n}@example.com"), "password": "wrong password"});
+        let app = &app;
+        async move { app.post("/auth/login", &body, None).await }
+    };
+    assert_problem(attempt(1).await, 401, "InvalidCredentials").await;
+    assert_problem(attempt(2).await, 401, "InvalidCredentials").await;
+    let third = attempt(3).await;
+    if crate::STORAGE.redis {
+        assert_problem(third, 401, "InvalidCredentials").await;
+    } else {
+        // Full: refused rather than forget an entry early.
+        assert_problem(third, 503, "ServiceUnavailable").await;
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn an_expired_state_is_refused() {
     let app = spawn_app_with(Options {
         state_ttl_seconds: 1,

@@ -25,6 +25,10 @@ mod fuzz;
 mod helpers;
 #[path = "../api/id_token.rs"]
 mod id_token;
+#[path = "../api/id_token_once.rs"]
+mod id_token_once;
+#[path = "../api/login_throttle.rs"]
+mod login_throttle;
 #[path = "../api/native_grants.rs"]
 mod native_grants;
 #[path = "../api/oauth_flow.rs"]

@@ -162,8 +162,13 @@ issuer = "{go_issuer}"
 
     /// Starts one more `social-login serve` process and waits until it listens.
     pub fn spawn_instance(&self) -> Instance {
+        self.spawn_instance_with("")
+    }
+
+    /// [`Self::spawn_instance`] with `extra` TOML tables appended to the configuration.
+    pub fn spawn_instance_with(&self, extra: &str) -> Instance {
         let config = self.dir.path().join("social-login.toml");
-        std::fs::write(&config, self.config_toml()).expect("write config");
+        std::fs::write(&config, format!("{}{extra}", self.config_toml())).expect("write config");
         let launch = Launch {
             // Warnings only, but the line that says where it listens: an access-log line
             // per request would cost more than the requests of a flood.

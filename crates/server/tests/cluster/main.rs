@@ -1,5 +1,6 @@
 //! Real `social-login serve` processes: two instances sharing PostgreSQL and Redis, races
-//! across them, `kill -9` in the middle of a burst, an authorize flood, Redis going away.
+//! across them, single use and the password throttle across them, `kill -9` in the middle
+//! of a burst, a restart, an authorize flood, Redis going away.
 //! Tests that need PostgreSQL or Redis read `TEST_POSTGRES_URL` / `TEST_REDIS_URL` (skipped
 //! loudly without them; failing under `CI`).
 
@@ -7,6 +8,9 @@ mod crash;
 mod deployment;
 mod flood;
 mod flows;
+mod login_throttle;
 mod races;
 mod redis_faults;
+mod single_use;
 mod two_instances;
+mod webhooks;

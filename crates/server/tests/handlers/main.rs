@@ -70,10 +70,10 @@ fn app(github: Arc<FakeProvider>) -> Router {
 }
 
 fn github() -> Arc<FakeProvider> {
-    let github = Arc::new(FakeProvider::new(ProviderKey::Github));
+    let github = Arc::new(FakeProvider::new(ProviderKey::GITHUB));
     github.answer(Ok(ProviderLogin {
         identity: ProviderIdentity {
-            provider: ProviderKey::Github,
+            provider: ProviderKey::GITHUB,
             subject: ProviderSubject::parse("583231").unwrap(),
             email: Some(Email::parse("ada@example.com").unwrap()),
             email_verified: true,

@@ -1,8 +1,9 @@
 //! `RedisStateStore` against a real Redis (`TEST_REDIS_URL`): atomic single use across
-//! connections, keys under the prefix with a TTL, expiry, and an outage that heals itself.
+//! connections, attempts counted across them, keys under the prefix with a TTL, expiry, and
+//! an outage that heals itself.
 
 use social_login_domain::{Spend, StateId};
-use social_login_ports::{Clock, StateStore, SystemClock};
+use social_login_ports::{AttemptKey, Clock, StateStore, SystemClock};
 use social_login_state_store::{RedisStateStore, RedisStateStoreConfig};
 use social_login_test_support::{FaultProxy, redis_url};
 use std::sync::Arc;
@@ -127,6 +128,78 @@ async fn an_outage_is_an_error_and_the_store_recovers_by_itself() {
     }
     let id = StateId::from_bytes(random_bytes());
     assert_eq!(store.spend(id, in_ten_minutes()).await, Ok(Spend::First));
+}
+
+fn attempt_key() -> AttemptKey {
+    let mut digest = [0; 32];
+    digest[..16].copy_from_slice(&random_bytes());
+    AttemptKey::from_digest(digest)
+}
+
+#[tokio::test]
+async fn attempts_counted_by_one_instance_count_on_another() {
+    let Some(url) = redis_url() else { return };
+    let prefix = prefix();
+    let (a, b) = (store(&url, &prefix), store(&url, &prefix));
+    let key = attempt_key();
+    let window = time::Duration::minutes(15);
+    assert_eq!(a.count_attempt(key, window).await.unwrap().count, 1);
+    assert_eq!(b.count_attempt(key, window).await.unwrap().count, 2);
+    b.clear_attempts(key).await.unwrap();
+    assert_eq!(a.count_attempt(key, window).await.unwrap().count, 1);
+}
+
+#[tokio::test]
+async fn an_attempt_count_is_one_key_under_the_prefix_that_expires_with_its_window() {
+    let Some(url) = redis_url() else { return };
+    let prefix = prefix();
+    let store = store(&url, &prefix);
+    let key = attempt_key();
+    store
+        .count_attempt(key, time::Duration::minutes(15))
+        .await
+        .unwrap();
+    let mut connection = raw(&url).await;
+    let keys: Vec<String> = redis::cmd("KEYS")
+        .arg(format!("{prefix}*"))
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    assert_eq!(keys, [format!("{prefix}attempts:{}", key.to_hex())]);
+    let ttl: i64 = redis::cmd("PTTL")
+        .arg(&keys[0])
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    assert!((890_000..=900_000).contains(&ttl), "{ttl} ms");
+}
+
+#[tokio::test]
+async fn a_count_left_without_expiry_gets_one_at_the_next_attempt() {
+    let Some(url) = redis_url() else { return };
+    let prefix = prefix();
+    let store = store(&url, &prefix);
+    let key = attempt_key();
+    // As a crash between INCR and PEXPIRE would leave it, were they two commands.
+    let mut connection = raw(&url).await;
+    let _: () = redis::cmd("SET")
+        .arg(format!("{prefix}attempts:{}", key.to_hex()))
+        .arg(7)
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    let attempts = store
+        .count_attempt(key, time::Duration::minutes(15))
+        .await
+        .unwrap();
+    assert_eq!(attempts.count, 8);
+    assert_eq!(attempts.window_left, time::Duration::minutes(15));
+    let ttl: i64 = redis::cmd("PTTL")
+        .arg(format!("{prefix}attempts:{}", key.to_hex()))
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    assert!(ttl > 0, "{ttl}");
 }
 
 #[test]

@@ -8,6 +8,7 @@ mod audit;
 mod deletion;
 mod disconnect;
 mod links;
+mod outbox;
 mod refresh;
 mod sign_in;
 mod users;
@@ -16,6 +17,7 @@ pub use audit::*;
 pub use deletion::*;
 pub use disconnect::*;
 pub use links::*;
+pub use outbox::*;
 pub use refresh::*;
 pub use sign_in::*;
 pub use users::*;
@@ -84,7 +86,16 @@ macro_rules! repository_contract {
             a_refused_write_records_no_event,
             a_provider_login_records_its_decision_then_the_login,
             reuse_detection_is_recorded_and_a_second_logout_is_not,
-            the_outbox_holds_only_subscribed_types_and_hands_out_the_oldest_once,
+            the_outbox_holds_only_subscribed_types_and_hands_out_the_oldest_due_first,
+            a_failed_event_waits_for_its_own_turn_while_the_others_go_out,
+            a_claim_holds_an_event_until_its_lease_runs_out,
+            of_concurrent_claims_each_event_goes_to_exactly_one,
+            a_probe_takes_the_event_whose_turn_comes_first_even_before_it_is_due,
+            a_dead_letter_is_kept_listed_and_never_claimed_until_redelivered,
+            events_written_before_the_bound_become_dead_letters_unless_claimed,
+            the_outbox_keeps_its_newest_pending_events_within_the_bound,
+            every_dead_letter_is_redelivered_in_batches,
+            rows_of_events_written_before_the_bound_are_forgotten,
             deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_grants,
             deleting_an_unknown_user_is_none_and_records_nothing,
             removing_a_link_hands_back_its_sealed_grant,

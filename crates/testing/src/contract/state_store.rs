@@ -1,7 +1,8 @@
-//! The state store port's contract: single use by one atomic step, under any concurrency.
+//! The state store port's contract: single use by one atomic step, under any concurrency;
+//! attempts counted one by one in a window that closes by itself and is never extended.
 
 use social_login_domain::{Spend, StateId};
-use social_login_ports::StateStore;
+use social_login_ports::{AttemptKey, StateStore};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -48,6 +49,78 @@ pub async fn of_twenty_concurrent_spends_exactly_one_is_first(store: Arc<dyn Sta
     assert_eq!(firsts, 1);
 }
 
+fn fresh_key() -> AttemptKey {
+    let mut digest = [0; 32];
+    digest[..16].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
+    digest[16..].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
+    AttemptKey::from_digest(digest)
+}
+
+const WINDOW: Duration = Duration::minutes(15);
+
+pub async fn attempts_are_counted_one_by_one_within_their_window(store: Arc<dyn StateStore>) {
+    let key = fresh_key();
+    for expected in 1..=3 {
+        let attempts = store.count_attempt(key, WINDOW).await.unwrap();
+        assert_eq!(attempts.count, expected);
+        assert!(
+            attempts.window_left > WINDOW - Duration::minutes(1) && attempts.window_left <= WINDOW,
+            "{:?}",
+            attempts.window_left
+        );
+    }
+}
+
+pub async fn keys_are_counted_apart(store: Arc<dyn StateStore>) {
+    let (one, other) = (fresh_key(), fresh_key());
+    store.count_attempt(one, WINDOW).await.unwrap();
+    store.count_attempt(one, WINDOW).await.unwrap();
+    assert_eq!(store.count_attempt(other, WINDOW).await.unwrap().count, 1);
+}
+
+pub async fn a_cleared_key_counts_from_one_again(store: Arc<dyn StateStore>) {
+    let key = fresh_key();
+    store.count_attempt(key, WINDOW).await.unwrap();
+    store.count_attempt(key, WINDOW).await.unwrap();
+    assert_eq!(store.clear_attempts(key).await, Ok(()));
+    assert_eq!(store.count_attempt(key, WINDOW).await.unwrap().count, 1);
+    // Clearing a key nobody counted is no error.
+    assert_eq!(store.clear_attempts(fresh_key()).await, Ok(()));
+}
+
+pub async fn later_attempts_never_extend_the_window(store: Arc<dyn StateStore>) {
+    let key = fresh_key();
+    store.count_attempt(key, WINDOW).await.unwrap();
+    let later = store.count_attempt(key, Duration::hours(24)).await.unwrap();
+    assert_eq!(later.count, 2);
+    assert!(later.window_left <= WINDOW, "{:?}", later.window_left);
+}
+
+pub async fn a_window_closes_by_itself(store: Arc<dyn StateStore>) {
+    let key = fresh_key();
+    let short = Duration::milliseconds(300);
+    store.count_attempt(key, short).await.unwrap();
+    assert_eq!(store.count_attempt(key, short).await.unwrap().count, 2);
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    assert_eq!(store.count_attempt(key, short).await.unwrap().count, 1);
+}
+
+pub async fn of_twenty_concurrent_attempts_each_gets_its_own_count(store: Arc<dyn StateStore>) {
+    let key = fresh_key();
+    let attempts: Vec<_> = (0..20)
+        .map(|_| {
+            let store = store.clone();
+            tokio::spawn(async move { store.count_attempt(key, WINDOW).await })
+        })
+        .collect();
+    let mut counts = Vec::new();
+    for attempt in attempts {
+        counts.push(attempt.await.expect("attempt task").unwrap().count);
+    }
+    counts.sort_unstable();
+    assert_eq!(counts, (1..=20).collect::<Vec<u64>>());
+}
+
 pub async fn a_reachable_store_answers_ping(store: Arc<dyn StateStore>) {
     assert_eq!(store.ping().await, Ok(()));
 }
@@ -61,6 +134,12 @@ macro_rules! state_store_contract {
             an_id_is_spent_once,
             ids_are_spent_independently,
             of_twenty_concurrent_spends_exactly_one_is_first,
+            attempts_are_counted_one_by_one_within_their_window,
+            keys_are_counted_apart,
+            a_cleared_key_counts_from_one_again,
+            later_attempts_never_extend_the_window,
+            a_window_closes_by_itself,
+            of_twenty_concurrent_attempts_each_gets_its_own_count,
             a_reachable_store_answers_ping,
         );
     };

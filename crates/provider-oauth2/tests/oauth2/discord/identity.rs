@@ -9,7 +9,7 @@ async fn a_migrated_user_signs_in_with_a_verified_email_and_the_default_avatar()
     let sim = FX.start().await;
     let login = FX.flow().sign_in(&provider(&sim)).await.unwrap();
     let identity = login.identity;
-    assert_eq!(identity.provider, ProviderKey::Discord);
+    assert_eq!(identity.provider, ProviderKey::DISCORD);
     assert_eq!(identity.subject.as_str(), "1047859021147058176");
     assert_eq!(
         identity.email.as_ref().map(|e| e.as_str()),

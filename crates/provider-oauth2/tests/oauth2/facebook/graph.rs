@@ -11,7 +11,7 @@ use social_login_simulator::{Endpoint, Fault, Provider};
 
 #[test]
 fn the_public_endpoints_name_one_pinned_graph_version() {
-    let spec = built_in_spec(ProviderKey::Facebook).unwrap();
+    let spec = built_in_spec(ProviderKey::FACEBOOK).unwrap();
     let endpoints = &spec.endpoints;
     let revocation = spec.revocation.as_ref().map(|rules| rules.url.as_str());
     let userinfo = endpoints.userinfo.as_deref();

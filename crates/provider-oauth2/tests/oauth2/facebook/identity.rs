@@ -9,7 +9,7 @@ async fn a_user_signs_in_with_an_email_that_is_never_verified() {
     let sim = FX.start().await;
     let login = FX.flow().sign_in(&provider(&sim)).await.unwrap();
     let identity = login.identity;
-    assert_eq!(identity.provider, ProviderKey::Facebook);
+    assert_eq!(identity.provider, ProviderKey::FACEBOOK);
     assert_eq!(identity.subject.as_str(), "10229876543210987");
     assert_eq!(
         identity.email.as_ref().map(|e| e.as_str()),

@@ -101,7 +101,7 @@ fn a_full_file_sets_every_field() {
         Some("https://auth.example.com")
     );
 
-    let github = settings.provider(ProviderKey::Github).unwrap();
+    let github = settings.provider(ProviderKey::GITHUB).unwrap();
     assert_eq!(github.client_id, "gh-client");
     assert_eq!(
         github.client_secret.expose_secret(),
@@ -120,22 +120,22 @@ fn a_full_file_sets_every_field() {
     assert_eq!(github.endpoints.revocation.as_deref(), Some(revocation));
     let adapter = github.adapter_settings();
     assert_eq!(adapter.endpoints.revocation.as_deref(), Some(revocation));
-    assert!(!settings.provider(ProviderKey::Linkedin).unwrap().pkce);
+    assert!(!settings.provider(ProviderKey::LINKEDIN).unwrap().pkce);
     // Configured but disabled: present in the table, absent for the API.
     assert!(
         settings
             .oauth_providers
-            .get(ProviderKey::Microsoft)
+            .get(ProviderKey::MICROSOFT)
             .is_some()
     );
-    assert!(settings.provider(ProviderKey::Microsoft).is_none());
+    assert!(settings.provider(ProviderKey::MICROSOFT).is_none());
     let enabled: Vec<ProviderKey> = settings.enabled_providers().map(|(key, _)| key).collect();
     assert_eq!(
         enabled,
         [
-            ProviderKey::Github,
-            ProviderKey::Linkedin,
-            ProviderKey::Apple
+            ProviderKey::GITHUB,
+            ProviderKey::LINKEDIN,
+            ProviderKey::APPLE
         ]
     );
 }
@@ -234,7 +234,7 @@ fn a_secret_in_a_field_of_the_wrong_shape_is_not_echoed() {
 #[test]
 fn debug_output_hides_every_secret() {
     let mut settings = Settings::from_toml(&full_toml()).unwrap();
-    *settings.oauth_providers.slot_mut(ProviderKey::Google) = Some(ProviderConfig::new(
+    *settings.oauth_providers.slot_mut(ProviderKey::GOOGLE) = Some(ProviderConfig::new(
         "g-id",
         "google-client-secret-value",
         "https://a/cb",

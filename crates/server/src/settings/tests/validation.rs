@@ -12,7 +12,7 @@ fn valid() -> Settings {
 fn github(settings: &mut Settings) -> &mut ProviderConfig {
     settings
         .oauth_providers
-        .slot_mut(ProviderKey::Github)
+        .slot_mut(ProviderKey::GITHUB)
         .as_mut()
         .unwrap()
 }
@@ -174,7 +174,7 @@ fn every_rule_reports_the_field_it_checks() {
             github(s).endpoints.token = Some("ftp://x/token".into());
         }),
         ("oauth_providers.linkedin.endpoints.emails", |s| {
-            let linkedin = s.oauth_providers.slot_mut(ProviderKey::Linkedin);
+            let linkedin = s.oauth_providers.slot_mut(ProviderKey::LINKEDIN);
             linkedin.as_mut().unwrap().endpoints.emails = Some("https://x/e".into());
         }),
         ("oauth_providers.github.endpoints.revocation", |s| {
@@ -415,7 +415,7 @@ fn pkce_off_for_a_provider_that_requires_it_is_ignored_and_the_warning_says_so()
     let mut settings = Settings::with_secret_key(SECRET);
     let mut twitter = ProviderConfig::new("x-client", "x-secret", "https://app.example.com/cb");
     twitter.pkce = false;
-    *settings.oauth_providers.slot_mut(ProviderKey::Twitter) = Some(twitter);
+    *settings.oauth_providers.slot_mut(ProviderKey::TWITTER) = Some(twitter);
     settings.validate().unwrap();
     let warnings = settings.warnings();
     let about_x: Vec<&String> = warnings
@@ -457,7 +457,7 @@ fn a_pool_size_on_sqlite_is_a_warning_and_on_postgres_is_not() {
 #[test]
 fn a_loopback_http_redirect_is_not_a_warning() {
     let mut settings = Settings::with_secret_key(SECRET);
-    *settings.oauth_providers.slot_mut(ProviderKey::Github) = Some(ProviderConfig::new(
+    *settings.oauth_providers.slot_mut(ProviderKey::GITHUB) = Some(ProviderConfig::new(
         "id",
         "secret",
         "http://127.0.0.1:8080/auth/callback/github",
@@ -499,7 +499,7 @@ fn the_shipped_example_configuration_is_valid_once_its_secret_is_replaced() {
     settings.secret_key = social_login_security::generate_secret_key().into();
     settings.validate().unwrap();
     assert!(settings.warnings().is_empty(), "{:?}", settings.warnings());
-    assert!(settings.provider(ProviderKey::Github).is_some());
+    assert!(settings.provider(ProviderKey::GITHUB).is_some());
     assert!(settings.database.url.starts_with("sqlite:"));
 }
 

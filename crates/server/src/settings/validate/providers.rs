@@ -19,7 +19,18 @@ pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
             errors.push(field, problem.message);
         }
         check_client_ids(key, &config.client_ids, errors);
+        if config.id_token_nonce.is_some() && !native_sign_in(key) {
+            errors.push(
+                format!("oauth_providers.{key}.id_token_nonce"),
+                "only google, microsoft and apple accept id_tokens from apps",
+            );
+        }
     }
+}
+
+/// Whether the declaration of `key` lets apps present their id_tokens.
+fn native_sign_in(key: ProviderKey) -> bool {
+    built_in_spec(key).is_some_and(|spec| spec.native_sign_in())
 }
 
 /// Most client ids accepted in one provider's `client_ids`: a web, an iOS and an Android
@@ -32,8 +43,7 @@ fn check_client_ids(key: ProviderKey, client_ids: &[String], errors: &mut Config
     if client_ids.is_empty() {
         return;
     }
-    // The providers whose declaration lets apps present their id_tokens.
-    if !built_in_spec(key).is_some_and(|spec| spec.native_sign_in()) {
+    if !native_sign_in(key) {
         errors.push(
             field,
             "only google, microsoft and apple accept id_tokens from apps",

@@ -1,5 +1,5 @@
-//! Audit events (written with the change they record, or not at all) and the webhook
-//! outbox (only the subscribed types, claimed oldest first, one claim at a time).
+//! Audit events (written with the change they record, or not at all) and what they queue
+//! for the webhooks (only the subscribed types; the outbox's own rules: `outbox`).
 
 use super::Repository;
 use super::fixtures::{new_link, new_user, now, provider_identity, sign_in, store_token};
@@ -36,15 +36,15 @@ pub async fn each_write_records_its_event_and_the_list_is_newest_first(repo: Arc
         .await
         .unwrap();
     repo.add_link(
-        new_link(ada.id, ProviderKey::Github, "gh-1"),
+        new_link(ada.id, ProviderKey::GITHUB, "gh-1"),
         audit(3, EventSet::NONE),
     )
     .await
     .unwrap();
     repo.remove_link(
         ada.id,
-        ProviderKey::Github,
-        ProviderKey::ALL.to_vec(),
+        ProviderKey::GITHUB,
+        ProviderKey::BUILT_IN.to_vec(),
         audit(4, EventSet::NONE),
     )
     .await
@@ -59,8 +59,8 @@ pub async fn each_write_records_its_event_and_the_list_is_newest_first(repo: Arc
         listed,
         [
             (AuditEventType::SessionLogout, None),
-            (AuditEventType::AccountUnlinked, Some(ProviderKey::Github)),
-            (AuditEventType::AccountLinked, Some(ProviderKey::Github)),
+            (AuditEventType::AccountUnlinked, Some(ProviderKey::GITHUB)),
+            (AuditEventType::AccountLinked, Some(ProviderKey::GITHUB)),
             (AuditEventType::UserLogin, None),
             (AuditEventType::UserRegistered, None),
         ]
@@ -81,7 +81,7 @@ pub async fn each_write_records_its_event_and_the_list_is_newest_first(repo: Arc
 
 pub async fn a_refused_write_records_no_event(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), false);
-    let link = new_link(ada.id, ProviderKey::Github, "gh-1");
+    let link = new_link(ada.id, ProviderKey::GITHUB, "gh-1");
     repo.create_user(ada.clone(), Some(link), audit(1, EventSet::all()))
         .await
         .unwrap();
@@ -97,14 +97,14 @@ pub async fn a_refused_write_records_no_event(repo: Arc<dyn Repository>) {
     let last_link = repo
         .remove_link(
             ada.id,
-            ProviderKey::Github,
-            ProviderKey::ALL.to_vec(),
+            ProviderKey::GITHUB,
+            ProviderKey::BUILT_IN.to_vec(),
             audit(3, EventSet::all()),
         )
         .await;
     assert!(matches!(last_link, Err(RemoveLinkError::Refused(_))));
     let mut squatter = sign_in(provider_identity(
-        ProviderKey::Google,
+        ProviderKey::GOOGLE,
         "g-1",
         Some("ada@example.com"),
         true,
@@ -119,22 +119,19 @@ pub async fn a_refused_write_records_no_event(repo: Arc<dyn Repository>) {
     assert!(kinds(&repo, twin.id).await.is_empty());
     // What was refused queued nothing either: only the registration waits.
     let claimed = repo
-        .claim_next(now() + Duration::minutes(1), Duration::seconds(30))
+        .claim_due(now() + Duration::minutes(1), Duration::seconds(30), 8)
         .await
-        .unwrap()
-        .expect("the registration is queued");
-    assert_eq!(claimed.event.kind, AuditEventType::UserRegistered);
-    repo.remove(claimed.event.id).await.unwrap();
+        .unwrap();
+    let kinds: Vec<_> = claimed.iter().map(|pending| pending.event.kind).collect();
     assert_eq!(
-        repo.claim_next(now() + Duration::minutes(1), Duration::seconds(30))
-            .await
-            .unwrap(),
-        None
+        kinds,
+        [AuditEventType::UserRegistered],
+        "the registration alone"
     );
 }
 
 pub async fn a_provider_login_records_its_decision_then_the_login(repo: Arc<dyn Repository>) {
-    let identity = provider_identity(ProviderKey::Google, "g-7", Some("grace@example.com"), true);
+    let identity = provider_identity(ProviderKey::GOOGLE, "g-7", Some("grace@example.com"), true);
     let mut first = sign_in(identity.clone());
     first.audit = audit(1, EventSet::NONE);
     let grace = repo.sign_in_with_provider(first).await.unwrap().user.id;
@@ -144,7 +141,7 @@ pub async fn a_provider_login_records_its_decision_then_the_login(repo: Arc<dyn 
 
     let events = repo.list_events(grace, 100).await.unwrap();
     let listed: Vec<_> = events.iter().map(|e| (e.kind, e.provider)).collect();
-    let google = Some(ProviderKey::Google);
+    let google = Some(ProviderKey::GOOGLE);
     assert_eq!(
         listed,
         [
@@ -156,7 +153,7 @@ pub async fn a_provider_login_records_its_decision_then_the_login(repo: Arc<dyn 
 
     // Auto-linking to the email's owner records the link, then the login.
     let mut linking = sign_in(provider_identity(
-        ProviderKey::Github,
+        ProviderKey::GITHUB,
         "gh-7",
         Some("grace@example.com"),
         true,
@@ -166,7 +163,7 @@ pub async fn a_provider_login_records_its_decision_then_the_login(repo: Arc<dyn 
     repo.sign_in_with_provider(linking).await.unwrap();
     let latest: Vec<_> = repo.list_events(grace, 2).await.unwrap();
     let latest: Vec<_> = latest.iter().map(|e| (e.kind, e.provider)).collect();
-    let github = Some(ProviderKey::Github);
+    let github = Some(ProviderKey::GITHUB);
     assert_eq!(
         latest,
         [
@@ -219,7 +216,7 @@ pub async fn reuse_detection_is_recorded_and_a_second_logout_is_not(repo: Arc<dy
     );
 }
 
-pub async fn the_outbox_holds_only_subscribed_types_and_hands_out_the_oldest_once(
+pub async fn the_outbox_holds_only_subscribed_types_and_hands_out_the_oldest_due_first(
     repo: Arc<dyn Repository>,
 ) {
     let wanted: EventSet = [
@@ -234,7 +231,7 @@ pub async fn the_outbox_holds_only_subscribed_types_and_hands_out_the_oldest_onc
         .unwrap();
     store_token(&*repo, ada.id, super::fixtures::token_hash(1)).await;
     repo.add_link(
-        new_link(ada.id, ProviderKey::Github, "gh-1"),
+        new_link(ada.id, ProviderKey::GITHUB, "gh-1"),
         audit(2, wanted),
     )
     .await
@@ -242,58 +239,22 @@ pub async fn the_outbox_holds_only_subscribed_types_and_hands_out_the_oldest_onc
     let lease = Duration::seconds(30);
     let at = now() + Duration::seconds(10);
 
-    let first = repo.claim_next(at, lease).await.unwrap().expect("queued");
-    assert_eq!(first.event.kind, AuditEventType::UserRegistered);
-    assert_eq!(first.attempts, 1);
-    assert_eq!(first.event.origin.ip, Some("203.0.113.7".parse().unwrap()));
+    let first = repo.claim_due(at, lease, 1).await.unwrap();
+    assert_eq!(first.len(), 1);
+    assert_eq!(first[0].event.kind, AuditEventType::UserRegistered);
+    assert_eq!(first[0].attempts, 0, "a claim is no attempt");
     assert_eq!(
-        repo.claim_next(at, lease).await.unwrap(),
-        None,
-        "the head is claimed: nobody else gets it, nor anything after it"
+        first[0].event.origin.ip,
+        Some("203.0.113.7".parse().unwrap())
     );
-
-    // A failure puts it back, due later; until then nothing is handed out.
-    repo.retry_at(first.event.id, at + Duration::seconds(5))
-        .await
-        .unwrap();
+    let next = repo.claim_due(at, lease, 8).await.unwrap();
+    let kinds: Vec<_> = next.iter().map(|pending| pending.event.kind).collect();
     assert_eq!(
-        repo.claim_next(at + Duration::seconds(4), lease)
-            .await
-            .unwrap(),
-        None
+        kinds,
+        [AuditEventType::AccountLinked],
+        "a claimed event holds back nothing; the login was not subscribed"
     );
-    let again = repo
-        .claim_next(at + Duration::seconds(5), lease)
-        .await
-        .unwrap()
-        .expect("due again");
-    assert_eq!((again.event.id, again.attempts), (first.event.id, 2));
-
-    // A claim whose instance died runs out, and another takes the event over.
-    let taken_over = repo
-        .claim_next(at + Duration::seconds(5) + lease, lease)
-        .await
-        .unwrap()
-        .expect("the lease ran out");
-    assert_eq!(
-        (taken_over.event.id, taken_over.attempts),
-        (first.event.id, 3)
-    );
-
-    repo.remove(first.event.id).await.unwrap();
-    let next = repo
-        .claim_next(at + Duration::minutes(5), lease)
-        .await
-        .unwrap()
-        .expect("the link is next; the login was not subscribed");
-    assert_eq!(next.event.kind, AuditEventType::AccountLinked);
-    repo.remove(next.event.id).await.unwrap();
-    assert_eq!(
-        repo.claim_next(at + Duration::minutes(5), lease)
-            .await
-            .unwrap(),
-        None
-    );
+    assert!(repo.claim_due(at, lease, 8).await.unwrap().is_empty());
 }
 
 pub async fn pruning_deletes_only_events_older_than_the_bound(repo: Arc<dyn Repository>) {

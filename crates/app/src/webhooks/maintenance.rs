@@ -1,0 +1,62 @@
+//! The outbox's upkeep, every few seconds on each instance: events older than
+//! [`DEAD_AFTER`] become dead letters, the pending events are held to
+//! [`DeliveryLimits::max_pending`](super::DeliveryLimits), rows of pruned events go, and the
+//! gauges are refreshed. Every step is idempotent, so instances need no coordination.
+
+use super::delivery::dead_lettered;
+use super::{DEAD_AFTER, WebhookDelivery};
+use crate::AppError;
+use crate::usecases::tokens::AUDIT_RETENTION;
+use social_login_ports::OutboxCounts;
+use tracing::warn;
+
+/// Rows each step touches at most per run (the next run goes on).
+const BATCH: u64 = 1_000;
+
+impl WebhookDelivery {
+    /// One round of upkeep; returns the counts after it.
+    pub async fn maintain(&self) -> Result<OutboxCounts, AppError> {
+        let now = self.clock.now();
+        let expired = self
+            .outbox
+            .dead_letter_written_before(now - DEAD_AFTER, now, "not delivered within 3 days", BATCH)
+            .await?;
+        if expired > 0 {
+            dead_lettered("age", expired);
+            warn!(
+                expired,
+                "webhook events not delivered within 3 days were dead-lettered"
+            );
+        }
+        let mut counts = self.outbox.counts().await?;
+        let max_pending = self.limits.max_pending;
+        if counts.pending > max_pending {
+            // The bound is kept here, not in the login's transaction, which must never
+            // wait on a count or fail because the receiver is away.
+            let overflow = self
+                .outbox
+                .dead_letter_beyond(
+                    max_pending,
+                    now,
+                    "outbox full",
+                    counts.pending - max_pending,
+                )
+                .await?;
+            dead_lettered("outbox_full", overflow);
+            warn!(
+                overflow,
+                max_pending, "webhook outbox full: its oldest events were dead-lettered"
+            );
+            counts = self.outbox.counts().await?;
+        }
+        self.outbox
+            .forget_written_before(now - AUDIT_RETENTION, BATCH)
+            .await?;
+        #[allow(clippy::cast_precision_loss, reason = "a gauge is a float")]
+        {
+            metrics::gauge!("social_login_webhook_outbox_pending").set(counts.pending as f64);
+            metrics::gauge!("social_login_webhook_outbox_dead").set(counts.dead as f64);
+        }
+        Ok(counts)
+    }
+}

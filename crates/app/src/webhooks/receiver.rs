@@ -1,0 +1,89 @@
+//! Whether the receiver seems away, as this instance saw it, and when to probe it next.
+//!
+//! In-process on purpose: it only paces this instance's own requests; which event goes to
+//! whom is settled by the outbox's claims in the database.
+
+use super::{AWAY_AFTER, PROBE_EVERY};
+use time::OffsetDateTime;
+
+#[derive(Debug, Default)]
+pub(super) struct Receiver {
+    /// Attempts in a row that found it unavailable.
+    unavailable_in_a_row: u32,
+    last_probe: Option<OffsetDateTime>,
+}
+
+/// What this instance may send now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Turn {
+    /// Every due event, as slots allow.
+    Due,
+    /// One probe (the receiver seems away and the last probe is old enough).
+    Probe,
+    /// Nothing until the next probe.
+    Wait,
+}
+
+impl Receiver {
+    pub(super) fn away(&self) -> bool {
+        self.unavailable_in_a_row >= AWAY_AFTER
+    }
+
+    /// The turn at `now`; taking a probe starts the next period.
+    pub(super) fn turn(&mut self, now: OffsetDateTime) -> Turn {
+        if !self.away() {
+            return Turn::Due;
+        }
+        if self.last_probe.is_some_and(|at| now - at < PROBE_EVERY) {
+            return Turn::Wait;
+        }
+        self.last_probe = Some(now);
+        Turn::Probe
+    }
+
+    /// It answered (2xx or a refusal of one event): it is there. True if it was away.
+    pub(super) fn answered(&mut self) -> bool {
+        let was_away = self.away();
+        self.unavailable_in_a_row = 0;
+        was_away
+    }
+
+    /// No answer, or "unavailable". True when this makes it count as away (the first probe
+    /// then comes one period later).
+    pub(super) fn unavailable(&mut self, now: OffsetDateTime) -> bool {
+        let was_away = self.away();
+        self.unavailable_in_a_row = self.unavailable_in_a_row.saturating_add(1);
+        if !was_away && self.away() {
+            self.last_probe = Some(now);
+            return true;
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::Duration;
+
+    #[test]
+    fn a_receiver_is_away_after_three_unavailable_answers_in_a_row_and_back_at_any_answer() {
+        let now = OffsetDateTime::UNIX_EPOCH;
+        let mut receiver = Receiver::default();
+        assert!(!receiver.unavailable(now));
+        receiver.answered();
+        assert!(!receiver.unavailable(now));
+        assert!(!receiver.unavailable(now));
+        assert_eq!(receiver.turn(now), Turn::Due, "two in a row is a blip");
+        assert!(receiver.unavailable(now));
+        assert_eq!(receiver.turn(now), Turn::Wait);
+        assert_eq!(receiver.turn(now + PROBE_EVERY), Turn::Probe);
+        assert_eq!(
+            receiver.turn(now + PROBE_EVERY + Duration::seconds(1)),
+            Turn::Wait
+        );
+        assert_eq!(receiver.turn(now + PROBE_EVERY * 2), Turn::Probe);
+        assert!(receiver.answered(), "it was away");
+        assert_eq!(receiver.turn(now + PROBE_EVERY * 2), Turn::Due);
+    }
+}

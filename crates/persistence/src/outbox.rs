@@ -1,0 +1,257 @@
+//! The webhook outbox on sea-orm (PostgreSQL, and SQLite for tooling): the statements of
+//! `outbox_sql`, with their values, on the pool.
+
+use crate::SeaOrmRepository;
+use crate::audit::{from_row, unix_ms};
+use crate::entity::audit_event;
+use crate::error::repository_error;
+use crate::outbox_sql::{self as sql, id_bound};
+use async_trait::async_trait;
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, FromQueryResult, QueryFilter,
+    QueryResult, Statement, Value,
+};
+use social_login_domain::AuditEventId;
+use social_login_ports::{
+    DeadLetter, Failure, OutboxCounts, PendingDelivery, RepositoryError, WebhookOutbox,
+};
+use time::{Duration, OffsetDateTime};
+
+/// `sql` with `values`, in the placeholders of `backend`.
+pub(crate) fn statement(backend: DbBackend, sql: &str, values: Vec<Value>) -> Statement {
+    let text = match backend {
+        DbBackend::Postgres => sql::postgres(sql),
+        _ => sql.to_owned(),
+    };
+    Statement::from_sql_and_values(backend, text, values)
+}
+
+fn count(value: u64) -> Value {
+    i64::try_from(value).unwrap_or(i64::MAX).into()
+}
+
+fn attempts(failure: &Failure) -> Value {
+    i32::try_from(failure.attempts).unwrap_or(i32::MAX).into()
+}
+
+fn number(row: &QueryResult, column: &str) -> Result<u64, RepositoryError> {
+    let value: i64 = row.try_get("", column).map_err(repository_error)?;
+    Ok(u64::try_from(value).unwrap_or(0))
+}
+
+fn dead_letter(row: &QueryResult) -> Result<DeadLetter, RepositoryError> {
+    let event = audit_event::Model::from_query_result(row, "").map_err(repository_error)?;
+    let dead_at_ms: i64 = row.try_get("", "dead_at_ms").map_err(repository_error)?;
+    let attempts: i32 = row.try_get("", "attempts").map_err(repository_error)?;
+    Ok(DeadLetter {
+        event: from_row(event)?,
+        attempts: u32::try_from(attempts).unwrap_or(0),
+        dead_at: crate::audit::from_unix_ms(dead_at_ms),
+        last_error: row.try_get("", "last_error").map_err(repository_error)?,
+    })
+}
+
+impl SeaOrmRepository {
+    async fn run(&self, sql: &str, values: Vec<Value>) -> Result<u64, RepositoryError> {
+        let db = self.connection();
+        let done = db
+            .execute_raw(statement(db.get_database_backend(), sql, values))
+            .await
+            .map_err(repository_error)?;
+        Ok(done.rows_affected())
+    }
+
+    async fn rows(
+        &self,
+        sql: &str,
+        values: Vec<Value>,
+    ) -> Result<Vec<QueryResult>, RepositoryError> {
+        let db = self.connection();
+        db.query_all_raw(statement(db.get_database_backend(), sql, values))
+            .await
+            .map_err(repository_error)
+    }
+
+    /// Claims up to `limit` rows due by `due_by`, and reads their events.
+    async fn claim(
+        &self,
+        now: OffsetDateTime,
+        due_by: i64,
+        lease: Duration,
+        limit: u32,
+    ) -> Result<Vec<PendingDelivery>, RepositoryError> {
+        let values = vec![
+            unix_ms(now + lease).into(),
+            due_by.into(),
+            unix_ms(now).into(),
+            i64::from(limit).into(),
+        ];
+        let mut claimed = Vec::new();
+        for row in self.rows(sql::CLAIM, values).await? {
+            let next: i64 = row
+                .try_get("", "next_attempt_ms")
+                .map_err(repository_error)?;
+            let seq: i64 = row.try_get("", "seq").map_err(repository_error)?;
+            let event_id: uuid::Uuid = row.try_get("", "event_id").map_err(repository_error)?;
+            let attempts: i32 = row.try_get("", "attempts").map_err(repository_error)?;
+            claimed.push(((next, seq), event_id, u32::try_from(attempts).unwrap_or(0)));
+        }
+        // RETURNING has no order: the soonest due first, then the oldest.
+        claimed.sort_unstable_by_key(|(turn, _, _)| *turn);
+        let ids: Vec<uuid::Uuid> = claimed.iter().map(|(_, id, _)| *id).collect();
+        let events = audit_event::Entity::find()
+            .filter(audit_event::Column::Id.is_in(ids))
+            .all(self.connection())
+            .await
+            .map_err(repository_error)?;
+        let mut pending = Vec::with_capacity(claimed.len());
+        for (_, event_id, attempts) in claimed {
+            match events.iter().find(|event| event.id == event_id) {
+                Some(event) => pending.push(PendingDelivery {
+                    event: from_row(event.clone())?,
+                    attempts,
+                }),
+                // Its event is gone (pruned, or deleted by hand): nothing left to send.
+                None => self.remove(AuditEventId::from_uuid(event_id)).await?,
+            }
+        }
+        Ok(pending)
+    }
+}
+
+#[async_trait]
+impl WebhookOutbox for SeaOrmRepository {
+    async fn claim_due(
+        &self,
+        now: OffsetDateTime,
+        lease: Duration,
+        limit: u32,
+    ) -> Result<Vec<PendingDelivery>, RepositoryError> {
+        self.claim(now, unix_ms(now), lease, limit).await
+    }
+
+    async fn claim_probe(
+        &self,
+        now: OffsetDateTime,
+        lease: Duration,
+    ) -> Result<Option<PendingDelivery>, RepositoryError> {
+        let claimed = self.claim(now, sql::NEVER - 1, lease, 1).await?;
+        Ok(claimed.into_iter().next())
+    }
+
+    async fn remove(&self, id: AuditEventId) -> Result<(), RepositoryError> {
+        self.run(sql::DELETE, vec![id.as_uuid().into()])
+            .await
+            .map(drop)
+    }
+
+    async fn retry_at(
+        &self,
+        id: AuditEventId,
+        at: OffsetDateTime,
+        failure: Failure,
+    ) -> Result<(), RepositoryError> {
+        let values = vec![
+            id.as_uuid().into(),
+            unix_ms(at).into(),
+            attempts(&failure),
+            failure.error.into(),
+        ];
+        self.run(sql::RETRY, values).await.map(drop)
+    }
+
+    async fn dead_letter(
+        &self,
+        id: AuditEventId,
+        now: OffsetDateTime,
+        failure: Failure,
+    ) -> Result<(), RepositoryError> {
+        let values = vec![
+            id.as_uuid().into(),
+            unix_ms(now).into(),
+            attempts(&failure),
+            failure.error.into(),
+        ];
+        self.run(sql::DEAD_LETTER, values).await.map(drop)
+    }
+
+    async fn dead_letter_written_before(
+        &self,
+        before: OffsetDateTime,
+        now: OffsetDateTime,
+        reason: &str,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        let values = vec![
+            id_bound(before).into(),
+            unix_ms(now).into(),
+            reason.into(),
+            count(limit),
+        ];
+        self.run(sql::DEAD_LETTER_BEFORE, values).await
+    }
+
+    async fn dead_letter_beyond(
+        &self,
+        keep: u64,
+        now: OffsetDateTime,
+        reason: &str,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        let values = vec![
+            count(keep),
+            unix_ms(now).into(),
+            reason.into(),
+            count(limit),
+        ];
+        self.run(sql::DEAD_LETTER_BEYOND, values).await
+    }
+
+    async fn counts(&self) -> Result<OutboxCounts, RepositoryError> {
+        let mut counts = [0; 2];
+        for (slot, sql) in counts.iter_mut().zip([sql::COUNT_PENDING, sql::COUNT_DEAD]) {
+            if let Some(row) = self.rows(sql, Vec::new()).await?.first() {
+                *slot = number(row, "n")?;
+            }
+        }
+        Ok(OutboxCounts {
+            pending: counts[0],
+            dead: counts[1],
+        })
+    }
+
+    async fn dead_letters(&self, limit: u64) -> Result<Vec<DeadLetter>, RepositoryError> {
+        self.rows(sql::DEAD_LETTERS, vec![count(limit)])
+            .await?
+            .iter()
+            .map(dead_letter)
+            .collect()
+    }
+
+    async fn redeliver(
+        &self,
+        id: AuditEventId,
+        now: OffsetDateTime,
+    ) -> Result<bool, RepositoryError> {
+        let values = vec![id.as_uuid().into(), unix_ms(now).into()];
+        Ok(self.run(sql::REDELIVER, values).await? > 0)
+    }
+
+    async fn redeliver_dead(
+        &self,
+        now: OffsetDateTime,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        let values = vec![unix_ms(now).into(), count(limit)];
+        self.run(sql::REDELIVER_DEAD, values).await
+    }
+
+    async fn forget_written_before(
+        &self,
+        before: OffsetDateTime,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        let values = vec![id_bound(before).into(), count(limit)];
+        self.run(sql::FORGET_BEFORE, values).await
+    }
+}

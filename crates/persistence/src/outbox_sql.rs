@@ -1,0 +1,100 @@
+//! The webhook outbox's statements, written once for both adapters: SQLite's text as is,
+//! PostgreSQL's with `$n` placeholders ([`postgres`]). Every one is in the `EXPLAIN` tests.
+//!
+//! Times are Unix milliseconds. A dead letter (`dead_at_ms` set) is never due: its next
+//! attempt is [`NEVER`], so the claim's index range excludes it.
+
+/// The next attempt of a dead letter.
+pub(crate) const NEVER: i64 = i64::MAX;
+
+pub(crate) const INSERT: &str = "INSERT INTO webhook_outbox (event_id, attempts, \
+     next_attempt_ms, locked_until_ms) VALUES (?1, 0, ?2, 0)";
+
+/// ?1 lease end, ?2 due by (below [`NEVER`], which keeps dead letters out through the
+/// index range), ?3 now, ?4 how many. `/*lock*/` becomes `FOR UPDATE SKIP LOCKED` on
+/// PostgreSQL: a concurrent claimant skips the rows this one is taking (and re-checks the
+/// lease of the rows it does take); SQLite runs one writer at a time.
+pub(crate) const CLAIM: &str = "UPDATE webhook_outbox SET locked_until_ms = ?1 \
+     WHERE seq IN (SELECT seq FROM webhook_outbox WHERE next_attempt_ms <= ?2 \
+     AND locked_until_ms <= ?3 ORDER BY next_attempt_ms, seq \
+     LIMIT ?4 /*lock*/) RETURNING next_attempt_ms, seq, event_id, attempts";
+
+/// ?1 event, ?2 next attempt, ?3 attempts, ?4 error.
+pub(crate) const RETRY: &str = "UPDATE webhook_outbox SET next_attempt_ms = ?2, \
+     locked_until_ms = 0, attempts = ?3, last_error = ?4 \
+     WHERE event_id = ?1 AND dead_at_ms IS NULL";
+
+/// ?1 event, ?2 now, ?3 attempts, ?4 error.
+pub(crate) const DEAD_LETTER: &str = "UPDATE webhook_outbox SET dead_at_ms = ?2, \
+     next_attempt_ms = 9223372036854775807, locked_until_ms = 0, attempts = ?3, \
+     last_error = ?4 WHERE event_id = ?1 AND dead_at_ms IS NULL";
+
+pub(crate) const DELETE: &str = "DELETE FROM webhook_outbox WHERE event_id = ?1";
+
+/// ?1 bound (event ids are time-ordered UUIDv7: "written before" is "smaller id"), ?2 now,
+/// ?3 reason, ?4 how many. A range of `(dead_at_ms, event_id)`: only old pending rows are
+/// read, never the old dead letters.
+pub(crate) const DEAD_LETTER_BEFORE: &str = "UPDATE webhook_outbox SET dead_at_ms = ?2, \
+     next_attempt_ms = 9223372036854775807, last_error = COALESCE(last_error, ?3) \
+     WHERE seq IN (SELECT seq FROM webhook_outbox WHERE dead_at_ms IS NULL \
+     AND event_id < ?1 AND locked_until_ms <= ?2 LIMIT ?4)";
+
+/// ?1 how many to keep (the newest), ?2 now, ?3 reason, ?4 how many at most.
+pub(crate) const DEAD_LETTER_BEYOND: &str = "UPDATE webhook_outbox SET dead_at_ms = ?2, \
+     next_attempt_ms = 9223372036854775807, last_error = COALESCE(last_error, ?3) \
+     WHERE seq IN (SELECT seq FROM webhook_outbox WHERE dead_at_ms IS NULL \
+     ORDER BY event_id DESC LIMIT ?4 OFFSET ?1)";
+
+pub(crate) const COUNT_PENDING: &str =
+    "SELECT COUNT(*) AS n FROM webhook_outbox WHERE dead_at_ms IS NULL";
+pub(crate) const COUNT_DEAD: &str =
+    "SELECT COUNT(*) AS n FROM webhook_outbox WHERE dead_at_ms IS NOT NULL";
+
+/// ?1 how many. The event's columns first, as `EVENTS_OF` reads them.
+pub(crate) const DEAD_LETTERS: &str = "SELECT e.id, e.user_id, e.type, e.provider, e.ip, \
+     e.user_agent, e.request_id, e.created_at, o.attempts, o.dead_at_ms, o.last_error \
+     FROM webhook_outbox o JOIN audit_events e ON e.id = o.event_id \
+     WHERE o.dead_at_ms IS NOT NULL ORDER BY o.dead_at_ms, o.event_id LIMIT ?1";
+
+/// ?1 event, ?2 now.
+pub(crate) const REDELIVER: &str = "UPDATE webhook_outbox SET dead_at_ms = NULL, \
+     next_attempt_ms = ?2, locked_until_ms = 0, attempts = 0, last_error = NULL \
+     WHERE event_id = ?1 AND dead_at_ms IS NOT NULL";
+
+/// ?1 now, ?2 how many.
+pub(crate) const REDELIVER_DEAD: &str = "UPDATE webhook_outbox SET dead_at_ms = NULL, \
+     next_attempt_ms = ?1, locked_until_ms = 0, attempts = 0, last_error = NULL \
+     WHERE seq IN (SELECT seq FROM webhook_outbox WHERE dead_at_ms IS NOT NULL \
+     ORDER BY dead_at_ms, event_id LIMIT ?2)";
+
+/// ?1 bound (as in [`DEAD_LETTER_BEFORE`]), ?2 how many.
+pub(crate) const FORGET_BEFORE: &str = "DELETE FROM webhook_outbox WHERE seq IN \
+     (SELECT seq FROM webhook_outbox WHERE event_id < ?1 LIMIT ?2)";
+
+/// Every statement with a plan (all but the insert), for the `EXPLAIN` tests.
+#[cfg(test)]
+pub(crate) const ALL: [(&str, &str); 12] = [
+    ("CLAIM", CLAIM),
+    ("RETRY", RETRY),
+    ("DEAD_LETTER", DEAD_LETTER),
+    ("DELETE", DELETE),
+    ("DEAD_LETTER_BEFORE", DEAD_LETTER_BEFORE),
+    ("DEAD_LETTER_BEYOND", DEAD_LETTER_BEYOND),
+    ("COUNT_PENDING", COUNT_PENDING),
+    ("COUNT_DEAD", COUNT_DEAD),
+    ("DEAD_LETTERS", DEAD_LETTERS),
+    ("REDELIVER", REDELIVER),
+    ("REDELIVER_DEAD", REDELIVER_DEAD),
+    ("FORGET_BEFORE", FORGET_BEFORE),
+];
+
+/// `sql` for PostgreSQL: `$n` placeholders, and the claim's row locks.
+pub(crate) fn postgres(sql: &str) -> String {
+    sql.replace('?', "$")
+        .replace("/*lock*/", "FOR UPDATE SKIP LOCKED")
+}
+
+/// The id below which every event was written before `at` (ids are time-ordered UUIDv7).
+pub(crate) fn id_bound(at: time::OffsetDateTime) -> uuid::Uuid {
+    social_login_domain::AuditEventId::at(at, [0; 8]).as_uuid()
+}

@@ -1,0 +1,232 @@
+//! The webhook outbox on SQLite: the statements of `outbox_sql` on the one connection (a
+//! single writer, so a claim needs no row locks).
+
+use super::columns::{event_at, execute, query_all, query_one, uuid_at};
+use super::{SqliteRepository, sql, write};
+use crate::audit::{from_row, from_unix_ms, unix_ms};
+use crate::outbox_sql::{self as outbox, id_bound};
+use async_trait::async_trait;
+use rusqlite::{Connection, params};
+use social_login_domain::AuditEventId;
+use social_login_ports::{
+    DeadLetter, Failure, OutboxCounts, PendingDelivery, RepositoryError, WebhookOutbox,
+};
+use time::{Duration, OffsetDateTime};
+
+fn count(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+/// Claims up to `limit` rows due by `due_by` and reads their events, in one transaction.
+fn claim(
+    db: &mut Connection,
+    now: OffsetDateTime,
+    due_by: i64,
+    lease: Duration,
+    limit: u32,
+) -> Result<Vec<PendingDelivery>, RepositoryError> {
+    write(db, |tx| {
+        let mut claimed = query_all(
+            tx,
+            outbox::CLAIM,
+            params![unix_ms(now + lease), due_by, unix_ms(now), limit],
+            |row| {
+                let turn = (row.get::<_, i64>(0)?, row.get::<_, i64>(1)?);
+                Ok((turn, uuid_at(row, 2)?, row.get::<_, i64>(3)?))
+            },
+        )?;
+        // RETURNING has no order: the soonest due first, then the oldest.
+        claimed.sort_unstable_by_key(|(turn, _, _)| *turn);
+        let mut pending = Vec::with_capacity(claimed.len());
+        for (_, event_id, attempts) in claimed {
+            let id = event_id.into_bytes();
+            match query_one(tx, sql::EVENT_BY_ID, [id], event_at)? {
+                Some(event) => pending.push(PendingDelivery {
+                    event: from_row(event)?,
+                    attempts: u32::try_from(attempts).unwrap_or(0),
+                }),
+                // Its event is gone (pruned, or deleted by hand): nothing left to send.
+                None => drop(execute(tx, outbox::DELETE, [id])?),
+            }
+        }
+        Ok(pending)
+    })
+}
+
+type DeadRow = (crate::entity::audit_event::Model, i64, i64, Option<String>);
+
+/// The columns of `DEAD_LETTERS`: the event's, then attempts, dead_at_ms, last_error.
+fn dead_letter_at(row: &rusqlite::Row) -> rusqlite::Result<DeadRow> {
+    Ok((event_at(row)?, row.get(8)?, row.get(9)?, row.get(10)?))
+}
+
+#[async_trait]
+impl WebhookOutbox for SqliteRepository {
+    async fn claim_due(
+        &self,
+        now: OffsetDateTime,
+        lease: Duration,
+        limit: u32,
+    ) -> Result<Vec<PendingDelivery>, RepositoryError> {
+        self.call(move |db| claim(db, now, unix_ms(now), lease, limit))
+            .await
+    }
+
+    async fn claim_probe(
+        &self,
+        now: OffsetDateTime,
+        lease: Duration,
+    ) -> Result<Option<PendingDelivery>, RepositoryError> {
+        let claimed = self
+            .call(move |db| claim(db, now, outbox::NEVER - 1, lease, 1))
+            .await?;
+        Ok(claimed.into_iter().next())
+    }
+
+    async fn remove(&self, id: AuditEventId) -> Result<(), RepositoryError> {
+        self.call(move |db| execute(db, outbox::DELETE, [id.as_uuid().into_bytes()]).map(drop))
+            .await
+    }
+
+    async fn retry_at(
+        &self,
+        id: AuditEventId,
+        at: OffsetDateTime,
+        failure: Failure,
+    ) -> Result<(), RepositoryError> {
+        self.call(move |db| {
+            let values = params![
+                id.as_uuid().into_bytes(),
+                unix_ms(at),
+                failure.attempts,
+                failure.error
+            ];
+            execute(db, outbox::RETRY, values).map(drop)
+        })
+        .await
+    }
+
+    async fn dead_letter(
+        &self,
+        id: AuditEventId,
+        now: OffsetDateTime,
+        failure: Failure,
+    ) -> Result<(), RepositoryError> {
+        self.call(move |db| {
+            let values = params![
+                id.as_uuid().into_bytes(),
+                unix_ms(now),
+                failure.attempts,
+                failure.error
+            ];
+            execute(db, outbox::DEAD_LETTER, values).map(drop)
+        })
+        .await
+    }
+
+    async fn dead_letter_written_before(
+        &self,
+        before: OffsetDateTime,
+        now: OffsetDateTime,
+        reason: &str,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        let reason = reason.to_owned();
+        self.call(move |db| {
+            let values = params![
+                id_bound(before).into_bytes(),
+                unix_ms(now),
+                reason,
+                count(limit)
+            ];
+            execute(db, outbox::DEAD_LETTER_BEFORE, values).map(|n| n as u64)
+        })
+        .await
+    }
+
+    async fn dead_letter_beyond(
+        &self,
+        keep: u64,
+        now: OffsetDateTime,
+        reason: &str,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        let reason = reason.to_owned();
+        self.call(move |db| {
+            let values = params![count(keep), unix_ms(now), reason, count(limit)];
+            execute(db, outbox::DEAD_LETTER_BEYOND, values).map(|n| n as u64)
+        })
+        .await
+    }
+
+    async fn counts(&self) -> Result<OutboxCounts, RepositoryError> {
+        self.call(|db| {
+            let number = |sql| {
+                query_one(db, sql, [], |row| row.get::<_, i64>(0))
+                    .map(|n| u64::try_from(n.unwrap_or(0)).unwrap_or(0))
+            };
+            Ok(OutboxCounts {
+                pending: number(outbox::COUNT_PENDING)?,
+                dead: number(outbox::COUNT_DEAD)?,
+            })
+        })
+        .await
+    }
+
+    async fn dead_letters(&self, limit: u64) -> Result<Vec<DeadLetter>, RepositoryError> {
+        self.call(move |db| {
+            query_all(db, outbox::DEAD_LETTERS, [count(limit)], dead_letter_at)?
+                .into_iter()
+                .map(|(event, attempts, dead_at_ms, last_error)| {
+                    Ok(DeadLetter {
+                        event: from_row(event)?,
+                        attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
+                        dead_at: from_unix_ms(dead_at_ms),
+                        last_error,
+                    })
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn redeliver(
+        &self,
+        id: AuditEventId,
+        now: OffsetDateTime,
+    ) -> Result<bool, RepositoryError> {
+        self.call(move |db| {
+            let values = params![id.as_uuid().into_bytes(), unix_ms(now)];
+            execute(db, outbox::REDELIVER, values).map(|n| n > 0)
+        })
+        .await
+    }
+
+    async fn redeliver_dead(
+        &self,
+        now: OffsetDateTime,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        self.call(move |db| {
+            execute(
+                db,
+                outbox::REDELIVER_DEAD,
+                params![unix_ms(now), count(limit)],
+            )
+            .map(|n| n as u64)
+        })
+        .await
+    }
+
+    async fn forget_written_before(
+        &self,
+        before: OffsetDateTime,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        self.call(move |db| {
+            let values = params![id_bound(before).into_bytes(), count(limit)];
+            execute(db, outbox::FORGET_BEFORE, values).map(|n| n as u64)
+        })
+        .await
+    }
+}

@@ -1,0 +1,93 @@
+//! Each event on its own schedule: one the receiver refuses holds back no other, several
+//! are in flight at once, and the first delivery after an outage comes within 10 s of the
+//! receiver's return.
+
+use super::receiver::Receiver;
+use crate::helpers::{Options, PASSWORD, spawn_app_with};
+use reqwest::StatusCode;
+use serde_json::json;
+use social_login_test_support::FaultProxy;
+use std::time::{Duration, Instant};
+
+/// What an attacker registers with, for a WAF in front of the receiver to refuse.
+const HOSTILE_AGENT: &str = "<script>alert(1)</script>";
+
+#[tokio::test]
+async fn a_receiver_that_refuses_one_event_by_its_content_does_not_delay_the_others() {
+    let (receiver, url) = Receiver::refusing("<script>").await;
+    let app = spawn_app_with(Options {
+        webhook_url: Some(url),
+        ..Options::default()
+    })
+    .await;
+    let hostile = app
+        .http
+        .post(app.url("/auth/register"))
+        .header("user-agent", HOSTILE_AGENT)
+        .json(&json!({"email": "eve@example.com", "password": PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(hostile.status(), StatusCode::CREATED);
+    receiver.wait_until(|r| r.failed().len() >= 2).await;
+
+    app.register("pat@example.com").await;
+    app.register("sam@example.com").await;
+    let accepted = receiver.wait_for(4).await;
+    assert!(
+        accepted.iter().all(|d| !d.body.contains("<script>")),
+        "only the other events went through"
+    );
+    // The refused ones are retried on their own schedule, and keep being refused.
+    receiver.wait_until(|r| r.failed().len() >= 4).await;
+    assert_eq!(receiver.accepted().len(), 4);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn several_deliveries_are_in_flight_at_once_against_a_slow_receiver() {
+    let (receiver, url) = Receiver::start_held().await;
+    let app = spawn_app_with(Options {
+        webhook_url: Some(url),
+        ..Options::default()
+    })
+    .await;
+    for email in ["a@example.com", "b@example.com", "c@example.com"] {
+        app.register(email).await;
+    }
+    // The receiver answers nothing yet: every event it holds is a delivery in flight.
+    receiver.wait_until(|r| r.arrived_events() >= 4).await;
+    receiver.open();
+    receiver.wait_for(6).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn after_an_outage_the_first_delivery_comes_within_ten_seconds_of_the_receivers_return() {
+    let (receiver, url) = Receiver::start(0).await;
+    let proxy = FaultProxy::start(Receiver::address(&url)).await.unwrap();
+    proxy.cut();
+    let app = spawn_app_with(Options {
+        webhook_url: Some(format!("http://{}/hooks", proxy.addr())),
+        ..Options::default()
+    })
+    .await;
+    for email in ["a@example.com", "b@example.com", "c@example.com"] {
+        app.register(email).await;
+    }
+    // With a plain doubling backoff the attempts come at 0, 2, 6, 14 and 30 s: coming back
+    // at 17 s, the receiver would see nothing for 13 s.
+    tokio::time::sleep(Duration::from_secs(17)).await;
+    assert!(receiver.answered().is_empty());
+
+    proxy.restore();
+    let back = Instant::now();
+    let first = receiver.wait_for(1).await;
+    let late = first[0].at - back;
+    assert!(
+        late < Duration::from_secs(10),
+        "the first delivery came {late:?} after the receiver returned"
+    );
+    receiver.wait_for(6).await;
+    app.stop().await;
+}
