@@ -32,12 +32,12 @@ const SIGNING_REQUIRED: &str = "required when oauth_providers.apple is enabled";
 /// Sign in with Apple as `plan` configures it, its client secrets signed with the plan's
 /// signing key (a static `client_secret` is ignored). Fails naming the first invalid setting.
 pub fn build(plan: ProviderPlan, cx: &BuildContext) -> Result<Engine, ProviderConfigError> {
-    let signing = signing_of(plan.client.signing.as_ref());
+    let signing = signing_of(plan.settings.signing.as_ref());
     let signer = ClientSecretSigner::new(
         &signing.team_id,
         &signing.key_id,
         &signing.private_key_pem,
-        &plan.client.id,
+        &plan.settings.client_id,
         cx.clock.clone(),
     )?;
     oidc_engine(plan, Arc::new(AppleQuirks::new(signer)), cx)

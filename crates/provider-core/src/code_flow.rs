@@ -72,11 +72,11 @@ impl CodeFlow {
     pub fn from_plan(plan: &ProviderPlan, http: reqwest::Client) -> Self {
         Self::build(
             Parts {
-                client_id: &plan.client.id,
-                client_secret: &plan.client.secret,
+                client_id: &plan.settings.client_id,
+                client_secret: &plan.settings.client_secret,
                 authorization: plan.urls.authorization.clone(),
                 token: plan.urls.token.clone(),
-                redirect: plan.client.redirect_uri.clone(),
+                redirect: plan.urls.redirect.clone(),
                 basic: plan.spec.token_auth == TokenAuth::ClientSecretBasic,
                 scopes: plan.spec.scopes.clone(),
                 pkce: plan.pkce,

@@ -66,7 +66,12 @@ impl Engine {
             });
         }
         let revocation = plan.urls.get(Endpoint::Revocation).map(|url| {
-            RevocationEndpoint::resolved(url.clone(), &plan.client.id, &plan.client.secret, &http)
+            RevocationEndpoint::resolved(
+                url.clone(),
+                &plan.settings.client_id,
+                &plan.settings.client_secret,
+                &http,
+            )
         });
         Ok(Self {
             flow: CodeFlow::from_plan(&plan, http),

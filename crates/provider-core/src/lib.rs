@@ -36,7 +36,7 @@ pub use fetch::{decode_json, fetch_json, fetch_json_unless};
 pub use http_client::{HttpClientError, USER_AGENT, build_http_client};
 pub use id_token_check::{IdTokenCheck, Presented};
 pub use object_only::ObjectOnly;
-pub use plan::{Endpoint, ProviderPlan, Registration, Urls};
+pub use plan::{Endpoint, ProviderPlan, Urls};
 pub use quirks::{Finish, FinishContext, NoQuirks, Quirks, RevocationCall, UserinfoCall, identify};
 pub use revocation::{
     AlreadyGone, RevocationEndpoint, revocation_url, send_revocation, whole_grant_token,

@@ -4,7 +4,7 @@
 
 use crate::config_error::{ProviderConfigError, parse_http_url, require_non_empty};
 use crate::revocation::revocation_url;
-use crate::settings::{EndpointOverrides, ProviderSettings, SigningKey};
+use crate::settings::{EndpointOverrides, ProviderSettings};
 use social_login_domain::{ProviderKey, SecretText};
 use social_login_provider_spec::{ProviderSpec, TokenAuth};
 use url::Url;
@@ -15,25 +15,14 @@ pub struct ProviderPlan {
     /// The declaration as configured: its endpoints, scopes, issuers and revocation URL are
     /// the operator's where the settings override them.
     pub spec: ProviderSpec,
-    pub client: Registration,
-    /// The endpoints of `spec`, parsed.
+    /// The settings as given, but for a client secret never sent: empty where the provider
+    /// signs one per request (`signed_secret_post`).
+    pub settings: ProviderSettings,
+    /// The endpoints of `spec` and the redirect URI, parsed.
     pub urls: Urls,
     /// A PKCE S256 challenge goes with every authorization (always, where the provider
     /// requires one).
     pub pkce: bool,
-}
-
-/// The client registration at the provider.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Registration {
-    pub id: String,
-    /// Empty for a provider whose secret is signed per request (`signed_secret_post`).
-    pub secret: SecretText,
-    pub redirect_uri: Url,
-    /// Audiences accepted besides `id` for id_tokens an app presents (iOS, Android).
-    pub other_ids: Vec<String>,
-    /// The team key a provider that signs its own client secrets signs with (Apple).
-    pub signing: Option<SigningKey>,
 }
 
 /// The endpoints the engine calls, parsed.
@@ -41,6 +30,7 @@ pub struct Registration {
 pub struct Urls {
     pub authorization: Url,
     pub token: Url,
+    pub redirect: Url,
     /// The endpoints a provider may have, where the declaration has them.
     others: Vec<(Endpoint, Url)>,
 }
@@ -100,23 +90,18 @@ impl ProviderPlan {
         let urls = Urls {
             authorization: parse_http_url("endpoints.authorization", &declared.authorization)?,
             token: parse_http_url("endpoints.token", &declared.token)?,
+            redirect: parse_http_url("redirect_uri", &settings.redirect_uri)?,
             others,
         };
-        let client = Registration {
-            id: settings.client_id.clone(),
-            secret: match spec.token_auth {
-                // Never sent: the quirk signs one for each request.
-                TokenAuth::SignedSecretPost => SecretText::new(""),
-                _ => settings.client_secret.clone(),
-            },
-            redirect_uri: parse_http_url("redirect_uri", &settings.redirect_uri)?,
-            other_ids: settings.client_ids.clone(),
-            signing: settings.signing.clone(),
-        };
+        let mut settings = settings.clone();
+        if spec.token_auth == TokenAuth::SignedSecretPost {
+            // Never sent: the quirk signs one for each request.
+            settings.client_secret = SecretText::new("");
+        }
         Ok(Self {
             pkce: settings.pkce || spec.pkce_required,
             spec,
-            client,
+            settings,
             urls,
         })
     }

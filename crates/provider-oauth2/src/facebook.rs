@@ -29,9 +29,9 @@ pub struct FacebookQuirks {
 impl FacebookQuirks {
     /// The client secret is required: every Graph call is signed with it.
     pub fn new(plan: &ProviderPlan) -> Result<Self, ProviderConfigError> {
-        require_non_empty("client_secret", plan.client.secret.expose())?;
+        require_non_empty("client_secret", plan.settings.client_secret.expose())?;
         Ok(Self {
-            app_secret: plan.client.secret.clone(),
+            app_secret: plan.settings.client_secret.clone(),
         })
     }
 

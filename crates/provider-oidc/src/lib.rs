@@ -22,9 +22,10 @@ pub const KEYS: &[ProviderKey] = &[
 /// The provider of `plan`: Microsoft gets its quirks, any other `oidc` plan none. Fails
 /// naming the first invalid field.
 pub fn build(plan: ProviderPlan, cx: &BuildContext) -> Result<Engine, ProviderConfigError> {
-    let quirks: Arc<dyn Quirks> = match plan.key() {
-        ProviderKey::MICROSOFT => Arc::new(microsoft::MicrosoftQuirks::new(&plan)),
-        _ => Arc::new(NoQuirks),
+    let quirks: Arc<dyn Quirks> = if plan.key() == ProviderKey::MICROSOFT {
+        Arc::new(microsoft::MicrosoftQuirks::new(&plan))
+    } else {
+        Arc::new(NoQuirks)
     };
     oidc_engine(plan, quirks, cx)
 }

@@ -40,9 +40,11 @@ impl IdTokenVerifier {
             NonceRule::IfPresent => NoncePolicy::CheckedIfPresent,
         };
         let keys = KeySetCache::shared(jwks, http);
-        Ok(Self::new(keys, issuer, plan.client.id.clone(), clock)
-            .with_nonce_policy(nonce)
-            .with_other_client_ids(plan.client.other_ids.iter().cloned()))
+        Ok(
+            Self::new(keys, issuer, plan.settings.client_id.clone(), clock)
+                .with_nonce_policy(nonce)
+                .with_other_client_ids(plan.settings.client_ids.iter().cloned()),
+        )
     }
 }
 

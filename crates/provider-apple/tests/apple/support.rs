@@ -5,11 +5,10 @@ pub use social_login_conformance::APPLE as FX;
 pub use social_login_conformance::ManualClock;
 use social_login_conformance::expect_code_exchange;
 use social_login_conformance::fixture::http_client;
-use social_login_domain::{ProviderKey, SecretText};
+use social_login_domain::SecretText;
 use social_login_ports::{Clock, ProviderError, ProviderLogin};
-use social_login_provider_core::spec::built_in_spec;
 use social_login_provider_core::{
-    BuildContext, Engine, ProviderConfigError, ProviderPlan, ProviderSettings, SigningKey,
+    BuildContext, Engine, ProviderConfigError, ProviderSettings, SigningKey,
 };
 use social_login_simulator::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, Endpoint, Provider, RequestRecord,
@@ -42,12 +41,11 @@ pub fn built(
         key_id: signing.key_id.into(),
         private_key_pem: SecretText::new(signing.pem),
     });
-    let spec = built_in_spec(ProviderKey::APPLE).expect("apple is built in");
     let cx = BuildContext {
         http: http_client(),
         clock,
     };
-    social_login_provider_apple::build(ProviderPlan::resolve(spec, &settings)?, &cx)
+    social_login_provider_apple::build(FX.plan(&settings)?, &cx)
 }
 
 pub fn build(settings: ProviderSettings, signing: Signing, clock: Arc<dyn Clock>) -> Engine {

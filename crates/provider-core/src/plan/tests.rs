@@ -28,7 +28,7 @@ fn without_overrides_the_declaration_is_the_plan() {
         github.urls.get(Endpoint::Revocation).map(Url::as_str),
         Some("https://api.github.com/applications/client-1/grant")
     );
-    assert_eq!(github.client.secret.expose(), "s3cret");
+    assert_eq!(github.settings.client_secret.expose(), "s3cret");
     assert_eq!(
         github.label("userinfo endpoint"),
         "GitHub userinfo endpoint"
@@ -64,7 +64,7 @@ fn overrides_replace_endpoints_scopes_and_the_issuer() {
         .map(|rules| &rules.issuers[..]);
     assert_eq!(issuers, Some(&["http://127.0.0.1:9/google".to_owned()][..]));
     assert!(google.spec.native_sign_in());
-    assert_eq!(google.client.other_ids, ["com.example.ios"]);
+    assert_eq!(google.settings.client_ids, ["com.example.ios"]);
     let revocation = google.urls.get(Endpoint::Revocation).map(Url::as_str);
     assert_eq!(revocation, Some("http://127.0.0.1:9/google/revoke"));
 }
@@ -92,7 +92,7 @@ fn a_required_pkce_cannot_be_turned_off() {
 #[test]
 fn a_signed_secret_is_never_the_static_one() {
     let apple = plan(ProviderKey::APPLE, &settings()).unwrap();
-    assert_eq!(apple.client.secret.expose(), "");
+    assert_eq!(apple.settings.client_secret.expose(), "");
 }
 
 #[test]

@@ -7,22 +7,15 @@ mod github;
 mod twitter;
 
 use social_login_conformance::Fixture;
-use social_login_conformance::fixture::http_client;
+use social_login_conformance::fixture::build_context;
 use social_login_domain::ProviderIdentity;
-use social_login_provider_core::spec::built_in_spec;
-use social_login_provider_core::{
-    BuildContext, Engine, ProviderConfigError, ProviderPlan, ProviderSettings,
-};
+use social_login_provider_core::{Engine, ProviderConfigError, ProviderSettings};
 use social_login_provider_oauth2::build;
 use social_login_simulator::{SimUser, SimulatorHandle};
 
 /// The provider of `fixture`, built the way the server builds it, with `settings`.
 pub fn built(fixture: &Fixture, settings: ProviderSettings) -> Result<Engine, ProviderConfigError> {
-    let spec = built_in_spec(fixture.key).expect("a built-in key");
-    build(
-        ProviderPlan::resolve(spec, &settings)?,
-        &BuildContext::new(http_client()),
-    )
+    build(fixture.plan(&settings)?, &build_context())
 }
 
 /// The identity a fresh simulator seeded with `user` signs in as, the provider configured

@@ -7,18 +7,11 @@ mod microsoft;
 mod native;
 
 use social_login_conformance::Fixture;
-use social_login_conformance::fixture::http_client;
-use social_login_provider_core::spec::built_in_spec;
-use social_login_provider_core::{
-    BuildContext, Engine, ProviderConfigError, ProviderPlan, ProviderSettings,
-};
+use social_login_conformance::fixture::build_context;
+use social_login_provider_core::{Engine, ProviderConfigError, ProviderSettings};
 use social_login_provider_oidc::build;
 
 /// The provider of `fixture`, built the way the server builds it, with `settings`.
 pub fn built(fixture: &Fixture, settings: ProviderSettings) -> Result<Engine, ProviderConfigError> {
-    let spec = built_in_spec(fixture.key).expect("a built-in key");
-    build(
-        ProviderPlan::resolve(spec, &settings)?,
-        &BuildContext::new(http_client()),
-    )
+    build(fixture.plan(&settings)?, &build_context())
 }
