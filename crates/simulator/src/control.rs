@@ -22,6 +22,7 @@ pub(crate) fn routes() -> Router<Arc<SimState>> {
         .route("/rotate_signing_key", post(rotate_signing_key))
         .route("/apple_knobs", post(crate::apple::set_knobs))
         .route("/linkedin_knobs", post(crate::linkedin::set_knobs))
+        .route("/standard_knobs", post(crate::standard::set_knobs))
         .route("/log", get(log))
 }
 

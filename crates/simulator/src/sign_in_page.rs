@@ -1,42 +1,16 @@
 //! The browser sign-in page of the interactive simulator (the demo): on an authorize
 //! request that names no user, show the seeded users and a form to type a new identity;
-//! choosing one repeats the same request with `sim_user`, which the provider routes honour.
+//! choosing one repeats the same request with `sim_user`, which every authorize honours.
 
 use crate::lock::locked;
 use crate::state::SimState;
-use axum::extract::{Request, State};
-use axum::http::Method;
-use axum::middleware::Next;
+use axum::http::Uri;
 use axum::response::{Html, IntoResponse, Response};
-use std::sync::Arc;
 
-/// The authorize paths of the eight simulated providers (after their `/<key>` prefix).
-const AUTHORIZE_SUFFIXES: [&str; 6] = [
-    "/login/oauth/authorize",
-    "/o/oauth2/v2/auth",
-    "/oauth2/v2.0/authorize",
-    "/dialog/oauth",
-    "/oauth2/authorize",
-    "/auth/authorize",
-];
-
-fn is_authorize(path: &str) -> bool {
-    AUTHORIZE_SUFFIXES
-        .iter()
-        .any(|suffix| path.ends_with(suffix))
-        || path.ends_with("/oauth/v2/authorization")
-}
-
-/// Answers with the sign-in page when a person must choose; passes everything else on.
-pub async fn intercept(State(sim): State<Arc<SimState>>, request: Request, next: Next) -> Response {
-    let query = request.uri().query().unwrap_or("").to_owned();
-    let named = query
-        .split('&')
-        .any(|pair| pair.starts_with("sim_user=") || pair.starts_with("login_hint="));
-    if request.method() != Method::GET || !is_authorize(request.uri().path()) || named {
-        return next.run(request).await;
-    }
-    let here = format!("{}?{}", request.uri().path(), query);
+/// The page for the authorize request at `uri` (its full path and query).
+pub fn render(sim: &SimState, uri: &Uri) -> Response {
+    let query = uri.query().unwrap_or("");
+    let here = format!("{}?{}", uri.path(), query);
     let users = locked(&sim.directory).all().to_vec();
     let mut choices = String::new();
     for user in &users {

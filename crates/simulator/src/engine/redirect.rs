@@ -1,11 +1,68 @@
-//! GitHub's redirect URI rule: same host (sub-domains allowed) and port, path at or below
-//! the registered callback path.
+//! Which callback an authorize request may name, by the dialect's rule: exactly a
+//! registered one (or the first registered when none is named), or GitHub's rule: same
+//! host (sub-domains allowed) and port, path at or below the registered callback path.
 //! <https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps#redirect-urls>
 
+use crate::authorize::{AuthorizeQuery, Back};
+use crate::config::RegisteredClient;
+use crate::dialect::{AuthorizeRules, RedirectRule};
+use crate::flow::Refusal;
 use url::Url;
 
+/// The trusted way back to `client`, or the refusal the dialect gives.
+pub fn back<'q>(
+    rules: &AuthorizeRules,
+    client: &RegisteredClient,
+    q: &'q AuthorizeQuery,
+) -> Result<Back<'q>, Refusal> {
+    let or_first = match rules.redirect_uri {
+        RedirectRule::Exact => false,
+        RedirectRule::ExactOrFirst => true,
+        RedirectRule::BelowRegistered => return below_registered(rules, client, q),
+    };
+    let redirect = q
+        .exact_redirect(client, or_first)
+        .ok_or_else(|| rules.unregistered_redirect.refusal())?;
+    Ok(Back::new(redirect, q))
+}
+
+/// GitHub's rule; none named is the first registered callback, and a mismatch is reported
+/// to that one, never to the callback named.
+fn below_registered<'q>(
+    rules: &AuthorizeRules,
+    client: &RegisteredClient,
+    q: &'q AuthorizeQuery,
+) -> Result<Back<'q>, Refusal> {
+    let registered: Vec<Url> = client
+        .redirect_uris
+        .iter()
+        .filter_map(|u| Url::parse(u).ok())
+        .collect();
+    let default = registered
+        .first()
+        .cloned()
+        .ok_or_else(|| rules.unregistered_redirect.refusal())?;
+    let fallback = Back::new((default.to_string(), default), q);
+    let Some(raw) = q.redirect_uri.as_deref() else {
+        return Ok(fallback);
+    };
+    match Url::parse(raw) {
+        Ok(url) if registered.iter().any(|r| github_allows(r, &url)) => {
+            Ok(Back::new((raw.to_owned(), url), q))
+        }
+        _ => {
+            let description = rules.description.as_deref();
+            let fields: Vec<_> = description
+                .map(|d| ("error_description", d))
+                .into_iter()
+                .collect();
+            Err(fallback.refuse("redirect_uri_mismatch", &fields))
+        }
+    }
+}
+
 /// Whether GitHub would accept `requested` for an app whose callback is `registered`.
-pub fn github_allows(registered: &Url, requested: &Url) -> bool {
+fn github_allows(registered: &Url, requested: &Url) -> bool {
     requested.scheme() == registered.scheme()
         && requested.username().is_empty()
         && requested.password().is_none()

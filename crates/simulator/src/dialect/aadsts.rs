@@ -1,58 +1,34 @@
 //! Microsoft's error envelope: `error`, an `error_description` starting with the AADSTS
-//! code, `error_codes`, `timestamp`, `trace_id`, `correlation_id` and `error_uri` (§4.4).
+//! code, `error_codes`, `timestamp`, `trace_id`, `correlation_id` and `error_uri`.
 
+use super::ErrorSpec;
 use crate::flow::{Refusal, unix_now};
 use crate::random;
 use axum::Json;
 use axum::http::StatusCode;
 use serde_json::json;
 
-/// One refusal: HTTP status, OAuth `error`, AADSTS number and message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Aadsts {
-    pub status: StatusCode,
-    pub error: &'static str,
-    pub code: u32,
-    pub message: &'static str,
-}
-
-impl Aadsts {
-    pub const fn new(
-        status: StatusCode,
-        error: &'static str,
-        code: u32,
-        message: &'static str,
-    ) -> Self {
-        Self {
-            status,
-            error,
-            code,
-            message,
-        }
-    }
-}
-
-impl From<Aadsts> for Refusal {
-    /// The JSON error response, as the token endpoint sends it.
-    fn from(error: Aadsts) -> Self {
-        let trace_id = guid();
-        let correlation_id = guid();
-        let timestamp = timestamp(unix_now());
-        let description = format!(
-            "AADSTS{}: {} Trace ID: {trace_id} Correlation ID: {correlation_id} Timestamp: {timestamp}",
-            error.code, error.message
-        );
-        let body = json!({
-            "error": error.error,
-            "error_description": description,
-            "error_codes": [error.code],
-            "timestamp": timestamp,
-            "trace_id": trace_id,
-            "correlation_id": correlation_id,
-            "error_uri": format!("https://login.microsoftonline.com/error?code={}", error.code),
-        });
-        Refusal::new(error.error, (error.status, Json(body)))
-    }
+/// The JSON error response, as Microsoft's token endpoint sends it.
+pub fn refusal(error: &ErrorSpec) -> Refusal {
+    let code = error.code.unwrap_or_default();
+    let message = error.description.as_deref().unwrap_or_default();
+    let trace_id = guid();
+    let correlation_id = guid();
+    let timestamp = timestamp(unix_now());
+    let description = format!(
+        "AADSTS{code}: {message} Trace ID: {trace_id} Correlation ID: {correlation_id} Timestamp: {timestamp}"
+    );
+    let body = json!({
+        "error": error.error,
+        "error_description": description,
+        "error_codes": [code],
+        "timestamp": timestamp,
+        "trace_id": trace_id,
+        "correlation_id": correlation_id,
+        "error_uri": format!("https://login.microsoftonline.com/error?code={code}"),
+    });
+    let status = StatusCode::from_u16(error.status).unwrap_or(StatusCode::BAD_REQUEST);
+    Refusal::new(&error.error, (status, Json(body)))
 }
 
 fn guid() -> String {
