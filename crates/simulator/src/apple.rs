@@ -25,20 +25,14 @@ pub use team::{
 };
 
 use crate::authorize::{AuthorizeQuery, Back, Mode};
-use crate::config::{Provider, RegisteredClient};
 use crate::flow::{Refusal, scopes, unix_now};
-use crate::hooks::{Cx, SimHooks};
+use crate::hooks::{Checked, Cx, Fields, SimHooks};
 use crate::id_token::Subject;
-use crate::log::RequestRecord;
 use crate::paths::EndpointSet;
 use crate::revocation::TokenKind;
-use crate::state::SimState;
 use crate::tokens::IssuedToken;
-use axum::Json;
-use axum::extract::State;
 use axum::http::StatusCode;
 use serde_json::Value;
-use std::sync::Arc;
 use url::Host;
 
 /// The `iss` of Apple's id_tokens, and the `aud` a client secret must name.
@@ -71,30 +65,18 @@ impl From<EndpointSet> for AppleEndpoints {
     }
 }
 
-/// `POST /_control/apple_knobs`: replaces the Apple knobs.
-pub(crate) async fn set_knobs(
-    State(sim): State<Arc<SimState>>,
-    Json(knobs): Json<AppleKnobs>,
-) -> StatusCode {
-    sim.apple.set_knobs(knobs);
-    StatusCode::NO_CONTENT
-}
-
 pub struct Apple;
 
 impl SimHooks for Apple {
     /// The requested `response_mode` (with scopes only `form_post`: Apple never puts the
     /// name or the email in a URL), and `code` or `code id_token` (not in a query).
-    fn answer_mode(
-        &self,
-        cx: &Cx<'_>,
-        q: &AuthorizeQuery,
-        back: &mut Back<'_>,
-    ) -> Result<(), Refusal> {
+    fn answer_mode(&self, cx: &Cx<'_>, q: &AuthorizeQuery, back: &mut Back<'_>) -> Checked {
         let bad = |message, outcome| Refusal::page(StatusCode::BAD_REQUEST, message, outcome);
         // Real Apple takes only `https` redirect URIs on a domain: no `localhost`, no IP.
         let domain = matches!(back.url.host(), Some(Host::Domain(d)) if d != "localhost");
-        if cx.sim.apple.knobs().strict_redirect_uris && !(back.url.scheme() == "https" && domain) {
+        if cx.sim.apple.knobs.get().strict_redirect_uris
+            && !(back.url.scheme() == "https" && domain)
+        {
             return Err(cx.dialect.authorize.unregistered_redirect.refusal());
         }
         back.mode = match q.response_mode.as_deref() {
@@ -108,7 +90,7 @@ impl SimHooks for Apple {
             return Err(bad(message, "invalid_request"));
         }
         let with_id_token =
-            with_id_token(q).ok_or_else(|| back.refuse("unsupported_response_type", &[]))?;
+            with_id_token(q).ok_or_else(|| back.refuse("unsupported_response_type", None, &[]))?;
         if with_id_token && back.mode == Mode::Query {
             return Err(bad("invalid_request", "invalid_request"));
         }
@@ -116,13 +98,8 @@ impl SimHooks for Apple {
     }
 
     /// The `id_token` of `code id_token`, and `user` on a first authorization.
-    fn approval(
-        &self,
-        cx: &Cx<'_>,
-        q: &AuthorizeQuery,
-        subject: &Subject<'_>,
-    ) -> Vec<(&'static str, String)> {
-        let knobs = cx.sim.apple.knobs();
+    fn approval(&self, cx: &Cx<'_>, q: &AuthorizeQuery, subject: &Subject<'_>) -> Fields {
+        let knobs = cx.sim.apple.knobs.get();
         let first = cx
             .sim
             .apple
@@ -139,21 +116,8 @@ impl SimHooks for Apple {
         extra
     }
 
-    /// Notes the secret's `iat`/`exp` once it verified (never the JWT).
-    fn signed_secret_ok(
-        &self,
-        cx: &Cx<'_>,
-        client: &RegisteredClient,
-        secret: &str,
-        record: &mut RequestRecord,
-    ) -> bool {
-        let verified =
-            client_secret::verify(&cx.sim.apple.teams, &client.client_id, secret, unix_now());
-        if let Some((iat, exp)) = verified {
-            record.client_secret_iat = Some(iat);
-            record.client_secret_exp = Some(exp);
-        }
-        verified.is_some()
+    fn signed_secret(&self, cx: &Cx<'_>, client_id: &str, secret: &str) -> Option<(i64, i64)> {
+        client_secret::verify(&cx.sim.apple.teams, client_id, secret, unix_now())
     }
 
     /// After a revocation Apple asks for consent again, and posts `user` again (TN3194).
@@ -165,12 +129,12 @@ impl SimHooks for Apple {
         }
     }
 
-    fn issuer(&self, _: &SimState, _: Provider) -> String {
+    fn issuer(&self, _: &Cx<'_>) -> String {
         APPLE_ISSUER.to_owned()
     }
 
     fn announced_issuer(&self, cx: &Cx<'_>) -> String {
-        let incident = cx.sim.apple.knobs().advertise_account_apple_issuer;
+        let incident = cx.sim.apple.knobs.get().advertise_account_apple_issuer;
         if incident {
             INCIDENT_ISSUER
         } else {
@@ -179,14 +143,8 @@ impl SimHooks for Apple {
         .to_owned()
     }
 
-    fn id_token_claims(
-        &self,
-        sim: &SimState,
-        _: Provider,
-        subject: &Subject<'_>,
-        now: i64,
-    ) -> Value {
-        id_token::id_token_claims(sim, subject, now)
+    fn id_token_claims(&self, cx: &Cx<'_>, subject: &Subject<'_>, now: i64) -> Value {
+        id_token::id_token_claims(cx.sim, subject, now)
     }
 }
 

@@ -123,9 +123,16 @@ impl<'q> Back<'q> {
         }
     }
 
-    /// An OAuth `error` (with `extra` fields and the state) sent back to the client.
-    pub fn refuse(&self, error: &str, extra: &[(&str, &str)]) -> Refusal {
+    /// An OAuth `error` (with its description, `extra` fields and the state) sent back to
+    /// the client.
+    pub fn refuse(
+        &self,
+        error: &str,
+        description: Option<&str>,
+        extra: &[(&str, &str)],
+    ) -> Refusal {
         let mut fields = vec![("error", error)];
+        fields.extend(description.map(|d| ("error_description", d)));
         fields.extend_from_slice(extra);
         fields.extend(self.state.map(|s| ("state", s)));
         Refusal::new(error, self.deliver(&fields))

@@ -38,11 +38,8 @@ pub struct Dialect {
     pub aliases: Aliases,
     pub authorize: AuthorizeRules,
     pub token: TokenRules,
-    #[serde(default)]
     pub revoke: Option<RevokeRules>,
-    #[serde(default)]
     pub userinfo: Option<UserinfoRules>,
-    #[serde(default)]
     pub discovery: Option<DiscoveryRules>,
 }
 
@@ -89,13 +86,10 @@ pub struct UserinfoRules {
     #[serde(default)]
     pub scopes: Vec<Vec<String>>,
     /// Set: a request without `User-Agent` gets this answer (GitHub).
-    #[serde(default)]
     pub user_agent: Option<ApiError>,
     /// No `Authorization` header at all; `bad_token` when absent.
-    #[serde(default)]
     pub no_credentials: Option<ApiError>,
     pub bad_token: ApiError,
-    #[serde(default)]
     pub missing_scope: Option<ApiError>,
 }
 

@@ -8,11 +8,10 @@ mod seed;
 
 pub use seed::DiscordSeed;
 
-use crate::flow::Refusal;
-use crate::hooks::{Cx, SimHooks};
+use crate::hooks::{Cx, Document, SimHooks};
 use crate::paths::EndpointSet;
 use crate::tokens::IssuedToken;
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// The endpoint URLs of the simulated Discord, to put in a provider's endpoint overrides.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,12 +37,7 @@ pub struct Discord;
 
 impl SimHooks for Discord {
     /// The user object; `email` and `verified` only with the `email` scope.
-    fn userinfo(
-        &self,
-        _: &Cx<'_>,
-        issued: &IssuedToken,
-        _: Option<&str>,
-    ) -> Result<Value, Refusal> {
+    fn userinfo(&self, _: &Cx<'_>, issued: &IssuedToken, _: Option<&str>) -> Document {
         let user = &issued.user;
         let seed = user.discord_seed();
         let mut body = json!({

@@ -9,9 +9,9 @@ mod graph;
 use crate::dialect::graph_refusal;
 use crate::faults::Endpoint;
 use crate::flow::Refusal;
-use crate::hooks::{Cx, PathParams, SimHooks};
+use crate::hooks::{Checked, Cx, PathParams, SimHooks};
 use crate::log::RequestRecord;
-use crate::paths::{EndpointSet, ServedPaths};
+use crate::paths::EndpointSet;
 use crate::state::SimState;
 use axum::Router;
 use axum::http::StatusCode;
@@ -51,7 +51,7 @@ impl SimHooks for Facebook {
 
     /// A version segment that is not `v<major>.<minor>`: a missing page at the dialog,
     /// "Unknown path components" on the Graph.
-    fn check_path(&self, cx: &Cx<'_>, endpoint: Endpoint) -> Result<(), Refusal> {
+    fn check_path(&self, cx: &Cx<'_>, endpoint: Endpoint) -> Checked {
         match cx.params.get("version") {
             Some(version) if !is_version(version) => Err(match endpoint {
                 Endpoint::Authorize => Refusal::page(
@@ -66,7 +66,7 @@ impl SimHooks for Facebook {
     }
 
     /// `/me` (versioned, and unversioned) and `DELETE /me/permissions`.
-    fn routes(&self, paths: &ServedPaths) -> Router<Arc<SimState>> {
+    fn routes(&self, paths: &EndpointSet) -> Router<Arc<SimState>> {
         let mut router = Router::new().route("/graph/me", get(graph::me));
         if let Some(me) = &paths.userinfo {
             router = router.route(me, get(graph::me));

@@ -7,9 +7,9 @@ use crate::client_auth::{presented, secret_matches};
 use crate::config::Provider;
 use crate::faults::Endpoint;
 use crate::flow::Refusal;
-use crate::hooks::{Cx, PathParams, SimHooks};
+use crate::hooks::{Cx, Document, PathParams, SimHooks};
 use crate::log::RequestRecord;
-use crate::paths::{EndpointSet, ServedPaths};
+use crate::paths::EndpointSet;
 use crate::revocation::Reach;
 use crate::state::SimState;
 use crate::tokens::IssuedToken;
@@ -51,12 +51,7 @@ const DOCS: &str = "https://docs.github.com/rest";
 pub struct Github;
 
 impl SimHooks for Github {
-    fn userinfo(
-        &self,
-        _: &Cx<'_>,
-        issued: &IssuedToken,
-        _: Option<&str>,
-    ) -> Result<Value, Refusal> {
+    fn userinfo(&self, _: &Cx<'_>, issued: &IssuedToken, _: Option<&str>) -> Document {
         let user = &issued.user;
         let id: u64 = user.id.parse().map_err(|_| {
             let message = (
@@ -79,7 +74,7 @@ impl SimHooks for Github {
     }
 
     /// `/user/emails`, and `DELETE /applications/{client_id}/grant` beside its `/token`.
-    fn routes(&self, paths: &ServedPaths) -> Router<Arc<SimState>> {
+    fn routes(&self, paths: &EndpointSet) -> Router<Arc<SimState>> {
         let mut router = Router::new();
         if let Some(emails) = &paths.emails {
             router = router.route(emails, get(emails_of));

@@ -3,10 +3,8 @@
 //! `openidconnect.googleapis.com` (userinfo) and `www.googleapis.com` (certs). Its manners
 //! are its dialect's; its id_tokens and userinfo are the standard ones, under its issuer.
 
-use crate::config::Provider;
-use crate::hooks::SimHooks;
+use crate::hooks::{Cx, SimHooks};
 use crate::paths::EndpointSet;
-use crate::state::SimState;
 
 /// The endpoint URLs of the simulated Google, to put in a provider's endpoint overrides.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,7 +37,7 @@ pub struct Google;
 
 impl SimHooks for Google {
     /// The configured issuer ([`crate::SimulatorConfig::google_issuer`]).
-    fn issuer(&self, sim: &SimState, _: Provider) -> String {
-        sim.google_issuer.clone()
+    fn issuer(&self, cx: &Cx<'_>) -> String {
+        cx.sim.google_issuer.clone()
     }
 }

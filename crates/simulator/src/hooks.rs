@@ -4,24 +4,34 @@
 
 use crate::authorize::{AuthorizeQuery, Back};
 use crate::codes::Grant;
-use crate::config::{Provider, RegisteredClient};
+use crate::config::Provider;
 use crate::dialect::Dialect;
 use crate::faults::Endpoint;
 use crate::flow::{Refusal, TokenParams};
 use crate::id_token::Subject;
 use crate::log::RequestRecord;
-use crate::paths::ServedPaths;
+use crate::paths::EndpointSet;
 use crate::revocation::TokenKind;
 use crate::state::SimState;
 use crate::tokens::IssuedToken;
 use crate::users::SimUser;
 use axum::Router;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 /// The captures of a request's path (`{tenant}`, `{version}`).
 pub type PathParams = HashMap<String, String>;
+
+/// A check that passes, or the refusal that answers instead.
+pub type Checked = Result<(), Refusal>;
+/// A user document, or the refusal that answers instead.
+pub type Document = Result<Value, Refusal>;
+/// Fields added to an answer.
+pub type Fields = Vec<(&'static str, String)>;
+
+/// No captures: what an id_token minted outside a request is signed under.
+static NO_CAPTURES: LazyLock<PathParams> = LazyLock::new(PathParams::new);
 
 /// One request at one provider: the state, whom it is for, the path's captures.
 #[derive(Clone, Copy)]
@@ -42,6 +52,11 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// `provider` outside a request (its endpoint list, a minted id_token).
+    pub fn bare(sim: &'a SimState, provider: Provider) -> Self {
+        Self::new(sim, provider, &NO_CAPTURES)
+    }
+
     pub fn hooks(&self) -> &'static dyn SimHooks {
         of(self.provider)
     }
@@ -53,69 +68,44 @@ pub trait SimHooks: Send + Sync {
     fn note_path(&self, params: &PathParams, record: &mut RequestRecord) {}
 
     /// Refuses a path the provider would not serve (an unknown tenant or Graph version).
-    fn check_path(&self, cx: &Cx<'_>, endpoint: Endpoint) -> Result<(), Refusal> {
+    fn check_path(&self, cx: &Cx<'_>, endpoint: Endpoint) -> Checked {
         Ok(())
     }
 
     /// Once client and callback are trusted, before the common checks: how the answer
     /// travels back, and what only this provider checks first (Apple's response modes).
-    fn answer_mode(
-        &self,
-        cx: &Cx<'_>,
-        q: &AuthorizeQuery,
-        back: &mut Back<'_>,
-    ) -> Result<(), Refusal> {
+    fn answer_mode(&self, cx: &Cx<'_>, q: &AuthorizeQuery, back: &mut Back<'_>) -> Checked {
         Ok(())
     }
 
     /// After the common authorize checks, before the user is asked (LinkedIn's PKCE).
-    fn authorize_checks(
-        &self,
-        cx: &Cx<'_>,
-        q: &AuthorizeQuery,
-        back: &Back<'_>,
-    ) -> Result<(), Refusal> {
+    fn authorize_checks(&self, cx: &Cx<'_>, q: &AuthorizeQuery, back: &Back<'_>) -> Checked {
         Ok(())
     }
 
     /// Whether the chosen user may sign in here (Microsoft's tenant paths).
-    fn admit(&self, cx: &Cx<'_>, user: &SimUser) -> Result<(), Refusal> {
+    fn admit(&self, cx: &Cx<'_>, user: &SimUser) -> Checked {
         Ok(())
     }
 
     /// More fields of an approval, after the code (Apple's `id_token` and first-login `user`).
-    fn approval(
-        &self,
-        cx: &Cx<'_>,
-        q: &AuthorizeQuery,
-        subject: &Subject<'_>,
-    ) -> Vec<(&'static str, String)> {
+    fn approval(&self, cx: &Cx<'_>, q: &AuthorizeQuery, subject: &Subject<'_>) -> Fields {
         Vec::new()
     }
 
-    /// Verifies a `signed_secret_post` client secret, noting what the log may keep.
-    fn signed_secret_ok(
-        &self,
-        cx: &Cx<'_>,
-        client: &RegisteredClient,
-        secret: &str,
-        record: &mut RequestRecord,
-    ) -> bool {
-        false
+    /// Verifies a `signed_secret_post` client secret of `client_id`: its `iat` and `exp`,
+    /// which the log keeps (never the secret).
+    fn signed_secret(&self, cx: &Cx<'_>, client_id: &str, secret: &str) -> Option<(i64, i64)> {
+        None
     }
 
     /// Token checks once the client is known, before the code (LinkedIn refusing verifiers).
-    fn token_checks(&self, cx: &Cx<'_>, params: &TokenParams) -> Result<(), Refusal> {
+    fn token_checks(&self, cx: &Cx<'_>, params: &TokenParams) -> Checked {
         Ok(())
     }
 
     /// Checks of the redeemed grant after its redirect URI (tenants; LinkedIn's PKCE).
-    fn grant_checks(
-        &self,
-        cx: &Cx<'_>,
-        params: &TokenParams,
-        grant: &Grant,
-    ) -> Result<(), Refusal> {
+    fn grant_checks(&self, cx: &Cx<'_>, params: &TokenParams, grant: &Grant) -> Checked {
         Ok(())
     }
 
@@ -123,48 +113,31 @@ pub trait SimHooks: Send + Sync {
     fn revoked(&self, cx: &Cx<'_>, kind: TokenKind, issued: &IssuedToken) {}
 
     /// The user document for a token that passed the gate; `query` is the request's.
-    fn userinfo(
-        &self,
-        cx: &Cx<'_>,
-        issued: &IssuedToken,
-        query: Option<&str>,
-    ) -> Result<Value, Refusal> {
-        let mut body = json!({ "sub": issued.user.id });
-        if let Some(object) = body.as_object_mut() {
-            object.extend(crate::id_token::profile_claims(
-                &issued.user,
-                &issued.scopes,
-            ));
-        }
-        Ok(body)
+    fn userinfo(&self, cx: &Cx<'_>, issued: &IssuedToken, query: Option<&str>) -> Document {
+        let claims = crate::id_token::profile_claims(&issued.user, &issued.scopes);
+        Ok(crate::id_token::about(&issued.user.id, claims))
     }
 
     /// The `iss` of its id_tokens.
-    fn issuer(&self, sim: &SimState, provider: Provider) -> String {
-        format!("{}/{}", sim.base_url, provider.prefix())
+    fn issuer(&self, cx: &Cx<'_>) -> String {
+        format!("{}/{}", cx.sim.base_url, cx.provider.prefix())
     }
 
     /// The issuer its discovery document announces (per tenant, or an incident's).
     fn announced_issuer(&self, cx: &Cx<'_>) -> String {
-        self.issuer(cx.sim, cx.provider)
+        self.issuer(cx)
     }
 
     /// Adjusts the published key set (Microsoft lists no `alg`).
     fn key_set(&self, cx: &Cx<'_>, jwks: &mut Value) {}
 
     /// The claims of an id_token about `subject`, `at_hash` aside.
-    fn id_token_claims(
-        &self,
-        sim: &SimState,
-        provider: Provider,
-        subject: &Subject<'_>,
-        now: i64,
-    ) -> Value {
-        crate::id_token::standard_claims(&self.issuer(sim, provider), subject, now)
+    fn id_token_claims(&self, cx: &Cx<'_>, subject: &Subject<'_>, now: i64) -> Value {
+        crate::id_token::standard_claims(&self.issuer(cx), subject, now)
     }
 
     /// Routes of its own, for what the engine does not serve (GitHub's emails, Graph).
-    fn routes(&self, paths: &ServedPaths) -> Router<Arc<SimState>> {
+    fn routes(&self, paths: &EndpointSet) -> Router<Arc<SimState>> {
         Router::new()
     }
 }

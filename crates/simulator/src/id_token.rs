@@ -3,6 +3,7 @@
 
 use crate::config::Provider;
 use crate::flow::{has_scope, unix_now};
+use crate::hooks::Cx;
 use crate::id_token_fault::apply_to_claims;
 use crate::state::SimState;
 use crate::users::SimUser;
@@ -35,7 +36,8 @@ pub fn issue(
     access_token: Option<&str>,
 ) -> String {
     let now = unix_now();
-    let mut claims = crate::hooks::of(provider).id_token_claims(sim, provider, subject, now);
+    let cx = Cx::bare(sim, provider);
+    let mut claims = cx.hooks().id_token_claims(&cx, subject, now);
     if let Some(token) = access_token {
         claims["at_hash"] = json!(at_hash(token));
     }
@@ -47,21 +49,22 @@ pub fn issue(
 /// The claims an OpenID provider signs (OIDC Core §2 and §5.1, as Google sends them): who,
 /// for whom, when, the nonce, and what `email` and `profile` grant; valid one hour.
 pub fn standard_claims(issuer: &str, subject: &Subject<'_>, now: i64) -> Value {
-    let mut claims = json!({
-        "iss": issuer,
-        "azp": subject.client_id,
-        "aud": subject.client_id,
-        "sub": subject.user.id,
-        "iat": now,
-        "exp": now + 3600,
-    });
+    let mut claims = profile_claims(subject.user, subject.scopes);
+    claims.insert("azp".into(), json!(subject.client_id));
+    claims.insert("aud".into(), json!(subject.client_id));
+    claims.insert("iss".into(), json!(issuer));
+    claims.insert("iat".into(), json!(now));
+    claims.insert("exp".into(), json!(now + 3600));
     if let Some(nonce) = subject.nonce {
-        claims["nonce"] = json!(nonce);
+        claims.insert("nonce".into(), json!(nonce));
     }
-    if let Some(object) = claims.as_object_mut() {
-        object.extend(profile_claims(subject.user, subject.scopes));
-    }
-    claims
+    about(&subject.user.id, claims)
+}
+
+/// `claims` about the subject `sub`, as one JSON object.
+pub fn about(sub: &str, mut claims: Map<String, Value>) -> Value {
+    claims.insert("sub".into(), json!(sub));
+    Value::Object(claims)
 }
 
 /// The claims `email` and `profile` grant, in the id_token and from userinfo. Absent

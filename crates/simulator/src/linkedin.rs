@@ -7,18 +7,15 @@
 
 mod knobs;
 
-pub(crate) use knobs::set_knobs;
-pub use knobs::{LinkedinKnobStore, LinkedinKnobs, LinkedinPkce};
+pub use knobs::{LinkedinKnobs, LinkedinPkce};
 
 use crate::authorize::{AuthorizeQuery, Back};
 use crate::codes::Grant;
-use crate::config::Provider;
 use crate::dialect::ErrorSpec;
-use crate::flow::{Refusal, TokenParams};
-use crate::hooks::{Cx, SimHooks};
-use crate::id_token::{Subject, name_claims};
+use crate::flow::TokenParams;
+use crate::hooks::{Checked, Cx, Document, SimHooks};
+use crate::id_token::{Subject, about, name_claims};
 use crate::paths::EndpointSet;
-use crate::state::SimState;
 use crate::tokens::IssuedToken;
 use serde_json::{Map, Value, json};
 
@@ -53,12 +50,7 @@ pub struct Linkedin;
 
 impl SimHooks for Linkedin {
     /// Only an app enforcing PKCE looks at the challenge: S256, well-formed.
-    fn authorize_checks(
-        &self,
-        cx: &Cx<'_>,
-        q: &AuthorizeQuery,
-        back: &Back<'_>,
-    ) -> Result<(), Refusal> {
+    fn authorize_checks(&self, cx: &Cx<'_>, q: &AuthorizeQuery, back: &Back<'_>) -> Checked {
         let enforced = cx.sim.linkedin_knobs.get().pkce == LinkedinPkce::Enforce;
         let s256 = q.code_challenge_method.as_deref() == Some("S256")
             && q.code_challenge
@@ -66,17 +58,13 @@ impl SimHooks for Linkedin {
                 .is_some_and(crate::pkce::is_s256_challenge);
         if enforced && !s256 {
             let description = cx.dialect.authorize.description.as_deref();
-            let fields: Vec<_> = description
-                .map(|d| ("error_description", d))
-                .into_iter()
-                .collect();
-            return Err(back.refuse("invalid_request", &fields));
+            return Err(back.refuse("invalid_request", description, &[]));
         }
         Ok(())
     }
 
     /// An app that is not allowed PKCE refuses any `code_verifier` (the code survives).
-    fn token_checks(&self, cx: &Cx<'_>, params: &TokenParams) -> Result<(), Refusal> {
+    fn token_checks(&self, cx: &Cx<'_>, params: &TokenParams) -> Checked {
         if cx.sim.linkedin_knobs.get().pkce == LinkedinPkce::Reject
             && params.code_verifier.is_some()
         {
@@ -88,12 +76,7 @@ impl SimHooks for Linkedin {
     }
 
     /// An app enforcing PKCE needs the code's challenge and its verifier.
-    fn grant_checks(
-        &self,
-        cx: &Cx<'_>,
-        params: &TokenParams,
-        grant: &Grant,
-    ) -> Result<(), Refusal> {
+    fn grant_checks(&self, cx: &Cx<'_>, params: &TokenParams, grant: &Grant) -> Checked {
         let verified = grant.code_challenge.is_some()
             && grant.verifier_matches(params.code_verifier.as_deref());
         if cx.sim.linkedin_knobs.get().pkce == LinkedinPkce::Enforce && !verified {
@@ -105,50 +88,30 @@ impl SimHooks for Linkedin {
         Ok(())
     }
 
-    fn userinfo(
-        &self,
-        _: &Cx<'_>,
-        issued: &IssuedToken,
-        _: Option<&str>,
-    ) -> Result<Value, Refusal> {
+    fn userinfo(&self, _: &Cx<'_>, issued: &IssuedToken, _: Option<&str>) -> Document {
         let subject = Subject {
             client_id: "",
             user: &issued.user,
             scopes: &issued.scopes,
             nonce: None,
         };
-        let mut body = json!({ "sub": issued.user.id });
-        if let Some(object) = body.as_object_mut() {
-            object.extend(member_claims(&subject, false));
-        }
-        Ok(body)
+        Ok(about(&issued.user.id, member_claims(&subject, false)))
     }
 
-    fn issuer(&self, sim: &SimState, _: Provider) -> String {
-        format!("{}/linkedin/oauth", sim.base_url)
+    fn issuer(&self, cx: &Cx<'_>) -> String {
+        format!("{}/linkedin/oauth", cx.sim.base_url)
     }
 
     /// The nonce is deliberately left out: LinkedIn does not echo it (a `wrong_nonce`
     /// fault still adds one, to test the check of a present one).
-    fn id_token_claims(
-        &self,
-        sim: &SimState,
-        provider: Provider,
-        subject: &Subject<'_>,
-        now: i64,
-    ) -> Value {
-        let mut claims = json!({
-            "iss": self.issuer(sim, provider),
-            "aud": subject.client_id,
-            "iat": now,
-            // LinkedIn's id_tokens live one hour.
-            "exp": now + 3600,
-            "sub": subject.user.id,
-        });
-        if let Some(object) = claims.as_object_mut() {
-            object.extend(member_claims(subject, true));
-        }
-        claims
+    fn id_token_claims(&self, cx: &Cx<'_>, subject: &Subject<'_>, now: i64) -> Value {
+        let mut claims = member_claims(subject, true);
+        claims.insert("iss".into(), json!(self.issuer(cx)));
+        claims.insert("aud".into(), json!(subject.client_id));
+        claims.insert("iat".into(), json!(now));
+        // LinkedIn's id_tokens live one hour.
+        claims.insert("exp".into(), json!(now + 3600));
+        about(&subject.user.id, claims)
     }
 }
 

@@ -13,11 +13,10 @@ mod tenant;
 pub use account::{MICROSOFT_CONSUMER_TENANT, MicrosoftAccount};
 
 use crate::codes::Grant;
-use crate::config::Provider;
 use crate::dialect::{Envelope, ErrorSpec};
 use crate::faults::Endpoint;
 use crate::flow::{Refusal, TokenParams};
-use crate::hooks::{Cx, SimHooks};
+use crate::hooks::{Checked, Cx, SimHooks};
 use crate::id_token::Subject;
 use crate::paths::EndpointSet;
 use crate::state::SimState;
@@ -65,7 +64,7 @@ pub struct Microsoft;
 impl SimHooks for Microsoft {
     /// A segment Microsoft answers "tenant not found" to: a page at authorize, the AADSTS
     /// envelope elsewhere.
-    fn check_path(&self, cx: &Cx<'_>, endpoint: Endpoint) -> Result<(), Refusal> {
+    fn check_path(&self, cx: &Cx<'_>, endpoint: Endpoint) -> Checked {
         if tenant_of(cx).is_some() {
             return Ok(());
         }
@@ -86,7 +85,7 @@ impl SimHooks for Microsoft {
     }
 
     /// A personal account at `/organizations` (or a stranger at a tenant path) cannot sign in.
-    fn admit(&self, cx: &Cx<'_>, user: &SimUser) -> Result<(), Refusal> {
+    fn admit(&self, cx: &Cx<'_>, user: &SimUser) -> Checked {
         if admits(cx, user) {
             return Ok(());
         }
@@ -99,7 +98,7 @@ impl SimHooks for Microsoft {
     }
 
     /// Nor can their code be redeemed there.
-    fn grant_checks(&self, cx: &Cx<'_>, _: &TokenParams, grant: &Grant) -> Result<(), Refusal> {
+    fn grant_checks(&self, cx: &Cx<'_>, _: &TokenParams, grant: &Grant) -> Checked {
         if admits(cx, &grant.user) {
             return Ok(());
         }
@@ -113,8 +112,8 @@ impl SimHooks for Microsoft {
     }
 
     /// The issuer template; each token's own is its tenant's.
-    fn issuer(&self, sim: &SimState, _: Provider) -> String {
-        issuer_of(sim, TEMPLATE)
+    fn issuer(&self, cx: &Cx<'_>) -> String {
+        issuer_of(cx.sim, TEMPLATE)
     }
 
     /// For `common` and `organizations` the literal template (not a valid issuer: clients
@@ -140,14 +139,8 @@ impl SimHooks for Microsoft {
         }
     }
 
-    fn id_token_claims(
-        &self,
-        sim: &SimState,
-        _: Provider,
-        subject: &Subject<'_>,
-        now: i64,
-    ) -> Value {
-        claims::id_token_claims(subject, now, |tid| issuer_of(sim, tid))
+    fn id_token_claims(&self, cx: &Cx<'_>, subject: &Subject<'_>, now: i64) -> Value {
+        claims::id_token_claims(subject, now, |tid| issuer_of(cx.sim, tid))
     }
 }
 

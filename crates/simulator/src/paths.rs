@@ -7,20 +7,9 @@ use crate::hooks::PathParams;
 /// What a path capture stands for in the URLs handed out, unless the caller names it.
 const DEFAULT_CAPTURES: [(&str, &str); 2] = [("tenant", "common"), ("version", "v24.0")];
 
-/// The paths of one provider's endpoints (after its prefix); captures in braces.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ServedPaths {
-    pub authorization: String,
-    pub token: String,
-    pub userinfo: Option<String>,
-    /// GitHub's `/user/emails`.
-    pub emails: Option<String>,
-    pub jwks: Option<String>,
-    pub revocation: Option<String>,
-    pub discovery: Option<String>,
-}
-
-/// The endpoint URLs of one simulated provider, to put in a provider's endpoint overrides.
+/// The endpoint URLs of one simulated provider, to put in a provider's endpoint overrides;
+/// inside the simulator also the paths it serves them at (after its prefix, captures in
+/// braces).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EndpointSet {
     pub authorization: String,
@@ -34,10 +23,10 @@ pub struct EndpointSet {
     pub issuer: Option<String>,
 }
 
-impl ServedPaths {
-    /// Full URLs under `base` and `provider`'s prefix, captures filled from `fill` (else
+impl EndpointSet {
+    /// These paths as full URLs under `base` and `provider`'s prefix, captures filled from `fill` (else
     /// the defaults: tenant `common`, Graph `v24.0`); GitHub's `{client_id}` stays.
-    pub fn urls(&self, base: &str, provider: Provider, fill: &PathParams) -> EndpointSet {
+    pub(crate) fn under(&self, base: &str, provider: Provider, fill: &PathParams) -> Self {
         let url = |path: &str| {
             let mut url = format!("{base}/{}{path}", provider.prefix());
             for (name, default) in DEFAULT_CAPTURES {
@@ -55,13 +44,13 @@ impl ServedPaths {
             jwks: optional(&self.jwks),
             revocation: optional(&self.revocation),
             discovery: optional(&self.discovery),
-            issuer: None,
+            issuer: self.issuer.clone(),
         }
     }
 }
 
 /// The paths `provider` serves.
-pub fn of(provider: Provider) -> ServedPaths {
+pub(crate) fn of(provider: Provider) -> EndpointSet {
     let (authorization, token, rest) = match provider {
         Provider::Google => (
             "/o/oauth2/v2/auth",
@@ -169,7 +158,7 @@ pub fn of(provider: Provider) -> ServedPaths {
         ),
     };
     let [userinfo, emails, jwks, revocation, discovery] = rest.map(|path| path.map(str::to_owned));
-    ServedPaths {
+    EndpointSet {
         authorization: authorization.to_owned(),
         token: token.to_owned(),
         userinfo,
@@ -177,5 +166,6 @@ pub fn of(provider: Provider) -> ServedPaths {
         jwks,
         revocation,
         discovery,
+        issuer: None,
     }
 }

@@ -6,7 +6,7 @@ use crate::dialect::IdTokenWhen;
 use crate::faults::Fault;
 use crate::github::GithubEndpoints;
 use crate::google::GoogleEndpoints;
-use crate::hooks::PathParams;
+use crate::hooks::{Cx, PathParams};
 use crate::id_token_fault::IdTokenFault;
 use crate::lock::locked;
 use crate::log::RequestRecord;
@@ -91,9 +91,10 @@ impl SimulatorHandle {
     }
 
     fn endpoints_with(&self, provider: Provider, fill: &PathParams) -> EndpointSet {
-        let mut set = crate::paths::of(provider).urls(&self.base_url, provider, fill);
-        let signs = crate::dialect::of(provider).token.answer.id_token != IdTokenWhen::Never;
-        set.issuer = signs.then(|| crate::hooks::of(provider).issuer(&self.state, provider));
+        let mut set = crate::paths::of(provider).under(&self.base_url, provider, fill);
+        let cx = Cx::bare(&self.state, provider);
+        let signs = cx.dialect.token.answer.id_token != IdTokenWhen::Never;
+        set.issuer = signs.then(|| cx.hooks().issuer(&cx));
         set
     }
 
@@ -145,7 +146,7 @@ impl SimulatorHandle {
 
     /// Replaces the simulated Apple's knobs (claim style, private relay, strict redirects).
     pub fn set_apple_knobs(&self, knobs: crate::apple::AppleKnobs) {
-        self.state.apple.set_knobs(knobs);
+        self.state.apple.knobs.set(knobs);
     }
 
     /// Replaces what the standard providers say differently from the truth.

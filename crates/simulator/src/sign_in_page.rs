@@ -2,6 +2,7 @@
 //! request that names no user, show the seeded users and a form to type a new identity;
 //! choosing one repeats the same request with `sim_user`, which every authorize honours.
 
+use crate::html::escape;
 use crate::lock::locked;
 use crate::state::SimState;
 use axum::http::Uri;
@@ -35,14 +36,6 @@ pub fn render(sim: &SimState, uri: &Uri) -> Response {
             .replace("{{HERE}}", &escape(&here)),
     )
     .into_response()
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
 }
 
 const PAGE: &str = r#"<!doctype html>

@@ -11,18 +11,11 @@
 //!   "avatar": {"url"}}}}` (`mail` only with the `email` scope; a numeric id when the
 //!   user's id is a number).
 
-use crate::config::Provider;
-use crate::flow::{Refusal, has_scope};
-use crate::hooks::{Cx, SimHooks};
-use crate::lock::locked;
-use crate::state::SimState;
+use crate::flow::has_scope;
+use crate::hooks::{Cx, Document, SimHooks};
 use crate::tokens::IssuedToken;
-use axum::Json;
-use axum::extract::State;
-use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
-use std::sync::{Arc, Mutex};
+use serde_json::{Map, json};
 
 /// What the standard providers say differently from the truth, to test a client's checks;
 /// the body of `POST /_control/standard_knobs` (every field optional).
@@ -35,38 +28,10 @@ pub struct StandardKnobs {
     pub userinfo_sub: Option<String>,
 }
 
-/// The knobs in force.
-#[derive(Debug, Default)]
-pub struct StandardKnobStore(Mutex<StandardKnobs>);
-
-impl StandardKnobStore {
-    pub fn get(&self) -> StandardKnobs {
-        locked(&self.0).clone()
-    }
-
-    pub fn set(&self, knobs: StandardKnobs) {
-        *locked(&self.0) = knobs;
-    }
-}
-
-/// `POST /_control/standard_knobs`.
-pub(crate) async fn set_knobs(
-    State(sim): State<Arc<SimState>>,
-    Json(knobs): Json<StandardKnobs>,
-) -> StatusCode {
-    sim.standard_knobs.set(knobs);
-    StatusCode::NO_CONTENT
-}
-
 pub struct StandardOidc;
 
 impl SimHooks for StandardOidc {
-    fn userinfo(
-        &self,
-        cx: &Cx<'_>,
-        issued: &IssuedToken,
-        _: Option<&str>,
-    ) -> Result<Value, Refusal> {
+    fn userinfo(&self, cx: &Cx<'_>, issued: &IssuedToken, _: Option<&str>) -> Document {
         let sub = cx.sim.standard_knobs.get().userinfo_sub;
         let mut body = json!({ "sub": sub.as_deref().unwrap_or(&issued.user.id) });
         if let Some(object) = body.as_object_mut() {
@@ -80,19 +45,14 @@ impl SimHooks for StandardOidc {
 
     fn announced_issuer(&self, cx: &Cx<'_>) -> String {
         let announced = cx.sim.standard_knobs.get().announced_issuer;
-        announced.unwrap_or_else(|| self.issuer(cx.sim, Provider::StandardOidc))
+        announced.unwrap_or_else(|| self.issuer(cx))
     }
 }
 
 pub struct StandardOauth2;
 
 impl SimHooks for StandardOauth2 {
-    fn userinfo(
-        &self,
-        _: &Cx<'_>,
-        issued: &IssuedToken,
-        _: Option<&str>,
-    ) -> Result<Value, Refusal> {
+    fn userinfo(&self, _: &Cx<'_>, issued: &IssuedToken, _: Option<&str>) -> Document {
         let user = &issued.user;
         let mut attributes = Map::new();
         if has_scope(&issued.scopes, "email")

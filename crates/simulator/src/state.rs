@@ -4,6 +4,7 @@ use crate::codes::CodeStore;
 use crate::config::{Provider, RegisteredClient, SimulatorConfig};
 use crate::faults::FaultStore;
 use crate::id_token_fault::IdTokenFaultStore;
+use crate::knobs::Knobs;
 use crate::log::{RequestLog, RequestRecord};
 use crate::signing::KeyRing;
 use crate::tokens::TokenStore;
@@ -35,9 +36,9 @@ pub struct SimState {
     /// Apple's teams, consents and knobs.
     pub apple: crate::apple::AppleState,
     /// What the simulated LinkedIn does with PKCE.
-    pub linkedin_knobs: crate::linkedin::LinkedinKnobStore,
+    pub linkedin_knobs: Knobs<crate::linkedin::LinkedinKnobs>,
     /// What the standard providers say differently from the truth, for tests.
-    pub standard_knobs: crate::standard::StandardKnobStore,
+    pub standard_knobs: Knobs<crate::standard::StandardKnobs>,
 }
 
 impl SimState {
@@ -68,8 +69,8 @@ impl SimState {
             keys: KeyRing::default(),
             log: RequestLog::default(),
             apple: crate::apple::AppleState::new(config),
-            linkedin_knobs: crate::linkedin::LinkedinKnobStore::default(),
-            standard_knobs: Default::default(),
+            linkedin_knobs: Knobs::default(),
+            standard_knobs: Knobs::default(),
         }
     }
 

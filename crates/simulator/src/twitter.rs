@@ -4,7 +4,7 @@
 //! dialect's; its hooks write the user in `{"data": …}` with the requested `user.fields`.
 
 use crate::flow::Refusal;
-use crate::hooks::{Cx, SimHooks};
+use crate::hooks::{Cx, Document, SimHooks};
 use crate::paths::EndpointSet;
 use crate::tokens::IssuedToken;
 use axum::Json;
@@ -56,12 +56,7 @@ pub struct Twitter;
 impl SimHooks for Twitter {
     /// `id`, `name`, `username` plus the requested `user.fields`; `confirmed_email` only
     /// with `users.email` and a confirmed address (omitted otherwise).
-    fn userinfo(
-        &self,
-        _: &Cx<'_>,
-        issued: &IssuedToken,
-        query: Option<&str>,
-    ) -> Result<Value, Refusal> {
+    fn userinfo(&self, _: &Cx<'_>, issued: &IssuedToken, query: Option<&str>) -> Document {
         let query: MeQuery =
             serde_urlencoded::from_str(query.unwrap_or_default()).unwrap_or_default();
         let fields = query.user_fields.unwrap_or_default();

@@ -1,6 +1,7 @@
 //! `response_mode=form_post`: the auto-submitting page Apple answers the authorize request
 //! with, and [`AppleFormPost`], which reads it back so a test can "submit" it.
 
+use crate::html::escape;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use std::fmt::Write;
@@ -82,21 +83,6 @@ fn attribute(tag: &str, name: &str) -> Option<String> {
     let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
     let length = tag[start..].find('"')?;
     Some(unescape(&tag[start..start + length]))
-}
-
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// The inverse of [`escape`]; `&amp;` last, so `&amp;quot;` stays `&quot;`.

@@ -4,6 +4,7 @@
 use super::knobs::AppleKnobs;
 use super::team::AppleTeam;
 use crate::config::SimulatorConfig;
+use crate::knobs::Knobs;
 use crate::lock::locked;
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -14,7 +15,7 @@ pub struct AppleState {
     /// `(client_id, user id)` of every authorization granted: the `user` form field is
     /// posted only when the pair is not in here yet.
     authorized: Mutex<HashSet<(String, String)>>,
-    knobs: Mutex<AppleKnobs>,
+    pub knobs: Knobs<AppleKnobs>,
 }
 
 impl AppleState {
@@ -22,16 +23,8 @@ impl AppleState {
         Self {
             teams: config.apple_teams.clone(),
             authorized: Mutex::new(HashSet::new()),
-            knobs: Mutex::new(AppleKnobs::default()),
+            knobs: Knobs::default(),
         }
-    }
-
-    pub fn knobs(&self) -> AppleKnobs {
-        *locked(&self.knobs)
-    }
-
-    pub fn set_knobs(&self, knobs: AppleKnobs) {
-        *locked(&self.knobs) = knobs;
     }
 
     /// Records that `user_id` authorized `client_id`; true when it is the first time.

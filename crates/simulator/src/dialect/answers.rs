@@ -36,7 +36,6 @@ pub struct ApiError {
     pub outcome: String,
     /// JSON; a string is sent as plain text.
     pub body: Value,
-    #[serde(default)]
     pub www_authenticate: Option<String>,
 }
 
@@ -69,12 +68,9 @@ pub struct ErrorSpec {
     /// The OAuth `error` (Graph: the exception type).
     pub error: String,
     /// `error_description` (Graph: `message`; AADSTS: the message after the number).
-    #[serde(default)]
     pub description: Option<String>,
     /// The Graph or AADSTS error number.
-    #[serde(default)]
     pub code: Option<u32>,
-    #[serde(default)]
     pub subcode: Option<u32>,
     /// Plain text (the description) instead of the envelope (GitHub's unreadable body).
     #[serde(default)]

@@ -14,13 +14,11 @@ pub struct AuthorizeRules {
     #[serde(default)]
     pub redirect_uri: RedirectRule,
     /// Set: `state` is required and at most this long, else the page (X).
-    #[serde(default)]
     pub state: Option<StateRule>,
     #[serde(default)]
     pub response_type: ResponseTypeRule,
     pub scopes: ScopeRule,
     /// Absent: PKCE parameters are recorded, not checked.
-    #[serde(default)]
     pub pkce: Option<PkceRule>,
     /// Granted whether asked for or not (Facebook's `public_profile`).
     #[serde(default)]
@@ -30,7 +28,6 @@ pub struct AuthorizeRules {
     #[serde(default)]
     pub deny_extra: Vec<(String, String)>,
     /// The `error_description` of every refusal, unless `descriptions` says otherwise.
-    #[serde(default)]
     pub description: Option<String>,
     #[serde(default)]
     pub descriptions: Descriptions,

@@ -73,14 +73,11 @@ pub struct TokenAnswer {
     /// The access token is this followed by 36 random characters.
     pub access_prefix: String,
     pub token_type: String,
-    #[serde(default)]
     pub expires_in: Option<u64>,
     /// Absent: the answer names no scope.
-    #[serde(default)]
     pub scope_separator: Option<String>,
     #[serde(default)]
     pub extra: Map<String, Value>,
-    #[serde(default)]
     pub refresh: Option<RefreshRule>,
     #[serde(default)]
     pub id_token: IdTokenWhen,
@@ -94,7 +91,6 @@ pub struct TokenAnswer {
 #[serde(deny_unknown_fields)]
 pub struct RefreshRule {
     /// Only when this scope was granted; always when absent.
-    #[serde(default)]
     pub scope: Option<String>,
     #[serde(default)]
     pub prefix: String,
@@ -117,32 +113,25 @@ pub enum IdTokenWhen {
 pub struct TokenErrors {
     pub not_form: ErrorSpec,
     /// Absent: `grant_type` may be left out.
-    #[serde(default)]
     pub missing_grant_type: Option<ErrorSpec>,
     pub unsupported_grant_type: ErrorSpec,
     /// No client, an unknown one, or one authenticating a way the provider does not take.
     pub bad_client: ErrorSpec,
     /// A known client with a wrong or missing secret; `bad_client` when absent.
-    #[serde(default)]
     pub bad_secret: Option<ErrorSpec>,
     /// Set: the redirect URI is required, checked before the code.
-    #[serde(default)]
     pub missing_redirect: Option<ErrorSpec>,
     /// Set: a verifier that is not 43 to 128 unreserved characters is refused at once.
-    #[serde(default)]
     pub malformed_verifier: Option<ErrorSpec>,
     pub missing_code: ErrorSpec,
     /// Never issued, used, or another client's.
     pub bad_code: ErrorSpec,
     /// `bad_code` when absent.
-    #[serde(default)]
     pub expired_code: Option<ErrorSpec>,
     pub redirect_mismatch: ErrorSpec,
     /// Set: a verifier for a code issued without a challenge is refused.
-    #[serde(default)]
     pub stray_verifier: Option<ErrorSpec>,
     /// A challenge was stored and no verifier came; `bad_verifier` when absent.
-    #[serde(default)]
     pub missing_verifier: Option<ErrorSpec>,
     pub bad_verifier: ErrorSpec,
 }
@@ -156,12 +145,10 @@ pub struct RevokeRules {
     pub client_auth: bool,
     pub reach: crate::revocation::Reach,
     /// The JSON answer; an empty 200 when absent.
-    #[serde(default)]
     pub answer: Option<Value>,
     /// No `token`, or a body that is not a form.
     pub missing_token: ErrorSpec,
     /// Set: a token that is not live is refused (and not recorded); else answered as revoked.
-    #[serde(default)]
     pub unknown_token: Option<ErrorSpec>,
 }
 

@@ -97,10 +97,10 @@ fn refuse(
     own: &Option<String>,
     extra: &[(String, String)],
 ) -> Refusal {
-    let mut fields: Vec<(&str, &str)> = Vec::new();
-    if let Some(description) = own.as_ref().or(rules.description.as_ref()) {
-        fields.push(("error_description", description));
-    }
-    fields.extend(extra.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    back.refuse(error, &fields)
+    let description = own.as_ref().or(rules.description.as_ref());
+    let extra: Vec<(&str, &str)> = extra
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    back.refuse(error, description.map(String::as_str), &extra)
 }

@@ -54,7 +54,12 @@ pub fn authenticate<'s>(
             takes(AuthMethod::ClientSecretBasic) && secret_matches(client, secret)
         }
         ClientAuthKind::Body if takes(AuthMethod::SignedSecretPost) => {
-            secret.is_some_and(|secret| cx.hooks().signed_secret_ok(cx, client, secret, record))
+            let lifetime = secret.and_then(|s| cx.hooks().signed_secret(cx, &client.client_id, s));
+            if let Some((iat, exp)) = lifetime {
+                record.client_secret_iat = Some(iat);
+                record.client_secret_exp = Some(exp);
+            }
+            lifetime.is_some()
         }
         ClientAuthKind::Body => {
             takes(AuthMethod::ClientSecretPost) && secret_matches(client, secret)

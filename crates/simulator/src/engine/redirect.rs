@@ -52,11 +52,7 @@ fn below_registered<'q>(
         }
         _ => {
             let description = rules.description.as_deref();
-            let fields: Vec<_> = description
-                .map(|d| ("error_description", d))
-                .into_iter()
-                .collect();
-            Err(fallback.refuse("redirect_uri_mismatch", &fields))
+            Err(fallback.refuse("redirect_uri_mismatch", description, &[]))
         }
     }
 }
