@@ -27,17 +27,10 @@ pub enum Provider {
 
 impl Provider {
     /// Every simulated provider: the eight built-in ones, then the two standard ones.
+    #[rustfmt::skip] // A list, not a column of ten lines.
     pub const ALL: [Self; 10] = [
-        Self::Google,
-        Self::Github,
-        Self::Facebook,
-        Self::Microsoft,
-        Self::Linkedin,
-        Self::Discord,
-        Self::Twitter,
-        Self::Apple,
-        Self::StandardOidc,
-        Self::StandardOauth2,
+        Self::Google, Self::Github, Self::Facebook, Self::Microsoft, Self::Linkedin,
+        Self::Discord, Self::Twitter, Self::Apple, Self::StandardOidc, Self::StandardOauth2,
     ];
 
     /// The path prefix of this provider's routes, without slashes.

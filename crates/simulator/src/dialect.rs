@@ -8,7 +8,7 @@ mod token;
 
 pub use answers::{ApiError, Envelope, ErrorSpec, Page, graph_refusal};
 pub use authorize::{
-    AuthorizeRules, Descriptions, MethodAlone, PkceRule, RedirectRule, ResponseTypeRule,
+    AuthorizeRules, Described, Descriptions, MethodAlone, PkceRule, RedirectRule, ResponseTypeRule,
     WithoutMethod,
 };
 pub use token::{

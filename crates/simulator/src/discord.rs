@@ -13,7 +13,8 @@ use crate::paths::EndpointSet;
 use crate::tokens::IssuedToken;
 use serde_json::json;
 
-/// The endpoint URLs of the simulated Discord, to put in a provider's endpoint overrides.
+/// The endpoint URLs of the simulated Discord (and X), to put in a provider's endpoint
+/// overrides.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiscordEndpoints {
     pub authorization: String,

@@ -1,7 +1,10 @@
 //! The simulated GitHub, served under `/github`: `login/oauth/*` imitates `github.com`,
 //! `api/*` imitates `api.github.com`. Its manners are its dialect's; its hooks write the
 //! user, and serve what has no common shape: `/user/emails` and the `DELETE` revocation of
-//! a token or a whole grant.
+//! a token or a whole grant. Its redirect URI rule (`redirect`) is the engine's
+//! `below_registered`.
+
+pub(crate) mod redirect;
 
 use crate::client_auth::{presented, secret_matches};
 use crate::config::Provider;

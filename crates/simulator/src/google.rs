@@ -6,7 +6,8 @@
 use crate::hooks::{Cx, SimHooks};
 use crate::paths::EndpointSet;
 
-/// The endpoint URLs of the simulated Google, to put in a provider's endpoint overrides.
+/// The endpoint URLs of the simulated Google (and LinkedIn), to put in a provider's
+/// endpoint overrides.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GoogleEndpoints {
     pub discovery: String,
@@ -15,7 +16,7 @@ pub struct GoogleEndpoints {
     pub userinfo: String,
     pub jwks: String,
     pub revocation: String,
-    /// The `iss` its id_tokens carry (`<base>/google` unless configured).
+    /// The `iss` its id_tokens carry (Google's: `<base>/google` unless configured).
     pub issuer: String,
 }
 

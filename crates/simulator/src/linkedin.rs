@@ -15,36 +15,12 @@ use crate::dialect::ErrorSpec;
 use crate::flow::TokenParams;
 use crate::hooks::{Checked, Cx, Document, SimHooks};
 use crate::id_token::{Subject, about, name_claims};
-use crate::paths::EndpointSet;
 use crate::tokens::IssuedToken;
 use serde_json::{Map, Value, json};
 
-/// The endpoint URLs of the simulated LinkedIn, to put in a provider's endpoint overrides.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LinkedinEndpoints {
-    pub discovery: String,
-    pub authorization: String,
-    pub token: String,
-    pub userinfo: String,
-    pub jwks: String,
-    pub revocation: String,
-    /// The `iss` of its id_tokens, `<base>/linkedin/oauth`.
-    pub issuer: String,
-}
-
-impl From<EndpointSet> for LinkedinEndpoints {
-    fn from(e: EndpointSet) -> Self {
-        Self {
-            discovery: e.discovery.unwrap_or_default(),
-            authorization: e.authorization,
-            token: e.token,
-            userinfo: e.userinfo.unwrap_or_default(),
-            jwks: e.jwks.unwrap_or_default(),
-            revocation: e.revocation.unwrap_or_default(),
-            issuer: e.issuer.unwrap_or_default(),
-        }
-    }
-}
+/// The endpoint URLs of the simulated LinkedIn: the members of Google's; its issuer is
+/// `<base>/linkedin/oauth`.
+pub type LinkedinEndpoints = crate::google::GoogleEndpoints;
 
 pub struct Linkedin;
 

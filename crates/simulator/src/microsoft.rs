@@ -8,7 +8,6 @@
 
 mod account;
 mod claims;
-mod tenant;
 
 pub use account::{MICROSOFT_CONSUMER_TENANT, MicrosoftAccount};
 
@@ -23,7 +22,6 @@ use crate::state::SimState;
 use crate::users::SimUser;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
-use tenant::TenantPath;
 
 /// The endpoint URLs of the simulated Microsoft under one tenant path (`common` by
 /// default), to put in a provider's endpoint overrides.
@@ -151,6 +149,48 @@ fn tenant_of(cx: &Cx<'_>) -> Option<TenantPath> {
 
 fn admits(cx: &Cx<'_>, user: &SimUser) -> bool {
     tenant_of(cx).is_some_and(|tenant| tenant.admits(&user.microsoft_account()))
+}
+
+/// The `{tenant}` segment of a path, and who may sign in through it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum TenantPath {
+    /// Work, school and personal accounts.
+    Common,
+    /// Work and school accounts only.
+    Organizations,
+    /// Personal accounts only.
+    Consumers,
+    /// The members of one tenant.
+    Tenant(String),
+}
+impl TenantPath {
+    /// `None` for a segment Microsoft would answer "tenant not found" to.
+    fn parse(segment: &str) -> Option<Self> {
+        match segment {
+            "common" => Some(Self::Common),
+            "organizations" => Some(Self::Organizations),
+            "consumers" => Some(Self::Consumers),
+            guid if is_guid(guid) => Some(Self::Tenant(guid.to_ascii_lowercase())),
+            _ => None,
+        }
+    }
+
+    fn admits(&self, account: &MicrosoftAccount) -> bool {
+        match self {
+            Self::Common => true,
+            Self::Organizations => !account.is_personal(),
+            Self::Consumers => account.is_personal(),
+            Self::Tenant(tid) => account.tenant_id.eq_ignore_ascii_case(tid),
+        }
+    }
+}
+fn is_guid(text: &str) -> bool {
+    let groups: Vec<&str> = text.split('-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(group, len)| group.len() == len && group.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// The id_token issuer of tenant `tid` on this simulator.

@@ -24,8 +24,9 @@ pub struct EndpointSet {
 }
 
 impl EndpointSet {
-    /// These paths as full URLs under `base` and `provider`'s prefix, captures filled from `fill` (else
-    /// the defaults: tenant `common`, Graph `v24.0`); GitHub's `{client_id}` stays.
+    /// These paths as full URLs under `base` and `provider`'s prefix, captures filled from
+    /// `fill` (else the defaults: tenant `common`, Graph `v24.0`); GitHub's `{client_id}`
+    /// stays.
     pub(crate) fn under(&self, base: &str, provider: Provider, fill: &PathParams) -> Self {
         let url = |path: &str| {
             let mut url = format!("{base}/{}{path}", provider.prefix());

@@ -5,32 +5,14 @@
 
 use crate::flow::Refusal;
 use crate::hooks::{Cx, Document, SimHooks};
-use crate::paths::EndpointSet;
 use crate::tokens::IssuedToken;
 use axum::Json;
 use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-/// The endpoint URLs of the simulated X, to put in a provider's endpoint overrides.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TwitterEndpoints {
-    pub authorization: String,
-    pub token: String,
-    pub user: String,
-    pub revocation: String,
-}
-
-impl From<EndpointSet> for TwitterEndpoints {
-    fn from(e: EndpointSet) -> Self {
-        Self {
-            authorization: e.authorization,
-            token: e.token,
-            user: e.userinfo.unwrap_or_default(),
-            revocation: e.revocation.unwrap_or_default(),
-        }
-    }
-}
+/// The endpoint URLs of the simulated X: the members of Discord's.
+pub type TwitterEndpoints = crate::discord::DiscordEndpoints;
 
 /// The `user.fields` the simulator knows; anything else is refused as X refuses it.
 const KNOWN_FIELDS: [&str; 9] = [

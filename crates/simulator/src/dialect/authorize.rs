@@ -3,6 +3,7 @@
 
 use super::Page;
 use serde::Deserialize;
+use std::collections::BTreeMap;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -131,20 +132,23 @@ pub enum MethodAlone {
     Ignored,
 }
 
-/// The `error_description` of each refusal; `pkce` covers the four PKCE ones unless they
-/// have their own.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Descriptions {
-    pub response_type: Option<String>,
-    pub scope: Option<String>,
-    pub pkce: Option<String>,
-    pub missing_challenge: Option<String>,
-    pub missing_method: Option<String>,
-    pub unsupported_method: Option<String>,
-    pub invalid_challenge: Option<String>,
-    pub deny: Option<String>,
+/// A refusal whose `error_description` a dialect may give; `pkce` covers the four PKCE
+/// ones unless they have their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Described {
+    ResponseType,
+    Scope,
+    Pkce,
+    MissingChallenge,
+    MissingMethod,
+    UnsupportedMethod,
+    InvalidChallenge,
+    Deny,
 }
+
+/// The descriptions of the refusals a dialect words its own way.
+pub type Descriptions = BTreeMap<Described, String>;
 
 fn space() -> String {
     " ".to_owned()

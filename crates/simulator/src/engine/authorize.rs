@@ -4,7 +4,7 @@
 
 use super::{pkce, redirect};
 use crate::authorize::{AuthorizeQuery, Back};
-use crate::dialect::{AuthorizeRules, ResponseTypeRule};
+use crate::dialect::{AuthorizeRules, Described, ResponseTypeRule};
 use crate::flow::Refusal;
 use crate::hooks::Cx;
 use crate::id_token::Subject;
@@ -44,11 +44,23 @@ fn approve(cx: Cx<'_>, q: &AuthorizeQuery) -> Result<Response, Refusal> {
     };
     if !response_type_ok {
         let error = "unsupported_response_type";
-        return Err(refuse(rules, &back, error, &words.response_type, &[]));
+        return Err(refuse(
+            rules,
+            &back,
+            error,
+            words.get(&Described::ResponseType),
+            &[],
+        ));
     }
     let mut granted = rules.scopes.split(q.scope.as_deref());
     if !rules.scopes.allows(&granted) {
-        return Err(refuse(rules, &back, &rules.scopes.error, &words.scope, &[]));
+        return Err(refuse(
+            rules,
+            &back,
+            &rules.scopes.error,
+            words.get(&Described::Scope),
+            &[],
+        ));
     }
     if let Some(problem) = rules
         .pkce
@@ -64,7 +76,7 @@ fn approve(cx: Cx<'_>, q: &AuthorizeQuery) -> Result<Response, Refusal> {
             rules,
             &back,
             &rules.deny,
-            &words.deny,
+            words.get(&Described::Deny),
             &rules.deny_extra,
         ));
     }
@@ -94,10 +106,10 @@ fn refuse(
     rules: &AuthorizeRules,
     back: &Back<'_>,
     error: &str,
-    own: &Option<String>,
+    own: Option<&String>,
     extra: &[(String, String)],
 ) -> Refusal {
-    let description = own.as_ref().or(rules.description.as_ref());
+    let description = own.or(rules.description.as_ref());
     let extra: Vec<(&str, &str)> = extra
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))

@@ -3,7 +3,9 @@
 
 use crate::authorize::AuthorizeQuery;
 use crate::codes::Grant;
-use crate::dialect::{Descriptions, ErrorSpec, MethodAlone, PkceRule, TokenErrors, WithoutMethod};
+use crate::dialect::{
+    Described, Descriptions, ErrorSpec, MethodAlone, PkceRule, TokenErrors, WithoutMethod,
+};
 use crate::pkce::{is_s256_challenge, is_valid_verifier};
 
 /// Why an authorize request's PKCE parameters are refused.
@@ -17,14 +19,14 @@ pub enum Problem {
 
 impl Problem {
     /// Its own description in the dialect, else the one of every PKCE refusal.
-    pub fn description(self, words: &Descriptions) -> &Option<String> {
+    pub fn description(self, words: &Descriptions) -> Option<&String> {
         let own = match self {
-            Self::MissingChallenge => &words.missing_challenge,
-            Self::MissingMethod => &words.missing_method,
-            Self::UnsupportedMethod => &words.unsupported_method,
-            Self::InvalidChallenge => &words.invalid_challenge,
+            Self::MissingChallenge => Described::MissingChallenge,
+            Self::MissingMethod => Described::MissingMethod,
+            Self::UnsupportedMethod => Described::UnsupportedMethod,
+            Self::InvalidChallenge => Described::InvalidChallenge,
         };
-        if own.is_some() { own } else { &words.pkce }
+        words.get(&own).or_else(|| words.get(&Described::Pkce))
     }
 }
 

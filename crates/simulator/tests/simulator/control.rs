@@ -1,7 +1,7 @@
 //! The `/_control` HTTP API and its Rust twin on the handle, driven through a GitHub app.
 
 use crate::support::fixtures::{GITHUB, start};
-use crate::support::{VERIFIER, http};
+use crate::support::{VERIFIER, http, refusal};
 use serde_json::json;
 use social_login_simulator::{Endpoint, Fault, Provider};
 
@@ -10,17 +10,7 @@ async fn posting_an_identity_makes_it_the_one_approved() {
     let sim = start(&[GITHUB]).await;
     let client = GITHUB.client(&sim);
     let identity = json!({"id": 99, "login": "linus", "public_email": "l@example.com"});
-    let url = format!("{}/_control/identity", sim.base_url());
-    assert_eq!(
-        http()
-            .post(url)
-            .json(&identity)
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        204
-    );
+    assert_eq!(client.control("identity", Some(identity)).await, 204);
     let token = client.access_token("read:user").await;
     let (_, user) = client.userinfo(Some(&token)).await;
     assert_eq!(
@@ -33,22 +23,12 @@ async fn posting_an_identity_makes_it_the_one_approved() {
 async fn a_posted_fault_replaces_the_answer_until_cleared() {
     let sim = start(&[GITHUB]).await;
     let client = GITHUB.client(&sim);
-    let faults = format!("{}/_control/faults", sim.base_url());
     let fault = json!({"provider": "github", "endpoint": "user", "status": 502});
-    assert_eq!(
-        http()
-            .post(&faults)
-            .json(&fault)
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        204
-    );
+    assert_eq!(client.control("faults", Some(fault)).await, 204);
     let token = client.access_token("read:user").await;
     assert_eq!(client.userinfo(Some(&token)).await.0, 502);
     assert_eq!(client.last_outcome(), "fault");
-    assert_eq!(http().delete(&faults).send().await.unwrap().status(), 204);
+    assert_eq!(client.clear_faults().await, 204);
     assert_eq!(client.userinfo(Some(&token)).await.0, 200);
 }
 
@@ -60,11 +40,8 @@ async fn an_error_in_200_fault_looks_like_github_refusing_the_code() {
     );
     let client = GITHUB.client(&sim);
     let code = client.code(GITHUB.scope).await;
-    let (status, body) = client.redeem(&code).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (200, Some("bad_verification_code"))
-    );
+    let answer = client.redeem(&code).await;
+    assert_eq!(refusal(&answer), (200, "bad_verification_code"));
 }
 
 #[tokio::test]

@@ -133,7 +133,6 @@ async fn id_token_faults_break_exactly_the_claim_they_name() {
 async fn id_token_faults_and_key_rotation_are_driven_over_http_too() {
     let sim = start(&[GOOGLE]).await;
     let client = GOOGLE.client(&sim);
-    let control = |path: &str| format!("{}/_control/{path}", sim.base_url());
     let kid = async || {
         let id_token = client.tokens("openid").await["id_token"]
             .as_str()
@@ -142,29 +141,10 @@ async fn id_token_faults_and_key_rotation_are_driven_over_http_too() {
         jsonwebtoken::decode_header(id_token).unwrap().kid.unwrap()
     };
     let fault = serde_json::json!({"provider": "google", "fault": "unknown_kid"});
-    let posted = http()
-        .post(control("id_token_fault"))
-        .json(&fault)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(posted.status(), 204);
+    assert_eq!(client.control("id_token_fault", Some(fault)).await, 204);
     assert_eq!(kid().await, "sim-key-unknown");
-    let rotated = http()
-        .post(control("rotate_signing_key"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(rotated.status(), 204);
-    assert_eq!(
-        http()
-            .delete(control("faults"))
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        204
-    );
+    assert_eq!(client.control("rotate_signing_key", None).await, 204);
+    assert_eq!(client.clear_faults().await, 204);
     assert_eq!(kid().await, "sim-key-b");
     let (_, keys) = client.get(&sim.google().jwks, None).await;
     assert_eq!(

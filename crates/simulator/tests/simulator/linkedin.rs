@@ -3,7 +3,7 @@
 //! its scopes, and PKCE as its knobs say (set on the handle or through the control API).
 
 use crate::support::fixtures::{LINKEDIN, start};
-use crate::support::{OTHER_VERIFIER, claims_of, http};
+use crate::support::{OTHER_VERIFIER, claims_of, refusal};
 use serde_json::json;
 use social_login_simulator::{LinkedinKnobs, LinkedinPkce};
 
@@ -87,23 +87,14 @@ async fn an_enforcing_app_requires_an_s256_challenge_and_its_verifier() {
 async fn a_rejecting_app_set_through_the_control_api_refuses_any_verifier_without_burning_the_code()
 {
     let sim = start(&[LINKEDIN]).await;
-    let control = format!("{}/_control/linkedin_knobs", sim.base_url());
-    let response = http()
-        .post(control)
-        .json(&json!({"pkce": "reject"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 204);
     let client = LINKEDIN.client(&sim);
+    let reject = json!({"pkce": "reject"});
+    assert_eq!(client.control("linkedin_knobs", Some(reject)).await, 204);
     let code = client.code("openid").await;
-    let (status, body) = client.redeem(&code).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (400, Some("invalid_request"))
-    );
+    let answer = client.redeem(&code).await;
+    assert_eq!(refusal(&answer), (400, "invalid_request"));
     assert!(
-        body["error_description"]
+        answer.1["error_description"]
             .as_str()
             .unwrap()
             .contains("code_verifier")

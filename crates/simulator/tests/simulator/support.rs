@@ -24,6 +24,11 @@ pub const CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
 pub const OTHER_VERIFIER: &str = "eBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
 pub const NONCE: &str = "nonce-0123456789";
 
+/// The status of an answer and its OAuth `error` ("" when it has none).
+pub fn refusal(answer: &(u16, Value)) -> (u16, &str) {
+    (answer.0, answer.1["error"].as_str().unwrap_or_default())
+}
+
 /// The claims of a JWT, unchecked (to inspect a broken token; the adapters' tests check).
 pub fn claims_of(jwt: &str) -> Value {
     let payload = jwt.split('.').nth(1).unwrap();

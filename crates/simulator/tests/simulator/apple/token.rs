@@ -4,7 +4,7 @@
 
 use super::{SUB, start_apple};
 use crate::support::fixtures::{APPLE, config, start_with};
-use crate::support::{apple_secret_claims, apple_secret_with, unix_now, verified_claims};
+use crate::support::{apple_secret_claims, apple_secret_with, refusal, unix_now, verified_claims};
 use social_login_simulator::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, AppleKnobs, ClaimStyle, ClientAuthKind, Endpoint,
     RequestRecord, SimulatorConfig, SimulatorHandle, TokenKind,
@@ -113,13 +113,10 @@ async fn every_bad_client_secret_is_invalid_client_and_logs_no_lifetime() {
     ];
     for secret in secrets {
         let code = client.code(APPLE.scope).await;
-        let (status, body) = client
+        let answer = client
             .exchange(&code, |f| f.set("client_secret", &secret))
             .await;
-        assert_eq!(
-            (status, body["error"].as_str()),
-            (400, Some("invalid_client"))
-        );
+        assert_eq!(refusal(&answer), (400, "invalid_client"));
         assert_eq!(token_record(&sim).client_secret_iat, None);
     }
 }
@@ -133,24 +130,18 @@ async fn a_simulator_without_a_seeded_team_accepts_no_secret() {
     .await;
     let client = APPLE.client(&sim);
     let code = client.code(APPLE.scope).await;
-    let (status, body) = client.redeem(&code).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (400, Some("invalid_client"))
-    );
+    let answer = client.redeem(&code).await;
+    assert_eq!(refusal(&answer), (400, "invalid_client"));
 }
 
 #[tokio::test]
 async fn an_unknown_grant_type_is_refused() {
     let sim = start_apple().await;
     let client = APPLE.client(&sim);
-    let (status, body) = client
+    let answer = client
         .exchange("x", |f| f.set("grant_type", "password"))
         .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (400, Some("unsupported_grant_type"))
-    );
+    assert_eq!(refusal(&answer), (400, "unsupported_grant_type"));
 }
 
 #[tokio::test]
@@ -175,11 +166,8 @@ async fn the_refresh_grant_answers_a_new_access_token_and_id_token_but_no_refres
         claims.get("nonce").is_none(),
         "no authorization request, no nonce"
     );
-    let (status, body) = client.token(&form.set("refresh_token", "r-unknown")).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (400, Some("invalid_grant"))
-    );
+    let answer = client.token(&form.set("refresh_token", "r-unknown")).await;
+    assert_eq!(refusal(&answer), (400, "invalid_grant"));
 }
 
 #[tokio::test]

@@ -13,12 +13,11 @@ async fn each_user_endpoint_names_the_user_of_a_live_token() {
         let client = fixture.client(&sim);
         let token = client.access_token(fixture.scope).await;
         let (status, body) = client.userinfo(Some(&token)).await;
-        assert_eq!(status, 200, "{:?}: {body}", fixture.provider);
+        assert_eq!(status, 200, "{fixture}: {body}");
         assert_eq!(
             body.pointer(&wanted.at),
             Some(&wanted.is),
-            "{:?}: {body}",
-            fixture.provider
+            "{fixture}: {body}"
         );
     }
 }
@@ -34,7 +33,7 @@ async fn each_user_endpoint_refuses_a_missing_or_unknown_token_in_its_own_words(
         ] {
             let (status, _) = client.userinfo(token).await;
             let got = Answer(status, client.last_outcome());
-            assert_eq!(&got, answer, "{:?} {token:?}", fixture.provider);
+            assert_eq!(&got, answer, "{fixture} {token:?}");
         }
     }
 }
@@ -98,12 +97,7 @@ async fn each_rfc_7009_endpoint_revokes_a_live_token_records_it_and_answers_its_
         );
         assert!(!sim.issued_access_tokens().contains(&token));
         if fixture.provider != Provider::Apple {
-            assert_eq!(
-                client.userinfo(Some(&token)).await.0,
-                401,
-                "{:?}",
-                fixture.provider
-            );
+            assert_eq!(client.userinfo(Some(&token)).await.0, 401, "{fixture}");
         }
     }
 }
@@ -118,8 +112,7 @@ async fn an_unknown_token_is_revoked_as_rfc_7009_says_but_google_refuses_it() {
         assert_eq!(
             &Answer(status, client.last_outcome()),
             &wanted.unknown,
-            "{:?}",
-            fixture.provider
+            "{fixture}"
         );
         // A refusal is not recorded; an accepted one is, as nothing found.
         let recorded = sim.revocations();

@@ -46,8 +46,7 @@ async fn an_unknown_client_gets_an_error_page_and_no_redirect() {
         assert_eq!(
             got,
             expected::of(fixture.provider).unknown_client,
-            "{:?}",
-            fixture.provider
+            "{fixture}"
         );
     }
 }
@@ -69,17 +68,12 @@ async fn an_unregistered_callback_gets_an_error_page_but_github_reports_it_to_th
             assert_eq!(answer.get("state"), Some("st"));
             continue;
         }
-        assert_eq!(response.status(), 400, "{:?}", fixture.provider);
+        assert_eq!(response.status(), 400, "{fixture}");
         assert!(response.headers().get("location").is_none());
         // Matched exactly: not even a longer look-alike of the registered one.
         let look_alike = format!("{}x", fixture.callback);
         let params = client.valid(fixture.scope).set("redirect_uri", &look_alike);
-        assert_eq!(
-            client.authorize(&params).await.status(),
-            400,
-            "{:?}",
-            fixture.provider
-        );
+        assert_eq!(client.authorize(&params).await.status(), 400, "{fixture}");
     }
 }
 
@@ -92,7 +86,7 @@ async fn a_missing_callback_is_the_registered_one_where_the_provider_says_so() {
         let status = client.authorize(&params).await.status();
         let registered = expected::of(fixture.provider).missing_callback == "registered";
         let expected = if registered { 302 } else { 400 };
-        assert_eq!(status, expected, "{:?}", fixture.provider);
+        assert_eq!(status, expected, "{fixture}");
     }
 }
 
@@ -104,7 +98,7 @@ async fn a_denial_goes_back_to_the_callback_with_the_providers_error_and_the_sta
         let params = client.valid(fixture.scope).set("sim_deny", "1");
         let answer = client.answer(&params).await;
         let denial = expected::of(fixture.provider).denial.as_str();
-        assert_eq!(answer.get("error"), Some(denial), "{:?}", fixture.provider);
+        assert_eq!(answer.get("error"), Some(denial), "{fixture}");
         assert_eq!(
             (answer.get("state"), answer.get("code")),
             (Some("st"), None)

@@ -2,7 +2,7 @@
 //! (RFC 6750), refresh and RFC 7009 revocation, and the knobs and faults tests use.
 
 use crate::support::fixtures::{OIDC, start};
-use crate::support::{NONCE, http};
+use crate::support::{NONCE, http, refusal};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
@@ -103,11 +103,8 @@ async fn userinfo_answers_the_scopes_claims_and_challenges_a_client_without_a_to
         "Bearer error=\"invalid_token\""
     );
     let token = client.access_token("email").await;
-    let (status, body) = client.userinfo(Some(&token)).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (403, Some("insufficient_scope"))
-    );
+    let answer = client.userinfo(Some(&token)).await;
+    assert_eq!(refusal(&answer), (403, "insufficient_scope"));
 }
 
 #[tokio::test]
@@ -127,13 +124,8 @@ async fn the_knobs_announce_another_issuer_and_answer_another_subject_than_the_i
         format!("{}/oidc", sim.base_url()),
         "tokens keep the real issuer"
     );
-    let control = format!("{}/_control/standard_knobs", sim.base_url());
-    let posted = http()
-        .post(control)
-        .json(&json!({"userinfo_sub": "someone-else"}))
-        .send()
-        .await;
-    assert_eq!(posted.unwrap().status(), 204);
+    let knobs = json!({"userinfo_sub": "someone-else"});
+    assert_eq!(client.control("standard_knobs", Some(knobs)).await, 204);
     let (_, userinfo) = client.userinfo(body["access_token"].as_str()).await;
     assert_eq!(
         (userinfo["sub"].as_str(), claims["sub"].as_str()),

@@ -200,6 +200,29 @@ impl<'s> SimClient<'s> {
             .await
     }
 
+    /// `POST /_control/<operation>` with `body` (JSON when given): the status.
+    pub async fn control(&self, operation: &str, body: Option<Value>) -> u16 {
+        let mut request = self
+            .http
+            .post(format!("{}/_control/{operation}", self.sim.base_url()));
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        request.send().await.unwrap().status().as_u16()
+    }
+
+    /// `DELETE /_control/faults`: clears every fault.
+    pub async fn clear_faults(&self) -> u16 {
+        let url = format!("{}/_control/faults", self.sim.base_url());
+        self.http
+            .delete(url)
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16()
+    }
+
     /// The outcome the simulator logged for its latest request.
     pub fn last_outcome(&self) -> String {
         self.sim.requests().pop().expect("a request").outcome

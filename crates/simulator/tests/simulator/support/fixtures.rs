@@ -29,6 +29,13 @@ pub struct Fixture {
     pub auth: Auth,
 }
 
+impl std::fmt::Display for Fixture {
+    /// The provider's name, for assertion messages.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.provider.prefix())
+    }
+}
+
 impl Fixture {
     pub fn client<'s>(&self, sim: &'s SimulatorHandle) -> SimClient<'s> {
         SimClient::new(sim, *self)

@@ -1,0 +1,69 @@
+//! GitHub's redirect URI rule: same host (sub-domains allowed) and port, path at or below
+//! the registered callback path.
+//! <https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps#redirect-urls>
+
+use url::Url;
+
+/// Whether GitHub would accept `requested` for an app whose callback is `registered`.
+pub fn github_allows(registered: &Url, requested: &Url) -> bool {
+    requested.scheme() == registered.scheme()
+        && requested.username().is_empty()
+        && requested.password().is_none()
+        && requested.fragment().is_none()
+        && requested.port_or_known_default() == registered.port_or_known_default()
+        && host_matches(registered.host_str(), requested.host_str())
+        && path_within(registered.path(), requested.path())
+}
+
+fn host_matches(registered: Option<&str>, requested: Option<&str>) -> bool {
+    match (registered, requested) {
+        (Some(registered), Some(requested)) => {
+            requested == registered || requested.ends_with(&format!(".{registered}"))
+        }
+        _ => false,
+    }
+}
+
+/// `/path` allows `/path` and `/path/sub`, never `/pathology` or `/other`.
+fn path_within(registered: &str, requested: &str) -> bool {
+    let base = registered.trim_end_matches('/');
+    requested == registered || requested == base || requested.starts_with(&format!("{base}/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn allows(requested: &str) -> bool {
+        let registered = Url::parse("http://example.com/path").unwrap();
+        github_allows(&registered, &Url::parse(requested).unwrap())
+    }
+
+    // The examples of GitHub's documentation.
+    #[test]
+    fn documented_good_redirects_are_allowed() {
+        assert!(allows("http://example.com/path"));
+        assert!(allows("http://example.com/path/subdir/other"));
+        assert!(allows("http://oauth.example.com/path"));
+        assert!(allows("http://oauth.example.com/path/subdir/other"));
+    }
+
+    #[test]
+    fn documented_bad_redirects_are_refused() {
+        assert!(!allows("http://example.com/bar"));
+        assert!(!allows("http://example.com/"));
+        assert!(!allows("http://example.com:8080/path"));
+        assert!(!allows("http://oauth.example.com:8080/path"));
+        assert!(!allows("http://example.org"));
+    }
+
+    #[test]
+    fn look_alike_paths_hosts_and_schemes_are_refused() {
+        assert!(!allows("http://example.com/pathology"));
+        assert!(!allows("http://example.com/path/../bar"));
+        assert!(!allows("http://evilexample.com/path"));
+        assert!(!allows("https://example.com/path"));
+        assert!(!allows("http://user@example.com/path"));
+        assert!(!allows("http://example.com/path#frag"));
+    }
+}
