@@ -79,3 +79,7 @@ pub use signing::{TEST_KEY_A, TEST_KEY_B, TestKey};
 pub use standard::StandardKnobs;
 pub use twitter::TwitterEndpoints;
 pub use users::{SimEmail, SimUser};
+
+/// The look the simulator's pages share with the demo page: palette, typography, cards,
+/// buttons, badges and form fields (CSS).
+pub const PAGE_STYLE: &str = include_str!("page.css");

@@ -20,12 +20,15 @@ pub fn render(action: &str, fields: &[(&str, &str)]) -> Response {
         );
     }
     let page = format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Sign in with Apple (simulated)</title></head>\n\
-         <body onload=\"document.forms[0].submit()\">\n\
-         <form method=\"post\" action=\"{}\" enctype=\"application/x-www-form-urlencoded\">\n\
-         {inputs}<noscript><button type=\"submit\">Continue</button></noscript>\n\
-         </form></body></html>\n",
-        escape(action)
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Sign in with Apple (simulated)</title>\n\
+         <style>{style}\nmain {{ max-width: 30rem; margin: 3rem auto; padding: 0 1.25rem; }}</style></head>\n\
+         <body onload=\"document.forms[0].submit()\"><main class=\"card\">\n\
+         <p class=\"muted\">Returning to the app…</p>\n\
+         <form method=\"post\" action=\"{action}\" enctype=\"application/x-www-form-urlencoded\">\n\
+         {inputs}<noscript><button class=\"btn\" type=\"submit\">Continue</button></noscript>\n\
+         </form></main></body></html>\n",
+        style = crate::PAGE_STYLE,
+        action = escape(action),
     );
     (
         StatusCode::OK,

@@ -15,7 +15,7 @@ use axum::response::Response;
 /// user shows the sign-in page first (not logged: the person has not answered yet).
 pub async fn answer(cx: Cx<'_>, uri: &Uri, headers: &HeaderMap, q: &AuthorizeQuery) -> Response {
     if cx.sim.interactive && q.sim_user.is_none() && q.login_hint.is_none() {
-        return crate::sign_in_page::render(cx.sim, uri);
+        return crate::sign_in_page::render(cx.sim, cx.provider, uri);
     }
     super::serve(cx, q.record(cx.provider, headers), |_| approve(cx, q)).await
 }
