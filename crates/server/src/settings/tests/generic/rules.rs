@@ -280,3 +280,52 @@ fn problems_of_generic_tables_never_quote_their_values() {
     let text = errors.to_string();
     assert!(!text.contains("leaky"), "{text}");
 }
+
+/// The TOML blocks of the "Providers from configuration" section of docs/configuration.md.
+fn documented_tables() -> Vec<String> {
+    let docs = include_str!("../../../../../../docs/configuration.md");
+    let section = docs
+        .split("## Providers from configuration")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("the section exists");
+    section
+        .split("```toml\n")
+        .skip(1)
+        .filter_map(|block| block.split("```").next())
+        .map(|block| block.replace('…', "x"))
+        .collect()
+}
+
+/// The commented generic tables at the end of examples/social-login.toml, uncommented.
+fn example_tables() -> String {
+    let example = include_str!("../../../../../../examples/social-login.toml");
+    let tail = example
+        .split("# Any OpenID Connect provider")
+        .nth(1)
+        .expect("the example has generic tables");
+    tail.lines()
+        .filter_map(|line| line.strip_prefix("# "))
+        .filter(|line| {
+            line.starts_with('[') || line.split_once(" = ").is_some_and(|(k, _)| !k.contains(' '))
+        })
+        .map(|line| format!("{line}\n"))
+        .collect()
+}
+
+#[test]
+fn the_documented_and_example_tables_break_no_rule() {
+    let blocks = documented_tables();
+    assert_eq!(blocks.len(), 3, "Okta, Keycloak and GitLab");
+    for block in blocks.iter().chain([&example_tables()]) {
+        let settings = settings_with(block);
+        let keys: Vec<String> = settings
+            .enabled_providers()
+            .map(|(key, _)| key.to_string())
+            .collect();
+        assert!(!keys.is_empty(), "{block}");
+        for key in keys {
+            only_the_missing_adapter(&problems_of(&settings, &key), &key);
+        }
+    }
+}
