@@ -307,7 +307,10 @@ fn example_tables() -> String {
     tail.lines()
         .filter_map(|line| line.strip_prefix("# "))
         .filter(|line| {
-            line.starts_with('[') || line.split_once(" = ").is_some_and(|(k, _)| !k.contains(' '))
+            line.starts_with('[')
+                || line
+                    .split_once(" = ")
+                    .is_some_and(|(k, _)| !k.contains(' '))
         })
         .map(|line| format!("{line}\n"))
         .collect()
