@@ -5,6 +5,7 @@
 //! every rule and reports every problem at once, each naming its field, so `check-config` and
 //! `serve` print the full list instead of failing one field at a time.
 
+mod discovery_check;
 mod env;
 mod errors;
 mod generic;
@@ -23,6 +24,7 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use social_login_domain::{ProviderKey, SecretText};
 
+pub use discovery_check::discovery_check;
 pub use errors::{ConfigErrors, ConfigProblem};
 pub use generic::{ClaimsConfig, DEFAULT_OIDC_SCOPES, TokenEndpointAuth};
 pub use load::{CONFIG_PATH_ENV, ConfigPath, DEFAULT_CONFIG_FILE, ENV_PREFIX};

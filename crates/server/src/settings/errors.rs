@@ -51,6 +51,11 @@ impl ConfigErrors {
         self.problems.push(ConfigProblem::new(field, message));
     }
 
+    /// Adds every problem of `other` after these.
+    pub(crate) fn extend(&mut self, other: ConfigErrors) {
+        self.problems.extend(other.problems);
+    }
+
     pub(crate) fn from_problems(problems: Vec<ConfigProblem>) -> Self {
         Self { problems }
     }
