@@ -171,24 +171,21 @@ fn a_missing_or_unusable_endpoint_is_named() {
 }
 
 #[test]
-fn optional_endpoints_may_be_absent() {
+fn without_optional_fields_basic_rs256_and_no_userinfo_or_revocation_are_assumed() {
     let issuer = "https://sso.example.com";
     let mut doc = object(document(issuer));
-    doc.remove("userinfo_endpoint");
-    doc.remove("revocation_endpoint");
-    let found = Discovered::from_document(issuer, &doc).unwrap();
-    assert_eq!((found.userinfo, found.revocation), (None, None));
-}
-
-#[test]
-fn basic_unless_the_document_lists_post_first_and_rs256_unless_it_lists_algorithms() {
-    let issuer = "https://sso.example.com";
-    let mut doc = object(document(issuer));
-    doc.remove("token_endpoint_auth_methods_supported");
-    doc.remove("id_token_signing_alg_values_supported");
+    for optional in [
+        "token_endpoint_auth_methods_supported",
+        "id_token_signing_alg_values_supported",
+        "userinfo_endpoint",
+        "revocation_endpoint",
+    ] {
+        doc.remove(optional);
+    }
     let found = Discovered::from_document(issuer, &doc).unwrap();
     assert_eq!(found.client_auth, ClientAuthMethod::ClientSecretBasic);
     assert_eq!(found.signing_algorithms, ["RS256"]);
+    assert_eq!((found.userinfo, found.revocation), (None, None));
 
     doc.insert(
         "token_endpoint_auth_methods_supported".into(),
