@@ -27,7 +27,7 @@ pub use email::Email;
 pub use error::ErrorCode;
 pub use identity::{PersonName, ProviderIdentity, ProviderSubject};
 pub use ids::{FamilyId, LinkedAccountId, UserId};
-pub use provider::{InvalidProviderKey, ProviderKey};
+pub use provider::{InvalidProviderKey, ProviderKey, ProviderKind, UnknownKind};
 pub use secret::SecretText;
 pub use state::{
     Flow, MalformedState, OAuthState, Purpose, RedeemedState, Spend, StateId, StateMismatch,

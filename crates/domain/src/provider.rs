@@ -1,6 +1,10 @@
 //! Provider keys: the `{provider}` path values. Eight are built in; an operator configures
 //! more (docs/api.md#provider-keys), so a key is a validated name, not a closed list.
 
+mod kind;
+
+pub use kind::{ProviderKind, UnknownKind};
+
 use std::fmt;
 use std::str::FromStr;
 

@@ -17,7 +17,8 @@ use serde_json::{Map, Value};
 use social_login_domain::{ProviderIdentity, ProviderKey, SecretText};
 use social_login_ports::{
     AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, PostBody,
-    PresentedIdToken, ProviderError, ProviderGrant, ProviderLogin, Revoked, SystemClock,
+    PresentedIdToken, ProviderError, ProviderGrant, ProviderInfo, ProviderLogin, Revoked,
+    SystemClock,
 };
 use social_login_provider_spec::ProviderKind;
 use std::sync::Arc;
@@ -108,6 +109,17 @@ impl Engine {
 impl IdentityProvider for Engine {
     fn key(&self) -> ProviderKey {
         self.plan.key()
+    }
+
+    /// As the declaration says: its name, its kind, whether apps may present its id_tokens.
+    fn info(&self) -> ProviderInfo {
+        let spec = &self.plan.spec;
+        ProviderInfo {
+            key: spec.key,
+            display_name: spec.display_name.clone(),
+            kind: spec.kind,
+            id_token: spec.native_sign_in(),
+        }
     }
 
     /// The flow's URL with the declaration's extra parameters, and the state's nonce for an

@@ -32,7 +32,7 @@ pub fn built_in_spec(key: ProviderKey) -> Option<&'static ProviderSpec> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kind::ProviderKind;
+    use crate::ProviderKind;
 
     #[test]
     fn the_file_declares_each_built_in_key_once_in_order() {

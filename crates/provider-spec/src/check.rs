@@ -1,7 +1,7 @@
 //! What makes a declaration sound: checked on every built-in by its unit test, and on a
 //! provider built from configuration before it is used.
 
-use crate::kind::ProviderKind;
+use crate::ProviderKind;
 use crate::spec::{ProviderSpec, is_json_pointer};
 
 /// One thing wrong with a declaration: the field (`endpoints.token`) and what is wrong.

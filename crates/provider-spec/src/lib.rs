@@ -4,12 +4,12 @@
 
 mod built_in;
 mod check;
-mod kind;
 mod spec;
 
 pub use built_in::{built_in, built_in_spec};
 pub use check::SpecProblem;
-pub use kind::{ProviderKind, UnknownKind};
+/// The kind of a provider, from the domain: the declarations and the settings share it.
+pub use social_login_domain::ProviderKind;
 pub use spec::{
     AlreadyGone, Claims, EmailVerified, Endpoints, IdTokenRules, NonceRule, ProviderSpec,
     RevocationAuth, RevocationRules, RevokedToken, TokenAuth, is_json_pointer,

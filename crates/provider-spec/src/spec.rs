@@ -4,9 +4,8 @@
 //! The key names are the ones an operator writes in `[oauth_providers.<key>]` where they mean
 //! the same, so a built-in declaration reads like a generic provider's table.
 
-use crate::kind::ProviderKind;
 use serde::{Deserialize, Deserializer, de};
-use social_login_domain::ProviderKey;
+use social_login_domain::{ProviderKey, ProviderKind};
 use std::collections::BTreeMap;
 
 /// One provider: where it is, what to ask for, how to read who signed in, and how it revokes.
@@ -17,6 +16,7 @@ pub struct ProviderSpec {
     pub key: ProviderKey,
     /// What a sign-in button says ("GitHub", "X").
     pub display_name: String,
+    #[serde(deserialize_with = "provider_kind")]
     pub kind: ProviderKind,
     pub endpoints: Endpoints,
     /// The scopes asked for unless the operator configures others.
@@ -215,12 +215,9 @@ impl<'de> Deserialize<'de> for EmailVerified {
     }
 }
 
-impl<'de> Deserialize<'de> for ProviderKind {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = String::deserialize(deserializer)?;
-        raw.parse()
-            .map_err(|_| de::Error::custom("kind: \"oidc\" or \"oauth2\""))
-    }
+fn provider_kind<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ProviderKind, D::Error> {
+    let raw = String::deserialize(deserializer)?;
+    raw.parse().map_err(de::Error::custom)
 }
 
 fn provider_key<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ProviderKey, D::Error> {

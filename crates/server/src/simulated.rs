@@ -53,7 +53,7 @@ pub fn enable_all(
         } = client(key);
         let mut config = ProviderConfig::new(client_id, client_secret, redirect_uri);
         config.endpoints = endpoints(key, simulator);
-        *settings.oauth_providers.slot_mut(key) = Some(config);
+        settings.oauth_providers.insert(key, config);
     }
     settings.apple_team_id = Some(APPLE_TEST_TEAM_ID.to_owned());
     settings.apple_key_id = Some(APPLE_TEST_KEY_ID.to_owned());

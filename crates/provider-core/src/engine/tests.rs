@@ -121,6 +121,26 @@ fn an_oidc_authorization_carries_the_nonce_and_the_declared_parameters() {
 }
 
 #[test]
+fn a_provider_is_listed_as_its_declaration_says() {
+    let twitter = engine(ProviderKey::TWITTER, Arc::new(NoQuirks), None).info();
+    let listed = (
+        twitter.display_name.as_str(),
+        twitter.kind,
+        twitter.id_token,
+    );
+    assert_eq!(listed, ("X", ProviderKind::OAuth2, false));
+    // The built-ins are described as the port has always described them.
+    for key in ProviderKey::BUILT_IN {
+        let oidc = built_in_spec(key).unwrap().kind == ProviderKind::Oidc;
+        let check = oidc.then(|| json!({}));
+        assert_eq!(
+            engine(key, Arc::new(NoQuirks), check).info(),
+            ProviderInfo::from_key(key)
+        );
+    }
+}
+
+#[test]
 fn an_oauth2_authorization_carries_no_nonce() {
     let discord = engine(ProviderKey::DISCORD, Arc::new(NoQuirks), None);
     let query = query(&discord.authorization_url(&request()));

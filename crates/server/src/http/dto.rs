@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use social_login_app::LoginResult;
 use social_login_domain::{AuditEvent, LinkedAccount, User};
+use social_login_ports::ProviderInfo;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use utoipa::ToSchema;
@@ -11,6 +12,30 @@ use utoipa::ToSchema;
 pub struct AuthorizeResponse {
     /// Where to send the user's browser.
     pub authorization_url: String,
+}
+
+/// One enabled provider (`GET /auth/oauth/providers`): exactly these four fields.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProviderRead {
+    /// The `{provider}` of every provider endpoint.
+    pub key: String,
+    /// What a sign-in button says.
+    pub display_name: String,
+    /// `oidc` or `oauth2`.
+    pub kind: &'static str,
+    /// Apps may sign in with an id_token of this provider (`/id-token`).
+    pub id_token: bool,
+}
+
+impl From<&ProviderInfo> for ProviderRead {
+    fn from(info: &ProviderInfo) -> Self {
+        Self {
+            key: info.key.to_string(),
+            display_name: info.display_name.clone(),
+            kind: info.kind.as_str(),
+            id_token: info.id_token,
+        }
+    }
 }
 
 /// Body of callback and connect. No `Debug`: it carries the code (and Apple's id_token).

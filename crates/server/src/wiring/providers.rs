@@ -84,7 +84,10 @@ pub fn problems(
         Some((spec, adapters)) => {
             (adapters.problems)(spec, &adapter_settings(key, config, settings))
         }
-        None => vec![SettingsProblem::provider("enabled", NO_ADAPTER)],
+        None => vec![SettingsProblem::provider(
+            "enabled",
+            format!("{key} has no adapter in this build"),
+        )],
     }
 }
 

@@ -155,7 +155,7 @@ async fn spawn(options: Options, database_via: Option<&FaultProxy>) -> TestApp {
         settings.rate_limit.burst = burst;
     }
     enable_all(&mut settings, &sim, client);
-    if let Some(github) = settings.oauth_providers.github.as_mut() {
+    if let Some(github) = settings.oauth_providers.get_mut(ProviderKey::GITHUB) {
         github.enabled = options.github_enabled;
     }
     if let Some(url) = options.webhook_url {

@@ -116,9 +116,15 @@ fn a_bad_number_in_the_environment_names_the_field_but_not_the_value() {
 
 #[test]
 fn an_unknown_variable_with_the_prefix_is_an_error() {
-    let env = [("SOCIAL_LOGIN__OAUTH_PROVIDERS__GITLAB__CLIENT_ID", "x")];
+    let env = [("SOCIAL_LOGIN__TOKENS__ACCESS_TTL", "60")];
     let errors = Settings::from_toml_with_env(&minimal_toml(), env).unwrap_err();
-    assert!(errors.mentions("oauth_providers.gitlab"), "{errors}");
+    assert!(errors.mentions("tokens.access_ttl"), "{errors}");
+
+    // A provider key is open, so an unknown one is a provider without its kind.
+    let env = [("SOCIAL_LOGIN__OAUTH_PROVIDERS__GITLAB__CLIENT_ID", "x")];
+    let settings = Settings::from_toml_with_env(&minimal_toml(), env).unwrap();
+    let errors = settings.validate().unwrap_err();
+    assert!(errors.mentions("oauth_providers.gitlab.kind"), "{errors}");
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! asked for the problems of its settings (the rules are the adapters', dispatched in
 //! `wiring/providers.rs`); the warnings are the service's.
 
+use super::provider_tables::accepts_id_tokens;
 use crate::settings::{ConfigErrors, Settings};
 use crate::wiring::providers;
 use social_login_domain::ProviderKey;
@@ -10,44 +11,50 @@ use social_login_provider_core::spec::built_in_spec;
 use url::{Host, Url};
 
 pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
+    super::provider_tables::check(settings, errors);
     for (key, config) in settings.enabled_providers() {
-        for problem in providers::problems(key, config, settings) {
+        // Without a kind there is no telling which adapter would check the rest.
+        let adapter = key.is_built_in() || config.kind.is_some();
+        let problems = match adapter {
+            true => providers::problems(key, config, settings),
+            false => Vec::new(),
+        };
+        for problem in problems {
             let field = match problem.field {
                 ProblemField::Provider(field) => format!("oauth_providers.{key}.{field}"),
                 ProblemField::Service(field) => field.to_owned(),
             };
             errors.push(field, problem.message);
         }
-        check_client_ids(key, &config.client_ids, errors);
-        if config.id_token_nonce.is_some() && !native_sign_in(key) {
-            errors.push(
-                format!("oauth_providers.{key}.id_token_nonce"),
-                "only google, microsoft and apple accept id_tokens from apps",
-            );
+        let native = accepts_id_tokens(key, config);
+        check_client_ids(key, native, &config.client_ids, errors);
+        if config.id_token_nonce.is_some() && !native {
+            errors.push(format!("oauth_providers.{key}.id_token_nonce"), NOT_NATIVE);
         }
     }
 }
 
-/// Whether the declaration of `key` lets apps present their id_tokens.
-fn native_sign_in(key: ProviderKey) -> bool {
-    built_in_spec(key).is_some_and(|spec| spec.native_sign_in())
-}
+/// Why `client_ids` or `id_token_nonce` do not belong to a provider.
+const NOT_NATIVE: &str =
+    "only google, microsoft, apple and providers of kind = \"oidc\" accept id_tokens from apps";
 
 /// Most client ids accepted in one provider's `client_ids`: a web, an iOS and an Android
 /// client, per app, leave plenty of room.
 const MAX_CLIENT_IDS: usize = 16;
 
 /// `client_ids` belongs to a provider with id_tokens, and each entry is one token.
-fn check_client_ids(key: ProviderKey, client_ids: &[String], errors: &mut ConfigErrors) {
+fn check_client_ids(
+    key: ProviderKey,
+    native: bool,
+    client_ids: &[String],
+    errors: &mut ConfigErrors,
+) {
     let field = format!("oauth_providers.{key}.client_ids");
     if client_ids.is_empty() {
         return;
     }
-    if !native_sign_in(key) {
-        errors.push(
-            field,
-            "only google, microsoft and apple accept id_tokens from apps",
-        );
+    if !native {
+        errors.push(field, NOT_NATIVE);
         return;
     }
     if client_ids.len() > MAX_CLIENT_IDS {
@@ -83,6 +90,13 @@ pub(super) fn warnings(settings: &Settings) -> Vec<String> {
                  only if the provider app rejects code_verifier"
             )),
             _ => {}
+        }
+        let email_verified = config.claims.as_ref().map(|claims| &claims.email_verified);
+        if !config.trusts_email_verified() && email_verified.is_some_and(Option::is_some) {
+            warnings.push(format!(
+                "oauth_providers.{key}.claims.email_verified is not read while \
+                 trust_email_verified is false: every email of this provider counts as unverified"
+            ));
         }
         if is_plain_http_off_loopback(&config.redirect_uri) {
             warnings.push(format!(

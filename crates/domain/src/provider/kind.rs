@@ -12,6 +12,7 @@ pub enum ProviderKind {
 }
 
 impl ProviderKind {
+    /// The word used in configuration and in `GET /auth/oauth/providers`.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Oidc => "oidc",
@@ -27,7 +28,8 @@ impl fmt::Display for ProviderKind {
 }
 
 /// Neither `"oidc"` nor `"oauth2"`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown kind: must be \"oidc\" or \"oauth2\"")]
 pub struct UnknownKind;
 
 impl FromStr for ProviderKind {
@@ -38,5 +40,21 @@ impl FromStr for ProviderKind {
             .into_iter()
             .find(|kind| kind.as_str() == raw)
             .ok_or(UnknownKind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_round_trips_through_its_word_and_nothing_else_parses() {
+        for kind in [ProviderKind::Oidc, ProviderKind::OAuth2] {
+            assert_eq!(kind.as_str().parse(), Ok(kind));
+            assert_eq!(kind.to_string(), kind.as_str());
+        }
+        for bad in ["", "OIDC", "oauth", "saml", " oidc"] {
+            assert_eq!(bad.parse::<ProviderKind>(), Err(UnknownKind), "{bad:?}");
+        }
     }
 }
