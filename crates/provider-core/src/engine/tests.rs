@@ -122,13 +122,20 @@ fn an_oidc_authorization_carries_the_nonce_and_the_declared_parameters() {
 
 #[test]
 fn a_provider_is_listed_as_its_declaration_says() {
-    let twitter = engine(ProviderKey::TWITTER, Arc::new(NoQuirks), None).info();
-    let listed = (
-        twitter.display_name.as_str(),
-        twitter.kind,
-        twitter.id_token,
+    let mut spec = built_in_spec(ProviderKey::DISCORD).unwrap().clone();
+    spec.key = ProviderKey::parse("chat-corp").unwrap();
+    spec.display_name = "Chat Corp".into();
+    let plan = ProviderPlan::resolve(&spec, &settings()).unwrap();
+    let http = reqwest::Client::new();
+    let info = Engine::new(plan, Arc::new(NoQuirks), None, http)
+        .unwrap()
+        .info();
+    assert_eq!(info.key, spec.key);
+    assert_eq!(
+        info.display_name, "Chat Corp",
+        "not the key: the declared name"
     );
-    assert_eq!(listed, ("X", ProviderKind::OAuth2, false));
+    assert_eq!((info.kind, info.id_token), (ProviderKind::OAuth2, false));
     // The built-ins are described as the port has always described them.
     for key in ProviderKey::BUILT_IN {
         let oidc = built_in_spec(key).unwrap().kind == ProviderKind::Oidc;

@@ -428,7 +428,9 @@ fn pkce_off_for_a_provider_that_requires_it_is_ignored_and_the_warning_says_so()
     let mut settings = Settings::with_secret_key(SECRET);
     let mut twitter = ProviderConfig::new("x-client", "x-secret", "https://app.example.com/cb");
     twitter.pkce = false;
-    settings.oauth_providers.insert(ProviderKey::TWITTER, twitter);
+    settings
+        .oauth_providers
+        .insert(ProviderKey::TWITTER, twitter);
     settings.validate().unwrap();
     let warnings = settings.warnings();
     let about_x: Vec<&String> = warnings
