@@ -125,7 +125,8 @@ impl ProviderConfig {
 }
 
 impl ProviderConfig {
-    /// This table as the adapters take it: plain values, the endpoint overrides copied over.
+    /// This table as the adapters take it: plain values, the endpoint overrides copied over
+    /// (Apple's signing key, a setting of the service, is added by the wiring).
     pub fn adapter_settings(&self) -> ProviderSettings {
         let endpoints = &self.endpoints;
         ProviderSettings {
@@ -134,6 +135,8 @@ impl ProviderConfig {
             redirect_uri: self.redirect_uri.clone(),
             scopes: self.scopes.clone(),
             pkce: self.pkce,
+            client_ids: self.client_ids.clone(),
+            signing: None,
             endpoints: social_login_provider_core::EndpointOverrides {
                 authorization: endpoints.authorization.clone(),
                 token: endpoints.token.clone(),

@@ -424,6 +424,27 @@ fn pkce_off_plain_http_and_no_provider_are_warnings_not_errors() {
 }
 
 #[test]
+fn pkce_off_for_a_provider_that_requires_it_is_ignored_and_the_warning_says_so() {
+    let mut settings = Settings::with_secret_key(SECRET);
+    let mut twitter = ProviderConfig::new("x-client", "x-secret", "https://app.example.com/cb");
+    twitter.pkce = false;
+    settings
+        .oauth_providers
+        .insert(ProviderKey::TWITTER, twitter);
+    settings.validate().unwrap();
+    let warnings = settings.warnings();
+    let about_x: Vec<&String> = warnings
+        .iter()
+        .filter(|w| w.starts_with("oauth_providers.twitter"))
+        .collect();
+    assert_eq!(about_x.len(), 1, "{warnings:?}");
+    assert!(
+        about_x[0].starts_with("oauth_providers.twitter.pkce = false is ignored: X requires"),
+        "{warnings:?}"
+    );
+}
+
+#[test]
 fn a_pool_size_on_sqlite_is_a_warning_and_on_postgres_is_not() {
     let mut settings = Settings::with_secret_key(SECRET);
     settings.database.max_connections = 25;

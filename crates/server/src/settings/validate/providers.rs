@@ -1,16 +1,13 @@
 //! `[oauth_providers.*]` and the apple signing fields: each enabled provider's adapter is
-//! asked for the problems of its settings (the rules are the adapters'); the warnings are
-//! the service's.
+//! asked for the problems of its settings (the rules are the adapters', dispatched in
+//! `wiring/providers.rs`); the warnings are the service's.
 
 use super::provider_tables::accepts_id_tokens;
 use crate::settings::{ConfigErrors, Settings};
+use crate::wiring::providers;
 use social_login_domain::ProviderKey;
-use social_login_provider_apple::AppleProvider;
-use social_login_provider_core::{ProblemField, ProviderSettings, SettingsProblem};
-use social_login_provider_oauth2::{
-    DiscordProvider, FacebookProvider, GithubProvider, TwitterProvider,
-};
-use social_login_provider_oidc::{GoogleProvider, LinkedinProvider, MicrosoftProvider};
+use social_login_provider_core::ProblemField;
+use social_login_provider_core::spec::built_in_spec;
 use url::{Host, Url};
 
 pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
@@ -19,7 +16,7 @@ pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
         // Without a kind there is no telling which adapter would check the rest.
         let adapter = key.is_built_in() || config.kind.is_some();
         let problems = match adapter {
-            true => adapter_problems(key, &config.adapter_settings(), settings),
+            true => providers::problems(key, config, settings),
             false => Vec::new(),
         };
         for problem in problems {
@@ -76,44 +73,23 @@ fn check_client_ids(
     }
 }
 
-/// The problems the adapter of `key` finds in `provider`, the same checks it makes when it
-/// is built at start-up.
-fn adapter_problems(
-    key: ProviderKey,
-    provider: &ProviderSettings,
-    settings: &Settings,
-) -> Vec<SettingsProblem> {
-    match key {
-        ProviderKey::GITHUB => GithubProvider::check_settings(provider),
-        ProviderKey::GOOGLE => GoogleProvider::check_settings(provider),
-        ProviderKey::FACEBOOK => FacebookProvider::check_settings(provider),
-        ProviderKey::MICROSOFT => MicrosoftProvider::check_settings(provider),
-        ProviderKey::LINKEDIN => LinkedinProvider::check_settings(provider),
-        ProviderKey::DISCORD => DiscordProvider::check_settings(provider),
-        ProviderKey::TWITTER => TwitterProvider::check_settings(provider),
-        ProviderKey::APPLE => AppleProvider::check_settings(
-            provider,
-            settings.apple_team_id.as_deref().unwrap_or_default(),
-            settings.apple_key_id.as_deref().unwrap_or_default(),
-            &settings.apple_private_key(),
-        ),
-        other => vec![SettingsProblem::provider(
-            "enabled",
-            format!("{other} has no adapter in this build"),
-        )],
-    }
-}
-
 pub(super) fn warnings(settings: &Settings) -> Vec<String> {
     let mut warnings = Vec::new();
     let mut enabled = 0;
     for (key, config) in settings.enabled_providers() {
         enabled += 1;
-        if !config.pkce {
-            warnings.push(format!(
+        let required = built_in_spec(key).filter(|spec| spec.pkce_required);
+        match required {
+            Some(spec) if !config.pkce => warnings.push(format!(
+                "oauth_providers.{key}.pkce = false is ignored: {} requires PKCE (S256) on every \
+                 authorization",
+                spec.display_name
+            )),
+            None if !config.pkce => warnings.push(format!(
                 "oauth_providers.{key}.pkce = false: PKCE (S256) is off for this provider; keep it \
                  only if the provider app rejects code_verifier"
-            ));
+            )),
+            _ => {}
         }
         let email_verified = config.claims.as_ref().map(|claims| &claims.email_verified);
         if !config.trusts_email_verified() && email_verified.is_some_and(Option::is_some) {
