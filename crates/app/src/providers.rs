@@ -1,16 +1,19 @@
-//! The enabled identity providers, by key, and how each one's native sign-in treats the
-//! nonce.
+//! The enabled identity providers, by key and in configuration order, and how each one's
+//! native sign-in treats the nonce.
 
 use social_login_domain::ProviderKey;
-use social_login_ports::IdentityProvider;
-use std::collections::{HashMap, HashSet};
+use social_login_ports::{IdentityProvider, ProviderInfo};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// Holds one adapter per enabled provider. A key that is absent is "not configured",
 /// whether it is unknown, left out of the configuration, or disabled.
+///
+/// A list, not a map: the order the adapters were added in (the configuration's) is the
+/// order clients list them in. A few dozen entries at most, so a lookup scans.
 #[derive(Clone, Default)]
 pub struct ProviderRegistry {
-    providers: HashMap<ProviderKey, Arc<dyn IdentityProvider>>,
+    providers: Vec<Arc<dyn IdentityProvider>>,
     /// Providers whose native sign-in may come without a nonce (`id_token_nonce =
     /// "optional"`); every other one requires it.
     nonce_optional: HashSet<ProviderKey>,
@@ -21,9 +24,14 @@ impl ProviderRegistry {
         Self::default()
     }
 
-    /// Adds or replaces the adapter for its own key.
+    /// Adds the adapter for its own key, last; one already there for that key is replaced
+    /// where it stands.
     pub fn with(mut self, provider: Arc<dyn IdentityProvider>) -> Self {
-        self.providers.insert(provider.key(), provider);
+        let key = provider.key();
+        match self.providers.iter_mut().find(|held| held.key() == key) {
+            Some(held) => *held = provider,
+            None => self.providers.push(provider),
+        }
         self
     }
 
@@ -40,14 +48,22 @@ impl ProviderRegistry {
     }
 
     pub fn get(&self, key: ProviderKey) -> Option<&Arc<dyn IdentityProvider>> {
-        self.providers.get(&key)
+        self.providers.iter().find(|provider| provider.key() == key)
     }
 
-    /// The enabled keys, in the fixed order of `ProviderKey::ALL`.
+    /// The enabled keys, in the order the adapters were added.
     pub fn keys(&self) -> Vec<ProviderKey> {
-        ProviderKey::ALL
-            .into_iter()
-            .filter(|key| self.providers.contains_key(key))
+        self.providers
+            .iter()
+            .map(|provider| provider.key())
+            .collect()
+    }
+
+    /// How clients list the enabled providers, in the order the adapters were added.
+    pub fn infos(&self) -> Vec<ProviderInfo> {
+        self.providers
+            .iter()
+            .map(|provider| provider.info())
             .collect()
     }
 }

@@ -29,9 +29,14 @@ impl AuthService {
             Ok(Revoked::NotSupported) => info!(%provider, "provider has no revocation endpoint"),
             Err(why) => {
                 warn!(%provider, error = %why, "provider grant revocation failed");
+                // A label per configured provider, one for the rest: the set stays bounded.
+                let label = match self.ports.providers.get(provider) {
+                    Some(_) => provider.to_string(),
+                    None => "unconfigured".to_owned(),
+                };
                 metrics::counter!(
                     "social_login_provider_revocation_failures_total",
-                    "provider" => provider.as_str()
+                    "provider" => label
                 )
                 .increment(1);
                 let now = self.ports.clock.now();

@@ -8,6 +8,7 @@ pub mod connect;
 pub mod delete;
 pub mod id_token;
 pub mod login_throttle;
+pub mod providers;
 pub mod register;
 pub mod signals;
 pub mod tokens;

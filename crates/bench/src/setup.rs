@@ -104,7 +104,7 @@ async fn seed_database(url: &str, count: u64) -> Result<(), String> {
         .await
         .map_err(|error| error.to_string())?;
     repo.migrate().await.map_err(|error| error.to_string())?;
-    seed_provider_users(&repo, ProviderKey::Github, "seed", count)
+    seed_provider_users(&repo, ProviderKey::GITHUB, "seed", count)
         .await
         .map_err(|error| error.to_string())?;
     repo.connection().close_by_ref().await.ok();

@@ -10,7 +10,11 @@ pub use providers::{
 
 use crate::flow::Flow;
 use social_login_domain::{ProviderKey, SecretText};
-use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http_client};
+use social_login_provider_core::spec::built_in_spec;
+use social_login_provider_core::{
+    BuildContext, EndpointOverrides, ProviderConfigError, ProviderPlan, ProviderSettings,
+    build_http_client,
+};
 use social_login_simulator::{
     AppleTeam, Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
 };
@@ -75,8 +79,16 @@ impl Fixture {
             redirect_uri: self.callback.into(),
             scopes: None,
             pkce: true,
+            client_ids: Vec::new(),
+            signing: None,
             endpoints: (self.endpoints)(sim),
         }
+    }
+
+    /// The plan of this built-in provider with `settings`, as the server resolves it.
+    pub fn plan(&self, settings: &ProviderSettings) -> Result<ProviderPlan, ProviderConfigError> {
+        let spec = built_in_spec(self.key).expect("a fixture of a built-in provider");
+        ProviderPlan::resolve(spec, settings)
     }
 
     /// What no message of this provider's adapter may repeat: the client secret and every
@@ -88,6 +100,12 @@ impl Fixture {
         }
         secrets
     }
+}
+
+/// What a provider under test is built with: production's HTTP client (10-second timeout)
+/// and clock.
+pub fn build_context() -> BuildContext {
+    BuildContext::new(http_client())
 }
 
 /// The HTTP client of an adapter under test: production's, with a 10-second timeout.

@@ -2,8 +2,9 @@
 //! and run against each adapter over the simulator from one table ([`conformance_kit!`]).
 //!
 //! A [`Subject`] is one row: the simulator fixture, how to build the adapter, and what the
-//! provider answers where providers differ (scopes, client authentication, error codes).
-//! Scenarios come in groups a row lists; each scenario is one test named after it.
+//! simulated provider answers where providers differ (error codes); what each provider asks
+//! for is read from the plan its adapter was built from. Scenarios come in groups a row
+//! lists; each scenario is one test named after it.
 
 pub mod code_exchange;
 pub mod email_scope;
@@ -13,16 +14,27 @@ pub mod sign_in;
 pub mod user_info;
 
 use crate::fixture::Fixture;
+use social_login_domain::ProviderKey;
 use social_login_ports::IdentityProvider;
-use social_login_provider_core::{ProviderSettings, build_http_client};
+use social_login_provider_core::spec::{NonceRule, ProviderKind, RevokedToken, TokenAuth};
+use social_login_provider_core::{
+    Endpoint as PlanEndpoint, Engine, ProviderPlan, ProviderSettings, build_http_client,
+};
 use social_login_simulator::{ClientAuthKind, Endpoint, RequestRecord, SimulatorHandle};
 use std::fmt::Debug;
 use std::time::Duration;
 
-/// An adapter under test: the port, and a `Debug` that must hide its secrets.
-pub trait Adapter: IdentityProvider + Debug {}
+/// A provider under test: the port, a `Debug` that must hide its secrets, and the plan it
+/// was built from, which says what the kit must see where providers differ.
+pub trait Adapter: IdentityProvider + Debug {
+    fn plan(&self) -> &ProviderPlan;
+}
 
-impl<T: IdentityProvider + Debug> Adapter for T {}
+impl Adapter for Engine {
+    fn plan(&self) -> &ProviderPlan {
+        Engine::plan(self)
+    }
+}
 
 /// The client secret of an adapter the provider must refuse.
 pub const WRONG_SECRET: &str = "wrong-secret-value-0123456789";
@@ -49,14 +61,6 @@ impl Credentials {
     }
 }
 
-/// Whether the adapter lets the operator turn PKCE off.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pkce {
-    Optional,
-    /// X requires it: `pkce = false` still sends a challenge.
-    Required,
-}
-
 /// The messages of the three refusals that carry the provider's own error code.
 #[derive(Debug, Clone, Copy)]
 pub struct Refusals {
@@ -65,44 +69,19 @@ pub struct Refusals {
     pub wrong_secret: &'static str,
 }
 
-/// What a row's `revoke` sends (`revocation` group).
-#[derive(Debug, Clone, Copy)]
-pub struct Revokes {
-    /// How failure messages name the endpoint.
-    pub label: &'static str,
-    /// The refresh token goes when the grant has one (revoking it ends the grant there).
-    pub refresh_first: bool,
-    /// A `token_type_hint` naming the token goes with it.
-    pub hints: bool,
-}
-
-/// One provider's row in the kit's table.
+/// One provider's row in the kit's table. What the provider asks for (scopes, client
+/// authentication, PKCE, nonce, revocation) is read from the plan its adapter was built
+/// from; the row names only what the simulated provider answers.
 #[derive(Debug, Clone, Copy)]
 pub struct Subject {
     pub fixture: Fixture,
-    /// The adapter over `settings` and `http` (a client from `build_http_client`).
-    pub build: fn(ProviderSettings, reqwest::Client, Credentials) -> Box<dyn Adapter>,
-    /// The default scopes, in the order the authorization URL carries them.
-    pub scopes: &'static [&'static str],
-    /// The scope whose absence leaves the identity without an email (`email_scope` group).
-    pub email_scope: Option<&'static str>,
-    pub client_auth: ClientAuthKind,
-    pub pkce: Pkce,
-    /// Whether the authorization URL carries the nonce (OpenID Connect and Apple).
-    pub sends_nonce: bool,
-    /// Whether an id_token without a nonce is refused (`id_token` group; LinkedIn never
-    /// sends one).
-    pub requires_nonce: bool,
+    /// The adapter of a key over `settings` and `http` (a client from `build_http_client`).
+    pub build: fn(ProviderKey, ProviderSettings, reqwest::Client, Credentials) -> Box<dyn Adapter>,
     /// Makes the simulated provider check the PKCE verifier where it does not by default.
     pub enforce_pkce: fn(&SimulatorHandle),
     pub refusals: Refusals,
-    /// How user-info failures name the endpoint (`user_info` group).
-    pub user_info: Option<&'static str>,
     /// Provider-specific text no message may hold (token prefixes, `AADSTS`).
     pub never_in_messages: &'static [&'static str],
-    /// How grants are revoked; `None` for a provider without a revocation endpoint
-    /// (`no_revocation` group).
-    pub revocation: Option<Revokes>,
 }
 
 impl Subject {
@@ -118,7 +97,7 @@ impl Subject {
         timeout: Duration,
     ) -> Box<dyn Adapter> {
         let http = build_http_client(timeout).expect("an HTTP client");
-        (self.build)(settings, http, credentials)
+        (self.build)(self.fixture.key, settings, http, credentials)
     }
 
     /// Every secret of this sign-in: the fixture's, the wrong one, the row's markers and
@@ -130,6 +109,52 @@ impl Subject {
         secrets.extend(codes.iter().map(|s| (*s).to_owned()));
         secrets
     }
+}
+
+/// How the plan's client authenticates at the token endpoint, as the simulator records it.
+pub fn client_auth(plan: &ProviderPlan) -> ClientAuthKind {
+    match plan.spec.token_auth {
+        TokenAuth::ClientSecretBasic => ClientAuthKind::Basic,
+        TokenAuth::ClientSecretPost | TokenAuth::SignedSecretPost => ClientAuthKind::Body,
+    }
+}
+
+/// Whether the authorization URL carries the nonce (the `oidc` kind).
+pub fn sends_nonce(plan: &ProviderPlan) -> bool {
+    plan.spec.kind == ProviderKind::Oidc
+}
+
+/// Whether an id_token without a nonce is refused (LinkedIn never sends one).
+pub fn requires_nonce(plan: &ProviderPlan) -> bool {
+    let rules = plan.spec.id_token.as_ref();
+    rules.is_some_and(|rules| rules.nonce == NonceRule::Required)
+}
+
+/// How user-info failures name the endpoint; `None` for a provider without one.
+pub fn user_info_label(plan: &ProviderPlan) -> Option<String> {
+    let userinfo = plan.urls.get(PlanEndpoint::Userinfo);
+    userinfo.map(|_| plan.label("userinfo endpoint"))
+}
+
+/// What a plan's revocation sends (`revocation` group).
+#[derive(Debug, Clone)]
+pub struct Revokes {
+    /// How failure messages name the endpoint.
+    pub label: String,
+    /// The refresh token goes when the grant has one (revoking it ends the grant there).
+    pub refresh_first: bool,
+    /// A `token_type_hint` naming the token goes with it.
+    pub hints: bool,
+}
+
+/// How the plan revokes grants; `None` for a provider without a revocation endpoint.
+pub fn revokes(plan: &ProviderPlan) -> Option<Revokes> {
+    let rules = plan.spec.revocation.as_ref()?;
+    Some(Revokes {
+        label: plan.label("revocation endpoint"),
+        refresh_first: rules.sends == RevokedToken::RefreshFirst,
+        hints: rules.hint,
+    })
 }
 
 /// The first request `sim` received at this row's `endpoint`.

@@ -66,9 +66,9 @@ mod tests {
     #[test]
     fn the_only_link_of_a_user_without_password_stays() {
         let user = user(false);
-        let links = [link(&user, ProviderKey::Github)];
+        let links = [link(&user, ProviderKey::GITHUB)];
         assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::Github, &ProviderKey::ALL),
+            check_disconnect(&user, &links, ProviderKey::GITHUB, &ProviderKey::BUILT_IN),
             Err(DisconnectRefused::LastLoginMethod)
         );
     }
@@ -76,9 +76,9 @@ mod tests {
     #[test]
     fn the_only_link_may_go_when_the_user_has_a_password() {
         let user = user(true);
-        let links = [link(&user, ProviderKey::Github)];
+        let links = [link(&user, ProviderKey::GITHUB)];
         assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::Github, &ProviderKey::ALL),
+            check_disconnect(&user, &links, ProviderKey::GITHUB, &ProviderKey::BUILT_IN),
             Ok(links[0].id)
         );
     }
@@ -87,11 +87,11 @@ mod tests {
     fn one_of_two_links_may_go() {
         let user = user(false);
         let links = [
-            link(&user, ProviderKey::Github),
-            link(&user, ProviderKey::Google),
+            link(&user, ProviderKey::GITHUB),
+            link(&user, ProviderKey::GOOGLE),
         ];
         assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::Google, &ProviderKey::ALL),
+            check_disconnect(&user, &links, ProviderKey::GOOGLE, &ProviderKey::BUILT_IN),
             Ok(links[1].id)
         );
     }
@@ -100,11 +100,11 @@ mod tests {
     fn a_link_to_a_disabled_provider_is_no_remaining_way_to_log_in() {
         let user = user(false);
         let links = [
-            link(&user, ProviderKey::Github),
-            link(&user, ProviderKey::Google),
+            link(&user, ProviderKey::GITHUB),
+            link(&user, ProviderKey::GOOGLE),
         ];
         assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::Github, &[ProviderKey::Github]),
+            check_disconnect(&user, &links, ProviderKey::GITHUB, &[ProviderKey::GITHUB]),
             Err(DisconnectRefused::LastLoginMethod)
         );
     }
@@ -112,9 +112,9 @@ mod tests {
     #[test]
     fn a_provider_that_is_not_linked_is_not_found() {
         let user = user(true);
-        let links = [link(&user, ProviderKey::Github)];
+        let links = [link(&user, ProviderKey::GITHUB)];
         assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::Apple, &ProviderKey::ALL),
+            check_disconnect(&user, &links, ProviderKey::APPLE, &ProviderKey::BUILT_IN),
             Err(DisconnectRefused::NotLinked)
         );
     }
@@ -123,9 +123,9 @@ mod tests {
     fn another_users_link_does_not_count() {
         let user = user(false);
         let stranger = super::tests::user(false);
-        let links = [link(&stranger, ProviderKey::Github)];
+        let links = [link(&stranger, ProviderKey::GITHUB)];
         assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::Github, &ProviderKey::ALL),
+            check_disconnect(&user, &links, ProviderKey::GITHUB, &ProviderKey::BUILT_IN),
             Err(DisconnectRefused::NotLinked)
         );
     }

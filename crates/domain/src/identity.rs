@@ -102,7 +102,7 @@ mod tests {
     #[test]
     fn an_unverified_email_is_not_offered_for_linking() {
         let mut identity = ProviderIdentity {
-            provider: ProviderKey::Github,
+            provider: ProviderKey::GITHUB,
             subject: ProviderSubject::parse("1").unwrap(),
             email: Some(Email::parse("ada@example.com").unwrap()),
             email_verified: false,

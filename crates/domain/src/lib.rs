@@ -29,7 +29,7 @@ pub use email::Email;
 pub use error::ErrorCode;
 pub use identity::{PersonName, ProviderIdentity, ProviderSubject};
 pub use ids::{FamilyId, LinkedAccountId, UserId};
-pub use provider::ProviderKey;
+pub use provider::{InvalidProviderKey, ProviderKey, ProviderKind, UnknownKind};
 pub use secret::SecretText;
 pub use session::LoginMethod;
 pub use signal::{SignalAction, SignalId, SignalKind, SignalSource};

@@ -90,7 +90,7 @@ mod tests {
 
     fn identity(email: Option<&str>, verified: bool) -> ProviderIdentity {
         ProviderIdentity {
-            provider: ProviderKey::Github,
+            provider: ProviderKey::GITHUB,
             subject: ProviderSubject::parse("583231").unwrap(),
             email: email.map(|e| Email::parse(e).unwrap()),
             email_verified: verified,
@@ -129,7 +129,7 @@ mod tests {
     #[test]
     fn an_owner_with_an_account_of_this_provider_is_never_auto_linked_again() {
         let owner = user("ada@example.com", true);
-        let links = [link(owner.id, ProviderKey::Github)];
+        let links = [link(owner.id, ProviderKey::GITHUB)];
         let decision = decide_login(
             &identity(Some("ada@example.com"), true),
             None,
@@ -148,7 +148,7 @@ mod tests {
         let other = user("ada@example.com", true);
         let decision = decide_login(
             &identity(Some("ada@example.com"), false),
-            Some(&link(owner, ProviderKey::Github)),
+            Some(&link(owner, ProviderKey::GITHUB)),
             Some(EmailOwner {
                 user: &other,
                 links: &[],
@@ -236,7 +236,7 @@ mod tests {
             check_connect(
                 &[],
                 &identity(None, false),
-                Some(&link(someone, ProviderKey::Github))
+                Some(&link(someone, ProviderKey::GITHUB))
             ),
             Err(ProviderAlreadyLinked)
         );
@@ -247,7 +247,7 @@ mod tests {
         let caller = UserId::new();
         assert_eq!(
             check_connect(
-                &[link(caller, ProviderKey::Github)],
+                &[link(caller, ProviderKey::GITHUB)],
                 &identity(None, false),
                 None
             ),
@@ -260,7 +260,7 @@ mod tests {
         let caller = UserId::new();
         assert_eq!(
             check_connect(
-                &[link(caller, ProviderKey::Google)],
+                &[link(caller, ProviderKey::GOOGLE)],
                 &identity(None, false),
                 None
             ),

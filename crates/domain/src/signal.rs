@@ -36,9 +36,9 @@ impl SignalSource {
     /// The provider whose accounts the signal is about.
     pub fn provider(self) -> ProviderKey {
         match self {
-            Self::AppleNotification => ProviderKey::Apple,
-            Self::FacebookDataDeletion | Self::FacebookDeauthorize => ProviderKey::Facebook,
-            Self::GoogleRisc => ProviderKey::Google,
+            Self::AppleNotification => ProviderKey::APPLE,
+            Self::FacebookDataDeletion | Self::FacebookDeauthorize => ProviderKey::FACEBOOK,
+            Self::GoogleRisc => ProviderKey::GOOGLE,
         }
     }
 

@@ -225,7 +225,7 @@ mod tests {
     fn issued(purpose: Purpose) -> OAuthState {
         OAuthState::issue(
             StateId::from_bytes([7; 16]),
-            ProviderKey::Github,
+            ProviderKey::GITHUB,
             purpose,
             SecretText::new("verifier"),
             SecretText::new("nonce"),
@@ -257,7 +257,7 @@ mod tests {
     #[test]
     fn login_state_is_consumed_by_the_login_callback() {
         let redeemed = issued(Purpose::Login)
-            .redeem(ProviderKey::Github, Flow::Login, now())
+            .redeem(ProviderKey::GITHUB, Flow::Login, now())
             .unwrap();
         assert_eq!(redeemed.pkce_verifier.expose(), "verifier");
         assert_eq!(redeemed.purpose, Purpose::Login);
@@ -267,7 +267,7 @@ mod tests {
     fn connect_state_is_consumed_by_connect_of_the_bound_user() {
         let user = UserId::new();
         let redeemed = issued(Purpose::Connect { user })
-            .redeem(ProviderKey::Github, Flow::Connect { caller: user }, now())
+            .redeem(ProviderKey::GITHUB, Flow::Connect { caller: user }, now())
             .unwrap();
         assert_eq!(redeemed.purpose, Purpose::Connect { user });
     }
@@ -279,7 +279,7 @@ mod tests {
         assert!(!state.is_expired(just_before));
         assert_eq!(
             state.redeem(
-                ProviderKey::Github,
+                ProviderKey::GITHUB,
                 Flow::Login,
                 now() + Duration::minutes(10)
             ),
@@ -291,7 +291,7 @@ mod tests {
     fn login_state_is_refused_by_connect() {
         let caller = UserId::new();
         assert_eq!(
-            issued(Purpose::Login).redeem(ProviderKey::Github, Flow::Connect { caller }, now()),
+            issued(Purpose::Login).redeem(ProviderKey::GITHUB, Flow::Connect { caller }, now()),
             Err(StateMismatch::WrongPurpose)
         );
     }
@@ -300,7 +300,7 @@ mod tests {
     fn connect_state_is_refused_by_the_login_callback() {
         let user = UserId::new();
         assert_eq!(
-            issued(Purpose::Connect { user }).redeem(ProviderKey::Github, Flow::Login, now()),
+            issued(Purpose::Connect { user }).redeem(ProviderKey::GITHUB, Flow::Login, now()),
             Err(StateMismatch::WrongPurpose)
         );
     }
@@ -311,7 +311,7 @@ mod tests {
         let caller = UserId::new();
         assert_eq!(
             issued(Purpose::Connect { user }).redeem(
-                ProviderKey::Github,
+                ProviderKey::GITHUB,
                 Flow::Connect { caller },
                 now()
             ),
@@ -322,7 +322,7 @@ mod tests {
     #[test]
     fn state_is_bound_to_the_provider_it_was_minted_for() {
         assert_eq!(
-            issued(Purpose::Login).redeem(ProviderKey::Google, Flow::Login, now()),
+            issued(Purpose::Login).redeem(ProviderKey::GOOGLE, Flow::Login, now()),
             Err(StateMismatch::OtherProvider)
         );
     }
@@ -333,7 +333,7 @@ mod tests {
             redeem_spent(
                 issued(Purpose::Login),
                 Spend::Again,
-                ProviderKey::Github,
+                ProviderKey::GITHUB,
                 Flow::Login,
                 now()
             ),
@@ -346,7 +346,7 @@ mod tests {
         let redeemed = redeem_spent(
             issued(Purpose::Login),
             Spend::First,
-            ProviderKey::Github,
+            ProviderKey::GITHUB,
             Flow::Login,
             now(),
         );
@@ -355,7 +355,7 @@ mod tests {
             redeem_spent(
                 issued(Purpose::Login),
                 Spend::First,
-                ProviderKey::Google,
+                ProviderKey::GOOGLE,
                 Flow::Login,
                 now()
             ),

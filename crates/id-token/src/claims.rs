@@ -36,6 +36,18 @@ pub struct IdTokenClaims {
     pub picture: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+    /// Every claim as the token carries it, for the declaration's JSON Pointers.
+    #[serde(skip)]
+    pub raw: Map<String, Value>,
+}
+
+impl IdTokenClaims {
+    /// Reads the typed claims from the token's claims object, keeping it whole in `raw`.
+    pub fn from_raw(raw: Map<String, Value>) -> Result<Self, serde_json::Error> {
+        let mut claims: Self = serde_json::from_value(Value::Object(raw.clone()))?;
+        claims.raw = raw;
+        Ok(claims)
+    }
 }
 
 impl fmt::Debug for IdTokenClaims {
@@ -152,6 +164,15 @@ mod tests {
         assert_eq!(decoded.extra["tid"], "t-1");
         assert_eq!(decoded.name, None);
         assert_eq!(decoded.sub.as_deref(), Some("1"));
+    }
+
+    #[test]
+    fn the_raw_claims_are_kept_whole_beside_the_typed_ones() {
+        let raw = json!({"sub": 42, "email_verified": "TRUE", "data": {"id": 7}});
+        let decoded = IdTokenClaims::from_raw(raw.as_object().unwrap().clone()).unwrap();
+        assert_eq!(decoded.sub, None, "a number is no typed subject");
+        assert_eq!(decoded.email_verified, Some(true));
+        assert_eq!(Value::Object(decoded.raw), raw);
     }
 
     #[test]

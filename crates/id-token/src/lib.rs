@@ -11,4 +11,6 @@ pub mod verifier;
 
 pub use claims::IdTokenClaims;
 pub use jwks::KeySetCache;
-pub use verifier::{IdTokenVerifier, IssuerPolicy, IssuerRule, NoncePolicy, PresentedClaims};
+pub use verifier::{
+    IdTokenVerifier, IssuerPolicy, IssuerRule, NoncePolicy, PresentedClaims, oidc_engine,
+};

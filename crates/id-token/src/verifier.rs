@@ -6,6 +6,7 @@
 //! failure is `ProviderError::UserInfo` naming the failed check; the token never appears.
 
 mod checks;
+mod for_plan;
 mod header;
 mod issuer;
 #[cfg(test)]
@@ -14,6 +15,7 @@ mod nonce_properties;
 mod properties;
 
 pub use checks::CLOCK_LEEWAY_SECS;
+pub use for_plan::oidc_engine;
 pub use header::{TokenHeader, read_header};
 pub use issuer::{IssuerPolicy, IssuerRule};
 
@@ -21,6 +23,7 @@ use crate::claims::IdTokenClaims;
 use crate::jwks::KeySetCache;
 use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, AlgorithmFamily, DecodingKey, Validation};
+use serde_json::{Map, Value};
 use social_login_domain::SecretText;
 use social_login_ports::{Clock, ProviderError};
 use std::fmt;
@@ -215,8 +218,7 @@ fn decode_signed(
     validation.validate_exp = false;
     validation.validate_nbf = false;
     validation.validate_aud = false;
-    jsonwebtoken::decode::<IdTokenClaims>(token, key, &validation)
-        .map(|data| data.claims)
+    jsonwebtoken::decode::<Map<String, Value>>(token, key, &validation)
         .map_err(|error| {
             let what = match error.kind() {
                 ErrorKind::InvalidSignature => "signature is invalid",
@@ -226,5 +228,10 @@ fn decode_signed(
                 _ => "signature could not be checked",
             };
             ProviderError::UserInfo(format!("id_token {what}"))
+        })
+        .and_then(|data| {
+            IdTokenClaims::from_raw(data.claims).map_err(|_| {
+                ProviderError::UserInfo("id_token claims are not readable JSON".into())
+            })
         })
 }

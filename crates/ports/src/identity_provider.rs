@@ -1,5 +1,9 @@
 //! The identity provider port: one implementation per provider, all behind one trait.
 
+mod info;
+
+pub use info::ProviderInfo;
+
 use async_trait::async_trait;
 use social_login_domain::{
     ProviderIdentity, ProviderKey, ProviderTokens, RedeemedState, SecretText, StateToken,
@@ -123,6 +127,12 @@ pub enum Revoked {
 #[async_trait]
 pub trait IdentityProvider: Send + Sync {
     fn key(&self) -> ProviderKey;
+
+    /// How clients list this provider. The default describes a built-in provider by its
+    /// key; a provider from configuration says its own name and kind.
+    fn info(&self) -> ProviderInfo {
+        ProviderInfo::from_key(self.key())
+    }
 
     /// The URL to send the browser to.
     fn authorization_url(&self, request: &AuthorizationRequest) -> String;

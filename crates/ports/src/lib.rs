@@ -21,7 +21,7 @@ pub mod webhooks;
 pub use clock::{Clock, SystemClock};
 pub use identity_provider::{
     AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, PostBody,
-    PresentedIdToken, ProviderError, ProviderGrant, ProviderLogin, Revoked,
+    PresentedIdToken, ProviderError, ProviderGrant, ProviderInfo, ProviderLogin, Revoked,
 };
 pub use password_hasher::{HashError, PasswordHasher};
 pub use randomness::Randomness;

@@ -1,10 +1,7 @@
 //! The authorization code flow through oauth2 5: the authorization URL and the code exchange.
 
-use crate::config_error::{
-    ProviderConfigError, parse_http_url, require_non_empty, resolve_endpoint,
-};
 use crate::failure::code_exchange_failure;
-use crate::settings::ProviderSettings;
+use crate::plan::ProviderPlan;
 use crate::token_http::{TokenHttp, TokenHttpError};
 use crate::token_set::{IdTokenField, TokenSet};
 use oauth2::basic::{
@@ -18,24 +15,20 @@ use oauth2::{
 };
 use social_login_domain::SecretText;
 use social_login_ports::{AuthorizationRequest, ProviderError};
+use social_login_provider_spec::TokenAuth;
 use std::fmt;
+use url::Url;
 
-/// How the client authenticates at the token endpoint (PROVIDERS.md §10.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClientAuth {
-    /// `client_id` and `client_secret` in the form body (GitHub, LinkedIn, Apple).
-    RequestBody,
-    /// HTTP Basic (required by X for confidential clients).
-    BasicAuth,
-}
-
-/// A provider's public endpoints and defaults, overridable through [`ProviderSettings`].
-#[derive(Debug, Clone, Copy)]
-pub struct FlowDefaults {
-    pub authorization: &'static str,
-    pub token: &'static str,
-    pub scopes: &'static [&'static str],
-    pub client_auth: ClientAuth,
+/// What a flow is made of.
+struct Parts<'a> {
+    client_id: &'a str,
+    client_secret: &'a SecretText,
+    authorization: Url,
+    token: Url,
+    redirect: Url,
+    basic: bool,
+    scopes: Vec<String>,
+    pkce: bool,
 }
 
 type TokenAnswer = StandardTokenResponse<IdTokenField, BasicTokenType>;
@@ -75,48 +68,48 @@ impl fmt::Debug for CodeFlow {
 }
 
 impl CodeFlow {
-    /// Validates the settings (client id, redirect URI, endpoint overrides) against the
-    /// provider's `defaults`; the error names the offending field.
-    pub fn new(
-        settings: &ProviderSettings,
-        defaults: &FlowDefaults,
-        http: reqwest::Client,
-    ) -> Result<Self, ProviderConfigError> {
-        require_non_empty("client_id", &settings.client_id)?;
-        let authorization = resolve_endpoint(
-            "endpoints.authorization",
-            settings.endpoints.authorization.as_deref(),
-            defaults.authorization,
-        )?;
-        let token = resolve_endpoint(
-            "endpoints.token",
-            settings.endpoints.token.as_deref(),
-            defaults.token,
-        )?;
-        let redirect = parse_http_url("redirect_uri", &settings.redirect_uri)?;
-        let auth_type = match defaults.client_auth {
-            ClientAuth::RequestBody => AuthType::RequestBody,
-            ClientAuth::BasicAuth => AuthType::BasicAuth,
+    /// The flow of a resolved plan (its URLs are already checked).
+    pub fn from_plan(plan: &ProviderPlan, http: reqwest::Client) -> Self {
+        Self::build(
+            Parts {
+                client_id: &plan.settings.client_id,
+                client_secret: &plan.settings.client_secret,
+                authorization: plan.urls.authorization.clone(),
+                token: plan.urls.token.clone(),
+                redirect: plan.urls.redirect.clone(),
+                basic: plan.spec.token_auth == TokenAuth::ClientSecretBasic,
+                scopes: plan.spec.scopes.clone(),
+                pkce: plan.pkce,
+            },
+            http,
+        )
+    }
+
+    fn build(parts: Parts<'_>, http: reqwest::Client) -> Self {
+        // Basic without a secret (a public client) sends the client_id in the body: oauth2
+        // does so by itself.
+        let auth_type = match parts.basic {
+            true => AuthType::BasicAuth,
+            false => AuthType::RequestBody,
         };
         let mut client = OAuthClient::<EndpointNotSet, EndpointNotSet>::new(ClientId::new(
-            settings.client_id.clone(),
+            parts.client_id.to_owned(),
         ))
-        .set_auth_uri(AuthUrl::from_url(authorization))
-        .set_token_uri(TokenUrl::from_url(token))
-        .set_redirect_uri(RedirectUrl::from_url(redirect))
+        .set_auth_uri(AuthUrl::from_url(parts.authorization))
+        .set_token_uri(TokenUrl::from_url(parts.token))
+        .set_redirect_uri(RedirectUrl::from_url(parts.redirect))
         .set_auth_type(auth_type);
         // Apple's secret is minted per exchange; an empty static secret is never sent.
-        if !settings.client_secret.expose().is_empty() {
-            client = client.set_client_secret(ClientSecret::new(
-                settings.client_secret.expose().to_owned(),
-            ));
+        if !parts.client_secret.expose().is_empty() {
+            client = client
+                .set_client_secret(ClientSecret::new(parts.client_secret.expose().to_owned()));
         }
-        Ok(Self {
+        Self {
             client,
-            scopes: settings.scopes_or(defaults.scopes),
-            pkce: settings.pkce,
+            scopes: parts.scopes,
+            pkce: parts.pkce,
             http: TokenHttp(http),
-        })
+        }
     }
 
     /// The shared HTTP client, for the adapter's own profile calls.
@@ -219,31 +212,17 @@ mod token_answer_tests;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::EndpointOverrides;
-    use social_login_domain::StateToken;
+    use crate::settings::ProviderSettings;
+    use social_login_domain::{ProviderKey, StateToken};
+    use social_login_provider_spec::built_in_spec;
     use std::collections::HashMap;
-    use url::Url;
-
-    const DEFAULTS: FlowDefaults = FlowDefaults {
-        authorization: "https://idp.example.com/authorize",
-        token: "https://idp.example.com/token",
-        scopes: &["read:user", "user:email"],
-        client_auth: ClientAuth::RequestBody,
-    };
 
     // RFC 7636 appendix B: this verifier's S256 challenge is known.
     const RFC_VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
     const RFC_CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
 
     fn settings() -> ProviderSettings {
-        ProviderSettings {
-            client_id: "client-1".into(),
-            client_secret: SecretText::new("s3cret"),
-            redirect_uri: "https://app.example.com/auth/callback/github".into(),
-            scopes: None,
-            pkce: true,
-            endpoints: EndpointOverrides::default(),
-        }
+        crate::settings::test_settings()
     }
 
     fn request() -> AuthorizationRequest {
@@ -263,22 +242,19 @@ mod tests {
     }
 
     fn flow(settings: &ProviderSettings) -> CodeFlow {
-        CodeFlow::new(settings, &DEFAULTS, reqwest::Client::new()).unwrap()
+        let github = built_in_spec(ProviderKey::GITHUB).unwrap();
+        let plan = ProviderPlan::resolve(github, settings).unwrap();
+        CodeFlow::from_plan(&plan, reqwest::Client::new())
     }
 
     #[test]
     fn the_authorization_url_carries_every_parameter_and_the_s256_challenge() {
         let url = flow(&settings()).authorization_url(&request(), &[("nonce", "nonce-1")]);
-        assert!(
-            url.starts_with("https://idp.example.com/authorize?"),
-            "{url}"
-        );
+        let authorize = "https://github.com/login/oauth/authorize?";
+        assert!(url.starts_with(authorize), "{url}");
         let query = query(&url);
         assert_eq!(query["client_id"], "client-1");
-        assert_eq!(
-            query["redirect_uri"],
-            "https://app.example.com/auth/callback/github"
-        );
+        assert_eq!(query["redirect_uri"], "https://app.example.com/cb");
         assert_eq!(query["response_type"], "code");
         assert_eq!(query["scope"], "read:user user:email");
         assert_eq!(query["state"], "state-value-0123456789");
@@ -298,35 +274,14 @@ mod tests {
     }
 
     #[test]
-    fn configured_scopes_and_endpoints_replace_the_defaults() {
+    fn configured_scopes_and_endpoints_replace_the_declared_ones() {
         let mut settings = settings();
         settings.scopes = Some(vec!["user:email".into()]);
-        settings.endpoints.authorization =
-            Some("http://127.0.0.1:1/github/login/oauth/authorize".into());
+        let configured = "http://127.0.0.1:1/github/login/oauth/authorize";
+        settings.endpoints.authorization = Some(configured.into());
         let url = flow(&settings).authorization_url(&request(), &[]);
-        assert!(
-            url.starts_with("http://127.0.0.1:1/github/login/oauth/authorize?"),
-            "{url}"
-        );
+        assert!(url.starts_with(&format!("{configured}?")), "{url}");
         assert_eq!(query(&url)["scope"], "user:email");
-    }
-
-    #[test]
-    fn invalid_settings_are_refused_naming_the_field() {
-        let mut bad_redirect = settings();
-        bad_redirect.redirect_uri = "not a url".into();
-        let mut bad_token = settings();
-        bad_token.endpoints.token = Some("ftp://idp.example.com/token".into());
-        let mut no_client = settings();
-        no_client.client_id = String::new();
-        for (settings, field) in [
-            (bad_redirect, "redirect_uri"),
-            (bad_token, "endpoints.token"),
-            (no_client, "client_id"),
-        ] {
-            let error = CodeFlow::new(&settings, &DEFAULTS, reqwest::Client::new()).unwrap_err();
-            assert!(error.to_string().contains(field), "{error}");
-        }
     }
 
     #[test]

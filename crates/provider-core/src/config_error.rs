@@ -1,4 +1,4 @@
-//! Start-up failures of an adapter, and the endpoint resolution that can cause them.
+//! Start-up failures of an adapter, and the URL and text checks that can cause them.
 
 use url::Url;
 
@@ -19,18 +19,8 @@ pub enum ProviderConfigError {
     },
 }
 
-/// Parses the configured override of `field`, or the provider's `default` when there is none.
-///
 /// Only `http` and `https` are accepted: anything else (`file:`, `javascript:`) cannot be a
 /// provider endpoint and is a configuration mistake worth stopping for.
-pub fn resolve_endpoint(
-    field: &'static str,
-    configured: Option<&str>,
-    default: &str,
-) -> Result<Url, ProviderConfigError> {
-    parse_http_url(field, configured.unwrap_or(default))
-}
-
 /// Parses `raw` as an absolute http(s) URL, naming `field` when it is not one.
 pub fn parse_http_url(field: &'static str, raw: &str) -> Result<Url, ProviderConfigError> {
     let url = Url::parse(raw.trim()).map_err(|_| ProviderConfigError::InvalidUrl { field })?;
@@ -53,23 +43,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_default_applies_when_nothing_is_configured() {
-        let url = resolve_endpoint("endpoints.token", None, "https://example.com/token").unwrap();
-        assert_eq!(url.as_str(), "https://example.com/token");
-    }
-
-    #[test]
-    fn a_configured_override_wins_over_the_default() {
-        let url = resolve_endpoint(
-            "endpoints.token",
-            Some("http://127.0.0.1:9/token"),
-            "https://example.com/token",
-        )
-        .unwrap();
-        assert_eq!(url.as_str(), "http://127.0.0.1:9/token");
-    }
-
-    #[test]
     fn a_bad_url_is_reported_with_its_field_name() {
         for bad in [
             "not a url",
@@ -77,8 +50,7 @@ mod tests {
             "file:///etc/passwd",
             "javascript:alert(1)",
         ] {
-            let error =
-                resolve_endpoint("endpoints.userinfo", Some(bad), "https://x.test").unwrap_err();
+            let error = parse_http_url("endpoints.userinfo", bad).unwrap_err();
             assert_eq!(
                 error,
                 ProviderConfigError::InvalidUrl {

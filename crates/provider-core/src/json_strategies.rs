@@ -248,23 +248,6 @@ pub fn document(valid: Value, keys: &'static [&'static str]) -> impl Strategy<Va
     ]
 }
 
-/// A JSON string with something left after trimming, trimmed: what an adapter keeps of a
-/// text field.
-pub fn trimmed(value: &Value) -> Option<&str> {
-    value
-        .as_str()
-        .map(str::trim)
-        .filter(|text| !text.is_empty())
-}
-
-/// `true`, or the string "true" in any case: how providers say a flag is set.
-pub fn says_true(value: &Value) -> bool {
-    *value == json!(true)
-        || value
-            .as_str()
-            .is_some_and(|text| text.eq_ignore_ascii_case("true"))
-}
-
 fn to_bytes(value: &Value) -> Vec<u8> {
     serde_json::to_vec(value).expect("a JSON value serialises")
 }

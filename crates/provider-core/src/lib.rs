@@ -1,31 +1,47 @@
-//! Shared plumbing of the provider adapters: settings, the one pooled HTTP client, the
-//! oauth2 5 bridge and code flow, JSON fetching, and failure messages that are safe to log.
-//!
-//! Each provider adapter (GitHub, the OIDC ones, Apple...) is a thin file on top of these:
-//! it names its default endpoints and scopes in a [`FlowDefaults`], builds a [`CodeFlow`],
-//! and maps its own profile JSON to a `ProviderIdentity`.
+//! The provider engine and its plumbing: a declaration (`social-login-provider-spec`) and
+//! the operator's settings resolve into a [`ProviderPlan`]; one [`Engine`] runs the code flow
+//! of any plan, both kinds, reading who signed in by JSON Pointer ([`claims`]), with each
+//! built-in provider's [`Quirks`] at the few places providers differ. Below it: the one
+//! pooled HTTP client, the oauth2 5 bridge, JSON fetching, revocation, and failure messages
+//! that are safe to log.
 
+pub mod claims;
 pub mod code_flow;
 pub mod config_error;
+pub mod engine;
 pub mod failure;
 pub mod fetch;
 pub mod http_client;
+pub mod id_token_check;
 #[cfg(any(test, feature = "strategies"))]
 pub mod json_strategies;
 pub mod object_only;
+#[cfg(any(test, feature = "strategies"))]
+pub mod offline;
+pub mod plan;
+pub mod quirks;
 pub mod revocation;
 pub mod settings;
 pub mod settings_check;
 pub mod token_http;
 pub mod token_set;
 
-pub use code_flow::{ClientAuth, CodeFlow, FlowDefaults};
-pub use config_error::{ProviderConfigError, parse_http_url, require_non_empty, resolve_endpoint};
+/// The declarations the plans are made from.
+pub use social_login_provider_spec as spec;
+
+pub use code_flow::CodeFlow;
+pub use config_error::{ProviderConfigError, parse_http_url, require_non_empty};
+pub use engine::{BuildContext, Engine};
 pub use fetch::{decode_json, fetch_json, fetch_json_unless};
 pub use http_client::{HttpClientError, USER_AGENT, build_http_client};
+pub use id_token_check::{IdTokenCheck, Presented};
 pub use object_only::ObjectOnly;
-pub use revocation::{AlreadyGone, RevocationEndpoint, send_revocation, whole_grant_token};
-pub use settings::{EndpointOverrides, ProviderSettings};
-pub use settings_check::{ProblemField, SettingsProblem, SettingsRules, check_settings};
+pub use plan::{Endpoint, ProviderPlan, Urls};
+pub use quirks::{Finish, FinishContext, NoQuirks, Quirks, RevocationCall, UserinfoCall, identify};
+pub use revocation::{
+    AlreadyGone, RevocationEndpoint, revocation_url, send_revocation, whole_grant_token,
+};
+pub use settings::{EndpointOverrides, ProviderSettings, SigningKey};
+pub use settings_check::{ProblemField, SettingsProblem, problems};
 pub use token_http::{TokenHttp, TokenHttpError};
 pub use token_set::{IdTokenField, TokenSet};

@@ -7,7 +7,6 @@
 
 use crate::config_error::{ProviderConfigError, parse_http_url};
 use crate::failure::transport_failure;
-use crate::settings::ProviderSettings;
 use crate::token_http::error_member;
 use social_login_domain::SecretText;
 use social_login_ports::{ProviderError, ProviderGrant, Revoked};
@@ -23,10 +22,10 @@ pub const CLIENT_ID_PLACEHOLDER: &str = "{client_id}";
 /// An answer the provider documents as "that token is already invalid": the grant is
 /// gone, which is what revocation wanted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AlreadyGone {
+pub struct AlreadyGone<'a> {
     pub status: u16,
     /// The `error` member of the answer.
-    pub error: &'static str,
+    pub error: &'a str,
 }
 
 /// A provider's revocation URL, the client credentials it may ask for, and the shared
@@ -40,25 +39,20 @@ pub struct RevocationEndpoint {
 }
 
 impl RevocationEndpoint {
-    /// `endpoints.revocation`, or the provider's `default`, with [`CLIENT_ID_PLACEHOLDER`]
-    /// filled in; fails naming the field when it is not an http(s) URL. `http` is the
-    /// adapter's shared client (a clone shares its pool).
-    pub fn new(
-        settings: &ProviderSettings,
-        default: &str,
+    /// An endpoint whose URL is already resolved ([`revocation_url`]); `http` is the shared
+    /// client (a clone shares its pool).
+    pub fn resolved(
+        url: Url,
+        client_id: &str,
+        client_secret: &SecretText,
         http: &reqwest::Client,
-    ) -> Result<Self, ProviderConfigError> {
-        const FIELD: &str = "endpoints.revocation";
-        let configured = settings.endpoints.revocation.as_deref().unwrap_or(default);
-        // Checked as written first, so a bad template is reported as the field's fault.
-        parse_http_url(FIELD, configured)?;
-        let url = parse_http_url(FIELD, &fill_client_id(configured, &settings.client_id))?;
-        Ok(Self {
+    ) -> Self {
+        Self {
             url,
-            client_id: settings.client_id.clone(),
-            client_secret: settings.client_secret.clone(),
+            client_id: client_id.to_owned(),
+            client_secret: client_secret.clone(),
             http: http.clone(),
-        })
+        }
     }
 
     pub fn url(&self) -> &Url {
@@ -104,6 +98,20 @@ impl RevocationEndpoint {
     }
 }
 
+/// `configured` (`endpoints.revocation`), or the provider's `default`, with
+/// [`CLIENT_ID_PLACEHOLDER`] filled in; fails naming the field when it is not an http(s) URL.
+pub fn revocation_url(
+    configured: Option<&str>,
+    default: &str,
+    client_id: &str,
+) -> Result<Url, ProviderConfigError> {
+    const FIELD: &str = "endpoints.revocation";
+    let configured = configured.unwrap_or(default);
+    // Checked as written first, so a bad template is reported as the field's fault.
+    parse_http_url(FIELD, configured)?;
+    parse_http_url(FIELD, &fill_client_id(configured, client_id))
+}
+
 /// The token to send a provider whose revocation of a refresh token ends the whole grant
 /// (Google, Discord, X, Apple), with its `token_type_hint`: the refresh token when the
 /// grant has one, else the access token.
@@ -135,7 +143,7 @@ fn fill_client_id(url: &str, client_id: &str) -> String {
 pub async fn send_revocation(
     what: &str,
     request: reqwest::RequestBuilder,
-    already_gone: &[AlreadyGone],
+    already_gone: &[AlreadyGone<'_>],
 ) -> Result<Revoked, ProviderError> {
     let mut response = request
         .send()
@@ -163,10 +171,10 @@ pub fn revocation_answer(
     what: &str,
     status: u16,
     body: &[u8],
-    already_gone: &[AlreadyGone],
+    already_gone: &[AlreadyGone<'_>],
 ) -> Result<Revoked, ProviderError> {
     let error = error_member(body);
-    let gone = |g: &AlreadyGone| g.status == status && error.as_deref() == Some(g.error);
+    let gone = |g: &AlreadyGone<'_>| g.status == status && error.as_deref() == Some(g.error);
     if already_gone.iter().any(gone) {
         return Ok(Revoked::Done);
     }
@@ -187,31 +195,12 @@ fn failure(what: &str, detail: &str) -> ProviderError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::EndpointOverrides;
 
     const WHAT: &str = "X revocation endpoint";
     const GONE: AlreadyGone = AlreadyGone {
         status: 400,
         error: "invalid_token",
     };
-
-    fn http() -> reqwest::Client {
-        reqwest::Client::new()
-    }
-
-    fn settings(client_id: &str, revocation: Option<&str>) -> ProviderSettings {
-        ProviderSettings {
-            client_id: client_id.into(),
-            client_secret: SecretText::new("s3cret-value"),
-            redirect_uri: "https://app.example.com/cb".into(),
-            scopes: None,
-            pkce: true,
-            endpoints: EndpointOverrides {
-                revocation: revocation.map(str::to_owned),
-                ..EndpointOverrides::default()
-            },
-        }
-    }
 
     #[test]
     fn a_2xx_is_done_and_a_documented_already_gone_answer_too() {
@@ -249,41 +238,32 @@ mod tests {
     #[test]
     fn the_client_id_placeholder_is_filled_in_whichever_way_it_is_written() {
         let default = "https://api.github.com/applications/{client_id}/grant";
-        let endpoint =
-            RevocationEndpoint::new(&settings("Iv1.ab c", None), default, &http()).unwrap();
-        assert_eq!(
-            endpoint.url().as_str(),
-            "https://api.github.com/applications/Iv1.ab%20c/grant"
-        );
+        let url = revocation_url(None, default, "Iv1.ab c").unwrap();
+        let expected = "https://api.github.com/applications/Iv1.ab%20c/grant";
+        assert_eq!(url.as_str(), expected);
         let configured = "http://127.0.0.1:1/github/api/applications/%7Bclient_id%7D/grant";
-        let endpoint =
-            RevocationEndpoint::new(&settings("Ov23li", Some(configured)), default, &http())
-                .unwrap();
-        assert_eq!(
-            endpoint.url().as_str(),
-            "http://127.0.0.1:1/github/api/applications/Ov23li/grant"
-        );
+        let url = revocation_url(Some(configured), default, "Ov23li").unwrap();
+        let expected = "http://127.0.0.1:1/github/api/applications/Ov23li/grant";
+        assert_eq!(url.as_str(), expected);
     }
 
     #[test]
     fn a_configured_url_must_be_http_and_its_error_names_the_field() {
-        let bad = settings("client", Some("ftp://idp.example.com/revoke"));
-        let error =
-            RevocationEndpoint::new(&bad, "https://idp.example.com/revoke", &http()).unwrap_err();
-        assert!(
-            error.to_string().contains("endpoints.revocation"),
-            "{error}"
+        let error = revocation_url(
+            Some("ftp://idp.example.com/revoke"),
+            "https://x/revoke",
+            "c",
         );
+        let error = error.unwrap_err().to_string();
+        assert!(error.contains("endpoints.revocation"), "{error}");
     }
 
     #[test]
     fn debug_output_shows_no_secret() {
-        let endpoint = RevocationEndpoint::new(
-            &settings("client", None),
-            "https://x.example/revoke",
-            &http(),
-        )
-        .unwrap();
+        let url = Url::parse("https://x.example/revoke").unwrap();
+        let secret = SecretText::new("s3cret-value");
+        let endpoint =
+            RevocationEndpoint::resolved(url, "client", &secret, &reqwest::Client::new());
         assert!(!format!("{endpoint:?}").contains("s3cret-value"));
     }
 }

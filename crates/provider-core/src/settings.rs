@@ -11,11 +11,25 @@ pub struct ProviderSettings {
     pub client_id: String,
     pub client_secret: SecretText,
     pub redirect_uri: String,
-    /// `None` means the provider's default scopes.
+    /// `None` means the declaration's scopes.
     pub scopes: Option<Vec<String>>,
     /// Send a PKCE S256 challenge (default true; off only for an app that rejects it).
     pub pkce: bool,
+    /// The registration's other client ids (iOS bundle id, Android client id): audiences
+    /// accepted for id_tokens an app presents, besides `client_id`.
+    pub client_ids: Vec<String>,
     pub endpoints: EndpointOverrides,
+    /// Apple only: the team key its client secrets are signed with.
+    pub signing: Option<SigningKey>,
+}
+
+/// A team's signing key (Apple's `apple_team_id`, `apple_key_id` and `.p8` key, settings of
+/// the service rather than of the provider's table). `Debug` shows no key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SigningKey {
+    pub team_id: String,
+    pub key_id: String,
+    pub private_key_pem: SecretText,
 }
 
 /// Replacements for the provider's public endpoints (enterprise hosts, local simulators).
@@ -50,13 +64,18 @@ impl EndpointOverrides {
     }
 }
 
-impl ProviderSettings {
-    /// The configured scopes, or `defaults` when none were configured.
-    pub fn scopes_or(&self, defaults: &[&str]) -> Vec<String> {
-        match &self.scopes {
-            Some(scopes) => scopes.clone(),
-            None => defaults.iter().map(|scope| (*scope).to_owned()).collect(),
-        }
+/// The settings the unit tests start from: a client `client-1` whose secret is `s3cret`.
+#[cfg(test)]
+pub(crate) fn test_settings() -> ProviderSettings {
+    ProviderSettings {
+        client_id: "client-1".into(),
+        client_secret: SecretText::new("s3cret"),
+        redirect_uri: "https://app.example.com/cb".into(),
+        scopes: None,
+        pkce: true,
+        client_ids: Vec::new(),
+        endpoints: EndpointOverrides::default(),
+        signing: None,
     }
 }
 
@@ -64,29 +83,10 @@ impl ProviderSettings {
 mod tests {
     use super::*;
 
-    fn settings() -> ProviderSettings {
-        ProviderSettings {
-            client_id: "client-1".into(),
-            client_secret: SecretText::new("very-secret-value"),
-            redirect_uri: "https://app.example.com/cb".into(),
-            scopes: None,
-            pkce: true,
-            endpoints: EndpointOverrides::default(),
-        }
-    }
-
     #[test]
     fn debug_output_never_shows_the_client_secret() {
-        let printed = format!("{:?}", settings());
-        assert!(!printed.contains("very-secret-value"), "{printed}");
+        let printed = format!("{:?}", test_settings());
+        assert!(!printed.contains("s3cret"), "{printed}");
         assert!(printed.contains("client-1"));
-    }
-
-    #[test]
-    fn configured_scopes_replace_the_defaults_entirely() {
-        let mut settings = settings();
-        assert_eq!(settings.scopes_or(&["a", "b"]), vec!["a", "b"]);
-        settings.scopes = Some(vec!["c".into()]);
-        assert_eq!(settings.scopes_or(&["a", "b"]), vec!["c"]);
     }
 }

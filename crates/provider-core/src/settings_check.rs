@@ -1,10 +1,11 @@
 //! What `check-config` asks of an adapter: every problem of its settings at once, each
 //! naming its field and never quoting a value (it may be a secret).
 //!
-//! The rules every adapter shares live here; an adapter family states what differs for it
-//! in [`SettingsRules`] (and Apple checks its signing key on top).
+//! The rules follow from the provider's declaration (which endpoints it has, whether it
+//! signs its own client secret); Apple checks its signing key on top.
 
 use crate::settings::ProviderSettings;
+use social_login_provider_spec::{ProviderSpec, TokenAuth};
 use url::Url;
 
 /// Where a problem is.
@@ -39,33 +40,18 @@ impl SettingsProblem {
     }
 }
 
-/// What an adapter family asks of its settings beyond the common rules.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SettingsRules {
-    /// A static `client_secret` is required (Apple signs one per exchange instead).
-    pub client_secret: bool,
-    /// The adapter reads `endpoints.emails` (GitHub's separate emails endpoint).
-    pub emails_endpoint: bool,
-}
-
-impl SettingsRules {
-    /// An adapter with a static client secret and no emails endpoint: most of them.
-    pub const STANDARD: Self = Self {
-        client_secret: true,
-        emails_endpoint: false,
-    };
-}
-
 const REQUIRED: &str = "required for an enabled provider";
 
-/// Every problem of `settings`: client id (and secret, when `rules` ask for one), redirect
-/// URI, scopes and endpoint overrides.
-pub fn check_settings(settings: &ProviderSettings, rules: SettingsRules) -> Vec<SettingsProblem> {
+/// Every problem of `settings` for the provider `spec` declares: client id, a static client
+/// secret unless the provider signs one per request, redirect URI, scopes, and endpoint
+/// overrides, each only where the provider has that endpoint.
+pub fn problems(spec: &ProviderSpec, settings: &ProviderSettings) -> Vec<SettingsProblem> {
     let mut problems = Vec::new();
     if settings.client_id.trim().is_empty() {
         problems.push(SettingsProblem::provider("client_id", REQUIRED));
     }
-    if rules.client_secret && settings.client_secret.expose().trim().is_empty() {
+    let signed = spec.token_auth == TokenAuth::SignedSecretPost;
+    if !signed && settings.client_secret.expose().trim().is_empty() {
         problems.push(SettingsProblem::provider("client_secret", REQUIRED));
     }
     check_url(&mut problems, "redirect_uri", &settings.redirect_uri);
@@ -87,11 +73,15 @@ pub fn check_settings(settings: &ProviderSettings, rules: SettingsRules) -> Vec<
     }
     for (name, value) in settings.endpoints.iter() {
         let field = format!("endpoints.{name}");
-        if name == "emails" && !rules.emails_endpoint {
-            problems.push(SettingsProblem::provider(
-                field,
-                "only the github provider has an emails endpoint",
-            ));
+        // One configured where the provider has none would never be called.
+        let missing = match name {
+            "emails" => spec.endpoints.emails.is_none(),
+            "revocation" => spec.revocation.is_none(),
+            _ => false,
+        };
+        if missing {
+            let message = format!("{} has no {name} endpoint", spec.key);
+            problems.push(SettingsProblem::provider(field, message));
         } else {
             // The issuer too: a URL even as microsoft's `…/{tenantid}/v2.0` template.
             check_url(&mut problems, &field, value);
@@ -119,18 +109,11 @@ fn check_url(problems: &mut Vec<SettingsProblem>, field: &str, value: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::EndpointOverrides;
-    use social_login_domain::SecretText;
+    use social_login_domain::{ProviderKey, SecretText};
+    use social_login_provider_spec::built_in_spec;
 
     fn settings() -> ProviderSettings {
-        ProviderSettings {
-            client_id: "client".into(),
-            client_secret: SecretText::new("secret"),
-            redirect_uri: "https://app.example.com/cb".into(),
-            scopes: None,
-            pkce: true,
-            endpoints: EndpointOverrides::default(),
-        }
+        crate::settings::test_settings()
     }
 
     fn fields(problems: &[SettingsProblem]) -> Vec<String> {
@@ -143,9 +126,13 @@ mod tests {
             .collect()
     }
 
+    fn spec(key: ProviderKey) -> &'static ProviderSpec {
+        built_in_spec(key).unwrap()
+    }
+
     #[test]
     fn good_settings_have_no_problem() {
-        assert_eq!(check_settings(&settings(), SettingsRules::STANDARD), []);
+        assert_eq!(problems(spec(ProviderKey::DISCORD), &settings()), []);
     }
 
     #[test]
@@ -159,7 +146,7 @@ mod tests {
         bad.endpoints.userinfo = Some("not a url".into());
         bad.endpoints.emails = Some("https://x/e".into());
         bad.endpoints.revocation = Some("javascript:alert(1)".into());
-        let problems = check_settings(&bad, SettingsRules::STANDARD);
+        let problems = problems(spec(ProviderKey::DISCORD), &bad);
         assert_eq!(
             fields(&problems),
             [
@@ -181,23 +168,28 @@ mod tests {
     }
 
     #[test]
-    fn the_rules_say_whether_a_secret_and_an_emails_endpoint_belong() {
-        let mut apple_like = settings();
-        apple_like.client_secret = SecretText::new("");
-        let no_secret = SettingsRules {
-            client_secret: false,
-            ..SettingsRules::STANDARD
-        };
-        assert_eq!(check_settings(&apple_like, no_secret), []);
+    fn the_declaration_says_which_endpoints_and_whether_a_secret_belong() {
+        let mut bad = settings();
+        bad.client_secret = SecretText::new("");
+        bad.endpoints.emails = Some("https://x/e".into());
+        bad.endpoints.revocation = Some("https://x/revoke".into());
+        let github = problems(spec(ProviderKey::GITHUB), &bad);
+        assert_eq!(fields(&github), ["client_secret"]);
+        let microsoft = problems(spec(ProviderKey::MICROSOFT), &bad);
+        assert_eq!(
+            fields(&microsoft),
+            ["client_secret", "endpoints.emails", "endpoints.revocation"]
+        );
+        assert_eq!(microsoft[2].message, "microsoft has no revocation endpoint");
+        assert_eq!(
+            fields(&problems(spec(ProviderKey::APPLE), &bad)),
+            ["endpoints.emails"]
+        );
 
         let mut github_like = settings();
         github_like.endpoints.emails = Some("not a url".into());
-        let emails = SettingsRules {
-            emails_endpoint: true,
-            ..SettingsRules::STANDARD
-        };
-        let problems = check_settings(&github_like, emails);
-        assert_eq!(problems.len(), 1);
-        assert!(problems[0].message.starts_with("not a valid URL"));
+        let github = problems(spec(ProviderKey::GITHUB), &github_like);
+        assert_eq!(github.len(), 1);
+        assert!(github[0].message.starts_with("not a valid URL"));
     }
 }

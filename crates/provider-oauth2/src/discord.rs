@@ -1,104 +1,107 @@
-//! Discord (PROVIDERS.md §6): OAuth 2.0 with PKCE S256, then `GET /users/@me`.
-//!
-//! Discord has no id_token: the identity comes from the REST API with the access token.
-//! Its quirks: the token endpoint reads form bodies only (the oauth2 bridge sends one),
-//! a `code_verifier` without a challenge is refused (the flow sends both or neither), and
-//! the avatar is a hash to turn into a CDN URL ([`avatar`]).
+//! Discord (docs/providers.md#discord): the declaration reads `/users/@me` (the display name,
+//! else the unique username); the quirk turns the avatar hash into the CDN URL Discord
+//! itself shows ([`avatar`]).
 
-mod api;
 mod avatar;
-mod identity;
-#[cfg(test)]
-mod properties;
-mod revoke;
-
-pub use revoke::DISCORD_REVOCATION_URL;
 
 use async_trait::async_trait;
-use social_login_domain::ProviderKey;
-use social_login_ports::{
-    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderGrant,
-    ProviderLogin, Revoked,
-};
-use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, RevocationEndpoint,
-    SettingsProblem, SettingsRules, check_settings, fetch_json, resolve_endpoint,
-};
-use url::Url;
+use serde_json::Value;
+use social_login_ports::ProviderError;
+use social_login_provider_core::{Finish, Quirks};
 
-/// discord.com endpoints and the scopes that give the profile and the email.
-pub const DISCORD_DEFAULTS: FlowDefaults = FlowDefaults {
-    authorization: "https://discord.com/oauth2/authorize",
-    token: "https://discord.com/api/oauth2/token",
-    scopes: &["identify", "email"],
-    // Discord takes Basic or the body; the body avoids Basic's form-encoding ambiguity.
-    client_auth: ClientAuth::RequestBody,
-};
-pub const DISCORD_USER_URL: &str = "https://discord.com/api/users/@me";
-
-/// The Discord adapter.
-#[derive(Debug, Clone)]
-pub struct DiscordProvider {
-    flow: CodeFlow,
-    user_url: Url,
-    revocation: RevocationEndpoint,
-}
-
-impl DiscordProvider {
-    /// Every problem of `settings` for this adapter, for `check-config`.
-    pub fn check_settings(settings: &ProviderSettings) -> Vec<SettingsProblem> {
-        check_settings(settings, SettingsRules::STANDARD)
-    }
-
-    /// Builds the adapter on the shared client; fails naming the first invalid field.
-    pub fn new(
-        settings: ProviderSettings,
-        http: reqwest::Client,
-    ) -> Result<Self, ProviderConfigError> {
-        let user_url = resolve_endpoint(
-            "endpoints.userinfo",
-            settings.endpoints.userinfo.as_deref(),
-            DISCORD_USER_URL,
-        )?;
-        let revocation = RevocationEndpoint::new(&settings, DISCORD_REVOCATION_URL, &http)?;
-        Ok(Self {
-            flow: CodeFlow::new(&settings, &DISCORD_DEFAULTS, http)?,
-            user_url,
-            revocation,
-        })
-    }
-}
+/// Discord's quirk: the avatar URL.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DiscordQuirks;
 
 #[async_trait]
-impl IdentityProvider for DiscordProvider {
-    fn key(&self) -> ProviderKey {
-        ProviderKey::Discord
+impl Quirks for DiscordQuirks {
+    async fn finish(&self, finish: &mut Finish<'_>) -> Result<(), ProviderError> {
+        let user = finish.cx.first();
+        let text = |name| user.and_then(|user| user.get(name)).and_then(Value::as_str);
+        let id = finish.identity.subject.as_str();
+        let avatar = avatar::avatar_url(id, text("avatar"), text("discriminator"));
+        finish.identity.avatar_url = avatar;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use social_login_domain::{Email, ProviderIdentity, ProviderKey};
+    use social_login_provider_core::offline::identity_of;
+
+    fn user() -> Value {
+        json!({"id": "1047859021147058176", "username": "ada.lovelace", "discriminator": "0",
+               "global_name": "Ada", "avatar": null, "email": "ada@example.com",
+               "verified": true})
     }
 
-    fn authorization_url(&self, request: &AuthorizationRequest) -> String {
-        self.flow.authorization_url(request, &[])
+    async fn identity(changes: Value) -> Result<ProviderIdentity, ProviderError> {
+        let mut user = user();
+        for (name, value) in changes.as_object().unwrap() {
+            user[name] = value.clone();
+        }
+        identity_of(ProviderKey::DISCORD, &DiscordQuirks, &[user], None).await
     }
 
-    #[tracing::instrument(skip_all, fields(provider = "discord"))]
-    async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError> {
-        let tokens = self
-            .flow
-            .exchange_code(&callback.code, &callback.redeemed.pkce_verifier)
-            .await?;
-        let request = self
-            .flow
-            .http()
-            .get(self.user_url.clone())
-            .bearer_auth(tokens.access_token.expose());
-        let user: api::User = fetch_json("Discord user endpoint", request).await?;
-        Ok(ProviderLogin {
-            identity: identity::to_identity(user)?,
-            tokens: tokens.into_provider_tokens(),
-        })
+    #[tokio::test]
+    async fn a_verified_email_is_verified_and_the_display_name_wins() {
+        let identity = identity(json!({})).await.unwrap();
+        assert_eq!(identity.subject.as_str(), "1047859021147058176");
+        let email = identity.email.as_ref().map(Email::as_str);
+        assert_eq!(email, Some("ada@example.com"));
+        assert!(identity.email_verified);
+        assert_eq!(identity.full_name.as_deref(), Some("Ada"));
+        let avatar = identity.avatar_url.as_deref();
+        assert_eq!(
+            avatar,
+            Some("https://cdn.discordapp.com/embed/avatars/4.png")
+        );
     }
 
-    #[tracing::instrument(skip_all, fields(provider = "discord"))]
-    async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
-        revoke::revoke(&self.revocation, &grant).await
+    #[tokio::test]
+    async fn an_unverified_or_unstated_email_is_kept_but_not_verified() {
+        for verified in [json!(false), Value::Null] {
+            let identity = identity(json!({ "verified": verified })).await.unwrap();
+            assert!(identity.email.is_some());
+            assert!(!identity.email_verified);
+        }
+    }
+
+    #[tokio::test]
+    async fn without_email_there_is_nothing_to_verify() {
+        let identity = identity(json!({"email": null})).await.unwrap();
+        assert_eq!(identity.email, None);
+        assert!(!identity.email_verified);
+    }
+
+    #[tokio::test]
+    async fn without_a_display_name_the_username_is_the_name() {
+        for global_name in [Value::Null, json!("  ")] {
+            let identity = identity(json!({ "global_name": global_name }))
+                .await
+                .unwrap();
+            assert_eq!(identity.full_name.as_deref(), Some("ada.lovelace"));
+        }
+    }
+
+    #[tokio::test]
+    async fn an_own_avatar_hash_gives_its_cdn_url() {
+        let hash = json!({"avatar": "a_1269e74af4df7417b13759eae50c83dc"});
+        let identity = identity(hash).await.unwrap();
+        assert!(
+            identity
+                .avatar_url
+                .unwrap()
+                .ends_with("/a_1269e74af4df7417b13759eae50c83dc.gif")
+        );
+    }
+
+    #[tokio::test]
+    async fn an_empty_id_is_a_user_info_failure() {
+        let error = identity(json!({"id": ""})).await.unwrap_err();
+        assert!(matches!(error, ProviderError::UserInfo(_)));
     }
 }

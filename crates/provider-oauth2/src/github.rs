@@ -1,162 +1,88 @@
-//! GitHub (PROVIDERS.md §2): OAuth 2.0 with PKCE S256, then `GET /user` and `GET /user/emails`.
-//!
-//! GitHub has no id_token: the identity comes from the REST API with the access token.
-//! Its quirks are handled in the shared plumbing (errors as HTTP 200, a `User-Agent` on
-//! every call) and in [`identity`] (which email to trust).
+//! GitHub (docs/providers.md#github): the declaration reads `/user`; the quirks add the REST
+//! API's headers, the emails list that says which email to trust ([`emails`]), and the grant
+//! endpoint's own revocation request.
 
-mod api;
-mod identity;
+mod emails;
 #[cfg(test)]
 mod properties;
-mod revoke;
-
-pub use revoke::GITHUB_REVOCATION_URL;
+#[cfg(test)]
+mod tests;
 
 use async_trait::async_trait;
-use reqwest::StatusCode;
+use reqwest::RequestBuilder;
 use reqwest::header::ACCEPT;
-use social_login_domain::{ProviderKey, SecretText};
-use social_login_ports::{
-    AuthorizationRequest, CallbackInput, IdentityProvider, ProviderError, ProviderGrant,
-    ProviderLogin, Revoked,
-};
+use serde::Serialize;
+use social_login_ports::ProviderError;
 use social_login_provider_core::{
-    ClientAuth, CodeFlow, FlowDefaults, ProviderConfigError, ProviderSettings, RevocationEndpoint,
-    SettingsProblem, SettingsRules, check_settings, fetch_json, fetch_json_unless,
-    resolve_endpoint,
+    Endpoint, Finish, ProviderPlan, Quirks, RevocationCall, UserinfoCall,
 };
 use url::Url;
-
-/// github.com endpoints and the scopes that give the profile and the email list.
-pub const GITHUB_DEFAULTS: FlowDefaults = FlowDefaults {
-    authorization: "https://github.com/login/oauth/authorize",
-    token: "https://github.com/login/oauth/access_token",
-    scopes: &["read:user", "user:email"],
-    // Credentials in the body are GitHub's documented method.
-    client_auth: ClientAuth::RequestBody,
-};
-pub const GITHUB_USER_URL: &str = "https://api.github.com/user";
-pub const GITHUB_EMAILS_URL: &str = "https://api.github.com/user/emails";
 
 /// Pins the REST API version so a GitHub default change cannot alter the answers.
 const API_VERSION: (&str, &str) = ("x-github-api-version", "2022-11-28");
 const API_MEDIA_TYPE: &str = "application/vnd.github+json";
 
-/// The GitHub adapter.
+/// GitHub's quirks: where its emails list is.
 #[derive(Debug, Clone)]
-pub struct GithubProvider {
-    flow: CodeFlow,
-    user_url: Url,
-    emails_url: Url,
-    revocation: RevocationEndpoint,
+pub struct GithubQuirks {
+    emails: Option<Url>,
 }
 
-impl GithubProvider {
-    /// Every problem of `settings` for this adapter, for `check-config`.
-    pub fn check_settings(settings: &ProviderSettings) -> Vec<SettingsProblem> {
-        check_settings(
-            settings,
-            SettingsRules {
-                client_secret: true,
-                emails_endpoint: true,
-            },
-        )
+impl GithubQuirks {
+    pub fn new(plan: &ProviderPlan) -> Self {
+        Self {
+            emails: plan.urls.get(Endpoint::Emails).cloned(),
+        }
     }
+}
 
-    /// Builds the adapter on the shared client; fails naming the first invalid field.
-    pub fn new(
-        settings: ProviderSettings,
-        http: reqwest::Client,
-    ) -> Result<Self, ProviderConfigError> {
-        let endpoints = &settings.endpoints;
-        let user_url = resolve_endpoint(
-            "endpoints.userinfo",
-            endpoints.userinfo.as_deref(),
-            GITHUB_USER_URL,
-        )?;
-        let emails_url = resolve_endpoint(
-            "endpoints.emails",
-            endpoints.emails.as_deref(),
-            GITHUB_EMAILS_URL,
-        )?;
-        let revocation = RevocationEndpoint::new(&settings, GITHUB_REVOCATION_URL, &http)?;
-        Ok(Self {
-            flow: CodeFlow::new(&settings, &GITHUB_DEFAULTS, http)?,
-            user_url,
-            emails_url,
-            revocation,
-        })
-    }
+/// `request` as GitHub's REST API asks: its media type and the pinned version.
+fn rest(request: RequestBuilder) -> RequestBuilder {
+    request
+        .header(ACCEPT, API_MEDIA_TYPE)
+        .header(API_VERSION.0, API_VERSION.1)
+}
 
-    fn api_get(&self, url: &Url, token: &SecretText) -> reqwest::RequestBuilder {
-        self.flow
-            .http()
-            .get(url.clone())
-            .bearer_auth(token.expose())
-            .header(ACCEPT, API_MEDIA_TYPE)
-            .header(API_VERSION.0, API_VERSION.1)
-    }
-
-    async fn fetch_emails(
-        &self,
-        token: &SecretText,
-    ) -> Result<Vec<api::EmailEntry>, ProviderError> {
-        // 403/404: the token lacks `user:email` (scopes were narrowed in the config). That
-        // is "no email", and CONTRACT §4 says a provider without email still signs in.
-        let emails = fetch_json_unless(
-            "GitHub emails endpoint",
-            self.api_get(&self.emails_url, token),
-            &[StatusCode::FORBIDDEN, StatusCode::NOT_FOUND],
-        )
-        .await?;
-        Ok(emails.unwrap_or_default())
-    }
+/// The body of a grant revocation.
+#[derive(Serialize)]
+struct Grant<'a> {
+    access_token: &'a str,
 }
 
 #[async_trait]
-impl IdentityProvider for GithubProvider {
-    fn key(&self) -> ProviderKey {
-        ProviderKey::Github
+impl Quirks for GithubQuirks {
+    fn userinfo_request(&self, call: UserinfoCall<'_>) -> RequestBuilder {
+        rest(call.bearer_get())
     }
 
-    fn authorization_url(&self, request: &AuthorizationRequest) -> String {
-        self.flow.authorization_url(request, &[])
-    }
-
-    #[tracing::instrument(skip_all, fields(provider = "github"))]
-    async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError> {
-        let tokens = self
-            .flow
-            .exchange_code(&callback.code, &callback.redeemed.pkce_verifier)
-            .await?;
-        let user: api::User = fetch_json(
-            "GitHub profile endpoint",
-            self.api_get(&self.user_url, &tokens.access_token),
-        )
-        .await?;
-        let emails = if user.email.is_none() {
-            // No public email: the list is the only source, so its failure is the login's.
-            Some(self.fetch_emails(&tokens.access_token).await?)
-        } else {
-            // A public email exists; the list only says whether it is verified. Without
-            // the list the email is kept as unverified, which never links accounts.
-            match self.fetch_emails(&tokens.access_token).await {
-                Ok(emails) => Some(emails),
-                Err(error) => {
-                    tracing::warn!(%error, "GitHub emails unavailable; public email kept as unverified");
-                    None
-                }
-            }
+    /// The email comes from the emails list: the public `/user` email the declaration read
+    /// is verified only if the list says so.
+    async fn finish(&self, finish: &mut Finish<'_>) -> Result<(), ProviderError> {
+        let (Some(url), Some(token)) = (&self.emails, finish.cx.access_token) else {
+            return Ok(());
         };
-        let identity = identity::to_identity(user, emails.as_deref())?;
-        Ok(ProviderLogin {
-            identity,
-            tokens: tokens.into_provider_tokens(),
-        })
+        let identity = &mut finish.identity;
+        let public = identity.email.take();
+        let request = rest(finish.cx.http.get(url.clone()).bearer_auth(token.expose()));
+        let listed = emails::fetch(request, public.is_some()).await?;
+        let listed = listed.as_deref().unwrap_or_default();
+        (identity.email, identity.email_verified) = emails::choose(public, listed);
+        Ok(())
     }
 
-    #[tracing::instrument(skip_all, fields(provider = "github"))]
-    async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
-        revoke::revoke(&self.revocation, &grant).await
+    /// `DELETE /applications/{client_id}/grant` with HTTP Basic client credentials and the
+    /// access token in a JSON body: the grant, not one token, so every token goes with it.
+    /// A 404 is not "already gone": GitHub answers 404 to refused client credentials too,
+    /// and a wrong secret must show in the logs.
+    fn revocation_request(&self, call: RevocationCall<'_>) -> Option<RequestBuilder> {
+        let to = call.to;
+        let request = to.http().delete(to.url().clone());
+        let body = Grant {
+            access_token: call.grant.access_token.expose(),
+        };
+        let secret = to.client_secret().expose();
+        Some(rest(
+            request.basic_auth(to.client_id(), Some(secret)).json(&body),
+        ))
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::healthcheck;
 use crate::server::{self, StartupError};
-use crate::settings::Settings;
+use crate::settings::{ConfigErrors, Settings, discovery_check};
 use crate::telemetry;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -105,16 +105,7 @@ pub async fn run(cli: Cli) -> ExitCode {
             telemetry::init_logging_at("warn");
             report(crate::demo::run(args.bind, &args.data_dir, server::shutdown_signal()).await)
         }
-        Command::CheckConfig(arg) => match load(&arg) {
-            Ok(settings) => {
-                for warning in settings.warnings() {
-                    eprintln!("warning: {warning}");
-                }
-                println!("configuration is valid");
-                ExitCode::SUCCESS
-            }
-            Err(code) => code,
-        },
+        Command::CheckConfig(arg) => check_config(&arg).await,
         Command::Migrate(arg) => {
             let Ok(settings) = load(&arg) else {
                 return ExitCode::from(2);
@@ -153,19 +144,40 @@ pub async fn run(cli: Cli) -> ExitCode {
     }
 }
 
+/// Loads, validates and fetches the discovery document of every provider of kind `oidc`,
+/// printing every problem of all three (the network ones even when the file has others).
+async fn check_config(arg: &ConfigArg) -> ExitCode {
+    let settings = match Settings::load(arg.config.as_deref()) {
+        Ok(settings) => settings,
+        Err(errors) => return invalid(&errors),
+    };
+    let mut errors = settings.validate_for_this_build().err().unwrap_or_default();
+    errors.extend(discovery_check(&settings).await);
+    if !errors.problems().is_empty() {
+        return invalid(&errors);
+    }
+    for warning in settings.warnings() {
+        eprintln!("warning: {warning}");
+    }
+    println!("configuration is valid");
+    ExitCode::SUCCESS
+}
+
 /// Loads and validates, printing every problem; a bad configuration never starts.
 fn load(arg: &ConfigArg) -> Result<Settings, ExitCode> {
     let loaded = Settings::load(arg.config.as_deref()).and_then(|settings| {
         settings.validate_for_this_build()?;
         Ok(settings)
     });
-    loaded.map_err(|errors| {
-        eprintln!("invalid configuration:");
-        for problem in errors.problems() {
-            eprintln!("  {problem}");
-        }
-        ExitCode::from(2)
-    })
+    loaded.map_err(|errors| invalid(&errors))
+}
+
+fn invalid(errors: &ConfigErrors) -> ExitCode {
+    eprintln!("invalid configuration:");
+    for problem in errors.problems() {
+        eprintln!("  {problem}");
+    }
+    ExitCode::from(2)
 }
 
 fn report(result: Result<(), StartupError>) -> ExitCode {

@@ -62,7 +62,7 @@ pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, Sta
     let settings = settings::demo_settings(&url, &simulator, data_dir)?;
     let enabled: Vec<_> = settings
         .enabled_providers()
-        .map(|(key, _)| key.as_str())
+        .map(|(key, _)| key.to_string())
         .collect();
     let router = build_router(&settings).await?.merge(page::routes(&enabled));
     let (shutdown, stopped) = oneshot::channel::<()>();

@@ -98,7 +98,7 @@ pub struct RateLimit {
 
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "social-login", description = "Sign-in, registration and account linking through eight identity providers."),
+    info(title = "social-login", description = "Sign-in, registration and account linking through eight built-in identity providers and any OpenID Connect or OAuth 2.0 provider from configuration."),
     modifiers(&BearerAuth),
 )]
 struct ApiDoc;
@@ -123,6 +123,7 @@ pub(crate) const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id"
 /// starts from the peer address. Without it every request's client is `0.0.0.0`.
 pub fn router(service: Arc<AuthService>, well_known: WellKnown, options: HttpOptions) -> Router {
     let public = OpenApiRouter::new()
+        .routes(routes!(oauth::providers))
         .routes(routes!(oauth::authorize))
         .routes(routes!(oauth::callback))
         .routes(routes!(id_token::sign_in))

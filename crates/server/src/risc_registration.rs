@@ -24,7 +24,7 @@ const PUSH: &str = "https://schemas.openid.net/secevent/risc/delivery-method/pus
 pub fn script(settings: &Settings) -> Result<String, String> {
     let google = settings
         .enabled_providers()
-        .find(|(key, _)| *key == ProviderKey::Google)
+        .find(|(key, _)| *key == ProviderKey::GOOGLE)
         .map(|(_, config)| config)
         .ok_or("oauth_providers.google is not enabled: there is nothing to register")?;
     let receiver = settings
@@ -79,11 +79,14 @@ mod tests {
         let mut settings = Settings::with_secret_key("unused-in-these-tests");
         settings.server.public_url = public_url.map(str::to_owned);
         if google {
-            *settings.oauth_providers.slot_mut(ProviderKey::Google) = Some(ProviderConfig::new(
-                "123-web.apps.googleusercontent.com",
-                "g-client-secret-value",
-                "https://app.example.com/cb",
-            ));
+            settings.oauth_providers.insert(
+                ProviderKey::GOOGLE,
+                ProviderConfig::new(
+                    "123-web.apps.googleusercontent.com",
+                    "g-client-secret-value",
+                    "https://app.example.com/cb",
+                ),
+            );
         }
         settings
     }

@@ -5,9 +5,12 @@
 //! every rule and reports every problem at once, each naming its field, so `check-config` and
 //! `serve` print the full list instead of failing one field at a time.
 
+mod discovery_check;
 mod env;
 mod errors;
+mod generic;
 mod load;
+mod oauth_providers;
 mod providers;
 mod proxies;
 mod salvage;
@@ -21,9 +24,12 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use social_login_domain::{ProviderKey, SecretText};
 
+pub use discovery_check::discovery_check;
 pub use errors::{ConfigErrors, ConfigProblem};
+pub use generic::{ClaimsConfig, DEFAULT_OIDC_SCOPES, TokenEndpointAuth};
 pub use load::{CONFIG_PATH_ENV, ConfigPath, DEFAULT_CONFIG_FILE, ENV_PREFIX};
-pub use providers::{EndpointOverrides, IdTokenNonce, OAuthProviders, ProviderConfig};
+pub use oauth_providers::OAuthProviders;
+pub use providers::{EndpointOverrides, IdTokenNonce, ProviderConfig};
 pub use proxies::BadProxyEntry;
 pub use sections::{
     DEFAULT_ISSUER, DatabaseSettings, HttpSettings, OAuthStateStoreSettings, RateLimitSettings,
@@ -119,7 +125,7 @@ impl Settings {
         SecretText::new(pem.map(|pem| pem.expose_secret()).unwrap_or_default())
     }
 
-    /// The configured providers whose `enabled` is true, in `ProviderKey::ALL` order.
+    /// The configured providers whose `enabled` is true, in configuration order.
     pub fn enabled_providers(&self) -> impl Iterator<Item = (ProviderKey, &ProviderConfig)> {
         self.oauth_providers.enabled()
     }

@@ -22,7 +22,7 @@ pub fn register_clients(
     mut config: SimulatorConfig,
     client: impl Fn(ProviderKey) -> SimulatedClient,
 ) -> SimulatorConfig {
-    for key in ProviderKey::ALL {
+    for key in ProviderKey::BUILT_IN {
         let SimulatedClient {
             client_id,
             client_secret,
@@ -45,7 +45,7 @@ pub fn enable_all(
     simulator: &SimulatorHandle,
     client: impl Fn(ProviderKey) -> SimulatedClient,
 ) {
-    for key in ProviderKey::ALL {
+    for key in ProviderKey::BUILT_IN {
         let SimulatedClient {
             client_id,
             client_secret,
@@ -53,7 +53,7 @@ pub fn enable_all(
         } = client(key);
         let mut config = ProviderConfig::new(client_id, client_secret, redirect_uri);
         config.endpoints = endpoints(key, simulator);
-        *settings.oauth_providers.slot_mut(key) = Some(config);
+        settings.oauth_providers.insert(key, config);
     }
     settings.apple_team_id = Some(APPLE_TEST_TEAM_ID.to_owned());
     settings.apple_key_id = Some(APPLE_TEST_KEY_ID.to_owned());
@@ -62,14 +62,14 @@ pub fn enable_all(
 
 fn simulator_provider(key: ProviderKey) -> Provider {
     match key {
-        ProviderKey::Google => Provider::Google,
-        ProviderKey::Github => Provider::Github,
-        ProviderKey::Facebook => Provider::Facebook,
-        ProviderKey::Microsoft => Provider::Microsoft,
-        ProviderKey::Linkedin => Provider::Linkedin,
-        ProviderKey::Discord => Provider::Discord,
-        ProviderKey::Twitter => Provider::Twitter,
-        ProviderKey::Apple => Provider::Apple,
+        ProviderKey::GOOGLE => Provider::Google,
+        ProviderKey::GITHUB => Provider::Github,
+        ProviderKey::FACEBOOK => Provider::Facebook,
+        ProviderKey::MICROSOFT => Provider::Microsoft,
+        ProviderKey::LINKEDIN => Provider::Linkedin,
+        ProviderKey::DISCORD => Provider::Discord,
+        ProviderKey::TWITTER => Provider::Twitter,
+        ProviderKey::APPLE => Provider::Apple,
         other => unreachable!("{other} is not simulated: add it to the simulator"),
     }
 }
@@ -82,7 +82,7 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
         ..EndpointOverrides::default()
     };
     match key {
-        ProviderKey::Github => {
+        ProviderKey::GITHUB => {
             let e = simulator.github();
             EndpointOverrides {
                 userinfo: Some(e.user),
@@ -91,7 +91,7 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
                 ..code_flow(e.authorization, e.token)
             }
         }
-        ProviderKey::Google => {
+        ProviderKey::GOOGLE => {
             let e = simulator.google();
             EndpointOverrides {
                 userinfo: Some(e.userinfo),
@@ -103,7 +103,7 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
                 ..code_flow(e.authorization, e.token)
             }
         }
-        ProviderKey::Facebook => {
+        ProviderKey::FACEBOOK => {
             let e = simulator.facebook();
             EndpointOverrides {
                 userinfo: Some(e.me),
@@ -111,7 +111,7 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
                 ..code_flow(e.authorization, e.token)
             }
         }
-        ProviderKey::Microsoft => {
+        ProviderKey::MICROSOFT => {
             let e = simulator.microsoft();
             EndpointOverrides {
                 jwks: Some(e.jwks),
@@ -119,7 +119,7 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
                 ..code_flow(e.authorization, e.token)
             }
         }
-        ProviderKey::Linkedin => {
+        ProviderKey::LINKEDIN => {
             let e = simulator.linkedin();
             EndpointOverrides {
                 userinfo: Some(e.userinfo),
@@ -129,7 +129,7 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
                 ..code_flow(e.authorization, e.token)
             }
         }
-        ProviderKey::Discord => {
+        ProviderKey::DISCORD => {
             let e = simulator.discord();
             EndpointOverrides {
                 userinfo: Some(e.user),
@@ -137,7 +137,7 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
                 ..code_flow(e.authorization, e.token)
             }
         }
-        ProviderKey::Twitter => {
+        ProviderKey::TWITTER => {
             let e = simulator.twitter();
             EndpointOverrides {
                 userinfo: Some(e.user),
@@ -145,7 +145,7 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
                 ..code_flow(e.authorization, e.token)
             }
         }
-        ProviderKey::Apple => {
+        ProviderKey::APPLE => {
             let e = simulator.apple();
             EndpointOverrides {
                 jwks: Some(e.jwks),

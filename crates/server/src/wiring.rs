@@ -1,20 +1,15 @@
 //! The composition root: turns `Settings` into adapters and the `AuthService`.
 
+pub mod providers;
 mod signals;
 
 use crate::http::{JWKS_PATH, WellKnown};
 use crate::server::StartupError;
-use crate::settings::{IdTokenNonce, Settings, StateStoreBackend};
-use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry, WebhookDelivery};
-use social_login_domain::{EventSet, ProviderKey, SecretText};
+use crate::settings::{Settings, StateStoreBackend};
+use social_login_app::{AuthPolicy, AuthService, Ports, WebhookDelivery};
+use social_login_domain::{EventSet, SecretText};
 use social_login_persistence::Database;
-use social_login_ports::{Clock, IdentityProvider, Randomness, SystemClock};
-use social_login_provider_apple::AppleProvider;
-use social_login_provider_core::{ProviderSettings, build_http_client};
-use social_login_provider_oauth2::{
-    DiscordProvider, FacebookProvider, GithubProvider, TwitterProvider,
-};
-use social_login_provider_oidc::{GoogleProvider, LinkedinProvider, MicrosoftProvider};
+use social_login_ports::{Clock, Randomness, SystemClock};
 use social_login_security::{
     AeadStateSealer, AesGcmTokenCipher, Argon2PasswordHasher, HashLimits, JwtSessionTokens,
     OsRandomness, state_sealer::EPOCH_BYTES,
@@ -44,8 +39,6 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         .await
         .map_err(|error| StartupError::Database(error.to_string()))?;
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
-    let http = build_http_client(settings.http.provider_timeout())
-        .map_err(|error| StartupError::Provider(error.to_string()))?;
     let (secret, previous) = settings.secret_keys();
     let sessions = session_tokens(settings);
     let well_known = WellKnown::new(sessions.issuer(), &sessions.public_keys())
@@ -56,8 +49,8 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         signals: repository.clone(),
         state_sealer: Arc::new(state_sealer(settings, &secret, &previous)),
         states: state_store(settings, clock.clone())?,
-        providers: providers(settings, &http)?,
-        signal_verifiers: signals::signal_verifiers(settings, &http, clock.clone())?,
+        providers: providers::registry(settings)?,
+        signal_verifiers: signals::signal_verifiers(settings, clock.clone())?,
         cipher: Arc::new(AesGcmTokenCipher::new(&secret, &previous)),
         hasher: Arc::new(password_hasher(settings)),
         sessions: Arc::new(sessions),
@@ -158,74 +151,4 @@ fn state_store(
             Ok(Arc::new(redis))
         }
     }
-}
-
-/// Apple signs a client secret per exchange with the team's key (spec 4.7.1).
-fn apple(
-    provider: ProviderSettings,
-    settings: &Settings,
-    http: reqwest::Client,
-) -> Result<AppleProvider, StartupError> {
-    AppleProvider::new(
-        provider,
-        settings.apple_team_id.clone().unwrap_or_default(),
-        settings.apple_key_id.clone().unwrap_or_default(),
-        settings.apple_private_key(),
-        http,
-    )
-    .map_err(|error| StartupError::Provider(format!("oauth_providers.apple: {error}")))
-}
-
-/// One adapter per enabled provider, all sharing one pooled HTTP client.
-fn providers(
-    settings: &Settings,
-    http: &reqwest::Client,
-) -> Result<ProviderRegistry, StartupError> {
-    let mut registry = ProviderRegistry::new();
-    for (key, config) in settings.enabled_providers() {
-        let failed = |error: social_login_provider_core::ProviderConfigError| {
-            StartupError::Provider(format!("oauth_providers.{key}: {error}"))
-        };
-        let provider = config.adapter_settings();
-        let adapter: Arc<dyn IdentityProvider> = match key {
-            ProviderKey::Github => {
-                Arc::new(GithubProvider::new(provider, http.clone()).map_err(failed)?)
-            }
-            ProviderKey::Google => Arc::new(
-                GoogleProvider::new(provider, http.clone())
-                    .map_err(failed)?
-                    .with_client_ids(&config.client_ids),
-            ),
-            ProviderKey::Discord => {
-                Arc::new(DiscordProvider::new(provider, http.clone()).map_err(failed)?)
-            }
-            ProviderKey::Facebook => {
-                Arc::new(FacebookProvider::new(provider, http.clone()).map_err(failed)?)
-            }
-            ProviderKey::Twitter => {
-                Arc::new(TwitterProvider::new(provider, http.clone()).map_err(failed)?)
-            }
-            ProviderKey::Microsoft => Arc::new(
-                MicrosoftProvider::new(provider, http.clone())
-                    .map_err(failed)?
-                    .with_client_ids(&config.client_ids),
-            ),
-            ProviderKey::Linkedin => {
-                Arc::new(LinkedinProvider::new(provider, http.clone()).map_err(failed)?)
-            }
-            ProviderKey::Apple => Arc::new(
-                apple(provider, settings, http.clone())?.with_client_ids(&config.client_ids),
-            ),
-            other => {
-                return Err(StartupError::Provider(format!(
-                    "oauth_providers.{other}: no adapter in this build"
-                )));
-            }
-        };
-        registry = registry.with(adapter);
-        if config.id_token_nonce == Some(IdTokenNonce::Optional) {
-            registry = registry.with_optional_nonce(key);
-        }
-    }
-    Ok(registry)
 }

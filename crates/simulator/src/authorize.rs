@@ -1,6 +1,6 @@
-//! What every simulated authorize endpoint shares: the query and its log record, the
-//! client and callback checks, PKCE request rules, the user choice, and the way back to
-//! the client (a redirect, or Apple's form post) with a code or an error.
+//! The pieces of every authorize request: the query and its log record, the client and
+//! callback it names, the user it chooses, and the way back to the client (a redirect, or
+//! Apple's form post) with a code or an error.
 
 use crate::codes::Grant;
 use crate::config::{Provider, RegisteredClient};
@@ -8,7 +8,6 @@ use crate::faults::Endpoint;
 use crate::flow::Refusal;
 use crate::lock::locked;
 use crate::log::RequestRecord;
-use crate::pkce::{is_s256_challenge, is_valid_verifier};
 use crate::state::SimState;
 use crate::users::SimUser;
 use axum::http::{HeaderMap, StatusCode, header};
@@ -78,39 +77,6 @@ impl AuthorizeQuery {
         Some((raw.clone(), Url::parse(raw).ok()?))
     }
 
-    /// The registered client the request names and the way back to it; else the page the
-    /// provider shows: `unknown` for an unknown client, `stray` for a callback that is not
-    /// registered exactly (with `or_first`, none named means the first registered one).
-    pub fn client_and_back<'s>(
-        &self,
-        sim: &'s SimState,
-        provider: Provider,
-        or_first: bool,
-        unknown: Page,
-        stray: Page,
-    ) -> Result<(&'s RegisteredClient, Back<'_>), Refusal> {
-        let page = |(status, message, outcome): Page| Refusal::page(status, message, outcome);
-        let client = self.client(sim, provider).ok_or_else(|| page(unknown))?;
-        let redirect = self
-            .exact_redirect(client, or_first)
-            .ok_or_else(|| page(stray))?;
-        Ok((client, Back::new(redirect, self)))
-    }
-
-    /// PKCE as most providers take it: optional; `S256`, or `plain` (also meant by a
-    /// missing method) where `plain` is allowed; a method without a challenge is refused.
-    pub fn challenge_ok(&self, plain: bool) -> bool {
-        match (
-            self.code_challenge.as_deref(),
-            self.code_challenge_method.as_deref(),
-        ) {
-            (None, None) => true,
-            (Some(challenge), Some("S256")) => is_s256_challenge(challenge),
-            (Some(challenge), Some("plain") | None) => plain && is_valid_verifier(challenge),
-            _ => false,
-        }
-    }
-
     /// The user the request names (`sim_user`, else `login_hint`), else the default
     /// identity; an unknown name is an error page.
     pub fn user(&self, sim: &SimState, hint: Option<&str>) -> Result<SimUser, Refusal> {
@@ -128,9 +94,6 @@ impl AuthorizeQuery {
         })
     }
 }
-
-/// An error page: status, body, and the outcome the log keeps.
-pub type Page = (StatusCode, &'static str, &'static str);
 
 /// How the answer travels back to the client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,9 +113,6 @@ pub struct Back<'q> {
     pub mode: Mode,
 }
 
-/// The `error_description` several providers' simulated refusals carry.
-pub const SIMULATED: &[(&str, &str)] = &[("error_description", "simulated authorization error")];
-
 impl<'q> Back<'q> {
     pub fn new((raw, url): (String, Url), query: &'q AuthorizeQuery) -> Self {
         Self {
@@ -163,9 +123,16 @@ impl<'q> Back<'q> {
         }
     }
 
-    /// An OAuth `error` (with `extra` fields and the state) sent back to the client.
-    pub fn refuse(&self, error: &'static str, extra: &[(&str, &str)]) -> Refusal {
+    /// An OAuth `error` (with its description, `extra` fields and the state) sent back to
+    /// the client.
+    pub fn refuse(
+        &self,
+        error: &str,
+        description: Option<&str>,
+        extra: &[(&str, &str)],
+    ) -> Refusal {
         let mut fields = vec![("error", error)];
+        fields.extend(description.map(|d| ("error_description", d)));
         fields.extend_from_slice(extra);
         fields.extend(self.state.map(|s| ("state", s)));
         Refusal::new(error, self.deliver(&fields))
@@ -180,7 +147,7 @@ impl<'q> Back<'q> {
         (client_id, scopes, user): (&str, Vec<String>, SimUser),
         extra: &[(&str, &str)],
     ) -> Response {
-        let code = sim.code_store(provider).issue(Grant {
+        let code = sim.codes(provider).issue(Grant {
             provider,
             client_id: client_id.to_owned(),
             redirect_uri: self.raw.clone(),

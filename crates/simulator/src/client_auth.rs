@@ -1,6 +1,7 @@
-//! Client authentication at a token endpoint: HTTP Basic or credentials in the body.
+//! Client credentials as a token endpoint receives them: HTTP Basic or in the body, and the
+//! constant-time check of a secret.
 
-use crate::config::{Provider, RegisteredClient};
+use crate::config::RegisteredClient;
 use crate::log::ClientAuthKind;
 use axum::http::{HeaderMap, header};
 use base64::Engine;
@@ -43,18 +44,14 @@ pub fn presented(
     })
 }
 
-/// The registered client these credentials authenticate, if any (secret compared in
-/// constant time).
-pub fn authenticate<'a>(
-    clients: &'a [RegisteredClient],
-    provider: Provider,
-    presented: &PresentedClient,
-) -> Option<&'a RegisteredClient> {
-    let client = clients
-        .iter()
-        .find(|c| c.provider == provider && c.client_id == presented.client_id)?;
-    let secret = presented.client_secret.as_deref()?;
-    bool::from(secret.as_bytes().ct_eq(client.client_secret.as_bytes())).then_some(client)
+/// Whether `secret` is the client's, compared in constant time. A client registered without
+/// a secret (a public one) has none to present.
+pub fn secret_matches(client: &RegisteredClient, secret: Option<&str>) -> bool {
+    let Some(secret) = secret else {
+        return false;
+    };
+    !client.client_secret.is_empty()
+        && bool::from(secret.as_bytes().ct_eq(client.client_secret.as_bytes()))
 }
 
 /// `Authorization: Basic base64(urlencode(id):urlencode(secret))`, decoded.

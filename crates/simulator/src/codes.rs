@@ -115,7 +115,7 @@ impl SimState {
         code: &str,
         client_id: &str,
     ) -> Result<Grant, RedeemError> {
-        let grant = self.code_store(provider).redeem(code)?;
+        let grant = self.codes(provider).redeem(code)?;
         if grant.provider != provider || grant.client_id != client_id {
             return Err(RedeemError::Unknown);
         }

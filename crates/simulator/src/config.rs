@@ -17,9 +17,22 @@ pub enum Provider {
     Discord,
     Twitter,
     Apple,
+    /// A provider that follows the OpenID Connect standards and nothing else, at `/oidc`.
+    #[serde(rename = "oidc")]
+    StandardOidc,
+    /// A plain OAuth 2.0 provider with a user document of its own shape, at `/oauth2`.
+    #[serde(rename = "oauth2")]
+    StandardOauth2,
 }
 
 impl Provider {
+    /// Every simulated provider: the eight built-in ones, then the two standard ones.
+    #[rustfmt::skip] // A list, not a column of ten lines.
+    pub const ALL: [Self; 10] = [
+        Self::Google, Self::Github, Self::Facebook, Self::Microsoft, Self::Linkedin,
+        Self::Discord, Self::Twitter, Self::Apple, Self::StandardOidc, Self::StandardOauth2,
+    ];
+
     /// The path prefix of this provider's routes, without slashes.
     pub fn prefix(self) -> &'static str {
         match self {
@@ -31,6 +44,8 @@ impl Provider {
             Self::Discord => "discord",
             Self::Twitter => "twitter",
             Self::Apple => "apple",
+            Self::StandardOidc => "oidc",
+            Self::StandardOauth2 => "oauth2",
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::faults::Fault;
 use crate::id_token_fault::IdTokenFaultRequest;
+use crate::knobs;
 use crate::lock::locked;
 use crate::state::SimState;
 use crate::users::SimUser;
@@ -20,8 +21,9 @@ pub(crate) fn routes() -> Router<Arc<SimState>> {
         .route("/faults", post(set_fault).delete(clear_faults))
         .route("/id_token_fault", post(set_id_token_fault))
         .route("/rotate_signing_key", post(rotate_signing_key))
-        .route("/apple_knobs", post(crate::apple::set_knobs))
-        .route("/linkedin_knobs", post(crate::linkedin::set_knobs))
+        .route("/apple_knobs", knobs::route(|sim| &sim.apple.knobs))
+        .route("/linkedin_knobs", knobs::route(|sim| &sim.linkedin_knobs))
+        .route("/standard_knobs", knobs::route(|sim| &sim.standard_knobs))
         .route("/log", get(log))
 }
 

@@ -1,18 +1,14 @@
 //! The skeleton every simulated endpoint shares: log the request, play an injected fault,
-//! run the provider's checks, log the outcome; and the pieces those checks are made of
-//! (the token request's parameters, form bodies, Bearer tokens, scopes, the clock).
+//! run the checks, log the outcome; and the pieces those checks are made of (the token
+//! request's parameters, form bodies, Bearer tokens, scopes, the clock).
 
 use crate::client_auth::{PresentedClient, presented};
-use crate::config::Provider;
 use crate::log::RequestRecord;
 use crate::state::SimState;
-use crate::tokens::IssuedToken;
-use axum::Json;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde_json::json;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A refused request in its provider's shape, and the label the log keeps for it.
@@ -34,48 +30,6 @@ impl Refusal {
     /// An error page: what a provider shows when it has no trusted place to redirect to.
     pub fn page(status: StatusCode, message: &'static str, outcome: &str) -> Self {
         Self::new(outcome, (status, message))
-    }
-}
-
-/// An OAuth error answer: `{"error", "error_description"?}` with its HTTP status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OAuthError {
-    pub status: StatusCode,
-    pub error: &'static str,
-    pub description: Option<&'static str>,
-}
-
-impl OAuthError {
-    pub const fn new(status: StatusCode, error: &'static str, description: &'static str) -> Self {
-        Self {
-            status,
-            error,
-            description: Some(description),
-        }
-    }
-
-    /// HTTP 400 with a description.
-    pub const fn bad(error: &'static str, description: &'static str) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, error, description)
-    }
-
-    /// HTTP 400 with the `error` member alone (Apple's shape).
-    pub const fn bare(error: &'static str) -> Self {
-        Self {
-            status: StatusCode::BAD_REQUEST,
-            error,
-            description: None,
-        }
-    }
-}
-
-impl From<OAuthError> for Refusal {
-    fn from(error: OAuthError) -> Self {
-        let mut body = json!({ "error": error.error });
-        if let Some(description) = error.description {
-            body["error_description"] = json!(description);
-        }
-        Self::new(error.error, (error.status, Json(body)))
     }
 }
 
@@ -113,6 +67,21 @@ pub struct TokenParams {
 }
 
 impl TokenParams {
+    /// These parameters, each missing one taken from `other`.
+    pub fn or(self, other: Self) -> Self {
+        Self {
+            client_id: self.client_id.or(other.client_id),
+            client_secret: self.client_secret.or(other.client_secret),
+            code: self.code.or(other.code),
+            redirect_uri: self.redirect_uri.or(other.redirect_uri),
+            code_verifier: self.code_verifier.or(other.code_verifier),
+            grant_type: self.grant_type.or(other.grant_type),
+            refresh_token: self.refresh_token.or(other.refresh_token),
+            token: self.token.or(other.token),
+            token_type_hint: self.token_type_hint.or(other.token_type_hint),
+        }
+    }
+
     /// Notes in the record what the request showed (never a secret) and returns the
     /// client credentials it presented, HTTP Basic first (`headers`), else the body's.
     pub fn note(&self, record: &mut RequestRecord, headers: &HeaderMap) -> Option<PresentedClient> {
@@ -154,14 +123,6 @@ pub fn bearer<'h>(headers: &'h HeaderMap, schemes: &[&str]) -> Option<&'h str> {
         .then(|| token.trim())
 }
 
-impl SimState {
-    /// The live token of `provider` that the request's `Bearer` header carries.
-    pub fn bearer_token(&self, provider: Provider, headers: &HeaderMap) -> Option<IssuedToken> {
-        let token = bearer(headers, &["bearer"])?;
-        self.tokens.get(token).filter(|t| t.provider == provider)
-    }
-}
-
 /// The scopes of a `scope` parameter, split on any of `separators`.
 pub fn scopes(raw: Option<&str>, separators: &[char]) -> Vec<String> {
     raw.unwrap_or_default()
@@ -182,20 +143,4 @@ pub fn unix_now() -> i64 {
         .map_or(0, |elapsed| {
             i64::try_from(elapsed.as_secs()).unwrap_or(i64::MAX)
         })
-}
-
-/// `GET` of a provider's key set: the simulator's signing keys as a JWKS.
-pub async fn jwks(sim: &SimState, provider: Provider, headers: &HeaderMap) -> Response {
-    let record = RequestRecord::new(provider, crate::faults::Endpoint::Jwks, headers);
-    serve(sim, record, |_| Ok(Json(sim.keys.jwks()))).await
-}
-
-/// [`serve`] for a request at `provider`'s `endpoint`, logged with the usual headers.
-pub async fn serve_at<T: IntoResponse>(
-    sim: &SimState,
-    (provider, endpoint): (Provider, crate::faults::Endpoint),
-    headers: &HeaderMap,
-    run: impl FnOnce(&mut RequestRecord) -> Result<T, Refusal>,
-) -> Response {
-    serve(sim, RequestRecord::new(provider, endpoint, headers), run).await
 }

@@ -1,9 +1,9 @@
 //! The id_tokens of the simulated OIDC providers: what each says about whom, broken on
 //! demand by the injected [`crate::IdTokenFault`]s and signed with the simulator's keys.
 
-use crate::codes::Grant;
 use crate::config::Provider;
 use crate::flow::{has_scope, unix_now};
+use crate::hooks::Cx;
 use crate::id_token_fault::apply_to_claims;
 use crate::state::SimState;
 use crate::users::SimUser;
@@ -27,19 +27,8 @@ impl Subject<'_> {
     }
 }
 
-impl Grant {
-    pub fn subject(&self) -> Subject<'_> {
-        Subject {
-            client_id: &self.client_id,
-            user: &self.user,
-            scopes: &self.scopes,
-            nonce: self.nonce.as_deref(),
-        }
-    }
-}
-
 /// Signs `provider`'s id_token about `subject`; with the access token issued beside it,
-/// the token carries its `at_hash` where the provider sends one.
+/// the token carries its `at_hash`.
 pub fn issue(
     sim: &SimState,
     provider: Provider,
@@ -47,18 +36,51 @@ pub fn issue(
     access_token: Option<&str>,
 ) -> String {
     let now = unix_now();
-    let mut claims = match provider {
-        Provider::Google => crate::google::id_token_claims(sim, subject, now),
-        Provider::Microsoft => crate::microsoft::id_token_claims(sim, subject, now),
-        Provider::Linkedin => crate::linkedin::id_token_claims(sim, subject, now),
-        _ => crate::apple::id_token_claims(sim, subject, now),
-    };
-    if let Some(token) = access_token.filter(|_| provider == Provider::Google) {
+    let cx = Cx::bare(sim, provider);
+    let mut claims = cx.hooks().id_token_claims(&cx, subject, now);
+    if let Some(token) = access_token {
         claims["at_hash"] = json!(at_hash(token));
     }
     let fault = sim.id_token_faults.get(provider);
     apply_to_claims(&mut claims, fault, now);
     sim.keys.sign(&claims, fault)
+}
+
+/// The claims an OpenID provider signs (OIDC Core §2 and §5.1, as Google sends them): who,
+/// for whom, when, the nonce, and what `email` and `profile` grant; valid one hour.
+pub fn standard_claims(issuer: &str, subject: &Subject<'_>, now: i64) -> Value {
+    let mut claims = profile_claims(subject.user, subject.scopes);
+    claims.insert("azp".into(), json!(subject.client_id));
+    claims.insert("aud".into(), json!(subject.client_id));
+    claims.insert("iss".into(), json!(issuer));
+    claims.insert("iat".into(), json!(now));
+    claims.insert("exp".into(), json!(now + 3600));
+    if let Some(nonce) = subject.nonce {
+        claims.insert("nonce".into(), json!(nonce));
+    }
+    about(&subject.user.id, claims)
+}
+
+/// `claims` about the subject `sub`, as one JSON object.
+pub fn about(sub: &str, mut claims: Map<String, Value>) -> Value {
+    claims.insert("sub".into(), json!(sub));
+    Value::Object(claims)
+}
+
+/// The claims `email` and `profile` grant, in the id_token and from userinfo. Absent
+/// values are left out.
+pub fn profile_claims(user: &SimUser, scopes: &[String]) -> Map<String, Value> {
+    let mut claims = Map::new();
+    if has_scope(scopes, "email")
+        && let Some(email) = &user.email
+    {
+        claims.insert("email".into(), json!(email));
+        claims.insert("email_verified".into(), json!(user.email_verified));
+    }
+    if has_scope(scopes, "profile") {
+        claims.extend(name_claims(user));
+    }
+    claims
 }
 
 /// `name`, `given_name`, `family_name` and `picture`, each only when known.

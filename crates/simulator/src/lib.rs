@@ -1,11 +1,13 @@
 //! A simulated identity provider on loopback, checking what the real providers check.
 //!
 //! One axum server imitates every provider under its own path prefix (`/github/...`,
-//! `/google/...`), with
-//! registered clients, seeded users, random single-use codes, PKCE verification and the
-//! providers' quirks (PROVIDERS.md §11). Tests and the demo drive it through
-//! [`SimulatorHandle`] or the `/_control` HTTP API: choose the identity the authorize
-//! endpoint approves as, inject faults, read what each endpoint received.
+//! `/google/...`, and the standards-only `/oidc/...` and `/oauth2/...`), with registered
+//! clients, seeded users, random single-use codes, PKCE verification and the providers'
+//! quirks. One engine runs the common flow of every endpoint; each provider's manners are
+//! data (its dialect, `dialects.toml`) and what data cannot say is its hooks. Tests and the
+//! demo drive it through [`SimulatorHandle`] or the `/_control` HTTP API: choose the
+//! identity the authorize endpoint approves as, inject faults, read what each endpoint
+//! received.
 //!
 //! ```no_run
 //! # async fn example() -> std::io::Result<()> {
@@ -26,18 +28,24 @@ mod client_auth;
 mod codes;
 pub mod config;
 mod control;
+mod dialect;
 pub mod discord;
+mod engine;
 pub mod facebook;
 pub mod faults;
 mod flow;
 pub mod github;
 pub mod google;
+mod hooks;
+mod html;
 mod id_token;
 pub mod id_token_fault;
+mod knobs;
 pub mod linkedin;
 mod lock;
 pub mod log;
 pub mod microsoft;
+mod paths;
 mod pkce;
 mod random;
 pub mod revocation;
@@ -45,6 +53,7 @@ mod server;
 mod sign_in_page;
 pub mod signals;
 pub mod signing;
+pub mod standard;
 mod state;
 mod tokens;
 pub mod twitter;
@@ -64,9 +73,15 @@ pub use id_token_fault::{IdTokenFault, IdTokenFaultRequest};
 pub use linkedin::{LinkedinEndpoints, LinkedinKnobs, LinkedinPkce};
 pub use log::{ClientAuthKind, RequestRecord};
 pub use microsoft::{MICROSOFT_CONSUMER_TENANT, MicrosoftAccount, MicrosoftEndpoints};
+pub use paths::EndpointSet;
 pub use revocation::{Revocation, TokenKind};
 pub use server::{Simulator, SimulatorHandle};
 pub use signals::{SignalAnswer, SignalDelivery, SignalKind, SignalRequest};
 pub use signing::{TEST_KEY_A, TEST_KEY_B, TestKey};
+pub use standard::StandardKnobs;
 pub use twitter::TwitterEndpoints;
 pub use users::{SimEmail, SimUser};
+
+/// The look the simulator's pages share with the demo page: palette, typography, cards,
+/// buttons, badges and form fields (CSS).
+pub const PAGE_STYLE: &str = include_str!("page.css");

@@ -4,7 +4,7 @@
 use crate::config::Provider;
 use crate::lock::locked;
 use crate::state::SimState;
-use crate::tokens::{IssuedToken, TokenStore};
+use crate::tokens::IssuedToken;
 use serde::Serialize;
 use std::sync::Mutex;
 
@@ -41,7 +41,8 @@ impl RevocationLog {
 }
 
 /// How far a revocation reaches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Reach {
     /// The token alone.
     Token,
@@ -50,12 +51,14 @@ pub enum Reach {
 }
 
 impl SimState {
-    /// The refresh tokens of `provider`: Apple keeps its own.
-    pub fn refresh_store(&self, provider: Provider) -> &TokenStore {
-        match provider {
-            Provider::Apple => &self.apple.refresh_tokens,
-            _ => &self.refresh_tokens,
-        }
+    /// What `token` grants if it is a live token (access or refresh) of `provider`, whoever
+    /// its client.
+    pub fn holder(&self, provider: Provider, token: &str) -> Option<IssuedToken> {
+        let issued = self
+            .tokens
+            .get(token)
+            .or_else(|| self.refresh_tokens.get(token));
+        issued.filter(|t| t.provider == provider)
     }
 
     /// What `token` is if it is a live token of `client_id` at `provider`.
@@ -68,7 +71,7 @@ impl SimState {
         match self.tokens.get(token).filter(ours) {
             Some(issued) => Some((TokenKind::Access, issued)),
             None => self
-                .refresh_store(provider)
+                .refresh_tokens
                 .get(token)
                 .filter(ours)
                 .map(|t| (TokenKind::Refresh, t)),
@@ -84,7 +87,7 @@ impl SimState {
         hint: Option<&str>,
         reach: Reach,
     ) -> Option<(TokenKind, IssuedToken)> {
-        let refresh = self.refresh_store(provider);
+        let refresh = &self.refresh_tokens;
         let found = self.held((provider, client_id), token);
         if let Some((_, issued)) = &found {
             self.tokens.revoke(token);

@@ -2,12 +2,15 @@
 
 use crate::config::Provider;
 use crate::config::SimulatorConfig;
+use crate::dialect::IdTokenWhen;
 use crate::faults::Fault;
 use crate::github::GithubEndpoints;
 use crate::google::GoogleEndpoints;
+use crate::hooks::{Cx, PathParams};
 use crate::id_token_fault::IdTokenFault;
 use crate::lock::locked;
 use crate::log::RequestRecord;
+use crate::paths::EndpointSet;
 use crate::state::SimState;
 use crate::users::SimUser;
 use axum::Router;
@@ -28,13 +31,7 @@ impl Simulator {
         let addr = listener.local_addr()?;
         let state = Arc::new(SimState::new(&config, format!("http://{addr}")));
         let (stop, stopped) = oneshot::channel::<()>();
-        let mut app = router(state.clone());
-        if config.interactive {
-            app = app.layer(axum::middleware::from_fn_with_state(
-                state.clone(),
-                crate::sign_in_page::intercept,
-            ));
-        }
+        let app = router(state.clone());
         let server = axum::serve(listener, app).with_graceful_shutdown(async {
             let _ = stopped.await;
         });
@@ -53,18 +50,16 @@ impl Simulator {
     }
 }
 
-/// Every route of every simulated provider, plus the control API.
+/// Every route of every simulated provider, each under its own prefix, plus the control API.
 fn router(state: Arc<SimState>) -> Router {
-    Router::new()
-        .nest("/github", crate::github::routes())
-        .nest("/google", crate::google::routes())
-        // Each provider family adds its `.nest` line here (one line each, to keep merges clean).
-        .nest("/discord", crate::discord::routes())
-        .nest("/facebook", crate::facebook::routes())
-        .nest("/twitter", crate::twitter::routes())
-        .nest("/apple", crate::apple::routes())
-        .nest("/microsoft", crate::microsoft::routes())
-        .nest("/linkedin", crate::linkedin::routes())
+    Provider::ALL
+        .into_iter()
+        .fold(Router::new(), |router, provider| {
+            router.nest(
+                &format!("/{}", provider.prefix()),
+                crate::engine::routes(provider),
+            )
+        })
         .nest("/_control/signals", crate::signals::routes())
         .nest("/_control", crate::control::routes())
         .with_state(state)
@@ -90,25 +85,39 @@ impl SimulatorHandle {
         &self.base_url
     }
 
+    /// The endpoint URLs of `provider` (Microsoft's under `common`), and the issuer of its
+    /// id_tokens where it signs them.
+    pub fn endpoints(&self, provider: Provider) -> EndpointSet {
+        self.endpoints_with(provider, &PathParams::new())
+    }
+
+    fn endpoints_with(&self, provider: Provider, fill: &PathParams) -> EndpointSet {
+        let mut set = crate::paths::of(provider).under(&self.base_url, provider, fill);
+        let cx = Cx::bare(&self.state, provider);
+        let signs = cx.dialect.token.answer.id_token != IdTokenWhen::Never;
+        set.issuer = signs.then(|| cx.hooks().issuer(&cx));
+        set
+    }
+
     pub fn github(&self) -> GithubEndpoints {
-        GithubEndpoints::under(&self.base_url)
+        self.endpoints(Provider::Github).into()
     }
 
     pub fn google(&self) -> GoogleEndpoints {
-        GoogleEndpoints::under(&self.base_url, &self.state.google_issuer)
+        self.endpoints(Provider::Google).into()
     }
 
     pub fn discord(&self) -> crate::discord::DiscordEndpoints {
-        crate::discord::DiscordEndpoints::under(&self.base_url)
+        self.endpoints(Provider::Discord).into()
     }
 
     /// The simulated Facebook, its URLs naming Graph version `v24.0`.
     pub fn facebook(&self) -> crate::facebook::FacebookEndpoints {
-        crate::facebook::FacebookEndpoints::under(&self.base_url)
+        self.endpoints(Provider::Facebook).into()
     }
 
     pub fn twitter(&self) -> crate::twitter::TwitterEndpoints {
-        crate::twitter::TwitterEndpoints::under(&self.base_url)
+        self.endpoints(Provider::Twitter).into()
     }
 
     /// The simulated Microsoft under `common` (work, school and personal accounts).
@@ -119,11 +128,12 @@ impl SimulatorHandle {
     /// The simulated Microsoft under another tenant path: `organizations`, `consumers` or
     /// a tenant GUID.
     pub fn microsoft_tenant(&self, tenant: &str) -> crate::microsoft::MicrosoftEndpoints {
-        crate::microsoft::MicrosoftEndpoints::under(&self.base_url, tenant)
+        let fill = PathParams::from([("tenant".to_owned(), tenant.to_owned())]);
+        self.endpoints_with(Provider::Microsoft, &fill).into()
     }
 
     pub fn linkedin(&self) -> crate::linkedin::LinkedinEndpoints {
-        crate::linkedin::LinkedinEndpoints::under(&self.base_url)
+        self.endpoints(Provider::Linkedin).into()
     }
 
     /// Replaces the simulated LinkedIn's knobs (what its token endpoint does with PKCE).
@@ -132,12 +142,17 @@ impl SimulatorHandle {
     }
 
     pub fn apple(&self) -> crate::apple::AppleEndpoints {
-        crate::apple::AppleEndpoints::under(&self.base_url)
+        self.endpoints(Provider::Apple).into()
     }
 
     /// Replaces the simulated Apple's knobs (claim style, private relay, strict redirects).
     pub fn set_apple_knobs(&self, knobs: crate::apple::AppleKnobs) {
-        self.state.apple.set_knobs(knobs);
+        self.state.apple.knobs.set(knobs);
+    }
+
+    /// Replaces what the standard providers say differently from the truth.
+    pub fn set_standard_knobs(&self, knobs: crate::standard::StandardKnobs) {
+        self.state.standard_knobs.set(knobs);
     }
 
     /// The form of a page the simulated Apple's authorize endpoint answered (`form_post`):
@@ -188,7 +203,8 @@ impl SimulatorHandle {
     /// Apple's `openid email name`), for native sign-in tests to post to the service.
     ///
     /// # Panics
-    /// For a provider without id_tokens: only Google, Microsoft, Apple and LinkedIn sign them.
+    /// For a provider without id_tokens: Google, Microsoft, Apple, LinkedIn and the
+    /// standard OIDC provider sign them.
     pub fn mint_id_token(
         &self,
         provider: Provider,
@@ -196,19 +212,16 @@ impl SimulatorHandle {
         audience: &str,
         nonce: Option<&str>,
     ) -> String {
-        let scopes: Vec<String> = match provider {
-            Provider::Apple => ["openid", "email", "name"],
-            Provider::Google | Provider::Microsoft | Provider::Linkedin => {
-                ["openid", "email", "profile"]
-            }
-            other => panic!("the simulated {other:?} issues no id_tokens"),
-        }
-        .map(str::to_owned)
-        .into();
+        let dialect = crate::dialect::of(provider);
+        assert!(
+            dialect.token.answer.id_token != IdTokenWhen::Never,
+            "the simulated {provider:?} issues no id_tokens"
+        );
+        let scopes = &dialect.mint_scopes;
         let subject = crate::id_token::Subject {
             client_id: audience,
             user,
-            scopes: &scopes,
+            scopes,
             nonce,
         };
         crate::id_token::issue(&self.state, provider, &subject, None)

@@ -1,107 +1,88 @@
 //! The browser sign-in page of the interactive simulator (the demo): on an authorize
-//! request that names no user, show the seeded users and a form to type a new identity;
-//! choosing one repeats the same request with `sim_user`, which the provider routes honour.
+//! request that names no user, show the known identities as cards and a form to type a new
+//! one, in the provider's colours; choosing one repeats the same request with `sim_user`,
+//! which every authorize honours.
 
+use crate::config::Provider;
+use crate::html::escape;
 use crate::lock::locked;
 use crate::state::SimState;
-use axum::extract::{Request, State};
-use axum::http::Method;
-use axum::middleware::Next;
+use axum::http::Uri;
 use axum::response::{Html, IntoResponse, Response};
-use std::sync::Arc;
+use std::fmt::Write;
 
-/// The authorize paths of the eight simulated providers (after their `/<key>` prefix).
-const AUTHORIZE_SUFFIXES: [&str; 6] = [
-    "/login/oauth/authorize",
-    "/o/oauth2/v2/auth",
-    "/oauth2/v2.0/authorize",
-    "/dialog/oauth",
-    "/oauth2/authorize",
-    "/auth/authorize",
-];
+const PAGE: &str = include_str!("sign_in_page.html");
 
-fn is_authorize(path: &str) -> bool {
-    AUTHORIZE_SUFFIXES
-        .iter()
-        .any(|suffix| path.ends_with(suffix))
-        || path.ends_with("/oauth/v2/authorization")
+/// A provider's name and colours on its page: background, text, and a button's edge.
+struct Brand {
+    name: &'static str,
+    background: &'static str,
+    text: &'static str,
+    edge: &'static str,
 }
 
-/// Answers with the sign-in page when a person must choose; passes everything else on.
-pub async fn intercept(State(sim): State<Arc<SimState>>, request: Request, next: Next) -> Response {
-    let query = request.uri().query().unwrap_or("").to_owned();
-    let named = query
-        .split('&')
-        .any(|pair| pair.starts_with("sim_user=") || pair.starts_with("login_hint="));
-    if request.method() != Method::GET || !is_authorize(request.uri().path()) || named {
-        return next.run(request).await;
+const fn brand(name: &'static str, background: &'static str, text: &'static str) -> Brand {
+    Brand {
+        name,
+        background,
+        text,
+        edge: background,
     }
-    let here = format!("{}?{}", request.uri().path(), query);
-    let users = locked(&sim.directory).all().to_vec();
+}
+
+fn brand_of(provider: Provider) -> Brand {
+    match provider {
+        Provider::Google => Brand {
+            edge: "#c6c9cf",
+            ..brand("Google", "#fff", "#1f1f1f")
+        },
+        Provider::Github => brand("GitHub", "#24292f", "#fff"),
+        Provider::Facebook => brand("Facebook", "#1877F2", "#fff"),
+        Provider::Microsoft => brand("Microsoft", "#2f2f2f", "#fff"),
+        Provider::Linkedin => brand("LinkedIn", "#0A66C2", "#fff"),
+        Provider::Discord => brand("Discord", "#5865F2", "#fff"),
+        Provider::Twitter => brand("X", "#000", "#fff"),
+        Provider::Apple => brand("Apple", "#000", "#fff"),
+        Provider::StandardOidc => brand("an OpenID provider", "#3b5bdb", "#fff"),
+        Provider::StandardOauth2 => brand("an OAuth 2.0 provider", "#0c8599", "#fff"),
+    }
+}
+
+/// The page for `provider`'s authorize request at `uri` (its full path and query).
+pub fn render(sim: &SimState, provider: Provider, uri: &Uri) -> Response {
+    let here = format!("{}?{}", uri.path(), uri.query().unwrap_or(""));
     let mut choices = String::new();
-    for user in &users {
+    for user in locked(&sim.directory).all() {
         let label = user.name.as_deref().unwrap_or(&user.login);
+        let initial = label.chars().next().map(|c| c.to_uppercase().to_string());
         let email = user.email.as_deref().unwrap_or("no email");
         let verified = if user.email_verified {
             "verified"
         } else {
             "unverified"
         };
-        choices.push_str(&format!(
-            "<li><a class=\"user\" data-user=\"{id}\" href=\"{here}&amp;sim_user={id}\">{label}</a> \
-             <small>{email} ({verified})</small></li>",
+        // Writing to a String cannot fail.
+        let _ = write!(
+            choices,
+            "<li><a class=\"user card\" data-user=\"{id}\" href=\"{here}&amp;sim_user={id}\">\
+             <span class=\"initial\" aria-hidden=\"true\">{initial}</span>\
+             <span class=\"who\"><strong>{label}</strong><small class=\"muted\">{email}</small></span>\
+             <span class=\"badge {verified}\">{verified}</span></a></li>",
             id = escape(&user.id),
             here = escape(&here),
+            initial = escape(&initial.unwrap_or_default()),
             label = escape(label),
             email = escape(email),
-        ));
+        );
     }
-    Html(
-        PAGE.replace("{{CHOICES}}", &choices)
-            .replace("{{HERE}}", &escape(&here)),
-    )
-    .into_response()
+    let brand = brand_of(provider);
+    let page = PAGE
+        .replace("{{PAGE_STYLE}}", crate::PAGE_STYLE)
+        .replace("{{NAME}}", brand.name)
+        .replace("{{BG}}", brand.background)
+        .replace("{{FG}}", brand.text)
+        .replace("{{EDGE}}", brand.edge)
+        .replace("{{CHOICES}}", &choices)
+        .replace("{{HERE}}", &escape(&here));
+    Html(page).into_response()
 }
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
-}
-
-const PAGE: &str = r#"<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Simulated identity provider</title>
-<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}
-li{margin:.4rem 0}fieldset{margin-top:1.5rem}label{display:block;margin:.4rem 0}</style></head>
-<body>
-<h1>Simulated identity provider</h1>
-<p>This stands in for the real provider. Choose who signs in.</p>
-<ul id="users">{{CHOICES}}</ul>
-<form id="new-identity"><fieldset><legend>Or type an identity</legend>
-<label>Name <input name="name" id="sim-name" value="Ada Lovelace"></label>
-<label>Email <input name="email" id="sim-email" type="email" value="ada@example.com"></label>
-<label><input name="verified" id="sim-verified" type="checkbox" checked> email verified</label>
-<button type="submit" id="sim-continue">Continue</button></fieldset></form>
-<script>
-document.getElementById('new-identity').addEventListener('submit', async (event) => {
-  event.preventDefault();
-  const email = document.getElementById('sim-email').value.trim();
-  const name = document.getElementById('sim-name').value.trim();
-  const verified = document.getElementById('sim-verified').checked;
-  // A stable id per email, so typing the same identity again is the same account.
-  let hash = 0;
-  for (const c of email.toLowerCase()) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
-  const id = String(100000 + hash);
-  const login = (email.split('@')[0] || 'user').replace(/[^a-zA-Z0-9-]/g, '') || 'user';
-  const user = {id, login: login + '-' + id, name: name || null,
-    email: email || null, email_verified: verified,
-    emails: email ? [{email, primary: true, verified, visibility: 'private'}] : []};
-  await fetch('/_control/identity', {method: 'POST',
-    headers: {'content-type': 'application/json'}, body: JSON.stringify(user)});
-  window.location = '{{HERE}}'.replaceAll('&amp;', '&') + '&sim_user=' + encodeURIComponent(id);
-});
-</script>
-</body></html>
-"#;

@@ -4,11 +4,13 @@ use crate::codes::CodeStore;
 use crate::config::{Provider, RegisteredClient, SimulatorConfig};
 use crate::faults::FaultStore;
 use crate::id_token_fault::IdTokenFaultStore;
+use crate::knobs::Knobs;
 use crate::log::{RequestLog, RequestRecord};
 use crate::signing::KeyRing;
 use crate::tokens::TokenStore;
 use crate::users::Directory;
 use axum::response::Response;
+use std::collections::HashMap;
 use std::sync::Mutex;
 
 #[derive(Debug)]
@@ -17,37 +19,48 @@ pub struct SimState {
     pub base_url: String,
     /// The `iss` of the simulated Google.
     pub google_issuer: String,
+    /// Show the sign-in page on an authorize request that names no user.
+    pub interactive: bool,
     pub clients: Vec<RegisteredClient>,
     pub directory: Mutex<Directory>,
-    pub codes: CodeStore,
-    /// The simulated X's codes, with X's own 30-second lifetime.
-    pub twitter_codes: CodeStore,
+    /// Each provider's codes, with its own lifetime.
+    codes: HashMap<Provider, CodeStore>,
     pub tokens: TokenStore,
-    /// Refresh tokens of the providers that issue them (Apple keeps its own).
+    /// Refresh tokens of the providers that issue them.
     pub refresh_tokens: TokenStore,
     pub revocations: crate::revocation::RevocationLog,
     pub faults: FaultStore,
     pub id_token_faults: IdTokenFaultStore,
     pub keys: KeyRing,
     pub log: RequestLog,
-    /// Apple's teams, codes, refresh tokens, consents and knobs.
+    /// Apple's teams, consents and knobs.
     pub apple: crate::apple::AppleState,
     /// What the simulated LinkedIn does with PKCE.
-    pub linkedin_knobs: crate::linkedin::LinkedinKnobStore,
+    pub linkedin_knobs: Knobs<crate::linkedin::LinkedinKnobs>,
+    /// What the standard providers say differently from the truth, for tests.
+    pub standard_knobs: Knobs<crate::standard::StandardKnobs>,
 }
 
 impl SimState {
     pub fn new(config: &SimulatorConfig, base_url: String) -> Self {
+        let codes = Provider::ALL
+            .map(|p| {
+                (
+                    p,
+                    CodeStore::new(crate::dialect::of(p).code_lifetime.of(config)),
+                )
+            })
+            .into();
         Self {
             google_issuer: config
                 .google_issuer
                 .clone()
                 .unwrap_or_else(|| format!("{base_url}/google")),
             base_url,
+            interactive: config.interactive,
             clients: config.clients.clone(),
             directory: Mutex::new(Directory::new(config.users.clone())),
-            codes: CodeStore::new(config.code_ttl),
-            twitter_codes: CodeStore::new(config.twitter_code_ttl),
+            codes,
             tokens: TokenStore::default(),
             refresh_tokens: TokenStore::default(),
             revocations: Default::default(),
@@ -56,17 +69,14 @@ impl SimState {
             keys: KeyRing::default(),
             log: RequestLog::default(),
             apple: crate::apple::AppleState::new(config),
-            linkedin_knobs: crate::linkedin::LinkedinKnobStore::default(),
+            linkedin_knobs: Knobs::default(),
+            standard_knobs: Knobs::default(),
         }
     }
 
-    /// The code store of `provider`: X and Apple keep codes of their own lifetimes.
-    pub fn code_store(&self, provider: Provider) -> &CodeStore {
-        match provider {
-            Provider::Twitter => &self.twitter_codes,
-            Provider::Apple => &self.apple.codes,
-            _ => &self.codes,
-        }
+    /// The code store of `provider` (every provider has one).
+    pub fn codes(&self, provider: Provider) -> &CodeStore {
+        &self.codes[&provider]
     }
 
     pub fn client(&self, provider: Provider, client_id: &str) -> Option<&RegisteredClient> {

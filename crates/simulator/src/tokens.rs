@@ -33,11 +33,12 @@ pub struct TokenStore {
 impl TokenStore {
     /// Issues a token `prefix` + 36 random characters (GitHub: `gho_`).
     pub fn issue(&self, prefix: &str, grant: IssuedToken) -> String {
-        self.insert(format!("{prefix}{}", random::base62(36)), grant)
+        self.issue_sized(prefix, 36, grant)
     }
 
-    /// Stores a token of the provider's own shape.
-    pub fn insert(&self, token: String, grant: IssuedToken) -> String {
+    /// Issues a token `prefix` + `length` random characters.
+    pub fn issue_sized(&self, prefix: &str, length: usize, grant: IssuedToken) -> String {
+        let token = format!("{prefix}{}", random::base62(length));
         locked(&self.tokens).insert(token.clone(), grant);
         token
     }

@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use social_login_domain::{ProviderIdentity, ProviderKey};
 use social_login_ports::{
     AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, PresentedIdToken,
-    ProviderError, ProviderGrant, ProviderLogin, Revoked,
+    ProviderError, ProviderGrant, ProviderInfo, ProviderLogin, Revoked,
 };
 use std::sync::Mutex;
 use time::OffsetDateTime;
@@ -17,6 +17,8 @@ const FAKE_ID_TOKEN_USABLE_UNTIL: i64 = 4_102_444_800;
 /// completion fails, so a test cannot pass on an answer it never chose.
 pub struct FakeProvider {
     key: ProviderKey,
+    /// How clients list it: by default what a built-in provider of this key says.
+    info: ProviderInfo,
     answer: Mutex<Result<ProviderLogin, ProviderError>>,
     received: Mutex<Vec<CallbackInput>>,
     revoked: Mutex<Vec<ProviderGrant>>,
@@ -31,6 +33,7 @@ impl FakeProvider {
     pub fn new(key: ProviderKey) -> Self {
         Self {
             key,
+            info: ProviderInfo::from_key(key),
             answer: Mutex::new(Err(ProviderError::CodeExchange(
                 "the test gave the fake provider no answer".into(),
             ))),
@@ -44,6 +47,16 @@ impl FakeProvider {
             ),
             id_tokens_received: Mutex::new(Vec::new()),
         }
+    }
+
+    /// A provider that describes itself as `info` (a provider from configuration); its key
+    /// stays the one given to `new`.
+    pub fn with_info(mut self, info: ProviderInfo) -> Self {
+        self.info = ProviderInfo {
+            key: self.key,
+            ..info
+        };
+        self
     }
 
     /// What every later `revoke` returns (by default `Done`).
@@ -86,6 +99,10 @@ impl FakeProvider {
 impl IdentityProvider for FakeProvider {
     fn key(&self) -> ProviderKey {
         self.key
+    }
+
+    fn info(&self) -> ProviderInfo {
+        self.info.clone()
     }
 
     fn authorization_url(&self, request: &AuthorizationRequest) -> String {

@@ -9,8 +9,10 @@ use social_login_app::{
 };
 use social_login_domain::{Origin, ProviderKey, SecretText};
 use social_login_ports::SystemClock;
-use social_login_provider_core::{EndpointOverrides, ProviderSettings, build_http_client};
-use social_login_provider_oauth2::GithubProvider;
+use social_login_provider_core::spec::built_in_spec;
+use social_login_provider_core::{
+    BuildContext, EndpointOverrides, ProviderPlan, ProviderSettings, build_http_client,
+};
 use social_login_security::{
     AeadStateSealer, AesGcmTokenCipher, Argon2PasswordHasher, JwtSessionTokens, OsRandomness,
     generate_secret_key,
@@ -49,24 +51,26 @@ pub async fn run() -> Result<LoginResult, String> {
 
     // The adapters: any mix of ours and yours, as long as each implements its port.
     let http = build_http_client(Duration::from_secs(10)).map_err(|error| error.to_string())?;
-    let github = GithubProvider::new(
-        ProviderSettings {
-            client_id: CLIENT_ID.into(),
-            client_secret: SecretText::new(CLIENT_SECRET),
-            redirect_uri: REDIRECT_URI.into(),
-            scopes: None,
-            pkce: true,
-            endpoints: EndpointOverrides {
-                authorization: Some(endpoints.authorization),
-                token: Some(endpoints.token),
-                userinfo: Some(endpoints.user),
-                emails: Some(endpoints.emails),
-                ..EndpointOverrides::default()
-            },
+    let spec = built_in_spec(ProviderKey::GITHUB).ok_or("github is built in")?;
+    let settings = ProviderSettings {
+        client_id: CLIENT_ID.into(),
+        client_secret: SecretText::new(CLIENT_SECRET),
+        redirect_uri: REDIRECT_URI.into(),
+        scopes: None,
+        pkce: true,
+        client_ids: Vec::new(),
+        signing: None,
+        endpoints: EndpointOverrides {
+            authorization: Some(endpoints.authorization),
+            token: Some(endpoints.token),
+            userinfo: Some(endpoints.user),
+            emails: Some(endpoints.emails),
+            ..EndpointOverrides::default()
         },
-        http,
-    )
-    .map_err(|error| error.to_string())?;
+    };
+    let plan = ProviderPlan::resolve(spec, &settings).map_err(|error| error.to_string())?;
+    let github = social_login_provider_oauth2::build(plan, &BuildContext::new(http))
+        .map_err(|error| error.to_string())?;
     let secret = SecretText::new(generate_secret_key());
     let store = Arc::new(InMemoryRepository::default());
     let clock = Arc::new(SystemClock);
@@ -96,7 +100,7 @@ pub async fn run() -> Result<LoginResult, String> {
     // The flow your program drives: the URL to send the browser to, the browser's visit
     // (played here), and the code and state that come back.
     let authorization_url = service
-        .authorize(ProviderKey::Github, None)
+        .authorize(ProviderKey::GITHUB, None)
         .await
         .map_err(|error| error.to_string())?;
     let (code, state) = approve_as_ada(&authorization_url).await?;

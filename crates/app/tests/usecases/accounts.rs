@@ -6,7 +6,7 @@ use social_login_domain::{ProviderKey, UserId};
 use time::Duration;
 
 fn google_login(subject: &str) -> social_login_ports::ProviderLogin {
-    provider_login(identity(ProviderKey::Google, subject, None, false))
+    provider_login(identity(ProviderKey::GOOGLE, subject, None, false))
 }
 
 #[tokio::test]
@@ -135,7 +135,7 @@ async fn the_only_link_may_go_when_the_user_has_a_password() {
     assert!(
         world
             .users
-            .stored_tokens(ProviderKey::Github, "gh-1")
+            .stored_tokens(ProviderKey::GITHUB, "gh-1")
             .is_none()
     );
 }
@@ -151,7 +151,7 @@ async fn the_second_of_two_links_may_go_and_the_first_stays() {
     assert_eq!(world.service.disconnect_raw(user, "github").await, Ok(()));
     let left = world.service.accounts(user).await.unwrap();
     assert_eq!(left.len(), 1);
-    assert_eq!(left[0].provider, ProviderKey::Google);
+    assert_eq!(left[0].provider, ProviderKey::GOOGLE);
     // ...and that one is now the last way in.
     assert_eq!(
         world.service.disconnect_raw(user, "google").await,

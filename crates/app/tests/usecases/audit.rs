@@ -44,7 +44,7 @@ async fn every_account_change_is_an_event_of_the_caller_newest_first() {
     world.clock.advance(Duration::seconds(1));
     world
         .service
-        .disconnect(me, ProviderKey::Github, &origin())
+        .disconnect(me, ProviderKey::GITHUB, &origin())
         .await
         .unwrap();
     world.clock.advance(Duration::seconds(1));
@@ -66,7 +66,7 @@ async fn every_account_change_is_an_event_of_the_caller_newest_first() {
         ]
     );
     let unlinked = &events[1];
-    assert_eq!(unlinked.provider, Some(ProviderKey::Github));
+    assert_eq!(unlinked.provider, Some(ProviderKey::GITHUB));
     assert_eq!(unlinked.origin, origin());
     assert_eq!(
         unlinked.created_at,
@@ -107,7 +107,7 @@ async fn a_provider_registration_is_two_events_in_order_and_a_reuse_is_one() {
         ],
         "a refresh that works is not an event"
     );
-    assert_eq!(events[1].provider, Some(ProviderKey::Github));
+    assert_eq!(events[1].provider, Some(ProviderKey::GITHUB));
 }
 
 #[tokio::test]

@@ -37,7 +37,7 @@ async fn without_a_bearer_the_state_is_for_login() {
     let state = world.login_state("github").await;
     let stored = world.sealer.peek(&state).unwrap();
     assert_eq!(stored.purpose, Purpose::Login);
-    assert_eq!(stored.provider, ProviderKey::Github);
+    assert_eq!(stored.provider, ProviderKey::GITHUB);
 }
 
 #[tokio::test]
@@ -47,7 +47,7 @@ async fn a_valid_bearer_binds_the_state_to_its_user() {
     let state = world.connect_state("google", user).await;
     let stored = world.sealer.peek(&state).unwrap();
     assert_eq!(stored.purpose, Purpose::Connect { user });
-    assert_eq!(stored.provider, ProviderKey::Google);
+    assert_eq!(stored.provider, ProviderKey::GOOGLE);
 }
 
 #[tokio::test]

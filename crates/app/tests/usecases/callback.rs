@@ -26,7 +26,7 @@ async fn a_new_provider_account_registers_a_new_user() {
     assert_eq!(world.service.me(user.id).await.as_ref(), Ok(user));
     let links = world.service.accounts(user.id).await.unwrap();
     assert_eq!(links.len(), 1);
-    assert_eq!(links[0].provider, ProviderKey::Github);
+    assert_eq!(links[0].provider, ProviderKey::GITHUB);
     assert_eq!(links[0].subject.as_str(), "gh-1");
 }
 
@@ -63,7 +63,7 @@ async fn provider_tokens_are_stored_sealed() {
         .unwrap();
     let (access, refresh) = world
         .users
-        .stored_tokens(ProviderKey::Github, "gh-1")
+        .stored_tokens(ProviderKey::GITHUB, "gh-1")
         .unwrap();
     let refresh = refresh.unwrap();
     assert_ne!(access.as_str(), "gh-1-access");
@@ -80,7 +80,7 @@ async fn provider_tokens_are_stored_sealed() {
 async fn a_new_user_takes_an_unverified_email_as_unverified() {
     let world = World::new();
     let login = provider_login(identity(
-        ProviderKey::Github,
+        ProviderKey::GITHUB,
         "gh-1",
         Some("ada@example.com"),
         false,
@@ -93,7 +93,7 @@ async fn a_new_user_takes_an_unverified_email_as_unverified() {
 #[tokio::test]
 async fn a_provider_without_email_registers_a_user_without_email() {
     let world = World::new();
-    let login = provider_login(identity(ProviderKey::Github, "gh-1", None, true));
+    let login = provider_login(identity(ProviderKey::GITHUB, "gh-1", None, true));
     let result = world.sign_in(login).await.unwrap();
     assert!(result.is_new_user);
     assert_eq!(result.user.email, None);
@@ -105,7 +105,7 @@ async fn two_accounts_without_email_become_two_users() {
     let world = World::new();
     let first = world
         .sign_in(provider_login(identity(
-            ProviderKey::Github,
+            ProviderKey::GITHUB,
             "gh-1",
             None,
             false,
@@ -114,7 +114,7 @@ async fn two_accounts_without_email_become_two_users() {
         .unwrap();
     let second = world
         .sign_in(provider_login(identity(
-            ProviderKey::Github,
+            ProviderKey::GITHUB,
             "gh-2",
             None,
             false,
@@ -142,7 +142,7 @@ async fn a_returning_account_signs_its_user_in_with_fresh_provider_tokens() {
     assert_eq!(world.users.link_count(), 1);
     let (access, refresh) = world
         .users
-        .stored_tokens(ProviderKey::Github, "gh-1")
+        .stored_tokens(ProviderKey::GITHUB, "gh-1")
         .unwrap();
     assert_eq!(
         world.cipher.open(&access).unwrap().expose(),
@@ -167,7 +167,7 @@ async fn a_returning_login_without_a_provider_refresh_token_keeps_the_old_one() 
     world.sign_in(again).await.unwrap();
     let (access, refresh) = world
         .users
-        .stored_tokens(ProviderKey::Github, "gh-1")
+        .stored_tokens(ProviderKey::GITHUB, "gh-1")
         .unwrap();
     assert_eq!(
         world.cipher.open(&access).unwrap().expose(),
@@ -188,7 +188,7 @@ async fn a_returning_account_signs_in_whatever_its_email_now_says() {
         .unwrap();
     world.register("bob@example.com", "correct horse").await;
     let moved = provider_login(identity(
-        ProviderKey::Github,
+        ProviderKey::GITHUB,
         "gh-1",
         Some("bob@example.com"),
         false,

@@ -6,7 +6,7 @@ use social_login_domain::ProviderKey;
 
 /// A user whose email came verified from Google, as auto-linking requires.
 async fn google_user(world: &World, email: &str) -> social_login_app::LoginResult {
-    let login = provider_login(identity(ProviderKey::Google, "goo-1", Some(email), true));
+    let login = provider_login(identity(ProviderKey::GOOGLE, "goo-1", Some(email), true));
     world.sign_in(login).await.unwrap()
 }
 
@@ -23,7 +23,7 @@ async fn a_matching_email_is_refused_when_auto_linking_is_off() {
     assert!(
         world
             .users
-            .stored_tokens(ProviderKey::Github, "gh-1")
+            .stored_tokens(ProviderKey::GITHUB, "gh-1")
             .is_none()
     );
     assert_eq!(
@@ -55,10 +55,10 @@ async fn a_verified_matching_email_links_when_auto_linking_is_on() {
         .iter()
         .map(|link| link.provider)
         .collect();
-    assert_eq!(providers, [ProviderKey::Google, ProviderKey::Github]);
+    assert_eq!(providers, [ProviderKey::GOOGLE, ProviderKey::GITHUB]);
     let (access, _) = world
         .users
-        .stored_tokens(ProviderKey::Github, "gh-1")
+        .stored_tokens(ProviderKey::GITHUB, "gh-1")
         .unwrap();
     assert_ne!(access.as_str(), "gh-1-access");
 }
@@ -84,7 +84,7 @@ async fn an_unverified_provider_email_never_links() {
     let world = World::auto_linking();
     google_user(&world, "ada@example.com").await;
     let unverified = provider_login(identity(
-        ProviderKey::Github,
+        ProviderKey::GITHUB,
         "gh-1",
         Some("ada@example.com"),
         false,
@@ -121,7 +121,7 @@ async fn an_unverified_provider_email_claims_no_address() {
     let world = World::auto_linking();
     let squatter = world
         .sign_in(provider_login(identity(
-            ProviderKey::Google,
+            ProviderKey::GOOGLE,
             "goo-squatter",
             Some("victim@example.com"),
             false,

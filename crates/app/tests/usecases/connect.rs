@@ -20,7 +20,7 @@ async fn connect_links_the_provider_account_to_the_caller() {
         .await
         .unwrap();
     assert_eq!(linked.user_id, caller);
-    assert_eq!(linked.provider, ProviderKey::Github);
+    assert_eq!(linked.provider, ProviderKey::GITHUB);
     assert_eq!(linked.subject.as_str(), "gh-1");
     assert_eq!(
         linked.email.as_ref().unwrap().as_str(),
@@ -30,7 +30,7 @@ async fn connect_links_the_provider_account_to_the_caller() {
     assert_eq!(world.service.accounts(caller).await.unwrap(), [linked]);
     let (access, _) = world
         .users
-        .stored_tokens(ProviderKey::Github, "gh-1")
+        .stored_tokens(ProviderKey::GITHUB, "gh-1")
         .unwrap();
     assert_ne!(access.as_str(), "gh-1-access");
     assert_eq!(world.cipher.open(&access).unwrap().expose(), "gh-1-access");
@@ -47,7 +47,7 @@ async fn connect_ignores_whose_email_the_provider_reports() {
         .user
         .id;
     let login = provider_login(identity(
-        ProviderKey::Github,
+        ProviderKey::GITHUB,
         "gh-1",
         Some("bob@example.com"),
         false,
@@ -101,7 +101,7 @@ async fn a_caller_who_has_that_provider_already_cannot_connect_a_second_account(
     assert!(
         world
             .users
-            .stored_tokens(ProviderKey::Github, "gh-2")
+            .stored_tokens(ProviderKey::GITHUB, "gh-2")
             .is_none()
     );
 }
@@ -139,7 +139,7 @@ async fn a_caller_may_connect_several_providers() {
         .connect_as(caller, github_login("gh-1", "ada@example.com"))
         .await
         .unwrap();
-    let google = provider_login(identity(ProviderKey::Google, "goo-1", None, false));
+    let google = provider_login(identity(ProviderKey::GOOGLE, "goo-1", None, false));
     world.connect_as(caller, google).await.unwrap();
     assert_eq!(world.service.accounts(caller).await.unwrap().len(), 2);
 }

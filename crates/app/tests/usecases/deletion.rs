@@ -26,7 +26,7 @@ async fn deleting_the_account_removes_everything_and_revokes_each_grant() {
     world
         .connect_as(ada, {
             let mut google = github_login("g-1", "ada@example.com");
-            google.identity.provider = ProviderKey::Google;
+            google.identity.provider = ProviderKey::GOOGLE;
             google
         })
         .await
@@ -115,7 +115,7 @@ async fn a_failed_revocation_never_blocks_the_unlink_and_is_recorded() {
 
     world
         .service
-        .disconnect(ada.user.id, ProviderKey::Github, &Origin::default())
+        .disconnect(ada.user.id, ProviderKey::GITHUB, &Origin::default())
         .await
         .unwrap();
 
@@ -123,7 +123,7 @@ async fn a_failed_revocation_never_blocks_the_unlink_and_is_recorded() {
     assert_eq!(world.github.revoked().len(), 1);
     let latest = &world.service.events(ada.user.id).await.unwrap()[0];
     assert_eq!(latest.kind, AuditEventType::ProviderRevocationFailed);
-    assert_eq!(latest.provider, Some(ProviderKey::Github));
+    assert_eq!(latest.provider, Some(ProviderKey::GITHUB));
 }
 
 #[tokio::test]
@@ -139,7 +139,7 @@ async fn a_provider_without_revocation_is_no_failure() {
     world.github.answer_revocation(Ok(Revoked::NotSupported));
     world
         .service
-        .disconnect(ada.user.id, ProviderKey::Github, &Origin::default())
+        .disconnect(ada.user.id, ProviderKey::GITHUB, &Origin::default())
         .await
         .unwrap();
     let latest = &world.service.events(ada.user.id).await.unwrap()[0];
@@ -150,7 +150,7 @@ async fn a_provider_without_revocation_is_no_failure() {
 async fn a_link_made_by_a_native_id_token_sign_in_has_nothing_to_revoke() {
     let world = World::new();
     world.google.answer_id_token(Ok(crate::world::identity(
-        ProviderKey::Google,
+        ProviderKey::GOOGLE,
         "g-native",
         Some("ada@example.com"),
         true,
@@ -159,7 +159,7 @@ async fn a_link_made_by_a_native_id_token_sign_in_has_nothing_to_revoke() {
         .service
         .id_token_sign_in(
             social_login_app::IdTokenCommand {
-                provider: ProviderKey::Google,
+                provider: ProviderKey::GOOGLE,
                 id_token: social_login_domain::SecretText::new("header.payload.signature"),
                 nonce: None,
                 post_body: None,

@@ -11,7 +11,7 @@ use social_login_testing::{FakeSessions, ReversingCipher};
 
 async fn native_sign_in_of(world: &World, subject: &str) -> social_login_app::LoginResult {
     world.google.answer_id_token(Ok(identity(
-        ProviderKey::Google,
+        ProviderKey::GOOGLE,
         subject,
         Some("ada@example.com"),
         true,
@@ -37,7 +37,7 @@ async fn a_native_sign_in_after_a_code_flow_login_keeps_the_grant_revocable() {
     let world = World::new();
     let code_flow = world
         .sign_in(provider_login(identity(
-            ProviderKey::Google,
+            ProviderKey::GOOGLE,
             "g-1",
             Some("ada@example.com"),
             true,
@@ -48,7 +48,7 @@ async fn a_native_sign_in_after_a_code_flow_login_keeps_the_grant_revocable() {
     assert_eq!(native.user.id, code_flow.user.id);
     let (access, refresh) = world
         .users
-        .stored_tokens(ProviderKey::Google, "g-1")
+        .stored_tokens(ProviderKey::GOOGLE, "g-1")
         .unwrap();
     assert!(!access.is_none(), "the code flow's access token is kept");
     assert!(refresh.is_some());
@@ -85,7 +85,7 @@ async fn a_link_that_kept_only_its_refresh_token_is_revoked_with_it() {
             NewLinkedAccount {
                 id: LinkedAccountId::new(),
                 user_id: ada.user.id,
-                provider: ProviderKey::Google,
+                provider: ProviderKey::GOOGLE,
                 subject: ProviderSubject::parse("g-legacy").unwrap(),
                 email: None,
                 access_token: SealedToken::none(),

@@ -28,7 +28,7 @@ fn command_for(world: &World, provider: &str, id_token: &str) -> IdTokenCommand 
 #[tokio::test]
 async fn a_native_sign_in_registers_the_user_and_stores_no_provider_token() {
     let world = World::new();
-    let ada = identity(ProviderKey::Google, "g-1", Some("ada@example.com"), true);
+    let ada = identity(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     world.google.answer_id_token(Ok(ada));
     let result = world
         .service
@@ -40,7 +40,7 @@ async fn a_native_sign_in_registers_the_user_and_stores_no_provider_token() {
 
     let (access, refresh) = world
         .users
-        .stored_tokens(ProviderKey::Google, "g-1")
+        .stored_tokens(ProviderKey::GOOGLE, "g-1")
         .unwrap();
     assert!(access.is_none());
     assert_eq!(refresh, None);
@@ -59,7 +59,7 @@ async fn a_native_sign_in_registers_the_user_and_stores_no_provider_token() {
 #[tokio::test]
 async fn a_native_login_of_a_code_flow_account_is_the_same_user_and_keeps_its_provider_tokens() {
     let world = World::new();
-    let ada = identity(ProviderKey::Google, "g-1", Some("ada@example.com"), true);
+    let ada = identity(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     let first = world.sign_in(provider_login(ada.clone())).await.unwrap();
     world.google.answer_id_token(Ok(ada));
     let again = world
@@ -71,7 +71,7 @@ async fn a_native_login_of_a_code_flow_account_is_the_same_user_and_keeps_its_pr
     assert_eq!(again.user.id, first.user.id);
     let (access, refresh) = world
         .users
-        .stored_tokens(ProviderKey::Google, "g-1")
+        .stored_tokens(ProviderKey::GOOGLE, "g-1")
         .unwrap();
     assert_eq!(
         world.cipher.open(&access).unwrap().expose(),
@@ -90,7 +90,7 @@ async fn the_callbacks_email_rules_apply_to_a_native_sign_in() {
     world
         .register("ada@example.com", "correct horse battery")
         .await;
-    let ada = identity(ProviderKey::Google, "g-1", Some("ada@example.com"), true);
+    let ada = identity(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     world.google.answer_id_token(Ok(ada));
     let refused = world
         .service
@@ -105,7 +105,7 @@ async fn a_native_connect_links_once_with_no_provider_token() {
     let pat = world
         .register("pat@example.com", "correct horse battery")
         .await;
-    let grace = identity(ProviderKey::Google, "g-2", Some("grace@example.com"), true);
+    let grace = identity(ProviderKey::GOOGLE, "g-2", Some("grace@example.com"), true);
     world.google.answer_id_token(Ok(grace));
     let link = world
         .service
@@ -117,10 +117,10 @@ async fn a_native_connect_links_once_with_no_provider_token() {
         .await
         .unwrap();
     assert_eq!(link.user_id, pat.user.id);
-    assert_eq!(link.provider, ProviderKey::Google);
+    assert_eq!(link.provider, ProviderKey::GOOGLE);
     let (access, _) = world
         .users
-        .stored_tokens(ProviderKey::Google, "g-2")
+        .stored_tokens(ProviderKey::GOOGLE, "g-2")
         .unwrap();
     assert!(access.is_none());
 
@@ -158,7 +158,7 @@ async fn a_provider_without_id_tokens_or_a_bad_token_fails_as_its_adapter_says()
     assert_eq!(world.users.user_count(), 0);
 
     // An adapter vouching for another provider's account is a bug, never a login.
-    let github = identity(ProviderKey::Github, "gh-1", None, false);
+    let github = identity(ProviderKey::GITHUB, "gh-1", None, false);
     world.google.answer_id_token(Ok(github));
     let confused = world
         .service

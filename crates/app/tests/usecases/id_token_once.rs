@@ -12,7 +12,7 @@ use time::Duration;
 const ID_TOKEN: &str = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJnLTEifQ.signature";
 
 fn google_signs_in_ada(world: &World) {
-    let ada = identity(ProviderKey::Google, "g-1", Some("ada@example.com"), true);
+    let ada = identity(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     world.google.answer_id_token(Ok(ada));
 }
 
@@ -164,7 +164,7 @@ async fn a_provider_whose_nonce_is_optional_passes_a_request_without_one_to_its_
         providers: ProviderRegistry::new()
             .with(world.google.clone())
             .with(world.github.clone())
-            .with_optional_nonce(ProviderKey::Google),
+            .with_optional_nonce(ProviderKey::GOOGLE),
         ..world.ports()
     });
     let command = service

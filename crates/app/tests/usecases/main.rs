@@ -18,6 +18,7 @@ mod id_token;
 mod id_token_once;
 mod login_throttle;
 mod passwords;
+mod providers;
 mod races;
 mod reauthentication;
 mod sessions;

@@ -109,7 +109,7 @@ async fn every_kind_of_login_starts_the_clock_and_a_password_login_can_delete_at
 
     world.clock.advance(SIX_MINUTES);
     world.google.answer_id_token(Ok(identity(
-        ProviderKey::Google,
+        ProviderKey::GOOGLE,
         "g-1",
         Some("grace@example.com"),
         true,
@@ -212,7 +212,7 @@ async fn a_native_connect_from_a_session_whose_login_is_old_is_refused_before_th
     world.clock.advance(SIX_MINUTES);
     let stale = access_of(&world, &refreshed(&world, &login).await);
     world.google.answer_id_token(Ok(identity(
-        ProviderKey::Google,
+        ProviderKey::GOOGLE,
         "g-1",
         Some("thief@example.com"),
         true,

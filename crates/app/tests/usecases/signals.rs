@@ -32,7 +32,7 @@ fn signals_on(world: World, adjust: impl FnOnce(Ports) -> Ports) -> Signals {
     let mut ports = world.ports();
     ports.providers = ports
         .providers
-        .with(Arc::new(FakeProvider::new(ProviderKey::Facebook)));
+        .with(Arc::new(FakeProvider::new(ProviderKey::FACEBOOK)));
     ports.signal_verifiers = SignalVerifiers::new()
         .with(risc.clone())
         .with(deletion.clone())
@@ -84,7 +84,7 @@ async fn sessions_revoked_ends_the_google_sessions_and_a_password_session_keeps_
     let signals = signals();
     let world = &signals.world;
     let password = world.register("ada@example.com", "correct horse").await;
-    let google = identity(ProviderKey::Google, "g-ada", Some("ada@gmail.com"), true);
+    let google = identity(ProviderKey::GOOGLE, "g-ada", Some("ada@gmail.com"), true);
     world
         .connect_as(password.user.id, provider_login(google.clone()))
         .await
@@ -106,7 +106,7 @@ async fn sessions_revoked_ends_the_google_sessions_and_a_password_session_keeps_
     assert!(signals.refreshes(password.refresh_token.expose()).await);
     let events = world.service.events(password.user.id).await.unwrap();
     assert_eq!(events[0].kind, AuditEventType::ProviderSecurityEvent);
-    assert_eq!(events[0].provider, Some(ProviderKey::Google));
+    assert_eq!(events[0].provider, Some(ProviderKey::GOOGLE));
 }
 
 #[tokio::test]
@@ -162,7 +162,7 @@ async fn a_provider_that_is_not_enabled_has_no_signal_endpoint_and_nothing_is_ve
 async fn an_account_google_disabled_logs_nobody_in_until_google_enables_it() {
     let signals = signals();
     let world = &signals.world;
-    let google = identity(ProviderKey::Google, "g-ada", Some("ada@gmail.com"), true);
+    let google = identity(ProviderKey::GOOGLE, "g-ada", Some("ada@gmail.com"), true);
     let first = world.sign_in(provider_login(google.clone())).await.unwrap();
 
     let off = signals.signed(

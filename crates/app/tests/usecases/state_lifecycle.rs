@@ -281,7 +281,7 @@ async fn a_refused_state_is_spent() {
 async fn the_state_is_checked_before_the_provider_is_called() {
     let world = World::new();
     let mut provider = MockIdentityProvider::new();
-    provider.expect_key().return_const(ProviderKey::Github);
+    provider.expect_key().return_const(ProviderKey::GITHUB);
     provider
         .expect_authorization_url()
         .returning(|request| format!("https://mock.test/?state={}", request.state.as_str()));

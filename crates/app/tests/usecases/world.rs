@@ -49,8 +49,8 @@ impl World {
 
     pub fn with_policy(policy: AuthPolicy) -> Self {
         let start = OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap();
-        let github = Arc::new(FakeProvider::new(ProviderKey::Github));
-        let google = Arc::new(FakeProvider::new(ProviderKey::Google));
+        let github = Arc::new(FakeProvider::new(ProviderKey::GITHUB));
+        let google = Arc::new(FakeProvider::new(ProviderKey::GOOGLE));
         let users = Arc::new(InMemoryRepository::default());
         let refresh_tokens = users.clone();
         let sealer = Arc::new(FakeStateSealer::default());
@@ -99,8 +99,8 @@ impl World {
 
     pub fn provider(&self, key: ProviderKey) -> &FakeProvider {
         match key {
-            ProviderKey::Github => &self.github,
-            ProviderKey::Google => &self.google,
+            ProviderKey::GITHUB => &self.github,
+            ProviderKey::GOOGLE => &self.google,
             other => panic!("{other} is not enabled in the test world"),
         }
     }
@@ -219,7 +219,7 @@ pub fn provider_login(identity: ProviderIdentity) -> ProviderLogin {
 
 /// A login of a GitHub account with a verified email.
 pub fn github_login(subject: &str, email: &str) -> ProviderLogin {
-    provider_login(identity(ProviderKey::Github, subject, Some(email), true))
+    provider_login(identity(ProviderKey::GITHUB, subject, Some(email), true))
 }
 
 /// The use cases fed raw text, parsed as the HTTP layer parses it (`enabled_provider`,

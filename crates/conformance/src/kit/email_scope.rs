@@ -3,13 +3,13 @@
 use super::{Credentials, Subject, TIMEOUT};
 
 pub async fn without_the_email_scope_there_is_no_email(subject: &Subject) {
-    let email_scope = subject
-        .email_scope
-        .expect("a row in the email_scope group names its scope");
     let sim = subject.fixture.start().await;
+    let declared = subject.adapter(&sim);
+    let spec = &declared.plan().spec;
+    let email_scope = spec.email_scope.as_ref().expect("a declared email scope");
     let mut settings = subject.fixture.settings(&sim);
-    let scopes = subject.scopes.iter().filter(|s| **s != email_scope);
-    settings.scopes = Some(scopes.map(|s| (*s).to_owned()).collect());
+    let scopes = spec.scopes.iter().filter(|s| *s != email_scope);
+    settings.scopes = Some(scopes.cloned().collect());
     let adapter = subject.adapter_with(settings, Credentials::Registered, TIMEOUT);
     let login = subject.fixture.flow().sign_in(&*adapter).await;
     let identity = login.expect("a sign-in without email").identity;

@@ -1,7 +1,7 @@
 //! The id_token of OpenID Connect providers and Apple: every broken token, an unavailable
 //! key set and a missing token end as `ProviderError::UserInfo` naming the failed check.
 
-use super::{Credentials, Subject, TIMEOUT};
+use super::{Credentials, Subject, TIMEOUT, requires_nonce};
 use crate::expect::expect_user_info;
 use crate::flow::{Authorize, NONCE, OTHER_NONCE, VERIFIER, complete_with};
 use social_login_simulator::{Endpoint, Fault, IdTokenFault};
@@ -52,7 +52,7 @@ pub async fn each_broken_id_token_names_its_check(subject: &Subject) {
         // Present, a nonce must be ours even where it may be left out.
         (IdTokenFault::WrongNonce, "id_token nonce does not match"),
     ];
-    if subject.requires_nonce {
+    if requires_nonce(adapter.plan()) {
         cases.push((IdTokenFault::MissingNonce, "id_token has no nonce"));
     }
     for (fault, expected) in cases {
@@ -84,8 +84,14 @@ pub async fn a_token_answer_without_id_token(subject: &Subject) {
     let sim = subject.fixture.start().await;
     let mut settings = subject.fixture.settings(&sim);
     // Without `openid` the provider sends no id_token.
-    let scopes = subject.scopes.iter().filter(|s| **s != "openid");
-    settings.scopes = Some(scopes.map(|s| (*s).to_owned()).collect());
+    let declared = subject.adapter(&sim);
+    let scopes = declared
+        .plan()
+        .spec
+        .scopes
+        .iter()
+        .filter(|s| *s != "openid");
+    settings.scopes = Some(scopes.cloned().collect());
     let adapter = subject.adapter_with(settings, Credentials::Registered, TIMEOUT);
     let result = subject.fixture.flow().sign_in(&*adapter).await;
     let message = expect_user_info(result, &subject.secrets(&sim, &[]));

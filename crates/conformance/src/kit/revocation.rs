@@ -2,7 +2,7 @@
 //! row says goes, and every failure is `ProviderError::Revocation` naming the endpoint and
 //! the failure, never a token. A provider without an endpoint is sent nothing.
 
-use super::{Adapter, Credentials, Revokes, SHORT_TIMEOUT, Subject, TIMEOUT};
+use super::{Adapter, Credentials, Revokes, SHORT_TIMEOUT, Subject, TIMEOUT, revokes};
 use crate::expect::assert_no_secret;
 use social_login_ports::{ProviderError, ProviderGrant, ProviderLogin, Revoked};
 use social_login_simulator::{Endpoint, Fault, SimulatorHandle, TokenKind};
@@ -26,7 +26,10 @@ pub async fn a_revocation_endpoint_server_error(subject: &Subject) {
     let (sim, adapter, login) = signed_in(subject, TIMEOUT, None).await;
     sim.set_fault(Fault::new(subject.fixture.provider, Endpoint::Revoke).status(500));
     let message = refused(subject, &sim, &*adapter, &login).await;
-    assert_eq!(message, format!("{} answered HTTP 500", row(subject).label));
+    assert_eq!(
+        message,
+        format!("{} answered HTTP 500", row(&*adapter).label)
+    );
     assert!(sim.revocations().is_empty());
 }
 
@@ -37,7 +40,7 @@ pub async fn a_revocation_endpoint_slower_than_the_timeout(subject: &Subject) {
         Fault::new(subject.fixture.provider, Endpoint::Revoke).delay(Duration::from_secs(30));
     sim.set_fault(delay);
     let message = refused(subject, &sim, &*adapter, &login).await;
-    assert_eq!(message, format!("{} timed out", row(subject).label));
+    assert_eq!(message, format!("{} timed out", row(&*adapter).label));
 }
 
 pub async fn an_unreachable_revocation_endpoint(subject: &Subject) {
@@ -47,13 +50,16 @@ pub async fn an_unreachable_revocation_endpoint(subject: &Subject) {
     let message = refused(subject, &sim, &*adapter, &login).await;
     assert_eq!(
         message,
-        format!("{} could not be reached", row(subject).label)
+        format!("{} could not be reached", row(&*adapter).label)
     );
 }
 
 pub async fn revocation_is_not_supported_and_nothing_is_sent(subject: &Subject) {
-    assert!(subject.revocation.is_none(), "a row without an endpoint");
     let (sim, adapter, login) = signed_in(subject, TIMEOUT, None).await;
+    assert!(
+        revokes(adapter.plan()).is_none(),
+        "a provider without an endpoint"
+    );
     assert_eq!(
         adapter.revoke(grant_of(&login)).await,
         Ok(Revoked::NotSupported)
@@ -73,7 +79,7 @@ async fn revokes_exactly(
     adapter: &dyn Adapter,
     grant: ProviderGrant,
 ) {
-    let row = row(subject);
+    let row = row(adapter);
     let access = grant.access_token.expose().to_owned();
     let (token, kind) = match &grant.refresh_token {
         Some(refresh) if row.refresh_first => (refresh.expose().to_owned(), TokenKind::Refresh),
@@ -148,8 +154,6 @@ fn grant_of(login: &ProviderLogin) -> ProviderGrant {
     }
 }
 
-fn row(subject: &Subject) -> Revokes {
-    subject
-        .revocation
-        .expect("a row in the revocation group says how it revokes")
+fn row(adapter: &dyn Adapter) -> Revokes {
+    revokes(adapter.plan()).expect("a declared revocation endpoint")
 }

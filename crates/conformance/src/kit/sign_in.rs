@@ -1,7 +1,7 @@
 //! A good sign-in: what the authorization URL and the token request carry, PKCE off, a
 //! returning user, and an adapter's `Debug`.
 
-use super::{Credentials, Pkce, Subject, TIMEOUT, record};
+use super::{Credentials, Subject, TIMEOUT, client_auth, record, sends_nonce};
 use crate::flow::{NONCE, STATE, VERIFIER, query_of, request};
 use social_login_domain::SecretText;
 use social_login_simulator::{ClientAuthKind, Endpoint};
@@ -20,12 +20,13 @@ pub async fn the_authorization_url_carries_the_request(subject: &Subject) {
     assert_eq!(query["client_id"], subject.fixture.client_id);
     assert_eq!(query["redirect_uri"], subject.fixture.callback);
     assert_eq!(query["response_type"], "code");
-    assert_eq!(query["scope"], subject.scopes.join(" "));
+    let plan = adapter.plan();
+    assert_eq!(query["scope"], plan.spec.scopes.join(" "));
     assert_eq!(query["state"], STATE);
     assert_eq!(query["code_challenge_method"], "S256");
     assert_eq!(query["code_challenge"].len(), 43, "base64url of SHA-256");
     let nonce = query.get("nonce").map(String::as_str);
-    assert_eq!(nonce, subject.sends_nonce.then_some(NONCE));
+    assert_eq!(nonce, sends_nonce(plan).then_some(NONCE));
     assert!(!url.contains(VERIFIER), "{url}");
     let secret = subject.fixture.client_secret;
     assert!(secret.is_empty() || !url.contains(secret), "{url}");
@@ -37,14 +38,14 @@ pub async fn the_authorization_url_carries_the_request(subject: &Subject) {
 pub async fn the_token_request_authenticates_the_client(subject: &Subject) {
     let sim = subject.fixture.start().await;
     let flow = subject.fixture.flow();
-    flow.sign_in(&*subject.adapter(&sim))
-        .await
-        .expect("a sign-in");
+    let adapter = subject.adapter(&sim);
+    flow.sign_in(&*adapter).await.expect("a sign-in");
     let token = record(&sim, subject, Endpoint::Token);
     assert_eq!(token.outcome, "ok");
-    assert_eq!(token.client_auth, Some(subject.client_auth));
+    let expected = client_auth(adapter.plan());
+    assert_eq!(token.client_auth, Some(expected));
     assert!(token.code_verifier_present);
-    if subject.client_auth == ClientAuthKind::Body {
+    if expected == ClientAuthKind::Body {
         assert_eq!(token.authorization_scheme, None, "never HTTP Basic as well");
     }
 }
@@ -58,14 +59,15 @@ pub async fn turning_pkce_off(subject: &Subject) {
     let flow = subject.fixture.flow();
     flow.sign_in(&*adapter).await.expect("a sign-in");
     let token = record(&sim, subject, Endpoint::Token);
-    match subject.pkce {
+    match adapter.plan().spec.pkce_required {
         // A verifier without a challenge is refused by some providers: both or neither.
-        Pkce::Optional => {
+        false => {
             assert!(!query.contains_key("code_challenge"), "{query:?}");
             assert!(!query.contains_key("code_challenge_method"), "{query:?}");
             assert!(!token.code_verifier_present);
         }
-        Pkce::Required => {
+        // X requires it: `pkce = false` still sends a challenge.
+        true => {
             assert_eq!(query["code_challenge_method"], "S256");
             assert!(token.code_verifier_present);
         }

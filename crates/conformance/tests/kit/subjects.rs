@@ -1,19 +1,18 @@
-//! One row per provider: its fixture, its adapter, and where it differs from the others.
-//! Discord is the plain OAuth 2.0 row and Google the plain OpenID Connect one; the other
-//! rows name only what they do differently.
+//! One row per provider: its fixture, how its adapter is built, and what its simulated
+//! provider answers where providers differ. What each provider asks for is read from the
+//! plan its adapter was built from. Discord is the plain OAuth 2.0 row and Google the plain
+//! OpenID Connect one; the other rows name only what they do differently.
 
 use social_login_conformance::fixture::{self, OTHER_P256_KEY_PEM};
-use social_login_conformance::kit::{Adapter, Credentials, Pkce, Refusals, Revokes, Subject};
-use social_login_domain::SecretText;
-use social_login_provider_apple::AppleProvider;
-use social_login_provider_core::ProviderSettings;
-use social_login_provider_oauth2::{
-    DiscordProvider, FacebookProvider, GithubProvider, TwitterProvider,
-};
-use social_login_provider_oidc::{GoogleProvider, LinkedinProvider, MicrosoftProvider};
+use social_login_conformance::kit::{Adapter, Credentials, Refusals, Subject};
+use social_login_domain::{ProviderKey, SecretText};
+use social_login_provider_apple as apple;
+use social_login_provider_core::spec::built_in_spec;
+use social_login_provider_core::{BuildContext, ProviderPlan, ProviderSettings, SigningKey};
+use social_login_provider_oauth2 as oauth2;
+use social_login_provider_oidc as oidc;
 use social_login_simulator::{
-    APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, ClientAuthKind, LinkedinKnobs,
-    LinkedinPkce,
+    APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, LinkedinKnobs, LinkedinPkce,
 };
 
 /// The refusals of providers that answer as RFC 6749 says.
@@ -28,137 +27,59 @@ const GRAPH_ERROR: &str = "token endpoint answered error `non-string error membe
 
 pub const DISCORD: Subject = Subject {
     fixture: fixture::DISCORD,
-    build: |settings, http, credentials| {
-        Box::new(DiscordProvider::new(credentials.apply(settings), http).unwrap())
-    },
-    scopes: &["identify", "email"],
-    email_scope: Some("email"),
-    client_auth: ClientAuthKind::Body,
-    pkce: Pkce::Optional,
-    sends_nonce: false,
-    requires_nonce: false,
+    build: built,
     // The simulated provider checks the verifier without being asked.
     enforce_pkce: |_| {},
     refusals: RFC_6749,
-    user_info: Some("Discord user endpoint"),
     never_in_messages: &[],
-    revocation: Some(DISCORD_REVOKES),
-};
-
-/// The refresh token when there is one, with a `token_type_hint` (RFC 7009).
-const DISCORD_REVOKES: Revokes = Revokes {
-    label: "Discord revocation endpoint",
-    refresh_first: true,
-    hints: true,
 };
 
 pub const GITHUB: Subject = Subject {
     fixture: fixture::GITHUB,
-    build: |settings, http, credentials| {
-        Box::new(GithubProvider::new(credentials.apply(settings), http).unwrap())
-    },
-    scopes: &["read:user", "user:email"],
-    email_scope: Some("user:email"),
     refusals: Refusals {
         replayed_code: "token endpoint answered error `bad_verification_code`",
         wrong_verifier: "token endpoint answered error `bad_verification_code`",
         wrong_secret: "token endpoint answered error `incorrect_client_credentials`",
     },
-    user_info: Some("GitHub profile endpoint"),
     never_in_messages: &["gho_"],
-    // The grant goes with the access token that names it.
-    revocation: Some(Revokes {
-        label: "GitHub grant endpoint",
-        refresh_first: false,
-        hints: false,
-    }),
     ..DISCORD
 };
 
 pub const FACEBOOK: Subject = Subject {
     fixture: fixture::FACEBOOK,
-    build: |settings, http, credentials| {
-        Box::new(FacebookProvider::new(credentials.apply(settings), http).unwrap())
-    },
-    scopes: &["email", "public_profile"],
     refusals: Refusals {
         replayed_code: GRAPH_ERROR,
         wrong_verifier: GRAPH_ERROR,
         wrong_secret: GRAPH_ERROR,
     },
-    user_info: Some("Facebook profile endpoint"),
     never_in_messages: &["EAA"],
-    revocation: Some(Revokes {
-        label: "Facebook permissions endpoint",
-        refresh_first: false,
-        hints: false,
-    }),
     ..DISCORD
 };
 
 pub const TWITTER: Subject = Subject {
     fixture: fixture::TWITTER,
-    build: |settings, http, credentials| {
-        Box::new(TwitterProvider::new(credentials.apply(settings), http).unwrap())
-    },
-    // The email needs `users.email`, which is not a default.
-    scopes: &["tweet.read", "users.read", "offline.access"],
-    email_scope: None,
-    client_auth: ClientAuthKind::Basic,
-    pkce: Pkce::Required,
     refusals: Refusals {
         replayed_code: "token endpoint answered error `invalid_request`",
         wrong_verifier: "token endpoint answered error `invalid_request`",
         wrong_secret: "token endpoint answered error `unauthorized_client`",
     },
-    user_info: Some("X user endpoint"),
-    revocation: Some(Revokes {
-        label: "X revocation endpoint",
-        ..DISCORD_REVOKES
-    }),
     ..DISCORD
 };
 
 pub const GOOGLE: Subject = Subject {
     fixture: fixture::GOOGLE,
-    build: |settings, http, credentials| {
-        Box::new(GoogleProvider::new(credentials.apply(settings), http).unwrap())
-    },
-    scopes: &["openid", "email", "profile"],
-    sends_nonce: true,
-    requires_nonce: true,
-    user_info: Some("Google userinfo endpoint"),
     never_in_messages: &["ya29."],
-    // No hint: Google's endpoint takes either token without one.
-    revocation: Some(Revokes {
-        label: "Google revocation endpoint",
-        refresh_first: true,
-        hints: false,
-    }),
     ..DISCORD
 };
 
 pub const MICROSOFT: Subject = Subject {
     fixture: fixture::MICROSOFT,
-    build: |settings, http, credentials| {
-        Box::new(MicrosoftProvider::new(credentials.apply(settings), http).unwrap())
-    },
-    // Without `email` the username still comes: a quirk of its own.
-    email_scope: None,
-    user_info: None,
     never_in_messages: &["EwA", "AADSTS"],
-    // No revocation endpoint at Microsoft.
-    revocation: None,
     ..GOOGLE
 };
 
 pub const LINKEDIN: Subject = Subject {
     fixture: fixture::LINKEDIN,
-    build: |settings, http, credentials| {
-        Box::new(LinkedinProvider::new(credentials.apply(settings), http).unwrap())
-    },
-    // LinkedIn never sends the nonce back.
-    requires_nonce: false,
     // A web app on LinkedIn skips PKCE; a native app checks it.
     enforce_pkce: |sim| {
         sim.set_linkedin_knobs(LinkedinKnobs {
@@ -171,46 +92,44 @@ pub const LINKEDIN: Subject = Subject {
         wrong_verifier: "token endpoint answered error `invalid_request`",
         ..RFC_6749
     },
-    user_info: Some("LinkedIn userinfo endpoint"),
     never_in_messages: &["AQV"],
-    // Refresh tokens are for partners only: the access token goes.
-    revocation: Some(Revokes {
-        label: "LinkedIn revocation endpoint",
-        refresh_first: false,
-        hints: false,
-    }),
     ..GOOGLE
 };
 
 pub const APPLE: Subject = Subject {
     fixture: fixture::APPLE,
-    build: apple,
-    scopes: &["name", "email"],
-    user_info: None,
     never_in_messages: &["MIG"],
-    revocation: Some(Revokes {
-        label: "Apple revocation endpoint",
-        ..DISCORD_REVOKES
-    }),
     ..GOOGLE
 };
 
-/// Apple's client secret is a JWT the adapter signs: wrong credentials are a key of no team.
-fn apple(
+/// Every provider built the way the server builds it, by the crate that lists its key.
+/// Apple's client secret is a JWT the adapter signs: its wrong credentials are a key of no
+/// team.
+fn built(
+    key: ProviderKey,
     settings: ProviderSettings,
     http: reqwest::Client,
     credentials: Credentials,
 ) -> Box<dyn Adapter> {
-    let pem = match credentials {
-        Credentials::Registered => APPLE_TEST_KEY_PEM,
-        Credentials::Wrong => OTHER_P256_KEY_PEM,
+    let spec = built_in_spec(key).expect("a built-in key");
+    let cx = BuildContext::new(http);
+    let mut settings = credentials.apply(settings);
+    let plan = |settings| ProviderPlan::resolve(spec, settings).expect("the fixture's settings");
+    let engine = if oauth2::KEYS.contains(&key) {
+        oauth2::build(plan(&settings), &cx)
+    } else if oidc::KEYS.contains(&key) {
+        oidc::build(plan(&settings), &cx)
+    } else {
+        let pem = match credentials {
+            Credentials::Registered => APPLE_TEST_KEY_PEM,
+            Credentials::Wrong => OTHER_P256_KEY_PEM,
+        };
+        settings.signing = Some(SigningKey {
+            team_id: APPLE_TEST_TEAM_ID.into(),
+            key_id: APPLE_TEST_KEY_ID.into(),
+            private_key_pem: SecretText::new(pem),
+        });
+        apple::build(plan(&settings), &cx)
     };
-    let provider = AppleProvider::new(
-        settings,
-        APPLE_TEST_TEAM_ID.into(),
-        APPLE_TEST_KEY_ID.into(),
-        SecretText::new(pem),
-        http,
-    );
-    Box::new(provider.unwrap())
+    Box::new(engine.expect("the fixture's settings build"))
 }

@@ -37,17 +37,17 @@ fn every_source_round_trips_through_its_stored_name_and_names_its_provider() {
     }
     assert_eq!(
         SignalSource::AppleNotification.provider(),
-        ProviderKey::Apple
+        ProviderKey::APPLE
     );
     assert_eq!(
         SignalSource::FacebookDataDeletion.provider(),
-        ProviderKey::Facebook
+        ProviderKey::FACEBOOK
     );
     assert_eq!(
         SignalSource::FacebookDeauthorize.provider(),
-        ProviderKey::Facebook
+        ProviderKey::FACEBOOK
     );
-    assert_eq!(SignalSource::GoogleRisc.provider(), ProviderKey::Google);
+    assert_eq!(SignalSource::GoogleRisc.provider(), ProviderKey::GOOGLE);
     assert!("apple".parse::<SignalSource>().is_err());
 }
 
@@ -199,7 +199,7 @@ fn a_late_state_change_never_undoes_a_newer_one() {
 #[test]
 fn removing_the_only_link_of_a_user_without_password_leaves_no_way_in() {
     let lone = user(false);
-    let apple = link(&lone, ProviderKey::Apple);
+    let apple = link(&lone, ProviderKey::APPLE);
     assert!(leaves_no_way_in(
         &lone,
         std::slice::from_ref(&apple),
@@ -207,7 +207,7 @@ fn removing_the_only_link_of_a_user_without_password_leaves_no_way_in() {
     ));
 
     let with_password = user(true);
-    let apple = link(&with_password, ProviderKey::Apple);
+    let apple = link(&with_password, ProviderKey::APPLE);
     assert!(!leaves_no_way_in(
         &with_password,
         std::slice::from_ref(&apple),
@@ -216,16 +216,16 @@ fn removing_the_only_link_of_a_user_without_password_leaves_no_way_in() {
 
     let two_links = user(false);
     let links = [
-        link(&two_links, ProviderKey::Apple),
-        link(&two_links, ProviderKey::Github),
+        link(&two_links, ProviderKey::APPLE),
+        link(&two_links, ProviderKey::GITHUB),
     ];
     assert!(!leaves_no_way_in(&two_links, &links, links[0].id));
 
     // Another user's link is no way in for this one.
     let stranger = user(false);
     let links = [
-        link(&lone, ProviderKey::Apple),
-        link(&stranger, ProviderKey::Github),
+        link(&lone, ProviderKey::APPLE),
+        link(&stranger, ProviderKey::GITHUB),
     ];
     assert!(leaves_no_way_in(&lone, &links, links[0].id));
 }

@@ -3,5 +3,6 @@
 
 mod bench;
 mod checks;
+mod for_plan;
 mod key_set;
 mod properties;

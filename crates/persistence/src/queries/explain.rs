@@ -17,9 +17,9 @@ fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
     vec![
         (
             "link_with_user",
-            link_with_user(ProviderKey::Github, &subject).build(backend),
+            link_with_user(ProviderKey::GITHUB, &subject).build(backend),
         ),
-        ("link", link(ProviderKey::Github, &subject).build(backend)),
+        ("link", link(ProviderKey::GITHUB, &subject).build(backend)),
         (
             "user_by_email",
             user_by_email("ada@example.com").build(backend),
@@ -56,7 +56,7 @@ fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
         ),
         (
             "revoke_sessions_of",
-            revoke_sessions_of(user, Some(LoginMethod::Provider(ProviderKey::Apple)))
+            revoke_sessions_of(user, Some(LoginMethod::Provider(ProviderKey::APPLE)))
                 .build(backend),
         ),
         (

@@ -24,7 +24,7 @@ pub(super) fn record(
             id.into_bytes(),
             event.user_id.as_uuid().into_bytes(),
             event.kind.as_str(),
-            event.provider.map(|provider| provider.as_str()),
+            event.provider.as_ref().map(|provider| provider.as_str()),
             event.origin.ip.map(|ip| ip.to_string()),
             event.origin.user_agent(),
             event.origin.request_id(),

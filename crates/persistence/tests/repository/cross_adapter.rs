@@ -21,7 +21,7 @@ async fn what_rusqlite_stores_sea_orm_reads_back_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let (served, tooling) = both_on_one_file(dir.path()).await;
     let mut login = sign_in(provider_identity(
-        ProviderKey::Google,
+        ProviderKey::GOOGLE,
         "g-1",
         Some("Ada@Example.com"),
         true,
@@ -78,7 +78,7 @@ async fn what_sea_orm_stores_rusqlite_reads_back_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let (served, tooling) = both_on_one_file(dir.path()).await;
     let ada = new_user(Some("ada@example.com"), true);
-    let link = new_link(ada.id, ProviderKey::Github, "42");
+    let link = new_link(ada.id, ProviderKey::GITHUB, "42");
     let created = tooling
         .create_user(
             ada.clone(),
@@ -92,7 +92,7 @@ async fn what_sea_orm_stores_rusqlite_reads_back_the_same() {
     assert_eq!(served.find_user(ada.id).await.unwrap(), Some(created));
     assert_eq!(
         served
-            .find_link(ProviderKey::Github, &link.subject)
+            .find_link(ProviderKey::GITHUB, &link.subject)
             .await
             .unwrap(),
         Some(link.to_linked_account())
@@ -107,7 +107,7 @@ async fn what_sea_orm_stores_rusqlite_reads_back_the_same() {
     );
     let returning = served
         .sign_in_with_provider(sign_in(provider_identity(
-            ProviderKey::Github,
+            ProviderKey::GITHUB,
             "42",
             Some("ada@example.com"),
             true,

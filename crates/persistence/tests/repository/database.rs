@@ -30,7 +30,7 @@ async fn migrating_again_changes_nothing_and_the_database_answers_pings() {
 async fn deleting_a_user_deletes_its_links_and_refresh_tokens() {
     on_every_backend(|repo| async move {
         let ada = new_user(Some("ada@example.com"), false);
-        let link = new_link(ada.id, ProviderKey::Github, "42");
+        let link = new_link(ada.id, ProviderKey::GITHUB, "42");
         repo.create_user(
             ada.clone(),
             Some(link.clone()),
@@ -44,7 +44,7 @@ async fn deleting_a_user_deletes_its_links_and_refresh_tokens() {
 
         assert!(repo.list_links(ada.id).await.unwrap().is_empty());
         assert_eq!(
-            repo.find_link(ProviderKey::Github, &link.subject)
+            repo.find_link(ProviderKey::GITHUB, &link.subject)
                 .await
                 .unwrap(),
             None
@@ -77,7 +77,7 @@ async fn a_returning_login_replaces_the_tokens_and_keeps_an_old_refresh_token_wh
 /// (the same database).
 async fn returning_login_columns(served: &dyn Repository, tooling: &SeaOrmRepository) {
     let first = sign_in(provider_identity(
-        ProviderKey::Google,
+        ProviderKey::GOOGLE,
         "g-1",
         Some("ada@example.com"),
         true,
@@ -89,7 +89,7 @@ async fn returning_login_columns(served: &dyn Repository, tooling: &SeaOrmReposi
         .user;
 
     let mut again = sign_in(provider_identity(
-        ProviderKey::Google,
+        ProviderKey::GOOGLE,
         "g-1",
         Some("ada@new.example.com"),
         true,

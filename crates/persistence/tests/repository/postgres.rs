@@ -62,7 +62,7 @@ async fn every_operation(
         ),
         (
             "find_link",
-            repo.find_link(ProviderKey::Github, &subject).await.err(),
+            repo.find_link(ProviderKey::GITHUB, &subject).await.err(),
         ),
         ("list_links", repo.list_links(user).await.err()),
         (
@@ -83,7 +83,7 @@ async fn every_operation(
             "add_link",
             match repo
                 .add_link(
-                    new_link(user, ProviderKey::Google, "g-1"),
+                    new_link(user, ProviderKey::GOOGLE, "g-1"),
                     social_login_testing::audit_now(),
                 )
                 .await
@@ -107,8 +107,8 @@ async fn every_operation(
             match repo
                 .remove_link(
                     user,
-                    ProviderKey::Github,
-                    ProviderKey::ALL.to_vec(),
+                    ProviderKey::GITHUB,
+                    ProviderKey::BUILT_IN.to_vec(),
                     social_login_testing::audit_now(),
                 )
                 .await

@@ -4,9 +4,6 @@
 use crate::support::*;
 use social_login_conformance::fixture::OTHER_P256_KEY_PEM;
 use social_login_domain::SecretText;
-use social_login_provider_apple::AppleProvider;
-use social_login_provider_core::build_http_client;
-use std::time::Duration;
 
 #[tokio::test]
 async fn every_exchange_sends_a_fresh_secret_valid_for_five_minutes() {
@@ -81,15 +78,13 @@ async fn a_configured_static_client_secret_is_ignored() {
 async fn an_unusable_private_key_stops_start_up_naming_the_setting_only() {
     let sim = FX.start().await;
     let garbage = "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n";
-    let error = AppleProvider::new(
-        FX.settings(&sim),
-        FIXTURE_SIGNING.team_id.into(),
-        FIXTURE_SIGNING.key_id.into(),
-        SecretText::new(garbage),
-        build_http_client(Duration::from_secs(1)).unwrap(),
-    )
-    .unwrap_err()
-    .to_string();
+    let signing = Signing {
+        pem: garbage,
+        ..FIXTURE_SIGNING
+    };
+    let error = built(FX.settings(&sim), signing, ManualClock::starting_now())
+        .unwrap_err()
+        .to_string();
     assert!(
         error.starts_with("apple_private_key_pem is invalid"),
         "{error}"

@@ -3,6 +3,7 @@
 
 mod client_secret;
 mod failures;
+mod native;
 mod revocation;
 mod sign_in;
 mod support;

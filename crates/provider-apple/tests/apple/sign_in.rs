@@ -13,7 +13,7 @@ async fn the_first_login_carries_the_posted_name_and_the_id_token_identity() {
     let sim = FX.start().await;
     let login = FX.flow().sign_in(&provider(&sim)).await.unwrap();
     let identity = login.identity;
-    assert_eq!(identity.provider, ProviderKey::Apple);
+    assert_eq!(identity.provider, ProviderKey::APPLE);
     assert_eq!(identity.subject.as_str(), APPLE_SUB);
     assert_eq!(identity.full_name.as_deref(), Some("Ada Lovelace"));
     assert_eq!(

@@ -1,4 +1,4 @@
-//! The Apple fixture (a Services ID and the fixture team), and an adapter pointed at its
+//! The Apple fixture (a Services ID and the fixture team), and the provider pointed at its
 //! simulator with a movable clock and a chosen signing key.
 
 pub use social_login_conformance::APPLE as FX;
@@ -7,8 +7,9 @@ use social_login_conformance::expect_code_exchange;
 use social_login_conformance::fixture::http_client;
 use social_login_domain::SecretText;
 use social_login_ports::{Clock, ProviderError, ProviderLogin};
-use social_login_provider_apple::AppleProvider;
-use social_login_provider_core::ProviderSettings;
+use social_login_provider_core::{
+    BuildContext, Engine, ProviderConfigError, ProviderSettings, SigningKey,
+};
 use social_login_simulator::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, Endpoint, Provider, RequestRecord,
     SimulatorHandle,
@@ -29,23 +30,33 @@ pub const FIXTURE_SIGNING: Signing = Signing {
     pem: APPLE_TEST_KEY_PEM,
 };
 
-pub fn build(settings: ProviderSettings, signing: Signing, clock: Arc<dyn Clock>) -> AppleProvider {
-    AppleProvider::with_clock(
-        settings,
-        signing.team_id.into(),
-        signing.key_id.into(),
-        SecretText::new(signing.pem),
-        http_client(),
+/// Sign in with Apple built the way the server builds it, signing with `signing`.
+pub fn built(
+    mut settings: ProviderSettings,
+    signing: Signing,
+    clock: Arc<dyn Clock>,
+) -> Result<Engine, ProviderConfigError> {
+    settings.signing = Some(SigningKey {
+        team_id: signing.team_id.into(),
+        key_id: signing.key_id.into(),
+        private_key_pem: SecretText::new(signing.pem),
+    });
+    let cx = BuildContext {
+        http: http_client(),
         clock,
-    )
-    .unwrap()
+    };
+    social_login_provider_apple::build(FX.plan(&settings)?, &cx)
 }
 
-pub fn provider_with(settings: ProviderSettings) -> AppleProvider {
+pub fn build(settings: ProviderSettings, signing: Signing, clock: Arc<dyn Clock>) -> Engine {
+    built(settings, signing, clock).unwrap()
+}
+
+pub fn provider_with(settings: ProviderSettings) -> Engine {
     build(settings, FIXTURE_SIGNING, ManualClock::starting_now())
 }
 
-pub fn provider(sim: &SimulatorHandle) -> AppleProvider {
+pub fn provider(sim: &SimulatorHandle) -> Engine {
     provider_with(FX.settings(sim))
 }
 

@@ -4,11 +4,13 @@
 
 use super::*;
 use crate::json_strategies::body_bytes;
-use crate::settings::EndpointOverrides;
+
 use crate::token_http::token_answer;
 use oauth2::{HttpRequest, HttpResponse};
 use proptest::prelude::*;
 use serde_json::{Value, json};
+use social_login_domain::ProviderKey;
+use social_login_provider_spec::built_in_spec;
 use std::future::Future;
 use std::pin::{Pin, pin};
 use std::sync::LazyLock;
@@ -45,21 +47,10 @@ impl<'c> AsyncHttpClient<'c> for Canned {
 
 /// Built once: a reqwest client is slow to build (it loads the TLS roots).
 static FLOW: LazyLock<CodeFlow> = LazyLock::new(|| {
-    let settings = ProviderSettings {
-        client_id: "client-1".into(),
-        client_secret: SecretText::new("s3cret"),
-        redirect_uri: "https://app.example.com/auth/callback/google".into(),
-        scopes: None,
-        pkce: true,
-        endpoints: EndpointOverrides::default(),
-    };
-    let defaults = FlowDefaults {
-        authorization: "https://idp.example.com/authorize",
-        token: "https://idp.example.com/token",
-        scopes: &["openid"],
-        client_auth: ClientAuth::RequestBody,
-    };
-    CodeFlow::new(&settings, &defaults, reqwest::Client::new()).unwrap()
+    let settings = crate::settings::test_settings();
+    let google = built_in_spec(ProviderKey::GOOGLE).expect("google is built in");
+    let plan = ProviderPlan::resolve(google, &settings).expect("a plan");
+    CodeFlow::from_plan(&plan, reqwest::Client::new())
 });
 
 /// Runs the exchange against `answer`. Nothing in it waits on I/O, so one poll finishes it.

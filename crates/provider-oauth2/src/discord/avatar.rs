@@ -106,4 +106,24 @@ mod tests {
     fn an_id_that_is_not_a_snowflake_has_no_avatar() {
         assert_eq!(avatar_url("not-a-number", Some("abc"), Some("0")), None);
     }
+
+    proptest::proptest! {
+        /// The id and hash come from the provider and go into the URL: nothing they hold
+        /// may move it off the CDN or add a query.
+        #[test]
+        fn whatever_the_id_and_hash_the_url_stays_on_the_cdn(
+            id in "[0-9]{1,20}|\\PC{0,24}",
+            hash in proptest::option::of("[a-f0-9_]{1,40}|\\PC{0,70}"),
+            discriminator in proptest::option::of("[0-9]{0,5}|\\PC{0,8}"),
+        ) {
+            if let Some(avatar) = avatar_url(&id, hash.as_deref(), discriminator.as_deref()) {
+                let url = url::Url::parse(&avatar).unwrap();
+                proptest::prop_assert_eq!(url.host_str(), Some("cdn.discordapp.com"));
+                proptest::prop_assert_eq!(url.scheme(), "https");
+                proptest::prop_assert_eq!(url.query(), None);
+                proptest::prop_assert_eq!(url.fragment(), None);
+                proptest::prop_assert_eq!(url.path_segments().unwrap().count(), 3);
+            }
+        }
+    }
 }

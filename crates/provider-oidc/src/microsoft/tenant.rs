@@ -1,12 +1,11 @@
 //! Tenants of the Microsoft identity platform: the `tid` claim, and the issuer check of the
-//! `common` endpoint, whose issuer depends on the token (PROVIDERS.md §4.5).
+//! `common` endpoint, whose issuer depends on the token (docs/providers.md#microsoft).
 //!
 //! `common` serves every tenant, so no single issuer fits: the token's `iss` must be the
 //! template with the token's own `tid` put in. A token of tenant A claiming tenant B's
 //! issuer, or the other way round, is refused.
 
-use social_login_id_token::IssuerPolicy;
-use social_login_id_token::claims::IdTokenClaims;
+use serde_json::{Map, Value};
 
 /// The placeholder of the issuer template (`https://login.microsoftonline.com/{tenantid}/v2.0`).
 pub const TENANT_PLACEHOLDER: &str = "{tenantid}";
@@ -14,20 +13,17 @@ pub const TENANT_PLACEHOLDER: &str = "{tenantid}";
 /// The tenant of every personal Microsoft account (outlook.com, hotmail.com, live.com...).
 pub const PERSONAL_ACCOUNT_TENANT: &str = "9188040d-6c67-4c5b-b112-36a304b66dad";
 
-/// Accepts `iss` when it equals `template` with [`TENANT_PLACEHOLDER`] replaced by the
-/// token's `tid`. A template without the placeholder is one fixed issuer (a single-tenant
-/// app), and the token must still carry a well-formed `tid`.
-pub fn tenant_issuer_policy(template: &str) -> IssuerPolicy {
-    let template = template.to_owned();
-    IssuerPolicy::rule(move |iss, claims| {
-        tenant_id(claims).is_some_and(|tid| iss == template.replace(TENANT_PLACEHOLDER, tid))
-    })
+/// Whether `iss` equals `template` with [`TENANT_PLACEHOLDER`] replaced by the token's `tid`.
+/// A template without the placeholder is one fixed issuer (a single-tenant app), and the
+/// token must still carry a well-formed `tid`.
+pub fn issuer_matches(template: &str, iss: &str, claims: &Map<String, Value>) -> bool {
+    tenant_id(claims).is_some_and(|tid| iss == template.replace(TENANT_PLACEHOLDER, tid))
 }
 
 /// The token's `tid`, when it is a GUID: Microsoft's tenant ids always are, and anything
 /// else (a `/`, an empty string) must not be spliced into an issuer URL.
-pub fn tenant_id(claims: &IdTokenClaims) -> Option<&str> {
-    claims.extra.get("tid")?.as_str().filter(|tid| is_guid(tid))
+pub fn tenant_id(claims: &Map<String, Value>) -> Option<&str> {
+    claims.get("tid")?.as_str().filter(|tid| is_guid(tid))
 }
 
 /// `8-4-4-4-12` hexadecimal digits.
@@ -43,13 +39,27 @@ fn is_guid(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::microsoft::MICROSOFT_ISSUER_TEMPLATE;
-    use serde_json::{Value, json};
+    use serde_json::json;
 
     const WORK: &str = "72f988bf-86f1-41af-91ab-2d7cd011db47";
+    const MICROSOFT_ISSUER_TEMPLATE: &str = "https://login.microsoftonline.com/{tenantid}/v2.0";
 
-    fn claims(value: Value) -> IdTokenClaims {
-        serde_json::from_value(value).unwrap()
+    /// A policy of `template`, as the issuer hook applies it.
+    struct Policy(String);
+
+    impl Policy {
+        fn accepts(&self, token: Value) -> bool {
+            let claims = token.as_object().unwrap();
+            let iss = claims
+                .get("iss")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            issuer_matches(&self.0, iss, claims)
+        }
+    }
+
+    fn tenant_issuer_policy(template: &str) -> Policy {
+        Policy(template.to_owned())
     }
 
     fn issuer_of(tid: &str) -> String {
@@ -60,7 +70,7 @@ mod tests {
     fn the_issuer_of_the_tokens_own_tenant_is_accepted() {
         let policy = tenant_issuer_policy(MICROSOFT_ISSUER_TEMPLATE);
         for tid in [WORK, PERSONAL_ACCOUNT_TENANT] {
-            assert!(policy.accepts(&claims(json!({"iss": issuer_of(tid), "tid": tid}))));
+            assert!(policy.accepts(json!({"iss": issuer_of(tid), "tid": tid})));
         }
     }
 
@@ -68,17 +78,17 @@ mod tests {
     fn an_issuer_of_another_tenant_or_host_is_refused() {
         let policy = tenant_issuer_policy(MICROSOFT_ISSUER_TEMPLATE);
         let foreign = json!({"iss": issuer_of(PERSONAL_ACCOUNT_TENANT), "tid": WORK});
-        assert!(!policy.accepts(&claims(foreign)));
+        assert!(!policy.accepts(foreign));
         let literal = json!({"iss": MICROSOFT_ISSUER_TEMPLATE, "tid": WORK});
-        assert!(!policy.accepts(&claims(literal)));
+        assert!(!policy.accepts(literal));
         let host = json!({"iss": format!("https://login.evil.example/{WORK}/v2.0"), "tid": WORK});
-        assert!(!policy.accepts(&claims(host)));
+        assert!(!policy.accepts(host));
     }
 
     #[test]
     fn a_missing_or_malformed_tenant_id_is_refused() {
         let policy = tenant_issuer_policy(MICROSOFT_ISSUER_TEMPLATE);
-        assert!(!policy.accepts(&claims(json!({"iss": issuer_of(WORK)}))));
+        assert!(!policy.accepts(json!({"iss": issuer_of(WORK)})));
         for tid in [
             "",
             "common",
@@ -87,18 +97,18 @@ mod tests {
             "{tenantid}",
         ] {
             let token = json!({"iss": issuer_of(tid), "tid": tid});
-            assert!(!policy.accepts(&claims(token)), "{tid}");
+            assert!(!policy.accepts(token), "{tid}");
         }
-        assert!(!policy.accepts(&claims(json!({"iss": issuer_of("5"), "tid": 5}))));
+        assert!(!policy.accepts(json!({"iss": issuer_of("5"), "tid": 5})));
     }
 
     #[test]
     fn a_template_without_placeholder_is_one_fixed_tenant() {
         let policy = tenant_issuer_policy(&issuer_of(WORK));
-        assert!(policy.accepts(&claims(json!({"iss": issuer_of(WORK), "tid": WORK}))));
+        assert!(policy.accepts(json!({"iss": issuer_of(WORK), "tid": WORK})));
         let personal =
             json!({"iss": issuer_of(PERSONAL_ACCOUNT_TENANT), "tid": PERSONAL_ACCOUNT_TENANT});
-        assert!(!policy.accepts(&claims(personal)));
+        assert!(!policy.accepts(personal));
     }
 
     #[test]
@@ -106,6 +116,6 @@ mod tests {
         let policy = tenant_issuer_policy("http://127.0.0.1:9/microsoft/{tenantid}/v2.0");
         let token =
             json!({"iss": format!("http://127.0.0.1:9/microsoft/{WORK}/v2.0"), "tid": WORK});
-        assert!(policy.accepts(&claims(token)));
+        assert!(policy.accepts(token));
     }
 }

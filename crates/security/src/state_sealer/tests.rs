@@ -12,7 +12,7 @@ fn secret(label: &str) -> SecretText {
 fn state(purpose: Purpose) -> OAuthState {
     OAuthState {
         id: StateId::from_bytes([9; 16]),
-        provider: ProviderKey::Microsoft,
+        provider: ProviderKey::MICROSOFT,
         purpose,
         pkce_verifier: SecretText::new("v".repeat(43)),
         nonce: SecretText::new("n".repeat(43)),
@@ -181,7 +181,7 @@ proptest! {
     ) {
         let original = OAuthState {
             id: StateId::from_bytes(id),
-            provider: ProviderKey::ALL[provider],
+            provider: ProviderKey::BUILT_IN[provider],
             purpose: match user {
                 None => Purpose::Login,
                 Some(user) => Purpose::Connect { user: UserId::from_uuid(uuid::Uuid::from_u128(user)) },

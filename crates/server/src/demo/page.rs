@@ -10,8 +10,12 @@ use axum::response::{Html, IntoResponse};
 use axum::routing::get;
 use axum::{Json, Router};
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
-const PAGE: &str = include_str!("page.html");
+/// The page, in the simulator's look (one stylesheet for both, no copy).
+static PAGE: LazyLock<String> = LazyLock::new(|| {
+    include_str!("page.html").replace("{{PAGE_STYLE}}", social_login_simulator::PAGE_STYLE)
+});
 const AVATAR: &str = include_str!("avatar.svg");
 
 /// Where the demo serves the avatar of a simulated identity: on the demo itself, so the
@@ -19,7 +23,7 @@ const AVATAR: &str = include_str!("avatar.svg");
 pub const AVATAR_PATH: &str = "/demo/avatar.svg";
 
 /// `/`, `/demo/config`, `/demo/callback/{provider}` for GET and POST, and the avatar.
-pub fn routes(enabled: &[&str]) -> Router {
+pub fn routes(enabled: &[String]) -> Router {
     let config = serde_json::json!({ "providers": enabled });
     Router::new()
         .route("/", get(page))
@@ -50,4 +54,16 @@ async fn form_post(Form(fields): Form<BTreeMap<String, String>>) -> impl IntoRes
         .unwrap_or_else(|_| "null".to_owned())
         .replace('<', "\\u003c");
     Html(PAGE.replace("{{FORM_POST}}", &json))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PAGE;
+
+    #[test]
+    fn the_page_wears_the_simulators_stylesheet_and_no_copy_of_it() {
+        assert!(PAGE.contains(social_login_simulator::PAGE_STYLE));
+        assert!(!PAGE.contains("{{PAGE_STYLE}}"));
+        assert_eq!(PAGE.matches("--accent:").count(), 1, "the palette once");
+    }
 }

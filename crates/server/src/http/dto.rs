@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use social_login_app::LoginResult;
 use social_login_domain::{AuditEvent, LinkedAccount, User};
+use social_login_ports::ProviderInfo;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use utoipa::ToSchema;
@@ -11,6 +12,30 @@ use utoipa::ToSchema;
 pub struct AuthorizeResponse {
     /// Where to send the user's browser.
     pub authorization_url: String,
+}
+
+/// One enabled provider (`GET /auth/oauth/providers`): exactly these four fields.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProviderRead {
+    /// The `{provider}` of every provider endpoint.
+    pub key: String,
+    /// What a sign-in button says.
+    pub display_name: String,
+    /// `oidc` or `oauth2`.
+    pub kind: &'static str,
+    /// Apps may sign in with an id_token of this provider (`/id-token`).
+    pub id_token: bool,
+}
+
+impl From<&ProviderInfo> for ProviderRead {
+    fn from(info: &ProviderInfo) -> Self {
+        Self {
+            key: info.key.to_string(),
+            display_name: info.display_name.clone(),
+            kind: info.kind.as_str(),
+            id_token: info.id_token,
+        }
+    }
 }
 
 /// Body of callback and connect. No `Debug`: it carries the code (and Apple's id_token).
@@ -105,7 +130,7 @@ impl From<LoginResult> for LoginResponse {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LinkedAccountRead {
     pub id: String,
-    pub provider: &'static str,
+    pub provider: String,
     pub email: Option<String>,
     /// RFC 3339.
     pub created_at: String,
@@ -115,7 +140,7 @@ impl From<&LinkedAccount> for LinkedAccountRead {
     fn from(link: &LinkedAccount) -> Self {
         Self {
             id: link.id.to_string(),
-            provider: link.provider.as_str(),
+            provider: link.provider.to_string(),
             email: link.email.as_ref().map(|email| email.as_str().to_owned()),
             created_at: rfc3339(link.created_at),
         }
@@ -130,7 +155,7 @@ pub struct AuditEventRead {
     /// `session.logout`, `session.refresh_reuse_detected`, `user.deleted`,
     /// `provider.revocation_failed`.
     pub r#type: &'static str,
-    pub provider: Option<&'static str>,
+    pub provider: Option<String>,
     /// The client IP, as the trusted-proxy rules resolved it.
     pub ip: Option<String>,
     /// RFC 3339.
@@ -142,7 +167,7 @@ impl From<&AuditEvent> for AuditEventRead {
         Self {
             id: event.id.to_string(),
             r#type: event.kind.as_str(),
-            provider: event.provider.map(|p| p.as_str()),
+            provider: event.provider.map(|p| p.to_string()),
             ip: event.origin.ip.map(|ip| ip.to_string()),
             created_at: rfc3339(event.created_at),
         }

@@ -1,7 +1,9 @@
-//! The provider endpoints of spec §4.1–4.5.
+//! The provider endpoints of spec §4.1–4.5, and the list of enabled providers.
 
 use super::AppState;
-use super::dto::{AuthorizeResponse, CallbackRequest, LinkedAccountRead, LoginResponse};
+use super::dto::{
+    AuthorizeResponse, CallbackRequest, LinkedAccountRead, LoginResponse, ProviderRead,
+};
 use super::error::{ApiError, Problem};
 use super::extract::{
     ApiJson, CurrentSession, CurrentUser, OptionalBearer, ProviderPath, RequestOrigin,
@@ -10,6 +12,14 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use social_login_ports::PostBody;
+
+/// The enabled providers, in configuration order: what sign-in buttons are made from.
+#[utoipa::path(get, path = "/auth/oauth/providers", tag = "oauth",
+    responses((status = 200, body = Vec<ProviderRead>)))]
+pub async fn providers(State(state): State<AppState>) -> Json<Vec<ProviderRead>> {
+    let providers = state.service.providers();
+    Json(providers.iter().map(ProviderRead::from).collect())
+}
 
 /// Start a login, or a connect when a valid bearer token is sent (its session's login must
 /// be recent, else 401 `ReauthenticationRequired`).

@@ -34,17 +34,37 @@ impl EnvLayer {
             let Some(path) = name.strip_prefix(ENV_PREFIX) else {
                 continue;
             };
-            let path = path.to_lowercase().replace("__", ".");
+            let path = dashed_provider_key(&path.to_lowercase().replace("__", "."));
             match value.into().into_string() {
                 Ok(value) => layer.entries.push((path, value)),
                 Err(_) => errors.push(path, format!("{name} is not valid UTF-8")),
             }
         }
+        // The process's variables come in no particular order: sorted, a provider defined
+        // only here lands after the file's, at the same place on every start.
+        layer.entries.sort();
         errors.into_result().map(|()| layer)
     }
 
     pub(crate) fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+}
+
+/// Provider keys cannot contain `_` but variable names cannot (portably) contain `-`: in
+/// the segment after `oauth_providers`, `_` means `-` (`…__ACME_SSO__…` is `acme-sso`).
+fn dashed_provider_key(path: &str) -> String {
+    match path.split_once('.') {
+        Some(("oauth_providers", rest)) => {
+            let (key, fields) = rest.split_once('.').unwrap_or((rest, ""));
+            let key = key.replace('_', "-");
+            if fields.is_empty() {
+                format!("oauth_providers.{key}")
+            } else {
+                format!("oauth_providers.{key}.{fields}")
+            }
+        }
+        _ => path.to_owned(),
     }
 }
 
@@ -120,6 +140,35 @@ mod tests {
         assert_eq!(
             layer.entries,
             vec![("oauth_state_store.ttl_seconds".to_owned(), "5".to_owned())]
+        );
+    }
+
+    #[test]
+    fn an_underscore_in_the_provider_key_segment_means_a_dash_and_nowhere_else() {
+        let layer = EnvLayer::collect([
+            (
+                "SOCIAL_LOGIN__OAUTH_PROVIDERS__ACME_SSO__CLIENT_SECRET",
+                "s",
+            ),
+            (
+                "SOCIAL_LOGIN__OAUTH_PROVIDERS__K8S-SSO__TOKEN_ENDPOINT_AUTH",
+                "x",
+            ),
+            ("SOCIAL_LOGIN__OAUTH_STATE_STORE__TTL_SECONDS", "5"),
+        ])
+        .unwrap();
+        let paths: Vec<&str> = layer
+            .entries
+            .iter()
+            .map(|(path, _)| path.as_str())
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "oauth_providers.acme-sso.client_secret",
+                "oauth_providers.k8s-sso.token_endpoint_auth",
+                "oauth_state_store.ttl_seconds",
+            ]
         );
     }
 

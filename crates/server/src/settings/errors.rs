@@ -51,6 +51,11 @@ impl ConfigErrors {
         self.problems.push(ConfigProblem::new(field, message));
     }
 
+    /// Adds every problem of `other` after these.
+    pub(crate) fn extend(&mut self, other: ConfigErrors) {
+        self.problems.extend(other.problems);
+    }
+
     pub(crate) fn from_problems(problems: Vec<ConfigProblem>) -> Self {
         Self { problems }
     }
@@ -130,12 +135,18 @@ fn from_serde_message(message: &str) -> ConfigProblem {
         return ConfigProblem::new(name, format!("unknown key ({hint})"));
     }
     // `config`'s own wording for an unknown enum value: the state store backend, a provider's
-    // `id_token_nonce`.
+    // `id_token_nonce` and `token_endpoint_auth`.
     if message.starts_with("enum StateStoreBackend does not have variant constructor") {
         return ConfigProblem::new("", "must be \"memory\" or \"redis\"");
     }
     if message.starts_with("enum IdTokenNonce does not have variant constructor") {
         return ConfigProblem::new("", "must be \"required\" or \"optional\"");
+    }
+    if message.starts_with("enum TokenEndpointAuth does not have variant constructor") {
+        return ConfigProblem::new(
+            "",
+            "must be \"client_secret_basic\" or \"client_secret_post\"",
+        );
     }
     ConfigProblem::new("", without_quoted_strings(message))
 }

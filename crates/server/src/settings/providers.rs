@@ -1,72 +1,11 @@
-//! `[oauth_providers.*]`: the eight provider tables of CONTRACT §1/§3 and their endpoint overrides.
+//! One `[oauth_providers.<key>]` table (docs/configuration.md): the client registration,
+//! its endpoint overrides and, for a provider from configuration, what it is.
 
+use super::generic::{ClaimsConfig, TokenEndpointAuth};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
-use social_login_domain::{ProviderKey, SecretText};
+use social_login_domain::{ProviderKind, SecretText};
 use social_login_provider_core::ProviderSettings;
-
-/// One optional table per provider key. A struct, not a map, so that `deny_unknown_fields`
-/// turns any other key (`[oauth_providers.gitlab]`) into a load error naming it.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct OAuthProviders {
-    pub google: Option<ProviderConfig>,
-    pub github: Option<ProviderConfig>,
-    pub facebook: Option<ProviderConfig>,
-    pub microsoft: Option<ProviderConfig>,
-    pub linkedin: Option<ProviderConfig>,
-    pub discord: Option<ProviderConfig>,
-    pub twitter: Option<ProviderConfig>,
-    pub apple: Option<ProviderConfig>,
-}
-
-impl OAuthProviders {
-    /// The table of `key`, enabled or not.
-    pub fn get(&self, key: ProviderKey) -> Option<&ProviderConfig> {
-        self.slot(key).as_ref()
-    }
-
-    /// The table of `key`, to set or remove a provider in code (tests, demo).
-    pub fn slot_mut(&mut self, key: ProviderKey) -> &mut Option<ProviderConfig> {
-        match key {
-            ProviderKey::Google => &mut self.google,
-            ProviderKey::Github => &mut self.github,
-            ProviderKey::Facebook => &mut self.facebook,
-            ProviderKey::Microsoft => &mut self.microsoft,
-            ProviderKey::Linkedin => &mut self.linkedin,
-            ProviderKey::Discord => &mut self.discord,
-            ProviderKey::Twitter => &mut self.twitter,
-            ProviderKey::Apple => &mut self.apple,
-            other => unreachable!("{other} has no configuration table: add it to OAuthProviders"),
-        }
-    }
-
-    /// Every configured provider, enabled or not, in `ProviderKey::ALL` order.
-    pub fn configured(&self) -> impl Iterator<Item = (ProviderKey, &ProviderConfig)> {
-        ProviderKey::ALL
-            .into_iter()
-            .filter_map(|key| self.get(key).map(|config| (key, config)))
-    }
-
-    /// The configured providers whose `enabled` is true.
-    pub fn enabled(&self) -> impl Iterator<Item = (ProviderKey, &ProviderConfig)> {
-        self.configured().filter(|(_, config)| config.enabled)
-    }
-
-    fn slot(&self, key: ProviderKey) -> &Option<ProviderConfig> {
-        match key {
-            ProviderKey::Google => &self.google,
-            ProviderKey::Github => &self.github,
-            ProviderKey::Facebook => &self.facebook,
-            ProviderKey::Microsoft => &self.microsoft,
-            ProviderKey::Linkedin => &self.linkedin,
-            ProviderKey::Discord => &self.discord,
-            ProviderKey::Twitter => &self.twitter,
-            ProviderKey::Apple => &self.apple,
-            other => unreachable!("{other} has no configuration table: add it to OAuthProviders"),
-        }
-    }
-}
 
 /// One provider's client registration.
 ///
@@ -103,6 +42,27 @@ pub struct ProviderConfig {
     pub id_token_nonce: Option<IdTokenNonce>,
     #[serde(default)]
     pub endpoints: EndpointOverrides,
+    /// A provider from configuration: `oidc` (discovery, id_tokens) or `oauth2` (explicit
+    /// endpoints, userinfo only). Built-in tables have none.
+    #[serde(default, deserialize_with = "super::generic::kind")]
+    pub kind: Option<ProviderKind>,
+    /// What sign-in buttons say; a provider from configuration only (default: its key).
+    #[serde(default)]
+    pub display_name: Option<String>,
+    /// `kind = "oidc"`: where discovery starts, and the `iss` its id_tokens carry.
+    #[serde(default)]
+    pub issuer: Option<String>,
+    /// A provider from configuration: how the client authenticates at the token endpoint
+    /// (`oidc` default: what discovery lists first, else Basic; `oauth2` default: Basic).
+    #[serde(default)]
+    pub token_endpoint_auth: Option<TokenEndpointAuth>,
+    /// A provider from configuration: `true` vouches for its `email_verified` claim;
+    /// otherwise (the default) every email it gives counts as unverified.
+    #[serde(default)]
+    pub trust_email_verified: Option<bool>,
+    /// A provider from configuration: where its documents say who signed in.
+    #[serde(default)]
+    pub claims: Option<ClaimsConfig>,
 }
 
 /// `id_token_nonce`: whether a native sign-in must carry the app's nonce.
@@ -134,12 +94,39 @@ impl ProviderConfig {
             client_ids: Vec::new(),
             id_token_nonce: None,
             endpoints: EndpointOverrides::default(),
+            kind: None,
+            display_name: None,
+            issuer: None,
+            token_endpoint_auth: None,
+            trust_email_verified: None,
+            claims: None,
         }
+    }
+
+    /// A provider from configuration of `kind`, enabled, with its defaults: the endpoints,
+    /// issuer and claims still to be filled in.
+    pub fn generic(
+        kind: ProviderKind,
+        client_id: impl Into<String>,
+        client_secret: impl Into<String>,
+        redirect_uri: impl Into<String>,
+    ) -> Self {
+        Self {
+            kind: Some(kind),
+            ..Self::new(client_id, client_secret, redirect_uri)
+        }
+    }
+
+    /// Whether the provider's `email_verified` claim is believed (never for a provider from
+    /// configuration nobody vouched for).
+    pub fn trusts_email_verified(&self) -> bool {
+        self.trust_email_verified.unwrap_or(false)
     }
 }
 
 impl ProviderConfig {
-    /// This table as the adapters take it: plain values, the endpoint overrides copied over.
+    /// This table as the adapters take it: plain values, the endpoint overrides copied over
+    /// (Apple's signing key, a setting of the service, is added by the wiring).
     pub fn adapter_settings(&self) -> ProviderSettings {
         let endpoints = &self.endpoints;
         ProviderSettings {
@@ -148,6 +135,8 @@ impl ProviderConfig {
             redirect_uri: self.redirect_uri.clone(),
             scopes: self.scopes.clone(),
             pkce: self.pkce,
+            client_ids: self.client_ids.clone(),
+            signing: None,
             endpoints: social_login_provider_core::EndpointOverrides {
                 authorization: endpoints.authorization.clone(),
                 token: endpoints.token.clone(),

@@ -68,7 +68,8 @@ fn repair(root: &mut Value, problem: &ConfigProblem) -> bool {
     if problem.message == "required" {
         return table.insert(last.to_owned(), stand_in(path)).is_none();
     }
-    table.remove(last).is_some()
+    // `shift_remove`: the tables keep their order (providers are listed in it).
+    table.shift_remove(last).is_some()
 }
 
 fn table_at<'a>(root: &'a mut Value, keys: &[&str]) -> Option<&'a mut Map<String, Value>> {

@@ -3,6 +3,7 @@
 mod environment;
 pub(crate) mod fixtures;
 mod fuzz;
+mod generic;
 mod loading;
 mod state_store;
 mod validation;

@@ -1,5 +1,6 @@
 //! Validation of a loaded `Settings`: every rule, every problem, each naming its field.
 
+mod provider_tables;
 mod providers;
 mod secret_strength;
 mod signals;

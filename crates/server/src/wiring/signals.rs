@@ -8,6 +8,7 @@ use secrecy::ExposeSecret;
 use social_login_app::SignalVerifiers;
 use social_login_domain::{ProviderKey, SecretText};
 use social_login_ports::Clock;
+use social_login_provider_core::build_http_client;
 use social_login_provider_signals::{
     APPLE_ISSUER, APPLE_JWKS_URL, AppleNotificationVerifier, FacebookSignalVerifier,
     GOOGLE_RISC_ISSUER, GOOGLE_RISC_JWKS_URL, GoogleRiscVerifier, JwsSignalSettings,
@@ -17,14 +18,15 @@ use url::Url;
 
 pub(super) fn signal_verifiers(
     settings: &Settings,
-    http: &reqwest::Client,
     clock: Arc<dyn Clock>,
 ) -> Result<SignalVerifiers, StartupError> {
+    let http = &build_http_client(settings.http.provider_timeout())
+        .map_err(|error| StartupError::Provider(error.to_string()))?;
     let mut verifiers = SignalVerifiers::new();
     for (key, config) in settings.enabled_providers() {
         let endpoints = &config.endpoints;
         match key {
-            ProviderKey::Apple => {
+            ProviderKey::APPLE => {
                 let jws = jws_settings(
                     key,
                     config,
@@ -34,7 +36,7 @@ pub(super) fn signal_verifiers(
                 let apple = AppleNotificationVerifier::new(jws, http, clock.clone());
                 verifiers = verifiers.with(Arc::new(apple));
             }
-            ProviderKey::Google => {
+            ProviderKey::GOOGLE => {
                 let jws = jws_settings(
                     key,
                     config,
@@ -50,7 +52,7 @@ pub(super) fn signal_verifiers(
                 let risc = GoogleRiscVerifier::new(jws, http, clock.clone());
                 verifiers = verifiers.with(Arc::new(risc));
             }
-            ProviderKey::Facebook => {
+            ProviderKey::FACEBOOK => {
                 let secret = || SecretText::new(config.client_secret.expose_secret());
                 verifiers = verifiers
                     .with(Arc::new(FacebookSignalVerifier::data_deletion(

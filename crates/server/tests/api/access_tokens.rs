@@ -234,7 +234,9 @@ async fn without_a_public_url_there_is_no_discovery_document_but_the_key_set_is_
         // Facebook needs a public URL; without it, it is off.
         tune: |settings| {
             settings.server.public_url = None;
-            settings.oauth_providers.facebook = None;
+            settings
+                .oauth_providers
+                .remove(social_login_domain::ProviderKey::FACEBOOK);
         },
         ..Options::default()
     })

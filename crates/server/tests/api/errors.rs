@@ -183,6 +183,9 @@ async fn the_public_endpoints_are_rate_limited_per_client() {
     let limited = statuses.pop().unwrap();
     assert!(limited.headers().contains_key("retry-after"));
     assert_problem(limited, 429, "RateLimited").await;
+    // One bucket per client across the public endpoints, the provider list included.
+    let listed = app.get("/auth/oauth/providers", None).await;
+    assert_problem(listed, 429, "RateLimited").await;
     // Protected and operational endpoints are not limited.
     assert_eq!(app.get("/healthz", None).await.status(), 200);
     app.stop().await;

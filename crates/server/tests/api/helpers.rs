@@ -161,7 +161,7 @@ async fn spawn(options: Options, database_via: Option<&FaultProxy>) -> TestApp {
     }
     enable_all(&mut settings, &sim, client);
     settings.server.public_url = Some(PUBLIC_URL.to_owned());
-    if let Some(github) = settings.oauth_providers.github.as_mut() {
+    if let Some(github) = settings.oauth_providers.get_mut(ProviderKey::GITHUB) {
         github.enabled = options.github_enabled;
     }
     if let Some(url) = options.webhook_url {

@@ -6,6 +6,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use social_login::settings::Settings;
+use social_login_domain::ProviderKey;
 use social_login_simulator::{IdTokenFault, Provider};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -18,11 +19,9 @@ fn hashed(raw: &str) -> String {
 }
 
 fn ios_client_for_google_and_apple(settings: &mut Settings) {
-    for provider in [
-        settings.oauth_providers.google.as_mut(),
-        settings.oauth_providers.apple.as_mut(),
-    ] {
-        provider.expect("enabled").client_ids = vec![IOS_CLIENT.into()];
+    for key in [ProviderKey::GOOGLE, ProviderKey::APPLE] {
+        let provider = settings.oauth_providers.get_mut(key).expect("enabled");
+        provider.client_ids = vec![IOS_CLIENT.into()];
     }
 }
 

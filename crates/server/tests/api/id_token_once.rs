@@ -17,7 +17,10 @@ fn hashed(raw: &str) -> String {
 }
 
 fn google_nonce_optional(settings: &mut Settings) {
-    let google = settings.oauth_providers.google.as_mut().expect("enabled");
+    let google = settings
+        .oauth_providers
+        .get_mut(social_login_domain::ProviderKey::GOOGLE)
+        .expect("enabled");
     google.id_token_nonce = Some(IdTokenNonce::Optional);
 }
 

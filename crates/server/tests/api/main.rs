@@ -22,6 +22,7 @@ mod oauth_flow;
 mod ops;
 mod password;
 mod process;
+mod provider_list;
 mod providers;
 mod raw_http;
 mod reauthentication;

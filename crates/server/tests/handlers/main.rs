@@ -8,11 +8,12 @@ use axum::http::{Request, StatusCode, header};
 use serde_json::{Value, json};
 use social_login::http::{HttpOptions, TrustedProxies, WellKnown, router};
 use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry, SignalVerifiers};
+use social_login_domain::ProviderKind;
 use social_login_domain::{
     Email, ProviderIdentity, ProviderKey, ProviderSubject, ProviderTokens, SecretText,
 };
-use social_login_ports::ProviderLogin;
 use social_login_ports::SessionTokens as _;
+use social_login_ports::{ProviderInfo, ProviderLogin};
 use social_login_security::JwtSessionTokens;
 use social_login_testing::{
     FakeClock, FakeHasher, FakeProvider, FakeSessions, FakeStateSealer, FakeStateStore,
@@ -39,11 +40,16 @@ mod signals;
 
 /// The router over fakes, with the GitHub fake answering as `subject`.
 fn app(github: Arc<FakeProvider>) -> Router {
-    app_with(ProviderRegistry::new().with(github), SignalVerifiers::new())
+    app_with(ProviderRegistry::new().with(github))
+}
+
+/// The router over fakes, with these providers enabled.
+fn app_with(providers: ProviderRegistry) -> Router {
+    app_with_signals(providers, SignalVerifiers::new())
 }
 
 /// The router over fakes, with these providers and signal verifiers.
-fn app_with(providers: ProviderRegistry, signal_verifiers: SignalVerifiers) -> Router {
+fn app_with_signals(providers: ProviderRegistry, signal_verifiers: SignalVerifiers) -> Router {
     let repository = Arc::new(InMemoryRepository::default());
     let ports = Ports {
         users: repository.clone(),
@@ -80,10 +86,10 @@ fn app_with(providers: ProviderRegistry, signal_verifiers: SignalVerifiers) -> R
 }
 
 fn github() -> Arc<FakeProvider> {
-    let github = Arc::new(FakeProvider::new(ProviderKey::Github));
+    let github = Arc::new(FakeProvider::new(ProviderKey::GITHUB));
     github.answer(Ok(ProviderLogin {
         identity: ProviderIdentity {
-            provider: ProviderKey::Github,
+            provider: ProviderKey::GITHUB,
             subject: ProviderSubject::parse("583231").unwrap(),
             email: Some(Email::parse("ada@example.com").unwrap()),
             email_verified: true,
@@ -327,6 +333,7 @@ async fn the_openapi_document_describes_every_route() {
         "/auth/oauth/{provider}/id-token",
         "/auth/oauth/{provider}/id-token/connect",
         "/auth/oauth/accounts",
+        "/auth/oauth/providers",
         "/auth/oauth/{provider}/disconnect",
         "/auth/register",
         "/auth/login",
@@ -344,6 +351,40 @@ async fn the_openapi_document_describes_every_route() {
         assert!(paths.contains_key(path), "{path} missing");
     }
     assert!(document["components"]["securitySchemes"]["bearer"].is_object());
+}
+
+#[tokio::test]
+async fn the_provider_list_is_public_in_configuration_order_with_exactly_four_fields() {
+    let acme: ProviderKey = "acme-sso".parse().unwrap();
+    let acme = FakeProvider::new(acme).with_info(ProviderInfo {
+        key: acme,
+        display_name: "Acme SSO".into(),
+        kind: ProviderKind::Oidc,
+        id_token: true,
+    });
+    let app = app_with(
+        ProviderRegistry::new()
+            .with(Arc::new(FakeProvider::new(ProviderKey::TWITTER)))
+            .with(Arc::new(acme))
+            .with(github()),
+    );
+    let (status, content_type, body) = send(&app, get("/auth/oauth/providers")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(content_type.as_deref(), Some("application/json"));
+    assert_eq!(
+        body,
+        json!([
+            {"key": "twitter", "display_name": "X", "kind": "oauth2", "id_token": false},
+            {"key": "acme-sso", "display_name": "Acme SSO", "kind": "oidc", "id_token": true},
+            {"key": "github", "display_name": "GitHub", "kind": "oauth2", "id_token": false},
+        ])
+    );
+    let (status, _, body) = send(
+        &app_with(ProviderRegistry::new()),
+        get("/auth/oauth/providers"),
+    )
+    .await;
+    assert_eq!((status, body), (StatusCode::OK, json!([])));
 }
 
 #[tokio::test]

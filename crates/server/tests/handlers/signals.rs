@@ -23,9 +23,9 @@ fn endpoints() -> Endpoints {
     let risc = verifier(SignalSource::GoogleRisc);
     let mut providers = ProviderRegistry::new();
     for key in [
-        ProviderKey::Apple,
-        ProviderKey::Facebook,
-        ProviderKey::Google,
+        ProviderKey::APPLE,
+        ProviderKey::FACEBOOK,
+        ProviderKey::GOOGLE,
     ] {
         providers = providers.with(Arc::new(FakeProvider::new(key)));
     }
@@ -35,7 +35,7 @@ fn endpoints() -> Endpoints {
         .with(deauthorize)
         .with(risc.clone());
     Endpoints {
-        app: app_with(providers, verifiers),
+        app: app_with_signals(providers, verifiers),
         apple,
         deletion,
         risc,

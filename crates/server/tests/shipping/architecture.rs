@@ -4,7 +4,8 @@
 use serde_json::{Value, json};
 use std::process::Command;
 
-/// Crates that do I/O; the domain takes none of them, not even for its tests.
+/// Crates that do I/O; the domain and the provider declarations take none of them, not even
+/// for their tests.
 const IO_CRATES: &[&str] = &[
     "tokio", "axum", "hyper", "sea-orm", "sqlx", "rusqlite", "reqwest", "redis",
 ];
@@ -21,9 +22,13 @@ const ADAPTERS: &[&str] = &[
     "social-login-security",
 ];
 
+/// Crates that must stay free of I/O in every dependency kind.
+const NO_IO: &[&str] = &["social-login-domain", "social-login-provider-spec"];
+
 /// Our crates the inner layers may use, normal dependencies only (dev ones are free).
 const INNER_LAYERS: &[(&str, &[&str])] = &[
     ("social-login-domain", &[]),
+    ("social-login-provider-spec", &["social-login-domain"]),
     ("social-login-ports", &["social-login-domain"]),
     (
         "social-login-app",
@@ -50,6 +55,13 @@ const HARNESSES: &[&str] = &[
 ];
 
 const SERVER: &str = "social-login";
+
+/// The simulator imitates providers from their declarations alone: of our crates it may use
+/// only these, in any dependency kind, so no adapter can shape what it imitates.
+const SIMULATOR: (&str, &[&str]) = (
+    "social-login-simulator",
+    &["social-login-domain", "social-login-provider-spec"],
+);
 
 /// One dependency edge: who, on what, of which kind (`normal`, `dev`, `build`).
 struct Edge<'m> {
@@ -86,7 +98,7 @@ fn violations(metadata: &Value) -> Vec<String> {
             optional,
         } = edge;
         let ours = to.starts_with("social-login");
-        if from == "social-login-domain" && IO_CRATES.contains(&to) {
+        if NO_IO.contains(&from) && IO_CRATES.contains(&to) {
             found.push(format!("{from} depends on the I/O crate {to} ({kind})"));
         }
         if let Some((_, allowed)) = INNER_LAYERS.iter().find(|(name, _)| *name == from)
@@ -96,6 +108,12 @@ fn violations(metadata: &Value) -> Vec<String> {
         {
             found.push(format!(
                 "{from} depends on {to}: an inner layer only on {allowed:?}"
+            ));
+        }
+        if from == SIMULATOR.0 && ours && !SIMULATOR.1.contains(&to) {
+            found.push(format!(
+                "the simulator depends on {to} ({kind}): only on {:?}",
+                SIMULATOR.1
             ));
         }
         if ADAPTERS.contains(&from) && ADAPTERS.contains(&to) {
@@ -239,6 +257,32 @@ fn dev_dependencies_on_the_simulator_and_the_demo_feature_are_allowed() {
         (SERVER, &[("social-login-simulator", "normal", true)]),
         ("social-login-bench", &[(SERVER, "normal", false)]),
         ("social-login-app", &[("tokio", "dev", false)]),
+    ]);
+    assert_eq!(violations(&allowed), Vec::<String>::new());
+}
+
+#[test]
+fn the_declarations_stay_inner_and_the_simulator_reads_only_them_and_the_domain() {
+    const SPEC: &str = "social-login-provider-spec";
+    const SIM: &str = "social-login-simulator";
+    for (from, to, kind, expected) in [
+        (SPEC, "reqwest", "dev", "I/O crate reqwest"),
+        (SPEC, "social-login-ports", "normal", "inner layer"),
+        (
+            SIM,
+            "social-login-provider-core",
+            "dev",
+            "the simulator depends on",
+        ),
+    ] {
+        let found = violations(&workspace(&[(from, &[(to, kind, false)])]));
+        assert_eq!(found.len(), 1, "{from} on {to}: {found:?}");
+        assert!(found[0].contains(expected), "{found:?}");
+    }
+    let simulator: &[Dependency] = &[(SPEC, "normal", false), ("tokio", "normal", false)];
+    let allowed = workspace(&[
+        (SIM, simulator),
+        (SPEC, &[("social-login-domain", "normal", false)]),
     ]);
     assert_eq!(violations(&allowed), Vec::<String>::new());
 }

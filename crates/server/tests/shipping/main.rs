@@ -7,6 +7,7 @@
 //! - `social-login migrate` from several replicas at once (`migrate`).
 
 mod architecture;
+mod check_config;
 mod commands;
 mod compose;
 mod configs;

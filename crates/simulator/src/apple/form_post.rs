@@ -1,6 +1,7 @@
 //! `response_mode=form_post`: the auto-submitting page Apple answers the authorize request
 //! with, and [`AppleFormPost`], which reads it back so a test can "submit" it.
 
+use crate::html::escape;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use std::fmt::Write;
@@ -19,12 +20,15 @@ pub fn render(action: &str, fields: &[(&str, &str)]) -> Response {
         );
     }
     let page = format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Sign in with Apple (simulated)</title></head>\n\
-         <body onload=\"document.forms[0].submit()\">\n\
-         <form method=\"post\" action=\"{}\" enctype=\"application/x-www-form-urlencoded\">\n\
-         {inputs}<noscript><button type=\"submit\">Continue</button></noscript>\n\
-         </form></body></html>\n",
-        escape(action)
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Sign in with Apple (simulated)</title>\n\
+         <style>{style}\nmain {{ max-width: 30rem; margin: 3rem auto; padding: 0 1.25rem; }}</style></head>\n\
+         <body onload=\"document.forms[0].submit()\"><main class=\"card\">\n\
+         <p class=\"muted\">Returning to the app…</p>\n\
+         <form method=\"post\" action=\"{action}\" enctype=\"application/x-www-form-urlencoded\">\n\
+         {inputs}<noscript><button class=\"btn\" type=\"submit\">Continue</button></noscript>\n\
+         </form></main></body></html>\n",
+        style = crate::PAGE_STYLE,
+        action = escape(action),
     );
     (
         StatusCode::OK,
@@ -82,21 +86,6 @@ fn attribute(tag: &str, name: &str) -> Option<String> {
     let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
     let length = tag[start..].find('"')?;
     Some(unescape(&tag[start..start + length]))
-}
-
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// The inverse of [`escape`]; `&amp;` last, so `&amp;quot;` stays `&quot;`.

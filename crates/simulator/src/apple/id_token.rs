@@ -25,7 +25,7 @@ pub(crate) fn id_token_claims(sim: &SimState, subject: &Subject<'_>, now: i64) -
         if let Some(nonce) = subject.nonce {
             object.insert("nonce".into(), json!(nonce));
         }
-        object.extend(email_claims(subject, sim.apple.knobs()));
+        object.extend(email_claims(subject, sim.apple.knobs.get()));
     }
     claims
 }

@@ -1,48 +1,30 @@
-//! What the simulated Apple remembers: seeded teams, its 5-minute codes, refresh tokens,
-//! who has authorized which client already, and the knobs.
+//! What the simulated Apple remembers: seeded teams, who has authorized which client
+//! already, and the knobs.
 
 use super::knobs::AppleKnobs;
 use super::team::AppleTeam;
-use crate::codes::CodeStore;
 use crate::config::SimulatorConfig;
+use crate::knobs::Knobs;
 use crate::lock::locked;
-use crate::tokens::TokenStore;
 use std::collections::HashSet;
 use std::sync::Mutex;
-use std::time::Duration;
-
-/// Apple's authorization codes are valid for five minutes (PROVIDERS.md §8.4).
-const APPLE_CODE_TTL: Duration = Duration::from_secs(300);
 
 #[derive(Debug)]
 pub struct AppleState {
     pub teams: Vec<AppleTeam>,
-    pub codes: CodeStore,
-    pub refresh_tokens: TokenStore,
     /// `(client_id, user id)` of every authorization granted: the `user` form field is
     /// posted only when the pair is not in here yet.
     authorized: Mutex<HashSet<(String, String)>>,
-    knobs: Mutex<AppleKnobs>,
+    pub knobs: Knobs<AppleKnobs>,
 }
 
 impl AppleState {
     pub fn new(config: &SimulatorConfig) -> Self {
         Self {
             teams: config.apple_teams.clone(),
-            // A shorter configured TTL (zero, to test expiry) wins over Apple's own.
-            codes: CodeStore::new(config.code_ttl.min(APPLE_CODE_TTL)),
-            refresh_tokens: TokenStore::default(),
             authorized: Mutex::new(HashSet::new()),
-            knobs: Mutex::new(AppleKnobs::default()),
+            knobs: Knobs::default(),
         }
-    }
-
-    pub fn knobs(&self) -> AppleKnobs {
-        *locked(&self.knobs)
-    }
-
-    pub fn set_knobs(&self, knobs: AppleKnobs) {
-        *locked(&self.knobs) = knobs;
     }
 
     /// Records that `user_id` authorized `client_id`; true when it is the first time.

@@ -1,19 +1,20 @@
-//! The Graph API side: its error envelope, and `GET /me` (versioned and not) for an access
-//! token (Bearer header or `access_token` parameter) with a correct `appsecret_proof`;
-//! only the requested `fields` (default `id,name`), `email` only with that permission.
+//! The Graph API side: `GET /me` (versioned and not) for an access token (Bearer header or
+//! `access_token` parameter) with a correct `appsecret_proof`, only the requested `fields`
+//! (default `id,name`), `email` only with that permission; and the de-authorization.
 
-use super::{P, UNKNOWN_PATH, is_version};
+use crate::config::Provider;
+use crate::dialect::graph_refusal;
 use crate::faults::Endpoint;
-use crate::flow::{Refusal, bearer, serve};
+use crate::flow::{Refusal, bearer};
+use crate::hooks::{Cx, PathParams};
 use crate::log::RequestRecord;
-use crate::random;
 use crate::revocation::Reach;
 use crate::state::SimState;
 use crate::tokens::IssuedToken;
 use crate::users::SimUser;
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use hmac::{Hmac, KeyInit, Mac};
 use serde::Deserialize;
@@ -21,69 +22,43 @@ use serde_json::{Map, Value, json};
 use sha2::Sha256;
 use std::sync::Arc;
 
+const P: Provider = Provider::Facebook;
+
 /// What Facebook serves for a user without a profile picture.
 pub const SILHOUETTE_URL: &str = "https://static.xx.fbcdn.net/rsrc.php/v1/yi/r/odA9sNLrE86.jpg";
 
-/// One Graph error: `{"error":{"message","type","code","error_subcode","fbtrace_id"}}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GraphError {
-    pub message: &'static str,
-    pub kind: &'static str,
-    pub code: u32,
-    pub subcode: Option<u32>,
-}
+/// One Graph error of this API: type, code, message.
+type GraphError = (&'static str, u32, &'static str);
 
-impl GraphError {
-    /// An `OAuthException`, the type of every token and access-token failure.
-    pub const fn oauth(code: u32, message: &'static str) -> Self {
-        Self {
-            message,
-            kind: "OAuthException",
-            code,
-            subcode: None,
-        }
-    }
-
-    pub const fn with_subcode(mut self, subcode: u32) -> Self {
-        self.subcode = Some(subcode);
-        self
-    }
-}
-
-impl From<GraphError> for Refusal {
-    /// HTTP 400 with the Graph envelope; the log says `<type>_<code>[_<subcode>]`.
-    fn from(e: GraphError) -> Self {
-        let mut error = json!({"message": e.message, "type": e.kind, "code": e.code, "fbtrace_id": random::base62(11)});
-        let mut outcome = format!("{}_{}", e.kind, e.code);
-        if let Some(subcode) = e.subcode {
-            error["error_subcode"] = json!(subcode);
-            outcome = format!("{outcome}_{subcode}");
-        }
-        Refusal::new(
-            outcome,
-            (StatusCode::BAD_REQUEST, Json(json!({ "error": error }))),
-        )
-    }
-}
-
-const NO_TOKEN: GraphError = GraphError::oauth(
+const NO_TOKEN: GraphError = (
+    "OAuthException",
     2500,
     "An active access token must be used to query information about the current user.",
 );
-const BAD_TOKEN: GraphError = GraphError::oauth(
+const BAD_TOKEN: GraphError = (
+    "OAuthException",
     190,
     "Invalid OAuth access token - Cannot parse access token",
 );
-const NO_PROOF: GraphError = GraphError {
-    message: "API calls from the server require an appsecret_proof argument",
-    kind: "GraphMethodException",
-    code: 100,
-    subcode: None,
-};
-const BAD_PROOF: GraphError = GraphError {
-    message: "Invalid appsecret_proof provided in the API argument",
-    ..NO_PROOF
-};
+const NO_PROOF: GraphError = (
+    "GraphMethodException",
+    100,
+    "API calls from the server require an appsecret_proof argument",
+);
+const BAD_PROOF: GraphError = (
+    "GraphMethodException",
+    100,
+    "Invalid appsecret_proof provided in the API argument",
+);
+const UNKNOWN_FIELD: GraphError = (
+    "OAuthException",
+    100,
+    "(#100) Tried accessing nonexisting field on node type (User)",
+);
+
+fn refusal((kind, code, message): GraphError) -> Refusal {
+    graph_refusal(kind, code, None, message)
+}
 
 #[derive(Debug, Default, Deserialize)]
 pub struct MeQuery {
@@ -92,40 +67,19 @@ pub struct MeQuery {
     appsecret_proof: Option<String>,
 }
 
-pub async fn me_versioned(
+/// `GET /me`, with or without a version segment.
+pub async fn me(
     State(sim): State<Arc<SimState>>,
-    Path(version): Path<String>,
+    path: Option<Path<PathParams>>,
     headers: HeaderMap,
     Query(query): Query<MeQuery>,
 ) -> Response {
-    me(&sim, Some(version), &headers, &query).await
-}
-
-pub async fn me_unversioned(
-    State(sim): State<Arc<SimState>>,
-    headers: HeaderMap,
-    Query(query): Query<MeQuery>,
-) -> Response {
-    me(&sim, None, &headers, &query).await
-}
-
-async fn me(
-    sim: &SimState,
-    version: Option<String>,
-    headers: &HeaderMap,
-    query: &MeQuery,
-) -> Response {
-    let mut record = RequestRecord::new(P, Endpoint::Userinfo, headers);
-    record.api_version.clone_from(&version);
-    serve(sim, record, |_| {
-        if version.as_deref().is_some_and(|v| !is_version(v)) {
-            return Err(UNKNOWN_PATH.into());
-        }
-        let (_, issued) = holder(sim, headers, query)?;
-        Ok(Json(user_node(
-            &issued,
-            query.fields.as_deref().unwrap_or("id,name"),
-        )?))
+    let params = path.map(|Path(params)| params).unwrap_or_default();
+    let record = RequestRecord::new(P, Endpoint::Userinfo, &headers);
+    crate::engine::serve(Cx::new(&sim, P, &params), record, |_| {
+        let (_, issued) = holder(&sim, &headers, &query).map_err(refusal)?;
+        let fields = query.fields.as_deref().unwrap_or("id,name");
+        Ok(Json(user_node(&issued, fields).map_err(refusal)?))
     })
     .await
 }
@@ -134,17 +88,13 @@ async fn me(
 /// server call of this app): de-authorizes the app, every token of the user with it.
 pub async fn revoke(
     State(sim): State<Arc<SimState>>,
-    Path(version): Path<String>,
+    Path(params): Path<PathParams>,
     headers: HeaderMap,
     Query(query): Query<MeQuery>,
 ) -> Response {
-    let mut record = RequestRecord::new(P, Endpoint::Revoke, &headers);
-    record.api_version = Some(version.clone());
-    serve(&sim, record, |_| {
-        if !is_version(&version) {
-            return Err(UNKNOWN_PATH.into());
-        }
-        let (token, issued) = holder(&sim, &headers, &query)?;
+    let record = RequestRecord::new(P, Endpoint::Revoke, &headers);
+    crate::engine::serve(Cx::new(&sim, P, &params), record, |_| {
+        let (token, issued) = holder(&sim, &headers, &query).map_err(refusal)?;
         sim.revoke((P, &issued.client_id), &token, None, Reach::Grant);
         Ok(Json(json!({"success": true})))
     })
@@ -209,12 +159,7 @@ fn user_node(issued: &IssuedToken, fields: &str) -> Result<Value, GraphError> {
             },
             "email" => continue,
             "picture" => picture(user),
-            _ => {
-                return Err(GraphError::oauth(
-                    100,
-                    "(#100) Tried accessing nonexisting field on node type (User)",
-                ));
-            }
+            _ => return Err(UNKNOWN_FIELD),
         };
         if !value.is_null() {
             node.insert(name.to_owned(), value);

@@ -4,13 +4,7 @@
 //! a web app's token endpoint ignores or refuses a stray `code_verifier` is not verified
 //! (§12). The default ignores it; `reject` is the app that `pkce = false` exists for.
 
-use crate::lock::locked;
-use crate::state::SimState;
-use axum::Json;
-use axum::extract::State;
-use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use std::sync::{Arc, Mutex};
 
 /// What the token endpoint does with a `code_verifier`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,27 +24,4 @@ pub enum LinkedinPkce {
 #[serde(default)]
 pub struct LinkedinKnobs {
     pub pkce: LinkedinPkce,
-}
-
-/// The knobs in force.
-#[derive(Debug, Default)]
-pub struct LinkedinKnobStore(Mutex<LinkedinKnobs>);
-
-impl LinkedinKnobStore {
-    pub fn get(&self) -> LinkedinKnobs {
-        *locked(&self.0)
-    }
-
-    pub fn set(&self, knobs: LinkedinKnobs) {
-        *locked(&self.0) = knobs;
-    }
-}
-
-/// `POST /_control/linkedin_knobs`.
-pub(crate) async fn set_knobs(
-    State(sim): State<Arc<SimState>>,
-    Json(knobs): Json<LinkedinKnobs>,
-) -> StatusCode {
-    sim.linkedin_knobs.set(knobs);
-    StatusCode::NO_CONTENT
 }

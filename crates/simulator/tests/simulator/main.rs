@@ -1,11 +1,17 @@
-//! The simulator over real HTTP: the checks each simulated provider makes, as a client
-//! sees them; one binary, one module per provider family.
+//! The simulator over real HTTP, as a client sees it: what every provider does alike, one
+//! table per scenario (`dialects`), then what each provider adds, one module each.
 
 mod apple;
+mod control;
+mod dialects;
+mod discord;
+mod facebook;
 mod github;
 mod google;
-mod microsoft_linkedin;
+mod linkedin;
+mod microsoft;
 mod mint;
-mod rest_providers;
-mod revocation;
+mod sign_in_page;
+mod standard;
 mod support;
+mod twitter;

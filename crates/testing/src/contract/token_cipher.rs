@@ -35,7 +35,7 @@ pub fn token_cipher_holds_its_contract(cipher: &dyn TokenCipher) {
 fn state(purpose: Purpose) -> OAuthState {
     OAuthState {
         id: StateId::from_bytes(uuid::Uuid::new_v4().into_bytes()),
-        provider: ProviderKey::Google,
+        provider: ProviderKey::GOOGLE,
         purpose,
         pkce_verifier: SecretText::new("v".repeat(43)),
         nonce: SecretText::new("n".repeat(43)),

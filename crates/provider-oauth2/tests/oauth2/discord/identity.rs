@@ -9,7 +9,7 @@ async fn a_migrated_user_signs_in_with_a_verified_email_and_the_default_avatar()
     let sim = FX.start().await;
     let login = FX.flow().sign_in(&provider(&sim)).await.unwrap();
     let identity = login.identity;
-    assert_eq!(identity.provider, ProviderKey::Discord);
+    assert_eq!(identity.provider, ProviderKey::DISCORD);
     assert_eq!(identity.subject.as_str(), "1047859021147058176");
     assert_eq!(
         identity.email.as_ref().map(|e| e.as_str()),
@@ -31,7 +31,7 @@ async fn a_legacy_user_without_display_name_gets_username_and_discriminator_avat
     let legacy = SimUser::new("80351110224678912", "nelly")
         .with_email("nelly@example.com", true)
         .with_discord(DiscordSeed::legacy("1337"));
-    let identity = identity_of(legacy).await;
+    let identity = crate::identity_with(&FX, legacy, crate::fixture_settings).await;
     assert_eq!(identity.full_name.as_deref(), Some("nelly"));
     // 1337 % 5 = 2, not the id-based index (which would be 5).
     assert_eq!(
@@ -46,7 +46,10 @@ async fn an_animated_avatar_hash_gives_a_gif_and_a_static_one_a_png() {
         .user()
         .with_discord(DiscordSeed::migrated().with_avatar("a_1269e74af4df7417b13759eae50c83dc"));
     assert_eq!(
-        identity_of(animated).await.avatar_url.as_deref(),
+        crate::identity_with(&FX, animated, crate::fixture_settings)
+            .await
+            .avatar_url
+            .as_deref(),
         Some(
             "https://cdn.discordapp.com/avatars/1047859021147058176/a_1269e74af4df7417b13759eae50c83dc.gif"
         )
@@ -55,7 +58,10 @@ async fn an_animated_avatar_hash_gives_a_gif_and_a_static_one_a_png() {
         .user()
         .with_discord(DiscordSeed::migrated().with_avatar("1269e74af4df7417b13759eae50c83dc"));
     assert_eq!(
-        identity_of(still).await.avatar_url.as_deref(),
+        crate::identity_with(&FX, still, crate::fixture_settings)
+            .await
+            .avatar_url
+            .as_deref(),
         Some(
             "https://cdn.discordapp.com/avatars/1047859021147058176/1269e74af4df7417b13759eae50c83dc.png"
         )
@@ -65,7 +71,7 @@ async fn an_animated_avatar_hash_gives_a_gif_and_a_static_one_a_png() {
 #[tokio::test]
 async fn an_unverified_email_is_kept_but_never_verified() {
     let user = FX.user().with_email("ada@example.com", false);
-    let identity = identity_of(user).await;
+    let identity = crate::identity_with(&FX, user, crate::fixture_settings).await;
     assert_eq!(
         identity.email.as_ref().map(|e| e.as_str()),
         Some("ada@example.com")
@@ -76,7 +82,7 @@ async fn an_unverified_email_is_kept_but_never_verified() {
 #[tokio::test]
 async fn a_user_without_email_still_signs_in() {
     let user = SimUser::new("1047859021147058176", "ada.lovelace").with_name("Ada");
-    let identity = identity_of(user).await;
+    let identity = crate::identity_with(&FX, user, crate::fixture_settings).await;
     assert_eq!(identity.email, None);
     assert!(!identity.email_verified);
     assert_eq!(identity.full_name.as_deref(), Some("Ada"));

@@ -3,7 +3,6 @@
 use super::support::*;
 use social_login_conformance::expect_user_info;
 use social_login_provider_core::ProviderConfigError;
-use social_login_provider_oauth2::DiscordProvider;
 use social_login_simulator::{Endpoint, Fault, Provider};
 
 #[tokio::test]
@@ -32,7 +31,7 @@ async fn a_refused_bearer_token_is_a_user_info_failure() {
     sim.set_fault(Fault::new(Provider::Discord, Endpoint::Userinfo).status(401));
     let result = FX.flow().sign_in(&provider(&sim)).await;
     let message = expect_user_info(result, &FX.secrets(&sim));
-    assert_eq!(message, "Discord user endpoint answered HTTP 401");
+    assert_eq!(message, "Discord userinfo endpoint answered HTTP 401");
 }
 
 #[tokio::test]
@@ -40,7 +39,7 @@ async fn an_invalid_user_endpoint_is_refused_naming_its_field() {
     let sim = FX.start().await;
     let mut settings = FX.settings(&sim);
     settings.endpoints.userinfo = Some("ftp://discord.example/users/@me".into());
-    let error = DiscordProvider::new(settings, reqwest::Client::new()).unwrap_err();
+    let error = crate::built(&FX, settings).unwrap_err();
     assert_eq!(
         error,
         ProviderConfigError::InvalidUrl {

@@ -1,22 +1,13 @@
-//! The Discord fixture and an adapter pointed at its simulator.
+//! The Discord fixture and its provider pointed at the simulator.
 
 pub use social_login_conformance::DISCORD as FX;
-use social_login_conformance::fixture::http_client;
-use social_login_domain::ProviderIdentity;
-use social_login_provider_core::ProviderSettings;
-use social_login_provider_oauth2::DiscordProvider;
-use social_login_simulator::{SimUser, SimulatorHandle};
+use social_login_provider_core::{Engine, ProviderSettings};
+use social_login_simulator::SimulatorHandle;
 
-pub fn provider_with(settings: ProviderSettings) -> DiscordProvider {
-    DiscordProvider::new(settings, http_client()).unwrap()
+pub fn provider_with(settings: ProviderSettings) -> Engine {
+    crate::built(&FX, settings).unwrap()
 }
 
-pub fn provider(sim: &SimulatorHandle) -> DiscordProvider {
+pub fn provider(sim: &SimulatorHandle) -> Engine {
     provider_with(FX.settings(sim))
-}
-
-/// The identity a fresh simulator seeded with `user` signs in as.
-pub async fn identity_of(user: SimUser) -> ProviderIdentity {
-    let sim = FX.start_as(user).await;
-    FX.flow().sign_in(&provider(&sim)).await.unwrap().identity
 }

@@ -3,23 +3,29 @@
 
 use super::support::*;
 use social_login_conformance::{expect_code_exchange, expect_user_info, kit::WRONG_SECRET};
+use social_login_domain::ProviderKey;
 use social_login_domain::SecretText;
 use social_login_provider_core::ProviderConfigError;
-use social_login_provider_oauth2::FacebookProvider;
-use social_login_provider_oauth2::facebook::{FACEBOOK_DEFAULTS, FACEBOOK_ME_URL};
+use social_login_provider_core::spec::built_in_spec;
 use social_login_simulator::{Endpoint, Fault, Provider};
 
 #[test]
 fn the_public_endpoints_name_one_pinned_graph_version() {
-    assert_eq!(
-        FACEBOOK_DEFAULTS.authorization,
-        "https://www.facebook.com/v24.0/dialog/oauth"
-    );
-    assert_eq!(
-        FACEBOOK_DEFAULTS.token,
-        "https://graph.facebook.com/v24.0/oauth/access_token"
-    );
-    assert_eq!(FACEBOOK_ME_URL, "https://graph.facebook.com/v24.0/me");
+    let spec = built_in_spec(ProviderKey::FACEBOOK).unwrap();
+    let endpoints = &spec.endpoints;
+    let revocation = spec.revocation.as_ref().map(|rules| rules.url.as_str());
+    let userinfo = endpoints.userinfo.as_deref();
+    for url in [
+        Some(endpoints.authorization.as_str()),
+        Some(&endpoints.token),
+        userinfo,
+        revocation,
+    ] {
+        assert!(
+            url.is_some_and(|url| url.contains("facebook.com/v24.0/")),
+            "{url:?}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -92,7 +98,7 @@ async fn an_empty_app_secret_is_refused_at_start_up() {
     let sim = FX.start().await;
     let mut settings = FX.settings(&sim);
     settings.client_secret = SecretText::new("");
-    let error = FacebookProvider::new(settings, reqwest::Client::new()).unwrap_err();
+    let error = crate::built(&FX, settings).unwrap_err();
     assert_eq!(
         error,
         ProviderConfigError::Missing {

@@ -9,7 +9,7 @@ async fn a_user_signs_in_with_an_email_that_is_never_verified() {
     let sim = FX.start().await;
     let login = FX.flow().sign_in(&provider(&sim)).await.unwrap();
     let identity = login.identity;
-    assert_eq!(identity.provider, ProviderKey::Facebook);
+    assert_eq!(identity.provider, ProviderKey::FACEBOOK);
     assert_eq!(identity.subject.as_str(), "10229876543210987");
     assert_eq!(
         identity.email.as_ref().map(|e| e.as_str()),
@@ -32,7 +32,7 @@ async fn a_user_signs_in_with_an_email_that_is_never_verified() {
 #[tokio::test]
 async fn a_user_without_email_still_signs_in() {
     let user = SimUser::new("10229876543210988", "grace").with_name("Grace Hopper");
-    let identity = identity_of(user).await;
+    let identity = crate::identity_with(&FX, user, crate::fixture_settings).await;
     assert_eq!(identity.email, None);
     assert!(!identity.email_verified);
     assert_eq!(identity.full_name.as_deref(), Some("Grace Hopper"));
@@ -43,5 +43,10 @@ async fn the_default_silhouette_picture_is_no_avatar() {
     let user = SimUser::new("10229876543210989", "nopic")
         .with_name("No Picture")
         .with_email("nopic@example.com", true);
-    assert_eq!(identity_of(user).await.avatar_url, None);
+    assert_eq!(
+        crate::identity_with(&FX, user, crate::fixture_settings)
+            .await
+            .avatar_url,
+        None
+    );
 }

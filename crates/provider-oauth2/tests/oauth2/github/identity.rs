@@ -18,7 +18,7 @@ async fn a_private_verified_primary_email_comes_from_the_emails_endpoint() {
     let sim = FX.start().await;
     let login = FX.flow().sign_in(&provider(&sim)).await.unwrap();
     let identity = login.identity;
-    assert_eq!(identity.provider, ProviderKey::Github);
+    assert_eq!(identity.provider, ProviderKey::GITHUB);
     assert_eq!(identity.subject.as_str(), "583231");
     assert_eq!(
         identity.email.as_ref().map(|e| e.as_str()),

@@ -20,7 +20,7 @@ async fn a_refused_client_secret_is_a_failure_not_a_revocation() {
     let ProviderError::Revocation(message) = &error else {
         panic!("not a revocation failure: {error:?}");
     };
-    assert_eq!(message, "GitHub grant endpoint answered HTTP 404");
+    assert_eq!(message, "GitHub revocation endpoint answered HTTP 404");
     let token = login.tokens.access_token.expose();
     assert_no_secret(message, &[token, "not-the-secret", FX.client_secret]);
     assert!(sim.revocations().is_empty());

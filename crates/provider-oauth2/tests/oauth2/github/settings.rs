@@ -4,7 +4,6 @@ use super::support::*;
 use social_login_conformance::{query_of, request};
 use social_login_ports::IdentityProvider;
 use social_login_provider_core::ProviderConfigError;
-use social_login_provider_oauth2::GithubProvider;
 
 #[tokio::test]
 async fn configured_scopes_replace_the_defaults() {
@@ -20,7 +19,7 @@ async fn an_invalid_emails_endpoint_is_refused_naming_its_field() {
     let sim = FX.start().await;
     let mut settings = FX.settings(&sim);
     settings.endpoints.emails = Some("not a url".into());
-    let error = GithubProvider::new(settings, reqwest::Client::new()).unwrap_err();
+    let error = crate::built(&FX, settings).unwrap_err();
     assert_eq!(
         error,
         ProviderConfigError::InvalidUrl {

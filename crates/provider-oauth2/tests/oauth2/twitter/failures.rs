@@ -5,7 +5,6 @@ use super::support::*;
 use social_login_conformance::{complete, expect_code_exchange, expect_user_info, fixture};
 use social_login_domain::SecretText;
 use social_login_provider_core::ProviderConfigError;
-use social_login_provider_oauth2::TwitterProvider;
 use social_login_simulator::{ClientAuthKind, Endpoint, Fault, Provider};
 use std::time::Duration;
 
@@ -24,11 +23,11 @@ async fn a_code_older_than_x_allows_is_refused() {
 async fn user_endpoint_refusals_are_user_info_failures() {
     let me = || Fault::new(Provider::Twitter, Endpoint::Userinfo);
     let cases = [
-        (me().status(429), "X user endpoint answered HTTP 429"),
+        (me().status(429), "X userinfo endpoint answered HTTP 429"),
         // A 200 without `data`.
         (
             me().error_in_200("invalid_request"),
-            "X user endpoint answered no user data",
+            "X userinfo endpoint answered no user data",
         ),
     ];
     for (fault, expected) in cases {
@@ -46,7 +45,7 @@ async fn a_token_without_the_read_scopes_is_a_user_info_failure() {
     settings.scopes = Some(vec!["offline.access".into()]);
     let result = FX.flow().sign_in(&provider_with(settings)).await;
     let message = expect_user_info(result, &FX.secrets(&sim));
-    assert_eq!(message, "X user endpoint answered HTTP 403");
+    assert_eq!(message, "X userinfo endpoint answered HTTP 403");
 }
 
 #[tokio::test]
@@ -72,7 +71,7 @@ async fn an_invalid_user_endpoint_is_refused_naming_its_field() {
     let sim = FX.start().await;
     let mut settings = FX.settings(&sim);
     settings.endpoints.userinfo = Some("not a url".into());
-    let error = TwitterProvider::new(settings, reqwest::Client::new()).unwrap_err();
+    let error = crate::built(&FX, settings).unwrap_err();
     assert_eq!(
         error,
         ProviderConfigError::InvalidUrl {

@@ -7,10 +7,10 @@ use social_login_simulator::SimUser;
 #[tokio::test]
 async fn with_the_email_scope_the_confirmed_email_is_a_verified_email() {
     let sim = FX.start().await;
-    let provider = provider_with(settings_with_email(&sim));
+    let provider = provider_with(settings_with_email(&FX, &sim));
     let login = FX.flow().sign_in(&provider).await.unwrap();
     let identity = login.identity;
-    assert_eq!(identity.provider, ProviderKey::Twitter);
+    assert_eq!(identity.provider, ProviderKey::TWITTER);
     assert_eq!(identity.subject.as_str(), "2244994945");
     assert_eq!(
         identity.email.as_ref().map(|e| e.as_str()),

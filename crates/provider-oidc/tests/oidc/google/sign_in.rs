@@ -10,7 +10,7 @@ async fn a_sign_in_maps_the_verified_id_token_to_the_identity() {
     let sim = FX.start().await;
     let login = FX.flow().sign_in(&provider(&sim)).await.unwrap();
     let identity = login.identity;
-    assert_eq!(identity.provider, ProviderKey::Google);
+    assert_eq!(identity.provider, ProviderKey::GOOGLE);
     assert_eq!(identity.subject.as_str(), "110248495921238986420");
     assert_eq!(
         identity.email.as_ref().map(|e| e.as_str()),

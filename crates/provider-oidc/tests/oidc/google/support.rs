@@ -1,16 +1,14 @@
-//! The Google fixture and an adapter pointed at its simulator.
+//! The Google fixture and an provider pointed at its simulator.
 
 pub use social_login_conformance::GOOGLE as FX;
-use social_login_conformance::fixture::http_client;
-use social_login_provider_core::ProviderSettings;
-use social_login_provider_oidc::GoogleProvider;
+use social_login_provider_core::{Engine, ProviderSettings};
 use social_login_simulator::{Endpoint, SimulatorHandle};
 
-pub fn provider_with(settings: ProviderSettings) -> GoogleProvider {
-    GoogleProvider::new(settings, http_client()).unwrap()
+pub fn provider_with(settings: ProviderSettings) -> Engine {
+    crate::built(&FX, settings).unwrap()
 }
 
-pub fn provider(sim: &SimulatorHandle) -> GoogleProvider {
+pub fn provider(sim: &SimulatorHandle) -> Engine {
     provider_with(FX.settings(sim))
 }
 

@@ -10,7 +10,7 @@ async fn a_sign_in_maps_the_id_token_and_userinfo_to_the_identity() {
     let sim = simulator().await;
     let login = FX.flow().sign_in(&provider(&sim)).await.unwrap();
     let identity = &login.identity;
-    assert_eq!(identity.provider, ProviderKey::Linkedin);
+    assert_eq!(identity.provider, ProviderKey::LINKEDIN);
     assert_eq!(identity.subject.as_str(), "Qx81mZ_a2");
     assert_eq!(email(&login), Some("ada@example.com"));
     // The id_token says `"email_verified": "true"` (a string), userinfo `true`.

@@ -1,11 +1,10 @@
-//! The LinkedIn fixture with its members, and an adapter pointed at its simulator.
+//! The LinkedIn fixture with its members, and an provider pointed at its simulator.
 
 pub use social_login_conformance::LINKEDIN as FX;
+use social_login_conformance::fixture;
 pub use social_login_conformance::fixture::LINKEDIN_PICTURE as PICTURE;
-use social_login_conformance::fixture::{self, http_client};
 use social_login_ports::ProviderLogin;
-use social_login_provider_core::ProviderSettings;
-use social_login_provider_oidc::LinkedinProvider;
+use social_login_provider_core::{Engine, ProviderSettings};
 use social_login_simulator::{Endpoint, Provider, RequestRecord, SimUser, SimulatorHandle};
 
 /// A member without an email address.
@@ -18,11 +17,11 @@ pub async fn simulator() -> SimulatorHandle {
     fixture::start(FX.config([FX.user(), grace()])).await
 }
 
-pub fn provider_with(settings: ProviderSettings) -> LinkedinProvider {
-    LinkedinProvider::new(settings, http_client()).unwrap()
+pub fn provider_with(settings: ProviderSettings) -> Engine {
+    crate::built(&FX, settings).unwrap()
 }
 
-pub fn provider(sim: &SimulatorHandle) -> LinkedinProvider {
+pub fn provider(sim: &SimulatorHandle) -> Engine {
     provider_with(FX.settings(sim))
 }
 

@@ -12,7 +12,7 @@ async fn a_personal_account_signs_in_with_a_verified_email() {
     let sim = simulator().await;
     let login = FX.flow().sign_in(&provider(&sim)).await.unwrap();
     let identity = &login.identity;
-    assert_eq!(identity.provider, ProviderKey::Microsoft);
+    assert_eq!(identity.provider, ProviderKey::MICROSOFT);
     let (tid, sub) = identity.subject.as_str().split_once(':').unwrap();
     assert_eq!(tid, MICROSOFT_CONSUMER_TENANT);
     assert_eq!(sub.len(), 43, "Microsoft's pairwise sub");

@@ -1,10 +1,9 @@
-//! The Microsoft fixture with its people, and an adapter pointed at its simulator.
+//! The Microsoft fixture with its people, and an provider pointed at its simulator.
 
 pub use social_login_conformance::MICROSOFT as FX;
-use social_login_conformance::fixture::{self, http_client};
+use social_login_conformance::fixture;
 use social_login_ports::ProviderLogin;
-use social_login_provider_core::ProviderSettings;
-use social_login_provider_oidc::MicrosoftProvider;
+use social_login_provider_core::{Engine, ProviderSettings};
 use social_login_simulator::{MicrosoftAccount, SimUser, SimulatorHandle};
 
 /// A work tenant (Contoso).
@@ -36,11 +35,11 @@ pub async fn simulator() -> SimulatorHandle {
     fixture::start(FX.config([FX.user(), grace(), mallory()])).await
 }
 
-pub fn provider_with(settings: ProviderSettings) -> MicrosoftProvider {
-    MicrosoftProvider::new(settings, http_client()).unwrap()
+pub fn provider_with(settings: ProviderSettings) -> Engine {
+    crate::built(&FX, settings).unwrap()
 }
 
-pub fn provider(sim: &SimulatorHandle) -> MicrosoftProvider {
+pub fn provider(sim: &SimulatorHandle) -> Engine {
     provider_with(FX.settings(sim))
 }
 

@@ -90,8 +90,7 @@ async fn an_empty_issuer_override_is_a_configuration_error() {
     let sim = simulator().await;
     let mut settings = FX.settings(&sim);
     settings.endpoints.issuer = Some("  ".into());
-    let http = reqwest::Client::new();
-    let error = social_login_provider_oidc::MicrosoftProvider::new(settings, http).unwrap_err();
+    let error = crate::built(&FX, settings).unwrap_err();
     assert!(error.to_string().contains("endpoints.issuer"), "{error}");
 }
 

@@ -23,7 +23,7 @@ fn the_environment_overrides_the_file() {
     let settings = Settings::from_toml_with_env(&full_toml(), env).unwrap();
     assert_eq!(settings.database.url, "postgres://db.internal/social");
     assert_eq!(settings.server.bind, "127.0.0.1:0");
-    let github = settings.provider(ProviderKey::Github).unwrap();
+    let github = settings.provider(ProviderKey::GITHUB).unwrap();
     assert_eq!(github.client_secret.expose_secret(), "from-env-secret");
     // The rest of the same table still comes from the file.
     assert_eq!(github.client_id, "gh-client");
@@ -64,7 +64,7 @@ fn environment_strings_become_booleans_numbers_enums_and_lists() {
     assert_eq!(settings.http.max_concurrent_password_hashes, Some(6));
     assert_eq!(settings.oauth_state_store.backend, StateStoreBackend::Redis);
     let scopes = settings
-        .provider(ProviderKey::Github)
+        .provider(ProviderKey::GITHUB)
         .unwrap()
         .scopes
         .clone();
@@ -72,7 +72,7 @@ fn environment_strings_become_booleans_numbers_enums_and_lists() {
         scopes,
         Some(vec!["read:user".to_owned(), "user:email".to_owned()])
     );
-    assert!(settings.provider(ProviderKey::Linkedin).is_none());
+    assert!(settings.provider(ProviderKey::LINKEDIN).is_none());
     let old: Vec<&str> = settings
         .previous_secret_keys
         .iter()
@@ -100,7 +100,7 @@ fn numeric_looking_strings_from_the_environment_stay_exact() {
         ("SOCIAL_LOGIN__APPLE_TEAM_ID", "true"),
     ];
     let settings = Settings::from_toml_with_env(&minimal_toml(), env).unwrap();
-    let discord = settings.provider(ProviderKey::Discord).unwrap();
+    let discord = settings.provider(ProviderKey::DISCORD).unwrap();
     assert_eq!(discord.client_id, "012345678901234567890123");
     assert_eq!(discord.client_secret.expose_secret(), "1e10");
     assert_eq!(settings.apple_team_id.as_deref(), Some("true"));
@@ -116,9 +116,15 @@ fn a_bad_number_in_the_environment_names_the_field_but_not_the_value() {
 
 #[test]
 fn an_unknown_variable_with_the_prefix_is_an_error() {
-    let env = [("SOCIAL_LOGIN__OAUTH_PROVIDERS__GITLAB__CLIENT_ID", "x")];
+    let env = [("SOCIAL_LOGIN__TOKENS__ACCESS_TTL", "60")];
     let errors = Settings::from_toml_with_env(&minimal_toml(), env).unwrap_err();
-    assert!(errors.mentions("oauth_providers.gitlab"), "{errors}");
+    assert!(errors.mentions("tokens.access_ttl"), "{errors}");
+
+    // A provider key is open, so an unknown one is a provider without its kind.
+    let env = [("SOCIAL_LOGIN__OAUTH_PROVIDERS__GITLAB__CLIENT_ID", "x")];
+    let settings = Settings::from_toml_with_env(&minimal_toml(), env).unwrap();
+    let errors = settings.validate().unwrap_err();
+    assert!(errors.mentions("oauth_providers.gitlab.kind"), "{errors}");
 }
 
 #[test]

@@ -101,7 +101,7 @@ fn a_full_file_sets_every_field() {
         Some("https://auth.example.com")
     );
 
-    let github = settings.provider(ProviderKey::Github).unwrap();
+    let github = settings.provider(ProviderKey::GITHUB).unwrap();
     assert_eq!(github.client_id, "gh-client");
     assert_eq!(
         github.client_secret.expose_secret(),
@@ -120,22 +120,22 @@ fn a_full_file_sets_every_field() {
     assert_eq!(github.endpoints.revocation.as_deref(), Some(revocation));
     let adapter = github.adapter_settings();
     assert_eq!(adapter.endpoints.revocation.as_deref(), Some(revocation));
-    assert!(!settings.provider(ProviderKey::Linkedin).unwrap().pkce);
+    assert!(!settings.provider(ProviderKey::LINKEDIN).unwrap().pkce);
     // Configured but disabled: present in the table, absent for the API.
     assert!(
         settings
             .oauth_providers
-            .get(ProviderKey::Microsoft)
+            .get(ProviderKey::MICROSOFT)
             .is_some()
     );
-    assert!(settings.provider(ProviderKey::Microsoft).is_none());
+    assert!(settings.provider(ProviderKey::MICROSOFT).is_none());
     let enabled: Vec<ProviderKey> = settings.enabled_providers().map(|(key, _)| key).collect();
     assert_eq!(
         enabled,
         [
-            ProviderKey::Github,
-            ProviderKey::Linkedin,
-            ProviderKey::Apple
+            ProviderKey::GITHUB,
+            ProviderKey::LINKEDIN,
+            ProviderKey::APPLE
         ]
     );
 }
@@ -148,14 +148,16 @@ fn an_unknown_top_level_key_is_an_error_naming_it() {
 }
 
 #[test]
-fn an_unknown_provider_key_is_an_error_naming_it() {
+fn a_provider_table_neither_built_in_nor_of_a_kind_is_an_error_naming_it() {
     let toml = format!(
         "{}[oauth_providers.gitlab]\nclient_id = \"x\"\n",
         minimal_toml()
     );
-    let errors = Settings::from_toml(&toml).unwrap_err();
-    assert!(errors.mentions("oauth_providers.gitlab"), "{errors}");
-    assert!(errors.to_string().contains("unknown key"));
+    let errors = Settings::from_toml(&toml).unwrap().validate().unwrap_err();
+    assert_eq!(
+        errors.to_string(),
+        "oauth_providers.gitlab.kind: required: \"oidc\" or \"oauth2\""
+    );
 }
 
 #[test]
@@ -164,7 +166,7 @@ fn provider_keys_are_case_sensitive_in_the_file() {
         "{}[oauth_providers.GitHub]\nclient_id = \"x\"\n",
         minimal_toml()
     );
-    let errors = Settings::from_toml(&toml).unwrap_err();
+    let errors = Settings::from_toml(&toml).unwrap().validate().unwrap_err();
     assert!(errors.mentions("oauth_providers.GitHub"), "{errors}");
 }
 
@@ -234,11 +236,10 @@ fn a_secret_in_a_field_of_the_wrong_shape_is_not_echoed() {
 #[test]
 fn debug_output_hides_every_secret() {
     let mut settings = Settings::from_toml(&full_toml()).unwrap();
-    *settings.oauth_providers.slot_mut(ProviderKey::Google) = Some(ProviderConfig::new(
-        "g-id",
-        "google-client-secret-value",
-        "https://a/cb",
-    ));
+    settings.oauth_providers.insert(
+        ProviderKey::GOOGLE,
+        ProviderConfig::new("g-id", "google-client-secret-value", "https://a/cb"),
+    );
     let debug = format!("{settings:?}");
     for secret in [
         SECRET,
@@ -266,7 +267,7 @@ fn every_problem_of_a_file_is_reported_at_once() {
     for field in [
         "secret_key",
         "secret_keys",
-        "oauth_providers.gitlab",
+        "oauth_providers.gitlab.kind",
         "tokens.access_ttl_seconds",
         "oauth_providers.github.client_ld",
     ] {

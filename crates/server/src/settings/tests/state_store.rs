@@ -54,7 +54,7 @@ fn the_memory_bound_defaults_to_a_million_and_is_configurable_within_reason() {
 #[test]
 fn the_id_token_nonce_is_required_unless_a_provider_says_optional() {
     let settings = Settings::from_toml(&full_toml()).unwrap();
-    let apple = settings.provider(ProviderKey::Apple).unwrap();
+    let apple = settings.provider(ProviderKey::APPLE).unwrap();
     assert_eq!(apple.id_token_nonce, None, "absent means required");
     let toml = full_toml().replace(
         "client_ids = [\"com.example.ios\"]",
@@ -62,7 +62,7 @@ fn the_id_token_nonce_is_required_unless_a_provider_says_optional() {
     );
     let settings = Settings::from_toml(&toml).unwrap();
     settings.validate().unwrap();
-    let apple = settings.provider(ProviderKey::Apple).unwrap();
+    let apple = settings.provider(ProviderKey::APPLE).unwrap();
     assert_eq!(apple.id_token_nonce, Some(IdTokenNonce::Optional));
     let required = full_toml().replace(
         "client_ids = [\"com.example.ios\"]",
@@ -71,7 +71,7 @@ fn the_id_token_nonce_is_required_unless_a_provider_says_optional() {
     assert_eq!(
         Settings::from_toml(&required)
             .unwrap()
-            .provider(ProviderKey::Apple)
+            .provider(ProviderKey::APPLE)
             .unwrap()
             .id_token_nonce,
         Some(IdTokenNonce::Required)
@@ -116,7 +116,7 @@ fn both_settings_come_from_the_environment_too() {
     )
     .unwrap();
     settings.validate().unwrap();
-    let apple = settings.provider(ProviderKey::Apple).unwrap();
+    let apple = settings.provider(ProviderKey::APPLE).unwrap();
     assert_eq!(apple.id_token_nonce, Some(IdTokenNonce::Optional));
     assert_eq!(settings.oauth_state_store.max_entries, 2000);
 }

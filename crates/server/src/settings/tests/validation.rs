@@ -12,8 +12,7 @@ fn valid() -> Settings {
 fn github(settings: &mut Settings) -> &mut ProviderConfig {
     settings
         .oauth_providers
-        .slot_mut(ProviderKey::Github)
-        .as_mut()
+        .get_mut(ProviderKey::GITHUB)
         .unwrap()
 }
 
@@ -174,29 +173,32 @@ fn every_rule_reports_the_field_it_checks() {
             github(s).endpoints.token = Some("ftp://x/token".into());
         }),
         ("oauth_providers.linkedin.endpoints.emails", |s| {
-            let linkedin = s.oauth_providers.slot_mut(ProviderKey::Linkedin);
-            linkedin.as_mut().unwrap().endpoints.emails = Some("https://x/e".into());
+            let linkedin = s.oauth_providers.get_mut(ProviderKey::LINKEDIN);
+            linkedin.unwrap().endpoints.emails = Some("https://x/e".into());
         }),
         ("oauth_providers.github.endpoints.revocation", |s| {
             github(s).endpoints.revocation = Some("javascript:alert(1)".into());
         }),
         ("oauth_providers.microsoft.endpoints.revocation", |s| {
-            let microsoft = s.oauth_providers.microsoft.as_mut().unwrap();
+            let microsoft = s.oauth_providers.get_mut(ProviderKey::MICROSOFT).unwrap();
             microsoft.enabled = true;
             microsoft.endpoints.revocation = Some("https://login.example.com/revoke".into());
         }),
         ("oauth_providers.apple.client_id", |s| {
-            s.oauth_providers.apple.as_mut().unwrap().client_id = String::new();
+            s.oauth_providers
+                .get_mut(ProviderKey::APPLE)
+                .unwrap()
+                .client_id = String::new();
         }),
         ("oauth_providers.github.client_ids", |s| {
             github(s).client_ids = vec!["gh-ios".into()];
         }),
         ("oauth_providers.apple.client_ids[1]", |s| {
-            let apple = s.oauth_providers.apple.as_mut().unwrap();
+            let apple = s.oauth_providers.get_mut(ProviderKey::APPLE).unwrap();
             apple.client_ids = vec!["com.example.ios".into(), "two words".into()];
         }),
         ("oauth_providers.apple.client_ids", |s| {
-            let apple = s.oauth_providers.apple.as_mut().unwrap();
+            let apple = s.oauth_providers.get_mut(ProviderKey::APPLE).unwrap();
             apple.client_ids = (0..17).map(|i| format!("com.example.app{i}")).collect();
         }),
         ("apple_team_id", |s| s.apple_team_id = None),
@@ -215,8 +217,12 @@ fn every_rule_reports_the_field_it_checks() {
 #[test]
 fn a_valid_microsoft_issuer_template_and_an_empty_apple_secret_are_accepted() {
     let mut settings = valid();
-    settings.oauth_providers.microsoft.as_mut().unwrap().enabled = true;
-    let apple = settings.oauth_providers.apple.as_ref().unwrap();
+    settings
+        .oauth_providers
+        .get_mut(ProviderKey::MICROSOFT)
+        .unwrap()
+        .enabled = true;
+    let apple = settings.oauth_providers.get(ProviderKey::APPLE).unwrap();
     assert!(apple.client_secret.expose_secret().is_empty());
     assert_eq!(apple.client_ids, ["com.example.ios"]);
     settings.validate().unwrap();
@@ -343,11 +349,18 @@ fn every_bad_trusted_proxy_is_reported_by_its_index() {
 #[test]
 fn disabled_providers_and_a_disabled_rate_limit_are_not_checked() {
     let mut settings = valid();
-    let microsoft = settings.oauth_providers.microsoft.as_mut().unwrap();
+    let microsoft = settings
+        .oauth_providers
+        .get_mut(ProviderKey::MICROSOFT)
+        .unwrap();
     microsoft.redirect_uri = "garbage".into();
     microsoft.client_id = String::new();
     // Apple disabled: its signing fields are no longer required.
-    settings.oauth_providers.apple.as_mut().unwrap().enabled = false;
+    settings
+        .oauth_providers
+        .get_mut(ProviderKey::APPLE)
+        .unwrap()
+        .enabled = false;
     settings.apple_team_id = None;
     settings.apple_private_key_pem = None;
     settings.rate_limit.enabled = false;
@@ -411,6 +424,27 @@ fn pkce_off_plain_http_and_no_provider_are_warnings_not_errors() {
 }
 
 #[test]
+fn pkce_off_for_a_provider_that_requires_it_is_ignored_and_the_warning_says_so() {
+    let mut settings = Settings::with_secret_key(SECRET);
+    let mut twitter = ProviderConfig::new("x-client", "x-secret", "https://app.example.com/cb");
+    twitter.pkce = false;
+    settings
+        .oauth_providers
+        .insert(ProviderKey::TWITTER, twitter);
+    settings.validate().unwrap();
+    let warnings = settings.warnings();
+    let about_x: Vec<&String> = warnings
+        .iter()
+        .filter(|w| w.starts_with("oauth_providers.twitter"))
+        .collect();
+    assert_eq!(about_x.len(), 1, "{warnings:?}");
+    assert!(
+        about_x[0].starts_with("oauth_providers.twitter.pkce = false is ignored: X requires"),
+        "{warnings:?}"
+    );
+}
+
+#[test]
 fn a_pool_size_on_sqlite_is_a_warning_and_on_postgres_is_not() {
     let mut settings = Settings::with_secret_key(SECRET);
     settings.database.max_connections = 25;
@@ -438,11 +472,10 @@ fn a_pool_size_on_sqlite_is_a_warning_and_on_postgres_is_not() {
 #[test]
 fn a_loopback_http_redirect_is_not_a_warning() {
     let mut settings = Settings::with_secret_key(SECRET);
-    *settings.oauth_providers.slot_mut(ProviderKey::Github) = Some(ProviderConfig::new(
-        "id",
-        "secret",
-        "http://127.0.0.1:8080/auth/callback/github",
-    ));
+    settings.oauth_providers.insert(
+        ProviderKey::GITHUB,
+        ProviderConfig::new("id", "secret", "http://127.0.0.1:8080/auth/callback/github"),
+    );
     settings.server.public_url = Some("http://127.0.0.1:8080".into());
     settings.validate().unwrap();
     assert!(settings.warnings().is_empty(), "{:?}", settings.warnings());
@@ -480,7 +513,7 @@ fn the_shipped_example_configuration_is_valid_once_its_secret_is_replaced() {
     settings.secret_key = social_login_security::generate_secret_key().into();
     settings.validate().unwrap();
     assert!(settings.warnings().is_empty(), "{:?}", settings.warnings());
-    assert!(settings.provider(ProviderKey::Github).is_some());
+    assert!(settings.provider(ProviderKey::GITHUB).is_some());
     assert!(settings.database.url.starts_with("sqlite:"));
 }
 
@@ -543,17 +576,22 @@ fn facebook() -> ProviderConfig {
 #[test]
 fn facebook_needs_a_public_url_for_its_data_deletion_status_url() {
     let errors = problems_of(|s| {
-        *s.oauth_providers.slot_mut(ProviderKey::Facebook) = Some(facebook());
+        s.oauth_providers.insert(ProviderKey::FACEBOOK, facebook());
         s.server.public_url = None;
     });
     assert!(errors.mentions("server.public_url"), "{errors}");
     let mut settings = valid();
-    *settings.oauth_providers.slot_mut(ProviderKey::Facebook) = Some(facebook());
+    settings
+        .oauth_providers
+        .insert(ProviderKey::FACEBOOK, facebook());
     settings.validate().unwrap();
     // A disabled facebook answers nothing, so it needs no public URL.
     settings.server.public_url = None;
     settings.tokens.issuer = Some("https://auth.example.com".into());
-    let facebook = settings.oauth_providers.facebook.as_mut().unwrap();
+    let facebook = settings
+        .oauth_providers
+        .get_mut(ProviderKey::FACEBOOK)
+        .unwrap();
     facebook.enabled = false;
     settings.validate().unwrap();
 }
@@ -568,7 +606,7 @@ fn the_risc_endpoints_belong_to_google_and_its_key_set_is_a_url() {
     );
     google.endpoints.risc_jwks = Some("https://keys.example.com/risc".into());
     google.endpoints.risc_issuer = Some("https://accounts.example.com/".into());
-    *settings.oauth_providers.slot_mut(ProviderKey::Google) = Some(google);
+    settings.oauth_providers.insert(ProviderKey::GOOGLE, google);
     settings.validate().unwrap();
 
     for (field, change) in [
@@ -585,13 +623,13 @@ fn the_risc_endpoints_belong_to_google_and_its_key_set_is_a_url() {
             let mut google =
                 ProviderConfig::new("g", "g-secret-value", "https://app.example.com/cb");
             google.endpoints.risc_jwks = Some("not a url".into());
-            *s.oauth_providers.slot_mut(ProviderKey::Google) = Some(google);
+            s.oauth_providers.insert(ProviderKey::GOOGLE, google);
         }),
         ("oauth_providers.google.endpoints.risc_issuer", |s| {
             let mut google =
                 ProviderConfig::new("g", "g-secret-value", "https://app.example.com/cb");
             google.endpoints.risc_issuer = Some(" ".into());
-            *s.oauth_providers.slot_mut(ProviderKey::Google) = Some(google);
+            s.oauth_providers.insert(ProviderKey::GOOGLE, google);
         }),
     ] {
         let errors = problems_of(change);

@@ -1,58 +1,60 @@
 //! `[oauth_providers.*]` and the apple signing fields: each enabled provider's adapter is
-//! asked for the problems of its settings (the rules are the adapters'); the warnings are
-//! the service's.
+//! asked for the problems of its settings (the rules are the adapters', dispatched in
+//! `wiring/providers.rs`); the warnings are the service's.
 
+use super::provider_tables::accepts_id_tokens;
 use crate::settings::{ConfigErrors, Settings};
+use crate::wiring::providers;
 use social_login_domain::ProviderKey;
-use social_login_provider_apple::AppleProvider;
-use social_login_provider_core::{ProblemField, ProviderSettings, SettingsProblem};
-use social_login_provider_oauth2::{
-    DiscordProvider, FacebookProvider, GithubProvider, TwitterProvider,
-};
-use social_login_provider_oidc::{GoogleProvider, LinkedinProvider, MicrosoftProvider};
+use social_login_provider_core::ProblemField;
+use social_login_provider_core::spec::built_in_spec;
 use url::{Host, Url};
 
 pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
+    super::provider_tables::check(settings, errors);
     for (key, config) in settings.enabled_providers() {
-        for problem in adapter_problems(key, &config.adapter_settings(), settings) {
+        // Without a kind there is no telling which adapter would check the rest.
+        let adapter = key.is_built_in() || config.kind.is_some();
+        let problems = match adapter {
+            true => providers::problems(key, config, settings),
+            false => Vec::new(),
+        };
+        for problem in problems {
             let field = match problem.field {
                 ProblemField::Provider(field) => format!("oauth_providers.{key}.{field}"),
                 ProblemField::Service(field) => field.to_owned(),
             };
             errors.push(field, problem.message);
         }
-        check_client_ids(key, &config.client_ids, errors);
-        if config.id_token_nonce.is_some() && !ID_TOKEN_PROVIDERS.contains(&key) {
-            errors.push(
-                format!("oauth_providers.{key}.id_token_nonce"),
-                "only google, microsoft and apple accept id_tokens from apps",
-            );
+        let native = accepts_id_tokens(key, config);
+        check_client_ids(key, native, &config.client_ids, errors);
+        if config.id_token_nonce.is_some() && !native {
+            errors.push(format!("oauth_providers.{key}.id_token_nonce"), NOT_NATIVE);
         }
     }
 }
 
-/// The providers whose id_tokens an app may present (CONTRACT §6).
-const ID_TOKEN_PROVIDERS: [ProviderKey; 3] = [
-    ProviderKey::Google,
-    ProviderKey::Microsoft,
-    ProviderKey::Apple,
-];
+/// Why `client_ids` or `id_token_nonce` do not belong to a provider.
+const NOT_NATIVE: &str =
+    "only google, microsoft, apple and providers of kind = \"oidc\" accept id_tokens from apps";
 
 /// Most client ids accepted in one provider's `client_ids`: a web, an iOS and an Android
 /// client, per app, leave plenty of room.
 const MAX_CLIENT_IDS: usize = 16;
 
 /// `client_ids` belongs to a provider with id_tokens, and each entry is one token.
-fn check_client_ids(key: ProviderKey, client_ids: &[String], errors: &mut ConfigErrors) {
+fn check_client_ids(
+    key: ProviderKey,
+    native: bool,
+    client_ids: &[String],
+    errors: &mut ConfigErrors,
+) {
     let field = format!("oauth_providers.{key}.client_ids");
     if client_ids.is_empty() {
         return;
     }
-    if !ID_TOKEN_PROVIDERS.contains(&key) {
-        errors.push(
-            field,
-            "only google, microsoft and apple accept id_tokens from apps",
-        );
+    if !native {
+        errors.push(field, NOT_NATIVE);
         return;
     }
     if client_ids.len() > MAX_CLIENT_IDS {
@@ -71,43 +73,29 @@ fn check_client_ids(key: ProviderKey, client_ids: &[String], errors: &mut Config
     }
 }
 
-/// The problems the adapter of `key` finds in `provider`, the same checks it makes when it
-/// is built at start-up.
-fn adapter_problems(
-    key: ProviderKey,
-    provider: &ProviderSettings,
-    settings: &Settings,
-) -> Vec<SettingsProblem> {
-    match key {
-        ProviderKey::Github => GithubProvider::check_settings(provider),
-        ProviderKey::Google => GoogleProvider::check_settings(provider),
-        ProviderKey::Facebook => FacebookProvider::check_settings(provider),
-        ProviderKey::Microsoft => MicrosoftProvider::check_settings(provider),
-        ProviderKey::Linkedin => LinkedinProvider::check_settings(provider),
-        ProviderKey::Discord => DiscordProvider::check_settings(provider),
-        ProviderKey::Twitter => TwitterProvider::check_settings(provider),
-        ProviderKey::Apple => AppleProvider::check_settings(
-            provider,
-            settings.apple_team_id.as_deref().unwrap_or_default(),
-            settings.apple_key_id.as_deref().unwrap_or_default(),
-            &settings.apple_private_key(),
-        ),
-        other => vec![SettingsProblem::provider(
-            "enabled",
-            format!("{other} has no adapter in this build"),
-        )],
-    }
-}
-
 pub(super) fn warnings(settings: &Settings) -> Vec<String> {
     let mut warnings = Vec::new();
     let mut enabled = 0;
     for (key, config) in settings.enabled_providers() {
         enabled += 1;
-        if !config.pkce {
-            warnings.push(format!(
+        let required = built_in_spec(key).filter(|spec| spec.pkce_required);
+        match required {
+            Some(spec) if !config.pkce => warnings.push(format!(
+                "oauth_providers.{key}.pkce = false is ignored: {} requires PKCE (S256) on every \
+                 authorization",
+                spec.display_name
+            )),
+            None if !config.pkce => warnings.push(format!(
                 "oauth_providers.{key}.pkce = false: PKCE (S256) is off for this provider; keep it \
                  only if the provider app rejects code_verifier"
+            )),
+            _ => {}
+        }
+        let email_verified = config.claims.as_ref().map(|claims| &claims.email_verified);
+        if !config.trusts_email_verified() && email_verified.is_some_and(Option::is_some) {
+            warnings.push(format!(
+                "oauth_providers.{key}.claims.email_verified is not read while \
+                 trust_email_verified is false: every email of this provider counts as unverified"
             ));
         }
         if is_plain_http_off_loopback(&config.redirect_uri) {

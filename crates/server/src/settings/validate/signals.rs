@@ -16,7 +16,7 @@ pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
         ] {
             let Some(value) = value else { continue };
             let field = format!("oauth_providers.{key}.endpoints.{name}");
-            if key != ProviderKey::Google {
+            if key != ProviderKey::GOOGLE {
                 errors.push(field, "only google sends Cross-Account Protection signals");
             } else if is_url {
                 check_url(errors, &field, value, &["https", "http"]);
@@ -24,7 +24,7 @@ pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
                 errors.push(field, "must not be empty");
             }
         }
-        if key == ProviderKey::Facebook && settings.server.public_url.is_none() {
+        if key == ProviderKey::FACEBOOK && settings.server.public_url.is_none() {
             errors.push(
                 "server.public_url",
                 "required when facebook is enabled: the data deletion callback answers with a \

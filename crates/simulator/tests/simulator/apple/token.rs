@@ -1,12 +1,14 @@
-//! The simulated Apple's token endpoint: the ES256 client secret, single-use codes bound to
-//! the callback and the PKCE challenge, and the shape of the answer.
+//! The simulated Apple's token endpoint: the ES256 client secret, the answer and its
+//! id_token styled by the knobs, the refresh grant without rotation, and revocation that
+//! asks for consent again.
 
-use super::support::*;
+use super::{SUB, start_apple};
+use crate::support::fixtures::{APPLE, config, start_with};
+use crate::support::{apple_secret_claims, apple_secret_with, refusal, unix_now, verified_claims};
 use social_login_simulator::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, AppleKnobs, ClaimStyle, ClientAuthKind, Endpoint,
-    SimulatorConfig,
+    RequestRecord, SimulatorConfig, SimulatorHandle, TokenKind,
 };
-use std::time::Duration;
 
 /// A P-256 key that no seeded team owns (a test fixture).
 const STRANGER_KEY_PEM: &str = "-----BEGIN PRIVATE KEY-----
@@ -16,68 +18,77 @@ O9VGAsYMaC7sYa+Q1MDhIFeoC+GhRANCAASDAYvTHPDZwX8+di2x+9YgG+v4iMfl
 -----END PRIVATE KEY-----
 ";
 
-fn token_record(
-    sim: &social_login_simulator::SimulatorHandle,
-) -> social_login_simulator::RequestRecord {
-    sim.requests()
-        .into_iter()
-        .rev()
+fn token_record(sim: &SimulatorHandle) -> RequestRecord {
+    let mut records = sim.requests().into_iter().rev();
+    records
         .find(|r| r.endpoint == Some(Endpoint::Token))
         .unwrap()
 }
 
+fn id_token(body: &serde_json::Value) -> serde_json::Value {
+    verified_claims(
+        body["id_token"].as_str().unwrap(),
+        APPLE.id,
+        "https://appleid.apple.com",
+    )
+}
+
 #[tokio::test]
-async fn a_valid_exchange_answers_tokens_and_an_id_token_about_the_user() {
-    let sim = start().await;
-    let code = code(&sim).await;
-    let (status, body) = post_token(&sim, &token_form(&code, &secret())).await;
-    assert_eq!(status, 200, "{body}");
-    assert_eq!(body["token_type"], "Bearer");
-    assert_eq!(body["expires_in"], 3600);
-    assert!(body["access_token"].as_str().is_some_and(|t| !t.is_empty()));
-    assert!(
-        body["refresh_token"]
-            .as_str()
-            .is_some_and(|t| !t.is_empty())
+async fn a_valid_secret_gets_tokens_and_an_id_token_about_the_user_and_its_lifetime_is_logged() {
+    let sim = start_apple().await;
+    let body = APPLE.client(&sim).tokens(APPLE.scope).await;
+    let claims = id_token(&body);
+    assert_eq!(
+        (claims["sub"].as_str(), claims["nonce"].as_str()),
+        (Some(SUB), Some(crate::support::NONCE))
     );
-    let claims = id_token_claims(body["id_token"].as_str().unwrap());
-    assert_eq!(claims["sub"], SUB);
-    assert_eq!(claims["nonce"], NONCE);
     assert_eq!(claims["nonce_supported"], true);
-    assert_eq!(claims["email"], "ada@example.com");
-    assert_eq!(claims["email_verified"], "true");
-    assert_eq!(claims["is_private_email"], "false");
+    assert_eq!(
+        (
+            claims["email_verified"].as_str(),
+            claims["is_private_email"].as_str()
+        ),
+        (Some("true"), Some("false"))
+    );
     assert!(
         claims.get("real_user_status").is_none(),
         "absent on the web"
     );
-
     let record = token_record(&sim);
-    assert_eq!(record.outcome, "ok");
-    assert_eq!(record.client_auth, Some(ClientAuthKind::Body));
-    let (iat, exp) = (
-        record.client_secret_iat.unwrap(),
-        record.client_secret_exp.unwrap(),
+    assert_eq!(
+        (record.outcome.as_str(), record.client_auth),
+        ("ok", Some(ClientAuthKind::Body))
     );
-    assert_eq!(exp - iat, 300);
+    assert_eq!(
+        record.client_secret_exp.unwrap() - record.client_secret_iat.unwrap(),
+        300
+    );
 }
 
 #[tokio::test]
 async fn booleans_and_private_relay_addresses_follow_the_knobs() {
-    let sim = start().await;
+    let sim = start_apple().await;
     sim.set_apple_knobs(AppleKnobs {
         claim_style: ClaimStyle::Booleans,
         private_relay_email: true,
         ..AppleKnobs::default()
     });
-    let form = form_post(&sim, &authorize_params()).await;
-    let (_, body) = post_token(&sim, &token_form(form.field("code").unwrap(), &secret())).await;
-    let claims = id_token_claims(body["id_token"].as_str().unwrap());
+    let client = APPLE.client(&sim);
+    let answer = client.answer(&client.valid(APPLE.scope)).await;
+    let (_, body) = client
+        .token(&client.token_form(answer.get("code").unwrap()))
+        .await;
+    let claims = id_token(&body);
     let relay = claims["email"].as_str().unwrap();
     assert!(relay.ends_with("@privaterelay.appleid.com"), "{relay}");
-    assert_eq!(claims["email_verified"], true);
-    assert_eq!(claims["is_private_email"], true);
-    let user: serde_json::Value = serde_json::from_str(form.field("user").unwrap()).unwrap();
+    assert_eq!(
+        (
+            claims["email_verified"].as_bool(),
+            claims["is_private_email"].as_bool()
+        ),
+        (Some(true), Some(true))
+    );
+    let user: serde_json::Value = serde_json::from_str(answer.get("user").unwrap()).unwrap();
     assert_eq!(
         user["email"], relay,
         "the user field shows the same relay address"
@@ -85,127 +96,119 @@ async fn booleans_and_private_relay_addresses_follow_the_knobs() {
 }
 
 #[tokio::test]
-async fn every_bad_client_secret_is_invalid_client() {
-    let sim = start().await;
-    let mut expired = secret_claims();
-    expired["iat"] = (now() - 600).into();
-    expired["exp"] = (now() - 300).into();
-    let mut other_client = secret_claims();
+async fn every_bad_client_secret_is_invalid_client_and_logs_no_lifetime() {
+    let sim = start_apple().await;
+    let client = APPLE.client(&sim);
+    let mut expired = apple_secret_claims();
+    expired["iat"] = (unix_now() - 600).into();
+    expired["exp"] = (unix_now() - 300).into();
+    let mut other_client = apple_secret_claims();
     other_client["sub"] = "com.other.web".into();
     let secrets = [
         "a-static-secret".to_owned(),
-        secret_with(STRANGER_KEY_PEM, APPLE_TEST_KEY_ID, &secret_claims()),
-        secret_with(APPLE_TEST_KEY_PEM, "OTHERKEY01", &secret_claims()),
-        secret_with(APPLE_TEST_KEY_PEM, APPLE_TEST_KEY_ID, &expired),
-        secret_with(APPLE_TEST_KEY_PEM, APPLE_TEST_KEY_ID, &other_client),
+        apple_secret_with(STRANGER_KEY_PEM, APPLE_TEST_KEY_ID, &apple_secret_claims()),
+        apple_secret_with(APPLE_TEST_KEY_PEM, "OTHERKEY01", &apple_secret_claims()),
+        apple_secret_with(APPLE_TEST_KEY_PEM, APPLE_TEST_KEY_ID, &expired),
+        apple_secret_with(APPLE_TEST_KEY_PEM, APPLE_TEST_KEY_ID, &other_client),
     ];
     for secret in secrets {
-        let code = code(&sim).await;
-        let (status, body) = post_token(&sim, &token_form(&code, &secret)).await;
-        assert_eq!(
-            (status, body["error"].as_str()),
-            (400, Some("invalid_client"))
-        );
+        let code = client.code(APPLE.scope).await;
+        let answer = client
+            .exchange(&code, |f| f.set("client_secret", &secret))
+            .await;
+        assert_eq!(refusal(&answer), (400, "invalid_client"));
         assert_eq!(token_record(&sim).client_secret_iat, None);
     }
 }
 
 #[tokio::test]
-async fn http_basic_is_refused_even_with_a_valid_secret() {
-    let sim = start().await;
-    let code = code(&sim).await;
-    let form = set(
-        &set(&token_form(&code, ""), "client_id", None),
-        "client_secret",
-        None,
-    );
-    let response = http()
-        .post(&sim.apple().token)
-        .basic_auth(CLIENT_ID, Some(secret()))
-        .form(&form)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 400);
-    assert_eq!(token_record(&sim).client_auth, Some(ClientAuthKind::Basic));
-    assert_eq!(token_record(&sim).outcome, "invalid_client");
-}
-
-#[tokio::test]
-async fn a_code_is_single_use_and_bound_to_callback_and_verifier() {
-    let sim = start().await;
-    let code = code(&sim).await;
-    assert_eq!(post_token(&sim, &token_form(&code, &secret())).await.0, 200);
-    let (status, body) = post_token(&sim, &token_form(&code, &secret())).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (400, Some("invalid_grant"))
-    );
-
-    let wrong_verifier = "eBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
-    let cases = [
-        ("code_verifier", Some(wrong_verifier)),
-        ("code_verifier", None),
-        ("redirect_uri", Some("http://127.0.0.1:4000/other")),
-    ];
-    for (field, value) in cases {
-        let code = super::support::code(&sim).await;
-        let form = set(&token_form(&code, &secret()), field, value);
-        let (status, body) = post_token(&sim, &form).await;
-        assert_eq!(
-            (status, body["error"].as_str()),
-            (400, Some("invalid_grant")),
-            "{field}"
-        );
-    }
-}
-
-#[tokio::test]
-async fn an_expired_code_is_invalid_grant() {
-    let sim = start_with(config().with_code_ttl(Duration::ZERO)).await;
-    let code = code(&sim).await;
-    let (status, body) = post_token(&sim, &token_form(&code, &secret())).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (400, Some("invalid_grant"))
-    );
-}
-
-#[tokio::test]
-async fn a_json_body_or_an_unknown_grant_type_is_refused() {
-    let sim = start().await;
-    let response = http()
-        .post(&sim.apple().token)
-        .json(&serde_json::json!({"grant_type": "authorization_code"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 400);
-    let form = set(&token_form("x", &secret()), "grant_type", Some("password"));
-    let (status, body) = post_token(&sim, &form).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (400, Some("unsupported_grant_type"))
-    );
-}
-
-#[tokio::test]
 async fn a_simulator_without_a_seeded_team_accepts_no_secret() {
-    let sim = start_with(
-        SimulatorConfig::default()
-            .with_client(social_login_simulator::RegisteredClient::new(
-                social_login_simulator::Provider::Apple,
-                CLIENT_ID,
-                "",
-                CALLBACK,
-            ))
-            .with_user(ada()),
-    )
+    let sim = start_with(SimulatorConfig {
+        apple_teams: Vec::new(),
+        ..config(&[APPLE])
+    })
     .await;
-    let code = code(&sim).await;
-    let (status, body) = post_token(&sim, &token_form(&code, &secret())).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (400, Some("invalid_client"))
+    let client = APPLE.client(&sim);
+    let code = client.code(APPLE.scope).await;
+    let answer = client.redeem(&code).await;
+    assert_eq!(refusal(&answer), (400, "invalid_client"));
+}
+
+#[tokio::test]
+async fn an_unknown_grant_type_is_refused() {
+    let sim = start_apple().await;
+    let client = APPLE.client(&sim);
+    let answer = client
+        .exchange("x", |f| f.set("grant_type", "password"))
+        .await;
+    assert_eq!(refusal(&answer), (400, "unsupported_grant_type"));
+}
+
+#[tokio::test]
+async fn the_refresh_grant_answers_a_new_access_token_and_id_token_but_no_refresh_token() {
+    let sim = start_apple().await;
+    let client = APPLE.client(&sim);
+    let first = client.tokens(APPLE.scope).await;
+    let form = client
+        .token_form("")
+        .unset("code")
+        .unset("redirect_uri")
+        .unset("code_verifier")
+        .set("grant_type", "refresh_token")
+        .set("refresh_token", first["refresh_token"].as_str().unwrap());
+    let (status, body) = client.token(&form).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.get("refresh_token").is_none());
+    assert_ne!(body["access_token"], first["access_token"]);
+    let claims = id_token(&body);
+    assert_eq!(claims["sub"], SUB);
+    assert!(
+        claims.get("nonce").is_none(),
+        "no authorization request, no nonce"
     );
+    let answer = client.token(&form.set("refresh_token", "r-unknown")).await;
+    assert_eq!(refusal(&answer), (400, "invalid_grant"));
+}
+
+#[tokio::test]
+async fn revoking_the_refresh_token_ends_it_and_asks_for_consent_again() {
+    let sim = start_apple().await;
+    let client = APPLE.client(&sim);
+    let first = client.answer(&client.valid(APPLE.scope)).await;
+    assert!(first.get("user").is_some());
+    let (_, body) = client
+        .token(&client.token_form(first.get("code").unwrap()))
+        .await;
+    let refresh_token = body["refresh_token"].as_str().unwrap();
+    assert!(
+        client
+            .answer(&client.valid(APPLE.scope))
+            .await
+            .get("user")
+            .is_none()
+    );
+    assert_eq!(client.revoke(refresh_token, "refresh_token").await.0, 200);
+    let revoked = sim.revocations().pop().unwrap();
+    assert_eq!(
+        (revoked.token.as_str(), revoked.kind),
+        (refresh_token, Some(TokenKind::Refresh))
+    );
+    let again = client.answer(&client.valid(APPLE.scope)).await;
+    assert!(
+        again.get("user").is_some(),
+        "Apple posts the name again (TN3194)"
+    );
+    let form = client
+        .token_form("")
+        .set("grant_type", "refresh_token")
+        .set("refresh_token", refresh_token);
+    assert_eq!(client.token(&form).await.1["error"], "invalid_grant");
+    let static_secret = client
+        .token_form("")
+        .set("client_secret", "static")
+        .set("token", "x");
+    let (status, _) = client
+        .post(&client.urls().revocation.unwrap(), &static_secret, None)
+        .await;
+    assert_eq!(status, 400, "a bad secret is refused at revocation too");
 }

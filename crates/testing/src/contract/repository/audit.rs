@@ -36,15 +36,15 @@ pub async fn each_write_records_its_event_and_the_list_is_newest_first(repo: Arc
         .await
         .unwrap();
     repo.add_link(
-        new_link(ada.id, ProviderKey::Github, "gh-1"),
+        new_link(ada.id, ProviderKey::GITHUB, "gh-1"),
         audit(3, EventSet::NONE),
     )
     .await
     .unwrap();
     repo.remove_link(
         ada.id,
-        ProviderKey::Github,
-        ProviderKey::ALL.to_vec(),
+        ProviderKey::GITHUB,
+        ProviderKey::BUILT_IN.to_vec(),
         audit(4, EventSet::NONE),
     )
     .await
@@ -59,8 +59,8 @@ pub async fn each_write_records_its_event_and_the_list_is_newest_first(repo: Arc
         listed,
         [
             (AuditEventType::SessionLogout, None),
-            (AuditEventType::AccountUnlinked, Some(ProviderKey::Github)),
-            (AuditEventType::AccountLinked, Some(ProviderKey::Github)),
+            (AuditEventType::AccountUnlinked, Some(ProviderKey::GITHUB)),
+            (AuditEventType::AccountLinked, Some(ProviderKey::GITHUB)),
             (AuditEventType::UserLogin, None),
             (AuditEventType::UserRegistered, None),
         ]
@@ -81,7 +81,7 @@ pub async fn each_write_records_its_event_and_the_list_is_newest_first(repo: Arc
 
 pub async fn a_refused_write_records_no_event(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), false);
-    let link = new_link(ada.id, ProviderKey::Github, "gh-1");
+    let link = new_link(ada.id, ProviderKey::GITHUB, "gh-1");
     repo.create_user(ada.clone(), Some(link), audit(1, EventSet::all()))
         .await
         .unwrap();
@@ -97,14 +97,14 @@ pub async fn a_refused_write_records_no_event(repo: Arc<dyn Repository>) {
     let last_link = repo
         .remove_link(
             ada.id,
-            ProviderKey::Github,
-            ProviderKey::ALL.to_vec(),
+            ProviderKey::GITHUB,
+            ProviderKey::BUILT_IN.to_vec(),
             audit(3, EventSet::all()),
         )
         .await;
     assert!(matches!(last_link, Err(RemoveLinkError::Refused(_))));
     let mut squatter = sign_in(provider_identity(
-        ProviderKey::Google,
+        ProviderKey::GOOGLE,
         "g-1",
         Some("ada@example.com"),
         true,
@@ -131,7 +131,7 @@ pub async fn a_refused_write_records_no_event(repo: Arc<dyn Repository>) {
 }
 
 pub async fn a_provider_login_records_its_decision_then_the_login(repo: Arc<dyn Repository>) {
-    let identity = provider_identity(ProviderKey::Google, "g-7", Some("grace@example.com"), true);
+    let identity = provider_identity(ProviderKey::GOOGLE, "g-7", Some("grace@example.com"), true);
     let mut first = sign_in(identity.clone());
     first.audit = audit(1, EventSet::NONE);
     let grace = repo.sign_in_with_provider(first).await.unwrap().user.id;
@@ -141,7 +141,7 @@ pub async fn a_provider_login_records_its_decision_then_the_login(repo: Arc<dyn 
 
     let events = repo.list_events(grace, 100).await.unwrap();
     let listed: Vec<_> = events.iter().map(|e| (e.kind, e.provider)).collect();
-    let google = Some(ProviderKey::Google);
+    let google = Some(ProviderKey::GOOGLE);
     assert_eq!(
         listed,
         [
@@ -153,7 +153,7 @@ pub async fn a_provider_login_records_its_decision_then_the_login(repo: Arc<dyn 
 
     // Auto-linking to the email's owner records the link, then the login.
     let mut linking = sign_in(provider_identity(
-        ProviderKey::Github,
+        ProviderKey::GITHUB,
         "gh-7",
         Some("grace@example.com"),
         true,
@@ -163,7 +163,7 @@ pub async fn a_provider_login_records_its_decision_then_the_login(repo: Arc<dyn 
     repo.sign_in_with_provider(linking).await.unwrap();
     let latest: Vec<_> = repo.list_events(grace, 2).await.unwrap();
     let latest: Vec<_> = latest.iter().map(|e| (e.kind, e.provider)).collect();
-    let github = Some(ProviderKey::Github);
+    let github = Some(ProviderKey::GITHUB);
     assert_eq!(
         latest,
         [
@@ -231,7 +231,7 @@ pub async fn the_outbox_holds_only_subscribed_types_and_hands_out_the_oldest_due
         .unwrap();
     store_token(&*repo, ada.id, super::fixtures::token_hash(1)).await;
     repo.add_link(
-        new_link(ada.id, ProviderKey::Github, "gh-1"),
+        new_link(ada.id, ProviderKey::GITHUB, "gh-1"),
         audit(2, wanted),
     )
     .await

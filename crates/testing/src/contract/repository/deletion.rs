@@ -11,11 +11,11 @@ pub async fn deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_gra
     repo: Arc<dyn Repository>,
 ) {
     let ada = new_user(Some("ada@example.com"), true);
-    let github = new_link(ada.id, ProviderKey::Github, "gh-1");
+    let github = new_link(ada.id, ProviderKey::GITHUB, "gh-1");
     repo.create_user(ada.clone(), Some(github), audit_now())
         .await
         .unwrap();
-    let mut google = new_link(ada.id, ProviderKey::Google, "g-1");
+    let mut google = new_link(ada.id, ProviderKey::GOOGLE, "g-1");
     google.refresh_token = None;
     repo.add_link(google, audit_now()).await.unwrap();
     store_token(&*repo, ada.id, token_hash(1)).await;
@@ -30,9 +30,9 @@ pub async fn deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_gra
         .await
         .unwrap()
         .unwrap();
-    grants.sort_by_key(|grant| grant.provider.as_str());
+    grants.sort_by_key(|grant| grant.provider);
     assert_eq!(grants.len(), 2);
-    assert_eq!(grants[0].provider, ProviderKey::Github);
+    assert_eq!(grants[0].provider, ProviderKey::GITHUB);
     assert_eq!(grants[0].access_token, SealedToken::new("k1:sealed-access"));
     assert_eq!(
         grants[0].refresh_token,
@@ -40,7 +40,7 @@ pub async fn deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_gra
     );
     assert_eq!(
         (grants[1].provider, grants[1].refresh_token.clone()),
-        (ProviderKey::Google, None)
+        (ProviderKey::GOOGLE, None)
     );
 
     assert_eq!(repo.find_user(ada.id).await.unwrap(), None);
@@ -75,19 +75,19 @@ pub async fn removing_a_link_hands_back_its_sealed_grant(repo: Arc<dyn Repositor
     repo.create_user(ada.clone(), None, audit_now())
         .await
         .unwrap();
-    repo.add_link(new_link(ada.id, ProviderKey::Discord, "d-1"), audit_now())
+    repo.add_link(new_link(ada.id, ProviderKey::DISCORD, "d-1"), audit_now())
         .await
         .unwrap();
     let grant = repo
         .remove_link(
             ada.id,
-            ProviderKey::Discord,
-            ProviderKey::ALL.to_vec(),
+            ProviderKey::DISCORD,
+            ProviderKey::BUILT_IN.to_vec(),
             audit_now(),
         )
         .await
         .unwrap();
-    assert_eq!(grant.provider, ProviderKey::Discord);
+    assert_eq!(grant.provider, ProviderKey::DISCORD);
     assert_eq!(grant.access_token, SealedToken::new("k1:sealed-access"));
     assert_eq!(
         grant.refresh_token,

@@ -12,7 +12,7 @@ pub async fn removing_a_provider_that_is_not_linked_is_not_linked(repo: Arc<dyn 
     let ada = new_user(Some("ada@example.com"), true);
     repo.create_user(
         ada.clone(),
-        Some(new_link(ada.id, ProviderKey::Github, "42")),
+        Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
         crate::audit_now(),
     )
     .await
@@ -20,8 +20,8 @@ pub async fn removing_a_provider_that_is_not_linked_is_not_linked(repo: Arc<dyn 
     assert_eq!(
         repo.remove_link(
             ada.id,
-            ProviderKey::Google,
-            ProviderKey::ALL.to_vec(),
+            ProviderKey::GOOGLE,
+            ProviderKey::BUILT_IN.to_vec(),
             crate::audit_now()
         )
         .await,
@@ -34,8 +34,8 @@ pub async fn removing_a_link_of_an_unknown_user_is_not_linked(repo: Arc<dyn Repo
     assert_eq!(
         repo.remove_link(
             social_login_domain::UserId::new(),
-            ProviderKey::Github,
-            ProviderKey::ALL.to_vec(),
+            ProviderKey::GITHUB,
+            ProviderKey::BUILT_IN.to_vec(),
             crate::audit_now()
         )
         .await,
@@ -45,15 +45,15 @@ pub async fn removing_a_link_of_an_unknown_user_is_not_linked(repo: Arc<dyn Repo
 
 pub async fn the_last_link_of_a_user_without_password_stays(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), false);
-    let link = new_link(ada.id, ProviderKey::Github, "42");
+    let link = new_link(ada.id, ProviderKey::GITHUB, "42");
     repo.create_user(ada.clone(), Some(link.clone()), crate::audit_now())
         .await
         .unwrap();
     assert_eq!(
         repo.remove_link(
             ada.id,
-            ProviderKey::Github,
-            ProviderKey::ALL.to_vec(),
+            ProviderKey::GITHUB,
+            ProviderKey::BUILT_IN.to_vec(),
             crate::audit_now()
         )
         .await,
@@ -70,15 +70,15 @@ pub async fn the_only_link_goes_when_the_user_has_a_password(repo: Arc<dyn Repos
     let ada = new_user(Some("ada@example.com"), true);
     repo.create_user(
         ada.clone(),
-        Some(new_link(ada.id, ProviderKey::Github, "42")),
+        Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
         crate::audit_now(),
     )
     .await
     .unwrap();
     repo.remove_link(
         ada.id,
-        ProviderKey::Github,
-        ProviderKey::ALL.to_vec(),
+        ProviderKey::GITHUB,
+        ProviderKey::BUILT_IN.to_vec(),
         crate::audit_now(),
     )
     .await
@@ -91,22 +91,22 @@ pub async fn one_of_two_links_goes_and_the_other_stays(repo: Arc<dyn Repository>
     let ada = new_user(Some("ada@example.com"), false);
     repo.create_user(
         ada.clone(),
-        Some(new_link(ada.id, ProviderKey::Github, "42")),
+        Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
         crate::audit_now(),
     )
     .await
     .unwrap();
     let google = repo
         .add_link(
-            new_link(ada.id, ProviderKey::Google, "g-1"),
+            new_link(ada.id, ProviderKey::GOOGLE, "g-1"),
             crate::audit_now(),
         )
         .await
         .unwrap();
     repo.remove_link(
         ada.id,
-        ProviderKey::Github,
-        ProviderKey::ALL.to_vec(),
+        ProviderKey::GITHUB,
+        ProviderKey::BUILT_IN.to_vec(),
         crate::audit_now(),
     )
     .await
@@ -124,7 +124,7 @@ pub async fn two_concurrent_removals_of_a_users_two_links_leave_exactly_one(
             ada.clone(),
             Some(new_link(
                 ada.id,
-                ProviderKey::Github,
+                ProviderKey::GITHUB,
                 &format!("gh-{round}"),
             )),
             crate::audit_now(),
@@ -132,7 +132,7 @@ pub async fn two_concurrent_removals_of_a_users_two_links_leave_exactly_one(
         .await
         .unwrap();
         repo.add_link(
-            new_link(ada.id, ProviderKey::Google, &format!("g-{round}")),
+            new_link(ada.id, ProviderKey::GOOGLE, &format!("g-{round}")),
             crate::audit_now(),
         )
         .await
@@ -146,14 +146,14 @@ pub async fn two_concurrent_removals_of_a_users_two_links_leave_exactly_one(
                 repo.remove_link(
                     ada.id,
                     provider,
-                    ProviderKey::ALL.to_vec(),
+                    ProviderKey::BUILT_IN.to_vec(),
                     crate::audit_now(),
                 )
                 .await
             })
         };
-        let github = removal(ProviderKey::Github);
-        let google = removal(ProviderKey::Google);
+        let github = removal(ProviderKey::GITHUB);
+        let google = removal(ProviderKey::GOOGLE);
         let outcomes = [github.await.unwrap(), google.await.unwrap()];
 
         assert_eq!(

@@ -133,7 +133,7 @@ pub fn provider_identity(
 
 /// A GitHub account with no email: registers, never matches anyone.
 pub fn user_less_identity() -> ProviderIdentity {
-    provider_identity(ProviderKey::Github, "no-email", None, false)
+    provider_identity(ProviderKey::GITHUB, "no-email", None, false)
 }
 
 /// A login of `identity` with sealed tokens named `k1:access`/`k1:refresh`, a fresh session,

@@ -11,7 +11,7 @@ pub async fn a_provider_account_links_to_only_one_user(repo: Arc<dyn Repository>
     let ada = new_user(Some("ada@example.com"), false);
     repo.create_user(
         ada.clone(),
-        Some(new_link(ada.id, ProviderKey::Github, "42")),
+        Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
         crate::audit_now(),
     )
     .await
@@ -21,7 +21,7 @@ pub async fn a_provider_account_links_to_only_one_user(repo: Arc<dyn Repository>
         .await
         .unwrap();
 
-    let stolen = new_link(grace.id, ProviderKey::Github, "42");
+    let stolen = new_link(grace.id, ProviderKey::GITHUB, "42");
     assert_eq!(
         repo.add_link(stolen, crate::audit_now()).await,
         Err(AddLinkError::ProviderAlreadyLinked)
@@ -33,13 +33,13 @@ pub async fn a_user_links_each_provider_once(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), false);
     repo.create_user(
         ada.clone(),
-        Some(new_link(ada.id, ProviderKey::Github, "42")),
+        Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
         crate::audit_now(),
     )
     .await
     .unwrap();
 
-    let second_github = new_link(ada.id, ProviderKey::Github, "43");
+    let second_github = new_link(ada.id, ProviderKey::GITHUB, "43");
     assert_eq!(
         repo.add_link(second_github, crate::audit_now()).await,
         Err(AddLinkError::ProviderAlreadyLinked)
@@ -48,7 +48,7 @@ pub async fn a_user_links_each_provider_once(repo: Arc<dyn Repository>) {
 }
 
 pub async fn linking_to_a_missing_user_is_user_not_found(repo: Arc<dyn Repository>) {
-    let orphan = new_link(UserId::new(), ProviderKey::Discord, "9");
+    let orphan = new_link(UserId::new(), ProviderKey::DISCORD, "9");
     assert_eq!(
         repo.add_link(orphan, crate::audit_now()).await,
         Err(AddLinkError::UserNotFound)
@@ -64,9 +64,9 @@ pub async fn added_links_are_listed_oldest_first(repo: Arc<dyn Repository>) {
     // different widths would sort these wrongly.
     let mut expected = Vec::new();
     for (offset_ms, provider) in [
-        (1500, ProviderKey::Apple),
-        (1000, ProviderKey::Google),
-        (250, ProviderKey::Github),
+        (1500, ProviderKey::APPLE),
+        (1000, ProviderKey::GOOGLE),
+        (250, ProviderKey::GITHUB),
     ] {
         let mut link = new_link(ada.id, provider, "s");
         link.created_at = now() + Duration::milliseconds(offset_ms);

@@ -472,7 +472,7 @@ pub async fn every_rotation_keeps_the_auth_time_of_the_login_that_started_the_se
 ) {
     // A session started by a provider login, whose login was three minutes before `now`.
     let mut login = super::fixtures::sign_in(super::fixtures::provider_identity(
-        social_login_domain::ProviderKey::Github,
+        social_login_domain::ProviderKey::GITHUB,
         "gh-auth-time",
         Some("ada@example.com"),
         true,

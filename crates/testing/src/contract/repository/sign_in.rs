@@ -13,7 +13,7 @@ use time::Duration;
 
 pub async fn a_new_account_registers_a_user_with_its_link_and_session(repo: Arc<dyn Repository>) {
     let login = sign_in(provider_identity(
-        ProviderKey::Github,
+        ProviderKey::GITHUB,
         "gh-1",
         Some("Ada@Example.com"),
         true,
@@ -28,7 +28,7 @@ pub async fn a_new_account_registers_a_user_with_its_link_and_session(repo: Arc<
         "what the login returns is what was stored"
     );
     let link = repo
-        .find_link(ProviderKey::Github, &login.identity.subject)
+        .find_link(ProviderKey::GITHUB, &login.identity.subject)
         .await
         .unwrap()
         .unwrap();
@@ -48,7 +48,7 @@ pub async fn a_matching_claimed_email_is_refused_and_nothing_is_written(repo: Ar
         .await
         .unwrap();
     let login = sign_in(provider_identity(
-        ProviderKey::Github,
+        ProviderKey::GITHUB,
         "gh-1",
         Some("ADA@example.com"),
         true,
@@ -59,7 +59,7 @@ pub async fn a_matching_claimed_email_is_refused_and_nothing_is_written(repo: Ar
     );
     assert_eq!(repo.find_user(login.new_user_id).await.unwrap(), None);
     assert_eq!(
-        repo.find_link(ProviderKey::Github, &login.identity.subject)
+        repo.find_link(ProviderKey::GITHUB, &login.identity.subject)
             .await
             .unwrap(),
         None
@@ -82,14 +82,14 @@ pub async fn with_auto_linking_a_verified_email_links_to_its_verified_owner(
     repo: Arc<dyn Repository>,
 ) {
     let google = sign_in(provider_identity(
-        ProviderKey::Google,
+        ProviderKey::GOOGLE,
         "g-1",
         Some("ada@example.com"),
         true,
     ));
     let owner = repo.sign_in_with_provider(google).await.unwrap().user;
     let mut github = sign_in(provider_identity(
-        ProviderKey::Github,
+        ProviderKey::GITHUB,
         "gh-1",
         Some("Ada@Example.com"),
         true,
@@ -105,19 +105,19 @@ pub async fn with_auto_linking_a_verified_email_links_to_its_verified_owner(
         .into_iter()
         .map(|link| link.provider)
         .collect();
-    assert_eq!(providers, [ProviderKey::Google, ProviderKey::Github]);
+    assert_eq!(providers, [ProviderKey::GOOGLE, ProviderKey::GITHUB]);
 }
 
 pub async fn an_unverified_email_matches_nobody_and_claims_nothing(repo: Arc<dyn Repository>) {
     let squatter = sign_in(provider_identity(
-        ProviderKey::Discord,
+        ProviderKey::DISCORD,
         "d-1",
         Some("victim@example.com"),
         false,
     ));
     let squatter = repo.sign_in_with_provider(squatter).await.unwrap().user;
     let mut owner = sign_in(provider_identity(
-        ProviderKey::Google,
+        ProviderKey::GOOGLE,
         "g-1",
         Some("victim@example.com"),
         true,
@@ -146,7 +146,7 @@ pub async fn a_failure_after_the_user_is_written_leaves_no_user_and_no_link(
         .unwrap();
     super::fixtures::store_token(&*repo, existing.user.id, taken).await;
     let mut login = sign_in(provider_identity(
-        ProviderKey::Github,
+        ProviderKey::GITHUB,
         "gh-2",
         Some("new@example.com"),
         true,
@@ -164,7 +164,7 @@ pub async fn a_failure_after_the_user_is_written_leaves_no_user_and_no_link(
         None
     );
     assert_eq!(
-        repo.find_link(ProviderKey::Github, &login.identity.subject)
+        repo.find_link(ProviderKey::GITHUB, &login.identity.subject)
             .await
             .unwrap(),
         None,
@@ -175,7 +175,7 @@ pub async fn a_failure_after_the_user_is_written_leaves_no_user_and_no_link(
 pub async fn a_sign_in_that_brings_no_provider_token_keeps_the_stored_ones(
     repo: Arc<dyn Repository>,
 ) {
-    let identity = provider_identity(ProviderKey::Google, "g-1", Some("ada@example.com"), true);
+    let identity = provider_identity(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     let code_flow = sign_in(identity.clone());
     let ada = repo.sign_in_with_provider(code_flow).await.unwrap().user.id;
 
@@ -206,14 +206,14 @@ pub async fn an_unverified_email_equal_to_a_held_address_is_refused_even_with_au
     repo: Arc<dyn Repository>,
 ) {
     let owner = sign_in(provider_identity(
-        ProviderKey::Google,
+        ProviderKey::GOOGLE,
         "g-1",
         Some("ada@example.com"),
         true,
     ));
     let owner = repo.sign_in_with_provider(owner).await.unwrap().user;
     let mut unverified = sign_in(provider_identity(
-        ProviderKey::Discord,
+        ProviderKey::DISCORD,
         "d-1",
         Some("ADA@example.com"),
         false,

@@ -38,14 +38,14 @@ pub fn signal(source: SignalSource, id: &str, subject: &str, kind: SignalKind) -
 /// they recorded how they began are the migration tests' business.
 pub(super) async fn ada(repo: &Arc<dyn Repository>, password: bool) -> UserId {
     let ada = new_user(Some("ada@example.com"), password);
-    let apple = new_link(ada.id, ProviderKey::Apple, "apple-ada");
+    let apple = new_link(ada.id, ProviderKey::APPLE, "apple-ada");
     repo.create_user(ada.clone(), Some(apple), audit_now())
         .await
         .unwrap();
     for (token, began_with) in [
-        (1, LoginMethod::Provider(ProviderKey::Apple)),
+        (1, LoginMethod::Provider(ProviderKey::APPLE)),
         (2, LoginMethod::Password),
-        (3, LoginMethod::Provider(ProviderKey::Github)),
+        (3, LoginMethod::Provider(ProviderKey::GITHUB)),
     ] {
         store_session_begun_with(&**repo, ada.id, token_hash(token), began_with).await;
     }
@@ -90,8 +90,8 @@ pub async fn consent_revoked_ends_only_the_sessions_its_provider_began_and_forge
     let grant = repo
         .remove_link(
             ada,
-            ProviderKey::Apple,
-            ProviderKey::ALL.to_vec(),
+            ProviderKey::APPLE,
+            ProviderKey::BUILT_IN.to_vec(),
             audit_now(),
         )
         .await
@@ -102,7 +102,7 @@ pub async fn consent_revoked_ends_only_the_sessions_its_provider_began_and_forge
     );
     let events = repo.list_events(ada, 10).await.unwrap();
     assert_eq!(events[1].kind, AuditEventType::ProviderConsentRevoked);
-    assert_eq!(events[1].provider, Some(ProviderKey::Apple));
+    assert_eq!(events[1].provider, Some(ProviderKey::APPLE));
 }
 
 pub async fn a_signal_about_an_account_linked_to_nobody_keeps_nothing(repo: Arc<dyn Repository>) {
@@ -137,11 +137,11 @@ pub async fn tokens_revoked_forgets_the_tokens_and_keeps_the_link_and_its_sessio
     repo: Arc<dyn Repository>,
 ) {
     let ada = new_user(Some("ada@example.com"), false);
-    let google = new_link(ada.id, ProviderKey::Google, "g-ada");
+    let google = new_link(ada.id, ProviderKey::GOOGLE, "g-ada");
     repo.create_user(ada.clone(), Some(google), audit_now())
         .await
         .unwrap();
-    let began = LoginMethod::Provider(ProviderKey::Google);
+    let began = LoginMethod::Provider(ProviderKey::GOOGLE);
     store_session_begun_with(&*repo, ada.id, token_hash(1), began).await;
     let revoked = signal(
         SignalSource::GoogleRisc,
@@ -207,9 +207,9 @@ pub async fn removing_a_link_that_is_not_the_last_keeps_the_user_and_its_other_s
 ) {
     let ada = ada(&repo, true).await;
     let source = SignalSource::FacebookDataDeletion;
-    let facebook = new_link(ada, ProviderKey::Facebook, "fb-ada");
+    let facebook = new_link(ada, ProviderKey::FACEBOOK, "fb-ada");
     repo.add_link(facebook, audit_now()).await.unwrap();
-    let began = LoginMethod::Provider(ProviderKey::Facebook);
+    let began = LoginMethod::Provider(ProviderKey::FACEBOOK);
     store_session_begun_with(&*repo, ada, token_hash(4), began).await;
     let deletion = signal(
         source,
@@ -231,7 +231,7 @@ pub async fn removing_a_link_that_is_not_the_last_keeps_the_user_and_its_other_s
         .iter()
         .map(|l| l.provider)
         .collect();
-    assert_eq!(providers, [ProviderKey::Apple]);
+    assert_eq!(providers, [ProviderKey::APPLE]);
     assert!(
         !refresh_works(&*repo, token_hash(4)).await,
         "the Facebook session ended"
@@ -260,7 +260,7 @@ pub async fn removing_a_link_that_is_not_the_last_keeps_the_user_and_its_other_s
 }
 
 pub async fn a_disabled_account_signs_nobody_in_until_it_is_enabled(repo: Arc<dyn Repository>) {
-    let identity = provider_identity(ProviderKey::Google, "g-ada", Some("ada@example.com"), true);
+    let identity = provider_identity(ProviderKey::GOOGLE, "g-ada", Some("ada@example.com"), true);
     let ada = repo
         .sign_in_with_provider(sign_in(identity.clone()))
         .await
@@ -296,7 +296,7 @@ pub async fn a_disabled_account_signs_nobody_in_until_it_is_enabled(repo: Arc<dy
 }
 
 pub async fn an_older_state_change_arriving_late_changes_nothing(repo: Arc<dyn Repository>) {
-    let identity = provider_identity(ProviderKey::Google, "g-ada", Some("ada@example.com"), true);
+    let identity = provider_identity(ProviderKey::GOOGLE, "g-ada", Some("ada@example.com"), true);
     repo.sign_in_with_provider(sign_in(identity.clone()))
         .await
         .unwrap();

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 pub async fn a_user_created_with_a_link_is_found_by_id_email_and_link(repo: Arc<dyn Repository>) {
     let user = new_user(Some("Ada@Example.com"), false);
-    let link = new_link(user.id, ProviderKey::Github, "42");
+    let link = new_link(user.id, ProviderKey::GITHUB, "42");
     let created = repo
         .create_user(user.clone(), Some(link.clone()), crate::audit_now())
         .await
@@ -31,7 +31,7 @@ pub async fn a_user_created_with_a_link_is_found_by_id_email_and_link(repo: Arc<
         "the email is kept as received"
     );
     let found = repo
-        .find_link(ProviderKey::Github, &link.subject)
+        .find_link(ProviderKey::GITHUB, &link.subject)
         .await
         .unwrap();
     assert_eq!(found, Some(link.to_linked_account()));
@@ -51,7 +51,7 @@ pub async fn unknown_users_links_and_emails_are_none(repo: Arc<dyn Repository>) 
     );
     let subject = social_login_domain::ProviderSubject::parse("1").unwrap();
     assert_eq!(
-        repo.find_link(ProviderKey::Google, &subject).await.unwrap(),
+        repo.find_link(ProviderKey::GOOGLE, &subject).await.unwrap(),
         None
     );
     assert!(repo.list_links(UserId::new()).await.unwrap().is_empty());
@@ -61,14 +61,14 @@ pub async fn creating_a_user_whose_first_link_is_taken_leaves_no_user(repo: Arc<
     let first = new_user(Some("ada@example.com"), false);
     repo.create_user(
         first.clone(),
-        Some(new_link(first.id, ProviderKey::Github, "42")),
+        Some(new_link(first.id, ProviderKey::GITHUB, "42")),
         crate::audit_now(),
     )
     .await
     .unwrap();
 
     let second = new_user(Some("grace@example.com"), false);
-    let taken = new_link(second.id, ProviderKey::Github, "42");
+    let taken = new_link(second.id, ProviderKey::GITHUB, "42");
     assert_eq!(
         repo.create_user(second.clone(), Some(taken), crate::audit_now())
             .await,
@@ -91,7 +91,7 @@ pub async fn emails_are_unique_ignoring_case(repo: Arc<dyn Repository>) {
         .unwrap();
 
     let shouting = new_user(Some("ADA@Example.COM"), true);
-    let link = new_link(shouting.id, ProviderKey::Google, "7");
+    let link = new_link(shouting.id, ProviderKey::GOOGLE, "7");
     assert_eq!(
         repo.create_user(shouting.clone(), Some(link), crate::audit_now())
             .await,
@@ -103,7 +103,7 @@ pub async fn emails_are_unique_ignoring_case(repo: Arc<dyn Repository>) {
 pub async fn any_number_of_users_may_have_no_email(repo: Arc<dyn Repository>) {
     for subject in ["1", "2"] {
         let user = new_user(None, false);
-        let link = new_link(user.id, ProviderKey::Twitter, subject);
+        let link = new_link(user.id, ProviderKey::TWITTER, subject);
         repo.create_user(user, Some(link), crate::audit_now())
             .await
             .unwrap();
@@ -114,7 +114,7 @@ pub async fn a_first_link_for_another_user_is_rejected_before_touching_the_datab
     repo: Arc<dyn Repository>,
 ) {
     let user = new_user(Some("ada@example.com"), false);
-    let stray = new_link(UserId::new(), ProviderKey::Github, "42");
+    let stray = new_link(UserId::new(), ProviderKey::GITHUB, "42");
     assert!(matches!(
         repo.create_user(user.clone(), Some(stray), crate::audit_now())
             .await,

@@ -1,0 +1,85 @@
+//! The verifier of a provider's plan, and the engine's id_token check on it.
+
+use super::{IdTokenVerifier, IssuerPolicy, NoncePolicy};
+use crate::jwks::KeySetCache;
+use async_trait::async_trait;
+use serde_json::{Map, Value};
+use social_login_domain::SecretText;
+use social_login_ports::{Clock, ProviderError};
+use social_login_provider_core::spec::NonceRule;
+use social_login_provider_core::{
+    BuildContext, Endpoint, Engine, IdTokenCheck, Presented, ProviderConfigError, ProviderPlan,
+    Quirks,
+};
+use std::sync::Arc;
+
+impl IdTokenVerifier {
+    /// The verifier an `oidc` plan describes: its key set (shared per URL in the process),
+    /// its issuers (or the quirk's rule, for an issuer that depends on the token), its nonce
+    /// rule and its other client ids. Fails naming the field a plan without them lacks.
+    pub fn for_plan(
+        plan: &ProviderPlan,
+        quirks: Arc<dyn Quirks>,
+        http: &reqwest::Client,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Self, ProviderConfigError> {
+        let missing = |field| ProviderConfigError::Missing { field };
+        let rules = plan.spec.id_token.as_ref().ok_or(missing("id_token"))?;
+        let jwks = plan
+            .urls
+            .get(Endpoint::Jwks)
+            .ok_or(missing("endpoints.jwks"))?;
+        let issuers = rules.issuers.clone();
+        let issuer = IssuerPolicy::rule(move |iss, claims| {
+            quirks
+                .issuer(iss, &claims.raw)
+                .unwrap_or_else(|| issuers.iter().any(|issuer| issuer == iss))
+        });
+        let nonce = match rules.nonce {
+            NonceRule::Required => NoncePolicy::Required,
+            NonceRule::IfPresent => NoncePolicy::CheckedIfPresent,
+        };
+        let keys = KeySetCache::shared(jwks, http);
+        Ok(
+            Self::new(keys, issuer, plan.settings.client_id.clone(), clock)
+                .with_nonce_policy(nonce)
+                .with_other_client_ids(plan.settings.client_ids.iter().cloned()),
+        )
+    }
+}
+
+/// The engine of an `oidc` plan: its quirks, and the id_token check the plan describes on
+/// the shared client and clock.
+pub fn oidc_engine(
+    plan: ProviderPlan,
+    quirks: Arc<dyn Quirks>,
+    cx: &BuildContext,
+) -> Result<Engine, ProviderConfigError> {
+    let verifier = IdTokenVerifier::for_plan(&plan, quirks.clone(), &cx.http, cx.clock.clone())?;
+    Engine::new(plan, quirks, Some(Arc::new(verifier)), cx.http.clone())
+}
+
+#[async_trait]
+impl IdTokenCheck for IdTokenVerifier {
+    async fn verify(
+        &self,
+        token: &SecretText,
+        nonce: &SecretText,
+    ) -> Result<Map<String, Value>, ProviderError> {
+        IdTokenVerifier::verify(self, token, nonce)
+            .await
+            .map(|claims| claims.raw)
+    }
+
+    async fn verify_presented(
+        &self,
+        token: &SecretText,
+        raw_nonce: Option<&SecretText>,
+    ) -> Result<Presented, ProviderError> {
+        let presented = IdTokenVerifier::verify_presented(self, token, raw_nonce).await?;
+        Ok(Presented {
+            claims: presented.claims.raw,
+            usable_until: presented.usable_until,
+        })
+    }
+}

@@ -1,0 +1,161 @@
+//! The one implementation of the identity provider port: the authorization code flow of a
+//! [`ProviderPlan`], for both kinds (the `oidc` kind adds its id_token check), with the
+//! provider's [`Quirks`] at the few places providers differ.
+
+mod complete;
+mod native;
+mod revoke;
+
+use crate::code_flow::CodeFlow;
+use crate::config_error::ProviderConfigError;
+use crate::id_token_check::IdTokenCheck;
+use crate::plan::{Endpoint, ProviderPlan};
+use crate::quirks::{FinishContext, Quirks, identify};
+use crate::revocation::RevocationEndpoint;
+use async_trait::async_trait;
+use serde_json::{Map, Value};
+use social_login_domain::{ProviderIdentity, ProviderKey, SecretText};
+use social_login_ports::{
+    AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, PostBody,
+    PresentedIdToken, ProviderError, ProviderGrant, ProviderInfo, ProviderLogin, Revoked,
+    SystemClock,
+};
+use social_login_provider_spec::ProviderKind;
+use std::sync::Arc;
+
+/// What every provider is built with: the one pooled HTTP client, and the clock (id_token
+/// times, minted secrets).
+#[derive(Clone)]
+pub struct BuildContext {
+    pub http: reqwest::Client,
+    pub clock: Arc<dyn Clock>,
+}
+
+/// One configured provider. `Debug` shows no secret.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    plan: ProviderPlan,
+    flow: CodeFlow,
+    quirks: Arc<dyn Quirks>,
+    id_token: Option<Arc<dyn IdTokenCheck>>,
+    revocation: Option<RevocationEndpoint>,
+}
+
+impl BuildContext {
+    /// The shared client and the system clock.
+    pub fn new(http: reqwest::Client) -> Self {
+        Self {
+            http,
+            clock: Arc::new(SystemClock),
+        }
+    }
+}
+
+impl Engine {
+    /// The provider of `plan` on the shared `http` client. An `oidc` plan needs its
+    /// `id_token` check, an `oauth2` one has none.
+    pub fn new(
+        plan: ProviderPlan,
+        quirks: Arc<dyn Quirks>,
+        id_token: Option<Arc<dyn IdTokenCheck>>,
+        http: reqwest::Client,
+    ) -> Result<Self, ProviderConfigError> {
+        if (plan.spec.kind == ProviderKind::Oidc) != id_token.is_some() {
+            return Err(ProviderConfigError::Invalid {
+                field: "kind",
+                reason: "exactly the oidc kind checks id_tokens",
+            });
+        }
+        let revocation = plan.urls.get(Endpoint::Revocation).map(|url| {
+            RevocationEndpoint::resolved(
+                url.clone(),
+                &plan.settings.client_id,
+                &plan.settings.client_secret,
+                &http,
+            )
+        });
+        Ok(Self {
+            flow: CodeFlow::from_plan(&plan, http),
+            plan,
+            quirks,
+            id_token,
+            revocation,
+        })
+    }
+
+    pub fn plan(&self) -> &ProviderPlan {
+        &self.plan
+    }
+
+    /// Who signed in: the claims of `documents` (the id_token's, then the userinfo
+    /// answer), completed by the quirk.
+    async fn identity(
+        &self,
+        documents: &[&Map<String, Value>],
+        access_token: Option<&SecretText>,
+        post_body: Option<&PostBody>,
+    ) -> Result<ProviderIdentity, ProviderError> {
+        let cx = FinishContext {
+            access_token,
+            post_body,
+            scopes: &self.plan.spec.scopes,
+            ..FinishContext::of(documents, self.flow.http())
+        };
+        identify(&self.plan.spec.claims, self.key(), &*self.quirks, cx).await
+    }
+}
+
+#[async_trait]
+impl IdentityProvider for Engine {
+    fn key(&self) -> ProviderKey {
+        self.plan.key()
+    }
+
+    /// As the declaration says: its name, its kind, whether apps may present its id_tokens.
+    fn info(&self) -> ProviderInfo {
+        let spec = &self.plan.spec;
+        ProviderInfo {
+            key: spec.key,
+            display_name: spec.display_name.clone(),
+            kind: spec.kind,
+            id_token: spec.native_sign_in(),
+        }
+    }
+
+    /// The flow's URL with the declaration's extra parameters, and the state's nonce for an
+    /// `oidc` provider (one that does not echo it ignores it, RFC 6749 §3.1).
+    fn authorization_url(&self, request: &AuthorizationRequest) -> String {
+        let mut extra: Vec<(&str, &str)> = self
+            .plan
+            .spec
+            .authorize_params
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_str()))
+            .collect();
+        if self.plan.spec.kind == ProviderKind::Oidc {
+            extra.push(("nonce", request.nonce.expose()));
+        }
+        self.flow.authorization_url(request, &extra)
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]
+    async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError> {
+        self.sign_in(callback).await
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]
+    async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
+        self.revoke_grant(grant).await
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]
+    async fn sign_in_with_id_token(
+        &self,
+        input: IdTokenInput,
+    ) -> Result<PresentedIdToken, ProviderError> {
+        self.sign_in_natively(input).await
+    }
+}
+
+#[cfg(test)]
+mod tests;

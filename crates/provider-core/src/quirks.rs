@@ -1,0 +1,145 @@
+//! What a built-in provider does that no declaration can say, as hooks of the one engine.
+//! Every hook has a default that is the standard behaviour, so a provider from
+//! configuration has none ([`NoQuirks`]) and a built-in overrides only its own.
+
+use crate::revocation::RevocationEndpoint;
+use async_trait::async_trait;
+use serde_json::{Map, Value};
+use social_login_domain::{ProviderIdentity, ProviderKey, SecretText};
+use social_login_ports::{PostBody, ProviderError, ProviderGrant};
+use social_login_provider_spec::Claims;
+use std::fmt;
+use url::Url;
+
+/// The hooks of one provider. `Debug` must show no secret.
+#[async_trait]
+pub trait Quirks: Send + Sync + fmt::Debug {
+    /// A client secret minted for one request (Apple's ES256 JWT), used at the token and
+    /// revocation endpoints in place of the static one. `None`: the static one.
+    fn client_secret(&self) -> Result<Option<SecretText>, ProviderError> {
+        Ok(None)
+    }
+
+    /// The userinfo request (extra headers, query parameters). Default: a bearer GET.
+    fn userinfo_request(&self, call: UserinfoCall<'_>) -> reqwest::RequestBuilder {
+        call.bearer_get()
+    }
+
+    /// A userinfo answer that is a failure in the provider's own shape (Facebook's Graph
+    /// error envelope), named before the claims are read. Default: none.
+    fn userinfo_failure(&self, document: &Map<String, Value>) -> Option<ProviderError> {
+        let _ = document;
+        None
+    }
+
+    /// Whether `iss` is this provider's, for a rule that depends on the token (Microsoft's
+    /// `{tenantid}`). `None`: `iss` must be one of the plan's issuers exactly.
+    fn issuer(&self, iss: &str, claims: &Map<String, Value>) -> Option<bool> {
+        let _ = (iss, claims);
+        None
+    }
+
+    /// Completes the identity the declaration's pointers read (a second API call, an avatar
+    /// URL built from a hash, a subject scoped by tenant). An email it leaves unset is never
+    /// verified, whatever it says.
+    async fn finish(&self, finish: &mut Finish<'_>) -> Result<(), ProviderError> {
+        let _ = finish;
+        Ok(())
+    }
+
+    /// The revocation request, for a provider that does not take an RFC 7009 form (GitHub's
+    /// JSON `DELETE`). `None`: the RFC 7009 form the plan describes.
+    fn revocation_request(&self, call: RevocationCall<'_>) -> Option<reqwest::RequestBuilder> {
+        let _ = call;
+        None
+    }
+}
+
+/// A provider without quirks: every provider from configuration.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoQuirks;
+
+impl Quirks for NoQuirks {}
+
+/// What the userinfo request is made of.
+#[derive(Debug, Clone, Copy)]
+pub struct UserinfoCall<'a> {
+    pub url: &'a Url,
+    pub access_token: &'a SecretText,
+    /// The scopes the sign-in asked for.
+    pub scopes: &'a [String],
+    pub http: &'a reqwest::Client,
+}
+
+impl UserinfoCall<'_> {
+    /// GET the URL with the access token as Bearer (never in the URL, where proxies and
+    /// logs could see it).
+    pub fn bearer_get(&self) -> reqwest::RequestBuilder {
+        self.http
+            .get(self.url.clone())
+            .bearer_auth(self.access_token.expose())
+    }
+}
+
+/// What the revocation request is made of.
+#[derive(Debug, Clone, Copy)]
+pub struct RevocationCall<'a> {
+    pub to: &'a RevocationEndpoint,
+    pub grant: &'a ProviderGrant,
+}
+
+/// What [`Quirks::finish`] completes, and what it may read.
+pub struct Finish<'a> {
+    /// Who signed in, as the declaration's pointers read it.
+    pub identity: ProviderIdentity,
+    pub cx: FinishContext<'a>,
+}
+
+/// What [`Quirks::finish`] may read.
+#[derive(Debug, Clone, Copy)]
+pub struct FinishContext<'a> {
+    /// The documents the claims were read from, in order: the id_token claims, then the
+    /// userinfo answer.
+    pub documents: &'a [&'a Map<String, Value>],
+    /// `None` for an id_token an app presented: no provider token comes with it.
+    pub access_token: Option<&'a SecretText>,
+    /// The callback's or the app's `post_body` (Apple's first form_post).
+    pub post_body: Option<&'a PostBody>,
+    pub scopes: &'a [String],
+    pub http: &'a reqwest::Client,
+}
+
+impl<'a> FinishContext<'a> {
+    /// A context of `documents` alone: no provider token, no `post_body`, no scopes.
+    pub fn of(documents: &'a [&'a Map<String, Value>], http: &'a reqwest::Client) -> Self {
+        Self {
+            documents,
+            access_token: None,
+            post_body: None,
+            scopes: &[],
+            http,
+        }
+    }
+
+    /// The first document (the id_token claims of an `oidc` provider, else the userinfo
+    /// answer).
+    pub fn first(&self) -> Option<&Map<String, Value>> {
+        self.documents.first().copied()
+    }
+}
+
+/// Who signed in at `key`: `claims` read from the context's documents, completed by
+/// `quirks`. An email the quirk left unset is not verified.
+pub async fn identify(
+    claims: &Claims,
+    key: ProviderKey,
+    quirks: &dyn Quirks,
+    cx: FinishContext<'_>,
+) -> Result<ProviderIdentity, ProviderError> {
+    let identity = crate::claims::map(cx.documents, claims, key)?;
+    let mut finish = Finish { identity, cx };
+    quirks.finish(&mut finish).await?;
+    let mut identity = finish.identity;
+    identity.email_verified &= identity.email.is_some();
+    Ok(identity)
+}

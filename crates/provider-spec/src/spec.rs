@@ -1,0 +1,292 @@
+//! The declaration of one provider: what it is, as data (docs/providers.md). The built-in
+//! ones are read from `built_in.toml`; a provider from configuration is built from its table.
+//!
+//! The key names are the ones an operator writes in `[oauth_providers.<key>]` where they mean
+//! the same, so a built-in declaration reads like a generic provider's table.
+
+use serde::{Deserialize, Deserializer, de};
+use social_login_domain::{ProviderKey, ProviderKind};
+use std::collections::BTreeMap;
+
+/// One provider: where it is, what to ask for, how to read who signed in, and how it revokes.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProviderSpec {
+    #[serde(deserialize_with = "provider_key")]
+    pub key: ProviderKey,
+    /// What a sign-in button says ("GitHub", "X").
+    pub display_name: String,
+    #[serde(deserialize_with = "provider_kind")]
+    pub kind: ProviderKind,
+    pub endpoints: Endpoints,
+    /// The scopes asked for unless the operator configures others.
+    pub scopes: Vec<String>,
+    /// The scope without which no email comes (for documents and the conformance kit).
+    #[serde(default)]
+    pub email_scope: Option<String>,
+    /// The provider refuses an authorization without a PKCE challenge: `pkce = false` is
+    /// ignored (with a warning) rather than breaking every sign-in.
+    #[serde(default)]
+    pub pkce_required: bool,
+    #[serde(rename = "token_endpoint_auth")]
+    pub token_auth: TokenAuth,
+    /// Extra parameters of every authorization URL (Apple's `response_mode = "form_post"`).
+    #[serde(default)]
+    pub authorize_params: BTreeMap<String, String>,
+    pub claims: Claims,
+    /// `oidc` kind only: how its id_tokens are checked.
+    #[serde(default)]
+    pub id_token: Option<IdTokenRules>,
+    /// `None`: the provider has no revocation endpoint (Microsoft).
+    #[serde(default)]
+    pub revocation: Option<RevocationRules>,
+}
+
+/// The provider's public endpoints; the operator may override each. A missing URL reads as
+/// empty, which [`ProviderSpec::problems`] names.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Endpoints {
+    pub authorization: String,
+    pub token: String,
+    pub userinfo: Option<String>,
+    /// GitHub's separate list of the account's emails.
+    pub emails: Option<String>,
+    /// The key set of the id_tokens (`oidc` kind).
+    pub jwks: Option<String>,
+}
+
+/// How the client authenticates at the token endpoint (and, where the revocation rules say
+/// `like_token`, at the revocation endpoint).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenAuth {
+    /// HTTP Basic; a client without a secret sends its `client_id` in the body instead.
+    ClientSecretBasic,
+    /// `client_id` and `client_secret` in the form body.
+    ClientSecretPost,
+    /// Like `ClientSecretPost`, with a secret the adapter signs per request (Apple's ES256
+    /// JWT): no static secret is configured.
+    SignedSecretPost,
+}
+
+/// JSON Pointers (RFC 6901) into the provider's documents: the id_token claims, then the
+/// userinfo answer (the userinfo answer only for the `oauth2` kind). A missing subject reads
+/// as empty, which [`ProviderSpec::problems`] names.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Claims {
+    pub subject: String,
+    pub email: Option<String>,
+    pub email_verified: EmailVerified,
+    /// Fallbacks, first usable one wins; TOML takes one pointer or a list.
+    #[serde(deserialize_with = "one_or_many")]
+    pub name: Vec<String>,
+    pub avatar_url: Option<String>,
+}
+
+/// When an email counts as verified by the provider.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum EmailVerified {
+    /// The pointer's value in the document that gave the email: a JSON `true` or the string
+    /// `"true"`; anything else is false.
+    Claim(String),
+    /// Whenever there is an email (X's `confirmed_email` is confirmed by definition).
+    WhenPresent,
+    /// Never (Facebook; a provider from configuration nobody vouched for).
+    #[default]
+    Never,
+}
+
+/// What an `oidc` provider's id_tokens must satisfy besides signature, audience and times.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IdTokenRules {
+    /// Accepted `iss` values; a quirk may read them as a template (Microsoft's `{tenantid}`).
+    pub issuers: Vec<String>,
+    pub nonce: NonceRule,
+    /// Apps may post an id_token they obtained on the device (`/id-token`).
+    #[serde(default)]
+    pub native_sign_in: bool,
+}
+
+/// Whether the provider echoes the authorization request's nonce in its id_token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NonceRule {
+    Required,
+    /// LinkedIn never echoes it: a token without one passes, one with another fails.
+    IfPresent,
+}
+
+/// How a grant is revoked (RFC 7009 unless a quirk builds the request itself).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RevocationRules {
+    /// `{client_id}` in it is replaced by the client id (GitHub's grant URL).
+    pub url: String,
+    pub client_auth: RevocationAuth,
+    pub sends: RevokedToken,
+    /// A `token_type_hint` naming the token goes with it.
+    #[serde(default)]
+    pub hint: bool,
+    /// Answers that mean "that grant is already gone", which is what revocation wanted.
+    #[serde(default)]
+    pub already_gone: Vec<AlreadyGone>,
+}
+
+/// How the client authenticates at the revocation endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RevocationAuth {
+    None,
+    /// As at the token endpoint ([`TokenAuth`]).
+    LikeToken,
+}
+
+/// Which token of the grant is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RevokedToken {
+    /// The refresh token when the grant has one (revoking it ends the grant), else the
+    /// access token.
+    RefreshFirst,
+    AccessToken,
+}
+
+/// A documented "already invalid" answer: its status and `error` member.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AlreadyGone {
+    pub status: u16,
+    pub error: String,
+}
+
+impl ProviderSpec {
+    /// Whether apps may sign in with an id_token they obtained natively.
+    pub fn native_sign_in(&self) -> bool {
+        self.id_token
+            .as_ref()
+            .is_some_and(|rules| rules.native_sign_in)
+    }
+}
+
+impl Claims {
+    /// Every pointer, with the field it is for (`claims.name[1]`).
+    pub fn pointers(&self) -> Vec<(String, &str)> {
+        let mut pointers = vec![("claims.subject".to_owned(), self.subject.as_str())];
+        let optional = [("email", &self.email), ("avatar_url", &self.avatar_url)];
+        for (field, pointer) in optional {
+            if let Some(pointer) = pointer {
+                pointers.push((format!("claims.{field}"), pointer));
+            }
+        }
+        if let EmailVerified::Claim(pointer) = &self.email_verified {
+            pointers.push(("claims.email_verified".to_owned(), pointer));
+        }
+        for (index, pointer) in self.name.iter().enumerate() {
+            pointers.push((format!("claims.name[{index}]"), pointer));
+        }
+        pointers
+    }
+}
+
+/// A JSON Pointer (RFC 6901) that names a member: `/` then reference tokens, where `~` is
+/// only ever `~0` or `~1`. The empty pointer (the whole document) names nothing we read.
+pub fn is_json_pointer(raw: &str) -> bool {
+    raw.starts_with('/')
+        && raw
+            .split('~')
+            .skip(1)
+            .all(|after| after.starts_with('0') || after.starts_with('1'))
+}
+
+impl<'de> Deserialize<'de> for EmailVerified {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = String::deserialize(deserializer)?;
+        match raw.as_str() {
+            "when_present" => Ok(Self::WhenPresent),
+            "never" => Ok(Self::Never),
+            pointer if pointer.starts_with('/') => Ok(Self::Claim(raw)),
+            _ => Err(de::Error::custom(
+                "email_verified: a JSON Pointer, \"when_present\" or \"never\"",
+            )),
+        }
+    }
+}
+
+fn provider_kind<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ProviderKind, D::Error> {
+    let raw = String::deserialize(deserializer)?;
+    raw.parse().map_err(de::Error::custom)
+}
+
+fn provider_key<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ProviderKey, D::Error> {
+    let raw = String::deserialize(deserializer)?;
+    raw.parse()
+        .map_err(|_| de::Error::custom("not a provider key"))
+}
+
+fn one_or_many<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match OneOrMany::deserialize(deserializer)? {
+        OneOrMany::One(one) => vec![one],
+        OneOrMany::Many(many) => many,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_pointers_name_a_member_and_escape_with_tilde_0_or_1_only() {
+        for good in [
+            "/sub",
+            "/data/id",
+            "/picture/data/url",
+            "/a~1b",
+            "/m~0n",
+            "/0",
+        ] {
+            assert!(is_json_pointer(good), "{good}");
+        }
+        for bad in ["", "sub", "/a~2", "/a~", "data/id"] {
+            assert!(!is_json_pointer(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn email_verified_reads_a_pointer_or_one_of_two_words() {
+        let read = |raw: &str| -> Result<EmailVerified, String> {
+            #[derive(Deserialize)]
+            struct Wrap {
+                email_verified: EmailVerified,
+            }
+            toml::from_str::<Wrap>(&format!("email_verified = {raw:?}"))
+                .map(|wrap| wrap.email_verified)
+                .map_err(|error| error.to_string())
+        };
+        assert_eq!(
+            read("/verified"),
+            Ok(EmailVerified::Claim("/verified".into()))
+        );
+        assert_eq!(read("when_present"), Ok(EmailVerified::WhenPresent));
+        assert_eq!(read("never"), Ok(EmailVerified::Never));
+        assert!(read("always").unwrap_err().contains("JSON Pointer"));
+    }
+
+    #[test]
+    fn a_name_is_one_pointer_or_a_list_of_fallbacks() {
+        let one: Claims = toml::from_str("subject = \"/id\"\nname = \"/name\"").unwrap();
+        assert_eq!(one.name, ["/name"]);
+        let many: Claims =
+            toml::from_str("subject = \"/id\"\nname = [\"/global_name\", \"/username\"]").unwrap();
+        assert_eq!(many.name, ["/global_name", "/username"]);
+        assert_eq!(many.email_verified, EmailVerified::Never);
+    }
+}

@@ -1,0 +1,177 @@
+//! What each `[oauth_providers.<key>]` table may hold: a built-in one only the client
+//! registration and its overrides; one from configuration a valid key, a kind, and the
+//! fields of that kind (docs/configuration.md, "Providers from configuration").
+//!
+//! Whether a field belongs is checked on every table, disabled or not (like an unknown
+//! key); what an enabled provider needs, only on enabled ones.
+
+use crate::settings::generic::is_json_pointer;
+use crate::settings::{ConfigErrors, ProviderConfig, Settings};
+use social_login_domain::{ProviderKey, ProviderKind};
+
+/// Most provider tables in one configuration: the registry, the listing endpoint and the
+/// metrics label set all grow with it.
+pub(super) const MAX_PROVIDERS: usize = 64;
+
+/// Longest `display_name`: it is a button label.
+const MAX_DISPLAY_NAME_CHARS: usize = 64;
+
+pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
+    let providers = &settings.oauth_providers;
+    if providers.tables().count() > MAX_PROVIDERS {
+        errors.push(
+            "oauth_providers",
+            format!("at most {MAX_PROVIDERS} providers"),
+        );
+    }
+    for (raw, config) in providers.tables() {
+        let key = match ProviderKey::parse(raw) {
+            Ok(key) => key,
+            Err(invalid) => {
+                errors.push(format!("oauth_providers.{raw}"), invalid.to_string());
+                continue;
+            }
+        };
+        let mut table = Table { key, errors };
+        if key.is_built_in() {
+            table.built_in(config);
+        } else {
+            table.generic(config);
+        }
+    }
+}
+
+/// One table's problems, each under `oauth_providers.<key>.`.
+struct Table<'a> {
+    key: ProviderKey,
+    errors: &'a mut ConfigErrors,
+}
+
+impl Table<'_> {
+    fn push(&mut self, field: &str, message: impl Into<String>) {
+        self.errors
+            .push(format!("oauth_providers.{}.{field}", self.key), message);
+    }
+
+    /// A built-in provider is declared by the service: what it is cannot be configured.
+    fn built_in(&mut self, config: &ProviderConfig) {
+        let refused = "only for a provider from configuration: a built-in provider's is fixed";
+        let present = [
+            ("kind", config.kind.is_some()),
+            ("display_name", config.display_name.is_some()),
+            ("token_endpoint_auth", config.token_endpoint_auth.is_some()),
+            (
+                "trust_email_verified",
+                config.trust_email_verified.is_some(),
+            ),
+            ("claims", config.claims.is_some()),
+        ];
+        for (field, _) in present.into_iter().filter(|(_, set)| *set) {
+            self.push(field, refused);
+        }
+        if config.issuer.is_some() {
+            self.push(
+                "issuer",
+                "only for a provider from configuration: a built-in provider's expected issuer \
+                 is endpoints.issuer",
+            );
+        }
+    }
+
+    fn generic(&mut self, config: &ProviderConfig) {
+        let Some(kind) = config.kind else {
+            self.push("kind", "required: \"oidc\" or \"oauth2\"");
+            return;
+        };
+        self.common(config);
+        match kind {
+            ProviderKind::Oidc => self.oidc(config),
+            ProviderKind::OAuth2 => self.oauth2(config),
+        }
+    }
+
+    /// Rules of both kinds.
+    fn common(&mut self, config: &ProviderConfig) {
+        if let Some(name) = &config.display_name {
+            let length = name.trim().chars().count();
+            if !(1..=MAX_DISPLAY_NAME_CHARS).contains(&length) || name.chars().any(char::is_control)
+            {
+                self.push(
+                    "display_name",
+                    format!("1 to {MAX_DISPLAY_NAME_CHARS} characters, no control characters"),
+                );
+            }
+        }
+        let claims = config.claims.clone().unwrap_or_default();
+        for (field, pointer) in claims.pointers() {
+            if !is_json_pointer(pointer) {
+                self.push(&format!("claims.{field}"), "not a JSON Pointer");
+            }
+        }
+        if config.endpoints.emails.is_some() {
+            self.push(
+                "endpoints.emails",
+                "only the github provider has an emails endpoint",
+            );
+        }
+        if config.endpoints.issuer.is_some() {
+            self.push(
+                "endpoints.issuer",
+                "only for built-in providers: a provider from configuration sets issuer (kind = \
+                 \"oidc\")",
+            );
+        }
+    }
+
+    fn oidc(&mut self, config: &ProviderConfig) {
+        match &config.issuer {
+            Some(issuer) if !super::is_base_url(issuer) => self.push(
+                "issuer",
+                "must be an http(s) URL without user info, query or fragment (discovery reads \
+                 {issuer}/.well-known/openid-configuration)",
+            ),
+            None if config.enabled => self.push("issuer", "required for kind = \"oidc\""),
+            _ => {}
+        }
+        let scopes = config.scopes.as_deref().unwrap_or_default();
+        if config.scopes.is_some() && !scopes.iter().any(|scope| scope == "openid") {
+            self.push("scopes", "must contain \"openid\" for kind = \"oidc\"");
+        }
+    }
+
+    fn oauth2(&mut self, config: &ProviderConfig) {
+        let only_oidc = "only for kind = \"oidc\"";
+        if config.issuer.is_some() {
+            self.push("issuer", only_oidc);
+        }
+        if config.endpoints.jwks.is_some() {
+            self.push("endpoints.jwks", only_oidc);
+        }
+        if !config.enabled {
+            return;
+        }
+        let endpoints = &config.endpoints;
+        let required = [
+            ("endpoints.authorization", &endpoints.authorization),
+            ("endpoints.token", &endpoints.token),
+            ("endpoints.userinfo", &endpoints.userinfo),
+        ];
+        for (field, _) in required.into_iter().filter(|(_, url)| url.is_none()) {
+            self.push(field, "required for kind = \"oauth2\"");
+        }
+        if config.scopes.as_ref().is_none_or(Vec::is_empty) {
+            self.push("scopes", "required for kind = \"oauth2\"");
+        }
+    }
+}
+
+/// Whether apps may present id_tokens of this provider (`client_ids`, `id_token_nonce`).
+pub(super) fn accepts_id_tokens(key: ProviderKey, config: &ProviderConfig) -> bool {
+    const NATIVE_BUILT_INS: [ProviderKey; 3] = [
+        ProviderKey::GOOGLE,
+        ProviderKey::MICROSOFT,
+        ProviderKey::APPLE,
+    ];
+    NATIVE_BUILT_INS.contains(&key)
+        || (!key.is_built_in() && config.kind == Some(ProviderKind::Oidc))
+}

@@ -1,0 +1,101 @@
+//! `social-login check-config`, the real binary, with providers of `kind = "oidc"`: it
+//! fetches each one's discovery document and names what is wrong under its `issuer`.
+
+use axum::Router;
+use axum::routing::get;
+use serde_json::json;
+use std::process::Output;
+use tokio::net::TcpListener;
+
+/// A strong `secret_key` (an output of `social-login gen-secret`).
+const SECRET: &str = "mJeoKE5-JOiJ9D0iEM3wsQepvdzTEiJzLiHpgzJzmhUBdmR3xSdOW641hqD8XHbg";
+
+/// Serves, at `/{realm}/.well-known/openid-configuration`, a document whose `issuer` is
+/// `issuer(base, realm)`; returns the base URL.
+async fn identity_provider(issuer: fn(&str, &str) -> String) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let served = base.clone();
+    let app = Router::new().route(
+        "/{realm}/.well-known/openid-configuration",
+        get(
+            move |axum::extract::Path(realm): axum::extract::Path<String>| {
+                let issuer = issuer(&served, &realm);
+                async move {
+                    axum::Json(json!({
+                        "issuer": issuer,
+                        "authorization_endpoint": format!("{issuer}/authorize"),
+                        "token_endpoint": format!("{issuer}/token"),
+                        "jwks_uri": format!("{issuer}/jwks"),
+                    }))
+                }
+            },
+        ),
+    );
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    base
+}
+
+fn oidc_table(key: &str, issuer: &str) -> String {
+    format!(
+        "[oauth_providers.{key}]\nkind = \"oidc\"\nissuer = \"{issuer}\"\nclient_id = \"id\"\n\
+         client_secret = \"provider-client-secret\"\n\
+         redirect_uri = \"http://127.0.0.1:8080/auth/callback/{key}\"\n"
+    )
+}
+
+/// Runs `check-config` on `toml`, off the async runtime so the provider keeps serving.
+async fn check_config(toml: String) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("social-login.toml");
+    std::fs::write(&path, toml).unwrap();
+    tokio::task::spawn_blocking(move || {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_social-login"))
+            .arg("check-config")
+            .arg("--config")
+            .arg(&path)
+            .env_remove("SOCIAL_LOGIN_CONFIG")
+            .output()
+            .expect("the binary runs");
+        drop(dir);
+        output
+    })
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn check_config_names_the_discovery_problem_of_each_oidc_provider() {
+    // `acme` announces another issuer; `fine` its own.
+    let base = identity_provider(|base, realm| match realm {
+        "acme" => "https://sso.evil.example".to_owned(),
+        _ => format!("{base}/{realm}"),
+    })
+    .await;
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let toml = format!(
+        "secret_key = \"{SECRET}\"\n{}{}{}",
+        oidc_table("acme", &format!("{base}/acme")),
+        oidc_table("down", &format!("http://{closed}/down")),
+        oidc_table("fine", &format!("{base}/fine/")),
+    );
+    let output = check_config(toml).await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "oauth_providers.acme.issuer: issuer is \"https://sso.evil.example\", expected \
+             \"{base}/acme\""
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("oauth_providers.down.issuer: discovery document could not be reached"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("oauth_providers.fine.issuer"), "{stderr}");
+    assert!(!stderr.contains("provider-client-secret"), "{stderr}");
+}

@@ -1,0 +1,180 @@
+//! The dialects: how each simulated provider answers, as data (`dialects.toml`), parsed once
+//! and read by the common engine. What data cannot say is in the provider's hooks.
+
+mod aadsts;
+mod answers;
+mod authorize;
+mod token;
+
+pub use answers::{ApiError, Envelope, ErrorSpec, Page, graph_refusal};
+pub use authorize::{
+    AuthorizeRules, Described, Descriptions, MethodAlone, PkceRule, RedirectRule, ResponseTypeRule,
+    WithoutMethod,
+};
+pub use token::{
+    AuthMethod, BasicHeader, BodyRule, ClientAuthRule, IdTokenWhen, RevokeRules, TokenErrors,
+    TokenRules,
+};
+
+use crate::config::Provider;
+use serde::Deserialize;
+use serde::de::{self, Deserializer};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+use std::time::Duration;
+
+/// Everything the engine needs to know of one provider's manners.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dialect {
+    pub envelope: Envelope,
+    #[serde(default)]
+    pub code_lifetime: CodeLifetime,
+    /// The scopes of an id_token minted for native sign-in.
+    #[serde(default = "openid_email_profile")]
+    pub mint_scopes: Vec<String>,
+    #[serde(default)]
+    pub aliases: Aliases,
+    pub authorize: AuthorizeRules,
+    pub token: TokenRules,
+    pub revoke: Option<RevokeRules>,
+    pub userinfo: Option<UserinfoRules>,
+    pub discovery: Option<DiscoveryRules>,
+}
+
+/// How long a provider's authorization codes stay redeemable.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CodeLifetime {
+    /// [`crate::SimulatorConfig::code_ttl`].
+    #[default]
+    Configured,
+    /// [`crate::SimulatorConfig::twitter_code_ttl`]: X's own 30 seconds.
+    Twitter,
+    /// The provider's own lifetime, or the configured one if shorter (zero tests expiry).
+    AtMost(u64),
+}
+
+impl CodeLifetime {
+    pub fn of(self, config: &crate::SimulatorConfig) -> Duration {
+        match self {
+            Self::Configured => config.code_ttl,
+            Self::Twitter => config.twitter_code_ttl,
+            Self::AtMost(seconds) => config.code_ttl.min(Duration::from_secs(seconds)),
+        }
+    }
+}
+
+/// More paths a real provider answers an endpoint at.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Aliases {
+    #[serde(default)]
+    pub authorize: Vec<String>,
+    #[serde(default)]
+    pub userinfo: Vec<String>,
+}
+
+/// The user endpoint's gate: the token schemes, the scopes, and the provider's API errors.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserinfoRules {
+    #[serde(default = "bearer")]
+    pub schemes: Vec<String>,
+    /// Every group needs one of its scopes.
+    #[serde(default)]
+    pub scopes: Vec<Vec<String>>,
+    /// Set: a request without `User-Agent` gets this answer (GitHub).
+    pub user_agent: Option<ApiError>,
+    /// No `Authorization` header at all; `bad_token` when absent.
+    pub no_credentials: Option<ApiError>,
+    pub bad_token: ApiError,
+    pub missing_scope: Option<ApiError>,
+}
+
+/// What an OIDC discovery document holds besides the issuer.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiscoveryRules {
+    /// The endpoints it names.
+    pub lists: Vec<Listed>,
+    /// The rest of the document, JSON text (it has `null`s TOML cannot write).
+    #[serde(deserialize_with = "json_object")]
+    pub document: Map<String, Value>,
+}
+
+/// An endpoint a discovery document names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Listed {
+    Authorization,
+    Token,
+    Userinfo,
+    Jwks,
+    Revocation,
+}
+
+fn openid_email_profile() -> Vec<String> {
+    ["openid", "email", "profile"].map(str::to_owned).into()
+}
+
+fn bearer() -> Vec<String> {
+    vec!["bearer".to_owned()]
+}
+
+fn json_object<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Map<String, Value>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    serde_json::from_str(&text).map_err(de::Error::custom)
+}
+
+static DIALECTS: LazyLock<BTreeMap<String, Dialect>> = LazyLock::new(|| {
+    // A unit test parses the file and checks every provider has a dialect: this cannot fire
+    // in a tested build.
+    toml::from_str(include_str!("dialects.toml")).expect("dialects.toml is valid")
+});
+
+/// The dialect of `provider`.
+pub fn of(provider: Provider) -> &'static Dialect {
+    DIALECTS
+        .get(provider.prefix())
+        .expect("every simulated provider has a dialect")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_provider_has_a_dialect_and_nothing_else_does() {
+        let names: Vec<&str> = DIALECTS.keys().map(String::as_str).collect();
+        let mut expected: Vec<&str> = Provider::ALL.iter().map(|p| p.prefix()).collect();
+        expected.sort_unstable();
+        assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn a_revocation_without_client_authentication_refuses_unknown_tokens() {
+        // Without a client, only a live token says whose it is.
+        for (name, dialect) in DIALECTS.iter() {
+            if let Some(revoke) = dialect.revoke.as_ref().filter(|r| !r.client_auth) {
+                assert!(revoke.unknown_token.is_some(), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn only_the_grants_the_engine_serves_are_declared() {
+        for (name, dialect) in DIALECTS.iter() {
+            let served = ["authorization_code", "refresh_token"];
+            assert!(
+                dialect
+                    .token
+                    .grant_types
+                    .iter()
+                    .all(|g| served.contains(&g.as_str())),
+                "{name}"
+            );
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! The token and revocation endpoints' manners: the body they read, the client
+//! authentication they take, the checks' errors, and the shape of their answers.
+
+use super::ErrorSpec;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenRules {
+    #[serde(default)]
+    pub body: BodyRule,
+    pub client_auth: ClientAuthRule,
+    #[serde(default = "authorization_code")]
+    pub grant_types: Vec<String>,
+    /// Checked only when the request names one (GitHub).
+    #[serde(default)]
+    pub redirect_uri_optional: bool,
+    /// False: the verifier is never compared (LinkedIn's web apps; its hooks may still).
+    #[serde(default = "yes")]
+    pub pkce_checked: bool,
+    pub answer: TokenAnswer,
+    pub errors: TokenErrors,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BodyRule {
+    /// `application/x-www-form-urlencoded` only.
+    #[default]
+    Form,
+    /// A form, or JSON when labelled so (GitHub).
+    FormOrJson,
+    /// Parameters in the query or a form body, the body winning; GET or POST (Facebook).
+    QueryAndForm,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClientAuthRule {
+    pub methods: Vec<AuthMethod>,
+    #[serde(default)]
+    pub basic_header: BasicHeader,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthMethod {
+    ClientSecretBasic,
+    ClientSecretPost,
+    /// A public client (registered without a secret) naming itself in the body.
+    None,
+    /// The body's `client_secret` is a JWT the provider's hooks verify (Apple).
+    SignedSecretPost,
+}
+
+/// What an `Authorization: Basic` header means.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BasicHeader {
+    /// It is the client's credentials, whatever the body says (RFC 6749 §2.3.1).
+    #[default]
+    Wins,
+    /// Only the body counts; the header is logged when the body names no client.
+    Ignored,
+    /// Any `Authorization` header fails the client, even beside good body credentials.
+    Refused,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenAnswer {
+    /// The access token is this followed by 36 random characters.
+    pub access_prefix: String,
+    pub token_type: String,
+    pub expires_in: Option<u64>,
+    /// Absent: the answer names no scope.
+    pub scope_separator: Option<String>,
+    #[serde(default)]
+    pub extra: Map<String, Value>,
+    pub refresh: Option<RefreshRule>,
+    #[serde(default)]
+    pub id_token: IdTokenWhen,
+    /// The id_token carries the access token's `at_hash`.
+    #[serde(default)]
+    pub at_hash: bool,
+}
+
+/// A refresh token beside the access token of a code exchange (never of a refresh grant).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RefreshRule {
+    /// Only when this scope was granted; always when absent.
+    pub scope: Option<String>,
+    #[serde(default)]
+    pub prefix: String,
+    #[serde(default = "thirty_six")]
+    pub length: usize,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IdTokenWhen {
+    #[default]
+    Never,
+    WithOpenid,
+    Always,
+}
+
+/// The answer to each failed check, in the dialect's envelope.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenErrors {
+    pub not_form: ErrorSpec,
+    /// Absent: `grant_type` may be left out.
+    pub missing_grant_type: Option<ErrorSpec>,
+    pub unsupported_grant_type: ErrorSpec,
+    /// No client, an unknown one, or one authenticating a way the provider does not take.
+    pub bad_client: ErrorSpec,
+    /// A known client with a wrong or missing secret; `bad_client` when absent.
+    pub bad_secret: Option<ErrorSpec>,
+    /// Set: the redirect URI is required, checked before the code.
+    pub missing_redirect: Option<ErrorSpec>,
+    /// Set: a verifier that is not 43 to 128 unreserved characters is refused at once.
+    pub malformed_verifier: Option<ErrorSpec>,
+    pub missing_code: ErrorSpec,
+    /// Never issued, used, or another client's.
+    pub bad_code: ErrorSpec,
+    /// `bad_code` when absent.
+    pub expired_code: Option<ErrorSpec>,
+    pub redirect_mismatch: ErrorSpec,
+    /// Set: a verifier for a code issued without a challenge is refused.
+    pub stray_verifier: Option<ErrorSpec>,
+    /// A challenge was stored and no verifier came; `bad_verifier` when absent.
+    pub missing_verifier: Option<ErrorSpec>,
+    pub bad_verifier: ErrorSpec,
+}
+
+/// An RFC 7009 revocation endpoint's manners (client errors are the token endpoint's).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RevokeRules {
+    /// False: no client authentication; the token's own client is the one (Google).
+    #[serde(default = "yes")]
+    pub client_auth: bool,
+    pub reach: crate::revocation::Reach,
+    /// The JSON answer; an empty 200 when absent.
+    pub answer: Option<Value>,
+    /// No `token`, or a body that is not a form.
+    pub missing_token: ErrorSpec,
+    /// Set: a token that is not live is refused (and not recorded); else answered as revoked.
+    pub unknown_token: Option<ErrorSpec>,
+}
+
+fn authorization_code() -> Vec<String> {
+    vec!["authorization_code".to_owned()]
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn thirty_six() -> usize {
+    36
+}

@@ -1,0 +1,152 @@
+//! The common engine: one flow per endpoint (authorize, token, revoke, userinfo, discovery
+//! and keys), run for every simulated provider with its dialect and hooks, mounted at the
+//! paths the provider serves.
+
+mod authorize;
+mod client;
+mod discovery;
+mod pkce;
+mod redirect;
+mod revoke;
+mod token;
+mod token_answer;
+mod userinfo;
+
+pub use userinfo::gate;
+
+use crate::authorize::AuthorizeQuery;
+use crate::config::Provider;
+use crate::dialect::{self, BodyRule};
+use crate::faults::Endpoint;
+use crate::flow::Refusal;
+use crate::hooks::{self, Cx, PathParams, SimHooks};
+use crate::log::RequestRecord;
+use crate::state::SimState;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{OriginalUri, Path, Query, RawQuery, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, get, post};
+use std::sync::Arc;
+
+/// The provider a route serves, fixed when it is mounted.
+#[derive(Clone, Copy)]
+pub struct Served {
+    pub provider: Provider,
+    pub hooks: &'static dyn SimHooks,
+}
+
+impl Served {
+    fn cx<'a>(self, sim: &'a SimState, params: &'a PathParams) -> Cx<'a> {
+        Cx::new(sim, self.provider, params)
+    }
+}
+
+/// Serves one request: logged with what its path says, an injected fault played, the path
+/// checked by the provider's hooks, then `run`; logged with its outcome either way.
+pub async fn serve<T: IntoResponse>(
+    cx: Cx<'_>,
+    mut record: RequestRecord,
+    run: impl FnOnce(&mut RequestRecord) -> Result<T, Refusal>,
+) -> Response {
+    cx.hooks().note_path(cx.params, &mut record);
+    let endpoint = record.endpoint.unwrap_or(Endpoint::Authorize);
+    crate::flow::serve(cx.sim, record, |record| {
+        cx.hooks().check_path(&cx, endpoint)?;
+        run(record)
+    })
+    .await
+}
+
+type Captures = Option<Path<PathParams>>;
+type Shared = State<Arc<SimState>>;
+
+fn captures(path: Captures) -> PathParams {
+    path.map(|Path(params)| params).unwrap_or_default()
+}
+
+/// Every route of `provider`: the engine's at its served paths (and the dialect's aliases)
+/// for the endpoints its dialect describes, then its hooks' own.
+pub fn routes(provider: Provider) -> Router<Arc<SimState>> {
+    let served = Served {
+        provider,
+        hooks: hooks::of(provider),
+    };
+    let dialect = dialect::of(provider);
+    let paths = crate::paths::of(provider);
+    let mut routes: Vec<(&str, MethodRouter<Arc<SimState>>)> = Vec::new();
+    let authorize = get(
+        move |State(sim): Shared,
+              path: Captures,
+              OriginalUri(uri): OriginalUri,
+              headers: HeaderMap,
+              Query(q): Query<AuthorizeQuery>| async move {
+            authorize::answer(served.cx(&sim, &captures(path)), &uri, &headers, &q).await
+        },
+    );
+    for path in std::iter::once(&paths.authorization).chain(&dialect.aliases.authorize) {
+        routes.push((path, authorize.clone()));
+    }
+    let token = move |State(sim): Shared,
+                      path: Captures,
+                      RawQuery(query): RawQuery,
+                      headers: HeaderMap,
+                      body: Bytes| async move {
+        token::answer(
+            served.cx(&sim, &captures(path)),
+            query.as_deref(),
+            &headers,
+            &body,
+        )
+        .await
+    };
+    let token = match dialect.token.body {
+        BodyRule::QueryAndForm => get(token).post(token),
+        BodyRule::Form | BodyRule::FormOrJson => post(token),
+    };
+    routes.push((&paths.token, token));
+    if let (Some(path), Some(rules)) = (&paths.revocation, &dialect.revoke) {
+        let revoke = move |State(sim): Shared, path: Captures, headers: HeaderMap, body: Bytes| async move {
+            revoke::answer(served.cx(&sim, &captures(path)), rules, &headers, &body).await
+        };
+        routes.push((path, post(revoke)));
+    }
+    if let (Some(path), Some(rules)) = (&paths.userinfo, &dialect.userinfo) {
+        let userinfo = get(
+            move |State(sim): Shared,
+                  path: Captures,
+                  RawQuery(query): RawQuery,
+                  headers: HeaderMap| async move {
+                userinfo::answer(
+                    served.cx(&sim, &captures(path)),
+                    rules,
+                    query.as_deref(),
+                    &headers,
+                )
+                .await
+            },
+        );
+        for path in std::iter::once(path).chain(&dialect.aliases.userinfo) {
+            routes.push((path, userinfo.clone()));
+        }
+    }
+    if let (Some(path), Some(rules)) = (&paths.discovery, &dialect.discovery) {
+        let discovery = move |State(sim): Shared, path: Captures, headers: HeaderMap| async move {
+            discovery::document(served.cx(&sim, &captures(path)), rules, &headers).await
+        };
+        routes.push((path, get(discovery)));
+    }
+    if let Some(path) = &paths.jwks {
+        let key_set = move |State(sim): Shared, path: Captures, headers: HeaderMap| async move {
+            discovery::key_set(served.cx(&sim, &captures(path)), &headers).await
+        };
+        routes.push((path, get(key_set)));
+    }
+    let router = routes
+        .into_iter()
+        .fold(Router::new(), |router, (path, route)| {
+            router.route(path, route)
+        });
+    router.merge(served.hooks.routes(&paths))
+}

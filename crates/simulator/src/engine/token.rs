@@ -1,0 +1,139 @@
+//! The token endpoint, once for every provider: the body, the client, the grant type, the
+//! code (single use, bound to its client, callback and challenge) or a refresh token, and
+//! the answer, each failure in the dialect's envelope.
+
+use super::{client, pkce, token_answer};
+use crate::codes::RedeemError;
+use crate::dialect::{BodyRule, ErrorSpec};
+use crate::faults::Endpoint;
+use crate::flow::{TokenParams, form};
+use crate::hooks::Cx;
+use crate::log::RequestRecord;
+use axum::http::{HeaderMap, header};
+use axum::response::Response;
+
+/// `POST` (Facebook: also `GET`) of the token endpoint.
+pub async fn answer(cx: Cx<'_>, query: Option<&str>, headers: &HeaderMap, body: &[u8]) -> Response {
+    let record = RequestRecord::new(cx.provider, Endpoint::Token, headers);
+    let json = accepts_json(headers);
+    let fail = |error: &ErrorSpec| cx.dialect.envelope.refusal(error, json);
+    super::serve(cx, record, |record| {
+        let rules = &cx.dialect.token;
+        let errors = &rules.errors;
+        let params =
+            parse(rules.body, headers, body, query).ok_or_else(|| fail(&errors.not_form))?;
+        let presented = client::note(&rules.client_auth, &params, headers, record);
+        let grant_type = params.grant_type.as_deref();
+        match grant_type {
+            None => {
+                if let Some(error) = &errors.missing_grant_type {
+                    return Err(fail(error));
+                }
+            }
+            Some(given) if !rules.grant_types.iter().any(|known| known == given) => {
+                return Err(fail(&errors.unsupported_grant_type));
+            }
+            Some(_) => {}
+        }
+        let client = client::authenticate(&cx, headers, presented, record).map_err(fail)?;
+        cx.hooks().token_checks(&cx, &params)?;
+        if let Some(error) = pkce::malformed(errors, params.code_verifier.as_deref()) {
+            return Err(fail(error));
+        }
+        if grant_type == Some("refresh_token") {
+            return refresh(cx, &params, &client.client_id)
+                .map_err(fail)
+                .map(|body| cx.dialect.envelope.answer(body, json));
+        }
+        if let Some(error) = &errors.missing_redirect
+            && params.redirect_uri.is_none()
+        {
+            return Err(fail(error));
+        }
+        let code = params
+            .code
+            .as_deref()
+            .ok_or_else(|| fail(&errors.missing_code))?;
+        let grant = cx
+            .sim
+            .redeem(cx.provider, code, &client.client_id)
+            .map_err(|error| match error {
+                RedeemError::Expired => {
+                    fail(errors.expired_code.as_ref().unwrap_or(&errors.bad_code))
+                }
+                RedeemError::Unknown => fail(&errors.bad_code),
+            })?;
+        let redirect_ok = match params.redirect_uri.as_deref() {
+            None => rules.redirect_uri_optional,
+            Some(named) => named == grant.redirect_uri,
+        };
+        if !redirect_ok {
+            return Err(fail(&errors.redirect_mismatch));
+        }
+        cx.hooks().grant_checks(&cx, &params, &grant)?;
+        if rules.pkce_checked {
+            pkce::at_token(errors, &grant, params.code_verifier.as_deref()).map_err(fail)?;
+        }
+        let body = token_answer::issue(cx, &grant.token(), grant.nonce.as_deref(), true);
+        Ok(cx.dialect.envelope.answer(body, json))
+    })
+    .await
+}
+
+/// The refresh grant: a new access token (and id_token) for a live refresh token of this
+/// client and provider; no new refresh token (no rotation, as at Apple).
+fn refresh(
+    cx: Cx<'_>,
+    params: &TokenParams,
+    client_id: &str,
+) -> Result<serde_json::Map<String, serde_json::Value>, &'static ErrorSpec> {
+    let errors = &cx.dialect.token.errors;
+    let token = params
+        .refresh_token
+        .as_deref()
+        .ok_or(&errors.missing_code)?;
+    let issued = cx
+        .sim
+        .refresh_tokens
+        .get(token)
+        .filter(|issued| issued.provider == cx.provider && issued.client_id == client_id)
+        .ok_or(&errors.bad_code)?;
+    Ok(token_answer::issue(cx, &issued, None, false))
+}
+
+/// The request's parameters as the dialect reads them; `None` when it cannot.
+fn parse(
+    rule: BodyRule,
+    headers: &HeaderMap,
+    body: &[u8],
+    query: Option<&str>,
+) -> Option<TokenParams> {
+    match rule {
+        BodyRule::Form => form(headers, body),
+        BodyRule::FormOrJson if content_type(headers).starts_with("application/json") => {
+            serde_json::from_slice(body).ok()
+        }
+        BodyRule::FormOrJson => serde_urlencoded::from_bytes(body).ok(),
+        BodyRule::QueryAndForm => {
+            let from_query: TokenParams =
+                serde_urlencoded::from_str(query.unwrap_or_default()).unwrap_or_default();
+            let from_body: TokenParams = form(headers, body).unwrap_or_default();
+            Some(from_body.or(from_query))
+        }
+    }
+}
+
+fn content_type(headers: &HeaderMap) -> &str {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+}
+
+/// Whether the client asked for JSON (GitHub answers a form otherwise).
+fn accepts_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|accept| accept.contains("application/json"))
+}

@@ -1,0 +1,61 @@
+//! A successful token answer in the dialect's shape: the access token, its type, lifetime
+//! and scope, the provider's extra members, a refresh token and an id_token when due.
+
+use crate::dialect::IdTokenWhen;
+use crate::flow::has_scope;
+use crate::hooks::Cx;
+use crate::id_token::{self, Subject};
+use crate::tokens::IssuedToken;
+use serde_json::{Map, Value, json};
+
+/// Issues the tokens `issued` grants; `with_refresh` is false on a refresh grant.
+pub fn issue(
+    cx: Cx<'_>,
+    issued: &IssuedToken,
+    nonce: Option<&str>,
+    with_refresh: bool,
+) -> Map<String, Value> {
+    let answer = &cx.dialect.token.answer;
+    let access_token = cx.sim.tokens.issue(&answer.access_prefix, issued.clone());
+    let mut body = Map::new();
+    body.insert("access_token".into(), json!(access_token));
+    body.insert("token_type".into(), json!(answer.token_type));
+    if let Some(seconds) = answer.expires_in {
+        body.insert("expires_in".into(), json!(seconds));
+    }
+    if let Some(separator) = &answer.scope_separator {
+        body.insert("scope".into(), json!(issued.scopes.join(separator)));
+    }
+    body.extend(answer.extra.clone());
+    if let Some(rule) = answer.refresh.as_ref().filter(|_| with_refresh)
+        && rule
+            .scope
+            .as_ref()
+            .is_none_or(|scope| has_scope(&issued.scopes, scope))
+    {
+        let refresh = cx
+            .sim
+            .refresh_tokens
+            .issue_sized(&rule.prefix, rule.length, issued.clone());
+        body.insert("refresh_token".into(), json!(refresh));
+    }
+    let signs = match answer.id_token {
+        IdTokenWhen::Never => false,
+        IdTokenWhen::WithOpenid => has_scope(&issued.scopes, "openid"),
+        IdTokenWhen::Always => true,
+    };
+    if signs {
+        let subject = Subject {
+            client_id: &issued.client_id,
+            user: &issued.user,
+            scopes: &issued.scopes,
+            nonce,
+        };
+        let at_hash = answer.at_hash.then_some(access_token.as_str());
+        body.insert(
+            "id_token".into(),
+            json!(id_token::issue(cx.sim, cx.provider, &subject, at_hash)),
+        );
+    }
+    body
+}

@@ -1,6 +1,0 @@
-//! The simulated Discord, Facebook and X.
-
-mod discord;
-mod facebook;
-mod support;
-mod twitter;
