@@ -36,3 +36,6 @@ pub const IX_WEBHOOK_OUTBOX_DUE: &str = "ix_webhook_outbox_due";
 /// Index on `webhook_outbox (dead_at_ms, event_id)`: pending and dead counts, the age and size
 /// bounds, the dead-letter list.
 pub const IX_WEBHOOK_OUTBOX_DEAD: &str = "ix_webhook_outbox_dead";
+/// Index on `signal_receipts.received_ms` (housekeeping). The receipts' primary key
+/// `(source, signal_id)` is the constraint that makes a signal act once.
+pub const IX_SIGNAL_RECEIPTS_RECEIVED: &str = "ix_signal_receipts_received";

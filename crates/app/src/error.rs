@@ -3,7 +3,8 @@
 use social_login_domain::ErrorCode;
 use social_login_domain::state::StateMismatch;
 use social_login_ports::{
-    CipherError, HashError, ProviderError, RepositoryError, SessionTokenError, StateStoreError,
+    CipherError, HashError, ProviderError, RepositoryError, SessionTokenError, SignalRefused,
+    StateStoreError,
 };
 
 /// A failed use case. `code()` is the stable name the client sees; the `String`s carried by
@@ -34,6 +35,13 @@ pub enum AppError {
     InvalidCredentials,
     #[error("a recent login is required")]
     ReauthenticationRequired,
+    /// A provider signal that did not verify; the reason and the failed check are safe to
+    /// show (they never repeat the signal).
+    #[error("invalid signal: {0}")]
+    InvalidSignal(SignalRefused),
+    /// The provider reported this account disabled (RISC `account-disabled`).
+    #[error("the provider account is disabled")]
+    ProviderAccountDisabled,
     /// Too many attempts for one account; may be retried after this many seconds.
     #[error("too many attempts; retry in {retry_after_seconds} s")]
     RateLimited { retry_after_seconds: u64 },
@@ -61,6 +69,8 @@ impl AppError {
             Self::Unauthorized => ErrorCode::Unauthorized,
             Self::InvalidCredentials => ErrorCode::InvalidCredentials,
             Self::ReauthenticationRequired => ErrorCode::ReauthenticationRequired,
+            Self::InvalidSignal(_) => ErrorCode::InvalidSignal,
+            Self::ProviderAccountDisabled => ErrorCode::ProviderAccountDisabled,
             Self::RateLimited { .. } => ErrorCode::RateLimited,
             Self::Validation(_) => ErrorCode::ValidationError,
             Self::Unavailable(_) => ErrorCode::ServiceUnavailable,

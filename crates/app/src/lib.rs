@@ -2,7 +2,8 @@
 //!
 //! `AuthService` holds the adapters behind `Arc<dyn Port>` and exposes one method per use
 //! case: authorize, callback, connect, native id_token sign-in and connect, accounts,
-//! disconnect, register, password login, refresh, logout, me. The HTTP layer calls these and nothing else.
+//! disconnect, register, password login, refresh, logout, me, provider signals. The HTTP
+//! layer calls these and nothing else.
 
 mod error;
 mod input;
@@ -11,6 +12,7 @@ mod random;
 mod revocation;
 mod service;
 mod session;
+mod signal_verifiers;
 mod usecases;
 pub mod webhooks;
 
@@ -19,6 +21,7 @@ pub use input::ProviderReturn;
 pub use providers::ProviderRegistry;
 pub use service::{AuthPolicy, AuthService, Ports};
 pub use session::LoginResult;
+pub use signal_verifiers::SignalVerifiers;
 pub use usecases::authenticate::Caller;
 pub use usecases::id_token::{IdTokenCommand, MAX_ID_TOKEN_BYTES, MAX_NONCE_BYTES};
 pub use usecases::register::Registration;

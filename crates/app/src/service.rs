@@ -1,10 +1,10 @@
 //! The service object: the ports it runs on and the policy it applies.
 
-use crate::ProviderRegistry;
+use crate::{ProviderRegistry, SignalVerifiers};
 use social_login_domain::EventSet;
 use social_login_ports::{
-    Clock, PasswordHasher, Randomness, RefreshTokenRepository, SessionTokens, StateSealer,
-    StateStore, TokenCipher, UserRepository,
+    Clock, PasswordHasher, Randomness, RefreshTokenRepository, SessionTokens, SignalRepository,
+    StateSealer, StateStore, TokenCipher, UserRepository,
 };
 use std::sync::Arc;
 use time::Duration;
@@ -14,11 +14,15 @@ use time::Duration;
 pub struct Ports {
     pub users: Arc<dyn UserRepository>,
     pub refresh_tokens: Arc<dyn RefreshTokenRepository>,
+    /// Provider signals' actions and receipts.
+    pub signals: Arc<dyn SignalRepository>,
     /// Seals the state into the value the browser carries: authorize writes nothing.
     pub state_sealer: Arc<dyn StateSealer>,
     /// Remembers spent state values until they expire.
     pub states: Arc<dyn StateStore>,
     pub providers: ProviderRegistry,
+    /// One verifier per signal endpoint of an enabled provider.
+    pub signal_verifiers: SignalVerifiers,
     pub cipher: Arc<dyn TokenCipher>,
     pub hasher: Arc<dyn PasswordHasher>,
     pub sessions: Arc<dyn SessionTokens>,

@@ -4,7 +4,7 @@
 use crate::{AppError, AuthService};
 use social_login_domain::reauthentication::require_recent_login;
 use social_login_domain::refresh::token_expiry;
-use social_login_domain::{Origin, SecretText, User};
+use social_login_domain::{LoginMethod, Origin, SecretText, User};
 use social_login_ports::{AccessToken, SessionStart, VerifiedAccess};
 use time::OffsetDateTime;
 
@@ -18,9 +18,14 @@ pub struct LoginResult {
 }
 
 impl AuthService {
-    /// A new session started by a login `now`: what the repository stores (hash, family,
-    /// expiries, the login's time) and the refresh token value that only the client gets.
-    pub(crate) fn new_session(&self, now: OffsetDateTime) -> (SessionStart, SecretText) {
+    /// A new session started by a login `now` with `began_with`: what the repository stores
+    /// (hash, family, expiries, the login's time and method) and the refresh token value that
+    /// only the client gets.
+    pub(crate) fn new_session(
+        &self,
+        now: OffsetDateTime,
+        began_with: LoginMethod,
+    ) -> (SessionStart, SecretText) {
         let refresh = self.ports.sessions.new_refresh();
         let family_expires_at = now + self.policy.refresh_family_max;
         let session = SessionStart {
@@ -33,6 +38,7 @@ impl AuthService {
             ),
             family_expires_at,
             auth_time: now,
+            began_with,
         };
         (session, refresh.value)
     }
@@ -53,7 +59,8 @@ impl AuthService {
         })
     }
 
-    /// Starts a new session for `user`: a new refresh-token family.
+    /// Starts a new session for `user` after a password login or registration: a new
+    /// refresh-token family.
     pub(crate) async fn start_session(
         &self,
         user: User,
@@ -61,7 +68,7 @@ impl AuthService {
         origin: &Origin,
     ) -> Result<LoginResult, AppError> {
         let now = self.ports.clock.now();
-        let (session, refresh_token) = self.new_session(now);
+        let (session, refresh_token) = self.new_session(now, LoginMethod::Password);
         self.ports
             .refresh_tokens
             .start_family(user.id, session, now, self.audit(origin, now))

@@ -10,6 +10,7 @@ pub mod id_token;
 pub mod login_throttle;
 pub mod providers;
 pub mod register;
+pub mod signals;
 pub mod tokens;
 
 use crate::{AppError, AuthService, ProviderReturn};

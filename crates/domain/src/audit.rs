@@ -1,4 +1,4 @@
-//! Audit events: what happened to an account, where from and when (CONTRACT §6).
+//! Audit events: what happened to an account, where from and when (docs/api.md, "Webhooks").
 //!
 //! An event is written in the same transaction as the change it records, so there is never
 //! one without the other. It carries who and where (user, provider, client IP, user agent,
@@ -45,10 +45,20 @@ pub enum AuditEventType {
     SessionRefreshReuseDetected,
     UserDeleted,
     ProviderRevocationFailed,
+    /// A provider said the person stopped using the account with this app.
+    ProviderConsentRevoked,
+    /// A provider said the account is gone.
+    ProviderAccountDeleted,
+    /// Apple said Hide My Email forwarding was switched off or on.
+    ProviderEmailForwardingChanged,
+    /// Meta asked for the person's data to be deleted.
+    ProviderDataDeletionRequested,
+    /// Google's Cross-Account Protection reported a security event.
+    ProviderSecurityEvent,
 }
 
 impl AuditEventType {
-    pub const ALL: [AuditEventType; 8] = [
+    pub const ALL: [AuditEventType; 13] = [
         Self::UserRegistered,
         Self::UserLogin,
         Self::AccountLinked,
@@ -57,6 +67,11 @@ impl AuditEventType {
         Self::SessionRefreshReuseDetected,
         Self::UserDeleted,
         Self::ProviderRevocationFailed,
+        Self::ProviderConsentRevoked,
+        Self::ProviderAccountDeleted,
+        Self::ProviderEmailForwardingChanged,
+        Self::ProviderDataDeletionRequested,
+        Self::ProviderSecurityEvent,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -69,6 +84,11 @@ impl AuditEventType {
             Self::SessionRefreshReuseDetected => "session.refresh_reuse_detected",
             Self::UserDeleted => "user.deleted",
             Self::ProviderRevocationFailed => "provider.revocation_failed",
+            Self::ProviderConsentRevoked => "provider.consent_revoked",
+            Self::ProviderAccountDeleted => "provider.account_deleted",
+            Self::ProviderEmailForwardingChanged => "provider.email_forwarding_changed",
+            Self::ProviderDataDeletionRequested => "provider.data_deletion_requested",
+            Self::ProviderSecurityEvent => "provider.security_event",
         }
     }
 

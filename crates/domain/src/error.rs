@@ -31,10 +31,14 @@ pub enum ErrorCode {
     InternalError,
     /// A bearer token from a login too long ago for what it asks (deleting the account).
     ReauthenticationRequired,
+    /// A provider signal whose sender or content could not be verified.
+    InvalidSignal,
+    /// A login through a provider account its provider reported disabled.
+    ProviderAccountDisabled,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 20] = [
+    pub const ALL: [ErrorCode; 22] = [
         Self::OAuthProviderNotConfigured,
         Self::OAuthStateMismatch,
         Self::OAuthCodeExchangeFailed,
@@ -55,6 +59,8 @@ impl ErrorCode {
         Self::ServiceUnavailable,
         Self::InternalError,
         Self::ReauthenticationRequired,
+        Self::InvalidSignal,
+        Self::ProviderAccountDisabled,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -79,6 +85,8 @@ impl ErrorCode {
             Self::ServiceUnavailable => "ServiceUnavailable",
             Self::InternalError => "InternalError",
             Self::ReauthenticationRequired => "ReauthenticationRequired",
+            Self::InvalidSignal => "InvalidSignal",
+            Self::ProviderAccountDisabled => "ProviderAccountDisabled",
         }
     }
 }

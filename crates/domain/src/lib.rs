@@ -17,6 +17,8 @@ pub mod provider;
 pub mod reauthentication;
 pub mod refresh;
 pub mod secret;
+pub mod session;
+pub mod signal;
 pub mod state;
 pub mod user;
 
@@ -29,6 +31,8 @@ pub use identity::{PersonName, ProviderIdentity, ProviderSubject};
 pub use ids::{FamilyId, LinkedAccountId, UserId};
 pub use provider::{InvalidProviderKey, ProviderKey, ProviderKind, UnknownKind};
 pub use secret::SecretText;
+pub use session::LoginMethod;
+pub use signal::{SignalAction, SignalId, SignalKind, SignalSource};
 pub use state::{
     Flow, MalformedState, OAuthState, Purpose, RedeemedState, Spend, StateId, StateMismatch,
     StateToken,

@@ -5,5 +5,6 @@ pub(crate) mod audit_event;
 pub(crate) mod linked_account;
 pub(crate) mod refresh_family;
 pub(crate) mod refresh_token;
+pub(crate) mod signal_receipt;
 pub(crate) mod user;
 pub(crate) mod webhook_outbox;

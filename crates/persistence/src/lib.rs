@@ -18,6 +18,7 @@ mod refresh_tokens;
 mod repository;
 mod seed;
 mod sign_in;
+mod signals;
 mod sqlite;
 mod users;
 

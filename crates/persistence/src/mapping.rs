@@ -122,6 +122,8 @@ pub(crate) fn link_to_row(link: &NewLinkedAccount) -> linked_account::ActiveMode
         refresh_token: Set(link.refresh_token.as_ref().map(|t| t.as_str().to_owned())),
         created_at: Set(link.created_at),
         updated_at: Set(link.created_at),
+        disabled: Set(false),
+        disabled_changed_ms: Set(None),
     }
 }
 
@@ -148,6 +150,7 @@ pub(crate) fn family_to_row(
         expires_at: Set(session.family_expires_at),
         revoked: Set(false),
         auth_time: Set(session.auth_time),
+        began_with: Set(Some(session.began_with.as_str().to_owned())),
     }
 }
 

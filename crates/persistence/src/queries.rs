@@ -2,14 +2,19 @@
 //! in one place so a test can show each one uses an index (`EXPLAIN` on SQLite and
 //! PostgreSQL): a million users must not slow a login down.
 
-use crate::entity::{audit_event, linked_account, refresh_family, refresh_token, user};
-use sea_orm::sea_query::{Expr, Query};
+use crate::entity::{
+    audit_event, linked_account, refresh_family, refresh_token, signal_receipt, user,
+};
+use sea_orm::sea_query::{Expr, ExprTrait, Query};
 use sea_orm::{
     ColumnTrait, DeleteMany, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Select, SelectTwo,
     UpdateMany,
 };
 use social_login_domain::refresh::RefreshTokenHash;
-use social_login_domain::{FamilyId, LinkedAccountId, ProviderKey, ProviderSubject, UserId};
+use social_login_domain::{
+    FamilyId, LinkedAccountId, LoginMethod, ProviderKey, ProviderSubject, SignalId, SignalSource,
+    UserId,
+};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -71,6 +76,50 @@ pub(crate) fn revoke_family(family: FamilyId) -> UpdateMany<refresh_family::Enti
     refresh_family::Entity::update_many()
         .col_expr(refresh_family::Column::Revoked, Expr::value(true))
         .filter(refresh_family::Column::Id.eq(family.as_uuid()))
+}
+
+/// Revokes the live sessions of a user (index on user_id): those `began_with` began, or all
+/// of them.
+pub(crate) fn revoke_sessions_of(
+    user: UserId,
+    began_with: Option<LoginMethod>,
+) -> UpdateMany<refresh_family::Entity> {
+    let update = refresh_family::Entity::update_many()
+        .col_expr(refresh_family::Column::Revoked, Expr::value(true))
+        .filter(refresh_family::Column::UserId.eq(user.as_uuid()))
+        .filter(refresh_family::Column::Revoked.eq(false));
+    match began_with {
+        Some(method) => update.filter(refresh_family::Column::BeganWith.eq(method.as_str())),
+        None => update,
+    }
+}
+
+/// The receipt of one signal (primary key).
+pub(crate) fn receipt(source: SignalSource, id: &SignalId) -> Select<signal_receipt::Entity> {
+    signal_receipt::Entity::find_by_id((source.as_str().to_owned(), id.as_str().to_owned()))
+}
+
+/// Deletes up to `limit` receipts received before `before_ms` (index on received_ms).
+pub(crate) fn delete_receipts_before(
+    before_ms: i64,
+    limit: u64,
+) -> DeleteMany<signal_receipt::Entity> {
+    let old = Query::select()
+        .columns([
+            signal_receipt::Column::Source,
+            signal_receipt::Column::SignalId,
+        ])
+        .from(signal_receipt::Entity)
+        .and_where(signal_receipt::Column::ReceivedMs.lt(before_ms))
+        .limit(limit)
+        .to_owned();
+    signal_receipt::Entity::delete_many().filter(
+        Expr::tuple([
+            Expr::col(signal_receipt::Column::Source),
+            Expr::col(signal_receipt::Column::SignalId),
+        ])
+        .in_subquery(old),
+    )
 }
 
 /// A user's most recent audit events, newest first (index on user_id, id).

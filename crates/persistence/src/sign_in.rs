@@ -77,21 +77,23 @@ pub(crate) async fn sign_in_with_provider(
     Ok(SignedIn { user, is_new_user })
 }
 
-/// The link of this provider account and its user, read in one query.
+/// The link of this provider account and its user, read in one query. A link its provider
+/// reported disabled signs nobody in.
 async fn link_with_user(
     txn: &DatabaseTransaction,
     provider: ProviderKey,
     subject: &ProviderSubject,
-) -> Result<Option<(LinkedAccount, User)>, RepositoryError> {
+) -> Result<Option<(LinkedAccount, User)>, SignInError> {
     let found = queries::link_with_user(provider, subject)
         .one(txn)
         .await
         .map_err(repository_error)?;
     match found {
         None => Ok(None),
+        Some((link, _)) if link.disabled => Err(SignInError::AccountDisabled),
         Some((link, Some(user))) => Ok(Some((link_from_row(link)?, user_from_row(user)?))),
         // The foreign key makes this impossible; a broken row is not the caller's fault.
-        Some((_, None)) => Err(RepositoryError::Internal("a link without its user".into())),
+        Some((_, None)) => Err(RepositoryError::Internal("a link without its user".into()).into()),
     }
 }
 

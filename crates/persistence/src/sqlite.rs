@@ -13,6 +13,7 @@ mod open;
 mod outbox;
 mod refresh;
 mod sign_in;
+mod signals;
 mod sql;
 mod users;
 mod worker;

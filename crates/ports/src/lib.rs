@@ -12,6 +12,7 @@ pub mod password_hasher;
 pub mod randomness;
 pub mod repository;
 pub mod session_tokens;
+pub mod signals;
 pub mod state_sealer;
 pub mod state_store;
 pub mod token_cipher;
@@ -32,6 +33,10 @@ pub use repository::{
 pub use session_tokens::{
     AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
 };
+pub use signals::{
+    RefusalReason, SignalCommand, SignalOutcome, SignalReceipt, SignalRefused, SignalRepository,
+    SignalVerifier, VerifiedSignal,
+};
 pub use state_sealer::StateSealer;
 pub use state_store::{AttemptKey, Attempts, StateStore, StateStoreError};
 pub use token_cipher::{CipherError, TokenCipher};
@@ -44,6 +49,7 @@ pub use {
     clock::MockClock, identity_provider::MockIdentityProvider, password_hasher::MockPasswordHasher,
     randomness::MockRandomness, repository::MockRefreshTokenRepository,
     repository::MockUserRepository, session_tokens::MockSessionTokens,
-    state_sealer::MockStateSealer, state_store::MockStateStore, token_cipher::MockTokenCipher,
-    webhooks::MockWebhookOutbox, webhooks::MockWebhookSender,
+    signals::MockSignalRepository, signals::MockSignalVerifier, state_sealer::MockStateSealer,
+    state_store::MockStateStore, token_cipher::MockTokenCipher, webhooks::MockWebhookOutbox,
+    webhooks::MockWebhookSender,
 };

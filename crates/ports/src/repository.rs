@@ -10,8 +10,8 @@ use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{
     AuditContext, AuditEvent, Email, EventSet, FamilyId, LinkedAccount, LinkedAccountId,
-    NewLinkedAccount, NewUser, ProviderIdentity, ProviderKey, ProviderSubject, SealedToken, User,
-    UserId,
+    LoginMethod, NewLinkedAccount, NewUser, ProviderIdentity, ProviderKey, ProviderSubject,
+    SealedToken, User, UserId,
 };
 use time::{Duration, OffsetDateTime};
 
@@ -77,6 +77,8 @@ pub struct SessionStart {
     /// When the login that starts this session happened: kept by every rotation, carried
     /// by every access token of the session (`auth_time`).
     pub auth_time: OffsetDateTime,
+    /// The login that started it: a provider's signal ends the sessions its accounts began.
+    pub began_with: LoginMethod,
 }
 
 impl SessionStart {
@@ -116,6 +118,10 @@ pub enum SignInError {
     /// written; deciding again sees what it stored.
     #[error("raced with a concurrent login")]
     Raced,
+    /// The provider account is linked, and its provider reported it disabled (a RISC
+    /// `account-disabled` not yet followed by `account-enabled`): nothing was written.
+    #[error("the provider account is disabled")]
+    AccountDisabled,
     #[error(transparent)]
     Repository(#[from] RepositoryError),
 }
@@ -177,6 +183,7 @@ pub trait UserRepository: Send + Sync {
     /// came, and both are kept when the login brought no token at all, as a native id_token
     /// sign-in does), links the account to the email's
     /// owner, or registers a new user with the link; and starts `session` for that user.
+    /// A link its provider reported disabled signs nobody in (`AccountDisabled`).
     /// Nothing is written unless all of it is.
     async fn sign_in_with_provider(&self, sign_in: ProviderSignIn)
     -> Result<SignedIn, SignInError>;

@@ -1,5 +1,5 @@
-//! The command line (CONTRACT §2): serve, migrate, check-config, gen-secret, healthcheck,
-//! webhooks dead, and `demo` in builds with the `demo` feature.
+//! The command line (docs/api.md, "Command line"): serve, migrate, check-config, gen-secret,
+//! healthcheck, webhooks dead, risc-registration, and `demo` in builds with the `demo` feature.
 
 use crate::healthcheck;
 use crate::server::{self, StartupError};
@@ -35,6 +35,9 @@ pub enum Command {
     /// Webhook deliveries.
     #[command(subcommand)]
     Webhooks(WebhooksCommand),
+    /// Print, as a shell script, the requests that register the Cross-Account Protection
+    /// endpoint with Google (sends nothing).
+    RiscRegistration(ConfigArg),
 }
 
 #[derive(Debug, Subcommand)]
@@ -115,6 +118,21 @@ pub async fn run(cli: Cli) -> ExitCode {
                 return ExitCode::from(2);
             };
             crate::dead_letters::run(&settings, &args).await
+        }
+        Command::RiscRegistration(arg) => {
+            let Ok(settings) = load(&arg) else {
+                return ExitCode::from(2);
+            };
+            match crate::risc_registration::script(&settings) {
+                Ok(script) => {
+                    print!("{script}");
+                    ExitCode::SUCCESS
+                }
+                Err(why) => {
+                    eprintln!("{why}");
+                    ExitCode::from(2)
+                }
+            }
         }
         Command::Serve(arg) => {
             let Ok(settings) = load(&arg) else {

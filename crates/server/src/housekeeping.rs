@@ -1,5 +1,6 @@
-//! Periodic housekeeping: expired refresh tokens and ended sessions are deleted, so the
-//! tables stay as large as the live sessions. (Spent state ids expire by themselves.)
+//! Periodic housekeeping: expired refresh tokens and ended sessions, audit events past their
+//! retention and provider signal receipts past theirs (90 days) are deleted, so the tables
+//! stay bounded. (Spent state ids expire by themselves.)
 
 use social_login_app::AuthService;
 use std::sync::Weak;
@@ -31,6 +32,77 @@ pub fn spawn(service: Weak<AuthService>, every: Duration) {
                 Ok(pruned) => tracing::info!(pruned, "old audit events pruned"),
                 Err(error) => tracing::warn!(%error, "pruning old audit events failed"),
             }
+            match service.prune_signal_receipts().await {
+                Ok(0) => {}
+                Ok(pruned) => tracing::info!(pruned, "old provider signal receipts pruned"),
+                Err(error) => tracing::warn!(%error, "pruning signal receipts failed"),
+            }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use social_login_app::{AuthPolicy, Ports, ProviderRegistry, SignalVerifiers};
+    use social_login_domain::signal::RECEIPT_RETENTION;
+    use social_login_domain::{SignalId, SignalSource};
+    use social_login_ports::{SignalReceipt, SignalRepository};
+    use social_login_testing::{
+        FakeClock, FakeHasher, FakeSessions, FakeStateSealer, FakeStateStore, InMemoryRepository,
+        ReversingCipher, SeededRandomness,
+    };
+    use std::sync::Arc;
+
+    #[tokio::test]
+    async fn every_run_forgets_signal_receipts_older_than_their_retention() {
+        let now = time::OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap();
+        let repository = Arc::new(InMemoryRepository::default());
+        let service = Arc::new(AuthService::new(
+            Ports {
+                users: repository.clone(),
+                refresh_tokens: repository.clone(),
+                signals: repository.clone(),
+                state_sealer: Arc::new(FakeStateSealer::default()),
+                states: Arc::new(FakeStateStore::default()),
+                providers: ProviderRegistry::new(),
+                signal_verifiers: SignalVerifiers::new(),
+                cipher: Arc::new(ReversingCipher),
+                hasher: Arc::new(FakeHasher),
+                sessions: Arc::new(FakeSessions),
+                clock: Arc::new(FakeClock::at(now)),
+                random: Arc::new(SeededRandomness::default()),
+            },
+            AuthPolicy::default(),
+        ));
+        let receipt = |id: &str, age: time::Duration| SignalReceipt {
+            source: SignalSource::GoogleRisc,
+            id: SignalId::parse(id).unwrap(),
+            received_at: now - age,
+        };
+        let old = receipt("old", RECEIPT_RETENTION + time::Duration::minutes(1));
+        let recent = receipt("recent", RECEIPT_RETENTION - time::Duration::minutes(1));
+        for kept in [old.clone(), recent.clone()] {
+            repository.keep_receipt(kept).await.unwrap();
+        }
+
+        spawn(Arc::downgrade(&service), Duration::from_millis(10));
+        let found = |id: SignalId| {
+            let repository = repository.clone();
+            async move {
+                repository
+                    .find_receipt(SignalSource::GoogleRisc, &id)
+                    .await
+                    .unwrap()
+            }
+        };
+        for _ in 0..500 {
+            if found(old.id.clone()).await.is_none() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(found(old.id).await, None, "pruned within 5 s");
+        assert!(found(recent.id).await.is_some());
+    }
 }

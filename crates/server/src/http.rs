@@ -15,6 +15,7 @@ mod password;
 mod problem_only;
 mod rate_limit;
 mod request_timeout;
+mod signals;
 mod well_known;
 
 pub use client_ip::{ClientIp, TrustedProxies};
@@ -57,6 +58,9 @@ pub struct Shared {
     pub openapi: axum::body::Bytes,
     /// The access tokens' public keys and issuer, rendered once at start-up.
     pub well_known: WellKnown,
+    /// `[server] public_url` + `/auth/oauth/facebook/data-deletion/`: where a data deletion
+    /// request's status is served (the code follows). `None` without a `public_url`.
+    pub deletion_status_base: Option<String>,
 }
 
 /// The HTTP knobs of the configuration (CONTRACT §3 `[http]`, `[rate_limit]`,
@@ -74,7 +78,13 @@ pub struct HttpOptions {
     pub rate_limit: Option<RateLimit>,
     /// The peers whose `X-Forwarded-For` names the client (for the rate limit and the logs).
     pub trusted_proxies: TrustedProxies,
+    /// Where data deletion statuses are served, the code appended: `[server] public_url` +
+    /// [`DELETION_STATUS_PATH`]. Never built from the request's `Host`.
+    pub deletion_status_base: Option<String>,
 }
+
+/// The path under which a Facebook data deletion request's status is served.
+pub const DELETION_STATUS_PATH: &str = "/auth/oauth/facebook/data-deletion/";
 
 /// Per-client-IP limit on the endpoints that need no bearer token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,7 +130,8 @@ pub fn router(service: Arc<AuthService>, well_known: WellKnown, options: HttpOpt
         .routes(routes!(password::register))
         .routes(routes!(password::login))
         .routes(routes!(password::refresh))
-        .routes(routes!(password::logout));
+        .routes(routes!(password::logout))
+        .routes(routes!(signals::data_deletion_status));
     let public = match options.rate_limit {
         Some(limit) => public.layer(rate_limit::layer(limit)),
         None => public,
@@ -133,6 +144,11 @@ pub fn router(service: Arc<AuthService>, well_known: WellKnown, options: HttpOpt
         .routes(routes!(oauth::disconnect))
         .routes(routes!(password::me, password::delete_me))
         .routes(routes!(password::events))
+        // Providers call these: not rate limited per IP (see `signals`).
+        .routes(routes!(signals::apple_notification))
+        .routes(routes!(signals::facebook_data_deletion))
+        .routes(routes!(signals::facebook_deauthorize))
+        .routes(routes!(signals::google_risc))
         .routes(routes!(ops::healthz))
         .routes(routes!(ops::readyz))
         .routes(routes!(ops::metrics))
@@ -147,6 +163,7 @@ pub fn router(service: Arc<AuthService>, well_known: WellKnown, options: HttpOpt
         metrics: metrics_handle(),
         openapi: axum::body::Bytes::from(openapi),
         well_known,
+        deletion_status_base: options.deletion_status_base.clone(),
     }));
     // Layers listed first run last (innermost).
     api.with_state(state)

@@ -9,6 +9,7 @@ pub mod demo;
 pub mod healthcheck;
 pub mod housekeeping;
 pub mod http;
+pub mod risc_registration;
 pub mod server;
 pub mod settings;
 #[cfg(feature = "demo")]

@@ -151,6 +151,7 @@ pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupEr
             burst: settings.rate_limit.burst,
             ipv6_prefix: settings.rate_limit.ipv6_prefix,
         }),
+        deletion_status_base: settings.server.public_url_for(http::DELETION_STATUS_PATH),
     };
     let service = std::sync::Arc::new(wired.service);
     housekeeping::spawn(

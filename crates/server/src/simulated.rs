@@ -95,6 +95,8 @@ fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides
             let e = simulator.google();
             EndpointOverrides {
                 userinfo: Some(e.userinfo),
+                // The simulator signs its Security Event Tokens with its id_token keys.
+                risc_jwks: Some(e.jwks.clone()),
                 jwks: Some(e.jwks),
                 issuer: Some(e.issuer),
                 revocation: Some(e.revocation),

@@ -1,6 +1,7 @@
 //! The composition root: turns `Settings` into adapters and the `AuthService`.
 
 pub mod providers;
+mod signals;
 
 use crate::http::{JWKS_PATH, WellKnown};
 use crate::server::StartupError;
@@ -45,9 +46,11 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
     let ports = Ports {
         users: repository.clone(),
         refresh_tokens: repository.clone(),
+        signals: repository.clone(),
         state_sealer: Arc::new(state_sealer(settings, &secret, &previous)),
         states: state_store(settings, clock.clone())?,
         providers: providers::registry(settings)?,
+        signal_verifiers: signals::signal_verifiers(settings, clock.clone())?,
         cipher: Arc::new(AesGcmTokenCipher::new(&secret, &previous)),
         hasher: Arc::new(password_hasher(settings)),
         sessions: Arc::new(sessions),

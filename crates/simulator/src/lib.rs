@@ -51,6 +51,7 @@ mod random;
 pub mod revocation;
 mod server;
 mod sign_in_page;
+pub mod signals;
 pub mod signing;
 pub mod standard;
 mod state;
@@ -75,6 +76,7 @@ pub use microsoft::{MICROSOFT_CONSUMER_TENANT, MicrosoftAccount, MicrosoftEndpoi
 pub use paths::EndpointSet;
 pub use revocation::{Revocation, TokenKind};
 pub use server::{Simulator, SimulatorHandle};
+pub use signals::{SignalAnswer, SignalDelivery, SignalKind, SignalRequest};
 pub use signing::{TEST_KEY_A, TEST_KEY_B, TestKey};
 pub use standard::StandardKnobs;
 pub use twitter::TwitterEndpoints;

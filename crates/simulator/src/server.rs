@@ -60,6 +60,7 @@ fn router(state: Arc<SimState>) -> Router {
                 crate::engine::routes(provider),
             )
         })
+        .nest("/_control/signals", crate::signals::routes())
         .nest("/_control", crate::control::routes())
         .with_state(state)
 }

@@ -10,10 +10,11 @@
 //!
 //! | port | fake |
 //! |---|---|
-//! | `UserRepository`, `RefreshTokenRepository` | [`InMemoryRepository`] (one store, as one database) |
+//! | `UserRepository`, `RefreshTokenRepository`, `SignalRepository` | [`InMemoryRepository`] (one store, as one database) |
 //! | `StateSealer` | [`FakeStateSealer`] |
 //! | `StateStore` | [`FakeStateStore`] |
 //! | `IdentityProvider` | [`FakeProvider`] |
+//! | `SignalVerifier` | [`FakeSignalVerifier`] |
 //! | `TokenCipher` | [`ReversingCipher`] |
 //! | `PasswordHasher` | [`FakeHasher`] |
 //! | `SessionTokens` | [`FakeSessions`] |
@@ -31,6 +32,8 @@ mod randomness;
 mod refresh_tokens;
 mod repository;
 mod sessions;
+mod signal_verifier;
+mod signals;
 mod states;
 mod users;
 
@@ -41,6 +44,7 @@ pub use provider::{FakeProvider, state_in};
 pub use randomness::SeededRandomness;
 pub use repository::InMemoryRepository;
 pub use sessions::{ACCESS_TTL, FakeSessions, REFRESH_TTL};
+pub use signal_verifier::FakeSignalVerifier;
 pub use states::{FakeStateSealer, FakeStateStore};
 
 /// An audit context for a write no request made (tests, tools): no origin, fresh ids, the

@@ -3,8 +3,8 @@
 
 use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
 use social_login_domain::{
-    AuditEvent, Email, EventSet, FamilyId, LinkedAccount, NewLinkedAccount, ProviderKey,
-    SealedToken, User, UserId,
+    AuditEvent, Email, EventSet, FamilyId, LinkedAccount, LinkedAccountId, LoginMethod,
+    NewLinkedAccount, ProviderKey, SealedToken, SignalId, SignalSource, User, UserId,
 };
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, MutexGuard};
@@ -30,6 +30,11 @@ pub(crate) struct Tables {
     pub(crate) events: Vec<AuditEvent>,
     pub(crate) outbox: Vec<OutboxRow>,
     pub(crate) next_seq: u64,
+    /// Links their provider reported disabled, and when each link's state last changed.
+    pub(crate) disabled: HashSet<LinkedAccountId>,
+    pub(crate) disabled_changed: HashMap<LinkedAccountId, OffsetDateTime>,
+    /// Signals handled, as `signal_receipts` keeps them (its primary key: source and id).
+    pub(crate) receipts: HashMap<(SignalSource, SignalId), OffsetDateTime>,
 }
 
 /// An event waiting for its webhook delivery.
@@ -45,11 +50,13 @@ pub(crate) struct OutboxRow {
     pub(crate) last_error: Option<String>,
 }
 
-/// A session: when it ends, and when the login that started it happened.
+/// A session: whose, when it ends, when and how the login that started it happened.
 #[derive(Clone, Copy)]
 pub(crate) struct Family {
+    pub(crate) user: UserId,
     pub(crate) ends_at: OffsetDateTime,
     pub(crate) auth_time: OffsetDateTime,
+    pub(crate) began_with: Option<LoginMethod>,
 }
 
 #[derive(Clone)]
@@ -193,6 +200,18 @@ impl Tables {
         Ok(())
     }
 
+    /// Revokes the live sessions of `user` that `began_with` began, or all of them.
+    pub(crate) fn revoke_sessions_of(&mut self, user: UserId, began_with: Option<LoginMethod>) {
+        let ended: Vec<FamilyId> = self
+            .families
+            .iter()
+            .filter(|(_, family)| family.user == user)
+            .filter(|(_, family)| began_with.is_none() || family.began_with == began_with)
+            .map(|(id, _)| *id)
+            .collect();
+        self.revoked.extend(ended);
+    }
+
     /// Starts `session` for `user` with its first token, if the schema allows it.
     pub(crate) fn start_family(
         &mut self,
@@ -205,8 +224,10 @@ impl Tables {
         self.families.insert(
             first.family,
             Family {
+                user,
                 ends_at: session.family_expires_at,
                 auth_time: session.auth_time,
+                began_with: Some(session.began_with),
             },
         );
         self.tokens.insert(

@@ -121,6 +121,12 @@ impl UserRepository for InMemoryRepository {
             .iter()
             .find(|link| link.provider == identity.provider && link.subject == identity.subject)
             .map(NewLinkedAccount::to_linked_account);
+        if existing
+            .as_ref()
+            .is_some_and(|link| tables.disabled.contains(&link.id))
+        {
+            return Err(SignInError::AccountDisabled);
+        }
         let owner = match (&existing, &identity.email) {
             (None, Some(email)) => tables
                 .claimant(email)

@@ -4,7 +4,9 @@
 //! cipher, state sealer and session tokens), and a login walked end to end against the
 //! simulated GitHub. `docs/embedding.md` explains which crate serves what.
 
-use social_login_app::{AuthPolicy, AuthService, LoginResult, Ports, ProviderRegistry};
+use social_login_app::{
+    AuthPolicy, AuthService, LoginResult, Ports, ProviderRegistry, SignalVerifiers,
+};
 use social_login_domain::{Origin, ProviderKey, SecretText};
 use social_login_ports::SystemClock;
 use social_login_provider_core::spec::built_in_spec;
@@ -75,7 +77,9 @@ pub async fn run() -> Result<LoginResult, String> {
     let service = AuthService::new(
         Ports {
             users: store.clone(),
-            refresh_tokens: store,
+            refresh_tokens: store.clone(),
+            signals: store,
+            signal_verifiers: SignalVerifiers::new(),
             state_sealer: Arc::new(AeadStateSealer::new(&secret, &[])),
             states: Arc::new(MemoryStateStore::new(clock.clone())),
             providers: ProviderRegistry::new().with(Arc::new(github)),

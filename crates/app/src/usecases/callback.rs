@@ -2,7 +2,7 @@
 
 use crate::{AppError, AuthService, LoginResult, ProviderReturn};
 use social_login_domain::state::Flow;
-use social_login_domain::{Origin, ProviderIdentity, SealedToken};
+use social_login_domain::{LoginMethod, Origin, ProviderIdentity, SealedToken};
 use social_login_ports::{ProviderSignIn, SignInError};
 use tracing::instrument;
 
@@ -34,7 +34,8 @@ impl AuthService {
     ) -> Result<LoginResult, AppError> {
         for _ in 0..ATTEMPTS {
             let now = self.ports.clock.now();
-            let (session, refresh) = self.new_session(now);
+            let began_with = LoginMethod::Provider(identity.provider);
+            let (session, refresh) = self.new_session(now, began_with);
             // Lookups, the linking decision (CONTRACT §4), the writes and the new session:
             // one transaction in the repository.
             let signed_in = self
@@ -59,6 +60,9 @@ impl AuthService {
                 Err(SignInError::Raced) => continue,
                 Err(SignInError::EmailAlreadyRegistered) => {
                     return Err(AppError::EmailAlreadyRegistered);
+                }
+                Err(SignInError::AccountDisabled) => {
+                    return Err(AppError::ProviderAccountDisabled);
                 }
                 Err(SignInError::Repository(error)) => return Err(error.into()),
             }

@@ -2,7 +2,9 @@
 
 use social_login_app::AppError;
 use social_login_domain::{ErrorCode, StateMismatch};
-use social_login_ports::{HashError, ProviderError, RepositoryError, StateStoreError};
+use social_login_ports::{
+    HashError, ProviderError, RefusalReason, RepositoryError, SignalRefused, StateStoreError,
+};
 use std::collections::HashSet;
 
 /// The position of a variant in the table below. An exhaustive match, so a new variant
@@ -25,6 +27,8 @@ fn variant(error: &AppError) -> usize {
         AppError::ReauthenticationRequired => 13,
         AppError::IdTokenNotSupported => 14,
         AppError::RateLimited { .. } => 15,
+        AppError::InvalidSignal(_) => 16,
+        AppError::ProviderAccountDisabled => 17,
     }
 }
 
@@ -78,6 +82,14 @@ fn table() -> Vec<(AppError, ErrorCode)> {
             },
             ErrorCode::RateLimited,
         ),
+        (
+            AppError::InvalidSignal(SignalRefused::new(RefusalReason::InvalidKey, "x")),
+            ErrorCode::InvalidSignal,
+        ),
+        (
+            AppError::ProviderAccountDisabled,
+            ErrorCode::ProviderAccountDisabled,
+        ),
     ]
 }
 
@@ -88,7 +100,7 @@ fn every_variant_maps_to_its_code() {
         assert_eq!(error.code(), *code, "{error:?}");
     }
     let listed: HashSet<usize> = table.iter().map(|(error, _)| variant(error)).collect();
-    assert_eq!(listed.len(), 16, "every variant has exactly one row");
+    assert_eq!(listed.len(), 18, "every variant has exactly one row");
 }
 
 #[test]

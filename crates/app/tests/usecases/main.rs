@@ -22,5 +22,6 @@ mod providers;
 mod races;
 mod reauthentication;
 mod sessions;
+mod signals;
 mod state_lifecycle;
 mod webhooks;

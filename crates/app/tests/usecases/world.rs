@@ -2,6 +2,7 @@
 
 use social_login_app::{
     AppError, AuthPolicy, AuthService, LoginResult, Ports, ProviderRegistry, Registration,
+    SignalVerifiers,
 };
 use social_login_domain::{
     Email, LinkedAccount, ProviderIdentity, ProviderKey, ProviderSubject, ProviderTokens,
@@ -59,6 +60,8 @@ impl World {
         let ports = Ports {
             users: users.clone(),
             refresh_tokens: refresh_tokens.clone(),
+            signals: users.clone(),
+            signal_verifiers: SignalVerifiers::new(),
             state_sealer: sealer.clone(),
             states: states.clone(),
             providers: ProviderRegistry::new()

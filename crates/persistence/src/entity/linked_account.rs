@@ -20,6 +20,10 @@ pub struct Model {
     pub refresh_token: Option<String>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
+    /// Its provider reported the account disabled: it logs nobody in.
+    pub disabled: bool,
+    /// Unix ms of the last disabled/enabled change applied; `None` before any.
+    pub disabled_changed_ms: Option<i64>,
 }
 
 // Hand-written so that no token, sealed or not, and no email reaches a log line.
@@ -32,6 +36,7 @@ impl fmt::Debug for Model {
             .field("subject", &self.subject)
             .field("created_at", &self.created_at)
             .field("updated_at", &self.updated_at)
+            .field("disabled", &self.disabled)
             .finish_non_exhaustive()
     }
 }

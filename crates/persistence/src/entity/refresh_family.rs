@@ -14,6 +14,9 @@ pub struct Model {
     pub revoked: bool,
     /// When the login that started the session happened; rotation never changes it.
     pub auth_time: OffsetDateTime,
+    /// The login that started it: `password` or a provider key; `None` for sessions from
+    /// before it was recorded.
+    pub began_with: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -54,6 +54,23 @@ fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
             "delete_expired_tokens",
             delete_expired_tokens(now, 1000).build(backend),
         ),
+        (
+            "revoke_sessions_of",
+            revoke_sessions_of(user, Some(LoginMethod::Provider(ProviderKey::APPLE)))
+                .build(backend),
+        ),
+        (
+            "revoke_all_sessions_of",
+            revoke_sessions_of(user, None).build(backend),
+        ),
+        (
+            "receipt",
+            receipt(SignalSource::GoogleRisc, &SignalId::parse("jti").unwrap()).build(backend),
+        ),
+        (
+            "delete_receipts_before",
+            delete_receipts_before(1_800_000_000_000, 1000).build(backend),
+        ),
     ]
 }
 

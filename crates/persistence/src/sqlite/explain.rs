@@ -5,7 +5,7 @@
 use super::sql::*;
 use crate::{DatabaseOptions, SqliteRepository};
 
-const LOOKUPS: [(&str, &str); 21] = [
+const LOOKUPS: [(&str, &str); 28] = [
     ("USER_BY_ID", USER_BY_ID),
     ("USER_BY_EMAIL", USER_BY_EMAIL),
     ("DELETE_USER", DELETE_USER),
@@ -27,6 +27,13 @@ const LOOKUPS: [(&str, &str); 21] = [
     ("EVENTS_OF", EVENTS_OF),
     ("EVENT_BY_ID", EVENT_BY_ID),
     ("DELETE_EVENTS_BEFORE", DELETE_EVENTS_BEFORE),
+    ("RECEIPT", RECEIPT),
+    ("DELETE_RECEIPTS_BEFORE", DELETE_RECEIPTS_BEFORE),
+    ("SIGNALLED_LINK", SIGNALLED_LINK),
+    ("REVOKE_SESSIONS_BEGUN_WITH", REVOKE_SESSIONS_BEGUN_WITH),
+    ("REVOKE_SESSIONS_OF", REVOKE_SESSIONS_OF),
+    ("FORGET_LINK_TOKENS", FORGET_LINK_TOKENS),
+    ("SET_LINK_DISABLED", SET_LINK_DISABLED),
 ];
 
 #[tokio::test]

@@ -173,6 +173,7 @@ pub(super) fn insert_family(
             time_text(first.created_at)?,
             time_text(session.family_expires_at)?,
             time_text(session.auth_time)?,
+            session.began_with.as_str(),
         ],
     )
 }

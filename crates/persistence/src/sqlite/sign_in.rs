@@ -63,21 +63,24 @@ pub(super) fn sign_in(db: &Connection, sign_in: &ProviderSignIn) -> Result<Signe
     Ok(SignedIn { user, is_new_user })
 }
 
-/// The link of this provider account and its user, read in one query.
+/// The link of this provider account and its user, read in one query. A link its provider
+/// reported disabled signs nobody in.
 fn link_with_user(
     db: &Connection,
     provider: ProviderKey,
     subject: &ProviderSubject,
-) -> Result<Option<(LinkedAccount, User)>, RepositoryError> {
+) -> Result<Option<(LinkedAccount, User)>, SignInError> {
     let found = query_one(
         db,
         sql::LINK_WITH_USER,
         params![provider.as_str(), subject.as_str()],
-        |row| Ok((link_at(row)?, user_at(row, 6)?)),
+        |row| Ok((link_at(row)?, user_at(row, 6)?, row.get::<_, bool>(14)?)),
     )?;
-    found
-        .map(|(link, user)| Ok((link_from_columns(link)?, user_from_row(user)?)))
-        .transpose()
+    match found {
+        None => Ok(None),
+        Some((_, _, true)) => Err(SignInError::AccountDisabled),
+        Some((link, user, false)) => Ok(Some((link_from_columns(link)?, user_from_row(user)?))),
+    }
 }
 
 /// A returning login: the provider's new tokens (a stored one kept when none came, see

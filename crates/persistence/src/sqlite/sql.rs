@@ -14,10 +14,11 @@ pub(crate) const DELETE_USER: &str = "DELETE FROM users WHERE id = ?1";
 
 pub(crate) const LINK_BY_ACCOUNT: &str = "SELECT id, user_id, provider, subject, email, \
      created_at FROM linked_accounts WHERE provider = ?1 AND subject = ?2";
-/// The link of a provider account with its user: the six link columns, then the user's.
+/// The link of a provider account with its user: the six link columns, the user's, then
+/// whether its provider reported it disabled.
 pub(crate) const LINK_WITH_USER: &str = "SELECT l.id, l.user_id, l.provider, l.subject, \
      l.email, l.created_at, u.id, u.email, u.email_normalized, u.full_name, u.avatar_url, \
-     u.email_verified, u.password_hash, u.created_at FROM linked_accounts l \
+     u.email_verified, u.password_hash, u.created_at, l.disabled FROM linked_accounts l \
      JOIN users u ON u.id = l.user_id WHERE l.provider = ?1 AND l.subject = ?2";
 pub(crate) const LINKS_OF: &str = "SELECT id, user_id, provider, subject, email, created_at \
      FROM linked_accounts WHERE user_id = ?1";
@@ -36,7 +37,7 @@ pub(crate) const REFRESH_LINK: &str = "UPDATE linked_accounts SET email = ?2, \
 pub(crate) const DELETE_LINK: &str = "DELETE FROM linked_accounts WHERE id = ?1";
 
 pub(crate) const INSERT_FAMILY: &str = "INSERT INTO refresh_families (id, user_id, created_at, \
-     expires_at, revoked, auth_time) VALUES (?1, ?2, ?3, ?4, 0, ?5)";
+     expires_at, revoked, auth_time, began_with) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6)";
 pub(crate) const INSERT_TOKEN: &str = "INSERT INTO refresh_tokens (token_hash, user_id, \
      family_id, created_at, expires_at, used) VALUES (?1, ?2, ?3, ?4, ?5, 0)";
 pub(crate) const TOKEN: &str =
@@ -63,3 +64,25 @@ pub(crate) const EVENT_BY_ID: &str = "SELECT id, user_id, type, provider, ip, us
 /// Ids are time-ordered UUIDv7 blobs: "older" is "smaller id".
 pub(crate) const DELETE_EVENTS_BEFORE: &str = "DELETE FROM audit_events WHERE id IN \
      (SELECT id FROM audit_events WHERE id < ?1 LIMIT ?2)";
+
+/// A signal's receipt, unless it exists (the primary key): one row changed when it is new.
+pub(crate) const INSERT_RECEIPT: &str = "INSERT INTO signal_receipts (source, signal_id, \
+     received_ms) VALUES (?1, ?2, ?3) ON CONFLICT (source, signal_id) DO NOTHING";
+pub(crate) const RECEIPT: &str =
+    "SELECT received_ms FROM signal_receipts WHERE source = ?1 AND signal_id = ?2";
+pub(crate) const DELETE_RECEIPTS_BEFORE: &str = "DELETE FROM signal_receipts WHERE rowid IN \
+     (SELECT rowid FROM signal_receipts WHERE received_ms < ?1 LIMIT ?2)";
+/// The link a signal names, with its user and disabled state.
+pub(crate) const SIGNALLED_LINK: &str = "SELECT id, user_id, disabled_changed_ms \
+     FROM linked_accounts WHERE provider = ?1 AND subject = ?2";
+/// Ends the live sessions of a user that one login method began.
+pub(crate) const REVOKE_SESSIONS_BEGUN_WITH: &str = "UPDATE refresh_families SET revoked = 1 \
+     WHERE user_id = ?1 AND began_with = ?2 AND revoked = 0";
+/// Ends every live session of a user.
+pub(crate) const REVOKE_SESSIONS_OF: &str =
+    "UPDATE refresh_families SET revoked = 1 WHERE user_id = ?1 AND revoked = 0";
+/// The link stays; its provider tokens go (the empty access token is "none").
+pub(crate) const FORGET_LINK_TOKENS: &str = "UPDATE linked_accounts SET access_token = '', \
+     refresh_token = NULL, updated_at = ?2 WHERE id = ?1";
+pub(crate) const SET_LINK_DISABLED: &str = "UPDATE linked_accounts SET disabled = ?2, \
+     disabled_changed_ms = ?3 WHERE id = ?1";

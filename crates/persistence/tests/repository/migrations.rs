@@ -171,3 +171,81 @@ async fn email_keys_written_by_unicode_lowering_are_rederived_and_still_find_the
     })
     .await;
 }
+
+async fn insert_link(repo: &SeaOrmRepository, user: UserId, provider: &str, subject: &str) {
+    insert(
+        repo,
+        "linked_accounts",
+        vec![
+            ("id", Uuid::new_v4().into()),
+            ("user_id", user.as_uuid().into()),
+            ("provider", provider.into()),
+            ("subject", subject.into()),
+            ("access_token", "k1:sealed".into()),
+            ("created_at", now().into()),
+            ("updated_at", now().into()),
+        ],
+    )
+    .await;
+}
+
+/// A session from before sessions recorded how they began: a provider's signal cannot know
+/// it began with that provider, so only what ends all of a user's sessions ends it.
+async fn unknown_session_survives_provider_signals_only(repo: &dyn Repository, ada: UserId) {
+    use social_login_domain::{SignalKind, SignalSource};
+    use social_login_ports::SignalOutcome;
+    use social_login_testing::contract::repository::signal;
+    let revoked = signal(
+        SignalSource::AppleNotification,
+        "jti-1",
+        "apple-ada",
+        SignalKind::ConsentRevoked,
+    );
+    assert!(matches!(
+        repo.apply_signal(revoked).await,
+        Ok(SignalOutcome::Applied { user, .. }) if user == ada
+    ));
+    let rotate = |presented, successor| {
+        repo.rotate_refresh(presented, successor, now(), Duration::days(1), audit_now())
+    };
+    assert!(
+        rotate(token_hash(1), token_hash(2)).await.is_ok(),
+        "consent-revoked left it"
+    );
+    let disabled = signal(
+        SignalSource::GoogleRisc,
+        "set-1",
+        "g-ada",
+        SignalKind::AccountDisabled,
+    );
+    assert!(matches!(
+        repo.apply_signal(disabled).await,
+        Ok(SignalOutcome::Applied { user, .. }) if user == ada
+    ));
+    assert!(
+        rotate(token_hash(2), token_hash(3)).await.is_err(),
+        "account-disabled ended it"
+    );
+}
+
+#[tokio::test]
+async fn a_session_from_before_sessions_recorded_their_login_is_ended_only_by_whole_user_actions() {
+    on_every_unmigrated_backend(|repo, sqlite_dir| async move {
+        migrate_until(&repo, "m20261126_000011_provider_signals").await;
+        let ada = insert_user(&repo, "ada@example.com", "ada@example.com").await;
+        insert_link(&repo, ada, "apple", "apple-ada").await;
+        insert_link(&repo, ada, "google", "g-ada").await;
+        insert_old_session(&repo, ada, now() - Duration::days(3)).await;
+
+        repo.migrate().await.unwrap();
+
+        match sqlite_dir {
+            Some(dir) => {
+                let served = rusqlite_repository(&dir).await;
+                unknown_session_survives_provider_signals_only(&served, ada).await;
+            }
+            None => unknown_session_survives_provider_signals_only(&repo, ada).await,
+        }
+    })
+    .await;
+}

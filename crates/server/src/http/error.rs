@@ -1,4 +1,4 @@
-//! The one API error: RFC 9457 problem details with the stable `code` (CONTRACT §5).
+//! The one API error: RFC 9457 problem details with the stable `code` (docs/api.md, "Errors").
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -88,6 +88,12 @@ impl From<AppError> for ApiError {
                 cause: Some(reason.to_string()),
                 ..Self::of(code)
             },
+            // Which check failed is safe to tell the sender (it never repeats the signal)
+            // and is what an operator registering an endpoint needs to see.
+            AppError::InvalidSignal(refused) => Self::new(
+                code,
+                format!("the signal could not be verified: {}", refused.detail),
+            ),
             other => Self {
                 cause: Some(other.to_string()),
                 ..Self::of(code)
@@ -147,6 +153,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
         ErrorCode::InvalidCredentials => StatusCode::UNAUTHORIZED,
         ErrorCode::ReauthenticationRequired => StatusCode::UNAUTHORIZED,
+        ErrorCode::InvalidSignal => StatusCode::BAD_REQUEST,
+        ErrorCode::ProviderAccountDisabled => StatusCode::FORBIDDEN,
         ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         ErrorCode::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
         ErrorCode::ValidationError => StatusCode::UNPROCESSABLE_ENTITY,
@@ -175,6 +183,8 @@ fn title_of(code: ErrorCode) -> &'static str {
         ErrorCode::Unauthorized => "Unauthorized",
         ErrorCode::InvalidCredentials => "Invalid credentials",
         ErrorCode::ReauthenticationRequired => "Reauthentication required",
+        ErrorCode::InvalidSignal => "Invalid signal",
+        ErrorCode::ProviderAccountDisabled => "Provider account disabled",
         ErrorCode::PayloadTooLarge => "Payload too large",
         ErrorCode::RequestTimeout => "Request timeout",
         ErrorCode::ValidationError => "Validation error",
@@ -203,6 +213,10 @@ fn default_detail(code: ErrorCode) -> &'static str {
         ErrorCode::InvalidCredentials => "the credentials are invalid",
         ErrorCode::ReauthenticationRequired => {
             "log in again: this needs a recent login, and a refresh is not one"
+        }
+        ErrorCode::InvalidSignal => "the signal could not be verified",
+        ErrorCode::ProviderAccountDisabled => {
+            "the provider reported this account disabled; log in another way"
         }
         ErrorCode::PayloadTooLarge => "request body is too large",
         ErrorCode::RequestTimeout => "the request took too long; the connection is closed",
@@ -234,6 +248,8 @@ mod tests {
             (ErrorCode::Unauthorized, 401),
             (ErrorCode::InvalidCredentials, 401),
             (ErrorCode::ReauthenticationRequired, 401),
+            (ErrorCode::InvalidSignal, 400),
+            (ErrorCode::ProviderAccountDisabled, 403),
             (ErrorCode::PayloadTooLarge, 413),
             (ErrorCode::RequestTimeout, 408),
             (ErrorCode::ValidationError, 422),

@@ -19,6 +19,8 @@ use social_login_ports::PostBody;
         (status = 200, body = LoginResponse),
         (status = 400, body = Problem, content_type = "application/problem+json",
             description = "IdTokenNotSupported: the provider issues no id_tokens"),
+        (status = 403, body = Problem, content_type = "application/problem+json",
+            description = "ProviderAccountDisabled: the provider reported this account disabled"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json",

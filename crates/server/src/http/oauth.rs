@@ -49,6 +49,8 @@ pub async fn authorize(
     responses(
         (status = 200, body = LoginResponse),
         (status = 400, body = Problem, content_type = "application/problem+json"),
+        (status = 403, body = Problem, content_type = "application/problem+json",
+            description = "ProviderAccountDisabled: the provider reported this account disabled"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, body = Problem, content_type = "application/problem+json"),
         (status = 502, body = Problem, content_type = "application/problem+json"),

@@ -9,10 +9,19 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use social_login_domain::ErrorCode;
 
+/// Marks an error response whose format another standard fixes (RFC 8935's
+/// `{"err", "description"}` for a refused Security Event Token): it passes as it is.
+#[derive(Debug, Clone, Copy)]
+pub struct OwnErrorFormat;
+
 pub async fn ensure_problem(request: Request, next: Next) -> Response {
     let response = next.run(request).await;
     let status = response.status();
-    if !(status.is_client_error() || status.is_server_error()) || is_problem(&response) {
+    let own_format = response.extensions().get::<OwnErrorFormat>().is_some();
+    if !(status.is_client_error() || status.is_server_error())
+        || is_problem(&response)
+        || own_format
+    {
         return response;
     }
     let mut problem = ApiError::of(code_for(status)).into_response();

@@ -171,4 +171,9 @@ pub struct EndpointOverrides {
     /// Where a link's grant is revoked (not microsoft, which has no such endpoint); for
     /// github `{client_id}` in the path is filled in.
     pub revocation: Option<String>,
+    /// google only: the key set of Cross-Account Protection's Security Event Tokens
+    /// (default Google's, the `jwks_uri` of its RISC configuration).
+    pub risc_jwks: Option<String>,
+    /// google only: their issuer (default `https://accounts.google.com/`).
+    pub risc_issuer: Option<String>,
 }

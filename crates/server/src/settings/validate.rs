@@ -3,6 +3,7 @@
 mod provider_tables;
 mod providers;
 mod secret_strength;
+mod signals;
 mod state_store;
 
 use super::{ConfigErrors, Settings};
@@ -33,6 +34,7 @@ impl Settings {
         self.check_secret_keys(&mut errors);
         self.check_sections(&mut errors);
         providers::check(self, &mut errors);
+        signals::check(self, &mut errors);
         self.webhooks.check(&mut errors);
         errors.into_result()
     }

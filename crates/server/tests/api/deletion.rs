@@ -1,7 +1,7 @@
 //! `DELETE /users/me` (CONTRACT §6): the account, its links and sessions are gone, its
 //! tokens refused from then on, and it needs a recent login.
 
-use crate::helpers::{SECRET_KEY, assert_problem, spawn_app, token};
+use crate::helpers::{PUBLIC_URL, SECRET_KEY, assert_problem, spawn_app, token};
 use reqwest::StatusCode;
 use serde_json::json;
 use social_login::settings::Settings;
@@ -49,7 +49,8 @@ async fn a_token_from_an_old_login_cannot_delete_the_account() {
     let pat = app.register("pat@example.com").await;
     let user = pat["user"]["id"].as_str().unwrap().parse().unwrap();
     // A valid token of the same service, issued by a login six minutes ago.
-    let settings = Settings::with_secret_key(SECRET_KEY);
+    let mut settings = Settings::with_secret_key(SECRET_KEY);
+    settings.server.public_url = Some(PUBLIC_URL.into());
     let six_minutes_ago = time::OffsetDateTime::now_utc() - time::Duration::minutes(6);
     let old = session_tokens(&settings)
         .issue_access(user, six_minutes_ago, six_minutes_ago)

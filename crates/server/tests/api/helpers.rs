@@ -43,6 +43,11 @@ pub const PASSWORD: &str = "correct horse battery";
 pub const SECRET_KEY: &str = "GA_qvFSlkHKzKt0dJl-effGdF67rtQou5fOx6_P7rsVdCZt3kOJ05EYCkO1rzwgf";
 
 /// The webhook secret of every app that has a receiver: `whsec_` + base64 of 32 bytes.
+/// `[server] public_url` of every test app (facebook needs one: its data deletion answers
+/// with a status URL under it). A name, not where the app listens: a test that follows such
+/// a URL takes its path to [`TestApp::url`].
+pub const PUBLIC_URL: &str = "https://auth.example.test";
+
 pub const WEBHOOK_SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYo=";
 
 /// Knobs a test may turn before the app starts.
@@ -155,6 +160,7 @@ async fn spawn(options: Options, database_via: Option<&FaultProxy>) -> TestApp {
         settings.rate_limit.burst = burst;
     }
     enable_all(&mut settings, &sim, client);
+    settings.server.public_url = Some(PUBLIC_URL.to_owned());
     if let Some(github) = settings.oauth_providers.get_mut(ProviderKey::GITHUB) {
         github.enabled = options.github_enabled;
     }

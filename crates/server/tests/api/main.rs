@@ -28,6 +28,7 @@ mod raw_http;
 mod reauthentication;
 mod revocation;
 mod secrets;
+mod signals;
 mod slow_clients;
 mod state;
 mod two_providers;

@@ -172,3 +172,38 @@ async fn a_receiver_that_does_not_answer_holds_up_no_request() {
     assert_eq!(users, expected);
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_provider_signal_is_sent_as_its_own_event_type() {
+    let (receiver, url) = Receiver::start(0).await;
+    let app = spawn_app_with(Options {
+        webhook_url: Some(url),
+        ..Options::default()
+    })
+    .await;
+    let ada: Value = app
+        .login_response_at("google", "583231")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let hijacked = crate::signals::signal(&app, "report_hijacking", "583231").await;
+    assert_eq!(crate::signals::deliver(&app, &hijacked).await.status(), 202);
+
+    let delivered = receiver.wait_for(3).await;
+    let ada_id = user_id(&ada);
+    let mut expected = vec![
+        ("provider.security_event".to_owned(), ada_id.clone()),
+        ("user.login".to_owned(), ada_id.clone()),
+        ("user.registered".to_owned(), ada_id),
+    ];
+    expected.sort();
+    assert_eq!(seen(&delivered), expected);
+    let signal = delivered
+        .iter()
+        .find(|d| d.kind() == "provider.security_event")
+        .unwrap();
+    assert_signed(signal);
+    assert_eq!(body(signal)["data"]["provider"], "google");
+    app.stop().await;
+}

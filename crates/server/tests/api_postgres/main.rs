@@ -46,6 +46,8 @@ mod reauthentication;
 mod revocation;
 #[path = "../api/secrets.rs"]
 mod secrets;
+#[path = "../api/signals.rs"]
+mod signals;
 #[path = "../api/state.rs"]
 mod state;
 #[path = "../api/two_providers.rs"]

@@ -146,6 +146,8 @@ token = "{go_token}"
 userinfo = "{go_userinfo}"
 jwks = "{go_jwks}"
 issuer = "{go_issuer}"
+# Cross-Account Protection: the simulator signs its SETs with its id_token keys.
+risc_jwks = "{go_jwks}"
 "#,
             database = self.database_url,
             gh_authorization = github.authorization,

@@ -11,6 +11,7 @@ mod flows;
 mod login_throttle;
 mod races;
 mod redis_faults;
+mod signals;
 mod single_use;
 mod two_instances;
 mod webhooks;

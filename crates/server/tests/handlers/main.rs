@@ -7,7 +7,7 @@ use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode, header};
 use serde_json::{Value, json};
 use social_login::http::{HttpOptions, TrustedProxies, WellKnown, router};
-use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry};
+use social_login_app::{AuthPolicy, AuthService, Ports, ProviderRegistry, SignalVerifiers};
 use social_login_domain::ProviderKind;
 use social_login_domain::{
     Email, ProviderIdentity, ProviderKey, ProviderSubject, ProviderTokens, SecretText,
@@ -36,6 +36,8 @@ fn session_tokens() -> JwtSessionTokens {
     )
 }
 
+mod signals;
+
 /// The router over fakes, with the GitHub fake answering as `subject`.
 fn app(github: Arc<FakeProvider>) -> Router {
     app_with(ProviderRegistry::new().with(github))
@@ -43,10 +45,17 @@ fn app(github: Arc<FakeProvider>) -> Router {
 
 /// The router over fakes, with these providers enabled.
 fn app_with(providers: ProviderRegistry) -> Router {
+    app_with_signals(providers, SignalVerifiers::new())
+}
+
+/// The router over fakes, with these providers and signal verifiers.
+fn app_with_signals(providers: ProviderRegistry, signal_verifiers: SignalVerifiers) -> Router {
     let repository = Arc::new(InMemoryRepository::default());
     let ports = Ports {
         users: repository.clone(),
-        refresh_tokens: repository,
+        refresh_tokens: repository.clone(),
+        signals: repository,
+        signal_verifiers,
         state_sealer: Arc::new(FakeStateSealer::default()),
         states: Arc::new(FakeStateStore::default()),
         providers,
@@ -65,6 +74,7 @@ fn app_with(providers: ProviderRegistry) -> Router {
         max_in_flight: 64,
         rate_limit: None,
         trusted_proxies: TrustedProxies::new([]),
+        deletion_status_base: Some(format!("{PUBLIC_URL}/auth/oauth/facebook/data-deletion/")),
     };
     let tokens = session_tokens();
     router(

@@ -15,6 +15,7 @@ const ADAPTERS: &[&str] = &[
     "social-login-provider-oauth2",
     "social-login-provider-oidc",
     "social-login-provider-apple",
+    "social-login-provider-signals",
     "social-login-persistence",
     "social-login-state-store",
     "social-login-webhooks",

@@ -1,5 +1,5 @@
 //! The repository ports' contract: users, links, the login's one transaction, the
-//! last-login-method rule and refresh-token sessions. The rules a caller relies on; an
+//! last-login-method rule, refresh-token sessions and provider signals. The rules a caller relies on; an
 //! adapter that breaks one breaks the service.
 
 pub mod fixtures;
@@ -11,6 +11,8 @@ mod links;
 mod outbox;
 mod refresh;
 mod sign_in;
+mod signal_receipts;
+mod signals;
 mod users;
 
 pub use audit::*;
@@ -20,9 +22,11 @@ pub use links::*;
 pub use outbox::*;
 pub use refresh::*;
 pub use sign_in::*;
+pub use signal_receipts::*;
+pub use signals::*;
 pub use users::*;
 
-use social_login_ports::{RefreshTokenRepository, UserRepository, WebhookOutbox};
+use social_login_ports::{RefreshTokenRepository, SignalRepository, UserRepository, WebhookOutbox};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -30,12 +34,19 @@ use std::sync::Arc;
 /// The repository ports and the webhook outbox, as one adapter implements them over one
 /// database.
 pub trait Repository:
-    UserRepository + RefreshTokenRepository + WebhookOutbox + Send + Sync + 'static
+    UserRepository + RefreshTokenRepository + SignalRepository + WebhookOutbox + Send + Sync + 'static
 {
 }
 
-impl<T: UserRepository + RefreshTokenRepository + WebhookOutbox + Send + Sync + 'static> Repository
-    for T
+impl<
+    T: UserRepository
+        + RefreshTokenRepository
+        + SignalRepository
+        + WebhookOutbox
+        + Send
+        + Sync
+        + 'static,
+> Repository for T
 {
 }
 
@@ -104,6 +115,17 @@ macro_rules! repository_contract {
             a_sign_in_that_brings_no_provider_token_keeps_the_stored_ones,
             an_unverified_email_equal_to_a_held_address_is_refused_even_with_auto_linking,
             emails_match_ignoring_ascii_case_only,
+            consent_revoked_ends_only_the_sessions_its_provider_began_and_forgets_its_tokens,
+            a_signal_acts_once_and_its_repeat_writes_nothing,
+            a_signal_about_an_account_linked_to_nobody_keeps_nothing,
+            tokens_revoked_forgets_the_tokens_and_keeps_the_link_and_its_sessions,
+            removing_the_last_way_in_deletes_the_user_with_user_deleted,
+            removing_a_link_that_is_not_the_last_keeps_the_user_and_its_other_sessions,
+            a_disabled_account_signs_nobody_in_until_it_is_enabled,
+            an_older_state_change_arriving_late_changes_nothing,
+            a_kept_receipt_is_found_and_keeping_it_again_keeps_the_first_time,
+            pruning_receipts_deletes_only_those_received_before_the_bound,
+            of_concurrent_deliveries_of_one_signal_exactly_one_acts,
         );
     };
     (@rules $harness:path; $($rule:ident),* $(,)?) => {

@@ -564,3 +564,75 @@ fn a_valid_webhook_target_carries_the_chosen_events_or_all() {
     assert!(!events.contains(AuditEventType::UserLogin));
     assert!(!format!("{settings:?}").contains(super::fixtures::WEBHOOK));
 }
+
+fn facebook() -> ProviderConfig {
+    ProviderConfig::new(
+        "fb-app",
+        "fb-app-secret-value",
+        "https://app.example.com/auth/callback/facebook",
+    )
+}
+
+#[test]
+fn facebook_needs_a_public_url_for_its_data_deletion_status_url() {
+    let errors = problems_of(|s| {
+        s.oauth_providers.insert(ProviderKey::FACEBOOK, facebook());
+        s.server.public_url = None;
+    });
+    assert!(errors.mentions("server.public_url"), "{errors}");
+    let mut settings = valid();
+    settings
+        .oauth_providers
+        .insert(ProviderKey::FACEBOOK, facebook());
+    settings.validate().unwrap();
+    // A disabled facebook answers nothing, so it needs no public URL.
+    settings.server.public_url = None;
+    settings.tokens.issuer = Some("https://auth.example.com".into());
+    let facebook = settings
+        .oauth_providers
+        .get_mut(ProviderKey::FACEBOOK)
+        .unwrap();
+    facebook.enabled = false;
+    settings.validate().unwrap();
+}
+
+#[test]
+fn the_risc_endpoints_belong_to_google_and_its_key_set_is_a_url() {
+    let mut settings = valid();
+    let mut google = ProviderConfig::new(
+        "g-client",
+        "g-secret-value",
+        "https://app.example.com/cb/google",
+    );
+    google.endpoints.risc_jwks = Some("https://keys.example.com/risc".into());
+    google.endpoints.risc_issuer = Some("https://accounts.example.com/".into());
+    settings.oauth_providers.insert(ProviderKey::GOOGLE, google);
+    settings.validate().unwrap();
+
+    for (field, change) in [
+        (
+            "oauth_providers.github.endpoints.risc_jwks",
+            (|s: &mut Settings| {
+                github(s).endpoints.risc_jwks = Some("https://keys.example.com/risc".into());
+            }) as fn(&mut Settings),
+        ),
+        ("oauth_providers.github.endpoints.risc_issuer", |s| {
+            github(s).endpoints.risc_issuer = Some("https://accounts.example.com/".into());
+        }),
+        ("oauth_providers.google.endpoints.risc_jwks", |s| {
+            let mut google =
+                ProviderConfig::new("g", "g-secret-value", "https://app.example.com/cb");
+            google.endpoints.risc_jwks = Some("not a url".into());
+            s.oauth_providers.insert(ProviderKey::GOOGLE, google);
+        }),
+        ("oauth_providers.google.endpoints.risc_issuer", |s| {
+            let mut google =
+                ProviderConfig::new("g", "g-secret-value", "https://app.example.com/cb");
+            google.endpoints.risc_issuer = Some(" ".into());
+            s.oauth_providers.insert(ProviderKey::GOOGLE, google);
+        }),
+    ] {
+        let errors = problems_of(change);
+        assert!(errors.mentions(field), "expected {field}, got:\n{errors}");
+    }
+}

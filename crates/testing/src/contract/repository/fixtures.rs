@@ -3,8 +3,8 @@
 use super::Repository;
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{
-    Email, FamilyId, LinkedAccountId, NewLinkedAccount, NewUser, PasswordHash, ProviderIdentity,
-    ProviderKey, ProviderSubject, SealedToken, UserId,
+    Email, FamilyId, LinkedAccountId, LoginMethod, NewLinkedAccount, NewUser, PasswordHash,
+    ProviderIdentity, ProviderKey, ProviderSubject, SealedToken, UserId,
 };
 use social_login_ports::{ProviderSignIn, SessionStart};
 use time::{Duration, OffsetDateTime};
@@ -54,8 +54,8 @@ pub fn login_time() -> OffsetDateTime {
     now() - Duration::hours(1)
 }
 
-/// A session of `hash` as a login at [`login_time`] starts it: the first token valid for a
-/// day from [`now`] (never past `family_end`), the family ending at `family_end`.
+/// A session of `hash` as a password login at [`login_time`] starts it: the first token
+/// valid for a day from [`now`] (never past `family_end`), the family ending at `family_end`.
 pub fn session(hash: RefreshTokenHash, family_end: OffsetDateTime) -> SessionStart {
     SessionStart {
         hash,
@@ -63,13 +63,32 @@ pub fn session(hash: RefreshTokenHash, family_end: OffsetDateTime) -> SessionSta
         token_expires_at: Ord::min(now() + Duration::days(1), family_end),
         family_expires_at: family_end,
         auth_time: login_time(),
+        began_with: LoginMethod::Password,
     }
 }
 
 /// Starts a family for `user` whose first token is `hash`, valid for a day from [`now`];
-/// the family ends 30 days from [`now`].
+/// the family ends 30 days from [`now`]. A password login starts it.
 pub async fn store_token(repo: &dyn Repository, user: UserId, hash: RefreshTokenHash) -> FamilyId {
     start_family_ending(repo, user, hash, now() + Duration::days(30)).await
+}
+
+/// Like [`store_token`], for a session that `began_with` started.
+pub async fn store_session_begun_with(
+    repo: &dyn Repository,
+    user: UserId,
+    hash: RefreshTokenHash,
+    began_with: LoginMethod,
+) -> FamilyId {
+    let session = SessionStart {
+        began_with,
+        ..session(hash, now() + Duration::days(30))
+    };
+    let family = session.family;
+    repo.start_family(user, session, now(), crate::audit_now())
+        .await
+        .expect("start a refresh family");
+    family
 }
 
 /// Like [`store_token`], with the family ending at `family_end`.
@@ -120,6 +139,7 @@ pub fn user_less_identity() -> ProviderIdentity {
 /// A login of `identity` with sealed tokens named `k1:access`/`k1:refresh`, a fresh session,
 /// auto-linking off.
 pub fn sign_in(identity: ProviderIdentity) -> ProviderSignIn {
+    let began_with = LoginMethod::Provider(identity.provider);
     ProviderSignIn {
         identity,
         access_token: SealedToken::new("k1:access"),
@@ -127,7 +147,10 @@ pub fn sign_in(identity: ProviderIdentity) -> ProviderSignIn {
         auto_link_by_email: false,
         new_user_id: UserId::new(),
         new_link_id: LinkedAccountId::new(),
-        session: session(random_hash(), now() + Duration::days(30)),
+        session: SessionStart {
+            began_with,
+            ..session(random_hash(), now() + Duration::days(30))
+        },
         now: now(),
         audit: crate::audit_now(),
     }

@@ -1,0 +1,120 @@
+//! Signals from providers (docs/api.md, "Signals from providers"): verified before anything
+//! is read or written, then acted on in one repository transaction with their audit events.
+//!
+//! A signal that does not verify costs no database work at all, and one about an account
+//! linked to nobody writes nothing (except a data deletion request's receipt, whose status
+//! URL must answer like any other): the answer is the same either way, so a sender learns
+//! nothing about who has an account here.
+
+use crate::{AppError, AuthService};
+use social_login_domain::signal::RECEIPT_RETENTION;
+use social_login_domain::{Origin, SignalId, SignalSource};
+use social_login_ports::{SignalCommand, SignalOutcome, SignalReceipt, VerifiedSignal};
+use time::OffsetDateTime;
+use tracing::{info, instrument};
+
+/// Rows per pruning statement, and statements per run.
+const PRUNE_BATCH: u64 = 1_000;
+const PRUNE_MAX_BATCHES: usize = 100;
+
+impl AuthService {
+    /// Verifies a signal as its provider signs it (`token` as the endpoint read it from the
+    /// request) and acts on it once. Answers with the signal's id (a Facebook data deletion
+    /// request's confirmation code). 404 when the provider is not enabled, 400
+    /// `InvalidSignal` when it does not verify.
+    #[instrument(skip_all, fields(source = %source))]
+    pub async fn receive_signal(
+        &self,
+        source: SignalSource,
+        token: &str,
+        origin: &Origin,
+    ) -> Result<SignalId, AppError> {
+        self.provider(source.provider())?;
+        let verifier = self
+            .ports
+            .signal_verifiers
+            .get(source)
+            .ok_or(AppError::ProviderNotConfigured)?
+            .clone();
+        let signal = verifier
+            .verify(token)
+            .await
+            .map_err(AppError::InvalidSignal)?;
+        let id = signal.id.clone();
+        self.act_on(signal, origin).await?;
+        Ok(id)
+    }
+
+    async fn act_on(&self, signal: VerifiedSignal, origin: &Origin) -> Result<(), AppError> {
+        let now = self.ports.clock.now();
+        let receipt = SignalReceipt {
+            source: signal.source,
+            id: signal.id,
+            received_at: now,
+        };
+        let kind = signal.kind;
+        let Some(subject) = signal.subject else {
+            info!(?kind, "signal about no account: nothing to do");
+            return Ok(());
+        };
+        let command = SignalCommand {
+            receipt: receipt.clone(),
+            subject,
+            action: kind.action(),
+            event: kind.event(),
+            occurred_at: signal.occurred_at,
+            audit: self.audit(origin, now),
+        };
+        match self.ports.signals.apply_signal(command).await? {
+            SignalOutcome::Applied { user_deleted, .. } => {
+                info!(?kind, user_deleted, "signal acted on");
+            }
+            SignalOutcome::Duplicate => info!(?kind, "signal handled before; nothing to do"),
+            SignalOutcome::NotLinked => {
+                info!(?kind, "signal about an account linked to nobody");
+                if receipt.source == SignalSource::FacebookDataDeletion {
+                    // Meta shows the status URL to the person, who must find it answering.
+                    self.ports.signals.keep_receipt(receipt).await?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// When the Facebook data deletion request with this confirmation code was handled;
+    /// `None` for a code this service never gave (or forgot: receipts live 90 days).
+    #[instrument(skip_all)]
+    pub async fn data_deletion_status(
+        &self,
+        confirmation_code: &str,
+    ) -> Result<Option<OffsetDateTime>, AppError> {
+        let Ok(id) = SignalId::parse(confirmation_code) else {
+            return Ok(None);
+        };
+        Ok(self
+            .ports
+            .signals
+            .find_receipt(SignalSource::FacebookDataDeletion, &id)
+            .await?)
+    }
+
+    /// Housekeeping: forgets signal receipts older than [`RECEIPT_RETENTION`], in bounded
+    /// batches. Returns how many went.
+    #[instrument(skip_all)]
+    pub async fn prune_signal_receipts(&self) -> Result<u64, AppError> {
+        let before = self.ports.clock.now() - RECEIPT_RETENTION;
+        let mut pruned = 0;
+        for _ in 0..PRUNE_MAX_BATCHES {
+            let batch = self
+                .ports
+                .signals
+                .prune_receipts(before, PRUNE_BATCH)
+                .await?;
+            pruned += batch;
+            if batch < PRUNE_BATCH {
+                break;
+            }
+        }
+        Ok(pruned)
+    }
+}

@@ -1,0 +1,209 @@
+//! `SignalRepository` on SQLite (see `crate::signals` for the rules). The single connection
+//! runs one transaction at a time: the receipt's primary key settles two processes sharing
+//! the file, and nothing interleaves within one.
+
+use super::columns::{execute, query_one, time_text, uuid_at};
+use super::users::{find_user, links_of};
+use super::{SqliteRepository, audit, sql, write};
+use crate::audit::{from_unix_ms, unix_ms};
+use async_trait::async_trait;
+use rusqlite::{Connection, params};
+use social_login_domain::signal::{leaves_no_way_in, state_change_applies};
+use social_login_domain::{
+    AuditEventType, LinkedAccountId, LoginMethod, SignalAction, SignalId, SignalSource, User,
+    UserId,
+};
+use social_login_ports::{
+    RepositoryError, SignalCommand, SignalOutcome, SignalReceipt, SignalRepository,
+};
+use time::OffsetDateTime;
+
+/// The link a signal names: its id, its user, the last disabled/enabled change applied.
+struct SignalledLink {
+    id: LinkedAccountId,
+    user: UserId,
+    disabled_changed: Option<OffsetDateTime>,
+}
+
+/// What applying decided, and whether its writes are kept (a duplicate or a signal about
+/// no link keeps nothing, not even the receipt).
+enum Acted {
+    Kept(SignalOutcome),
+    RolledBack(SignalOutcome),
+}
+
+#[async_trait]
+impl SignalRepository for SqliteRepository {
+    async fn apply_signal(&self, command: SignalCommand) -> Result<SignalOutcome, RepositoryError> {
+        self.call(move |db| {
+            let transaction = db
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+                .map_err(super::columns::failed)?;
+            match apply(&transaction, &command)? {
+                Acted::Kept(outcome) => {
+                    transaction.commit().map_err(super::columns::failed)?;
+                    Ok(outcome)
+                }
+                // Dropping the transaction rolls the receipt back.
+                Acted::RolledBack(outcome) => Ok(outcome),
+            }
+        })
+        .await
+    }
+
+    async fn keep_receipt(
+        &self,
+        receipt: SignalReceipt,
+    ) -> Result<OffsetDateTime, RepositoryError> {
+        self.call(move |db| {
+            write(db, |tx| {
+                insert_receipt(tx, &receipt)?;
+                received_at(tx, receipt.source, &receipt.id)?.ok_or_else(|| {
+                    RepositoryError::Internal("the receipt just kept is gone".into())
+                })
+            })
+        })
+        .await
+    }
+
+    async fn find_receipt(
+        &self,
+        source: SignalSource,
+        id: &SignalId,
+    ) -> Result<Option<OffsetDateTime>, RepositoryError> {
+        let id = id.clone();
+        self.call(move |db| received_at(db, source, &id)).await
+    }
+
+    async fn prune_receipts(
+        &self,
+        before: OffsetDateTime,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.call(move |db| {
+            write(db, |tx| {
+                execute(
+                    tx,
+                    sql::DELETE_RECEIPTS_BEFORE,
+                    params![unix_ms(before), limit],
+                )
+            })
+        })
+        .await
+        .map(|deleted| deleted as u64)
+    }
+}
+
+fn apply(db: &Connection, command: &SignalCommand) -> Result<Acted, RepositoryError> {
+    if !insert_receipt(db, &command.receipt)? {
+        return Ok(Acted::RolledBack(SignalOutcome::Duplicate));
+    }
+    let provider = command.receipt.source.provider();
+    let link = query_one(
+        db,
+        sql::SIGNALLED_LINK,
+        params![provider.as_str(), command.subject.as_str()],
+        |row| {
+            Ok(SignalledLink {
+                id: LinkedAccountId::from_uuid(uuid_at(row, 0)?),
+                user: UserId::from_uuid(uuid_at(row, 1)?),
+                disabled_changed: row.get::<_, Option<i64>>(2)?.map(from_unix_ms),
+            })
+        },
+    )?;
+    let Some(link) = link else {
+        return Ok(Acted::RolledBack(SignalOutcome::NotLinked));
+    };
+    let Some(owner) = find_user(db, link.user)? else {
+        return Ok(Acted::RolledBack(SignalOutcome::NotLinked));
+    };
+    let user_deleted = act(db, command, &link, &owner)?;
+    Ok(Acted::Kept(SignalOutcome::Applied {
+        user: link.user,
+        user_deleted,
+    }))
+}
+
+/// Takes the command's action on `link` and records its events; whether the user was deleted.
+fn act(
+    db: &Connection,
+    command: &SignalCommand,
+    link: &SignalledLink,
+    owner: &User,
+) -> Result<bool, RepositoryError> {
+    let provider = command.receipt.source.provider();
+    let (user, audit) = (link.user.as_uuid().into_bytes(), &command.audit);
+    let mut events = vec![audit.event(0, command.event, link.user, Some(provider))];
+    let mut user_deleted = false;
+    if command.action.ends_provider_sessions() {
+        let began_with = LoginMethod::Provider(provider);
+        execute(
+            db,
+            sql::REVOKE_SESSIONS_BEGUN_WITH,
+            params![user, began_with.as_str()],
+        )?;
+    }
+    let link_id = link.id.as_uuid().into_bytes();
+    if command.action.forgets_tokens() {
+        let now = time_text(command.receipt.received_at)?;
+        execute(db, sql::FORGET_LINK_TOKENS, params![link_id, now])?;
+    }
+    match command.action {
+        SignalAction::RemoveLink => {
+            if leaves_no_way_in(owner, &links_of(db, link.user)?, link.id) {
+                // As DELETE /users/me: links, sessions and tokens go with the user.
+                execute(db, sql::DELETE_USER, [user])?;
+                events.push(audit.event(1, AuditEventType::UserDeleted, link.user, None));
+                user_deleted = true;
+            } else {
+                execute(db, sql::DELETE_LINK, [link_id])?;
+                let unlinked = AuditEventType::AccountUnlinked;
+                events.push(audit.event(1, unlinked, link.user, Some(provider)));
+            }
+        }
+        SignalAction::DisableAccount | SignalAction::EnableAccount => {
+            let disable = command.action == SignalAction::DisableAccount;
+            if state_change_applies(command.occurred_at, link.disabled_changed) {
+                let at = unix_ms(command.occurred_at);
+                execute(db, sql::SET_LINK_DISABLED, params![link_id, disable, at])?;
+                if disable {
+                    execute(db, sql::REVOKE_SESSIONS_OF, [user])?;
+                }
+            }
+        }
+        _ => {}
+    }
+    for event in &events {
+        audit::record(db, event, audit.outbox)?;
+    }
+    Ok(user_deleted)
+}
+
+/// Inserts the receipt unless it exists; whether it was inserted now.
+fn insert_receipt(db: &Connection, receipt: &SignalReceipt) -> Result<bool, RepositoryError> {
+    let inserted = execute(
+        db,
+        sql::INSERT_RECEIPT,
+        params![
+            receipt.source.as_str(),
+            receipt.id.as_str(),
+            unix_ms(receipt.received_at)
+        ],
+    )?;
+    Ok(inserted > 0)
+}
+
+fn received_at(
+    db: &Connection,
+    source: SignalSource,
+    id: &SignalId,
+) -> Result<Option<OffsetDateTime>, RepositoryError> {
+    Ok(query_one(
+        db,
+        sql::RECEIPT,
+        params![source.as_str(), id.as_str()],
+        |row| row.get::<_, i64>(0),
+    )?
+    .map(from_unix_ms))
+}

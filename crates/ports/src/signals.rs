@@ -1,0 +1,158 @@
+//! The signal ports (docs/api.md, "Signals from providers"): verifying what a provider sent,
+//! before anything is stored, and acting on it in one transaction with its audit events.
+//!
+//! A signal acts once: the repository records a receipt keyed by (source, signal id) under a
+//! unique constraint in the same transaction as the action, so a retry, a replay or the same
+//! signal reaching two instances at once finds the receipt and changes nothing.
+
+use async_trait::async_trait;
+use social_login_domain::{
+    AuditContext, AuditEventType, ProviderSubject, SignalAction, SignalId, SignalKind,
+    SignalSource, UserId,
+};
+use time::OffsetDateTime;
+
+/// One verified signal: who sent it was checked, nothing was stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifiedSignal {
+    pub source: SignalSource,
+    /// Its id (`jti`, or the confirmation code of a Facebook request).
+    pub id: SignalId,
+    /// When the provider issued it (`iat`, Facebook's `issued_at`).
+    pub issued_at: OffsetDateTime,
+    pub kind: SignalKind,
+    /// The provider account it is about; `None` for one about no account (a RISC
+    /// verification event).
+    pub subject: Option<ProviderSubject>,
+    /// When the change it reports happened (the event's own time when it carries one, else
+    /// `issued_at`): orders account-state changes that arrive out of order.
+    pub occurred_at: OffsetDateTime,
+}
+
+/// Why a signal was refused, in the words of RFC 8935 §2.3 (Google's RISC endpoint answers
+/// with them; the others map all of them to one code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefusalReason {
+    /// Not a signal at all, or not one this endpoint can read.
+    InvalidRequest,
+    /// Not signed by a key of the provider, or with an algorithm that is not allowed.
+    InvalidKey,
+    /// Issued by someone else.
+    InvalidIssuer,
+    /// Meant for another app.
+    InvalidAudience,
+}
+
+impl RefusalReason {
+    /// The RFC 8935 `err` value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::InvalidRequest => "invalid_request",
+            Self::InvalidKey => "invalid_key",
+            Self::InvalidIssuer => "invalid_issuer",
+            Self::InvalidAudience => "invalid_audience",
+        }
+    }
+}
+
+/// A refused signal: the reason, and which check failed (safe to show and log: it never
+/// repeats the signal).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{detail}")]
+pub struct SignalRefused {
+    pub reason: RefusalReason,
+    pub detail: String,
+}
+
+impl SignalRefused {
+    pub fn new(reason: RefusalReason, detail: impl Into<String>) -> Self {
+        Self {
+            reason,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// Checks a signal as its provider signs it: Apple's JWS, Meta's `signed_request`, Google's
+/// Security Event Token. One verifier per [`SignalSource`].
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait SignalVerifier: Send + Sync {
+    fn source(&self) -> SignalSource;
+
+    /// Verifies `token` as the endpoint received it (the JWS of Apple's `payload`, the value
+    /// of Meta's `signed_request`, the RISC request body). Reads nothing from storage.
+    async fn verify(&self, token: &str) -> Result<VerifiedSignal, SignalRefused>;
+}
+
+/// The record that a signal was handled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignalReceipt {
+    pub source: SignalSource,
+    pub id: SignalId,
+    pub received_at: OffsetDateTime,
+}
+
+/// A verified signal about a provider account, to act on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignalCommand {
+    pub receipt: SignalReceipt,
+    /// The account of `receipt.source`'s provider it names.
+    pub subject: ProviderSubject,
+    pub action: SignalAction,
+    /// The audit event recorded for the linked user.
+    pub event: AuditEventType,
+    /// See [`VerifiedSignal::occurred_at`].
+    pub occurred_at: OffsetDateTime,
+    /// Ids for the signal's event and, when a link is removed, `account.unlinked` or
+    /// `user.deleted`.
+    pub audit: AuditContext,
+}
+
+/// What acting on a signal did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignalOutcome {
+    /// The action ran for this user; `user_deleted` when the link removed was the last way in.
+    Applied { user: UserId, user_deleted: bool },
+    /// The provider account is linked to nobody: nothing was written, not even the receipt.
+    NotLinked,
+    /// The signal's receipt exists: it was handled before, nothing was written.
+    Duplicate,
+}
+
+/// Acting on signals, and their receipts.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait SignalRepository: Send + Sync {
+    /// In one transaction: records the receipt (one that exists already: `Duplicate`, and
+    /// nothing else happens), finds the link of the subject (none: `NotLinked`, and nothing
+    /// is kept), then takes the action (`domain::signal` says what each one does) and
+    /// records `event` for the link's user (and `account.unlinked` or `user.deleted` when
+    /// the link goes). Serialised with other writes to the same user, as a disconnect is.
+    async fn apply_signal(
+        &self,
+        command: SignalCommand,
+    ) -> Result<SignalOutcome, crate::RepositoryError>;
+
+    /// Records a receipt that acts on nothing (a data deletion request about an account
+    /// never linked: its status URL must still answer). Returns when the signal was first
+    /// received (the receipt's time when it exists already).
+    async fn keep_receipt(
+        &self,
+        receipt: SignalReceipt,
+    ) -> Result<OffsetDateTime, crate::RepositoryError>;
+
+    /// When the signal `id` of `source` was received, if its receipt is kept.
+    async fn find_receipt(
+        &self,
+        source: SignalSource,
+        id: &SignalId,
+    ) -> Result<Option<OffsetDateTime>, crate::RepositoryError>;
+
+    /// Housekeeping: deletes up to `limit` receipts received before `before`; how many went.
+    async fn prune_receipts(
+        &self,
+        before: OffsetDateTime,
+        limit: u64,
+    ) -> Result<u64, crate::RepositoryError>;
+}

@@ -1,0 +1,261 @@
+//! The signal endpoints (docs/api.md, "Signals from providers"): Apple's notifications,
+//! Meta's data deletion and deauthorize callbacks and the deletion status URL, Google's
+//! Cross-Account Protection. Public (providers call them); each body is read as its
+//! provider sends it and verified before anything is stored. They are not rate limited per
+//! IP: a provider delivers bursts from a few addresses, and junk costs one signature check.
+
+mod dto;
+
+pub use dto::{
+    AppleNotification, DataDeletionAnswer, DataDeletionStatus, SetError, SignedRequestForm,
+};
+
+use super::AppState;
+use super::error::{ApiError, Problem};
+use super::extract::RequestOrigin;
+use super::problem_only::OwnErrorFormat;
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use social_login_app::AppError;
+use social_login_domain::{ErrorCode, SignalSource};
+use social_login_ports::RefusalReason;
+
+/// Take a Sign in with Apple server-to-server notification.
+#[utoipa::path(post, path = "/auth/oauth/apple/notifications", tag = "signals",
+    request_body(content = AppleNotification, content_type = "application/json"),
+    responses(
+        (status = 200, description = "handled, or about no account here (the same answer)"),
+        (status = 400, body = Problem, content_type = "application/problem+json",
+            description = "InvalidSignal: not Apple's, not for this app, or unreadable"),
+        (status = 404, body = Problem, content_type = "application/problem+json",
+            description = "OAuthProviderNotConfigured: apple is not enabled"),
+    ))]
+pub async fn apple_notification(
+    State(state): State<AppState>,
+    RequestOrigin(origin): RequestOrigin,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<StatusCode, ApiError> {
+    let source = SignalSource::AppleNotification;
+    enabled(&state, source)?;
+    require_media_type(&headers, "application/json")?;
+    let payload = serde_json::from_slice::<serde_json::Value>(&body)
+        .ok()
+        .and_then(|body| body.get("payload")?.as_str().map(str::to_owned))
+        .ok_or_else(|| invalid("expected a JSON object with a string `payload`"))?;
+    state
+        .service
+        .receive_signal(source, &payload, &origin)
+        .await?;
+    Ok(StatusCode::OK)
+}
+
+/// Take Meta's data deletion request: the account's link goes (its user too, when it was
+/// the last way in); answers where the person can follow it.
+#[utoipa::path(post, path = "/auth/oauth/facebook/data-deletion", tag = "signals",
+    request_body(content = SignedRequestForm, content_type = "application/x-www-form-urlencoded"),
+    responses(
+        (status = 200, body = DataDeletionAnswer),
+        (status = 400, body = Problem, content_type = "application/problem+json",
+            description = "InvalidSignal: not signed with the app secret, or unreadable"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn facebook_data_deletion(
+    State(state): State<AppState>,
+    RequestOrigin(origin): RequestOrigin,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<DataDeletionAnswer>, ApiError> {
+    let source = SignalSource::FacebookDataDeletion;
+    enabled(&state, source)?;
+    let signed_request = signed_request(&headers, &body)?;
+    let code = state
+        .service
+        .receive_signal(source, &signed_request, &origin)
+        .await?;
+    let base = state
+        .deletion_status_base
+        .as_deref()
+        .ok_or_else(|| ApiError::from(AppError::Internal("server.public_url is not set".into())))?;
+    Ok(Json(DataDeletionAnswer {
+        url: format!("{base}{}", code.as_str()),
+        confirmation_code: code.as_str().to_owned(),
+    }))
+}
+
+/// The status of a data deletion request: JSON, or a page when the client asks for HTML.
+#[utoipa::path(get, path = "/auth/oauth/facebook/data-deletion/{confirmation_code}", tag = "signals",
+    params(("confirmation_code" = String, Path, description = "from the deletion's answer")),
+    responses(
+        (status = 200, body = DataDeletionStatus, description = "JSON, or text/html on request"),
+        (status = 404, body = Problem, content_type = "application/problem+json",
+            description = "NotFound: no request has this code"),
+    ))]
+pub async fn data_deletion_status(
+    State(state): State<AppState>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let completed_at = state
+        .service
+        .data_deletion_status(&code)
+        .await?
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::NotFound,
+                "no data deletion request has this confirmation code",
+            )
+        })?;
+    let status = DataDeletionStatus::completed(&code, completed_at);
+    if wants_html(&headers) {
+        return Ok(Html(status_page(&status)).into_response());
+    }
+    Ok(Json(status).into_response())
+}
+
+/// Take Meta's deauthorize callback: sessions the account began end, its tokens go.
+#[utoipa::path(post, path = "/auth/oauth/facebook/deauthorize", tag = "signals",
+    request_body(content = SignedRequestForm, content_type = "application/x-www-form-urlencoded"),
+    responses(
+        (status = 200, description = "handled, or about no account here (the same answer)"),
+        (status = 400, body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn facebook_deauthorize(
+    State(state): State<AppState>,
+    RequestOrigin(origin): RequestOrigin,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<StatusCode, ApiError> {
+    let source = SignalSource::FacebookDeauthorize;
+    enabled(&state, source)?;
+    let signed_request = signed_request(&headers, &body)?;
+    state
+        .service
+        .receive_signal(source, &signed_request, &origin)
+        .await?;
+    Ok(StatusCode::OK)
+}
+
+/// Take a Security Event Token from Google's Cross-Account Protection (RFC 8935 push).
+#[utoipa::path(post, path = "/auth/oauth/google/risc", tag = "signals",
+    request_body(content = String, content_type = "application/secevent+jwt",
+        description = "the Security Event Token itself"),
+    responses(
+        (status = 202, description = "accepted (also when it names no account here)"),
+        (status = 400, body = SetError, content_type = "application/json",
+            description = "refused, with RFC 8935's error code"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn google_risc(
+    State(state): State<AppState>,
+    RequestOrigin(origin): RequestOrigin,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    if let Err(error) = enabled(&state, SignalSource::GoogleRisc) {
+        return error.into_response();
+    }
+    if require_media_type(&headers, "application/secevent+jwt").is_err() {
+        return set_error(
+            RefusalReason::InvalidRequest,
+            "expected application/secevent+jwt",
+        );
+    }
+    let Ok(token) = std::str::from_utf8(&body) else {
+        return set_error(RefusalReason::InvalidRequest, "the body is not text");
+    };
+    match state
+        .service
+        .receive_signal(SignalSource::GoogleRisc, token, &origin)
+        .await
+    {
+        Ok(_) => StatusCode::ACCEPTED.into_response(),
+        Err(AppError::InvalidSignal(refused)) => set_error(refused.reason, &refused.detail),
+        Err(other) => ApiError::from(other).into_response(),
+    }
+}
+
+/// 404 `OAuthProviderNotConfigured` first: a provider that is not enabled has no endpoint,
+/// whatever the request looks like.
+fn enabled(state: &AppState, source: SignalSource) -> Result<(), ApiError> {
+    state.service.enabled_provider(source.provider().as_str())?;
+    Ok(())
+}
+
+fn invalid(detail: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::InvalidSignal,
+        format!("the signal could not be read: {detail}"),
+    )
+}
+
+/// 400 `InvalidSignal` unless the body is of `expected` (parameters such as `charset` aside).
+fn require_media_type(headers: &HeaderMap, expected: &str) -> Result<(), ApiError> {
+    let media_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .map(str::trim);
+    if media_type.is_some_and(|media_type| media_type.eq_ignore_ascii_case(expected)) {
+        Ok(())
+    } else {
+        Err(invalid(&format!("expected a body of type {expected}")))
+    }
+}
+
+/// The `signed_request` field of Meta's form.
+fn signed_request(headers: &HeaderMap, body: &Bytes) -> Result<String, ApiError> {
+    require_media_type(headers, "application/x-www-form-urlencoded")?;
+    url::form_urlencoded::parse(body)
+        .find(|(name, _)| name == "signed_request")
+        .map(|(_, value)| value.into_owned())
+        .ok_or_else(|| invalid("the form has no signed_request"))
+}
+
+/// RFC 8935 §2.3's refusal: 400 with `{"err", "description"}`.
+fn set_error(reason: RefusalReason, description: &str) -> Response {
+    tracing::info!(
+        err = reason.as_str(),
+        description,
+        "security event token refused"
+    );
+    let body = SetError {
+        err: reason.as_str(),
+        description: description.to_owned(),
+    };
+    let mut response = (StatusCode::BAD_REQUEST, Json(body)).into_response();
+    response.extensions_mut().insert(OwnErrorFormat);
+    response
+}
+
+fn wants_html(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|accept| accept.to_ascii_lowercase().contains("text/html"))
+}
+
+/// A page for the person who followed Meta's link. The code is one this service gave out
+/// (it was found), escaped all the same.
+fn status_page(status: &DataDeletionStatus) -> String {
+    let escape = |text: &str| {
+        text.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    };
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>Data deletion request</title></head><body>\
+         <h1>Your data deletion request is complete</h1>\
+         <p>Confirmation code: <code>{}</code></p>\
+         <p>Completed at {}. Your Facebook login and the data it brought are deleted; an \
+         account with no other way to sign in was deleted with it.</p></body></html>",
+        escape(&status.confirmation_code),
+        escape(&status.completed_at),
+    )
+}

@@ -1,0 +1,122 @@
+//! Google's Cross-Account Protection, end to end: 202 for what verifies, RFC 8935's error
+//! body for what does not, a hijacked account locked out until Google gives it back, and
+//! the same Security Event Token acting once.
+
+use super::{deliver, refreshed, resigned_with_the_wrong_key, signal};
+use crate::helpers::{assert_problem, spawn_app, token};
+use reqwest::StatusCode;
+use serde_json::Value;
+use social_login_simulator::SignalDelivery;
+
+async fn google_login(app: &crate::helpers::TestApp) -> reqwest::Response {
+    app.login_response_at("google", "583231").await
+}
+
+#[tokio::test]
+async fn a_hijacked_google_account_logs_nobody_in_until_google_enables_it() {
+    let app = spawn_app().await;
+    let login: Value = google_login(&app).await.json().await.unwrap();
+    let hijacked = signal(&app, "report_hijacking", "583231").await;
+    let response = deliver(&app, &hijacked).await;
+    assert_eq!(response.status(), StatusCode::ACCEPTED);
+    assert!(
+        response.text().await.unwrap().is_empty(),
+        "202 with no body"
+    );
+
+    assert_eq!(
+        refreshed(&app, login["refresh_token"].as_str().unwrap()).await,
+        None
+    );
+    assert_problem(google_login(&app).await, 403, "ProviderAccountDisabled").await;
+    // The signal's event is in the user's activity.
+    let events: Value = app
+        .get("/users/me/events", Some(&token(&login)))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(events[0]["type"], "provider.security_event");
+    assert_eq!(events[0]["provider"], "google");
+
+    let recovered = signal(&app, "recover_google_account", "583231").await;
+    assert_eq!(
+        deliver(&app, &recovered).await.status(),
+        StatusCode::ACCEPTED
+    );
+    let again: Value = google_login(&app).await.json().await.unwrap();
+    assert_eq!(again["user"]["id"], login["user"]["id"]);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_same_set_delivered_twice_acts_once() {
+    let app = spawn_app().await;
+    let login: Value = google_login(&app).await.json().await.unwrap();
+    let revoked = signal(&app, "revoke_google_sessions", "583231").await;
+    for _ in 0..2 {
+        assert_eq!(deliver(&app, &revoked).await.status(), StatusCode::ACCEPTED);
+    }
+    let events: Value = app
+        .get("/users/me/events", Some(&token(&login)))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let security_events = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|event| event["type"] == "provider.security_event")
+        .count();
+    assert_eq!(security_events, 1);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_forged_or_unreadable_set_is_refused_with_its_rfc_8935_error_and_changes_nothing() {
+    let app = spawn_app().await;
+    let login: Value = google_login(&app).await.json().await.unwrap();
+    let real = signal(&app, "report_hijacking", "583231").await;
+    let cases = [
+        (
+            SignalDelivery {
+                body: resigned_with_the_wrong_key(&real.body),
+                ..real.clone()
+            },
+            "invalid_key",
+        ),
+        (
+            SignalDelivery {
+                body: real.body[..real.body.len() / 2].to_owned(),
+                ..real.clone()
+            },
+            "invalid_request",
+        ),
+        (
+            SignalDelivery {
+                content_type: "application/json".into(),
+                ..real.clone()
+            },
+            "invalid_request",
+        ),
+    ];
+    for (forged, err) in cases {
+        let response = deliver(&app, &forged).await;
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(response.headers()["content-type"], "application/json");
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["err"], err, "{body}");
+    }
+    let oversized = SignalDelivery {
+        body: "A".repeat(70_000),
+        ..real.clone()
+    };
+    assert_problem(deliver(&app, &oversized).await, 413, "PayloadTooLarge").await;
+    assert!(
+        refreshed(&app, login["refresh_token"].as_str().unwrap())
+            .await
+            .is_some()
+    );
+    app.stop().await;
+}

@@ -1,0 +1,101 @@
+//! One provider signal reaching two instances at once, many times over: it acts once. The
+//! instances share only PostgreSQL, whose unique receipt settles it.
+
+use super::deployment::{Database, Deployment, States};
+use super::flows::{Browser, access_token};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use social_login_simulator::{SignalDelivery, SimUser};
+use std::time::Duration;
+
+const DELIVERIES: usize = 12;
+
+fn ada() -> SimUser {
+    SimUser::new("583231", "adalovelace")
+        .with_name("Ada Lovelace")
+        .with_email("ada@example.com", true)
+}
+
+#[tokio::test]
+async fn the_same_security_event_delivered_to_two_instances_at_once_acts_once() {
+    let Some(deployment) = Deployment::new(Database::Postgres, States::Redis, vec![ada()]).await
+    else {
+        return;
+    };
+    let (a, b) = (deployment.spawn_instance(), deployment.spawn_instance());
+    let browser = Browser::new();
+    let url = browser.authorize(a.base(), "google", None).await;
+    let approval = browser.approve(&url, "583231").await;
+    let login: Value = browser
+        .callback(a.base(), "google", &approval)
+        .await
+        .json()
+        .await
+        .unwrap();
+
+    let build = format!("{}/_control/signals/build", deployment.sim.base_url());
+    let request = json!({"kind": "revoke_google_sessions", "user": "583231"});
+    let set: SignalDelivery = browser
+        .post(build, &request, None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let http = reqwest::Client::new();
+    let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(DELIVERIES));
+    let deliveries: Vec<_> = (0..DELIVERIES)
+        .map(|i| {
+            let base = if i % 2 == 0 { a.base() } else { b.base() };
+            let (http, set, barrier) = (http.clone(), set.clone(), barrier.clone());
+            let url = format!("{base}{}", set.path);
+            tokio::spawn(async move {
+                barrier.wait().await;
+                let sent = http
+                    .post(url)
+                    .header("content-type", set.content_type)
+                    .body(set.body);
+                sent.send().await.unwrap().status()
+            })
+        })
+        .collect();
+    let statuses = tokio::time::timeout(Duration::from_secs(60), async {
+        let mut statuses = Vec::new();
+        for delivery in deliveries {
+            statuses.push(delivery.await.unwrap());
+        }
+        statuses
+    })
+    .await
+    .expect("the deliveries finished in time");
+    assert!(
+        statuses
+            .iter()
+            .all(|status| *status == StatusCode::ACCEPTED),
+        "{statuses:?}\n{}",
+        a.recent_logs()
+    );
+
+    let events_url = format!("{}/users/me/events", b.base());
+    let events: Value = browser
+        .get(events_url, Some(&access_token(&login)))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let acted = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|event| event["type"] == "provider.security_event")
+        .count();
+    assert_eq!(acted, 1, "{events}");
+    let refresh = json!({"refresh_token": login["refresh_token"]});
+    let refreshed = browser
+        .post(format!("{}/auth/refresh", b.base()), &refresh, None)
+        .await;
+    assert_eq!(
+        refreshed.status(),
+        StatusCode::UNAUTHORIZED,
+        "the Google session ended"
+    );
+}

@@ -1,0 +1,127 @@
+//! Signal receipts: a repeat or a concurrent delivery of one signal acts once; a receipt kept
+//! alone is found; old receipts are pruned in bounded batches.
+
+use super::Repository;
+use super::fixtures::now;
+use super::signals::{ada, signal};
+use social_login_domain::{AuditEventType, SignalId, SignalKind, SignalSource};
+use social_login_ports::{SignalOutcome, SignalReceipt};
+use std::sync::Arc;
+use time::Duration;
+
+pub async fn a_signal_acts_once_and_its_repeat_writes_nothing(repo: Arc<dyn Repository>) {
+    let ada = ada(&repo, true).await;
+    let source = SignalSource::AppleNotification;
+    let first = signal(source, "jti-once", "apple-ada", SignalKind::ConsentRevoked);
+    assert!(matches!(
+        repo.apply_signal(first).await,
+        Ok(SignalOutcome::Applied { .. })
+    ));
+    let events = repo.list_events(ada, 10).await.unwrap().len();
+    let again = signal(source, "jti-once", "apple-ada", SignalKind::ConsentRevoked);
+    assert_eq!(repo.apply_signal(again).await, Ok(SignalOutcome::Duplicate));
+    assert_eq!(
+        repo.list_events(ada, 10).await.unwrap().len(),
+        events,
+        "no second event"
+    );
+}
+
+/// When the tests' receipts were received, relative to [`now`].
+fn received(receipt: &mut SignalReceipt, offset: Duration) {
+    receipt.received_at = now() + offset;
+}
+
+pub async fn a_kept_receipt_is_found_and_keeping_it_again_keeps_the_first_time(
+    repo: Arc<dyn Repository>,
+) {
+    let source = SignalSource::FacebookDataDeletion;
+    let mut first = signal(
+        source,
+        "code-kept",
+        "fb-nobody",
+        SignalKind::DataDeletionRequested,
+    )
+    .receipt;
+    received(&mut first, Duration::ZERO);
+    assert_eq!(repo.keep_receipt(first.clone()).await, Ok(now()));
+    let mut again = first.clone();
+    received(&mut again, Duration::hours(1));
+    assert_eq!(
+        repo.keep_receipt(again).await,
+        Ok(now()),
+        "the first time stays"
+    );
+    assert_eq!(repo.find_receipt(source, &first.id).await, Ok(Some(now())));
+    let other = SignalId::parse("code-other").unwrap();
+    assert_eq!(repo.find_receipt(source, &other).await, Ok(None));
+    assert_eq!(
+        repo.find_receipt(SignalSource::FacebookDeauthorize, &first.id)
+            .await,
+        Ok(None),
+        "receipts are per source"
+    );
+}
+
+pub async fn pruning_receipts_deletes_only_those_received_before_the_bound(
+    repo: Arc<dyn Repository>,
+) {
+    let source = SignalSource::GoogleRisc;
+    for (index, days) in [-10, -9, -8, 1].into_iter().enumerate() {
+        let mut receipt = signal(source, &format!("set-{index}"), "g", SignalKind::Other).receipt;
+        received(&mut receipt, Duration::days(days));
+        repo.keep_receipt(receipt).await.unwrap();
+    }
+    assert_eq!(
+        repo.prune_receipts(now(), 2).await,
+        Ok(2),
+        "a batch is bounded"
+    );
+    assert_eq!(repo.prune_receipts(now(), 2).await, Ok(1));
+    assert_eq!(repo.prune_receipts(now(), 2).await, Ok(0));
+    let kept = SignalId::parse("set-3").unwrap();
+    assert!(repo.find_receipt(source, &kept).await.unwrap().is_some());
+}
+
+pub async fn of_concurrent_deliveries_of_one_signal_exactly_one_acts(repo: Arc<dyn Repository>) {
+    let ada = ada(&repo, true).await;
+    let barrier = Arc::new(tokio::sync::Barrier::new(6));
+    let deliveries: Vec<_> = (0..6)
+        .map(|_| {
+            let (repo, barrier) = (repo.clone(), barrier.clone());
+            tokio::spawn(async move {
+                let kind = SignalKind::ConsentRevoked;
+                let command = signal(
+                    SignalSource::AppleNotification,
+                    "jti-race",
+                    "apple-ada",
+                    kind,
+                );
+                barrier.wait().await;
+                repo.apply_signal(command).await
+            })
+        })
+        .collect();
+    let mut outcomes = Vec::new();
+    for delivery in deliveries {
+        outcomes.push(delivery.await.unwrap().unwrap());
+    }
+    let applied = outcomes
+        .iter()
+        .filter(|outcome| matches!(outcome, SignalOutcome::Applied { .. }))
+        .count();
+    assert_eq!(applied, 1, "{outcomes:?}");
+    assert!(
+        outcomes
+            .iter()
+            .all(|o| matches!(o, SignalOutcome::Applied { .. } | SignalOutcome::Duplicate))
+    );
+    let revoked = repo
+        .list_events(ada, 20)
+        .await
+        .unwrap()
+        .iter()
+        .filter(|event| event.kind == AuditEventType::ProviderConsentRevoked)
+        .count();
+    assert_eq!(revoked, 1);
+}

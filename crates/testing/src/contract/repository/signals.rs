@@ -1,0 +1,320 @@
+//! Provider signals: each action in one step with its events, on the link the signal names
+//! and the sessions that link began, and nothing at all for an account linked to nobody.
+//! Receipts, repeats and concurrent deliveries: `signal_receipts`.
+
+use super::Repository;
+use super::fixtures::{
+    new_link, new_user, now, provider_identity, refresh_works, sign_in, store_session_begun_with,
+    token_hash,
+};
+use crate::audit_now;
+use social_login_domain::{
+    AuditEventType, LoginMethod, ProviderKey, ProviderSubject, SealedToken, SignalId, SignalKind,
+    SignalSource, UserId,
+};
+use social_login_ports::{SignInError, SignalCommand, SignalOutcome, SignalReceipt};
+use std::sync::Arc;
+use time::Duration;
+
+/// A verified signal of `source` with id `id` about `subject`, of `kind`, happening at
+/// [`now`], received a second later.
+pub fn signal(source: SignalSource, id: &str, subject: &str, kind: SignalKind) -> SignalCommand {
+    SignalCommand {
+        receipt: SignalReceipt {
+            source,
+            id: SignalId::parse(id).expect("valid signal id"),
+            received_at: now() + Duration::seconds(1),
+        },
+        subject: ProviderSubject::parse(subject).expect("valid subject"),
+        action: kind.action(),
+        event: kind.event(),
+        occurred_at: now(),
+        audit: audit_now(),
+    }
+}
+
+/// Ada: an Apple link `apple-ada` and, with `password`, a password; sessions begun by
+/// Apple (token 1), by her password (token 2) and by GitHub (token 3). Sessions from before
+/// they recorded how they began are the migration tests' business.
+pub(super) async fn ada(repo: &Arc<dyn Repository>, password: bool) -> UserId {
+    let ada = new_user(Some("ada@example.com"), password);
+    let apple = new_link(ada.id, ProviderKey::APPLE, "apple-ada");
+    repo.create_user(ada.clone(), Some(apple), audit_now())
+        .await
+        .unwrap();
+    for (token, began_with) in [
+        (1, LoginMethod::Provider(ProviderKey::APPLE)),
+        (2, LoginMethod::Password),
+        (3, LoginMethod::Provider(ProviderKey::GITHUB)),
+    ] {
+        store_session_begun_with(&**repo, ada.id, token_hash(token), began_with).await;
+    }
+    ada.id
+}
+
+fn kinds_of(events: &[social_login_domain::AuditEvent]) -> Vec<AuditEventType> {
+    events.iter().map(|event| event.kind).collect()
+}
+
+pub async fn consent_revoked_ends_only_the_sessions_its_provider_began_and_forgets_its_tokens(
+    repo: Arc<dyn Repository>,
+) {
+    let ada = ada(&repo, true).await;
+    let revoked = signal(
+        SignalSource::AppleNotification,
+        "jti-1",
+        "apple-ada",
+        SignalKind::ConsentRevoked,
+    );
+    assert_eq!(
+        repo.apply_signal(revoked).await,
+        Ok(SignalOutcome::Applied {
+            user: ada,
+            user_deleted: false
+        })
+    );
+    assert!(
+        !refresh_works(&*repo, token_hash(1)).await,
+        "the Apple session ended"
+    );
+    assert!(
+        refresh_works(&*repo, token_hash(2)).await,
+        "the password session goes on"
+    );
+    assert!(
+        refresh_works(&*repo, token_hash(3)).await,
+        "the GitHub session goes on"
+    );
+    let links = repo.list_links(ada).await.unwrap();
+    assert_eq!(links.len(), 1, "the link stays");
+    let grant = repo
+        .remove_link(
+            ada,
+            ProviderKey::APPLE,
+            ProviderKey::BUILT_IN.to_vec(),
+            audit_now(),
+        )
+        .await
+        .unwrap();
+    assert!(
+        grant.access_token.is_none() && grant.refresh_token.is_none(),
+        "tokens forgotten"
+    );
+    let events = repo.list_events(ada, 10).await.unwrap();
+    assert_eq!(events[1].kind, AuditEventType::ProviderConsentRevoked);
+    assert_eq!(events[1].provider, Some(ProviderKey::APPLE));
+}
+
+pub async fn a_signal_about_an_account_linked_to_nobody_keeps_nothing(repo: Arc<dyn Repository>) {
+    let ada = ada(&repo, false).await;
+    let events = repo.list_events(ada, 10).await.unwrap().len();
+    let source = SignalSource::AppleNotification;
+    let stranger = signal(
+        source,
+        "jti-stranger",
+        "apple-nobody",
+        SignalKind::AccountDeleted,
+    );
+    assert_eq!(
+        repo.apply_signal(stranger).await,
+        Ok(SignalOutcome::NotLinked)
+    );
+    let id = SignalId::parse("jti-stranger").unwrap();
+    assert_eq!(
+        repo.find_receipt(source, &id).await,
+        Ok(None),
+        "not even the receipt"
+    );
+    assert_eq!(
+        repo.list_events(ada, 10).await.unwrap().len(),
+        events,
+        "no event"
+    );
+    assert!(refresh_works(&*repo, token_hash(1)).await);
+}
+
+pub async fn tokens_revoked_forgets_the_tokens_and_keeps_the_link_and_its_sessions(
+    repo: Arc<dyn Repository>,
+) {
+    let ada = new_user(Some("ada@example.com"), false);
+    let google = new_link(ada.id, ProviderKey::GOOGLE, "g-ada");
+    repo.create_user(ada.clone(), Some(google), audit_now())
+        .await
+        .unwrap();
+    let began = LoginMethod::Provider(ProviderKey::GOOGLE);
+    store_session_begun_with(&*repo, ada.id, token_hash(1), began).await;
+    let revoked = signal(
+        SignalSource::GoogleRisc,
+        "set-1",
+        "g-ada",
+        SignalKind::TokensRevoked,
+    );
+    assert!(matches!(
+        repo.apply_signal(revoked).await,
+        Ok(SignalOutcome::Applied { .. })
+    ));
+    assert!(
+        refresh_works(&*repo, token_hash(1)).await,
+        "tokens-revoked ends no session"
+    );
+    let grants = repo
+        .delete_user(ada.id, audit_now())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(grants.len(), 1, "the link stayed");
+    assert_eq!(grants[0].access_token, SealedToken::none());
+    assert_eq!(grants[0].refresh_token, None);
+}
+
+pub async fn removing_the_last_way_in_deletes_the_user_with_user_deleted(
+    repo: Arc<dyn Repository>,
+) {
+    let ada = ada(&repo, false).await;
+    let deleted = signal(
+        SignalSource::AppleNotification,
+        "jti-del",
+        "apple-ada",
+        SignalKind::AccountDeleted,
+    );
+    assert_eq!(
+        repo.apply_signal(deleted).await,
+        Ok(SignalOutcome::Applied {
+            user: ada,
+            user_deleted: true
+        })
+    );
+    assert_eq!(repo.find_user(ada).await.unwrap(), None);
+    for token in [1, 2, 3] {
+        assert!(
+            !refresh_works(&*repo, token_hash(token)).await,
+            "session {token} went with the user"
+        );
+    }
+    let events = repo.list_events(ada, 10).await.unwrap();
+    assert_eq!(
+        kinds_of(&events)[..2],
+        [
+            AuditEventType::UserDeleted,
+            AuditEventType::ProviderAccountDeleted
+        ],
+        "newest first: the signal, then the deletion it caused"
+    );
+}
+
+pub async fn removing_a_link_that_is_not_the_last_keeps_the_user_and_its_other_sessions(
+    repo: Arc<dyn Repository>,
+) {
+    let ada = ada(&repo, true).await;
+    let source = SignalSource::FacebookDataDeletion;
+    let facebook = new_link(ada, ProviderKey::FACEBOOK, "fb-ada");
+    repo.add_link(facebook, audit_now()).await.unwrap();
+    let began = LoginMethod::Provider(ProviderKey::FACEBOOK);
+    store_session_begun_with(&*repo, ada, token_hash(4), began).await;
+    let deletion = signal(
+        source,
+        "code-1",
+        "fb-ada",
+        SignalKind::DataDeletionRequested,
+    );
+    assert_eq!(
+        repo.apply_signal(deletion).await,
+        Ok(SignalOutcome::Applied {
+            user: ada,
+            user_deleted: false
+        })
+    );
+    let providers: Vec<_> = repo
+        .list_links(ada)
+        .await
+        .unwrap()
+        .iter()
+        .map(|l| l.provider)
+        .collect();
+    assert_eq!(providers, [ProviderKey::APPLE]);
+    assert!(
+        !refresh_works(&*repo, token_hash(4)).await,
+        "the Facebook session ended"
+    );
+    assert!(
+        refresh_works(&*repo, token_hash(1)).await,
+        "the Apple session goes on"
+    );
+    assert!(
+        refresh_works(&*repo, token_hash(2)).await,
+        "the password session goes on"
+    );
+    let events = kinds_of(&repo.list_events(ada, 10).await.unwrap());
+    assert_eq!(
+        events[..2],
+        [
+            AuditEventType::AccountUnlinked,
+            AuditEventType::ProviderDataDeletionRequested
+        ]
+    );
+    let id = SignalId::parse("code-1").unwrap();
+    assert_eq!(
+        repo.find_receipt(source, &id).await,
+        Ok(Some(now() + Duration::seconds(1)))
+    );
+}
+
+pub async fn a_disabled_account_signs_nobody_in_until_it_is_enabled(repo: Arc<dyn Repository>) {
+    let identity = provider_identity(ProviderKey::GOOGLE, "g-ada", Some("ada@example.com"), true);
+    let ada = repo
+        .sign_in_with_provider(sign_in(identity.clone()))
+        .await
+        .unwrap()
+        .user
+        .id;
+    let began = LoginMethod::Password;
+    store_session_begun_with(&*repo, ada, token_hash(1), began).await;
+    let source = SignalSource::GoogleRisc;
+    let disabled = signal(source, "set-off", "g-ada", SignalKind::AccountDisabled);
+    assert!(matches!(
+        repo.apply_signal(disabled).await,
+        Ok(SignalOutcome::Applied { .. })
+    ));
+    assert!(
+        !refresh_works(&*repo, token_hash(1)).await,
+        "every session of the user ended"
+    );
+    assert_eq!(
+        repo.sign_in_with_provider(sign_in(identity.clone()))
+            .await
+            .map(|s| s.user.id),
+        Err(SignInError::AccountDisabled)
+    );
+    let mut enabled = signal(source, "set-on", "g-ada", SignalKind::AccountEnabled);
+    enabled.occurred_at = now() + Duration::minutes(1);
+    assert!(matches!(
+        repo.apply_signal(enabled).await,
+        Ok(SignalOutcome::Applied { .. })
+    ));
+    let signed_in = repo.sign_in_with_provider(sign_in(identity)).await.unwrap();
+    assert_eq!(signed_in.user.id, ada);
+}
+
+pub async fn an_older_state_change_arriving_late_changes_nothing(repo: Arc<dyn Repository>) {
+    let identity = provider_identity(ProviderKey::GOOGLE, "g-ada", Some("ada@example.com"), true);
+    repo.sign_in_with_provider(sign_in(identity.clone()))
+        .await
+        .unwrap();
+    let source = SignalSource::GoogleRisc;
+    let mut disabled = signal(source, "set-late-off", "g-ada", SignalKind::AccountDisabled);
+    disabled.occurred_at = now() + Duration::minutes(5);
+    repo.apply_signal(disabled).await.unwrap();
+    // An enable from before the disable, delivered after it (a retry).
+    let late = signal(source, "set-late-on", "g-ada", SignalKind::AccountEnabled);
+    assert!(matches!(
+        repo.apply_signal(late).await,
+        Ok(SignalOutcome::Applied { .. })
+    ));
+    assert_eq!(
+        repo.sign_in_with_provider(sign_in(identity))
+            .await
+            .map(|s| s.is_new_user),
+        Err(SignInError::AccountDisabled),
+        "still disabled"
+    );
+}
