@@ -10,7 +10,7 @@ pub async fn the_authorization_url_carries_the_request(subject: &Subject) {
     let sim = subject.fixture.start().await;
     let adapter = subject.adapter(&sim);
     assert_eq!(adapter.key(), subject.fixture.key);
-    let url = adapter.authorization_url(&request());
+    let url = adapter.authorization_url(&request()).unwrap();
     let authorization = (subject.fixture.endpoints)(&sim).authorization;
     assert!(
         url.starts_with(&authorization.expect("an endpoint")),
@@ -55,7 +55,7 @@ pub async fn turning_pkce_off(subject: &Subject) {
     let mut settings = subject.fixture.settings(&sim);
     settings.pkce = false;
     let adapter = subject.adapter_with(settings, Credentials::Registered, TIMEOUT);
-    let query = query_of(&adapter.authorization_url(&request()));
+    let query = query_of(&adapter.authorization_url(&request()).unwrap());
     let flow = subject.fixture.flow();
     flow.sign_in(&*adapter).await.expect("a sign-in");
     let token = record(&sim, subject, Endpoint::Token);
