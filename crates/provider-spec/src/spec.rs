@@ -108,6 +108,14 @@ pub struct IdTokenRules {
     /// Apps may post an id_token they obtained on the device (`/id-token`).
     #[serde(default)]
     pub native_sign_in: bool,
+    /// The signature algorithms its id_tokens may use (JWA names); RS256 unless declared.
+    #[serde(default = "rs256")]
+    pub algorithms: Vec<String>,
+}
+
+/// The algorithm every OpenID provider supports (OpenID Connect Core §15.1).
+fn rs256() -> Vec<String> {
+    vec!["RS256".to_owned()]
 }
 
 /// Whether the provider echoes the authorization request's nonce in its id_token.
@@ -252,10 +260,11 @@ mod tests {
             "/a~1b",
             "/m~0n",
             "/0",
+            "/",
         ] {
             assert!(is_json_pointer(good), "{good}");
         }
-        for bad in ["", "sub", "/a~2", "/a~", "data/id"] {
+        for bad in ["", "sub", "/a~2", "/a~", "data/id", "#/sub"] {
             assert!(!is_json_pointer(bad), "{bad}");
         }
     }
