@@ -9,7 +9,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use social_login::server::{RunningServer, start};
 use social_login::settings::Settings;
-use social_login::simulated::{SimulatedClient, enable_all, register_clients};
+use social_login::simulated::{SimulatedClient, enable_all, enable_standard, register_clients};
 use social_login_domain::ProviderKey;
 use social_login_simulator::{SimUser, Simulator, SimulatorConfig, SimulatorHandle};
 use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url, redis_url};
@@ -56,6 +56,9 @@ pub struct Options {
     pub trusted_proxies: Vec<String>,
     /// `[webhooks] url`, with [`WEBHOOK_SECRET`].
     pub webhook_url: Option<String>,
+    /// Settings that need the simulator (its URLs), or the simulator made to answer some
+    /// way before the app starts: run after the providers are enabled, before `tune`.
+    pub with_simulator: fn(&mut Settings, &SimulatorHandle),
     /// Any other setting, changed last.
     pub tune: fn(&mut Settings),
 }
@@ -71,6 +74,7 @@ impl Default for Options {
             provider_timeout_seconds: 10,
             trusted_proxies: Vec::new(),
             webhook_url: None,
+            with_simulator: |_, _| {},
             tune: |_| {},
         }
     }
@@ -111,6 +115,12 @@ pub fn grace() -> SimUser {
 
 pub fn unverified() -> SimUser {
     SimUser::new("1000002", "unverified").with_email("ada@example.com", false)
+}
+
+/// Adds the two providers from configuration the simulator's standard ones stand for,
+/// `acme-sso` (`kind = "oidc"`) and `corp` (`kind = "oauth2"`), after the eight.
+pub fn with_standard_providers(settings: &mut Settings, sim: &SimulatorHandle) {
+    enable_standard(settings, sim, client);
 }
 
 pub async fn spawn_app() -> TestApp {
@@ -162,6 +172,7 @@ async fn spawn(options: Options, database_via: Option<&FaultProxy>) -> TestApp {
         settings.webhooks.url = Some(url);
         settings.webhooks.secret = Some(WEBHOOK_SECRET.to_owned().into());
     }
+    (options.with_simulator)(&mut settings, &sim);
     (options.tune)(&mut settings);
     settings.validate().expect("test settings are valid");
     let server = start(&settings).await.expect("server starts");
