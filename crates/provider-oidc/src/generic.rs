@@ -32,7 +32,7 @@ pub enum DiscoveryFailed {
     #[error(transparent)]
     Discovery(#[from] DiscoveryError),
     /// The document was fine, but a setting does not fit it (a URL override, the client).
-    #[error(transparent)]
+    #[error("the document does not fit the settings: {0}")]
     Plan(#[from] ProviderConfigError),
 }
 

@@ -180,6 +180,18 @@ impl ProviderSpec {
 }
 
 impl Claims {
+    /// The OpenID Connect claims (`sub`, `email`, `email_verified`, `name`, `picture`):
+    /// what a provider from configuration reads unless its table names other pointers.
+    pub fn openid_connect() -> Self {
+        Self {
+            subject: "/sub".into(),
+            email: Some("/email".into()),
+            email_verified: EmailVerified::Claim("/email_verified".into()),
+            name: vec!["/name".into()],
+            avatar_url: Some("/picture".into()),
+        }
+    }
+
     /// Every pointer, with the field it is for (`claims.name[1]`).
     pub fn pointers(&self) -> Vec<(String, &str)> {
         let mut pointers = vec![("claims.subject".to_owned(), self.subject.as_str())];

@@ -4,7 +4,7 @@
 
 use crate::world::*;
 use social_login_app::AppError;
-use social_login_domain::{Origin, ProviderKey};
+use social_login_domain::{Origin, ProviderKey, UserId};
 use social_login_ports::ProviderError;
 
 fn not_ready() -> Result<(), ProviderError> {
@@ -15,6 +15,14 @@ fn not_ready() -> Result<(), ProviderError> {
 
 fn is_unavailable<T: std::fmt::Debug>(result: &Result<T, AppError>) -> bool {
     matches!(result, Err(AppError::Unavailable(_)))
+}
+
+/// A world with a password user (who may disconnect a last link).
+async fn with_user() -> (World, UserId) {
+    let world = World::new();
+    let registered = world.register("ada@example.com", "correct horse battery");
+    let user = registered.await.user.id;
+    (world, user)
 }
 
 #[tokio::test]
@@ -30,39 +38,29 @@ async fn authorize_of_a_provider_that_is_not_ready_is_unavailable() {
 #[tokio::test]
 async fn a_callback_while_the_provider_is_not_ready_spends_nothing_and_can_be_retried() {
     let world = World::new();
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let login = github_login("gh-1", "ada@example.com");
+    world.github.answer(Ok(login));
     let state = world.login_state("github").await;
     world.github.set_ready(not_ready());
-    let result = world
-        .service
-        .callback_raw("github", CODE, &state, None)
-        .await;
+    let callback = || world.service.callback_raw("github", CODE, &state, None);
+    let result = callback().await;
     assert!(is_unavailable(&result), "{result:?}");
     assert!(!world.is_spent(&state), "the state value is still unspent");
     assert!(world.github.received().is_empty());
     world.github.set_ready(Ok(()));
-    let result = world
-        .service
-        .callback_raw("github", CODE, &state, None)
-        .await;
-    assert!(result.unwrap().is_new_user);
+    assert!(callback().await.unwrap().is_new_user);
 }
 
 #[tokio::test]
 async fn a_connect_while_the_provider_is_not_ready_spends_nothing() {
-    let world = World::new();
-    let user = world
-        .register("ada@example.com", "correct horse battery")
-        .await;
-    let user = user.user.id;
+    let (world, user) = with_user().await;
     let state = world.connect_state("github", user).await;
     world.github.set_ready(not_ready());
-    let result = world
+    let caller = world.fresh_login(user);
+    let connect = world
         .service
-        .connect_raw(world.fresh_login(user), "github", CODE, &state, None)
-        .await;
+        .connect_raw(caller, "github", CODE, &state, None);
+    let result = connect.await;
     assert!(is_unavailable(&result), "{result:?}");
     assert!(!world.is_spent(&state));
 }
@@ -73,29 +71,22 @@ async fn a_native_sign_in_while_the_provider_is_not_ready_is_unavailable() {
     let ada = identity(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     world.google.answer_id_token(Ok(ada));
     world.google.set_ready(not_ready());
+    let token = "eyJhbGciOiJSUzI1NiJ9.e30.sig";
     let command = world
         .service
-        .id_token_command("google", "eyJhbGciOiJSUzI1NiJ9.e30.sig", Some("n"), None)
-        .unwrap();
-    let result = world
-        .service
-        .id_token_sign_in(command, &Origin::default())
-        .await;
+        .id_token_command("google", token, Some("n"), None);
+    let origin = Origin::default();
+    let signed_in = world.service.id_token_sign_in(command.unwrap(), &origin);
+    let result = signed_in.await;
     assert!(is_unavailable(&result), "{result:?}");
     assert!(world.google.id_tokens_received().is_empty());
 }
 
 #[tokio::test]
 async fn accounts_and_disconnect_work_while_the_provider_is_not_ready() {
-    let world = World::new();
-    let user = world
-        .register("ada@example.com", "correct horse battery")
-        .await;
-    let user = user.user.id;
-    world
-        .connect_as(user, github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+    let (world, user) = with_user().await;
+    let linked = world.connect_as(user, github_login("gh-1", "ada@example.com"));
+    linked.await.unwrap();
     world.github.set_ready(not_ready());
     assert_eq!(world.service.accounts(user).await.unwrap().len(), 1);
     assert_eq!(world.service.disconnect_raw(user, "github").await, Ok(()));

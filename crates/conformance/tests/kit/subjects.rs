@@ -7,9 +7,7 @@ use social_login_conformance::fixture::{self, OTHER_P256_KEY_PEM};
 use social_login_conformance::kit::{Adapter, Built, Credentials, Refusals, Subject};
 use social_login_domain::{ProviderKey, ProviderKind, SecretText};
 use social_login_provider_apple as apple;
-use social_login_provider_core::spec::{
-    Claims, EmailVerified, Endpoints, GenericProvider, built_in_spec,
-};
+use social_login_provider_core::spec::{Claims, EmailVerified, GenericProvider, built_in_spec};
 use social_login_provider_core::{BuildContext, ProviderPlan, ProviderSettings, SigningKey};
 use social_login_provider_oauth2 as oauth2;
 use social_login_provider_oidc as oidc;
@@ -203,7 +201,7 @@ fn declared(
         Some(_) => (
             ProviderKind::Oidc,
             vec!["openid", "email", "profile"],
-            oidc_claims(),
+            Claims::openid_connect(),
         ),
         None => (
             ProviderKind::OAuth2,
@@ -220,24 +218,8 @@ fn declared(
         scopes: scopes.into_iter().map(str::to_owned).collect(),
         token_auth: None,
         claims,
-        endpoints: Endpoints {
-            authorization: table.authorization.clone().unwrap_or_default(),
-            token: table.token.clone().unwrap_or_default(),
-            userinfo: table.userinfo.clone(),
-            emails: None,
-            jwks: table.jwks.clone(),
-        },
+        endpoints: table.as_endpoints(),
         revocation: table.revocation.clone(),
-    }
-}
-
-fn oidc_claims() -> Claims {
-    Claims {
-        subject: "/sub".into(),
-        email: Some("/email".into()),
-        email_verified: EmailVerified::Claim("/email_verified".into()),
-        name: vec!["/name".into()],
-        avatar_url: Some("/picture".into()),
     }
 }
 

@@ -4,7 +4,7 @@
 use super::*;
 use social_login_domain::{SecretText, StateToken};
 use social_login_provider_core::build_http_client;
-use social_login_provider_core::spec::{Claims, EmailVerified, Endpoints};
+use social_login_provider_core::spec::{Claims, Endpoints};
 use social_login_simulator::{
     Endpoint, Fault, Provider, RegisteredClient, Simulator, SimulatorConfig, SimulatorHandle,
     StandardKnobs,
@@ -28,13 +28,7 @@ fn acme(sim: &SimulatorHandle) -> GenericOidc {
         issuer: Some(format!("{}/oidc/", sim.base_url())),
         scopes: vec!["openid".into(), "email".into()],
         token_auth: None,
-        claims: Claims {
-            subject: "/sub".into(),
-            email: Some("/email".into()),
-            email_verified: EmailVerified::Never,
-            name: vec!["/name".into()],
-            avatar_url: None,
-        },
+        claims: Claims::openid_connect(),
         endpoints: Endpoints::default(),
         revocation: None,
     };
@@ -50,6 +44,15 @@ fn acme(sim: &SimulatorHandle) -> GenericOidc {
     };
     let http = build_http_client(Duration::from_secs(5)).unwrap();
     GenericOidc::new(provider, settings, BuildContext::new(http)).unwrap()
+}
+
+/// A provider whose discovery document the simulator does not serve, and that simulator.
+async fn undiscovered() -> (SimulatorHandle, GenericOidc) {
+    let sim = simulator().await;
+    sim.set_fault(Fault::new(Provider::StandardOidc, Endpoint::Discovery).status(503));
+    let acme = acme(&sim);
+    assert!(acme.discover().await.is_err());
+    (sim, acme)
 }
 
 fn request() -> AuthorizationRequest {
@@ -73,10 +76,7 @@ fn the_waits_double_from_one_second_to_at_most_a_minute() {
 
 #[tokio::test]
 async fn before_discovery_it_is_listed_but_serves_no_sign_in() {
-    let sim = simulator().await;
-    sim.set_fault(Fault::new(Provider::StandardOidc, Endpoint::Discovery).status(503));
-    let acme = acme(&sim);
-    assert!(acme.discover().await.is_err());
+    let (_sim, acme) = undiscovered().await;
     assert_eq!(acme.info().display_name, "Acme SSO");
     assert!(acme.info().id_token);
     assert!(is_unavailable(acme.ready()));
@@ -124,10 +124,7 @@ async fn a_document_of_another_issuer_is_refused() {
 
 #[tokio::test]
 async fn the_retry_serves_the_provider_once_discovery_works_again() {
-    let sim = simulator().await;
-    sim.set_fault(Fault::new(Provider::StandardOidc, Endpoint::Discovery).status(503));
-    let acme = acme(&sim);
-    assert!(acme.discover().await.is_err());
+    let (sim, acme) = undiscovered().await;
     let retry = tokio::spawn(acme.retry().run());
     sim.clear_faults();
     // The first retry is a second away; allow several, never wait unbounded.
@@ -140,9 +137,7 @@ async fn the_retry_serves_the_provider_once_discovery_works_again() {
 
 #[tokio::test]
 async fn the_retry_ends_when_the_provider_is_gone() {
-    let sim = simulator().await;
-    sim.set_fault(Fault::new(Provider::StandardOidc, Endpoint::Discovery).status(503));
-    let acme = acme(&sim);
+    let (_sim, acme) = undiscovered().await;
     let retry = tokio::spawn(acme.retry().run());
     drop(acme);
     tokio::time::timeout(Duration::from_secs(5), retry)

@@ -5,9 +5,7 @@
 use super::ProviderConfig;
 use serde::{Deserialize, Deserializer, de};
 use social_login_domain::{ProviderKey, ProviderKind};
-use social_login_provider_core::spec::{
-    Claims, EmailVerified, Endpoints, GenericProvider, TokenAuth,
-};
+use social_login_provider_core::spec::{Claims, EmailVerified, GenericProvider, TokenAuth};
 
 /// `kind = "oidc" | "oauth2"`; any other word is named by validation's wording.
 pub(super) fn kind<'de, D: Deserializer<'de>>(
@@ -109,7 +107,7 @@ impl ProviderConfig {
             (None, ProviderKind::Oidc) => DEFAULT_OIDC_SCOPES.map(str::to_owned).to_vec(),
             (None, ProviderKind::OAuth2) => Vec::new(),
         };
-        let endpoints = &self.endpoints;
+        let table = self.adapter_settings().endpoints;
         Some(GenericProvider {
             key,
             display_name: self.display_name.clone().unwrap_or_else(|| key.to_string()),
@@ -122,14 +120,8 @@ impl ProviderConfig {
                 .clone()
                 .unwrap_or_default()
                 .declared(self.trusts_email_verified()),
-            endpoints: Endpoints {
-                authorization: endpoints.authorization.clone().unwrap_or_default(),
-                token: endpoints.token.clone().unwrap_or_default(),
-                userinfo: endpoints.userinfo.clone(),
-                emails: None,
-                jwks: endpoints.jwks.clone(),
-            },
-            revocation: endpoints.revocation.clone(),
+            endpoints: table.as_endpoints(),
+            revocation: table.revocation,
         })
     }
 }

@@ -12,17 +12,23 @@ async fn start_demo() -> (social_login::demo::RunningDemo, tempfile::TempDir) {
     (demo, dir)
 }
 
+/// A client that follows no redirect, as the tests read them.
+fn http() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+async fn get_json(http: &reqwest::Client, url: String) -> Value {
+    let response = http.get(url).send().await.unwrap();
+    response.json().await.unwrap()
+}
+
 /// A person's sign-in with `provider` on the demo at `base`: the simulator's sign-in page,
 /// `user` chosen, the redirect back to the demo's callback page, the callback posted.
 async fn sign_in_as(http: &reqwest::Client, base: &str, provider: &str, user: &str) -> Value {
-    let authorize: Value = http
-        .get(format!("{base}/auth/oauth/{provider}/authorize"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let authorize = get_json(http, format!("{base}/auth/oauth/{provider}/authorize")).await;
     let url = authorize["authorization_url"].as_str().unwrap();
     // A person first sees the sign-in page of the simulated provider.
     let sign_in = http.get(url).send().await.unwrap().text().await.unwrap();
@@ -55,10 +61,7 @@ async fn sign_in_as(http: &reqwest::Client, base: &str, provider: &str, user: &s
 async fn the_demo_walks_a_sign_in_through_the_simulators_page() {
     let (demo, _dir) = start_demo().await;
     let base = demo.url().to_owned();
-    let http = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap();
+    let http = http();
     let page = http.get(format!("{base}/")).send().await.unwrap();
     assert!(page.text().await.unwrap().contains("social-login demo"));
     let login = sign_in_as(&http, &base, "github", "583231").await;
@@ -69,15 +72,9 @@ async fn the_demo_walks_a_sign_in_through_the_simulators_page() {
 async fn the_demo_lists_the_eight_then_two_providers_from_configuration() {
     let (demo, _dir) = start_demo().await;
     let base = demo.url().to_owned();
-    let http = reqwest::Client::new();
-    let listed: Vec<Value> = http
-        .get(format!("{base}/auth/oauth/providers"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let http = http();
+    let listed = get_json(&http, format!("{base}/auth/oauth/providers")).await;
+    let listed = listed.as_array().unwrap();
     let rows: Vec<String> = listed
         .iter()
         .map(|row| format!("{} {} {}", row["key"], row["display_name"], row["kind"]))
@@ -107,12 +104,8 @@ async fn the_demo_lists_the_eight_then_two_providers_from_configuration() {
         ]
     );
     // The page reads that list: the demo has no configuration endpoint of its own.
-    let config = http
-        .get(format!("{base}/demo/config"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(config.status(), 404);
+    let config = http.get(format!("{base}/demo/config")).send().await;
+    assert_eq!(config.unwrap().status(), 404);
     demo.stop().await.unwrap();
 }
 
@@ -120,10 +113,7 @@ async fn the_demo_lists_the_eight_then_two_providers_from_configuration() {
 async fn the_demo_signs_in_with_each_provider_from_configuration() {
     let (demo, _dir) = start_demo().await;
     let base = demo.url().to_owned();
-    let http = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap();
+    let http = http();
     for (provider, user, name) in [
         ("acme-sso", "583231", "Ada Lovelace"),
         ("corp", "1000001", "Grace Hopper"),

@@ -123,6 +123,16 @@ pub fn with_standard_providers(settings: &mut Settings, sim: &SimulatorHandle) {
     enable_standard(settings, sim, client);
 }
 
+impl Options {
+    /// The defaults, with the two providers from configuration.
+    pub fn standard() -> Self {
+        Self {
+            with_simulator: with_standard_providers,
+            ..Self::default()
+        }
+    }
+}
+
 pub async fn spawn_app() -> TestApp {
     spawn_app_with(Options::default()).await
 }
@@ -318,8 +328,20 @@ impl TestApp {
 
     /// A successful GitHub login; returns the login result.
     pub async fn login(&self, user_id: &str) -> Value {
-        let response = self.login_response(user_id).await;
+        self.login_at("github", user_id).await
+    }
+
+    /// A successful login with `provider`; returns the login result.
+    pub async fn login_at(&self, provider: &str, user_id: &str) -> Value {
+        let response = self.login_response_at(provider, user_id).await;
         assert_eq!(response.status(), StatusCode::OK);
+        response.json().await.unwrap()
+    }
+
+    /// GET `path` answered 200; its JSON body.
+    pub async fn get_json(&self, path: &str, bearer: Option<&str>) -> Value {
+        let response = self.get(path, bearer).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
         response.json().await.unwrap()
     }
 
