@@ -115,6 +115,26 @@ async fn a_userinfo_answer_about_another_subject_is_a_bad_gateway() {
     app.stop().await;
 }
 
+#[tokio::test]
+async fn a_document_issuer_with_a_trailing_slash_accepts_tokens_without_it() {
+    let app = spawn_app_with(Options {
+        with_simulator: |settings, sim| {
+            with_standard_providers(settings, sim);
+            let announced = format!("{}/oidc/", sim.base_url());
+            sim.set_standard_knobs(StandardKnobs {
+                announced_issuer: Some(announced),
+                ..StandardKnobs::default()
+            });
+        },
+        ..Options::default()
+    })
+    .await;
+    // The document says `…/oidc/`, the tokens `…/oidc`: the same issuer.
+    let login = app.login_at("acme-sso", "583231").await;
+    assert_eq!(login["user"]["email"], "ada@example.com");
+    app.stop().await;
+}
+
 /// Ada's address held, verified, by her Google sign-in; then Ada signs in with Acme SSO,
 /// whose `trust_email_verified` is `trust`, with `auto_link_by_email` on.
 async fn ada_held_then_acme(trust: bool) -> (TestApp, Value, reqwest::Response) {
