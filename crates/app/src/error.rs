@@ -93,6 +93,7 @@ impl From<ProviderError> for AppError {
             // Never answered to a client (revocation is best effort); here for completeness.
             ProviderError::Revocation(why) => Self::UserInfoFailed(why),
             ProviderError::IdTokenNotSupported => Self::IdTokenNotSupported,
+            ProviderError::Unavailable(why) => Self::Unavailable(why),
         }
     }
 }

@@ -31,6 +31,18 @@ impl AuthService {
             .ok_or(AppError::ProviderNotConfigured)
     }
 
+    /// The adapter of an enabled provider that can serve a sign-in now: what every flow
+    /// (authorize, callback, connect, id-token) asks first, so a provider that is not ready
+    /// answers 503 before any state value is minted or spent.
+    pub(crate) fn ready_provider(
+        &self,
+        key: ProviderKey,
+    ) -> Result<&Arc<dyn IdentityProvider>, AppError> {
+        let provider = self.provider(key)?;
+        provider.ready()?;
+        Ok(provider)
+    }
+
     /// Opens the presented state value, records it as spent (whatever the checks say
     /// next: a refused value is spent too) and redeems it for this provider and flow.
     pub(crate) async fn redeem_state(
@@ -64,7 +76,7 @@ impl AuthService {
         ret: ProviderReturn,
         flow: Flow,
     ) -> Result<ProviderLogin, AppError> {
-        let provider = self.provider(ret.provider)?.clone();
+        let provider = self.ready_provider(ret.provider)?.clone();
         let redeemed = self.redeem_state(ret.provider, &ret.state, flow).await?;
         Ok(provider
             .complete(CallbackInput {

@@ -1,8 +1,11 @@
 //! One registered client per simulated provider, its default user, and the settings that
 //! point an adapter at the simulator: what every adapter test of that provider starts from.
+//! The eight built-in providers, and two providers from configuration.
 
+mod generic;
 mod providers;
 
+pub use generic::{GENERIC_OAUTH2, GENERIC_OIDC};
 pub use providers::{
     APPLE, APPLE_SUB, DISCORD, FACEBOOK, GITHUB, GOOGLE, LINKEDIN, LINKEDIN_PICTURE, MICROSOFT,
     OTHER_P256_KEY_PEM, TWITTER,

@@ -102,7 +102,9 @@ impl Flow {
         provider: &dyn IdentityProvider,
         how: Authorize<'_>,
     ) -> Callback {
-        let mut url = provider.authorization_url(&request_with(how.verifier, how.nonce));
+        let mut url = provider
+            .authorization_url(&request_with(how.verifier, how.nonce))
+            .expect("the provider is ready");
         if let Some(login) = how.login {
             url = format!("{url}&sim_user={login}");
         }

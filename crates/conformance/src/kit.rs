@@ -22,6 +22,8 @@ use social_login_provider_core::{
 };
 use social_login_simulator::{ClientAuthKind, Endpoint, RequestRecord, SimulatorHandle};
 use std::fmt::Debug;
+use std::future::Future;
+use std::pin::Pin;
 use std::time::Duration;
 
 /// A provider under test: the port, a `Debug` that must hide its secrets, and the plan it
@@ -75,8 +77,9 @@ pub struct Refusals {
 #[derive(Debug, Clone, Copy)]
 pub struct Subject {
     pub fixture: Fixture,
-    /// The adapter of a key over `settings` and `http` (a client from `build_http_client`).
-    pub build: fn(ProviderKey, ProviderSettings, reqwest::Client, Credentials) -> Box<dyn Adapter>,
+    /// The adapter of a key over `settings` and `http` (a client from `build_http_client`);
+    /// a future, since building one may fetch (a provider's discovery document).
+    pub build: fn(ProviderKey, ProviderSettings, reqwest::Client, Credentials) -> Built,
     /// Makes the simulated provider check the PKCE verifier where it does not by default.
     pub enforce_pkce: fn(&SimulatorHandle),
     pub refusals: Refusals,
@@ -84,20 +87,24 @@ pub struct Subject {
     pub never_in_messages: &'static [&'static str],
 }
 
+/// An adapter being built.
+pub type Built = Pin<Box<dyn Future<Output = Box<dyn Adapter>> + Send>>;
+
 impl Subject {
     /// The adapter with the fixture's settings.
-    pub fn adapter(&self, sim: &SimulatorHandle) -> Box<dyn Adapter> {
+    pub async fn adapter(&self, sim: &SimulatorHandle) -> Box<dyn Adapter> {
         self.adapter_with(self.fixture.settings(sim), Credentials::Registered, TIMEOUT)
+            .await
     }
 
-    pub fn adapter_with(
+    pub async fn adapter_with(
         &self,
         settings: ProviderSettings,
         credentials: Credentials,
         timeout: Duration,
     ) -> Box<dyn Adapter> {
         let http = build_http_client(timeout).expect("an HTTP client");
-        (self.build)(self.fixture.key, settings, http, credentials)
+        (self.build)(self.fixture.key, settings, http, credentials).await
     }
 
     /// Every secret of this sign-in: the fixture's, the wrong one, the row's markers and

@@ -95,6 +95,10 @@ pub enum ProviderError {
     /// The revocation endpoint refused, failed or timed out.
     #[error("revocation failed: {0}")]
     Revocation(String),
+    /// The provider cannot serve sign-ins yet (a provider from configuration whose
+    /// discovery document has not been read): 503, and nothing of the flow was used up.
+    #[error("provider unavailable: {0}")]
+    Unavailable(String),
 }
 
 /// A link's grant at its provider, with the stored tokens opened: what revocation sends.
@@ -128,14 +132,19 @@ pub enum Revoked {
 pub trait IdentityProvider: Send + Sync {
     fn key(&self) -> ProviderKey;
 
-    /// How clients list this provider. The default describes a built-in provider by its
-    /// key; a provider from configuration says its own name and kind.
-    fn info(&self) -> ProviderInfo {
-        ProviderInfo::from_key(self.key())
+    /// How clients list this provider: the name and kind its declaration gives it.
+    fn info(&self) -> ProviderInfo;
+
+    /// Whether sign-ins can start now. Asked before any state value is minted or spent
+    /// (authorize, callback, connect, id-token); accounts, disconnect and deletion do not
+    /// ask. The default is always ready; a provider that must first learn where it is
+    /// (discovery) answers `Unavailable` until it knows.
+    fn ready(&self) -> Result<(), ProviderError> {
+        Ok(())
     }
 
-    /// The URL to send the browser to.
-    fn authorization_url(&self, request: &AuthorizationRequest) -> String;
+    /// The URL to send the browser to; `Unavailable` while the provider is not ready.
+    fn authorization_url(&self, request: &AuthorizationRequest) -> Result<String, ProviderError>;
 
     /// Exchanges the code (with the PKCE verifier) and fetches the normalised identity.
     async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError>;

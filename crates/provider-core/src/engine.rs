@@ -124,7 +124,7 @@ impl IdentityProvider for Engine {
 
     /// The flow's URL with the declaration's extra parameters, and the state's nonce for an
     /// `oidc` provider (one that does not echo it ignores it, RFC 6749 §3.1).
-    fn authorization_url(&self, request: &AuthorizationRequest) -> String {
+    fn authorization_url(&self, request: &AuthorizationRequest) -> Result<String, ProviderError> {
         let mut extra: Vec<(&str, &str)> = self
             .plan
             .spec
@@ -135,7 +135,7 @@ impl IdentityProvider for Engine {
         if self.plan.spec.kind == ProviderKind::Oidc {
             extra.push(("nonce", request.nonce.expose()));
         }
-        self.flow.authorization_url(request, &extra)
+        Ok(self.flow.authorization_url(request, &extra))
     }
 
     #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]

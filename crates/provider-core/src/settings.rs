@@ -1,6 +1,7 @@
 //! What an adapter is configured with: plain values, already split out of the service settings.
 
 use social_login_domain::SecretText;
+use social_login_provider_spec::Endpoints;
 
 /// One provider's configuration, as the composition root hands it to an adapter.
 ///
@@ -48,6 +49,18 @@ pub struct EndpointOverrides {
 }
 
 impl EndpointOverrides {
+    /// These as the endpoints of a provider from configuration's own table (an unset
+    /// authorization or token URL is empty: discovery may fill it in).
+    pub fn as_endpoints(&self) -> Endpoints {
+        Endpoints {
+            authorization: self.authorization.clone().unwrap_or_default(),
+            token: self.token.clone().unwrap_or_default(),
+            userinfo: self.userinfo.clone(),
+            emails: None,
+            jwks: self.jwks.clone(),
+        }
+    }
+
     /// `(field name, value)` of every override that is set.
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
         [

@@ -9,6 +9,7 @@
 use serde_json::{Map, Value};
 use social_login_ports::ProviderError;
 use social_login_provider_core::fetch_json;
+use social_login_provider_core::spec::{Endpoints, Published, TokenAuth};
 use url::Url;
 
 #[cfg(test)]
@@ -29,15 +30,6 @@ const DEFAULT_ALGORITHM: &str = "RS256";
 /// Longest document `issuer` repeated in an error: enough to see the difference.
 const MAX_QUOTED_ISSUER: usize = 256;
 
-/// How the client authenticates at the token endpoint, when the operator did not say.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClientAuthMethod {
-    /// `client_secret_basic`: HTTP Basic.
-    ClientSecretBasic,
-    /// `client_secret_post`: in the form body.
-    ClientSecretPost,
-}
-
 /// What a discovery document says, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Discovered {
@@ -48,8 +40,9 @@ pub struct Discovered {
     pub jwks: Url,
     pub userinfo: Option<Url>,
     pub revocation: Option<Url>,
-    /// The first of Basic and body the document lists, else Basic (RFC 8414 §2's default).
-    pub client_auth: ClientAuthMethod,
+    /// How the client authenticates at the token endpoint when the operator did not say:
+    /// the first of Basic and body the document lists, else Basic (RFC 8414 §2's default).
+    pub client_auth: TokenAuth,
     /// The listed algorithms the verifier implements, in [`SUPPORTED_ALGORITHMS`] order;
     /// `["RS256"]` when the document lists none.
     pub signing_algorithms: Vec<&'static str>,
@@ -139,6 +132,30 @@ impl Discovered {
     }
 }
 
+impl Discovered {
+    /// What the document publishes, as a declaration takes it.
+    pub fn published(&self) -> Published {
+        let text = |url: &Url| url.as_str().to_owned();
+        Published {
+            issuer: self.issuer.clone(),
+            endpoints: Endpoints {
+                authorization: text(&self.authorization),
+                token: text(&self.token),
+                userinfo: self.userinfo.as_ref().map(text),
+                emails: None,
+                jwks: Some(text(&self.jwks)),
+            },
+            revocation: self.revocation.as_ref().map(text),
+            token_auth: self.client_auth,
+            algorithms: self
+                .signing_algorithms
+                .iter()
+                .map(|a| (*a).to_owned())
+                .collect(),
+        }
+    }
+}
+
 /// The URL of `field`, if the document has it.
 fn endpoint(
     document: &Map<String, Value>,
@@ -168,15 +185,15 @@ fn listed<'a>(document: &'a Map<String, Value>, field: &str) -> Vec<&'a str> {
         .unwrap_or_default()
 }
 
-fn client_auth(document: &Map<String, Value>) -> ClientAuthMethod {
+fn client_auth(document: &Map<String, Value>) -> TokenAuth {
     listed(document, "token_endpoint_auth_methods_supported")
         .into_iter()
         .find_map(|method| match method {
-            "client_secret_basic" => Some(ClientAuthMethod::ClientSecretBasic),
-            "client_secret_post" => Some(ClientAuthMethod::ClientSecretPost),
+            "client_secret_basic" => Some(TokenAuth::ClientSecretBasic),
+            "client_secret_post" => Some(TokenAuth::ClientSecretPost),
             _ => None,
         })
-        .unwrap_or(ClientAuthMethod::ClientSecretBasic)
+        .unwrap_or(TokenAuth::ClientSecretBasic)
 }
 
 fn signing_algorithms(document: &Map<String, Value>) -> Result<Vec<&'static str>, DiscoveryError> {

@@ -1,10 +1,12 @@
 //! OpenID Connect providers, whose identity comes from a signed id_token: Google, Microsoft
 //! (the `common` endpoint), LinkedIn. Each is its declaration run by the engine of
 //! `social-login-provider-core` with the id_token check of `social-login-id-token`; only
-//! Microsoft has quirks ([`microsoft`]). [`discovery`] reads the discovery document of a
-//! provider from configuration.
+//! Microsoft has quirks ([`microsoft`]). A provider of `kind = "oidc"` from configuration
+//! ([`generic`]) has none: its declaration comes from its table and its discovery document
+//! ([`discovery`]).
 
 pub mod discovery;
+pub mod generic;
 pub mod microsoft;
 
 use social_login_domain::ProviderKey;

@@ -75,6 +75,16 @@ impl ProviderSpec {
         {
             problems.push(SpecProblem::new("id_token.issuers", "at least one issuer"));
         }
+        if self
+            .id_token
+            .as_ref()
+            .is_some_and(|rules| rules.algorithms.is_empty())
+        {
+            problems.push(SpecProblem::new(
+                "id_token.algorithms",
+                "at least one algorithm",
+            ));
+        }
         problems
     }
 }

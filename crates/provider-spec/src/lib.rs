@@ -1,13 +1,16 @@
 //! Provider declarations: what a provider is, as data (endpoints, scopes, PKCE, token
 //! authentication, claim pointers, id_token and revocation rules), and the eight built-in
-//! ones (`built_in.toml`). No I/O: the adapters and the simulator read these.
+//! ones (`built_in.toml`); a provider from configuration becomes one too ([`GenericProvider`]).
+//! No I/O: the adapters and the simulator read these.
 
 mod built_in;
 mod check;
+mod generic;
 mod spec;
 
 pub use built_in::{built_in, built_in_spec};
 pub use check::SpecProblem;
+pub use generic::{GenericProvider, Published};
 /// The kind of a provider, from the domain: the declarations and the settings share it.
 pub use social_login_domain::ProviderKind;
 pub use spec::{

@@ -108,6 +108,14 @@ pub struct IdTokenRules {
     /// Apps may post an id_token they obtained on the device (`/id-token`).
     #[serde(default)]
     pub native_sign_in: bool,
+    /// The signature algorithms its id_tokens may use (JWA names); RS256 unless declared.
+    #[serde(default = "rs256")]
+    pub algorithms: Vec<String>,
+}
+
+/// The algorithm every OpenID provider supports (OpenID Connect Core §15.1).
+fn rs256() -> Vec<String> {
+    vec!["RS256".to_owned()]
 }
 
 /// Whether the provider echoes the authorization request's nonce in its id_token.
@@ -172,6 +180,18 @@ impl ProviderSpec {
 }
 
 impl Claims {
+    /// The OpenID Connect claims (`sub`, `email`, `email_verified`, `name`, `picture`):
+    /// what a provider from configuration reads unless its table names other pointers.
+    pub fn openid_connect() -> Self {
+        Self {
+            subject: "/sub".into(),
+            email: Some("/email".into()),
+            email_verified: EmailVerified::Claim("/email_verified".into()),
+            name: vec!["/name".into()],
+            avatar_url: Some("/picture".into()),
+        }
+    }
+
     /// Every pointer, with the field it is for (`claims.name[1]`).
     pub fn pointers(&self) -> Vec<(String, &str)> {
         let mut pointers = vec![("claims.subject".to_owned(), self.subject.as_str())];
@@ -252,10 +272,11 @@ mod tests {
             "/a~1b",
             "/m~0n",
             "/0",
+            "/",
         ] {
             assert!(is_json_pointer(good), "{good}");
         }
-        for bad in ["", "sub", "/a~2", "/a~", "data/id"] {
+        for bad in ["", "sub", "/a~2", "/a~", "data/id", "#/sub"] {
             assert!(!is_json_pointer(bad), "{bad}");
         }
     }

@@ -60,11 +60,7 @@ pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, Sta
         .await
         .map_err(|error| StartupError::Provider(format!("simulator: {error}")))?;
     let settings = settings::demo_settings(&url, &simulator, data_dir)?;
-    let enabled: Vec<_> = settings
-        .enabled_providers()
-        .map(|(key, _)| key.to_string())
-        .collect();
-    let router = build_router(&settings).await?.merge(page::routes(&enabled));
+    let router = build_router(&settings).await?.merge(page::routes());
     let (shutdown, stopped) = oneshot::channel::<()>();
     let options = ConnectionOptions::from(&settings);
     let task = tokio::spawn(serve_router(listener, router, options, async {

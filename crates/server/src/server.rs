@@ -161,6 +161,7 @@ pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupEr
     if let Some(delivery) = wired.webhooks {
         crate::webhook_delivery::spawn(std::sync::Arc::downgrade(&service), delivery);
     }
+    wired.undiscovered.spawn();
     Ok(http::router(service, wired.well_known, options))
 }
 

@@ -1,8 +1,11 @@
 //! Pointing the service at the built-in simulated identity provider: the one mapping from
-//! provider keys to simulator endpoints, shared by `demo` and the end-to-end tests.
+//! provider keys to simulator endpoints, shared by `demo` and the end-to-end tests. The
+//! simulator's two standard providers stand for providers from configuration: `acme-sso`
+//! (its OpenID provider) and `corp` (its OAuth 2.0 provider), configured as an operator
+//! would (docs/providers.md).
 
-use crate::settings::{EndpointOverrides, ProviderConfig, Settings};
-use social_login_domain::ProviderKey;
+use crate::settings::{ClaimsConfig, EndpointOverrides, ProviderConfig, Settings};
+use social_login_domain::{ProviderKey, ProviderKind};
 use social_login_simulator::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, AppleTeam, Provider,
     RegisteredClient, SimulatorConfig, SimulatorHandle,
@@ -16,13 +19,25 @@ pub struct SimulatedClient {
     pub redirect_uri: String,
 }
 
-/// Registers a client for every provider, and the fixture team Apple verifies our ES256
-/// client secret against.
+/// The key the simulator's standard OpenID provider (`/oidc`) is configured under.
+pub const ACME_SSO: ProviderKey = generic_key("acme-sso");
+/// The key the simulator's standard OAuth 2.0 provider (`/oauth2`) is configured under.
+pub const CORP: ProviderKey = generic_key("corp");
+
+const fn generic_key(raw: &str) -> ProviderKey {
+    match ProviderKey::parse(raw) {
+        Ok(key) => key,
+        Err(_) => panic!("a provider key"),
+    }
+}
+
+/// Registers a client for every provider, the two standard ones included, and the fixture
+/// team Apple verifies our ES256 client secret against.
 pub fn register_clients(
     mut config: SimulatorConfig,
     client: impl Fn(ProviderKey) -> SimulatedClient,
 ) -> SimulatorConfig {
-    for key in ProviderKey::BUILT_IN {
+    for key in ProviderKey::BUILT_IN.into_iter().chain([ACME_SSO, CORP]) {
         let SimulatedClient {
             client_id,
             client_secret,
@@ -36,6 +51,54 @@ pub fn register_clients(
         ));
     }
     config.with_apple_team(AppleTeam::test_fixture())
+}
+
+/// Adds, after the providers already in `settings`, the two providers from configuration
+/// the simulator's standard ones stand for, configured through the ordinary settings:
+/// "Acme SSO" (`kind = "oidc"`, discovery at `{simulator}/oidc`) and "Corp OAuth" (`kind =
+/// "oauth2"`, its endpoints, and pointers into its nested user document). Both vouch for
+/// their providers' `email_verified`.
+pub fn enable_standard(
+    settings: &mut Settings,
+    simulator: &SimulatorHandle,
+    client: impl Fn(ProviderKey) -> SimulatedClient,
+) {
+    let table = |key: ProviderKey, kind: ProviderKind, display_name: &str| {
+        let SimulatedClient {
+            client_id,
+            client_secret,
+            redirect_uri,
+        } = client(key);
+        ProviderConfig {
+            display_name: Some(display_name.to_owned()),
+            trust_email_verified: Some(true),
+            ..ProviderConfig::generic(kind, client_id, client_secret, redirect_uri)
+        }
+    };
+    let mut acme = table(ACME_SSO, ProviderKind::Oidc, "Acme SSO");
+    acme.issuer = simulator.endpoints(Provider::StandardOidc).issuer;
+    settings.oauth_providers.insert(ACME_SSO, acme);
+    let corp_at = simulator.endpoints(Provider::StandardOauth2);
+    let pointer = |path: &str| Some(format!("/data{path}"));
+    let corp = ProviderConfig {
+        scopes: Some(vec!["profile".into(), "email".into()]),
+        endpoints: EndpointOverrides {
+            authorization: Some(corp_at.authorization),
+            token: Some(corp_at.token),
+            userinfo: corp_at.userinfo,
+            revocation: corp_at.revocation,
+            ..EndpointOverrides::default()
+        },
+        claims: Some(ClaimsConfig {
+            subject: pointer("/id"),
+            email: pointer("/attributes/mail"),
+            email_verified: pointer("/attributes/mail_confirmed"),
+            name: pointer("/attributes/display"),
+            avatar_url: pointer("/attributes/avatar/url"),
+        }),
+        ..table(CORP, ProviderKind::OAuth2, "Corp OAuth")
+    };
+    settings.oauth_providers.insert(CORP, corp);
 }
 
 /// Enables every provider in `settings` against `simulator`, with the fixture Apple team
@@ -70,6 +133,8 @@ fn simulator_provider(key: ProviderKey) -> Provider {
         ProviderKey::DISCORD => Provider::Discord,
         ProviderKey::TWITTER => Provider::Twitter,
         ProviderKey::APPLE => Provider::Apple,
+        ACME_SSO => Provider::StandardOidc,
+        CORP => Provider::StandardOauth2,
         other => unreachable!("{other} is not simulated: add it to the simulator"),
     }
 }

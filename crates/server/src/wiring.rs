@@ -31,6 +31,9 @@ pub struct Wired {
     /// The delivery of audit events, when `[webhooks]` names a receiver.
     pub webhooks: Option<WebhookDelivery>,
     pub well_known: WellKnown,
+    /// The providers of `kind = "oidc"` whose discovery failed at start-up: their retries,
+    /// for whoever serves the service to start.
+    pub undiscovered: providers::Undiscovered,
 }
 
 /// Connects to the database and builds every adapter. Keys are derived here, once.
@@ -43,13 +46,14 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
     let sessions = session_tokens(settings);
     let well_known = WellKnown::new(sessions.issuer(), &sessions.public_keys())
         .with_jwks_uri(settings.server.public_url_for(JWKS_PATH));
+    let providers = providers::registry(settings).await?;
     let ports = Ports {
         users: repository.clone(),
         refresh_tokens: repository.clone(),
         signals: repository.clone(),
         state_sealer: Arc::new(state_sealer(settings, &secret, &previous)),
         states: state_store(settings, clock.clone())?,
-        providers: providers::registry(settings)?,
+        providers: providers.registry,
         signal_verifiers: signals::signal_verifiers(settings, clock.clone())?,
         cipher: Arc::new(AesGcmTokenCipher::new(&secret, &previous)),
         hasher: Arc::new(password_hasher(settings)),
@@ -85,6 +89,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         repository,
         webhooks,
         well_known,
+        undiscovered: providers.undiscovered,
     })
 }
 

@@ -6,6 +6,7 @@ use social_login_ports::{
     AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, PresentedIdToken,
     ProviderError, ProviderGrant, ProviderInfo, ProviderLogin, Revoked,
 };
+use social_login_provider_spec::{ProviderKind, built_in_spec};
 use std::sync::Mutex;
 use time::OffsetDateTime;
 
@@ -17,8 +18,10 @@ const FAKE_ID_TOKEN_USABLE_UNTIL: i64 = 4_102_444_800;
 /// completion fails, so a test cannot pass on an answer it never chose.
 pub struct FakeProvider {
     key: ProviderKey,
-    /// How clients list it: by default what a built-in provider of this key says.
+    /// How clients list it: by default what the built-in declaration of this key says.
     info: ProviderInfo,
+    /// What `ready` answers (by default ready).
+    ready: Mutex<Result<(), ProviderError>>,
     answer: Mutex<Result<ProviderLogin, ProviderError>>,
     received: Mutex<Vec<CallbackInput>>,
     revoked: Mutex<Vec<ProviderGrant>>,
@@ -33,7 +36,8 @@ impl FakeProvider {
     pub fn new(key: ProviderKey) -> Self {
         Self {
             key,
-            info: ProviderInfo::from_key(key),
+            info: declared_info(key),
+            ready: Mutex::new(Ok(())),
             answer: Mutex::new(Err(ProviderError::CodeExchange(
                 "the test gave the fake provider no answer".into(),
             ))),
@@ -57,6 +61,12 @@ impl FakeProvider {
             ..info
         };
         self
+    }
+
+    /// What every later `ready` returns: `Err(ProviderError::Unavailable(..))` makes the
+    /// provider one whose sign-ins cannot start yet.
+    pub fn set_ready(&self, ready: Result<(), ProviderError>) {
+        *self.ready.lock().unwrap() = ready;
     }
 
     /// What every later `revoke` returns (by default `Done`).
@@ -105,12 +115,17 @@ impl IdentityProvider for FakeProvider {
         self.info.clone()
     }
 
-    fn authorization_url(&self, request: &AuthorizationRequest) -> String {
-        format!(
+    fn ready(&self) -> Result<(), ProviderError> {
+        self.ready.lock().unwrap().clone()
+    }
+
+    fn authorization_url(&self, request: &AuthorizationRequest) -> Result<String, ProviderError> {
+        self.ready()?;
+        Ok(format!(
             "https://{}.idp.test/authorize?client_id=fake&state={}",
             self.key,
             request.state.as_str()
-        )
+        ))
     }
 
     async fn complete(&self, callback: CallbackInput) -> Result<ProviderLogin, ProviderError> {
@@ -133,6 +148,25 @@ impl IdentityProvider for FakeProvider {
             identity,
             usable_until: *self.id_token_usable_until.lock().unwrap(),
         })
+    }
+}
+
+/// How a provider of `key` is listed: as its built-in declaration says, else (a provider
+/// from configuration the test did not describe) an OAuth 2.0 provider named by its key.
+fn declared_info(key: ProviderKey) -> ProviderInfo {
+    match built_in_spec(key) {
+        Some(spec) => ProviderInfo {
+            key,
+            display_name: spec.display_name.clone(),
+            kind: spec.kind,
+            id_token: spec.native_sign_in(),
+        },
+        None => ProviderInfo {
+            key,
+            display_name: key.to_string(),
+            kind: ProviderKind::OAuth2,
+            id_token: false,
+        },
     }
 }
 

@@ -19,7 +19,7 @@ impl AuthService {
         provider: ProviderKey,
         bearer: Option<&str>,
     ) -> Result<String, AppError> {
-        let provider = self.provider(provider)?;
+        let provider = self.ready_provider(provider)?;
         let purpose = match bearer.and_then(|token| self.verify_bearer(token)) {
             Some(caller) => {
                 self.require_recent_login(&caller)?;
@@ -42,6 +42,6 @@ impl AuthService {
             pkce_verifier: state.pkce_verifier,
             nonce: state.nonce,
         };
-        Ok(provider.authorization_url(&request))
+        Ok(provider.authorization_url(&request)?)
     }
 }

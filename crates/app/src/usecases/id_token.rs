@@ -92,7 +92,7 @@ impl AuthService {
         &self,
         command: IdTokenCommand,
     ) -> Result<ProviderIdentity, AppError> {
-        let provider = self.provider(command.provider)?.clone();
+        let provider = self.ready_provider(command.provider)?.clone();
         let spent_id = spent_id_of(&command.id_token);
         let presented = provider
             .sign_in_with_id_token(IdTokenInput {

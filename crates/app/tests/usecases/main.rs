@@ -20,6 +20,7 @@ mod login_throttle;
 mod passwords;
 mod providers;
 mod races;
+mod readiness;
 mod reauthentication;
 mod sessions;
 mod signals;

@@ -282,9 +282,13 @@ async fn the_state_is_checked_before_the_provider_is_called() {
     let world = World::new();
     let mut provider = MockIdentityProvider::new();
     provider.expect_key().return_const(ProviderKey::GITHUB);
-    provider
-        .expect_authorization_url()
-        .returning(|request| format!("https://mock.test/?state={}", request.state.as_str()));
+    provider.expect_ready().returning(|| Ok(()));
+    provider.expect_authorization_url().returning(|request| {
+        Ok(format!(
+            "https://mock.test/?state={}",
+            request.state.as_str()
+        ))
+    });
     provider.expect_complete().never();
     let service = world.service_with(social_login_app::Ports {
         providers: social_login_app::ProviderRegistry::new().with(Arc::new(provider)),

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 pub async fn a_replayed_code_is_refused(subject: &Subject) {
     let sim = subject.fixture.start().await;
-    let adapter = subject.adapter(&sim);
+    let adapter = subject.adapter(&sim).await;
     let callback = subject.fixture.flow().authorize(&*adapter).await;
     let code = callback.code.as_str();
     let redeem = || {
@@ -29,7 +29,7 @@ pub async fn a_replayed_code_is_refused(subject: &Subject) {
 pub async fn a_wrong_pkce_verifier_is_refused(subject: &Subject) {
     let sim = subject.fixture.start().await;
     (subject.enforce_pkce)(&sim);
-    let adapter = subject.adapter(&sim);
+    let adapter = subject.adapter(&sim).await;
     let callback = subject.fixture.flow().authorize(&*adapter).await;
     let code = callback.code.as_str();
     let result = complete_with(&*adapter, code, OTHER_VERIFIER, NONCE, callback.post_body()).await;
@@ -40,7 +40,9 @@ pub async fn a_wrong_pkce_verifier_is_refused(subject: &Subject) {
 pub async fn a_wrong_client_secret_is_refused(subject: &Subject) {
     let sim = subject.fixture.start().await;
     let settings = subject.fixture.settings(&sim);
-    let adapter = subject.adapter_with(settings, Credentials::Wrong, TIMEOUT);
+    let adapter = subject
+        .adapter_with(settings, Credentials::Wrong, TIMEOUT)
+        .await;
     let result = subject.fixture.flow().sign_in(&*adapter).await;
     let message = expect_code_exchange(result, &subject.secrets(&sim, &[]));
     assert_eq!(message, subject.refusals.wrong_secret);
@@ -80,7 +82,9 @@ pub async fn an_unreachable_token_endpoint(subject: &Subject) {
     let mut settings = subject.fixture.settings(&sim);
     // Port 9 (discard) on loopback: nothing listens there.
     settings.endpoints.token = Some("http://127.0.0.1:9/token".into());
-    let adapter = subject.adapter_with(settings, Credentials::Registered, TIMEOUT);
+    let adapter = subject
+        .adapter_with(settings, Credentials::Registered, TIMEOUT)
+        .await;
     let result = subject.fixture.flow().sign_in(&*adapter).await;
     let message = expect_code_exchange(result, &subject.secrets(&sim, &[]));
     assert_eq!(message, "token endpoint could not be reached");
@@ -91,7 +95,9 @@ async fn refused_with(subject: &Subject, fault: Fault, timeout: Duration) -> Str
     let sim = subject.fixture.start().await;
     sim.set_fault(fault);
     let settings = subject.fixture.settings(&sim);
-    let adapter = subject.adapter_with(settings, Credentials::Registered, timeout);
+    let adapter = subject
+        .adapter_with(settings, Credentials::Registered, timeout)
+        .await;
     let callback = subject.fixture.flow().authorize(&*adapter).await;
     let code = callback.code.as_str();
     let result = complete_with(

@@ -12,7 +12,7 @@ pub async fn an_unavailable_key_set(subject: &Subject) {
     let result = subject
         .fixture
         .flow()
-        .sign_in(&*subject.adapter(&sim))
+        .sign_in(&*subject.adapter(&sim).await)
         .await;
     let message = expect_user_info(result, &subject.secrets(&sim, &[]));
     assert_eq!(message, "JWKS endpoint answered HTTP 503");
@@ -20,7 +20,7 @@ pub async fn an_unavailable_key_set(subject: &Subject) {
 
 pub async fn each_broken_id_token_names_its_check(subject: &Subject) {
     let sim = subject.fixture.start().await;
-    let adapter = subject.adapter(&sim);
+    let adapter = subject.adapter(&sim).await;
     let flow = subject.fixture.flow();
     let mut cases = vec![
         (
@@ -67,7 +67,7 @@ pub async fn each_broken_id_token_names_its_check(subject: &Subject) {
 
 pub async fn an_id_token_of_another_sign_in_is_refused_by_its_nonce(subject: &Subject) {
     let sim = subject.fixture.start().await;
-    let adapter = subject.adapter(&sim);
+    let adapter = subject.adapter(&sim).await;
     // The code (and so the id_token) belongs to a sign-in started in another browser.
     let how = Authorize {
         nonce: OTHER_NONCE,
@@ -84,7 +84,7 @@ pub async fn a_token_answer_without_id_token(subject: &Subject) {
     let sim = subject.fixture.start().await;
     let mut settings = subject.fixture.settings(&sim);
     // Without `openid` the provider sends no id_token.
-    let declared = subject.adapter(&sim);
+    let declared = subject.adapter(&sim).await;
     let scopes = declared
         .plan()
         .spec
@@ -92,7 +92,9 @@ pub async fn a_token_answer_without_id_token(subject: &Subject) {
         .iter()
         .filter(|s| *s != "openid");
     settings.scopes = Some(scopes.cloned().collect());
-    let adapter = subject.adapter_with(settings, Credentials::Registered, TIMEOUT);
+    let adapter = subject
+        .adapter_with(settings, Credentials::Registered, TIMEOUT)
+        .await;
     let result = subject.fixture.flow().sign_in(&*adapter).await;
     let message = expect_user_info(result, &subject.secrets(&sim, &[]));
     assert_eq!(message, "token endpoint answered no id_token");

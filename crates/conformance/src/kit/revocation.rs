@@ -137,7 +137,9 @@ async fn signed_in(
     if let Some(url) = revocation {
         settings.endpoints.revocation = Some(url.to_owned());
     }
-    let adapter = subject.adapter_with(settings, Credentials::Registered, timeout);
+    let adapter = subject
+        .adapter_with(settings, Credentials::Registered, timeout)
+        .await;
     let login = subject
         .fixture
         .flow()

@@ -33,7 +33,9 @@ async fn failing_with(subject: &Subject, fault: Fault, timeout: Duration) -> (St
     let sim = subject.fixture.start().await;
     sim.set_fault(fault);
     let settings = subject.fixture.settings(&sim);
-    let adapter = subject.adapter_with(settings, Credentials::Registered, timeout);
+    let adapter = subject
+        .adapter_with(settings, Credentials::Registered, timeout)
+        .await;
     let label = user_info_label(adapter.plan()).expect("a declared userinfo endpoint");
     let result = subject.fixture.flow().sign_in(&*adapter).await;
     (expect_user_info(result, &subject.secrets(&sim, &[])), label)

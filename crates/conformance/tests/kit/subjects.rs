@@ -4,10 +4,10 @@
 //! OpenID Connect one; the other rows name only what they do differently.
 
 use social_login_conformance::fixture::{self, OTHER_P256_KEY_PEM};
-use social_login_conformance::kit::{Adapter, Credentials, Refusals, Subject};
-use social_login_domain::{ProviderKey, SecretText};
+use social_login_conformance::kit::{Adapter, Built, Credentials, Refusals, Subject};
+use social_login_domain::{ProviderKey, ProviderKind, SecretText};
 use social_login_provider_apple as apple;
-use social_login_provider_core::spec::built_in_spec;
+use social_login_provider_core::spec::{Claims, EmailVerified, GenericProvider, built_in_spec};
 use social_login_provider_core::{BuildContext, ProviderPlan, ProviderSettings, SigningKey};
 use social_login_provider_oauth2 as oauth2;
 use social_login_provider_oidc as oidc;
@@ -102,10 +102,40 @@ pub const APPLE: Subject = Subject {
     ..GOOGLE
 };
 
+/// A provider of `kind = "oidc"` from configuration: the standards, nothing else.
+pub const GENERIC_OIDC: Subject = Subject {
+    fixture: fixture::GENERIC_OIDC,
+    build: generic,
+    never_in_messages: &["sim_at_", "sim_rt_"],
+    ..DISCORD
+};
+
+/// A provider of `kind = "oauth2"` from configuration, its user document nested.
+pub const GENERIC_OAUTH2: Subject = Subject {
+    fixture: fixture::GENERIC_OAUTH2,
+    build: generic,
+    never_in_messages: &["corp_at_", "corp_rt_"],
+    ..DISCORD
+};
+
 /// Every provider built the way the server builds it, by the crate that lists its key.
 /// Apple's client secret is a JWT the adapter signs: its wrong credentials are a key of no
 /// team.
 fn built(
+    key: ProviderKey,
+    settings: ProviderSettings,
+    http: reqwest::Client,
+    credentials: Credentials,
+) -> Built {
+    Box::pin(std::future::ready(built_in(
+        key,
+        settings,
+        http,
+        credentials,
+    )))
+}
+
+fn built_in(
     key: ProviderKey,
     settings: ProviderSettings,
     http: reqwest::Client,
@@ -132,4 +162,74 @@ fn built(
         apple::build(plan(&settings), &cx)
     };
     Box::new(engine.expect("the fixture's settings build"))
+}
+
+/// A provider from configuration built the way the server builds it: its table's declaration
+/// (the fixture's endpoints are the table's; an `issuer` among them is where the `oidc`
+/// kind's discovery starts), no quirks.
+fn generic(
+    key: ProviderKey,
+    settings: ProviderSettings,
+    http: reqwest::Client,
+    credentials: Credentials,
+) -> Built {
+    Box::pin(async move {
+        let mut settings = credentials.apply(settings);
+        let issuer = settings.endpoints.issuer.take();
+        let provider = declared(key, issuer, &settings);
+        let cx = BuildContext::new(http);
+        let engine = match provider.kind {
+            ProviderKind::Oidc => oidc::generic::discovered_engine(&provider, &settings, &cx)
+                .await
+                .map_err(|error| error.to_string()),
+            ProviderKind::OAuth2 => ProviderPlan::resolve(&provider.declaration(None), &settings)
+                .and_then(|plan| oauth2::build(plan, &cx))
+                .map_err(|error| error.to_string()),
+        };
+        Box::new(engine.expect("the fixture's provider builds")) as Box<dyn Adapter>
+    })
+}
+
+/// What an operator's table says: `oidc` with the OpenID Connect claims, `oauth2` with
+/// pointers into the standard provider's nested document; both vouched for.
+fn declared(
+    key: ProviderKey,
+    issuer: Option<String>,
+    settings: &ProviderSettings,
+) -> GenericProvider {
+    let (kind, scopes, claims) = match issuer {
+        Some(_) => (
+            ProviderKind::Oidc,
+            vec!["openid", "email", "profile"],
+            Claims::openid_connect(),
+        ),
+        None => (
+            ProviderKind::OAuth2,
+            vec!["profile", "email"],
+            nested_claims(),
+        ),
+    };
+    let table = &settings.endpoints;
+    GenericProvider {
+        key,
+        display_name: key.to_string(),
+        kind,
+        issuer,
+        scopes: scopes.into_iter().map(str::to_owned).collect(),
+        token_auth: None,
+        claims,
+        endpoints: table.as_endpoints(),
+        revocation: table.revocation.clone(),
+    }
+}
+
+fn nested_claims() -> Claims {
+    let at = |path: &str| format!("/data{path}");
+    Claims {
+        subject: at("/id"),
+        email: Some(at("/attributes/mail")),
+        email_verified: EmailVerified::Claim(at("/attributes/mail_confirmed")),
+        name: vec![at("/attributes/display")],
+        avatar_url: Some(at("/attributes/avatar/url")),
+    }
 }

@@ -3,6 +3,7 @@
 use super::{IdTokenVerifier, IssuerPolicy, NoncePolicy};
 use crate::jwks::KeySetCache;
 use async_trait::async_trait;
+use jsonwebtoken::Algorithm;
 use serde_json::{Map, Value};
 use social_login_domain::SecretText;
 use social_login_ports::{Clock, ProviderError};
@@ -40,12 +41,28 @@ impl IdTokenVerifier {
             NonceRule::IfPresent => NoncePolicy::CheckedIfPresent,
         };
         let keys = KeySetCache::shared(jwks, http);
-        Ok(
-            Self::new(keys, issuer, plan.settings.client_id.clone(), clock)
-                .with_nonce_policy(nonce)
-                .with_other_client_ids(plan.settings.client_ids.iter().cloned()),
-        )
+        let verifier = Self::new(keys, issuer, plan.settings.client_id.clone(), clock)
+            .with_nonce_policy(nonce)
+            .with_other_client_ids(plan.settings.client_ids.iter().cloned())
+            .with_algorithms(&algorithms(&rules.algorithms)?);
+        if verifier.algorithms().is_empty() {
+            return Err(NO_ALGORITHM);
+        }
+        Ok(verifier)
     }
+}
+
+const NO_ALGORITHM: ProviderConfigError = ProviderConfigError::Invalid {
+    field: "id_token.algorithms",
+    reason: "none is an asymmetric signature algorithm the verifier implements",
+};
+
+/// The algorithms of `names` (JWA names, `RS256`); an unknown name fails the plan.
+fn algorithms(names: &[String]) -> Result<Vec<Algorithm>, ProviderConfigError> {
+    names
+        .iter()
+        .map(|name| name.parse().map_err(|_| NO_ALGORITHM))
+        .collect()
 }
 
 /// The engine of an `oidc` plan: its quirks, and the id_token check the plan describes on

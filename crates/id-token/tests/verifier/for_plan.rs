@@ -2,12 +2,13 @@
 //! rule and other client ids from the plan, an issuer rule from the quirk, raw claims out.
 
 use crate::bench::*;
+use jsonwebtoken::Algorithm;
 use serde_json::{Map, Value, json};
 use social_login_conformance::ManualClock;
 use social_login_domain::{ProviderKey, SecretText};
 use social_login_id_token::IdTokenVerifier;
 use social_login_ports::{Clock, ProviderError};
-use social_login_provider_core::spec::built_in_spec;
+use social_login_provider_core::spec::{ProviderSpec, built_in_spec};
 use social_login_provider_core::{
     EndpointOverrides, IdTokenCheck, NoQuirks, ProviderPlan, ProviderSettings, Quirks,
     build_http_client,
@@ -26,6 +27,16 @@ impl Quirks for TenantIssuer {
 }
 
 fn check(bench: &Bench, key: ProviderKey, quirks: Arc<dyn Quirks>) -> Arc<dyn IdTokenCheck> {
+    let plan = plan(bench, built_in_spec(key).unwrap());
+    let http = build_http_client(TIMEOUT).unwrap();
+    Arc::new(IdTokenVerifier::for_plan(&plan, quirks, &http, clock()).unwrap())
+}
+
+fn clock() -> Arc<dyn Clock> {
+    ManualClock::starting_now()
+}
+
+fn plan(bench: &Bench, spec: &ProviderSpec) -> ProviderPlan {
     let settings = ProviderSettings {
         client_id: CLIENT_ID.into(),
         client_secret: SecretText::new("secret"),
@@ -39,10 +50,7 @@ fn check(bench: &Bench, key: ProviderKey, quirks: Arc<dyn Quirks>) -> Arc<dyn Id
             ..EndpointOverrides::default()
         },
     };
-    let plan = ProviderPlan::resolve(built_in_spec(key).unwrap(), &settings).unwrap();
-    let http = build_http_client(TIMEOUT).unwrap();
-    let clock: Arc<dyn Clock> = ManualClock::starting_now();
-    Arc::new(IdTokenVerifier::for_plan(&plan, quirks, &http, clock).unwrap())
+    ProviderPlan::resolve(spec, &settings).unwrap()
 }
 
 async fn verify(
@@ -126,4 +134,25 @@ async fn a_presented_token_may_name_another_client_id_of_the_plan() {
             .await
             .is_err()
     );
+}
+
+#[tokio::test]
+async fn the_algorithms_are_the_plan_s_and_never_a_symmetric_one() {
+    let bench = bench().await;
+    let http = build_http_client(TIMEOUT).unwrap();
+    let verifier = |algorithms: &[&str]| {
+        let mut spec = built_in_spec(ProviderKey::GOOGLE).unwrap().clone();
+        let rules = spec.id_token.as_mut().unwrap();
+        rules.algorithms = algorithms.iter().map(|a| (*a).to_owned()).collect();
+        IdTokenVerifier::for_plan(&plan(&bench, &spec), Arc::new(NoQuirks), &http, clock())
+    };
+    let listed = verifier(&["ES256", "RS256"]).unwrap();
+    assert_eq!(listed.algorithms(), [Algorithm::ES256, Algorithm::RS256]);
+    assert_eq!(
+        verifier(&["RS256", "HS256"]).unwrap().algorithms(),
+        [Algorithm::RS256]
+    );
+    for refused in [&["HS256"][..], &["none"], &[]] {
+        assert!(verifier(refused).is_err(), "{refused:?}");
+    }
 }

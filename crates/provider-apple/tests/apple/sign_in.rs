@@ -46,7 +46,7 @@ async fn a_returning_login_has_no_name_and_is_not_an_error() {
 async fn the_code_comes_back_by_form_post_and_no_userinfo_is_called() {
     let sim = FX.start().await;
     let provider = provider(&sim);
-    let url = provider.authorization_url(&request());
+    let url = provider.authorization_url(&request()).unwrap();
     assert_eq!(query_of(&url)["response_mode"], "form_post");
     FX.flow().sign_in(&provider).await.unwrap();
     assert!(

@@ -14,13 +14,7 @@ fn object(value: Value) -> Map<String, Value> {
 const KEY: ProviderKey = ProviderKey::GOOGLE;
 
 fn oidc() -> Claims {
-    Claims {
-        subject: "/sub".into(),
-        email: Some("/email".into()),
-        email_verified: EmailVerified::Claim("/email_verified".into()),
-        name: vec!["/name".into()],
-        avatar_url: Some("/picture".into()),
-    }
+    Claims::openid_connect()
 }
 
 fn email_of(mapped: &ProviderIdentity) -> Option<&str> {

@@ -113,7 +113,7 @@ fn input(nonce: Option<&str>) -> IdTokenInput {
 #[test]
 fn an_oidc_authorization_carries_the_nonce_and_the_declared_parameters() {
     let apple = engine(ProviderKey::APPLE, Arc::new(NoQuirks), Some(json!({})));
-    let query = query(&apple.authorization_url(&request()));
+    let query = query(&apple.authorization_url(&request()).unwrap());
     assert_eq!(query["nonce"], "nonce-1");
     assert_eq!(query["response_mode"], "form_post");
     assert_eq!(query["scope"], "name email");
@@ -136,21 +136,31 @@ fn a_provider_is_listed_as_its_declaration_says() {
         "not the key: the declared name"
     );
     assert_eq!((info.kind, info.id_token), (ProviderKind::OAuth2, false));
-    // The built-ins are described as the port has always described them.
-    for key in ProviderKey::BUILT_IN {
-        let oidc = built_in_spec(key).unwrap().kind == ProviderKind::Oidc;
-        let check = oidc.then(|| json!({}));
-        assert_eq!(
-            engine(key, Arc::new(NoQuirks), check).info(),
-            ProviderInfo::from_key(key)
-        );
-    }
+    // The built-ins: their documented names, and id_tokens from apps where they take them.
+    let listed: Vec<(String, bool)> = ProviderKey::BUILT_IN
+        .into_iter()
+        .map(|key| {
+            let oidc = built_in_spec(key).unwrap().kind == ProviderKind::Oidc;
+            let info = engine(key, Arc::new(NoQuirks), oidc.then(|| json!({}))).info();
+            (info.display_name, info.id_token)
+        })
+        .collect();
+    let names: Vec<&str> = listed.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(
+        names.join(" "),
+        "Google GitHub Facebook Microsoft LinkedIn Discord X Apple"
+    );
+    let native: Vec<String> = (listed.iter().zip(ProviderKey::BUILT_IN))
+        .filter(|((_, native), _)| *native)
+        .map(|(_, key)| key.to_string())
+        .collect();
+    assert_eq!(native, ["google", "microsoft", "apple"]);
 }
 
 #[test]
 fn an_oauth2_authorization_carries_no_nonce() {
     let discord = engine(ProviderKey::DISCORD, Arc::new(NoQuirks), None);
-    let query = query(&discord.authorization_url(&request()));
+    let query = query(&discord.authorization_url(&request()).unwrap());
     assert!(!query.contains_key("nonce"), "{query:?}");
     assert_eq!(query["client_id"], "client-1");
     assert_eq!(discord.key(), ProviderKey::DISCORD);

@@ -66,7 +66,7 @@ async fn a_document_of_the_same_issuer_gives_its_endpoints_auth_method_and_algor
         format!("{issuer}/protocol/openid-connect/certs")
     );
     assert!(found.userinfo.is_some() && found.revocation.is_some());
-    assert_eq!(found.client_auth, ClientAuthMethod::ClientSecretPost);
+    assert_eq!(found.client_auth, TokenAuth::ClientSecretPost);
     assert_eq!(found.signing_algorithms, ["RS256", "ES256"]);
 }
 
@@ -183,7 +183,7 @@ fn without_optional_fields_basic_rs256_and_no_userinfo_or_revocation_are_assumed
         doc.remove(optional);
     }
     let found = Discovered::from_document(issuer, &doc).unwrap();
-    assert_eq!(found.client_auth, ClientAuthMethod::ClientSecretBasic);
+    assert_eq!(found.client_auth, TokenAuth::ClientSecretBasic);
     assert_eq!(found.signing_algorithms, ["RS256"]);
     assert_eq!((found.userinfo, found.revocation), (None, None));
 
@@ -192,7 +192,7 @@ fn without_optional_fields_basic_rs256_and_no_userinfo_or_revocation_are_assumed
         json!(["client_secret_basic", "client_secret_post"]),
     );
     let found = Discovered::from_document(issuer, &doc).unwrap();
-    assert_eq!(found.client_auth, ClientAuthMethod::ClientSecretBasic);
+    assert_eq!(found.client_auth, TokenAuth::ClientSecretBasic);
 
     doc.insert(
         "id_token_signing_alg_values_supported".into(),

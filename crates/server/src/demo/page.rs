@@ -4,11 +4,11 @@
 //! Apple answers with a cross-site `form_post`; the page it lands on carries the posted
 //! fields to the script, which sends them on as `post_body` (spec 4.7.2).
 
+use axum::Router;
 use axum::extract::Form;
 use axum::http::header;
 use axum::response::{Html, IntoResponse};
 use axum::routing::get;
-use axum::{Json, Router};
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
@@ -22,12 +22,11 @@ const AVATAR: &str = include_str!("avatar.svg");
 /// page works offline.
 pub const AVATAR_PATH: &str = "/demo/avatar.svg";
 
-/// `/`, `/demo/config`, `/demo/callback/{provider}` for GET and POST, and the avatar.
-pub fn routes(enabled: &[String]) -> Router {
-    let config = serde_json::json!({ "providers": enabled });
+/// `/`, `/demo/callback/{provider}` for GET and POST, and the avatar. The page lists the
+/// providers as any client would: `GET /auth/oauth/providers`.
+pub fn routes() -> Router {
     Router::new()
         .route("/", get(page))
-        .route("/demo/config", get(move || async move { Json(config) }))
         .route("/demo/callback/{provider}", get(page).post(form_post))
         .route(AVATAR_PATH, get(avatar))
 }

@@ -72,7 +72,8 @@ pub fn simulator_config(base: &str) -> SimulatorConfig {
 }
 
 /// Settings for the demo: SQLite under `data_dir`, a secret kept there across runs, every
-/// provider enabled against the simulator.
+/// provider enabled against the simulator: the eight built-in ones, then two providers
+/// from configuration ("Acme SSO", "Corp OAuth").
 pub fn demo_settings(
     base: &str,
     simulator: &SimulatorHandle,
@@ -88,6 +89,8 @@ pub fn demo_settings(
     // Its own address: the base of the discovery document's `jwks_uri` and the issuer.
     settings.server.public_url = Some(base.to_owned());
     simulated::enable_all(&mut settings, simulator, |key| client(base, key));
+    // After the eight, through the ordinary settings, as an operator adds providers.
+    simulated::enable_standard(&mut settings, simulator, |key| client(base, key));
     Ok(settings)
 }
 

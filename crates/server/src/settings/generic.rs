@@ -1,8 +1,11 @@
 //! The fields only a provider from configuration has (docs/configuration.md, "Providers
-//! from configuration"): its kind, token endpoint authentication and claim pointers.
+//! from configuration"): its kind, token endpoint authentication and claim pointers, and
+//! the declaration a table of such a provider makes (docs/providers.md).
 
+use super::ProviderConfig;
 use serde::{Deserialize, Deserializer, de};
-use social_login_domain::ProviderKind;
+use social_login_domain::{ProviderKey, ProviderKind};
+use social_login_provider_core::spec::{Claims, EmailVerified, GenericProvider, TokenAuth};
 
 /// `kind = "oidc" | "oauth2"`; any other word is named by validation's wording.
 pub(super) fn kind<'de, D: Deserializer<'de>>(
@@ -24,6 +27,15 @@ pub enum TokenEndpointAuth {
     ClientSecretBasic,
     /// `client_id` and `client_secret` in the form body.
     ClientSecretPost,
+}
+
+impl From<TokenEndpointAuth> for TokenAuth {
+    fn from(auth: TokenEndpointAuth) -> Self {
+        match auth {
+            TokenEndpointAuth::ClientSecretBasic => Self::ClientSecretBasic,
+            TokenEndpointAuth::ClientSecretPost => Self::ClientSecretPost,
+        }
+    }
 }
 
 /// JSON Pointers (RFC 6901) into the provider's documents: the id_token claims merged with
@@ -65,30 +77,58 @@ impl ClaimsConfig {
     }
 }
 
-/// RFC 6901: empty (the whole document) or `/`-separated tokens in which `~` is only ever
-/// followed by `0` or `1`. The empty pointer is refused: a claim is a member, never the
-/// whole document.
-pub(crate) fn is_json_pointer(pointer: &str) -> bool {
-    pointer.starts_with('/')
-        && pointer
-            .split('~')
-            .skip(1)
-            .all(|after| after.starts_with('0') || after.starts_with('1'))
+impl ClaimsConfig {
+    /// The pointers as a declaration reads them: `email_verified` only when the operator
+    /// vouches for it (`trust`), else every email is unverified.
+    pub fn declared(&self, trust: bool) -> Claims {
+        let [subject, email, email_verified, name, avatar_url] =
+            self.pointers().map(|(_, pointer)| pointer.to_owned());
+        Claims {
+            subject,
+            email: Some(email),
+            email_verified: match trust {
+                true => EmailVerified::Claim(email_verified),
+                false => EmailVerified::Never,
+            },
+            name: vec![name],
+            avatar_url: Some(avatar_url),
+        }
+    }
+}
+
+impl ProviderConfig {
+    /// What this table declares about a provider from configuration; `None` for a built-in
+    /// provider's table, or one without a kind (validation names it). The display name
+    /// defaults to the key, the `oidc` scopes to [`DEFAULT_OIDC_SCOPES`].
+    pub fn generic_provider(&self, key: ProviderKey) -> Option<GenericProvider> {
+        let kind = self.kind.filter(|_| !key.is_built_in())?;
+        let scopes = match (&self.scopes, kind) {
+            (Some(scopes), _) => scopes.clone(),
+            (None, ProviderKind::Oidc) => DEFAULT_OIDC_SCOPES.map(str::to_owned).to_vec(),
+            (None, ProviderKind::OAuth2) => Vec::new(),
+        };
+        let table = self.adapter_settings().endpoints;
+        Some(GenericProvider {
+            key,
+            display_name: self.display_name.clone().unwrap_or_else(|| key.to_string()),
+            kind,
+            issuer: self.issuer.clone(),
+            scopes,
+            token_auth: self.token_endpoint_auth.map(TokenAuth::from),
+            claims: self
+                .claims
+                .clone()
+                .unwrap_or_default()
+                .declared(self.trusts_email_verified()),
+            endpoints: table.as_endpoints(),
+            revocation: table.revocation,
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn json_pointers_start_with_a_slash_and_escape_with_tilde_0_or_1_only() {
-        for good in ["/sub", "/data/id", "/a~1b", "/m~0n", "/0", "/"] {
-            assert!(is_json_pointer(good), "{good}");
-        }
-        for bad in ["", "sub", "/a~2", "/a~", "data/id", "#/sub"] {
-            assert!(!is_json_pointer(bad), "{bad}");
-        }
-    }
 
     #[test]
     fn unset_pointers_are_the_openid_connect_claims() {

@@ -1,5 +1,5 @@
-//! `social-login demo`: the page, the simulator's sign-in page, the redirect back, and
-//! Apple's form_post handed to the page.
+//! `social-login demo`: the page, the simulator's sign-in page, the redirect back, Apple's
+//! form_post handed to the page, and the two providers from configuration after the eight.
 
 use serde_json::Value;
 use std::net::SocketAddr;
@@ -12,27 +12,87 @@ async fn start_demo() -> (social_login::demo::RunningDemo, tempfile::TempDir) {
     (demo, dir)
 }
 
+/// A client that follows no redirect, as the tests read them.
+fn http() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+async fn get_json(http: &reqwest::Client, url: String) -> Value {
+    let response = http.get(url).send().await.unwrap();
+    response.json().await.unwrap()
+}
+
+/// A person's sign-in with `provider` on the demo at `base`: the simulator's sign-in page,
+/// `user` chosen, the redirect back to the demo's callback page, the callback posted.
+async fn sign_in_as(http: &reqwest::Client, base: &str, provider: &str, user: &str) -> Value {
+    let authorize = get_json(http, format!("{base}/auth/oauth/{provider}/authorize")).await;
+    let url = authorize["authorization_url"].as_str().unwrap();
+    // A person first sees the sign-in page of the simulated provider.
+    let sign_in = http.get(url).send().await.unwrap().text().await.unwrap();
+    assert!(sign_in.contains("Ada Lovelace") && sign_in.contains("type an identity"));
+    // Choosing someone redirects back to the demo's callback page with code and state.
+    let chosen = http
+        .get(format!("{url}&sim_user={user}"))
+        .send()
+        .await
+        .unwrap();
+    let location = chosen.headers()["location"].to_str().unwrap().to_owned();
+    assert!(location.starts_with(&format!("{base}/demo/callback/{provider}?")));
+    let query: Vec<(String, String)> = url::Url::parse(&location)
+        .unwrap()
+        .query_pairs()
+        .into_owned()
+        .collect();
+    let field = |name: &str| query.iter().find(|(k, _)| k == name).unwrap().1.clone();
+    let login = http
+        .post(format!("{base}/auth/oauth/{provider}/callback"))
+        .json(&serde_json::json!({"code": field("code"), "state": field("state")}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status(), 200);
+    login.json().await.unwrap()
+}
+
 #[tokio::test]
 async fn the_demo_walks_a_sign_in_through_the_simulators_page() {
     let (demo, _dir) = start_demo().await;
     let base = demo.url().to_owned();
-    let http = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap();
+    let http = http();
     let page = http.get(format!("{base}/")).send().await.unwrap();
     assert!(page.text().await.unwrap().contains("social-login demo"));
-    let config: Value = http
-        .get(format!("{base}/demo/config"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let login = sign_in_as(&http, &base, "github", "583231").await;
+    assert_eq!(login["user"]["full_name"], "Ada Lovelace");
+}
+
+#[tokio::test]
+async fn the_demo_lists_the_eight_then_two_providers_from_configuration() {
+    let (demo, _dir) = start_demo().await;
+    let base = demo.url().to_owned();
+    let http = http();
+    let listed = get_json(&http, format!("{base}/auth/oauth/providers")).await;
+    let listed = listed.as_array().unwrap();
+    let rows: Vec<String> = listed
+        .iter()
+        .map(|row| format!("{} {} {}", row["key"], row["display_name"], row["kind"]))
+        .collect();
     assert_eq!(
-        config["providers"],
-        serde_json::json!([
+        rows[8..],
+        [
+            r#""acme-sso" "Acme SSO" "oidc""#,
+            r#""corp" "Corp OAuth" "oauth2""#
+        ]
+    );
+    let keys: Vec<&str> = listed
+        .iter()
+        .map(|row| row["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        keys[..8],
+        [
             "google",
             "github",
             "facebook",
@@ -41,45 +101,28 @@ async fn the_demo_walks_a_sign_in_through_the_simulators_page() {
             "discord",
             "twitter",
             "apple"
-        ]),
-        "all eight providers in the demo"
+        ]
     );
+    // The page reads that list: the demo has no configuration endpoint of its own.
+    let config = http.get(format!("{base}/demo/config")).send().await;
+    assert_eq!(config.unwrap().status(), 404);
+    demo.stop().await.unwrap();
+}
 
-    let authorize: Value = http
-        .get(format!("{base}/auth/oauth/github/authorize"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let url = authorize["authorization_url"].as_str().unwrap();
-    // A person first sees the sign-in page of the simulated provider.
-    let sign_in = http.get(url).send().await.unwrap().text().await.unwrap();
-    assert!(sign_in.contains("Ada Lovelace") && sign_in.contains("type an identity"));
-    // Choosing Ada redirects back to the demo's callback page with code and state.
-    let chosen = http
-        .get(format!("{url}&sim_user=583231"))
-        .send()
-        .await
-        .unwrap();
-    let location = chosen.headers()["location"].to_str().unwrap().to_owned();
-    assert!(location.starts_with(&format!("{base}/demo/callback/github?")));
-    let query: Vec<(String, String)> = url::Url::parse(&location)
-        .unwrap()
-        .query_pairs()
-        .into_owned()
-        .collect();
-    let field = |name: &str| query.iter().find(|(k, _)| k == name).unwrap().1.clone();
-    let login = http
-        .post(format!("{base}/auth/oauth/github/callback"))
-        .json(&serde_json::json!({"code": field("code"), "state": field("state")}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(login.status(), 200);
-    let login: Value = login.json().await.unwrap();
-    assert_eq!(login["user"]["full_name"], "Ada Lovelace");
+#[tokio::test]
+async fn the_demo_signs_in_with_each_provider_from_configuration() {
+    let (demo, _dir) = start_demo().await;
+    let base = demo.url().to_owned();
+    let http = http();
+    for (provider, user, name) in [
+        ("acme-sso", "583231", "Ada Lovelace"),
+        ("corp", "1000001", "Grace Hopper"),
+    ] {
+        let login = sign_in_as(&http, &base, provider, user).await;
+        assert_eq!(login["user"]["full_name"], name, "{provider}");
+        assert_eq!(login["user"]["email_verified"], true, "{provider}");
+    }
+    demo.stop().await.unwrap();
 }
 
 #[tokio::test]

@@ -9,7 +9,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use social_login::server::{RunningServer, start};
 use social_login::settings::Settings;
-use social_login::simulated::{SimulatedClient, enable_all, register_clients};
+use social_login::simulated::{SimulatedClient, enable_all, enable_standard, register_clients};
 use social_login_domain::ProviderKey;
 use social_login_simulator::{SimUser, Simulator, SimulatorConfig, SimulatorHandle};
 use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url, redis_url};
@@ -61,6 +61,9 @@ pub struct Options {
     pub trusted_proxies: Vec<String>,
     /// `[webhooks] url`, with [`WEBHOOK_SECRET`].
     pub webhook_url: Option<String>,
+    /// Settings that need the simulator (its URLs), or the simulator made to answer some
+    /// way before the app starts: run after the providers are enabled, before `tune`.
+    pub with_simulator: fn(&mut Settings, &SimulatorHandle),
     /// Any other setting, changed last.
     pub tune: fn(&mut Settings),
 }
@@ -76,6 +79,7 @@ impl Default for Options {
             provider_timeout_seconds: 10,
             trusted_proxies: Vec::new(),
             webhook_url: None,
+            with_simulator: |_, _| {},
             tune: |_| {},
         }
     }
@@ -116,6 +120,22 @@ pub fn grace() -> SimUser {
 
 pub fn unverified() -> SimUser {
     SimUser::new("1000002", "unverified").with_email("ada@example.com", false)
+}
+
+/// Adds the two providers from configuration the simulator's standard ones stand for,
+/// `acme-sso` (`kind = "oidc"`) and `corp` (`kind = "oauth2"`), after the eight.
+pub fn with_standard_providers(settings: &mut Settings, sim: &SimulatorHandle) {
+    enable_standard(settings, sim, client);
+}
+
+impl Options {
+    /// The defaults, with the two providers from configuration.
+    pub fn standard() -> Self {
+        Self {
+            with_simulator: with_standard_providers,
+            ..Self::default()
+        }
+    }
 }
 
 pub async fn spawn_app() -> TestApp {
@@ -168,6 +188,7 @@ async fn spawn(options: Options, database_via: Option<&FaultProxy>) -> TestApp {
         settings.webhooks.url = Some(url);
         settings.webhooks.secret = Some(WEBHOOK_SECRET.to_owned().into());
     }
+    (options.with_simulator)(&mut settings, &sim);
     (options.tune)(&mut settings);
     settings.validate().expect("test settings are valid");
     let server = start(&settings).await.expect("server starts");
@@ -313,8 +334,20 @@ impl TestApp {
 
     /// A successful GitHub login; returns the login result.
     pub async fn login(&self, user_id: &str) -> Value {
-        let response = self.login_response(user_id).await;
+        self.login_at("github", user_id).await
+    }
+
+    /// A successful login with `provider`; returns the login result.
+    pub async fn login_at(&self, provider: &str, user_id: &str) -> Value {
+        let response = self.login_response_at(provider, user_id).await;
         assert_eq!(response.status(), StatusCode::OK);
+        response.json().await.unwrap()
+    }
+
+    /// GET `path` answered 200; its JSON body.
+    pub async fn get_json(&self, path: &str, bearer: Option<&str>) -> Value {
+        let response = self.get(path, bearer).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
         response.json().await.unwrap()
     }
 

@@ -21,6 +21,12 @@ mod email_claims;
 mod errors;
 #[path = "../api/fuzz.rs"]
 mod fuzz;
+#[path = "../api/generic_discovery.rs"]
+mod generic_discovery;
+#[path = "../api/generic_oauth2.rs"]
+mod generic_oauth2;
+#[path = "../api/generic_oidc.rs"]
+mod generic_oidc;
 #[path = "../api/helpers.rs"]
 mod helpers;
 #[path = "../api/id_token.rs"]

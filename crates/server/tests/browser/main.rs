@@ -51,7 +51,8 @@ async fn walk(browser: &Browser, base: &str, shots: &mut Shots) -> Result<(), St
     connects_disconnects_and_lists_events(browser, shots).await?;
     renews_a_refused_access_token(browser).await?;
     deletes_the_account(browser, shots).await?;
-    apple_posts_the_name_once(browser, shots).await
+    apple_posts_the_name_once(browser, shots).await?;
+    signs_in_with_a_provider_from_configuration(browser, shots).await
 }
 
 /// Login CSRF: a callback this browser did not start signs nobody in, and says so in words.
@@ -111,15 +112,21 @@ async fn signs_in_and_shows_the_card(
                 "Sign in with Discord",
                 "Sign in with X",
                 "Sign in with Apple",
+                "Sign in with Acme SSO",
+                "Sign in with Corp OAuth",
             ],
-        "a button per provider, by its proper name",
+        "a button per provider, by the name the provider list gives, in its order",
     )?;
     check(
         browser
-            .eval("return document.querySelectorAll('#signin-buttons button svg.mark').length")
+            .eval("return document.querySelectorAll('#signin-buttons button .mark').length")
             .await
-            == 8,
-        "each button carries its provider's mark",
+            == 10,
+        "each button carries a mark",
+    )?;
+    check(
+        attribute(browser, "#signin-acme-sso .mark.initial", "data-initial").await == "A",
+        "a provider from configuration is marked by its initial",
     )?;
 
     // Sign in with GitHub as Ada: a new user, verified email, no avatar: initials.
@@ -405,6 +412,30 @@ async fn apple_posts_the_name_once(browser: &Browser, shots: &mut Shots) -> Resu
             .is_null(),
         "the dead tokens are forgotten",
     )
+}
+
+/// "Acme SSO" is no built-in provider: the operator configured it (`kind = "oidc"`, the
+/// simulator's standard OpenID provider); a person signs in with it like with any other.
+async fn signs_in_with_a_provider_from_configuration(
+    browser: &Browser,
+    shots: &mut Shots,
+) -> Result<(), String> {
+    sign_in(browser, "acme-sso", "583231").await?;
+    shots.take(browser, "signed-in-with-acme-sso").await?;
+    let name = browser.text("#user-name").await;
+    check(name == "Ada Lovelace", "Acme SSO signs Ada in")?;
+    check(
+        linked(browser).await == ["acme-sso"]
+            && browser.text("#account-acme-sso .name").await == "Acme SSO",
+        "the link listed under its key, shown by its display name",
+    )?;
+    let listed = events(browser).await;
+    check(
+        listed.contains(&"user.registered acme-sso".to_owned())
+            && listed.contains(&"user.login acme-sso".to_owned()),
+        "the registration and the login listed",
+    )?;
+    sign_out(browser).await
 }
 
 fn check(condition: bool, what: &str) -> Result<(), String> {

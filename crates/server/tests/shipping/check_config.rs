@@ -99,3 +99,53 @@ async fn check_config_names_the_discovery_problem_of_each_oidc_provider() {
     assert!(!stderr.contains("oauth_providers.fine.issuer"), "{stderr}");
     assert!(!stderr.contains("provider-client-secret"), "{stderr}");
 }
+
+/// A provider table of `kind` named `key`, with `extra` lines inside it.
+fn generic_table(key: &str, kind: &str, extra: &str) -> String {
+    format!(
+        "[oauth_providers.{key}]\nkind = \"{kind}\"\nclient_id = \"id\"\n\
+         client_secret = \"provider-client-secret\"\n\
+         redirect_uri = \"http://127.0.0.1:8080/auth/callback/{key}\"\n{extra}\n"
+    )
+}
+
+#[tokio::test]
+async fn check_config_names_a_bad_key_an_unknown_kind_and_a_missing_endpoint() {
+    let endpoints = "scopes = [\"profile\"]\n[oauth_providers.corp.endpoints]\n\
+                     authorization = \"https://corp.example/authorize\"\n\
+                     token = \"https://corp.example/token\"\n";
+    let toml = format!(
+        "secret_key = \"{SECRET}\"\n{}{}{}",
+        generic_table("Acme_SSO", "oidc", "issuer = \"https://sso.acme.example\""),
+        generic_table("gitlab", "saml", ""),
+        generic_table("corp", "oauth2", endpoints),
+    );
+    let output = check_config(toml).await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    for named in [
+        "oauth_providers.Acme_SSO: not a provider key",
+        "oauth_providers.gitlab.kind: unknown kind",
+        "oauth_providers.corp.endpoints.userinfo: required for kind = \"oauth2\"",
+    ] {
+        assert!(stderr.contains(named), "{named} in {stderr}");
+    }
+    assert!(!stderr.contains("provider-client-secret"), "{stderr}");
+}
+
+#[tokio::test]
+async fn check_config_passes_complete_providers_from_configuration() {
+    let base = identity_provider(|base, realm| format!("{base}/{realm}")).await;
+    let endpoints = "scopes = [\"profile\"]\n[oauth_providers.corp.endpoints]\n\
+                     authorization = \"https://corp.example/authorize\"\n\
+                     token = \"https://corp.example/token\"\n\
+                     userinfo = \"https://corp.example/me\"\n";
+    let toml = format!(
+        "secret_key = \"{SECRET}\"\n{}{}",
+        oidc_table("acme", &format!("{base}/acme")),
+        generic_table("corp", "oauth2", endpoints),
+    );
+    let output = check_config(toml).await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+}

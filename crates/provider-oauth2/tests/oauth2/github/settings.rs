@@ -10,7 +10,9 @@ async fn configured_scopes_replace_the_defaults() {
     let sim = FX.start().await;
     let mut settings = FX.settings(&sim);
     settings.scopes = Some(vec!["user:email".into()]);
-    let url = provider_with(settings).authorization_url(&request());
+    let url = provider_with(settings)
+        .authorization_url(&request())
+        .unwrap();
     assert_eq!(query_of(&url)["scope"], "user:email");
 }
 

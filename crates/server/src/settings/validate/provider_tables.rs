@@ -5,9 +5,9 @@
 //! Whether a field belongs is checked on every table, disabled or not (like an unknown
 //! key); what an enabled provider needs, only on enabled ones.
 
-use crate::settings::generic::is_json_pointer;
 use crate::settings::{ConfigErrors, ProviderConfig, Settings};
 use social_login_domain::{ProviderKey, ProviderKind};
+use social_login_provider_core::spec::is_json_pointer;
 
 /// Most provider tables in one configuration: the registry, the listing endpoint and the
 /// metrics label set all grow with it.

@@ -1,0 +1,94 @@
+//! A provider that cannot serve sign-ins yet (a provider from configuration whose discovery
+//! has not succeeded): its flows answer 503 before any state value is minted or spent, and
+//! what needs no sign-in (accounts, disconnect) keeps working.
+
+use crate::world::*;
+use social_login_app::AppError;
+use social_login_domain::{Origin, ProviderKey, UserId};
+use social_login_ports::ProviderError;
+
+fn not_ready() -> Result<(), ProviderError> {
+    Err(ProviderError::Unavailable(
+        "discovery has not succeeded".into(),
+    ))
+}
+
+fn is_unavailable<T: std::fmt::Debug>(result: &Result<T, AppError>) -> bool {
+    matches!(result, Err(AppError::Unavailable(_)))
+}
+
+/// A world with a password user (who may disconnect a last link).
+async fn with_user() -> (World, UserId) {
+    let world = World::new();
+    let registered = world.register("ada@example.com", "correct horse battery");
+    let user = registered.await.user.id;
+    (world, user)
+}
+
+#[tokio::test]
+async fn authorize_of_a_provider_that_is_not_ready_is_unavailable() {
+    let world = World::new();
+    world.github.set_ready(not_ready());
+    let result = world.service.authorize_raw("github", None).await;
+    assert!(is_unavailable(&result), "{result:?}");
+    world.github.set_ready(Ok(()));
+    assert!(world.service.authorize_raw("github", None).await.is_ok());
+}
+
+#[tokio::test]
+async fn a_callback_while_the_provider_is_not_ready_spends_nothing_and_can_be_retried() {
+    let world = World::new();
+    let login = github_login("gh-1", "ada@example.com");
+    world.github.answer(Ok(login));
+    let state = world.login_state("github").await;
+    world.github.set_ready(not_ready());
+    let callback = || world.service.callback_raw("github", CODE, &state, None);
+    let result = callback().await;
+    assert!(is_unavailable(&result), "{result:?}");
+    assert!(!world.is_spent(&state), "the state value is still unspent");
+    assert!(world.github.received().is_empty());
+    world.github.set_ready(Ok(()));
+    assert!(callback().await.unwrap().is_new_user);
+}
+
+#[tokio::test]
+async fn a_connect_while_the_provider_is_not_ready_spends_nothing() {
+    let (world, user) = with_user().await;
+    let state = world.connect_state("github", user).await;
+    world.github.set_ready(not_ready());
+    let caller = world.fresh_login(user);
+    let connect = world
+        .service
+        .connect_raw(caller, "github", CODE, &state, None);
+    let result = connect.await;
+    assert!(is_unavailable(&result), "{result:?}");
+    assert!(!world.is_spent(&state));
+}
+
+#[tokio::test]
+async fn a_native_sign_in_while_the_provider_is_not_ready_is_unavailable() {
+    let world = World::new();
+    let ada = identity(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
+    world.google.answer_id_token(Ok(ada));
+    world.google.set_ready(not_ready());
+    let token = "eyJhbGciOiJSUzI1NiJ9.e30.sig";
+    let command = world
+        .service
+        .id_token_command("google", token, Some("n"), None);
+    let origin = Origin::default();
+    let signed_in = world.service.id_token_sign_in(command.unwrap(), &origin);
+    let result = signed_in.await;
+    assert!(is_unavailable(&result), "{result:?}");
+    assert!(world.google.id_tokens_received().is_empty());
+}
+
+#[tokio::test]
+async fn accounts_and_disconnect_work_while_the_provider_is_not_ready() {
+    let (world, user) = with_user().await;
+    let linked = world.connect_as(user, github_login("gh-1", "ada@example.com"));
+    linked.await.unwrap();
+    world.github.set_ready(not_ready());
+    assert_eq!(world.service.accounts(user).await.unwrap().len(), 1);
+    assert_eq!(world.service.disconnect_raw(user, "github").await, Ok(()));
+    assert_eq!(world.users.link_count(), 0);
+}
