@@ -1,4 +1,4 @@
-//! Releases the addresses that unverified provider emails had claimed (CONTRACT §4): only a
+//! Releases the addresses that unverified provider emails had claimed (docs/api.md#linking-rules): only a
 //! verified provider email or a password account's email stays in the unique, matched column.
 //! The address itself is kept in `email`, for display.
 

@@ -1,4 +1,4 @@
-//! Creates `audit_events` (what happened to an account, CONTRACT §6) and `webhook_outbox`
+//! Creates `audit_events` (what happened to an account, docs/api.md#webhooks) and `webhook_outbox`
 //! (the events still to deliver to the webhook receiver, oldest first).
 //!
 //! Events have no foreign key to `users`: `user.deleted` must outlive its user. Outbox times

@@ -1,5 +1,5 @@
 //! Typed input of the use cases: what a handler parses raw text into, in the order the
-//! errors are reported (CONTRACT: 404 before 422 before 400).
+//! errors are reported (docs/api.md#errors: 404 before 422 before 400).
 
 use crate::{AppError, AuthService};
 use social_login_domain::state::StateMismatch;
@@ -33,7 +33,7 @@ impl From<MalformedState> for AppError {
 
 impl AuthService {
     /// The key of a provider this service has enabled; any other text is
-    /// `OAuthProviderNotConfigured` (CONTRACT §1).
+    /// `OAuthProviderNotConfigured` (docs/api.md#provider-keys).
     pub fn enabled_provider(&self, raw: &str) -> Result<ProviderKey, AppError> {
         let key: ProviderKey = raw.parse().map_err(|_| AppError::ProviderNotConfigured)?;
         self.ports

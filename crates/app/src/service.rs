@@ -34,9 +34,9 @@ pub struct Ports {
 /// The choices of the configuration that the rules depend on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AuthPolicy {
-    /// Spec §7 / CONTRACT §4: link a provider login to the user with the same verified email.
+    /// docs/api.md#linking-rules: link a provider login to the user with the same verified email.
     pub auto_link_by_email: bool,
-    /// Time to live of a state value (spec §8, default 10 minutes).
+    /// Time to live of a state value (docs/configuration.md, default 10 minutes).
     pub state_ttl: Duration,
     /// Absolute end of a session: no refresh works past it, however often rotated.
     pub refresh_family_max: Duration,
@@ -47,7 +47,7 @@ pub struct AuthPolicy {
     pub webhook_events: EventSet,
 }
 
-/// Default absolute session lifetime: 90 days (CONTRACT §3 `refresh_family_max_seconds`).
+/// Default absolute session lifetime: 90 days (docs/configuration.md `refresh_family_max_seconds`).
 pub const DEFAULT_REFRESH_FAMILY_MAX: Duration = Duration::days(90);
 
 impl Default for AuthPolicy {

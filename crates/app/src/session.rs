@@ -8,7 +8,7 @@ use social_login_domain::{LoginMethod, Origin, SecretText, User};
 use social_login_ports::{AccessToken, SessionStart, VerifiedAccess};
 use time::OffsetDateTime;
 
-/// What a successful login, registration or refresh returns (spec §2 "Login result").
+/// What a successful login, registration or refresh returns (docs/api.md#login-result).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoginResult {
     pub access_token: AccessToken,

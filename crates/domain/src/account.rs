@@ -15,7 +15,7 @@ impl SealedToken {
     }
 
     /// What a link stores when the provider issued no token: a native id_token sign-in
-    /// (CONTRACT §6) brings an identity and nothing to call the provider with. The empty
+    /// (docs/api.md#native-sign-in) brings an identity and nothing to call the provider with. The empty
     /// string is no sealed value (no cipher opens it), so it cannot pass for a token.
     pub fn none() -> Self {
         Self(String::new())

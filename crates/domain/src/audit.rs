@@ -33,7 +33,7 @@ impl AuditEventId {
     }
 }
 
-/// What happened. The strings are CONTRACT §6's event types.
+/// What happened. The strings are the event types of docs/api.md#event-types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum AuditEventType {

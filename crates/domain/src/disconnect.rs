@@ -1,4 +1,4 @@
-//! The last-login-method check (spec 4.5): a user must keep one way to log in.
+//! The last-login-method check (docs/api.md#disconnect): a user must keep one way to log in.
 
 use crate::{LinkedAccount, LinkedAccountId, ProviderKey, User};
 

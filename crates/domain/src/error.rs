@@ -1,4 +1,4 @@
-//! The stable, machine-readable error names of spec §7 and CONTRACT §5.
+//! The stable, machine-readable error names of docs/api.md#error-codes.
 
 use std::fmt;
 
@@ -10,7 +10,7 @@ pub enum ErrorCode {
     OAuthStateMismatch,
     OAuthCodeExchangeFailed,
     OAuthUserInfoFailed,
-    /// Native sign-in with an id_token, on a provider that issues none (CONTRACT §6).
+    /// Native sign-in with an id_token, on a provider that issues none (docs/api.md#native-sign-in).
     IdTokenNotSupported,
     EmailAlreadyRegistered,
     ProviderAlreadyLinked,

@@ -1,4 +1,4 @@
-//! What a provider login does, and whether a connect may link (CONTRACT §4).
+//! What a provider login does, and whether a connect may link (docs/api.md#linking-rules).
 //!
 //! These rules close the known account takeovers: an email only links two accounts when
 //! linking is switched on *and* both sides have verified it, so nobody can pre-register a

@@ -1,4 +1,4 @@
-//! The state value that ties an authorization request to its callback (spec §3).
+//! The state value that ties an authorization request to its callback (docs/api.md#state-values).
 //!
 //! Life cycle: issued by authorize → consumed by exactly one callback or connect → or expired
 //! after its time to live. Every failed check is the one error `OAuthStateMismatch`; the
@@ -6,14 +6,14 @@
 //!
 //! The value the client carries is the whole state, sealed (see the `StateSealer` port):
 //! issuing writes nothing anywhere, and only the [`StateId`] of a *spent* value is kept, until
-//! the value would have expired anyway. "Deleted on read" (spec §3 rule 1) becomes "its id is
+//! the value would have expired anyway. "Deleted on read" (docs/api.md#state-values) becomes "its id is
 //! recorded as spent by one atomic insert-if-absent": a second use finds the id and fails.
 
 use crate::{ProviderKey, SecretText, UserId};
 use std::fmt;
 use time::{Duration, OffsetDateTime};
 
-/// Default time to live of a state value (spec §8).
+/// Default time to live of a state value (docs/configuration.md).
 pub const DEFAULT_STATE_TTL: Duration = Duration::minutes(10);
 
 /// The most characters a state value may have: a sealed state is about 220.
@@ -158,7 +158,7 @@ impl OAuthState {
         now >= self.expires_at
     }
 
-    /// issued → consumed, when every condition of spec §3 holds. The caller has already
+    /// issued → consumed, when every condition of docs/api.md#state-values holds. The caller has already
     /// recorded the value as spent, so a refused value is spent as well: a second try with
     /// the same value is `Unknown`.
     pub fn redeem(

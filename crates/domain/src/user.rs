@@ -31,7 +31,7 @@ pub struct User {
     pub email: Option<Email>,
     pub full_name: Option<String>,
     pub avatar_url: Option<String>,
-    /// True only when the address came verified from a provider (CONTRACT §4).
+    /// True only when the address came verified from a provider (docs/api.md#linking-rules).
     pub email_verified: bool,
     pub password_hash: Option<PasswordHash>,
     pub created_at: OffsetDateTime,
@@ -50,7 +50,7 @@ impl User {
     }
 }
 
-/// Whether an email is the user's to match (CONTRACT §4): a verified provider email or a
+/// Whether an email is the user's to match (docs/api.md#linking-rules): a verified provider email or a
 /// password account's email claims the address; an unverified provider email is kept for
 /// display only, so it can never block the real owner or be linked to.
 fn claims(email_verified: bool, has_password: bool) -> bool {

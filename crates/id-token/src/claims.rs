@@ -1,5 +1,5 @@
 //! The claims of an id_token, decoded tolerantly: providers disagree on types
-//! (PROVIDERS.md §10.6), and a quirk must not fail a sign-in that is otherwise valid.
+//! (docs/providers.md#linkedin: a boolean as a string), and a quirk must not fail a sign-in that is otherwise valid.
 
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};

@@ -27,7 +27,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use time::{Duration, OffsetDateTime};
 use url::Url;
 
-/// How long a fetched key set is trusted without asking again (spec 4.7.3: one hour).
+/// How long a fetched key set is trusted without asking again (one hour: docs/providers.md).
 pub const KEY_SET_TTL: Duration = Duration::hours(1);
 
 /// How long past [`KEY_SET_TTL`] the keys stay in use while the provider's key endpoint

@@ -35,7 +35,7 @@ use time::{Duration, OffsetDateTime};
 pub enum NoncePolicy {
     /// The id_token must carry the nonce (Google, Microsoft, Apple).
     Required,
-    /// The provider does not echo it (LinkedIn, PROVIDERS.md §5.3): a token without a nonce
+    /// The provider does not echo it (LinkedIn, docs/providers.md#linkedin): a token without a nonce
     /// is accepted, but a nonce that is present must still be ours.
     CheckedIfPresent,
 }

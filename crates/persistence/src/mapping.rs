@@ -105,7 +105,7 @@ pub(crate) fn user_to_row(user: &NewUser) -> user::ActiveModel {
     }
 }
 
-/// Only a claimed email is matched and unique (CONTRACT §4): an unverified provider email
+/// Only a claimed email is matched and unique (docs/api.md#linking-rules): an unverified provider email
 /// is kept for display in `email` and leaves `email_normalized` NULL.
 pub(crate) fn email_normalized_column(user: &NewUser) -> Option<String> {
     user.claimed_email().map(Email::normalized)

@@ -31,7 +31,7 @@ pub struct CallbackInput {
     pub post_body: Option<PostBody>,
 }
 
-/// The callback's `post_body` as the client sent it (CONTRACT §4), as JSON text: its shape
+/// The callback's `post_body` as the client sent it (docs/api.md#callback), as JSON text: its shape
 /// is the provider's business, so only that provider's adapter parses it. Its size is
 /// bounded by the request body limit. `Debug` hides it: it may hold a name and an email.
 #[derive(Clone, PartialEq, Eq)]

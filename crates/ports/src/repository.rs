@@ -55,7 +55,7 @@ pub struct ProviderSignIn {
     /// The provider's tokens, sealed.
     pub access_token: SealedToken,
     pub refresh_token: Option<SealedToken>,
-    /// Spec §7: link to the owner of the same verified email.
+    /// docs/api.md#linking-rules: link to the owner of the same verified email.
     pub auto_link_by_email: bool,
     /// Ids for the user and the link, used only if the decision creates them.
     pub new_user_id: UserId,
@@ -111,7 +111,7 @@ pub struct SignedIn {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SignInError {
-    /// The email belongs to a user this login may not be linked to (CONTRACT §4).
+    /// The email belongs to a user this login may not be linked to (docs/api.md#linking-rules).
     #[error("email already registered")]
     EmailAlreadyRegistered,
     /// A concurrent request won a unique constraint or removed the link: nothing was
@@ -176,7 +176,7 @@ pub trait UserRepository: Send + Sync {
         audit: AuditContext,
     ) -> Result<LinkedAccount, AddLinkError>;
 
-    /// A provider login, decided and stored in one transaction (CONTRACT §4): looks the
+    /// A provider login, decided and stored in one transaction (docs/api.md#linking-rules): looks the
     /// account and the email up, applies `domain::linking::decide_login`, then signs the
     /// linked user in (storing the new provider tokens and the email as received; a stored
     /// provider token is never replaced by none: the old refresh token is kept when none

@@ -48,7 +48,7 @@ pub struct Attempts {
 /// no number of authorize requests can fill this store. `spend` must be one atomic
 /// insert-if-absent (a map insert under a lock, Redis `SET NX PX`), never a read followed by
 /// a write: of any number of concurrent spends of one id, across every instance, exactly one
-/// gets [`Spend::First`]. That is what makes a state value single-use (spec §3 rule 1), and
+/// gets [`Spend::First`]. That is what makes a state value single-use (docs/api.md#state-values), and
 /// a native id_token too (its id is derived from the token).
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]

@@ -1,6 +1,6 @@
-//! Apple's client secret (spec 4.7.1, PROVIDERS.md §8.3): Apple takes no static secret, so
+//! Apple's client secret (docs/providers.md#apple, docs/providers.md#apple): Apple takes no static secret, so
 //! every token exchange gets a fresh ES256 JWT signed with the team's `.p8` key, valid for
-//! five minutes (spec §8).
+//! five minutes (docs/configuration.md).
 
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde::Serialize;

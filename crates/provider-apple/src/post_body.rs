@@ -1,4 +1,4 @@
-//! Apple's first-authorization `post_body` (spec 4.7.2, CONTRACT §4): the only place a
+//! Apple's first-authorization `post_body` (docs/providers.md#apple, docs/api.md#callback): the only place a
 //! name ever arrives from Apple. The HTTP layer hands the body over untouched
 //! (`CallbackInput::post_body`); reading it is this adapter's job.
 

@@ -1,4 +1,4 @@
-//! X, formerly Twitter (docs/providers.md#twitter): the declaration reads `/2/users/me`
+//! X, formerly Twitter (docs/providers.md#x-twitter): the declaration reads `/2/users/me`
 //! (`confirmed_email` is confirmed by definition); the quirks ask for the user fields sign-in
 //! reads, and `confirmed_email` only when the scopes include the email scope (and the app may
 //! request emails), and name an answer without user data.

@@ -1,4 +1,4 @@
-//! Microsoft identity platform through the `common` endpoint (docs/providers.md#microsoft):
+//! Microsoft identity platform through the `common` endpoint (docs/providers.md#microsoft-common):
 //! the declaration reads the id_token alone (Microsoft recommends it over userinfo, and Graph
 //! would need another scope and call); the quirks check the issuer against the token's own
 //! tenant ([`tenant`]) and decide what the email is worth.

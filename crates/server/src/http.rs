@@ -63,7 +63,7 @@ pub struct Shared {
     pub deletion_status_base: Option<String>,
 }
 
-/// The HTTP knobs of the configuration (CONTRACT §3 `[http]`, `[rate_limit]`,
+/// The HTTP knobs of the configuration (docs/configuration.md `[http]`, `[rate_limit]`,
 /// `server.trusted_proxies`). The header deadline is the connection's, not the router's
 /// (`server::ConnectionOptions`).
 #[derive(Debug, Clone, PartialEq, Eq)]

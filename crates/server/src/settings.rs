@@ -1,4 +1,4 @@
-//! The typed configuration of the server (CONTRACT §2–§3): one `Settings`, loaded once from
+//! The typed configuration of the server (docs/configuration.md): one `Settings`, loaded once from
 //! defaults < TOML file < `SOCIAL_LOGIN__…` environment, then validated as a whole at start-up.
 //!
 //! Loading only checks shape and types (unknown keys are errors); [`Settings::validate`] checks
@@ -38,7 +38,7 @@ pub use sections::{
 pub use validate::MIN_SECRET_KEY_BYTES;
 pub use webhooks::{WebhookSettings, WebhookTarget};
 
-/// The whole configuration file of CONTRACT §3.
+/// The whole configuration file of docs/configuration.md.
 ///
 /// `Debug` is safe to log: every secret is a [`SecretString`] (printed as `[REDACTED]`) and the
 /// database and Redis URLs print with their password masked.
@@ -50,7 +50,7 @@ pub struct Settings {
     /// Former `secret_key`s, accepted only to decrypt and verify while rotating.
     #[serde(default)]
     pub previous_secret_keys: Vec<SecretString>,
-    /// Spec §7: link a provider login to the existing user with the same verified email.
+    /// docs/api.md#linking-rules: link a provider login to the existing user with the same verified email.
     #[serde(default)]
     pub auto_link_by_email: bool,
     /// Apple Team ID, `iss` of the client-secret JWT (required when apple is enabled).
@@ -131,7 +131,7 @@ impl Settings {
     }
 
     /// The configuration of `key` if it is configured and enabled; `None` is 404
-    /// `OAuthProviderNotConfigured` (CONTRACT §1).
+    /// `OAuthProviderNotConfigured` (docs/api.md#provider-keys).
     pub fn provider(&self, key: ProviderKey) -> Option<&ProviderConfig> {
         self.oauth_providers
             .get(key)

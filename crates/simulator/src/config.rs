@@ -88,7 +88,7 @@ pub struct SimulatorConfig {
     /// every code expired at once, which is how tests reach the expiry path without waiting.
     pub code_ttl: Duration,
     /// How long a code of the simulated X stays redeemable: 30 seconds, as at X
-    /// (PROVIDERS.md §7.1); `code_ttl` does not apply to X.
+    /// (docs/providers.md#x-twitter); `code_ttl` does not apply to X.
     pub twitter_code_ttl: Duration,
     /// The `iss` of the simulated Google's id_tokens and discovery document; `None` means
     /// `<base url>/google`. Set `https://accounts.google.com` (or `accounts.google.com`) to

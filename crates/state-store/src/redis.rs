@@ -30,7 +30,7 @@ return {count, left}
 pub struct RedisStateStoreConfig {
     /// `redis://` or `rediss://` (TLS); may carry a password, so it is never printed.
     pub url: String,
-    /// Every key this adapter writes starts with it (CONTRACT §3 `key_prefix`).
+    /// Every key this adapter writes starts with it (docs/configuration.md `key_prefix`).
     pub key_prefix: String,
     /// Longest a request waits on Redis, reconnecting included, before it answers 503.
     pub timeout: Duration,

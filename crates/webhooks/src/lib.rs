@@ -93,7 +93,7 @@ fn describe(error: &reqwest::Error) -> String {
     }
 }
 
-/// The JSON body of a delivery: `{"type", "timestamp", "data"}` (CONTRACT §6). An event
+/// The JSON body of a delivery: `{"type", "timestamp", "data"}` (docs/api.md#webhooks). An event
 /// holds no token or password, so none can be sent.
 pub fn payload(event: &AuditEvent) -> String {
     let mut data = serde_json::Map::new();

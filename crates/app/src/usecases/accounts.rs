@@ -1,4 +1,4 @@
-//! GET accounts and DELETE disconnect (spec 4.4, 4.5).
+//! GET accounts and DELETE disconnect (docs/api.md#accounts, #disconnect).
 
 use crate::{AppError, AuthService};
 use social_login_domain::disconnect::DisconnectRefused;

@@ -1,4 +1,4 @@
-//! GET authorize (spec 4.1): issue a state value and return the provider URL.
+//! GET authorize (docs/api.md#authorize): issue a state value and return the provider URL.
 //!
 //! Nothing is stored: the state travels sealed in the value itself, so a flood of authorize
 //! requests costs CPU only and can never crowd out logins in progress.
@@ -10,7 +10,7 @@ use tracing::instrument;
 
 impl AuthService {
     /// Starts a login flow, or a connect flow when `bearer` is a valid access token. An
-    /// invalid token is not an error here: the request becomes a login (spec 4.1). A valid
+    /// invalid token is not an error here: the request becomes a login (docs/api.md#authorize). A valid
     /// token whose session's login is not recent is 401 `ReauthenticationRequired` now,
     /// rather than after the user has been through the provider: connect would refuse it.
     #[instrument(skip_all, fields(provider = %provider))]

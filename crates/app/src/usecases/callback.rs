@@ -1,4 +1,4 @@
-//! POST callback (spec 4.2): log an existing user in, or register a new one.
+//! POST callback (docs/api.md#callback): log an existing user in, or register a new one.
 
 use crate::{AppError, AuthService, LoginResult, ProviderReturn};
 use social_login_domain::state::Flow;
@@ -36,7 +36,7 @@ impl AuthService {
             let now = self.ports.clock.now();
             let began_with = LoginMethod::Provider(identity.provider);
             let (session, refresh) = self.new_session(now, began_with);
-            // Lookups, the linking decision (CONTRACT §4), the writes and the new session:
+            // Lookups, the linking decision (docs/api.md#linking-rules), the writes and the new session:
             // one transaction in the repository.
             let signed_in = self
                 .ports

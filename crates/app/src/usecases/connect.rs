@@ -1,4 +1,4 @@
-//! POST connect (spec 4.3): link a provider account to the calling user, whose session's
+//! POST connect (docs/api.md#connect): link a provider account to the calling user, whose session's
 //! login must be recent: a stolen bearer token must not become a permanent login by linking
 //! the thief's own provider account.
 

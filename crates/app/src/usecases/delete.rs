@@ -1,4 +1,4 @@
-//! DELETE /users/me (CONTRACT §6): the account, its links and sessions go in one
+//! DELETE /users/me (docs/api.md#account-deletion-and-revocation): the account, its links and sessions go in one
 //! transaction; then each link's grant is revoked at its provider, best effort.
 
 use crate::{AppError, AuthService};

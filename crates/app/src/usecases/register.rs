@@ -49,7 +49,7 @@ impl AuthService {
             email: Some(email),
             full_name,
             avatar_url: None,
-            // Nobody has proven they own this address yet (CONTRACT §4).
+            // Nobody has proven they own this address yet (docs/api.md#linking-rules).
             email_verified: false,
             password_hash: Some(password_hash),
             created_at: now,

@@ -1,4 +1,4 @@
-//! GET authorize (spec 4.1): which state is issued, and where it goes.
+//! GET authorize (docs/api.md#authorize): which state is issued, and where it goes.
 
 use crate::world::RawInput;
 use crate::world::World;

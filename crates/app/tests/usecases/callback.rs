@@ -1,4 +1,4 @@
-//! POST callback (spec 4.2): registering, signing in, and failing without side effects.
+//! POST callback (docs/api.md#callback): registering, signing in, and failing without side effects.
 
 use crate::world::{CODE, RawInput, World, github_login, identity, provider_login};
 use social_login_app::AppError;

@@ -1,4 +1,4 @@
-//! CONTRACT §4: what a provider login does when its email belongs to an existing user.
+//! docs/api.md#linking-rules: what a provider login does when its email belongs to an existing user.
 
 use crate::world::{World, github_login, identity, provider_login};
 use social_login_app::AppError;

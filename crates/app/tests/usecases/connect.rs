@@ -1,4 +1,4 @@
-//! POST connect (spec 4.3): linking a provider account to the calling user.
+//! POST connect (docs/api.md#connect): linking a provider account to the calling user.
 
 use crate::world::{CODE, RawInput, World, github_login, identity, provider_login};
 use social_login_app::AppError;

@@ -1,4 +1,4 @@
-//! POST /auth/register and POST /auth/login (CONTRACT §4).
+//! POST /auth/register and POST /auth/login (docs/api.md#register).
 
 use crate::world::{World, github_login};
 use social_login_app::{AppError, Ports, Registration};

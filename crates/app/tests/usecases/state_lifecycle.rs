@@ -1,4 +1,4 @@
-//! Spec §3: every transition of the state value, through callback and connect.
+//! docs/api.md#state-values: every transition of the state value, through callback and connect.
 
 use crate::world::{CODE, RawInput, World, github_login};
 use social_login_app::AppError;

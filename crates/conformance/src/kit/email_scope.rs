@@ -1,4 +1,4 @@
-//! CONTRACT §4: a provider that returns no email still signs the user in, without one.
+//! docs/api.md#linking-rules: a provider that returns no email still signs the user in, without one.
 
 use super::{Credentials, Subject, TIMEOUT};
 

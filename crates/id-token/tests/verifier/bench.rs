@@ -18,7 +18,7 @@ use tokio::task::JoinSet;
 pub const CLIENT_ID: &str = "1234567890-sim.apps.googleusercontent.com";
 pub const NONCE: &str = "nonce-0S6_WzA2Mj-0123456789";
 pub const ISSUER: &str = "https://accounts.google.com";
-/// Google's other spelling of its issuer (PROVIDERS.md §1.5).
+/// Google's other spelling of its issuer (docs/providers.md#google).
 pub const BARE_ISSUER: &str = "accounts.google.com";
 
 /// The HTTP timeout of the key-set fetch: short, so a hang costs little real time.

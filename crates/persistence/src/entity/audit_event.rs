@@ -1,4 +1,4 @@
-//! The `audit_events` table: one row per security-relevant event (CONTRACT §6).
+//! The `audit_events` table: one row per security-relevant event (docs/api.md#webhooks).
 
 use sea_orm::entity::prelude::*;
 use time::OffsetDateTime;

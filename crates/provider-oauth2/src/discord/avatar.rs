@@ -1,5 +1,5 @@
 //! Discord's avatar CDN URLs: the user's own avatar from its hash, or the default avatar
-//! Discord shows when the hash is null (PROVIDERS.md §6.5, §10.9).
+//! Discord shows when the hash is null (docs/providers.md#discord).
 
 const CDN: &str = "https://cdn.discordapp.com";
 
@@ -43,7 +43,7 @@ fn is_plain_hash(hash: &str) -> bool {
 mod tests {
     use super::*;
 
-    // The example user of PROVIDERS.md §6.5.
+    // The example user of docs/providers.md#discord.
     const ID: &str = "1047859021147058176";
 
     #[test]

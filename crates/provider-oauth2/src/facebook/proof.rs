@@ -1,4 +1,4 @@
-//! `appsecret_proof` (PROVIDERS.md §3.5): hex HMAC-SHA256 of the access token, keyed with
+//! `appsecret_proof` (docs/providers.md#facebook): hex HMAC-SHA256 of the access token, keyed with
 //! the app secret.
 
 use hmac::{Hmac, KeyInit, Mac};

@@ -1,5 +1,5 @@
 //! Tenants of the Microsoft identity platform: the `tid` claim, and the issuer check of the
-//! `common` endpoint, whose issuer depends on the token (docs/providers.md#microsoft).
+//! `common` endpoint, whose issuer depends on the token (docs/providers.md#microsoft-common).
 //!
 //! `common` serves every tenant, so no single issuer fits: the token's `iss` must be the
 //! template with the token's own `tid` put in. A token of tenant A claiming tenant B's

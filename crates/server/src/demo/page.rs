@@ -2,7 +2,7 @@
 //! simulated identity's avatar.
 //!
 //! Apple answers with a cross-site `form_post`; the page it lands on carries the posted
-//! fields to the script, which sends them on as `post_body` (spec 4.7.2).
+//! fields to the script, which sends them on as `post_body` (docs/providers.md#apple).
 
 use axum::Router;
 use axum::extract::Form;

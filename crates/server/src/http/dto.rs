@@ -52,7 +52,7 @@ pub struct CallbackRequest {
     pub post_body: Option<serde_json::Value>,
 }
 
-/// Body of native sign-in and its connect (CONTRACT §6). No `Debug`: it carries the id_token.
+/// Body of native sign-in and its connect (docs/api.md#native-sign-in). No `Debug`: it carries the id_token.
 #[derive(Deserialize, ToSchema)]
 pub struct IdTokenRequest {
     /// The id_token the app received from the provider on the device (at most 16 KiB).
@@ -76,7 +76,7 @@ fn object_or_null<'de, D: serde::Deserializer<'de>>(
     Ok(value.map(serde_json::Value::Object))
 }
 
-/// UserRead (CONTRACT §4).
+/// UserRead (docs/api.md#userread).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct UserRead {
     pub id: String,
@@ -103,7 +103,7 @@ impl From<&User> for UserRead {
     }
 }
 
-/// The login result (spec §2). No `Debug`: it carries live session tokens.
+/// The login result (docs/api.md#resources). No `Debug`: it carries live session tokens.
 #[derive(Serialize, ToSchema)]
 pub struct LoginResponse {
     pub access_token: String,
@@ -147,7 +147,7 @@ impl From<&LinkedAccount> for LinkedAccountRead {
     }
 }
 
-/// An audit event of the caller (CONTRACT §6): exactly these five fields.
+/// An audit event of the caller (docs/api.md#webhooks): exactly these five fields.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AuditEventRead {
     pub id: String,

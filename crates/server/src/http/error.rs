@@ -138,7 +138,7 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// The HTTP status of every code (spec §7, CONTRACT §5).
+/// The HTTP status of every code (docs/api.md#error-codes).
 pub fn status_of(code: ErrorCode) -> StatusCode {
     match code {
         ErrorCode::OAuthProviderNotConfigured => StatusCode::NOT_FOUND,

@@ -56,7 +56,7 @@ fn data_error_detail(message: &str) -> String {
 
 /// The `{provider}` path segment. A segment that does not even decode (`%FF`) names no
 /// provider we know: 404 `OAuthProviderNotConfigured`, like any other unknown key
-/// (CONTRACT §1), instead of axum's plain-text 400.
+/// (docs/api.md#provider-keys), instead of axum's plain-text 400.
 pub struct ProviderPath(pub String);
 
 impl<S: Send + Sync> FromRequestParts<S> for ProviderPath {

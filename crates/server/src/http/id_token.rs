@@ -1,4 +1,4 @@
-//! Native sign-in with a provider id_token (CONTRACT §6): for apps that receive an id_token
+//! Native sign-in with a provider id_token (docs/api.md#native-sign-in): for apps that receive an id_token
 //! on the device (Sign in with Apple, Google Sign-In, MSAL) rather than a code.
 
 use super::AppState;

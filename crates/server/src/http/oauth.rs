@@ -1,4 +1,4 @@
-//! The provider endpoints of spec §4.1–4.5, and the list of enabled providers.
+//! The provider endpoints of docs/api.md#endpoints, and the list of enabled providers.
 
 use super::AppState;
 use super::dto::{

@@ -1,4 +1,4 @@
-//! Password accounts and the session endpoints (CONTRACT §4).
+//! Password accounts and the session endpoints (docs/api.md#register).
 
 use super::AppState;
 use super::dto::{

@@ -1,4 +1,4 @@
-//! The last line of the error format (CONTRACT §5): any 4xx or 5xx that is not already
+//! The last line of the error format (docs/api.md#errors): any 4xx or 5xx that is not already
 //! problem+json (an extractor's rejection, a layer's answer, a future handler's mistake) is
 //! replaced by one with the `code` of its status.
 
@@ -40,7 +40,7 @@ fn is_problem(response: &Response) -> bool {
         .is_some_and(|value| value == "application/problem+json")
 }
 
-/// The code whose CONTRACT status is nearest: the exact one where there is one, else the
+/// The code whose documented status is nearest: the exact one where there is one, else the
 /// generic client or server error.
 fn code_for(status: StatusCode) -> ErrorCode {
     match status {

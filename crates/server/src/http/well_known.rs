@@ -1,4 +1,4 @@
-//! What other services need to verify access tokens without `secret_key` (CONTRACT §6): the
+//! What other services need to verify access tokens without `secret_key` (docs/api.md#sessions-and-access-tokens): the
 //! public keys as a JWKS (RFC 7517) and an OpenID-style discovery document naming them.
 
 use super::AppState;

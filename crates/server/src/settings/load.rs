@@ -1,4 +1,4 @@
-//! Loading: which file (CONTRACT §2), then defaults < TOML file < environment, deserialized.
+//! Loading: which file (docs/api.md#command-line), then defaults < TOML file < environment, deserialized.
 
 use super::env::EnvLayer;
 use super::errors::from_config_error;

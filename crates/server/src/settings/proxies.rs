@@ -1,7 +1,7 @@
 //! `server.trusted_proxies` entries: a bare IP address (one host) or a CIDR, IPv4 or IPv6.
 //!
 //! One parser for validation and start-up, so a configuration that validates always starts.
-//! Its errors say what is wrong without quoting the entry (CONTRACT §2: problems name the
+//! Its errors say what is wrong without quoting the entry (docs/api.md#command-line: problems name the
 //! field, never the value).
 
 use ipnet::IpNet;

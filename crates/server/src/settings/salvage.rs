@@ -1,4 +1,4 @@
-//! Loading that reports every problem at once (CONTRACT §2): after each load problem the
+//! Loading that reports every problem at once (docs/api.md#command-line): after each load problem the
 //! offending key is dropped (an unknown or wrongly typed key) or stood in for (a missing
 //! required one) and loading is tried again, so one typo never hides the next. The
 //! salvaged settings are then validated too, so a short `secret_key` is reported beside an

@@ -105,7 +105,7 @@ impl fmt::Debug for DatabaseSettings {
     }
 }
 
-/// Which adapter keeps OAuth state values (spec §8).
+/// Which adapter keeps OAuth state values (docs/configuration.md).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum StateStoreBackend {
@@ -137,7 +137,7 @@ pub struct OAuthStateStoreSettings {
 /// longer only widens the window in which a leaked one can be used.
 pub const MAX_STATE_TTL_SECONDS: u64 = 3600;
 
-/// The default `key_prefix` (CONTRACT §3).
+/// The default `key_prefix` (docs/configuration.md).
 pub const DEFAULT_KEY_PREFIX: &str = "social-login:";
 
 impl Default for OAuthStateStoreSettings {
@@ -190,7 +190,7 @@ pub struct TokenSettings {
     pub audience: Option<String>,
 }
 
-/// The default `[tokens] issuer` (CONTRACT §6).
+/// The default `[tokens] issuer` (docs/api.md#sessions-and-access-tokens).
 pub const DEFAULT_ISSUER: &str = "social-login";
 
 impl Default for TokenSettings {

@@ -1,4 +1,4 @@
-//! Access tokens other services verify (CONTRACT §6): discovery, JWKS, a token checked by
+//! Access tokens other services verify (docs/api.md#sessions-and-access-tokens): discovery, JWKS, a token checked by
 //! an Ed25519 implementation independent of the service's (ed25519-dalek, not aws-lc) with
 //! the published keys alone, rotation, and forgeries the service refuses.
 

@@ -1,4 +1,4 @@
-//! `GET /users/me/events` (CONTRACT §6): the caller's own events, newest first, with the
+//! `GET /users/me/events` (docs/api.md#webhooks): the caller's own events, newest first, with the
 //! client IP, and never a token.
 
 use crate::helpers::{PASSWORD, assert_problem, spawn_app, token};

@@ -1,4 +1,4 @@
-//! `DELETE /users/me` (CONTRACT §6): the account, its links and sessions are gone, its
+//! `DELETE /users/me` (docs/api.md#account-deletion-and-revocation): the account, its links and sessions are gone, its
 //! tokens refused from then on, and it needs a recent login.
 
 use crate::helpers::{PUBLIC_URL, SECRET_KEY, assert_problem, spawn_app, token};

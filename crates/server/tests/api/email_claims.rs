@@ -1,4 +1,4 @@
-//! CONTRACT §4: an unverified provider email is kept as received but claims nothing, so a
+//! docs/api.md#linking-rules: an unverified provider email is kept as received but claims nothing, so a
 //! squatter cannot block the real owner's registration or verified login.
 
 use crate::helpers::*;

@@ -1,4 +1,4 @@
-//! Password accounts and session tokens over HTTP (CONTRACT §4).
+//! Password accounts and session tokens over HTTP (docs/api.md#register).
 
 use crate::helpers::*;
 use serde_json::{Value, json};

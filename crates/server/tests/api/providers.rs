@@ -1,4 +1,4 @@
-//! Every provider beyond GitHub and Google through the whole service: spec 4.7's
+//! Every provider beyond GitHub and Google through the whole service: docs/providers.md#apple
 //! name-once rule, post_body in both shapes, each provider's profile shape and email rule.
 
 use crate::helpers::*;

@@ -1,4 +1,4 @@
-//! Provider revocation (CONTRACT §6): disconnecting revokes that link's grant at the
+//! Provider revocation (docs/api.md#account-deletion-and-revocation): disconnecting revokes that link's grant at the
 //! provider and deleting the account revokes every grant, best effort: a provider that
 //! fails never blocks the unlink, and the failure is an audit event.
 

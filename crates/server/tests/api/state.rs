@@ -1,4 +1,4 @@
-//! Every row of spec §3 over HTTP: replay, expiry, purpose, user binding, concurrency.
+//! Every row of docs/api.md#state-values over HTTP: replay, expiry, purpose, user binding, concurrency.
 
 use crate::helpers::*;
 use futures_like::join_all;

@@ -1,4 +1,4 @@
-//! The database goes away under a running service and comes back (CONTRACT §4): meanwhile
+//! The database goes away under a running service and comes back (docs/api.md#errors): meanwhile
 //! readiness and every endpoint that needs the database answer 503 `ServiceUnavailable`
 //! (never 500, never a 4xx); afterwards the same process serves again, no restart.
 

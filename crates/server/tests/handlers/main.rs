@@ -36,6 +36,7 @@ fn session_tokens() -> JwtSessionTokens {
     )
 }
 
+mod api_doc;
 mod signals;
 
 /// The router over fakes, with the GitHub fake answering as `subject`.

@@ -4,10 +4,12 @@
 //!   one the CLI accepts, every configuration they ship loads and validates the way the
 //!   container would load it, every probe they point at is answered 200 by the real server,
 //!   and the image's health check works against it;
-//! - `social-login migrate` from several replicas at once (`migrate`).
+//! - `social-login migrate` from several replicas at once (`migrate`);
+//! - what the code and docs cite is in the repository (`citations`).
 
 mod architecture;
 mod check_config;
+mod citations;
 mod commands;
 mod compose;
 mod configs;

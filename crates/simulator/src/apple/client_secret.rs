@@ -1,5 +1,5 @@
 //! Apple's client authentication: `client_secret` is an ES256 JWT the client signs with its
-//! team's `.p8` key (PROVIDERS.md §8.3), verified here the way Apple's token endpoint does.
+//! team's `.p8` key (docs/providers.md#apple), verified here the way Apple's token endpoint does.
 
 use super::APPLE_ISSUER;
 use super::team::AppleTeam;

@@ -1,4 +1,4 @@
-//! The id_token of the simulated Apple (PROVIDERS.md §8.5), its email claims styled by the
+//! The id_token of the simulated Apple (docs/providers.md#apple), its email claims styled by the
 //! knobs; and the first-login `user` JSON.
 
 use super::APPLE_ISSUER;

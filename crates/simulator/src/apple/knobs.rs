@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// How `email_verified` and `is_private_email` are written in the id_token: Apple sends
-/// either (PROVIDERS.md §8.5).
+/// either (docs/providers.md#apple).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ClaimStyle {
@@ -28,6 +28,6 @@ pub struct AppleKnobs {
     /// (loopback and IP addresses included). Off, so local tests can use `127.0.0.1`.
     pub strict_redirect_uris: bool,
     /// The discovery document advertises `https://account.apple.com` while id_tokens keep
-    /// `https://appleid.apple.com`: the incident that broke discovering clients (§8.1).
+    /// `https://appleid.apple.com`: the incident that broke discovering clients (docs/providers.md#apple).
     pub advertise_account_apple_issuer: bool,
 }

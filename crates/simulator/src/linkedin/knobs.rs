@@ -1,8 +1,8 @@
 //! The knobs of the simulated LinkedIn: what its token endpoint does with PKCE.
 //!
-//! LinkedIn supports PKCE for native apps only, by arrangement (PROVIDERS.md §5.3); whether
+//! LinkedIn supports PKCE for native apps only, by arrangement (docs/providers.md#linkedin); whether
 //! a web app's token endpoint ignores or refuses a stray `code_verifier` is not verified
-//! (§12). The default ignores it; `reject` is the app that `pkce = false` exists for.
+//! The default ignores it; `reject` is the app that `pkce = false` exists for.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,5 +1,5 @@
 //! Microsoft-only facts of a simulated person: their tenant, object id, UPN and the
-//! optional `xms_edov` claim (PROVIDERS.md §4.5, §11.5).
+//! optional `xms_edov` claim (docs/providers.md#microsoft-common).
 
 use crate::users::SimUser;
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! The environment layer and the choice of file (CONTRACT §2).
+//! The environment layer and the choice of file (docs/api.md#command-line).
 
 use super::fixtures::{SECRET, full_toml, minimal_toml, no_env};
 use crate::settings::{ConfigPath, Settings, StateStoreBackend};

@@ -20,7 +20,7 @@ thwELL4fZYascHB212WGVDo01VY4TixGLWmxTw/0lRxTZgQr/qcWwsM=
 -----END PRIVATE KEY-----
 ";
 
-/// A configuration that uses every field of CONTRACT §3.
+/// A configuration that uses every field of docs/configuration.md.
 pub(crate) fn full_toml() -> String {
     format!(
         r#"
