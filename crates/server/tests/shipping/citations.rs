@@ -27,7 +27,7 @@ fn text_files() -> Vec<PathBuf> {
                 }
             } else if name == "justfile"
                 || name == "Dockerfile"
-                || path.parent().is_some_and(|p| p.ends_with(".ci"))
+                || path.parent().and_then(Path::file_name) == Some(".ci".as_ref())
                 || path
                     .extension()
                     .is_some_and(|e| TEXT.contains(&e.to_string_lossy().as_ref()))
