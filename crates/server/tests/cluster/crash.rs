@@ -15,6 +15,9 @@ use std::time::Duration;
 const IDENTITIES: usize = 40;
 /// The process is killed once this many logins of the burst have answered.
 const KILL_AFTER: usize = 8;
+/// Callbacks start this far apart, so that logins are still arriving when the kill lands
+/// even when a loaded machine wakes the test late.
+const STAGGER: Duration = Duration::from_millis(15);
 
 fn identity(i: usize) -> SimUser {
     SimUser::new(format!("{}", 8_000_000 + i), format!("crash{i}"))
@@ -30,7 +33,7 @@ async fn a_hard_kill_during_first_logins_leaves_nothing_half_written(database: D
     let instance = deployment.spawn_instance();
 
     // Every login is prepared first, so the burst is only callbacks: user, link and
-    // session writes, densely overlapping.
+    // session writes, overlapping.
     let mut approvals = Vec::new();
     for i in 0..IDENTITIES {
         let url = browser.authorize(instance.base(), "github", None).await;
@@ -39,13 +42,16 @@ async fn a_hard_kill_during_first_logins_leaves_nothing_half_written(database: D
     let answered = Arc::new(AtomicUsize::new(0));
     let burst: Vec<_> = approvals
         .into_iter()
-        .map(|approval| {
+        .enumerate()
+        .map(|(i, approval)| {
             let (browser, base, answered) = (
                 browser.clone(),
                 instance.base().to_owned(),
                 answered.clone(),
             );
+            let start = STAGGER * u32::try_from(i).expect("few identities");
             tokio::spawn(async move {
+                tokio::time::sleep(start).await;
                 let outcome = browser
                     .http
                     .post(format!("{base}/auth/oauth/github/callback"))
