@@ -1,7 +1,7 @@
 //! The one error type of the use cases, one variant per client-visible code.
 
-use social_login_domain::ErrorCode;
 use social_login_domain::state::StateMismatch;
+use social_login_domain::{ErrorCode, SignupRefused};
 use social_login_ports::{
     CipherError, HashError, ProviderError, RepositoryError, SessionTokenError, SignalRefused,
     StateStoreError,
@@ -42,6 +42,14 @@ pub enum AppError {
     /// The provider reported this account disabled (RISC `account-disabled`).
     #[error("the provider account is disabled")]
     ProviderAccountDisabled,
+    /// The sign-up policy refuses this registration (`allow_signup = false`, or
+    /// `[signup] password = false`).
+    #[error("sign-up is not allowed")]
+    SignupNotAllowed,
+    /// The provider's `allowed_email_domains` do not include this person's verified email
+    /// (or Google's hosted domain).
+    #[error("the email domain is not allowed to sign up")]
+    EmailDomainNotAllowed,
     /// Too many attempts for one account; may be retried after this many seconds.
     #[error("too many attempts; retry in {retry_after_seconds} s")]
     RateLimited { retry_after_seconds: u64 },
@@ -71,6 +79,8 @@ impl AppError {
             Self::ReauthenticationRequired => ErrorCode::ReauthenticationRequired,
             Self::InvalidSignal(_) => ErrorCode::InvalidSignal,
             Self::ProviderAccountDisabled => ErrorCode::ProviderAccountDisabled,
+            Self::SignupNotAllowed => ErrorCode::SignupNotAllowed,
+            Self::EmailDomainNotAllowed => ErrorCode::EmailDomainNotAllowed,
             Self::RateLimited { .. } => ErrorCode::RateLimited,
             Self::Validation(_) => ErrorCode::ValidationError,
             Self::Unavailable(_) => ErrorCode::ServiceUnavailable,
@@ -82,6 +92,15 @@ impl AppError {
 impl From<StateMismatch> for AppError {
     fn from(reason: StateMismatch) -> Self {
         Self::StateMismatch(reason)
+    }
+}
+
+impl From<SignupRefused> for AppError {
+    fn from(refused: SignupRefused) -> Self {
+        match refused {
+            SignupRefused::NotAllowed => Self::SignupNotAllowed,
+            SignupRefused::EmailDomainNotAllowed => Self::EmailDomainNotAllowed,
+        }
     }
 }
 

@@ -1,9 +1,9 @@
-//! The enabled identity providers, by key and in configuration order, and how each one's
-//! native sign-in treats the nonce.
+//! The enabled identity providers, by key and in configuration order, how each one's
+//! native sign-in treats the nonce, and who may sign up through each.
 
-use social_login_domain::ProviderKey;
+use social_login_domain::{ProviderKey, SignupPolicy};
 use social_login_ports::{IdentityProvider, ProviderInfo};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Holds one adapter per enabled provider. A key that is absent is "not configured",
@@ -17,6 +17,8 @@ pub struct ProviderRegistry {
     /// Providers whose native sign-in may come without a nonce (`id_token_nonce =
     /// "optional"`); every other one requires it.
     nonce_optional: HashSet<ProviderKey>,
+    /// The sign-up policies that are not the default (anyone may sign up).
+    signup: HashMap<ProviderKey, SignupPolicy>,
 }
 
 impl ProviderRegistry {
@@ -45,6 +47,17 @@ impl ProviderRegistry {
     /// Whether a native sign-in of `key` must carry a nonce (the default).
     pub fn requires_nonce(&self, key: ProviderKey) -> bool {
         !self.nonce_optional.contains(&key)
+    }
+
+    /// Sets who may become a new user through `key` (docs/api.md#sign-up-policy).
+    pub fn with_signup_policy(mut self, key: ProviderKey, policy: SignupPolicy) -> Self {
+        self.signup.insert(key, policy);
+        self
+    }
+
+    /// Who may become a new user through `key`: anyone unless a policy was set.
+    pub fn signup_policy(&self, key: ProviderKey) -> SignupPolicy {
+        self.signup.get(&key).cloned().unwrap_or_default()
     }
 
     pub fn get(&self, key: ProviderKey) -> Option<&Arc<dyn IdentityProvider>> {

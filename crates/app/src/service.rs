@@ -45,6 +45,9 @@ pub struct AuthPolicy {
     pub reauthentication: Duration,
     /// The audit event types queued for the webhooks (none when no webhook is set).
     pub webhook_events: EventSet,
+    /// `[signup] password`: `false` refuses `POST /auth/register` (403 `SignupNotAllowed`);
+    /// password logins of existing users still work.
+    pub password_signup: bool,
 }
 
 /// Default absolute session lifetime: 90 days (docs/configuration.md `refresh_family_max_seconds`).
@@ -59,6 +62,7 @@ impl Default for AuthPolicy {
             reauthentication:
                 social_login_domain::reauthentication::DEFAULT_REAUTHENTICATION_WINDOW,
             webhook_events: EventSet::NONE,
+            password_signup: true,
         }
     }
 }

@@ -35,10 +35,16 @@ pub enum ErrorCode {
     InvalidSignal,
     /// A login through a provider account its provider reported disabled.
     ProviderAccountDisabled,
+    /// A registration the sign-up policy turns away: the provider's `allow_signup = false`,
+    /// or `[signup] password = false` for a password registration.
+    SignupNotAllowed,
+    /// A registration through a provider whose `allowed_email_domains` the person's
+    /// verified email (or Google's hosted domain) is not in.
+    EmailDomainNotAllowed,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 22] = [
+    pub const ALL: [ErrorCode; 24] = [
         Self::OAuthProviderNotConfigured,
         Self::OAuthStateMismatch,
         Self::OAuthCodeExchangeFailed,
@@ -61,6 +67,8 @@ impl ErrorCode {
         Self::ReauthenticationRequired,
         Self::InvalidSignal,
         Self::ProviderAccountDisabled,
+        Self::SignupNotAllowed,
+        Self::EmailDomainNotAllowed,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -87,6 +95,8 @@ impl ErrorCode {
             Self::ReauthenticationRequired => "ReauthenticationRequired",
             Self::InvalidSignal => "InvalidSignal",
             Self::ProviderAccountDisabled => "ProviderAccountDisabled",
+            Self::SignupNotAllowed => "SignupNotAllowed",
+            Self::EmailDomainNotAllowed => "EmailDomainNotAllowed",
         }
     }
 }

@@ -64,6 +64,10 @@ pub struct ProviderIdentity {
     /// `None` when the provider supplied no name (Apple after the first login).
     pub full_name: Option<String>,
     pub avatar_url: Option<String>,
+    /// The organisation that manages the account, as the provider names it (Google's `hd`
+    /// claim: the Workspace domain); `None` for a consumer account or a provider that names
+    /// none. Only the sign-up policy reads it.
+    pub hosted_domain: Option<String>,
 }
 
 impl ProviderIdentity {
@@ -108,6 +112,7 @@ mod tests {
             email_verified: false,
             full_name: None,
             avatar_url: None,
+            hosted_domain: None,
         };
         assert!(identity.verified_email().is_none());
         identity.email_verified = true;

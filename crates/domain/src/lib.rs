@@ -19,6 +19,7 @@ pub mod refresh;
 pub mod secret;
 pub mod session;
 pub mod signal;
+pub mod signup;
 pub mod state;
 pub mod user;
 
@@ -33,6 +34,7 @@ pub use provider::{InvalidProviderKey, ProviderKey, ProviderKind, UnknownKind};
 pub use secret::SecretText;
 pub use session::LoginMethod;
 pub use signal::{SignalAction, SignalId, SignalKind, SignalSource};
+pub use signup::{EmailDomain, SignupPolicy, SignupRefused};
 pub use state::{
     Flow, MalformedState, OAuthState, Purpose, RedeemedState, Spend, StateId, StateMismatch,
     StateToken,

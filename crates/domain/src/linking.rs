@@ -4,6 +4,7 @@
 //! linking is switched on *and* both sides have verified it, so nobody can pre-register a
 //! victim's address, or sign in with an unverified provider email, and inherit the account.
 
+use crate::signup::{SignupPolicy, SignupRefused};
 use crate::{LinkedAccount, ProviderIdentity, User, UserId};
 
 /// The outcome of a provider login, decided from what is already stored.
@@ -61,6 +62,33 @@ pub fn decide_login(
     }
 }
 
+/// A provider login refused by the linking rules or by the provider's sign-up policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum LoginRefused {
+    #[error(transparent)]
+    EmailAlreadyRegistered(#[from] EmailAlreadyRegistered),
+    #[error(transparent)]
+    Signup(#[from] SignupRefused),
+}
+
+/// Decides a provider login as [`decide_login`] does, then lets a registration through
+/// only if `signup`, the provider's policy, admits this identity as a new user. Signing
+/// in a linked account and auto-linking to an existing user are not sign-ups: the policy
+/// never refuses them (docs/api.md#sign-up-policy).
+pub fn decide_sign_in(
+    identity: &ProviderIdentity,
+    existing_link: Option<&LinkedAccount>,
+    email_owner: Option<EmailOwner<'_>>,
+    auto_link_by_email: bool,
+    signup: &SignupPolicy,
+) -> Result<LoginDecision, LoginRefused> {
+    let decision = decide_login(identity, existing_link, email_owner, auto_link_by_email)?;
+    if decision == LoginDecision::Register {
+        signup.check_new_user(identity)?;
+    }
+    Ok(decision)
+}
+
 /// Connect refused: the provider account, or the provider for this user, is taken.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("provider already linked")]
@@ -96,6 +124,7 @@ mod tests {
             email_verified: verified,
             full_name: None,
             avatar_url: None,
+            hosted_domain: None,
         }
     }
 
@@ -226,6 +255,87 @@ mod tests {
                 true
             ),
             Err(EmailAlreadyRegistered)
+        );
+    }
+
+    fn closed() -> SignupPolicy {
+        SignupPolicy {
+            allow_signup: false,
+            ..SignupPolicy::default()
+        }
+    }
+
+    #[test]
+    fn a_closed_provider_refuses_to_register_a_new_account() {
+        let decision = decide_sign_in(
+            &identity(Some("ada@example.com"), true),
+            None,
+            None,
+            true,
+            &closed(),
+        );
+        assert_eq!(
+            decision,
+            Err(LoginRefused::Signup(SignupRefused::NotAllowed))
+        );
+    }
+
+    #[test]
+    fn a_closed_provider_still_signs_in_a_linked_account_and_auto_links() {
+        let owner = user("ada@example.com", true);
+        let linked = link(owner.id, ProviderKey::GITHUB);
+        let identity = identity(Some("ada@example.com"), true);
+        assert_eq!(
+            decide_sign_in(&identity, Some(&linked), None, false, &closed()),
+            Ok(LoginDecision::SignIn { user: owner.id })
+        );
+        assert_eq!(
+            decide_sign_in(&identity, None, owned(&owner), true, &closed()),
+            Ok(LoginDecision::LinkThenSignIn { user: owner.id })
+        );
+    }
+
+    #[test]
+    fn a_domain_list_does_not_apply_to_auto_linking() {
+        let owner = user("ada@example.com", true);
+        let acme_only = SignupPolicy {
+            allowed_email_domains: vec![crate::EmailDomain::parse("acme.com").unwrap()],
+            ..SignupPolicy::default()
+        };
+        assert_eq!(
+            decide_sign_in(
+                &identity(Some("ada@example.com"), true),
+                None,
+                owned(&owner),
+                true,
+                &acme_only
+            ),
+            Ok(LoginDecision::LinkThenSignIn { user: owner.id })
+        );
+        assert_eq!(
+            decide_sign_in(
+                &identity(Some("bob@example.com"), true),
+                None,
+                None,
+                true,
+                &acme_only
+            ),
+            Err(LoginRefused::Signup(SignupRefused::EmailDomainNotAllowed))
+        );
+    }
+
+    #[test]
+    fn an_email_conflict_is_reported_before_the_sign_up_policy() {
+        let owner = user("ada@example.com", true);
+        assert_eq!(
+            decide_sign_in(
+                &identity(Some("ada@example.com"), true),
+                None,
+                owned(&owner),
+                false,
+                &closed()
+            ),
+            Err(LoginRefused::EmailAlreadyRegistered(EmailAlreadyRegistered))
         );
     }
 

@@ -12,7 +12,7 @@ use crate::mapping::{
 use crate::queries;
 use sea_orm::ActiveValue::Set;
 use sea_orm::{DatabaseTransaction, DbErr, EntityTrait};
-use social_login_domain::linking::{EmailOwner, LoginDecision, decide_login};
+use social_login_domain::linking::{EmailOwner, LoginDecision, decide_sign_in};
 use social_login_domain::{
     AuditEventType, Email, LinkedAccount, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject,
     User,
@@ -153,20 +153,20 @@ pub(crate) fn new_access_token(sign_in: &ProviderSignIn) -> Option<&str> {
     (!sign_in.access_token.is_none()).then(|| sign_in.access_token.as_str())
 }
 
-/// The domain's decision on what was read, and the audit events it records; both adapters'
-/// logins go through here.
+/// The domain's decision on what was read, under the provider's sign-up policy, and the
+/// audit events it records; both adapters' logins go through here.
 pub(crate) fn decide(
     sign_in: &ProviderSignIn,
     existing: Option<&(LinkedAccount, User)>,
     owner: Option<&(User, Vec<LinkedAccount>)>,
 ) -> Result<(LoginDecision, &'static [AuditEventType]), SignInError> {
-    let decision = decide_login(
+    let decision = decide_sign_in(
         &sign_in.identity,
         existing.map(|(link, _)| link),
         owner.map(|(user, links)| EmailOwner { user, links }),
         sign_in.auto_link_by_email,
-    )
-    .map_err(|_| SignInError::EmailAlreadyRegistered)?;
+        &sign_in.signup,
+    )?;
     let events = social_login_domain::audit::sign_in_events(&decision);
     Ok((decision, events))
 }

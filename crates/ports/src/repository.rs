@@ -7,11 +7,12 @@
 
 use async_trait::async_trait;
 use social_login_domain::disconnect::DisconnectRefused;
+use social_login_domain::linking::LoginRefused;
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{
     AuditContext, AuditEvent, Email, EventSet, FamilyId, LinkedAccount, LinkedAccountId,
     LoginMethod, NewLinkedAccount, NewUser, ProviderIdentity, ProviderKey, ProviderSubject,
-    SealedToken, User, UserId,
+    SealedToken, SignupPolicy, SignupRefused, User, UserId,
 };
 use time::{Duration, OffsetDateTime};
 
@@ -57,6 +58,9 @@ pub struct ProviderSignIn {
     pub refresh_token: Option<SealedToken>,
     /// docs/api.md#linking-rules: link to the owner of the same verified email.
     pub auto_link_by_email: bool,
+    /// Whether this provider's account may become a new user, decided in the same
+    /// transaction as the rest (`linking::decide_sign_in`).
+    pub signup: SignupPolicy,
     /// Ids for the user and the link, used only if the decision creates them.
     pub new_user_id: UserId,
     pub new_link_id: LinkedAccountId,
@@ -122,8 +126,21 @@ pub enum SignInError {
     /// `account-disabled` not yet followed by `account-enabled`): nothing was written.
     #[error("the provider account is disabled")]
     AccountDisabled,
+    /// The login would register a new user, and the provider's sign-up policy refuses it:
+    /// nothing was written.
+    #[error(transparent)]
+    SignupRefused(#[from] SignupRefused),
     #[error(transparent)]
     Repository(#[from] RepositoryError),
+}
+
+impl From<LoginRefused> for SignInError {
+    fn from(refused: LoginRefused) -> Self {
+        match refused {
+            LoginRefused::EmailAlreadyRegistered(_) => Self::EmailAlreadyRegistered,
+            LoginRefused::Signup(refused) => Self::SignupRefused(refused),
+        }
+    }
 }
 
 /// A removed link's provider tokens, still sealed: what revoking its grant needs.

@@ -39,6 +39,7 @@ pub fn map(
         email,
         full_name: first_text(sources, &claims.name),
         avatar_url: first_text(sources, claims.avatar_url.as_slice()),
+        hosted_domain: first_text(sources, claims.hosted_domain.as_slice()),
     })
 }
 

@@ -83,6 +83,9 @@ pub struct Claims {
     #[serde(deserialize_with = "one_or_many")]
     pub name: Vec<String>,
     pub avatar_url: Option<String>,
+    /// The organisation that manages the account (Google's `hd`); a provider that declares
+    /// it has the sign-up policy's domain list check it too.
+    pub hosted_domain: Option<String>,
 }
 
 /// When an email counts as verified by the provider.
@@ -189,13 +192,18 @@ impl Claims {
             email_verified: EmailVerified::Claim("/email_verified".into()),
             name: vec!["/name".into()],
             avatar_url: Some("/picture".into()),
+            hosted_domain: None,
         }
     }
 
     /// Every pointer, with the field it is for (`claims.name[1]`).
     pub fn pointers(&self) -> Vec<(String, &str)> {
         let mut pointers = vec![("claims.subject".to_owned(), self.subject.as_str())];
-        let optional = [("email", &self.email), ("avatar_url", &self.avatar_url)];
+        let optional = [
+            ("email", &self.email),
+            ("avatar_url", &self.avatar_url),
+            ("hosted_domain", &self.hosted_domain),
+        ];
         for (field, pointer) in optional {
             if let Some(pointer) = pointer {
                 pointers.push((format!("claims.{field}"), pointer));

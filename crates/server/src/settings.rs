@@ -33,7 +33,7 @@ pub use providers::{EndpointOverrides, IdTokenNonce, ProviderConfig};
 pub use proxies::BadProxyEntry;
 pub use sections::{
     DEFAULT_ISSUER, DatabaseSettings, HttpSettings, OAuthStateStoreSettings, RateLimitSettings,
-    ServerSettings, StateStoreBackend, TokenSettings,
+    ServerSettings, SignupSettings, StateStoreBackend, TokenSettings,
 };
 pub use validate::MIN_SECRET_KEY_BYTES;
 pub use webhooks::{WebhookSettings, WebhookTarget};
@@ -78,6 +78,8 @@ pub struct Settings {
     pub oauth_providers: OAuthProviders,
     #[serde(default)]
     pub webhooks: WebhookSettings,
+    #[serde(default)]
+    pub signup: SignupSettings,
 }
 
 impl Settings {
@@ -99,6 +101,7 @@ impl Settings {
             rate_limit: RateLimitSettings::default(),
             oauth_providers: OAuthProviders::default(),
             webhooks: WebhookSettings::default(),
+            signup: SignupSettings::default(),
         }
     }
 

@@ -70,6 +70,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
             .webhooks
             .target()
             .map_or(EventSet::NONE, |target| target.events),
+        password_signup: settings.signup.password,
     };
     let webhooks = match settings.webhooks.target() {
         Some(target) => {

@@ -3,8 +3,12 @@
 //! `openidconnect.googleapis.com` (userinfo) and `www.googleapis.com` (certs). Its manners
 //! are its dialect's; its id_tokens and userinfo are the standard ones, under its issuer.
 
-use crate::hooks::{Cx, SimHooks};
+use crate::hooks::{Cx, Document, SimHooks};
+use crate::id_token::Subject;
 use crate::paths::EndpointSet;
+use crate::tokens::IssuedToken;
+use crate::users::SimUser;
+use serde_json::{Value, json};
 
 /// The endpoint URLs of the simulated Google (and LinkedIn), to put in a provider's
 /// endpoint overrides.
@@ -40,5 +44,26 @@ impl SimHooks for Google {
     /// The configured issuer ([`crate::SimulatorConfig::google_issuer`]).
     fn issuer(&self, cx: &Cx<'_>) -> String {
         cx.sim.google_issuer.clone()
+    }
+
+    fn id_token_claims(&self, cx: &Cx<'_>, subject: &Subject<'_>, now: i64) -> Value {
+        let mut claims = crate::id_token::standard_claims(&self.issuer(cx), subject, now);
+        with_hosted_domain(&mut claims, subject.user);
+        claims
+    }
+
+    fn userinfo(&self, _: &Cx<'_>, issued: &IssuedToken, _: Option<&str>) -> Document {
+        let claims = crate::id_token::profile_claims(&issued.user, &issued.scopes);
+        let mut document = crate::id_token::about(&issued.user.id, claims);
+        with_hosted_domain(&mut document, &issued.user);
+        Ok(document)
+    }
+}
+
+/// Google names the Workspace domain of an organisation's account as `hd`, in the id_token
+/// and in userinfo alike; a consumer account has none.
+fn with_hosted_domain(document: &mut Value, user: &SimUser) {
+    if let (Some(object), Some(domain)) = (document.as_object_mut(), &user.hosted_domain) {
+        object.insert("hd".into(), json!(domain));
     }
 }

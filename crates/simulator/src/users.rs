@@ -41,6 +41,10 @@ pub struct SimUser {
     /// Microsoft's tenant, UPN and `xms_edov`; `None`: a personal account.
     #[serde(default)]
     pub microsoft: Option<crate::microsoft::MicrosoftAccount>,
+    /// Google's `hd`: the Workspace domain that manages the account; `None`: a consumer
+    /// account, which Google sends no `hd` for.
+    #[serde(default)]
+    pub hosted_domain: Option<String>,
 }
 
 fn number_or_string<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
@@ -70,6 +74,7 @@ impl SimUser {
             avatar_url: None,
             discord: None,
             microsoft: None,
+            hosted_domain: None,
         }
     }
 
@@ -92,6 +97,12 @@ impl SimUser {
 
     pub fn with_emails(mut self, emails: Vec<SimEmail>) -> Self {
         self.emails = Some(emails);
+        self
+    }
+
+    /// Makes this a Google Workspace account of `domain` (Google's `hd` claim).
+    pub fn with_hosted_domain(mut self, domain: impl Into<String>) -> Self {
+        self.hosted_domain = Some(domain.into());
         self
     }
 

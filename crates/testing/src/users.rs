@@ -3,7 +3,7 @@
 use crate::InMemoryRepository;
 use async_trait::async_trait;
 use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
-use social_login_domain::linking::{EmailOwner, LoginDecision, decide_login};
+use social_login_domain::linking::{EmailOwner, LoginDecision, decide_sign_in};
 use social_login_domain::{
     AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
     NewUser, ProviderKey, ProviderSubject, User, UserId,
@@ -134,15 +134,15 @@ impl UserRepository for InMemoryRepository {
                 .map(|user| (tables.links_of(user.id), user)),
             _ => None,
         };
-        let decision = decide_login(
+        let decision = decide_sign_in(
             identity,
             existing.as_ref(),
             owner
                 .as_ref()
                 .map(|(links, user)| EmailOwner { user, links }),
             sign_in.auto_link_by_email,
-        )
-        .map_err(|_| SignInError::EmailAlreadyRegistered)?;
+            &sign_in.signup,
+        )?;
         let events = social_login_domain::audit::sign_in_events(&decision);
         let new_link = |user_id| NewLinkedAccount {
             id: sign_in.new_link_id,

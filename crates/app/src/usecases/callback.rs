@@ -32,6 +32,7 @@ impl AuthService {
         refresh_token: Option<SealedToken>,
         origin: &Origin,
     ) -> Result<LoginResult, AppError> {
+        let signup = self.ports.providers.signup_policy(identity.provider);
         for _ in 0..ATTEMPTS {
             let now = self.ports.clock.now();
             let began_with = LoginMethod::Provider(identity.provider);
@@ -46,6 +47,7 @@ impl AuthService {
                     access_token: access_token.clone(),
                     refresh_token: refresh_token.clone(),
                     auto_link_by_email: self.policy.auto_link_by_email,
+                    signup: signup.clone(),
                     new_user_id: self.new_user_id(now),
                     new_link_id: self.new_link_id(now),
                     session,
@@ -64,6 +66,9 @@ impl AuthService {
                 Err(SignInError::AccountDisabled) => {
                     return Err(AppError::ProviderAccountDisabled);
                 }
+                // Nobody to record an audit event for: the refusal is logged as every 4xx
+                // is, by its code, within this span (which names the provider).
+                Err(SignInError::SignupRefused(refused)) => return Err(refused.into()),
                 Err(SignInError::Repository(error)) => return Err(error.into()),
             }
         }

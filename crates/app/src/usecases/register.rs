@@ -24,6 +24,10 @@ impl AuthService {
         registration: Registration,
         origin: &Origin,
     ) -> Result<LoginResult, AppError> {
+        // First: with sign-up off, nothing about the request matters, and nothing is read.
+        if !self.policy.password_signup {
+            return Err(AppError::SignupNotAllowed);
+        }
         let email = Email::parse(&registration.email)
             .map_err(|_| AppError::Validation("email: not a valid email address".into()))?;
         check_password(&registration.password)

@@ -1,7 +1,7 @@
 //! `AppError::code()`: every variant maps to its stable client-visible code.
 
 use social_login_app::AppError;
-use social_login_domain::{ErrorCode, StateMismatch};
+use social_login_domain::{ErrorCode, SignupRefused, StateMismatch};
 use social_login_ports::{
     HashError, ProviderError, RefusalReason, RepositoryError, SignalRefused, StateStoreError,
 };
@@ -29,6 +29,8 @@ fn variant(error: &AppError) -> usize {
         AppError::RateLimited { .. } => 15,
         AppError::InvalidSignal(_) => 16,
         AppError::ProviderAccountDisabled => 17,
+        AppError::SignupNotAllowed => 18,
+        AppError::EmailDomainNotAllowed => 19,
     }
 }
 
@@ -90,6 +92,11 @@ fn table() -> Vec<(AppError, ErrorCode)> {
             AppError::ProviderAccountDisabled,
             ErrorCode::ProviderAccountDisabled,
         ),
+        (AppError::SignupNotAllowed, ErrorCode::SignupNotAllowed),
+        (
+            AppError::EmailDomainNotAllowed,
+            ErrorCode::EmailDomainNotAllowed,
+        ),
     ]
 }
 
@@ -100,7 +107,7 @@ fn every_variant_maps_to_its_code() {
         assert_eq!(error.code(), *code, "{error:?}");
     }
     let listed: HashSet<usize> = table.iter().map(|(error, _)| variant(error)).collect();
-    assert_eq!(listed.len(), 18, "every variant has exactly one row");
+    assert_eq!(listed.len(), 20, "every variant has exactly one row");
 }
 
 #[test]
@@ -168,6 +175,14 @@ fn port_errors_translate_to_their_client_codes() {
         (
             AppError::from(HashError::Failed("x".into())),
             ErrorCode::InternalError,
+        ),
+        (
+            AppError::from(SignupRefused::NotAllowed),
+            ErrorCode::SignupNotAllowed,
+        ),
+        (
+            AppError::from(SignupRefused::EmailDomainNotAllowed),
+            ErrorCode::EmailDomainNotAllowed,
         ),
     ];
     for (error, code) in cases {

@@ -24,5 +24,6 @@ mod readiness;
 mod reauthentication;
 mod sessions;
 mod signals;
+mod signup;
 mod state_lifecycle;
 mod webhooks;

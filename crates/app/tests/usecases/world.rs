@@ -201,6 +201,7 @@ pub fn identity(
         email_verified: verified,
         full_name: Some("Ada Lovelace".into()),
         avatar_url: Some("https://avatars.test/ada.png".into()),
+        hosted_domain: None,
     }
 }
 

@@ -231,5 +231,6 @@ fn nested_claims() -> Claims {
         email_verified: EmailVerified::Claim(at("/attributes/mail_confirmed")),
         name: vec![at("/attributes/display")],
         avatar_url: Some(at("/attributes/avatar/url")),
+        hosted_domain: None,
     }
 }

@@ -39,6 +39,7 @@ fn claims() -> impl Strategy<Value = Claims> {
             email_verified,
             name: vec![at("name"), at("username")],
             avatar_url: Some("/picture/url".into()),
+            hosted_domain: None,
         }
     })
 }

@@ -84,6 +84,7 @@ fn when_present_verifies_any_email_and_never_verifies_none() {
         email_verified: EmailVerified::WhenPresent,
         name: Vec::new(),
         avatar_url: None,
+        hosted_domain: None,
     };
     assert!(map(&[&document], &claims, KEY).unwrap().email_verified);
     claims.email_verified = EmailVerified::Never;
@@ -115,6 +116,7 @@ fn names_fall_back_through_the_pointers_and_skip_blank_or_odd_values() {
         email_verified: EmailVerified::Never,
         name: vec!["/global_name".into(), "/username".into()],
         avatar_url: None,
+        hosted_domain: None,
     };
     for global_name in [Value::Null, json!(" "), json!(5), json!({"x": 1})] {
         let document = object(json!({"id": "7", "global_name": global_name, "username": "ada"}));
@@ -131,6 +133,7 @@ fn a_numeric_subject_is_its_decimal_text_and_nested_pointers_reach_in() {
         email_verified: EmailVerified::Claim("/data/attributes/mail_confirmed".into()),
         name: vec!["/data/attributes/display".into()],
         avatar_url: Some("/data/attributes/avatar/url".into()),
+        hosted_domain: None,
     };
     let document = object(json!({"data": {"id": 583231, "attributes": {
         "mail": "ada@example.com", "mail_confirmed": "true", "display": "Ada",
@@ -182,4 +185,19 @@ fn a_verified_flag_without_an_email_verifies_nothing() {
     assert_eq!(mapped.provider, KEY);
     assert_eq!(mapped.email, None);
     assert!(!mapped.email_verified);
+}
+
+#[test]
+fn a_declared_hosted_domain_is_read_and_its_absence_is_none() {
+    let claims = Claims {
+        hosted_domain: Some("/hd".into()),
+        ..oidc()
+    };
+    let member = object(json!({"sub": "1", "hd": " acme.com "}));
+    let mapped = map(&[&member], &claims, KEY).unwrap();
+    assert_eq!(mapped.hosted_domain.as_deref(), Some("acme.com"));
+    let consumer = object(json!({"sub": "1", "hd": 7}));
+    assert_eq!(map(&[&consumer], &claims, KEY).unwrap().hosted_domain, None);
+    // Undeclared, the claim is not read even when present.
+    assert_eq!(map(&[&member], &oidc(), KEY).unwrap().hosted_domain, None);
 }

@@ -17,6 +17,7 @@ fn corp() -> GenericProvider {
             email_verified: EmailVerified::Never,
             name: vec!["/data/attributes/display".into()],
             avatar_url: None,
+            hosted_domain: None,
         },
         endpoints: Endpoints {
             authorization: "https://corp.example/authorize".into(),

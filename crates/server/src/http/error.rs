@@ -155,6 +155,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::ReauthenticationRequired => StatusCode::UNAUTHORIZED,
         ErrorCode::InvalidSignal => StatusCode::BAD_REQUEST,
         ErrorCode::ProviderAccountDisabled => StatusCode::FORBIDDEN,
+        ErrorCode::SignupNotAllowed => StatusCode::FORBIDDEN,
+        ErrorCode::EmailDomainNotAllowed => StatusCode::FORBIDDEN,
         ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         ErrorCode::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
         ErrorCode::ValidationError => StatusCode::UNPROCESSABLE_ENTITY,
@@ -185,6 +187,8 @@ fn title_of(code: ErrorCode) -> &'static str {
         ErrorCode::ReauthenticationRequired => "Reauthentication required",
         ErrorCode::InvalidSignal => "Invalid signal",
         ErrorCode::ProviderAccountDisabled => "Provider account disabled",
+        ErrorCode::SignupNotAllowed => "Sign-up not allowed",
+        ErrorCode::EmailDomainNotAllowed => "Email domain not allowed",
         ErrorCode::PayloadTooLarge => "Payload too large",
         ErrorCode::RequestTimeout => "Request timeout",
         ErrorCode::ValidationError => "Validation error",
@@ -218,6 +222,12 @@ fn default_detail(code: ErrorCode) -> &'static str {
         ErrorCode::ProviderAccountDisabled => {
             "the provider reported this account disabled; log in another way"
         }
+        ErrorCode::SignupNotAllowed => {
+            "sign-up is closed here; an existing user can log in and connect this account"
+        }
+        ErrorCode::EmailDomainNotAllowed => {
+            "sign-up here needs a verified email of an allowed domain"
+        }
         ErrorCode::PayloadTooLarge => "request body is too large",
         ErrorCode::RequestTimeout => "the request took too long; the connection is closed",
         ErrorCode::ValidationError => "request is invalid",
@@ -250,6 +260,8 @@ mod tests {
             (ErrorCode::ReauthenticationRequired, 401),
             (ErrorCode::InvalidSignal, 400),
             (ErrorCode::ProviderAccountDisabled, 403),
+            (ErrorCode::SignupNotAllowed, 403),
+            (ErrorCode::EmailDomainNotAllowed, 403),
             (ErrorCode::PayloadTooLarge, 413),
             (ErrorCode::RequestTimeout, 408),
             (ErrorCode::ValidationError, 422),

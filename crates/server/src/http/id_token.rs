@@ -20,7 +20,10 @@ use social_login_ports::PostBody;
         (status = 400, body = Problem, content_type = "application/problem+json",
             description = "IdTokenNotSupported: the provider issues no id_tokens"),
         (status = 403, body = Problem, content_type = "application/problem+json",
-            description = "ProviderAccountDisabled: the provider reported this account disabled"),
+            description = "ProviderAccountDisabled: the provider reported this account \
+                disabled; SignupNotAllowed: the account is linked to nobody and this provider's \
+                allow_signup is false; EmailDomainNotAllowed: a new user needs a verified email \
+                (for google also the hd claim) in the provider's allowed_email_domains"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json",

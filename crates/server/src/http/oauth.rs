@@ -50,7 +50,10 @@ pub async fn authorize(
         (status = 200, body = LoginResponse),
         (status = 400, body = Problem, content_type = "application/problem+json"),
         (status = 403, body = Problem, content_type = "application/problem+json",
-            description = "ProviderAccountDisabled: the provider reported this account disabled"),
+            description = "ProviderAccountDisabled: the provider reported this account \
+                disabled; SignupNotAllowed: the account is linked to nobody and this provider's \
+                allow_signup is false; EmailDomainNotAllowed: a new user needs a verified email \
+                (for google also the hd claim) in the provider's allowed_email_domains"),
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, body = Problem, content_type = "application/problem+json"),
         (status = 502, body = Problem, content_type = "application/problem+json"),

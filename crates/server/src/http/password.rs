@@ -17,6 +17,8 @@ use social_login_domain::SecretText;
     request_body = RegisterRequest,
     responses(
         (status = 201, body = LoginResponse),
+        (status = 403, body = Problem, content_type = "application/problem+json",
+            description = "SignupNotAllowed: password sign-up is off ([signup] password = false)"),
         (status = 409, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
     ))]

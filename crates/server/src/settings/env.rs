@@ -73,11 +73,15 @@ fn is_list(path: &str) -> bool {
     if path == "previous_secret_keys" || path == "server.trusted_proxies" {
         return true;
     }
-    // oauth_providers.<key>.scopes, oauth_providers.<key>.client_ids
+    // oauth_providers.<key>.scopes, .client_ids, .allowed_email_domains
     let segments: Vec<&str> = path.split('.').collect();
     matches!(
         segments.as_slice(),
-        ["oauth_providers", _, "scopes" | "client_ids"]
+        [
+            "oauth_providers",
+            _,
+            "scopes" | "client_ids" | "allowed_email_domains"
+        ]
     )
 }
 

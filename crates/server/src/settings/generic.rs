@@ -92,6 +92,7 @@ impl ClaimsConfig {
             },
             name: vec![name],
             avatar_url: Some(avatar_url),
+            hosted_domain: None,
         }
     }
 }

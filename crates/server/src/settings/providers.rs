@@ -4,7 +4,7 @@
 use super::generic::{ClaimsConfig, TokenEndpointAuth};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
-use social_login_domain::{ProviderKind, SecretText};
+use social_login_domain::{EmailDomain, ProviderKind, SecretText, SignupPolicy};
 use social_login_provider_core::ProviderSettings;
 
 /// One provider's client registration.
@@ -63,6 +63,16 @@ pub struct ProviderConfig {
     /// A provider from configuration: where its documents say who signed in.
     #[serde(default)]
     pub claims: Option<ClaimsConfig>,
+    /// `false`: an account of this provider that is not linked yet cannot create a user
+    /// (403 `SignupNotAllowed`); it still signs in to an existing user by auto-link, and
+    /// is still connected by a signed-in user.
+    #[serde(default = "default_true")]
+    pub allow_signup: bool,
+    /// Non-empty: a new user through this provider needs a verified email in one of these
+    /// domains (exact, ignoring case; for google the `hd` claim too), else 403
+    /// `EmailDomainNotAllowed`.
+    #[serde(default)]
+    pub allowed_email_domains: Vec<String>,
 }
 
 /// `id_token_nonce`: whether a native sign-in must carry the app's nonce.
@@ -100,6 +110,8 @@ impl ProviderConfig {
             token_endpoint_auth: None,
             trust_email_verified: None,
             claims: None,
+            allow_signup: true,
+            allowed_email_domains: Vec::new(),
         }
     }
 
@@ -125,6 +137,21 @@ impl ProviderConfig {
 }
 
 impl ProviderConfig {
+    /// Who may sign up through this provider; `checks_hosted_domain` when its declaration
+    /// names the organisation that manages an account (Google's `hd`). A domain that does
+    /// not parse is left out: validation has refused it before anything starts.
+    pub fn signup_policy(&self, checks_hosted_domain: bool) -> SignupPolicy {
+        SignupPolicy {
+            allow_signup: self.allow_signup,
+            allowed_email_domains: self
+                .allowed_email_domains
+                .iter()
+                .filter_map(|domain| EmailDomain::parse(domain).ok())
+                .collect(),
+            checks_hosted_domain,
+        }
+    }
+
     /// This table as the adapters take it: plain values, the endpoint overrides copied over
     /// (Apple's signing key, a setting of the service, is added by the wiring).
     pub fn adapter_settings(&self) -> ProviderSettings {

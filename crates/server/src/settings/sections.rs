@@ -322,6 +322,21 @@ impl RateLimitSettings {
     }
 }
 
+/// `[signup]`: who may register without a provider.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SignupSettings {
+    /// `false`: `POST /auth/register` answers 403 `SignupNotAllowed`; password logins of
+    /// existing users go on.
+    pub password: bool,
+}
+
+impl Default for SignupSettings {
+    fn default() -> Self {
+        Self { password: true }
+    }
+}
+
 /// Validation caps every `*_seconds` field far below `i64::MAX`, so this never saturates in
 /// practice; saturating keeps date arithmetic on an unvalidated value from panicking.
 fn seconds(value: u64) -> time::Duration {

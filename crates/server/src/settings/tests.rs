@@ -5,5 +5,6 @@ pub(crate) mod fixtures;
 mod fuzz;
 mod generic;
 mod loading;
+mod signup;
 mod state_store;
 mod validation;

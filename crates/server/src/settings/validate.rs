@@ -4,6 +4,7 @@ mod provider_tables;
 mod providers;
 mod secret_strength;
 mod signals;
+mod signup;
 mod state_store;
 
 use super::{ConfigErrors, Settings};
@@ -35,6 +36,7 @@ impl Settings {
         self.check_sections(&mut errors);
         providers::check(self, &mut errors);
         signals::check(self, &mut errors);
+        signup::check(self, &mut errors);
         self.webhooks.check(&mut errors);
         errors.into_result()
     }
@@ -47,6 +49,7 @@ impl Settings {
     /// Legal but risky choices, for start-up to log (never a value, only field paths).
     pub fn warnings(&self) -> Vec<String> {
         let mut warnings = providers::warnings(self);
+        warnings.extend(signup::warnings(self));
         warnings.extend(public_url_warnings(&self.server));
         let database = &self.database;
         if database.is_sqlite()

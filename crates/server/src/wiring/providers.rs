@@ -88,7 +88,9 @@ pub async fn registry(settings: &Settings) -> Result<Providers, StartupError> {
             }
             generic => Arc::new(build(key, generic, &provider, &cx).map_err(failed)?),
         };
-        registry = registry.with(adapter);
+        registry = registry
+            .with(adapter)
+            .with_signup_policy(key, config.signup_policy(checks_hosted_domain(key)));
         if config.id_token_nonce == Some(IdTokenNonce::Optional) {
             registry = registry.with_optional_nonce(key);
         }
@@ -97,6 +99,12 @@ pub async fn registry(settings: &Settings) -> Result<Providers, StartupError> {
         registry,
         undiscovered: discovery::first_attempts(pending, timeout).await,
     })
+}
+
+/// Whether `key`'s declaration names the organisation that manages an account (Google's
+/// `hd`), which a domain list then checks too. Providers from configuration name none.
+fn checks_hosted_domain(key: ProviderKey) -> bool {
+    built_in_spec(key).is_some_and(|spec| spec.claims.hosted_domain.is_some())
 }
 
 /// The engine of a built-in provider, or of a provider of `kind = "oauth2"` from

@@ -96,6 +96,7 @@ fn github() -> Arc<FakeProvider> {
             email_verified: true,
             full_name: Some("Ada Lovelace".into()),
             avatar_url: None,
+            hosted_domain: None,
         },
         tokens: ProviderTokens {
             access_token: SecretText::new("gho_provider_access_token"),

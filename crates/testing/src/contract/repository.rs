@@ -13,6 +13,7 @@ mod refresh;
 mod sign_in;
 mod signal_receipts;
 mod signals;
+mod signup;
 mod users;
 
 pub use audit::*;
@@ -24,6 +25,7 @@ pub use refresh::*;
 pub use sign_in::*;
 pub use signal_receipts::*;
 pub use signals::*;
+pub use signup::*;
 pub use users::*;
 
 use social_login_ports::{RefreshTokenRepository, SignalRepository, UserRepository, WebhookOutbox};
@@ -126,6 +128,9 @@ macro_rules! repository_contract {
             a_kept_receipt_is_found_and_keeping_it_again_keeps_the_first_time,
             pruning_receipts_deletes_only_those_received_before_the_bound,
             of_concurrent_deliveries_of_one_signal_exactly_one_acts,
+            a_sign_up_the_policy_refuses_writes_nothing,
+            a_closed_provider_still_signs_in_its_accounts_and_auto_links,
+            a_domain_list_admits_only_new_users_of_its_domains,
         );
     };
     (@rules $harness:path; $($rule:ident),* $(,)?) => {

@@ -4,7 +4,7 @@ use super::Repository;
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{
     Email, FamilyId, LinkedAccountId, LoginMethod, NewLinkedAccount, NewUser, PasswordHash,
-    ProviderIdentity, ProviderKey, ProviderSubject, SealedToken, UserId,
+    ProviderIdentity, ProviderKey, ProviderSubject, SealedToken, SignupPolicy, UserId,
 };
 use social_login_ports::{ProviderSignIn, SessionStart};
 use time::{Duration, OffsetDateTime};
@@ -128,6 +128,7 @@ pub fn provider_identity(
         email_verified: verified,
         full_name: Some("Ada Lovelace".to_owned()),
         avatar_url: None,
+        hosted_domain: None,
     }
 }
 
@@ -145,6 +146,7 @@ pub fn sign_in(identity: ProviderIdentity) -> ProviderSignIn {
         access_token: SealedToken::new("k1:access"),
         refresh_token: Some(SealedToken::new("k1:refresh")),
         auto_link_by_email: false,
+        signup: SignupPolicy::default(),
         new_user_id: UserId::new(),
         new_link_id: LinkedAccountId::new(),
         session: SessionStart {

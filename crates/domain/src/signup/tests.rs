@@ -1,0 +1,221 @@
+//! The sign-up policy on chosen cases: domain spellings, each refusal and Google's `hd`.
+
+use super::*;
+use crate::{Email, ProviderKey, ProviderSubject};
+
+fn domains(list: &[&str]) -> Vec<EmailDomain> {
+    list.iter()
+        .map(|d| EmailDomain::parse(d).unwrap())
+        .collect()
+}
+
+fn only(list: &[&str]) -> SignupPolicy {
+    SignupPolicy {
+        allowed_email_domains: domains(list),
+        ..SignupPolicy::default()
+    }
+}
+
+fn google_only(list: &[&str]) -> SignupPolicy {
+    SignupPolicy {
+        checks_hosted_domain: true,
+        ..only(list)
+    }
+}
+
+fn person(email: Option<&str>, verified: bool) -> ProviderIdentity {
+    ProviderIdentity {
+        provider: ProviderKey::GOOGLE,
+        subject: ProviderSubject::parse("1").unwrap(),
+        email: email.map(|e| Email::parse(e).unwrap()),
+        email_verified: verified,
+        full_name: None,
+        avatar_url: None,
+        hosted_domain: None,
+    }
+}
+
+fn member(email: &str, hd: Option<&str>) -> ProviderIdentity {
+    ProviderIdentity {
+        hosted_domain: hd.map(str::to_owned),
+        ..person(Some(email), true)
+    }
+}
+
+#[test]
+fn host_names_of_lowercase_labels_are_domains() {
+    for good in [
+        "acme.com",
+        "mail.acme.co.uk",
+        "xn--bcher-kva.example",
+        "a-b.c0",
+    ] {
+        assert_eq!(EmailDomain::parse(good).unwrap().as_str(), good);
+    }
+    let longest_label = format!("{}.com", "a".repeat(63));
+    assert!(EmailDomain::parse(&longest_label).is_ok());
+}
+
+#[test]
+fn a_domain_is_refused_with_what_is_wrong() {
+    assert_eq!(
+        EmailDomain::parse("@acme.com"),
+        Err(InvalidEmailDomain::HasAt)
+    );
+    assert_eq!(
+        EmailDomain::parse("ada@acme.com"),
+        Err(InvalidEmailDomain::HasAt)
+    );
+    assert_eq!(
+        EmailDomain::parse("Acme.com"),
+        Err(InvalidEmailDomain::Uppercase)
+    );
+    let too_long = format!("{}.com", vec!["a".repeat(60); 5].join("."));
+    let long_label = format!("{}.com", "a".repeat(64));
+    for bad in [
+        "",
+        "acme",
+        ".acme.com",
+        "acme.com.",
+        "acme..com",
+        "-acme.com",
+        "acme-.com",
+        "ac me.com",
+        "acmé.com",
+        "acme.com/",
+        "*.acme.com",
+        &too_long,
+        &long_label,
+    ] {
+        assert_eq!(
+            EmailDomain::parse(bad),
+            Err(InvalidEmailDomain::NotHostName),
+            "{bad:?}"
+        );
+    }
+}
+
+#[test]
+fn the_default_policy_lets_anyone_sign_up() {
+    let policy = SignupPolicy::default();
+    assert_eq!(policy.check_new_user(&person(None, false)), Ok(()));
+    assert_eq!(
+        policy.check_new_user(&person(Some("ada@example.com"), false)),
+        Ok(())
+    );
+}
+
+#[test]
+fn sign_up_turned_off_refuses_every_new_user_whatever_the_domain() {
+    let policy = SignupPolicy {
+        allow_signup: false,
+        ..only(&["acme.com"])
+    };
+    assert_eq!(
+        policy.check_new_user(&member("ada@acme.com", Some("acme.com"))),
+        Err(SignupRefused::NotAllowed)
+    );
+}
+
+#[test]
+fn a_verified_email_in_a_listed_domain_signs_up_ignoring_case() {
+    let policy = only(&["acme.com", "acme.io"]);
+    for email in ["ada@acme.com", "Ada@ACME.Com", "ada@acme.io"] {
+        assert_eq!(
+            policy.check_new_user(&person(Some(email), true)),
+            Ok(()),
+            "{email}"
+        );
+    }
+}
+
+#[test]
+fn a_domain_matches_exactly_never_a_subdomain_parent_or_look_alike() {
+    let policy = only(&["acme.com"]);
+    for email in [
+        "ada@mail.acme.com",
+        "ada@evilacme.com",
+        "ada@acme.com.evil.io",
+        "ada@acme.co",
+        "\"ada@acme.com\"@evil.io",
+        "ada@acme.com.",
+    ] {
+        assert_eq!(
+            policy.check_new_user(&person(Some(email), true)),
+            Err(SignupRefused::EmailDomainNotAllowed),
+            "{email}"
+        );
+    }
+    let sub = only(&["mail.acme.com"]);
+    assert_eq!(
+        sub.check_new_user(&person(Some("ada@acme.com"), true)),
+        Err(SignupRefused::EmailDomainNotAllowed)
+    );
+}
+
+#[test]
+fn an_unverified_or_missing_email_never_passes_a_domain_list() {
+    let policy = only(&["acme.com"]);
+    assert_eq!(
+        policy.check_new_user(&person(Some("ada@acme.com"), false)),
+        Err(SignupRefused::EmailDomainNotAllowed)
+    );
+    assert_eq!(
+        policy.check_new_user(&person(None, false)),
+        Err(SignupRefused::EmailDomainNotAllowed)
+    );
+}
+
+#[test]
+fn google_needs_its_hosted_domain_present_and_listed() {
+    let policy = google_only(&["acme.com"]);
+    assert_eq!(
+        policy.check_new_user(&member("ada@acme.com", Some("acme.com"))),
+        Ok(())
+    );
+    assert_eq!(
+        policy.check_new_user(&member("ada@acme.com", Some("ACME.com"))),
+        Ok(())
+    );
+    for hd in [None, Some("other.com"), Some("mail.acme.com")] {
+        assert_eq!(
+            policy.check_new_user(&member("ada@acme.com", hd)),
+            Err(SignupRefused::EmailDomainNotAllowed),
+            "{hd:?}"
+        );
+    }
+}
+
+#[test]
+fn a_listed_hosted_domain_does_not_excuse_an_unlisted_email() {
+    let policy = google_only(&["acme.com"]);
+    assert_eq!(
+        policy.check_new_user(&member("ada@gmail.com", Some("acme.com"))),
+        Err(SignupRefused::EmailDomainNotAllowed)
+    );
+}
+
+#[test]
+fn email_and_hosted_domain_may_be_different_listed_domains() {
+    // A Workspace (hd acme.com) whose users also have addresses of a secondary domain.
+    let policy = google_only(&["acme.com", "acme.io"]);
+    assert_eq!(
+        policy.check_new_user(&member("ada@acme.io", Some("acme.com"))),
+        Ok(())
+    );
+}
+
+#[test]
+fn a_provider_without_hosted_domains_ignores_one_it_was_given() {
+    let policy = only(&["acme.com"]);
+    assert_eq!(
+        policy.check_new_user(&member("ada@acme.com", Some("other.com"))),
+        Ok(())
+    );
+}
+
+#[test]
+fn a_domain_prints_in_debug_output() {
+    let domain = EmailDomain::parse("acme.com").unwrap();
+    assert_eq!(format!("{domain:?}"), "EmailDomain(acme.com)");
+}
