@@ -42,6 +42,12 @@ pub enum AppError {
     /// The provider reported this account disabled (RISC `account-disabled`).
     #[error("the provider account is disabled")]
     ProviderAccountDisabled,
+    /// An operator locked the user (403).
+    #[error("the user is locked")]
+    UserLocked,
+    /// No user has this id (an operator's request).
+    #[error("no such user")]
+    UserNotFound,
     /// Too many attempts for one account; may be retried after this many seconds.
     #[error("too many attempts; retry in {retry_after_seconds} s")]
     RateLimited { retry_after_seconds: u64 },
@@ -71,6 +77,8 @@ impl AppError {
             Self::ReauthenticationRequired => ErrorCode::ReauthenticationRequired,
             Self::InvalidSignal(_) => ErrorCode::InvalidSignal,
             Self::ProviderAccountDisabled => ErrorCode::ProviderAccountDisabled,
+            Self::UserLocked => ErrorCode::UserLocked,
+            Self::UserNotFound => ErrorCode::NotFound,
             Self::RateLimited { .. } => ErrorCode::RateLimited,
             Self::Validation(_) => ErrorCode::ValidationError,
             Self::Unavailable(_) => ErrorCode::ServiceUnavailable,

@@ -35,10 +35,12 @@ pub enum ErrorCode {
     InvalidSignal,
     /// A login through a provider account its provider reported disabled.
     ProviderAccountDisabled,
+    /// An operator locked this user: no login, refresh or access token works.
+    UserLocked,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 22] = [
+    pub const ALL: [ErrorCode; 23] = [
         Self::OAuthProviderNotConfigured,
         Self::OAuthStateMismatch,
         Self::OAuthCodeExchangeFailed,
@@ -61,6 +63,7 @@ impl ErrorCode {
         Self::ReauthenticationRequired,
         Self::InvalidSignal,
         Self::ProviderAccountDisabled,
+        Self::UserLocked,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -87,6 +90,7 @@ impl ErrorCode {
             Self::ReauthenticationRequired => "ReauthenticationRequired",
             Self::InvalidSignal => "InvalidSignal",
             Self::ProviderAccountDisabled => "ProviderAccountDisabled",
+            Self::UserLocked => "UserLocked",
         }
     }
 }

@@ -108,6 +108,7 @@ mod tests {
             email_verified: verified,
             password_hash: None,
             created_at: OffsetDateTime::UNIX_EPOCH,
+            locked: false,
         }
     }
 

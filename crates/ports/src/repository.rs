@@ -122,6 +122,9 @@ pub enum SignInError {
     /// `account-disabled` not yet followed by `account-enabled`): nothing was written.
     #[error("the provider account is disabled")]
     AccountDisabled,
+    /// The user this login would sign in is locked by an operator: nothing was written.
+    #[error("the user is locked")]
+    UserLocked,
     #[error(transparent)]
     Repository(#[from] RepositoryError),
 }
@@ -254,6 +257,9 @@ pub enum RotateError {
     /// A used token came back: its family is now revoked.
     #[error("refresh token reuse detected; family revoked")]
     ReuseDetected,
+    /// The token's user is locked by an operator: nothing was written.
+    #[error("the user is locked")]
+    UserLocked,
     #[error(transparent)]
     Repository(#[from] RepositoryError),
 }

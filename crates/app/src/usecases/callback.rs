@@ -64,6 +64,7 @@ impl AuthService {
                 Err(SignInError::AccountDisabled) => {
                     return Err(AppError::ProviderAccountDisabled);
                 }
+                Err(SignInError::UserLocked) => return Err(AppError::UserLocked),
                 Err(SignInError::Repository(error)) => return Err(error.into()),
             }
         }

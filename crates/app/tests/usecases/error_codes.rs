@@ -29,6 +29,8 @@ fn variant(error: &AppError) -> usize {
         AppError::RateLimited { .. } => 15,
         AppError::InvalidSignal(_) => 16,
         AppError::ProviderAccountDisabled => 17,
+        AppError::UserLocked => 18,
+        AppError::UserNotFound => 19,
     }
 }
 
@@ -90,6 +92,8 @@ fn table() -> Vec<(AppError, ErrorCode)> {
             AppError::ProviderAccountDisabled,
             ErrorCode::ProviderAccountDisabled,
         ),
+        (AppError::UserLocked, ErrorCode::UserLocked),
+        (AppError::UserNotFound, ErrorCode::NotFound),
     ]
 }
 
@@ -100,7 +104,7 @@ fn every_variant_maps_to_its_code() {
         assert_eq!(error.code(), *code, "{error:?}");
     }
     let listed: HashSet<usize> = table.iter().map(|(error, _)| variant(error)).collect();
-    assert_eq!(listed.len(), 18, "every variant has exactly one row");
+    assert_eq!(listed.len(), 20, "every variant has exactly one row");
 }
 
 #[test]
@@ -109,7 +113,6 @@ fn every_code_but_the_http_layers_own_comes_from_some_variant() {
     let http_only = [
         ErrorCode::PayloadTooLarge,
         ErrorCode::RequestTimeout,
-        ErrorCode::NotFound,
         ErrorCode::MethodNotAllowed,
     ];
     for code in ErrorCode::ALL {

@@ -36,6 +36,7 @@ impl Settings {
         providers::check(self, &mut errors);
         signals::check(self, &mut errors);
         self.webhooks.check(&mut errors);
+        self.admin.check(&mut errors);
         errors.into_result()
     }
 
