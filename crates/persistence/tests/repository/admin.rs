@@ -36,7 +36,12 @@ fn key() -> AdminKeyId {
 
 /// What an admin request's writes carry: the key's id in the origin.
 fn by_admin() -> social_login_domain::AuditContext {
-    let mut audit = audit_at(now(), EventSet::all());
+    by_admin_after(0)
+}
+
+/// [`by_admin`] for a request `seconds` later (events sort by time).
+fn by_admin_after(seconds: i64) -> social_login_domain::AuditContext {
+    let mut audit = audit_at(now() + Duration::seconds(seconds), EventSet::all());
     audit.origin = Origin::default().by_admin(key());
     audit
 }
@@ -153,7 +158,11 @@ async fn a_lock_refuses_logins_and_refreshes_ends_sessions_and_unlock_gives_back
             "nothing written"
         );
 
-        assert!(repo.set_locked(user, false, by_admin()).await.unwrap());
+        assert!(
+            repo.set_locked(user, false, by_admin_after(1))
+                .await
+                .unwrap()
+        );
         assert!(!repo.find_user(user).await.unwrap().unwrap().locked);
         assert_eq!(
             repo.rotate_refresh(other, random_hash(), now(), Duration::days(1), by_admin())
