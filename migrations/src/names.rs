@@ -39,3 +39,6 @@ pub const IX_WEBHOOK_OUTBOX_DEAD: &str = "ix_webhook_outbox_dead";
 /// Index on `signal_receipts.received_ms` (housekeeping). The receipts' primary key
 /// `(source, signal_id)` is the constraint that makes a signal act once.
 pub const IX_SIGNAL_RECEIPTS_RECEIVED: &str = "ix_signal_receipts_received";
+/// Index on `linked_accounts (provider, user_id)`: the users with a link of one provider, by
+/// user id (the operator's search, a page at a time).
+pub const IX_LINKED_ACCOUNTS_PROVIDER_USER: &str = "ix_linked_accounts_provider_user";

@@ -50,6 +50,12 @@ pub enum AppError {
     /// (or Google's hosted domain).
     #[error("the email domain is not allowed to sign up")]
     EmailDomainNotAllowed,
+    /// An operator locked the user (403).
+    #[error("the user is locked")]
+    UserLocked,
+    /// No user has this id (an operator's request).
+    #[error("no such user")]
+    UserNotFound,
     /// Too many attempts for one account; may be retried after this many seconds.
     #[error("too many attempts; retry in {retry_after_seconds} s")]
     RateLimited { retry_after_seconds: u64 },
@@ -81,6 +87,8 @@ impl AppError {
             Self::ProviderAccountDisabled => ErrorCode::ProviderAccountDisabled,
             Self::SignupNotAllowed => ErrorCode::SignupNotAllowed,
             Self::EmailDomainNotAllowed => ErrorCode::EmailDomainNotAllowed,
+            Self::UserLocked => ErrorCode::UserLocked,
+            Self::UserNotFound => ErrorCode::NotFound,
             Self::RateLimited { .. } => ErrorCode::RateLimited,
             Self::Validation(_) => ErrorCode::ValidationError,
             Self::Unavailable(_) => ErrorCode::ServiceUnavailable,

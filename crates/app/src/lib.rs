@@ -5,6 +5,7 @@
 //! disconnect, register, password login, refresh, logout, me, provider signals. The HTTP
 //! layer calls these and nothing else.
 
+pub mod admin;
 mod error;
 mod input;
 mod providers;
@@ -16,6 +17,7 @@ mod signal_verifiers;
 mod usecases;
 pub mod webhooks;
 
+pub use admin::{AdminService, UserDetails};
 pub use error::AppError;
 pub use input::ProviderReturn;
 pub use providers::ProviderRegistry;

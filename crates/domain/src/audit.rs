@@ -4,6 +4,7 @@
 //! one without the other. It carries who and where (user, provider, client IP, user agent,
 //! request id), never a token or a password.
 
+use crate::admin::AdminKeyId;
 use crate::ids::id_type;
 use crate::linking::LoginDecision;
 use crate::{ProviderKey, UserId};
@@ -55,10 +56,16 @@ pub enum AuditEventType {
     ProviderDataDeletionRequested,
     /// Google's Cross-Account Protection reported a security event.
     ProviderSecurityEvent,
+    /// An operator locked the user (every session ended with it).
+    UserLocked,
+    /// An operator unlocked the user.
+    UserUnlocked,
+    /// An operator ended every session of the user.
+    UserSessionsRevoked,
 }
 
 impl AuditEventType {
-    pub const ALL: [AuditEventType; 13] = [
+    pub const ALL: [AuditEventType; 16] = [
         Self::UserRegistered,
         Self::UserLogin,
         Self::AccountLinked,
@@ -72,6 +79,9 @@ impl AuditEventType {
         Self::ProviderEmailForwardingChanged,
         Self::ProviderDataDeletionRequested,
         Self::ProviderSecurityEvent,
+        Self::UserLocked,
+        Self::UserUnlocked,
+        Self::UserSessionsRevoked,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -89,10 +99,13 @@ impl AuditEventType {
             Self::ProviderEmailForwardingChanged => "provider.email_forwarding_changed",
             Self::ProviderDataDeletionRequested => "provider.data_deletion_requested",
             Self::ProviderSecurityEvent => "provider.security_event",
+            Self::UserLocked => "user.locked",
+            Self::UserUnlocked => "user.unlocked",
+            Self::UserSessionsRevoked => "user.sessions_revoked",
         }
     }
 
-    fn bit(self) -> u16 {
+    fn bit(self) -> u32 {
         1 << Self::ALL.iter().position(|t| *t == self).unwrap_or(0)
     }
 }
@@ -120,7 +133,7 @@ impl FromStr for AuditEventType {
 
 /// A set of event types (which ones go to the webhook outbox). Copy, no allocation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct EventSet(u16);
+pub struct EventSet(u32);
 
 impl EventSet {
     pub const NONE: EventSet = EventSet(0);
@@ -151,12 +164,14 @@ pub const MAX_USER_AGENT_CHARS: usize = 256;
 /// Longest request id kept.
 pub const MAX_REQUEST_ID_CHARS: usize = 64;
 
-/// Where a request came from, as the HTTP layer saw it.
+/// Where a request came from, as the HTTP layer saw it, and who sent it when it was not
+/// the user: an operator's admin key (by its id, never the key).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Origin {
     pub ip: Option<IpAddr>,
     user_agent: Option<String>,
     request_id: Option<String>,
+    admin: Option<AdminKeyId>,
 }
 
 impl Origin {
@@ -167,7 +182,21 @@ impl Origin {
             ip,
             user_agent: user_agent.and_then(|text| printable(text, MAX_USER_AGENT_CHARS)),
             request_id: request_id.and_then(|text| printable(text, MAX_REQUEST_ID_CHARS)),
+            admin: None,
         }
+    }
+
+    /// The same origin, acting with the admin key `key`: its events say `"actor": "admin"`.
+    pub fn by_admin(self, key: AdminKeyId) -> Self {
+        Self {
+            admin: Some(key),
+            ..self
+        }
+    }
+
+    /// The admin key that made the change, or `None` when the user did.
+    pub fn admin(&self) -> Option<AdminKeyId> {
+        self.admin
     }
 
     pub fn user_agent(&self) -> Option<&str> {

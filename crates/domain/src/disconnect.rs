@@ -49,6 +49,7 @@ mod tests {
             email_verified: false,
             password_hash: password.then(|| PasswordHash::new("$argon2id$...")),
             created_at: OffsetDateTime::UNIX_EPOCH,
+            locked: false,
         }
     }
 

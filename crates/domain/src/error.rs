@@ -41,10 +41,12 @@ pub enum ErrorCode {
     /// A registration through a provider whose `allowed_email_domains` the person's
     /// verified email (or Google's hosted domain) is not in.
     EmailDomainNotAllowed,
+    /// An operator locked this user: no login, refresh or access token works.
+    UserLocked,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 24] = [
+    pub const ALL: [ErrorCode; 25] = [
         Self::OAuthProviderNotConfigured,
         Self::OAuthStateMismatch,
         Self::OAuthCodeExchangeFailed,
@@ -69,6 +71,7 @@ impl ErrorCode {
         Self::ProviderAccountDisabled,
         Self::SignupNotAllowed,
         Self::EmailDomainNotAllowed,
+        Self::UserLocked,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -97,6 +100,7 @@ impl ErrorCode {
             Self::ProviderAccountDisabled => "ProviderAccountDisabled",
             Self::SignupNotAllowed => "SignupNotAllowed",
             Self::EmailDomainNotAllowed => "EmailDomainNotAllowed",
+            Self::UserLocked => "UserLocked",
         }
     }
 }

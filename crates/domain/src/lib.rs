@@ -4,6 +4,7 @@
 //! so the rules are unit-tested exhaustively and reused unchanged by every adapter.
 
 pub mod account;
+pub mod admin;
 pub mod audit;
 pub mod code;
 pub mod disconnect;
@@ -24,6 +25,7 @@ pub mod state;
 pub mod user;
 
 pub use account::{LinkedAccount, NewLinkedAccount, ProviderTokens, SealedToken};
+pub use admin::{AdminKeyId, PageLimit, UserFilter};
 pub use audit::{AuditContext, AuditEvent, AuditEventId, AuditEventType, EventSet, Origin};
 pub use code::{AuthorizationCode, InvalidCode};
 pub use email::Email;

@@ -137,6 +137,7 @@ mod tests {
             email_verified: verified,
             password_hash: None,
             created_at: OffsetDateTime::UNIX_EPOCH,
+            locked: false,
         }
     }
 

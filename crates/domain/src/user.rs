@@ -35,6 +35,8 @@ pub struct User {
     pub email_verified: bool,
     pub password_hash: Option<PasswordHash>,
     pub created_at: OffsetDateTime,
+    /// Set by an operator: no login of any kind, no refresh, no access token works.
+    pub locked: bool,
 }
 
 impl User {
@@ -87,6 +89,7 @@ impl NewUser {
             email_verified: self.email_verified,
             password_hash: self.password_hash,
             created_at: self.created_at,
+            locked: false,
         }
     }
 }

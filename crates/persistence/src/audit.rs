@@ -7,7 +7,7 @@ use crate::entity::{audit_event, webhook_outbox};
 use crate::error::repository_error;
 use sea_orm::{ConnectionTrait, EntityTrait};
 use social_login_domain::{
-    AuditEvent, AuditEventId, AuditEventType, EventSet, Origin, ProviderKey, UserId,
+    AdminKeyId, AuditEvent, AuditEventId, AuditEventType, EventSet, Origin, ProviderKey, UserId,
 };
 use social_login_ports::RepositoryError;
 use time::OffsetDateTime;
@@ -76,11 +76,26 @@ fn to_row(event: &AuditEvent) -> audit_event::ActiveModel {
         user_agent: Set(event.origin.user_agent().map(str::to_owned)),
         request_id: Set(event.origin.request_id().map(str::to_owned)),
         created_at: Set(event.created_at),
+        admin_key_id: Set(event.origin.admin().map(|key| key.to_string())),
     }
 }
 
 pub(crate) fn from_row(row: audit_event::Model) -> Result<AuditEvent, RepositoryError> {
     let corrupt = |what: &str| RepositoryError::Internal(format!("stored audit {what} is invalid"));
+    let origin = Origin::new(
+        row.ip
+            .map(|ip| ip.parse())
+            .transpose()
+            .map_err(|_| corrupt("ip"))?,
+        row.user_agent.as_deref(),
+        row.request_id.as_deref(),
+    );
+    let origin = match row.admin_key_id.as_deref() {
+        Some(key) => {
+            origin.by_admin(AdminKeyId::parse(key).ok_or_else(|| corrupt("admin key id"))?)
+        }
+        None => origin,
+    };
     Ok(AuditEvent {
         id: AuditEventId::from_uuid(row.id),
         kind: row
@@ -93,14 +108,7 @@ pub(crate) fn from_row(row: audit_event::Model) -> Result<AuditEvent, Repository
             .map(|p| p.parse::<ProviderKey>())
             .transpose()
             .map_err(|_| corrupt("provider"))?,
-        origin: Origin::new(
-            row.ip
-                .map(|ip| ip.parse())
-                .transpose()
-                .map_err(|_| corrupt("ip"))?,
-            row.user_agent.as_deref(),
-            row.request_id.as_deref(),
-        ),
+        origin,
         created_at: row.created_at,
     })
 }

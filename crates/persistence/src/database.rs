@@ -4,14 +4,20 @@
 use crate::{DatabaseOptions, SeaOrmRepository, SqliteRepository, connect};
 use async_trait::async_trait;
 use social_login_ports::{
-    RefreshTokenRepository, RepositoryError, SignalRepository, UserRepository, WebhookOutbox,
+    AdminRepository, RefreshTokenRepository, RepositoryError, SignalRepository, UserRepository,
+    WebhookOutbox,
 };
 use std::sync::Arc;
 
 /// Every repository port over one database, and its migrations.
 #[async_trait]
 pub trait Database:
-    UserRepository + RefreshTokenRepository + SignalRepository + WebhookOutbox + std::fmt::Debug
+    UserRepository
+    + RefreshTokenRepository
+    + SignalRepository
+    + WebhookOutbox
+    + AdminRepository
+    + std::fmt::Debug
 {
     /// Applies pending migrations; safe from several processes at once.
     async fn migrate(&self) -> Result<(), RepositoryError>;

@@ -4,6 +4,7 @@
 //! and tooling); [`SqliteRepository`] on rusqlite, which the service uses for SQLite files.
 //! Every database error is translated here, at the seam, into the ports' typed errors.
 
+mod admin;
 mod audit;
 mod connect;
 mod database;

@@ -22,6 +22,7 @@ pub(crate) fn user_from_row(row: user::Model) -> Result<User, RepositoryError> {
         email_verified: row.email_verified,
         password_hash: row.password_hash.map(PasswordHash::new),
         created_at: row.created_at,
+        locked: row.locked,
     })
 }
 
@@ -102,6 +103,7 @@ pub(crate) fn user_to_row(user: &NewUser) -> user::ActiveModel {
         email_verified: Set(user.email_verified),
         password_hash: Set(user.password_hash.as_ref().map(|h| h.as_str().to_owned())),
         created_at: Set(user.created_at),
+        locked: Set(false),
     }
 }
 

@@ -94,6 +94,66 @@ pub(crate) fn revoke_sessions_of(
     }
 }
 
+/// Up to `limit` users by id after `after` (primary key range).
+pub(crate) fn users_after(after: Uuid, limit: u64) -> Select<user::Entity> {
+    user::Entity::find()
+        .filter(user::Column::Id.gt(after))
+        .order_by_asc(user::Column::Id)
+        .limit(limit)
+}
+
+/// The user who claims a normalised email, if its id is after `after` (unique index).
+pub(crate) fn users_by_email_after(
+    normalized: &str,
+    after: Uuid,
+    limit: u64,
+) -> Select<user::Entity> {
+    user_by_email(normalized)
+        .filter(user::Column::Id.gt(after))
+        .order_by_asc(user::Column::Id)
+        .limit(limit)
+}
+
+/// Up to `limit` users with a link of `provider` (of one account when `subject` is given),
+/// by user id after `after`: the index on (provider, user_id), or the unique one on
+/// (provider, subject).
+pub(crate) fn linked_users_after(
+    provider: ProviderKey,
+    subject: Option<&ProviderSubject>,
+    after: Uuid,
+    limit: u64,
+) -> SelectTwo<linked_account::Entity, user::Entity> {
+    let links = linked_account::Entity::find()
+        .filter(linked_account::Column::Provider.eq(provider.as_str()));
+    let links = match subject {
+        Some(subject) => links.filter(linked_account::Column::Subject.eq(subject.as_str())),
+        None => links,
+    };
+    links
+        .filter(linked_account::Column::UserId.gt(after))
+        .order_by_asc(linked_account::Column::UserId)
+        .limit(limit)
+        .find_also_related(user::Entity)
+}
+
+/// A user's sessions neither revoked nor ended at `now` (index on user_id).
+pub(crate) fn active_sessions_of(
+    user: UserId,
+    now: OffsetDateTime,
+) -> Select<refresh_family::Entity> {
+    refresh_family::Entity::find()
+        .filter(refresh_family::Column::UserId.eq(user.as_uuid()))
+        .filter(refresh_family::Column::Revoked.eq(false))
+        .filter(refresh_family::Column::ExpiresAt.gt(now))
+}
+
+/// Locks or unlocks one user (primary key).
+pub(crate) fn set_locked(user: UserId, locked: bool) -> UpdateMany<user::Entity> {
+    user::Entity::update_many()
+        .col_expr(user::Column::Locked, Expr::value(locked))
+        .filter(user::Column::Id.eq(user.as_uuid()))
+}
+
 /// The receipt of one signal (primary key).
 pub(crate) fn receipt(source: SignalSource, id: &SignalId) -> Select<signal_receipt::Entity> {
     signal_receipt::Entity::find_by_id((source.as_str().to_owned(), id.as_str().to_owned()))

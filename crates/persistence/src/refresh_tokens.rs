@@ -60,6 +60,11 @@ impl RefreshTokenRepository for SeaOrmRepository {
         let Some(family) = lock_family_of(&txn, presented).await? else {
             return Err(RotateError::Refused);
         };
+        // Read after the family's lock: a lock that committed first is seen here; one that
+        // commits later revokes this family, the successor with it.
+        if user_is_locked(&txn, family.user_id).await? {
+            return Err(RotateError::UserLocked);
+        }
         // Read under the family lock: what every earlier rotation of this family committed.
         // The domain judges expiry, reuse and revocation. (Expiry stays out of SQL also
         // because SQLite stores timestamps as text that does not compare chronologically.)
@@ -195,4 +200,17 @@ async fn revoke_family<C: ConnectionTrait>(
         .await
         .map_err(repository_error)?;
     Ok(())
+}
+
+/// Whether an operator locked the user (a missing user is not locked: the token is refused
+/// by its own rules).
+async fn user_is_locked(
+    txn: &DatabaseTransaction,
+    user: uuid::Uuid,
+) -> Result<bool, RepositoryError> {
+    let row = queries::user_by_id(UserId::from_uuid(user))
+        .one(txn)
+        .await
+        .map_err(repository_error)?;
+    Ok(row.is_some_and(|user| user.locked))
 }

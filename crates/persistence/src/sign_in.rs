@@ -12,6 +12,7 @@ use crate::mapping::{
 use crate::queries;
 use sea_orm::ActiveValue::Set;
 use sea_orm::{DatabaseTransaction, DbErr, EntityTrait};
+use social_login_domain::admin::check_not_locked;
 use social_login_domain::linking::{EmailOwner, LoginDecision, decide_sign_in};
 use social_login_domain::{
     AuditEventType, Email, LinkedAccount, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject,
@@ -39,10 +40,12 @@ pub(crate) async fn sign_in_with_provider(
     let (decision, events) = decide(&sign_in, existing.as_ref(), owner.as_ref())?;
     let (user, is_new_user) = match (decision, existing, owner) {
         (LoginDecision::SignIn { .. }, Some((link, user)), _) => {
+            refuse_locked(&user)?;
             refresh_link(&txn, &link, &sign_in).await?;
             (user, false)
         }
         (LoginDecision::LinkThenSignIn { .. }, _, Some((user, _))) => {
+            refuse_locked(&user)?;
             insert_link(&txn, new_link(&sign_in, &user)).await?;
             (user, false)
         }
@@ -169,6 +172,12 @@ pub(crate) fn decide(
     )?;
     let events = social_login_domain::audit::sign_in_events(&decision);
     Ok((decision, events))
+}
+
+/// A locked user is signed in by no provider account, linked or matched by email; both
+/// adapters' logins go through here before they write.
+pub(crate) fn refuse_locked(user: &User) -> Result<(), SignInError> {
+    check_not_locked(user).map_err(|_| SignInError::UserLocked)
 }
 
 pub(crate) fn new_user(sign_in: &ProviderSignIn) -> NewUser {

@@ -7,6 +7,7 @@
 //! the service's CPU in thread hand-offs. The schema and migrations stay sea-orm's, and the
 //! same contract suite runs on both adapters.
 
+mod admin;
 mod audit;
 mod columns;
 mod open;

@@ -7,7 +7,6 @@ use crate::mapping::{grant_from_columns, link_from_row, link_to_row, user_from_r
 use crate::queries;
 use async_trait::async_trait;
 use sea_orm::{ConnectionTrait, DbBackend, EntityTrait, QuerySelect};
-use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
 use social_login_domain::{
     AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
     NewUser, ProviderKey, ProviderSubject, User, UserId,
@@ -127,34 +126,8 @@ impl UserRepository for SeaOrmRepository {
         usable: Vec<ProviderKey>,
         audit: AuditContext,
     ) -> Result<SealedGrant, RemoveLinkError> {
-        let txn = self.begin_write().await?;
-        let mut find_user = queries::user_by_id(user);
-        if txn.get_database_backend() == DbBackend::Postgres {
-            // Two disconnects of one user's two links must not both see two links and each
-            // delete one. Locking the user row makes the second wait, then re-read the links
-            // the first left. SQLite needs no lock (it has none): its single connection
-            // already runs one transaction at a time.
-            find_user = find_user.lock_exclusive();
-        }
-        let Some(row) = find_user.one(&txn).await.map_err(repository_error)? else {
-            return Err(DisconnectRefused::NotLinked.into());
-        };
-        let user = user_from_row(row)?;
-        let links = links_of(&txn, user.id).await?;
-        let doomed = check_disconnect(&user, &links, provider, &usable)?;
-        let row = linked_account::Entity::find_by_id(doomed.as_uuid())
-            .one(&txn)
-            .await
-            .map_err(repository_error)?
-            .ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()))?;
-        linked_account::Entity::delete_by_id(doomed.as_uuid())
-            .exec(&txn)
-            .await
-            .map_err(repository_error)?;
-        let event = audit.event(0, AuditEventType::AccountUnlinked, user.id, Some(provider));
-        crate::audit::record(&txn, &event, audit.outbox).await?;
-        txn.commit().await.map_err(repository_error)?;
-        Ok(grant_of(row)?)
+        let unlinked = crate::admin::unlink(self, user, provider, &usable, false, audit).await?;
+        Ok(unlinked.grant)
     }
 
     async fn delete_user(

@@ -6,6 +6,7 @@
 //! the seam, so no `DbErr`, `reqwest::Error` or Redis error appears here.
 //! With the `mock` feature every trait also has a mockall `Mock…` for failure injection.
 
+pub mod admin;
 pub mod clock;
 pub mod identity_provider;
 pub mod password_hasher;
@@ -18,6 +19,7 @@ pub mod state_store;
 pub mod token_cipher;
 pub mod webhooks;
 
+pub use admin::{AdminRepository, Unlinked, UserPage};
 pub use clock::{Clock, SystemClock};
 pub use identity_provider::{
     AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, PostBody,
@@ -46,10 +48,10 @@ pub use webhooks::{
 
 #[cfg(feature = "mock")]
 pub use {
-    clock::MockClock, identity_provider::MockIdentityProvider, password_hasher::MockPasswordHasher,
-    randomness::MockRandomness, repository::MockRefreshTokenRepository,
-    repository::MockUserRepository, session_tokens::MockSessionTokens,
-    signals::MockSignalRepository, signals::MockSignalVerifier, state_sealer::MockStateSealer,
-    state_store::MockStateStore, token_cipher::MockTokenCipher, webhooks::MockWebhookOutbox,
-    webhooks::MockWebhookSender,
+    admin::MockAdminRepository, clock::MockClock, identity_provider::MockIdentityProvider,
+    password_hasher::MockPasswordHasher, randomness::MockRandomness,
+    repository::MockRefreshTokenRepository, repository::MockUserRepository,
+    session_tokens::MockSessionTokens, signals::MockSignalRepository, signals::MockSignalVerifier,
+    state_sealer::MockStateSealer, state_store::MockStateStore, token_cipher::MockTokenCipher,
+    webhooks::MockWebhookOutbox, webhooks::MockWebhookSender,
 };

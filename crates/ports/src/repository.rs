@@ -130,6 +130,9 @@ pub enum SignInError {
     /// nothing was written.
     #[error(transparent)]
     SignupRefused(#[from] SignupRefused),
+    /// The user this login would sign in is locked by an operator: nothing was written.
+    #[error("the user is locked")]
+    UserLocked,
     #[error(transparent)]
     Repository(#[from] RepositoryError),
 }
@@ -271,6 +274,9 @@ pub enum RotateError {
     /// A used token came back: its family is now revoked.
     #[error("refresh token reuse detected; family revoked")]
     ReuseDetected,
+    /// The token's user is locked by an operator: nothing was written.
+    #[error("the user is locked")]
+    UserLocked,
     #[error(transparent)]
     Repository(#[from] RepositoryError),
 }

@@ -7,6 +7,7 @@
 //! produced, so `secret_key` can be rotated without logging everybody out or losing the
 //! stored provider tokens.
 
+pub mod admin_keys;
 pub mod cipher;
 pub mod keys;
 pub mod password;
@@ -14,6 +15,7 @@ pub mod random;
 pub mod session_tokens;
 pub mod state_sealer;
 
+pub use admin_keys::{AdminKeyHash, AdminKeys, BadAdminKeyHash, generate_admin_key};
 pub use cipher::AesGcmTokenCipher;
 pub use keys::{KeyId, key_id};
 pub use password::{Argon2PasswordHasher, HashLimits};

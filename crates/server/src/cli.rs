@@ -1,4 +1,5 @@
 //! The command line (docs/api.md, "Command line"): serve, migrate, check-config, gen-secret,
+//! gen-admin-key,
 //! healthcheck, webhooks dead, risc-registration, and `demo` in builds with the `demo` feature.
 
 use crate::healthcheck;
@@ -30,6 +31,9 @@ pub enum Command {
     CheckConfig(ConfigArg),
     /// Print a fresh random secret_key.
     GenSecret,
+    /// Print a new admin key for the operator API and the hash that goes in
+    /// `[admin] api_keys`.
+    GenAdminKey,
     /// GET a URL; exit 0 on a 2xx within 2 seconds, 1 otherwise (container health checks).
     Healthcheck(HealthcheckArgs),
     /// Webhook deliveries.
@@ -87,6 +91,13 @@ pub async fn run(cli: Cli) -> ExitCode {
     match cli.command {
         Command::GenSecret => {
             println!("{}", social_login_security::generate_secret_key());
+            ExitCode::SUCCESS
+        }
+        Command::GenAdminKey => {
+            let (key, hash) = social_login_security::generate_admin_key();
+            println!("key:  {key}");
+            println!("hash: {hash}");
+            println!("# [admin] api_keys = [\"{hash}\"]; give the key to whoever runs support");
             ExitCode::SUCCESS
         }
         Command::Healthcheck(args) => {

@@ -17,6 +17,8 @@ use tokio::task::JoinHandle;
 /// A demo running in the background.
 pub struct RunningDemo {
     url: String,
+    /// A key of the operator API, new each start: the Support panel asks for it.
+    admin_key: String,
     simulator: SimulatorHandle,
     shutdown: oneshot::Sender<()>,
     task: JoinHandle<Result<(), StartupError>>,
@@ -26,6 +28,11 @@ impl RunningDemo {
     /// `http://127.0.0.1:<port>`, the page to open.
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// The admin key this run accepts (its hash is the only one configured).
+    pub fn admin_key(&self) -> &str {
+        &self.admin_key
     }
 
     pub fn simulator_url(&self) -> &str {
@@ -59,7 +66,10 @@ pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, Sta
     let simulator = social_login_simulator::Simulator::start(settings::simulator_config(&url))
         .await
         .map_err(|error| StartupError::Provider(format!("simulator: {error}")))?;
-    let settings = settings::demo_settings(&url, &simulator, data_dir)?;
+    let mut settings = settings::demo_settings(&url, &simulator, data_dir)?;
+    // Never stored: a new key each run, printed for whoever started the demo.
+    let (admin_key, admin_hash) = social_login_security::generate_admin_key();
+    settings.admin.api_keys = vec![admin_hash.to_string()];
     let router = build_router(&settings).await?.merge(page::routes());
     let (shutdown, stopped) = oneshot::channel::<()>();
     let options = ConnectionOptions::from(&settings);
@@ -68,6 +78,7 @@ pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, Sta
     }));
     Ok(RunningDemo {
         url,
+        admin_key,
         simulator,
         shutdown,
         task,
@@ -92,6 +103,10 @@ pub async fn run(
         "  simulated identity provider: {}  (data: {})",
         demo.simulator_url(),
         data_dir.display()
+    );
+    println!(
+        "  admin key (the page's Support panel, and /admin/...): {}",
+        demo.admin_key()
     );
     signal.await;
     demo.stop().await

@@ -1,5 +1,6 @@
 //! The HTTP API: routes, shared state and the middleware stack.
 
+pub mod admin;
 mod body;
 mod client_ip;
 mod dto;
@@ -61,6 +62,8 @@ pub struct Shared {
     /// `[server] public_url` + `/auth/oauth/facebook/data-deletion/`: where a data deletion
     /// request's status is served (the code follows). `None` without a `public_url`.
     pub deletion_status_base: Option<String>,
+    /// The operator API, when `[admin] api_keys` lists a key.
+    pub operator: Option<admin::Operator>,
 }
 
 /// The HTTP knobs of the configuration (docs/configuration.md `[http]`, `[rate_limit]`,
@@ -112,6 +115,20 @@ impl utoipa::Modify for BearerAuth {
             "bearer",
             SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
         );
+        // The operator API's own scheme: an admin key from `[admin] api_keys`, never a
+        // user's access token.
+        components.add_security_scheme(
+            "admin_key",
+            SecurityScheme::Http(
+                utoipa::openapi::security::HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "An admin key (`social-login gen-admin-key`) whose hash is in \
+                         `[admin] api_keys`. The /admin routes exist only when one is configured.",
+                    ))
+                    .build(),
+            ),
+        );
     }
 }
 
@@ -122,6 +139,17 @@ pub(crate) const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id"
 /// `into_make_service_with_connect_info::<SocketAddr>()`: the client IP (rate limit, logs)
 /// starts from the peer address. Without it every request's client is `0.0.0.0`.
 pub fn router(service: Arc<AuthService>, well_known: WellKnown, options: HttpOptions) -> Router {
+    router_with_operator(service, well_known, options, None)
+}
+
+/// [`router`], with the operator API when `operator` is given. Its routes are documented
+/// in `/openapi.json` either way; without an operator they do not exist (404).
+pub fn router_with_operator(
+    service: Arc<AuthService>,
+    well_known: WellKnown,
+    options: HttpOptions,
+    operator: Option<admin::Operator>,
+) -> Router {
     let public = OpenApiRouter::new()
         .routes(routes!(oauth::providers))
         .routes(routes!(oauth::authorize))
@@ -157,6 +185,13 @@ pub fn router(service: Arc<AuthService>, well_known: WellKnown, options: HttpOpt
         .routes(routes!(well_known::jwks))
         .routes(routes!(well_known::openid_configuration))
         .split_for_parts();
+    let (admin_api, admin_openapi) = admin::routes().split_for_parts();
+    let mut openapi = openapi;
+    openapi.merge(admin_openapi);
+    let api = match operator {
+        Some(_) => api.merge(admin_api),
+        None => api,
+    };
     let openapi = openapi.to_json().expect("the OpenAPI document serialises");
     let state = AppState(Arc::new(Shared {
         service,
@@ -164,6 +199,7 @@ pub fn router(service: Arc<AuthService>, well_known: WellKnown, options: HttpOpt
         openapi: axum::body::Bytes::from(openapi),
         well_known,
         deletion_status_base: options.deletion_status_base.clone(),
+        operator,
     }));
     // Layers listed first run last (innermost).
     api.with_state(state)

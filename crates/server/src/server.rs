@@ -162,7 +162,12 @@ pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupEr
         crate::webhook_delivery::spawn(std::sync::Arc::downgrade(&service), delivery);
     }
     wired.undiscovered.spawn();
-    Ok(http::router(service, wired.well_known, options))
+    Ok(http::router_with_operator(
+        service,
+        wired.well_known,
+        options,
+        wired.operator,
+    ))
 }
 
 /// Serves `router` on `listener` until `signal` completes, then drains. Each request sees

@@ -5,6 +5,7 @@
 //! every rule and reports every problem at once, each naming its field, so `check-config` and
 //! `serve` print the full list instead of failing one field at a time.
 
+mod admin;
 mod discovery_check;
 mod env;
 mod errors;
@@ -24,6 +25,7 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use social_login_domain::{ProviderKey, SecretText};
 
+pub use admin::{AdminSettings, MAX_ADMIN_KEYS};
 pub use discovery_check::discovery_check;
 pub use errors::{ConfigErrors, ConfigProblem};
 pub use generic::{ClaimsConfig, DEFAULT_OIDC_SCOPES, TokenEndpointAuth};
@@ -80,6 +82,9 @@ pub struct Settings {
     pub webhooks: WebhookSettings,
     #[serde(default)]
     pub signup: SignupSettings,
+    /// The operator API's keys (off without any).
+    #[serde(default)]
+    pub admin: AdminSettings,
 }
 
 impl Settings {
@@ -102,6 +107,7 @@ impl Settings {
             oauth_providers: OAuthProviders::default(),
             webhooks: WebhookSettings::default(),
             signup: SignupSettings::default(),
+            admin: AdminSettings::default(),
         }
     }
 

@@ -3,10 +3,11 @@
 pub mod providers;
 mod signals;
 
+use crate::http::admin::Operator;
 use crate::http::{JWKS_PATH, WellKnown};
 use crate::server::StartupError;
 use crate::settings::{Settings, StateStoreBackend};
-use social_login_app::{AuthPolicy, AuthService, Ports, WebhookDelivery};
+use social_login_app::{AdminService, AuthPolicy, AuthService, Ports, WebhookDelivery};
 use social_login_domain::{EventSet, SecretText};
 use social_login_persistence::Database;
 use social_login_ports::{Clock, Randomness, SystemClock};
@@ -34,6 +35,8 @@ pub struct Wired {
     /// The providers of `kind = "oidc"` whose discovery failed at start-up: their retries,
     /// for whoever serves the service to start.
     pub undiscovered: providers::Undiscovered,
+    /// The operator API, when `[admin] api_keys` lists a key.
+    pub operator: Option<Operator>,
 }
 
 /// Connects to the database and builds every adapter. Keys are derived here, once.
@@ -85,8 +88,15 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         }
         None => None,
     };
+    let service = AuthService::new(ports, policy);
+    let keys = settings.admin.keys();
+    let operator = (!keys.is_empty()).then(|| Operator {
+        service: AdminService::new(service.clone(), repository.clone()),
+        keys,
+    });
     Ok(Wired {
-        service: AuthService::new(ports, policy),
+        service,
+        operator,
         repository,
         webhooks,
         well_known,

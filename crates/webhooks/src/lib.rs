@@ -110,6 +110,11 @@ pub fn payload(event: &AuditEvent) -> String {
             data.insert(key.into(), value.into());
         }
     }
+    // What support did with an admin key: which key, by its id (never the key).
+    if let Some(key) = event.origin.admin() {
+        data.insert("actor".into(), "admin".into());
+        data.insert("key_id".into(), key.to_string().into());
+    }
     serde_json::json!({
         "type": event.kind.as_str(),
         "timestamp": event.created_at.format(&Rfc3339).unwrap_or_default(),
@@ -122,6 +127,32 @@ pub fn payload(event: &AuditEvent) -> String {
 mod tests {
     use super::*;
     use reqwest::StatusCode;
+    use social_login_domain::{AdminKeyId, AuditEventId, AuditEventType, Origin, UserId};
+
+    fn event(origin: Origin) -> AuditEvent {
+        AuditEvent {
+            id: AuditEventId::new(),
+            kind: AuditEventType::UserLocked,
+            user_id: UserId::new(),
+            provider: None,
+            origin,
+            created_at: OffsetDateTime::UNIX_EPOCH,
+        }
+    }
+
+    #[test]
+    fn what_support_did_names_the_admin_and_its_key_id_and_nothing_else_does() {
+        let key = AdminKeyId::of_digest(&[0xab; 32]);
+        let by_admin: serde_json::Value =
+            serde_json::from_str(&payload(&event(Origin::default().by_admin(key)))).unwrap();
+        assert_eq!(by_admin["type"], "user.locked");
+        assert_eq!(by_admin["data"]["actor"], "admin");
+        assert_eq!(by_admin["data"]["key_id"], "abababab");
+        let by_user: serde_json::Value =
+            serde_json::from_str(&payload(&event(Origin::default()))).unwrap();
+        assert!(by_user["data"].get("actor").is_none());
+        assert!(by_user["data"].get("key_id").is_none());
+    }
 
     #[test]
     fn a_2xx_is_delivered_a_busy_receiver_is_unavailable_and_the_rest_refuse_the_event() {

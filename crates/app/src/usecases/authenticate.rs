@@ -1,6 +1,7 @@
 //! Bearer authentication and GET /users/me.
 
 use crate::{AppError, AuthService};
+use social_login_domain::admin::check_not_locked;
 use social_login_domain::{User, UserId};
 use social_login_ports::VerifiedAccess;
 
@@ -25,11 +26,14 @@ impl AuthService {
     }
 
     /// The caller of a protected endpoint: a valid token of a user that still exists (a
-    /// deleted account's tokens are refused from the moment it is gone). The user read for
-    /// that check comes back with it, so no handler reads it again.
+    /// deleted account's tokens are refused from the moment it is gone) and is not locked
+    /// (403 `UserLocked` from the moment an operator locks it, on every instance: the
+    /// database says so). The user read for those checks comes back with it, so no handler
+    /// reads it again.
     pub async fn caller(&self, bearer: &str) -> Result<Caller, AppError> {
         let access = self.verify_bearer(bearer).ok_or(AppError::Unauthorized)?;
         let user = self.me(access.user).await?;
+        check_not_locked(&user).map_err(|_| AppError::UserLocked)?;
         Ok(Caller { access, user })
     }
 

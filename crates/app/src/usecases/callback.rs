@@ -69,6 +69,7 @@ impl AuthService {
                 // Nobody to record an audit event for: the refusal is logged as every 4xx
                 // is, by its code, within this span (which names the provider).
                 Err(SignInError::SignupRefused(refused)) => return Err(refused.into()),
+                Err(SignInError::UserLocked) => return Err(AppError::UserLocked),
                 Err(SignInError::Repository(error)) => return Err(error.into()),
             }
         }

@@ -2,7 +2,7 @@
 //! transaction; then each link's grant is revoked at its provider, best effort.
 
 use crate::{AppError, AuthService};
-use social_login_domain::Origin;
+use social_login_domain::{Origin, UserId};
 use social_login_ports::VerifiedAccess;
 use tracing::{info, instrument};
 
@@ -16,17 +16,32 @@ impl AuthService {
         origin: &Origin,
     ) -> Result<(), AppError> {
         self.require_recent_login(&caller)?;
-        let now = self.ports.clock.now();
-        let grants = self
-            .ports
-            .users
-            .delete_user(caller.user, self.audit(origin, now))
-            .await?
-            .ok_or(AppError::Unauthorized)?;
-        info!(links = grants.len(), "account deleted");
-        for grant in grants {
-            self.revoke_grant(caller.user, grant, origin).await;
+        if !self.delete_user(caller.user, origin).await? {
+            return Err(AppError::Unauthorized);
         }
         Ok(())
+    }
+
+    /// Deletes `user` with its links and sessions, then revokes each grant (best effort).
+    /// False when there is no such user. The user's own deletion and an operator's.
+    pub(crate) async fn delete_user(
+        &self,
+        user: UserId,
+        origin: &Origin,
+    ) -> Result<bool, AppError> {
+        let now = self.ports.clock.now();
+        let Some(grants) = self
+            .ports
+            .users
+            .delete_user(user, self.audit(origin, now))
+            .await?
+        else {
+            return Ok(false);
+        };
+        info!(links = grants.len(), "account deleted");
+        for grant in grants {
+            self.revoke_grant(user, grant, origin).await;
+        }
+        Ok(true)
     }
 }

@@ -1,6 +1,7 @@
 //! Password accounts: POST /auth/register and POST /auth/login (docs/api.md).
 
 use crate::{AppError, AuthService, LoginResult};
+use social_login_domain::admin::check_not_locked;
 use social_login_domain::password::check_password;
 use social_login_domain::{Email, NewUser, Origin, SecretText};
 use social_login_ports::CreateUserError;
@@ -92,6 +93,8 @@ impl AuthService {
         match user {
             Some(user) if valid => {
                 self.clear_login_attempts(attempts).await?;
+                // Told only to whoever knows the password.
+                check_not_locked(&user).map_err(|_| AppError::UserLocked)?;
                 self.start_session(user, false, origin).await
             }
             _ => Err(AppError::InvalidCredentials),

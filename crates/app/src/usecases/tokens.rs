@@ -2,6 +2,7 @@
 
 use crate::{AppError, AuthService, LoginResult};
 use social_login_domain::Origin;
+use social_login_domain::admin::check_not_locked;
 use social_login_ports::RotateError;
 use tracing::{instrument, warn};
 
@@ -37,6 +38,7 @@ impl AuthService {
                     warn!("refresh token reuse detected; token family revoked");
                     AppError::InvalidCredentials
                 }
+                RotateError::UserLocked => AppError::UserLocked,
                 RotateError::Repository(error) => error.into(),
             })?;
         let user = self
@@ -45,6 +47,8 @@ impl AuthService {
             .find_user(rotated.user)
             .await?
             .ok_or(AppError::InvalidCredentials)?;
+        // Locked while this rotation ran: the lock ended the family, successor included.
+        check_not_locked(&user).map_err(|_| AppError::UserLocked)?;
         // A refresh is not a login: the new access token carries the session's login time.
         Ok(LoginResult {
             access_token: sessions.issue_access(user.id, rotated.auth_time, now)?,

@@ -31,6 +31,8 @@ fn variant(error: &AppError) -> usize {
         AppError::ProviderAccountDisabled => 17,
         AppError::SignupNotAllowed => 18,
         AppError::EmailDomainNotAllowed => 19,
+        AppError::UserLocked => 20,
+        AppError::UserNotFound => 21,
     }
 }
 
@@ -97,6 +99,8 @@ fn table() -> Vec<(AppError, ErrorCode)> {
             AppError::EmailDomainNotAllowed,
             ErrorCode::EmailDomainNotAllowed,
         ),
+        (AppError::UserLocked, ErrorCode::UserLocked),
+        (AppError::UserNotFound, ErrorCode::NotFound),
     ]
 }
 
@@ -116,7 +120,6 @@ fn every_code_but_the_http_layers_own_comes_from_some_variant() {
     let http_only = [
         ErrorCode::PayloadTooLarge,
         ErrorCode::RequestTimeout,
-        ErrorCode::NotFound,
         ErrorCode::MethodNotAllowed,
     ];
     for code in ErrorCode::ALL {

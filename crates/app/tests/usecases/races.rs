@@ -22,6 +22,7 @@ fn winner() -> User {
         email_verified: false,
         password_hash: None,
         created_at: OffsetDateTime::UNIX_EPOCH,
+        locked: false,
     }
 }
 

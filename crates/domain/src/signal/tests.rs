@@ -16,6 +16,7 @@ fn user(password: bool) -> User {
         email_verified: false,
         password_hash: password.then(|| PasswordHash::new("$argon2id$...")),
         created_at: OffsetDateTime::UNIX_EPOCH,
+        locked: false,
     }
 }
 

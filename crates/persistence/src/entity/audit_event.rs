@@ -16,6 +16,8 @@ pub struct Model {
     pub user_agent: Option<String>,
     pub request_id: Option<String>,
     pub created_at: OffsetDateTime,
+    /// The admin key that made the change (its id); NULL when the user did.
+    pub admin_key_id: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

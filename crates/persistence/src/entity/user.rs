@@ -18,6 +18,8 @@ pub struct Model {
     pub email_verified: bool,
     pub password_hash: Option<String>,
     pub created_at: OffsetDateTime,
+    /// An operator locked the user.
+    pub locked: bool,
 }
 
 // Hand-written so neither the email nor the password hash reaches a log line.
@@ -28,6 +30,7 @@ impl fmt::Debug for Model {
             .field("email_verified", &self.email_verified)
             .field("has_password", &self.password_hash.is_some())
             .field("created_at", &self.created_at)
+            .field("locked", &self.locked)
             .finish_non_exhaustive()
     }
 }

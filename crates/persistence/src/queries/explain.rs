@@ -14,6 +14,7 @@ fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
     let user = UserId::new();
     let now = OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap();
     let ids = vec![Uuid::new_v4(), Uuid::new_v4()];
+    let after = Uuid::now_v7();
     vec![
         (
             "link_with_user",
@@ -71,6 +72,24 @@ fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
             "delete_receipts_before",
             delete_receipts_before(1_800_000_000_000, 1000).build(backend),
         ),
+        ("users_after", users_after(after, 51).build(backend)),
+        (
+            "users_by_email_after",
+            users_by_email_after("ada@example.com", after, 51).build(backend),
+        ),
+        (
+            "linked_users_after",
+            linked_users_after(ProviderKey::GITHUB, None, after, 51).build(backend),
+        ),
+        (
+            "linked_user_of_account_after",
+            linked_users_after(ProviderKey::GITHUB, Some(&subject), after, 51).build(backend),
+        ),
+        (
+            "active_sessions_of",
+            active_sessions_of(user, now).build(backend),
+        ),
+        ("set_locked", set_locked(user, true).build(backend)),
     ]
 }
 

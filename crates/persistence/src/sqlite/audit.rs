@@ -29,6 +29,7 @@ pub(super) fn record(
             event.origin.user_agent(),
             event.origin.request_id(),
             time_text(event.created_at)?,
+            event.origin.admin().map(|key| key.to_string()),
         ],
     )?;
     if outbox.contains(event.kind) {

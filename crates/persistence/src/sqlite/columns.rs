@@ -28,7 +28,7 @@ pub(crate) fn time_text(at: OffsetDateTime) -> Result<String, RepositoryError> {
         .map_err(|_| RepositoryError::Internal("a time RFC 3339 cannot write".into()))
 }
 
-/// The eight columns of `sql::USER_BY_ID`, starting at `first`.
+/// The nine columns of `sql::USER_BY_ID`, starting at `first`.
 pub(crate) fn user_at(row: &Row, first: usize) -> rusqlite::Result<user::Model> {
     Ok(user::Model {
         id: uuid_at(row, first)?,
@@ -39,6 +39,7 @@ pub(crate) fn user_at(row: &Row, first: usize) -> rusqlite::Result<user::Model> 
         email_verified: row.get(first + 5)?,
         password_hash: row.get(first + 6)?,
         created_at: time_at(row, first + 7)?,
+        locked: row.get(first + 8)?,
     })
 }
 
@@ -65,6 +66,7 @@ pub(crate) fn event_at(row: &Row) -> rusqlite::Result<audit_event::Model> {
         user_agent: row.get(5)?,
         request_id: row.get(6)?,
         created_at: time_at(row, 7)?,
+        admin_key_id: row.get(8)?,
     })
 }
 

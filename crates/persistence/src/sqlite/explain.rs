@@ -5,7 +5,7 @@
 use super::sql::*;
 use crate::{DatabaseOptions, SqliteRepository};
 
-const LOOKUPS: [(&str, &str); 28] = [
+const LOOKUPS: [(&str, &str); 35] = [
     ("USER_BY_ID", USER_BY_ID),
     ("USER_BY_EMAIL", USER_BY_EMAIL),
     ("DELETE_USER", DELETE_USER),
@@ -34,6 +34,13 @@ const LOOKUPS: [(&str, &str); 28] = [
     ("REVOKE_SESSIONS_OF", REVOKE_SESSIONS_OF),
     ("FORGET_LINK_TOKENS", FORGET_LINK_TOKENS),
     ("SET_LINK_DISABLED", SET_LINK_DISABLED),
+    ("USERS_AFTER", USERS_AFTER),
+    ("USERS_BY_EMAIL_AFTER", USERS_BY_EMAIL_AFTER),
+    ("LINKED_USERS_AFTER", LINKED_USERS_AFTER),
+    ("LINKED_USER_OF_ACCOUNT_AFTER", LINKED_USER_OF_ACCOUNT_AFTER),
+    ("COUNT_ACTIVE_SESSIONS", COUNT_ACTIVE_SESSIONS),
+    ("SET_LOCKED", SET_LOCKED),
+    ("USER_LOCKED", USER_LOCKED),
 ];
 
 #[tokio::test]

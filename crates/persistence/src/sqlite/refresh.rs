@@ -20,6 +20,7 @@ enum Rotation {
     Rotated(Rotated),
     Reused,
     Refused,
+    Locked,
 }
 
 #[async_trait]
@@ -57,6 +58,9 @@ impl RefreshTokenRepository for SqliteRepository {
                     let Some(record) = record_of(tx, presented)? else {
                         return Ok(Rotation::Refused);
                     };
+                    if super::admin::user_is_locked(tx, record.user_id)? {
+                        return Ok(Rotation::Locked);
+                    }
                     match judge(Some(&record), now) {
                         RefreshVerdict::Rotate {
                             user,
@@ -96,6 +100,7 @@ impl RefreshTokenRepository for SqliteRepository {
             Rotation::Rotated(rotated) => Ok(rotated),
             Rotation::Reused => Err(RotateError::ReuseDetected),
             Rotation::Refused => Err(RotateError::Refused),
+            Rotation::Locked => Err(RotateError::UserLocked),
         }
     }
 

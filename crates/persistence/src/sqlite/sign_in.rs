@@ -9,7 +9,7 @@ use super::users::{insert_link, insert_user, links_of, user_by_email};
 use super::{audit, sql};
 use crate::error::UniqueIndex;
 use crate::mapping::{email_to_column, link_from_columns, user_from_row};
-use crate::sign_in::{decide, new_access_token, new_link, new_user};
+use crate::sign_in::{decide, new_access_token, new_link, new_user, refuse_locked};
 use rusqlite::{Connection, params};
 use social_login_domain::linking::LoginDecision;
 use social_login_domain::{LinkedAccount, ProviderKey, ProviderSubject, User};
@@ -33,10 +33,12 @@ pub(super) fn sign_in(db: &Connection, sign_in: &ProviderSignIn) -> Result<Signe
     let (decision, events) = decide(sign_in, existing.as_ref(), owner.as_ref())?;
     let (user, is_new_user) = match (decision, existing, owner) {
         (LoginDecision::SignIn { .. }, Some((link, user)), _) => {
+            refuse_locked(&user)?;
             refresh_link(db, &link, sign_in)?;
             (user, false)
         }
         (LoginDecision::LinkThenSignIn { .. }, _, Some((user, _))) => {
+            refuse_locked(&user)?;
             insert_link(db, &new_link(sign_in, &user)).map_err(raced_or_failed)?;
             (user, false)
         }
@@ -74,7 +76,7 @@ fn link_with_user(
         db,
         sql::LINK_WITH_USER,
         params![provider.as_str(), subject.as_str()],
-        |row| Ok((link_at(row)?, user_at(row, 6)?, row.get::<_, bool>(14)?)),
+        |row| Ok((link_at(row)?, user_at(row, 6)?, row.get::<_, bool>(15)?)),
     )?;
     match found {
         None => Ok(None),

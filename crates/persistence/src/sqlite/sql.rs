@@ -5,9 +5,31 @@
 //! it): UUIDs as 16-byte blobs, times as RFC 3339 text, booleans as 0/1.
 
 pub(crate) const USER_BY_ID: &str = "SELECT id, email, email_normalized, full_name, avatar_url, \
-     email_verified, password_hash, created_at FROM users WHERE id = ?1";
+     email_verified, password_hash, created_at, locked FROM users WHERE id = ?1";
 pub(crate) const USER_BY_EMAIL: &str = "SELECT id, email, email_normalized, full_name, \
-     avatar_url, email_verified, password_hash, created_at FROM users WHERE email_normalized = ?1";
+     avatar_url, email_verified, password_hash, created_at, locked FROM users \
+     WHERE email_normalized = ?1";
+/// The operator's search (`?n` last id, `?m` how many): users by id after the last one
+/// listed; every form one index range.
+pub(crate) const USERS_AFTER: &str = "SELECT id, email, email_normalized, full_name, \
+     avatar_url, email_verified, password_hash, created_at, locked FROM users WHERE id > ?1 \
+     ORDER BY id LIMIT ?2";
+pub(crate) const USERS_BY_EMAIL_AFTER: &str = "SELECT id, email, email_normalized, full_name, \
+     avatar_url, email_verified, password_hash, created_at, locked FROM users \
+     WHERE email_normalized = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
+pub(crate) const LINKED_USERS_AFTER: &str = "SELECT u.id, u.email, u.email_normalized, \
+     u.full_name, u.avatar_url, u.email_verified, u.password_hash, u.created_at, u.locked \
+     FROM linked_accounts l JOIN users u ON u.id = l.user_id \
+     WHERE l.provider = ?1 AND l.user_id > ?2 ORDER BY l.user_id LIMIT ?3";
+pub(crate) const LINKED_USER_OF_ACCOUNT_AFTER: &str = "SELECT u.id, u.email, \
+     u.email_normalized, u.full_name, u.avatar_url, u.email_verified, u.password_hash, \
+     u.created_at, u.locked FROM linked_accounts l JOIN users u ON u.id = l.user_id \
+     WHERE l.provider = ?1 AND l.subject = ?2 AND l.user_id > ?3 ORDER BY l.user_id LIMIT ?4";
+/// Text order of RFC 3339 times is time order to the second: enough for a count.
+pub(crate) const COUNT_ACTIVE_SESSIONS: &str = "SELECT count(*) FROM refresh_families \
+     WHERE user_id = ?1 AND revoked = 0 AND expires_at > ?2";
+pub(crate) const SET_LOCKED: &str = "UPDATE users SET locked = ?2 WHERE id = ?1";
+pub(crate) const USER_LOCKED: &str = "SELECT locked FROM users WHERE id = ?1";
 pub(crate) const INSERT_USER: &str = "INSERT INTO users (id, email, email_normalized, full_name, \
      avatar_url, email_verified, password_hash, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 pub(crate) const DELETE_USER: &str = "DELETE FROM users WHERE id = ?1";
@@ -18,7 +40,7 @@ pub(crate) const LINK_BY_ACCOUNT: &str = "SELECT id, user_id, provider, subject,
 /// whether its provider reported it disabled.
 pub(crate) const LINK_WITH_USER: &str = "SELECT l.id, l.user_id, l.provider, l.subject, \
      l.email, l.created_at, u.id, u.email, u.email_normalized, u.full_name, u.avatar_url, \
-     u.email_verified, u.password_hash, u.created_at, l.disabled FROM linked_accounts l \
+     u.email_verified, u.password_hash, u.created_at, u.locked, l.disabled FROM linked_accounts l \
      JOIN users u ON u.id = l.user_id WHERE l.provider = ?1 AND l.subject = ?2";
 pub(crate) const LINKS_OF: &str = "SELECT id, user_id, provider, subject, email, created_at \
      FROM linked_accounts WHERE user_id = ?1";
@@ -56,11 +78,13 @@ pub(crate) const DELETE_EXPIRED_TOKENS: &str = "DELETE FROM refresh_tokens WHERE
      (SELECT token_hash FROM refresh_tokens WHERE expires_at < ?1 LIMIT ?2)";
 
 pub(crate) const INSERT_EVENT: &str = "INSERT INTO audit_events (id, user_id, type, provider, \
-     ip, user_agent, request_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+     ip, user_agent, request_id, created_at, admin_key_id) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 pub(crate) const EVENTS_OF: &str = "SELECT id, user_id, type, provider, ip, user_agent, \
-     request_id, created_at FROM audit_events WHERE user_id = ?1 ORDER BY id DESC LIMIT ?2";
+     request_id, created_at, admin_key_id FROM audit_events WHERE user_id = ?1 \
+     ORDER BY id DESC LIMIT ?2";
 pub(crate) const EVENT_BY_ID: &str = "SELECT id, user_id, type, provider, ip, user_agent, \
-     request_id, created_at FROM audit_events WHERE id = ?1";
+     request_id, created_at, admin_key_id FROM audit_events WHERE id = ?1";
 /// Ids are time-ordered UUIDv7 blobs: "older" is "smaller id".
 pub(crate) const DELETE_EVENTS_BEFORE: &str = "DELETE FROM audit_events WHERE id IN \
      (SELECT id FROM audit_events WHERE id < ?1 LIMIT ?2)";

@@ -12,7 +12,6 @@ use crate::mapping::{
 };
 use async_trait::async_trait;
 use rusqlite::{Connection, params};
-use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
 use social_login_domain::{
     AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
     NewUser, ProviderKey, ProviderSubject, User, UserId,
@@ -128,21 +127,8 @@ impl UserRepository for SqliteRepository {
     ) -> Result<SealedGrant, RemoveLinkError> {
         self.call(move |db| {
             write(db, |tx| {
-                let Some(user) = find_user(tx, user)? else {
-                    return Err(DisconnectRefused::NotLinked.into());
-                };
-                let links = links_of(tx, user.id)?;
-                let doomed = check_disconnect(&user, &links, provider, &usable)?;
-                let doomed = doomed.as_uuid().into_bytes();
-                let grant =
-                    query_one(tx, sql::GRANT_OF_LINK, [doomed], grant_at)?.ok_or_else(|| {
-                        RepositoryError::Internal("the link to remove is gone".into())
-                    })?;
-                execute(tx, sql::DELETE_LINK, [doomed])?;
-                let event =
-                    audit.event(0, AuditEventType::AccountUnlinked, user.id, Some(provider));
-                audit::record(tx, &event, audit.outbox)?;
-                Ok(grant?)
+                super::admin::unlink(tx, user, provider, &usable, false, &audit)
+                    .map(|unlinked| unlinked.grant)
             })
         })
         .await

@@ -2,6 +2,7 @@
 //! real SQLite file (so WAL is real) and, when `TEST_POSTGRES_URL` is set, against a fresh
 //! PostgreSQL database.
 
+mod admin;
 mod contract;
 mod cross_adapter;
 mod database;

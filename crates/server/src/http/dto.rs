@@ -147,7 +147,8 @@ impl From<&LinkedAccount> for LinkedAccountRead {
     }
 }
 
-/// An audit event of the caller (docs/api.md#webhooks): exactly these five fields.
+/// An audit event of the caller (docs/api.md#audit-event): these five fields, and `actor`
+/// on what support did.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AuditEventRead {
     pub id: String,
@@ -160,6 +161,9 @@ pub struct AuditEventRead {
     pub ip: Option<String>,
     /// RFC 3339.
     pub created_at: String,
+    /// `"admin"` when support made the change with an admin key; absent when the user did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actor: Option<&'static str>,
 }
 
 impl From<&AuditEvent> for AuditEventRead {
@@ -170,6 +174,7 @@ impl From<&AuditEvent> for AuditEventRead {
             provider: event.provider.map(|p| p.to_string()),
             ip: event.origin.ip.map(|ip| ip.to_string()),
             created_at: rfc3339(event.created_at),
+            actor: event.origin.admin().map(|_| "admin"),
         }
     }
 }

@@ -17,6 +17,8 @@ pub struct ApiError {
     /// Answered before the request body was read to its end: `Connection: close`, so the
     /// client does not send its next request on a connection the server is closing.
     close_connection: bool,
+    /// Where an endpoint answers a code with another status than its usual one.
+    status: Option<StatusCode>,
 }
 
 /// `Retry-After` of every 503: overload (shed requests, busy password hashing) passes in
@@ -44,6 +46,7 @@ impl ApiError {
             retry_after_seconds: None,
             cause: None,
             close_connection: false,
+            status: None,
         }
     }
 
@@ -71,8 +74,17 @@ impl ApiError {
         }
     }
 
+    /// The same error answered with `status` (the operator's unlink: 409
+    /// `LastLoginMethod`, where the user's disconnect answers 400).
+    pub fn with_status(self, status: StatusCode) -> Self {
+        Self {
+            status: Some(status),
+            ..self
+        }
+    }
+
     pub fn status(&self) -> StatusCode {
-        status_of(self.code)
+        self.status.unwrap_or_else(|| status_of(self.code))
     }
 }
 
@@ -157,6 +169,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::ProviderAccountDisabled => StatusCode::FORBIDDEN,
         ErrorCode::SignupNotAllowed => StatusCode::FORBIDDEN,
         ErrorCode::EmailDomainNotAllowed => StatusCode::FORBIDDEN,
+        ErrorCode::UserLocked => StatusCode::FORBIDDEN,
         ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         ErrorCode::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
         ErrorCode::ValidationError => StatusCode::UNPROCESSABLE_ENTITY,
@@ -189,6 +202,7 @@ fn title_of(code: ErrorCode) -> &'static str {
         ErrorCode::ProviderAccountDisabled => "Provider account disabled",
         ErrorCode::SignupNotAllowed => "Sign-up not allowed",
         ErrorCode::EmailDomainNotAllowed => "Email domain not allowed",
+        ErrorCode::UserLocked => "User locked",
         ErrorCode::PayloadTooLarge => "Payload too large",
         ErrorCode::RequestTimeout => "Request timeout",
         ErrorCode::ValidationError => "Validation error",
@@ -228,6 +242,7 @@ fn default_detail(code: ErrorCode) -> &'static str {
         ErrorCode::EmailDomainNotAllowed => {
             "sign-up here needs a verified email of an allowed domain"
         }
+        ErrorCode::UserLocked => "an operator locked this account; contact support",
         ErrorCode::PayloadTooLarge => "request body is too large",
         ErrorCode::RequestTimeout => "the request took too long; the connection is closed",
         ErrorCode::ValidationError => "request is invalid",
@@ -262,6 +277,7 @@ mod tests {
             (ErrorCode::ProviderAccountDisabled, 403),
             (ErrorCode::SignupNotAllowed, 403),
             (ErrorCode::EmailDomainNotAllowed, 403),
+            (ErrorCode::UserLocked, 403),
             (ErrorCode::PayloadTooLarge, 413),
             (ErrorCode::RequestTimeout, 408),
             (ErrorCode::ValidationError, 422),

@@ -137,7 +137,7 @@ impl<S: Send + Sync> FromRequestParts<S> for OptionalBearer {
     }
 }
 
-fn bearer_token(parts: &Parts) -> Option<&str> {
+pub(crate) fn bearer_token(parts: &Parts) -> Option<&str> {
     let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
     scheme

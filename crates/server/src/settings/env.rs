@@ -70,7 +70,10 @@ fn dashed_provider_key(path: &str) -> String {
 
 /// Fields whose environment value is a comma-separated list.
 fn is_list(path: &str) -> bool {
-    if path == "previous_secret_keys" || path == "server.trusted_proxies" {
+    if path == "previous_secret_keys"
+        || path == "server.trusted_proxies"
+        || path == "admin.api_keys"
+    {
         return true;
     }
     // oauth_providers.<key>.scopes, .client_ids, .allowed_email_domains
@@ -188,6 +191,7 @@ mod tests {
     fn scopes_and_previous_keys_are_lists_and_nothing_else_is() {
         assert!(is_list("previous_secret_keys"));
         assert!(is_list("server.trusted_proxies"));
+        assert!(is_list("admin.api_keys"));
         assert!(is_list("oauth_providers.github.scopes"));
         assert!(is_list("oauth_providers.apple.client_ids"));
         assert!(!is_list("oauth_providers.github.client_secret"));

@@ -38,6 +38,7 @@ impl Settings {
         signals::check(self, &mut errors);
         signup::check(self, &mut errors);
         self.webhooks.check(&mut errors);
+        self.admin.check(&mut errors);
         errors.into_result()
     }
 

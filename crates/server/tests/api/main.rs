@@ -2,6 +2,7 @@
 //! identity provider on loopback, talking real HTTP.
 
 mod access_tokens;
+mod admin;
 mod audit_events;
 mod cache_control;
 mod client_ip;

@@ -6,7 +6,7 @@
 #[path = "webhook_dead_letters.rs"]
 mod dead_letters;
 #[path = "webhook_receiver.rs"]
-mod receiver;
+pub(crate) mod receiver;
 #[path = "webhook_schedule.rs"]
 mod schedule;
 

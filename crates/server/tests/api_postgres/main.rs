@@ -9,6 +9,8 @@
 
 #[path = "../api/access_tokens.rs"]
 mod access_tokens;
+#[path = "../api/admin.rs"]
+mod admin;
 #[path = "../api/audit_events.rs"]
 mod audit_events;
 #[path = "../api/client_ip.rs"]

@@ -5,6 +5,7 @@
 
 mod demo_page;
 mod shots;
+mod support_panel;
 mod webdriver;
 
 use demo_page::{
@@ -460,9 +461,12 @@ async fn a_person_signs_in_connects_and_disconnects_in_a_real_browser() {
     let driver = Driver::start(CHROMEDRIVER);
     let browser = driver.session(profile.path()).await;
     let mut shots = Shots::new();
-    let outcome = tokio::time::timeout(WALK_LIMIT, walk(&browser, demo.url(), &mut shots))
-        .await
-        .unwrap_or_else(|_| Err(format!("the walk took over {WALK_LIMIT:?}")));
+    let outcome = tokio::time::timeout(WALK_LIMIT, async {
+        walk(&browser, demo.url(), &mut shots).await?;
+        support_panel::walk(&browser, demo.url(), demo.admin_key(), &mut shots).await
+    })
+    .await
+    .unwrap_or_else(|_| Err(format!("the walk took over {WALK_LIMIT:?}")));
     if let Err(error) = outcome {
         let shot = shots.take(&browser, "failure").await;
         panic!("{error}; screenshot: {shot:?}");

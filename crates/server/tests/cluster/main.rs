@@ -4,6 +4,7 @@
 //! Tests that need PostgreSQL or Redis read `TEST_POSTGRES_URL` / `TEST_REDIS_URL` (skipped
 //! loudly without them; failing under `CI`).
 
+mod admin;
 mod crash;
 mod deployment;
 mod flood;

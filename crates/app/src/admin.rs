@@ -1,0 +1,129 @@
+//! The operator's use cases (docs/api.md#operator-api): find users, read one, unlink, end
+//! sessions, lock, unlock, delete. The HTTP layer has checked the admin key and put it in
+//! the `Origin`, so every event these write says `"actor": "admin"` and which key.
+
+use crate::{AppError, AuthService};
+use social_login_domain::disconnect::DisconnectRefused;
+use social_login_domain::{
+    LinkedAccount, Origin, PageLimit, ProviderKey, User, UserFilter, UserId,
+};
+use social_login_ports::{AdminRepository, RemoveLinkError, UserPage};
+use std::sync::Arc;
+use tracing::{info, instrument};
+
+/// A user as support sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserDetails {
+    pub user: User,
+    pub links: Vec<LinkedAccount>,
+    pub active_sessions: u64,
+}
+
+/// The operator's use cases over the user's ([`AuthService`]) and the operator's port.
+#[derive(Clone)]
+pub struct AdminService {
+    auth: AuthService,
+    directory: Arc<dyn AdminRepository>,
+}
+
+impl AdminService {
+    pub fn new(auth: AuthService, directory: Arc<dyn AdminRepository>) -> Self {
+        Self { auth, directory }
+    }
+
+    /// One page of the users `filter` names, after the user `after`, by id.
+    #[instrument(skip_all)]
+    pub async fn find_users(
+        &self,
+        filter: &UserFilter,
+        after: Option<UserId>,
+        limit: PageLimit,
+    ) -> Result<UserPage, AppError> {
+        Ok(self.directory.find_users(filter, after, limit).await?)
+    }
+
+    /// The user, its links and how many sessions it has; 404 when there is no such user.
+    #[instrument(skip_all)]
+    pub async fn user(&self, id: UserId) -> Result<UserDetails, AppError> {
+        let ports = &self.auth.ports;
+        let user = ports
+            .users
+            .find_user(id)
+            .await?
+            .ok_or(AppError::UserNotFound)?;
+        let links = ports.users.list_links(id).await?;
+        let active_sessions = self
+            .directory
+            .active_sessions(id, ports.clock.now())
+            .await?;
+        Ok(UserDetails {
+            user,
+            links,
+            active_sessions,
+        })
+    }
+
+    /// Removes the user's link of `provider` and revokes its grant (best effort). The last
+    /// way to log in goes only with `force`, which locks the user too.
+    #[instrument(skip_all, fields(provider = %provider))]
+    pub async fn unlink(
+        &self,
+        id: UserId,
+        provider: ProviderKey,
+        force: bool,
+        origin: &Origin,
+    ) -> Result<(), AppError> {
+        self.exists(id).await?;
+        let ports = &self.auth.ports;
+        let audit = self.auth.audit(origin, ports.clock.now());
+        let unlinked = self
+            .directory
+            .unlink(id, provider, ports.providers.keys(), force, audit)
+            .await
+            .map_err(|error| match error {
+                RemoveLinkError::Refused(DisconnectRefused::NotLinked) => AppError::AccountNotFound,
+                RemoveLinkError::Refused(DisconnectRefused::LastLoginMethod) => {
+                    AppError::LastLoginMethod
+                }
+                RemoveLinkError::Repository(error) => AppError::from(error),
+            })?;
+        info!(locked = unlinked.locked, "link removed by an operator");
+        self.auth.revoke_grant(id, unlinked.grant, origin).await;
+        Ok(())
+    }
+
+    /// Ends every session of the user: its refresh tokens stop working.
+    #[instrument(skip_all)]
+    pub async fn revoke_sessions(&self, id: UserId, origin: &Origin) -> Result<(), AppError> {
+        let audit = self.auth.audit(origin, self.auth.ports.clock.now());
+        found(self.directory.revoke_sessions(id, audit).await?)
+    }
+
+    /// Locks (every session ends) or unlocks the user. Unlocking gives back the logins,
+    /// not the sessions the lock ended.
+    #[instrument(skip_all)]
+    pub async fn set_locked(
+        &self,
+        id: UserId,
+        locked: bool,
+        origin: &Origin,
+    ) -> Result<(), AppError> {
+        let audit = self.auth.audit(origin, self.auth.ports.clock.now());
+        found(self.directory.set_locked(id, locked, audit).await?)
+    }
+
+    /// Deletes the user exactly as `DELETE /users/me` does (without the recent-login rule,
+    /// which is the user's).
+    #[instrument(skip_all)]
+    pub async fn delete_user(&self, id: UserId, origin: &Origin) -> Result<(), AppError> {
+        found(self.auth.delete_user(id, origin).await?)
+    }
+
+    async fn exists(&self, id: UserId) -> Result<(), AppError> {
+        found(self.auth.ports.users.find_user(id).await?.is_some())
+    }
+}
+
+fn found(found: bool) -> Result<(), AppError> {
+    found.then_some(()).ok_or(AppError::UserNotFound)
+}

@@ -1,0 +1,185 @@
+//! `AdminRepository` on SQLite (see `crate::admin` for the rules). The single connection
+//! runs one transaction at a time, so a lock, an unlink and a rotation never interleave.
+
+use super::columns::{execute, query_all, query_one, time_text, user_at};
+use super::users::{find_user, links_of};
+use super::{SqliteRepository, audit, sql, write};
+use crate::admin::page;
+use crate::mapping::{grant_from_columns, user_from_row};
+use async_trait::async_trait;
+use rusqlite::{Connection, params};
+use social_login_domain::admin::decide_unlink;
+use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
+use social_login_domain::{
+    AuditContext, AuditEventType, PageLimit, ProviderKey, UserFilter, UserId,
+};
+use social_login_ports::{AdminRepository, RemoveLinkError, RepositoryError, Unlinked, UserPage};
+use time::OffsetDateTime;
+
+#[async_trait]
+impl AdminRepository for SqliteRepository {
+    async fn find_users(
+        &self,
+        filter: &UserFilter,
+        after: Option<UserId>,
+        limit: PageLimit,
+    ) -> Result<UserPage, RepositoryError> {
+        let filter = filter.clone();
+        let after = after.map_or([0; 16], |id| id.as_uuid().into_bytes());
+        // One more than a page: whether another page follows.
+        let fetch = i64::from(limit.get()) + 1;
+        let read = |row: &rusqlite::Row| user_at(row, 0);
+        self.call(move |db| {
+            let rows = match &filter {
+                UserFilter::All => query_all(db, sql::USERS_AFTER, params![after, fetch], read),
+                UserFilter::Email(email) => query_all(
+                    db,
+                    sql::USERS_BY_EMAIL_AFTER,
+                    params![email.normalized(), after, fetch],
+                    read,
+                ),
+                UserFilter::Provider(provider) => query_all(
+                    db,
+                    sql::LINKED_USERS_AFTER,
+                    params![provider.as_str(), after, fetch],
+                    read,
+                ),
+                UserFilter::Account(provider, subject) => query_all(
+                    db,
+                    sql::LINKED_USER_OF_ACCOUNT_AFTER,
+                    params![provider.as_str(), subject.as_str(), after, fetch],
+                    read,
+                ),
+            }?;
+            let users = rows
+                .into_iter()
+                .map(user_from_row)
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(page(users, limit))
+        })
+        .await
+    }
+
+    async fn active_sessions(
+        &self,
+        user: UserId,
+        now: OffsetDateTime,
+    ) -> Result<u64, RepositoryError> {
+        let now = time_text(now)?;
+        self.call(move |db| {
+            let count = query_one(
+                db,
+                sql::COUNT_ACTIVE_SESSIONS,
+                params![user.as_uuid().into_bytes(), now],
+                |row| row.get::<_, i64>(0),
+            )?;
+            Ok(u64::try_from(count.unwrap_or(0)).unwrap_or(0))
+        })
+        .await
+    }
+
+    async fn set_locked(
+        &self,
+        user: UserId,
+        locked: bool,
+        audit: AuditContext,
+    ) -> Result<bool, RepositoryError> {
+        self.call(move |db| {
+            write(db, |tx| {
+                let id = user.as_uuid().into_bytes();
+                if execute(tx, sql::SET_LOCKED, params![id, locked])? == 0 {
+                    return Ok(false);
+                }
+                let kind = if locked {
+                    execute(tx, sql::REVOKE_SESSIONS_OF, [id])?;
+                    AuditEventType::UserLocked
+                } else {
+                    AuditEventType::UserUnlocked
+                };
+                audit::record(tx, &audit.event(0, kind, user, None), audit.outbox)?;
+                Ok(true)
+            })
+        })
+        .await
+    }
+
+    async fn revoke_sessions(
+        &self,
+        user: UserId,
+        audit: AuditContext,
+    ) -> Result<bool, RepositoryError> {
+        self.call(move |db| {
+            write(db, |tx| {
+                if find_user(tx, user)?.is_none() {
+                    return Ok(false);
+                }
+                execute(tx, sql::REVOKE_SESSIONS_OF, [user.as_uuid().into_bytes()])?;
+                let event = audit.event(0, AuditEventType::UserSessionsRevoked, user, None);
+                audit::record(tx, &event, audit.outbox)?;
+                Ok(true)
+            })
+        })
+        .await
+    }
+
+    async fn unlink(
+        &self,
+        user: UserId,
+        provider: ProviderKey,
+        usable: Vec<ProviderKey>,
+        force: bool,
+        audit: AuditContext,
+    ) -> Result<Unlinked, RemoveLinkError> {
+        self.call(move |db| write(db, |tx| unlink(tx, user, provider, &usable, force, &audit)))
+            .await
+    }
+}
+
+/// Whether an operator locked the user (a missing user is not locked).
+pub(super) fn user_is_locked(db: &Connection, user: UserId) -> Result<bool, RepositoryError> {
+    let locked = query_one(db, sql::USER_LOCKED, [user.as_uuid().into_bytes()], |row| {
+        row.get::<_, bool>(0)
+    })?;
+    Ok(locked.unwrap_or(false))
+}
+
+/// Removes the user's link of `provider` under `domain::admin::decide_unlink`, inside the
+/// caller's transaction (the user's disconnect is `force = false`).
+pub(super) fn unlink(
+    tx: &Connection,
+    user: UserId,
+    provider: ProviderKey,
+    usable: &[ProviderKey],
+    force: bool,
+    audit: &AuditContext,
+) -> Result<Unlinked, RemoveLinkError> {
+    let Some(user) = find_user(tx, user)? else {
+        return Err(DisconnectRefused::NotLinked.into());
+    };
+    let links = links_of(tx, user.id)?;
+    let rule = check_disconnect(&user, &links, provider, usable);
+    let unlink = decide_unlink(rule, &links, provider, force)?;
+    let doomed = unlink.link.as_uuid().into_bytes();
+    let grant = query_one(tx, sql::GRANT_OF_LINK, [doomed], |row| {
+        Ok(grant_from_columns(
+            &row.get::<_, String>(0)?,
+            row.get(1)?,
+            row.get(2)?,
+        ))
+    })?
+    .ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()))??;
+    execute(tx, sql::DELETE_LINK, [doomed])?;
+    let event = audit.event(0, AuditEventType::AccountUnlinked, user.id, Some(provider));
+    audit::record(tx, &event, audit.outbox)?;
+    if unlink.lock {
+        let id = user.id.as_uuid().into_bytes();
+        execute(tx, sql::SET_LOCKED, params![id, true])?;
+        execute(tx, sql::REVOKE_SESSIONS_OF, [id])?;
+        let event = audit.event(1, AuditEventType::UserLocked, user.id, None);
+        audit::record(tx, &event, audit.outbox)?;
+    }
+    Ok(Unlinked {
+        grant,
+        locked: unlink.lock,
+    })
+}

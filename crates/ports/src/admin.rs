@@ -1,0 +1,74 @@
+//! The operator's port (docs/api.md#operator-api): finding users, counting their sessions,
+//! and the changes support makes. Each change is one transaction with its audit events, like
+//! every write of the repository.
+
+use crate::{RemoveLinkError, RepositoryError, SealedGrant};
+use async_trait::async_trait;
+use social_login_domain::{AuditContext, PageLimit, ProviderKey, User, UserFilter, UserId};
+use time::OffsetDateTime;
+
+/// A removed link's grant, and whether the removal locked the user (a forced removal of
+/// the last way to log in).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unlinked {
+    pub grant: SealedGrant,
+    pub locked: bool,
+}
+
+/// One page of a search: its users by id, and whether more follow the last.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserPage {
+    pub users: Vec<User>,
+    pub more: bool,
+}
+
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait AdminRepository: Send + Sync {
+    /// Up to `limit` users that `filter` names, by id, whose id is greater than `after`
+    /// (keyset pagination: a user who existed when a listing began is listed exactly once,
+    /// whatever is inserted meanwhile).
+    async fn find_users(
+        &self,
+        filter: &UserFilter,
+        after: Option<UserId>,
+        limit: PageLimit,
+    ) -> Result<UserPage, RepositoryError>;
+
+    /// How many of the user's sessions are neither revoked nor past their end at `now`.
+    async fn active_sessions(
+        &self,
+        user: UserId,
+        now: OffsetDateTime,
+    ) -> Result<u64, RepositoryError>;
+
+    /// Locks (ending every session, `user.locked`) or unlocks (`user.unlocked`) the user.
+    /// False when there is no such user (nothing is written).
+    async fn set_locked(
+        &self,
+        user: UserId,
+        locked: bool,
+        audit: AuditContext,
+    ) -> Result<bool, RepositoryError>;
+
+    /// Ends every session of the user (`user.sessions_revoked`). False when there is no
+    /// such user (nothing is written).
+    async fn revoke_sessions(
+        &self,
+        user: UserId,
+        audit: AuditContext,
+    ) -> Result<bool, RepositoryError>;
+
+    /// Removes the user's link of `provider` under `domain::admin::decide_unlink`: the
+    /// user's own rule, unless `force` removes the last way to log in, which then locks the
+    /// user and ends its sessions in the same transaction (`account.unlinked`, and
+    /// `user.locked` when it locked).
+    async fn unlink(
+        &self,
+        user: UserId,
+        provider: ProviderKey,
+        usable: Vec<ProviderKey>,
+        force: bool,
+        audit: AuditContext,
+    ) -> Result<Unlinked, RemoveLinkError>;
+}

@@ -1,0 +1,291 @@
+//! The operator API, `/admin/...` (docs/api.md#operator-api): six endpoints for support,
+//! behind admin keys of their own. They exist only when `[admin] api_keys` lists a key.
+
+mod auth;
+mod cursor;
+mod dto;
+
+use super::AppState;
+use super::error::{ApiError, Problem};
+use super::extract::RequestOrigin;
+use axum::Json;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query};
+use axum::http::StatusCode;
+use serde::Deserialize;
+use social_login_app::{AdminService, AppError};
+use social_login_domain::{
+    Email, ErrorCode, PageLimit, ProviderKey, ProviderSubject, UserFilter, UserId,
+};
+use social_login_security::AdminKeys;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+pub use auth::AdminCaller;
+pub use dto::{AdminUserDetails, AdminUserRead, UserList};
+
+/// The operator API's use cases and keys, when it is on.
+#[derive(Clone)]
+pub struct Operator {
+    pub service: AdminService,
+    pub keys: AdminKeys,
+}
+
+/// Every `/admin/...` route with its documentation.
+pub(super) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(find_users))
+        .routes(routes!(user, delete_user))
+        .routes(routes!(unlink))
+        .routes(routes!(revoke_sessions))
+        .routes(routes!(lock))
+        .routes(routes!(unlock))
+}
+
+/// The query of `GET /admin/users`; every field is text, so a bad value is our 422.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct UsersQuery {
+    /// The user who claims this address (case-insensitive).
+    email: Option<String>,
+    /// Users with a link of this provider.
+    provider: Option<String>,
+    /// With `provider`: the user of this provider account.
+    subject: Option<String>,
+    /// Users per page, 1 to 100 (default 50).
+    limit: Option<String>,
+    /// `next_cursor` of the previous page.
+    cursor: Option<String>,
+}
+
+impl UsersQuery {
+    fn filter(&self) -> Result<UserFilter, ApiError> {
+        let email = self
+            .email
+            .as_deref()
+            .map(|email| {
+                Email::parse(email).map_err(|_| ApiError::validation("email: not an email address"))
+            })
+            .transpose()?;
+        let provider = self
+            .provider
+            .as_deref()
+            .map(|key| {
+                key.parse::<ProviderKey>()
+                    .map_err(|_| ApiError::validation("provider: not a provider key"))
+            })
+            .transpose()?;
+        let subject = self
+            .subject
+            .clone()
+            .map(|subject| {
+                ProviderSubject::parse(subject)
+                    .map_err(|_| ApiError::validation("subject: not a provider subject"))
+            })
+            .transpose()?;
+        UserFilter::from_parts(email, provider, subject).map_err(|bad| ApiError::validation(bad.0))
+    }
+
+    fn limit(&self) -> Result<PageLimit, ApiError> {
+        match &self.limit {
+            None => Ok(PageLimit::DEFAULT),
+            Some(limit) => limit
+                .parse::<u64>()
+                .ok()
+                .and_then(PageLimit::new)
+                .ok_or_else(|| ApiError::validation("limit: a number from 1 to 100")),
+        }
+    }
+}
+
+fn query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    query
+        .map(|Query(query)| query)
+        .map_err(|_| ApiError::validation("the query string could not be read"))
+}
+
+/// Find users by email, by provider, or by provider account; a page at a time, by id.
+#[utoipa::path(get, path = "/admin/users", tag = "admin",
+    params(UsersQuery),
+    responses(
+        (status = 200, body = UserList),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 422, body = Problem, content_type = "application/problem+json",
+            description = "ValidationError: a bad email, provider, subject without provider, \
+                email with provider, limit outside 1 to 100, or a cursor not from this API"),
+    ),
+    security(("admin_key" = [])))]
+pub async fn find_users(
+    AdminCaller(operator, _): AdminCaller,
+    users: Result<Query<UsersQuery>, QueryRejection>,
+) -> Result<Json<UserList>, ApiError> {
+    let users = query(users)?;
+    let filter = users.filter()?;
+    let limit = users.limit()?;
+    let after = users.cursor.as_deref().map(cursor::decode).transpose()?;
+    let page = operator.service.find_users(&filter, after, limit).await?;
+    Ok(Json(UserList::from(page)))
+}
+
+/// A user with its linked accounts and how many sessions it has.
+#[utoipa::path(get, path = "/admin/users/{id}", tag = "admin",
+    params(("id" = String, Path, description = "user id")),
+    responses(
+        (status = 200, body = AdminUserDetails),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json",
+            description = "NotFound: no such user"),
+    ),
+    security(("admin_key" = [])))]
+pub async fn user(
+    AdminCaller(operator, _): AdminCaller,
+    Path(id): Path<String>,
+) -> Result<Json<AdminUserDetails>, ApiError> {
+    let details = operator.service.user(user_id(&id)?).await?;
+    Ok(Json(AdminUserDetails::from(&details)))
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ForceQuery {
+    /// `true`: remove the last way to log in too, and lock the user.
+    force: Option<String>,
+}
+
+/// Unlink a provider account from the user and revoke its grant at the provider (best
+/// effort). The last way to log in goes only with `?force=true`, which also locks the user.
+#[utoipa::path(delete, path = "/admin/users/{id}/links/{provider}", tag = "admin",
+    params(("id" = String, Path, description = "user id"),
+        ("provider" = String, Path, description = "provider key"), ForceQuery),
+    responses(
+        (status = 204, description = "unlinked (and locked, when forced off the last way in)"),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json",
+            description = "NotFound: no such user; OAuthAccountNotFound: no link of this provider"),
+        (status = 409, body = Problem, content_type = "application/problem+json",
+            description = "LastLoginMethod: the user's last way to log in, without force=true"),
+        (status = 422, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("admin_key" = [])))]
+pub async fn unlink(
+    AdminCaller(operator, key): AdminCaller,
+    Path((id, provider)): Path<(String, String)>,
+    force: Result<Query<ForceQuery>, QueryRejection>,
+    RequestOrigin(origin): RequestOrigin,
+) -> Result<StatusCode, ApiError> {
+    let force = match query(force)?.force.as_deref() {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(_) => return Err(ApiError::validation("force: true or false")),
+    };
+    let id = user_id(&id)?;
+    let provider = provider
+        .parse::<ProviderKey>()
+        .map_err(|_| ApiError::of(ErrorCode::OAuthAccountNotFound))?;
+    operator
+        .service
+        .unlink(id, provider, force, &origin.by_admin(key))
+        .await
+        .map_err(|error| match error {
+            // The user's disconnect answers 400; an operator's request conflicts with the
+            // state of the account.
+            AppError::LastLoginMethod => {
+                ApiError::from(AppError::LastLoginMethod).with_status(StatusCode::CONFLICT)
+            }
+            other => other.into(),
+        })?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// End every session of the user: each refresh token stops working.
+#[utoipa::path(post, path = "/admin/users/{id}/sessions/revoke", tag = "admin",
+    params(("id" = String, Path, description = "user id")),
+    responses(
+        (status = 204, description = "every session ended"),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("admin_key" = [])))]
+pub async fn revoke_sessions(
+    AdminCaller(operator, key): AdminCaller,
+    Path(id): Path<String>,
+    RequestOrigin(origin): RequestOrigin,
+) -> Result<StatusCode, ApiError> {
+    let origin = origin.by_admin(key);
+    operator
+        .service
+        .revoke_sessions(user_id(&id)?, &origin)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Lock the user: no login of any kind (403 `UserLocked`), every session ended, its access
+/// tokens refused.
+#[utoipa::path(post, path = "/admin/users/{id}/lock", tag = "admin",
+    params(("id" = String, Path, description = "user id")),
+    responses(
+        (status = 204, description = "locked"),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("admin_key" = [])))]
+pub async fn lock(
+    AdminCaller(operator, key): AdminCaller,
+    Path(id): Path<String>,
+    RequestOrigin(origin): RequestOrigin,
+) -> Result<StatusCode, ApiError> {
+    let origin = origin.by_admin(key);
+    operator
+        .service
+        .set_locked(user_id(&id)?, true, &origin)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Unlock the user: logins work again; the sessions the lock ended stay ended.
+#[utoipa::path(post, path = "/admin/users/{id}/unlock", tag = "admin",
+    params(("id" = String, Path, description = "user id")),
+    responses(
+        (status = 204, description = "unlocked"),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("admin_key" = [])))]
+pub async fn unlock(
+    AdminCaller(operator, key): AdminCaller,
+    Path(id): Path<String>,
+    RequestOrigin(origin): RequestOrigin,
+) -> Result<StatusCode, ApiError> {
+    let origin = origin.by_admin(key);
+    operator
+        .service
+        .set_locked(user_id(&id)?, false, &origin)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Delete the user as `DELETE /users/me` does: links and sessions go too, each grant is
+/// revoked at its provider (best effort).
+#[utoipa::path(delete, path = "/admin/users/{id}", tag = "admin",
+    params(("id" = String, Path, description = "user id")),
+    responses(
+        (status = 204, description = "deleted"),
+        (status = 401, body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("admin_key" = [])))]
+pub async fn delete_user(
+    AdminCaller(operator, key): AdminCaller,
+    Path(id): Path<String>,
+    RequestOrigin(origin): RequestOrigin,
+) -> Result<StatusCode, ApiError> {
+    let origin = origin.by_admin(key);
+    operator.service.delete_user(user_id(&id)?, &origin).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// A path's user id; one that cannot be an id names no user.
+fn user_id(text: &str) -> Result<UserId, ApiError> {
+    text.parse::<UserId>()
+        .map_err(|_| ApiError::from(AppError::UserNotFound))
+}

@@ -1,0 +1,35 @@
+//! Who calls `/admin/...`: a configured admin key, and nothing else. A user's access token
+//! is no admin key (it hashes to no configured hash), whatever it says.
+
+use super::Operator;
+use crate::http::AppState;
+use crate::http::error::ApiError;
+use crate::http::extract::bearer_token;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use social_login_domain::{AdminKeyId, ErrorCode};
+
+/// The operator API and the id of the key that called it; 401 `Unauthorized` without a
+/// configured key.
+pub struct AdminCaller(pub Operator, pub AdminKeyId);
+
+impl FromRequestParts<AppState> for AdminCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        // The routes exist only with an operator; without one this is no endpoint at all.
+        let operator = state
+            .operator
+            .clone()
+            .ok_or_else(|| ApiError::of(ErrorCode::NotFound))?;
+        let key = bearer_token(parts)
+            .and_then(|presented| operator.keys.verify(presented))
+            .ok_or_else(|| {
+                ApiError::new(ErrorCode::Unauthorized, "a valid admin key is required")
+            })?;
+        Ok(Self(operator, key))
+    }
+}

@@ -1,0 +1,210 @@
+//! The operator API across real `social-login serve` processes on one PostgreSQL database: a
+//! lock made on one instance holds on the other at once (the database says so on every
+//! request), a lock that lands in the middle of a refresh race leaves nothing it issued
+//! alive, and an admin key taken out of the configuration is refused once restarted.
+
+use super::deployment::{Database, Deployment, Instance, States};
+use super::flows::{Browser, access_token, problem_code};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use social_login_security::AdminKeyHash;
+use social_login_simulator::SimUser;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+const ADMIN_KEY: &str = "sla_the-cluster-tests-admin-key-0123456789abcdefghij";
+const NEW_KEY: &str = "sla_the-cluster-tests-next-admin-key-0123456789abcdef";
+/// Refreshes one session chain may make before the test calls it hung.
+const MAX_REFRESHES: usize = 5_000;
+
+fn ada() -> SimUser {
+    SimUser::new("583231", "adalovelace")
+        .with_name("Ada Lovelace")
+        .with_email("ada@example.com", true)
+}
+
+fn admin_table(key: &str) -> String {
+    format!("\n[admin]\napi_keys = [\"{}\"]\n", AdminKeyHash::of(key))
+}
+
+async fn as_admin(browser: &Browser, key: &str, method: &str, url: String) -> reqwest::Response {
+    browser
+        .http
+        .request(method.parse().unwrap(), url)
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn refresh(browser: &Browser, base: &str, refresh_token: &str) -> reqwest::Response {
+    browser
+        .post(
+            format!("{base}/auth/refresh"),
+            &json!({"refresh_token": refresh_token}),
+            None,
+        )
+        .await
+}
+
+async fn two_instances() -> Option<(Deployment, Instance, Instance)> {
+    let deployment = Deployment::new(Database::Postgres, States::Redis, vec![ada()]).await?;
+    let a = deployment.spawn_instance_with(&admin_table(ADMIN_KEY));
+    let b = deployment.spawn_instance_with(&admin_table(ADMIN_KEY));
+    Some((deployment, a, b))
+}
+
+#[tokio::test]
+async fn a_lock_on_one_instance_holds_on_the_other_at_once_and_so_does_the_unlock() {
+    let Some((_deployment, a, b)) = two_instances().await else {
+        return;
+    };
+    let browser = Browser::new();
+    let login = browser.login(a.base(), "583231").await;
+    let id = login["user"]["id"].as_str().unwrap().to_owned();
+    let bearer = access_token(&login);
+
+    let locked = as_admin(
+        &browser,
+        ADMIN_KEY,
+        "POST",
+        a.url(&format!("/admin/users/{id}/lock")),
+    )
+    .await;
+    assert_eq!(
+        locked.status(),
+        StatusCode::NO_CONTENT,
+        "{}",
+        a.recent_logs()
+    );
+    let me = browser.get(b.url("/users/me"), Some(&bearer)).await;
+    assert_eq!(problem_code(me).await, (403, "UserLocked".to_owned()));
+    let refreshed = refresh(&browser, b.base(), login["refresh_token"].as_str().unwrap()).await;
+    assert_eq!(
+        problem_code(refreshed).await,
+        (403, "UserLocked".to_owned())
+    );
+    let again = browser
+        .login_across(b.base(), b.base(), "github", "583231")
+        .await;
+    assert_eq!(problem_code(again).await, (403, "UserLocked".to_owned()));
+
+    let unlocked = as_admin(
+        &browser,
+        ADMIN_KEY,
+        "POST",
+        b.url(&format!("/admin/users/{id}/unlock")),
+    )
+    .await;
+    assert_eq!(unlocked.status(), StatusCode::NO_CONTENT);
+    let back = browser.login(a.base(), "583231").await;
+    assert_eq!(back["user"]["id"], id.as_str());
+    let me = browser
+        .get(b.url("/users/me"), Some(&access_token(&back)))
+        .await;
+    assert_eq!(me.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_lock_in_the_middle_of_a_refresh_race_leaves_no_token_alive() {
+    let Some((_deployment, a, b)) = two_instances().await else {
+        return;
+    };
+    let browser = Browser::new();
+    let login = browser.login(a.base(), "583231").await;
+    let id = login["user"]["id"].as_str().unwrap().to_owned();
+    let second = browser.login(b.base(), "583231").await;
+    let refreshed = Arc::new(AtomicUsize::new(0));
+
+    // Two sessions of the user, each refreshed in a tight chain alternating instances,
+    // until something refuses it.
+    let chains: Vec<_> = [login, second]
+        .into_iter()
+        .map(|session| {
+            let (browser, refreshed) = (browser.clone(), refreshed.clone());
+            let bases = [a.base().to_owned(), b.base().to_owned()];
+            tokio::spawn(async move {
+                let mut issued = vec![session.clone()];
+                let mut current = session;
+                for turn in 0..MAX_REFRESHES {
+                    let token = current["refresh_token"].as_str().unwrap().to_owned();
+                    let response = refresh(&browser, &bases[turn % 2], &token).await;
+                    if response.status() != StatusCode::OK {
+                        return (issued, problem_code(response).await);
+                    }
+                    current = response.json::<Value>().await.unwrap();
+                    issued.push(current.clone());
+                    refreshed.fetch_add(1, Ordering::Relaxed);
+                }
+                panic!("the chain never stopped: the lock did not end it");
+            })
+        })
+        .collect();
+    // The lock lands while both chains run.
+    tokio::time::timeout(Duration::from_secs(60), async {
+        while refreshed.load(Ordering::Relaxed) < 10 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .expect("the chains refresh");
+    let lock = b.url(&format!("/admin/users/{id}/lock"));
+    let locked = as_admin(&browser, ADMIN_KEY, "POST", lock).await;
+    assert_eq!(locked.status(), StatusCode::NO_CONTENT);
+
+    let mut last_tokens = Vec::new();
+    for chain in chains {
+        let (issued, ended) = tokio::time::timeout(Duration::from_secs(120), chain)
+            .await
+            .expect("the chain ends in time")
+            .unwrap();
+        assert_eq!(ended, (403, "UserLocked".to_owned()));
+        // Whatever the race issued, before or while the lock committed, is dead everywhere.
+        for session in &issued {
+            for instance in [&a, &b] {
+                let me = browser
+                    .get(instance.url("/users/me"), Some(&access_token(session)))
+                    .await;
+                assert_eq!(problem_code(me).await, (403, "UserLocked".to_owned()));
+            }
+        }
+        let last = issued.last().unwrap();
+        last_tokens.push(last["refresh_token"].as_str().unwrap().to_owned());
+    }
+    let unlock = a.url(&format!("/admin/users/{id}/unlock"));
+    let unlocked = as_admin(&browser, ADMIN_KEY, "POST", unlock).await;
+    assert_eq!(unlocked.status(), StatusCode::NO_CONTENT);
+    // Unlocking gives back logins, not the sessions the lock ended.
+    for token in last_tokens {
+        for instance in [&a, &b] {
+            let after = refresh(&browser, instance.base(), &token).await;
+            assert_eq!(
+                problem_code(after).await,
+                (401, "InvalidCredentials".to_owned())
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_admin_key_removed_from_the_configuration_is_refused_after_a_restart() {
+    let Some(deployment) = Deployment::new(Database::Postgres, States::Redis, vec![ada()]).await
+    else {
+        return;
+    };
+    let browser = Browser::new();
+    let before = deployment.spawn_instance_with(&admin_table(ADMIN_KEY));
+    let listed = as_admin(&browser, ADMIN_KEY, "GET", before.url("/admin/users")).await;
+    assert_eq!(listed.status(), StatusCode::OK);
+    drop(before);
+
+    let after = deployment.spawn_instance_with(&admin_table(NEW_KEY));
+    let removed = as_admin(&browser, ADMIN_KEY, "GET", after.url("/admin/users")).await;
+    assert_eq!(
+        problem_code(removed).await,
+        (401, "Unauthorized".to_owned())
+    );
+    let current = as_admin(&browser, NEW_KEY, "GET", after.url("/admin/users")).await;
+    assert_eq!(current.status(), StatusCode::OK);
+}
