@@ -20,6 +20,7 @@ mod keep_alive;
 mod load;
 mod login_throttle;
 mod metrics_labels;
+mod native_apple_grants;
 mod native_grants;
 mod oauth_flow;
 mod ops;
