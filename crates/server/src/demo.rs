@@ -4,8 +4,9 @@
 
 mod page;
 mod settings;
+mod signals;
 
-use crate::server::{ConnectionOptions, StartupError, build_router, serve_router};
+use crate::server::{ConnectionOptions, StartupError, build_router_serving, serve_router};
 use social_login_simulator::SimulatorHandle;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -60,7 +61,14 @@ pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, Sta
         .await
         .map_err(|error| StartupError::Provider(format!("simulator: {error}")))?;
     let settings = settings::demo_settings(&url, &simulator, data_dir)?;
-    let router = build_router(&settings).await?.merge(page::routes());
+    let (router, service) = build_router_serving(&settings).await?;
+    let signals = signals::DemoSignals {
+        service,
+        simulator_url: simulator.base_url().to_owned(),
+        service_url: url.clone(),
+        http: reqwest::Client::new(),
+    };
+    let router = router.merge(page::routes()).merge(signals::routes(signals));
     let (shutdown, stopped) = oneshot::channel::<()>();
     let options = ConnectionOptions::from(&settings);
     let task = tokio::spawn(serve_router(listener, router, options, async {
