@@ -7,6 +7,7 @@ mod cache_control;
 mod client_ip;
 mod deletion;
 mod demo;
+mod demo_signals;
 mod email_claims;
 mod errors;
 mod fuzz;
