@@ -17,6 +17,7 @@ mod m20261125_000009_ascii_email_keys;
 mod m20261125_000010_schedule_webhooks;
 mod m20261126_000011_provider_signals;
 mod m20261126_000012_operator_api;
+mod m20261126_000013_grant_client_id;
 pub mod names;
 
 /// Re-exported so callers can run [`Migrator::up`] without naming sea-orm-migration.
@@ -41,6 +42,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_000010_schedule_webhooks::Migration),
             Box::new(m20261126_000011_provider_signals::Migration),
             Box::new(m20261126_000012_operator_api::Migration),
+            Box::new(m20261126_000013_grant_client_id::Migration),
         ]
     }
 }

@@ -78,6 +78,7 @@ impl AuthService {
         Ok(ProviderGrant {
             access_token,
             refresh_token,
+            client_id: grant.client_id.clone(),
         })
     }
 }

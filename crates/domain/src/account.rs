@@ -66,6 +66,9 @@ pub struct NewLinkedAccount {
     pub email: Option<Email>,
     pub access_token: SealedToken,
     pub refresh_token: Option<SealedToken>,
+    /// The client id the tokens were issued to when it is not the provider's configured
+    /// one (an app's own, for a grant it exchanged); revocation names it.
+    pub grant_client_id: Option<String>,
     pub created_at: OffsetDateTime,
 }
 

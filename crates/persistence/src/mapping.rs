@@ -63,11 +63,13 @@ pub(crate) fn grant_from_columns(
     provider: &str,
     access_token: String,
     refresh_token: Option<String>,
+    client_id: Option<String>,
 ) -> Result<SealedGrant, RepositoryError> {
     Ok(SealedGrant {
         provider: provider_from_column(provider)?,
         access_token: SealedToken::new(access_token),
         refresh_token: refresh_token.map(SealedToken::new),
+        client_id,
     })
 }
 
@@ -126,6 +128,7 @@ pub(crate) fn link_to_row(link: &NewLinkedAccount) -> linked_account::ActiveMode
         updated_at: Set(link.created_at),
         disabled: Set(false),
         disabled_changed_ms: Set(None),
+        grant_client_id: Set(link.grant_client_id.clone()),
     }
 }
 

@@ -73,6 +73,7 @@ fn seeded(
         email,
         access_token: SealedToken::new("seed.placeholder"),
         refresh_token: None,
+        grant_client_id: None,
         created_at: now,
     };
     (user, link)

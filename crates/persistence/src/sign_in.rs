@@ -134,6 +134,7 @@ async fn refresh_link(
     };
     if let Some(access_token) = new_access_token(sign_in) {
         changes.access_token = Set(access_token.to_owned());
+        changes.grant_client_id = Set(sign_in.grant_client_id.clone());
     }
     if let Some(refresh_token) = &sign_in.refresh_token {
         changes.refresh_token = Set(Some(refresh_token.as_str().to_owned()));
@@ -203,6 +204,7 @@ pub(crate) fn new_link(sign_in: &ProviderSignIn, user: &User) -> NewLinkedAccoun
         email: identity.email.clone(),
         access_token: sign_in.access_token.clone(),
         refresh_token: sign_in.refresh_token.clone(),
+        grant_client_id: sign_in.grant_client_id.clone(),
         created_at: sign_in.now,
     }
 }

@@ -199,6 +199,10 @@ async fn forget_tokens(
             linked_account::Column::RefreshToken,
             Expr::value(Option::<String>::None),
         )
+        .col_expr(
+            linked_account::Column::GrantClientId,
+            Expr::value(Option::<String>::None),
+        )
         .col_expr(linked_account::Column::UpdatedAt, Expr::value(now))
         .exec(txn)
         .await

@@ -217,7 +217,12 @@ pub(crate) fn first_link_is_the_users(
 
 /// The sealed tokens of a link row, for revocation.
 fn grant_of(row: linked_account::Model) -> Result<SealedGrant, RepositoryError> {
-    grant_from_columns(&row.provider, row.access_token, row.refresh_token)
+    grant_from_columns(
+        &row.provider,
+        row.access_token,
+        row.refresh_token,
+        row.grant_client_id,
+    )
 }
 
 /// All links of `user`, oldest first.

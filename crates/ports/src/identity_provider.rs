@@ -6,7 +6,8 @@ pub use info::ProviderInfo;
 
 use async_trait::async_trait;
 use social_login_domain::{
-    ProviderIdentity, ProviderKey, ProviderTokens, RedeemedState, SecretText, StateToken,
+    ProviderIdentity, ProviderKey, ProviderSubject, ProviderTokens, RedeemedState, SecretText,
+    StateToken,
 };
 use std::fmt;
 use time::OffsetDateTime;
@@ -70,6 +71,21 @@ pub struct IdTokenInput {
 pub struct PresentedIdToken {
     pub identity: ProviderIdentity,
     pub usable_until: OffsetDateTime,
+    /// The client id it was issued to (its `aud`, one of the registration's client ids):
+    /// the client an authorization code that came with it is exchanged as.
+    pub audience: String,
+}
+
+/// An authorization code an app received together with its id_token (Sign in with Apple
+/// on a device), to exchange as the client the id_token was issued to. `Debug` shows no
+/// code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NativeCode {
+    pub code: SecretText,
+    /// The id_token's audience: the app's own client id (an iOS bundle id).
+    pub client_id: String,
+    /// Who the id_token is about: the grant must be theirs.
+    pub subject: ProviderSubject,
 }
 
 /// A completed provider sign-in: who it is, and the provider's tokens (to be sealed).
@@ -107,12 +123,16 @@ pub enum ProviderError {
 pub struct ProviderGrant {
     pub access_token: SecretText,
     pub refresh_token: Option<SecretText>,
+    /// The client the grant was issued to when not the provider's configured `client_id`
+    /// (an Apple grant an app exchanged: its bundle id); the revocation names it.
+    pub client_id: Option<String>,
 }
 
 impl fmt::Debug for ProviderGrant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ProviderGrant")
             .field("refresh_token", &self.refresh_token.is_some())
+            .field("client_id", &self.client_id)
             .finish_non_exhaustive()
     }
 }
@@ -166,5 +186,19 @@ pub trait IdentityProvider: Send + Sync {
     ) -> Result<PresentedIdToken, ProviderError> {
         let _ = input;
         Err(ProviderError::IdTokenNotSupported)
+    }
+
+    /// Exchanges the authorization code an app received with its id_token, as the client
+    /// the id_token was issued to, for tokens of the same person: a grant that disconnect
+    /// and deletion can revoke. Only Sign in with Apple hands apps such a code; the default
+    /// refuses it.
+    async fn exchange_native_code(
+        &self,
+        code: NativeCode,
+    ) -> Result<ProviderTokens, ProviderError> {
+        let _ = code;
+        Err(ProviderError::CodeExchange(
+            "this provider takes no authorization_code from apps".into(),
+        ))
     }
 }

@@ -22,7 +22,7 @@ pub mod webhooks;
 pub use admin::{AdminRepository, Unlinked, UserPage};
 pub use clock::{Clock, SystemClock};
 pub use identity_provider::{
-    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, PostBody,
+    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, NativeCode, PostBody,
     PresentedIdToken, ProviderError, ProviderGrant, ProviderInfo, ProviderLogin, Revoked,
 };
 pub use password_hasher::{HashError, PasswordHasher};

@@ -56,6 +56,9 @@ pub struct ProviderSignIn {
     /// The provider's tokens, sealed.
     pub access_token: SealedToken,
     pub refresh_token: Option<SealedToken>,
+    /// The client id the tokens were issued to, when not the provider's configured one
+    /// (an Apple grant an app exchanged: its bundle id). Stored with new tokens only.
+    pub grant_client_id: Option<String>,
     /// docs/api.md#linking-rules: link to the owner of the same verified email.
     pub auto_link_by_email: bool,
     /// Whether this provider's account may become a new user, decided in the same
@@ -152,6 +155,8 @@ pub struct SealedGrant {
     pub provider: ProviderKey,
     pub access_token: SealedToken,
     pub refresh_token: Option<SealedToken>,
+    /// The client the grant was issued to, when not the provider's configured one.
+    pub client_id: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

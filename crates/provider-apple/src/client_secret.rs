@@ -81,13 +81,19 @@ impl ClientSecretSigner {
     /// A new secret: header `alg: ES256`, `kid`; claims `iss` = team id, `iat` = now,
     /// `exp` = now + 5 minutes, `aud` = Apple, `sub` = the Services ID.
     pub fn sign(&self) -> Result<SecretText, ProviderError> {
+        self.sign_as(&self.client_id)
+    }
+
+    /// The same for another client id of the team: an app's bundle id, whose grants (the
+    /// codes the app received on the device) are exchanged and revoked as that client.
+    pub fn sign_as(&self, client_id: &str) -> Result<SecretText, ProviderError> {
         let now = self.clock.now();
         let claims = Claims {
             iss: &self.team_id,
             iat: now.unix_timestamp(),
             exp: (now + CLIENT_SECRET_LIFETIME).unix_timestamp(),
             aud: APPLE_AUDIENCE,
-            sub: &self.client_id,
+            sub: client_id,
         };
         let mut header = Header::new(Algorithm::ES256);
         header.kid = Some(self.key_id.clone());
@@ -182,6 +188,17 @@ mod tests {
         assert_eq!(claims["aud"], "https://appleid.apple.com");
         assert_eq!(claims["iat"], 1_767_225_600);
         assert_eq!(claims["exp"], 1_767_225_600 + 300);
+    }
+
+    #[test]
+    fn a_secret_for_an_apps_bundle_id_names_it_as_subject() {
+        let secret = signer(APPLE_TEST_KEY_PEM)
+            .unwrap()
+            .sign_as("com.example.ios")
+            .unwrap();
+        let (_, claims) = decode(&secret);
+        assert_eq!(claims["sub"], "com.example.ios");
+        assert_eq!(claims["iss"], "TEAM123456");
     }
 
     #[test]

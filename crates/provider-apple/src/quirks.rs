@@ -22,8 +22,8 @@ impl AppleQuirks {
 
 #[async_trait]
 impl Quirks for AppleQuirks {
-    fn client_secret(&self) -> Result<Option<SecretText>, ProviderError> {
-        self.signer.sign().map(Some)
+    fn client_secret(&self, client_id: &str) -> Result<Option<SecretText>, ProviderError> {
+        self.signer.sign_as(client_id).map(Some)
     }
 
     /// The name is never in the token: it is the one the client posted from Apple's first

@@ -171,6 +171,24 @@ impl CodeFlow {
             .await
     }
 
+    /// Exchanges a code an app received on the device (Sign in with Apple) as the app's own
+    /// `client_id`, with a secret minted for it: no `redirect_uri` (the app had none; Apple
+    /// asks for it "if applicable") and no PKCE verifier (the app's SDK kept its own).
+    pub async fn exchange_app_code(
+        &self,
+        code: &SecretText,
+        client_id: &str,
+        client_secret: &SecretText,
+    ) -> Result<TokenSet, ProviderError> {
+        let client =
+            OAuthClient::<EndpointNotSet, EndpointNotSet>::new(ClientId::new(client_id.to_owned()))
+                .set_auth_uri(self.client.auth_uri().clone())
+                .set_token_uri(self.client.token_uri().clone())
+                .set_auth_type(AuthType::RequestBody)
+                .set_client_secret(ClientSecret::new(client_secret.expose().to_owned()));
+        Self::request(&client, &self.http, code, None).await
+    }
+
     /// The exchange through `http`: [`TokenHttp`] in production, a canned answer in tests.
     async fn exchange<H>(
         &self,
@@ -182,10 +200,24 @@ impl CodeFlow {
     where
         H: for<'c> AsyncHttpClient<'c, Error = TokenHttpError>,
     {
+        let verifier = self.pkce.then_some(pkce_verifier);
+        Self::request(client, http, code, verifier).await
+    }
+
+    /// One code exchange with `client`, with the PKCE verifier when there is one.
+    async fn request<H>(
+        client: &OAuthClient,
+        http: &H,
+        code: &SecretText,
+        pkce_verifier: Option<&SecretText>,
+    ) -> Result<TokenSet, ProviderError>
+    where
+        H: for<'c> AsyncHttpClient<'c, Error = TokenHttpError>,
+    {
         let mut request = client.exchange_code(AuthorizationCode::new(code.expose().to_owned()));
-        if self.pkce {
+        if let Some(verifier) = pkce_verifier {
             request =
-                request.set_pkce_verifier(PkceCodeVerifier::new(pkce_verifier.expose().to_owned()));
+                request.set_pkce_verifier(PkceCodeVerifier::new(verifier.expose().to_owned()));
         }
         let answer = request
             .request_async(http)

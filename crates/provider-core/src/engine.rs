@@ -4,6 +4,7 @@
 
 mod complete;
 mod native;
+mod native_code;
 mod revoke;
 
 use crate::code_flow::CodeFlow;
@@ -14,10 +15,10 @@ use crate::quirks::{FinishContext, Quirks, identify};
 use crate::revocation::RevocationEndpoint;
 use async_trait::async_trait;
 use serde_json::{Map, Value};
-use social_login_domain::{ProviderIdentity, ProviderKey, SecretText};
+use social_login_domain::{ProviderIdentity, ProviderKey, ProviderTokens, SecretText};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, PostBody,
-    PresentedIdToken, ProviderError, ProviderGrant, ProviderInfo, ProviderLogin, Revoked,
+    AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, NativeCode,
+    PostBody, PresentedIdToken, ProviderError, ProviderGrant, ProviderInfo, ProviderLogin, Revoked,
     SystemClock,
 };
 use social_login_provider_spec::ProviderKind;
@@ -154,6 +155,14 @@ impl IdentityProvider for Engine {
         input: IdTokenInput,
     ) -> Result<PresentedIdToken, ProviderError> {
         self.sign_in_natively(input).await
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]
+    async fn exchange_native_code(
+        &self,
+        code: NativeCode,
+    ) -> Result<ProviderTokens, ProviderError> {
+        self.exchange_code_of_app(code).await
     }
 }
 

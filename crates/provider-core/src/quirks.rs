@@ -14,9 +14,12 @@ use url::Url;
 /// The hooks of one provider. `Debug` must show no secret.
 #[async_trait]
 pub trait Quirks: Send + Sync + fmt::Debug {
-    /// A client secret minted for one request (Apple's ES256 JWT), used at the token and
-    /// revocation endpoints in place of the static one. `None`: the static one.
-    fn client_secret(&self) -> Result<Option<SecretText>, ProviderError> {
+    /// A client secret minted for one request as `client_id` (Apple's ES256 JWT, whose
+    /// `sub` names the client: the Services ID, or an app's bundle id for a grant the app
+    /// exchanged), used at the token and revocation endpoints in place of the static one.
+    /// `None`: the static one, which is the configured `client_id`'s only.
+    fn client_secret(&self, client_id: &str) -> Result<Option<SecretText>, ProviderError> {
+        let _ = client_id;
         Ok(None)
     }
 

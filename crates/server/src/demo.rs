@@ -4,8 +4,9 @@
 
 mod page;
 mod settings;
+mod signals;
 
-use crate::server::{ConnectionOptions, StartupError, build_router, serve_router};
+use crate::server::{ConnectionOptions, StartupError, build_router_serving, serve_router};
 use social_login_simulator::SimulatorHandle;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -70,7 +71,14 @@ pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, Sta
     // Never stored: a new key each run, printed for whoever started the demo.
     let (admin_key, admin_hash) = social_login_security::generate_admin_key();
     settings.admin.api_keys = vec![admin_hash.to_string()];
-    let router = build_router(&settings).await?.merge(page::routes());
+    let (router, service) = build_router_serving(&settings).await?;
+    let signals = signals::DemoSignals {
+        service,
+        simulator_url: simulator.base_url().to_owned(),
+        service_url: url.clone(),
+        http: reqwest::Client::new(),
+    };
+    let router = router.merge(page::routes()).merge(signals::routes(signals));
     let (shutdown, stopped) = oneshot::channel::<()>();
     let options = ConnectionOptions::from(&settings);
     let task = tokio::spawn(serve_router(listener, router, options, async {

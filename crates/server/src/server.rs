@@ -120,6 +120,16 @@ async fn prepare(settings: &Settings) -> Result<(TcpListener, axum::Router), Sta
 
 /// Validates, wires, migrates and builds the HTTP app, without binding anything.
 pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupError> {
+    build_router_serving(settings)
+        .await
+        .map(|(router, _)| router)
+}
+
+/// [`build_router`], and the service it serves: the demo's page acts for the person signed
+/// in to it (which of their provider accounts a simulated signal is about).
+pub(crate) async fn build_router_serving(
+    settings: &Settings,
+) -> Result<(axum::Router, std::sync::Arc<social_login_app::AuthService>), StartupError> {
     // Whoever embeds the server gets the same guarantee as the CLI: never half-configured.
     settings
         .validate_for_this_build()
@@ -162,11 +172,9 @@ pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupEr
         crate::webhook_delivery::spawn(std::sync::Arc::downgrade(&service), delivery);
     }
     wired.undiscovered.spawn();
-    Ok(http::router_with_operator(
+    Ok((
+        http::router_with_operator(service.clone(), wired.well_known, options, wired.operator),
         service,
-        wired.well_known,
-        options,
-        wired.operator,
     ))
 }
 

@@ -227,6 +227,26 @@ impl SimulatorHandle {
         crate::id_token::issue(&self.state, provider, &subject, None)
     }
 
+    /// The authorization code Sign in with Apple gives an app on the device together with
+    /// its id_token ([`Self::mint_id_token`] with the same `client_id`): for `client_id`, the
+    /// app's bundle id (registered as an Apple client), about `user`, single use, exchanged
+    /// without a redirect URI or PKCE verifier, as the service does for native sign-in.
+    pub fn mint_apple_native_code(&self, user: &SimUser, client_id: &str) -> String {
+        let dialect = crate::dialect::of(Provider::Apple);
+        self.state
+            .codes(Provider::Apple)
+            .issue(crate::codes::Grant {
+                provider: Provider::Apple,
+                client_id: client_id.to_owned(),
+                redirect_uri: String::new(),
+                code_challenge: None,
+                code_challenge_method: None,
+                scopes: dialect.mint_scopes.to_vec(),
+                nonce: None,
+                user: user.clone(),
+            })
+    }
+
     /// Every accepted revocation request so far, oldest first.
     pub fn revocations(&self) -> Vec<crate::revocation::Revocation> {
         self.state.revocations.all()

@@ -57,7 +57,7 @@ pub enum SignalKind {
 
 /// `POST /_control/signals/build` and `/send`: which signal, about whom (a login or id; the
 /// current identity when absent), and for `send` where the service is.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SignalRequest {
     pub kind: SignalKind,
     #[serde(default)]

@@ -13,6 +13,8 @@ use time::OffsetDateTime;
 /// Until when the fake's id_tokens verify unless a test says otherwise: far enough that no
 /// fake clock reaches it by accident (2100-01-01).
 const FAKE_ID_TOKEN_USABLE_UNTIL: i64 = 4_102_444_800;
+/// The client id a fake provider's id_tokens are issued to.
+pub const FAKE_CLIENT_ID: &str = "fake";
 
 /// One provider under a key chosen at construction. Until `answer` is called, every
 /// completion fails, so a test cannot pass on an answer it never chose.
@@ -122,7 +124,7 @@ impl IdentityProvider for FakeProvider {
     fn authorization_url(&self, request: &AuthorizationRequest) -> Result<String, ProviderError> {
         self.ready()?;
         Ok(format!(
-            "https://{}.idp.test/authorize?client_id=fake&state={}",
+            "https://{}.idp.test/authorize?client_id={FAKE_CLIENT_ID}&state={}",
             self.key,
             request.state.as_str()
         ))
@@ -147,6 +149,7 @@ impl IdentityProvider for FakeProvider {
         Ok(PresentedIdToken {
             identity,
             usable_until: *self.id_token_usable_until.lock().unwrap(),
+            audience: FAKE_CLIENT_ID.to_owned(),
         })
     }
 }

@@ -51,6 +51,7 @@ impl SignalRepository for InMemoryRepository {
             {
                 stored.access_token = SealedToken::none();
                 stored.refresh_token = None;
+                stored.grant_client_id = None;
             }
         }
         match command.action {

@@ -18,6 +18,7 @@ fn grant_of(link: &NewLinkedAccount) -> SealedGrant {
         provider: link.provider,
         access_token: link.access_token.clone(),
         refresh_token: link.refresh_token.clone(),
+        client_id: link.grant_client_id.clone(),
     }
 }
 
@@ -152,6 +153,7 @@ impl UserRepository for InMemoryRepository {
             email: identity.email.clone(),
             access_token: sign_in.access_token.clone(),
             refresh_token: sign_in.refresh_token.clone(),
+            grant_client_id: sign_in.grant_client_id.clone(),
             created_at: sign_in.now,
         };
         let (user, is_new_user) = match (decision, existing) {
@@ -166,6 +168,7 @@ impl UserRepository for InMemoryRepository {
                 // ones: they are what disconnect and deletion revoke the grant with.
                 if !sign_in.access_token.is_none() {
                     stored.access_token = sign_in.access_token.clone();
+                    stored.grant_client_id = sign_in.grant_client_id.clone();
                 }
                 if sign_in.refresh_token.is_some() {
                     stored.refresh_token = sign_in.refresh_token.clone();

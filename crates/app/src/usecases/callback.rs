@@ -19,17 +19,19 @@ impl AuthService {
     ) -> Result<LoginResult, AppError> {
         let login = self.complete_return(ret, Flow::Login).await?;
         let (access_token, refresh_token) = self.seal(&login.tokens)?;
-        self.sign_in_identity(login.identity, access_token, refresh_token, origin)
+        self.sign_in_identity(login.identity, access_token, refresh_token, None, origin)
             .await
     }
 
     /// Logs in or registers the owner of a verified provider identity, storing the sealed
-    /// provider tokens with the link. Shared by the callback and the native id_token sign-in.
+    /// provider tokens with the link (and the client they were issued to, when not the
+    /// configured one). Shared by the callback and the native id_token sign-in.
     pub(crate) async fn sign_in_identity(
         &self,
         identity: ProviderIdentity,
         access_token: SealedToken,
         refresh_token: Option<SealedToken>,
+        grant_client_id: Option<String>,
         origin: &Origin,
     ) -> Result<LoginResult, AppError> {
         let signup = self.ports.providers.signup_policy(identity.provider);
@@ -46,6 +48,7 @@ impl AuthService {
                     identity: identity.clone(),
                     access_token: access_token.clone(),
                     refresh_token: refresh_token.clone(),
+                    grant_client_id: grant_client_id.clone(),
                     auto_link_by_email: self.policy.auto_link_by_email,
                     signup: signup.clone(),
                     new_user_id: self.new_user_id(now),

@@ -26,8 +26,15 @@ impl AuthService {
             .complete_return(ret, Flow::Connect { caller: user })
             .await?;
         let (access_token, refresh_token) = self.seal(&login.tokens)?;
-        self.link_identity(user, &login.identity, access_token, refresh_token, origin)
-            .await
+        self.link_identity(
+            user,
+            &login.identity,
+            access_token,
+            refresh_token,
+            None,
+            origin,
+        )
+        .await
     }
 
     /// Links a verified provider identity to `caller` under the connect rules, storing the
@@ -38,6 +45,7 @@ impl AuthService {
         identity: &ProviderIdentity,
         access_token: SealedToken,
         refresh_token: Option<SealedToken>,
+        grant_client_id: Option<String>,
         origin: &Origin,
     ) -> Result<LinkedAccount, AppError> {
         let users = &self.ports.users;
@@ -56,6 +64,7 @@ impl AuthService {
             email: identity.email.clone(),
             access_token,
             refresh_token,
+            grant_client_id,
             created_at: now,
         };
         // The unique constraints settle a race with a concurrent connect or login.

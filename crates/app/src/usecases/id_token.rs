@@ -1,17 +1,22 @@
 //! Native sign-in (docs/api.md): an app posts the id_token it received on the device
 //! (Sign in with Apple, Google Sign-In, MSAL) instead of a code. The adapter verifies it as
 //! the code flow does; the login, registration and linking rules are the callback's and
-//! connect's. No provider token comes with it, so a new link stores none
+//! connect's. No provider token comes with the id_token, so a new link stores none
 //! ([`SealedToken::none`]; docs/decisions.md), and a returning sign-in keeps the tokens a
 //! code-flow login stored, which disconnect and deletion revoke the grant with. Each token is
 //! accepted once: its id is spent in the state store until the token expires.
+//!
+//! Sign in with Apple also gives the app an authorization code: posted with the id_token,
+//! it is exchanged (after the id_token is verified and spent) as the client the id_token was
+//! issued to, and the tokens are stored like a code flow's, so disconnect and deletion
+//! revoke the grant at Apple (docs/api.md#native-sign-in). A refused code signs nobody in.
 
 use crate::{AppError, AuthService, LoginResult};
 use sha2::{Digest, Sha256};
 use social_login_domain::{
-    LinkedAccount, Origin, ProviderIdentity, ProviderKey, SealedToken, SecretText, Spend, StateId,
+    LinkedAccount, Origin, ProviderKey, SealedToken, SecretText, Spend, StateId,
 };
-use social_login_ports::{IdTokenInput, PostBody, VerifiedAccess};
+use social_login_ports::{IdTokenInput, NativeCode, PostBody, PresentedIdToken, VerifiedAccess};
 use tracing::instrument;
 
 /// Longest id_token accepted. Real ones are 1–2 KiB; the bound keeps a hostile body from
@@ -19,6 +24,8 @@ use tracing::instrument;
 pub const MAX_ID_TOKEN_BYTES: usize = 16 * 1024;
 /// Longest raw nonce accepted; apps use 32–64 random characters.
 pub const MAX_NONCE_BYTES: usize = 512;
+/// Longest authorization code accepted; Apple's are under 100 characters.
+pub const MAX_AUTHORIZATION_CODE_BYTES: usize = 2048;
 
 /// A native sign-in or connect, parsed. `Debug` shows no token (they are `SecretText`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,6 +34,16 @@ pub struct IdTokenCommand {
     pub id_token: SecretText,
     pub nonce: Option<SecretText>,
     pub post_body: Option<PostBody>,
+    /// The authorization code Sign in with Apple gave the app with the id_token.
+    pub authorization_code: Option<SecretText>,
+}
+
+/// The provider tokens a native sign-in stores: none, or the grant its code was exchanged
+/// for, with the client it was issued to.
+struct NativeGrant {
+    access_token: SealedToken,
+    refresh_token: Option<SealedToken>,
+    client_id: Option<String>,
 }
 
 impl AuthService {
@@ -55,6 +72,27 @@ impl AuthService {
             id_token,
             nonce,
             post_body,
+            authorization_code: None,
+        })
+    }
+
+    /// Adds the authorization code the app received with the id_token: 422 when it is
+    /// empty or oversized, or for a provider other than Apple (only Sign in with Apple
+    /// hands apps one).
+    pub fn with_authorization_code(
+        &self,
+        command: IdTokenCommand,
+        code: &str,
+    ) -> Result<IdTokenCommand, AppError> {
+        if command.provider != ProviderKey::APPLE {
+            return Err(AppError::Validation(
+                "authorization_code is taken with apple's id_tokens only".into(),
+            ));
+        }
+        let code = bounded("authorization_code", code, MAX_AUTHORIZATION_CODE_BYTES)?;
+        Ok(IdTokenCommand {
+            authorization_code: Some(code),
+            ..command
         })
     }
 
@@ -65,8 +103,11 @@ impl AuthService {
         command: IdTokenCommand,
         origin: &Origin,
     ) -> Result<LoginResult, AppError> {
-        let identity = self.verify_presented(command).await?;
-        self.sign_in_identity(identity, SealedToken::none(), None, origin)
+        let code = command.authorization_code.clone();
+        let presented = self.verify_presented(command).await?;
+        let grant = self.native_grant(&presented, code).await?;
+        let (access, refresh) = (grant.access_token, grant.refresh_token);
+        self.sign_in_identity(presented.identity, access, refresh, grant.client_id, origin)
             .await
     }
 
@@ -80,9 +121,51 @@ impl AuthService {
         origin: &Origin,
     ) -> Result<LinkedAccount, AppError> {
         self.require_recent_login(&caller)?;
-        let identity = self.verify_presented(command).await?;
-        self.link_identity(caller.user, &identity, SealedToken::none(), None, origin)
-            .await
+        let code = command.authorization_code.clone();
+        let presented = self.verify_presented(command).await?;
+        let grant = self.native_grant(&presented, code).await?;
+        let (access, refresh) = (grant.access_token, grant.refresh_token);
+        let identity = &presented.identity;
+        self.link_identity(
+            caller.user,
+            identity,
+            access,
+            refresh,
+            grant.client_id,
+            origin,
+        )
+        .await
+    }
+
+    /// With a code: the grant it is exchanged for, as the client the id_token was issued to
+    /// (a refusal is 502 and nothing is written); without: no tokens.
+    async fn native_grant(
+        &self,
+        presented: &PresentedIdToken,
+        code: Option<SecretText>,
+    ) -> Result<NativeGrant, AppError> {
+        let Some(code) = code else {
+            return Ok(NativeGrant {
+                access_token: SealedToken::none(),
+                refresh_token: None,
+                client_id: None,
+            });
+        };
+        let identity = &presented.identity;
+        let provider = self.ready_provider(identity.provider)?;
+        let tokens = provider
+            .exchange_native_code(NativeCode {
+                code,
+                client_id: presented.audience.clone(),
+                subject: identity.subject.clone(),
+            })
+            .await?;
+        let (access_token, refresh_token) = self.seal(&tokens)?;
+        Ok(NativeGrant {
+            access_token,
+            refresh_token,
+            client_id: Some(presented.audience.clone()),
+        })
     }
 
     /// The adapter's verification, then the token spent: of any number of uses of one token,
@@ -91,7 +174,7 @@ impl AuthService {
     async fn verify_presented(
         &self,
         command: IdTokenCommand,
-    ) -> Result<ProviderIdentity, AppError> {
+    ) -> Result<PresentedIdToken, AppError> {
         let provider = self.ready_provider(command.provider)?.clone();
         let spent_id = spent_id_of(&command.id_token);
         let presented = provider
@@ -101,7 +184,7 @@ impl AuthService {
                 post_body: command.post_body,
             })
             .await?;
-        let identity = presented.identity;
+        let identity = &presented.identity;
         // An adapter answers for its own provider only; anything else is a bug, not a login.
         if identity.provider != command.provider {
             return Err(AppError::Internal(format!(
@@ -115,7 +198,7 @@ impl AuthService {
             .spend(spent_id, presented.usable_until)
             .await?
         {
-            Spend::First => Ok(identity),
+            Spend::First => Ok(presented),
             Spend::Again => Err(AppError::UserInfoFailed("id_token was already used".into())),
         }
     }

@@ -163,6 +163,7 @@ async fn a_link_made_by_a_native_id_token_sign_in_has_nothing_to_revoke() {
                 id_token: social_login_domain::SecretText::new("header.payload.signature"),
                 nonce: None,
                 post_body: None,
+                authorization_code: None,
             },
             &Origin::default(),
         )

@@ -153,6 +153,7 @@ fn grant_of(login: &ProviderLogin) -> ProviderGrant {
     ProviderGrant {
         access_token: login.tokens.access_token.clone(),
         refresh_token: login.tokens.refresh_token.clone(),
+        client_id: None,
     }
 }
 

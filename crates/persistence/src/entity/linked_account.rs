@@ -24,6 +24,9 @@ pub struct Model {
     pub disabled: bool,
     /// Unix ms of the last disabled/enabled change applied; `None` before any.
     pub disabled_changed_ms: Option<i64>,
+    /// The client the stored tokens were issued to, when not the configured `client_id`
+    /// (an Apple grant an app exchanged: its bundle id).
+    pub grant_client_id: Option<String>,
 }
 
 // Hand-written so that no token, sealed or not, and no email reaches a log line.

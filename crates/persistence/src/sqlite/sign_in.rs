@@ -101,6 +101,7 @@ fn refresh_link(
             new_access_token(sign_in),
             sign_in.refresh_token.as_ref().map(|token| token.as_str()),
             time_text(sign_in.now)?,
+            sign_in.grant_client_id.as_deref(),
         ],
     )?;
     if updated == 0 {

@@ -258,6 +258,7 @@ pub(super) fn insert_link(db: &Connection, link: &NewLinkedAccount) -> rusqlite:
             link.access_token.as_str(),
             link.refresh_token.as_ref().map(|token| token.as_str()),
             created_at,
+            link.grant_client_id.as_deref(),
         ],
     )
 }
@@ -269,5 +270,10 @@ fn to_sql_error(error: RepositoryError) -> rusqlite::Error {
 /// The sealed tokens of one row of `sql::GRANTS_OF`.
 fn grant_at(row: &rusqlite::Row) -> rusqlite::Result<Result<SealedGrant, RepositoryError>> {
     let provider: String = row.get(0)?;
-    Ok(grant_from_columns(&provider, row.get(1)?, row.get(2)?))
+    Ok(grant_from_columns(
+        &provider,
+        row.get(1)?,
+        row.get(2)?,
+        row.get(3)?,
+    ))
 }

@@ -15,6 +15,7 @@ async fn after_revocation_the_next_sign_in_posts_the_name_again() {
     let grant = ProviderGrant {
         access_token: login.tokens.access_token,
         refresh_token: login.tokens.refresh_token,
+        client_id: None,
     };
     assert_eq!(provider.revoke(grant).await, Ok(Revoked::Done));
     let again = FX.flow().sign_in(&provider).await.unwrap();

@@ -45,7 +45,7 @@ impl Engine {
 
     async fn exchange(&self, callback: &CallbackInput) -> Result<TokenSet, ProviderError> {
         let (code, verifier) = (&callback.code, &callback.redeemed.pkce_verifier);
-        match self.quirks.client_secret()? {
+        match self.quirks.client_secret(&self.plan.settings.client_id)? {
             Some(secret) => {
                 self.flow
                     .exchange_code_with_secret(code, verifier, &secret)

@@ -19,9 +19,27 @@ impl Engine {
             .await?;
         let documents: [&Map<String, Value>; 1] = [&presented.claims];
         let identity = self.identity(&documents, None, input.post_body.as_ref());
+        let audience = self.registered_audience(&presented.claims).ok_or_else(|| {
+            ProviderError::UserInfo("id_token audience is not this client".into())
+        })?;
         Ok(PresentedIdToken {
             identity: identity.await?,
             usable_until: presented.usable_until,
+            audience,
         })
+    }
+
+    /// Which of the registration's client ids the verified token was issued to (its `aud`,
+    /// a string or a list; the check already made sure one of them is ours).
+    fn registered_audience(&self, claims: &Map<String, Value>) -> Option<String> {
+        let settings = &self.plan.settings;
+        let ours =
+            |id: &&str| *id == settings.client_id || settings.client_ids.iter().any(|c| c == id);
+        match claims.get("aud")? {
+            Value::String(one) => Some(one.as_str()).filter(ours),
+            Value::Array(many) => many.iter().filter_map(Value::as_str).find(ours),
+            _ => None,
+        }
+        .map(str::to_owned)
     }
 }

@@ -53,13 +53,20 @@ impl Engine {
         if rules.client_auth == RevocationAuth::None {
             return Ok(endpoint.post_form(&params));
         }
+        // A grant an app exchanged is revoked as the client it was issued to.
+        let client_id = grant.client_id.as_deref().unwrap_or(endpoint.client_id());
         let minted = self
             .quirks
-            .client_secret()
+            .client_secret(client_id)
             .map_err(|_| ProviderError::Revocation("client secret could not be signed".into()))?;
+        if minted.is_none() && client_id != endpoint.client_id() {
+            return Err(ProviderError::Revocation(
+                "no secret for the client the grant was issued to".into(),
+            ));
+        }
         Ok(match (self.plan.spec.token_auth, minted) {
             (_, Some(secret)) => {
-                params.push(("client_id", endpoint.client_id()));
+                params.push(("client_id", client_id));
                 params.push(("client_secret", secret.expose()));
                 endpoint.post_form(&params)
             }

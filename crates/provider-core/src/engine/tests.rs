@@ -187,13 +187,15 @@ fn exactly_the_oidc_kind_takes_an_id_token_check() {
 
 #[tokio::test]
 async fn a_presented_id_token_is_mapped_from_its_claims_and_finished_by_the_quirk() {
-    let claims = json!({"sub": "s-1", "tid": "t-1", "email": "ada@example.com", "name": "Ada"});
+    let claims = json!({"sub": "s-1", "tid": "t-1", "email": "ada@example.com", "name": "Ada",
+                        "aud": ["another-app", "client-1"]});
     let microsoft = engine(ProviderKey::MICROSOFT, Arc::new(TenantScoped), Some(claims));
     let presented = microsoft
         .sign_in_with_id_token(input(Some("n-1")))
         .await
         .unwrap();
     assert_eq!(presented.usable_until, USABLE_UNTIL);
+    assert_eq!(presented.audience, "client-1", "the audience that is ours");
     let identity = presented.identity;
     assert_eq!(identity.provider, ProviderKey::MICROSOFT);
     assert_eq!(identity.subject.as_str(), "t-1:s-1");
@@ -228,6 +230,7 @@ async fn a_plan_without_revocation_sends_nothing() {
     let grant = ProviderGrant {
         access_token: SecretText::new("at"),
         refresh_token: None,
+        client_id: None,
     };
     assert_eq!(microsoft.revoke(grant).await, Ok(Revoked::NotSupported));
 }

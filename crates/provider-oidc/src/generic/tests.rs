@@ -84,6 +84,7 @@ async fn before_discovery_it_is_listed_but_serves_no_sign_in() {
     let grant = ProviderGrant {
         access_token: SecretText::new("at"),
         refresh_token: None,
+        client_id: None,
     };
     assert!(is_unavailable(acme.revoke(grant).await));
 }

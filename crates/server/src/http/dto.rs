@@ -67,6 +67,13 @@ pub struct IdTokenRequest {
     #[schema(value_type = Option<Object>)]
     #[serde(default, deserialize_with = "object_or_null")]
     pub post_body: Option<serde_json::Value>,
+    /// Apple only (422 for another provider): the authorization code Sign in with Apple
+    /// gave the app with the id_token (at most 2 KiB). It is exchanged as the client the
+    /// id_token was issued to and the tokens are stored encrypted, so that disconnect and
+    /// account deletion revoke the grant at Apple; a code Apple refuses is 502
+    /// `OAuthCodeExchangeFailed` and nobody is signed in.
+    #[serde(default)]
+    pub authorization_code: Option<String>,
 }
 
 fn object_or_null<'de, D: serde::Deserializer<'de>>(

@@ -27,10 +27,13 @@ use social_login_ports::PostBody;
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json",
-            description = "ValidationError: id_token missing or too long, or nonce missing \
-                where the provider requires it"),
+            description = "ValidationError: id_token missing or too long, nonce missing \
+                where the provider requires it, or authorization_code for a provider other \
+                than apple"),
         (status = 502, body = Problem, content_type = "application/problem+json",
-            description = "OAuthUserInfoFailed: the id_token did not verify, or was used before"),
+            description = "OAuthUserInfoFailed: the id_token did not verify, or was used \
+                before; OAuthCodeExchangeFailed: Apple refused the authorization_code \
+                (nobody is signed in)"),
     ))]
 pub async fn sign_in(
     State(state): State<AppState>,
@@ -55,7 +58,9 @@ pub async fn sign_in(
         (status = 404, body = Problem, content_type = "application/problem+json"),
         (status = 409, body = Problem, content_type = "application/problem+json"),
         (status = 422, body = Problem, content_type = "application/problem+json"),
-        (status = 502, body = Problem, content_type = "application/problem+json"),
+        (status = 502, body = Problem, content_type = "application/problem+json",
+            description = "OAuthUserInfoFailed: the id_token did not verify; \
+                OAuthCodeExchangeFailed: Apple refused the authorization_code (nothing linked)"),
     ),
     security(("bearer" = [])))]
 pub async fn connect(
@@ -82,10 +87,14 @@ fn command(
     let post_body = request
         .post_body
         .map(|body| PostBody::new(body.to_string()));
-    Ok(state.service.id_token_command(
+    let command = state.service.id_token_command(
         provider,
         &request.id_token,
         request.nonce.as_deref(),
         post_body,
-    )?)
+    )?;
+    Ok(match request.authorization_code.as_deref() {
+        Some(code) => state.service.with_authorization_code(command, code)?,
+        None => command,
+    })
 }

@@ -5,7 +5,7 @@ use serde_json::Value;
 use std::net::SocketAddr;
 
 /// Starts the demo on a free loopback port in a temp dir.
-async fn start_demo() -> (social_login::demo::RunningDemo, tempfile::TempDir) {
+pub(crate) async fn start_demo() -> (social_login::demo::RunningDemo, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let bind: SocketAddr = "127.0.0.1:0".parse().unwrap();
     let demo = social_login::demo::start(bind, dir.path()).await.unwrap();
@@ -13,7 +13,7 @@ async fn start_demo() -> (social_login::demo::RunningDemo, tempfile::TempDir) {
 }
 
 /// A client that follows no redirect, as the tests read them.
-fn http() -> reqwest::Client {
+pub(crate) fn http() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
@@ -27,7 +27,12 @@ async fn get_json(http: &reqwest::Client, url: String) -> Value {
 
 /// A person's sign-in with `provider` on the demo at `base`: the simulator's sign-in page,
 /// `user` chosen, the redirect back to the demo's callback page, the callback posted.
-async fn sign_in_as(http: &reqwest::Client, base: &str, provider: &str, user: &str) -> Value {
+pub(crate) async fn sign_in_as(
+    http: &reqwest::Client,
+    base: &str,
+    provider: &str,
+    user: &str,
+) -> Value {
     let authorize = get_json(http, format!("{base}/auth/oauth/{provider}/authorize")).await;
     let url = authorize["authorization_url"].as_str().unwrap();
     // A person first sees the sign-in page of the simulated provider.

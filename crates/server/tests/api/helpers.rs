@@ -11,7 +11,9 @@ use social_login::server::{RunningServer, start};
 use social_login::settings::Settings;
 use social_login::simulated::{SimulatedClient, enable_all, enable_standard, register_clients};
 use social_login_domain::ProviderKey;
-use social_login_simulator::{SimUser, Simulator, SimulatorConfig, SimulatorHandle};
+use social_login_simulator::{
+    Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
+};
 use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url, redis_url};
 use std::io::Write;
 use std::path::Path;
@@ -37,6 +39,11 @@ fn client(key: ProviderKey) -> SimulatedClient {
 }
 
 pub const PASSWORD: &str = "correct horse battery";
+
+/// An iOS app's bundle id, registered with the simulated Apple as a client of its own (a
+/// native app's Sign in with Apple codes are issued to it); a test lists it in apple's
+/// `client_ids` when the service should accept it.
+pub const APPLE_APP_BUNDLE_ID: &str = "com.example.ios";
 
 /// The apps' `secret_key`: an output of `social-login gen-secret`, as the strength check
 /// requires of any key.
@@ -159,6 +166,12 @@ async fn spawn(options: Options, database_via: Option<&FaultProxy>) -> TestApp {
     capture_logs();
     let sim = Simulator::start(
         register_clients(SimulatorConfig::default(), client)
+            .with_client(RegisteredClient::new(
+                Provider::Apple,
+                APPLE_APP_BUNDLE_ID,
+                "",
+                "",
+            ))
             .with_user(ada())
             .with_user(grace())
             .with_user(unverified()),

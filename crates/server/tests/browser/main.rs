@@ -5,6 +5,7 @@
 
 mod demo_page;
 mod shots;
+mod signals_walk;
 mod support_panel;
 mod webdriver;
 
@@ -19,7 +20,7 @@ use webdriver::{Browser, Driver};
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 /// The whole walk; each wait inside is bounded too.
-const WALK_LIMIT: Duration = Duration::from_secs(240);
+const WALK_LIMIT: Duration = Duration::from_secs(360);
 
 /// An attacker's own finished sign-in, as the link they would send a victim: the demo's
 /// callback page with the attacker's code and state (made over plain HTTP, not in the
@@ -53,7 +54,8 @@ async fn walk(browser: &Browser, base: &str, shots: &mut Shots) -> Result<(), St
     renews_a_refused_access_token(browser).await?;
     deletes_the_account(browser, shots).await?;
     apple_posts_the_name_once(browser, shots).await?;
-    signs_in_with_a_provider_from_configuration(browser, shots).await
+    signs_in_with_a_provider_from_configuration(browser, shots).await?;
+    signals_walk::signals_end_sessions_and_remove_links(browser, shots).await
 }
 
 /// Login CSRF: a callback this browser did not start signs nobody in, and says so in words.

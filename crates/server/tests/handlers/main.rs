@@ -353,6 +353,13 @@ async fn the_openapi_document_describes_every_route() {
         assert!(paths.contains_key(path), "{path} missing");
     }
     assert!(document["components"]["securitySchemes"]["bearer"].is_object());
+    let native = &document["components"]["schemas"]["IdTokenRequest"]["properties"];
+    assert!(
+        native["authorization_code"]["description"]
+            .as_str()
+            .is_some_and(|text| text.contains("revoke")),
+        "Apple's authorization_code is documented: {native}"
+    );
 }
 
 #[tokio::test]

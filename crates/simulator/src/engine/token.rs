@@ -63,8 +63,10 @@ pub async fn answer(cx: Cx<'_>, query: Option<&str>, headers: &HeaderMap, body: 
                 }
                 RedeemError::Unknown => fail(&errors.bad_code),
             })?;
+        // A code an app received on the device (Sign in with Apple) was sent nowhere: it is
+        // exchanged without a redirect URI.
         let redirect_ok = match params.redirect_uri.as_deref() {
-            None => rules.redirect_uri_optional,
+            None => rules.redirect_uri_optional || grant.redirect_uri.is_empty(),
             Some(named) => named == grant.redirect_uri,
         };
         if !redirect_ok {

@@ -15,6 +15,7 @@ async fn a_refused_client_secret_is_a_failure_not_a_revocation() {
     let grant = ProviderGrant {
         access_token: login.tokens.access_token.clone(),
         refresh_token: None,
+        client_id: None,
     };
     let error = provider_with(settings).revoke(grant).await.unwrap_err();
     let ProviderError::Revocation(message) = &error else {

@@ -20,6 +20,7 @@ async fn a_public_client_revokes_with_its_client_id_in_the_body() {
     let grant = ProviderGrant {
         access_token: login.tokens.access_token,
         refresh_token: login.tokens.refresh_token,
+        client_id: None,
     };
     assert_eq!(provider.revoke(grant).await, Ok(Revoked::Done));
     let request = sim

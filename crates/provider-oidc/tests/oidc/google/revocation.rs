@@ -12,6 +12,7 @@ async fn revoking_an_already_revoked_grant_is_done_too() {
     let grant = ProviderGrant {
         access_token: login.tokens.access_token,
         refresh_token: login.tokens.refresh_token,
+        client_id: None,
     };
     assert_eq!(provider.revoke(grant.clone()).await, Ok(Revoked::Done));
     assert_eq!(provider.revoke(grant).await, Ok(Revoked::Done));

@@ -39,6 +39,7 @@ pub fn new_link(user: UserId, provider: ProviderKey, subject: &str) -> NewLinked
         email: Some(email("Ada@Example.com")),
         access_token: SealedToken::new("k1:sealed-access"),
         refresh_token: Some(SealedToken::new("k1:sealed-refresh")),
+        grant_client_id: None,
         created_at: now(),
     }
 }
@@ -145,6 +146,7 @@ pub fn sign_in(identity: ProviderIdentity) -> ProviderSignIn {
         identity,
         access_token: SealedToken::new("k1:access"),
         refresh_token: Some(SealedToken::new("k1:refresh")),
+        grant_client_id: None,
         auto_link_by_email: false,
         signup: SignupPolicy::default(),
         new_user_id: UserId::new(),

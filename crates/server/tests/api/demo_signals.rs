@@ -1,0 +1,57 @@
+//! The demo's signal buttons over HTTP: `POST /demo/signals` acts for the signed-in person
+//! only, about their linked account of the signal's provider, and the service receives the
+//! signal the simulator signed exactly as from the provider.
+
+use crate::demo::{http, sign_in_as, start_demo};
+use serde_json::{Value, json};
+
+async fn press(
+    http: &reqwest::Client,
+    base: &str,
+    kind: &str,
+    bearer: Option<&str>,
+) -> (u16, Value) {
+    let mut request = http
+        .post(format!("{base}/demo/signals"))
+        .json(&json!({"kind": kind}));
+    if let Some(bearer) = bearer {
+        request = request.bearer_auth(bearer);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn a_signal_button_acts_on_the_callers_linked_account_only() {
+    let (demo, _dir) = start_demo().await;
+    let base = demo.url().to_owned();
+    let http = http();
+    let (status, _) = press(&http, &base, "report_hijacking", None).await;
+    assert_eq!(status, 401, "nobody signed in");
+    let (status, _) = press(&http, &base, "report_hijacking", Some("not-a-token")).await;
+    assert_eq!(status, 401);
+
+    let login = sign_in_as(&http, &base, "google", "583231").await;
+    let bearer = login["access_token"].as_str().unwrap();
+    let (status, refused) = press(&http, &base, "revoke_consent", Some(bearer)).await;
+    assert_eq!(status, 409, "no Apple account is linked: {refused}");
+    assert_eq!(refused["code"], "NotLinked");
+
+    let (status, sent) = press(&http, &base, "report_hijacking", Some(bearer)).await;
+    assert_eq!(status, 200, "{sent}");
+    assert_eq!(sent["path"], "/auth/oauth/google/risc");
+    assert_eq!(
+        sent["status"], 202,
+        "the service accepted Google's signed event"
+    );
+    // Google reported the account hijacked: the session it began cannot be renewed.
+    let renewed = http
+        .post(format!("{base}/auth/refresh"))
+        .json(&json!({"refresh_token": login["refresh_token"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(renewed.status(), 401);
+    demo.stop().await.unwrap();
+}

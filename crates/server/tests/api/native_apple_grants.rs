@@ -1,0 +1,192 @@
+//! Sign in with Apple on a device keeps a revocable grant (docs/api.md#native-sign-in): the
+//! app posts the authorization code Apple gave it with the id_token; the service exchanges
+//! it as the app's bundle id (the id_token's `aud`), stores the tokens encrypted, and
+//! disconnect and account deletion revoke the grant at the simulated Apple.
+
+use crate::helpers::*;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use social_login::settings::Settings;
+use social_login_domain::ProviderKey;
+use social_login_simulator::{Provider, Revocation, SimUser, TokenKind};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The app's bundle id is one of apple's `client_ids`.
+fn bundle_id_configured(settings: &mut Settings) {
+    let apple = settings
+        .oauth_providers
+        .get_mut(ProviderKey::APPLE)
+        .expect("enabled");
+    apple.client_ids = vec![APPLE_APP_BUNDLE_ID.into()];
+}
+
+async fn spawn() -> TestApp {
+    spawn_app_with(Options {
+        tune: bundle_id_configured,
+        ..Options::default()
+    })
+    .await
+}
+
+/// What Sign in with Apple hands the app on the device: an id_token for the bundle id with
+/// the hash of a raw nonce of its own, and an authorization code for the same client.
+fn apple_credential(app: &TestApp, user: &SimUser, code: Option<&str>) -> Value {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let nonce = format!("native-apple-{}", NEXT.fetch_add(1, Ordering::Relaxed));
+    let hashed = hex::encode(Sha256::digest(nonce.as_bytes()));
+    let id_token = app
+        .sim
+        .mint_id_token(Provider::Apple, user, APPLE_APP_BUNDLE_ID, Some(&hashed));
+    let mut body = json!({"id_token": id_token, "nonce": nonce});
+    if let Some(code) = code {
+        body["authorization_code"] = json!(code);
+    }
+    body
+}
+
+/// A credential whose code Apple really issued to the app, about `user`.
+fn with_code(app: &TestApp, user: &SimUser) -> Value {
+    let code = app.sim.mint_apple_native_code(user, APPLE_APP_BUNDLE_ID);
+    apple_credential(app, user, Some(&code))
+}
+
+fn apple_revocations(app: &TestApp) -> Vec<Revocation> {
+    app.sim
+        .revocations()
+        .into_iter()
+        .filter(|revocation| revocation.provider == Provider::Apple)
+        .collect()
+}
+
+/// The one revocation Apple received: the live refresh token, as the app's client.
+fn assert_revoked_as_the_app(app: &TestApp) -> Revocation {
+    let revocations = apple_revocations(app);
+    assert_eq!(revocations.len(), 1, "{revocations:?}");
+    let revocation = revocations.into_iter().next().unwrap();
+    assert_eq!(revocation.client_id, APPLE_APP_BUNDLE_ID);
+    assert_eq!(revocation.kind, Some(TokenKind::Refresh), "a live grant");
+    revocation
+}
+
+async fn sign_in(app: &TestApp, body: &Value) -> reqwest::Response {
+    app.post("/auth/oauth/apple/id-token", body, None).await
+}
+
+#[tokio::test]
+async fn a_native_sign_in_with_its_code_stores_the_grant_encrypted_and_disconnect_revokes_it() {
+    let app = spawn().await;
+    let pat = app.register("pat@example.com").await;
+    let linked = app
+        .post(
+            "/auth/oauth/apple/id-token/connect",
+            &with_code(&app, &ada()),
+            Some(&token(&pat)),
+        )
+        .await;
+    assert_eq!(linked.status(), StatusCode::CREATED);
+    let stored = app.stored_bytes().await;
+    let issued = app.sim.issued_access_tokens();
+    assert!(!issued.is_empty(), "the code was exchanged");
+    for plaintext in &issued {
+        let found = stored
+            .windows(plaintext.len())
+            .any(|w| w == plaintext.as_bytes());
+        assert!(!found, "a provider token is stored in plaintext");
+    }
+
+    let unlinked = app
+        .delete("/auth/oauth/apple/disconnect", Some(&token(&pat)))
+        .await;
+    assert_eq!(unlinked.status(), StatusCode::NO_CONTENT);
+    let revoked = assert_revoked_as_the_app(&app);
+    let found = stored
+        .windows(revoked.token.len())
+        .any(|w| w == revoked.token.as_bytes());
+    assert!(!found, "the refresh token was stored encrypted");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn deleting_an_account_made_by_a_native_sign_in_with_its_code_revokes_the_grant() {
+    let app = spawn().await;
+    let login = sign_in(&app, &with_code(&app, &grace())).await;
+    assert_eq!(login.status(), StatusCode::OK);
+    let login: Value = login.json().await.unwrap();
+    assert_eq!(login["is_new_user"], true);
+
+    let deleted = app.delete("/users/me", Some(&token(&login))).await;
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    assert_revoked_as_the_app(&app);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_code_apple_refuses_is_502_and_signs_nobody_in() {
+    let app = spawn().await;
+    let refused = sign_in(&app, &apple_credential(&app, &grace(), Some("not-a-code"))).await;
+    assert_problem(refused, 502, "OAuthCodeExchangeFailed").await;
+
+    // Nothing was written: the same person's next sign-in registers them.
+    let later = sign_in(&app, &apple_credential(&app, &grace(), None)).await;
+    assert_eq!(later.status(), StatusCode::OK);
+    let later: Value = later.json().await.unwrap();
+    assert_eq!(
+        later["is_new_user"], true,
+        "the refused sign-in made no user"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_code_for_another_client_or_another_person_is_refused() {
+    let app = spawn().await;
+    // A code Apple issued to an app the service is not configured for.
+    let other_app = "com.example.other";
+    let foreign = app.sim.mint_apple_native_code(&grace(), other_app);
+    let refused = sign_in(&app, &apple_credential(&app, &grace(), Some(&foreign))).await;
+    assert_problem(refused, 502, "OAuthCodeExchangeFailed").await;
+    // The app's own code, but about someone else than the id_token.
+    let adas = app.sim.mint_apple_native_code(&ada(), APPLE_APP_BUNDLE_ID);
+    let refused = sign_in(&app, &apple_credential(&app, &grace(), Some(&adas))).await;
+    assert_problem(refused, 502, "OAuthCodeExchangeFailed").await;
+
+    let later = sign_in(&app, &apple_credential(&app, &grace(), None)).await;
+    let later: Value = later.json().await.unwrap();
+    assert_eq!(later["is_new_user"], true, "neither refusal made a user");
+    assert!(apple_revocations(&app).is_empty());
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn without_a_code_the_sign_in_works_and_keeps_the_grant_stored_before() {
+    let app = spawn().await;
+    let first = sign_in(&app, &with_code(&app, &grace())).await;
+    assert_eq!(first.status(), StatusCode::OK);
+    let again = sign_in(&app, &apple_credential(&app, &grace(), None)).await;
+    assert_eq!(again.status(), StatusCode::OK);
+    let again: Value = again.json().await.unwrap();
+    assert_eq!(again["is_new_user"], false);
+
+    let deleted = app.delete("/users/me", Some(&token(&again))).await;
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    assert_revoked_as_the_app(&app);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_authorization_code_for_a_provider_other_than_apple_is_422() {
+    let app = spawn().await;
+    let id_token = app
+        .sim
+        .mint_id_token(Provider::Google, &ada(), CLIENT_ID, None);
+    let response = app
+        .post(
+            "/auth/oauth/google/id-token",
+            &json!({"id_token": id_token, "nonce": "n", "authorization_code": "c"}),
+            None,
+        )
+        .await;
+    assert_problem(response, 422, "ValidationError").await;
+    app.stop().await;
+}
