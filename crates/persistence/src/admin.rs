@@ -204,7 +204,12 @@ pub(crate) async fn unlink(
     crate::audit::record_all(&txn, events, audit.outbox).await?;
     txn.commit().await.map_err(repository_error)?;
     Ok(Unlinked {
-        grant: grant_from_columns(&row.provider, row.access_token, row.refresh_token)?,
+        grant: grant_from_columns(
+            &row.provider,
+            row.access_token,
+            row.refresh_token,
+            row.grant_client_id,
+        )?,
         locked: unlink.lock,
     })
 }

@@ -165,6 +165,7 @@ pub(super) fn unlink(
             &row.get::<_, String>(0)?,
             row.get(1)?,
             row.get(2)?,
+            row.get(3)?,
         ))
     })?
     .ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()))??;
