@@ -3,10 +3,8 @@
 //! session, no audit event) and the login is decided again.
 
 use super::*;
-use crate::{DatabaseOptions, connect};
 use sea_orm::Statement;
 use social_login_ports::UserRepository;
-use social_login_test_support::{PostgresDatabase, postgres_admin_url};
 use social_login_testing::contract::repository::fixtures::{provider_identity, sign_in};
 
 async fn rows(db: &DatabaseConnection, table: &str) -> i64 {
@@ -20,14 +18,9 @@ async fn rows(db: &DatabaseConnection, table: &str) -> i64 {
 
 #[tokio::test]
 async fn a_link_removed_or_disabled_after_the_read_gets_no_session_and_no_event() {
-    let Some(admin_url) = postgres_admin_url() else {
+    let Some((repo, database)) = crate::test_postgres::migrated_postgres().await else {
         return;
     };
-    let database = PostgresDatabase::create(&admin_url).await;
-    let repo = connect(&DatabaseOptions::new(database.url()))
-        .await
-        .unwrap();
-    repo.migrate().await.unwrap();
     let db = repo.connection();
     for (subject, meanwhile) in [
         ("removed", "DELETE FROM linked_accounts"),
