@@ -1,19 +1,25 @@
 //! `social-login-bench`: starts the real service (build it with `cargo build --release`
 //! first) and the simulated identity provider on loopback, drives authorize and whole logins
 //! (new and returning users) at each concurrency, and prints throughput, latency, the
-//! service's CPU time per operation (utime + stime from /proc) and its memory. A
-//! measurement, not a test: it asserts nothing.
+//! service's CPU time per operation (utime + stime from /proc), its memory, its heap
+//! allocations per operation (`--count-allocations`) and its round trips to PostgreSQL per
+//! operation. A measurement, not a test: it asserts no figure, but exits non-zero when an
+//! operation failed (CI runs it with tiny counts as a smoke).
 
+mod allocations;
 mod flows;
 mod load;
+mod round_trips;
 mod service;
 mod setup;
 
 use clap::{Parser, ValueEnum};
 use flows::Flows;
 use load::{Outcome, drive};
+use round_trips::RoundTrips;
 use service::Service;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Duration;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -83,12 +89,28 @@ struct Args {
     /// Pin the service to this CPU (taskset); none to let it float.
     #[arg(long)]
     pin: Option<usize>,
+    /// Run the service as this binary, which counts its heap allocations (instead of
+    /// `--binary`); its CPU figures then include the counting.
+    #[arg(long)]
+    count_allocations: bool,
 }
 
 #[tokio::main]
-async fn main() -> Result<(), String> {
+async fn main() -> ExitCode {
     let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
-    let args = Args::parse();
+    if allocations::is_service_command() {
+        return allocations::serve().await;
+    }
+    match bench(Args::parse()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("social-login-bench: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn bench(args: Args) -> Result<(), String> {
     let runs = args.concurrency.len();
     let setup = setup::Setup::new(
         args.logins * runs,
@@ -97,9 +119,14 @@ async fn main() -> Result<(), String> {
         args.states,
     )
     .await?;
+    let binary = if args.count_allocations {
+        std::env::current_exe().map_err(|error| error.to_string())?
+    } else {
+        args.binary.clone()
+    };
     let mut services = Vec::new();
     for _ in 0..args.instances.max(1) {
-        services.push(Service::start(&args.binary, &setup.config, args.pin).await?);
+        services.push(Service::start(&binary, &setup.config, args.pin).await?);
     }
     let flows = Flows::new(services.iter().map(|s| s.base().to_owned()).collect());
     println!(
@@ -125,12 +152,15 @@ async fn main() -> Result<(), String> {
     }
     println!();
     println!(
-        "| scenario | c | ops | failed | ops/s | p50 ms | p99 ms | service CPU ms/op | RSS MiB (largest instance) |"
+        "| scenario | c | ops | failed | ops/s | p50 ms | p99 ms | service CPU µs/op | allocations/op | PostgreSQL round trips/op (of which pool checks) | RSS MiB (largest instance) |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     let deadline = Duration::from_secs(args.seconds);
+    let mut failed = 0;
     for scenario in &args.scenarios {
         for (run, &concurrency) in args.concurrency.iter().enumerate() {
+            let allocations_before = allocations(&flows, &services).await;
+            let round_trips_before = setup.round_trips.as_ref().map(|counter| counter.count());
             let cpu_before = cpu_time(&services);
             let outcome = match scenario {
                 Scenario::Authorize => {
@@ -158,10 +188,50 @@ async fn main() -> Result<(), String> {
                 }
             };
             let cpu = cpu_time(&services) - cpu_before;
-            report(*scenario, concurrency, &outcome, cpu, &services);
+            let counts = Counts {
+                allocations: allocations(&flows, &services)
+                    .await
+                    .zip(allocations_before)
+                    .map(|(after, before)| after.saturating_sub(before)),
+                round_trips: setup
+                    .round_trips
+                    .as_ref()
+                    .map(|counter| counter.count())
+                    .zip(round_trips_before)
+                    .map(|(after, before)| RoundTrips {
+                        all: after.all - before.all,
+                        pool_checks: after.pool_checks - before.pool_checks,
+                    }),
+            };
+            report(*scenario, concurrency, &outcome, cpu, &counts, &services);
+            failed += outcome.failed;
+            if outcome.completed == 0 {
+                return Err(format!(
+                    "{scenario:?} at c = {concurrency}: nothing completed"
+                ));
+            }
         }
     }
+    if failed > 0 {
+        return Err(format!("{failed} operation(s) failed"));
+    }
     Ok(())
+}
+
+/// Heap allocations of every instance together, when they count them.
+async fn allocations(flows: &Flows, services: &[Service]) -> Option<u64> {
+    tokio::time::sleep(allocations::SETTLE).await;
+    let mut total = 0;
+    for service in services {
+        total += allocations::read(&flows.http, &service.url("/metrics")).await?;
+    }
+    Some(total)
+}
+
+/// What the service did during a run, beyond CPU time.
+struct Counts {
+    allocations: Option<u64>,
+    round_trips: Option<RoundTrips>,
 }
 
 /// CPU time of every instance together.
@@ -174,6 +244,7 @@ fn report(
     concurrency: usize,
     outcome: &Outcome,
     cpu: Duration,
+    counts: &Counts,
     services: &[Service],
 ) {
     let name = match scenario {
@@ -181,14 +252,26 @@ fn report(
         Scenario::LoginNew => "login, new user",
         Scenario::LoginReturning => "login, returning user",
     };
-    let per_op = cpu.as_secs_f64() * 1e3 / outcome.completed.max(1) as f64;
+    let operations = outcome.completed.max(1) as f64;
+    let per_op = cpu.as_secs_f64() * 1e6 / operations;
+    let per_operation = |count: Option<u64>| {
+        count.map_or("–".to_owned(), |count| {
+            format!("{:.1}", count as f64 / operations)
+        })
+    };
     println!(
-        "| {name} | {concurrency} | {} | {} | {:.0} | {:.3} | {:.3} | {per_op:.3} | {:.1} |",
+        "| {name} | {concurrency} | {} | {} | {:.0} | {:.3} | {:.3} | {per_op:.1} | {} | {} | {:.1} |",
         outcome.completed,
         outcome.failed,
         outcome.ops_per_second(),
         outcome.percentile(0.5).as_secs_f64() * 1e3,
         outcome.percentile(0.99).as_secs_f64() * 1e3,
+        per_operation(counts.allocations),
+        counts.round_trips.map_or("–".to_owned(), |trips| format!(
+            "{} ({} pool checks)",
+            per_operation(Some(trips.all)),
+            per_operation(Some(trips.pool_checks))
+        )),
         services.iter().map(Service::rss_mib).fold(0.0, f64::max),
     );
 }

@@ -3,11 +3,13 @@
 //! seeded with many more users, and a configuration file pointing at both.
 
 use super::{Database, States};
+use crate::round_trips::RoundTripCounter;
 use social_login::simulated::{SimulatedClient, register_clients};
 use social_login_domain::ProviderKey;
 use social_login_persistence::{DatabaseOptions, connect, seed_provider_users};
 use social_login_simulator::{SimUser, Simulator, SimulatorConfig, SimulatorHandle};
 use social_login_test_support::{PostgresDatabase, postgres_admin_url, redis_url};
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::time::Instant;
 use tempfile::TempDir;
@@ -18,6 +20,8 @@ const REDIRECT: &str = "http://127.0.0.1:9/auth/callback/github";
 
 pub struct Setup {
     pub config: PathBuf,
+    /// Counts the service's round trips to PostgreSQL (PostgreSQL only).
+    pub round_trips: Option<RoundTripCounter>,
     _sim: SimulatorHandle,
     _dir: TempDir,
     _postgres: Option<PostgresDatabase>,
@@ -56,6 +60,18 @@ impl Setup {
         if seed > 0 {
             seed_database(&database_url, seed).await?;
         }
+        let round_trips = match &postgres {
+            Some(database) => Some(
+                RoundTripCounter::start(socket_address(database.url())?)
+                    .await
+                    .map_err(|error| format!("round-trip counter: {error}"))?,
+            ),
+            None => None,
+        };
+        let database_url = match &round_trips {
+            Some(counter) => counter.route(&database_url)?,
+            None => database_url,
+        };
         let store = match states {
             States::Memory => "backend = \"memory\"".to_owned(),
             States::Redis => {
@@ -71,11 +87,23 @@ impl Setup {
             .map_err(|error| error.to_string())?;
         Ok(Self {
             config,
+            round_trips,
             _sim: sim,
             _dir: dir,
             _postgres: postgres,
         })
     }
+}
+
+/// Where a `postgres://` URL points.
+fn socket_address(url: &str) -> Result<SocketAddr, String> {
+    let parsed = url::Url::parse(url).map_err(|error| error.to_string())?;
+    let host = parsed.host_str().ok_or("the database URL names no host")?;
+    (host, parsed.port().unwrap_or(5432))
+        .to_socket_addrs()
+        .map_err(|error| format!("cannot resolve {host}: {error}"))?
+        .next()
+        .ok_or_else(|| format!("{host} resolves to no address"))
 }
 
 async fn simulator(users: usize) -> Result<SimulatorHandle, String> {

@@ -23,18 +23,10 @@ pub(crate) async fn record<C: ConnectionTrait>(
         .await
         .map_err(repository_error)?;
     if outbox.contains(event.kind) {
-        webhook_outbox::Entity::insert(webhook_outbox::ActiveModel {
-            seq: sea_orm::ActiveValue::NotSet,
-            event_id: sea_orm::ActiveValue::Set(event.id.as_uuid()),
-            attempts: sea_orm::ActiveValue::Set(0),
-            next_attempt_ms: sea_orm::ActiveValue::Set(unix_ms(event.created_at)),
-            locked_until_ms: sea_orm::ActiveValue::Set(0),
-            dead_at_ms: sea_orm::ActiveValue::Set(None),
-            last_error: sea_orm::ActiveValue::Set(None),
-        })
-        .exec_without_returning(db)
-        .await
-        .map_err(repository_error)?;
+        webhook_outbox::Entity::insert(outbox_row(event))
+            .exec_without_returning(db)
+            .await
+            .map_err(repository_error)?;
     }
     Ok(())
 }
@@ -65,7 +57,21 @@ pub(crate) async fn list<C: ConnectionTrait>(
         .collect()
 }
 
-fn to_row(event: &AuditEvent) -> audit_event::ActiveModel {
+/// The outbox row that queues `event` for the webhooks, due at once.
+pub(crate) fn outbox_row(event: &AuditEvent) -> webhook_outbox::ActiveModel {
+    use sea_orm::ActiveValue::{NotSet, Set};
+    webhook_outbox::ActiveModel {
+        seq: NotSet,
+        event_id: Set(event.id.as_uuid()),
+        attempts: Set(0),
+        next_attempt_ms: Set(unix_ms(event.created_at)),
+        locked_until_ms: Set(0),
+        dead_at_ms: Set(None),
+        last_error: Set(None),
+    }
+}
+
+pub(crate) fn to_row(event: &AuditEvent) -> audit_event::ActiveModel {
     use sea_orm::ActiveValue::Set;
     audit_event::ActiveModel {
         id: Set(event.id.as_uuid()),

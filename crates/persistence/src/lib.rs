@@ -21,6 +21,8 @@ mod seed;
 mod sign_in;
 mod signals;
 mod sqlite;
+#[cfg(test)]
+mod test_postgres;
 mod users;
 
 pub use connect::{DatabaseOptions, connect};

@@ -1,6 +1,7 @@
 //! A provider login in one transaction: look up, decide with the domain's rule, write, and
 //! start the session, so a login is all written or not at all (a `kill -9` halfway leaves
-//! nothing), and takes one round of statements instead of several transactions.
+//! nothing). On PostgreSQL the writes are one statement (`one_statement`), its own
+//! transaction: a returning user costs two statements and no `BEGIN`/`COMMIT`.
 
 use crate::SeaOrmRepository;
 use crate::entity::{linked_account, refresh_family, refresh_token, user};
@@ -10,80 +11,176 @@ use crate::mapping::{
     user_to_row,
 };
 use crate::queries;
+use one_statement::LoginStatement;
 use sea_orm::ActiveValue::Set;
-use sea_orm::{DatabaseTransaction, DbErr, EntityTrait};
+use sea_orm::{
+    ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, EntityTrait,
+};
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::linking::{EmailOwner, LoginDecision, decide_sign_in};
 use social_login_domain::{
-    AuditEventType, Email, LinkedAccount, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject,
-    User,
+    AuditEvent, AuditEventType, Email, LinkedAccount, NewLinkedAccount, NewUser, ProviderKey,
+    ProviderSubject, User,
 };
 use social_login_ports::{ProviderSignIn, RepositoryError, SignInError, SignedIn};
+
+mod one_statement;
+#[cfg(test)]
+mod tests;
 
 pub(crate) async fn sign_in_with_provider(
     repo: &SeaOrmRepository,
     sign_in: ProviderSignIn,
 ) -> Result<SignedIn, SignInError> {
+    if repo.connection().get_database_backend() == DbBackend::Postgres {
+        return sign_in_in_one_statement(repo.connection(), &sign_in).await;
+    }
     let txn = repo.begin_write().await?;
+    let signed_in = sign_in_in_transaction(&txn, &sign_in).await?;
+    txn.commit().await.map_err(repository_error)?;
+    Ok(signed_in)
+}
+
+/// PostgreSQL: the reads, then every write in one statement (`one_statement`): a returning
+/// user costs two statements and no `BEGIN`/`COMMIT`.
+async fn sign_in_in_one_statement(
+    db: &DatabaseConnection,
+    sign_in: &ProviderSignIn,
+) -> Result<SignedIn, SignInError> {
+    let (write, user, events) = plan(db, sign_in).await?;
+    let is_new_user = matches!(write, LinkWrite::Register(_));
+    // No row: the link was removed or disabled since it was read; decide again.
+    if !login_statement(&write, &user, events, sign_in)
+        .run(db)
+        .await
+        .map_err(raced_or_failed)?
+    {
+        return Err(SignInError::Raced);
+    }
+    Ok(SignedIn { user, is_new_user })
+}
+
+/// Every write of the login `plan` decided, as one statement.
+fn login_statement(
+    write: &LinkWrite,
+    user: &User,
+    events: &'static [AuditEventType],
+    sign_in: &ProviderSignIn,
+) -> LoginStatement {
+    let mut statement = match write {
+        LinkWrite::Refresh(link) => LoginStatement::refresh_link(link, sign_in),
+        LinkWrite::Link => LoginStatement::insert_link(link_to_row(&new_link(sign_in, user))),
+        LinkWrite::Register(new) => {
+            LoginStatement::register(user_to_row(new), link_to_row(&new_link(sign_in, user)))
+        }
+    };
+    let first = sign_in.session.first_token(user.id, sign_in.now);
+    statement.then_insert(family_to_row(&first, &sign_in.session));
+    statement.then_insert(refresh_to_row(&first));
+    for event in audit_events(sign_in, events, user) {
+        statement.then_record(&event, sign_in.audit.outbox);
+    }
+    statement
+}
+
+/// SQLite through sea-orm (tooling and the adapter's tests; the service serves SQLite with
+/// rusqlite): one statement at a time inside the caller's transaction.
+async fn sign_in_in_transaction(
+    txn: &DatabaseTransaction,
+    sign_in: &ProviderSignIn,
+) -> Result<SignedIn, SignInError> {
+    let (write, user, events) = plan(txn, sign_in).await?;
+    let is_new_user = matches!(write, LinkWrite::Register(_));
+    match write {
+        LinkWrite::Refresh(link) => refresh_link(txn, &link, sign_in).await?,
+        LinkWrite::Link => insert_link(txn, new_link(sign_in, &user)).await?,
+        LinkWrite::Register(new) => {
+            insert_user(txn, &new).await?;
+            insert_link(txn, new_link(sign_in, &user)).await?;
+        }
+    }
+    let first = sign_in.session.first_token(user.id, sign_in.now);
+    refresh_family::Entity::insert(family_to_row(&first, &sign_in.session))
+        .exec_without_returning(txn)
+        .await
+        .map_err(repository_error)?;
+    refresh_token::Entity::insert(refresh_to_row(&first))
+        .exec_without_returning(txn)
+        .await
+        .map_err(repository_error)?;
+    crate::audit::record_all(
+        txn,
+        audit_events(sign_in, events, &user),
+        sign_in.audit.outbox,
+    )
+    .await?;
+    Ok(SignedIn { user, is_new_user })
+}
+
+/// What a login writes to the link (and users) table.
+enum LinkWrite {
+    /// A returning user: the link's tokens and email.
+    Refresh(LinkedAccount),
+    /// A known user (by email) gets this provider's link.
+    Link,
+    /// A new user with its first link.
+    Register(NewUser),
+}
+
+/// Looks up, decides with the domain's rule: what to write, for which user, and the audit
+/// events it records.
+async fn plan<C: ConnectionTrait>(
+    db: &C,
+    sign_in: &ProviderSignIn,
+) -> Result<(LinkWrite, User, &'static [AuditEventType]), SignInError> {
     let identity = &sign_in.identity;
-    let mut existing = link_with_user(&txn, identity.provider, &identity.subject).await?;
+    let mut existing = link_with_user(db, identity.provider, &identity.subject).await?;
     let owner = match (&existing, &identity.email) {
-        (None, Some(email)) => email_owner(&txn, email).await?,
+        (None, Some(email)) => email_owner(db, email).await?,
         _ => None,
     };
     if existing.is_none() && owner.is_some() {
         // At READ COMMITTED each statement has its own snapshot: a concurrent first login
         // of this very account may have committed its user and link between the two reads.
         // A user is always committed with its first link, so a second look sees it if so.
-        existing = link_with_user(&txn, identity.provider, &identity.subject).await?;
+        existing = link_with_user(db, identity.provider, &identity.subject).await?;
     }
-    let (decision, events) = decide(&sign_in, existing.as_ref(), owner.as_ref())?;
-    let (user, is_new_user) = match (decision, existing, owner) {
+    let (decision, events) = decide(sign_in, existing.as_ref(), owner.as_ref())?;
+    match (decision, existing, owner) {
         (LoginDecision::SignIn { .. }, Some((link, user)), _) => {
             refuse_locked(&user)?;
-            refresh_link(&txn, &link, &sign_in).await?;
-            (user, false)
+            Ok((LinkWrite::Refresh(link), user, events))
         }
         (LoginDecision::LinkThenSignIn { .. }, _, Some((user, _))) => {
             refuse_locked(&user)?;
-            insert_link(&txn, new_link(&sign_in, &user)).await?;
-            (user, false)
+            Ok((LinkWrite::Link, user, events))
         }
         (LoginDecision::Register, _, _) => {
-            let user = new_user(&sign_in);
-            insert_user(&txn, &user).await?;
-            let user = user.into_user();
-            insert_link(&txn, new_link(&sign_in, &user)).await?;
-            (user, true)
+            let new = new_user(sign_in);
+            let user = new.clone().into_user();
+            Ok((LinkWrite::Register(new), user, events))
         }
-        _ => {
-            return Err(RepositoryError::Internal("login decided without its rows".into()).into());
-        }
-    };
-    let first = sign_in.session.first_token(user.id, sign_in.now);
-    refresh_family::Entity::insert(family_to_row(&first, &sign_in.session))
-        .exec_without_returning(&txn)
-        .await
-        .map_err(repository_error)?;
-    refresh_token::Entity::insert(refresh_to_row(&first))
-        .exec_without_returning(&txn)
-        .await
-        .map_err(repository_error)?;
-    let audit = &sign_in.audit;
-    let recorded: Vec<_> = events
+        _ => Err(RepositoryError::Internal("login decided without its rows".into()).into()),
+    }
+}
+
+/// The audit rows of `events`, for `user`.
+fn audit_events(
+    sign_in: &ProviderSignIn,
+    events: &'static [AuditEventType],
+    user: &User,
+) -> impl Iterator<Item = AuditEvent> {
+    let provider = sign_in.identity.provider;
+    events
         .iter()
         .enumerate()
-        .map(|(index, kind)| audit.event(index, *kind, user.id, Some(identity.provider)))
-        .collect();
-    crate::audit::record_all(&txn, recorded, audit.outbox).await?;
-    txn.commit().await.map_err(repository_error)?;
-    Ok(SignedIn { user, is_new_user })
+        .map(move |(index, kind)| sign_in.audit.event(index, *kind, user.id, Some(provider)))
 }
 
 /// The link of this provider account and its user, read in one query. A link its provider
 /// reported disabled signs nobody in.
-async fn link_with_user(
-    txn: &DatabaseTransaction,
+async fn link_with_user<C: ConnectionTrait>(
+    txn: &C,
     provider: ProviderKey,
     subject: &ProviderSubject,
 ) -> Result<Option<(LinkedAccount, User)>, SignInError> {
@@ -102,8 +199,8 @@ async fn link_with_user(
 
 /// The user who claims `email`, with that user's links (for the one-account-per-provider
 /// rule).
-async fn email_owner(
-    txn: &DatabaseTransaction,
+async fn email_owner<C: ConnectionTrait>(
+    txn: &C,
     email: &Email,
 ) -> Result<Option<(User, Vec<LinkedAccount>)>, RepositoryError> {
     let Some(row) = queries::user_by_email(&email.normalized())

@@ -5,7 +5,6 @@
 use super::*;
 use crate::connect::{DatabaseOptions, connect};
 use sea_orm::{ConnectionTrait, DbBackend, QueryTrait, Statement};
-use social_login_test_support::{PostgresDatabase, postgres_admin_url};
 
 /// Each query with sample values, as the repository builds it.
 fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
@@ -149,14 +148,9 @@ async fn every_login_path_query_uses_an_index_on_sqlite() {
 
 #[tokio::test]
 async fn every_login_path_query_uses_an_index_on_postgres() {
-    let Some(admin_url) = postgres_admin_url() else {
+    let Some((repo, database)) = crate::test_postgres::migrated_postgres().await else {
         return;
     };
-    let database = PostgresDatabase::create(&admin_url).await;
-    let repo = connect(&DatabaseOptions::new(database.url()))
-        .await
-        .unwrap();
-    repo.migrate().await.unwrap();
     let db = repo.connection();
     for (name, statement) in every_query(DbBackend::Postgres)
         .into_iter()

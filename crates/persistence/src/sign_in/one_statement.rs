@@ -1,0 +1,165 @@
+//! A provider login's writes on PostgreSQL as one statement: the link's write (an update
+//! for a returning user; the link, and the user if new, inserted otherwise), the session's
+//! family and first token, the audit events and their outbox rows, chained by
+//! data-modifying CTEs. Every insert reads from the link's write (`FROM head`), so when the
+//! returning user's link is gone or disabled since it was read, nothing is written and the
+//! login is decided again. One statement is one transaction: all of it or none of it (a
+//! `kill -9` halfway leaves nothing), in one round trip instead of `BEGIN`, five or more
+//! statements and `COMMIT`. The rows are the adapter's usual mappings, so a column added to
+//! one of them is written here too.
+
+use crate::audit;
+use crate::mapping::email_to_column;
+use sea_orm::ActiveValue;
+use sea_orm::{
+    ActiveModelTrait, ConnectionTrait, DbBackend, DbErr, EntityName, EntityTrait, IdenStatic,
+    Iterable, Statement, Value,
+};
+use social_login_domain::{AuditEvent, EventSet, LinkedAccount};
+use social_login_ports::ProviderSignIn;
+use std::fmt::Write;
+
+/// The statement being built: its text so far (the CTEs, comma-separated) and its values,
+/// `$1` onwards. Written into one buffer: a login's statement costs a handful of
+/// allocations, not two per column.
+pub(crate) struct LoginStatement {
+    sql: String,
+    values: Vec<Value>,
+    /// CTEs so far (each after the head is named by its position).
+    ctes: usize,
+}
+
+/// Enough for a new user's statement (about 2 KiB of text, 40 values) without regrowing.
+const TEXT: usize = 4096;
+const VALUES: usize = 48;
+
+impl LoginStatement {
+    fn new() -> Self {
+        let mut sql = String::with_capacity(TEXT);
+        sql.push_str("WITH ");
+        Self {
+            sql,
+            values: Vec::with_capacity(VALUES),
+            ctes: 0,
+        }
+    }
+
+    /// A returning user: the provider's new tokens (a stored one kept when none came, see
+    /// `crate::sign_in::refresh_link`) and the email as received, unless the link was
+    /// removed or disabled since it was read.
+    pub(crate) fn refresh_link(link: &LinkedAccount, sign_in: &ProviderSignIn) -> Self {
+        let mut statement = Self::new();
+        statement.values.extend([
+            email_to_column(sign_in.identity.email.as_ref()).into(),
+            crate::sign_in::new_access_token(sign_in)
+                .map(str::to_owned)
+                .into(),
+            sign_in
+                .refresh_token
+                .as_ref()
+                .map(|token| token.as_str().to_owned())
+                .into(),
+            sign_in.now.into(),
+            link.id.as_uuid().into(),
+            sign_in.grant_client_id.clone().into(),
+        ]);
+        // The grant's client id goes with a new access token (an Apple grant an app
+        // exchanged), and stays with the stored one when none came.
+        statement.sql.push_str(
+            "head AS (UPDATE \"linked_accounts\" SET \"email\" = $1, \
+             \"access_token\" = COALESCE($2, \"access_token\"), \
+             \"refresh_token\" = COALESCE($3, \"refresh_token\"), \
+             \"grant_client_id\" = CASE WHEN $2 IS NULL THEN \"grant_client_id\" ELSE $6 END, \
+             \"updated_at\" = $4 WHERE \"id\" = $5 AND NOT \"disabled\" \
+             RETURNING \"user_id\")",
+        );
+        statement.ctes = 1;
+        statement
+    }
+
+    /// A new link of a known user: a unique index lost to a concurrent login fails the
+    /// whole statement.
+    pub(crate) fn insert_link(link: impl ActiveModelTrait) -> Self {
+        let mut statement = Self::new();
+        statement.insert(link, Cte::Head);
+        statement
+    }
+
+    /// A new user and its first link (as [`Self::insert_link`]).
+    pub(crate) fn register(user: impl ActiveModelTrait, link: impl ActiveModelTrait) -> Self {
+        let mut statement = Self::new();
+        statement.insert(user, Cte::NewUser);
+        statement.insert(link, Cte::Head);
+        statement
+    }
+
+    /// Then, only if the head wrote its row: `row` inserted.
+    pub(crate) fn then_insert(&mut self, row: impl ActiveModelTrait) {
+        self.insert(row, Cte::AfterHead);
+    }
+
+    /// Then the audit `event`, and its outbox row when `outbox` holds its type.
+    pub(crate) fn then_record(&mut self, event: &AuditEvent, outbox: EventSet) {
+        self.then_insert(audit::to_row(event));
+        if outbox.contains(event.kind) {
+            self.then_insert(audit::outbox_row(event));
+        }
+    }
+
+    /// Runs it; whether the head wrote its row (false: a returning user's link went away).
+    pub(crate) async fn run<C: ConnectionTrait>(mut self, db: &C) -> Result<bool, DbErr> {
+        self.sql.push_str(" SELECT 1 FROM head");
+        let statement = Statement::from_sql_and_values(DbBackend::Postgres, self.sql, self.values);
+        Ok(db.query_one_raw(statement).await?.is_some())
+    }
+
+    /// `name AS (INSERT INTO table (columns) SELECT values [FROM head] [RETURNING user_id])`
+    /// for the columns `row` sets.
+    fn insert<A: ActiveModelTrait>(&mut self, row: A, cte: Cte) {
+        if self.ctes > 0 {
+            self.sql.push_str(", ");
+        }
+        let _ = match cte {
+            Cte::NewUser => write!(self.sql, "new_user"),
+            Cte::Head => write!(self.sql, "head"),
+            Cte::AfterHead => write!(self.sql, "w{}", self.ctes),
+        };
+        let table = <A::Entity as Default>::default();
+        let _ = write!(self.sql, " AS (INSERT INTO \"{}\" (", table.table_name());
+        let first_value = self.values.len();
+        for column in <A::Entity as EntityTrait>::Column::iter() {
+            if let ActiveValue::Set(value) | ActiveValue::Unchanged(value) = row.get(column) {
+                if self.values.len() > first_value {
+                    self.sql.push_str(", ");
+                }
+                let _ = write!(self.sql, "\"{}\"", column.as_str());
+                self.values.push(value);
+            }
+        }
+        self.sql.push_str(") SELECT ");
+        for number in first_value + 1..=self.values.len() {
+            if number > first_value + 1 {
+                self.sql.push_str(", ");
+            }
+            let _ = write!(self.sql, "${number}");
+        }
+        match cte {
+            Cte::NewUser => {}
+            Cte::Head => self.sql.push_str(" RETURNING \"user_id\""),
+            Cte::AfterHead => self.sql.push_str(" FROM head"),
+        }
+        self.sql.push(')');
+        self.ctes += 1;
+    }
+}
+
+/// Where an insert stands in the statement.
+#[derive(Clone, Copy)]
+enum Cte {
+    /// A new user, before its link.
+    NewUser,
+    /// The link's write, which every later insert reads (and the final `SELECT`).
+    Head,
+    /// Written only if the head was.
+    AfterHead,
+}

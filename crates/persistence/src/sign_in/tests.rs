@@ -1,0 +1,58 @@
+//! The one-statement login on PostgreSQL: when a returning user's link is removed or
+//! disabled between the read and the write, the statement writes nothing at all (no
+//! session, no audit event) and the login is decided again.
+
+use super::*;
+use sea_orm::Statement;
+use social_login_ports::UserRepository;
+use social_login_testing::contract::repository::fixtures::{provider_identity, sign_in};
+
+async fn rows(db: &DatabaseConnection, table: &str) -> i64 {
+    let count = Statement::from_string(
+        DbBackend::Postgres,
+        format!("SELECT count(*) AS n FROM {table}"),
+    );
+    let row = db.query_one_raw(count).await.unwrap().unwrap();
+    row.try_get::<i64>("", "n").unwrap()
+}
+
+#[tokio::test]
+async fn a_link_removed_or_disabled_after_the_read_gets_no_session_and_no_event() {
+    let Some((repo, database)) = crate::test_postgres::migrated_postgres().await else {
+        return;
+    };
+    let db = repo.connection();
+    for (subject, meanwhile) in [
+        ("removed", "DELETE FROM linked_accounts"),
+        ("disabled", "UPDATE linked_accounts SET disabled = TRUE"),
+    ] {
+        let identity = provider_identity(ProviderKey::GITHUB, subject, None, false);
+        repo.sign_in_with_provider(sign_in(identity.clone()))
+            .await
+            .unwrap();
+        let again = sign_in(identity);
+        let (write, user, events) = plan(db, &again).await.unwrap();
+        assert!(matches!(write, LinkWrite::Refresh(_)), "{subject}");
+        let before = (
+            rows(db, "refresh_families").await,
+            rows(db, "refresh_tokens").await,
+            rows(db, "audit_events").await,
+        );
+        db.execute_unprepared(meanwhile).await.unwrap();
+
+        let wrote = login_statement(&write, &user, events, &again)
+            .run(db)
+            .await
+            .unwrap();
+
+        assert!(!wrote, "{subject}");
+        let after = (
+            rows(db, "refresh_families").await,
+            rows(db, "refresh_tokens").await,
+            rows(db, "audit_events").await,
+        );
+        assert_eq!(after, before, "{subject}");
+        db.execute_unprepared("DELETE FROM users").await.unwrap();
+    }
+    database.drop().await;
+}
