@@ -35,6 +35,8 @@ mod reauthentication;
 mod revocation;
 mod secrets;
 mod signals;
+mod signup_google;
+mod signup_policy;
 mod slow_clients;
 mod state;
 mod two_providers;

@@ -58,6 +58,10 @@ mod revocation;
 mod secrets;
 #[path = "../api/signals.rs"]
 mod signals;
+#[path = "../api/signup_google.rs"]
+mod signup_google;
+#[path = "../api/signup_policy.rs"]
+mod signup_policy;
 #[path = "../api/state.rs"]
 mod state;
 #[path = "../api/two_providers.rs"]
