@@ -3,11 +3,10 @@
 //! the `Origin`, so every event these write says `"actor": "admin"` and which key.
 
 use crate::{AppError, AuthService};
-use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::{
     LinkedAccount, Origin, PageLimit, ProviderKey, User, UserFilter, UserId,
 };
-use social_login_ports::{AdminRepository, RemoveLinkError, UserPage};
+use social_login_ports::{AdminRepository, UserPage};
 use std::sync::Arc;
 use tracing::{info, instrument};
 
@@ -80,13 +79,7 @@ impl AdminService {
             .directory
             .unlink(id, provider, ports.providers.keys(), force, audit)
             .await
-            .map_err(|error| match error {
-                RemoveLinkError::Refused(DisconnectRefused::NotLinked) => AppError::AccountNotFound,
-                RemoveLinkError::Refused(DisconnectRefused::LastLoginMethod) => {
-                    AppError::LastLoginMethod
-                }
-                RemoveLinkError::Repository(error) => AppError::from(error),
-            })?;
+            .map_err(crate::usecases::accounts::unlink_refused)?;
         info!(locked = unlinked.locked, "link removed by an operator");
         self.auth.revoke_grant(id, unlinked.grant, origin).await;
         Ok(())

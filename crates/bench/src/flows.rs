@@ -60,6 +60,37 @@ impl Flows {
             .is_ok_and(|response| response.status() == StatusCode::OK)
     }
 
+    /// The operator's three lookups of the `n`-th seeded user: by email, by provider account,
+    /// then the user itself; true when each answers that one user.
+    pub async fn admin_lookup(&self, turn: usize, n: u64) -> bool {
+        let base = self.base(turn);
+        let get = |path: String| {
+            self.http
+                .get(format!("{base}{path}"))
+                .bearer_auth(crate::setup::ADMIN_KEY)
+                .send()
+        };
+        let one_user = |body: &serde_json::Value| body["users"].as_array().map_or(0, Vec::len) == 1;
+        let Ok(by_email) = get(format!("/admin/users?email=seed{n}@seed.example")).await else {
+            return false;
+        };
+        let Ok(by_email) = by_email.json::<serde_json::Value>().await else {
+            return false;
+        };
+        let Some(id) = by_email["users"][0]["id"].as_str() else {
+            return false;
+        };
+        let by_account = get(format!("/admin/users?provider=github&subject=seed{n}")).await;
+        let by_account = match by_account {
+            Ok(response) => response.json::<serde_json::Value>().await.ok(),
+            Err(_) => None,
+        };
+        let read = get(format!("/admin/users/{id}")).await;
+        one_user(&by_email)
+            && by_account.is_some_and(|body| one_user(&body))
+            && read.is_ok_and(|response| response.status() == StatusCode::OK)
+    }
+
     /// The browser at the provider: approve as `user_id`, read code and state off the
     /// redirect.
     async fn approve(&self, url: &str, user_id: &str) -> Option<(String, String)> {

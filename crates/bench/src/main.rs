@@ -30,6 +30,9 @@ enum Scenario {
     LoginNew,
     /// The same for users who logged in before.
     LoginReturning,
+    /// The operator API on the seeded users (needs `--seed-users`): find one by email, by
+    /// provider account, then read it; three requests an operation.
+    AdminLookup,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -178,6 +181,16 @@ async fn bench(args: Args) -> Result<(), String> {
                 }
                 // Run k logs in users k·logins … (k+1)·logins − 1: new in login-new, and
                 // the same again, now known, in login-returning.
+                // Seeded users spread over the whole table, never the same few.
+                Scenario::AdminLookup => {
+                    let (flows, seeded) = (flows.clone(), args.seed_users.max(1));
+                    drive(concurrency, args.logins, deadline, move |index| {
+                        let flows = flows.clone();
+                        let n = (index as u64).wrapping_mul(7_919) % seeded;
+                        async move { flows.admin_lookup(index, n).await }
+                    })
+                    .await
+                }
                 Scenario::LoginNew | Scenario::LoginReturning => {
                     let (flows, first) = (flows.clone(), run * args.logins);
                     drive(concurrency, args.logins, deadline, move |index| {
@@ -251,6 +264,7 @@ fn report(
         Scenario::Authorize => "authorize",
         Scenario::LoginNew => "login, new user",
         Scenario::LoginReturning => "login, returning user",
+        Scenario::AdminLookup => "admin: by email, by account, read",
     };
     let operations = outcome.completed.max(1) as f64;
     let per_op = cpu.as_secs_f64() * 1e6 / operations;

@@ -17,6 +17,8 @@ use tempfile::TempDir;
 const CLIENT_ID: &str = "bench-client";
 const CLIENT_SECRET: &str = "bench-client-secret-value";
 const REDIRECT: &str = "http://127.0.0.1:9/auth/callback/github";
+/// The operator API's key in the benchmark's configuration (only its hash is configured).
+pub const ADMIN_KEY: &str = "sla_the-benchmark-admin-key-0123456789abcdefghijklmn";
 
 pub struct Setup {
     pub config: PathBuf,
@@ -160,6 +162,9 @@ url = "{database_url}"
 [rate_limit]
 enabled = false
 
+[admin]
+api_keys = ["{admin_hash}"]
+
 [http]
 max_in_flight = 4096
 # One client (the benchmark) opens every connection.
@@ -177,6 +182,7 @@ userinfo = "{user}"
 emails = "{emails}"
 "#,
         secret = social_login_security::generate_secret_key(),
+        admin_hash = social_login_security::AdminKeyHash::of(ADMIN_KEY),
         authorization = github.authorization,
         token = github.token,
         user = github.user,

@@ -42,14 +42,17 @@ impl AuthService {
             .users
             .remove_link(caller, provider, self.ports.providers.keys(), audit)
             .await
-            .map_err(|error| match error {
-                RemoveLinkError::Refused(DisconnectRefused::NotLinked) => AppError::AccountNotFound,
-                RemoveLinkError::Refused(DisconnectRefused::LastLoginMethod) => {
-                    AppError::LastLoginMethod
-                }
-                RemoveLinkError::Repository(error) => AppError::from(error),
-            })?;
+            .map_err(unlink_refused)?;
         self.revoke_grant(caller, grant, origin).await;
         Ok(())
+    }
+}
+
+/// What a refused unlink tells the client: the user's disconnect and an operator's alike.
+pub(crate) fn unlink_refused(error: RemoveLinkError) -> AppError {
+    match error {
+        RemoveLinkError::Refused(DisconnectRefused::NotLinked) => AppError::AccountNotFound,
+        RemoveLinkError::Refused(DisconnectRefused::LastLoginMethod) => AppError::LastLoginMethod,
+        RemoveLinkError::Repository(error) => AppError::from(error),
     }
 }

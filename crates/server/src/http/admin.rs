@@ -10,12 +10,13 @@ use super::error::{ApiError, Problem};
 use super::extract::RequestOrigin;
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query};
+use axum::extract::{FromRequestParts, Path, Query};
 use axum::http::StatusCode;
+use axum::http::request::Parts;
 use serde::Deserialize;
 use social_login_app::{AdminService, AppError};
 use social_login_domain::{
-    Email, ErrorCode, PageLimit, ProviderKey, ProviderSubject, UserFilter, UserId,
+    Email, ErrorCode, Origin, PageLimit, ProviderKey, ProviderSubject, UserFilter, UserId,
 };
 use social_login_security::AdminKeys;
 use utoipa_axum::router::OpenApiRouter;
@@ -206,15 +207,10 @@ pub async fn unlink(
         (status = 404, body = Problem, content_type = "application/problem+json"),
     ),
     security(("admin_key" = [])))]
-pub async fn revoke_sessions(
-    AdminCaller(operator, key): AdminCaller,
-    Path(id): Path<String>,
-    RequestOrigin(origin): RequestOrigin,
-) -> Result<StatusCode, ApiError> {
-    let origin = origin.by_admin(key);
-    operator
+pub async fn revoke_sessions(change: UserChange) -> Result<StatusCode, ApiError> {
+    change
         .service
-        .revoke_sessions(user_id(&id)?, &origin)
+        .revoke_sessions(change.user, &change.origin)
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -229,15 +225,10 @@ pub async fn revoke_sessions(
         (status = 404, body = Problem, content_type = "application/problem+json"),
     ),
     security(("admin_key" = [])))]
-pub async fn lock(
-    AdminCaller(operator, key): AdminCaller,
-    Path(id): Path<String>,
-    RequestOrigin(origin): RequestOrigin,
-) -> Result<StatusCode, ApiError> {
-    let origin = origin.by_admin(key);
-    operator
+pub async fn lock(change: UserChange) -> Result<StatusCode, ApiError> {
+    change
         .service
-        .set_locked(user_id(&id)?, true, &origin)
+        .set_locked(change.user, true, &change.origin)
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -251,15 +242,10 @@ pub async fn lock(
         (status = 404, body = Problem, content_type = "application/problem+json"),
     ),
     security(("admin_key" = [])))]
-pub async fn unlock(
-    AdminCaller(operator, key): AdminCaller,
-    Path(id): Path<String>,
-    RequestOrigin(origin): RequestOrigin,
-) -> Result<StatusCode, ApiError> {
-    let origin = origin.by_admin(key);
-    operator
+pub async fn unlock(change: UserChange) -> Result<StatusCode, ApiError> {
+    change
         .service
-        .set_locked(user_id(&id)?, false, &origin)
+        .set_locked(change.user, false, &change.origin)
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -274,14 +260,42 @@ pub async fn unlock(
         (status = 404, body = Problem, content_type = "application/problem+json"),
     ),
     security(("admin_key" = [])))]
-pub async fn delete_user(
-    AdminCaller(operator, key): AdminCaller,
-    Path(id): Path<String>,
-    RequestOrigin(origin): RequestOrigin,
-) -> Result<StatusCode, ApiError> {
-    let origin = origin.by_admin(key);
-    operator.service.delete_user(user_id(&id)?, &origin).await?;
+pub async fn delete_user(change: UserChange) -> Result<StatusCode, ApiError> {
+    change
+        .service
+        .delete_user(change.user, &change.origin)
+        .await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// What a change to one user needs: the operator's use cases, the `{id}` of the path, and
+/// the request's origin naming the admin key (so its events say who did it).
+pub struct UserChange {
+    service: AdminService,
+    user: UserId,
+    origin: Origin,
+}
+
+impl FromRequestParts<AppState> for UserChange {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let AdminCaller(operator, key) = AdminCaller::from_request_parts(parts, state).await?;
+        let Path(id) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| ApiError::from(AppError::UserNotFound))?;
+        let RequestOrigin(origin) = RequestOrigin::from_request_parts(parts, state)
+            .await
+            .unwrap_or_else(|never| match never {});
+        Ok(Self {
+            service: operator.service,
+            user: user_id(&id)?,
+            origin: origin.by_admin(key),
+        })
+    }
 }
 
 /// A path's user id; one that cannot be an id names no user.

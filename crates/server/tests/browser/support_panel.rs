@@ -42,7 +42,7 @@ pub async fn walk(
             "return document.body.dataset.ready === 'true'",
         )
         .await?;
-    sign_in(browser, "github", "1000001").await?;
+    sign_in(browser, "google", "1000001").await?;
     check(
         browser.text("#user-name").await == "Grace Hopper",
         "Grace signed in",
@@ -110,7 +110,7 @@ pub async fn walk(
 
     // Unlocked: a new sign-in works, and the person sees what support did.
     sign_out(browser).await?;
-    sign_in(browser, "github", "1000001").await?;
+    sign_in(browser, "google", "1000001").await?;
     check(
         browser.text("#user-name").await == "Grace Hopper" && problem(browser).await.is_none(),
         "Grace signs in again",

@@ -15,6 +15,7 @@ mod compose;
 mod configs;
 mod dockerfile;
 mod files;
+mod gen_admin_key;
 mod healthcheck;
 mod kubernetes;
 mod migrate;
