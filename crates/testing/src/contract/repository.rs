@@ -115,6 +115,7 @@ macro_rules! repository_contract {
             pruning_deletes_only_events_older_than_the_bound,
             every_rotation_keeps_the_auth_time_of_the_login_that_started_the_session,
             a_sign_in_that_brings_no_provider_token_keeps_the_stored_ones,
+            the_client_a_grant_was_issued_to_goes_and_stays_with_its_tokens,
             an_unverified_email_equal_to_a_held_address_is_refused_even_with_auto_linking,
             emails_match_ignoring_ascii_case_only,
             consent_revoked_ends_only_the_sessions_its_provider_began_and_forgets_its_tokens,

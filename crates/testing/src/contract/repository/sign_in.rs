@@ -202,6 +202,42 @@ pub async fn a_sign_in_that_brings_no_provider_token_keeps_the_stored_ones(
     );
 }
 
+/// A grant an app exchanged (Apple's native code) keeps the client it was issued to: stored
+/// with new tokens, kept by a sign-in that brings none, replaced by the next tokens.
+pub async fn the_client_a_grant_was_issued_to_goes_and_stays_with_its_tokens(
+    repo: Arc<dyn Repository>,
+) {
+    let identity = provider_identity(ProviderKey::APPLE, "a-1", Some("ada@example.com"), true);
+    let mut native = sign_in(identity.clone());
+    native.grant_client_id = Some("com.example.ios".into());
+    let ada = repo.sign_in_with_provider(native).await.unwrap().user.id;
+    let mut tokenless = sign_in(identity.clone());
+    tokenless.access_token = SealedToken::none();
+    tokenless.refresh_token = None;
+    repo.sign_in_with_provider(tokenless).await.unwrap();
+    let grants = repo
+        .delete_user(ada, crate::audit_now())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(grants[0].client_id.as_deref(), Some("com.example.ios"));
+
+    // The web's code flow then brings tokens of the configured client: no client id.
+    let mut native = sign_in(identity.clone());
+    native.grant_client_id = Some("com.example.ios".into());
+    let ada = repo.sign_in_with_provider(native).await.unwrap().user.id;
+    let mut web = sign_in(identity);
+    web.access_token = SealedToken::new("k2:access");
+    repo.sign_in_with_provider(web).await.unwrap();
+    let grants = repo
+        .delete_user(ada, crate::audit_now())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(grants[0].access_token, SealedToken::new("k2:access"));
+    assert_eq!(grants[0].client_id, None, "replaced with the tokens");
+}
+
 pub async fn an_unverified_email_equal_to_a_held_address_is_refused_even_with_auto_linking(
     repo: Arc<dyn Repository>,
 ) {
