@@ -17,6 +17,7 @@ mod m20261125_000009_ascii_email_keys;
 mod m20261125_000010_schedule_webhooks;
 mod m20261126_000011_provider_signals;
 pub mod names;
+mod steps;
 
 /// Re-exported so callers can run [`Migrator::up`] without naming sea-orm-migration.
 pub use sea_orm_migration::MigratorTrait;
