@@ -22,6 +22,9 @@ pub mod signal;
 pub mod state;
 pub mod user;
 
+#[cfg(test)]
+mod test_fixtures;
+
 pub use account::{LinkedAccount, NewLinkedAccount, ProviderTokens, SealedToken};
 pub use audit::{AuditContext, AuditEvent, AuditEventId, AuditEventType, EventSet, Origin};
 pub use code::{AuthorizationCode, InvalidCode};
