@@ -4,6 +4,8 @@
 //! Tests that need PostgreSQL or Redis read `TEST_POSTGRES_URL` / `TEST_REDIS_URL` (skipped
 //! loudly without them; failing under `CI`).
 
+#[path = "../shared/approval.rs"]
+mod approval;
 mod crash;
 mod deployment;
 mod flood;
