@@ -19,6 +19,7 @@ mod m20261126_000011_provider_signals;
 mod m20261126_000012_operator_api;
 mod m20261126_000013_grant_client_id;
 pub mod names;
+mod steps;
 
 /// Re-exported so callers can run [`Migrator::up`] without naming sea-orm-migration.
 pub use sea_orm_migration::MigratorTrait;

@@ -1,6 +1,7 @@
 //! Creates `users`: one row per person, with a case-insensitive unique email.
 
 use crate::names::UX_USERS_EMAIL_NORMALIZED;
+use crate::steps::SchemaSteps;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -23,7 +24,7 @@ pub(crate) enum Users {
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .create_table(
+            .create(
                 Table::create()
                     .table(Users::Table)
                     .col(uuid(Users::Id).primary_key())
@@ -34,26 +35,20 @@ impl MigrationTrait for Migration {
                     .col(string_null(Users::AvatarUrl))
                     .col(boolean(Users::EmailVerified))
                     .col(string_null(Users::PasswordHash))
-                    .col(timestamp_with_time_zone(Users::CreatedAt))
-                    .to_owned(),
+                    .col(timestamp_with_time_zone(Users::CreatedAt)),
             )
             .await?;
         // NULLs are distinct in a unique index on both backends: many users without email.
         manager
-            .create_index(
-                Index::create()
-                    .name(UX_USERS_EMAIL_NORMALIZED)
-                    .table(Users::Table)
-                    .col(Users::EmailNormalized)
-                    .unique()
-                    .to_owned(),
+            .unique_index(
+                UX_USERS_EMAIL_NORMALIZED,
+                Users::Table,
+                [Users::EmailNormalized],
             )
             .await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .drop_table(Table::drop().table(Users::Table).to_owned())
-            .await
+        manager.drop_table_of(Users::Table).await
     }
 }

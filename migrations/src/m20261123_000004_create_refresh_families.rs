@@ -1,8 +1,8 @@
 //! Creates `refresh_families`: one row per session, the row that rotation and revocation
 //! lock, with the session's absolute end. Moves revocation from tokens to families.
 
-use crate::m20250101_000001_create_users::Users;
 use crate::names::{FK_REFRESH_FAMILIES_USER, IX_REFRESH_FAMILIES_USER_ID};
+use crate::steps::{SchemaSteps, user_owned_table};
 use sea_orm_migration::sea_orm::DbBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
@@ -29,32 +29,24 @@ enum RefreshTokens {
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .create_table(
-                Table::create()
-                    .table(RefreshFamilies::Table)
-                    .col(uuid(RefreshFamilies::Id).primary_key())
-                    .col(uuid(RefreshFamilies::UserId))
-                    .col(timestamp_with_time_zone(RefreshFamilies::CreatedAt))
-                    // Absolute end of the session: rotation never extends past it.
-                    .col(timestamp_with_time_zone(RefreshFamilies::ExpiresAt))
-                    .col(boolean(RefreshFamilies::Revoked))
-                    .foreign_key(
-                        ForeignKey::create()
-                            .name(FK_REFRESH_FAMILIES_USER)
-                            .from(RefreshFamilies::Table, RefreshFamilies::UserId)
-                            .to(Users::Table, Users::Id)
-                            .on_delete(ForeignKeyAction::Cascade),
-                    )
-                    .to_owned(),
+            .create(
+                user_owned_table(
+                    RefreshFamilies::Table,
+                    uuid(RefreshFamilies::Id).primary_key().to_owned(),
+                    RefreshFamilies::UserId,
+                    FK_REFRESH_FAMILIES_USER,
+                )
+                .col(timestamp_with_time_zone(RefreshFamilies::CreatedAt))
+                // Absolute end of the session: rotation never extends past it.
+                .col(timestamp_with_time_zone(RefreshFamilies::ExpiresAt))
+                .col(boolean(RefreshFamilies::Revoked)),
             )
             .await?;
         manager
-            .create_index(
-                Index::create()
-                    .name(IX_REFRESH_FAMILIES_USER_ID)
-                    .table(RefreshFamilies::Table)
-                    .col(RefreshFamilies::UserId)
-                    .to_owned(),
+            .index(
+                IX_REFRESH_FAMILIES_USER_ID,
+                RefreshFamilies::Table,
+                [RefreshFamilies::UserId],
             )
             .await?;
         // Sessions that exist today become families that end when their newest token does:
@@ -64,34 +56,24 @@ impl MigrationTrait for Migration {
             _ => "MAX(revoked)",
         };
         manager
-            .get_connection()
-            .execute_unprepared(&format!(
+            .run_sql(&format!(
                 "INSERT INTO refresh_families (id, user_id, created_at, expires_at, revoked) \
                  SELECT family_id, user_id, MIN(created_at), MAX(expires_at), {revoked} \
                  FROM refresh_tokens GROUP BY family_id, user_id"
             ))
             .await?;
         manager
-            .alter_table(
-                Table::alter()
-                    .table(RefreshTokens::Table)
-                    .drop_column(RefreshTokens::Revoked)
-                    .to_owned(),
-            )
+            .drop_columns(RefreshTokens::Table, [RefreshTokens::Revoked])
             .await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .alter_table(
-                Table::alter()
-                    .table(RefreshTokens::Table)
-                    .add_column(boolean(RefreshTokens::Revoked).default(false))
-                    .to_owned(),
+            .add_columns(
+                RefreshTokens::Table,
+                [boolean(RefreshTokens::Revoked).default(false).to_owned()],
             )
             .await?;
-        manager
-            .drop_table(Table::drop().table(RefreshFamilies::Table).to_owned())
-            .await
+        manager.drop_table_of(RefreshFamilies::Table).await
     }
 }

@@ -2,6 +2,7 @@
 //! verified provider email or a password account's email stays in the unique, matched column.
 //! The address itself is kept in `email`, for display.
 
+use crate::steps::SchemaSteps;
 use sea_orm_migration::prelude::*;
 
 #[derive(DeriveMigrationName)]
@@ -11,13 +12,11 @@ pub struct Migration;
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .get_connection()
-            .execute_unprepared(
+            .run_sql(
                 "UPDATE users SET email_normalized = NULL \
-                 WHERE email_verified = FALSE AND password_hash IS NULL",
+             WHERE email_verified = FALSE AND password_hash IS NULL",
             )
             .await
-            .map(|_| ())
     }
 
     async fn down(&self, _manager: &SchemaManager) -> Result<(), DbErr> {

@@ -6,6 +6,7 @@
 //! timestamps as text.
 
 use crate::names::{IX_AUDIT_EVENTS_USER_ID, UX_WEBHOOK_OUTBOX_EVENT_ID};
+use crate::steps::SchemaSteps;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -38,7 +39,7 @@ enum WebhookOutbox {
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .create_table(
+            .create(
                 Table::create()
                     .table(AuditEvents::Table)
                     .col(uuid(AuditEvents::Id).primary_key())
@@ -48,50 +49,38 @@ impl MigrationTrait for Migration {
                     .col(string_len_null(AuditEvents::Ip, 64))
                     .col(string_len_null(AuditEvents::UserAgent, 1024))
                     .col(string_len_null(AuditEvents::RequestId, 256))
-                    .col(timestamp_with_time_zone(AuditEvents::CreatedAt))
-                    .to_owned(),
+                    .col(timestamp_with_time_zone(AuditEvents::CreatedAt)),
             )
             .await?;
         manager
-            .create_index(
-                Index::create()
-                    .name(IX_AUDIT_EVENTS_USER_ID)
-                    .table(AuditEvents::Table)
-                    .col(AuditEvents::UserId)
-                    .col(AuditEvents::Id)
-                    .to_owned(),
+            .index(
+                IX_AUDIT_EVENTS_USER_ID,
+                AuditEvents::Table,
+                [AuditEvents::UserId, AuditEvents::Id],
             )
             .await?;
         manager
-            .create_table(
+            .create(
                 Table::create()
                     .table(WebhookOutbox::Table)
                     .col(big_pk_auto(WebhookOutbox::Seq))
                     .col(uuid(WebhookOutbox::EventId))
                     .col(integer(WebhookOutbox::Attempts))
                     .col(big_integer(WebhookOutbox::NextAttemptMs))
-                    .col(big_integer(WebhookOutbox::LockedUntilMs))
-                    .to_owned(),
+                    .col(big_integer(WebhookOutbox::LockedUntilMs)),
             )
             .await?;
         manager
-            .create_index(
-                Index::create()
-                    .name(UX_WEBHOOK_OUTBOX_EVENT_ID)
-                    .table(WebhookOutbox::Table)
-                    .col(WebhookOutbox::EventId)
-                    .unique()
-                    .to_owned(),
+            .unique_index(
+                UX_WEBHOOK_OUTBOX_EVENT_ID,
+                WebhookOutbox::Table,
+                [WebhookOutbox::EventId],
             )
             .await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .drop_table(Table::drop().table(WebhookOutbox::Table).to_owned())
-            .await?;
-        manager
-            .drop_table(Table::drop().table(AuditEvents::Table).to_owned())
-            .await
+        manager.drop_table_of(WebhookOutbox::Table).await?;
+        manager.drop_table_of(AuditEvents::Table).await
     }
 }

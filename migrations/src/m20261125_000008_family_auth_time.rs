@@ -3,6 +3,7 @@
 //! unlocked by a refreshed token. Existing sessions get their creation time, which is when
 //! their login happened: every family so far was started by a login.
 
+use crate::steps::SchemaSteps;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -24,30 +25,21 @@ impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         // NOT NULL needs a default on SQLite's ADD COLUMN; the rows are then given theirs.
         manager
-            .alter_table(
-                Table::alter()
-                    .table(RefreshFamilies::Table)
-                    .add_column(
-                        timestamp_with_time_zone(RefreshFamilies::AuthTime).default(NEVER_RECENT),
-                    )
-                    .to_owned(),
+            .add_columns(
+                RefreshFamilies::Table,
+                [timestamp_with_time_zone(RefreshFamilies::AuthTime)
+                    .default(NEVER_RECENT)
+                    .to_owned()],
             )
             .await?;
         manager
-            .get_connection()
-            .execute_unprepared("UPDATE refresh_families SET auth_time = created_at")
+            .run_sql("UPDATE refresh_families SET auth_time = created_at")
             .await
-            .map(|_| ())
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .alter_table(
-                Table::alter()
-                    .table(RefreshFamilies::Table)
-                    .drop_column(RefreshFamilies::AuthTime)
-                    .to_owned(),
-            )
+            .drop_columns(RefreshFamilies::Table, [RefreshFamilies::AuthTime])
             .await
     }
 }

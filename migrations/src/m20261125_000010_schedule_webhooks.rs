@@ -8,6 +8,7 @@
 //! before this migration start afresh: due now, no attempt counted.
 
 use crate::names::{IX_WEBHOOK_OUTBOX_DEAD, IX_WEBHOOK_OUTBOX_DUE};
+use crate::steps::SchemaSteps;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -26,71 +27,36 @@ enum WebhookOutbox {
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        // One column per statement: SQLite alters one thing at a time.
-        for column in [
-            big_integer_null(WebhookOutbox::DeadAtMs),
-            string_len_null(WebhookOutbox::LastError, 256),
-        ] {
-            manager
-                .alter_table(
-                    Table::alter()
-                        .table(WebhookOutbox::Table)
-                        .add_column(column)
-                        .to_owned(),
-                )
-                .await?;
-        }
-        for (name, first, second) in [
-            (
-                IX_WEBHOOK_OUTBOX_DUE,
-                WebhookOutbox::NextAttemptMs,
-                WebhookOutbox::Seq,
-            ),
-            (
-                IX_WEBHOOK_OUTBOX_DEAD,
-                WebhookOutbox::DeadAtMs,
-                WebhookOutbox::EventId,
-            ),
-        ] {
-            manager
-                .create_index(
-                    Index::create()
-                        .name(name)
-                        .table(WebhookOutbox::Table)
-                        .col(first)
-                        .col(second)
-                        .to_owned(),
-                )
-                .await?;
-        }
         manager
-            .get_connection()
-            .execute_unprepared("UPDATE webhook_outbox SET next_attempt_ms = 0, attempts = 0")
+            .add_columns(
+                WebhookOutbox::Table,
+                [
+                    big_integer_null(WebhookOutbox::DeadAtMs),
+                    string_len_null(WebhookOutbox::LastError, 256),
+                ],
+            )
+            .await?;
+        use WebhookOutbox::{DeadAtMs, EventId, NextAttemptMs, Seq, Table};
+        manager
+            .index(IX_WEBHOOK_OUTBOX_DUE, Table, [NextAttemptMs, Seq])
+            .await?;
+        manager
+            .index(IX_WEBHOOK_OUTBOX_DEAD, Table, [DeadAtMs, EventId])
+            .await?;
+        manager
+            .run_sql("UPDATE webhook_outbox SET next_attempt_ms = 0, attempts = 0")
             .await
-            .map(|_| ())
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         for name in [IX_WEBHOOK_OUTBOX_DUE, IX_WEBHOOK_OUTBOX_DEAD] {
-            manager
-                .drop_index(
-                    Index::drop()
-                        .name(name)
-                        .table(WebhookOutbox::Table)
-                        .to_owned(),
-                )
-                .await?;
+            manager.drop_index_of(name, WebhookOutbox::Table).await?;
         }
-        for column in [WebhookOutbox::DeadAtMs, WebhookOutbox::LastError] {
-            manager
-                .alter_table(
-                    Table::alter()
-                        .table(WebhookOutbox::Table)
-                        .drop_column(column)
-                        .to_owned(),
-                )
-                .await?;
-        }
-        Ok(())
+        manager
+            .drop_columns(
+                WebhookOutbox::Table,
+                [WebhookOutbox::DeadAtMs, WebhookOutbox::LastError],
+            )
+            .await
     }
 }

@@ -12,6 +12,7 @@
 //!   `received_ms` (Unix ms, comparable in SQL on SQLite too) for housekeeping.
 
 use crate::names::IX_SIGNAL_RECEIPTS_RECEIVED;
+use crate::steps::SchemaSteps;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -42,29 +43,22 @@ enum SignalReceipts {
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .alter_table(
-                Table::alter()
-                    .table(RefreshFamilies::Table)
-                    .add_column(string_len_null(RefreshFamilies::BeganWith, 32))
-                    .to_owned(),
+            .add_columns(
+                RefreshFamilies::Table,
+                [string_len_null(RefreshFamilies::BeganWith, 32)],
             )
             .await?;
-        // One column per statement: SQLite alters one thing at a time.
-        for column in [
-            boolean(LinkedAccounts::Disabled).default(false).to_owned(),
-            big_integer_null(LinkedAccounts::DisabledChangedMs),
-        ] {
-            manager
-                .alter_table(
-                    Table::alter()
-                        .table(LinkedAccounts::Table)
-                        .add_column(column)
-                        .to_owned(),
-                )
-                .await?;
-        }
         manager
-            .create_table(
+            .add_columns(
+                LinkedAccounts::Table,
+                [
+                    boolean(LinkedAccounts::Disabled).default(false).to_owned(),
+                    big_integer_null(LinkedAccounts::DisabledChangedMs),
+                ],
+            )
+            .await?;
+        manager
+            .create(
                 Table::create()
                     .table(SignalReceipts::Table)
                     .col(string_len(SignalReceipts::Source, 32))
@@ -74,42 +68,28 @@ impl MigrationTrait for Migration {
                         Index::create()
                             .col(SignalReceipts::Source)
                             .col(SignalReceipts::SignalId),
-                    )
-                    .to_owned(),
+                    ),
             )
             .await?;
         manager
-            .create_index(
-                Index::create()
-                    .name(IX_SIGNAL_RECEIPTS_RECEIVED)
-                    .table(SignalReceipts::Table)
-                    .col(SignalReceipts::ReceivedMs)
-                    .to_owned(),
+            .index(
+                IX_SIGNAL_RECEIPTS_RECEIVED,
+                SignalReceipts::Table,
+                [SignalReceipts::ReceivedMs],
             )
             .await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager.drop_table_of(SignalReceipts::Table).await?;
         manager
-            .drop_table(Table::drop().table(SignalReceipts::Table).to_owned())
-            .await?;
-        for column in [LinkedAccounts::Disabled, LinkedAccounts::DisabledChangedMs] {
-            manager
-                .alter_table(
-                    Table::alter()
-                        .table(LinkedAccounts::Table)
-                        .drop_column(column)
-                        .to_owned(),
-                )
-                .await?;
-        }
-        manager
-            .alter_table(
-                Table::alter()
-                    .table(RefreshFamilies::Table)
-                    .drop_column(RefreshFamilies::BeganWith)
-                    .to_owned(),
+            .drop_columns(
+                LinkedAccounts::Table,
+                [LinkedAccounts::Disabled, LinkedAccounts::DisabledChangedMs],
             )
+            .await?;
+        manager
+            .drop_columns(RefreshFamilies::Table, [RefreshFamilies::BeganWith])
             .await
     }
 }

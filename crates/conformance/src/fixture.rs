@@ -105,6 +105,21 @@ impl Fixture {
     }
 }
 
+/// Every endpoint `provider` serves on `sim` as settings overrides, and the issuer of its
+/// id_tokens where it signs them.
+pub fn all_endpoints(sim: &SimulatorHandle, provider: Provider) -> EndpointOverrides {
+    let e = sim.endpoints(provider);
+    EndpointOverrides {
+        authorization: Some(e.authorization),
+        token: Some(e.token),
+        userinfo: e.userinfo,
+        emails: e.emails,
+        jwks: e.jwks,
+        issuer: e.issuer,
+        revocation: e.revocation,
+    }
+}
+
 /// What a provider under test is built with: production's HTTP client (10-second timeout)
 /// and clock.
 pub fn build_context() -> BuildContext {

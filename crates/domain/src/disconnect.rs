@@ -37,32 +37,7 @@ pub fn check_disconnect(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{PasswordHash, ProviderSubject, UserId};
-    use time::OffsetDateTime;
-
-    fn user(password: bool) -> User {
-        User {
-            id: UserId::new(),
-            email: None,
-            full_name: None,
-            avatar_url: None,
-            email_verified: false,
-            password_hash: password.then(|| PasswordHash::new("$argon2id$...")),
-            created_at: OffsetDateTime::UNIX_EPOCH,
-            locked: false,
-        }
-    }
-
-    fn link(user: &User, provider: ProviderKey) -> LinkedAccount {
-        LinkedAccount {
-            id: LinkedAccountId::new(),
-            user_id: user.id,
-            provider,
-            subject: ProviderSubject::parse(provider.as_str()).unwrap(),
-            email: None,
-            created_at: OffsetDateTime::UNIX_EPOCH,
-        }
-    }
+    use crate::test_fixtures::{link, user};
 
     #[test]
     fn the_only_link_of_a_user_without_password_stays() {

@@ -24,6 +24,9 @@ pub mod signup;
 pub mod state;
 pub mod user;
 
+#[cfg(test)]
+mod test_fixtures;
+
 pub use account::{LinkedAccount, NewLinkedAccount, ProviderTokens, SealedToken};
 pub use admin::{AdminKeyId, PageLimit, UserFilter};
 pub use audit::{AuditContext, AuditEvent, AuditEventId, AuditEventType, EventSet, Origin};

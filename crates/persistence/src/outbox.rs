@@ -119,6 +119,22 @@ impl SeaOrmRepository {
     }
 }
 
+/// The values of `RETRY` and `DEAD_LETTER`: the event, the instant, the failure.
+fn failed(id: AuditEventId, at: OffsetDateTime, failure: Failure) -> Vec<Value> {
+    vec![
+        id.as_uuid().into(),
+        unix_ms(at).into(),
+        attempts(&failure),
+        failure.error.into(),
+    ]
+}
+
+/// The values of `DEAD_LETTER_BEFORE` and `DEAD_LETTER_BEYOND`: which rows, then the instant,
+/// the reason and the limit.
+fn sweep(which: Value, now: OffsetDateTime, reason: &str, limit: u64) -> Vec<Value> {
+    vec![which, unix_ms(now).into(), reason.into(), count(limit)]
+}
+
 #[async_trait]
 impl WebhookOutbox for SeaOrmRepository {
     async fn claim_due(
@@ -151,13 +167,9 @@ impl WebhookOutbox for SeaOrmRepository {
         at: OffsetDateTime,
         failure: Failure,
     ) -> Result<(), RepositoryError> {
-        let values = vec![
-            id.as_uuid().into(),
-            unix_ms(at).into(),
-            attempts(&failure),
-            failure.error.into(),
-        ];
-        self.run(sql::RETRY, values).await.map(drop)
+        self.run(sql::RETRY, failed(id, at, failure))
+            .await
+            .map(drop)
     }
 
     async fn dead_letter(
@@ -166,12 +178,7 @@ impl WebhookOutbox for SeaOrmRepository {
         now: OffsetDateTime,
         failure: Failure,
     ) -> Result<(), RepositoryError> {
-        let values = vec![
-            id.as_uuid().into(),
-            unix_ms(now).into(),
-            attempts(&failure),
-            failure.error.into(),
-        ];
+        let values = failed(id, now, failure);
         self.run(sql::DEAD_LETTER, values).await.map(drop)
     }
 
@@ -182,12 +189,7 @@ impl WebhookOutbox for SeaOrmRepository {
         reason: &str,
         limit: u64,
     ) -> Result<u64, RepositoryError> {
-        let values = vec![
-            id_bound(before).into(),
-            unix_ms(now).into(),
-            reason.into(),
-            count(limit),
-        ];
+        let values = sweep(id_bound(before).into(), now, reason, limit);
         self.run(sql::DEAD_LETTER_BEFORE, values).await
     }
 
@@ -198,12 +200,7 @@ impl WebhookOutbox for SeaOrmRepository {
         reason: &str,
         limit: u64,
     ) -> Result<u64, RepositoryError> {
-        let values = vec![
-            count(keep),
-            unix_ms(now).into(),
-            reason.into(),
-            count(limit),
-        ];
+        let values = sweep(count(keep), now, reason, limit);
         self.run(sql::DEAD_LETTER_BEYOND, values).await
     }
 

@@ -78,17 +78,10 @@ pub fn enable_standard(
     let mut acme = table(ACME_SSO, ProviderKind::Oidc, "Acme SSO");
     acme.issuer = simulator.endpoints(Provider::StandardOidc).issuer;
     settings.oauth_providers.insert(ACME_SSO, acme);
-    let corp_at = simulator.endpoints(Provider::StandardOauth2);
     let pointer = |path: &str| Some(format!("/data{path}"));
     let corp = ProviderConfig {
         scopes: Some(vec!["profile".into(), "email".into()]),
-        endpoints: EndpointOverrides {
-            authorization: Some(corp_at.authorization),
-            token: Some(corp_at.token),
-            userinfo: corp_at.userinfo,
-            revocation: corp_at.revocation,
-            ..EndpointOverrides::default()
-        },
+        endpoints: endpoints(CORP, simulator),
         claims: Some(ClaimsConfig {
             subject: pointer("/id"),
             email: pointer("/attributes/mail"),
@@ -139,86 +132,20 @@ fn simulator_provider(key: ProviderKey) -> Provider {
     }
 }
 
-/// The endpoint overrides that send `key`'s adapter to the simulator.
+/// The endpoint overrides that send `key`'s adapter to the simulator: every endpoint its
+/// simulated provider serves, and the issuer of its id_tokens where it signs them.
 fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides {
-    let code_flow = |authorization: String, token: String| EndpointOverrides {
-        authorization: Some(authorization),
-        token: Some(token),
-        ..EndpointOverrides::default()
-    };
-    match key {
-        ProviderKey::GITHUB => {
-            let e = simulator.github();
-            EndpointOverrides {
-                userinfo: Some(e.user),
-                emails: Some(e.emails),
-                revocation: Some(e.revocation),
-                ..code_flow(e.authorization, e.token)
-            }
-        }
-        ProviderKey::GOOGLE => {
-            let e = simulator.google();
-            EndpointOverrides {
-                userinfo: Some(e.userinfo),
-                // The simulator signs its Security Event Tokens with its id_token keys.
-                risc_jwks: Some(e.jwks.clone()),
-                jwks: Some(e.jwks),
-                issuer: Some(e.issuer),
-                revocation: Some(e.revocation),
-                ..code_flow(e.authorization, e.token)
-            }
-        }
-        ProviderKey::FACEBOOK => {
-            let e = simulator.facebook();
-            EndpointOverrides {
-                userinfo: Some(e.me),
-                revocation: Some(e.revocation),
-                ..code_flow(e.authorization, e.token)
-            }
-        }
-        ProviderKey::MICROSOFT => {
-            let e = simulator.microsoft();
-            EndpointOverrides {
-                jwks: Some(e.jwks),
-                issuer: Some(e.issuer),
-                ..code_flow(e.authorization, e.token)
-            }
-        }
-        ProviderKey::LINKEDIN => {
-            let e = simulator.linkedin();
-            EndpointOverrides {
-                userinfo: Some(e.userinfo),
-                jwks: Some(e.jwks),
-                issuer: Some(e.issuer),
-                revocation: Some(e.revocation),
-                ..code_flow(e.authorization, e.token)
-            }
-        }
-        ProviderKey::DISCORD => {
-            let e = simulator.discord();
-            EndpointOverrides {
-                userinfo: Some(e.user),
-                revocation: Some(e.revocation),
-                ..code_flow(e.authorization, e.token)
-            }
-        }
-        ProviderKey::TWITTER => {
-            let e = simulator.twitter();
-            EndpointOverrides {
-                userinfo: Some(e.user),
-                revocation: Some(e.revocation),
-                ..code_flow(e.authorization, e.token)
-            }
-        }
-        ProviderKey::APPLE => {
-            let e = simulator.apple();
-            EndpointOverrides {
-                jwks: Some(e.jwks),
-                issuer: Some(e.issuer),
-                revocation: Some(e.revoke),
-                ..code_flow(e.authorization, e.token)
-            }
-        }
-        other => unreachable!("{other} is not simulated: add it to the simulator"),
+    let e = simulator.endpoints(simulator_provider(key));
+    EndpointOverrides {
+        authorization: Some(e.authorization),
+        token: Some(e.token),
+        userinfo: e.userinfo,
+        emails: e.emails,
+        // The simulator signs its Security Event Tokens with its id_token keys.
+        risc_jwks: e.jwks.clone().filter(|_| key == ProviderKey::GOOGLE),
+        jwks: e.jwks,
+        issuer: e.issuer,
+        revocation: e.revocation,
+        risc_issuer: None,
     }
 }

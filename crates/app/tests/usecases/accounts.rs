@@ -12,24 +12,17 @@ fn google_login(subject: &str) -> social_login_ports::ProviderLogin {
 #[tokio::test]
 async fn accounts_lists_only_the_callers_links_oldest_first() {
     let world = World::new();
-    let ada = world
-        .sign_in(google_login("goo-ada"))
-        .await
-        .unwrap()
-        .user
-        .id;
+    let ada = world.login_with(google_login("goo-ada")).await.user.id;
     world.clock.advance(Duration::seconds(5));
     let bob = world
-        .sign_in(github_login("gh-bob", "bob@example.com"))
+        .login_with(github_login("gh-bob", "bob@example.com"))
         .await
-        .unwrap()
         .user
         .id;
     world.clock.advance(Duration::seconds(5));
     world
-        .connect_as(ada, github_login("gh-ada", "ada@example.com"))
-        .await
-        .unwrap();
+        .link(ada, github_login("gh-ada", "ada@example.com"))
+        .await;
     let ada_links = world.service.accounts(ada).await.unwrap();
     let subjects: Vec<&str> = ada_links.iter().map(|link| link.subject.as_str()).collect();
     assert_eq!(subjects, ["goo-ada", "gh-ada"]);
@@ -42,22 +35,14 @@ async fn accounts_lists_only_the_callers_links_oldest_first() {
 #[tokio::test]
 async fn a_user_without_links_has_an_empty_list() {
     let world = World::new();
-    let user = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
+    let user = world.user("ada@example.com").await;
     assert_eq!(world.service.accounts(user).await, Ok(vec![]));
 }
 
 #[tokio::test]
 async fn disconnecting_a_provider_that_is_not_linked_is_not_found() {
     let world = World::new();
-    let user = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
+    let user = world.user("ada@example.com").await;
     assert_eq!(
         world.service.disconnect_raw(user, "github").await,
         Err(AppError::AccountNotFound)
@@ -67,16 +52,11 @@ async fn disconnecting_a_provider_that_is_not_linked_is_not_found() {
 #[tokio::test]
 async fn disconnecting_another_users_provider_is_not_found() {
     let world = World::new();
-    let owner = world.sign_in(google_login("goo-1")).await.unwrap().user.id;
+    let owner = world.login_with(google_login("goo-1")).await.user.id;
     world
-        .connect_as(owner, github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
-    let caller = world
-        .register("eve@example.com", "correct horse")
-        .await
-        .user
-        .id;
+        .link(owner, github_login("gh-1", "ada@example.com"))
+        .await;
+    let caller = world.user("eve@example.com").await;
     assert_eq!(
         world.service.disconnect_raw(caller, "github").await,
         Err(AppError::AccountNotFound)
@@ -87,11 +67,7 @@ async fn disconnecting_another_users_provider_is_not_found() {
 #[tokio::test]
 async fn disconnect_for_a_provider_that_is_not_enabled_is_not_configured() {
     let world = World::new();
-    let user = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
+    let user = world.user("ada@example.com").await;
     assert_eq!(
         world.service.disconnect_raw(user, "apple").await,
         Err(AppError::ProviderNotConfigured)
@@ -106,9 +82,8 @@ async fn disconnect_for_a_provider_that_is_not_enabled_is_not_configured() {
 async fn the_only_link_of_a_user_without_password_stays() {
     let world = World::new();
     let user = world
-        .sign_in(github_login("gh-1", "ada@example.com"))
+        .login_with(github_login("gh-1", "ada@example.com"))
         .await
-        .unwrap()
         .user
         .id;
     assert_eq!(
@@ -121,15 +96,10 @@ async fn the_only_link_of_a_user_without_password_stays() {
 #[tokio::test]
 async fn the_only_link_may_go_when_the_user_has_a_password() {
     let world = World::new();
-    let user = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
+    let user = world.user("ada@example.com").await;
     world
-        .connect_as(user, github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .link(user, github_login("gh-1", "ada@example.com"))
+        .await;
     assert_eq!(world.service.disconnect_raw(user, "github").await, Ok(()));
     assert!(world.service.accounts(user).await.unwrap().is_empty());
     assert!(
@@ -143,11 +113,10 @@ async fn the_only_link_may_go_when_the_user_has_a_password() {
 #[tokio::test]
 async fn the_second_of_two_links_may_go_and_the_first_stays() {
     let world = World::new();
-    let user = world.sign_in(google_login("goo-1")).await.unwrap().user.id;
+    let user = world.login_with(google_login("goo-1")).await.user.id;
     world
-        .connect_as(user, github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .link(user, github_login("gh-1", "ada@example.com"))
+        .await;
     assert_eq!(world.service.disconnect_raw(user, "github").await, Ok(()));
     let left = world.service.accounts(user).await.unwrap();
     assert_eq!(left.len(), 1);
@@ -162,15 +131,10 @@ async fn the_second_of_two_links_may_go_and_the_first_stays() {
 #[tokio::test]
 async fn a_disconnected_account_can_be_connected_again() {
     let world = World::new();
-    let user = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
+    let user = world.user("ada@example.com").await;
     world
-        .connect_as(user, github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .link(user, github_login("gh-1", "ada@example.com"))
+        .await;
     world.service.disconnect_raw(user, "github").await.unwrap();
     assert!(
         world

@@ -38,9 +38,8 @@ async fn every_account_change_is_an_event_of_the_caller_newest_first() {
     let me = ada.user.id;
     world.clock.advance(Duration::seconds(1));
     world
-        .connect_as(me, github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .link(me, github_login("gh-1", "ada@example.com"))
+        .await;
     world.clock.advance(Duration::seconds(1));
     world
         .service
@@ -80,9 +79,8 @@ async fn every_account_change_is_an_event_of_the_caller_newest_first() {
 async fn a_provider_registration_is_two_events_in_order_and_a_reuse_is_one() {
     let world = World::new();
     let login = world
-        .sign_in(github_login("gh-9", "grace@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-9", "grace@example.com"))
+        .await;
     let grace = login.user.id;
     let rotated = world
         .service
@@ -117,13 +115,11 @@ async fn only_the_subscribed_types_wait_for_the_webhook() {
         ..AuthPolicy::default()
     });
     world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     let later = world.clock.now() + Duration::minutes(1);
     let queued = world.users.claim_due(later, LEASE, 8).await.unwrap();
     let kinds: Vec<_> = queued.iter().map(|pending| pending.event.kind).collect();
@@ -131,9 +127,8 @@ async fn only_the_subscribed_types_wait_for_the_webhook() {
 
     let silent = World::new();
     silent
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     assert!(
         silent
             .users

@@ -9,9 +9,8 @@ use social_login_ports::{Clock, PostBody, ProviderError, TokenCipher};
 async fn a_new_provider_account_registers_a_new_user() {
     let world = World::new();
     let result = world
-        .sign_in(github_login("gh-1", "Ada@Example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "Ada@Example.com"))
+        .await;
     assert!(result.is_new_user);
     let user = &result.user;
     assert_eq!(user.email.as_ref().unwrap().as_str(), "Ada@Example.com");
@@ -34,23 +33,15 @@ async fn a_new_provider_account_registers_a_new_user() {
 async fn a_new_user_gets_a_working_session() {
     let world = World::new();
     let result = world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     assert_eq!(
         world
             .service
             .authenticate(result.access_token.value.expose()),
         Some(result.user.id)
     );
-    let refreshed = world
-        .service
-        .refresh(
-            result.refresh_token.expose(),
-            &social_login_domain::Origin::default(),
-        )
-        .await
-        .unwrap();
+    let refreshed = world.refresh(result.refresh_token.expose()).await.unwrap();
     assert_eq!(refreshed.user.id, result.user.id);
 }
 
@@ -58,9 +49,8 @@ async fn a_new_user_gets_a_working_session() {
 async fn provider_tokens_are_stored_sealed() {
     let world = World::new();
     world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     let (access, refresh) = world
         .users
         .stored_tokens(ProviderKey::GITHUB, "gh-1")
@@ -85,7 +75,7 @@ async fn a_new_user_takes_an_unverified_email_as_unverified() {
         Some("ada@example.com"),
         false,
     ));
-    let result = world.sign_in(login).await.unwrap();
+    let result = world.login_with(login).await;
     assert!(result.is_new_user);
     assert!(!result.user.email_verified);
 }
@@ -94,7 +84,7 @@ async fn a_new_user_takes_an_unverified_email_as_unverified() {
 async fn a_provider_without_email_registers_a_user_without_email() {
     let world = World::new();
     let login = provider_login(identity(ProviderKey::GITHUB, "gh-1", None, true));
-    let result = world.sign_in(login).await.unwrap();
+    let result = world.login_with(login).await;
     assert!(result.is_new_user);
     assert_eq!(result.user.email, None);
     assert!(!result.user.email_verified);
@@ -104,23 +94,21 @@ async fn a_provider_without_email_registers_a_user_without_email() {
 async fn two_accounts_without_email_become_two_users() {
     let world = World::new();
     let first = world
-        .sign_in(provider_login(identity(
+        .login_with(provider_login(identity(
             ProviderKey::GITHUB,
             "gh-1",
             None,
             false,
         )))
-        .await
-        .unwrap();
+        .await;
     let second = world
-        .sign_in(provider_login(identity(
+        .login_with(provider_login(identity(
             ProviderKey::GITHUB,
             "gh-2",
             None,
             false,
         )))
-        .await
-        .unwrap();
+        .await;
     assert!(second.is_new_user);
     assert_ne!(first.user.id, second.user.id);
 }
@@ -129,28 +117,22 @@ async fn two_accounts_without_email_become_two_users() {
 async fn a_returning_account_signs_its_user_in_with_fresh_provider_tokens() {
     let world = World::new();
     let first = world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     let mut again = github_login("gh-1", "ada@example.com");
     again.tokens.access_token = social_login_domain::SecretText::new("second-access");
     again.tokens.refresh_token = Some(social_login_domain::SecretText::new("second-refresh"));
-    let second = world.sign_in(again).await.unwrap();
+    let second = world.login_with(again).await;
     assert!(!second.is_new_user);
     assert_eq!(second.user, first.user);
     assert_eq!(world.users.user_count(), 1);
     assert_eq!(world.users.link_count(), 1);
-    let (access, refresh) = world
-        .users
-        .stored_tokens(ProviderKey::GITHUB, "gh-1")
-        .unwrap();
     assert_eq!(
-        world.cipher.open(&access).unwrap().expose(),
-        "second-access"
-    );
-    assert_eq!(
-        world.cipher.open(&refresh.unwrap()).unwrap().expose(),
-        "second-refresh"
+        world.opened_tokens(ProviderKey::GITHUB, "gh-1"),
+        (
+            "second-access".to_owned(),
+            Some("second-refresh".to_owned())
+        )
     );
 }
 
@@ -158,24 +140,15 @@ async fn a_returning_account_signs_its_user_in_with_fresh_provider_tokens() {
 async fn a_returning_login_without_a_provider_refresh_token_keeps_the_old_one() {
     let world = World::new();
     world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     let mut again = github_login("gh-1", "ada@example.com");
     again.tokens.access_token = social_login_domain::SecretText::new("second-access");
     again.tokens.refresh_token = None;
-    world.sign_in(again).await.unwrap();
-    let (access, refresh) = world
-        .users
-        .stored_tokens(ProviderKey::GITHUB, "gh-1")
-        .unwrap();
+    world.login_with(again).await;
     assert_eq!(
-        world.cipher.open(&access).unwrap().expose(),
-        "second-access"
-    );
-    assert_eq!(
-        world.cipher.open(&refresh.unwrap()).unwrap().expose(),
-        "gh-1-refresh"
+        world.opened_tokens(ProviderKey::GITHUB, "gh-1"),
+        ("second-access".to_owned(), Some("gh-1-refresh".to_owned()))
     );
 }
 
@@ -183,9 +156,8 @@ async fn a_returning_login_without_a_provider_refresh_token_keeps_the_old_one() 
 async fn a_returning_account_signs_in_whatever_its_email_now_says() {
     let world = World::new();
     let first = world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     world.register("bob@example.com", "correct horse").await;
     let moved = provider_login(identity(
         ProviderKey::GITHUB,
@@ -193,7 +165,7 @@ async fn a_returning_account_signs_in_whatever_its_email_now_says() {
         Some("bob@example.com"),
         false,
     ));
-    let second = world.sign_in(moved).await.unwrap();
+    let second = world.login_with(moved).await;
     assert_eq!(second.user.id, first.user.id);
     assert!(!second.is_new_user);
 }
@@ -201,9 +173,7 @@ async fn a_returning_account_signs_in_whatever_its_email_now_says() {
 #[tokio::test]
 async fn the_post_body_is_handed_to_the_provider_untouched() {
     let world = World::new();
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.login_state("github").await;
     let post_body = PostBody::new(r#"{"user": {"name": {"firstName": "Ada"}}}"#);
     world
@@ -217,15 +187,10 @@ async fn the_post_body_is_handed_to_the_provider_untouched() {
 #[tokio::test]
 async fn a_refused_code_exchange_fails_and_writes_nothing() {
     let world = World::new();
-    world
-        .github
-        .answer(Err(ProviderError::CodeExchange("invalid_grant".into())));
+    world.github_refuses(ProviderError::CodeExchange("invalid_grant".into()));
     let state = world.login_state("github").await;
     assert_eq!(
-        world
-            .service
-            .callback_raw("github", CODE, &state, None)
-            .await,
+        world.callback("github", &state).await,
         Err(AppError::CodeExchangeFailed("invalid_grant".into()))
     );
     assert_eq!(world.users.user_count(), 0);
@@ -236,15 +201,10 @@ async fn a_refused_code_exchange_fails_and_writes_nothing() {
 #[tokio::test]
 async fn a_failed_user_info_fetch_fails_and_writes_nothing() {
     let world = World::new();
-    world
-        .github
-        .answer(Err(ProviderError::UserInfo("GET /user: 500".into())));
+    world.github_refuses(ProviderError::UserInfo("GET /user: 500".into()));
     let state = world.login_state("github").await;
     assert_eq!(
-        world
-            .service
-            .callback_raw("github", CODE, &state, None)
-            .await,
+        world.callback("github", &state).await,
         Err(AppError::UserInfoFailed("GET /user: 500".into()))
     );
     assert_eq!(world.users.user_count(), 0);
@@ -254,9 +214,7 @@ async fn a_failed_user_info_fetch_fails_and_writes_nothing() {
 #[tokio::test]
 async fn an_empty_or_over_long_code_is_a_validation_error() {
     let world = World::new();
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.login_state("github").await;
     for code in [String::new(), "c".repeat(2049)] {
         assert!(matches!(
@@ -281,10 +239,7 @@ async fn a_callback_for_a_provider_that_is_not_enabled_is_not_configured() {
     let world = World::new();
     let state = world.login_state("github").await;
     assert_eq!(
-        world
-            .service
-            .callback_raw("apple", CODE, &state, None)
-            .await,
+        world.callback("apple", &state).await,
         Err(AppError::ProviderNotConfigured)
     );
     // Refused before the state was looked at: the value is still good for github.
@@ -299,9 +254,8 @@ async fn randomness_comes_through_its_port_so_a_seed_repeats_every_id_and_value(
         let state = world.login_state("github").await;
         let verifier = world.sealer.peek(&state).unwrap().pkce_verifier;
         let login = world
-            .sign_in(github_login("gh-1", "ada@example.com"))
-            .await
-            .unwrap();
+            .login_with(github_login("gh-1", "ada@example.com"))
+            .await;
         results.push((verifier, login.user.id));
     }
     assert_eq!(results[0], results[1]);

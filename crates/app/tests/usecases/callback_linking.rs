@@ -7,7 +7,7 @@ use social_login_domain::ProviderKey;
 /// A user whose email came verified from Google, as auto-linking requires.
 async fn google_user(world: &World, email: &str) -> social_login_app::LoginResult {
     let login = provider_login(identity(ProviderKey::GOOGLE, "goo-1", Some(email), true));
-    world.sign_in(login).await.unwrap()
+    world.login_with(login).await
 }
 
 #[tokio::test]
@@ -41,9 +41,8 @@ async fn a_verified_matching_email_links_when_auto_linking_is_on() {
     // Links list oldest first; a later login is a later link.
     world.clock.advance(time::Duration::seconds(1));
     let result = world
-        .sign_in(github_login("gh-1", "Ada@Example.COM"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "Ada@Example.COM"))
+        .await;
     assert!(!result.is_new_user);
     assert_eq!(result.user.id, owner.user.id);
     assert_eq!(world.users.user_count(), 1);
@@ -68,13 +67,11 @@ async fn an_auto_linked_account_signs_in_directly_next_time() {
     let world = World::auto_linking();
     let owner = google_user(&world, "ada@example.com").await;
     world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     let again = world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     assert_eq!(again.user.id, owner.user.id);
     assert_eq!(world.users.link_count(), 2);
 }
@@ -120,14 +117,13 @@ async fn a_pre_registered_unverified_user_is_never_linked() {
 async fn an_unverified_provider_email_claims_no_address() {
     let world = World::auto_linking();
     let squatter = world
-        .sign_in(provider_login(identity(
+        .login_with(provider_login(identity(
             ProviderKey::GOOGLE,
             "goo-squatter",
             Some("victim@example.com"),
             false,
         )))
-        .await
-        .unwrap();
+        .await;
     assert_eq!(
         squatter.user.email.as_ref().map(|e| e.as_str()),
         Some("victim@example.com")

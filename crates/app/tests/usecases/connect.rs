@@ -1,6 +1,6 @@
 //! POST connect (docs/api.md#connect): linking a provider account to the calling user.
 
-use crate::world::{CODE, RawInput, World, github_login, identity, provider_login};
+use crate::world::{RawInput, World, github_login, identity, provider_login};
 use social_login_app::AppError;
 use social_login_domain::{ProviderKey, UserId};
 use social_login_ports::{Clock, ProviderError, TokenCipher};
@@ -9,16 +9,11 @@ use time::Duration;
 #[tokio::test]
 async fn connect_links_the_provider_account_to_the_caller() {
     let world = World::new();
-    let caller = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
+    let caller = world.user("ada@example.com").await;
     world.clock.advance(Duration::minutes(1));
     let linked = world
-        .connect_as(caller, github_login("gh-1", "ada@github.example"))
-        .await
-        .unwrap();
+        .link(caller, github_login("gh-1", "ada@github.example"))
+        .await;
     assert_eq!(linked.user_id, caller);
     assert_eq!(linked.provider, ProviderKey::GITHUB);
     assert_eq!(linked.subject.as_str(), "gh-1");
@@ -41,11 +36,7 @@ async fn connect_ignores_whose_email_the_provider_reports() {
     // Connect is proven by the caller's session, not by the email: no email rule applies.
     let world = World::new();
     world.register("bob@example.com", "correct horse").await;
-    let caller = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
+    let caller = world.user("ada@example.com").await;
     let login = provider_login(identity(
         ProviderKey::GITHUB,
         "gh-1",
@@ -59,14 +50,9 @@ async fn connect_ignores_whose_email_the_provider_reports() {
 async fn an_account_linked_to_another_user_cannot_be_connected() {
     let world = World::new();
     let owner = world
-        .sign_in(github_login("gh-1", "bob@example.com"))
-        .await
-        .unwrap();
-    let caller = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
+        .login_with(github_login("gh-1", "bob@example.com"))
+        .await;
+    let caller = world.user("ada@example.com").await;
     assert_eq!(
         world
             .connect_as(caller, github_login("gh-1", "bob@example.com"))
@@ -83,15 +69,10 @@ async fn an_account_linked_to_another_user_cannot_be_connected() {
 #[tokio::test]
 async fn a_caller_who_has_that_provider_already_cannot_connect_a_second_account() {
     let world = World::new();
-    let caller = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
+    let caller = world.user("ada@example.com").await;
     world
-        .connect_as(caller, github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .link(caller, github_login("gh-1", "ada@example.com"))
+        .await;
     assert_eq!(
         world
             .connect_as(caller, github_login("gh-2", "ada@example.com"))
@@ -109,15 +90,10 @@ async fn a_caller_who_has_that_provider_already_cannot_connect_a_second_account(
 #[tokio::test]
 async fn connecting_the_same_account_twice_is_refused() {
     let world = World::new();
-    let caller = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
+    let caller = world.user("ada@example.com").await;
     world
-        .connect_as(caller, github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .link(caller, github_login("gh-1", "ada@example.com"))
+        .await;
     assert_eq!(
         world
             .connect_as(caller, github_login("gh-1", "ada@example.com"))
@@ -130,37 +106,23 @@ async fn connecting_the_same_account_twice_is_refused() {
 #[tokio::test]
 async fn a_caller_may_connect_several_providers() {
     let world = World::new();
-    let caller = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
+    let caller = world.user("ada@example.com").await;
     world
-        .connect_as(caller, github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .link(caller, github_login("gh-1", "ada@example.com"))
+        .await;
     let google = provider_login(identity(ProviderKey::GOOGLE, "goo-1", None, false));
-    world.connect_as(caller, google).await.unwrap();
+    world.link(caller, google).await;
     assert_eq!(world.service.accounts(caller).await.unwrap().len(), 2);
 }
 
 #[tokio::test]
 async fn a_failed_code_exchange_on_connect_links_nothing() {
     let world = World::new();
-    let caller = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
-    world
-        .github
-        .answer(Err(ProviderError::CodeExchange("invalid_grant".into())));
+    let caller = world.user("ada@example.com").await;
+    world.github_refuses(ProviderError::CodeExchange("invalid_grant".into()));
     let state = world.connect_state("github", caller).await;
     assert_eq!(
-        world
-            .service
-            .connect_raw(world.fresh_login(caller), "github", CODE, &state, None)
-            .await,
+        world.connect(caller, "github", &state).await,
         Err(AppError::CodeExchangeFailed("invalid_grant".into()))
     );
     assert_eq!(world.users.link_count(), 0);
@@ -182,17 +144,10 @@ async fn connect_by_a_caller_who_no_longer_exists_is_unauthorized() {
 #[tokio::test]
 async fn connect_to_a_provider_that_is_not_enabled_is_not_configured() {
     let world = World::new();
-    let caller = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
+    let caller = world.user("ada@example.com").await;
     let state = world.connect_state("github", caller).await;
     assert_eq!(
-        world
-            .service
-            .connect_raw(world.fresh_login(caller), "apple", CODE, &state, None)
-            .await,
+        world.connect(caller, "apple", &state).await,
         Err(AppError::ProviderNotConfigured)
     );
 }
@@ -200,11 +155,7 @@ async fn connect_to_a_provider_that_is_not_enabled_is_not_configured() {
 #[tokio::test]
 async fn connect_with_an_empty_code_is_a_validation_error() {
     let world = World::new();
-    let caller = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
+    let caller = world.user("ada@example.com").await;
     let state = world.connect_state("github", caller).await;
     assert!(matches!(
         world

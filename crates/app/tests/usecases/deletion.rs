@@ -3,25 +3,16 @@
 
 use crate::world::{World, github_login};
 use social_login_app::AppError;
-use social_login_domain::{AuditEventType, Origin, ProviderKey};
-use social_login_ports::{ProviderError, Revoked, SessionTokens, VerifiedAccess};
-use social_login_testing::FakeSessions;
+use social_login_domain::{AuditEventType, ProviderKey};
+use social_login_ports::{ProviderError, Revoked};
 use time::Duration;
-
-fn fresh(world: &World, bearer: &str) -> VerifiedAccess {
-    use social_login_ports::Clock;
-    FakeSessions
-        .verify_access(bearer, world.clock.now())
-        .unwrap()
-}
 
 #[tokio::test]
 async fn deleting_the_account_removes_everything_and_revokes_each_grant() {
     let world = World::new();
     let login = world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     let ada = login.user.id;
     world
         .connect_as(ada, {
@@ -33,11 +24,7 @@ async fn deleting_the_account_removes_everything_and_revokes_each_grant() {
         .unwrap();
     let bearer = login.access_token.value.expose().to_owned();
 
-    world
-        .service
-        .delete_account(fresh(&world, &bearer), &Origin::default())
-        .await
-        .unwrap();
+    world.delete_account(world.access_of(&login)).await.unwrap();
 
     assert_eq!(world.users.user_count(), 0);
     assert_eq!(world.users.link_count(), 0);
@@ -61,13 +48,7 @@ async fn deleting_the_account_removes_everything_and_revokes_each_grant() {
         world.service.caller(&bearer).await,
         Err(AppError::Unauthorized)
     ));
-    assert!(
-        world
-            .service
-            .refresh(login.refresh_token.expose(), &Origin::default())
-            .await
-            .is_err()
-    );
+    assert!(world.refresh(login.refresh_token.expose()).await.is_err());
     let kinds: Vec<_> = world.users.events().iter().map(|e| e.kind).collect();
     assert_eq!(
         kinds.last(),
@@ -80,18 +61,13 @@ async fn deleting_the_account_removes_everything_and_revokes_each_grant() {
 async fn a_login_older_than_five_minutes_cannot_delete_and_nothing_changes() {
     let world = World::new();
     let login = world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
-    let bearer = login.access_token.value.expose().to_owned();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     world
         .clock
         .advance(Duration::minutes(5) + Duration::seconds(1));
 
-    let refused = world
-        .service
-        .delete_account(fresh(&world, &bearer), &Origin::default())
-        .await;
+    let refused = world.delete_account(world.access_of(&login)).await;
     assert!(matches!(refused, Err(AppError::ReauthenticationRequired)));
     assert_eq!(world.users.user_count(), 1);
     assert!(world.github.revoked().is_empty());
@@ -104,9 +80,8 @@ async fn a_failed_revocation_never_blocks_the_unlink_and_is_recorded() {
         .register("ada@example.com", "correct horse battery staple")
         .await;
     world
-        .connect_as(ada.user.id, github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .link(ada.user.id, github_login("gh-1", "ada@example.com"))
+        .await;
     world
         .github
         .answer_revocation(Err(ProviderError::Revocation(
@@ -114,8 +89,7 @@ async fn a_failed_revocation_never_blocks_the_unlink_and_is_recorded() {
         )));
 
     world
-        .service
-        .disconnect(ada.user.id, ProviderKey::GITHUB, &Origin::default())
+        .disconnect(ada.user.id, ProviderKey::GITHUB)
         .await
         .unwrap();
 
@@ -133,13 +107,11 @@ async fn a_provider_without_revocation_is_no_failure() {
         .register("ada@example.com", "correct horse battery staple")
         .await;
     world
-        .connect_as(ada.user.id, github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .link(ada.user.id, github_login("gh-1", "ada@example.com"))
+        .await;
     world.github.answer_revocation(Ok(Revoked::NotSupported));
     world
-        .service
-        .disconnect(ada.user.id, ProviderKey::GITHUB, &Origin::default())
+        .disconnect(ada.user.id, ProviderKey::GITHUB)
         .await
         .unwrap();
     let latest = &world.service.events(ada.user.id).await.unwrap()[0];
@@ -156,25 +128,16 @@ async fn a_link_made_by_a_native_id_token_sign_in_has_nothing_to_revoke() {
         true,
     )));
     let login = world
-        .service
-        .id_token_sign_in(
-            social_login_app::IdTokenCommand {
-                provider: ProviderKey::GOOGLE,
-                id_token: social_login_domain::SecretText::new("header.payload.signature"),
-                nonce: None,
-                post_body: None,
-                authorization_code: None,
-            },
-            &Origin::default(),
-        )
+        .id_token_sign_in(social_login_app::IdTokenCommand {
+            provider: ProviderKey::GOOGLE,
+            id_token: social_login_domain::SecretText::new("header.payload.signature"),
+            nonce: None,
+            post_body: None,
+            authorization_code: None,
+        })
         .await
         .unwrap();
-    let bearer = login.access_token.value.expose().to_owned();
-    world
-        .service
-        .delete_account(fresh(&world, &bearer), &Origin::default())
-        .await
-        .unwrap();
+    world.delete_account(world.access_of(&login)).await.unwrap();
     assert_eq!(world.users.user_count(), 0);
     assert!(
         world.google.revoked().is_empty(),

@@ -23,9 +23,7 @@ fn internal() -> RepositoryError {
 #[tokio::test]
 async fn a_state_store_that_fails_on_spend_is_unavailable() {
     let world = World::new();
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let mut states = MockStateStore::new();
     states
         .expect_spend()
@@ -106,9 +104,7 @@ async fn an_unavailable_user_repository_is_unavailable_and_starts_no_session() {
         users: Arc::new(users),
         ..world.ports()
     });
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.login_state("github").await;
     assert_eq!(
         service.callback_raw("github", CODE, &state, None).await,
@@ -202,9 +198,7 @@ async fn a_cipher_that_cannot_seal_is_internal_and_nothing_is_written() {
         cipher: Arc::new(cipher),
         ..world.ports()
     });
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.login_state("github").await;
     assert!(matches!(
         service.callback_raw("github", CODE, &state, None).await,
@@ -273,11 +267,7 @@ async fn a_failing_hasher_is_internal() {
     assert_eq!(world.users.user_count(), 0);
     assert!(matches!(
         service
-            .password_login(
-                "ada@example.com",
-                SecretText::new("correct horse"),
-                &social_login_domain::Origin::default()
-            )
+            .password_login_raw("ada@example.com", "correct horse")
             .await,
         Err(AppError::Internal(_))
     ));
@@ -292,9 +282,7 @@ async fn no_error_message_carries_a_provider_token_or_the_code() {
         cipher: Arc::new(cipher),
         ..world.ports()
     });
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.login_state("github").await;
     let error = service
         .callback_raw("github", CODE, &state, None)

@@ -3,8 +3,7 @@
 
 use crate::world::*;
 use social_login_domain::{
-    LinkedAccountId, NewLinkedAccount, Origin, ProviderKey, ProviderSubject, SealedToken,
-    SecretText,
+    LinkedAccountId, NewLinkedAccount, ProviderKey, ProviderSubject, SealedToken, SecretText,
 };
 use social_login_ports::{Clock, SessionTokens, TokenCipher, UserRepository};
 use social_login_testing::{FakeSessions, ReversingCipher};
@@ -16,34 +15,21 @@ async fn native_sign_in_of(world: &World, subject: &str) -> social_login_app::Lo
         Some("ada@example.com"),
         true,
     )));
-    let command = world
-        .service
-        .id_token_command(
-            "google",
-            "header.payload.signature",
-            Some("raw-nonce"),
-            None,
-        )
-        .unwrap();
-    world
-        .service
-        .id_token_sign_in(command, &Origin::default())
-        .await
-        .unwrap()
+    let command = world.id_token_command("google", "header.payload.signature");
+    world.id_token_sign_in(command).await.unwrap()
 }
 
 #[tokio::test]
 async fn a_native_sign_in_after_a_code_flow_login_keeps_the_grant_revocable() {
     let world = World::new();
     let code_flow = world
-        .sign_in(provider_login(identity(
+        .login_with(provider_login(identity(
             ProviderKey::GOOGLE,
             "g-1",
             Some("ada@example.com"),
             true,
         )))
-        .await
-        .unwrap();
+        .await;
     let native = native_sign_in_of(&world, "g-1").await;
     assert_eq!(native.user.id, code_flow.user.id);
     let (access, refresh) = world
@@ -56,11 +42,7 @@ async fn a_native_sign_in_after_a_code_flow_login_keeps_the_grant_revocable() {
     let caller = FakeSessions
         .verify_access(native.access_token.value.expose(), world.clock.now())
         .unwrap();
-    world
-        .service
-        .delete_account(caller, &Origin::default())
-        .await
-        .unwrap();
+    world.delete_account(caller).await.unwrap();
     let revoked = world.google.revoked();
     assert_eq!(revoked.len(), 1, "the grant is revoked at the provider");
     assert_eq!(revoked[0].access_token.expose(), "g-1-access");

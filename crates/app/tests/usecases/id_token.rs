@@ -3,7 +3,7 @@
 
 use crate::world::*;
 use social_login_app::{AppError, IdTokenCommand, MAX_ID_TOKEN_BYTES, MAX_NONCE_BYTES};
-use social_login_domain::{Origin, ProviderKey};
+use social_login_domain::ProviderKey;
 use social_login_ports::{PostBody, ProviderError, TokenCipher};
 
 const ID_TOKEN: &str = "eyJhbGciOiJSUzI1NiJ9.e30.signature";
@@ -31,8 +31,7 @@ async fn a_native_sign_in_registers_the_user_and_stores_no_provider_token() {
     let ada = identity(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     world.google.answer_id_token(Ok(ada));
     let result = world
-        .service
-        .id_token_sign_in(command(&world, "google"), &Origin::default())
+        .id_token_sign_in(command(&world, "google"))
         .await
         .unwrap();
     assert!(result.is_new_user);
@@ -60,11 +59,10 @@ async fn a_native_sign_in_registers_the_user_and_stores_no_provider_token() {
 async fn a_native_login_of_a_code_flow_account_is_the_same_user_and_keeps_its_provider_tokens() {
     let world = World::new();
     let ada = identity(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
-    let first = world.sign_in(provider_login(ada.clone())).await.unwrap();
+    let first = world.login_with(provider_login(ada.clone())).await;
     world.google.answer_id_token(Ok(ada));
     let again = world
-        .service
-        .id_token_sign_in(command(&world, "google"), &Origin::default())
+        .id_token_sign_in(command(&world, "google"))
         .await
         .unwrap();
     assert!(!again.is_new_user);
@@ -92,10 +90,7 @@ async fn the_callbacks_email_rules_apply_to_a_native_sign_in() {
         .await;
     let ada = identity(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     world.google.answer_id_token(Ok(ada));
-    let refused = world
-        .service
-        .id_token_sign_in(command(&world, "google"), &Origin::default())
-        .await;
+    let refused = world.id_token_sign_in(command(&world, "google")).await;
     assert_eq!(refused.err(), Some(AppError::EmailAlreadyRegistered));
 }
 
@@ -108,12 +103,7 @@ async fn a_native_connect_links_once_with_no_provider_token() {
     let grace = identity(ProviderKey::GOOGLE, "g-2", Some("grace@example.com"), true);
     world.google.answer_id_token(Ok(grace));
     let link = world
-        .service
-        .id_token_connect(
-            world.fresh_login(pat.user.id),
-            command(&world, "google"),
-            &Origin::default(),
-        )
+        .id_token_connect(world.fresh_login(pat.user.id), command(&world, "google"))
         .await
         .unwrap();
     assert_eq!(link.user_id, pat.user.id);
@@ -128,11 +118,9 @@ async fn a_native_connect_links_once_with_no_provider_token() {
         .register("sam@example.com", "correct horse battery")
         .await;
     let taken = world
-        .service
         .id_token_connect(
             world.fresh_login(sam.user.id),
             command_for(&world, "google", "another.id.token"),
-            &Origin::default(),
         )
         .await;
     assert_eq!(taken.err(), Some(AppError::ProviderAlreadyLinked));
@@ -141,29 +129,20 @@ async fn a_native_connect_links_once_with_no_provider_token() {
 #[tokio::test]
 async fn a_provider_without_id_tokens_or_a_bad_token_fails_as_its_adapter_says() {
     let world = World::new();
-    let unsupported = world
-        .service
-        .id_token_sign_in(command(&world, "github"), &Origin::default())
-        .await;
+    let unsupported = world.id_token_sign_in(command(&world, "github")).await;
     assert_eq!(unsupported.err(), Some(AppError::IdTokenNotSupported));
 
     world.google.answer_id_token(Err(ProviderError::UserInfo(
         "id_token nonce does not match".into(),
     )));
-    let refused = world
-        .service
-        .id_token_sign_in(command(&world, "google"), &Origin::default())
-        .await;
+    let refused = world.id_token_sign_in(command(&world, "google")).await;
     assert!(matches!(refused, Err(AppError::UserInfoFailed(_))));
     assert_eq!(world.users.user_count(), 0);
 
     // An adapter vouching for another provider's account is a bug, never a login.
     let github = identity(ProviderKey::GITHUB, "gh-1", None, false);
     world.google.answer_id_token(Ok(github));
-    let confused = world
-        .service
-        .id_token_sign_in(command(&world, "google"), &Origin::default())
-        .await;
+    let confused = world.id_token_sign_in(command(&world, "google")).await;
     assert!(matches!(confused, Err(AppError::Internal(_))));
     assert_eq!(world.users.user_count(), 0);
 }

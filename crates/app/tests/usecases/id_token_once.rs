@@ -20,11 +20,7 @@ async fn sign_in(world: &World, id_token: &str, nonce: Option<&str>) -> Result<(
     let command = world
         .service
         .id_token_command("google", id_token, nonce, None)?;
-    world
-        .service
-        .id_token_sign_in(command, &Origin::default())
-        .await
-        .map(|_| ())
+    world.id_token_sign_in(command).await.map(|_| ())
 }
 
 #[tokio::test]
@@ -74,8 +70,7 @@ async fn a_token_used_to_sign_in_cannot_then_connect() {
         .id_token_command("google", ID_TOKEN, Some("raw-nonce"), None)
         .unwrap();
     let connect = world
-        .service
-        .id_token_connect(world.fresh_login(pat.user.id), command, &Origin::default())
+        .id_token_connect(world.fresh_login(pat.user.id), command)
         .await;
     assert!(matches!(connect, Err(AppError::UserInfoFailed(_))));
 }

@@ -2,9 +2,8 @@
 //! in a window of 15 minutes from the first; then 429 until it closes, even with the right
 //! password and without hashing; a success clears the count; unknown emails count alike.
 
-use crate::world::World;
+use crate::world::{RawInput, World};
 use social_login_app::{AppError, AuthService, LoginResult, Ports};
-use social_login_domain::{Origin, SecretText};
 use social_login_ports::MockPasswordHasher;
 use std::sync::Arc;
 use time::Duration;
@@ -16,9 +15,7 @@ async fn login(
     email: &str,
     password: &str,
 ) -> Result<LoginResult, AppError> {
-    service
-        .password_login(email, SecretText::new(password), &Origin::default())
-        .await
+    service.password_login_raw(email, password).await
 }
 
 /// `n` wrong passwords for `email`, each refused as a wrong password.

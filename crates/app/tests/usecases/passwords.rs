@@ -1,6 +1,6 @@
 //! POST /auth/register and POST /auth/login (docs/api.md#register).
 
-use crate::world::{World, github_login};
+use crate::world::{RawInput, World, github_login};
 use social_login_app::{AppError, Ports, Registration};
 use social_login_domain::{PasswordHash, SecretText};
 use social_login_ports::{Clock, MockPasswordHasher};
@@ -22,11 +22,7 @@ fn is_validation_of(result: Result<social_login_app::LoginResult, AppError>, fie
 async fn register_creates_a_password_user_with_an_unverified_email() {
     let world = World::new();
     let result = world
-        .service
-        .register(
-            registration("Ada@Example.com", "correct horse"),
-            &social_login_domain::Origin::default(),
-        )
+        .register_with(registration("Ada@Example.com", "correct horse"))
         .await
         .unwrap();
     assert!(result.is_new_user);
@@ -54,11 +50,7 @@ async fn a_blank_full_name_is_stored_as_none() {
     let world = World::new();
     let mut blank = registration("ada@example.com", "correct horse");
     blank.full_name = Some("   ".into());
-    let result = world
-        .service
-        .register(blank, &social_login_domain::Origin::default())
-        .await
-        .unwrap();
+    let result = world.register_with(blank).await.unwrap();
     assert_eq!(result.user.full_name, None);
 }
 
@@ -68,21 +60,12 @@ async fn an_over_long_full_name_is_a_validation_error() {
     let mut long = registration("ada@example.com", "correct horse");
     long.full_name = Some("é".repeat(201));
     assert!(is_validation_of(
-        world
-            .service
-            .register(long, &social_login_domain::Origin::default())
-            .await,
+        world.register_with(long).await,
         "full_name"
     ));
     let mut longest = registration("ada@example.com", "correct horse");
     longest.full_name = Some("é".repeat(200));
-    assert!(
-        world
-            .service
-            .register(longest, &social_login_domain::Origin::default())
-            .await
-            .is_ok()
-    );
+    assert!(world.register_with(longest).await.is_ok());
 }
 
 #[tokio::test]
@@ -91,11 +74,7 @@ async fn registering_an_email_twice_ignoring_case_is_refused() {
     world.register("ada@example.com", "correct horse").await;
     assert_eq!(
         world
-            .service
-            .register(
-                registration("ADA@Example.COM", "another horse"),
-                &social_login_domain::Origin::default()
-            )
+            .register_with(registration("ADA@Example.COM", "another horse"))
             .await,
         Err(AppError::EmailAlreadyRegistered)
     );
@@ -106,16 +85,11 @@ async fn registering_an_email_twice_ignoring_case_is_refused() {
 async fn registering_the_email_of_a_provider_user_is_refused() {
     let world = World::new();
     world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     assert_eq!(
         world
-            .service
-            .register(
-                registration("Ada@example.com", "correct horse"),
-                &social_login_domain::Origin::default()
-            )
+            .register_with(registration("Ada@example.com", "correct horse"))
             .await,
         Err(AppError::EmailAlreadyRegistered)
     );
@@ -128,11 +102,7 @@ async fn a_weak_password_is_a_validation_error() {
         assert!(
             is_validation_of(
                 world
-                    .service
-                    .register(
-                        registration("ada@example.com", weak),
-                        &social_login_domain::Origin::default()
-                    )
+                    .register_with(registration("ada@example.com", weak))
                     .await,
                 "password"
             ),
@@ -150,11 +120,7 @@ async fn a_malformed_email_is_a_validation_error() {
         assert!(
             is_validation_of(
                 world
-                    .service
-                    .register(
-                        registration(bad, "correct horse"),
-                        &social_login_domain::Origin::default()
-                    )
+                    .register_with(registration(bad, "correct horse"))
                     .await,
                 "email"
             ),
@@ -169,12 +135,7 @@ async fn login_with_the_right_password_signs_the_user_in() {
     let world = World::new();
     let registered = world.register("ada@example.com", "correct horse").await;
     let result = world
-        .service
-        .password_login(
-            "ADA@example.com",
-            SecretText::new("correct horse"),
-            &social_login_domain::Origin::default(),
-        )
+        .password_login("ADA@example.com", "correct horse")
         .await
         .unwrap();
     assert!(!result.is_new_user);
@@ -187,14 +148,7 @@ async fn login_with_a_wrong_password_is_invalid_credentials() {
     let world = World::new();
     world.register("ada@example.com", "correct horse").await;
     assert_eq!(
-        world
-            .service
-            .password_login(
-                "ada@example.com",
-                SecretText::new("wrong horse"),
-                &social_login_domain::Origin::default()
-            )
-            .await,
+        world.password_login("ada@example.com", "wrong horse").await,
         Err(AppError::InvalidCredentials)
     );
 }
@@ -219,11 +173,7 @@ async fn login_with_an_unknown_email_still_runs_the_hasher_and_fails() {
     });
     assert_eq!(
         service
-            .password_login(
-                "nobody@example.com",
-                SecretText::new("correct horse"),
-                &social_login_domain::Origin::default()
-            )
+            .password_login_raw("nobody@example.com", "correct horse")
             .await,
         Err(AppError::InvalidCredentials)
     );
@@ -238,11 +188,7 @@ async fn login_with_a_malformed_email_still_runs_the_hasher_and_fails() {
     });
     assert_eq!(
         service
-            .password_login(
-                "not an email",
-                SecretText::new("correct horse"),
-                &social_login_domain::Origin::default()
-            )
+            .password_login_raw("not an email", "correct horse")
             .await,
         Err(AppError::InvalidCredentials)
     );
@@ -252,20 +198,15 @@ async fn login_with_a_malformed_email_still_runs_the_hasher_and_fails() {
 async fn a_provider_user_cannot_log_in_with_a_password() {
     let world = World::new();
     world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     let service = world.service_with(Ports {
         hasher: Arc::new(hasher_expecting_no_hash()),
         ..world.ports()
     });
     assert_eq!(
         service
-            .password_login(
-                "ada@example.com",
-                SecretText::new("anything at all"),
-                &social_login_domain::Origin::default()
-            )
+            .password_login_raw("ada@example.com", "anything at all")
             .await,
         Err(AppError::InvalidCredentials)
     );
@@ -276,13 +217,6 @@ async fn a_failed_login_starts_no_session() {
     let world = World::new();
     world.register("ada@example.com", "correct horse").await;
     let before = world.refresh_tokens.stored_count();
-    let _ = world
-        .service
-        .password_login(
-            "ada@example.com",
-            SecretText::new("wrong horse"),
-            &social_login_domain::Origin::default(),
-        )
-        .await;
+    let _ = world.password_login("ada@example.com", "wrong horse").await;
     assert_eq!(world.refresh_tokens.stored_count(), before);
 }

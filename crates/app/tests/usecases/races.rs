@@ -11,19 +11,10 @@ use social_login_ports::{
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use time::OffsetDateTime;
 
+/// The user a concurrent request created first.
 fn winner() -> User {
-    User {
-        id: UserId::new(),
-        email: None,
-        full_name: None,
-        avatar_url: None,
-        email_verified: false,
-        password_hash: None,
-        created_at: OffsetDateTime::UNIX_EPOCH,
-        locked: false,
-    }
+    social_login_testing::contract::repository::fixtures::new_user(None, false).into_user()
 }
 
 fn service_on(world: &World, users: MockUserRepository) -> social_login_app::AuthService {
@@ -37,9 +28,7 @@ async fn github_callback(
     world: &World,
     service: &social_login_app::AuthService,
 ) -> Result<social_login_app::LoginResult, AppError> {
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.login_state("github").await;
     service.callback_raw("github", CODE, &state, None).await
 }
@@ -119,9 +108,7 @@ async fn a_connect_that_loses_the_race_is_provider_already_linked() {
         .times(1)
         .returning(|_, _| Err(AddLinkError::ProviderAlreadyLinked));
     let service = service_on(&world, users);
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let caller = UserId::new();
     let state = world.connect_state("github", caller).await;
     assert_eq!(

@@ -42,7 +42,7 @@ async fn a_callback_while_the_provider_is_not_ready_spends_nothing_and_can_be_re
     world.github.answer(Ok(login));
     let state = world.login_state("github").await;
     world.github.set_ready(not_ready());
-    let callback = || world.service.callback_raw("github", CODE, &state, None);
+    let callback = || world.callback("github", &state);
     let result = callback().await;
     assert!(is_unavailable(&result), "{result:?}");
     assert!(!world.is_spent(&state), "the state value is still unspent");

@@ -4,53 +4,33 @@
 
 use crate::world::*;
 use social_login_app::{AppError, AuthPolicy, IdTokenCommand, LoginResult};
-use social_login_domain::{Origin, ProviderKey, SecretText};
-use social_login_ports::{Clock, SessionTokens, VerifiedAccess};
-use social_login_testing::{FakeSessions, state_in};
+use social_login_domain::ProviderKey;
+use social_login_ports::Clock;
+use social_login_testing::state_in;
 use time::Duration;
 
 /// Past the default window of five minutes.
 const SIX_MINUTES: Duration = Duration::minutes(6);
 
-/// What the access token of `result` says, now.
-fn access_of(world: &World, result: &LoginResult) -> VerifiedAccess {
-    FakeSessions
-        .verify_access(result.access_token.value.expose(), world.clock.now())
-        .expect("a valid access token")
-}
-
 async fn refreshed(world: &World, login: &LoginResult) -> LoginResult {
-    world
-        .service
-        .refresh(login.refresh_token.expose(), &Origin::default())
-        .await
-        .unwrap()
+    world.refresh(login.refresh_token.expose()).await.unwrap()
 }
 
 fn native_command(world: &World) -> IdTokenCommand {
-    world
-        .service
-        .id_token_command(
-            "google",
-            "header.payload.signature",
-            Some("raw-nonce"),
-            None,
-        )
-        .unwrap()
+    world.id_token_command("google", "header.payload.signature")
 }
 
 #[tokio::test]
 async fn a_refresh_keeps_the_time_of_the_login_in_the_new_access_token() {
     let world = World::new();
     let login = world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     let logged_in_at = world.clock.now();
     world.clock.advance(SIX_MINUTES);
 
     let refreshed = refreshed(&world, &login).await;
-    let access = access_of(&world, &refreshed);
+    let access = world.access_of(&refreshed);
     assert_eq!(access.issued_at, world.clock.now(), "a new token");
     assert_eq!(access.auth_time, Some(logged_in_at), "of the same login");
 }
@@ -59,31 +39,22 @@ async fn a_refresh_keeps_the_time_of_the_login_in_the_new_access_token() {
 async fn a_session_refreshed_six_minutes_after_its_login_cannot_delete_the_account() {
     let world = World::new();
     let login = world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     world.clock.advance(SIX_MINUTES);
     let refreshed = refreshed(&world, &login).await;
 
-    let refused = world
-        .service
-        .delete_account(access_of(&world, &refreshed), &Origin::default())
-        .await;
+    let refused = world.delete_account(world.access_of(&refreshed)).await;
     assert_eq!(refused, Err(AppError::ReauthenticationRequired));
     assert_eq!(world.users.user_count(), 1, "nothing deleted");
     assert!(world.github.revoked().is_empty(), "nothing revoked");
 
     // Logging in again is a login: the same user may delete now.
     let again = world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     assert_eq!(again.user.id, login.user.id);
-    world
-        .service
-        .delete_account(access_of(&world, &again), &Origin::default())
-        .await
-        .unwrap();
+    world.delete_account(world.access_of(&again)).await.unwrap();
     assert_eq!(world.users.user_count(), 0);
 }
 
@@ -92,20 +63,15 @@ async fn every_kind_of_login_starts_the_clock_and_a_password_login_can_delete_at
     let world = World::new();
     let registered = world.register("ada@example.com", "correct horse").await;
     assert_eq!(
-        access_of(&world, &registered).auth_time,
+        world.access_of(&registered).auth_time,
         Some(world.clock.now())
     );
     world.clock.advance(SIX_MINUTES);
     let login = world
-        .service
-        .password_login(
-            "ada@example.com",
-            SecretText::new("correct horse"),
-            &Origin::default(),
-        )
+        .password_login("ada@example.com", "correct horse")
         .await
         .unwrap();
-    assert_eq!(access_of(&world, &login).auth_time, Some(world.clock.now()));
+    assert_eq!(world.access_of(&login).auth_time, Some(world.clock.now()));
 
     world.clock.advance(SIX_MINUTES);
     world.google.answer_id_token(Ok(identity(
@@ -115,34 +81,20 @@ async fn every_kind_of_login_starts_the_clock_and_a_password_login_can_delete_at
         true,
     )));
     let native = world
-        .service
-        .id_token_sign_in(native_command(&world), &Origin::default())
+        .id_token_sign_in(native_command(&world))
         .await
         .unwrap();
-    assert_eq!(
-        access_of(&world, &native).auth_time,
-        Some(world.clock.now())
-    );
+    assert_eq!(world.access_of(&native).auth_time, Some(world.clock.now()));
 
     world
-        .service
-        .delete_account(access_of(&world, &login), &Origin::default())
+        .delete_account(world.access_of(&login))
         .await
         .expect_err("the password login is twelve minutes old now");
     let fresh = world
-        .service
-        .password_login(
-            "ada@example.com",
-            SecretText::new("correct horse"),
-            &Origin::default(),
-        )
+        .password_login("ada@example.com", "correct horse")
         .await
         .unwrap();
-    world
-        .service
-        .delete_account(access_of(&world, &fresh), &Origin::default())
-        .await
-        .unwrap();
+    world.delete_account(world.access_of(&fresh)).await.unwrap();
 }
 
 #[tokio::test]
@@ -152,14 +104,12 @@ async fn the_window_is_the_configured_one() {
         ..AuthPolicy::default()
     });
     let login = world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+        .login_with(github_login("gh-1", "ada@example.com"))
+        .await;
     world.clock.advance(SIX_MINUTES);
     let refreshed = refreshed(&world, &login).await;
     world
-        .service
-        .delete_account(access_of(&world, &refreshed), &Origin::default())
+        .delete_account(world.access_of(&refreshed))
         .await
         .unwrap();
 }
@@ -170,13 +120,11 @@ async fn connecting_from_a_session_whose_login_is_old_is_refused_and_spends_noth
     let login = world.register("ada@example.com", "correct horse").await;
     let ada = login.user.id;
     // The connect flow started while the login was fresh...
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.connect_state("github", ada).await;
     // ...and comes back with a token refreshed six minutes after the login.
     world.clock.advance(SIX_MINUTES);
-    let stale = access_of(&world, &refreshed(&world, &login).await);
+    let stale = world.access_of(&refreshed(&world, &login).await);
 
     let refused = world
         .service
@@ -188,17 +136,12 @@ async fn connecting_from_a_session_whose_login_is_old_is_refused_and_spends_noth
 
     // After logging in again the same flow completes.
     let again = world
-        .service
-        .password_login(
-            "ada@example.com",
-            SecretText::new("correct horse"),
-            &Origin::default(),
-        )
+        .password_login("ada@example.com", "correct horse")
         .await
         .unwrap();
     let linked = world
         .service
-        .connect_raw(access_of(&world, &again), "github", CODE, &state, None)
+        .connect_raw(world.access_of(&again), "github", CODE, &state, None)
         .await
         .unwrap();
     assert_eq!(linked.user_id, ada);
@@ -210,7 +153,7 @@ async fn a_native_connect_from_a_session_whose_login_is_old_is_refused_before_th
     let world = World::new();
     let login = world.register("ada@example.com", "correct horse").await;
     world.clock.advance(SIX_MINUTES);
-    let stale = access_of(&world, &refreshed(&world, &login).await);
+    let stale = world.access_of(&refreshed(&world, &login).await);
     world.google.answer_id_token(Ok(identity(
         ProviderKey::GOOGLE,
         "g-1",
@@ -218,10 +161,7 @@ async fn a_native_connect_from_a_session_whose_login_is_old_is_refused_before_th
         true,
     )));
 
-    let refused = world
-        .service
-        .id_token_connect(stale, native_command(&world), &Origin::default())
-        .await;
+    let refused = world.id_token_connect(stale, native_command(&world)).await;
     assert_eq!(refused, Err(AppError::ReauthenticationRequired));
     assert_eq!(world.users.link_count(), 0);
     assert!(
@@ -257,13 +197,10 @@ async fn authorize_with_the_bearer_of_an_old_login_is_refused_before_going_to_th
 async fn a_token_that_does_not_say_when_its_login_was_never_counts_as_recent() {
     let world = World::new();
     let login = world.register("ada@example.com", "correct horse").await;
-    let mut access = access_of(&world, &login);
+    let mut access = world.access_of(&login);
     access.auth_time = None;
     assert_eq!(
-        world
-            .service
-            .delete_account(access, &Origin::default())
-            .await,
+        world.delete_account(access).await,
         Err(AppError::ReauthenticationRequired)
     );
 }

@@ -11,14 +11,7 @@ async fn refresh_rotates_the_refresh_token() {
     let world = World::new();
     let login = world.register("ada@example.com", "correct horse").await;
     world.clock.advance(Duration::minutes(20));
-    let refreshed = world
-        .service
-        .refresh(
-            login.refresh_token.expose(),
-            &social_login_domain::Origin::default(),
-        )
-        .await
-        .unwrap();
+    let refreshed = world.refresh(login.refresh_token.expose()).await.unwrap();
     assert_eq!(refreshed.user.id, login.user.id);
     assert!(!refreshed.is_new_user);
     assert_ne!(refreshed.refresh_token, login.refresh_token);
@@ -35,22 +28,9 @@ async fn refresh_rotates_the_refresh_token() {
 async fn a_rotated_refresh_token_no_longer_works() {
     let world = World::new();
     let login = world.register("ada@example.com", "correct horse").await;
-    world
-        .service
-        .refresh(
-            login.refresh_token.expose(),
-            &social_login_domain::Origin::default(),
-        )
-        .await
-        .unwrap();
+    world.refresh(login.refresh_token.expose()).await.unwrap();
     assert_eq!(
-        world
-            .service
-            .refresh(
-                login.refresh_token.expose(),
-                &social_login_domain::Origin::default()
-            )
-            .await,
+        world.refresh(login.refresh_token.expose()).await,
         Err(AppError::InvalidCredentials)
     );
 }
@@ -59,33 +39,11 @@ async fn a_rotated_refresh_token_no_longer_works() {
 async fn reuse_of_a_rotated_token_revokes_its_successor_too() {
     let world = World::new();
     let login = world.register("ada@example.com", "correct horse").await;
-    let successor = world
-        .service
-        .refresh(
-            login.refresh_token.expose(),
-            &social_login_domain::Origin::default(),
-        )
-        .await
-        .unwrap();
+    let successor = world.refresh(login.refresh_token.expose()).await.unwrap();
     // A thief replays the old token: the whole family goes.
-    assert!(
-        world
-            .service
-            .refresh(
-                login.refresh_token.expose(),
-                &social_login_domain::Origin::default()
-            )
-            .await
-            .is_err()
-    );
+    assert!(world.refresh(login.refresh_token.expose()).await.is_err());
     assert_eq!(
-        world
-            .service
-            .refresh(
-                successor.refresh_token.expose(),
-                &social_login_domain::Origin::default()
-            )
-            .await,
+        world.refresh(successor.refresh_token.expose()).await,
         Err(AppError::InvalidCredentials)
     );
 }
@@ -95,36 +53,14 @@ async fn reuse_revokes_only_its_own_family() {
     let world = World::new();
     let first = world.register("ada@example.com", "correct horse").await;
     let other_device = world
-        .service
-        .password_login(
-            "ada@example.com",
-            social_login_domain::SecretText::new("correct horse"),
-            &social_login_domain::Origin::default(),
-        )
+        .password_login("ada@example.com", "correct horse")
         .await
         .unwrap();
-    world
-        .service
-        .refresh(
-            first.refresh_token.expose(),
-            &social_login_domain::Origin::default(),
-        )
-        .await
-        .unwrap();
-    let _ = world
-        .service
-        .refresh(
-            first.refresh_token.expose(),
-            &social_login_domain::Origin::default(),
-        )
-        .await;
+    world.refresh(first.refresh_token.expose()).await.unwrap();
+    let _ = world.refresh(first.refresh_token.expose()).await;
     assert!(
         world
-            .service
-            .refresh(
-                other_device.refresh_token.expose(),
-                &social_login_domain::Origin::default()
-            )
+            .refresh(other_device.refresh_token.expose())
             .await
             .is_ok()
     );
@@ -136,13 +72,7 @@ async fn an_expired_refresh_token_is_refused() {
     let login = world.register("ada@example.com", "correct horse").await;
     world.clock.advance(Duration::days(30));
     assert_eq!(
-        world
-            .service
-            .refresh(
-                login.refresh_token.expose(),
-                &social_login_domain::Origin::default()
-            )
-            .await,
+        world.refresh(login.refresh_token.expose()).await,
         Err(AppError::InvalidCredentials)
     );
 }
@@ -151,13 +81,7 @@ async fn an_expired_refresh_token_is_refused() {
 async fn an_unknown_refresh_token_is_refused() {
     let world = World::new();
     assert_eq!(
-        world
-            .service
-            .refresh(
-                "refresh:not-one-we-issued",
-                &social_login_domain::Origin::default()
-            )
-            .await,
+        world.refresh("refresh:not-one-we-issued").await,
         Err(AppError::InvalidCredentials)
     );
 }
@@ -166,24 +90,9 @@ async fn an_unknown_refresh_token_is_refused() {
 async fn logout_makes_the_refresh_token_fail() {
     let world = World::new();
     let login = world.register("ada@example.com", "correct horse").await;
+    assert_eq!(world.logout(login.refresh_token.expose()).await, Ok(()));
     assert_eq!(
-        world
-            .service
-            .logout(
-                login.refresh_token.expose(),
-                &social_login_domain::Origin::default()
-            )
-            .await,
-        Ok(())
-    );
-    assert_eq!(
-        world
-            .service
-            .refresh(
-                login.refresh_token.expose(),
-                &social_login_domain::Origin::default()
-            )
-            .await,
+        world.refresh(login.refresh_token.expose()).await,
         Err(AppError::InvalidCredentials)
     );
 }
@@ -192,29 +101,14 @@ async fn logout_makes_the_refresh_token_fail() {
 async fn logout_ends_the_rotated_successors_too() {
     let world = World::new();
     let login = world.register("ada@example.com", "correct horse").await;
-    let successor = world
-        .service
-        .refresh(
-            login.refresh_token.expose(),
-            &social_login_domain::Origin::default(),
-        )
-        .await
-        .unwrap();
+    let successor = world.refresh(login.refresh_token.expose()).await.unwrap();
     world
-        .service
-        .logout(
-            successor.refresh_token.expose(),
-            &social_login_domain::Origin::default(),
-        )
+        .logout(successor.refresh_token.expose())
         .await
         .unwrap();
     assert!(
         world
-            .service
-            .refresh(
-                successor.refresh_token.expose(),
-                &social_login_domain::Origin::default()
-            )
+            .refresh(successor.refresh_token.expose())
             .await
             .is_err()
     );
@@ -223,16 +117,7 @@ async fn logout_ends_the_rotated_successors_too() {
 #[tokio::test]
 async fn logout_with_an_unknown_token_is_accepted_silently() {
     let world = World::new();
-    assert_eq!(
-        world
-            .service
-            .logout(
-                "refresh:never-issued",
-                &social_login_domain::Origin::default()
-            )
-            .await,
-        Ok(())
-    );
+    assert_eq!(world.logout("refresh:never-issued").await, Ok(()));
 }
 
 #[tokio::test]
@@ -282,24 +167,11 @@ async fn a_session_ends_at_the_family_cap_however_often_it_rotates() {
     let mut current = world.register("ada@example.com", "correct horse").await;
     for _ in 0..2 {
         world.clock.advance(Duration::hours(30));
-        current = world
-            .service
-            .refresh(
-                current.refresh_token.expose(),
-                &social_login_domain::Origin::default(),
-            )
-            .await
-            .unwrap();
+        current = world.refresh(current.refresh_token.expose()).await.unwrap();
     }
     world.clock.advance(Duration::hours(12));
     assert_eq!(
-        world
-            .service
-            .refresh(
-                current.refresh_token.expose(),
-                &social_login_domain::Origin::default()
-            )
-            .await,
+        world.refresh(current.refresh_token.expose()).await,
         Err(AppError::InvalidCredentials),
         "72 hours after login the session is over, though the last token is 12 hours old"
     );
@@ -314,24 +186,9 @@ async fn housekeeping_deletes_ended_sessions_only() {
     assert_eq!(world.refresh_tokens.stored_count(), 2);
     assert_eq!(world.service.prune_expired_sessions().await, Ok(2));
     assert_eq!(world.refresh_tokens.stored_count(), 1);
-    assert!(
-        world
-            .service
-            .refresh(
-                live.refresh_token.expose(),
-                &social_login_domain::Origin::default()
-            )
-            .await
-            .is_ok()
-    );
+    assert!(world.refresh(live.refresh_token.expose()).await.is_ok());
     assert_eq!(
-        world
-            .service
-            .refresh(
-                ended.refresh_token.expose(),
-                &social_login_domain::Origin::default()
-            )
-            .await,
+        world.refresh(ended.refresh_token.expose()).await,
         Err(AppError::InvalidCredentials)
     );
 }

@@ -86,10 +86,9 @@ async fn sessions_revoked_ends_the_google_sessions_and_a_password_session_keeps_
     let password = world.register("ada@example.com", "correct horse").await;
     let google = identity(ProviderKey::GOOGLE, "g-ada", Some("ada@gmail.com"), true);
     world
-        .connect_as(password.user.id, provider_login(google.clone()))
-        .await
-        .unwrap();
-    let by_google = world.sign_in(provider_login(google)).await.unwrap();
+        .link(password.user.id, provider_login(google.clone()))
+        .await;
+    let by_google = world.login_with(provider_login(google)).await;
 
     let token = signals.signed(
         &signals.risc,
@@ -163,7 +162,7 @@ async fn an_account_google_disabled_logs_nobody_in_until_google_enables_it() {
     let signals = signals();
     let world = &signals.world;
     let google = identity(ProviderKey::GOOGLE, "g-ada", Some("ada@gmail.com"), true);
-    let first = world.sign_in(provider_login(google.clone())).await.unwrap();
+    let first = world.login_with(provider_login(google.clone())).await;
 
     let off = signals.signed(
         &signals.risc,
@@ -198,7 +197,7 @@ async fn an_account_google_disabled_logs_nobody_in_until_google_enables_it() {
         .receive(SignalSource::GoogleRisc, &on)
         .await
         .unwrap();
-    let again = world.sign_in(provider_login(google)).await.unwrap();
+    let again = world.login_with(provider_login(google)).await;
     assert_eq!(again.user.id, first.user.id);
 }
 

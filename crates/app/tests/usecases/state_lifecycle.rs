@@ -15,31 +15,19 @@ fn mismatch(why: StateMismatch) -> AppError {
 #[tokio::test]
 async fn a_login_state_is_consumed_by_the_callback() {
     let world = World::new();
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.login_state("github").await;
-    world
-        .service
-        .callback_raw("github", CODE, &state, None)
-        .await
-        .unwrap();
+    world.callback("github", &state).await.unwrap();
     assert!(world.is_spent(&state));
 }
 
 #[tokio::test]
 async fn the_callback_hands_the_code_and_the_stored_verifier_and_nonce_to_the_provider() {
     let world = World::new();
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.login_state("github").await;
     let issued = world.sealer.peek(&state).unwrap();
-    world
-        .service
-        .callback_raw("github", CODE, &state, None)
-        .await
-        .unwrap();
+    world.callback("github", &state).await.unwrap();
     let received = world.github.received();
     assert_eq!(received.len(), 1);
     assert_eq!(received[0].code.expose(), CODE);
@@ -51,20 +39,10 @@ async fn the_callback_hands_the_code_and_the_stored_verifier_and_nonce_to_the_pr
 #[tokio::test]
 async fn a_connect_state_is_consumed_by_connect_of_the_bound_user() {
     let world = World::new();
-    let user = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let user = world.user("ada@example.com").await;
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.connect_state("github", user).await;
-    world
-        .service
-        .connect_raw(world.fresh_login(user), "github", CODE, &state, None)
-        .await
-        .unwrap();
+    world.connect(user, "github", &state).await.unwrap();
     assert!(world.is_spent(&state));
     assert_eq!(
         world.github.received()[0].redeemed.purpose,
@@ -75,20 +53,11 @@ async fn a_connect_state_is_consumed_by_connect_of_the_bound_user() {
 #[tokio::test]
 async fn a_replayed_state_is_refused() {
     let world = World::new();
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.login_state("github").await;
-    world
-        .service
-        .callback_raw("github", CODE, &state, None)
-        .await
-        .unwrap();
+    world.callback("github", &state).await.unwrap();
     assert_eq!(
-        world
-            .service
-            .callback_raw("github", CODE, &state, None)
-            .await,
+        world.callback("github", &state).await,
         Err(mismatch(StateMismatch::Unknown))
     );
     assert_eq!(world.github.received().len(), 1);
@@ -97,35 +66,22 @@ async fn a_replayed_state_is_refused() {
 #[tokio::test]
 async fn a_state_is_still_good_a_second_before_it_expires() {
     let world = World::new();
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.login_state("github").await;
     world
         .clock
         .advance(Duration::minutes(10) - Duration::seconds(1));
-    assert!(
-        world
-            .service
-            .callback_raw("github", CODE, &state, None)
-            .await
-            .is_ok()
-    );
+    assert!(world.callback("github", &state).await.is_ok());
 }
 
 #[tokio::test]
 async fn an_expired_state_is_refused() {
     let world = World::new();
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.login_state("github").await;
     world.clock.advance(Duration::minutes(10));
     assert_eq!(
-        world
-            .service
-            .callback_raw("github", CODE, &state, None)
-            .await,
+        world.callback("github", &state).await,
         Err(mismatch(StateMismatch::Expired))
     );
     assert!(world.github.received().is_empty());
@@ -136,20 +92,11 @@ async fn an_expired_state_is_refused() {
 #[tokio::test]
 async fn a_login_state_is_refused_by_connect() {
     let world = World::new();
-    let user = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let user = world.user("ada@example.com").await;
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.login_state("github").await;
     assert_eq!(
-        world
-            .service
-            .connect_raw(world.fresh_login(user), "github", CODE, &state, None)
-            .await,
+        world.connect(user, "github", &state).await,
         Err(mismatch(StateMismatch::WrongPurpose))
     );
     assert_eq!(world.users.link_count(), 0);
@@ -158,15 +105,10 @@ async fn a_login_state_is_refused_by_connect() {
 #[tokio::test]
 async fn a_connect_state_is_refused_by_the_callback() {
     let world = World::new();
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.connect_state("github", UserId::new()).await;
     assert_eq!(
-        world
-            .service
-            .callback_raw("github", CODE, &state, None)
-            .await,
+        world.callback("github", &state).await,
         Err(mismatch(StateMismatch::WrongPurpose))
     );
     assert_eq!(world.users.user_count(), 0);
@@ -175,25 +117,12 @@ async fn a_connect_state_is_refused_by_the_callback() {
 #[tokio::test]
 async fn a_connect_state_is_refused_for_another_user() {
     let world = World::new();
-    let owner = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
-    let intruder = world
-        .register("eve@example.com", "correct horse")
-        .await
-        .user
-        .id;
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "eve@example.com")));
+    let owner = world.user("ada@example.com").await;
+    let intruder = world.user("eve@example.com").await;
+    world.answers(github_login("gh-1", "eve@example.com"));
     let state = world.connect_state("github", owner).await;
     assert_eq!(
-        world
-            .service
-            .connect_raw(world.fresh_login(intruder), "github", CODE, &state, None)
-            .await,
+        world.connect(intruder, "github", &state).await,
         Err(mismatch(StateMismatch::OtherUser))
     );
     assert_eq!(world.users.link_count(), 0);
@@ -202,22 +131,14 @@ async fn a_connect_state_is_refused_for_another_user() {
 #[tokio::test]
 async fn a_state_used_on_another_provider_is_refused_and_spent() {
     let world = World::new();
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.login_state("github").await;
     assert_eq!(
-        world
-            .service
-            .callback_raw("google", CODE, &state, None)
-            .await,
+        world.callback("google", &state).await,
         Err(mismatch(StateMismatch::OtherProvider))
     );
     assert_eq!(
-        world
-            .service
-            .callback_raw("github", CODE, &state, None)
-            .await,
+        world.callback("github", &state).await,
         Err(mismatch(StateMismatch::Unknown))
     );
     assert!(world.github.received().is_empty());
@@ -227,9 +148,7 @@ async fn a_state_used_on_another_provider_is_refused_and_spent() {
 #[tokio::test]
 async fn a_malformed_state_is_refused() {
     let world = World::new();
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    world.answers(github_login("gh-1", "ada@example.com"));
     let too_long = "a".repeat(129);
     for bad in [
         "",
@@ -239,7 +158,7 @@ async fn a_malformed_state_is_refused() {
         &too_long,
     ] {
         assert_eq!(
-            world.service.callback_raw("github", CODE, bad, None).await,
+            world.callback("github", bad).await,
             Err(mismatch(StateMismatch::Unknown)),
             "{bad:?}"
         );
@@ -250,28 +169,13 @@ async fn a_malformed_state_is_refused() {
 #[tokio::test]
 async fn a_refused_state_is_spent() {
     let world = World::new();
-    let user = world
-        .register("ada@example.com", "correct horse")
-        .await
-        .user
-        .id;
-    world
-        .github
-        .answer(Ok(github_login("gh-1", "ada@example.com")));
+    let user = world.user("ada@example.com").await;
+    world.answers(github_login("gh-1", "ada@example.com"));
     let state = world.connect_state("github", user).await;
-    assert!(
-        world
-            .service
-            .callback_raw("github", CODE, &state, None)
-            .await
-            .is_err()
-    );
+    assert!(world.callback("github", &state).await.is_err());
     // The rightful use afterwards finds nothing: a refusal burns the value.
     assert_eq!(
-        world
-            .service
-            .connect_raw(world.fresh_login(user), "github", CODE, &state, None)
-            .await,
+        world.connect(user, "github", &state).await,
         Err(mismatch(StateMismatch::Unknown))
     );
     assert_eq!(world.users.link_count(), 0);

@@ -82,12 +82,11 @@ fn delivering(mode: Mode, limits: DeliveryLimits) -> (World, Arc<Receiver>, Webh
 async fn sign_ins(world: &World, users: std::ops::Range<usize>) {
     for n in users {
         world
-            .sign_in(github_login(
+            .login_with(github_login(
                 &format!("gh-{n}"),
                 &format!("u{n}@example.com"),
             ))
-            .await
-            .unwrap();
+            .await;
     }
 }
 

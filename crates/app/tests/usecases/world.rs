@@ -1,14 +1,14 @@
 //! The test world: an `AuthService` wired to fakes, and short ways to drive its flows.
 
 use social_login_app::{
-    AppError, AuthPolicy, AuthService, LoginResult, Ports, ProviderRegistry, Registration,
-    SignalVerifiers,
+    AppError, AuthPolicy, AuthService, IdTokenCommand, LoginResult, Ports, ProviderRegistry,
+    Registration, SignalVerifiers,
 };
 use social_login_domain::{
-    Email, LinkedAccount, ProviderIdentity, ProviderKey, ProviderSubject, ProviderTokens,
+    Email, LinkedAccount, Origin, ProviderIdentity, ProviderKey, ProviderSubject, ProviderTokens,
     SecretText, UserId,
 };
-use social_login_ports::{PostBody, ProviderLogin, SessionTokens, VerifiedAccess};
+use social_login_ports::{PostBody, ProviderError, ProviderLogin, SessionTokens, VerifiedAccess};
 use social_login_testing::{
     FakeClock, FakeHasher, FakeProvider, FakeSessions, FakeStateSealer, FakeStateStore,
     InMemoryRepository, ReversingCipher, SeededRandomness, state_in,
@@ -171,6 +171,137 @@ impl World {
             .await
     }
 
+    /// The provider of `login` answers the next code exchange with it.
+    pub fn answers(&self, login: ProviderLogin) {
+        self.provider(login.identity.provider).answer(Ok(login));
+    }
+
+    /// The provider's return to the callback with the fake code and no form body.
+    pub async fn callback(&self, provider: &str, state: &str) -> Result<LoginResult, AppError> {
+        self.service.callback_raw(provider, CODE, state, None).await
+    }
+
+    /// The provider's return to connect for `user`, whose bearer is fresh.
+    pub async fn connect(
+        &self,
+        user: UserId,
+        provider: &str,
+        state: &str,
+    ) -> Result<LinkedAccount, AppError> {
+        self.service
+            .connect_raw(self.fresh_login(user), provider, CODE, state, None)
+            .await
+    }
+
+    /// POST /auth/refresh with `refresh_token`.
+    pub async fn refresh(&self, refresh_token: &str) -> Result<LoginResult, AppError> {
+        self.service
+            .refresh(refresh_token, &Origin::default())
+            .await
+    }
+
+    /// POST /auth/logout with `refresh_token`.
+    pub async fn logout(&self, refresh_token: &str) -> Result<(), AppError> {
+        self.service.logout(refresh_token, &Origin::default()).await
+    }
+
+    /// POST /auth/login.
+    pub async fn password_login(
+        &self,
+        email: &str,
+        password: &str,
+    ) -> Result<LoginResult, AppError> {
+        self.service.password_login_raw(email, password).await
+    }
+
+    /// POST /auth/register with `registration`.
+    pub async fn register_with(&self, registration: Registration) -> Result<LoginResult, AppError> {
+        self.service
+            .register(registration, &Origin::default())
+            .await
+    }
+
+    /// What the access token of `login` says, now.
+    pub fn access_of(&self, login: &LoginResult) -> VerifiedAccess {
+        use social_login_ports::Clock;
+        FakeSessions
+            .verify_access(login.access_token.value.expose(), self.clock.now())
+            .expect("a valid access token")
+    }
+
+    /// A native sign-in's command for `provider` with `id_token`, the nonce `raw-nonce` and
+    /// no form body.
+    pub fn id_token_command(&self, provider: &str, id_token: &str) -> IdTokenCommand {
+        self.service
+            .id_token_command(provider, id_token, Some("raw-nonce"), None)
+            .unwrap()
+    }
+
+    /// The whole login flow, which must succeed.
+    pub async fn login_with(&self, login: ProviderLogin) -> LoginResult {
+        self.sign_in(login).await.expect("the login succeeds")
+    }
+
+    /// The whole connect flow for `user`, which must succeed.
+    pub async fn link(&self, user: UserId, login: ProviderLogin) -> LinkedAccount {
+        self.connect_as(user, login)
+            .await
+            .expect("the connect succeeds")
+    }
+
+    /// GitHub answers the next code exchange with `error`.
+    pub fn github_refuses(&self, error: ProviderError) {
+        self.github.answer(Err(error));
+    }
+
+    /// DELETE /users/me by `caller`.
+    pub async fn delete_account(&self, caller: VerifiedAccess) -> Result<(), AppError> {
+        self.service
+            .delete_account(caller, &Origin::default())
+            .await
+    }
+
+    /// DELETE /auth/oauth/{provider} by `user`.
+    pub async fn disconnect(&self, user: UserId, provider: ProviderKey) -> Result<(), AppError> {
+        self.service
+            .disconnect(user, provider, &Origin::default())
+            .await
+    }
+
+    /// POST /auth/oauth/{provider}/id-token with a parsed `command`.
+    pub async fn id_token_sign_in(&self, command: IdTokenCommand) -> Result<LoginResult, AppError> {
+        self.service
+            .id_token_sign_in(command, &Origin::default())
+            .await
+    }
+
+    /// POST /auth/oauth/{provider}/id-token/connect by `caller`.
+    pub async fn id_token_connect(
+        &self,
+        caller: VerifiedAccess,
+        command: IdTokenCommand,
+    ) -> Result<LinkedAccount, AppError> {
+        self.service
+            .id_token_connect(caller, command, &Origin::default())
+            .await
+    }
+
+    /// The (access, refresh) provider tokens stored with a link, opened with the cipher.
+    pub fn opened_tokens(&self, provider: ProviderKey, subject: &str) -> (String, Option<String>) {
+        use social_login_ports::TokenCipher;
+        let (access, refresh) = self
+            .users
+            .stored_tokens(provider, subject)
+            .expect("a stored link");
+        let open = |sealed| self.cipher.open(sealed).unwrap().expose().to_owned();
+        (open(&access), refresh.as_ref().map(open))
+    }
+
+    /// Registers `email` with the password "correct horse"; returns the new user's id.
+    pub async fn user(&self, email: &str) -> UserId {
+        self.register(email, "correct horse").await.user.id
+    }
+
     /// Registers a password user; panics if registration fails.
     pub async fn register(&self, email: &str, password: &str) -> LoginResult {
         self.service
@@ -180,7 +311,7 @@ impl World {
                     password: SecretText::new(password),
                     full_name: None,
                 },
-                &social_login_domain::Origin::default(),
+                &Origin::default(),
             )
             .await
             .unwrap()
@@ -244,6 +375,11 @@ pub trait RawInput {
         post_body: Option<PostBody>,
     ) -> Result<LinkedAccount, AppError>;
     async fn disconnect_raw(&self, caller: UserId, provider: &str) -> Result<(), AppError>;
+    async fn password_login_raw(
+        &self,
+        email: &str,
+        password: &str,
+    ) -> Result<LoginResult, AppError>;
 }
 
 impl RawInput for AuthService {
@@ -265,7 +401,7 @@ impl RawInput for AuthService {
     ) -> Result<LoginResult, AppError> {
         self.callback(
             self.provider_return(provider, code, state, post_body)?,
-            &social_login_domain::Origin::default(),
+            &Origin::default(),
         )
         .await
     }
@@ -281,17 +417,22 @@ impl RawInput for AuthService {
         self.connect(
             caller,
             self.provider_return(provider, code, state, post_body)?,
-            &social_login_domain::Origin::default(),
+            &Origin::default(),
         )
         .await
     }
 
     async fn disconnect_raw(&self, caller: UserId, provider: &str) -> Result<(), AppError> {
-        self.disconnect(
-            caller,
-            self.enabled_provider(provider)?,
-            &social_login_domain::Origin::default(),
-        )
-        .await
+        self.disconnect(caller, self.enabled_provider(provider)?, &Origin::default())
+            .await
+    }
+
+    async fn password_login_raw(
+        &self,
+        email: &str,
+        password: &str,
+    ) -> Result<LoginResult, AppError> {
+        self.password_login(email, SecretText::new(password), &Origin::default())
+            .await
     }
 }

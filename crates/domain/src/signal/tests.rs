@@ -1,34 +1,10 @@
 //! The signal rules: names, actions and events, timeliness, late state changes, last way in.
 
 use super::*;
-use crate::{PasswordHash, ProviderSubject, UserId};
+use crate::test_fixtures::{link, user};
 
 fn at(seconds: i64) -> OffsetDateTime {
     OffsetDateTime::from_unix_timestamp(seconds).unwrap()
-}
-
-fn user(password: bool) -> User {
-    User {
-        id: UserId::new(),
-        email: None,
-        full_name: None,
-        avatar_url: None,
-        email_verified: false,
-        password_hash: password.then(|| PasswordHash::new("$argon2id$...")),
-        created_at: OffsetDateTime::UNIX_EPOCH,
-        locked: false,
-    }
-}
-
-fn link(user: &User, provider: ProviderKey) -> LinkedAccount {
-    LinkedAccount {
-        id: LinkedAccountId::new(),
-        user_id: user.id,
-        provider,
-        subject: ProviderSubject::parse(provider.as_str()).unwrap(),
-        email: None,
-        created_at: OffsetDateTime::UNIX_EPOCH,
-    }
 }
 
 #[test]

@@ -6,6 +6,7 @@ use super::{SqliteRepository, sql, write};
 use crate::audit::{from_row, from_unix_ms, unix_ms};
 use crate::outbox_sql::{self as outbox, id_bound};
 use async_trait::async_trait;
+use rusqlite::types::Value;
 use rusqlite::{Connection, params};
 use social_login_domain::AuditEventId;
 use social_login_ports::{
@@ -60,6 +61,46 @@ fn dead_letter_at(row: &rusqlite::Row) -> rusqlite::Result<DeadRow> {
     Ok((event_at(row)?, row.get(9)?, row.get(10)?, row.get(11)?))
 }
 
+impl SqliteRepository {
+    /// `RETRY` or `DEAD_LETTER`: the event, the instant, the failure.
+    async fn record_failure(
+        &self,
+        statement: &'static str,
+        id: AuditEventId,
+        at: OffsetDateTime,
+        failure: Failure,
+    ) -> Result<(), RepositoryError> {
+        self.call(move |db| {
+            let values = params![
+                id.as_uuid().into_bytes(),
+                unix_ms(at),
+                failure.attempts,
+                failure.error
+            ];
+            execute(db, statement, values).map(drop)
+        })
+        .await
+    }
+
+    /// `DEAD_LETTER_BEFORE` or `DEAD_LETTER_BEYOND`: which rows, then the instant, the reason
+    /// and the limit; how many it dead-lettered.
+    async fn sweep(
+        &self,
+        statement: &'static str,
+        which: Value,
+        now: OffsetDateTime,
+        reason: &str,
+        limit: u64,
+    ) -> Result<u64, RepositoryError> {
+        let reason = reason.to_owned();
+        self.call(move |db| {
+            let values = params![which, unix_ms(now), reason, count(limit)];
+            execute(db, statement, values).map(|n| n as u64)
+        })
+        .await
+    }
+}
+
 #[async_trait]
 impl WebhookOutbox for SqliteRepository {
     async fn claim_due(
@@ -94,16 +135,7 @@ impl WebhookOutbox for SqliteRepository {
         at: OffsetDateTime,
         failure: Failure,
     ) -> Result<(), RepositoryError> {
-        self.call(move |db| {
-            let values = params![
-                id.as_uuid().into_bytes(),
-                unix_ms(at),
-                failure.attempts,
-                failure.error
-            ];
-            execute(db, outbox::RETRY, values).map(drop)
-        })
-        .await
+        self.record_failure(outbox::RETRY, id, at, failure).await
     }
 
     async fn dead_letter(
@@ -112,16 +144,8 @@ impl WebhookOutbox for SqliteRepository {
         now: OffsetDateTime,
         failure: Failure,
     ) -> Result<(), RepositoryError> {
-        self.call(move |db| {
-            let values = params![
-                id.as_uuid().into_bytes(),
-                unix_ms(now),
-                failure.attempts,
-                failure.error
-            ];
-            execute(db, outbox::DEAD_LETTER, values).map(drop)
-        })
-        .await
+        self.record_failure(outbox::DEAD_LETTER, id, now, failure)
+            .await
     }
 
     async fn dead_letter_written_before(
@@ -131,17 +155,9 @@ impl WebhookOutbox for SqliteRepository {
         reason: &str,
         limit: u64,
     ) -> Result<u64, RepositoryError> {
-        let reason = reason.to_owned();
-        self.call(move |db| {
-            let values = params![
-                id_bound(before).into_bytes(),
-                unix_ms(now),
-                reason,
-                count(limit)
-            ];
-            execute(db, outbox::DEAD_LETTER_BEFORE, values).map(|n| n as u64)
-        })
-        .await
+        let which = Value::Blob(id_bound(before).into_bytes().to_vec());
+        self.sweep(outbox::DEAD_LETTER_BEFORE, which, now, reason, limit)
+            .await
     }
 
     async fn dead_letter_beyond(
@@ -151,12 +167,9 @@ impl WebhookOutbox for SqliteRepository {
         reason: &str,
         limit: u64,
     ) -> Result<u64, RepositoryError> {
-        let reason = reason.to_owned();
-        self.call(move |db| {
-            let values = params![count(keep), unix_ms(now), reason, count(limit)];
-            execute(db, outbox::DEAD_LETTER_BEYOND, values).map(|n| n as u64)
-        })
-        .await
+        let which = Value::Integer(count(keep));
+        self.sweep(outbox::DEAD_LETTER_BEYOND, which, now, reason, limit)
+            .await
     }
 
     async fn counts(&self) -> Result<OutboxCounts, RepositoryError> {

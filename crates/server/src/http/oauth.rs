@@ -11,6 +11,7 @@ use super::extract::{
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use social_login_app::ProviderReturn;
 use social_login_ports::PostBody;
 
 /// The enabled providers, in configuration order: what sign-in buttons are made from.
@@ -64,12 +65,7 @@ pub async fn callback(
     RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<CallbackRequest>,
 ) -> Result<Json<LoginResponse>, ApiError> {
-    let ret = state.service.provider_return(
-        &provider,
-        &request.code,
-        &request.state,
-        post_body(&request),
-    )?;
+    let ret = provider_return(&state, &provider, &request)?;
     let result = state.service.callback(ret, &origin).await?;
     Ok(Json(result.into()))
 }
@@ -95,12 +91,7 @@ pub async fn connect(
     RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<CallbackRequest>,
 ) -> Result<(StatusCode, Json<LinkedAccountRead>), ApiError> {
-    let ret = state.service.provider_return(
-        &provider,
-        &request.code,
-        &request.state,
-        post_body(&request),
-    )?;
+    let ret = provider_return(&state, &provider, &request)?;
     let link = state.service.connect(caller.access, ret, &origin).await?;
     Ok((StatusCode::CREATED, Json(LinkedAccountRead::from(&link))))
 }
@@ -143,9 +134,17 @@ pub async fn disconnect(
 
 /// `post_body` goes to the provider's adapter as it came: what it means is the adapter's
 /// business (Apple reads the first login's name from it, the others ignore it).
-fn post_body(request: &CallbackRequest) -> Option<PostBody> {
-    request
+/// 404 for the provider, then 422 for the fields; `post_body` goes to the adapter as it came.
+fn provider_return(
+    state: &AppState,
+    provider: &str,
+    request: &CallbackRequest,
+) -> Result<ProviderReturn, ApiError> {
+    let post_body = request
         .post_body
         .as_ref()
-        .map(|body| PostBody::new(body.to_string()))
+        .map(|body| PostBody::new(body.to_string()));
+    Ok(state
+        .service
+        .provider_return(provider, &request.code, &request.state, post_body)?)
 }

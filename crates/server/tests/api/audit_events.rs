@@ -3,7 +3,7 @@
 
 use crate::helpers::{PASSWORD, assert_problem, spawn_app, token};
 use reqwest::StatusCode;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 async fn events(app: &crate::helpers::TestApp, bearer: &str) -> Vec<Value> {
     let response = app.get("/users/me/events", Some(bearer)).await;
@@ -22,13 +22,7 @@ async fn a_users_logins_links_and_logout_are_listed_newest_first_for_them_only()
     let bearer = token(&ada);
     let pat = app.register("pat@example.com").await;
 
-    let logout = app
-        .post(
-            "/auth/logout",
-            &json!({"refresh_token": ada["refresh_token"]}),
-            None,
-        )
-        .await;
+    let logout = app.logout(&ada["refresh_token"]).await;
     assert_eq!(logout.status(), StatusCode::NO_CONTENT);
     let listed = events(&app, &bearer).await;
     assert_eq!(
@@ -59,13 +53,7 @@ async fn a_users_logins_links_and_logout_are_listed_newest_first_for_them_only()
     // Pat's own events only: a password registration, then its login.
     let pats = events(&app, &token(&pat)).await;
     assert_eq!(types(&pats), ["user.login", "user.registered"]);
-    let login = app
-        .post(
-            "/auth/login",
-            &json!({"email": "pat@example.com", "password": PASSWORD}),
-            None,
-        )
-        .await;
+    let login = app.password_login("pat@example.com", PASSWORD).await;
     assert_eq!(login.status(), StatusCode::OK);
     assert_eq!(events(&app, &token(&pat)).await.len(), 3);
 
@@ -80,9 +68,7 @@ async fn connecting_and_disconnecting_are_events_of_the_caller() {
     let bearer = token(&pat);
     let linked = app.connect_response(&bearer, "583231").await;
     assert_eq!(linked.status(), StatusCode::CREATED);
-    let unlinked = app
-        .delete("/auth/oauth/github/disconnect", Some(&bearer))
-        .await;
+    let unlinked = app.disconnect("github", &bearer).await;
     assert_eq!(unlinked.status(), StatusCode::NO_CONTENT);
     let listed = events(&app, &bearer).await;
     assert_eq!(types(&listed)[..2], ["account.unlinked", "account.linked"]);

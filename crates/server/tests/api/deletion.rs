@@ -3,7 +3,6 @@
 
 use crate::helpers::{PUBLIC_URL, SECRET_KEY, assert_problem, spawn_app, token};
 use reqwest::StatusCode;
-use serde_json::json;
 use social_login::settings::Settings;
 use social_login::wiring::session_tokens;
 use social_login_ports::SessionTokens as _;
@@ -27,13 +26,7 @@ async fn deleting_the_account_ends_every_token_and_frees_the_provider_account() 
         "Unauthorized",
     )
     .await;
-    let refresh = app
-        .post(
-            "/auth/refresh",
-            &json!({"refresh_token": ada["refresh_token"]}),
-            None,
-        )
-        .await;
+    let refresh = app.refresh(&ada["refresh_token"]).await;
     assert_problem(refresh, 401, "InvalidCredentials").await;
 
     // The provider account is free: signing in with it again registers a new user.

@@ -24,13 +24,7 @@ async fn an_unverified_provider_email_does_not_block_the_owners_password_registr
     let owner = app.register("Ada@Example.com").await;
     assert_ne!(owner["user"]["id"], squatter["user"]["id"]);
     // The owner's address is theirs now: it logs in with the password.
-    let login = app
-        .post(
-            "/auth/login",
-            &serde_json::json!({"email": "ada@example.com", "password": PASSWORD}),
-            None,
-        )
-        .await;
+    let login = app.password_login("ada@example.com", PASSWORD).await;
     assert_eq!(login.status(), 200);
     let login: Value = login.json().await.unwrap();
     assert_eq!(login["user"]["id"], owner["user"]["id"]);
@@ -48,12 +42,7 @@ async fn an_unverified_provider_email_does_not_block_the_owners_verified_login()
     assert_eq!(owner["user"]["email_verified"], true);
     assert_ne!(owner["user"]["id"], squatter["user"]["id"]);
     // And the squatter's account did not inherit anything: it still has only Discord.
-    let accounts: Value = app
-        .get("/auth/oauth/accounts", Some(&token(&squatter)))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let accounts: Value = app.accounts(&token(&squatter)).await;
     let providers: Vec<_> = accounts
         .as_array()
         .unwrap()
@@ -66,11 +55,7 @@ async fn an_unverified_provider_email_does_not_block_the_owners_verified_login()
 
 #[tokio::test]
 async fn an_unverified_provider_email_is_never_auto_linked_even_with_auto_link_on() {
-    let app = spawn_app_with(Options {
-        auto_link_by_email: true,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_auto_linking_app().await;
     let squatter = squatter_signs_in_with_discord(&app).await;
     let response = app.login_response_at("google", "583231").await;
     assert_eq!(response.status(), 200);
@@ -94,11 +79,7 @@ fn kelvin() -> social_login_simulator::SimUser {
 #[tokio::test]
 async fn a_verified_look_alike_address_with_the_kelvin_sign_is_never_auto_linked_to_the_ascii_owner()
  {
-    let app = spawn_app_with(Options {
-        auto_link_by_email: true,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_auto_linking_app().await;
     app.sim.add_user(kim());
     app.sim.add_user(kelvin());
     let owner = app.login_response_at("google", "2000001").await;
@@ -111,12 +92,7 @@ async fn a_verified_look_alike_address_with_the_kelvin_sign_is_never_auto_linked
     assert_eq!(look_alike["is_new_user"], true);
     assert_ne!(look_alike["user"]["id"], owner["user"]["id"]);
     assert_eq!(look_alike["user"]["email"], "\u{212A}im@example.com");
-    let accounts: Value = app
-        .get("/auth/oauth/accounts", Some(&token(&owner)))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let accounts: Value = app.accounts(&token(&owner)).await;
     assert_eq!(accounts.as_array().unwrap().len(), 1, "the owner kept one");
     app.stop().await;
 }
@@ -136,12 +112,7 @@ async fn an_unverified_provider_email_equal_to_a_held_address_is_a_conflict_and_
 
         let response = app.login_response_at("discord", "1000002").await;
         assert_problem(response, 409, "EmailAlreadyRegistered").await;
-        let accounts: Value = app
-            .get("/auth/oauth/accounts", Some(&token(&owner)))
-            .await
-            .json()
-            .await
-            .unwrap();
+        let accounts: Value = app.accounts(&token(&owner)).await;
         assert_eq!(accounts.as_array().unwrap().len(), 1, "nothing linked");
         app.stop().await;
 

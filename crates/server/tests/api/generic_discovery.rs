@@ -78,7 +78,7 @@ async fn links_of_an_undiscovered_provider_are_listed_disconnected_and_deleted()
     let authorize = app.get("/auth/oauth/acme-sso/authorize", None).await;
     assert_problem(authorize, 503, "ServiceUnavailable").await;
 
-    let accounts = app.get_json("/auth/oauth/accounts", Some(&pat)).await;
+    let accounts = app.accounts(&pat).await;
     let providers: Vec<&Value> = accounts
         .as_array()
         .unwrap()
@@ -88,7 +88,7 @@ async fn links_of_an_undiscovered_provider_are_listed_disconnected_and_deleted()
     assert_eq!(providers, [&json!("acme-sso"), &json!("corp")]);
     let unlinked = app.delete("/auth/oauth/acme-sso/disconnect", Some(&pat));
     assert_eq!(unlinked.await.status(), StatusCode::NO_CONTENT);
-    let events = app.get_json("/users/me/events", Some(&pat)).await;
+    let events = app.events(&pat).await;
     let failed = events.as_array().unwrap().iter().any(|event| {
         event["type"] == "provider.revocation_failed" && event["provider"] == "acme-sso"
     });

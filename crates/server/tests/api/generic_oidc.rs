@@ -60,10 +60,9 @@ async fn connecting_then_disconnecting_revokes_the_grant_at_the_provider() {
     for (key, user, provider) in kinds {
         let linked = app.connect_response_at(key, &pat, user).await;
         assert_eq!(linked.status(), StatusCode::CREATED, "{key}");
-        let accounts = app.get_json("/auth/oauth/accounts", Some(&pat)).await;
+        let accounts = app.accounts(&pat).await;
         assert_eq!(accounts[0]["provider"], key);
-        let path = format!("/auth/oauth/{key}/disconnect");
-        let unlinked = app.delete(&path, Some(&pat)).await;
+        let unlinked = app.disconnect(key, &pat).await;
         assert_eq!(unlinked.status(), StatusCode::NO_CONTENT, "{key}");
         let last = app.sim.revocations().pop().expect("a revocation");
         // The refresh token where there is one (it ends the grant), else the access token.
@@ -170,9 +169,7 @@ async fn a_vouched_for_verified_email_links_to_the_account_that_holds_it() {
     let login: Value = response.json().await.unwrap();
     assert_eq!(login["is_new_user"], false);
     assert_eq!(login["user"]["id"], held["user"]["id"]);
-    let accounts = app
-        .get_json("/auth/oauth/accounts", Some(&token(&login)))
-        .await;
+    let accounts = app.accounts(&token(&login)).await;
     assert_eq!(accounts[1]["provider"], "acme-sso", "{accounts}");
     app.stop().await;
 }

@@ -5,6 +5,10 @@
 //! names its storage in `main.rs` (`STORAGE`); [`prepare_storage`] is the one place that
 //! knows how to set each up.
 
+#[path = "../shared/approval.rs"]
+mod approval;
+
+pub use approval::Approval;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use social_login::server::{RunningServer, start};
@@ -90,6 +94,16 @@ impl Default for Options {
             tune: |_| {},
         }
     }
+}
+
+/// An app that links a verified provider email to the user who has it
+/// (`auto_link_by_email`).
+pub async fn spawn_auto_linking_app() -> TestApp {
+    spawn_app_with(Options {
+        auto_link_by_email: true,
+        ..Options::default()
+    })
+    .await
 }
 
 /// What the apps of a test binary store their data in.
@@ -305,28 +319,7 @@ impl TestApp {
     pub async fn approve_at_provider(&self, authorization_url: &str, user_id: &str) -> Approval {
         let url = format!("{authorization_url}&sim_user={user_id}");
         let response = self.http.get(url).send().await.unwrap();
-        assert_eq!(
-            response.status(),
-            StatusCode::FOUND,
-            "provider redirects back"
-        );
-        let location = response.headers()["location"].to_str().unwrap().to_owned();
-        assert!(
-            location.starts_with(REDIRECT_BASE),
-            "back to our redirect_uri: {location}"
-        );
-        let parsed = url::Url::parse(&location).unwrap();
-        let param = |name: &str| {
-            parsed
-                .query_pairs()
-                .find(|(key, _)| key == name)
-                .map(|(_, value)| value.into_owned())
-                .unwrap_or_else(|| panic!("redirect carries {name}"))
-        };
-        Approval {
-            code: param("code"),
-            state: param("state"),
-        }
+        Approval::from_redirect(&response, REDIRECT_BASE)
     }
 
     /// authorize → provider → callback; returns the raw callback response.
@@ -337,12 +330,24 @@ impl TestApp {
     pub async fn login_response_at(&self, provider: &str, user_id: &str) -> reqwest::Response {
         let url = self.authorize(provider, None).await;
         let approval = self.approve_at_provider(&url, user_id).await;
-        self.post(
-            &format!("/auth/oauth/{provider}/callback"),
-            &approval.body(),
-            None,
-        )
-        .await
+        self.callback(provider, &approval).await
+    }
+
+    /// POST the provider's answer to the login callback.
+    pub async fn callback(&self, provider: &str, approval: &Approval) -> reqwest::Response {
+        let path = format!("/auth/oauth/{provider}/callback");
+        self.post(&path, &approval.body(), None).await
+    }
+
+    /// POST the provider's answer to connect, as the holder of `bearer`.
+    pub async fn connect(
+        &self,
+        provider: &str,
+        approval: &Approval,
+        bearer: &str,
+    ) -> reqwest::Response {
+        let path = format!("/auth/oauth/{provider}/connect");
+        self.post(&path, &approval.body(), Some(bearer)).await
     }
 
     /// A successful GitHub login; returns the login result.
@@ -377,12 +382,41 @@ impl TestApp {
     ) -> reqwest::Response {
         let url = self.authorize(provider, Some(bearer)).await;
         let approval = self.approve_at_provider(&url, user_id).await;
-        self.post(
-            &format!("/auth/oauth/{provider}/connect"),
-            &approval.body(),
-            Some(bearer),
-        )
-        .await
+        self.connect(provider, &approval, bearer).await
+    }
+
+    /// POST /auth/login with `email` and `password`.
+    pub async fn password_login(&self, email: &str, password: &str) -> reqwest::Response {
+        let credentials = json!({"email": email, "password": password});
+        self.post("/auth/login", &credentials, None).await
+    }
+
+    /// POST /auth/refresh with `refresh_token`, as a login result holds it.
+    pub async fn refresh(&self, refresh_token: &Value) -> reqwest::Response {
+        let body = json!({"refresh_token": refresh_token});
+        self.post("/auth/refresh", &body, None).await
+    }
+
+    /// POST /auth/logout with `refresh_token`, as a login result holds it.
+    pub async fn logout(&self, refresh_token: &Value) -> reqwest::Response {
+        let body = json!({"refresh_token": refresh_token});
+        self.post("/auth/logout", &body, None).await
+    }
+
+    /// GET /auth/oauth/accounts answered 200: the caller's linked accounts.
+    pub async fn accounts(&self, bearer: &str) -> Value {
+        self.get_json("/auth/oauth/accounts", Some(bearer)).await
+    }
+
+    /// GET /users/me/events answered 200: the caller's audit events, newest first.
+    pub async fn events(&self, bearer: &str) -> Value {
+        self.get_json("/users/me/events", Some(bearer)).await
+    }
+
+    /// DELETE /auth/oauth/{provider}/disconnect as the holder of `bearer`.
+    pub async fn disconnect(&self, provider: &str, bearer: &str) -> reqwest::Response {
+        let path = format!("/auth/oauth/{provider}/disconnect");
+        self.delete(&path, Some(bearer)).await
     }
 
     pub async fn register(&self, email: &str) -> Value {
@@ -510,17 +544,6 @@ async fn postgres_dump(url: &str) -> Vec<u8> {
     }
     db.close().await.ok();
     dump
-}
-
-pub struct Approval {
-    pub code: String,
-    pub state: String,
-}
-
-impl Approval {
-    pub fn body(&self) -> Value {
-        json!({"code": self.code, "state": self.state})
-    }
 }
 
 /// Asserts a problem+json error with this status and code.

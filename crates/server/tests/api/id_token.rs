@@ -56,12 +56,7 @@ impl TestApp {
     }
 
     async fn event_types(&self, bearer: &str) -> Vec<(String, Value)> {
-        let events: Value = self
-            .get("/users/me/events", Some(bearer))
-            .await
-            .json()
-            .await
-            .unwrap();
+        let events: Value = self.events(bearer).await;
         events
             .as_array()
             .unwrap()
@@ -112,12 +107,7 @@ async fn a_google_id_token_registers_a_user_then_logs_the_same_user_in() {
         ]
     );
     // The code flow then finds the same link.
-    let listed: Value = app
-        .get("/auth/oauth/accounts", Some(&token(&again)))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let listed: Value = app.accounts(&token(&again)).await;
     assert_eq!(listed[0]["provider"], "google");
     // The id_token is neither stored nor logged.
     let stored = app.stored_bytes().await;

@@ -66,12 +66,7 @@ async fn the_same_google_id_token_posted_three_times_logs_in_once() {
         .await;
     assert_problem(connect, 502, "OAuthUserInfoFailed").await;
     // One registration and its login happened; the replays started no session.
-    let events: Value = app
-        .get("/users/me/events", Some(&bearer))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let events: Value = app.events(&bearer).await;
     let types: Vec<_> = events
         .as_array()
         .unwrap()

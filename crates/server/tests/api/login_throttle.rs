@@ -3,15 +3,9 @@
 //! password included; unknown emails are answered the same; other accounts are untouched.
 
 use crate::helpers::*;
-use serde_json::json;
 
 async fn log_in(app: &TestApp, email: &str, password: &str) -> reqwest::Response {
-    app.post(
-        "/auth/login",
-        &json!({"email": email, "password": password}),
-        None,
-    )
-    .await
+    app.password_login(email, password).await
 }
 
 /// Five wrong passwords for `email`, each answered as a wrong password.

@@ -66,9 +66,7 @@ async fn disconnecting_after_a_native_sign_in_still_revokes_the_code_flows_grant
     let phone = native_google_sign_in(&app).await;
     assert_eq!(phone["user"]["id"], pat["user"]["id"]);
 
-    let unlinked = app
-        .delete("/auth/oauth/google/disconnect", Some(&token(&phone)))
-        .await;
+    let unlinked = app.disconnect("google", &token(&phone)).await;
     assert_eq!(unlinked.status(), StatusCode::NO_CONTENT);
     let revocations = google_revocations(&app);
     assert_eq!(revocations.len(), 1, "{revocations:?}");

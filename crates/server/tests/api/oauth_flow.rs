@@ -55,12 +55,7 @@ async fn a_password_user_connects_lists_and_disconnects_github() {
     assert_eq!(link["provider"], "github");
     assert_eq!(link["email"], "grace@example.com");
 
-    let listed: Value = app
-        .get("/auth/oauth/accounts", Some(&bearer))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let listed: Value = app.accounts(&bearer).await;
     assert_eq!(listed.as_array().unwrap().len(), 1);
     assert_eq!(listed[0]["id"], link["id"]);
 
@@ -69,17 +64,10 @@ async fn a_password_user_connects_lists_and_disconnects_github() {
     assert_eq!(via_github["user"]["id"], registered["user"]["id"]);
     assert_eq!(via_github["is_new_user"], false);
 
-    let gone = app
-        .delete("/auth/oauth/github/disconnect", Some(&bearer))
-        .await;
+    let gone = app.disconnect("github", &bearer).await;
     assert_eq!(gone.status(), 204);
     assert!(gone.bytes().await.unwrap().is_empty());
-    let listed: Value = app
-        .get("/auth/oauth/accounts", Some(&bearer))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let listed: Value = app.accounts(&bearer).await;
     assert_eq!(listed, serde_json::json!([]));
     app.stop().await;
 }
@@ -88,16 +76,9 @@ async fn a_password_user_connects_lists_and_disconnects_github() {
 async fn the_only_login_method_cannot_be_disconnected() {
     let app = spawn_app().await;
     let login = app.login("583231").await;
-    let response = app
-        .delete("/auth/oauth/github/disconnect", Some(&token(&login)))
-        .await;
+    let response = app.disconnect("github", &token(&login)).await;
     assert_problem(response, 400, "LastLoginMethod").await;
-    let listed: Value = app
-        .get("/auth/oauth/accounts", Some(&token(&login)))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let listed: Value = app.accounts(&token(&login)).await;
     assert_eq!(listed.as_array().unwrap().len(), 1, "the link stays");
     app.stop().await;
 }
@@ -106,9 +87,7 @@ async fn the_only_login_method_cannot_be_disconnected() {
 async fn disconnecting_a_provider_that_is_not_linked_is_not_found() {
     let app = spawn_app().await;
     let registered = app.register("pat@example.com").await;
-    let response = app
-        .delete("/auth/oauth/github/disconnect", Some(&token(&registered)))
-        .await;
+    let response = app.disconnect("github", &token(&registered)).await;
     assert_problem(response, 404, "OAuthAccountNotFound").await;
     app.stop().await;
 }
@@ -143,11 +122,7 @@ async fn a_github_email_that_matches_a_password_user_is_refused_without_auto_lin
 
 #[tokio::test]
 async fn auto_link_never_links_to_a_user_whose_own_email_is_unverified() {
-    let app = spawn_app_with(Options {
-        auto_link_by_email: true,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_auto_linking_app().await;
     // A password registration is unverified: linking to it would be the pre-registration
     // takeover.
     app.register("ada@example.com").await;
@@ -158,11 +133,7 @@ async fn auto_link_never_links_to_a_user_whose_own_email_is_unverified() {
 
 #[tokio::test]
 async fn auto_link_never_adds_a_second_account_of_the_same_provider() {
-    let app = spawn_app_with(Options {
-        auto_link_by_email: true,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_auto_linking_app().await;
     let first = app.login("583231").await;
     // Another GitHub account claims Ada's verified address: it is not Ada's account.
     app.sim.add_user(
@@ -171,23 +142,14 @@ async fn auto_link_never_adds_a_second_account_of_the_same_provider() {
     );
     let response = app.login_response("1000003").await;
     assert_problem(response, 409, "EmailAlreadyRegistered").await;
-    let listed: Value = app
-        .get("/auth/oauth/accounts", Some(&token(&first)))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let listed: Value = app.accounts(&token(&first)).await;
     assert_eq!(listed.as_array().unwrap().len(), 1);
     app.stop().await;
 }
 
 #[tokio::test]
 async fn a_github_account_without_a_verified_email_never_links_and_registers_without_email() {
-    let app = spawn_app_with(Options {
-        auto_link_by_email: true,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_auto_linking_app().await;
     let ada = app.login("583231").await;
     // Same address, but GitHub does not vouch for it: it is not used at all.
     let other = app.login("1000002").await;
@@ -221,8 +183,7 @@ async fn an_unknown_provider_key_is_not_configured_on_every_endpoint() {
         app.post("/auth/oauth/gitlab/callback", &body, None).await,
         app.post("/auth/oauth/GitHub/connect", &body, Some(&bearer))
             .await,
-        app.delete("/auth/oauth/gitlab/disconnect", Some(&bearer))
-            .await,
+        app.disconnect("gitlab", &bearer).await,
     ] {
         assert_problem(response, 404, "OAuthProviderNotConfigured").await;
     }

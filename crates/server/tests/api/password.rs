@@ -10,13 +10,7 @@ async fn register_then_log_in_with_the_password() {
     assert_eq!(registered["is_new_user"], true);
     assert_eq!(registered["user"]["has_password"], true);
     assert_eq!(registered["user"]["email_verified"], false);
-    let login = app
-        .post(
-            "/auth/login",
-            &json!({"email": "PAT@example.com", "password": PASSWORD}),
-            None,
-        )
-        .await;
+    let login = app.password_login("PAT@example.com", PASSWORD).await;
     assert_eq!(login.status(), 200);
     let login: Value = login.json().await.unwrap();
     assert_eq!(login["is_new_user"], false);
@@ -71,9 +65,7 @@ async fn refresh_rotates_and_a_reused_token_revokes_the_session() {
     let app = spawn_app().await;
     let registered = app.register("pat@example.com").await;
     let first = registered["refresh_token"].clone();
-    let rotated = app
-        .post("/auth/refresh", &json!({"refresh_token": first}), None)
-        .await;
+    let rotated = app.refresh(&first).await;
     assert_eq!(rotated.status(), 200);
     let rotated: Value = rotated.json().await.unwrap();
     assert_ne!(rotated["refresh_token"], first);
@@ -82,17 +74,9 @@ async fn refresh_rotates_and_a_reused_token_revokes_the_session() {
         200
     );
 
-    let reuse = app
-        .post("/auth/refresh", &json!({"refresh_token": first}), None)
-        .await;
+    let reuse = app.refresh(&first).await;
     assert_problem(reuse, 401, "InvalidCredentials").await;
-    let successor = app
-        .post(
-            "/auth/refresh",
-            &json!({"refresh_token": rotated["refresh_token"]}),
-            None,
-        )
-        .await;
+    let successor = app.refresh(&rotated["refresh_token"]).await;
     assert_problem(successor, 401, "InvalidCredentials").await;
     app.stop().await;
 }
@@ -113,12 +97,7 @@ async fn logout_ends_the_refresh_token() {
 async fn me_shows_the_user_read_fields() {
     let app = spawn_app().await;
     let registered = app.register("pat@example.com").await;
-    let me: Value = app
-        .get("/users/me", Some(&token(&registered)))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let me: Value = app.get_json("/users/me", Some(&token(&registered))).await;
     let mut keys: Vec<_> = me.as_object().unwrap().keys().cloned().collect();
     keys.sort();
     assert_eq!(

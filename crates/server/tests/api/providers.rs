@@ -124,11 +124,7 @@ async fn a_personal_microsoft_account_signs_in_with_a_verified_email() {
 
 #[tokio::test]
 async fn a_work_tenant_email_without_xms_edov_never_links_the_noauth_case() {
-    let app = spawn_app_with(Options {
-        auto_link_by_email: true,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_auto_linking_app().await;
     // Ada's account exists with her verified address.
     let ada = app.login("583231").await;
     // An attacker's tenant asserts Ada's address without Microsoft vouching for it.
@@ -142,12 +138,7 @@ async fn a_work_tenant_email_without_xms_edov_never_links_the_noauth_case() {
     );
     let takeover = app.login_response_at("microsoft", "666").await;
     assert_problem(takeover, 409, "EmailAlreadyRegistered").await;
-    let accounts: Value = app
-        .get("/auth/oauth/accounts", Some(&token(&ada)))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let accounts: Value = app.accounts(&token(&ada)).await;
     assert_eq!(
         accounts.as_array().unwrap().len(),
         1,

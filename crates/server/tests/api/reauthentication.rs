@@ -28,24 +28,13 @@ async fn age_every_session(app: &TestApp) {
 
 /// A refresh of `login`'s session: a valid new access token, of the same old login.
 async fn refreshed(app: &TestApp, login: &Value) -> String {
-    let response = app
-        .post(
-            "/auth/refresh",
-            &json!({"refresh_token": login["refresh_token"]}),
-            None,
-        )
-        .await;
+    let response = app.refresh(&login["refresh_token"]).await;
     assert_eq!(response.status(), StatusCode::OK);
     token(&response.json().await.unwrap())
 }
 
 async fn linked_providers(app: &TestApp, bearer: &str) -> Vec<String> {
-    let accounts: Value = app
-        .get("/auth/oauth/accounts", Some(bearer))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let accounts: Value = app.accounts(bearer).await;
     accounts
         .as_array()
         .unwrap()
@@ -89,26 +78,16 @@ async fn a_refreshed_token_of_an_old_login_can_neither_start_nor_finish_a_connec
     age_every_session(&app).await;
     let stale = refreshed(&app, &pat).await;
 
-    let finished = app
-        .post("/auth/oauth/github/connect", &approval.body(), Some(&stale))
-        .await;
+    let finished = app.connect("github", &approval, &stale).await;
     assert_problem(finished, 401, "ReauthenticationRequired").await;
     let started = app.get("/auth/oauth/github/authorize", Some(&stale)).await;
     assert_problem(started, 401, "ReauthenticationRequired").await;
     assert!(linked_providers(&app, &stale).await.is_empty());
 
     // The same approval completes once the user has logged in again: nothing was spent.
-    let login = app
-        .post(
-            "/auth/login",
-            &json!({"email": "pat@example.com", "password": PASSWORD}),
-            None,
-        )
-        .await;
+    let login = app.password_login("pat@example.com", PASSWORD).await;
     let fresh = token(&login.json().await.unwrap());
-    let linked = app
-        .post("/auth/oauth/github/connect", &approval.body(), Some(&fresh))
-        .await;
+    let linked = app.connect("github", &approval, &fresh).await;
     assert_eq!(linked.status(), StatusCode::CREATED);
     app.stop().await;
 }

@@ -23,9 +23,7 @@ async fn disconnecting_revokes_the_links_grant_at_the_provider() {
     assert_eq!(linked.status(), StatusCode::CREATED);
     assert_eq!(revoked_by(&app, Provider::Github), 0);
 
-    let unlinked = app
-        .delete("/auth/oauth/github/disconnect", Some(&bearer))
-        .await;
+    let unlinked = app.disconnect("github", &bearer).await;
     assert_eq!(unlinked.status(), StatusCode::NO_CONTENT);
     let revocations = app.sim.revocations();
     assert_eq!(revocations.len(), 1, "{revocations:?}");
@@ -90,16 +88,9 @@ async fn a_failed_revocation_on_disconnect_is_an_audit_event() {
         delay_ms: None,
         error_in_200: None,
     });
-    let unlinked = app
-        .delete("/auth/oauth/github/disconnect", Some(&bearer))
-        .await;
+    let unlinked = app.disconnect("github", &bearer).await;
     assert_eq!(unlinked.status(), StatusCode::NO_CONTENT);
-    let events: Vec<serde_json::Value> = app
-        .get("/users/me/events", Some(&bearer))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let events = app.events(&bearer).await;
     assert_eq!(events[0]["type"], "provider.revocation_failed");
     assert_eq!(events[0]["provider"], "github");
     assert_eq!(events[1]["type"], "account.unlinked");

@@ -1,7 +1,7 @@
 //! No provider token in any response, log line, or in plaintext on disk.
 
 use crate::helpers::*;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 #[tokio::test]
 async fn provider_tokens_appear_in_no_response_no_log_and_not_in_plaintext_on_disk() {
@@ -36,13 +36,7 @@ async fn provider_tokens_appear_in_no_response_no_log_and_not_in_plaintext_on_di
             .await
             .unwrap(),
     );
-    let _ = app
-        .post(
-            "/auth/login",
-            &json!({"email": "pat@example.com", "password": PASSWORD}),
-            None,
-        )
-        .await;
+    let _ = app.password_login("pat@example.com", PASSWORD).await;
 
     // The simulator issues GitHub-style tokens, all prefixed `gho_`.
     let issued = app.sim.issued_access_tokens();

@@ -74,12 +74,7 @@ async fn through_apple(app: &TestApp, user_id: &str, bearer: Option<&str>) -> re
 }
 
 async fn event_types(app: &TestApp, bearer: &str) -> Vec<String> {
-    let events: Value = app
-        .get("/users/me/events", Some(bearer))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let events: Value = app.events(bearer).await;
     let events = events.as_array().unwrap();
     events
         .iter()
@@ -123,12 +118,7 @@ async fn consent_revoked_at_apple_ends_the_apple_session_while_the_password_sess
         .filter(|t| *t == "provider.consent_revoked")
         .count();
     assert_eq!(revocations, 1, "the duplicate acted on nothing: {types:?}");
-    let accounts: Value = app
-        .get("/auth/oauth/accounts", Some(&token(&pat)))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let accounts: Value = app.accounts(&token(&pat)).await;
     assert_eq!(accounts[0]["provider"], "apple", "the link stays");
     app.stop().await;
 }
@@ -219,7 +209,7 @@ async fn a_facebook_data_deletion_removes_the_link_and_its_status_url_answers() 
     let again: Value = deliver(&app, &request).await.json().await.unwrap();
     assert_eq!(again, answer, "the same request, the same code");
 
-    let status: Value = app.get(&path, None).await.json().await.unwrap();
+    let status: Value = app.get_json(&path, None).await;
     assert_eq!(
         (
             status["status"].as_str(),
@@ -227,20 +217,9 @@ async fn a_facebook_data_deletion_removes_the_link_and_its_status_url_answers() 
         ),
         (Some("completed"), Some(code))
     );
-    let accounts: Value = app
-        .get("/auth/oauth/accounts", Some(&token(&pat)))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let accounts: Value = app.accounts(&token(&pat)).await;
     assert_eq!(accounts, json!([]), "the Facebook link is gone");
-    let login = app
-        .post(
-            "/auth/login",
-            &json!({"email": "pat@example.com", "password": PASSWORD}),
-            None,
-        )
-        .await;
+    let login = app.password_login("pat@example.com", PASSWORD).await;
     assert_eq!(
         login.status(),
         StatusCode::OK,

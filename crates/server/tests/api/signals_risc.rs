@@ -30,12 +30,7 @@ async fn a_hijacked_google_account_logs_nobody_in_until_google_enables_it() {
     );
     assert_problem(google_login(&app).await, 403, "ProviderAccountDisabled").await;
     // The signal's event is in the user's activity.
-    let events: Value = app
-        .get("/users/me/events", Some(&token(&login)))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let events: Value = app.events(&token(&login)).await;
     assert_eq!(events[0]["type"], "provider.security_event");
     assert_eq!(events[0]["provider"], "google");
 
@@ -57,12 +52,7 @@ async fn the_same_set_delivered_twice_acts_once() {
     for _ in 0..2 {
         assert_eq!(deliver(&app, &revoked).await.status(), StatusCode::ACCEPTED);
     }
-    let events: Value = app
-        .get("/users/me/events", Some(&token(&login)))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let events: Value = app.events(&token(&login)).await;
     let security_events = events
         .as_array()
         .unwrap()

@@ -20,13 +20,9 @@ async fn a_replayed_state_is_refused() {
     let app = spawn_app().await;
     let url = app.authorize("github", None).await;
     let approval = app.approve_at_provider(&url, "583231").await;
-    let first = app
-        .post("/auth/oauth/github/callback", &approval.body(), None)
-        .await;
+    let first = app.callback("github", &approval).await;
     assert_eq!(first.status(), 200);
-    let again = app
-        .post("/auth/oauth/github/callback", &approval.body(), None)
-        .await;
+    let again = app.callback("github", &approval).await;
     assert_problem(again, 400, "OAuthStateMismatch").await;
     app.stop().await;
 }
@@ -38,15 +34,11 @@ async fn a_state_minted_before_a_restart_works_after_it_only_where_spent_states_
     let approval = app.approve_at_provider(&url, "583231").await;
     // Same database, same secret_key, a new process (as a restart or a crash would be).
     app.restart_with(|_| {}).await;
-    let response = app
-        .post("/auth/oauth/github/callback", &approval.body(), None)
-        .await;
+    let response = app.callback("github", &approval).await;
     if crate::STORAGE.redis {
         // Redis kept every spent id: values survive, and stay single use.
         assert_eq!(response.status(), 200);
-        let again = app
-            .post("/auth/oauth/github/callback", &approval.body(), None)
-            .await;
+        let again = app.callback("github", &approval).await;
         assert_problem(again, 400, "OAuthStateMismatch").await;
     } else {
         // The memory store forgot what was spent: no value from before is good any more.
@@ -93,9 +85,7 @@ async fn an_expired_state_is_refused() {
     let url = app.authorize("github", None).await;
     let approval = app.approve_at_provider(&url, "583231").await;
     tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
-    let response = app
-        .post("/auth/oauth/github/callback", &approval.body(), None)
-        .await;
+    let response = app.callback("github", &approval).await;
     assert_problem(response, 400, "OAuthStateMismatch").await;
     app.stop().await;
 }
@@ -122,13 +112,7 @@ async fn a_login_state_is_refused_by_connect() {
     let registered = app.register("pat@example.com").await;
     let url = app.authorize("github", None).await;
     let approval = app.approve_at_provider(&url, "1000001").await;
-    let response = app
-        .post(
-            "/auth/oauth/github/connect",
-            &approval.body(),
-            Some(&token(&registered)),
-        )
-        .await;
+    let response = app.connect("github", &approval, &token(&registered)).await;
     assert_problem(response, 400, "OAuthStateMismatch").await;
     app.stop().await;
 }
@@ -139,9 +123,7 @@ async fn a_connect_state_is_refused_by_the_login_callback() {
     let registered = app.register("pat@example.com").await;
     let url = app.authorize("github", Some(&token(&registered))).await;
     let approval = app.approve_at_provider(&url, "1000001").await;
-    let response = app
-        .post("/auth/oauth/github/callback", &approval.body(), None)
-        .await;
+    let response = app.callback("github", &approval).await;
     assert_problem(response, 400, "OAuthStateMismatch").await;
     app.stop().await;
 }
@@ -153,22 +135,10 @@ async fn a_connect_state_is_refused_for_another_user() {
     let sam = app.register("sam@example.com").await;
     let url = app.authorize("github", Some(&token(&pat))).await;
     let approval = app.approve_at_provider(&url, "1000001").await;
-    let response = app
-        .post(
-            "/auth/oauth/github/connect",
-            &approval.body(),
-            Some(&token(&sam)),
-        )
-        .await;
+    let response = app.connect("github", &approval, &token(&sam)).await;
     assert_problem(response, 400, "OAuthStateMismatch").await;
     // The refused value is spent: not even its rightful owner can use it now.
-    let retry = app
-        .post(
-            "/auth/oauth/github/connect",
-            &approval.body(),
-            Some(&token(&pat)),
-        )
-        .await;
+    let retry = app.connect("github", &approval, &token(&pat)).await;
     assert_problem(retry, 400, "OAuthStateMismatch").await;
     app.stop().await;
 }
@@ -178,9 +148,7 @@ async fn an_invalid_bearer_on_authorize_starts_a_login_flow() {
     let app = spawn_app().await;
     let url = app.authorize("github", Some("not-a-token")).await;
     let approval = app.approve_at_provider(&url, "583231").await;
-    let response = app
-        .post("/auth/oauth/github/callback", &approval.body(), None)
-        .await;
+    let response = app.callback("github", &approval).await;
     assert_eq!(response.status(), 200);
     app.stop().await;
 }

@@ -20,13 +20,9 @@ async fn a_state_minted_for_one_provider_is_refused_by_another_and_spent() {
     let app = spawn_app().await;
     let url = app.authorize("github", None).await;
     let approval = app.approve_at_provider(&url, "583231").await;
-    let elsewhere = app
-        .post("/auth/oauth/google/callback", &approval.body(), None)
-        .await;
+    let elsewhere = app.callback("google", &approval).await;
     assert_problem(elsewhere, 400, "OAuthStateMismatch").await;
-    let home = app
-        .post("/auth/oauth/github/callback", &approval.body(), None)
-        .await;
+    let home = app.callback("github", &approval).await;
     assert_problem(home, 400, "OAuthStateMismatch").await;
     app.stop().await;
 }
@@ -45,13 +41,9 @@ async fn a_github_user_connects_google_and_may_then_drop_github_but_not_both() {
         .collect();
     assert_eq!(providers, ["github", "google"]);
 
-    let dropped = app
-        .delete("/auth/oauth/github/disconnect", Some(&bearer))
-        .await;
+    let dropped = app.disconnect("github", &bearer).await;
     assert_eq!(dropped.status(), 204);
-    let last = app
-        .delete("/auth/oauth/google/disconnect", Some(&bearer))
-        .await;
+    let last = app.disconnect("google", &bearer).await;
     assert_problem(last, 400, "LastLoginMethod").await;
 
     // Google now signs the same user in.
@@ -64,11 +56,7 @@ async fn a_github_user_connects_google_and_may_then_drop_github_but_not_both() {
 
 #[tokio::test]
 async fn with_auto_link_a_verified_google_email_links_to_the_verified_github_user() {
-    let app = spawn_app_with(Options {
-        auto_link_by_email: true,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_auto_linking_app().await;
     let github = app.login("583231").await;
     let google = app.login_response_at("google", "583231").await;
     assert_eq!(google.status(), 200);

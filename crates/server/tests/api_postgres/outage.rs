@@ -31,21 +31,9 @@ async fn while_the_database_is_away_requests_are_503_and_the_service_recovers_wi
         )
         .await;
     assert_problem(register, 503, "ServiceUnavailable").await;
-    let password_login = app
-        .post(
-            "/auth/login",
-            &json!({"email": "pat@example.com", "password": PASSWORD}),
-            None,
-        )
-        .await;
+    let password_login = app.password_login("pat@example.com", PASSWORD).await;
     assert_problem(password_login, 503, "ServiceUnavailable").await;
-    let refresh = app
-        .post(
-            "/auth/refresh",
-            &json!({"refresh_token": pat["refresh_token"]}),
-            None,
-        )
-        .await;
+    let refresh = app.refresh(&pat["refresh_token"]).await;
     assert_problem(refresh, 503, "ServiceUnavailable").await;
     let me = app.get("/users/me", Some(&token(&pat))).await;
     assert_problem(me, 503, "ServiceUnavailable").await;
@@ -69,13 +57,7 @@ async fn while_the_database_is_away_requests_are_503_and_the_service_recovers_wi
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     app.register("lee@example.com").await;
-    let login = app
-        .post(
-            "/auth/login",
-            &json!({"email": "pat@example.com", "password": PASSWORD}),
-            None,
-        )
-        .await;
+    let login = app.password_login("pat@example.com", PASSWORD).await;
     assert_eq!(login.status(), StatusCode::OK);
     let github = app.login("583231").await;
     assert_eq!(github["is_new_user"], false);

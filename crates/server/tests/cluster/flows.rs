@@ -1,23 +1,11 @@
 //! The browser and the client app, played over real HTTP against any instance.
 
+pub use super::approval::Approval;
 use super::deployment::REDIRECT_BASE;
 use reqwest::{Response, StatusCode};
 use serde_json::{Value, json};
 
 pub const PASSWORD: &str = "correct horse battery";
-
-/// What the provider sent the browser back with.
-#[derive(Debug, Clone)]
-pub struct Approval {
-    pub code: String,
-    pub state: String,
-}
-
-impl Approval {
-    pub fn body(&self) -> Value {
-        json!({"code": self.code, "state": self.state})
-    }
-}
 
 #[derive(Clone)]
 pub struct Browser {
@@ -58,20 +46,7 @@ impl Browser {
             .send()
             .await
             .unwrap();
-        assert_eq!(response.status(), StatusCode::FOUND);
-        let location = response.headers()["location"].to_str().unwrap();
-        assert!(location.starts_with(REDIRECT_BASE), "{location}");
-        let url = url::Url::parse(location).unwrap();
-        let param = |name: &str| {
-            url.query_pairs()
-                .find(|(key, _)| key == name)
-                .map(|(_, value)| value.into_owned())
-                .unwrap()
-        };
-        Approval {
-            code: param("code"),
-            state: param("state"),
-        }
+        Approval::from_redirect(&response, REDIRECT_BASE)
     }
 
     pub async fn post(&self, url: String, body: &Value, bearer: Option<&str>) -> Response {
@@ -141,6 +116,13 @@ impl Browser {
             request = request.bearer_auth(token);
         }
         request.send().await.unwrap()
+    }
+
+    /// GET `url` answered 200; its JSON body.
+    pub async fn get_json(&self, url: String, bearer: Option<&str>) -> Value {
+        let response = self.get(url, bearer).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        response.json().await.unwrap()
     }
 
     pub async fn delete(&self, url: String, bearer: &str) -> Response {

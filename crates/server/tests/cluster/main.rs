@@ -5,6 +5,8 @@
 //! loudly without them; failing under `CI`).
 
 mod admin;
+#[path = "../shared/approval.rs"]
+mod approval;
 mod crash;
 mod deployment;
 mod flood;

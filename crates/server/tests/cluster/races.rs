@@ -203,11 +203,8 @@ async fn concurrent_disconnects_never_leave_a_user_without_a_login_method() {
         .sum();
     assert_eq!(refused, ATTEMPTS - 1, "{outcomes:?}");
     let accounts: Value = browser
-        .get(format!("{}/auth/oauth/accounts", a.base()), Some(&bearer))
-        .await
-        .json()
-        .await
-        .unwrap();
+        .get_json(format!("{}/auth/oauth/accounts", a.base()), Some(&bearer))
+        .await;
     assert_eq!(accounts.as_array().unwrap().len(), 1, "one way in is left");
 }
 

@@ -77,11 +77,8 @@ async fn the_same_security_event_delivered_to_two_instances_at_once_acts_once() 
 
     let events_url = format!("{}/users/me/events", b.base());
     let events: Value = browser
-        .get(events_url, Some(&access_token(&login)))
-        .await
-        .json()
-        .await
-        .unwrap();
+        .get_json(events_url, Some(&access_token(&login)))
+        .await;
     let acted = events
         .as_array()
         .unwrap()

@@ -63,11 +63,8 @@ async fn tokens_issued_by_one_instance_work_on_the_other() {
         .await;
     assert_eq!(linked.status(), StatusCode::CREATED);
     let accounts: Value = browser
-        .get(format!("{}/auth/oauth/accounts", b.base()), Some(&bearer))
-        .await
-        .json()
-        .await
-        .unwrap();
+        .get_json(format!("{}/auth/oauth/accounts", b.base()), Some(&bearer))
+        .await;
     assert_eq!(accounts.as_array().unwrap().len(), 2);
 
     // The refresh chain moves between instances; the old link of it is dead everywhere.

@@ -2,6 +2,7 @@
 //! `user.deleted` event kept.
 
 use super::Repository;
+use super::fixtures::store_user;
 use super::fixtures::{new_link, new_user, refresh_works, store_token, token_hash};
 use crate::audit_now;
 use social_login_domain::{AuditEventType, ProviderKey, SealedToken, UserId};
@@ -12,17 +13,13 @@ pub async fn deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_gra
 ) {
     let ada = new_user(Some("ada@example.com"), true);
     let github = new_link(ada.id, ProviderKey::GITHUB, "gh-1");
-    repo.create_user(ada.clone(), Some(github), audit_now())
-        .await
-        .unwrap();
+    store_user(repo.as_ref(), &ada, Some(github)).await;
     let mut google = new_link(ada.id, ProviderKey::GOOGLE, "g-1");
     google.refresh_token = None;
     repo.add_link(google, audit_now()).await.unwrap();
     store_token(&*repo, ada.id, token_hash(1)).await;
     let grace = new_user(Some("grace@example.com"), true);
-    repo.create_user(grace.clone(), None, audit_now())
-        .await
-        .unwrap();
+    store_user(repo.as_ref(), &grace, None).await;
     store_token(&*repo, grace.id, token_hash(2)).await;
 
     let mut grants = repo
@@ -72,9 +69,7 @@ pub async fn deleting_an_unknown_user_is_none_and_records_nothing(repo: Arc<dyn 
 
 pub async fn removing_a_link_hands_back_its_sealed_grant(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), true);
-    repo.create_user(ada.clone(), None, audit_now())
-        .await
-        .unwrap();
+    store_user(repo.as_ref(), &ada, None).await;
     repo.add_link(new_link(ada.id, ProviderKey::DISCORD, "d-1"), audit_now())
         .await
         .unwrap();

@@ -1,6 +1,7 @@
 //! Removing links under the last-login-method rule, including two removals at once.
 
 use super::Repository;
+use super::fixtures::store_user;
 use super::fixtures::{new_link, new_user};
 use social_login_domain::ProviderKey;
 use social_login_domain::disconnect::DisconnectRefused;
@@ -10,13 +11,12 @@ use tokio::sync::Barrier;
 
 pub async fn removing_a_provider_that_is_not_linked_is_not_linked(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), true);
-    repo.create_user(
-        ada.clone(),
+    store_user(
+        &*repo,
+        &ada,
         Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
-        crate::audit_now(),
     )
-    .await
-    .unwrap();
+    .await;
     assert_eq!(
         repo.remove_link(
             ada.id,
@@ -46,9 +46,7 @@ pub async fn removing_a_link_of_an_unknown_user_is_not_linked(repo: Arc<dyn Repo
 pub async fn the_last_link_of_a_user_without_password_stays(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), false);
     let link = new_link(ada.id, ProviderKey::GITHUB, "42");
-    repo.create_user(ada.clone(), Some(link.clone()), crate::audit_now())
-        .await
-        .unwrap();
+    store_user(repo.as_ref(), &ada, Some(link.clone())).await;
     assert_eq!(
         repo.remove_link(
             ada.id,
@@ -68,13 +66,12 @@ pub async fn the_last_link_of_a_user_without_password_stays(repo: Arc<dyn Reposi
 
 pub async fn the_only_link_goes_when_the_user_has_a_password(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), true);
-    repo.create_user(
-        ada.clone(),
+    store_user(
+        &*repo,
+        &ada,
         Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
-        crate::audit_now(),
     )
-    .await
-    .unwrap();
+    .await;
     repo.remove_link(
         ada.id,
         ProviderKey::GITHUB,
@@ -89,13 +86,12 @@ pub async fn the_only_link_goes_when_the_user_has_a_password(repo: Arc<dyn Repos
 
 pub async fn one_of_two_links_goes_and_the_other_stays(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), false);
-    repo.create_user(
-        ada.clone(),
+    store_user(
+        &*repo,
+        &ada,
         Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
-        crate::audit_now(),
     )
-    .await
-    .unwrap();
+    .await;
     let google = repo
         .add_link(
             new_link(ada.id, ProviderKey::GOOGLE, "g-1"),
@@ -120,17 +116,16 @@ pub async fn two_concurrent_removals_of_a_users_two_links_leave_exactly_one(
     // Several rounds: a missing lock would let both removals through in most of them.
     for round in 0..8 {
         let ada = new_user(Some(&format!("ada{round}@example.com")), false);
-        repo.create_user(
-            ada.clone(),
+        store_user(
+            &*repo,
+            &ada,
             Some(new_link(
                 ada.id,
                 ProviderKey::GITHUB,
                 &format!("gh-{round}"),
             )),
-            crate::audit_now(),
         )
-        .await
-        .unwrap();
+        .await;
         repo.add_link(
             new_link(ada.id, ProviderKey::GOOGLE, &format!("g-{round}")),
             crate::audit_now(),

@@ -44,6 +44,17 @@ pub fn new_link(user: UserId, provider: ProviderKey, subject: &str) -> NewLinked
     }
 }
 
+/// Stores `user` with its first link, if any, as a registration or a first login does.
+pub async fn store_user(
+    repo: &dyn Repository,
+    user: &NewUser,
+    first_link: Option<NewLinkedAccount>,
+) {
+    repo.create_user(user.clone(), first_link, crate::audit_now())
+        .await
+        .unwrap();
+}
+
 pub fn token_hash(byte: u8) -> RefreshTokenHash {
     RefreshTokenHash([byte; 32])
 }

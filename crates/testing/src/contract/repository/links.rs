@@ -1,6 +1,7 @@
 //! Adding links, refreshing their tokens, and the cascade when a user goes.
 
 use super::Repository;
+use super::fixtures::store_user;
 use super::fixtures::{new_link, new_user, now};
 use social_login_domain::{ProviderKey, UserId};
 use social_login_ports::AddLinkError;
@@ -9,17 +10,14 @@ use time::Duration;
 
 pub async fn a_provider_account_links_to_only_one_user(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), false);
-    repo.create_user(
-        ada.clone(),
+    store_user(
+        &*repo,
+        &ada,
         Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
-        crate::audit_now(),
     )
-    .await
-    .unwrap();
+    .await;
     let grace = new_user(Some("grace@example.com"), true);
-    repo.create_user(grace.clone(), None, crate::audit_now())
-        .await
-        .unwrap();
+    store_user(repo.as_ref(), &grace, None).await;
 
     let stolen = new_link(grace.id, ProviderKey::GITHUB, "42");
     assert_eq!(
@@ -31,13 +29,12 @@ pub async fn a_provider_account_links_to_only_one_user(repo: Arc<dyn Repository>
 
 pub async fn a_user_links_each_provider_once(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), false);
-    repo.create_user(
-        ada.clone(),
+    store_user(
+        &*repo,
+        &ada,
         Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
-        crate::audit_now(),
     )
-    .await
-    .unwrap();
+    .await;
 
     let second_github = new_link(ada.id, ProviderKey::GITHUB, "43");
     assert_eq!(
@@ -57,9 +54,7 @@ pub async fn linking_to_a_missing_user_is_user_not_found(repo: Arc<dyn Repositor
 
 pub async fn added_links_are_listed_oldest_first(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), false);
-    repo.create_user(ada.clone(), None, crate::audit_now())
-        .await
-        .unwrap();
+    store_user(repo.as_ref(), &ada, None).await;
     // Added newest first, with sub-second times: SQLite's text timestamps of
     // different widths would sort these wrongly.
     let mut expected = Vec::new();

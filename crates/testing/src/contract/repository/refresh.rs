@@ -1,6 +1,7 @@
 //! Refresh-token rotation, reuse detection, expiry and logout.
 
 use super::Repository;
+use super::fixtures::store_user;
 use super::fixtures::{
     login_time, new_user, now, random_hash, start_family_ending, store_token, token_hash,
 };
@@ -12,9 +13,7 @@ use tokio::sync::Barrier;
 
 async fn user(repo: &Arc<dyn Repository>) -> UserId {
     let user = new_user(Some("ada@example.com"), false);
-    repo.create_user(user.clone(), None, crate::audit_now())
-        .await
-        .unwrap();
+    store_user(repo.as_ref(), &user, None).await;
     user.id
 }
 
@@ -394,9 +393,7 @@ async fn no_rotation_in_flight_survives(repo: Arc<dyn Repository>, revocation: R
 
 async fn user_with_email(repo: &Arc<dyn Repository>, email: &str) -> UserId {
     let user = new_user(Some(email), false);
-    repo.create_user(user.clone(), None, crate::audit_now())
-        .await
-        .unwrap();
+    store_user(repo.as_ref(), &user, None).await;
     user.id
 }
 

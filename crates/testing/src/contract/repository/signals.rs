@@ -3,6 +3,7 @@
 //! Receipts, repeats and concurrent deliveries: `signal_receipts`.
 
 use super::Repository;
+use super::fixtures::store_user;
 use super::fixtures::{
     new_link, new_user, now, provider_identity, refresh_works, sign_in, store_session_begun_with,
     token_hash,
@@ -39,9 +40,7 @@ pub fn signal(source: SignalSource, id: &str, subject: &str, kind: SignalKind) -
 pub(super) async fn ada(repo: &Arc<dyn Repository>, password: bool) -> UserId {
     let ada = new_user(Some("ada@example.com"), password);
     let apple = new_link(ada.id, ProviderKey::APPLE, "apple-ada");
-    repo.create_user(ada.clone(), Some(apple), audit_now())
-        .await
-        .unwrap();
+    store_user(repo.as_ref(), &ada, Some(apple)).await;
     for (token, began_with) in [
         (1, LoginMethod::Provider(ProviderKey::APPLE)),
         (2, LoginMethod::Password),
@@ -138,9 +137,7 @@ pub async fn tokens_revoked_forgets_the_tokens_and_keeps_the_link_and_its_sessio
 ) {
     let ada = new_user(Some("ada@example.com"), false);
     let google = new_link(ada.id, ProviderKey::GOOGLE, "g-ada");
-    repo.create_user(ada.clone(), Some(google), audit_now())
-        .await
-        .unwrap();
+    store_user(repo.as_ref(), &ada, Some(google)).await;
     let began = LoginMethod::Provider(ProviderKey::GOOGLE);
     store_session_begun_with(&*repo, ada.id, token_hash(1), began).await;
     let revoked = signal(

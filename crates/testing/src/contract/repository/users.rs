@@ -1,6 +1,7 @@
 //! Creating and finding users: atomic first link, case-insensitive email uniqueness.
 
 use super::Repository;
+use super::fixtures::store_user;
 use super::fixtures::{email, new_link, new_user};
 use social_login_domain::{ProviderKey, UserId};
 use social_login_ports::CreateUserError;
@@ -59,13 +60,12 @@ pub async fn unknown_users_links_and_emails_are_none(repo: Arc<dyn Repository>) 
 
 pub async fn creating_a_user_whose_first_link_is_taken_leaves_no_user(repo: Arc<dyn Repository>) {
     let first = new_user(Some("ada@example.com"), false);
-    repo.create_user(
-        first.clone(),
+    store_user(
+        &*repo,
+        &first,
         Some(new_link(first.id, ProviderKey::GITHUB, "42")),
-        crate::audit_now(),
     )
-    .await
-    .unwrap();
+    .await;
 
     let second = new_user(Some("grace@example.com"), false);
     let taken = new_link(second.id, ProviderKey::GITHUB, "42");
@@ -159,9 +159,7 @@ pub async fn an_unverified_provider_email_is_kept_but_claims_nothing(repo: Arc<d
     .await
     .unwrap();
     let owner = new_user(Some("victim@example.com"), true);
-    repo.create_user(owner.clone(), None, crate::audit_now())
-        .await
-        .unwrap();
+    store_user(repo.as_ref(), &owner, None).await;
     let found = repo
         .find_user_by_email(&email("VICTIM@example.com"))
         .await
@@ -176,9 +174,7 @@ pub async fn an_unverified_provider_email_is_kept_but_claims_nothing(repo: Arc<d
 
 pub async fn emails_match_ignoring_ascii_case_only(repo: Arc<dyn Repository>) {
     let owner = new_user(Some("Kim@Example.com"), true);
-    repo.create_user(owner.clone(), None, crate::audit_now())
-        .await
-        .unwrap();
+    store_user(repo.as_ref(), &owner, None).await;
     assert_eq!(
         repo.find_user_by_email(&email("KIM@example.COM"))
             .await
@@ -190,9 +186,7 @@ pub async fn emails_match_ignoring_ascii_case_only(repo: Arc<dyn Repository>) {
     let kelvin = email("\u{212A}im@example.com");
     assert_eq!(repo.find_user_by_email(&kelvin).await.unwrap(), None);
     let look_alike = new_user(Some("\u{212A}im@example.com"), true);
-    repo.create_user(look_alike.clone(), None, crate::audit_now())
-        .await
-        .unwrap();
+    store_user(repo.as_ref(), &look_alike, None).await;
     assert_eq!(
         repo.find_user_by_email(&kelvin)
             .await

@@ -1,0 +1,32 @@
+//! Builders for the unit tests of the rules that look at a user and its links.
+
+use crate::{
+    LinkedAccount, LinkedAccountId, PasswordHash, ProviderKey, ProviderSubject, User, UserId,
+};
+use time::OffsetDateTime;
+
+/// A user without email, with a password or not.
+pub(crate) fn user(password: bool) -> User {
+    User {
+        id: UserId::new(),
+        email: None,
+        full_name: None,
+        avatar_url: None,
+        email_verified: false,
+        password_hash: password.then(|| PasswordHash::new("$argon2id$...")),
+        created_at: OffsetDateTime::UNIX_EPOCH,
+        locked: false,
+    }
+}
+
+/// `user`'s link to `provider`, the provider key as its subject.
+pub(crate) fn link(user: &User, provider: ProviderKey) -> LinkedAccount {
+    LinkedAccount {
+        id: LinkedAccountId::new(),
+        user_id: user.id,
+        provider,
+        subject: ProviderSubject::parse(provider.as_str()).unwrap(),
+        email: None,
+        created_at: OffsetDateTime::UNIX_EPOCH,
+    }
+}

@@ -1,0 +1,45 @@
+//! What the simulated provider sends the browser back with: the code and the state, read off
+//! its redirect to our redirect_uri. Shared by the test binaries that play the browser.
+
+use reqwest::{Response, StatusCode};
+use serde_json::{Value, json};
+
+#[derive(Debug, Clone)]
+pub struct Approval {
+    pub code: String,
+    pub state: String,
+}
+
+impl Approval {
+    /// The provider's answer to an approved authorization request: a redirect to
+    /// `redirect_base` carrying the code and the state.
+    pub fn from_redirect(response: &Response, redirect_base: &str) -> Self {
+        assert_eq!(
+            response.status(),
+            StatusCode::FOUND,
+            "provider redirects back"
+        );
+        let location = response.headers()["location"].to_str().unwrap();
+        assert!(
+            location.starts_with(redirect_base),
+            "back to our redirect_uri: {location}"
+        );
+        let parsed = url::Url::parse(location).unwrap();
+        let param = |name: &str| {
+            parsed
+                .query_pairs()
+                .find(|(key, _)| key == name)
+                .map(|(_, value)| value.into_owned())
+                .unwrap_or_else(|| panic!("redirect carries {name}"))
+        };
+        Self {
+            code: param("code"),
+            state: param("state"),
+        }
+    }
+
+    /// The JSON body of a callback or connect.
+    pub fn body(&self) -> Value {
+        json!({"code": self.code, "state": self.state})
+    }
+}
