@@ -9,6 +9,7 @@
 //!   with a link of one provider, by user id, read as one index range page after page.
 
 use crate::names::IX_LINKED_ACCOUNTS_PROVIDER_USER;
+use crate::steps::SchemaSteps;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -37,57 +38,32 @@ enum LinkedAccounts {
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .alter_table(
-                Table::alter()
-                    .table(Users::Table)
-                    .add_column(boolean(Users::Locked).default(false))
-                    .to_owned(),
+            .add_columns(Users::Table, [boolean(Users::Locked).default(false)])
+            .await?;
+        manager
+            .add_columns(
+                AuditEvents::Table,
+                [string_len_null(AuditEvents::AdminKeyId, 16)],
             )
             .await?;
         manager
-            .alter_table(
-                Table::alter()
-                    .table(AuditEvents::Table)
-                    .add_column(string_len_null(AuditEvents::AdminKeyId, 16))
-                    .to_owned(),
-            )
-            .await?;
-        manager
-            .create_index(
-                Index::create()
-                    .name(IX_LINKED_ACCOUNTS_PROVIDER_USER)
-                    .table(LinkedAccounts::Table)
-                    .col(LinkedAccounts::Provider)
-                    .col(LinkedAccounts::UserId)
-                    .to_owned(),
+            .index(
+                IX_LINKED_ACCOUNTS_PROVIDER_USER,
+                LinkedAccounts::Table,
+                [LinkedAccounts::Provider, LinkedAccounts::UserId],
             )
             .await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .drop_index(
-                Index::drop()
-                    .name(IX_LINKED_ACCOUNTS_PROVIDER_USER)
-                    .table(LinkedAccounts::Table)
-                    .to_owned(),
-            )
+            .drop_index_of(IX_LINKED_ACCOUNTS_PROVIDER_USER, LinkedAccounts::Table)
             .await?;
         manager
-            .alter_table(
-                Table::alter()
-                    .table(AuditEvents::Table)
-                    .drop_column(AuditEvents::AdminKeyId)
-                    .to_owned(),
-            )
+            .drop_columns(AuditEvents::Table, [AuditEvents::AdminKeyId])
             .await?;
         manager
-            .alter_table(
-                Table::alter()
-                    .table(Users::Table)
-                    .drop_column(Users::Locked)
-                    .to_owned(),
-            )
+            .drop_columns(Users::Table, [Users::Locked])
             .await
     }
 }

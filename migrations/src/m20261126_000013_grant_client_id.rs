@@ -3,6 +3,7 @@
 //! id, the id_token's `aud`), so that revoking the grant names the client Apple issued it
 //! to. NULL, as for every row so far: the provider's configured `client_id`.
 
+use crate::steps::SchemaSteps;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -18,23 +19,16 @@ enum LinkedAccounts {
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .alter_table(
-                Table::alter()
-                    .table(LinkedAccounts::Table)
-                    .add_column(string_len_null(LinkedAccounts::GrantClientId, 255))
-                    .to_owned(),
+            .add_columns(
+                LinkedAccounts::Table,
+                [string_len_null(LinkedAccounts::GrantClientId, 255)],
             )
             .await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .alter_table(
-                Table::alter()
-                    .table(LinkedAccounts::Table)
-                    .drop_column(LinkedAccounts::GrantClientId)
-                    .to_owned(),
-            )
+            .drop_columns(LinkedAccounts::Table, [LinkedAccounts::GrantClientId])
             .await
     }
 }
