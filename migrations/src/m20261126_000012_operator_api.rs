@@ -38,7 +38,10 @@ enum LinkedAccounts {
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .add_columns(Users::Table, [boolean(Users::Locked).default(false)])
+            .add_columns(
+                Users::Table,
+                [boolean(Users::Locked).default(false).to_owned()],
+            )
             .await?;
         manager
             .add_columns(
@@ -62,8 +65,6 @@ impl MigrationTrait for Migration {
         manager
             .drop_columns(AuditEvents::Table, [AuditEvents::AdminKeyId])
             .await?;
-        manager
-            .drop_columns(Users::Table, [Users::Locked])
-            .await
+        manager.drop_columns(Users::Table, [Users::Locked]).await
     }
 }
