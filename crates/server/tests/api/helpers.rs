@@ -5,7 +5,7 @@
 //! names its storage in `main.rs` (`STORAGE`); [`prepare_storage`] is the one place that
 //! knows how to set each up.
 
-#[path = "../shared/approval.rs"]
+#[path = "../common/approval.rs"]
 mod approval;
 
 pub use approval::Approval;

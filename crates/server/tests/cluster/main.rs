@@ -5,7 +5,7 @@
 //! loudly without them; failing under `CI`).
 
 mod admin;
-#[path = "../shared/approval.rs"]
+#[path = "../common/approval.rs"]
 mod approval;
 mod crash;
 mod deployment;
