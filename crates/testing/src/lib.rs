@@ -23,6 +23,7 @@
 
 pub mod contract;
 
+mod admin;
 mod cipher;
 mod clock;
 mod hasher;

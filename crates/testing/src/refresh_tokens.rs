@@ -39,6 +39,11 @@ impl RefreshTokenRepository for InMemoryRepository {
     ) -> Result<Rotated, RotateError> {
         let mut tables = self.lock();
         let record = tables.refresh_record(&presented);
+        // As the database: a token of a locked user is refused whatever its state.
+        let owner = record.as_ref().and_then(|r| tables.user(r.user_id));
+        if owner.is_some_and(|owner| owner.locked) {
+            return Err(RotateError::UserLocked);
+        }
         match judge(record.as_ref(), now) {
             RefreshVerdict::Rotate {
                 user,

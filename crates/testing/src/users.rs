@@ -2,6 +2,7 @@
 
 use crate::InMemoryRepository;
 use async_trait::async_trait;
+use social_login_domain::admin::check_not_locked;
 use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
 use social_login_domain::linking::{EmailOwner, LoginDecision, decide_sign_in};
 use social_login_domain::{
@@ -13,13 +14,18 @@ use social_login_ports::{
     SignInError, SignedIn, UserRepository,
 };
 
-fn grant_of(link: &NewLinkedAccount) -> SealedGrant {
+pub(crate) fn grant_of(link: &NewLinkedAccount) -> SealedGrant {
     SealedGrant {
         provider: link.provider,
         access_token: link.access_token.clone(),
         refresh_token: link.refresh_token.clone(),
         client_id: link.grant_client_id.clone(),
     }
+}
+
+/// A locked user is signed in by no provider account, linked or matched by email.
+fn refuse_locked(user: &User) -> Result<(), SignInError> {
+    check_not_locked(user).map_err(|_| SignInError::UserLocked)
 }
 
 #[async_trait]
@@ -174,9 +180,11 @@ impl UserRepository for InMemoryRepository {
                     stored.refresh_token = sign_in.refresh_token.clone();
                 }
                 let user = tables.user(user).cloned().ok_or(SignInError::Raced)?;
+                refuse_locked(&user)?;
                 (user, false)
             }
             (LoginDecision::LinkThenSignIn { user }, _) => {
+                refuse_locked(tables.user(user).ok_or(SignInError::Raced)?)?;
                 let link = new_link(user);
                 if tables.account_taken(&link) || tables.provider_taken(&link) {
                     return Err(SignInError::Raced);

@@ -2,7 +2,6 @@
 //! real SQLite file (so WAL is real) and, when `TEST_POSTGRES_URL` is set, against a fresh
 //! PostgreSQL database.
 
-mod admin;
 mod contract;
 mod cross_adapter;
 mod database;

@@ -21,7 +21,7 @@ fn admin_keys(settings: &mut Settings) {
     settings.admin.api_keys = vec![AdminKeyHash::of(ADMIN_KEY).to_string()];
 }
 
-fn with_admin() -> Options {
+pub(crate) fn with_admin() -> Options {
     Options {
         tune: admin_keys,
         ..Options::default()
@@ -45,13 +45,13 @@ async fn as_key(app: &TestApp, method: &str, path: &str, key: Option<&str>) -> r
     request.send().await.unwrap()
 }
 
-async fn admin_json(app: &TestApp, path: &str) -> Value {
+pub(crate) async fn admin_json(app: &TestApp, path: &str) -> Value {
     let response = as_admin(app, "GET", path).await;
     assert_eq!(response.status(), StatusCode::OK, "{path}");
     response.json().await.unwrap()
 }
 
-async fn admin_ok(app: &TestApp, method: &str, path: &str) {
+pub(crate) async fn admin_ok(app: &TestApp, method: &str, path: &str) {
     let response = as_admin(app, method, path).await;
     assert_eq!(response.status(), StatusCode::NO_CONTENT, "{method} {path}");
 }

@@ -353,3 +353,57 @@ fn base64_url(value: &Value) -> String {
     use base64::Engine;
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(value.to_string())
 }
+
+#[tokio::test]
+async fn a_locked_users_id_token_is_403_and_writes_nothing_until_unlocked() {
+    use crate::admin::{admin_json, admin_ok, with_admin};
+    let app = spawn_app_with(with_admin()).await;
+    let first = app
+        .native_sign_in("google", &app.native_body(Provider::Google, &ada()))
+        .await;
+    assert_eq!(first.status(), StatusCode::OK);
+    let first: Value = first.json().await.unwrap();
+    let id = first["user"]["id"].as_str().unwrap().to_owned();
+    let user = format!("/admin/users/{id}");
+    admin_ok(&app, "POST", &format!("{user}/lock")).await;
+
+    assert_problem(
+        app.native_sign_in("google", &app.native_body(Provider::Google, &ada()))
+            .await,
+        403,
+        "UserLocked",
+    )
+    .await;
+    let locked = admin_json(&app, &user).await;
+    assert_eq!(locked["locked"], true);
+    assert_eq!(locked["active_sessions"], 0, "no session was started");
+    assert_eq!(locked["linked_accounts"].as_array().unwrap().len(), 1);
+
+    admin_ok(&app, "POST", &format!("{user}/unlock")).await;
+    let again = app
+        .native_sign_in("google", &app.native_body(Provider::Google, &ada()))
+        .await;
+    assert_eq!(again.status(), StatusCode::OK);
+    let again: Value = again.json().await.unwrap();
+    assert_eq!(again["user"]["id"], first["user"]["id"]);
+    assert_eq!(again["is_new_user"], false);
+    assert_eq!(admin_json(&app, &user).await["active_sessions"], 1);
+    // Newest first: the refused sign-in recorded no login between the lock and the unlock.
+    let events: Vec<String> = app
+        .event_types(&token(&again))
+        .await
+        .into_iter()
+        .map(|(kind, _)| kind)
+        .collect();
+    assert_eq!(
+        events,
+        [
+            "user.login",
+            "user.unlocked",
+            "user.locked",
+            "user.login",
+            "user.registered"
+        ]
+    );
+    app.stop().await;
+}

@@ -1,9 +1,11 @@
 //! The repository ports' contract: users, links, the login's one transaction, the
-//! last-login-method rule, refresh-token sessions and provider signals. The rules a caller relies on; an
-//! adapter that breaks one breaks the service.
+//! last-login-method rule, refresh-token sessions, provider signals and the operator's
+//! searches, locks and unlinks. The rules a caller relies on; an adapter that breaks one
+//! breaks the service.
 
 pub mod fixtures;
 
+mod admin;
 mod audit;
 mod deletion;
 mod disconnect;
@@ -16,6 +18,7 @@ mod signals;
 mod signup;
 mod users;
 
+pub use admin::*;
 pub use audit::*;
 pub use deletion::*;
 pub use disconnect::*;
@@ -28,15 +31,24 @@ pub use signals::*;
 pub use signup::*;
 pub use users::*;
 
-use social_login_ports::{RefreshTokenRepository, SignalRepository, UserRepository, WebhookOutbox};
+use social_login_ports::{
+    AdminRepository, RefreshTokenRepository, SignalRepository, UserRepository, WebhookOutbox,
+};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-/// The repository ports and the webhook outbox, as one adapter implements them over one
-/// database.
+/// The repository ports, the operator's port and the webhook outbox, as one adapter
+/// implements them over one database.
 pub trait Repository:
-    UserRepository + RefreshTokenRepository + SignalRepository + WebhookOutbox + Send + Sync + 'static
+    UserRepository
+    + RefreshTokenRepository
+    + SignalRepository
+    + AdminRepository
+    + WebhookOutbox
+    + Send
+    + Sync
+    + 'static
 {
 }
 
@@ -44,6 +56,7 @@ impl<
     T: UserRepository
         + RefreshTokenRepository
         + SignalRepository
+        + AdminRepository
         + WebhookOutbox
         + Send
         + Sync
@@ -132,6 +145,11 @@ macro_rules! repository_contract {
             a_sign_up_the_policy_refuses_writes_nothing,
             a_closed_provider_still_signs_in_its_accounts_and_auto_links,
             a_domain_list_admits_only_new_users_of_its_domains,
+            pages_go_by_id_and_each_filter_finds_its_users,
+            a_lock_refuses_logins_and_refreshes_ends_sessions_and_unlock_gives_back_logins,
+            a_locked_user_is_not_signed_in_by_an_email_match_and_nothing_is_written,
+            ending_sessions_leaves_the_user_unlocked,
+            the_last_way_in_goes_only_by_force_which_locks_in_the_same_transaction,
         );
     };
     (@rules $harness:path; $($rule:ident),* $(,)?) => {

@@ -1,0 +1,155 @@
+//! `AdminRepository` of the in-memory store: the operator's searches and changes, each one
+//! step under the store's lock, as each is one transaction in the database.
+
+use crate::InMemoryRepository;
+use crate::repository::Tables;
+use async_trait::async_trait;
+use social_login_domain::admin::decide_unlink;
+use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
+use social_login_domain::{
+    AuditContext, AuditEventType, PageLimit, ProviderKey, User, UserFilter, UserId,
+};
+use social_login_ports::{AdminRepository, RemoveLinkError, RepositoryError, Unlinked, UserPage};
+use time::OffsetDateTime;
+
+#[async_trait]
+impl AdminRepository for InMemoryRepository {
+    async fn find_users(
+        &self,
+        filter: &UserFilter,
+        after: Option<UserId>,
+        limit: PageLimit,
+    ) -> Result<UserPage, RepositoryError> {
+        let tables = self.lock();
+        let mut users: Vec<User> = tables
+            .users
+            .iter()
+            .filter(|user| after.is_none_or(|after| user.id > after))
+            .filter(|user| tables.filter_names(filter, user))
+            .cloned()
+            .collect();
+        users.sort_by_key(|user| user.id);
+        let page = usize::from(limit.get());
+        let more = users.len() > page;
+        users.truncate(page);
+        Ok(UserPage { users, more })
+    }
+
+    async fn active_sessions(
+        &self,
+        user: UserId,
+        now: OffsetDateTime,
+    ) -> Result<u64, RepositoryError> {
+        let tables = self.lock();
+        let active = tables
+            .families
+            .iter()
+            .filter(|(id, family)| {
+                family.user == user && family.ends_at > now && !tables.revoked.contains(id)
+            })
+            .count();
+        Ok(active as u64)
+    }
+
+    async fn set_locked(
+        &self,
+        user: UserId,
+        locked: bool,
+        audit: AuditContext,
+    ) -> Result<bool, RepositoryError> {
+        let mut committed = self.lock();
+        let mut tables = committed.clone();
+        let Some(stored) = tables.users.iter_mut().find(|stored| stored.id == user) else {
+            return Ok(false);
+        };
+        stored.locked = locked;
+        let kind = if locked {
+            tables.revoke_sessions_of(user, None);
+            AuditEventType::UserLocked
+        } else {
+            AuditEventType::UserUnlocked
+        };
+        tables.record(audit.event(0, kind, user, None), audit.outbox)?;
+        *committed = tables;
+        Ok(true)
+    }
+
+    async fn revoke_sessions(
+        &self,
+        user: UserId,
+        audit: AuditContext,
+    ) -> Result<bool, RepositoryError> {
+        let mut committed = self.lock();
+        if committed.user(user).is_none() {
+            return Ok(false);
+        }
+        let mut tables = committed.clone();
+        tables.revoke_sessions_of(user, None);
+        let event = audit.event(0, AuditEventType::UserSessionsRevoked, user, None);
+        tables.record(event, audit.outbox)?;
+        *committed = tables;
+        Ok(true)
+    }
+
+    async fn unlink(
+        &self,
+        user: UserId,
+        provider: ProviderKey,
+        usable: Vec<ProviderKey>,
+        force: bool,
+        audit: AuditContext,
+    ) -> Result<Unlinked, RemoveLinkError> {
+        let mut committed = self.lock();
+        let Some(owner) = committed.user(user).cloned() else {
+            return Err(DisconnectRefused::NotLinked.into());
+        };
+        let links = committed.links_of(user);
+        let rule = check_disconnect(&owner, &links, provider, &usable);
+        let unlink = decide_unlink(rule, &links, provider, force)?;
+        let mut tables = committed.clone();
+        let grant = tables
+            .links
+            .iter()
+            .find(|link| link.id == unlink.link)
+            .map(crate::users::grant_of)
+            .ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()))?;
+        tables.links.retain(|link| link.id != unlink.link);
+        let unlinked = audit.event(0, AuditEventType::AccountUnlinked, user, Some(provider));
+        tables.record(unlinked, audit.outbox)?;
+        if unlink.lock {
+            if let Some(stored) = tables.users.iter_mut().find(|stored| stored.id == user) {
+                stored.locked = true;
+            }
+            tables.revoke_sessions_of(user, None);
+            let locked = audit.event(1, AuditEventType::UserLocked, user, None);
+            tables.record(locked, audit.outbox)?;
+        }
+        *committed = tables;
+        Ok(Unlinked {
+            grant,
+            locked: unlink.lock,
+        })
+    }
+}
+
+impl Tables {
+    /// Whether `filter` names `user`: by its claimed email, as the database's email column
+    /// holds only claimed ones, or by a link of the provider (and account).
+    fn filter_names(&self, filter: &UserFilter, user: &User) -> bool {
+        let linked = |provider: ProviderKey, subject: Option<&_>| {
+            self.links.iter().any(|link| {
+                link.user_id == user.id
+                    && link.provider == provider
+                    && subject.is_none_or(|subject| &link.subject == subject)
+            })
+        };
+        match filter {
+            UserFilter::All => true,
+            UserFilter::Email(email) => user
+                .claimed_email()
+                .is_some_and(|claimed| claimed.matches(email)),
+            UserFilter::Provider(provider) => linked(*provider, None),
+            UserFilter::Account(provider, subject) => linked(*provider, Some(subject)),
+        }
+    }
+}

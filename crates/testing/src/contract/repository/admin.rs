@@ -1,0 +1,294 @@
+//! The operator's rules: searches by id, email, provider and account; a lock that refuses
+//! the user's logins (linked or matched by email) and refreshes and ends its sessions; a
+//! forced unlink that locks; each change recorded with the admin key's id.
+
+use super::Repository;
+use super::fixtures::{
+    new_link, new_user, now, provider_identity, random_hash, sign_in, store_token, token_hash,
+};
+use crate::audit_at;
+use social_login_domain::disconnect::DisconnectRefused;
+use social_login_domain::{
+    AdminKeyId, AuditEventType, EventSet, Origin, PageLimit, ProviderKey, ProviderSubject,
+    UserFilter, UserId,
+};
+use social_login_ports::{RemoveLinkError, RotateError, SignInError};
+use std::sync::Arc;
+use time::Duration;
+
+fn key() -> AdminKeyId {
+    AdminKeyId::of_digest(&[0x5f; 32])
+}
+
+/// What an admin request's writes carry: the key's id in the origin.
+fn by_admin() -> social_login_domain::AuditContext {
+    by_admin_after(0)
+}
+
+/// [`by_admin`] for a request `seconds` later (events sort by time).
+fn by_admin_after(seconds: i64) -> social_login_domain::AuditContext {
+    let mut audit = audit_at(now() + Duration::seconds(seconds), EventSet::all());
+    audit.origin = Origin::default().by_admin(key());
+    audit
+}
+
+fn limit(n: u64) -> PageLimit {
+    PageLimit::new(n).unwrap()
+}
+
+pub async fn pages_go_by_id_and_each_filter_finds_its_users(repo: Arc<dyn Repository>) {
+    let mut ids = Vec::new();
+    for n in 0..5 {
+        let user = new_user(Some(&format!("u{n}@example.com")), true);
+        let link = (n % 2 == 0).then(|| new_link(user.id, ProviderKey::GITHUB, &format!("gh{n}")));
+        ids.push(user.id);
+        repo.create_user(user, link, audit_at(now(), EventSet::NONE))
+            .await
+            .unwrap();
+    }
+    ids.sort();
+    let first = repo
+        .find_users(&UserFilter::All, None, limit(2))
+        .await
+        .unwrap();
+    assert_eq!(
+        first.users.iter().map(|u| u.id).collect::<Vec<_>>(),
+        ids[..2]
+    );
+    assert!(first.more);
+    let rest = repo
+        .find_users(&UserFilter::All, Some(ids[1]), limit(3))
+        .await
+        .unwrap();
+    assert_eq!(
+        rest.users.iter().map(|u| u.id).collect::<Vec<_>>(),
+        ids[2..]
+    );
+    assert!(!rest.more, "exactly a page left");
+
+    let github = repo
+        .find_users(&UserFilter::Provider(ProviderKey::GITHUB), None, limit(100))
+        .await
+        .unwrap();
+    assert_eq!(github.users.len(), 3);
+    assert!(github.users.windows(2).all(|w| w[0].id < w[1].id));
+    let one = repo
+        .find_users(
+            &UserFilter::Account(ProviderKey::GITHUB, ProviderSubject::parse("gh2").unwrap()),
+            None,
+            limit(100),
+        )
+        .await
+        .unwrap();
+    assert_eq!(one.users.len(), 1);
+    let by_email = repo
+        .find_users(
+            &UserFilter::Email(social_login_domain::Email::parse("U3@EXAMPLE.com").unwrap()),
+            None,
+            limit(100),
+        )
+        .await
+        .unwrap();
+    assert_eq!(by_email.users.len(), 1);
+    assert_eq!(
+        by_email.users[0].email.as_ref().unwrap().as_str(),
+        "u3@example.com"
+    );
+    let none = repo
+        .find_users(&UserFilter::Provider(ProviderKey::APPLE), None, limit(100))
+        .await
+        .unwrap();
+    assert!(none.users.is_empty() && !none.more);
+}
+
+pub async fn a_lock_refuses_logins_and_refreshes_ends_sessions_and_unlock_gives_back_logins(
+    repo: Arc<dyn Repository>,
+) {
+    let login = sign_in(provider_identity(
+        ProviderKey::GITHUB,
+        "gh-1",
+        Some("ada@example.com"),
+        true,
+    ));
+    let user = repo
+        .sign_in_with_provider(login.clone())
+        .await
+        .unwrap()
+        .user
+        .id;
+    let other = token_hash(9);
+    store_token(&*repo, user, other).await;
+    assert_eq!(repo.active_sessions(user, now()).await.unwrap(), 2);
+
+    assert!(repo.set_locked(user, true, by_admin()).await.unwrap());
+    assert!(repo.find_user(user).await.unwrap().unwrap().locked);
+    assert_eq!(repo.active_sessions(user, now()).await.unwrap(), 0);
+    let refused = repo
+        .rotate_refresh(other, random_hash(), now(), Duration::days(1), by_admin())
+        .await;
+    assert_eq!(refused, Err(RotateError::UserLocked));
+    let mut again = sign_in(login.identity.clone());
+    again.session.hash = random_hash();
+    assert_eq!(
+        repo.sign_in_with_provider(again.clone()).await.map(|_| ()),
+        Err(SignInError::UserLocked)
+    );
+    assert_eq!(
+        repo.active_sessions(user, now()).await.unwrap(),
+        0,
+        "nothing written"
+    );
+
+    assert!(
+        repo.set_locked(user, false, by_admin_after(1))
+            .await
+            .unwrap()
+    );
+    assert!(!repo.find_user(user).await.unwrap().unwrap().locked);
+    assert_eq!(
+        repo.rotate_refresh(other, random_hash(), now(), Duration::days(1), by_admin())
+            .await,
+        Err(RotateError::Refused),
+        "the ended session stays ended"
+    );
+    assert!(repo.sign_in_with_provider(again).await.is_ok());
+    assert!(
+        !repo
+            .set_locked(UserId::new(), true, by_admin())
+            .await
+            .unwrap()
+    );
+
+    let events = repo.list_events(user, 100).await.unwrap();
+    let by_admin: Vec<AuditEventType> = events
+        .iter()
+        .filter(|event| event.origin.admin() == Some(key()))
+        .map(|event| event.kind)
+        .collect();
+    assert_eq!(
+        by_admin,
+        [AuditEventType::UserUnlocked, AuditEventType::UserLocked]
+    );
+    assert!(
+        events
+            .iter()
+            .filter(|e| e.kind == AuditEventType::UserLogin)
+            .all(|e| e.origin.admin().is_none())
+    );
+}
+
+pub async fn ending_sessions_leaves_the_user_unlocked(repo: Arc<dyn Repository>) {
+    let user = new_user(Some("pat@example.com"), true);
+    let id = user.id;
+    repo.create_user(user, None, audit_at(now(), EventSet::NONE))
+        .await
+        .unwrap();
+    store_token(&*repo, id, token_hash(1)).await;
+    assert!(repo.revoke_sessions(id, by_admin()).await.unwrap());
+    assert_eq!(repo.active_sessions(id, now()).await.unwrap(), 0);
+    assert!(!repo.find_user(id).await.unwrap().unwrap().locked);
+    assert!(
+        !repo
+            .revoke_sessions(UserId::new(), by_admin())
+            .await
+            .unwrap()
+    );
+    let kinds: Vec<_> = repo
+        .list_events(id, 10)
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| e.kind)
+        .collect();
+    assert!(kinds.contains(&AuditEventType::UserSessionsRevoked));
+}
+
+pub async fn the_last_way_in_goes_only_by_force_which_locks_in_the_same_transaction(
+    repo: Arc<dyn Repository>,
+) {
+    let user = new_user(Some("ada@example.com"), false);
+    let id = user.id;
+    let link = new_link(id, ProviderKey::GITHUB, "gh-7");
+    repo.create_user(user, Some(link), audit_at(now(), EventSet::NONE))
+        .await
+        .unwrap();
+    store_token(&*repo, id, token_hash(3)).await;
+    let usable = vec![ProviderKey::GITHUB];
+    let refused = repo
+        .unlink(id, ProviderKey::GITHUB, usable.clone(), false, by_admin())
+        .await;
+    assert_eq!(
+        refused.map(|_| ()),
+        Err(RemoveLinkError::Refused(DisconnectRefused::LastLoginMethod))
+    );
+    assert_eq!(repo.list_links(id).await.unwrap().len(), 1);
+
+    let forced = repo
+        .unlink(id, ProviderKey::GITHUB, usable, true, by_admin())
+        .await
+        .unwrap();
+    assert!(forced.locked);
+    assert_eq!(forced.grant.provider, ProviderKey::GITHUB);
+    assert!(repo.list_links(id).await.unwrap().is_empty());
+    assert!(repo.find_user(id).await.unwrap().unwrap().locked);
+    assert_eq!(repo.active_sessions(id, now()).await.unwrap(), 0);
+    let kinds: Vec<_> = repo
+        .list_events(id, 10)
+        .await
+        .unwrap()
+        .iter()
+        .filter(|e| e.origin.admin() == Some(key()))
+        .map(|e| e.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        [AuditEventType::UserLocked, AuditEventType::AccountUnlinked]
+    );
+}
+
+pub async fn a_locked_user_is_not_signed_in_by_an_email_match_and_nothing_is_written(
+    repo: Arc<dyn Repository>,
+) {
+    let google = sign_in(provider_identity(
+        ProviderKey::GOOGLE,
+        "g-1",
+        Some("ada@example.com"),
+        true,
+    ));
+    let owner = repo.sign_in_with_provider(google).await.unwrap().user.id;
+    assert!(repo.set_locked(owner, true, by_admin()).await.unwrap());
+    let before = repo.list_events(owner, 100).await.unwrap().len();
+
+    let mut github = sign_in(provider_identity(
+        ProviderKey::GITHUB,
+        "gh-1",
+        Some("Ada@Example.com"),
+        true,
+    ));
+    github.auto_link_by_email = true;
+    assert_eq!(
+        repo.sign_in_with_provider(github.clone()).await.map(|_| ()),
+        Err(SignInError::UserLocked)
+    );
+    let providers: Vec<_> = repo
+        .list_links(owner)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|link| link.provider)
+        .collect();
+    assert_eq!(providers, [ProviderKey::GOOGLE], "no link was added");
+    assert_eq!(repo.active_sessions(owner, now()).await.unwrap(), 0);
+    assert_eq!(repo.list_events(owner, 100).await.unwrap().len(), before);
+
+    assert!(
+        repo.set_locked(owner, false, by_admin_after(1))
+            .await
+            .unwrap()
+    );
+    let signed_in = repo.sign_in_with_provider(github).await.unwrap();
+    assert_eq!(
+        signed_in.user.id, owner,
+        "unlocked, the email match links again"
+    );
+}
