@@ -1,10 +1,11 @@
 //! Revoking a removed link's grant at its provider: best effort, after the removal has
 //! committed. A failure never undoes or blocks anything: it is logged, counted and
-//! recorded as a `provider.revocation_failed` event.
+//! recorded as a `provider.revocation_failed` event. A grant issued for a refused native
+//! sign-in is revoked the same way, without the event (there is no user).
 
 use crate::AuthService;
-use social_login_domain::{AuditEventType, Origin, UserId};
-use social_login_ports::{ProviderGrant, Revoked, SealedGrant};
+use social_login_domain::{AuditEventType, Origin, ProviderKey, UserId};
+use social_login_ports::{IdentityProvider, ProviderGrant, Revoked, SealedGrant};
 use tracing::{info, warn};
 
 impl AuthService {
@@ -24,6 +25,39 @@ impl AuthService {
                 Some(adapter) => adapter.revoke(opened).await.map_err(|e| e.to_string()),
             },
         };
+        if self.revocation_failed(provider, outcome) {
+            let now = self.ports.clock.now();
+            let event = self.audit(origin, now).event(
+                0,
+                AuditEventType::ProviderRevocationFailed,
+                user,
+                Some(provider),
+            );
+            if let Err(error) = self
+                .ports
+                .users
+                .record_event(event, self.policy.webhook_events)
+                .await
+            {
+                warn!(%error, "could not record the failed revocation");
+            }
+        }
+    }
+
+    /// Revokes a grant the provider has just issued for a sign-in that was then refused (an
+    /// app's code about another person than its id_token): nothing was stored and there is
+    /// no user to record an event for, so a failure is logged and counted only.
+    pub(crate) async fn revoke_refused_grant(
+        &self,
+        adapter: &dyn IdentityProvider,
+        grant: ProviderGrant,
+    ) {
+        let outcome = adapter.revoke(grant).await.map_err(|e| e.to_string());
+        self.revocation_failed(adapter.key(), outcome);
+    }
+
+    /// Logs a revocation's outcome, counts a failure; true when it failed.
+    fn revocation_failed(&self, provider: ProviderKey, outcome: Result<Revoked, String>) -> bool {
         match outcome {
             Ok(Revoked::Done) => info!(%provider, "provider grant revoked"),
             Ok(Revoked::NotSupported) => info!(%provider, "provider has no revocation endpoint"),
@@ -39,23 +73,10 @@ impl AuthService {
                     "provider" => label
                 )
                 .increment(1);
-                let now = self.ports.clock.now();
-                let event = self.audit(origin, now).event(
-                    0,
-                    AuditEventType::ProviderRevocationFailed,
-                    user,
-                    Some(provider),
-                );
-                if let Err(error) = self
-                    .ports
-                    .users
-                    .record_event(event, self.policy.webhook_events)
-                    .await
-                {
-                    warn!(%error, "could not record the failed revocation");
-                }
+                return true;
             }
         }
+        false
     }
 
     fn open_grant(&self, grant: &SealedGrant) -> Result<ProviderGrant, String> {

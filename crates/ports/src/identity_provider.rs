@@ -88,6 +88,16 @@ pub struct NativeCode {
     pub subject: ProviderSubject,
 }
 
+/// What exchanging an app's authorization code gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NativeExchange {
+    /// The grant of the person the id_token is about.
+    Granted(ProviderTokens),
+    /// The provider issued a grant about another person: the sign-in is refused, and the
+    /// caller revokes this just-issued grant (as the app's client id) so it does not stay live.
+    AnotherPerson(ProviderGrant),
+}
+
 /// A completed provider sign-in: who it is, and the provider's tokens (to be sealed).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderLogin {
@@ -190,12 +200,13 @@ pub trait IdentityProvider: Send + Sync {
 
     /// Exchanges the authorization code an app received with its id_token, as the client
     /// the id_token was issued to, for tokens of the same person: a grant that disconnect
-    /// and deletion can revoke. Only Sign in with Apple hands apps such a code; the default
-    /// refuses it.
+    /// and deletion can revoke. A grant about another person is handed back to be revoked
+    /// ([`NativeExchange::AnotherPerson`]). Only Sign in with Apple hands apps such a code;
+    /// the default refuses it.
     async fn exchange_native_code(
         &self,
         code: NativeCode,
-    ) -> Result<ProviderTokens, ProviderError> {
+    ) -> Result<NativeExchange, ProviderError> {
         let _ = code;
         Err(ProviderError::CodeExchange(
             "this provider takes no authorization_code from apps".into(),

@@ -22,8 +22,9 @@ pub mod webhooks;
 pub use admin::{AdminRepository, Unlinked, UserPage};
 pub use clock::{Clock, SystemClock};
 pub use identity_provider::{
-    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, NativeCode, PostBody,
-    PresentedIdToken, ProviderError, ProviderGrant, ProviderInfo, ProviderLogin, Revoked,
+    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, NativeCode,
+    NativeExchange, PostBody, PresentedIdToken, ProviderError, ProviderGrant, ProviderInfo,
+    ProviderLogin, Revoked,
 };
 pub use password_hasher::{HashError, PasswordHasher};
 pub use randomness::Randomness;

@@ -15,11 +15,11 @@ use crate::quirks::{FinishContext, Quirks, identify};
 use crate::revocation::RevocationEndpoint;
 use async_trait::async_trait;
 use serde_json::{Map, Value};
-use social_login_domain::{ProviderIdentity, ProviderKey, ProviderTokens, SecretText};
+use social_login_domain::{ProviderIdentity, ProviderKey, SecretText};
 use social_login_ports::{
     AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, NativeCode,
-    PostBody, PresentedIdToken, ProviderError, ProviderGrant, ProviderInfo, ProviderLogin, Revoked,
-    SystemClock,
+    NativeExchange, PostBody, PresentedIdToken, ProviderError, ProviderGrant, ProviderInfo,
+    ProviderLogin, Revoked, SystemClock,
 };
 use social_login_provider_spec::ProviderKind;
 use std::sync::Arc;
@@ -161,7 +161,7 @@ impl IdentityProvider for Engine {
     async fn exchange_native_code(
         &self,
         code: NativeCode,
-    ) -> Result<ProviderTokens, ProviderError> {
+    ) -> Result<NativeExchange, ProviderError> {
         self.exchange_code_of_app(code).await
     }
 }

@@ -16,7 +16,10 @@ use sha2::{Digest, Sha256};
 use social_login_domain::{
     LinkedAccount, Origin, ProviderKey, SealedToken, SecretText, Spend, StateId,
 };
-use social_login_ports::{IdTokenInput, NativeCode, PostBody, PresentedIdToken, VerifiedAccess};
+use social_login_ports::{
+    IdTokenInput, NativeCode, NativeExchange, PostBody, PresentedIdToken, ProviderError,
+    VerifiedAccess,
+};
 use tracing::instrument;
 
 /// Longest id_token accepted. Real ones are 1–2 KiB; the bound keeps a hostile body from
@@ -138,7 +141,8 @@ impl AuthService {
     }
 
     /// With a code: the grant it is exchanged for, as the client the id_token was issued to
-    /// (a refusal is 502 and nothing is written); without: no tokens.
+    /// (a refusal is 502 and nothing is written; a grant about another person is revoked
+    /// first); without: no tokens.
     async fn native_grant(
         &self,
         presented: &PresentedIdToken,
@@ -153,13 +157,24 @@ impl AuthService {
         };
         let identity = &presented.identity;
         let provider = self.ready_provider(identity.provider)?;
-        let tokens = provider
+        let exchanged = provider
             .exchange_native_code(NativeCode {
                 code,
                 client_id: presented.audience.clone(),
                 subject: identity.subject.clone(),
             })
             .await?;
+        let tokens = match exchanged {
+            NativeExchange::Granted(tokens) => tokens,
+            NativeExchange::AnotherPerson(grant) => {
+                // Refused and nothing stored, but Apple's grant is live: revoked, best effort.
+                self.revoke_refused_grant(provider.as_ref(), grant).await;
+                return Err(ProviderError::CodeExchange(
+                    "the code was issued for another person than the id_token".into(),
+                )
+                .into());
+            }
+        };
         let (access_token, refresh_token) = self.seal(&tokens)?;
         Ok(NativeGrant {
             access_token,

@@ -3,14 +3,14 @@
 
 use super::Engine;
 use serde_json::{Map, Value};
-use social_login_domain::{ProviderTokens, SecretText};
-use social_login_ports::{NativeCode, ProviderError};
+use social_login_domain::SecretText;
+use social_login_ports::{NativeCode, NativeExchange, ProviderError, ProviderGrant};
 
 impl Engine {
     pub(super) async fn exchange_code_of_app(
         &self,
         native: NativeCode,
-    ) -> Result<ProviderTokens, ProviderError> {
+    ) -> Result<NativeExchange, ProviderError> {
         let refuse = |why: &str| Err(ProviderError::CodeExchange(why.to_owned()));
         let settings = &self.plan.settings;
         let registered = native.client_id == settings.client_id
@@ -37,10 +37,16 @@ impl Engine {
                 ProviderError::CodeExchange("token endpoint answered no readable id_token".into())
             })?;
         let identity = self.identity(&[&claims], None, None).await?;
+        let tokens = tokens.into_provider_tokens();
         if identity.subject != native.subject {
-            return refuse("the code was issued for another person than the id_token");
+            // Refused, but Apple has just issued it: handed back to be revoked as the app.
+            return Ok(NativeExchange::AnotherPerson(ProviderGrant {
+                access_token: tokens.access_token,
+                refresh_token: tokens.refresh_token,
+                client_id: Some(native.client_id),
+            }));
         }
-        Ok(tokens.into_provider_tokens())
+        Ok(NativeExchange::Granted(tokens))
     }
 }
 

@@ -146,15 +146,28 @@ async fn a_code_for_another_client_or_another_person_is_refused() {
     let foreign = app.sim.mint_apple_native_code(&grace(), other_app);
     let refused = sign_in(&app, &apple_credential(&app, &grace(), Some(&foreign))).await;
     assert_problem(refused, 502, "OAuthCodeExchangeFailed").await;
-    // The app's own code, but about someone else than the id_token.
+    assert!(app.sim.issued_access_tokens().is_empty(), "never exchanged");
+    assert!(apple_revocations(&app).is_empty(), "so nothing to revoke");
+    // The app's own code, but about someone else than the id_token: Apple issues a grant
+    // before the service can see whose it is, so the service revokes it again.
     let adas = app.sim.mint_apple_native_code(&ada(), APPLE_APP_BUNDLE_ID);
     let refused = sign_in(&app, &apple_credential(&app, &grace(), Some(&adas))).await;
     assert_problem(refused, 502, "OAuthCodeExchangeFailed").await;
+    assert_eq!(
+        app.sim.issued_access_tokens().len(),
+        1,
+        "the code was exchanged"
+    );
+    let revoked = assert_revoked_as_the_app(&app);
+    assert!(
+        !logs().contains(&revoked.token),
+        "the revoked token is not logged"
+    );
 
     let later = sign_in(&app, &apple_credential(&app, &grace(), None)).await;
     let later: Value = later.json().await.unwrap();
     assert_eq!(later["is_new_user"], true, "neither refusal made a user");
-    assert!(apple_revocations(&app).is_empty());
+    assert_eq!(apple_revocations(&app).len(), 1, "nothing else was revoked");
     app.stop().await;
 }
 
