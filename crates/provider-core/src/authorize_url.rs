@@ -2,7 +2,7 @@
 //! endpoint, `response_type`, `client_id`, `redirect_uri`, `scope`,
 //! `code_challenge_method` and the declaration's extra parameters. A request only appends
 //! its `state`, its PKCE challenge and its nonce, into one String of the right size
-//! (docs/performance.md: building it per request through oauth2 took a few dozen allocations).
+//! (docs/performance.md: 17 allocations per authorize fewer than oauth2's builder).
 
 use crate::plan::ProviderPlan;
 use base64::Engine as _;
