@@ -9,12 +9,12 @@ use oauth2::basic::{
     BasicTokenType,
 };
 use oauth2::{
-    AsyncHttpClient, AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken,
-    EndpointNotSet, EndpointSet, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope,
-    StandardRevocableToken, StandardTokenResponse, TokenResponse, TokenUrl,
+    AsyncHttpClient, AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, EndpointNotSet,
+    EndpointSet, PkceCodeVerifier, RedirectUrl, StandardRevocableToken, StandardTokenResponse,
+    TokenResponse, TokenUrl,
 };
 use social_login_domain::SecretText;
-use social_login_ports::{AuthorizationRequest, ProviderError};
+use social_login_ports::ProviderError;
 use social_login_provider_spec::TokenAuth;
 use std::fmt;
 use url::Url;
@@ -121,30 +121,6 @@ impl CodeFlow {
         &self.scopes
     }
 
-    /// The URL to send the browser to: client_id, redirect_uri, response_type=code, scope,
-    /// state, the S256 challenge of the stored verifier (unless PKCE is off), plus `extra`
-    /// provider parameters (nonce, prompt...).
-    pub fn authorization_url(
-        &self,
-        request: &AuthorizationRequest,
-        extra: &[(&str, &str)],
-    ) -> String {
-        let state = request.state.as_str().to_owned();
-        let mut builder = self
-            .client
-            .authorize_url(move || CsrfToken::new(state))
-            .add_scopes(self.scopes.iter().cloned().map(Scope::new));
-        if self.pkce {
-            let verifier = PkceCodeVerifier::new(request.pkce_verifier.expose().to_owned());
-            builder =
-                builder.set_pkce_challenge(PkceCodeChallenge::from_code_verifier_sha256(&verifier));
-        }
-        for (name, value) in extra {
-            builder = builder.add_extra_param(*name, *value);
-        }
-        builder.url().0.into()
-    }
-
     /// Exchanges `code` (with the PKCE verifier, unless PKCE is off) for tokens.
     pub async fn exchange_code(
         &self,
@@ -245,75 +221,17 @@ mod token_answer_tests;
 mod tests {
     use super::*;
     use crate::settings::ProviderSettings;
-    use social_login_domain::{ProviderKey, StateToken};
+    use social_login_domain::ProviderKey;
     use social_login_provider_spec::built_in_spec;
-    use std::collections::HashMap;
-
-    // RFC 7636 appendix B: this verifier's S256 challenge is known.
-    const RFC_VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
-    const RFC_CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
 
     fn settings() -> ProviderSettings {
         crate::settings::test_settings()
-    }
-
-    fn request() -> AuthorizationRequest {
-        AuthorizationRequest {
-            state: StateToken::parse("state-value-0123456789").unwrap(),
-            pkce_verifier: SecretText::new(RFC_VERIFIER),
-            nonce: SecretText::new("nonce-1"),
-        }
-    }
-
-    fn query(url: &str) -> HashMap<String, String> {
-        Url::parse(url)
-            .unwrap()
-            .query_pairs()
-            .into_owned()
-            .collect()
     }
 
     fn flow(settings: &ProviderSettings) -> CodeFlow {
         let github = built_in_spec(ProviderKey::GITHUB).unwrap();
         let plan = ProviderPlan::resolve(github, settings).unwrap();
         CodeFlow::from_plan(&plan, reqwest::Client::new())
-    }
-
-    #[test]
-    fn the_authorization_url_carries_every_parameter_and_the_s256_challenge() {
-        let url = flow(&settings()).authorization_url(&request(), &[("nonce", "nonce-1")]);
-        let authorize = "https://github.com/login/oauth/authorize?";
-        assert!(url.starts_with(authorize), "{url}");
-        let query = query(&url);
-        assert_eq!(query["client_id"], "client-1");
-        assert_eq!(query["redirect_uri"], "https://app.example.com/cb");
-        assert_eq!(query["response_type"], "code");
-        assert_eq!(query["scope"], "read:user user:email");
-        assert_eq!(query["state"], "state-value-0123456789");
-        assert_eq!(query["code_challenge"], RFC_CHALLENGE);
-        assert_eq!(query["code_challenge_method"], "S256");
-        assert_eq!(query["nonce"], "nonce-1");
-        assert!(!url.contains(RFC_VERIFIER) && !url.contains("s3cret"));
-    }
-
-    #[test]
-    fn with_pkce_off_no_challenge_is_sent() {
-        let mut settings = settings();
-        settings.pkce = false;
-        let query = query(&flow(&settings).authorization_url(&request(), &[]));
-        assert!(!query.contains_key("code_challenge"));
-        assert!(!query.contains_key("code_challenge_method"));
-    }
-
-    #[test]
-    fn configured_scopes_and_endpoints_replace_the_declared_ones() {
-        let mut settings = settings();
-        settings.scopes = Some(vec!["user:email".into()]);
-        let configured = "http://127.0.0.1:1/github/login/oauth/authorize";
-        settings.endpoints.authorization = Some(configured.into());
-        let url = flow(&settings).authorization_url(&request(), &[]);
-        assert!(url.starts_with(&format!("{configured}?")), "{url}");
-        assert_eq!(query(&url)["scope"], "user:email");
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod native;
 mod native_code;
 mod revoke;
 
+use crate::authorize_url::AuthorizeUrl;
 use crate::code_flow::CodeFlow;
 use crate::config_error::ProviderConfigError;
 use crate::id_token_check::IdTokenCheck;
@@ -37,6 +38,8 @@ pub struct BuildContext {
 pub struct Engine {
     plan: ProviderPlan,
     flow: CodeFlow,
+    /// The authorization URL's constant part, encoded once.
+    authorize_url: AuthorizeUrl,
     quirks: Arc<dyn Quirks>,
     id_token: Option<Arc<dyn IdTokenCheck>>,
     revocation: Option<RevocationEndpoint>,
@@ -77,6 +80,7 @@ impl Engine {
         });
         Ok(Self {
             flow: CodeFlow::from_plan(&plan, http),
+            authorize_url: AuthorizeUrl::from_plan(&plan),
             plan,
             quirks,
             id_token,
@@ -123,20 +127,9 @@ impl IdentityProvider for Engine {
         }
     }
 
-    /// The flow's URL with the declaration's extra parameters, and the state's nonce for an
-    /// `oidc` provider (one that does not echo it ignores it, RFC 6749 §3.1).
+    /// The prebuilt URL with the request's state, challenge and (`oidc`) nonce.
     fn authorization_url(&self, request: &AuthorizationRequest) -> Result<String, ProviderError> {
-        let mut extra: Vec<(&str, &str)> = self
-            .plan
-            .spec
-            .authorize_params
-            .iter()
-            .map(|(name, value)| (name.as_str(), value.as_str()))
-            .collect();
-        if self.plan.spec.kind == ProviderKind::Oidc {
-            extra.push(("nonce", request.nonce.expose()));
-        }
-        Ok(self.flow.authorization_url(request, &extra))
+        Ok(self.authorize_url.for_request(request))
     }
 
     #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]

@@ -5,6 +5,7 @@
 //! pooled HTTP client, the oauth2 5 bridge, JSON fetching, revocation, and failure messages
 //! that are safe to log.
 
+pub mod authorize_url;
 pub mod claims;
 pub mod code_flow;
 pub mod config_error;
@@ -29,6 +30,7 @@ pub mod token_set;
 /// The declarations the plans are made from.
 pub use social_login_provider_spec as spec;
 
+pub use authorize_url::AuthorizeUrl;
 pub use code_flow::CodeFlow;
 pub use config_error::{ProviderConfigError, parse_http_url, require_non_empty};
 pub use engine::{BuildContext, Engine};

@@ -13,7 +13,7 @@ mod tests;
 
 use crate::keys::{KEY_ID_BYTES, KeyRing, Purpose};
 use aes_gcm::Aes256Gcm;
-use aes_gcm::aead::{Aead, Generate, Key, KeyInit, Nonce, Payload};
+use aes_gcm::aead::{Aead, AeadInOut, Generate, Key, KeyInit, Nonce, Payload};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use social_login_domain::state::MAX_STATE_TOKEN_LEN;
@@ -26,13 +26,15 @@ const VERSION: u8 = 1;
 const HEADER_LEN: usize = 1 + KEY_ID_BYTES;
 const NONCE_LEN: usize = 12;
 const TAG_LEN: usize = 16;
+/// Where the ciphertext starts in a sealed value.
+const SEALED_START: usize = HEADER_LEN + NONCE_LEN;
 
 /// Seals state values under the current key; opens those of the current and previous keys,
 /// so a `secret_key` rotation does not break logins in flight.
 pub struct AeadStateSealer {
     keys: KeyRing<Aes256Gcm>,
-    /// Authenticated with every value, never sent; empty when not bound to an epoch.
-    epoch: Vec<u8>,
+    /// Authenticated with every value, never sent; `None` when not bound to an epoch.
+    epoch: Option<[u8; EPOCH_BYTES]>,
 }
 
 /// Bytes of an epoch: 128 random bits, so two processes never share one.
@@ -43,10 +45,7 @@ impl AeadStateSealer {
         let keys = KeyRing::derive(current, previous, Purpose::StateToken, |key| {
             Aes256Gcm::new(&Key::<Aes256Gcm>::from(*key))
         });
-        Self {
-            keys,
-            epoch: Vec::new(),
-        }
+        Self { keys, epoch: None }
     }
 
     /// Opens only values sealed under this same `epoch`. With an in-process state store the
@@ -54,13 +53,35 @@ impl AeadStateSealer {
     /// value minted before a restart (spent or not) no longer opens after it, and cannot be
     /// replayed against a store that has forgotten it.
     pub fn bound_to_epoch(mut self, epoch: [u8; EPOCH_BYTES]) -> Self {
-        self.epoch = epoch.to_vec();
+        self.epoch = Some(epoch);
         self
     }
 
-    /// The authenticated data of a value with this `header`: the header, then the epoch.
-    fn associated_data(&self, header: &[u8]) -> Vec<u8> {
-        [header, &self.epoch].concat()
+    /// The authenticated data of a value with this `header`: the header, then the epoch
+    /// (on the stack: sealing is on every authorize).
+    fn associated_data(&self, header: &[u8]) -> AssociatedData {
+        let mut data = AssociatedData {
+            bytes: [0; HEADER_LEN + EPOCH_BYTES],
+            len: HEADER_LEN,
+        };
+        data.bytes[..HEADER_LEN].copy_from_slice(header);
+        if let Some(epoch) = &self.epoch {
+            data.bytes[HEADER_LEN..].copy_from_slice(epoch);
+            data.len += EPOCH_BYTES;
+        }
+        data
+    }
+}
+
+/// A value's header, then the sealer's epoch if it has one.
+struct AssociatedData {
+    bytes: [u8; HEADER_LEN + EPOCH_BYTES],
+    len: usize,
+}
+
+impl AssociatedData {
+    fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
     }
 }
 
@@ -78,19 +99,20 @@ impl StateSealer for AeadStateSealer {
         let mut header = [VERSION; HEADER_LEN];
         header[1..].copy_from_slice(key_id.as_bytes());
         let nonce = Nonce::<Aes256Gcm>::try_generate().map_err(|_| CipherError::Seal)?;
-        let plaintext = layout::encode(state).ok_or(CipherError::Seal)?;
-        let aad = self.associated_data(&header);
-        let payload = Payload {
-            msg: &plaintext,
-            aad: &aad,
-        };
-        let ciphertext = cipher
-            .encrypt(&nonce, payload)
-            .map_err(|_| CipherError::Seal)?;
-        let mut blob = Vec::with_capacity(HEADER_LEN + NONCE_LEN + ciphertext.len());
+        // One buffer: the header and nonce, the plaintext encrypted where it was written,
+        // then the tag.
+        let mut blob = Vec::with_capacity(SEALED_START + layout::CAPACITY + TAG_LEN);
         blob.extend_from_slice(&header);
         blob.extend_from_slice(&nonce);
-        blob.extend_from_slice(&ciphertext);
+        layout::encode_into(state, &mut blob).ok_or(CipherError::Seal)?;
+        let tag = cipher
+            .encrypt_inout_detached(
+                &nonce,
+                self.associated_data(&header).as_slice(),
+                (&mut blob[SEALED_START..]).into(),
+            )
+            .map_err(|_| CipherError::Seal)?;
+        blob.extend_from_slice(&tag);
         StateToken::parse(&URL_SAFE_NO_PAD.encode(blob)).map_err(|_| CipherError::Seal)
     }
 
@@ -109,7 +131,7 @@ impl StateSealer for AeadStateSealer {
         let plaintext = self.keys.find_by_bytes(key_id).find_map(|cipher| {
             let payload = Payload {
                 msg: ciphertext,
-                aad: &aad,
+                aad: aad.as_slice(),
             };
             cipher.decrypt(&nonce, payload).ok()
         })?;

@@ -12,12 +12,16 @@ use uuid::Uuid;
 const LOGIN: u8 = 0;
 const CONNECT: u8 = 1;
 
-/// `None` when a field does not fit its length byte (a bug, never input).
-pub(super) fn encode(state: &OAuthState) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(128);
+/// Bytes of the largest layout the service issues: expiry, id, a provider key of 32, a
+/// connect's user id, and the 43-character verifier and nonce (`random_url_token`). What a
+/// sealer sizes its buffer for; a longer field still fits, after one reallocation.
+pub(super) const CAPACITY: usize = 8 + 16 + (1 + 32) + (1 + 16) + 2 * (1 + 43);
+
+/// Appends the layout of `state` to `out`; `None` when a field does not fit its length byte.
+pub(super) fn encode_into(state: &OAuthState, out: &mut Vec<u8>) -> Option<()> {
     out.extend_from_slice(&state.expires_at.unix_timestamp().to_be_bytes());
     out.extend_from_slice(state.id.as_bytes());
-    put_short(&mut out, state.provider.as_str().as_bytes())?;
+    put_short(out, state.provider.as_str().as_bytes())?;
     match state.purpose {
         Purpose::Login => out.push(LOGIN),
         Purpose::Connect { user } => {
@@ -25,9 +29,8 @@ pub(super) fn encode(state: &OAuthState) -> Option<Vec<u8>> {
             out.extend_from_slice(user.as_uuid().as_bytes());
         }
     }
-    put_short(&mut out, state.pkce_verifier.expose().as_bytes())?;
-    put_short(&mut out, state.nonce.expose().as_bytes())?;
-    Some(out)
+    put_short(out, state.pkce_verifier.expose().as_bytes())?;
+    put_short(out, state.nonce.expose().as_bytes())
 }
 
 /// The state, or `None` unless `bytes` is exactly one well-formed layout.
