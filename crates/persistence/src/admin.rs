@@ -49,7 +49,7 @@ impl AdminRepository for SeaOrmRepository {
             .into_iter()
             .map(user_from_row)
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(page(users, limit))
+        Ok(UserPage::of_fetched(users, limit))
     }
 
     async fn active_sessions(
@@ -114,13 +114,6 @@ impl AdminRepository for SeaOrmRepository {
     ) -> Result<Unlinked, RemoveLinkError> {
         unlink(self, user, provider, &usable, force, audit).await
     }
-}
-
-/// The first `limit` of `users` (fetched one more than a page), and whether more follow.
-pub(crate) fn page(mut users: Vec<User>, limit: PageLimit) -> UserPage {
-    let more = users.len() > usize::from(limit.get());
-    users.truncate(usize::from(limit.get()));
-    UserPage { users, more }
 }
 
 async fn linked<C: ConnectionTrait>(

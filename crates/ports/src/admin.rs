@@ -22,6 +22,20 @@ pub struct UserPage {
     pub more: bool,
 }
 
+impl UserPage {
+    /// The page of `limit` users out of `fetched`, which an adapter read one longer than a
+    /// page (in id order) to know whether more follow.
+    pub fn of_fetched(mut fetched: Vec<User>, limit: PageLimit) -> Self {
+        let page = usize::from(limit.get());
+        let more = fetched.len() > page;
+        fetched.truncate(page);
+        Self {
+            users: fetched,
+            more,
+        }
+    }
+}
+
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait AdminRepository: Send + Sync {

@@ -29,10 +29,7 @@ impl AdminRepository for InMemoryRepository {
             .cloned()
             .collect();
         users.sort_by_key(|user| user.id);
-        let page = usize::from(limit.get());
-        let more = users.len() > page;
-        users.truncate(page);
-        Ok(UserPage { users, more })
+        Ok(UserPage::of_fetched(users, limit))
     }
 
     async fn active_sessions(

@@ -4,7 +4,6 @@
 use super::columns::{execute, query_all, query_one, time_text, user_at};
 use super::users::{find_user, links_of};
 use super::{SqliteRepository, audit, sql, write};
-use crate::admin::page;
 use crate::mapping::{grant_from_columns, user_from_row};
 use async_trait::async_trait;
 use rusqlite::{Connection, params};
@@ -55,7 +54,7 @@ impl AdminRepository for SqliteRepository {
                 .into_iter()
                 .map(user_from_row)
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(page(users, limit))
+            Ok(UserPage::of_fetched(users, limit))
         })
         .await
     }
