@@ -1,9 +1,9 @@
 //! Round trips between the service and PostgreSQL, counted by a relay in front of the
 //! server. A round trip is a turn of a connection: the client speaks after the server did
 //! (or first) and will wait for the answer; sqlx never pipelines across awaits on one
-//! connection. A turn of nothing but `Sync` messages is a pool check: sqlx pings a
-//! connection when the pool hands it out (`test_before_acquire`) and when it comes back,
-//! and the two often share a turn. The relay reads the client's messages, so the routed URL
+//! connection. A turn of nothing but `Sync` messages is a pool check: sqlx pings every
+//! connection that comes back to the pool, and the service has it ping one it hands out
+//! after a second idle (`test_before_acquire_if_idle_for`); the two may share a turn. The relay reads the client's messages, so the routed URL
 //! turns TLS off (`sslmode=disable`: loopback only).
 
 use std::io;

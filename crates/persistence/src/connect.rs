@@ -15,6 +15,8 @@ pub(crate) const SQLITE_BUSY_RETRY: Duration = Duration::from_millis(20);
 /// A request waiting this long for a pooled connection, including opening a new one while
 /// the server refuses connections, gets `Unavailable` (503).
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+/// A pooled PostgreSQL connection idle this long is pinged before it is handed out.
+pub const POSTGRES_PING_IF_IDLE_FOR: Duration = Duration::from_secs(1);
 /// PostgreSQL connections idle this long are closed, down to none: a quiet instance holds
 /// no server slots, and a connection a proxy or firewall silently dropped is not kept.
 const POSTGRES_IDLE_TIMEOUT: Duration = Duration::from_secs(10 * 60);
@@ -106,10 +108,12 @@ fn configure_postgres(options: &mut ConnectOptions, max_connections: u32) {
     options
         // sqlx panics on a pool of zero; validation refuses it before we get here.
         .max_connections(max_connections.max(1))
-        // Every checkout pings the connection first (one round trip). A connection that
-        // died while idle, say across a server restart, is then replaced instead of failing
-        // the request that drew it. Without this, each dead connection fails one request.
-        .test_before_acquire(true)
+        // A checkout pings a connection that sat idle for a second or more (one round
+        // trip): one that died while idle, say across a server restart, is then replaced
+        // instead of failing the request that drew it. A connection back from a request
+        // less than a second ago is handed out as it is: sqlx has just pinged it on its
+        // return, and pinging again would add a round trip to every query under load.
+        .test_before_acquire_if_idle_for(POSTGRES_PING_IF_IDLE_FOR)
         .idle_timeout(POSTGRES_IDLE_TIMEOUT)
         .max_lifetime(POSTGRES_MAX_LIFETIME);
     // No `connect_timeout` here: sea-orm maps it onto sqlx's acquire timeout, which

@@ -10,6 +10,7 @@ mod connect;
 mod database;
 mod entity;
 mod error;
+mod held_connection;
 mod mapping;
 mod migration_lock;
 mod outbox;
@@ -25,7 +26,7 @@ mod sqlite;
 mod test_postgres;
 mod users;
 
-pub use connect::{DatabaseOptions, connect};
+pub use connect::{DatabaseOptions, POSTGRES_PING_IF_IDLE_FOR, connect};
 pub use database::{Database, open};
 pub use migration_lock::MIGRATION_LOCK_KEY;
 pub use repository::SeaOrmRepository;

@@ -6,6 +6,7 @@
 use crate::SeaOrmRepository;
 use crate::entity::{linked_account, refresh_family, refresh_token, user};
 use crate::error::{UniqueIndex, repository_error, unique_violation};
+use crate::held_connection::HeldConnection;
 use crate::mapping::{
     email_to_column, family_to_row, link_from_row, link_to_row, refresh_to_row, user_from_row,
     user_to_row,
@@ -41,17 +42,20 @@ pub(crate) async fn sign_in_with_provider(
     Ok(signed_in)
 }
 
-/// PostgreSQL: the reads, then every write in one statement (`one_statement`): a returning
-/// user costs two statements and no `BEGIN`/`COMMIT`.
+/// PostgreSQL: the reads, then every write in one statement (`one_statement`), on one held
+/// connection: a returning user costs two statements, no `BEGIN`/`COMMIT`, one checkout.
 async fn sign_in_in_one_statement(
     db: &DatabaseConnection,
     sign_in: &ProviderSignIn,
 ) -> Result<SignedIn, SignInError> {
-    let (write, user, events) = plan(db, sign_in).await?;
+    let held = HeldConnection::acquire(db.get_postgres_connection_pool())
+        .await
+        .map_err(repository_error)?;
+    let (write, user, events) = plan(&held, sign_in).await?;
     let is_new_user = matches!(write, LinkWrite::Register(_));
     // No row: the link was removed or disabled since it was read; decide again.
     if !login_statement(&write, &user, events, sign_in)
-        .run(db)
+        .run(&held)
         .await
         .map_err(raced_or_failed)?
     {

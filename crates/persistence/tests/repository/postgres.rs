@@ -6,7 +6,9 @@ use crate::fixtures::{
 };
 use crate::harness::postgres_repository;
 use social_login_domain::{Email, ProviderKey, ProviderSubject, UserId};
-use social_login_persistence::{DatabaseOptions, SeaOrmRepository, connect};
+use social_login_persistence::{
+    DatabaseOptions, POSTGRES_PING_IF_IDLE_FOR, SeaOrmRepository, connect,
+};
 use social_login_ports::{
     AddLinkError, CreateUserError, RefreshTokenRepository, RemoveLinkError, RepositoryError,
     RotateError, SignInError, UserRepository,
@@ -15,7 +17,7 @@ use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url
 use std::time::{Duration, Instant};
 
 #[tokio::test]
-async fn the_postgres_pool_has_the_configured_size_and_checks_connections_before_use() {
+async fn the_postgres_pool_has_the_configured_size_and_checks_idle_connections_before_use() {
     let Some(admin_url) = postgres_admin_url() else {
         return;
     };
@@ -28,7 +30,8 @@ async fn the_postgres_pool_has_the_configured_size_and_checks_connections_before
     .unwrap();
     let options = repo.connection().get_postgres_connection_pool().options();
     assert_eq!(options.get_max_connections(), 3);
-    assert!(options.get_test_before_acquire());
+    // Not every checkout: only connections idle past the threshold (the next test).
+    assert!(!options.get_test_before_acquire());
     assert!(options.get_idle_timeout().is_some());
     assert!(options.get_max_lifetime().is_some());
     assert_eq!(
@@ -140,6 +143,41 @@ async fn every_operation(
                 .err(),
         ),
     ]
+}
+
+#[tokio::test]
+async fn a_connection_that_died_while_idle_is_replaced_before_any_operation_draws_it() {
+    let Some(admin_url) = postgres_admin_url() else {
+        return;
+    };
+    let database = PostgresDatabase::create(&admin_url).await;
+    let proxy = FaultProxy::in_front_of(&admin_url).await.unwrap();
+    let repo = postgres_repository(&proxy.route(database.url())).await;
+    let user = repo
+        .create_user(
+            new_user(Some("ada@example.com"), true),
+            None,
+            social_login_testing::audit_now(),
+        )
+        .await
+        .unwrap();
+    store_token(&repo, user.id, token_hash(1)).await;
+    for (name, outcome) in every_operation(&repo, user.id).await {
+        assert_eq!(outcome, None, "{name} works before the restart");
+    }
+    assert!(proxy.open_connections() > 0, "the pool keeps connections");
+
+    // A server restart while the pool is quiet: every pooled connection is dead, and
+    // the server takes new ones at once.
+    proxy.cut();
+    proxy.restore();
+    tokio::time::sleep(POSTGRES_PING_IF_IDLE_FOR + Duration::from_millis(200)).await;
+
+    for (name, outcome) in every_operation(&repo, user.id).await {
+        assert_eq!(outcome, None, "{name} drew a dead connection");
+    }
+    repo.connection().close_by_ref().await.ok();
+    database.drop().await;
 }
 
 #[tokio::test]
