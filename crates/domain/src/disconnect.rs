@@ -36,10 +36,10 @@ pub fn check_disconnect(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::test_fixtures::{link, user};
     use super::DisconnectRefused::{LastLoginMethod, NotLinked};
+    use super::*;
     use crate::ProviderKey as P;
+    use crate::test_fixtures::{link, user};
 
     /// A user (with a password or not) linked to `linked`, disconnecting `provider` while
     /// `usable` are enabled: the index in `linked` of the link that goes, or the refusal.
