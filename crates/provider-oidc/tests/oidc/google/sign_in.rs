@@ -16,11 +16,7 @@ async fn a_sign_in_maps_the_verified_id_token_to_the_identity() {
 async fn userinfo_is_called_with_the_bearer_token() {
     let sim = FX.start().await;
     FX.flow().sign_in(&provider(&sim)).await.unwrap();
-    let userinfo = sim
-        .requests()
-        .into_iter()
-        .find(|r| r.provider == Some(Provider::Google) && r.endpoint == Some(Endpoint::Userinfo))
-        .unwrap();
+    let userinfo = record(&sim, Endpoint::Userinfo);
     assert_eq!(userinfo.outcome, "ok");
     assert_eq!(userinfo.authorization_scheme.as_deref(), Some("Bearer"));
 }
