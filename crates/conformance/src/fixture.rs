@@ -4,6 +4,7 @@
 
 mod generic;
 mod providers;
+mod seeded;
 
 pub use generic::{GENERIC_OAUTH2, GENERIC_OIDC};
 pub use providers::{
@@ -34,8 +35,17 @@ pub struct Fixture {
     pub callback: &'static str,
     /// The user the simulator approves as by default.
     pub user: fn() -> SimUser,
-    /// The simulator's endpoints as settings overrides (the issuer too, where it has one).
-    pub endpoints: fn(&SimulatorHandle) -> EndpointOverrides,
+    /// Which of the simulator's endpoints the settings name.
+    pub endpoints: Endpoints,
+}
+
+/// Which of the simulated provider's endpoints a fixture's settings name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Endpoints {
+    /// Every endpoint it serves, and the issuer where it signs id_tokens.
+    All,
+    /// The issuer alone: discovery finds the rest.
+    Issuer,
 }
 
 impl Fixture {
@@ -84,7 +94,13 @@ impl Fixture {
             pkce: true,
             client_ids: Vec::new(),
             signing: None,
-            endpoints: (self.endpoints)(sim),
+            endpoints: match self.endpoints {
+                Endpoints::All => all_endpoints(sim, self.provider),
+                Endpoints::Issuer => EndpointOverrides {
+                    issuer: sim.endpoints(self.provider).issuer,
+                    ..EndpointOverrides::default()
+                },
+            },
         }
     }
 

@@ -20,7 +20,7 @@ use social_login_provider_core::spec::{NonceRule, ProviderKind, RevokedToken, To
 use social_login_provider_core::{
     Endpoint as PlanEndpoint, Engine, ProviderPlan, ProviderSettings, build_http_client,
 };
-use social_login_simulator::{ClientAuthKind, Endpoint, RequestRecord, SimulatorHandle};
+use social_login_simulator::{ClientAuthKind, Endpoint, Fault, RequestRecord, SimulatorHandle};
 use std::fmt::Debug;
 use std::future::Future;
 use std::pin::Pin;
@@ -93,8 +93,28 @@ pub type Built = Pin<Box<dyn Future<Output = Box<dyn Adapter>> + Send>>;
 impl Subject {
     /// The adapter with the fixture's settings.
     pub async fn adapter(&self, sim: &SimulatorHandle) -> Box<dyn Adapter> {
-        self.adapter_with(self.fixture.settings(sim), Credentials::Registered, TIMEOUT)
+        self.adapter_of(self.fixture.settings(sim)).await
+    }
+
+    /// An adapter of the registered client with `settings` and production's timeout.
+    pub async fn adapter_of(&self, settings: ProviderSettings) -> Box<dyn Adapter> {
+        self.adapter_with(settings, Credentials::Registered, TIMEOUT)
             .await
+    }
+
+    /// A simulator whose provider meets `fault`, and an adapter of `timeout` pointed at it.
+    pub async fn meeting(
+        &self,
+        fault: Fault,
+        timeout: Duration,
+    ) -> (SimulatorHandle, Box<dyn Adapter>) {
+        let sim = self.fixture.start().await;
+        sim.set_fault(fault);
+        let settings = self.fixture.settings(&sim);
+        let adapter = self
+            .adapter_with(settings, Credentials::Registered, timeout)
+            .await;
+        (sim, adapter)
     }
 
     pub async fn adapter_with(

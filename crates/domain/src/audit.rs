@@ -7,10 +7,9 @@
 use crate::admin::AdminKeyId;
 use crate::ids::id_type;
 use crate::linking::LoginDecision;
+use crate::named::named_enum;
 use crate::{ProviderKey, UserId};
-use std::fmt;
 use std::net::IpAddr;
-use std::str::FromStr;
 use time::OffsetDateTime;
 
 id_type!(
@@ -110,26 +109,11 @@ impl AuditEventType {
     }
 }
 
-impl fmt::Display for AuditEventType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("not an audit event type")]
 pub struct UnknownEventType;
 
-impl FromStr for AuditEventType {
-    type Err = UnknownEventType;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|t| t.as_str() == s)
-            .ok_or(UnknownEventType)
-    }
-}
+named_enum!(AuditEventType, all: AuditEventType::ALL, unknown: UnknownEventType);
 
 /// A set of event types (which ones go to the webhook outbox). Copy, no allocation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -36,63 +36,49 @@ pub fn check_disconnect(
 
 #[cfg(test)]
 mod tests {
+    use super::DisconnectRefused::{LastLoginMethod, NotLinked};
     use super::*;
+    use crate::ProviderKey as P;
     use crate::test_fixtures::{link, user};
 
-    #[test]
-    fn the_only_link_of_a_user_without_password_stays() {
-        let user = user(false);
-        let links = [link(&user, ProviderKey::GITHUB)];
-        assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::GITHUB, &ProviderKey::BUILT_IN),
-            Err(DisconnectRefused::LastLoginMethod)
-        );
+    /// A user (with a password or not) linked to `linked`, disconnecting `provider` while
+    /// `usable` are enabled: the index in `linked` of the link that goes, or the refusal.
+    fn disconnect(
+        password: bool,
+        linked: &[ProviderKey],
+        provider: ProviderKey,
+        usable: &[ProviderKey],
+    ) -> Result<usize, DisconnectRefused> {
+        let user = user(password);
+        let links: Vec<_> = linked.iter().map(|key| link(&user, *key)).collect();
+        let gone = check_disconnect(&user, &links, provider, usable)?;
+        Ok(links.iter().position(|link| link.id == gone).unwrap())
     }
 
     #[test]
-    fn the_only_link_may_go_when_the_user_has_a_password() {
-        let user = user(true);
-        let links = [link(&user, ProviderKey::GITHUB)];
-        assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::GITHUB, &ProviderKey::BUILT_IN),
-            Ok(links[0].id)
-        );
-    }
-
-    #[test]
-    fn one_of_two_links_may_go() {
-        let user = user(false);
-        let links = [
-            link(&user, ProviderKey::GITHUB),
-            link(&user, ProviderKey::GOOGLE),
+    fn a_user_keeps_one_way_to_log_in_with_every_provider_enabled() {
+        let cases: [(bool, &[ProviderKey], ProviderKey, _); 4] = [
+            // The only link of a user without password stays.
+            (false, &[P::GITHUB], P::GITHUB, Err(LastLoginMethod)),
+            // The only link may go when the user has a password.
+            (true, &[P::GITHUB], P::GITHUB, Ok(0)),
+            // One of two links may go.
+            (false, &[P::GITHUB, P::GOOGLE], P::GOOGLE, Ok(1)),
+            // A provider that is not linked is not found.
+            (true, &[P::GITHUB], P::APPLE, Err(NotLinked)),
         ];
-        assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::GOOGLE, &ProviderKey::BUILT_IN),
-            Ok(links[1].id)
-        );
+        for (password, linked, provider, expected) in cases {
+            let outcome = disconnect(password, linked, provider, &P::BUILT_IN);
+            let case = format!("password {password}, {linked:?}, {provider}");
+            assert_eq!(outcome, expected, "{case}");
+        }
     }
 
     #[test]
     fn a_link_to_a_disabled_provider_is_no_remaining_way_to_log_in() {
-        let user = user(false);
-        let links = [
-            link(&user, ProviderKey::GITHUB),
-            link(&user, ProviderKey::GOOGLE),
-        ];
-        assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::GITHUB, &[ProviderKey::GITHUB]),
-            Err(DisconnectRefused::LastLoginMethod)
-        );
-    }
-
-    #[test]
-    fn a_provider_that_is_not_linked_is_not_found() {
-        let user = user(true);
-        let links = [link(&user, ProviderKey::GITHUB)];
-        assert_eq!(
-            check_disconnect(&user, &links, ProviderKey::APPLE, &ProviderKey::BUILT_IN),
-            Err(DisconnectRefused::NotLinked)
-        );
+        let linked = [P::GITHUB, P::GOOGLE];
+        let outcome = disconnect(false, &linked, P::GITHUB, &[P::GITHUB]);
+        assert_eq!(outcome, Err(LastLoginMethod));
     }
 
     #[test]

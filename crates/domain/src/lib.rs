@@ -13,6 +13,7 @@ pub mod error;
 pub mod identity;
 pub mod ids;
 pub mod linking;
+mod named;
 pub mod password;
 pub mod provider;
 pub mod reauthentication;

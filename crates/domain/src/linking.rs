@@ -117,15 +117,7 @@ mod tests {
     use time::OffsetDateTime;
 
     fn identity(email: Option<&str>, verified: bool) -> ProviderIdentity {
-        ProviderIdentity {
-            provider: ProviderKey::GITHUB,
-            subject: ProviderSubject::parse("583231").unwrap(),
-            email: email.map(|e| Email::parse(e).unwrap()),
-            email_verified: verified,
-            full_name: None,
-            avatar_url: None,
-            hosted_domain: None,
-        }
+        crate::test_fixtures::identity(ProviderKey::GITHUB, "583231", email, verified)
     }
 
     fn user(email: &str, verified: bool) -> User {
@@ -204,59 +196,28 @@ mod tests {
 
     #[test]
     fn a_matching_email_links_only_with_auto_link_and_both_sides_verified() {
-        let owner = user("Ada@Example.com", true);
-        assert_eq!(
-            decide_login(
-                &identity(Some("ada@example.com"), true),
-                None,
-                owned(&owner),
-                true
-            ),
-            Ok(LoginDecision::LinkThenSignIn { user: owner.id })
-        );
-    }
-
-    #[test]
-    fn a_matching_email_is_refused_when_auto_link_is_off() {
-        let owner = user("ada@example.com", true);
-        assert_eq!(
-            decide_login(
-                &identity(Some("ada@example.com"), true),
-                None,
-                owned(&owner),
-                false
-            ),
-            Err(EmailAlreadyRegistered)
-        );
-    }
-
-    #[test]
-    fn an_unverified_provider_email_never_links() {
-        let owner = user("ada@example.com", true);
-        assert_eq!(
-            decide_login(
-                &identity(Some("ada@example.com"), false),
-                None,
-                owned(&owner),
-                true
-            ),
-            Err(EmailAlreadyRegistered)
-        );
-    }
-
-    #[test]
-    fn a_pre_registered_unverified_user_is_never_linked() {
-        // The pre-registration takeover: someone registered the victim's address first.
-        let squatter = user("ada@example.com", false);
-        assert_eq!(
-            decide_login(
-                &identity(Some("ada@example.com"), true),
-                None,
-                owned(&squatter),
-                true
-            ),
-            Err(EmailAlreadyRegistered)
-        );
+        // (the owner's address and whether it is verified, whether the provider vouches for
+        // its email, auto-link on, whether they link)
+        let cases = [
+            ("Ada@Example.com", true, true, true, true),
+            // Auto-link is off.
+            ("ada@example.com", true, true, false, false),
+            // An unverified provider email never links.
+            ("ada@example.com", true, false, true, false),
+            // The pre-registration takeover: someone registered the victim's address first.
+            ("ada@example.com", false, true, true, false),
+        ];
+        for (address, owner_verified, vouched, auto_link, links) in cases {
+            let owner = user(address, owner_verified);
+            let email = identity(Some("ada@example.com"), vouched);
+            let decision = decide_login(&email, None, owned(&owner), auto_link);
+            let expected = match links {
+                true => Ok(LoginDecision::LinkThenSignIn { user: owner.id }),
+                false => Err(EmailAlreadyRegistered),
+            };
+            let case = format!("{address} {owner_verified} {vouched} {auto_link}");
+            assert_eq!(decision, expected, "{case}");
+        }
     }
 
     fn closed() -> SignupPolicy {
@@ -341,41 +302,15 @@ mod tests {
     }
 
     #[test]
-    fn connect_is_refused_when_the_account_is_linked_to_anyone() {
-        let someone = UserId::new();
-        assert_eq!(
-            check_connect(
-                &[],
-                &identity(None, false),
-                Some(&link(someone, ProviderKey::GITHUB))
-            ),
-            Err(ProviderAlreadyLinked)
-        );
-    }
-
-    #[test]
-    fn connect_is_refused_when_the_caller_has_that_provider_already() {
+    fn connect_is_refused_when_the_account_is_linked_to_anyone_or_the_caller_has_the_provider() {
+        let github = identity(None, false);
+        let someones = link(UserId::new(), ProviderKey::GITHUB);
         let caller = UserId::new();
-        assert_eq!(
-            check_connect(
-                &[link(caller, ProviderKey::GITHUB)],
-                &identity(None, false),
-                None
-            ),
-            Err(ProviderAlreadyLinked)
-        );
-    }
-
-    #[test]
-    fn connect_of_a_new_provider_account_is_allowed() {
-        let caller = UserId::new();
-        assert_eq!(
-            check_connect(
-                &[link(caller, ProviderKey::GOOGLE)],
-                &identity(None, false),
-                None
-            ),
-            Ok(())
-        );
+        let taken = check_connect(&[], &github, Some(&someones));
+        assert_eq!(taken, Err(ProviderAlreadyLinked), "linked to anyone");
+        let has_github = check_connect(&[link(caller, ProviderKey::GITHUB)], &github, None);
+        assert_eq!(has_github, Err(ProviderAlreadyLinked), "the caller has it");
+        let has_google = check_connect(&[link(caller, ProviderKey::GOOGLE)], &github, None);
+        assert_eq!(has_google, Ok(()), "a new provider account");
     }
 }

@@ -6,9 +6,8 @@
 //! records, how old a signal may be, whether a late account-state change still applies, and
 //! when removing a link leaves a user with no way in.
 
+use crate::named::named_enum;
 use crate::{AuditEventType, LinkedAccount, LinkedAccountId, ProviderKey, User};
-use std::fmt;
-use std::str::FromStr;
 use time::{Duration, OffsetDateTime};
 
 /// The endpoint a signal arrived at. With the signal's [`SignalId`] it is the key that makes
@@ -53,27 +52,12 @@ impl SignalSource {
     }
 }
 
-impl fmt::Display for SignalSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// Not one of the [`SignalSource`] names.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown signal source")]
 pub struct UnknownSignalSource;
 
-impl FromStr for SignalSource {
-    type Err = UnknownSignalSource;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|source| source.as_str() == s)
-            .ok_or(UnknownSignalSource)
-    }
-}
+named_enum!(SignalSource, all: SignalSource::ALL, unknown: UnknownSignalSource);
 
 /// What identifies one signal of a source: Apple's and Google's `jti`, the confirmation code
 /// of a Facebook request. A signal delivered twice carries the same id.

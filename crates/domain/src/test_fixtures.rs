@@ -1,7 +1,8 @@
 //! Builders for the unit tests of the rules that look at a user and its links.
 
 use crate::{
-    LinkedAccount, LinkedAccountId, PasswordHash, ProviderKey, ProviderSubject, User, UserId,
+    Email, LinkedAccount, LinkedAccountId, PasswordHash, ProviderIdentity, ProviderKey,
+    ProviderSubject, User, UserId,
 };
 use time::OffsetDateTime;
 
@@ -28,5 +29,23 @@ pub(crate) fn link(user: &User, provider: ProviderKey) -> LinkedAccount {
         subject: ProviderSubject::parse(provider.as_str()).unwrap(),
         email: None,
         created_at: OffsetDateTime::UNIX_EPOCH,
+    }
+}
+
+/// `provider`'s identity of `subject` with `email` (vouched for or not), and nothing else.
+pub(crate) fn identity(
+    provider: ProviderKey,
+    subject: &str,
+    email: Option<&str>,
+    verified: bool,
+) -> ProviderIdentity {
+    ProviderIdentity {
+        provider,
+        subject: ProviderSubject::parse(subject).unwrap(),
+        email: email.map(|e| Email::parse(e).unwrap()),
+        email_verified: verified,
+        full_name: None,
+        avatar_url: None,
+        hosted_domain: None,
     }
 }

@@ -7,12 +7,12 @@
 //! strings; both `account-delete` and `account-deleted` occur; duplicates occur (the `jti`
 //! says which).
 
-use crate::jws::{JwsSignalSettings, JwsVerifier, refused};
+use crate::jws::{JwsSignalSettings, JwsVerifier, malformed, parsed_string};
 use async_trait::async_trait;
 use serde_json::{Map, Value};
 use social_login_domain::signal::time_from_seconds_or_millis;
 use social_login_domain::{ProviderSubject, SignalKind, SignalSource};
-use social_login_ports::{Clock, RefusalReason, SignalRefused, SignalVerifier, VerifiedSignal};
+use social_login_ports::{Clock, SignalRefused, SignalVerifier, VerifiedSignal};
 use std::sync::Arc;
 
 /// Apple's key set: the one its id_tokens are signed with.
@@ -49,11 +49,11 @@ impl SignalVerifier for AppleNotificationVerifier {
             Some(_) => SignalKind::Other,
             None => return Err(malformed("the event has no type")),
         };
-        let subject = event
-            .get("sub")
-            .and_then(Value::as_str)
-            .and_then(|sub| ProviderSubject::parse(sub).ok())
-            .ok_or_else(|| malformed("the event has no valid sub"))?;
+        let subject = parsed_string(
+            event.get("sub"),
+            |sub| ProviderSubject::parse(sub),
+            "the event has no valid sub",
+        )?;
         let occurred_at = event
             .get("event_time")
             .and_then(number)
@@ -68,10 +68,6 @@ impl SignalVerifier for AppleNotificationVerifier {
             occurred_at,
         })
     }
-}
-
-fn malformed(detail: &str) -> SignalRefused {
-    refused(RefusalReason::InvalidRequest, detail)
 }
 
 /// The event: the `events` claim as an object, or a string holding one (what Apple sends).

@@ -9,7 +9,7 @@
 //! under the app secret of the decoded payload), so the same request gives the same code on
 //! every instance and every retry, and nobody without the secret can guess one.
 
-use crate::jws::{MAX_SIGNAL_BYTES, refused, seconds};
+use crate::jws::{MAX_SIGNAL_BYTES, malformed, refused, seconds};
 use async_trait::async_trait;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -87,10 +87,6 @@ impl SignalVerifier for FacebookSignalVerifier {
             occurred_at: issued_at,
         })
     }
-}
-
-fn malformed(detail: &str) -> SignalRefused {
-    refused(RefusalReason::InvalidRequest, detail)
 }
 
 /// A `signed_request` whose signature holds: its payload and the payload's bytes.

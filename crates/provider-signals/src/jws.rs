@@ -53,8 +53,22 @@ pub(crate) fn refused(reason: RefusalReason, detail: &str) -> SignalRefused {
     SignalRefused::new(reason, detail)
 }
 
-fn malformed(detail: &str) -> SignalRefused {
+/// A signal that is not what its format says: `invalid_request`, naming what is wrong.
+pub(crate) fn malformed(detail: &str) -> SignalRefused {
     refused(RefusalReason::InvalidRequest, detail)
+}
+
+/// The string `value` read by `parse`; refused as [`malformed`] with `detail` when it is
+/// missing, not a string, or not what `parse` takes.
+pub(crate) fn parsed_string<T, E>(
+    value: Option<&Value>,
+    parse: impl FnOnce(&str) -> Result<T, E>,
+    detail: &str,
+) -> Result<T, SignalRefused> {
+    value
+        .and_then(Value::as_str)
+        .and_then(|text| parse(text).ok())
+        .ok_or_else(|| malformed(detail))
 }
 
 impl JwsVerifier {
@@ -115,11 +129,11 @@ impl JwsVerifier {
                 return Err(malformed("the signal has expired"));
             }
         }
-        let jti = claims
-            .get("jti")
-            .and_then(Value::as_str)
-            .and_then(|jti| SignalId::parse(jti).ok())
-            .ok_or_else(|| malformed("jti is missing or not 1 to 255 visible characters"))?;
+        let jti = parsed_string(
+            claims.get("jti"),
+            |jti| SignalId::parse(jti),
+            "jti is missing or not 1 to 255 visible characters",
+        )?;
         let events = claims
             .get("events")
             .cloned()

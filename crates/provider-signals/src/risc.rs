@@ -7,11 +7,11 @@
 //! One event per token; its subject is `subject.sub` (or `subject.id`), with `subject_type`
 //! `iss-sub` or none. A subject of another issuer names no account here.
 
-use crate::jws::{JwsSignalSettings, JwsVerifier, refused};
+use crate::jws::{JwsSignalSettings, JwsVerifier, malformed, parsed_string};
 use async_trait::async_trait;
 use serde_json::Value;
 use social_login_domain::{ProviderSubject, SignalKind, SignalSource};
-use social_login_ports::{Clock, RefusalReason, SignalRefused, SignalVerifier, VerifiedSignal};
+use social_login_ports::{Clock, SignalRefused, SignalVerifier, VerifiedSignal};
 use std::sync::Arc;
 
 /// Google's RISC key set, the `jwks_uri` of `https://accounts.google.com/.well-known/risc-configuration`.
@@ -126,20 +126,16 @@ impl GoogleRiscVerifier {
                 return Ok(None);
             }
         }
-        subject
-            .get("sub")
-            .or_else(|| subject.get("id"))
-            .and_then(Value::as_str)
-            .and_then(|sub| ProviderSubject::parse(sub).ok())
-            .map(Some)
-            .ok_or_else(|| malformed("the subject has no valid sub"))
+        let sub = subject.get("sub").or_else(|| subject.get("id"));
+        parsed_string(
+            sub,
+            |sub| ProviderSubject::parse(sub),
+            "the subject has no valid sub",
+        )
+        .map(Some)
     }
 }
 
 fn same(presented: &str, expected: &str) -> bool {
     presented.trim_end_matches('/') == expected.trim_end_matches('/')
-}
-
-fn malformed(detail: &str) -> SignalRefused {
-    refused(RefusalReason::InvalidRequest, detail)
 }

@@ -6,14 +6,11 @@ mod page;
 mod settings;
 mod signals;
 
-use crate::server::{ConnectionOptions, StartupError, build_router_serving, serve_router};
+use crate::server::{Background, ConnectionOptions, StartupError, build_router_serving, listen};
 use social_login_simulator::SimulatorHandle;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::path::Path;
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 
 /// A demo running in the background.
 pub struct RunningDemo {
@@ -21,8 +18,7 @@ pub struct RunningDemo {
     /// A key of the operator API, new each start: the Support panel asks for it.
     admin_key: String,
     simulator: SimulatorHandle,
-    shutdown: oneshot::Sender<()>,
-    task: JoinHandle<Result<(), StartupError>>,
+    serving: Background,
 }
 
 impl RunningDemo {
@@ -42,11 +38,7 @@ impl RunningDemo {
 
     /// Drains the demo server, then stops the simulator.
     pub async fn stop(self) -> Result<(), StartupError> {
-        let _ = self.shutdown.send(());
-        let served = self
-            .task
-            .await
-            .map_err(|join| StartupError::Serve(std::io::Error::other(join)))?;
+        let served = self.serving.stop().await;
         self.simulator.shutdown().await;
         served
     }
@@ -56,12 +48,7 @@ impl RunningDemo {
 /// background.
 pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, StartupError> {
     // Bind first: the redirect URIs registered with the simulator carry the real port.
-    let listener = TcpListener::bind(bind)
-        .await
-        .map_err(|source| StartupError::Bind {
-            address: bind.to_string(),
-            source,
-        })?;
+    let listener = listen(&bind.to_string()).await?;
     let address = listener.local_addr().map_err(StartupError::Serve)?;
     let url = format!("http://{address}");
     let simulator = social_login_simulator::Simulator::start(settings::simulator_config(&url))
@@ -79,17 +66,12 @@ pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, Sta
         http: reqwest::Client::new(),
     };
     let router = router.merge(page::routes()).merge(signals::routes(signals));
-    let (shutdown, stopped) = oneshot::channel::<()>();
     let options = ConnectionOptions::from(&settings);
-    let task = tokio::spawn(serve_router(listener, router, options, async {
-        let _ = stopped.await;
-    }));
     Ok(RunningDemo {
         url,
         admin_key,
         simulator,
-        shutdown,
-        task,
+        serving: Background::spawn(listener, router, options),
     })
 }
 

@@ -51,8 +51,36 @@ pub async fn migrate(settings: &Settings) -> Result<(), StartupError> {
 /// A server running in the background (tests, the demo).
 pub struct RunningServer {
     address: SocketAddr,
+    serving: Background,
+}
+
+/// A router served in a task of its own until [`Background::stop`].
+pub(crate) struct Background {
     shutdown: oneshot::Sender<()>,
     task: JoinHandle<Result<(), StartupError>>,
+}
+
+impl Background {
+    /// Serves `router` on `listener` in the background.
+    pub(crate) fn spawn(
+        listener: TcpListener,
+        router: axum::Router,
+        options: ConnectionOptions,
+    ) -> Self {
+        let (shutdown, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(serve_router(listener, router, options, async {
+            let _ = stopped.await;
+        }));
+        Self { shutdown, task }
+    }
+
+    /// Stops accepting, lets requests in flight finish, and waits.
+    pub(crate) async fn stop(self) -> Result<(), StartupError> {
+        let _ = self.shutdown.send(());
+        self.task
+            .await
+            .map_err(|join| StartupError::Serve(std::io::Error::other(join)))?
+    }
 }
 
 impl RunningServer {
@@ -66,27 +94,17 @@ impl RunningServer {
 
     /// Stops accepting, lets requests in flight finish, and waits.
     pub async fn stop(self) -> Result<(), StartupError> {
-        let _ = self.shutdown.send(());
-        self.task
-            .await
-            .map_err(|join| StartupError::Serve(std::io::Error::other(join)))?
+        self.serving.stop().await
     }
 }
 
 /// Migrates, binds `server.bind` (port 0 picks a free port) and serves in the background.
 pub async fn start(settings: &Settings) -> Result<RunningServer, StartupError> {
-    let (shutdown, stopped) = oneshot::channel::<()>();
     let (listener, router) = prepare(settings).await?;
     let address = listener.local_addr().map_err(StartupError::Serve)?;
     let options = ConnectionOptions::from(settings);
-    let task = tokio::spawn(serve_router(listener, router, options, async {
-        let _ = stopped.await;
-    }));
-    Ok(RunningServer {
-        address,
-        shutdown,
-        task,
-    })
+    let serving = Background::spawn(listener, router, options);
+    Ok(RunningServer { address, serving })
 }
 
 /// `social-login serve`: runs until `signal` completes, then drains and returns.
@@ -108,14 +126,18 @@ pub async fn serve(
 
 async fn prepare(settings: &Settings) -> Result<(TcpListener, axum::Router), StartupError> {
     let router = build_router(settings).await?;
-    let bind = &settings.server.bind;
-    let listener = TcpListener::bind(bind)
+    let listener = listen(&settings.server.bind).await?;
+    Ok((listener, router))
+}
+
+/// Binds `address` (port 0 picks a free port); a failure names the address.
+pub(crate) async fn listen(address: &str) -> Result<TcpListener, StartupError> {
+    TcpListener::bind(address)
         .await
         .map_err(|source| StartupError::Bind {
-            address: bind.clone(),
+            address: address.to_owned(),
             source,
-        })?;
-    Ok((listener, router))
+        })
 }
 
 /// Validates, wires, migrates and builds the HTTP app, without binding anything.

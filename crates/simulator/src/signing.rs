@@ -25,23 +25,31 @@ pub struct TestKey {
     pub e: &'static str,
 }
 
+/// The fixture key `signing/test_key_<name>.pem` (its public half in `.pub.pem`), published
+/// as `sim-key-<name>` with the exponent 65537 and the modulus `n`.
+macro_rules! test_key {
+    ($name:literal, n: $n:literal) => {
+        TestKey {
+            kid: concat!("sim-key-", $name),
+            private_pem: include_str!(concat!("signing/test_key_", $name, ".pem")),
+            public_pem: include_str!(concat!("signing/test_key_", $name, ".pub.pem")),
+            n: $n,
+            e: "AQAB",
+        }
+    };
+}
+
 /// The key the simulator signs with first.
-pub const TEST_KEY_A: TestKey = TestKey {
-    kid: "sim-key-a",
-    private_pem: include_str!("signing/test_key_a.pem"),
-    public_pem: include_str!("signing/test_key_a.pub.pem"),
-    n: "t6U7187BaytUtz6p2KFoFRWkA2tnpTFZh34utXQI58QgpRCe21yJ7JnlEVBAK1iKtEXtlXl0qSY21-WOqzhXuA3aVjOUKAsvXGRIpDH06CgJkA0tb32oSaMZRAoPvzfOQI58oxcTLEldF6qfHjvWTe5n51yGmrIO2Z3T2Zn0kE3Ktrg81BGn0156pvs5pG7nfg_toHYR0295r_ll8A9sAvJ0SKMZiurNn_dpecWB29SX6EgASE3Sqg2lzAH0ZgVyVrwvM36bPDUROJEZJyEoBoA7C880Rby4sgQ9yQLAclSKlqWHqHm46f0keCCfFA4FQ1H4FrnQWnSXzhTf92Yvmw",
-    e: "AQAB",
-};
+pub const TEST_KEY_A: TestKey = test_key!(
+    "a",
+    n: "t6U7187BaytUtz6p2KFoFRWkA2tnpTFZh34utXQI58QgpRCe21yJ7JnlEVBAK1iKtEXtlXl0qSY21-WOqzhXuA3aVjOUKAsvXGRIpDH06CgJkA0tb32oSaMZRAoPvzfOQI58oxcTLEldF6qfHjvWTe5n51yGmrIO2Z3T2Zn0kE3Ktrg81BGn0156pvs5pG7nfg_toHYR0295r_ll8A9sAvJ0SKMZiurNn_dpecWB29SX6EgASE3Sqg2lzAH0ZgVyVrwvM36bPDUROJEZJyEoBoA7C880Rby4sgQ9yQLAclSKlqWHqHm46f0keCCfFA4FQ1H4FrnQWnSXzhTf92Yvmw"
+);
 
 /// The key after a rotation, and the "other" key of the wrong-signature fault.
-pub const TEST_KEY_B: TestKey = TestKey {
-    kid: "sim-key-b",
-    private_pem: include_str!("signing/test_key_b.pem"),
-    public_pem: include_str!("signing/test_key_b.pub.pem"),
-    n: "h_LL1N1wMVPv_azTmzmphDl-UB6HiFMoodD1RPMq6Uj_-YcE0AV0Z4NrC7HbS_C9-wP5fVnOxav0T9CxR5GbXDXtHHiLHicv-XV6RX2Dzqt4DSKbY_wE_X5ugPYKvS_YchbJJGeCqqFdKEe-Uu62UA66V-_RZWo6zaME8TbyFu4l0lm-AbnQW89evIcgxw81f85j3w96zUKE3VnxQqqGWslDhcFnqcD-ZZPlaSSykcDn0HKS2OkTjQKXgN48ZeP_kPGM7k2cDvKB1Vwhf3YVUXKdaiZ6gWDKxkvMFkrNWCCpinjblwwakHmHej_dQuAT23raWuZYLcnLeYDmFn9wew",
-    e: "AQAB",
-};
+pub const TEST_KEY_B: TestKey = test_key!(
+    "b",
+    n: "h_LL1N1wMVPv_azTmzmphDl-UB6HiFMoodD1RPMq6Uj_-YcE0AV0Z4NrC7HbS_C9-wP5fVnOxav0T9CxR5GbXDXtHHiLHicv-XV6RX2Dzqt4DSKbY_wE_X5ugPYKvS_YchbJJGeCqqFdKEe-Uu62UA66V-_RZWo6zaME8TbyFu4l0lm-AbnQW89evIcgxw81f85j3w96zUKE3VnxQqqGWslDhcFnqcD-ZZPlaSSykcDn0HKS2OkTjQKXgN48ZeP_kPGM7k2cDvKB1Vwhf3YVUXKdaiZ6gWDKxkvMFkrNWCCpinjblwwakHmHej_dQuAT23raWuZYLcnLeYDmFn9wew"
+);
 
 /// The `kid` of the unknown-key fault: published by nobody.
 pub const UNKNOWN_KID: &str = "sim-key-unknown";
@@ -60,6 +68,21 @@ impl TestKey {
         let key = EncodingKey::from_rsa_pem(self.private_pem.as_bytes())
             .expect("the fixture private key is a valid RSA PEM");
         jsonwebtoken::encode(&header, claims, &key).expect("RS256 signing succeeds")
+    }
+
+    /// Signs `payload` exactly as given (any bytes, JSON or not) RS256 under `header`: a
+    /// token no encoder would write, for tests of what a verifier does with its claims.
+    pub fn sign_bytes(&self, header: &Value, payload: &[u8]) -> String {
+        let message = format!(
+            "{}.{}",
+            URL_SAFE_NO_PAD.encode(header.to_string()),
+            URL_SAFE_NO_PAD.encode(payload)
+        );
+        let key = EncodingKey::from_rsa_pem(self.private_pem.as_bytes())
+            .expect("the fixture private key is a valid RSA PEM");
+        let signature = jsonwebtoken::crypto::sign(message.as_bytes(), &key, Algorithm::RS256)
+            .expect("RS256 signing succeeds");
+        format!("{message}.{signature}")
     }
 }
 

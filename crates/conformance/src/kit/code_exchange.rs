@@ -82,9 +82,7 @@ pub async fn an_unreachable_token_endpoint(subject: &Subject) {
     let mut settings = subject.fixture.settings(&sim);
     // Port 9 (discard) on loopback: nothing listens there.
     settings.endpoints.token = Some("http://127.0.0.1:9/token".into());
-    let adapter = subject
-        .adapter_with(settings, Credentials::Registered, TIMEOUT)
-        .await;
+    let adapter = subject.adapter_of(settings).await;
     let result = subject.fixture.flow().sign_in(&*adapter).await;
     let message = expect_code_exchange(result, &subject.secrets(&sim, &[]));
     assert_eq!(message, "token endpoint could not be reached");
@@ -92,12 +90,7 @@ pub async fn an_unreachable_token_endpoint(subject: &Subject) {
 
 /// The message of a sign-in whose exchange meets `fault`, with an adapter of `timeout`.
 async fn refused_with(subject: &Subject, fault: Fault, timeout: Duration) -> String {
-    let sim = subject.fixture.start().await;
-    sim.set_fault(fault);
-    let settings = subject.fixture.settings(&sim);
-    let adapter = subject
-        .adapter_with(settings, Credentials::Registered, timeout)
-        .await;
+    let (sim, adapter) = subject.meeting(fault, timeout).await;
     let callback = subject.fixture.flow().authorize(&*adapter).await;
     let code = callback.code.as_str();
     let result = complete_with(

@@ -1,6 +1,6 @@
 //! docs/api.md#linking-rules: a provider that returns no email still signs the user in, without one.
 
-use super::{Credentials, Subject, TIMEOUT};
+use super::Subject;
 
 pub async fn without_the_email_scope_there_is_no_email(subject: &Subject) {
     let sim = subject.fixture.start().await;
@@ -10,9 +10,7 @@ pub async fn without_the_email_scope_there_is_no_email(subject: &Subject) {
     let mut settings = subject.fixture.settings(&sim);
     let scopes = spec.scopes.iter().filter(|s| *s != email_scope);
     settings.scopes = Some(scopes.cloned().collect());
-    let adapter = subject
-        .adapter_with(settings, Credentials::Registered, TIMEOUT)
-        .await;
+    let adapter = subject.adapter_of(settings).await;
     let login = subject.fixture.flow().sign_in(&*adapter).await;
     let identity = login.expect("a sign-in without email").identity;
     assert_eq!(identity.email, None);

@@ -1,7 +1,7 @@
 //! The id_token of OpenID Connect providers and Apple: every broken token, an unavailable
 //! key set and a missing token end as `ProviderError::UserInfo` naming the failed check.
 
-use super::{Credentials, Subject, TIMEOUT, requires_nonce};
+use super::{Subject, requires_nonce};
 use crate::expect::expect_user_info;
 use crate::flow::{Authorize, NONCE, OTHER_NONCE, VERIFIER, complete_with};
 use social_login_simulator::{Endpoint, Fault, IdTokenFault};
@@ -92,9 +92,7 @@ pub async fn a_token_answer_without_id_token(subject: &Subject) {
         .iter()
         .filter(|s| *s != "openid");
     settings.scopes = Some(scopes.cloned().collect());
-    let adapter = subject
-        .adapter_with(settings, Credentials::Registered, TIMEOUT)
-        .await;
+    let adapter = subject.adapter_of(settings).await;
     let result = subject.fixture.flow().sign_in(&*adapter).await;
     let message = expect_user_info(result, &subject.secrets(&sim, &[]));
     assert_eq!(message, "token endpoint answered no id_token");

@@ -1,7 +1,7 @@
 //! A good sign-in: what the authorization URL and the token request carry, PKCE off, a
 //! returning user, and an adapter's `Debug`.
 
-use super::{Credentials, Subject, TIMEOUT, client_auth, record, sends_nonce};
+use super::{Subject, client_auth, record, sends_nonce};
 use crate::flow::{NONCE, STATE, VERIFIER, query_of, request};
 use social_login_domain::SecretText;
 use social_login_simulator::{ClientAuthKind, Endpoint};
@@ -53,9 +53,7 @@ pub async fn turning_pkce_off(subject: &Subject) {
     let sim = subject.fixture.start().await;
     let mut settings = subject.fixture.settings(&sim);
     settings.pkce = false;
-    let adapter = subject
-        .adapter_with(settings, Credentials::Registered, TIMEOUT)
-        .await;
+    let adapter = subject.adapter_of(settings).await;
     let query = query_of(&adapter.authorization_url(&request()).unwrap());
     let flow = subject.fixture.flow();
     flow.sign_in(&*adapter).await.expect("a sign-in");
@@ -94,9 +92,7 @@ pub async fn debug_output_hides_the_secrets(subject: &Subject) {
     let sim = subject.fixture.start().await;
     let mut settings = subject.fixture.settings(&sim);
     settings.client_secret = SecretText::new("do-not-print-me-0123456789");
-    let adapter = subject
-        .adapter_with(settings, Credentials::Registered, TIMEOUT)
-        .await;
+    let adapter = subject.adapter_of(settings).await;
     let printed = format!("{adapter:?}");
     for secret in ["do-not-print-me", "PRIVATE KEY", "MIG"] {
         assert!(!printed.contains(secret), "{secret} in {printed}");

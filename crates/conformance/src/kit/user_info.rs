@@ -1,7 +1,7 @@
 //! After a good exchange, a failing user-info endpoint ends as `ProviderError::UserInfo`,
 //! naming the endpoint and the failure, never the access token.
 
-use super::{Credentials, SHORT_TIMEOUT, Subject, TIMEOUT, user_info_label};
+use super::{SHORT_TIMEOUT, Subject, TIMEOUT, user_info_label};
 use crate::expect::expect_user_info;
 use social_login_simulator::{Endpoint, Fault};
 use std::time::Duration;
@@ -30,12 +30,7 @@ pub async fn a_user_info_endpoint_slower_than_the_timeout(subject: &Subject) {
 /// The message of a sign-in whose userinfo call meets `fault`, and how the plan names the
 /// endpoint.
 async fn failing_with(subject: &Subject, fault: Fault, timeout: Duration) -> (String, String) {
-    let sim = subject.fixture.start().await;
-    sim.set_fault(fault);
-    let settings = subject.fixture.settings(&sim);
-    let adapter = subject
-        .adapter_with(settings, Credentials::Registered, timeout)
-        .await;
+    let (sim, adapter) = subject.meeting(fault, timeout).await;
     let label = user_info_label(adapter.plan()).expect("a declared userinfo endpoint");
     let result = subject.fixture.flow().sign_in(&*adapter).await;
     (expect_user_info(result, &subject.secrets(&sim, &[])), label)

@@ -3,6 +3,7 @@
 //! plan its adapter was built from. Discord is the plain OAuth 2.0 row and Google the plain
 //! OpenID Connect one; the other rows name only what they do differently.
 
+use social_login_conformance::Fixture;
 use social_login_conformance::fixture::{self, OTHER_P256_KEY_PEM};
 use social_login_conformance::kit::{Adapter, Built, Credentials, Refusals, Subject};
 use social_login_domain::{ProviderKey, ProviderKind, SecretText};
@@ -66,17 +67,23 @@ pub const TWITTER: Subject = Subject {
     ..DISCORD
 };
 
-pub const GOOGLE: Subject = Subject {
-    fixture: fixture::GOOGLE,
-    never_in_messages: &["ya29."],
-    ..DISCORD
-};
+/// The row of `fixture`, a provider that answers like `base`'s, whose messages must not hold
+/// `never_in_messages` either.
+const fn like(
+    base: Subject,
+    fixture: Fixture,
+    never_in_messages: &'static [&'static str],
+) -> Subject {
+    Subject {
+        fixture,
+        never_in_messages,
+        ..base
+    }
+}
 
-pub const MICROSOFT: Subject = Subject {
-    fixture: fixture::MICROSOFT,
-    never_in_messages: &["EwA", "AADSTS"],
-    ..GOOGLE
-};
+pub const GOOGLE: Subject = like(DISCORD, fixture::GOOGLE, &["ya29."]);
+
+pub const MICROSOFT: Subject = like(GOOGLE, fixture::MICROSOFT, &["EwA", "AADSTS"]);
 
 pub const LINKEDIN: Subject = Subject {
     fixture: fixture::LINKEDIN,
@@ -96,11 +103,7 @@ pub const LINKEDIN: Subject = Subject {
     ..GOOGLE
 };
 
-pub const APPLE: Subject = Subject {
-    fixture: fixture::APPLE,
-    never_in_messages: &["MIG"],
-    ..GOOGLE
-};
+pub const APPLE: Subject = like(GOOGLE, fixture::APPLE, &["MIG"]);
 
 /// A provider of `kind = "oidc"` from configuration: the standards, nothing else.
 pub const GENERIC_OIDC: Subject = Subject {

@@ -1,8 +1,7 @@
 //! The two kinds of provider: OpenID Connect (an id_token proves who signed in) and plain
 //! OAuth 2.0 (the identity comes from a userinfo API).
 
-use std::fmt;
-use std::str::FromStr;
+use crate::named::named_enum;
 
 /// How a provider proves who signed in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -21,27 +20,12 @@ impl ProviderKind {
     }
 }
 
-impl fmt::Display for ProviderKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// Neither `"oidc"` nor `"oauth2"`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown kind: must be \"oidc\" or \"oauth2\"")]
 pub struct UnknownKind;
 
-impl FromStr for ProviderKind {
-    type Err = UnknownKind;
-
-    fn from_str(raw: &str) -> Result<Self, Self::Err> {
-        [Self::Oidc, Self::OAuth2]
-            .into_iter()
-            .find(|kind| kind.as_str() == raw)
-            .ok_or(UnknownKind)
-    }
-}
+named_enum!(ProviderKind, all: [ProviderKind::Oidc, ProviderKind::OAuth2], unknown: UnknownKind);
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,7 @@
 //! The sign-up policy on chosen cases: domain spellings, each refusal and Google's `hd`.
 
 use super::*;
-use crate::{Email, ProviderKey, ProviderSubject};
+use crate::ProviderKey;
 
 fn domains(list: &[&str]) -> Vec<EmailDomain> {
     list.iter()
@@ -24,15 +24,7 @@ fn google_only(list: &[&str]) -> SignupPolicy {
 }
 
 fn person(email: Option<&str>, verified: bool) -> ProviderIdentity {
-    ProviderIdentity {
-        provider: ProviderKey::GOOGLE,
-        subject: ProviderSubject::parse("1").unwrap(),
-        email: email.map(|e| Email::parse(e).unwrap()),
-        email_verified: verified,
-        full_name: None,
-        avatar_url: None,
-        hosted_domain: None,
-    }
+    crate::test_fixtures::identity(ProviderKey::GOOGLE, "1", email, verified)
 }
 
 fn member(email: &str, hd: Option<&str>) -> ProviderIdentity {

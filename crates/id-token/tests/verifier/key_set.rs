@@ -143,16 +143,16 @@ async fn past_the_grace_a_failing_endpoint_fails_verification_with_its_error() {
 
     // A hanging one fails every waiting login in one timeout.
     bench.clock.advance(Duration::minutes(1));
-    bench.jwks_delays(HANG);
-    let token = bench.token();
-    for outcome in bench.ten_at_once(&token).await {
-        assert_eq!(refusal_message(&outcome, &token), "JWKS endpoint timed out");
-    }
+    ten_logins_time_out_on_a_hanging_endpoint(&bench).await;
 }
 
 #[tokio::test]
 async fn a_cold_cache_during_an_outage_fails_every_waiting_login_in_one_timeout() {
-    let bench = bench().await;
+    ten_logins_time_out_on_a_hanging_endpoint(&bench().await).await;
+}
+
+/// With the key set endpoint hanging, ten logins at once each fail with its timeout.
+async fn ten_logins_time_out_on_a_hanging_endpoint(bench: &Bench) {
     bench.jwks_delays(HANG);
     let token = bench.token();
     for outcome in bench.ten_at_once(&token).await {

@@ -18,6 +18,17 @@ pub fn built(fixture: &Fixture, settings: ProviderSettings) -> Result<Engine, Pr
     build(fixture.plan(&settings)?, &build_context())
 }
 
+/// The error `fixture`'s provider is refused with once `edit` changes its settings.
+pub async fn refused(
+    fixture: &Fixture,
+    edit: impl FnOnce(&mut ProviderSettings),
+) -> ProviderConfigError {
+    let sim = fixture.start().await;
+    let mut settings = fixture.settings(&sim);
+    edit(&mut settings);
+    built(fixture, settings).unwrap_err()
+}
+
 /// The identity a fresh simulator seeded with `user` signs in as, the provider configured
 /// by `settings`.
 pub async fn identity_with(

@@ -10,34 +10,28 @@ fn password(text: &str) -> SecretText {
     SecretText::new(text)
 }
 
+/// `hasher`'s hash of `text`.
+async fn hash_of(hasher: &Argon2PasswordHasher, text: &str) -> PasswordHash {
+    hasher.hash(password(text)).await.unwrap()
+}
+
+/// Whether `text` verifies against the stored `hash` under `hasher`.
+async fn verifies(hasher: &Argon2PasswordHasher, text: &str, hash: PasswordHash) -> bool {
+    hasher.verify(password(text), Some(hash)).await.unwrap()
+}
+
 #[tokio::test]
 async fn a_hashed_password_verifies() {
     let hasher = hasher();
-    let hash = hasher
-        .hash(password("correct horse battery"))
-        .await
-        .unwrap();
-    assert!(
-        hasher
-            .verify(password("correct horse battery"), Some(hash))
-            .await
-            .unwrap()
-    );
+    let hash = hash_of(&hasher, "correct horse battery").await;
+    assert!(verifies(&hasher, "correct horse battery", hash).await);
 }
 
 #[tokio::test]
 async fn a_wrong_password_does_not_verify() {
     let hasher = hasher();
-    let hash = hasher
-        .hash(password("correct horse battery"))
-        .await
-        .unwrap();
-    assert!(
-        !hasher
-            .verify(password("correct horse battery!"), Some(hash))
-            .await
-            .unwrap()
-    );
+    let hash = hash_of(&hasher, "correct horse battery").await;
+    assert!(!verifies(&hasher, "correct horse battery!", hash).await);
 }
 
 #[tokio::test]
@@ -54,10 +48,7 @@ async fn verifying_without_a_stored_hash_is_always_false() {
 
 #[tokio::test]
 async fn the_hash_is_an_argon2id_phc_string_with_the_configured_costs() {
-    let hash = hasher()
-        .hash(password("correct horse battery"))
-        .await
-        .unwrap();
+    let hash = hash_of(&hasher(), "correct horse battery").await;
     assert!(
         hash.as_str().starts_with("$argon2id$v=19$m=64,t=1,p=1$"),
         "{}",
@@ -69,27 +60,22 @@ async fn the_hash_is_an_argon2id_phc_string_with_the_configured_costs() {
 #[tokio::test]
 async fn the_same_password_hashes_differently_each_time() {
     let hasher = hasher();
-    let first = hasher
-        .hash(password("correct horse battery"))
-        .await
-        .unwrap();
-    let second = hasher
-        .hash(password("correct horse battery"))
-        .await
-        .unwrap();
+    let first = hash_of(&hasher, "correct horse battery").await;
+    let second = hash_of(&hasher, "correct horse battery").await;
     assert_ne!(first, second);
 }
 
 #[tokio::test]
-async fn a_hash_made_with_other_costs_still_verifies() {
-    let old = Argon2PasswordHasher::with_params(32, 2, 1).unwrap();
-    let hash = old.hash(password("correct horse battery")).await.unwrap();
-    assert!(
-        hasher()
-            .verify(password("correct horse battery"), Some(hash))
-            .await
-            .unwrap()
-    );
+async fn a_hash_made_with_other_costs_still_verifies_a_higher_memory_cost_too() {
+    for (memory, time, lanes) in [(32, 2, 1), (256, 1, 1)] {
+        let other = Argon2PasswordHasher::with_params(memory, time, lanes).unwrap();
+        let hash = hash_of(&other, "correct horse battery").await;
+        let case = format!("m={memory},t={time},p={lanes}");
+        assert!(
+            verifies(&hasher(), "correct horse battery", hash).await,
+            "{case}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -188,40 +174,15 @@ async fn hashes_are_the_argon2_crates_phc_strings_both_ways() {
         argon2::Params::new(64, 1, 1, None).unwrap(),
     );
     for text in ["correct horse battery", "another password", ""] {
-        let ours = hasher.hash(password(text)).await.unwrap();
+        let ours = hash_of(&hasher, text).await;
         stock
             .verify_password(text.as_bytes(), ours.as_str())
             .expect("the argon2 crate verifies our hash");
         let theirs = stock.hash_password(text.as_bytes()).unwrap().to_string();
         let theirs = PasswordHash::new(theirs);
-        assert!(
-            hasher
-                .verify(password(text), Some(theirs.clone()))
-                .await
-                .unwrap()
-        );
-        assert!(
-            !hasher
-                .verify(password("wrong"), Some(theirs))
-                .await
-                .unwrap()
-        );
+        assert!(verifies(&hasher, text, theirs.clone()).await);
+        assert!(!verifies(&hasher, "wrong", theirs).await);
     }
-}
-
-#[tokio::test]
-async fn a_hash_made_with_a_higher_memory_cost_verifies_too() {
-    let bigger = Argon2PasswordHasher::with_params(256, 1, 1).unwrap();
-    let hash = bigger
-        .hash(password("correct horse battery"))
-        .await
-        .unwrap();
-    assert!(
-        hasher()
-            .verify(password("correct horse battery"), Some(hash))
-            .await
-            .unwrap()
-    );
 }
 
 #[tokio::test]

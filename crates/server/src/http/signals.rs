@@ -20,7 +20,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use social_login_app::AppError;
-use social_login_domain::{ErrorCode, SignalSource};
+use social_login_domain::{ErrorCode, Origin, SignalSource};
 use social_login_ports::RefusalReason;
 
 /// Take a Sign in with Apple server-to-server notification.
@@ -46,11 +46,7 @@ pub async fn apple_notification(
         .ok()
         .and_then(|body| body.get("payload")?.as_str().map(str::to_owned))
         .ok_or_else(|| invalid("expected a JSON object with a string `payload`"))?;
-    state
-        .service
-        .receive_signal(source, &payload, &origin)
-        .await?;
-    Ok(StatusCode::OK)
+    acted_on(&state, source, &payload, &origin).await
 }
 
 /// Take Meta's data deletion request: the account's link goes (its user too, when it was
@@ -133,11 +129,7 @@ pub async fn facebook_deauthorize(
     let source = SignalSource::FacebookDeauthorize;
     enabled(&state, source)?;
     let signed_request = signed_request(&headers, &body)?;
-    state
-        .service
-        .receive_signal(source, &signed_request, &origin)
-        .await?;
-    Ok(StatusCode::OK)
+    acted_on(&state, source, &signed_request, &origin).await
 }
 
 /// Take a Security Event Token from Google's Cross-Account Protection (RFC 8935 push).
@@ -184,6 +176,18 @@ pub async fn google_risc(
 fn enabled(state: &AppState, source: SignalSource) -> Result<(), ApiError> {
     state.service.enabled_provider(source.provider().as_str())?;
     Ok(())
+}
+
+/// 200 once the service has taken `signal`: handled, or about no account here (the same
+/// answer).
+async fn acted_on(
+    state: &AppState,
+    source: SignalSource,
+    signal: &str,
+    origin: &Origin,
+) -> Result<StatusCode, ApiError> {
+    state.service.receive_signal(source, signal, origin).await?;
+    Ok(StatusCode::OK)
 }
 
 fn invalid(detail: &str) -> ApiError {

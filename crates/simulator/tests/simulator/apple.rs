@@ -47,20 +47,14 @@ async fn the_first_authorization_posts_code_state_and_the_user_json_and_later_on
 async fn the_form_posts_to_the_callback() {
     let sim = start(&[APPLE]).await;
     let client = APPLE.client(&sim);
-    let html = client
-        .authorize(&client.valid(APPLE.scope))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let html = client.page(&client.valid(APPLE.scope)).await;
     assert_eq!(sim.apple_form_post(&html).unwrap().action, APPLE.callback);
     assert!(html.contains("document.forms[0].submit()"));
 }
 
 #[tokio::test]
 async fn scopes_need_form_post_and_without_them_the_code_may_come_back_in_the_query() {
-    let sim = start(&[APPLE]).await;
-    let client = APPLE.client(&sim);
+    let client = APPLE.started().await;
     for mode in [None, Some("query"), Some("fragment")] {
         let response = client
             .authorize(&client.valid(APPLE.scope).with("response_mode", mode))
@@ -92,8 +86,7 @@ async fn strict_redirect_uris_refuse_a_loopback_callback_as_real_apple_does() {
 
 #[tokio::test]
 async fn unknown_scopes_and_response_types_are_posted_back_as_errors() {
-    let sim = start(&[APPLE]).await;
-    let client = APPLE.client(&sim);
+    let client = APPLE.started().await;
     let scope = client.valid("name email phone");
     assert_eq!(
         client.answer(&scope).await.get("error"),

@@ -7,12 +7,10 @@ use social_login_simulator::{Endpoint, Fault, Provider};
 
 #[tokio::test]
 async fn posting_an_identity_makes_it_the_one_approved() {
-    let sim = start(&[GITHUB]).await;
-    let client = GITHUB.client(&sim);
+    let client = GITHUB.started().await;
     let identity = json!({"id": 99, "login": "linus", "public_email": "l@example.com"});
     assert_eq!(client.control("identity", Some(identity)).await, 204);
-    let token = client.access_token("read:user").await;
-    let (_, user) = client.userinfo(Some(&token)).await;
+    let user = client.profile("read:user").await;
     assert_eq!(
         (user["login"].as_str(), user["email"].as_str()),
         (Some("linus"), Some("l@example.com"))
@@ -21,8 +19,7 @@ async fn posting_an_identity_makes_it_the_one_approved() {
 
 #[tokio::test]
 async fn a_posted_fault_replaces_the_answer_until_cleared() {
-    let sim = start(&[GITHUB]).await;
-    let client = GITHUB.client(&sim);
+    let client = GITHUB.started().await;
     let fault = json!({"provider": "github", "endpoint": "user", "status": 502});
     assert_eq!(client.control("faults", Some(fault)).await, 204);
     let token = client.access_token("read:user").await;
@@ -39,8 +36,7 @@ async fn an_error_in_200_fault_looks_like_github_refusing_the_code() {
         Fault::new(Provider::Github, Endpoint::Token).error_in_200("bad_verification_code"),
     );
     let client = GITHUB.client(&sim);
-    let code = client.code(GITHUB.scope).await;
-    let answer = client.redeem(&code).await;
+    let answer = client.redeem_fresh(GITHUB.scope).await;
     assert_eq!(refusal(&answer), (200, "bad_verification_code"));
 }
 

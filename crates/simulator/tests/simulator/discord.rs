@@ -8,25 +8,18 @@ use social_login_simulator::{DiscordSeed, SimUser, TokenKind};
 
 #[tokio::test]
 async fn a_plain_challenge_is_refused_as_an_unsupported_method() {
-    let sim = start(&[DISCORD]).await;
-    let client = DISCORD.client(&sim);
+    let client = DISCORD.started().await;
     let plain = client
         .valid("identify")
         .set("code_challenge", VERIFIER)
         .set("code_challenge_method", "plain");
-    let answer = client.answer(&plain).await;
-    let description = "Unsupported \"code_challenge_method\"";
-    let refusal = [Some("invalid_request"), Some(description), Some("st")];
-    assert_eq!(
-        answer.fields(["error", "error_description", "state"]),
-        refusal
-    );
+    let unsupported = "Unsupported \"code_challenge_method\"";
+    client.assert_invalid_request(&plain, unsupported).await;
 }
 
 #[tokio::test]
 async fn each_verifier_mistake_gets_its_own_answer() {
-    let sim = start(&[DISCORD]).await;
-    let client = DISCORD.client(&sim);
+    let client = DISCORD.started().await;
     let with_challenge = client.valid("identify");
     let without_challenge = with_challenge
         .clone()
@@ -89,14 +82,12 @@ async fn the_user_object_has_discords_fields_and_the_email_only_with_its_scope()
         .with_discord(DiscordSeed::legacy("1337").with_avatar("a_abc123"));
     let sim = start_with(config_for(&[DISCORD], nelly)).await;
     let client = DISCORD.client(&sim);
-    let token = client.access_token("identify email").await;
-    let (_, user) = client.userinfo(Some(&token)).await;
+    let user = client.profile("identify email").await;
     let names = (user["username"].as_str(), user["discriminator"].as_str());
     assert_eq!(names, (Some("nelly"), Some("1337")));
     let seed = (user["avatar"].as_str(), user["verified"].as_bool());
     assert_eq!(seed, (Some("a_abc123"), Some(true)));
-    let token = client.access_token("identify").await;
-    let (_, user) = client.userinfo(Some(&token)).await;
+    let user = client.profile("identify").await;
     assert!(user.get("email").is_none() && user.get("verified").is_none());
     assert!(user["global_name"].is_null(), "nelly has no display name");
     let token = client.access_token("email").await;

@@ -8,8 +8,7 @@ use social_login_simulator::Provider;
 
 #[tokio::test]
 async fn a_cancelled_dialog_goes_back_with_facebooks_error_parameters() {
-    let sim = start(&[FACEBOOK]).await;
-    let client = FACEBOOK.client(&sim);
+    let client = FACEBOOK.started().await;
     let answer = client
         .answer(&client.valid(FACEBOOK.scope).set("sim_deny", "1"))
         .await;
@@ -67,8 +66,7 @@ async fn any_graph_version_is_taken_and_recorded_but_not_a_malformed_one() {
 
 #[tokio::test]
 async fn refusals_come_in_the_graph_envelope() {
-    let sim = start(&[FACEBOOK]).await;
-    let client = FACEBOOK.client(&sim);
+    let client = FACEBOOK.started().await;
     let code = client.code(FACEBOOK.scope).await;
     let form = client
         .token_form(&code)
@@ -89,8 +87,7 @@ async fn refusals_come_in_the_graph_envelope() {
 
 #[tokio::test]
 async fn me_answers_the_requested_fields_with_a_correct_proof_only() {
-    let sim = start(&[FACEBOOK]).await;
-    let client = FACEBOOK.client(&sim);
+    let client = FACEBOOK.started().await;
     let token = client.access_token(FACEBOOK.scope).await;
     let me = |query: &[(&str, &str)]| {
         let url = url::Url::parse_with_params(&client.urls().userinfo.unwrap(), query).unwrap();

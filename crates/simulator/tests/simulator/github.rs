@@ -28,8 +28,7 @@ fn form_fields(text: &str) -> Params {
 
 #[tokio::test]
 async fn a_code_of_twenty_characters_and_the_state_go_back_to_the_callback_or_below_it() {
-    let sim = start(&[GITHUB]).await;
-    let client = GITHUB.client(&sim);
+    let client = GITHUB.started().await;
     let answer = client.answer(&plain_request()).await;
     assert_eq!(answer.get("state"), Some("xyz"));
     assert_eq!(answer.get("code").unwrap().len(), 20);
@@ -70,8 +69,7 @@ async fn its_login_parameter_or_login_hint_names_the_user_and_an_unknown_one_is_
 
 #[tokio::test]
 async fn without_accept_json_the_answer_is_a_form_errors_included() {
-    let sim = start(&[GITHUB]).await;
-    let client = GITHUB.client(&sim);
+    let client = GITHUB.started().await;
     let form = |code: &str| {
         http()
             .post(client.urls().token)
@@ -99,8 +97,7 @@ async fn without_accept_json_the_answer_is_a_form_errors_included() {
 
 #[tokio::test]
 async fn a_failed_verifier_burns_the_code_but_failed_client_credentials_do_not() {
-    let sim = start(&[GITHUB]).await;
-    let client = GITHUB.client(&sim);
+    let client = GITHUB.started().await;
     let code = client.code(GITHUB.scope).await;
     let (_, body) = client
         .exchange(&code, |f| f.set("code_verifier", OTHER_VERIFIER))
@@ -141,8 +138,7 @@ async fn a_code_issued_to_one_client_is_useless_to_another() {
 
 #[tokio::test]
 async fn the_user_is_served_for_a_bearer_or_legacy_token_and_never_without_a_user_agent() {
-    let sim = start(&[GITHUB]).await;
-    let client = GITHUB.client(&sim);
+    let client = GITHUB.started().await;
     let token = client.access_token(GITHUB.scope).await;
     let (_, user) = client.userinfo(Some(&token)).await;
     assert_eq!(
@@ -161,8 +157,7 @@ async fn the_user_is_served_for_a_bearer_or_legacy_token_and_never_without_a_use
 
 #[tokio::test]
 async fn emails_are_listed_with_their_flags_but_only_with_an_email_scope() {
-    let sim = start(&[GITHUB]).await;
-    let client = GITHUB.client(&sim);
+    let client = GITHUB.started().await;
     let emails_url = client.urls().emails.unwrap();
     let token = client.access_token("read:user user:email").await;
     let (status, emails) = client.get(&emails_url, Some(&token)).await;

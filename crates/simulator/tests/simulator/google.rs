@@ -28,8 +28,7 @@ async fn an_openid_exchange_signs_an_id_token_about_the_user_with_the_nonce_and_
 
 #[tokio::test]
 async fn without_openid_there_is_no_id_token_and_a_plain_challenge_is_checked_by_equality() {
-    let sim = start(&[GOOGLE]).await;
-    let client = GOOGLE.client(&sim);
+    let client = GOOGLE.started().await;
     assert!(
         client
             .tokens("email profile")
@@ -47,8 +46,7 @@ async fn without_openid_there_is_no_id_token_and_a_plain_challenge_is_checked_by
 
 #[tokio::test]
 async fn a_missing_scope_or_another_response_type_is_sent_back_as_an_error() {
-    let sim = start(&[GOOGLE]).await;
-    let client = GOOGLE.client(&sim);
+    let client = GOOGLE.started().await;
     let no_scope = client.answer(&client.valid("openid").unset("scope")).await;
     let refusal = [
         Some("invalid_request"),
@@ -63,10 +61,8 @@ async fn a_missing_scope_or_another_response_type_is_sent_back_as_an_error() {
 
 #[tokio::test]
 async fn userinfo_answers_the_claims_the_scopes_grant_and_a_challenge_without_a_token() {
-    let sim = start(&[GOOGLE]).await;
-    let client = GOOGLE.client(&sim);
-    let token = client.access_token("openid email profile").await;
-    let (_, profile) = client.userinfo(Some(&token)).await;
+    let client = GOOGLE.started().await;
+    let profile = client.profile("openid email profile").await;
     assert_eq!(profile["email_verified"], true);
     assert_eq!(
         (
@@ -75,8 +71,7 @@ async fn userinfo_answers_the_claims_the_scopes_grant_and_a_challenge_without_a_
         ),
         (Some("Ada"), Some("Lovelace"))
     );
-    let token = client.access_token("openid").await;
-    assert!(client.userinfo(Some(&token)).await.1.get("email").is_none());
+    assert!(client.profile("openid").await.get("email").is_none());
     let response = http()
         .get(client.urls().userinfo.unwrap())
         .send()

@@ -33,10 +33,8 @@ async fn the_id_token_has_string_booleans_and_locale_and_never_the_nonce() {
 
 #[tokio::test]
 async fn userinfo_has_a_boolean_and_a_locale_object_and_needs_openid() {
-    let sim = start(&[LINKEDIN]).await;
-    let client = LINKEDIN.client(&sim);
-    let token = client.access_token("openid profile email").await;
-    let (_, body) = client.userinfo(Some(&token)).await;
+    let client = LINKEDIN.started().await;
+    let body = client.profile("openid profile email").await;
     assert_eq!(body["email_verified"], true);
     assert_eq!(body["locale"], json!({"country": "US", "language": "en"}));
     assert_eq!(body["name"], "Ada Lovelace");
@@ -53,8 +51,7 @@ async fn userinfo_has_a_boolean_and_a_locale_object_and_needs_openid() {
 
 #[tokio::test]
 async fn an_unknown_scope_is_sent_back_as_linkedins_own_error() {
-    let sim = start(&[LINKEDIN]).await;
-    let client = LINKEDIN.client(&sim);
+    let client = LINKEDIN.started().await;
     let answer = client.answer(&client.valid("openid r_liteprofile")).await;
     assert_eq!(answer.get("error"), Some("unauthorized_scope_error"));
     assert_eq!(answer.get("state"), Some("st"));
@@ -86,8 +83,7 @@ async fn an_enforcing_app_requires_an_s256_challenge_and_its_verifier() {
 #[tokio::test]
 async fn a_rejecting_app_set_through_the_control_api_refuses_any_verifier_without_burning_the_code()
 {
-    let sim = start(&[LINKEDIN]).await;
-    let client = LINKEDIN.client(&sim);
+    let client = LINKEDIN.started().await;
     let reject = json!({"pkce": "reject"});
     assert_eq!(client.control("linkedin_knobs", Some(reject)).await, 204);
     let code = client.code("openid").await;

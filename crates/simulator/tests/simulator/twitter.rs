@@ -10,25 +10,18 @@ use std::time::Duration;
 
 #[tokio::test]
 async fn a_request_without_pkce_is_sent_back_as_an_error() {
-    let sim = start(&[TWITTER]).await;
-    let client = TWITTER.client(&sim);
+    let client = TWITTER.started().await;
     let no_pkce = client
         .valid("users.read")
         .unset("code_challenge")
         .unset("code_challenge_method");
-    let answer = client.answer(&no_pkce).await;
-    let description = "Missing required parameter [code_challenge].";
-    let refusal = [Some("invalid_request"), Some(description), Some("st")];
-    assert_eq!(
-        answer.fields(["error", "error_description", "state"]),
-        refusal
-    );
+    let missing = "Missing required parameter [code_challenge].";
+    client.assert_invalid_request(&no_pkce, missing).await;
 }
 
 #[tokio::test]
 async fn a_missing_or_overlong_state_is_an_error_page() {
-    let sim = start(&[TWITTER]).await;
-    let client = TWITTER.client(&sim);
+    let client = TWITTER.started().await;
     let long = "s".repeat(501);
     for params in [
         client.valid("users.read").set("state", &long),
@@ -92,8 +85,7 @@ async fn a_public_client_names_itself_in_the_form_without_a_secret() {
 
 #[tokio::test]
 async fn confirmed_email_comes_only_with_the_users_email_scope() {
-    let sim = start(&[TWITTER]).await;
-    let client = TWITTER.client(&sim);
+    let client = TWITTER.started().await;
     let me = async |scope: &str, fields: &str| {
         let token = client.access_token(scope).await;
         let url = url::Url::parse_with_params(

@@ -36,14 +36,10 @@ async fn a_refused_bearer_token_is_a_user_info_failure() {
 
 #[tokio::test]
 async fn an_invalid_user_endpoint_is_refused_naming_its_field() {
-    let sim = FX.start().await;
-    let mut settings = FX.settings(&sim);
-    settings.endpoints.userinfo = Some("ftp://discord.example/users/@me".into());
-    let error = crate::built(&FX, settings).unwrap_err();
-    assert_eq!(
-        error,
-        ProviderConfigError::InvalidUrl {
-            field: "endpoints.userinfo"
-        }
-    );
+    let error = crate::refused(&FX, |s| {
+        s.endpoints.userinfo = Some("ftp://discord.example/users/@me".into())
+    })
+    .await;
+    let field = "endpoints.userinfo";
+    assert_eq!(error, ProviderConfigError::InvalidUrl { field });
 }

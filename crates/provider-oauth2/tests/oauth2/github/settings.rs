@@ -18,14 +18,7 @@ async fn configured_scopes_replace_the_defaults() {
 
 #[tokio::test]
 async fn an_invalid_emails_endpoint_is_refused_naming_its_field() {
-    let sim = FX.start().await;
-    let mut settings = FX.settings(&sim);
-    settings.endpoints.emails = Some("not a url".into());
-    let error = crate::built(&FX, settings).unwrap_err();
-    assert_eq!(
-        error,
-        ProviderConfigError::InvalidUrl {
-            field: "endpoints.emails"
-        }
-    );
+    let error = crate::refused(&FX, |s| s.endpoints.emails = Some("not a url".into())).await;
+    let field = "endpoints.emails";
+    assert_eq!(error, ProviderConfigError::InvalidUrl { field });
 }

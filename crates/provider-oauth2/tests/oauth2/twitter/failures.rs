@@ -3,7 +3,6 @@
 
 use super::support::*;
 use social_login_conformance::{complete, expect_code_exchange, expect_user_info, fixture};
-use social_login_domain::SecretText;
 use social_login_provider_core::ProviderConfigError;
 use social_login_simulator::{ClientAuthKind, Endpoint, Fault, Provider};
 use std::time::Duration;
@@ -50,32 +49,16 @@ async fn a_token_without_the_read_scopes_is_a_user_info_failure() {
 
 #[tokio::test]
 async fn a_public_client_without_secret_sends_its_client_id_in_the_body() {
-    let config = social_login_simulator::SimulatorConfig::default()
-        .with_client(FX.client(""))
-        .with_user(FX.user());
-    let sim = fixture::start(config).await;
-    let mut settings = FX.settings(&sim);
-    settings.client_secret = SecretText::new("");
+    let (sim, settings) = public_client().await;
     FX.flow().sign_in(&provider_with(settings)).await.unwrap();
-    let token = sim
-        .requests()
-        .into_iter()
-        .find(|r| r.endpoint == Some(Endpoint::Token))
-        .unwrap();
+    let token = first_request(&sim, Endpoint::Token);
     assert_eq!(token.client_auth, Some(ClientAuthKind::None));
     assert_eq!(token.client_id.as_deref(), Some(FX.client_id));
 }
 
 #[tokio::test]
 async fn an_invalid_user_endpoint_is_refused_naming_its_field() {
-    let sim = FX.start().await;
-    let mut settings = FX.settings(&sim);
-    settings.endpoints.userinfo = Some("not a url".into());
-    let error = crate::built(&FX, settings).unwrap_err();
-    assert_eq!(
-        error,
-        ProviderConfigError::InvalidUrl {
-            field: "endpoints.userinfo"
-        }
-    );
+    let error = crate::refused(&FX, |s| s.endpoints.userinfo = Some("not a url".into())).await;
+    let field = "endpoints.userinfo";
+    assert_eq!(error, ProviderConfigError::InvalidUrl { field });
 }

@@ -2,7 +2,7 @@
 
 pub use social_login_conformance::GOOGLE as FX;
 use social_login_provider_core::{Engine, ProviderSettings};
-use social_login_simulator::{Endpoint, SimulatorHandle};
+use social_login_simulator::{Endpoint, Provider, RequestRecord, SimulatorHandle};
 
 pub fn provider_with(settings: ProviderSettings) -> Engine {
     crate::built(&FX, settings).unwrap()
@@ -18,4 +18,12 @@ pub fn jwks_fetches(sim: &SimulatorHandle) -> usize {
         .iter()
         .filter(|r| r.endpoint == Some(Endpoint::Jwks))
         .count()
+}
+
+/// The first request the simulated Google's `endpoint` received.
+pub fn record(sim: &SimulatorHandle, endpoint: Endpoint) -> RequestRecord {
+    sim.requests()
+        .into_iter()
+        .find(|r| r.provider == Some(Provider::Google) && r.endpoint == Some(endpoint))
+        .unwrap()
 }

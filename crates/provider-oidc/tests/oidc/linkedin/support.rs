@@ -2,7 +2,6 @@
 
 pub use social_login_conformance::LINKEDIN as FX;
 use social_login_conformance::fixture;
-pub use social_login_conformance::fixture::LINKEDIN_PICTURE as PICTURE;
 use social_login_ports::ProviderLogin;
 use social_login_provider_core::{Engine, ProviderSettings};
 use social_login_simulator::{Endpoint, Provider, RequestRecord, SimUser, SimulatorHandle};
@@ -35,4 +34,9 @@ pub fn record(sim: &SimulatorHandle, endpoint: Endpoint) -> RequestRecord {
 
 pub fn email(login: &ProviderLogin) -> Option<&str> {
     login.identity.email.as_ref().map(|e| e.as_str())
+}
+
+/// `login`'s sign-in through a provider pointed at `sim`.
+pub async fn signed_in_as(sim: &SimulatorHandle, login: &str) -> ProviderLogin {
+    FX.flow().sign_in_as(&provider(sim), login).await.unwrap()
 }

@@ -2,6 +2,7 @@
 
 pub use social_login_conformance::MICROSOFT as FX;
 use social_login_conformance::fixture;
+use social_login_domain::ProviderIdentity;
 use social_login_ports::ProviderLogin;
 use social_login_provider_core::{Engine, ProviderSettings};
 use social_login_simulator::{MicrosoftAccount, SimUser, SimulatorHandle};
@@ -53,4 +54,18 @@ pub fn secrets(sim: &SimulatorHandle) -> Vec<String> {
 /// The email of an identity, as text.
 pub fn email(login: &ProviderLogin) -> Option<&str> {
     login.identity.email.as_ref().map(|e| e.as_str())
+}
+
+/// The identity `login` signs in as through `provider`.
+pub async fn identity_as(provider: &Engine, login: &str) -> ProviderIdentity {
+    FX.flow()
+        .sign_in_as(provider, login)
+        .await
+        .unwrap()
+        .identity
+}
+
+/// `login`'s sign-in through a provider pointed at `sim`.
+pub async fn signed_in_as(sim: &SimulatorHandle, login: &str) -> ProviderLogin {
+    FX.flow().sign_in_as(&provider(sim), login).await.unwrap()
 }

@@ -13,18 +13,8 @@ const FABRIKAM: &str = "0f1e2d3c-4b5a-4968-8776-655443322110";
 async fn accounts_of_different_tenants_each_pass_the_issuer_check() {
     let sim = simulator().await;
     let provider = provider(&sim);
-    let personal = FX
-        .flow()
-        .sign_in_as(&provider, "ada")
-        .await
-        .unwrap()
-        .identity;
-    let work = FX
-        .flow()
-        .sign_in_as(&provider, "grace")
-        .await
-        .unwrap()
-        .identity;
+    let personal = identity_as(&provider, "ada").await;
+    let work = identity_as(&provider, "grace").await;
     assert!(
         personal
             .subject
@@ -43,18 +33,8 @@ async fn the_same_sub_in_another_tenant_is_another_subject() {
             .with_microsoft(MicrosoftAccount::work(FABRIKAM, "grace@fabrikam.example")),
     );
     let provider = provider(&sim);
-    let contoso = FX
-        .flow()
-        .sign_in_as(&provider, "grace")
-        .await
-        .unwrap()
-        .identity;
-    let fabrikam = FX
-        .flow()
-        .sign_in_as(&provider, "grace-fabrikam")
-        .await
-        .unwrap()
-        .identity;
+    let contoso = identity_as(&provider, "grace").await;
+    let fabrikam = identity_as(&provider, "grace-fabrikam").await;
     let sub = |s: &str| s.split_once(':').unwrap().1.to_owned();
     assert_eq!(
         sub(contoso.subject.as_str()),

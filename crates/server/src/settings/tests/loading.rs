@@ -1,9 +1,25 @@
 //! Loading a file: defaults, every field, unknown keys, type errors, no leaks.
 
 use super::fixtures::{P256_PEM, SECRET, full_toml, minimal_toml};
-use crate::settings::{ProviderConfig, Settings, StateStoreBackend};
+use crate::settings::{ConfigErrors, ProviderConfig, Settings, StateStoreBackend};
 use secrecy::ExposeSecret;
 use social_login_domain::ProviderKey;
+
+/// The minimal file with `extra` after it.
+fn minimal_with(extra: &str) -> String {
+    format!("{}{extra}", minimal_toml())
+}
+
+/// Why the minimal file with `extra` does not load.
+fn load_errors(extra: &str) -> ConfigErrors {
+    Settings::from_toml(&minimal_with(extra)).unwrap_err()
+}
+
+/// Why the minimal file with `extra` loads but does not validate.
+fn validation_errors(extra: &str) -> ConfigErrors {
+    let settings = Settings::from_toml(&minimal_with(extra)).unwrap();
+    settings.validate().unwrap_err()
+}
 
 #[test]
 fn defaults_apply_when_only_the_secret_key_is_given() {
@@ -142,18 +158,13 @@ fn a_full_file_sets_every_field() {
 
 #[test]
 fn an_unknown_top_level_key_is_an_error_naming_it() {
-    let toml = format!("{}secret_keys = []\n", minimal_toml());
-    let errors = Settings::from_toml(&toml).unwrap_err();
+    let errors = load_errors("secret_keys = []\n");
     assert!(errors.mentions("secret_keys"), "{errors}");
 }
 
 #[test]
 fn a_provider_table_neither_built_in_nor_of_a_kind_is_an_error_naming_it() {
-    let toml = format!(
-        "{}[oauth_providers.gitlab]\nclient_id = \"x\"\n",
-        minimal_toml()
-    );
-    let errors = Settings::from_toml(&toml).unwrap().validate().unwrap_err();
+    let errors = validation_errors("[oauth_providers.gitlab]\nclient_id = \"x\"\n");
     assert_eq!(
         errors.to_string(),
         "oauth_providers.gitlab.kind: required: \"oidc\" or \"oauth2\""
@@ -162,31 +173,19 @@ fn a_provider_table_neither_built_in_nor_of_a_kind_is_an_error_naming_it() {
 
 #[test]
 fn provider_keys_are_case_sensitive_in_the_file() {
-    let toml = format!(
-        "{}[oauth_providers.GitHub]\nclient_id = \"x\"\n",
-        minimal_toml()
-    );
-    let errors = Settings::from_toml(&toml).unwrap().validate().unwrap_err();
+    let errors = validation_errors("[oauth_providers.GitHub]\nclient_id = \"x\"\n");
     assert!(errors.mentions("oauth_providers.GitHub"), "{errors}");
 }
 
 #[test]
 fn unknown_keys_inside_a_provider_and_its_endpoints_are_errors() {
-    let toml = format!(
-        "{}[oauth_providers.github]\nclient_ld = \"x\"\n",
-        minimal_toml()
-    );
-    let errors = Settings::from_toml(&toml).unwrap_err();
+    let errors = load_errors("[oauth_providers.github]\nclient_ld = \"x\"\n");
     assert!(
         errors.mentions("oauth_providers.github.client_ld"),
         "{errors}"
     );
 
-    let toml = format!(
-        "{}[oauth_providers.github.endpoints]\nauthorize = \"https://x\"\n",
-        minimal_toml()
-    );
-    let errors = Settings::from_toml(&toml).unwrap_err();
+    let errors = load_errors("[oauth_providers.github.endpoints]\nauthorize = \"https://x\"\n");
     assert!(
         errors.mentions("oauth_providers.github.endpoints.authorize"),
         "{errors}"
@@ -201,11 +200,7 @@ fn a_missing_secret_key_is_reported_by_name() {
 
 #[test]
 fn a_wrongly_typed_field_is_reported_by_its_path() {
-    let toml = format!(
-        "{}[tokens]\naccess_ttl_seconds = \"soon\"\n",
-        minimal_toml()
-    );
-    let errors = Settings::from_toml(&toml).unwrap_err();
+    let errors = load_errors("[tokens]\naccess_ttl_seconds = \"soon\"\n");
     assert!(errors.mentions("tokens.access_ttl_seconds"), "{errors}");
     assert!(!errors.to_string().contains("soon"));
 }
@@ -221,11 +216,7 @@ fn a_toml_syntax_error_gives_its_position_but_not_the_line() {
 
 #[test]
 fn a_secret_in_a_field_of_the_wrong_shape_is_not_echoed() {
-    let toml = format!(
-        "{}previous_secret_keys = \"old-key-that-is-secret\"\n",
-        minimal_toml()
-    );
-    let errors = Settings::from_toml(&toml).unwrap_err();
+    let errors = load_errors("previous_secret_keys = \"old-key-that-is-secret\"\n");
     assert!(errors.mentions("previous_secret_keys"), "{errors}");
     assert!(
         !errors.to_string().contains("old-key-that-is-secret"),

@@ -83,38 +83,6 @@ fn every_rule_reports_the_field_it_checks() {
         ("tokens.reauthentication_seconds", |s| {
             s.tokens.reauthentication_seconds = 86_401
         }),
-        ("tokens.issuer", |s| s.tokens.issuer = Some(String::new())),
-        ("tokens.issuer", |s| {
-            s.tokens.issuer = Some("my issuer".into())
-        }),
-        ("tokens.issuer", |s| s.tokens.issuer = Some("i".repeat(257))),
-        ("tokens.issuer", |s| {
-            s.tokens.issuer = Some("ftp://auth.example.com".into())
-        }),
-        ("tokens.issuer", |s| {
-            s.tokens.issuer = Some("https://auth.example.com/?tenant=1".into())
-        }),
-        ("server.public_url", |s| {
-            s.server.public_url = Some("auth.example.com".into())
-        }),
-        ("server.public_url", |s| {
-            s.server.public_url = Some("ftp://auth.example.com".into())
-        }),
-        ("server.public_url", |s| {
-            s.server.public_url = Some("https://auth.example.com/?tenant=1".into())
-        }),
-        ("server.public_url", |s| {
-            s.server.public_url = Some("https://auth.example.com/#top".into())
-        }),
-        ("server.public_url", |s| {
-            s.server.public_url = Some("https://user:pw@auth.example.com".into())
-        }),
-        ("server.public_url", |s| {
-            s.server.public_url = Some("https://auth.example.com/a b".into())
-        }),
-        ("server.public_url", |s| {
-            s.server.public_url = Some(String::new())
-        }),
         ("tokens.audience", |s| {
             s.tokens.audience = Some(String::new())
         }),
@@ -211,6 +179,32 @@ fn every_rule_reports_the_field_it_checks() {
     for (field, change) in cases {
         let errors = problems_of(change);
         assert!(errors.mentions(field), "expected {field}, got:\n{errors}");
+    }
+}
+
+#[test]
+fn each_malformed_issuer_and_public_url_is_reported_by_its_field() {
+    let long_issuer = "i".repeat(257);
+    let bad_issuers = ["", "my issuer", long_issuer.as_str()];
+    let bad_public_urls = [
+        "",
+        "auth.example.com",
+        "https://auth.example.com/#top",
+        "https://user:pw@auth.example.com",
+        "https://auth.example.com/a b",
+    ];
+    // Neither may be a URL of another scheme or carry a query.
+    let bad_for_both = [
+        "ftp://auth.example.com",
+        "https://auth.example.com/?tenant=1",
+    ];
+    for value in bad_issuers.into_iter().chain(bad_for_both) {
+        let errors = problems_of(|s| s.tokens.issuer = Some(value.into()));
+        assert!(errors.mentions("tokens.issuer"), "{value:?}:\n{errors}");
+    }
+    for value in bad_public_urls.into_iter().chain(bad_for_both) {
+        let errors = problems_of(|s| s.server.public_url = Some(value.into()));
+        assert!(errors.mentions("server.public_url"), "{value:?}:\n{errors}");
     }
 }
 

@@ -129,8 +129,7 @@ async fn a_simulator_without_a_seeded_team_accepts_no_secret() {
     })
     .await;
     let client = APPLE.client(&sim);
-    let code = client.code(APPLE.scope).await;
-    let answer = client.redeem(&code).await;
+    let answer = client.redeem_fresh(APPLE.scope).await;
     assert_eq!(refusal(&answer), (400, "invalid_client"));
 }
 

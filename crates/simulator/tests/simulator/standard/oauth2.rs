@@ -26,16 +26,14 @@ async fn the_user_document_is_nested_with_a_numeric_id_and_a_string_flag() {
     let ada = crate::support::fixtures::ada().with_avatar_url("https://corp.example/ada.png");
     let sim = start_with(config_for(&[OAUTH2], ada)).await;
     let client = OAUTH2.client(&sim);
-    let token = client.access_token("profile email").await;
-    let (_, body) = client.userinfo(Some(&token)).await;
+    let body = client.profile("profile email").await;
     let attributes = json!({"mail": "ada@example.com", "mail_confirmed": "true", "display": "Ada Lovelace",
                             "avatar": {"url": "https://corp.example/ada.png"}});
     assert_eq!(
         body,
         json!({"data": {"id": 583231, "attributes": attributes}})
     );
-    let token = client.access_token("profile").await;
-    let (_, body) = client.userinfo(Some(&token)).await;
+    let body = client.profile("profile").await;
     assert!(
         body["data"]["attributes"].get("mail").is_none(),
         "no mail without the email scope"
@@ -47,8 +45,7 @@ async fn an_unconfirmed_mail_says_false_and_a_textual_id_stays_text() {
     let grace = SimUser::new("g-7", "grace").with_email("grace@example.com", false);
     let sim = start_with(config_for(&[OAUTH2], grace)).await;
     let client = OAUTH2.client(&sim);
-    let token = client.access_token("profile email").await;
-    let (_, body) = client.userinfo(Some(&token)).await;
+    let body = client.profile("profile email").await;
     assert_eq!(body["data"]["id"], "g-7");
     assert_eq!(body["data"]["attributes"]["mail_confirmed"], "false");
     assert_eq!(

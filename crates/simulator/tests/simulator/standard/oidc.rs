@@ -40,8 +40,7 @@ async fn discovery_names_every_endpoint_under_its_own_issuer() {
 
 #[tokio::test]
 async fn the_id_token_is_rs256_with_the_oidc_claims_and_verifies_with_the_published_keys() {
-    let sim = start(&[OIDC]).await;
-    let client = OIDC.client(&sim);
+    let client = OIDC.started().await;
     let (_, document) = client.get(&client.urls().discovery.unwrap(), None).await;
     let (_, keys) = client
         .get(document["jwks_uri"].as_str().unwrap(), None)
@@ -84,10 +83,8 @@ async fn the_id_token_is_rs256_with_the_oidc_claims_and_verifies_with_the_publis
 
 #[tokio::test]
 async fn userinfo_answers_the_scopes_claims_and_challenges_a_client_without_a_token() {
-    let sim = start(&[OIDC]).await;
-    let client = OIDC.client(&sim);
-    let token = client.access_token("openid email").await;
-    let (_, body) = client.userinfo(Some(&token)).await;
+    let client = OIDC.started().await;
+    let body = client.profile("openid email").await;
     assert_eq!(
         body,
         json!({"sub": "583231", "email": "ada@example.com", "email_verified": true})

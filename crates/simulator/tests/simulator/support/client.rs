@@ -13,6 +13,8 @@ use social_login_simulator::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, EndpointSet, Provider,
     SimulatorHandle,
 };
+use std::ops::Deref;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// A client that does not follow redirects and identifies itself, like a real one.
@@ -27,13 +29,41 @@ pub fn http() -> reqwest::Client {
 
 #[derive(Debug, Clone)]
 pub struct SimClient<'s> {
-    pub sim: &'s SimulatorHandle,
+    sim: Served<'s>,
     pub fixture: Fixture,
     http: reqwest::Client,
 }
 
+/// The simulator a client talks to: one the test holds, or one the client owns (for a test
+/// that asks nothing else of the simulator).
+#[derive(Debug, Clone)]
+enum Served<'s> {
+    Borrowed(&'s SimulatorHandle),
+    Owned(Arc<SimulatorHandle>),
+}
+
+impl Deref for Served<'_> {
+    type Target = SimulatorHandle;
+
+    fn deref(&self) -> &SimulatorHandle {
+        match self {
+            Served::Borrowed(sim) => sim,
+            Served::Owned(sim) => sim.as_ref(),
+        }
+    }
+}
+
 impl<'s> SimClient<'s> {
     pub fn new(sim: &'s SimulatorHandle, fixture: Fixture) -> Self {
+        Self::of(Served::Borrowed(sim), fixture)
+    }
+
+    /// A client that owns `sim`: it runs as long as the client does.
+    pub fn owning(sim: SimulatorHandle, fixture: Fixture) -> SimClient<'static> {
+        SimClient::of(Served::Owned(Arc::new(sim)), fixture)
+    }
+
+    fn of(sim: Served<'s>, fixture: Fixture) -> Self {
         Self {
             sim,
             fixture,
@@ -178,6 +208,35 @@ impl<'s> SimClient<'s> {
                 .append_pair("appsecret_proof", &proof(self.fixture.secret, token));
         }
         self.get(url.as_str(), token).await
+    }
+
+    /// The page the authorization endpoint answers `params` with (a sign-in page, Apple's
+    /// form post).
+    pub async fn page(&self, params: &Params) -> String {
+        self.authorize(params).await.text().await.unwrap()
+    }
+
+    /// What the token endpoint answers a fresh code for `scope`.
+    pub async fn redeem_fresh(&self, scope: &str) -> (u16, Value) {
+        let code = self.code(scope).await;
+        self.redeem(&code).await
+    }
+
+    /// Asserts `params` are sent back to the callback as `invalid_request` with
+    /// `description`, the state kept.
+    pub async fn assert_invalid_request(&self, params: &Params, description: &str) {
+        let answer = self.answer(params).await;
+        let refusal = [Some("invalid_request"), Some(description), Some("st")];
+        assert_eq!(
+            answer.fields(["error", "error_description", "state"]),
+            refusal
+        );
+    }
+
+    /// What the user endpoint answers a live token for `scope`: the claims the scope grants.
+    pub async fn profile(&self, scope: &str) -> Value {
+        let token = self.access_token(scope).await;
+        self.userinfo(Some(&token)).await.1
     }
 
     /// POSTs an RFC 7009 revocation of `token` with this client's credentials.

@@ -41,6 +41,12 @@ impl Fixture {
         SimClient::new(sim, *self)
     }
 
+    /// A simulator serving this client alone (Ada the default identity), owned by the
+    /// client: for a test that asks nothing else of the simulator.
+    pub async fn started(&self) -> SimClient<'static> {
+        SimClient::owning(start(&[*self]).await, *self)
+    }
+
     pub fn registered(&self) -> RegisteredClient {
         RegisteredClient::new(self.provider, self.id, self.secret, self.callback)
     }
