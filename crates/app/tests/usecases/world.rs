@@ -97,6 +97,14 @@ impl World {
         AuthService::new(ports, self.service.policy())
     }
 
+    /// A service on this world's ports after `swap`, which puts a mock in place of one: the
+    /// test says only which port it replaces.
+    pub fn service_swapping(&self, swap: impl FnOnce(&mut Ports)) -> AuthService {
+        let mut ports = self.ports();
+        swap(&mut ports);
+        self.service_with(ports)
+    }
+
     pub fn provider(&self, key: ProviderKey) -> &FakeProvider {
         match key {
             ProviderKey::GITHUB => &self.github,
@@ -147,14 +155,34 @@ impl World {
         )
     }
 
+    /// The provider of `login` will answer with it; authorize without a bearer has run.
+    /// Returns the state from the URL.
+    pub async fn started_login(&self, login: ProviderLogin) -> String {
+        let key = login.identity.provider;
+        self.answers(login);
+        self.login_state(key.as_str()).await
+    }
+
+    /// The provider of `login` will answer with it; authorize as `user` has run. Returns the
+    /// state from the URL.
+    pub async fn started_connect(&self, user: UserId, login: ProviderLogin) -> String {
+        let key = login.identity.provider;
+        self.answers(login);
+        self.connect_state(key.as_str(), user).await
+    }
+
     /// The whole login flow: authorize, the provider answers `login`, callback.
     pub async fn sign_in(&self, login: ProviderLogin) -> Result<LoginResult, AppError> {
         let key = login.identity.provider;
-        self.provider(key).answer(Ok(login));
-        let state = self.login_state(key.as_str()).await;
-        self.service
-            .callback_raw(key.as_str(), CODE, &state, None)
-            .await
+        let state = self.started_login(login).await;
+        self.callback(key.as_str(), &state).await
+    }
+
+    /// The whole login flow of [`ada_on_github`], its callback run by `service` (one whose
+    /// ports a test swapped) on a state this world issued.
+    pub async fn github_login_on(&self, service: &AuthService) -> Result<LoginResult, AppError> {
+        let state = self.started_login(ada_on_github()).await;
+        service.callback_raw("github", CODE, &state, None).await
     }
 
     /// The whole connect flow for `user`.
@@ -164,11 +192,8 @@ impl World {
         login: ProviderLogin,
     ) -> Result<LinkedAccount, AppError> {
         let key = login.identity.provider;
-        self.provider(key).answer(Ok(login));
-        let state = self.connect_state(key.as_str(), user).await;
-        self.service
-            .connect_raw(self.fresh_login(user), key.as_str(), CODE, &state, None)
-            .await
+        let state = self.started_connect(user, login).await;
+        self.connect(user, key.as_str(), &state).await
     }
 
     /// The provider of `login` answers the next code exchange with it.
@@ -304,17 +329,18 @@ impl World {
 
     /// Registers a password user; panics if registration fails.
     pub async fn register(&self, email: &str, password: &str) -> LoginResult {
-        self.service
-            .register(
-                Registration {
-                    email: email.into(),
-                    password: SecretText::new(password),
-                    full_name: None,
-                },
-                &Origin::default(),
-            )
+        self.register_with(registration(email, password))
             .await
             .unwrap()
+    }
+}
+
+/// A registration of `email` with `password` and no name.
+pub fn registration(email: &str, password: &str) -> Registration {
+    Registration {
+        email: email.into(),
+        password: SecretText::new(password),
+        full_name: None,
     }
 }
 
@@ -352,6 +378,11 @@ pub fn provider_login(identity: ProviderIdentity) -> ProviderLogin {
 /// A login of a GitHub account with a verified email.
 pub fn github_login(subject: &str, email: &str) -> ProviderLogin {
     provider_login(identity(ProviderKey::GITHUB, subject, Some(email), true))
+}
+
+/// The account most tests sign in with: Ada's GitHub account `gh-1`, email verified.
+pub fn ada_on_github() -> ProviderLogin {
+    github_login("gh-1", "ada@example.com")
 }
 
 /// The use cases fed raw text, parsed as the HTTP layer parses it (`enabled_provider`,
