@@ -106,12 +106,12 @@ async fn what_sea_orm_stores_rusqlite_reads_back_the_same() {
         "the session rotates"
     );
     let returning = served
-        .sign_in_with_provider(sign_in(provider_identity(
+        .sign_in_with_provider(login_of(
             ProviderKey::GITHUB,
             "42",
             Some("ada@example.com"),
             true,
-        )))
+        ))
         .await
         .unwrap();
     assert!(!returning.is_new_user);
