@@ -61,6 +61,21 @@ impl TestKey {
             .expect("the fixture private key is a valid RSA PEM");
         jsonwebtoken::encode(&header, claims, &key).expect("RS256 signing succeeds")
     }
+
+    /// Signs `payload` as it is (any bytes, JSON or not) RS256 with this private key under
+    /// `header`: for property tests of parsers, which must meet signed garbage.
+    pub fn sign_payload(&self, header: &Value, payload: &[u8]) -> String {
+        let message = format!(
+            "{}.{}",
+            URL_SAFE_NO_PAD.encode(header.to_string()),
+            URL_SAFE_NO_PAD.encode(payload)
+        );
+        let key = EncodingKey::from_rsa_pem(self.private_pem.as_bytes())
+            .expect("the fixture private key is a valid RSA PEM");
+        let signature = jsonwebtoken::crypto::sign(message.as_bytes(), &key, Algorithm::RS256)
+            .expect("RS256 signing succeeds");
+        format!("{message}.{signature}")
+    }
 }
 
 /// The simulator-wide signing keys: key A until [`KeyRing::rotate`], then key B with both

@@ -39,7 +39,7 @@ async fn a_new_user_gets_a_working_session() {
             .authenticate(result.access_token.value.expose()),
         Some(result.user.id)
     );
-    let refreshed = world.refresh(result.refresh_token.expose()).await.unwrap();
+    let refreshed = world.refresh_with(&result).await.unwrap();
     assert_eq!(refreshed.user.id, result.user.id);
 }
 
@@ -174,30 +174,25 @@ async fn the_post_body_is_handed_to_the_provider_untouched() {
 }
 
 #[tokio::test]
-async fn a_refused_code_exchange_fails_and_writes_nothing() {
-    let world = World::new();
-    world.github_refuses(ProviderError::CodeExchange("invalid_grant".into()));
-    let state = world.login_state("github").await;
-    assert_eq!(
-        world.callback("github", &state).await,
-        Err(AppError::CodeExchangeFailed("invalid_grant".into()))
-    );
-    assert_eq!(world.users.user_count(), 0);
-    assert_eq!(world.users.link_count(), 0);
-    assert_eq!(world.refresh_tokens.stored_count(), 0);
-}
-
-#[tokio::test]
-async fn a_failed_user_info_fetch_fails_and_writes_nothing() {
-    let world = World::new();
-    world.github_refuses(ProviderError::UserInfo("GET /user: 500".into()));
-    let state = world.login_state("github").await;
-    assert_eq!(
-        world.callback("github", &state).await,
-        Err(AppError::UserInfoFailed("GET /user: 500".into()))
-    );
-    assert_eq!(world.users.user_count(), 0);
-    assert_eq!(world.refresh_tokens.stored_count(), 0);
+async fn a_provider_that_fails_the_login_fails_the_callback_and_writes_nothing() {
+    for (case, failure, error) in [
+        (
+            "a refused code exchange",
+            ProviderError::CodeExchange("invalid_grant".into()),
+            AppError::CodeExchangeFailed("invalid_grant".into()),
+        ),
+        (
+            "a failed user info fetch",
+            ProviderError::UserInfo("GET /user: 500".into()),
+            AppError::UserInfoFailed("GET /user: 500".into()),
+        ),
+    ] {
+        let world = World::new();
+        world.github_refuses(failure);
+        let state = world.login_state("github").await;
+        assert_eq!(world.callback("github", &state).await, Err(error), "{case}");
+        world.assert_nothing_stored(case);
+    }
 }
 
 #[tokio::test]
@@ -240,7 +235,7 @@ async fn randomness_comes_through_its_port_so_a_seed_repeats_every_id_and_value(
     let mut results = Vec::new();
     for world in [&one, &two] {
         let state = world.login_state("github").await;
-        let verifier = world.sealer.peek(&state).unwrap().pkce_verifier;
+        let verifier = world.sealed(&state).pkce_verifier;
         let login = world.login_with(ada_on_github()).await;
         results.push((verifier, login.user.id));
     }

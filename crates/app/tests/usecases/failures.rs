@@ -171,8 +171,7 @@ async fn a_cipher_that_cannot_seal_is_internal_and_nothing_is_written() {
         world.github_login_on(&service).await,
         Err(AppError::Internal(_))
     ));
-    assert_eq!(world.users.user_count(), 0);
-    assert_eq!(world.users.link_count(), 0);
+    world.assert_nothing_stored("a login whose tokens could not be sealed");
 }
 
 #[tokio::test]

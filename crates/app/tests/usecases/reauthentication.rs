@@ -13,7 +13,7 @@ use time::Duration;
 const SIX_MINUTES: Duration = Duration::minutes(6);
 
 async fn refreshed(world: &World, login: &LoginResult) -> LoginResult {
-    world.refresh(login.refresh_token.expose()).await.unwrap()
+    world.refresh_with(login).await.unwrap()
 }
 
 fn native_command(world: &World) -> IdTokenCommand {

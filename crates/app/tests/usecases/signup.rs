@@ -31,18 +31,12 @@ fn acme_only() -> SignupPolicy {
     }
 }
 
-fn assert_nothing_stored(world: &World) {
-    assert_eq!(world.users.user_count(), 0);
-    assert_eq!(world.users.link_count(), 0);
-    assert_eq!(world.refresh_tokens.stored_count(), 0, "no session");
-}
-
 #[tokio::test]
 async fn a_closed_provider_registers_nobody_and_stores_nothing() {
     let world = github_with(closed(), AuthPolicy::default());
     let refused = world.sign_in(github_login("gh-1", "ada@acme.com")).await;
     assert_eq!(refused.err(), Some(AppError::SignupNotAllowed));
-    assert_nothing_stored(&world);
+    world.assert_nothing_stored("a refused sign-up");
     // The other providers keep their own (default) policy.
     let google = provider_login(identity(ProviderKey::GOOGLE, "g-1", None, false));
     assert!(world.sign_in(google).await.unwrap().is_new_user);
@@ -61,7 +55,7 @@ async fn a_domain_list_refuses_other_domains_and_unverified_emails() {
     ));
     let refused = world.sign_in(unverified).await;
     assert_eq!(refused.err(), Some(AppError::EmailDomainNotAllowed));
-    assert_nothing_stored(&world);
+    world.assert_nothing_stored("a refused sign-up");
     let member = world.sign_in(github_login("gh-3", "Ada@Acme.COM")).await;
     assert!(member.unwrap().is_new_user);
 }

@@ -24,7 +24,7 @@ async fn a_login_state_is_consumed_by_the_callback() {
 async fn the_callback_hands_the_code_and_the_stored_verifier_and_nonce_to_the_provider() {
     let world = World::new();
     let state = world.started_login(ada_on_github()).await;
-    let issued = world.sealer.peek(&state).unwrap();
+    let issued = world.sealed(&state);
     world.callback("github", &state).await.unwrap();
     let received = world.github.received();
     assert_eq!(received.len(), 1);

@@ -5,8 +5,8 @@ use social_login_app::{
     Registration, SignalVerifiers,
 };
 use social_login_domain::{
-    Email, LinkedAccount, Origin, ProviderIdentity, ProviderKey, ProviderSubject, ProviderTokens,
-    SecretText, UserId,
+    Email, LinkedAccount, OAuthState, Origin, ProviderIdentity, ProviderKey, ProviderSubject,
+    ProviderTokens, SecretText, UserId,
 };
 use social_login_ports::{PostBody, ProviderError, ProviderLogin, SessionTokens, VerifiedAccess};
 use social_login_testing::{
@@ -132,10 +132,14 @@ impl World {
         }
     }
 
+    /// What the state value says, as this world's sealer sealed it.
+    pub fn sealed(&self, state: &str) -> OAuthState {
+        self.sealer.peek(state).expect("a value this world sealed")
+    }
+
     /// Whether the state value has been spent by a callback or connect.
     pub fn is_spent(&self, state: &str) -> bool {
-        let sealed = self.sealer.peek(state).expect("a value this world sealed");
-        self.states.is_spent(sealed.id)
+        self.states.is_spent(self.sealed(state).id)
     }
 
     /// Runs authorize without a bearer and returns the state from the URL.
@@ -223,6 +227,29 @@ impl World {
         self.service
             .refresh(refresh_token, &Origin::default())
             .await
+    }
+
+    /// POST /auth/refresh with the refresh token `login` handed out.
+    pub async fn refresh_with(&self, login: &LoginResult) -> Result<LoginResult, AppError> {
+        self.refresh(login.refresh_token.expose()).await
+    }
+
+    /// Checks that a refresh with `login`'s refresh token is refused as invalid credentials.
+    pub async fn assert_refresh_refused(&self, login: &LoginResult) {
+        let refused = self.refresh_with(login).await.map(|_| ());
+        let user = login.user.id;
+        assert_eq!(
+            refused,
+            Err(AppError::InvalidCredentials),
+            "refresh of {user}"
+        );
+    }
+
+    /// Checks that no user, no link and no session was ever stored: `what` failed cleanly.
+    pub fn assert_nothing_stored(&self, what: &str) {
+        assert_eq!(self.users.user_count(), 0, "{what}: no user");
+        assert_eq!(self.users.link_count(), 0, "{what}: no link");
+        assert_eq!(self.refresh_tokens.stored_count(), 0, "{what}: no session");
     }
 
     /// POST /auth/logout with `refresh_token`.
@@ -388,38 +415,17 @@ pub fn ada_on_github() -> ProviderLogin {
 /// The use cases fed raw text, parsed as the HTTP layer parses it (`enabled_provider`,
 /// `provider_return`: 404 before 422 before 400), so a test reads like the request it plays.
 pub trait RawInput {
-    async fn authorize_raw(&self, provider: &str, bearer: Option<&str>)
-    -> Result<String, AppError>;
-    async fn callback_raw(
-        &self,
-        provider: &str,
-        code: &str,
-        state: &str,
-        post_body: Option<PostBody>,
-    ) -> Result<LoginResult, AppError>;
-    async fn connect_raw(
-        &self,
-        caller: VerifiedAccess,
-        provider: &str,
-        code: &str,
-        state: &str,
-        post_body: Option<PostBody>,
-    ) -> Result<LinkedAccount, AppError>;
-    async fn disconnect_raw(&self, caller: UserId, provider: &str) -> Result<(), AppError>;
-    async fn password_login_raw(
-        &self,
-        email: &str,
-        password: &str,
-    ) -> Result<LoginResult, AppError>;
-}
+    /// The service the raw input goes to.
+    fn service(&self) -> &AuthService;
 
-impl RawInput for AuthService {
     async fn authorize_raw(
         &self,
         provider: &str,
         bearer: Option<&str>,
     ) -> Result<String, AppError> {
-        self.authorize(self.enabled_provider(provider)?, bearer)
+        let service = self.service();
+        service
+            .authorize(service.enabled_provider(provider)?, bearer)
             .await
     }
 
@@ -430,11 +436,9 @@ impl RawInput for AuthService {
         state: &str,
         post_body: Option<PostBody>,
     ) -> Result<LoginResult, AppError> {
-        self.callback(
-            self.provider_return(provider, code, state, post_body)?,
-            &Origin::default(),
-        )
-        .await
+        let service = self.service();
+        let provider_return = service.provider_return(provider, code, state, post_body)?;
+        service.callback(provider_return, &Origin::default()).await
     }
 
     async fn connect_raw(
@@ -445,16 +449,18 @@ impl RawInput for AuthService {
         state: &str,
         post_body: Option<PostBody>,
     ) -> Result<LinkedAccount, AppError> {
-        self.connect(
-            caller,
-            self.provider_return(provider, code, state, post_body)?,
-            &Origin::default(),
-        )
-        .await
+        let service = self.service();
+        let provider_return = service.provider_return(provider, code, state, post_body)?;
+        service
+            .connect(caller, provider_return, &Origin::default())
+            .await
     }
 
     async fn disconnect_raw(&self, caller: UserId, provider: &str) -> Result<(), AppError> {
-        self.disconnect(caller, self.enabled_provider(provider)?, &Origin::default())
+        let service = self.service();
+        let provider = service.enabled_provider(provider)?;
+        service
+            .disconnect(caller, provider, &Origin::default())
             .await
     }
 
@@ -463,7 +469,14 @@ impl RawInput for AuthService {
         email: &str,
         password: &str,
     ) -> Result<LoginResult, AppError> {
-        self.password_login(email, SecretText::new(password), &Origin::default())
+        self.service()
+            .password_login(email, SecretText::new(password), &Origin::default())
             .await
+    }
+}
+
+impl RawInput for AuthService {
+    fn service(&self) -> &AuthService {
+        self
     }
 }

@@ -4,9 +4,6 @@
 //! every check.
 
 use crate::bench::*;
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use jsonwebtoken::{Algorithm, EncodingKey};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Value, json};
@@ -19,14 +16,7 @@ const KEYS: &[&str] = &["iss", "sub", "aud", "azp", "exp", "iat", "nbf", "nonce"
 /// Signs `payload` as it is, RS256 under key A's `kid`.
 fn signed_payload(payload: &[u8]) -> String {
     let header = json!({"alg": "RS256", "kid": TEST_KEY_A.kid, "typ": "JWT"});
-    let message = format!(
-        "{}.{}",
-        URL_SAFE_NO_PAD.encode(header.to_string()),
-        URL_SAFE_NO_PAD.encode(payload)
-    );
-    let key = EncodingKey::from_rsa_pem(TEST_KEY_A.private_pem.as_bytes()).unwrap();
-    let signature = jsonwebtoken::crypto::sign(message.as_bytes(), &key, Algorithm::RS256).unwrap();
-    format!("{message}.{signature}")
+    TEST_KEY_A.sign_payload(&header, payload)
 }
 
 #[test]
