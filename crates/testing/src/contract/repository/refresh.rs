@@ -3,8 +3,8 @@
 use super::Repository;
 use super::fixtures::store_user;
 use super::fixtures::{
-    login_of, login_time, new_user, now, random_hash, rotation, signed_in_user,
-    start_family_ending, store_token, token_hash,
+    login_of, login_time, new_user, now, random_hash, refresh, refresh_works, rotation,
+    signed_in_user, start_family_ending, store_token, token_hash,
 };
 use social_login_domain::ProviderKey;
 use social_login_domain::UserId;
@@ -101,25 +101,17 @@ pub async fn an_unknown_token_is_refused(repo: Arc<dyn Repository>) {
 pub async fn of_two_concurrent_rotations_of_one_token_exactly_one_wins(repo: Arc<dyn Repository>) {
     let ada = user(&repo).await;
     for round in 0..8u8 {
-        let presented = token_hash(round * 3);
-        store_token(&*repo, ada, presented).await;
+        store_token(&*repo, ada, token_hash(round * 3)).await;
         let barrier = Arc::new(Barrier::new(2));
-        let rotation = |successor: u8| {
+        let racer = |successor: u8| {
             let (repo, barrier) = (repo.clone(), barrier.clone());
             tokio::spawn(async move {
                 barrier.wait().await;
-                repo.rotate_refresh(
-                    presented,
-                    token_hash(successor),
-                    now(),
-                    ttl(),
-                    crate::audit_now(),
-                )
-                .await
+                rotate(&repo, round * 3, successor, now()).await
             })
         };
-        let first = rotation(round * 3 + 1);
-        let second = rotation(round * 3 + 2);
+        let first = racer(round * 3 + 1);
+        let second = racer(round * 3 + 2);
         let outcomes = [first.await.unwrap(), second.await.unwrap()];
 
         assert_eq!(
@@ -209,10 +201,7 @@ async fn no_rotation_in_flight_survives(repo: Arc<dyn Repository>, revocation: R
                 // yield lets the revocation in even where a rotation never waits (a fake).
                 for _ in 0..100_000 {
                     let next = random_hash();
-                    match repo
-                        .rotate_refresh(current, next, now(), ttl(), crate::audit_now())
-                        .await
-                    {
+                    match rotation(&*repo, (current, next), now(), ttl()).await {
                         Ok(_) => {
                             current = next;
                             rotated.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -229,8 +218,7 @@ async fn no_rotation_in_flight_survives(repo: Arc<dyn Repository>, revocation: R
         }
         match revocation {
             Revocation::Reuse => assert_eq!(
-                repo.rotate_refresh(first, random_hash(), now(), ttl(), crate::audit_now())
-                    .await,
+                refresh(&*repo, first).await,
                 Err(RotateError::ReuseDetected)
             ),
             Revocation::Logout => repo
@@ -247,10 +235,7 @@ async fn no_rotation_in_flight_survives(repo: Arc<dyn Repository>, revocation: R
                 .unwrap();
         let rotated_after =
             rotated.load(std::sync::atomic::Ordering::SeqCst) - rotated_at_revocation;
-        let last_works = repo
-            .rotate_refresh(last, random_hash(), now(), ttl(), crate::audit_now())
-            .await
-            .is_ok();
+        let last_works = refresh_works(&*repo, last).await;
         if still_rotating || last_works || rotated_after > 1 {
             survivors.push(trial);
         }
@@ -285,15 +270,10 @@ pub async fn pruning_deletes_ended_families_and_expired_tokens_and_keeps_live_on
     // live family with a live token.
     start_family_ending(&*repo, ada, token_hash(1), now() + Duration::hours(1)).await;
     store_token(&*repo, ada, token_hash(2)).await;
-    repo.rotate_refresh(
-        token_hash(2),
-        token_hash(3),
-        now(),
-        Duration::days(10),
-        crate::audit_now(),
-    )
-    .await
-    .unwrap();
+    let tokens = (token_hash(2), token_hash(3));
+    rotation(&*repo, tokens, now(), Duration::days(10))
+        .await
+        .unwrap();
     store_token(&*repo, ada, token_hash(4)).await;
 
     let later = now() + Duration::days(2);

@@ -10,7 +10,6 @@ use super::fixtures::{
 use social_login_domain::{ProviderIdentity, ProviderKey, SealedToken};
 use social_login_ports::{ProviderSignIn, RotateError, SignInError};
 use std::sync::Arc;
-use time::Duration;
 
 pub async fn a_new_account_registers_a_user_with_its_link_and_session(repo: Arc<dyn Repository>) {
     let login = login_of(ProviderKey::GITHUB, "gh-1", Some("Ada@Example.com"), true);
