@@ -5,7 +5,7 @@ use crate::fixtures::{delete_user_row, stored_link_columns};
 use crate::harness::{on_every_backend, rusqlite_repository, sqlite_repository};
 use social_login_domain::{ProviderKey, SealedToken};
 use social_login_persistence::SeaOrmRepository;
-use social_login_ports::{RefreshTokenRepository, RotateError, UserRepository};
+use social_login_ports::{RotateError, UserRepository};
 use social_login_testing::contract::repository::Repository;
 use social_login_testing::contract::repository::fixtures::{
     login_of, new_link, new_user, refresh, refresh_works, store_token, store_user, token_hash,

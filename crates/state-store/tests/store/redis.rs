@@ -47,8 +47,11 @@ async fn raw(url: &str) -> redis::aio::MultiplexedConnection {
 
 /// How long `key` has left to live, in milliseconds (negative: no expiry or no key).
 async fn pttl(connection: &mut redis::aio::MultiplexedConnection, key: &str) -> i64 {
-    let ttl = redis::cmd("PTTL").arg(key).query_async(connection);
-    ttl.await.unwrap()
+    redis::cmd("PTTL")
+        .arg(key)
+        .query_async(connection)
+        .await
+        .unwrap()
 }
 
 /// Checks that `expected` is the one key under `prefix` and that it lives for `ttl_ms`.
