@@ -1,6 +1,6 @@
 //! GET accounts and DELETE disconnect (docs/api.md#accounts, #disconnect).
 
-use crate::world::{RawInput, World, github_login, identity, provider_login};
+use crate::world::{RawInput, World, ada_on_github, github_login, identity, provider_login};
 use social_login_app::AppError;
 use social_login_domain::{ProviderKey, UserId};
 use time::Duration;
@@ -53,9 +53,7 @@ async fn disconnecting_a_provider_that_is_not_linked_is_not_found() {
 async fn disconnecting_another_users_provider_is_not_found() {
     let world = World::new();
     let owner = world.login_with(google_login("goo-1")).await.user.id;
-    world
-        .link(owner, github_login("gh-1", "ada@example.com"))
-        .await;
+    world.link(owner, ada_on_github()).await;
     let caller = world.user("eve@example.com").await;
     assert_eq!(
         world.service.disconnect_raw(caller, "github").await,
@@ -81,11 +79,7 @@ async fn disconnect_for_a_provider_that_is_not_enabled_is_not_configured() {
 #[tokio::test]
 async fn the_only_link_of_a_user_without_password_stays() {
     let world = World::new();
-    let user = world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await
-        .user
-        .id;
+    let user = world.login_with(ada_on_github()).await.user.id;
     assert_eq!(
         world.service.disconnect_raw(user, "github").await,
         Err(AppError::LastLoginMethod)
@@ -97,9 +91,7 @@ async fn the_only_link_of_a_user_without_password_stays() {
 async fn the_only_link_may_go_when_the_user_has_a_password() {
     let world = World::new();
     let user = world.user("ada@example.com").await;
-    world
-        .link(user, github_login("gh-1", "ada@example.com"))
-        .await;
+    world.link(user, ada_on_github()).await;
     assert_eq!(world.service.disconnect_raw(user, "github").await, Ok(()));
     assert!(world.service.accounts(user).await.unwrap().is_empty());
     assert!(
@@ -114,9 +106,7 @@ async fn the_only_link_may_go_when_the_user_has_a_password() {
 async fn the_second_of_two_links_may_go_and_the_first_stays() {
     let world = World::new();
     let user = world.login_with(google_login("goo-1")).await.user.id;
-    world
-        .link(user, github_login("gh-1", "ada@example.com"))
-        .await;
+    world.link(user, ada_on_github()).await;
     assert_eq!(world.service.disconnect_raw(user, "github").await, Ok(()));
     let left = world.service.accounts(user).await.unwrap();
     assert_eq!(left.len(), 1);
@@ -132,16 +122,9 @@ async fn the_second_of_two_links_may_go_and_the_first_stays() {
 async fn a_disconnected_account_can_be_connected_again() {
     let world = World::new();
     let user = world.user("ada@example.com").await;
-    world
-        .link(user, github_login("gh-1", "ada@example.com"))
-        .await;
+    world.link(user, ada_on_github()).await;
     world.service.disconnect_raw(user, "github").await.unwrap();
-    assert!(
-        world
-            .connect_as(user, github_login("gh-1", "ada@example.com"))
-            .await
-            .is_ok()
-    );
+    assert!(world.connect_as(user, ada_on_github()).await.is_ok());
 }
 
 #[tokio::test]

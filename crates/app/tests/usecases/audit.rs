@@ -1,7 +1,7 @@
 //! The audit events each use case records, where the request came from, and which of them
 //! wait for the webhook (the delivery itself: `webhooks`).
 
-use crate::world::{World, github_login};
+use crate::world::{World, ada_on_github, github_login};
 use social_login_app::AuthPolicy;
 use social_login_app::webhooks::LEASE;
 use social_login_domain::{AuditEvent, AuditEventType, Origin, ProviderKey};
@@ -37,9 +37,7 @@ async fn every_account_change_is_an_event_of_the_caller_newest_first() {
         .unwrap();
     let me = ada.user.id;
     world.clock.advance(Duration::seconds(1));
-    world
-        .link(me, github_login("gh-1", "ada@example.com"))
-        .await;
+    world.link(me, ada_on_github()).await;
     world.clock.advance(Duration::seconds(1));
     world
         .service
@@ -114,21 +112,15 @@ async fn only_the_subscribed_types_wait_for_the_webhook() {
         webhook_events: [AuditEventType::UserRegistered].into_iter().collect(),
         ..AuthPolicy::default()
     });
-    world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
-    world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
+    world.login_with(ada_on_github()).await;
+    world.login_with(ada_on_github()).await;
     let later = world.clock.now() + Duration::minutes(1);
     let queued = world.users.claim_due(later, LEASE, 8).await.unwrap();
     let kinds: Vec<_> = queued.iter().map(|pending| pending.event.kind).collect();
     assert_eq!(kinds, [AuditEventType::UserRegistered]);
 
     let silent = World::new();
-    silent
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
+    silent.login_with(ada_on_github()).await;
     assert!(
         silent
             .users

@@ -35,7 +35,7 @@ async fn a_provider_absent_from_the_registry_is_not_configured() {
 async fn without_a_bearer_the_state_is_for_login() {
     let world = World::new();
     let state = world.login_state("github").await;
-    let stored = world.sealer.peek(&state).unwrap();
+    let stored = world.sealed(&state);
     assert_eq!(stored.purpose, Purpose::Login);
     assert_eq!(stored.provider, ProviderKey::GITHUB);
 }
@@ -45,39 +45,24 @@ async fn a_valid_bearer_binds_the_state_to_its_user() {
     let world = World::new();
     let user = UserId::new();
     let state = world.connect_state("google", user).await;
-    let stored = world.sealer.peek(&state).unwrap();
+    let stored = world.sealed(&state);
     assert_eq!(stored.purpose, Purpose::Connect { user });
     assert_eq!(stored.provider, ProviderKey::GOOGLE);
 }
 
 #[tokio::test]
-async fn an_invalid_bearer_starts_a_login_instead_of_failing() {
+async fn a_bearer_that_does_not_authenticate_starts_a_login_instead_of_failing() {
     let world = World::new();
-    let url = world
-        .service
-        .authorize_raw("github", Some("not-a-token"))
-        .await
-        .unwrap();
-    assert_eq!(
-        world.sealer.peek(&state_in(&url)).unwrap().purpose,
-        Purpose::Login
-    );
-}
-
-#[tokio::test]
-async fn an_expired_bearer_starts_a_login_instead_of_failing() {
-    let world = World::new();
-    let bearer = world.bearer_for(UserId::new());
+    let expired = world.bearer_for(UserId::new());
     world.clock.advance(Duration::hours(1));
-    let url = world
-        .service
-        .authorize_raw("github", Some(&bearer))
-        .await
-        .unwrap();
-    assert_eq!(
-        world.sealer.peek(&state_in(&url)).unwrap().purpose,
-        Purpose::Login
-    );
+    for (case, bearer) in [
+        ("not a token", "not-a-token"),
+        ("expired an hour ago", &expired),
+    ] {
+        let url = world.service.authorize_raw("github", Some(bearer)).await;
+        let state = state_in(&url.expect("authorize succeeds"));
+        assert_eq!(world.sealed(&state).purpose, Purpose::Login, "{case}");
+    }
 }
 
 #[tokio::test]
@@ -94,14 +79,8 @@ async fn the_authorization_url_carries_the_sealed_state() {
 #[tokio::test]
 async fn every_authorize_issues_a_fresh_state_and_verifier() {
     let world = World::new();
-    let first = world
-        .sealer
-        .peek(&world.login_state("github").await)
-        .unwrap();
-    let second = world
-        .sealer
-        .peek(&world.login_state("github").await)
-        .unwrap();
+    let first = world.sealed(&world.login_state("github").await);
+    let second = world.sealed(&world.login_state("github").await);
     assert_ne!(first.id, second.id);
     assert_ne!(first.pkce_verifier, second.pkce_verifier);
     assert_ne!(first.nonce, second.nonce);
@@ -120,10 +99,7 @@ async fn authorize_writes_nothing_to_the_state_store() {
 #[tokio::test]
 async fn the_state_lives_ten_minutes_by_default() {
     let world = World::new();
-    let state = world
-        .sealer
-        .peek(&world.login_state("github").await)
-        .unwrap();
+    let state = world.sealed(&world.login_state("github").await);
     assert_eq!(state.expires_at, world.clock.now() + Duration::minutes(10));
 }
 
@@ -133,9 +109,6 @@ async fn the_state_lives_as_long_as_the_policy_says() {
         state_ttl: Duration::minutes(3),
         ..AuthPolicy::default()
     });
-    let state = world
-        .sealer
-        .peek(&world.login_state("github").await)
-        .unwrap();
+    let state = world.sealed(&world.login_state("github").await);
     assert_eq!(state.expires_at, world.clock.now() + Duration::minutes(3));
 }

@@ -1,6 +1,6 @@
 //! POST callback (docs/api.md#callback): registering, signing in, and failing without side effects.
 
-use crate::world::{CODE, RawInput, World, github_login, identity, provider_login};
+use crate::world::{CODE, RawInput, World, ada_on_github, github_login, identity, provider_login};
 use social_login_app::AppError;
 use social_login_domain::ProviderKey;
 use social_login_ports::{Clock, PostBody, ProviderError, TokenCipher};
@@ -32,25 +32,21 @@ async fn a_new_provider_account_registers_a_new_user() {
 #[tokio::test]
 async fn a_new_user_gets_a_working_session() {
     let world = World::new();
-    let result = world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
+    let result = world.login_with(ada_on_github()).await;
     assert_eq!(
         world
             .service
             .authenticate(result.access_token.value.expose()),
         Some(result.user.id)
     );
-    let refreshed = world.refresh(result.refresh_token.expose()).await.unwrap();
+    let refreshed = world.refresh_with(&result).await.unwrap();
     assert_eq!(refreshed.user.id, result.user.id);
 }
 
 #[tokio::test]
 async fn provider_tokens_are_stored_sealed() {
     let world = World::new();
-    world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
+    world.login_with(ada_on_github()).await;
     let (access, refresh) = world
         .users
         .stored_tokens(ProviderKey::GITHUB, "gh-1")
@@ -116,10 +112,8 @@ async fn two_accounts_without_email_become_two_users() {
 #[tokio::test]
 async fn a_returning_account_signs_its_user_in_with_fresh_provider_tokens() {
     let world = World::new();
-    let first = world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
-    let mut again = github_login("gh-1", "ada@example.com");
+    let first = world.login_with(ada_on_github()).await;
+    let mut again = ada_on_github();
     again.tokens.access_token = social_login_domain::SecretText::new("second-access");
     again.tokens.refresh_token = Some(social_login_domain::SecretText::new("second-refresh"));
     let second = world.login_with(again).await;
@@ -139,10 +133,8 @@ async fn a_returning_account_signs_its_user_in_with_fresh_provider_tokens() {
 #[tokio::test]
 async fn a_returning_login_without_a_provider_refresh_token_keeps_the_old_one() {
     let world = World::new();
-    world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
-    let mut again = github_login("gh-1", "ada@example.com");
+    world.login_with(ada_on_github()).await;
+    let mut again = ada_on_github();
     again.tokens.access_token = social_login_domain::SecretText::new("second-access");
     again.tokens.refresh_token = None;
     world.login_with(again).await;
@@ -155,9 +147,7 @@ async fn a_returning_login_without_a_provider_refresh_token_keeps_the_old_one() 
 #[tokio::test]
 async fn a_returning_account_signs_in_whatever_its_email_now_says() {
     let world = World::new();
-    let first = world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
+    let first = world.login_with(ada_on_github()).await;
     world.register("bob@example.com", "correct horse").await;
     let moved = provider_login(identity(
         ProviderKey::GITHUB,
@@ -173,8 +163,7 @@ async fn a_returning_account_signs_in_whatever_its_email_now_says() {
 #[tokio::test]
 async fn the_post_body_is_handed_to_the_provider_untouched() {
     let world = World::new();
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.login_state("github").await;
+    let state = world.started_login(ada_on_github()).await;
     let post_body = PostBody::new(r#"{"user": {"name": {"firstName": "Ada"}}}"#);
     world
         .service
@@ -185,37 +174,31 @@ async fn the_post_body_is_handed_to_the_provider_untouched() {
 }
 
 #[tokio::test]
-async fn a_refused_code_exchange_fails_and_writes_nothing() {
-    let world = World::new();
-    world.github_refuses(ProviderError::CodeExchange("invalid_grant".into()));
-    let state = world.login_state("github").await;
-    assert_eq!(
-        world.callback("github", &state).await,
-        Err(AppError::CodeExchangeFailed("invalid_grant".into()))
-    );
-    assert_eq!(world.users.user_count(), 0);
-    assert_eq!(world.users.link_count(), 0);
-    assert_eq!(world.refresh_tokens.stored_count(), 0);
-}
-
-#[tokio::test]
-async fn a_failed_user_info_fetch_fails_and_writes_nothing() {
-    let world = World::new();
-    world.github_refuses(ProviderError::UserInfo("GET /user: 500".into()));
-    let state = world.login_state("github").await;
-    assert_eq!(
-        world.callback("github", &state).await,
-        Err(AppError::UserInfoFailed("GET /user: 500".into()))
-    );
-    assert_eq!(world.users.user_count(), 0);
-    assert_eq!(world.refresh_tokens.stored_count(), 0);
+async fn a_provider_that_fails_the_login_fails_the_callback_and_writes_nothing() {
+    for (case, failure, error) in [
+        (
+            "a refused code exchange",
+            ProviderError::CodeExchange("invalid_grant".into()),
+            AppError::CodeExchangeFailed("invalid_grant".into()),
+        ),
+        (
+            "a failed user info fetch",
+            ProviderError::UserInfo("GET /user: 500".into()),
+            AppError::UserInfoFailed("GET /user: 500".into()),
+        ),
+    ] {
+        let world = World::new();
+        world.github_refuses(failure);
+        let state = world.login_state("github").await;
+        assert_eq!(world.callback("github", &state).await, Err(error), "{case}");
+        world.assert_nothing_stored(case);
+    }
 }
 
 #[tokio::test]
 async fn an_empty_or_over_long_code_is_a_validation_error() {
     let world = World::new();
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.login_state("github").await;
+    let state = world.started_login(ada_on_github()).await;
     for code in [String::new(), "c".repeat(2049)] {
         assert!(matches!(
             world.service.callback_raw("github", &code, &state, None).await,
@@ -252,10 +235,8 @@ async fn randomness_comes_through_its_port_so_a_seed_repeats_every_id_and_value(
     let mut results = Vec::new();
     for world in [&one, &two] {
         let state = world.login_state("github").await;
-        let verifier = world.sealer.peek(&state).unwrap().pkce_verifier;
-        let login = world
-            .login_with(github_login("gh-1", "ada@example.com"))
-            .await;
+        let verifier = world.sealed(&state).pkce_verifier;
+        let login = world.login_with(ada_on_github()).await;
         results.push((verifier, login.user.id));
     }
     assert_eq!(results[0], results[1]);

@@ -1,6 +1,6 @@
 //! docs/api.md#linking-rules: what a provider login does when its email belongs to an existing user.
 
-use crate::world::{World, github_login, identity, provider_login};
+use crate::world::{World, ada_on_github, github_login, identity, provider_login};
 use social_login_app::AppError;
 use social_login_domain::ProviderKey;
 
@@ -66,12 +66,8 @@ async fn a_verified_matching_email_links_when_auto_linking_is_on() {
 async fn an_auto_linked_account_signs_in_directly_next_time() {
     let world = World::auto_linking();
     let owner = google_user(&world, "ada@example.com").await;
-    world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
-    let again = world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
+    world.login_with(ada_on_github()).await;
+    let again = world.login_with(ada_on_github()).await;
     assert_eq!(again.user.id, owner.user.id);
     assert_eq!(world.users.link_count(), 2);
 }
@@ -99,7 +95,7 @@ async fn a_pre_registered_unverified_user_is_never_linked() {
     let world = World::auto_linking();
     let squatter = world.register("ada@example.com", "correct horse").await;
     assert_eq!(
-        world.sign_in(github_login("gh-1", "ada@example.com")).await,
+        world.sign_in(ada_on_github()).await,
         Err(AppError::EmailAlreadyRegistered)
     );
     assert!(

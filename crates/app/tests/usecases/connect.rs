@@ -1,6 +1,6 @@
 //! POST connect (docs/api.md#connect): linking a provider account to the calling user.
 
-use crate::world::{RawInput, World, github_login, identity, provider_login};
+use crate::world::{RawInput, World, ada_on_github, github_login, identity, provider_login};
 use social_login_app::AppError;
 use social_login_domain::{ProviderKey, UserId};
 use social_login_ports::{Clock, ProviderError, TokenCipher};
@@ -70,9 +70,7 @@ async fn an_account_linked_to_another_user_cannot_be_connected() {
 async fn a_caller_who_has_that_provider_already_cannot_connect_a_second_account() {
     let world = World::new();
     let caller = world.user("ada@example.com").await;
-    world
-        .link(caller, github_login("gh-1", "ada@example.com"))
-        .await;
+    world.link(caller, ada_on_github()).await;
     assert_eq!(
         world
             .connect_as(caller, github_login("gh-2", "ada@example.com"))
@@ -91,13 +89,9 @@ async fn a_caller_who_has_that_provider_already_cannot_connect_a_second_account(
 async fn connecting_the_same_account_twice_is_refused() {
     let world = World::new();
     let caller = world.user("ada@example.com").await;
-    world
-        .link(caller, github_login("gh-1", "ada@example.com"))
-        .await;
+    world.link(caller, ada_on_github()).await;
     assert_eq!(
-        world
-            .connect_as(caller, github_login("gh-1", "ada@example.com"))
-            .await,
+        world.connect_as(caller, ada_on_github()).await,
         Err(AppError::ProviderAlreadyLinked)
     );
     assert_eq!(world.users.link_count(), 1);
@@ -107,9 +101,7 @@ async fn connecting_the_same_account_twice_is_refused() {
 async fn a_caller_may_connect_several_providers() {
     let world = World::new();
     let caller = world.user("ada@example.com").await;
-    world
-        .link(caller, github_login("gh-1", "ada@example.com"))
-        .await;
+    world.link(caller, ada_on_github()).await;
     let google = provider_login(identity(ProviderKey::GOOGLE, "goo-1", None, false));
     world.link(caller, google).await;
     assert_eq!(world.service.accounts(caller).await.unwrap().len(), 2);
@@ -133,9 +125,7 @@ async fn connect_by_a_caller_who_no_longer_exists_is_unauthorized() {
     let world = World::new();
     let ghost = UserId::new();
     assert_eq!(
-        world
-            .connect_as(ghost, github_login("gh-1", "ada@example.com"))
-            .await,
+        world.connect_as(ghost, ada_on_github()).await,
         Err(AppError::Unauthorized)
     );
     assert_eq!(world.users.link_count(), 0);

@@ -1,7 +1,7 @@
 //! Account deletion and provider revocation: the account goes in one step, every grant is
 //! revoked with its stored tokens opened, and a provider failure never blocks anything.
 
-use crate::world::{World, github_login};
+use crate::world::{World, ada_on_github, github_login};
 use social_login_app::AppError;
 use social_login_domain::{AuditEventType, ProviderKey};
 use social_login_ports::{ProviderError, Revoked};
@@ -10,9 +10,7 @@ use time::Duration;
 #[tokio::test]
 async fn deleting_the_account_removes_everything_and_revokes_each_grant() {
     let world = World::new();
-    let login = world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
+    let login = world.login_with(ada_on_github()).await;
     let ada = login.user.id;
     world
         .connect_as(ada, {
@@ -26,9 +24,7 @@ async fn deleting_the_account_removes_everything_and_revokes_each_grant() {
 
     world.delete_account(world.access_of(&login)).await.unwrap();
 
-    assert_eq!(world.users.user_count(), 0);
-    assert_eq!(world.users.link_count(), 0);
-    assert_eq!(world.refresh_tokens.stored_count(), 0);
+    world.assert_nothing_stored("after the deletion");
     let revoked = world.github.revoked();
     assert_eq!(revoked.len(), 1);
     assert_eq!(
@@ -48,7 +44,7 @@ async fn deleting_the_account_removes_everything_and_revokes_each_grant() {
         world.service.caller(&bearer).await,
         Err(AppError::Unauthorized)
     ));
-    assert!(world.refresh(login.refresh_token.expose()).await.is_err());
+    assert!(world.refresh_with(&login).await.is_err());
     let kinds: Vec<_> = world.users.events().iter().map(|e| e.kind).collect();
     assert_eq!(
         kinds.last(),
@@ -60,9 +56,7 @@ async fn deleting_the_account_removes_everything_and_revokes_each_grant() {
 #[tokio::test]
 async fn a_login_older_than_five_minutes_cannot_delete_and_nothing_changes() {
     let world = World::new();
-    let login = world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
+    let login = world.login_with(ada_on_github()).await;
     world
         .clock
         .advance(Duration::minutes(5) + Duration::seconds(1));
@@ -79,9 +73,7 @@ async fn a_failed_revocation_never_blocks_the_unlink_and_is_recorded() {
     let ada = world
         .register("ada@example.com", "correct horse battery staple")
         .await;
-    world
-        .link(ada.user.id, github_login("gh-1", "ada@example.com"))
-        .await;
+    world.link(ada.user.id, ada_on_github()).await;
     world
         .github
         .answer_revocation(Err(ProviderError::Revocation(
@@ -106,9 +98,7 @@ async fn a_provider_without_revocation_is_no_failure() {
     let ada = world
         .register("ada@example.com", "correct horse battery staple")
         .await;
-    world
-        .link(ada.user.id, github_login("gh-1", "ada@example.com"))
-        .await;
+    world.link(ada.user.id, ada_on_github()).await;
     world.github.answer_revocation(Ok(Revoked::NotSupported));
     world
         .disconnect(ada.user.id, ProviderKey::GITHUB)

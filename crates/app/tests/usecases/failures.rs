@@ -1,9 +1,9 @@
 //! Failure injection with mockall: a port that fails becomes the right `AppError`, and a
 //! failure half-way leaves nothing half-written.
 
-use crate::world::{CODE, RawInput, World, github_login};
-use social_login_app::{AppError, Ports, Registration};
-use social_login_domain::{SecretText, UserId};
+use crate::world::{CODE, RawInput, World, registration};
+use social_login_app::{AppError, AuthService};
+use social_login_domain::{Origin, UserId};
 use social_login_ports::{
     CipherError, HashError, MockPasswordHasher, MockRefreshTokenRepository, MockSessionTokens,
     MockStateSealer, MockStateStore, MockTokenCipher, MockUserRepository, RemoveLinkError,
@@ -23,18 +23,13 @@ fn internal() -> RepositoryError {
 #[tokio::test]
 async fn a_state_store_that_fails_on_spend_is_unavailable() {
     let world = World::new();
-    world.answers(github_login("gh-1", "ada@example.com"));
     let mut states = MockStateStore::new();
     states
         .expect_spend()
         .times(1)
         .returning(|_, _| Err(StateStoreError("SET NX timed out".into())));
-    let service = world.service_with(Ports {
-        states: Arc::new(states),
-        ..world.ports()
-    });
-    let state = world.login_state("github").await;
-    let result = service.callback_raw("github", CODE, &state, None).await;
+    let service = world.service_swapping(|ports| ports.states = Arc::new(states));
+    let result = world.github_login_on(&service).await;
     assert!(
         matches!(result, Err(AppError::Unavailable(_))),
         "{result:?}"
@@ -51,10 +46,7 @@ async fn authorize_works_while_the_state_store_is_down() {
     states
         .expect_ping()
         .returning(|| Err(StateStoreError("connection refused".into())));
-    let service = world.service_with(Ports {
-        states: Arc::new(states),
-        ..world.ports()
-    });
+    let service = world.service_swapping(|ports| ports.states = Arc::new(states));
     assert!(service.authorize_raw("github", None).await.is_ok());
 }
 
@@ -63,10 +55,7 @@ async fn a_sealer_that_cannot_seal_is_an_internal_error() {
     let world = World::new();
     let mut sealer = MockStateSealer::new();
     sealer.expect_seal().returning(|_| Err(CipherError::Seal));
-    let service = world.service_with(Ports {
-        state_sealer: Arc::new(sealer),
-        ..world.ports()
-    });
+    let service = world.service_swapping(|ports| ports.state_sealer = Arc::new(sealer));
     assert!(matches!(
         service.authorize_raw("github", None).await,
         Err(AppError::Internal(_))
@@ -78,10 +67,7 @@ async fn a_value_the_sealer_cannot_open_never_reaches_the_store() {
     let world = World::new();
     let mut states = MockStateStore::new();
     states.expect_spend().never();
-    let service = world.service_with(Ports {
-        states: Arc::new(states),
-        ..world.ports()
-    });
+    let service = world.service_swapping(|ports| ports.states = Arc::new(states));
     assert_eq!(
         service
             .callback_raw("github", CODE, &"A".repeat(200), None)
@@ -100,14 +86,9 @@ async fn an_unavailable_user_repository_is_unavailable_and_starts_no_session() {
         .expect_sign_in_with_provider()
         .times(1)
         .returning(|_| Err(SignInError::Repository(unavailable())));
-    let service = world.service_with(Ports {
-        users: Arc::new(users),
-        ..world.ports()
-    });
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.login_state("github").await;
+    let service = world.service_swapping(|ports| ports.users = Arc::new(users));
     assert_eq!(
-        service.callback_raw("github", CODE, &state, None).await,
+        world.github_login_on(&service).await,
         Err(AppError::Unavailable("connection refused".into()))
     );
     assert_eq!(world.refresh_tokens.stored_count(), 0);
@@ -121,10 +102,7 @@ async fn an_internal_repository_failure_is_internal() {
     users
         .expect_remove_link()
         .returning(|_, _, _, _| Err(RemoveLinkError::Repository(internal())));
-    let service = world.service_with(Ports {
-        users: Arc::new(users),
-        ..world.ports()
-    });
+    let service = world.service_swapping(|ports| ports.users = Arc::new(users));
     let caller = UserId::new();
     assert!(matches!(
         service.accounts(caller).await,
@@ -146,20 +124,15 @@ async fn an_unavailable_refresh_token_store_is_unavailable() {
     tokens
         .expect_revoke_refresh()
         .returning(|_, _| Err(unavailable()));
-    let service = world.service_with(Ports {
-        refresh_tokens: Arc::new(tokens),
-        ..world.ports()
-    });
+    let service = world.service_swapping(|ports| ports.refresh_tokens = Arc::new(tokens));
     assert!(matches!(
         service
-            .refresh("refresh:anything", &social_login_domain::Origin::default())
+            .refresh("refresh:anything", &Origin::default())
             .await,
         Err(AppError::Unavailable(_))
     ));
     assert!(matches!(
-        service
-            .logout("refresh:anything", &social_login_domain::Origin::default())
-            .await,
+        service.logout("refresh:anything", &Origin::default()).await,
         Err(AppError::Unavailable(_))
     ));
 }
@@ -174,38 +147,31 @@ async fn a_refresh_for_a_user_that_no_longer_exists_is_invalid_credentials() {
             auth_time: time::OffsetDateTime::UNIX_EPOCH,
         })
     });
-    let service = world.service_with(Ports {
-        refresh_tokens: Arc::new(tokens),
-        ..world.ports()
-    });
+    let service = world.service_swapping(|ports| ports.refresh_tokens = Arc::new(tokens));
     assert_eq!(
         service
-            .refresh(
-                "refresh:of-a-deleted-user",
-                &social_login_domain::Origin::default()
-            )
+            .refresh("refresh:of-a-deleted-user", &Origin::default())
             .await,
         Err(AppError::InvalidCredentials)
     );
 }
 
+/// A service whose token cipher cannot seal.
+fn service_without_sealing(world: &World) -> AuthService {
+    let mut cipher = MockTokenCipher::new();
+    cipher.expect_seal().returning(|_| Err(CipherError::Seal));
+    world.service_swapping(|ports| ports.cipher = Arc::new(cipher))
+}
+
 #[tokio::test]
 async fn a_cipher_that_cannot_seal_is_internal_and_nothing_is_written() {
     let world = World::new();
-    let mut cipher = MockTokenCipher::new();
-    cipher.expect_seal().returning(|_| Err(CipherError::Seal));
-    let service = world.service_with(Ports {
-        cipher: Arc::new(cipher),
-        ..world.ports()
-    });
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.login_state("github").await;
+    let service = service_without_sealing(&world);
     assert!(matches!(
-        service.callback_raw("github", CODE, &state, None).await,
+        world.github_login_on(&service).await,
         Err(AppError::Internal(_))
     ));
-    assert_eq!(world.users.user_count(), 0);
-    assert_eq!(world.users.link_count(), 0);
+    world.assert_nothing_stored("a login whose tokens could not be sealed");
 }
 
 #[tokio::test]
@@ -222,18 +188,11 @@ async fn session_tokens_that_cannot_be_issued_are_internal() {
     sessions
         .expect_refresh_ttl()
         .returning(|| time::Duration::days(30));
-    let service = world.service_with(Ports {
-        sessions: Arc::new(sessions),
-        ..world.ports()
-    });
+    let service = world.service_swapping(|ports| ports.sessions = Arc::new(sessions));
     let result = service
         .register(
-            Registration {
-                email: "ada@example.com".into(),
-                password: SecretText::new("correct horse"),
-                full_name: None,
-            },
-            &social_login_domain::Origin::default(),
+            registration("ada@example.com", "correct horse"),
+            &Origin::default(),
         )
         .await;
     assert!(matches!(result, Err(AppError::Internal(_))), "{result:?}");
@@ -249,19 +208,10 @@ async fn a_failing_hasher_is_internal() {
     hasher
         .expect_verify()
         .returning(|_, _| Err(HashError::Failed("out of memory".into())));
-    let service = world.service_with(Ports {
-        hasher: Arc::new(hasher),
-        ..world.ports()
-    });
-    let registration = Registration {
-        email: "ada@example.com".into(),
-        password: SecretText::new("correct horse"),
-        full_name: None,
-    };
+    let service = world.service_swapping(|ports| ports.hasher = Arc::new(hasher));
+    let registration = registration("ada@example.com", "correct horse");
     assert!(matches!(
-        service
-            .register(registration, &social_login_domain::Origin::default())
-            .await,
+        service.register(registration, &Origin::default()).await,
         Err(AppError::Internal(_))
     ));
     assert_eq!(world.users.user_count(), 0);
@@ -276,18 +226,8 @@ async fn a_failing_hasher_is_internal() {
 #[tokio::test]
 async fn no_error_message_carries_a_provider_token_or_the_code() {
     let world = World::new();
-    let mut cipher = MockTokenCipher::new();
-    cipher.expect_seal().returning(|_| Err(CipherError::Seal));
-    let service = world.service_with(Ports {
-        cipher: Arc::new(cipher),
-        ..world.ports()
-    });
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.login_state("github").await;
-    let error = service
-        .callback_raw("github", CODE, &state, None)
-        .await
-        .unwrap_err();
+    let service = service_without_sealing(&world);
+    let error = world.github_login_on(&service).await.unwrap_err();
     for shown in [error.to_string(), format!("{error:?}")] {
         assert!(!shown.contains("gh-1-access"), "{shown}");
         assert!(!shown.contains(CODE), "{shown}");

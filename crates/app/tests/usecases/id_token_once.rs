@@ -3,7 +3,7 @@
 //! the flow (sign-in or connect) that presents it again.
 
 use crate::world::*;
-use social_login_app::{AppError, Ports, ProviderRegistry};
+use social_login_app::{AppError, AuthService, ProviderRegistry};
 use social_login_domain::{Origin, ProviderKey, Spend};
 use social_login_ports::{Clock, MockStateStore, ProviderError, StateStoreError};
 use std::sync::Arc;
@@ -17,10 +17,20 @@ fn google_signs_in_ada(world: &World) {
 }
 
 async fn sign_in(world: &World, id_token: &str, nonce: Option<&str>) -> Result<(), AppError> {
-    let command = world
-        .service
-        .id_token_command("google", id_token, nonce, None)?;
-    world.id_token_sign_in(command).await.map(|_| ())
+    sign_in_on(&world.service, id_token, nonce).await
+}
+
+/// A native Google sign-in with `id_token` through `service` (one whose ports a test swapped).
+async fn sign_in_on(
+    service: &AuthService,
+    id_token: &str,
+    nonce: Option<&str>,
+) -> Result<(), AppError> {
+    let command = service.id_token_command("google", id_token, nonce, None)?;
+    service
+        .id_token_sign_in(command, &Origin::default())
+        .await
+        .map(|_| ())
 }
 
 #[tokio::test]
@@ -87,18 +97,10 @@ async fn a_used_token_is_remembered_until_it_would_stop_verifying() {
         .withf(move |_, expires_at| *expires_at == usable_until)
         .times(1)
         .returning(|_, _| Ok(Spend::First));
-    let service = world.service_with(Ports {
-        states: Arc::new(states),
-        ..world.ports()
-    });
-    let command = service
-        .id_token_command("google", ID_TOKEN, Some("raw-nonce"), None)
-        .unwrap();
-    assert!(
-        service
-            .id_token_sign_in(command, &Origin::default())
-            .await
-            .is_ok()
+    let service = world.service_swapping(|ports| ports.states = Arc::new(states));
+    assert_eq!(
+        sign_in_on(&service, ID_TOKEN, Some("raw-nonce")).await,
+        Ok(())
     );
 }
 
@@ -123,14 +125,8 @@ async fn a_state_store_that_cannot_record_the_token_is_unavailable_and_logs_nobo
     states
         .expect_spend()
         .returning(|_, _| Err(StateStoreError("SET NX timed out".into())));
-    let service = world.service_with(Ports {
-        states: Arc::new(states),
-        ..world.ports()
-    });
-    let command = service
-        .id_token_command("google", ID_TOKEN, Some("raw-nonce"), None)
-        .unwrap();
-    let result = service.id_token_sign_in(command, &Origin::default()).await;
+    let service = world.service_swapping(|ports| ports.states = Arc::new(states));
+    let result = sign_in_on(&service, ID_TOKEN, Some("raw-nonce")).await;
     assert!(
         matches!(result, Err(AppError::Unavailable(_))),
         "{result:?}"
@@ -155,12 +151,11 @@ async fn without_a_nonce_the_request_is_invalid_and_the_adapter_never_sees_it() 
 async fn a_provider_whose_nonce_is_optional_passes_a_request_without_one_to_its_adapter() {
     let world = World::new();
     google_signs_in_ada(&world);
-    let service = world.service_with(Ports {
-        providers: ProviderRegistry::new()
+    let service = world.service_swapping(|ports| {
+        ports.providers = ProviderRegistry::new()
             .with(world.google.clone())
             .with(world.github.clone())
-            .with_optional_nonce(ProviderKey::GOOGLE),
-        ..world.ports()
+            .with_optional_nonce(ProviderKey::GOOGLE)
     });
     let command = service
         .id_token_command("google", ID_TOKEN, None, None)

@@ -3,7 +3,7 @@
 //! password and without hashing; a success clears the count; unknown emails count alike.
 
 use crate::world::{RawInput, World};
-use social_login_app::{AppError, AuthService, LoginResult, Ports};
+use social_login_app::{AppError, AuthService, LoginResult};
 use social_login_ports::MockPasswordHasher;
 use std::sync::Arc;
 use time::Duration;
@@ -45,10 +45,7 @@ async fn after_five_wrong_passwords_even_the_right_one_is_refused_without_hashin
     let world = World::new();
     world.register("ada@example.com", RIGHT).await;
     fail(&world, "ada@example.com", 5).await;
-    let service = world.service_with(Ports {
-        hasher: Arc::new(untouchable_hasher()),
-        ..world.ports()
-    });
+    let service = world.service_swapping(|ports| ports.hasher = Arc::new(untouchable_hasher()));
     let refused = login(&service, "ada@example.com", RIGHT).await;
     assert_eq!(refused.err(), limited(900));
 }

@@ -1,7 +1,7 @@
 //! POST /auth/register and POST /auth/login (docs/api.md#register).
 
-use crate::world::{RawInput, World, github_login};
-use social_login_app::{AppError, Ports, Registration};
+use crate::world::{RawInput, World, ada_on_github};
+use social_login_app::{AppError, Registration};
 use social_login_domain::{PasswordHash, SecretText};
 use social_login_ports::{Clock, MockPasswordHasher};
 use std::sync::Arc;
@@ -84,9 +84,7 @@ async fn registering_an_email_twice_ignoring_case_is_refused() {
 #[tokio::test]
 async fn registering_the_email_of_a_provider_user_is_refused() {
     let world = World::new();
-    world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
+    world.login_with(ada_on_github()).await;
     assert_eq!(
         world
             .register_with(registration("Ada@example.com", "correct horse"))
@@ -165,51 +163,26 @@ fn hasher_expecting_no_hash() -> MockPasswordHasher {
 }
 
 #[tokio::test]
-async fn login_with_an_unknown_email_still_runs_the_hasher_and_fails() {
+async fn a_login_that_no_password_matches_still_runs_the_hasher_once_and_fails() {
     let world = World::new();
-    let service = world.service_with(Ports {
-        hasher: Arc::new(hasher_expecting_no_hash()),
-        ..world.ports()
-    });
-    assert_eq!(
-        service
-            .password_login_raw("nobody@example.com", "correct horse")
-            .await,
-        Err(AppError::InvalidCredentials)
-    );
-}
-
-#[tokio::test]
-async fn login_with_a_malformed_email_still_runs_the_hasher_and_fails() {
-    let world = World::new();
-    let service = world.service_with(Ports {
-        hasher: Arc::new(hasher_expecting_no_hash()),
-        ..world.ports()
-    });
-    assert_eq!(
-        service
-            .password_login_raw("not an email", "correct horse")
-            .await,
-        Err(AppError::InvalidCredentials)
-    );
-}
-
-#[tokio::test]
-async fn a_provider_user_cannot_log_in_with_a_password() {
-    let world = World::new();
-    world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
-    let service = world.service_with(Ports {
-        hasher: Arc::new(hasher_expecting_no_hash()),
-        ..world.ports()
-    });
-    assert_eq!(
-        service
-            .password_login_raw("ada@example.com", "anything at all")
-            .await,
-        Err(AppError::InvalidCredentials)
-    );
+    world.login_with(ada_on_github()).await;
+    for (case, email, password) in [
+        ("an unknown email", "nobody@example.com", "correct horse"),
+        ("a malformed email", "not an email", "correct horse"),
+        (
+            "a provider user's email",
+            "ada@example.com",
+            "anything at all",
+        ),
+    ] {
+        let hasher = Arc::new(hasher_expecting_no_hash());
+        let service = world.service_swapping(|ports| ports.hasher = hasher);
+        assert_eq!(
+            service.password_login_raw(email, password).await,
+            Err(AppError::InvalidCredentials),
+            "{case}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -3,9 +3,9 @@
 //! the fakes in `callback_linking`, SQLite and PostgreSQL in the persistence suite, several
 //! processes in the server's cluster tests.)
 
-use crate::world::{CODE, RawInput, World, github_login};
-use social_login_app::{AppError, Ports, Registration};
-use social_login_domain::{SecretText, User, UserId};
+use crate::world::{CODE, RawInput, World, ada_on_github, registration};
+use social_login_app::AppError;
+use social_login_domain::{Origin, User, UserId};
 use social_login_ports::{
     AddLinkError, CreateUserError, MockUserRepository, SignInError, SignedIn,
 };
@@ -18,19 +18,20 @@ fn winner() -> User {
 }
 
 fn service_on(world: &World, users: MockUserRepository) -> social_login_app::AuthService {
-    world.service_with(Ports {
-        users: Arc::new(users),
-        ..world.ports()
-    })
+    world.service_swapping(|ports| ports.users = Arc::new(users))
 }
 
-async fn github_callback(
-    world: &World,
-    service: &social_login_app::AuthService,
-) -> Result<social_login_app::LoginResult, AppError> {
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.login_state("github").await;
-    service.callback_raw("github", CODE, &state, None).await
+/// Users whose provider login must be tried `times` times and fails with `error` each time.
+fn sign_in_failing(
+    times: usize,
+    error: impl Fn() -> SignInError + Send + 'static,
+) -> MockUserRepository {
+    let mut users = MockUserRepository::new();
+    users
+        .expect_sign_in_with_provider()
+        .times(times)
+        .returning(move |_| Err(error()));
+    users
 }
 
 #[tokio::test]
@@ -57,7 +58,7 @@ async fn a_login_that_loses_a_race_decides_again_with_a_fresh_session() {
             }
         });
     let service = service_on(&world, users);
-    let result = github_callback(&world, &service).await.unwrap();
+    let result = world.github_login_on(&service).await.unwrap();
     assert_eq!(result.user, user);
     assert!(!result.is_new_user);
     let sessions = sessions.lock().unwrap();
@@ -70,14 +71,9 @@ async fn a_login_that_loses_a_race_decides_again_with_a_fresh_session() {
 #[tokio::test]
 async fn a_login_that_keeps_losing_races_gives_up_as_unavailable() {
     let world = World::new();
-    let mut users = MockUserRepository::new();
-    users
-        .expect_sign_in_with_provider()
-        .times(3)
-        .returning(|_| Err(SignInError::Raced));
-    let service = service_on(&world, users);
+    let service = service_on(&world, sign_in_failing(3, || SignInError::Raced));
     assert!(matches!(
-        github_callback(&world, &service).await,
+        world.github_login_on(&service).await,
         Err(AppError::Unavailable(_))
     ));
 }
@@ -85,14 +81,10 @@ async fn a_login_that_keeps_losing_races_gives_up_as_unavailable() {
 #[tokio::test]
 async fn a_login_refused_for_its_email_is_email_already_registered_at_once() {
     let world = World::new();
-    let mut users = MockUserRepository::new();
-    users
-        .expect_sign_in_with_provider()
-        .times(1)
-        .returning(|_| Err(SignInError::EmailAlreadyRegistered));
+    let users = sign_in_failing(1, || SignInError::EmailAlreadyRegistered);
     let service = service_on(&world, users);
     assert_eq!(
-        github_callback(&world, &service).await,
+        world.github_login_on(&service).await,
         Err(AppError::EmailAlreadyRegistered)
     );
 }
@@ -108,9 +100,8 @@ async fn a_connect_that_loses_the_race_is_provider_already_linked() {
         .times(1)
         .returning(|_, _| Err(AddLinkError::ProviderAlreadyLinked));
     let service = service_on(&world, users);
-    world.answers(github_login("gh-1", "ada@example.com"));
     let caller = UserId::new();
-    let state = world.connect_state("github", caller).await;
+    let state = world.started_connect(caller, ada_on_github()).await;
     assert_eq!(
         service
             .connect_raw(world.fresh_login(caller), "github", CODE, &state, None)
@@ -131,12 +122,8 @@ async fn a_registration_that_loses_the_email_race_is_email_already_registered() 
     let service = service_on(&world, users);
     let result = service
         .register(
-            Registration {
-                email: "ada@example.com".into(),
-                password: SecretText::new("correct horse"),
-                full_name: None,
-            },
-            &social_login_domain::Origin::default(),
+            registration("ada@example.com", "correct horse"),
+            &Origin::default(),
         )
         .await;
     assert_eq!(result, Err(AppError::EmailAlreadyRegistered));

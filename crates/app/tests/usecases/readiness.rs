@@ -38,7 +38,7 @@ async fn authorize_of_a_provider_that_is_not_ready_is_unavailable() {
 #[tokio::test]
 async fn a_callback_while_the_provider_is_not_ready_spends_nothing_and_can_be_retried() {
     let world = World::new();
-    let login = github_login("gh-1", "ada@example.com");
+    let login = ada_on_github();
     world.github.answer(Ok(login));
     let state = world.login_state("github").await;
     world.github.set_ready(not_ready());
@@ -85,7 +85,7 @@ async fn a_native_sign_in_while_the_provider_is_not_ready_is_unavailable() {
 #[tokio::test]
 async fn accounts_and_disconnect_work_while_the_provider_is_not_ready() {
     let (world, user) = with_user().await;
-    let linked = world.connect_as(user, github_login("gh-1", "ada@example.com"));
+    let linked = world.connect_as(user, ada_on_github());
     linked.await.unwrap();
     world.github.set_ready(not_ready());
     assert_eq!(world.service.accounts(user).await.unwrap().len(), 1);

@@ -13,7 +13,7 @@ use time::Duration;
 const SIX_MINUTES: Duration = Duration::minutes(6);
 
 async fn refreshed(world: &World, login: &LoginResult) -> LoginResult {
-    world.refresh(login.refresh_token.expose()).await.unwrap()
+    world.refresh_with(login).await.unwrap()
 }
 
 fn native_command(world: &World) -> IdTokenCommand {
@@ -23,9 +23,7 @@ fn native_command(world: &World) -> IdTokenCommand {
 #[tokio::test]
 async fn a_refresh_keeps_the_time_of_the_login_in_the_new_access_token() {
     let world = World::new();
-    let login = world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
+    let login = world.login_with(ada_on_github()).await;
     let logged_in_at = world.clock.now();
     world.clock.advance(SIX_MINUTES);
 
@@ -38,9 +36,7 @@ async fn a_refresh_keeps_the_time_of_the_login_in_the_new_access_token() {
 #[tokio::test]
 async fn a_session_refreshed_six_minutes_after_its_login_cannot_delete_the_account() {
     let world = World::new();
-    let login = world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
+    let login = world.login_with(ada_on_github()).await;
     world.clock.advance(SIX_MINUTES);
     let refreshed = refreshed(&world, &login).await;
 
@@ -50,9 +46,7 @@ async fn a_session_refreshed_six_minutes_after_its_login_cannot_delete_the_accou
     assert!(world.github.revoked().is_empty(), "nothing revoked");
 
     // Logging in again is a login: the same user may delete now.
-    let again = world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
+    let again = world.login_with(ada_on_github()).await;
     assert_eq!(again.user.id, login.user.id);
     world.delete_account(world.access_of(&again)).await.unwrap();
     assert_eq!(world.users.user_count(), 0);
@@ -103,9 +97,7 @@ async fn the_window_is_the_configured_one() {
         reauthentication: Duration::hours(1),
         ..AuthPolicy::default()
     });
-    let login = world
-        .login_with(github_login("gh-1", "ada@example.com"))
-        .await;
+    let login = world.login_with(ada_on_github()).await;
     world.clock.advance(SIX_MINUTES);
     let refreshed = refreshed(&world, &login).await;
     world
@@ -120,8 +112,7 @@ async fn connecting_from_a_session_whose_login_is_old_is_refused_and_spends_noth
     let login = world.register("ada@example.com", "correct horse").await;
     let ada = login.user.id;
     // The connect flow started while the login was fresh...
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.connect_state("github", ada).await;
+    let state = world.started_connect(ada, ada_on_github()).await;
     // ...and comes back with a token refreshed six minutes after the login.
     world.clock.advance(SIX_MINUTES);
     let stale = world.access_of(&refreshed(&world, &login).await);

@@ -11,7 +11,7 @@ async fn refresh_rotates_the_refresh_token() {
     let world = World::new();
     let login = world.register("ada@example.com", "correct horse").await;
     world.clock.advance(Duration::minutes(20));
-    let refreshed = world.refresh(login.refresh_token.expose()).await.unwrap();
+    let refreshed = world.refresh_with(&login).await.unwrap();
     assert_eq!(refreshed.user.id, login.user.id);
     assert!(!refreshed.is_new_user);
     assert_ne!(refreshed.refresh_token, login.refresh_token);
@@ -28,24 +28,18 @@ async fn refresh_rotates_the_refresh_token() {
 async fn a_rotated_refresh_token_no_longer_works() {
     let world = World::new();
     let login = world.register("ada@example.com", "correct horse").await;
-    world.refresh(login.refresh_token.expose()).await.unwrap();
-    assert_eq!(
-        world.refresh(login.refresh_token.expose()).await,
-        Err(AppError::InvalidCredentials)
-    );
+    world.refresh_with(&login).await.unwrap();
+    world.assert_refresh_refused(&login).await;
 }
 
 #[tokio::test]
 async fn reuse_of_a_rotated_token_revokes_its_successor_too() {
     let world = World::new();
     let login = world.register("ada@example.com", "correct horse").await;
-    let successor = world.refresh(login.refresh_token.expose()).await.unwrap();
+    let successor = world.refresh_with(&login).await.unwrap();
     // A thief replays the old token: the whole family goes.
-    assert!(world.refresh(login.refresh_token.expose()).await.is_err());
-    assert_eq!(
-        world.refresh(successor.refresh_token.expose()).await,
-        Err(AppError::InvalidCredentials)
-    );
+    assert!(world.refresh_with(&login).await.is_err());
+    world.assert_refresh_refused(&successor).await;
 }
 
 #[tokio::test]
@@ -56,14 +50,9 @@ async fn reuse_revokes_only_its_own_family() {
         .password_login("ada@example.com", "correct horse")
         .await
         .unwrap();
-    world.refresh(first.refresh_token.expose()).await.unwrap();
-    let _ = world.refresh(first.refresh_token.expose()).await;
-    assert!(
-        world
-            .refresh(other_device.refresh_token.expose())
-            .await
-            .is_ok()
-    );
+    world.refresh_with(&first).await.unwrap();
+    let _ = world.refresh_with(&first).await;
+    assert!(world.refresh_with(&other_device).await.is_ok());
 }
 
 #[tokio::test]
@@ -71,10 +60,7 @@ async fn an_expired_refresh_token_is_refused() {
     let world = World::new();
     let login = world.register("ada@example.com", "correct horse").await;
     world.clock.advance(Duration::days(30));
-    assert_eq!(
-        world.refresh(login.refresh_token.expose()).await,
-        Err(AppError::InvalidCredentials)
-    );
+    world.assert_refresh_refused(&login).await;
 }
 
 #[tokio::test]
@@ -91,27 +77,19 @@ async fn logout_makes_the_refresh_token_fail() {
     let world = World::new();
     let login = world.register("ada@example.com", "correct horse").await;
     assert_eq!(world.logout(login.refresh_token.expose()).await, Ok(()));
-    assert_eq!(
-        world.refresh(login.refresh_token.expose()).await,
-        Err(AppError::InvalidCredentials)
-    );
+    world.assert_refresh_refused(&login).await;
 }
 
 #[tokio::test]
 async fn logout_ends_the_rotated_successors_too() {
     let world = World::new();
     let login = world.register("ada@example.com", "correct horse").await;
-    let successor = world.refresh(login.refresh_token.expose()).await.unwrap();
+    let successor = world.refresh_with(&login).await.unwrap();
     world
         .logout(successor.refresh_token.expose())
         .await
         .unwrap();
-    assert!(
-        world
-            .refresh(successor.refresh_token.expose())
-            .await
-            .is_err()
-    );
+    assert!(world.refresh_with(&successor).await.is_err());
 }
 
 #[tokio::test]
@@ -167,11 +145,11 @@ async fn a_session_ends_at_the_family_cap_however_often_it_rotates() {
     let mut current = world.register("ada@example.com", "correct horse").await;
     for _ in 0..2 {
         world.clock.advance(Duration::hours(30));
-        current = world.refresh(current.refresh_token.expose()).await.unwrap();
+        current = world.refresh_with(&current).await.unwrap();
     }
     world.clock.advance(Duration::hours(12));
     assert_eq!(
-        world.refresh(current.refresh_token.expose()).await,
+        world.refresh_with(&current).await,
         Err(AppError::InvalidCredentials),
         "72 hours after login the session is over, though the last token is 12 hours old"
     );
@@ -186,9 +164,6 @@ async fn housekeeping_deletes_ended_sessions_only() {
     assert_eq!(world.refresh_tokens.stored_count(), 2);
     assert_eq!(world.service.prune_expired_sessions().await, Ok(2));
     assert_eq!(world.refresh_tokens.stored_count(), 1);
-    assert!(world.refresh(live.refresh_token.expose()).await.is_ok());
-    assert_eq!(
-        world.refresh(ended.refresh_token.expose()).await,
-        Err(AppError::InvalidCredentials)
-    );
+    assert!(world.refresh_with(&live).await.is_ok());
+    world.assert_refresh_refused(&ended).await;
 }

@@ -73,6 +73,19 @@ impl Signals {
             .await
     }
 
+    /// What [`Signals::signed`] makes, received at `verifier`'s endpoint.
+    async fn deliver(
+        &self,
+        verifier: &FakeSignalVerifier,
+        id: &str,
+        kind: SignalKind,
+        subject: Option<&str>,
+    ) -> Result<SignalId, AppError> {
+        let token = self.signed(verifier, id, kind, subject);
+        let source = social_login_ports::SignalVerifier::source(verifier);
+        self.receive(source, &token).await
+    }
+
     async fn refreshes(&self, refresh_token: &str) -> bool {
         let origin = Origin::default();
         self.service.refresh(refresh_token, &origin).await.is_ok()
@@ -90,16 +103,9 @@ async fn sessions_revoked_ends_the_google_sessions_and_a_password_session_keeps_
         .await;
     let by_google = world.login_with(provider_login(google)).await;
 
-    let token = signals.signed(
-        &signals.risc,
-        "set-1",
-        SignalKind::SessionsRevoked,
-        Some("g-ada"),
-    );
-    signals
-        .receive(SignalSource::GoogleRisc, &token)
-        .await
-        .unwrap();
+    let revoked = SignalKind::SessionsRevoked;
+    let delivered = signals.deliver(&signals.risc, "set-1", revoked, Some("g-ada"));
+    delivered.await.unwrap();
 
     assert!(!signals.refreshes(by_google.refresh_token.expose()).await);
     assert!(signals.refreshes(password.refresh_token.expose()).await);
@@ -129,27 +135,17 @@ async fn a_signal_about_no_account_writes_nothing() {
         signals: Arc::new(MockSignalRepository::new()),
         ..ports
     });
-    let token = signals.signed(&signals.risc, "set-verify", SignalKind::Other, None);
-    assert!(
-        signals
-            .receive(SignalSource::GoogleRisc, &token)
-            .await
-            .is_ok()
-    );
+    let delivered = signals.deliver(&signals.risc, "set-verify", SignalKind::Other, None);
+    assert!(delivered.await.is_ok());
 }
 
 #[tokio::test]
 async fn a_provider_that_is_not_enabled_has_no_signal_endpoint_and_nothing_is_verified() {
     let signals = signals();
-    let token = signals.signed(
-        &signals.apple,
-        "jti-1",
-        SignalKind::ConsentRevoked,
-        Some("a"),
-    );
+    let revoked = SignalKind::ConsentRevoked;
     assert_eq!(
         signals
-            .receive(SignalSource::AppleNotification, &token)
+            .deliver(&signals.apple, "jti-1", revoked, Some("a"))
             .await,
         Err(AppError::ProviderNotConfigured)
     );
@@ -164,16 +160,9 @@ async fn an_account_google_disabled_logs_nobody_in_until_google_enables_it() {
     let google = identity(ProviderKey::GOOGLE, "g-ada", Some("ada@gmail.com"), true);
     let first = world.login_with(provider_login(google.clone())).await;
 
-    let off = signals.signed(
-        &signals.risc,
-        "set-off",
-        SignalKind::AccountDisabled,
-        Some("g-ada"),
-    );
-    signals
-        .receive(SignalSource::GoogleRisc, &off)
-        .await
-        .unwrap();
+    let off = SignalKind::AccountDisabled;
+    let delivered = signals.deliver(&signals.risc, "set-off", off, Some("g-ada"));
+    delivered.await.unwrap();
     assert!(
         !signals.refreshes(first.refresh_token.expose()).await,
         "its sessions ended"
@@ -187,16 +176,9 @@ async fn an_account_google_disabled_logs_nobody_in_until_google_enables_it() {
     );
 
     world.clock.advance(Duration::minutes(1));
-    let on = signals.signed(
-        &signals.risc,
-        "set-on",
-        SignalKind::AccountEnabled,
-        Some("g-ada"),
-    );
-    signals
-        .receive(SignalSource::GoogleRisc, &on)
-        .await
-        .unwrap();
+    let on = SignalKind::AccountEnabled;
+    let delivered = signals.deliver(&signals.risc, "set-on", on, Some("g-ada"));
+    delivered.await.unwrap();
     let again = world.login_with(provider_login(google)).await;
     assert_eq!(again.user.id, first.user.id);
 }

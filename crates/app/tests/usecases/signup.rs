@@ -2,7 +2,7 @@
 //! login's one decision, a refusal writes nothing, and `password_signup` closes
 //! registration.
 
-use crate::world::{World, github_login, identity, provider_login};
+use crate::world::{World, ada_on_github, github_login, identity, provider_login};
 use social_login_app::{AppError, AuthPolicy, Registration};
 use social_login_domain::{EmailDomain, Origin, ProviderKey, SecretText, SignupPolicy};
 
@@ -31,18 +31,12 @@ fn acme_only() -> SignupPolicy {
     }
 }
 
-fn assert_nothing_stored(world: &World) {
-    assert_eq!(world.users.user_count(), 0);
-    assert_eq!(world.users.link_count(), 0);
-    assert_eq!(world.refresh_tokens.stored_count(), 0, "no session");
-}
-
 #[tokio::test]
 async fn a_closed_provider_registers_nobody_and_stores_nothing() {
     let world = github_with(closed(), AuthPolicy::default());
     let refused = world.sign_in(github_login("gh-1", "ada@acme.com")).await;
     assert_eq!(refused.err(), Some(AppError::SignupNotAllowed));
-    assert_nothing_stored(&world);
+    world.assert_nothing_stored("a refused sign-up");
     // The other providers keep their own (default) policy.
     let google = provider_login(identity(ProviderKey::GOOGLE, "g-1", None, false));
     assert!(world.sign_in(google).await.unwrap().is_new_user);
@@ -51,7 +45,7 @@ async fn a_closed_provider_registers_nobody_and_stores_nothing() {
 #[tokio::test]
 async fn a_domain_list_refuses_other_domains_and_unverified_emails() {
     let world = github_with(acme_only(), AuthPolicy::default());
-    let elsewhere = world.sign_in(github_login("gh-1", "ada@example.com")).await;
+    let elsewhere = world.sign_in(ada_on_github()).await;
     assert_eq!(elsewhere.err(), Some(AppError::EmailDomainNotAllowed));
     let unverified = provider_login(identity(
         ProviderKey::GITHUB,
@@ -61,7 +55,7 @@ async fn a_domain_list_refuses_other_domains_and_unverified_emails() {
     ));
     let refused = world.sign_in(unverified).await;
     assert_eq!(refused.err(), Some(AppError::EmailDomainNotAllowed));
-    assert_nothing_stored(&world);
+    world.assert_nothing_stored("a refused sign-up");
     let member = world.sign_in(github_login("gh-3", "Ada@Acme.COM")).await;
     assert!(member.unwrap().is_new_user);
 }
@@ -80,10 +74,7 @@ async fn a_closed_provider_is_still_connected_and_still_auto_links() {
         true,
     ));
     let ada = world.sign_in(google).await.unwrap().user.id;
-    let linked = world
-        .sign_in(github_login("gh-1", "ada@example.com"))
-        .await
-        .unwrap();
+    let linked = world.sign_in(ada_on_github()).await.unwrap();
     assert_eq!((linked.user.id, linked.is_new_user), (ada, false));
 
     let grace = world

@@ -1,6 +1,6 @@
 //! docs/api.md#state-values: every transition of the state value, through callback and connect.
 
-use crate::world::{CODE, RawInput, World, github_login};
+use crate::world::{CODE, RawInput, World, ada_on_github, github_login};
 use social_login_app::AppError;
 use social_login_domain::ProviderKey;
 use social_login_domain::{Purpose, StateMismatch, UserId};
@@ -15,8 +15,7 @@ fn mismatch(why: StateMismatch) -> AppError {
 #[tokio::test]
 async fn a_login_state_is_consumed_by_the_callback() {
     let world = World::new();
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.login_state("github").await;
+    let state = world.started_login(ada_on_github()).await;
     world.callback("github", &state).await.unwrap();
     assert!(world.is_spent(&state));
 }
@@ -24,9 +23,8 @@ async fn a_login_state_is_consumed_by_the_callback() {
 #[tokio::test]
 async fn the_callback_hands_the_code_and_the_stored_verifier_and_nonce_to_the_provider() {
     let world = World::new();
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.login_state("github").await;
-    let issued = world.sealer.peek(&state).unwrap();
+    let state = world.started_login(ada_on_github()).await;
+    let issued = world.sealed(&state);
     world.callback("github", &state).await.unwrap();
     let received = world.github.received();
     assert_eq!(received.len(), 1);
@@ -40,8 +38,7 @@ async fn the_callback_hands_the_code_and_the_stored_verifier_and_nonce_to_the_pr
 async fn a_connect_state_is_consumed_by_connect_of_the_bound_user() {
     let world = World::new();
     let user = world.user("ada@example.com").await;
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.connect_state("github", user).await;
+    let state = world.started_connect(user, ada_on_github()).await;
     world.connect(user, "github", &state).await.unwrap();
     assert!(world.is_spent(&state));
     assert_eq!(
@@ -53,8 +50,7 @@ async fn a_connect_state_is_consumed_by_connect_of_the_bound_user() {
 #[tokio::test]
 async fn a_replayed_state_is_refused() {
     let world = World::new();
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.login_state("github").await;
+    let state = world.started_login(ada_on_github()).await;
     world.callback("github", &state).await.unwrap();
     assert_eq!(
         world.callback("github", &state).await,
@@ -66,8 +62,7 @@ async fn a_replayed_state_is_refused() {
 #[tokio::test]
 async fn a_state_is_still_good_a_second_before_it_expires() {
     let world = World::new();
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.login_state("github").await;
+    let state = world.started_login(ada_on_github()).await;
     world
         .clock
         .advance(Duration::minutes(10) - Duration::seconds(1));
@@ -77,8 +72,7 @@ async fn a_state_is_still_good_a_second_before_it_expires() {
 #[tokio::test]
 async fn an_expired_state_is_refused() {
     let world = World::new();
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.login_state("github").await;
+    let state = world.started_login(ada_on_github()).await;
     world.clock.advance(Duration::minutes(10));
     assert_eq!(
         world.callback("github", &state).await,
@@ -93,8 +87,7 @@ async fn an_expired_state_is_refused() {
 async fn a_login_state_is_refused_by_connect() {
     let world = World::new();
     let user = world.user("ada@example.com").await;
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.login_state("github").await;
+    let state = world.started_login(ada_on_github()).await;
     assert_eq!(
         world.connect(user, "github", &state).await,
         Err(mismatch(StateMismatch::WrongPurpose))
@@ -105,7 +98,7 @@ async fn a_login_state_is_refused_by_connect() {
 #[tokio::test]
 async fn a_connect_state_is_refused_by_the_callback() {
     let world = World::new();
-    world.answers(github_login("gh-1", "ada@example.com"));
+    world.answers(ada_on_github());
     let state = world.connect_state("github", UserId::new()).await;
     assert_eq!(
         world.callback("github", &state).await,
@@ -119,8 +112,9 @@ async fn a_connect_state_is_refused_for_another_user() {
     let world = World::new();
     let owner = world.user("ada@example.com").await;
     let intruder = world.user("eve@example.com").await;
-    world.answers(github_login("gh-1", "eve@example.com"));
-    let state = world.connect_state("github", owner).await;
+    let state = world
+        .started_connect(owner, github_login("gh-1", "eve@example.com"))
+        .await;
     assert_eq!(
         world.connect(intruder, "github", &state).await,
         Err(mismatch(StateMismatch::OtherUser))
@@ -131,8 +125,7 @@ async fn a_connect_state_is_refused_for_another_user() {
 #[tokio::test]
 async fn a_state_used_on_another_provider_is_refused_and_spent() {
     let world = World::new();
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.login_state("github").await;
+    let state = world.started_login(ada_on_github()).await;
     assert_eq!(
         world.callback("google", &state).await,
         Err(mismatch(StateMismatch::OtherProvider))
@@ -148,7 +141,7 @@ async fn a_state_used_on_another_provider_is_refused_and_spent() {
 #[tokio::test]
 async fn a_malformed_state_is_refused() {
     let world = World::new();
-    world.answers(github_login("gh-1", "ada@example.com"));
+    world.answers(ada_on_github());
     let too_long = "a".repeat(129);
     for bad in [
         "",
@@ -170,8 +163,7 @@ async fn a_malformed_state_is_refused() {
 async fn a_refused_state_is_spent() {
     let world = World::new();
     let user = world.user("ada@example.com").await;
-    world.answers(github_login("gh-1", "ada@example.com"));
-    let state = world.connect_state("github", user).await;
+    let state = world.started_connect(user, ada_on_github()).await;
     assert!(world.callback("github", &state).await.is_err());
     // The rightful use afterwards finds nothing: a refusal burns the value.
     assert_eq!(
@@ -194,9 +186,8 @@ async fn the_state_is_checked_before_the_provider_is_called() {
         ))
     });
     provider.expect_complete().never();
-    let service = world.service_with(social_login_app::Ports {
-        providers: social_login_app::ProviderRegistry::new().with(Arc::new(provider)),
-        ..world.ports()
+    let service = world.service_swapping(|ports| {
+        ports.providers = social_login_app::ProviderRegistry::new().with(Arc::new(provider))
     });
     let unknown = "A".repeat(43);
     assert_eq!(

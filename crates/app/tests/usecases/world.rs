@@ -5,8 +5,8 @@ use social_login_app::{
     Registration, SignalVerifiers,
 };
 use social_login_domain::{
-    Email, LinkedAccount, Origin, ProviderIdentity, ProviderKey, ProviderSubject, ProviderTokens,
-    SecretText, UserId,
+    Email, LinkedAccount, OAuthState, Origin, ProviderIdentity, ProviderKey, ProviderSubject,
+    ProviderTokens, SecretText, UserId,
 };
 use social_login_ports::{PostBody, ProviderError, ProviderLogin, SessionTokens, VerifiedAccess};
 use social_login_testing::{
@@ -97,6 +97,14 @@ impl World {
         AuthService::new(ports, self.service.policy())
     }
 
+    /// A service on this world's ports after `swap`, which puts a mock in place of one: the
+    /// test says only which port it replaces.
+    pub fn service_swapping(&self, swap: impl FnOnce(&mut Ports)) -> AuthService {
+        let mut ports = self.ports();
+        swap(&mut ports);
+        self.service_with(ports)
+    }
+
     pub fn provider(&self, key: ProviderKey) -> &FakeProvider {
         match key {
             ProviderKey::GITHUB => &self.github,
@@ -124,10 +132,14 @@ impl World {
         }
     }
 
+    /// What the state value says, as this world's sealer sealed it.
+    pub fn sealed(&self, state: &str) -> OAuthState {
+        self.sealer.peek(state).expect("a value this world sealed")
+    }
+
     /// Whether the state value has been spent by a callback or connect.
     pub fn is_spent(&self, state: &str) -> bool {
-        let sealed = self.sealer.peek(state).expect("a value this world sealed");
-        self.states.is_spent(sealed.id)
+        self.states.is_spent(self.sealed(state).id)
     }
 
     /// Runs authorize without a bearer and returns the state from the URL.
@@ -147,14 +159,34 @@ impl World {
         )
     }
 
+    /// The provider of `login` will answer with it; authorize without a bearer has run.
+    /// Returns the state from the URL.
+    pub async fn started_login(&self, login: ProviderLogin) -> String {
+        let key = login.identity.provider;
+        self.answers(login);
+        self.login_state(key.as_str()).await
+    }
+
+    /// The provider of `login` will answer with it; authorize as `user` has run. Returns the
+    /// state from the URL.
+    pub async fn started_connect(&self, user: UserId, login: ProviderLogin) -> String {
+        let key = login.identity.provider;
+        self.answers(login);
+        self.connect_state(key.as_str(), user).await
+    }
+
     /// The whole login flow: authorize, the provider answers `login`, callback.
     pub async fn sign_in(&self, login: ProviderLogin) -> Result<LoginResult, AppError> {
         let key = login.identity.provider;
-        self.provider(key).answer(Ok(login));
-        let state = self.login_state(key.as_str()).await;
-        self.service
-            .callback_raw(key.as_str(), CODE, &state, None)
-            .await
+        let state = self.started_login(login).await;
+        self.callback(key.as_str(), &state).await
+    }
+
+    /// The whole login flow of [`ada_on_github`], its callback run by `service` (one whose
+    /// ports a test swapped) on a state this world issued.
+    pub async fn github_login_on(&self, service: &AuthService) -> Result<LoginResult, AppError> {
+        let state = self.started_login(ada_on_github()).await;
+        service.callback_raw("github", CODE, &state, None).await
     }
 
     /// The whole connect flow for `user`.
@@ -164,11 +196,8 @@ impl World {
         login: ProviderLogin,
     ) -> Result<LinkedAccount, AppError> {
         let key = login.identity.provider;
-        self.provider(key).answer(Ok(login));
-        let state = self.connect_state(key.as_str(), user).await;
-        self.service
-            .connect_raw(self.fresh_login(user), key.as_str(), CODE, &state, None)
-            .await
+        let state = self.started_connect(user, login).await;
+        self.connect(user, key.as_str(), &state).await
     }
 
     /// The provider of `login` answers the next code exchange with it.
@@ -198,6 +227,29 @@ impl World {
         self.service
             .refresh(refresh_token, &Origin::default())
             .await
+    }
+
+    /// POST /auth/refresh with the refresh token `login` handed out.
+    pub async fn refresh_with(&self, login: &LoginResult) -> Result<LoginResult, AppError> {
+        self.refresh(login.refresh_token.expose()).await
+    }
+
+    /// Checks that a refresh with `login`'s refresh token is refused as invalid credentials.
+    pub async fn assert_refresh_refused(&self, login: &LoginResult) {
+        let refused = self.refresh_with(login).await.map(|_| ());
+        let user = login.user.id;
+        assert_eq!(
+            refused,
+            Err(AppError::InvalidCredentials),
+            "refresh of {user}"
+        );
+    }
+
+    /// Checks that no user, no link and no session was ever stored: `what` failed cleanly.
+    pub fn assert_nothing_stored(&self, what: &str) {
+        assert_eq!(self.users.user_count(), 0, "{what}: no user");
+        assert_eq!(self.users.link_count(), 0, "{what}: no link");
+        assert_eq!(self.refresh_tokens.stored_count(), 0, "{what}: no session");
     }
 
     /// POST /auth/logout with `refresh_token`.
@@ -304,17 +356,18 @@ impl World {
 
     /// Registers a password user; panics if registration fails.
     pub async fn register(&self, email: &str, password: &str) -> LoginResult {
-        self.service
-            .register(
-                Registration {
-                    email: email.into(),
-                    password: SecretText::new(password),
-                    full_name: None,
-                },
-                &Origin::default(),
-            )
+        self.register_with(registration(email, password))
             .await
             .unwrap()
+    }
+}
+
+/// A registration of `email` with `password` and no name.
+pub fn registration(email: &str, password: &str) -> Registration {
+    Registration {
+        email: email.into(),
+        password: SecretText::new(password),
+        full_name: None,
     }
 }
 
@@ -354,41 +407,25 @@ pub fn github_login(subject: &str, email: &str) -> ProviderLogin {
     provider_login(identity(ProviderKey::GITHUB, subject, Some(email), true))
 }
 
+/// The account most tests sign in with: Ada's GitHub account `gh-1`, email verified.
+pub fn ada_on_github() -> ProviderLogin {
+    github_login("gh-1", "ada@example.com")
+}
+
 /// The use cases fed raw text, parsed as the HTTP layer parses it (`enabled_provider`,
 /// `provider_return`: 404 before 422 before 400), so a test reads like the request it plays.
 pub trait RawInput {
-    async fn authorize_raw(&self, provider: &str, bearer: Option<&str>)
-    -> Result<String, AppError>;
-    async fn callback_raw(
-        &self,
-        provider: &str,
-        code: &str,
-        state: &str,
-        post_body: Option<PostBody>,
-    ) -> Result<LoginResult, AppError>;
-    async fn connect_raw(
-        &self,
-        caller: VerifiedAccess,
-        provider: &str,
-        code: &str,
-        state: &str,
-        post_body: Option<PostBody>,
-    ) -> Result<LinkedAccount, AppError>;
-    async fn disconnect_raw(&self, caller: UserId, provider: &str) -> Result<(), AppError>;
-    async fn password_login_raw(
-        &self,
-        email: &str,
-        password: &str,
-    ) -> Result<LoginResult, AppError>;
-}
+    /// The service the raw input goes to.
+    fn service(&self) -> &AuthService;
 
-impl RawInput for AuthService {
     async fn authorize_raw(
         &self,
         provider: &str,
         bearer: Option<&str>,
     ) -> Result<String, AppError> {
-        self.authorize(self.enabled_provider(provider)?, bearer)
+        let service = self.service();
+        service
+            .authorize(service.enabled_provider(provider)?, bearer)
             .await
     }
 
@@ -399,11 +436,9 @@ impl RawInput for AuthService {
         state: &str,
         post_body: Option<PostBody>,
     ) -> Result<LoginResult, AppError> {
-        self.callback(
-            self.provider_return(provider, code, state, post_body)?,
-            &Origin::default(),
-        )
-        .await
+        let service = self.service();
+        let provider_return = service.provider_return(provider, code, state, post_body)?;
+        service.callback(provider_return, &Origin::default()).await
     }
 
     async fn connect_raw(
@@ -414,16 +449,18 @@ impl RawInput for AuthService {
         state: &str,
         post_body: Option<PostBody>,
     ) -> Result<LinkedAccount, AppError> {
-        self.connect(
-            caller,
-            self.provider_return(provider, code, state, post_body)?,
-            &Origin::default(),
-        )
-        .await
+        let service = self.service();
+        let provider_return = service.provider_return(provider, code, state, post_body)?;
+        service
+            .connect(caller, provider_return, &Origin::default())
+            .await
     }
 
     async fn disconnect_raw(&self, caller: UserId, provider: &str) -> Result<(), AppError> {
-        self.disconnect(caller, self.enabled_provider(provider)?, &Origin::default())
+        let service = self.service();
+        let provider = service.enabled_provider(provider)?;
+        service
+            .disconnect(caller, provider, &Origin::default())
             .await
     }
 
@@ -432,7 +469,14 @@ impl RawInput for AuthService {
         email: &str,
         password: &str,
     ) -> Result<LoginResult, AppError> {
-        self.password_login(email, SecretText::new(password), &Origin::default())
+        self.service()
+            .password_login(email, SecretText::new(password), &Origin::default())
             .await
+    }
+}
+
+impl RawInput for AuthService {
+    fn service(&self) -> &AuthService {
+        self
     }
 }

@@ -1,9 +1,7 @@
 //! One SQLite file, two adapters: sea-orm writes it in migrations, seeding and existing
 //! deployments, rusqlite serves it. Each must read what the other wrote, value for value.
 
-use crate::fixtures::{
-    new_link, new_user, provider_identity, refresh_works, sign_in, store_token, token_hash,
-};
+use crate::fixtures::{login_of, new_link, new_user, refresh_works, store_token, token_hash};
 use crate::harness::{rusqlite_repository, sqlite_repository};
 use social_login_domain::{AuditEventType, EventSet, ProviderKey};
 use social_login_persistence::{SeaOrmRepository, SqliteRepository};
@@ -20,12 +18,7 @@ async fn both_on_one_file(dir: &Path) -> (SqliteRepository, SeaOrmRepository) {
 async fn what_rusqlite_stores_sea_orm_reads_back_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let (served, tooling) = both_on_one_file(dir.path()).await;
-    let mut login = sign_in(provider_identity(
-        ProviderKey::GOOGLE,
-        "g-1",
-        Some("Ada@Example.com"),
-        true,
-    ));
+    let mut login = login_of(ProviderKey::GOOGLE, "g-1", Some("Ada@Example.com"), true);
     login.audit = social_login_testing::audit_at(login.now, EventSet::all());
     let session = login.session.hash;
     let signed_in = served.sign_in_with_provider(login).await.unwrap();
@@ -106,12 +99,12 @@ async fn what_sea_orm_stores_rusqlite_reads_back_the_same() {
         "the session rotates"
     );
     let returning = served
-        .sign_in_with_provider(sign_in(provider_identity(
+        .sign_in_with_provider(login_of(
             ProviderKey::GITHUB,
             "42",
             Some("ada@example.com"),
             true,
-        )))
+        ))
         .await
         .unwrap();
     assert!(!returning.is_new_user);

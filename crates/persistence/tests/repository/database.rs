@@ -5,12 +5,11 @@ use crate::fixtures::{delete_user_row, stored_link_columns};
 use crate::harness::{on_every_backend, rusqlite_repository, sqlite_repository};
 use social_login_domain::{ProviderKey, SealedToken};
 use social_login_persistence::SeaOrmRepository;
-use social_login_ports::{RefreshTokenRepository, RotateError, UserRepository};
+use social_login_ports::{RotateError, UserRepository};
 use social_login_testing::contract::repository::Repository;
 use social_login_testing::contract::repository::fixtures::{
-    new_link, new_user, now, provider_identity, refresh_works, sign_in, store_token, token_hash,
+    login_of, new_link, new_user, refresh, refresh_works, store_token, store_user, token_hash,
 };
-use time::Duration;
 
 #[tokio::test]
 async fn migrating_again_changes_nothing_and_the_database_answers_pings() {
@@ -31,13 +30,7 @@ async fn deleting_a_user_deletes_its_links_and_refresh_tokens() {
     on_every_backend(|repo| async move {
         let ada = new_user(Some("ada@example.com"), false);
         let link = new_link(ada.id, ProviderKey::GITHUB, "42");
-        repo.create_user(
-            ada.clone(),
-            Some(link.clone()),
-            social_login_testing::audit_now(),
-        )
-        .await
-        .unwrap();
+        store_user(&repo, &ada, Some(link.clone())).await;
         store_token(&repo, ada.id, token_hash(1)).await;
 
         delete_user_row(&repo, ada.id).await;
@@ -50,14 +43,7 @@ async fn deleting_a_user_deletes_its_links_and_refresh_tokens() {
             None
         );
         assert_eq!(
-            repo.rotate_refresh(
-                token_hash(1),
-                token_hash(2),
-                now(),
-                Duration::days(1),
-                social_login_testing::audit_now()
-            )
-            .await,
+            refresh(&repo, token_hash(1)).await,
             Err(RotateError::Refused),
             "the refresh token went with its user"
         );
@@ -76,24 +62,19 @@ async fn a_returning_login_replaces_the_tokens_and_keeps_an_old_refresh_token_wh
 /// Two logins of one account through `served`, the link's columns read through `tooling`
 /// (the same database).
 async fn returning_login_columns(served: &dyn Repository, tooling: &SeaOrmRepository) {
-    let first = sign_in(provider_identity(
-        ProviderKey::GOOGLE,
-        "g-1",
-        Some("ada@example.com"),
-        true,
-    ));
+    let first = login_of(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     let user = served
         .sign_in_with_provider(first.clone())
         .await
         .unwrap()
         .user;
 
-    let mut again = sign_in(provider_identity(
+    let mut again = login_of(
         ProviderKey::GOOGLE,
         "g-1",
         Some("ada@new.example.com"),
         true,
-    ));
+    );
     again.access_token = SealedToken::new("k1:access-2");
     again.refresh_token = None;
     let signed_in = served.sign_in_with_provider(again.clone()).await.unwrap();

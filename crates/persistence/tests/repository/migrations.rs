@@ -11,7 +11,10 @@ use social_login_persistence::SeaOrmRepository;
 use social_login_ports::Rotated;
 use social_login_testing::audit_now;
 use social_login_testing::contract::repository::Repository;
-use social_login_testing::contract::repository::fixtures::{email, now, random_hash, token_hash};
+use social_login_testing::contract::repository::fixtures::{
+    email, new_user, now, refresh, token_hash,
+};
+use std::path::PathBuf;
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
@@ -87,16 +90,32 @@ async fn insert_old_session(repo: &SeaOrmRepository, user: UserId, created_at: O
     .await;
 }
 
+/// The adapter the service reads this migrated database with: rusqlite on SQLite (whose
+/// directory `sqlite_dir` is), sea-orm's `repo` on PostgreSQL.
+async fn served(repo: SeaOrmRepository, sqlite_dir: Option<PathBuf>) -> Box<dyn Repository> {
+    match sqlite_dir {
+        Some(dir) => Box::new(rusqlite_repository(&dir).await),
+        None => Box::new(repo),
+    }
+}
+
+/// When the session [`ada_with_an_old_session`] writes began.
+fn three_days_ago() -> OffsetDateTime {
+    now() - Duration::days(3)
+}
+
+/// Ada as the schema before migration `name` stored her, with a session (token 1) begun
+/// [`three_days_ago`]; the migrations before `name` are applied.
+async fn ada_with_an_old_session(repo: &SeaOrmRepository, name: &str) -> UserId {
+    migrate_until(repo, name).await;
+    let ada = insert_user(repo, "ada@example.com", "ada@example.com").await;
+    insert_old_session(repo, ada, three_days_ago()).await;
+    ada
+}
+
 async fn rotates_with_login_time(repo: &dyn Repository, user: UserId, login: OffsetDateTime) {
     assert_eq!(
-        repo.rotate_refresh(
-            token_hash(1),
-            random_hash(),
-            now(),
-            Duration::days(1),
-            audit_now()
-        )
-        .await,
+        refresh(repo, token_hash(1)).await,
         Ok(Rotated {
             user,
             auth_time: login
@@ -108,21 +127,13 @@ async fn rotates_with_login_time(repo: &dyn Repository, user: UserId, login: Off
 #[tokio::test]
 async fn a_session_from_before_auth_time_existed_keeps_its_creation_time_as_its_login() {
     on_every_unmigrated_backend(|repo, sqlite_dir| async move {
-        migrate_until(&repo, "m20261125_000008_family_auth_time").await;
-        let ada = insert_user(&repo, "ada@example.com", "ada@example.com").await;
-        let created_at = now() - Duration::days(3);
-        insert_old_session(&repo, ada, created_at).await;
+        let ada = ada_with_an_old_session(&repo, "m20261125_000008_family_auth_time").await;
 
         repo.migrate().await.unwrap();
 
-        match sqlite_dir {
-            // The service serves SQLite with the rusqlite adapter: it reads the same column.
-            Some(dir) => {
-                let served = rusqlite_repository(&dir).await;
-                rotates_with_login_time(&served, ada, created_at).await;
-            }
-            None => rotates_with_login_time(&repo, ada, created_at).await,
-        }
+        // On SQLite the rusqlite adapter reads the same column.
+        let served = served(repo, sqlite_dir).await;
+        rotates_with_login_time(&*served, ada, three_days_ago()).await;
     })
     .await;
 }
@@ -138,10 +149,7 @@ async fn email_keys_written_by_unicode_lowering_are_rederived_and_still_find_the
 
         repo.migrate().await.unwrap();
 
-        let served: Box<dyn Repository> = match sqlite_dir {
-            Some(dir) => Box::new(rusqlite_repository(&dir).await),
-            None => Box::new(repo.clone()),
-        };
+        let served = served(repo, sqlite_dir).await;
         let found = |address: &'static str| {
             let served = &served;
             async move {
@@ -159,10 +167,7 @@ async fn email_keys_written_by_unicode_lowering_are_rederived_and_still_find_the
         assert_eq!(found("jos\u{00E9}@example.com").await, None);
         assert_eq!(found("ADA@example.com").await, Some(plain));
         // The ASCII address the look-alike used to hold is free for its real owner.
-        let owner = social_login_testing::contract::repository::fixtures::new_user(
-            Some("kim@example.com"),
-            true,
-        );
+        let owner = new_user(Some("kim@example.com"), true);
         served
             .create_user(owner.clone(), None, audit_now())
             .await
@@ -195,33 +200,23 @@ async fn unknown_session_survives_provider_signals_only(repo: &dyn Repository, a
     use social_login_domain::{SignalKind, SignalSource};
     use social_login_ports::SignalOutcome;
     use social_login_testing::contract::repository::signal;
-    let revoked = signal(
-        SignalSource::AppleNotification,
-        "jti-1",
-        "apple-ada",
-        SignalKind::ConsentRevoked,
-    );
-    assert!(matches!(
-        repo.apply_signal(revoked).await,
-        Ok(SignalOutcome::Applied { user, .. }) if user == ada
-    ));
+    let acts_on_ada = |command| async move {
+        let outcome = repo.apply_signal(command).await;
+        matches!(outcome, Ok(SignalOutcome::Applied { user, .. }) if user == ada)
+    };
     let rotate = |presented, successor| {
         repo.rotate_refresh(presented, successor, now(), Duration::days(1), audit_now())
     };
+    let apple = SignalSource::AppleNotification;
+    let revoked = signal(apple, "jti-1", "apple-ada", SignalKind::ConsentRevoked);
+    assert!(acts_on_ada(revoked).await);
     assert!(
         rotate(token_hash(1), token_hash(2)).await.is_ok(),
         "consent-revoked left it"
     );
-    let disabled = signal(
-        SignalSource::GoogleRisc,
-        "set-1",
-        "g-ada",
-        SignalKind::AccountDisabled,
-    );
-    assert!(matches!(
-        repo.apply_signal(disabled).await,
-        Ok(SignalOutcome::Applied { user, .. }) if user == ada
-    ));
+    let risc = SignalSource::GoogleRisc;
+    let disabled = signal(risc, "set-1", "g-ada", SignalKind::AccountDisabled);
+    assert!(acts_on_ada(disabled).await);
     assert!(
         rotate(token_hash(2), token_hash(3)).await.is_err(),
         "account-disabled ended it"
@@ -231,21 +226,14 @@ async fn unknown_session_survives_provider_signals_only(repo: &dyn Repository, a
 #[tokio::test]
 async fn a_session_from_before_sessions_recorded_their_login_is_ended_only_by_whole_user_actions() {
     on_every_unmigrated_backend(|repo, sqlite_dir| async move {
-        migrate_until(&repo, "m20261126_000011_provider_signals").await;
-        let ada = insert_user(&repo, "ada@example.com", "ada@example.com").await;
+        let ada = ada_with_an_old_session(&repo, "m20261126_000011_provider_signals").await;
         insert_link(&repo, ada, "apple", "apple-ada").await;
         insert_link(&repo, ada, "google", "g-ada").await;
-        insert_old_session(&repo, ada, now() - Duration::days(3)).await;
 
         repo.migrate().await.unwrap();
 
-        match sqlite_dir {
-            Some(dir) => {
-                let served = rusqlite_repository(&dir).await;
-                unknown_session_survives_provider_signals_only(&served, ada).await;
-            }
-            None => unknown_session_survives_provider_signals_only(&repo, ada).await,
-        }
+        let served = served(repo, sqlite_dir).await;
+        unknown_session_survives_provider_signals_only(&*served, ada).await;
     })
     .await;
 }

@@ -2,7 +2,7 @@
 //! every operation and heals by itself. The server "goes away" through a fault proxy.
 
 use crate::fixtures::{
-    new_link, new_user, now, sign_in, store_token, token_hash, user_less_identity,
+    new_link, new_user, refresh, remove_link, sign_in, store_token, token_hash, user_less_identity,
 };
 use crate::harness::postgres_repository;
 use social_login_domain::{Email, ProviderKey, ProviderSubject, UserId};
@@ -14,6 +14,7 @@ use social_login_ports::{
     RotateError, SignInError, UserRepository,
 };
 use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url};
+use social_login_testing::audit_now;
 use std::time::{Duration, Instant};
 
 #[tokio::test]
@@ -48,99 +49,94 @@ async fn the_postgres_pool_has_the_configured_size_and_checks_idle_connections_b
     database.drop().await;
 }
 
-/// Every port operation, each reduced to the storage failure it hit: `None` when the
-/// database answered, with a value or with a typed refusal such as `Refused`.
+/// An outcome reduced to the storage failure it hit: `None` when the database answered,
+/// with a value or with a typed refusal such as `Refused`.
+trait StorageFailure {
+    fn storage_failure(self) -> Option<RepositoryError>;
+}
+
+impl<T> StorageFailure for Result<T, RepositoryError> {
+    fn storage_failure(self) -> Option<RepositoryError> {
+        self.err()
+    }
+}
+
+/// For each port error that wraps a `RepositoryError` in its `Repository` variant.
+macro_rules! storage_failure_in_repository_variant {
+    ($($error:ident),*) => {$(
+        impl<T> StorageFailure for Result<T, $error> {
+            fn storage_failure(self) -> Option<RepositoryError> {
+                match self {
+                    Err($error::Repository(error)) => Some(error),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+
+storage_failure_in_repository_variant!(
+    CreateUserError,
+    AddLinkError,
+    SignInError,
+    RemoveLinkError,
+    RotateError
+);
+
+/// Every port operation, each reduced to the storage failure it hit.
 async fn every_operation(
     repo: &SeaOrmRepository,
     user: UserId,
 ) -> Vec<(&'static str, Option<RepositoryError>)> {
     let subject = ProviderSubject::parse("outage-subject").unwrap();
     let email = Email::parse("ada@example.com").unwrap();
+    let new_user = new_user(Some("new@example.com"), true);
+    let new_link = new_link(user, ProviderKey::GOOGLE, "g-1");
     vec![
-        ("ping", repo.ping().await.err()),
-        ("find_user", repo.find_user(user).await.err()),
+        ("ping", repo.ping().await.storage_failure()),
+        ("find_user", repo.find_user(user).await.storage_failure()),
         (
             "find_user_by_email",
-            repo.find_user_by_email(&email).await.err(),
+            repo.find_user_by_email(&email).await.storage_failure(),
         ),
         (
             "find_link",
-            repo.find_link(ProviderKey::GITHUB, &subject).await.err(),
+            repo.find_link(ProviderKey::GITHUB, &subject)
+                .await
+                .storage_failure(),
         ),
-        ("list_links", repo.list_links(user).await.err()),
+        ("list_links", repo.list_links(user).await.storage_failure()),
         (
             "create_user",
-            match repo
-                .create_user(
-                    new_user(Some("new@example.com"), true),
-                    None,
-                    social_login_testing::audit_now(),
-                )
+            repo.create_user(new_user, None, audit_now())
                 .await
-            {
-                Err(CreateUserError::Repository(error)) => Some(error),
-                _ => None,
-            },
+                .storage_failure(),
         ),
         (
             "add_link",
-            match repo
-                .add_link(
-                    new_link(user, ProviderKey::GOOGLE, "g-1"),
-                    social_login_testing::audit_now(),
-                )
-                .await
-            {
-                Err(AddLinkError::Repository(error)) => Some(error),
-                _ => None,
-            },
+            repo.add_link(new_link, audit_now()).await.storage_failure(),
         ),
         (
             "sign_in_with_provider",
-            match repo
-                .sign_in_with_provider(sign_in(user_less_identity()))
+            repo.sign_in_with_provider(sign_in(user_less_identity()))
                 .await
-            {
-                Err(SignInError::Repository(error)) => Some(error),
-                _ => None,
-            },
+                .storage_failure(),
         ),
         (
             "remove_link",
-            match repo
-                .remove_link(
-                    user,
-                    ProviderKey::GITHUB,
-                    ProviderKey::BUILT_IN.to_vec(),
-                    social_login_testing::audit_now(),
-                )
+            remove_link(repo, user, ProviderKey::GITHUB)
                 .await
-            {
-                Err(RemoveLinkError::Repository(error)) => Some(error),
-                _ => None,
-            },
+                .storage_failure(),
         ),
         (
             "rotate_refresh",
-            match repo
-                .rotate_refresh(
-                    token_hash(1),
-                    token_hash(2),
-                    now(),
-                    time::Duration::days(1),
-                    social_login_testing::audit_now(),
-                )
-                .await
-            {
-                Err(RotateError::Repository(error)) => Some(error),
-                _ => None,
-            },
+            refresh(repo, token_hash(1)).await.storage_failure(),
         ),
         (
             "revoke_refresh",
-            repo.revoke_refresh(token_hash(9), social_login_testing::audit_now())
+            repo.revoke_refresh(token_hash(9), audit_now())
                 .await
-                .err(),
+                .storage_failure(),
         ),
     ]
 }
@@ -189,11 +185,7 @@ async fn while_postgres_is_away_every_operation_is_unavailable_and_it_heals_with
     let proxy = FaultProxy::in_front_of(&admin_url).await.unwrap();
     let repo = postgres_repository(&proxy.route(database.url())).await;
     let user = repo
-        .create_user(
-            new_user(Some("grace@example.com"), true),
-            None,
-            social_login_testing::audit_now(),
-        )
+        .create_user(new_user(Some("grace@example.com"), true), None, audit_now())
         .await
         .unwrap();
     store_token(&repo, user.id, token_hash(1)).await;

@@ -6,6 +6,7 @@ use social_login_domain::{Spend, StateId};
 use social_login_ports::{AttemptKey, Clock, StateStore, SystemClock};
 use social_login_state_store::{RedisStateStore, RedisStateStoreConfig};
 use social_login_test_support::{FaultProxy, redis_url};
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 use std::time::Duration;
 use time::OffsetDateTime;
@@ -44,6 +45,28 @@ async fn raw(url: &str) -> redis::aio::MultiplexedConnection {
         .unwrap()
 }
 
+/// How long `key` has left to live, in milliseconds (negative: no expiry or no key).
+async fn pttl(connection: &mut redis::aio::MultiplexedConnection, key: &str) -> i64 {
+    redis::cmd("PTTL")
+        .arg(key)
+        .query_async(connection)
+        .await
+        .unwrap()
+}
+
+/// Checks that `expected` is the one key under `prefix` and that it lives for `ttl_ms`.
+async fn assert_only_key(url: &str, prefix: &str, expected: String, ttl_ms: RangeInclusive<i64>) {
+    let mut connection = raw(url).await;
+    let keys: Vec<String> = redis::cmd("KEYS")
+        .arg(format!("{prefix}*"))
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    assert_eq!(keys, [expected]);
+    let ttl = pttl(&mut connection, &keys[0]).await;
+    assert!(ttl_ms.contains(&ttl), "{ttl} ms");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn of_concurrent_spends_on_separate_connections_exactly_one_is_first() {
     let Some(url) = redis_url() else { return };
@@ -69,19 +92,8 @@ async fn every_key_is_under_the_prefix_and_expires_with_its_value() {
     let store = store(&url, &prefix);
     let id = StateId::from_bytes(random_bytes());
     store.spend(id, in_ten_minutes()).await.unwrap();
-    let mut connection = raw(&url).await;
-    let keys: Vec<String> = redis::cmd("KEYS")
-        .arg(format!("{prefix}*"))
-        .query_async(&mut connection)
-        .await
-        .unwrap();
-    assert_eq!(keys, [format!("{prefix}state:spent:{}", id.to_hex())]);
-    let ttl: i64 = redis::cmd("PTTL")
-        .arg(&keys[0])
-        .query_async(&mut connection)
-        .await
-        .unwrap();
-    assert!((590_000..=600_000).contains(&ttl), "{ttl} ms");
+    let spent = format!("{prefix}state:spent:{}", id.to_hex());
+    assert_only_key(&url, &prefix, spent, 590_000..=600_000).await;
 }
 
 #[tokio::test]
@@ -130,6 +142,9 @@ async fn an_outage_is_an_error_and_the_store_recovers_by_itself() {
     assert_eq!(store.spend(id, in_ten_minutes()).await, Ok(Spend::First));
 }
 
+/// The window the attempt tests count in.
+const WINDOW: time::Duration = time::Duration::minutes(15);
+
 fn attempt_key() -> AttemptKey {
     let mut digest = [0; 32];
     digest[..16].copy_from_slice(&random_bytes());
@@ -142,11 +157,10 @@ async fn attempts_counted_by_one_instance_count_on_another() {
     let prefix = prefix();
     let (a, b) = (store(&url, &prefix), store(&url, &prefix));
     let key = attempt_key();
-    let window = time::Duration::minutes(15);
-    assert_eq!(a.count_attempt(key, window).await.unwrap().count, 1);
-    assert_eq!(b.count_attempt(key, window).await.unwrap().count, 2);
+    assert_eq!(a.count_attempt(key, WINDOW).await.unwrap().count, 1);
+    assert_eq!(b.count_attempt(key, WINDOW).await.unwrap().count, 2);
     b.clear_attempts(key).await.unwrap();
-    assert_eq!(a.count_attempt(key, window).await.unwrap().count, 1);
+    assert_eq!(a.count_attempt(key, WINDOW).await.unwrap().count, 1);
 }
 
 #[tokio::test]
@@ -155,23 +169,9 @@ async fn an_attempt_count_is_one_key_under_the_prefix_that_expires_with_its_wind
     let prefix = prefix();
     let store = store(&url, &prefix);
     let key = attempt_key();
-    store
-        .count_attempt(key, time::Duration::minutes(15))
-        .await
-        .unwrap();
-    let mut connection = raw(&url).await;
-    let keys: Vec<String> = redis::cmd("KEYS")
-        .arg(format!("{prefix}*"))
-        .query_async(&mut connection)
-        .await
-        .unwrap();
-    assert_eq!(keys, [format!("{prefix}attempts:{}", key.to_hex())]);
-    let ttl: i64 = redis::cmd("PTTL")
-        .arg(&keys[0])
-        .query_async(&mut connection)
-        .await
-        .unwrap();
-    assert!((890_000..=900_000).contains(&ttl), "{ttl} ms");
+    store.count_attempt(key, WINDOW).await.unwrap();
+    let count = format!("{prefix}attempts:{}", key.to_hex());
+    assert_only_key(&url, &prefix, count, 890_000..=900_000).await;
 }
 
 #[tokio::test]
@@ -182,23 +182,17 @@ async fn a_count_left_without_expiry_gets_one_at_the_next_attempt() {
     let key = attempt_key();
     // As a crash between INCR and PEXPIRE would leave it, were they two commands.
     let mut connection = raw(&url).await;
+    let stored = format!("{prefix}attempts:{}", key.to_hex());
     let _: () = redis::cmd("SET")
-        .arg(format!("{prefix}attempts:{}", key.to_hex()))
+        .arg(&stored)
         .arg(7)
         .query_async(&mut connection)
         .await
         .unwrap();
-    let attempts = store
-        .count_attempt(key, time::Duration::minutes(15))
-        .await
-        .unwrap();
+    let attempts = store.count_attempt(key, WINDOW).await.unwrap();
     assert_eq!(attempts.count, 8);
-    assert_eq!(attempts.window_left, time::Duration::minutes(15));
-    let ttl: i64 = redis::cmd("PTTL")
-        .arg(format!("{prefix}attempts:{}", key.to_hex()))
-        .query_async(&mut connection)
-        .await
-        .unwrap();
+    assert_eq!(attempts.window_left, WINDOW);
+    let ttl = pttl(&mut connection, &stored).await;
     assert!(ttl > 0, "{ttl}");
 }
 

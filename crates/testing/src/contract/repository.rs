@@ -74,7 +74,7 @@ pub type Rule = fn(Arc<dyn Repository>) -> Pin<Box<dyn Future<Output = ()> + Sen
 #[macro_export]
 macro_rules! repository_contract {
     ($harness:path) => {
-        $crate::repository_contract!(@rules $harness;
+        $crate::contract_tests!(repository, dyn $crate::contract::repository::Repository, $harness;
             a_user_created_with_a_link_is_found_by_id_email_and_link,
             unknown_users_links_and_emails_are_none,
             creating_a_user_whose_first_link_is_taken_leaves_no_user,
@@ -152,15 +152,23 @@ macro_rules! repository_contract {
             the_last_way_in_goes_only_by_force_which_locks_in_the_same_transaction,
         );
     };
-    (@rules $harness:path; $($rule:ident),* $(,)?) => {
+}
+
+/// One `#[tokio::test]` per rule of a contract, for the macros of each port's contract:
+/// every `$rule` is an async function of `contract::$module` taking an `Arc<$port>`, handed
+/// to `$harness` boxed, which runs it on a fresh adapter.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! contract_tests {
+    ($module:ident, $port:ty, $harness:path; $($rule:ident),* $(,)?) => {
         $(
             #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
             async fn $rule() {
                 fn rule(
-                    repo: ::std::sync::Arc<dyn $crate::contract::repository::Repository>,
+                    adapter: ::std::sync::Arc<$port>,
                 ) -> ::std::pin::Pin<::std::boxed::Box<dyn ::std::future::Future<Output = ()> + Send>>
                 {
-                    ::std::boxed::Box::pin($crate::contract::repository::$rule(repo))
+                    ::std::boxed::Box::pin($crate::contract::$module::$rule(adapter))
                 }
                 $harness(rule).await;
             }

@@ -130,7 +130,7 @@ pub async fn a_reachable_store_answers_ping(store: Arc<dyn StateStore>) {
 #[macro_export]
 macro_rules! state_store_contract {
     ($harness:path) => {
-        $crate::state_store_contract!(@rules $harness;
+        $crate::contract_tests!(state_store, dyn ::social_login_ports::StateStore, $harness;
             an_id_is_spent_once,
             ids_are_spent_independently,
             of_twenty_concurrent_spends_exactly_one_is_first,
@@ -142,19 +142,5 @@ macro_rules! state_store_contract {
             of_twenty_concurrent_attempts_each_gets_its_own_count,
             a_reachable_store_answers_ping,
         );
-    };
-    (@rules $harness:path; $($rule:ident),* $(,)?) => {
-        $(
-            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-            async fn $rule() {
-                fn rule(
-                    store: ::std::sync::Arc<dyn ::social_login_ports::StateStore>,
-                ) -> ::std::pin::Pin<::std::boxed::Box<dyn ::std::future::Future<Output = ()> + Send>>
-                {
-                    ::std::boxed::Box::pin($crate::contract::state_store::$rule(store))
-                }
-                $harness(rule).await;
-            }
-        )*
     };
 }

@@ -4,7 +4,8 @@
 
 use super::Repository;
 use super::fixtures::{
-    new_link, new_user, now, provider_identity, random_hash, sign_in, store_token, token_hash,
+    event_kinds, linked_providers, login_of, new_link, new_user, now, random_hash, refresh,
+    sign_in, signed_in_user, store_token, token_hash,
 };
 use crate::audit_at;
 use social_login_domain::disconnect::DisconnectRefused;
@@ -30,6 +31,13 @@ fn by_admin_after(seconds: i64) -> social_login_domain::AuditContext {
     let mut audit = audit_at(now() + Duration::seconds(seconds), EventSet::all());
     audit.origin = Origin::default().by_admin(key());
     audit
+}
+
+/// The kinds of `user`'s events that the admin key's requests recorded, newest first.
+async fn admin_kinds(repo: &Arc<dyn Repository>, user: UserId) -> Vec<AuditEventType> {
+    let events = repo.list_events(user, 100).await.unwrap();
+    let by_admin = events.iter().filter(|e| e.origin.admin() == Some(key()));
+    by_admin.map(|e| e.kind).collect()
 }
 
 fn limit(n: u64) -> PageLimit {
@@ -104,18 +112,8 @@ pub async fn pages_go_by_id_and_each_filter_finds_its_users(repo: Arc<dyn Reposi
 pub async fn a_lock_refuses_logins_and_refreshes_ends_sessions_and_unlock_gives_back_logins(
     repo: Arc<dyn Repository>,
 ) {
-    let login = sign_in(provider_identity(
-        ProviderKey::GITHUB,
-        "gh-1",
-        Some("ada@example.com"),
-        true,
-    ));
-    let user = repo
-        .sign_in_with_provider(login.clone())
-        .await
-        .unwrap()
-        .user
-        .id;
+    let login = login_of(ProviderKey::GITHUB, "gh-1", Some("ada@example.com"), true);
+    let user = signed_in_user(&*repo, login.clone()).await;
     let other = token_hash(9);
     store_token(&*repo, user, other).await;
     assert_eq!(repo.active_sessions(user, now()).await.unwrap(), 2);
@@ -123,10 +121,7 @@ pub async fn a_lock_refuses_logins_and_refreshes_ends_sessions_and_unlock_gives_
     assert!(repo.set_locked(user, true, by_admin()).await.unwrap());
     assert!(repo.find_user(user).await.unwrap().unwrap().locked);
     assert_eq!(repo.active_sessions(user, now()).await.unwrap(), 0);
-    let refused = repo
-        .rotate_refresh(other, random_hash(), now(), Duration::days(1), by_admin())
-        .await;
-    assert_eq!(refused, Err(RotateError::UserLocked));
+    assert_eq!(refresh(&*repo, other).await, Err(RotateError::UserLocked));
     let mut again = sign_in(login.identity.clone());
     again.session.hash = random_hash();
     assert_eq!(
@@ -146,8 +141,7 @@ pub async fn a_lock_refuses_logins_and_refreshes_ends_sessions_and_unlock_gives_
     );
     assert!(!repo.find_user(user).await.unwrap().unwrap().locked);
     assert_eq!(
-        repo.rotate_refresh(other, random_hash(), now(), Duration::days(1), by_admin())
-            .await,
+        refresh(&*repo, other).await,
         Err(RotateError::Refused),
         "the ended session stays ended"
     );
@@ -159,16 +153,11 @@ pub async fn a_lock_refuses_logins_and_refreshes_ends_sessions_and_unlock_gives_
             .unwrap()
     );
 
-    let events = repo.list_events(user, 100).await.unwrap();
-    let by_admin: Vec<AuditEventType> = events
-        .iter()
-        .filter(|event| event.origin.admin() == Some(key()))
-        .map(|event| event.kind)
-        .collect();
     assert_eq!(
-        by_admin,
+        admin_kinds(&repo, user).await,
         [AuditEventType::UserUnlocked, AuditEventType::UserLocked]
     );
+    let events = repo.list_events(user, 100).await.unwrap();
     assert!(
         events
             .iter()
@@ -193,13 +182,7 @@ pub async fn ending_sessions_leaves_the_user_unlocked(repo: Arc<dyn Repository>)
             .await
             .unwrap()
     );
-    let kinds: Vec<_> = repo
-        .list_events(id, 10)
-        .await
-        .unwrap()
-        .iter()
-        .map(|e| e.kind)
-        .collect();
+    let kinds = event_kinds(&*repo, id).await;
     assert!(kinds.contains(&AuditEventType::UserSessionsRevoked));
 }
 
@@ -232,16 +215,8 @@ pub async fn the_last_way_in_goes_only_by_force_which_locks_in_the_same_transact
     assert!(repo.list_links(id).await.unwrap().is_empty());
     assert!(repo.find_user(id).await.unwrap().unwrap().locked);
     assert_eq!(repo.active_sessions(id, now()).await.unwrap(), 0);
-    let kinds: Vec<_> = repo
-        .list_events(id, 10)
-        .await
-        .unwrap()
-        .iter()
-        .filter(|e| e.origin.admin() == Some(key()))
-        .map(|e| e.kind)
-        .collect();
     assert_eq!(
-        kinds,
+        admin_kinds(&repo, id).await,
         [AuditEventType::UserLocked, AuditEventType::AccountUnlinked]
     );
 }
@@ -249,34 +224,18 @@ pub async fn the_last_way_in_goes_only_by_force_which_locks_in_the_same_transact
 pub async fn a_locked_user_is_not_signed_in_by_an_email_match_and_nothing_is_written(
     repo: Arc<dyn Repository>,
 ) {
-    let google = sign_in(provider_identity(
-        ProviderKey::GOOGLE,
-        "g-1",
-        Some("ada@example.com"),
-        true,
-    ));
+    let google = login_of(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     let owner = repo.sign_in_with_provider(google).await.unwrap().user.id;
     assert!(repo.set_locked(owner, true, by_admin()).await.unwrap());
     let before = repo.list_events(owner, 100).await.unwrap().len();
 
-    let mut github = sign_in(provider_identity(
-        ProviderKey::GITHUB,
-        "gh-1",
-        Some("Ada@Example.com"),
-        true,
-    ));
+    let mut github = login_of(ProviderKey::GITHUB, "gh-1", Some("Ada@Example.com"), true);
     github.auto_link_by_email = true;
     assert_eq!(
         repo.sign_in_with_provider(github.clone()).await.map(|_| ()),
         Err(SignInError::UserLocked)
     );
-    let providers: Vec<_> = repo
-        .list_links(owner)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|link| link.provider)
-        .collect();
+    let providers = linked_providers(&*repo, owner).await;
     assert_eq!(providers, [ProviderKey::GOOGLE], "no link was added");
     assert_eq!(repo.active_sessions(owner, now()).await.unwrap(), 0);
     assert_eq!(repo.list_events(owner, 100).await.unwrap().len(), before);

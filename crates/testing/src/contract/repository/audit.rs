@@ -2,7 +2,9 @@
 //! for the webhooks (only the subscribed types; the outbox's own rules: `outbox`).
 
 use super::Repository;
-use super::fixtures::{new_link, new_user, now, provider_identity, sign_in, store_token};
+use super::fixtures::{
+    event_kinds, login_of, new_link, new_user, now, provider_identity, sign_in, store_token,
+};
 use crate::audit_at;
 use social_login_domain::{AuditContext, AuditEventType, EventSet, Origin, ProviderKey, UserId};
 use social_login_ports::{RemoveLinkError, SignInError};
@@ -18,11 +20,6 @@ fn audit(seconds: i64, outbox: EventSet) -> AuditContext {
         Some("req-1"),
     );
     audit
-}
-
-async fn kinds(repo: &Arc<dyn Repository>, user: UserId) -> Vec<AuditEventType> {
-    let events = repo.list_events(user, 100).await.unwrap();
-    events.iter().map(|event| event.kind).collect()
 }
 
 pub async fn each_write_records_its_event_and_the_list_is_newest_first(repo: Arc<dyn Repository>) {
@@ -85,7 +82,7 @@ pub async fn a_refused_write_records_no_event(repo: Arc<dyn Repository>) {
     repo.create_user(ada.clone(), Some(link), audit(1, EventSet::all()))
         .await
         .unwrap();
-    let before = kinds(&repo, ada.id).await;
+    let before = event_kinds(&*repo, ada.id).await;
     assert_eq!(before, [AuditEventType::UserRegistered]);
 
     let twin = new_user(Some("ADA@example.com"), true);
@@ -103,20 +100,15 @@ pub async fn a_refused_write_records_no_event(repo: Arc<dyn Repository>) {
         )
         .await;
     assert!(matches!(last_link, Err(RemoveLinkError::Refused(_))));
-    let mut squatter = sign_in(provider_identity(
-        ProviderKey::GOOGLE,
-        "g-1",
-        Some("ada@example.com"),
-        true,
-    ));
+    let mut squatter = login_of(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     squatter.audit = audit(4, EventSet::all());
     assert_eq!(
         repo.sign_in_with_provider(squatter).await,
         Err(SignInError::EmailAlreadyRegistered)
     );
 
-    assert_eq!(kinds(&repo, ada.id).await, before);
-    assert!(kinds(&repo, twin.id).await.is_empty());
+    assert_eq!(event_kinds(&*repo, ada.id).await, before);
+    assert!(event_kinds(&*repo, twin.id).await.is_empty());
     // What was refused queued nothing either: only the registration waits.
     let claimed = repo
         .claim_due(now() + Duration::minutes(1), Duration::seconds(30), 8)
@@ -152,12 +144,7 @@ pub async fn a_provider_login_records_its_decision_then_the_login(repo: Arc<dyn 
     );
 
     // Auto-linking to the email's owner records the link, then the login.
-    let mut linking = sign_in(provider_identity(
-        ProviderKey::GITHUB,
-        "gh-7",
-        Some("grace@example.com"),
-        true,
-    ));
+    let mut linking = login_of(ProviderKey::GITHUB, "gh-7", Some("grace@example.com"), true);
     linking.auto_link_by_email = true;
     linking.audit = audit(3, EventSet::NONE);
     repo.sign_in_with_provider(linking).await.unwrap();
@@ -208,7 +195,7 @@ pub async fn reuse_detection_is_recorded_and_a_second_logout_is_not(repo: Arc<dy
         .await
         .unwrap();
 
-    let listed = kinds(&repo, ada.id).await;
+    let listed = event_kinds(&*repo, ada.id).await;
     assert!(listed.contains(&AuditEventType::SessionRefreshReuseDetected));
     assert!(
         !listed.contains(&AuditEventType::SessionLogout),

@@ -1,62 +1,35 @@
 //! Removing links under the last-login-method rule, including two removals at once.
 
 use super::Repository;
-use super::fixtures::store_user;
-use super::fixtures::{new_link, new_user};
-use social_login_domain::ProviderKey;
+use super::fixtures::{new_link, new_user, remove_link, store_user, store_user_with_link};
 use social_login_domain::disconnect::DisconnectRefused;
+use social_login_domain::{ProviderKey, UserId};
 use social_login_ports::RemoveLinkError;
 use std::sync::Arc;
 use tokio::sync::Barrier;
 
+const NOT_LINKED: RemoveLinkError = RemoveLinkError::Refused(DisconnectRefused::NotLinked);
+const LAST_WAY_IN: RemoveLinkError = RemoveLinkError::Refused(DisconnectRefused::LastLoginMethod);
+
 pub async fn removing_a_provider_that_is_not_linked_is_not_linked(repo: Arc<dyn Repository>) {
-    let ada = new_user(Some("ada@example.com"), true);
-    store_user(
-        &*repo,
-        &ada,
-        Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
-    )
-    .await;
-    assert_eq!(
-        repo.remove_link(
-            ada.id,
-            ProviderKey::GOOGLE,
-            ProviderKey::BUILT_IN.to_vec(),
-            crate::audit_now()
-        )
-        .await,
-        Err(RemoveLinkError::Refused(DisconnectRefused::NotLinked))
-    );
+    let github = (ProviderKey::GITHUB, "42");
+    let ada = store_user_with_link(&*repo, "ada@example.com", true, github).await;
+    let refused = remove_link(&*repo, ada.id, ProviderKey::GOOGLE).await;
+    assert_eq!(refused, Err(NOT_LINKED));
     assert_eq!(repo.list_links(ada.id).await.unwrap().len(), 1);
 }
 
 pub async fn removing_a_link_of_an_unknown_user_is_not_linked(repo: Arc<dyn Repository>) {
-    assert_eq!(
-        repo.remove_link(
-            social_login_domain::UserId::new(),
-            ProviderKey::GITHUB,
-            ProviderKey::BUILT_IN.to_vec(),
-            crate::audit_now()
-        )
-        .await,
-        Err(RemoveLinkError::Refused(DisconnectRefused::NotLinked))
-    );
+    let refused = remove_link(&*repo, UserId::new(), ProviderKey::GITHUB).await;
+    assert_eq!(refused, Err(NOT_LINKED));
 }
 
 pub async fn the_last_link_of_a_user_without_password_stays(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), false);
     let link = new_link(ada.id, ProviderKey::GITHUB, "42");
     store_user(repo.as_ref(), &ada, Some(link.clone())).await;
-    assert_eq!(
-        repo.remove_link(
-            ada.id,
-            ProviderKey::GITHUB,
-            ProviderKey::BUILT_IN.to_vec(),
-            crate::audit_now()
-        )
-        .await,
-        Err(RemoveLinkError::Refused(DisconnectRefused::LastLoginMethod))
-    );
+    let refused = remove_link(&*repo, ada.id, ProviderKey::GITHUB).await;
+    assert_eq!(refused, Err(LAST_WAY_IN));
     assert_eq!(
         repo.list_links(ada.id).await.unwrap(),
         vec![link.to_linked_account()],
@@ -65,33 +38,18 @@ pub async fn the_last_link_of_a_user_without_password_stays(repo: Arc<dyn Reposi
 }
 
 pub async fn the_only_link_goes_when_the_user_has_a_password(repo: Arc<dyn Repository>) {
-    let ada = new_user(Some("ada@example.com"), true);
-    store_user(
-        &*repo,
-        &ada,
-        Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
-    )
-    .await;
-    repo.remove_link(
-        ada.id,
-        ProviderKey::GITHUB,
-        ProviderKey::BUILT_IN.to_vec(),
-        crate::audit_now(),
-    )
-    .await
-    .unwrap();
+    let github = (ProviderKey::GITHUB, "42");
+    let ada = store_user_with_link(&*repo, "ada@example.com", true, github).await;
+    remove_link(&*repo, ada.id, ProviderKey::GITHUB)
+        .await
+        .unwrap();
     assert!(repo.list_links(ada.id).await.unwrap().is_empty());
     assert!(repo.find_user(ada.id).await.unwrap().is_some());
 }
 
 pub async fn one_of_two_links_goes_and_the_other_stays(repo: Arc<dyn Repository>) {
-    let ada = new_user(Some("ada@example.com"), false);
-    store_user(
-        &*repo,
-        &ada,
-        Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
-    )
-    .await;
+    let github = (ProviderKey::GITHUB, "42");
+    let ada = store_user_with_link(&*repo, "ada@example.com", false, github).await;
     let google = repo
         .add_link(
             new_link(ada.id, ProviderKey::GOOGLE, "g-1"),
@@ -99,14 +57,9 @@ pub async fn one_of_two_links_goes_and_the_other_stays(repo: Arc<dyn Repository>
         )
         .await
         .unwrap();
-    repo.remove_link(
-        ada.id,
-        ProviderKey::GITHUB,
-        ProviderKey::BUILT_IN.to_vec(),
-        crate::audit_now(),
-    )
-    .await
-    .unwrap();
+    remove_link(&*repo, ada.id, ProviderKey::GITHUB)
+        .await
+        .unwrap();
     assert_eq!(repo.list_links(ada.id).await.unwrap(), vec![google]);
 }
 
@@ -115,17 +68,9 @@ pub async fn two_concurrent_removals_of_a_users_two_links_leave_exactly_one(
 ) {
     // Several rounds: a missing lock would let both removals through in most of them.
     for round in 0..8 {
-        let ada = new_user(Some(&format!("ada{round}@example.com")), false);
-        store_user(
-            &*repo,
-            &ada,
-            Some(new_link(
-                ada.id,
-                ProviderKey::GITHUB,
-                &format!("gh-{round}"),
-            )),
-        )
-        .await;
+        let email = format!("ada{round}@example.com");
+        let github = format!("gh-{round}");
+        let ada = store_user_with_link(&*repo, &email, false, (ProviderKey::GITHUB, &github)).await;
         repo.add_link(
             new_link(ada.id, ProviderKey::GOOGLE, &format!("g-{round}")),
             crate::audit_now(),
@@ -138,13 +83,7 @@ pub async fn two_concurrent_removals_of_a_users_two_links_leave_exactly_one(
             let (repo, barrier): (Arc<dyn Repository>, _) = (repo.clone(), barrier.clone());
             tokio::spawn(async move {
                 barrier.wait().await;
-                repo.remove_link(
-                    ada.id,
-                    provider,
-                    ProviderKey::BUILT_IN.to_vec(),
-                    crate::audit_now(),
-                )
-                .await
+                remove_link(&*repo, ada.id, provider).await
             })
         };
         let github = removal(ProviderKey::GITHUB);
@@ -156,9 +95,7 @@ pub async fn two_concurrent_removals_of_a_users_two_links_leave_exactly_one(
             1,
             "round {round}: {outcomes:?}"
         );
-        assert!(outcomes.contains(&Err(RemoveLinkError::Refused(
-            DisconnectRefused::LastLoginMethod
-        ))));
+        assert!(outcomes.contains(&Err(LAST_WAY_IN)));
         assert_eq!(repo.list_links(ada.id).await.unwrap().len(), 1);
     }
 }

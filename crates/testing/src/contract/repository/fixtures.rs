@@ -3,10 +3,13 @@
 use super::Repository;
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{
-    Email, FamilyId, LinkedAccountId, LoginMethod, NewLinkedAccount, NewUser, PasswordHash,
-    ProviderIdentity, ProviderKey, ProviderSubject, SealedToken, SignupPolicy, UserId,
+    AuditEventType, Email, FamilyId, LinkedAccountId, LoginMethod, NewLinkedAccount, NewUser,
+    PasswordHash, ProviderIdentity, ProviderKey, ProviderSubject, SealedToken, SignupPolicy,
+    UserId,
 };
-use social_login_ports::{ProviderSignIn, SessionStart};
+use social_login_ports::{
+    ProviderSignIn, RemoveLinkError, RotateError, Rotated, SealedGrant, SessionStart,
+};
 use time::{Duration, OffsetDateTime};
 
 /// A fixed instant in whole seconds, so it survives PostgreSQL's microsecond precision.
@@ -53,6 +56,31 @@ pub async fn store_user(
     repo.create_user(user.clone(), first_link, crate::audit_now())
         .await
         .unwrap();
+}
+
+/// Stores a user of `email_address` (with a password or not) whose first link is
+/// `provider`'s account `subject`; returns the user.
+pub async fn store_user_with_link(
+    repo: &dyn Repository,
+    email_address: &str,
+    with_password: bool,
+    (provider, subject): (ProviderKey, &str),
+) -> NewUser {
+    let user = new_user(Some(email_address), with_password);
+    let link = new_link(user.id, provider, subject);
+    store_user(repo, &user, Some(link)).await;
+    user
+}
+
+/// Removes `user`'s link of `provider`, every built-in provider usable, as a disconnect does.
+pub async fn remove_link(
+    repo: &dyn Repository,
+    user: UserId,
+    provider: ProviderKey,
+) -> Result<SealedGrant, RemoveLinkError> {
+    let usable = ProviderKey::BUILT_IN.to_vec();
+    repo.remove_link(user, provider, usable, crate::audit_now())
+        .await
 }
 
 pub fn token_hash(byte: u8) -> RefreshTokenHash {
@@ -149,6 +177,21 @@ pub fn user_less_identity() -> ProviderIdentity {
     provider_identity(ProviderKey::GITHUB, "no-email", None, false)
 }
 
+/// A [`sign_in`] of `provider`'s account `subject` with `email_address`, `verified` or not.
+pub fn login_of(
+    provider: ProviderKey,
+    subject: &str,
+    email_address: Option<&str>,
+    verified: bool,
+) -> ProviderSignIn {
+    sign_in(provider_identity(
+        provider,
+        subject,
+        email_address,
+        verified,
+    ))
+}
+
 /// A login of `identity` with sealed tokens named `k1:access`/`k1:refresh`, a fresh session,
 /// auto-linking off.
 pub fn sign_in(identity: ProviderIdentity) -> ProviderSignIn {
@@ -171,18 +214,59 @@ pub fn sign_in(identity: ProviderIdentity) -> ProviderSignIn {
     }
 }
 
-/// Whether the session of `hash` can still be refreshed (rotates it once).
-pub async fn refresh_works(
+/// Signs `login` in, which must succeed; the user it signed in.
+pub async fn signed_in_user(repo: &dyn Repository, login: ProviderSignIn) -> UserId {
+    let signed_in = repo.sign_in_with_provider(login).await;
+    signed_in.expect("the login succeeds").user.id
+}
+
+/// What a refused `login` leaves behind: no user of its new id, no link of its account.
+pub async fn assert_no_account_written(repo: &dyn Repository, login: &ProviderSignIn) {
+    let user = repo.find_user(login.new_user_id).await.unwrap();
+    assert_eq!(user, None, "no user was written");
+    let identity = &login.identity;
+    let link = repo.find_link(identity.provider, &identity.subject).await;
+    assert_eq!(link.unwrap(), None, "no link was written");
+}
+
+/// Rotates `presented` into `successor` at `at`, the successor valid for `ttl`.
+pub async fn rotation(
     repo: &dyn Repository,
-    hash: social_login_domain::refresh::RefreshTokenHash,
-) -> bool {
-    repo.rotate_refresh(
-        hash,
-        random_hash(),
-        now(),
-        Duration::days(1),
-        crate::audit_now(),
-    )
-    .await
-    .is_ok()
+    (presented, successor): (RefreshTokenHash, RefreshTokenHash),
+    at: OffsetDateTime,
+    ttl: Duration,
+) -> Result<Rotated, RotateError> {
+    repo.rotate_refresh(presented, successor, at, ttl, crate::audit_now())
+        .await
+}
+
+/// Refreshes the session of `hash` once, now, its successor a fresh hash valid for a day.
+pub async fn refresh(
+    repo: &dyn Repository,
+    hash: RefreshTokenHash,
+) -> Result<Rotated, RotateError> {
+    rotation(repo, (hash, random_hash()), now(), Duration::days(1)).await
+}
+
+/// The providers `user` has links of, oldest link first.
+pub async fn linked_providers(repo: &dyn Repository, user: UserId) -> Vec<ProviderKey> {
+    let links = repo.list_links(user).await.unwrap();
+    links.iter().map(|link| link.provider).collect()
+}
+
+/// The kinds of `user`'s latest hundred events, newest first.
+pub async fn event_kinds(repo: &dyn Repository, user: UserId) -> Vec<AuditEventType> {
+    let events = repo.list_events(user, 100).await.unwrap();
+    events.iter().map(|event| event.kind).collect()
+}
+
+/// Deletes `user`, who must exist; the grants it hands back for revocation.
+pub async fn delete_user(repo: &dyn Repository, user: UserId) -> Vec<SealedGrant> {
+    let deleted = repo.delete_user(user, crate::audit_now()).await;
+    deleted.unwrap().expect("the user existed")
+}
+
+/// Whether the session of `hash` can still be refreshed (rotates it once).
+pub async fn refresh_works(repo: &dyn Repository, hash: RefreshTokenHash) -> bool {
+    refresh(repo, hash).await.is_ok()
 }

@@ -2,20 +2,15 @@
 
 use super::Repository;
 use super::fixtures::store_user;
-use super::fixtures::{new_link, new_user, now};
+use super::fixtures::{new_link, new_user, now, store_user_with_link};
 use social_login_domain::{ProviderKey, UserId};
 use social_login_ports::AddLinkError;
 use std::sync::Arc;
 use time::Duration;
 
 pub async fn a_provider_account_links_to_only_one_user(repo: Arc<dyn Repository>) {
-    let ada = new_user(Some("ada@example.com"), false);
-    store_user(
-        &*repo,
-        &ada,
-        Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
-    )
-    .await;
+    let github = (ProviderKey::GITHUB, "42");
+    store_user_with_link(&*repo, "ada@example.com", false, github).await;
     let grace = new_user(Some("grace@example.com"), true);
     store_user(repo.as_ref(), &grace, None).await;
 
@@ -28,13 +23,8 @@ pub async fn a_provider_account_links_to_only_one_user(repo: Arc<dyn Repository>
 }
 
 pub async fn a_user_links_each_provider_once(repo: Arc<dyn Repository>) {
-    let ada = new_user(Some("ada@example.com"), false);
-    store_user(
-        &*repo,
-        &ada,
-        Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
-    )
-    .await;
+    let github = (ProviderKey::GITHUB, "42");
+    let ada = store_user_with_link(&*repo, "ada@example.com", false, github).await;
 
     let second_github = new_link(ada.id, ProviderKey::GITHUB, "43");
     assert_eq!(

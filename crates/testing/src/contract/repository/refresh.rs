@@ -3,23 +3,36 @@
 use super::Repository;
 use super::fixtures::store_user;
 use super::fixtures::{
-    login_time, new_user, now, random_hash, start_family_ending, store_token, token_hash,
+    login_of, login_time, new_user, now, random_hash, refresh, refresh_works, rotation,
+    signed_in_user, start_family_ending, store_token, token_hash,
 };
+use social_login_domain::ProviderKey;
 use social_login_domain::UserId;
 use social_login_ports::{RotateError, Rotated};
 use std::sync::Arc;
-use time::Duration;
+use time::{Duration, OffsetDateTime};
 use tokio::sync::Barrier;
 
 async fn user(repo: &Arc<dyn Repository>) -> UserId {
-    let user = new_user(Some("ada@example.com"), false);
-    store_user(repo.as_ref(), &user, None).await;
-    user.id
+    user_with_email(repo, "ada@example.com").await
 }
 
 /// Lifetime of each successor in these tests.
 fn ttl() -> Duration {
     Duration::days(2)
+}
+
+/// Presents token `presented` at `at`, asking for `successor` in its place (tokens are
+/// [`token_hash`]es): whose session it was, or why not.
+async fn rotate(
+    repo: &Arc<dyn Repository>,
+    presented: u8,
+    successor: u8,
+    at: OffsetDateTime,
+) -> Result<UserId, RotateError> {
+    let tokens = (token_hash(presented), token_hash(successor));
+    let rotated = rotation(&**repo, tokens, at, ttl()).await;
+    rotated.map(|rotated| rotated.user)
 }
 
 pub async fn rotation_returns_the_user_and_its_successor_rotates_in_turn(
@@ -28,15 +41,7 @@ pub async fn rotation_returns_the_user_and_its_successor_rotates_in_turn(
     let ada = user(&repo).await;
     store_token(&*repo, ada, token_hash(1)).await;
 
-    let rotated = repo
-        .rotate_refresh(
-            token_hash(1),
-            token_hash(2),
-            now(),
-            ttl(),
-            crate::audit_now(),
-        )
-        .await;
+    let rotated = rotation(&*repo, (token_hash(1), token_hash(2)), now(), ttl()).await;
     assert_eq!(
         rotated,
         Ok(Rotated {
@@ -44,17 +49,8 @@ pub async fn rotation_returns_the_user_and_its_successor_rotates_in_turn(
             auth_time: login_time()
         })
     );
-    let next = repo
-        .rotate_refresh(
-            token_hash(2),
-            token_hash(3),
-            now() + Duration::days(1),
-            ttl(),
-            crate::audit_now(),
-        )
-        .await;
     assert_eq!(
-        next.map(|rotated| rotated.user),
+        rotate(&repo, 2, 3, now() + Duration::days(1)).await,
         Ok(ada),
         "the successor is valid until its own expiry"
     );
@@ -63,51 +59,21 @@ pub async fn rotation_returns_the_user_and_its_successor_rotates_in_turn(
 pub async fn a_rotated_token_presented_again_revokes_its_whole_family(repo: Arc<dyn Repository>) {
     let ada = user(&repo).await;
     store_token(&*repo, ada, token_hash(1)).await;
-    let other_session = token_hash(9);
-    store_token(&*repo, ada, other_session).await;
-    repo.rotate_refresh(
-        token_hash(1),
-        token_hash(2),
-        now(),
-        ttl(),
-        crate::audit_now(),
-    )
-    .await
-    .unwrap();
+    let other_session = 9;
+    store_token(&*repo, ada, token_hash(other_session)).await;
+    rotate(&repo, 1, 2, now()).await.unwrap();
 
     assert_eq!(
-        repo.rotate_refresh(
-            token_hash(1),
-            token_hash(3),
-            now(),
-            ttl(),
-            crate::audit_now()
-        )
-        .await,
+        rotate(&repo, 1, 3, now()).await,
         Err(RotateError::ReuseDetected)
     );
     assert_eq!(
-        repo.rotate_refresh(
-            token_hash(2),
-            token_hash(4),
-            now(),
-            ttl(),
-            crate::audit_now()
-        )
-        .await,
+        rotate(&repo, 2, 4, now()).await,
         Err(RotateError::Refused),
         "the legitimate successor is revoked with its family"
     );
     assert_eq!(
-        repo.rotate_refresh(
-            other_session,
-            token_hash(5),
-            now(),
-            ttl(),
-            crate::audit_now()
-        )
-        .await
-        .map(|rotated| rotated.user),
+        rotate(&repo, other_session, 5, now()).await,
         Ok(ada),
         "other families are untouched"
     );
@@ -118,80 +84,34 @@ pub async fn an_expired_token_is_refused_and_stays_unused(repo: Arc<dyn Reposito
     store_token(&*repo, ada, token_hash(1)).await;
     let expiry = now() + Duration::days(1);
 
+    assert_eq!(rotate(&repo, 1, 2, expiry).await, Err(RotateError::Refused));
     assert_eq!(
-        repo.rotate_refresh(
-            token_hash(1),
-            token_hash(2),
-            expiry,
-            ttl(),
-            crate::audit_now()
-        )
-        .await,
-        Err(RotateError::Refused)
-    );
-    assert_eq!(
-        repo.rotate_refresh(
-            token_hash(2),
-            token_hash(3),
-            now(),
-            ttl(),
-            crate::audit_now()
-        )
-        .await,
+        rotate(&repo, 2, 3, now()).await,
         Err(RotateError::Refused),
         "no successor was stored"
     );
     // Refused, not consumed: a clock that was briefly wrong does not burn the session.
-    assert_eq!(
-        repo.rotate_refresh(
-            token_hash(1),
-            token_hash(2),
-            now(),
-            ttl(),
-            crate::audit_now()
-        )
-        .await
-        .map(|rotated| rotated.user),
-        Ok(ada)
-    );
+    assert_eq!(rotate(&repo, 1, 2, now()).await, Ok(ada));
 }
 
 pub async fn an_unknown_token_is_refused(repo: Arc<dyn Repository>) {
-    assert_eq!(
-        repo.rotate_refresh(
-            token_hash(1),
-            token_hash(2),
-            now(),
-            ttl(),
-            crate::audit_now()
-        )
-        .await,
-        Err(RotateError::Refused)
-    );
+    assert_eq!(rotate(&repo, 1, 2, now()).await, Err(RotateError::Refused));
 }
 
 pub async fn of_two_concurrent_rotations_of_one_token_exactly_one_wins(repo: Arc<dyn Repository>) {
     let ada = user(&repo).await;
     for round in 0..8u8 {
-        let presented = token_hash(round * 3);
-        store_token(&*repo, ada, presented).await;
+        store_token(&*repo, ada, token_hash(round * 3)).await;
         let barrier = Arc::new(Barrier::new(2));
-        let rotation = |successor: u8| {
+        let racer = |successor: u8| {
             let (repo, barrier) = (repo.clone(), barrier.clone());
             tokio::spawn(async move {
                 barrier.wait().await;
-                repo.rotate_refresh(
-                    presented,
-                    token_hash(successor),
-                    now(),
-                    ttl(),
-                    crate::audit_now(),
-                )
-                .await
+                rotate(&repo, round * 3, successor, now()).await
             })
         };
-        let first = rotation(round * 3 + 1);
-        let second = rotation(round * 3 + 2);
+        let first = racer(round * 3 + 1);
+        let second = racer(round * 3 + 2);
         let outcomes = [first.await.unwrap(), second.await.unwrap()];
 
         assert_eq!(
@@ -210,53 +130,20 @@ pub async fn logout_revokes_the_family_of_the_presented_token(repo: Arc<dyn Repo
     let ada = user(&repo).await;
     store_token(&*repo, ada, token_hash(1)).await;
     store_token(&*repo, ada, token_hash(9)).await;
-    repo.rotate_refresh(
-        token_hash(1),
-        token_hash(2),
-        now(),
-        ttl(),
-        crate::audit_now(),
-    )
-    .await
-    .unwrap();
+    rotate(&repo, 1, 2, now()).await.unwrap();
 
     repo.revoke_refresh(token_hash(2), crate::audit_now())
         .await
         .unwrap();
 
+    assert_eq!(rotate(&repo, 2, 3, now()).await, Err(RotateError::Refused));
     assert_eq!(
-        repo.rotate_refresh(
-            token_hash(2),
-            token_hash(3),
-            now(),
-            ttl(),
-            crate::audit_now()
-        )
-        .await,
-        Err(RotateError::Refused)
-    );
-    assert_eq!(
-        repo.rotate_refresh(
-            token_hash(1),
-            token_hash(4),
-            now(),
-            ttl(),
-            crate::audit_now()
-        )
-        .await,
+        rotate(&repo, 1, 4, now()).await,
         Err(RotateError::Refused),
         "a revoked family is refused, not treated as reuse"
     );
     assert_eq!(
-        repo.rotate_refresh(
-            token_hash(9),
-            token_hash(5),
-            now(),
-            ttl(),
-            crate::audit_now()
-        )
-        .await
-        .map(|rotated| rotated.user),
+        rotate(&repo, 9, 5, now()).await,
         Ok(ada),
         "the user's other session survives"
     );
@@ -272,41 +159,16 @@ pub async fn a_family_ends_at_its_cap_however_often_it_was_rotated(repo: Arc<dyn
     let ada = user(&repo).await;
     let end = now() + Duration::days(3);
     start_family_ending(&*repo, ada, token_hash(1), end).await;
-    repo.rotate_refresh(
-        token_hash(1),
-        token_hash(2),
-        now(),
-        ttl(),
-        crate::audit_now(),
-    )
-    .await
-    .unwrap();
+    rotate(&repo, 1, 2, now()).await.unwrap();
     // Each rotation would give two more days; the family's end caps them.
     let late = now() + Duration::hours(36);
-    repo.rotate_refresh(
-        token_hash(2),
-        token_hash(3),
-        late,
-        ttl(),
-        crate::audit_now(),
-    )
-    .await
-    .unwrap();
+    rotate(&repo, 2, 3, late).await.unwrap();
     assert_eq!(
-        repo.rotate_refresh(
-            token_hash(3),
-            token_hash(4),
-            end - Duration::seconds(1),
-            ttl(),
-            crate::audit_now()
-        )
-        .await
-        .map(|rotated| rotated.user),
+        rotate(&repo, 3, 4, end - Duration::seconds(1)).await,
         Ok(ada)
     );
     assert_eq!(
-        repo.rotate_refresh(token_hash(4), token_hash(5), end, ttl(), crate::audit_now())
-            .await,
+        rotate(&repo, 4, 5, end).await,
         Err(RotateError::Refused),
         "no token of the family works past its end"
     );
@@ -339,10 +201,7 @@ async fn no_rotation_in_flight_survives(repo: Arc<dyn Repository>, revocation: R
                 // yield lets the revocation in even where a rotation never waits (a fake).
                 for _ in 0..100_000 {
                     let next = random_hash();
-                    match repo
-                        .rotate_refresh(current, next, now(), ttl(), crate::audit_now())
-                        .await
-                    {
+                    match rotation(&*repo, (current, next), now(), ttl()).await {
                         Ok(_) => {
                             current = next;
                             rotated.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -359,8 +218,7 @@ async fn no_rotation_in_flight_survives(repo: Arc<dyn Repository>, revocation: R
         }
         match revocation {
             Revocation::Reuse => assert_eq!(
-                repo.rotate_refresh(first, random_hash(), now(), ttl(), crate::audit_now())
-                    .await,
+                refresh(&*repo, first).await,
                 Err(RotateError::ReuseDetected)
             ),
             Revocation::Logout => repo
@@ -377,10 +235,7 @@ async fn no_rotation_in_flight_survives(repo: Arc<dyn Repository>, revocation: R
                 .unwrap();
         let rotated_after =
             rotated.load(std::sync::atomic::Ordering::SeqCst) - rotated_at_revocation;
-        let last_works = repo
-            .rotate_refresh(last, random_hash(), now(), ttl(), crate::audit_now())
-            .await
-            .is_ok();
+        let last_works = refresh_works(&*repo, last).await;
         if still_rotating || last_works || rotated_after > 1 {
             survivors.push(trial);
         }
@@ -415,15 +270,10 @@ pub async fn pruning_deletes_ended_families_and_expired_tokens_and_keeps_live_on
     // live family with a live token.
     start_family_ending(&*repo, ada, token_hash(1), now() + Duration::hours(1)).await;
     store_token(&*repo, ada, token_hash(2)).await;
-    repo.rotate_refresh(
-        token_hash(2),
-        token_hash(3),
-        now(),
-        Duration::days(10),
-        crate::audit_now(),
-    )
-    .await
-    .unwrap();
+    let tokens = (token_hash(2), token_hash(3));
+    rotation(&*repo, tokens, now(), Duration::days(10))
+        .await
+        .unwrap();
     store_token(&*repo, ada, token_hash(4)).await;
 
     let later = now() + Duration::days(2);
@@ -439,63 +289,33 @@ pub async fn pruning_deletes_ended_families_and_expired_tokens_and_keeps_live_on
     // after a day) go; family 2 stays with its live successor 3.
     assert_eq!(pruned, 4);
     assert_eq!(
-        repo.rotate_refresh(
-            token_hash(3),
-            token_hash(5),
-            later,
-            ttl(),
-            crate::audit_now()
-        )
-        .await
-        .map(|rotated| rotated.user),
+        rotate(&repo, 3, 5, later).await,
         Ok(ada),
         "the live session survives housekeeping"
     );
-    assert_eq!(
-        repo.rotate_refresh(
-            token_hash(1),
-            token_hash(6),
-            now(),
-            ttl(),
-            crate::audit_now()
-        )
-        .await,
-        Err(RotateError::Refused)
-    );
+    assert_eq!(rotate(&repo, 1, 6, now()).await, Err(RotateError::Refused));
 }
 
 pub async fn every_rotation_keeps_the_auth_time_of_the_login_that_started_the_session(
     repo: Arc<dyn Repository>,
 ) {
     // A session started by a provider login, whose login was three minutes before `now`.
-    let mut login = super::fixtures::sign_in(super::fixtures::provider_identity(
-        social_login_domain::ProviderKey::GITHUB,
+    let mut login = login_of(
+        ProviderKey::GITHUB,
         "gh-auth-time",
         Some("ada@example.com"),
         true,
-    ));
+    );
     let logged_in_at = now() - Duration::minutes(3);
     login.session.auth_time = logged_in_at;
-    let ada = repo
-        .sign_in_with_provider(login.clone())
-        .await
-        .unwrap()
-        .user
-        .id;
+    let ada = signed_in_user(&*repo, login.clone()).await;
 
     // Refreshed an hour, then a day, then a week later: never a new login.
     let mut presented = login.session.hash;
     for later in [Duration::hours(1), Duration::days(1), Duration::days(7)] {
         let successor = random_hash();
-        let rotated = repo
-            .rotate_refresh(
-                presented,
-                successor,
-                now() + later,
-                Duration::days(10),
-                crate::audit_now(),
-            )
-            .await;
+        let at = now() + later;
+        let rotated = rotation(&*repo, (presented, successor), at, Duration::days(10)).await;
         assert_eq!(
             rotated,
             Ok(Rotated {

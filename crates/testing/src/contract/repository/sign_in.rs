@@ -3,21 +3,16 @@
 
 use super::Repository;
 use super::fixtures::{
-    email, new_user, now, provider_identity, random_hash, refresh_works, sign_in, token_hash,
+    assert_no_account_written, delete_user, email, linked_providers, login_of, new_user,
+    provider_identity, refresh, refresh_works, sign_in, signed_in_user, token_hash,
     user_less_identity,
 };
-use social_login_domain::{ProviderKey, SealedToken};
-use social_login_ports::{RotateError, SignInError};
+use social_login_domain::{ProviderIdentity, ProviderKey, SealedToken};
+use social_login_ports::{ProviderSignIn, RotateError, SignInError};
 use std::sync::Arc;
-use time::Duration;
 
 pub async fn a_new_account_registers_a_user_with_its_link_and_session(repo: Arc<dyn Repository>) {
-    let login = sign_in(provider_identity(
-        ProviderKey::GITHUB,
-        "gh-1",
-        Some("Ada@Example.com"),
-        true,
-    ));
+    let login = login_of(ProviderKey::GITHUB, "gh-1", Some("Ada@Example.com"), true);
     let signed_in = repo.sign_in_with_provider(login.clone()).await.unwrap();
     assert!(signed_in.is_new_user);
     assert_eq!(signed_in.user.id, login.new_user_id);
@@ -47,32 +42,14 @@ pub async fn a_matching_claimed_email_is_refused_and_nothing_is_written(repo: Ar
     repo.create_user(owner, None, crate::audit_now())
         .await
         .unwrap();
-    let login = sign_in(provider_identity(
-        ProviderKey::GITHUB,
-        "gh-1",
-        Some("ADA@example.com"),
-        true,
-    ));
+    let login = login_of(ProviderKey::GITHUB, "gh-1", Some("ADA@example.com"), true);
     assert_eq!(
         repo.sign_in_with_provider(login.clone()).await,
         Err(SignInError::EmailAlreadyRegistered)
     );
-    assert_eq!(repo.find_user(login.new_user_id).await.unwrap(), None);
+    assert_no_account_written(&*repo, &login).await;
     assert_eq!(
-        repo.find_link(ProviderKey::GITHUB, &login.identity.subject)
-            .await
-            .unwrap(),
-        None
-    );
-    assert_eq!(
-        repo.rotate_refresh(
-            login.session.hash,
-            random_hash(),
-            now(),
-            Duration::days(1),
-            crate::audit_now()
-        )
-        .await,
+        refresh(&*repo, login.session.hash).await,
         Err(RotateError::Refused),
         "no session was started"
     );
@@ -81,47 +58,26 @@ pub async fn a_matching_claimed_email_is_refused_and_nothing_is_written(repo: Ar
 pub async fn with_auto_linking_a_verified_email_links_to_its_verified_owner(
     repo: Arc<dyn Repository>,
 ) {
-    let google = sign_in(provider_identity(
-        ProviderKey::GOOGLE,
-        "g-1",
-        Some("ada@example.com"),
-        true,
-    ));
+    let google = login_of(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     let owner = repo.sign_in_with_provider(google).await.unwrap().user;
-    let mut github = sign_in(provider_identity(
-        ProviderKey::GITHUB,
-        "gh-1",
-        Some("Ada@Example.com"),
-        true,
-    ));
+    let mut github = login_of(ProviderKey::GITHUB, "gh-1", Some("Ada@Example.com"), true);
     github.auto_link_by_email = true;
     let signed_in = repo.sign_in_with_provider(github.clone()).await.unwrap();
     assert!(!signed_in.is_new_user);
     assert_eq!(signed_in.user, owner);
-    let providers: Vec<_> = repo
-        .list_links(owner.id)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|link| link.provider)
-        .collect();
+    let providers = linked_providers(&*repo, owner.id).await;
     assert_eq!(providers, [ProviderKey::GOOGLE, ProviderKey::GITHUB]);
 }
 
 pub async fn an_unverified_email_matches_nobody_and_claims_nothing(repo: Arc<dyn Repository>) {
-    let squatter = sign_in(provider_identity(
+    let squatter = login_of(
         ProviderKey::DISCORD,
         "d-1",
         Some("victim@example.com"),
         false,
-    ));
+    );
     let squatter = repo.sign_in_with_provider(squatter).await.unwrap().user;
-    let mut owner = sign_in(provider_identity(
-        ProviderKey::GOOGLE,
-        "g-1",
-        Some("victim@example.com"),
-        true,
-    ));
+    let mut owner = login_of(ProviderKey::GOOGLE, "g-1", Some("victim@example.com"), true);
     owner.auto_link_by_email = true;
     let owner = repo.sign_in_with_provider(owner).await.unwrap();
     assert!(owner.is_new_user);
@@ -145,52 +101,51 @@ pub async fn a_failure_after_the_user_is_written_leaves_no_user_and_no_link(
         .await
         .unwrap();
     super::fixtures::store_token(&*repo, existing.user.id, taken).await;
-    let mut login = sign_in(provider_identity(
-        ProviderKey::GITHUB,
-        "gh-2",
-        Some("new@example.com"),
-        true,
-    ));
+    let mut login = login_of(ProviderKey::GITHUB, "gh-2", Some("new@example.com"), true);
     login.session.hash = taken;
     assert!(matches!(
         repo.sign_in_with_provider(login.clone()).await,
         Err(SignInError::Repository(_))
     ));
-    assert_eq!(repo.find_user(login.new_user_id).await.unwrap(), None);
+    // All or nothing: the user was written before the session failed.
+    assert_no_account_written(&*repo, &login).await;
     assert_eq!(
         repo.find_user_by_email(&email("new@example.com"))
             .await
             .unwrap(),
         None
     );
-    assert_eq!(
-        repo.find_link(ProviderKey::GITHUB, &login.identity.subject)
-            .await
-            .unwrap(),
-        None,
-        "all or nothing"
-    );
+}
+
+/// A login of `identity` that brings no provider token, as a native id_token sign-in.
+fn tokenless(identity: ProviderIdentity) -> ProviderSignIn {
+    let mut login = sign_in(identity);
+    login.access_token = SealedToken::none();
+    login.refresh_token = None;
+    login
+}
+
+/// A login of `identity` whose tokens an iOS app exchanged for its own client id.
+fn ios_grant(identity: ProviderIdentity) -> ProviderSignIn {
+    let mut login = sign_in(identity);
+    login.grant_client_id = Some("com.example.ios".into());
+    login
 }
 
 pub async fn a_sign_in_that_brings_no_provider_token_keeps_the_stored_ones(
     repo: Arc<dyn Repository>,
 ) {
     let identity = provider_identity(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
-    let code_flow = sign_in(identity.clone());
-    let ada = repo.sign_in_with_provider(code_flow).await.unwrap().user.id;
+    let ada = signed_in_user(&*repo, sign_in(identity.clone())).await;
 
     // A native id_token sign-in of the same account: an identity and no provider token.
-    let mut native = sign_in(identity);
-    native.access_token = SealedToken::none();
-    native.refresh_token = None;
-    let again = repo.sign_in_with_provider(native).await.unwrap();
+    let again = repo
+        .sign_in_with_provider(tokenless(identity))
+        .await
+        .unwrap();
     assert_eq!((again.user.id, again.is_new_user), (ada, false));
 
-    let grants = repo
-        .delete_user(ada, crate::audit_now())
-        .await
-        .unwrap()
-        .unwrap();
+    let grants = delete_user(&*repo, ada).await;
     assert_eq!(grants.len(), 1);
     assert_eq!(
         (&grants[0].access_token, &grants[0].refresh_token),
@@ -208,32 +163,17 @@ pub async fn the_client_a_grant_was_issued_to_goes_and_stays_with_its_tokens(
     repo: Arc<dyn Repository>,
 ) {
     let identity = provider_identity(ProviderKey::APPLE, "a-1", Some("ada@example.com"), true);
-    let mut native = sign_in(identity.clone());
-    native.grant_client_id = Some("com.example.ios".into());
-    let ada = repo.sign_in_with_provider(native).await.unwrap().user.id;
-    let mut tokenless = sign_in(identity.clone());
-    tokenless.access_token = SealedToken::none();
-    tokenless.refresh_token = None;
-    repo.sign_in_with_provider(tokenless).await.unwrap();
-    let grants = repo
-        .delete_user(ada, crate::audit_now())
-        .await
-        .unwrap()
-        .unwrap();
+    let ada = signed_in_user(&*repo, ios_grant(identity.clone())).await;
+    signed_in_user(&*repo, tokenless(identity.clone())).await;
+    let grants = delete_user(&*repo, ada).await;
     assert_eq!(grants[0].client_id.as_deref(), Some("com.example.ios"));
 
     // The web's code flow then brings tokens of the configured client: no client id.
-    let mut native = sign_in(identity.clone());
-    native.grant_client_id = Some("com.example.ios".into());
-    let ada = repo.sign_in_with_provider(native).await.unwrap().user.id;
+    let ada = signed_in_user(&*repo, ios_grant(identity.clone())).await;
     let mut web = sign_in(identity);
     web.access_token = SealedToken::new("k2:access");
-    repo.sign_in_with_provider(web).await.unwrap();
-    let grants = repo
-        .delete_user(ada, crate::audit_now())
-        .await
-        .unwrap()
-        .unwrap();
+    signed_in_user(&*repo, web).await;
+    let grants = delete_user(&*repo, ada).await;
     assert_eq!(grants[0].access_token, SealedToken::new("k2:access"));
     assert_eq!(grants[0].client_id, None, "replaced with the tokens");
 }
@@ -241,19 +181,9 @@ pub async fn the_client_a_grant_was_issued_to_goes_and_stays_with_its_tokens(
 pub async fn an_unverified_email_equal_to_a_held_address_is_refused_even_with_auto_linking(
     repo: Arc<dyn Repository>,
 ) {
-    let owner = sign_in(provider_identity(
-        ProviderKey::GOOGLE,
-        "g-1",
-        Some("ada@example.com"),
-        true,
-    ));
+    let owner = login_of(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     let owner = repo.sign_in_with_provider(owner).await.unwrap().user;
-    let mut unverified = sign_in(provider_identity(
-        ProviderKey::DISCORD,
-        "d-1",
-        Some("ADA@example.com"),
-        false,
-    ));
+    let mut unverified = login_of(ProviderKey::DISCORD, "d-1", Some("ADA@example.com"), false);
     unverified.auto_link_by_email = true;
     assert_eq!(
         repo.sign_in_with_provider(unverified.clone()).await,

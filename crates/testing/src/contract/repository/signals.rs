@@ -5,15 +5,17 @@
 use super::Repository;
 use super::fixtures::store_user;
 use super::fixtures::{
-    new_link, new_user, now, provider_identity, refresh_works, sign_in, store_session_begun_with,
-    token_hash,
+    delete_user, event_kinds, linked_providers, new_link, new_user, now, provider_identity,
+    refresh_works, remove_link, sign_in, signed_in_user, store_session_begun_with, token_hash,
 };
 use crate::audit_now;
 use social_login_domain::{
     AuditEventType, LoginMethod, ProviderKey, ProviderSubject, SealedToken, SignalId, SignalKind,
     SignalSource, UserId,
 };
-use social_login_ports::{SignInError, SignalCommand, SignalOutcome, SignalReceipt};
+use social_login_ports::{
+    RepositoryError, SignInError, SignalCommand, SignalOutcome, SignalReceipt,
+};
 use std::sync::Arc;
 use time::Duration;
 
@@ -34,6 +36,11 @@ pub fn signal(source: SignalSource, id: &str, subject: &str, kind: SignalKind) -
     }
 }
 
+/// Apple's notification `id` of `kind` about Ada's Apple account (see [`ada`]).
+fn apple_about_ada(id: &str, kind: SignalKind) -> SignalCommand {
+    signal(SignalSource::AppleNotification, id, "apple-ada", kind)
+}
+
 /// Ada: an Apple link `apple-ada` and, with `password`, a password; sessions begun by
 /// Apple (token 1), by her password (token 2) and by GitHub (token 3). Sessions from before
 /// they recorded how they began are the migration tests' business.
@@ -51,50 +58,34 @@ pub(super) async fn ada(repo: &Arc<dyn Repository>, password: bool) -> UserId {
     ada.id
 }
 
-fn kinds_of(events: &[social_login_domain::AuditEvent]) -> Vec<AuditEventType> {
-    events.iter().map(|event| event.kind).collect()
+/// What `apply_signal` answers when it acted on `user`'s link.
+fn applied(user: UserId, user_deleted: bool) -> Result<SignalOutcome, RepositoryError> {
+    Ok(SignalOutcome::Applied { user, user_deleted })
 }
 
+/// Checks whether each of Ada's sessions, by token, can still be refreshed: `(token, live,
+/// which session)`.
+async fn assert_sessions(repo: &Arc<dyn Repository>, expected: &[(u8, bool, &str)]) {
+    for &(token, live, session) in expected {
+        let works = refresh_works(&**repo, token_hash(token)).await;
+        assert_eq!(works, live, "the {session} session (token {token}) live");
+    }
+}
 pub async fn consent_revoked_ends_only_the_sessions_its_provider_began_and_forgets_its_tokens(
     repo: Arc<dyn Repository>,
 ) {
     let ada = ada(&repo, true).await;
-    let revoked = signal(
-        SignalSource::AppleNotification,
-        "jti-1",
-        "apple-ada",
-        SignalKind::ConsentRevoked,
-    );
-    assert_eq!(
-        repo.apply_signal(revoked).await,
-        Ok(SignalOutcome::Applied {
-            user: ada,
-            user_deleted: false
-        })
-    );
-    assert!(
-        !refresh_works(&*repo, token_hash(1)).await,
-        "the Apple session ended"
-    );
-    assert!(
-        refresh_works(&*repo, token_hash(2)).await,
-        "the password session goes on"
-    );
-    assert!(
-        refresh_works(&*repo, token_hash(3)).await,
-        "the GitHub session goes on"
-    );
+    let revoked = apple_about_ada("jti-1", SignalKind::ConsentRevoked);
+    assert_eq!(repo.apply_signal(revoked).await, applied(ada, false));
+    let sessions = [
+        (1, false, "Apple"),
+        (2, true, "password"),
+        (3, true, "GitHub"),
+    ];
+    assert_sessions(&repo, &sessions).await;
     let links = repo.list_links(ada).await.unwrap();
     assert_eq!(links.len(), 1, "the link stays");
-    let grant = repo
-        .remove_link(
-            ada,
-            ProviderKey::APPLE,
-            ProviderKey::BUILT_IN.to_vec(),
-            audit_now(),
-        )
-        .await
-        .unwrap();
+    let grant = remove_link(&*repo, ada, ProviderKey::APPLE).await.unwrap();
     assert!(
         grant.access_token.is_none() && grant.refresh_token.is_none(),
         "tokens forgotten"
@@ -154,11 +145,7 @@ pub async fn tokens_revoked_forgets_the_tokens_and_keeps_the_link_and_its_sessio
         refresh_works(&*repo, token_hash(1)).await,
         "tokens-revoked ends no session"
     );
-    let grants = repo
-        .delete_user(ada.id, audit_now())
-        .await
-        .unwrap()
-        .unwrap();
+    let grants = delete_user(&*repo, ada.id).await;
     assert_eq!(grants.len(), 1, "the link stayed");
     assert_eq!(grants[0].access_token, SealedToken::none());
     assert_eq!(grants[0].refresh_token, None);
@@ -168,29 +155,17 @@ pub async fn removing_the_last_way_in_deletes_the_user_with_user_deleted(
     repo: Arc<dyn Repository>,
 ) {
     let ada = ada(&repo, false).await;
-    let deleted = signal(
-        SignalSource::AppleNotification,
-        "jti-del",
-        "apple-ada",
-        SignalKind::AccountDeleted,
-    );
-    assert_eq!(
-        repo.apply_signal(deleted).await,
-        Ok(SignalOutcome::Applied {
-            user: ada,
-            user_deleted: true
-        })
-    );
+    let deleted = apple_about_ada("jti-del", SignalKind::AccountDeleted);
+    assert_eq!(repo.apply_signal(deleted).await, applied(ada, true));
     assert_eq!(repo.find_user(ada).await.unwrap(), None);
-    for token in [1, 2, 3] {
-        assert!(
-            !refresh_works(&*repo, token_hash(token)).await,
-            "session {token} went with the user"
-        );
-    }
-    let events = repo.list_events(ada, 10).await.unwrap();
+    let sessions = [
+        (1, false, "Apple"),
+        (2, false, "password"),
+        (3, false, "GitHub"),
+    ];
+    assert_sessions(&repo, &sessions).await;
     assert_eq!(
-        kinds_of(&events)[..2],
+        event_kinds(&*repo, ada).await[..2],
         [
             AuditEventType::UserDeleted,
             AuditEventType::ProviderAccountDeleted
@@ -214,36 +189,16 @@ pub async fn removing_a_link_that_is_not_the_last_keeps_the_user_and_its_other_s
         "fb-ada",
         SignalKind::DataDeletionRequested,
     );
+    assert_eq!(repo.apply_signal(deletion).await, applied(ada, false));
+    assert_eq!(linked_providers(&*repo, ada).await, [ProviderKey::APPLE]);
+    let sessions = [
+        (4, false, "Facebook"),
+        (1, true, "Apple"),
+        (2, true, "password"),
+    ];
+    assert_sessions(&repo, &sessions).await;
     assert_eq!(
-        repo.apply_signal(deletion).await,
-        Ok(SignalOutcome::Applied {
-            user: ada,
-            user_deleted: false
-        })
-    );
-    let providers: Vec<_> = repo
-        .list_links(ada)
-        .await
-        .unwrap()
-        .iter()
-        .map(|l| l.provider)
-        .collect();
-    assert_eq!(providers, [ProviderKey::APPLE]);
-    assert!(
-        !refresh_works(&*repo, token_hash(4)).await,
-        "the Facebook session ended"
-    );
-    assert!(
-        refresh_works(&*repo, token_hash(1)).await,
-        "the Apple session goes on"
-    );
-    assert!(
-        refresh_works(&*repo, token_hash(2)).await,
-        "the password session goes on"
-    );
-    let events = kinds_of(&repo.list_events(ada, 10).await.unwrap());
-    assert_eq!(
-        events[..2],
+        event_kinds(&*repo, ada).await[..2],
         [
             AuditEventType::AccountUnlinked,
             AuditEventType::ProviderDataDeletionRequested
@@ -258,12 +213,7 @@ pub async fn removing_a_link_that_is_not_the_last_keeps_the_user_and_its_other_s
 
 pub async fn a_disabled_account_signs_nobody_in_until_it_is_enabled(repo: Arc<dyn Repository>) {
     let identity = provider_identity(ProviderKey::GOOGLE, "g-ada", Some("ada@example.com"), true);
-    let ada = repo
-        .sign_in_with_provider(sign_in(identity.clone()))
-        .await
-        .unwrap()
-        .user
-        .id;
+    let ada = signed_in_user(&*repo, sign_in(identity.clone())).await;
     let began = LoginMethod::Password;
     store_session_begun_with(&*repo, ada, token_hash(1), began).await;
     let source = SignalSource::GoogleRisc;
@@ -294,9 +244,7 @@ pub async fn a_disabled_account_signs_nobody_in_until_it_is_enabled(repo: Arc<dy
 
 pub async fn an_older_state_change_arriving_late_changes_nothing(repo: Arc<dyn Repository>) {
     let identity = provider_identity(ProviderKey::GOOGLE, "g-ada", Some("ada@example.com"), true);
-    repo.sign_in_with_provider(sign_in(identity.clone()))
-        .await
-        .unwrap();
+    signed_in_user(&*repo, sign_in(identity.clone())).await;
     let source = SignalSource::GoogleRisc;
     let mut disabled = signal(source, "set-late-off", "g-ada", SignalKind::AccountDisabled);
     disabled.occurred_at = now() + Duration::minutes(5);

@@ -2,7 +2,7 @@
 //! nothing, and it never refuses a login that is not a registration.
 
 use super::Repository;
-use super::fixtures::{now, provider_identity, refresh_works, sign_in};
+use super::fixtures::{login_of, now, provider_identity, refresh_works, sign_in};
 use social_login_domain::{EmailDomain, EventSet, ProviderKey, SignupPolicy, SignupRefused};
 use social_login_ports::SignInError;
 use std::sync::Arc;
@@ -23,12 +23,7 @@ fn only(domain: &str) -> SignupPolicy {
 }
 
 pub async fn a_sign_up_the_policy_refuses_writes_nothing(repo: Arc<dyn Repository>) {
-    let mut login = sign_in(provider_identity(
-        ProviderKey::GITHUB,
-        "gh-1",
-        Some("ada@example.com"),
-        true,
-    ));
+    let mut login = login_of(ProviderKey::GITHUB, "gh-1", Some("ada@example.com"), true);
     login.signup = closed();
     login.audit = crate::audit_at(now(), EventSet::all());
     assert_eq!(
@@ -69,12 +64,7 @@ pub async fn a_closed_provider_still_signs_in_its_accounts_and_auto_links(
     let returning = repo.sign_in_with_provider(again).await.unwrap();
     assert_eq!((returning.user.id, returning.is_new_user), (ada.id, false));
 
-    let mut google = sign_in(provider_identity(
-        ProviderKey::GOOGLE,
-        "g-1",
-        Some("ADA@example.com"),
-        true,
-    ));
+    let mut google = login_of(ProviderKey::GOOGLE, "g-1", Some("ADA@example.com"), true);
     google.signup = closed();
     google.auto_link_by_email = true;
     let linked = repo.sign_in_with_provider(google.clone()).await.unwrap();
@@ -88,12 +78,7 @@ pub async fn a_closed_provider_still_signs_in_its_accounts_and_auto_links(
 }
 
 pub async fn a_domain_list_admits_only_new_users_of_its_domains(repo: Arc<dyn Repository>) {
-    let mut outsider = sign_in(provider_identity(
-        ProviderKey::GOOGLE,
-        "g-1",
-        Some("bob@example.com"),
-        true,
-    ));
+    let mut outsider = login_of(ProviderKey::GOOGLE, "g-1", Some("bob@example.com"), true);
     outsider.signup = only("acme.com");
     assert_eq!(
         repo.sign_in_with_provider(outsider.clone()).await,
@@ -103,12 +88,7 @@ pub async fn a_domain_list_admits_only_new_users_of_its_domains(repo: Arc<dyn Re
     );
     assert_eq!(repo.find_user(outsider.new_user_id).await.unwrap(), None);
 
-    let mut member = sign_in(provider_identity(
-        ProviderKey::GOOGLE,
-        "g-2",
-        Some("ada@Acme.com"),
-        true,
-    ));
+    let mut member = login_of(ProviderKey::GOOGLE, "g-2", Some("ada@Acme.com"), true);
     member.signup = only("acme.com");
     let signed_in = repo.sign_in_with_provider(member).await.unwrap();
     assert!(signed_in.is_new_user);

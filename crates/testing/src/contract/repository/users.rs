@@ -2,10 +2,24 @@
 
 use super::Repository;
 use super::fixtures::store_user;
-use super::fixtures::{email, new_link, new_user};
-use social_login_domain::{ProviderKey, UserId};
+use super::fixtures::{email, new_link, new_user, store_user_with_link};
+use social_login_domain::{NewLinkedAccount, NewUser, ProviderKey, UserId};
 use social_login_ports::CreateUserError;
 use std::sync::Arc;
+
+/// Creating `user` with `first_link`, which must be refused: why. Checks that the refusal
+/// left no user.
+async fn refused_creation(
+    repo: &Arc<dyn Repository>,
+    user: &NewUser,
+    first_link: NewLinkedAccount,
+) -> CreateUserError {
+    let created = repo.create_user(user.clone(), Some(first_link), crate::audit_now());
+    let refused = created.await.expect_err("the creation is refused");
+    let left = repo.find_user(user.id).await.unwrap();
+    assert_eq!(left, None, "a refused creation leaves no user");
+    refused
+}
 
 pub async fn a_user_created_with_a_link_is_found_by_id_email_and_link(repo: Arc<dyn Repository>) {
     let user = new_user(Some("Ada@Example.com"), false);
@@ -59,22 +73,15 @@ pub async fn unknown_users_links_and_emails_are_none(repo: Arc<dyn Repository>) 
 }
 
 pub async fn creating_a_user_whose_first_link_is_taken_leaves_no_user(repo: Arc<dyn Repository>) {
-    let first = new_user(Some("ada@example.com"), false);
-    store_user(
-        &*repo,
-        &first,
-        Some(new_link(first.id, ProviderKey::GITHUB, "42")),
-    )
-    .await;
+    let github = (ProviderKey::GITHUB, "42");
+    store_user_with_link(&*repo, "ada@example.com", false, github).await;
 
     let second = new_user(Some("grace@example.com"), false);
     let taken = new_link(second.id, ProviderKey::GITHUB, "42");
     assert_eq!(
-        repo.create_user(second.clone(), Some(taken), crate::audit_now())
-            .await,
-        Err(CreateUserError::ProviderAccountTaken)
+        refused_creation(&repo, &second, taken).await,
+        CreateUserError::ProviderAccountTaken
     );
-    assert_eq!(repo.find_user(second.id).await.unwrap(), None);
     assert_eq!(
         repo.find_user_by_email(&email("grace@example.com"))
             .await
@@ -93,11 +100,9 @@ pub async fn emails_are_unique_ignoring_case(repo: Arc<dyn Repository>) {
     let shouting = new_user(Some("ADA@Example.COM"), true);
     let link = new_link(shouting.id, ProviderKey::GOOGLE, "7");
     assert_eq!(
-        repo.create_user(shouting.clone(), Some(link), crate::audit_now())
-            .await,
-        Err(CreateUserError::EmailTaken)
+        refused_creation(&repo, &shouting, link).await,
+        CreateUserError::EmailTaken
     );
-    assert_eq!(repo.find_user(shouting.id).await.unwrap(), None);
 }
 
 pub async fn any_number_of_users_may_have_no_email(repo: Arc<dyn Repository>) {
@@ -116,16 +121,14 @@ pub async fn a_first_link_for_another_user_is_rejected_before_touching_the_datab
     let user = new_user(Some("ada@example.com"), false);
     let stray = new_link(UserId::new(), ProviderKey::GITHUB, "42");
     assert!(matches!(
-        repo.create_user(user.clone(), Some(stray), crate::audit_now())
-            .await,
-        Err(CreateUserError::Repository(_))
+        refused_creation(&repo, &user, stray).await,
+        CreateUserError::Repository(_)
     ));
-    assert_eq!(repo.find_user(user.id).await.unwrap(), None);
 }
 
 /// A user registered by a provider that did not verify the email.
-fn unverified_provider_user(address: &str) -> social_login_domain::NewUser {
-    social_login_domain::NewUser {
+fn unverified_provider_user(address: &str) -> NewUser {
+    NewUser {
         email_verified: false,
         password_hash: None,
         ..new_user(Some(address), false)
