@@ -5,7 +5,7 @@ use crate::world::{World, github_login};
 use social_login_app::AuthPolicy;
 use social_login_app::webhooks::LEASE;
 use social_login_domain::{AuditEvent, AuditEventType, Origin, ProviderKey};
-use social_login_ports::{Clock, WebhookOutbox};
+use social_login_ports::{Claim, Clock, WebhookOutbox};
 use time::Duration;
 
 fn origin() -> Origin {
@@ -121,7 +121,11 @@ async fn only_the_subscribed_types_wait_for_the_webhook() {
         .login_with(github_login("gh-1", "ada@example.com"))
         .await;
     let later = world.clock.now() + Duration::minutes(1);
-    let queued = world.users.claim_due(later, LEASE, 8).await.unwrap();
+    let queued = world
+        .users
+        .claim_due(Claim::new(later, LEASE), 8)
+        .await
+        .unwrap();
     let kinds: Vec<_> = queued.iter().map(|pending| pending.event.kind).collect();
     assert_eq!(kinds, [AuditEventType::UserRegistered]);
 
@@ -132,7 +136,7 @@ async fn only_the_subscribed_types_wait_for_the_webhook() {
     assert!(
         silent
             .users
-            .claim_due(later, LEASE, 8)
+            .claim_due(Claim::new(later, LEASE), 8)
             .await
             .unwrap()
             .is_empty()

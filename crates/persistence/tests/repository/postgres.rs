@@ -8,8 +8,8 @@ use crate::harness::postgres_repository;
 use social_login_domain::{Email, ProviderKey, ProviderSubject, UserId};
 use social_login_persistence::{DatabaseOptions, SeaOrmRepository, connect};
 use social_login_ports::{
-    AddLinkError, CreateUserError, RefreshTokenRepository, RemoveLinkError, RepositoryError,
-    RotateError, SignInError, UserRepository,
+    AddLinkError, CreateUserError, LinkRemoval, RefreshTokenRepository, RemoveLinkError,
+    RepositoryError, RotateError, SignInError, UserRepository,
 };
 use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url};
 use std::time::{Duration, Instant};
@@ -105,12 +105,12 @@ async fn every_operation(
         (
             "remove_link",
             match repo
-                .remove_link(
-                    user,
-                    ProviderKey::GITHUB,
-                    ProviderKey::BUILT_IN.to_vec(),
-                    social_login_testing::audit_now(),
-                )
+                .remove_link(LinkRemoval {
+                    user: user,
+                    provider: ProviderKey::GITHUB,
+                    usable: ProviderKey::BUILT_IN.to_vec(),
+                    audit: social_login_testing::audit_now(),
+                })
                 .await
             {
                 Err(RemoveLinkError::Repository(error)) => Some(error),

@@ -5,7 +5,7 @@ use super::fixtures::store_user;
 use super::fixtures::{new_link, new_user};
 use social_login_domain::ProviderKey;
 use social_login_domain::disconnect::DisconnectRefused;
-use social_login_ports::RemoveLinkError;
+use social_login_ports::{LinkRemoval, RemoveLinkError};
 use std::sync::Arc;
 use tokio::sync::Barrier;
 
@@ -18,12 +18,12 @@ pub async fn removing_a_provider_that_is_not_linked_is_not_linked(repo: Arc<dyn 
     )
     .await;
     assert_eq!(
-        repo.remove_link(
-            ada.id,
-            ProviderKey::GOOGLE,
-            ProviderKey::BUILT_IN.to_vec(),
-            crate::audit_now()
-        )
+        repo.remove_link(LinkRemoval {
+            user: ada.id,
+            provider: ProviderKey::GOOGLE,
+            usable: ProviderKey::BUILT_IN.to_vec(),
+            audit: crate::audit_now()
+        })
         .await,
         Err(RemoveLinkError::Refused(DisconnectRefused::NotLinked))
     );
@@ -32,12 +32,12 @@ pub async fn removing_a_provider_that_is_not_linked_is_not_linked(repo: Arc<dyn 
 
 pub async fn removing_a_link_of_an_unknown_user_is_not_linked(repo: Arc<dyn Repository>) {
     assert_eq!(
-        repo.remove_link(
-            social_login_domain::UserId::new(),
-            ProviderKey::GITHUB,
-            ProviderKey::BUILT_IN.to_vec(),
-            crate::audit_now()
-        )
+        repo.remove_link(LinkRemoval {
+            user: social_login_domain::UserId::new(),
+            provider: ProviderKey::GITHUB,
+            usable: ProviderKey::BUILT_IN.to_vec(),
+            audit: crate::audit_now()
+        })
         .await,
         Err(RemoveLinkError::Refused(DisconnectRefused::NotLinked))
     );
@@ -48,12 +48,12 @@ pub async fn the_last_link_of_a_user_without_password_stays(repo: Arc<dyn Reposi
     let link = new_link(ada.id, ProviderKey::GITHUB, "42");
     store_user(repo.as_ref(), &ada, Some(link.clone())).await;
     assert_eq!(
-        repo.remove_link(
-            ada.id,
-            ProviderKey::GITHUB,
-            ProviderKey::BUILT_IN.to_vec(),
-            crate::audit_now()
-        )
+        repo.remove_link(LinkRemoval {
+            user: ada.id,
+            provider: ProviderKey::GITHUB,
+            usable: ProviderKey::BUILT_IN.to_vec(),
+            audit: crate::audit_now()
+        })
         .await,
         Err(RemoveLinkError::Refused(DisconnectRefused::LastLoginMethod))
     );
@@ -72,12 +72,12 @@ pub async fn the_only_link_goes_when_the_user_has_a_password(repo: Arc<dyn Repos
         Some(new_link(ada.id, ProviderKey::GITHUB, "42")),
     )
     .await;
-    repo.remove_link(
-        ada.id,
-        ProviderKey::GITHUB,
-        ProviderKey::BUILT_IN.to_vec(),
-        crate::audit_now(),
-    )
+    repo.remove_link(LinkRemoval {
+        user: ada.id,
+        provider: ProviderKey::GITHUB,
+        usable: ProviderKey::BUILT_IN.to_vec(),
+        audit: crate::audit_now(),
+    })
     .await
     .unwrap();
     assert!(repo.list_links(ada.id).await.unwrap().is_empty());
@@ -99,12 +99,12 @@ pub async fn one_of_two_links_goes_and_the_other_stays(repo: Arc<dyn Repository>
         )
         .await
         .unwrap();
-    repo.remove_link(
-        ada.id,
-        ProviderKey::GITHUB,
-        ProviderKey::BUILT_IN.to_vec(),
-        crate::audit_now(),
-    )
+    repo.remove_link(LinkRemoval {
+        user: ada.id,
+        provider: ProviderKey::GITHUB,
+        usable: ProviderKey::BUILT_IN.to_vec(),
+        audit: crate::audit_now(),
+    })
     .await
     .unwrap();
     assert_eq!(repo.list_links(ada.id).await.unwrap(), vec![google]);
@@ -138,12 +138,12 @@ pub async fn two_concurrent_removals_of_a_users_two_links_leave_exactly_one(
             let (repo, barrier): (Arc<dyn Repository>, _) = (repo.clone(), barrier.clone());
             tokio::spawn(async move {
                 barrier.wait().await;
-                repo.remove_link(
-                    ada.id,
-                    provider,
-                    ProviderKey::BUILT_IN.to_vec(),
-                    crate::audit_now(),
-                )
+                repo.remove_link(LinkRemoval {
+                    user: ada.id,
+                    provider: provider,
+                    usable: ProviderKey::BUILT_IN.to_vec(),
+                    audit: crate::audit_now(),
+                })
                 .await
             })
         };

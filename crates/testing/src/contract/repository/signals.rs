@@ -13,7 +13,7 @@ use social_login_domain::{
     AuditEventType, LoginMethod, ProviderKey, ProviderSubject, SealedToken, SignalId, SignalKind,
     SignalSource, UserId,
 };
-use social_login_ports::{SignInError, SignalCommand, SignalOutcome, SignalReceipt};
+use social_login_ports::{LinkRemoval, SignInError, SignalCommand, SignalOutcome, SignalReceipt};
 use std::sync::Arc;
 use time::Duration;
 
@@ -87,12 +87,12 @@ pub async fn consent_revoked_ends_only_the_sessions_its_provider_began_and_forge
     let links = repo.list_links(ada).await.unwrap();
     assert_eq!(links.len(), 1, "the link stays");
     let grant = repo
-        .remove_link(
-            ada,
-            ProviderKey::APPLE,
-            ProviderKey::BUILT_IN.to_vec(),
-            audit_now(),
-        )
+        .remove_link(LinkRemoval {
+            user: ada,
+            provider: ProviderKey::APPLE,
+            usable: ProviderKey::BUILT_IN.to_vec(),
+            audit: audit_now(),
+        })
         .await
         .unwrap();
     assert!(
