@@ -87,9 +87,9 @@ impl AdminService {
             .unlink(
                 LinkRemoval {
                     user: id,
-                    provider: provider,
+                    provider,
                     usable: ports.providers.keys(),
-                    audit: audit,
+                    audit,
                 },
                 force,
             )

@@ -42,9 +42,9 @@ impl AuthService {
             .users
             .remove_link(LinkRemoval {
                 user: caller,
-                provider: provider,
+                provider,
                 usable: self.ports.providers.keys(),
-                audit: audit,
+                audit,
             })
             .await
             .map_err(unlink_refused)?;

@@ -106,7 +106,7 @@ async fn every_operation(
             "remove_link",
             match repo
                 .remove_link(LinkRemoval {
-                    user: user,
+                    user,
                     provider: ProviderKey::GITHUB,
                     usable: ProviderKey::BUILT_IN.to_vec(),
                     audit: social_login_testing::audit_now(),

@@ -255,7 +255,7 @@ pub async fn the_last_way_in_goes_only_by_force_which_locks_in_the_same_transact
             LinkRemoval {
                 user: id,
                 provider: ProviderKey::GITHUB,
-                usable: usable,
+                usable,
                 audit: by_admin(),
             },
             true,

@@ -140,7 +140,7 @@ pub async fn two_concurrent_removals_of_a_users_two_links_leave_exactly_one(
                 barrier.wait().await;
                 repo.remove_link(LinkRemoval {
                     user: ada.id,
-                    provider: provider,
+                    provider,
                     usable: ProviderKey::BUILT_IN.to_vec(),
                     audit: crate::audit_now(),
                 })
