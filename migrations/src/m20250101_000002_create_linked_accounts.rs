@@ -28,7 +28,7 @@ enum LinkedAccounts {
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .create(
+            .create_user_owned(
                 user_owned_table(
                     LinkedAccounts::Table,
                     uuid(LinkedAccounts::Id).primary_key().to_owned(),
@@ -43,6 +43,7 @@ impl MigrationTrait for Migration {
                 .col(text_null(LinkedAccounts::RefreshToken))
                 .col(timestamp_with_time_zone(LinkedAccounts::CreatedAt))
                 .col(timestamp_with_time_zone(LinkedAccounts::UpdatedAt)),
+                IX_LINKED_ACCOUNTS_USER_ID,
             )
             .await?;
         use LinkedAccounts::{Provider, Subject, Table, UserId};
@@ -55,9 +56,6 @@ impl MigrationTrait for Migration {
             .await?;
         manager
             .unique_index(UX_LINKED_ACCOUNTS_USER_PROVIDER, Table, [UserId, Provider])
-            .await?;
-        manager
-            .index(IX_LINKED_ACCOUNTS_USER_ID, Table, [UserId])
             .await
     }
 

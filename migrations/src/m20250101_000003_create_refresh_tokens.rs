@@ -25,7 +25,7 @@ enum RefreshTokens {
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .create(
+            .create_user_owned(
                 user_owned_table(
                     RefreshTokens::Table,
                     // The 32-byte digest only: a leaked table hands out no live session.
@@ -40,15 +40,16 @@ impl MigrationTrait for Migration {
                 .col(timestamp_with_time_zone(RefreshTokens::ExpiresAt))
                 .col(boolean(RefreshTokens::Used))
                 .col(boolean(RefreshTokens::Revoked)),
+                IX_REFRESH_TOKENS_USER_ID,
             )
             .await?;
-        for (name, column) in [
-            (IX_REFRESH_TOKENS_FAMILY_ID, RefreshTokens::FamilyId),
-            (IX_REFRESH_TOKENS_USER_ID, RefreshTokens::UserId),
-        ] {
-            manager.index(name, RefreshTokens::Table, [column]).await?;
-        }
-        Ok(())
+        manager
+            .index(
+                IX_REFRESH_TOKENS_FAMILY_ID,
+                RefreshTokens::Table,
+                [RefreshTokens::FamilyId],
+            )
+            .await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {

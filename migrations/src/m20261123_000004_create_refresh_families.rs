@@ -29,7 +29,7 @@ enum RefreshTokens {
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .create(
+            .create_user_owned(
                 user_owned_table(
                     RefreshFamilies::Table,
                     uuid(RefreshFamilies::Id).primary_key().to_owned(),
@@ -40,13 +40,7 @@ impl MigrationTrait for Migration {
                 // Absolute end of the session: rotation never extends past it.
                 .col(timestamp_with_time_zone(RefreshFamilies::ExpiresAt))
                 .col(boolean(RefreshFamilies::Revoked)),
-            )
-            .await?;
-        manager
-            .index(
                 IX_REFRESH_FAMILIES_USER_ID,
-                RefreshFamilies::Table,
-                [RefreshFamilies::UserId],
             )
             .await?;
         // Sessions that exist today become families that end when their newest token does:

@@ -6,7 +6,7 @@ use crate::{AppError, AuthService};
 use social_login_domain::{
     LinkedAccount, Origin, PageLimit, ProviderKey, User, UserFilter, UserId,
 };
-use social_login_ports::{AdminRepository, UserPage};
+use social_login_ports::{AdminRepository, LinkRemoval, UserPage, UserSearch};
 use std::sync::Arc;
 use tracing::{info, instrument};
 
@@ -38,7 +38,14 @@ impl AdminService {
         after: Option<UserId>,
         limit: PageLimit,
     ) -> Result<UserPage, AppError> {
-        Ok(self.directory.find_users(filter, after, limit).await?)
+        Ok(self
+            .directory
+            .find_users(UserSearch {
+                filter: filter.clone(),
+                after,
+                limit,
+            })
+            .await?)
     }
 
     /// The user, its links and how many sessions it has; 404 when there is no such user.
@@ -77,7 +84,15 @@ impl AdminService {
         let audit = self.auth.audit(origin, ports.clock.now());
         let unlinked = self
             .directory
-            .unlink(id, provider, ports.providers.keys(), force, audit)
+            .unlink(
+                LinkRemoval {
+                    user: id,
+                    provider,
+                    usable: ports.providers.keys(),
+                    audit,
+                },
+                force,
+            )
             .await
             .map_err(crate::usecases::accounts::unlink_refused)?;
         info!(locked = unlinked.locked, "link removed by an operator");

@@ -5,34 +5,28 @@
 use crate::SeaOrmRepository;
 use crate::entity::linked_account;
 use crate::error::repository_error;
-use crate::mapping::{grant_from_columns, user_from_row};
+use crate::mapping::{grant_from_columns, user_from_row, user_page};
 use crate::queries;
 use async_trait::async_trait;
 use sea_orm::{
     ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, PaginatorTrait, QuerySelect,
 };
-use social_login_domain::admin::decide_unlink;
-use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
-use social_login_domain::{
-    AuditContext, AuditEventType, PageLimit, ProviderKey, User, UserFilter, UserId,
+use social_login_domain::disconnect::DisconnectRefused;
+use social_login_domain::{AuditContext, AuditEventType, ProviderKey, User, UserFilter, UserId};
+use social_login_ports::{
+    AdminRepository, LinkRemoval, RemoveLinkError, RepositoryError, Unlinked, UserPage, UserSearch,
 };
-use social_login_ports::{AdminRepository, RemoveLinkError, RepositoryError, Unlinked, UserPage};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 #[async_trait]
 impl AdminRepository for SeaOrmRepository {
-    async fn find_users(
-        &self,
-        filter: &UserFilter,
-        after: Option<UserId>,
-        limit: PageLimit,
-    ) -> Result<UserPage, RepositoryError> {
+    async fn find_users(&self, search: UserSearch) -> Result<UserPage, RepositoryError> {
         let db = self.connection();
-        let after = after.map_or(Uuid::nil(), |id| id.as_uuid());
+        let after = search.after.map_or(Uuid::nil(), |id| id.as_uuid());
         // One more than a page: whether another page follows.
-        let fetch = u64::from(limit.get()) + 1;
-        let rows = match filter {
+        let fetch = u64::from(search.limit.get()) + 1;
+        let rows = match &search.filter {
             UserFilter::All => queries::users_after(after, fetch).all(db).await,
             UserFilter::Email(email) => {
                 queries::users_by_email_after(&email.normalized(), after, fetch)
@@ -45,11 +39,7 @@ impl AdminRepository for SeaOrmRepository {
             }
         }
         .map_err(repository_error)?;
-        let users = rows
-            .into_iter()
-            .map(user_from_row)
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(UserPage::of_fetched(users, limit))
+        user_page(rows, search.limit)
     }
 
     async fn active_sessions(
@@ -83,8 +73,7 @@ impl AdminRepository for SeaOrmRepository {
         } else {
             AuditEventType::UserUnlocked
         };
-        crate::audit::record(&txn, &audit.event(0, kind, user, None), audit.outbox).await?;
-        txn.commit().await.map_err(repository_error)?;
+        crate::audit::commit_with(txn, [audit.event(0, kind, user, None)], audit.outbox).await?;
         Ok(true)
     }
 
@@ -99,20 +88,12 @@ impl AdminRepository for SeaOrmRepository {
         }
         end_sessions(&txn, user).await?;
         let event = audit.event(0, AuditEventType::UserSessionsRevoked, user, None);
-        crate::audit::record(&txn, &event, audit.outbox).await?;
-        txn.commit().await.map_err(repository_error)?;
+        crate::audit::commit_with(txn, [event], audit.outbox).await?;
         Ok(true)
     }
 
-    async fn unlink(
-        &self,
-        user: UserId,
-        provider: ProviderKey,
-        usable: Vec<ProviderKey>,
-        force: bool,
-        audit: AuditContext,
-    ) -> Result<Unlinked, RemoveLinkError> {
-        unlink(self, user, provider, &usable, force, audit).await
+    async fn unlink(&self, removal: LinkRemoval, force: bool) -> Result<Unlinked, RemoveLinkError> {
+        unlink(self, removal, force).await
     }
 }
 
@@ -132,17 +113,24 @@ async fn linked<C: ConnectionTrait>(
 
 /// The user row, locked on PostgreSQL until the transaction ends: a concurrent unlink,
 /// deletion or lock of the same user waits, then re-reads what this one left.
-async fn locked_user(
+pub(crate) async fn locked_user_row(
     txn: &DatabaseTransaction,
     user: UserId,
-) -> Result<Option<User>, RepositoryError> {
+) -> Result<Option<crate::entity::user::Model>, RepositoryError> {
     let mut find = queries::user_by_id(user);
     if txn.get_database_backend() == DbBackend::Postgres {
         find = find.lock_exclusive();
     }
-    find.one(txn)
-        .await
-        .map_err(repository_error)?
+    find.one(txn).await.map_err(repository_error)
+}
+
+/// [`locked_user_row`], as the user.
+async fn locked_user(
+    txn: &DatabaseTransaction,
+    user: UserId,
+) -> Result<Option<User>, RepositoryError> {
+    locked_user_row(txn, user)
+        .await?
         .map(user_from_row)
         .transpose()
 }
@@ -159,23 +147,19 @@ async fn end_sessions(txn: &DatabaseTransaction, user: UserId) -> Result<(), Rep
 /// `domain::admin::decide_unlink` (the user's disconnect is `force = false`).
 pub(crate) async fn unlink(
     repo: &SeaOrmRepository,
-    user: UserId,
-    provider: ProviderKey,
-    usable: &[ProviderKey],
+    removal: LinkRemoval,
     force: bool,
-    audit: AuditContext,
 ) -> Result<Unlinked, RemoveLinkError> {
     let txn = repo.begin_write().await?;
     // Two disconnects of one user's two links must not both see two links and each delete
     // one: the user row's lock makes the second wait, then re-read the links the first left.
     // SQLite needs no lock (it has none): its single connection runs one transaction at a
     // time.
-    let Some(user) = locked_user(&txn, user).await? else {
+    let Some(user) = locked_user(&txn, removal.user).await? else {
         return Err(DisconnectRefused::NotLinked.into());
     };
     let links = crate::users::links_of(&txn, user.id).await?;
-    let rule = check_disconnect(&user, &links, provider, usable);
-    let unlink = decide_unlink(rule, &links, provider, force)?;
+    let unlink = removal.decide(&user, &links, force)?;
     let row = linked_account::Entity::find_by_id(unlink.link.as_uuid())
         .one(&txn)
         .await
@@ -185,17 +169,15 @@ pub(crate) async fn unlink(
         .exec(&txn)
         .await
         .map_err(repository_error)?;
-    let mut events = vec![audit.event(0, AuditEventType::AccountUnlinked, user.id, Some(provider))];
     if unlink.lock {
         queries::set_locked(user.id, true)
             .exec(&txn)
             .await
             .map_err(repository_error)?;
         end_sessions(&txn, user.id).await?;
-        events.push(audit.event(1, AuditEventType::UserLocked, user.id, None));
     }
-    crate::audit::record_all(&txn, events, audit.outbox).await?;
-    txn.commit().await.map_err(repository_error)?;
+    let events = removal.events(&unlink);
+    crate::audit::commit_with(txn, events, removal.audit.outbox).await?;
     Ok(Unlinked {
         grant: grant_from_columns(
             &row.provider,

@@ -5,7 +5,7 @@
 
 use crate::entity::{audit_event, webhook_outbox};
 use crate::error::repository_error;
-use sea_orm::{ConnectionTrait, EntityTrait};
+use sea_orm::{ConnectionTrait, DatabaseTransaction, EntityTrait};
 use social_login_domain::{
     AdminKeyId, AuditEvent, AuditEventId, AuditEventType, EventSet, Origin, ProviderKey, UserId,
 };
@@ -41,6 +41,17 @@ pub(crate) async fn record_all<C: ConnectionTrait>(
         record(db, &event, outbox).await?;
     }
     Ok(())
+}
+
+/// Records `events` as the last writes of `txn` (see [`record`]), and commits it: how every
+/// change of the repository ends.
+pub(crate) async fn commit_with(
+    txn: DatabaseTransaction,
+    events: impl IntoIterator<Item = AuditEvent>,
+    outbox: EventSet,
+) -> Result<(), RepositoryError> {
+    record_all(&txn, events, outbox).await?;
+    txn.commit().await.map_err(repository_error)
 }
 
 pub(crate) async fn list<C: ConnectionTrait>(

@@ -6,10 +6,10 @@ use crate::error::corrupt;
 use sea_orm::ActiveValue::Set;
 use social_login_domain::refresh::RefreshRecord;
 use social_login_domain::{
-    Email, FamilyId, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, PasswordHash,
-    ProviderKey, ProviderSubject, SealedToken, User, UserId,
+    Email, FamilyId, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, PageLimit,
+    PasswordHash, ProviderKey, ProviderSubject, SealedToken, User, UserId,
 };
-use social_login_ports::{NewRefreshToken, RepositoryError, SealedGrant, SessionStart};
+use social_login_ports::{NewRefreshToken, RepositoryError, SealedGrant, SessionStart, UserPage};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -24,6 +24,18 @@ pub(crate) fn user_from_row(row: user::Model) -> Result<User, RepositoryError> {
         created_at: row.created_at,
         locked: row.locked,
     })
+}
+
+/// The page of users out of `rows`, which were read one longer than a page.
+pub(crate) fn user_page(
+    rows: Vec<user::Model>,
+    limit: PageLimit,
+) -> Result<UserPage, RepositoryError> {
+    let users = rows
+        .into_iter()
+        .map(user_from_row)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(UserPage::of_fetched(users, limit))
 }
 
 pub(crate) fn link_from_row(row: linked_account::Model) -> Result<LinkedAccount, RepositoryError> {

@@ -13,9 +13,10 @@ use sea_orm::{
 };
 use social_login_domain::AuditEventId;
 use social_login_ports::{
-    DeadLetter, Failure, OutboxCounts, PendingDelivery, RepositoryError, WebhookOutbox,
+    Claim, DeadLetter, Failure, OutboxCounts, PendingDelivery, RepositoryError, Sweep,
+    WebhookOutbox,
 };
-use time::{Duration, OffsetDateTime};
+use time::OffsetDateTime;
 
 /// `sql` with `values`, in the placeholders of `backend`.
 pub(crate) fn statement(backend: DbBackend, sql: &str, values: Vec<Value>) -> Statement {
@@ -75,15 +76,14 @@ impl SeaOrmRepository {
     /// Claims up to `limit` rows due by `due_by`, and reads their events.
     async fn claim(
         &self,
-        now: OffsetDateTime,
+        claim: Claim,
         due_by: i64,
-        lease: Duration,
         limit: u32,
     ) -> Result<Vec<PendingDelivery>, RepositoryError> {
         let values = vec![
-            unix_ms(now + lease).into(),
+            unix_ms(claim.expires_at()).into(),
             due_by.into(),
-            unix_ms(now).into(),
+            unix_ms(claim.now).into(),
             i64::from(limit).into(),
         ];
         let mut claimed = Vec::new();
@@ -120,9 +120,9 @@ impl SeaOrmRepository {
 }
 
 /// The values of `RETRY` and `DEAD_LETTER`: the event, the instant, the failure.
-fn failed(id: AuditEventId, at: OffsetDateTime, failure: Failure) -> Vec<Value> {
+fn failed(failure: Failure, at: OffsetDateTime) -> Vec<Value> {
     vec![
-        id.as_uuid().into(),
+        failure.event.as_uuid().into(),
         unix_ms(at).into(),
         attempts(&failure),
         failure.error.into(),
@@ -131,27 +131,27 @@ fn failed(id: AuditEventId, at: OffsetDateTime, failure: Failure) -> Vec<Value> 
 
 /// The values of `DEAD_LETTER_BEFORE` and `DEAD_LETTER_BEYOND`: which rows, then the instant,
 /// the reason and the limit.
-fn sweep(which: Value, now: OffsetDateTime, reason: &str, limit: u64) -> Vec<Value> {
-    vec![which, unix_ms(now).into(), reason.into(), count(limit)]
+fn sweep(which: Value, sweep: Sweep) -> Vec<Value> {
+    vec![
+        which,
+        unix_ms(sweep.now).into(),
+        sweep.reason.into(),
+        count(sweep.limit),
+    ]
 }
 
 #[async_trait]
 impl WebhookOutbox for SeaOrmRepository {
     async fn claim_due(
         &self,
-        now: OffsetDateTime,
-        lease: Duration,
+        lease: Claim,
         limit: u32,
     ) -> Result<Vec<PendingDelivery>, RepositoryError> {
-        self.claim(now, unix_ms(now), lease, limit).await
+        self.claim(lease, unix_ms(lease.now), limit).await
     }
 
-    async fn claim_probe(
-        &self,
-        now: OffsetDateTime,
-        lease: Duration,
-    ) -> Result<Option<PendingDelivery>, RepositoryError> {
-        let claimed = self.claim(now, sql::NEVER - 1, lease, 1).await?;
+    async fn claim_probe(&self, lease: Claim) -> Result<Option<PendingDelivery>, RepositoryError> {
+        let claimed = self.claim(lease, sql::NEVER - 1, 1).await?;
         Ok(claimed.into_iter().next())
     }
 
@@ -161,46 +161,30 @@ impl WebhookOutbox for SeaOrmRepository {
             .map(drop)
     }
 
-    async fn retry_at(
-        &self,
-        id: AuditEventId,
-        at: OffsetDateTime,
-        failure: Failure,
-    ) -> Result<(), RepositoryError> {
-        self.run(sql::RETRY, failed(id, at, failure))
-            .await
-            .map(drop)
+    async fn retry_at(&self, failure: Failure, at: OffsetDateTime) -> Result<(), RepositoryError> {
+        self.run(sql::RETRY, failed(failure, at)).await.map(drop)
     }
 
     async fn dead_letter(
         &self,
-        id: AuditEventId,
-        now: OffsetDateTime,
         failure: Failure,
+        now: OffsetDateTime,
     ) -> Result<(), RepositoryError> {
-        let values = failed(id, now, failure);
+        let values = failed(failure, now);
         self.run(sql::DEAD_LETTER, values).await.map(drop)
     }
 
     async fn dead_letter_written_before(
         &self,
         before: OffsetDateTime,
-        now: OffsetDateTime,
-        reason: &str,
-        limit: u64,
+        sweep: Sweep,
     ) -> Result<u64, RepositoryError> {
-        let values = sweep(id_bound(before).into(), now, reason, limit);
+        let values = self::sweep(id_bound(before).into(), sweep);
         self.run(sql::DEAD_LETTER_BEFORE, values).await
     }
 
-    async fn dead_letter_beyond(
-        &self,
-        keep: u64,
-        now: OffsetDateTime,
-        reason: &str,
-        limit: u64,
-    ) -> Result<u64, RepositoryError> {
-        let values = sweep(count(keep), now, reason, limit);
+    async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> Result<u64, RepositoryError> {
+        let values = self::sweep(count(keep), sweep);
         self.run(sql::DEAD_LETTER_BEYOND, values).await
     }
 

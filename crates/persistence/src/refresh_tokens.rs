@@ -44,8 +44,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
             .await
             .map_err(repository_error)?;
         let event = audit.event(0, AuditEventType::UserLogin, first.user_id, None);
-        crate::audit::record(&txn, &event, audit.outbox).await?;
-        txn.commit().await.map_err(repository_error)
+        crate::audit::commit_with(txn, [event], audit.outbox).await
     }
 
     async fn rotate_refresh(
@@ -97,8 +96,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
                 revoke_family(&txn, id).await?;
                 let user = UserId::from_uuid(family.user_id);
                 let event = audit.event(0, AuditEventType::SessionRefreshReuseDetected, user, None);
-                crate::audit::record(&txn, &event, audit.outbox).await?;
-                txn.commit().await.map_err(repository_error)?;
+                crate::audit::commit_with(txn, [event], audit.outbox).await?;
                 Err(RotateError::ReuseDetected)
             }
             RefreshVerdict::Refuse => Err(RotateError::Refused),

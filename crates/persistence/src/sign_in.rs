@@ -73,9 +73,9 @@ fn login_statement(
 ) -> LoginStatement {
     let mut statement = match write {
         LinkWrite::Refresh(link) => LoginStatement::refresh_link(link, sign_in),
-        LinkWrite::Link => LoginStatement::insert_link(link_to_row(&new_link(sign_in, user))),
+        LinkWrite::Link => LoginStatement::insert_link(link_to_row(&sign_in.new_link(user.id))),
         LinkWrite::Register(new) => {
-            LoginStatement::register(user_to_row(new), link_to_row(&new_link(sign_in, user)))
+            LoginStatement::register(user_to_row(new), link_to_row(&sign_in.new_link(user.id)))
         }
     };
     let first = sign_in.session.first_token(user.id, sign_in.now);
@@ -97,10 +97,10 @@ async fn sign_in_in_transaction(
     let is_new_user = matches!(write, LinkWrite::Register(_));
     match write {
         LinkWrite::Refresh(link) => refresh_link(txn, &link, sign_in).await?,
-        LinkWrite::Link => insert_link(txn, new_link(sign_in, &user)).await?,
+        LinkWrite::Link => insert_link(txn, sign_in.new_link(user.id)).await?,
         LinkWrite::Register(new) => {
             insert_user(txn, &new).await?;
-            insert_link(txn, new_link(sign_in, &user)).await?;
+            insert_link(txn, sign_in.new_link(user.id)).await?;
         }
     }
     let first = sign_in.session.first_token(user.id, sign_in.now);
@@ -152,15 +152,15 @@ async fn plan<C: ConnectionTrait>(
     let (decision, events) = decide(sign_in, existing.as_ref(), owner.as_ref())?;
     match (decision, existing, owner) {
         (LoginDecision::SignIn { .. }, Some((link, user)), _) => {
-            refuse_locked(&user)?;
+            check_not_locked(&user)?;
             Ok((LinkWrite::Refresh(link), user, events))
         }
         (LoginDecision::LinkThenSignIn { .. }, _, Some((user, _))) => {
-            refuse_locked(&user)?;
+            check_not_locked(&user)?;
             Ok((LinkWrite::Link, user, events))
         }
         (LoginDecision::Register, _, _) => {
-            let new = new_user(sign_in);
+            let new = sign_in.new_user();
             let user = new.clone().into_user();
             Ok((LinkWrite::Register(new), user, events))
         }
@@ -274,40 +274,6 @@ pub(crate) fn decide(
     )?;
     let events = social_login_domain::audit::sign_in_events(&decision);
     Ok((decision, events))
-}
-
-/// A locked user is signed in by no provider account, linked or matched by email; both
-/// adapters' logins go through here before they write.
-pub(crate) fn refuse_locked(user: &User) -> Result<(), SignInError> {
-    check_not_locked(user).map_err(|_| SignInError::UserLocked)
-}
-
-pub(crate) fn new_user(sign_in: &ProviderSignIn) -> NewUser {
-    let identity = &sign_in.identity;
-    NewUser {
-        id: sign_in.new_user_id,
-        email: identity.email.clone(),
-        full_name: identity.full_name.clone(),
-        avatar_url: identity.avatar_url.clone(),
-        email_verified: identity.verified_email().is_some(),
-        password_hash: None,
-        created_at: sign_in.now,
-    }
-}
-
-pub(crate) fn new_link(sign_in: &ProviderSignIn, user: &User) -> NewLinkedAccount {
-    let identity = &sign_in.identity;
-    NewLinkedAccount {
-        id: sign_in.new_link_id,
-        user_id: user.id,
-        provider: identity.provider,
-        subject: identity.subject.clone(),
-        email: identity.email.clone(),
-        access_token: sign_in.access_token.clone(),
-        refresh_token: sign_in.refresh_token.clone(),
-        grant_client_id: sign_in.grant_client_id.clone(),
-        created_at: sign_in.now,
-    }
 }
 
 async fn insert_user(txn: &DatabaseTransaction, user: &NewUser) -> Result<(), SignInError> {

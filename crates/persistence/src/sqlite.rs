@@ -69,6 +69,18 @@ impl SqliteRepository {
     {
         self.worker.run(job).await?
     }
+
+    /// Runs `body` on the connection's thread, in one write transaction (see [`write`]).
+    async fn transact<T, E>(
+        &self,
+        body: impl FnOnce(&Transaction) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<RepositoryError> + Send + 'static,
+    {
+        self.call(move |db| write(db, body)).await
+    }
 }
 
 /// Runs `body` in a `BEGIN IMMEDIATE` transaction (the write lock taken up front, where

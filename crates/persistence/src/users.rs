@@ -6,14 +6,14 @@ use crate::error::{UniqueIndex, is_foreign_key_violation, repository_error, uniq
 use crate::mapping::{grant_from_columns, link_from_row, link_to_row, user_from_row, user_to_row};
 use crate::queries;
 use async_trait::async_trait;
-use sea_orm::{ConnectionTrait, DbBackend, EntityTrait, QuerySelect};
+use sea_orm::{ConnectionTrait, EntityTrait};
 use social_login_domain::{
     AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
     NewUser, ProviderKey, ProviderSubject, User, UserId,
 };
 use social_login_ports::{
-    AddLinkError, CreateUserError, ProviderSignIn, RemoveLinkError, RepositoryError, SealedGrant,
-    SignInError, SignedIn, UserRepository,
+    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
+    SealedGrant, SignInError, SignedIn, UserRepository,
 };
 
 #[async_trait]
@@ -80,8 +80,7 @@ impl UserRepository for SeaOrmRepository {
         }
         let provider = first_link.as_ref().map(|link| link.provider);
         let event = audit.event(0, AuditEventType::UserRegistered, user.id, provider);
-        crate::audit::record(&txn, &event, audit.outbox).await?;
-        txn.commit().await.map_err(repository_error)?;
+        crate::audit::commit_with(txn, [event], audit.outbox).await?;
         Ok(user.into_user())
     }
 
@@ -107,8 +106,7 @@ impl UserRepository for SeaOrmRepository {
             link.user_id,
             Some(link.provider),
         );
-        crate::audit::record(&txn, &event, audit.outbox).await?;
-        txn.commit().await.map_err(repository_error)?;
+        crate::audit::commit_with(txn, [event], audit.outbox).await?;
         Ok(link.to_linked_account())
     }
 
@@ -119,14 +117,8 @@ impl UserRepository for SeaOrmRepository {
         crate::sign_in::sign_in_with_provider(self, sign_in).await
     }
 
-    async fn remove_link(
-        &self,
-        user: UserId,
-        provider: ProviderKey,
-        usable: Vec<ProviderKey>,
-        audit: AuditContext,
-    ) -> Result<SealedGrant, RemoveLinkError> {
-        let unlinked = crate::admin::unlink(self, user, provider, &usable, false, audit).await?;
+    async fn remove_link(&self, removal: LinkRemoval) -> Result<SealedGrant, RemoveLinkError> {
+        let unlinked = crate::admin::unlink(self, removal, false).await?;
         Ok(unlinked.grant)
     }
 
@@ -136,17 +128,8 @@ impl UserRepository for SeaOrmRepository {
         audit: AuditContext,
     ) -> Result<Option<Vec<SealedGrant>>, RepositoryError> {
         let txn = self.begin_write().await?;
-        let mut find_user = queries::user_by_id(user);
-        if txn.get_database_backend() == DbBackend::Postgres {
-            // Serialises with a concurrent disconnect or deletion of the same user.
-            find_user = find_user.lock_exclusive();
-        }
-        if find_user
-            .one(&txn)
-            .await
-            .map_err(repository_error)?
-            .is_none()
-        {
+        // Serialises with a concurrent disconnect or deletion of the same user.
+        if crate::admin::locked_user_row(&txn, user).await?.is_none() {
             return Ok(None);
         }
         let grants = queries::links_of(user)
@@ -162,8 +145,7 @@ impl UserRepository for SeaOrmRepository {
             .await
             .map_err(repository_error)?;
         let event = audit.event(0, AuditEventType::UserDeleted, user, None);
-        crate::audit::record(&txn, &event, audit.outbox).await?;
-        txn.commit().await.map_err(repository_error)?;
+        crate::audit::commit_with(txn, [event], audit.outbox).await?;
         Ok(Some(grants))
     }
 
@@ -173,8 +155,7 @@ impl UserRepository for SeaOrmRepository {
         outbox: EventSet,
     ) -> Result<(), RepositoryError> {
         let txn = self.begin_write().await?;
-        crate::audit::record(&txn, &event, outbox).await?;
-        txn.commit().await.map_err(repository_error)
+        crate::audit::commit_with(txn, [event], outbox).await
     }
 
     async fn prune_events(

@@ -2,9 +2,9 @@
 //! and the changes support makes. Each change is one transaction with its audit events, like
 //! every write of the repository.
 
-use crate::{RemoveLinkError, RepositoryError, SealedGrant};
+use crate::{LinkRemoval, RemoveLinkError, RepositoryError, SealedGrant};
 use async_trait::async_trait;
-use social_login_domain::{AuditContext, PageLimit, ProviderKey, User, UserFilter, UserId};
+use social_login_domain::{AuditContext, PageLimit, User, UserFilter, UserId};
 use time::OffsetDateTime;
 
 /// A removed link's grant, and whether the removal locked the user (a forced removal of
@@ -13,6 +13,15 @@ use time::OffsetDateTime;
 pub struct Unlinked {
     pub grant: SealedGrant,
     pub locked: bool,
+}
+
+/// A search for users: those `filter` names whose id is greater than `after`, at most
+/// `limit` of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserSearch {
+    pub filter: UserFilter,
+    pub after: Option<UserId>,
+    pub limit: PageLimit,
 }
 
 /// One page of a search: its users by id, and whether more follow the last.
@@ -42,12 +51,7 @@ pub trait AdminRepository: Send + Sync {
     /// Up to `limit` users that `filter` names, by id, whose id is greater than `after`
     /// (keyset pagination: a user who existed when a listing began is listed exactly once,
     /// whatever is inserted meanwhile).
-    async fn find_users(
-        &self,
-        filter: &UserFilter,
-        after: Option<UserId>,
-        limit: PageLimit,
-    ) -> Result<UserPage, RepositoryError>;
+    async fn find_users(&self, search: UserSearch) -> Result<UserPage, RepositoryError>;
 
     /// How many of the user's sessions are neither revoked nor past their end at `now`.
     async fn active_sessions(
@@ -77,12 +81,5 @@ pub trait AdminRepository: Send + Sync {
     /// user's own rule, unless `force` removes the last way to log in, which then locks the
     /// user and ends its sessions in the same transaction (`account.unlinked`, and
     /// `user.locked` when it locked).
-    async fn unlink(
-        &self,
-        user: UserId,
-        provider: ProviderKey,
-        usable: Vec<ProviderKey>,
-        force: bool,
-        audit: AuditContext,
-    ) -> Result<Unlinked, RemoveLinkError>;
+    async fn unlink(&self, removal: LinkRemoval, force: bool) -> Result<Unlinked, RemoveLinkError>;
 }

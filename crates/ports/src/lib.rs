@@ -19,7 +19,7 @@ pub mod state_store;
 pub mod token_cipher;
 pub mod webhooks;
 
-pub use admin::{AdminRepository, Unlinked, UserPage};
+pub use admin::{AdminRepository, Unlinked, UserPage, UserSearch};
 pub use clock::{Clock, SystemClock};
 pub use identity_provider::{
     AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, NativeCode,
@@ -29,9 +29,9 @@ pub use identity_provider::{
 pub use password_hasher::{HashError, PasswordHasher};
 pub use randomness::Randomness;
 pub use repository::{
-    AddLinkError, CreateUserError, NewRefreshToken, ProviderSignIn, RefreshTokenRepository,
-    RemoveLinkError, RepositoryError, RotateError, Rotated, SealedGrant, SessionStart, SignInError,
-    SignedIn, UserRepository,
+    AddLinkError, CreateUserError, LinkRemoval, NewRefreshToken, ProviderSignIn,
+    RefreshTokenRepository, RemoveLinkError, RepositoryError, RotateError, Rotated, SealedGrant,
+    SessionStart, SignInError, SignedIn, UserRepository,
 };
 pub use session_tokens::{
     AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
@@ -44,7 +44,8 @@ pub use state_sealer::StateSealer;
 pub use state_store::{AttemptKey, Attempts, StateStore, StateStoreError};
 pub use token_cipher::{CipherError, TokenCipher};
 pub use webhooks::{
-    DeadLetter, DeliveryError, Failure, OutboxCounts, PendingDelivery, WebhookOutbox, WebhookSender,
+    Claim, DeadLetter, DeliveryError, Failure, OutboxCounts, PendingDelivery, Sweep, WebhookOutbox,
+    WebhookSender,
 };
 
 #[cfg(feature = "mock")]

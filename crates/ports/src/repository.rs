@@ -6,13 +6,14 @@
 //! against races, and their violations come back as the typed errors below.
 
 use async_trait::async_trait;
-use social_login_domain::disconnect::DisconnectRefused;
+use social_login_domain::admin::{Unlink, UserLocked, decide_unlink};
+use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
 use social_login_domain::linking::LoginRefused;
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{
-    AuditContext, AuditEvent, Email, EventSet, FamilyId, LinkedAccount, LinkedAccountId,
-    LoginMethod, NewLinkedAccount, NewUser, ProviderIdentity, ProviderKey, ProviderSubject,
-    SealedToken, SignupPolicy, SignupRefused, User, UserId,
+    AuditContext, AuditEvent, AuditEventType, Email, EventSet, FamilyId, LinkedAccount,
+    LinkedAccountId, LoginMethod, NewLinkedAccount, NewUser, ProviderIdentity, ProviderKey,
+    ProviderSubject, SealedToken, SignupPolicy, SignupRefused, User, UserId,
 };
 use time::{Duration, OffsetDateTime};
 
@@ -72,6 +73,38 @@ pub struct ProviderSignIn {
     pub now: OffsetDateTime,
     /// Records the login (and the registration or link it decided on).
     pub audit: AuditContext,
+}
+
+impl ProviderSignIn {
+    /// The user this login registers, when it registers one.
+    pub fn new_user(&self) -> NewUser {
+        let identity = &self.identity;
+        NewUser {
+            id: self.new_user_id,
+            email: identity.email.clone(),
+            full_name: identity.full_name.clone(),
+            avatar_url: identity.avatar_url.clone(),
+            email_verified: identity.verified_email().is_some(),
+            password_hash: None,
+            created_at: self.now,
+        }
+    }
+
+    /// The link of this login's provider account to `user`, when it links or registers.
+    pub fn new_link(&self, user: UserId) -> NewLinkedAccount {
+        let identity = &self.identity;
+        NewLinkedAccount {
+            id: self.new_link_id,
+            user_id: user,
+            provider: identity.provider,
+            subject: identity.subject.clone(),
+            email: identity.email.clone(),
+            access_token: self.access_token.clone(),
+            refresh_token: self.refresh_token.clone(),
+            grant_client_id: self.grant_client_id.clone(),
+            created_at: self.now,
+        }
+    }
 }
 
 /// A new refresh-token family and its first token, for a user decided elsewhere.
@@ -140,6 +173,13 @@ pub enum SignInError {
     Repository(#[from] RepositoryError),
 }
 
+/// A locked user is signed in by no provider account, linked or matched by email.
+impl From<UserLocked> for SignInError {
+    fn from(_: UserLocked) -> Self {
+        Self::UserLocked
+    }
+}
+
 impl From<LoginRefused> for SignInError {
     fn from(refused: LoginRefused) -> Self {
         match refused {
@@ -157,6 +197,48 @@ pub struct SealedGrant {
     pub refresh_token: Option<SealedToken>,
     /// The client the grant was issued to, when not the provider's configured one.
     pub client_id: Option<String>,
+}
+
+/// The removal of the user's link of `provider`, under the last-login-method rule;
+/// `usable` are the enabled providers, handed to the rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkRemoval {
+    pub user: UserId,
+    pub provider: ProviderKey,
+    pub usable: Vec<ProviderKey>,
+    /// Records `account.unlinked` (and what else the removal does).
+    pub audit: AuditContext,
+}
+
+impl LinkRemoval {
+    /// Which link goes, judged on the user and all its links as the removal's transaction
+    /// read them: the user's own rule (`domain::disconnect::check_disconnect`), unless
+    /// `force` removes the last way to log in (`domain::admin::decide_unlink`).
+    pub fn decide(
+        &self,
+        user: &User,
+        links: &[LinkedAccount],
+        force: bool,
+    ) -> Result<Unlink, DisconnectRefused> {
+        let rule = check_disconnect(user, links, self.provider, &self.usable);
+        decide_unlink(rule, links, self.provider, force)
+    }
+
+    /// The events of `unlink`, in order: `account.unlinked`, then `user.locked` when it
+    /// locks the user.
+    pub fn events(&self, unlink: &Unlink) -> Vec<AuditEvent> {
+        let audit = &self.audit;
+        let mut events = vec![audit.event(
+            0,
+            AuditEventType::AccountUnlinked,
+            self.user,
+            Some(self.provider),
+        )];
+        if unlink.lock {
+            events.push(audit.event(1, AuditEventType::UserLocked, self.user, None));
+        }
+        events
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -215,15 +297,8 @@ pub trait UserRepository: Send + Sync {
 
     /// Removes the user's link of `provider` in one transaction that re-reads the user and
     /// all its links and applies `domain::disconnect::check_disconnect`, so two concurrent
-    /// disconnects cannot leave a user with no way to log in.
-    /// `usable` are the enabled providers, handed to the rule. Records `account.unlinked`.
-    async fn remove_link(
-        &self,
-        user: UserId,
-        provider: ProviderKey,
-        usable: Vec<ProviderKey>,
-        audit: AuditContext,
-    ) -> Result<SealedGrant, RemoveLinkError>;
+    /// disconnects cannot leave a user with no way to log in. Records `account.unlinked`.
+    async fn remove_link(&self, removal: LinkRemoval) -> Result<SealedGrant, RemoveLinkError>;
 
     /// Deletes the user with its links and sessions in one transaction that records
     /// `user.deleted`, and returns the links' sealed tokens for revocation; `None` when

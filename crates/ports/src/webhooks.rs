@@ -20,9 +20,28 @@ pub struct PendingDelivery {
     pub attempts: u32,
 }
 
-/// What the outbox keeps of a failed attempt.
+/// A claim of events for delivery: made at `now`, it lasts `lease`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Claim {
+    pub now: OffsetDateTime,
+    pub lease: Duration,
+}
+
+impl Claim {
+    pub fn new(now: OffsetDateTime, lease: Duration) -> Self {
+        Self { now, lease }
+    }
+
+    /// When the claim runs out and another claimant may take its events.
+    pub fn expires_at(&self) -> OffsetDateTime {
+        self.now + self.lease
+    }
+}
+
+/// What the outbox keeps of a failed attempt to deliver `event`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
+    pub event: AuditEventId,
     /// The event's failed attempts, this one included if it counted.
     pub attempts: u32,
     /// Why, for operators (a status or "no answer"; never a secret, at most
@@ -33,11 +52,27 @@ pub struct Failure {
 impl Failure {
     pub const MAX_ERROR_CHARS: usize = 200;
 
-    pub fn new(attempts: u32, error: &str) -> Self {
+    pub fn new(event: AuditEventId, attempts: u32, error: &str) -> Self {
         Self {
+            event,
             attempts,
             error: error.chars().take(Self::MAX_ERROR_CHARS).collect(),
         }
+    }
+}
+
+/// A sweep of pending events into the dead letters at `now`: at most `limit` of them, and
+/// `reason` becomes the last error of those that never had one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sweep {
+    pub now: OffsetDateTime,
+    pub reason: &'static str,
+    pub limit: u64,
+}
+
+impl Sweep {
+    pub fn new(now: OffsetDateTime, reason: &'static str, limit: u64) -> Self {
+        Self { now, reason, limit }
     }
 }
 
@@ -61,62 +96,43 @@ pub struct OutboxCounts {
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait WebhookOutbox: Send + Sync {
-    /// Claims up to `limit` due events (next attempt not after `now`) that no live claim
-    /// holds, the soonest due first (then the oldest); each claim lasts `lease`. Two
-    /// claimants never get the same event while its lease runs.
+    /// Claims up to `limit` due events (next attempt not after the claim's `now`) that no
+    /// live claim holds, the soonest due first (then the oldest); each claim lasts its
+    /// `lease`. Two claimants never get the same event while its lease runs.
     async fn claim_due(
         &self,
-        now: OffsetDateTime,
-        lease: Duration,
+        claim: Claim,
         limit: u32,
     ) -> Result<Vec<PendingDelivery>, RepositoryError>;
 
     /// Claims the one pending event whose turn comes first, due or not (a probe of a
     /// receiver that seemed away), under the same lease rule.
-    async fn claim_probe(
-        &self,
-        now: OffsetDateTime,
-        lease: Duration,
-    ) -> Result<Option<PendingDelivery>, RepositoryError>;
+    async fn claim_probe(&self, claim: Claim) -> Result<Option<PendingDelivery>, RepositoryError>;
 
     /// Delivered: leaves the outbox.
     async fn remove(&self, id: AuditEventId) -> Result<(), RepositoryError>;
 
     /// Failed: released, due again at `at`. Nothing happens to a dead letter.
-    async fn retry_at(
-        &self,
-        id: AuditEventId,
-        at: OffsetDateTime,
-        failure: Failure,
-    ) -> Result<(), RepositoryError>;
+    async fn retry_at(&self, failure: Failure, at: OffsetDateTime) -> Result<(), RepositoryError>;
 
     /// Failed for good: kept as a dead letter, never claimed again until redelivered.
     async fn dead_letter(
         &self,
-        id: AuditEventId,
-        now: OffsetDateTime,
         failure: Failure,
+        now: OffsetDateTime,
     ) -> Result<(), RepositoryError>;
 
-    /// Dead-letters up to `limit` pending events written before `before` that no live claim
-    /// holds; `reason` becomes the last error of those that never had one. Returns how many.
+    /// Sweeps the pending events written before `before` that no live claim holds. Returns
+    /// how many.
     async fn dead_letter_written_before(
         &self,
         before: OffsetDateTime,
-        now: OffsetDateTime,
-        reason: &str,
-        limit: u64,
+        sweep: Sweep,
     ) -> Result<u64, RepositoryError>;
 
-    /// Keeps the newest `keep` pending events and dead-letters up to `limit` of the others,
-    /// oldest first (the outbox's bound); `reason` as above. Returns how many.
-    async fn dead_letter_beyond(
-        &self,
-        keep: u64,
-        now: OffsetDateTime,
-        reason: &str,
-        limit: u64,
-    ) -> Result<u64, RepositoryError>;
+    /// Keeps the newest `keep` pending events and sweeps the others, oldest first (the
+    /// outbox's bound). Returns how many.
+    async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> Result<u64, RepositoryError>;
 
     async fn counts(&self) -> Result<OutboxCounts, RepositoryError>;
 

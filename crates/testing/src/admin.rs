@@ -4,32 +4,26 @@
 use crate::InMemoryRepository;
 use crate::repository::Tables;
 use async_trait::async_trait;
-use social_login_domain::admin::decide_unlink;
-use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
-use social_login_domain::{
-    AuditContext, AuditEventType, PageLimit, ProviderKey, User, UserFilter, UserId,
+use social_login_domain::disconnect::DisconnectRefused;
+use social_login_domain::{AuditContext, AuditEventType, ProviderKey, User, UserFilter, UserId};
+use social_login_ports::{
+    AdminRepository, LinkRemoval, RemoveLinkError, RepositoryError, Unlinked, UserPage, UserSearch,
 };
-use social_login_ports::{AdminRepository, RemoveLinkError, RepositoryError, Unlinked, UserPage};
 use time::OffsetDateTime;
 
 #[async_trait]
 impl AdminRepository for InMemoryRepository {
-    async fn find_users(
-        &self,
-        filter: &UserFilter,
-        after: Option<UserId>,
-        limit: PageLimit,
-    ) -> Result<UserPage, RepositoryError> {
+    async fn find_users(&self, search: UserSearch) -> Result<UserPage, RepositoryError> {
         let tables = self.lock();
         let mut users: Vec<User> = tables
             .users
             .iter()
-            .filter(|user| after.is_none_or(|after| user.id > after))
-            .filter(|user| tables.filter_names(filter, user))
+            .filter(|user| search.after.is_none_or(|after| user.id > after))
+            .filter(|user| tables.filter_names(&search.filter, user))
             .cloned()
             .collect();
         users.sort_by_key(|user| user.id);
-        Ok(UserPage::of_fetched(users, limit))
+        Ok(UserPage::of_fetched(users, search.limit))
     }
 
     async fn active_sessions(
@@ -88,21 +82,26 @@ impl AdminRepository for InMemoryRepository {
         Ok(true)
     }
 
-    async fn unlink(
+    async fn unlink(&self, removal: LinkRemoval, force: bool) -> Result<Unlinked, RemoveLinkError> {
+        self.remove_link_of(removal, force)
+    }
+}
+
+impl InMemoryRepository {
+    /// Removes the user's link under `domain::admin::decide_unlink` (the user's disconnect is
+    /// `force = false`), in one step under the lock.
+    pub(crate) fn remove_link_of(
         &self,
-        user: UserId,
-        provider: ProviderKey,
-        usable: Vec<ProviderKey>,
+        removal: LinkRemoval,
         force: bool,
-        audit: AuditContext,
     ) -> Result<Unlinked, RemoveLinkError> {
+        let user = removal.user;
         let mut committed = self.lock();
         let Some(owner) = committed.user(user).cloned() else {
             return Err(DisconnectRefused::NotLinked.into());
         };
         let links = committed.links_of(user);
-        let rule = check_disconnect(&owner, &links, provider, &usable);
-        let unlink = decide_unlink(rule, &links, provider, force)?;
+        let unlink = removal.decide(&owner, &links, force)?;
         let mut tables = committed.clone();
         let grant = tables
             .links
@@ -111,15 +110,14 @@ impl AdminRepository for InMemoryRepository {
             .map(crate::users::grant_of)
             .ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()))?;
         tables.links.retain(|link| link.id != unlink.link);
-        let unlinked = audit.event(0, AuditEventType::AccountUnlinked, user, Some(provider));
-        tables.record(unlinked, audit.outbox)?;
         if unlink.lock {
             if let Some(stored) = tables.users.iter_mut().find(|stored| stored.id == user) {
                 stored.locked = true;
             }
             tables.revoke_sessions_of(user, None);
-            let locked = audit.event(1, AuditEventType::UserLocked, user, None);
-            tables.record(locked, audit.outbox)?;
+        }
+        for event in removal.events(&unlink) {
+            tables.record(event, removal.audit.outbox)?;
         }
         *committed = tables;
         Ok(Unlinked {

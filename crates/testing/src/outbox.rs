@@ -6,9 +6,10 @@ use crate::repository::{OutboxRow, Tables};
 use async_trait::async_trait;
 use social_login_domain::AuditEventId;
 use social_login_ports::{
-    DeadLetter, Failure, OutboxCounts, PendingDelivery, RepositoryError, WebhookOutbox,
+    Claim, DeadLetter, Failure, OutboxCounts, PendingDelivery, RepositoryError, Sweep,
+    WebhookOutbox,
 };
-use time::{Duration, OffsetDateTime};
+use time::OffsetDateTime;
 
 fn take(limit: u64) -> usize {
     usize::try_from(limit).unwrap_or(usize::MAX)
@@ -18,11 +19,11 @@ impl Tables {
     /// Claims up to `limit` live rows due by `due_by`, soonest first, then oldest.
     fn claim(
         &mut self,
-        now: OffsetDateTime,
+        claim: Claim,
         due_by: Option<OffsetDateTime>,
-        lease: Duration,
         limit: usize,
     ) -> Vec<PendingDelivery> {
+        let now = claim.now;
         // As the database: a row whose event is gone is dropped, not sent.
         let events = &self.events;
         self.outbox
@@ -38,7 +39,7 @@ impl Tables {
         free.into_iter()
             .take(limit)
             .map(|row| {
-                row.locked_until = Some(now + lease);
+                row.locked_until = Some(claim.expires_at());
                 PendingDelivery {
                     event: row.event.clone(),
                     attempts: row.attempts,
@@ -70,20 +71,15 @@ impl Tables {
 impl WebhookOutbox for InMemoryRepository {
     async fn claim_due(
         &self,
-        now: OffsetDateTime,
-        lease: Duration,
+        lease: Claim,
         limit: u32,
     ) -> Result<Vec<PendingDelivery>, RepositoryError> {
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-        Ok(self.lock().claim(now, Some(now), lease, limit))
+        Ok(self.lock().claim(lease, Some(lease.now), limit))
     }
 
-    async fn claim_probe(
-        &self,
-        now: OffsetDateTime,
-        lease: Duration,
-    ) -> Result<Option<PendingDelivery>, RepositoryError> {
-        Ok(self.lock().claim(now, None, lease, 1).into_iter().next())
+    async fn claim_probe(&self, lease: Claim) -> Result<Option<PendingDelivery>, RepositoryError> {
+        Ok(self.lock().claim(lease, None, 1).into_iter().next())
     }
 
     async fn remove(&self, id: AuditEventId) -> Result<(), RepositoryError> {
@@ -91,13 +87,12 @@ impl WebhookOutbox for InMemoryRepository {
         Ok(())
     }
 
-    async fn retry_at(
-        &self,
-        id: AuditEventId,
-        at: OffsetDateTime,
-        failure: Failure,
-    ) -> Result<(), RepositoryError> {
-        if let Some(row) = self.lock().row(id).filter(|row| row.dead_at.is_none()) {
+    async fn retry_at(&self, failure: Failure, at: OffsetDateTime) -> Result<(), RepositoryError> {
+        if let Some(row) = self
+            .lock()
+            .row(failure.event)
+            .filter(|row| row.dead_at.is_none())
+        {
             row.next_attempt = at;
             row.locked_until = None;
             row.attempts = failure.attempts;
@@ -108,11 +103,14 @@ impl WebhookOutbox for InMemoryRepository {
 
     async fn dead_letter(
         &self,
-        id: AuditEventId,
-        now: OffsetDateTime,
         failure: Failure,
+        now: OffsetDateTime,
     ) -> Result<(), RepositoryError> {
-        if let Some(row) = self.lock().row(id).filter(|row| row.dead_at.is_none()) {
+        if let Some(row) = self
+            .lock()
+            .row(failure.event)
+            .filter(|row| row.dead_at.is_none())
+        {
             row.locked_until = None;
             row.attempts = failure.attempts;
             row.last_error = Some(failure.error);
@@ -124,32 +122,25 @@ impl WebhookOutbox for InMemoryRepository {
     async fn dead_letter_written_before(
         &self,
         before: OffsetDateTime,
-        now: OffsetDateTime,
-        reason: &str,
-        limit: u64,
+        sweep: Sweep,
     ) -> Result<u64, RepositoryError> {
         let mut tables = self.lock();
         let old = tables
             .outbox
             .iter_mut()
             .filter(|row| row.dead_at.is_none() && row.event.created_at < before)
-            .filter(|row| row.locked_until.is_none_or(|until| until <= now))
-            .take(take(limit));
+            .filter(|row| row.locked_until.is_none_or(|until| until <= sweep.now))
+            .take(take(sweep.limit));
         let mut buried = 0;
         for row in old {
-            Tables::bury(row, now, reason);
+            Tables::bury(row, sweep.now, sweep.reason);
             buried += 1;
         }
         Ok(buried)
     }
 
-    async fn dead_letter_beyond(
-        &self,
-        keep: u64,
-        now: OffsetDateTime,
-        reason: &str,
-        limit: u64,
-    ) -> Result<u64, RepositoryError> {
+    async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> Result<u64, RepositoryError> {
+        let Sweep { now, reason, limit } = sweep;
         let mut tables = self.lock();
         let mut live: Vec<&mut OutboxRow> = tables
             .outbox

@@ -3,15 +3,14 @@
 use crate::InMemoryRepository;
 use async_trait::async_trait;
 use social_login_domain::admin::check_not_locked;
-use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
 use social_login_domain::linking::{EmailOwner, LoginDecision, decide_sign_in};
 use social_login_domain::{
     AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
     NewUser, ProviderKey, ProviderSubject, User, UserId,
 };
 use social_login_ports::{
-    AddLinkError, CreateUserError, ProviderSignIn, RemoveLinkError, RepositoryError, SealedGrant,
-    SignInError, SignedIn, UserRepository,
+    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
+    SealedGrant, SignInError, SignedIn, UserRepository,
 };
 
 pub(crate) fn grant_of(link: &NewLinkedAccount) -> SealedGrant {
@@ -21,11 +20,6 @@ pub(crate) fn grant_of(link: &NewLinkedAccount) -> SealedGrant {
         refresh_token: link.refresh_token.clone(),
         client_id: link.grant_client_id.clone(),
     }
-}
-
-/// A locked user is signed in by no provider account, linked or matched by email.
-fn refuse_locked(user: &User) -> Result<(), SignInError> {
-    check_not_locked(user).map_err(|_| SignInError::UserLocked)
 }
 
 #[async_trait]
@@ -151,17 +145,6 @@ impl UserRepository for InMemoryRepository {
             &sign_in.signup,
         )?;
         let events = social_login_domain::audit::sign_in_events(&decision);
-        let new_link = |user_id| NewLinkedAccount {
-            id: sign_in.new_link_id,
-            user_id,
-            provider: identity.provider,
-            subject: identity.subject.clone(),
-            email: identity.email.clone(),
-            access_token: sign_in.access_token.clone(),
-            refresh_token: sign_in.refresh_token.clone(),
-            grant_client_id: sign_in.grant_client_id.clone(),
-            created_at: sign_in.now,
-        };
         let (user, is_new_user) = match (decision, existing) {
             (LoginDecision::SignIn { user }, Some(link)) => {
                 let stored = tables
@@ -180,12 +163,12 @@ impl UserRepository for InMemoryRepository {
                     stored.refresh_token = sign_in.refresh_token.clone();
                 }
                 let user = tables.user(user).cloned().ok_or(SignInError::Raced)?;
-                refuse_locked(&user)?;
+                check_not_locked(&user)?;
                 (user, false)
             }
             (LoginDecision::LinkThenSignIn { user }, _) => {
-                refuse_locked(tables.user(user).ok_or(SignInError::Raced)?)?;
-                let link = new_link(user);
+                check_not_locked(tables.user(user).ok_or(SignInError::Raced)?)?;
+                let link = sign_in.new_link(user);
                 if tables.account_taken(&link) || tables.provider_taken(&link) {
                     return Err(SignInError::Raced);
                 }
@@ -194,16 +177,7 @@ impl UserRepository for InMemoryRepository {
                 (user, false)
             }
             (LoginDecision::Register, _) => {
-                let user = NewUser {
-                    id: sign_in.new_user_id,
-                    email: identity.email.clone(),
-                    full_name: identity.full_name.clone(),
-                    avatar_url: identity.avatar_url.clone(),
-                    email_verified: identity.verified_email().is_some(),
-                    password_hash: None,
-                    created_at: sign_in.now,
-                }
-                .into_user();
+                let user = sign_in.new_user().into_user();
                 if user
                     .claimed_email()
                     .is_some_and(|email| tables.claimant(email).is_some())
@@ -211,7 +185,7 @@ impl UserRepository for InMemoryRepository {
                     return Err(SignInError::Raced);
                 }
                 tables.users.push(user.clone());
-                tables.links.push(new_link(user.id));
+                tables.links.push(sign_in.new_link(user.id));
                 (user, true)
             }
             (LoginDecision::SignIn { .. }, None) => {
@@ -229,27 +203,9 @@ impl UserRepository for InMemoryRepository {
         Ok(SignedIn { user, is_new_user })
     }
 
-    async fn remove_link(
-        &self,
-        user: UserId,
-        provider: ProviderKey,
-        usable: Vec<ProviderKey>,
-        audit: AuditContext,
-    ) -> Result<SealedGrant, RemoveLinkError> {
-        let mut tables = self.lock();
-        let Some(owner) = tables.user(user).cloned() else {
-            return Err(DisconnectRefused::NotLinked.into());
-        };
-        let target = check_disconnect(&owner, &tables.links_of(user), provider, &usable)?;
-        let event = audit.event(0, AuditEventType::AccountUnlinked, user, Some(provider));
-        tables.record(event, audit.outbox)?;
-        let removed = tables
-            .links
-            .iter()
-            .find(|link| link.id == target)
-            .map(grant_of);
-        tables.links.retain(|link| link.id != target);
-        removed.ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()).into())
+    async fn remove_link(&self, removal: LinkRemoval) -> Result<SealedGrant, RemoveLinkError> {
+        let unlinked = self.remove_link_of(removal, false)?;
+        Ok(unlinked.grant)
     }
 
     async fn delete_user(

@@ -3,7 +3,7 @@
 use crate::{AppError, AuthService};
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::{AuditEvent, LinkedAccount, Origin, ProviderKey, UserId};
-use social_login_ports::RemoveLinkError;
+use social_login_ports::{LinkRemoval, RemoveLinkError};
 use tracing::instrument;
 
 /// How many of a user's events `GET /users/me/events` returns.
@@ -40,7 +40,12 @@ impl AuthService {
         let grant = self
             .ports
             .users
-            .remove_link(caller, provider, self.ports.providers.keys(), audit)
+            .remove_link(LinkRemoval {
+                user: caller,
+                provider,
+                usable: self.ports.providers.keys(),
+                audit,
+            })
             .await
             .map_err(unlink_refused)?;
         self.revoke_grant(caller, grant, origin).await;

@@ -6,7 +6,7 @@ use super::{DEAD_AFTER, DeliveryLimits, DeliveryStep, LEASE, retry_delay};
 use crate::AppError;
 use social_login_domain::AuditEvent;
 use social_login_ports::{
-    Clock, DeliveryError, Failure, PendingDelivery, WebhookOutbox, WebhookSender,
+    Claim, Clock, DeliveryError, Failure, PendingDelivery, WebhookOutbox, WebhookSender,
 };
 use std::sync::{Arc, Mutex, MutexGuard};
 use tracing::{info, warn};
@@ -79,9 +79,12 @@ impl WebhookDelivery {
         let turn = self.receiver().turn(now);
         let (claimed, probe) = match turn {
             Turn::Wait => return Ok(Vec::new()),
-            Turn::Due => (self.outbox.claim_due(now, LEASE, slots).await?, false),
+            Turn::Due => (
+                self.outbox.claim_due(Claim::new(now, LEASE), slots).await?,
+                false,
+            ),
             Turn::Probe => {
-                let probe = self.outbox.claim_probe(now, LEASE).await?;
+                let probe = self.outbox.claim_probe(Claim::new(now, LEASE)).await?;
                 (probe.into_iter().collect(), true)
             }
         };
@@ -130,7 +133,7 @@ impl WebhookDelivery {
             }
         };
         let attempts = pending.attempts.saturating_add(u32::from(counted));
-        let failure = Failure::new(attempts, &error.to_string());
+        let failure = Failure::new(event.id, attempts, &error.to_string());
         let reason = if attempts >= self.limits.max_attempts {
             Some("attempts")
         } else if done - event.created_at >= DEAD_AFTER {
@@ -139,14 +142,14 @@ impl WebhookDelivery {
             None
         };
         if let Some(reason) = reason {
-            self.outbox.dead_letter(event.id, done, failure).await?;
+            self.outbox.dead_letter(failure, done).await?;
             dead_lettered(reason, 1);
             warn!(event = %event.id, kind = %event.kind, %error, attempts, reason,
                 "webhook event dead-lettered");
             return Ok(DeliveryStep::DeadLettered);
         }
         let at = done + retry_delay(attempts);
-        self.outbox.retry_at(event.id, at, failure).await?;
+        self.outbox.retry_at(failure, at).await?;
         warn!(event = %event.id, kind = %event.kind, %error, attempts, probe,
             "webhook delivery failed; will retry");
         Ok(DeliveryStep::RetryLater)

@@ -7,7 +7,7 @@ use super::delivery::dead_lettered;
 use super::{DEAD_AFTER, WebhookDelivery};
 use crate::AppError;
 use crate::usecases::tokens::AUDIT_RETENTION;
-use social_login_ports::OutboxCounts;
+use social_login_ports::{OutboxCounts, Sweep};
 use tracing::warn;
 
 /// Rows each step touches at most per run (the next run goes on).
@@ -19,7 +19,10 @@ impl WebhookDelivery {
         let now = self.clock.now();
         let expired = self
             .outbox
-            .dead_letter_written_before(now - DEAD_AFTER, now, "not delivered within 3 days", BATCH)
+            .dead_letter_written_before(
+                now - DEAD_AFTER,
+                Sweep::new(now, "not delivered within 3 days", BATCH),
+            )
             .await?;
         if expired > 0 {
             dead_lettered("age", expired);
@@ -37,9 +40,7 @@ impl WebhookDelivery {
                 .outbox
                 .dead_letter_beyond(
                     max_pending,
-                    now,
-                    "outbox full",
-                    counts.pending - max_pending,
+                    Sweep::new(now, "outbox full", counts.pending - max_pending),
                 )
                 .await?;
             dead_lettered("outbox_full", overflow);

@@ -5,7 +5,7 @@ use crate::world::{World, ada_on_github, github_login};
 use social_login_app::AuthPolicy;
 use social_login_app::webhooks::LEASE;
 use social_login_domain::{AuditEvent, AuditEventType, Origin, ProviderKey};
-use social_login_ports::{Clock, WebhookOutbox};
+use social_login_ports::{Claim, Clock, WebhookOutbox};
 use time::Duration;
 
 fn origin() -> Origin {
@@ -115,7 +115,11 @@ async fn only_the_subscribed_types_wait_for_the_webhook() {
     world.login_with(ada_on_github()).await;
     world.login_with(ada_on_github()).await;
     let later = world.clock.now() + Duration::minutes(1);
-    let queued = world.users.claim_due(later, LEASE, 8).await.unwrap();
+    let queued = world
+        .users
+        .claim_due(Claim::new(later, LEASE), 8)
+        .await
+        .unwrap();
     let kinds: Vec<_> = queued.iter().map(|pending| pending.event.kind).collect();
     assert_eq!(kinds, [AuditEventType::UserRegistered]);
 
@@ -124,7 +128,7 @@ async fn only_the_subscribed_types_wait_for_the_webhook() {
     assert!(
         silent
             .users
-            .claim_due(later, LEASE, 8)
+            .claim_due(Claim::new(later, LEASE), 8)
             .await
             .unwrap()
             .is_empty()

@@ -101,7 +101,7 @@ async fn an_internal_repository_failure_is_internal() {
     users.expect_list_links().returning(|_| Err(internal()));
     users
         .expect_remove_link()
-        .returning(|_, _, _, _| Err(RemoveLinkError::Repository(internal())));
+        .returning(|_| Err(RemoveLinkError::Repository(internal())));
     let service = world.service_swapping(|ports| ports.users = Arc::new(users));
     let caller = UserId::new();
     assert!(matches!(

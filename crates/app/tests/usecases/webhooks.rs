@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use social_login_app::webhooks::{DEAD_AFTER, PROBE_EVERY, retry_delay};
 use social_login_app::{AuthPolicy, DeadLetters, DeliveryLimits, DeliveryStep, WebhookDelivery};
 use social_login_domain::{AuditEvent, AuditEventId, AuditEventType, EventSet};
-use social_login_ports::{Clock, DeliveryError, OutboxCounts, WebhookOutbox, WebhookSender};
+use social_login_ports::{Claim, Clock, DeliveryError, OutboxCounts, WebhookOutbox, WebhookSender};
 use std::sync::{Arc, Mutex};
 use time::{Duration, OffsetDateTime};
 
@@ -216,7 +216,7 @@ async fn while_the_receiver_is_away_one_uncounted_probe_goes_out_every_five_seco
     assert_eq!(receiver.requests(), 4 + 4, "one probe per 5 s for 20 s");
     let waiting = world
         .users
-        .claim_probe(world.clock.now(), Duration::seconds(1))
+        .claim_probe(Claim::new(world.clock.now(), Duration::seconds(1)))
         .await
         .unwrap()
         .unwrap();

@@ -3,33 +3,26 @@
 
 use super::columns::{execute, query_all, query_one, time_text, user_at};
 use super::users::{find_user, links_of};
-use super::{SqliteRepository, audit, sql, write};
-use crate::mapping::{grant_from_columns, user_from_row};
+use super::{SqliteRepository, audit, sql};
+use crate::mapping::{grant_from_columns, user_page};
 use async_trait::async_trait;
 use rusqlite::{Connection, params};
-use social_login_domain::admin::decide_unlink;
-use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
-use social_login_domain::{
-    AuditContext, AuditEventType, PageLimit, ProviderKey, UserFilter, UserId,
+use social_login_domain::disconnect::DisconnectRefused;
+use social_login_domain::{AuditContext, AuditEventType, UserFilter, UserId};
+use social_login_ports::{
+    AdminRepository, LinkRemoval, RemoveLinkError, RepositoryError, Unlinked, UserPage, UserSearch,
 };
-use social_login_ports::{AdminRepository, RemoveLinkError, RepositoryError, Unlinked, UserPage};
 use time::OffsetDateTime;
 
 #[async_trait]
 impl AdminRepository for SqliteRepository {
-    async fn find_users(
-        &self,
-        filter: &UserFilter,
-        after: Option<UserId>,
-        limit: PageLimit,
-    ) -> Result<UserPage, RepositoryError> {
-        let filter = filter.clone();
-        let after = after.map_or([0; 16], |id| id.as_uuid().into_bytes());
+    async fn find_users(&self, search: UserSearch) -> Result<UserPage, RepositoryError> {
+        let after = search.after.map_or([0; 16], |id| id.as_uuid().into_bytes());
         // One more than a page: whether another page follows.
-        let fetch = i64::from(limit.get()) + 1;
+        let fetch = i64::from(search.limit.get()) + 1;
         let read = |row: &rusqlite::Row| user_at(row, 0);
         self.call(move |db| {
-            let rows = match &filter {
+            let rows = match &search.filter {
                 UserFilter::All => query_all(db, sql::USERS_AFTER, params![after, fetch], read),
                 UserFilter::Email(email) => query_all(
                     db,
@@ -50,11 +43,7 @@ impl AdminRepository for SqliteRepository {
                     read,
                 ),
             }?;
-            let users = rows
-                .into_iter()
-                .map(user_from_row)
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(UserPage::of_fetched(users, limit))
+            user_page(rows, search.limit)
         })
         .await
     }
@@ -83,21 +72,19 @@ impl AdminRepository for SqliteRepository {
         locked: bool,
         audit: AuditContext,
     ) -> Result<bool, RepositoryError> {
-        self.call(move |db| {
-            write(db, |tx| {
-                let id = user.as_uuid().into_bytes();
-                if execute(tx, sql::SET_LOCKED, params![id, locked])? == 0 {
-                    return Ok(false);
-                }
-                let kind = if locked {
-                    execute(tx, sql::REVOKE_SESSIONS_OF, [id])?;
-                    AuditEventType::UserLocked
-                } else {
-                    AuditEventType::UserUnlocked
-                };
-                audit::record(tx, &audit.event(0, kind, user, None), audit.outbox)?;
-                Ok(true)
-            })
+        self.transact(move |tx| {
+            let id = user.as_uuid().into_bytes();
+            if execute(tx, sql::SET_LOCKED, params![id, locked])? == 0 {
+                return Ok(false);
+            }
+            let kind = if locked {
+                execute(tx, sql::REVOKE_SESSIONS_OF, [id])?;
+                AuditEventType::UserLocked
+            } else {
+                AuditEventType::UserUnlocked
+            };
+            audit::record(tx, &audit.event(0, kind, user, None), audit.outbox)?;
+            Ok(true)
         })
         .await
     }
@@ -107,30 +94,20 @@ impl AdminRepository for SqliteRepository {
         user: UserId,
         audit: AuditContext,
     ) -> Result<bool, RepositoryError> {
-        self.call(move |db| {
-            write(db, |tx| {
-                if find_user(tx, user)?.is_none() {
-                    return Ok(false);
-                }
-                execute(tx, sql::REVOKE_SESSIONS_OF, [user.as_uuid().into_bytes()])?;
-                let event = audit.event(0, AuditEventType::UserSessionsRevoked, user, None);
-                audit::record(tx, &event, audit.outbox)?;
-                Ok(true)
-            })
+        self.transact(move |tx| {
+            if find_user(tx, user)?.is_none() {
+                return Ok(false);
+            }
+            execute(tx, sql::REVOKE_SESSIONS_OF, [user.as_uuid().into_bytes()])?;
+            let event = audit.event(0, AuditEventType::UserSessionsRevoked, user, None);
+            audit::record(tx, &event, audit.outbox)?;
+            Ok(true)
         })
         .await
     }
 
-    async fn unlink(
-        &self,
-        user: UserId,
-        provider: ProviderKey,
-        usable: Vec<ProviderKey>,
-        force: bool,
-        audit: AuditContext,
-    ) -> Result<Unlinked, RemoveLinkError> {
-        self.call(move |db| write(db, |tx| unlink(tx, user, provider, &usable, force, &audit)))
-            .await
+    async fn unlink(&self, removal: LinkRemoval, force: bool) -> Result<Unlinked, RemoveLinkError> {
+        self.transact(move |tx| unlink(tx, &removal, force)).await
     }
 }
 
@@ -146,18 +123,14 @@ pub(super) fn user_is_locked(db: &Connection, user: UserId) -> Result<bool, Repo
 /// caller's transaction (the user's disconnect is `force = false`).
 pub(super) fn unlink(
     tx: &Connection,
-    user: UserId,
-    provider: ProviderKey,
-    usable: &[ProviderKey],
+    removal: &LinkRemoval,
     force: bool,
-    audit: &AuditContext,
 ) -> Result<Unlinked, RemoveLinkError> {
-    let Some(user) = find_user(tx, user)? else {
+    let Some(user) = find_user(tx, removal.user)? else {
         return Err(DisconnectRefused::NotLinked.into());
     };
     let links = links_of(tx, user.id)?;
-    let rule = check_disconnect(&user, &links, provider, usable);
-    let unlink = decide_unlink(rule, &links, provider, force)?;
+    let unlink = removal.decide(&user, &links, force)?;
     let doomed = unlink.link.as_uuid().into_bytes();
     let grant = query_one(tx, sql::GRANT_OF_LINK, [doomed], |row| {
         Ok(grant_from_columns(
@@ -169,14 +142,13 @@ pub(super) fn unlink(
     })?
     .ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()))??;
     execute(tx, sql::DELETE_LINK, [doomed])?;
-    let event = audit.event(0, AuditEventType::AccountUnlinked, user.id, Some(provider));
-    audit::record(tx, &event, audit.outbox)?;
     if unlink.lock {
         let id = user.id.as_uuid().into_bytes();
         execute(tx, sql::SET_LOCKED, params![id, true])?;
         execute(tx, sql::REVOKE_SESSIONS_OF, [id])?;
-        let event = audit.event(1, AuditEventType::UserLocked, user.id, None);
-        audit::record(tx, &event, audit.outbox)?;
+    }
+    for event in removal.events(&unlink) {
+        audit::record(tx, &event, removal.audit.outbox)?;
     }
     Ok(Unlinked {
         grant,

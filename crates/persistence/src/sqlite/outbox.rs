@@ -10,9 +10,10 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, params};
 use social_login_domain::AuditEventId;
 use social_login_ports::{
-    DeadLetter, Failure, OutboxCounts, PendingDelivery, RepositoryError, WebhookOutbox,
+    Claim, DeadLetter, Failure, OutboxCounts, PendingDelivery, RepositoryError, Sweep,
+    WebhookOutbox,
 };
-use time::{Duration, OffsetDateTime};
+use time::OffsetDateTime;
 
 fn count(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
@@ -21,16 +22,16 @@ fn count(value: u64) -> i64 {
 /// Claims up to `limit` rows due by `due_by` and reads their events, in one transaction.
 fn claim(
     db: &mut Connection,
-    now: OffsetDateTime,
+    claim: Claim,
     due_by: i64,
-    lease: Duration,
     limit: u32,
 ) -> Result<Vec<PendingDelivery>, RepositoryError> {
+    let (until, now) = (unix_ms(claim.expires_at()), unix_ms(claim.now));
     write(db, |tx| {
         let mut claimed = query_all(
             tx,
             outbox::CLAIM,
-            params![unix_ms(now + lease), due_by, unix_ms(now), limit],
+            params![until, due_by, now, limit],
             |row| {
                 let turn = (row.get::<_, i64>(0)?, row.get::<_, i64>(1)?);
                 Ok((turn, uuid_at(row, 2)?, row.get::<_, i64>(3)?))
@@ -66,13 +67,12 @@ impl SqliteRepository {
     async fn record_failure(
         &self,
         statement: &'static str,
-        id: AuditEventId,
-        at: OffsetDateTime,
         failure: Failure,
+        at: OffsetDateTime,
     ) -> Result<(), RepositoryError> {
         self.call(move |db| {
             let values = params![
-                id.as_uuid().into_bytes(),
+                failure.event.as_uuid().into_bytes(),
                 unix_ms(at),
                 failure.attempts,
                 failure.error
@@ -88,13 +88,10 @@ impl SqliteRepository {
         &self,
         statement: &'static str,
         which: Value,
-        now: OffsetDateTime,
-        reason: &str,
-        limit: u64,
+        sweep: Sweep,
     ) -> Result<u64, RepositoryError> {
-        let reason = reason.to_owned();
         self.call(move |db| {
-            let values = params![which, unix_ms(now), reason, count(limit)];
+            let values = params![which, unix_ms(sweep.now), sweep.reason, count(sweep.limit)];
             execute(db, statement, values).map(|n| n as u64)
         })
         .await
@@ -105,21 +102,16 @@ impl SqliteRepository {
 impl WebhookOutbox for SqliteRepository {
     async fn claim_due(
         &self,
-        now: OffsetDateTime,
-        lease: Duration,
+        lease: Claim,
         limit: u32,
     ) -> Result<Vec<PendingDelivery>, RepositoryError> {
-        self.call(move |db| claim(db, now, unix_ms(now), lease, limit))
+        self.call(move |db| claim(db, lease, unix_ms(lease.now), limit))
             .await
     }
 
-    async fn claim_probe(
-        &self,
-        now: OffsetDateTime,
-        lease: Duration,
-    ) -> Result<Option<PendingDelivery>, RepositoryError> {
+    async fn claim_probe(&self, lease: Claim) -> Result<Option<PendingDelivery>, RepositoryError> {
         let claimed = self
-            .call(move |db| claim(db, now, outbox::NEVER - 1, lease, 1))
+            .call(move |db| claim(db, lease, outbox::NEVER - 1, 1))
             .await?;
         Ok(claimed.into_iter().next())
     }
@@ -129,47 +121,30 @@ impl WebhookOutbox for SqliteRepository {
             .await
     }
 
-    async fn retry_at(
-        &self,
-        id: AuditEventId,
-        at: OffsetDateTime,
-        failure: Failure,
-    ) -> Result<(), RepositoryError> {
-        self.record_failure(outbox::RETRY, id, at, failure).await
+    async fn retry_at(&self, failure: Failure, at: OffsetDateTime) -> Result<(), RepositoryError> {
+        self.record_failure(outbox::RETRY, failure, at).await
     }
 
     async fn dead_letter(
         &self,
-        id: AuditEventId,
-        now: OffsetDateTime,
         failure: Failure,
+        now: OffsetDateTime,
     ) -> Result<(), RepositoryError> {
-        self.record_failure(outbox::DEAD_LETTER, id, now, failure)
-            .await
+        self.record_failure(outbox::DEAD_LETTER, failure, now).await
     }
 
     async fn dead_letter_written_before(
         &self,
         before: OffsetDateTime,
-        now: OffsetDateTime,
-        reason: &str,
-        limit: u64,
+        sweep: Sweep,
     ) -> Result<u64, RepositoryError> {
         let which = Value::Blob(id_bound(before).into_bytes().to_vec());
-        self.sweep(outbox::DEAD_LETTER_BEFORE, which, now, reason, limit)
-            .await
+        self.sweep(outbox::DEAD_LETTER_BEFORE, which, sweep).await
     }
 
-    async fn dead_letter_beyond(
-        &self,
-        keep: u64,
-        now: OffsetDateTime,
-        reason: &str,
-        limit: u64,
-    ) -> Result<u64, RepositoryError> {
+    async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> Result<u64, RepositoryError> {
         let which = Value::Integer(count(keep));
-        self.sweep(outbox::DEAD_LETTER_BEYOND, which, now, reason, limit)
-            .await
+        self.sweep(outbox::DEAD_LETTER_BEYOND, which, sweep).await
     }
 
     async fn counts(&self) -> Result<OutboxCounts, RepositoryError> {

@@ -33,13 +33,11 @@ impl RefreshTokenRepository for SqliteRepository {
         audit: AuditContext,
     ) -> Result<(), RepositoryError> {
         let first = session.first_token(user, now);
-        self.call(move |db| {
-            write(db, |tx| {
-                insert_family(tx, &first, &session)?;
-                insert_token(tx, &first)?;
-                let event = audit.event(0, AuditEventType::UserLogin, first.user_id, None);
-                audit::record(tx, &event, audit.outbox)
-            })
+        self.transact(move |tx| {
+            insert_family(tx, &first, &session)?;
+            insert_token(tx, &first)?;
+            let event = audit.event(0, AuditEventType::UserLogin, first.user_id, None);
+            audit::record(tx, &event, audit.outbox)
         })
         .await
     }
@@ -110,18 +108,16 @@ impl RefreshTokenRepository for SqliteRepository {
         audit: AuditContext,
     ) -> Result<(), RepositoryError> {
         // Only the first logout of a session records an event.
-        self.call(move |db| {
-            write(db, |tx| {
-                if let Some(record) = record_of(tx, presented)?
-                    && !record.revoked
-                {
-                    let family = record.family.as_uuid().into_bytes();
-                    execute(tx, sql::REVOKE_FAMILY, [family])?;
-                    let event = audit.event(0, AuditEventType::SessionLogout, record.user_id, None);
-                    audit::record(tx, &event, audit.outbox)?;
-                }
-                Ok(())
-            })
+        self.transact(move |tx| {
+            if let Some(record) = record_of(tx, presented)?
+                && !record.revoked
+            {
+                let family = record.family.as_uuid().into_bytes();
+                execute(tx, sql::REVOKE_FAMILY, [family])?;
+                let event = audit.event(0, AuditEventType::SessionLogout, record.user_id, None);
+                audit::record(tx, &event, audit.outbox)?;
+            }
+            Ok(())
         })
         .await
     }

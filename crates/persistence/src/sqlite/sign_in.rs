@@ -9,8 +9,9 @@ use super::users::{insert_link, insert_user, links_of, user_by_email};
 use super::{audit, sql};
 use crate::error::UniqueIndex;
 use crate::mapping::{email_to_column, link_from_columns, user_from_row};
-use crate::sign_in::{decide, new_access_token, new_link, new_user, refuse_locked};
+use crate::sign_in::{decide, new_access_token};
 use rusqlite::{Connection, params};
+use social_login_domain::admin::check_not_locked;
 use social_login_domain::linking::LoginDecision;
 use social_login_domain::{LinkedAccount, ProviderKey, ProviderSubject, User};
 use social_login_ports::{ProviderSignIn, RepositoryError, SignInError, SignedIn};
@@ -33,20 +34,20 @@ pub(super) fn sign_in(db: &Connection, sign_in: &ProviderSignIn) -> Result<Signe
     let (decision, events) = decide(sign_in, existing.as_ref(), owner.as_ref())?;
     let (user, is_new_user) = match (decision, existing, owner) {
         (LoginDecision::SignIn { .. }, Some((link, user)), _) => {
-            refuse_locked(&user)?;
+            check_not_locked(&user)?;
             refresh_link(db, &link, sign_in)?;
             (user, false)
         }
         (LoginDecision::LinkThenSignIn { .. }, _, Some((user, _))) => {
-            refuse_locked(&user)?;
-            insert_link(db, &new_link(sign_in, &user)).map_err(raced_or_failed)?;
+            check_not_locked(&user)?;
+            insert_link(db, &sign_in.new_link(user.id)).map_err(raced_or_failed)?;
             (user, false)
         }
         (LoginDecision::Register, _, _) => {
-            let user = new_user(sign_in);
+            let user = sign_in.new_user();
             insert_user(db, &user).map_err(raced_or_failed)?;
             let user = user.into_user();
-            insert_link(db, &new_link(sign_in, &user)).map_err(raced_or_failed)?;
+            insert_link(db, &sign_in.new_link(user.id)).map_err(raced_or_failed)?;
             (user, true)
         }
         _ => {

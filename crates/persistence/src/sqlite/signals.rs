@@ -4,7 +4,7 @@
 
 use super::columns::{execute, query_one, time_text, uuid_at};
 use super::users::{find_user, links_of};
-use super::{SqliteRepository, audit, sql, write};
+use super::{SqliteRepository, audit, sql};
 use crate::audit::{from_unix_ms, unix_ms};
 use async_trait::async_trait;
 use rusqlite::{Connection, params};
@@ -55,13 +55,10 @@ impl SignalRepository for SqliteRepository {
         &self,
         receipt: SignalReceipt,
     ) -> Result<OffsetDateTime, RepositoryError> {
-        self.call(move |db| {
-            write(db, |tx| {
-                insert_receipt(tx, &receipt)?;
-                received_at(tx, receipt.source, &receipt.id)?.ok_or_else(|| {
-                    RepositoryError::Internal("the receipt just kept is gone".into())
-                })
-            })
+        self.transact(move |tx| {
+            insert_receipt(tx, &receipt)?;
+            received_at(tx, receipt.source, &receipt.id)?
+                .ok_or_else(|| RepositoryError::Internal("the receipt just kept is gone".into()))
         })
         .await
     }
@@ -81,14 +78,12 @@ impl SignalRepository for SqliteRepository {
         limit: u64,
     ) -> Result<u64, RepositoryError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.call(move |db| {
-            write(db, |tx| {
-                execute(
-                    tx,
-                    sql::DELETE_RECEIPTS_BEFORE,
-                    params![unix_ms(before), limit],
-                )
-            })
+        self.transact(move |tx| {
+            execute(
+                tx,
+                sql::DELETE_RECEIPTS_BEFORE,
+                params![unix_ms(before), limit],
+            )
         })
         .await
         .map(|deleted| deleted as u64)

@@ -5,7 +5,7 @@ use super::columns::{
     Violation, execute, execute_raw, failed, link_at, query_all, query_one, time_text, user_at,
     violation,
 };
-use super::{SqliteRepository, audit, sql, write};
+use super::{SqliteRepository, audit, sql};
 use crate::error::UniqueIndex;
 use crate::mapping::{
     email_normalized_column, email_to_column, grant_from_columns, link_from_columns, user_from_row,
@@ -17,8 +17,8 @@ use social_login_domain::{
     NewUser, ProviderKey, ProviderSubject, User, UserId,
 };
 use social_login_ports::{
-    AddLinkError, CreateUserError, ProviderSignIn, RemoveLinkError, RepositoryError, SealedGrant,
-    SignInError, SignedIn, UserRepository,
+    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
+    SealedGrant, SignInError, SignedIn, UserRepository,
 };
 use time::OffsetDateTime;
 
@@ -63,25 +63,22 @@ impl UserRepository for SqliteRepository {
         audit: AuditContext,
     ) -> Result<User, CreateUserError> {
         crate::users::first_link_is_the_users(&user, first_link.as_ref())?;
-        self.call(move |db| {
-            write(db, |tx| -> Result<(), CreateUserError> {
-                insert_user(tx, &user).map_err(|error| match violation(&error) {
-                    Some(Violation::Unique(UniqueIndex::UserEmail)) => CreateUserError::EmailTaken,
+        self.transact(move |tx| -> Result<User, CreateUserError> {
+            insert_user(tx, &user).map_err(|error| match violation(&error) {
+                Some(Violation::Unique(UniqueIndex::UserEmail)) => CreateUserError::EmailTaken,
+                _ => failed(error).into(),
+            })?;
+            if let Some(link) = &first_link {
+                insert_link(tx, link).map_err(|error| match violation(&error) {
+                    Some(Violation::Unique(UniqueIndex::LinkProviderSubject)) => {
+                        CreateUserError::ProviderAccountTaken
+                    }
                     _ => failed(error).into(),
                 })?;
-                if let Some(link) = &first_link {
-                    insert_link(tx, link).map_err(|error| match violation(&error) {
-                        Some(Violation::Unique(UniqueIndex::LinkProviderSubject)) => {
-                            CreateUserError::ProviderAccountTaken
-                        }
-                        _ => failed(error).into(),
-                    })?;
-                }
-                let provider = first_link.as_ref().map(|link| link.provider);
-                let event = audit.event(0, AuditEventType::UserRegistered, user.id, provider);
-                audit::record(tx, &event, audit.outbox)?;
-                Ok(())
-            })?;
+            }
+            let provider = first_link.as_ref().map(|link| link.provider);
+            let event = audit.event(0, AuditEventType::UserRegistered, user.id, provider);
+            audit::record(tx, &event, audit.outbox)?;
             Ok(user.into_user())
         })
         .await
@@ -92,20 +89,18 @@ impl UserRepository for SqliteRepository {
         link: NewLinkedAccount,
         audit: AuditContext,
     ) -> Result<LinkedAccount, AddLinkError> {
-        self.call(move |db| {
-            write(db, |tx| {
-                insert_link(tx, &link).map_err(|error| match violation(&error) {
-                    Some(Violation::Unique(
-                        UniqueIndex::LinkProviderSubject | UniqueIndex::LinkUserProvider,
-                    )) => AddLinkError::ProviderAlreadyLinked,
-                    Some(Violation::ForeignKey) => AddLinkError::UserNotFound,
-                    _ => failed(error).into(),
-                })?;
-                let kind = AuditEventType::AccountLinked;
-                let event = audit.event(0, kind, link.user_id, Some(link.provider));
-                audit::record(tx, &event, audit.outbox)?;
-                Ok(link.to_linked_account())
-            })
+        self.transact(move |tx| {
+            insert_link(tx, &link).map_err(|error| match violation(&error) {
+                Some(Violation::Unique(
+                    UniqueIndex::LinkProviderSubject | UniqueIndex::LinkUserProvider,
+                )) => AddLinkError::ProviderAlreadyLinked,
+                Some(Violation::ForeignKey) => AddLinkError::UserNotFound,
+                _ => failed(error).into(),
+            })?;
+            let kind = AuditEventType::AccountLinked;
+            let event = audit.event(0, kind, link.user_id, Some(link.provider));
+            audit::record(tx, &event, audit.outbox)?;
+            Ok(link.to_linked_account())
         })
         .await
     }
@@ -114,22 +109,13 @@ impl UserRepository for SqliteRepository {
         &self,
         sign_in: ProviderSignIn,
     ) -> Result<SignedIn, SignInError> {
-        self.call(move |db| write(db, |tx| super::sign_in::sign_in(tx, &sign_in)))
+        self.transact(move |tx| super::sign_in::sign_in(tx, &sign_in))
             .await
     }
 
-    async fn remove_link(
-        &self,
-        user: UserId,
-        provider: ProviderKey,
-        usable: Vec<ProviderKey>,
-        audit: AuditContext,
-    ) -> Result<SealedGrant, RemoveLinkError> {
-        self.call(move |db| {
-            write(db, |tx| {
-                super::admin::unlink(tx, user, provider, &usable, false, &audit)
-                    .map(|unlinked| unlinked.grant)
-            })
+    async fn remove_link(&self, removal: LinkRemoval) -> Result<SealedGrant, RemoveLinkError> {
+        self.transact(move |tx| {
+            super::admin::unlink(tx, &removal, false).map(|unlinked| unlinked.grant)
         })
         .await
     }
@@ -139,21 +125,19 @@ impl UserRepository for SqliteRepository {
         user: UserId,
         audit: AuditContext,
     ) -> Result<Option<Vec<SealedGrant>>, RepositoryError> {
-        self.call(move |db| {
-            write(db, |tx| {
-                if find_user(tx, user)?.is_none() {
-                    return Ok(None);
-                }
-                let id = user.as_uuid().into_bytes();
-                let grants = query_all(tx, sql::GRANTS_OF, [id], grant_at)?
-                    .into_iter()
-                    .collect::<Result<Vec<_>, _>>()?;
-                // Links, sessions and tokens go with the user (ON DELETE CASCADE).
-                execute(tx, sql::DELETE_USER, [id])?;
-                let event = audit.event(0, AuditEventType::UserDeleted, user, None);
-                audit::record(tx, &event, audit.outbox)?;
-                Ok(Some(grants))
-            })
+        self.transact(move |tx| {
+            if find_user(tx, user)?.is_none() {
+                return Ok(None);
+            }
+            let id = user.as_uuid().into_bytes();
+            let grants = query_all(tx, sql::GRANTS_OF, [id], grant_at)?
+                .into_iter()
+                .collect::<Result<Vec<_>, _>>()?;
+            // Links, sessions and tokens go with the user (ON DELETE CASCADE).
+            execute(tx, sql::DELETE_USER, [id])?;
+            let event = audit.event(0, AuditEventType::UserDeleted, user, None);
+            audit::record(tx, &event, audit.outbox)?;
+            Ok(Some(grants))
         })
         .await
     }
@@ -163,7 +147,7 @@ impl UserRepository for SqliteRepository {
         event: AuditEvent,
         outbox: EventSet,
     ) -> Result<(), RepositoryError> {
-        self.call(move |db| write(db, |tx| audit::record(tx, &event, outbox)))
+        self.transact(move |tx| audit::record(tx, &event, outbox))
             .await
     }
 

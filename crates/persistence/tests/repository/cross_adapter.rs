@@ -5,7 +5,7 @@ use crate::fixtures::{login_of, new_link, new_user, refresh_works, store_token, 
 use crate::harness::{rusqlite_repository, sqlite_repository};
 use social_login_domain::{AuditEventType, EventSet, ProviderKey};
 use social_login_persistence::{SeaOrmRepository, SqliteRepository};
-use social_login_ports::{UserRepository, WebhookOutbox};
+use social_login_ports::{Claim, UserRepository, WebhookOutbox};
 use std::path::Path;
 
 async fn both_on_one_file(dir: &Path) -> (SqliteRepository, SeaOrmRepository) {
@@ -43,8 +43,7 @@ async fn what_rusqlite_stores_sea_orm_reads_back_the_same() {
     );
     let queued = tooling
         .claim_due(
-            time::OffsetDateTime::now_utc(),
-            time::Duration::minutes(1),
+            Claim::new(time::OffsetDateTime::now_utc(), time::Duration::minutes(1)),
             8,
         )
         .await

@@ -13,7 +13,7 @@ use social_login_domain::{
     AdminKeyId, AuditEventType, EventSet, Origin, PageLimit, ProviderKey, ProviderSubject,
     UserFilter, UserId,
 };
-use social_login_ports::{RemoveLinkError, RotateError, SignInError};
+use social_login_ports::{LinkRemoval, RemoveLinkError, RotateError, SignInError, UserSearch};
 use std::sync::Arc;
 use time::Duration;
 
@@ -56,7 +56,11 @@ pub async fn pages_go_by_id_and_each_filter_finds_its_users(repo: Arc<dyn Reposi
     }
     ids.sort();
     let first = repo
-        .find_users(&UserFilter::All, None, limit(2))
+        .find_users(UserSearch {
+            filter: UserFilter::All,
+            after: None,
+            limit: limit(2),
+        })
         .await
         .unwrap();
     assert_eq!(
@@ -65,7 +69,11 @@ pub async fn pages_go_by_id_and_each_filter_finds_its_users(repo: Arc<dyn Reposi
     );
     assert!(first.more);
     let rest = repo
-        .find_users(&UserFilter::All, Some(ids[1]), limit(3))
+        .find_users(UserSearch {
+            filter: UserFilter::All,
+            after: Some(ids[1]),
+            limit: limit(3),
+        })
         .await
         .unwrap();
     assert_eq!(
@@ -75,26 +83,33 @@ pub async fn pages_go_by_id_and_each_filter_finds_its_users(repo: Arc<dyn Reposi
     assert!(!rest.more, "exactly a page left");
 
     let github = repo
-        .find_users(&UserFilter::Provider(ProviderKey::GITHUB), None, limit(100))
+        .find_users(UserSearch {
+            filter: UserFilter::Provider(ProviderKey::GITHUB),
+            after: None,
+            limit: limit(100),
+        })
         .await
         .unwrap();
     assert_eq!(github.users.len(), 3);
     assert!(github.users.windows(2).all(|w| w[0].id < w[1].id));
     let one = repo
-        .find_users(
-            &UserFilter::Account(ProviderKey::GITHUB, ProviderSubject::parse("gh2").unwrap()),
-            None,
-            limit(100),
-        )
+        .find_users(UserSearch {
+            filter: UserFilter::Account(
+                ProviderKey::GITHUB,
+                ProviderSubject::parse("gh2").unwrap(),
+            ),
+            after: None,
+            limit: limit(100),
+        })
         .await
         .unwrap();
     assert_eq!(one.users.len(), 1);
     let by_email = repo
-        .find_users(
-            &UserFilter::Email(social_login_domain::Email::parse("U3@EXAMPLE.com").unwrap()),
-            None,
-            limit(100),
-        )
+        .find_users(UserSearch {
+            filter: UserFilter::Email(social_login_domain::Email::parse("U3@EXAMPLE.com").unwrap()),
+            after: None,
+            limit: limit(100),
+        })
         .await
         .unwrap();
     assert_eq!(by_email.users.len(), 1);
@@ -103,7 +118,11 @@ pub async fn pages_go_by_id_and_each_filter_finds_its_users(repo: Arc<dyn Reposi
         "u3@example.com"
     );
     let none = repo
-        .find_users(&UserFilter::Provider(ProviderKey::APPLE), None, limit(100))
+        .find_users(UserSearch {
+            filter: UserFilter::Provider(ProviderKey::APPLE),
+            after: None,
+            limit: limit(100),
+        })
         .await
         .unwrap();
     assert!(none.users.is_empty() && !none.more);
@@ -198,7 +217,15 @@ pub async fn the_last_way_in_goes_only_by_force_which_locks_in_the_same_transact
     store_token(&*repo, id, token_hash(3)).await;
     let usable = vec![ProviderKey::GITHUB];
     let refused = repo
-        .unlink(id, ProviderKey::GITHUB, usable.clone(), false, by_admin())
+        .unlink(
+            LinkRemoval {
+                user: id,
+                provider: ProviderKey::GITHUB,
+                usable: usable.clone(),
+                audit: by_admin(),
+            },
+            false,
+        )
         .await;
     assert_eq!(
         refused.map(|_| ()),
@@ -207,7 +234,15 @@ pub async fn the_last_way_in_goes_only_by_force_which_locks_in_the_same_transact
     assert_eq!(repo.list_links(id).await.unwrap().len(), 1);
 
     let forced = repo
-        .unlink(id, ProviderKey::GITHUB, usable, true, by_admin())
+        .unlink(
+            LinkRemoval {
+                user: id,
+                provider: ProviderKey::GITHUB,
+                usable,
+                audit: by_admin(),
+            },
+            true,
+        )
         .await
         .unwrap();
     assert!(forced.locked);

@@ -7,7 +7,7 @@ use super::fixtures::{
 };
 use crate::audit_at;
 use social_login_domain::{AuditContext, AuditEventType, EventSet, Origin, ProviderKey, UserId};
-use social_login_ports::{RemoveLinkError, SignInError};
+use social_login_ports::{Claim, LinkRemoval, RemoveLinkError, SignInError};
 use std::sync::Arc;
 use time::Duration;
 
@@ -38,12 +38,12 @@ pub async fn each_write_records_its_event_and_the_list_is_newest_first(repo: Arc
     )
     .await
     .unwrap();
-    repo.remove_link(
-        ada.id,
-        ProviderKey::GITHUB,
-        ProviderKey::BUILT_IN.to_vec(),
-        audit(4, EventSet::NONE),
-    )
+    repo.remove_link(LinkRemoval {
+        user: ada.id,
+        provider: ProviderKey::GITHUB,
+        usable: ProviderKey::BUILT_IN.to_vec(),
+        audit: audit(4, EventSet::NONE),
+    })
     .await
     .unwrap();
     repo.revoke_refresh(hash, audit(5, EventSet::NONE))
@@ -92,12 +92,12 @@ pub async fn a_refused_write_records_no_event(repo: Arc<dyn Repository>) {
             .is_err()
     );
     let last_link = repo
-        .remove_link(
-            ada.id,
-            ProviderKey::GITHUB,
-            ProviderKey::BUILT_IN.to_vec(),
-            audit(3, EventSet::all()),
-        )
+        .remove_link(LinkRemoval {
+            user: ada.id,
+            provider: ProviderKey::GITHUB,
+            usable: ProviderKey::BUILT_IN.to_vec(),
+            audit: audit(3, EventSet::all()),
+        })
         .await;
     assert!(matches!(last_link, Err(RemoveLinkError::Refused(_))));
     let mut squatter = login_of(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
@@ -111,7 +111,10 @@ pub async fn a_refused_write_records_no_event(repo: Arc<dyn Repository>) {
     assert!(event_kinds(&*repo, twin.id).await.is_empty());
     // What was refused queued nothing either: only the registration waits.
     let claimed = repo
-        .claim_due(now() + Duration::minutes(1), Duration::seconds(30), 8)
+        .claim_due(
+            Claim::new(now() + Duration::minutes(1), Duration::seconds(30)),
+            8,
+        )
         .await
         .unwrap();
     let kinds: Vec<_> = claimed.iter().map(|pending| pending.event.kind).collect();
@@ -226,7 +229,7 @@ pub async fn the_outbox_holds_only_subscribed_types_and_hands_out_the_oldest_due
     let lease = Duration::seconds(30);
     let at = now() + Duration::seconds(10);
 
-    let first = repo.claim_due(at, lease, 1).await.unwrap();
+    let first = repo.claim_due(Claim::new(at, lease), 1).await.unwrap();
     assert_eq!(first.len(), 1);
     assert_eq!(first[0].event.kind, AuditEventType::UserRegistered);
     assert_eq!(first[0].attempts, 0, "a claim is no attempt");
@@ -234,14 +237,19 @@ pub async fn the_outbox_holds_only_subscribed_types_and_hands_out_the_oldest_due
         first[0].event.origin.ip,
         Some("203.0.113.7".parse().unwrap())
     );
-    let next = repo.claim_due(at, lease, 8).await.unwrap();
+    let next = repo.claim_due(Claim::new(at, lease), 8).await.unwrap();
     let kinds: Vec<_> = next.iter().map(|pending| pending.event.kind).collect();
     assert_eq!(
         kinds,
         [AuditEventType::AccountLinked],
         "a claimed event holds back nothing; the login was not subscribed"
     );
-    assert!(repo.claim_due(at, lease, 8).await.unwrap().is_empty());
+    assert!(
+        repo.claim_due(Claim::new(at, lease), 8)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 pub async fn pruning_deletes_only_events_older_than_the_bound(repo: Arc<dyn Repository>) {

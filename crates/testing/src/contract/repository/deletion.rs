@@ -6,6 +6,7 @@ use super::fixtures::store_user;
 use super::fixtures::{new_link, new_user, refresh_works, store_token, token_hash};
 use crate::audit_now;
 use social_login_domain::{AuditEventType, ProviderKey, SealedToken, UserId};
+use social_login_ports::LinkRemoval;
 use std::sync::Arc;
 
 pub async fn deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_grants(
@@ -74,12 +75,12 @@ pub async fn removing_a_link_hands_back_its_sealed_grant(repo: Arc<dyn Repositor
         .await
         .unwrap();
     let grant = repo
-        .remove_link(
-            ada.id,
-            ProviderKey::DISCORD,
-            ProviderKey::BUILT_IN.to_vec(),
-            audit_now(),
-        )
+        .remove_link(LinkRemoval {
+            user: ada.id,
+            provider: ProviderKey::DISCORD,
+            usable: ProviderKey::BUILT_IN.to_vec(),
+            audit: audit_now(),
+        })
         .await
         .unwrap();
     assert_eq!(grant.provider, ProviderKey::DISCORD);

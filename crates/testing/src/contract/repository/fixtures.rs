@@ -8,7 +8,7 @@ use social_login_domain::{
     UserId,
 };
 use social_login_ports::{
-    ProviderSignIn, RemoveLinkError, RotateError, Rotated, SealedGrant, SessionStart,
+    LinkRemoval, ProviderSignIn, RemoveLinkError, RotateError, Rotated, SealedGrant, SessionStart,
 };
 use time::{Duration, OffsetDateTime};
 
@@ -78,9 +78,13 @@ pub async fn remove_link(
     user: UserId,
     provider: ProviderKey,
 ) -> Result<SealedGrant, RemoveLinkError> {
-    let usable = ProviderKey::BUILT_IN.to_vec();
-    repo.remove_link(user, provider, usable, crate::audit_now())
-        .await
+    repo.remove_link(LinkRemoval {
+        user,
+        provider,
+        usable: ProviderKey::BUILT_IN.to_vec(),
+        audit: crate::audit_now(),
+    })
+    .await
 }
 
 pub fn token_hash(byte: u8) -> RefreshTokenHash {

@@ -6,7 +6,7 @@ use super::Repository;
 use super::fixtures::now;
 use crate::audit_at;
 use social_login_domain::{AuditEventId, AuditEventType, EventSet, UserId};
-use social_login_ports::{Failure, OutboxCounts};
+use social_login_ports::{Claim, Failure, OutboxCounts, Sweep};
 use std::collections::HashSet;
 use std::sync::Arc;
 use time::{Duration, OffsetDateTime};
@@ -27,12 +27,12 @@ async fn queue(repo: &Arc<dyn Repository>, seconds: i64) -> AuditEventId {
 }
 
 async fn claim_ids(repo: &Arc<dyn Repository>, at: OffsetDateTime) -> Vec<AuditEventId> {
-    let claimed = repo.claim_due(at, LEASE, 8).await.unwrap();
+    let claimed = repo.claim_due(Claim::new(at, LEASE), 8).await.unwrap();
     claimed.iter().map(|pending| pending.event.id).collect()
 }
 
-fn refused(attempts: u32) -> Failure {
-    Failure::new(attempts, "receiver answered 403")
+fn refused(event: AuditEventId, attempts: u32) -> Failure {
+    Failure::new(event, attempts, "receiver answered 403")
 }
 
 async fn counts(repo: &Arc<dyn Repository>) -> (u64, u64) {
@@ -48,7 +48,7 @@ pub async fn a_failed_event_waits_for_its_own_turn_while_the_others_go_out(
     let at = now() + Duration::seconds(10);
     assert_eq!(claim_ids(&repo, at).await, [first, second], "oldest first");
 
-    repo.retry_at(first, at + Duration::seconds(5), refused(1))
+    repo.retry_at(refused(first, 1), at + Duration::seconds(5))
         .await
         .unwrap();
     repo.remove(second).await.unwrap();
@@ -59,7 +59,7 @@ pub async fn a_failed_event_waits_for_its_own_turn_while_the_others_go_out(
         "the failed event waits for its turn; a newer one does not wait for it"
     );
     let again = repo
-        .claim_due(at + Duration::seconds(5), LEASE, 8)
+        .claim_due(Claim::new(at + Duration::seconds(5), LEASE), 8)
         .await
         .unwrap();
     assert_eq!(again.len(), 1);
@@ -76,9 +76,17 @@ pub async fn a_claim_holds_an_event_until_its_lease_runs_out(repo: Arc<dyn Repos
             .await
             .is_empty()
     );
-    assert!(repo.claim_probe(at, LEASE).await.unwrap().is_none());
+    assert!(
+        repo.claim_probe(Claim::new(at, LEASE))
+            .await
+            .unwrap()
+            .is_none()
+    );
     // The claimant died: the lease runs out and another takes the event over.
-    let taken_over = repo.claim_due(at + LEASE, LEASE, 8).await.unwrap();
+    let taken_over = repo
+        .claim_due(Claim::new(at + LEASE, LEASE), 8)
+        .await
+        .unwrap();
     assert_eq!(taken_over.len(), 1);
     assert_eq!((taken_over[0].event.id, taken_over[0].attempts), (id, 0));
 }
@@ -92,7 +100,7 @@ pub async fn of_concurrent_claims_each_event_goes_to_exactly_one(repo: Arc<dyn R
     let claims: Vec<_> = (0..10)
         .map(|_| {
             let repo = repo.clone();
-            tokio::spawn(async move { repo.claim_due(at, LEASE, 3).await.unwrap() })
+            tokio::spawn(async move { repo.claim_due(Claim::new(at, LEASE), 3).await.unwrap() })
         })
         .collect();
     let mut claimed = Vec::new();
@@ -118,21 +126,29 @@ pub async fn a_probe_takes_the_event_whose_turn_comes_first_even_before_it_is_du
     let sooner = queue(&repo, 1).await;
     let dead = queue(&repo, 2).await;
     let at = now() + Duration::seconds(5);
-    repo.retry_at(later, at + Duration::minutes(20), refused(3))
+    repo.retry_at(refused(later, 3), at + Duration::minutes(20))
         .await
         .unwrap();
-    repo.retry_at(sooner, at + Duration::minutes(10), refused(2))
+    repo.retry_at(refused(sooner, 2), at + Duration::minutes(10))
         .await
         .unwrap();
-    repo.dead_letter(dead, at, refused(20)).await.unwrap();
+    repo.dead_letter(refused(dead, 20), at).await.unwrap();
     assert!(claim_ids(&repo, at).await.is_empty(), "nothing is due");
 
-    let probe = repo.claim_probe(at, LEASE).await.unwrap().expect("a probe");
+    let probe = repo
+        .claim_probe(Claim::new(at, LEASE))
+        .await
+        .unwrap()
+        .expect("a probe");
     assert_eq!((probe.event.id, probe.attempts), (sooner, 2));
-    let next = repo.claim_probe(at, LEASE).await.unwrap().expect("a probe");
+    let next = repo
+        .claim_probe(Claim::new(at, LEASE))
+        .await
+        .unwrap()
+        .expect("a probe");
     assert_eq!(next.event.id, later, "the first is claimed");
     assert_eq!(
-        repo.claim_probe(at, LEASE).await.unwrap(),
+        repo.claim_probe(Claim::new(at, LEASE)).await.unwrap(),
         None,
         "a dead letter is never probed"
     );
@@ -145,10 +161,10 @@ pub async fn a_dead_letter_is_kept_listed_and_never_claimed_until_redelivered(
     let alive = queue(&repo, 1).await;
     let at = now() + Duration::seconds(10);
     assert_eq!(claim_ids(&repo, at).await, [dead, alive]);
-    repo.dead_letter(dead, at, refused(20)).await.unwrap();
-    repo.retry_at(alive, at, refused(1)).await.unwrap();
+    repo.dead_letter(refused(dead, 20), at).await.unwrap();
+    repo.retry_at(refused(alive, 1), at).await.unwrap();
     // A late failure report changes nothing about a dead letter.
-    repo.retry_at(dead, at, refused(21)).await.unwrap();
+    repo.retry_at(refused(dead, 21), at).await.unwrap();
 
     let later = at + Duration::hours(1);
     assert_eq!(claim_ids(&repo, later).await, [alive]);
@@ -168,7 +184,7 @@ pub async fn a_dead_letter_is_kept_listed_and_never_claimed_until_redelivered(
     assert!(repo.redeliver(dead, later).await.unwrap());
     assert!(!repo.redeliver(dead, later).await.unwrap(), "once");
     assert!(repo.dead_letters(10).await.unwrap().is_empty());
-    let back = repo.claim_due(later, LEASE, 8).await.unwrap();
+    let back = repo.claim_due(Claim::new(later, LEASE), 8).await.unwrap();
     assert_eq!(back.len(), 1);
     assert_eq!((back[0].event.id, back[0].attempts), (dead, 0));
     assert_eq!(counts(&repo).await, (2, 0));
@@ -181,14 +197,14 @@ pub async fn events_written_before_the_bound_become_dead_letters_unless_claimed(
     let old = queue(&repo, 1).await;
     let fresh = queue(&repo, 3).await;
     let at = now() + Duration::seconds(1);
-    let first = repo.claim_due(at, LEASE, 1).await.unwrap();
+    let first = repo.claim_due(Claim::new(at, LEASE), 1).await.unwrap();
     assert_eq!(first[0].event.id, claimed);
-    repo.retry_at(old, at, refused(2)).await.unwrap();
+    repo.retry_at(refused(old, 2), at).await.unwrap();
 
     let bound = now() + Duration::seconds(2);
     let reason = "not delivered within 3 days";
     let buried = repo
-        .dead_letter_written_before(bound, at, reason, 100)
+        .dead_letter_written_before(bound, Sweep::new(at, reason, 100))
         .await
         .unwrap();
     assert_eq!(buried, 1, "the claimed one is being delivered right now");
@@ -201,14 +217,14 @@ pub async fn events_written_before_the_bound_become_dead_letters_unless_claimed(
         "the last error is kept"
     );
     assert_eq!(
-        repo.dead_letter_written_before(bound, at, reason, 100)
+        repo.dead_letter_written_before(bound, Sweep::new(at, reason, 100))
             .await
             .unwrap(),
         0
     );
     let after_lease = at + LEASE;
     assert_eq!(
-        repo.dead_letter_written_before(bound, after_lease, reason, 100)
+        repo.dead_letter_written_before(bound, Sweep::new(after_lease, reason, 100))
             .await
             .unwrap(),
         1
@@ -227,16 +243,16 @@ pub async fn the_outbox_keeps_its_newest_pending_events_within_the_bound(
         ids.push(queue(&repo, seconds).await);
     }
     let at = now() + Duration::minutes(1);
-    repo.dead_letter(ids[5], at, refused(20)).await.unwrap();
+    repo.dead_letter(refused(ids[5], 20), at).await.unwrap();
     assert_eq!(counts(&repo).await, (5, 1));
 
     let buried = repo
-        .dead_letter_beyond(2, at, "outbox full", 2)
+        .dead_letter_beyond(2, Sweep::new(at, "outbox full", 2))
         .await
         .unwrap();
     assert_eq!(buried, 2, "at most the limit at a time");
     let buried = repo
-        .dead_letter_beyond(2, at, "outbox full", 100)
+        .dead_letter_beyond(2, Sweep::new(at, "outbox full", 100))
         .await
         .unwrap();
     assert_eq!(buried, 1);
@@ -255,7 +271,7 @@ pub async fn the_outbox_keeps_its_newest_pending_events_within_the_bound(
     assert_eq!(full.len(), 3);
     assert!(full.iter().all(|id| ids[..3].contains(id)));
     assert_eq!(
-        repo.dead_letter_beyond(2, at, "outbox full", 100)
+        repo.dead_letter_beyond(2, Sweep::new(at, "outbox full", 100))
             .await
             .unwrap(),
         0
@@ -266,14 +282,14 @@ pub async fn every_dead_letter_is_redelivered_in_batches(repo: Arc<dyn Repositor
     let at = now() + Duration::minutes(1);
     for seconds in 0..3 {
         let id = queue(&repo, seconds).await;
-        repo.dead_letter(id, at, refused(20)).await.unwrap();
+        repo.dead_letter(refused(id, 20), at).await.unwrap();
     }
     queue(&repo, 4).await;
     assert_eq!(repo.redeliver_dead(at, 2).await.unwrap(), 2);
     assert_eq!(repo.redeliver_dead(at, 2).await.unwrap(), 1);
     assert_eq!(repo.redeliver_dead(at, 2).await.unwrap(), 0);
     assert_eq!(counts(&repo).await, (4, 0));
-    let back = repo.claim_due(at, LEASE, 8).await.unwrap();
+    let back = repo.claim_due(Claim::new(at, LEASE), 8).await.unwrap();
     assert_eq!(back.len(), 4);
     assert!(back.iter().all(|pending| pending.attempts == 0));
 }
@@ -281,7 +297,7 @@ pub async fn every_dead_letter_is_redelivered_in_batches(repo: Arc<dyn Repositor
 pub async fn rows_of_events_written_before_the_bound_are_forgotten(repo: Arc<dyn Repository>) {
     let at = now() + Duration::minutes(1);
     let old_dead = queue(&repo, 0).await;
-    repo.dead_letter(old_dead, at, refused(20)).await.unwrap();
+    repo.dead_letter(refused(old_dead, 20), at).await.unwrap();
     queue(&repo, 1).await;
     let kept = queue(&repo, 5).await;
     let bound = now() + Duration::seconds(3);

@@ -4,7 +4,7 @@
 use super::Repository;
 use super::fixtures::{login_of, now, provider_identity, refresh_works, sign_in};
 use social_login_domain::{EmailDomain, EventSet, ProviderKey, SignupPolicy, SignupRefused};
-use social_login_ports::SignInError;
+use social_login_ports::{Claim, SignInError};
 use std::sync::Arc;
 use time::Duration;
 
@@ -44,7 +44,10 @@ pub async fn a_sign_up_the_policy_refuses_writes_nothing(repo: Arc<dyn Repositor
         "no session was started"
     );
     let queued = repo
-        .claim_due(now() + Duration::minutes(1), Duration::seconds(30), 8)
+        .claim_due(
+            Claim::new(now() + Duration::minutes(1), Duration::seconds(30)),
+            8,
+        )
         .await
         .unwrap();
     assert!(queued.is_empty(), "no event was recorded");
