@@ -61,6 +61,16 @@ fn verify_independently(token: &str, jwks: &Value) -> Value {
     b64_json(payload)
 }
 
+/// An access token for `user` as a service with `secret_key` (and this suite's issuer)
+/// issues it now.
+fn issued_with(secret_key: &str, user: social_login_domain::UserId) -> String {
+    let mut settings = Settings::with_secret_key(secret_key);
+    settings.tokens.issuer = Some("https://auth.example.test".into());
+    let now = time::OffsetDateTime::now_utc();
+    let issued = session_tokens(&settings).issue_access(user, now, now);
+    issued.unwrap().value.expose().to_owned()
+}
+
 async fn fetch_json(http: &reqwest::Client, url: &str) -> (reqwest::header::HeaderMap, Value) {
     let response = http.get(url).send().await.unwrap();
     assert_eq!(response.status(), 200, "{url}");
@@ -70,13 +80,8 @@ async fn fetch_json(http: &reqwest::Client, url: &str) -> (reqwest::header::Head
 
 #[tokio::test]
 async fn a_login_token_verifies_with_the_discovered_jwks_alone() {
-    let app = spawn_app_with(Options {
-        tune: with_audience_and_public_url,
-        ..Options::default()
-    })
-    .await;
-    let login = app.login("583231").await;
-    let access = token(&login);
+    let app = spawn_app_tuned(with_audience_and_public_url).await;
+    let (login, access) = app.signed_in("583231").await;
 
     let (_, discovery) = fetch_json(&app.http, &app.url("/.well-known/openid-configuration")).await;
     // Without `[tokens] issuer`, the public URL is the issuer.
@@ -116,8 +121,7 @@ async fn a_login_token_verifies_with_the_discovered_jwks_alone() {
 async fn tampered_and_hmac_forged_tokens_are_refused() {
     let app = spawn_app().await;
     let victim = app.register("victim@example.com").await;
-    let login = app.register("attacker@example.com").await;
-    let access = token(&login);
+    let (_, access) = app.signed_up("attacker@example.com").await;
     let (_, jwks) = fetch_json(&app.http, &app.url("/.well-known/jwks.json")).await;
     let parts: Vec<&str> = access.split('.').collect();
 
@@ -170,16 +174,10 @@ async fn a_previous_secret_keys_tokens_stay_valid_and_its_key_published() {
     let user = login["user"]["id"].as_str().unwrap().parse().unwrap();
 
     // What the service issued before the rotation, when OLD_SECRET was `secret_key`.
-    let mut before = Settings::with_secret_key(OLD_SECRET);
-    before.tokens.issuer = Some("https://auth.example.test".into());
-    let old_token = session_tokens(&before)
-        .issue_access(
-            user,
-            time::OffsetDateTime::now_utc(),
-            time::OffsetDateTime::now_utc(),
-        )
-        .unwrap();
-    let old_kid = session_tokens(&before).public_keys()[0].kid().to_owned();
+    let old_token = issued_with(OLD_SECRET, user);
+    let old_kid = session_tokens(&Settings::with_secret_key(OLD_SECRET)).public_keys()[0]
+        .kid()
+        .to_owned();
 
     let (_, jwks) = fetch_json(&app.http, &app.url("/.well-known/jwks.json")).await;
     let kids: Vec<&str> = jwks["keys"]
@@ -192,21 +190,16 @@ async fn a_previous_secret_keys_tokens_stay_valid_and_its_key_published() {
     assert_eq!(kids[1], old_kid);
     let new_claims = verify_independently(&token(&login), &jwks);
     assert_eq!(new_claims["iss"], "https://auth.example.test");
-    verify_independently(old_token.value.expose(), &jwks);
-    let me = app.get("/users/me", Some(old_token.value.expose())).await;
+    verify_independently(&old_token, &jwks);
+    let me = app.get("/users/me", Some(&old_token)).await;
     assert_eq!(me.status(), 200);
 
     // The public URL is the base of `jwks_uri`, whatever host the request named.
-    let discovery: Value = app
+    let discovery = app
         .http
         .get(app.url("/.well-known/openid-configuration"))
-        .header("host", "evil.example")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .header("host", "evil.example");
+    let discovery = ok_json(discovery.send().await.unwrap()).await;
     assert_eq!(discovery["issuer"], "https://auth.example.test");
     assert_eq!(
         discovery["jwks_uri"],
@@ -214,16 +207,8 @@ async fn a_previous_secret_keys_tokens_stay_valid_and_its_key_published() {
     );
 
     // A key that is not configured signs nothing the service accepts.
-    let mut stranger = Settings::with_secret_key("e2e-unknown-secret-key-long-enough-000000000");
-    stranger.tokens.issuer = Some("https://auth.example.test".into());
-    let foreign = session_tokens(&stranger)
-        .issue_access(
-            user,
-            time::OffsetDateTime::now_utc(),
-            time::OffsetDateTime::now_utc(),
-        )
-        .unwrap();
-    let response = app.get("/users/me", Some(foreign.value.expose())).await;
+    let foreign = issued_with("e2e-unknown-secret-key-long-enough-000000000", user);
+    let response = app.get("/users/me", Some(&foreign)).await;
     assert_problem(response, 401, "Unauthorized").await;
     app.stop().await;
 }

@@ -95,8 +95,7 @@ async fn without_a_configured_key_the_admin_routes_do_not_exist() {
 #[tokio::test]
 async fn only_a_configured_key_opens_the_admin_api_and_a_removed_one_is_refused_after_a_restart() {
     let mut app = spawn_app_with(with_admin()).await;
-    let ada = app.login("583231").await;
-    let user_token = token(&ada);
+    let (ada, user_token) = app.signed_in("583231").await;
     let refresh_token = ada["refresh_token"].as_str().unwrap().to_owned();
     for key in [
         None,
@@ -259,10 +258,7 @@ async fn pages_list_every_existing_user_once_while_users_are_added() {
 async fn a_user_shows_its_links_its_sessions_and_whether_it_is_locked() {
     let app = spawn_app_with(with_admin()).await;
     let ada = app.login("583231").await;
-    let linked = app
-        .connect_response_at("google", &token(&ada), "583231")
-        .await;
-    assert_eq!(linked.status(), StatusCode::CREATED);
+    app.link("google", &token(&ada), "583231").await;
     app.login("583231").await;
 
     let path = format!("/admin/users/{}", user_id(&ada));
@@ -422,10 +418,7 @@ async fn unlinking_keeps_the_last_way_in_unless_forced_which_locks() {
     })
     .await;
     let ada = app.login("583231").await;
-    let linked = app
-        .connect_response_at("google", &token(&ada), "583231")
-        .await;
-    assert_eq!(linked.status(), StatusCode::CREATED);
+    app.link("google", &token(&ada), "583231").await;
     let id = user_id(&ada);
 
     admin_ok(&app, "DELETE", &format!("/admin/users/{id}/links/github")).await;

@@ -18,8 +18,7 @@ fn types(events: &[Value]) -> Vec<&str> {
 #[tokio::test]
 async fn a_users_logins_links_and_logout_are_listed_newest_first_for_them_only() {
     let app = spawn_app().await;
-    let ada = app.login("583231").await;
-    let bearer = token(&ada);
+    let (ada, bearer) = app.signed_in("583231").await;
     let pat = app.register("pat@example.com").await;
 
     let logout = app.logout(&ada["refresh_token"]).await;
@@ -64,10 +63,8 @@ async fn a_users_logins_links_and_logout_are_listed_newest_first_for_them_only()
 #[tokio::test]
 async fn connecting_and_disconnecting_are_events_of_the_caller() {
     let app = spawn_app().await;
-    let pat = app.register("pat@example.com").await;
-    let bearer = token(&pat);
-    let linked = app.connect_response(&bearer, "583231").await;
-    assert_eq!(linked.status(), StatusCode::CREATED);
+    let (_, bearer) = app.signed_up("pat@example.com").await;
+    app.link("github", &bearer, "583231").await;
     let unlinked = app.disconnect("github", &bearer).await;
     assert_eq!(unlinked.status(), StatusCode::NO_CONTENT);
     let listed = events(&app, &bearer).await;

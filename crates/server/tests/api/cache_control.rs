@@ -7,7 +7,9 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use social_login_simulator::Provider;
 
-fn assert_not_stored(response: &reqwest::Response, what: &str) {
+/// Asserts the answer's status, and that it tells every cache not to keep it.
+fn assert_not_stored(response: &reqwest::Response, status: StatusCode, what: &str) {
+    assert_eq!(response.status(), status, "{what}");
     let headers = response.headers();
     assert_eq!(
         headers.get("cache-control").map(|v| v.to_str().unwrap()),
@@ -26,18 +28,15 @@ async fn register_login_and_refresh_answers_are_never_stored() {
     let app = spawn_app().await;
     let credentials = json!({"email": "pat@example.com", "password": PASSWORD});
     let registered = app.post("/auth/register", &credentials, None).await;
-    assert_eq!(registered.status(), StatusCode::CREATED);
-    assert_not_stored(&registered, "register");
+    assert_not_stored(&registered, StatusCode::CREATED, "register");
 
     let login = app.post("/auth/login", &credentials, None).await;
-    assert_eq!(login.status(), StatusCode::OK);
-    assert_not_stored(&login, "login");
+    assert_not_stored(&login, StatusCode::OK, "login");
     let login: Value = login.json().await.unwrap();
 
     let refresh = json!({"refresh_token": login["refresh_token"]});
     let refreshed = app.post("/auth/refresh", &refresh, None).await;
-    assert_eq!(refreshed.status(), StatusCode::OK);
-    assert_not_stored(&refreshed, "refresh");
+    assert_not_stored(&refreshed, StatusCode::OK, "refresh");
     app.stop().await;
 }
 
@@ -45,8 +44,7 @@ async fn register_login_and_refresh_answers_are_never_stored() {
 async fn callback_and_id_token_sign_in_answers_are_never_stored() {
     let app = spawn_app().await;
     let callback = app.login_response("583231").await;
-    assert_eq!(callback.status(), StatusCode::OK);
-    assert_not_stored(&callback, "callback");
+    assert_not_stored(&callback, StatusCode::OK, "callback");
 
     let nonce = "cache-control-test-nonce";
     let hashed = hex::encode(Sha256::digest(nonce.as_bytes()));
@@ -55,8 +53,7 @@ async fn callback_and_id_token_sign_in_answers_are_never_stored() {
         .mint_id_token(Provider::Google, &grace(), CLIENT_ID, Some(&hashed));
     let body = json!({"id_token": id_token, "nonce": nonce});
     let signed_in = app.post("/auth/oauth/google/id-token", &body, None).await;
-    assert_eq!(signed_in.status(), StatusCode::OK);
-    assert_not_stored(&signed_in, "id-token sign-in");
+    assert_not_stored(&signed_in, StatusCode::OK, "id-token sign-in");
     app.stop().await;
 }
 

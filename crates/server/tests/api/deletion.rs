@@ -10,12 +10,10 @@ use social_login_ports::SessionTokens as _;
 #[tokio::test]
 async fn deleting_the_account_ends_every_token_and_frees_the_provider_account() {
     let app = spawn_app().await;
-    let ada = app.login("583231").await;
-    let bearer = token(&ada);
+    let (ada, bearer) = app.signed_in("583231").await;
     let first_id = ada["user"]["id"].clone();
 
-    let deleted = app.delete("/users/me", Some(&bearer)).await;
-    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    app.delete_account(&bearer).await;
 
     for path in ["/users/me", "/auth/oauth/accounts", "/users/me/events"] {
         assert_problem(app.get(path, Some(&bearer)).await, 401, "Unauthorized").await;

@@ -1,6 +1,7 @@
 //! `social-login demo`: the page, the simulator's sign-in page, the redirect back, Apple's
 //! form_post handed to the page, and the two providers from configuration after the eight.
 
+use crate::helpers::body_text;
 use serde_json::Value;
 use std::net::SocketAddr;
 
@@ -136,13 +137,8 @@ async fn a_form_post_reaches_the_page_as_json_that_cannot_break_out_of_the_scrip
     let base = demo.url().to_owned();
     let page = reqwest::Client::new()
         .post(format!("{base}/demo/callback/apple"))
-        .form(&[("code", "c"), ("state", "s"), ("user", "</script><b>")])
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+        .form(&[("code", "c"), ("state", "s"), ("user", "</script><b>")]);
+    let page = body_text(page).await;
     assert!(page.contains(
         r#"const FORM_POST = {"code":"c","state":"s","user":"\u003c/script>\u003cb>"};"#
     ));

@@ -6,9 +6,7 @@ use serde_json::Value;
 
 /// Discord asserts ada@example.com *unverified* for the simulator's user 1000002.
 async fn squatter_signs_in_with_discord(app: &TestApp) -> Value {
-    let response = app.login_response_at("discord", "1000002").await;
-    assert_eq!(response.status(), 200);
-    let login: Value = response.json().await.unwrap();
+    let login = app.login_at("discord", "1000002").await;
     assert_eq!(
         login["user"]["email"], "ada@example.com",
         "kept for display"
@@ -24,45 +22,46 @@ async fn an_unverified_provider_email_does_not_block_the_owners_password_registr
     let owner = app.register("Ada@Example.com").await;
     assert_ne!(owner["user"]["id"], squatter["user"]["id"]);
     // The owner's address is theirs now: it logs in with the password.
-    let login = app.password_login("ada@example.com", PASSWORD).await;
-    assert_eq!(login.status(), 200);
-    let login: Value = login.json().await.unwrap();
+    let login = ok_json(app.password_login("ada@example.com", PASSWORD).await).await;
     assert_eq!(login["user"]["id"], owner["user"]["id"]);
     app.stop().await;
 }
 
+/// With auto-link off and on alike: the squatter's unverified address links nothing.
 #[tokio::test]
-async fn an_unverified_provider_email_does_not_block_the_owners_verified_login() {
-    let app = spawn_app().await;
-    let squatter = squatter_signs_in_with_discord(&app).await;
-    let response = app.login_response_at("google", "583231").await;
-    assert_eq!(response.status(), 200, "the owner's verified Google login");
-    let owner: Value = response.json().await.unwrap();
-    assert_eq!(owner["is_new_user"], true);
-    assert_eq!(owner["user"]["email_verified"], true);
-    assert_ne!(owner["user"]["id"], squatter["user"]["id"]);
-    // And the squatter's account did not inherit anything: it still has only Discord.
-    let accounts: Value = app.accounts(&token(&squatter)).await;
-    let providers: Vec<_> = accounts
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|account| account["provider"].as_str().unwrap().to_owned())
-        .collect();
-    assert_eq!(providers, ["discord"]);
-    app.stop().await;
-}
-
-#[tokio::test]
-async fn an_unverified_provider_email_is_never_auto_linked_even_with_auto_link_on() {
-    let app = spawn_auto_linking_app().await;
-    let squatter = squatter_signs_in_with_discord(&app).await;
-    let response = app.login_response_at("google", "583231").await;
-    assert_eq!(response.status(), 200);
-    let owner: Value = response.json().await.unwrap();
-    assert_eq!(owner["is_new_user"], true, "a new user, not the squatter's");
-    assert_ne!(owner["user"]["id"], squatter["user"]["id"]);
-    app.stop().await;
+async fn an_unverified_provider_email_does_not_block_the_owners_verified_login_nor_auto_link() {
+    for auto_link_by_email in [false, true] {
+        let case = format!("auto_link_by_email = {auto_link_by_email}");
+        let app = spawn_app_with(Options {
+            auto_link_by_email,
+            ..Options::default()
+        })
+        .await;
+        let squatter = squatter_signs_in_with_discord(&app).await;
+        let response = app.login_response_at("google", "583231").await;
+        assert_eq!(
+            response.status(),
+            200,
+            "{case}: the owner's verified Google login"
+        );
+        let owner: Value = response.json().await.unwrap();
+        assert_eq!(
+            owner["is_new_user"], true,
+            "{case}: not the squatter's user"
+        );
+        assert_eq!(owner["user"]["email_verified"], true, "{case}");
+        assert_ne!(owner["user"]["id"], squatter["user"]["id"], "{case}");
+        // And the squatter's account did not inherit anything: it still has only Discord.
+        let accounts: Value = app.accounts(&token(&squatter)).await;
+        let providers: Vec<_> = accounts
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|account| account["provider"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(providers, ["discord"], "{case}");
+        app.stop().await;
+    }
 }
 
 /// What a user's own and another user's look-alike address look like to the service.
@@ -82,9 +81,7 @@ async fn a_verified_look_alike_address_with_the_kelvin_sign_is_never_auto_linked
     let app = spawn_auto_linking_app().await;
     app.sim.add_user(kim());
     app.sim.add_user(kelvin());
-    let owner = app.login_response_at("google", "2000001").await;
-    assert_eq!(owner.status(), 200);
-    let owner: Value = owner.json().await.unwrap();
+    let owner = ok_json(app.login_response_at("google", "2000001").await).await;
 
     let look_alike = app.login_response_at("github", "2000002").await;
     assert_eq!(look_alike.status(), 200, "a different address registers");
@@ -106,9 +103,7 @@ async fn an_unverified_provider_email_equal_to_a_held_address_is_a_conflict_and_
         })
         .await;
         // The address is held: by a verified Google login here, by a password below.
-        let owner = app.login_response_at("google", "583231").await;
-        assert_eq!(owner.status(), 200);
-        let owner: Value = owner.json().await.unwrap();
+        let owner = ok_json(app.login_response_at("google", "583231").await).await;
 
         let response = app.login_response_at("discord", "1000002").await;
         assert_problem(response, 409, "EmailAlreadyRegistered").await;

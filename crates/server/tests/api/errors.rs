@@ -16,13 +16,20 @@ fn fault(endpoint: Endpoint) -> Fault {
 }
 
 /// Runs a login whose provider step fails, and checks the status and that no user exists.
-async fn failed_login_is(app: &TestApp, status: u16, code: &str) {
+async fn failed_login_is(case: &str, provider_timeout_seconds: u64, fault: Fault, code: &str) {
+    let app = spawn_app_with(Options {
+        provider_timeout_seconds,
+        ..Options::default()
+    })
+    .await;
+    app.sim.set_fault(fault);
     let response = app.login_response("583231").await;
-    assert_problem(response, status, code).await;
+    assert_problem_in(case, response, 502, code).await;
     app.sim.clear_faults();
     // Nothing half-written: the same account now registers as a new user.
     let login = app.login("583231").await;
-    assert_eq!(login["is_new_user"], true);
+    assert_eq!(login["is_new_user"], true, "{case}");
+    app.stop().await;
 }
 
 #[tokio::test]
@@ -91,62 +98,60 @@ async fn protected_endpoints_need_a_valid_bearer_token() {
 }
 
 #[tokio::test]
-async fn a_token_endpoint_error_is_a_failed_code_exchange() {
-    let app = spawn_app().await;
-    app.sim.set_fault(Fault {
-        status: Some(500),
-        ..fault(Endpoint::Token)
-    });
-    failed_login_is(&app, 502, "OAuthCodeExchangeFailed").await;
-    app.stop().await;
-}
-
-#[tokio::test]
-async fn an_error_member_in_a_200_token_answer_is_a_failed_code_exchange() {
-    let app = spawn_app().await;
-    app.sim.set_fault(Fault {
-        error_in_200: Some("bad_verification_code".into()),
-        ..fault(Endpoint::Token)
-    });
-    failed_login_is(&app, 502, "OAuthCodeExchangeFailed").await;
-    app.stop().await;
-}
-
-#[tokio::test]
-async fn a_slow_token_endpoint_times_out_as_a_failed_code_exchange() {
-    let app = spawn_app_with(Options {
-        provider_timeout_seconds: 1,
-        ..Options::default()
-    })
-    .await;
-    app.sim.set_fault(Fault {
-        delay_ms: Some(3000),
-        ..fault(Endpoint::Token)
-    });
-    failed_login_is(&app, 502, "OAuthCodeExchangeFailed").await;
-    app.stop().await;
-}
-
-#[tokio::test]
-async fn a_failing_profile_endpoint_is_a_failed_user_info() {
-    let app = spawn_app().await;
-    app.sim.set_fault(Fault {
-        garbage: true,
-        ..fault(Endpoint::Userinfo)
-    });
-    failed_login_is(&app, 502, "OAuthUserInfoFailed").await;
-    app.stop().await;
-}
-
-#[tokio::test]
-async fn a_failing_emails_endpoint_is_a_failed_user_info() {
-    let app = spawn_app().await;
-    app.sim.set_fault(Fault {
-        status: Some(503),
-        ..fault(Endpoint::Emails)
-    });
-    failed_login_is(&app, 502, "OAuthUserInfoFailed").await;
-    app.stop().await;
+async fn a_failing_provider_step_is_a_failed_exchange_or_user_info() {
+    let usual = Options::default().provider_timeout_seconds;
+    let exchange = "OAuthCodeExchangeFailed";
+    let user_info = "OAuthUserInfoFailed";
+    let cases = [
+        (
+            "a token endpoint error",
+            usual,
+            Fault {
+                status: Some(500),
+                ..fault(Endpoint::Token)
+            },
+            exchange,
+        ),
+        (
+            "an error member in a 200 token answer",
+            usual,
+            Fault {
+                error_in_200: Some("bad_verification_code".into()),
+                ..fault(Endpoint::Token)
+            },
+            exchange,
+        ),
+        (
+            "a slow token endpoint times out",
+            1,
+            Fault {
+                delay_ms: Some(3000),
+                ..fault(Endpoint::Token)
+            },
+            exchange,
+        ),
+        (
+            "a failing profile endpoint",
+            usual,
+            Fault {
+                garbage: true,
+                ..fault(Endpoint::Userinfo)
+            },
+            user_info,
+        ),
+        (
+            "a failing emails endpoint",
+            usual,
+            Fault {
+                status: Some(503),
+                ..fault(Endpoint::Emails)
+            },
+            user_info,
+        ),
+    ];
+    for (case, provider_timeout_seconds, fault, code) in cases {
+        failed_login_is(case, provider_timeout_seconds, fault, code).await;
+    }
 }
 
 #[tokio::test]

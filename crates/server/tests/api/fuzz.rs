@@ -59,6 +59,20 @@ impl Rng {
         }
     }
 
+    /// One of `known` `percent` times in a hundred, else what `other` makes.
+    fn one_of_or(
+        &mut self,
+        percent: u64,
+        known: &[&str],
+        other: impl FnOnce(&mut Self) -> String,
+    ) -> String {
+        if self.chance(percent) {
+            known[self.below(known.len())].to_owned()
+        } else {
+            other(self)
+        }
+    }
+
     /// A documented field name most of the time, so the random values reach the handlers.
     fn field_name(&mut self) -> String {
         const FIELDS: [&str; 9] = [
@@ -72,11 +86,7 @@ impl Rng {
             "user",
             "name",
         ];
-        if self.chance(80) {
-            FIELDS[self.below(FIELDS.len())].to_owned()
-        } else {
-            self.text(12)
-        }
+        self.one_of_or(80, &FIELDS, |rng| rng.text(12))
     }
 
     fn body(&mut self) -> Vec<u8> {
@@ -107,13 +117,11 @@ impl Rng {
             "facebook",
             "myspace",
         ];
-        if self.chance(70) {
-            KEYS[self.below(KEYS.len())].to_owned()
-        } else {
-            (0..self.below(20))
-                .map(|_| format!("%{:02X}", self.next() as u8))
+        self.one_of_or(70, &KEYS, |rng| {
+            (0..rng.below(20))
+                .map(|_| format!("%{:02X}", rng.next() as u8))
                 .collect()
-        }
+        })
     }
 
     fn header_value(&mut self) -> HeaderValue {

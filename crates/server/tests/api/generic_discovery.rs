@@ -96,8 +96,7 @@ async fn links_of_an_undiscovered_provider_are_listed_disconnected_and_deleted()
         failed,
         "revocation had nowhere to go, best effort: {events}"
     );
-    let deleted = app.delete("/users/me", Some(&pat)).await;
-    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    app.delete_account(&pat).await;
     app.stop().await;
 }
 

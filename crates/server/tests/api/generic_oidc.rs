@@ -88,9 +88,7 @@ async fn an_app_signs_in_once_with_an_id_token_for_another_client_id_and_its_has
     };
     let body = json!({"id_token": mint(ada()), "nonce": raw_nonce});
     let path = "/auth/oauth/acme-sso/id-token";
-    let signed_in = app.post(path, &body, None).await;
-    assert_eq!(signed_in.status(), StatusCode::OK);
-    let signed_in: Value = signed_in.json().await.unwrap();
+    let signed_in = ok_json(app.post(path, &body, None).await).await;
     assert_eq!(signed_in["user"]["email"], "ada@example.com");
     // The same token again: single use, as for any provider.
     let replay = app.post(path, &body, None).await;
@@ -167,8 +165,7 @@ async fn a_vouched_for_verified_email_links_to_the_account_that_holds_it() {
     let (app, held, response) = ada_held_then_acme(true).await;
     assert_eq!(response.status(), StatusCode::OK);
     let login: Value = response.json().await.unwrap();
-    assert_eq!(login["is_new_user"], false);
-    assert_eq!(login["user"]["id"], held["user"]["id"]);
+    assert_returning(&login, &held);
     let accounts = app.accounts(&token(&login)).await;
     assert_eq!(accounts[1]["provider"], "acme-sso", "{accounts}");
     app.stop().await;

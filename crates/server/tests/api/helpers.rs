@@ -163,6 +163,24 @@ pub async fn spawn_app() -> TestApp {
     spawn_app_with(Options::default()).await
 }
 
+/// An app that delivers its webhooks to `url` (signed with [`WEBHOOK_SECRET`]).
+pub async fn spawn_app_posting_to(url: String) -> TestApp {
+    spawn_app_with(Options {
+        webhook_url: Some(url),
+        ..Options::default()
+    })
+    .await
+}
+
+/// An app with the defaults and one change to its settings.
+pub async fn spawn_app_tuned(tune: fn(&mut Settings)) -> TestApp {
+    spawn_app_with(Options {
+        tune,
+        ..Options::default()
+    })
+    .await
+}
+
 pub async fn spawn_app_with(options: Options) -> TestApp {
     spawn(options, None).await
 }
@@ -350,6 +368,20 @@ impl TestApp {
         self.post(&path, &approval.body(), Some(bearer)).await
     }
 
+    /// A successful GitHub login: the login result and its bearer token.
+    pub async fn signed_in(&self, user_id: &str) -> (Value, String) {
+        let login = self.login(user_id).await;
+        let bearer = token(&login);
+        (login, bearer)
+    }
+
+    /// A password registration (see [`Self::register`]): its result and its bearer token.
+    pub async fn signed_up(&self, email: &str) -> (Value, String) {
+        let registered = self.register(email).await;
+        let bearer = token(&registered);
+        (registered, bearer)
+    }
+
     /// A successful GitHub login; returns the login result.
     pub async fn login(&self, user_id: &str) -> Value {
         self.login_at("github", user_id).await
@@ -372,6 +404,13 @@ impl TestApp {
     /// authorize (with bearer) → provider → connect; returns the raw connect response.
     pub async fn connect_response(&self, bearer: &str, user_id: &str) -> reqwest::Response {
         self.connect_response_at("github", bearer, user_id).await
+    }
+
+    /// authorize (with bearer) → provider → connect, answered 201: the new link.
+    pub async fn link(&self, provider: &str, bearer: &str, user_id: &str) -> Value {
+        let linked = self.connect_response_at(provider, bearer, user_id).await;
+        assert_eq!(linked.status(), StatusCode::CREATED, "{provider} linked");
+        linked.json().await.unwrap()
     }
 
     pub async fn connect_response_at(
@@ -417,6 +456,12 @@ impl TestApp {
     pub async fn disconnect(&self, provider: &str, bearer: &str) -> reqwest::Response {
         let path = format!("/auth/oauth/{provider}/disconnect");
         self.delete(&path, Some(bearer)).await
+    }
+
+    /// DELETE /users/me as the holder of `bearer`, answered 204.
+    pub async fn delete_account(&self, bearer: &str) {
+        let deleted = self.delete("/users/me", Some(bearer)).await;
+        assert_eq!(deleted.status(), StatusCode::NO_CONTENT, "account deleted");
     }
 
     pub async fn register(&self, email: &str) -> Value {
@@ -473,20 +518,17 @@ impl TestApp {
     }
 }
 
+/// Sends `request` and reads the answer's body as text, whatever its status.
+pub async fn body_text(request: reqwest::RequestBuilder) -> String {
+    request.send().await.unwrap().text().await.unwrap()
+}
+
 impl TestApp {
     /// Plays the browser at Apple: approve as `user_id` and read the form Apple would
     /// auto-submit to our redirect_uri (code, state, and `user` on a first authorization).
     pub async fn approve_at_apple(&self, authorization_url: &str, user_id: &str) -> Value {
         let url = format!("{authorization_url}&sim_user={user_id}");
-        let html = self
-            .http
-            .get(url)
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let html = body_text(self.http.get(url)).await;
         let form = self
             .sim
             .apple_form_post(&html)
@@ -548,17 +590,71 @@ async fn postgres_dump(url: &str) -> Vec<u8> {
 
 /// Asserts a problem+json error with this status and code.
 pub async fn assert_problem(response: reqwest::Response, status: u16, code: &str) -> Value {
-    assert_eq!(response.status().as_u16(), status, "status");
+    assert_problem_in("", response, status, code).await
+}
+
+/// [`assert_problem`] for one case of a table: every failure names `case`.
+pub async fn assert_problem_in(
+    case: &str,
+    response: reqwest::Response,
+    status: u16,
+    code: &str,
+) -> Value {
+    assert_eq!(response.status().as_u16(), status, "{case}: status");
     assert_eq!(
         response.headers()["content-type"],
-        "application/problem+json"
+        "application/problem+json",
+        "{case}"
     );
     let body: Value = response.json().await.unwrap();
-    assert_eq!(body["code"], code, "{body}");
-    assert_eq!(body["status"], status);
-    assert_eq!(body["type"], "about:blank");
-    assert!(body["title"].is_string() && body["detail"].is_string());
+    assert_eq!(body["code"], code, "{case}: {body}");
+    assert_eq!(body["status"], status, "{case}");
+    assert_eq!(body["type"], "about:blank", "{case}");
+    assert!(
+        body["title"].is_string() && body["detail"].is_string(),
+        "{case}: {body}"
+    );
     body
+}
+
+/// POSTs each of `bodies` to `path` as nobody; each must be the problem `status`/`code`
+/// (a failure names the body).
+pub async fn assert_each_refused(
+    app: &TestApp,
+    path: &str,
+    bodies: &[Value],
+    status: u16,
+    code: &str,
+) {
+    for body in bodies {
+        let response = app.post(path, body, None).await;
+        assert_problem_in(&body.to_string(), response, status, code).await;
+    }
+}
+
+/// Asserts that the login result `again` signed in the user of the login result `first`,
+/// not a new one.
+pub fn assert_returning(again: &Value, first: &Value) {
+    assert_eq!(again["is_new_user"], false, "{again}");
+    assert_eq!(again["user"]["id"], first["user"]["id"], "{again}");
+}
+
+/// Asserts a 200 answer and returns its JSON body.
+pub async fn ok_json(response: reqwest::Response) -> Value {
+    assert_eq!(response.status(), StatusCode::OK);
+    response.json().await.unwrap()
+}
+
+/// Asserts that `secret` was never written: not in any stored byte, not in the logs.
+pub async fn assert_never_kept(app: &TestApp, secret: &str) {
+    let stored = app.stored_bytes().await;
+    assert!(
+        !stored
+            .windows(secret.len())
+            .any(|window| window == secret.as_bytes()),
+        "stored"
+    );
+    assert!(!logs().contains(secret), "logged");
 }
 
 pub fn token(login: &Value) -> String {

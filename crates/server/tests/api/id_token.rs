@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use social_login::settings::Settings;
 use social_login_domain::ProviderKey;
-use social_login_simulator::{IdTokenFault, Provider};
+use social_login_simulator::{IdTokenFault, Provider, SimUser};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 const RAW_NONCE: &str = "0f9c2b7e-native-app-nonce";
@@ -37,13 +37,13 @@ fn fresh_nonce() -> String {
 
 impl TestApp {
     /// A token for `audience` about `user`, carrying the hash of [`RAW_NONCE`].
-    fn native_token(&self, provider: Provider, user: &social_login_simulator::SimUser) -> String {
+    fn native_token(&self, provider: Provider, user: &SimUser) -> String {
         self.sim
             .mint_id_token(provider, user, CLIENT_ID, Some(&hashed(RAW_NONCE)))
     }
 
     /// The body of a native sign-in with a token of its own (each is accepted once).
-    fn native_body(&self, provider: Provider, user: &social_login_simulator::SimUser) -> Value {
+    fn native_body(&self, provider: Provider, user: &SimUser) -> Value {
         let nonce = fresh_nonce();
         let id_token = self
             .sim
@@ -53,6 +53,24 @@ impl TestApp {
 
     async fn native_sign_in(&self, provider: &str, body: &Value) -> reqwest::Response {
         self.post(&path(provider), body, None).await
+    }
+
+    /// A native sign-in answered 200: the login result.
+    async fn native_login(&self, provider: &str, body: &Value) -> Value {
+        ok_json(self.native_sign_in(provider, body).await).await
+    }
+
+    /// A native sign-in as `user` with a token of its own, answered 200: the login result.
+    async fn native_login_as(&self, provider: Provider, user: &SimUser) -> Value {
+        let key = format!("{provider:?}").to_lowercase();
+        self.native_login(&key, &self.native_body(provider, user))
+            .await
+    }
+
+    /// POST an id_token to connect, as the holder of `bearer` (if any).
+    async fn native_connect(&self, body: &Value, bearer: Option<&str>) -> reqwest::Response {
+        self.post("/auth/oauth/google/id-token/connect", body, bearer)
+            .await
     }
 
     async fn event_types(&self, bearer: &str) -> Vec<(String, Value)> {
@@ -77,9 +95,7 @@ async fn a_google_id_token_registers_a_user_then_logs_the_same_user_in() {
     let id_token = app.native_token(Provider::Google, &ada());
     let body = json!({"id_token": id_token, "nonce": RAW_NONCE});
 
-    let first = app.native_sign_in("google", &body).await;
-    assert_eq!(first.status(), StatusCode::OK);
-    let first: Value = first.json().await.unwrap();
+    let first = app.native_login("google", &body).await;
     assert_eq!(first["is_new_user"], true);
     assert_eq!(first["token_type"], "bearer");
     assert_eq!(first["user"]["email"], "ada@example.com");
@@ -87,13 +103,8 @@ async fn a_google_id_token_registers_a_user_then_logs_the_same_user_in() {
     assert_eq!(first["user"]["full_name"], "Ada Lovelace");
 
     // Another id_token of the same person (the next sign-in in the app) is the same user.
-    let again = app
-        .native_sign_in("google", &app.native_body(Provider::Google, &ada()))
-        .await;
-    assert_eq!(again.status(), StatusCode::OK);
-    let again: Value = again.json().await.unwrap();
-    assert_eq!(again["is_new_user"], false);
-    assert_eq!(again["user"]["id"], first["user"]["id"]);
+    let again = app.native_login_as(Provider::Google, &ada()).await;
+    assert_returning(&again, &first);
 
     let mut events = app.event_types(&token(&again)).await;
     events.sort_by(|a, b| a.0.cmp(&b.0));
@@ -110,13 +121,7 @@ async fn a_google_id_token_registers_a_user_then_logs_the_same_user_in() {
     let listed: Value = app.accounts(&token(&again)).await;
     assert_eq!(listed[0]["provider"], "google");
     // The id_token is neither stored nor logged.
-    let stored = app.stored_bytes().await;
-    assert!(
-        !stored
-            .windows(id_token.len())
-            .any(|window| window == id_token.as_bytes())
-    );
-    assert!(!logs().contains(&id_token));
+    assert_never_kept(&app, &id_token).await;
     app.stop().await;
 }
 
@@ -124,44 +129,25 @@ async fn a_google_id_token_registers_a_user_then_logs_the_same_user_in() {
 async fn microsoft_and_apple_id_tokens_sign_in_new_then_returning_users() {
     let app = spawn_app().await;
     let body = app.native_body(Provider::Microsoft, &ada());
-    let first: Value = app
-        .native_sign_in("microsoft", &body)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let first = app.native_login("microsoft", &body).await;
     assert_eq!(first["is_new_user"], true, "{first}");
-    let again: Value = app
-        .native_sign_in("microsoft", &app.native_body(Provider::Microsoft, &ada()))
-        .await
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(again["is_new_user"], false, "{again}");
-    assert_eq!(again["user"]["id"], first["user"]["id"]);
+    let again = app.native_login_as(Provider::Microsoft, &ada()).await;
+    assert_returning(&again, &first);
 
     // Apple: the name only arrives in `post_body`, as Apple gives it to the app once.
     let apple = app.native_token(Provider::Apple, &grace());
     let post_body = json!({"user": {"name": {"firstName": "Grace", "lastName": "Hopper"}}});
     let first = app
-        .native_sign_in(
+        .native_login(
             "apple",
             &json!({"id_token": apple, "nonce": RAW_NONCE, "post_body": post_body}),
         )
         .await;
-    assert_eq!(first.status(), StatusCode::OK);
-    let first: Value = first.json().await.unwrap();
     assert_eq!(first["is_new_user"], true);
     assert_eq!(first["user"]["full_name"], "Grace Hopper");
     assert_eq!(first["user"]["email"], "grace@example.com");
-    let again: Value = app
-        .native_sign_in("apple", &app.native_body(Provider::Apple, &grace()))
-        .await
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(again["is_new_user"], false);
-    assert_eq!(again["user"]["id"], first["user"]["id"]);
+    let again = app.native_login_as(Provider::Apple, &grace()).await;
+    assert_returning(&again, &first);
     assert_eq!(
         again["user"]["full_name"], "Grace Hopper",
         "kept from the first"
@@ -171,11 +157,7 @@ async fn microsoft_and_apple_id_tokens_sign_in_new_then_returning_users() {
 
 #[tokio::test]
 async fn an_audience_from_client_ids_is_accepted_and_any_other_is_not() {
-    let app = spawn_app_with(Options {
-        tune: ios_client_for_google_and_apple,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_app_tuned(ios_client_for_google_and_apple).await;
     let nonce = hashed(RAW_NONCE);
     // A user each: one email, one account (no auto-linking here).
     for (provider, user) in [(Provider::Google, ada()), (Provider::Apple, grace())] {
@@ -258,12 +240,7 @@ async fn a_token_with_the_wrong_nonce_or_expired_or_tampered_is_502() {
         app.sim.clear_faults();
     }
     // Nothing was registered by any of them.
-    let first: Value = app
-        .native_sign_in("google", &app.native_body(Provider::Google, &ada()))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let first = app.native_login_as(Provider::Google, &ada()).await;
     assert_eq!(first["is_new_user"], true);
     app.stop().await;
 }
@@ -296,9 +273,7 @@ async fn a_signed_in_user_connects_an_account_by_id_token_once() {
     let pat = token(&app.register("pat@example.com").await);
     let body = app.native_body(Provider::Google, &grace());
 
-    let connected = app
-        .post("/auth/oauth/google/id-token/connect", &body, Some(&pat))
-        .await;
+    let connected = app.native_connect(&body, Some(&pat)).await;
     assert_eq!(connected.status(), StatusCode::CREATED);
     let link: Value = connected.json().await.unwrap();
     assert_eq!(link["provider"], "google");
@@ -310,36 +285,21 @@ async fn a_signed_in_user_connects_an_account_by_id_token_once() {
     assert_eq!(events[0], ("account.linked".to_owned(), json!("google")));
 
     // That Google account now signs Pat in (with the next token the app gets).
-    let login: Value = app
-        .native_sign_in("google", &app.native_body(Provider::Google, &grace()))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let login = app.native_login_as(Provider::Google, &grace()).await;
     assert_eq!(login["is_new_user"], false);
     assert_eq!(login["user"]["email"], "pat@example.com");
 
     // Linked already: to Pat again, or to anyone else.
     let again = app
-        .post(
-            "/auth/oauth/google/id-token/connect",
-            &app.native_body(Provider::Google, &grace()),
-            Some(&pat),
-        )
+        .native_connect(&app.native_body(Provider::Google, &grace()), Some(&pat))
         .await;
     assert_problem(again, 409, "ProviderAlreadyLinked").await;
     let sam = token(&app.register("sam@example.com").await);
     let taken = app
-        .post(
-            "/auth/oauth/google/id-token/connect",
-            &app.native_body(Provider::Google, &grace()),
-            Some(&sam),
-        )
+        .native_connect(&app.native_body(Provider::Google, &grace()), Some(&sam))
         .await;
     assert_problem(taken, 409, "ProviderAlreadyLinked").await;
-    let anonymous = app
-        .post("/auth/oauth/google/id-token/connect", &body, None)
-        .await;
+    let anonymous = app.native_connect(&body, None).await;
     assert_problem(anonymous, 401, "Unauthorized").await;
     app.stop().await;
 }
@@ -358,11 +318,7 @@ fn base64_url(value: &Value) -> String {
 async fn a_locked_users_id_token_is_403_and_writes_nothing_until_unlocked() {
     use crate::admin::{admin_json, admin_ok, with_admin};
     let app = spawn_app_with(with_admin()).await;
-    let first = app
-        .native_sign_in("google", &app.native_body(Provider::Google, &ada()))
-        .await;
-    assert_eq!(first.status(), StatusCode::OK);
-    let first: Value = first.json().await.unwrap();
+    let first = app.native_login_as(Provider::Google, &ada()).await;
     let id = first["user"]["id"].as_str().unwrap().to_owned();
     let user = format!("/admin/users/{id}");
     admin_ok(&app, "POST", &format!("{user}/lock")).await;
@@ -380,11 +336,7 @@ async fn a_locked_users_id_token_is_403_and_writes_nothing_until_unlocked() {
     assert_eq!(locked["linked_accounts"].as_array().unwrap().len(), 1);
 
     admin_ok(&app, "POST", &format!("{user}/unlock")).await;
-    let again = app
-        .native_sign_in("google", &app.native_body(Provider::Google, &ada()))
-        .await;
-    assert_eq!(again.status(), StatusCode::OK);
-    let again: Value = again.json().await.unwrap();
+    let again = app.native_login_as(Provider::Google, &ada()).await;
     assert_eq!(again["user"]["id"], first["user"]["id"]);
     assert_eq!(again["is_new_user"], false);
     assert_eq!(admin_json(&app, &user).await["active_sessions"], 1);

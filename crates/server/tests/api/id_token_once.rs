@@ -75,13 +75,7 @@ async fn the_same_google_id_token_posted_three_times_logs_in_once() {
         .collect();
     assert_eq!(types, ["user.login", "user.registered"], "{events}");
     // The token is neither stored nor logged, not even as the key of its use.
-    let stored = app.stored_bytes().await;
-    assert!(
-        !stored
-            .windows(id_token.len())
-            .any(|window| window == id_token.as_bytes())
-    );
-    assert!(!logs().contains(&id_token));
+    assert_never_kept(&app, &id_token).await;
     app.stop().await;
 }
 
@@ -108,11 +102,7 @@ async fn a_request_without_a_nonce_is_a_validation_error_and_signs_nobody_in() {
 
 #[tokio::test]
 async fn where_the_nonce_is_optional_a_token_that_carries_one_still_needs_it() {
-    let app = spawn_app_with(Options {
-        tune: google_nonce_optional,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_app_tuned(google_nonce_optional).await;
     let carrying = app.google_token(&ada(), Some(&hashed(RAW_NONCE)));
     let refused = app.google_sign_in(&json!({"id_token": carrying})).await;
     assert_problem(refused, 502, "OAuthUserInfoFailed").await;

@@ -22,11 +22,7 @@ fn bundle_id_configured(settings: &mut Settings) {
 }
 
 async fn spawn() -> TestApp {
-    spawn_app_with(Options {
-        tune: bundle_id_configured,
-        ..Options::default()
-    })
-    .await
+    spawn_app_tuned(bundle_id_configured).await
 }
 
 /// What Sign in with Apple hands the app on the device: an id_token for the bundle id with
@@ -110,13 +106,10 @@ async fn a_native_sign_in_with_its_code_stores_the_grant_encrypted_and_disconnec
 #[tokio::test]
 async fn deleting_an_account_made_by_a_native_sign_in_with_its_code_revokes_the_grant() {
     let app = spawn().await;
-    let login = sign_in(&app, &with_code(&app, &grace())).await;
-    assert_eq!(login.status(), StatusCode::OK);
-    let login: Value = login.json().await.unwrap();
+    let login = ok_json(sign_in(&app, &with_code(&app, &grace())).await).await;
     assert_eq!(login["is_new_user"], true);
 
-    let deleted = app.delete("/users/me", Some(&token(&login))).await;
-    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    app.delete_account(&token(&login)).await;
     assert_revoked_as_the_app(&app);
     app.stop().await;
 }
@@ -128,9 +121,7 @@ async fn a_code_apple_refuses_is_502_and_signs_nobody_in() {
     assert_problem(refused, 502, "OAuthCodeExchangeFailed").await;
 
     // Nothing was written: the same person's next sign-in registers them.
-    let later = sign_in(&app, &apple_credential(&app, &grace(), None)).await;
-    assert_eq!(later.status(), StatusCode::OK);
-    let later: Value = later.json().await.unwrap();
+    let later = ok_json(sign_in(&app, &apple_credential(&app, &grace(), None)).await).await;
     assert_eq!(
         later["is_new_user"], true,
         "the refused sign-in made no user"
@@ -176,13 +167,10 @@ async fn without_a_code_the_sign_in_works_and_keeps_the_grant_stored_before() {
     let app = spawn().await;
     let first = sign_in(&app, &with_code(&app, &grace())).await;
     assert_eq!(first.status(), StatusCode::OK);
-    let again = sign_in(&app, &apple_credential(&app, &grace(), None)).await;
-    assert_eq!(again.status(), StatusCode::OK);
-    let again: Value = again.json().await.unwrap();
+    let again = ok_json(sign_in(&app, &apple_credential(&app, &grace(), None)).await).await;
     assert_eq!(again["is_new_user"], false);
 
-    let deleted = app.delete("/users/me", Some(&token(&again))).await;
-    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    app.delete_account(&token(&again)).await;
     assert_revoked_as_the_app(&app);
     app.stop().await;
 }

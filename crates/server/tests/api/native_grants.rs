@@ -38,14 +38,11 @@ async fn native_google_sign_in(app: &TestApp) -> Value {
 #[tokio::test]
 async fn deleting_after_a_native_sign_in_still_revokes_the_code_flows_grant() {
     let app = spawn_app().await;
-    let web = app.login_response_at("google", "583231").await;
-    assert_eq!(web.status(), StatusCode::OK);
-    let web: Value = web.json().await.unwrap();
+    let web = ok_json(app.login_response_at("google", "583231").await).await;
     let phone = native_google_sign_in(&app).await;
     assert_eq!(phone["user"]["id"], web["user"]["id"], "the same user");
 
-    let deleted = app.delete("/users/me", Some(&token(&phone))).await;
-    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    app.delete_account(&token(&phone)).await;
     let revocations = google_revocations(&app);
     assert_eq!(revocations.len(), 1, "{revocations:?}");
     assert!(
@@ -59,10 +56,7 @@ async fn deleting_after_a_native_sign_in_still_revokes_the_code_flows_grant() {
 async fn disconnecting_after_a_native_sign_in_still_revokes_the_code_flows_grant() {
     let app = spawn_app().await;
     let pat = app.register("pat@example.com").await;
-    let linked = app
-        .connect_response_at("google", &token(&pat), "583231")
-        .await;
-    assert_eq!(linked.status(), StatusCode::CREATED);
+    app.link("google", &token(&pat), "583231").await;
     let phone = native_google_sign_in(&app).await;
     assert_eq!(phone["user"]["id"], pat["user"]["id"]);
 

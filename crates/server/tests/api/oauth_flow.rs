@@ -30,12 +30,9 @@ async fn a_new_github_user_registers_then_logs_in_again_as_the_same_user() {
     assert_eq!(exchanges[0].client_auth, Some(ClientAuthKind::Body));
 
     let again = app.login("583231").await;
-    assert_eq!(again["is_new_user"], false);
-    assert_eq!(again["user"]["id"], first["user"]["id"]);
+    assert_returning(&again, &first);
 
-    let me = app.get("/users/me", Some(&token(&again))).await;
-    assert_eq!(me.status(), 200);
-    let me: Value = me.json().await.unwrap();
+    let me = ok_json(app.get("/users/me", Some(&token(&again))).await).await;
     assert_eq!(me["id"], first["user"]["id"]);
     app.stop().await;
 }
@@ -43,8 +40,7 @@ async fn a_new_github_user_registers_then_logs_in_again_as_the_same_user() {
 #[tokio::test]
 async fn a_password_user_connects_lists_and_disconnects_github() {
     let app = spawn_app().await;
-    let registered = app.register("pat@example.com").await;
-    let bearer = token(&registered);
+    let (registered, bearer) = app.signed_up("pat@example.com").await;
 
     let connected = app.connect_response(&bearer, "1000001").await;
     assert_eq!(connected.status(), 201);
@@ -73,19 +69,14 @@ async fn a_password_user_connects_lists_and_disconnects_github() {
 }
 
 #[tokio::test]
-async fn the_only_login_method_cannot_be_disconnected() {
+async fn the_only_login_method_cannot_be_disconnected_and_an_unlinked_one_is_not_found() {
     let app = spawn_app().await;
     let login = app.login("583231").await;
     let response = app.disconnect("github", &token(&login)).await;
     assert_problem(response, 400, "LastLoginMethod").await;
     let listed: Value = app.accounts(&token(&login)).await;
     assert_eq!(listed.as_array().unwrap().len(), 1, "the link stays");
-    app.stop().await;
-}
 
-#[tokio::test]
-async fn disconnecting_a_provider_that_is_not_linked_is_not_found() {
-    let app = spawn_app().await;
     let registered = app.register("pat@example.com").await;
     let response = app.disconnect("github", &token(&registered)).await;
     assert_problem(response, 404, "OAuthAccountNotFound").await;
@@ -93,42 +84,41 @@ async fn disconnecting_a_provider_that_is_not_linked_is_not_found() {
 }
 
 #[tokio::test]
-async fn connecting_an_account_linked_to_someone_else_is_a_conflict() {
+async fn connecting_an_account_linked_to_someone_else_or_a_second_of_a_provider_is_a_conflict() {
     let app = spawn_app().await;
-    app.login("583231").await;
+    let ada = app.login("583231").await;
     let registered = app.register("pat@example.com").await;
-    let response = app.connect_response(&token(&registered), "583231").await;
-    assert_problem(response, 409, "ProviderAlreadyLinked").await;
+    let someone_elses = app.connect_response(&token(&registered), "583231").await;
+    assert_problem_in(
+        "someone else's",
+        someone_elses,
+        409,
+        "ProviderAlreadyLinked",
+    )
+    .await;
+    let second = app.connect_response(&token(&ada), "1000001").await;
+    assert_problem_in("a second GitHub", second, 409, "ProviderAlreadyLinked").await;
     app.stop().await;
 }
 
+/// Without auto-link any provider email that a password user has is refused; with it, too,
+/// as a password registration is unverified: linking to it would be the pre-registration
+/// takeover.
 #[tokio::test]
-async fn connecting_a_second_account_of_the_same_provider_is_a_conflict() {
-    let app = spawn_app().await;
-    let login = app.login("583231").await;
-    let response = app.connect_response(&token(&login), "1000001").await;
-    assert_problem(response, 409, "ProviderAlreadyLinked").await;
-    app.stop().await;
-}
-
-#[tokio::test]
-async fn a_github_email_that_matches_a_password_user_is_refused_without_auto_link() {
-    let app = spawn_app().await;
-    app.register("Ada@Example.com").await;
-    let response = app.login_response("583231").await;
-    assert_problem(response, 409, "EmailAlreadyRegistered").await;
-    app.stop().await;
-}
-
-#[tokio::test]
-async fn auto_link_never_links_to_a_user_whose_own_email_is_unverified() {
-    let app = spawn_auto_linking_app().await;
-    // A password registration is unverified: linking to it would be the pre-registration
-    // takeover.
-    app.register("ada@example.com").await;
-    let response = app.login_response("583231").await;
-    assert_problem(response, 409, "EmailAlreadyRegistered").await;
-    app.stop().await;
+async fn a_github_email_that_matches_a_password_user_is_refused_with_or_without_auto_link() {
+    for (auto_link_by_email, registered) in [(false, "Ada@Example.com"), (true, "ada@example.com")]
+    {
+        let app = spawn_app_with(Options {
+            auto_link_by_email,
+            ..Options::default()
+        })
+        .await;
+        app.register(registered).await;
+        let response = app.login_response("583231").await;
+        let case = format!("auto_link_by_email = {auto_link_by_email}");
+        assert_problem_in(&case, response, 409, "EmailAlreadyRegistered").await;
+        app.stop().await;
+    }
 }
 
 #[tokio::test]
@@ -175,8 +165,7 @@ async fn a_disabled_provider_is_not_configured() {
 #[tokio::test]
 async fn an_unknown_provider_key_is_not_configured_on_every_endpoint() {
     let app = spawn_app().await;
-    let login = app.login("583231").await;
-    let bearer = token(&login);
+    let (_, bearer) = app.signed_in("583231").await;
     let body = serde_json::json!({"code": "c", "state": "s"});
     for response in [
         app.get("/auth/oauth/gitlab/authorize", None).await,

@@ -10,53 +10,37 @@ async fn register_then_log_in_with_the_password() {
     assert_eq!(registered["is_new_user"], true);
     assert_eq!(registered["user"]["has_password"], true);
     assert_eq!(registered["user"]["email_verified"], false);
-    let login = app.password_login("PAT@example.com", PASSWORD).await;
-    assert_eq!(login.status(), 200);
-    let login: Value = login.json().await.unwrap();
-    assert_eq!(login["is_new_user"], false);
-    assert_eq!(login["user"]["id"], registered["user"]["id"]);
+    let login = ok_json(app.password_login("PAT@example.com", PASSWORD).await).await;
+    assert_returning(&login, &registered);
     app.stop().await;
 }
 
+/// A weak password or a bad email is refused before anyone registers; once Pat has, their
+/// email again (in any case) is a conflict, and a wrong password is the same invalid
+/// credentials as an unknown email.
 #[tokio::test]
-async fn registering_an_existing_email_is_a_conflict() {
+async fn bad_registrations_and_logins_are_refused_with_their_problem() {
     let app = spawn_app().await;
-    app.register("pat@example.com").await;
-    let again = app
-        .post(
-            "/auth/register",
-            &json!({"email": "Pat@Example.com", "password": PASSWORD}),
-            None,
-        )
-        .await;
-    assert_problem(again, 409, "EmailAlreadyRegistered").await;
-    app.stop().await;
-}
-
-#[tokio::test]
-async fn a_weak_password_or_bad_email_is_a_validation_error() {
-    let app = spawn_app().await;
-    for body in [
+    let invalid = [
         json!({"email": "pat@example.com", "password": "short"}),
         json!({"email": "not-an-email", "password": PASSWORD}),
-    ] {
-        let response = app.post("/auth/register", &body, None).await;
-        assert_problem(response, 422, "ValidationError").await;
-    }
-    app.stop().await;
-}
-
-#[tokio::test]
-async fn wrong_password_and_unknown_email_are_the_same_invalid_credentials() {
-    let app = spawn_app().await;
+    ];
+    assert_each_refused(&app, "/auth/register", &invalid, 422, "ValidationError").await;
     app.register("pat@example.com").await;
-    for body in [
+    let again = [json!({"email": "Pat@Example.com", "password": PASSWORD})];
+    assert_each_refused(
+        &app,
+        "/auth/register",
+        &again,
+        409,
+        "EmailAlreadyRegistered",
+    )
+    .await;
+    let wrong = [
         json!({"email": "pat@example.com", "password": "wrong password"}),
         json!({"email": "nobody@example.com", "password": PASSWORD}),
-    ] {
-        let response = app.post("/auth/login", &body, None).await;
-        assert_problem(response, 401, "InvalidCredentials").await;
-    }
+    ];
+    assert_each_refused(&app, "/auth/login", &wrong, 401, "InvalidCredentials").await;
     app.stop().await;
 }
 
@@ -65,9 +49,7 @@ async fn refresh_rotates_and_a_reused_token_revokes_the_session() {
     let app = spawn_app().await;
     let registered = app.register("pat@example.com").await;
     let first = registered["refresh_token"].clone();
-    let rotated = app.refresh(&first).await;
-    assert_eq!(rotated.status(), 200);
-    let rotated: Value = rotated.json().await.unwrap();
+    let rotated = ok_json(app.refresh(&first).await).await;
     assert_ne!(rotated["refresh_token"], first);
     assert_eq!(
         app.get("/users/me", Some(&token(&rotated))).await.status(),
@@ -85,10 +67,9 @@ async fn refresh_rotates_and_a_reused_token_revokes_the_session() {
 async fn logout_ends_the_refresh_token() {
     let app = spawn_app().await;
     let registered = app.register("pat@example.com").await;
-    let refresh = json!({"refresh_token": registered["refresh_token"]});
-    let out = app.post("/auth/logout", &refresh, None).await;
+    let out = app.logout(&registered["refresh_token"]).await;
     assert_eq!(out.status(), 204);
-    let after = app.post("/auth/refresh", &refresh, None).await;
+    let after = app.refresh(&registered["refresh_token"]).await;
     assert_problem(after, 401, "InvalidCredentials").await;
     app.stop().await;
 }

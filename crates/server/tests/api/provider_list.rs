@@ -18,11 +18,7 @@ fn reordered(settings: &mut Settings) {
 
 #[tokio::test]
 async fn the_enabled_providers_are_listed_in_configuration_order_with_their_names() {
-    let app = spawn_app_with(Options {
-        tune: reordered,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_app_tuned(reordered).await;
     let response = app.get("/auth/oauth/providers", None).await;
     assert_eq!(response.status(), 200);
     let listed: Vec<Value> = response.json().await.unwrap();

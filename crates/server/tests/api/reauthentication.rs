@@ -62,8 +62,7 @@ async fn a_refreshed_token_of_an_old_login_cannot_delete_the_account_until_the_u
 
     let again = app.login("583231").await;
     assert_eq!(again["user"]["id"], ada["user"]["id"]);
-    let deleted = app.delete("/users/me", Some(&token(&again))).await;
-    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    app.delete_account(&token(&again)).await;
     app.stop().await;
 }
 

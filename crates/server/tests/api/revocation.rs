@@ -2,7 +2,7 @@
 //! provider and deleting the account revokes every grant, best effort: a provider that
 //! fails never blocks the unlink, and the failure is an audit event.
 
-use crate::helpers::{assert_problem, spawn_app, token};
+use crate::helpers::{assert_problem, spawn_app};
 use reqwest::StatusCode;
 use social_login_simulator::{Endpoint, Fault, Provider};
 
@@ -14,13 +14,23 @@ fn revoked_by(app: &crate::helpers::TestApp, provider: Provider) -> usize {
         .count()
 }
 
+/// GitHub's revocation endpoint answers `status`.
+fn github_revocation_fails_with(status: u16) -> Fault {
+    Fault {
+        provider: Provider::Github,
+        endpoint: Endpoint::Revoke,
+        status: Some(status),
+        garbage: false,
+        delay_ms: None,
+        error_in_200: None,
+    }
+}
+
 #[tokio::test]
 async fn disconnecting_revokes_the_links_grant_at_the_provider() {
     let app = spawn_app().await;
-    let pat = app.register("pat@example.com").await;
-    let bearer = token(&pat);
-    let linked = app.connect_response(&bearer, "583231").await;
-    assert_eq!(linked.status(), StatusCode::CREATED);
+    let (_, bearer) = app.signed_up("pat@example.com").await;
+    app.link("github", &bearer, "583231").await;
     assert_eq!(revoked_by(&app, Provider::Github), 0);
 
     let unlinked = app.disconnect("github", &bearer).await;
@@ -44,18 +54,9 @@ async fn disconnecting_revokes_the_links_grant_at_the_provider() {
 #[tokio::test]
 async fn deleting_the_account_revokes_every_grant_even_when_one_provider_fails() {
     let app = spawn_app().await;
-    let ada = app.login("583231").await;
-    let bearer = token(&ada);
-    let google = app.connect_response_at("google", &bearer, "583231").await;
-    assert_eq!(google.status(), StatusCode::CREATED);
-    app.sim.set_fault(Fault {
-        provider: Provider::Github,
-        endpoint: Endpoint::Revoke,
-        status: Some(500),
-        garbage: false,
-        delay_ms: None,
-        error_in_200: None,
-    });
+    let (_, bearer) = app.signed_in("583231").await;
+    app.link("google", &bearer, "583231").await;
+    app.sim.set_fault(github_revocation_fails_with(500));
 
     let deleted = app.delete("/users/me", Some(&bearer)).await;
     assert_eq!(
@@ -77,17 +78,9 @@ async fn deleting_the_account_revokes_every_grant_even_when_one_provider_fails()
 #[tokio::test]
 async fn a_failed_revocation_on_disconnect_is_an_audit_event() {
     let app = spawn_app().await;
-    let pat = app.register("pat@example.com").await;
-    let bearer = token(&pat);
+    let (_, bearer) = app.signed_up("pat@example.com").await;
     app.connect_response(&bearer, "583231").await;
-    app.sim.set_fault(Fault {
-        provider: Provider::Github,
-        endpoint: Endpoint::Revoke,
-        status: Some(503),
-        garbage: false,
-        delay_ms: None,
-        error_in_200: None,
-    });
+    app.sim.set_fault(github_revocation_fails_with(503));
     let unlinked = app.disconnect("github", &bearer).await;
     assert_eq!(unlinked.status(), StatusCode::NO_CONTENT);
     let events = app.events(&bearer).await;

@@ -22,20 +22,9 @@ async fn provider_tokens_appear_in_no_response_no_log_and_not_in_plaintext_on_di
             .await
             .unwrap(),
     );
-    responses.push(
-        app.get("/auth/oauth/accounts", Some(&bearer))
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
-    responses.push(
-        app.get("/users/me", Some(&bearer))
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    for path in ["/auth/oauth/accounts", "/users/me"] {
+        responses.push(app.get(path, Some(&bearer)).await.text().await.unwrap());
+    }
     let _ = app.password_login("pat@example.com", PASSWORD).await;
 
     // The simulator issues GitHub-style tokens, all prefixed `gho_`.

@@ -5,7 +5,7 @@
 #[path = "signals_risc.rs"]
 mod risc;
 
-use crate::helpers::{PASSWORD, PUBLIC_URL, TestApp, assert_problem, spawn_app, token};
+use crate::helpers::{PASSWORD, PUBLIC_URL, TestApp, assert_problem, ok_json, spawn_app, token};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use reqwest::StatusCode;
@@ -73,6 +73,11 @@ async fn through_apple(app: &TestApp, user_id: &str, bearer: Option<&str>) -> re
         .await
 }
 
+/// Signs in through Apple as `user_id`, answered 200: the login result.
+async fn apple_login(app: &TestApp, user_id: &str) -> Value {
+    ok_json(through_apple(app, user_id, None).await).await
+}
+
 async fn event_types(app: &TestApp, bearer: &str) -> Vec<String> {
     let events: Value = app.events(bearer).await;
     let events = events.as_array().unwrap();
@@ -88,11 +93,7 @@ async fn consent_revoked_at_apple_ends_the_apple_session_while_the_password_sess
     let pat = app.register("pat@example.com").await;
     let linked = through_apple(&app, "583231", Some(&token(&pat))).await;
     assert_eq!(linked.status(), StatusCode::CREATED);
-    let by_apple: Value = through_apple(&app, "583231", None)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let by_apple = apple_login(&app, "583231").await;
     assert_eq!(by_apple["user"]["id"], pat["user"]["id"]);
 
     let revoked = signal(&app, "revoke_consent", "583231").await;
@@ -126,11 +127,7 @@ async fn consent_revoked_at_apple_ends_the_apple_session_while_the_password_sess
 #[tokio::test]
 async fn deleting_the_apple_account_that_was_a_users_only_way_in_deletes_the_user() {
     let app = spawn_app().await;
-    let grace: Value = through_apple(&app, "1000001", None)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let grace = apple_login(&app, "1000001").await;
     let deleted = signal(&app, "delete_apple_account", "1000001").await;
     assert_eq!(deliver(&app, &deleted).await.status(), StatusCode::OK);
 
@@ -144,11 +141,7 @@ async fn deleting_the_apple_account_that_was_a_users_only_way_in_deletes_the_use
         refreshed(&app, grace["refresh_token"].as_str().unwrap()).await,
         None
     );
-    let again: Value = through_apple(&app, "1000001", None)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let again = apple_login(&app, "1000001").await;
     assert_eq!(
         again["is_new_user"], true,
         "the Apple account is free again"
@@ -159,11 +152,7 @@ async fn deleting_the_apple_account_that_was_a_users_only_way_in_deletes_the_use
 #[tokio::test]
 async fn a_forged_truncated_or_oversized_apple_notification_changes_nothing() {
     let app = spawn_app().await;
-    let grace: Value = through_apple(&app, "1000001", None)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let grace = apple_login(&app, "1000001").await;
     let real = signal(&app, "delete_apple_account", "1000001").await;
     let jws = serde_json::from_str::<Value>(&real.body).unwrap()["payload"]
         .as_str()
@@ -195,10 +184,7 @@ async fn a_forged_truncated_or_oversized_apple_notification_changes_nothing() {
 async fn a_facebook_data_deletion_removes_the_link_and_its_status_url_answers() {
     let app = spawn_app().await;
     let pat = app.register("pat@example.com").await;
-    let linked = app
-        .connect_response_at("facebook", &token(&pat), "583231")
-        .await;
-    assert_eq!(linked.status(), StatusCode::CREATED);
+    app.link("facebook", &token(&pat), "583231").await;
 
     let request = signal(&app, "request_data_deletion", "583231").await;
     let answer: Value = deliver(&app, &request).await.json().await.unwrap();
@@ -232,9 +218,7 @@ async fn a_facebook_data_deletion_removes_the_link_and_its_status_url_answers() 
 async fn a_data_deletion_about_an_account_never_linked_is_answered_like_any_other() {
     let app = spawn_app().await;
     let request = signal(&app, "request_data_deletion", "1000002").await;
-    let response = deliver(&app, &request).await;
-    assert_eq!(response.status(), StatusCode::OK);
-    let answer: Value = response.json().await.unwrap();
+    let answer = ok_json(deliver(&app, &request).await).await;
     let code = answer["confirmation_code"].as_str().unwrap();
     let status = app
         .get(&format!("/auth/oauth/facebook/data-deletion/{code}"), None)
@@ -253,12 +237,7 @@ async fn a_data_deletion_about_an_account_never_linked_is_answered_like_any_othe
 #[tokio::test]
 async fn facebook_deauthorize_ends_the_facebook_sessions_and_a_forged_one_is_refused() {
     let app = spawn_app().await;
-    let login: Value = app
-        .login_response_at("facebook", "583231")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let login = app.login_at("facebook", "583231").await;
     let real = signal(&app, "remove_facebook_app", "583231").await;
     let wrong_secret = social_login_simulator::signals::signed_request(
         "not-the-app-secret",
@@ -276,12 +255,7 @@ async fn facebook_deauthorize_ends_the_facebook_sessions_and_a_forged_one_is_ref
 
     assert_eq!(deliver(&app, &real).await.status(), StatusCode::OK);
     assert_eq!(refreshed(&app, &session).await, None);
-    let relogin: Value = app
-        .login_response_at("facebook", "583231")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let relogin = app.login_at("facebook", "583231").await;
     assert_eq!(
         relogin["user"]["id"], login["user"]["id"],
         "the link stayed"

@@ -2,20 +2,24 @@
 //! body for what does not, a hijacked account locked out until Google gives it back, and
 //! the same Security Event Token acting once.
 
+#[path = "../common/event_counts.rs"]
+mod event_counts;
+
 use super::{deliver, refreshed, resigned_with_the_wrong_key, signal};
 use crate::helpers::{assert_problem, spawn_app, token};
 use reqwest::StatusCode;
 use serde_json::Value;
 use social_login_simulator::SignalDelivery;
 
-async fn google_login(app: &crate::helpers::TestApp) -> reqwest::Response {
-    app.login_response_at("google", "583231").await
+/// Ada through Google, answered 200: the login result.
+async fn google_login(app: &crate::helpers::TestApp) -> Value {
+    app.login_at("google", "583231").await
 }
 
 #[tokio::test]
 async fn a_hijacked_google_account_logs_nobody_in_until_google_enables_it() {
     let app = spawn_app().await;
-    let login: Value = google_login(&app).await.json().await.unwrap();
+    let login: Value = google_login(&app).await;
     let hijacked = signal(&app, "report_hijacking", "583231").await;
     let response = deliver(&app, &hijacked).await;
     assert_eq!(response.status(), StatusCode::ACCEPTED);
@@ -28,7 +32,8 @@ async fn a_hijacked_google_account_logs_nobody_in_until_google_enables_it() {
         refreshed(&app, login["refresh_token"].as_str().unwrap()).await,
         None
     );
-    assert_problem(google_login(&app).await, 403, "ProviderAccountDisabled").await;
+    let refused = app.login_response_at("google", "583231").await;
+    assert_problem(refused, 403, "ProviderAccountDisabled").await;
     // The signal's event is in the user's activity.
     let events: Value = app.events(&token(&login)).await;
     assert_eq!(events[0]["type"], "provider.security_event");
@@ -39,7 +44,7 @@ async fn a_hijacked_google_account_logs_nobody_in_until_google_enables_it() {
         deliver(&app, &recovered).await.status(),
         StatusCode::ACCEPTED
     );
-    let again: Value = google_login(&app).await.json().await.unwrap();
+    let again: Value = google_login(&app).await;
     assert_eq!(again["user"]["id"], login["user"]["id"]);
     app.stop().await;
 }
@@ -47,26 +52,21 @@ async fn a_hijacked_google_account_logs_nobody_in_until_google_enables_it() {
 #[tokio::test]
 async fn the_same_set_delivered_twice_acts_once() {
     let app = spawn_app().await;
-    let login: Value = google_login(&app).await.json().await.unwrap();
+    let login: Value = google_login(&app).await;
     let revoked = signal(&app, "revoke_google_sessions", "583231").await;
     for _ in 0..2 {
         assert_eq!(deliver(&app, &revoked).await.status(), StatusCode::ACCEPTED);
     }
     let events: Value = app.events(&token(&login)).await;
-    let security_events = events
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|event| event["type"] == "provider.security_event")
-        .count();
-    assert_eq!(security_events, 1);
+    let security_events = event_counts::count_of_type(&events, "provider.security_event");
+    assert_eq!(security_events, 1, "{events}");
     app.stop().await;
 }
 
 #[tokio::test]
 async fn a_forged_or_unreadable_set_is_refused_with_its_rfc_8935_error_and_changes_nothing() {
     let app = spawn_app().await;
-    let login: Value = google_login(&app).await.json().await.unwrap();
+    let login: Value = google_login(&app).await;
     let real = signal(&app, "report_hijacking", "583231").await;
     let cases = [
         (

@@ -35,13 +35,18 @@ async fn spawn_with_people(options: Options) -> TestApp {
     app
 }
 
-#[tokio::test]
-async fn a_google_callback_signs_up_only_an_account_whose_hosted_domain_is_listed() {
-    let app = spawn_with_people(Options {
+/// An app whose Google sign-up takes acme.com's Workspace only.
+async fn spawn_acme_only() -> TestApp {
+    spawn_with_people(Options {
         tune: acme_only,
         ..Options::default()
     })
-    .await;
+    .await
+}
+
+#[tokio::test]
+async fn a_google_callback_signs_up_only_an_account_whose_hosted_domain_is_listed() {
+    let app = spawn_acme_only().await;
     let member = app.login_at("google", "2000001").await;
     assert_eq!(member["is_new_user"], true);
     assert_eq!(member["user"]["email"], "ada@acme.com");
@@ -56,11 +61,7 @@ async fn a_google_callback_signs_up_only_an_account_whose_hosted_domain_is_liste
 
 #[tokio::test]
 async fn a_google_id_token_signs_up_only_an_account_whose_hosted_domain_is_listed() {
-    let app = spawn_with_people(Options {
-        tune: acme_only,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_acme_only().await;
     let member = app
         .post(
             NATIVE,
@@ -121,9 +122,7 @@ async fn with_sign_up_off_a_google_id_token_registers_nobody_but_auto_links() {
     // Ada's verified address belongs to her GitHub user: the id_token joins it.
     let ada = app.login("583231").await;
     let body = native_body(&app, Provider::Google, &crate::helpers::ada());
-    let linked = app.post(NATIVE, &body, None).await;
-    assert_eq!(linked.status(), StatusCode::OK);
-    let linked: serde_json::Value = linked.json().await.unwrap();
+    let linked = ok_json(app.post(NATIVE, &body, None).await).await;
     assert_eq!(
         (&linked["is_new_user"], &linked["user"]["id"]),
         (&json!(false), &ada["user"]["id"])

@@ -58,8 +58,7 @@ async fn with_sign_up_off_a_new_account_is_refused_and_nothing_is_stored() {
     // No user holds the verified address, and the account is linked to nobody: it can be
     // connected, which sign-up off never refuses.
     let pat = app.register("ada@example.com").await;
-    let linked = app.connect_response(&token(&pat), "583231").await;
-    assert_eq!(linked.status(), StatusCode::CREATED);
+    app.link("github", &token(&pat), "583231").await;
     let again = app.login("583231").await;
     assert_eq!(
         (&again["is_new_user"], &again["user"]["id"]),

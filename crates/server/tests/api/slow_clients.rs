@@ -25,11 +25,7 @@ fn with_deadlines(settings: &mut social_login::settings::Settings) {
 }
 
 async fn app_with_deadlines() -> TestApp {
-    spawn_app_with(Options {
-        tune: with_deadlines,
-        ..Options::default()
-    })
-    .await
+    spawn_app_tuned(with_deadlines).await
 }
 
 /// Sends `first`, then one byte of `trickle` every [`TRICKLE`] until the server closes the
@@ -59,6 +55,24 @@ async fn trickle_until_closed(
         }
     }
     (started.elapsed(), received)
+}
+
+/// Trickles a login body one byte at a time: the server must cut it at `deadline` with a
+/// 408 problem that closes the connection.
+async fn trickled_body_gets_408_at(app: &TestApp, deadline: Duration) {
+    let mut connection = RawConnection::open(address_of(&app.base)).await;
+    let head = request_head("POST", "/auth/login", 1000);
+    let (elapsed, received) =
+        trickle_until_closed(&mut connection, head.as_bytes(), b"{", deadline).await;
+    assert_cut_at(elapsed, deadline);
+    let response = String::from_utf8_lossy(&received).to_ascii_lowercase();
+    assert!(response.starts_with("http/1.1 408"), "{response}");
+    assert!(response.contains("connection: close"), "{response}");
+    assert!(response.contains("application/problem+json"), "{response}");
+    assert!(
+        response.contains("\"code\":\"requesttimeout\""),
+        "{response}"
+    );
 }
 
 fn assert_cut_at(elapsed: Duration, deadline: Duration) {
@@ -122,20 +136,7 @@ async fn a_connection_that_sends_nothing_or_idles_after_a_response_is_cut_at_the
 #[tokio::test]
 async fn a_client_that_trickles_its_body_gets_408_and_is_cut_at_the_request_deadline() {
     let app = app_with_deadlines().await;
-    let mut connection = RawConnection::open(address_of(&app.base)).await;
-    let deadline = Duration::from_secs(REQUEST_DEADLINE_SECONDS);
-    let head = request_head("POST", "/auth/login", 1000);
-    let (elapsed, received) =
-        trickle_until_closed(&mut connection, head.as_bytes(), b"{", deadline).await;
-    assert_cut_at(elapsed, deadline);
-    let response = String::from_utf8_lossy(&received).to_ascii_lowercase();
-    assert!(response.starts_with("http/1.1 408"), "{response}");
-    assert!(response.contains("connection: close"), "{response}");
-    assert!(response.contains("application/problem+json"), "{response}");
-    assert!(
-        response.contains("\"code\":\"requesttimeout\""),
-        "{response}"
-    );
+    trickled_body_gets_408_at(&app, Duration::from_secs(REQUEST_DEADLINE_SECONDS)).await;
     app.stop().await;
 }
 
@@ -166,21 +167,21 @@ async fn stalled_bodies(app: &TestApp, from: IpAddr, count: usize) -> Vec<RawCon
     connections
 }
 
-async fn healthz_on(connection: &mut RawConnection) -> Outcome {
+/// Asks for /healthz on `connection`; fails naming `which` connection unless it is 200.
+async fn assert_healthz_on(connection: &mut RawConnection, which: &str) {
     connection
         .send(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         .await
         .ok();
-    connection.read_response(Duration::from_secs(5)).await
+    match connection.read_response(Duration::from_secs(5)).await {
+        Outcome::Response(response) => assert_eq!(response.status, 200, "{which}"),
+        other => panic!("{which}: {other}"),
+    }
 }
 
 #[tokio::test]
 async fn one_clients_slow_bodies_leave_another_clients_login_and_authorize_working() {
-    let app = spawn_app_with(Options {
-        tune: with_small_limits,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_app_tuned(with_small_limits).await;
     app.register("pat@example.com").await;
     let _held = stalled_bodies(&app, SLOW_CLIENT, 3 * MAX_IN_FLIGHT).await;
 
@@ -196,11 +197,7 @@ async fn one_clients_slow_bodies_leave_another_clients_login_and_authorize_worki
 
 #[tokio::test]
 async fn one_client_ip_holds_at_most_max_connections_per_ip_connections() {
-    let app = spawn_app_with(Options {
-        tune: with_small_limits,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_app_tuned(with_small_limits).await;
     let mut held = Vec::new();
     for _ in 0..MAX_CONNECTIONS_PER_IP {
         held.push(RawConnection::open_from(SLOW_CLIENT, address_of(&app.base)).await);
@@ -213,24 +210,15 @@ async fn one_client_ip_holds_at_most_max_connections_per_ip_connections() {
     assert!(received.is_empty(), "closed without a response");
 
     // The ones within the limit still work, and so does every other client.
-    match healthz_on(&mut held[0]).await {
-        Outcome::Response(response) => assert_eq!(response.status, 200),
-        other => panic!("a connection within the limit: {other}"),
-    }
+    assert_healthz_on(&mut held[0], "a connection within the limit").await;
     let mut other_client = RawConnection::open(address_of(&app.base)).await;
-    match healthz_on(&mut other_client).await {
-        Outcome::Response(response) => assert_eq!(response.status, 200),
-        other => panic!("another client: {other}"),
-    }
+    assert_healthz_on(&mut other_client, "another client").await;
 
     // A closed connection gives its place back.
     drop(held.pop());
     tokio::time::sleep(Duration::from_millis(200)).await;
     let mut replacement = RawConnection::open_from(SLOW_CLIENT, address_of(&app.base)).await;
-    match healthz_on(&mut replacement).await {
-        Outcome::Response(response) => assert_eq!(response.status, 200),
-        other => panic!("a connection after one closed: {other}"),
-    }
+    assert_healthz_on(&mut replacement, "a connection after one closed").await;
     app.stop().await;
 }
 
@@ -247,36 +235,18 @@ async fn connections_from_a_trusted_proxy_are_not_limited_per_ip() {
         via_proxy.push(RawConnection::open_from(SLOW_CLIENT, address_of(&app.base)).await);
     }
     for (index, connection) in via_proxy.iter_mut().enumerate() {
-        match healthz_on(connection).await {
-            Outcome::Response(response) => assert_eq!(response.status, 200),
-            other => panic!("proxy connection {index}: {other}"),
-        }
+        assert_healthz_on(connection, &format!("proxy connection {index}")).await;
     }
     app.stop().await;
 }
 
 #[tokio::test]
 async fn a_trickled_body_is_cut_at_the_body_deadline_well_before_the_request_deadline() {
-    let app = spawn_app_with(Options {
-        tune: |settings| {
-            settings.http.body_read_timeout_seconds = 1;
-            settings.http.request_timeout_seconds = 60;
-        },
-        ..Options::default()
+    let app = spawn_app_tuned(|settings| {
+        settings.http.body_read_timeout_seconds = 1;
+        settings.http.request_timeout_seconds = 60;
     })
     .await;
-    let mut connection = RawConnection::open(address_of(&app.base)).await;
-    let deadline = Duration::from_secs(1);
-    let head = request_head("POST", "/auth/login", 1000);
-    let (elapsed, received) =
-        trickle_until_closed(&mut connection, head.as_bytes(), b"{", deadline).await;
-    assert_cut_at(elapsed, deadline);
-    let response = String::from_utf8_lossy(&received).to_ascii_lowercase();
-    assert!(response.starts_with("http/1.1 408"), "{response}");
-    assert!(response.contains("connection: close"), "{response}");
-    assert!(
-        response.contains("\"code\":\"requesttimeout\""),
-        "{response}"
-    );
+    trickled_body_gets_408_at(&app, Duration::from_secs(1)).await;
     app.stop().await;
 }

@@ -106,40 +106,32 @@ async fn an_unknown_state_is_refused_before_the_provider_is_called() {
     app.stop().await;
 }
 
+/// A state belongs to its flow and its user: a login state does not connect, a connect
+/// state does not sign in, and one user's connect state does not link for another.
 #[tokio::test]
-async fn a_login_state_is_refused_by_connect() {
+async fn a_state_is_refused_by_the_other_flow_and_by_another_user() {
     let app = spawn_app().await;
-    let registered = app.register("pat@example.com").await;
-    let url = app.authorize("github", None).await;
-    let approval = app.approve_at_provider(&url, "1000001").await;
-    let response = app.connect("github", &approval, &token(&registered)).await;
-    assert_problem(response, 400, "OAuthStateMismatch").await;
-    app.stop().await;
-}
+    let (_, pat) = app.signed_up("pat@example.com").await;
+    let (_, sam) = app.signed_up("sam@example.com").await;
+    let mismatch = "OAuthStateMismatch";
 
-#[tokio::test]
-async fn a_connect_state_is_refused_by_the_login_callback() {
-    let app = spawn_app().await;
-    let registered = app.register("pat@example.com").await;
-    let url = app.authorize("github", Some(&token(&registered))).await;
-    let approval = app.approve_at_provider(&url, "1000001").await;
-    let response = app.callback("github", &approval).await;
-    assert_problem(response, 400, "OAuthStateMismatch").await;
-    app.stop().await;
-}
+    let login_url = app.authorize("github", None).await;
+    let login_state = app.approve_at_provider(&login_url, "1000001").await;
+    let connected = app.connect("github", &login_state, &pat).await;
+    assert_problem_in("a login state to connect", connected, 400, mismatch).await;
 
-#[tokio::test]
-async fn a_connect_state_is_refused_for_another_user() {
-    let app = spawn_app().await;
-    let pat = app.register("pat@example.com").await;
-    let sam = app.register("sam@example.com").await;
-    let url = app.authorize("github", Some(&token(&pat))).await;
-    let approval = app.approve_at_provider(&url, "1000001").await;
-    let response = app.connect("github", &approval, &token(&sam)).await;
-    assert_problem(response, 400, "OAuthStateMismatch").await;
+    let connect_url = app.authorize("github", Some(&pat)).await;
+    let connect_state = app.approve_at_provider(&connect_url, "1000001").await;
+    let signed_in = app.callback("github", &connect_state).await;
+    assert_problem_in("a connect state to sign in", signed_in, 400, mismatch).await;
+
+    let pats_url = app.authorize("github", Some(&pat)).await;
+    let pats_state = app.approve_at_provider(&pats_url, "1000001").await;
+    let by_sam = app.connect("github", &pats_state, &sam).await;
+    assert_problem_in("Pat's connect state for Sam", by_sam, 400, mismatch).await;
     // The refused value is spent: not even its rightful owner can use it now.
-    let retry = app.connect("github", &approval, &token(&pat)).await;
-    assert_problem(retry, 400, "OAuthStateMismatch").await;
+    let retry = app.connect("github", &pats_state, &pat).await;
+    assert_problem_in("Pat's spent connect state", retry, 400, mismatch).await;
     app.stop().await;
 }
 

@@ -30,8 +30,7 @@ async fn a_state_minted_for_one_provider_is_refused_by_another_and_spent() {
 #[tokio::test]
 async fn a_github_user_connects_google_and_may_then_drop_github_but_not_both() {
     let app = spawn_app().await;
-    let login = app.login("583231").await;
-    let bearer = token(&login);
+    let (login, bearer) = app.signed_in("583231").await;
     let connected = app.connect_response_at("google", &bearer, "1000001").await;
     assert_eq!(connected.status(), 201);
     let providers: Vec<_> = accounts(&app, &bearer)
@@ -47,9 +46,7 @@ async fn a_github_user_connects_google_and_may_then_drop_github_but_not_both() {
     assert_problem(last, 400, "LastLoginMethod").await;
 
     // Google now signs the same user in.
-    let via_google = app.login_response_at("google", "1000001").await;
-    assert_eq!(via_google.status(), 200);
-    let via_google: Value = via_google.json().await.unwrap();
+    let via_google = ok_json(app.login_response_at("google", "1000001").await).await;
     assert_eq!(via_google["user"]["id"], login["user"]["id"]);
     app.stop().await;
 }
@@ -58,11 +55,8 @@ async fn a_github_user_connects_google_and_may_then_drop_github_but_not_both() {
 async fn with_auto_link_a_verified_google_email_links_to_the_verified_github_user() {
     let app = spawn_auto_linking_app().await;
     let github = app.login("583231").await;
-    let google = app.login_response_at("google", "583231").await;
-    assert_eq!(google.status(), 200);
-    let google: Value = google.json().await.unwrap();
-    assert_eq!(google["is_new_user"], false);
-    assert_eq!(google["user"]["id"], github["user"]["id"]);
+    let google = ok_json(app.login_response_at("google", "583231").await).await;
+    assert_returning(&google, &github);
     assert_eq!(accounts(&app, &token(&github)).await.len(), 2);
     app.stop().await;
 }

@@ -2,8 +2,12 @@
 //! body, the status it answered, when), and can fail the first few, refuse bodies holding
 //! some text (as a WAF would), or hold every request until the test opens its gate.
 
+#[path = "../common/hooks_listener.rs"]
+mod hooks_listener;
+
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
+use hooks_listener::serve_hooks;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -79,13 +83,14 @@ impl Receiver {
 
     async fn serve(inner: Inner) -> (Self, String) {
         let receiver = Self(Arc::new(inner));
-        let router = axum::Router::new()
-            .route("/hooks", axum::routing::post(receive))
-            .with_state(receiver.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/hooks", listener.local_addr().unwrap());
-        tokio::spawn(async move { axum::serve(listener, router).await });
+        let url = serve_hooks(axum::routing::post(receive).with_state(receiver.clone())).await;
         (receiver, url)
+    }
+
+    /// A URL on a port nothing listens on: every delivery to it fails to connect.
+    pub fn nowhere() -> String {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}/hooks", listener.local_addr().unwrap())
     }
 
     /// Where it listens, for a proxy in front of it.
@@ -162,13 +167,7 @@ impl Receiver {
 
 async fn receive(State(receiver): State<Receiver>, headers: HeaderMap, body: String) -> StatusCode {
     let inner = &receiver.0;
-    let header = |name: &str| {
-        headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-            .to_owned()
-    };
+    let header = |name: &str| hooks_listener::header(&headers, name);
     inner.arrived_ids.lock().unwrap().push(header("webhook-id"));
     inner.arrived.fetch_add(1, Ordering::SeqCst);
     if let Some(gate) = &inner.gate {

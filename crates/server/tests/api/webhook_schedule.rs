@@ -3,7 +3,7 @@
 //! receiver's return.
 
 use super::receiver::Receiver;
-use crate::helpers::{Options, PASSWORD, spawn_app_with};
+use crate::helpers::{PASSWORD, spawn_app_posting_to};
 use reqwest::StatusCode;
 use serde_json::json;
 use social_login_test_support::FaultProxy;
@@ -15,11 +15,7 @@ const HOSTILE_AGENT: &str = "<script>alert(1)</script>";
 #[tokio::test]
 async fn a_receiver_that_refuses_one_event_by_its_content_does_not_delay_the_others() {
     let (receiver, url) = Receiver::refusing("<script>").await;
-    let app = spawn_app_with(Options {
-        webhook_url: Some(url),
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_app_posting_to(url).await;
     let hostile = app
         .http
         .post(app.url("/auth/register"))
@@ -47,11 +43,7 @@ async fn a_receiver_that_refuses_one_event_by_its_content_does_not_delay_the_oth
 #[tokio::test]
 async fn several_deliveries_are_in_flight_at_once_against_a_slow_receiver() {
     let (receiver, url) = Receiver::start_held().await;
-    let app = spawn_app_with(Options {
-        webhook_url: Some(url),
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_app_posting_to(url).await;
     for email in ["a@example.com", "b@example.com", "c@example.com"] {
         app.register(email).await;
     }
@@ -67,11 +59,7 @@ async fn after_an_outage_the_first_delivery_comes_within_ten_seconds_of_the_rece
     let (receiver, url) = Receiver::start(0).await;
     let proxy = FaultProxy::start(Receiver::address(&url)).await.unwrap();
     proxy.cut();
-    let app = spawn_app_with(Options {
-        webhook_url: Some(format!("http://{}/hooks", proxy.addr())),
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_app_posting_to(format!("http://{}/hooks", proxy.addr())).await;
     for email in ["a@example.com", "b@example.com", "c@example.com"] {
         app.register(email).await;
     }

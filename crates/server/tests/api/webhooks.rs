@@ -10,7 +10,7 @@ pub(crate) mod receiver;
 #[path = "webhook_schedule.rs"]
 mod schedule;
 
-use crate::helpers::{Options, WEBHOOK_SECRET, spawn_app_with, token};
+use crate::helpers::{WEBHOOK_SECRET, spawn_app_posting_to, token};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use hmac::{Hmac, KeyInit, Mac};
@@ -38,6 +38,16 @@ fn body(delivery: &Delivery) -> Value {
 }
 
 /// `(type, user_id)` of each delivery, sorted: events may arrive in any order.
+/// Asserts that `deliveries` are the events `expected` (type, user id), in any order.
+fn assert_seen(deliveries: &[Delivery], expected: &[(&str, &String)]) {
+    let mut expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(kind, user)| ((*kind).to_owned(), (*user).clone()))
+        .collect();
+    expected.sort();
+    assert_eq!(seen(deliveries), expected);
+}
+
 fn seen(deliveries: &[Delivery]) -> Vec<(String, String)> {
     let mut seen: Vec<(String, String)> = deliveries
         .iter()
@@ -60,11 +70,7 @@ fn user_id(login: &Value) -> String {
 #[tokio::test]
 async fn every_event_arrives_signed_and_a_500_is_retried() {
     let (receiver, url) = Receiver::start(1).await;
-    let app = spawn_app_with(Options {
-        webhook_url: Some(url),
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_app_posting_to(url).await;
     let ada = app.login("583231").await;
     let pat = app.register("pat@example.com").await;
 
@@ -79,14 +85,13 @@ async fn every_event_arrives_signed_and_a_500_is_retried() {
         assert_signed(delivery);
     }
     let (ada_id, pat_id) = (user_id(&ada), user_id(&pat));
-    let mut expected = vec![
-        ("user.login".to_owned(), ada_id.clone()),
-        ("user.login".to_owned(), pat_id.clone()),
-        ("user.registered".to_owned(), ada_id.clone()),
-        ("user.registered".to_owned(), pat_id),
+    let expected = [
+        ("user.login", &ada_id),
+        ("user.login", &pat_id),
+        ("user.registered", &ada_id),
+        ("user.registered", &pat_id),
     ];
-    expected.sort();
-    assert_eq!(seen(&accepted), expected);
+    assert_seen(&accepted, &expected);
     let registered = accepted
         .iter()
         .find(|d| d.kind() == "user.registered" && body(d)["data"]["user_id"] == ada_id.as_str())
@@ -112,16 +117,7 @@ async fn every_event_arrives_signed_and_a_500_is_retried() {
 
 #[tokio::test]
 async fn an_event_whose_receiver_was_down_is_delivered_after_a_restart() {
-    // A port nothing listens on: every attempt fails to connect.
-    let closed = {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        format!("http://{}/hooks", listener.local_addr().unwrap())
-    };
-    let mut app = spawn_app_with(Options {
-        webhook_url: Some(closed),
-        ..Options::default()
-    })
-    .await;
+    let mut app = spawn_app_posting_to(Receiver::nowhere()).await;
     let pat = app.register("pat@example.com").await;
     // Give the first attempt time to fail, so the event is waiting for a retry.
     tokio::time::sleep(Duration::from_millis(800)).await;
@@ -144,11 +140,7 @@ async fn an_event_whose_receiver_was_down_is_delivered_after_a_restart() {
 #[tokio::test]
 async fn a_receiver_that_does_not_answer_holds_up_no_request() {
     let (receiver, url) = Receiver::start_held().await;
-    let app = spawn_app_with(Options {
-        webhook_url: Some(url),
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_app_posting_to(url).await;
     let ada = app.login("583231").await;
     receiver.wait_until(|r| r.arrived() > 0).await;
 
@@ -176,29 +168,19 @@ async fn a_receiver_that_does_not_answer_holds_up_no_request() {
 #[tokio::test]
 async fn a_provider_signal_is_sent_as_its_own_event_type() {
     let (receiver, url) = Receiver::start(0).await;
-    let app = spawn_app_with(Options {
-        webhook_url: Some(url),
-        ..Options::default()
-    })
-    .await;
-    let ada: Value = app
-        .login_response_at("google", "583231")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let app = spawn_app_posting_to(url).await;
+    let ada = app.login_at("google", "583231").await;
     let hijacked = crate::signals::signal(&app, "report_hijacking", "583231").await;
     assert_eq!(crate::signals::deliver(&app, &hijacked).await.status(), 202);
 
     let delivered = receiver.wait_for(3).await;
     let ada_id = user_id(&ada);
-    let mut expected = vec![
-        ("provider.security_event".to_owned(), ada_id.clone()),
-        ("user.login".to_owned(), ada_id.clone()),
-        ("user.registered".to_owned(), ada_id),
+    let expected = [
+        ("provider.security_event", &ada_id),
+        ("user.login", &ada_id),
+        ("user.registered", &ada_id),
     ];
-    expected.sort();
-    assert_eq!(seen(&delivered), expected);
+    assert_seen(&delivered, &expected);
     let signal = delivered
         .iter()
         .find(|d| d.kind() == "provider.security_event")

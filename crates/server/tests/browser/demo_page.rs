@@ -1,7 +1,47 @@
 //! What a person does and sees on the demo page, as WebDriver calls.
 
+use crate::shots::Shots;
 use crate::webdriver::Browser;
 use serde_json::Value;
+
+/// The demo page sets `data-ready` once it has drawn what it knows.
+const READY: &str = "return document.body.dataset.ready === 'true'";
+
+/// Opens the demo page at `base` and waits for it to be drawn.
+pub async fn open(browser: &Browser, base: &str) -> Result<(), String> {
+    browser.goto(&format!("{base}/")).await;
+    browser.wait_for("the demo page", READY).await
+}
+
+/// Runs `change` (a script that changes what the page stored), reloads the page and waits
+/// for it to be drawn again.
+pub async fn reload_after(browser: &Browser, change: &str) -> Result<(), String> {
+    browser
+        .eval(&format!(
+            "{change} document.body.dataset.ready = 'false'; location.reload(); return true"
+        ))
+        .await;
+    browser.wait_for("the page after the reload", READY).await
+}
+
+/// Whether `script` returns true now.
+pub async fn holds(browser: &Browser, script: &str) -> bool {
+    browser.eval(script).await == Value::Bool(true)
+}
+
+/// Whether the page has forgotten the tokens it kept.
+pub async fn tokens_forgotten(browser: &Browser) -> bool {
+    browser
+        .eval("return localStorage.getItem('social-login-demo')")
+        .await
+        .is_null()
+}
+
+/// Waits until the signed-in user's link to `provider` is no longer listed.
+pub async fn wait_unlinked(browser: &Browser, what: &str, provider: &str) -> Result<(), String> {
+    let script = format!("return document.querySelector('#account-{provider}') === null");
+    browser.wait_for(what, &script).await
+}
 
 /// Sign in on the demo page with `provider`, choosing `user` on the simulator's page.
 pub async fn sign_in(browser: &Browser, provider: &str, user: &str) -> Result<(), String> {
@@ -52,6 +92,27 @@ pub async fn events(browser: &Browser) -> Vec<String> {
          .map(e => [e.dataset.type, e.dataset.provider].filter(Boolean).join(' '))",
     )
     .await
+}
+
+/// Waits for the drawn page to show a problem (`what` names the wait), saves the step's
+/// shot and returns the problem.
+pub async fn wait_for_problem(
+    browser: &Browser,
+    shots: &mut Shots,
+    what: &str,
+    step: &str,
+) -> Result<Problem, String> {
+    let script = format!("{READY} && !document.querySelector('#error').hidden");
+    shots.take_when(browser, what, &script, step).await?;
+    problem(browser)
+        .await
+        .ok_or_else(|| "no problem shown".to_owned())
+}
+
+/// Whether the recent events list every one of `wanted` (as [`events`] spells them).
+pub async fn lists_events(browser: &Browser, wanted: &[&str]) -> bool {
+    let listed = events(browser).await;
+    wanted.iter().all(|event| listed.iter().any(|e| e == event))
 }
 
 /// The problem banner as a person reads it: title, code, detail, hint; `None` when hidden.

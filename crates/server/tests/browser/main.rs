@@ -10,7 +10,8 @@ mod support_panel;
 mod webdriver;
 
 use demo_page::{
-    attribute, choose_identity, events, linked, problem, sign_in, sign_out, strings, visible,
+    attribute, choose_identity, events, holds, linked, lists_events, open, problem, reload_after,
+    sign_in, sign_out, strings, tokens_forgotten, visible, wait_for_problem,
 };
 use shots::Shots;
 use std::net::SocketAddr;
@@ -65,23 +66,23 @@ async fn refuses_a_foreign_callback(
     shots: &mut Shots,
 ) -> Result<(), String> {
     browser.goto(&attackers_callback_link(base).await).await;
-    browser
-        .wait_for(
-            "the refused callback",
-            "return document.body.dataset.ready === 'true' && !document.querySelector('#error').hidden",
-        )
-        .await?;
-    shots.take(browser, "foreign-callback-refused").await?;
-    let refused = problem(browser).await.ok_or("no problem shown")?;
+    let refused = wait_for_problem(
+        browser,
+        shots,
+        "the refused callback",
+        "foreign-callback-refused",
+    )
+    .await?;
     check(
         refused.detail.contains("not started in this browser") && refused.is_readable(),
         "a foreign callback is refused, in words",
     )?;
     check(
-        browser
-            .eval("return document.querySelector('#signed-in').hidden")
-            .await
-            == serde_json::Value::Bool(true),
+        holds(
+            browser,
+            "return document.querySelector('#signed-in').hidden",
+        )
+        .await,
         "still signed out",
     )
 }
@@ -91,13 +92,7 @@ async fn signs_in_and_shows_the_card(
     base: &str,
     shots: &mut Shots,
 ) -> Result<(), String> {
-    browser.goto(&format!("{base}/")).await;
-    browser
-        .wait_for(
-            "the demo page",
-            "return document.body.dataset.ready === 'true'",
-        )
-        .await?;
+    open(browser, base).await?;
     shots.take(browser, "sign-in-buttons").await?;
     let labels = strings(
         browser,
@@ -127,30 +122,35 @@ async fn signs_in_and_shows_the_card(
             == 10,
         "each button carries a mark",
     )?;
-    check(
-        attribute(browser, "#signin-acme-sso .mark.initial", "data-initial").await == "A",
+    check_attribute(
+        browser,
+        "#signin-acme-sso .mark.initial",
+        "data-initial",
+        "A",
         "a provider from configuration is marked by its initial",
-    )?;
+    )
+    .await?;
 
     // Sign in with GitHub as Ada: a new user, verified email, no avatar: initials.
     browser.click("#signin-github").await?;
-    browser
-        .wait_for(
+    shots
+        .take_when(
+            browser,
             "the simulator's sign-in page",
             "return document.querySelector(\"a.user[data-user='583231']\") !== null",
+            "simulator-chooses-identity",
         )
         .await?;
-    shots.take(browser, "simulator-chooses-identity").await?;
     choose_identity(browser, "583231").await?;
     shots.take(browser, "signed-in-card").await?;
-    check(
-        browser.text("#user-name").await == "Ada Lovelace",
-        "signed in as Ada",
-    )?;
-    check(
-        browser.text("#user-email").await == "ada@example.com",
+    check_text(browser, "#user-name", "Ada Lovelace", "signed in as Ada").await?;
+    check_text(
+        browser,
+        "#user-email",
+        "ada@example.com",
         "Ada's email on the card",
-    )?;
+    )
+    .await?;
     check(
         attribute(browser, "#verified-badge", "class").await == "badge verified"
             && browser.text("#verified-badge").await.contains("verified"),
@@ -161,10 +161,13 @@ async fn signs_in_and_shows_the_card(
             && visible(browser, "#is-new-user").await,
         "Ada is new",
     )?;
-    check(
-        browser.text("#avatar").await == "AL",
+    check_text(
+        browser,
+        "#avatar",
+        "AL",
         "Ada's initials stand in for an avatar",
     )
+    .await
 }
 
 async fn connects_disconnects_and_lists_events(
@@ -199,14 +202,15 @@ async fn connects_disconnects_and_lists_events(
 
     // Disconnect GitHub: Google remains.
     browser.click("#disconnect-github").await?;
-    browser
-        .wait_for(
+    shots
+        .take_when(
+            browser,
             "GitHub to be gone",
             "return document.querySelector('#account-github') === null \
              && document.querySelector('#connect-github') !== null",
+            "github-disconnected",
         )
         .await?;
-    shots.take(browser, "github-disconnected").await?;
     check(linked(browser).await == ["google"], "only Google left")?;
     check(
         events(browser).await.first().map(String::as_str) == Some("account.unlinked github"),
@@ -215,14 +219,13 @@ async fn connects_disconnects_and_lists_events(
 
     // The last login method cannot go: the problem details are shown in words.
     browser.click("#disconnect-google").await?;
-    browser
-        .wait_for(
-            "the problem details",
-            "return !document.querySelector('#error').hidden",
-        )
-        .await?;
-    shots.take(browser, "last-login-method-refused").await?;
-    let refused = problem(browser).await.ok_or("no problem shown")?;
+    let refused = wait_for_problem(
+        browser,
+        shots,
+        "the problem details",
+        "last-login-method-refused",
+    )
+    .await?;
     check(
         refused.code == "LastLoginMethod" && refused.is_readable() && !refused.detail.is_empty(),
         "LastLoginMethod shown with its title and detail",
@@ -232,10 +235,7 @@ async fn connects_disconnects_and_lists_events(
     // Signing in again through Google finds the same user, not a new one.
     sign_out(browser).await?;
     sign_in(browser, "google", "1000001").await?;
-    check(
-        browser.text("#user-name").await == "Ada Lovelace",
-        "Google finds Ada",
-    )?;
+    check_text(browser, "#user-name", "Ada Lovelace", "Google finds Ada").await?;
     check(
         attribute(browser, "#is-new-user", "data-value").await == "false"
             && !visible(browser, "#is-new-user").await,
@@ -257,20 +257,13 @@ async fn renews_a_refused_access_token(browser: &Browser) -> Result<(), String> 
     let before = browser
         .eval("return JSON.parse(localStorage.getItem('social-login-demo')).refresh_token")
         .await;
-    browser
-        .eval(
-            "const s = JSON.parse(localStorage.getItem('social-login-demo')); \
-             s.access_token = 'expired'; \
-             localStorage.setItem('social-login-demo', JSON.stringify(s)); \
-             document.body.dataset.ready = 'false'; location.reload(); return true",
-        )
-        .await;
-    browser
-        .wait_for(
-            "the page after the reload",
-            "return document.body.dataset.ready === 'true'",
-        )
-        .await?;
+    reload_after(
+        browser,
+        "const s = JSON.parse(localStorage.getItem('social-login-demo')); \
+         s.access_token = 'expired'; \
+         localStorage.setItem('social-login-demo', JSON.stringify(s));",
+    )
+    .await?;
     check(
         browser.text("#user-name").await == "Ada Lovelace" && problem(browser).await.is_none(),
         "still signed in, no problem shown",
@@ -288,13 +281,14 @@ async fn renews_a_refused_access_token(browser: &Browser) -> Result<(), String> 
 /// frees its provider accounts for a fresh registration.
 async fn deletes_the_account(browser: &Browser, shots: &mut Shots) -> Result<(), String> {
     browser.click("#delete-account").await?;
-    browser
-        .wait_for(
+    shots
+        .take_when(
+            browser,
             "the confirmation",
             "return document.querySelector('#confirm-delete').open",
+            "delete-asks-first",
         )
         .await?;
-    shots.take(browser, "delete-asks-first").await?;
     browser.click("#delete-cancel").await?;
     browser
         .wait_for(
@@ -309,39 +303,38 @@ async fn deletes_the_account(browser: &Browser, shots: &mut Shots) -> Result<(),
 
     browser.click("#delete-account").await?;
     browser.click("#delete-confirm").await?;
-    browser
-        .wait_for(
+    shots
+        .take_when(
+            browser,
             "the account to be gone",
             "return !document.querySelector('#notice-banner').hidden \
              && !document.querySelector('#signed-out').hidden",
+            "account-deleted",
         )
         .await?;
-    shots.take(browser, "account-deleted").await?;
     check(
         browser.text("#notice").await.contains("account is deleted"),
         "the deletion is announced",
     )?;
-    check(
-        browser
-            .eval("return localStorage.getItem('social-login-demo')")
-            .await
-            .is_null(),
-        "the tokens are forgotten",
-    )?;
+    check(tokens_forgotten(browser).await, "the tokens are forgotten")?;
 
     // Grace's Google account is free again: it registers a new user, with her avatar.
     sign_in(browser, "google", "1000001").await?;
-    browser
-        .wait_for(
+    shots
+        .take_when(
+            browser,
             "Grace's avatar to load",
             "const i = document.querySelector('#avatar img'); return !!i && i.complete && i.naturalWidth > 0",
+            "new-user-with-avatar",
         )
         .await?;
-    shots.take(browser, "new-user-with-avatar").await?;
-    check(
-        browser.text("#user-name").await == "Grace Hopper",
+    check_text(
+        browser,
+        "#user-name",
+        "Grace Hopper",
         "a new user from the freed Google account",
-    )?;
+    )
+    .await?;
     let served = browser
         .eval(
             "return fetch(document.querySelector('#avatar img').src).then(r => \
@@ -352,56 +345,52 @@ async fn deletes_the_account(browser: &Browser, shots: &mut Shots) -> Result<(),
         served == serde_json::json!(["image/svg+xml", "default-src 'none'"]),
         "the demo serves the avatar as an inert SVG",
     )?;
-    check(
-        attribute(browser, "#is-new-user", "data-value").await == "true",
+    check_attribute(
+        browser,
+        "#is-new-user",
+        "data-value",
+        "true",
         "Grace is new",
-    )?;
+    )
+    .await?;
     sign_out(browser).await
 }
 
 async fn apple_posts_the_name_once(browser: &Browser, shots: &mut Shots) -> Result<(), String> {
     // Apple, first authorization: the name arrives once, in the form_post body.
     sign_in(browser, "apple", "1000002").await?;
-    check(
-        browser.text("#user-name").await == "Alan Turing",
-        "Apple name shown",
-    )?;
-    check(
-        attribute(browser, "#is-new-user", "data-value").await == "true",
-        "Alan is new",
-    )?;
-    check(
-        attribute(browser, "#verified-badge", "class").await == "badge unverified",
+    check_text(browser, "#user-name", "Alan Turing", "Apple name shown").await?;
+    check_attribute(browser, "#is-new-user", "data-value", "true", "Alan is new").await?;
+    check_attribute(
+        browser,
+        "#verified-badge",
+        "class",
+        "badge unverified",
         "Alan's email is not verified",
-    )?;
+    )
+    .await?;
     shots.take(browser, "apple-unverified-email").await?;
 
     // Apple again: no name is posted this time, and the stored one is kept.
     sign_out(browser).await?;
     sign_in(browser, "apple", "1000002").await?;
-    check(
-        browser.text("#user-name").await == "Alan Turing",
-        "Apple name kept",
-    )?;
-    check(
-        attribute(browser, "#is-new-user", "data-value").await == "false",
+    check_text(browser, "#user-name", "Alan Turing", "Apple name kept").await?;
+    check_attribute(
+        browser,
+        "#is-new-user",
+        "data-value",
+        "false",
         "Alan returns",
-    )?;
+    )
+    .await?;
 
     // Tokens that no longer work at all: the page says the session ended and offers sign-in.
-    browser
-        .eval(
-            "localStorage.setItem('social-login-demo', JSON.stringify({access_token: 'x', \
-             refresh_token: 'y', is_new_user: false})); \
-             document.body.dataset.ready = 'false'; location.reload(); return true",
-        )
-        .await;
-    browser
-        .wait_for(
-            "the page after the reload",
-            "return document.body.dataset.ready === 'true'",
-        )
-        .await?;
+    reload_after(
+        browser,
+        "localStorage.setItem('social-login-demo', JSON.stringify({access_token: 'x', \
+         refresh_token: 'y', is_new_user: false}));",
+    )
+    .await?;
     shots.take(browser, "session-ended").await?;
     let ended = problem(browser).await.ok_or("no problem shown")?;
     check(
@@ -409,10 +398,7 @@ async fn apple_posts_the_name_once(browser: &Browser, shots: &mut Shots) -> Resu
         "an ended session says so and offers sign-in",
     )?;
     check(
-        browser
-            .eval("return localStorage.getItem('social-login-demo')")
-            .await
-            .is_null(),
+        tokens_forgotten(browser).await,
         "the dead tokens are forgotten",
     )
 }
@@ -432,10 +418,12 @@ async fn signs_in_with_a_provider_from_configuration(
             && browser.text("#account-acme-sso .name").await == "Acme SSO",
         "the link listed under its key, shown by its display name",
     )?;
-    let listed = events(browser).await;
     check(
-        listed.contains(&"user.registered acme-sso".to_owned())
-            && listed.contains(&"user.login acme-sso".to_owned()),
+        lists_events(
+            browser,
+            &["user.registered acme-sso", "user.login acme-sso"],
+        )
+        .await,
         "the registration and the login listed",
     )?;
     sign_out(browser).await
@@ -445,6 +433,27 @@ fn check(condition: bool, what: &str) -> Result<(), String> {
     condition
         .then_some(())
         .ok_or_else(|| format!("expected: {what}"))
+}
+
+/// Checks that the element at `css` reads `expected`.
+async fn check_text(
+    browser: &Browser,
+    css: &str,
+    expected: &str,
+    what: &str,
+) -> Result<(), String> {
+    check(browser.text(css).await == expected, what)
+}
+
+/// Checks that the element at `css` has attribute `name` set to `expected`.
+async fn check_attribute(
+    browser: &Browser,
+    css: &str,
+    name: &str,
+    expected: &str,
+    what: &str,
+) -> Result<(), String> {
+    check(attribute(browser, css, name).await == expected, what)
 }
 
 #[tokio::test]

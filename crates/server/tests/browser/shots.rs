@@ -28,6 +28,19 @@ impl Shots {
         Shots { dir, taken: 0 }
     }
 
+    /// Waits until `script` returns true (`what` names it in the timeout), then saves the
+    /// step's shot: most steps end on something the page shows once it is done.
+    pub async fn take_when(
+        &mut self,
+        browser: &Browser,
+        what: &str,
+        script: &str,
+        step: &str,
+    ) -> Result<PathBuf, String> {
+        browser.wait_for(what, script).await?;
+        self.take(browser, step).await
+    }
+
     /// Saves `NN-<step>.png`; a screenshot that is not a PNG fails the step.
     pub async fn take(&mut self, browser: &Browser, step: &str) -> Result<PathBuf, String> {
         self.taken += 1;

@@ -4,7 +4,9 @@
 //! list naming the signal).
 
 use crate::check;
-use crate::demo_page::{choose_identity, events, linked, problem, sign_in, sign_out};
+use crate::demo_page::{
+    choose_identity, holds, linked, lists_events, problem, sign_in, sign_out, wait_unlinked,
+};
 use crate::shots::Shots;
 use crate::webdriver::Browser;
 
@@ -34,10 +36,11 @@ async fn send(browser: &Browser, kind: &str) -> Result<String, String> {
 }
 
 async fn signed_out(browser: &Browser) -> bool {
-    browser
-        .eval("return !document.querySelector('#signed-out').hidden")
-        .await
-        == serde_json::Value::Bool(true)
+    holds(
+        browser,
+        "return !document.querySelector('#signed-out').hidden",
+    )
+    .await
 }
 
 pub async fn signals_end_sessions_and_remove_links(
@@ -46,10 +49,11 @@ pub async fn signals_end_sessions_and_remove_links(
 ) -> Result<(), String> {
     sign_in(browser, "google", PERSON).await?;
     check(
-        browser
-            .eval("return document.querySelector('#signal-revoke_consent').disabled")
-            .await
-            == serde_json::Value::Bool(true),
+        holds(
+            browser,
+            "return document.querySelector('#signal-revoke_consent').disabled",
+        )
+        .await,
         "Apple's buttons wait for an Apple account",
     )?;
     connect(browser, "facebook").await?;
@@ -63,16 +67,16 @@ pub async fn signals_end_sessions_and_remove_links(
         said.contains("Meta asked"),
         "the deletion request is announced",
     )?;
-    browser
-        .wait_for(
-            "Facebook to be gone",
-            "return document.querySelector('#account-facebook') === null",
-        )
-        .await?;
-    let listed = events(browser).await;
+    wait_unlinked(browser, "Facebook to be gone", "facebook").await?;
     check(
-        listed.contains(&"provider.data_deletion_requested facebook".to_owned())
-            && listed.contains(&"account.unlinked facebook".to_owned()),
+        lists_events(
+            browser,
+            &[
+                "provider.data_deletion_requested facebook",
+                "account.unlinked facebook",
+            ],
+        )
+        .await,
         "the activity names Meta's request and the link it removed",
     )?;
     shots.take(browser, "signal-data-deletion").await?;
@@ -88,9 +92,7 @@ pub async fn signals_end_sessions_and_remove_links(
     shots.take(browser, "signal-consent-revoked").await?;
     sign_in(browser, "google", PERSON).await?;
     check(
-        events(browser)
-            .await
-            .contains(&"provider.consent_revoked apple".to_owned())
+        lists_events(browser, &["provider.consent_revoked apple"]).await
             && linked(browser).await.contains(&"apple".to_owned()),
         "the activity names it; the Apple link stays",
     )?;
@@ -98,16 +100,9 @@ pub async fn signals_end_sessions_and_remove_links(
     // Apple: the Apple Account deleted removes its link.
     let said = send(browser, "delete_apple_account").await?;
     check(said.contains("Apple Account is deleted"), "announced")?;
-    browser
-        .wait_for(
-            "Apple to be gone",
-            "return document.querySelector('#account-apple') === null",
-        )
-        .await?;
+    wait_unlinked(browser, "Apple to be gone", "apple").await?;
     check(
-        events(browser)
-            .await
-            .contains(&"provider.account_deleted apple".to_owned()),
+        lists_events(browser, &["provider.account_deleted apple"]).await,
         "the activity names Apple's deletion",
     )?;
     shots.take(browser, "signal-apple-account-deleted").await?;
@@ -127,9 +122,7 @@ pub async fn signals_end_sessions_and_remove_links(
     shots.take(browser, "signal-google-disabled").await?;
     sign_in(browser, "github", PERSON).await?;
     check(
-        events(browser)
-            .await
-            .contains(&"provider.security_event google".to_owned()),
+        lists_events(browser, &["provider.security_event google"]).await,
         "the activity names Google's report",
     )?;
     sign_out(browser).await

@@ -1,10 +1,10 @@
 //! The demo page's Support panel: what an operator does with the admin API (find a user by
 //! email, end their sessions, lock, unlock), and what the person sees of it.
 
-use crate::check;
-use crate::demo_page::{events, problem, sign_in, sign_out};
+use crate::demo_page::{events, open, problem, reload_after, sign_in, sign_out};
 use crate::shots::Shots;
 use crate::webdriver::Browser;
+use crate::{check, check_text};
 
 /// Types the admin key and the email, presses Find, waits for the user's row.
 async fn find(browser: &Browser, admin_key: &str, email: &str) -> Result<(), String> {
@@ -25,8 +25,13 @@ async fn find(browser: &Browser, admin_key: &str, email: &str) -> Result<(), Str
         .await
 }
 
-async fn row_says(browser: &Browser, what: &str, script: &str) -> Result<(), String> {
-    browser.wait_for(what, script).await
+/// Waits for the user's row to say whether the user is locked.
+async fn row_says_locked(browser: &Browser, what: &str, locked: bool) -> Result<(), String> {
+    let script = format!(
+        "const row = document.querySelector('#support-user'); \
+         return row !== null && row.dataset.locked === '{locked}'"
+    );
+    browser.wait_for(what, &script).await
 }
 
 pub async fn walk(
@@ -35,18 +40,9 @@ pub async fn walk(
     admin_key: &str,
     shots: &mut Shots,
 ) -> Result<(), String> {
-    browser.goto(&format!("{base}/")).await;
-    browser
-        .wait_for(
-            "the demo page",
-            "return document.body.dataset.ready === 'true'",
-        )
-        .await?;
+    open(browser, base).await?;
     sign_in(browser, "google", "1000001").await?;
-    check(
-        browser.text("#user-name").await == "Grace Hopper",
-        "Grace signed in",
-    )?;
+    check_text(browser, "#user-name", "Grace Hopper", "Grace signed in").await?;
 
     find(browser, admin_key, "grace@example.com").await?;
     shots.take(browser, "support-found").await?;
@@ -57,38 +53,24 @@ pub async fn walk(
     )?;
 
     browser.click("#support-revoke").await?;
-    row_says(
-        browser,
-        "no session left",
-        "const row = document.querySelector('#support-user'); \
-         return row !== null && row.textContent.includes('0 active session')",
-    )
-    .await?;
+    browser
+        .wait_for(
+            "no session left",
+            "const row = document.querySelector('#support-user'); \
+             return row !== null && row.textContent.includes('0 active session')",
+        )
+        .await?;
     check(
         browser.text("#notice").await.contains("Every session"),
         "ending the sessions is announced",
     )?;
 
     browser.click("#support-lock").await?;
-    row_says(
-        browser,
-        "the row to say locked",
-        "const row = document.querySelector('#support-user'); \
-         return row !== null && row.dataset.locked === 'true'",
-    )
-    .await?;
+    row_says_locked(browser, "the row to say locked", true).await?;
     shots.take(browser, "support-locked").await?;
 
     // The person's page now refuses them, in words.
-    browser
-        .eval("document.body.dataset.ready = 'false'; location.reload(); return true")
-        .await;
-    browser
-        .wait_for(
-            "the page after the reload",
-            "return document.body.dataset.ready === 'true'",
-        )
-        .await?;
+    reload_after(browser, "").await?;
     let refused = problem(browser)
         .await
         .ok_or("no problem shown to the locked user")?;
@@ -100,13 +82,7 @@ pub async fn walk(
 
     find(browser, admin_key, "grace@example.com").await?;
     browser.click("#support-unlock").await?;
-    row_says(
-        browser,
-        "the row to say unlocked",
-        "const row = document.querySelector('#support-user'); \
-         return row !== null && row.dataset.locked === 'false'",
-    )
-    .await?;
+    row_says_locked(browser, "the row to say unlocked", false).await?;
 
     // Unlocked: a new sign-in works, and the person sees what support did.
     sign_out(browser).await?;

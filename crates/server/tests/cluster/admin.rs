@@ -3,12 +3,11 @@
 //! request), a lock that lands in the middle of a refresh race leaves nothing it issued
 //! alive, and an admin key taken out of the configuration is refused once restarted.
 
-use super::deployment::{Database, Deployment, Instance, States};
-use super::flows::{Browser, access_token, problem_code};
+use super::deployment::{Database, Deployment, States, ada, two_instances};
+use super::flows::{Browser, access_token, assert_problem_code, problem_code};
 use reqwest::StatusCode;
-use serde_json::{Value, json};
+use serde_json::Value;
 use social_login_security::AdminKeyHash;
-use social_login_simulator::SimUser;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -17,12 +16,6 @@ const ADMIN_KEY: &str = "sla_the-cluster-tests-admin-key-0123456789abcdefghij";
 const NEW_KEY: &str = "sla_the-cluster-tests-next-admin-key-0123456789abcdef";
 /// Refreshes one session chain may make before the test calls it hung.
 const MAX_REFRESHES: usize = 5_000;
-
-fn ada() -> SimUser {
-    SimUser::new("583231", "adalovelace")
-        .with_name("Ada Lovelace")
-        .with_email("ada@example.com", true)
-}
 
 fn admin_table(key: &str) -> String {
     format!("\n[admin]\napi_keys = [\"{}\"]\n", AdminKeyHash::of(key))
@@ -38,26 +31,10 @@ async fn as_admin(browser: &Browser, key: &str, method: &str, url: String) -> re
         .unwrap()
 }
 
-async fn refresh(browser: &Browser, base: &str, refresh_token: &str) -> reqwest::Response {
-    browser
-        .post(
-            format!("{base}/auth/refresh"),
-            &json!({"refresh_token": refresh_token}),
-            None,
-        )
-        .await
-}
-
-async fn two_instances() -> Option<(Deployment, Instance, Instance)> {
-    let deployment = Deployment::new(Database::Postgres, States::Redis, vec![ada()]).await?;
-    let a = deployment.spawn_instance_with(&admin_table(ADMIN_KEY));
-    let b = deployment.spawn_instance_with(&admin_table(ADMIN_KEY));
-    Some((deployment, a, b))
-}
-
 #[tokio::test]
 async fn a_lock_on_one_instance_holds_on_the_other_at_once_and_so_does_the_unlock() {
-    let Some((_deployment, a, b)) = two_instances().await else {
+    let Some((_deployment, a, b)) = two_instances(vec![ada()], &admin_table(ADMIN_KEY)).await
+    else {
         return;
     };
     let browser = Browser::new();
@@ -79,16 +56,15 @@ async fn a_lock_on_one_instance_holds_on_the_other_at_once_and_so_does_the_unloc
         a.recent_logs()
     );
     let me = browser.get(b.url("/users/me"), Some(&bearer)).await;
-    assert_eq!(problem_code(me).await, (403, "UserLocked".to_owned()));
-    let refreshed = refresh(&browser, b.base(), login["refresh_token"].as_str().unwrap()).await;
-    assert_eq!(
-        problem_code(refreshed).await,
-        (403, "UserLocked".to_owned())
-    );
+    assert_problem_code(me, 403, "UserLocked").await;
+    let refreshed = browser
+        .refresh(b.base(), login["refresh_token"].as_str().unwrap())
+        .await;
+    assert_problem_code(refreshed, 403, "UserLocked").await;
     let again = browser
         .login_across(b.base(), b.base(), "github", "583231")
         .await;
-    assert_eq!(problem_code(again).await, (403, "UserLocked".to_owned()));
+    assert_problem_code(again, 403, "UserLocked").await;
 
     let unlocked = as_admin(
         &browser,
@@ -108,7 +84,8 @@ async fn a_lock_on_one_instance_holds_on_the_other_at_once_and_so_does_the_unloc
 
 #[tokio::test]
 async fn a_lock_in_the_middle_of_a_refresh_race_leaves_no_token_alive() {
-    let Some((_deployment, a, b)) = two_instances().await else {
+    let Some((_deployment, a, b)) = two_instances(vec![ada()], &admin_table(ADMIN_KEY)).await
+    else {
         return;
     };
     let browser = Browser::new();
@@ -129,7 +106,7 @@ async fn a_lock_in_the_middle_of_a_refresh_race_leaves_no_token_alive() {
                 let mut current = session;
                 for turn in 0..MAX_REFRESHES {
                     let token = current["refresh_token"].as_str().unwrap().to_owned();
-                    let response = refresh(&browser, &bases[turn % 2], &token).await;
+                    let response = browser.refresh(&bases[turn % 2], &token).await;
                     if response.status() != StatusCode::OK {
                         return (issued, problem_code(response).await);
                     }
@@ -166,7 +143,7 @@ async fn a_lock_in_the_middle_of_a_refresh_race_leaves_no_token_alive() {
                 let me = browser
                     .get(instance.url("/users/me"), Some(&access_token(session)))
                     .await;
-                assert_eq!(problem_code(me).await, (403, "UserLocked".to_owned()));
+                assert_problem_code(me, 403, "UserLocked").await;
             }
         }
         let last = issued.last().unwrap();
@@ -178,11 +155,8 @@ async fn a_lock_in_the_middle_of_a_refresh_race_leaves_no_token_alive() {
     // Unlocking gives back logins, not the sessions the lock ended.
     for token in last_tokens {
         for instance in [&a, &b] {
-            let after = refresh(&browser, instance.base(), &token).await;
-            assert_eq!(
-                problem_code(after).await,
-                (401, "InvalidCredentials".to_owned())
-            );
+            let after = browser.refresh(instance.base(), &token).await;
+            assert_problem_code(after, 401, "InvalidCredentials").await;
         }
     }
 }
@@ -201,10 +175,7 @@ async fn an_admin_key_removed_from_the_configuration_is_refused_after_a_restart(
 
     let after = deployment.spawn_instance_with(&admin_table(NEW_KEY));
     let removed = as_admin(&browser, ADMIN_KEY, "GET", after.url("/admin/users")).await;
-    assert_eq!(
-        problem_code(removed).await,
-        (401, "Unauthorized".to_owned())
-    );
+    assert_problem_code(removed, 401, "Unauthorized").await;
     let current = as_admin(&browser, NEW_KEY, "GET", after.url("/admin/users")).await;
     assert_eq!(current.status(), StatusCode::OK);
 }

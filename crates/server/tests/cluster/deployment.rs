@@ -19,6 +19,26 @@ pub const REDIRECT_BASE: &str = "http://127.0.0.1:9/auth/callback/";
 /// An output of `social-login gen-secret`, as the strength check requires.
 pub const SECRET_KEY: &str = "by-FWhnPLa9bdgSOcwobsbC1oVsvKWEMcpV2vl3d2H8bMgEGp7fzNv7Na0Uk8YhS";
 
+/// Ada, the person most tests sign in as (her GitHub and Google accounts are the same id).
+pub fn ada() -> SimUser {
+    SimUser::new("583231", "adalovelace")
+        .with_name("Ada Lovelace")
+        .with_email("ada@example.com", true)
+}
+
+/// A deployment as production runs it (PostgreSQL and Redis) with two instances, each with
+/// `extra` appended to its configuration; `None` where those are not configured (see
+/// [`Deployment::new`]).
+pub async fn two_instances(
+    users: Vec<SimUser>,
+    extra: &str,
+) -> Option<(Deployment, Instance, Instance)> {
+    let deployment = Deployment::new(Database::Postgres, States::Redis, users).await?;
+    let a = deployment.spawn_instance_with(extra);
+    let b = deployment.spawn_instance_with(extra);
+    Some((deployment, a, b))
+}
+
 /// Where the users, links and refresh tokens live.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Database {
@@ -39,6 +59,19 @@ pub struct Deployment {
     states: Option<(String, String)>,
     dir: TempDir,
     _postgres: Option<PostgresDatabase>,
+}
+
+/// A provider's table: the registered client, and where the simulator serves each endpoint.
+fn provider_toml(key: &str, endpoints: &[(&str, &str)]) -> String {
+    let mut table = format!(
+        "\n[oauth_providers.{key}]\nclient_id = \"{CLIENT_ID}\"\n\
+         client_secret = \"{CLIENT_SECRET}\"\nredirect_uri = \"{REDIRECT_BASE}{key}\"\n\n\
+         [oauth_providers.{key}.endpoints]\n"
+    );
+    for (name, url) in endpoints {
+        table.push_str(&format!("{name} = \"{url}\"\n"));
+    }
+    table
 }
 
 fn client(key: ProviderKey) -> SimulatedClient {
@@ -110,6 +143,27 @@ impl Deployment {
             }
             None => "backend = \"memory\"\n".to_owned(),
         };
+        let github = provider_toml(
+            "github",
+            &[
+                ("authorization", &github.authorization),
+                ("token", &github.token),
+                ("userinfo", &github.user),
+                ("emails", &github.emails),
+            ],
+        );
+        let google = provider_toml(
+            "google",
+            &[
+                ("authorization", &google.authorization),
+                ("token", &google.token),
+                ("userinfo", &google.userinfo),
+                ("jwks", &google.jwks),
+                ("issuer", &google.issuer),
+                // Cross-Account Protection: the simulator signs its SETs with its id_token keys.
+                ("risc_jwks", &google.jwks),
+            ],
+        );
         format!(
             r#"secret_key = "{SECRET_KEY}"
 
@@ -123,42 +177,8 @@ url = "{database}"
 {states}
 [rate_limit]
 enabled = false
-
-[oauth_providers.github]
-client_id = "{CLIENT_ID}"
-client_secret = "{CLIENT_SECRET}"
-redirect_uri = "{REDIRECT_BASE}github"
-
-[oauth_providers.github.endpoints]
-authorization = "{gh_authorization}"
-token = "{gh_token}"
-userinfo = "{gh_user}"
-emails = "{gh_emails}"
-
-[oauth_providers.google]
-client_id = "{CLIENT_ID}"
-client_secret = "{CLIENT_SECRET}"
-redirect_uri = "{REDIRECT_BASE}google"
-
-[oauth_providers.google.endpoints]
-authorization = "{go_authorization}"
-token = "{go_token}"
-userinfo = "{go_userinfo}"
-jwks = "{go_jwks}"
-issuer = "{go_issuer}"
-# Cross-Account Protection: the simulator signs its SETs with its id_token keys.
-risc_jwks = "{go_jwks}"
-"#,
+{github}{google}"#,
             database = self.database_url,
-            gh_authorization = github.authorization,
-            gh_token = github.token,
-            gh_user = github.user,
-            gh_emails = github.emails,
-            go_authorization = google.authorization,
-            go_token = google.token,
-            go_userinfo = google.userinfo,
-            go_jwks = google.jwks,
-            go_issuer = google.issuer,
         )
     }
 

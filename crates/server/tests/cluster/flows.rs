@@ -101,6 +101,12 @@ impl Browser {
         response.json().await.unwrap()
     }
 
+    /// POST /auth/refresh on the instance at `base` with `refresh_token`.
+    pub async fn refresh(&self, base: &str, refresh_token: &str) -> Response {
+        let body = json!({"refresh_token": refresh_token});
+        self.post(format!("{base}/auth/refresh"), &body, None).await
+    }
+
     pub async fn register(&self, base: &str, email: &str) -> Response {
         self.post(
             format!("{base}/auth/register"),
@@ -137,6 +143,11 @@ impl Browser {
 
 pub fn access_token(login: &Value) -> String {
     login["access_token"].as_str().unwrap().to_owned()
+}
+
+/// Asserts a problem+json answer with this status and code.
+pub async fn assert_problem_code(response: Response, status: u16, code: &str) {
+    assert_eq!(problem_code(response).await, (status, code.to_owned()));
 }
 
 /// The stable `code` of a problem+json answer (after checking it is one).

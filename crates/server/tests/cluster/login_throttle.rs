@@ -1,8 +1,8 @@
 //! The per-account password throttle across instances sharing Redis: failures counted on
 //! one instance count on the other, and the lock holds on both.
 
-use super::deployment::{Database, Deployment, States};
-use super::flows::{Browser, PASSWORD, problem_code};
+use super::deployment::two_instances;
+use super::flows::{Browser, PASSWORD, assert_problem_code};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -18,11 +18,9 @@ async fn attempt(browser: &Browser, base: &str, password: &str) -> reqwest::Resp
 
 #[tokio::test]
 async fn wrong_passwords_on_one_instance_count_on_the_other() {
-    let Some(deployment) = Deployment::new(Database::Postgres, States::Redis, Vec::new()).await
-    else {
+    let Some((_deployment, a, b)) = two_instances(Vec::new(), "").await else {
         return;
     };
-    let (a, b) = (deployment.spawn_instance(), deployment.spawn_instance());
     let browser = Browser::new();
     assert_eq!(
         browser.register(a.base(), "pat@example.com").await.status(),
@@ -31,14 +29,11 @@ async fn wrong_passwords_on_one_instance_count_on_the_other() {
     // Five failures, spread over both instances.
     for base in [a.base(), b.base(), a.base(), b.base(), a.base()] {
         let refused = attempt(&browser, base, "not the password").await;
-        assert_eq!(
-            problem_code(refused).await,
-            (401, "InvalidCredentials".to_owned())
-        );
+        assert_problem_code(refused, 401, "InvalidCredentials").await;
     }
     for instance in [&b, &a] {
         let locked = attempt(&browser, instance.base(), PASSWORD).await;
         assert!(locked.headers().contains_key("retry-after"));
-        assert_eq!(problem_code(locked).await, (429, "RateLimited".to_owned()));
+        assert_problem_code(locked, 429, "RateLimited").await;
     }
 }

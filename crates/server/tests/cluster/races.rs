@@ -2,10 +2,10 @@
 //! over both processes. Only the database and Redis can settle these: the instances share
 //! no memory.
 
-use super::deployment::{Database, Deployment, Instance, States};
-use super::flows::{Approval, Browser, PASSWORD, access_token, problem_code};
+use super::deployment::{Instance, two_instances};
+use super::flows::{Approval, Browser, access_token, assert_problem_code, problem_code};
 use reqwest::StatusCode;
-use serde_json::{Value, json};
+use serde_json::Value;
 use social_login_simulator::SimUser;
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -19,12 +19,6 @@ fn person(id: usize) -> SimUser {
     SimUser::new(format!("{}", 7_000_000 + id), format!("person{id}"))
         .with_name(format!("Person {id}"))
         .with_email(format!("person{id}@example.com"), true)
-}
-
-async fn two_instances(users: Vec<SimUser>) -> Option<(Deployment, Instance, Instance)> {
-    let deployment = Deployment::new(Database::Postgres, States::Redis, users).await?;
-    let (a, b) = (deployment.spawn_instance(), deployment.spawn_instance());
-    Some((deployment, a, b))
 }
 
 /// Runs `attempt(i, base)` for i in 0..ATTEMPTS at once, alternating instances; the
@@ -56,6 +50,11 @@ where
     .expect("the race finished in time")
 }
 
+/// One attempt won with `status`, every other lost with the problem `code`.
+fn expect_one_winner(outcomes: &BTreeMap<(u16, String), usize>, status: u16, lost: (u16, &str)) {
+    expect(outcomes, &[((status, ""), 1), (lost, ATTEMPTS - 1)]);
+}
+
 fn expect(outcomes: &BTreeMap<(u16, String), usize>, wanted: &[((u16, &str), usize)]) {
     let wanted: BTreeMap<(u16, String), usize> = wanted
         .iter()
@@ -66,7 +65,7 @@ fn expect(outcomes: &BTreeMap<(u16, String), usize>, wanted: &[((u16, &str), usi
 
 #[tokio::test]
 async fn one_state_value_is_consumed_once() {
-    let Some((_deployment, a, b)) = two_instances(vec![person(0)]).await else {
+    let Some((_deployment, a, b)) = two_instances(vec![person(0)], "").await else {
         return;
     };
     let browser = Browser::new();
@@ -77,15 +76,12 @@ async fn one_state_value_is_consumed_once() {
         async move { browser.callback(&base, "github", &approval).await }
     })
     .await;
-    expect(
-        &outcomes,
-        &[((200, ""), 1), ((400, "OAuthStateMismatch"), ATTEMPTS - 1)],
-    );
+    expect_one_winner(&outcomes, 200, (400, "OAuthStateMismatch"));
 }
 
 #[tokio::test]
 async fn one_provider_account_connected_by_many_users_links_once() {
-    let Some((_deployment, a, b)) = two_instances(vec![person(0)]).await else {
+    let Some((_deployment, a, b)) = two_instances(vec![person(0)], "").await else {
         return;
     };
     let browser = Browser::new();
@@ -107,18 +103,12 @@ async fn one_provider_account_connected_by_many_users_links_once() {
         async move { browser.connect(&base, "github", &approval, &bearer).await }
     })
     .await;
-    expect(
-        &outcomes,
-        &[
-            ((201, ""), 1),
-            ((409, "ProviderAlreadyLinked"), ATTEMPTS - 1),
-        ],
-    );
+    expect_one_winner(&outcomes, 201, (409, "ProviderAlreadyLinked"));
 }
 
 #[tokio::test]
 async fn first_logins_of_one_new_provider_account_make_one_user() {
-    let Some((_deployment, a, b)) = two_instances(vec![person(0)]).await else {
+    let Some((_deployment, a, b)) = two_instances(vec![person(0)], "").await else {
         return;
     };
     let browser = Browser::new();
@@ -164,7 +154,7 @@ async fn first_logins_of_one_new_provider_account_make_one_user() {
 
 #[tokio::test]
 async fn concurrent_disconnects_never_leave_a_user_without_a_login_method() {
-    let Some((_deployment, a, b)) = two_instances(vec![person(0)]).await else {
+    let Some((_deployment, a, b)) = two_instances(vec![person(0)], "").await else {
         return;
     };
     let browser = Browser::new();
@@ -210,35 +200,21 @@ async fn concurrent_disconnects_never_leave_a_user_without_a_login_method() {
 
 #[tokio::test]
 async fn one_email_registered_concurrently_makes_one_user() {
-    let Some((_deployment, a, b)) = two_instances(vec![]).await else {
+    let Some((_deployment, a, b)) = two_instances(vec![], "").await else {
         return;
     };
     let browser = Browser::new();
     let outcomes = hammer(&a, &b, |_, base| {
         let browser = browser.clone();
-        async move {
-            browser
-                .post(
-                    format!("{base}/auth/register"),
-                    &json!({"email": "Same@Example.com", "password": PASSWORD}),
-                    None,
-                )
-                .await
-        }
+        async move { browser.register(&base, "Same@Example.com").await }
     })
     .await;
-    expect(
-        &outcomes,
-        &[
-            ((201, ""), 1),
-            ((409, "EmailAlreadyRegistered"), ATTEMPTS - 1),
-        ],
-    );
+    expect_one_winner(&outcomes, 201, (409, "EmailAlreadyRegistered"));
 }
 
 #[tokio::test]
 async fn refresh_token_reuse_across_instances_revokes_the_family() {
-    let Some((_deployment, a, b)) = two_instances(vec![person(0)]).await else {
+    let Some((_deployment, a, b)) = two_instances(vec![person(0)], "").await else {
         return;
     };
     let browser = Browser::new();
@@ -252,15 +228,7 @@ async fn refresh_token_reuse_across_instances_revokes_the_family() {
                 b.base().to_owned()
             };
             let (browser, first) = (browser.clone(), first.clone());
-            tokio::spawn(async move {
-                browser
-                    .post(
-                        format!("{base}/auth/refresh"),
-                        &json!({"refresh_token": first}),
-                        None,
-                    )
-                    .await
-            })
+            tokio::spawn(async move { browser.refresh(&base, &first).await })
         })
         .collect();
     let mut successors = Vec::new();
@@ -271,10 +239,7 @@ async fn refresh_token_reuse_across_instances_revokes_the_family() {
             let body: Value = response.json().await.unwrap();
             successors.push(body["refresh_token"].as_str().unwrap().to_owned());
         } else {
-            assert_eq!(
-                problem_code(response).await,
-                (401, "InvalidCredentials".to_owned())
-            );
+            assert_problem_code(response, 401, "InvalidCredentials").await;
             refused += 1;
         }
     }
@@ -283,16 +248,7 @@ async fn refresh_token_reuse_across_instances_revokes_the_family() {
     // The others were reuses of a rotated token: the whole family, the winner's new token
     // included, is revoked, on both instances.
     for instance in [&a, &b] {
-        let response = browser
-            .post(
-                format!("{}/auth/refresh", instance.base()),
-                &json!({"refresh_token": successors[0]}),
-                None,
-            )
-            .await;
-        assert_eq!(
-            problem_code(response).await,
-            (401, "InvalidCredentials".to_owned())
-        );
+        let response = browser.refresh(instance.base(), &successors[0]).await;
+        assert_problem_code(response, 401, "InvalidCredentials").await;
     }
 }

@@ -2,7 +2,7 @@
 //! and the service recovers by itself, without a restart.
 
 use super::deployment::{Database, Deployment, States};
-use super::flows::{Browser, problem_code};
+use super::flows::{Browser, assert_problem_code};
 use reqwest::StatusCode;
 use social_login_simulator::SimUser;
 use social_login_test_support::FaultProxy;
@@ -31,10 +31,7 @@ async fn while_redis_is_down_callbacks_are_503_and_they_work_again_when_it_retur
     let url = browser.authorize(base, "github", None).await;
     let approval = browser.approve(&url, "583231").await;
     let refused = browser.callback(base, "github", &approval).await;
-    assert_eq!(
-        problem_code(refused).await,
-        (503, "ServiceUnavailable".to_owned())
-    );
+    assert_problem_code(refused, 503, "ServiceUnavailable").await;
 
     proxy.restore();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);

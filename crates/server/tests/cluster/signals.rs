@@ -1,28 +1,23 @@
 //! One provider signal reaching two instances at once, many times over: it acts once. The
 //! instances share only PostgreSQL, whose unique receipt settles it.
 
-use super::deployment::{Database, Deployment, States};
+#[path = "../common/event_counts.rs"]
+mod event_counts;
+
+use super::deployment::{ada, two_instances};
 use super::flows::{Browser, access_token};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use social_login_simulator::{SignalDelivery, SimUser};
+use social_login_simulator::SignalDelivery;
 use std::time::Duration;
 
 const DELIVERIES: usize = 12;
 
-fn ada() -> SimUser {
-    SimUser::new("583231", "adalovelace")
-        .with_name("Ada Lovelace")
-        .with_email("ada@example.com", true)
-}
-
 #[tokio::test]
 async fn the_same_security_event_delivered_to_two_instances_at_once_acts_once() {
-    let Some(deployment) = Deployment::new(Database::Postgres, States::Redis, vec![ada()]).await
-    else {
+    let Some((deployment, a, b)) = two_instances(vec![ada()], "").await else {
         return;
     };
-    let (a, b) = (deployment.spawn_instance(), deployment.spawn_instance());
     let browser = Browser::new();
     let url = browser.authorize(a.base(), "google", None).await;
     let approval = browser.approve(&url, "583231").await;
@@ -79,12 +74,7 @@ async fn the_same_security_event_delivered_to_two_instances_at_once_acts_once() 
     let events: Value = browser
         .get_json(events_url, Some(&access_token(&login)))
         .await;
-    let acted = events
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|event| event["type"] == "provider.security_event")
-        .count();
+    let acted = event_counts::count_of_type(&events, "provider.security_event");
     assert_eq!(acted, 1, "{events}");
     let refresh = json!({"refresh_token": login["refresh_token"]});
     let refreshed = browser

@@ -2,28 +2,20 @@
 //! other (Redis holds it), and with the memory backend a state value from before a restart
 //! is refused after it (the new process cannot know what the old one spent).
 
-use super::deployment::{CLIENT_ID, Database, Deployment, States};
-use super::flows::{Browser, problem_code};
+use super::deployment::{CLIENT_ID, Database, Deployment, States, ada, two_instances};
+use super::flows::{Browser, assert_problem_code};
 use reqwest::StatusCode;
 use serde_json::json;
 use sha2::{Digest, Sha256};
-use social_login_simulator::{Provider, SimUser};
-
-fn ada() -> SimUser {
-    SimUser::new("583231", "adalovelace")
-        .with_name("Ada Lovelace")
-        .with_email("ada@example.com", true)
-}
+use social_login_simulator::Provider;
 
 const RAW_NONCE: &str = "7b0e4c1a-one-native-sign-in";
 
 #[tokio::test]
 async fn an_id_token_accepted_by_one_instance_is_refused_by_the_other() {
-    let Some(deployment) = Deployment::new(Database::Postgres, States::Redis, vec![ada()]).await
-    else {
+    let Some((deployment, a, b)) = two_instances(vec![ada()], "").await else {
         return;
     };
-    let (a, b) = (deployment.spawn_instance(), deployment.spawn_instance());
     let browser = Browser::new();
     let hashed = hex::encode(Sha256::digest(RAW_NONCE.as_bytes()));
     let id_token = deployment
@@ -31,26 +23,12 @@ async fn an_id_token_accepted_by_one_instance_is_refused_by_the_other() {
         .mint_id_token(Provider::Google, &ada(), CLIENT_ID, Some(&hashed));
     let body = json!({"id_token": id_token, "nonce": RAW_NONCE});
 
-    let first = browser
-        .post(
-            format!("{}/auth/oauth/google/id-token", a.base()),
-            &body,
-            None,
-        )
-        .await;
+    let native = "/auth/oauth/google/id-token";
+    let first = browser.post(a.url(native), &body, None).await;
     assert_eq!(first.status(), StatusCode::OK, "{}", a.recent_logs());
     for instance in [&b, &a] {
-        let replay = browser
-            .post(
-                format!("{}/auth/oauth/google/id-token", instance.base()),
-                &body,
-                None,
-            )
-            .await;
-        assert_eq!(
-            problem_code(replay).await,
-            (502, "OAuthUserInfoFailed".to_owned())
-        );
+        let replay = browser.post(instance.url(native), &body, None).await;
+        assert_problem_code(replay, 502, "OAuthUserInfoFailed").await;
     }
 }
 
@@ -74,10 +52,7 @@ async fn with_the_memory_backend_a_state_from_before_a_restart_is_refused_after_
     let after = deployment.spawn_instance();
     for old in [&approval, &spent] {
         let response = browser.callback(after.base(), "github", old).await;
-        assert_eq!(
-            problem_code(response).await,
-            (400, "OAuthStateMismatch".to_owned())
-        );
+        assert_problem_code(response, 400, "OAuthStateMismatch").await;
     }
     let fresh = browser.login(after.base(), "583231").await;
     assert_eq!(fresh["is_new_user"], false);

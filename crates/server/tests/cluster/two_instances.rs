@@ -1,24 +1,15 @@
 //! Two instances behind one load balancer: any step of a flow may land on either.
 
-use super::deployment::{Database, Deployment, States};
-use super::flows::{Browser, access_token, problem_code};
+use super::deployment::{ada, two_instances};
+use super::flows::{Browser, access_token, assert_problem_code};
 use reqwest::StatusCode;
-use serde_json::{Value, json};
-use social_login_simulator::SimUser;
-
-fn ada() -> SimUser {
-    SimUser::new("583231", "adalovelace")
-        .with_name("Ada Lovelace")
-        .with_email("ada@example.com", true)
-}
+use serde_json::Value;
 
 #[tokio::test]
 async fn a_login_started_on_one_instance_finishes_on_the_other_and_never_replays() {
-    let Some(deployment) = Deployment::new(Database::Postgres, States::Redis, vec![ada()]).await
-    else {
+    let Some((_deployment, a, b)) = two_instances(vec![ada()], "").await else {
         return;
     };
-    let (a, b) = (deployment.spawn_instance(), deployment.spawn_instance());
     let browser = Browser::new();
 
     let url = browser.authorize(a.base(), "github", None).await;
@@ -30,20 +21,15 @@ async fn a_login_started_on_one_instance_finishes_on_the_other_and_never_replays
 
     for instance in [&a, &b] {
         let replay = browser.callback(instance.base(), "github", &approval).await;
-        assert_eq!(
-            problem_code(replay).await,
-            (400, "OAuthStateMismatch".to_owned())
-        );
+        assert_problem_code(replay, 400, "OAuthStateMismatch").await;
     }
 }
 
 #[tokio::test]
 async fn tokens_issued_by_one_instance_work_on_the_other() {
-    let Some(deployment) = Deployment::new(Database::Postgres, States::Redis, vec![ada()]).await
-    else {
+    let Some((_deployment, a, b)) = two_instances(vec![ada()], "").await else {
         return;
     };
-    let (a, b) = (deployment.spawn_instance(), deployment.spawn_instance());
     let browser = Browser::new();
     let login = browser.login(a.base(), "583231").await;
     let bearer = access_token(&login);
@@ -69,33 +55,12 @@ async fn tokens_issued_by_one_instance_work_on_the_other() {
 
     // The refresh chain moves between instances; the old link of it is dead everywhere.
     let first = login["refresh_token"].as_str().unwrap().to_owned();
-    let refreshed = browser
-        .post(
-            format!("{}/auth/refresh", b.base()),
-            &json!({"refresh_token": first}),
-            None,
-        )
-        .await;
+    let refreshed = browser.refresh(b.base(), &first).await;
     assert_eq!(refreshed.status(), StatusCode::OK);
     let refreshed: Value = refreshed.json().await.unwrap();
     let second = refreshed["refresh_token"].as_str().unwrap().to_owned();
-    let again = browser
-        .post(
-            format!("{}/auth/refresh", a.base()),
-            &json!({"refresh_token": second}),
-            None,
-        )
-        .await;
+    let again = browser.refresh(a.base(), &second).await;
     assert_eq!(again.status(), StatusCode::OK);
-    let reused = browser
-        .post(
-            format!("{}/auth/refresh", a.base()),
-            &json!({"refresh_token": first}),
-            None,
-        )
-        .await;
-    assert_eq!(
-        problem_code(reused).await,
-        (401, "InvalidCredentials".to_owned())
-    );
+    let reused = browser.refresh(a.base(), &first).await;
+    assert_problem_code(reused, 401, "InvalidCredentials").await;
 }

@@ -2,6 +2,9 @@
 //! once and never the same one twice at the same time; the outbox's bound and its dead
 //! letters show in an instance's `/metrics`.
 
+#[path = "../common/hooks_listener.rs"]
+mod hooks_listener;
+
 use super::deployment::{Database, Deployment, States};
 use super::flows::Browser;
 use axum::extract::State;
@@ -23,11 +26,7 @@ struct Receiver {
 }
 
 async fn receive(State(receiver): State<Receiver>, headers: HeaderMap) -> StatusCode {
-    let id = headers
-        .get("webhook-id")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned();
+    let id = hooks_listener::header(&headers, "webhook-id");
     if !receiver.open.lock().unwrap().insert(id.clone()) {
         receiver.overlapping.lock().unwrap().push(id.clone());
     }
@@ -40,12 +39,9 @@ async fn receive(State(receiver): State<Receiver>, headers: HeaderMap) -> Status
 impl Receiver {
     async fn start() -> (Self, String) {
         let receiver = Self::default();
-        let router = axum::Router::new()
-            .route("/hooks", axum::routing::post(receive))
-            .with_state(receiver.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/hooks", listener.local_addr().unwrap());
-        tokio::spawn(async move { axum::serve(listener, router).await });
+        let url =
+            hooks_listener::serve_hooks(axum::routing::post(receive).with_state(receiver.clone()))
+                .await;
         (receiver, url)
     }
 

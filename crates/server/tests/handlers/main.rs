@@ -138,11 +138,26 @@ fn post_json(path: &str, body: &str) -> Request<Body> {
 }
 
 async fn assert_problem(app: &Router, request: Request<Body>, status: u16, code: &str) {
+    let request_line = format!("{} {}", request.method(), request.uri());
     let (got, content_type, body) = send(app, request).await;
-    assert_eq!(got.as_u16(), status, "{body}");
-    assert_eq!(content_type.as_deref(), Some("application/problem+json"));
-    assert_eq!(body["code"], code);
-    assert_eq!(body["status"], status);
+    assert_eq!(got.as_u16(), status, "{request_line}: {body}");
+    assert_eq!(
+        content_type.as_deref(),
+        Some("application/problem+json"),
+        "{request_line}"
+    );
+    assert_eq!(body["code"], code, "{request_line}");
+    assert_eq!(body["status"], status, "{request_line}");
+}
+
+/// A JSON body posted to a path, and the problem it must be answered with.
+type RefusedPost<'a> = (&'a str, &'a str, u16, &'a str);
+
+/// Posts each case in turn; each must be answered with its problem.
+async fn assert_posts_refused(app: &Router, cases: &[RefusedPost<'_>]) {
+    for &(path, body, status, code) in cases {
+        assert_problem(app, post_json(path, body), status, code).await;
+    }
 }
 
 #[tokio::test]
@@ -156,20 +171,12 @@ async fn unknown_routes_and_methods_are_problems() {
 #[tokio::test]
 async fn an_unknown_provider_is_not_configured() {
     let app = app(github());
-    assert_problem(
-        &app,
-        get("/auth/oauth/myspace/authorize"),
-        404,
-        "OAuthProviderNotConfigured",
-    )
-    .await;
-    assert_problem(
-        &app,
-        get("/auth/oauth/google/authorize"),
-        404,
-        "OAuthProviderNotConfigured",
-    )
-    .await;
+    for path in [
+        "/auth/oauth/myspace/authorize",
+        "/auth/oauth/google/authorize",
+    ] {
+        assert_problem(&app, get(path), 404, "OAuthProviderNotConfigured").await;
+    }
 }
 
 #[tokio::test]
@@ -187,55 +194,40 @@ async fn protected_endpoints_without_a_valid_bearer_are_401() {
 async fn bodies_over_the_limit_are_413_and_bad_json_is_422() {
     let app = app(github());
     let big = format!("{{\"email\":\"{}\"}}", "a".repeat(MAX_BODY));
-    assert_problem(
-        &app,
-        post_json("/auth/register", &big),
-        413,
-        "PayloadTooLarge",
-    )
-    .await;
-    assert_problem(
-        &app,
-        post_json("/auth/register", "{not json"),
-        422,
-        "ValidationError",
-    )
-    .await;
-    assert_problem(
-        &app,
-        post_json("/auth/register", "{}"),
-        422,
-        "ValidationError",
-    )
-    .await;
+    let cases = [
+        ("/auth/register", big.as_str(), 413, "PayloadTooLarge"),
+        ("/auth/register", "{not json", 422, "ValidationError"),
+        ("/auth/register", "{}", 422, "ValidationError"),
+    ];
+    assert_posts_refused(&app, &cases).await;
 }
 
 #[tokio::test]
 async fn the_error_order_is_provider_then_code_then_state() {
     let app = app(github());
     let bad_both = json!({"code": "", "state": "x"}).to_string();
-    assert_problem(
-        &app,
-        post_json("/auth/oauth/nope/callback", &bad_both),
-        404,
-        "OAuthProviderNotConfigured",
-    )
-    .await;
-    assert_problem(
-        &app,
-        post_json("/auth/oauth/github/callback", &bad_both),
-        422,
-        "ValidationError",
-    )
-    .await;
     let bad_state = json!({"code": "c", "state": "x"}).to_string();
-    assert_problem(
-        &app,
-        post_json("/auth/oauth/github/callback", &bad_state),
-        400,
-        "OAuthStateMismatch",
-    )
-    .await;
+    let cases = [
+        (
+            "/auth/oauth/nope/callback",
+            bad_both.as_str(),
+            404,
+            "OAuthProviderNotConfigured",
+        ),
+        (
+            "/auth/oauth/github/callback",
+            &bad_both,
+            422,
+            "ValidationError",
+        ),
+        (
+            "/auth/oauth/github/callback",
+            &bad_state,
+            400,
+            "OAuthStateMismatch",
+        ),
+    ];
+    assert_posts_refused(&app, &cases).await;
 }
 
 #[tokio::test]
@@ -243,57 +235,36 @@ async fn native_sign_in_refuses_an_unknown_provider_then_bad_fields_then_a_provi
  {
     let app = app(github());
     let empty = json!({"id_token": ""}).to_string();
-    assert_problem(
-        &app,
-        post_json("/auth/oauth/nope/id-token", &empty),
-        404,
-        "OAuthProviderNotConfigured",
-    )
-    .await;
-    assert_problem(
-        &app,
-        post_json("/auth/oauth/github/id-token", &empty),
-        422,
-        "ValidationError",
-    )
-    .await;
     let long_nonce = json!({"id_token": "x", "nonce": "n".repeat(513)}).to_string();
-    assert_problem(
-        &app,
-        post_json("/auth/oauth/github/id-token", &long_nonce),
-        422,
-        "ValidationError",
-    )
-    .await;
-    for body in [
-        "{}",
-        r#"{"id_token": 5}"#,
-        r#"{"id_token": "x", "post_body": "s"}"#,
-    ] {
-        assert_problem(
-            &app,
-            post_json("/auth/oauth/github/id-token", body),
+    let token = json!({"id_token": "x", "nonce": "n"}).to_string();
+    let native = "/auth/oauth/github/id-token";
+    let cases = [
+        (
+            "/auth/oauth/nope/id-token",
+            empty.as_str(),
+            404,
+            "OAuthProviderNotConfigured",
+        ),
+        (native, &empty, 422, "ValidationError"),
+        (native, &long_nonce, 422, "ValidationError"),
+        (native, "{}", 422, "ValidationError"),
+        (native, r#"{"id_token": 5}"#, 422, "ValidationError"),
+        (
+            native,
+            r#"{"id_token": "x", "post_body": "s"}"#,
             422,
             "ValidationError",
-        )
-        .await;
-    }
-    let token = json!({"id_token": "x", "nonce": "n"}).to_string();
-    assert_problem(
-        &app,
-        post_json("/auth/oauth/github/id-token", &token),
-        400,
-        "IdTokenNotSupported",
-    )
-    .await;
-    // Connect wants a bearer before anything else.
-    assert_problem(
-        &app,
-        post_json("/auth/oauth/github/id-token/connect", &token),
-        401,
-        "Unauthorized",
-    )
-    .await;
+        ),
+        (native, &token, 400, "IdTokenNotSupported"),
+        // Connect wants a bearer before anything else.
+        (
+            "/auth/oauth/github/id-token/connect",
+            &token,
+            401,
+            "Unauthorized",
+        ),
+    ];
+    assert_posts_refused(&app, &cases).await;
 }
 
 #[tokio::test]
@@ -312,13 +283,8 @@ async fn a_login_answers_the_login_result_without_any_provider_token() {
     assert_eq!(body["user"]["email"], "ada@example.com");
     assert!(!body.to_string().contains("gho_provider_access_token"));
     // A second use of the state is refused, with the problem the contract names.
-    assert_problem(
-        &app,
-        post_json("/auth/oauth/github/callback", &callback),
-        400,
-        "OAuthStateMismatch",
-    )
-    .await;
+    let again = post_json("/auth/oauth/github/callback", &callback);
+    assert_problem(&app, again, 400, "OAuthStateMismatch").await;
 }
 
 #[tokio::test]

@@ -134,6 +134,14 @@ pub fn interpolate(text: &str, variables: &[(&str, String)]) -> String {
     out
 }
 
+/// Asserts that compose checks the health of service `name`.
+fn assert_health_checked(name: &str, service: &Value) {
+    assert!(
+        service["healthcheck"]["test"].is_array(),
+        "{name} has a health check"
+    );
+}
+
 /// The `source` of the bind mount of `service` whose target ends in `.toml`, and the target.
 pub fn config_mount(name: &str, service: &Value) -> (String, String) {
     let volumes = service["volumes"]
@@ -241,10 +249,7 @@ fn two_instances_serve_after_the_migration_job_and_the_databases() {
                 "{name} waits for {database}"
             );
         }
-        assert!(
-            service["healthcheck"]["test"].is_array(),
-            "{name} has a health check"
-        );
+        assert_health_checked(name, service);
     }
 }
 
@@ -261,10 +266,7 @@ fn postgresql_16_and_redis_7_run_with_health_checks() {
                 || actual.starts_with(&format!("{image}-")),
             "{name} runs {image}, not {actual}"
         );
-        assert!(
-            service["healthcheck"]["test"].is_array(),
-            "{name} has a health check"
-        );
+        assert_health_checked(name, service);
     }
 }
 

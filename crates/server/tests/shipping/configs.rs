@@ -14,6 +14,22 @@ fn secret_value(key: &str) -> String {
     }
 }
 
+/// The environment the Deployment gives the container: its literal variables, and those
+/// from the Secret with `value` of each Secret key.
+fn container_env(value: impl Fn(&str) -> String) -> Vec<(String, String)> {
+    let kubernetes::ContainerEnv {
+        literal,
+        from_secret,
+    } = kubernetes::container_env();
+    let mut env: Vec<(String, String)> = literal;
+    env.extend(
+        from_secret
+            .iter()
+            .map(|(name, key)| (name.clone(), value(key))),
+    );
+    env
+}
+
 /// What a multi-instance deployment needs, whatever the file says elsewhere.
 fn assert_ready_for_several_instances(settings: &Settings, origin: &str) {
     assert_eq!(
@@ -66,16 +82,7 @@ fn the_compose_configuration_loads_and_validates_with_the_compose_environment() 
 #[test]
 fn the_configmap_loads_and_validates_with_the_secret_filled_in() {
     let toml = kubernetes::configmap_toml();
-    let kubernetes::ContainerEnv {
-        literal,
-        from_secret,
-    } = kubernetes::container_env();
-    let mut env: Vec<(String, String)> = literal;
-    env.extend(
-        from_secret
-            .iter()
-            .map(|(name, key)| (name.clone(), secret_value(key))),
-    );
+    let env = container_env(secret_value);
     let settings = Settings::from_toml_with_env(&toml, env)
         .unwrap_or_else(|errors| panic!("the ConfigMap's configuration does not load:\n{errors}"));
     if let Err(errors) = settings.validate_for_this_build() {
@@ -91,20 +98,14 @@ fn the_configmap_loads_and_validates_with_the_secret_filled_in() {
 #[test]
 fn the_shipped_empty_secret_stops_the_service_from_starting() {
     let toml = kubernetes::configmap_toml();
-    let kubernetes::ContainerEnv {
-        literal,
-        from_secret,
-    } = kubernetes::container_env();
     let shipped = kubernetes::secret_entries();
-    let mut env: Vec<(String, String)> = literal;
-    env.extend(from_secret.iter().map(|(name, key)| {
-        let value = shipped
+    let env = container_env(|key| {
+        shipped
             .iter()
             .find(|(present, _)| present == key)
             .map(|(_, value)| value.clone())
-            .unwrap_or_default();
-        (name.clone(), value)
-    }));
+            .unwrap_or_default()
+    });
     let refused = Settings::from_toml_with_env(&toml, env)
         .and_then(|settings| settings.validate_for_this_build());
     let errors = refused.expect_err("an empty Secret must never start the service");
