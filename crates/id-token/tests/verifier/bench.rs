@@ -103,21 +103,6 @@ impl Bench {
         self.at_once(token, 10).await
     }
 
-    /// [`Bench::ten_at_once`] with a fresh token; checks that every copy verifies.
-    pub async fn ten_verify_at_once(&self) {
-        for outcome in self.ten_at_once(&self.token()).await {
-            assert!(outcome.is_ok(), "{outcome:?}");
-        }
-    }
-
-    /// [`Bench::ten_at_once`] with a fresh token, every outcome a refusal: their messages.
-    pub async fn ten_refusals_at_once(&self) -> Vec<String> {
-        let token = self.token();
-        let outcomes = self.ten_at_once(&token).await;
-        let message = |outcome| refusal_message(outcome, &token).to_owned();
-        outcomes.iter().map(message).collect()
-    }
-
     pub async fn at_once(&self, token: &str, count: usize) -> Vec<Outcome> {
         let started = Instant::now();
         let mut tasks = JoinSet::new();

@@ -10,8 +10,8 @@ use social_login_persistence::{
     DatabaseOptions, POSTGRES_PING_IF_IDLE_FOR, SeaOrmRepository, connect,
 };
 use social_login_ports::{
-    AddLinkError, CreateUserError, LinkRemoval, RefreshTokenRepository, RemoveLinkError,
-    RepositoryError, RotateError, SignInError, UserRepository,
+    AddLinkError, CreateUserError, RefreshTokenRepository, RemoveLinkError, RepositoryError,
+    RotateError, SignInError, UserRepository,
 };
 use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url};
 use social_login_testing::audit_now;

@@ -97,6 +97,9 @@ async fn a_set_has_no_exp_and_may_be_days_old() {
     );
 }
 
+/// A change that forges a valid SET's claims.
+type Forge = fn(&mut Value);
+
 #[tokio::test]
 async fn forged_sets_are_refused_with_the_rfc_8935_reason() {
     let bench = bench().await;
@@ -106,7 +109,7 @@ async fn forged_sets_are_refused_with_the_rfc_8935_reason() {
         bench.risc.verify(&by_other_key).await.unwrap_err().reason,
         RefusalReason::InvalidKey
     );
-    let forgeries: [(&str, fn(&mut Value), RefusalReason); 4] = [
+    let forgeries: [(&str, Forge, RefusalReason); 4] = [
         (
             "another issuer",
             |set| set["iss"] = json!("https://appleid.apple.com"),
