@@ -141,26 +141,31 @@ async fn every_operation(
     ]
 }
 
+/// A fresh database reached through a fault proxy, with a user and a session in it, on
+/// which every operation works.
+async fn working_behind_a_proxy(
+    admin_url: &str,
+) -> (PostgresDatabase, FaultProxy, SeaOrmRepository, UserId) {
+    let database = PostgresDatabase::create(admin_url).await;
+    let proxy = FaultProxy::in_front_of(admin_url).await.unwrap();
+    let repo = postgres_repository(&proxy.route(database.url())).await;
+    let user = repo
+        .create_user(new_user(Some("grace@example.com"), true), None, audit_now())
+        .await
+        .unwrap();
+    store_token(&repo, user.id, token_hash(1)).await;
+    for (name, outcome) in every_operation(&repo, user.id).await {
+        assert_eq!(outcome, None, "{name} works before the fault");
+    }
+    (database, proxy, repo, user.id)
+}
+
 #[tokio::test]
 async fn a_connection_that_died_while_idle_is_replaced_before_any_operation_draws_it() {
     let Some(admin_url) = postgres_admin_url() else {
         return;
     };
-    let database = PostgresDatabase::create(&admin_url).await;
-    let proxy = FaultProxy::in_front_of(&admin_url).await.unwrap();
-    let repo = postgres_repository(&proxy.route(database.url())).await;
-    let user = repo
-        .create_user(
-            new_user(Some("ada@example.com"), true),
-            None,
-            social_login_testing::audit_now(),
-        )
-        .await
-        .unwrap();
-    store_token(&repo, user.id, token_hash(1)).await;
-    for (name, outcome) in every_operation(&repo, user.id).await {
-        assert_eq!(outcome, None, "{name} works before the restart");
-    }
+    let (database, proxy, repo, user) = working_behind_a_proxy(&admin_url).await;
     assert!(proxy.open_connections() > 0, "the pool keeps connections");
 
     // A server restart while the pool is quiet: every pooled connection is dead, and
@@ -169,7 +174,7 @@ async fn a_connection_that_died_while_idle_is_replaced_before_any_operation_draw
     proxy.restore();
     tokio::time::sleep(POSTGRES_PING_IF_IDLE_FOR + Duration::from_millis(200)).await;
 
-    for (name, outcome) in every_operation(&repo, user.id).await {
+    for (name, outcome) in every_operation(&repo, user).await {
         assert_eq!(outcome, None, "{name} drew a dead connection");
     }
     repo.connection().close_by_ref().await.ok();
@@ -181,20 +186,10 @@ async fn while_postgres_is_away_every_operation_is_unavailable_and_it_heals_with
     let Some(admin_url) = postgres_admin_url() else {
         return;
     };
-    let database = PostgresDatabase::create(&admin_url).await;
-    let proxy = FaultProxy::in_front_of(&admin_url).await.unwrap();
-    let repo = postgres_repository(&proxy.route(database.url())).await;
-    let user = repo
-        .create_user(new_user(Some("grace@example.com"), true), None, audit_now())
-        .await
-        .unwrap();
-    store_token(&repo, user.id, token_hash(1)).await;
-    for (name, outcome) in every_operation(&repo, user.id).await {
-        assert_eq!(outcome, None, "{name} works before the outage");
-    }
+    let (database, proxy, repo, user) = working_behind_a_proxy(&admin_url).await;
 
     proxy.cut();
-    for (name, outcome) in every_operation(&repo, user.id).await {
+    for (name, outcome) in every_operation(&repo, user).await {
         assert!(
             matches!(outcome, Some(RepositoryError::Unavailable(_))),
             "{name} during the outage: {outcome:?}"
@@ -207,7 +202,7 @@ async fn while_postgres_is_away_every_operation_is_unavailable_and_it_heals_with
         assert!(Instant::now() < deadline, "the pool did not recover");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    for (name, outcome) in every_operation(&repo, user.id).await {
+    for (name, outcome) in every_operation(&repo, user).await {
         assert_eq!(outcome, None, "{name} works again after the outage");
     }
     repo.connection().close_by_ref().await.ok();
