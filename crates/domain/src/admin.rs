@@ -125,6 +125,21 @@ pub fn decide_unlink(
     }
 }
 
+/// Which of `user`'s `links` a removal of `provider` takes away: the user's own rule
+/// ([`crate::disconnect::check_disconnect`], with `usable` the enabled providers), unless
+/// an operator's `force` overrides the last-login-method refusal ([`decide_unlink`]). A
+/// user's own disconnect is the same removal without `force`.
+pub fn decide_link_removal(
+    user: &User,
+    links: &[crate::LinkedAccount],
+    provider: ProviderKey,
+    usable: &[ProviderKey],
+    force: bool,
+) -> Result<Unlink, DisconnectRefused> {
+    let rule = crate::disconnect::check_disconnect(user, links, provider, usable);
+    decide_unlink(rule, links, provider, force)
+}
+
 /// A locked user signs in by no method and keeps no session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("the user is locked")]

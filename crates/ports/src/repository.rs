@@ -6,8 +6,8 @@
 //! against races, and their violations come back as the typed errors below.
 
 use async_trait::async_trait;
-use social_login_domain::admin::{Unlink, UserLocked, decide_unlink};
-use social_login_domain::disconnect::{DisconnectRefused, check_disconnect};
+use social_login_domain::admin::{Unlink, UserLocked, decide_link_removal};
+use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::linking::LoginRefused;
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{
@@ -211,17 +211,16 @@ pub struct LinkRemoval {
 }
 
 impl LinkRemoval {
-    /// Which link goes, judged on the user and all its links as the removal's transaction
-    /// read them: the user's own rule (`domain::disconnect::check_disconnect`), unless
-    /// `force` removes the last way to log in (`domain::admin::decide_unlink`).
+    /// Which link goes, judged by the domain's rule
+    /// (`domain::admin::decide_link_removal`) on the user and all its links as the
+    /// removal's transaction read them.
     pub fn decide(
         &self,
         user: &User,
         links: &[LinkedAccount],
         force: bool,
     ) -> Result<Unlink, DisconnectRefused> {
-        let rule = check_disconnect(user, links, self.provider, &self.usable);
-        decide_unlink(rule, links, self.provider, force)
+        decide_link_removal(user, links, self.provider, &self.usable, force)
     }
 
     /// The events of `unlink`, in order: `account.unlinked`, then `user.locked` when it
