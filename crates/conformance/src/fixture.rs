@@ -133,6 +133,7 @@ pub fn all_endpoints(sim: &SimulatorHandle, provider: Provider) -> EndpointOverr
         jwks: e.jwks,
         issuer: e.issuer,
         revocation: e.revocation,
+        ..EndpointOverrides::default()
     }
 }
 

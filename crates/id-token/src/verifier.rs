@@ -16,7 +16,7 @@ mod properties;
 
 pub use checks::CLOCK_LEEWAY_SECS;
 pub use for_plan::oidc_engine;
-pub use header::{TokenHeader, read_header};
+pub use header::{CompactJwsError, TokenHeader, header_bytes, read_header};
 pub use issuer::{IssuerPolicy, IssuerRule};
 
 use crate::claims::IdTokenClaims;

@@ -130,6 +130,9 @@ fn configured(
         jwks,
         issuer,
         revocation,
+        // The signals' own endpoints: no adapter calls them.
+        risc_jwks: _,
+        risc_issuer: _,
     } = &settings.endpoints;
     let endpoints = &mut spec.endpoints;
     override_with(&mut endpoints.authorization, authorization);

@@ -1,5 +1,6 @@
 //! What an adapter is configured with: plain values, already split out of the service settings.
 
+use serde::Deserialize;
 use social_login_domain::SecretText;
 use social_login_provider_spec::Endpoints;
 
@@ -33,19 +34,31 @@ pub struct SigningKey {
     pub private_key_pem: SecretText,
 }
 
-/// Replacements for the provider's public endpoints (enterprise hosts, local simulators).
-/// Each `None` keeps the provider's default; fields a provider has no use for are ignored.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Replacements for the provider's public endpoints (enterprise or sovereign hosts, local
+/// identity providers in tests), as a provider's `endpoints` table of the configuration
+/// spells them. Each `None` keeps the provider's default; fields a provider has no use for
+/// are ignored.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct EndpointOverrides {
     pub authorization: Option<String>,
     pub token: Option<String>,
     pub userinfo: Option<String>,
     /// GitHub only: the separate emails endpoint.
     pub emails: Option<String>,
+    /// OIDC providers and apple: the id_token key set.
     pub jwks: Option<String>,
+    /// Expected id_token issuer; for microsoft it may contain `{tenantid}`.
     pub issuer: Option<String>,
-    /// The grant revocation endpoint (not microsoft, which has none).
+    /// Where a link's grant is revoked (not microsoft, which has no such endpoint); for
+    /// github `{client_id}` in the path is filled in.
     pub revocation: Option<String>,
+    /// google only, for its signals rather than the adapter: the key set of Cross-Account
+    /// Protection's Security Event Tokens (default Google's, the `jwks_uri` of its RISC
+    /// configuration).
+    pub risc_jwks: Option<String>,
+    /// google only: their issuer (default `https://accounts.google.com/`).
+    pub risc_issuer: Option<String>,
 }
 
 impl EndpointOverrides {

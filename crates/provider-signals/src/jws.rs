@@ -6,14 +6,13 @@
 //!
 //! Every refusal names its RFC 8935 reason and the failed check, never the token.
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde_json::{Map, Value};
 use social_login_domain::SignalId;
 use social_login_domain::signal::{CLOCK_LEEWAY, check_issued_at};
 use social_login_id_token::KeySetCache;
+use social_login_id_token::verifier::{CompactJwsError, header_bytes};
 use social_login_ports::{Clock, RefusalReason, SignalRefused};
 use std::sync::Arc;
 use time::OffsetDateTime;
@@ -148,21 +147,14 @@ impl JwsVerifier {
 
 /// The `kid` of a compact JWS whose header says RS256; anything else is refused.
 pub(crate) fn read_header(token: &str) -> Result<Option<String>, SignalRefused> {
-    let mut parts = token.split('.');
-    let (Some(header), Some(_), Some(_), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
-        return Err(malformed("not a signed JWT (three dot-separated parts)"));
+    let unreadable = || malformed("the JWT header is not a base64url JSON object");
+    let bytes = header_bytes(token).map_err(|error| match error {
+        CompactJwsError::NotThreeParts => malformed("not a signed JWT (three dot-separated parts)"),
+        CompactJwsError::HeaderNotBase64 => unreadable(),
+    })?;
+    let Ok(Value::Object(header)) = serde_json::from_slice::<Value>(&bytes) else {
+        return Err(unreadable());
     };
-    let header = URL_SAFE_NO_PAD
-        .decode(header)
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
-        .and_then(|value| match value {
-            Value::Object(header) => Some(header),
-            _ => None,
-        })
-        .ok_or_else(|| malformed("the JWT header is not a base64url JSON object"))?;
     if header.get("alg").and_then(Value::as_str) != Some("RS256") {
         return Err(refused(
             RefusalReason::InvalidKey,

@@ -5,6 +5,8 @@
 
 mod built_in;
 mod check;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 mod generic;
 mod spec;
 

@@ -31,12 +31,13 @@ pub use errors::{ConfigErrors, ConfigProblem};
 pub use generic::{ClaimsConfig, DEFAULT_OIDC_SCOPES, TokenEndpointAuth};
 pub use load::{CONFIG_PATH_ENV, ConfigPath, DEFAULT_CONFIG_FILE, ENV_PREFIX};
 pub use oauth_providers::OAuthProviders;
-pub use providers::{EndpointOverrides, IdTokenNonce, ProviderConfig};
+pub use providers::{IdTokenNonce, ProviderConfig};
 pub use proxies::BadProxyEntry;
 pub use sections::{
     DEFAULT_ISSUER, DatabaseSettings, HttpSettings, OAuthStateStoreSettings, RateLimitSettings,
     ServerSettings, SignupSettings, StateStoreBackend, TokenSettings,
 };
+pub use social_login_provider_core::EndpointOverrides;
 pub use validate::MIN_SECRET_KEY_BYTES;
 pub use webhooks::{WebhookSettings, WebhookTarget};
 

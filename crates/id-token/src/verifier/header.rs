@@ -26,18 +26,38 @@ struct RawHeader {
     _object: ObjectOnly,
 }
 
-/// Reads the header of a compact JWS and checks its `alg` against `allowed`.
-pub fn read_header(token: &str, allowed: &[Algorithm]) -> Result<TokenHeader, ProviderError> {
-    let fail = |what: &str| ProviderError::UserInfo(format!("id_token {what}"));
+/// Why the header of a compact JWS could not even be decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompactJwsError {
+    /// Not three dot-separated parts.
+    NotThreeParts,
+    /// The first part is not base64url.
+    HeaderNotBase64,
+}
+
+/// The header of a compact JWS (`header.payload.signature`), base64url-decoded: the bytes
+/// of its JSON, not yet read. Every signed JWT this service reads starts here.
+pub fn header_bytes(token: &str) -> Result<Vec<u8>, CompactJwsError> {
     let mut parts = token.split('.');
     let (Some(encoded), Some(_), Some(_), None) =
         (parts.next(), parts.next(), parts.next(), parts.next())
     else {
-        return Err(fail("is not a signed JWT (three dot-separated parts)"));
+        return Err(CompactJwsError::NotThreeParts);
     };
-    let bytes = URL_SAFE_NO_PAD
+    URL_SAFE_NO_PAD
         .decode(encoded)
-        .map_err(|_| fail("header is not base64url"))?;
+        .map_err(|_| CompactJwsError::HeaderNotBase64)
+}
+
+/// Reads the header of a compact JWS and checks its `alg` against `allowed`.
+pub fn read_header(token: &str, allowed: &[Algorithm]) -> Result<TokenHeader, ProviderError> {
+    let fail = |what: &str| ProviderError::UserInfo(format!("id_token {what}"));
+    let bytes = header_bytes(token).map_err(|error| {
+        fail(match error {
+            CompactJwsError::NotThreeParts => "is not a signed JWT (three dot-separated parts)",
+            CompactJwsError::HeaderNotBase64 => "header is not base64url",
+        })
+    })?;
     let raw: RawHeader =
         serde_json::from_slice(&bytes).map_err(|_| fail("header is not the expected JSON"))?;
     let alg = raw

@@ -8,9 +8,8 @@ use oauth2::{
     AuthUrl, ClientId, CsrfToken, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope,
 };
 use social_login_domain::{ProviderKey, SecretText, StateToken};
-use social_login_provider_spec::{
-    Claims, EmailVerified, Endpoints, GenericProvider, ProviderSpec, built_in, built_in_spec,
-};
+use social_login_provider_spec::fixtures::corp;
+use social_login_provider_spec::{GenericProvider, ProviderSpec, built_in, built_in_spec};
 use std::collections::HashMap;
 use url::Url;
 
@@ -83,31 +82,6 @@ fn assert_same_meaning(spec: &ProviderSpec, settings: &ProviderSettings) {
     let prebuilt = AuthorizeUrl::from_plan(&plan).for_request(&request);
     let before = through_oauth2(&plan, &request);
     assert_eq!(meaning(&prebuilt), meaning(&before), "{}", spec.key);
-}
-
-fn corp() -> GenericProvider {
-    GenericProvider {
-        key: ProviderKey::parse("corp").unwrap(),
-        display_name: "Corp OAuth".into(),
-        kind: ProviderKind::OAuth2,
-        issuer: None,
-        scopes: vec!["profile".into(), "email".into()],
-        token_auth: None,
-        claims: Claims {
-            subject: "/data/id".into(),
-            email: None,
-            email_verified: EmailVerified::Never,
-            name: Vec::new(),
-            avatar_url: None,
-            hosted_domain: None,
-        },
-        endpoints: Endpoints {
-            authorization: "https://corp.example/authorize".into(),
-            token: "https://corp.example/token".into(),
-            ..Endpoints::default()
-        },
-        revocation: None,
-    }
 }
 
 #[test]

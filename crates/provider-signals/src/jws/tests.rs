@@ -3,6 +3,8 @@
 //! header that is not an RS256 JSON object is refused before a key is looked up.
 
 use super::*;
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::json;

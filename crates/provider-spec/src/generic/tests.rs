@@ -1,33 +1,7 @@
 //! How a table, and what discovery found, become a declaration.
 
 use super::*;
-use crate::spec::EmailVerified;
-
-fn corp() -> GenericProvider {
-    GenericProvider {
-        key: ProviderKey::parse("corp").unwrap(),
-        display_name: "Corp OAuth".into(),
-        kind: ProviderKind::OAuth2,
-        issuer: None,
-        scopes: vec!["profile".into(), "email".into()],
-        token_auth: None,
-        claims: Claims {
-            subject: "/data/id".into(),
-            email: Some("/data/attributes/mail".into()),
-            email_verified: EmailVerified::Never,
-            name: vec!["/data/attributes/display".into()],
-            avatar_url: None,
-            hosted_domain: None,
-        },
-        endpoints: Endpoints {
-            authorization: "https://corp.example/authorize".into(),
-            token: "https://corp.example/token".into(),
-            userinfo: Some("https://corp.example/me".into()),
-            ..Endpoints::default()
-        },
-        revocation: None,
-    }
-}
+use crate::fixtures::corp;
 
 fn acme() -> GenericProvider {
     GenericProvider {

@@ -6,7 +6,7 @@ mod cursor;
 mod dto;
 
 use super::AppState;
-use super::error::{ApiError, Problem};
+use super::error::{ApiError, Problem, ProblemAt};
 use super::extract::RequestOrigin;
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
@@ -108,13 +108,10 @@ fn query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
 /// Find users by email, by provider, or by provider account; a page at a time, by id.
 #[utoipa::path(get, path = "/admin/users", tag = "admin",
     params(UsersQuery),
-    responses(
-        (status = 200, body = UserList),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
+    responses((status = 200, body = UserList), ProblemAt<401>,
         (status = 422, body = Problem, content_type = "application/problem+json",
             description = "ValidationError: a bad email, provider, subject without provider, \
-                email with provider, limit outside 1 to 100, or a cursor not from this API"),
-    ),
+                email with provider, limit outside 1 to 100, or a cursor not from this API")),
     security(("admin_key" = [])))]
 pub async fn find_users(
     AdminCaller(operator, _): AdminCaller,
@@ -131,12 +128,9 @@ pub async fn find_users(
 /// A user with its linked accounts and how many sessions it has.
 #[utoipa::path(get, path = "/admin/users/{id}", tag = "admin",
     params(("id" = String, Path, description = "user id")),
-    responses(
-        (status = 200, body = AdminUserDetails),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
+    responses((status = 200, body = AdminUserDetails), ProblemAt<401>,
         (status = 404, body = Problem, content_type = "application/problem+json",
-            description = "NotFound: no such user"),
-    ),
+            description = "NotFound: no such user")),
     security(("admin_key" = [])))]
 pub async fn user(
     AdminCaller(operator, _): AdminCaller,
@@ -160,12 +154,11 @@ pub struct ForceQuery {
         ("provider" = String, Path, description = "provider key"), ForceQuery),
     responses(
         (status = 204, description = "unlinked (and locked, when forced off the last way in)"),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
+        ProblemAt<401>, ProblemAt<422>,
         (status = 404, body = Problem, content_type = "application/problem+json",
             description = "NotFound: no such user; OAuthAccountNotFound: no link of this provider"),
         (status = 409, body = Problem, content_type = "application/problem+json",
             description = "LastLoginMethod: the user's last way to log in, without force=true"),
-        (status = 422, body = Problem, content_type = "application/problem+json"),
     ),
     security(("admin_key" = [])))]
 pub async fn unlink(
@@ -198,74 +191,50 @@ pub async fn unlink(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// End every session of the user: each refresh token stops working.
-#[utoipa::path(post, path = "/admin/users/{id}/sessions/revoke", tag = "admin",
-    params(("id" = String, Path, description = "user id")),
-    responses(
-        (status = 204, description = "every session ended"),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 404, body = Problem, content_type = "application/problem+json"),
-    ),
-    security(("admin_key" = [])))]
-pub async fn revoke_sessions(change: UserChange) -> Result<StatusCode, ApiError> {
-    change
-        .service
-        .revoke_sessions(change.user, &change.origin)
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+/// The endpoints that change one user and answer 204: each hands its [`UserChange`] to one
+/// use case, `$call`, with the operator's service, the user and the origin bound to the names
+/// it gives them.
+macro_rules! user_change {
+    ($(#[doc = $doc:tt])* $method:ident $path:tt => $name:ident, $done:tt,
+        |$service:ident, $user:ident, $origin:ident| $call:expr) => {
+        $(#[doc = $doc])*
+        #[utoipa::path($method, path = $path, tag = "admin",
+            params(("id" = String, Path, description = "user id")),
+            responses((status = 204, description = $done), ProblemAt<401>, ProblemAt<404>),
+            security(("admin_key" = [])))]
+        pub async fn $name(change: UserChange) -> Result<StatusCode, ApiError> {
+            let UserChange { service: $service, user: $user, origin } = change;
+            let $origin = &origin;
+            $call.await?;
+            Ok(StatusCode::NO_CONTENT)
+        }
+    };
 }
 
-/// Lock the user: no login of any kind (403 `UserLocked`), every session ended, its access
-/// tokens refused.
-#[utoipa::path(post, path = "/admin/users/{id}/lock", tag = "admin",
-    params(("id" = String, Path, description = "user id")),
-    responses(
-        (status = 204, description = "locked"),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 404, body = Problem, content_type = "application/problem+json"),
-    ),
-    security(("admin_key" = [])))]
-pub async fn lock(change: UserChange) -> Result<StatusCode, ApiError> {
-    change
-        .service
-        .set_locked(change.user, true, &change.origin)
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+user_change! {
+    /// End every session of the user: each refresh token stops working.
+    post "/admin/users/{id}/sessions/revoke" => revoke_sessions, "every session ended",
+    |service, user, origin| service.revoke_sessions(user, origin)
 }
 
-/// Unlock the user: logins work again; the sessions the lock ended stay ended.
-#[utoipa::path(post, path = "/admin/users/{id}/unlock", tag = "admin",
-    params(("id" = String, Path, description = "user id")),
-    responses(
-        (status = 204, description = "unlocked"),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 404, body = Problem, content_type = "application/problem+json"),
-    ),
-    security(("admin_key" = [])))]
-pub async fn unlock(change: UserChange) -> Result<StatusCode, ApiError> {
-    change
-        .service
-        .set_locked(change.user, false, &change.origin)
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+user_change! {
+    /// Lock the user: no login of any kind (403 `UserLocked`), every session ended, its access
+    /// tokens refused.
+    post "/admin/users/{id}/lock" => lock, "locked",
+    |service, user, origin| service.set_locked(user, true, origin)
 }
 
-/// Delete the user as `DELETE /users/me` does: links and sessions go too, each grant is
-/// revoked at its provider (best effort).
-#[utoipa::path(delete, path = "/admin/users/{id}", tag = "admin",
-    params(("id" = String, Path, description = "user id")),
-    responses(
-        (status = 204, description = "deleted"),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-        (status = 404, body = Problem, content_type = "application/problem+json"),
-    ),
-    security(("admin_key" = [])))]
-pub async fn delete_user(change: UserChange) -> Result<StatusCode, ApiError> {
-    change
-        .service
-        .delete_user(change.user, &change.origin)
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
+user_change! {
+    /// Unlock the user: logins work again; the sessions the lock ended stay ended.
+    post "/admin/users/{id}/unlock" => unlock, "unlocked",
+    |service, user, origin| service.set_locked(user, false, origin)
+}
+
+user_change! {
+    /// Delete the user as `DELETE /users/me` does: links and sessions go too, each grant is
+    /// revoked at its provider (best effort).
+    delete "/admin/users/{id}" => delete_user, "deleted",
+    |service, user, origin| service.delete_user(user, origin)
 }
 
 /// What a change to one user needs: the operator's use cases, the `{id}` of the path, and

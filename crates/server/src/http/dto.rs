@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use social_login_app::LoginResult;
 use social_login_domain::{AuditEvent, LinkedAccount, User};
-use social_login_ports::ProviderInfo;
+use social_login_ports::{PostBody, ProviderInfo};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use utoipa::ToSchema;
@@ -49,7 +49,7 @@ pub struct CallbackRequest {
     /// A JSON object or null; any other type is 422, like every wrongly typed field.
     #[schema(value_type = Option<Object>)]
     #[serde(default, deserialize_with = "object_or_null")]
-    pub post_body: Option<serde_json::Value>,
+    pub post_body: Option<PostBody>,
 }
 
 /// Body of native sign-in and its connect (docs/api.md#native-sign-in). No `Debug`: it carries the id_token.
@@ -66,7 +66,7 @@ pub struct IdTokenRequest {
     /// `{"user": {"name": {"firstName", "lastName"}}}` (the name is in no token).
     #[schema(value_type = Option<Object>)]
     #[serde(default, deserialize_with = "object_or_null")]
-    pub post_body: Option<serde_json::Value>,
+    pub post_body: Option<PostBody>,
     /// Apple only (422 for another provider): the authorization code Sign in with Apple
     /// gave the app with the id_token (at most 2 KiB). It is exchanged as the client the
     /// id_token was issued to and the tokens are stored encrypted, so that disconnect and
@@ -76,11 +76,12 @@ pub struct IdTokenRequest {
     pub authorization_code: Option<String>,
 }
 
+/// A `post_body` as the provider's adapter takes it: the object as it came, in JSON.
 fn object_or_null<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
-) -> Result<Option<serde_json::Value>, D::Error> {
+) -> Result<Option<PostBody>, D::Error> {
     let value = Option::<serde_json::Map<String, serde_json::Value>>::deserialize(deserializer)?;
-    Ok(value.map(serde_json::Value::Object))
+    Ok(value.map(|object| PostBody::new(serde_json::Value::Object(object).to_string())))
 }
 
 /// UserRead (docs/api.md#userread).

@@ -5,7 +5,9 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use social_login_app::AppError;
 use social_login_domain::ErrorCode;
+use std::collections::BTreeMap;
 use utoipa::ToSchema;
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response as ApiResponse, ResponseBuilder};
 
 /// A client-visible failure. `cause` is logged for 5xx and never sent.
 #[derive(Debug)]
@@ -36,6 +38,30 @@ pub struct Problem {
     /// Stable, machine-readable name of the error.
     pub code: &'static str,
     pub detail: String,
+}
+
+/// A problem+json answer at `STATUS` that needs no words of its own, for a path's
+/// `responses(...)`: `ProblemAt<404>` is `(status = 404, body = Problem, content_type =
+/// "application/problem+json")`, written once.
+pub struct ProblemAt<const STATUS: u16>;
+
+impl<const STATUS: u16> utoipa::IntoResponses for ProblemAt<STATUS> {
+    fn responses() -> BTreeMap<String, RefOr<ApiResponse>> {
+        problem_response(STATUS, "")
+    }
+}
+
+/// The problem+json answer at `status` that `description` explains, as an
+/// [`utoipa::IntoResponses`] implementation hands it to a path's `responses(...)`.
+pub fn problem_response(status: u16, description: &str) -> BTreeMap<String, RefOr<ApiResponse>> {
+    let body = ContentBuilder::new()
+        .schema(Some(Ref::from_schema_name(Problem::name())))
+        .build();
+    let response = ResponseBuilder::new()
+        .description(description)
+        .content("application/problem+json", body)
+        .build();
+    BTreeMap::from([(status.to_string(), RefOr::T(response))])
 }
 
 impl ApiError {

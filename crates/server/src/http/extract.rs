@@ -9,7 +9,7 @@ use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use serde::de::DeserializeOwned;
 use social_login_app::Caller;
-use social_login_domain::{ErrorCode, Origin, UserId};
+use social_login_domain::{ErrorCode, Origin};
 
 /// `axum::Json` with rejections turned into 422 `ValidationError` or 413 `PayloadTooLarge`.
 /// The detail names the problem but never echoes a value from the body (it may be a
@@ -70,25 +70,9 @@ impl<S: Send + Sync> FromRequestParts<S> for ProviderPath {
     }
 }
 
-/// The caller of a protected endpoint; 401 `Unauthorized` without a valid bearer token
-/// of a user that still exists.
-pub struct CurrentUser(pub UserId);
-
-impl FromRequestParts<AppState> for CurrentUser {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
-        CurrentSession::from_request_parts(parts, state)
-            .await
-            .map(|CurrentSession(caller)| Self(caller.user.id))
-    }
-}
-
-/// Like [`CurrentUser`], with the stored user and when the token's login happened (for
-/// what needs a recent one).
+/// The caller of a protected endpoint: the stored user and when the token's login happened
+/// (for what needs a recent one); 401 `Unauthorized` without a valid bearer token of a user
+/// that still exists.
 pub struct CurrentSession(pub Caller);
 
 impl FromRequestParts<AppState> for CurrentSession {

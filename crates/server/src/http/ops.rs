@@ -1,7 +1,7 @@
 //! Operations endpoints: liveness, readiness, metrics, the OpenAPI document.
 
 use super::AppState;
-use super::error::{ApiError, Problem};
+use super::error::{ApiError, ProblemAt};
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
@@ -15,9 +15,7 @@ pub async fn healthz() -> StatusCode {
 
 /// The database and the state store answer.
 #[utoipa::path(get, path = "/readyz", tag = "ops", responses(
-    (status = 200, description = "ready"),
-    (status = 503, body = Problem, content_type = "application/problem+json"),
-))]
+    (status = 200, description = "ready"), ProblemAt<503>))]
 pub async fn readyz(State(state): State<AppState>) -> Result<StatusCode, ApiError> {
     match state.service.ready().await {
         Ok(()) => Ok(StatusCode::OK),

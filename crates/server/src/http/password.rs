@@ -4,8 +4,8 @@ use super::AppState;
 use super::dto::{
     AuditEventRead, LoginRequest, LoginResponse, RefreshRequest, RegisterRequest, UserRead,
 };
-use super::error::{ApiError, Problem};
-use super::extract::{ApiJson, CurrentSession, CurrentUser, RequestOrigin};
+use super::error::{ApiError, Problem, ProblemAt};
+use super::extract::{ApiJson, CurrentSession, RequestOrigin};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -15,13 +15,9 @@ use social_login_domain::SecretText;
 /// Register with email and password.
 #[utoipa::path(post, path = "/auth/register", tag = "password",
     request_body = RegisterRequest,
-    responses(
-        (status = 201, body = LoginResponse),
+    responses((status = 201, body = LoginResponse), ProblemAt<409>, ProblemAt<422>,
         (status = 403, body = Problem, content_type = "application/problem+json",
-            description = "SignupNotAllowed: password sign-up is off ([signup] password = false)"),
-        (status = 409, body = Problem, content_type = "application/problem+json"),
-        (status = 422, body = Problem, content_type = "application/problem+json"),
-    ))]
+            description = "SignupNotAllowed: password sign-up is off ([signup] password = false)")))]
 pub async fn register(
     State(state): State<AppState>,
     RequestOrigin(origin): RequestOrigin,
@@ -44,13 +40,10 @@ pub async fn register(
 /// Log in with email and password.
 #[utoipa::path(post, path = "/auth/login", tag = "password",
     request_body = LoginRequest,
-    responses(
-        (status = 200, body = LoginResponse),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
+    responses((status = 200, body = LoginResponse), ProblemAt<401>,
         (status = 429, body = Problem, content_type = "application/problem+json",
             description = "RateLimited: five attempts for this email within 15 minutes; \
-                Retry-After says when the window closes"),
-    ))]
+                Retry-After says when the window closes")))]
 pub async fn login(
     State(state): State<AppState>,
     RequestOrigin(origin): RequestOrigin,
@@ -66,10 +59,7 @@ pub async fn login(
 /// Exchange a refresh token for new tokens; the old refresh token stops working.
 #[utoipa::path(post, path = "/auth/refresh", tag = "session",
     request_body = RefreshRequest,
-    responses(
-        (status = 200, body = LoginResponse),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-    ))]
+    responses((status = 200, body = LoginResponse), ProblemAt<401>))]
 pub async fn refresh(
     State(state): State<AppState>,
     RequestOrigin(origin): RequestOrigin,
@@ -100,10 +90,7 @@ pub async fn logout(
 
 /// The caller.
 #[utoipa::path(get, path = "/users/me", tag = "session",
-    responses(
-        (status = 200, body = UserRead),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-    ),
+    responses((status = 200, body = UserRead), ProblemAt<401>),
     security(("bearer" = [])))]
 pub async fn me(CurrentSession(caller): CurrentSession) -> Json<UserRead> {
     // The bearer check read the user already.
@@ -112,16 +99,13 @@ pub async fn me(CurrentSession(caller): CurrentSession) -> Json<UserRead> {
 
 /// The caller's recent audit events, newest first (at most 100).
 #[utoipa::path(get, path = "/users/me/events", tag = "session",
-    responses(
-        (status = 200, body = Vec<AuditEventRead>),
-        (status = 401, body = Problem, content_type = "application/problem+json"),
-    ),
+    responses((status = 200, body = Vec<AuditEventRead>), ProblemAt<401>),
     security(("bearer" = [])))]
 pub async fn events(
     State(state): State<AppState>,
-    CurrentUser(caller): CurrentUser,
+    CurrentSession(caller): CurrentSession,
 ) -> Result<Json<Vec<AuditEventRead>>, ApiError> {
-    let events = state.service.events(caller).await?;
+    let events = state.service.events(caller.user.id).await?;
     Ok(Json(events.iter().map(AuditEventRead::from).collect()))
 }
 

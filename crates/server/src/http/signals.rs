@@ -11,16 +11,17 @@ pub use dto::{
 };
 
 use super::AppState;
-use super::error::{ApiError, Problem};
+use super::error::{ApiError, Problem, ProblemAt};
 use super::extract::RequestOrigin;
 use super::problem_only::OwnErrorFormat;
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use social_login_app::AppError;
-use social_login_domain::{ErrorCode, Origin, SignalSource};
+use social_login_domain::{ErrorCode, Origin, SignalId, SignalSource};
 use social_login_ports::RefusalReason;
 
 /// Take a Sign in with Apple server-to-server notification.
@@ -33,46 +34,32 @@ use social_login_ports::RefusalReason;
         (status = 404, body = Problem, content_type = "application/problem+json",
             description = "OAuthProviderNotConfigured: apple is not enabled"),
     ))]
-pub async fn apple_notification(
-    State(state): State<AppState>,
-    RequestOrigin(origin): RequestOrigin,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<StatusCode, ApiError> {
+pub async fn apple_notification(delivery: Delivery) -> Result<StatusCode, ApiError> {
     let source = SignalSource::AppleNotification;
-    enabled(&state, source)?;
-    require_media_type(&headers, "application/json")?;
-    let payload = serde_json::from_slice::<serde_json::Value>(&body)
+    delivery.enabled(source)?;
+    require_media_type(&delivery.headers, "application/json")?;
+    let payload = serde_json::from_slice::<serde_json::Value>(&delivery.body)
         .ok()
         .and_then(|body| body.get("payload")?.as_str().map(str::to_owned))
         .ok_or_else(|| invalid("expected a JSON object with a string `payload`"))?;
-    acted_on(&state, source, &payload, &origin).await
+    delivery.acted_on(source, &payload).await
 }
 
 /// Take Meta's data deletion request: the account's link goes (its user too, when it was
 /// the last way in); answers where the person can follow it.
 #[utoipa::path(post, path = "/auth/oauth/facebook/data-deletion", tag = "signals",
     request_body(content = SignedRequestForm, content_type = "application/x-www-form-urlencoded"),
-    responses(
-        (status = 200, body = DataDeletionAnswer),
+    responses((status = 200, body = DataDeletionAnswer), ProblemAt<404>,
         (status = 400, body = Problem, content_type = "application/problem+json",
-            description = "InvalidSignal: not signed with the app secret, or unreadable"),
-        (status = 404, body = Problem, content_type = "application/problem+json"),
-    ))]
+            description = "InvalidSignal: not signed with the app secret, or unreadable")))]
 pub async fn facebook_data_deletion(
-    State(state): State<AppState>,
-    RequestOrigin(origin): RequestOrigin,
-    headers: HeaderMap,
-    body: Bytes,
+    delivery: Delivery,
 ) -> Result<Json<DataDeletionAnswer>, ApiError> {
     let source = SignalSource::FacebookDataDeletion;
-    enabled(&state, source)?;
-    let signed_request = signed_request(&headers, &body)?;
-    let code = state
-        .service
-        .receive_signal(source, &signed_request, &origin)
-        .await?;
-    let base = state
+    let signed_request = delivery.signed_request(source)?;
+    let code = delivery.receive(source, &signed_request).await?;
+    let base = delivery
+        .state
         .deletion_status_base
         .as_deref()
         .ok_or_else(|| ApiError::from(AppError::Internal("server.public_url is not set".into())))?;
@@ -117,77 +104,103 @@ pub async fn data_deletion_status(
     request_body(content = SignedRequestForm, content_type = "application/x-www-form-urlencoded"),
     responses(
         (status = 200, description = "handled, or about no account here (the same answer)"),
-        (status = 400, body = Problem, content_type = "application/problem+json"),
-        (status = 404, body = Problem, content_type = "application/problem+json"),
-    ))]
-pub async fn facebook_deauthorize(
-    State(state): State<AppState>,
-    RequestOrigin(origin): RequestOrigin,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<StatusCode, ApiError> {
+        ProblemAt<400>, ProblemAt<404>))]
+pub async fn facebook_deauthorize(delivery: Delivery) -> Result<StatusCode, ApiError> {
     let source = SignalSource::FacebookDeauthorize;
-    enabled(&state, source)?;
-    let signed_request = signed_request(&headers, &body)?;
-    acted_on(&state, source, &signed_request, &origin).await
+    let signed_request = delivery.signed_request(source)?;
+    delivery.acted_on(source, &signed_request).await
 }
 
 /// Take a Security Event Token from Google's Cross-Account Protection (RFC 8935 push).
 #[utoipa::path(post, path = "/auth/oauth/google/risc", tag = "signals",
     request_body(content = String, content_type = "application/secevent+jwt",
         description = "the Security Event Token itself"),
-    responses(
-        (status = 202, description = "accepted (also when it names no account here)"),
+    responses((status = 202, description = "accepted (also when it names no account here)"),
+        ProblemAt<404>,
         (status = 400, body = SetError, content_type = "application/json",
-            description = "refused, with RFC 8935's error code"),
-        (status = 404, body = Problem, content_type = "application/problem+json"),
-    ))]
-pub async fn google_risc(
-    State(state): State<AppState>,
-    RequestOrigin(origin): RequestOrigin,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    if let Err(error) = enabled(&state, SignalSource::GoogleRisc) {
+            description = "refused, with RFC 8935's error code")))]
+pub async fn google_risc(delivery: Delivery) -> Response {
+    let source = SignalSource::GoogleRisc;
+    if let Err(error) = delivery.enabled(source) {
         return error.into_response();
     }
-    if require_media_type(&headers, "application/secevent+jwt").is_err() {
+    if require_media_type(&delivery.headers, "application/secevent+jwt").is_err() {
         return set_error(
             RefusalReason::InvalidRequest,
             "expected application/secevent+jwt",
         );
     }
-    let Ok(token) = std::str::from_utf8(&body) else {
+    let Ok(token) = std::str::from_utf8(&delivery.body) else {
         return set_error(RefusalReason::InvalidRequest, "the body is not text");
     };
-    match state
-        .service
-        .receive_signal(SignalSource::GoogleRisc, token, &origin)
-        .await
-    {
+    match delivery.receive(source, token).await {
         Ok(_) => StatusCode::ACCEPTED.into_response(),
         Err(AppError::InvalidSignal(refused)) => set_error(refused.reason, &refused.detail),
         Err(other) => ApiError::from(other).into_response(),
     }
 }
 
-/// 404 `OAuthProviderNotConfigured` first: a provider that is not enabled has no endpoint,
-/// whatever the request looks like.
-fn enabled(state: &AppState, source: SignalSource) -> Result<(), ApiError> {
-    state.service.enabled_provider(source.provider().as_str())?;
-    Ok(())
+/// What a provider delivers to a signal endpoint: the request's headers and body as they
+/// came, where it came from, and the service that takes it.
+pub struct Delivery {
+    state: AppState,
+    origin: Origin,
+    headers: HeaderMap,
+    body: Bytes,
 }
 
-/// 200 once the service has taken `signal`: handled, or about no account here (the same
-/// answer).
-async fn acted_on(
-    state: &AppState,
-    source: SignalSource,
-    signal: &str,
-    origin: &Origin,
-) -> Result<StatusCode, ApiError> {
-    state.service.receive_signal(source, signal, origin).await?;
-    Ok(StatusCode::OK)
+impl FromRequest<AppState> for Delivery {
+    type Rejection = BytesRejection;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        let (mut parts, body) = request.into_parts();
+        let RequestOrigin(origin) = RequestOrigin::from_request_parts(&mut parts, state)
+            .await
+            .unwrap_or_else(|never| match never {});
+        let headers = parts.headers.clone();
+        let body = Bytes::from_request(Request::from_parts(parts, body), state).await?;
+        Ok(Self {
+            state: state.clone(),
+            origin,
+            headers,
+            body,
+        })
+    }
+}
+
+impl Delivery {
+    /// 404 `OAuthProviderNotConfigured` first: a provider that is not enabled has no
+    /// endpoint, whatever the request looks like.
+    fn enabled(&self, source: SignalSource) -> Result<(), ApiError> {
+        self.state
+            .service
+            .enabled_provider(source.provider().as_str())?;
+        Ok(())
+    }
+
+    /// The `signed_request` field of Meta's form, once `source` is enabled.
+    fn signed_request(&self, source: SignalSource) -> Result<String, ApiError> {
+        self.enabled(source)?;
+        require_media_type(&self.headers, "application/x-www-form-urlencoded")?;
+        url::form_urlencoded::parse(&self.body)
+            .find(|(name, _)| name == "signed_request")
+            .map(|(_, value)| value.into_owned())
+            .ok_or_else(|| invalid("the form has no signed_request"))
+    }
+
+    async fn receive(&self, source: SignalSource, signal: &str) -> Result<SignalId, AppError> {
+        self.state
+            .service
+            .receive_signal(source, signal, &self.origin)
+            .await
+    }
+
+    /// 200 once the service has taken `signal`: handled, or about no account here (the same
+    /// answer).
+    async fn acted_on(&self, source: SignalSource, signal: &str) -> Result<StatusCode, ApiError> {
+        self.receive(source, signal).await?;
+        Ok(StatusCode::OK)
+    }
 }
 
 fn invalid(detail: &str) -> ApiError {
@@ -209,15 +222,6 @@ fn require_media_type(headers: &HeaderMap, expected: &str) -> Result<(), ApiErro
     } else {
         Err(invalid(&format!("expected a body of type {expected}")))
     }
-}
-
-/// The `signed_request` field of Meta's form.
-fn signed_request(headers: &HeaderMap, body: &Bytes) -> Result<String, ApiError> {
-    require_media_type(headers, "application/x-www-form-urlencoded")?;
-    url::form_urlencoded::parse(body)
-        .find(|(name, _)| name == "signed_request")
-        .map(|(_, value)| value.into_owned())
-        .ok_or_else(|| invalid("the form has no signed_request"))
 }
 
 /// RFC 8935 §2.3's refusal: 400 with `{"err", "description"}`.

@@ -5,7 +5,7 @@ use super::generic::{ClaimsConfig, TokenEndpointAuth};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use social_login_domain::{EmailDomain, ProviderKind, SecretText, SignupPolicy};
-use social_login_provider_core::ProviderSettings;
+use social_login_provider_core::{EndpointOverrides, ProviderSettings};
 
 /// One provider's client registration.
 ///
@@ -152,10 +152,9 @@ impl ProviderConfig {
         }
     }
 
-    /// This table as the adapters take it: plain values, the endpoint overrides copied over
-    /// (Apple's signing key, a setting of the service, is added by the wiring).
+    /// This table as the adapters take it: plain values and the endpoint overrides (Apple's
+    /// signing key, a setting of the service, is added by the wiring).
     pub fn adapter_settings(&self) -> ProviderSettings {
-        let endpoints = &self.endpoints;
         ProviderSettings {
             client_id: self.client_id.clone(),
             client_secret: SecretText::new(self.client_secret.expose_secret()),
@@ -164,43 +163,11 @@ impl ProviderConfig {
             pkce: self.pkce,
             client_ids: self.client_ids.clone(),
             signing: None,
-            endpoints: social_login_provider_core::EndpointOverrides {
-                authorization: endpoints.authorization.clone(),
-                token: endpoints.token.clone(),
-                userinfo: endpoints.userinfo.clone(),
-                emails: endpoints.emails.clone(),
-                jwks: endpoints.jwks.clone(),
-                issuer: endpoints.issuer.clone(),
-                revocation: endpoints.revocation.clone(),
-            },
+            endpoints: self.endpoints.clone(),
         }
     }
 }
 
 fn default_true() -> bool {
     true
-}
-
-/// Endpoint overrides, for enterprise or sovereign hosts and for tests against a local
-/// identity provider. `None` means the provider's public endpoint.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct EndpointOverrides {
-    pub authorization: Option<String>,
-    pub token: Option<String>,
-    pub userinfo: Option<String>,
-    /// GitHub only: the separate emails endpoint.
-    pub emails: Option<String>,
-    /// OIDC providers and apple: the id_token key set.
-    pub jwks: Option<String>,
-    /// Expected id_token issuer; for microsoft it may contain `{tenantid}`.
-    pub issuer: Option<String>,
-    /// Where a link's grant is revoked (not microsoft, which has no such endpoint); for
-    /// github `{client_id}` in the path is filled in.
-    pub revocation: Option<String>,
-    /// google only: the key set of Cross-Account Protection's Security Event Tokens
-    /// (default Google's, the `jwks_uri` of its RISC configuration).
-    pub risc_jwks: Option<String>,
-    /// google only: their issuer (default `https://accounts.google.com/`).
-    pub risc_issuer: Option<String>,
 }

@@ -129,21 +129,17 @@ impl Settings {
             );
         }
         state_store::check(&self.oauth_state_store, errors);
-        check_seconds(
-            errors,
-            "tokens.access_ttl_seconds",
-            self.tokens.access_ttl_seconds,
-        );
-        check_seconds(
-            errors,
-            "tokens.refresh_ttl_seconds",
-            self.tokens.refresh_ttl_seconds,
-        );
-        check_seconds(
-            errors,
-            "tokens.refresh_family_max_seconds",
-            self.tokens.refresh_family_max_seconds,
-        );
+        let tokens = &self.tokens;
+        for (field, seconds) in [
+            ("tokens.access_ttl_seconds", tokens.access_ttl_seconds),
+            ("tokens.refresh_ttl_seconds", tokens.refresh_ttl_seconds),
+            (
+                "tokens.refresh_family_max_seconds",
+                tokens.refresh_family_max_seconds,
+            ),
+        ] {
+            check_seconds(errors, field, seconds);
+        }
         if !(1..=MAX_REAUTHENTICATION_SECONDS).contains(&self.tokens.reauthentication_seconds) {
             errors.push(
                 "tokens.reauthentication_seconds",
@@ -154,29 +150,27 @@ impl Settings {
             );
         }
         check_token_claims(errors, &self.tokens);
-        check_seconds(
-            errors,
-            "http.provider_timeout_seconds",
-            self.http.provider_timeout_seconds,
-        );
         if self.http.max_body_bytes == 0 {
             errors.push("http.max_body_bytes", "must be greater than 0");
         }
-        check_seconds(
-            errors,
-            "http.header_read_timeout_seconds",
-            self.http.header_read_timeout_seconds,
-        );
-        check_seconds(
-            errors,
-            "http.request_timeout_seconds",
-            self.http.request_timeout_seconds,
-        );
-        check_seconds(
-            errors,
-            "http.body_read_timeout_seconds",
-            self.http.body_read_timeout_seconds,
-        );
+        let http = &self.http;
+        for (field, seconds) in [
+            (
+                "http.provider_timeout_seconds",
+                http.provider_timeout_seconds,
+            ),
+            (
+                "http.header_read_timeout_seconds",
+                http.header_read_timeout_seconds,
+            ),
+            ("http.request_timeout_seconds", http.request_timeout_seconds),
+            (
+                "http.body_read_timeout_seconds",
+                http.body_read_timeout_seconds,
+            ),
+        ] {
+            check_seconds(errors, field, seconds);
+        }
         if self.http.max_in_flight == 0 {
             errors.push("http.max_in_flight", "must be at least 1");
         }
