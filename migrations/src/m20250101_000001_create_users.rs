@@ -1,7 +1,8 @@
 //! Creates `users`: one row per person, with a case-insensitive unique email.
 
 use crate::names::UX_USERS_EMAIL_NORMALIZED;
-use crate::steps::SchemaSteps;
+use crate::steps::{Changes, Steps};
+use sea_orm_migration::sea_orm::DbBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -20,10 +21,9 @@ pub(crate) enum Users {
     CreatedAt,
 }
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
+impl Changes for Migration {
+    fn steps(&self, _: DbBackend) -> Steps {
+        Steps::default()
             .create(
                 Table::create()
                     .table(Users::Table)
@@ -37,18 +37,11 @@ impl MigrationTrait for Migration {
                     .col(string_null(Users::PasswordHash))
                     .col(timestamp_with_time_zone(Users::CreatedAt)),
             )
-            .await?;
-        // NULLs are distinct in a unique index on both backends: many users without email.
-        manager
+            // NULLs are distinct in a unique index on both backends: many users without email.
             .unique_index(
                 UX_USERS_EMAIL_NORMALIZED,
                 Users::Table,
                 [Users::EmailNormalized],
             )
-            .await
-    }
-
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager.drop_table_of(Users::Table).await
     }
 }

@@ -4,7 +4,8 @@ use crate::names::{
     FK_LINKED_ACCOUNTS_USER, IX_LINKED_ACCOUNTS_USER_ID, UX_LINKED_ACCOUNTS_PROVIDER_SUBJECT,
     UX_LINKED_ACCOUNTS_USER_PROVIDER,
 };
-use crate::steps::{SchemaSteps, user_owned_table};
+use crate::steps::{Changes, Steps};
+use sea_orm_migration::sea_orm::DbBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -24,42 +25,31 @@ enum LinkedAccounts {
     UpdatedAt,
 }
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .create_user_owned(
-                user_owned_table(
-                    LinkedAccounts::Table,
-                    uuid(LinkedAccounts::Id).primary_key().to_owned(),
-                    LinkedAccounts::UserId,
-                    FK_LINKED_ACCOUNTS_USER,
-                )
-                .col(string(LinkedAccounts::Provider))
-                .col(string(LinkedAccounts::Subject))
-                .col(string_null(LinkedAccounts::Email))
-                // Sealed ciphertext (`key-id:base64(...)`), never plaintext.
-                .col(text(LinkedAccounts::AccessToken))
-                .col(text_null(LinkedAccounts::RefreshToken))
-                .col(timestamp_with_time_zone(LinkedAccounts::CreatedAt))
-                .col(timestamp_with_time_zone(LinkedAccounts::UpdatedAt)),
+impl Changes for Migration {
+    fn steps(&self, _: DbBackend) -> Steps {
+        use LinkedAccounts::*;
+        Steps::default()
+            .user_owned(
+                Table,
+                uuid(Id).primary_key().to_owned(),
+                FK_LINKED_ACCOUNTS_USER,
                 IX_LINKED_ACCOUNTS_USER_ID,
+                [
+                    string(Provider),
+                    string(Subject),
+                    string_null(Email),
+                    // Sealed ciphertext (`key-id:base64(...)`), never plaintext.
+                    text(AccessToken),
+                    text_null(RefreshToken),
+                    timestamp_with_time_zone(CreatedAt),
+                    timestamp_with_time_zone(UpdatedAt),
+                ],
             )
-            .await?;
-        use LinkedAccounts::{Provider, Subject, Table, UserId};
-        manager
             .unique_index(
                 UX_LINKED_ACCOUNTS_PROVIDER_SUBJECT,
                 Table,
                 [Provider, Subject],
             )
-            .await?;
-        manager
             .unique_index(UX_LINKED_ACCOUNTS_USER_PROVIDER, Table, [UserId, Provider])
-            .await
-    }
-
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager.drop_table_of(LinkedAccounts::Table).await
     }
 }

@@ -3,7 +3,8 @@
 use crate::names::{
     FK_REFRESH_TOKENS_USER, IX_REFRESH_TOKENS_FAMILY_ID, IX_REFRESH_TOKENS_USER_ID,
 };
-use crate::steps::{SchemaSteps, user_owned_table};
+use crate::steps::{Changes, Steps};
+use sea_orm_migration::sea_orm::DbBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -13,7 +14,6 @@ pub struct Migration;
 enum RefreshTokens {
     Table,
     TokenHash,
-    UserId,
     FamilyId,
     CreatedAt,
     ExpiresAt,
@@ -21,38 +21,24 @@ enum RefreshTokens {
     Revoked,
 }
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .create_user_owned(
-                user_owned_table(
-                    RefreshTokens::Table,
-                    // The 32-byte digest only: a leaked table hands out no live session.
-                    binary_len(RefreshTokens::TokenHash, 32)
-                        .primary_key()
-                        .to_owned(),
-                    RefreshTokens::UserId,
-                    FK_REFRESH_TOKENS_USER,
-                )
-                .col(uuid(RefreshTokens::FamilyId))
-                .col(timestamp_with_time_zone(RefreshTokens::CreatedAt))
-                .col(timestamp_with_time_zone(RefreshTokens::ExpiresAt))
-                .col(boolean(RefreshTokens::Used))
-                .col(boolean(RefreshTokens::Revoked)),
+impl Changes for Migration {
+    fn steps(&self, _: DbBackend) -> Steps {
+        use RefreshTokens::*;
+        Steps::default()
+            .user_owned(
+                Table,
+                // The 32-byte digest only: a leaked table hands out no live session.
+                binary_len(TokenHash, 32).primary_key().to_owned(),
+                FK_REFRESH_TOKENS_USER,
                 IX_REFRESH_TOKENS_USER_ID,
+                [
+                    uuid(FamilyId),
+                    timestamp_with_time_zone(CreatedAt),
+                    timestamp_with_time_zone(ExpiresAt),
+                    boolean(Used),
+                    boolean(Revoked),
+                ],
             )
-            .await?;
-        manager
-            .index(
-                IX_REFRESH_TOKENS_FAMILY_ID,
-                RefreshTokens::Table,
-                [RefreshTokens::FamilyId],
-            )
-            .await
-    }
-
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager.drop_table_of(RefreshTokens::Table).await
+            .index(IX_REFRESH_TOKENS_FAMILY_ID, Table, [FamilyId])
     }
 }

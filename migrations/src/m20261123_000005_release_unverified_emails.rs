@@ -2,25 +2,19 @@
 //! verified provider email or a password account's email stays in the unique, matched column.
 //! The address itself is kept in `email`, for display.
 
-use crate::steps::SchemaSteps;
+use crate::steps::{Changes, Steps};
 use sea_orm_migration::prelude::*;
+use sea_orm_migration::sea_orm::DbBackend;
 
 #[derive(DeriveMigrationName)]
 pub struct Migration;
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .run_sql(
-                "UPDATE users SET email_normalized = NULL \
+impl Changes for Migration {
+    fn steps(&self, _: DbBackend) -> Steps {
+        // Nothing undoes it: re-claiming could collide with the owners who registered since.
+        Steps::default().sql(
+            "UPDATE users SET email_normalized = NULL \
              WHERE email_verified = FALSE AND password_hash IS NULL",
-            )
-            .await
-    }
-
-    async fn down(&self, _manager: &SchemaManager) -> Result<(), DbErr> {
-        // Re-claiming could collide with the owners who registered since: nothing to undo.
-        Ok(())
+        )
     }
 }

@@ -2,8 +2,9 @@
 //! expired without reading every row (a million sessions must not mean a full scan).
 
 use crate::names::{IX_REFRESH_FAMILIES_EXPIRES_AT, IX_REFRESH_TOKENS_EXPIRES_AT};
-use crate::steps::SchemaSteps;
+use crate::steps::{Changes, Steps};
 use sea_orm_migration::prelude::*;
+use sea_orm_migration::sea_orm::DbBackend;
 
 #[derive(DeriveMigrationName)]
 pub struct Migration;
@@ -20,31 +21,18 @@ enum RefreshFamilies {
     ExpiresAt,
 }
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
+impl Changes for Migration {
+    fn steps(&self, _: DbBackend) -> Steps {
+        Steps::default()
             .index(
                 IX_REFRESH_TOKENS_EXPIRES_AT,
                 RefreshTokens::Table,
                 [RefreshTokens::ExpiresAt],
             )
-            .await?;
-        manager
             .index(
                 IX_REFRESH_FAMILIES_EXPIRES_AT,
                 RefreshFamilies::Table,
                 [RefreshFamilies::ExpiresAt],
             )
-            .await
-    }
-
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .drop_index_of(IX_REFRESH_TOKENS_EXPIRES_AT, RefreshTokens::Table)
-            .await?;
-        manager
-            .drop_index_of(IX_REFRESH_FAMILIES_EXPIRES_AT, RefreshFamilies::Table)
-            .await
     }
 }

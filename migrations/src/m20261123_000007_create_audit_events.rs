@@ -6,7 +6,8 @@
 //! timestamps as text.
 
 use crate::names::{IX_AUDIT_EVENTS_USER_ID, UX_WEBHOOK_OUTBOX_EVENT_ID};
-use crate::steps::SchemaSteps;
+use crate::steps::{Changes, Steps};
+use sea_orm_migration::sea_orm::DbBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -35,52 +36,37 @@ enum WebhookOutbox {
     LockedUntilMs,
 }
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
+impl Changes for Migration {
+    fn steps(&self, _: DbBackend) -> Steps {
+        use AuditEvents as Audit;
+        use WebhookOutbox as Outbox;
+        Steps::default()
             .create(
                 Table::create()
-                    .table(AuditEvents::Table)
-                    .col(uuid(AuditEvents::Id).primary_key())
-                    .col(uuid(AuditEvents::UserId))
-                    .col(string_len(AuditEvents::Type, 64))
-                    .col(string_len_null(AuditEvents::Provider, 32))
-                    .col(string_len_null(AuditEvents::Ip, 64))
-                    .col(string_len_null(AuditEvents::UserAgent, 1024))
-                    .col(string_len_null(AuditEvents::RequestId, 256))
-                    .col(timestamp_with_time_zone(AuditEvents::CreatedAt)),
+                    .table(Audit::Table)
+                    .col(uuid(Audit::Id).primary_key())
+                    .col(uuid(Audit::UserId))
+                    .col(string_len(Audit::Type, 64))
+                    .col(string_len_null(Audit::Provider, 32))
+                    .col(string_len_null(Audit::Ip, 64))
+                    .col(string_len_null(Audit::UserAgent, 1024))
+                    .col(string_len_null(Audit::RequestId, 256))
+                    .col(timestamp_with_time_zone(Audit::CreatedAt)),
             )
-            .await?;
-        manager
             .index(
                 IX_AUDIT_EVENTS_USER_ID,
-                AuditEvents::Table,
-                [AuditEvents::UserId, AuditEvents::Id],
+                Audit::Table,
+                [Audit::UserId, Audit::Id],
             )
-            .await?;
-        manager
             .create(
                 Table::create()
-                    .table(WebhookOutbox::Table)
-                    .col(big_pk_auto(WebhookOutbox::Seq))
-                    .col(uuid(WebhookOutbox::EventId))
-                    .col(integer(WebhookOutbox::Attempts))
-                    .col(big_integer(WebhookOutbox::NextAttemptMs))
-                    .col(big_integer(WebhookOutbox::LockedUntilMs)),
+                    .table(Outbox::Table)
+                    .col(big_pk_auto(Outbox::Seq))
+                    .col(uuid(Outbox::EventId))
+                    .col(integer(Outbox::Attempts))
+                    .col(big_integer(Outbox::NextAttemptMs))
+                    .col(big_integer(Outbox::LockedUntilMs)),
             )
-            .await?;
-        manager
-            .unique_index(
-                UX_WEBHOOK_OUTBOX_EVENT_ID,
-                WebhookOutbox::Table,
-                [WebhookOutbox::EventId],
-            )
-            .await
-    }
-
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager.drop_table_of(WebhookOutbox::Table).await?;
-        manager.drop_table_of(AuditEvents::Table).await
+            .unique_index(UX_WEBHOOK_OUTBOX_EVENT_ID, Outbox::Table, [Outbox::EventId])
     }
 }

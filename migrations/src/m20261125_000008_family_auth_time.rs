@@ -3,7 +3,8 @@
 //! unlocked by a refreshed token. Existing sessions get their creation time, which is when
 //! their login happened: every family so far was started by a login.
 
-use crate::steps::SchemaSteps;
+use crate::steps::{Changes, Steps};
+use sea_orm_migration::sea_orm::DbBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -20,26 +21,14 @@ enum RefreshFamilies {
 /// working; deleting the account or linking from it needs a new login, the safe side.
 const NEVER_RECENT: &str = "1970-01-01T00:00:00Z";
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+impl Changes for Migration {
+    fn steps(&self, _: DbBackend) -> Steps {
         // NOT NULL needs a default on SQLite's ADD COLUMN; the rows are then given theirs.
-        manager
-            .add_columns(
-                RefreshFamilies::Table,
-                [timestamp_with_time_zone(RefreshFamilies::AuthTime)
-                    .default(NEVER_RECENT)
-                    .to_owned()],
-            )
-            .await?;
-        manager
-            .run_sql("UPDATE refresh_families SET auth_time = created_at")
-            .await
-    }
-
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .drop_columns(RefreshFamilies::Table, [RefreshFamilies::AuthTime])
-            .await
+        let auth_time = timestamp_with_time_zone(RefreshFamilies::AuthTime)
+            .default(NEVER_RECENT)
+            .to_owned();
+        Steps::default()
+            .add_columns(RefreshFamilies::Table, &[auth_time])
+            .sql("UPDATE refresh_families SET auth_time = created_at")
     }
 }

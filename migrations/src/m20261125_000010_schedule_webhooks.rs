@@ -8,7 +8,8 @@
 //! before this migration start afresh: due now, no attempt counted.
 
 use crate::names::{IX_WEBHOOK_OUTBOX_DEAD, IX_WEBHOOK_OUTBOX_DUE};
-use crate::steps::SchemaSteps;
+use crate::steps::{Changes, Steps};
+use sea_orm_migration::sea_orm::DbBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -24,39 +25,16 @@ enum WebhookOutbox {
     LastError,
 }
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
+impl Changes for Migration {
+    fn steps(&self, _: DbBackend) -> Steps {
+        use WebhookOutbox::*;
+        Steps::default()
             .add_columns(
-                WebhookOutbox::Table,
-                [
-                    big_integer_null(WebhookOutbox::DeadAtMs),
-                    string_len_null(WebhookOutbox::LastError, 256),
-                ],
+                Table,
+                &[big_integer_null(DeadAtMs), string_len_null(LastError, 256)],
             )
-            .await?;
-        use WebhookOutbox::{DeadAtMs, EventId, NextAttemptMs, Seq, Table};
-        manager
             .index(IX_WEBHOOK_OUTBOX_DUE, Table, [NextAttemptMs, Seq])
-            .await?;
-        manager
             .index(IX_WEBHOOK_OUTBOX_DEAD, Table, [DeadAtMs, EventId])
-            .await?;
-        manager
-            .run_sql("UPDATE webhook_outbox SET next_attempt_ms = 0, attempts = 0")
-            .await
-    }
-
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        for name in [IX_WEBHOOK_OUTBOX_DUE, IX_WEBHOOK_OUTBOX_DEAD] {
-            manager.drop_index_of(name, WebhookOutbox::Table).await?;
-        }
-        manager
-            .drop_columns(
-                WebhookOutbox::Table,
-                [WebhookOutbox::DeadAtMs, WebhookOutbox::LastError],
-            )
-            .await
+            .sql("UPDATE webhook_outbox SET next_attempt_ms = 0, attempts = 0")
     }
 }

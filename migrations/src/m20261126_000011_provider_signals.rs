@@ -12,7 +12,8 @@
 //!   `received_ms` (Unix ms, comparable in SQL on SQLite too) for housekeeping.
 
 use crate::names::IX_SIGNAL_RECEIPTS_RECEIVED;
-use crate::steps::SchemaSteps;
+use crate::steps::{Changes, Steps};
+use sea_orm_migration::sea_orm::DbBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -39,57 +40,38 @@ enum SignalReceipts {
     ReceivedMs,
 }
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
+impl Changes for Migration {
+    fn steps(&self, _: DbBackend) -> Steps {
+        use SignalReceipts as Receipts;
+        let disabled = boolean(LinkedAccounts::Disabled).default(false).to_owned();
+        Steps::default()
             .add_columns(
                 RefreshFamilies::Table,
-                [string_len_null(RefreshFamilies::BeganWith, 32)],
+                &[string_len_null(RefreshFamilies::BeganWith, 32)],
             )
-            .await?;
-        manager
             .add_columns(
                 LinkedAccounts::Table,
-                [
-                    boolean(LinkedAccounts::Disabled).default(false).to_owned(),
+                &[
+                    disabled,
                     big_integer_null(LinkedAccounts::DisabledChangedMs),
                 ],
             )
-            .await?;
-        manager
             .create(
                 Table::create()
-                    .table(SignalReceipts::Table)
-                    .col(string_len(SignalReceipts::Source, 32))
-                    .col(string_len(SignalReceipts::SignalId, 255))
-                    .col(big_integer(SignalReceipts::ReceivedMs))
+                    .table(Receipts::Table)
+                    .col(string_len(Receipts::Source, 32))
+                    .col(string_len(Receipts::SignalId, 255))
+                    .col(big_integer(Receipts::ReceivedMs))
                     .primary_key(
                         Index::create()
-                            .col(SignalReceipts::Source)
-                            .col(SignalReceipts::SignalId),
+                            .col(Receipts::Source)
+                            .col(Receipts::SignalId),
                     ),
             )
-            .await?;
-        manager
             .index(
                 IX_SIGNAL_RECEIPTS_RECEIVED,
-                SignalReceipts::Table,
-                [SignalReceipts::ReceivedMs],
+                Receipts::Table,
+                [Receipts::ReceivedMs],
             )
-            .await
-    }
-
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager.drop_table_of(SignalReceipts::Table).await?;
-        manager
-            .drop_columns(
-                LinkedAccounts::Table,
-                [LinkedAccounts::Disabled, LinkedAccounts::DisabledChangedMs],
-            )
-            .await?;
-        manager
-            .drop_columns(RefreshFamilies::Table, [RefreshFamilies::BeganWith])
-            .await
     }
 }

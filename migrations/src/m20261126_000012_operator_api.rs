@@ -9,7 +9,8 @@
 //!   with a link of one provider, by user id, read as one index range page after page.
 
 use crate::names::IX_LINKED_ACCOUNTS_PROVIDER_USER;
-use crate::steps::SchemaSteps;
+use crate::steps::{Changes, Steps};
+use sea_orm_migration::sea_orm::DbBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -34,37 +35,21 @@ enum LinkedAccounts {
     UserId,
 }
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
+impl Changes for Migration {
+    fn steps(&self, _: DbBackend) -> Steps {
+        Steps::default()
             .add_columns(
                 Users::Table,
-                [boolean(Users::Locked).default(false).to_owned()],
+                &[boolean(Users::Locked).default(false).to_owned()],
             )
-            .await?;
-        manager
             .add_columns(
                 AuditEvents::Table,
-                [string_len_null(AuditEvents::AdminKeyId, 16)],
+                &[string_len_null(AuditEvents::AdminKeyId, 16)],
             )
-            .await?;
-        manager
             .index(
                 IX_LINKED_ACCOUNTS_PROVIDER_USER,
                 LinkedAccounts::Table,
                 [LinkedAccounts::Provider, LinkedAccounts::UserId],
             )
-            .await
-    }
-
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .drop_index_of(IX_LINKED_ACCOUNTS_PROVIDER_USER, LinkedAccounts::Table)
-            .await?;
-        manager
-            .drop_columns(AuditEvents::Table, [AuditEvents::AdminKeyId])
-            .await?;
-        manager.drop_columns(Users::Table, [Users::Locked]).await
     }
 }

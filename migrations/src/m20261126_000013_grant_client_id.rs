@@ -3,7 +3,8 @@
 //! id, the id_token's `aud`), so that revoking the grant names the client Apple issued it
 //! to. NULL, as for every row so far: the provider's configured `client_id`.
 
-use crate::steps::SchemaSteps;
+use crate::steps::{Changes, Steps};
+use sea_orm_migration::sea_orm::DbBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -15,20 +16,11 @@ enum LinkedAccounts {
     GrantClientId,
 }
 
-#[async_trait::async_trait]
-impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .add_columns(
-                LinkedAccounts::Table,
-                [string_len_null(LinkedAccounts::GrantClientId, 255)],
-            )
-            .await
-    }
-
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .drop_columns(LinkedAccounts::Table, [LinkedAccounts::GrantClientId])
-            .await
+impl Changes for Migration {
+    fn steps(&self, _: DbBackend) -> Steps {
+        Steps::default().add_columns(
+            LinkedAccounts::Table,
+            &[string_len_null(LinkedAccounts::GrantClientId, 255)],
+        )
     }
 }

@@ -1,165 +1,223 @@
-//! The schema steps the migrations repeat, as methods of the `SchemaManager`: create or drop
-//! a table, an index or columns, run a statement of SQL; and a table a user owns. Each builds exactly the statement it stands for,
-//! so a migration written with them creates the schema it did when written out by hand.
+//! The steps the migrations are made of. A migration states its changes once, as [`Steps`]:
+//! `up` applies them in order and `down` applies their inverses in reverse order, so what a
+//! migration's `down` removes is exactly what its `up` added. Each step builds exactly the
+//! statement it stands for, so a migration written with them creates the schema it did when
+//! written out by hand.
 
 use crate::m20250101_000001_create_users::Users;
+use sea_orm_migration::sea_orm::DbBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
-/// A table that belongs to a user: its primary key `key`, then `user_id` (uuid) with the
-/// foreign key `foreign_key` to `users.id`, on delete cascade. Inline, because SQLite cannot
-/// add a foreign key to an existing table. The caller adds the other columns, and creates it
-/// with [`SchemaSteps::create_user_owned`].
-pub(crate) fn user_owned_table<T, C>(
-    table: T,
-    key: ColumnDef,
-    user_id: C,
-    foreign_key: &str,
-) -> TableCreateStatement
-where
-    T: IntoIden,
-    C: IntoIden,
-{
-    let table = table.into_iden();
-    let user_id = user_id.into_iden();
-    Table::create()
-        .table(table.clone())
-        .col(key)
-        .col(uuid(user_id.clone()))
-        .foreign_key(
-            ForeignKey::create()
-                .name(foreign_key)
-                .from(table, user_id)
-                .to(Users::Table, Users::Id)
-                .on_delete(ForeignKeyAction::Cascade),
-        )
-        .to_owned()
+/// A migration written as [`Steps`]; [`Reversible`] runs it.
+pub(crate) trait Changes: MigrationName + Send + Sync {
+    /// The changes on `backend`, in the order `up` applies them.
+    fn steps(&self, backend: DbBackend) -> Steps;
 }
 
-/// The steps, named apart from `SchemaManager`'s own methods, which take whole statements.
-/// Written once here, as provided methods over [`SchemaSteps::schema`].
-pub(crate) trait SchemaSteps {
-    fn schema(&self) -> &SchemaManager<'_>;
+/// The [`MigrationTrait`] of a migration written as [`Changes`]: `up` applies its steps, `down`
+/// undoes them, newest first.
+pub(crate) struct Reversible<M>(pub(crate) M);
 
-    async fn create(&self, table: &TableCreateStatement) -> Result<(), DbErr> {
-        self.schema().create_table(table.to_owned()).await
+impl<M: Changes> MigrationName for Reversible<M> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+}
+
+#[async_trait::async_trait]
+impl<M: Changes> MigrationTrait for Reversible<M> {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        let steps = self.0.steps(manager.get_database_backend()).0;
+        apply(manager, steps).await
     }
 
-    /// Creates `table`, a [`user_owned_table`], and its index `index` on `user_id`: a user's
-    /// rows, which the cascading delete of the user looks up.
-    async fn create_user_owned(
-        &self,
-        table: &TableCreateStatement,
-        index: &str,
-    ) -> Result<(), DbErr> {
-        self.create(table).await?;
-        let owned = table
-            .get_table_name()
-            .cloned()
-            .ok_or_else(|| DbErr::Migration("a user-owned table without a name".into()))?;
-        let mut user_index = Index::create();
-        user_index
-            .name(index)
-            .table(owned)
-            .col(Alias::new("user_id"));
-        self.schema().create_index(user_index).await
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        let steps = self.0.steps(manager.get_database_backend()).0;
+        apply(manager, steps.iter().rev().filter_map(Step::inverse)).await
     }
+}
 
-    async fn drop_table_of(&self, table: impl IntoIden) -> Result<(), DbErr> {
-        let drop = Table::drop().table(table.into_iden()).to_owned();
-        self.schema().drop_table(drop).await
-    }
+/// One change to the schema or its rows.
+enum Step {
+    CreateTable(TableCreateStatement),
+    DropTable(TableDropStatement),
+    CreateIndex(IndexCreateStatement, IndexDropStatement),
+    DropIndex(IndexDropStatement),
+    /// One `ALTER TABLE` a column: SQLite alters one thing at a time.
+    AddColumn(TableRef, ColumnDef),
+    /// The column as adding it back creates it.
+    DropColumn(TableRef, ColumnDef),
+    /// A statement that rewrites rows and returns none.
+    Sql(String),
+}
 
-    /// An index named `name` on `columns` of `table`, in that order.
-    async fn index<C: IntoIndexColumn>(
-        &self,
-        name: &str,
-        table: impl IntoIden,
-        columns: impl IntoIterator<Item = C>,
-    ) -> Result<(), DbErr> {
-        self.schema()
-            .create_index(index(name, table, columns))
-            .await
-    }
-
-    /// A unique index named `name` on `columns` of `table`, in that order.
-    async fn unique_index<C: IntoIndexColumn>(
-        &self,
-        name: &str,
-        table: impl IntoIden,
-        columns: impl IntoIterator<Item = C>,
-    ) -> Result<(), DbErr> {
-        let index = index(name, table, columns).unique().to_owned();
-        self.schema().create_index(index).await
-    }
-
-    async fn drop_index_of(&self, name: &str, table: impl IntoIden) -> Result<(), DbErr> {
-        let drop = Index::drop().name(name).table(table.into_iden()).to_owned();
-        self.schema().drop_index(drop).await
-    }
-
-    /// Adds `columns` to `table`, one column per statement: SQLite alters one thing at a time.
-    async fn add_columns(
-        &self,
-        table: impl IntoIden,
-        columns: impl IntoIterator<Item = ColumnDef>,
-    ) -> Result<(), DbErr> {
-        alter_one_by_one(self.schema(), table, columns, |alter, column| {
-            alter.add_column(column);
+impl Step {
+    /// What undoes the step. Rows rewritten stay as they are: what undoes the schema change
+    /// that needed them (a column or a table dropped) takes them away, if anything does.
+    fn inverse(&self) -> Option<Step> {
+        Some(match self {
+            Step::CreateTable(create) => {
+                let table = create.get_table_name()?.clone();
+                Step::DropTable(Table::drop().table(table).to_owned())
+            }
+            Step::CreateIndex(_, drop) => Step::DropIndex(drop.clone()),
+            Step::AddColumn(table, column) => Step::DropColumn(table.clone(), column.clone()),
+            Step::DropColumn(table, column) => Step::AddColumn(table.clone(), column.clone()),
+            Step::DropTable(_) | Step::DropIndex(_) | Step::Sql(_) => return None,
         })
-        .await
     }
 
-    /// Drops `columns` from `table`, one column per statement.
-    async fn drop_columns<C: IntoIden>(
-        &self,
-        table: impl IntoIden,
-        columns: impl IntoIterator<Item = C>,
-    ) -> Result<(), DbErr> {
-        alter_one_by_one(self.schema(), table, columns, |alter, column| {
-            alter.drop_column(column);
-        })
-        .await
-    }
-
-    /// Runs one SQL statement that returns no rows.
-    async fn run_sql(&self, sql: &str) -> Result<(), DbErr> {
-        let connection = self.schema().get_connection();
-        connection.execute_unprepared(sql).await.map(|_| ())
-    }
-}
-
-impl SchemaSteps for SchemaManager<'_> {
-    fn schema(&self) -> &SchemaManager<'_> {
-        self
+    async fn apply(self, manager: &SchemaManager<'_>) -> Result<(), DbErr> {
+        match self {
+            Step::CreateTable(create) => manager.create_table(create).await,
+            Step::DropTable(drop) => manager.drop_table(drop).await,
+            Step::CreateIndex(create, _) => manager.create_index(create).await,
+            Step::DropIndex(drop) => manager.drop_index(drop).await,
+            Step::AddColumn(table, column) => {
+                let alter = Table::alter().table(table).add_column(column).to_owned();
+                manager.alter_table(alter).await
+            }
+            Step::DropColumn(table, column) => {
+                let name = Alias::new(column.get_column_name());
+                let alter = Table::alter().table(table).drop_column(name).to_owned();
+                manager.alter_table(alter).await
+            }
+            Step::Sql(sql) => {
+                let connection = manager.get_connection();
+                connection.execute_unprepared(&sql).await.map(|_| ())
+            }
+        }
     }
 }
 
-/// One `ALTER TABLE` per item: SQLite alters one thing at a time.
-async fn alter_one_by_one<I>(
+async fn apply(
     manager: &SchemaManager<'_>,
-    table: impl IntoIden,
-    items: impl IntoIterator<Item = I>,
-    step: impl Fn(&mut TableAlterStatement, I),
+    steps: impl IntoIterator<Item = Step>,
 ) -> Result<(), DbErr> {
-    let table = table.into_iden();
-    for item in items {
-        let mut alter = Table::alter();
-        alter.table(table.clone());
-        step(&mut alter, item);
-        manager.alter_table(alter).await?;
+    for step in steps {
+        step.apply(manager).await?;
     }
     Ok(())
 }
 
-fn index<C: IntoIndexColumn>(
-    name: &str,
-    table: impl IntoIden,
-    columns: impl IntoIterator<Item = C>,
-) -> IndexCreateStatement {
-    let mut index = Index::create();
-    index.name(name).table(table.into_iden());
-    for column in columns {
-        index.col(column);
+/// A migration's changes, in the order they apply; built a step at a time.
+#[derive(Default)]
+pub(crate) struct Steps(Vec<Step>);
+
+impl Steps {
+    fn then(self, step: Step) -> Self {
+        self.then_each([step])
     }
-    index
+
+    fn then_each(mut self, steps: impl IntoIterator<Item = Step>) -> Self {
+        self.0.extend(steps);
+        self
+    }
+
+    /// Creates `table`; undone by dropping it.
+    pub(crate) fn create(self, table: &mut TableCreateStatement) -> Self {
+        self.then(Step::CreateTable(table.take()))
+    }
+
+    /// Creates a table that belongs to a user: its primary key `key`, then `user_id` (uuid)
+    /// with the foreign key `foreign_key` to `users.id`, on delete cascade (inline, because
+    /// SQLite cannot add a foreign key to an existing table), then `columns`; and its index
+    /// `index` on `user_id`: a user's rows, which the cascading delete of the user looks up.
+    pub(crate) fn user_owned(
+        self,
+        table: impl IntoIden,
+        key: ColumnDef,
+        foreign_key: &str,
+        index: &str,
+        columns: impl IntoIterator<Item = ColumnDef>,
+    ) -> Self {
+        let table = table.into_iden();
+        let user_id = Alias::new("user_id").into_iden();
+        let mut create = Table::create();
+        create
+            .table(table.clone())
+            .col(key)
+            .col(uuid(user_id.clone()))
+            .foreign_key(
+                ForeignKey::create()
+                    .name(foreign_key)
+                    .from(table.clone(), user_id.clone())
+                    .to(Users::Table, Users::Id)
+                    .on_delete(ForeignKeyAction::Cascade),
+            );
+        for column in columns {
+            create.col(column);
+        }
+        self.create(&mut create).index(index, table, [user_id])
+    }
+
+    /// An index named `name` on `columns` of `table`, in that order; undone by dropping it.
+    pub(crate) fn index<C: IntoIndexColumn>(
+        self,
+        name: &str,
+        table: impl IntoIden,
+        columns: impl IntoIterator<Item = C>,
+    ) -> Self {
+        self.index_of(name, table, columns, false)
+    }
+
+    /// A unique index named `name` on `columns` of `table`, in that order.
+    pub(crate) fn unique_index<C: IntoIndexColumn>(
+        self,
+        name: &str,
+        table: impl IntoIden,
+        columns: impl IntoIterator<Item = C>,
+    ) -> Self {
+        self.index_of(name, table, columns, true)
+    }
+
+    fn index_of<C: IntoIndexColumn>(
+        self,
+        name: &str,
+        table: impl IntoIden,
+        columns: impl IntoIterator<Item = C>,
+        unique: bool,
+    ) -> Self {
+        let table = table.into_iden();
+        let mut create = Index::create();
+        create.name(name).table(table.clone());
+        for column in columns {
+            create.col(column);
+        }
+        if unique {
+            create.unique();
+        }
+        let drop = Index::drop().name(name).table(table).to_owned();
+        self.then(Step::CreateIndex(create, drop))
+    }
+
+    /// Adds `columns` to `table`, one statement each; undone by dropping them.
+    pub(crate) fn add_columns(self, table: impl IntoIden, columns: &[ColumnDef]) -> Self {
+        self.each_column(table, columns, Step::AddColumn)
+    }
+
+    /// Drops `columns` from `table`, one statement each; undone by adding them back as
+    /// `columns` defines them.
+    pub(crate) fn drop_columns(self, table: impl IntoIden, columns: &[ColumnDef]) -> Self {
+        self.each_column(table, columns, Step::DropColumn)
+    }
+
+    fn each_column(
+        self,
+        table: impl IntoIden,
+        columns: &[ColumnDef],
+        step: fn(TableRef, ColumnDef) -> Step,
+    ) -> Self {
+        let table = table.into_iden().into_table_ref();
+        self.then_each(
+            columns
+                .iter()
+                .map(|column| step(table.clone(), column.clone())),
+        )
+    }
+
+    /// Runs `sql`, one statement that rewrites rows; nothing undoes it.
+    pub(crate) fn sql(self, sql: impl Into<String>) -> Self {
+        self.then(Step::Sql(sql.into()))
+    }
 }

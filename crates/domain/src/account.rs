@@ -1,7 +1,6 @@
 //! Linked accounts: one provider account tied to one user.
 
 use crate::{Email, LinkedAccountId, ProviderKey, ProviderSubject, SecretText, UserId};
-use std::fmt;
 use time::OffsetDateTime;
 
 /// A provider token after encryption: `{key_id}.{base64url(nonce || ciphertext || tag)}`. Safe to store,
@@ -31,11 +30,7 @@ impl SealedToken {
     }
 }
 
-impl fmt::Debug for SealedToken {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SealedToken([redacted])")
-    }
-}
+redacted_debug!(SealedToken);
 
 /// The tokens a provider issued for one login, in plaintext, on their way to the cipher.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,7 +1,6 @@
 //! The authorization code a provider sends back through the browser.
 
 use crate::SecretText;
-use std::fmt;
 
 /// The longest code passed on; real ones are well under 1 KiB.
 pub const MAX_CODE_LEN: usize = 2048;
@@ -29,11 +28,7 @@ impl AuthorizationCode {
     }
 }
 
-impl fmt::Debug for AuthorizationCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("AuthorizationCode([redacted])")
-    }
-}
+redacted_debug!(AuthorizationCode);
 
 #[cfg(test)]
 mod tests {

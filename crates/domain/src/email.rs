@@ -1,8 +1,6 @@
 //! Email addresses: stored as received, matched ignoring the case of ASCII letters only
 //! (docs/api.md).
 
-use std::fmt;
-
 /// An email address as a provider or a user gave it.
 ///
 /// The original spelling is kept for storage and display; [`Email::normalized`] is the key
@@ -59,11 +57,7 @@ impl Email {
 }
 
 // Emails are personal data: keep them out of debug logs.
-impl fmt::Debug for Email {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Email([redacted])")
-    }
-}
+redacted_debug!(Email);
 
 #[cfg(test)]
 mod tests {

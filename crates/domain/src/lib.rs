@@ -3,6 +3,18 @@
 //! Everything here takes `now` as an argument and never reads a clock, a socket or a file,
 //! so the rules are unit-tested exhaustively and reused unchanged by every adapter.
 
+/// `Debug` for values that must stay out of logs (secrets, personal data): it prints the
+/// type's name only, `Type([redacted])`.
+macro_rules! redacted_debug {
+    ($type:ident) => {
+        impl std::fmt::Debug for $type {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(concat!(stringify!($type), "([redacted])"))
+            }
+        }
+    };
+}
+
 pub mod account;
 pub mod admin;
 pub mod audit;
@@ -46,3 +58,16 @@ pub use state::{
     StateToken,
 };
 pub use user::{NewUser, PasswordHash, User};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_redacted_value_prints_its_type_and_nothing_of_itself() {
+        let hash = PasswordHash::new("$argon2id$v=19$secret");
+        assert_eq!(format!("{hash:?}"), "PasswordHash([redacted])");
+        let email = Email::parse("ada@example.com").unwrap();
+        assert_eq!(format!("{:?}", Some(email)), "Some(Email([redacted]))");
+    }
+}

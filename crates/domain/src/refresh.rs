@@ -6,7 +6,6 @@
 //! absolute end, so rotating forever does not keep a session alive forever.
 
 use crate::{FamilyId, UserId};
-use std::fmt;
 use time::{Duration, OffsetDateTime};
 
 /// The SHA-256 digest of a refresh token. Only the digest is stored: a database leak does
@@ -15,11 +14,7 @@ use time::{Duration, OffsetDateTime};
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RefreshTokenHash(pub [u8; 32]);
 
-impl fmt::Debug for RefreshTokenHash {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("RefreshTokenHash([redacted])")
-    }
-}
+redacted_debug!(RefreshTokenHash);
 
 /// A stored refresh token, known only by the hash of its value.
 #[derive(Debug, Clone, PartialEq, Eq)]

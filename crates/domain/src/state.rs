@@ -74,11 +74,7 @@ impl StateToken {
 }
 
 // A state value is a bearer of intent (CSRF token): keep it out of logs.
-impl fmt::Debug for StateToken {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("StateToken([redacted])")
-    }
-}
+redacted_debug!(StateToken);
 
 /// What an authorization request was started for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

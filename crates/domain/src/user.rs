@@ -1,7 +1,6 @@
 //! Users of the service.
 
 use crate::{Email, UserId};
-use std::fmt;
 use time::OffsetDateTime;
 
 /// An argon2id hash in PHC string form. Not a secret in itself, but never shown either.
@@ -18,11 +17,7 @@ impl PasswordHash {
     }
 }
 
-impl fmt::Debug for PasswordHash {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("PasswordHash([redacted])")
-    }
-}
+redacted_debug!(PasswordHash);
 
 /// A stored user.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 
 use crate::bench::*;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Value, json};
 use social_login_ports::SignalVerifier;
 use social_login_provider_core::json_strategies::body_bytes;
@@ -23,19 +23,24 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-#[test]
-fn a_signed_apple_notification_of_any_shape_is_read_only_when_every_check_holds() {
+/// Signs claims of any shape, mutations of `valid`, and checks each token the verifier
+/// `verifier` picks reads: its raw claims name `issuer` and the signal's id, and `hold`.
+fn read_only_when_every_check_holds<V: SignalVerifier>(
+    valid: impl FnOnce(&Bench) -> Value,
+    verifier: impl Fn(&Bench) -> &V,
+    issuer: &str,
+    hold: impl Fn(&Value) -> Result<(), TestCaseError>,
+) {
     let runtime = runtime();
     let bench = runtime.block_on(bench());
-    let valid = bench.apple_claims(json!({"type": "consent-revoked", "sub": "001.abc.1"}));
     TestRunner::new(Config::with_cases(128))
-        .run(&body_bytes(valid), |payload| {
-            if let Ok(signal) = runtime.block_on(bench.apple.verify(&signed_payload(&payload))) {
+        .run(&body_bytes(valid(&bench)), |payload| {
+            let token = signed_payload(&payload);
+            if let Ok(signal) = runtime.block_on(verifier(&bench).verify(&token)) {
                 let raw: Value = serde_json::from_slice(&payload).unwrap();
-                prop_assert_eq!(raw["iss"].as_str(), Some(APPLE_ISSUER));
+                prop_assert_eq!(raw["iss"].as_str(), Some(issuer));
                 prop_assert_eq!(raw["jti"].as_str(), Some(signal.id.as_str()));
-                let audience = raw["aud"].to_string();
-                prop_assert!(audience.contains(BUNDLE_ID) || audience.contains(SERVICES_ID));
+                hold(&raw)?;
             }
             Ok(())
         })
@@ -43,25 +48,32 @@ fn a_signed_apple_notification_of_any_shape_is_read_only_when_every_check_holds(
 }
 
 #[test]
-fn a_signed_set_of_any_shape_is_read_only_when_every_check_holds() {
-    let runtime = runtime();
-    let bench = runtime.block_on(bench());
-    let uri = "https://schemas.openid.net/secevent/risc/event-type/account-disabled";
-    let valid = bench.risc_claims(uri, google_subject("110248"));
-    TestRunner::new(Config::with_cases(128))
-        .run(&body_bytes(valid), |payload| {
-            if let Ok(signal) = runtime.block_on(bench.risc.verify(&signed_payload(&payload))) {
-                let raw: Value = serde_json::from_slice(&payload).unwrap();
-                prop_assert_eq!(raw["iss"].as_str(), Some(RISC_ISSUER));
-                prop_assert_eq!(raw["jti"].as_str(), Some(signal.id.as_str()));
-                prop_assert_eq!(
-                    raw["events"].as_object().map(|events| events.len()),
-                    Some(1)
-                );
-            }
+fn a_signed_apple_notification_of_any_shape_is_read_only_when_every_check_holds() {
+    read_only_when_every_check_holds(
+        |bench| bench.apple_claims(json!({"type": "consent-revoked", "sub": "001.abc.1"})),
+        |bench| &bench.apple,
+        APPLE_ISSUER,
+        |raw| {
+            let audience = raw["aud"].to_string();
+            prop_assert!(audience.contains(BUNDLE_ID) || audience.contains(SERVICES_ID));
             Ok(())
-        })
-        .unwrap();
+        },
+    );
+}
+
+#[test]
+fn a_signed_set_of_any_shape_is_read_only_when_every_check_holds() {
+    let uri = "https://schemas.openid.net/secevent/risc/event-type/account-disabled";
+    read_only_when_every_check_holds(
+        |bench| bench.risc_claims(uri, google_subject("110248")),
+        |bench| &bench.risc,
+        RISC_ISSUER,
+        |raw| {
+            let events = raw["events"].as_object().map(|events| events.len());
+            prop_assert_eq!(events, Some(1));
+            Ok(())
+        },
+    );
 }
 
 #[test]
