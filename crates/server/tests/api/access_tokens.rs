@@ -180,12 +180,7 @@ async fn a_previous_secret_keys_tokens_stay_valid_and_its_key_published() {
         .to_owned();
 
     let (_, jwks) = fetch_json(&app.http, &app.url("/.well-known/jwks.json")).await;
-    let kids: Vec<&str> = jwks["keys"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|key| key["kid"].as_str().unwrap())
-        .collect();
+    let kids = strings(&jwks["keys"], "kid");
     assert_eq!(kids.len(), 2, "{jwks}");
     assert_eq!(kids[1], old_kid);
     let new_claims = verify_independently(&token(&login), &jwks);

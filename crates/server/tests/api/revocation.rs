@@ -29,8 +29,7 @@ fn github_revocation_fails_with(status: u16) -> Fault {
 #[tokio::test]
 async fn disconnecting_revokes_the_links_grant_at_the_provider() {
     let app = spawn_app().await;
-    let (_, bearer) = app.signed_up("pat@example.com").await;
-    app.link("github", &bearer, "583231").await;
+    let (_, bearer) = app.pat_linked("github").await;
     assert_eq!(revoked_by(&app, Provider::Github), 0);
 
     let unlinked = app.disconnect("github", &bearer).await;
