@@ -117,7 +117,7 @@ async fn connect_with_an_empty_code_is_a_validation_error() {
     assert!(matches!(
         world
             .service
-            .connect_raw(world.fresh_login(caller), "github", "", &state, None)
+            .connect_raw(world.fresh_login(caller), "github", "", &state)
             .await,
         Err(AppError::Validation(_))
     ));

@@ -111,7 +111,7 @@ async fn connecting_from_a_session_whose_login_is_old_is_refused_and_spends_noth
 
     let refused = world
         .service
-        .connect_raw(stale, "github", CODE, &state, None)
+        .connect_raw(stale, "github", CODE, &state)
         .await;
     assert_eq!(refused, Err(AppError::ReauthenticationRequired));
     assert_eq!(world.users.link_count(), 0);
@@ -123,7 +123,7 @@ async fn connecting_from_a_session_whose_login_is_old_is_refused_and_spends_noth
         .await;
     let linked = world
         .service
-        .connect_raw(world.access_of(&again), "github", CODE, &state, None)
+        .connect_raw(world.access_of(&again), "github", CODE, &state)
         .await
         .unwrap();
     assert_eq!(linked.user_id, ada);

@@ -190,13 +190,7 @@ async fn the_state_is_checked_before_the_provider_is_called() {
         social_login_testing::state_in(&service.authorize_raw("github", None).await.unwrap());
     assert_eq!(
         service
-            .connect_raw(
-                world.fresh_login(UserId::new()),
-                "github",
-                CODE,
-                &login,
-                None
-            )
+            .connect_raw(world.fresh_login(UserId::new()), "github", CODE, &login)
             .await,
         Err(mismatch(StateMismatch::WrongPurpose))
     );

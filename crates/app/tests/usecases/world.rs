@@ -244,7 +244,7 @@ impl World {
         state: &str,
     ) -> Result<LinkedAccount, AppError> {
         self.service
-            .connect_raw(self.fresh_login(user), provider, CODE, state, None)
+            .connect_raw(self.fresh_login(user), provider, CODE, state)
             .await
     }
 
@@ -525,16 +525,17 @@ pub trait RawInput {
         service.callback(provider_return, &Origin::default()).await
     }
 
+    /// Connect as the HTTP layer parses it, without a form body (no test posts one to
+    /// connect).
     async fn connect_raw(
         &self,
         caller: VerifiedAccess,
         provider: &str,
         code: &str,
         state: &str,
-        post_body: Option<PostBody>,
     ) -> Result<LinkedAccount, AppError> {
         let service = self.service();
-        let provider_return = service.provider_return(provider, code, state, post_body)?;
+        let provider_return = service.provider_return(provider, code, state, None)?;
         service
             .connect(caller, provider_return, &Origin::default())
             .await
