@@ -572,6 +572,19 @@ impl TestApp {
         providers.into_iter().map(str::to_owned).collect()
     }
 
+    /// Checks that `claimant`, signing in at `provider` with the verified address of
+    /// `owner`'s user, is refused (409 EmailAlreadyRegistered) and that `owner` keeps the
+    /// one link they had: an address claim never links or takes over.
+    pub async fn assert_no_takeover(&self, provider: &str, claimant: SimUser, owner: &Value) {
+        let id = claimant.id.clone();
+        self.sim.add_user(claimant);
+        let response = self.login_response_at(provider, &id).await;
+        assert_problem_in(provider, response, 409, "EmailAlreadyRegistered").await;
+        let accounts = self.accounts(&token(owner)).await;
+        let links = accounts.as_array().unwrap().len();
+        assert_eq!(links, 1, "nothing linked to the owner: {accounts}");
+    }
+
     /// [`TestApp::native_body_for`] this app's client id.
     pub fn native_body(&self, provider: Provider, user: &SimUser) -> Value {
         self.native_body_for(provider, user, CLIENT_ID)
