@@ -492,12 +492,7 @@ async fn deleting_a_user_is_the_users_own_deletion() {
     let grace = app.login("1000001").await;
     let id = user_id(&ada);
     admin_ok(&app, "DELETE", &format!("/admin/users/{id}")).await;
-    assert_problem(
-        app.get("/users/me", Some(&token(&ada))).await,
-        401,
-        "Unauthorized",
-    )
-    .await;
+    app.assert_unauthorized(&token(&ada)).await;
     assert_problem(refresh(&app, &ada).await, 401, "InvalidCredentials").await;
     let path = format!("/admin/users/{id}");
     assert_problem(as_admin(&app, "GET", &path).await, 404, "NotFound").await;

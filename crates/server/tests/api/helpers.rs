@@ -451,6 +451,12 @@ impl TestApp {
         self.post("/auth/refresh", &body, None).await
     }
 
+    /// Checks that `bearer` no longer authenticates: GET /users/me is 401 Unauthorized.
+    pub async fn assert_unauthorized(&self, bearer: &str) {
+        let me = self.get("/users/me", Some(bearer)).await;
+        assert_problem_in("GET /users/me", me, 401, "Unauthorized").await;
+    }
+
     /// Checks that a refresh with `refresh_token` is refused: 401 InvalidCredentials.
     pub async fn assert_refresh_refused(&self, refresh_token: &Value) {
         let refused = self.refresh(refresh_token).await;

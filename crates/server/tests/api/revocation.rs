@@ -2,7 +2,7 @@
 //! provider and deleting the account revokes every grant, best effort: a provider that
 //! fails never blocks the unlink, and the failure is an audit event.
 
-use crate::helpers::{assert_problem, spawn_app};
+use crate::helpers::spawn_app;
 use reqwest::StatusCode;
 use social_login_simulator::{Endpoint, Fault, Provider};
 
@@ -65,12 +65,7 @@ async fn deleting_the_account_revokes_every_grant_even_when_one_provider_fails()
     );
     assert_eq!(revoked_by(&app, Provider::Google), 1);
     assert_eq!(revoked_by(&app, Provider::Github), 0);
-    assert_problem(
-        app.get("/users/me", Some(&bearer)).await,
-        401,
-        "Unauthorized",
-    )
-    .await;
+    app.assert_unauthorized(&bearer).await;
     app.stop().await;
 }
 

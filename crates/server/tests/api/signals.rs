@@ -139,12 +139,7 @@ async fn deleting_the_apple_account_that_was_a_users_only_way_in_deletes_the_use
     let (app, grace, deleted) = grace_on_apple_and("delete_apple_account").await;
     assert_eq!(deliver(&app, &deleted).await.status(), StatusCode::OK);
 
-    assert_problem(
-        app.get("/users/me", Some(&token(&grace))).await,
-        401,
-        "Unauthorized",
-    )
-    .await;
+    app.assert_unauthorized(&token(&grace)).await;
     assert_eq!(
         refreshed(&app, grace["refresh_token"].as_str().unwrap()).await,
         None
