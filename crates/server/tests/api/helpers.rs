@@ -17,7 +17,7 @@ use social_login::settings::Settings;
 use social_login::simulated::{SimulatedClient, enable_all, enable_standard, register_clients};
 use social_login_domain::ProviderKey;
 use social_login_simulator::{
-    Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
+    Provider, RegisteredClient, Revocation, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
 };
 use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url, redis_url};
 use std::io::Write;
@@ -449,6 +449,26 @@ impl TestApp {
     pub async fn refresh(&self, refresh_token: &Value) -> reqwest::Response {
         let body = json!({"refresh_token": refresh_token});
         self.post("/auth/refresh", &body, None).await
+    }
+
+    /// The grant revocations `provider` has received, oldest first.
+    pub fn revocations_at(&self, provider: Provider) -> Vec<Revocation> {
+        let all = self.sim.revocations().into_iter();
+        all.filter(|revocation| revocation.provider == provider)
+            .collect()
+    }
+
+    /// Checks that `provider` received exactly one revocation, of a live token of this
+    /// client; returns it.
+    pub fn assert_one_live_revocation(&self, provider: Provider) -> Revocation {
+        let mut revocations = self.revocations_at(provider);
+        assert_eq!(revocations.len(), 1, "{revocations:?}");
+        let revocation = revocations.remove(0);
+        assert!(
+            revocation.kind.is_some(),
+            "a live token of this client was revoked"
+        );
+        revocation
     }
 
     /// Checks that `bearer` no longer authenticates: GET /users/me is 401 Unauthorized.

@@ -39,14 +39,6 @@ fn with_code(app: &TestApp, user: &SimUser) -> Value {
     apple_credential(app, user, Some(&code))
 }
 
-fn apple_revocations(app: &TestApp) -> Vec<Revocation> {
-    app.sim
-        .revocations()
-        .into_iter()
-        .filter(|revocation| revocation.provider == Provider::Apple)
-        .collect()
-}
-
 /// Checks that deleting the account of `login` revokes its Apple grant as the app.
 async fn assert_deletion_revokes_as_the_app(app: &TestApp, login: &Value) {
     app.delete_account(&token(login)).await;
@@ -55,7 +47,7 @@ async fn assert_deletion_revokes_as_the_app(app: &TestApp, login: &Value) {
 
 /// The one revocation Apple received: the live refresh token, as the app's client.
 fn assert_revoked_as_the_app(app: &TestApp) -> Revocation {
-    let revocations = apple_revocations(app);
+    let revocations = app.revocations_at(Provider::Apple);
     assert_eq!(revocations.len(), 1, "{revocations:?}");
     let revocation = revocations.into_iter().next().unwrap();
     assert_eq!(revocation.client_id, APPLE_APP_BUNDLE_ID);
@@ -136,7 +128,10 @@ async fn a_code_for_another_client_or_another_person_is_refused() {
     let refused = sign_in(&app, &apple_credential(&app, &grace(), Some(&foreign))).await;
     assert_problem(refused, 502, "OAuthCodeExchangeFailed").await;
     assert!(app.sim.issued_access_tokens().is_empty(), "never exchanged");
-    assert!(apple_revocations(&app).is_empty(), "so nothing to revoke");
+    assert!(
+        app.revocations_at(Provider::Apple).is_empty(),
+        "so nothing to revoke"
+    );
     // The app's own code, but about someone else than the id_token: Apple issues a grant
     // before the service can see whose it is, so the service revokes it again.
     let adas = app.sim.mint_apple_native_code(&ada(), APPLE_APP_BUNDLE_ID);
@@ -156,7 +151,11 @@ async fn a_code_for_another_client_or_another_person_is_refused() {
     let later = sign_in(&app, &apple_credential(&app, &grace(), None)).await;
     let later: Value = later.json().await.unwrap();
     assert_eq!(later["is_new_user"], true, "neither refusal made a user");
-    assert_eq!(apple_revocations(&app).len(), 1, "nothing else was revoked");
+    assert_eq!(
+        app.revocations_at(Provider::Apple).len(),
+        1,
+        "nothing else was revoked"
+    );
     app.stop().await;
 }
 

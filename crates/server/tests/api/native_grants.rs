@@ -7,14 +7,6 @@ use reqwest::StatusCode;
 use serde_json::Value;
 use social_login_simulator::Provider;
 
-fn google_revocations(app: &TestApp) -> Vec<social_login_simulator::Revocation> {
-    app.sim
-        .revocations()
-        .into_iter()
-        .filter(|revocation| revocation.provider == Provider::Google)
-        .collect()
-}
-
 /// Ada signs in on her phone with the id_token Google Sign-In gave the app.
 async fn native_google_sign_in(app: &TestApp) -> Value {
     let body = app.native_body(Provider::Google, &ada());
@@ -31,12 +23,7 @@ async fn deleting_after_a_native_sign_in_still_revokes_the_code_flows_grant() {
     assert_eq!(phone["user"]["id"], web["user"]["id"], "the same user");
 
     app.delete_account(&token(&phone)).await;
-    let revocations = google_revocations(&app);
-    assert_eq!(revocations.len(), 1, "{revocations:?}");
-    assert!(
-        revocations[0].kind.is_some(),
-        "a live token of this client was revoked"
-    );
+    app.assert_one_live_revocation(Provider::Google);
     app.stop().await;
 }
 
@@ -49,8 +36,6 @@ async fn disconnecting_after_a_native_sign_in_still_revokes_the_code_flows_grant
 
     let unlinked = app.disconnect("google", &token(&phone)).await;
     assert_eq!(unlinked.status(), StatusCode::NO_CONTENT);
-    let revocations = google_revocations(&app);
-    assert_eq!(revocations.len(), 1, "{revocations:?}");
-    assert!(revocations[0].kind.is_some());
+    app.assert_one_live_revocation(Provider::Google);
     app.stop().await;
 }
