@@ -1,12 +1,12 @@
 //! GET accounts and DELETE disconnect (docs/api.md#accounts, #disconnect).
 
-use crate::world::{RawInput, World, ada_on_github, github_login, identity, provider_login};
+use crate::world::{RawInput, World, ada_on_github, github_login, login_at};
 use social_login_app::AppError;
 use social_login_domain::{ProviderKey, UserId};
 use time::Duration;
 
 fn google_login(subject: &str) -> social_login_ports::ProviderLogin {
-    provider_login(identity(ProviderKey::GOOGLE, subject, None, false))
+    login_at(ProviderKey::GOOGLE, subject, None, false)
 }
 
 #[tokio::test]
@@ -34,19 +34,15 @@ async fn accounts_lists_only_the_callers_links_oldest_first() {
 
 #[tokio::test]
 async fn a_user_without_links_has_an_empty_list() {
-    let world = World::new();
-    let user = world.user("ada@example.com").await;
+    let (world, user) = World::with_user("ada@example.com").await;
     assert_eq!(world.service.accounts(user).await, Ok(vec![]));
 }
 
 #[tokio::test]
 async fn disconnecting_a_provider_that_is_not_linked_is_not_found() {
-    let world = World::new();
-    let user = world.user("ada@example.com").await;
-    assert_eq!(
-        world.service.disconnect_raw(user, "github").await,
-        Err(AppError::AccountNotFound)
-    );
+    let (world, user) = World::with_user("ada@example.com").await;
+    let refused = world.disconnect_refusal(user, "github").await;
+    assert_eq!(refused, AppError::AccountNotFound);
 }
 
 #[tokio::test]
@@ -55,51 +51,34 @@ async fn disconnecting_another_users_provider_is_not_found() {
     let owner = world.login_with(google_login("goo-1")).await.user.id;
     world.link(owner, ada_on_github()).await;
     let caller = world.user("eve@example.com").await;
-    assert_eq!(
-        world.service.disconnect_raw(caller, "github").await,
-        Err(AppError::AccountNotFound)
-    );
+    let refused = world.disconnect_refusal(caller, "github").await;
+    assert_eq!(refused, AppError::AccountNotFound);
     assert_eq!(world.service.accounts(owner).await.unwrap().len(), 2);
 }
 
 #[tokio::test]
 async fn disconnect_for_a_provider_that_is_not_enabled_is_not_configured() {
-    let world = World::new();
-    let user = world.user("ada@example.com").await;
-    assert_eq!(
-        world.service.disconnect_raw(user, "apple").await,
-        Err(AppError::ProviderNotConfigured)
-    );
-    assert_eq!(
-        world.service.disconnect_raw(user, "nope").await,
-        Err(AppError::ProviderNotConfigured)
-    );
+    let (world, user) = World::with_user("ada@example.com").await;
+    for provider in ["apple", "nope"] {
+        let refused = world.disconnect_refusal(user, provider).await;
+        assert_eq!(refused, AppError::ProviderNotConfigured);
+    }
 }
 
 #[tokio::test]
 async fn the_only_link_of_a_user_without_password_stays() {
-    let world = World::new();
-    let user = world.login_with(ada_on_github()).await.user.id;
-    assert_eq!(
-        world.service.disconnect_raw(user, "github").await,
-        Err(AppError::LastLoginMethod)
-    );
-    assert_eq!(world.service.accounts(user).await.unwrap().len(), 1);
+    let (world, login) = World::signed_in(ada_on_github()).await;
+    let refused = world.disconnect_refusal(login.user.id, "github").await;
+    assert_eq!(refused, AppError::LastLoginMethod);
 }
 
 #[tokio::test]
 async fn the_only_link_may_go_when_the_user_has_a_password() {
-    let world = World::new();
-    let user = world.user("ada@example.com").await;
+    let (world, user) = World::with_user("ada@example.com").await;
     world.link(user, ada_on_github()).await;
     assert_eq!(world.service.disconnect_raw(user, "github").await, Ok(()));
     assert!(world.service.accounts(user).await.unwrap().is_empty());
-    assert!(
-        world
-            .users
-            .stored_tokens(ProviderKey::GITHUB, "gh-1")
-            .is_none()
-    );
+    world.assert_no_tokens(ProviderKey::GITHUB, "gh-1");
 }
 
 #[tokio::test]
@@ -112,16 +91,13 @@ async fn the_second_of_two_links_may_go_and_the_first_stays() {
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].provider, ProviderKey::GOOGLE);
     // ...and that one is now the last way in.
-    assert_eq!(
-        world.service.disconnect_raw(user, "google").await,
-        Err(AppError::LastLoginMethod)
-    );
+    let refused = world.disconnect_refusal(user, "google").await;
+    assert_eq!(refused, AppError::LastLoginMethod);
 }
 
 #[tokio::test]
 async fn a_disconnected_account_can_be_connected_again() {
-    let world = World::new();
-    let user = world.user("ada@example.com").await;
+    let (world, user) = World::with_user("ada@example.com").await;
     world.link(user, ada_on_github()).await;
     world.service.disconnect_raw(user, "github").await.unwrap();
     assert!(world.connect_as(user, ada_on_github()).await.is_ok());
@@ -130,8 +106,6 @@ async fn a_disconnected_account_can_be_connected_again() {
 #[tokio::test]
 async fn disconnect_for_a_vanished_user_is_not_found() {
     let world = World::new();
-    assert_eq!(
-        world.service.disconnect_raw(UserId::new(), "github").await,
-        Err(AppError::AccountNotFound)
-    );
+    let refused = world.disconnect_refusal(UserId::new(), "github").await;
+    assert_eq!(refused, AppError::AccountNotFound);
 }

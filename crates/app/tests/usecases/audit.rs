@@ -75,10 +75,7 @@ async fn every_account_change_is_an_event_of_the_caller_newest_first() {
 
 #[tokio::test]
 async fn a_provider_registration_is_two_events_in_order_and_a_reuse_is_one() {
-    let world = World::new();
-    let login = world
-        .login_with(github_login("gh-9", "grace@example.com"))
-        .await;
+    let (world, login) = World::signed_in(github_login("gh-9", "grace@example.com")).await;
     let grace = login.user.id;
     let rotated = world
         .service

@@ -1,16 +1,13 @@
 //! POST callback (docs/api.md#callback): registering, signing in, and failing without side effects.
 
-use crate::world::{CODE, RawInput, World, ada_on_github, github_login, identity, provider_login};
+use crate::world::{CODE, RawInput, World, ada_on_github, github_login, login_at};
 use social_login_app::AppError;
 use social_login_domain::ProviderKey;
 use social_login_ports::{Clock, PostBody, ProviderError, TokenCipher};
 
 #[tokio::test]
 async fn a_new_provider_account_registers_a_new_user() {
-    let world = World::new();
-    let result = world
-        .login_with(github_login("gh-1", "Ada@Example.com"))
-        .await;
+    let (world, result) = World::signed_in(github_login("gh-1", "Ada@Example.com")).await;
     assert!(result.is_new_user);
     let user = &result.user;
     assert_eq!(user.email.as_ref().unwrap().as_str(), "Ada@Example.com");
@@ -31,8 +28,7 @@ async fn a_new_provider_account_registers_a_new_user() {
 
 #[tokio::test]
 async fn a_new_user_gets_a_working_session() {
-    let world = World::new();
-    let result = world.login_with(ada_on_github()).await;
+    let (world, result) = World::signed_in(ada_on_github()).await;
     assert_eq!(
         world
             .service
@@ -65,12 +61,7 @@ async fn provider_tokens_are_stored_sealed() {
 #[tokio::test]
 async fn a_new_user_takes_an_unverified_email_as_unverified() {
     let world = World::new();
-    let login = provider_login(identity(
-        ProviderKey::GITHUB,
-        "gh-1",
-        Some("ada@example.com"),
-        false,
-    ));
+    let login = login_at(ProviderKey::GITHUB, "gh-1", Some("ada@example.com"), false);
     let result = world.login_with(login).await;
     assert!(result.is_new_user);
     assert!(!result.user.email_verified);
@@ -79,7 +70,7 @@ async fn a_new_user_takes_an_unverified_email_as_unverified() {
 #[tokio::test]
 async fn a_provider_without_email_registers_a_user_without_email() {
     let world = World::new();
-    let login = provider_login(identity(ProviderKey::GITHUB, "gh-1", None, true));
+    let login = login_at(ProviderKey::GITHUB, "gh-1", None, true);
     let result = world.login_with(login).await;
     assert!(result.is_new_user);
     assert_eq!(result.user.email, None);
@@ -88,22 +79,9 @@ async fn a_provider_without_email_registers_a_user_without_email() {
 
 #[tokio::test]
 async fn two_accounts_without_email_become_two_users() {
-    let world = World::new();
-    let first = world
-        .login_with(provider_login(identity(
-            ProviderKey::GITHUB,
-            "gh-1",
-            None,
-            false,
-        )))
-        .await;
+    let (world, first) = World::signed_in(login_at(ProviderKey::GITHUB, "gh-1", None, false)).await;
     let second = world
-        .login_with(provider_login(identity(
-            ProviderKey::GITHUB,
-            "gh-2",
-            None,
-            false,
-        )))
+        .login_with(login_at(ProviderKey::GITHUB, "gh-2", None, false))
         .await;
     assert!(second.is_new_user);
     assert_ne!(first.user.id, second.user.id);
@@ -111,8 +89,7 @@ async fn two_accounts_without_email_become_two_users() {
 
 #[tokio::test]
 async fn a_returning_account_signs_its_user_in_with_fresh_provider_tokens() {
-    let world = World::new();
-    let first = world.login_with(ada_on_github()).await;
+    let (world, first) = World::signed_in(ada_on_github()).await;
     let mut again = ada_on_github();
     again.tokens.access_token = social_login_domain::SecretText::new("second-access");
     again.tokens.refresh_token = Some(social_login_domain::SecretText::new("second-refresh"));
@@ -146,15 +123,9 @@ async fn a_returning_login_without_a_provider_refresh_token_keeps_the_old_one() 
 
 #[tokio::test]
 async fn a_returning_account_signs_in_whatever_its_email_now_says() {
-    let world = World::new();
-    let first = world.login_with(ada_on_github()).await;
+    let (world, first) = World::signed_in(ada_on_github()).await;
     world.register("bob@example.com", "correct horse").await;
-    let moved = provider_login(identity(
-        ProviderKey::GITHUB,
-        "gh-1",
-        Some("bob@example.com"),
-        false,
-    ));
+    let moved = login_at(ProviderKey::GITHUB, "gh-1", Some("bob@example.com"), false);
     let second = world.login_with(moved).await;
     assert_eq!(second.user.id, first.user.id);
     assert!(!second.is_new_user);

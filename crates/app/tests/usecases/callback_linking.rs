@@ -1,12 +1,12 @@
 //! docs/api.md#linking-rules: what a provider login does when its email belongs to an existing user.
 
-use crate::world::{World, ada_on_github, github_login, identity, provider_login};
+use crate::world::{World, ada_on_github, github_login, login_at};
 use social_login_app::AppError;
 use social_login_domain::ProviderKey;
 
 /// A user whose email came verified from Google, as auto-linking requires.
 async fn google_user(world: &World, email: &str) -> social_login_app::LoginResult {
-    let login = provider_login(identity(ProviderKey::GOOGLE, "goo-1", Some(email), true));
+    let login = login_at(ProviderKey::GOOGLE, "goo-1", Some(email), true);
     world.login_with(login).await
 }
 
@@ -76,12 +76,7 @@ async fn an_auto_linked_account_signs_in_directly_next_time() {
 async fn an_unverified_provider_email_never_links() {
     let world = World::auto_linking();
     google_user(&world, "ada@example.com").await;
-    let unverified = provider_login(identity(
-        ProviderKey::GITHUB,
-        "gh-1",
-        Some("ada@example.com"),
-        false,
-    ));
+    let unverified = login_at(ProviderKey::GITHUB, "gh-1", Some("ada@example.com"), false);
     assert_eq!(
         world.sign_in(unverified).await,
         Err(AppError::EmailAlreadyRegistered)
@@ -113,12 +108,12 @@ async fn a_pre_registered_unverified_user_is_never_linked() {
 async fn an_unverified_provider_email_claims_no_address() {
     let world = World::auto_linking();
     let squatter = world
-        .login_with(provider_login(identity(
+        .login_with(login_at(
             ProviderKey::GOOGLE,
             "goo-squatter",
             Some("victim@example.com"),
             false,
-        )))
+        ))
         .await;
     assert_eq!(
         squatter.user.email.as_ref().map(|e| e.as_str()),

@@ -1,6 +1,6 @@
 //! POST connect (docs/api.md#connect): linking a provider account to the calling user.
 
-use crate::world::{RawInput, World, ada_on_github, github_login, identity, provider_login};
+use crate::world::{RawInput, World, ada_on_github, github_login, login_at};
 use social_login_app::AppError;
 use social_login_domain::{ProviderKey, UserId};
 use social_login_ports::{Clock, ProviderError, TokenCipher};
@@ -8,8 +8,7 @@ use time::Duration;
 
 #[tokio::test]
 async fn connect_links_the_provider_account_to_the_caller() {
-    let world = World::new();
-    let caller = world.user("ada@example.com").await;
+    let (world, caller) = World::with_user("ada@example.com").await;
     world.clock.advance(Duration::minutes(1));
     let linked = world
         .link(caller, github_login("gh-1", "ada@github.example"))
@@ -37,28 +36,17 @@ async fn connect_ignores_whose_email_the_provider_reports() {
     let world = World::new();
     world.register("bob@example.com", "correct horse").await;
     let caller = world.user("ada@example.com").await;
-    let login = provider_login(identity(
-        ProviderKey::GITHUB,
-        "gh-1",
-        Some("bob@example.com"),
-        false,
-    ));
+    let login = login_at(ProviderKey::GITHUB, "gh-1", Some("bob@example.com"), false);
     assert!(world.connect_as(caller, login).await.is_ok());
 }
 
 #[tokio::test]
 async fn an_account_linked_to_another_user_cannot_be_connected() {
-    let world = World::new();
-    let owner = world
-        .login_with(github_login("gh-1", "bob@example.com"))
-        .await;
+    let bobs = || github_login("gh-1", "bob@example.com");
+    let (world, owner) = World::signed_in(bobs()).await;
     let caller = world.user("ada@example.com").await;
-    assert_eq!(
-        world
-            .connect_as(caller, github_login("gh-1", "bob@example.com"))
-            .await,
-        Err(AppError::ProviderAlreadyLinked)
-    );
+    let refused = world.connect_as_refusal(caller, bobs()).await;
+    assert_eq!(refused, AppError::ProviderAlreadyLinked);
     assert!(world.service.accounts(caller).await.unwrap().is_empty());
     assert_eq!(
         world.service.accounts(owner.user.id).await.unwrap().len(),
@@ -68,89 +56,68 @@ async fn an_account_linked_to_another_user_cannot_be_connected() {
 
 #[tokio::test]
 async fn a_caller_who_has_that_provider_already_cannot_connect_a_second_account() {
-    let world = World::new();
-    let caller = world.user("ada@example.com").await;
+    let (world, caller) = World::with_user("ada@example.com").await;
     world.link(caller, ada_on_github()).await;
-    assert_eq!(
-        world
-            .connect_as(caller, github_login("gh-2", "ada@example.com"))
-            .await,
-        Err(AppError::ProviderAlreadyLinked)
-    );
-    assert!(
-        world
-            .users
-            .stored_tokens(ProviderKey::GITHUB, "gh-2")
-            .is_none()
-    );
+    let second = github_login("gh-2", "ada@example.com");
+    let refused = world.connect_as_refusal(caller, second).await;
+    assert_eq!(refused, AppError::ProviderAlreadyLinked);
+    world.assert_no_tokens(ProviderKey::GITHUB, "gh-2");
 }
 
 #[tokio::test]
 async fn connecting_the_same_account_twice_is_refused() {
-    let world = World::new();
-    let caller = world.user("ada@example.com").await;
+    let (world, caller) = World::with_user("ada@example.com").await;
     world.link(caller, ada_on_github()).await;
-    assert_eq!(
-        world.connect_as(caller, ada_on_github()).await,
-        Err(AppError::ProviderAlreadyLinked)
-    );
-    assert_eq!(world.users.link_count(), 1);
+    let refused = world.connect_as_refusal(caller, ada_on_github()).await;
+    assert_eq!(refused, AppError::ProviderAlreadyLinked);
 }
 
 #[tokio::test]
 async fn a_caller_may_connect_several_providers() {
-    let world = World::new();
-    let caller = world.user("ada@example.com").await;
+    let (world, caller) = World::with_user("ada@example.com").await;
     world.link(caller, ada_on_github()).await;
-    let google = provider_login(identity(ProviderKey::GOOGLE, "goo-1", None, false));
-    world.link(caller, google).await;
+    world
+        .link(caller, login_at(ProviderKey::GOOGLE, "goo-1", None, false))
+        .await;
     assert_eq!(world.service.accounts(caller).await.unwrap().len(), 2);
 }
 
 #[tokio::test]
 async fn a_failed_code_exchange_on_connect_links_nothing() {
-    let world = World::new();
-    let caller = world.user("ada@example.com").await;
+    let (world, caller) = World::with_user("ada@example.com").await;
     world.github_refuses(ProviderError::CodeExchange("invalid_grant".into()));
     let state = world.connect_state("github", caller).await;
+    let refused = world.connect_refusal(caller, "github", &state).await;
     assert_eq!(
-        world.connect(caller, "github", &state).await,
-        Err(AppError::CodeExchangeFailed("invalid_grant".into()))
+        refused,
+        AppError::CodeExchangeFailed("invalid_grant".into())
     );
-    assert_eq!(world.users.link_count(), 0);
 }
 
 #[tokio::test]
 async fn connect_by_a_caller_who_no_longer_exists_is_unauthorized() {
     let world = World::new();
     let ghost = UserId::new();
-    assert_eq!(
-        world.connect_as(ghost, ada_on_github()).await,
-        Err(AppError::Unauthorized)
-    );
-    assert_eq!(world.users.link_count(), 0);
+    let refused = world.connect_as_refusal(ghost, ada_on_github()).await;
+    assert_eq!(refused, AppError::Unauthorized);
 }
 
 #[tokio::test]
 async fn connect_to_a_provider_that_is_not_enabled_is_not_configured() {
-    let world = World::new();
-    let caller = world.user("ada@example.com").await;
+    let (world, caller) = World::with_user("ada@example.com").await;
     let state = world.connect_state("github", caller).await;
-    assert_eq!(
-        world.connect(caller, "apple", &state).await,
-        Err(AppError::ProviderNotConfigured)
-    );
+    let refused = world.connect_refusal(caller, "apple", &state).await;
+    assert_eq!(refused, AppError::ProviderNotConfigured);
 }
 
 #[tokio::test]
 async fn connect_with_an_empty_code_is_a_validation_error() {
-    let world = World::new();
-    let caller = world.user("ada@example.com").await;
+    let (world, caller) = World::with_user("ada@example.com").await;
     let state = world.connect_state("github", caller).await;
     assert!(matches!(
         world
             .service
-            .connect_raw(world.fresh_login(caller), "github", "", &state, None)
+            .connect_raw(world.fresh_login(caller), "github", "", &state)
             .await,
         Err(AppError::Validation(_))
     ));

@@ -55,8 +55,7 @@ async fn deleting_the_account_removes_everything_and_revokes_each_grant() {
 
 #[tokio::test]
 async fn a_login_older_than_five_minutes_cannot_delete_and_nothing_changes() {
-    let world = World::new();
-    let login = world.login_with(ada_on_github()).await;
+    let (world, login) = World::signed_in(ada_on_github()).await;
     world
         .clock
         .advance(Duration::minutes(5) + Duration::seconds(1));
@@ -69,42 +68,30 @@ async fn a_login_older_than_five_minutes_cannot_delete_and_nothing_changes() {
 
 #[tokio::test]
 async fn a_failed_revocation_never_blocks_the_unlink_and_is_recorded() {
-    let world = World::new();
-    let ada = world
-        .register("ada@example.com", "correct horse battery staple")
-        .await;
-    world.link(ada.user.id, ada_on_github()).await;
+    let (world, ada) = World::with_user("ada@example.com").await;
+    world.link(ada, ada_on_github()).await;
     world
         .github
         .answer_revocation(Err(ProviderError::Revocation(
             "revoke endpoint answered 500".into(),
         )));
 
-    world
-        .disconnect(ada.user.id, ProviderKey::GITHUB)
-        .await
-        .unwrap();
+    world.disconnect(ada, ProviderKey::GITHUB).await.unwrap();
 
     assert_eq!(world.users.link_count(), 0, "unlinked all the same");
     assert_eq!(world.github.revoked().len(), 1);
-    let latest = &world.service.events(ada.user.id).await.unwrap()[0];
+    let latest = &world.service.events(ada).await.unwrap()[0];
     assert_eq!(latest.kind, AuditEventType::ProviderRevocationFailed);
     assert_eq!(latest.provider, Some(ProviderKey::GITHUB));
 }
 
 #[tokio::test]
 async fn a_provider_without_revocation_is_no_failure() {
-    let world = World::new();
-    let ada = world
-        .register("ada@example.com", "correct horse battery staple")
-        .await;
-    world.link(ada.user.id, ada_on_github()).await;
+    let (world, ada) = World::with_user("ada@example.com").await;
+    world.link(ada, ada_on_github()).await;
     world.github.answer_revocation(Ok(Revoked::NotSupported));
-    world
-        .disconnect(ada.user.id, ProviderKey::GITHUB)
-        .await
-        .unwrap();
-    let latest = &world.service.events(ada.user.id).await.unwrap()[0];
+    world.disconnect(ada, ProviderKey::GITHUB).await.unwrap();
+    let latest = &world.service.events(ada).await.unwrap()[0];
     assert_eq!(latest.kind, AuditEventType::AccountUnlinked);
 }
 

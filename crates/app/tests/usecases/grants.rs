@@ -21,15 +21,8 @@ async fn native_sign_in_of(world: &World, subject: &str) -> social_login_app::Lo
 
 #[tokio::test]
 async fn a_native_sign_in_after_a_code_flow_login_keeps_the_grant_revocable() {
-    let world = World::new();
-    let code_flow = world
-        .login_with(provider_login(identity(
-            ProviderKey::GOOGLE,
-            "g-1",
-            Some("ada@example.com"),
-            true,
-        )))
-        .await;
+    let google = login_at(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
+    let (world, code_flow) = World::signed_in(google).await;
     let native = native_sign_in_of(&world, "g-1").await;
     assert_eq!(native.user.id, code_flow.user.id);
     let (access, refresh) = world

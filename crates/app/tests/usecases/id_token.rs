@@ -96,17 +96,14 @@ async fn the_callbacks_email_rules_apply_to_a_native_sign_in() {
 
 #[tokio::test]
 async fn a_native_connect_links_once_with_no_provider_token() {
-    let world = World::new();
-    let pat = world
-        .register("pat@example.com", "correct horse battery")
-        .await;
+    let (world, pat) = World::with_user("pat@example.com").await;
     let grace = identity(ProviderKey::GOOGLE, "g-2", Some("grace@example.com"), true);
     world.google.answer_id_token(Ok(grace));
     let link = world
-        .id_token_connect(world.fresh_login(pat.user.id), command(&world, "google"))
+        .id_token_connect(world.fresh_login(pat), command(&world, "google"))
         .await
         .unwrap();
-    assert_eq!(link.user_id, pat.user.id);
+    assert_eq!(link.user_id, pat);
     assert_eq!(link.provider, ProviderKey::GOOGLE);
     let (access, _) = world
         .users

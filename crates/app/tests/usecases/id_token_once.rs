@@ -69,10 +69,7 @@ async fn the_same_signed_claims_with_the_signature_written_another_way_are_the_s
 
 #[tokio::test]
 async fn a_token_used_to_sign_in_cannot_then_connect() {
-    let world = World::new();
-    let pat = world
-        .register("pat@example.com", "correct horse battery")
-        .await;
+    let (world, pat) = World::with_user("pat@example.com").await;
     google_signs_in_ada(&world);
     sign_in(&world, ID_TOKEN, Some("raw-nonce")).await.unwrap();
     let command = world
@@ -80,7 +77,7 @@ async fn a_token_used_to_sign_in_cannot_then_connect() {
         .id_token_command("google", ID_TOKEN, Some("raw-nonce"), None)
         .unwrap();
     let connect = world
-        .id_token_connect(world.fresh_login(pat.user.id), command)
+        .id_token_connect(world.fresh_login(pat), command)
         .await;
     assert!(matches!(connect, Err(AppError::UserInfoFailed(_))));
 }

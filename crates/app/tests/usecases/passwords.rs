@@ -1,6 +1,6 @@
 //! POST /auth/register and POST /auth/login (docs/api.md#register).
 
-use crate::world::{RawInput, World, ada_on_github};
+use crate::world::{PASSWORD, RawInput, World, ada_on_github};
 use social_login_app::{AppError, Registration};
 use social_login_domain::{PasswordHash, SecretText};
 use social_login_ports::{Clock, MockPasswordHasher};
@@ -130,12 +130,8 @@ async fn a_malformed_email_is_a_validation_error() {
 
 #[tokio::test]
 async fn login_with_the_right_password_signs_the_user_in() {
-    let world = World::new();
-    let registered = world.register("ada@example.com", "correct horse").await;
-    let result = world
-        .password_login("ADA@example.com", "correct horse")
-        .await
-        .unwrap();
+    let (world, registered) = World::signed_up("ada@example.com").await;
+    let result = world.password_signed_in("ADA@example.com", PASSWORD).await;
     assert!(!result.is_new_user);
     assert_eq!(result.user, registered.user);
     assert_ne!(result.refresh_token, registered.refresh_token);

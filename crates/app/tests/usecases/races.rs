@@ -104,7 +104,7 @@ async fn a_connect_that_loses_the_race_is_provider_already_linked() {
     let state = world.started_connect(caller, ada_on_github()).await;
     assert_eq!(
         service
-            .connect_raw(world.fresh_login(caller), "github", CODE, &state, None)
+            .connect_raw(world.fresh_login(caller), "github", CODE, &state)
             .await,
         Err(AppError::ProviderAlreadyLinked)
     );

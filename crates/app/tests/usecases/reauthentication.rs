@@ -3,7 +3,7 @@
 //! sets that time; a refresh keeps it.
 
 use crate::world::*;
-use social_login_app::{AppError, AuthPolicy, IdTokenCommand, LoginResult};
+use social_login_app::{AppError, AuthPolicy, IdTokenCommand};
 use social_login_domain::ProviderKey;
 use social_login_ports::Clock;
 use social_login_testing::state_in;
@@ -11,10 +11,6 @@ use time::Duration;
 
 /// Past the default window of five minutes.
 const SIX_MINUTES: Duration = Duration::minutes(6);
-
-async fn refreshed(world: &World, login: &LoginResult) -> LoginResult {
-    world.refresh_with(login).await.unwrap()
-}
 
 fn native_command(world: &World) -> IdTokenCommand {
     world.id_token_command("google", "header.payload.signature")
@@ -27,7 +23,7 @@ async fn a_refresh_keeps_the_time_of_the_login_in_the_new_access_token() {
     let logged_in_at = world.clock.now();
     world.clock.advance(SIX_MINUTES);
 
-    let refreshed = refreshed(&world, &login).await;
+    let refreshed = world.refreshed(&login).await;
     let access = world.access_of(&refreshed);
     assert_eq!(access.issued_at, world.clock.now(), "a new token");
     assert_eq!(access.auth_time, Some(logged_in_at), "of the same login");
@@ -38,7 +34,7 @@ async fn a_session_refreshed_six_minutes_after_its_login_cannot_delete_the_accou
     let world = World::new();
     let login = world.login_with(ada_on_github()).await;
     world.clock.advance(SIX_MINUTES);
-    let refreshed = refreshed(&world, &login).await;
+    let refreshed = world.refreshed(&login).await;
 
     let refused = world.delete_account(world.access_of(&refreshed)).await;
     assert_eq!(refused, Err(AppError::ReauthenticationRequired));
@@ -54,17 +50,15 @@ async fn a_session_refreshed_six_minutes_after_its_login_cannot_delete_the_accou
 
 #[tokio::test]
 async fn every_kind_of_login_starts_the_clock_and_a_password_login_can_delete_at_once() {
-    let world = World::new();
-    let registered = world.register("ada@example.com", "correct horse").await;
+    let (world, registered) = World::signed_up("ada@example.com").await;
     assert_eq!(
         world.access_of(&registered).auth_time,
         Some(world.clock.now())
     );
     world.clock.advance(SIX_MINUTES);
     let login = world
-        .password_login("ada@example.com", "correct horse")
-        .await
-        .unwrap();
+        .password_signed_in("ada@example.com", "correct horse")
+        .await;
     assert_eq!(world.access_of(&login).auth_time, Some(world.clock.now()));
 
     world.clock.advance(SIX_MINUTES);
@@ -85,9 +79,8 @@ async fn every_kind_of_login_starts_the_clock_and_a_password_login_can_delete_at
         .await
         .expect_err("the password login is twelve minutes old now");
     let fresh = world
-        .password_login("ada@example.com", "correct horse")
-        .await
-        .unwrap();
+        .password_signed_in("ada@example.com", "correct horse")
+        .await;
     world.delete_account(world.access_of(&fresh)).await.unwrap();
 }
 
@@ -99,7 +92,7 @@ async fn the_window_is_the_configured_one() {
     });
     let login = world.login_with(ada_on_github()).await;
     world.clock.advance(SIX_MINUTES);
-    let refreshed = refreshed(&world, &login).await;
+    let refreshed = world.refreshed(&login).await;
     world
         .delete_account(world.access_of(&refreshed))
         .await
@@ -108,18 +101,17 @@ async fn the_window_is_the_configured_one() {
 
 #[tokio::test]
 async fn connecting_from_a_session_whose_login_is_old_is_refused_and_spends_nothing() {
-    let world = World::new();
-    let login = world.register("ada@example.com", "correct horse").await;
+    let (world, login) = World::signed_up("ada@example.com").await;
     let ada = login.user.id;
     // The connect flow started while the login was fresh...
     let state = world.started_connect(ada, ada_on_github()).await;
     // ...and comes back with a token refreshed six minutes after the login.
     world.clock.advance(SIX_MINUTES);
-    let stale = world.access_of(&refreshed(&world, &login).await);
+    let stale = world.access_of(&world.refreshed(&login).await);
 
     let refused = world
         .service
-        .connect_raw(stale, "github", CODE, &state, None)
+        .connect_raw(stale, "github", CODE, &state)
         .await;
     assert_eq!(refused, Err(AppError::ReauthenticationRequired));
     assert_eq!(world.users.link_count(), 0);
@@ -127,12 +119,11 @@ async fn connecting_from_a_session_whose_login_is_old_is_refused_and_spends_noth
 
     // After logging in again the same flow completes.
     let again = world
-        .password_login("ada@example.com", "correct horse")
-        .await
-        .unwrap();
+        .password_signed_in("ada@example.com", "correct horse")
+        .await;
     let linked = world
         .service
-        .connect_raw(world.access_of(&again), "github", CODE, &state, None)
+        .connect_raw(world.access_of(&again), "github", CODE, &state)
         .await
         .unwrap();
     assert_eq!(linked.user_id, ada);
@@ -141,10 +132,9 @@ async fn connecting_from_a_session_whose_login_is_old_is_refused_and_spends_noth
 #[tokio::test]
 async fn a_native_connect_from_a_session_whose_login_is_old_is_refused_before_the_id_token_is_checked()
  {
-    let world = World::new();
-    let login = world.register("ada@example.com", "correct horse").await;
+    let (world, login) = World::signed_up("ada@example.com").await;
     world.clock.advance(SIX_MINUTES);
-    let stale = world.access_of(&refreshed(&world, &login).await);
+    let stale = world.access_of(&world.refreshed(&login).await);
     world.google.answer_id_token(Ok(identity(
         ProviderKey::GOOGLE,
         "g-1",
@@ -163,10 +153,9 @@ async fn a_native_connect_from_a_session_whose_login_is_old_is_refused_before_th
 
 #[tokio::test]
 async fn authorize_with_the_bearer_of_an_old_login_is_refused_before_going_to_the_provider() {
-    let world = World::new();
-    let login = world.register("ada@example.com", "correct horse").await;
+    let (world, login) = World::signed_up("ada@example.com").await;
     world.clock.advance(SIX_MINUTES);
-    let stale = refreshed(&world, &login).await;
+    let stale = world.refreshed(&login).await;
 
     let refused = world
         .service
@@ -186,8 +175,7 @@ async fn authorize_with_the_bearer_of_an_old_login_is_refused_before_going_to_th
 
 #[tokio::test]
 async fn a_token_that_does_not_say_when_its_login_was_never_counts_as_recent() {
-    let world = World::new();
-    let login = world.register("ada@example.com", "correct horse").await;
+    let (world, login) = World::signed_up("ada@example.com").await;
     let mut access = world.access_of(&login);
     access.auth_time = None;
     assert_eq!(

@@ -1,6 +1,6 @@
 //! POST /auth/refresh, POST /auth/logout and GET /users/me.
 
-use crate::world::World;
+use crate::world::{PASSWORD, World};
 use social_login_app::AppError;
 use social_login_domain::UserId;
 use social_login_ports::Clock;
@@ -8,10 +8,9 @@ use time::Duration;
 
 #[tokio::test]
 async fn refresh_rotates_the_refresh_token() {
-    let world = World::new();
-    let login = world.register("ada@example.com", "correct horse").await;
+    let (world, login) = World::signed_up("ada@example.com").await;
     world.clock.advance(Duration::minutes(20));
-    let refreshed = world.refresh_with(&login).await.unwrap();
+    let refreshed = world.refreshed(&login).await;
     assert_eq!(refreshed.user.id, login.user.id);
     assert!(!refreshed.is_new_user);
     assert_ne!(refreshed.refresh_token, login.refresh_token);
@@ -26,17 +25,15 @@ async fn refresh_rotates_the_refresh_token() {
 
 #[tokio::test]
 async fn a_rotated_refresh_token_no_longer_works() {
-    let world = World::new();
-    let login = world.register("ada@example.com", "correct horse").await;
-    world.refresh_with(&login).await.unwrap();
+    let (world, login) = World::signed_up("ada@example.com").await;
+    world.refreshed(&login).await;
     world.assert_refresh_refused(&login).await;
 }
 
 #[tokio::test]
 async fn reuse_of_a_rotated_token_revokes_its_successor_too() {
-    let world = World::new();
-    let login = world.register("ada@example.com", "correct horse").await;
-    let successor = world.refresh_with(&login).await.unwrap();
+    let (world, login) = World::signed_up("ada@example.com").await;
+    let successor = world.refreshed(&login).await;
     // A thief replays the old token: the whole family goes.
     assert!(world.refresh_with(&login).await.is_err());
     world.assert_refresh_refused(&successor).await;
@@ -44,21 +41,16 @@ async fn reuse_of_a_rotated_token_revokes_its_successor_too() {
 
 #[tokio::test]
 async fn reuse_revokes_only_its_own_family() {
-    let world = World::new();
-    let first = world.register("ada@example.com", "correct horse").await;
-    let other_device = world
-        .password_login("ada@example.com", "correct horse")
-        .await
-        .unwrap();
-    world.refresh_with(&first).await.unwrap();
+    let (world, first) = World::signed_up("ada@example.com").await;
+    let other_device = world.password_signed_in("ada@example.com", PASSWORD).await;
+    world.refreshed(&first).await;
     let _ = world.refresh_with(&first).await;
     assert!(world.refresh_with(&other_device).await.is_ok());
 }
 
 #[tokio::test]
 async fn an_expired_refresh_token_is_refused() {
-    let world = World::new();
-    let login = world.register("ada@example.com", "correct horse").await;
+    let (world, login) = World::signed_up("ada@example.com").await;
     world.clock.advance(Duration::days(30));
     world.assert_refresh_refused(&login).await;
 }
@@ -74,17 +66,15 @@ async fn an_unknown_refresh_token_is_refused() {
 
 #[tokio::test]
 async fn logout_makes_the_refresh_token_fail() {
-    let world = World::new();
-    let login = world.register("ada@example.com", "correct horse").await;
+    let (world, login) = World::signed_up("ada@example.com").await;
     assert_eq!(world.logout(login.refresh_token.expose()).await, Ok(()));
     world.assert_refresh_refused(&login).await;
 }
 
 #[tokio::test]
 async fn logout_ends_the_rotated_successors_too() {
-    let world = World::new();
-    let login = world.register("ada@example.com", "correct horse").await;
-    let successor = world.refresh_with(&login).await.unwrap();
+    let (world, login) = World::signed_up("ada@example.com").await;
+    let successor = world.refreshed(&login).await;
     world
         .logout(successor.refresh_token.expose())
         .await
@@ -100,8 +90,7 @@ async fn logout_with_an_unknown_token_is_accepted_silently() {
 
 #[tokio::test]
 async fn me_returns_the_callers_record() {
-    let world = World::new();
-    let login = world.register("ada@example.com", "correct horse").await;
+    let (world, login) = World::signed_up("ada@example.com").await;
     assert_eq!(world.service.me(login.user.id).await, Ok(login.user));
 }
 
@@ -116,8 +105,7 @@ async fn me_for_a_user_that_no_longer_exists_is_unauthorized() {
 
 #[tokio::test]
 async fn an_access_token_stops_authenticating_when_it_expires() {
-    let world = World::new();
-    let login = world.register("ada@example.com", "correct horse").await;
+    let (world, login) = World::signed_up("ada@example.com").await;
     let bearer = login.access_token.value.expose().to_owned();
     assert_eq!(world.service.authenticate(&bearer), Some(login.user.id));
     world.clock.advance(Duration::minutes(15));
@@ -127,8 +115,7 @@ async fn an_access_token_stops_authenticating_when_it_expires() {
 
 #[tokio::test]
 async fn a_login_result_never_prints_its_tokens() {
-    let world = World::new();
-    let login = world.register("ada@example.com", "correct horse").await;
+    let (_world, login) = World::signed_up("ada@example.com").await;
     let printed = format!("{login:?}");
     assert!(!printed.contains(login.refresh_token.expose()));
     assert!(!printed.contains(login.access_token.value.expose()));
@@ -145,7 +132,7 @@ async fn a_session_ends_at_the_family_cap_however_often_it_rotates() {
     let mut current = world.register("ada@example.com", "correct horse").await;
     for _ in 0..2 {
         world.clock.advance(Duration::hours(30));
-        current = world.refresh_with(&current).await.unwrap();
+        current = world.refreshed(&current).await;
     }
     world.clock.advance(Duration::hours(12));
     assert_eq!(
@@ -157,8 +144,7 @@ async fn a_session_ends_at_the_family_cap_however_often_it_rotates() {
 
 #[tokio::test]
 async fn housekeeping_deletes_ended_sessions_only() {
-    let world = World::new();
-    let ended = world.register("ada@example.com", "correct horse").await;
+    let (world, ended) = World::signed_up("ada@example.com").await;
     world.clock.advance(Duration::days(91));
     let live = world.register("grace@example.com", "correct horse").await;
     assert_eq!(world.refresh_tokens.stored_count(), 2);

@@ -2,7 +2,7 @@
 //! login's one decision, a refusal writes nothing, and `password_signup` closes
 //! registration.
 
-use crate::world::{World, ada_on_github, github_login, identity, provider_login};
+use crate::world::{World, ada_on_github, github_login, login_at};
 use social_login_app::{AppError, AuthPolicy, Registration};
 use social_login_domain::{EmailDomain, Origin, ProviderKey, SecretText, SignupPolicy};
 
@@ -38,7 +38,7 @@ async fn a_closed_provider_registers_nobody_and_stores_nothing() {
     assert_eq!(refused.err(), Some(AppError::SignupNotAllowed));
     world.assert_nothing_stored("a refused sign-up");
     // The other providers keep their own (default) policy.
-    let google = provider_login(identity(ProviderKey::GOOGLE, "g-1", None, false));
+    let google = login_at(ProviderKey::GOOGLE, "g-1", None, false);
     assert!(world.sign_in(google).await.unwrap().is_new_user);
 }
 
@@ -47,12 +47,7 @@ async fn a_domain_list_refuses_other_domains_and_unverified_emails() {
     let world = github_with(acme_only(), AuthPolicy::default());
     let elsewhere = world.sign_in(ada_on_github()).await;
     assert_eq!(elsewhere.err(), Some(AppError::EmailDomainNotAllowed));
-    let unverified = provider_login(identity(
-        ProviderKey::GITHUB,
-        "gh-2",
-        Some("ada@acme.com"),
-        false,
-    ));
+    let unverified = login_at(ProviderKey::GITHUB, "gh-2", Some("ada@acme.com"), false);
     let refused = world.sign_in(unverified).await;
     assert_eq!(refused.err(), Some(AppError::EmailDomainNotAllowed));
     world.assert_nothing_stored("a refused sign-up");
@@ -67,23 +62,13 @@ async fn a_closed_provider_is_still_connected_and_still_auto_links() {
         ..AuthPolicy::default()
     };
     let world = github_with(closed(), auto_link);
-    let google = provider_login(identity(
-        ProviderKey::GOOGLE,
-        "g-1",
-        Some("ada@example.com"),
-        true,
-    ));
+    let google = login_at(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     let ada = world.sign_in(google).await.unwrap().user.id;
     let linked = world.sign_in(ada_on_github()).await.unwrap();
     assert_eq!((linked.user.id, linked.is_new_user), (ada, false));
 
     let grace = world
-        .sign_in(provider_login(identity(
-            ProviderKey::GOOGLE,
-            "g-2",
-            None,
-            false,
-        )))
+        .sign_in(login_at(ProviderKey::GOOGLE, "g-2", None, false))
         .await
         .unwrap()
         .user

@@ -36,8 +36,7 @@ async fn the_callback_hands_the_code_and_the_stored_verifier_and_nonce_to_the_pr
 
 #[tokio::test]
 async fn a_connect_state_is_consumed_by_connect_of_the_bound_user() {
-    let world = World::new();
-    let user = world.user("ada@example.com").await;
+    let (world, user) = World::with_user("ada@example.com").await;
     let state = world.started_connect(user, ada_on_github()).await;
     world.connect(user, "github", &state).await.unwrap();
     assert!(world.is_spent(&state));
@@ -85,14 +84,10 @@ async fn an_expired_state_is_refused() {
 
 #[tokio::test]
 async fn a_login_state_is_refused_by_connect() {
-    let world = World::new();
-    let user = world.user("ada@example.com").await;
+    let (world, user) = World::with_user("ada@example.com").await;
     let state = world.started_login(ada_on_github()).await;
-    assert_eq!(
-        world.connect(user, "github", &state).await,
-        Err(mismatch(StateMismatch::WrongPurpose))
-    );
-    assert_eq!(world.users.link_count(), 0);
+    let refused = world.connect_refusal(user, "github", &state).await;
+    assert_eq!(refused, mismatch(StateMismatch::WrongPurpose));
 }
 
 #[tokio::test]
@@ -112,14 +107,10 @@ async fn a_connect_state_is_refused_for_another_user() {
     let world = World::new();
     let owner = world.user("ada@example.com").await;
     let intruder = world.user("eve@example.com").await;
-    let state = world
-        .started_connect(owner, github_login("gh-1", "eve@example.com"))
-        .await;
-    assert_eq!(
-        world.connect(intruder, "github", &state).await,
-        Err(mismatch(StateMismatch::OtherUser))
-    );
-    assert_eq!(world.users.link_count(), 0);
+    let eves = github_login("gh-1", "eve@example.com");
+    let state = world.started_connect(owner, eves).await;
+    let refused = world.connect_refusal(intruder, "github", &state).await;
+    assert_eq!(refused, mismatch(StateMismatch::OtherUser));
 }
 
 #[tokio::test]
@@ -161,16 +152,12 @@ async fn a_malformed_state_is_refused() {
 
 #[tokio::test]
 async fn a_refused_state_is_spent() {
-    let world = World::new();
-    let user = world.user("ada@example.com").await;
+    let (world, user) = World::with_user("ada@example.com").await;
     let state = world.started_connect(user, ada_on_github()).await;
     assert!(world.callback("github", &state).await.is_err());
     // The rightful use afterwards finds nothing: a refusal burns the value.
-    assert_eq!(
-        world.connect(user, "github", &state).await,
-        Err(mismatch(StateMismatch::Unknown))
-    );
-    assert_eq!(world.users.link_count(), 0);
+    let refused = world.connect_refusal(user, "github", &state).await;
+    assert_eq!(refused, mismatch(StateMismatch::Unknown));
 }
 
 #[tokio::test]
@@ -203,13 +190,7 @@ async fn the_state_is_checked_before_the_provider_is_called() {
         social_login_testing::state_in(&service.authorize_raw("github", None).await.unwrap());
     assert_eq!(
         service
-            .connect_raw(
-                world.fresh_login(UserId::new()),
-                "github",
-                CODE,
-                &login,
-                None
-            )
+            .connect_raw(world.fresh_login(UserId::new()), "github", CODE, &login)
             .await,
         Err(mismatch(StateMismatch::WrongPurpose))
     );

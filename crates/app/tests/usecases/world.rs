@@ -16,6 +16,9 @@ use social_login_testing::{
 use std::sync::Arc;
 use time::OffsetDateTime;
 
+/// The password of the users `World::signed_up` and `World::user` register.
+pub const PASSWORD: &str = "correct horse";
+
 /// A code the fake providers accept (they never look at it).
 pub const CODE: &str = "authorization-code-from-the-provider";
 
@@ -85,6 +88,29 @@ impl World {
             github,
             google,
         }
+    }
+
+    /// A world in which `email` has registered with [`PASSWORD`]: the opening of most
+    /// connect and disconnect tests.
+    pub async fn with_user(email: &str) -> (Self, UserId) {
+        let world = Self::new();
+        let user = world.user(email).await;
+        (world, user)
+    }
+
+    /// A world in which `login` has signed in through the whole flow, which must succeed.
+    pub async fn signed_in(login: ProviderLogin) -> (Self, LoginResult) {
+        let world = Self::new();
+        let result = world.login_with(login).await;
+        (world, result)
+    }
+
+    /// A world in which `email` has registered with [`PASSWORD`]: returns both, the
+    /// registration's login result with its session.
+    pub async fn signed_up(email: &str) -> (Self, LoginResult) {
+        let world = Self::new();
+        let login = world.register(email, PASSWORD).await;
+        (world, login)
     }
 
     /// The fake ports, for a test that swaps one of them for a mock.
@@ -218,7 +244,7 @@ impl World {
         state: &str,
     ) -> Result<LinkedAccount, AppError> {
         self.service
-            .connect_raw(self.fresh_login(user), provider, CODE, state, None)
+            .connect_raw(self.fresh_login(user), provider, CODE, state)
             .await
     }
 
@@ -232,6 +258,19 @@ impl World {
     /// POST /auth/refresh with the refresh token `login` handed out.
     pub async fn refresh_with(&self, login: &LoginResult) -> Result<LoginResult, AppError> {
         self.refresh(login.refresh_token.expose()).await
+    }
+
+    /// POST /auth/refresh with the refresh token `login` handed out, which must succeed.
+    pub async fn refreshed(&self, login: &LoginResult) -> LoginResult {
+        self.refresh_with(login)
+            .await
+            .expect("the refresh succeeds")
+    }
+
+    /// POST /auth/login, which must succeed.
+    pub async fn password_signed_in(&self, email: &str, password: &str) -> LoginResult {
+        let login = self.password_login(email, password).await;
+        login.expect("the password login succeeds")
     }
 
     /// Checks that a refresh with `login`'s refresh token is refused as invalid credentials.
@@ -250,6 +289,41 @@ impl World {
         assert_eq!(self.users.user_count(), 0, "{what}: no user");
         assert_eq!(self.users.link_count(), 0, "{what}: no link");
         assert_eq!(self.refresh_tokens.stored_count(), 0, "{what}: no session");
+    }
+
+    /// `user`'s connect at `provider` with `state`, which must fail and add no link: its error.
+    pub async fn connect_refusal(&self, user: UserId, provider: &str, state: &str) -> AppError {
+        let links = self.users.link_count();
+        let refused = self.connect(user, provider, state).await.unwrap_err();
+        assert_eq!(self.users.link_count(), links, "{refused:?} added a link");
+        refused
+    }
+
+    /// The whole connect flow of `login` for `user`, which must fail and add no link: its
+    /// error.
+    pub async fn connect_as_refusal(&self, user: UserId, login: ProviderLogin) -> AppError {
+        let links = self.users.link_count();
+        let refused = self.connect_as(user, login).await.unwrap_err();
+        assert_eq!(self.users.link_count(), links, "{refused:?} added a link");
+        refused
+    }
+
+    /// `caller`'s disconnect of `provider`, which must fail and keep every link: its error.
+    pub async fn disconnect_refusal(&self, caller: UserId, provider: &str) -> AppError {
+        let links = self.users.link_count();
+        let refused = self
+            .service
+            .disconnect_raw(caller, provider)
+            .await
+            .unwrap_err();
+        assert_eq!(self.users.link_count(), links, "{refused:?} removed a link");
+        refused
+    }
+
+    /// Checks that no provider token of `subject` at `provider` is stored (any more).
+    pub fn assert_no_tokens(&self, provider: ProviderKey, subject: &str) {
+        let stored = self.users.stored_tokens(provider, subject);
+        assert!(stored.is_none(), "tokens of {provider} {subject}");
     }
 
     /// POST /auth/logout with `refresh_token`.
@@ -349,9 +423,9 @@ impl World {
         (open(&access), refresh.as_ref().map(open))
     }
 
-    /// Registers `email` with the password "correct horse"; returns the new user's id.
+    /// Registers `email` with [`PASSWORD`]; returns the new user's id.
     pub async fn user(&self, email: &str) -> UserId {
-        self.register(email, "correct horse").await.user.id
+        self.register(email, PASSWORD).await.user.id
     }
 
     /// Registers a password user; panics if registration fails.
@@ -402,6 +476,16 @@ pub fn provider_login(identity: ProviderIdentity) -> ProviderLogin {
     }
 }
 
+/// `provider_login(identity(..))` in one call: a completed sign-in at `provider`.
+pub fn login_at(
+    provider: ProviderKey,
+    subject: &str,
+    email: Option<&str>,
+    verified: bool,
+) -> ProviderLogin {
+    provider_login(identity(provider, subject, email, verified))
+}
+
 /// A login of a GitHub account with a verified email.
 pub fn github_login(subject: &str, email: &str) -> ProviderLogin {
     provider_login(identity(ProviderKey::GITHUB, subject, Some(email), true))
@@ -441,16 +525,17 @@ pub trait RawInput {
         service.callback(provider_return, &Origin::default()).await
     }
 
+    /// Connect as the HTTP layer parses it, without a form body (no test posts one to
+    /// connect).
     async fn connect_raw(
         &self,
         caller: VerifiedAccess,
         provider: &str,
         code: &str,
         state: &str,
-        post_body: Option<PostBody>,
     ) -> Result<LinkedAccount, AppError> {
         let service = self.service();
-        let provider_return = service.provider_return(provider, code, state, post_body)?;
+        let provider_return = service.provider_return(provider, code, state, None)?;
         service
             .connect(caller, provider_return, &Origin::default())
             .await

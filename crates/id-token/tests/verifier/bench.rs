@@ -63,6 +63,14 @@ pub async fn bench() -> Bench {
     }
 }
 
+/// A bench whose cache a first verification filled, its clock then moved on by `by`.
+pub async fn warm_bench(by: time::Duration) -> Bench {
+    let bench = bench().await;
+    bench.verify(&bench.token()).await.unwrap();
+    bench.clock.advance(by);
+    bench
+}
+
 impl Bench {
     pub fn now(&self) -> i64 {
         self.clock.now().unix_timestamp()
@@ -118,12 +126,6 @@ impl Bench {
             "{count} verifications took {elapsed:?}, timeout {TIMEOUT:?}"
         );
         outcomes
-    }
-
-    /// A first verification fills the cache; then the clock moves on by `by`.
-    pub async fn warm_then_advance(&self, by: time::Duration) {
-        self.verify(&self.token()).await.unwrap();
-        self.clock.advance(by);
     }
 
     pub fn jwks_answers(&self, status: u16) {

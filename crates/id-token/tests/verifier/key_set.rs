@@ -28,8 +28,7 @@ async fn twenty_concurrent_verifications_with_a_cold_cache_fetch_the_key_set_onc
 
 #[tokio::test]
 async fn an_unknown_kid_refetches_once_and_not_again_within_the_minute() {
-    let bench = bench().await;
-    bench.warm_then_advance(Duration::minutes(2)).await;
+    let bench = warm_bench(Duration::minutes(2)).await;
     assert_eq!(bench.jwks_fetches(), 1);
     let unknown = bench.token_with_kid("sim-key-unknown");
     let refused = "id_token key id is not in the provider's key set";
@@ -60,8 +59,7 @@ async fn an_unknown_kid_refetches_once_and_not_again_within_the_minute() {
 
 #[tokio::test]
 async fn a_rotated_signing_key_is_picked_up_by_one_refetch() {
-    let bench = bench().await;
-    bench.warm_then_advance(Duration::minutes(5)).await;
+    let bench = warm_bench(Duration::minutes(5)).await;
     bench.sim.rotate_signing_key();
     let rotated = TEST_KEY_B.sign(TEST_KEY_B.kid, &bench.claims());
     bench.verify(&rotated).await.unwrap();
@@ -71,8 +69,7 @@ async fn a_rotated_signing_key_is_picked_up_by_one_refetch() {
 
 #[tokio::test]
 async fn a_rotation_right_after_a_fetch_waits_for_the_refetch_limit() {
-    let bench = bench().await;
-    bench.warm_then_advance(Duration::ZERO).await;
+    let bench = warm_bench(Duration::ZERO).await;
     bench.sim.rotate_signing_key();
     let rotated = TEST_KEY_B.sign(TEST_KEY_B.kid, &bench.claims());
     assert_eq!(
@@ -86,8 +83,7 @@ async fn a_rotation_right_after_a_fetch_waits_for_the_refetch_limit() {
 
 #[tokio::test]
 async fn the_key_set_is_fetched_again_after_an_hour() {
-    let bench = bench().await;
-    bench.warm_then_advance(Duration::minutes(59)).await;
+    let bench = warm_bench(Duration::minutes(59)).await;
     bench.verify(&bench.token()).await.unwrap();
     assert_eq!(bench.jwks_fetches(), 1, "still fresh after 59 minutes");
     bench.clock.advance(Duration::minutes(1));
@@ -97,8 +93,7 @@ async fn the_key_set_is_fetched_again_after_an_hour() {
 
 #[tokio::test]
 async fn within_the_grace_a_hanging_key_endpoint_costs_one_timeout_not_one_per_login() {
-    let bench = bench().await;
-    bench.warm_then_advance(Duration::hours(2)).await;
+    let bench = warm_bench(Duration::hours(2)).await;
     bench.jwks_delays(HANG);
     for outcome in bench.ten_at_once(&bench.token()).await {
         assert!(outcome.is_ok(), "{outcome:?}");
@@ -112,8 +107,7 @@ async fn within_the_grace_a_hanging_key_endpoint_costs_one_timeout_not_one_per_l
 
 #[tokio::test]
 async fn during_an_outage_the_key_set_is_asked_for_at_most_twice_a_minute() {
-    let bench = bench().await;
-    bench.warm_then_advance(Duration::hours(2)).await;
+    let bench = warm_bench(Duration::hours(2)).await;
     bench.jwks_answers(500);
 
     for _ in 0..5 {
@@ -133,8 +127,7 @@ async fn during_an_outage_the_key_set_is_asked_for_at_most_twice_a_minute() {
 
 #[tokio::test]
 async fn past_the_grace_a_failing_endpoint_fails_verification_with_its_error() {
-    let bench = bench().await;
-    bench.warm_then_advance(past_the_grace()).await;
+    let bench = warm_bench(past_the_grace()).await;
     bench.jwks_answers(500);
     assert_eq!(
         bench.refusal(&bench.token()).await,
@@ -162,8 +155,7 @@ async fn ten_logins_time_out_on_a_hanging_endpoint(bench: &Bench) {
 
 #[tokio::test]
 async fn verification_recovers_by_itself_once_the_endpoint_is_back() {
-    let bench = bench().await;
-    bench.warm_then_advance(Duration::hours(26)).await;
+    let bench = warm_bench(Duration::hours(26)).await;
     bench.jwks_answers(503);
     assert!(bench.verify(&bench.token()).await.is_err());
     assert_eq!(bench.jwks_fetches(), 2);
@@ -178,8 +170,7 @@ async fn verification_recovers_by_itself_once_the_endpoint_is_back() {
 
 #[tokio::test]
 async fn a_refetch_in_flight_does_not_hold_up_tokens_signed_with_a_known_key() {
-    let bench = bench().await;
-    bench.warm_then_advance(Duration::minutes(2)).await;
+    let bench = warm_bench(Duration::minutes(2)).await;
     bench.jwks_delays(HANG);
 
     // A token under a key id nobody published: it refetches, and the refetch hangs.

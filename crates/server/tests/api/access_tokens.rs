@@ -152,8 +152,7 @@ async fn tampered_and_hmac_forged_tokens_are_refused() {
         URL_SAFE_NO_PAD.encode(format!(r#"{{"alg":"none","kid":"{kid}"}}"#))
     );
     for forged in [swapped, forged_raw, forged_x, unsigned] {
-        let response = app.get("/users/me", Some(&forged)).await;
-        assert_problem(response, 401, "Unauthorized").await;
+        app.assert_unauthorized(&forged).await;
     }
     assert_eq!(app.get("/users/me", Some(&access)).await.status(), 200);
     app.stop().await;
@@ -180,12 +179,7 @@ async fn a_previous_secret_keys_tokens_stay_valid_and_its_key_published() {
         .to_owned();
 
     let (_, jwks) = fetch_json(&app.http, &app.url("/.well-known/jwks.json")).await;
-    let kids: Vec<&str> = jwks["keys"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|key| key["kid"].as_str().unwrap())
-        .collect();
+    let kids = strings(&jwks["keys"], "kid");
     assert_eq!(kids.len(), 2, "{jwks}");
     assert_eq!(kids[1], old_kid);
     let new_claims = verify_independently(&token(&login), &jwks);
@@ -208,8 +202,7 @@ async fn a_previous_secret_keys_tokens_stay_valid_and_its_key_published() {
 
     // A key that is not configured signs nothing the service accepts.
     let foreign = issued_with("e2e-unknown-secret-key-long-enough-000000000", user);
-    let response = app.get("/users/me", Some(&foreign)).await;
-    assert_problem(response, 401, "Unauthorized").await;
+    app.assert_unauthorized(&foreign).await;
     app.stop().await;
 }
 

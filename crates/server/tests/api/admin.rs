@@ -2,7 +2,7 @@
 //! lock on every way in, pagination while users are added, and what the user and the
 //! webhook receiver are told.
 
-use crate::helpers::{Options, TestApp, assert_problem, spawn_app_with, token};
+use crate::helpers::{Options, TestApp, assert_problem, spawn_app_with, strings, token};
 use crate::webhooks::receiver::Receiver;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -164,12 +164,7 @@ async fn users_are_found_by_email_by_provider_and_by_provider_account() {
     assert_eq!(nobody["users"], json!([]));
 
     let everyone = admin_json(&app, "/admin/users").await;
-    let all: BTreeSet<&str> = everyone["users"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|u| u["id"].as_str().unwrap())
-        .collect();
+    let all: BTreeSet<&str> = strings(&everyone["users"], "id").into_iter().collect();
     let expected: BTreeSet<&str> = [&ada, &grace, &pat]
         .iter()
         .map(|login| login["user"]["id"].as_str().unwrap())
@@ -267,12 +262,7 @@ async fn a_user_shows_its_links_its_sessions_and_whether_it_is_locked() {
     assert_eq!(user["email"], "ada@example.com");
     assert_eq!(user["locked"], false);
     assert_eq!(user["active_sessions"], 2);
-    let providers: Vec<&str> = user["linked_accounts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|link| link["provider"].as_str().unwrap())
-        .collect();
+    let providers = strings(&user["linked_accounts"], "provider");
     assert_eq!(providers, ["github", "google"]);
     let link = user["linked_accounts"][0].as_object().unwrap();
     let mut fields: Vec<&str> = link.keys().map(String::as_str).collect();
@@ -502,12 +492,7 @@ async fn deleting_a_user_is_the_users_own_deletion() {
     let grace = app.login("1000001").await;
     let id = user_id(&ada);
     admin_ok(&app, "DELETE", &format!("/admin/users/{id}")).await;
-    assert_problem(
-        app.get("/users/me", Some(&token(&ada))).await,
-        401,
-        "Unauthorized",
-    )
-    .await;
+    app.assert_unauthorized(&token(&ada)).await;
     assert_problem(refresh(&app, &ada).await, 401, "InvalidCredentials").await;
     let path = format!("/admin/users/{id}");
     assert_problem(as_admin(&app, "GET", &path).await, 404, "NotFound").await;

@@ -63,8 +63,7 @@ async fn a_users_logins_links_and_logout_are_listed_newest_first_for_them_only()
 #[tokio::test]
 async fn connecting_and_disconnecting_are_events_of_the_caller() {
     let app = spawn_app().await;
-    let (_, bearer) = app.signed_up("pat@example.com").await;
-    app.link("github", &bearer, "583231").await;
+    let (_, bearer) = app.pat_linked("github").await;
     let unlinked = app.disconnect("github", &bearer).await;
     assert_eq!(unlinked.status(), StatusCode::NO_CONTENT);
     let listed = events(&app, &bearer).await;

@@ -4,7 +4,6 @@
 use crate::helpers::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use social_login_simulator::Provider;
 
 /// Asserts the answer's status, and that it tells every cache not to keep it.
@@ -46,13 +45,8 @@ async fn callback_and_id_token_sign_in_answers_are_never_stored() {
     let callback = app.login_response("583231").await;
     assert_not_stored(&callback, StatusCode::OK, "callback");
 
-    let nonce = "cache-control-test-nonce";
-    let hashed = hex::encode(Sha256::digest(nonce.as_bytes()));
-    let id_token = app
-        .sim
-        .mint_id_token(Provider::Google, &grace(), CLIENT_ID, Some(&hashed));
-    let body = json!({"id_token": id_token, "nonce": nonce});
-    let signed_in = app.post("/auth/oauth/google/id-token", &body, None).await;
+    let body = app.native_body(Provider::Google, &grace());
+    let signed_in = app.native_sign_in("google", &body).await;
     assert_not_stored(&signed_in, StatusCode::OK, "id-token sign-in");
     app.stop().await;
 }

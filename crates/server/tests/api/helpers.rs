@@ -11,16 +11,18 @@ mod approval;
 pub use approval::Approval;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 use social_login::server::{RunningServer, start};
 use social_login::settings::Settings;
 use social_login::simulated::{SimulatedClient, enable_all, enable_standard, register_clients};
 use social_login_domain::ProviderKey;
 use social_login_simulator::{
-    Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
+    Provider, RegisteredClient, Revocation, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
 };
 use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url, redis_url};
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use tempfile::TempDir;
 
@@ -340,14 +342,20 @@ impl TestApp {
         Approval::from_redirect(&response, REDIRECT_BASE)
     }
 
+    /// authorize (as the holder of `bearer`, if any) → the provider, where `user_id`
+    /// approves: the provider's answer, to bring to a callback or connect.
+    pub async fn approval(&self, provider: &str, bearer: Option<&str>, user_id: &str) -> Approval {
+        let url = self.authorize(provider, bearer).await;
+        self.approve_at_provider(&url, user_id).await
+    }
+
     /// authorize → provider → callback; returns the raw callback response.
     pub async fn login_response(&self, user_id: &str) -> reqwest::Response {
         self.login_response_at("github", user_id).await
     }
 
     pub async fn login_response_at(&self, provider: &str, user_id: &str) -> reqwest::Response {
-        let url = self.authorize(provider, None).await;
-        let approval = self.approve_at_provider(&url, user_id).await;
+        let approval = self.approval(provider, None, user_id).await;
         self.callback(provider, &approval).await
     }
 
@@ -379,6 +387,14 @@ impl TestApp {
     pub async fn signed_up(&self, email: &str) -> (Value, String) {
         let registered = self.register(email).await;
         let bearer = token(&registered);
+        (registered, bearer)
+    }
+
+    /// Pat's password registration (pat@example.com, see [`Self::signed_up`]) that then
+    /// connected `provider` as the simulator's 583231: the registration and its bearer token.
+    pub async fn pat_linked(&self, provider: &str) -> (Value, String) {
+        let (registered, bearer) = self.signed_up("pat@example.com").await;
+        self.link(provider, &bearer, "583231").await;
         (registered, bearer)
     }
 
@@ -419,8 +435,7 @@ impl TestApp {
         bearer: &str,
         user_id: &str,
     ) -> reqwest::Response {
-        let url = self.authorize(provider, Some(bearer)).await;
-        let approval = self.approve_at_provider(&url, user_id).await;
+        let approval = self.approval(provider, Some(bearer), user_id).await;
         self.connect(provider, &approval, bearer).await
     }
 
@@ -434,6 +449,38 @@ impl TestApp {
     pub async fn refresh(&self, refresh_token: &Value) -> reqwest::Response {
         let body = json!({"refresh_token": refresh_token});
         self.post("/auth/refresh", &body, None).await
+    }
+
+    /// The grant revocations `provider` has received, oldest first.
+    pub fn revocations_at(&self, provider: Provider) -> Vec<Revocation> {
+        let all = self.sim.revocations().into_iter();
+        all.filter(|revocation| revocation.provider == provider)
+            .collect()
+    }
+
+    /// Checks that `provider` received exactly one revocation, of a live token of this
+    /// client; returns it.
+    pub fn assert_one_live_revocation(&self, provider: Provider) -> Revocation {
+        let mut revocations = self.revocations_at(provider);
+        assert_eq!(revocations.len(), 1, "{revocations:?}");
+        let revocation = revocations.remove(0);
+        assert!(
+            revocation.kind.is_some(),
+            "a live token of this client was revoked"
+        );
+        revocation
+    }
+
+    /// Checks that `bearer` no longer authenticates: GET /users/me is 401 Unauthorized.
+    pub async fn assert_unauthorized(&self, bearer: &str) {
+        let me = self.get("/users/me", Some(bearer)).await;
+        assert_problem_in("GET /users/me", me, 401, "Unauthorized").await;
+    }
+
+    /// Checks that a refresh with `refresh_token` is refused: 401 InvalidCredentials.
+    pub async fn assert_refresh_refused(&self, refresh_token: &Value) {
+        let refused = self.refresh(refresh_token).await;
+        assert_problem_in("refresh", refused, 401, "InvalidCredentials").await;
     }
 
     /// POST /auth/logout with `refresh_token`, as a login result holds it.
@@ -516,6 +563,67 @@ impl TestApp {
             database.drop().await;
         }
     }
+}
+
+impl TestApp {
+    /// The body of a native sign-in: `provider`'s id_token for `audience` about `user`, with
+    /// the hash of a raw nonce no other sign-in of this binary uses, as an app makes one per
+    /// sign-in (and each token is accepted once).
+    pub fn native_body_for(&self, provider: Provider, user: &SimUser, audience: &str) -> Value {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let nonce = format!("native-nonce-{}", NEXT.fetch_add(1, Ordering::Relaxed));
+        let hashed = hex::encode(Sha256::digest(nonce.as_bytes()));
+        let id_token = self
+            .sim
+            .mint_id_token(provider, user, audience, Some(&hashed));
+        json!({"id_token": id_token, "nonce": nonce})
+    }
+
+    /// `provider`'s id_token for this app's client about `user`, with the nonce claim
+    /// `nonce` if any.
+    pub fn id_token(&self, provider: Provider, user: &SimUser, nonce: Option<&str>) -> String {
+        self.sim.mint_id_token(provider, user, CLIENT_ID, nonce)
+    }
+
+    /// POST /auth/oauth/{provider}/id-token with `body`: a native sign-in.
+    pub async fn native_sign_in(&self, provider: &str, body: &Value) -> reqwest::Response {
+        let path = format!("/auth/oauth/{provider}/id-token");
+        self.post(&path, body, None).await
+    }
+
+    /// The providers linked to the holder of `bearer`, oldest link first.
+    pub async fn linked_providers(&self, bearer: &str) -> Vec<String> {
+        let accounts = self.accounts(bearer).await;
+        let providers = strings(&accounts, "provider");
+        providers.into_iter().map(str::to_owned).collect()
+    }
+
+    /// Checks that `claimant`, signing in at `provider` with the verified address of
+    /// `owner`'s user, is refused (409 EmailAlreadyRegistered) and that `owner` keeps the
+    /// one link they had: an address claim never links or takes over.
+    pub async fn assert_no_takeover(&self, provider: &str, claimant: SimUser, owner: &Value) {
+        let id = claimant.id.clone();
+        self.sim.add_user(claimant);
+        let response = self.login_response_at(provider, &id).await;
+        assert_problem_in(provider, response, 409, "EmailAlreadyRegistered").await;
+        let accounts = self.accounts(&token(owner)).await;
+        let links = accounts.as_array().unwrap().len();
+        assert_eq!(links, 1, "nothing linked to the owner: {accounts}");
+    }
+
+    /// [`TestApp::native_body_for`] this app's client id.
+    pub fn native_body(&self, provider: Provider, user: &SimUser) -> Value {
+        self.native_body_for(provider, user, CLIENT_ID)
+    }
+}
+
+/// The string `field` of each object of the JSON array `list`, in order.
+pub fn strings<'a>(list: &'a Value, field: &str) -> Vec<&'a str> {
+    let items = list.as_array().expect("a JSON array");
+    items
+        .iter()
+        .map(|item| item[field].as_str().unwrap())
+        .collect()
 }
 
 /// Sends `request` and reads the answer's body as text, whatever its status.
@@ -637,6 +745,17 @@ pub async fn assert_each_refused(
 pub fn assert_returning(again: &Value, first: &Value) {
     assert_eq!(again["is_new_user"], false, "{again}");
     assert_eq!(again["user"]["id"], first["user"]["id"], "{again}");
+}
+
+/// Checks that `again` is `first`'s user signing in again and that the name stored at the
+/// first login is kept (Apple sends the name only once).
+pub fn assert_returning_with_name(again: &Value, first: &Value) {
+    assert_returning(again, first);
+    let name = &first["user"]["full_name"];
+    assert_eq!(
+        &again["user"]["full_name"], name,
+        "kept, not nulled: {again}"
+    );
 }
 
 /// Asserts a 200 answer and returns its JSON body.

@@ -8,7 +8,6 @@ use sha2::{Digest, Sha256};
 use social_login::settings::Settings;
 use social_login_domain::ProviderKey;
 use social_login_simulator::{IdTokenFault, Provider, SimUser};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 const RAW_NONCE: &str = "0f9c2b7e-native-app-nonce";
 const IOS_CLIENT: &str = "com.example.ios";
@@ -18,6 +17,11 @@ fn hashed(raw: &str) -> String {
     hex::encode(Sha256::digest(raw.as_bytes()))
 }
 
+/// The body of a native sign-in with `id_token` and [`RAW_NONCE`].
+fn with_raw_nonce(id_token: &str) -> Value {
+    json!({"id_token": id_token, "nonce": RAW_NONCE})
+}
+
 fn ios_client_for_google_and_apple(settings: &mut Settings) {
     for key in [ProviderKey::GOOGLE, ProviderKey::APPLE] {
         let provider = settings.oauth_providers.get_mut(key).expect("enabled");
@@ -25,34 +29,11 @@ fn ios_client_for_google_and_apple(settings: &mut Settings) {
     }
 }
 
-fn path(provider: &str) -> String {
-    format!("/auth/oauth/{provider}/id-token")
-}
-
-/// A raw nonce no other sign-in of this binary uses, as an app makes one per sign-in.
-fn fresh_nonce() -> String {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    format!("{RAW_NONCE}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
-}
-
 impl TestApp {
     /// A token for `audience` about `user`, carrying the hash of [`RAW_NONCE`].
     fn native_token(&self, provider: Provider, user: &SimUser) -> String {
         self.sim
             .mint_id_token(provider, user, CLIENT_ID, Some(&hashed(RAW_NONCE)))
-    }
-
-    /// The body of a native sign-in with a token of its own (each is accepted once).
-    fn native_body(&self, provider: Provider, user: &SimUser) -> Value {
-        let nonce = fresh_nonce();
-        let id_token = self
-            .sim
-            .mint_id_token(provider, user, CLIENT_ID, Some(&hashed(&nonce)));
-        json!({"id_token": id_token, "nonce": nonce})
-    }
-
-    async fn native_sign_in(&self, provider: &str, body: &Value) -> reqwest::Response {
-        self.post(&path(provider), body, None).await
     }
 
     /// A native sign-in answered 200: the login result.
@@ -93,7 +74,7 @@ impl TestApp {
 async fn a_google_id_token_registers_a_user_then_logs_the_same_user_in() {
     let app = spawn_app().await;
     let id_token = app.native_token(Provider::Google, &ada());
-    let body = json!({"id_token": id_token, "nonce": RAW_NONCE});
+    let body = with_raw_nonce(&id_token);
 
     let first = app.native_login("google", &body).await;
     assert_eq!(first["is_new_user"], true);
@@ -147,45 +128,33 @@ async fn microsoft_and_apple_id_tokens_sign_in_new_then_returning_users() {
     assert_eq!(first["user"]["full_name"], "Grace Hopper");
     assert_eq!(first["user"]["email"], "grace@example.com");
     let again = app.native_login_as(Provider::Apple, &grace()).await;
-    assert_returning(&again, &first);
-    assert_eq!(
-        again["user"]["full_name"], "Grace Hopper",
-        "kept from the first"
-    );
+    assert_returning_with_name(&again, &first);
     app.stop().await;
 }
 
 #[tokio::test]
 async fn an_audience_from_client_ids_is_accepted_and_any_other_is_not() {
     let app = spawn_app_tuned(ios_client_for_google_and_apple).await;
-    let nonce = hashed(RAW_NONCE);
+    // client_ids widen native sign-in only: Microsoft has none configured here.
+    let cases = [
+        (Provider::Google, ada(), true),
+        (Provider::Apple, grace(), true),
+        (Provider::Microsoft, grace(), false),
+    ];
     // A user each: one email, one account (no auto-linking here).
-    for (provider, user) in [(Provider::Google, ada()), (Provider::Apple, grace())] {
+    for (provider, user, takes_client_ids) in cases {
         let key = format!("{provider:?}").to_lowercase();
-        let ios = app
-            .sim
-            .mint_id_token(provider, &user, IOS_CLIENT, Some(&nonce));
-        let response = app
-            .native_sign_in(&key, &json!({"id_token": ios, "nonce": RAW_NONCE}))
-            .await;
-        assert_eq!(response.status(), StatusCode::OK, "{key}");
-
-        let other = app
-            .sim
-            .mint_id_token(provider, &user, "com.example.other", Some(&nonce));
-        let response = app
-            .native_sign_in(&key, &json!({"id_token": other, "nonce": RAW_NONCE}))
-            .await;
+        let ios = app.native_body_for(provider, &user, IOS_CLIENT);
+        let response = app.native_sign_in(&key, &ios).await;
+        if takes_client_ids {
+            assert_eq!(response.status(), StatusCode::OK, "{key}");
+        } else {
+            assert_problem(response, 502, "OAuthUserInfoFailed").await;
+        }
+        let other = app.native_body_for(provider, &user, "com.example.other");
+        let response = app.native_sign_in(&key, &other).await;
         assert_problem(response, 502, "OAuthUserInfoFailed").await;
     }
-    // client_ids widen native sign-in only: Microsoft has none configured here.
-    let ios = app
-        .sim
-        .mint_id_token(Provider::Microsoft, &grace(), IOS_CLIENT, Some(&nonce));
-    let response = app
-        .native_sign_in("microsoft", &json!({"id_token": ios, "nonce": RAW_NONCE}))
-        .await;
-    assert_problem(response, 502, "OAuthUserInfoFailed").await;
     app.stop().await;
 }
 
@@ -202,17 +171,17 @@ async fn a_token_with_the_wrong_nonce_or_expired_or_tampered_is_502() {
     let raw = app
         .sim
         .mint_id_token(Provider::Google, &ada(), CLIENT_ID, Some(RAW_NONCE));
-    refused(&app, json!({"id_token": raw, "nonce": RAW_NONCE})).await;
+    refused(&app, with_raw_nonce(&raw)).await;
     let without = app
         .sim
         .mint_id_token(Provider::Google, &ada(), CLIENT_ID, None);
-    refused(&app, json!({"id_token": without, "nonce": RAW_NONCE})).await;
+    refused(&app, with_raw_nonce(&without)).await;
 
     let (head, signature) = token.rsplit_once('.').unwrap();
     let flipped = if signature.starts_with('A') { "B" } else { "A" };
     refused(
         &app,
-        json!({"id_token": format!("{head}.{flipped}{}", &signature[1..]), "nonce": RAW_NONCE}),
+        with_raw_nonce(&format!("{head}.{flipped}{}", &signature[1..])),
     )
     .await;
     let (header, rest) = token.split_once('.').unwrap();
@@ -223,10 +192,10 @@ async fn a_token_with_the_wrong_nonce_or_expired_or_tampered_is_502() {
     );
     refused(
         &app,
-        json!({"id_token": format!("{header}.{forged_claims}.{signature}"), "nonce": RAW_NONCE}),
+        with_raw_nonce(&format!("{header}.{forged_claims}.{signature}")),
     )
     .await;
-    refused(&app, json!({"id_token": "not.a.jwt", "nonce": RAW_NONCE})).await;
+    refused(&app, with_raw_nonce("not.a.jwt")).await;
 
     for fault in [
         IdTokenFault::Expired,
@@ -236,7 +205,7 @@ async fn a_token_with_the_wrong_nonce_or_expired_or_tampered_is_502() {
     ] {
         app.sim.set_id_token_fault(Provider::Google, fault);
         let broken = app.native_token(Provider::Google, &ada());
-        refused(&app, json!({"id_token": broken, "nonce": RAW_NONCE})).await;
+        refused(&app, with_raw_nonce(&broken)).await;
         app.sim.clear_faults();
     }
     // Nothing was registered by any of them.
@@ -249,21 +218,38 @@ async fn a_token_with_the_wrong_nonce_or_expired_or_tampered_is_502() {
 async fn providers_without_id_tokens_are_400_and_unknown_ones_404() {
     let app = spawn_app().await;
     let id_token = app.native_token(Provider::Google, &ada());
-    for provider in ["github", "linkedin", "discord"] {
-        let response = app
-            .native_sign_in(provider, &json!({"id_token": id_token, "nonce": RAW_NONCE}))
-            .await;
-        assert_problem(response, 400, "IdTokenNotSupported").await;
-    }
-    let response = app
-        .native_sign_in("myspace", &json!({"id_token": id_token}))
-        .await;
-    assert_problem(response, 404, "OAuthProviderNotConfigured").await;
     let huge = "a".repeat(16 * 1024 + 1);
-    let response = app
-        .native_sign_in("google", &json!({"id_token": huge, "nonce": RAW_NONCE}))
-        .await;
-    assert_problem(response, 422, "ValidationError").await;
+    let cases = [
+        (
+            "github",
+            with_raw_nonce(&id_token),
+            400,
+            "IdTokenNotSupported",
+        ),
+        (
+            "linkedin",
+            with_raw_nonce(&id_token),
+            400,
+            "IdTokenNotSupported",
+        ),
+        (
+            "discord",
+            with_raw_nonce(&id_token),
+            400,
+            "IdTokenNotSupported",
+        ),
+        (
+            "myspace",
+            json!({"id_token": id_token}),
+            404,
+            "OAuthProviderNotConfigured",
+        ),
+        ("google", with_raw_nonce(&huge), 422, "ValidationError"),
+    ];
+    for (provider, body, status, code) in cases {
+        let response = app.native_sign_in(provider, &body).await;
+        assert_problem_in(provider, response, status, code).await;
+    }
     app.stop().await;
 }
 

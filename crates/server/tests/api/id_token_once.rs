@@ -8,7 +8,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use social_login::settings::{IdTokenNonce, Settings};
-use social_login_simulator::{Provider, SimUser};
+use social_login_simulator::Provider;
 
 const RAW_NONCE: &str = "c4d1e2b8-one-sign-in-of-the-app";
 
@@ -24,27 +24,16 @@ fn google_nonce_optional(settings: &mut Settings) {
     google.id_token_nonce = Some(IdTokenNonce::Optional);
 }
 
-impl TestApp {
-    fn google_token(&self, user: &SimUser, nonce: Option<&str>) -> String {
-        self.sim
-            .mint_id_token(Provider::Google, user, CLIENT_ID, nonce)
-    }
-
-    async fn google_sign_in(&self, body: &Value) -> reqwest::Response {
-        self.post("/auth/oauth/google/id-token", body, None).await
-    }
-}
-
 #[tokio::test]
 async fn the_same_google_id_token_posted_three_times_logs_in_once() {
     let app = spawn_app().await;
-    let id_token = app.google_token(&ada(), Some(&hashed(RAW_NONCE)));
+    let id_token = app.id_token(Provider::Google, &ada(), Some(&hashed(RAW_NONCE)));
     let body = json!({"id_token": id_token, "nonce": RAW_NONCE});
-    let first = app.google_sign_in(&body).await;
+    let first = app.native_sign_in("google", &body).await;
     assert_eq!(first.status(), StatusCode::OK);
     let bearer = token(&first.json().await.unwrap());
     for _ in 0..2 {
-        let replay = app.google_sign_in(&body).await;
+        let replay = app.native_sign_in("google", &body).await;
         assert_problem(replay, 502, "OAuthUserInfoFailed").await;
     }
     // The signature's last character carries spare bits: written another way it is refused,
@@ -56,7 +45,10 @@ async fn the_same_google_id_token_posted_three_times_logs_in_once() {
     let sibling = alphabet.as_bytes()[index ^ 1] as char;
     let reencoded = format!("{signed}.{}{sibling}", &signature[..signature.len() - 1]);
     let replay = app
-        .google_sign_in(&json!({"id_token": reencoded, "nonce": RAW_NONCE}))
+        .native_sign_in(
+            "google",
+            &json!({"id_token": reencoded, "nonce": RAW_NONCE}),
+        )
         .await;
     assert_problem(replay, 502, "OAuthUserInfoFailed").await;
     // Nor does it link an account: connect with it is refused as well.
@@ -67,12 +59,7 @@ async fn the_same_google_id_token_posted_three_times_logs_in_once() {
     assert_problem(connect, 502, "OAuthUserInfoFailed").await;
     // One registration and its login happened; the replays started no session.
     let events: Value = app.events(&bearer).await;
-    let types: Vec<_> = events
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|event| event["type"].as_str().unwrap())
-        .collect();
+    let types = strings(&events, "type");
     assert_eq!(types, ["user.login", "user.registered"], "{events}");
     // The token is neither stored nor logged, not even as the key of its use.
     assert_never_kept(&app, &id_token).await;
@@ -82,10 +69,12 @@ async fn the_same_google_id_token_posted_three_times_logs_in_once() {
 #[tokio::test]
 async fn a_request_without_a_nonce_is_a_validation_error_and_signs_nobody_in() {
     let app = spawn_app().await;
-    let carrying = app.google_token(&ada(), Some(&hashed(RAW_NONCE)));
-    let bare = app.google_token(&grace(), None);
+    let carrying = app.id_token(Provider::Google, &ada(), Some(&hashed(RAW_NONCE)));
+    let bare = app.id_token(Provider::Google, &grace(), None);
     for id_token in [&carrying, &bare] {
-        let response = app.google_sign_in(&json!({"id_token": id_token})).await;
+        let response = app
+            .native_sign_in("google", &json!({"id_token": id_token}))
+            .await;
         let problem = assert_problem(response, 422, "ValidationError").await;
         assert!(
             problem["detail"].as_str().unwrap().contains("nonce"),
@@ -94,7 +83,7 @@ async fn a_request_without_a_nonce_is_a_validation_error_and_signs_nobody_in() {
     }
     // Refused before verification: the token is not used up, and signs in with its nonce.
     let later = app
-        .google_sign_in(&json!({"id_token": carrying, "nonce": RAW_NONCE}))
+        .native_sign_in("google", &json!({"id_token": carrying, "nonce": RAW_NONCE}))
         .await;
     assert_eq!(later.status(), StatusCode::OK);
     app.stop().await;
@@ -103,30 +92,32 @@ async fn a_request_without_a_nonce_is_a_validation_error_and_signs_nobody_in() {
 #[tokio::test]
 async fn where_the_nonce_is_optional_a_token_that_carries_one_still_needs_it() {
     let app = spawn_app_tuned(google_nonce_optional).await;
-    let carrying = app.google_token(&ada(), Some(&hashed(RAW_NONCE)));
-    let refused = app.google_sign_in(&json!({"id_token": carrying})).await;
+    let carrying = app.id_token(Provider::Google, &ada(), Some(&hashed(RAW_NONCE)));
+    let refused = app
+        .native_sign_in("google", &json!({"id_token": carrying}))
+        .await;
     assert_problem(refused, 502, "OAuthUserInfoFailed").await;
     let with_it = app
-        .google_sign_in(&json!({"id_token": carrying, "nonce": RAW_NONCE}))
+        .native_sign_in("google", &json!({"id_token": carrying, "nonce": RAW_NONCE}))
         .await;
     assert_eq!(with_it.status(), StatusCode::OK);
 
     // A token without a nonce claim signs in without one, once.
-    let bare = json!({"id_token": app.google_token(&grace(), None)});
-    assert_eq!(app.google_sign_in(&bare).await.status(), StatusCode::OK);
-    assert_problem(app.google_sign_in(&bare).await, 502, "OAuthUserInfoFailed").await;
+    let bare = json!({"id_token": app.id_token(Provider::Google, &grace(), None)});
+    assert_eq!(
+        app.native_sign_in("google", &bare).await.status(),
+        StatusCode::OK
+    );
+    assert_problem(
+        app.native_sign_in("google", &bare).await,
+        502,
+        "OAuthUserInfoFailed",
+    )
+    .await;
 
     // The other providers still require it.
-    let apple = app
-        .sim
-        .mint_id_token(Provider::Apple, &grace(), CLIENT_ID, None);
-    let response = app
-        .post(
-            "/auth/oauth/apple/id-token",
-            &json!({"id_token": apple}),
-            None,
-        )
-        .await;
+    let apple = json!({"id_token": app.id_token(Provider::Apple, &grace(), None)});
+    let response = app.native_sign_in("apple", &apple).await;
     assert_problem(response, 422, "ValidationError").await;
     app.stop().await;
 }
@@ -152,11 +143,13 @@ async fn an_id_token_of_a_web_code_flow_does_not_sign_in_natively() {
             .find(|(key, _)| key == "nonce")
             .map(|(_, value)| value.into_owned())
             .expect("the authorization URL carries a nonce");
-        let web_token = app.google_token(&ada(), Some(&nonce));
-        let without = app.google_sign_in(&json!({"id_token": web_token})).await;
+        let web_token = app.id_token(Provider::Google, &ada(), Some(&nonce));
+        let without = app
+            .native_sign_in("google", &json!({"id_token": web_token}))
+            .await;
         assert_problem(without, status, code).await;
         let with_raw = app
-            .google_sign_in(&json!({"id_token": web_token, "nonce": nonce}))
+            .native_sign_in("google", &json!({"id_token": web_token, "nonce": nonce}))
             .await;
         assert_problem(with_raw, 502, "OAuthUserInfoFailed").await;
         app.stop().await;

@@ -6,11 +6,9 @@
 use crate::helpers::*;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use social_login::settings::Settings;
 use social_login_domain::ProviderKey;
 use social_login_simulator::{Provider, Revocation, SimUser, TokenKind};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The app's bundle id is one of apple's `client_ids`.
 fn bundle_id_configured(settings: &mut Settings) {
@@ -28,13 +26,7 @@ async fn spawn() -> TestApp {
 /// What Sign in with Apple hands the app on the device: an id_token for the bundle id with
 /// the hash of a raw nonce of its own, and an authorization code for the same client.
 fn apple_credential(app: &TestApp, user: &SimUser, code: Option<&str>) -> Value {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let nonce = format!("native-apple-{}", NEXT.fetch_add(1, Ordering::Relaxed));
-    let hashed = hex::encode(Sha256::digest(nonce.as_bytes()));
-    let id_token = app
-        .sim
-        .mint_id_token(Provider::Apple, user, APPLE_APP_BUNDLE_ID, Some(&hashed));
-    let mut body = json!({"id_token": id_token, "nonce": nonce});
+    let mut body = app.native_body_for(Provider::Apple, user, APPLE_APP_BUNDLE_ID);
     if let Some(code) = code {
         body["authorization_code"] = json!(code);
     }
@@ -47,17 +39,15 @@ fn with_code(app: &TestApp, user: &SimUser) -> Value {
     apple_credential(app, user, Some(&code))
 }
 
-fn apple_revocations(app: &TestApp) -> Vec<Revocation> {
-    app.sim
-        .revocations()
-        .into_iter()
-        .filter(|revocation| revocation.provider == Provider::Apple)
-        .collect()
+/// Checks that deleting the account of `login` revokes its Apple grant as the app.
+async fn assert_deletion_revokes_as_the_app(app: &TestApp, login: &Value) {
+    app.delete_account(&token(login)).await;
+    assert_revoked_as_the_app(app);
 }
 
 /// The one revocation Apple received: the live refresh token, as the app's client.
 fn assert_revoked_as_the_app(app: &TestApp) -> Revocation {
-    let revocations = apple_revocations(app);
+    let revocations = app.revocations_at(Provider::Apple);
     assert_eq!(revocations.len(), 1, "{revocations:?}");
     let revocation = revocations.into_iter().next().unwrap();
     assert_eq!(revocation.client_id, APPLE_APP_BUNDLE_ID);
@@ -65,8 +55,9 @@ fn assert_revoked_as_the_app(app: &TestApp) -> Revocation {
     revocation
 }
 
+/// A native sign-in with Apple.
 async fn sign_in(app: &TestApp, body: &Value) -> reqwest::Response {
-    app.post("/auth/oauth/apple/id-token", body, None).await
+    app.native_sign_in("apple", body).await
 }
 
 #[tokio::test]
@@ -109,8 +100,7 @@ async fn deleting_an_account_made_by_a_native_sign_in_with_its_code_revokes_the_
     let login = ok_json(sign_in(&app, &with_code(&app, &grace())).await).await;
     assert_eq!(login["is_new_user"], true);
 
-    app.delete_account(&token(&login)).await;
-    assert_revoked_as_the_app(&app);
+    assert_deletion_revokes_as_the_app(&app, &login).await;
     app.stop().await;
 }
 
@@ -138,7 +128,10 @@ async fn a_code_for_another_client_or_another_person_is_refused() {
     let refused = sign_in(&app, &apple_credential(&app, &grace(), Some(&foreign))).await;
     assert_problem(refused, 502, "OAuthCodeExchangeFailed").await;
     assert!(app.sim.issued_access_tokens().is_empty(), "never exchanged");
-    assert!(apple_revocations(&app).is_empty(), "so nothing to revoke");
+    assert!(
+        app.revocations_at(Provider::Apple).is_empty(),
+        "so nothing to revoke"
+    );
     // The app's own code, but about someone else than the id_token: Apple issues a grant
     // before the service can see whose it is, so the service revokes it again.
     let adas = app.sim.mint_apple_native_code(&ada(), APPLE_APP_BUNDLE_ID);
@@ -158,36 +151,31 @@ async fn a_code_for_another_client_or_another_person_is_refused() {
     let later = sign_in(&app, &apple_credential(&app, &grace(), None)).await;
     let later: Value = later.json().await.unwrap();
     assert_eq!(later["is_new_user"], true, "neither refusal made a user");
-    assert_eq!(apple_revocations(&app).len(), 1, "nothing else was revoked");
+    assert_eq!(
+        app.revocations_at(Provider::Apple).len(),
+        1,
+        "nothing else was revoked"
+    );
     app.stop().await;
 }
 
 #[tokio::test]
 async fn without_a_code_the_sign_in_works_and_keeps_the_grant_stored_before() {
     let app = spawn().await;
-    let first = sign_in(&app, &with_code(&app, &grace())).await;
-    assert_eq!(first.status(), StatusCode::OK);
+    let first = ok_json(sign_in(&app, &with_code(&app, &grace())).await).await;
     let again = ok_json(sign_in(&app, &apple_credential(&app, &grace(), None)).await).await;
-    assert_eq!(again["is_new_user"], false);
+    assert_returning(&again, &first);
 
-    app.delete_account(&token(&again)).await;
-    assert_revoked_as_the_app(&app);
+    assert_deletion_revokes_as_the_app(&app, &again).await;
     app.stop().await;
 }
 
 #[tokio::test]
 async fn an_authorization_code_for_a_provider_other_than_apple_is_422() {
     let app = spawn().await;
-    let id_token = app
-        .sim
-        .mint_id_token(Provider::Google, &ada(), CLIENT_ID, None);
-    let response = app
-        .post(
-            "/auth/oauth/google/id-token",
-            &json!({"id_token": id_token, "nonce": "n", "authorization_code": "c"}),
-            None,
-        )
-        .await;
+    let id_token = app.id_token(Provider::Google, &ada(), None);
+    let body = json!({"id_token": id_token, "nonce": "n", "authorization_code": "c"});
+    let response = app.native_sign_in("google", &body).await;
     assert_problem(response, 422, "ValidationError").await;
     app.stop().await;
 }

@@ -4,33 +4,13 @@
 
 use crate::helpers::*;
 use reqwest::StatusCode;
-use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
+use serde_json::Value;
 use social_login_simulator::Provider;
-
-const RAW_NONCE: &str = "native-grants-test-nonce";
-
-fn google_revocations(app: &TestApp) -> Vec<social_login_simulator::Revocation> {
-    app.sim
-        .revocations()
-        .into_iter()
-        .filter(|revocation| revocation.provider == Provider::Google)
-        .collect()
-}
 
 /// Ada signs in on her phone with the id_token Google Sign-In gave the app.
 async fn native_google_sign_in(app: &TestApp) -> Value {
-    let nonce = hex::encode(Sha256::digest(RAW_NONCE.as_bytes()));
-    let id_token = app
-        .sim
-        .mint_id_token(Provider::Google, &ada(), CLIENT_ID, Some(&nonce));
-    let response = app
-        .post(
-            "/auth/oauth/google/id-token",
-            &json!({"id_token": id_token, "nonce": RAW_NONCE}),
-            None,
-        )
-        .await;
+    let body = app.native_body(Provider::Google, &ada());
+    let response = app.native_sign_in("google", &body).await;
     assert_eq!(response.status(), StatusCode::OK);
     response.json().await.unwrap()
 }
@@ -43,27 +23,19 @@ async fn deleting_after_a_native_sign_in_still_revokes_the_code_flows_grant() {
     assert_eq!(phone["user"]["id"], web["user"]["id"], "the same user");
 
     app.delete_account(&token(&phone)).await;
-    let revocations = google_revocations(&app);
-    assert_eq!(revocations.len(), 1, "{revocations:?}");
-    assert!(
-        revocations[0].kind.is_some(),
-        "a live token of this client was revoked"
-    );
+    app.assert_one_live_revocation(Provider::Google);
     app.stop().await;
 }
 
 #[tokio::test]
 async fn disconnecting_after_a_native_sign_in_still_revokes_the_code_flows_grant() {
     let app = spawn_app().await;
-    let pat = app.register("pat@example.com").await;
-    app.link("google", &token(&pat), "583231").await;
+    let (pat, _) = app.pat_linked("google").await;
     let phone = native_google_sign_in(&app).await;
     assert_eq!(phone["user"]["id"], pat["user"]["id"]);
 
     let unlinked = app.disconnect("google", &token(&phone)).await;
     assert_eq!(unlinked.status(), StatusCode::NO_CONTENT);
-    let revocations = google_revocations(&app);
-    assert_eq!(revocations.len(), 1, "{revocations:?}");
-    assert!(revocations[0].kind.is_some());
+    app.assert_one_live_revocation(Provider::Google);
     app.stop().await;
 }

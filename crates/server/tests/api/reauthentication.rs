@@ -7,11 +7,8 @@ use crate::helpers::*;
 use reqwest::StatusCode;
 use sea_orm::sea_query::{Alias, Query};
 use sea_orm::{ConnectionTrait, Database};
-use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
+use serde_json::Value;
 use social_login_simulator::Provider;
-
-const RAW_NONCE: &str = "reauthentication-test-nonce";
 
 /// Every session of the app now says its login happened ten minutes ago.
 async fn age_every_session(app: &TestApp) {
@@ -31,16 +28,6 @@ async fn refreshed(app: &TestApp, login: &Value) -> String {
     let response = app.refresh(&login["refresh_token"]).await;
     assert_eq!(response.status(), StatusCode::OK);
     token(&response.json().await.unwrap())
-}
-
-async fn linked_providers(app: &TestApp, bearer: &str) -> Vec<String> {
-    let accounts: Value = app.accounts(bearer).await;
-    accounts
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|account| account["provider"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 #[tokio::test]
@@ -71,8 +58,7 @@ async fn a_refreshed_token_of_an_old_login_can_neither_start_nor_finish_a_connec
     let app = spawn_app().await;
     let pat = app.register("pat@example.com").await;
     // The connect flow started while the login was fresh, the provider approved...
-    let url = app.authorize("github", Some(&token(&pat))).await;
-    let approval = app.approve_at_provider(&url, "583231").await;
+    let approval = app.approval("github", Some(&token(&pat)), "583231").await;
     // ...and the token that finishes it is a refresh of a login ten minutes old.
     age_every_session(&app).await;
     let stale = refreshed(&app, &pat).await;
@@ -81,7 +67,7 @@ async fn a_refreshed_token_of_an_old_login_can_neither_start_nor_finish_a_connec
     assert_problem(finished, 401, "ReauthenticationRequired").await;
     let started = app.get("/auth/oauth/github/authorize", Some(&stale)).await;
     assert_problem(started, 401, "ReauthenticationRequired").await;
-    assert!(linked_providers(&app, &stale).await.is_empty());
+    assert!(app.linked_providers(&stale).await.is_empty());
 
     // The same approval completes once the user has logged in again: nothing was spent.
     let login = app.password_login("pat@example.com", PASSWORD).await;
@@ -98,19 +84,11 @@ async fn a_refreshed_token_of_an_old_login_cannot_link_an_id_token() {
     age_every_session(&app).await;
     let stale = refreshed(&app, &pat).await;
     // The thief's own Google account, signed for this client.
-    let nonce = hex::encode(Sha256::digest(RAW_NONCE.as_bytes()));
-    let id_token = app
-        .sim
-        .mint_id_token(Provider::Google, &grace(), CLIENT_ID, Some(&nonce));
+    let body = app.native_body(Provider::Google, &grace());
 
-    let refused = app
-        .post(
-            "/auth/oauth/google/id-token/connect",
-            &json!({"id_token": id_token, "nonce": RAW_NONCE}),
-            Some(&stale),
-        )
-        .await;
+    let connect = "/auth/oauth/google/id-token/connect";
+    let refused = app.post(connect, &body, Some(&stale)).await;
     assert_problem(refused, 401, "ReauthenticationRequired").await;
-    assert!(linked_providers(&app, &stale).await.is_empty());
+    assert!(app.linked_providers(&stale).await.is_empty());
     app.stop().await;
 }

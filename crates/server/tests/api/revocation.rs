@@ -2,17 +2,9 @@
 //! provider and deleting the account revokes every grant, best effort: a provider that
 //! fails never blocks the unlink, and the failure is an audit event.
 
-use crate::helpers::{assert_problem, spawn_app};
+use crate::helpers::spawn_app;
 use reqwest::StatusCode;
 use social_login_simulator::{Endpoint, Fault, Provider};
-
-fn revoked_by(app: &crate::helpers::TestApp, provider: Provider) -> usize {
-    app.sim
-        .revocations()
-        .iter()
-        .filter(|revocation| revocation.provider == provider)
-        .count()
-}
 
 /// GitHub's revocation endpoint answers `status`.
 fn github_revocation_fails_with(status: u16) -> Fault {
@@ -29,23 +21,16 @@ fn github_revocation_fails_with(status: u16) -> Fault {
 #[tokio::test]
 async fn disconnecting_revokes_the_links_grant_at_the_provider() {
     let app = spawn_app().await;
-    let (_, bearer) = app.signed_up("pat@example.com").await;
-    app.link("github", &bearer, "583231").await;
-    assert_eq!(revoked_by(&app, Provider::Github), 0);
+    let (_, bearer) = app.pat_linked("github").await;
+    assert_eq!(app.revocations_at(Provider::Github).len(), 0);
 
     let unlinked = app.disconnect("github", &bearer).await;
     assert_eq!(unlinked.status(), StatusCode::NO_CONTENT);
-    let revocations = app.sim.revocations();
-    assert_eq!(revocations.len(), 1, "{revocations:?}");
-    assert_eq!(revocations[0].provider, Provider::Github);
+    let revoked = app.assert_one_live_revocation(Provider::Github);
+    assert_eq!(app.sim.revocations().len(), 1, "nothing else was revoked");
+    let issued = app.sim.issued_access_tokens();
     assert!(
-        revocations[0].kind.is_some(),
-        "a live token of this client was revoked"
-    );
-    assert!(
-        !app.sim
-            .issued_access_tokens()
-            .contains(&revocations[0].token),
+        !issued.contains(&revoked.token),
         "the access token no longer works at the provider"
     );
     app.stop().await;
@@ -64,14 +49,9 @@ async fn deleting_the_account_revokes_every_grant_even_when_one_provider_fails()
         StatusCode::NO_CONTENT,
         "a provider failure blocks nothing"
     );
-    assert_eq!(revoked_by(&app, Provider::Google), 1);
-    assert_eq!(revoked_by(&app, Provider::Github), 0);
-    assert_problem(
-        app.get("/users/me", Some(&bearer)).await,
-        401,
-        "Unauthorized",
-    )
-    .await;
+    assert_eq!(app.revocations_at(Provider::Google).len(), 1);
+    assert_eq!(app.revocations_at(Provider::Github).len(), 0);
+    app.assert_unauthorized(&bearer).await;
     app.stop().await;
 }
 

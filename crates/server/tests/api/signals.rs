@@ -5,7 +5,9 @@
 #[path = "signals_risc.rs"]
 mod risc;
 
-use crate::helpers::{PASSWORD, PUBLIC_URL, TestApp, assert_problem, ok_json, spawn_app, token};
+use crate::helpers::{
+    PASSWORD, PUBLIC_URL, TestApp, assert_problem, ok_json, spawn_app, strings, token,
+};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use reqwest::StatusCode;
@@ -80,11 +82,19 @@ async fn apple_login(app: &TestApp, user_id: &str) -> Value {
 
 async fn event_types(app: &TestApp, bearer: &str) -> Vec<String> {
     let events: Value = app.events(bearer).await;
-    let events = events.as_array().unwrap();
-    events
-        .iter()
-        .map(|e| e["type"].as_str().unwrap().to_owned())
+    strings(&events, "type")
+        .into_iter()
+        .map(str::to_owned)
         .collect()
+}
+
+/// An app where Grace has signed in through Apple only, and the signal `kind` about her
+/// that Apple would send: the app, her login result and the signal.
+async fn grace_on_apple_and(kind: &str) -> (TestApp, Value, SignalDelivery) {
+    let app = spawn_app().await;
+    let grace = apple_login(&app, "1000001").await;
+    let signal = signal(&app, kind, "1000001").await;
+    (app, grace, signal)
 }
 
 #[tokio::test]
@@ -126,17 +136,10 @@ async fn consent_revoked_at_apple_ends_the_apple_session_while_the_password_sess
 
 #[tokio::test]
 async fn deleting_the_apple_account_that_was_a_users_only_way_in_deletes_the_user() {
-    let app = spawn_app().await;
-    let grace = apple_login(&app, "1000001").await;
-    let deleted = signal(&app, "delete_apple_account", "1000001").await;
+    let (app, grace, deleted) = grace_on_apple_and("delete_apple_account").await;
     assert_eq!(deliver(&app, &deleted).await.status(), StatusCode::OK);
 
-    assert_problem(
-        app.get("/users/me", Some(&token(&grace))).await,
-        401,
-        "Unauthorized",
-    )
-    .await;
+    app.assert_unauthorized(&token(&grace)).await;
     assert_eq!(
         refreshed(&app, grace["refresh_token"].as_str().unwrap()).await,
         None
@@ -151,9 +154,7 @@ async fn deleting_the_apple_account_that_was_a_users_only_way_in_deletes_the_use
 
 #[tokio::test]
 async fn a_forged_truncated_or_oversized_apple_notification_changes_nothing() {
-    let app = spawn_app().await;
-    let grace = apple_login(&app, "1000001").await;
-    let real = signal(&app, "delete_apple_account", "1000001").await;
+    let (app, grace, real) = grace_on_apple_and("delete_apple_account").await;
     let jws = serde_json::from_str::<Value>(&real.body).unwrap()["payload"]
         .as_str()
         .unwrap()
@@ -183,8 +184,7 @@ async fn a_forged_truncated_or_oversized_apple_notification_changes_nothing() {
 #[tokio::test]
 async fn a_facebook_data_deletion_removes_the_link_and_its_status_url_answers() {
     let app = spawn_app().await;
-    let pat = app.register("pat@example.com").await;
-    app.link("facebook", &token(&pat), "583231").await;
+    let (pat, _) = app.pat_linked("facebook").await;
 
     let request = signal(&app, "request_data_deletion", "583231").await;
     let answer: Value = deliver(&app, &request).await.json().await.unwrap();

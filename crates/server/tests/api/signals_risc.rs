@@ -6,21 +6,28 @@
 mod event_counts;
 
 use super::{deliver, refreshed, resigned_with_the_wrong_key, signal};
-use crate::helpers::{assert_problem, spawn_app, token};
+use crate::helpers::{TestApp, assert_problem, spawn_app, token};
 use reqwest::StatusCode;
 use serde_json::Value;
 use social_login_simulator::SignalDelivery;
 
 /// Ada through Google, answered 200: the login result.
-async fn google_login(app: &crate::helpers::TestApp) -> Value {
+async fn google_login(app: &TestApp) -> Value {
     app.login_at("google", "583231").await
+}
+
+/// An app where Ada has signed in through Google, and the Security Event Token `kind` about
+/// her that Google would send: the app, her login result and the token.
+async fn ada_on_google_and(kind: &str) -> (TestApp, Value, SignalDelivery) {
+    let app = spawn_app().await;
+    let login = google_login(&app).await;
+    let set = signal(&app, kind, "583231").await;
+    (app, login, set)
 }
 
 #[tokio::test]
 async fn a_hijacked_google_account_logs_nobody_in_until_google_enables_it() {
-    let app = spawn_app().await;
-    let login: Value = google_login(&app).await;
-    let hijacked = signal(&app, "report_hijacking", "583231").await;
+    let (app, login, hijacked) = ada_on_google_and("report_hijacking").await;
     let response = deliver(&app, &hijacked).await;
     assert_eq!(response.status(), StatusCode::ACCEPTED);
     assert!(
@@ -51,9 +58,7 @@ async fn a_hijacked_google_account_logs_nobody_in_until_google_enables_it() {
 
 #[tokio::test]
 async fn the_same_set_delivered_twice_acts_once() {
-    let app = spawn_app().await;
-    let login: Value = google_login(&app).await;
-    let revoked = signal(&app, "revoke_google_sessions", "583231").await;
+    let (app, login, revoked) = ada_on_google_and("revoke_google_sessions").await;
     for _ in 0..2 {
         assert_eq!(deliver(&app, &revoked).await.status(), StatusCode::ACCEPTED);
     }
@@ -65,9 +70,7 @@ async fn the_same_set_delivered_twice_acts_once() {
 
 #[tokio::test]
 async fn a_forged_or_unreadable_set_is_refused_with_its_rfc_8935_error_and_changes_nothing() {
-    let app = spawn_app().await;
-    let login: Value = google_login(&app).await;
-    let real = signal(&app, "report_hijacking", "583231").await;
+    let (app, login, real) = ada_on_google_and("report_hijacking").await;
     let cases = [
         (
             SignalDelivery {

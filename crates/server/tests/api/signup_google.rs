@@ -5,9 +5,8 @@
 //! a linked or auto-linked account.
 
 use crate::helpers::*;
-use crate::signup_policy::{acme_member, native_body, table};
+use crate::signup_policy::{acme_member, auto_linking, table};
 use reqwest::StatusCode;
-use serde_json::json;
 use social_login::settings::Settings;
 use social_login_domain::ProviderKey;
 use social_login_simulator::{Provider, SimUser};
@@ -65,13 +64,13 @@ async fn a_google_id_token_signs_up_only_an_account_whose_hosted_domain_is_liste
     let member = app
         .post(
             NATIVE,
-            &native_body(&app, Provider::Google, &acme_member()),
+            &app.native_body(Provider::Google, &acme_member()),
             None,
         )
         .await;
     assert_eq!(member.status(), StatusCode::OK);
     for person in [consumer(), other_workspace()] {
-        let body = native_body(&app, Provider::Google, &person);
+        let body = app.native_body(Provider::Google, &person);
         let refused = app.post(NATIVE, &body, None).await;
         assert_problem(refused, 403, "EmailDomainNotAllowed").await;
     }
@@ -93,14 +92,14 @@ async fn connecting_a_google_account_is_never_a_sign_up() {
     let by_code = app.connect_response_at("google", &pat, "2000002").await;
     assert_eq!(by_code.status(), StatusCode::CREATED);
     let sam = token(&app.register("sam@example.com").await);
-    let body = native_body(&app, Provider::Google, &grace());
+    let body = app.native_body(Provider::Google, &grace());
     let by_id_token = app.post(NATIVE_CONNECT, &body, Some(&sam)).await;
     assert_eq!(by_id_token.status(), StatusCode::CREATED);
 
     // Each linked account now signs its user in, by either flow.
     let again = app.login_at("google", "2000002").await;
     assert_eq!(again["is_new_user"], false);
-    let body = native_body(&app, Provider::Google, &grace());
+    let body = app.native_body(Provider::Google, &grace());
     let native: serde_json::Value = app.post(NATIVE, &body, None).await.json().await.unwrap();
     assert_eq!(native["is_new_user"], false);
     assert_eq!(native["user"]["email"], "sam@example.com");
@@ -109,23 +108,18 @@ async fn connecting_a_google_account_is_never_a_sign_up() {
 
 #[tokio::test]
 async fn with_sign_up_off_a_google_id_token_registers_nobody_but_auto_links() {
-    let app = spawn_with_people(Options {
-        auto_link_by_email: true,
-        tune: |settings| table(settings, ProviderKey::GOOGLE).allow_signup = false,
-        ..Options::default()
-    })
+    let app = spawn_with_people(auto_linking(|settings| {
+        table(settings, ProviderKey::GOOGLE).allow_signup = false;
+    }))
     .await;
-    let body = native_body(&app, Provider::Google, &acme_member());
+    let body = app.native_body(Provider::Google, &acme_member());
     let refused = app.post(NATIVE, &body, None).await;
     assert_problem(refused, 403, "SignupNotAllowed").await;
 
     // Ada's verified address belongs to her GitHub user: the id_token joins it.
     let ada = app.login("583231").await;
-    let body = native_body(&app, Provider::Google, &crate::helpers::ada());
+    let body = app.native_body(Provider::Google, &crate::helpers::ada());
     let linked = ok_json(app.post(NATIVE, &body, None).await).await;
-    assert_eq!(
-        (&linked["is_new_user"], &linked["user"]["id"]),
-        (&json!(false), &ada["user"]["id"])
-    );
+    assert_returning(&linked, &ada);
     app.stop().await;
 }

@@ -18,8 +18,7 @@ mod futures_like {
 #[tokio::test]
 async fn a_replayed_state_is_refused() {
     let app = spawn_app().await;
-    let url = app.authorize("github", None).await;
-    let approval = app.approve_at_provider(&url, "583231").await;
+    let approval = app.approval("github", None, "583231").await;
     let first = app.callback("github", &approval).await;
     assert_eq!(first.status(), 200);
     let again = app.callback("github", &approval).await;
@@ -30,8 +29,7 @@ async fn a_replayed_state_is_refused() {
 #[tokio::test]
 async fn a_state_minted_before_a_restart_works_after_it_only_where_spent_states_survive_it() {
     let mut app = spawn_app().await;
-    let url = app.authorize("github", None).await;
-    let approval = app.approve_at_provider(&url, "583231").await;
+    let approval = app.approval("github", None, "583231").await;
     // Same database, same secret_key, a new process (as a restart or a crash would be).
     app.restart_with(|_| {}).await;
     let response = app.callback("github", &approval).await;
@@ -82,8 +80,7 @@ async fn an_expired_state_is_refused() {
         ..Options::default()
     })
     .await;
-    let url = app.authorize("github", None).await;
-    let approval = app.approve_at_provider(&url, "583231").await;
+    let approval = app.approval("github", None, "583231").await;
     tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
     let response = app.callback("github", &approval).await;
     assert_problem(response, 400, "OAuthStateMismatch").await;
@@ -115,18 +112,15 @@ async fn a_state_is_refused_by_the_other_flow_and_by_another_user() {
     let (_, sam) = app.signed_up("sam@example.com").await;
     let mismatch = "OAuthStateMismatch";
 
-    let login_url = app.authorize("github", None).await;
-    let login_state = app.approve_at_provider(&login_url, "1000001").await;
+    let login_state = app.approval("github", None, "1000001").await;
     let connected = app.connect("github", &login_state, &pat).await;
     assert_problem_in("a login state to connect", connected, 400, mismatch).await;
 
-    let connect_url = app.authorize("github", Some(&pat)).await;
-    let connect_state = app.approve_at_provider(&connect_url, "1000001").await;
+    let connect_state = app.approval("github", Some(&pat), "1000001").await;
     let signed_in = app.callback("github", &connect_state).await;
     assert_problem_in("a connect state to sign in", signed_in, 400, mismatch).await;
 
-    let pats_url = app.authorize("github", Some(&pat)).await;
-    let pats_state = app.approve_at_provider(&pats_url, "1000001").await;
+    let pats_state = app.approval("github", Some(&pat), "1000001").await;
     let by_sam = app.connect("github", &pats_state, &sam).await;
     assert_problem_in("Pat's connect state for Sam", by_sam, 400, mismatch).await;
     // The refused value is spent: not even its rightful owner can use it now.
@@ -138,8 +132,7 @@ async fn a_state_is_refused_by_the_other_flow_and_by_another_user() {
 #[tokio::test]
 async fn an_invalid_bearer_on_authorize_starts_a_login_flow() {
     let app = spawn_app().await;
-    let url = app.authorize("github", Some("not-a-token")).await;
-    let approval = app.approve_at_provider(&url, "583231").await;
+    let approval = app.approval("github", Some("not-a-token"), "583231").await;
     let response = app.callback("github", &approval).await;
     assert_eq!(response.status(), 200);
     app.stop().await;
@@ -148,8 +141,7 @@ async fn an_invalid_bearer_on_authorize_starts_a_login_flow() {
 #[tokio::test]
 async fn twenty_parallel_callbacks_with_one_state_succeed_exactly_once() {
     let app = spawn_app().await;
-    let url = app.authorize("github", None).await;
-    let approval = app.approve_at_provider(&url, "583231").await;
+    let approval = app.approval("github", None, "583231").await;
     let body = approval.body();
     let tasks = (0..20)
         .map(|_| {

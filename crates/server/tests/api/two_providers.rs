@@ -18,8 +18,7 @@ async fn accounts(app: &TestApp, bearer: &str) -> Vec<Value> {
 #[tokio::test]
 async fn a_state_minted_for_one_provider_is_refused_by_another_and_spent() {
     let app = spawn_app().await;
-    let url = app.authorize("github", None).await;
-    let approval = app.approve_at_provider(&url, "583231").await;
+    let approval = app.approval("github", None, "583231").await;
     let elsewhere = app.callback("google", &approval).await;
     assert_problem(elsewhere, 400, "OAuthStateMismatch").await;
     let home = app.callback("github", &approval).await;

@@ -3,8 +3,8 @@
 //! request), a lock that lands in the middle of a refresh race leaves nothing it issued
 //! alive, and an admin key taken out of the configuration is refused once restarted.
 
-use super::deployment::{Database, Deployment, States, ada, two_instances};
-use super::flows::{Browser, access_token, assert_problem_code, problem_code};
+use super::deployment::{Database, Deployment, Instance, States, ada, or_skip, two_instances};
+use super::flows::{Browser, access_token, assert_problem_code, problem_code, user_id};
 use reqwest::StatusCode;
 use serde_json::Value;
 use social_login_security::AdminKeyHash;
@@ -31,30 +31,28 @@ async fn as_admin(browser: &Browser, key: &str, method: &str, url: String) -> re
         .unwrap()
 }
 
+/// [`two_instances`] that take [`ADMIN_KEY`], Ada among the people of the simulator.
+async fn admin_cluster() -> Option<(Deployment, Instance, Instance, Browser)> {
+    two_instances(vec![ada()], &admin_table(ADMIN_KEY)).await
+}
+
+/// POST /admin/users/{id}/{action} (`lock` or `unlock`) on `instance` with [`ADMIN_KEY`],
+/// which must answer 204.
+async fn admin_sets(browser: &Browser, instance: &Instance, id: &str, action: &str) {
+    let url = instance.url(&format!("/admin/users/{id}/{action}"));
+    let answer = as_admin(browser, ADMIN_KEY, "POST", url).await;
+    let logs = instance.recent_logs();
+    assert_eq!(answer.status(), StatusCode::NO_CONTENT, "{action}: {logs}");
+}
+
 #[tokio::test]
 async fn a_lock_on_one_instance_holds_on_the_other_at_once_and_so_does_the_unlock() {
-    let Some((_deployment, a, b)) = two_instances(vec![ada()], &admin_table(ADMIN_KEY)).await
-    else {
-        return;
-    };
-    let browser = Browser::new();
+    let (_deployment, a, b, browser) = or_skip!(admin_cluster().await);
     let login = browser.login(a.base(), "583231").await;
-    let id = login["user"]["id"].as_str().unwrap().to_owned();
+    let id = user_id(&login);
     let bearer = access_token(&login);
 
-    let locked = as_admin(
-        &browser,
-        ADMIN_KEY,
-        "POST",
-        a.url(&format!("/admin/users/{id}/lock")),
-    )
-    .await;
-    assert_eq!(
-        locked.status(),
-        StatusCode::NO_CONTENT,
-        "{}",
-        a.recent_logs()
-    );
+    admin_sets(&browser, &a, &id, "lock").await;
     let me = browser.get(b.url("/users/me"), Some(&bearer)).await;
     assert_problem_code(me, 403, "UserLocked").await;
     let refreshed = browser
@@ -66,14 +64,7 @@ async fn a_lock_on_one_instance_holds_on_the_other_at_once_and_so_does_the_unloc
         .await;
     assert_problem_code(again, 403, "UserLocked").await;
 
-    let unlocked = as_admin(
-        &browser,
-        ADMIN_KEY,
-        "POST",
-        b.url(&format!("/admin/users/{id}/unlock")),
-    )
-    .await;
-    assert_eq!(unlocked.status(), StatusCode::NO_CONTENT);
+    admin_sets(&browser, &b, &id, "unlock").await;
     let back = browser.login(a.base(), "583231").await;
     assert_eq!(back["user"]["id"], id.as_str());
     let me = browser
@@ -84,13 +75,9 @@ async fn a_lock_on_one_instance_holds_on_the_other_at_once_and_so_does_the_unloc
 
 #[tokio::test]
 async fn a_lock_in_the_middle_of_a_refresh_race_leaves_no_token_alive() {
-    let Some((_deployment, a, b)) = two_instances(vec![ada()], &admin_table(ADMIN_KEY)).await
-    else {
-        return;
-    };
-    let browser = Browser::new();
+    let (_deployment, a, b, browser) = or_skip!(admin_cluster().await);
     let login = browser.login(a.base(), "583231").await;
-    let id = login["user"]["id"].as_str().unwrap().to_owned();
+    let id = user_id(&login);
     let second = browser.login(b.base(), "583231").await;
     let refreshed = Arc::new(AtomicUsize::new(0));
 
@@ -126,9 +113,7 @@ async fn a_lock_in_the_middle_of_a_refresh_race_leaves_no_token_alive() {
     })
     .await
     .expect("the chains refresh");
-    let lock = b.url(&format!("/admin/users/{id}/lock"));
-    let locked = as_admin(&browser, ADMIN_KEY, "POST", lock).await;
-    assert_eq!(locked.status(), StatusCode::NO_CONTENT);
+    admin_sets(&browser, &b, &id, "lock").await;
 
     let mut last_tokens = Vec::new();
     for chain in chains {
@@ -149,9 +134,7 @@ async fn a_lock_in_the_middle_of_a_refresh_race_leaves_no_token_alive() {
         let last = issued.last().unwrap();
         last_tokens.push(last["refresh_token"].as_str().unwrap().to_owned());
     }
-    let unlock = a.url(&format!("/admin/users/{id}/unlock"));
-    let unlocked = as_admin(&browser, ADMIN_KEY, "POST", unlock).await;
-    assert_eq!(unlocked.status(), StatusCode::NO_CONTENT);
+    admin_sets(&browser, &a, &id, "unlock").await;
     // Unlocking gives back logins, not the sessions the lock ended.
     for token in last_tokens {
         for instance in [&a, &b] {
@@ -163,10 +146,8 @@ async fn a_lock_in_the_middle_of_a_refresh_race_leaves_no_token_alive() {
 
 #[tokio::test]
 async fn an_admin_key_removed_from_the_configuration_is_refused_after_a_restart() {
-    let Some(deployment) = Deployment::new(Database::Postgres, States::Redis, vec![ada()]).await
-    else {
-        return;
-    };
+    let deployment =
+        or_skip!(Deployment::new(Database::Postgres, States::Redis, vec![ada()]).await);
     let browser = Browser::new();
     let before = deployment.spawn_instance_with(&admin_table(ADMIN_KEY));
     let listed = as_admin(&browser, ADMIN_KEY, "GET", before.url("/admin/users")).await;

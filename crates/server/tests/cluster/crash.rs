@@ -1,8 +1,8 @@
 //! `kill -9` in the middle of a burst of first logins, then a restart on the same database:
 //! nothing half-written survives, so every identity logs in as exactly one user.
 
-use super::deployment::{Database, Deployment, States};
-use super::flows::Browser;
+use super::deployment::{Database, Deployment, States, or_skip};
+use super::flows::{Browser, user_id};
 use reqwest::StatusCode;
 use sea_orm::{ConnectionTrait, Statement};
 use serde_json::Value;
@@ -26,9 +26,7 @@ fn identity(i: usize) -> SimUser {
 
 async fn a_hard_kill_during_first_logins_leaves_nothing_half_written(database: Database) {
     let users = (0..IDENTITIES).map(identity).collect();
-    let Some(deployment) = Deployment::new(database, States::Memory, users).await else {
-        return;
-    };
+    let deployment = or_skip!(Deployment::new(database, States::Memory, users).await);
     let browser = Browser::new();
     let instance = deployment.spawn_instance();
 
@@ -36,8 +34,11 @@ async fn a_hard_kill_during_first_logins_leaves_nothing_half_written(database: D
     // session writes, overlapping.
     let mut approvals = Vec::new();
     for i in 0..IDENTITIES {
-        let url = browser.authorize(instance.base(), "github", None).await;
-        approvals.push(browser.approve(&url, &identity(i).id).await);
+        approvals.push(
+            browser
+                .approval(instance.base(), "github", None, &identity(i).id)
+                .await,
+        );
     }
     let answered = Arc::new(AtomicUsize::new(0));
     let burst: Vec<_> = approvals
@@ -80,7 +81,7 @@ async fn a_hard_kill_during_first_logins_leaves_nothing_half_written(database: D
     for (i, task) in burst.into_iter().enumerate() {
         match task.await.unwrap() {
             Some((status, body)) if status == StatusCode::OK => {
-                before_crash.insert(i, body["user"]["id"].as_str().unwrap().to_owned());
+                before_crash.insert(i, user_id(&body));
             }
             Some((status, body)) => panic!("login {i} answered {status} before the kill: {body}"),
             None => cut_off += 1,

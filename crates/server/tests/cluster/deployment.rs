@@ -1,6 +1,7 @@
 //! A deployment under test: the simulated identity provider in this process, a database and a
 //! state store, and any number of real `social-login serve` processes sharing them.
 
+use super::flows::Browser;
 use social_login::simulated::{SimulatedClient, register_clients};
 use social_login_domain::ProviderKey;
 use social_login_simulator::{SimUser, Simulator, SimulatorConfig, SimulatorHandle};
@@ -26,17 +27,29 @@ pub fn ada() -> SimUser {
         .with_email("ada@example.com", true)
 }
 
+/// What `setup` started, or, where PostgreSQL or Redis is not configured (see
+/// [`Deployment::new`]: skipped loudly, failing under `CI`), a return from the test.
+macro_rules! or_skip {
+    ($setup:expr) => {
+        match $setup {
+            Some(started) => started,
+            None => return,
+        }
+    };
+}
+pub(crate) use or_skip;
+
 /// A deployment as production runs it (PostgreSQL and Redis) with two instances, each with
-/// `extra` appended to its configuration; `None` where those are not configured (see
-/// [`Deployment::new`]).
+/// `extra` appended to its configuration, and a browser to drive them; `None` where those
+/// are not configured (see [`Deployment::new`]).
 pub async fn two_instances(
     users: Vec<SimUser>,
     extra: &str,
-) -> Option<(Deployment, Instance, Instance)> {
+) -> Option<(Deployment, Instance, Instance, Browser)> {
     let deployment = Deployment::new(Database::Postgres, States::Redis, users).await?;
     let a = deployment.spawn_instance_with(extra);
     let b = deployment.spawn_instance_with(extra);
-    Some((deployment, a, b))
+    Some((deployment, a, b, Browser::new()))
 }
 
 /// Where the users, links and refresh tokens live.

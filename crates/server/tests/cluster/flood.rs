@@ -1,7 +1,7 @@
 //! An authorize flood of any size leaves every login working, with bounded memory: issuing a
 //! state value stores nothing, so the flood has nothing to fill.
 
-use super::deployment::{Database, Deployment, States};
+use super::deployment::{Database, Deployment, States, or_skip};
 use super::flows::Browser;
 use reqwest::StatusCode;
 use social_login_simulator::SimUser;
@@ -23,15 +23,8 @@ fn person(id: &str) -> SimUser {
 
 #[tokio::test]
 async fn an_authorize_flood_leaves_logins_working_and_memory_flat() {
-    let Some(deployment) = Deployment::new(
-        Database::Sqlite,
-        States::Memory,
-        vec![person("9000001"), person("9000002")],
-    )
-    .await
-    else {
-        return;
-    };
+    let users = vec![person("9000001"), person("9000002")];
+    let deployment = or_skip!(Deployment::new(Database::Sqlite, States::Memory, users).await);
     let instance = deployment.spawn_instance();
     let browser = Browser::new();
     let base = instance.base().to_owned();

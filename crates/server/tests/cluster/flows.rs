@@ -81,6 +81,19 @@ impl Browser {
         .await
     }
 
+    /// authorize on `base` (as the holder of `bearer`, if any) and approve as `user_id`: the
+    /// provider's answer, to bring to a callback or connect on any instance.
+    pub async fn approval(
+        &self,
+        base: &str,
+        provider: &str,
+        bearer: Option<&str>,
+        user_id: &str,
+    ) -> Approval {
+        let url = self.authorize(base, provider, bearer).await;
+        self.approve(&url, user_id).await
+    }
+
     /// authorize on `start`, approve as `user_id`, call back on `finish`.
     pub async fn login_across(
         &self,
@@ -89,8 +102,7 @@ impl Browser {
         provider: &str,
         user_id: &str,
     ) -> Response {
-        let url = self.authorize(start, provider, None).await;
-        let approval = self.approve(&url, user_id).await;
+        let approval = self.approval(start, provider, None, user_id).await;
         self.callback(finish, provider, &approval).await
     }
 
@@ -143,6 +155,11 @@ impl Browser {
 
 pub fn access_token(login: &Value) -> String {
     login["access_token"].as_str().unwrap().to_owned()
+}
+
+/// The id of the user a login result is about.
+pub fn user_id(login: &Value) -> String {
+    login["user"]["id"].as_str().unwrap().to_owned()
 }
 
 /// Asserts a problem+json answer with this status and code.

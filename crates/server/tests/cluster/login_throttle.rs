@@ -1,7 +1,7 @@
 //! The per-account password throttle across instances sharing Redis: failures counted on
 //! one instance count on the other, and the lock holds on both.
 
-use super::deployment::two_instances;
+use super::deployment::{or_skip, two_instances};
 use super::flows::{Browser, PASSWORD, assert_problem_code};
 use reqwest::StatusCode;
 use serde_json::json;
@@ -18,10 +18,7 @@ async fn attempt(browser: &Browser, base: &str, password: &str) -> reqwest::Resp
 
 #[tokio::test]
 async fn wrong_passwords_on_one_instance_count_on_the_other() {
-    let Some((_deployment, a, b)) = two_instances(Vec::new(), "").await else {
-        return;
-    };
-    let browser = Browser::new();
+    let (_deployment, a, b, browser) = or_skip!(two_instances(Vec::new(), "").await);
     assert_eq!(
         browser.register(a.base(), "pat@example.com").await.status(),
         StatusCode::CREATED

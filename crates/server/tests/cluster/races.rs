@@ -2,8 +2,8 @@
 //! over both processes. Only the database and Redis can settle these: the instances share
 //! no memory.
 
-use super::deployment::{Instance, two_instances};
-use super::flows::{Approval, Browser, access_token, assert_problem_code, problem_code};
+use super::deployment::{Instance, or_skip, two_instances};
+use super::flows::{Approval, access_token, assert_problem_code, problem_code, user_id};
 use reqwest::StatusCode;
 use serde_json::Value;
 use social_login_simulator::SimUser;
@@ -65,12 +65,10 @@ fn expect(outcomes: &BTreeMap<(u16, String), usize>, wanted: &[((u16, &str), usi
 
 #[tokio::test]
 async fn one_state_value_is_consumed_once() {
-    let Some((_deployment, a, b)) = two_instances(vec![person(0)], "").await else {
-        return;
-    };
-    let browser = Browser::new();
-    let url = browser.authorize(a.base(), "github", None).await;
-    let approval = browser.approve(&url, &person(0).id).await;
+    let (_deployment, a, b, browser) = or_skip!(two_instances(vec![person(0)], "").await);
+    let approval = browser
+        .approval(a.base(), "github", None, &person(0).id)
+        .await;
     let outcomes = hammer(&a, &b, |_, base| {
         let (browser, approval) = (browser.clone(), approval.clone());
         async move { browser.callback(&base, "github", &approval).await }
@@ -81,10 +79,7 @@ async fn one_state_value_is_consumed_once() {
 
 #[tokio::test]
 async fn one_provider_account_connected_by_many_users_links_once() {
-    let Some((_deployment, a, b)) = two_instances(vec![person(0)], "").await else {
-        return;
-    };
-    let browser = Browser::new();
+    let (_deployment, a, b, browser) = or_skip!(two_instances(vec![person(0)], "").await);
     // Each user has a password and prepares a connect of the same GitHub account.
     let mut prepared: Vec<(String, Approval)> = Vec::new();
     for i in 0..ATTEMPTS {
@@ -94,8 +89,10 @@ async fn one_provider_account_connected_by_many_users_links_once() {
             .await;
         assert_eq!(registered.status(), StatusCode::CREATED);
         let bearer = access_token(&registered.json().await.unwrap());
-        let url = browser.authorize(base, "github", Some(&bearer)).await;
-        prepared.push((bearer, browser.approve(&url, &person(0).id).await));
+        let approval = browser
+            .approval(base, "github", Some(&bearer), &person(0).id)
+            .await;
+        prepared.push((bearer, approval));
     }
     let outcomes = hammer(&a, &b, |i, base| {
         let browser = browser.clone();
@@ -108,15 +105,11 @@ async fn one_provider_account_connected_by_many_users_links_once() {
 
 #[tokio::test]
 async fn first_logins_of_one_new_provider_account_make_one_user() {
-    let Some((_deployment, a, b)) = two_instances(vec![person(0)], "").await else {
-        return;
-    };
-    let browser = Browser::new();
+    let (_deployment, a, b, browser) = or_skip!(two_instances(vec![person(0)], "").await);
     let mut approvals = Vec::new();
     for i in 0..ATTEMPTS {
         let base = if i % 2 == 0 { b.base() } else { a.base() };
-        let url = browser.authorize(base, "github", None).await;
-        approvals.push(browser.approve(&url, &person(0).id).await);
+        approvals.push(browser.approval(base, "github", None, &person(0).id).await);
     }
     let tasks: Vec<_> = approvals
         .into_iter()
@@ -139,9 +132,7 @@ async fn first_logins_of_one_new_provider_account_make_one_user() {
     let mut new_users = 0;
     for task in tasks {
         let login = tokio::time::timeout(BOUND, task).await.unwrap().unwrap();
-        *users
-            .entry(login["user"]["id"].as_str().unwrap().to_owned())
-            .or_insert(0) += 1;
+        *users.entry(user_id(&login)).or_insert(0) += 1;
         new_users += usize::from(login["is_new_user"] == true);
     }
     assert_eq!(
@@ -154,15 +145,13 @@ async fn first_logins_of_one_new_provider_account_make_one_user() {
 
 #[tokio::test]
 async fn concurrent_disconnects_never_leave_a_user_without_a_login_method() {
-    let Some((_deployment, a, b)) = two_instances(vec![person(0)], "").await else {
-        return;
-    };
-    let browser = Browser::new();
+    let (_deployment, a, b, browser) = or_skip!(two_instances(vec![person(0)], "").await);
     // A user with GitHub and Google linked and no password.
     let login = browser.login(a.base(), &person(0).id).await;
     let bearer = access_token(&login);
-    let url = browser.authorize(b.base(), "google", Some(&bearer)).await;
-    let approval = browser.approve(&url, &person(0).id).await;
+    let approval = browser
+        .approval(b.base(), "google", Some(&bearer), &person(0).id)
+        .await;
     let linked = browser
         .connect(b.base(), "google", &approval, &bearer)
         .await;
@@ -200,10 +189,7 @@ async fn concurrent_disconnects_never_leave_a_user_without_a_login_method() {
 
 #[tokio::test]
 async fn one_email_registered_concurrently_makes_one_user() {
-    let Some((_deployment, a, b)) = two_instances(vec![], "").await else {
-        return;
-    };
-    let browser = Browser::new();
+    let (_deployment, a, b, browser) = or_skip!(two_instances(vec![], "").await);
     let outcomes = hammer(&a, &b, |_, base| {
         let browser = browser.clone();
         async move { browser.register(&base, "Same@Example.com").await }
@@ -214,10 +200,7 @@ async fn one_email_registered_concurrently_makes_one_user() {
 
 #[tokio::test]
 async fn refresh_token_reuse_across_instances_revokes_the_family() {
-    let Some((_deployment, a, b)) = two_instances(vec![person(0)], "").await else {
-        return;
-    };
-    let browser = Browser::new();
+    let (_deployment, a, b, browser) = or_skip!(two_instances(vec![person(0)], "").await);
     let login = browser.login(a.base(), &person(0).id).await;
     let first = login["refresh_token"].as_str().unwrap().to_owned();
     let tasks: Vec<_> = (0..ATTEMPTS)

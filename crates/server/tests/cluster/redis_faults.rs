@@ -1,7 +1,7 @@
 //! Redis goes away and comes back: what needs it answers 503, what does not keeps working,
 //! and the service recovers by itself, without a restart.
 
-use super::deployment::{Database, Deployment, States};
+use super::deployment::{Database, Deployment, States, or_skip};
 use super::flows::{Browser, assert_problem_code};
 use reqwest::StatusCode;
 use social_login_simulator::SimUser;
@@ -11,10 +11,8 @@ use std::time::Duration;
 #[tokio::test]
 async fn while_redis_is_down_callbacks_are_503_and_they_work_again_when_it_returns() {
     let ada = SimUser::new("583231", "ada").with_email("ada@example.com", true);
-    let Some(mut deployment) = Deployment::new(Database::Sqlite, States::Redis, vec![ada]).await
-    else {
-        return;
-    };
+    let mut deployment =
+        or_skip!(Deployment::new(Database::Sqlite, States::Redis, vec![ada]).await);
     let proxy = FaultProxy::in_front_of(deployment.redis_url())
         .await
         .expect("the fault proxy starts");
@@ -28,8 +26,7 @@ async fn while_redis_is_down_callbacks_are_503_and_they_work_again_when_it_retur
     proxy.cut();
     assert_eq!(ready().await, StatusCode::SERVICE_UNAVAILABLE);
     // Issuing a state value needs no Redis: logins can still start.
-    let url = browser.authorize(base, "github", None).await;
-    let approval = browser.approve(&url, "583231").await;
+    let approval = browser.approval(base, "github", None, "583231").await;
     let refused = browser.callback(base, "github", &approval).await;
     assert_problem_code(refused, 503, "ServiceUnavailable").await;
 

@@ -4,8 +4,8 @@
 #[path = "../common/event_counts.rs"]
 mod event_counts;
 
-use super::deployment::{ada, two_instances};
-use super::flows::{Browser, access_token};
+use super::deployment::{ada, or_skip, two_instances};
+use super::flows::access_token;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use social_login_simulator::SignalDelivery;
@@ -15,12 +15,8 @@ const DELIVERIES: usize = 12;
 
 #[tokio::test]
 async fn the_same_security_event_delivered_to_two_instances_at_once_acts_once() {
-    let Some((deployment, a, b)) = two_instances(vec![ada()], "").await else {
-        return;
-    };
-    let browser = Browser::new();
-    let url = browser.authorize(a.base(), "google", None).await;
-    let approval = browser.approve(&url, "583231").await;
+    let (deployment, a, b, browser) = or_skip!(two_instances(vec![ada()], "").await);
+    let approval = browser.approval(a.base(), "google", None, "583231").await;
     let login: Value = browser
         .callback(a.base(), "google", &approval)
         .await

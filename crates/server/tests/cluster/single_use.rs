@@ -2,7 +2,7 @@
 //! other (Redis holds it), and with the memory backend a state value from before a restart
 //! is refused after it (the new process cannot know what the old one spent).
 
-use super::deployment::{CLIENT_ID, Database, Deployment, States, ada, two_instances};
+use super::deployment::{CLIENT_ID, Database, Deployment, States, ada, or_skip, two_instances};
 use super::flows::{Browser, assert_problem_code};
 use reqwest::StatusCode;
 use serde_json::json;
@@ -13,10 +13,7 @@ const RAW_NONCE: &str = "7b0e4c1a-one-native-sign-in";
 
 #[tokio::test]
 async fn an_id_token_accepted_by_one_instance_is_refused_by_the_other() {
-    let Some((deployment, a, b)) = two_instances(vec![ada()], "").await else {
-        return;
-    };
-    let browser = Browser::new();
+    let (deployment, a, b, browser) = or_skip!(two_instances(vec![ada()], "").await);
     let hashed = hex::encode(Sha256::digest(RAW_NONCE.as_bytes()));
     let id_token = deployment
         .sim
@@ -34,17 +31,16 @@ async fn an_id_token_accepted_by_one_instance_is_refused_by_the_other() {
 
 #[tokio::test]
 async fn with_the_memory_backend_a_state_from_before_a_restart_is_refused_after_it() {
-    let Some(deployment) = Deployment::new(Database::Sqlite, States::Memory, vec![ada()]).await
-    else {
-        return;
-    };
+    let deployment = or_skip!(Deployment::new(Database::Sqlite, States::Memory, vec![ada()]).await);
     let browser = Browser::new();
     let before = deployment.spawn_instance();
-    let url = browser.authorize(before.base(), "github", None).await;
-    let approval = browser.approve(&url, "583231").await;
+    let approval = browser
+        .approval(before.base(), "github", None, "583231")
+        .await;
     // Spent before the restart, and not: neither may be used after it.
-    let spent_url = browser.authorize(before.base(), "github", None).await;
-    let spent = browser.approve(&spent_url, "583231").await;
+    let spent = browser
+        .approval(before.base(), "github", None, "583231")
+        .await;
     let login = browser.callback(before.base(), "github", &spent).await;
     assert_eq!(login.status(), StatusCode::OK);
     before.kill_hard();

@@ -1,19 +1,15 @@
 //! Two instances behind one load balancer: any step of a flow may land on either.
 
-use super::deployment::{ada, two_instances};
-use super::flows::{Browser, access_token, assert_problem_code};
+use super::deployment::{ada, or_skip, two_instances};
+use super::flows::{access_token, assert_problem_code};
 use reqwest::StatusCode;
 use serde_json::Value;
 
 #[tokio::test]
 async fn a_login_started_on_one_instance_finishes_on_the_other_and_never_replays() {
-    let Some((_deployment, a, b)) = two_instances(vec![ada()], "").await else {
-        return;
-    };
-    let browser = Browser::new();
+    let (_deployment, a, b, browser) = or_skip!(two_instances(vec![ada()], "").await);
 
-    let url = browser.authorize(a.base(), "github", None).await;
-    let approval = browser.approve(&url, "583231").await;
+    let approval = browser.approval(a.base(), "github", None, "583231").await;
     let response = browser.callback(b.base(), "github", &approval).await;
     assert_eq!(response.status(), StatusCode::OK, "{}", b.recent_logs());
     let login: Value = response.json().await.unwrap();
@@ -27,10 +23,7 @@ async fn a_login_started_on_one_instance_finishes_on_the_other_and_never_replays
 
 #[tokio::test]
 async fn tokens_issued_by_one_instance_work_on_the_other() {
-    let Some((_deployment, a, b)) = two_instances(vec![ada()], "").await else {
-        return;
-    };
-    let browser = Browser::new();
+    let (_deployment, a, b, browser) = or_skip!(two_instances(vec![ada()], "").await);
     let login = browser.login(a.base(), "583231").await;
     let bearer = access_token(&login);
 
@@ -42,8 +35,9 @@ async fn tokens_issued_by_one_instance_work_on_the_other() {
     assert_eq!(me["id"], login["user"]["id"]);
 
     // A connect started on b with a's token, finished on a.
-    let url = browser.authorize(b.base(), "google", Some(&bearer)).await;
-    let approval = browser.approve(&url, "583231").await;
+    let approval = browser
+        .approval(b.base(), "google", Some(&bearer), "583231")
+        .await;
     let linked = browser
         .connect(a.base(), "google", &approval, &bearer)
         .await;

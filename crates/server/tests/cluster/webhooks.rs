@@ -5,7 +5,7 @@
 #[path = "../common/hooks_listener.rs"]
 mod hooks_listener;
 
-use super::deployment::{Database, Deployment, States};
+use super::deployment::{Database, Deployment, States, or_skip};
 use super::flows::Browser;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -65,9 +65,7 @@ fn user(n: u32) -> SimUser {
 #[tokio::test]
 async fn two_instances_never_deliver_one_event_twice_at_the_same_time() {
     let users = (0..USERS).map(user).collect();
-    let Some(deployment) = Deployment::new(Database::Postgres, States::Redis, users).await else {
-        return;
-    };
+    let deployment = or_skip!(Deployment::new(Database::Postgres, States::Redis, users).await);
     let (receiver, url) = Receiver::start().await;
     let config = webhooks(&url, "");
     let (a, b) = (
@@ -115,9 +113,7 @@ async fn the_outbox_bound_and_its_dead_letters_show_in_metrics() {
         (Database::Sqlite, States::Memory),
         (Database::Postgres, States::Redis),
     ] {
-        let Some(deployment) = Deployment::new(database, states, vec![]).await else {
-            return;
-        };
+        let deployment = or_skip!(Deployment::new(database, states, vec![]).await);
         // A port nothing listens on: nothing is ever delivered.
         let closed = {
             let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

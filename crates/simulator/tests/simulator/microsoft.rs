@@ -27,6 +27,13 @@ async fn start() -> SimulatorHandle {
     start_with(config(&[MICROSOFT]).with_user(grace).with_client(other)).await
 }
 
+/// Asserts a refusal with `status` in Microsoft's error envelope with `error` and AADSTS
+/// `number`.
+fn assert_aadsts_refusal(answer: &(u16, Value), status: u16, error: &str, number: u64) {
+    assert_eq!(answer.0, status);
+    assert_aadsts(&answer.1, error, number);
+}
+
 /// Asserts Microsoft's error envelope with `error` and AADSTS `number`.
 fn assert_aadsts(body: &Value, error: &str, number: u64) {
     assert_eq!(body["error"], error);
@@ -66,11 +73,10 @@ async fn each_tenant_paths_discovery_names_its_issuer_and_an_unknown_one_is_not_
         );
         assert_eq!(document["token_endpoint"], urls.token);
     }
-    let (status, body) = client
+    let refused = client
         .get(&sim.microsoft_tenant("contoso").discovery, None)
         .await;
-    assert_eq!(status, 400);
-    assert_aadsts(&body, "invalid_tenant", 90002);
+    assert_aadsts_refusal(&refused, 400, "invalid_tenant", 90002);
 }
 
 #[tokio::test]
@@ -113,11 +119,10 @@ async fn each_tenant_path_admits_only_its_own_accounts_at_authorize_and_token() 
     // A personal account's code from `common` is refused at `organizations`.
     let code = client.code("openid").await;
     let organizations = sim.microsoft_tenant("organizations").token;
-    let (status, body) = client
+    let refused = client
         .post(&organizations, &client.token_form(&code), None)
         .await;
-    assert_eq!(status, 400);
-    assert_aadsts(&body, "invalid_grant", 50020);
+    assert_aadsts_refusal(&refused, 400, "invalid_grant", 50020);
 }
 
 #[tokio::test]
@@ -131,11 +136,10 @@ async fn refusals_carry_the_aadsts_envelope_with_their_own_numbers() {
     assert_aadsts(&body, "invalid_grant", 501481);
     assert_aadsts(&client.redeem(&code).await.1, "invalid_grant", 70000);
     let code = client.code("openid").await;
-    let (status, body) = client
+    let refused = client
         .exchange(&code, |f| f.set("client_secret", "guess"))
         .await;
-    assert_eq!(status, 401);
-    assert_aadsts(&body, "invalid_client", 7000215);
+    assert_aadsts_refusal(&refused, 401, "invalid_client", 7000215);
     let (_, body) = client
         .exchange(&code, |f| {
             f.set("redirect_uri", "http://127.0.0.1:4000/other")

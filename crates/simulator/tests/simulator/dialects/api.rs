@@ -9,8 +9,7 @@ use social_login_simulator::{Endpoint, Provider, TEST_KEY_A, TokenKind};
 #[tokio::test]
 async fn each_user_endpoint_names_the_user_of_a_live_token() {
     let sim = start(&ALL).await;
-    for (fixture, wanted) in expected::having(|e| e.userinfo.as_ref()) {
-        let client = fixture.client(&sim);
+    for (fixture, client, wanted) in expected::having(&sim, |e| e.userinfo.as_ref()) {
         let token = client.access_token(fixture.scope).await;
         let (status, body) = client.userinfo(Some(&token)).await;
         assert_eq!(status, 200, "{fixture}: {body}");
@@ -25,8 +24,7 @@ async fn each_user_endpoint_names_the_user_of_a_live_token() {
 #[tokio::test]
 async fn each_user_endpoint_refuses_a_missing_or_unknown_token_in_its_own_words() {
     let sim = start(&ALL).await;
-    for (fixture, wanted) in expected::having(|e| e.userinfo.as_ref()) {
-        let client = fixture.client(&sim);
+    for (fixture, client, wanted) in expected::having(&sim, |e| e.userinfo.as_ref()) {
         for (token, answer) in [
             (None, &wanted.missing),
             (Some("not-a-token"), &wanted.unknown),
@@ -41,9 +39,8 @@ async fn each_user_endpoint_refuses_a_missing_or_unknown_token_in_its_own_words(
 #[tokio::test]
 async fn each_openid_provider_publishes_its_endpoints_issuer_and_keys() {
     let sim = start(&ALL).await;
-    for (fixture, issuer) in expected::having(|e| e.issuer.as_ref()) {
+    for (_, client, issuer) in expected::having(&sim, |e| e.issuer.as_ref()) {
         let issuer = issuer.replace("{base}", sim.base_url());
-        let client = fixture.client(&sim);
         let urls = client.urls();
         let (status, document) = client.get(urls.discovery.as_deref().unwrap(), None).await;
         assert_eq!(
@@ -81,8 +78,7 @@ async fn each_openid_provider_publishes_its_endpoints_issuer_and_keys() {
 #[tokio::test]
 async fn each_rfc_7009_endpoint_revokes_a_live_token_records_it_and_answers_its_way() {
     let sim = start(&ALL).await;
-    for (fixture, wanted) in expected::having(|e| e.revocation.as_ref()) {
-        let client = fixture.client(&sim);
+    for (fixture, client, wanted) in expected::having(&sim, |e| e.revocation.as_ref()) {
         let token = client.access_token(fixture.scope).await;
         let answer: Value = serde_json::from_str(&wanted.answer).unwrap_or_default();
         assert_eq!(client.revoke(&token, "access_token").await, (200, answer));
@@ -105,8 +101,7 @@ async fn each_rfc_7009_endpoint_revokes_a_live_token_records_it_and_answers_its_
 #[tokio::test]
 async fn an_unknown_token_is_revoked_as_rfc_7009_says_but_google_refuses_it() {
     let sim = start(&ALL).await;
-    for (fixture, wanted) in expected::having(|e| e.revocation.as_ref()) {
-        let client = fixture.client(&sim);
+    for (fixture, client, wanted) in expected::having(&sim, |e| e.revocation.as_ref()) {
         let before = sim.revocations().len();
         let (status, _) = client.revoke("never-issued", "refresh_token").await;
         assert_eq!(

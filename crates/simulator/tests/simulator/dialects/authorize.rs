@@ -2,7 +2,7 @@
 //! to the callback on a denial, and which PKCE methods each takes.
 
 use super::expected;
-use crate::support::fixtures::{ALL, GITHUB, start};
+use crate::support::fixtures::{ALL, GITHUB, every_client, start};
 use crate::support::{CHALLENGE, VERIFIER};
 use social_login_simulator::Endpoint;
 
@@ -36,9 +36,7 @@ async fn the_log_keeps_what_each_authorize_request_showed() {
 
 #[tokio::test]
 async fn an_unknown_client_gets_an_error_page_and_no_redirect() {
-    let sim = start(&ALL).await;
-    for fixture in ALL {
-        let client = fixture.client(&sim);
+    for (fixture, client) in every_client().await {
         let params = client.valid(fixture.scope).set("client_id", "nobody");
         let response = client.authorize(&params).await;
         assert!(response.headers().get("location").is_none());
@@ -53,9 +51,7 @@ async fn an_unknown_client_gets_an_error_page_and_no_redirect() {
 
 #[tokio::test]
 async fn an_unregistered_callback_gets_an_error_page_but_github_reports_it_to_the_registered_one() {
-    let sim = start(&ALL).await;
-    for fixture in ALL {
-        let client = fixture.client(&sim);
+    for (fixture, client) in every_client().await {
         let params = client
             .valid(fixture.scope)
             .set("redirect_uri", "http://evil.example/cb");
@@ -79,9 +75,7 @@ async fn an_unregistered_callback_gets_an_error_page_but_github_reports_it_to_th
 
 #[tokio::test]
 async fn a_missing_callback_is_the_registered_one_where_the_provider_says_so() {
-    let sim = start(&ALL).await;
-    for fixture in ALL {
-        let client = fixture.client(&sim);
+    for (fixture, client) in every_client().await {
         let params = client.valid(fixture.scope).unset("redirect_uri");
         let status = client.authorize(&params).await.status();
         let registered = expected::of(fixture.provider).missing_callback == "registered";
@@ -92,9 +86,7 @@ async fn a_missing_callback_is_the_registered_one_where_the_provider_says_so() {
 
 #[tokio::test]
 async fn a_denial_goes_back_to_the_callback_with_the_providers_error_and_the_state() {
-    let sim = start(&ALL).await;
-    for fixture in ALL {
-        let client = fixture.client(&sim);
+    for (fixture, client) in every_client().await {
         let params = client.valid(fixture.scope).set("sim_deny", "1");
         let answer = client.answer(&params).await;
         let denial = expected::of(fixture.provider).denial.as_str();
@@ -108,9 +100,7 @@ async fn a_denial_goes_back_to_the_callback_with_the_providers_error_and_the_sta
 
 #[tokio::test]
 async fn each_provider_takes_the_pkce_methods_it_documents() {
-    let sim = start(&ALL).await;
-    for fixture in ALL {
-        let client = fixture.client(&sim);
+    for (fixture, client) in every_client().await {
         let expected = expected::of(fixture.provider);
         let valid = client.valid(fixture.scope);
         let plain = valid.clone().set("code_challenge", VERIFIER);

@@ -1,11 +1,12 @@
 //! The expectations of the dialect tests (`expected.toml`): what a client sees each
 //! simulated provider answer.
 
+use crate::support::SimClient;
 use crate::support::fixtures::{ALL, Fixture};
 use serde::Deserialize;
 use serde::de::{Deserializer, Error};
 use serde_json::Value;
-use social_login_simulator::Provider;
+use social_login_simulator::{Provider, SimulatorHandle};
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
@@ -79,9 +80,13 @@ pub fn of(provider: Provider) -> &'static Expected {
     &EXPECTED[provider.prefix()]
 }
 
-/// The fixtures whose providers have `part`, with what is expected of it.
-pub fn having<T>(part: fn(&'static Expected) -> Option<&'static T>) -> Vec<(Fixture, &'static T)> {
+/// The fixtures whose providers have `part`, each with its client of `sim` and what is
+/// expected of it.
+pub fn having<T>(
+    sim: &SimulatorHandle,
+    part: fn(&'static Expected) -> Option<&'static T>,
+) -> Vec<(Fixture, SimClient<'_>, &'static T)> {
     ALL.into_iter()
-        .filter_map(|fixture| Some((fixture, part(of(fixture.provider))?)))
+        .filter_map(|fixture| Some((fixture, fixture.client(sim), part(of(fixture.provider))?)))
         .collect()
 }

@@ -60,7 +60,12 @@ impl<'s> SimClient<'s> {
 
     /// A client that owns `sim`: it runs as long as the client does.
     pub fn owning(sim: SimulatorHandle, fixture: Fixture) -> SimClient<'static> {
-        SimClient::of(Served::Owned(Arc::new(sim)), fixture)
+        SimClient::sharing(Arc::new(sim), fixture)
+    }
+
+    /// A client that shares `sim` with others: it runs as long as one of them does.
+    pub fn sharing(sim: Arc<SimulatorHandle>, fixture: Fixture) -> SimClient<'static> {
+        SimClient::of(Served::Owned(sim), fixture)
     }
 
     fn of(sim: Served<'s>, fixture: Fixture) -> Self {

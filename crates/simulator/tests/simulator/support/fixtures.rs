@@ -5,6 +5,7 @@ use super::SimClient;
 use social_login_simulator::{
     AppleTeam, Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
 };
+use std::sync::Arc;
 
 /// How a client presents its credentials at the token endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,6 +121,15 @@ pub fn config_for(fixtures: &[Fixture], user: SimUser) -> SimulatorConfig {
     fixtures
         .iter()
         .fold(config, |config, f| config.with_client(f.registered()))
+}
+
+/// One simulator serving every fixture ([`ALL`]) and a client of each, the clients owning
+/// the simulator together: for a test that plays one scenario at every provider and asks
+/// nothing else of the simulator.
+pub async fn every_client() -> Vec<(Fixture, SimClient<'static>)> {
+    let sim = Arc::new(start(&ALL).await);
+    let client = |fixture: Fixture| (fixture, SimClient::sharing(sim.clone(), fixture));
+    ALL.into_iter().map(client).collect()
 }
 
 pub async fn start(fixtures: &[Fixture]) -> SimulatorHandle {
