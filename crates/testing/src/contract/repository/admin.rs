@@ -15,7 +15,7 @@ use social_login_domain::{
 };
 use social_login_ports::{
     LinkRemoval, LockChange, RemoveLinkError, RotateError, SessionsRevocation, SignInError,
-    UserSearch,
+    UserPage, UserSearch,
 };
 use std::sync::Arc;
 use time::Duration;
@@ -67,8 +67,19 @@ async fn admin_kinds(repo: &Arc<dyn Repository>, user: UserId) -> Vec<AuditEvent
     by_admin.map(|e| e.kind).collect()
 }
 
-fn limit(n: u64) -> PageLimit {
-    PageLimit::new(n).unwrap()
+/// The page of at most `n` users that `filter` names whose id is greater than `after`.
+async fn find(
+    repo: &dyn Repository,
+    filter: UserFilter,
+    after: Option<UserId>,
+    n: u64,
+) -> UserPage {
+    let search = UserSearch {
+        filter,
+        after,
+        limit: PageLimit::new(n).unwrap(),
+    };
+    repo.find_users(search).await.unwrap()
 }
 
 pub async fn pages_go_by_id_and_each_filter_finds_its_users(repo: Arc<dyn Repository>) {
@@ -82,76 +93,43 @@ pub async fn pages_go_by_id_and_each_filter_finds_its_users(repo: Arc<dyn Reposi
             .unwrap();
     }
     ids.sort();
-    let first = repo
-        .find_users(UserSearch {
-            filter: UserFilter::All,
-            after: None,
-            limit: limit(2),
-        })
-        .await
-        .unwrap();
+    let first = find(&*repo, UserFilter::All, None, 2).await;
     assert_eq!(
         first.users.iter().map(|u| u.id).collect::<Vec<_>>(),
         ids[..2]
     );
     assert!(first.more);
-    let rest = repo
-        .find_users(UserSearch {
-            filter: UserFilter::All,
-            after: Some(ids[1]),
-            limit: limit(3),
-        })
-        .await
-        .unwrap();
+    let rest = find(&*repo, UserFilter::All, Some(ids[1]), 3).await;
     assert_eq!(
         rest.users.iter().map(|u| u.id).collect::<Vec<_>>(),
         ids[2..]
     );
     assert!(!rest.more, "exactly a page left");
 
-    let github = repo
-        .find_users(UserSearch {
-            filter: UserFilter::Provider(ProviderKey::GITHUB),
-            after: None,
-            limit: limit(100),
-        })
-        .await
-        .unwrap();
+    let github = find(&*repo, UserFilter::Provider(ProviderKey::GITHUB), None, 100).await;
     assert_eq!(github.users.len(), 3);
     assert!(github.users.windows(2).all(|w| w[0].id < w[1].id));
-    let one = repo
-        .find_users(UserSearch {
-            filter: UserFilter::Account(
-                ProviderKey::GITHUB,
-                ProviderSubject::parse("gh2").unwrap(),
-            ),
-            after: None,
-            limit: limit(100),
-        })
-        .await
-        .unwrap();
+    let one = find(
+        &*repo,
+        UserFilter::Account(ProviderKey::GITHUB, ProviderSubject::parse("gh2").unwrap()),
+        None,
+        100,
+    )
+    .await;
     assert_eq!(one.users.len(), 1);
-    let by_email = repo
-        .find_users(UserSearch {
-            filter: UserFilter::Email(social_login_domain::Email::parse("U3@EXAMPLE.com").unwrap()),
-            after: None,
-            limit: limit(100),
-        })
-        .await
-        .unwrap();
+    let by_email = find(
+        &*repo,
+        UserFilter::Email(social_login_domain::Email::parse("U3@EXAMPLE.com").unwrap()),
+        None,
+        100,
+    )
+    .await;
     assert_eq!(by_email.users.len(), 1);
     assert_eq!(
         by_email.users[0].email.as_ref().unwrap().as_str(),
         "u3@example.com"
     );
-    let none = repo
-        .find_users(UserSearch {
-            filter: UserFilter::Provider(ProviderKey::APPLE),
-            after: None,
-            limit: limit(100),
-        })
-        .await
-        .unwrap();
+    let none = find(&*repo, UserFilter::Provider(ProviderKey::APPLE), None, 100).await;
     assert!(none.users.is_empty() && !none.more);
 }
 

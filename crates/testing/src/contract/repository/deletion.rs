@@ -3,7 +3,9 @@
 
 use super::Repository;
 use super::fixtures::store_user;
-use super::fixtures::{deletion, new_link, new_user, refresh_works, store_token, token_hash};
+use super::fixtures::{
+    deletion, new_link, new_user, refresh_works, store_token, token_hash, user_by_email,
+};
 use crate::audit_now;
 use social_login_domain::{AuditEventType, ProviderKey, SealedToken, UserId};
 use social_login_ports::LinkRemoval;
@@ -44,10 +46,7 @@ pub async fn deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_gra
         "its sessions are gone"
     );
     assert!(
-        repo.find_user_by_email(&super::fixtures::email("ada@example.com"))
-            .await
-            .unwrap()
-            .is_none(),
+        user_by_email(&*repo, "ada@example.com").await.is_none(),
         "the address is free again"
     );
     let events = repo.list_events(ada.id, 10).await.unwrap();

@@ -5,7 +5,7 @@ use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{
     AuditContext, AuditEventType, Email, FamilyId, LinkedAccountId, LoginMethod, NewLinkedAccount,
     NewUser, PasswordHash, ProviderIdentity, ProviderKey, ProviderSubject, SealedToken,
-    SignupPolicy, UserId,
+    SignupPolicy, User, UserId,
 };
 use social_login_ports::{
     LinkRemoval, Logout, ProviderSignIn, RefreshRotation, RemoveLinkError, RepositoryError,
@@ -292,6 +292,11 @@ pub async fn refresh(
 pub async fn linked_providers(repo: &dyn Repository, user: UserId) -> Vec<ProviderKey> {
     let links = repo.list_links(user).await.unwrap();
     links.iter().map(|link| link.provider).collect()
+}
+
+/// The user whose email is `raw` (in any case), if any.
+pub async fn user_by_email(repo: &dyn Repository, raw: &str) -> Option<User> {
+    repo.find_user_by_email(&email(raw)).await.unwrap()
 }
 
 /// The kinds of `user`'s latest hundred events, newest first.
