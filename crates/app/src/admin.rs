@@ -6,7 +6,9 @@ use crate::{AppError, AuthService};
 use social_login_domain::{
     LinkedAccount, Origin, PageLimit, ProviderKey, User, UserFilter, UserId,
 };
-use social_login_ports::{AdminRepository, LinkRemoval, UserPage, UserSearch};
+use social_login_ports::{
+    AdminRepository, LinkRemoval, LockChange, SessionsRevocation, UserPage, UserSearch,
+};
 use std::sync::Arc;
 use tracing::{info, instrument};
 
@@ -103,8 +105,11 @@ impl AdminService {
     /// Ends every session of the user: its refresh tokens stop working.
     #[instrument(skip_all)]
     pub async fn revoke_sessions(&self, id: UserId, origin: &Origin) -> Result<(), AppError> {
-        let audit = self.auth.audit(origin, self.auth.ports.clock.now());
-        found(self.directory.revoke_sessions(id, audit).await?)
+        let revocation = SessionsRevocation {
+            user: id,
+            audit: self.auth.audit(origin, self.auth.ports.clock.now()),
+        };
+        found(self.directory.revoke_sessions(revocation).await?)
     }
 
     /// Locks (every session ends) or unlocks the user. Unlocking gives back the logins,
@@ -116,8 +121,12 @@ impl AdminService {
         locked: bool,
         origin: &Origin,
     ) -> Result<(), AppError> {
-        let audit = self.auth.audit(origin, self.auth.ports.clock.now());
-        found(self.directory.set_locked(id, locked, audit).await?)
+        let change = LockChange {
+            user: id,
+            locked,
+            audit: self.auth.audit(origin, self.auth.ports.clock.now()),
+        };
+        found(self.directory.set_locked(change).await?)
     }
 
     /// Deletes the user exactly as `DELETE /users/me` does (without the recent-login rule,

@@ -5,7 +5,7 @@ use crate::{AppError, AuthService};
 use social_login_domain::reauthentication::require_recent_login;
 use social_login_domain::refresh::token_expiry;
 use social_login_domain::{LoginMethod, Origin, SecretText, User};
-use social_login_ports::{AccessToken, SessionStart, VerifiedAccess};
+use social_login_ports::{AccessToken, SessionOpening, SessionStart, VerifiedAccess};
 use time::OffsetDateTime;
 
 /// What a successful login, registration or refresh returns (docs/api.md#login-result).
@@ -71,7 +71,12 @@ impl AuthService {
         let (session, refresh_token) = self.new_session(now, LoginMethod::Password);
         self.ports
             .refresh_tokens
-            .start_family(user.id, session, now, self.audit(origin, now))
+            .start_family(SessionOpening {
+                user: user.id,
+                session,
+                now,
+                audit: self.audit(origin, now),
+            })
             .await?;
         self.login_result(user, is_new_user, refresh_token, now)
     }

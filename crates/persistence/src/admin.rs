@@ -12,9 +12,10 @@ use sea_orm::{
     ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, PaginatorTrait, QuerySelect,
 };
 use social_login_domain::disconnect::DisconnectRefused;
-use social_login_domain::{AuditContext, AuditEventType, ProviderKey, User, UserFilter, UserId};
+use social_login_domain::{ProviderKey, User, UserFilter, UserId};
 use social_login_ports::{
-    AdminRepository, LinkRemoval, RemoveLinkError, RepositoryError, Unlinked, UserPage, UserSearch,
+    AdminRepository, LinkRemoval, LockChange, RemoveLinkError, RepositoryError, SessionsRevocation,
+    Unlinked, UserPage, UserSearch,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -53,42 +54,32 @@ impl AdminRepository for SeaOrmRepository {
             .map_err(repository_error)
     }
 
-    async fn set_locked(
-        &self,
-        user: UserId,
-        locked: bool,
-        audit: AuditContext,
-    ) -> Result<bool, RepositoryError> {
+    async fn set_locked(&self, change: LockChange) -> Result<bool, RepositoryError> {
         let txn = self.begin_write().await?;
-        let changed = queries::set_locked(user, locked)
+        let changed = queries::set_locked(change.user, change.locked)
             .exec(&txn)
             .await
             .map_err(repository_error)?;
         if changed.rows_affected == 0 {
             return Ok(false);
         }
-        let kind = if locked {
-            end_sessions(&txn, user).await?;
-            AuditEventType::UserLocked
-        } else {
-            AuditEventType::UserUnlocked
-        };
-        crate::audit::commit_with(txn, [audit.event(0, kind, user, None)], audit.outbox).await?;
+        if change.locked {
+            end_sessions(&txn, change.user).await?;
+        }
+        crate::audit::commit_with(txn, [change.event()], change.audit.outbox).await?;
         Ok(true)
     }
 
     async fn revoke_sessions(
         &self,
-        user: UserId,
-        audit: AuditContext,
+        revocation: SessionsRevocation,
     ) -> Result<bool, RepositoryError> {
         let txn = self.begin_write().await?;
-        if locked_user(&txn, user).await?.is_none() {
+        if locked_user(&txn, revocation.user).await?.is_none() {
             return Ok(false);
         }
-        end_sessions(&txn, user).await?;
-        let event = audit.event(0, AuditEventType::UserSessionsRevoked, user, None);
-        crate::audit::commit_with(txn, [event], audit.outbox).await?;
+        end_sessions(&txn, revocation.user).await?;
+        crate::audit::commit_with(txn, [revocation.event()], revocation.audit.outbox).await?;
         Ok(true)
     }
 

@@ -15,110 +15,67 @@ use crate::mapping::{family_to_row, refresh_from_rows, refresh_to_row};
 use crate::queries;
 use async_trait::async_trait;
 use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QuerySelect};
-use social_login_domain::refresh::{
-    RefreshRecord, RefreshTokenHash, RefreshVerdict, judge, token_expiry,
-};
-use social_login_domain::{AuditContext, AuditEventType, FamilyId, UserId};
+use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
+use social_login_domain::{FamilyId, UserId};
 use social_login_ports::{
-    NewRefreshToken, RefreshTokenRepository, RepositoryError, RotateError, Rotated, SessionStart,
+    Logout, NewRefreshToken, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError,
+    Rotated, RotationStep, SessionOpening, SessionStart,
 };
-use time::{Duration, OffsetDateTime};
+use time::OffsetDateTime;
 
 #[async_trait]
 impl RefreshTokenRepository for SeaOrmRepository {
-    async fn start_family(
-        &self,
-        user: UserId,
-        session: SessionStart,
-        now: OffsetDateTime,
-        audit: AuditContext,
-    ) -> Result<(), RepositoryError> {
-        let first = session.first_token(user, now);
+    async fn start_family(&self, opening: SessionOpening) -> Result<(), RepositoryError> {
         let txn = self.begin_write().await?;
-        refresh_family::Entity::insert(family_to_row(&first, &session))
-            .exec_without_returning(&txn)
-            .await
-            .map_err(repository_error)?;
-        refresh_token::Entity::insert(refresh_to_row(&first))
-            .exec_without_returning(&txn)
-            .await
-            .map_err(repository_error)?;
-        let event = audit.event(0, AuditEventType::UserLogin, first.user_id, None);
-        crate::audit::commit_with(txn, [event], audit.outbox).await
+        insert_session(&txn, &opening.first_token(), &opening.session).await?;
+        crate::audit::commit_with(txn, [opening.event()], opening.audit.outbox).await
     }
 
-    async fn rotate_refresh(
-        &self,
-        presented: RefreshTokenHash,
-        successor_hash: RefreshTokenHash,
-        now: OffsetDateTime,
-        successor_ttl: Duration,
-        audit: AuditContext,
-    ) -> Result<Rotated, RotateError> {
+    async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
         let txn = self.begin_write().await?;
-        let Some(family) = lock_family_of(&txn, presented).await? else {
+        let Some(family) = lock_family_of(&txn, rotation.presented).await? else {
             return Err(RotateError::Refused);
         };
         // Read after the family's lock: a lock that committed first is seen here; one that
         // commits later revokes this family, the successor with it.
-        if user_is_locked(&txn, family.user_id).await? {
-            return Err(RotateError::UserLocked);
-        }
+        let locked = user_is_locked(&txn, family.user_id).await?;
         // Read under the family lock: what every earlier rotation of this family committed.
         // The domain judges expiry, reuse and revocation. (Expiry stays out of SQL also
         // because SQLite stores timestamps as text that does not compare chronologically.)
-        let record = load(&txn, presented, &family).await?;
-        match judge(record.as_ref(), now) {
-            RefreshVerdict::Rotate {
-                user,
-                family: id,
-                auth_time,
-            } => {
-                queries::mark_used(presented)
+        let record = load(&txn, rotation.presented, &family).await?;
+        let step = rotation.decide(record.as_ref(), locked);
+        match &step {
+            RotationStep::Rotate { successor, .. } => {
+                queries::mark_used(rotation.presented)
                     .exec(&txn)
                     .await
                     .map_err(repository_error)?;
-                let successor = NewRefreshToken {
-                    hash: successor_hash,
-                    user_id: user,
-                    family: id,
-                    created_at: now,
-                    expires_at: token_expiry(now, successor_ttl, family.expires_at),
-                };
-                refresh_token::Entity::insert(refresh_to_row(&successor))
+                refresh_token::Entity::insert(refresh_to_row(successor))
                     .exec_without_returning(&txn)
                     .await
                     .map_err(repository_error)?;
                 txn.commit().await.map_err(repository_error)?;
-                Ok(Rotated { user, auth_time })
             }
-            RefreshVerdict::ReuseDetected { family: id } => {
-                revoke_family(&txn, id).await?;
-                let user = UserId::from_uuid(family.user_id);
-                let event = audit.event(0, AuditEventType::SessionRefreshReuseDetected, user, None);
-                crate::audit::commit_with(txn, [event], audit.outbox).await?;
-                Err(RotateError::ReuseDetected)
+            RotationStep::RevokeFamily { family, event } => {
+                revoke_family(&txn, *family).await?;
+                crate::audit::commit_with(txn, [event.clone()], rotation.audit.outbox).await?;
             }
-            RefreshVerdict::Refuse => Err(RotateError::Refused),
+            RotationStep::Refuse(_) => {}
         }
+        step.outcome()
     }
 
-    async fn revoke_refresh(
-        &self,
-        presented: RefreshTokenHash,
-        audit: AuditContext,
-    ) -> Result<(), RepositoryError> {
+    async fn revoke_refresh(&self, logout: Logout) -> Result<(), RepositoryError> {
         // Under the family row's lock: it waits for a rotation in flight, then revokes the
         // successor that rotation committed with the rest. Only the first logout of a
         // session records an event.
         let txn = self.begin_write().await?;
-        if let Some(family) = lock_family_of(&txn, presented).await?
+        if let Some(family) = lock_family_of(&txn, logout.presented).await?
             && !family.revoked
         {
             revoke_family(&txn, FamilyId::from_uuid(family.id)).await?;
-            let user = UserId::from_uuid(family.user_id);
-            let event = audit.event(0, AuditEventType::SessionLogout, user, None);
-            crate::audit::record(&txn, &event, audit.outbox).await?;
+            let event = logout.event(UserId::from_uuid(family.user_id));
+            crate::audit::record(&txn, &event, logout.audit.outbox).await?;
         }
         txn.commit().await.map_err(repository_error)
     }
@@ -155,6 +112,23 @@ impl RefreshTokenRepository for SeaOrmRepository {
             .rows_affected;
         Ok(pruned)
     }
+}
+
+/// The family row of `session` and its first token `first` (a new session, or a login's).
+pub(crate) async fn insert_session(
+    txn: &DatabaseTransaction,
+    first: &NewRefreshToken,
+    session: &SessionStart,
+) -> Result<(), RepositoryError> {
+    refresh_family::Entity::insert(family_to_row(first, session))
+        .exec_without_returning(txn)
+        .await
+        .map_err(repository_error)?;
+    refresh_token::Entity::insert(refresh_to_row(first))
+        .exec_without_returning(txn)
+        .await
+        .map_err(repository_error)?;
+    Ok(())
 }
 
 /// The family of the presented token, locked until the transaction ends; `None` for an

@@ -4,7 +4,7 @@
 //! transaction: a returning user costs two statements and no `BEGIN`/`COMMIT`.
 
 use crate::SeaOrmRepository;
-use crate::entity::{linked_account, refresh_family, refresh_token, user};
+use crate::entity::{linked_account, user};
 use crate::error::{UniqueIndex, repository_error, unique_violation};
 use crate::held_connection::HeldConnection;
 use crate::mapping::{
@@ -104,14 +104,7 @@ async fn sign_in_in_transaction(
         }
     }
     let first = sign_in.session.first_token(user.id, sign_in.now);
-    refresh_family::Entity::insert(family_to_row(&first, &sign_in.session))
-        .exec_without_returning(txn)
-        .await
-        .map_err(repository_error)?;
-    refresh_token::Entity::insert(refresh_to_row(&first))
-        .exec_without_returning(txn)
-        .await
-        .map_err(repository_error)?;
+    crate::refresh_tokens::insert_session(txn, &first, &sign_in.session).await?;
     crate::audit::record_all(
         txn,
         audit_events(sign_in, events, &user),

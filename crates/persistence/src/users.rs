@@ -13,7 +13,7 @@ use social_login_domain::{
 };
 use social_login_ports::{
     AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
-    SealedGrant, SignInError, SignedIn, UserRepository,
+    SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
 };
 
 #[async_trait]
@@ -124,9 +124,9 @@ impl UserRepository for SeaOrmRepository {
 
     async fn delete_user(
         &self,
-        user: UserId,
-        audit: AuditContext,
+        deletion: UserDeletion,
     ) -> Result<Option<Vec<SealedGrant>>, RepositoryError> {
+        let user = deletion.user;
         let txn = self.begin_write().await?;
         // Serialises with a concurrent disconnect or deletion of the same user.
         if crate::admin::locked_user_row(&txn, user).await?.is_none() {
@@ -144,8 +144,7 @@ impl UserRepository for SeaOrmRepository {
             .exec(&txn)
             .await
             .map_err(repository_error)?;
-        let event = audit.event(0, AuditEventType::UserDeleted, user, None);
-        crate::audit::commit_with(txn, [event], audit.outbox).await?;
+        crate::audit::commit_with(txn, [deletion.event()], deletion.audit.outbox).await?;
         Ok(Some(grants))
     }
 

@@ -4,7 +4,9 @@
 
 use crate::{LinkRemoval, RemoveLinkError, RepositoryError, SealedGrant};
 use async_trait::async_trait;
-use social_login_domain::{AuditContext, PageLimit, User, UserFilter, UserId};
+use social_login_domain::{
+    AuditContext, AuditEvent, AuditEventType, PageLimit, User, UserFilter, UserId,
+};
 use time::OffsetDateTime;
 
 /// A removed link's grant, and whether the removal locked the user (a forced removal of
@@ -45,6 +47,44 @@ impl UserPage {
     }
 }
 
+/// An operator's lock or unlock of a user (see [`AdminRepository::set_locked`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LockChange {
+    pub user: UserId,
+    /// True locks (and ends every session), false unlocks.
+    pub locked: bool,
+    /// Records `user.locked` or `user.unlocked`.
+    pub audit: AuditContext,
+}
+
+impl LockChange {
+    /// The event it records: `user.locked` or `user.unlocked`.
+    pub fn event(&self) -> AuditEvent {
+        let kind = if self.locked {
+            AuditEventType::UserLocked
+        } else {
+            AuditEventType::UserUnlocked
+        };
+        self.audit.event(0, kind, self.user, None)
+    }
+}
+
+/// An operator's end of every session of a user (see [`AdminRepository::revoke_sessions`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionsRevocation {
+    pub user: UserId,
+    /// Records `user.sessions_revoked`.
+    pub audit: AuditContext,
+}
+
+impl SessionsRevocation {
+    /// The `user.sessions_revoked` it records.
+    pub fn event(&self) -> AuditEvent {
+        self.audit
+            .event(0, AuditEventType::UserSessionsRevoked, self.user, None)
+    }
+}
+
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait AdminRepository: Send + Sync {
@@ -62,19 +102,13 @@ pub trait AdminRepository: Send + Sync {
 
     /// Locks (ending every session, `user.locked`) or unlocks (`user.unlocked`) the user.
     /// False when there is no such user (nothing is written).
-    async fn set_locked(
-        &self,
-        user: UserId,
-        locked: bool,
-        audit: AuditContext,
-    ) -> Result<bool, RepositoryError>;
+    async fn set_locked(&self, change: LockChange) -> Result<bool, RepositoryError>;
 
     /// Ends every session of the user (`user.sessions_revoked`). False when there is no
     /// such user (nothing is written).
     async fn revoke_sessions(
         &self,
-        user: UserId,
-        audit: AuditContext,
+        revocation: SessionsRevocation,
     ) -> Result<bool, RepositoryError>;
 
     /// Removes the user's link of `provider` under `domain::admin::decide_unlink`: the

@@ -19,7 +19,7 @@ pub mod state_store;
 pub mod token_cipher;
 pub mod webhooks;
 
-pub use admin::{AdminRepository, Unlinked, UserPage, UserSearch};
+pub use admin::{AdminRepository, LockChange, SessionsRevocation, Unlinked, UserPage, UserSearch};
 pub use clock::{Clock, SystemClock};
 pub use identity_provider::{
     AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, NativeCode,
@@ -29,9 +29,10 @@ pub use identity_provider::{
 pub use password_hasher::{HashError, PasswordHasher};
 pub use randomness::Randomness;
 pub use repository::{
-    AddLinkError, CreateUserError, LinkRemoval, NewRefreshToken, ProviderSignIn,
-    RefreshTokenRepository, RemoveLinkError, RepositoryError, RotateError, Rotated, SealedGrant,
-    SessionStart, SignInError, SignedIn, UserRepository,
+    AddLinkError, CreateUserError, LinkRemoval, Logout, NewRefreshToken, ProviderSignIn,
+    RefreshRotation, RefreshTokenRepository, RemoveLinkError, RepositoryError, RotateError,
+    Rotated, RotationStep, SealedGrant, SessionOpening, SessionStart, SignInError, SignedIn,
+    UserDeletion, UserRepository,
 };
 pub use session_tokens::{
     AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,

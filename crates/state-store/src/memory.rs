@@ -75,6 +75,14 @@ impl MemoryStateStore {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// The entries under the lock, those that expired by `now` forgotten first: every
+    /// operation that adds starts here, so expired entries never count against the bound.
+    fn held_at(&self, now: OffsetDateTime) -> MutexGuard<'_, Held> {
+        let mut held = self.lock();
+        held.forget_expired(now);
+        held
+    }
+
     fn full() -> StateStoreError {
         StateStoreError("in-process state store is full".into())
     }
@@ -87,9 +95,7 @@ impl StateStore for MemoryStateStore {
         id: StateId,
         expires_at: OffsetDateTime,
     ) -> Result<Spend, StateStoreError> {
-        let now = self.clock.now();
-        let mut held = self.lock();
-        held.forget_expired(now);
+        let mut held = self.held_at(self.clock.now());
         // Check and insert under one lock: of concurrent spends, exactly one is first. An
         // expired id still held counts as spent: its value is refused by its expiry anyway.
         if held.spent.holds(&id) {
@@ -108,8 +114,7 @@ impl StateStore for MemoryStateStore {
         window: Duration,
     ) -> Result<Attempts, StateStoreError> {
         let now = self.clock.now();
-        let mut held = self.lock();
-        held.forget_expired(now);
+        let mut held = self.held_at(now);
         let (count, closes_at) = match held.attempts.get(&key, now) {
             Some((count, closes_at)) => (count.saturating_add(1), closes_at),
             None => {

@@ -5,9 +5,10 @@ use crate::InMemoryRepository;
 use crate::repository::Tables;
 use async_trait::async_trait;
 use social_login_domain::disconnect::DisconnectRefused;
-use social_login_domain::{AuditContext, AuditEventType, ProviderKey, User, UserFilter, UserId};
+use social_login_domain::{ProviderKey, User, UserFilter, UserId};
 use social_login_ports::{
-    AdminRepository, LinkRemoval, RemoveLinkError, RepositoryError, Unlinked, UserPage, UserSearch,
+    AdminRepository, LinkRemoval, LockChange, RemoveLinkError, RepositoryError, SessionsRevocation,
+    Unlinked, UserPage, UserSearch,
 };
 use time::OffsetDateTime;
 
@@ -42,44 +43,33 @@ impl AdminRepository for InMemoryRepository {
         Ok(active as u64)
     }
 
-    async fn set_locked(
-        &self,
-        user: UserId,
-        locked: bool,
-        audit: AuditContext,
-    ) -> Result<bool, RepositoryError> {
-        let mut committed = self.lock();
-        let mut tables = committed.clone();
-        let Some(stored) = tables.users.iter_mut().find(|stored| stored.id == user) else {
-            return Ok(false);
-        };
-        stored.locked = locked;
-        let kind = if locked {
-            tables.revoke_sessions_of(user, None);
-            AuditEventType::UserLocked
-        } else {
-            AuditEventType::UserUnlocked
-        };
-        tables.record(audit.event(0, kind, user, None), audit.outbox)?;
-        *committed = tables;
-        Ok(true)
+    async fn set_locked(&self, change: LockChange) -> Result<bool, RepositoryError> {
+        self.transact(|tables| {
+            let user = change.user;
+            let Some(stored) = tables.users.iter_mut().find(|stored| stored.id == user) else {
+                return Ok(false);
+            };
+            stored.locked = change.locked;
+            if change.locked {
+                tables.revoke_sessions_of(user, None);
+            }
+            tables.record(change.event(), change.audit.outbox)?;
+            Ok(true)
+        })
     }
 
     async fn revoke_sessions(
         &self,
-        user: UserId,
-        audit: AuditContext,
+        revocation: SessionsRevocation,
     ) -> Result<bool, RepositoryError> {
-        let mut committed = self.lock();
-        if committed.user(user).is_none() {
-            return Ok(false);
-        }
-        let mut tables = committed.clone();
-        tables.revoke_sessions_of(user, None);
-        let event = audit.event(0, AuditEventType::UserSessionsRevoked, user, None);
-        tables.record(event, audit.outbox)?;
-        *committed = tables;
-        Ok(true)
+        self.transact(|tables| {
+            if tables.user(revocation.user).is_none() {
+                return Ok(false);
+            }
+            tables.revoke_sessions_of(revocation.user, None);
+            tables.record(revocation.event(), revocation.audit.outbox)?;
+            Ok(true)
+        })
     }
 
     async fn unlink(&self, removal: LinkRemoval, force: bool) -> Result<Unlinked, RemoveLinkError> {
@@ -96,33 +86,32 @@ impl InMemoryRepository {
         force: bool,
     ) -> Result<Unlinked, RemoveLinkError> {
         let user = removal.user;
-        let mut committed = self.lock();
-        let Some(owner) = committed.user(user).cloned() else {
-            return Err(DisconnectRefused::NotLinked.into());
-        };
-        let links = committed.links_of(user);
-        let unlink = removal.decide(&owner, &links, force)?;
-        let mut tables = committed.clone();
-        let grant = tables
-            .links
-            .iter()
-            .find(|link| link.id == unlink.link)
-            .map(crate::users::grant_of)
-            .ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()))?;
-        tables.links.retain(|link| link.id != unlink.link);
-        if unlink.lock {
-            if let Some(stored) = tables.users.iter_mut().find(|stored| stored.id == user) {
-                stored.locked = true;
+        self.transact(|tables| {
+            let Some(owner) = tables.user(user).cloned() else {
+                return Err(DisconnectRefused::NotLinked.into());
+            };
+            let links = tables.links_of(user);
+            let unlink = removal.decide(&owner, &links, force)?;
+            let grant = tables
+                .links
+                .iter()
+                .find(|link| link.id == unlink.link)
+                .map(crate::users::grant_of)
+                .ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()))?;
+            tables.links.retain(|link| link.id != unlink.link);
+            if unlink.lock {
+                if let Some(stored) = tables.users.iter_mut().find(|stored| stored.id == user) {
+                    stored.locked = true;
+                }
+                tables.revoke_sessions_of(user, None);
             }
-            tables.revoke_sessions_of(user, None);
-        }
-        for event in removal.events(&unlink) {
-            tables.record(event, removal.audit.outbox)?;
-        }
-        *committed = tables;
-        Ok(Unlinked {
-            grant,
-            locked: unlink.lock,
+            for event in removal.events(&unlink) {
+                tables.record(event, removal.audit.outbox)?;
+            }
+            Ok(Unlinked {
+                grant,
+                locked: unlink.lock,
+            })
         })
     }
 }

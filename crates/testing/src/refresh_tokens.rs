@@ -3,94 +3,57 @@
 use crate::InMemoryRepository;
 use crate::repository::Token;
 use async_trait::async_trait;
-use social_login_domain::refresh::{RefreshTokenHash, RefreshVerdict, judge, token_expiry};
-use social_login_domain::{AuditContext, AuditEventType, FamilyId, UserId};
+use social_login_domain::FamilyId;
 use social_login_ports::{
-    RefreshTokenRepository, RepositoryError, RotateError, Rotated, SessionStart,
+    Logout, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError, Rotated,
+    RotationStep, SessionOpening,
 };
 use std::collections::HashSet;
-use time::{Duration, OffsetDateTime};
+use time::OffsetDateTime;
 
 #[async_trait]
 impl RefreshTokenRepository for InMemoryRepository {
-    async fn start_family(
-        &self,
-        user: UserId,
-        session: SessionStart,
-        now: OffsetDateTime,
-        audit: AuditContext,
-    ) -> Result<(), RepositoryError> {
-        let mut committed = self.lock();
-        let mut tables = committed.clone();
-        tables.start_family(user, &session, now)?;
-        let event = audit.event(0, AuditEventType::UserLogin, user, None);
-        tables.record(event, audit.outbox)?;
-        *committed = tables;
-        Ok(())
+    async fn start_family(&self, opening: SessionOpening) -> Result<(), RepositoryError> {
+        self.transact(|tables| {
+            tables.start_family(opening.user, &opening.session, opening.now)?;
+            tables.record(opening.event(), opening.audit.outbox)
+        })
     }
 
-    async fn rotate_refresh(
-        &self,
-        presented: RefreshTokenHash,
-        successor_hash: RefreshTokenHash,
-        now: OffsetDateTime,
-        successor_ttl: Duration,
-        audit: AuditContext,
-    ) -> Result<Rotated, RotateError> {
+    async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
         let mut tables = self.lock();
-        let record = tables.refresh_record(&presented);
+        let record = tables.refresh_record(&rotation.presented);
         // As the database: a token of a locked user is refused whatever its state.
         let owner = record.as_ref().and_then(|r| tables.user(r.user_id));
-        if owner.is_some_and(|owner| owner.locked) {
-            return Err(RotateError::UserLocked);
-        }
-        match judge(record.as_ref(), now) {
-            RefreshVerdict::Rotate {
-                user,
-                family,
-                auth_time,
-            } => {
-                if tables.tokens.contains_key(&successor_hash) {
+        let step = rotation.decide(record.as_ref(), owner.is_some_and(|owner| owner.locked));
+        match &step {
+            RotationStep::Rotate { successor, .. } => {
+                if tables.tokens.contains_key(&successor.hash) {
                     return Err(RepositoryError::Internal("duplicate key".into()).into());
                 }
-                if let Some(token) = tables.tokens.get_mut(&presented) {
+                if let Some(token) = tables.tokens.get_mut(&rotation.presented) {
                     token.used = true;
                 }
-                let family_end = record.map_or(now, |r| r.family_expires_at);
-                tables.tokens.insert(
-                    successor_hash,
-                    Token {
-                        user_id: user,
-                        family,
-                        expires_at: token_expiry(now, successor_ttl, family_end),
-                        used: false,
-                    },
-                );
-                Ok(Rotated { user, auth_time })
+                tables
+                    .tokens
+                    .insert(successor.hash, Token::unused(successor));
             }
-            RefreshVerdict::ReuseDetected { family } => {
-                let user = record.map(|r| r.user_id).unwrap_or_default();
-                let event = audit.event(0, AuditEventType::SessionRefreshReuseDetected, user, None);
-                tables.record(event, audit.outbox)?;
-                tables.revoked.insert(family);
-                Err(RotateError::ReuseDetected)
+            RotationStep::RevokeFamily { family, event } => {
+                tables.record(event.clone(), rotation.audit.outbox)?;
+                tables.revoked.insert(*family);
             }
-            RefreshVerdict::Refuse => Err(RotateError::Refused),
+            RotationStep::Refuse(_) => {}
         }
+        step.outcome()
     }
 
-    async fn revoke_refresh(
-        &self,
-        presented: RefreshTokenHash,
-        audit: AuditContext,
-    ) -> Result<(), RepositoryError> {
+    async fn revoke_refresh(&self, logout: Logout) -> Result<(), RepositoryError> {
         let mut tables = self.lock();
-        let Some(token) = tables.tokens.get(&presented).cloned() else {
+        let Some(token) = tables.tokens.get(&logout.presented).cloned() else {
             return Ok(());
         };
         if !tables.revoked.contains(&token.family) {
-            let event = audit.event(0, AuditEventType::SessionLogout, token.user_id, None);
-            tables.record(event, audit.outbox)?;
+            tables.record(logout.event(token.user_id), logout.audit.outbox)?;
             tables.revoked.insert(token.family);
         }
         Ok(())

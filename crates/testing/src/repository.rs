@@ -67,9 +67,34 @@ pub(crate) struct Token {
     pub(crate) used: bool,
 }
 
+impl Token {
+    /// A stored `token`, not used yet.
+    pub(crate) fn unused(token: &social_login_ports::NewRefreshToken) -> Self {
+        Self {
+            user_id: token.user_id,
+            family: token.family,
+            expires_at: token.expires_at,
+            used: false,
+        }
+    }
+}
+
 impl InMemoryRepository {
     pub(crate) fn lock(&self) -> MutexGuard<'_, Tables> {
         self.tables.lock().unwrap()
+    }
+
+    /// The store's transaction: `change` works on a copy of the tables under the lock, and
+    /// the copy replaces them only when all of it succeeded.
+    pub(crate) fn transact<T, E>(
+        &self,
+        change: impl FnOnce(&mut Tables) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let mut committed = self.lock();
+        let mut tables = committed.clone();
+        let done = change(&mut tables)?;
+        *committed = tables;
+        Ok(done)
     }
 
     pub fn user_count(&self) -> usize {
@@ -230,15 +255,7 @@ impl Tables {
                 began_with: Some(session.began_with),
             },
         );
-        self.tokens.insert(
-            first.hash,
-            Token {
-                user_id: first.user_id,
-                family: first.family,
-                expires_at: first.expires_at,
-                used: false,
-            },
-        );
+        self.tokens.insert(first.hash, Token::unused(first));
         Ok(())
     }
 }

@@ -16,75 +16,73 @@ use time::OffsetDateTime;
 #[async_trait]
 impl SignalRepository for InMemoryRepository {
     async fn apply_signal(&self, command: SignalCommand) -> Result<SignalOutcome, RepositoryError> {
-        let mut committed = self.lock();
-        let receipt = &command.receipt;
-        let key = (receipt.source, receipt.id.clone());
-        if committed.receipts.contains_key(&key) {
-            return Ok(SignalOutcome::Duplicate);
-        }
-        let provider = receipt.source.provider();
-        let Some(link) = committed
-            .links
-            .iter()
-            .find(|link| link.provider == provider && link.subject == command.subject)
-            .cloned()
-        else {
-            return Ok(SignalOutcome::NotLinked);
-        };
-        let Some(owner) = committed.user(link.user_id).cloned() else {
-            return Ok(SignalOutcome::NotLinked);
-        };
-        // A transaction: every change goes to a copy that replaces the tables at the end.
-        let mut tables = committed.clone();
-        tables.receipts.insert(key, receipt.received_at);
-        let (user, audit) = (owner.id, &command.audit);
-        let mut events = vec![audit.event(0, command.event, user, Some(provider))];
-        let mut user_deleted = false;
-        if command.action.ends_provider_sessions() {
-            tables.revoke_sessions_of(user, Some(LoginMethod::Provider(provider)));
-        }
-        if command.action.forgets_tokens() {
-            for stored in tables
-                .links
-                .iter_mut()
-                .filter(|stored| stored.id == link.id)
-            {
-                stored.access_token = SealedToken::none();
-                stored.refresh_token = None;
-                stored.grant_client_id = None;
+        self.transact(|tables| {
+            let receipt = &command.receipt;
+            let key = (receipt.source, receipt.id.clone());
+            if tables.receipts.contains_key(&key) {
+                return Ok(SignalOutcome::Duplicate);
             }
-        }
-        match command.action {
-            SignalAction::RemoveLink => {
-                if leaves_no_way_in(&owner, &tables.links_of(user), link.id) {
-                    delete_user(&mut tables, user);
-                    events.push(audit.event(1, AuditEventType::UserDeleted, user, None));
-                    user_deleted = true;
-                } else {
-                    tables.links.retain(|stored| stored.id != link.id);
-                    let unlinked = AuditEventType::AccountUnlinked;
-                    events.push(audit.event(1, unlinked, user, Some(provider)));
+            let provider = receipt.source.provider();
+            let Some(link) = tables
+                .links
+                .iter()
+                .find(|link| link.provider == provider && link.subject == command.subject)
+                .cloned()
+            else {
+                return Ok(SignalOutcome::NotLinked);
+            };
+            let Some(owner) = tables.user(link.user_id).cloned() else {
+                return Ok(SignalOutcome::NotLinked);
+            };
+            tables.receipts.insert(key, receipt.received_at);
+            let (user, audit) = (owner.id, &command.audit);
+            let mut events = vec![audit.event(0, command.event, user, Some(provider))];
+            let mut user_deleted = false;
+            if command.action.ends_provider_sessions() {
+                tables.revoke_sessions_of(user, Some(LoginMethod::Provider(provider)));
+            }
+            if command.action.forgets_tokens() {
+                for stored in tables
+                    .links
+                    .iter_mut()
+                    .filter(|stored| stored.id == link.id)
+                {
+                    stored.access_token = SealedToken::none();
+                    stored.refresh_token = None;
+                    stored.grant_client_id = None;
                 }
             }
-            SignalAction::DisableAccount | SignalAction::EnableAccount => {
-                let last = tables.disabled_changed.get(&link.id).copied();
-                if state_change_applies(command.occurred_at, last) {
-                    tables.disabled_changed.insert(link.id, command.occurred_at);
-                    if command.action == SignalAction::DisableAccount {
-                        tables.disabled.insert(link.id);
-                        tables.revoke_sessions_of(user, None);
+            match command.action {
+                SignalAction::RemoveLink => {
+                    if leaves_no_way_in(&owner, &tables.links_of(user), link.id) {
+                        delete_user(tables, user);
+                        events.push(audit.event(1, AuditEventType::UserDeleted, user, None));
+                        user_deleted = true;
                     } else {
-                        tables.disabled.remove(&link.id);
+                        tables.links.retain(|stored| stored.id != link.id);
+                        let unlinked = AuditEventType::AccountUnlinked;
+                        events.push(audit.event(1, unlinked, user, Some(provider)));
                     }
                 }
+                SignalAction::DisableAccount | SignalAction::EnableAccount => {
+                    let last = tables.disabled_changed.get(&link.id).copied();
+                    if state_change_applies(command.occurred_at, last) {
+                        tables.disabled_changed.insert(link.id, command.occurred_at);
+                        if command.action == SignalAction::DisableAccount {
+                            tables.disabled.insert(link.id);
+                            tables.revoke_sessions_of(user, None);
+                        } else {
+                            tables.disabled.remove(&link.id);
+                        }
+                    }
+                }
+                _ => {}
             }
-            _ => {}
-        }
-        for event in events {
-            tables.record(event, audit.outbox)?;
-        }
-        *committed = tables;
-        Ok(SignalOutcome::Applied { user, user_deleted })
+            for event in events {
+                tables.record(event, audit.outbox)?;
+            }
+            Ok(SignalOutcome::Applied { user, user_deleted })
+        })
     }
 
     async fn keep_receipt(

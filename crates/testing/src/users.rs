@@ -10,7 +10,7 @@ use social_login_domain::{
 };
 use social_login_ports::{
     AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
-    SealedGrant, SignInError, SignedIn, UserRepository,
+    SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
 };
 
 pub(crate) fn grant_of(link: &NewLinkedAccount) -> SealedGrant {
@@ -112,95 +112,92 @@ impl UserRepository for InMemoryRepository {
         &self,
         sign_in: ProviderSignIn,
     ) -> Result<SignedIn, SignInError> {
-        let mut committed = self.lock();
-        // A transaction: every change goes to a copy, which replaces the tables only when
-        // all of it succeeded.
-        let mut tables = committed.clone();
-        let identity = &sign_in.identity;
-        let existing = tables
-            .links
-            .iter()
-            .find(|link| link.provider == identity.provider && link.subject == identity.subject)
-            .map(NewLinkedAccount::to_linked_account);
-        if existing
-            .as_ref()
-            .is_some_and(|link| tables.disabled.contains(&link.id))
-        {
-            return Err(SignInError::AccountDisabled);
-        }
-        let owner = match (&existing, &identity.email) {
-            (None, Some(email)) => tables
-                .claimant(email)
-                .cloned()
-                .map(|user| (tables.links_of(user.id), user)),
-            _ => None,
-        };
-        let decision = decide_sign_in(
-            identity,
-            existing.as_ref(),
-            owner
+        self.transact(|tables| {
+            let identity = &sign_in.identity;
+            let existing = tables
+                .links
+                .iter()
+                .find(|link| link.provider == identity.provider && link.subject == identity.subject)
+                .map(NewLinkedAccount::to_linked_account);
+            if existing
                 .as_ref()
-                .map(|(links, user)| EmailOwner { user, links }),
-            sign_in.auto_link_by_email,
-            &sign_in.signup,
-        )?;
-        let events = social_login_domain::audit::sign_in_events(&decision);
-        let (user, is_new_user) = match (decision, existing) {
-            (LoginDecision::SignIn { user }, Some(link)) => {
-                let stored = tables
-                    .links
-                    .iter_mut()
-                    .find(|stored| stored.id == link.id)
-                    .ok_or(SignInError::Raced)?;
-                stored.email = identity.email.clone();
-                // A login that brought no provider token (native sign-in) keeps the stored
-                // ones: they are what disconnect and deletion revoke the grant with.
-                if !sign_in.access_token.is_none() {
-                    stored.access_token = sign_in.access_token.clone();
-                    stored.grant_client_id = sign_in.grant_client_id.clone();
-                }
-                if sign_in.refresh_token.is_some() {
-                    stored.refresh_token = sign_in.refresh_token.clone();
-                }
-                let user = tables.user(user).cloned().ok_or(SignInError::Raced)?;
-                check_not_locked(&user)?;
-                (user, false)
+                .is_some_and(|link| tables.disabled.contains(&link.id))
+            {
+                return Err(SignInError::AccountDisabled);
             }
-            (LoginDecision::LinkThenSignIn { user }, _) => {
-                check_not_locked(tables.user(user).ok_or(SignInError::Raced)?)?;
-                let link = sign_in.new_link(user);
-                if tables.account_taken(&link) || tables.provider_taken(&link) {
-                    return Err(SignInError::Raced);
+            let owner = match (&existing, &identity.email) {
+                (None, Some(email)) => tables
+                    .claimant(email)
+                    .cloned()
+                    .map(|user| (tables.links_of(user.id), user)),
+                _ => None,
+            };
+            let decision = decide_sign_in(
+                identity,
+                existing.as_ref(),
+                owner
+                    .as_ref()
+                    .map(|(links, user)| EmailOwner { user, links }),
+                sign_in.auto_link_by_email,
+                &sign_in.signup,
+            )?;
+            let events = social_login_domain::audit::sign_in_events(&decision);
+            let (user, is_new_user) = match (decision, existing) {
+                (LoginDecision::SignIn { user }, Some(link)) => {
+                    let stored = tables
+                        .links
+                        .iter_mut()
+                        .find(|stored| stored.id == link.id)
+                        .ok_or(SignInError::Raced)?;
+                    stored.email = identity.email.clone();
+                    // A login that brought no provider token (native sign-in) keeps the stored
+                    // ones: they are what disconnect and deletion revoke the grant with.
+                    if !sign_in.access_token.is_none() {
+                        stored.access_token = sign_in.access_token.clone();
+                        stored.grant_client_id = sign_in.grant_client_id.clone();
+                    }
+                    if sign_in.refresh_token.is_some() {
+                        stored.refresh_token = sign_in.refresh_token.clone();
+                    }
+                    let user = tables.user(user).cloned().ok_or(SignInError::Raced)?;
+                    check_not_locked(&user)?;
+                    (user, false)
                 }
-                tables.links.push(link);
-                let user = tables.user(user).cloned().ok_or(SignInError::Raced)?;
-                (user, false)
-            }
-            (LoginDecision::Register, _) => {
-                let user = sign_in.new_user().into_user();
-                if user
-                    .claimed_email()
-                    .is_some_and(|email| tables.claimant(email).is_some())
-                {
-                    return Err(SignInError::Raced);
+                (LoginDecision::LinkThenSignIn { user }, _) => {
+                    check_not_locked(tables.user(user).ok_or(SignInError::Raced)?)?;
+                    let link = sign_in.new_link(user);
+                    if tables.account_taken(&link) || tables.provider_taken(&link) {
+                        return Err(SignInError::Raced);
+                    }
+                    tables.links.push(link);
+                    let user = tables.user(user).cloned().ok_or(SignInError::Raced)?;
+                    (user, false)
                 }
-                tables.users.push(user.clone());
-                tables.links.push(sign_in.new_link(user.id));
-                (user, true)
+                (LoginDecision::Register, _) => {
+                    let user = sign_in.new_user().into_user();
+                    if user
+                        .claimed_email()
+                        .is_some_and(|email| tables.claimant(email).is_some())
+                    {
+                        return Err(SignInError::Raced);
+                    }
+                    tables.users.push(user.clone());
+                    tables.links.push(sign_in.new_link(user.id));
+                    (user, true)
+                }
+                (LoginDecision::SignIn { .. }, None) => {
+                    return Err(RepositoryError::Internal("sign-in without a link".into()).into());
+                }
+            };
+            tables.start_family(user.id, &sign_in.session, sign_in.now)?;
+            for (index, kind) in events.iter().enumerate() {
+                let event = sign_in
+                    .audit
+                    .event(index, *kind, user.id, Some(identity.provider));
+                tables.record(event, sign_in.audit.outbox)?;
             }
-            (LoginDecision::SignIn { .. }, None) => {
-                return Err(RepositoryError::Internal("sign-in without a link".into()).into());
-            }
-        };
-        tables.start_family(user.id, &sign_in.session, sign_in.now)?;
-        for (index, kind) in events.iter().enumerate() {
-            let event = sign_in
-                .audit
-                .event(index, *kind, user.id, Some(identity.provider));
-            tables.record(event, sign_in.audit.outbox)?;
-        }
-        *committed = tables;
-        Ok(SignedIn { user, is_new_user })
+            Ok(SignedIn { user, is_new_user })
+        })
     }
 
     async fn remove_link(&self, removal: LinkRemoval) -> Result<SealedGrant, RemoveLinkError> {
@@ -210,39 +207,35 @@ impl UserRepository for InMemoryRepository {
 
     async fn delete_user(
         &self,
-        user: UserId,
-        audit: AuditContext,
+        deletion: UserDeletion,
     ) -> Result<Option<Vec<SealedGrant>>, RepositoryError> {
-        let mut committed = self.lock();
-        if committed.user(user).is_none() {
-            return Ok(None);
-        }
-        let mut tables = committed.clone();
-        let grants = tables
-            .links
-            .iter()
-            .filter(|link| link.user_id == user)
-            .map(grant_of)
-            .collect();
-        // As ON DELETE CASCADE: the links, sessions and tokens go with the user.
-        let families: Vec<_> = tables
-            .tokens
-            .values()
-            .filter(|token| token.user_id == user)
-            .map(|token| token.family)
-            .collect();
-        tables.users.retain(|kept| kept.id != user);
-        tables.links.retain(|link| link.user_id != user);
-        tables.tokens.retain(|_, token| token.user_id != user);
-        tables
-            .families
-            .retain(|family, _| !families.contains(family));
-        tables.record(
-            audit.event(0, AuditEventType::UserDeleted, user, None),
-            audit.outbox,
-        )?;
-        *committed = tables;
-        Ok(Some(grants))
+        let user = deletion.user;
+        self.transact(|tables| {
+            if tables.user(user).is_none() {
+                return Ok(None);
+            }
+            let grants = tables
+                .links
+                .iter()
+                .filter(|link| link.user_id == user)
+                .map(grant_of)
+                .collect();
+            // As ON DELETE CASCADE: the links, sessions and tokens go with the user.
+            let families: Vec<_> = tables
+                .tokens
+                .values()
+                .filter(|token| token.user_id == user)
+                .map(|token| token.family)
+                .collect();
+            tables.users.retain(|kept| kept.id != user);
+            tables.links.retain(|link| link.user_id != user);
+            tables.tokens.retain(|_, token| token.user_id != user);
+            tables
+                .families
+                .retain(|family, _| !families.contains(family));
+            tables.record(deletion.event(), deletion.audit.outbox)?;
+            Ok(Some(grants))
+        })
     }
 
     async fn record_event(

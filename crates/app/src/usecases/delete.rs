@@ -3,7 +3,7 @@
 
 use crate::{AppError, AuthService};
 use social_login_domain::{Origin, UserId};
-use social_login_ports::VerifiedAccess;
+use social_login_ports::{UserDeletion, VerifiedAccess};
 use tracing::{info, instrument};
 
 impl AuthService {
@@ -33,7 +33,10 @@ impl AuthService {
         let Some(grants) = self
             .ports
             .users
-            .delete_user(user, self.audit(origin, now))
+            .delete_user(UserDeletion {
+                user,
+                audit: self.audit(origin, now),
+            })
             .await?
         else {
             return Ok(false);

@@ -3,7 +3,7 @@
 use crate::{AppError, AuthService, LoginResult};
 use social_login_domain::Origin;
 use social_login_domain::admin::check_not_locked;
-use social_login_ports::RotateError;
+use social_login_ports::{Logout, RefreshRotation, RotateError};
 use tracing::{instrument, warn};
 
 /// Rows per pruning statement: short statements, short locks.
@@ -24,13 +24,13 @@ impl AuthService {
         let rotated = self
             .ports
             .refresh_tokens
-            .rotate_refresh(
-                sessions.hash_refresh(presented),
-                successor.hash,
+            .rotate_refresh(RefreshRotation {
+                presented: sessions.hash_refresh(presented),
+                successor: successor.hash,
                 now,
-                sessions.refresh_ttl(),
-                self.audit(origin, now),
-            )
+                successor_ttl: sessions.refresh_ttl(),
+                audit: self.audit(origin, now),
+            })
             .await
             .map_err(|error| match error {
                 RotateError::Refused => AppError::InvalidCredentials,
@@ -98,12 +98,10 @@ impl AuthService {
     /// logout cannot be used to probe which tokens exist.
     #[instrument(skip_all)]
     pub async fn logout(&self, presented: &str, origin: &Origin) -> Result<(), AppError> {
-        let hash = self.ports.sessions.hash_refresh(presented);
-        let audit = self.audit(origin, self.ports.clock.now());
-        Ok(self
-            .ports
-            .refresh_tokens
-            .revoke_refresh(hash, audit)
-            .await?)
+        let logout = Logout {
+            presented: self.ports.sessions.hash_refresh(presented),
+            audit: self.audit(origin, self.ports.clock.now()),
+        };
+        Ok(self.ports.refresh_tokens.revoke_refresh(logout).await?)
     }
 }

@@ -120,10 +120,10 @@ async fn an_unavailable_refresh_token_store_is_unavailable() {
     let mut tokens = MockRefreshTokenRepository::new();
     tokens
         .expect_rotate_refresh()
-        .returning(|_, _, _, _, _| Err(RotateError::Repository(unavailable())));
+        .returning(|_| Err(RotateError::Repository(unavailable())));
     tokens
         .expect_revoke_refresh()
-        .returning(|_, _| Err(unavailable()));
+        .returning(|_| Err(unavailable()));
     let service = world.service_swapping(|ports| ports.refresh_tokens = Arc::new(tokens));
     assert!(matches!(
         service
@@ -141,7 +141,7 @@ async fn an_unavailable_refresh_token_store_is_unavailable() {
 async fn a_refresh_for_a_user_that_no_longer_exists_is_invalid_credentials() {
     let world = World::new();
     let mut tokens = MockRefreshTokenRepository::new();
-    tokens.expect_rotate_refresh().returning(|_, _, _, _, _| {
+    tokens.expect_rotate_refresh().returning(|_| {
         Ok(Rotated {
             user: UserId::new(),
             auth_time: time::OffsetDateTime::UNIX_EPOCH,

@@ -8,9 +8,10 @@ use crate::mapping::{grant_from_columns, user_page};
 use async_trait::async_trait;
 use rusqlite::{Connection, params};
 use social_login_domain::disconnect::DisconnectRefused;
-use social_login_domain::{AuditContext, AuditEventType, UserFilter, UserId};
+use social_login_domain::{UserFilter, UserId};
 use social_login_ports::{
-    AdminRepository, LinkRemoval, RemoveLinkError, RepositoryError, Unlinked, UserPage, UserSearch,
+    AdminRepository, LinkRemoval, LockChange, RemoveLinkError, RepositoryError, SessionsRevocation,
+    Unlinked, UserPage, UserSearch,
 };
 use time::OffsetDateTime;
 
@@ -66,24 +67,16 @@ impl AdminRepository for SqliteRepository {
         .await
     }
 
-    async fn set_locked(
-        &self,
-        user: UserId,
-        locked: bool,
-        audit: AuditContext,
-    ) -> Result<bool, RepositoryError> {
+    async fn set_locked(&self, change: LockChange) -> Result<bool, RepositoryError> {
         self.transact(move |tx| {
-            let id = user.as_uuid().into_bytes();
-            if execute(tx, sql::SET_LOCKED, params![id, locked])? == 0 {
+            let id = change.user.as_uuid().into_bytes();
+            if execute(tx, sql::SET_LOCKED, params![id, change.locked])? == 0 {
                 return Ok(false);
             }
-            let kind = if locked {
+            if change.locked {
                 execute(tx, sql::REVOKE_SESSIONS_OF, [id])?;
-                AuditEventType::UserLocked
-            } else {
-                AuditEventType::UserUnlocked
-            };
-            audit::record(tx, &audit.event(0, kind, user, None), audit.outbox)?;
+            }
+            audit::record(tx, &change.event(), change.audit.outbox)?;
             Ok(true)
         })
         .await
@@ -91,16 +84,15 @@ impl AdminRepository for SqliteRepository {
 
     async fn revoke_sessions(
         &self,
-        user: UserId,
-        audit: AuditContext,
+        revocation: SessionsRevocation,
     ) -> Result<bool, RepositoryError> {
         self.transact(move |tx| {
-            if find_user(tx, user)?.is_none() {
+            if find_user(tx, revocation.user)?.is_none() {
                 return Ok(false);
             }
-            execute(tx, sql::REVOKE_SESSIONS_OF, [user.as_uuid().into_bytes()])?;
-            let event = audit.event(0, AuditEventType::UserSessionsRevoked, user, None);
-            audit::record(tx, &event, audit.outbox)?;
+            let id = revocation.user.as_uuid().into_bytes();
+            execute(tx, sql::REVOKE_SESSIONS_OF, [id])?;
+            audit::record(tx, &revocation.event(), revocation.audit.outbox)?;
             Ok(true)
         })
         .await

@@ -6,116 +6,59 @@ use super::columns::{execute, query_all, query_one, time_at, time_text, uuid_at}
 use super::{SqliteRepository, audit, sql, write};
 use async_trait::async_trait;
 use rusqlite::{Connection, params};
-use social_login_domain::refresh::{
-    RefreshRecord, RefreshTokenHash, RefreshVerdict, judge, token_expiry,
-};
-use social_login_domain::{AuditContext, AuditEventType, FamilyId, UserId};
+use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
+use social_login_domain::{FamilyId, UserId};
 use social_login_ports::{
-    NewRefreshToken, RefreshTokenRepository, RepositoryError, RotateError, Rotated, SessionStart,
+    Logout, NewRefreshToken, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError,
+    Rotated, RotationStep, SessionOpening, SessionStart,
 };
-use time::{Duration, OffsetDateTime};
-
-/// What a rotation decided, committed before it is told.
-enum Rotation {
-    Rotated(Rotated),
-    Reused,
-    Refused,
-    Locked,
-}
+use time::OffsetDateTime;
 
 #[async_trait]
 impl RefreshTokenRepository for SqliteRepository {
-    async fn start_family(
-        &self,
-        user: UserId,
-        session: SessionStart,
-        now: OffsetDateTime,
-        audit: AuditContext,
-    ) -> Result<(), RepositoryError> {
-        let first = session.first_token(user, now);
+    async fn start_family(&self, opening: SessionOpening) -> Result<(), RepositoryError> {
         self.transact(move |tx| {
-            insert_family(tx, &first, &session)?;
-            insert_token(tx, &first)?;
-            let event = audit.event(0, AuditEventType::UserLogin, first.user_id, None);
-            audit::record(tx, &event, audit.outbox)
+            insert_session(tx, &opening.first_token(), &opening.session)?;
+            audit::record(tx, &opening.event(), opening.audit.outbox)
         })
         .await
     }
 
-    async fn rotate_refresh(
-        &self,
-        presented: RefreshTokenHash,
-        successor_hash: RefreshTokenHash,
-        now: OffsetDateTime,
-        successor_ttl: Duration,
-        audit: AuditContext,
-    ) -> Result<Rotated, RotateError> {
-        let rotation = self
-            .call(move |db| {
-                write(db, |tx| -> Result<Rotation, RepositoryError> {
-                    let Some(record) = record_of(tx, presented)? else {
-                        return Ok(Rotation::Refused);
-                    };
-                    if super::admin::user_is_locked(tx, record.user_id)? {
-                        return Ok(Rotation::Locked);
+    async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
+        let step = self
+            .transact(move |tx| -> Result<RotationStep, RepositoryError> {
+                let record = record_of(tx, rotation.presented)?;
+                let locked = match &record {
+                    Some(record) => super::admin::user_is_locked(tx, record.user_id)?,
+                    None => false,
+                };
+                let step = rotation.decide(record.as_ref(), locked);
+                match &step {
+                    RotationStep::Rotate { successor, .. } => {
+                        execute(tx, sql::MARK_USED, [rotation.presented.0])?;
+                        insert_token(tx, successor)?;
                     }
-                    match judge(Some(&record), now) {
-                        RefreshVerdict::Rotate {
-                            user,
-                            family: id,
-                            auth_time,
-                        } => {
-                            execute(tx, sql::MARK_USED, [presented.0])?;
-                            insert_token(
-                                tx,
-                                &NewRefreshToken {
-                                    hash: successor_hash,
-                                    user_id: user,
-                                    family: id,
-                                    created_at: now,
-                                    expires_at: token_expiry(
-                                        now,
-                                        successor_ttl,
-                                        record.family_expires_at,
-                                    ),
-                                },
-                            )?;
-                            Ok(Rotation::Rotated(Rotated { user, auth_time }))
-                        }
-                        RefreshVerdict::ReuseDetected { family: id } => {
-                            execute(tx, sql::REVOKE_FAMILY, [id.as_uuid().into_bytes()])?;
-                            let kind = AuditEventType::SessionRefreshReuseDetected;
-                            let event = audit.event(0, kind, record.user_id, None);
-                            audit::record(tx, &event, audit.outbox)?;
-                            Ok(Rotation::Reused)
-                        }
-                        RefreshVerdict::Refuse => Ok(Rotation::Refused),
+                    RotationStep::RevokeFamily { family, event } => {
+                        execute(tx, sql::REVOKE_FAMILY, [family.as_uuid().into_bytes()])?;
+                        audit::record(tx, event, rotation.audit.outbox)?;
                     }
-                })
+                    RotationStep::Refuse(_) => {}
+                }
+                Ok(step)
             })
             .await?;
-        match rotation {
-            Rotation::Rotated(rotated) => Ok(rotated),
-            Rotation::Reused => Err(RotateError::ReuseDetected),
-            Rotation::Refused => Err(RotateError::Refused),
-            Rotation::Locked => Err(RotateError::UserLocked),
-        }
+        step.outcome()
     }
 
-    async fn revoke_refresh(
-        &self,
-        presented: RefreshTokenHash,
-        audit: AuditContext,
-    ) -> Result<(), RepositoryError> {
+    async fn revoke_refresh(&self, logout: Logout) -> Result<(), RepositoryError> {
         // Only the first logout of a session records an event.
         self.transact(move |tx| {
-            if let Some(record) = record_of(tx, presented)?
+            if let Some(record) = record_of(tx, logout.presented)?
                 && !record.revoked
             {
                 let family = record.family.as_uuid().into_bytes();
                 execute(tx, sql::REVOKE_FAMILY, [family])?;
-                let event = audit.event(0, AuditEventType::SessionLogout, record.user_id, None);
-                audit::record(tx, &event, audit.outbox)?;
+                audit::record(tx, &logout.event(record.user_id), logout.audit.outbox)?;
             }
             Ok(())
         })
@@ -159,12 +102,12 @@ fn record_of(
     )
 }
 
-/// The family row of `session`, whose first token is `first`.
-pub(super) fn insert_family(
+/// The family row of `session` and its first token `first` (a new session, or a login's).
+pub(super) fn insert_session(
     db: &Connection,
     first: &NewRefreshToken,
     session: &SessionStart,
-) -> Result<usize, RepositoryError> {
+) -> Result<(), RepositoryError> {
     execute(
         db,
         sql::INSERT_FAMILY,
@@ -176,13 +119,12 @@ pub(super) fn insert_family(
             time_text(session.auth_time)?,
             session.began_with.as_str(),
         ],
-    )
+    )?;
+    insert_token(db, first)?;
+    Ok(())
 }
 
-pub(super) fn insert_token(
-    db: &Connection,
-    token: &NewRefreshToken,
-) -> Result<usize, RepositoryError> {
+fn insert_token(db: &Connection, token: &NewRefreshToken) -> Result<usize, RepositoryError> {
     execute(
         db,
         sql::INSERT_TOKEN,

@@ -4,7 +4,7 @@
 use super::columns::{
     Violation, execute, failed, link_at, query_one, time_text, user_at, violation,
 };
-use super::refresh::{insert_family, insert_token};
+use super::refresh::insert_session;
 use super::users::{insert_link, insert_user, links_of, user_by_email};
 use super::{audit, sql};
 use crate::error::UniqueIndex;
@@ -55,8 +55,7 @@ pub(super) fn sign_in(db: &Connection, sign_in: &ProviderSignIn) -> Result<Signe
         }
     };
     let first = sign_in.session.first_token(user.id, sign_in.now);
-    insert_family(db, &first, &sign_in.session)?;
-    insert_token(db, &first)?;
+    insert_session(db, &first, &sign_in.session)?;
     for (index, kind) in events.iter().enumerate() {
         let event = sign_in
             .audit

@@ -18,7 +18,7 @@ use social_login_domain::{
 };
 use social_login_ports::{
     AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
-    SealedGrant, SignInError, SignedIn, UserRepository,
+    SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
 };
 use time::OffsetDateTime;
 
@@ -122,21 +122,19 @@ impl UserRepository for SqliteRepository {
 
     async fn delete_user(
         &self,
-        user: UserId,
-        audit: AuditContext,
+        deletion: UserDeletion,
     ) -> Result<Option<Vec<SealedGrant>>, RepositoryError> {
         self.transact(move |tx| {
-            if find_user(tx, user)?.is_none() {
+            if find_user(tx, deletion.user)?.is_none() {
                 return Ok(None);
             }
-            let id = user.as_uuid().into_bytes();
+            let id = deletion.user.as_uuid().into_bytes();
             let grants = query_all(tx, sql::GRANTS_OF, [id], grant_at)?
                 .into_iter()
                 .collect::<Result<Vec<_>, _>>()?;
             // Links, sessions and tokens go with the user (ON DELETE CASCADE).
             execute(tx, sql::DELETE_USER, [id])?;
-            let event = audit.event(0, AuditEventType::UserDeleted, user, None);
-            audit::record(tx, &event, audit.outbox)?;
+            audit::record(tx, &deletion.event(), deletion.audit.outbox)?;
             Ok(Some(grants))
         })
         .await

@@ -12,7 +12,7 @@ use social_login_ports::Rotated;
 use social_login_testing::audit_now;
 use social_login_testing::contract::repository::Repository;
 use social_login_testing::contract::repository::fixtures::{
-    email, new_user, now, refresh, token_hash,
+    email, new_user, now, refresh, rotation, token_hash,
 };
 use std::path::PathBuf;
 use time::{Duration, OffsetDateTime};
@@ -204,9 +204,8 @@ async fn unknown_session_survives_provider_signals_only(repo: &dyn Repository, a
         let outcome = repo.apply_signal(command).await;
         matches!(outcome, Ok(SignalOutcome::Applied { user, .. }) if user == ada)
     };
-    let rotate = |presented, successor| {
-        repo.rotate_refresh(presented, successor, now(), Duration::days(1), audit_now())
-    };
+    let rotate =
+        |presented, successor| rotation(repo, (presented, successor), now(), Duration::days(1));
     let apple = SignalSource::AppleNotification;
     let revoked = signal(apple, "jti-1", "apple-ada", SignalKind::ConsentRevoked);
     assert!(acts_on_ada(revoked).await);

@@ -2,7 +2,8 @@
 //! every operation and heals by itself. The server "goes away" through a fault proxy.
 
 use crate::fixtures::{
-    new_link, new_user, refresh, remove_link, sign_in, store_token, token_hash, user_less_identity,
+    logout, new_link, new_user, refresh, remove_link, sign_in, store_token, token_hash,
+    user_less_identity,
 };
 use crate::harness::postgres_repository;
 use social_login_domain::{Email, ProviderKey, ProviderSubject, UserId};
@@ -10,8 +11,8 @@ use social_login_persistence::{
     DatabaseOptions, POSTGRES_PING_IF_IDLE_FOR, SeaOrmRepository, connect,
 };
 use social_login_ports::{
-    AddLinkError, CreateUserError, RefreshTokenRepository, RemoveLinkError, RepositoryError,
-    RotateError, SignInError, UserRepository,
+    AddLinkError, CreateUserError, RemoveLinkError, RepositoryError, RotateError, SignInError,
+    UserRepository,
 };
 use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url};
 use social_login_testing::audit_now;
@@ -134,9 +135,7 @@ async fn every_operation(
         ),
         (
             "revoke_refresh",
-            repo.revoke_refresh(token_hash(9), audit_now())
-                .await
-                .storage_failure(),
+            logout(repo, token_hash(9)).await.storage_failure(),
         ),
     ]
 }

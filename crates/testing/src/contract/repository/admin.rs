@@ -13,7 +13,10 @@ use social_login_domain::{
     AdminKeyId, AuditEventType, EventSet, Origin, PageLimit, ProviderKey, ProviderSubject,
     UserFilter, UserId,
 };
-use social_login_ports::{LinkRemoval, RemoveLinkError, RotateError, SignInError, UserSearch};
+use social_login_ports::{
+    LinkRemoval, LockChange, RemoveLinkError, RotateError, SessionsRevocation, SignInError,
+    UserPage, UserSearch,
+};
 use std::sync::Arc;
 use time::Duration;
 
@@ -24,6 +27,30 @@ fn key() -> AdminKeyId {
 /// What an admin request's writes carry: the key's id in the origin.
 fn by_admin() -> social_login_domain::AuditContext {
     by_admin_after(0)
+}
+
+/// Locks or unlocks `user` as an operator; whether the user existed.
+async fn set_locked(
+    repo: &dyn Repository,
+    user: UserId,
+    locked: bool,
+    audit: social_login_domain::AuditContext,
+) -> bool {
+    let change = LockChange {
+        user,
+        locked,
+        audit,
+    };
+    repo.set_locked(change).await.unwrap()
+}
+
+/// Ends every session of `user` as an operator; whether the user existed.
+async fn revoke_sessions(repo: &dyn Repository, user: UserId) -> bool {
+    let revocation = SessionsRevocation {
+        user,
+        audit: by_admin(),
+    };
+    repo.revoke_sessions(revocation).await.unwrap()
 }
 
 /// [`by_admin`] for a request `seconds` later (events sort by time).
@@ -40,8 +67,19 @@ async fn admin_kinds(repo: &Arc<dyn Repository>, user: UserId) -> Vec<AuditEvent
     by_admin.map(|e| e.kind).collect()
 }
 
-fn limit(n: u64) -> PageLimit {
-    PageLimit::new(n).unwrap()
+/// The page of at most `n` users that `filter` names whose id is greater than `after`.
+async fn find(
+    repo: &dyn Repository,
+    filter: UserFilter,
+    after: Option<UserId>,
+    n: u64,
+) -> UserPage {
+    let search = UserSearch {
+        filter,
+        after,
+        limit: PageLimit::new(n).unwrap(),
+    };
+    repo.find_users(search).await.unwrap()
 }
 
 pub async fn pages_go_by_id_and_each_filter_finds_its_users(repo: Arc<dyn Repository>) {
@@ -55,76 +93,43 @@ pub async fn pages_go_by_id_and_each_filter_finds_its_users(repo: Arc<dyn Reposi
             .unwrap();
     }
     ids.sort();
-    let first = repo
-        .find_users(UserSearch {
-            filter: UserFilter::All,
-            after: None,
-            limit: limit(2),
-        })
-        .await
-        .unwrap();
+    let first = find(&*repo, UserFilter::All, None, 2).await;
     assert_eq!(
         first.users.iter().map(|u| u.id).collect::<Vec<_>>(),
         ids[..2]
     );
     assert!(first.more);
-    let rest = repo
-        .find_users(UserSearch {
-            filter: UserFilter::All,
-            after: Some(ids[1]),
-            limit: limit(3),
-        })
-        .await
-        .unwrap();
+    let rest = find(&*repo, UserFilter::All, Some(ids[1]), 3).await;
     assert_eq!(
         rest.users.iter().map(|u| u.id).collect::<Vec<_>>(),
         ids[2..]
     );
     assert!(!rest.more, "exactly a page left");
 
-    let github = repo
-        .find_users(UserSearch {
-            filter: UserFilter::Provider(ProviderKey::GITHUB),
-            after: None,
-            limit: limit(100),
-        })
-        .await
-        .unwrap();
+    let github = find(&*repo, UserFilter::Provider(ProviderKey::GITHUB), None, 100).await;
     assert_eq!(github.users.len(), 3);
     assert!(github.users.windows(2).all(|w| w[0].id < w[1].id));
-    let one = repo
-        .find_users(UserSearch {
-            filter: UserFilter::Account(
-                ProviderKey::GITHUB,
-                ProviderSubject::parse("gh2").unwrap(),
-            ),
-            after: None,
-            limit: limit(100),
-        })
-        .await
-        .unwrap();
+    let one = find(
+        &*repo,
+        UserFilter::Account(ProviderKey::GITHUB, ProviderSubject::parse("gh2").unwrap()),
+        None,
+        100,
+    )
+    .await;
     assert_eq!(one.users.len(), 1);
-    let by_email = repo
-        .find_users(UserSearch {
-            filter: UserFilter::Email(social_login_domain::Email::parse("U3@EXAMPLE.com").unwrap()),
-            after: None,
-            limit: limit(100),
-        })
-        .await
-        .unwrap();
+    let by_email = find(
+        &*repo,
+        UserFilter::Email(social_login_domain::Email::parse("U3@EXAMPLE.com").unwrap()),
+        None,
+        100,
+    )
+    .await;
     assert_eq!(by_email.users.len(), 1);
     assert_eq!(
         by_email.users[0].email.as_ref().unwrap().as_str(),
         "u3@example.com"
     );
-    let none = repo
-        .find_users(UserSearch {
-            filter: UserFilter::Provider(ProviderKey::APPLE),
-            after: None,
-            limit: limit(100),
-        })
-        .await
-        .unwrap();
+    let none = find(&*repo, UserFilter::Provider(ProviderKey::APPLE), None, 100).await;
     assert!(none.users.is_empty() && !none.more);
 }
 
@@ -137,7 +142,7 @@ pub async fn a_lock_refuses_logins_and_refreshes_ends_sessions_and_unlock_gives_
     store_token(&*repo, user, other).await;
     assert_eq!(repo.active_sessions(user, now()).await.unwrap(), 2);
 
-    assert!(repo.set_locked(user, true, by_admin()).await.unwrap());
+    assert!(set_locked(&*repo, user, true, by_admin()).await);
     assert!(repo.find_user(user).await.unwrap().unwrap().locked);
     assert_eq!(repo.active_sessions(user, now()).await.unwrap(), 0);
     assert_eq!(refresh(&*repo, other).await, Err(RotateError::UserLocked));
@@ -153,11 +158,7 @@ pub async fn a_lock_refuses_logins_and_refreshes_ends_sessions_and_unlock_gives_
         "nothing written"
     );
 
-    assert!(
-        repo.set_locked(user, false, by_admin_after(1))
-            .await
-            .unwrap()
-    );
+    assert!(set_locked(&*repo, user, false, by_admin_after(1)).await);
     assert!(!repo.find_user(user).await.unwrap().unwrap().locked);
     assert_eq!(
         refresh(&*repo, other).await,
@@ -165,12 +166,7 @@ pub async fn a_lock_refuses_logins_and_refreshes_ends_sessions_and_unlock_gives_
         "the ended session stays ended"
     );
     assert!(repo.sign_in_with_provider(again).await.is_ok());
-    assert!(
-        !repo
-            .set_locked(UserId::new(), true, by_admin())
-            .await
-            .unwrap()
-    );
+    assert!(!set_locked(&*repo, UserId::new(), true, by_admin()).await);
 
     assert_eq!(
         admin_kinds(&repo, user).await,
@@ -192,15 +188,10 @@ pub async fn ending_sessions_leaves_the_user_unlocked(repo: Arc<dyn Repository>)
         .await
         .unwrap();
     store_token(&*repo, id, token_hash(1)).await;
-    assert!(repo.revoke_sessions(id, by_admin()).await.unwrap());
+    assert!(revoke_sessions(&*repo, id).await);
     assert_eq!(repo.active_sessions(id, now()).await.unwrap(), 0);
     assert!(!repo.find_user(id).await.unwrap().unwrap().locked);
-    assert!(
-        !repo
-            .revoke_sessions(UserId::new(), by_admin())
-            .await
-            .unwrap()
-    );
+    assert!(!revoke_sessions(&*repo, UserId::new()).await);
     let kinds = event_kinds(&*repo, id).await;
     assert!(kinds.contains(&AuditEventType::UserSessionsRevoked));
 }
@@ -261,7 +252,7 @@ pub async fn a_locked_user_is_not_signed_in_by_an_email_match_and_nothing_is_wri
 ) {
     let google = login_of(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     let owner = repo.sign_in_with_provider(google).await.unwrap().user.id;
-    assert!(repo.set_locked(owner, true, by_admin()).await.unwrap());
+    assert!(set_locked(&*repo, owner, true, by_admin()).await);
     let before = repo.list_events(owner, 100).await.unwrap().len();
 
     let mut github = login_of(ProviderKey::GITHUB, "gh-1", Some("Ada@Example.com"), true);
@@ -275,11 +266,7 @@ pub async fn a_locked_user_is_not_signed_in_by_an_email_match_and_nothing_is_wri
     assert_eq!(repo.active_sessions(owner, now()).await.unwrap(), 0);
     assert_eq!(repo.list_events(owner, 100).await.unwrap().len(), before);
 
-    assert!(
-        repo.set_locked(owner, false, by_admin_after(1))
-            .await
-            .unwrap()
-    );
+    assert!(set_locked(&*repo, owner, false, by_admin_after(1)).await);
     let signed_in = repo.sign_in_with_provider(github).await.unwrap();
     assert_eq!(
         signed_in.user.id, owner,

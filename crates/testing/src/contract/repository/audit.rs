@@ -3,11 +3,12 @@
 
 use super::Repository;
 use super::fixtures::{
-    event_kinds, login_of, new_link, new_user, now, provider_identity, sign_in, store_token,
+    event_kinds, login_of, logout_with, new_link, new_user, now, provider_identity, sign_in,
+    start_session, store_token,
 };
 use crate::audit_at;
 use social_login_domain::{AuditContext, AuditEventType, EventSet, Origin, ProviderKey, UserId};
-use social_login_ports::{Claim, LinkRemoval, RemoveLinkError, SignInError};
+use social_login_ports::{Claim, LinkRemoval, RefreshRotation, RemoveLinkError, SignInError};
 use std::sync::Arc;
 use time::Duration;
 
@@ -29,9 +30,7 @@ pub async fn each_write_records_its_event_and_the_list_is_newest_first(repo: Arc
         .unwrap();
     let hash = super::fixtures::random_hash();
     let session = super::fixtures::session(hash, now() + Duration::days(30));
-    repo.start_family(ada.id, session, now(), audit(2, EventSet::NONE))
-        .await
-        .unwrap();
+    start_session(&*repo, ada.id, session, audit(2, EventSet::NONE)).await;
     repo.add_link(
         new_link(ada.id, ProviderKey::GITHUB, "gh-1"),
         audit(3, EventSet::NONE),
@@ -46,7 +45,7 @@ pub async fn each_write_records_its_event_and_the_list_is_newest_first(repo: Arc
     })
     .await
     .unwrap();
-    repo.revoke_refresh(hash, audit(5, EventSet::NONE))
+    logout_with(&*repo, hash, audit(5, EventSet::NONE))
         .await
         .unwrap();
 
@@ -171,30 +170,28 @@ pub async fn reuse_detection_is_recorded_and_a_second_logout_is_not(repo: Arc<dy
     let first = super::fixtures::token_hash(1);
     store_token(&*repo, ada.id, first).await;
     let successor = super::fixtures::token_hash(2);
-    repo.rotate_refresh(
-        first,
+    let rotation = |successor, context| RefreshRotation {
+        presented: first,
         successor,
-        now(),
-        Duration::days(1),
-        audit(1, EventSet::NONE),
-    )
-    .await
-    .unwrap();
+        now: now(),
+        successor_ttl: Duration::days(1),
+        audit: context,
+    };
+    repo.rotate_refresh(rotation(successor, audit(1, EventSet::NONE)))
+        .await
+        .unwrap();
     assert!(
-        repo.rotate_refresh(
-            first,
+        repo.rotate_refresh(rotation(
             super::fixtures::token_hash(3),
-            now(),
-            Duration::days(1),
-            audit(2, EventSet::NONE),
-        )
+            audit(2, EventSet::NONE)
+        ))
         .await
         .is_err()
     );
-    repo.revoke_refresh(successor, audit(3, EventSet::NONE))
+    logout_with(&*repo, successor, audit(3, EventSet::NONE))
         .await
         .unwrap();
-    repo.revoke_refresh(successor, audit(4, EventSet::NONE))
+    logout_with(&*repo, successor, audit(4, EventSet::NONE))
         .await
         .unwrap();
 
@@ -260,9 +257,7 @@ pub async fn pruning_deletes_only_events_older_than_the_bound(repo: Arc<dyn Repo
     for seconds in [10, 20, 30] {
         let session =
             super::fixtures::session(super::fixtures::random_hash(), now() + Duration::days(30));
-        repo.start_family(ada.id, session, now(), audit(seconds, EventSet::NONE))
-            .await
-            .unwrap();
+        start_session(&*repo, ada.id, session, audit(seconds, EventSet::NONE)).await;
     }
     let bound = now() + Duration::seconds(15);
     assert_eq!(repo.prune_events(bound, 100).await.unwrap(), 2);

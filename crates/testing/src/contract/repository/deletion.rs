@@ -3,7 +3,9 @@
 
 use super::Repository;
 use super::fixtures::store_user;
-use super::fixtures::{new_link, new_user, refresh_works, store_token, token_hash};
+use super::fixtures::{
+    deletion, new_link, new_user, refresh_works, store_token, token_hash, user_by_email,
+};
 use crate::audit_now;
 use social_login_domain::{AuditEventType, ProviderKey, SealedToken, UserId};
 use social_login_ports::LinkRemoval;
@@ -23,11 +25,7 @@ pub async fn deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_gra
     store_user(repo.as_ref(), &grace, None).await;
     store_token(&*repo, grace.id, token_hash(2)).await;
 
-    let mut grants = repo
-        .delete_user(ada.id, audit_now())
-        .await
-        .unwrap()
-        .unwrap();
+    let mut grants = repo.delete_user(deletion(ada.id)).await.unwrap().unwrap();
     grants.sort_by_key(|grant| grant.provider);
     assert_eq!(grants.len(), 2);
     assert_eq!(grants[0].provider, ProviderKey::GITHUB);
@@ -48,10 +46,7 @@ pub async fn deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_gra
         "its sessions are gone"
     );
     assert!(
-        repo.find_user_by_email(&super::fixtures::email("ada@example.com"))
-            .await
-            .unwrap()
-            .is_none(),
+        user_by_email(&*repo, "ada@example.com").await.is_none(),
         "the address is free again"
     );
     let events = repo.list_events(ada.id, 10).await.unwrap();
@@ -64,7 +59,7 @@ pub async fn deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_gra
 
 pub async fn deleting_an_unknown_user_is_none_and_records_nothing(repo: Arc<dyn Repository>) {
     let nobody = UserId::new();
-    assert_eq!(repo.delete_user(nobody, audit_now()).await.unwrap(), None);
+    assert_eq!(repo.delete_user(deletion(nobody)).await.unwrap(), None);
     assert!(repo.list_events(nobody, 10).await.unwrap().is_empty());
 }
 

@@ -3,12 +3,13 @@
 use super::Repository;
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{
-    AuditEventType, Email, FamilyId, LinkedAccountId, LoginMethod, NewLinkedAccount, NewUser,
-    PasswordHash, ProviderIdentity, ProviderKey, ProviderSubject, SealedToken, SignupPolicy,
-    UserId,
+    AuditContext, AuditEventType, Email, FamilyId, LinkedAccountId, LoginMethod, NewLinkedAccount,
+    NewUser, PasswordHash, ProviderIdentity, ProviderKey, ProviderSubject, SealedToken,
+    SignupPolicy, User, UserId,
 };
 use social_login_ports::{
-    LinkRemoval, ProviderSignIn, RemoveLinkError, RotateError, Rotated, SealedGrant, SessionStart,
+    LinkRemoval, Logout, ProviderSignIn, RefreshRotation, RemoveLinkError, RepositoryError,
+    RotateError, Rotated, SealedGrant, SessionOpening, SessionStart, UserDeletion,
 };
 use time::{Duration, OffsetDateTime};
 
@@ -128,11 +129,7 @@ pub async fn store_session_begun_with(
         began_with,
         ..session(hash, now() + Duration::days(30))
     };
-    let family = session.family;
-    repo.start_family(user, session, now(), crate::audit_now())
-        .await
-        .expect("start a refresh family");
-    family
+    start_session(repo, user, session, crate::audit_now()).await
 }
 
 /// Like [`store_token`], with the family ending at `family_end`.
@@ -143,8 +140,24 @@ pub async fn start_family_ending(
     family_end: time::OffsetDateTime,
 ) -> FamilyId {
     let session = session(hash, family_end);
+    start_session(repo, user, session, crate::audit_now()).await
+}
+
+/// Starts `session` for `user` at [`now`], recorded with `audit`; its family.
+pub async fn start_session(
+    repo: &dyn Repository,
+    user: UserId,
+    session: SessionStart,
+    audit: AuditContext,
+) -> FamilyId {
     let family = session.family;
-    repo.start_family(user, session, now(), crate::audit_now())
+    let opening = SessionOpening {
+        user,
+        session,
+        now: now(),
+        audit,
+    };
+    repo.start_family(opening)
         .await
         .expect("start a refresh family");
     family
@@ -240,8 +253,31 @@ pub async fn rotation(
     at: OffsetDateTime,
     ttl: Duration,
 ) -> Result<Rotated, RotateError> {
-    repo.rotate_refresh(presented, successor, at, ttl, crate::audit_now())
-        .await
+    repo.rotate_refresh(RefreshRotation {
+        presented,
+        successor,
+        now: at,
+        successor_ttl: ttl,
+        audit: crate::audit_now(),
+    })
+    .await
+}
+
+/// Logs the session of `presented` out, now.
+pub async fn logout(
+    repo: &dyn Repository,
+    presented: RefreshTokenHash,
+) -> Result<(), RepositoryError> {
+    logout_with(repo, presented, crate::audit_now()).await
+}
+
+/// Logs the session of `presented` out, recorded with `audit`.
+pub async fn logout_with(
+    repo: &dyn Repository,
+    presented: RefreshTokenHash,
+    audit: AuditContext,
+) -> Result<(), RepositoryError> {
+    repo.revoke_refresh(Logout { presented, audit }).await
 }
 
 /// Refreshes the session of `hash` once, now, its successor a fresh hash valid for a day.
@@ -258,6 +294,11 @@ pub async fn linked_providers(repo: &dyn Repository, user: UserId) -> Vec<Provid
     links.iter().map(|link| link.provider).collect()
 }
 
+/// The user whose email is `raw` (in any case), if any.
+pub async fn user_by_email(repo: &dyn Repository, raw: &str) -> Option<User> {
+    repo.find_user_by_email(&email(raw)).await.unwrap()
+}
+
 /// The kinds of `user`'s latest hundred events, newest first.
 pub async fn event_kinds(repo: &dyn Repository, user: UserId) -> Vec<AuditEventType> {
     let events = repo.list_events(user, 100).await.unwrap();
@@ -266,8 +307,16 @@ pub async fn event_kinds(repo: &dyn Repository, user: UserId) -> Vec<AuditEventT
 
 /// Deletes `user`, who must exist; the grants it hands back for revocation.
 pub async fn delete_user(repo: &dyn Repository, user: UserId) -> Vec<SealedGrant> {
-    let deleted = repo.delete_user(user, crate::audit_now()).await;
+    let deleted = repo.delete_user(deletion(user)).await;
     deleted.unwrap().expect("the user existed")
+}
+
+/// The deletion of `user`, now.
+pub fn deletion(user: UserId) -> UserDeletion {
+    UserDeletion {
+        user,
+        audit: crate::audit_now(),
+    }
 }
 
 /// Whether the session of `hash` can still be refreshed (rotates it once).

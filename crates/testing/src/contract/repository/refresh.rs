@@ -3,7 +3,7 @@
 use super::Repository;
 use super::fixtures::store_user;
 use super::fixtures::{
-    login_of, login_time, new_user, now, random_hash, refresh, refresh_works, rotation,
+    login_of, login_time, logout, new_user, now, random_hash, refresh, refresh_works, rotation,
     signed_in_user, start_family_ending, store_token, token_hash,
 };
 use social_login_domain::ProviderKey;
@@ -132,9 +132,7 @@ pub async fn logout_revokes_the_family_of_the_presented_token(repo: Arc<dyn Repo
     store_token(&*repo, ada, token_hash(9)).await;
     rotate(&repo, 1, 2, now()).await.unwrap();
 
-    repo.revoke_refresh(token_hash(2), crate::audit_now())
-        .await
-        .unwrap();
+    logout(&*repo, token_hash(2)).await.unwrap();
 
     assert_eq!(rotate(&repo, 2, 3, now()).await, Err(RotateError::Refused));
     assert_eq!(
@@ -150,9 +148,7 @@ pub async fn logout_revokes_the_family_of_the_presented_token(repo: Arc<dyn Repo
 }
 
 pub async fn logging_out_with_an_unknown_token_is_not_an_error(repo: Arc<dyn Repository>) {
-    repo.revoke_refresh(token_hash(7), crate::audit_now())
-        .await
-        .unwrap();
+    logout(&*repo, token_hash(7)).await.unwrap();
 }
 
 pub async fn a_family_ends_at_its_cap_however_often_it_was_rotated(repo: Arc<dyn Repository>) {
@@ -221,10 +217,7 @@ async fn no_rotation_in_flight_survives(repo: Arc<dyn Repository>, revocation: R
                 refresh(&*repo, first).await,
                 Err(RotateError::ReuseDetected)
             ),
-            Revocation::Logout => repo
-                .revoke_refresh(first, crate::audit_now())
-                .await
-                .unwrap(),
+            Revocation::Logout => logout(&*repo, first).await.unwrap(),
         }
         // One rotation may have been in flight when the revocation returned; none after.
         let rotated_at_revocation = rotated.load(std::sync::atomic::Ordering::SeqCst);

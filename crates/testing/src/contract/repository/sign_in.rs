@@ -3,8 +3,8 @@
 
 use super::Repository;
 use super::fixtures::{
-    assert_no_account_written, delete_user, email, linked_providers, login_of, new_user,
-    provider_identity, refresh, refresh_works, sign_in, signed_in_user, token_hash,
+    assert_no_account_written, delete_user, linked_providers, login_of, new_user,
+    provider_identity, refresh, refresh_works, sign_in, signed_in_user, token_hash, user_by_email,
     user_less_identity,
 };
 use social_login_domain::{ProviderIdentity, ProviderKey, SealedToken};
@@ -83,9 +83,8 @@ pub async fn an_unverified_email_matches_nobody_and_claims_nothing(repo: Arc<dyn
     assert!(owner.is_new_user);
     assert_ne!(owner.user.id, squatter.id);
     assert_eq!(
-        repo.find_user_by_email(&email("victim@example.com"))
+        user_by_email(&*repo, "victim@example.com")
             .await
-            .unwrap()
             .map(|user| user.id),
         Some(owner.user.id)
     );
@@ -109,12 +108,7 @@ pub async fn a_failure_after_the_user_is_written_leaves_no_user_and_no_link(
     ));
     // All or nothing: the user was written before the session failed.
     assert_no_account_written(&*repo, &login).await;
-    assert_eq!(
-        repo.find_user_by_email(&email("new@example.com"))
-            .await
-            .unwrap(),
-        None
-    );
+    assert_eq!(user_by_email(&*repo, "new@example.com").await, None);
 }
 
 /// A login of `identity` that brings no provider token, as a native id_token sign-in.

@@ -2,7 +2,7 @@
 
 use super::Repository;
 use super::fixtures::store_user;
-use super::fixtures::{email, new_link, new_user, store_user_with_link};
+use super::fixtures::{email, new_link, new_user, store_user_with_link, user_by_email};
 use social_login_domain::{NewLinkedAccount, NewUser, ProviderKey, UserId};
 use social_login_ports::CreateUserError;
 use std::sync::Arc;
@@ -34,10 +34,8 @@ pub async fn a_user_created_with_a_link_is_found_by_id_email_and_link(repo: Arc<
         repo.find_user(user.id).await.unwrap(),
         Some(created.clone())
     );
-    let by_email = repo
-        .find_user_by_email(&email("ada@EXAMPLE.com"))
+    let by_email = user_by_email(&*repo, "ada@EXAMPLE.com")
         .await
-        .unwrap()
         .expect("found by email in another case");
     assert_eq!(by_email.id, user.id);
     assert_eq!(
@@ -58,12 +56,7 @@ pub async fn a_user_created_with_a_link_is_found_by_id_email_and_link(repo: Arc<
 
 pub async fn unknown_users_links_and_emails_are_none(repo: Arc<dyn Repository>) {
     assert_eq!(repo.find_user(UserId::new()).await.unwrap(), None);
-    assert_eq!(
-        repo.find_user_by_email(&email("nobody@example.com"))
-            .await
-            .unwrap(),
-        None
-    );
+    assert_eq!(user_by_email(&*repo, "nobody@example.com").await, None);
     let subject = social_login_domain::ProviderSubject::parse("1").unwrap();
     assert_eq!(
         repo.find_link(ProviderKey::GOOGLE, &subject).await.unwrap(),
@@ -82,12 +75,7 @@ pub async fn creating_a_user_whose_first_link_is_taken_leaves_no_user(repo: Arc<
         refused_creation(&repo, &second, taken).await,
         CreateUserError::ProviderAccountTaken
     );
-    assert_eq!(
-        repo.find_user_by_email(&email("grace@example.com"))
-            .await
-            .unwrap(),
-        None
-    );
+    assert_eq!(user_by_email(&*repo, "grace@example.com").await, None);
     assert!(repo.list_links(second.id).await.unwrap().is_empty());
 }
 
@@ -147,9 +135,7 @@ pub async fn an_unverified_provider_email_is_kept_but_claims_nothing(repo: Arc<d
         "kept for display"
     );
     assert_eq!(
-        repo.find_user_by_email(&email("victim@example.com"))
-            .await
-            .unwrap(),
+        user_by_email(&*repo, "victim@example.com").await,
         None,
         "matched by nothing"
     );
@@ -163,10 +149,8 @@ pub async fn an_unverified_provider_email_is_kept_but_claims_nothing(repo: Arc<d
     .unwrap();
     let owner = new_user(Some("victim@example.com"), true);
     store_user(repo.as_ref(), &owner, None).await;
-    let found = repo
-        .find_user_by_email(&email("VICTIM@example.com"))
+    let found = user_by_email(&*repo, "VICTIM@example.com")
         .await
-        .unwrap()
         .expect("the owner claims the address");
     assert_eq!(found.id, owner.id);
     assert_eq!(
@@ -179,9 +163,8 @@ pub async fn emails_match_ignoring_ascii_case_only(repo: Arc<dyn Repository>) {
     let owner = new_user(Some("Kim@Example.com"), true);
     store_user(repo.as_ref(), &owner, None).await;
     assert_eq!(
-        repo.find_user_by_email(&email("KIM@example.COM"))
+        user_by_email(&*repo, "KIM@example.COM")
             .await
-            .unwrap()
             .map(|user| user.id),
         Some(owner.id)
     );
