@@ -46,6 +46,8 @@ pub enum RefreshVerdict {
     ReuseDetected { family: FamilyId },
     /// Unknown, expired or revoked: refuse.
     Refuse,
+    /// A token of a user an operator locked: refuse, whatever the token's state.
+    UserLocked,
 }
 
 pub fn judge(record: Option<&RefreshRecord>, now: OffsetDateTime) -> RefreshVerdict {
@@ -59,6 +61,20 @@ pub fn judge(record: Option<&RefreshRecord>, now: OffsetDateTime) -> RefreshVerd
             family: r.family,
             auth_time: r.auth_time,
         },
+    }
+}
+
+/// [`judge`] for a token whose user an operator may have locked. A locked user's token is
+/// refused as `UserLocked` whatever its state: a locked account neither goes on with a
+/// session nor, by replaying a used token, ends one (the operator's lock already did).
+pub fn judge_for_user(
+    record: Option<&RefreshRecord>,
+    user_locked: bool,
+    now: OffsetDateTime,
+) -> RefreshVerdict {
+    match record {
+        Some(_) if user_locked => RefreshVerdict::UserLocked,
+        record => judge(record, now),
     }
 }
 
@@ -153,5 +169,25 @@ mod tests {
             judge(Some(&revoked), OffsetDateTime::UNIX_EPOCH),
             RefreshVerdict::Refuse
         );
+    }
+
+    #[test]
+    fn a_locked_users_token_is_refused_as_locked_whatever_its_state_and_an_unknown_one_as_unknown()
+    {
+        let now = OffsetDateTime::UNIX_EPOCH;
+        for r in [
+            record(),
+            RefreshRecord {
+                used: true,
+                ..record()
+            },
+        ] {
+            assert_eq!(
+                judge_for_user(Some(&r), true, now),
+                RefreshVerdict::UserLocked
+            );
+            assert_eq!(judge_for_user(Some(&r), false, now), judge(Some(&r), now));
+        }
+        assert_eq!(judge_for_user(None, true, now), RefreshVerdict::Refuse);
     }
 }

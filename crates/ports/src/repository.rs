@@ -10,7 +10,7 @@ use social_login_domain::admin::{Unlink, UserLocked, decide_link_removal};
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::linking::LoginRefused;
 use social_login_domain::refresh::{
-    RefreshRecord, RefreshTokenHash, RefreshVerdict, judge, token_expiry,
+    RefreshRecord, RefreshTokenHash, RefreshVerdict, judge_for_user, token_expiry,
 };
 use social_login_domain::{
     AuditContext, AuditEvent, AuditEventType, Email, EventSet, FamilyId, LinkedAccount,
@@ -417,22 +417,18 @@ pub enum RotationStep {
 }
 
 impl RefreshRotation {
-    /// Judges the presented token as the transaction read it (`None`: unknown), its user
-    /// locked by an operator or not: a token of a locked user is refused whatever its state;
-    /// otherwise `domain::refresh::judge` decides.
+    /// What to write for the presented token as the transaction read it (`None`: unknown),
+    /// its user locked by an operator or not: `domain::refresh::judge_for_user` decides.
     pub fn decide(&self, record: Option<&RefreshRecord>, user_locked: bool) -> RotationStep {
-        let Some(record) = record else {
-            return RotationStep::Refuse(RotateError::Refused);
-        };
-        if user_locked {
-            return RotationStep::Refuse(RotateError::UserLocked);
-        }
-        match judge(Some(record), self.now) {
-            RefreshVerdict::Rotate {
-                user,
-                family,
-                auth_time,
-            } => RotationStep::Rotate {
+        match (record, judge_for_user(record, user_locked, self.now)) {
+            (
+                Some(record),
+                RefreshVerdict::Rotate {
+                    user,
+                    family,
+                    auth_time,
+                },
+            ) => RotationStep::Rotate {
                 successor: NewRefreshToken {
                     hash: self.successor,
                     user_id: user,
@@ -446,16 +442,19 @@ impl RefreshRotation {
                 },
                 rotated: Rotated { user, auth_time },
             },
-            RefreshVerdict::ReuseDetected { family } => RotationStep::RevokeFamily {
-                family,
-                event: self.audit.event(
-                    0,
-                    AuditEventType::SessionRefreshReuseDetected,
-                    record.user_id,
-                    None,
-                ),
-            },
-            RefreshVerdict::Refuse => RotationStep::Refuse(RotateError::Refused),
+            (Some(record), RefreshVerdict::ReuseDetected { family }) => {
+                RotationStep::RevokeFamily {
+                    family,
+                    event: self.audit.event(
+                        0,
+                        AuditEventType::SessionRefreshReuseDetected,
+                        record.user_id,
+                        None,
+                    ),
+                }
+            }
+            (_, RefreshVerdict::UserLocked) => RotationStep::Refuse(RotateError::UserLocked),
+            _ => RotationStep::Refuse(RotateError::Refused),
         }
     }
 }
