@@ -186,10 +186,7 @@ impl<'de> Visitor<'de> for CheckVisitor {
         Ok(Checked(false))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
-        while members
-            .next_entry::<Checked<()>, Checked<()>>()?
-            .is_some()
-        {}
+        while members.next_entry::<Checked<()>, Checked<()>>()?.is_some() {}
         Ok(Checked(false))
     }
 }
