@@ -240,7 +240,9 @@ pub fn router_with_operator(
         )
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(axum::middleware::from_fn(metrics::record))
-        .layer(axum::middleware::from_fn(no_store::unless_cacheable))
+        .layer(tower::util::MapResponseLayer::new(
+            no_store::unless_cacheable,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             options.request_timeout,
             request_timeout::limit,
@@ -259,7 +261,9 @@ pub fn router_with_operator(
             in_flight::limit,
         ))
         .layer(DefaultBodyLimit::max(options.max_body_bytes))
-        .layer(axum::middleware::from_fn(problem_only::ensure_problem));
+        .layer(tower::util::MapResponseLayer::new(
+            problem_only::ensure_problem,
+        ));
     api.with_state(state)
         .fallback(|| async { ApiError::of(ErrorCode::NotFound) })
         .method_not_allowed_fallback(|| async { ApiError::of(ErrorCode::MethodNotAllowed) })
