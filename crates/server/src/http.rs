@@ -208,10 +208,7 @@ pub fn router_with_operator(
     let stack = tower::ServiceBuilder::new()
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         // Outside the trace layer, so the span and the rate limit both see the client IP.
-        .layer(axum::middleware::map_request_with_state(
-            options.trusted_proxies,
-            client_ip::record,
-        ))
+        .layer(client_ip::layer(options.trusted_proxies))
         .layer(
             // The span carries method, path, request id and client IP; never headers or
             // bodies, which hold tokens and codes.
