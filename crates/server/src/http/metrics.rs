@@ -2,7 +2,6 @@
 
 use axum::extract::{MatchedPath, Request};
 use axum::http::Method;
-use axum::middleware::Next;
 use axum::response::Response;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use std::collections::HashMap;
@@ -31,11 +30,14 @@ pub fn metrics_handle() -> PrometheusHandle {
 /// memory. Hence the route template (never the raw path) and the method only when it is a
 /// standard one (hyper accepts any token as an extension method). The status is the
 /// service's own choice.
-pub async fn record(request: Request, next: Next) -> Response {
+pub async fn record<F>(request: Request, next: impl FnOnce(Request) -> F) -> Response
+where
+    F: Future<Output = Response>,
+{
     let matched = request.extensions().get::<MatchedPath>().cloned();
     let method = method_label(request.method());
     let started = Instant::now();
-    let response = next.run(request).await;
+    let response = next(request).await;
     let route = matched.as_ref().map_or(UNMATCHED, MatchedPath::as_str);
     let series = series(method, route, response.status().as_u16());
     series.requests.increment(1);
