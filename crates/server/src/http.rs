@@ -31,7 +31,9 @@ use metrics_exporter_prometheus::PrometheusHandle;
 use social_login_app::AuthService;
 use social_login_domain::ErrorCode;
 use std::sync::Arc;
-use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::request_id::{
+    MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
+};
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use utoipa::OpenApi;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
@@ -206,7 +208,7 @@ pub fn router_with_operator(
     // eleven separate calls cost about a hundred allocations a request. `ServiceBuilder`
     // lists the outermost layer first.
     let stack = tower::ServiceBuilder::new()
-        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        .layer(SetRequestIdLayer::new(REQUEST_ID, RequestUuid))
         // Outside the trace layer, so the span and the rate limit both see the client IP.
         .layer(client_ip::layer(options.trusted_proxies))
         .layer(
@@ -289,4 +291,19 @@ async fn steps(
         })
     })
     .await
+}
+
+/// A random (v4) UUID for a request without an `X-Request-Id`, as tower-http's
+/// `MakeRequestUuid` makes, written on the stack rather than into a `String` first.
+#[derive(Debug, Clone, Copy)]
+struct RequestUuid;
+
+impl MakeRequestId for RequestUuid {
+    fn make_request_id<B>(&mut self, _request: &Request<B>) -> Option<RequestId> {
+        let mut text = [0; uuid::fmt::Hyphenated::LENGTH];
+        let text = uuid::Uuid::new_v4().hyphenated().encode_lower(&mut text);
+        axum::http::HeaderValue::from_str(text)
+            .ok()
+            .map(RequestId::new)
+    }
 }
