@@ -17,6 +17,7 @@ mod problem_only;
 mod rate_limit;
 mod request_timeout;
 mod signals;
+mod steps;
 mod well_known;
 
 pub use client_ip::{ClientIp, TrustedProxies};
@@ -243,17 +244,14 @@ pub fn router_with_operator(
         .layer(tower::util::MapResponseLayer::new(
             no_store::unless_cacheable,
         ))
-        .layer(axum::middleware::from_fn_with_state(
-            Steps {
-                request_timeout: options.request_timeout,
-                body: body::BodyLimit {
-                    max_bytes: options.max_body_bytes,
-                    read_timeout: options.body_read_timeout,
-                },
-                in_flight: in_flight::InFlight::new(options.max_in_flight),
+        .layer(steps::Steps {
+            request_timeout: options.request_timeout,
+            body: body::BodyLimit {
+                max_bytes: options.max_body_bytes,
+                read_timeout: options.body_read_timeout,
             },
-            steps,
-        ))
+            in_flight: in_flight::InFlight::new(options.max_in_flight),
+        })
         .layer(DefaultBodyLimit::max(options.max_body_bytes))
         .layer(tower::util::MapResponseLayer::new(
             problem_only::ensure_problem,
@@ -262,35 +260,6 @@ pub fn router_with_operator(
         .fallback(|| async { ApiError::of(ErrorCode::NotFound) })
         .method_not_allowed_fallback(|| async { ApiError::of(ErrorCode::MethodNotAllowed) })
         .layer(stack)
-}
-
-/// The settings of [`steps`].
-#[derive(Clone)]
-struct Steps {
-    request_timeout: std::time::Duration,
-    body: body::BodyLimit,
-    in_flight: in_flight::InFlight,
-}
-
-/// Four middleware steps in one `from_fn`, each wrapping the next, outermost first: the
-/// request metrics, the request deadline, the body read (outside the rate limit and every
-/// handler, so none of them answers an unread body), then the in-flight slot (inside the body
-/// read: a request whose body is still arriving holds no slot). As four `from_fn` layers
-/// they cost three allocations each a request (the boxed future, the boxed `Next`, the boxed
-/// future of calling it); nested here, the four cost one such set.
-async fn steps(
-    axum::extract::State(steps): axum::extract::State<Steps>,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    metrics::record(request, |request| {
-        request_timeout::limit(steps.request_timeout, request, |request| {
-            body::read_whole(steps.body, request, |request| {
-                in_flight::limit(&steps.in_flight, request, |request| next.run(request))
-            })
-        })
-    })
-    .await
 }
 
 /// A random (v4) UUID for a request without an `X-Request-Id`, as tower-http's
