@@ -9,6 +9,7 @@ use crate::ids::id_type;
 use crate::linking::LoginDecision;
 use crate::named::named_enum;
 use crate::{ProviderKey, UserId};
+use std::borrow::Cow;
 use std::net::IpAddr;
 use time::OffsetDateTime;
 
@@ -193,11 +194,22 @@ impl Origin {
 }
 
 fn printable(text: &str, max_chars: usize) -> Option<String> {
-    let kept: String = text
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(max_chars)
-        .collect();
+    let kept = if text.chars().any(char::is_control) {
+        Cow::Owned(
+            text.chars()
+                .filter(|c| !c.is_control())
+                .take(max_chars)
+                .collect::<String>(),
+        )
+    } else {
+        // Nothing to drop (the usual case): the first `max_chars` characters are a prefix of
+        // `text`, so only the result is allocated, not a String grown char by char as well.
+        let end = text
+            .char_indices()
+            .nth(max_chars)
+            .map_or(text.len(), |(at, _)| at);
+        Cow::Borrowed(&text[..end])
+    };
     let kept = kept.trim();
     (!kept.is_empty()).then(|| kept.to_owned())
 }
@@ -306,5 +318,16 @@ mod tests {
         assert!(agent.starts_with("Mozillaaaa"));
         assert_eq!(agent.chars().count(), MAX_USER_AGENT_CHARS);
         assert_eq!(origin.request_id(), None, "nothing printable is nothing");
+    }
+
+    #[test]
+    fn clean_text_is_cut_at_the_bound_on_a_character_and_trimmed() {
+        let long = "é".repeat(1_000);
+        let origin = Origin::new(None, Some(&format!("  {long}")), Some(" req-1 "));
+        let agent = origin.user_agent().unwrap();
+        assert_eq!(agent.chars().count(), MAX_USER_AGENT_CHARS - 2);
+        assert!(agent.chars().all(|c| c == 'é'), "{agent}");
+        assert_eq!(origin.request_id(), Some("req-1"));
+        assert_eq!(Origin::new(None, Some("   "), None).user_agent(), None);
     }
 }

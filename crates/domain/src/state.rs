@@ -59,13 +59,26 @@ impl StateToken {
     /// Accepts only what we could have issued: 16 to [`MAX_STATE_TOKEN_LEN`] URL-safe
     /// characters. Anything else is rejected before it is opened.
     pub fn parse(raw: &str) -> Result<Self, MalformedState> {
-        let well_formed = (16..=MAX_STATE_TOKEN_LEN).contains(&raw.len())
-            && raw
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        well_formed
+        Self::well_formed(raw)
             .then(|| Self(raw.to_owned()))
             .ok_or(MalformedState)
+    }
+
+    /// [`parse`](Self::parse) of a value already owned (a sealer's fresh output): kept, not
+    /// copied.
+    pub fn parse_owned(raw: String) -> Result<Self, MalformedState> {
+        if Self::well_formed(&raw) {
+            Ok(Self(raw))
+        } else {
+            Err(MalformedState)
+        }
+    }
+
+    fn well_formed(raw: &str) -> bool {
+        (16..=MAX_STATE_TOKEN_LEN).contains(&raw.len())
+            && raw
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     }
 
     pub fn as_str(&self) -> &str {
@@ -234,6 +247,10 @@ mod tests {
     fn a_value_we_could_have_issued_parses_back_unchanged() {
         let raw = "CpVKSsUU7sAmHgxZI2ku4UW8EuqF7k_R_QwL9tFoH7Q";
         assert_eq!(StateToken::parse(raw).unwrap().as_str(), raw);
+        assert_eq!(
+            StateToken::parse_owned(raw.to_owned()).unwrap().as_str(),
+            raw
+        );
     }
 
     #[test]
@@ -245,6 +262,11 @@ mod tests {
             "a/b+c=d...............",
         ] {
             assert_eq!(StateToken::parse(bad), Err(MalformedState), "{bad:?}");
+            assert_eq!(
+                StateToken::parse_owned(bad.to_owned()),
+                Err(MalformedState),
+                "{bad:?}"
+            );
         }
         assert!(StateToken::parse(&"a".repeat(MAX_STATE_TOKEN_LEN + 1)).is_err());
         assert!(StateToken::parse(&"a".repeat(MAX_STATE_TOKEN_LEN)).is_ok());

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use social_login_domain::{Email, ProviderIdentity, ProviderKey, ProviderSubject};
 use social_login_ports::ProviderError;
 use social_login_provider_spec::{Claims, EmailVerified};
+use std::borrow::Cow;
 
 /// Reads `claims` from `sources`: who signed in at `provider`, before the quirks. The subject
 /// is a JSON string (1 to 255 bytes) or number; anything else, or nothing, is
@@ -68,16 +69,23 @@ pub fn value_at<'d>(document: &'d Map<String, Value>, pointer: &str) -> Option<&
         Some((first, rest)) => (first, Some(rest)),
         None => (pointer.strip_prefix('/')?, None),
     };
-    let member = document.get(&unescape(first))?;
+    let member = document.get(unescape(first).as_ref())?;
     match rest {
-        Some(rest) => member.pointer(&format!("/{rest}")),
+        // `rest` ends `pointer`, right after a `/`: that slash and `rest` are the pointer
+        // into `member`, without building it again.
+        Some(rest) => member.pointer(&pointer[pointer.len() - rest.len() - 1..]),
         None => Some(member),
     }
 }
 
-/// RFC 6901 §4: `~1` is `/`, then `~0` is `~`.
-fn unescape(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
+/// RFC 6901 §4: `~1` is `/`, then `~0` is `~`. A token without `~` (every built-in one) is
+/// itself, borrowed.
+fn unescape(token: &str) -> Cow<'_, str> {
+    if token.contains('~') {
+        Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        Cow::Borrowed(token)
+    }
 }
 
 fn subject_at(document: &Map<String, Value>, pointer: &str) -> Option<ProviderSubject> {

@@ -8,6 +8,8 @@
 
 use crate::failure::{safe_error_code, transport_failure};
 use oauth2::{AsyncHttpClient, HttpRequest, HttpResponse};
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -51,9 +53,9 @@ impl<'c> AsyncHttpClient<'c> for TokenHttp {
                 .await
                 .map_err(|e| TokenHttpError::Transport(transport_failure(&e)))?;
             let status = response.status();
-            let headers = response.headers().clone();
+            let headers = std::mem::take(response.headers_mut());
             let body = read_capped(&mut response).await?;
-            token_answer(status, &headers, body)
+            token_answer(status, headers, body)
         })
     }
 }
@@ -62,7 +64,7 @@ impl<'c> AsyncHttpClient<'c> for TokenHttp {
 /// the status, else a failure status by its number.
 pub fn token_answer(
     status: http::StatusCode,
-    headers: &http::HeaderMap,
+    headers: http::HeaderMap,
     body: Vec<u8>,
 ) -> Result<HttpResponse, TokenHttpError> {
     if let Some(code) = error_member(&body) {
@@ -73,7 +75,7 @@ pub fn token_answer(
     }
     let mut answer = http::Response::new(body);
     *answer.status_mut() = status;
-    *answer.headers_mut() = headers.clone();
+    *answer.headers_mut() = headers;
     Ok(answer)
 }
 
@@ -95,13 +97,98 @@ async fn read_capped(response: &mut reqwest::Response) -> Result<Vec<u8>, TokenH
 
 /// The `error` member of a JSON object body, sanitised for logs; `None` for anything else.
 pub fn error_member(body: &[u8]) -> Option<String> {
-    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
-    let error = value.as_object()?.get("error")?;
+    let ErrorMember(error) = serde_json::from_slice(body).ok()?;
+    let error = error?;
     // A provider could put anything here; only a plain error code is repeated in logs.
     Some(match error.as_str() {
         Some(code) => safe_error_code(code),
         None => "non-string error member".to_owned(),
     })
+}
+
+/// What `error_member` reads of a body: the `error` member of an object (the last one, as a
+/// `serde_json::Value` keeps it), nothing built for the other members. They are still read
+/// through, as a `Value` would be (numbers in range, strings well formed), so exactly the
+/// bodies a `Value` accepts are accepted; anything but an object is refused.
+struct ErrorMember(Option<serde_json::Value>);
+
+impl<'de> Deserialize<'de> for ErrorMember {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> Visitor<'de> for Members {
+            type Value = ErrorMember;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ErrorMember, A::Error> {
+                let mut error = None;
+                while let Some(Checked(key)) = map.next_key::<Checked<bool>>()? {
+                    if key {
+                        error = Some(map.next_value()?);
+                    } else {
+                        map.next_value::<Checked<()>>()?;
+                    }
+                }
+                Ok(ErrorMember(error))
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
+}
+
+/// Any JSON value, checked as `serde_json::Value` checks it and dropped; as a key,
+/// `Checked<bool>` says whether it is `"error"`.
+struct Checked<T>(T);
+
+impl<'de> Deserialize<'de> for Checked<bool> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(CheckVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for Checked<()> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer
+            .deserialize_any(CheckVisitor)
+            .map(|_| Checked(()))
+    }
+}
+
+/// Accepts every JSON value (reading arrays and objects through); true only for the
+/// string `error`.
+struct CheckVisitor;
+
+impl<'de> Visitor<'de> for CheckVisitor {
+    type Value = Checked<bool>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
+        Ok(Checked(text == "error"))
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(Checked(false))
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(Checked(false))
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(Checked(false))
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(Checked(false))
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(Checked(false))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Self::Value, A::Error> {
+        while items.next_element::<Checked<()>>()?.is_some() {}
+        Ok(Checked(false))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
+        while members.next_entry::<Checked<()>, Checked<()>>()?.is_some() {}
+        Ok(Checked(false))
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ mod tests;
 
 use async_trait::async_trait;
 use reqwest::RequestBuilder;
-use reqwest::header::ACCEPT;
+use reqwest::header::{ACCEPT, HeaderName, HeaderValue};
 use serde::Serialize;
 use social_login_ports::ProviderError;
 use social_login_provider_core::{
@@ -18,9 +18,14 @@ use social_login_provider_core::{
 };
 use url::Url;
 
+// Static header names and values: a `&str` is parsed and copied into a new header on every
+// request.
 /// Pins the REST API version so a GitHub default change cannot alter the answers.
-const API_VERSION: (&str, &str) = ("x-github-api-version", "2022-11-28");
-const API_MEDIA_TYPE: &str = "application/vnd.github+json";
+const API_VERSION: (HeaderName, HeaderValue) = (
+    HeaderName::from_static("x-github-api-version"),
+    HeaderValue::from_static("2022-11-28"),
+);
+const API_MEDIA_TYPE: HeaderValue = HeaderValue::from_static("application/vnd.github+json");
 
 /// GitHub's quirks: where its emails list is.
 #[derive(Debug, Clone)]

@@ -3,7 +3,7 @@
 
 use crate::keys::{KeyRing, Purpose};
 use aes_gcm::Aes256Gcm;
-use aes_gcm::aead::{Aead, Generate, Key, KeyInit, Nonce, Payload};
+use aes_gcm::aead::{Aead, AeadInOut, Generate, Key, KeyInit, Nonce, Payload};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use social_login_domain::{SealedToken, SecretText};
@@ -46,21 +46,28 @@ impl TokenCipher for AesGcmTokenCipher {
     fn seal(&self, plaintext: &SecretText) -> Result<SealedToken, CipherError> {
         let (key_id, cipher) = self.keys.current();
         let nonce = Nonce::<Aes256Gcm>::try_generate().map_err(|_| CipherError::Seal)?;
-        // The key id is authenticated data: a value cannot be relabelled to another key.
-        let payload = Payload {
-            msg: plaintext.expose().as_bytes(),
-            aad: key_id.as_str().as_bytes(),
-        };
-        let ciphertext = cipher
-            .encrypt(&nonce, payload)
-            .map_err(|_| CipherError::Seal)?;
-        let mut blob = Vec::with_capacity(NONCE_LEN + ciphertext.len());
+        // One buffer: the nonce, the plaintext encrypted where it was copied, then the tag
+        // (the same bytes as `encrypt`'s ciphertext ‖ tag after the nonce).
+        let message = plaintext.expose().as_bytes();
+        let mut blob = Vec::with_capacity(NONCE_LEN + message.len() + TAG_LEN);
         blob.extend_from_slice(&nonce);
-        blob.extend_from_slice(&ciphertext);
-        Ok(SealedToken::new(format!(
-            "{key_id}.{}",
-            URL_SAFE_NO_PAD.encode(blob)
-        )))
+        blob.extend_from_slice(message);
+        // The key id is authenticated data: a value cannot be relabelled to another key.
+        let tag = cipher
+            .encrypt_inout_detached(
+                &nonce,
+                key_id.as_str().as_bytes(),
+                (&mut blob[NONCE_LEN..]).into(),
+            )
+            .map_err(|_| CipherError::Seal)?;
+        blob.extend_from_slice(&tag);
+        // `key id.base64url(blob)`, written into one String of its final size.
+        let mut sealed =
+            String::with_capacity(key_id.as_str().len() + 1 + blob.len().div_ceil(3) * 4);
+        sealed.push_str(key_id.as_str());
+        sealed.push('.');
+        URL_SAFE_NO_PAD.encode_string(&blob, &mut sealed);
+        Ok(SealedToken::new(sealed))
     }
 
     fn open(&self, sealed: &SealedToken) -> Result<SecretText, CipherError> {

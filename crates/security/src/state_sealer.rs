@@ -113,7 +113,7 @@ impl StateSealer for AeadStateSealer {
             )
             .map_err(|_| CipherError::Seal)?;
         blob.extend_from_slice(&tag);
-        StateToken::parse(&URL_SAFE_NO_PAD.encode(blob)).map_err(|_| CipherError::Seal)
+        StateToken::parse_owned(URL_SAFE_NO_PAD.encode(blob)).map_err(|_| CipherError::Seal)
     }
 
     fn open(&self, token: &StateToken) -> Option<OAuthState> {

@@ -40,7 +40,7 @@ impl<'c> AsyncHttpClient<'c> for Canned {
     type Future = Pin<Box<dyn Future<Output = Result<HttpResponse, TokenHttpError>> + Send + 'c>>;
 
     fn call(&'c self, _request: HttpRequest) -> Self::Future {
-        let answer = token_answer(self.status, &self.headers, self.body.clone());
+        let answer = token_answer(self.status, self.headers.clone(), self.body.clone());
         Box::pin(async move { answer })
     }
 }

@@ -14,9 +14,8 @@
 
 use super::error::ApiError;
 use axum::body::{Body, Bytes, HttpBody};
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderMap, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use social_login_domain::ErrorCode;
 use std::pin::Pin;
@@ -35,17 +34,20 @@ pub struct BodyLimit {
 }
 
 /// The body as the layers and handlers behind it see it: in memory, at most the limit.
-pub async fn read_whole(
-    State(BodyLimit {
+pub async fn read_whole<F>(
+    BodyLimit {
         max_bytes,
         read_timeout,
-    }): State<BodyLimit>,
+    }: BodyLimit,
     request: Request,
-    next: Next,
-) -> Response {
+    next: impl FnOnce(Request) -> F,
+) -> Response
+where
+    F: Future<Output = Response>,
+{
     let (parts, body) = request.into_parts();
     if body.is_end_stream() {
-        return next.run(Request::from_parts(parts, body)).await;
+        return next(Request::from_parts(parts, body)).await;
     }
     let drain_limit = max_bytes.saturating_add(OVER_LIMIT_DRAIN_BYTES);
     let declared = declared_length(&parts.headers);
@@ -61,10 +63,7 @@ pub async fn read_whole(
             .into_response();
     };
     match read {
-        Read::Whole(bytes) => {
-            next.run(Request::from_parts(parts, Body::from(bytes)))
-                .await
-        }
+        Read::Whole(bytes) => next(Request::from_parts(parts, Body::from(bytes))).await,
         Read::TooLarge { drained } => too_large(drained),
         // The client broke its own framing or went away mid-body: nothing to reuse.
         Read::Broken => ApiError::validation("request body could not be read")

@@ -9,7 +9,7 @@
 #[cfg(test)]
 mod tests;
 
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{ConnectInfo, Request};
 use axum::http::{HeaderMap, HeaderName};
 use ipnet::IpNet;
 use std::fmt;
@@ -136,13 +136,22 @@ fn parse_entry(entry: &[u8]) -> Option<IpAddr> {
     Some(address.to_canonical())
 }
 
-/// Middleware (`axum::middleware::map_request_with_state`): resolves the request's
-/// [`ClientIp`] and stores it in its extensions. Needs the `ConnectInfo<SocketAddr>` that
-/// `into_make_service_with_connect_info` provides; without it the client is
-/// [`ClientIp::UNKNOWN`] and the headers are not read (an unknown peer is never trusted).
-pub async fn record(State(trusted): State<TrustedProxies>, mut request: Request) -> Request {
+/// The layer that applies [`record`] to each request: a plain function of the request
+/// (`tower::util::MapRequestLayer`), so no boxed future per request as an axum
+/// `map_request` middleware costs.
+pub fn layer(
+    trusted: TrustedProxies,
+) -> tower::util::MapRequestLayer<impl Fn(Request) -> Request + Clone> {
+    tower::util::MapRequestLayer::new(move |request| record(&trusted, request))
+}
+
+/// Resolves the request's [`ClientIp`] and stores it in its extensions. Needs the
+/// `ConnectInfo<SocketAddr>` that `into_make_service_with_connect_info` provides; without it
+/// the client is [`ClientIp::UNKNOWN`] and the headers are not read (an unknown peer is
+/// never trusted).
+pub fn record(trusted: &TrustedProxies, mut request: Request) -> Request {
     let client = match request.extensions().get::<ConnectInfo<SocketAddr>>() {
-        Some(ConnectInfo(peer)) => ClientIp(resolve(peer.ip(), request.headers(), &trusted)),
+        Some(ConnectInfo(peer)) => ClientIp(resolve(peer.ip(), request.headers(), trusted)),
         None => ClientIp::UNKNOWN,
     };
     request.extensions_mut().insert(client);

@@ -122,6 +122,12 @@ pub struct LoginResponse {
     pub is_new_user: bool,
 }
 
+impl LoginResponse {
+    /// Room for the JSON of a usual login answer (an access token of a few hundred bytes,
+    /// a refresh token, the user), so it is written without growing its buffer.
+    pub const TYPICAL_JSON_BYTES: usize = 1024;
+}
+
 impl From<LoginResult> for LoginResponse {
     fn from(result: LoginResult) -> Self {
         Self {
@@ -209,4 +215,38 @@ pub struct RefreshRequest {
 fn rfc3339(at: OffsetDateTime) -> String {
     at.format(&Rfc3339)
         .unwrap_or_else(|_| at.unix_timestamp().to_string())
+}
+
+/// `axum::Json`, serialised into one buffer of `capacity` bytes: axum's starts at 128 and
+/// grows (a reallocation each time) while an authorization URL or a pair of tokens is
+/// written into it. The same body, the same `Content-Type`, and the same 500 when a value
+/// cannot be serialised.
+pub struct SizedJson<T> {
+    pub value: T,
+    pub capacity: usize,
+}
+
+impl<T: Serialize> axum::response::IntoResponse for SizedJson<T> {
+    fn into_response(self) -> axum::response::Response {
+        let mut body = Vec::with_capacity(self.capacity);
+        match serde_json::to_writer(&mut body, &self.value) {
+            Ok(()) => {
+                let mut response = axum::response::Response::new(axum::body::Body::from(body));
+                response.headers_mut().insert(
+                    axum::http::header::CONTENT_TYPE,
+                    axum::http::HeaderValue::from_static("application/json"),
+                );
+                response
+            }
+            Err(error) => (
+                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                [(
+                    axum::http::header::CONTENT_TYPE,
+                    axum::http::HeaderValue::from_static("text/plain; charset=utf-8"),
+                )],
+                error.to_string(),
+            )
+                .into_response(),
+        }
+    }
 }

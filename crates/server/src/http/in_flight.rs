@@ -6,8 +6,7 @@
 //! `ServiceUnavailable` with `Retry-After`: no queue forms.
 
 use super::error::ApiError;
-use axum::extract::{Request, State};
-use axum::middleware::Next;
+use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
 use social_login_domain::ErrorCode;
 use std::sync::Arc;
@@ -29,15 +28,18 @@ impl InFlight {
     }
 }
 
-pub async fn limit(
-    State(InFlight(slots)): State<InFlight>,
+pub async fn limit<F>(
+    InFlight(slots): &InFlight,
     request: Request,
-    next: Next,
-) -> Response {
+    next: impl FnOnce(Request) -> F,
+) -> Response
+where
+    F: Future<Output = Response>,
+{
     if request.uri().path() == EXEMPT_PATH {
-        return next.run(request).await;
+        return next(request).await;
     }
-    let Ok(_slot) = slots.try_acquire_owned() else {
+    let Ok(_slot) = slots.try_acquire() else {
         // The body was read: the connection stays usable for the retry.
         return ApiError::new(
             ErrorCode::ServiceUnavailable,
@@ -45,5 +47,5 @@ pub async fn limit(
         )
         .into_response();
     };
-    next.run(request).await
+    next(request).await
 }

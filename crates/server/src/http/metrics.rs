@@ -2,10 +2,10 @@
 
 use axum::extract::{MatchedPath, Request};
 use axum::http::Method;
-use axum::middleware::Next;
 use axum::response::Response;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{OnceLock, PoisonError, RwLock};
 use std::time::Instant;
 
 /// The process-wide recorder's handle. The global recorder can be set once per process,
@@ -30,25 +30,64 @@ pub fn metrics_handle() -> PrometheusHandle {
 /// memory. Hence the route template (never the raw path) and the method only when it is a
 /// standard one (hyper accepts any token as an extension method). The status is the
 /// service's own choice.
-pub async fn record(request: Request, next: Next) -> Response {
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|path| path.as_str().to_owned())
-        .unwrap_or_else(|| UNMATCHED.to_owned());
+pub async fn record<F>(request: Request, next: impl FnOnce(Request) -> F) -> Response
+where
+    F: Future<Output = Response>,
+{
+    let matched = request.extensions().get::<MatchedPath>().cloned();
     let method = method_label(request.method());
     let started = Instant::now();
-    let response = next.run(request).await;
-    let status = response.status().as_u16().to_string();
+    let response = next(request).await;
+    let route = matched.as_ref().map_or(UNMATCHED, MatchedPath::as_str);
+    let series = series(method, route, response.status().as_u16());
+    series.requests.increment(1);
+    series.duration.record(started.elapsed().as_secs_f64());
+    response
+}
+
+/// The handles of one label set (method, route, status).
+#[derive(Clone)]
+struct Series {
+    requests: metrics::Counter,
+    duration: metrics::Histogram,
+}
+
+/// Registered handles by route, then by method and status. Registering builds a key and
+/// its labels on the heap (a score of allocations a request); a handle, once registered,
+/// is the same series every time, so each label set registers once per process. The set is
+/// as bounded as the recorder's series (see [`record`]). The recorder is the process-wide
+/// one, installed before any router exists ([`metrics_handle`]) and never replaced, and it
+/// keeps every series (no idle timeout), so a kept handle never goes stale.
+type Registered = RwLock<HashMap<String, HashMap<(&'static str, u16), Series>>>;
+
+fn series(method: &'static str, route: &str, status: u16) -> Series {
+    static REGISTERED: OnceLock<Registered> = OnceLock::new();
+    let registered = REGISTERED.get_or_init(Registered::default);
+    let known = registered
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(route)
+        .and_then(|by_route| by_route.get(&(method, status)))
+        .cloned();
+    if let Some(series) = known {
+        return series;
+    }
     let labels = [
         ("method", method.to_owned()),
-        ("route", route),
-        ("status", status),
+        ("route", route.to_owned()),
+        ("status", status.to_string()),
     ];
-    metrics::counter!("http_requests_total", &labels).increment(1);
-    metrics::histogram!("http_request_duration_seconds", &labels)
-        .record(started.elapsed().as_secs_f64());
-    response
+    let series = Series {
+        requests: metrics::counter!("http_requests_total", &labels),
+        duration: metrics::histogram!("http_request_duration_seconds", &labels),
+    };
+    registered
+        .write()
+        .unwrap_or_else(PoisonError::into_inner)
+        .entry(route.to_owned())
+        .or_default()
+        .insert((method, status), series.clone());
+    series
 }
 
 /// The `route` of a request no route matched (404, whatever the path).

@@ -5,13 +5,12 @@
 //! on, so a new endpoint cannot forget it; only the public documents (`/.well-known/…`) set
 //! a `Cache-Control` of their own. `Pragma: no-cache` is for HTTP/1.0 caches.
 
-use axum::extract::Request;
 use axum::http::{HeaderValue, header};
-use axum::middleware::Next;
 use axum::response::Response;
 
-pub async fn unless_cacheable(request: Request, next: Next) -> Response {
-    let mut response = next.run(request).await;
+/// Applied to each answer (a `tower::util::MapResponseLayer`: a plain function of the
+/// response, so no boxed future per request as a `from_fn` middleware costs).
+pub fn unless_cacheable(mut response: Response) -> Response {
     let headers = response.headers_mut();
     if !headers.contains_key(header::CACHE_CONTROL) {
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));

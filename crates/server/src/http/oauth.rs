@@ -2,7 +2,7 @@
 
 use super::AppState;
 use super::dto::{
-    AuthorizeResponse, CallbackRequest, LinkedAccountRead, LoginResponse, ProviderRead,
+    AuthorizeResponse, CallbackRequest, LinkedAccountRead, LoginResponse, ProviderRead, SizedJson,
 };
 use super::error::{ApiError, Problem, ProblemAt, problem_response};
 use super::extract::{ApiJson, CurrentSession, OptionalBearer, ProviderPath, RequestOrigin};
@@ -33,10 +33,14 @@ pub async fn authorize(
     State(state): State<AppState>,
     ProviderPath(provider): ProviderPath,
     OptionalBearer(bearer): OptionalBearer,
-) -> Result<Json<AuthorizeResponse>, ApiError> {
+) -> Result<SizedJson<AuthorizeResponse>, ApiError> {
     let provider = state.service.enabled_provider(&provider)?;
     let authorization_url = state.service.authorize(provider, bearer.as_deref()).await?;
-    Ok(Json(AuthorizeResponse { authorization_url }))
+    Ok(SizedJson {
+        // `{"authorization_url":"…"}`: a URL needs no JSON escaping.
+        capacity: authorization_url.len() + 32,
+        value: AuthorizeResponse { authorization_url },
+    })
 }
 
 /// Log in or register with the code the provider returned.
@@ -50,10 +54,13 @@ pub async fn callback(
     ProviderPath(provider): ProviderPath,
     RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<CallbackRequest>,
-) -> Result<Json<LoginResponse>, ApiError> {
+) -> Result<SizedJson<LoginResponse>, ApiError> {
     let ret = provider_return(&state, &provider, request)?;
     let result = state.service.callback(ret, &origin).await?;
-    Ok(Json(result.into()))
+    Ok(SizedJson {
+        value: result.into(),
+        capacity: LoginResponse::TYPICAL_JSON_BYTES,
+    })
 }
 
 /// Link a provider account to the caller; needs a recent login (401

@@ -3,9 +3,7 @@
 //! replaced by one with the `code` of its status.
 
 use super::error::ApiError;
-use axum::extract::Request;
 use axum::http::{StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use social_login_domain::ErrorCode;
 
@@ -14,8 +12,9 @@ use social_login_domain::ErrorCode;
 #[derive(Debug, Clone, Copy)]
 pub struct OwnErrorFormat;
 
-pub async fn ensure_problem(request: Request, next: Next) -> Response {
-    let response = next.run(request).await;
+/// Applied to each answer (a `tower::util::MapResponseLayer`: a plain function of the
+/// response, so no boxed future per request as a `from_fn` middleware costs).
+pub fn ensure_problem(response: Response) -> Response {
     let status = response.status();
     let own_format = response.extensions().get::<OwnErrorFormat>().is_some();
     if !(status.is_client_error() || status.is_server_error())
@@ -60,13 +59,14 @@ mod tests {
     use super::*;
     use axum::Router;
     use axum::body::Body;
+    use axum::extract::Request;
     use axum::routing::get;
     use tower::ServiceExt;
 
     async fn through_the_net(status: StatusCode) -> Response {
         let app = Router::new()
             .route("/", get(move || async move { (status, "plain text") }))
-            .layer(axum::middleware::from_fn(ensure_problem));
+            .layer(tower::util::MapResponseLayer::new(ensure_problem));
         app.oneshot(Request::new(Body::empty())).await.unwrap()
     }
 

@@ -3,8 +3,7 @@
 //! The header deadline is hyper's (`server::connections`); this one starts when the head is in.
 
 use super::error::ApiError;
-use axum::extract::{Request, State};
-use axum::middleware::Next;
+use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
 use social_login_domain::ErrorCode;
 use std::time::Duration;
@@ -13,8 +12,15 @@ use std::time::Duration;
 /// read. Dropping the handler leaves consistent data: each write is a transaction of its
 /// own, and a request cut between two of them is one the client retries, as after any lost
 /// response.
-pub async fn limit(State(timeout): State<Duration>, request: Request, next: Next) -> Response {
-    match tokio::time::timeout(timeout, next.run(request)).await {
+pub async fn limit<F>(
+    timeout: Duration,
+    request: Request,
+    next: impl FnOnce(Request) -> F,
+) -> Response
+where
+    F: Future<Output = Response>,
+{
+    match tokio::time::timeout(timeout, next(request)).await {
         Ok(response) => response,
         Err(_elapsed) => ApiError::of(ErrorCode::RequestTimeout)
             .closing_connection()

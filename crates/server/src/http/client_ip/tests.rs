@@ -258,7 +258,7 @@ fn echo_client_ip() -> Router {
             "/",
             get(|Extension(client): Extension<ClientIp>| async move { client.to_string() }),
         )
-        .layer(axum::middleware::map_request_with_state(trusted(), record))
+        .layer(layer(trusted()))
 }
 
 async fn seen_client(request: axum::http::Request<Body>) -> String {
