@@ -1,18 +1,15 @@
 //! `AesGcmTokenCipher`: provider tokens sealed with AES-256-GCM under a key derived from
 //! `secret_key`, in the form `{key_id}.{base64url(nonce || ciphertext || tag)}`.
 
+use crate::aead_blob::{self, NONCE_LEN, TAG_LEN};
 use crate::keys::{KeyRing, Purpose};
 use aes_gcm::Aes256Gcm;
-use aes_gcm::aead::{Aead, AeadInOut, Generate, Key, KeyInit, Nonce, Payload};
+use aes_gcm::aead::{Aead, Key, KeyInit, Nonce, Payload};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use social_login_domain::{SealedToken, SecretText};
 use social_login_ports::{CipherError, TokenCipher};
 use std::fmt;
-
-/// 96-bit nonces: the size GCM is specified for (NIST SP 800-38D §8.2).
-const NONCE_LEN: usize = 12;
-const TAG_LEN: usize = 16;
 
 /// Authenticated encryption of provider tokens at rest.
 ///
@@ -45,22 +42,18 @@ impl fmt::Debug for AesGcmTokenCipher {
 impl TokenCipher for AesGcmTokenCipher {
     fn seal(&self, plaintext: &SecretText) -> Result<SealedToken, CipherError> {
         let (key_id, cipher) = self.keys.current();
-        let nonce = Nonce::<Aes256Gcm>::try_generate().map_err(|_| CipherError::Seal)?;
-        // One buffer: the nonce, the plaintext encrypted where it was copied, then the tag
-        // (the same bytes as `encrypt`'s ciphertext ‖ tag after the nonce).
         let message = plaintext.expose().as_bytes();
-        let mut blob = Vec::with_capacity(NONCE_LEN + message.len() + TAG_LEN);
-        blob.extend_from_slice(&nonce);
-        blob.extend_from_slice(message);
         // The key id is authenticated data: a value cannot be relabelled to another key.
-        let tag = cipher
-            .encrypt_inout_detached(
-                &nonce,
-                key_id.as_str().as_bytes(),
-                (&mut blob[NONCE_LEN..]).into(),
-            )
-            .map_err(|_| CipherError::Seal)?;
-        blob.extend_from_slice(&tag);
+        let blob = aead_blob::seal(
+            cipher,
+            &[],
+            key_id.as_str().as_bytes(),
+            message.len(),
+            |blob| {
+                blob.extend_from_slice(message);
+                Some(())
+            },
+        )?;
         // `key id.base64url(blob)`, written into one String of its final size.
         let mut sealed =
             String::with_capacity(key_id.as_str().len() + 1 + blob.len().div_ceil(3) * 4);

@@ -8,6 +8,7 @@
 //! stored provider tokens.
 
 pub mod admin_keys;
+mod aead_blob;
 pub mod cipher;
 pub mod keys;
 pub mod password;

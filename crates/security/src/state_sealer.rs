@@ -11,9 +11,10 @@ mod layout;
 #[cfg(test)]
 mod tests;
 
+use crate::aead_blob::{self, NONCE_LEN, TAG_LEN};
 use crate::keys::{KEY_ID_BYTES, KeyRing, Purpose};
 use aes_gcm::Aes256Gcm;
-use aes_gcm::aead::{Aead, AeadInOut, Generate, Key, KeyInit, Nonce, Payload};
+use aes_gcm::aead::{Aead, Key, KeyInit, Nonce, Payload};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use social_login_domain::state::MAX_STATE_TOKEN_LEN;
@@ -24,10 +25,6 @@ use std::fmt;
 /// Bumped when the layout changes; an unknown version does not open.
 const VERSION: u8 = 1;
 const HEADER_LEN: usize = 1 + KEY_ID_BYTES;
-const NONCE_LEN: usize = 12;
-const TAG_LEN: usize = 16;
-/// Where the ciphertext starts in a sealed value.
-const SEALED_START: usize = HEADER_LEN + NONCE_LEN;
 
 /// Seals state values under the current key; opens those of the current and previous keys,
 /// so a `secret_key` rotation does not break logins in flight.
@@ -98,21 +95,13 @@ impl StateSealer for AeadStateSealer {
         let (key_id, cipher) = self.keys.current();
         let mut header = [VERSION; HEADER_LEN];
         header[1..].copy_from_slice(key_id.as_bytes());
-        let nonce = Nonce::<Aes256Gcm>::try_generate().map_err(|_| CipherError::Seal)?;
-        // One buffer: the header and nonce, the plaintext encrypted where it was written,
-        // then the tag.
-        let mut blob = Vec::with_capacity(SEALED_START + layout::CAPACITY + TAG_LEN);
-        blob.extend_from_slice(&header);
-        blob.extend_from_slice(&nonce);
-        layout::encode_into(state, &mut blob).ok_or(CipherError::Seal)?;
-        let tag = cipher
-            .encrypt_inout_detached(
-                &nonce,
-                self.associated_data(&header).as_slice(),
-                (&mut blob[SEALED_START..]).into(),
-            )
-            .map_err(|_| CipherError::Seal)?;
-        blob.extend_from_slice(&tag);
+        let blob = aead_blob::seal(
+            cipher,
+            &header,
+            self.associated_data(&header).as_slice(),
+            layout::CAPACITY,
+            |blob| layout::encode_into(state, blob),
+        )?;
         StateToken::parse_owned(URL_SAFE_NO_PAD.encode(blob)).map_err(|_| CipherError::Seal)
     }
 
