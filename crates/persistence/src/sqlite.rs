@@ -10,6 +10,7 @@
 mod admin;
 mod audit;
 mod columns;
+mod group_commit;
 mod open;
 mod outbox;
 mod refresh;
@@ -70,16 +71,18 @@ impl SqliteRepository {
         self.worker.run(job).await?
     }
 
-    /// Runs `body` on the connection's thread, in one write transaction (see [`write`]).
+    /// Runs `body` on the connection's thread as one write transaction: all of it or none,
+    /// answered once committed (committed with the writes queued beside it, see
+    /// `group_commit`).
     async fn transact<T, E>(
         &self,
-        body: impl FnOnce(&Transaction) -> Result<T, E> + Send + 'static,
+        body: impl FnOnce(&Connection) -> Result<T, E> + Send + 'static,
     ) -> Result<T, E>
     where
         T: Send + 'static,
         E: From<RepositoryError> + Send + 'static,
     {
-        self.call(move |db| write(db, body)).await
+        self.worker.write(body).await
     }
 }
 

@@ -71,7 +71,10 @@ pub(super) fn connect(file: &SqliteFile) -> Result<Connection, RepositoryError> 
             // Off by default in SQLite, per connection: without it there is no ON DELETE
             // CASCADE and no foreign-key check on a new link. NORMAL is durable across
             // process crashes in WAL mode; only a power loss may drop the last commits.
-            "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
+            // Temporary storage in memory: the savepoints of a group commit journal the
+            // pages they change, which would otherwise spill to a temporary file past
+            // 64 KiB (a file created, written and deleted per commit).
+            "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY;",
         )
         .map_err(failed)?;
     connection.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
@@ -170,6 +173,7 @@ mod tests {
         assert!(pragma("journal_mode").contains("wal"));
         assert_eq!(pragma("foreign_keys"), "Integer(1)");
         assert_eq!(pragma("synchronous"), "Integer(1)");
+        assert_eq!(pragma("temp_store"), "Integer(2)");
     }
 
     #[test]

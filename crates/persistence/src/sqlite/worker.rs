@@ -2,8 +2,10 @@
 //! closure that runs its whole transaction there and sends its result back. A login thus
 //! costs one hand-off between threads, not one per statement (sqlx's SQLite driver sends
 //! every statement to its worker thread and back), and a write lock held by another process
-//! blocks this thread, never the async runtime.
+//! blocks this thread, never the async runtime. Write transactions queued together are
+//! committed together (`group_commit`).
 
+use super::group_commit::{self, MOST_PER_COMMIT, Pending, Write};
 use rusqlite::Connection;
 use social_login_ports::RepositoryError;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -13,7 +15,12 @@ use tokio::sync::{mpsc, oneshot};
 /// not grow; requests are bounded upstream by the in-flight limit and their timeout.
 const QUEUE: usize = 1024;
 
-type Job = Box<dyn FnOnce(&mut Connection) + Send>;
+enum Job {
+    /// A read, or work that runs its own transactions: runs alone.
+    Alone(Box<dyn FnOnce(&mut Connection) + Send>),
+    /// The body of one write transaction: committed with the writes queued beside it.
+    Write(Box<dyn Write>),
+}
 
 /// The sending side; the thread ends, and closes the connection, when the last clone drops.
 #[derive(Clone)]
@@ -27,11 +34,30 @@ impl Worker {
         std::thread::Builder::new()
             .name("sqlite".into())
             .spawn(move || {
-                while let Some(job) = queue.blocking_recv() {
-                    // A panicking job has already rolled its transaction back (the
-                    // transaction is dropped while unwinding); its caller gets an error and
-                    // the connection serves the next job.
-                    let _ = catch_unwind(AssertUnwindSafe(|| job(&mut connection)));
+                let mut next = None;
+                while let Some(job) = next.take().or_else(|| queue.blocking_recv()) {
+                    match job {
+                        // A panicking job has already rolled its transaction back (the
+                        // transaction is dropped while unwinding); its caller gets an error
+                        // and the connection serves the next job.
+                        Job::Alone(job) => {
+                            let _ = catch_unwind(AssertUnwindSafe(|| job(&mut connection)));
+                        }
+                        Job::Write(first) => {
+                            let mut writes = vec![first];
+                            while writes.len() < MOST_PER_COMMIT {
+                                match queue.try_recv() {
+                                    Ok(Job::Write(write)) => writes.push(write),
+                                    Ok(alone) => {
+                                        next = Some(alone);
+                                        break;
+                                    }
+                                    Err(_) => break,
+                                }
+                            }
+                            group_commit::commit_together(&connection, writes);
+                        }
+                    }
                 }
             })
             .map_err(|error| RepositoryError::Internal(format!("sqlite thread: {error}")))?;
@@ -45,15 +71,36 @@ impl Worker {
         F: FnOnce(&mut Connection) -> T + Send + 'static,
     {
         let (reply, answer) = oneshot::channel();
-        self.jobs
-            .send(Box::new(move |connection| {
-                let _ = reply.send(job(connection));
-            }))
-            .await
-            .map_err(|_| RepositoryError::Unavailable("the sqlite thread has stopped".into()))?;
+        self.send(Job::Alone(Box::new(move |connection| {
+            let _ = reply.send(job(connection));
+        })))
+        .await?;
         answer
             .await
             .map_err(|_| RepositoryError::Internal("a sqlite job panicked".into()))
+    }
+
+    /// Runs `body` as one write transaction, or a savepoint in one shared with other writes,
+    /// and returns what it returns once its transaction has committed.
+    pub(crate) async fn write<T, E, F>(&self, body: F) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<RepositoryError> + Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+    {
+        let (reply, answer) = oneshot::channel();
+        self.send(Job::Write(Box::new(Pending::new(body, reply))))
+            .await?;
+        answer
+            .await
+            .map_err(|_| RepositoryError::Internal("the sqlite thread has stopped".into()))?
+    }
+
+    async fn send(&self, job: Job) -> Result<(), RepositoryError> {
+        self.jobs
+            .send(job)
+            .await
+            .map_err(|_| RepositoryError::Unavailable("the sqlite thread has stopped".into()))
     }
 }
 

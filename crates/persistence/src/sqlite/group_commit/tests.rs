@@ -1,0 +1,167 @@
+use super::*;
+use crate::sqlite::worker::Worker;
+
+type Answer = oneshot::Receiver<Result<i64, RepositoryError>>;
+
+fn table() -> Connection {
+    let db = Connection::open_in_memory().unwrap();
+    db.execute_batch(
+        "PRAGMA foreign_keys = ON;
+         CREATE TABLE parent (id INTEGER PRIMARY KEY);
+         CREATE TABLE t (x INTEGER PRIMARY KEY,
+             parent INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED);",
+    )
+    .unwrap();
+    db
+}
+
+fn write(
+    body: impl FnOnce(&Connection) -> Result<i64, RepositoryError> + Send + 'static,
+) -> (Box<dyn Write>, Answer) {
+    let (reply, answer) = oneshot::channel();
+    (Box::new(Pending::new(body, reply)), answer)
+}
+
+fn insert(x: i64) -> impl FnOnce(&Connection) -> Result<i64, RepositoryError> + Send {
+    move |db| {
+        db.execute("INSERT INTO t (x) VALUES (?1)", [x])
+            .map_err(failed)?;
+        Ok(x)
+    }
+}
+
+fn rows(db: &Connection) -> Vec<i64> {
+    let mut statement = db.prepare("SELECT x FROM t ORDER BY x").unwrap();
+    statement
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+fn commit(
+    db: &Connection,
+    writes: Vec<(Box<dyn Write>, Answer)>,
+) -> Vec<Result<i64, RepositoryError>> {
+    let (writes, answers): (Vec<_>, Vec<_>) = writes.into_iter().unzip();
+    commit_together(db, writes);
+    answers
+        .into_iter()
+        .map(|mut answer| answer.try_recv().expect("every write is answered"))
+        .collect()
+}
+
+#[test]
+fn a_failed_write_is_undone_alone_and_the_others_commit() {
+    let db = table();
+    let refused = RepositoryError::Internal("refused".into());
+    let answers = commit(
+        &db,
+        vec![
+            write(insert(1)),
+            write({
+                let refused = refused.clone();
+                move |db| {
+                    insert(2)(db)?;
+                    Err(refused)
+                }
+            }),
+            write(insert(3)),
+        ],
+    );
+    assert_eq!(answers, vec![Ok(1), Err(refused), Ok(3)]);
+    assert_eq!(rows(&db), vec![1, 3]);
+    assert!(db.is_autocommit(), "the transaction is over");
+}
+
+#[test]
+fn a_panicking_write_is_undone_alone_and_answered_with_an_error() {
+    let db = table();
+    let answers = commit(
+        &db,
+        vec![
+            write(insert(1)),
+            write(|db| {
+                insert(2)(db)?;
+                panic!("a bug in one write");
+            }),
+            write(insert(3)),
+        ],
+    );
+    assert_eq!(answers[0], Ok(1));
+    assert!(matches!(answers[1], Err(RepositoryError::Internal(_))));
+    assert_eq!(answers[2], Ok(3));
+    assert_eq!(rows(&db), vec![1, 3]);
+}
+
+#[test]
+fn a_later_write_reads_what_an_earlier_one_wrote() {
+    let db = table();
+    let count = |db: &Connection| {
+        db.query_row("SELECT count(*) FROM t", [], |row| row.get(0))
+            .map_err(failed)
+    };
+    let answers = commit(&db, vec![write(insert(7)), write(count)]);
+    assert_eq!(answers, vec![Ok(7), Ok(1)]);
+}
+
+#[test]
+fn when_the_commit_fails_every_write_in_it_gets_the_error_and_nothing_stays() {
+    let db = table();
+    // The dangling reference is checked at COMMIT (a deferred foreign key), so every body
+    // succeeds and the commit is what fails.
+    let dangling = |db: &Connection| {
+        db.execute("INSERT INTO t (x, parent) VALUES (2, 99)", [])
+            .map_err(failed)?;
+        Ok(2)
+    };
+    let answers = commit(
+        &db,
+        vec![write(insert(1)), write(dangling), write(insert(3))],
+    );
+    assert_eq!(answers.len(), 3);
+    assert!(answers.iter().all(Result::is_err), "{answers:?}");
+    assert!(rows(&db).is_empty());
+    assert!(db.is_autocommit(), "the failed transaction was rolled back");
+    // The connection goes on serving.
+    assert_eq!(commit(&db, vec![write(insert(4))]), vec![Ok(4)]);
+    assert_eq!(rows(&db), vec![4]);
+}
+
+/// Through the worker: writes that queue while the thread is busy share one commit. A
+/// second connection to the same file, opened inside the second write, does not see the
+/// first write yet, which it would if each write had committed on its own.
+#[tokio::test]
+async fn writes_queued_behind_a_busy_thread_share_one_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("group.db");
+    let db = Connection::open(&path).unwrap();
+    db.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (x INTEGER PRIMARY KEY);")
+        .unwrap();
+    let worker = Worker::start(db).unwrap();
+
+    let (release, hold) = std::sync::mpsc::channel::<()>();
+    let busy = worker.run(move |_| hold.recv().unwrap());
+    let first = worker.write(insert(1));
+    let reader = path.clone();
+    let second = worker.write(move |db| {
+        insert(2)(db)?;
+        let outside = Connection::open(&reader).map_err(failed)?;
+        outside
+            .query_row("SELECT count(*) FROM t", [], |row| row.get::<_, i64>(0))
+            .map_err(failed)
+    });
+    // `join!` polls in order, and a first poll queues its job: both writes are queued
+    // behind the busy job before it lets the thread go.
+    let released = async { release.send(()).unwrap() };
+    let (busy, first, second, ()) = tokio::join!(busy, first, second, released);
+    busy.unwrap();
+    assert_eq!(first, Ok(1));
+    assert_eq!(
+        second,
+        Ok(0),
+        "the first write was not committed on its own"
+    );
+    let committed = worker.run(|db| rows(db)).await.unwrap();
+    assert_eq!(committed, vec![1, 2]);
+}
