@@ -44,17 +44,7 @@ impl Worker {
                             let _ = catch_unwind(AssertUnwindSafe(|| job(&mut connection)));
                         }
                         Job::Write(first) => {
-                            let mut writes = vec![first];
-                            while writes.len() < MOST_PER_COMMIT {
-                                match queue.try_recv() {
-                                    Ok(Job::Write(write)) => writes.push(write),
-                                    Ok(alone) => {
-                                        next = Some(alone);
-                                        break;
-                                    }
-                                    Err(_) => break,
-                                }
-                            }
+                            let writes = gather(first, &mut queue, &mut next);
                             group_commit::commit_together(&connection, writes);
                         }
                     }
@@ -104,6 +94,35 @@ impl Worker {
     }
 }
 
+/// `first` and the writes queued behind it, up to [`MOST_PER_COMMIT`]; a job that must run
+/// alone ends the list and is kept in `next`. When several were waiting (the service is
+/// busy), the thread yields its core once before it stops looking: on a loaded core the
+/// runtime then queues the writes of the requests it has in hand, and the commit carries
+/// about 3.4 logins instead of 2.1 (docs/performance.md). With one write waiting nothing is
+/// delayed, and with an idle core to spare the yield returns at once.
+fn gather(
+    first: Box<dyn Write>,
+    queue: &mut mpsc::Receiver<Job>,
+    next: &mut Option<Job>,
+) -> Vec<Box<dyn Write>> {
+    let mut writes = vec![first];
+    for look in 0..2 {
+        while writes.len() < MOST_PER_COMMIT && next.is_none() {
+            match queue.try_recv() {
+                Ok(Job::Write(write)) => writes.push(write),
+                Ok(alone) => *next = Some(alone),
+                Err(_) => break,
+            }
+        }
+        let busy = writes.len() > 1 && writes.len() < MOST_PER_COMMIT && next.is_none();
+        if look > 0 || !busy {
+            break;
+        }
+        std::thread::yield_now();
+    }
+    writes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,5 +138,51 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(answer, 42_i64);
+    }
+
+    fn a_write() -> Box<dyn Write> {
+        let (reply, _) = oneshot::channel::<Result<i64, RepositoryError>>();
+        Box::new(Pending::new(|_: &Connection| Ok(1), reply))
+    }
+
+    #[test]
+    fn the_writes_queued_behind_the_first_are_gathered_up_to_a_job_that_runs_alone() {
+        let (jobs, mut queue) = mpsc::channel(QUEUE);
+        for _ in 0..3 {
+            jobs.try_send(Job::Write(a_write())).ok().unwrap();
+        }
+        jobs.try_send(Job::Alone(Box::new(|_| {}))).ok().unwrap();
+        jobs.try_send(Job::Write(a_write())).ok().unwrap();
+        let mut next = None;
+        let writes = gather(a_write(), &mut queue, &mut next);
+        assert_eq!(
+            writes.len(),
+            4,
+            "the first and the three before the lone job"
+        );
+        assert!(
+            matches!(next, Some(Job::Alone(_))),
+            "the lone job is kept for next"
+        );
+        assert!(
+            matches!(queue.try_recv(), Ok(Job::Write(_))),
+            "the write after it waits"
+        );
+    }
+
+    #[test]
+    fn one_commit_gathers_at_most_its_share_and_a_lone_write_goes_at_once() {
+        let (jobs, mut queue) = mpsc::channel(QUEUE);
+        let mut next = None;
+        assert_eq!(gather(a_write(), &mut queue, &mut next).len(), 1);
+        for _ in 0..MOST_PER_COMMIT + 5 {
+            jobs.try_send(Job::Write(a_write())).ok().unwrap();
+        }
+        assert_eq!(
+            gather(a_write(), &mut queue, &mut next).len(),
+            MOST_PER_COMMIT
+        );
+        assert!(next.is_none());
+        assert_eq!(gather(a_write(), &mut queue, &mut next).len(), 7);
     }
 }
