@@ -75,6 +75,30 @@ fn a_failed_write_is_undone_alone_and_the_others_commit() {
 }
 
 #[test]
+fn a_write_alone_that_fails_or_panics_leaves_nothing_and_ends_its_transaction() {
+    let db = table();
+    let refused = RepositoryError::Internal("refused".into());
+    let failing = {
+        let refused = refused.clone();
+        move |db: &Connection| {
+            insert(1)(db)?;
+            Err(refused)
+        }
+    };
+    assert_eq!(commit(&db, vec![write(failing)]), vec![Err(refused)]);
+    let answers = commit(
+        &db,
+        vec![write(|db| {
+            insert(2)(db)?;
+            panic!("a bug in the only write");
+        })],
+    );
+    assert!(matches!(answers[0], Err(RepositoryError::Internal(_))));
+    assert!(rows(&db).is_empty());
+    assert!(db.is_autocommit(), "no transaction is left open");
+}
+
+#[test]
 fn a_panicking_write_is_undone_alone_and_answered_with_an_error() {
     let db = table();
     let answers = commit(
