@@ -1,6 +1,7 @@
 //! The repository ports on SQLite through rusqlite: one connection on a thread of its own,
-//! one job per port call, each write one `BEGIN IMMEDIATE` transaction with cached
-//! prepared statements.
+//! one job per port call, cached prepared statements. Each write is all or nothing: one
+//! `BEGIN IMMEDIATE` transaction, or a savepoint in one it shares with the writes queued
+//! beside it (`group_commit`).
 //!
 //! Why not sea-orm here: its async API reaches SQLite only through sqlx, whose driver sends
 //! every statement to a worker thread and back; a login's seven statements were then half

@@ -9,9 +9,11 @@
 //! What each write keeps:
 //! - **All or nothing, alone.** A write that fails (or panics) is rolled back to its
 //!   savepoint; the writes beside it are not touched.
-//! - **Answered after it is durable.** No answer leaves before the commit that holds it, so
-//!   nobody acts on a write that a failed commit (or a `kill -9`) undid; when the commit
-//!   fails, every write in it gets the commit's error.
+//! - **Answered after its commit.** No answer leaves before the commit that holds it (and
+//!   a commit survives a process crash; with `synchronous = NORMAL` a power loss may still
+//!   drop the last ones), so nobody acts on a write that a failed commit or a `kill -9`
+//!   undid. When the commit fails, every write in it gets the commit's error, a refusal
+//!   too: it may have been decided on another write's rows that were never committed.
 //! - **Serial.** The writes run one after the other on one connection, exactly as they
 //!   would one transaction each: a later write reads what an earlier one wrote.
 
@@ -67,11 +69,10 @@ where
 
     fn answer(self: Box<Self>, commit: Result<(), RepositoryError>) {
         let answer = match (self.outcome, commit) {
-            (Some(Err(refused)), _) => Err(refused),
-            (Some(Ok(_)), Err(error)) => Err(error.into()),
-            (Some(Ok(done)), Ok(())) => Ok(done),
-            // Never ran to the end: it panicked, or the transaction was gone before it.
-            (None, Err(error)) => Err(error.into()),
+            // First: a refusal may rest on rows of another write that never committed.
+            (_, Err(error)) => Err(error.into()),
+            (Some(outcome), Ok(())) => outcome,
+            // Never ran to the end: it panicked.
             (None, Ok(())) => {
                 Err(RepositoryError::Internal("a sqlite write panicked".into()).into())
             }
@@ -85,6 +86,10 @@ where
 pub(crate) fn commit_together(db: &Connection, writes: Vec<Box<dyn Write>>) {
     let mut waiting = writes.into_iter();
     while !waiting.as_slice().is_empty() {
+        if !db.is_autocommit() {
+            // Only a failed ROLLBACK leaves a transaction open; it would fail every write.
+            let _ = step(db, "ROLLBACK");
+        }
         if let Err(error) = step(db, "BEGIN IMMEDIATE") {
             let error = failed(error);
             waiting.for_each(|write| write.answer(Err(error.clone())));

@@ -1,5 +1,6 @@
 //! The one thread that owns the SQLite connection. Each repository call is one job: a
-//! closure that runs its whole transaction there and sends its result back. A login thus
+//! closure that runs there (a write: its transaction, or its savepoint in a transaction
+//! shared with the writes queued beside it) and sends its result back. A login thus
 //! costs one hand-off between threads, not one per statement (sqlx's SQLite driver sends
 //! every statement to its worker thread and back), and a write lock held by another process
 //! blocks this thread, never the async runtime. Write transactions queued together are
@@ -83,7 +84,7 @@ impl Worker {
             .await?;
         answer
             .await
-            .map_err(|_| RepositoryError::Internal("the sqlite thread has stopped".into()))?
+            .map_err(|_| RepositoryError::Unavailable("the sqlite thread has stopped".into()))?
     }
 
     async fn send(&self, job: Job) -> Result<(), RepositoryError> {
@@ -97,8 +98,8 @@ impl Worker {
 /// `first` and the writes queued behind it, up to [`MOST_PER_COMMIT`]; a job that must run
 /// alone ends the list and is kept in `next`. When several were waiting (the service is
 /// busy), the thread yields its core once before it stops looking: on a loaded core the
-/// runtime then queues the writes of the requests it has in hand, and the commit carries
-/// about 3.4 logins instead of 2.1 (docs/performance.md). With one write waiting nothing is
+/// runtime then queues the writes of the requests it has in hand, and a commit carried
+/// about 3.4 new-user logins instead of 2.1 in the benchmark (docs/performance.md). With one write waiting nothing is
 /// delayed, and with an idle core to spare the yield returns at once.
 fn gather(
     first: Box<dyn Write>,

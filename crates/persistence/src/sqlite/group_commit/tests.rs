@@ -132,19 +132,33 @@ fn a_later_write_reads_what_an_earlier_one_wrote() {
 #[test]
 fn when_the_commit_fails_every_write_in_it_gets_the_error_and_nothing_stays() {
     let db = table();
-    // The dangling reference is checked at COMMIT (a deferred foreign key), so every body
+    // The dangling reference is checked at COMMIT (a deferred foreign key), so its body
     // succeeds and the commit is what fails.
     let dangling = |db: &Connection| {
         db.execute("INSERT INTO t (x, parent) VALUES (2, 99)", [])
             .map_err(failed)?;
         Ok(2)
     };
+    // A refusal decided inside the failed transaction is not repeated either: the rows it
+    // may have read were never committed.
+    let refusing = |db: &Connection| -> Result<i64, RepositoryError> {
+        insert(5)(db)?;
+        Err(RepositoryError::Internal(
+            "refused on uncommitted rows".into(),
+        ))
+    };
     let answers = commit(
         &db,
-        vec![write(insert(1)), write(dangling), write(insert(3))],
+        vec![
+            write(insert(1)),
+            write(refusing),
+            write(dangling),
+            write(insert(3)),
+        ],
     );
-    assert_eq!(answers.len(), 3);
-    assert!(answers.iter().all(Result::is_err), "{answers:?}");
+    let the_commits_error = |answer: &Result<i64, RepositoryError>| matches!(answer, Err(RepositoryError::Internal(why)) if why.contains("FOREIGN KEY"));
+    assert_eq!(answers.len(), 4);
+    assert!(answers.iter().all(the_commits_error), "{answers:?}");
     assert!(rows(&db).is_empty());
     assert!(db.is_autocommit(), "the failed transaction was rolled back");
     // The connection goes on serving.
