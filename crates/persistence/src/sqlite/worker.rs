@@ -97,31 +97,38 @@ impl Worker {
 
 /// `first` and the writes queued behind it, up to [`MOST_PER_COMMIT`]; a job that must run
 /// alone ends the list and is kept in `next`. When several were waiting (the service is
-/// busy), the thread yields its core once before it stops looking: on a loaded core the
-/// runtime then queues the writes of the requests it has in hand, and a commit carried
-/// about 3.4 new-user logins instead of 2.1 in the benchmark (docs/performance.md). With one write waiting nothing is
-/// delayed, and with an idle core to spare the yield returns at once.
+/// busy), the thread yields its core once and looks again: on a loaded core the runtime
+/// then queues the writes of the requests it has in hand, and a commit carried about 3.4
+/// new-user logins instead of 2.1 in the benchmark (docs/performance.md). With one write
+/// waiting nothing is delayed, and with an idle core to spare the yield returns at once.
 fn gather(
     first: Box<dyn Write>,
     queue: &mut mpsc::Receiver<Job>,
     next: &mut Option<Job>,
 ) -> Vec<Box<dyn Write>> {
     let mut writes = vec![first];
-    for look in 0..2 {
-        while writes.len() < MOST_PER_COMMIT && next.is_none() {
-            match queue.try_recv() {
-                Ok(Job::Write(write)) => writes.push(write),
-                Ok(alone) => *next = Some(alone),
-                Err(_) => break,
-            }
-        }
-        let busy = writes.len() > 1 && writes.len() < MOST_PER_COMMIT && next.is_none();
-        if look > 0 || !busy {
-            break;
-        }
+    take_queued(&mut writes, queue, next);
+    if writes.len() > 1 && writes.len() < MOST_PER_COMMIT && next.is_none() {
         std::thread::yield_now();
+        take_queued(&mut writes, queue, next);
     }
     writes
+}
+
+/// Moves the writes waiting in `queue` into `writes`, until it holds [`MOST_PER_COMMIT`],
+/// the queue is empty, or a job that must run alone comes (kept in `next`).
+fn take_queued(
+    writes: &mut Vec<Box<dyn Write>>,
+    queue: &mut mpsc::Receiver<Job>,
+    next: &mut Option<Job>,
+) {
+    while writes.len() < MOST_PER_COMMIT && next.is_none() {
+        match queue.try_recv() {
+            Ok(Job::Write(write)) => writes.push(write),
+            Ok(alone) => *next = Some(alone),
+            Err(_) => break,
+        }
+    }
 }
 
 #[cfg(test)]
