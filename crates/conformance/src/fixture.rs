@@ -16,8 +16,8 @@ use crate::flow::Flow;
 use social_login_domain::{ProviderKey, SecretText};
 use social_login_provider_core::spec::built_in_spec;
 use social_login_provider_core::{
-    BuildContext, EndpointOverrides, ProviderConfigError, ProviderPlan, ProviderSettings,
-    build_http_client,
+    BuildContext, EndpointOverrides, ProviderConfigError, ProviderHttp, ProviderPlan,
+    ProviderSettings, build_http_client,
 };
 use social_login_simulator::{
     AppleTeam, Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
@@ -144,7 +144,7 @@ pub fn build_context() -> BuildContext {
 }
 
 /// The HTTP client of an adapter under test: production's, with a 10-second timeout.
-pub fn http_client() -> reqwest::Client {
+pub fn http_client() -> ProviderHttp {
     build_http_client(Duration::from_secs(10)).expect("an HTTP client")
 }
 

@@ -18,7 +18,8 @@ use social_login_domain::ProviderKey;
 use social_login_ports::IdentityProvider;
 use social_login_provider_core::spec::{NonceRule, ProviderKind, RevokedToken, TokenAuth};
 use social_login_provider_core::{
-    Endpoint as PlanEndpoint, Engine, ProviderPlan, ProviderSettings, build_http_client,
+    Endpoint as PlanEndpoint, Engine, ProviderHttp, ProviderPlan, ProviderSettings,
+    build_http_client,
 };
 use social_login_simulator::{ClientAuthKind, Endpoint, Fault, RequestRecord, SimulatorHandle};
 use std::fmt::Debug;
@@ -79,7 +80,7 @@ pub struct Subject {
     pub fixture: Fixture,
     /// The adapter of a key over `settings` and `http` (a client from `build_http_client`);
     /// a future, since building one may fetch (a provider's discovery document).
-    pub build: fn(ProviderKey, ProviderSettings, reqwest::Client, Credentials) -> Built,
+    pub build: fn(ProviderKey, ProviderSettings, ProviderHttp, Credentials) -> Built,
     /// Makes the simulated provider check the PKCE verifier where it does not by default.
     pub enforce_pkce: fn(&SimulatorHandle),
     pub refusals: Refusals,

@@ -21,7 +21,7 @@ use crate::jwks::cached::{Cached, Lookup};
 use crate::jwks::key::{JwkSetDocument, PublicKey};
 use jsonwebtoken::{Algorithm, DecodingKey};
 use social_login_ports::ProviderError;
-use social_login_provider_core::fetch_json;
+use social_login_provider_core::{ProviderHttp, fetch_json};
 use std::fmt;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use time::{Duration, OffsetDateTime};
@@ -45,7 +45,7 @@ pub const RETRY_INTERVAL: Duration = Duration::seconds(30);
 /// [`KeySetCache::shared`].
 pub struct KeySetCache {
     url: Url,
-    http: reqwest::Client,
+    http: ProviderHttp,
     /// Held only to read or record, never across an await.
     state: Mutex<Cached>,
     /// Held by the one caller fetching the set.
@@ -63,7 +63,7 @@ impl fmt::Debug for KeySetCache {
 impl KeySetCache {
     /// A cache of its own, empty until the first token needs a key. Adapters use
     /// [`KeySetCache::shared`] instead.
-    pub fn new(url: Url, http: reqwest::Client) -> Self {
+    pub fn new(url: Url, http: ProviderHttp) -> Self {
         Self {
             url,
             http,
@@ -75,7 +75,7 @@ impl KeySetCache {
     /// The process-wide cache of `url`, created on first use. Every adapter instance of a
     /// provider gets the same one, so the key set is fetched once per process however many
     /// instances the composition root builds; it is dropped with the last of them.
-    pub fn shared(url: &Url, http: &reqwest::Client) -> std::sync::Arc<Self> {
+    pub fn shared(url: &Url, http: &ProviderHttp) -> std::sync::Arc<Self> {
         registry::shared(url, http)
     }
 
@@ -137,7 +137,7 @@ impl KeySetCache {
 
     async fn fetch(&self) -> Result<Vec<PublicKey>, ProviderError> {
         let document: JwkSetDocument =
-            fetch_json("JWKS endpoint", self.http.get(self.url.clone())).await?;
+            fetch_json("JWKS endpoint", &self.http, self.http.get(self.url.clone())).await?;
         let keys = document.signature_keys();
         if keys.is_empty() {
             // Kept as a failure: an empty set would refuse every token, stale keys would not.

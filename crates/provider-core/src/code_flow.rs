@@ -1,6 +1,7 @@
 //! The authorization code flow through oauth2 5: the authorization URL and the code exchange.
 
 use crate::failure::code_exchange_failure;
+use crate::http_client::ProviderHttp;
 use crate::plan::ProviderPlan;
 use crate::token_http::{TokenHttp, TokenHttpError};
 use crate::token_set::{IdTokenField, TokenSet};
@@ -69,7 +70,7 @@ impl fmt::Debug for CodeFlow {
 
 impl CodeFlow {
     /// The flow of a resolved plan (its URLs are already checked).
-    pub fn from_plan(plan: &ProviderPlan, http: reqwest::Client) -> Self {
+    pub fn from_plan(plan: &ProviderPlan, http: ProviderHttp) -> Self {
         Self::build(
             Parts {
                 client_id: &plan.settings.client_id,
@@ -85,7 +86,7 @@ impl CodeFlow {
         )
     }
 
-    fn build(parts: Parts<'_>, http: reqwest::Client) -> Self {
+    fn build(parts: Parts<'_>, http: ProviderHttp) -> Self {
         // Basic without a secret (a public client) sends the client_id in the body: oauth2
         // does so by itself.
         let auth_type = match parts.basic {
@@ -113,7 +114,7 @@ impl CodeFlow {
     }
 
     /// The shared HTTP client, for the adapter's own profile calls.
-    pub fn http(&self) -> &reqwest::Client {
+    pub fn http(&self) -> &ProviderHttp {
         &self.http.0
     }
 
@@ -231,7 +232,7 @@ mod tests {
     fn flow(settings: &ProviderSettings) -> CodeFlow {
         let github = built_in_spec(ProviderKey::GITHUB).unwrap();
         let plan = ProviderPlan::resolve(github, settings).unwrap();
-        CodeFlow::from_plan(&plan, reqwest::Client::new())
+        CodeFlow::from_plan(&plan, crate::http_client::test_client())
     }
 
     #[test]

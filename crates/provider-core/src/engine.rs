@@ -10,6 +10,7 @@ mod revoke;
 use crate::authorize_url::AuthorizeUrl;
 use crate::code_flow::CodeFlow;
 use crate::config_error::ProviderConfigError;
+use crate::http_client::ProviderHttp;
 use crate::id_token_check::IdTokenCheck;
 use crate::plan::{Endpoint, ProviderPlan};
 use crate::quirks::{FinishContext, Quirks, identify};
@@ -29,7 +30,7 @@ use std::sync::Arc;
 /// times, minted secrets).
 #[derive(Clone)]
 pub struct BuildContext {
-    pub http: reqwest::Client,
+    pub http: ProviderHttp,
     pub clock: Arc<dyn Clock>,
 }
 
@@ -47,7 +48,7 @@ pub struct Engine {
 
 impl BuildContext {
     /// The shared client and the system clock.
-    pub fn new(http: reqwest::Client) -> Self {
+    pub fn new(http: ProviderHttp) -> Self {
         Self {
             http,
             clock: Arc::new(SystemClock),
@@ -62,7 +63,7 @@ impl Engine {
         plan: ProviderPlan,
         quirks: Arc<dyn Quirks>,
         id_token: Option<Arc<dyn IdTokenCheck>>,
-        http: reqwest::Client,
+        http: ProviderHttp,
     ) -> Result<Self, ProviderConfigError> {
         if (plan.spec.kind == ProviderKind::Oidc) != id_token.is_some() {
             return Err(ProviderConfigError::Invalid {

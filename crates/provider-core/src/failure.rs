@@ -63,9 +63,10 @@ pub fn code_exchange_failure(error: TokenRequestError) -> ProviderError {
     ProviderError::CodeExchange(detail)
 }
 
-/// `ProviderError::UserInfo` for a transport failure of `what` ("profile endpoint").
-pub fn user_info_transport(what: &str, error: &reqwest::Error) -> ProviderError {
-    ProviderError::UserInfo(format!("{what} {}", transport_failure(error)))
+/// `ProviderError::UserInfo` for a transport failure of `what` ("profile endpoint"), of
+/// `kind` ("timed out").
+pub fn user_info_transport(what: &str, kind: &str) -> ProviderError {
+    ProviderError::UserInfo(format!("{what} {kind}"))
 }
 
 /// `ProviderError::UserInfo` for a non-success HTTP status of `what`.

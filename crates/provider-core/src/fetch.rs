@@ -1,19 +1,21 @@
 //! Reading a provider's JSON API answer (profile, emails, userinfo) with bounded size.
 
 use crate::failure::{user_info_status, user_info_transport, user_info_unreadable};
+use crate::http_client::{ProviderHttp, SendError};
 use serde::de::DeserializeOwned;
 use social_login_ports::ProviderError;
 
 /// Largest profile or emails answer we read.
 pub const MAX_API_RESPONSE_BYTES: usize = 1024 * 1024;
 
-/// Sends `request` and decodes a 2xx JSON answer. Every failure is
+/// Sends `request` (built on `http`) and decodes a 2xx JSON answer. Every failure is
 /// `ProviderError::UserInfo` naming `what` ("profile endpoint") and the kind of failure.
 pub async fn fetch_json<T: DeserializeOwned>(
     what: &str,
+    http: &ProviderHttp,
     request: reqwest::RequestBuilder,
 ) -> Result<T, ProviderError> {
-    fetch_json_unless(what, request, &[])
+    fetch_json_unless(what, http, request, &[])
         .await?
         .ok_or_else(|| user_info_status(what, reqwest::StatusCode::NOT_FOUND))
 }
@@ -22,33 +24,27 @@ pub async fn fetch_json<T: DeserializeOwned>(
 /// (`Ok(None)`), not a failure: e.g. GitHub's emails endpoint without the email scope.
 pub async fn fetch_json_unless<T: DeserializeOwned>(
     what: &str,
+    http: &ProviderHttp,
     request: reqwest::RequestBuilder,
     absent: &[reqwest::StatusCode],
 ) -> Result<Option<T>, ProviderError> {
-    let mut response = request
-        .send()
+    let answer = http
+        .send(request, MAX_API_RESPONSE_BYTES)
         .await
-        .map_err(|e| user_info_transport(what, &e))?;
-    if absent.contains(&response.status()) {
+        .map_err(|error| match error {
+            SendError::Transport(kind) => user_info_transport(what, kind),
+            SendError::Unbuildable => user_info_transport(what, "request failed"),
+            SendError::TooLarge(limit) => {
+                ProviderError::UserInfo(format!("{what} answered more than {limit} bytes"))
+            }
+        })?;
+    if absent.contains(&answer.status) {
         return Ok(None);
     }
-    if !response.status().is_success() {
-        return Err(user_info_status(what, response.status()));
+    if !answer.status.is_success() {
+        return Err(user_info_status(what, answer.status));
     }
-    let mut body = Vec::new();
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|e| user_info_transport(what, &e))?
-    {
-        if body.len() + chunk.len() > MAX_API_RESPONSE_BYTES {
-            return Err(ProviderError::UserInfo(format!(
-                "{what} answered more than {MAX_API_RESPONSE_BYTES} bytes"
-            )));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    decode_json(what, &body).map(Some)
+    decode_json(what, &answer.body).map(Some)
 }
 
 /// Decodes a provider's JSON answer of `what`; a body that is not the expected JSON is

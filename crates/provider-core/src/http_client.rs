@@ -1,5 +1,22 @@
-//! The one pooled HTTP client every adapter shares.
+//! The one pooled HTTP client every adapter shares, and how a provider call is sent.
+//!
+//! Requests are built with reqwest's builder (the quirks add their headers and queries to
+//! it), and sent by [`ProviderHttp::send`]: a call that goes straight to the provider takes
+//! hyper's client ([`direct`]), which skips what reqwest does per request and we do not use
+//! (it parses the URL again for its redirect policy and again for the response, clones its
+//! stack); a call that a proxy in `HTTPS_PROXY`/`HTTP_PROXY`/`ALL_PROXY` must carry (and
+//! `NO_PROXY` does not exempt) is sent by reqwest, which speaks to proxies.
 
+mod direct;
+#[cfg(test)]
+mod tests;
+
+use crate::failure::transport_failure;
+use bytes::Bytes;
+use http::{HeaderMap, StatusCode};
+use http_body_util::Full;
+use hyper_util::client::proxy::matcher::Matcher;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// `User-Agent` sent on every provider call. GitHub's REST API rejects requests without one.
@@ -13,34 +30,153 @@ const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 #[error("could not build the provider HTTP client: {0}")]
 pub struct HttpClientError(String);
 
-/// Builds the client all providers share: one connection pool for the whole process.
+/// The provider calls' client: one connection pool per path for the whole process. Cheap to
+/// clone (the pools are shared).
 ///
-/// Redirects are off: a token or profile endpoint that redirects is misconfigured or
-/// hostile, and following it would replay credentials to another URL. `timeout` bounds
-/// each whole request (connect, send, read the body); past it the call fails, which the
-/// adapters report as a provider failure (502), never as a hang.
-pub fn build_http_client(timeout: Duration) -> Result<reqwest::Client, HttpClientError> {
-    reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .connect_timeout(timeout.min(MAX_CONNECT_TIMEOUT))
-        .timeout(timeout)
-        .user_agent(USER_AGENT)
-        .build()
-        .map_err(|error| HttpClientError(error.without_url().to_string()))
+/// Redirects are never followed: a token or profile endpoint that redirects is
+/// misconfigured or hostile, and following it would replay credentials to another URL; the
+/// 3xx is the answer. The timeout bounds each whole call (connect, send, read the body);
+/// past it the call fails, which the adapters report as a provider failure (502), never as
+/// a hang.
+#[derive(Debug, Clone)]
+pub struct ProviderHttp {
+    reqwest: reqwest::Client,
+    direct: direct::DirectClient,
+    proxies: Arc<Matcher>,
+    timeout: Duration,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// A provider's answer, its body read whole.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Vec<u8>,
+}
 
-    #[test]
-    fn the_user_agent_names_the_service_and_its_version() {
-        assert!(USER_AGENT.starts_with("social-login/"));
-        assert!(USER_AGENT.len() > "social-login/".len());
+/// A call that got no answer to read. Messages name what happened, never a URL or a body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SendError {
+    #[error("request could not be built")]
+    Unbuildable,
+    /// The kind of transport failure, as a fixed phrase ("timed out").
+    #[error("{0}")]
+    Transport(&'static str),
+    #[error("answer larger than {0} bytes")]
+    TooLarge(usize),
+}
+
+/// Builds the client all providers share, with proxies as the environment names them.
+pub fn build_http_client(timeout: Duration) -> Result<ProviderHttp, HttpClientError> {
+    ProviderHttp::with_proxies(timeout, Matcher::from_env(), None)
+}
+
+impl ProviderHttp {
+    /// `proxy`: the proxy reqwest is told of in place of the environment's (tests only:
+    /// the process environment is shared by every test of a binary).
+    fn with_proxies(
+        timeout: Duration,
+        proxies: Matcher,
+        proxy: Option<reqwest::Proxy>,
+    ) -> Result<Self, HttpClientError> {
+        let connect_timeout = timeout.min(MAX_CONNECT_TIMEOUT);
+        let mut reqwest = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(connect_timeout)
+            .timeout(timeout)
+            .user_agent(USER_AGENT);
+        if let Some(proxy) = proxy {
+            reqwest = reqwest.proxy(proxy);
+        }
+        let reqwest = reqwest
+            .build()
+            .map_err(|error| HttpClientError(error.without_url().to_string()))?;
+        Ok(Self {
+            reqwest,
+            direct: direct::DirectClient::new(connect_timeout).map_err(HttpClientError)?,
+            proxies: Arc::new(proxies),
+            timeout,
+        })
     }
 
-    #[test]
-    fn a_client_builds_with_a_short_timeout() {
-        assert!(build_http_client(Duration::from_millis(50)).is_ok());
+    /// The reqwest client requests are built on (and a proxied call is sent by).
+    pub fn reqwest(&self) -> &reqwest::Client {
+        &self.reqwest
     }
+
+    /// A GET of `url`, to add headers to and [`send`](Self::send).
+    pub fn get(&self, url: url::Url) -> reqwest::RequestBuilder {
+        self.reqwest.get(url)
+    }
+
+    /// Sends a request built on [`reqwest`](Self::reqwest) and reads its answer, refusing a
+    /// body of more than `limit` bytes.
+    pub async fn send(
+        &self,
+        request: reqwest::RequestBuilder,
+        limit: usize,
+    ) -> Result<Answer, SendError> {
+        let request = request.build().map_err(|_| SendError::Unbuildable)?;
+        let uri =
+            http::Uri::try_from(request.url().as_str()).map_err(|_| SendError::Unbuildable)?;
+        let in_memory = request.body().is_none_or(|body| body.as_bytes().is_some());
+        if !in_memory || self.proxies.intercept(&uri).is_some() {
+            return self.through_reqwest(request, limit).await;
+        }
+        let mut request = request;
+        let body = match request.body_mut().take() {
+            Some(body) => Bytes::copy_from_slice(body.as_bytes().unwrap_or_default()),
+            None => Bytes::new(),
+        };
+        let mut direct = http::Request::new(Full::new(body));
+        *direct.method_mut() = request.method().clone();
+        *direct.uri_mut() = uri;
+        *direct.headers_mut() = std::mem::take(request.headers_mut());
+        self.direct.send(direct, limit, self.timeout).await
+    }
+
+    /// Sends a request in `http`'s types (oauth2's token request) as [`send`](Self::send)
+    /// does.
+    pub async fn send_http(
+        &self,
+        request: http::Request<Vec<u8>>,
+        limit: usize,
+    ) -> Result<Answer, SendError> {
+        if self.proxies.intercept(request.uri()).is_some() {
+            let request =
+                reqwest::Request::try_from(request).map_err(|_| SendError::Unbuildable)?;
+            return self.through_reqwest(request, limit).await;
+        }
+        let direct = request.map(|body| Full::new(Bytes::from(body)));
+        self.direct.send(direct, limit, self.timeout).await
+    }
+
+    async fn through_reqwest(
+        &self,
+        request: reqwest::Request,
+        limit: usize,
+    ) -> Result<Answer, SendError> {
+        let transport = |error: reqwest::Error| SendError::Transport(transport_failure(&error));
+        let mut response = self.reqwest.execute(request).await.map_err(transport)?;
+        let status = response.status();
+        let headers = std::mem::take(response.headers_mut());
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(transport)? {
+            if body.len() + chunk.len() > limit {
+                return Err(SendError::TooLarge(limit));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(Answer {
+            status,
+            headers,
+            body,
+        })
+    }
+}
+
+/// A client for tests: a 5 s timeout, proxies as the environment names them.
+#[cfg(any(test, feature = "strategies"))]
+pub fn test_client() -> ProviderHttp {
+    build_http_client(Duration::from_secs(5)).expect("the provider HTTP client builds")
 }

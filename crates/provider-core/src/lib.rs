@@ -35,7 +35,9 @@ pub use code_flow::CodeFlow;
 pub use config_error::{ProviderConfigError, parse_http_url, require_non_empty};
 pub use engine::{BuildContext, Engine};
 pub use fetch::{decode_json, fetch_json, fetch_json_unless};
-pub use http_client::{HttpClientError, USER_AGENT, build_http_client};
+pub use http_client::{
+    Answer, HttpClientError, ProviderHttp, SendError, USER_AGENT, build_http_client,
+};
 pub use id_token_check::{IdTokenCheck, Presented};
 pub use object_only::ObjectOnly;
 pub use plan::{Endpoint, ProviderPlan, Urls};

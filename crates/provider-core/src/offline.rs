@@ -22,7 +22,7 @@ pub async fn identity_of(
         .map(|document| document.as_object().expect("a JSON object").clone())
         .collect();
     let documents: Vec<&Map<String, Value>> = objects.iter().collect();
-    let http = reqwest::Client::new();
+    let http = crate::http_client::test_client();
     let cx = FinishContext {
         post_body,
         scopes: &spec.scopes,

@@ -2,6 +2,7 @@
 //! Every hook has a default that is the standard behaviour, so a provider from
 //! configuration has none ([`NoQuirks`]) and a built-in overrides only its own.
 
+use crate::http_client::ProviderHttp;
 use crate::revocation::RevocationEndpoint;
 use async_trait::async_trait;
 use serde_json::{Map, Value};
@@ -71,7 +72,7 @@ pub struct UserinfoCall<'a> {
     pub access_token: &'a SecretText,
     /// The scopes the sign-in asked for.
     pub scopes: &'a [String],
-    pub http: &'a reqwest::Client,
+    pub http: &'a ProviderHttp,
 }
 
 impl UserinfoCall<'_> {
@@ -79,6 +80,7 @@ impl UserinfoCall<'_> {
     /// logs could see it).
     pub fn bearer_get(&self) -> reqwest::RequestBuilder {
         self.http
+            .reqwest()
             .get(self.url.clone())
             .bearer_auth(self.access_token.expose())
     }
@@ -109,12 +111,12 @@ pub struct FinishContext<'a> {
     /// The callback's or the app's `post_body` (Apple's first form_post).
     pub post_body: Option<&'a PostBody>,
     pub scopes: &'a [String],
-    pub http: &'a reqwest::Client,
+    pub http: &'a ProviderHttp,
 }
 
 impl<'a> FinishContext<'a> {
     /// A context of `documents` alone: no provider token, no `post_body`, no scopes.
-    pub fn of(documents: &'a [&'a Map<String, Value>], http: &'a reqwest::Client) -> Self {
+    pub fn of(documents: &'a [&'a Map<String, Value>], http: &'a ProviderHttp) -> Self {
         Self {
             documents,
             access_token: None,

@@ -6,7 +6,7 @@
 //! `ProviderError::Revocation` naming the status and error code, never a token.
 
 use crate::config_error::{ProviderConfigError, parse_http_url};
-use crate::failure::transport_failure;
+use crate::http_client::{ProviderHttp, SendError};
 use crate::token_http::error_member;
 use social_login_domain::SecretText;
 use social_login_ports::{ProviderError, ProviderGrant, Revoked};
@@ -35,7 +35,7 @@ pub struct RevocationEndpoint {
     url: Url,
     client_id: String,
     client_secret: SecretText,
-    http: reqwest::Client,
+    http: ProviderHttp,
 }
 
 impl RevocationEndpoint {
@@ -45,7 +45,7 @@ impl RevocationEndpoint {
         url: Url,
         client_id: &str,
         client_secret: &SecretText,
-        http: &reqwest::Client,
+        http: &ProviderHttp,
     ) -> Self {
         Self {
             url,
@@ -67,13 +67,14 @@ impl RevocationEndpoint {
         &self.client_secret
     }
 
-    pub fn http(&self) -> &reqwest::Client {
+    /// The client to build the request on ([`ProviderHttp::reqwest`]) and send it with.
+    pub fn http(&self) -> &ProviderHttp {
         &self.http
     }
 
     /// A form POST of `params` to the endpoint, no client authentication added.
     pub fn post_form(&self, params: &[(&str, &str)]) -> reqwest::RequestBuilder {
-        self.http.post(self.url.clone()).form(params)
+        self.http.reqwest().post(self.url.clone()).form(params)
     }
 
     /// A form POST of `params` plus `client_id` and `client_secret` (`client_secret_post`).
@@ -138,31 +139,26 @@ fn fill_client_id(url: &str, client_id: &str) -> String {
         .replace("%7Bclient_id%7D", &encoded)
 }
 
-/// Sends the revocation and reads its answer: a 2xx without an `error` member, or one of
-/// `already_gone`, is `Done`. `what` names the endpoint in failure messages.
+/// Sends the revocation (built on `http`) and reads its answer: a 2xx without an `error`
+/// member, or one of `already_gone`, is `Done`. `what` names the endpoint in failure
+/// messages.
 pub async fn send_revocation(
     what: &str,
+    http: &ProviderHttp,
     request: reqwest::RequestBuilder,
     already_gone: &[AlreadyGone<'_>],
 ) -> Result<Revoked, ProviderError> {
-    let mut response = request
-        .send()
+    let answer = http
+        .send(request, MAX_REVOCATION_RESPONSE_BYTES)
         .await
-        .map_err(|e| failure(what, transport_failure(&e)))?;
-    let status = response.status().as_u16();
-    let mut body = Vec::new();
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|e| failure(what, transport_failure(&e)))?
-    {
-        if body.len() + chunk.len() > MAX_REVOCATION_RESPONSE_BYTES {
-            let detail = format!("answered more than {MAX_REVOCATION_RESPONSE_BYTES} bytes");
-            return Err(failure(what, &detail));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    revocation_answer(what, status, &body, already_gone)
+        .map_err(|error| match error {
+            SendError::Transport(kind) => failure(what, kind),
+            SendError::Unbuildable => failure(what, "request failed"),
+            SendError::TooLarge(limit) => {
+                failure(what, &format!("answered more than {limit} bytes"))
+            }
+        })?;
+    revocation_answer(what, answer.status.as_u16(), &answer.body, already_gone)
 }
 
 /// What an answer of `status` with `body` means. Only the status and a plain error code
@@ -262,8 +258,12 @@ mod tests {
     fn debug_output_shows_no_secret() {
         let url = Url::parse("https://x.example/revoke").unwrap();
         let secret = SecretText::new("s3cret-value");
-        let endpoint =
-            RevocationEndpoint::resolved(url, "client", &secret, &reqwest::Client::new());
+        let endpoint = RevocationEndpoint::resolved(
+            url,
+            "client",
+            &secret,
+            &crate::http_client::test_client(),
+        );
         assert!(!format!("{endpoint:?}").contains("s3cret-value"));
     }
 }

@@ -1,4 +1,4 @@
-//! The bridge that lets oauth2 5 talk through our reqwest 0.13 client.
+//! The bridge that lets oauth2 5 talk through our provider client ([`ProviderHttp`]).
 //!
 //! oauth2's own reqwest support is pinned to reqwest 0.12, so its default features are off
 //! and this `AsyncHttpClient` does the call instead. It also enforces two rules every token
@@ -6,7 +6,8 @@
 //! whatever the HTTP status" (GitHub answers errors with HTTP 200). A failure status
 //! without such a member is reported by its number rather than as an unparseable body.
 
-use crate::failure::{safe_error_code, transport_failure};
+use crate::failure::safe_error_code;
+use crate::http_client::{ProviderHttp, SendError};
 use oauth2::{AsyncHttpClient, HttpRequest, HttpResponse};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
@@ -32,9 +33,9 @@ pub enum TokenHttpError {
     Status(u16),
 }
 
-/// `reqwest::Client` as an oauth2 HTTP client. Cheap to clone (the pool is shared).
+/// The provider client as an oauth2 HTTP client. Cheap to clone (the pool is shared).
 #[derive(Debug, Clone)]
-pub struct TokenHttp(pub reqwest::Client);
+pub struct TokenHttp(pub ProviderHttp);
 
 type ResponseFuture<'c> =
     Pin<Box<dyn Future<Output = Result<HttpResponse, TokenHttpError>> + Send + 'c>>;
@@ -45,17 +46,16 @@ impl<'c> AsyncHttpClient<'c> for TokenHttp {
 
     fn call(&'c self, request: HttpRequest) -> Self::Future {
         Box::pin(async move {
-            let request =
-                reqwest::Request::try_from(request).map_err(|_| TokenHttpError::InvalidRequest)?;
-            let mut response = self
+            let answer = self
                 .0
-                .execute(request)
+                .send_http(request, MAX_TOKEN_RESPONSE_BYTES)
                 .await
-                .map_err(|e| TokenHttpError::Transport(transport_failure(&e)))?;
-            let status = response.status();
-            let headers = std::mem::take(response.headers_mut());
-            let body = read_capped(&mut response).await?;
-            token_answer(status, headers, body)
+                .map_err(|error| match error {
+                    SendError::Unbuildable => TokenHttpError::InvalidRequest,
+                    SendError::Transport(kind) => TokenHttpError::Transport(kind),
+                    SendError::TooLarge(_) => TokenHttpError::TooLarge,
+                })?;
+            token_answer(answer.status, answer.headers, answer.body)
         })
     }
 }
@@ -77,22 +77,6 @@ pub fn token_answer(
     *answer.status_mut() = status;
     *answer.headers_mut() = headers;
     Ok(answer)
-}
-
-/// Reads the body chunk by chunk, refusing to buffer more than the cap.
-async fn read_capped(response: &mut reqwest::Response) -> Result<Vec<u8>, TokenHttpError> {
-    let mut body = Vec::new();
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|e| TokenHttpError::Transport(transport_failure(&e)))?
-    {
-        if body.len() + chunk.len() > MAX_TOKEN_RESPONSE_BYTES {
-            return Err(TokenHttpError::TooLarge);
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
 }
 
 /// The `error` member of a JSON object body, sanitised for logs; `None` for anything else.

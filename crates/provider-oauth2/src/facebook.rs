@@ -68,7 +68,13 @@ impl Quirks for FacebookQuirks {
     fn revocation_request(&self, call: RevocationCall<'_>) -> Option<RequestBuilder> {
         let token = &call.grant.access_token;
         let url = graph::signed(call.to.url(), &self.proof(token), None);
-        Some(call.to.http().delete(url).bearer_auth(token.expose()))
+        Some(
+            call.to
+                .http()
+                .reqwest()
+                .delete(url)
+                .bearer_auth(token.expose()),
+        )
     }
 }
 

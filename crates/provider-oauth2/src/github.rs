@@ -69,7 +69,7 @@ impl Quirks for GithubQuirks {
         let identity = &mut finish.identity;
         let public = identity.email.take();
         let request = rest(finish.cx.http.get(url.clone()).bearer_auth(token.expose()));
-        let listed = emails::fetch(request, public.is_some()).await?;
+        let listed = emails::fetch(finish.cx.http, request, public.is_some()).await?;
         let listed = listed.as_deref().unwrap_or_default();
         (identity.email, identity.email_verified) = emails::choose(public, listed);
         Ok(())
@@ -81,7 +81,7 @@ impl Quirks for GithubQuirks {
     /// and a wrong secret must show in the logs.
     fn revocation_request(&self, call: RevocationCall<'_>) -> Option<RequestBuilder> {
         let to = call.to;
-        let request = to.http().delete(to.url().clone());
+        let request = to.http().reqwest().delete(to.url().clone());
         let body = Grant {
             access_token: call.grant.access_token.expose(),
         };

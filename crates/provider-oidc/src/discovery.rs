@@ -8,8 +8,8 @@
 
 use serde_json::{Map, Value};
 use social_login_ports::ProviderError;
-use social_login_provider_core::fetch_json;
 use social_login_provider_core::spec::{Endpoints, Published, TokenAuth};
+use social_login_provider_core::{ProviderHttp, fetch_json};
 use url::Url;
 
 #[cfg(test)]
@@ -72,9 +72,9 @@ pub enum DiscoveryError {
 }
 
 /// Fetches and checks the discovery document of `issuer` (with one trailing `/` or none).
-pub async fn discover(http: &reqwest::Client, issuer: &str) -> Result<Discovered, DiscoveryError> {
+pub async fn discover(http: &ProviderHttp, issuer: &str) -> Result<Discovered, DiscoveryError> {
     let url = document_url(issuer)?;
-    let document: Value = fetch_json("discovery document", http.get(url))
+    let document: Value = fetch_json("discovery document", http, http.get(url))
         .await
         .map_err(|error| match error {
             ProviderError::UserInfo(problem) => DiscoveryError::Fetch(problem),

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use social_login_domain::signal::time_from_seconds_or_millis;
 use social_login_domain::{ProviderSubject, SignalKind, SignalSource};
 use social_login_ports::{Clock, SignalRefused, SignalVerifier, VerifiedSignal};
+use social_login_provider_core::ProviderHttp;
 use std::sync::Arc;
 
 /// Apple's key set: the one its id_tokens are signed with.
@@ -26,7 +27,7 @@ pub struct AppleNotificationVerifier {
 }
 
 impl AppleNotificationVerifier {
-    pub fn new(settings: JwsSignalSettings, http: &reqwest::Client, clock: Arc<dyn Clock>) -> Self {
+    pub fn new(settings: JwsSignalSettings, http: &ProviderHttp, clock: Arc<dyn Clock>) -> Self {
         Self {
             jws: JwsVerifier::new(settings, http, clock),
         }

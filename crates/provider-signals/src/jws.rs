@@ -14,6 +14,7 @@ use social_login_domain::signal::{CLOCK_LEEWAY, check_issued_at};
 use social_login_id_token::KeySetCache;
 use social_login_id_token::verifier::{CompactJwsError, header_bytes};
 use social_login_ports::{Clock, RefusalReason, SignalRefused};
+use social_login_provider_core::ProviderHttp;
 use std::sync::Arc;
 use time::OffsetDateTime;
 use url::Url;
@@ -73,7 +74,7 @@ pub(crate) fn parsed_string<T, E>(
 impl JwsVerifier {
     pub(crate) fn new(
         settings: JwsSignalSettings,
-        http: &reqwest::Client,
+        http: &ProviderHttp,
         clock: Arc<dyn Clock>,
     ) -> Self {
         Self {

@@ -12,6 +12,7 @@ use async_trait::async_trait;
 use serde_json::Value;
 use social_login_domain::{ProviderSubject, SignalKind, SignalSource};
 use social_login_ports::{Clock, SignalRefused, SignalVerifier, VerifiedSignal};
+use social_login_provider_core::ProviderHttp;
 use std::sync::Arc;
 
 /// Google's RISC key set, the `jwks_uri` of `https://accounts.google.com/.well-known/risc-configuration`.
@@ -60,7 +61,7 @@ pub struct GoogleRiscVerifier {
 }
 
 impl GoogleRiscVerifier {
-    pub fn new(settings: JwsSignalSettings, http: &reqwest::Client, clock: Arc<dyn Clock>) -> Self {
+    pub fn new(settings: JwsSignalSettings, http: &ProviderHttp, clock: Arc<dyn Clock>) -> Self {
         let subject_issuers = vec![
             settings.issuer.clone(),
             "https://accounts.google.com".into(),

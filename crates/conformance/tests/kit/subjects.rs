@@ -127,7 +127,7 @@ pub const GENERIC_OAUTH2: Subject = Subject {
 fn built(
     key: ProviderKey,
     settings: ProviderSettings,
-    http: reqwest::Client,
+    http: social_login_provider_core::ProviderHttp,
     credentials: Credentials,
 ) -> Built {
     Box::pin(std::future::ready(built_in(
@@ -141,7 +141,7 @@ fn built(
 fn built_in(
     key: ProviderKey,
     settings: ProviderSettings,
-    http: reqwest::Client,
+    http: social_login_provider_core::ProviderHttp,
     credentials: Credentials,
 ) -> Box<dyn Adapter> {
     let spec = built_in_spec(key).expect("a built-in key");
@@ -173,7 +173,7 @@ fn built_in(
 fn generic(
     key: ProviderKey,
     settings: ProviderSettings,
-    http: reqwest::Client,
+    http: social_login_provider_core::ProviderHttp,
     credentials: Credentials,
 ) -> Built {
     Box::pin(async move {

@@ -7,6 +7,7 @@
 //! uses it.
 
 use super::KeySetCache;
+use social_login_provider_core::ProviderHttp;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 use url::Url;
@@ -16,7 +17,7 @@ type Registry = Mutex<HashMap<String, Weak<KeySetCache>>>;
 static REGISTRY: OnceLock<Registry> = OnceLock::new();
 
 /// The live cache of `url`, or a new one (fetching with `http`) registered for it.
-pub fn shared(url: &Url, http: &reqwest::Client) -> Arc<KeySetCache> {
+pub fn shared(url: &Url, http: &ProviderHttp) -> Arc<KeySetCache> {
     let registry = REGISTRY.get_or_init(Registry::default);
     let mut caches = registry.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(cache) = caches.get(url.as_str()).and_then(Weak::upgrade) {
@@ -35,7 +36,8 @@ mod tests {
     #[test]
     fn one_url_gets_one_cache_while_it_is_in_use() {
         let url = Url::parse("https://keys.example/registry-test/certs").unwrap();
-        let http = reqwest::Client::new();
+        let http = social_login_provider_core::build_http_client(std::time::Duration::from_secs(5))
+            .unwrap();
         let first = shared(&url, &http);
         let second = shared(&url, &http);
         assert!(Arc::ptr_eq(&first, &second));
@@ -46,7 +48,8 @@ mod tests {
     #[test]
     fn a_cache_nobody_uses_is_not_kept_alive() {
         let url = Url::parse("https://keys.example/registry-drop/certs").unwrap();
-        let http = reqwest::Client::new();
+        let http = social_login_provider_core::build_http_client(std::time::Duration::from_secs(5))
+            .unwrap();
         let weak = Arc::downgrade(&shared(&url, &http));
         assert!(weak.upgrade().is_none());
     }

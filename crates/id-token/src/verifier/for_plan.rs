@@ -9,8 +9,8 @@ use social_login_domain::SecretText;
 use social_login_ports::{Clock, ProviderError};
 use social_login_provider_core::spec::NonceRule;
 use social_login_provider_core::{
-    BuildContext, Endpoint, Engine, IdTokenCheck, Presented, ProviderConfigError, ProviderPlan,
-    Quirks,
+    BuildContext, Endpoint, Engine, IdTokenCheck, Presented, ProviderConfigError, ProviderHttp,
+    ProviderPlan, Quirks,
 };
 use std::sync::Arc;
 
@@ -21,7 +21,7 @@ impl IdTokenVerifier {
     pub fn for_plan(
         plan: &ProviderPlan,
         quirks: Arc<dyn Quirks>,
-        http: &reqwest::Client,
+        http: &ProviderHttp,
         clock: Arc<dyn Clock>,
     ) -> Result<Self, ProviderConfigError> {
         let missing = |field| ProviderConfigError::Missing { field };

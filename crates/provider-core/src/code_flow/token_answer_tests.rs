@@ -50,7 +50,7 @@ static FLOW: LazyLock<CodeFlow> = LazyLock::new(|| {
     let settings = crate::settings::test_settings();
     let google = built_in_spec(ProviderKey::GOOGLE).expect("google is built in");
     let plan = ProviderPlan::resolve(google, &settings).expect("a plan");
-    CodeFlow::from_plan(&plan, reqwest::Client::new())
+    CodeFlow::from_plan(&plan, crate::http_client::test_client())
 });
 
 /// Runs the exchange against `answer`. Nothing in it waits on I/O, so one poll finishes it.

@@ -69,7 +69,7 @@ impl Engine {
             scopes: &self.plan.spec.scopes,
             http: self.flow.http(),
         });
-        let Value::Object(document) = fetch_json(&what, request).await? else {
+        let Value::Object(document) = fetch_json(&what, self.flow.http(), request).await? else {
             let message = format!("{what} answered JSON that is not an object");
             return Err(ProviderError::UserInfo(message));
         };

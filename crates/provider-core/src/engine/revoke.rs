@@ -33,7 +33,7 @@ impl Engine {
             })
             .collect();
         let what = self.plan.label("revocation endpoint");
-        send_revocation(&what, request, &already_gone).await
+        send_revocation(&what, endpoint.http(), request, &already_gone).await
     }
 
     fn rfc_7009(

@@ -83,7 +83,7 @@ impl Quirks for TenantScoped {
 
 fn engine(key: ProviderKey, quirks: Arc<dyn Quirks>, claims: Option<Value>) -> Engine {
     let check = claims.map(|claims| Arc::new(FixedClaims(claims)) as Arc<dyn IdTokenCheck>);
-    Engine::new(plan(key), quirks, check, reqwest::Client::new()).unwrap()
+    Engine::new(plan(key), quirks, check, crate::http_client::test_client()).unwrap()
 }
 
 fn request() -> AuthorizationRequest {
@@ -126,7 +126,7 @@ fn a_provider_is_listed_as_its_declaration_says() {
     spec.key = ProviderKey::parse("chat-corp").unwrap();
     spec.display_name = "Chat Corp".into();
     let plan = ProviderPlan::resolve(&spec, &settings()).unwrap();
-    let http = reqwest::Client::new();
+    let http = crate::http_client::test_client();
     let info = Engine::new(plan, Arc::new(NoQuirks), None, http)
         .unwrap()
         .info();
@@ -172,7 +172,7 @@ fn exactly_the_oidc_kind_takes_an_id_token_check() {
         plan(ProviderKey::GOOGLE),
         Arc::new(NoQuirks),
         None,
-        reqwest::Client::new(),
+        crate::http_client::test_client(),
     );
     assert!(no_check.is_err());
     let check: Arc<dyn IdTokenCheck> = Arc::new(FixedClaims(json!({})));
@@ -180,7 +180,7 @@ fn exactly_the_oidc_kind_takes_an_id_token_check() {
         plan(ProviderKey::GITHUB),
         Arc::new(NoQuirks),
         Some(check),
-        reqwest::Client::new(),
+        crate::http_client::test_client(),
     );
     assert!(oauth2.is_err());
 }

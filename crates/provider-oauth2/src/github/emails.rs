@@ -7,7 +7,7 @@ use reqwest::{RequestBuilder, StatusCode};
 use serde::Deserialize;
 use social_login_domain::Email;
 use social_login_ports::ProviderError;
-use social_login_provider_core::{ObjectOnly, fetch_json_unless};
+use social_login_provider_core::{ObjectOnly, ProviderHttp, fetch_json_unless};
 
 /// One entry of the list. No `Debug`: it holds an email. Decoded from a JSON object only.
 #[derive(Clone, Deserialize)]
@@ -25,13 +25,14 @@ pub struct EmailEntry {
 /// kept as unverified (it never links accounts). Without a public email the list is the
 /// only source, so its failure is the sign-in's.
 pub async fn fetch(
+    http: &ProviderHttp,
     request: RequestBuilder,
     has_public: bool,
 ) -> Result<Option<Vec<EmailEntry>>, ProviderError> {
     // 403/404: the token lacks `user:email` (narrowed scopes). That is "no email", and a
     // provider without email still signs the user in.
     let absent = [StatusCode::FORBIDDEN, StatusCode::NOT_FOUND];
-    match fetch_json_unless("GitHub emails endpoint", request, &absent).await {
+    match fetch_json_unless("GitHub emails endpoint", http, request, &absent).await {
         Ok(listed) => Ok(Some(listed.unwrap_or_default())),
         Err(error) if has_public => {
             tracing::warn!(%error, "GitHub emails unavailable; public email kept as unverified");

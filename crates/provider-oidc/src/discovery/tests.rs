@@ -44,7 +44,7 @@ fn ok(body: Value) -> (StatusCode, String) {
     (StatusCode::OK, body.to_string())
 }
 
-fn http() -> reqwest::Client {
+fn http() -> social_login_provider_core::ProviderHttp {
     social_login_provider_core::build_http_client(std::time::Duration::from_secs(5)).unwrap()
 }
 

@@ -1,0 +1,113 @@
+//! A provider call on hyper's pooled client: the request as built, two default headers,
+//! one deadline over the whole call.
+
+use super::{Answer, SendError, USER_AGENT};
+use bytes::Bytes;
+use http::header::{ACCEPT, HeaderValue, USER_AGENT as USER_AGENT_HEADER};
+use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
+use hyper_rustls::HttpsConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::{TokioExecutor, TokioTimer};
+use rustls::crypto::CryptoProvider;
+use std::error::Error as _;
+use std::sync::Arc;
+use std::time::Duration;
+
+type Connector = HttpsConnector<HttpConnector>;
+
+#[derive(Clone)]
+pub(super) struct DirectClient(Client<Connector, Full<Bytes>>);
+
+impl std::fmt::Debug for DirectClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DirectClient")
+    }
+}
+
+impl DirectClient {
+    /// TLS as reqwest sets it up: rustls on aws-lc (or the process's installed provider),
+    /// certificates checked by the platform's verifier, HTTP/1.1; TCP without Nagle's delay.
+    pub(super) fn new(connect_timeout: Duration) -> Result<Self, String> {
+        let provider = CryptoProvider::get_default()
+            .cloned()
+            .unwrap_or_else(|| Arc::new(rustls::crypto::aws_lc_rs::default_provider()));
+        let verifier = rustls_platform_verifier::Verifier::new(provider.clone())
+            .map_err(|error| error.to_string())?;
+        let tls = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|error| error.to_string())?
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(verifier))
+            .with_no_client_auth();
+        let mut tcp = HttpConnector::new();
+        tcp.enforce_http(false);
+        tcp.set_nodelay(true);
+        tcp.set_connect_timeout(Some(connect_timeout));
+        let connector = hyper_rustls::HttpsConnectorBuilder::new()
+            .with_tls_config(tls)
+            .https_or_http()
+            .enable_http1()
+            .wrap_connector(tcp);
+        let client = Client::builder(TokioExecutor::new())
+            .pool_timer(TokioTimer::new())
+            .timer(TokioTimer::new())
+            .build(connector);
+        Ok(Self(client))
+    }
+
+    /// Sends `request` with the default headers it lacks and reads the answer, all of it
+    /// within `timeout`.
+    pub(super) async fn send(
+        &self,
+        mut request: http::Request<Full<Bytes>>,
+        limit: usize,
+        timeout: Duration,
+    ) -> Result<Answer, SendError> {
+        let headers = request.headers_mut();
+        headers
+            .entry(USER_AGENT_HEADER)
+            .or_insert(HeaderValue::from_static(USER_AGENT));
+        headers
+            .entry(ACCEPT)
+            .or_insert(HeaderValue::from_static("*/*"));
+        let call = async {
+            let response = self.0.request(request).await.map_err(request_failure)?;
+            let (parts, body) = response.into_parts();
+            let body = Limited::new(body, limit)
+                .collect()
+                .await
+                .map_err(|error| match error.is::<LengthLimitError>() {
+                    true => SendError::TooLarge(limit),
+                    false => SendError::Transport("sent an unreadable body"),
+                })?
+                .to_bytes();
+            Ok(Answer {
+                status: parts.status,
+                headers: parts.headers,
+                body: body.into(),
+            })
+        };
+        tokio::time::timeout(timeout, call)
+            .await
+            .unwrap_or(Err(SendError::Transport("timed out")))
+    }
+}
+
+/// The phrases reqwest's failures map to (`crate::failure::transport_failure`): a connect
+/// that timed out is "timed out", any other connect failure "could not be reached".
+fn request_failure(error: hyper_util::client::legacy::Error) -> SendError {
+    let mut cause = error.source();
+    let mut timed_out = false;
+    while let Some(current) = cause {
+        timed_out |= current
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut);
+        cause = current.source();
+    }
+    SendError::Transport(match (timed_out, error.is_connect()) {
+        (true, _) => "timed out",
+        (false, true) => "could not be reached",
+        (false, false) => "request failed",
+    })
+}

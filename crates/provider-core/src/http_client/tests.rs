@@ -1,0 +1,243 @@
+//! The provider client against a provider on loopback: a few lines of HTTP/1.1 that record
+//! what arrived and answer what the test says.
+
+use super::*;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// What the loopback provider saw: each request's head and body, and how many connections.
+#[derive(Default)]
+struct Seen {
+    requests: Mutex<Vec<(String, Vec<u8>)>>,
+    connections: AtomicUsize,
+}
+
+/// A provider on loopback answering every request with `answer` (`None`: never answers).
+async fn provider(answer: Option<&'static str>) -> (String, Arc<Seen>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let seen = Arc::new(Seen::default());
+    let recorded = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            recorded.connections.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(serve(stream, answer, recorded.clone()));
+        }
+    });
+    (base, seen)
+}
+
+async fn serve(mut stream: TcpStream, answer: Option<&'static str>, seen: Arc<Seen>) {
+    let mut buffer = Vec::new();
+    loop {
+        let head_end = loop {
+            if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+                break end + 4;
+            }
+            let mut chunk = [0; 4096];
+            match stream.read(&mut chunk).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => buffer.extend_from_slice(&chunk[..n]),
+            }
+        };
+        let head = String::from_utf8_lossy(&buffer[..head_end]).into_owned();
+        let length = head
+            .lines()
+            .find_map(|line| {
+                line.to_ascii_lowercase()
+                    .strip_prefix("content-length:")
+                    .map(|v| v.trim().parse::<usize>().unwrap())
+            })
+            .unwrap_or(0);
+        while buffer.len() < head_end + length {
+            let mut chunk = [0; 4096];
+            match stream.read(&mut chunk).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => buffer.extend_from_slice(&chunk[..n]),
+            }
+        }
+        let body = buffer[head_end..head_end + length].to_vec();
+        buffer.drain(..head_end + length);
+        seen.requests.lock().unwrap().push((head, body));
+        let Some(answer) = answer else {
+            tokio::time::sleep(Duration::from_secs(30)).await;
+            return;
+        };
+        if stream.write_all(answer.as_bytes()).await.is_err() {
+            return;
+        }
+    }
+}
+
+const OK_JSON: &str =
+    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 11\r\n\r\n{\"id\":4242}";
+
+fn client(timeout: Duration) -> ProviderHttp {
+    ProviderHttp::with_proxies(timeout, Matcher::builder().build(), None).unwrap()
+}
+
+#[tokio::test]
+async fn a_direct_call_arrives_as_built_with_the_default_headers_and_is_read_whole() {
+    let (base, seen) = provider(Some(OK_JSON)).await;
+    let http = client(Duration::from_secs(5));
+    let url = url::Url::parse(&format!("{base}/user?fields=id")).unwrap();
+    let answer = http
+        .send(http.get(url).bearer_auth("gho_token"), 1024)
+        .await
+        .unwrap();
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(answer.headers["content-type"], "application/json");
+    assert_eq!(answer.body, b"{\"id\":4242}");
+    let (head, _) = seen.requests.lock().unwrap()[0].clone();
+    let head = head.to_ascii_lowercase();
+    assert!(
+        head.starts_with("get /user?fields=id http/1.1\r\n"),
+        "{head}"
+    );
+    assert!(
+        head.contains(&format!(
+            "user-agent: {}\r\n",
+            USER_AGENT.to_ascii_lowercase()
+        )),
+        "{head}"
+    );
+    assert!(head.contains("accept: */*\r\n"), "{head}");
+    assert!(
+        head.contains("authorization: bearer gho_token\r\n"),
+        "{head}"
+    );
+}
+
+#[tokio::test]
+async fn a_token_request_keeps_its_own_headers_and_body_and_reuses_the_connection() {
+    let (base, seen) = provider(Some(OK_JSON)).await;
+    let http = client(Duration::from_secs(5));
+    for _ in 0..2 {
+        let request = http::Request::post(format!("{base}/token"))
+            .header("accept", "application/json")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(b"grant_type=authorization_code&code=abc".to_vec())
+            .unwrap();
+        let answer = http.send_http(request, 1024).await.unwrap();
+        assert_eq!(answer.status, StatusCode::OK);
+    }
+    let requests = seen.requests.lock().unwrap().clone();
+    assert_eq!(requests.len(), 2);
+    let (head, body) = &requests[1];
+    assert!(head.starts_with("POST /token HTTP/1.1\r\n"), "{head}");
+    assert!(
+        head.contains("accept: application/json\r\n"),
+        "ours, not */*: {head}"
+    );
+    assert!(!head.contains("*/*"), "{head}");
+    assert_eq!(body, b"grant_type=authorization_code&code=abc");
+    assert_eq!(
+        seen.connections.load(Ordering::SeqCst),
+        1,
+        "one pooled connection"
+    );
+}
+
+#[tokio::test]
+async fn an_answer_over_the_limit_is_refused() {
+    let (base, _) = provider(Some(OK_JSON)).await;
+    let http = client(Duration::from_secs(5));
+    let url = url::Url::parse(&format!("{base}/user")).unwrap();
+    let refused = http.send(http.get(url), 10).await.unwrap_err();
+    assert_eq!(refused, SendError::TooLarge(10));
+}
+
+#[tokio::test]
+async fn a_redirect_is_the_answer_and_is_not_followed() {
+    let (elsewhere, followed) = provider(Some(OK_JSON)).await;
+    let redirect: &'static str =
+        format!("HTTP/1.1 302 Found\r\nlocation: {elsewhere}/steal\r\ncontent-length: 0\r\n\r\n")
+            .leak();
+    let (base, _) = provider(Some(redirect)).await;
+    let http = client(Duration::from_secs(5));
+    let url = url::Url::parse(&format!("{base}/user")).unwrap();
+    let answer = http
+        .send(http.get(url).bearer_auth("gho_token"), 1024)
+        .await
+        .unwrap();
+    assert_eq!(answer.status, StatusCode::FOUND);
+    assert!(followed.requests.lock().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_provider_that_never_answers_times_out_within_the_budget() {
+    let (base, seen) = provider(None).await;
+    let http = client(Duration::from_millis(300));
+    let url = url::Url::parse(&format!("{base}/user")).unwrap();
+    let started = std::time::Instant::now();
+    let failed = http.send(http.get(url), 1024).await.unwrap_err();
+    assert_eq!(failed, SendError::Transport("timed out"));
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        seen.requests.lock().unwrap().len(),
+        1,
+        "the request was sent"
+    );
+}
+
+#[tokio::test]
+async fn a_closed_port_could_not_be_reached() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    drop(listener);
+    let http = client(Duration::from_secs(5));
+    let url = url::Url::parse(&format!("http://{address}/user")).unwrap();
+    let failed = http.send(http.get(url), 1024).await.unwrap_err();
+    assert_eq!(failed, SendError::Transport("could not be reached"));
+}
+
+#[tokio::test]
+async fn a_call_a_proxy_must_carry_goes_through_it_and_an_exempt_one_goes_direct() {
+    let (proxy, through_proxy) = provider(Some(OK_JSON)).await;
+    let (base, direct) = provider(Some(OK_JSON)).await;
+    let proxies = Matcher::builder()
+        .http(proxy.clone())
+        .no("127.0.0.1")
+        .build();
+    let reqwest_proxy = reqwest::Proxy::http(&proxy).unwrap();
+    let http =
+        ProviderHttp::with_proxies(Duration::from_secs(5), proxies, Some(reqwest_proxy)).unwrap();
+
+    let proxied = url::Url::parse("http://provider.example/user").unwrap();
+    let answer = http.send(http.get(proxied), 1024).await.unwrap();
+    assert_eq!(answer.status, StatusCode::OK);
+    let token = http::Request::post("http://provider.example/token")
+        .body(b"code=abc".to_vec())
+        .unwrap();
+    assert_eq!(
+        http.send_http(token, 1024).await.unwrap().status,
+        StatusCode::OK
+    );
+    let heads: Vec<String> = through_proxy
+        .requests
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|(h, _)| h.clone())
+        .collect();
+    assert_eq!(heads.len(), 2, "{heads:?}");
+    assert!(
+        heads[0].starts_with("GET http://provider.example/user HTTP/1.1"),
+        "{heads:?}"
+    );
+    assert!(
+        heads[1].starts_with("POST http://provider.example/token HTTP/1.1"),
+        "{heads:?}"
+    );
+
+    let exempt = url::Url::parse(&format!("{base}/user")).unwrap();
+    http.send(http.get(exempt), 1024).await.unwrap();
+    assert_eq!(direct.requests.lock().unwrap().len(), 1);
+    assert_eq!(through_proxy.requests.lock().unwrap().len(), 2);
+}
