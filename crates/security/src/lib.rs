@@ -20,6 +20,6 @@ pub use admin_keys::{AdminKeyHash, AdminKeys, BadAdminKeyHash, generate_admin_ke
 pub use cipher::AesGcmTokenCipher;
 pub use keys::{KeyId, key_id};
 pub use password::{Argon2PasswordHasher, HashLimits};
-pub use random::{OsRandomness, generate_secret_key, random_url_token};
+pub use random::{ThreadRandomness, generate_secret_key, os_random_fill, random_url_token};
 pub use session_tokens::{JwtSessionTokens, PublicJwk};
 pub use state_sealer::AeadStateSealer;

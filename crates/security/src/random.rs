@@ -1,4 +1,12 @@
-//! Random values from the operating system's CSPRNG: secret keys, opaque tokens, ids.
+//! Random values. Long-lived secrets (the `secret_key`, operator API keys, password salts)
+//! come straight from the operating system's CSPRNG (`getrandom(2)`); the values every
+//! request draws (state ids, PKCE verifiers, nonces, token ids, refresh tokens, the random
+//! part of new ids) from rand's `ThreadRng`, a ChaCha12 CSPRNG per thread seeded from the
+//! OS and reseeded from it after every 64 KiB, which spares a system call per value
+//! (docs/decisions.md). The service never forks, so no two processes share a generator's
+//! state.
+
+use rand::Rng as _;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -29,29 +37,35 @@ pub fn generate_secret_key() -> String {
     URL_SAFE_NO_PAD.encode(random_bytes::<48>())
 }
 
-/// `bytes` random bytes as base64url without padding: safe in URLs, headers and cookies.
+/// `bytes` random bytes from [`ThreadRandomness`] as base64url without padding: safe in
+/// URLs, headers and cookies.
+///
+/// # Panics
+/// If the operating system cannot seed the generator, like [`generate_secret_key`].
+pub fn random_url_token(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    rand::rng().fill_bytes(&mut buf);
+    URL_SAFE_NO_PAD.encode(buf)
+}
+
+/// The `Randomness` port on `ThreadRng`: a CSPRNG per thread, seeded and reseeded from the
+/// operating system.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ThreadRandomness;
+
+impl social_login_ports::Randomness for ThreadRandomness {
+    fn fill(&self, dest: &mut [u8]) {
+        // Panics (rather than hand out guessable values) if the OS cannot seed it.
+        rand::rng().fill_bytes(dest);
+    }
+}
+
+/// Fills `dest` from the operating system's CSPRNG, for key material.
 ///
 /// # Panics
 /// If the operating system cannot provide randomness, like [`generate_secret_key`].
-pub fn random_url_token(bytes: usize) -> String {
-    try_random_url_token(bytes).expect("the operating system random number generator failed")
-}
-
-/// [`random_url_token`] for callers that can report the (practically impossible) failure.
-pub(crate) fn try_random_url_token(bytes: usize) -> Result<String, getrandom::Error> {
-    let mut buf = vec![0u8; bytes];
-    getrandom::fill(&mut buf)?;
-    Ok(URL_SAFE_NO_PAD.encode(buf))
-}
-
-/// The `Randomness` port on the operating system's CSPRNG (`getrandom(2)`).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct OsRandomness;
-
-impl social_login_ports::Randomness for OsRandomness {
-    fn fill(&self, dest: &mut [u8]) {
-        getrandom::fill(dest).expect("the operating system random number generator failed");
-    }
+pub fn os_random_fill(dest: &mut [u8]) {
+    getrandom::fill(dest).expect("the operating system random number generator failed");
 }
 
 #[cfg(test)]
@@ -59,13 +73,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_os_randomness_fills_every_byte_differently_each_time() {
+    fn the_thread_randomness_fills_every_byte_differently_each_time() {
         use social_login_ports::Randomness;
         let (mut one, mut two) = ([0u8; 32], [0u8; 32]);
-        OsRandomness.fill(&mut one);
-        OsRandomness.fill(&mut two);
+        ThreadRandomness.fill(&mut one);
+        ThreadRandomness.fill(&mut two);
         assert_ne!(one, two);
         assert_ne!(one, [0u8; 32]);
+    }
+
+    #[test]
+    fn two_threads_draw_different_values() {
+        use social_login_ports::Randomness;
+        let draw = || {
+            let mut bytes = [0u8; 32];
+            ThreadRandomness.fill(&mut bytes);
+            bytes
+        };
+        let other = std::thread::spawn(draw).join().unwrap();
+        assert_ne!(draw(), other);
+    }
+
+    #[test]
+    fn the_os_fill_fills_every_byte_differently_each_time() {
+        let (mut one, mut two) = ([0u8; 32], [0u8; 32]);
+        os_random_fill(&mut one);
+        os_random_fill(&mut two);
+        assert_ne!(one, two);
     }
 
     #[test]

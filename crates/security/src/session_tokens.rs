@@ -2,7 +2,7 @@
 
 mod signing_key;
 
-use crate::random::try_random_url_token;
+use crate::random::random_url_token;
 use jsonwebtoken::{Algorithm, Validation};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -183,8 +183,7 @@ impl SessionTokens for JwtSessionTokens {
             aud: self.audience.clone(),
             auth_time: Some(auth_time.unix_timestamp()),
             token_use: TOKEN_USE_ACCESS.to_owned(),
-            jti: try_random_url_token(JTI_BYTES)
-                .map_err(|_| SessionTokenError("no randomness for the token id".into()))?,
+            jti: random_url_token(JTI_BYTES),
         };
         let value = key
             .sign(&claims)
@@ -224,7 +223,7 @@ impl SessionTokens for JwtSessionTokens {
     /// If the operating system cannot provide randomness; the port leaves no error to
     /// return and there is no safe fallback for a session secret.
     fn new_refresh(&self) -> IssuedRefreshToken {
-        let value = crate::random::random_url_token(REFRESH_TOKEN_BYTES);
+        let value = random_url_token(REFRESH_TOKEN_BYTES);
         let hash = self.hash_refresh(&value);
         IssuedRefreshToken {
             value: SecretText::new(value),

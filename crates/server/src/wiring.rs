@@ -10,10 +10,10 @@ use crate::settings::{Settings, StateStoreBackend};
 use social_login_app::{AdminService, AuthPolicy, AuthService, Ports, WebhookDelivery};
 use social_login_domain::{EventSet, SecretText};
 use social_login_persistence::Database;
-use social_login_ports::{Clock, Randomness, SystemClock};
+use social_login_ports::{Clock, SystemClock};
 use social_login_security::{
     AeadStateSealer, AesGcmTokenCipher, Argon2PasswordHasher, HashLimits, JwtSessionTokens,
-    OsRandomness, state_sealer::EPOCH_BYTES,
+    ThreadRandomness, os_random_fill, state_sealer::EPOCH_BYTES,
 };
 use social_login_state_store::{MemoryStateStore, RedisStateStore, RedisStateStoreConfig};
 use social_login_webhooks::HttpWebhookSender;
@@ -62,7 +62,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         hasher: Arc::new(password_hasher(settings)),
         sessions: Arc::new(sessions),
         clock,
-        random: Arc::new(OsRandomness),
+        random: Arc::new(ThreadRandomness),
     };
     let policy = AuthPolicy {
         auto_link_by_email: settings.auto_link_by_email,
@@ -139,7 +139,7 @@ fn state_sealer(
     match settings.oauth_state_store.backend {
         StateStoreBackend::Memory => {
             let mut epoch = [0; EPOCH_BYTES];
-            OsRandomness.fill(&mut epoch);
+            os_random_fill(&mut epoch);
             sealer.bound_to_epoch(epoch)
         }
         StateStoreBackend::Redis => sealer,

@@ -14,7 +14,7 @@ use social_login_provider_core::{
     BuildContext, EndpointOverrides, ProviderPlan, ProviderSettings, build_http_client,
 };
 use social_login_security::{
-    AeadStateSealer, AesGcmTokenCipher, Argon2PasswordHasher, JwtSessionTokens, OsRandomness,
+    AeadStateSealer, AesGcmTokenCipher, Argon2PasswordHasher, JwtSessionTokens, ThreadRandomness,
     generate_secret_key,
 };
 use social_login_simulator::{Provider, RegisteredClient, SimUser, Simulator, SimulatorConfig};
@@ -92,7 +92,7 @@ pub async fn run() -> Result<LoginResult, String> {
                 time::Duration::days(30),
             )),
             clock,
-            random: Arc::new(OsRandomness),
+            random: Arc::new(ThreadRandomness),
         },
         AuthPolicy::default(),
     );
