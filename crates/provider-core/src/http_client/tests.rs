@@ -78,15 +78,23 @@ fn client(timeout: Duration) -> ProviderHttp {
     ProviderHttp::with_proxies(timeout, Matcher::builder().build(), None).unwrap()
 }
 
+/// GETs `base` + `path` with a bearer token, reading at most `limit` bytes.
+async fn get(
+    http: &ProviderHttp,
+    base: &str,
+    path: &str,
+    limit: usize,
+) -> Result<Answer, SendError> {
+    let url = url::Url::parse(&format!("{base}{path}")).unwrap();
+    http.send(http.get(url).bearer_auth("gho_token"), limit)
+        .await
+}
+
 #[tokio::test]
 async fn a_direct_call_arrives_as_built_with_the_default_headers_and_is_read_whole() {
     let (base, seen) = provider(Some(OK_JSON)).await;
     let http = client(Duration::from_secs(5));
-    let url = url::Url::parse(&format!("{base}/user?fields=id")).unwrap();
-    let answer = http
-        .send(http.get(url).bearer_auth("gho_token"), 1024)
-        .await
-        .unwrap();
+    let answer = get(&http, &base, "/user?fields=id", 1024).await.unwrap();
     assert_eq!(answer.status, StatusCode::OK);
     assert_eq!(answer.headers["content-type"], "application/json");
     assert_eq!(answer.body, b"{\"id\":4242}");
@@ -144,8 +152,7 @@ async fn a_token_request_keeps_its_own_headers_and_body_and_reuses_the_connectio
 async fn an_answer_over_the_limit_is_refused() {
     let (base, _) = provider(Some(OK_JSON)).await;
     let http = client(Duration::from_secs(5));
-    let url = url::Url::parse(&format!("{base}/user")).unwrap();
-    let refused = http.send(http.get(url), 10).await.unwrap_err();
+    let refused = get(&http, &base, "/user", 10).await.unwrap_err();
     assert_eq!(refused, SendError::TooLarge(10));
 }
 
@@ -157,11 +164,7 @@ async fn a_redirect_is_the_answer_and_is_not_followed() {
             .leak();
     let (base, _) = provider(Some(redirect)).await;
     let http = client(Duration::from_secs(5));
-    let url = url::Url::parse(&format!("{base}/user")).unwrap();
-    let answer = http
-        .send(http.get(url).bearer_auth("gho_token"), 1024)
-        .await
-        .unwrap();
+    let answer = get(&http, &base, "/user", 1024).await.unwrap();
     assert_eq!(answer.status, StatusCode::FOUND);
     assert!(followed.requests.lock().unwrap().is_empty());
 }
@@ -170,9 +173,8 @@ async fn a_redirect_is_the_answer_and_is_not_followed() {
 async fn a_provider_that_never_answers_times_out_within_the_budget() {
     let (base, seen) = provider(None).await;
     let http = client(Duration::from_millis(300));
-    let url = url::Url::parse(&format!("{base}/user")).unwrap();
     let started = std::time::Instant::now();
-    let failed = http.send(http.get(url), 1024).await.unwrap_err();
+    let failed = get(&http, &base, "/user", 1024).await.unwrap_err();
     assert_eq!(failed, SendError::Transport("timed out"));
     assert!(
         started.elapsed() < Duration::from_secs(3),
@@ -192,8 +194,9 @@ async fn a_closed_port_could_not_be_reached() {
     let address = listener.local_addr().unwrap();
     drop(listener);
     let http = client(Duration::from_secs(5));
-    let url = url::Url::parse(&format!("http://{address}/user")).unwrap();
-    let failed = http.send(http.get(url), 1024).await.unwrap_err();
+    let failed = get(&http, &format!("http://{address}"), "/user", 1024)
+        .await
+        .unwrap_err();
     assert_eq!(failed, SendError::Transport("could not be reached"));
 }
 
@@ -209,8 +212,9 @@ async fn a_call_a_proxy_must_carry_goes_through_it_and_an_exempt_one_goes_direct
     let http =
         ProviderHttp::with_proxies(Duration::from_secs(5), proxies, Some(reqwest_proxy)).unwrap();
 
-    let proxied = url::Url::parse("http://provider.example/user").unwrap();
-    let answer = http.send(http.get(proxied), 1024).await.unwrap();
+    let answer = get(&http, "http://provider.example", "/user", 1024)
+        .await
+        .unwrap();
     assert_eq!(answer.status, StatusCode::OK);
     let token = http::Request::post("http://provider.example/token")
         .body(b"code=abc".to_vec())
@@ -236,8 +240,7 @@ async fn a_call_a_proxy_must_carry_goes_through_it_and_an_exempt_one_goes_direct
         "{heads:?}"
     );
 
-    let exempt = url::Url::parse(&format!("{base}/user")).unwrap();
-    http.send(http.get(exempt), 1024).await.unwrap();
+    get(&http, &base, "/user", 1024).await.unwrap();
     assert_eq!(direct.requests.lock().unwrap().len(), 1);
     assert_eq!(through_proxy.requests.lock().unwrap().len(), 2);
 }
