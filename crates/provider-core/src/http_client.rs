@@ -68,16 +68,18 @@ pub enum SendError {
 
 /// Builds the client all providers share, with proxies as the environment names them.
 pub fn build_http_client(timeout: Duration) -> Result<ProviderHttp, HttpClientError> {
-    ProviderHttp::with_proxies(timeout, Matcher::from_env(), None)
+    ProviderHttp::with_proxies(timeout, Matcher::from_env(), None, Vec::new())
 }
 
 impl ProviderHttp {
     /// `proxy`: the proxy reqwest is told of in place of the environment's (tests only:
-    /// the process environment is shared by every test of a binary).
+    /// the process environment is shared by every test of a binary); `extra_roots`:
+    /// certificate authorities trusted beside the platform's (tests only).
     fn with_proxies(
         timeout: Duration,
         proxies: Matcher,
         proxy: Option<reqwest::Proxy>,
+        extra_roots: Vec<rustls::pki_types::CertificateDer<'static>>,
     ) -> Result<Self, HttpClientError> {
         let connect_timeout = timeout.min(MAX_CONNECT_TIMEOUT);
         let mut reqwest = reqwest::Client::builder()
@@ -93,7 +95,8 @@ impl ProviderHttp {
             .map_err(|error| HttpClientError(error.without_url().to_string()))?;
         Ok(Self {
             reqwest,
-            direct: direct::DirectClient::new(connect_timeout).map_err(HttpClientError)?,
+            direct: direct::DirectClient::new(connect_timeout, extra_roots)
+                .map_err(HttpClientError)?,
             proxies: Arc::new(proxies),
             timeout,
         })

@@ -10,6 +10,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
 use rustls::crypto::CryptoProvider;
+use rustls::pki_types::CertificateDer;
 use std::error::Error as _;
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,13 +28,23 @@ impl std::fmt::Debug for DirectClient {
 
 impl DirectClient {
     /// TLS as reqwest sets it up: rustls on aws-lc (or the process's installed provider),
-    /// certificates checked by the platform's verifier, HTTP/1.1; TCP without Nagle's delay.
-    pub(super) fn new(connect_timeout: Duration) -> Result<Self, String> {
+    /// certificates checked by the platform's verifier (trusting `extra_roots` too: tests
+    /// only), HTTP/1.1; TCP without Nagle's delay.
+    pub(super) fn new(
+        connect_timeout: Duration,
+        extra_roots: Vec<CertificateDer<'static>>,
+    ) -> Result<Self, String> {
         let provider = CryptoProvider::get_default()
             .cloned()
             .unwrap_or_else(|| Arc::new(rustls::crypto::aws_lc_rs::default_provider()));
-        let verifier = rustls_platform_verifier::Verifier::new(provider.clone())
-            .map_err(|error| error.to_string())?;
+        let verifier = match extra_roots.is_empty() {
+            true => rustls_platform_verifier::Verifier::new(provider.clone()),
+            false => rustls_platform_verifier::Verifier::new_with_extra_roots(
+                extra_roots,
+                provider.clone(),
+            ),
+        }
+        .map_err(|error| error.to_string())?;
         let tls = rustls::ClientConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
             .map_err(|error| error.to_string())?

@@ -2,10 +2,12 @@
 //! what arrived and answer what the test says.
 
 use super::*;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::TcpListener;
 
 /// What the loopback provider saw: each request's head and body, and how many connections.
 #[derive(Default)]
@@ -29,7 +31,51 @@ async fn provider(answer: Option<&'static str>) -> (String, Arc<Seen>) {
     (base, seen)
 }
 
-async fn serve(mut stream: TcpStream, answer: Option<&'static str>, seen: Arc<Seen>) {
+/// The test authority, and `localhost`'s certificate (also for 127.0.0.1) it signed. Made
+/// for these tests only, valid until 2126.
+const TEST_CA: &[u8] = include_bytes!("testdata/ca.pem");
+const LOCALHOST_CERT: &[u8] = include_bytes!("testdata/localhost.pem");
+const LOCALHOST_KEY: &[u8] = include_bytes!("testdata/localhost.key");
+
+/// A provider on loopback over TLS with `localhost`'s certificate, answering [`OK_JSON`].
+async fn https_provider() -> (String, Arc<Seen>) {
+    let chain = vec![CertificateDer::from_pem_slice(LOCALHOST_CERT).unwrap()];
+    let key = PrivateKeyDer::from_pem_slice(LOCALHOST_KEY).unwrap();
+    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(chain, key)
+        .unwrap();
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!(
+        "https://localhost:{}",
+        listener.local_addr().unwrap().port()
+    );
+    let seen = Arc::new(Seen::default());
+    let recorded = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            recorded.connections.fetch_add(1, Ordering::SeqCst);
+            let (acceptor, recorded) = (acceptor.clone(), recorded.clone());
+            tokio::spawn(async move {
+                if let Ok(stream) = acceptor.accept(stream).await {
+                    serve(stream, Some(OK_JSON), recorded).await;
+                }
+            });
+        }
+    });
+    (base, seen)
+}
+
+async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
+    mut stream: S,
+    answer: Option<&'static str>,
+    seen: Arc<Seen>,
+) {
     let mut buffer = Vec::new();
     loop {
         let head_end = loop {
@@ -75,7 +121,7 @@ const OK_JSON: &str =
     "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 11\r\n\r\n{\"id\":4242}";
 
 fn client(timeout: Duration) -> ProviderHttp {
-    ProviderHttp::with_proxies(timeout, Matcher::builder().build(), None).unwrap()
+    ProviderHttp::with_proxies(timeout, Matcher::builder().build(), None, Vec::new()).unwrap()
 }
 
 /// GETs `base` + `path` with a bearer token, reading at most `limit` bytes.
@@ -209,8 +255,13 @@ async fn a_call_a_proxy_must_carry_goes_through_it_and_an_exempt_one_goes_direct
         .no("127.0.0.1")
         .build();
     let reqwest_proxy = reqwest::Proxy::http(&proxy).unwrap();
-    let http =
-        ProviderHttp::with_proxies(Duration::from_secs(5), proxies, Some(reqwest_proxy)).unwrap();
+    let http = ProviderHttp::with_proxies(
+        Duration::from_secs(5),
+        proxies,
+        Some(reqwest_proxy),
+        Vec::new(),
+    )
+    .unwrap();
 
     let answer = get(&http, "http://provider.example", "/user", 1024)
         .await
@@ -243,4 +294,35 @@ async fn a_call_a_proxy_must_carry_goes_through_it_and_an_exempt_one_goes_direct
     get(&http, &base, "/user", 1024).await.unwrap();
     assert_eq!(direct.requests.lock().unwrap().len(), 1);
     assert_eq!(through_proxy.requests.lock().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn an_https_provider_whose_certificate_chains_to_a_trusted_authority_is_called() {
+    let (base, seen) = https_provider().await;
+    let roots = vec![CertificateDer::from_pem_slice(TEST_CA).unwrap()];
+    let http = ProviderHttp::with_proxies(
+        Duration::from_secs(5),
+        Matcher::builder().build(),
+        None,
+        roots,
+    )
+    .unwrap();
+    let answer = get(&http, &base, "/user", 1024).await.unwrap();
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(answer.body, b"{\"id\":4242}");
+    let (head, _) = seen.requests.lock().unwrap()[0].clone();
+    assert!(head.starts_with("GET /user HTTP/1.1\r\n"), "{head}");
+}
+
+#[tokio::test]
+async fn an_https_provider_whose_certificate_nobody_trusted_vouches_for_is_refused() {
+    let (base, seen) = https_provider().await;
+    let http = client(Duration::from_secs(5));
+    let refused = get(&http, &base, "/user", 1024).await.unwrap_err();
+    assert_eq!(refused, SendError::Transport("could not be reached"));
+    assert_eq!(seen.connections.load(Ordering::SeqCst), 1, "it did connect");
+    assert!(
+        seen.requests.lock().unwrap().is_empty(),
+        "no request crossed"
+    );
 }
