@@ -119,14 +119,13 @@ impl ProviderHttp {
         request: reqwest::RequestBuilder,
         limit: usize,
     ) -> Result<Answer, SendError> {
-        let request = request.build().map_err(|_| SendError::Unbuildable)?;
+        let mut request = request.build().map_err(|_| SendError::Unbuildable)?;
         let uri =
             http::Uri::try_from(request.url().as_str()).map_err(|_| SendError::Unbuildable)?;
         let in_memory = request.body().is_none_or(|body| body.as_bytes().is_some());
         if !in_memory || self.proxies.intercept(&uri).is_some() {
             return self.through_reqwest(request, limit).await;
         }
-        let mut request = request;
         let body = match request.body_mut().take() {
             Some(body) => Bytes::copy_from_slice(body.as_bytes().unwrap_or_default()),
             None => Bytes::new(),
