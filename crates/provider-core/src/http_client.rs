@@ -22,7 +22,7 @@ use std::time::Duration;
 /// `User-Agent` sent on every provider call. GitHub's REST API rejects requests without one.
 pub const USER_AGENT: &str = concat!("social-login/", env!("CARGO_PKG_VERSION"));
 
-/// Longest a TCP + TLS connect may take, whatever the total budget is.
+/// Longest a connect (name lookup, TCP, TLS handshake) may take, whatever the total budget is.
 const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The shared client could not be built (TLS back end failed to initialise).
@@ -67,6 +67,10 @@ pub enum SendError {
 }
 
 /// Builds the client all providers share, with proxies as the environment names them.
+///
+/// reqwest reads the same variables itself, once, when its client is built (its default,
+/// with the same matcher and no system settings on top), so both paths agree on which calls
+/// a proxy carries.
 pub fn build_http_client(timeout: Duration) -> Result<ProviderHttp, HttpClientError> {
     ProviderHttp::with_proxies(timeout, Matcher::from_env(), None, Vec::new())
 }

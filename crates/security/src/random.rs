@@ -3,8 +3,10 @@
 //! request draws (state ids, PKCE verifiers, nonces, token ids, refresh tokens, the random
 //! part of new ids) from rand's `ThreadRng`, a ChaCha12 CSPRNG per thread seeded from the
 //! OS and reseeded from it after every 64 KiB, which spares a system call per value
-//! (docs/decisions.md). The service never forks, so no two processes share a generator's
-//! state.
+//! (docs/decisions.md). Refresh tokens are among them although they live for weeks: what
+//! `ThreadRng` gives up is against someone who can read the process's memory, who could
+//! read the `secret_key` as well. The service never forks, so no two processes share a
+//! generator's state.
 
 use rand::Rng as _;
 

@@ -176,6 +176,9 @@ async fn a_token_request_keeps_its_own_headers_and_body_and_reuses_the_connectio
             .unwrap();
         let answer = http.send_http(request, 1024).await.unwrap();
         assert_eq!(answer.status, StatusCode::OK);
+        // The connection goes back to the pool once the answer is read, on hyper's own
+        // task: let it, so the next call finds it rather than racing a new connect.
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let requests = seen.requests.lock().unwrap().clone();
     assert_eq!(requests.len(), 2);
@@ -202,17 +205,69 @@ async fn an_answer_over_the_limit_is_refused() {
     assert_eq!(refused, SendError::TooLarge(10));
 }
 
-#[tokio::test]
-async fn a_redirect_is_the_answer_and_is_not_followed() {
+/// A provider answering 302 to `{elsewhere}/steal`, and `elsewhere`, which records whether a
+/// client followed.
+async fn redirecting_provider() -> (String, Arc<Seen>) {
     let (elsewhere, followed) = provider(Some(OK_JSON)).await;
     let redirect: &'static str =
         format!("HTTP/1.1 302 Found\r\nlocation: {elsewhere}/steal\r\ncontent-length: 0\r\n\r\n")
             .leak();
     let (base, _) = provider(Some(redirect)).await;
+    (base, followed)
+}
+
+#[tokio::test]
+async fn a_redirect_is_the_answer_and_is_not_followed_directly_or_through_a_proxy() {
+    let (base, followed) = redirecting_provider().await;
     let http = client(Duration::from_secs(5));
     let answer = get(&http, &base, "/user", 1024).await.unwrap();
     assert_eq!(answer.status, StatusCode::FOUND);
+
+    // Through a proxy (the redirecting provider itself, as proxies relay answers), reqwest
+    // sends the call: were it to follow, it would go straight to `elsewhere` (exempt).
+    let proxies = Matcher::builder()
+        .http(base.clone())
+        .no("127.0.0.1")
+        .build();
+    let no_proxy = reqwest::NoProxy::from_string("127.0.0.1");
+    let proxy = reqwest::Proxy::http(&base).unwrap().no_proxy(no_proxy);
+    let proxied =
+        ProviderHttp::with_proxies(Duration::from_secs(5), proxies, Some(proxy), Vec::new())
+            .unwrap();
+    let answer = get(&proxied, "http://provider.example", "/user", 1024)
+        .await
+        .unwrap();
+    assert_eq!(answer.status, StatusCode::FOUND);
     assert!(followed.requests.lock().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_connect_that_never_finishes_its_handshake_ends_at_the_connect_timeout() {
+    // A peer that accepts TCP and never answers the TLS handshake.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((stream, _)) = listener.accept().await {
+            held.push(stream);
+        }
+    });
+    let mut connector = direct::connector(Duration::from_millis(300), Vec::new()).unwrap();
+    let uri: http::Uri = format!("https://localhost:{port}/").parse().unwrap();
+    let started = std::time::Instant::now();
+    let failed = tower_service::Service::call(&mut connector, uri)
+        .await
+        .err()
+        .unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    let io = failed
+        .downcast_ref::<std::io::Error>()
+        .expect("an I/O error");
+    assert_eq!(io.kind(), std::io::ErrorKind::TimedOut);
 }
 
 #[tokio::test]
