@@ -4,6 +4,7 @@
 //! carry tokens, URLs may carry codes (and Facebook's carry an access token), and library
 //! messages may quote either. Messages name the step and the kind of failure only.
 
+use crate::http_client::SendError;
 use crate::token_http::TokenHttpError;
 use oauth2::RequestTokenError;
 use oauth2::basic::BasicErrorResponse;
@@ -63,10 +64,10 @@ pub fn code_exchange_failure(error: TokenRequestError) -> ProviderError {
     ProviderError::CodeExchange(detail)
 }
 
-/// `ProviderError::UserInfo` for a transport failure of `what` ("profile endpoint"), of
-/// `kind` ("timed out").
-pub fn user_info_transport(what: &str, kind: &str) -> ProviderError {
-    ProviderError::UserInfo(format!("{what} {kind}"))
+/// `ProviderError::UserInfo` for a call of `what` ("profile endpoint") that got no answer
+/// to read ("profile endpoint timed out").
+pub fn user_info_unanswered(what: &str, error: SendError) -> ProviderError {
+    ProviderError::UserInfo(format!("{what} {error}"))
 }
 
 /// `ProviderError::UserInfo` for a non-success HTTP status of `what`.

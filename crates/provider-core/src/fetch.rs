@@ -1,7 +1,7 @@
 //! Reading a provider's JSON API answer (profile, emails, userinfo) with bounded size.
 
-use crate::failure::{user_info_status, user_info_transport, user_info_unreadable};
-use crate::http_client::{ProviderHttp, SendError};
+use crate::failure::{user_info_status, user_info_unanswered, user_info_unreadable};
+use crate::http_client::ProviderHttp;
 use serde::de::DeserializeOwned;
 use social_login_ports::ProviderError;
 
@@ -31,13 +31,7 @@ pub async fn fetch_json_unless<T: DeserializeOwned>(
     let answer = http
         .send(request, MAX_API_RESPONSE_BYTES)
         .await
-        .map_err(|error| match error {
-            SendError::Transport(kind) => user_info_transport(what, kind),
-            SendError::Unbuildable => user_info_transport(what, "request failed"),
-            SendError::TooLarge(limit) => {
-                ProviderError::UserInfo(format!("{what} answered more than {limit} bytes"))
-            }
-        })?;
+        .map_err(|error| user_info_unanswered(what, error))?;
     if absent.contains(&answer.status) {
         return Ok(None);
     }

@@ -54,15 +54,18 @@ pub struct Answer {
     pub body: Vec<u8>,
 }
 
-/// A call that got no answer to read. Messages name what happened, never a URL or a body.
+/// A call that got no answer to read. Messages name what happened, never a URL or a body,
+/// and follow the endpoint's name: "userinfo endpoint timed out".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum SendError {
-    #[error("request could not be built")]
+    /// The request could not be built (reqwest's builder failed); reqwest said "request
+    /// failed" of it.
+    #[error("request failed")]
     Unbuildable,
     /// The kind of transport failure, as a fixed phrase ("timed out").
     #[error("{0}")]
     Transport(&'static str),
-    #[error("answer larger than {0} bytes")]
+    #[error("answered more than {0} bytes")]
     TooLarge(usize),
 }
 

@@ -80,7 +80,6 @@ impl UserinfoCall<'_> {
     /// logs could see it).
     pub fn bearer_get(&self) -> reqwest::RequestBuilder {
         self.http
-            .reqwest()
             .get(self.url.clone())
             .bearer_auth(self.access_token.expose())
     }

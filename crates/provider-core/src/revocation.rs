@@ -6,7 +6,7 @@
 //! `ProviderError::Revocation` naming the status and error code, never a token.
 
 use crate::config_error::{ProviderConfigError, parse_http_url};
-use crate::http_client::{ProviderHttp, SendError};
+use crate::http_client::ProviderHttp;
 use crate::token_http::error_member;
 use social_login_domain::SecretText;
 use social_login_ports::{ProviderError, ProviderGrant, Revoked};
@@ -151,13 +151,7 @@ pub async fn send_revocation(
     let answer = http
         .send(request, MAX_REVOCATION_RESPONSE_BYTES)
         .await
-        .map_err(|error| match error {
-            SendError::Transport(kind) => failure(what, kind),
-            SendError::Unbuildable => failure(what, "request failed"),
-            SendError::TooLarge(limit) => {
-                failure(what, &format!("answered more than {limit} bytes"))
-            }
-        })?;
+        .map_err(|error| failure(what, &error.to_string()))?;
     revocation_answer(what, answer.status.as_u16(), &answer.body, already_gone)
 }
 

@@ -8,10 +8,10 @@
 //! read the `secret_key` as well. The service never forks, so no two processes share a
 //! generator's state.
 
-use rand::Rng as _;
-
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use rand::Rng as _;
+use social_login_ports::Randomness;
 
 /// Fills `N` bytes from the OS random source.
 ///
@@ -20,7 +20,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 /// security token, and on the platforms we run on (`getrandom(2)`) this does not happen.
 pub(crate) fn random_bytes<const N: usize>() -> [u8; N] {
     let mut bytes = [0u8; N];
-    getrandom::fill(&mut bytes).expect("the operating system random number generator failed");
+    os_random_fill(&mut bytes);
     bytes
 }
 
@@ -46,7 +46,7 @@ pub fn generate_secret_key() -> String {
 /// If the operating system cannot seed the generator, like [`generate_secret_key`].
 pub fn random_url_token(bytes: usize) -> String {
     let mut buf = vec![0u8; bytes];
-    rand::rng().fill_bytes(&mut buf);
+    ThreadRandomness.fill(&mut buf);
     URL_SAFE_NO_PAD.encode(buf)
 }
 
@@ -55,7 +55,7 @@ pub fn random_url_token(bytes: usize) -> String {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ThreadRandomness;
 
-impl social_login_ports::Randomness for ThreadRandomness {
+impl Randomness for ThreadRandomness {
     fn fill(&self, dest: &mut [u8]) {
         // Panics (rather than hand out guessable values) if the OS cannot seed it.
         rand::rng().fill_bytes(dest);
@@ -76,7 +76,6 @@ mod tests {
 
     #[test]
     fn the_thread_randomness_fills_every_byte_differently_each_time() {
-        use social_login_ports::Randomness;
         let (mut one, mut two) = ([0u8; 32], [0u8; 32]);
         ThreadRandomness.fill(&mut one);
         ThreadRandomness.fill(&mut two);
@@ -86,7 +85,6 @@ mod tests {
 
     #[test]
     fn two_threads_draw_different_values() {
-        use social_login_ports::Randomness;
         let draw = || {
             let mut bytes = [0u8; 32];
             ThreadRandomness.fill(&mut bytes);

@@ -36,8 +36,7 @@ mod tests {
     #[test]
     fn one_url_gets_one_cache_while_it_is_in_use() {
         let url = Url::parse("https://keys.example/registry-test/certs").unwrap();
-        let http = social_login_provider_core::build_http_client(std::time::Duration::from_secs(5))
-            .unwrap();
+        let http = social_login_provider_core::http_client::test_client();
         let first = shared(&url, &http);
         let second = shared(&url, &http);
         assert!(Arc::ptr_eq(&first, &second));
@@ -48,8 +47,7 @@ mod tests {
     #[test]
     fn a_cache_nobody_uses_is_not_kept_alive() {
         let url = Url::parse("https://keys.example/registry-drop/certs").unwrap();
-        let http = social_login_provider_core::build_http_client(std::time::Duration::from_secs(5))
-            .unwrap();
+        let http = social_login_provider_core::http_client::test_client();
         let weak = Arc::downgrade(&shared(&url, &http));
         assert!(weak.upgrade().is_none());
     }

@@ -45,7 +45,7 @@ fn ok(body: Value) -> (StatusCode, String) {
 }
 
 fn http() -> social_login_provider_core::ProviderHttp {
-    social_login_provider_core::build_http_client(std::time::Duration::from_secs(5)).unwrap()
+    social_login_provider_core::http_client::test_client()
 }
 
 fn object(value: Value) -> Map<String, Value> {
