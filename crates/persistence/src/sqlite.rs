@@ -1,7 +1,6 @@
 //! The repository ports on SQLite through rusqlite: one connection on a thread of its own,
-//! one job per port call, cached prepared statements. Each write is all or nothing: one
-//! `BEGIN IMMEDIATE` transaction, or a savepoint in one it shares with the writes queued
-//! beside it (`group_commit`).
+//! one job per port call, cached prepared statements. Each write is all or nothing, in a
+//! `BEGIN IMMEDIATE` transaction it shares with the writes queued beside it (`group_commit`).
 //!
 //! Why not sea-orm here: its async API reaches SQLite only through sqlx, whose driver sends
 //! every statement to a worker thread and back; a login's seven statements were then half
@@ -74,10 +73,11 @@ impl SqliteRepository {
 
     /// Runs `body` on the connection's thread as one write transaction: all of it or none,
     /// answered once committed (committed with the writes queued beside it, see
-    /// `group_commit`).
+    /// `group_commit`). `body` may run twice: when another write in its transaction fails
+    /// after changing rows, the transaction is undone and the others run again.
     async fn transact<T, E>(
         &self,
-        body: impl FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        body: impl FnMut(&Connection) -> Result<T, E> + Send + 'static,
     ) -> Result<T, E>
     where
         T: Send + 'static,

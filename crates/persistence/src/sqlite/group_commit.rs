@@ -1,5 +1,5 @@
-//! Group commit: the writes waiting for the connection share one transaction, each inside a
-//! savepoint of its own, and are answered once that transaction has committed.
+//! Group commit: the writes waiting for the connection share one transaction and are
+//! answered once it has committed.
 //!
 //! Why: on SQLite a commit costs per page it writes to the log, and most of a login's pages
 //! (the tail of the audit table, of the sessions, the indexes' upper levels) are the same
@@ -7,8 +7,13 @@
 //! commit instead of one each.
 //!
 //! What each write keeps:
-//! - **All or nothing, alone.** A write that fails (or panics) is rolled back to its
-//!   savepoint; the writes beside it are not touched.
+//! - **All or nothing, alone.** A write that fails (or panics) having changed nothing, a
+//!   refusal, simply is not committed. One that fails after changing rows (a bug, or a
+//!   constraint it did not expect) is undone with the whole transaction, taken out, and the
+//!   others are run again, in order, in a new one: a body runs on the rows it is given and
+//!   decides the same way twice. No savepoints: SQLite copies every page a savepoint changes
+//!   into a journal first, which was a twentieth of a login's instructions, for a failure
+//!   that does not happen in a normal day.
 //! - **Answered after its commit.** No answer leaves before the commit that holds it (and
 //!   a commit survives a process crash; with `synchronous = NORMAL` a power loss may still
 //!   drop the last ones), so nobody acts on a write that a failed commit or a `kill -9`
@@ -28,7 +33,8 @@ pub(crate) const MOST_PER_COMMIT: usize = 32;
 
 /// One write transaction's body and the caller waiting for its answer.
 pub(crate) trait Write: Send {
-    /// Runs the body on the shared transaction; false when it failed and must be undone.
+    /// Runs the body on the shared transaction (again, when the transaction was undone for
+    /// another write's sake); false when it failed.
     fn run(&mut self, db: &Connection) -> bool;
     /// Sends the answer: the body's own when the commit succeeded, else the commit's error.
     fn answer(self: Box<Self>, commit: Result<(), RepositoryError>);
@@ -36,7 +42,7 @@ pub(crate) trait Write: Send {
 
 /// A [`Write`] of a body returning `Result<T, E>`.
 pub(crate) struct Pending<F, T, E> {
-    body: Option<F>,
+    body: F,
     outcome: Option<Result<T, E>>,
     reply: oneshot::Sender<Result<T, E>>,
 }
@@ -44,7 +50,7 @@ pub(crate) struct Pending<F, T, E> {
 impl<F, T, E> Pending<F, T, E> {
     pub(crate) fn new(body: F, reply: oneshot::Sender<Result<T, E>>) -> Self {
         Self {
-            body: Some(body),
+            body,
             outcome: None,
             reply,
         }
@@ -53,15 +59,14 @@ impl<F, T, E> Pending<F, T, E> {
 
 impl<F, T, E> Write for Pending<F, T, E>
 where
-    F: FnOnce(&Connection) -> Result<T, E> + Send,
+    F: FnMut(&Connection) -> Result<T, E> + Send,
     T: Send,
     E: From<RepositoryError> + Send,
 {
     fn run(&mut self, db: &Connection) -> bool {
-        let Some(body) = self.body.take() else {
-            return false;
-        };
-        let outcome = body(db);
+        // Cleared first: a panic leaves none.
+        self.outcome = None;
+        let outcome = (self.body)(db);
         let succeeded = outcome.is_ok();
         self.outcome = Some(outcome);
         succeeded
@@ -81,74 +86,76 @@ where
     }
 }
 
-/// Runs `writes` in `BEGIN IMMEDIATE` transactions, as few as it can (one, unless SQLite
-/// rolled a transaction back by itself), and answers each after its commit.
-pub(crate) fn commit_together(db: &Connection, writes: Vec<Box<dyn Write>>) {
-    let mut waiting = writes.into_iter();
-    while !waiting.as_slice().is_empty() {
+/// How running the writes of one transaction ended.
+enum Round {
+    /// Every write ran; those that failed changed nothing: the transaction may commit.
+    Ran,
+    /// The write at this index failed after changing rows: undo the transaction.
+    Undo(usize),
+    /// SQLite rolled the transaction back itself (an I/O error, say) while the write at this
+    /// index ran: it and the writes before it are lost.
+    Lost(usize),
+}
+
+/// Runs `writes` in `BEGIN IMMEDIATE` transactions, as few as it can (one, unless a write
+/// had to be undone or SQLite rolled a transaction back by itself), and answers each after
+/// the commit that holds it.
+pub(crate) fn commit_together(db: &Connection, mut writes: Vec<Box<dyn Write>>) {
+    // Failed after changing rows, so undone and taken out: answered with the commit of the
+    // writes that ran before them.
+    let mut undone = Vec::new();
+    while !writes.is_empty() {
         if !db.is_autocommit() {
             // Only a failed ROLLBACK leaves a transaction open; it would fail every write.
             let _ = step(db, "ROLLBACK");
         }
         if let Err(error) = step(db, "BEGIN IMMEDIATE") {
-            let error = failed(error);
-            waiting.for_each(|write| write.answer(Err(error.clone())));
-            return;
+            let all = writes.drain(..).chain(undone.drain(..));
+            return answer(all, Err(failed(error)));
         }
-        // A write alone needs no savepoint: its transaction is its own.
-        let savepoints = waiting.len() > 1;
-        let mut ran = Vec::new();
-        let (mut undo, mut lost) = (false, None);
-        for mut write in waiting.by_ref() {
-            let may_commit = run_one(db, &mut *write, savepoints);
-            ran.push(write);
-            match may_commit {
-                Ok(may_commit) => undo |= !may_commit,
-                Err(error) => {
-                    lost = Some(error);
-                    break;
+        match run_in_order(db, &mut writes) {
+            Round::Ran => {
+                let end = step(db, "COMMIT").map_err(failed);
+                if end.is_err() && !db.is_autocommit() {
+                    // A failed COMMIT leaves the transaction open.
+                    let _ = step(db, "ROLLBACK");
                 }
+                return answer(writes.drain(..).chain(undone.drain(..)), end);
+            }
+            Round::Undo(index) => {
+                let _ = step(db, "ROLLBACK");
+                undone.push(writes.remove(index));
+            }
+            Round::Lost(index) => {
+                let lost =
+                    RepositoryError::Unavailable("SQLite rolled the transaction back".into());
+                answer(writes.drain(..=index).chain(undone.drain(..)), Err(lost));
             }
         }
-        let end = match lost {
-            Some(error) => Err(error),
-            None if undo => step(db, "ROLLBACK").map_err(failed),
-            None => step(db, "COMMIT").map_err(failed),
-        };
-        if end.is_err() && !db.is_autocommit() {
-            // A failed COMMIT leaves the transaction open.
-            let _ = step(db, "ROLLBACK");
-        }
-        ran.into_iter().for_each(|write| write.answer(end.clone()));
     }
+    // Every write left was undone: there is nothing to commit, and no rows they read.
+    answer(undone.drain(..), Ok(()));
 }
 
-/// Runs one write, in a savepoint when others share its transaction, and says whether the
-/// transaction may commit as it stands: false for a failed write without a savepoint
-/// (roll it all back). An error means the whole transaction is lost (SQLite rolled it back
-/// after an I/O error, say): nothing of the writes before it in it may be answered as done.
-fn run_one(
-    db: &Connection,
-    write: &mut dyn Write,
-    savepoint: bool,
-) -> Result<bool, RepositoryError> {
-    if savepoint {
-        step(db, "SAVEPOINT write").map_err(failed)?;
+/// Runs the writes one after the other until one must be undone or the transaction is lost.
+fn run_in_order(db: &Connection, writes: &mut [Box<dyn Write>]) -> Round {
+    for (index, write) in writes.iter_mut().enumerate() {
+        // SQLite counts the rows each completed statement changed; a failed statement's own
+        // changes are undone by SQLite itself, so an unchanged count means nothing changed.
+        let changes = db.total_changes();
+        let succeeded = catch_unwind(AssertUnwindSafe(|| write.run(db))).unwrap_or(false);
+        if db.is_autocommit() {
+            return Round::Lost(index);
+        }
+        if !succeeded && db.total_changes() != changes {
+            return Round::Undo(index);
+        }
     }
-    let succeeded = catch_unwind(AssertUnwindSafe(|| write.run(db))).unwrap_or(false);
-    if db.is_autocommit() {
-        return Err(RepositoryError::Unavailable(
-            "SQLite rolled the transaction back".into(),
-        ));
-    }
-    if !savepoint {
-        return Ok(succeeded);
-    }
-    if !succeeded {
-        step(db, "ROLLBACK TO write").map_err(failed)?;
-    }
-    step(db, "RELEASE write").map_err(failed)?;
-    Ok(true)
+    Round::Ran
+}
+
+fn answer(writes: impl Iterator<Item = Box<dyn Write>>, commit: Result<(), RepositoryError>) {
+    writes.for_each(|write| write.answer(commit.clone()));
 }
 
 /// Runs one statement without a result, prepared once per connection.

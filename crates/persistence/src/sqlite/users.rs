@@ -79,7 +79,7 @@ impl UserRepository for SqliteRepository {
             let provider = first_link.as_ref().map(|link| link.provider);
             let event = audit.event(0, AuditEventType::UserRegistered, user.id, provider);
             audit::record(tx, &event, audit.outbox)?;
-            Ok(user.into_user())
+            Ok(user.clone().into_user())
         })
         .await
     }

@@ -1,6 +1,6 @@
 //! The one thread that owns the SQLite connection. Each repository call is one job: a
-//! closure that runs there (a write: its transaction, or its savepoint in a transaction
-//! shared with the writes queued beside it) and sends its result back. A login thus
+//! closure that runs there (a write: its part of a transaction shared with the writes queued
+//! beside it) and sends its result back. A login thus
 //! costs one hand-off between threads, not one per statement (sqlx's SQLite driver sends
 //! every statement to its worker thread and back), and a write lock held by another process
 //! blocks this thread, never the async runtime. Write transactions queued together are
@@ -71,13 +71,14 @@ impl Worker {
             .map_err(|_| RepositoryError::Internal("a sqlite job panicked".into()))
     }
 
-    /// Runs `body` as one write transaction, or a savepoint in one shared with other writes,
-    /// and returns what it returns once its transaction has committed.
+    /// Runs `body` as one write transaction, shared with other writes (and run again if the
+    /// transaction was undone for another's sake), and returns what it returns once its
+    /// transaction has committed.
     pub(crate) async fn write<T, E, F>(&self, body: F) -> Result<T, E>
     where
         T: Send + 'static,
         E: From<RepositoryError> + Send + 'static,
-        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        F: FnMut(&Connection) -> Result<T, E> + Send + 'static,
     {
         let (reply, answer) = oneshot::channel();
         self.send(Job::Write(Box::new(Pending::new(body, reply))))

@@ -1,5 +1,7 @@
 use super::*;
 use crate::sqlite::worker::Worker;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 type Answer = oneshot::Receiver<Result<i64, RepositoryError>>;
 
@@ -16,13 +18,13 @@ fn table() -> Connection {
 }
 
 fn write(
-    body: impl FnOnce(&Connection) -> Result<i64, RepositoryError> + Send + 'static,
+    body: impl FnMut(&Connection) -> Result<i64, RepositoryError> + Send + 'static,
 ) -> (Box<dyn Write>, Answer) {
     let (reply, answer) = oneshot::channel();
     (Box::new(Pending::new(body, reply)), answer)
 }
 
-fn insert(x: i64) -> impl FnOnce(&Connection) -> Result<i64, RepositoryError> + Send {
+fn insert(x: i64) -> impl Fn(&Connection) -> Result<i64, RepositoryError> + Send + Clone {
     move |db| {
         db.execute("INSERT INTO t (x) VALUES (?1)", [x])
             .map_err(failed)?;
@@ -63,7 +65,7 @@ fn a_failed_write_is_undone_alone_and_the_others_commit() {
                 let refused = refused.clone();
                 move |db| {
                     insert(2)(db)?;
-                    Err(refused)
+                    Err(refused.clone())
                 }
             }),
             write(insert(3)),
@@ -82,7 +84,7 @@ fn a_write_alone_that_fails_or_panics_leaves_nothing_and_ends_its_transaction() 
         let refused = refused.clone();
         move |db: &Connection| {
             insert(1)(db)?;
-            Err(refused)
+            Err(refused.clone())
         }
     };
     assert_eq!(commit(&db, vec![write(failing)]), vec![Err(refused)]);
@@ -116,6 +118,113 @@ fn a_panicking_write_is_undone_alone_and_answered_with_an_error() {
     assert!(matches!(answers[1], Err(RepositoryError::Internal(_))));
     assert_eq!(answers[2], Ok(3));
     assert_eq!(rows(&db), vec![1, 3]);
+}
+
+/// `body`, counting its runs in `runs`.
+fn counted(
+    runs: &Arc<AtomicUsize>,
+    body: impl Fn(&Connection) -> Result<i64, RepositoryError> + Send + 'static,
+) -> (Box<dyn Write>, Answer) {
+    let runs = Arc::clone(runs);
+    write(move |db| {
+        runs.fetch_add(1, Ordering::SeqCst);
+        body(db)
+    })
+}
+
+fn counters<const N: usize>() -> [Arc<AtomicUsize>; N] {
+    std::array::from_fn(|_| Arc::new(AtomicUsize::new(0)))
+}
+
+fn counts<const N: usize>(runs: &[Arc<AtomicUsize>; N]) -> [usize; N] {
+    std::array::from_fn(|index| runs[index].load(Ordering::SeqCst))
+}
+
+#[test]
+fn a_write_that_fails_after_changing_rows_is_taken_out_and_the_others_run_again_in_order() {
+    let db = table();
+    let runs = counters::<4>();
+    let refused = RepositoryError::Internal("refused after writing".into());
+    let failing = {
+        let refused = refused.clone();
+        move |db: &Connection| {
+            insert(2)(db)?;
+            Err(refused.clone())
+        }
+    };
+    // The last write reads what the first wrote, and not what the undone one did.
+    let count = |db: &Connection| {
+        db.query_row("SELECT count(*) FROM t", [], |row| row.get(0))
+            .map_err(failed)
+    };
+    let answers = commit(
+        &db,
+        vec![
+            counted(&runs[0], insert(1)),
+            counted(&runs[1], failing),
+            counted(&runs[2], insert(3)),
+            counted(&runs[3], count),
+        ],
+    );
+    assert_eq!(answers, vec![Ok(1), Err(refused), Ok(3), Ok(2)]);
+    assert_eq!(rows(&db), vec![1, 3]);
+    assert_eq!(
+        counts(&runs),
+        [2, 1, 1, 1],
+        "the write before the undone one ran again, the undone one did not"
+    );
+    assert!(db.is_autocommit());
+}
+
+#[test]
+fn a_refusal_that_changed_nothing_costs_no_second_run() {
+    let db = table();
+    let runs = counters::<3>();
+    let refused = RepositoryError::Internal("refused before writing".into());
+    let refusing = {
+        let refused = refused.clone();
+        move |_: &Connection| Err(refused.clone())
+    };
+    // A statement that fails halfway is undone by SQLite itself: 10 went in before 1
+    // clashed, and neither stays nor counts as a change.
+    let clashing = |db: &Connection| {
+        db.execute("INSERT INTO t (x) VALUES (10), (1)", [])
+            .map_err(failed)?;
+        Ok(10)
+    };
+    let answers = commit(
+        &db,
+        vec![
+            counted(&runs[0], insert(1)),
+            counted(&runs[1], refusing),
+            counted(&runs[2], clashing),
+        ],
+    );
+    assert_eq!(answers[..2], [Ok(1), Err(refused)]);
+    assert!(matches!(&answers[2], Err(RepositoryError::Internal(why)) if why.contains("UNIQUE")));
+    assert_eq!(rows(&db), vec![1]);
+    assert_eq!(counts(&runs), [1, 1, 1], "nothing ran twice");
+}
+
+#[test]
+fn writes_that_all_fail_after_changing_rows_leave_nothing() {
+    let db = table();
+    let failing = |x: i64| {
+        move |db: &Connection| {
+            insert(x)(db)?;
+            Err(RepositoryError::Internal(format!("refused {x}")))
+        }
+    };
+    let answers = commit(&db, vec![write(failing(1)), write(failing(2))]);
+    assert_eq!(
+        answers,
+        vec![
+            Err(RepositoryError::Internal("refused 1".into())),
+            Err(RepositoryError::Internal("refused 2".into()))
+        ]
+    );
+    assert!(rows(&db).is_empty());
+    assert!(db.is_autocommit());
 }
 
 #[test]
