@@ -18,6 +18,7 @@ mod m20261125_000010_schedule_webhooks;
 mod m20261126_000011_provider_signals;
 mod m20261126_000012_operator_api;
 mod m20261126_000013_grant_client_id;
+mod m20261126_000014_drop_link_user_index;
 pub mod names;
 mod steps;
 
@@ -45,6 +46,7 @@ impl MigratorTrait for Migrator {
             reversible(m20261126_000011_provider_signals::Migration),
             reversible(m20261126_000012_operator_api::Migration),
             reversible(m20261126_000013_grant_client_id::Migration),
+            reversible(m20261126_000014_drop_link_user_index::Migration),
         ]
     }
 }

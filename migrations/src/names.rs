@@ -9,7 +9,8 @@ pub const UX_USERS_EMAIL_NORMALIZED: &str = "ux_users_email_normalized";
 pub const UX_LINKED_ACCOUNTS_PROVIDER_SUBJECT: &str = "ux_linked_accounts_provider_subject";
 /// Unique index on `linked_accounts (user_id, provider)`: one link per provider and user.
 pub const UX_LINKED_ACCOUNTS_USER_PROVIDER: &str = "ux_linked_accounts_user_provider";
-/// Index on `linked_accounts.user_id` (listing a user's links, cascading deletes).
+/// Index on `linked_accounts.user_id`, dropped again by the fourteenth migration: the unique
+/// index on `(user_id, provider)` serves a user's links and cascading deletes.
 pub const IX_LINKED_ACCOUNTS_USER_ID: &str = "ix_linked_accounts_user_id";
 /// Index on `refresh_tokens.family_id` (revoking a family).
 pub const IX_REFRESH_TOKENS_FAMILY_ID: &str = "ix_refresh_tokens_family_id";

@@ -42,7 +42,8 @@ enum Step {
     CreateTable(TableCreateStatement),
     DropTable(TableDropStatement),
     CreateIndex(IndexCreateStatement, IndexDropStatement),
-    DropIndex(IndexDropStatement),
+    /// Dropping an index; with the statement that creates it again, when it may be undone.
+    DropIndex(IndexDropStatement, Option<IndexCreateStatement>),
     /// One `ALTER TABLE` a column: SQLite alters one thing at a time.
     AddColumn(TableRef, ColumnDef),
     /// The column as adding it back creates it.
@@ -60,10 +61,11 @@ impl Step {
                 let table = create.get_table_name()?.clone();
                 Step::DropTable(Table::drop().table(table).to_owned())
             }
-            Step::CreateIndex(_, drop) => Step::DropIndex(drop.clone()),
+            Step::CreateIndex(_, drop) => Step::DropIndex(drop.clone(), None),
+            Step::DropIndex(drop, Some(create)) => Step::CreateIndex(create.clone(), drop.clone()),
             Step::AddColumn(table, column) => Step::DropColumn(table.clone(), column.clone()),
             Step::DropColumn(table, column) => Step::AddColumn(table.clone(), column.clone()),
-            Step::DropTable(_) | Step::DropIndex(_) | Step::Sql(_) => return None,
+            Step::DropTable(_) | Step::DropIndex(_, None) | Step::Sql(_) => return None,
         })
     }
 
@@ -72,7 +74,7 @@ impl Step {
             Step::CreateTable(create) => manager.create_table(create).await,
             Step::DropTable(drop) => manager.drop_table(drop).await,
             Step::CreateIndex(create, _) => manager.create_index(create).await,
-            Step::DropIndex(drop) => manager.drop_index(drop).await,
+            Step::DropIndex(drop, _) => manager.drop_index(drop).await,
             Step::AddColumn(table, column) => {
                 let alter = Table::alter().table(table).add_column(column).to_owned();
                 manager.alter_table(alter).await
@@ -178,17 +180,20 @@ impl Steps {
         columns: impl IntoIterator<Item = C>,
         unique: bool,
     ) -> Self {
-        let table = table.into_iden();
-        let mut create = Index::create();
-        create.name(name).table(table.clone());
-        for column in columns {
-            create.col(column);
-        }
-        if unique {
-            create.unique();
-        }
-        let drop = Index::drop().name(name).table(table).to_owned();
+        let (create, drop) = index_statements(name, table, columns, unique);
         self.then(Step::CreateIndex(create, drop))
+    }
+
+    /// Drops the index named `name`, which is on `columns` of `table`, in that order; undone
+    /// by creating it again.
+    pub(crate) fn drop_index<C: IntoIndexColumn>(
+        self,
+        name: &str,
+        table: impl IntoIden,
+        columns: impl IntoIterator<Item = C>,
+    ) -> Self {
+        let (create, drop) = index_statements(name, table, columns, false);
+        self.then(Step::DropIndex(drop, Some(create)))
     }
 
     /// Adds `columns` to `table`, one statement each; undone by dropping them.
@@ -220,4 +225,24 @@ impl Steps {
     pub(crate) fn sql(self, sql: impl Into<String>) -> Self {
         self.then(Step::Sql(sql.into()))
     }
+}
+
+/// The statements that create and drop the index `name` on `columns` of `table`.
+fn index_statements<C: IntoIndexColumn>(
+    name: &str,
+    table: impl IntoIden,
+    columns: impl IntoIterator<Item = C>,
+    unique: bool,
+) -> (IndexCreateStatement, IndexDropStatement) {
+    let table = table.into_iden();
+    let mut create = Index::create();
+    create.name(name).table(table.clone());
+    for column in columns {
+        create.col(column);
+    }
+    if unique {
+        create.unique();
+    }
+    let drop = Index::drop().name(name).table(table).to_owned();
+    (create, drop)
 }

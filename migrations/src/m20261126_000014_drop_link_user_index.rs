@@ -1,0 +1,28 @@
+//! Drops `ix_linked_accounts_user_id`. The unique index on `(user_id, provider)` starts with
+//! `user_id`, so it already finds a user's links and the rows a user's deletion cascades to;
+//! the second index only cost every new link one more b-tree insert (a random page, written
+//! to the log). `down` creates it again.
+
+use crate::names::IX_LINKED_ACCOUNTS_USER_ID;
+use crate::steps::{Changes, Steps};
+use sea_orm_migration::prelude::*;
+use sea_orm_migration::sea_orm::DbBackend;
+
+#[derive(DeriveMigrationName)]
+pub struct Migration;
+
+#[derive(DeriveIden)]
+enum LinkedAccounts {
+    Table,
+    UserId,
+}
+
+impl Changes for Migration {
+    fn steps(&self, _: DbBackend) -> Steps {
+        Steps::default().drop_index(
+            IX_LINKED_ACCOUNTS_USER_ID,
+            LinkedAccounts::Table,
+            [LinkedAccounts::UserId],
+        )
+    }
+}
