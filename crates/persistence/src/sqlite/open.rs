@@ -174,7 +174,7 @@ mod tests {
     }
 
     /// `.cargo/config.toml` builds the bundled SQLite with these; without the spill size a
-    /// group commit's savepoint journal goes to a temporary file per commit.
+    /// statement's journal over 64 KiB (a cascade over many rows) goes to a temporary file.
     #[test]
     fn the_bundled_sqlite_has_the_compile_options_the_adapter_relies_on() {
         let connection = Connection::open_in_memory().unwrap();
