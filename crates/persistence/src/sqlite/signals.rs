@@ -25,30 +25,10 @@ struct SignalledLink {
     disabled_changed: Option<OffsetDateTime>,
 }
 
-/// What applying decided, and whether its writes are kept (a duplicate or a signal about
-/// no link keeps nothing, not even the receipt).
-enum Acted {
-    Kept(SignalOutcome),
-    RolledBack(SignalOutcome),
-}
-
 #[async_trait]
 impl SignalRepository for SqliteRepository {
     async fn apply_signal(&self, command: SignalCommand) -> Result<SignalOutcome, RepositoryError> {
-        self.call(move |db| {
-            let transaction = db
-                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-                .map_err(super::columns::failed)?;
-            match apply(&transaction, &command)? {
-                Acted::Kept(outcome) => {
-                    transaction.commit().map_err(super::columns::failed)?;
-                    Ok(outcome)
-                }
-                // Dropping the transaction rolls the receipt back.
-                Acted::RolledBack(outcome) => Ok(outcome),
-            }
-        })
-        .await
+        self.transact(move |tx| apply(tx, &command)).await
     }
 
     async fn keep_receipt(
@@ -90,9 +70,13 @@ impl SignalRepository for SqliteRepository {
     }
 }
 
-fn apply(db: &Connection, command: &SignalCommand) -> Result<Acted, RepositoryError> {
-    if !insert_receipt(db, &command.receipt)? {
-        return Ok(Acted::RolledBack(SignalOutcome::Duplicate));
+/// Applies a signal in the caller's transaction. A duplicate, or a signal about no link,
+/// writes nothing, not even the receipt: looked up before anything is written, in the
+/// transaction that holds the write lock, so nothing can change in between.
+fn apply(db: &Connection, command: &SignalCommand) -> Result<SignalOutcome, RepositoryError> {
+    let receipt = &command.receipt;
+    if received_at(db, receipt.source, &receipt.id)?.is_some() {
+        return Ok(SignalOutcome::Duplicate);
     }
     let provider = command.receipt.source.provider();
     let link = query_one(
@@ -108,16 +92,19 @@ fn apply(db: &Connection, command: &SignalCommand) -> Result<Acted, RepositoryEr
         },
     )?;
     let Some(link) = link else {
-        return Ok(Acted::RolledBack(SignalOutcome::NotLinked));
+        return Ok(SignalOutcome::NotLinked);
     };
     let Some(owner) = find_user(db, link.user)? else {
-        return Ok(Acted::RolledBack(SignalOutcome::NotLinked));
+        return Ok(SignalOutcome::NotLinked);
     };
+    if !insert_receipt(db, receipt)? {
+        return Ok(SignalOutcome::Duplicate);
+    }
     let user_deleted = act(db, command, &link, &owner)?;
-    Ok(Acted::Kept(SignalOutcome::Applied {
+    Ok(SignalOutcome::Applied {
         user: link.user,
         user_deleted,
-    }))
+    })
 }
 
 /// Takes the command's action on `link` and records its events; whether the user was deleted.
