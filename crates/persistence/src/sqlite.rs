@@ -73,11 +73,14 @@ impl SqliteRepository {
 
     /// Runs `body` on the connection's thread as one write transaction: all of it or none,
     /// answered once committed (committed with the writes queued beside it, see
-    /// `group_commit`). `body` may run twice: when another write in its transaction fails
-    /// after changing rows, the transaction is undone and the others run again.
+    /// `group_commit`). `body` may run more than once: when a write after it in its
+    /// transaction fails after changing rows, the transaction is undone and run again without
+    /// that one. It changes the database only with INSERT, UPDATE and DELETE: SQLite counts
+    /// the rows those change, which tells a failed body that changed nothing from one that
+    /// must be undone (it does not count DDL or a PRAGMA).
     async fn transact<T, E>(
         &self,
-        body: impl FnMut(&Connection) -> Result<T, E> + Send + 'static,
+        body: impl Fn(&Connection) -> Result<T, E> + Send + 'static,
     ) -> Result<T, E>
     where
         T: Send + 'static,

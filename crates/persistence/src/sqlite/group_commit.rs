@@ -9,11 +9,14 @@
 //! What each write keeps:
 //! - **All or nothing, alone.** A write that fails (or panics) having changed nothing, a
 //!   refusal, simply is not committed. One that fails after changing rows (a bug, or a
-//!   constraint it did not expect) is undone with the whole transaction, taken out, and the
-//!   others are run again, in order, in a new one: a body runs on the rows it is given and
-//!   decides the same way twice. No savepoints: SQLite copies every page a savepoint changes
-//!   into a journal first, which was a twentieth of a login's instructions, for a failure
-//!   that does not happen in a normal day.
+//!   constraint it did not expect) undoes the whole transaction and is taken out: the writes
+//!   before it run again (those after it had not run yet) and commit without it, and then it
+//!   runs once more, in a transaction of its own, on the rows they committed, and is
+//!   answered from that run. A body may therefore run more than once (once more for each
+//!   write after it that is taken out, 32 at most): it takes its inputs by reference (`Fn`)
+//!   and decides on the rows it reads. No savepoints: SQLite copies every page a savepoint
+//!   changes into a journal first, which was a twentieth of a login's instructions, for a
+//!   failure that does not happen in a normal day.
 //! - **Answered after its commit.** No answer leaves before the commit that holds it (and
 //!   a commit survives a process crash; with `synchronous = NORMAL` a power loss may still
 //!   drop the last ones), so nobody acts on a write that a failed commit or a `kill -9`
@@ -59,7 +62,7 @@ impl<F, T, E> Pending<F, T, E> {
 
 impl<F, T, E> Write for Pending<F, T, E>
 where
-    F: FnMut(&Connection) -> Result<T, E> + Send,
+    F: Fn(&Connection) -> Result<T, E> + Send,
     T: Send,
     E: From<RepositoryError> + Send,
 {
@@ -98,20 +101,34 @@ enum Round {
 }
 
 /// Runs `writes` in `BEGIN IMMEDIATE` transactions, as few as it can (one, unless a write
-/// had to be undone or SQLite rolled a transaction back by itself), and answers each after
+/// had to be taken out or SQLite rolled a transaction back by itself), and answers each after
 /// the commit that holds it.
-pub(crate) fn commit_together(db: &Connection, mut writes: Vec<Box<dyn Write>>) {
-    // Failed after changing rows, so undone and taken out: answered with the commit of the
-    // writes that ran before them.
-    let mut undone = Vec::new();
+pub(crate) fn commit_together(db: &Connection, writes: Vec<Box<dyn Write>>) {
+    for write in commit_or_take_out(db, writes) {
+        // Taken out: once more, alone, on what the others committed. Failing after changing
+        // rows again, it is rolled back and answered with its own error.
+        for again in commit_or_take_out(db, vec![write]) {
+            again.answer(Ok(()));
+        }
+    }
+    if !db.is_autocommit() {
+        // A failed ROLLBACK left the transaction open: the next job must not read its rows.
+        let _ = step(db, "ROLLBACK");
+    }
+}
+
+/// Commits `writes` but those that fail after changing rows, which it undoes and returns
+/// unanswered; answers the rest after their commit (or with what ended their transaction).
+fn commit_or_take_out(db: &Connection, mut writes: Vec<Box<dyn Write>>) -> Vec<Box<dyn Write>> {
+    let mut taken_out = Vec::new();
     while !writes.is_empty() {
         if !db.is_autocommit() {
             // Only a failed ROLLBACK leaves a transaction open; it would fail every write.
             let _ = step(db, "ROLLBACK");
         }
         if let Err(error) = step(db, "BEGIN IMMEDIATE") {
-            let all = writes.drain(..).chain(undone.drain(..));
-            return answer(all, Err(failed(error)));
+            answer(writes.drain(..), Err(failed(error)));
+            break;
         }
         match run_in_order(db, &mut writes) {
             Round::Ran => {
@@ -120,21 +137,20 @@ pub(crate) fn commit_together(db: &Connection, mut writes: Vec<Box<dyn Write>>) 
                     // A failed COMMIT leaves the transaction open.
                     let _ = step(db, "ROLLBACK");
                 }
-                return answer(writes.drain(..).chain(undone.drain(..)), end);
+                answer(writes.drain(..), end);
             }
             Round::Undo(index) => {
                 let _ = step(db, "ROLLBACK");
-                undone.push(writes.remove(index));
+                taken_out.push(writes.remove(index));
             }
             Round::Lost(index) => {
                 let lost =
                     RepositoryError::Unavailable("SQLite rolled the transaction back".into());
-                answer(writes.drain(..=index).chain(undone.drain(..)), Err(lost));
+                answer(writes.drain(..=index), Err(lost));
             }
         }
     }
-    // Every write left was undone: there is nothing to commit, and no rows they read.
-    answer(undone.drain(..), Ok(()));
+    taken_out
 }
 
 /// Runs the writes one after the other until one must be undone or the transaction is lost.

@@ -71,14 +71,14 @@ impl Worker {
             .map_err(|_| RepositoryError::Internal("a sqlite job panicked".into()))
     }
 
-    /// Runs `body` as one write transaction, shared with other writes (and run again if the
-    /// transaction was undone for another's sake), and returns what it returns once its
-    /// transaction has committed.
+    /// Runs `body` as one write transaction, shared with other writes (and run again when
+    /// the transaction is undone for another's sake, see `group_commit`), and returns what it
+    /// returns once its transaction has committed.
     pub(crate) async fn write<T, E, F>(&self, body: F) -> Result<T, E>
     where
         T: Send + 'static,
         E: From<RepositoryError> + Send + 'static,
-        F: FnMut(&Connection) -> Result<T, E> + Send + 'static,
+        F: Fn(&Connection) -> Result<T, E> + Send + 'static,
     {
         let (reply, answer) = oneshot::channel();
         self.send(Job::Write(Box::new(Pending::new(body, reply))))

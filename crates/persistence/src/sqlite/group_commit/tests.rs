@@ -18,7 +18,7 @@ fn table() -> Connection {
 }
 
 fn write(
-    body: impl FnMut(&Connection) -> Result<i64, RepositoryError> + Send + 'static,
+    body: impl Fn(&Connection) -> Result<i64, RepositoryError> + Send + 'static,
 ) -> (Box<dyn Write>, Answer) {
     let (reply, answer) = oneshot::channel();
     (Box::new(Pending::new(body, reply)), answer)
@@ -170,10 +170,103 @@ fn a_write_that_fails_after_changing_rows_is_taken_out_and_the_others_run_again_
     assert_eq!(rows(&db), vec![1, 3]);
     assert_eq!(
         counts(&runs),
-        [2, 1, 1, 1],
-        "the write before the undone one ran again, the undone one did not"
+        [2, 2, 1, 1],
+        "the write before the undone one ran again; the undone one once more, alone"
     );
     assert!(db.is_autocommit());
+}
+
+#[test]
+fn a_write_taken_out_runs_again_alone_after_the_others_committed() {
+    let db = table();
+    let runs = Arc::new(AtomicUsize::new(0));
+    // Fails after writing on its first run; on the next it counts the rows it sees.
+    let once_failing = {
+        let runs = Arc::clone(&runs);
+        move |db: &Connection| {
+            insert(5)(db)?;
+            if runs.fetch_add(1, Ordering::SeqCst) == 0 {
+                return Err(RepositoryError::Internal("refused once".into()));
+            }
+            db.query_row("SELECT count(*) FROM t", [], |row| row.get(0))
+                .map_err(failed)
+        }
+    };
+    let answers = commit(
+        &db,
+        vec![write(insert(1)), write(once_failing), write(insert(3))],
+    );
+    assert_eq!(
+        answers,
+        vec![Ok(1), Ok(3), Ok(3)],
+        "it saw 1, 3 and its own 5"
+    );
+    assert_eq!(rows(&db), vec![1, 3, 5]);
+}
+
+#[test]
+fn a_transaction_sqlite_rolled_back_answers_its_writes_with_an_error_and_the_rest_go_on() {
+    let db = table();
+    let refused = RepositoryError::Internal("refused after writing".into());
+    let failing = {
+        let refused = refused.clone();
+        move |db: &Connection| {
+            insert(2)(db)?;
+            Err(refused.clone())
+        }
+    };
+    // As SQLite does after an I/O error: the transaction is gone under the write.
+    let rolling_back = |db: &Connection| {
+        insert(3)(db)?;
+        db.execute_batch("ROLLBACK").map_err(failed)?;
+        Ok(3)
+    };
+    let answers = commit(
+        &db,
+        vec![
+            write(insert(1)),
+            write(failing),
+            write(rolling_back),
+            write(insert(4)),
+        ],
+    );
+    let lost = |answer: &Result<i64, RepositoryError>| {
+        matches!(answer, Err(RepositoryError::Unavailable(_)))
+    };
+    assert!(lost(&answers[0]) && lost(&answers[2]), "{answers:?}");
+    assert_eq!(
+        answers[1],
+        Err(refused),
+        "taken out, and refused again alone"
+    );
+    assert_eq!(answers[3], Ok(4));
+    assert_eq!(rows(&db), vec![4]);
+    assert!(db.is_autocommit());
+}
+
+#[test]
+fn a_write_run_again_is_answered_from_its_last_run() {
+    let db = table();
+    let runs = Arc::new(AtomicUsize::new(0));
+    // Succeeds without writing, then panics when run again.
+    let read_then_panic = {
+        let runs = Arc::clone(&runs);
+        move |_: &Connection| match runs.fetch_add(1, Ordering::SeqCst) {
+            0 => Ok(7),
+            _ => panic!("a bug on the second run"),
+        }
+    };
+    let failing = |db: &Connection| {
+        insert(2)(db)?;
+        Err(RepositoryError::Internal("refused after writing".into()))
+    };
+    let answers = commit(&db, vec![write(read_then_panic), write(failing)]);
+    assert!(
+        matches!(&answers[0], Err(RepositoryError::Internal(why)) if why.contains("panicked")),
+        "not the first run's answer: {answers:?}"
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+    assert!(rows(&db).is_empty());
 }
 
 #[test]
@@ -249,12 +342,14 @@ fn when_the_commit_fails_every_write_in_it_gets_the_error_and_nothing_stays() {
         Ok(2)
     };
     // A refusal decided inside the failed transaction is not repeated either: the rows it
-    // may have read were never committed.
+    // read (1) were never committed.
     let refusing = |db: &Connection| -> Result<i64, RepositoryError> {
-        insert(5)(db)?;
-        Err(RepositoryError::Internal(
-            "refused on uncommitted rows".into(),
-        ))
+        let seen: i64 = db
+            .query_row("SELECT count(*) FROM t", [], |row| row.get(0))
+            .map_err(failed)?;
+        Err(RepositoryError::Internal(format!(
+            "refused on {seen} uncommitted rows"
+        )))
     };
     let answers = commit(
         &db,
