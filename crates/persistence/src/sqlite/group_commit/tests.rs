@@ -32,6 +32,17 @@ fn insert(x: i64) -> impl Fn(&Connection) -> Result<i64, RepositoryError> + Send
     }
 }
 
+/// Inserts `x`, then refuses with `why`: a write that fails after changing rows.
+fn insert_then_refuse(
+    x: i64,
+    why: RepositoryError,
+) -> impl Fn(&Connection) -> Result<i64, RepositoryError> + Send + 'static {
+    move |db| {
+        insert(x)(db)?;
+        Err(why.clone())
+    }
+}
+
 fn rows(db: &Connection) -> Vec<i64> {
     let mut statement = db.prepare("SELECT x FROM t ORDER BY x").unwrap();
     statement
@@ -61,13 +72,7 @@ fn a_failed_write_is_undone_alone_and_the_others_commit() {
         &db,
         vec![
             write(insert(1)),
-            write({
-                let refused = refused.clone();
-                move |db| {
-                    insert(2)(db)?;
-                    Err(refused.clone())
-                }
-            }),
+            write(insert_then_refuse(2, refused.clone())),
             write(insert(3)),
         ],
     );
@@ -80,13 +85,7 @@ fn a_failed_write_is_undone_alone_and_the_others_commit() {
 fn a_write_alone_that_fails_or_panics_leaves_nothing_and_ends_its_transaction() {
     let db = table();
     let refused = RepositoryError::Internal("refused".into());
-    let failing = {
-        let refused = refused.clone();
-        move |db: &Connection| {
-            insert(1)(db)?;
-            Err(refused.clone())
-        }
-    };
+    let failing = insert_then_refuse(1, refused.clone());
     assert_eq!(commit(&db, vec![write(failing)]), vec![Err(refused)]);
     let answers = commit(
         &db,
@@ -145,13 +144,7 @@ fn a_write_that_fails_after_changing_rows_is_taken_out_and_the_others_run_again_
     let db = table();
     let runs = counters::<4>();
     let refused = RepositoryError::Internal("refused after writing".into());
-    let failing = {
-        let refused = refused.clone();
-        move |db: &Connection| {
-            insert(2)(db)?;
-            Err(refused.clone())
-        }
-    };
+    let failing = insert_then_refuse(2, refused.clone());
     // The last write reads what the first wrote, and not what the undone one did.
     let count = |db: &Connection| {
         db.query_row("SELECT count(*) FROM t", [], |row| row.get(0))
@@ -208,13 +201,7 @@ fn a_write_taken_out_runs_again_alone_after_the_others_committed() {
 fn a_transaction_sqlite_rolled_back_answers_its_writes_with_an_error_and_the_rest_go_on() {
     let db = table();
     let refused = RepositoryError::Internal("refused after writing".into());
-    let failing = {
-        let refused = refused.clone();
-        move |db: &Connection| {
-            insert(2)(db)?;
-            Err(refused.clone())
-        }
-    };
+    let failing = insert_then_refuse(2, refused.clone());
     // As SQLite does after an I/O error: the transaction is gone under the write.
     let rolling_back = |db: &Connection| {
         insert(3)(db)?;
@@ -256,10 +243,7 @@ fn a_write_run_again_is_answered_from_its_last_run() {
             _ => panic!("a bug on the second run"),
         }
     };
-    let failing = |db: &Connection| {
-        insert(2)(db)?;
-        Err(RepositoryError::Internal("refused after writing".into()))
-    };
+    let failing = insert_then_refuse(2, RepositoryError::Internal("refused".into()));
     let answers = commit(&db, vec![write(read_then_panic), write(failing)]);
     assert!(
         matches!(&answers[0], Err(RepositoryError::Internal(why)) if why.contains("panicked")),
@@ -302,12 +286,7 @@ fn a_refusal_that_changed_nothing_costs_no_second_run() {
 #[test]
 fn writes_that_all_fail_after_changing_rows_leave_nothing() {
     let db = table();
-    let failing = |x: i64| {
-        move |db: &Connection| {
-            insert(x)(db)?;
-            Err(RepositoryError::Internal(format!("refused {x}")))
-        }
-    };
+    let failing = |x: i64| insert_then_refuse(x, RepositoryError::Internal(format!("refused {x}")));
     let answers = commit(&db, vec![write(failing(1)), write(failing(2))]);
     assert_eq!(
         answers,
