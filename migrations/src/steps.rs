@@ -42,8 +42,8 @@ enum Step {
     CreateTable(TableCreateStatement),
     DropTable(TableDropStatement),
     CreateIndex(IndexCreateStatement, IndexDropStatement),
-    /// Dropping an index; with the statement that creates it again, when it may be undone.
-    DropIndex(IndexDropStatement, Option<IndexCreateStatement>),
+    /// Dropping an index, with the statement that creates it again.
+    DropIndex(IndexDropStatement, IndexCreateStatement),
     /// One `ALTER TABLE` a column: SQLite alters one thing at a time.
     AddColumn(TableRef, ColumnDef),
     /// The column as adding it back creates it.
@@ -61,11 +61,11 @@ impl Step {
                 let table = create.get_table_name()?.clone();
                 Step::DropTable(Table::drop().table(table).to_owned())
             }
-            Step::CreateIndex(_, drop) => Step::DropIndex(drop.clone(), None),
-            Step::DropIndex(drop, Some(create)) => Step::CreateIndex(create.clone(), drop.clone()),
+            Step::CreateIndex(create, drop) => Step::DropIndex(drop.clone(), create.clone()),
+            Step::DropIndex(drop, create) => Step::CreateIndex(create.clone(), drop.clone()),
             Step::AddColumn(table, column) => Step::DropColumn(table.clone(), column.clone()),
             Step::DropColumn(table, column) => Step::AddColumn(table.clone(), column.clone()),
-            Step::DropTable(_) | Step::DropIndex(_, None) | Step::Sql(_) => return None,
+            Step::DropTable(_) | Step::Sql(_) => return None,
         })
     }
 
@@ -193,7 +193,7 @@ impl Steps {
         columns: impl IntoIterator<Item = C>,
     ) -> Self {
         let (create, drop) = index_statements(name, table, columns, false);
-        self.then(Step::DropIndex(drop, Some(create)))
+        self.then(Step::DropIndex(drop, create))
     }
 
     /// Adds `columns` to `table`, one statement each; undone by dropping them.

@@ -93,7 +93,7 @@ where
 enum Round {
     /// Every write ran; those that failed changed nothing: the transaction may commit.
     Ran,
-    /// The write at this index failed after changing rows: undo the transaction.
+    /// The write at this index failed after changing rows: the transaction must be undone.
     Undo(usize),
     /// SQLite rolled the transaction back itself (an I/O error, say) while the write at this
     /// index ran: it and the writes before it are lost.
@@ -111,10 +111,8 @@ pub(crate) fn commit_together(db: &Connection, writes: Vec<Box<dyn Write>>) {
             again.answer(Ok(()));
         }
     }
-    if !db.is_autocommit() {
-        // A failed ROLLBACK left the transaction open: the next job must not read its rows.
-        let _ = step(db, "ROLLBACK");
-    }
+    // The next job must not read the rows of a transaction left open.
+    roll_back_if_open(db);
 }
 
 /// Commits `writes` but those that fail after changing rows, which it undoes and returns
@@ -122,10 +120,9 @@ pub(crate) fn commit_together(db: &Connection, writes: Vec<Box<dyn Write>>) {
 fn commit_or_take_out(db: &Connection, mut writes: Vec<Box<dyn Write>>) -> Vec<Box<dyn Write>> {
     let mut taken_out = Vec::new();
     while !writes.is_empty() {
-        if !db.is_autocommit() {
-            // Only a failed ROLLBACK leaves a transaction open; it would fail every write.
-            let _ = step(db, "ROLLBACK");
-        }
+        // What the last round left open (a write to undo, a failed COMMIT or ROLLBACK) ends
+        // here: an open transaction would fail every write.
+        roll_back_if_open(db);
         if let Err(error) = step(db, "BEGIN IMMEDIATE") {
             answer(writes.drain(..), Err(failed(error)));
             break;
@@ -133,16 +130,9 @@ fn commit_or_take_out(db: &Connection, mut writes: Vec<Box<dyn Write>>) -> Vec<B
         match run_in_order(db, &mut writes) {
             Round::Ran => {
                 let end = step(db, "COMMIT").map_err(failed);
-                if end.is_err() && !db.is_autocommit() {
-                    // A failed COMMIT leaves the transaction open.
-                    let _ = step(db, "ROLLBACK");
-                }
                 answer(writes.drain(..), end);
             }
-            Round::Undo(index) => {
-                let _ = step(db, "ROLLBACK");
-                taken_out.push(writes.remove(index));
-            }
+            Round::Undo(index) => taken_out.push(writes.remove(index)),
             Round::Lost(index) => {
                 let lost =
                     RepositoryError::Unavailable("SQLite rolled the transaction back".into());
@@ -151,6 +141,13 @@ fn commit_or_take_out(db: &Connection, mut writes: Vec<Box<dyn Write>>) -> Vec<B
         }
     }
     taken_out
+}
+
+/// Rolls back the transaction that is open, if one is.
+fn roll_back_if_open(db: &Connection) {
+    if !db.is_autocommit() {
+        let _ = step(db, "ROLLBACK");
+    }
 }
 
 /// Runs the writes one after the other until one must be undone or the transaction is lost.

@@ -97,11 +97,10 @@ pub(super) fn connector(
     let provider = CryptoProvider::get_default()
         .cloned()
         .unwrap_or_else(|| Arc::new(rustls::crypto::aws_lc_rs::default_provider()));
-    let verifier = match extra_roots.is_empty() {
-        true => rustls_platform_verifier::Verifier::new(provider.clone()),
-        false => {
-            rustls_platform_verifier::Verifier::new_with_extra_roots(extra_roots, provider.clone())
-        }
+    let verifier = if extra_roots.is_empty() {
+        rustls_platform_verifier::Verifier::new(provider.clone())
+    } else {
+        rustls_platform_verifier::Verifier::new_with_extra_roots(extra_roots, provider.clone())
     }
     .map_err(|error| error.to_string())?;
     let tls = rustls::ClientConfig::builder_with_provider(provider)
