@@ -1,6 +1,6 @@
 # Tasks for social-login. `just --list` shows them.
 
-export TEST_POSTGRES_URL := env_var_or_default("TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test")
+export TEST_POSTGRES_URL := env_var_or_default("TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable")
 export TEST_REDIS_URL := env_var_or_default("TEST_REDIS_URL", "redis://127.0.0.1:6379")
 
 # The zero-setup demo in the browser.

@@ -49,7 +49,7 @@ impl Setup {
             Database::Postgres => {
                 let admin =
                     postgres_admin_url().ok_or("--database postgres needs TEST_POSTGRES_URL")?;
-                Some(PostgresDatabase::create(&admin).await)
+                Some(PostgresDatabase::create_durable(&admin).await)
             }
         };
         let database_url = match &postgres {

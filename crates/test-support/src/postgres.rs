@@ -21,15 +21,43 @@ pub struct PostgresDatabase {
 impl PostgresDatabase {
     /// Creates a new, empty database on the server of `admin_url`, whose role must be
     /// allowed to create databases. Panics if it cannot: the test cannot run without it.
+    ///
+    /// Its commits return before their WAL is flushed (`synchronous_commit = off`): only a
+    /// crash of PostgreSQL itself, which no test causes, could lose the last ones; a killed
+    /// service loses nothing either way.
     pub async fn create(admin_url: &str) -> Self {
+        Self::create_with(
+            admin_url,
+            "ALTER DATABASE {name} SET synchronous_commit = off",
+        )
+        .await
+    }
+
+    /// [`PostgresDatabase::create`] with the server's own durability: every commit waits for
+    /// its flush, as in production (the benchmark).
+    pub async fn create_durable(admin_url: &str) -> Self {
+        Self::create_with(admin_url, "").await
+    }
+
+    /// Creates the database, then runs `tune` with `{name}` replaced by its quoted name.
+    async fn create_with(admin_url: &str, tune: &str) -> Self {
         let name = format!("social_login_test_{}", uuid::Uuid::new_v4().simple());
+        let quoted = format!("\"{name}\"");
         let mut admin = PgConnection::connect(admin_url)
             .await
             .expect("connect to TEST_POSTGRES_URL");
-        sqlx::raw_sql(AssertSqlSafe(format!("CREATE DATABASE \"{name}\"")))
-            .execute(&mut admin)
-            .await
-            .expect("create the test database");
+        // One statement each: CREATE DATABASE refuses to run in a multi-statement string.
+        for statement in [
+            format!("CREATE DATABASE {quoted}"),
+            tune.replace("{name}", &quoted),
+        ] {
+            if !statement.is_empty() {
+                sqlx::raw_sql(AssertSqlSafe(statement))
+                    .execute(&mut admin)
+                    .await
+                    .expect("create the test database");
+            }
+        }
         let _ = admin.close().await;
         Self {
             admin_url: admin_url.to_owned(),

@@ -44,6 +44,30 @@ async fn a_created_database_is_fresh_and_usable_and_dropped_with_its_sessions() 
     drop(session);
 }
 
+/// `SHOW synchronous_commit` on a new session of `database`.
+async fn synchronous_commit(database: &PostgresDatabase) -> String {
+    let mut session = PgConnection::connect(database.url()).await.unwrap();
+    let setting = sqlx::query_scalar("SHOW synchronous_commit")
+        .fetch_one(&mut session)
+        .await
+        .unwrap();
+    session.close().await.unwrap();
+    setting
+}
+
+#[tokio::test]
+async fn a_test_database_does_not_wait_for_flushes_and_the_benchmarks_does() {
+    let Some(admin_url) = postgres_admin_url() else {
+        return;
+    };
+    let quick = PostgresDatabase::create(&admin_url).await;
+    let durable = PostgresDatabase::create_durable(&admin_url).await;
+    assert_eq!(synchronous_commit(&quick).await, "off");
+    assert_eq!(synchronous_commit(&durable).await, "on");
+    quick.drop().await;
+    durable.drop().await;
+}
+
 #[tokio::test]
 async fn a_database_left_behind_by_a_test_is_dropped_when_it_goes_out_of_scope() {
     let Some(admin_url) = postgres_admin_url() else {
