@@ -31,10 +31,15 @@ pub const MAX_RETRY_DELAY: Duration = Duration::hours(8);
 pub const DEAD_AFTER: Duration = Duration::days(3);
 /// While the receiver seems away: one probe per this period, per instance.
 pub const PROBE_EVERY: Duration = Duration::seconds(5);
+/// How often an instance with free slots looks for due events (every instance looks; the
+/// outbox's claims give each event to one of them).
+pub const POLL_EVERY: Duration = Duration::milliseconds(500);
+/// How often the outbox is tended: dead letters by age and bound, gauges.
+pub const MAINTAIN_EVERY: Duration = Duration::seconds(5);
 /// Attempts in a row that found the receiver unavailable before it counts as away.
 pub const AWAY_AFTER: u32 = 3;
 
-/// The bounds of delivery, from `[webhooks]`.
+/// The bounds of delivery, from `[webhooks]`, and its pace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeliveryLimits {
     /// Deliveries in flight at once, per instance.
@@ -43,6 +48,7 @@ pub struct DeliveryLimits {
     pub max_attempts: u32,
     /// Pending events kept; beyond it the oldest become dead letters.
     pub max_pending: u64,
+    pub pace: DeliveryPace,
 }
 
 impl Default for DeliveryLimits {
@@ -51,7 +57,42 @@ impl Default for DeliveryLimits {
             max_concurrent: 8,
             max_attempts: 20,
             max_pending: 100_000,
+            pace: DeliveryPace::default(),
         }
+    }
+}
+
+/// How fast delivery moves. Not configurable: the defaults serve any receiver; the
+/// end-to-end tests run the same schedule faster so that it takes seconds, not minutes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeliveryPace {
+    /// [`FIRST_RETRY_DELAY`]: each next retry waits twice as long, up to [`MAX_RETRY_DELAY`].
+    pub first_retry: Duration,
+    /// [`PROBE_EVERY`].
+    pub probe_every: Duration,
+    /// [`POLL_EVERY`].
+    pub poll_every: Duration,
+    /// [`MAINTAIN_EVERY`].
+    pub maintain_every: Duration,
+}
+
+impl Default for DeliveryPace {
+    fn default() -> Self {
+        Self {
+            first_retry: FIRST_RETRY_DELAY,
+            probe_every: PROBE_EVERY,
+            poll_every: POLL_EVERY,
+            maintain_every: MAINTAIN_EVERY,
+        }
+    }
+}
+
+impl DeliveryPace {
+    /// The delay before the retry that follows `attempts` counted failures (1 for the first).
+    pub fn retry_delay(&self, attempts: u32) -> Duration {
+        let doublings = attempts.saturating_sub(1).min(20);
+        let delay = self.first_retry * 2_i32.pow(doublings);
+        delay.min(MAX_RETRY_DELAY)
     }
 }
 
@@ -67,16 +108,13 @@ pub enum DeliveryStep {
     DeadLettered,
 }
 
-/// The delay before the retry that follows `attempts` counted failures (1 for the first).
-pub fn retry_delay(attempts: u32) -> Duration {
-    let doublings = attempts.saturating_sub(1).min(20);
-    let delay = FIRST_RETRY_DELAY * 2_i32.pow(doublings);
-    delay.min(MAX_RETRY_DELAY)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn retry_delay(attempts: u32) -> Duration {
+        DeliveryPace::default().retry_delay(attempts)
+    }
 
     #[test]
     fn retries_back_off_from_two_seconds_to_eight_hours() {

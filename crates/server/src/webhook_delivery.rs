@@ -1,18 +1,12 @@
 //! The webhook delivery loop: one task per instance that keeps up to
-//! `[webhooks] max_concurrent_deliveries` attempts in flight, claims more as slots free up,
-//! and tends the outbox every few seconds. Requests only write the outbox row, in their own
-//! transaction, so a slow or absent receiver never delays them.
+//! `[webhooks] max_concurrent_deliveries` attempts in flight, claims more as slots free up
+//! (looking every `poll_every` of its pace), and tends the outbox every `maintain_every`.
+//! Requests only write the outbox row, in their own transaction, so a slow or absent
+//! receiver never delays them.
 
 use social_login_app::{AuthService, WebhookDelivery};
 use std::sync::Weak;
-use std::time::Duration;
 use tokio::task::JoinSet;
-
-/// How often an instance with free slots looks for due events (every instance looks; the
-/// outbox's claims give each event to one of them).
-pub const POLL_EVERY: Duration = Duration::from_millis(500);
-/// How often the outbox is tended: dead letters by age and bound, gauges.
-pub const MAINTAIN_EVERY: Duration = Duration::from_secs(5);
 
 /// Runs for as long as the service is alive (the task ends when the last router holding
 /// the service is dropped; attempts still in flight are dropped with it, and their leases
@@ -22,9 +16,11 @@ pub fn spawn(service: Weak<AuthService>, delivery: WebhookDelivery) {
         return;
     };
     runtime.spawn(async move {
-        let max = delivery.limits().max_concurrent;
+        let limits = delivery.limits();
+        let max = limits.max_concurrent;
+        let poll_every = limits.pace.poll_every.unsigned_abs();
         let mut in_flight = JoinSet::new();
-        let mut maintenance = tokio::time::interval(MAINTAIN_EVERY);
+        let mut maintenance = tokio::time::interval(limits.pace.maintain_every.unsigned_abs());
         while service.strong_count() > 0 {
             let free = max.saturating_sub(u32::try_from(in_flight.len()).unwrap_or(max));
             match delivery.claim(free).await {
@@ -47,7 +43,7 @@ pub fn spawn(service: Weak<AuthService>, delivery: WebhookDelivery) {
                         tracing::warn!(%error, "webhook outbox upkeep failed");
                     }
                 }
-                () = tokio::time::sleep(POLL_EVERY) => {}
+                () = tokio::time::sleep(poll_every) => {}
             }
         }
     });

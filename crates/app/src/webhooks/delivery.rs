@@ -2,7 +2,7 @@
 //! away receiver, and the dead letters.
 
 use super::receiver::{Receiver, Turn};
-use super::{DEAD_AFTER, DeliveryLimits, DeliveryStep, LEASE, retry_delay};
+use super::{DEAD_AFTER, DeliveryLimits, DeliveryStep, LEASE};
 use crate::AppError;
 use social_login_domain::AuditEvent;
 use social_login_ports::{
@@ -76,7 +76,7 @@ impl WebhookDelivery {
             return Ok(Vec::new());
         }
         let now = self.clock.now();
-        let turn = self.receiver().turn(now);
+        let turn = self.receiver().turn(now, self.limits.pace.probe_every);
         let (claimed, probe) = match turn {
             Turn::Wait => return Ok(Vec::new()),
             Turn::Due => (
@@ -125,7 +125,8 @@ impl WebhookDelivery {
             }
             Err(error @ DeliveryError::Unavailable(_)) => {
                 if self.receiver().unavailable(done) {
-                    warn!(%error, "webhook receiver unavailable; probing it every 5 s");
+                    let every = self.limits.pace.probe_every;
+                    warn!(%error, %every, "webhook receiver unavailable; probing it");
                 }
                 count_attempt("unavailable");
                 // A probe that finds it still away says nothing about this event.
@@ -148,7 +149,7 @@ impl WebhookDelivery {
                 "webhook event dead-lettered");
             return Ok(DeliveryStep::DeadLettered);
         }
-        let at = done + retry_delay(attempts);
+        let at = done + self.limits.pace.retry_delay(attempts);
         self.outbox.retry_at(failure, at).await?;
         warn!(event = %event.id, kind = %event.kind, %error, attempts, probe,
             "webhook delivery failed; will retry");

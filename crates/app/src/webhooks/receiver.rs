@@ -3,8 +3,8 @@
 //! In-process on purpose: it only paces this instance's own requests; which event goes to
 //! whom is settled by the outbox's claims in the database.
 
-use super::{AWAY_AFTER, PROBE_EVERY};
-use time::OffsetDateTime;
+use super::AWAY_AFTER;
+use time::{Duration, OffsetDateTime};
 
 #[derive(Debug, Default)]
 pub(super) struct Receiver {
@@ -29,12 +29,13 @@ impl Receiver {
         self.unavailable_in_a_row >= AWAY_AFTER
     }
 
-    /// The turn at `now`; taking a probe starts the next period.
-    pub(super) fn turn(&mut self, now: OffsetDateTime) -> Turn {
+    /// The turn at `now`, probing once per `probe_every`; taking a probe starts the next
+    /// period.
+    pub(super) fn turn(&mut self, now: OffsetDateTime, probe_every: Duration) -> Turn {
         if !self.away() {
             return Turn::Due;
         }
-        if self.last_probe.is_some_and(|at| now - at < PROBE_EVERY) {
+        if self.last_probe.is_some_and(|at| now - at < probe_every) {
             return Turn::Wait;
         }
         self.last_probe = Some(now);
@@ -63,8 +64,8 @@ impl Receiver {
 
 #[cfg(test)]
 mod tests {
+    use super::super::PROBE_EVERY;
     use super::*;
-    use time::Duration;
 
     #[test]
     fn a_receiver_is_away_after_three_unavailable_answers_in_a_row_and_back_at_any_answer() {
@@ -74,16 +75,23 @@ mod tests {
         receiver.answered();
         assert!(!receiver.unavailable(now));
         assert!(!receiver.unavailable(now));
-        assert_eq!(receiver.turn(now), Turn::Due, "two in a row is a blip");
-        assert!(receiver.unavailable(now));
-        assert_eq!(receiver.turn(now), Turn::Wait);
-        assert_eq!(receiver.turn(now + PROBE_EVERY), Turn::Probe);
         assert_eq!(
-            receiver.turn(now + PROBE_EVERY + Duration::seconds(1)),
+            receiver.turn(now, PROBE_EVERY),
+            Turn::Due,
+            "two in a row is a blip"
+        );
+        assert!(receiver.unavailable(now));
+        assert_eq!(receiver.turn(now, PROBE_EVERY), Turn::Wait);
+        assert_eq!(receiver.turn(now + PROBE_EVERY, PROBE_EVERY), Turn::Probe);
+        assert_eq!(
+            receiver.turn(now + PROBE_EVERY + Duration::seconds(1), PROBE_EVERY),
             Turn::Wait
         );
-        assert_eq!(receiver.turn(now + PROBE_EVERY * 2), Turn::Probe);
+        assert_eq!(
+            receiver.turn(now + PROBE_EVERY * 2, PROBE_EVERY),
+            Turn::Probe
+        );
         assert!(receiver.answered(), "it was away");
-        assert_eq!(receiver.turn(now + PROBE_EVERY * 2), Turn::Due);
+        assert_eq!(receiver.turn(now + PROBE_EVERY * 2, PROBE_EVERY), Turn::Due);
     }
 }

@@ -3,8 +3,10 @@
 
 use crate::world::{World, github_login};
 use async_trait::async_trait;
-use social_login_app::webhooks::{DEAD_AFTER, PROBE_EVERY, retry_delay};
-use social_login_app::{AuthPolicy, DeadLetters, DeliveryLimits, DeliveryStep, WebhookDelivery};
+use social_login_app::webhooks::{DEAD_AFTER, PROBE_EVERY};
+use social_login_app::{
+    AuthPolicy, DeadLetters, DeliveryLimits, DeliveryPace, DeliveryStep, WebhookDelivery,
+};
 use social_login_domain::{AuditEvent, AuditEventId, AuditEventType, EventSet};
 use social_login_ports::{Claim, Clock, DeliveryError, OutboxCounts, WebhookOutbox, WebhookSender};
 use std::sync::{Arc, Mutex};
@@ -143,7 +145,7 @@ async fn an_event_refused_max_attempts_times_is_a_dead_letter_until_redelivered(
     sign_ins(&world, 0..1).await;
     assert_eq!(round(&delivery, 8).await.len(), 2);
     for attempts in 1..3 {
-        world.clock.advance(retry_delay(attempts));
+        world.clock.advance(limits.pace.retry_delay(attempts));
         let expected = if attempts == 2 {
             DeliveryStep::DeadLettered
         } else {
@@ -234,6 +236,39 @@ async fn while_the_receiver_is_away_one_uncounted_probe_goes_out_every_five_seco
     let steps = round(&delivery, 8).await;
     assert_eq!(steps, [DeliveryStep::Delivered; 3], "the rest, all at once");
     assert_eq!(counts(&world).await, OutboxCounts::default());
+}
+
+#[tokio::test]
+async fn a_faster_pace_retries_and_probes_on_its_own_periods() {
+    let pace = DeliveryPace {
+        first_retry: Duration::milliseconds(100),
+        probe_every: Duration::milliseconds(250),
+        ..DeliveryPace::default()
+    };
+    let limits = DeliveryLimits {
+        pace,
+        ..DeliveryLimits::default()
+    };
+    let (world, receiver, delivery) = delivering(Mode::Away, limits);
+    sign_ins(&world, 0..1).await;
+    assert_eq!(round(&delivery, 8).await, [DeliveryStep::RetryLater; 2]);
+    world.clock.advance(Duration::milliseconds(100));
+    assert_eq!(
+        round(&delivery, 8).await,
+        [DeliveryStep::RetryLater; 2],
+        "due after 100 ms"
+    );
+    assert!(delivery.receiver_away());
+
+    for _ in 0..4 {
+        world.clock.advance(Duration::milliseconds(250));
+        round(&delivery, 8).await;
+    }
+    assert_eq!(
+        receiver.requests(),
+        4 + 4,
+        "one probe per 250 ms for a second"
+    );
 }
 
 #[tokio::test]

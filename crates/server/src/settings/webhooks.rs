@@ -4,7 +4,7 @@
 use super::ConfigErrors;
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
-use social_login_app::DeliveryLimits;
+use social_login_app::{DeliveryLimits, DeliveryPace};
 use social_login_domain::{AuditEventType, EventSet};
 use social_login_webhooks::WebhookSecret;
 use std::ops::RangeInclusive;
@@ -31,6 +31,10 @@ pub struct WebhookSettings {
     pub max_attempts: u32,
     /// Events waiting for delivery; beyond it the oldest become dead letters.
     pub max_pending: u64,
+    /// Never read from the configuration: the defaults, or the same schedule faster for
+    /// tests of a whole server.
+    #[serde(skip)]
+    pub pace: DeliveryPace,
 }
 
 impl Default for WebhookSettings {
@@ -43,6 +47,7 @@ impl Default for WebhookSettings {
             max_concurrent_deliveries: limits.max_concurrent,
             max_attempts: limits.max_attempts,
             max_pending: limits.max_pending,
+            pace: limits.pace,
         }
     }
 }
@@ -75,12 +80,13 @@ impl WebhookSettings {
         })
     }
 
-    /// The bounds of delivery.
+    /// The bounds and the pace of delivery.
     pub fn limits(&self) -> DeliveryLimits {
         DeliveryLimits {
             max_concurrent: self.max_concurrent_deliveries,
             max_attempts: self.max_attempts,
             max_pending: self.max_pending,
+            pace: self.pace,
         }
     }
 

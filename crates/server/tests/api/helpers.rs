@@ -15,6 +15,7 @@ use sha2::{Digest, Sha256};
 use social_login::server::{RunningServer, start};
 use social_login::settings::Settings;
 use social_login::simulated::{SimulatedClient, enable_all, enable_standard, register_clients};
+use social_login_app::DeliveryPace;
 use social_login_domain::ProviderKey;
 use social_login_simulator::{
     Provider, RegisteredClient, Revocation, SimUser, Simulator, SimulatorConfig, SimulatorHandle,
@@ -45,6 +46,21 @@ fn client(key: ProviderKey) -> SimulatedClient {
 }
 
 pub const PASSWORD: &str = "correct horse battery";
+
+/// How much faster than in production every test app delivers its webhooks: the same
+/// schedule of retries, probes, polls and upkeep, in seconds rather than tens of seconds.
+pub const WEBHOOK_PACE_FACTOR: i32 = 5;
+
+/// The webhook pace of every test app.
+pub fn webhook_pace() -> DeliveryPace {
+    let production = DeliveryPace::default();
+    DeliveryPace {
+        first_retry: production.first_retry / WEBHOOK_PACE_FACTOR,
+        probe_every: production.probe_every / WEBHOOK_PACE_FACTOR,
+        poll_every: production.poll_every / WEBHOOK_PACE_FACTOR,
+        maintain_every: production.maintain_every / WEBHOOK_PACE_FACTOR,
+    }
+}
 
 /// An iOS app's bundle id, registered with the simulated Apple as a client of its own (a
 /// native app's Sign in with Apple codes are issued to it); a test lists it in apple's
@@ -231,6 +247,7 @@ async fn spawn(options: Options, database_via: Option<&FaultProxy>) -> TestApp {
     if let Some(github) = settings.oauth_providers.get_mut(ProviderKey::GITHUB) {
         github.enabled = options.github_enabled;
     }
+    settings.webhooks.pace = webhook_pace();
     if let Some(url) = options.webhook_url {
         settings.webhooks.url = Some(url);
         settings.webhooks.secret = Some(WEBHOOK_SECRET.to_owned().into());

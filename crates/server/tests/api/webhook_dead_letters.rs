@@ -3,7 +3,7 @@
 //! `max_pending` events, the oldest beyond it become dead letters, counted in `/metrics`.
 
 use super::receiver::Receiver;
-use crate::helpers::{Options, TestApp, spawn_app_with};
+use crate::helpers::{Options, TestApp, spawn_app_with, webhook_pace};
 use std::time::Duration;
 
 /// Any strong secret: the command reads only the database.
@@ -91,7 +91,8 @@ async fn an_event_refused_max_attempts_times_is_a_dead_letter_the_cli_lists_and_
         assert!(!listed.contains(private), "the list shows no {private}");
     }
     receiver.wait_for(1).await;
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    // Longer than a third attempt would have waited (two first retries).
+    tokio::time::sleep((webhook_pace().first_retry * 3_i32).unsigned_abs()).await;
     assert_eq!(receiver.failed().len(), 2, "a dead letter is not retried");
 
     let unknown = uuid::Uuid::now_v7().to_string();
