@@ -7,7 +7,8 @@
 //! counted failures or [`DEAD_AFTER`] (kept, listed and redelivered by the operator).
 //!
 //! While the receiver seems away (several attempts in a row got no answer or 429/502/503/504)
-//! an instance stops sending due events and instead probes every [`PROBE_EVERY`] with the
+//! an instance stops sending due events and instead probes once per probe period
+//! ([`PROBE_EVERY`] unless its [`DeliveryPace`] says otherwise) with the
 //! one event whose turn comes first; the first probe that gets an answer resumes everything,
 //! and the events waiting for the receiver are due by then. A probe that finds the receiver
 //! still away does not count against its event.

@@ -6,7 +6,11 @@
 
 use social_login_app::{AuthService, WebhookDelivery};
 use std::sync::Weak;
+use std::time::Duration;
 use tokio::task::JoinSet;
+
+/// The shortest poll or upkeep period the loop accepts from a pace.
+const MIN_PERIOD: Duration = Duration::from_millis(1);
 
 /// Runs for as long as the service is alive (the task ends when the last router holding
 /// the service is dropped; attempts still in flight are dropped with it, and their leases
@@ -18,9 +22,11 @@ pub fn spawn(service: Weak<AuthService>, delivery: WebhookDelivery) {
     runtime.spawn(async move {
         let limits = delivery.limits();
         let max = limits.max_concurrent;
-        let poll_every = limits.pace.poll_every.unsigned_abs();
+        // At least a millisecond: a zero period would spin, and `interval` panics on it.
+        let period = |every: time::Duration| every.unsigned_abs().max(MIN_PERIOD);
+        let poll_every = period(limits.pace.poll_every);
         let mut in_flight = JoinSet::new();
-        let mut maintenance = tokio::time::interval(limits.pace.maintain_every.unsigned_abs());
+        let mut maintenance = tokio::time::interval(period(limits.pace.maintain_every));
         while service.strong_count() > 0 {
             let free = max.saturating_sub(u32::try_from(in_flight.len()).unwrap_or(max));
             match delivery.claim(free).await {

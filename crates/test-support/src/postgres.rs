@@ -46,25 +46,25 @@ impl PostgresDatabase {
         let mut admin = PgConnection::connect(admin_url)
             .await
             .expect("connect to TEST_POSTGRES_URL");
-        // One statement each: CREATE DATABASE refuses to run in a multi-statement string.
-        for statement in [
-            format!("CREATE DATABASE {quoted}"),
-            tune.replace("{name}", &quoted),
-        ] {
-            if !statement.is_empty() {
-                sqlx::raw_sql(AssertSqlSafe(statement))
-                    .execute(&mut admin)
-                    .await
-                    .expect("create the test database");
-            }
-        }
-        let _ = admin.close().await;
-        Self {
+        sqlx::raw_sql(AssertSqlSafe(format!("CREATE DATABASE {quoted}")))
+            .execute(&mut admin)
+            .await
+            .expect("create the test database");
+        // From here on a panic drops the database.
+        let database = Self {
             admin_url: admin_url.to_owned(),
             url: with_database(admin_url, &name),
             name,
             dropped: false,
+        };
+        if !tune.is_empty() {
+            sqlx::raw_sql(AssertSqlSafe(tune.replace("{name}", &quoted)))
+                .execute(&mut admin)
+                .await
+                .expect("tune the test database");
         }
+        let _ = admin.close().await;
+        database
     }
 
     /// The URL of this database: the admin URL with the database name replaced.

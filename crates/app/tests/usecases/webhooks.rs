@@ -260,8 +260,9 @@ async fn a_faster_pace_retries_and_probes_on_its_own_periods() {
     );
     assert!(delivery.receiver_away());
 
-    for _ in 0..4 {
-        world.clock.advance(Duration::milliseconds(250));
+    // Two rounds per period: a probe in every round would be eight.
+    for _ in 0..8 {
+        world.clock.advance(Duration::milliseconds(125));
         round(&delivery, 8).await;
     }
     assert_eq!(

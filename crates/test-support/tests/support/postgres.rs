@@ -44,9 +44,9 @@ async fn a_created_database_is_fresh_and_usable_and_dropped_with_its_sessions() 
     drop(session);
 }
 
-/// `SHOW synchronous_commit` on a new session of `database`.
-async fn synchronous_commit(database: &PostgresDatabase) -> String {
-    let mut session = PgConnection::connect(database.url()).await.unwrap();
+/// `SHOW synchronous_commit` on a new session of the database at `url`.
+async fn synchronous_commit(url: &str) -> String {
+    let mut session = PgConnection::connect(url).await.unwrap();
     let setting = sqlx::query_scalar("SHOW synchronous_commit")
         .fetch_one(&mut session)
         .await
@@ -62,8 +62,9 @@ async fn a_test_database_does_not_wait_for_flushes_and_the_benchmarks_does() {
     };
     let quick = PostgresDatabase::create(&admin_url).await;
     let durable = PostgresDatabase::create_durable(&admin_url).await;
-    assert_eq!(synchronous_commit(&quick).await, "off");
-    assert_eq!(synchronous_commit(&durable).await, "on");
+    assert_eq!(synchronous_commit(quick.url()).await, "off");
+    let servers_own = synchronous_commit(&admin_url).await;
+    assert_eq!(synchronous_commit(durable.url()).await, servers_own);
     quick.drop().await;
     durable.drop().await;
 }
