@@ -89,6 +89,17 @@ impl Default for DeliveryPace {
 }
 
 impl DeliveryPace {
+    /// The same schedule `factor` times faster (a `factor` below 1 counts as 1).
+    pub fn faster_by(self, factor: i32) -> Self {
+        let factor = factor.max(1);
+        Self {
+            first_retry: self.first_retry / factor,
+            probe_every: self.probe_every / factor,
+            poll_every: self.poll_every / factor,
+            maintain_every: self.maintain_every / factor,
+        }
+    }
+
     /// The delay before the retry that follows `attempts` counted failures (1 for the first).
     pub fn retry_delay(&self, attempts: u32) -> Duration {
         let doublings = attempts.saturating_sub(1).min(20);
@@ -115,6 +126,19 @@ mod tests {
 
     fn retry_delay(attempts: u32) -> Duration {
         DeliveryPace::default().retry_delay(attempts)
+    }
+
+    #[test]
+    fn a_faster_pace_divides_every_period() {
+        let pace = DeliveryPace::default().faster_by(5);
+        assert_eq!(pace.first_retry, Duration::milliseconds(400));
+        assert_eq!(pace.probe_every, Duration::seconds(1));
+        assert_eq!(pace.poll_every, Duration::milliseconds(100));
+        assert_eq!(pace.maintain_every, Duration::seconds(1));
+        assert_eq!(
+            DeliveryPace::default().faster_by(0),
+            DeliveryPace::default()
+        );
     }
 
     #[test]

@@ -26,21 +26,17 @@ impl PostgresDatabase {
     /// crash of PostgreSQL itself, which no test causes, could lose the last ones; a killed
     /// service loses nothing either way.
     pub async fn create(admin_url: &str) -> Self {
-        Self::create_with(
-            admin_url,
-            "ALTER DATABASE {name} SET synchronous_commit = off",
-        )
-        .await
+        Self::create_with(admin_url, false).await
     }
 
     /// [`PostgresDatabase::create`] with the server's own durability: every commit waits for
     /// its flush, as in production (the benchmark).
     pub async fn create_durable(admin_url: &str) -> Self {
-        Self::create_with(admin_url, "").await
+        Self::create_with(admin_url, true).await
     }
 
-    /// Creates the database, then runs `tune` with `{name}` replaced by its quoted name.
-    async fn create_with(admin_url: &str, tune: &str) -> Self {
+    /// Creates the database; unless `durable`, its commits do not wait for the disk.
+    async fn create_with(admin_url: &str, durable: bool) -> Self {
         let name = format!("social_login_test_{}", uuid::Uuid::new_v4().simple());
         let quoted = format!("\"{name}\"");
         let mut admin = PgConnection::connect(admin_url)
@@ -57,8 +53,9 @@ impl PostgresDatabase {
             name,
             dropped: false,
         };
-        if !tune.is_empty() {
-            sqlx::raw_sql(AssertSqlSafe(tune.replace("{name}", &quoted)))
+        if !durable {
+            let quick = format!("ALTER DATABASE {quoted} SET synchronous_commit = off");
+            sqlx::raw_sql(AssertSqlSafe(quick))
                 .execute(&mut admin)
                 .await
                 .expect("tune the test database");
