@@ -100,12 +100,30 @@ impl DeliveryPace {
         }
     }
 
+    /// How long a delivery loop waits before it looks for due events again.
+    pub fn poll_period(&self) -> std::time::Duration {
+        loop_period(self.poll_every)
+    }
+
+    /// How often a delivery loop runs [`WebhookDelivery::maintain`].
+    pub fn maintain_period(&self) -> std::time::Duration {
+        loop_period(self.maintain_every)
+    }
+
     /// The delay before the retry that follows `attempts` counted failures (1 for the first).
     pub fn retry_delay(&self, attempts: u32) -> Duration {
         let doublings = attempts.saturating_sub(1).min(20);
         let delay = self.first_retry * 2_i32.pow(doublings);
         delay.min(MAX_RETRY_DELAY)
     }
+}
+
+/// A loop's period: at least a millisecond, as a zero one would spin (and tokio's `interval`
+/// panics on it).
+fn loop_period(every: Duration) -> std::time::Duration {
+    every
+        .unsigned_abs()
+        .max(std::time::Duration::from_millis(1))
 }
 
 /// What one delivery attempt did.
@@ -139,6 +157,20 @@ mod tests {
             DeliveryPace::default().faster_by(0),
             DeliveryPace::default()
         );
+    }
+
+    #[test]
+    fn a_loop_period_is_the_pace_s_and_never_zero() {
+        let pace = DeliveryPace::default();
+        assert_eq!(pace.poll_period(), std::time::Duration::from_millis(500));
+        assert_eq!(pace.maintain_period(), std::time::Duration::from_secs(5));
+        let zero = DeliveryPace {
+            poll_every: Duration::ZERO,
+            maintain_every: Duration::ZERO,
+            ..pace
+        };
+        assert_eq!(zero.poll_period(), std::time::Duration::from_millis(1));
+        assert_eq!(zero.maintain_period(), std::time::Duration::from_millis(1));
     }
 
     #[test]

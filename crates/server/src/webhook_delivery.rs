@@ -1,16 +1,12 @@
 //! The webhook delivery loop: one task per instance that keeps up to
 //! `[webhooks] max_concurrent_deliveries` attempts in flight, claims more as slots free up
-//! (looking every `poll_every` of its pace), and tends the outbox every `maintain_every`.
+//! (looking every `poll_period()` of its pace), and tends the outbox every `maintain_period()`.
 //! Requests only write the outbox row, in their own transaction, so a slow or absent
 //! receiver never delays them.
 
 use social_login_app::{AuthService, WebhookDelivery};
 use std::sync::Weak;
-use std::time::Duration;
 use tokio::task::JoinSet;
-
-/// The shortest poll or upkeep period the loop accepts from a pace.
-const MIN_PERIOD: Duration = Duration::from_millis(1);
 
 /// Runs for as long as the service is alive (the task ends when the last router holding
 /// the service is dropped; attempts still in flight are dropped with it, and their leases
@@ -22,11 +18,9 @@ pub fn spawn(service: Weak<AuthService>, delivery: WebhookDelivery) {
     runtime.spawn(async move {
         let limits = delivery.limits();
         let max = limits.max_concurrent;
-        // At least a millisecond: a zero period would spin, and `interval` panics on it.
-        let period = |every: time::Duration| every.unsigned_abs().max(MIN_PERIOD);
-        let poll_every = period(limits.pace.poll_every);
+        let poll_every = limits.pace.poll_period();
         let mut in_flight = JoinSet::new();
-        let mut maintenance = tokio::time::interval(period(limits.pace.maintain_every));
+        let mut maintenance = tokio::time::interval(limits.pace.maintain_period());
         while service.strong_count() > 0 {
             let free = max.saturating_sub(u32::try_from(in_flight.len()).unwrap_or(max));
             match delivery.claim(free).await {
