@@ -17,12 +17,14 @@ mod refresh;
 mod sign_in;
 mod signals;
 mod sql;
+mod statements;
 mod users;
 mod worker;
 
 use crate::DatabaseOptions;
-use rusqlite::{Connection, Transaction, TransactionBehavior};
+use rusqlite::{Transaction, TransactionBehavior};
 use social_login_ports::RepositoryError;
+use statements::Db;
 use std::fmt;
 use worker::Worker;
 
@@ -62,7 +64,7 @@ impl SqliteRepository {
     /// Runs `job` on the connection's thread.
     async fn call<T, E>(
         &self,
-        job: impl FnOnce(&mut Connection) -> Result<T, E> + Send + 'static,
+        job: impl FnOnce(&Db) -> Result<T, E> + Send + 'static,
     ) -> Result<T, E>
     where
         T: Send + 'static,
@@ -80,7 +82,7 @@ impl SqliteRepository {
     /// must be undone (it does not count DDL or a PRAGMA).
     async fn transact<T, E>(
         &self,
-        body: impl Fn(&Connection) -> Result<T, E> + Send + 'static,
+        body: impl Fn(&Db) -> Result<T, E> + Send + 'static,
     ) -> Result<T, E>
     where
         T: Send + 'static,
@@ -94,13 +96,14 @@ impl SqliteRepository {
 /// `busy_timeout` waits for another process, instead of at the first write) and commits
 /// when it succeeds; on an error the transaction is dropped, which rolls it back.
 fn write<T, E: From<RepositoryError>>(
-    connection: &mut Connection,
-    body: impl FnOnce(&Transaction) -> Result<T, E>,
+    db: &Db,
+    body: impl FnOnce(&Db) -> Result<T, E>,
 ) -> Result<T, E> {
-    let transaction = connection
-        .transaction_with_behavior(TransactionBehavior::Immediate)
+    // Unchecked: the statements borrow the connection, so no `&mut` exists to check with;
+    // the thread runs one job at a time, and no job leaves a transaction open.
+    let transaction = Transaction::new_unchecked(db.connection(), TransactionBehavior::Immediate)
         .map_err(columns::failed)?;
-    let done = body(&transaction)?;
+    let done = body(db)?;
     transaction.commit().map_err(columns::failed)?;
     Ok(done)
 }

@@ -2,11 +2,12 @@
 //! runs one transaction at a time, so a lock, an unlink and a rotation never interleave.
 
 use super::columns::{execute, query_all, query_one, time_text, user_at};
+use super::statements::Db;
 use super::users::{find_user, links_of};
 use super::{SqliteRepository, audit, sql};
 use crate::mapping::{grant_from_columns, user_page};
 use async_trait::async_trait;
-use rusqlite::{Connection, params};
+use rusqlite::params;
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::{UserFilter, UserId};
 use social_login_ports::{
@@ -104,7 +105,7 @@ impl AdminRepository for SqliteRepository {
 }
 
 /// Whether an operator locked the user (a missing user is not locked).
-pub(super) fn user_is_locked(db: &Connection, user: UserId) -> Result<bool, RepositoryError> {
+pub(super) fn user_is_locked(db: &Db, user: UserId) -> Result<bool, RepositoryError> {
     let locked = query_one(db, sql::USER_LOCKED, [user.as_uuid().into_bytes()], |row| {
         row.get::<_, bool>(0)
     })?;
@@ -114,7 +115,7 @@ pub(super) fn user_is_locked(db: &Connection, user: UserId) -> Result<bool, Repo
 /// Removes the user's link of `provider` under `domain::admin::decide_unlink`, inside the
 /// caller's transaction (the user's disconnect is `force = false`).
 pub(super) fn unlink(
-    tx: &Connection,
+    tx: &Db,
     removal: &LinkRemoval,
     force: bool,
 ) -> Result<Unlinked, RemoveLinkError> {

@@ -1,21 +1,18 @@
 //! Audit events on SQLite (see `crate::audit` for the rules; the outbox: `outbox`).
 
 use super::columns::{event_at, execute, query_all, time_text};
+use super::statements::Db;
 use super::{sql, write};
 use crate::audit::{from_row, unix_ms};
 use crate::outbox_sql;
-use rusqlite::{Connection, params};
+use rusqlite::params;
 use social_login_domain::{AuditEvent, AuditEventId, EventSet, UserId};
 use social_login_ports::RepositoryError;
 use time::OffsetDateTime;
 
 /// Writes `event`, and its outbox row if `outbox` holds its type, inside the caller's
 /// transaction.
-pub(super) fn record(
-    db: &Connection,
-    event: &AuditEvent,
-    outbox: EventSet,
-) -> Result<(), RepositoryError> {
+pub(super) fn record(db: &Db, event: &AuditEvent, outbox: EventSet) -> Result<(), RepositoryError> {
     let id = event.id.as_uuid();
     execute(
         db,
@@ -42,11 +39,7 @@ pub(super) fn record(
     Ok(())
 }
 
-pub(super) fn list(
-    db: &Connection,
-    user: UserId,
-    limit: u64,
-) -> Result<Vec<AuditEvent>, RepositoryError> {
+pub(super) fn list(db: &Db, user: UserId, limit: u64) -> Result<Vec<AuditEvent>, RepositoryError> {
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     query_all(
         db,
@@ -59,11 +52,7 @@ pub(super) fn list(
     .collect()
 }
 
-pub(super) fn prune(
-    db: &mut Connection,
-    before: OffsetDateTime,
-    limit: u64,
-) -> Result<u64, RepositoryError> {
+pub(super) fn prune(db: &Db, before: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError> {
     let bound = AuditEventId::at(before, [0; 8]).as_uuid();
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     let deleted = write(db, |tx| {

@@ -1,10 +1,11 @@
 //! Reading and writing column values as sea-orm stores them on SQLite, and running cached
 //! statements with their errors translated at the seam.
 
+use super::statements::Db;
 use crate::entity::{audit_event, user};
 use crate::mapping::LinkColumns;
 use rusqlite::types::Type;
-use rusqlite::{Connection, OptionalExtension, Params, Row};
+use rusqlite::{OptionalExtension, Params, Row};
 use social_login_ports::RepositoryError;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -72,8 +73,8 @@ pub(crate) fn event_at(row: &Row) -> rusqlite::Result<audit_event::Model> {
 
 /// Runs a cached statement; the number of rows it changed.
 pub(crate) fn execute(
-    db: &Connection,
-    sql: &str,
+    db: &Db,
+    sql: &'static str,
     params: impl Params,
 ) -> Result<usize, RepositoryError> {
     execute_raw(db, sql, params).map_err(failed)
@@ -81,35 +82,37 @@ pub(crate) fn execute(
 
 /// [`execute`] with the SQLite error kept, for the callers that give a constraint a meaning.
 pub(crate) fn execute_raw(
-    db: &Connection,
-    sql: &str,
+    db: &Db,
+    sql: &'static str,
     params: impl Params,
 ) -> rusqlite::Result<usize> {
-    db.prepare_cached(sql)?.execute(params)
+    db.with(sql, |statement| statement.execute(params))
 }
 
 /// The first row, if any.
 pub(crate) fn query_one<T>(
-    db: &Connection,
-    sql: &str,
+    db: &Db,
+    sql: &'static str,
     params: impl Params,
     read: impl FnOnce(&Row) -> rusqlite::Result<T>,
 ) -> Result<Option<T>, RepositoryError> {
-    db.prepare_cached(sql)
-        .and_then(|mut statement| statement.query_row(params, read).optional())
-        .map_err(failed)
+    db.with(sql, |statement| {
+        statement.query_row(params, read).optional()
+    })
+    .map_err(failed)
 }
 
 /// Every row.
 pub(crate) fn query_all<T>(
-    db: &Connection,
-    sql: &str,
+    db: &Db,
+    sql: &'static str,
     params: impl Params,
     read: impl FnMut(&Row) -> rusqlite::Result<T>,
 ) -> Result<Vec<T>, RepositoryError> {
-    db.prepare_cached(sql)
-        .and_then(|mut statement| statement.query_map(params, read)?.collect())
-        .map_err(failed)
+    db.with(sql, |statement| {
+        statement.query_map(params, read)?.collect()
+    })
+    .map_err(failed)
 }
 
 /// What a failed statement violated, if it was a constraint of ours.
@@ -150,6 +153,7 @@ pub(crate) fn failed(error: rusqlite::Error) -> RepositoryError {
 mod tests {
     use super::*;
     use crate::error::UniqueIndex;
+    use rusqlite::Connection;
 
     fn schema() -> Connection {
         let db = Connection::open_in_memory().unwrap();
@@ -165,7 +169,8 @@ mod tests {
 
     #[test]
     fn a_unique_violation_names_its_index_and_a_missing_parent_is_a_foreign_key() {
-        let db = schema();
+        let connection = schema();
+        let db = Db::new(&connection);
         let insert = "INSERT INTO users (id, email_normalized) VALUES (?1, 'a@example.com')";
         execute(&db, insert, [&[1_u8][..]]).unwrap();
         let twice = execute_raw(&db, insert, [&[2_u8][..]]).unwrap_err();

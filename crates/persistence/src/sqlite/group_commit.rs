@@ -26,7 +26,7 @@
 //!   would one transaction each: a later write reads what an earlier one wrote.
 
 use super::columns::failed;
-use rusqlite::Connection;
+use super::statements::Db;
 use social_login_ports::RepositoryError;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use tokio::sync::oneshot;
@@ -38,7 +38,7 @@ pub(crate) const MOST_PER_COMMIT: usize = 32;
 pub(crate) trait Write: Send {
     /// Runs the body on the shared transaction (again, when the transaction was undone for
     /// another write's sake); false when it failed.
-    fn run(&mut self, db: &Connection) -> bool;
+    fn run(&mut self, db: &Db) -> bool;
     /// Sends the answer: the body's own when the commit succeeded, else the commit's error.
     fn answer(self: Box<Self>, commit: Result<(), RepositoryError>);
 }
@@ -62,11 +62,11 @@ impl<F, T, E> Pending<F, T, E> {
 
 impl<F, T, E> Write for Pending<F, T, E>
 where
-    F: Fn(&Connection) -> Result<T, E> + Send,
+    F: Fn(&Db) -> Result<T, E> + Send,
     T: Send,
     E: From<RepositoryError> + Send,
 {
-    fn run(&mut self, db: &Connection) -> bool {
+    fn run(&mut self, db: &Db) -> bool {
         // Cleared first: a panic leaves none.
         self.outcome = None;
         let outcome = (self.body)(db);
@@ -103,7 +103,7 @@ enum Round {
 /// Runs `writes` in `BEGIN IMMEDIATE` transactions, as few as it can (one, unless a write
 /// had to be taken out or SQLite rolled a transaction back by itself), and answers each after
 /// the commit that holds it.
-pub(crate) fn commit_together(db: &Connection, writes: Vec<Box<dyn Write>>) {
+pub(crate) fn commit_together(db: &Db, writes: Vec<Box<dyn Write>>) {
     for write in commit_or_take_out(db, writes) {
         // Taken out: once more, alone, on what the others committed. Failing after changing
         // rows again, it is rolled back and answered with its own error.
@@ -117,7 +117,7 @@ pub(crate) fn commit_together(db: &Connection, writes: Vec<Box<dyn Write>>) {
 
 /// Commits `writes` but those that fail after changing rows, which it undoes and returns
 /// unanswered; answers the rest after their commit (or with what ended their transaction).
-fn commit_or_take_out(db: &Connection, mut writes: Vec<Box<dyn Write>>) -> Vec<Box<dyn Write>> {
+fn commit_or_take_out(db: &Db, mut writes: Vec<Box<dyn Write>>) -> Vec<Box<dyn Write>> {
     let mut taken_out = Vec::new();
     while !writes.is_empty() {
         // What the last round left open (a write to undo, a failed COMMIT or ROLLBACK) ends
@@ -144,14 +144,14 @@ fn commit_or_take_out(db: &Connection, mut writes: Vec<Box<dyn Write>>) -> Vec<B
 }
 
 /// Rolls back the transaction that is open, if one is.
-fn roll_back_if_open(db: &Connection) {
+fn roll_back_if_open(db: &Db) {
     if !db.is_autocommit() {
         let _ = step(db, "ROLLBACK");
     }
 }
 
 /// Runs the writes one after the other until one must be undone or the transaction is lost.
-fn run_in_order(db: &Connection, writes: &mut [Box<dyn Write>]) -> Round {
+fn run_in_order(db: &Db, writes: &mut [Box<dyn Write>]) -> Round {
     for (index, write) in writes.iter_mut().enumerate() {
         // SQLite counts the rows each completed statement changed; a failed statement's own
         // changes are undone by SQLite itself, so an unchanged count means nothing changed.
@@ -172,8 +172,8 @@ fn answer(writes: impl Iterator<Item = Box<dyn Write>>, commit: Result<(), Repos
 }
 
 /// Runs one statement without a result, prepared once per connection.
-fn step(db: &Connection, sql: &str) -> rusqlite::Result<()> {
-    db.prepare_cached(sql)?.execute([]).map(drop)
+fn step(db: &Db, sql: &'static str) -> rusqlite::Result<()> {
+    db.with(sql, |statement| statement.execute([])).map(drop)
 }
 
 #[cfg(test)]

@@ -13,10 +13,6 @@ use std::time::Instant;
 /// provider tokens.
 pub(crate) const OWNER_ONLY: u32 = 0o600;
 
-/// Prepared statements kept per connection: every statement the adapter has (about 60, the
-/// group commit's six included), with room.
-const STATEMENT_CACHE: usize = 96;
-
 /// The file of a `sqlite:` URL and whether it may be created.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct SqliteFile {
@@ -75,7 +71,6 @@ pub(super) fn connect(file: &SqliteFile) -> Result<Connection, RepositoryError> 
             "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
         )
         .map_err(failed)?;
-    connection.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     Ok(connection)
 }
 

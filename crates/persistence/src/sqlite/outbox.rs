@@ -2,12 +2,13 @@
 //! single writer, so a claim needs no row locks).
 
 use super::columns::{event_at, execute, query_all, query_one, uuid_at};
+use super::statements::Db;
 use super::{SqliteRepository, sql, write};
 use crate::audit::{from_row, from_unix_ms, unix_ms};
 use crate::outbox_sql::{self as outbox, id_bound};
 use async_trait::async_trait;
+use rusqlite::params;
 use rusqlite::types::Value;
-use rusqlite::{Connection, params};
 use social_login_domain::AuditEventId;
 use social_login_ports::{
     Claim, DeadLetter, Failure, OutboxCounts, PendingDelivery, RepositoryError, Sweep,
@@ -21,7 +22,7 @@ fn count(value: u64) -> i64 {
 
 /// Claims up to `limit` rows due by `due_by` and reads their events, in one transaction.
 fn claim(
-    db: &mut Connection,
+    db: &Db,
     claim: Claim,
     due_by: i64,
     limit: u32,

@@ -3,9 +3,10 @@
 //! family never interleave, with no lock to take.
 
 use super::columns::{execute, query_all, query_one, time_at, time_text, uuid_at};
+use super::statements::Db;
 use super::{SqliteRepository, audit, sql, write};
 use async_trait::async_trait;
-use rusqlite::{Connection, params};
+use rusqlite::params;
 use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
 use social_login_domain::{FamilyId, UserId};
 use social_login_ports::{
@@ -72,7 +73,7 @@ impl RefreshTokenRepository for SqliteRepository {
 
 /// The presented token with its family's state; `None` for an unknown token.
 fn record_of(
-    db: &Connection,
+    db: &Db,
     presented: RefreshTokenHash,
 ) -> Result<Option<RefreshRecord>, RepositoryError> {
     let token = query_one(db, sql::TOKEN, [presented.0], |row| {
@@ -104,7 +105,7 @@ fn record_of(
 
 /// The family row of `session` and its first token `first` (a new session, or a login's).
 pub(super) fn insert_session(
-    db: &Connection,
+    db: &Db,
     first: &NewRefreshToken,
     session: &SessionStart,
 ) -> Result<(), RepositoryError> {
@@ -124,7 +125,7 @@ pub(super) fn insert_session(
     Ok(())
 }
 
-fn insert_token(db: &Connection, token: &NewRefreshToken) -> Result<usize, RepositoryError> {
+fn insert_token(db: &Db, token: &NewRefreshToken) -> Result<usize, RepositoryError> {
     execute(
         db,
         sql::INSERT_TOKEN,
@@ -140,7 +141,7 @@ fn insert_token(db: &Connection, token: &NewRefreshToken) -> Result<usize, Repos
 
 /// Ended families with their tokens first, then expired tokens of live families, each
 /// batch one transaction (see `crate::refresh_tokens` for why).
-fn prune(db: &mut Connection, now: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError> {
+fn prune(db: &Db, now: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError> {
     let (now, limit) = (time_text(now)?, i64::try_from(limit).unwrap_or(i64::MAX));
     let ended = write(db, |tx| {
         let ended = query_all(tx, sql::ENDED_FAMILIES, params![now, limit], |row| {

@@ -5,18 +5,19 @@ use super::columns::{
     Violation, execute, failed, link_at, query_one, time_text, user_at, violation,
 };
 use super::refresh::insert_session;
+use super::statements::Db;
 use super::users::{insert_link, insert_user, links_of, user_by_email};
 use super::{audit, sql};
 use crate::error::UniqueIndex;
 use crate::mapping::{email_to_column, link_from_columns, user_from_row};
 use crate::sign_in::{decide, new_access_token};
-use rusqlite::{Connection, params};
+use rusqlite::params;
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::linking::LoginDecision;
 use social_login_domain::{LinkedAccount, ProviderKey, ProviderSubject, User};
 use social_login_ports::{ProviderSignIn, RepositoryError, SignInError, SignedIn};
 
-pub(super) fn sign_in(db: &Connection, sign_in: &ProviderSignIn) -> Result<SignedIn, SignInError> {
+pub(super) fn sign_in(db: &Db, sign_in: &ProviderSignIn) -> Result<SignedIn, SignInError> {
     let identity = &sign_in.identity;
     // One connection runs one transaction at a time: no concurrent login can commit between
     // these reads, so they need no second look.
@@ -68,7 +69,7 @@ pub(super) fn sign_in(db: &Connection, sign_in: &ProviderSignIn) -> Result<Signe
 /// The link of this provider account and its user, read in one query. A link its provider
 /// reported disabled signs nobody in.
 fn link_with_user(
-    db: &Connection,
+    db: &Db,
     provider: ProviderKey,
     subject: &ProviderSubject,
 ) -> Result<Option<(LinkedAccount, User)>, SignInError> {
@@ -88,7 +89,7 @@ fn link_with_user(
 /// A returning login: the provider's new tokens (a stored one kept when none came, see
 /// `crate::sign_in::refresh_link`) and the email as received.
 fn refresh_link(
-    db: &Connection,
+    db: &Db,
     link: &LinkedAccount,
     sign_in: &ProviderSignIn,
 ) -> Result<(), SignInError> {

@@ -3,11 +3,12 @@
 //! the file, and nothing interleaves within one.
 
 use super::columns::{execute, query_one, time_text, uuid_at};
+use super::statements::Db;
 use super::users::{find_user, links_of};
 use super::{SqliteRepository, audit, sql};
 use crate::audit::{from_unix_ms, unix_ms};
 use async_trait::async_trait;
-use rusqlite::{Connection, params};
+use rusqlite::params;
 use social_login_domain::signal::{leaves_no_way_in, state_change_applies};
 use social_login_domain::{
     AuditEventType, LinkedAccountId, LoginMethod, SignalAction, SignalId, SignalSource, User,
@@ -73,7 +74,7 @@ impl SignalRepository for SqliteRepository {
 /// Applies a signal in the caller's transaction. A duplicate, or a signal about no link,
 /// writes nothing, not even the receipt: looked up before anything is written, in the
 /// transaction that holds the write lock, so nothing can change in between.
-fn apply(db: &Connection, command: &SignalCommand) -> Result<SignalOutcome, RepositoryError> {
+fn apply(db: &Db, command: &SignalCommand) -> Result<SignalOutcome, RepositoryError> {
     let receipt = &command.receipt;
     if received_at(db, receipt.source, &receipt.id)?.is_some() {
         return Ok(SignalOutcome::Duplicate);
@@ -109,7 +110,7 @@ fn apply(db: &Connection, command: &SignalCommand) -> Result<SignalOutcome, Repo
 
 /// Takes the command's action on `link` and records its events; whether the user was deleted.
 fn act(
-    db: &Connection,
+    db: &Db,
     command: &SignalCommand,
     link: &SignalledLink,
     owner: &User,
@@ -163,7 +164,7 @@ fn act(
 }
 
 /// Inserts the receipt unless it exists; whether it was inserted now.
-fn insert_receipt(db: &Connection, receipt: &SignalReceipt) -> Result<bool, RepositoryError> {
+fn insert_receipt(db: &Db, receipt: &SignalReceipt) -> Result<bool, RepositoryError> {
     let inserted = execute(
         db,
         sql::INSERT_RECEIPT,
@@ -177,7 +178,7 @@ fn insert_receipt(db: &Connection, receipt: &SignalReceipt) -> Result<bool, Repo
 }
 
 fn received_at(
-    db: &Connection,
+    db: &Db,
     source: SignalSource,
     id: &SignalId,
 ) -> Result<Option<OffsetDateTime>, RepositoryError> {

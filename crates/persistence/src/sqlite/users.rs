@@ -5,13 +5,14 @@ use super::columns::{
     Violation, execute, execute_raw, failed, link_at, query_all, query_one, time_text, user_at,
     violation,
 };
+use super::statements::Db;
 use super::{SqliteRepository, audit, sql};
 use crate::error::UniqueIndex;
 use crate::mapping::{
     email_normalized_column, email_to_column, grant_from_columns, link_from_columns, user_from_row,
 };
 use async_trait::async_trait;
-use rusqlite::{Connection, params};
+use rusqlite::params;
 use social_login_domain::{
     AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
     NewUser, ProviderKey, ProviderSubject, User, UserId,
@@ -176,7 +177,7 @@ impl UserRepository for SqliteRepository {
     }
 }
 
-pub(super) fn find_user(db: &Connection, id: UserId) -> Result<Option<User>, RepositoryError> {
+pub(super) fn find_user(db: &Db, id: UserId) -> Result<Option<User>, RepositoryError> {
     query_one(db, sql::USER_BY_ID, [id.as_uuid().into_bytes()], |row| {
         user_at(row, 0)
     })?
@@ -184,20 +185,14 @@ pub(super) fn find_user(db: &Connection, id: UserId) -> Result<Option<User>, Rep
     .transpose()
 }
 
-pub(super) fn user_by_email(
-    db: &Connection,
-    normalized: &str,
-) -> Result<Option<User>, RepositoryError> {
+pub(super) fn user_by_email(db: &Db, normalized: &str) -> Result<Option<User>, RepositoryError> {
     query_one(db, sql::USER_BY_EMAIL, [normalized], |row| user_at(row, 0))?
         .map(user_from_row)
         .transpose()
 }
 
 /// All links of `user`, oldest first (sorted here: RFC 3339 text order is not time order).
-pub(super) fn links_of(
-    db: &Connection,
-    user: UserId,
-) -> Result<Vec<LinkedAccount>, RepositoryError> {
+pub(super) fn links_of(db: &Db, user: UserId) -> Result<Vec<LinkedAccount>, RepositoryError> {
     let mut links = query_all(db, sql::LINKS_OF, [user.as_uuid().into_bytes()], link_at)?
         .into_iter()
         .map(link_from_columns)
@@ -207,7 +202,7 @@ pub(super) fn links_of(
 }
 
 /// Kept raw: the caller decides what a violated constraint means.
-pub(super) fn insert_user(db: &Connection, user: &NewUser) -> rusqlite::Result<usize> {
+pub(super) fn insert_user(db: &Db, user: &NewUser) -> rusqlite::Result<usize> {
     let created_at = time_text(user.created_at).map_err(to_sql_error)?;
     execute_raw(
         db,
@@ -226,7 +221,7 @@ pub(super) fn insert_user(db: &Connection, user: &NewUser) -> rusqlite::Result<u
 }
 
 /// Kept raw: the caller decides what a violated constraint means.
-pub(super) fn insert_link(db: &Connection, link: &NewLinkedAccount) -> rusqlite::Result<usize> {
+pub(super) fn insert_link(db: &Db, link: &NewLinkedAccount) -> rusqlite::Result<usize> {
     let created_at = time_text(link.created_at).map_err(to_sql_error)?;
     execute_raw(
         db,

@@ -7,6 +7,7 @@
 //! committed together (`group_commit`).
 
 use super::group_commit::{self, MOST_PER_COMMIT, Pending, Write};
+use super::statements::Db;
 use rusqlite::Connection;
 use social_login_ports::RepositoryError;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -18,7 +19,7 @@ const QUEUE: usize = 1024;
 
 enum Job {
     /// A read, or work that runs its own transactions: runs alone.
-    Alone(Box<dyn FnOnce(&mut Connection) + Send>),
+    Alone(Box<dyn FnOnce(&Db) + Send>),
     /// The body of one write transaction: committed with the writes queued beside it.
     Write(Box<dyn Write>),
 }
@@ -30,11 +31,13 @@ pub(crate) struct Worker {
 }
 
 impl Worker {
-    pub(crate) fn start(mut connection: Connection) -> Result<Self, RepositoryError> {
+    pub(crate) fn start(connection: Connection) -> Result<Self, RepositoryError> {
         let (jobs, mut queue) = mpsc::channel::<Job>(QUEUE);
         std::thread::Builder::new()
             .name("sqlite".into())
             .spawn(move || {
+                // The statements live as long as the thread and go before the connection.
+                let db = Db::new(&connection);
                 let mut next = None;
                 while let Some(job) = next.take().or_else(|| queue.blocking_recv()) {
                     match job {
@@ -42,11 +45,11 @@ impl Worker {
                         // transaction is dropped while unwinding); its caller gets an error
                         // and the connection serves the next job.
                         Job::Alone(job) => {
-                            let _ = catch_unwind(AssertUnwindSafe(|| job(&mut connection)));
+                            let _ = catch_unwind(AssertUnwindSafe(|| job(&db)));
                         }
                         Job::Write(first) => {
                             let writes = gather(first, &mut queue, &mut next);
-                            group_commit::commit_together(&connection, writes);
+                            group_commit::commit_together(&db, writes);
                         }
                     }
                 }
@@ -59,7 +62,7 @@ impl Worker {
     pub(crate) async fn run<T, F>(&self, job: F) -> Result<T, RepositoryError>
     where
         T: Send + 'static,
-        F: FnOnce(&mut Connection) -> T + Send + 'static,
+        F: FnOnce(&Db) -> T + Send + 'static,
     {
         let (reply, answer) = oneshot::channel();
         self.send(Job::Alone(Box::new(move |connection| {
@@ -78,7 +81,7 @@ impl Worker {
     where
         T: Send + 'static,
         E: From<RepositoryError> + Send + 'static,
-        F: Fn(&Connection) -> Result<T, E> + Send + 'static,
+        F: Fn(&Db) -> Result<T, E> + Send + 'static,
     {
         let (reply, answer) = oneshot::channel();
         self.send(Job::Write(Box::new(Pending::new(body, reply))))
@@ -151,7 +154,7 @@ mod tests {
 
     fn a_write() -> Box<dyn Write> {
         let (reply, _) = oneshot::channel::<Result<i64, RepositoryError>>();
-        Box::new(Pending::new(|_: &Connection| Ok(1), reply))
+        Box::new(Pending::new(|_: &Db| Ok(1), reply))
     }
 
     #[test]

@@ -1,5 +1,6 @@
 use super::*;
 use crate::sqlite::worker::Worker;
+use rusqlite::Connection;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -18,13 +19,13 @@ fn table() -> Connection {
 }
 
 fn write(
-    body: impl Fn(&Connection) -> Result<i64, RepositoryError> + Send + 'static,
+    body: impl Fn(&Db) -> Result<i64, RepositoryError> + Send + 'static,
 ) -> (Box<dyn Write>, Answer) {
     let (reply, answer) = oneshot::channel();
     (Box::new(Pending::new(body, reply)), answer)
 }
 
-fn insert(x: i64) -> impl Fn(&Connection) -> Result<i64, RepositoryError> + Send + Clone {
+fn insert(x: i64) -> impl Fn(&Db) -> Result<i64, RepositoryError> + Send + Clone {
     move |db| {
         db.execute("INSERT INTO t (x) VALUES (?1)", [x])
             .map_err(failed)?;
@@ -36,7 +37,7 @@ fn insert(x: i64) -> impl Fn(&Connection) -> Result<i64, RepositoryError> + Send
 fn insert_then_refuse(
     x: i64,
     why: RepositoryError,
-) -> impl Fn(&Connection) -> Result<i64, RepositoryError> + Send + 'static {
+) -> impl Fn(&Db) -> Result<i64, RepositoryError> + Send + 'static {
     move |db| {
         insert(x)(db)?;
         Err(why.clone())
@@ -57,7 +58,7 @@ fn commit(
     writes: Vec<(Box<dyn Write>, Answer)>,
 ) -> Vec<Result<i64, RepositoryError>> {
     let (writes, answers): (Vec<_>, Vec<_>) = writes.into_iter().unzip();
-    commit_together(db, writes);
+    commit_together(&Db::new(db), writes);
     answers
         .into_iter()
         .map(|mut answer| answer.try_recv().expect("every write is answered"))
@@ -122,7 +123,7 @@ fn a_panicking_write_is_undone_alone_and_answered_with_an_error() {
 /// `body`, counting its runs in `runs`.
 fn counted(
     runs: &Arc<AtomicUsize>,
-    body: impl Fn(&Connection) -> Result<i64, RepositoryError> + Send + 'static,
+    body: impl Fn(&Db) -> Result<i64, RepositoryError> + Send + 'static,
 ) -> (Box<dyn Write>, Answer) {
     let runs = Arc::clone(runs);
     write(move |db| {
@@ -146,7 +147,7 @@ fn a_write_that_fails_after_changing_rows_is_taken_out_and_the_others_run_again_
     let refused = RepositoryError::Internal("refused after writing".into());
     let failing = insert_then_refuse(2, refused.clone());
     // The last write reads what the first wrote, and not what the undone one did.
-    let count = |db: &Connection| {
+    let count = |db: &Db| {
         db.query_row("SELECT count(*) FROM t", [], |row| row.get(0))
             .map_err(failed)
     };
@@ -176,7 +177,7 @@ fn a_write_taken_out_runs_again_alone_after_the_others_committed() {
     // Fails after writing on its first run; on the next it counts the rows it sees.
     let once_failing = {
         let runs = Arc::clone(&runs);
-        move |db: &Connection| {
+        move |db: &Db| {
             insert(5)(db)?;
             if runs.fetch_add(1, Ordering::SeqCst) == 0 {
                 return Err(RepositoryError::Internal("refused once".into()));
@@ -203,7 +204,7 @@ fn a_transaction_sqlite_rolled_back_answers_its_writes_with_an_error_and_the_res
     let refused = RepositoryError::Internal("refused after writing".into());
     let failing = insert_then_refuse(2, refused.clone());
     // As SQLite does after an I/O error: the transaction is gone under the write.
-    let rolling_back = |db: &Connection| {
+    let rolling_back = |db: &Db| {
         insert(3)(db)?;
         db.execute_batch("ROLLBACK").map_err(failed)?;
         Ok(3)
@@ -238,7 +239,7 @@ fn a_write_run_again_is_answered_from_its_last_run() {
     // Succeeds without writing, then panics when run again.
     let read_then_panic = {
         let runs = Arc::clone(&runs);
-        move |_: &Connection| match runs.fetch_add(1, Ordering::SeqCst) {
+        move |_: &Db| match runs.fetch_add(1, Ordering::SeqCst) {
             0 => Ok(7),
             _ => panic!("a bug on the second run"),
         }
@@ -260,11 +261,11 @@ fn a_refusal_that_changed_nothing_costs_no_second_run() {
     let refused = RepositoryError::Internal("refused before writing".into());
     let refusing = {
         let refused = refused.clone();
-        move |_: &Connection| Err(refused.clone())
+        move |_: &Db| Err(refused.clone())
     };
     // A statement that fails halfway is undone by SQLite itself: 10 went in before 1
     // clashed, and neither stays nor counts as a change.
-    let clashing = |db: &Connection| {
+    let clashing = |db: &Db| {
         db.execute("INSERT INTO t (x) VALUES (10), (1)", [])
             .map_err(failed)?;
         Ok(10)
@@ -302,7 +303,7 @@ fn writes_that_all_fail_after_changing_rows_leave_nothing() {
 #[test]
 fn a_later_write_reads_what_an_earlier_one_wrote() {
     let db = table();
-    let count = |db: &Connection| {
+    let count = |db: &Db| {
         db.query_row("SELECT count(*) FROM t", [], |row| row.get(0))
             .map_err(failed)
     };
@@ -315,14 +316,14 @@ fn when_the_commit_fails_every_write_in_it_gets_the_error_and_nothing_stays() {
     let db = table();
     // The dangling reference is checked at COMMIT (a deferred foreign key), so its body
     // succeeds and the commit is what fails.
-    let dangling = |db: &Connection| {
+    let dangling = |db: &Db| {
         db.execute("INSERT INTO t (x, parent) VALUES (2, 99)", [])
             .map_err(failed)?;
         Ok(2)
     };
     // A refusal decided inside the failed transaction is not repeated either: the rows it
     // read (1) were never committed.
-    let refusing = |db: &Connection| -> Result<i64, RepositoryError> {
+    let refusing = |db: &Db| -> Result<i64, RepositoryError> {
         let seen: i64 = db
             .query_row("SELECT count(*) FROM t", [], |row| row.get(0))
             .map_err(failed)?;
