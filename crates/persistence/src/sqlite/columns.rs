@@ -1,5 +1,6 @@
-//! Reading and writing column values as sea-orm stores them on SQLite, and running cached
-//! statements with their errors translated at the seam.
+//! Reading and writing column values as sea-orm stores them on SQLite, and running the
+//! statements kept on the connection (`statements::Db`) with their errors translated at the
+//! seam.
 
 use super::statements::Db;
 use crate::entity::{audit_event, user};
@@ -71,7 +72,7 @@ pub(crate) fn event_at(row: &Row) -> rusqlite::Result<audit_event::Model> {
     })
 }
 
-/// Runs a cached statement; the number of rows it changed.
+/// Runs a kept statement; the number of rows it changed.
 pub(crate) fn execute(
     db: &Db,
     sql: &'static str,
