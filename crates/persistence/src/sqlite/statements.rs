@@ -93,6 +93,17 @@ mod tests {
     const INSERT: &str = "INSERT INTO t (v) VALUES (?1)";
     const COUNT: &str = "SELECT count(*) FROM t";
 
+    fn connection_with(schema: &str) -> Connection {
+        let connection = Connection::open_in_memory().unwrap();
+        connection.execute_batch(schema).unwrap();
+        connection
+    }
+
+    fn insert(db: &Db, value: i64) {
+        db.with(INSERT, |statement| statement.execute([value]))
+            .unwrap();
+    }
+
     fn count(db: &Db) -> i64 {
         db.with(COUNT, |statement| statement.query_row([], |row| row.get(0)))
             .unwrap()
@@ -100,12 +111,10 @@ mod tests {
 
     #[test]
     fn a_statement_is_prepared_once_and_serves_every_use() {
-        let connection = Connection::open_in_memory().unwrap();
-        connection.execute_batch("CREATE TABLE t (v)").unwrap();
+        let connection = connection_with("CREATE TABLE t (v)");
         let db = Db::new(&connection);
         for value in 0..5 {
-            db.with(INSERT, |statement| statement.execute([value]))
-                .unwrap();
+            insert(&db, value);
         }
         assert_eq!(count(&db), 5);
         assert_eq!(db.kept(), 2, "one statement per SQL text");
@@ -113,10 +122,7 @@ mod tests {
 
     #[test]
     fn a_nested_use_of_the_same_sql_gets_a_statement_of_its_own() {
-        let connection = Connection::open_in_memory().unwrap();
-        connection
-            .execute_batch("CREATE TABLE t (v); INSERT INTO t VALUES (1), (2)")
-            .unwrap();
+        let connection = connection_with("CREATE TABLE t (v); INSERT INTO t VALUES (1), (2)");
         let db = Db::new(&connection);
         let outer = db
             .with(COUNT, |statement| {
@@ -131,42 +137,35 @@ mod tests {
 
     #[test]
     fn bindings_do_not_outlive_their_use_and_a_failed_use_keeps_the_statement() {
-        let connection = Connection::open_in_memory().unwrap();
-        connection
-            .execute_batch("CREATE TABLE t (v NOT NULL)")
-            .unwrap();
+        let connection = connection_with("CREATE TABLE t (v NOT NULL)");
         let db = Db::new(&connection);
-        db.with(INSERT, |statement| statement.execute([7])).unwrap();
+        insert(&db, 7);
         // Run unbound: a kept value 7 would insert a row; NULL breaks the constraint.
         let unbound = db.with(INSERT, |statement| statement.raw_execute());
         assert!(unbound.is_err(), "the last use's value was cleared");
         assert_eq!(count(&db), 1);
         assert_eq!(db.kept(), 2, "the failed use kept its statement");
-        db.with(INSERT, |statement| statement.execute([8])).unwrap();
+        insert(&db, 8);
         assert_eq!(count(&db), 2);
     }
 
     #[test]
     fn a_panic_in_a_use_leaves_the_rest_usable() {
-        let connection = Connection::open_in_memory().unwrap();
-        connection.execute_batch("CREATE TABLE t (v)").unwrap();
+        let connection = connection_with("CREATE TABLE t (v)");
         let db = Db::new(&connection);
-        db.with(INSERT, |statement| statement.execute([1])).unwrap();
+        insert(&db, 1);
         let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             db.with(COUNT, |_| -> rusqlite::Result<()> { panic!("boom") })
         }));
         assert!(panicked.is_err());
         assert_eq!(count(&db), 1, "the list is not left borrowed");
-        db.with(INSERT, |statement| statement.execute([2])).unwrap();
+        insert(&db, 2);
         assert_eq!(count(&db), 2);
     }
 
     #[test]
     fn a_query_that_fails_midway_leaves_no_statement_running() {
-        let connection = Connection::open_in_memory().unwrap();
-        connection
-            .execute_batch("CREATE TABLE t (v); INSERT INTO t VALUES (1), (2), (3)")
-            .unwrap();
+        let connection = connection_with("CREATE TABLE t (v); INSERT INTO t VALUES (1), (2), (3)");
         let db = Db::new(&connection);
         const ALL: &str = "SELECT v FROM t";
         let failed = db.with(ALL, |statement| {
