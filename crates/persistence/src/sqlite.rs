@@ -101,8 +101,8 @@ fn write<T, E: From<RepositoryError>>(
 ) -> Result<T, E> {
     // Unchecked: the statements borrow the connection, so no `&mut` exists to check with;
     // the thread runs one job at a time, and no job leaves a transaction open.
-    let transaction = Transaction::new_unchecked(db.connection(), TransactionBehavior::Immediate)
-        .map_err(columns::failed)?;
+    let transaction =
+        Transaction::new_unchecked(db, TransactionBehavior::Immediate).map_err(columns::failed)?;
     let done = body(db)?;
     transaction.commit().map_err(columns::failed)?;
     Ok(done)

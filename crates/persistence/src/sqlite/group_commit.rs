@@ -25,7 +25,7 @@
 //! - **Serial.** The writes run one after the other on one connection, exactly as they
 //!   would one transaction each: a later write reads what an earlier one wrote.
 
-use super::columns::failed;
+use super::columns::{execute_raw, failed};
 use super::statements::Db;
 use social_login_ports::RepositoryError;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -173,7 +173,7 @@ fn answer(writes: impl Iterator<Item = Box<dyn Write>>, commit: Result<(), Repos
 
 /// Runs one statement without a result, prepared once per connection.
 fn step(db: &Db, sql: &'static str) -> rusqlite::Result<()> {
-    db.with(sql, |statement| statement.execute([])).map(drop)
+    execute_raw(db, sql, []).map(drop)
 }
 
 #[cfg(test)]

@@ -32,10 +32,6 @@ impl<'c> Db<'c> {
         }
     }
 
-    pub(crate) fn connection(&self) -> &'c Connection {
-        self.connection
-    }
-
     /// Runs `use_it` on the statement of `sql`, prepared on first use and kept for the next.
     /// A statement in use is out of the list, so a nested use of the same SQL prepares a
     /// second one instead of sharing it.

@@ -65,8 +65,8 @@ impl Worker {
         F: FnOnce(&Db) -> T + Send + 'static,
     {
         let (reply, answer) = oneshot::channel();
-        self.send(Job::Alone(Box::new(move |connection| {
-            let _ = reply.send(job(connection));
+        self.send(Job::Alone(Box::new(move |db| {
+            let _ = reply.send(job(db));
         })))
         .await?;
         answer
