@@ -9,6 +9,7 @@
 
 mod admin;
 mod audit;
+mod checkpoints;
 mod columns;
 mod group_commit;
 mod open;
@@ -22,6 +23,7 @@ mod users;
 mod worker;
 
 use crate::DatabaseOptions;
+use checkpoints::Checkpointer;
 use rusqlite::{Transaction, TransactionBehavior};
 use social_login_ports::RepositoryError;
 use statements::Db;
@@ -43,11 +45,12 @@ impl SqliteRepository {
     /// separate: [`SqliteRepository::migrate`].
     pub async fn open(options: &DatabaseOptions) -> Result<Self, RepositoryError> {
         let file = sqlite_file(&options.url)?;
-        let connection = tokio::task::spawn_blocking(move || open::connect(&file))
-            .await
-            .map_err(|error| RepositoryError::Internal(error.to_string()))??;
+        let (serving, checkpointing) =
+            tokio::task::spawn_blocking(move || open::connect_serving_and_checkpointing(&file))
+                .await
+                .map_err(|error| RepositoryError::Internal(error.to_string()))??;
         Ok(Self {
-            worker: Worker::start(connection)?,
+            worker: Worker::start(serving, Some(Checkpointer::start(checkpointing)?))?,
             options: options.clone(),
         })
     }

@@ -1,5 +1,6 @@
 //! Which file a `sqlite:` URL names, and opening it the way the service needs.
 
+use super::checkpoints::SAFETY_NET_PAGES;
 use super::columns::failed;
 use crate::connect::{SQLITE_BUSY_RETRY, SQLITE_BUSY_TIMEOUT};
 use rusqlite::{Connection, ErrorCode, OpenFlags};
@@ -72,6 +73,18 @@ pub(super) fn connect(file: &SqliteFile) -> Result<Connection, RepositoryError> 
         )
         .map_err(failed)?;
     Ok(connection)
+}
+
+/// The connection that serves, its automatic checkpoint only a safety net, and a second
+/// one for the thread that checkpoints (`checkpoints`).
+pub(super) fn connect_serving_and_checkpointing(
+    file: &SqliteFile,
+) -> Result<(Connection, Connection), RepositoryError> {
+    let serving = connect(file)?;
+    serving
+        .pragma_update(None, "wal_autocheckpoint", SAFETY_NET_PAGES)
+        .map_err(failed)?;
+    Ok((serving, connect(file)?))
 }
 
 /// Creates `path`, empty and [`OWNER_ONLY`], unless it exists. SQLite itself would create

@@ -6,6 +6,7 @@
 //! blocks this thread, never the async runtime. Write transactions queued together are
 //! committed together (`group_commit`).
 
+use super::checkpoints::Checkpointer;
 use super::group_commit::{self, MOST_PER_COMMIT, Pending, Write};
 use super::statements::Db;
 use rusqlite::Connection;
@@ -31,7 +32,12 @@ pub(crate) struct Worker {
 }
 
 impl Worker {
-    pub(crate) fn start(connection: Connection) -> Result<Self, RepositoryError> {
+    /// Starts the thread on `connection`; after each commit it nudges `checkpoints`, which
+    /// it owns (none: the connection checkpoints itself, as SQLite does by default).
+    pub(crate) fn start(
+        connection: Connection,
+        checkpoints: Option<Checkpointer>,
+    ) -> Result<Self, RepositoryError> {
         let (jobs, mut queue) = mpsc::channel::<Job>(QUEUE);
         std::thread::Builder::new()
             .name("sqlite".into())
@@ -50,9 +56,15 @@ impl Worker {
                         Job::Write(first) => {
                             let writes = gather(first, &mut queue, &mut next);
                             group_commit::commit_together(&db, writes);
+                            if let Some(checkpoints) = &checkpoints {
+                                checkpoints.nudge();
+                            }
                         }
                     }
                 }
+                // Its connection closes first: the serving one, closing last, folds the log
+                // back into the file.
+                drop(checkpoints);
             })
             .map_err(|error| RepositoryError::Internal(format!("sqlite thread: {error}")))?;
         Ok(Self { jobs })
@@ -141,7 +153,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_panicking_job_fails_alone_and_the_next_job_runs() {
-        let worker = Worker::start(Connection::open_in_memory().unwrap()).unwrap();
+        let worker = Worker::start(Connection::open_in_memory().unwrap(), None).unwrap();
         let failed = worker.run(|_| -> i64 { panic!("boom") }).await;
         assert!(matches!(failed, Err(RepositoryError::Internal(_))));
         let answer: i64 = worker

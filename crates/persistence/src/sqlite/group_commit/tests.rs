@@ -360,7 +360,7 @@ async fn writes_queued_behind_a_busy_thread_share_one_commit() {
     let db = Connection::open(&path).unwrap();
     db.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (x INTEGER PRIMARY KEY);")
         .unwrap();
-    let worker = Worker::start(db).unwrap();
+    let worker = Worker::start(db, None).unwrap();
 
     let (release, hold) = std::sync::mpsc::channel::<()>();
     let busy = worker.run(move |_| hold.recv().unwrap());
