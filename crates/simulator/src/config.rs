@@ -82,7 +82,8 @@ pub struct SimulatorConfig {
     /// Where to listen; loopback with an OS-chosen port by default.
     pub bind: SocketAddr,
     pub clients: Vec<RegisteredClient>,
-    /// Users that `login_hint` / `sim_user` can name; the first is the default identity.
+    /// Users that `login_hint` / `sim_user` can name (by login or id); the first is the
+    /// default identity. Logins are unique: a later user with the same login replaces it.
     pub users: Vec<SimUser>,
     /// How long an authorization code stays redeemable (GitHub: 10 minutes). Zero makes
     /// every code expired at once, which is how tests reach the expiry path without waiting.

@@ -196,15 +196,16 @@ impl Directory {
         self.upsert(user);
     }
 
-    /// The user a `hint` names (by login, else by id); without a hint the default identity,
+    /// The first user whose login or id a `hint` is; without a hint the default identity,
     /// else the first seeded user.
     pub fn choose(&self, hint: Option<&str>) -> Option<SimUser> {
         let wanted = hint.or(self.current.as_deref());
         let found = match wanted {
-            Some(name) => self
-                .by_login
-                .get(name)
-                .or_else(|| self.by_id.get(name))
+            // The first user, in seeding order, whose login or id it is.
+            Some(name) => [self.by_login.get(name), self.by_id.get(name)]
+                .into_iter()
+                .flatten()
+                .min()
                 .map(|&index| &self.users[index]),
             None => self.users.first(),
         };
@@ -221,11 +222,17 @@ mod tests {
     }
 
     #[test]
-    fn users_are_found_by_login_then_by_id_and_replaced_by_login() {
+    fn users_are_found_by_login_or_id_first_in_seeding_order_and_replaced_by_login() {
         let mut directory = Directory::new(vec![user("1", "ada"), user("2", "bob")]);
         assert_eq!(directory.choose(Some("bob")).unwrap().id, "2");
         assert_eq!(directory.choose(Some("1")).unwrap().login, "ada");
         assert!(directory.choose(Some("nobody")).is_none());
+        directory.upsert(user("ada", "carl"));
+        assert_eq!(
+            directory.choose(Some("ada")).unwrap().id,
+            "1",
+            "the first user named so, by login or by id"
+        );
         assert_eq!(
             directory.choose(None).unwrap().login,
             "ada",
@@ -233,7 +240,7 @@ mod tests {
         );
 
         directory.upsert(user("7", "ada"));
-        assert_eq!(directory.all().len(), 2, "replaced, not added");
+        assert_eq!(directory.all().len(), 3, "replaced, not added");
         assert_eq!(directory.choose(Some("7")).unwrap().login, "ada");
         assert!(directory.choose(Some("1")).is_none(), "the old id is gone");
         assert_eq!(directory.all()[0].id, "7", "in its place");
@@ -246,5 +253,12 @@ mod tests {
         directory.set_identity(user("9", "carol"));
         assert_eq!(directory.choose(None).unwrap().login, "carol");
         assert_eq!(directory.all().len(), 3);
+        let seeded = Directory::new(vec![user("1", "dup"), user("2", "dup")]);
+        assert_eq!(
+            seeded.all().len(),
+            1,
+            "logins are unique: the later one replaces"
+        );
+        assert_eq!(seeded.choose(Some("dup")).unwrap().id, "2");
     }
 }
