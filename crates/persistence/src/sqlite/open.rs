@@ -84,25 +84,34 @@ pub(super) fn connect_serving_and_checkpointing(
     serving
         .pragma_update(None, "wal_autocheckpoint", SAFETY_NET_PAGES)
         .map_err(failed)?;
-    Ok((serving, connect(file)?))
+    let existing = SqliteFile {
+        create: false,
+        ..file.clone()
+    };
+    Ok((serving, connect(&existing)?))
 }
 
 /// Creates `path`, empty and [`OWNER_ONLY`], unless it exists. SQLite itself would create
 /// it 0644 (less the umask), and it gives the `-wal` and `-shm` files it makes later the
 /// database file's mode: creating the database first makes all three private. An existing
-/// file keeps the mode its operator gave it.
+/// file keeps the mode its operator gave it, and is not opened at all: closing any
+/// descriptor of a file drops every POSIX lock this process holds on it, SQLite's too, and
+/// this runs while the file may already be open (the migrator, the checkpointing
+/// connection).
 pub(crate) fn create_owner_only(path: &Path) -> Result<(), RepositoryError> {
-    OpenOptions::new()
+    let created = OpenOptions::new()
         .read(true)
         .write(true)
-        .create(true)
-        .truncate(false)
+        .create_new(true)
         .mode(OWNER_ONLY)
-        .open(path)
-        .map(drop)
-        .map_err(|error| {
-            RepositoryError::Internal(format!("cannot create the SQLite database file: {error}"))
-        })
+        .open(path);
+    match created {
+        Ok(_) => Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(error) => Err(RepositoryError::Internal(format!(
+            "cannot create the SQLite database file: {error}"
+        ))),
+    }
 }
 
 /// Readers in other processes (backups, `migrate`) do not block the writer, and a commit is
@@ -209,5 +218,41 @@ mod tests {
         };
         assert!(connect(&file).is_err());
         assert!(!file.path.exists());
+    }
+
+    /// The POSIX locks this process holds on `path`, from `/proc/locks`.
+    fn locks_held_on(path: &Path) -> usize {
+        use std::os::unix::fs::MetadataExt;
+        let inode = std::fs::metadata(path).unwrap().ino().to_string();
+        let pid = std::process::id().to_string();
+        std::fs::read_to_string("/proc/locks")
+            .unwrap()
+            .lines()
+            .map(|line| line.split_whitespace().collect::<Vec<_>>())
+            // "1: POSIX  ADVISORY  READ  <pid> <major>:<minor>:<inode> <start> <end>"
+            .filter(|fields| {
+                fields.get(4) == Some(&pid.as_str())
+                    && fields.get(5).and_then(|device| device.rsplit(':').next())
+                        == Some(inode.as_str())
+            })
+            .count()
+    }
+
+    #[test]
+    fn opening_a_served_database_again_keeps_sqlite_s_locks_on_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = SqliteFile {
+            path: dir.path().join("held.db"),
+            create: true,
+        };
+        let (serving, _checkpointing) = connect_serving_and_checkpointing(&file).unwrap();
+        serving
+            .query_row("SELECT count(*) FROM sqlite_master", [], |_| Ok(()))
+            .unwrap();
+        let held = locks_held_on(&file.path);
+        assert!(held > 0, "a WAL database's connection holds a shared lock");
+        // What the migrator's connection does while the service runs.
+        create_owner_only(&file.path).unwrap();
+        assert_eq!(locks_held_on(&file.path), held);
     }
 }
