@@ -169,13 +169,17 @@ mod tests {
         }
     }
 
+    fn file_in(dir: &tempfile::TempDir, name: &str, create: bool) -> SqliteFile {
+        SqliteFile {
+            path: dir.path().join(name),
+            create,
+        }
+    }
+
     #[test]
     fn a_connection_is_in_wal_mode_with_foreign_keys_on() {
         let dir = tempfile::tempdir().unwrap();
-        let file = SqliteFile {
-            path: dir.path().join("x.db"),
-            create: true,
-        };
+        let file = file_in(&dir, "x.db", true);
         let connection = connect(&file).unwrap();
         let pragma = |name: &str| -> String {
             connection
@@ -212,10 +216,7 @@ mod tests {
     #[test]
     fn a_missing_file_without_mode_rwc_is_not_created() {
         let dir = tempfile::tempdir().unwrap();
-        let file = SqliteFile {
-            path: dir.path().join("missing.db"),
-            create: false,
-        };
+        let file = file_in(&dir, "missing.db", false);
         assert!(connect(&file).is_err());
         assert!(!file.path.exists());
     }
@@ -241,10 +242,7 @@ mod tests {
     #[test]
     fn opening_a_served_database_again_keeps_sqlite_s_locks_on_it() {
         let dir = tempfile::tempdir().unwrap();
-        let file = SqliteFile {
-            path: dir.path().join("held.db"),
-            create: true,
-        };
+        let file = file_in(&dir, "held.db", true);
         let (serving, _checkpointing) = connect_serving_and_checkpointing(&file).unwrap();
         serving
             .query_row("SELECT count(*) FROM sqlite_master", [], |_| Ok(()))
