@@ -84,11 +84,7 @@ pub(super) fn connect_serving_and_checkpointing(
     serving
         .pragma_update(None, "wal_autocheckpoint", SAFETY_NET_PAGES)
         .map_err(failed)?;
-    let existing = SqliteFile {
-        create: false,
-        ..file.clone()
-    };
-    Ok((serving, connect(&existing)?))
+    Ok((serving, connect(file)?))
 }
 
 /// Creates `path`, empty and [`OWNER_ONLY`], unless it exists. SQLite itself would create

@@ -4,9 +4,8 @@
 //! the statement out and to put it back) and copies it into a new key each time; that was
 //! about 1.5 % of a login's instructions and one heap allocation per statement. Every
 //! statement of this adapter is a `&'static str` constant, so the address of its text is a
-//! key. Two
-//! constants with the same text may have different addresses, and so may two uses of one
-//! constant: each then gets a statement of its own, which is only a little memory.
+//! key. Two constants with the same text may have different addresses, and so may two uses
+//! of one constant: each then gets a statement of its own, which is only a little memory.
 
 use rusqlite::{Connection, PrepFlags, Statement};
 use std::cell::RefCell;
@@ -58,7 +57,7 @@ impl<'c> Db<'c> {
 
     fn take(&self, sql: &'static str) -> Option<Statement<'c>> {
         let mut kept = self.kept.borrow_mut();
-        let at = kept.iter().position(|(text, _)| same_text(text, sql))?;
+        let at = kept.iter().position(|(text, _)| same_constant(text, sql))?;
         Some(kept.swap_remove(at).1)
     }
 
@@ -70,7 +69,7 @@ impl<'c> Db<'c> {
 
 /// The same constant: same address, same length (a shorter constant may start at the same
 /// address when the compiler shares a prefix).
-fn same_text(a: &str, b: &str) -> bool {
+fn same_constant(a: &str, b: &str) -> bool {
     std::ptr::eq(a, b)
 }
 
@@ -159,28 +158,26 @@ mod tests {
         assert_eq!(count(&db), 2);
     }
 
+    /// Every value of `t`, each passed through `check`.
+    fn values(db: &Db, check: impl Fn(i64) -> rusqlite::Result<i64>) -> rusqlite::Result<Vec<i64>> {
+        db.with("SELECT v FROM t", |statement| {
+            statement.query_map([], |row| check(row.get(0)?))?.collect()
+        })
+    }
+
     #[test]
     fn a_query_that_fails_midway_leaves_no_statement_running() {
         let connection = connection_with("CREATE TABLE t (v); INSERT INTO t VALUES (1), (2), (3)");
         let db = Db::new(&connection);
-        const ALL: &str = "SELECT v FROM t";
-        let failed = db.with(ALL, |statement| {
-            statement
-                .query_map([], |row| match row.get::<_, i64>(0)? {
-                    2 => Err(rusqlite::Error::InvalidQuery),
-                    v => Ok(v),
-                })?
-                .collect::<rusqlite::Result<Vec<i64>>>()
+        let failed = values(&db, |v| match v {
+            2 => Err(rusqlite::Error::InvalidQuery),
+            v => Ok(v),
         });
         assert!(failed.is_err());
         // A statement left mid-query would keep a read transaction open (and, in WAL mode,
         // hold back checkpoints).
         assert!(!connection.is_busy());
-        let again = db.with(ALL, |statement| {
-            statement
-                .query_map([], |row| row.get::<_, i64>(0))?
-                .collect::<rusqlite::Result<Vec<i64>>>()
-        });
+        let again = values(&db, Ok);
         assert_eq!(again.unwrap(), vec![1, 2, 3]);
     }
 
