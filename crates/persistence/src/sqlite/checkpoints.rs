@@ -68,7 +68,9 @@ impl Drop for Checkpointer {
 }
 
 /// The thread's loop: a checkpoint after a nudge, then a pause that gathers the nudges
-/// coming meanwhile into one; it returns when the handle is dropped.
+/// coming meanwhile into one; it returns when the handle is dropped. Not a plain sleep
+/// with the channel holding the nudge: that wakes the thread less and measured worse
+/// (docs/performance.md), and a dropped handle would wait out the pause.
 fn checkpoint_when_nudged(connection: &Connection, nudged: &Receiver<()>) {
     let mut nudged_meanwhile = false;
     let mut failing = false;
