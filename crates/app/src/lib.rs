@@ -26,5 +26,5 @@ pub use session::LoginResult;
 pub use signal_verifiers::SignalVerifiers;
 pub use usecases::authenticate::Caller;
 pub use usecases::id_token::{IdTokenCommand, MAX_ID_TOKEN_BYTES, MAX_NONCE_BYTES};
-pub use usecases::register::Registration;
+pub use usecases::register::{PacedLogin, Registration};
 pub use webhooks::{DeadLetters, DeliveryLimits, DeliveryPace, DeliveryStep, WebhookDelivery};

@@ -48,6 +48,12 @@ pub struct AuthPolicy {
     /// `[signup] password`: `false` refuses `POST /auth/register` (403 `SignupNotAllowed`);
     /// password logins of existing users still work.
     pub password_signup: bool,
+    /// Failed password logins of one account in 15 minutes past which each attempt is
+    /// slowed (`[rate_limit] password_attempts_per_account`).
+    pub password_attempts_per_account: u64,
+    /// IPv6 clients are counted by their network of this many bits (`[rate_limit]
+    /// ipv6_prefix`), as the rate limit counts them.
+    pub ipv6_prefix: u8,
 }
 
 /// Default absolute session lifetime: 90 days (docs/configuration.md `refresh_family_max_seconds`).
@@ -63,6 +69,9 @@ impl Default for AuthPolicy {
                 social_login_domain::reauthentication::DEFAULT_REAUTHENTICATION_WINDOW,
             webhook_events: EventSet::NONE,
             password_signup: true,
+            password_attempts_per_account:
+                social_login_domain::password_throttle::DEFAULT_ACCOUNT_FAILURES,
+            ipv6_prefix: 64,
         }
     }
 }

@@ -62,10 +62,12 @@ pub enum AuditEventType {
     UserUnlocked,
     /// An operator ended every session of the user.
     UserSessionsRevoked,
+    /// Password attempts for the user hit a throttle: a client's limit, or the account's.
+    UserLoginThrottled,
 }
 
 impl AuditEventType {
-    pub const ALL: [AuditEventType; 16] = [
+    pub const ALL: [AuditEventType; 17] = [
         Self::UserRegistered,
         Self::UserLogin,
         Self::AccountLinked,
@@ -82,6 +84,7 @@ impl AuditEventType {
         Self::UserLocked,
         Self::UserUnlocked,
         Self::UserSessionsRevoked,
+        Self::UserLoginThrottled,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -102,6 +105,7 @@ impl AuditEventType {
             Self::UserLocked => "user.locked",
             Self::UserUnlocked => "user.unlocked",
             Self::UserSessionsRevoked => "user.sessions_revoked",
+            Self::UserLoginThrottled => "user.login_throttled",
         }
     }
 

@@ -27,6 +27,7 @@ pub mod ids;
 pub mod linking;
 mod named;
 pub mod password;
+pub mod password_throttle;
 pub mod provider;
 pub mod reauthentication;
 pub mod refresh;

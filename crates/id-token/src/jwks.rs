@@ -1,9 +1,10 @@
 //! A provider's JSON Web Key Set, fetched with the shared client and cached.
 //!
 //! Policy (docs/architecture.md, docs/decisions.md): the set is kept for [`KEY_SET_TTL`];
-//! a token whose `kid` is not in it triggers a refetch, at most once per
-//! [`REFETCH_INTERVAL`], so a key rotation is picked up at once while a flood of made-up
-//! `kid`s cannot make us hammer the provider. When a refresh fails, the keys stay in use
+//! a token whose `kid` is not in it triggers a refetch, so a key rotation is picked up at
+//! once: always for a token the provider's token endpoint sent (one refetch for that token),
+//! at most once per [`PRESENTED_REFETCH_INTERVAL`] for a token a client presented, so a flood
+//! of made-up `kid`s cannot make us hammer the provider. When a refresh fails, the keys stay in use
 //! for [`KEY_SET_GRACE`] past their hour, and the next attempt waits [`RETRY_INTERVAL`]:
 //! a JWKS outage neither stops sign-ins at once nor sends one fetch per login.
 //!
@@ -35,8 +36,17 @@ pub const KEY_SET_TTL: Duration = Duration::hours(1);
 /// during one can still verify a token.
 pub const KEY_SET_GRACE: Duration = Duration::hours(24);
 
-/// The least time between two fetches caused by an unknown `kid`.
-pub const REFETCH_INTERVAL: Duration = Duration::minutes(1);
+/// The least time between two fetches caused by an unknown `kid` in a presented token.
+pub const PRESENTED_REFETCH_INTERVAL: Duration = Duration::seconds(10);
+
+/// Where a token came from, which decides whether its unknown `kid` may refetch the set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenOrigin {
+    /// The provider's token endpoint answered it to our code exchange.
+    TokenEndpoint,
+    /// A client posted it (native sign-in), or a signal's sender did.
+    Presented,
+}
 
 /// The least time between a failed fetch and the next attempt, whatever needs the keys.
 pub const RETRY_INTERVAL: Duration = Duration::seconds(30);
@@ -83,15 +93,16 @@ impl KeySetCache {
         &self.url
     }
 
-    /// The key to check a token signed with `algorithm` under `kid`, at time `now`.
-    /// Failures are `ProviderError::UserInfo` naming the step.
+    /// The key to check a token from `origin` signed with `algorithm` under `kid`, at time
+    /// `now`. Failures are `ProviderError::UserInfo` naming the step.
     pub async fn key_for(
         &self,
         kid: Option<&str>,
         algorithm: Algorithm,
         now: OffsetDateTime,
+        origin: TokenOrigin,
     ) -> Result<DecodingKey, ProviderError> {
-        let key = self.find(kid, now).await?;
+        let key = self.find(kid, now, origin).await?;
         if !key.accepts(algorithm) {
             return Err(ProviderError::UserInfo(
                 "id_token algorithm does not match its key".into(),
@@ -104,8 +115,9 @@ impl KeySetCache {
         &self,
         kid: Option<&str>,
         now: OffsetDateTime,
+        origin: TokenOrigin,
     ) -> Result<PublicKey, ProviderError> {
-        let lookup = self.state().lookup(kid, now);
+        let lookup = self.state().lookup(kid, now, origin);
         let (meanwhile, seen) = match lookup {
             Lookup::Found(key) => return Ok(key),
             Lookup::Refused(error) => return Err(error),

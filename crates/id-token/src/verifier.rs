@@ -20,7 +20,7 @@ pub use header::{CompactJwsError, TokenHeader, header_bytes, read_header};
 pub use issuer::{IssuerPolicy, IssuerRule};
 
 use crate::claims::IdTokenClaims;
-use crate::jwks::KeySetCache;
+use crate::jwks::{KeySetCache, TokenOrigin};
 use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, AlgorithmFamily, DecodingKey, Validation};
 use serde_json::{Map, Value};
@@ -181,9 +181,13 @@ impl IdTokenVerifier {
         let token = id_token.expose();
         let header = read_header(token, &self.algorithms)?;
         let now = self.clock.now();
+        let origin = match nonce {
+            NonceCheck::Stored(_) => TokenOrigin::TokenEndpoint,
+            NonceCheck::Presented(_) => TokenOrigin::Presented,
+        };
         let key = self
             .keys
-            .key_for(header.kid.as_deref(), header.alg, now)
+            .key_for(header.kid.as_deref(), header.alg, now, origin)
             .await?;
         let claims = decode_signed(token, &key, header.alg)?;
         checks::check_issuer(&self.issuer, &claims)?;

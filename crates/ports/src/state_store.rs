@@ -12,7 +12,8 @@ use time::{Duration, OffsetDateTime};
 pub struct StateStoreError(pub String);
 
 /// What attempts are counted under: a digest the caller makes of what it throttles (the
-/// normalised email of a password login), so the store never holds the email itself.
+/// normalised email of a password login, with the client's network or alone), so the store
+/// never holds the email itself.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct AttemptKey([u8; 32]);
 
@@ -70,6 +71,10 @@ pub trait StateStore: Send + Sync {
         key: AttemptKey,
         window: Duration,
     ) -> Result<Attempts, StateStoreError>;
+
+    /// The attempts counted under `key` in its open window, without counting one: 0 when
+    /// none is open.
+    async fn peek_attempts(&self, key: AttemptKey) -> Result<u64, StateStoreError>;
 
     /// Forgets the attempts counted under `key` (a successful login).
     async fn clear_attempts(&self, key: AttemptKey) -> Result<(), StateStoreError>;

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use social_login_domain::SignalId;
 use social_login_domain::signal::{CLOCK_LEEWAY, check_issued_at};
 use social_login_id_token::KeySetCache;
+use social_login_id_token::jwks::TokenOrigin;
 use social_login_id_token::verifier::{CompactJwsError, header_bytes};
 use social_login_ports::{Clock, RefusalReason, SignalRefused};
 use social_login_provider_core::ProviderHttp;
@@ -93,7 +94,12 @@ impl JwsVerifier {
         let now = self.clock.now();
         let key = self
             .keys
-            .key_for(kid.as_deref(), Algorithm::RS256, now)
+            .key_for(
+                kid.as_deref(),
+                Algorithm::RS256,
+                now,
+                TokenOrigin::Presented,
+            )
             .await
             .map_err(|_| refused(RefusalReason::InvalidKey, "no key of the provider signs it"))?;
         let claims = decode_signed(token, &key)?;

@@ -74,6 +74,8 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
             .target()
             .map_or(EventSet::NONE, |target| target.events),
         password_signup: settings.signup.password,
+        password_attempts_per_account: settings.rate_limit.password_attempts_per_account,
+        ipv6_prefix: settings.rate_limit.ipv6_prefix,
     };
     let webhooks = match settings.webhooks.target() {
         Some(target) => {
@@ -155,6 +157,7 @@ fn state_store(
         StateStoreBackend::Memory => Ok(Arc::new(MemoryStateStore::with_capacity(
             clock,
             store.max_entries,
+            store.max_attempt_entries,
         ))),
         StateStoreBackend::Redis => {
             let config = RedisStateStoreConfig {

@@ -5,5 +5,5 @@
 mod memory;
 mod redis;
 
-pub use memory::{DEFAULT_MAX_ENTRIES, MemoryStateStore};
+pub use memory::{DEFAULT_MAX_ATTEMPT_ENTRIES, DEFAULT_MAX_ENTRIES, MemoryStateStore};
 pub use redis::{RedisStateStore, RedisStateStoreConfig};

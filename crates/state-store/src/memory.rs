@@ -1,5 +1,5 @@
-//! The in-process state store: spent ids and attempt counts in expiring maps, bounded in
-//! memory.
+//! The in-process state store: spent ids and attempt counts in expiring maps, each bounded
+//! on its own.
 
 mod expiring;
 
@@ -10,19 +10,26 @@ use social_login_ports::{AttemptKey, Attempts, Clock, StateStore, StateStoreErro
 use std::sync::{Arc, Mutex, MutexGuard};
 use time::{Duration, OffsetDateTime};
 
-/// Default bound on the entries held (spent ids and attempt counts together): about 100
-/// bytes an entry, so ~100 MiB at most. Only a callback or connect with a value this service sealed, a verified native
-/// id_token, or a password login adds one, all rate-limited per IP; a full store refuses
-/// further ones with 503 rather than forget an entry early (which would let a value be
-/// replayed, or a password be guessed past its throttle).
+/// Default bound on the spent ids held (state values and native id_tokens): about 100 bytes
+/// an entry, so ~100 MiB at most. Only a callback or connect with a value this service
+/// sealed, or a verified native id_token, adds one, all rate-limited per IP; a full store
+/// refuses further ones with 503 rather than forget an entry early (which would let a value
+/// be replayed).
 pub const DEFAULT_MAX_ENTRIES: usize = 1_000_000;
+
+/// Default bound on the attempt counts held, apart from the spent ids so that a flood of
+/// password attempts can never make an OAuth callback answer 503. A full table refuses new
+/// counts (password logins answer 503) rather than forget one early, which would let a
+/// password be guessed past its throttle.
+pub const DEFAULT_MAX_ATTEMPT_ENTRIES: usize = 1_000_000;
 
 /// Remembers spent ids and counts attempts in this process. Not shared between processes:
 /// with more than one instance a value could be spent once on each, so such deployments
 /// need Redis.
 pub struct MemoryStateStore {
     clock: Arc<dyn Clock>,
-    max_entries: usize,
+    max_spent: usize,
+    max_attempts: usize,
     held: Mutex<Held>,
 }
 
@@ -46,14 +53,16 @@ impl Held {
 
 impl MemoryStateStore {
     pub fn new(clock: Arc<dyn Clock>) -> Self {
-        Self::with_capacity(clock, DEFAULT_MAX_ENTRIES)
+        Self::with_capacity(clock, DEFAULT_MAX_ENTRIES, DEFAULT_MAX_ATTEMPT_ENTRIES)
     }
 
-    /// A store holding at most `max_entries` spent ids and attempt counts together.
-    pub fn with_capacity(clock: Arc<dyn Clock>, max_entries: usize) -> Self {
+    /// A store holding at most `max_spent` spent ids and, apart from them, at most
+    /// `max_attempts` attempt counts.
+    pub fn with_capacity(clock: Arc<dyn Clock>, max_spent: usize, max_attempts: usize) -> Self {
         Self {
             clock,
-            max_entries,
+            max_spent,
+            max_attempts,
             held: Mutex::new(Held::default()),
         }
     }
@@ -83,8 +92,8 @@ impl MemoryStateStore {
         held
     }
 
-    fn full() -> StateStoreError {
-        StateStoreError("in-process state store is full".into())
+    fn full(table: &str) -> StateStoreError {
+        StateStoreError(format!("in-process state store is full ({table})"))
     }
 }
 
@@ -101,8 +110,8 @@ impl StateStore for MemoryStateStore {
         if held.spent.holds(&id) {
             return Ok(Spend::Again);
         }
-        if held.len() >= self.max_entries {
-            return Err(Self::full());
+        if held.spent.len() >= self.max_spent {
+            return Err(Self::full("spent ids"));
         }
         held.spent.insert(id, (), expires_at);
         Ok(Spend::First)
@@ -118,8 +127,8 @@ impl StateStore for MemoryStateStore {
         let (count, closes_at) = match held.attempts.get(&key, now) {
             Some((count, closes_at)) => (count.saturating_add(1), closes_at),
             None => {
-                if !held.attempts.holds(&key) && held.len() >= self.max_entries {
-                    return Err(Self::full());
+                if !held.attempts.holds(&key) && held.attempts.len() >= self.max_attempts {
+                    return Err(Self::full("attempt counts"));
                 }
                 (1, now + window)
             }
@@ -129,6 +138,15 @@ impl StateStore for MemoryStateStore {
             count,
             window_left: closes_at - now,
         })
+    }
+
+    async fn peek_attempts(&self, key: AttemptKey) -> Result<u64, StateStoreError> {
+        let now = self.clock.now();
+        Ok(self
+            .lock()
+            .attempts
+            .get(&key, now)
+            .map_or(0, |(count, _)| *count))
     }
 
     async fn clear_attempts(&self, key: AttemptKey) -> Result<(), StateStoreError> {

@@ -154,6 +154,14 @@ impl StateStore for RedisStateStore {
         })
     }
 
+    async fn peek_attempts(&self, key: AttemptKey) -> Result<u64, StateStoreError> {
+        let mut command = redis::cmd("GET");
+        command.arg(self.attempts_key(&key));
+        // Nil once the window's key has expired.
+        let count: Option<u64> = self.run(command).await?;
+        Ok(count.unwrap_or(0))
+    }
+
     async fn clear_attempts(&self, key: AttemptKey) -> Result<(), StateStoreError> {
         let mut command = redis::cmd("DEL");
         command.arg(self.attempts_key(&key));

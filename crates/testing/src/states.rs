@@ -110,6 +110,15 @@ impl StateStore for FakeStateStore {
         })
     }
 
+    async fn peek_attempts(&self, key: AttemptKey) -> Result<u64, StateStoreError> {
+        let now = self.clock.now();
+        let attempts = self.attempts.lock().unwrap();
+        Ok(attempts
+            .get(&key)
+            .filter(|(_, end)| *end > now)
+            .map_or(0, |(count, _)| *count))
+    }
+
     async fn clear_attempts(&self, key: AttemptKey) -> Result<(), StateStoreError> {
         self.attempts.lock().unwrap().remove(&key);
         Ok(())

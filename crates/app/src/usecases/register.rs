@@ -1,10 +1,12 @@
 //! Password accounts: POST /auth/register and POST /auth/login (docs/api.md).
 
+use crate::usecases::login_throttle::AdmittedAttempt;
 use crate::{AppError, AuthService, LoginResult};
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::password::check_password;
 use social_login_domain::{Email, NewUser, Origin, SecretText};
 use social_login_ports::CreateUserError;
+use time::Duration;
 use tracing::instrument;
 
 /// Longest display name we store.
@@ -74,30 +76,74 @@ impl AuthService {
     }
 
     /// Unknown email, wrong password and a user without password all look the same, and
-    /// take the same time (the hasher burns a dummy verification). Each attempt counts
-    /// against the email's throttle first (429 past it, whatever the password).
+    /// take the same time (the hasher burns a dummy verification); text that is no email
+    /// cannot be an account and is refused at once, uncounted. Each attempt is judged by the
+    /// throttle first (429 past this client's failures for the account, whatever the
+    /// password; slowed past the account's failures from anywhere).
     #[instrument(skip_all)]
     pub async fn password_login(
         &self,
         email: &str,
         password: SecretText,
         origin: &Origin,
-    ) -> Result<LoginResult, AppError> {
-        let attempts = self.count_login_attempt(email).await?;
-        let user = match Email::parse(email) {
-            Ok(email) => self.ports.users.find_user_by_email(&email).await?,
-            Err(_) => None,
+    ) -> PacedLogin {
+        let Ok(email) = Email::parse(email) else {
+            return PacedLogin::now(Err(AppError::InvalidCredentials));
         };
+        let attempt = match self.admit_login_attempt(&email, origin).await {
+            Ok(attempt) => attempt,
+            Err(refused) => return PacedLogin::now(Err(refused)),
+        };
+        PacedLogin {
+            outcome: self
+                .check_password(&email, password, &attempt, origin)
+                .await,
+            delay: attempt.delay,
+        }
+    }
+
+    async fn check_password(
+        &self,
+        email: &Email,
+        password: SecretText,
+        attempt: &AdmittedAttempt,
+        origin: &Origin,
+    ) -> Result<LoginResult, AppError> {
+        let user = self.ports.users.find_user_by_email(email).await?;
         let hash = user.as_ref().and_then(|user| user.password_hash.clone());
         let valid = self.ports.hasher.verify(password, hash).await?;
         match user {
             Some(user) if valid => {
-                self.clear_login_attempts(attempts).await?;
+                self.login_attempt_succeeded(attempt).await?;
                 // Told only to whoever knows the password.
                 check_not_locked(&user).map_err(|_| AppError::UserLocked)?;
                 self.start_session(user, false, origin).await
             }
-            _ => Err(AppError::InvalidCredentials),
+            user => {
+                let user = user.map(|user| user.id);
+                self.login_attempt_failed(attempt, email, user, origin)
+                    .await?;
+                Err(AppError::InvalidCredentials)
+            }
+        }
+    }
+}
+
+/// A password login's outcome, and how long to wait before answering it: past the
+/// account's failures from anywhere every attempt is slowed, never refused
+/// (docs/api.md#password-login-throttle). The caller waits; the use case holds nothing.
+#[derive(Debug)]
+pub struct PacedLogin {
+    pub outcome: Result<LoginResult, AppError>,
+    /// Zero unless the attempt is slowed.
+    pub delay: Duration,
+}
+
+impl PacedLogin {
+    fn now(outcome: Result<LoginResult, AppError>) -> Self {
+        Self {
+            outcome,
+            delay: Duration::ZERO,
         }
     }
 }

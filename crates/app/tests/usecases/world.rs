@@ -557,6 +557,7 @@ pub trait RawInput {
         self.service()
             .password_login(email, SecretText::new(password), &Origin::default())
             .await
+            .outcome
     }
 }
 

@@ -2,7 +2,7 @@
 //! decisions, no I/O, so every rule of the policy in `jwks.rs` is tested with made-up times.
 
 use super::key::PublicKey;
-use super::{KEY_SET_GRACE, KEY_SET_TTL, REFETCH_INTERVAL, RETRY_INTERVAL};
+use super::{KEY_SET_GRACE, KEY_SET_TTL, PRESENTED_REFETCH_INTERVAL, RETRY_INTERVAL, TokenOrigin};
 use social_login_ports::ProviderError;
 use time::{Duration, OffsetDateTime};
 
@@ -40,8 +40,8 @@ impl Cached {
         self.attempts
     }
 
-    /// The key for `kid` at `now`, or whether to fetch first.
-    pub fn lookup(&self, kid: Option<&str>, now: OffsetDateTime) -> Lookup {
+    /// The key for `kid` at `now` for a token from `origin`, or whether to fetch first.
+    pub fn lookup(&self, kid: Option<&str>, now: OffsetDateTime, origin: TokenOrigin) -> Lookup {
         let refresh = |meanwhile| Lookup::Refresh {
             meanwhile,
             attempts: self.attempts,
@@ -49,8 +49,11 @@ impl Cached {
         if self.is_fresh(now) {
             return match self.find(kid) {
                 Some(key) => Lookup::Found(key.clone()),
-                // A rotation: the provider signs with a key published after our fetch.
-                None if self.attempted_before(now, REFETCH_INTERVAL) => refresh(None),
+                // A rotation: the provider signs with a key published after our fetch. A
+                // token from the token endpoint came from the provider itself, so it always
+                // earns one refetch; anyone can present a token, so those are rate-limited.
+                None if origin == TokenOrigin::TokenEndpoint => refresh(None),
+                None if self.attempted_before(now, PRESENTED_REFETCH_INTERVAL) => refresh(None),
                 None => Lookup::Refused(not_in_set()),
             };
         }
@@ -139,6 +142,9 @@ mod tests {
         OffsetDateTime::from_unix_timestamp(1_767_225_600).unwrap()
     }
 
+    const PRESENTED: TokenOrigin = TokenOrigin::Presented;
+    const ENDPOINT: TokenOrigin = TokenOrigin::TokenEndpoint;
+
     fn key(kid: &str) -> PublicKey {
         PublicKey {
             kid: Some(kid.into()),
@@ -181,20 +187,41 @@ mod tests {
 
     #[test]
     fn an_empty_cache_fetches_with_nothing_to_use_meanwhile() {
-        assert_eq!(refresh(Cached::default().lookup(Some("a"), t0())), None);
+        assert_eq!(
+            refresh(Cached::default().lookup(Some("a"), t0(), PRESENTED)),
+            None
+        );
     }
 
     #[test]
-    fn a_fresh_set_answers_known_kids_and_refetches_unknown_ones_once_a_minute() {
+    fn a_fresh_set_answers_known_kids_and_refetches_for_a_presented_unknown_one_every_10_s() {
         let cached = fetched();
         let later = t0() + Duration::minutes(59);
-        assert_eq!(found(cached.lookup(Some("a"), later)), "a");
-        assert_eq!(found(cached.lookup(None, later)), "a", "the only key");
-        assert_eq!(refresh(cached.lookup(Some("b"), later)), None);
+        assert_eq!(found(cached.lookup(Some("a"), later, PRESENTED)), "a");
         assert_eq!(
-            refused(cached.lookup(Some("b"), t0() + Duration::seconds(59))),
+            found(cached.lookup(None, later, PRESENTED)),
+            "a",
+            "the only key"
+        );
+        assert_eq!(refresh(cached.lookup(Some("b"), later, PRESENTED)), None);
+        let within = t0() + PRESENTED_REFETCH_INTERVAL - Duration::seconds(1);
+        assert_eq!(
+            refused(cached.lookup(Some("b"), within, PRESENTED)),
             not_in_set()
         );
+        let after = t0() + PRESENTED_REFETCH_INTERVAL;
+        assert_eq!(refresh(cached.lookup(Some("b"), after, PRESENTED)), None);
+    }
+
+    #[test]
+    fn an_unknown_kid_from_the_token_endpoint_refetches_however_recent_the_set() {
+        let cached = fetched();
+        assert_eq!(refresh(cached.lookup(Some("b"), t0(), ENDPOINT)), None);
+        assert_eq!(
+            refresh(cached.lookup(Some("b"), t0() + Duration::seconds(1), ENDPOINT)),
+            None
+        );
+        assert_eq!(found(cached.lookup(Some("a"), t0(), ENDPOINT)), "a");
     }
 
     #[test]
@@ -202,10 +229,10 @@ mod tests {
         let cached = fetched();
         let stale = t0() + KEY_SET_TTL;
         assert_eq!(
-            refresh(cached.lookup(Some("a"), stale)).as_deref(),
+            refresh(cached.lookup(Some("a"), stale, PRESENTED)).as_deref(),
             Some("a")
         );
-        assert_eq!(refresh(cached.lookup(Some("b"), stale)), None);
+        assert_eq!(refresh(cached.lookup(Some("b"), stale, PRESENTED)), None);
     }
 
     #[test]
@@ -213,22 +240,28 @@ mod tests {
         let mut cached = fetched();
         let failed_at = t0() + Duration::hours(2);
         cached.record(Err(outage()), failed_at);
-        assert_eq!(found(cached.lookup(Some("a"), failed_at)), "a");
+        assert_eq!(found(cached.lookup(Some("a"), failed_at, PRESENTED)), "a");
         assert_eq!(
             cached.settle(Some("a"), failed_at).unwrap().kid.unwrap(),
             "a"
         );
         // An unknown kid is explained by the outage, not by the set.
-        assert_eq!(refused(cached.lookup(Some("b"), failed_at)), outage());
+        assert_eq!(
+            refused(cached.lookup(Some("b"), failed_at, PRESENTED)),
+            outage()
+        );
 
         let mut late = fetched();
         let end_of_grace = t0() + KEY_SET_TTL + KEY_SET_GRACE;
         late.record(Err(outage()), end_of_grace - Duration::seconds(1));
         assert_eq!(
-            found(late.lookup(Some("a"), end_of_grace - Duration::seconds(1))),
+            found(late.lookup(Some("a"), end_of_grace - Duration::seconds(1), PRESENTED)),
             "a"
         );
-        assert_eq!(refused(late.lookup(Some("a"), end_of_grace)), outage());
+        assert_eq!(
+            refused(late.lookup(Some("a"), end_of_grace, PRESENTED)),
+            outage()
+        );
     }
 
     #[test]
@@ -237,10 +270,10 @@ mod tests {
         let failed_at = t0() + Duration::hours(2);
         cached.record(Err(outage()), failed_at);
         let almost = failed_at + RETRY_INTERVAL - Duration::seconds(1);
-        assert_eq!(found(cached.lookup(Some("a"), almost)), "a");
+        assert_eq!(found(cached.lookup(Some("a"), almost, PRESENTED)), "a");
         let retry = failed_at + RETRY_INTERVAL;
         assert_eq!(
-            refresh(cached.lookup(Some("a"), retry)).as_deref(),
+            refresh(cached.lookup(Some("a"), retry, PRESENTED)).as_deref(),
             Some("a")
         );
     }
@@ -250,11 +283,11 @@ mod tests {
         let mut cached = Cached::default();
         cached.record(Err(outage()), t0());
         assert_eq!(
-            refused(cached.lookup(Some("a"), t0() + Duration::seconds(10))),
+            refused(cached.lookup(Some("a"), t0() + Duration::seconds(10), PRESENTED)),
             outage()
         );
         assert_eq!(
-            refresh(cached.lookup(Some("a"), t0() + RETRY_INTERVAL)),
+            refresh(cached.lookup(Some("a"), t0() + RETRY_INTERVAL, PRESENTED)),
             None
         );
     }

@@ -105,6 +105,24 @@ impl Bench {
         refusal_message(&self.verify(token).await, token).to_owned()
     }
 
+    /// Verifies `token` as one an app presented (native sign-in), without a nonce.
+    pub async fn present(&self, token: &str) -> Outcome {
+        self.verifier
+            .verify_presented(&SecretText::new(token), None)
+            .await
+            .map(|presented| presented.claims)
+    }
+
+    /// The refusal of `token` presented by an app.
+    pub async fn presented_refusal(&self, token: &str) -> String {
+        refusal_message(&self.present(token).await, token).to_owned()
+    }
+
+    /// Valid claims of a token an app presents without a nonce.
+    pub fn presented_claims(&self) -> Value {
+        with_changes(self.claims(), json!({"nonce": null}))
+    }
+
     /// Verifies ten copies of `token` at once; they all finish within one fetch timeout
     /// (with room for a slow machine) whatever the key endpoint does.
     pub async fn ten_at_once(&self, token: &str) -> Vec<Outcome> {

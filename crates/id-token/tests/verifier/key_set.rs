@@ -1,12 +1,13 @@
 //! The key-set cache over real HTTP: one fetch for many verifications, a refetch on an
-//! unknown `kid` at most once a minute, a new fetch after an hour; and during a JWKS outage
+//! unknown `kid` (once per token from the token endpoint, at most once per 10 s for a
+//! presented one), a new fetch after an hour; and during a JWKS outage
 //! a hanging endpoint costs at most one timeout whoever is waiting, cached keys stay usable
 //! for a bounded grace after their hour, retries are rate-limited, and verification
 //! recovers by itself once the endpoint answers again. The clock is moved by hand.
 
 use crate::bench::*;
 use social_login_domain::SecretText;
-use social_login_simulator::TEST_KEY_B;
+use social_login_simulator::{TEST_KEY_A, TEST_KEY_B};
 use std::time::{Duration as StdDuration, Instant};
 use time::Duration;
 
@@ -27,33 +28,40 @@ async fn twenty_concurrent_verifications_with_a_cold_cache_fetch_the_key_set_onc
 }
 
 #[tokio::test]
-async fn an_unknown_kid_refetches_once_and_not_again_within_the_minute() {
-    let bench = warm_bench(Duration::minutes(2)).await;
+async fn an_unknown_kid_from_the_token_endpoint_refetches_once_per_token_however_recent_the_set() {
+    let bench = warm_bench(Duration::seconds(1)).await;
     assert_eq!(bench.jwks_fetches(), 1);
     let unknown = bench.token_with_kid("sim-key-unknown");
     let refused = "id_token key id is not in the provider's key set";
+    for fetches in [2, 3] {
+        assert_eq!(bench.refusal(&unknown).await, refused);
+        assert_eq!(bench.jwks_fetches(), fetches, "one refetch per token");
+    }
+}
 
-    assert_eq!(bench.refusal(&unknown).await, refused);
+#[tokio::test]
+async fn an_unknown_kid_in_a_presented_token_refetches_at_most_once_per_10_seconds() {
+    let bench = warm_bench(Duration::minutes(2)).await;
+    let unknown = TEST_KEY_A.sign("sim-key-unknown", &bench.presented_claims());
+    let refused = "id_token key id is not in the provider's key set";
+
+    assert_eq!(bench.presented_refusal(&unknown).await, refused);
     assert_eq!(
         bench.jwks_fetches(),
         2,
         "the unknown kid caused one refetch"
     );
 
-    bench.clock.advance(Duration::seconds(30));
-    assert_eq!(bench.refusal(&unknown).await, refused);
-    assert_eq!(
-        bench.jwks_fetches(),
-        2,
-        "no second refetch within the minute"
-    );
+    bench.clock.advance(Duration::seconds(9));
+    assert_eq!(bench.presented_refusal(&unknown).await, refused);
+    assert_eq!(bench.jwks_fetches(), 2, "no second refetch within 10 s");
 
-    bench.clock.advance(Duration::seconds(31));
-    assert_eq!(bench.refusal(&unknown).await, refused);
+    bench.clock.advance(Duration::seconds(1));
+    assert_eq!(bench.presented_refusal(&unknown).await, refused);
     assert_eq!(
         bench.jwks_fetches(),
         3,
-        "a minute later the limit allows one more"
+        "10 s later the limit allows one more"
     );
 }
 
@@ -68,16 +76,25 @@ async fn a_rotated_signing_key_is_picked_up_by_one_refetch() {
 }
 
 #[tokio::test]
-async fn a_rotation_right_after_a_fetch_waits_for_the_refetch_limit() {
+async fn a_rotation_right_after_a_fetch_is_followed_at_once_by_a_code_exchange() {
     let bench = warm_bench(Duration::ZERO).await;
     bench.sim.rotate_signing_key();
     let rotated = TEST_KEY_B.sign(TEST_KEY_B.kid, &bench.claims());
+    bench.verify(&rotated).await.unwrap();
+    assert_eq!(bench.jwks_fetches(), 2);
+}
+
+#[tokio::test]
+async fn a_rotation_right_after_a_fetch_reaches_presented_tokens_within_10_seconds() {
+    let bench = warm_bench(Duration::ZERO).await;
+    bench.sim.rotate_signing_key();
+    let rotated = TEST_KEY_B.sign(TEST_KEY_B.kid, &bench.presented_claims());
     assert_eq!(
-        bench.refusal(&rotated).await,
+        bench.presented_refusal(&rotated).await,
         "id_token key id is not in the provider's key set"
     );
-    bench.clock.advance(Duration::minutes(1));
-    bench.verify(&rotated).await.unwrap();
+    bench.clock.advance(Duration::seconds(10));
+    bench.present(&rotated).await.unwrap();
     assert_eq!(bench.jwks_fetches(), 2);
 }
 

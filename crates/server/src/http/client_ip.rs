@@ -12,6 +12,7 @@ mod tests;
 use axum::extract::{ConnectInfo, Request};
 use axum::http::{HeaderMap, HeaderName};
 use ipnet::IpNet;
+use social_login_domain::password_throttle::client_network;
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
@@ -42,14 +43,7 @@ impl ClientIp {
     /// first `ipv6_prefix` bits. One subscriber usually gets a whole /64 (often a /56 or
     /// /48), so keying on the full IPv6 address would give one machine 2^64 fresh buckets.
     pub fn network(self, ipv6_prefix: u8) -> IpAddr {
-        match self.0 {
-            IpAddr::V4(v4) => IpAddr::V4(v4),
-            IpAddr::V6(v6) => {
-                let bits = u32::from(ipv6_prefix.min(128));
-                let mask = u128::MAX.checked_shl(128 - bits).unwrap_or(0);
-                IpAddr::V6(Ipv6Addr::from(u128::from(v6) & mask))
-            }
-        }
+        client_network(self.0, ipv6_prefix)
     }
 }
 

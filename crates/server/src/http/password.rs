@@ -42,18 +42,23 @@ pub async fn register(
     request_body = LoginRequest,
     responses((status = 200, body = LoginResponse), ProblemAt<401>,
         (status = 429, body = Problem, content_type = "application/problem+json",
-            description = "RateLimited: five attempts for this email within 15 minutes; \
-                Retry-After says when the window closes")))]
+            description = "RateLimited: five failed attempts for this email from this client \
+                within 15 minutes; Retry-After says when the window closes")))]
 pub async fn login(
     State(state): State<AppState>,
     RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<LoginRequest>,
 ) -> Result<Json<LoginResponse>, ApiError> {
-    let result = state
+    let paced = state
         .service
         .password_login(&request.email, SecretText::new(request.password), &origin)
-        .await?;
-    Ok(Json(result.into()))
+        .await;
+    // A slowed attempt (the account is past its failures from anywhere) waits here, on a
+    // timer: no thread and no hasher slot is held meanwhile.
+    if let Ok(delay) = std::time::Duration::try_from(paced.delay) {
+        tokio::time::sleep(delay).await;
+    }
+    Ok(Json(paced.outcome?.into()))
 }
 
 /// Exchange a refresh token for new tokens; the old refresh token stops working.

@@ -128,9 +128,12 @@ pub struct OAuthStateStoreSettings {
     pub key_prefix: String,
     /// Time to live of a state value; at most [`MAX_STATE_TTL_SECONDS`].
     pub ttl_seconds: u64,
-    /// Memory backend only: most entries held (spent state ids, used id_tokens, password
-    /// attempt counts); a full store answers 503 rather than forget one early.
+    /// Memory backend only: most spent state ids and used id_tokens held; a full store
+    /// answers 503 rather than forget one early.
     pub max_entries: usize,
+    /// Memory backend only: most password attempt counts held, apart from `max_entries`, so
+    /// that attempts can never crowd out OAuth.
+    pub max_attempt_entries: usize,
 }
 
 /// Longest `ttl_seconds`: a sign-in at a provider takes minutes, and a value that lives
@@ -148,6 +151,7 @@ impl Default for OAuthStateStoreSettings {
             key_prefix: DEFAULT_KEY_PREFIX.to_owned(),
             ttl_seconds: 600,
             max_entries: social_login_state_store::DEFAULT_MAX_ENTRIES,
+            max_attempt_entries: social_login_state_store::DEFAULT_MAX_ATTEMPT_ENTRIES,
         }
     }
 }
@@ -166,6 +170,7 @@ impl fmt::Debug for OAuthStateStoreSettings {
             .field("key_prefix", &self.key_prefix)
             .field("ttl_seconds", &self.ttl_seconds)
             .field("max_entries", &self.max_entries)
+            .field("max_attempt_entries", &self.max_attempt_entries)
             .finish()
     }
 }
@@ -297,6 +302,9 @@ pub struct RateLimitSettings {
     /// IPv6 clients are counted per network of this many leading bits (one subscriber
     /// usually has a whole /64); IPv4 clients per address.
     pub ipv6_prefix: u8,
+    /// Failed password logins of one account, from anywhere, in 15 minutes, past which
+    /// every attempt for it is slowed (never refused).
+    pub password_attempts_per_account: u64,
 }
 
 impl Default for RateLimitSettings {
@@ -306,6 +314,8 @@ impl Default for RateLimitSettings {
             per_second: 10,
             burst: 50,
             ipv6_prefix: 64,
+            password_attempts_per_account:
+                social_login_domain::password_throttle::DEFAULT_ACCOUNT_FAILURES,
         }
     }
 }

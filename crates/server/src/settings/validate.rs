@@ -199,6 +199,12 @@ impl Settings {
                 format!("must be between {MIN_IPV6_PREFIX} and 128 (64: one subscriber's network)"),
             );
         }
+        if self.rate_limit.password_attempts_per_account == 0 {
+            errors.push(
+                "rate_limit.password_attempts_per_account",
+                "must be at least 1",
+            );
+        }
     }
 }
 

@@ -170,3 +170,24 @@ async fn a_vouched_for_verified_email_links_to_the_account_that_holds_it() {
     assert_eq!(accounts[1]["provider"], "acme-sso", "{accounts}");
     app.stop().await;
 }
+
+/// OpenID RP conformance `rp-key-rotation-op-sign-key`: the provider starts signing with a
+/// new key between two logins a second apart; the second login follows it at once.
+#[tokio::test]
+async fn a_provider_that_rotates_its_signing_key_between_two_logins_a_second_apart_signs_both_in() {
+    let app = spawn_app_with(Options::standard()).await;
+    let providers = [("acme-sso", "583231"), ("google", "1000001")];
+    let mut firsts = Vec::new();
+    for (key, user) in providers {
+        firsts.push(app.login_at(key, user).await);
+    }
+    app.sim.rotate_signing_key();
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    for ((key, user), first) in providers.into_iter().zip(firsts) {
+        let again = app.login_response_at(key, user).await;
+        assert_eq!(again.status(), StatusCode::OK, "{key}");
+        let again: Value = again.json().await.unwrap();
+        assert_eq!(again["user"]["id"], first["user"]["id"], "{key}");
+    }
+    app.stop().await;
+}

@@ -1,17 +1,39 @@
-//! The per-account throttle of password logins over HTTP (docs/decisions.md): five wrong
-//! passwords for one email, and the next attempt is 429 with `Retry-After`, the right
-//! password included; unknown emails are answered the same; other accounts are untouched.
+//! The password-login throttle over HTTP (docs/api.md#password-login-throttle): five wrong
+//! passwords for an email from one client, and that client's next attempt is 429 with
+//! `Retry-After`, the right password included, while the owner on another address logs in;
+//! unknown emails are answered the same; past the account's failures from anywhere every
+//! attempt waits at least a second, never refused; hits show in `/metrics` and as the
+//! owner's `user.login_throttled` events. Clients are told apart by `X-Forwarded-For` from a
+//! trusted proxy (the test itself).
 
 use crate::helpers::*;
+use serde_json::json;
+use std::time::{Duration, Instant};
 
-async fn log_in(app: &TestApp, email: &str, password: &str) -> reqwest::Response {
-    app.password_login(email, password).await
+const ATTACKER: &str = "198.51.100.66";
+const OWNER: &str = "203.0.113.7";
+
+fn behind_a_proxy() -> Options {
+    Options {
+        trusted_proxies: vec!["127.0.0.1/32".into()],
+        ..Options::default()
+    }
 }
 
-/// Five wrong passwords for `email`, each answered as a wrong password.
-async fn five_failures(app: &TestApp, email: &str) {
-    for _ in 0..5 {
-        let refused = log_in(app, email, "not the password").await;
+async fn log_in(app: &TestApp, email: &str, password: &str, client: &str) -> reqwest::Response {
+    app.http
+        .post(app.url("/auth/login"))
+        .header("x-forwarded-for", client)
+        .json(&json!({"email": email, "password": password}))
+        .send()
+        .await
+        .unwrap()
+}
+
+/// `n` wrong passwords for `email` from `client`, each answered as a wrong password.
+async fn failures(app: &TestApp, email: &str, client: &str, n: usize) {
+    for _ in 0..n {
+        let refused = log_in(app, email, "not the password", client).await;
         assert_problem(refused, 401, "InvalidCredentials").await;
     }
 }
@@ -30,30 +52,43 @@ async fn locked_for(response: reqwest::Response) -> u64 {
     retry_after
 }
 
+async fn throttled_events(app: &TestApp, login: &serde_json::Value) -> usize {
+    let events = app.get_json("/users/me/events", Some(&token(login))).await;
+    let events = events.as_array().unwrap().clone();
+    events
+        .iter()
+        .filter(|event| event["type"] == "user.login_throttled")
+        .count()
+}
+
 #[tokio::test]
-async fn after_five_wrong_passwords_the_right_one_is_429_until_the_window_passes() {
-    let app = spawn_app().await;
+async fn five_wrong_passwords_from_one_client_lock_out_that_client_and_not_the_owner() {
+    let app = spawn_app_with(behind_a_proxy()).await;
     app.register("pat@example.com").await;
-    five_failures(&app, "pat@example.com").await;
-    let seconds = locked_for(log_in(&app, "PAT@example.com", PASSWORD).await).await;
+    failures(&app, "pat@example.com", ATTACKER, 5).await;
+    let seconds = locked_for(log_in(&app, "PAT@example.com", PASSWORD, ATTACKER).await).await;
     assert!((890..=900).contains(&seconds), "Retry-After {seconds}");
-    // Another account is not affected.
-    app.register("lee@example.com").await;
-    assert_eq!(
-        log_in(&app, "lee@example.com", PASSWORD).await.status(),
-        200
+
+    let owner = log_in(&app, "pat@example.com", PASSWORD, OWNER).await;
+    assert_eq!(owner.status(), 200, "the owner is not locked out");
+    let owner: serde_json::Value = owner.json().await.unwrap();
+    assert_eq!(throttled_events(&app, &owner).await, 1);
+    let metrics = app.get("/metrics", None).await.text().await.unwrap();
+    assert!(
+        metrics.contains("social_login_password_throttled_total{limit=\"client\"}"),
+        "{metrics}"
     );
     app.stop().await;
 }
 
 #[tokio::test]
 async fn an_unknown_email_is_answered_exactly_like_a_known_one() {
-    let app = spawn_app().await;
+    let app = spawn_app_with(behind_a_proxy()).await;
     app.register("pat@example.com").await;
-    five_failures(&app, "pat@example.com").await;
-    five_failures(&app, "nobody@example.com").await;
-    let known = log_in(&app, "pat@example.com", "not the password").await;
-    let unknown = log_in(&app, "nobody@example.com", "not the password").await;
+    failures(&app, "pat@example.com", ATTACKER, 5).await;
+    failures(&app, "nobody@example.com", ATTACKER, 5).await;
+    let known = log_in(&app, "pat@example.com", "not the password", ATTACKER).await;
+    let unknown = log_in(&app, "nobody@example.com", "not the password", ATTACKER).await;
     assert_eq!(known.status(), unknown.status());
     let known = locked_for(known).await;
     let unknown = locked_for(unknown).await;
@@ -62,17 +97,76 @@ async fn an_unknown_email_is_answered_exactly_like_a_known_one() {
 }
 
 #[tokio::test]
-async fn a_successful_login_clears_the_count() {
-    let app = spawn_app().await;
+async fn a_successful_login_clears_the_clients_count() {
+    let app = spawn_app_with(behind_a_proxy()).await;
     app.register("pat@example.com").await;
-    for _ in 0..4 {
-        log_in(&app, "pat@example.com", "not the password").await;
+    failures(&app, "pat@example.com", OWNER, 4).await;
+    let ok = log_in(&app, "pat@example.com", PASSWORD, OWNER).await;
+    assert_eq!(ok.status(), 200);
+    failures(&app, "pat@example.com", OWNER, 5).await;
+    locked_for(log_in(&app, "pat@example.com", PASSWORD, OWNER).await).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_campaign_from_many_addresses_slows_the_account_and_the_owner_still_logs_in() {
+    let app = spawn_app_with(Options {
+        tune: |settings| settings.rate_limit.password_attempts_per_account = 8,
+        ..behind_a_proxy()
+    })
+    .await;
+    app.register("pat@example.com").await;
+    for bot in 1..=4 {
+        failures(&app, "pat@example.com", &format!("198.51.100.{bot}"), 2).await;
     }
-    assert_eq!(
-        log_in(&app, "pat@example.com", PASSWORD).await.status(),
-        200
+    let started = Instant::now();
+    let owner = log_in(&app, "pat@example.com", PASSWORD, OWNER).await;
+    let waited = started.elapsed();
+    assert_eq!(owner.status(), 200, "slowed, never refused");
+    assert!(
+        waited >= Duration::from_secs(1),
+        "answered after {waited:?}"
     );
-    five_failures(&app, "pat@example.com").await;
-    locked_for(log_in(&app, "pat@example.com", PASSWORD).await).await;
+    let owner: serde_json::Value = owner.json().await.unwrap();
+    assert_eq!(
+        throttled_events(&app, &owner).await,
+        1,
+        "the limit reached once"
+    );
+    let metrics = app.get("/metrics", None).await.text().await.unwrap();
+    assert!(
+        metrics.contains("social_login_password_throttled_total{limit=\"account\"}"),
+        "{metrics}"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_full_attempt_table_never_makes_oauth_or_native_sign_in_answer_503() {
+    let app = spawn_app_with(Options {
+        tune: |settings| settings.oauth_state_store.max_attempt_entries = 20,
+        ..behind_a_proxy()
+    })
+    .await;
+    // Junk that is no email is counted nowhere; well-formed junk fills the table.
+    for junk in 0..30 {
+        let refused = log_in(&app, &format!("junk {junk}"), "x", ATTACKER).await;
+        assert_problem(refused, 401, "InvalidCredentials").await;
+    }
+    for junk in 0..30 {
+        let email = format!("junk{junk}@example.com");
+        let _ = log_in(&app, &email, "not the password", ATTACKER).await;
+    }
+    let full = log_in(&app, "pat@example.com", PASSWORD, OWNER).await;
+    assert_problem(full, 503, "ServiceUnavailable").await;
+
+    app.login_at("github", "583231").await;
+    let native = app.native_body_for(
+        social_login_simulator::Provider::Google,
+        &grace(),
+        CLIENT_ID,
+    );
+    let signed_in = app.native_sign_in("google", &native).await;
+    assert_eq!(signed_in.status(), 200, "native sign-in still works");
     app.stop().await;
 }

@@ -66,7 +66,7 @@ async fn expired_ids_are_forgotten_so_memory_stays_bounded() {
 #[tokio::test]
 async fn a_full_store_refuses_instead_of_forgetting_early() {
     let clock = clock();
-    let store = MemoryStateStore::with_capacity(clock.clone(), 2);
+    let store = MemoryStateStore::with_capacity(clock.clone(), 2, 2);
     let expires = clock.now() + DEFAULT_STATE_TTL;
     store.spend(id(1), expires).await.unwrap();
     store.spend(id(2), expires).await.unwrap();
@@ -98,22 +98,17 @@ async fn an_attempt_window_closes_on_the_stores_clock_and_counting_starts_again(
 }
 
 #[tokio::test]
-async fn spent_ids_and_attempt_counts_share_one_bound() {
+async fn attempt_counts_have_a_bound_of_their_own_and_never_crowd_out_spent_ids() {
     let clock = clock();
-    let store = MemoryStateStore::with_capacity(clock.clone(), 3);
-    store
-        .spend(id(1), clock.now() + DEFAULT_STATE_TTL)
-        .await
-        .unwrap();
+    let store = MemoryStateStore::with_capacity(clock.clone(), 2, 2);
     store.count_attempt(key(1), WINDOW).await.unwrap();
     store.count_attempt(key(2), WINDOW).await.unwrap();
     assert!(store.count_attempt(key(3), WINDOW).await.is_err());
-    assert!(
-        store
-            .spend(id(2), clock.now() + DEFAULT_STATE_TTL)
-            .await
-            .is_err()
-    );
+    // A full attempt table leaves room for spent ids, and the other way round.
+    let expires = clock.now() + DEFAULT_STATE_TTL;
+    store.spend(id(1), expires).await.unwrap();
+    store.spend(id(2), expires).await.unwrap();
+    assert!(store.spend(id(3), expires).await.is_err());
     // Keys already counted go on counting while full; a cleared one makes room.
     assert_eq!(store.count_attempt(key(1), WINDOW).await.unwrap().count, 2);
     store.clear_attempts(key(2)).await.unwrap();

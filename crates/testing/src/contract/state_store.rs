@@ -105,6 +105,22 @@ pub async fn a_window_closes_by_itself(store: Arc<dyn StateStore>) {
     assert_eq!(store.count_attempt(key, short).await.unwrap().count, 1);
 }
 
+pub async fn peeking_reads_the_open_windows_count_without_counting(store: Arc<dyn StateStore>) {
+    let key = fresh_key();
+    assert_eq!(store.peek_attempts(key).await, Ok(0), "nothing counted");
+    let short = Duration::milliseconds(300);
+    store.count_attempt(key, short).await.unwrap();
+    store.count_attempt(key, short).await.unwrap();
+    assert_eq!(store.peek_attempts(key).await, Ok(2));
+    assert_eq!(
+        store.peek_attempts(key).await,
+        Ok(2),
+        "a peek counts nothing"
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    assert_eq!(store.peek_attempts(key).await, Ok(0), "the window closed");
+}
+
 pub async fn of_twenty_concurrent_attempts_each_gets_its_own_count(store: Arc<dyn StateStore>) {
     let key = fresh_key();
     let attempts: Vec<_> = (0..20)
@@ -139,6 +155,7 @@ macro_rules! state_store_contract {
             a_cleared_key_counts_from_one_again,
             later_attempts_never_extend_the_window,
             a_window_closes_by_itself,
+            peeking_reads_the_open_windows_count_without_counting,
             of_twenty_concurrent_attempts_each_gets_its_own_count,
             a_reachable_store_answers_ping,
         );

@@ -31,24 +31,21 @@ fn a_state_lives_at_most_an_hour() {
 }
 
 #[test]
-fn the_memory_bound_defaults_to_a_million_and_is_configurable_within_reason() {
+fn the_memory_bounds_default_to_a_million_each_and_are_configurable_within_reason() {
     let settings = Settings::from_toml(&minimal_toml()).unwrap();
     assert_eq!(settings.oauth_state_store.max_entries, 1_000_000);
-    let small = Settings::from_toml(&with_store("max_entries = 5000")).unwrap();
-    assert_eq!(small.oauth_state_store.max_entries, 5000);
-    small.validate().unwrap();
-    for bad in ["0", "100000001"] {
-        let problems = problems_of(&with_store(&format!("max_entries = {bad}")));
-        assert!(
-            problems.contains("oauth_state_store.max_entries"),
-            "{bad}: {problems}"
-        );
+    assert_eq!(settings.oauth_state_store.max_attempt_entries, 1_000_000);
+    for field in ["max_entries", "max_attempt_entries"] {
+        let small = Settings::from_toml(&with_store(&format!("{field} = 5000"))).unwrap();
+        small.validate().unwrap();
+        let key = format!("oauth_state_store.{field}");
+        for bad in ["0", "100000001", "-1"] {
+            let problems = problems_of(&with_store(&format!("{field} = {bad}")));
+            assert!(problems.contains(&key), "{field} = {bad}: {problems}");
+        }
     }
-    let negative = problems_of(&with_store("max_entries = -1"));
-    assert!(
-        negative.contains("oauth_state_store.max_entries"),
-        "{negative}"
-    );
+    let small = Settings::from_toml(&with_store("max_attempt_entries = 5000")).unwrap();
+    assert_eq!(small.oauth_state_store.max_attempt_entries, 5000);
 }
 
 #[test]

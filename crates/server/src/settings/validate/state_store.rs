@@ -4,7 +4,7 @@ use super::check_url;
 use crate::settings::sections::MAX_STATE_TTL_SECONDS;
 use crate::settings::{ConfigErrors, OAuthStateStoreSettings, StateStoreBackend};
 
-/// Upper bound of `max_entries`: about 100 bytes an entry, so ~10 GiB; more is a typo.
+/// Upper bound of `max_entries` and `max_attempt_entries`: about 100 bytes an entry, so ~10 GiB; more is a typo.
 const MAX_MEMORY_ENTRIES: usize = 100_000_000;
 
 /// Longest `key_prefix`: a key is the prefix plus ~75 characters; keep it short and plain.
@@ -22,11 +22,17 @@ pub(super) fn check(store: &OAuthStateStoreSettings, errors: &mut ConfigErrors) 
             format!("must be between 1 and {MAX_STATE_TTL_SECONDS} (one hour)"),
         );
     }
-    if !(1..=MAX_MEMORY_ENTRIES).contains(&store.max_entries) {
-        errors.push(
-            "oauth_state_store.max_entries",
-            format!("must be between 1 and {MAX_MEMORY_ENTRIES}"),
-        );
+    let bounds = [
+        ("oauth_state_store.max_entries", store.max_entries),
+        (
+            "oauth_state_store.max_attempt_entries",
+            store.max_attempt_entries,
+        ),
+    ];
+    for (key, bound) in bounds {
+        if !(1..=MAX_MEMORY_ENTRIES).contains(&bound) {
+            errors.push(key, format!("must be between 1 and {MAX_MEMORY_ENTRIES}"));
+        }
     }
 }
 
