@@ -41,6 +41,16 @@ impl SignalSource {
         }
     }
 
+    /// What a claim on a signed payload is stored under: one name for every endpoint of
+    /// the provider, so one payload acts at one of them only.
+    pub fn payload_scope(self) -> &'static str {
+        match self.provider() {
+            ProviderKey::FACEBOOK => "facebook.payload",
+            ProviderKey::APPLE => "apple.payload",
+            _ => "google.payload",
+        }
+    }
+
     /// As stored with a receipt.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -28,12 +28,25 @@ use social_login_ports::{
 };
 use time::OffsetDateTime;
 
+/// What recording a receipt found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Recorded {
+    /// Recorded now: the signal is new.
+    Now,
+    /// Its receipt existed: handled before.
+    Before,
+    /// Its payload was claimed at another endpoint of the provider.
+    PayloadUsedElsewhere,
+}
+
 #[async_trait]
 impl SignalRepository for SeaOrmRepository {
     async fn apply_signal(&self, command: SignalCommand) -> Result<SignalOutcome, RepositoryError> {
         let txn = self.begin_write().await?;
-        if !insert_receipt(&txn, &command.receipt).await? {
-            return Ok(SignalOutcome::Duplicate);
+        match record_receipt(&txn, &command.receipt).await? {
+            Recorded::Now => {}
+            Recorded::Before => return Ok(SignalOutcome::Duplicate),
+            Recorded::PayloadUsedElsewhere => return Ok(SignalOutcome::PayloadUsedElsewhere),
         }
         let provider = command.receipt.source.provider();
         let Some(first_look) = queries::link(provider, &command.subject)
@@ -66,16 +79,18 @@ impl SignalRepository for SeaOrmRepository {
     async fn keep_receipt(
         &self,
         receipt: SignalReceipt,
-    ) -> Result<OffsetDateTime, RepositoryError> {
+    ) -> Result<Option<OffsetDateTime>, RepositoryError> {
         let txn = self.begin_write().await?;
-        insert_receipt(&txn, &receipt).await?;
+        if record_receipt(&txn, &receipt).await? == Recorded::PayloadUsedElsewhere {
+            return Ok(None);
+        }
         let kept = queries::receipt(receipt.source, &receipt.id)
             .one(&txn)
             .await
             .map_err(repository_error)?
             .ok_or_else(|| RepositoryError::Internal("the receipt just kept is gone".into()))?;
         txn.commit().await.map_err(repository_error)?;
-        Ok(from_unix_ms(kept.received_ms))
+        Ok(Some(from_unix_ms(kept.received_ms)))
     }
 
     async fn find_receipt(
@@ -103,15 +118,36 @@ impl SignalRepository for SeaOrmRepository {
     }
 }
 
-/// Inserts the receipt unless it exists; whether it was inserted now.
-async fn insert_receipt(
+/// Inserts the receipt unless it exists, then the claim on its payload: the primary key
+/// settles a payload posted to two endpoints at once.
+async fn record_receipt(
     txn: &DatabaseTransaction,
     receipt: &SignalReceipt,
+) -> Result<Recorded, RepositoryError> {
+    let at = receipt.received_at;
+    if !insert_receipt_row(txn, receipt.source.as_str(), &receipt.id, at).await? {
+        return Ok(Recorded::Before);
+    }
+    if let Some(payload) = &receipt.payload {
+        let scope = receipt.source.payload_scope();
+        if !insert_receipt_row(txn, scope, payload, at).await? {
+            return Ok(Recorded::PayloadUsedElsewhere);
+        }
+    }
+    Ok(Recorded::Now)
+}
+
+/// Inserts a row of `signal_receipts` unless it exists; whether it was inserted now.
+async fn insert_receipt_row(
+    txn: &DatabaseTransaction,
+    source: &str,
+    id: &SignalId,
+    received_at: OffsetDateTime,
 ) -> Result<bool, RepositoryError> {
     let inserted = signal_receipt::Entity::insert(signal_receipt::ActiveModel {
-        source: Set(receipt.source.as_str().to_owned()),
-        signal_id: Set(receipt.id.as_str().to_owned()),
-        received_ms: Set(unix_ms(receipt.received_at)),
+        source: Set(source.to_owned()),
+        signal_id: Set(id.as_str().to_owned()),
+        received_ms: Set(unix_ms(received_at)),
     })
     .on_conflict_do_nothing_on([
         signal_receipt::Column::Source,

@@ -27,6 +27,8 @@ pub struct VerifiedSignal {
     /// When the change it reports happened (the event's own time when it carries one, else
     /// `issued_at`): orders account-state changes that arrive out of order.
     pub occurred_at: OffsetDateTime,
+    /// See [`SignalReceipt::payload`].
+    pub payload: Option<SignalId>,
 }
 
 /// Why a signal was refused, in the words of RFC 8935 §2.3 (Google's RISC endpoint answers
@@ -91,6 +93,10 @@ pub struct SignalReceipt {
     pub source: SignalSource,
     pub id: SignalId,
     pub received_at: OffsetDateTime,
+    /// The id its signed payload has at every endpoint of its provider, when one payload
+    /// could be posted to several (a Facebook `signed_request`). Claimed for the provider in
+    /// the same transaction as the receipt, so the payload acts at one endpoint only.
+    pub payload: Option<SignalId>,
 }
 
 /// A verified signal about a provider account, to act on.
@@ -118,6 +124,8 @@ pub enum SignalOutcome {
     NotLinked,
     /// The signal's receipt exists: it was handled before, nothing was written.
     Duplicate,
+    /// Its payload acted at another endpoint of the provider: nothing was written.
+    PayloadUsedElsewhere,
 }
 
 /// Acting on signals, and their receipts.
@@ -125,7 +133,8 @@ pub enum SignalOutcome {
 #[async_trait]
 pub trait SignalRepository: Send + Sync {
     /// In one transaction: records the receipt (one that exists already: `Duplicate`, and
-    /// nothing else happens), finds the link of the subject (none: `NotLinked`, and nothing
+    /// nothing else happens) and claims its payload (claimed at another endpoint already:
+    /// `PayloadUsedElsewhere`, nothing is kept), finds the link of the subject (none: `NotLinked`, and nothing
     /// is kept), then takes the action (`domain::signal` says what each one does) and
     /// records `event` for the link's user (and `account.unlinked` or `user.deleted` when
     /// the link goes). Serialised with other writes to the same user, as a disconnect is.
@@ -135,12 +144,13 @@ pub trait SignalRepository: Send + Sync {
     ) -> Result<SignalOutcome, crate::RepositoryError>;
 
     /// Records a receipt that acts on nothing (a data deletion request about an account
-    /// never linked: its status URL must still answer). Returns when the signal was first
-    /// received (the receipt's time when it exists already).
+    /// never linked: its status URL must still answer), and claims its payload. Returns
+    /// when the signal was first received (the receipt's time when it exists already);
+    /// `None` when its payload was claimed at another endpoint (nothing is kept).
     async fn keep_receipt(
         &self,
         receipt: SignalReceipt,
-    ) -> Result<OffsetDateTime, crate::RepositoryError>;
+    ) -> Result<Option<OffsetDateTime>, crate::RepositoryError>;
 
     /// When the signal `id` of `source` was received, if its receipt is kept.
     async fn find_receipt(

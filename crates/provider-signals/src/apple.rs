@@ -67,6 +67,7 @@ impl SignalVerifier for AppleNotificationVerifier {
             kind,
             subject: Some(subject),
             occurred_at,
+            payload: None,
         })
     }
 }

@@ -60,6 +60,18 @@ impl SignalVerifier for FacebookSignalVerifier {
     async fn verify(&self, token: &str) -> Result<VerifiedSignal, SignalRefused> {
         let secret = self.app_secret.expose().as_bytes();
         let request = parse_signed_request(token, secret)?;
+        if self.source == SignalSource::FacebookDataDeletion {
+            // The login status Meta's JS SDK hands the page is signed the same way; it is a
+            // sign-in, never a deletion request (docs/providers.md#facebook).
+            if let Some(member) = ["code", "oauth_token"]
+                .into_iter()
+                .find(|member| request.payload.contains_key(*member))
+            {
+                return Err(malformed(&format!(
+                    "a payload with `{member}` is a login status, not a data deletion request"
+                )));
+            }
+        }
         let subject = match request.payload.get("user_id") {
             Some(Value::String(id)) => ProviderSubject::parse(id.as_str()).ok(),
             Some(Value::Number(id)) => id
@@ -80,11 +92,13 @@ impl SignalVerifier for FacebookSignalVerifier {
         };
         Ok(VerifiedSignal {
             source: self.source,
-            id: confirmation_code(secret, self.source, &request.decoded),
+            id: confirmation_code(secret, Some(self.source), &request.decoded),
             issued_at,
             kind,
             subject: Some(subject),
             occurred_at: issued_at,
+            // The same at both endpoints: the payload acts at one of them only.
+            payload: Some(confirmation_code(secret, None, &request.decoded)),
         })
     }
 }
@@ -140,11 +154,20 @@ fn hmac(secret: &[u8]) -> Hmac<Sha256> {
 }
 
 /// The request's confirmation code: the first [`CODE_BYTES`] of an HMAC under the app
-/// secret, labelled with the source, of the decoded payload; lowercase hex.
-pub(crate) fn confirmation_code(secret: &[u8], source: SignalSource, payload: &[u8]) -> SignalId {
+/// secret, labelled with the source, of the decoded payload; lowercase hex. Without a
+/// source: the payload's id at any endpoint.
+pub(crate) fn confirmation_code(
+    secret: &[u8],
+    source: Option<SignalSource>,
+    payload: &[u8],
+) -> SignalId {
     let mut mac = hmac(secret);
     mac.update(b"social-login confirmation code\0");
-    mac.update(source.as_str().as_bytes());
+    mac.update(
+        source
+            .map_or("any endpoint", SignalSource::as_str)
+            .as_bytes(),
+    );
     mac.update(b"\0");
     mac.update(payload);
     let digest = mac.finalize().into_bytes();

@@ -104,6 +104,7 @@ impl SignalVerifier for GoogleRiscVerifier {
             kind,
             subject,
             occurred_at: claims.issued_at,
+            payload: None,
         })
     }
 }

@@ -79,6 +79,7 @@ mod tests {
             source: SignalSource::GoogleRisc,
             id: SignalId::parse(id).unwrap(),
             received_at: now - age,
+            payload: None,
         };
         let old = receipt("old", RECEIPT_RETENTION + time::Duration::minutes(1));
         let recent = receipt("recent", RECEIPT_RETENTION - time::Duration::minutes(1));

@@ -155,8 +155,13 @@ pub(crate) fn delivery(
             body: json!({"payload": sim.keys.sign(&claims, None)}).to_string(),
         })
     };
-    let facebook = |path: &str| -> Result<SignalDelivery, (StatusCode, String)> {
-        let payload = json!({"algorithm": "HMAC-SHA256", "issued_at": now, "user_id": user.id});
+    // The members Meta's examples show: the deletion request carries `expires`, the
+    // deauthorize callback the person's `user` (country, locale).
+    let facebook = |path: &str, extra: Value| -> Result<SignalDelivery, (StatusCode, String)> {
+        let mut payload = json!({"algorithm": "HMAC-SHA256", "issued_at": now, "user_id": user.id});
+        if let (Some(payload), Value::Object(extra)) = (payload.as_object_mut(), extra) {
+            payload.extend(extra);
+        }
         let signed = signed_request(&client(Provider::Facebook)?.client_secret, &payload);
         Ok(SignalDelivery {
             path: path.into(),
@@ -184,8 +189,14 @@ pub(crate) fn delivery(
         SignalKind::RevokeConsent => apple("consent-revoked"),
         SignalKind::DeleteAppleAccount => apple("account-delete"),
         SignalKind::DisableEmailForwarding => apple("email-disabled"),
-        SignalKind::RequestDataDeletion => facebook("/auth/oauth/facebook/data-deletion"),
-        SignalKind::RemoveFacebookApp => facebook("/auth/oauth/facebook/deauthorize"),
+        SignalKind::RequestDataDeletion => facebook(
+            "/auth/oauth/facebook/data-deletion",
+            json!({"expires": now + 3600}),
+        ),
+        SignalKind::RemoveFacebookApp => facebook(
+            "/auth/oauth/facebook/deauthorize",
+            json!({"user": {"country": "gb", "locale": "en_GB"}}),
+        ),
         SignalKind::ReportHijacking => risc(
             &format!("{RISC}account-disabled"),
             json!({"reason": "hijacking"}),

@@ -35,6 +35,8 @@ pub(crate) struct Tables {
     pub(crate) disabled_changed: HashMap<LinkedAccountId, OffsetDateTime>,
     /// Signals handled, as `signal_receipts` keeps them (its primary key: source and id).
     pub(crate) receipts: HashMap<(SignalSource, SignalId), OffsetDateTime>,
+    /// Claims on signed payloads, by the provider's payload scope and the payload's id.
+    pub(crate) payload_claims: HashMap<(&'static str, SignalId), OffsetDateTime>,
 }
 
 /// An event waiting for its webhook delivery.

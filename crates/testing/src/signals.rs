@@ -18,9 +18,10 @@ impl SignalRepository for InMemoryRepository {
     async fn apply_signal(&self, command: SignalCommand) -> Result<SignalOutcome, RepositoryError> {
         self.transact(|tables| {
             let receipt = &command.receipt;
-            let key = (receipt.source, receipt.id.clone());
-            if tables.receipts.contains_key(&key) {
-                return Ok(SignalOutcome::Duplicate);
+            match recorded(tables, receipt) {
+                Recorded::Now => {}
+                Recorded::Before => return Ok(SignalOutcome::Duplicate),
+                Recorded::PayloadUsedElsewhere => return Ok(SignalOutcome::PayloadUsedElsewhere),
             }
             let provider = receipt.source.provider();
             let Some(link) = tables
@@ -34,7 +35,7 @@ impl SignalRepository for InMemoryRepository {
             let Some(owner) = tables.user(link.user_id).cloned() else {
                 return Ok(SignalOutcome::NotLinked);
             };
-            tables.receipts.insert(key, receipt.received_at);
+            record(tables, receipt);
             let (user, audit) = (owner.id, &command.audit);
             let mut events = vec![audit.event(0, command.event, user, Some(provider))];
             let mut user_deleted = false;
@@ -88,12 +89,13 @@ impl SignalRepository for InMemoryRepository {
     async fn keep_receipt(
         &self,
         receipt: SignalReceipt,
-    ) -> Result<OffsetDateTime, RepositoryError> {
+    ) -> Result<Option<OffsetDateTime>, RepositoryError> {
         let mut tables = self.lock();
-        Ok(*tables
-            .receipts
-            .entry((receipt.source, receipt.id))
-            .or_insert(receipt.received_at))
+        if recorded(&tables, &receipt) == Recorded::PayloadUsedElsewhere {
+            return Ok(None);
+        }
+        record(&mut tables, &receipt);
+        Ok(tables.receipts.get(&(receipt.source, receipt.id)).copied())
     }
 
     async fn find_receipt(
@@ -117,7 +119,56 @@ impl SignalRepository for InMemoryRepository {
             pruned += usize::from(old);
             !old
         });
+        tables.payload_claims.retain(|_, received_at| {
+            let old = *received_at < before && pruned < limit;
+            pruned += usize::from(old);
+            !old
+        });
         Ok(pruned as u64)
+    }
+}
+
+/// What the tables hold of `receipt` already.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Recorded {
+    Now,
+    Before,
+    PayloadUsedElsewhere,
+}
+
+fn recorded(tables: &Tables, receipt: &SignalReceipt) -> Recorded {
+    if tables
+        .receipts
+        .contains_key(&(receipt.source, receipt.id.clone()))
+    {
+        return Recorded::Before;
+    }
+    let claimed = receipt.payload.as_ref().is_some_and(|payload| {
+        let scope = receipt.source.payload_scope();
+        tables
+            .payload_claims
+            .contains_key(&(scope, payload.clone()))
+    });
+    if claimed {
+        Recorded::PayloadUsedElsewhere
+    } else {
+        Recorded::Now
+    }
+}
+
+/// Inserts the receipt and the claim on its payload, keeping what exists.
+fn record(tables: &mut Tables, receipt: &SignalReceipt) {
+    let at = receipt.received_at;
+    tables
+        .receipts
+        .entry((receipt.source, receipt.id.clone()))
+        .or_insert(at);
+    if let Some(payload) = &receipt.payload {
+        let scope = receipt.source.payload_scope();
+        tables
+            .payload_claims
+            .entry((scope, payload.clone()))
+            .or_insert(at);
     }
 }
 

@@ -9,7 +9,9 @@
 use crate::{AppError, AuthService};
 use social_login_domain::signal::RECEIPT_RETENTION;
 use social_login_domain::{Origin, SignalId, SignalSource};
-use social_login_ports::{SignalCommand, SignalOutcome, SignalReceipt, VerifiedSignal};
+use social_login_ports::{
+    RefusalReason, SignalCommand, SignalOutcome, SignalReceipt, SignalRefused, VerifiedSignal,
+};
 use time::OffsetDateTime;
 use tracing::{info, instrument};
 
@@ -51,6 +53,7 @@ impl AuthService {
             source: signal.source,
             id: signal.id,
             received_at: now,
+            payload: signal.payload,
         };
         let kind = signal.kind;
         let Some(subject) = signal.subject else {
@@ -70,11 +73,13 @@ impl AuthService {
                 info!(?kind, user_deleted, "signal acted on");
             }
             SignalOutcome::Duplicate => info!(?kind, "signal handled before; nothing to do"),
+            SignalOutcome::PayloadUsedElsewhere => return Err(used_elsewhere()),
             SignalOutcome::NotLinked => {
                 info!(?kind, "signal about an account linked to nobody");
                 if receipt.source == SignalSource::FacebookDataDeletion {
                     // Meta shows the status URL to the person, who must find it answering.
-                    self.ports.signals.keep_receipt(receipt).await?;
+                    let kept = self.ports.signals.keep_receipt(receipt).await?;
+                    kept.ok_or_else(used_elsewhere)?;
                 }
             }
         }
@@ -117,4 +122,13 @@ impl AuthService {
         }
         Ok(pruned)
     }
+}
+
+/// A signed payload that acted at another endpoint of its provider (a Facebook deauthorize
+/// payload replayed to the data deletion callback): one payload, one purpose.
+fn used_elsewhere() -> AppError {
+    AppError::InvalidSignal(SignalRefused::new(
+        RefusalReason::InvalidRequest,
+        "this payload has already acted at another endpoint of the provider",
+    ))
 }

@@ -64,6 +64,7 @@ impl Signals {
             kind,
             subject: subject.map(|sub| ProviderSubject::parse(sub).unwrap()),
             occurred_at: now,
+            payload: None,
         })
     }
 

@@ -7,6 +7,7 @@ use super::statements::Db;
 use super::users::{find_user, links_of};
 use super::{SqliteRepository, audit, sql};
 use crate::audit::{from_unix_ms, unix_ms};
+use crate::signals::Recorded;
 use async_trait::async_trait;
 use rusqlite::params;
 use social_login_domain::signal::{leaves_no_way_in, state_change_applies};
@@ -35,10 +36,14 @@ impl SignalRepository for SqliteRepository {
     async fn keep_receipt(
         &self,
         receipt: SignalReceipt,
-    ) -> Result<OffsetDateTime, RepositoryError> {
+    ) -> Result<Option<OffsetDateTime>, RepositoryError> {
         self.transact(move |tx| {
+            if recorded(tx, &receipt)? == Recorded::PayloadUsedElsewhere {
+                return Ok(None);
+            }
             insert_receipt(tx, &receipt)?;
             received_at(tx, receipt.source, &receipt.id)?
+                .map(Some)
                 .ok_or_else(|| RepositoryError::Internal("the receipt just kept is gone".into()))
         })
         .await
@@ -76,8 +81,10 @@ impl SignalRepository for SqliteRepository {
 /// transaction that holds the write lock, so nothing can change in between.
 fn apply(db: &Db, command: &SignalCommand) -> Result<SignalOutcome, RepositoryError> {
     let receipt = &command.receipt;
-    if received_at(db, receipt.source, &receipt.id)?.is_some() {
-        return Ok(SignalOutcome::Duplicate);
+    match recorded(db, receipt)? {
+        Recorded::Now => {}
+        Recorded::Before => return Ok(SignalOutcome::Duplicate),
+        Recorded::PayloadUsedElsewhere => return Ok(SignalOutcome::PayloadUsedElsewhere),
     }
     let provider = command.receipt.source.provider();
     let link = query_one(
@@ -163,17 +170,37 @@ fn act(
     Ok(user_deleted)
 }
 
-/// Inserts the receipt unless it exists; whether it was inserted now.
+/// Whether the receipt, or a claim on its payload, is recorded already; read in the
+/// transaction that holds the write lock, so nothing can change before [`insert_receipt`].
+fn recorded(db: &Db, receipt: &SignalReceipt) -> Result<Recorded, RepositoryError> {
+    if received_at(db, receipt.source, &receipt.id)?.is_some() {
+        return Ok(Recorded::Before);
+    }
+    if let Some(payload) = &receipt.payload {
+        let claimed = query_one(
+            db,
+            sql::RECEIPT,
+            params![receipt.source.payload_scope(), payload.as_str()],
+            |row| row.get::<_, i64>(0),
+        )?;
+        if claimed.is_some() {
+            return Ok(Recorded::PayloadUsedElsewhere);
+        }
+    }
+    Ok(Recorded::Now)
+}
+
+/// Inserts the receipt, and the claim on its payload, unless they exist; whether the
+/// receipt was inserted now.
 fn insert_receipt(db: &Db, receipt: &SignalReceipt) -> Result<bool, RepositoryError> {
-    let inserted = execute(
-        db,
-        sql::INSERT_RECEIPT,
-        params![
-            receipt.source.as_str(),
-            receipt.id.as_str(),
-            unix_ms(receipt.received_at)
-        ],
-    )?;
+    let at = unix_ms(receipt.received_at);
+    let row = |source: &str, id: &SignalId| {
+        execute(db, sql::INSERT_RECEIPT, params![source, id.as_str(), at])
+    };
+    let inserted = row(receipt.source.as_str(), &receipt.id)?;
+    if let Some(payload) = &receipt.payload {
+        row(receipt.source.payload_scope(), payload)?;
+    }
     Ok(inserted > 0)
 }
 

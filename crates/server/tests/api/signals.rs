@@ -262,3 +262,64 @@ async fn facebook_deauthorize_ends_the_facebook_sessions_and_a_forged_one_is_ref
     );
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_deauthorize_payload_replayed_to_data_deletion_is_refused_and_deletes_nothing() {
+    let app = spawn_app().await;
+    let (pat, _) = app.pat_linked("facebook").await;
+    let deauthorize = signal(&app, "remove_facebook_app", "583231").await;
+    assert_eq!(deliver(&app, &deauthorize).await.status(), StatusCode::OK);
+    let replayed = SignalDelivery {
+        path: "/auth/oauth/facebook/data-deletion".into(),
+        ..deauthorize.clone()
+    };
+    assert_problem(deliver(&app, &replayed).await, 400, "InvalidSignal").await;
+    let accounts = app.accounts(&token(&pat)).await;
+    assert_eq!(accounts[0]["provider"], "facebook", "the link stayed");
+    assert_eq!(
+        deliver(&app, &deauthorize).await.status(),
+        StatusCode::OK,
+        "a retry at its own endpoint is answered as before"
+    );
+
+    // And the other way round: a deletion request does not act again as a deauthorize.
+    let deletion = signal(&app, "request_data_deletion", "583231").await;
+    assert_eq!(deliver(&app, &deletion).await.status(), StatusCode::OK);
+    let replayed = SignalDelivery {
+        path: "/auth/oauth/facebook/deauthorize".into(),
+        ..deletion
+    };
+    assert_problem(deliver(&app, &replayed).await, 400, "InvalidSignal").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_login_status_payload_with_code_or_oauth_token_is_no_data_deletion_request() {
+    use secrecy::ExposeSecret;
+    let app = spawn_app().await;
+    let (pat, _) = app.pat_linked("facebook").await;
+    let secret = app
+        .settings()
+        .provider(social_login_domain::ProviderKey::FACEBOOK)
+        .unwrap()
+        .client_secret
+        .expose_secret()
+        .to_owned();
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    for member in ["code", "oauth_token"] {
+        let payload = json!({
+            "algorithm": "HMAC-SHA256", "issued_at": now, "user_id": "583231",
+            member: "AQD-from-the-js-sdk",
+        });
+        let login_status = social_login_simulator::signals::signed_request(&secret, &payload);
+        let delivery = SignalDelivery {
+            path: "/auth/oauth/facebook/data-deletion".into(),
+            content_type: "application/x-www-form-urlencoded".into(),
+            body: format!("signed_request={login_status}"),
+        };
+        assert_problem(deliver(&app, &delivery).await, 400, "InvalidSignal").await;
+    }
+    let accounts = app.accounts(&token(&pat)).await;
+    assert_eq!(accounts[0]["provider"], "facebook", "the link stayed");
+    app.stop().await;
+}

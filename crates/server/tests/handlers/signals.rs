@@ -52,6 +52,7 @@ fn signed(verifier: &FakeSignalVerifier, id: &str, kind: SignalKind) -> String {
         kind,
         subject: Some(ProviderSubject::parse("nobody").unwrap()),
         occurred_at: now,
+        payload: None,
     })
 }
 

@@ -142,6 +142,8 @@ macro_rules! repository_contract {
             a_kept_receipt_is_found_and_keeping_it_again_keeps_the_first_time,
             pruning_receipts_deletes_only_those_received_before_the_bound,
             of_concurrent_deliveries_of_one_signal_exactly_one_acts,
+            a_payload_that_acted_at_one_endpoint_acts_at_no_other,
+            of_one_payload_posted_to_both_endpoints_at_once_exactly_one_acts,
             a_sign_up_the_policy_refuses_writes_nothing,
             a_closed_provider_still_signs_in_its_accounts_and_auto_links,
             a_domain_list_admits_only_new_users_of_its_domains,

@@ -2,10 +2,12 @@
 //! alone is found; old receipts are pruned in bounded batches.
 
 use super::Repository;
-use super::fixtures::now;
+use super::fixtures::{new_link, new_user, now, store_user};
 use super::signals::{ada, signal};
-use social_login_domain::{AuditEventType, SignalId, SignalKind, SignalSource};
-use social_login_ports::{SignalOutcome, SignalReceipt};
+use social_login_domain::{
+    AuditEventType, ProviderKey, SignalId, SignalKind, SignalSource, UserId,
+};
+use social_login_ports::{SignalCommand, SignalOutcome, SignalReceipt};
 use std::sync::Arc;
 use time::Duration;
 
@@ -44,12 +46,12 @@ pub async fn a_kept_receipt_is_found_and_keeping_it_again_keeps_the_first_time(
     )
     .receipt;
     received(&mut first, Duration::ZERO);
-    assert_eq!(repo.keep_receipt(first.clone()).await, Ok(now()));
+    assert_eq!(repo.keep_receipt(first.clone()).await, Ok(Some(now())));
     let mut again = first.clone();
     received(&mut again, Duration::hours(1));
     assert_eq!(
         repo.keep_receipt(again).await,
-        Ok(now()),
+        Ok(Some(now())),
         "the first time stays"
     );
     assert_eq!(repo.find_receipt(source, &first.id).await, Ok(Some(now())));
@@ -124,4 +126,109 @@ pub async fn of_concurrent_deliveries_of_one_signal_exactly_one_acts(repo: Arc<d
         .filter(|event| event.kind == AuditEventType::ProviderConsentRevoked)
         .count();
     assert_eq!(revoked, 1);
+}
+
+/// Bea, linked to Facebook as `fb-bea`, with a password (so a removed link leaves her a way
+/// in).
+async fn bea_on_facebook(repo: &Arc<dyn Repository>) -> UserId {
+    let bea = new_user(Some("bea@example.com"), true);
+    let link = new_link(bea.id, ProviderKey::FACEBOOK, "fb-bea");
+    store_user(repo.as_ref(), &bea, Some(link)).await;
+    bea.id
+}
+
+/// A Facebook signal at `source` whose payload has id `payload`.
+fn facebook(source: SignalSource, id: &str, kind: SignalKind, payload: &str) -> SignalCommand {
+    let mut command = signal(source, id, "fb-bea", kind);
+    command.receipt.payload = Some(SignalId::parse(payload).unwrap());
+    command
+}
+
+pub async fn a_payload_that_acted_at_one_endpoint_acts_at_no_other(repo: Arc<dyn Repository>) {
+    let bea = bea_on_facebook(&repo).await;
+    let deauthorize = SignalSource::FacebookDeauthorize;
+    let deletion = SignalSource::FacebookDataDeletion;
+    let revoked = facebook(
+        deauthorize,
+        "code-a",
+        SignalKind::ConsentRevoked,
+        "payload-1",
+    );
+    assert!(matches!(
+        repo.apply_signal(revoked.clone()).await,
+        Ok(SignalOutcome::Applied { .. })
+    ));
+    assert_eq!(
+        repo.apply_signal(revoked).await,
+        Ok(SignalOutcome::Duplicate),
+        "a retry at the same endpoint is a duplicate"
+    );
+    let replayed = facebook(
+        deletion,
+        "code-b",
+        SignalKind::DataDeletionRequested,
+        "payload-1",
+    );
+    assert_eq!(
+        repo.apply_signal(replayed.clone()).await,
+        Ok(SignalOutcome::PayloadUsedElsewhere)
+    );
+    assert_eq!(repo.keep_receipt(replayed.receipt.clone()).await, Ok(None));
+    assert_eq!(
+        repo.find_receipt(deletion, &replayed.receipt.id).await,
+        Ok(None),
+        "nothing kept"
+    );
+    let kinds: Vec<_> = repo.list_events(bea, 10).await.unwrap();
+    assert!(
+        kinds
+            .iter()
+            .all(|event| event.kind != AuditEventType::ProviderDataDeletionRequested),
+        "the link was not removed"
+    );
+    let other = facebook(
+        deletion,
+        "code-c",
+        SignalKind::DataDeletionRequested,
+        "payload-2",
+    );
+    assert!(matches!(
+        repo.apply_signal(other).await,
+        Ok(SignalOutcome::Applied { .. })
+    ));
+}
+
+pub async fn of_one_payload_posted_to_both_endpoints_at_once_exactly_one_acts(
+    repo: Arc<dyn Repository>,
+) {
+    bea_on_facebook(&repo).await;
+    let barrier = Arc::new(tokio::sync::Barrier::new(6));
+    let deliveries: Vec<_> = (0..6)
+        .map(|index| {
+            let (repo, barrier) = (repo.clone(), barrier.clone());
+            tokio::spawn(async move {
+                let command = if index % 2 == 0 {
+                    let source = SignalSource::FacebookDeauthorize;
+                    facebook(source, "code-d", SignalKind::ConsentRevoked, "payload-race")
+                } else {
+                    let (source, kind) = (
+                        SignalSource::FacebookDataDeletion,
+                        SignalKind::DataDeletionRequested,
+                    );
+                    facebook(source, "code-e", kind, "payload-race")
+                };
+                barrier.wait().await;
+                repo.apply_signal(command).await
+            })
+        })
+        .collect();
+    let mut outcomes = Vec::new();
+    for delivery in deliveries {
+        outcomes.push(delivery.await.unwrap().unwrap());
+    }
+    let applied = outcomes
+        .iter()
+        .filter(|outcome| matches!(outcome, SignalOutcome::Applied { .. }))
+        .count();
+    assert_eq!(applied, 1, "{outcomes:?}");
 }

@@ -27,6 +27,7 @@ pub fn signal(source: SignalSource, id: &str, subject: &str, kind: SignalKind) -
             source,
             id: SignalId::parse(id).expect("valid signal id"),
             received_at: now() + Duration::seconds(1),
+            payload: None,
         },
         subject: ProviderSubject::parse(subject).expect("valid subject"),
         action: kind.action(),
