@@ -41,7 +41,7 @@ mod users;
 pub use cipher::ReversingCipher;
 pub use clock::FakeClock;
 pub use hasher::FakeHasher;
-pub use provider::{FakeProvider, state_in};
+pub use provider::{FAKE_CLIENT_ID, FakeProvider, state_in};
 pub use randomness::SeededRandomness;
 pub use repository::InMemoryRepository;
 pub use sessions::{ACCESS_TTL, FakeSessions, REFRESH_TTL};

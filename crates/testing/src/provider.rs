@@ -3,8 +3,9 @@
 use async_trait::async_trait;
 use social_login_domain::{ProviderIdentity, ProviderKey};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, PresentedIdToken,
-    ProviderError, ProviderGrant, ProviderInfo, ProviderLogin, Revoked,
+    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, NativeCode,
+    NativeExchange, PresentedIdToken, ProviderError, ProviderGrant, ProviderInfo, ProviderLogin,
+    Revoked,
 };
 use social_login_provider_spec::{ProviderKind, built_in_spec};
 use std::sync::Mutex;
@@ -32,6 +33,9 @@ pub struct FakeProvider {
     id_token_answer: Mutex<Result<ProviderIdentity, ProviderError>>,
     id_token_usable_until: Mutex<OffsetDateTime>,
     id_tokens_received: Mutex<Vec<IdTokenInput>>,
+    /// What an app's authorization code is exchanged for (refused until a test says).
+    native_code_answer: Mutex<Result<NativeExchange, ProviderError>>,
+    native_codes_received: Mutex<Vec<NativeCode>>,
 }
 
 impl FakeProvider {
@@ -52,6 +56,10 @@ impl FakeProvider {
                     .expect("a valid instant"),
             ),
             id_tokens_received: Mutex::new(Vec::new()),
+            native_code_answer: Mutex::new(Err(ProviderError::CodeExchange(
+                "the test gave the fake provider no native code answer".into(),
+            ))),
+            native_codes_received: Mutex::new(Vec::new()),
         }
     }
 
@@ -105,6 +113,16 @@ impl FakeProvider {
     pub fn id_tokens_received(&self) -> Vec<IdTokenInput> {
         self.id_tokens_received.lock().unwrap().clone()
     }
+
+    /// What every later exchange of an app's authorization code returns.
+    pub fn answer_native_code(&self, outcome: Result<NativeExchange, ProviderError>) {
+        *self.native_code_answer.lock().unwrap() = outcome;
+    }
+
+    /// Every app authorization code this provider was asked to exchange, in order.
+    pub fn native_codes_received(&self) -> Vec<NativeCode> {
+        self.native_codes_received.lock().unwrap().clone()
+    }
 }
 
 #[async_trait]
@@ -151,6 +169,14 @@ impl IdentityProvider for FakeProvider {
             usable_until: *self.id_token_usable_until.lock().unwrap(),
             audience: FAKE_CLIENT_ID.to_owned(),
         })
+    }
+
+    async fn exchange_native_code(
+        &self,
+        code: NativeCode,
+    ) -> Result<NativeExchange, ProviderError> {
+        self.native_codes_received.lock().unwrap().push(code);
+        self.native_code_answer.lock().unwrap().clone()
     }
 }
 

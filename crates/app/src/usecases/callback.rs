@@ -63,21 +63,23 @@ impl AuthService {
                     return self.login_result(signed_in.user, signed_in.is_new_user, refresh, now);
                 }
                 Err(SignInError::Raced) => continue,
-                Err(SignInError::EmailAlreadyRegistered) => {
-                    return Err(AppError::EmailAlreadyRegistered);
-                }
-                Err(SignInError::AccountDisabled) => {
-                    return Err(AppError::ProviderAccountDisabled);
-                }
                 // Nobody to record an audit event for: the refusal is logged as every 4xx
                 // is, by its code, within this span (which names the provider).
-                Err(SignInError::SignupRefused(refused)) => return Err(refused.into()),
-                Err(SignInError::UserLocked) => return Err(AppError::UserLocked),
-                Err(SignInError::Repository(error)) => return Err(error.into()),
+                Err(refused) => return Err(sign_in_refused(refused)),
             }
         }
-        Err(AppError::Unavailable(
-            "login raced with concurrent updates".into(),
-        ))
+        Err(sign_in_refused(SignInError::Raced))
+    }
+}
+
+/// What a client is told of a refused provider sign-in.
+pub(crate) fn sign_in_refused(error: SignInError) -> AppError {
+    match error {
+        SignInError::EmailAlreadyRegistered => AppError::EmailAlreadyRegistered,
+        SignInError::AccountDisabled => AppError::ProviderAccountDisabled,
+        SignInError::SignupRefused(refused) => refused.into(),
+        SignInError::UserLocked => AppError::UserLocked,
+        SignInError::Repository(error) => error.into(),
+        SignInError::Raced => AppError::Unavailable("login raced with concurrent updates".into()),
     }
 }

@@ -10,15 +10,22 @@
 //! it is exchanged (after the id_token is verified and spent) as the client the id_token was
 //! issued to, and the tokens are stored like a code flow's, so disconnect and deletion
 //! revoke the grant at Apple (docs/api.md#native-sign-in). A refused code signs nobody in.
+//! Lock, sign-up policy and linking are decided from what is stored before the code is
+//! exchanged, so a refused sign-in creates no grant; one refused after the exchange (a
+//! concurrent change, a disabled link, an outage) revokes the grant it got.
 
+use crate::usecases::callback::sign_in_refused;
 use crate::{AppError, AuthService, LoginResult};
 use sha2::{Digest, Sha256};
+use social_login_domain::admin::check_not_locked;
+use social_login_domain::linking::{EmailOwner, LoginDecision, check_connect, decide_sign_in};
 use social_login_domain::{
-    LinkedAccount, Origin, ProviderKey, SealedToken, SecretText, Spend, StateId,
+    LinkedAccount, Origin, ProviderIdentity, ProviderKey, SealedToken, SecretText, Spend, StateId,
+    UserId,
 };
 use social_login_ports::{
     IdTokenInput, NativeCode, NativeExchange, PostBody, PresentedIdToken, ProviderError,
-    VerifiedAccess,
+    ProviderGrant, SignInError, VerifiedAccess,
 };
 use tracing::instrument;
 
@@ -47,6 +54,8 @@ struct NativeGrant {
     access_token: SealedToken,
     refresh_token: Option<SealedToken>,
     client_id: Option<String>,
+    /// The grant as exchanged, to revoke if the sign-in is refused after all.
+    exchanged: Option<ProviderGrant>,
 }
 
 impl AuthService {
@@ -108,10 +117,18 @@ impl AuthService {
     ) -> Result<LoginResult, AppError> {
         let code = command.authorization_code.clone();
         let presented = self.verify_presented(command).await?;
+        if code.is_some() {
+            self.decide_native_sign_in(&presented.identity).await?;
+        }
         let grant = self.native_grant(&presented, code).await?;
         let (access, refresh) = (grant.access_token, grant.refresh_token);
-        self.sign_in_identity(presented.identity, access, refresh, grant.client_id, origin)
-            .await
+        let provider = presented.identity.provider;
+        let signed_in = self
+            .sign_in_identity(presented.identity, access, refresh, grant.client_id, origin)
+            .await;
+        self.revoke_if_refused(&signed_in, provider, grant.exchanged)
+            .await;
+        signed_in
     }
 
     /// Links the account the id_token is about to `caller` (connect's rules, a recent
@@ -126,18 +143,92 @@ impl AuthService {
         self.require_recent_login(&caller)?;
         let code = command.authorization_code.clone();
         let presented = self.verify_presented(command).await?;
+        let identity = &presented.identity;
+        if code.is_some() {
+            self.decide_connect(caller.user, identity).await?;
+        }
         let grant = self.native_grant(&presented, code).await?;
         let (access, refresh) = (grant.access_token, grant.refresh_token);
-        let identity = &presented.identity;
-        self.link_identity(
-            caller.user,
-            identity,
-            access,
-            refresh,
-            grant.client_id,
-            origin,
-        )
-        .await
+        let linked = self
+            .link_identity(
+                caller.user,
+                identity,
+                access,
+                refresh,
+                grant.client_id,
+                origin,
+            )
+            .await;
+        self.revoke_if_refused(&linked, identity.provider, grant.exchanged)
+            .await;
+        linked
+    }
+
+    /// The callback's decision about `identity` from what is stored now, written nowhere:
+    /// lock, linking and sign-up policy refuse here, before a code is exchanged. The sign-in's
+    /// own transaction decides again.
+    async fn decide_native_sign_in(&self, identity: &ProviderIdentity) -> Result<(), AppError> {
+        let users = &self.ports.users;
+        let link = users
+            .find_link(identity.provider, &identity.subject)
+            .await?;
+        let owner = match (&link, &identity.email) {
+            (None, Some(email)) => users.find_user_by_email(email).await?,
+            _ => None,
+        };
+        let owner_links = match &owner {
+            Some(owner) => users.list_links(owner.id).await?,
+            None => Vec::new(),
+        };
+        let email_owner = owner.as_ref().map(|user| EmailOwner {
+            user,
+            links: &owner_links,
+        });
+        let signup = self.ports.providers.signup_policy(identity.provider);
+        let auto_link = self.policy.auto_link_by_email;
+        let decision = decide_sign_in(identity, link.as_ref(), email_owner, auto_link, &signup)
+            .map_err(|refused| sign_in_refused(SignInError::from(refused)))?;
+        let user = match decision {
+            LoginDecision::SignIn { user } | LoginDecision::LinkThenSignIn { user } => {
+                users.find_user(user).await?
+            }
+            LoginDecision::Register => None,
+        };
+        match user {
+            Some(user) => check_not_locked(&user).map_err(|_| AppError::UserLocked),
+            None => Ok(()),
+        }
+    }
+
+    /// Connect's rules about `identity` for `caller`, from what is stored now.
+    async fn decide_connect(
+        &self,
+        caller: UserId,
+        identity: &ProviderIdentity,
+    ) -> Result<(), AppError> {
+        let users = &self.ports.users;
+        let existing = users
+            .find_link(identity.provider, &identity.subject)
+            .await?;
+        let caller_links = users.list_links(caller).await?;
+        check_connect(&caller_links, identity, existing.as_ref())
+            .map_err(|_| AppError::ProviderAlreadyLinked)
+    }
+
+    /// After a sign-in or connect that exchanged a code: when it was refused, the grant is
+    /// stored nowhere, so nothing would ever revoke it; it is revoked now, best effort.
+    async fn revoke_if_refused<T>(
+        &self,
+        outcome: &Result<T, AppError>,
+        provider: ProviderKey,
+        exchanged: Option<ProviderGrant>,
+    ) {
+        let (Err(_), Some(grant)) = (outcome, exchanged) else {
+            return;
+        };
+        if let Ok(adapter) = self.ready_provider(provider) {
+            self.revoke_refused_grant(adapter.as_ref(), grant).await;
+        }
     }
 
     /// With a code: the grant it is exchanged for, as the client the id_token was issued to
@@ -153,6 +244,7 @@ impl AuthService {
                 access_token: SealedToken::none(),
                 refresh_token: None,
                 client_id: None,
+                exchanged: None,
             });
         };
         let identity = &presented.identity;
@@ -175,11 +267,25 @@ impl AuthService {
                 .into());
             }
         };
-        let (access_token, refresh_token) = self.seal(&tokens)?;
+        let client_id = Some(presented.audience.clone());
+        let exchanged = ProviderGrant {
+            access_token: tokens.access_token.clone(),
+            refresh_token: tokens.refresh_token.clone(),
+            client_id: client_id.clone(),
+        };
+        let (access_token, refresh_token) = match self.seal(&tokens) {
+            Ok(sealed) => sealed,
+            Err(error) => {
+                self.revoke_refused_grant(provider.as_ref(), exchanged)
+                    .await;
+                return Err(error);
+            }
+        };
         Ok(NativeGrant {
             access_token,
             refresh_token,
-            client_id: Some(presented.audience.clone()),
+            client_id,
+            exchanged: Some(exchanged),
         })
     }
 

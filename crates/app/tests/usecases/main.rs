@@ -17,6 +17,7 @@ mod grants;
 mod id_token;
 mod id_token_once;
 mod login_throttle;
+mod native_codes;
 mod passwords;
 mod providers;
 mod races;

@@ -179,3 +179,18 @@ async fn an_authorization_code_for_a_provider_other_than_apple_is_422() {
     assert_problem(response, 422, "ValidationError").await;
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_sign_in_the_linking_rules_refuse_is_refused_before_the_code_reaches_apple() {
+    let app = spawn().await;
+    // Grace's address is held by a password account: Apple's sign-in for it is a 409.
+    app.register("grace@example.com").await;
+    let refused = sign_in(&app, &with_code(&app, &grace())).await;
+    assert_problem(refused, 409, "EmailAlreadyRegistered").await;
+    assert!(
+        app.sim.issued_access_tokens().is_empty(),
+        "the code was never exchanged: no grant is left live at Apple"
+    );
+    assert!(app.revocations_at(Provider::Apple).is_empty());
+    app.stop().await;
+}

@@ -1,0 +1,148 @@
+//! Sign in with Apple on a device with its authorization code (docs/api.md#native-sign-in):
+//! lock, linking and the sign-up policy refuse before the code is exchanged, so a refused
+//! sign-in leaves no grant at Apple; a sign-in refused after the exchange revokes the grant
+//! it got, as the app's client.
+
+use crate::world::*;
+use social_login_app::{AppError, AuthService, IdTokenCommand};
+use social_login_domain::{
+    AuditEventType, Origin, ProviderKey, ProviderSubject, ProviderTokens, SecretText, SignalAction,
+    SignalId, SignalSource, UserId,
+};
+use social_login_ports::Clock;
+use social_login_ports::{
+    AdminRepository, LockChange, NativeExchange, SignalCommand, SignalReceipt, SignalRepository,
+};
+use social_login_testing::{FAKE_CLIENT_ID, FakeProvider, audit_now};
+use std::sync::Arc;
+
+/// A world with Apple enabled besides GitHub and Google; its service and its Apple.
+fn with_apple() -> (World, AuthService, Arc<FakeProvider>) {
+    let world = World::new();
+    let apple = Arc::new(FakeProvider::new(ProviderKey::APPLE));
+    apple.answer_native_code(Ok(NativeExchange::Granted(ProviderTokens {
+        access_token: SecretText::new("apple-access"),
+        refresh_token: Some(SecretText::new("apple-refresh")),
+    })));
+    let registered = apple.clone();
+    let service = world.service_swapping(move |ports| {
+        ports.providers = ports.providers.clone().with(registered);
+    });
+    (world, service, apple)
+}
+
+/// Ada's Apple id_token with (or without) the authorization code the app got with it.
+fn ada_on_apple(service: &AuthService, apple: &FakeProvider, code: bool) -> IdTokenCommand {
+    apple.answer_id_token(Ok(identity(
+        ProviderKey::APPLE,
+        "apple-ada",
+        Some("ada@example.com"),
+        true,
+    )));
+    // Each id_token is accepted once: a fresh one per sign-in.
+    let token = format!("header.{}.signature", apple.id_tokens_received().len());
+    let command = service
+        .id_token_command("apple", &token, Some("raw-nonce"), None)
+        .unwrap();
+    if code {
+        service
+            .with_authorization_code(command, "c.apple.code")
+            .unwrap()
+    } else {
+        command
+    }
+}
+
+async fn sign_in(service: &AuthService, command: IdTokenCommand) -> Result<UserId, AppError> {
+    service
+        .id_token_sign_in(command, &Origin::default())
+        .await
+        .map(|login| login.user.id)
+}
+
+#[tokio::test]
+async fn an_email_held_by_another_account_is_refused_before_the_code_is_exchanged() {
+    let (world, service, apple) = with_apple();
+    world.register("ada@example.com", "correct horse").await;
+    let refused = sign_in(&service, ada_on_apple(&service, &apple, true)).await;
+    assert_eq!(refused, Err(AppError::EmailAlreadyRegistered));
+    assert!(
+        apple.native_codes_received().is_empty(),
+        "no grant was made"
+    );
+    assert!(apple.revoked().is_empty());
+}
+
+#[tokio::test]
+async fn a_locked_users_sign_in_is_refused_before_the_code_is_exchanged() {
+    let (world, service, apple) = with_apple();
+    let ada = sign_in(&service, ada_on_apple(&service, &apple, false))
+        .await
+        .unwrap();
+    let lock = LockChange {
+        user: ada,
+        locked: true,
+        audit: audit_now(),
+    };
+    assert!(world.users.set_locked(lock).await.unwrap());
+    let refused = sign_in(&service, ada_on_apple(&service, &apple, true)).await;
+    assert_eq!(refused, Err(AppError::UserLocked));
+    assert!(
+        apple.native_codes_received().is_empty(),
+        "no grant was made"
+    );
+}
+
+#[tokio::test]
+async fn a_sign_in_refused_after_the_exchange_revokes_the_grant_as_the_app() {
+    let (world, service, apple) = with_apple();
+    sign_in(&service, ada_on_apple(&service, &apple, false))
+        .await
+        .unwrap();
+    // Apple's account is disabled after the decision could see it (a signal in between):
+    // only the sign-in's own transaction refuses.
+    let disabled = SignalCommand {
+        receipt: SignalReceipt {
+            source: SignalSource::AppleNotification,
+            id: SignalId::parse("jti-disable").unwrap(),
+            received_at: world.clock.now(),
+            payload: None,
+        },
+        subject: ProviderSubject::parse("apple-ada").unwrap(),
+        action: SignalAction::DisableAccount,
+        event: AuditEventType::ProviderSecurityEvent,
+        occurred_at: world.clock.now(),
+        audit: audit_now(),
+    };
+    world.users.apply_signal(disabled).await.unwrap();
+
+    let refused = sign_in(&service, ada_on_apple(&service, &apple, true)).await;
+    assert_eq!(refused, Err(AppError::ProviderAccountDisabled));
+    assert_eq!(apple.native_codes_received().len(), 1);
+    let revoked = apple.revoked();
+    assert_eq!(revoked.len(), 1, "the grant it got is revoked");
+    assert_eq!(revoked[0].access_token.expose(), "apple-access");
+    assert_eq!(revoked[0].client_id.as_deref(), Some(FAKE_CLIENT_ID));
+}
+
+#[tokio::test]
+async fn a_connect_to_an_account_linked_elsewhere_is_refused_before_the_code_is_exchanged() {
+    let (world, service, apple) = with_apple();
+    sign_in(&service, ada_on_apple(&service, &apple, false))
+        .await
+        .unwrap();
+    let pat = world.register("pat@example.com", "correct horse").await;
+    let caller = world.access_of(&pat);
+    let refused = service
+        .id_token_connect(
+            caller,
+            ada_on_apple(&service, &apple, true),
+            &Origin::default(),
+        )
+        .await;
+    assert_eq!(refused.err(), Some(AppError::ProviderAlreadyLinked));
+    assert!(
+        apple.native_codes_received().is_empty(),
+        "no grant was made"
+    );
+}
