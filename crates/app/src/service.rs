@@ -69,8 +69,7 @@ impl Default for AuthPolicy {
                 social_login_domain::reauthentication::DEFAULT_REAUTHENTICATION_WINDOW,
             webhook_events: EventSet::NONE,
             password_signup: true,
-            password_attempts_per_account:
-                social_login_domain::password_throttle::DEFAULT_ACCOUNT_FAILURES,
+            password_attempts_per_account: social_login_domain::throttle::DEFAULT_ACCOUNT_FAILURES,
             ipv6_prefix: 64,
         }
     }

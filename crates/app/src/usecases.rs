@@ -7,6 +7,7 @@ pub mod callback;
 pub mod connect;
 pub mod delete;
 pub mod id_token;
+pub mod key_throttle;
 pub mod login_throttle;
 pub mod providers;
 pub mod register;

@@ -188,6 +188,12 @@ impl Origin {
         self.admin
     }
 
+    /// The client IP the user may see in their own events: none when an operator acted,
+    /// whose address (like the key's id) is the operator's own business.
+    pub fn ip_shown_to_user(&self) -> Option<IpAddr> {
+        self.ip.filter(|_| self.admin.is_none())
+    }
+
     pub fn user_agent(&self) -> Option<&str> {
         self.user_agent.as_deref()
     }
@@ -274,6 +280,16 @@ pub fn sign_in_events(decision: &LoginDecision) -> &'static [AuditEventType] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_user_sees_their_own_address_and_never_the_operators() {
+        let ip: IpAddr = "198.51.100.4".parse().unwrap();
+        let mine = Origin::new(Some(ip), None, None);
+        assert_eq!(mine.ip_shown_to_user(), Some(ip));
+        let support = mine.by_admin(AdminKeyId::of_digest(&[7; 32]));
+        assert_eq!(support.ip_shown_to_user(), None);
+        assert_eq!(support.ip, Some(ip), "kept for the operator's own audit");
+    }
 
     #[test]
     fn every_type_round_trips_through_its_contract_name() {

@@ -27,7 +27,6 @@ pub mod ids;
 pub mod linking;
 mod named;
 pub mod password;
-pub mod password_throttle;
 pub mod provider;
 pub mod reauthentication;
 pub mod refresh;
@@ -36,6 +35,7 @@ pub mod session;
 pub mod signal;
 pub mod signup;
 pub mod state;
+pub mod throttle;
 pub mod user;
 
 #[cfg(test)]

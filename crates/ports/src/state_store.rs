@@ -43,6 +43,14 @@ pub struct Attempts {
     pub window_left: Duration,
 }
 
+impl Attempts {
+    /// No window open.
+    pub const NONE: Attempts = Attempts {
+        count: 0,
+        window_left: Duration::ZERO,
+    };
+}
+
 /// Remembers the ids of spent state values until they expire, and counts attempts.
 ///
 /// Issuing a state value writes nothing (the value is sealed, see [`crate::StateSealer`]), so
@@ -72,9 +80,9 @@ pub trait StateStore: Send + Sync {
         window: Duration,
     ) -> Result<Attempts, StateStoreError>;
 
-    /// The attempts counted under `key` in its open window, without counting one: 0 when
-    /// none is open.
-    async fn peek_attempts(&self, key: AttemptKey) -> Result<u64, StateStoreError>;
+    /// The attempts counted under `key` in its open window and the time it has left,
+    /// without counting one: a count of 0 (and no time left) when none is open.
+    async fn peek_attempts(&self, key: AttemptKey) -> Result<Attempts, StateStoreError>;
 
     /// Forgets the attempts counted under `key` (a successful login).
     async fn clear_attempts(&self, key: AttemptKey) -> Result<(), StateStoreError>;

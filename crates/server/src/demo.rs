@@ -6,7 +6,9 @@ mod page;
 mod settings;
 mod signals;
 
-use crate::server::{Background, ConnectionOptions, StartupError, build_router_serving, listen};
+use crate::server::{
+    Background, ConnectionOptions, Listeners, StartupError, build_routers_serving, listen,
+};
 use social_login_simulator::SimulatorHandle;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -58,7 +60,8 @@ pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, Sta
     // Never stored: a new key each run, printed for whoever started the demo.
     let (admin_key, admin_hash) = social_login_security::generate_admin_key();
     settings.admin.api_keys = vec![admin_hash.to_string()];
-    let (router, service) = build_router_serving(&settings).await?;
+    let (routers, service) = build_routers_serving(&settings).await?;
+    let router = routers.api;
     let signals = signals::DemoSignals {
         service,
         simulator_url: simulator.base_url().to_owned(),
@@ -71,7 +74,13 @@ pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, Sta
         url,
         admin_key,
         simulator,
-        serving: Background::spawn(listener, router, options),
+        serving: Background::spawn(
+            Listeners {
+                api: (listener, router),
+                admin: None,
+            },
+            options,
+        ),
     })
 }
 

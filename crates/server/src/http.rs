@@ -153,6 +153,40 @@ pub fn router_with_operator(
     options: HttpOptions,
     operator: Option<admin::Operator>,
 ) -> Router {
+    routers(
+        service,
+        well_known,
+        options,
+        operator,
+        AdminRoutes::OnTheApi,
+    )
+    .api
+}
+
+/// Where the operator API's routes are served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdminRoutes {
+    /// With every other route.
+    OnTheApi,
+    /// On a router of their own (`[admin] bind`), and nowhere on the public one.
+    Apart,
+}
+
+/// The public router, and the operator API's own when it is served apart.
+pub struct Routers {
+    pub api: Router,
+    pub admin: Option<Router>,
+}
+
+/// Builds the routers: the same state and the same stack of layers (client IP, deadlines,
+/// limits, problem bodies) on each.
+pub fn routers(
+    service: Arc<AuthService>,
+    well_known: WellKnown,
+    options: HttpOptions,
+    operator: Option<admin::Operator>,
+    admin_routes: AdminRoutes,
+) -> Routers {
     let public = OpenApiRouter::new()
         .routes(routes!(oauth::providers))
         .routes(routes!(oauth::authorize))
@@ -191,9 +225,10 @@ pub fn router_with_operator(
     let (admin_api, admin_openapi) = admin::routes().split_for_parts();
     let mut openapi = openapi;
     openapi.merge(admin_openapi);
-    let api = match operator {
-        Some(_) => api.merge(admin_api),
-        None => api,
+    let (api, admin) = match (&operator, admin_routes) {
+        (None, _) => (api, None),
+        (Some(_), AdminRoutes::OnTheApi) => (api.merge(admin_api), None),
+        (Some(_), AdminRoutes::Apart) => (api, Some(admin_api)),
     };
     let openapi = openapi.to_json().expect("the OpenAPI document serialises");
     let state = AppState(Arc::new(Shared {
@@ -256,10 +291,17 @@ pub fn router_with_operator(
         .layer(tower::util::MapResponseLayer::new(
             problem_only::ensure_problem,
         ));
-    api.with_state(state)
-        .fallback(|| async { ApiError::of(ErrorCode::NotFound) })
-        .method_not_allowed_fallback(|| async { ApiError::of(ErrorCode::MethodNotAllowed) })
-        .layer(stack)
+    let finish = |routes: Router<AppState>| {
+        routes
+            .with_state(state.clone())
+            .fallback(|| async { ApiError::of(ErrorCode::NotFound) })
+            .method_not_allowed_fallback(|| async { ApiError::of(ErrorCode::MethodNotAllowed) })
+            .layer(stack.clone())
+    };
+    Routers {
+        api: finish(api),
+        admin: admin.map(finish),
+    }
 }
 
 /// A random (v4) UUID for a request without an `X-Request-Id`, as tower-http's

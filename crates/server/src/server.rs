@@ -12,7 +12,7 @@ use crate::wiring::wire;
 use std::future::Future;
 use std::net::SocketAddr;
 use tokio::net::TcpListener;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
 
 /// Why the service did not start or stopped abnormally. Messages never hold secrets.
@@ -51,24 +51,29 @@ pub async fn migrate(settings: &Settings) -> Result<(), StartupError> {
 /// A server running in the background (tests, the demo).
 pub struct RunningServer {
     address: SocketAddr,
+    /// The operator API's own listener (`[admin] bind`).
+    admin_address: Option<SocketAddr>,
     serving: Background,
 }
 
-/// A router served in a task of its own until [`Background::stop`].
+/// What one process serves: the public router on its listener and, with `[admin] bind`,
+/// the operator API on a listener of its own.
+pub(crate) struct Listeners {
+    pub api: (TcpListener, axum::Router),
+    pub admin: Option<(TcpListener, axum::Router)>,
+}
+
+/// Routers served in a task of their own until [`Background::stop`].
 pub(crate) struct Background {
     shutdown: oneshot::Sender<()>,
     task: JoinHandle<Result<(), StartupError>>,
 }
 
 impl Background {
-    /// Serves `router` on `listener` in the background.
-    pub(crate) fn spawn(
-        listener: TcpListener,
-        router: axum::Router,
-        options: ConnectionOptions,
-    ) -> Self {
+    /// Serves `listeners` in the background.
+    pub(crate) fn spawn(listeners: Listeners, options: ConnectionOptions) -> Self {
         let (shutdown, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(serve_router(listener, router, options, async {
+        let task = tokio::spawn(serve_listeners(listeners, options, async {
             let _ = stopped.await;
         }));
         Self { shutdown, task }
@@ -88,6 +93,11 @@ impl RunningServer {
         self.address
     }
 
+    /// Where the operator API answers when `[admin] bind` gives it a listener of its own.
+    pub fn admin_address(&self) -> Option<SocketAddr> {
+        self.admin_address
+    }
+
     pub fn url(&self) -> String {
         format!("http://{}", self.address)
     }
@@ -100,11 +110,24 @@ impl RunningServer {
 
 /// Migrates, binds `server.bind` (port 0 picks a free port) and serves in the background.
 pub async fn start(settings: &Settings) -> Result<RunningServer, StartupError> {
-    let (listener, router) = prepare(settings).await?;
-    let address = listener.local_addr().map_err(StartupError::Serve)?;
+    let listeners = prepare(settings).await?;
+    let address = local_address(&listeners.api.0)?;
+    let admin_address = listeners
+        .admin
+        .as_ref()
+        .map(|(listener, _)| local_address(listener))
+        .transpose()?;
     let options = ConnectionOptions::from(settings);
-    let serving = Background::spawn(listener, router, options);
-    Ok(RunningServer { address, serving })
+    let serving = Background::spawn(listeners, options);
+    Ok(RunningServer {
+        address,
+        admin_address,
+        serving,
+    })
+}
+
+fn local_address(listener: &TcpListener) -> Result<SocketAddr, StartupError> {
+    listener.local_addr().map_err(StartupError::Serve)
 }
 
 /// `social-login serve`: runs until `signal` completes, then drains and returns.
@@ -115,19 +138,27 @@ pub async fn serve(
     for warning in settings.warnings() {
         tracing::warn!(warning, "configuration");
     }
-    let (listener, router) = prepare(settings).await?;
-    let address = listener.local_addr().map_err(StartupError::Serve)?;
+    let listeners = prepare(settings).await?;
+    let address = local_address(&listeners.api.0)?;
     tracing::info!(%address, "social-login listening");
+    if let Some((admin, _)) = &listeners.admin {
+        let address = local_address(admin)?;
+        tracing::info!(%address, "operator API listening");
+    }
     let options = ConnectionOptions::from(settings);
-    serve_router(listener, router, options, signal).await?;
+    serve_listeners(listeners, options, signal).await?;
     tracing::info!("social-login stopped");
     Ok(())
 }
 
-async fn prepare(settings: &Settings) -> Result<(TcpListener, axum::Router), StartupError> {
-    let router = build_router(settings).await?;
-    let listener = listen(&settings.server.bind).await?;
-    Ok((listener, router))
+async fn prepare(settings: &Settings) -> Result<Listeners, StartupError> {
+    let (routers, _) = build_routers_serving(settings).await?;
+    let api = (listen(&settings.server.bind).await?, routers.api);
+    let admin = match (routers.admin, &settings.admin.bind) {
+        (Some(router), Some(bind)) => Some((listen(bind).await?, router)),
+        _ => None,
+    };
+    Ok(Listeners { api, admin })
 }
 
 /// Binds `address` (port 0 picks a free port); a failure names the address.
@@ -140,18 +171,19 @@ pub(crate) async fn listen(address: &str) -> Result<TcpListener, StartupError> {
         })
 }
 
-/// Validates, wires, migrates and builds the HTTP app, without binding anything.
+/// Validates, wires, migrates and builds the HTTP app, without binding anything: the
+/// public router (with `[admin] bind`, the operator API is not on it).
 pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupError> {
-    build_router_serving(settings)
+    build_routers_serving(settings)
         .await
-        .map(|(router, _)| router)
+        .map(|(routers, _)| routers.api)
 }
 
-/// [`build_router`], and the service it serves: the demo's page acts for the person signed
-/// in to it (which of their provider accounts a simulated signal is about).
-pub(crate) async fn build_router_serving(
+/// [`build_router`]'s routers, and the service they serve: the demo's page acts for the
+/// person signed in to it (which of their provider accounts a simulated signal is about).
+pub(crate) async fn build_routers_serving(
     settings: &Settings,
-) -> Result<(axum::Router, std::sync::Arc<social_login_app::AuthService>), StartupError> {
+) -> Result<(http::Routers, std::sync::Arc<social_login_app::AuthService>), StartupError> {
     // Whoever embeds the server gets the same guarantee as the CLI: never half-configured.
     settings
         .validate_for_this_build()
@@ -194,10 +226,45 @@ pub(crate) async fn build_router_serving(
         crate::webhook_delivery::spawn(std::sync::Arc::downgrade(&service), delivery);
     }
     wired.undiscovered.spawn();
-    Ok((
-        http::router_with_operator(service.clone(), wired.well_known, options, wired.operator),
-        service,
-    ))
+    let admin_routes = match settings.admin.bind {
+        Some(_) => http::AdminRoutes::Apart,
+        None => http::AdminRoutes::OnTheApi,
+    };
+    let routers = http::routers(
+        service.clone(),
+        wired.well_known,
+        options,
+        wired.operator,
+        admin_routes,
+    );
+    Ok((routers, service))
+}
+
+/// Serves every listener until `signal` completes, then drains them all.
+async fn serve_listeners(
+    listeners: Listeners,
+    options: ConnectionOptions,
+    signal: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), StartupError> {
+    let (stop, stopped) = watch::channel(false);
+    tokio::spawn(async move {
+        signal.await;
+        let _ = stop.send(true);
+    });
+    let stopping = |mut stopped: watch::Receiver<bool>| async move {
+        // A dropped sender stops the listeners too.
+        let _ = stopped.wait_for(|stop| *stop).await;
+    };
+    let (listener, router) = listeners.api;
+    let api = serve_router(listener, router, options.clone(), stopping(stopped.clone()));
+    match listeners.admin {
+        Some((listener, router)) => {
+            let admin = serve_router(listener, router, options, stopping(stopped));
+            let (api, admin) = tokio::join!(api, admin);
+            api.and(admin)
+        }
+        None => api.await,
+    }
 }
 
 /// Serves `router` on `listener` until `signal` completes, then drains. Each request sees

@@ -140,13 +140,16 @@ impl StateStore for MemoryStateStore {
         })
     }
 
-    async fn peek_attempts(&self, key: AttemptKey) -> Result<u64, StateStoreError> {
+    async fn peek_attempts(&self, key: AttemptKey) -> Result<Attempts, StateStoreError> {
         let now = self.clock.now();
         Ok(self
             .lock()
             .attempts
             .get(&key, now)
-            .map_or(0, |(count, _)| *count))
+            .map_or(Attempts::NONE, |(count, closes_at)| Attempts {
+                count: *count,
+                window_left: closes_at - now,
+            }))
     }
 
     async fn clear_attempts(&self, key: AttemptKey) -> Result<(), StateStoreError> {

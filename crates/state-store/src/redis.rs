@@ -25,6 +25,16 @@ end
 return {count, left}
 ";
 
+/// Reads a count and the milliseconds its window has left, in one step; `{0, 0}` when no
+/// window is open.
+const PEEK_ATTEMPTS: &str = r"
+local count = redis.call('GET', KEYS[1])
+if not count then
+  return {0, 0}
+end
+return {tonumber(count), redis.call('PTTL', KEYS[1])}
+";
+
 /// What the Redis adapter needs from the configuration.
 #[derive(Clone)]
 pub struct RedisStateStoreConfig {
@@ -154,12 +164,17 @@ impl StateStore for RedisStateStore {
         })
     }
 
-    async fn peek_attempts(&self, key: AttemptKey) -> Result<u64, StateStoreError> {
-        let mut command = redis::cmd("GET");
-        command.arg(self.attempts_key(&key));
-        // Nil once the window's key has expired.
-        let count: Option<u64> = self.run(command).await?;
-        Ok(count.unwrap_or(0))
+    async fn peek_attempts(&self, key: AttemptKey) -> Result<Attempts, StateStoreError> {
+        let mut command = redis::cmd("EVAL");
+        command
+            .arg(PEEK_ATTEMPTS)
+            .arg(1)
+            .arg(self.attempts_key(&key));
+        let (count, left): (i64, i64) = self.run(command).await?;
+        Ok(Attempts {
+            count: u64::try_from(count).unwrap_or(0),
+            window_left: time::Duration::milliseconds(left.max(0)),
+        })
     }
 
     async fn clear_attempts(&self, key: AttemptKey) -> Result<(), StateStoreError> {

@@ -110,13 +110,16 @@ impl StateStore for FakeStateStore {
         })
     }
 
-    async fn peek_attempts(&self, key: AttemptKey) -> Result<u64, StateStoreError> {
+    async fn peek_attempts(&self, key: AttemptKey) -> Result<Attempts, StateStoreError> {
         let now = self.clock.now();
         let attempts = self.attempts.lock().unwrap();
-        Ok(attempts
-            .get(&key)
-            .filter(|(_, end)| *end > now)
-            .map_or(0, |(count, _)| *count))
+        Ok(attempts.get(&key).filter(|(_, end)| *end > now).map_or(
+            Attempts::NONE,
+            |(count, end)| Attempts {
+                count: *count,
+                window_left: *end - now,
+            },
+        ))
     }
 
     async fn clear_attempts(&self, key: AttemptKey) -> Result<(), StateStoreError> {

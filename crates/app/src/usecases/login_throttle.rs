@@ -1,4 +1,4 @@
-//! The password-login throttle (domain::password_throttle, docs/api.md#password-login-throttle):
+//! The password-login throttle (domain::throttle, docs/api.md#password-login-throttle):
 //! each attempt for a well-formed email is counted for that account and client before any
 //! look-up or hashing, in one atomic step of the state store, so concurrent guesses cannot
 //! all slip in before the count rises, on any instance. Failures are also counted for the
@@ -7,7 +7,7 @@
 
 use crate::{AppError, AuthService};
 use sha2::{Digest, Sha256};
-use social_login_domain::password_throttle::{
+use social_login_domain::throttle::{
     ATTEMPT_WINDOW, AttemptVerdict, SLOWED_BY, client_network, judge_attempt, reaches_account_limit,
 };
 use social_login_domain::{AuditEventType, Email, Origin, UserId};
@@ -41,7 +41,7 @@ impl AuthService {
         let account = account_key(email);
         let states = &self.ports.states;
         let attempts = states.count_attempt(client, ATTEMPT_WINDOW).await?;
-        let failures = states.peek_attempts(account).await?;
+        let failures = states.peek_attempts(account).await?.count;
         let limit = self.policy.password_attempts_per_account;
         match judge_attempt(attempts.count, attempts.window_left, failures, limit) {
             AttemptVerdict::Refused { retry_after, first } => {

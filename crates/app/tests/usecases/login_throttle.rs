@@ -7,7 +7,7 @@
 
 use crate::world::World;
 use social_login_app::{AppError, AuthPolicy, AuthService, LoginResult, PacedLogin};
-use social_login_domain::password_throttle::SLOWED_BY;
+use social_login_domain::throttle::SLOWED_BY;
 use social_login_domain::{AuditEventType, Origin, SecretText, UserId};
 use social_login_ports::MockPasswordHasher;
 use std::sync::Arc;

@@ -12,7 +12,7 @@ mod tests;
 use axum::extract::{ConnectInfo, Request};
 use axum::http::{HeaderMap, HeaderName};
 use ipnet::IpNet;
-use social_login_domain::password_throttle::client_network;
+use social_login_domain::throttle::client_network;
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;

@@ -171,7 +171,8 @@ pub struct AuditEventRead {
     /// `provider.revocation_failed`.
     pub r#type: &'static str,
     pub provider: Option<String>,
-    /// The client IP, as the trusted-proxy rules resolved it.
+    /// The client IP, as the trusted-proxy rules resolved it; null when support acted (the
+    /// operator's address is not the user's to see).
     pub ip: Option<String>,
     /// RFC 3339.
     pub created_at: String,
@@ -186,7 +187,7 @@ impl From<&AuditEvent> for AuditEventRead {
             id: event.id.to_string(),
             r#type: event.kind.as_str(),
             provider: event.provider.map(|p| p.to_string()),
-            ip: event.origin.ip.map(|ip| ip.to_string()),
+            ip: event.origin.ip_shown_to_user().map(|ip| ip.to_string()),
             created_at: rfc3339(event.created_at),
             actor: event.origin.admin().map(|_| "admin"),
         }

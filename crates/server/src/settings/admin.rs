@@ -14,6 +14,9 @@ pub struct AdminSettings {
     /// `"sha256:<hex>"` of each key that may call `/admin/...` (`social-login gen-admin-key`
     /// prints a key and its hash). Empty: the operator API does not exist (404).
     pub api_keys: Vec<String>,
+    /// Where `/admin/...` is served instead of `server.bind` (e.g. `127.0.0.1:9091`): set,
+    /// the operator API answers on this listener only and is 404 on the public one.
+    pub bind: Option<String>,
 }
 
 impl AdminSettings {
@@ -27,7 +30,28 @@ impl AdminSettings {
         )
     }
 
-    pub(super) fn check(&self, errors: &mut ConfigErrors) {
+    /// The listener of its own, when `bind` is set and parses.
+    pub fn bind_addr(&self) -> Option<std::net::SocketAddr> {
+        self.bind.as_deref().and_then(|bind| bind.parse().ok())
+    }
+
+    pub(super) fn check(&self, errors: &mut ConfigErrors, server_bind: &str) {
+        if let Some(bind) = &self.bind {
+            if self.bind_addr().is_none() {
+                errors.push(
+                    "admin.bind",
+                    "not a socket address (expected IP:port, e.g. 127.0.0.1:9091)",
+                );
+            } else if bind == server_bind && !bind.ends_with(":0") {
+                errors.push("admin.bind", "must differ from server.bind");
+            }
+            if self.api_keys.is_empty() {
+                errors.push(
+                    "admin.bind",
+                    "needs admin.api_keys: without a key there is no operator API to serve",
+                );
+            }
+        }
         if self.api_keys.len() > MAX_ADMIN_KEYS {
             errors.push("admin.api_keys", format!("at most {MAX_ADMIN_KEYS} keys"));
         }
@@ -49,13 +73,42 @@ mod tests {
         let (key, hash) = social_login_security::generate_admin_key();
         let settings = AdminSettings {
             api_keys: vec![hash.to_string(), key.clone()],
+            bind: None,
         };
         let mut errors = ConfigErrors::default();
-        settings.check(&mut errors);
+        settings.check(&mut errors, "127.0.0.1:8080");
         let problems: Vec<String> = errors.problems().iter().map(ToString::to_string).collect();
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].contains("admin.api_keys[1]"));
         assert!(!problems[0].contains(&key));
         assert_eq!(settings.keys().verify(&key), Some(hash.id()));
+    }
+
+    #[test]
+    fn a_listener_of_its_own_is_an_address_apart_from_the_public_one_and_needs_a_key() {
+        let (_, hash) = social_login_security::generate_admin_key();
+        let problems = |bind: &str, keys: Vec<String>| {
+            let settings = AdminSettings {
+                api_keys: keys,
+                bind: Some(bind.into()),
+            };
+            let mut errors = ConfigErrors::default();
+            settings.check(&mut errors, "0.0.0.0:8080");
+            errors
+                .problems()
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert!(problems("127.0.0.1:9091", vec![hash.to_string()]).is_empty());
+        for (bind, keys) in [
+            ("localhost", vec![hash.to_string()]),
+            ("0.0.0.0:8080", vec![hash.to_string()]),
+            ("127.0.0.1:9091", Vec::new()),
+        ] {
+            let found = problems(bind, keys);
+            assert_eq!(found.len(), 1, "{bind}: {found:?}");
+            assert!(found[0].contains("admin.bind"), "{found:?}");
+        }
     }
 }

@@ -314,8 +314,7 @@ impl Default for RateLimitSettings {
             per_second: 10,
             burst: 50,
             ipv6_prefix: 64,
-            password_attempts_per_account:
-                social_login_domain::password_throttle::DEFAULT_ACCOUNT_FAILURES,
+            password_attempts_per_account: social_login_domain::throttle::DEFAULT_ACCOUNT_FAILURES,
         }
     }
 }

@@ -38,7 +38,7 @@ impl Settings {
         signals::check(self, &mut errors);
         signup::check(self, &mut errors);
         self.webhooks.check(&mut errors);
-        self.admin.check(&mut errors);
+        self.admin.check(&mut errors, &self.server.bind);
         errors.into_result()
     }
 

@@ -341,6 +341,15 @@ async fn a_locked_user_gets_in_by_no_way_and_unlocking_gives_back_logins_not_ses
         "no link while locked"
     );
     let events = app.get_json("/users/me/events", Some(&token(&again))).await;
+    for event in events.as_array().unwrap() {
+        let by_admin = event.get("actor").is_some();
+        assert_eq!(
+            event["ip"].is_null(),
+            by_admin,
+            "the user sees their own address, never the operator's: {event}"
+        );
+        assert!(event.get("key_id").is_none(), "{event}");
+    }
     let by_admin: Vec<(&str, &Value)> = events
         .as_array()
         .unwrap()
@@ -505,5 +514,89 @@ async fn deleting_a_user_is_the_users_own_deletion() {
         app.get("/users/me", Some(&token(&grace))).await.status(),
         StatusCode::OK
     );
+    app.stop().await;
+}
+
+/// Behind the test itself as a trusted proxy, so `X-Forwarded-For` names the client.
+fn admin_behind_a_proxy() -> Options {
+    Options {
+        trusted_proxies: vec!["127.0.0.1/32".into()],
+        ..with_admin()
+    }
+}
+
+async fn as_key_from(app: &TestApp, client: &str, key: &str) -> reqwest::Response {
+    app.http
+        .get(app.url("/admin/users?limit=1"))
+        .header("x-forwarded-for", client)
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn ten_wrong_keys_in_a_minute_make_that_clients_next_request_429_whatever_its_key() {
+    let app = spawn_app_with(admin_behind_a_proxy()).await;
+    let guesser = "198.51.100.66";
+    for _ in 0..10 {
+        let wrong = as_key_from(&app, guesser, OTHER_KEY).await;
+        assert_problem(wrong, 401, "Unauthorized").await;
+    }
+    let refused = as_key_from(&app, guesser, ADMIN_KEY).await;
+    let retry_after: u64 = refused.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry_after), "{retry_after}");
+    assert_problem(refused, 429, "RateLimited").await;
+
+    let support = as_key_from(&app, "203.0.113.7", ADMIN_KEY).await;
+    assert_eq!(
+        support.status(),
+        StatusCode::OK,
+        "another client is not refused"
+    );
+    let metrics = app.get("/metrics", None).await.text().await.unwrap();
+    assert!(metrics.contains("social_login_key_attempts_throttled_total"));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn with_an_admin_bind_the_operator_api_answers_on_its_own_listener_only() {
+    let app = spawn_app_with(Options {
+        tune: |settings| {
+            admin_keys(settings);
+            settings.admin.bind = Some("127.0.0.1:0".into());
+        },
+        ..Options::default()
+    })
+    .await;
+    let public = as_admin(&app, "GET", "/admin/users").await;
+    assert_problem(public, 404, "NotFound").await;
+
+    let url = app
+        .admin_url("/admin/users")
+        .expect("a listener of its own");
+    let own = app
+        .http
+        .get(&url)
+        .bearer_auth(ADMIN_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(own.status(), StatusCode::OK);
+    let other = app.admin_url("/auth/oauth/providers").unwrap();
+    let elsewhere = app.http.get(&other).send().await.unwrap();
+    assert_problem(elsewhere, 404, "NotFound").await;
+    let guess = app
+        .http
+        .get(&url)
+        .bearer_auth(OTHER_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_problem(guess, 401, "Unauthorized").await;
     app.stop().await;
 }

@@ -311,6 +311,12 @@ impl TestApp {
         format!("{}{path}", self.base)
     }
 
+    /// `path` on the operator API's own listener (`[admin] bind`), when it has one.
+    pub fn admin_url(&self, path: &str) -> Option<String> {
+        let address = self.server.as_ref()?.admin_address()?;
+        Some(format!("http://{address}{path}"))
+    }
+
     pub async fn get(&self, path: &str, bearer: Option<&str>) -> reqwest::Response {
         let mut request = self.http.get(self.url(path));
         if let Some(token) = bearer {

@@ -160,3 +160,16 @@ async fn an_admin_key_removed_from_the_configuration_is_refused_after_a_restart(
     let current = as_admin(&browser, NEW_KEY, "GET", after.url("/admin/users")).await;
     assert_eq!(current.status(), StatusCode::OK);
 }
+
+#[tokio::test]
+async fn wrong_keys_on_one_instance_count_on_the_other() {
+    let (_deployment, a, b, browser) = or_skip!(admin_cluster().await);
+    for instance in [&a, &b].repeat(5) {
+        let wrong = as_admin(&browser, NEW_KEY, "GET", instance.url("/admin/users")).await;
+        assert_problem_code(wrong, 401, "Unauthorized").await;
+    }
+    for instance in [&a, &b] {
+        let refused = as_admin(&browser, ADMIN_KEY, "GET", instance.url("/admin/users")).await;
+        assert_problem_code(refused, 429, "RateLimited").await;
+    }
+}

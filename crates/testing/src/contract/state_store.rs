@@ -2,7 +2,7 @@
 //! attempts counted one by one in a window that closes by itself and is never extended.
 
 use social_login_domain::{Spend, StateId};
-use social_login_ports::{AttemptKey, StateStore};
+use social_login_ports::{AttemptKey, Attempts, StateStore};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -107,18 +107,29 @@ pub async fn a_window_closes_by_itself(store: Arc<dyn StateStore>) {
 
 pub async fn peeking_reads_the_open_windows_count_without_counting(store: Arc<dyn StateStore>) {
     let key = fresh_key();
-    assert_eq!(store.peek_attempts(key).await, Ok(0), "nothing counted");
+    assert_eq!(
+        store.peek_attempts(key).await,
+        Ok(Attempts::NONE),
+        "nothing counted"
+    );
     let short = Duration::milliseconds(300);
     store.count_attempt(key, short).await.unwrap();
     store.count_attempt(key, short).await.unwrap();
-    assert_eq!(store.peek_attempts(key).await, Ok(2));
+    let seen = store.peek_attempts(key).await.unwrap();
+    assert_eq!(seen.count, 2);
+    assert!(
+        seen.window_left > Duration::ZERO && seen.window_left <= short,
+        "{:?}",
+        seen.window_left
+    );
+    let again = store.peek_attempts(key).await.unwrap();
+    assert_eq!(again.count, 2, "a peek counts nothing");
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
     assert_eq!(
         store.peek_attempts(key).await,
-        Ok(2),
-        "a peek counts nothing"
+        Ok(Attempts::NONE),
+        "the window closed"
     );
-    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
-    assert_eq!(store.peek_attempts(key).await, Ok(0), "the window closed");
 }
 
 pub async fn of_twenty_concurrent_attempts_each_gets_its_own_count(store: Arc<dyn StateStore>) {

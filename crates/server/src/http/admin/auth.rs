@@ -1,10 +1,12 @@
 //! Who calls `/admin/...`: a configured admin key, and nothing else. A user's access token
-//! is no admin key (it hashes to no configured hash), whatever it says.
+//! is no admin key (it hashes to no configured hash), whatever it says. A client that
+//! presented ten wrong keys in a minute is 429 until the minute is over (the state store
+//! counts, so across instances).
 
 use super::Operator;
 use crate::http::AppState;
 use crate::http::error::ApiError;
-use crate::http::extract::bearer_token;
+use crate::http::extract::{RequestOrigin, bearer_token};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use social_login_domain::{AdminKeyId, ErrorCode};
@@ -25,11 +27,17 @@ impl FromRequestParts<AppState> for AdminCaller {
             .operator
             .clone()
             .ok_or_else(|| ApiError::of(ErrorCode::NotFound))?;
-        let key = bearer_token(parts)
-            .and_then(|presented| operator.keys.verify(presented))
-            .ok_or_else(|| {
-                ApiError::new(ErrorCode::Unauthorized, "a valid admin key is required")
-            })?;
-        Ok(Self(operator, key))
+        let Ok(RequestOrigin(origin)) = RequestOrigin::from_request_parts(parts, state).await;
+        state.service.admit_key_attempt(&origin).await?;
+        match bearer_token(parts).and_then(|presented| operator.keys.verify(presented)) {
+            Some(key) => Ok(Self(operator, key)),
+            None => {
+                state.service.key_attempt_failed(&origin).await?;
+                Err(ApiError::new(
+                    ErrorCode::Unauthorized,
+                    "a valid admin key is required",
+                ))
+            }
+        }
     }
 }

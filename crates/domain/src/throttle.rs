@@ -1,6 +1,8 @@
-//! How fast password attempts may come (docs/api.md#password-login-throttle).
+//! How fast guesses may come: passwords (docs/api.md#password-login-throttle) and the
+//! operator's keys (docs/api.md#operator-api).
 //!
-//! Two counts, both over a window of [`ATTEMPT_WINDOW`] that opens at the first one:
+//! Password attempts have two counts, both over a window of [`ATTEMPT_WINDOW`] that opens at
+//! the first one:
 //! - per account *and* client (an IP, or its IPv6 network): past [`CLIENT_FAILURES`] the
 //!   client gets 429 for that account until the window closes. Only that client: nobody can
 //!   lock a stranger out by guessing wrong from elsewhere.
@@ -56,6 +58,18 @@ pub fn judge_attempt(
 /// reached the limit: recorded once per window, not once per attempt.
 pub fn reaches_account_limit(failures: u64, account_limit: u64) -> bool {
     failures == account_limit
+}
+
+/// Wrong admin or service keys one client may present in a [`KEY_FAILURE_WINDOW`]; past
+/// them its key-bearing requests answer 429 until the window closes.
+pub const KEY_FAILURES: u64 = 10;
+/// The window wrong keys are counted in.
+pub const KEY_FAILURE_WINDOW: Duration = Duration::minutes(1);
+
+/// Whether a client that presented `failures` wrong keys in its window is refused before
+/// its key is even looked at.
+pub fn keys_refused(failures: u64) -> bool {
+    failures >= KEY_FAILURES
 }
 
 /// The network a client is counted by: an IPv4 address itself, an IPv6 address by its
@@ -129,6 +143,13 @@ mod tests {
         assert!(!reaches_account_limit(99, 100));
         assert!(reaches_account_limit(100, 100));
         assert!(!reaches_account_limit(101, 100));
+    }
+
+    #[test]
+    fn a_client_is_refused_keys_after_its_tenth_wrong_one() {
+        assert!(!keys_refused(KEY_FAILURES - 1));
+        assert!(keys_refused(KEY_FAILURES));
+        assert!(keys_refused(KEY_FAILURES + 5));
     }
 
     #[test]

@@ -1,0 +1,49 @@
+//! Wrong keys at the operator API (and at any endpoint that takes a service key): counted
+//! per client in the state store, so the limit holds across instances; past
+//! `KEY_FAILURES` in a minute the client's key-bearing requests answer 429 before its key
+//! is looked at. A right key is never counted.
+
+use crate::{AppError, AuthService};
+use sha2::{Digest, Sha256};
+use social_login_domain::Origin;
+use social_login_domain::throttle::{KEY_FAILURE_WINDOW, client_network, keys_refused};
+use social_login_ports::AttemptKey;
+
+impl AuthService {
+    /// Before a key is checked: 429, with the time left in the window, once this client
+    /// presented `KEY_FAILURES` wrong keys in it.
+    pub async fn admit_key_attempt(&self, origin: &Origin) -> Result<(), AppError> {
+        let failures = self.ports.states.peek_attempts(self.key_of(origin)).await?;
+        if keys_refused(failures.count) {
+            metrics::counter!("social_login_key_attempts_throttled_total").increment(1);
+            let seconds = failures.window_left.whole_seconds().max(1);
+            return Err(AppError::RateLimited {
+                retry_after_seconds: u64::try_from(seconds).unwrap_or(1),
+            });
+        }
+        Ok(())
+    }
+
+    /// After a wrong (or missing) key: the client's count rises.
+    pub async fn key_attempt_failed(&self, origin: &Origin) -> Result<(), AppError> {
+        let key = self.key_of(origin);
+        self.ports
+            .states
+            .count_attempt(key, KEY_FAILURE_WINDOW)
+            .await?;
+        Ok(())
+    }
+
+    /// A labelled SHA-256 of the client's network: the store holds no address.
+    fn key_of(&self, origin: &Origin) -> AttemptKey {
+        let network = origin
+            .ip
+            .map(|ip| client_network(ip, self.policy.ipv6_prefix).to_string())
+            .unwrap_or_default();
+        let digest = Sha256::new()
+            .chain_update(b"social-login wrong keys per client\0")
+            .chain_update(network.as_bytes())
+            .finalize();
+        AttemptKey::from_digest(digest.into())
+    }
+}
