@@ -6,7 +6,7 @@
 //! leaves the outbox after a 2xx, or becomes a dead letter after [`DeliveryLimits::max_attempts`]
 //! counted failures or [`DEAD_AFTER`] (kept, listed and redelivered by the operator).
 //!
-//! While the receiver seems away (several attempts in a row got no answer or 429/502/503/504)
+//! While the receiver seems away (several attempts in a row got no answer, 429 or a 5xx)
 //! an instance stops sending due events and instead probes once per probe period
 //! ([`PROBE_EVERY`] unless its [`DeliveryPace`] says otherwise) with the
 //! one event whose turn comes first; the first probe that gets an answer resumes everything,

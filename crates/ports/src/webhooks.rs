@@ -165,7 +165,7 @@ pub trait WebhookOutbox: Send + Sync {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DeliveryError {
     /// No answer (refused connection, timeout) or an answer saying the receiver itself is
-    /// unavailable (429, 502, 503, 504): says nothing about the event.
+    /// unavailable (429, any 5xx): says nothing about the event.
     #[error("receiver unavailable: {0}")]
     Unavailable(String),
     /// The receiver answered and did not accept this event (any other status).

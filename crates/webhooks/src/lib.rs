@@ -1,8 +1,8 @@
 //! The webhook sender: each audit event POSTed as JSON to the configured receiver, with the
 //! Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`).
 //!
-//! A 2xx answer is a delivery. No answer (a timeout, a refused connection) or 429, 502, 503,
-//! 504 says the receiver is unavailable; any other status is a refusal of this event. Both
+//! A 2xx answer is a delivery. No answer (a timeout, a refused connection), 429 or any 5xx
+//! says the receiver is unavailable; any other status is a refusal of this event. Both
 //! are failures the delivery loop retries. Redirects are not followed: a receiver that moved
 //! must be reconfigured, not chased.
 
@@ -76,7 +76,9 @@ impl WebhookSender for HttpWebhookSender {
 fn judge(status: reqwest::StatusCode) -> Result<(), DeliveryError> {
     match status.as_u16() {
         200..=299 => Ok(()),
-        code @ (429 | 502 | 503 | 504) => Err(DeliveryError::Unavailable(format!(
+        // A 500 is as much an outage as a 503: a receiver whose database is down answers
+        // it to every event alike.
+        code @ (429 | 500..=599) => Err(DeliveryError::Unavailable(format!(
             "receiver answered {code}"
         ))),
         code => Err(DeliveryError::Refused(code)),
@@ -155,13 +157,13 @@ mod tests {
     }
 
     #[test]
-    fn a_2xx_is_delivered_a_busy_receiver_is_unavailable_and_the_rest_refuse_the_event() {
+    fn a_2xx_is_delivered_a_busy_or_failing_receiver_is_unavailable_and_the_rest_refuse() {
         assert_eq!(judge(StatusCode::NO_CONTENT), Ok(()));
-        for busy in [429, 502, 503, 504] {
+        for busy in [429, 500, 501, 502, 503, 504, 599] {
             let status = StatusCode::from_u16(busy).unwrap();
             assert!(matches!(judge(status), Err(DeliveryError::Unavailable(_))));
         }
-        for refused in [301, 400, 403, 404, 413, 500, 501] {
+        for refused in [301, 400, 403, 404, 413, 422] {
             let status = StatusCode::from_u16(refused).unwrap();
             assert_eq!(judge(status), Err(DeliveryError::Refused(refused)));
         }

@@ -39,6 +39,8 @@ impl Delivery {
 struct Inner {
     /// 500 to this many requests first.
     failures: Mutex<u32>,
+    /// 500 to everything while set (a receiver whose own database is down).
+    broken: std::sync::atomic::AtomicBool,
     /// 403 to bodies holding this text.
     refuse: Mutex<Option<String>>,
     /// Holds every request until opened.
@@ -61,6 +63,20 @@ impl Receiver {
             ..Inner::default()
         })
         .await
+    }
+
+    /// A receiver that answers 500 to everything until [`Receiver::mend`].
+    pub async fn broken() -> (Self, String) {
+        Self::serve(Inner {
+            broken: true.into(),
+            ..Inner::default()
+        })
+        .await
+    }
+
+    /// A broken receiver answers as usual from now on.
+    pub fn mend(&self) {
+        self.0.broken.store(false, Ordering::SeqCst);
     }
 
     /// A receiver that answers 403 to every body holding `text`, and 204 to the rest.
@@ -176,7 +192,9 @@ async fn receive(State(receiver): State<Receiver>, headers: HeaderMap, body: Str
     let status = {
         let mut failures = inner.failures.lock().unwrap();
         let refused = inner.refuse.lock().unwrap();
-        if *failures > 0 {
+        if inner.broken.load(Ordering::SeqCst) {
+            StatusCode::INTERNAL_SERVER_ERROR
+        } else if *failures > 0 {
             *failures -= 1;
             StatusCode::INTERNAL_SERVER_ERROR
         } else if refused.as_deref().is_some_and(|text| body.contains(text)) {

@@ -1,6 +1,7 @@
 //! Each event on its own schedule: one the receiver refuses holds back no other, several
 //! are in flight at once, and the first delivery after an outage comes within three probe
-//! periods of the receiver's return (one period and a poll, with room for a loaded machine).
+//! periods of the receiver's return (one period and a poll, with room for a loaded machine);
+//! a receiver answering 500 is away like one that does not answer.
 
 use super::receiver::Receiver;
 use crate::helpers::{PASSWORD, spawn_app_posting_to, webhook_pace};
@@ -79,6 +80,31 @@ async fn after_an_outage_the_first_delivery_comes_within_three_probe_periods_of_
     assert!(
         late < (pace.probe_every * 3_i32).unsigned_abs(),
         "the first delivery came {late:?} after the receiver returned"
+    );
+    receiver.wait_for(6).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_receiver_answering_500_is_away_too_and_gets_its_first_delivery_within_two_probes() {
+    let pace = webhook_pace();
+    let (receiver, url) = Receiver::broken().await;
+    let app = spawn_app_posting_to(url).await;
+    for email in ["a@example.com", "b@example.com", "c@example.com"] {
+        app.register(email).await;
+    }
+    // Long enough for every event to fail a few times and the receiver to count as away.
+    tokio::time::sleep((pace.first_retry * 16.5_f64).unsigned_abs()).await;
+    assert!(receiver.accepted().is_empty());
+    assert!(receiver.failed().len() >= 3, "it was tried and failed");
+
+    receiver.mend();
+    let back = Instant::now();
+    let first = receiver.wait_for(1).await;
+    let late = first[0].at - back;
+    assert!(
+        late < (pace.probe_every * 2_i32).unsigned_abs(),
+        "the first delivery came {late:?} after the receiver mended (10 s in production)"
     );
     receiver.wait_for(6).await;
     app.stop().await;
