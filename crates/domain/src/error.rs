@@ -43,10 +43,16 @@ pub enum ErrorCode {
     EmailDomainNotAllowed,
     /// An operator locked this user: no login, refresh or access token works.
     UserLocked,
+    /// The request head is not HTTP (a bad method, URI, header or version).
+    MalformedRequest,
+    /// The request URI is longer than the server reads.
+    UriTooLong,
+    /// The request's headers are larger than the server reads.
+    HeadersTooLarge,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 25] = [
+    pub const ALL: [ErrorCode; 28] = [
         Self::OAuthProviderNotConfigured,
         Self::OAuthStateMismatch,
         Self::OAuthCodeExchangeFailed,
@@ -72,6 +78,9 @@ impl ErrorCode {
         Self::SignupNotAllowed,
         Self::EmailDomainNotAllowed,
         Self::UserLocked,
+        Self::MalformedRequest,
+        Self::UriTooLong,
+        Self::HeadersTooLarge,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -101,6 +110,9 @@ impl ErrorCode {
             Self::SignupNotAllowed => "SignupNotAllowed",
             Self::EmailDomainNotAllowed => "EmailDomainNotAllowed",
             Self::UserLocked => "UserLocked",
+            Self::MalformedRequest => "MalformedRequest",
+            Self::UriTooLong => "UriTooLong",
+            Self::HeadersTooLarge => "HeadersTooLarge",
         }
     }
 }

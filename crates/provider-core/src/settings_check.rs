@@ -41,6 +41,7 @@ impl SettingsProblem {
 }
 
 const REQUIRED: &str = "required for an enabled provider";
+const NO_CONTROL: &str = "must not contain control characters (a newline, a tab, an escape)";
 
 /// Every problem of `settings` for the provider `spec` declares: client id, a static client
 /// secret unless the provider signs one per request, redirect URI, scopes, and endpoint
@@ -49,6 +50,9 @@ pub fn problems(spec: &ProviderSpec, settings: &ProviderSettings) -> Vec<Setting
     let mut problems = Vec::new();
     if settings.client_id.trim().is_empty() {
         problems.push(SettingsProblem::provider("client_id", REQUIRED));
+    } else if settings.client_id.chars().any(char::is_control) {
+        // It is printed into URLs, headers and `risc-registration`'s shell script.
+        problems.push(SettingsProblem::provider("client_id", NO_CONTROL));
     }
     let signed = spec.token_auth == TokenAuth::SignedSecretPost;
     if !signed && settings.client_secret.expose().trim().is_empty() {
@@ -94,6 +98,9 @@ pub fn problems(spec: &ProviderSpec, settings: &ProviderSettings) -> Vec<Setting
 fn check_url(problems: &mut Vec<SettingsProblem>, field: &str, value: &str) {
     let message = if value.trim().is_empty() {
         "required".to_owned()
+    } else if value.chars().any(char::is_control) {
+        // The URL parser drops tabs and newlines silently: refuse them instead.
+        NO_CONTROL.to_owned()
     } else {
         match Url::parse(value) {
             Err(reason) => format!("not a valid URL ({reason})"),
@@ -164,6 +171,23 @@ mod tests {
         let text = format!("{problems:?}");
         for value in ["ftp://x", "not a url", "two words", "zq-anchor", "alert"] {
             assert!(!text.contains(value), "{value} quoted in {text}");
+        }
+    }
+
+    #[test]
+    fn a_control_character_in_a_client_id_or_a_url_is_refused() {
+        for evil in ["a\nb", "a\tb", "a\u{1b}[31mb", "a\rb", "a\u{0}b"] {
+            let mut bad = settings();
+            bad.client_id = format!("client{evil}");
+            bad.redirect_uri = format!("https://app.example/cb{evil}");
+            bad.endpoints.token = Some(format!("https://idp.example/{evil}token"));
+            let found = problems(spec(ProviderKey::DISCORD), &bad);
+            assert_eq!(
+                fields(&found),
+                ["client_id", "redirect_uri", "endpoints.token"],
+                "{evil:?}"
+            );
+            assert!(found.iter().all(|problem| problem.message == NO_CONTROL));
         }
     }
 

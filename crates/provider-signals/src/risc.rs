@@ -56,16 +56,25 @@ pub const RISC_EVENT_TYPES: [(&str, SignalKind); 7] = [
 /// Verifies Google's Security Event Tokens.
 pub struct GoogleRiscVerifier {
     jws: JwsVerifier,
-    /// Issuers a subject may name: the RISC issuer and Google's id_token issuer.
+    /// Issuers a subject may name: the RISC issuer, Google's id_token issuer, and the google
+    /// provider's configured issuer when it has one.
     subject_issuers: Vec<String>,
 }
 
 impl GoogleRiscVerifier {
-    pub fn new(settings: JwsSignalSettings, http: &ProviderHttp, clock: Arc<dyn Clock>) -> Self {
-        let subject_issuers = vec![
+    /// `id_token_issuer`: `[oauth_providers.google.endpoints] issuer`, when set (the
+    /// issuer of the accounts the links name).
+    pub fn new(
+        settings: JwsSignalSettings,
+        id_token_issuer: Option<&str>,
+        http: &ProviderHttp,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        let mut subject_issuers = vec![
             settings.issuer.clone(),
             "https://accounts.google.com".into(),
         ];
+        subject_issuers.extend(id_token_issuer.map(str::to_owned));
         Self {
             jws: JwsVerifier::new(settings, http, clock),
             subject_issuers,

@@ -4,7 +4,7 @@ pub mod admin;
 mod body;
 mod client_ip;
 mod dto;
-mod error;
+pub(crate) mod error;
 mod extract;
 mod id_token;
 mod in_flight;

@@ -37,15 +37,20 @@ pub fn script(settings: &Settings) -> Result<String, String> {
         "events_requested": events,
     });
     let verify = json!({"state": "social-login verification"});
-    // Only JSON this code built goes between the single quotes, and it holds none: the
-    // public URL is validated to have no quote or space (it is a URL).
+    // Every value goes in single quotes (`quoted`), whatever it holds: a newline in a
+    // client id must stay text, never become a command.
     Ok(format!(
         r#"#!/bin/sh
-# Registers {receiver} with Google's Cross-Account Protection
-# for the OAuth client {client_id}, then asks Google for a verification event.
+# Registers this service's RISC receiver with Google's Cross-Account Protection for its
+# google OAuth client, then asks Google for a verification event.
 # Needs RISC_TOKEN, or SERVICE_ACCOUNT naming the JSON key of a service account of that
 # client's Google Cloud project with the RISC Configuration Admin role (then jq and openssl).
 set -eu
+receiver={receiver}
+client_id={client_id}
+update={update}
+verify={verify}
+printf 'Registering %s for the OAuth client %s\n' "$receiver" "$client_id" >&2
 if [ -z "${{RISC_TOKEN:-}}" ]; then
   b64() {{ openssl base64 -A | tr '+/' '-_' | tr -d '='; }}
   email=$(jq -r .client_email "$SERVICE_ACCOUNT")
@@ -61,13 +66,22 @@ if [ -z "${{RISC_TOKEN:-}}" ]; then
 fi
 curl -sS --fail-with-body -X POST '{STREAM_UPDATE}' \
   -H "Authorization: Bearer $RISC_TOKEN" -H 'Content-Type: application/json' \
-  -d '{update}'
+  -d "$update"
 curl -sS --fail-with-body -X POST '{STREAM_VERIFY}' \
   -H "Authorization: Bearer $RISC_TOKEN" -H 'Content-Type: application/json' \
-  -d '{verify}'
+  -d "$verify"
 "#,
-        client_id = google.client_id,
+        receiver = quoted(&receiver),
+        client_id = quoted(&google.client_id),
+        update = quoted(&update.to_string()),
+        verify = quoted(&verify.to_string()),
     ))
+}
+
+/// `text` as one POSIX shell word: in single quotes, each `'` written as `'\''`. Nothing
+/// inside single quotes is special to the shell, a newline included.
+fn quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 #[cfg(test)]
@@ -94,14 +108,10 @@ mod tests {
     #[test]
     fn the_script_registers_the_public_risc_url_for_every_event_type_and_then_verifies() {
         let script = script(&settings(Some("https://auth.example.com/"), true)).unwrap();
-        let update_line = script
-            .lines()
-            .find(|l| l.contains("delivery_method"))
-            .unwrap();
+        let update_line = script.lines().find(|l| l.starts_with("update=")).unwrap();
         let body: serde_json::Value = serde_json::from_str(
             update_line
-                .trim()
-                .trim_start_matches("-d '")
+                .trim_start_matches("update='")
                 .trim_end_matches('\''),
         )
         .unwrap();
@@ -131,5 +141,31 @@ mod tests {
                 .unwrap_err()
                 .contains("server.public_url")
         );
+    }
+
+    #[test]
+    fn every_value_is_one_quoted_word_whatever_it_holds() {
+        assert_eq!(quoted("plain"), "'plain'");
+        assert_eq!(quoted("it's"), r"'it'\''s'");
+        let marker = tempfile::tempdir().unwrap();
+        let pwned = marker.path().join("pwned");
+        let client_id = format!("x\ntouch {} # '$(id)' \"", pwned.display());
+        let mut hostile = settings(Some("https://auth.example.com"), true);
+        let google = hostile
+            .oauth_providers
+            .get_mut(ProviderKey::GOOGLE)
+            .unwrap();
+        google.client_id = client_id.clone();
+        let script = script(&hostile).unwrap();
+        // The assignments, then the value as the shell read it: nothing runs but printf.
+        let (assignments, _) = script.split_once("\nprintf 'Registering").unwrap();
+        let read = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("{assignments}\nprintf '%s' \"$client_id\""))
+            .output()
+            .unwrap();
+        assert!(read.status.success(), "{read:?}");
+        assert_eq!(String::from_utf8(read.stdout).unwrap(), client_id);
+        assert!(!pwned.exists(), "the client id ran a command");
     }
 }

@@ -1,6 +1,7 @@
 //! Starting and stopping the HTTP server: migrate, bind, serve, shut down gracefully.
 
 mod connections;
+mod head_errors;
 mod per_ip;
 
 pub use connections::ConnectionOptions;

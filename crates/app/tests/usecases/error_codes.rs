@@ -121,6 +121,9 @@ fn every_code_but_the_http_layers_own_comes_from_some_variant() {
         ErrorCode::PayloadTooLarge,
         ErrorCode::RequestTimeout,
         ErrorCode::MethodNotAllowed,
+        ErrorCode::MalformedRequest,
+        ErrorCode::UriTooLong,
+        ErrorCode::HeadersTooLarge,
     ];
     for code in ErrorCode::ALL {
         assert_eq!(

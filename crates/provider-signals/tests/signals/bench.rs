@@ -28,6 +28,10 @@ pub struct Bench {
     pub risc: GoogleRiscVerifier,
 }
 
+/// `[oauth_providers.google.endpoints] issuer` of the bench: the issuer of the accounts
+/// the links name (a simulated or self-hosted Google).
+pub const CONFIGURED_GOOGLE_ISSUER: &str = "https://google.simulated.example";
+
 pub async fn bench() -> Bench {
     let sim = Simulator::start(SimulatorConfig::default())
         .await
@@ -50,6 +54,7 @@ pub async fn bench() -> Bench {
             RISC_ISSUER,
             [GOOGLE_CLIENT, ANDROID_CLIENT],
         ),
+        Some(CONFIGURED_GOOGLE_ISSUER),
         &http,
         clock.clone(),
     );

@@ -59,6 +59,16 @@ async fn a_subject_may_be_sub_or_id_without_its_issuer_and_one_of_another_issuer
             .unwrap();
         assert_eq!(signal.subject.unwrap().as_str(), "110248");
     }
+    let configured = json!({"subject": {"subject_type": "iss-sub", "iss": CONFIGURED_GOOGLE_ISSUER, "sub": "110248"}});
+    let signal = bench
+        .risc(&bench.risc_claims(SESSIONS_REVOKED, configured))
+        .await
+        .unwrap();
+    assert_eq!(
+        signal.subject.unwrap().as_str(),
+        "110248",
+        "the google provider's configured issuer names its accounts"
+    );
     let foreign = json!({"subject": {"subject_type": "iss-sub", "iss": "https://idp.example.com/", "sub": "110248"}});
     let signal = bench
         .risc(&bench.risc_claims(SESSIONS_REVOKED, foreign))

@@ -177,6 +177,19 @@ impl IntoResponse for ApiError {
 }
 
 /// The HTTP status of every code (docs/api.md#error-codes).
+/// The problem+json body of `code` with its standard detail: what a response of it carries,
+/// for an answer written below the router (a malformed request head).
+pub fn standard_problem_body(code: ErrorCode) -> Vec<u8> {
+    let problem = Problem {
+        kind: "about:blank",
+        title: title_of(code),
+        status: status_of(code).as_u16(),
+        code: code.as_str(),
+        detail: default_detail(code).to_owned(),
+    };
+    serde_json::to_vec(&problem).expect("a problem serialises")
+}
+
 pub fn status_of(code: ErrorCode) -> StatusCode {
     match code {
         ErrorCode::OAuthProviderNotConfigured => StatusCode::NOT_FOUND,
@@ -203,6 +216,9 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         ErrorCode::ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorCode::MalformedRequest => StatusCode::BAD_REQUEST,
+        ErrorCode::UriTooLong => StatusCode::URI_TOO_LONG,
+        ErrorCode::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
         // `ErrorCode` is non-exhaustive for other crates; a code added to the domain without
         // a line here is a 500 until it gets one (`every_code_has_the_contract_status`
         // fails first).
@@ -236,6 +252,9 @@ fn title_of(code: ErrorCode) -> &'static str {
         ErrorCode::MethodNotAllowed => "Method not allowed",
         ErrorCode::RateLimited => "Too many requests",
         ErrorCode::ServiceUnavailable => "Service unavailable",
+        ErrorCode::MalformedRequest => "Malformed request",
+        ErrorCode::UriTooLong => "URI too long",
+        ErrorCode::HeadersTooLarge => "Request header fields too large",
         ErrorCode::InternalError | _ => "Internal error",
     }
 }
@@ -276,6 +295,9 @@ fn default_detail(code: ErrorCode) -> &'static str {
         ErrorCode::MethodNotAllowed => "this endpoint does not accept this method",
         ErrorCode::RateLimited => "too many requests; retry later",
         ErrorCode::ServiceUnavailable => "a dependency is unavailable; retry later",
+        ErrorCode::MalformedRequest => "the request is not well-formed HTTP/1.1",
+        ErrorCode::UriTooLong => "the request URI is too long",
+        ErrorCode::HeadersTooLarge => "the request's headers are too large",
         ErrorCode::InternalError | _ => "internal error",
     }
 }
@@ -312,6 +334,9 @@ mod tests {
             (ErrorCode::RateLimited, 429),
             (ErrorCode::ServiceUnavailable, 503),
             (ErrorCode::InternalError, 500),
+            (ErrorCode::MalformedRequest, 400),
+            (ErrorCode::UriTooLong, 414),
+            (ErrorCode::HeadersTooLarge, 431),
         ];
         assert_eq!(expected.len(), ErrorCode::ALL.len());
         for (code, status) in expected {

@@ -7,6 +7,7 @@
 //! client sending its head a byte at a time held a connection (and a descriptor) for as long
 //! as it liked. The body and handling deadline is the router's (`http::request_timeout`).
 
+use super::head_errors::ProblemHeads;
 use super::per_ip::ConnectionsPerIp;
 use crate::http::TrustedProxies;
 use axum::Router;
@@ -128,6 +129,7 @@ async fn serve_connection(
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(header_read_timeout);
+    let stream = ProblemHeads::new(stream);
     let connection = builder.serve_connection(TokioIo::new(stream), service);
     let mut connection = std::pin::pin!(connection);
     let result = tokio::select! {

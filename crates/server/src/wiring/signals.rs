@@ -49,7 +49,8 @@ pub(super) fn signal_verifiers(
                         .as_deref()
                         .unwrap_or(GOOGLE_RISC_ISSUER),
                 )?;
-                let risc = GoogleRiscVerifier::new(jws, http, clock.clone());
+                let issuer = endpoints.issuer.as_deref();
+                let risc = GoogleRiscVerifier::new(jws, issuer, http, clock.clone());
                 verifiers = verifiers.with(Arc::new(risc));
             }
             ProviderKey::FACEBOOK => {

@@ -21,6 +21,7 @@ mod id_token_once;
 mod keep_alive;
 mod load;
 mod login_throttle;
+mod malformed_heads;
 mod metrics_labels;
 mod native_apple_grants;
 mod native_grants;

@@ -5,7 +5,7 @@
 use super::provider_tables::accepts_id_tokens;
 use crate::settings::{ConfigErrors, Settings};
 use crate::wiring::providers;
-use social_login_domain::ProviderKey;
+use social_login_domain::{ProviderKey, ProviderKind};
 use social_login_provider_core::ProblemField;
 use social_login_provider_core::spec::built_in_spec;
 use url::{Host, Url};
@@ -64,10 +64,11 @@ fn check_client_ids(
         );
     }
     for (index, client_id) in client_ids.iter().enumerate() {
-        if client_id.is_empty() || client_id.chars().any(char::is_whitespace) {
+        let bad = |c: char| c.is_whitespace() || c.is_control();
+        if client_id.is_empty() || client_id.chars().any(bad) {
             errors.push(
                 format!("{field}[{index}]"),
-                "a client id must be non-empty and contain no whitespace",
+                "a client id must be non-empty and contain no whitespace or control character",
             );
         }
     }
@@ -102,6 +103,31 @@ pub(super) fn warnings(settings: &Settings) -> Vec<String> {
             warnings.push(format!(
                 "oauth_providers.{key}.redirect_uri uses plain http on a non-loopback host: \
                  authorization codes travel in clear text; use https in production"
+            ));
+        }
+        let issuer = config
+            .issuer
+            .iter()
+            .map(|url| ("issuer".to_owned(), url.as_str()));
+        let endpoints =
+            (config.endpoints.iter()).map(|(name, url)| (format!("endpoints.{name}"), url));
+        for (field, url) in issuer.chain(endpoints) {
+            if is_plain_http_off_loopback(url) {
+                warnings.push(format!(
+                    "oauth_providers.{key}.{field} uses plain http on a non-loopback host: codes, \
+                     tokens and key sets travel unprotected and can be altered; use https"
+                ));
+            }
+        }
+        let subject = config
+            .claims
+            .as_ref()
+            .and_then(|claims| claims.subject.as_deref());
+        if config.kind == Some(ProviderKind::Oidc) && subject.is_some_and(|sub| sub != "/sub") {
+            warnings.push(format!(
+                "oauth_providers.{key}.claims.subject is not \"/sub\": an OpenID provider \
+                 guarantees only `sub` to be stable and unique for its issuer; another claim may \
+                 be reassigned or chosen by the user, and whoever gets it signs in as its owner"
             ));
         }
     }

@@ -327,3 +327,68 @@ fn the_documented_and_example_tables_break_no_rule() {
         }
     }
 }
+
+#[test]
+fn plain_http_off_loopback_and_an_oidc_subject_other_than_sub_are_warnings() {
+    let quiet = settings_with(TABLES).warnings();
+    assert!(
+        !quiet
+            .iter()
+            .any(|w| w.contains("plain http") || w.contains("claims.subject")),
+        "{quiet:?}"
+    );
+    let risky = TABLES
+        .replace(
+            "issuer = \"https://sso.acme.example/realms/main/\"",
+            "issuer = \"http://sso.acme.example/realms/main/\"",
+        )
+        .replace(
+            "token = \"https://corp.example.com/oauth/token\"",
+            "token = \"http://corp.example.com/oauth/token\"",
+        )
+        .replace(
+            "userinfo = \"https://corp.example.com/api/me\"",
+            "userinfo = \"http://127.0.0.1:8081/api/me\"",
+        )
+        + "\n[oauth_providers.acme-sso.claims]\nsubject = \"/preferred_username\"\n";
+    let warnings = settings_with(&risky).warnings();
+    let about = |needle: &str| warnings.iter().filter(|w| w.starts_with(needle)).count();
+    assert_eq!(
+        about("oauth_providers.acme-sso.issuer uses plain http"),
+        1,
+        "{warnings:?}"
+    );
+    assert_eq!(
+        about("oauth_providers.corp.endpoints.token uses plain http"),
+        1
+    );
+    assert_eq!(
+        about("oauth_providers.corp.endpoints.userinfo"),
+        0,
+        "loopback is fine"
+    );
+    assert_eq!(
+        about("oauth_providers.acme-sso.claims.subject is not \"/sub\""),
+        1
+    );
+    assert_eq!(
+        about("oauth_providers.corp.claims.subject"),
+        0,
+        "an OAuth 2.0 provider has no sub"
+    );
+}
+
+#[test]
+fn a_control_character_in_a_client_id_is_refused() {
+    let evil = TABLES.replace(
+        "client_ids = [\"com.acme.ios\"]",
+        "client_ids = [\"com.acme\\u001bios\"]",
+    );
+    let errors = settings_with(&evil).validate().unwrap_err();
+    assert!(
+        lines(&errors)
+            .iter()
+            .any(|line| line.starts_with("oauth_providers.acme-sso.client_ids[0]")),
+        "{errors}"
+    );
+}
