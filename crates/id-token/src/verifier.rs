@@ -40,10 +40,20 @@ pub enum NoncePolicy {
     CheckedIfPresent,
 }
 
+/// Where a verifier finds the key of a token.
+#[derive(Clone)]
+enum Keys {
+    /// The provider's published key set.
+    Published(Arc<KeySetCache>),
+    /// The client secret, for a provider that signs HS256 with it (LINE), opted into per
+    /// provider; no other verifier ever accepts an HMAC algorithm.
+    ClientSecret(DecodingKey),
+}
+
 /// Verifies one provider's id_tokens for one client.
 #[derive(Clone)]
 pub struct IdTokenVerifier {
-    keys: Arc<KeySetCache>,
+    keys: Keys,
     issuer: IssuerPolicy,
     client_id: String,
     /// Other client ids of the same registration (iOS bundle id, Android client id),
@@ -77,8 +87,12 @@ pub const MAX_PRESENTED_LIFETIME: Duration = Duration::hours(24);
 
 impl fmt::Debug for IdTokenVerifier {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let keys: &dyn fmt::Debug = match &self.keys {
+            Keys::Published(cache) => cache,
+            Keys::ClientSecret(_) => &"the client secret",
+        };
         f.debug_struct("IdTokenVerifier")
-            .field("keys", &self.keys)
+            .field("keys", keys)
             .field("issuer", &self.issuer)
             .field("client_id", &self.client_id)
             .field("other_client_ids", &self.other_client_ids)
@@ -98,11 +112,31 @@ impl IdTokenVerifier {
         clock: Arc<dyn Clock>,
     ) -> Self {
         Self {
-            keys,
+            keys: Keys::Published(keys),
             issuer,
             client_id: client_id.into(),
             other_client_ids: Vec::new(),
             algorithms: vec![Algorithm::RS256],
+            nonce: NoncePolicy::Required,
+            clock,
+        }
+    }
+
+    /// A verifier of tokens signed HS256 with `client_secret` (and nothing else), for a
+    /// provider that signs so (LINE): its declaration opts in with `id_token_signing =
+    /// "client_secret"`.
+    pub fn signed_with_client_secret(
+        client_secret: &SecretText,
+        issuer: IssuerPolicy,
+        client_id: impl Into<String>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        Self {
+            keys: Keys::ClientSecret(DecodingKey::from_secret(client_secret.expose().as_bytes())),
+            issuer,
+            client_id: client_id.into(),
+            other_client_ids: Vec::new(),
+            algorithms: vec![Algorithm::HS256],
             nonce: NoncePolicy::Required,
             clock,
         }
@@ -125,9 +159,13 @@ impl IdTokenVerifier {
         self
     }
 
-    /// Replaces the allow-list. HMAC algorithms are dropped: with a public key set, an HS*
-    /// token is the algorithm-confusion attack (the public key used as the shared secret).
+    /// Replaces the allow-list of a verifier of published keys. HMAC algorithms are
+    /// dropped: with a public key set, an HS* token is the algorithm-confusion attack (the
+    /// public key used as the shared secret). A client-secret verifier keeps its HS256.
     pub fn with_algorithms(mut self, algorithms: &[Algorithm]) -> Self {
+        if matches!(self.keys, Keys::ClientSecret(_)) {
+            return self;
+        }
         self.algorithms = algorithms
             .iter()
             .copied()
@@ -185,10 +223,15 @@ impl IdTokenVerifier {
             NonceCheck::Stored(_) => TokenOrigin::TokenEndpoint,
             NonceCheck::Presented(_) => TokenOrigin::Presented,
         };
-        let key = self
-            .keys
-            .key_for(header.kid.as_deref(), header.alg, now, origin)
-            .await?;
+        let key = match &self.keys {
+            Keys::Published(cache) => {
+                cache
+                    .key_for(header.kid.as_deref(), header.alg, now, origin)
+                    .await?
+            }
+            // The header's algorithm is on the allow-list, which holds HS256 alone here.
+            Keys::ClientSecret(key) => key.clone(),
+        };
         let claims = decode_signed(token, &key, header.alg)?;
         checks::check_issuer(&self.issuer, &claims)?;
         checks::check_audience_among(audiences, &claims)?;

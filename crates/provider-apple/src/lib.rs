@@ -14,7 +14,7 @@ pub use client_secret::{APPLE_AUDIENCE, CLIENT_SECRET_LIFETIME, ClientSecretSign
 pub use quirks::AppleQuirks;
 
 use client_secret::{KEY_FIELD, read_team_key};
-use social_login_domain::{ProviderKey, SecretText};
+use social_login_domain::SecretText;
 use social_login_id_token::oidc_engine;
 use social_login_provider_core::spec::ProviderSpec;
 use social_login_provider_core::{
@@ -24,7 +24,7 @@ use social_login_provider_core::{
 use std::sync::Arc;
 
 /// The built-in provider this crate builds.
-pub const KEYS: &[ProviderKey] = &[ProviderKey::APPLE];
+pub const QUIRKS: &[&str] = &["apple"];
 
 /// What a missing signing setting is told.
 const SIGNING_REQUIRED: &str = "required when oauth_providers.apple is enabled";

@@ -4,6 +4,7 @@
 use super::*;
 use serde_json::{Value, json};
 use social_login_domain::ProviderIdentity;
+use social_login_domain::ProviderKey;
 use social_login_ports::{PostBody, ProviderError, SystemClock};
 use social_login_provider_core::offline::identity_of;
 use social_login_provider_core::spec::built_in_spec;

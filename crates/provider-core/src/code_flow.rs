@@ -3,21 +3,22 @@
 use crate::failure::code_exchange_failure;
 use crate::http_client::ProviderHttp;
 use crate::plan::ProviderPlan;
-use crate::token_http::{TokenHttp, TokenHttpError};
-use crate::token_set::{IdTokenField, TokenSet};
+use crate::quirks::{NoQuirks, Quirks};
+use crate::token_answer::TokenAnswer;
+use crate::token_http::{TokenHttp, TokenHttpError, TokenShape};
+use crate::token_set::TokenSet;
 use oauth2::basic::{
     BasicErrorResponse, BasicRevocationErrorResponse, BasicTokenIntrospectionResponse,
-    BasicTokenType,
 };
 use oauth2::{
     AsyncHttpClient, AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, EndpointNotSet,
-    EndpointSet, PkceCodeVerifier, RedirectUrl, StandardRevocableToken, StandardTokenResponse,
-    TokenResponse, TokenUrl,
+    EndpointSet, PkceCodeVerifier, RedirectUrl, StandardRevocableToken, TokenResponse, TokenUrl,
 };
 use social_login_domain::SecretText;
 use social_login_ports::ProviderError;
 use social_login_provider_spec::TokenAuth;
 use std::fmt;
+use std::sync::Arc;
 use url::Url;
 
 /// What a flow is made of.
@@ -30,9 +31,8 @@ struct Parts<'a> {
     basic: bool,
     scopes: Vec<String>,
     pkce: bool,
+    shape: TokenShape,
 }
-
-type TokenAnswer = StandardTokenResponse<IdTokenField, BasicTokenType>;
 
 /// oauth2's typestate client with an authorization and a token URL set.
 type OAuthClient<HasAuthUrl = EndpointSet, HasTokenUrl = EndpointSet> = oauth2::Client<
@@ -69,7 +69,7 @@ impl fmt::Debug for CodeFlow {
 }
 
 impl CodeFlow {
-    /// The flow of a resolved plan (its URLs are already checked).
+    /// The flow of a resolved plan (its URLs and knobs are already checked).
     pub fn from_plan(plan: &ProviderPlan, http: ProviderHttp) -> Self {
         Self::build(
             Parts {
@@ -81,6 +81,7 @@ impl CodeFlow {
                 basic: plan.spec.token_auth == TokenAuth::ClientSecretBasic,
                 scopes: plan.spec.scopes.clone(),
                 pkce: plan.pkce,
+                shape: plan.token_shape.clone(),
             },
             http,
         )
@@ -109,26 +110,38 @@ impl CodeFlow {
             client,
             scopes: parts.scopes,
             pkce: parts.pkce,
-            http: TokenHttp(http),
+            http: TokenHttp {
+                http,
+                shape: Arc::new(parts.shape),
+                quirks: Arc::new(NoQuirks),
+            },
         }
+    }
+
+    /// This flow, its token requests and answers passing through `quirks`.
+    pub fn with_quirks(mut self, quirks: Arc<dyn Quirks>) -> Self {
+        self.http.quirks = quirks;
+        self
     }
 
     /// The shared HTTP client, for the adapter's own profile calls.
     pub fn http(&self) -> &ProviderHttp {
-        &self.http.0
+        &self.http.http
     }
 
     pub fn scopes(&self) -> &[String] {
         &self.scopes
     }
 
-    /// Exchanges `code` (with the PKCE verifier, unless PKCE is off) for tokens.
+    /// Exchanges `code` (with the PKCE verifier, unless PKCE is off, and the provider's
+    /// `extra` parameters) for tokens.
     pub async fn exchange_code(
         &self,
         code: &SecretText,
         pkce_verifier: &SecretText,
+        extra: &[(&'static str, String)],
     ) -> Result<TokenSet, ProviderError> {
-        self.exchange(&self.client, &self.http, code, pkce_verifier)
+        self.exchange(&self.client, &self.http, code, pkce_verifier, extra)
             .await
     }
 
@@ -144,7 +157,7 @@ impl CodeFlow {
             .client
             .clone()
             .set_client_secret(ClientSecret::new(client_secret.expose().to_owned()));
-        self.exchange(&client, &self.http, code, pkce_verifier)
+        self.exchange(&client, &self.http, code, pkce_verifier, &[])
             .await
     }
 
@@ -163,7 +176,7 @@ impl CodeFlow {
                 .set_token_uri(self.client.token_uri().clone())
                 .set_auth_type(AuthType::RequestBody)
                 .set_client_secret(ClientSecret::new(client_secret.expose().to_owned()));
-        Self::request(&client, &self.http, code, None).await
+        Self::request(&client, &self.http, code, None, &[]).await
     }
 
     /// The exchange through `http`: [`TokenHttp`] in production, a canned answer in tests.
@@ -173,12 +186,13 @@ impl CodeFlow {
         http: &H,
         code: &SecretText,
         pkce_verifier: &SecretText,
+        extra: &[(&'static str, String)],
     ) -> Result<TokenSet, ProviderError>
     where
         H: for<'c> AsyncHttpClient<'c, Error = TokenHttpError>,
     {
         let verifier = self.pkce.then_some(pkce_verifier);
-        Self::request(client, http, code, verifier).await
+        Self::request(client, http, code, verifier, extra).await
     }
 
     /// One code exchange with `client`, with the PKCE verifier when there is one.
@@ -187,11 +201,15 @@ impl CodeFlow {
         http: &H,
         code: &SecretText,
         pkce_verifier: Option<&SecretText>,
+        extra: &[(&'static str, String)],
     ) -> Result<TokenSet, ProviderError>
     where
         H: for<'c> AsyncHttpClient<'c, Error = TokenHttpError>,
     {
         let mut request = client.exchange_code(AuthorizationCode::new(code.expose().to_owned()));
+        for (name, value) in extra {
+            request = request.add_extra_param(*name, value.clone());
+        }
         if let Some(verifier) = pkce_verifier {
             request =
                 request.set_pkce_verifier(PkceCodeVerifier::new(verifier.expose().to_owned()));
@@ -210,7 +228,12 @@ impl CodeFlow {
             refresh_token: answer
                 .refresh_token()
                 .map(|token| SecretText::new(token.secret().clone())),
-            id_token: answer.extra_fields().id_token(),
+            id_token: answer.id_token().map(SecretText::new),
+            scopes: answer
+                .scopes()
+                .map(|scopes| scopes.iter().map(|scope| scope.to_string()).collect()),
+            expires_in: answer.expires_in(),
+            members: answer.members().clone(),
         })
     }
 }

@@ -7,9 +7,11 @@ mod native;
 mod native_code;
 mod revoke;
 
+use crate::api_call::ApiShape;
 use crate::authorize_url::AuthorizeUrl;
 use crate::code_flow::CodeFlow;
 use crate::config_error::ProviderConfigError;
+use crate::emails::EmailsCall;
 use crate::http_client::ProviderHttp;
 use crate::id_token_check::IdTokenCheck;
 use crate::plan::{Endpoint, ProviderPlan};
@@ -80,7 +82,7 @@ impl Engine {
             )
         });
         Ok(Self {
-            flow: CodeFlow::from_plan(&plan, http),
+            flow: CodeFlow::from_plan(&plan, http).with_quirks(quirks.clone()),
             authorize_url: AuthorizeUrl::from_plan(&plan),
             plan,
             quirks,
@@ -94,20 +96,43 @@ impl Engine {
     }
 
     /// Who signed in: the claims of `documents` (the id_token's, then the userinfo
-    /// answer), completed by the quirk.
+    /// answer) and of the token answer's `members`, the emails list's address, completed
+    /// by the quirk.
     async fn identity(
         &self,
         documents: &[&Map<String, Value>],
         access_token: Option<&SecretText>,
         post_body: Option<&PostBody>,
+        token_members: Option<&Map<String, Value>>,
     ) -> Result<ProviderIdentity, ProviderError> {
+        let label = self.plan.label("emails endpoint");
+        let spec = &self.plan.spec;
+        let emails = match (&spec.emails, self.plan.urls.get(Endpoint::Emails)) {
+            (Some(list), Some(url)) => Some(EmailsCall {
+                url,
+                list,
+                shape: self.api_shape(),
+                label: &label,
+            }),
+            _ => None,
+        };
         let cx = FinishContext {
             access_token,
             post_body,
-            scopes: &self.plan.spec.scopes,
+            scopes: &spec.scopes,
+            token_members,
+            emails,
             ..FinishContext::of(documents, self.flow.http())
         };
-        identify(&self.plan.spec.claims, self.key(), &*self.quirks, cx).await
+        identify(&spec.claims, self.key(), &*self.quirks, cx).await
+    }
+
+    /// How the declaration says its API is called.
+    fn api_shape(&self) -> ApiShape<'_> {
+        ApiShape {
+            call: &self.plan.spec.userinfo,
+            user_agent: self.plan.spec.user_agent.as_deref(),
+        }
     }
 }
 
@@ -130,7 +155,8 @@ impl IdentityProvider for Engine {
 
     /// The prebuilt URL with the request's state, challenge and (`oidc`) nonce.
     fn authorization_url(&self, request: &AuthorizationRequest) -> Result<String, ProviderError> {
-        Ok(self.authorize_url.for_request(request))
+        let url = self.authorize_url.for_request(request);
+        Ok(self.quirks.authorization_url(url))
     }
 
     #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]

@@ -5,10 +5,12 @@
 //! pooled HTTP client, the oauth2 5 bridge, JSON fetching, revocation, and failure messages
 //! that are safe to log.
 
+pub mod api_call;
 pub mod authorize_url;
 pub mod claims;
 pub mod code_flow;
 pub mod config_error;
+pub mod emails;
 pub mod engine;
 pub mod failure;
 pub mod fetch;
@@ -24,15 +26,18 @@ pub mod quirks;
 pub mod revocation;
 pub mod settings;
 pub mod settings_check;
+pub mod token_answer;
 pub mod token_http;
 pub mod token_set;
 
 /// The declarations the plans are made from.
 pub use social_login_provider_spec as spec;
 
+pub use api_call::ApiShape;
 pub use authorize_url::AuthorizeUrl;
 pub use code_flow::CodeFlow;
 pub use config_error::{ProviderConfigError, parse_http_url, require_non_empty};
+pub use emails::EmailsCall;
 pub use engine::{BuildContext, Engine};
 pub use fetch::{decode_json, fetch_json, fetch_json_unless};
 pub use http_client::{
@@ -47,5 +52,6 @@ pub use revocation::{
 };
 pub use settings::{EndpointOverrides, ProviderSettings, SigningKey};
 pub use settings_check::{ProblemField, SettingsProblem, problems};
-pub use token_http::{TokenHttp, TokenHttpError};
-pub use token_set::{IdTokenField, TokenSet};
+pub use token_answer::TokenAnswer;
+pub use token_http::{TokenHttp, TokenHttpError, TokenShape};
+pub use token_set::TokenSet;

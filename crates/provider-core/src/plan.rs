@@ -5,6 +5,7 @@
 use crate::config_error::{ProviderConfigError, parse_http_url, require_non_empty};
 use crate::revocation::revocation_url;
 use crate::settings::{EndpointOverrides, ProviderSettings};
+use crate::token_http::{TokenShape, header_pairs};
 use social_login_domain::{ProviderKey, SecretText};
 use social_login_provider_spec::{ProviderSpec, TokenAuth};
 use url::Url;
@@ -21,8 +22,10 @@ pub struct ProviderPlan {
     /// The endpoints of `spec` and the redirect URI, parsed.
     pub urls: Urls,
     /// A PKCE S256 challenge goes with every authorization (always, where the provider
-    /// requires one).
+    /// requires one; never where it refuses them).
     pub pkce: bool,
+    /// How its token requests are shaped.
+    pub token_shape: TokenShape,
 }
 
 /// The endpoints the engine calls, parsed.
@@ -98,8 +101,11 @@ impl ProviderPlan {
             // Never sent: the quirk signs one for each request.
             settings.client_secret = SecretText::new("");
         }
+        // Checked once here, so a request never fails on a header it cannot carry.
+        header_pairs("userinfo.headers", &spec.userinfo.headers)?;
         Ok(Self {
-            pkce: settings.pkce || spec.pkce_required,
+            pkce: (settings.pkce && spec.pkce) || spec.pkce_required,
+            token_shape: TokenShape::of(&spec)?,
             spec,
             settings,
             urls,

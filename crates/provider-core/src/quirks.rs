@@ -2,6 +2,8 @@
 //! Every hook has a default that is the standard behaviour, so a provider from
 //! configuration has none ([`NoQuirks`]) and a built-in overrides only its own.
 
+use crate::api_call::ApiShape;
+use crate::emails::EmailsCall;
 use crate::http_client::ProviderHttp;
 use crate::revocation::RevocationEndpoint;
 use async_trait::async_trait;
@@ -24,9 +26,35 @@ pub trait Quirks: Send + Sync + fmt::Debug {
         Ok(None)
     }
 
-    /// The userinfo request (extra headers, query parameters). Default: a bearer GET.
+    /// The authorization URL for one request, as built from the declaration (WeChat checks
+    /// its parameters' order). Default: as built.
+    fn authorization_url(&self, url: String) -> String {
+        url
+    }
+
+    /// Parameters of the code exchange beyond RFC 6749's, from the callback's `post_body`
+    /// (VK ID's `device_id`). Default: none.
+    fn token_params(&self, post_body: Option<&PostBody>) -> Vec<(&'static str, String)> {
+        let _ = post_body;
+        Vec::new()
+    }
+
+    /// The token request as the provider takes it, after the declaration's shape (WeChat's
+    /// GET, DingTalk's names). Default: unchanged.
+    fn token_request(&self, request: oauth2::HttpRequest) -> oauth2::HttpRequest {
+        request
+    }
+
+    /// The token answer's body as RFC 6749 words it, from the provider's own names or
+    /// failure shape (DingTalk's `accessToken`, WeChat's `errcode`). Default: unchanged.
+    fn token_answer(&self, body: Vec<u8>) -> Vec<u8> {
+        body
+    }
+
+    /// The userinfo request. Default: as the declaration's `[userinfo]` knob says (a Bearer
+    /// GET unless it says otherwise).
     fn userinfo_request(&self, call: UserinfoCall<'_>) -> reqwest::RequestBuilder {
-        call.bearer_get()
+        call.as_declared()
     }
 
     /// A userinfo answer that is a failure in the provider's own shape (Facebook's Graph
@@ -73,15 +101,16 @@ pub struct UserinfoCall<'a> {
     /// The scopes the sign-in asked for.
     pub scopes: &'a [String],
     pub http: &'a ProviderHttp,
+    /// How the declaration says its API is called.
+    pub shape: ApiShape<'a>,
+    /// The token answer's members (WeChat's `openid`).
+    pub token_members: &'a Map<String, Value>,
 }
 
 impl UserinfoCall<'_> {
-    /// GET the URL with the access token as Bearer (never in the URL, where proxies and
-    /// logs could see it).
-    pub fn bearer_get(&self) -> reqwest::RequestBuilder {
-        self.http
-            .get(self.url.clone())
-            .bearer_auth(self.access_token.expose())
+    /// The request as the declaration's `[userinfo]` knob says.
+    pub fn as_declared(&self) -> reqwest::RequestBuilder {
+        self.shape.request(self.http, self.url, self.access_token)
     }
 }
 
@@ -111,6 +140,11 @@ pub struct FinishContext<'a> {
     pub post_body: Option<&'a PostBody>,
     pub scopes: &'a [String],
     pub http: &'a ProviderHttp,
+    /// The token answer's members (its tokens aside), for `token:` pointers; `None` for an
+    /// id_token an app presented.
+    pub token_members: Option<&'a Map<String, Value>>,
+    /// The declaration's emails list, to call with the access token.
+    pub emails: Option<EmailsCall<'a>>,
 }
 
 impl<'a> FinishContext<'a> {
@@ -122,6 +156,8 @@ impl<'a> FinishContext<'a> {
             post_body: None,
             scopes: &[],
             http,
+            token_members: None,
+            emails: None,
         }
     }
 
@@ -132,15 +168,23 @@ impl<'a> FinishContext<'a> {
     }
 }
 
-/// Who signed in at `key`: `claims` read from the context's documents, completed by
-/// `quirks`. An email the quirk left unset is not verified.
+/// Who signed in at `key`: `claims` read from the context's documents (and token answer),
+/// the email the declaration's emails list vouches for, completed by `quirks`. An email the
+/// quirk left unset is not verified.
 pub async fn identify(
     claims: &Claims,
     key: ProviderKey,
     quirks: &dyn Quirks,
     cx: FinishContext<'_>,
 ) -> Result<ProviderIdentity, ProviderError> {
-    let identity = crate::claims::map(cx.documents, claims, key)?;
+    let sources = crate::claims::Sources {
+        documents: cx.documents,
+        token: cx.token_members,
+    };
+    let mut identity = crate::claims::map_sources(sources, claims, key)?;
+    if let (Some(emails), Some(token)) = (cx.emails, cx.access_token) {
+        emails.apply(&mut identity, cx.http, token).await?;
+    }
     let mut finish = Finish { identity, cx };
     quirks.finish(&mut finish).await?;
     let mut identity = finish.identity;

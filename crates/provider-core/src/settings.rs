@@ -44,7 +44,7 @@ pub struct EndpointOverrides {
     pub authorization: Option<String>,
     pub token: Option<String>,
     pub userinfo: Option<String>,
-    /// GitHub only: the separate emails endpoint.
+    /// The separate emails endpoint (GitHub's; any provider with an `[emails]` list).
     pub emails: Option<String>,
     /// OIDC providers and apple: the id_token key set.
     pub jwks: Option<String>,
@@ -69,7 +69,7 @@ impl EndpointOverrides {
             authorization: self.authorization.clone().unwrap_or_default(),
             token: self.token.clone().unwrap_or_default(),
             userinfo: self.userinfo.clone(),
-            emails: None,
+            emails: self.emails.clone(),
             jwks: self.jwks.clone(),
         }
     }

@@ -6,13 +6,20 @@
 //! whatever the HTTP status" (GitHub answers errors with HTTP 200). A failure status
 //! without such a member is reported by its number rather than as an unparseable body.
 
+use crate::config_error::ProviderConfigError;
 use crate::failure::safe_error_code;
 use crate::http_client::{ProviderHttp, SendError};
+use crate::quirks::Quirks;
+use http::header::{CONTENT_TYPE, HeaderName, HeaderValue, USER_AGENT};
 use oauth2::{AsyncHttpClient, HttpRequest, HttpResponse};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use social_login_provider_spec::ProviderSpec;
+use social_login_provider_spec::knobs::BodyFormat;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
+use url::form_urlencoded;
 
 /// Largest token response we read; real ones are a few kilobytes.
 pub const MAX_TOKEN_RESPONSE_BYTES: usize = 256 * 1024;
@@ -33,9 +40,110 @@ pub enum TokenHttpError {
     Status(u16),
 }
 
-/// The provider client as an oauth2 HTTP client. Cheap to clone (the pool is shared).
+/// The provider client as an oauth2 HTTP client, shaping each request as its provider
+/// wants it. Cheap to clone (the pool and the shape are shared).
 #[derive(Debug, Clone)]
-pub struct TokenHttp(pub ProviderHttp);
+pub struct TokenHttp {
+    pub http: ProviderHttp,
+    pub shape: Arc<TokenShape>,
+    /// The provider's own token request and answer (`Quirks::token_request`,
+    /// `Quirks::token_answer`).
+    pub quirks: Arc<dyn Quirks>,
+}
+
+/// How one provider's token requests differ from RFC 6749's form: its own names for the
+/// client parameters (TikTok's `client_key`), a JSON body (Notion, DingTalk), headers of
+/// its own (Notion's version, Reddit's `User-Agent`). The default changes nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TokenShape {
+    /// (the RFC 6749 name, the provider's), only where they differ.
+    renames: Vec<(&'static str, String)>,
+    json: bool,
+    headers: Vec<(HeaderName, HeaderValue)>,
+}
+
+impl TokenShape {
+    /// The shape `spec` declares; a header name or value that is not one is named.
+    pub fn of(spec: &ProviderSpec) -> Result<Self, ProviderConfigError> {
+        let mut renames = Vec::new();
+        for (standard, own) in [
+            ("client_id", &spec.client_id_param),
+            ("client_secret", &spec.client_secret_param),
+        ] {
+            if own != standard {
+                renames.push((standard, own.clone()));
+            }
+        }
+        let mut headers = header_pairs("token_request.headers", &spec.token_request.headers)?;
+        if let Some(agent) = &spec.user_agent {
+            headers.push((USER_AGENT, header_value("user_agent", agent)?));
+        }
+        Ok(Self {
+            renames,
+            json: spec.token_request.format == BodyFormat::Json,
+            headers,
+        })
+    }
+
+    /// `request` in this shape.
+    fn apply(&self, mut request: HttpRequest) -> Result<HttpRequest, TokenHttpError> {
+        if !self.renames.is_empty() || self.json {
+            let pairs: Vec<(String, String)> = form_urlencoded::parse(request.body())
+                .map(|(name, value)| {
+                    let name = self
+                        .renames
+                        .iter()
+                        .find(|(standard, _)| *standard == name)
+                        .map_or_else(|| name.into_owned(), |(_, own)| own.clone());
+                    (name, value.into_owned())
+                })
+                .collect();
+            *request.body_mut() = if self.json {
+                let object: serde_json::Map<String, serde_json::Value> = pairs
+                    .into_iter()
+                    .map(|(name, value)| (name, serde_json::Value::String(value)))
+                    .collect();
+                let headers = request.headers_mut();
+                headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+                serde_json::to_vec(&object).map_err(|_| TokenHttpError::InvalidRequest)?
+            } else {
+                form_urlencoded::Serializer::new(String::new())
+                    .extend_pairs(&pairs)
+                    .finish()
+                    .into_bytes()
+            };
+        }
+        for (name, value) in &self.headers {
+            request.headers_mut().insert(name.clone(), value.clone());
+        }
+        Ok(request)
+    }
+}
+
+/// `headers` as header names and values; the first that is not one is named by `field`.
+pub fn header_pairs(
+    field: &'static str,
+    headers: &std::collections::BTreeMap<String, String>,
+) -> Result<Vec<(HeaderName, HeaderValue)>, ProviderConfigError> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            let name =
+                HeaderName::try_from(name.as_str()).map_err(|_| ProviderConfigError::Invalid {
+                    field,
+                    reason: "a header name is not one",
+                })?;
+            Ok((name, header_value(field, value)?))
+        })
+        .collect()
+}
+
+fn header_value(field: &'static str, value: &str) -> Result<HeaderValue, ProviderConfigError> {
+    HeaderValue::from_str(value).map_err(|_| ProviderConfigError::Invalid {
+        field,
+        reason: "a header value must be visible ASCII",
+    })
+}
 
 type ResponseFuture<'c> =
     Pin<Box<dyn Future<Output = Result<HttpResponse, TokenHttpError>> + Send + 'c>>;
@@ -46,8 +154,9 @@ impl<'c> AsyncHttpClient<'c> for TokenHttp {
 
     fn call(&'c self, request: HttpRequest) -> Self::Future {
         Box::pin(async move {
+            let request = self.quirks.token_request(self.shape.apply(request)?);
             let answer = self
-                .0
+                .http
                 .send_http(request, MAX_TOKEN_RESPONSE_BYTES)
                 .await
                 .map_err(|error| match error {
@@ -55,7 +164,8 @@ impl<'c> AsyncHttpClient<'c> for TokenHttp {
                     SendError::Transport(kind) => TokenHttpError::Transport(kind),
                     SendError::TooLarge(_) => TokenHttpError::TooLarge,
                 })?;
-            token_answer(answer.status, answer.headers, answer.body)
+            let body = self.quirks.token_answer(answer.body);
+            token_answer(answer.status, answer.headers, body)
         })
     }
 }
@@ -70,6 +180,10 @@ pub fn token_answer(
     if let Some(code) = error_member(&body) {
         return Err(TokenHttpError::ErrorMember(code));
     }
+    if says_not_ok(&body) {
+        // Slack's Web API answers every failure 200 `{"ok": false}`.
+        return Err(TokenHttpError::ErrorMember("ok: false".into()));
+    }
     if !status.is_success() {
         return Err(TokenHttpError::Status(status.as_u16()));
     }
@@ -77,6 +191,16 @@ pub fn token_answer(
     *answer.status_mut() = status;
     *answer.headers_mut() = headers;
     Ok(answer)
+}
+
+/// Whether a JSON object body says `"ok": false`.
+fn says_not_ok(body: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Ok {
+        ok: Option<serde_json::Value>,
+    }
+    serde_json::from_slice::<Ok>(body)
+        .is_ok_and(|answer| answer.ok == Some(serde_json::Value::Bool(false)))
 }
 
 /// The `error` member of a JSON object body, sanitised for logs; `None` for anything else.
@@ -191,6 +315,78 @@ mod tests {
         assert_eq!(error_member(body), None);
         assert_eq!(error_member(b"not json"), None);
         assert_eq!(error_member(b"[1,2]"), None);
+    }
+
+    #[test]
+    fn slacks_ok_false_is_a_refusal_and_ok_true_is_not() {
+        let refused = token_answer(
+            http::StatusCode::OK,
+            http::HeaderMap::new(),
+            br#"{"ok":false}"#.to_vec(),
+        );
+        assert_eq!(
+            refused.unwrap_err(),
+            TokenHttpError::ErrorMember("ok: false".into())
+        );
+        let granted = br#"{"ok":true,"access_token":"xoxp-1","token_type":"bearer"}"#;
+        assert!(
+            token_answer(
+                http::StatusCode::OK,
+                http::HeaderMap::new(),
+                granted.to_vec()
+            )
+            .is_ok()
+        );
+    }
+
+    fn shaped(spec: &ProviderSpec, body: &str) -> HttpRequest {
+        let mut request = http::Request::new(body.as_bytes().to_vec());
+        request.headers_mut().insert(
+            CONTENT_TYPE,
+            HeaderValue::from_static("application/x-www-form-urlencoded"),
+        );
+        TokenShape::of(spec).unwrap().apply(request).unwrap()
+    }
+
+    fn spec() -> ProviderSpec {
+        social_login_provider_spec::built_in_spec(social_login_domain::ProviderKey::DISCORD)
+            .unwrap()
+            .clone()
+    }
+
+    #[test]
+    fn a_standard_provider_s_request_goes_as_built() {
+        let body = "grant_type=authorization_code&code=c&client_id=a&client_secret=s";
+        let request = shaped(&spec(), body);
+        assert_eq!(request.body(), body.as_bytes());
+    }
+
+    #[test]
+    fn renamed_parameters_a_json_body_and_headers_are_applied() {
+        let mut tiktok = spec();
+        tiktok.client_id_param = "client_key".into();
+        let request = shaped(&tiktok, "code=c&client_id=a+b&client_secret=s");
+        assert_eq!(request.body(), b"code=c&client_key=a+b&client_secret=s");
+
+        let mut notion = spec();
+        notion.token_request.format = BodyFormat::Json;
+        notion
+            .token_request
+            .headers
+            .insert("Notion-Version".into(), "2022-06-28".into());
+        notion.user_agent = Some("web:social-login:1.0 (by /u/ops)".into());
+        let request = shaped(&notion, "grant_type=authorization_code&code=c%2Fd");
+        let body: serde_json::Value = serde_json::from_slice(request.body()).unwrap();
+        assert_eq!(
+            body,
+            serde_json::json!({"grant_type": "authorization_code", "code": "c/d"})
+        );
+        assert_eq!(request.headers()[CONTENT_TYPE], "application/json");
+        assert_eq!(request.headers()["notion-version"], "2022-06-28");
+        assert_eq!(
+            request.headers()[USER_AGENT],
+            "web:social-login:1.0 (by /u/ops)"
+        );
     }
 
     #[test]

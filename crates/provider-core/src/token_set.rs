@@ -1,17 +1,22 @@
-//! The tokens a code exchange yields, and the extra token field OIDC providers add.
+//! The tokens a code exchange yields, and what else its answer said.
 
-use oauth2::ExtraTokenFields;
-use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use social_login_domain::{ProviderTokens, SecretText};
-use std::fmt;
+use std::time::Duration;
 
-/// What a successful code exchange returned. `Debug` shows no token (they are `SecretText`).
+/// What a successful code exchange returned. `Debug` shows no token (they are `SecretText`);
+/// `members` never holds one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TokenSet {
     pub access_token: SecretText,
     pub refresh_token: Option<SecretText>,
     /// Present for OIDC providers; verifying it is the adapter's job.
     pub id_token: Option<SecretText>,
+    /// The scopes granted, when the answer names them.
+    pub scopes: Option<Vec<String>>,
+    pub expires_in: Option<Duration>,
+    /// The answer's other members: what a `token:` claim pointer reads.
+    pub members: Map<String, Value>,
 }
 
 impl TokenSet {
@@ -23,24 +28,3 @@ impl TokenSet {
         }
     }
 }
-
-/// The one extra token field any of our providers returns.
-#[derive(Clone, Default, Deserialize, Serialize)]
-pub struct IdTokenField {
-    #[serde(default)]
-    id_token: Option<String>,
-}
-
-impl IdTokenField {
-    pub fn id_token(&self) -> Option<SecretText> {
-        self.id_token.clone().map(SecretText::new)
-    }
-}
-
-impl fmt::Debug for IdTokenField {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("IdTokenField([redacted])")
-    }
-}
-
-impl ExtraTokenFields for IdTokenField {}

@@ -1,10 +1,7 @@
-//! GitHub (docs/providers.md#github): the declaration reads `/user`; the quirks add the REST
-//! API's headers, the emails list that says which email to trust ([`emails`]), and the grant
+//! GitHub (docs/providers.md#github): the declaration reads `/user`, its REST API headers
+//! and the emails list that says which email to trust (`[emails]`); the quirk is the grant
 //! endpoint's own revocation request.
 
-mod emails;
-#[cfg(test)]
-mod properties;
 #[cfg(test)]
 mod tests;
 
@@ -12,11 +9,7 @@ use async_trait::async_trait;
 use reqwest::RequestBuilder;
 use reqwest::header::{ACCEPT, HeaderName, HeaderValue};
 use serde::Serialize;
-use social_login_ports::ProviderError;
-use social_login_provider_core::{
-    Endpoint, Finish, ProviderPlan, Quirks, RevocationCall, UserinfoCall,
-};
-use url::Url;
+use social_login_provider_core::{Quirks, RevocationCall};
 
 // Static header names and values: a `&str` is parsed and copied into a new header on every
 // request.
@@ -27,19 +20,9 @@ const API_VERSION: (HeaderName, HeaderValue) = (
 );
 const API_MEDIA_TYPE: HeaderValue = HeaderValue::from_static("application/vnd.github+json");
 
-/// GitHub's quirks: where its emails list is.
-#[derive(Debug, Clone)]
-pub struct GithubQuirks {
-    emails: Option<Url>,
-}
-
-impl GithubQuirks {
-    pub fn new(plan: &ProviderPlan) -> Self {
-        Self {
-            emails: plan.urls.get(Endpoint::Emails).cloned(),
-        }
-    }
-}
+/// GitHub's quirk: its grant revocation.
+#[derive(Debug, Clone, Copy)]
+pub struct GithubQuirks;
 
 /// `request` as GitHub's REST API asks: its media type and the pinned version.
 fn rest(request: RequestBuilder) -> RequestBuilder {
@@ -56,25 +39,6 @@ struct Grant<'a> {
 
 #[async_trait]
 impl Quirks for GithubQuirks {
-    fn userinfo_request(&self, call: UserinfoCall<'_>) -> RequestBuilder {
-        rest(call.bearer_get())
-    }
-
-    /// The email comes from the emails list: the public `/user` email the declaration read
-    /// is verified only if the list says so.
-    async fn finish(&self, finish: &mut Finish<'_>) -> Result<(), ProviderError> {
-        let (Some(url), Some(token)) = (&self.emails, finish.cx.access_token) else {
-            return Ok(());
-        };
-        let identity = &mut finish.identity;
-        let public = identity.email.take();
-        let request = rest(finish.cx.http.get(url.clone()).bearer_auth(token.expose()));
-        let listed = emails::fetch(finish.cx.http, request, public.is_some()).await?;
-        let listed = listed.as_deref().unwrap_or_default();
-        (identity.email, identity.email_verified) = emails::choose(public, listed);
-        Ok(())
-    }
-
     /// `DELETE /applications/{client_id}/grant` with HTTP Basic client credentials and the
     /// access token in a JSON body: the grant, not one token, so every token goes with it.
     /// A 404 is not "already gone": GitHub answers 404 to refused client credentials too,

@@ -9,27 +9,27 @@ pub mod discovery;
 pub mod generic;
 pub mod microsoft;
 
-use social_login_domain::ProviderKey;
 use social_login_id_token::oidc_engine;
 use social_login_provider_core::{
     BuildContext, Engine, NoQuirks, ProviderConfigError, ProviderPlan, Quirks,
 };
 use std::sync::Arc;
 
-/// The built-in providers this crate builds.
-pub const KEYS: &[ProviderKey] = &[
-    ProviderKey::GOOGLE,
-    ProviderKey::MICROSOFT,
-    ProviderKey::LINKEDIN,
-];
+/// The quirks this crate has, by the name a declaration gives them.
+pub const QUIRKS: &[&str] = &["microsoft"];
 
-/// The provider of `plan`: Microsoft gets its quirks, any other `oidc` plan none. Fails
-/// naming the first invalid field.
+/// The provider of `plan`, with the quirks its declaration names (none: a plain `oidc`
+/// provider). Fails naming the first invalid field.
 pub fn build(plan: ProviderPlan, cx: &BuildContext) -> Result<Engine, ProviderConfigError> {
-    let quirks: Arc<dyn Quirks> = if plan.key() == ProviderKey::MICROSOFT {
-        Arc::new(microsoft::MicrosoftQuirks::new(&plan))
-    } else {
-        Arc::new(NoQuirks)
+    let quirks: Arc<dyn Quirks> = match plan.spec.quirks.as_deref() {
+        None => Arc::new(NoQuirks),
+        Some("microsoft") => Arc::new(microsoft::MicrosoftQuirks::new(&plan)),
+        Some(_) => {
+            return Err(ProviderConfigError::Invalid {
+                field: "quirks",
+                reason: "no such quirks in social-login-provider-oidc",
+            });
+        }
     };
     oidc_engine(plan, quirks, cx)
 }

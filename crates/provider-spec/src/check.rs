@@ -2,7 +2,11 @@
 //! provider built from configuration before it is used.
 
 use crate::ProviderKind;
-use crate::spec::{ProviderSpec, is_json_pointer};
+use crate::knobs::IdTokenSigning;
+use crate::spec::{ProviderSpec, is_claim_pointer, is_json_pointer};
+
+/// What the operator may be asked to set in a declaration's `needs`.
+pub const NEEDS: [&str; 2] = ["issuer", "domain"];
 
 /// One thing wrong with a declaration: the field (`endpoints.token`) and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +29,67 @@ impl ProviderSpec {
     /// not JSON Pointers, an `oidc` kind without id_token rules and key set (or an `oauth2`
     /// one with them).
     pub fn problems(&self) -> Vec<SpecProblem> {
+        if self.is_per_tenant() {
+            // Its URLs are checked as they will be: with a tenant's values in place.
+            let tenant = crate::Tenant {
+                issuer: Some(self.issuer.as_deref().unwrap_or("https://tenant.example")),
+                domain: Some("tenant.example"),
+            };
+            return self.clone().for_tenant(tenant).problems_as_given();
+        }
+        self.problems_as_given()
+    }
+
+    /// The problems of what an operator's table may set on any provider: pointers, the
+    /// emails list, the parameter names, the relay's URLs, what is needed. (A provider from
+    /// configuration of the `oidc` kind is checked this far before discovery completes it.)
+    pub fn knob_problems(&self) -> Vec<SpecProblem> {
+        let mut problems = Vec::new();
+        for (index, url) in self.relay_base_urls.iter().enumerate() {
+            if !is_http_url(url) || !url.ends_with('/') {
+                let field = format!("relay_base_urls[{index}]");
+                problems.push(SpecProblem::new(field, "an http(s) URL ending in `/`"));
+            }
+        }
+        for (field, pointer) in self.claims.pointers() {
+            if !is_claim_pointer(pointer) {
+                problems.push(SpecProblem::new(
+                    field,
+                    "not a JSON Pointer (or `token:` and one that names no token)",
+                ));
+            }
+        }
+        if let Some(emails) = &self.emails {
+            if self.endpoints.emails.is_none() {
+                problems.push(SpecProblem::new(
+                    "endpoints.emails",
+                    "[emails] needs its URL",
+                ));
+            }
+            for (field, pointer) in emails.pointers() {
+                if !is_json_pointer(pointer) {
+                    problems.push(SpecProblem::new(field, "not a JSON Pointer"));
+                }
+            }
+        }
+        for (field, value) in [
+            ("client_id_param", &self.client_id_param),
+            ("client_secret_param", &self.client_secret_param),
+            ("scope_separator", &self.scope_separator),
+        ] {
+            if value.is_empty() || value.chars().any(char::is_control) {
+                problems.push(SpecProblem::new(field, "must be non-empty text"));
+            }
+        }
+        for need in &self.needs {
+            if !NEEDS.contains(&need.as_str()) {
+                problems.push(SpecProblem::new("needs", "only \"issuer\" and \"domain\""));
+            }
+        }
+        problems
+    }
+
+    fn problems_as_given(&self) -> Vec<SpecProblem> {
         let mut problems = Vec::new();
         if self.display_name.trim().is_empty() {
             problems.push(SpecProblem::new("display_name", "must not be blank"));
@@ -50,22 +115,32 @@ impl ProviderSpec {
                 problems.push(SpecProblem::new(field, "not an http(s) URL"));
             }
         }
-        for (field, pointer) in self.claims.pointers() {
-            if !is_json_pointer(pointer) {
-                problems.push(SpecProblem::new(field, "not a JSON Pointer"));
-            }
-        }
+        problems.extend(self.knob_problems());
+        let client_secret_signed = self.id_token_signing == IdTokenSigning::ClientSecret;
         let oidc = self.kind == ProviderKind::Oidc;
+        if client_secret_signed && !oidc {
+            problems.push(SpecProblem::new(
+                "id_token_signing",
+                "only an oidc provider signs id_tokens",
+            ));
+        }
         if oidc != self.id_token.is_some() {
             problems.push(SpecProblem::new(
                 "id_token",
                 "exactly the oidc kind has id_token rules",
             ));
         }
-        if oidc != endpoints.jwks.is_some() {
+        // A provider that signs with its client secret publishes no key set for it.
+        if oidc && !client_secret_signed && endpoints.jwks.is_none() {
             problems.push(SpecProblem::new(
                 "endpoints.jwks",
-                "exactly the oidc kind has a key set",
+                "an oidc provider needs its key set",
+            ));
+        }
+        if !oidc && endpoints.jwks.is_some() {
+            problems.push(SpecProblem::new(
+                "endpoints.jwks",
+                "only the oidc kind has a key set",
             ));
         }
         if self

@@ -29,5 +29,6 @@ pub fn corp() -> GenericProvider {
             ..Endpoints::default()
         },
         revocation: None,
+        knobs: Default::default(),
     }
 }

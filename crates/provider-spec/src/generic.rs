@@ -4,6 +4,7 @@
 //! discovery starts, and what its discovery document publishes fills in the rest (each
 //! endpoint the table sets wins).
 
+use crate::knobs::{Knobs, TokenRequest, Userinfo};
 use crate::spec::{
     Claims, Endpoints, IdTokenRules, NonceRule, ProviderSpec, RevocationAuth, RevocationRules,
     RevokedToken, TokenAuth,
@@ -26,6 +27,8 @@ pub struct GenericProvider {
     /// The table's endpoints (an empty authorization or token URL is one it leaves out).
     pub endpoints: Endpoints,
     pub revocation: Option<String>,
+    /// How it bends OAuth, as its table says.
+    pub knobs: Knobs,
 }
 
 /// What an OpenID provider publishes about itself (its discovery document, checked).
@@ -61,7 +64,7 @@ impl GenericProvider {
                 .userinfo
                 .clone()
                 .or(found.and_then(|f| f.userinfo.clone())),
-            emails: None,
+            emails: table.emails.clone(),
             jwks: table.jwks.clone().or(found.and_then(|f| f.jwks.clone())),
         };
         let revocation = self
@@ -74,7 +77,7 @@ impl GenericProvider {
             native_sign_in: true,
             algorithms: published.map_or_else(Vec::new, |p| p.algorithms.clone()),
         });
-        ProviderSpec {
+        let mut spec = ProviderSpec {
             key: self.key,
             display_name: self.display_name.clone(),
             kind: self.kind,
@@ -82,13 +85,22 @@ impl GenericProvider {
             scopes: self.scopes.clone(),
             email_scope: self.scopes.iter().find(|s| *s == "email").cloned(),
             pkce_required: false,
+            pkce: true,
             token_auth: self
                 .token_auth
                 .or(published.map(|p| p.token_auth))
                 .unwrap_or(TokenAuth::ClientSecretBasic),
-            authorize_params: BTreeMap::new(),
+            authorization_params: BTreeMap::new(),
+            client_id_param: "client_id".into(),
+            client_secret_param: "client_secret".into(),
+            scope_separator: " ".into(),
+            user_agent: None,
+            token_request: TokenRequest::default(),
+            userinfo: Userinfo::default(),
+            emails: None,
             claims: self.claims.clone(),
             id_token,
+            id_token_signing: Default::default(),
             revocation: revocation.map(|url| RevocationRules {
                 url,
                 client_auth: RevocationAuth::LikeToken,
@@ -96,7 +108,14 @@ impl GenericProvider {
                 hint: true,
                 already_gone: Vec::new(),
             }),
-        }
+            relay_base_urls: Vec::new(),
+            quirks: None,
+            issuer: self.issuer.clone(),
+            needs: Vec::new(),
+            email_note: String::new(),
+        };
+        self.knobs.apply(&mut spec);
+        spec
     }
 }
 

@@ -4,18 +4,24 @@
 //! No I/O: the adapters and the simulator read these.
 
 mod built_in;
+mod catalogue;
 mod check;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 mod generic;
+pub mod knobs;
 mod spec;
+mod tenant;
 
 pub use built_in::{built_in, built_in_spec};
-pub use check::SpecProblem;
+pub use catalogue::{catalogue, preset, presets};
+pub use check::{NEEDS, SpecProblem};
 pub use generic::{GenericProvider, Published};
 /// The kind of a provider, from the domain: the declarations and the settings share it.
 pub use social_login_domain::ProviderKind;
 pub use spec::{
     AlreadyGone, Claims, EmailVerified, Endpoints, IdTokenRules, NonceRule, ProviderSpec,
-    RevocationAuth, RevocationRules, RevokedToken, TokenAuth, is_json_pointer,
+    RevocationAuth, RevocationRules, RevokedToken, TOKEN_MEMBERS, TOKEN_RESPONSE, TokenAuth,
+    is_claim_pointer, is_json_pointer,
 };
+pub use tenant::{DOMAIN, ISSUER, Tenant};

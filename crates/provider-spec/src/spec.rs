@@ -4,6 +4,7 @@
 //! The key names are the ones an operator writes in `[oauth_providers.<key>]` where they mean
 //! the same, so a built-in declaration reads like a generic provider's table.
 
+use crate::knobs::{EmailsList, IdTokenSigning, TokenRequest, Userinfo};
 use serde::{Deserialize, Deserializer, de};
 use social_login_domain::{ProviderKey, ProviderKind};
 use std::collections::BTreeMap;
@@ -28,18 +29,82 @@ pub struct ProviderSpec {
     /// ignored (with a warning) rather than breaking every sign-in.
     #[serde(default)]
     pub pkce_required: bool,
+    /// `false`: the provider refuses (or mishandles) a PKCE challenge, so none is sent
+    /// whatever the operator's `pkce` says.
+    #[serde(default = "yes")]
+    pub pkce: bool,
     #[serde(rename = "token_endpoint_auth")]
     pub token_auth: TokenAuth,
-    /// Extra parameters of every authorization URL (Apple's `response_mode = "form_post"`).
+    /// Extra parameters of every authorization URL (Apple's `response_mode = "form_post"`,
+    /// Atlassian's `audience` and `prompt`).
     #[serde(default)]
-    pub authorize_params: BTreeMap<String, String>,
+    pub authorization_params: BTreeMap<String, String>,
+    /// The parameter that carries the client id in the authorization URL and the token
+    /// request (TikTok: `client_key`, WeChat: `appid`).
+    #[serde(default = "client_id_param")]
+    pub client_id_param: String,
+    /// The parameter that carries the client secret in a token request body.
+    #[serde(default = "client_secret_param")]
+    pub client_secret_param: String,
+    /// How scopes are joined in the authorization URL (TikTok: `,`).
+    #[serde(default = "space")]
+    pub scope_separator: String,
+    /// Sent as `User-Agent` on every call to the provider instead of the service's own
+    /// (Reddit refuses calls without a unique one).
+    #[serde(default)]
+    pub user_agent: Option<String>,
+    #[serde(default)]
+    pub token_request: TokenRequest,
+    #[serde(default)]
+    pub userinfo: Userinfo,
+    /// A second call for the addresses (`endpoints.emails`), read by these pointers.
+    #[serde(default)]
+    pub emails: Option<EmailsList>,
     pub claims: Claims,
     /// `oidc` kind only: how its id_tokens are checked.
     #[serde(default)]
     pub id_token: Option<IdTokenRules>,
+    #[serde(default)]
+    pub id_token_signing: IdTokenSigning,
     /// `None`: the provider has no revocation endpoint (Microsoft).
     #[serde(default)]
     pub revocation: Option<RevocationRules>,
+    /// Where the provider's API is, for calls made on a user's behalf.
+    #[serde(default)]
+    pub relay_base_urls: Vec<String>,
+    /// The hooks, in code, of what no knob can say (`"github"`, `"wechat"`); the adapter
+    /// crate that has them builds the provider.
+    #[serde(default)]
+    pub quirks: Option<String>,
+    /// Per-tenant providers: the issuer everything `{issuer}` in the declaration stands
+    /// for, unless the operator names another; `None` with `needs = ["issuer"]`: the
+    /// operator must.
+    #[serde(default)]
+    pub issuer: Option<String>,
+    /// What the operator must set besides `client_id`, `client_secret` and `redirect_uri`
+    /// (`"issuer"`).
+    #[serde(default)]
+    pub needs: Vec<String>,
+    /// When this provider's email counts as verified, and why: what `social-login
+    /// providers` prints.
+    #[serde(default)]
+    pub email_note: String,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn client_id_param() -> String {
+    "client_id".to_owned()
+}
+
+fn client_secret_param() -> String {
+    "client_secret".to_owned()
+}
+
+fn space() -> String {
+    " ".to_owned()
 }
 
 /// The provider's public endpoints; the operator may override each. A missing URL reads as
@@ -71,8 +136,9 @@ pub enum TokenAuth {
 }
 
 /// JSON Pointers (RFC 6901) into the provider's documents: the id_token claims, then the
-/// userinfo answer (the userinfo answer only for the `oauth2` kind). A missing subject reads
-/// as empty, which [`ProviderSpec::problems`] names.
+/// userinfo answer (the userinfo answer only for the `oauth2` kind); one prefixed `token:`
+/// reads the token response instead (never its tokens). A missing subject reads as empty,
+/// which [`ProviderSpec::problems`] names.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Claims {
@@ -91,9 +157,10 @@ pub struct Claims {
 /// When an email counts as verified by the provider.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum EmailVerified {
-    /// The pointer's value in the document that gave the email: a JSON `true` or the string
-    /// `"true"`; anything else is false.
-    Claim(String),
+    /// Every pointer's value, read in the document that gave the email (a `token:` one in
+    /// the token response), holds: a JSON `true`, the string `"true"` or the number 1;
+    /// anything else is false (Kakao needs both of its flags).
+    AllOf(Vec<String>),
     /// Whenever there is an email (X's `confirmed_email` is confirmed by definition).
     WhenPresent,
     /// Never (Facebook; a provider from configuration nobody vouched for).
@@ -189,7 +256,7 @@ impl Claims {
         Self {
             subject: "/sub".into(),
             email: Some("/email".into()),
-            email_verified: EmailVerified::Claim("/email_verified".into()),
+            email_verified: EmailVerified::AllOf(vec!["/email_verified".into()]),
             name: vec!["/name".into()],
             avatar_url: Some("/picture".into()),
             hosted_domain: None,
@@ -209,8 +276,10 @@ impl Claims {
                 pointers.push((format!("claims.{field}"), pointer));
             }
         }
-        if let EmailVerified::Claim(pointer) = &self.email_verified {
-            pointers.push(("claims.email_verified".to_owned(), pointer));
+        if let EmailVerified::AllOf(flags) = &self.email_verified {
+            for (index, pointer) in flags.iter().enumerate() {
+                pointers.push((format!("claims.email_verified[{index}]"), pointer));
+            }
         }
         for (index, pointer) in self.name.iter().enumerate() {
             pointers.push((format!("claims.name[{index}]"), pointer));
@@ -229,16 +298,40 @@ pub fn is_json_pointer(raw: &str) -> bool {
             .all(|after| after.starts_with('0') || after.starts_with('1'))
 }
 
+/// The prefix of a claim pointer that reads the token response.
+pub const TOKEN_RESPONSE: &str = "token:";
+
+/// The members of a token response no pointer may read: the tokens themselves.
+pub const TOKEN_MEMBERS: [&str; 3] = ["access_token", "refresh_token", "id_token"];
+
+/// A claim pointer: a JSON Pointer, or `token:` and one into the token response that does
+/// not name one of its tokens.
+pub fn is_claim_pointer(raw: &str) -> bool {
+    match raw.strip_prefix(TOKEN_RESPONSE) {
+        Some(pointer) => {
+            let first = pointer.trim_start_matches('/').split('/').next();
+            is_json_pointer(pointer) && !first.is_some_and(|member| TOKEN_MEMBERS.contains(&member))
+        }
+        None => is_json_pointer(raw),
+    }
+}
+
 impl<'de> Deserialize<'de> for EmailVerified {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = String::deserialize(deserializer)?;
-        match raw.as_str() {
-            "when_present" => Ok(Self::WhenPresent),
-            "never" => Ok(Self::Never),
-            pointer if pointer.starts_with('/') => Ok(Self::Claim(raw)),
-            _ => Err(de::Error::custom(
-                "email_verified: a JSON Pointer, \"when_present\" or \"never\"",
-            )),
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            One(String),
+            All(Vec<String>),
+        }
+        let expected = "email_verified: a pointer, a list of pointers that must all hold, \
+                        \"when_present\" or \"never\"";
+        match Raw::deserialize(deserializer).map_err(|_| de::Error::custom(expected))? {
+            Raw::One(word) if word == "when_present" => Ok(Self::WhenPresent),
+            Raw::One(word) if word == "never" => Ok(Self::Never),
+            Raw::One(pointer) => Ok(Self::AllOf(vec![pointer])),
+            Raw::All(pointers) if !pointers.is_empty() => Ok(Self::AllOf(pointers)),
+            Raw::All(_) => Err(de::Error::custom(expected)),
         }
     }
 }
@@ -300,13 +393,49 @@ mod tests {
                 .map(|wrap| wrap.email_verified)
                 .map_err(|error| error.to_string())
         };
+        assert!(
+            read("always").is_ok(),
+            "read as a pointer, refused by the checks"
+        );
         assert_eq!(
             read("/verified"),
-            Ok(EmailVerified::Claim("/verified".into()))
+            Ok(EmailVerified::AllOf(vec!["/verified".into()]))
         );
         assert_eq!(read("when_present"), Ok(EmailVerified::WhenPresent));
         assert_eq!(read("never"), Ok(EmailVerified::Never));
-        assert!(read("always").unwrap_err().contains("JSON Pointer"));
+        let all = toml::from_str::<Claims>(
+            "subject = \"/id\"\nemail_verified = [\"/a/valid\", \"/a/verified\"]",
+        )
+        .unwrap();
+        assert_eq!(
+            all.email_verified,
+            EmailVerified::AllOf(vec!["/a/valid".into(), "/a/verified".into()])
+        );
+        assert!(
+            toml::from_str::<Claims>("subject = \"/id\"\nemail_verified = []").is_err(),
+            "an empty list vouches for nothing"
+        );
+    }
+
+    #[test]
+    fn a_claim_pointer_may_read_the_token_response_but_never_its_tokens() {
+        for good in [
+            "/sub",
+            "token:/email",
+            "token:/owner/user/id",
+            "token:/user_id",
+        ] {
+            assert!(is_claim_pointer(good), "{good}");
+        }
+        for bad in [
+            "token:email",
+            "token:/access_token",
+            "token:/refresh_token/x",
+            "token:/id_token",
+            "sub",
+        ] {
+            assert!(!is_claim_pointer(bad), "{bad}");
+        }
     }
 
     #[test]

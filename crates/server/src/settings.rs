@@ -6,6 +6,7 @@
 //! `serve` print the full list instead of failing one field at a time.
 
 mod admin;
+mod declared;
 mod discovery_check;
 mod env;
 mod errors;
@@ -26,6 +27,7 @@ use serde::Deserialize;
 use social_login_domain::{ProviderKey, SecretText};
 
 pub use admin::{AdminSettings, MAX_ADMIN_KEYS};
+pub use declared::Declared;
 pub use discovery_check::discovery_check;
 pub use errors::{ConfigErrors, ConfigProblem};
 pub use generic::{ClaimsConfig, DEFAULT_OIDC_SCOPES, TokenEndpointAuth};

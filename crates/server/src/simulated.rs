@@ -85,7 +85,8 @@ pub fn enable_standard(
         claims: Some(ClaimsConfig {
             subject: pointer("/id"),
             email: pointer("/attributes/mail"),
-            email_verified: pointer("/attributes/mail_confirmed"),
+            email_verified: pointer("/attributes/mail_confirmed")
+                .map(|flag| social_login_provider_core::spec::EmailVerified::AllOf(vec![flag])),
             name: pointer("/attributes/display"),
             avatar_url: pointer("/attributes/avatar/url"),
         }),

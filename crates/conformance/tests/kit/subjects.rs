@@ -148,11 +148,7 @@ fn built_in(
     let cx = BuildContext::new(http);
     let mut settings = credentials.apply(settings);
     let plan = |settings| ProviderPlan::resolve(spec, settings).expect("the fixture's settings");
-    let engine = if oauth2::KEYS.contains(&key) {
-        oauth2::build(plan(&settings), &cx)
-    } else if oidc::KEYS.contains(&key) {
-        oidc::build(plan(&settings), &cx)
-    } else {
+    let engine = if spec.quirks.as_deref() == Some("apple") {
         let pem = match credentials {
             Credentials::Registered => APPLE_TEST_KEY_PEM,
             Credentials::Wrong => OTHER_P256_KEY_PEM,
@@ -163,6 +159,10 @@ fn built_in(
             private_key_pem: SecretText::new(pem),
         });
         apple::build(plan(&settings), &cx)
+    } else if spec.kind == ProviderKind::Oidc {
+        oidc::build(plan(&settings), &cx)
+    } else {
+        oauth2::build(plan(&settings), &cx)
     };
     Box::new(engine.expect("the fixture's settings build"))
 }
@@ -223,6 +223,7 @@ fn declared(
         claims,
         endpoints: table.as_endpoints(),
         revocation: table.revocation.clone(),
+        knobs: Default::default(),
     }
 }
 
@@ -231,7 +232,7 @@ fn nested_claims() -> Claims {
     Claims {
         subject: at("/id"),
         email: Some(at("/attributes/mail")),
-        email_verified: EmailVerified::Claim(at("/attributes/mail_confirmed")),
+        email_verified: EmailVerified::AllOf(vec![at("/attributes/mail_confirmed")]),
         name: vec![at("/attributes/display")],
         avatar_url: Some(at("/attributes/avatar/url")),
         hosted_domain: None,

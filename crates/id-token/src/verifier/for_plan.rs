@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use social_login_domain::SecretText;
 use social_login_ports::{Clock, ProviderError};
 use social_login_provider_core::spec::NonceRule;
+use social_login_provider_core::spec::knobs::IdTokenSigning;
 use social_login_provider_core::{
     BuildContext, Endpoint, Engine, IdTokenCheck, Presented, ProviderConfigError, ProviderHttp,
     ProviderPlan, Quirks,
@@ -26,10 +27,6 @@ impl IdTokenVerifier {
     ) -> Result<Self, ProviderConfigError> {
         let missing = |field| ProviderConfigError::Missing { field };
         let rules = plan.spec.id_token.as_ref().ok_or(missing("id_token"))?;
-        let jwks = plan
-            .urls
-            .get(Endpoint::Jwks)
-            .ok_or(missing("endpoints.jwks"))?;
         let issuers = rules.issuers.clone();
         let issuer = IssuerPolicy::rule(move |iss, claims| {
             quirks
@@ -40,11 +37,25 @@ impl IdTokenVerifier {
             NonceRule::Required => NoncePolicy::Required,
             NonceRule::IfPresent => NoncePolicy::CheckedIfPresent,
         };
-        let keys = KeySetCache::shared(jwks, http);
-        let verifier = Self::new(keys, issuer, plan.settings.client_id.clone(), clock)
+        let client_id = plan.settings.client_id.clone();
+        let verifier = match plan.spec.id_token_signing {
+            IdTokenSigning::ClientSecret => {
+                let secret = &plan.settings.client_secret;
+                Self::signed_with_client_secret(secret, issuer, client_id, clock)
+            }
+            IdTokenSigning::KeySet => {
+                let jwks = plan
+                    .urls
+                    .get(Endpoint::Jwks)
+                    .ok_or(missing("endpoints.jwks"))?;
+                let keys = KeySetCache::shared(jwks, http);
+                Self::new(keys, issuer, client_id, clock)
+                    .with_algorithms(&algorithms(&rules.algorithms)?)
+            }
+        };
+        let verifier = verifier
             .with_nonce_policy(nonce)
-            .with_other_client_ids(plan.settings.client_ids.iter().cloned())
-            .with_algorithms(&algorithms(&rules.algorithms)?);
+            .with_other_client_ids(plan.settings.client_ids.iter().cloned());
         if verifier.algorithms().is_empty() {
             return Err(NO_ALGORITHM);
         }

@@ -58,7 +58,7 @@ fn through_oauth2(plan: &ProviderPlan, request: &AuthorizationRequest) -> String
         builder =
             builder.set_pkce_challenge(PkceCodeChallenge::from_code_verifier_sha256(&verifier));
     }
-    for (name, value) in &plan.spec.authorize_params {
+    for (name, value) in &plan.spec.authorization_params {
         builder = builder.add_extra_param(name, value);
     }
     if plan.spec.kind == ProviderKind::Oidc {
@@ -112,7 +112,7 @@ fn an_endpoint_with_a_query_a_fragment_and_characters_to_encode_keeps_its_meanin
     let mut spec = corp().declaration(None);
     spec.endpoints.authorization = "https://corp.example/authorize?tenant=a%20b&x=%26#top".into();
     spec.scopes = vec!["read:user".into(), "a+b&c=d".into(), "é/ü".into()];
-    spec.authorize_params
+    spec.authorization_params
         .insert("prompt".into(), "select account & more".into());
     let mut settings = settings();
     settings.client_id = "client id/+&=".into();

@@ -42,7 +42,22 @@ fn email_verified_is_read_from_the_source_that_gave_the_email() {
     let userinfo = object(json!({"sub": "1", "email_verified": true}));
     let mapped = map(&[&id_token, &userinfo], &oidc(), KEY).unwrap();
     assert_eq!(email_of(&mapped), Some("ada@example.com"));
-    assert!(!mapped.email_verified, "another document's flag vouched");
+    assert!(!mapped.email_verified, "a flag beside no address vouched");
+
+    let other = object(json!({"sub": "1", "email": "eve@example.com", "email_verified": true}));
+    assert!(
+        !map(&[&id_token, &other], &oidc(), KEY)
+            .unwrap()
+            .email_verified,
+        "a flag beside another address vouched"
+    );
+    let same = object(json!({"sub": "1", "email": "Ada@Example.com", "email_verified": true}));
+    assert!(
+        map(&[&id_token, &same], &oidc(), KEY)
+            .unwrap()
+            .email_verified,
+        "userinfo vouches for the id_token's address (Vercel)"
+    );
 
     let signed_no =
         object(json!({"sub": "1", "email": "ada@example.com", "email_verified": "false"}));
@@ -56,18 +71,25 @@ fn email_verified_is_read_from_the_source_that_gave_the_email() {
 }
 
 #[test]
-fn true_is_a_json_true_or_the_string_in_any_ascii_case() {
+fn true_is_a_json_true_the_string_in_any_ascii_case_or_the_number_1() {
     let verified = |flag: Value| {
         let document = object(json!({"sub": "1", "email": "a@b.c", "email_verified": flag}));
         map(&[&document], &oidc(), KEY).unwrap().email_verified
     };
-    for yes in [json!(true), json!("true"), json!("TRUE"), json!("True")] {
+    for yes in [
+        json!(true),
+        json!("true"),
+        json!("TRUE"),
+        json!("True"),
+        json!(1),
+    ] {
         assert!(verified(yes.clone()), "{yes}");
     }
     for no in [
         json!(false),
         json!("yes"),
-        json!(1),
+        json!(0),
+        json!(2),
         json!("1"),
         Value::Null,
     ] {
@@ -130,7 +152,7 @@ fn a_numeric_subject_is_its_decimal_text_and_nested_pointers_reach_in() {
     let claims = Claims {
         subject: "/data/id".into(),
         email: Some("/data/attributes/mail".into()),
-        email_verified: EmailVerified::Claim("/data/attributes/mail_confirmed".into()),
+        email_verified: EmailVerified::AllOf(vec!["/data/attributes/mail_confirmed".into()]),
         name: vec!["/data/attributes/display".into()],
         avatar_url: Some("/data/attributes/avatar/url".into()),
         hosted_domain: None,

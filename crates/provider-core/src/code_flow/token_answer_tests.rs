@@ -57,7 +57,7 @@ static FLOW: LazyLock<CodeFlow> = LazyLock::new(|| {
 fn exchange(flow: &CodeFlow, answer: &Canned) -> Result<TokenSet, ProviderError> {
     let code = SecretText::new("code-1");
     let verifier = SecretText::new("verifier-0123456789-0123456789-0123456789-abc");
-    let future = pin!(flow.exchange(&flow.client, answer, &code, &verifier));
+    let future = pin!(flow.exchange(&flow.client, answer, &code, &verifier, &[]));
     match future.poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(outcome) => outcome,
         Poll::Pending => panic!("a canned exchange does not wait"),

@@ -7,7 +7,6 @@ use crate::plan::Endpoint;
 use crate::quirks::UserinfoCall;
 use crate::token_set::TokenSet;
 use serde_json::{Map, Value};
-use social_login_domain::SecretText;
 use social_login_ports::{CallbackInput, ProviderError, ProviderLogin};
 use url::Url;
 
@@ -28,7 +27,7 @@ impl Engine {
             None => None,
         };
         let userinfo = match self.plan.urls.get(Endpoint::Userinfo) {
-            Some(url) => Some(self.userinfo(url, &tokens.access_token).await?),
+            Some(url) => Some(self.userinfo(url, &tokens).await?),
             None => None,
         };
         if let (Some(claims), Some(userinfo)) = (&id_token, &userinfo) {
@@ -37,8 +36,12 @@ impl Engine {
         let documents: Vec<&Map<String, Value>> = id_token.iter().chain(&userinfo).collect();
         let access_token = Some(&tokens.access_token);
         let post_body = callback.post_body.as_ref();
+        let members = Some(&tokens.members);
+        let identity = self
+            .identity(&documents, access_token, post_body, members)
+            .await?;
         Ok(ProviderLogin {
-            identity: self.identity(&documents, access_token, post_body).await?,
+            identity,
             tokens: tokens.into_provider_tokens(),
         })
     }
@@ -51,7 +54,10 @@ impl Engine {
                     .exchange_code_with_secret(code, verifier, &secret)
                     .await
             }
-            None => self.flow.exchange_code(code, verifier).await,
+            None => {
+                let extra = self.quirks.token_params(callback.post_body.as_ref());
+                self.flow.exchange_code(code, verifier, &extra).await
+            }
         }
     }
 
@@ -60,14 +66,16 @@ impl Engine {
     async fn userinfo(
         &self,
         url: &Url,
-        access_token: &SecretText,
+        tokens: &TokenSet,
     ) -> Result<Map<String, Value>, ProviderError> {
         let what = self.plan.label("userinfo endpoint");
         let request = self.quirks.userinfo_request(UserinfoCall {
             url,
-            access_token,
+            access_token: &tokens.access_token,
             scopes: &self.plan.spec.scopes,
             http: self.flow.http(),
+            shape: self.api_shape(),
+            token_members: &tokens.members,
         });
         let Value::Object(document) = fetch_json(&what, self.flow.http(), request).await? else {
             let message = format!("{what} answered JSON that is not an object");

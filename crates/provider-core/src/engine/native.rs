@@ -18,7 +18,7 @@ impl Engine {
             .verify_presented(&input.id_token, input.nonce.as_ref())
             .await?;
         let documents: [&Map<String, Value>; 1] = [&presented.claims];
-        let identity = self.identity(&documents, None, input.post_body.as_ref());
+        let identity = self.identity(&documents, None, input.post_body.as_ref(), None);
         let audience = self.registered_audience(&presented.claims).ok_or_else(|| {
             ProviderError::UserInfo("id_token audience is not this client".into())
         })?;

@@ -36,7 +36,7 @@ impl Engine {
             .ok_or_else(|| {
                 ProviderError::CodeExchange("token endpoint answered no readable id_token".into())
             })?;
-        let identity = self.identity(&[&claims], None, None).await?;
+        let identity = self.identity(&[&claims], None, None, None).await?;
         let tokens = tokens.into_provider_tokens();
         if identity.subject != native.subject {
             // Refused, but Apple has just issued it: handed back to be revoked as the app.

@@ -31,6 +31,7 @@ fn acme(sim: &SimulatorHandle) -> GenericOidc {
         claims: Claims::openid_connect(),
         endpoints: Endpoints::default(),
         revocation: None,
+        knobs: Default::default(),
     };
     let settings = ProviderSettings {
         client_id: "acme-client".into(),

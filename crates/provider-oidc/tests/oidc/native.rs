@@ -3,10 +3,9 @@
 //! tenant issuer and subject; LinkedIn, which offers none.
 
 use social_login_conformance::{Fixture, GOOGLE, LINKEDIN, MICROSOFT};
-use social_login_domain::{ProviderKey, SecretText};
+use social_login_domain::SecretText;
 use social_login_ports::{IdTokenInput, IdentityProvider, PresentedIdToken, ProviderError};
 use social_login_provider_core::spec::built_in_spec;
-use social_login_provider_oidc::KEYS;
 use social_login_provider_oidc::microsoft::{PERSONAL_ACCOUNT_TENANT, TENANT_PLACEHOLDER};
 use social_login_simulator::{MICROSOFT_CONSUMER_TENANT, SimulatorHandle};
 
@@ -17,16 +16,10 @@ const HASHED_NONCE: &str = "98b1235ac1d7ca1101e44f034a720d2015b22de1ee71a8994a7d
 
 /// The fixtures of this crate's providers that offer native sign-in.
 fn native() -> Vec<Fixture> {
-    let native = |key: &&ProviderKey| built_in_spec(**key).is_some_and(|s| s.native_sign_in());
-    let fixtures: Vec<Fixture> = KEYS
-        .iter()
+    let native = |fixture: &Fixture| built_in_spec(fixture.key).is_some_and(|s| s.native_sign_in());
+    let fixtures: Vec<Fixture> = [GOOGLE, MICROSOFT, LINKEDIN]
+        .into_iter()
         .filter(native)
-        .map(|key| {
-            [GOOGLE, MICROSOFT, LINKEDIN]
-                .into_iter()
-                .find(|fx| fx.key == *key)
-                .unwrap()
-        })
         .collect();
     assert_eq!(fixtures.len(), 2, "google and microsoft");
     fixtures

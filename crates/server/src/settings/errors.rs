@@ -47,8 +47,13 @@ impl ConfigErrors {
         self.problems.iter().any(|problem| problem.field == field)
     }
 
+    /// Adds a problem, once: two checks that find the same one (a table's rule and its
+    /// declaration's) report it once.
     pub(crate) fn push(&mut self, field: impl Into<String>, message: impl Into<String>) {
-        self.problems.push(ConfigProblem::new(field, message));
+        let problem = ConfigProblem::new(field, message);
+        if !self.problems.contains(&problem) {
+            self.problems.push(problem);
+        }
     }
 
     /// Adds every problem of `other` after these.

@@ -39,15 +39,17 @@ impl From<TokenEndpointAuth> for TokenAuth {
 }
 
 /// JSON Pointers (RFC 6901) into the provider's documents: the id_token claims merged with
-/// the userinfo answer (`oauth2` kind: the userinfo answer only). Each unset one is the
-/// OpenID Connect claim of the same meaning.
+/// the userinfo answer (`oauth2` kind: the userinfo answer only); `token:` ones into the token
+/// answer. For a provider from configuration each unset one is the OpenID Connect claim of
+/// the same meaning; for a preset each set one replaces the preset's.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ClaimsConfig {
     pub subject: Option<String>,
     pub email: Option<String>,
-    /// Read only when `trust_email_verified = true`: a JSON `true` or the string `"true"`.
-    pub email_verified: Option<String>,
+    /// A pointer, or a list of pointers that must all hold (`true`, `"true"` or 1); for a
+    /// provider from configuration, read only when `trust_email_verified = true`.
+    pub email_verified: Option<EmailVerified>,
     pub name: Option<String>,
     pub avatar_url: Option<String>,
 }
@@ -59,18 +61,14 @@ impl ClaimsConfig {
     pub const DEFAULT_NAME: &str = "/name";
     pub const DEFAULT_AVATAR_URL: &str = "/picture";
 
-    /// Each pointer with its field name, the defaults filled in.
-    pub fn pointers(&self) -> [(&'static str, &str); 5] {
+    /// Each text pointer with its field name, the defaults filled in.
+    pub fn pointers(&self) -> [(&'static str, &str); 4] {
         fn or<'a>(set: &'a Option<String>, default: &'static str) -> &'a str {
             set.as_deref().unwrap_or(default)
         }
         [
             ("subject", or(&self.subject, Self::DEFAULT_SUBJECT)),
             ("email", or(&self.email, Self::DEFAULT_EMAIL)),
-            (
-                "email_verified",
-                or(&self.email_verified, Self::DEFAULT_EMAIL_VERIFIED),
-            ),
             ("name", or(&self.name, Self::DEFAULT_NAME)),
             ("avatar_url", or(&self.avatar_url, Self::DEFAULT_AVATAR_URL)),
         ]
@@ -81,18 +79,38 @@ impl ClaimsConfig {
     /// The pointers as a declaration reads them: `email_verified` only when the operator
     /// vouches for it (`trust`), else every email is unverified.
     pub fn declared(&self, trust: bool) -> Claims {
-        let [subject, email, email_verified, name, avatar_url] =
+        let [subject, email, name, avatar_url] =
             self.pointers().map(|(_, pointer)| pointer.to_owned());
+        let default_flag = || EmailVerified::AllOf(vec![Self::DEFAULT_EMAIL_VERIFIED.into()]);
         Claims {
             subject,
             email: Some(email),
             email_verified: match trust {
-                true => EmailVerified::Claim(email_verified),
+                true => self.email_verified.clone().unwrap_or_else(default_flag),
                 false => EmailVerified::Never,
             },
             name: vec![name],
             avatar_url: Some(avatar_url),
             hosted_domain: None,
+        }
+    }
+
+    /// A preset's `claims` with each pointer set here in its place.
+    pub fn over(&self, claims: &mut Claims) {
+        if let Some(subject) = &self.subject {
+            claims.subject.clone_from(subject);
+        }
+        if let Some(email) = &self.email {
+            claims.email = Some(email.clone());
+        }
+        if let Some(flags) = &self.email_verified {
+            claims.email_verified = flags.clone();
+        }
+        if let Some(name) = &self.name {
+            claims.name = vec![name.clone()];
+        }
+        if let Some(avatar_url) = &self.avatar_url {
+            claims.avatar_url = Some(avatar_url.clone());
         }
     }
 }
@@ -123,6 +141,7 @@ impl ProviderConfig {
                 .declared(self.trusts_email_verified()),
             endpoints: table.as_endpoints(),
             revocation: table.revocation,
+            knobs: self.knobs(),
         })
     }
 }
@@ -142,10 +161,14 @@ mod tests {
             [
                 ("subject", "/data/id"),
                 ("email", "/email"),
-                ("email_verified", "/email_verified"),
                 ("name", "/name"),
                 ("avatar_url", "/picture"),
             ]
         );
+        assert_eq!(
+            claims.declared(true).email_verified,
+            EmailVerified::AllOf(vec!["/email_verified".into()])
+        );
+        assert_eq!(claims.declared(false).email_verified, EmailVerified::Never);
     }
 }

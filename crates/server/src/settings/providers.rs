@@ -5,7 +5,11 @@ use super::generic::{ClaimsConfig, TokenEndpointAuth};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use social_login_domain::{EmailDomain, ProviderKind, SecretText, SignupPolicy};
+use social_login_provider_core::spec::knobs::{
+    EmailsList, IdTokenSigning, Knobs, TokenRequest, Userinfo,
+};
 use social_login_provider_core::{EndpointOverrides, ProviderSettings};
+use std::collections::BTreeMap;
 
 /// One provider's client registration.
 ///
@@ -49,9 +53,14 @@ pub struct ProviderConfig {
     /// What sign-in buttons say; a provider from configuration only (default: its key).
     #[serde(default)]
     pub display_name: Option<String>,
-    /// `kind = "oidc"`: where discovery starts, and the `iss` its id_tokens carry.
+    /// `kind = "oidc"`: where discovery starts, and the `iss` its id_tokens carry; a
+    /// per-tenant preset: its tenant's issuer.
     #[serde(default)]
     pub issuer: Option<String>,
+    /// A per-tenant preset whose endpoints are on a host of their own (Cognito's pool
+    /// domain): that host.
+    #[serde(default)]
+    pub domain: Option<String>,
     /// A provider from configuration: how the client authenticates at the token endpoint
     /// (`oidc` default: what discovery lists first, else Basic; `oauth2` default: Basic).
     #[serde(default)]
@@ -73,6 +82,32 @@ pub struct ProviderConfig {
     /// `EmailDomainNotAllowed`.
     #[serde(default)]
     pub allowed_email_domains: Vec<String>,
+    /// The preset this table enables under its own key (`preset = "gitlab"`: a second GitLab
+    /// server); a table whose key is a preset's name enables that preset without it.
+    #[serde(default)]
+    pub preset: Option<String>,
+    // The knobs (docs/configuration.md, "The knobs"): each replaces the declaration's own,
+    // for a preset or a provider from configuration.
+    #[serde(default)]
+    pub authorization_params: Option<BTreeMap<String, String>>,
+    #[serde(default)]
+    pub client_id_param: Option<String>,
+    #[serde(default)]
+    pub client_secret_param: Option<String>,
+    #[serde(default)]
+    pub scope_separator: Option<String>,
+    #[serde(default)]
+    pub user_agent: Option<String>,
+    #[serde(default)]
+    pub token_request: Option<TokenRequest>,
+    #[serde(default)]
+    pub userinfo: Option<Userinfo>,
+    #[serde(default)]
+    pub emails: Option<EmailsList>,
+    #[serde(default)]
+    pub id_token_signing: Option<IdTokenSigning>,
+    #[serde(default)]
+    pub relay_base_urls: Option<Vec<String>>,
 }
 
 /// `id_token_nonce`: whether a native sign-in must carry the app's nonce.
@@ -107,12 +142,45 @@ impl ProviderConfig {
             kind: None,
             display_name: None,
             issuer: None,
+            domain: None,
             token_endpoint_auth: None,
             trust_email_verified: None,
             claims: None,
             allow_signup: true,
             allowed_email_domains: Vec::new(),
+            preset: None,
+            authorization_params: None,
+            client_id_param: None,
+            client_secret_param: None,
+            scope_separator: None,
+            user_agent: None,
+            token_request: None,
+            userinfo: None,
+            emails: None,
+            id_token_signing: None,
+            relay_base_urls: None,
         }
+    }
+
+    /// The knobs this table sets.
+    pub fn knobs(&self) -> Knobs {
+        Knobs {
+            authorization_params: self.authorization_params.clone(),
+            client_id_param: self.client_id_param.clone(),
+            client_secret_param: self.client_secret_param.clone(),
+            scope_separator: self.scope_separator.clone(),
+            user_agent: self.user_agent.clone(),
+            token_request: self.token_request.clone(),
+            userinfo: self.userinfo.clone(),
+            emails: self.emails.clone(),
+            id_token_signing: self.id_token_signing,
+            relay_base_urls: self.relay_base_urls.clone(),
+        }
+    }
+
+    /// Whether any knob is set.
+    pub fn sets_a_knob(&self) -> bool {
+        self.knobs() != Knobs::default()
     }
 
     /// A provider from configuration of `kind`, enabled, with its defaults: the endpoints,

@@ -5,6 +5,7 @@ pub(crate) mod fixtures;
 mod fuzz;
 mod generic;
 mod loading;
+mod presets;
 mod signup;
 mod state_store;
 mod validation;

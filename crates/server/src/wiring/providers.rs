@@ -1,20 +1,20 @@
 //! One adapter per enabled provider, and the problems `check-config` reports for each: a
-//! built-in key goes to the crate that has its quirks, and that crate builds it from its
-//! declaration, the same way whether the server starts or only checks. A provider from
-//! configuration is declared by its table (docs/providers.md): `oauth2` builds at once, with
-//! no quirks; `oidc` needs its discovery document first ([`discovery`]).
+//! declaration (built-in, preset or from configuration) goes to the crate that has the quirks
+//! it names, else to the one of its kind, and that crate builds it, the same way whether the
+//! server starts or only checks. A provider from configuration of `kind = "oidc"` needs its
+//! discovery document first ([`discovery`]).
 
 mod discovery;
 
 pub use discovery::Undiscovered;
 
 use crate::server::StartupError;
-use crate::settings::{IdTokenNonce, ProviderConfig, Settings};
+use crate::settings::{Declared, IdTokenNonce, ProviderConfig, Settings};
 use social_login_app::ProviderRegistry;
 use social_login_domain::{ProviderKey, ProviderKind};
 use social_login_ports::IdentityProvider;
 use social_login_provider_apple as apple;
-use social_login_provider_core::spec::{GenericProvider, ProviderSpec, built_in_spec};
+use social_login_provider_core::spec::ProviderSpec;
 use social_login_provider_core::{
     self as core, BuildContext, Engine, ProviderConfigError, ProviderPlan, ProviderSettings,
     SettingsProblem, SigningKey, build_http_client,
@@ -26,36 +26,41 @@ use std::sync::Arc;
 
 /// What one adapter crate offers the server.
 struct Crate {
-    keys: &'static [ProviderKey],
+    /// The quirks it has, by the name a declaration gives them.
+    quirks: &'static [&'static str],
+    /// The kind whose declarations without quirks it builds.
+    plain: Option<ProviderKind>,
     build: fn(ProviderPlan, &BuildContext) -> Result<Engine, ProviderConfigError>,
     problems: fn(&ProviderSpec, &ProviderSettings) -> Vec<SettingsProblem>,
 }
 
 const CRATES: [Crate; 3] = [
     Crate {
-        keys: oauth2::KEYS,
+        quirks: oauth2::QUIRKS,
+        plain: Some(ProviderKind::OAuth2),
         build: oauth2::build,
         problems: core::problems,
     },
     Crate {
-        keys: oidc::KEYS,
+        quirks: oidc::QUIRKS,
+        plain: Some(ProviderKind::Oidc),
         build: oidc::build,
         problems: core::problems,
     },
     Crate {
-        keys: apple::KEYS,
+        quirks: apple::QUIRKS,
+        plain: None,
         build: apple::build,
         problems: apple::problems,
     },
 ];
 
-/// The declaration of `key` and the crate that builds it.
-fn lookup(key: ProviderKey) -> Option<(&'static ProviderSpec, &'static Crate)> {
-    let spec = built_in_spec(key)?;
-    CRATES
-        .iter()
-        .find(|adapters| adapters.keys.contains(&key))
-        .map(|adapters| (spec, adapters))
+/// The crate that builds `spec`: the one with the quirks it names, else the one of its kind.
+fn crate_for(spec: &ProviderSpec) -> Option<&'static Crate> {
+    CRATES.iter().find(|adapters| match spec.quirks.as_deref() {
+        Some(name) => adapters.quirks.contains(&name),
+        None => adapters.plain == Some(spec.kind),
+    })
 }
 
 /// The enabled providers, and those of `kind = "oidc"` whose discovery failed at start-up
@@ -78,19 +83,23 @@ pub async fn registry(settings: &Settings) -> Result<Providers, StartupError> {
         let failed =
             |error: String| StartupError::Provider(format!("oauth_providers.{key}: {error}"));
         let provider = adapter_settings(key, config, settings);
-        let adapter: Arc<dyn IdentityProvider> = match config.generic_provider(key) {
-            Some(generic) if generic.kind == ProviderKind::Oidc => {
+        let declared = config
+            .declared(key)
+            .ok_or_else(|| failed(NO_ADAPTER.to_owned()))?;
+        let hosted_domain = checks_hosted_domain(&declared);
+        let adapter: Arc<dyn IdentityProvider> = match declared {
+            Declared::Generic(generic) if generic.kind == ProviderKind::Oidc => {
                 let oidc = GenericOidc::new(generic, provider, cx.clone())
                     .map_err(|e| failed(e.to_string()))?;
                 let oidc = Arc::new(oidc);
                 pending.push(oidc.clone());
                 oidc
             }
-            generic => Arc::new(build(key, generic, &provider, &cx).map_err(failed)?),
+            declared => Arc::new(build(&declared, &provider, &cx).map_err(failed)?),
         };
         registry = registry
             .with(adapter)
-            .with_signup_policy(key, config.signup_policy(checks_hosted_domain(key)));
+            .with_signup_policy(key, config.signup_policy(hosted_domain));
         if config.id_token_nonce == Some(IdTokenNonce::Optional) {
             registry = registry.with_optional_nonce(key);
         }
@@ -101,30 +110,36 @@ pub async fn registry(settings: &Settings) -> Result<Providers, StartupError> {
     })
 }
 
-/// Whether `key`'s declaration names the organisation that manages an account (Google's
-/// `hd`), which a domain list then checks too. Providers from configuration name none.
-fn checks_hosted_domain(key: ProviderKey) -> bool {
-    built_in_spec(key).is_some_and(|spec| spec.claims.hosted_domain.is_some())
+/// Whether the declaration names the organisation that manages an account (Google's `hd`),
+/// which a domain list then checks too. Providers from configuration name none.
+fn checks_hosted_domain(declared: &Declared) -> bool {
+    match declared {
+        Declared::BuiltIn(spec) => spec.claims.hosted_domain.is_some(),
+        Declared::Preset(spec) => spec.claims.hosted_domain.is_some(),
+        Declared::Generic(_) => false,
+    }
 }
 
-/// The engine of a built-in provider, or of a provider of `kind = "oauth2"` from
-/// configuration (`generic`), which has no quirks: the oauth2 crate builds any key it has
-/// none for plainly.
+/// The engine of a declaration the server builds at once: a built-in provider, a preset, or
+/// a provider of `kind = "oauth2"` from configuration.
 fn build(
-    key: ProviderKey,
-    generic: Option<GenericProvider>,
+    declared: &Declared,
     provider: &ProviderSettings,
     cx: &BuildContext,
 ) -> Result<Engine, String> {
-    let plan = |spec: &ProviderSpec| ProviderPlan::resolve(spec, provider);
-    let engine = match generic {
-        Some(generic) => plan(&generic.declaration(None)).and_then(|plan| oauth2::build(plan, cx)),
-        None => {
-            let (spec, adapters) = lookup(key).ok_or_else(|| NO_ADAPTER.to_owned())?;
-            plan(spec).and_then(|plan| (adapters.build)(plan, cx))
+    let generic;
+    let spec = match declared {
+        Declared::BuiltIn(spec) => *spec,
+        Declared::Preset(spec) => spec,
+        Declared::Generic(table) => {
+            generic = table.declaration(None);
+            &generic
         }
     };
-    engine.map_err(|error| error.to_string())
+    let adapters = crate_for(spec).ok_or_else(|| NO_ADAPTER.to_owned())?;
+    ProviderPlan::resolve(spec, provider)
+        .and_then(|plan| (adapters.build)(plan, cx))
+        .map_err(|error| error.to_string())
 }
 
 /// The problems the adapter of `key` finds in its settings: the same checks it makes when
@@ -137,18 +152,35 @@ pub fn problems(
     settings: &Settings,
 ) -> Vec<SettingsProblem> {
     let mut provider = adapter_settings(key, config, settings);
-    if let Some(generic) = config.generic_provider(key) {
-        provider.endpoints.emails = None;
-        provider.endpoints.issuer = None;
-        return core::problems(&generic.declaration(None), &provider);
-    }
-    match lookup(key) {
-        Some((spec, adapters)) => (adapters.problems)(spec, &provider),
-        None => vec![SettingsProblem::provider(
+    // A table's declaration is checked whole, but a provider from configuration's only as
+    // far as its table goes: an `oidc` one's discovery completes it (its table rules name
+    // what it lacks).
+    let (spec, declared_problems) = match config.declared(key) {
+        Some(Declared::BuiltIn(spec)) => (spec.clone(), spec.problems()),
+        Some(Declared::Preset(spec)) => {
+            let problems = spec.problems();
+            (spec, problems)
+        }
+        Some(Declared::Generic(generic)) => {
+            provider.endpoints.issuer = None;
+            let spec = generic.declaration(None);
+            let problems = spec.knob_problems();
+            (spec, problems)
+        }
+        None => return Vec::new(),
+    };
+    let mut problems: Vec<SettingsProblem> = declared_problems
+        .into_iter()
+        .map(|problem| SettingsProblem::provider(problem.field, problem.message))
+        .collect();
+    match crate_for(&spec) {
+        Some(adapters) => problems.extend((adapters.problems)(&spec, &provider)),
+        None => problems.push(SettingsProblem::provider(
             "enabled",
             format!("{key} has no adapter in this build"),
-        )],
+        )),
     }
+    problems
 }
 
 const NO_ADAPTER: &str = "no adapter in this build";

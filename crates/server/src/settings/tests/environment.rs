@@ -121,10 +121,10 @@ fn an_unknown_variable_with_the_prefix_is_an_error() {
     assert!(errors.mentions("tokens.access_ttl"), "{errors}");
 
     // A provider key is open, so an unknown one is a provider without its kind.
-    let env = [("SOCIAL_LOGIN__OAUTH_PROVIDERS__GITLAB__CLIENT_ID", "x")];
+    let env = [("SOCIAL_LOGIN__OAUTH_PROVIDERS__GITEA__CLIENT_ID", "x")];
     let settings = Settings::from_toml_with_env(&minimal_toml(), env).unwrap();
     let errors = settings.validate().unwrap_err();
-    assert!(errors.mentions("oauth_providers.gitlab.kind"), "{errors}");
+    assert!(errors.mentions("oauth_providers.gitea.kind"), "{errors}");
 }
 
 #[test]

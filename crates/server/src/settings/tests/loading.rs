@@ -158,10 +158,10 @@ fn a_full_file_sets_every_field() {
 
 #[test]
 fn a_provider_table_neither_built_in_nor_of_a_kind_is_an_error_naming_it() {
-    let errors = validation_errors("[oauth_providers.gitlab]\nclient_id = \"x\"\n");
+    let errors = validation_errors("[oauth_providers.gitea]\nclient_id = \"x\"\n");
     assert_eq!(
         errors.to_string(),
-        "oauth_providers.gitlab.kind: required: \"oidc\" or \"oauth2\""
+        "oauth_providers.gitea.kind: required: \"oidc\" or \"oauth2\""
     );
 }
 
@@ -248,14 +248,14 @@ fn debug_output_hides_every_secret() {
 #[test]
 fn every_problem_of_a_file_is_reported_at_once() {
     let toml = "secret_key = \"too-short\"\nsecret_keys = []\n\
-                [oauth_providers.gitlab]\nclient_id = \"x\"\n\
+                [oauth_providers.gitea]\nclient_id = \"x\"\n\
                 [tokens]\naccess_ttl_seconds = \"soon\"\n\
                 [oauth_providers.github]\nclient_ld = \"x\"\n";
     let errors = Settings::from_toml(toml).unwrap_err();
     for field in [
         "secret_key",
         "secret_keys",
-        "oauth_providers.gitlab.kind",
+        "oauth_providers.gitea.kind",
         "tokens.access_ttl_seconds",
         "oauth_providers.github.client_ld",
     ] {

@@ -1,13 +1,14 @@
 //! What each `[oauth_providers.<key>]` table may hold: a built-in one only the client
-//! registration and its overrides; one from configuration a valid key, a kind, and the
-//! fields of that kind (docs/configuration.md, "Providers from configuration").
+//! registration and its overrides; a preset's the registration, its tenant and the knobs;
+//! one from configuration a valid key, a kind, and the fields of that kind
+//! (docs/configuration.md, "Providers from configuration" and "Presets").
 //!
 //! Whether a field belongs is checked on every table, disabled or not (like an unknown
 //! key); what an enabled provider needs, only on enabled ones.
 
 use crate::settings::{ConfigErrors, ProviderConfig, Settings};
 use social_login_domain::{ProviderKey, ProviderKind};
-use social_login_provider_core::spec::is_json_pointer;
+use social_login_provider_core::spec::{EmailVerified, is_claim_pointer, preset};
 
 /// Most provider tables in one configuration: the registry, the listing endpoint and the
 /// metrics label set all grow with it.
@@ -35,6 +36,8 @@ pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
         let mut table = Table { key, errors };
         if key.is_built_in() {
             table.built_in(config);
+        } else if let Some(name) = config.preset_name(&key) {
+            table.preset(name, config);
         } else {
             table.generic(config);
         }
@@ -65,9 +68,18 @@ impl Table<'_> {
                 config.trust_email_verified.is_some(),
             ),
             ("claims", config.claims.is_some()),
+            ("preset", config.preset.is_some()),
+            ("domain", config.domain.is_some()),
         ];
         for (field, _) in present.into_iter().filter(|(_, set)| *set) {
             self.push(field, refused);
+        }
+        if config.sets_a_knob() {
+            self.push(
+                "knobs",
+                "only for a preset or a provider from configuration: a built-in provider's \
+                 requests are fixed",
+            );
         }
         if config.issuer.is_some() {
             self.push(
@@ -78,11 +90,65 @@ impl Table<'_> {
         }
     }
 
+    /// A preset is declared by the service; its table names the client, the tenant where
+    /// the preset is per tenant, and may turn the knobs or replace pointers.
+    fn preset(&mut self, name: &str, config: &ProviderConfig) {
+        let Some(spec) = preset(name) else {
+            self.push(
+                "preset",
+                "no such preset; `social-login providers` lists them",
+            );
+            return;
+        };
+        if config.kind.is_some() {
+            self.push("kind", "not with a preset: the preset says what it is");
+        }
+        if config.trust_email_verified.is_some() {
+            self.push(
+                "trust_email_verified",
+                "not with a preset: its email rule is documented; claims.email_verified replaces it",
+            );
+        }
+        self.claims(config);
+        let needs = |what: &str| spec.needs.iter().any(|need| need == what);
+        match &config.issuer {
+            Some(issuer) if !super::is_base_url(issuer) => self.push(
+                "issuer",
+                "must be an http(s) URL without user info, query or fragment",
+            ),
+            None if config.enabled && needs("issuer") => {
+                self.push("issuer", format!("required for the {name} preset"));
+            }
+            Some(_) if !spec.is_per_tenant() => {
+                self.push("issuer", format!("the {name} preset is not per tenant"));
+            }
+            _ => {}
+        }
+        match &config.domain {
+            Some(domain) if !is_host(domain) => {
+                self.push("domain", "a host name, e.g. auth.example.com")
+            }
+            None if config.enabled && needs("domain") => {
+                self.push("domain", format!("required for the {name} preset"));
+            }
+            Some(_) if !needs("domain") => {
+                self.push("domain", format!("the {name} preset has no domain"));
+            }
+            _ => {}
+        }
+    }
+
     fn generic(&mut self, config: &ProviderConfig) {
         let Some(kind) = config.kind else {
             self.push("kind", "required: \"oidc\" or \"oauth2\"");
             return;
         };
+        if config.domain.is_some() {
+            self.push(
+                "domain",
+                "only for a preset whose endpoints are on a domain of their own",
+            );
+        }
         self.common(config);
         match kind {
             ProviderKind::Oidc => self.oidc(config),
@@ -102,16 +168,11 @@ impl Table<'_> {
                 );
             }
         }
-        let claims = config.claims.clone().unwrap_or_default();
-        for (field, pointer) in claims.pointers() {
-            if !is_json_pointer(pointer) {
-                self.push(&format!("claims.{field}"), "not a JSON Pointer");
-            }
-        }
-        if config.endpoints.emails.is_some() {
+        self.claims(config);
+        if config.endpoints.emails.is_some() != config.emails.is_some() {
             self.push(
                 "endpoints.emails",
-                "only the github provider has an emails endpoint",
+                "an emails endpoint and an [emails] table go together",
             );
         }
         if config.endpoints.issuer.is_some() {
@@ -120,6 +181,24 @@ impl Table<'_> {
                 "only for built-in providers: a provider from configuration sets issuer (kind = \
                  \"oidc\")",
             );
+        }
+    }
+
+    /// The table's pointers: each a JSON Pointer, or `token:` and one that names no token.
+    fn claims(&mut self, config: &ProviderConfig) {
+        let claims = config.claims.clone().unwrap_or_default();
+        let message = "not a JSON Pointer (or `token:` and one that names no token)";
+        for (field, pointer) in claims.pointers() {
+            if !is_claim_pointer(pointer) {
+                self.push(&format!("claims.{field}"), message);
+            }
+        }
+        if let Some(EmailVerified::AllOf(flags)) = &claims.email_verified {
+            for (index, flag) in flags.iter().enumerate() {
+                if !is_claim_pointer(flag) {
+                    self.push(&format!("claims.email_verified[{index}]"), message);
+                }
+            }
         }
     }
 
@@ -163,6 +242,15 @@ impl Table<'_> {
             self.push("scopes", "required for kind = \"oauth2\"");
         }
     }
+}
+
+/// A DNS host name: letters, digits, `-` and `.`, at most 253 characters.
+fn is_host(raw: &str) -> bool {
+    !raw.is_empty()
+        && raw.len() <= 253
+        && raw
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'.')
 }
 
 /// Whether apps may present id_tokens of this provider (`client_ids`, `id_token_nonce`).

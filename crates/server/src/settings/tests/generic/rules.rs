@@ -76,9 +76,9 @@ fn a_key_outside_the_grammar_is_named_with_the_rule() {
 
 #[test]
 fn a_table_without_a_kind_needs_one_even_when_disabled() {
-    let settings = settings_with("[oauth_providers.gitlab]\nenabled = false\n");
+    let settings = settings_with("[oauth_providers.gitea]\nenabled = false\n");
     assert_eq!(
-        problems_of(&settings, "gitlab"),
+        problems_of(&settings, "gitea"),
         ["kind: required: \"oidc\" or \"oauth2\""]
     );
 }
@@ -133,8 +133,12 @@ fn a_claim_that_is_not_a_json_pointer_is_named() {
                  avatar_url = \"/a~2b\"";
     let tables = format!("{}{extra}\n", table("corp", "oauth2", ""));
     let problems = problems_of(&settings_with(&tables), "corp");
-    assert!(problems.contains(&"claims.email: not a JSON Pointer".into()));
-    assert!(problems.contains(&"claims.avatar_url: not a JSON Pointer".into()));
+    let not = "not a JSON Pointer (or `token:` and one that names no token)";
+    assert!(
+        problems.contains(&format!("claims.email: {not}")),
+        "{problems:?}"
+    );
+    assert!(problems.contains(&format!("claims.avatar_url: {not}")));
     assert!(!problems.iter().any(|p| p.starts_with("claims.subject")));
 }
 
@@ -165,7 +169,7 @@ fn each_kind_refuses_the_fields_of_the_other_and_of_built_ins() {
     for expected in [
         "issuer: only for kind = \"oidc\"".to_owned(),
         "endpoints.jwks: only for kind = \"oidc\"".to_owned(),
-        "endpoints.emails: only the github provider has an emails endpoint".to_owned(),
+        "endpoints.emails: an emails endpoint and an [emails] table go together".to_owned(),
         format!("client_ids: {native}"),
         format!("id_token_nonce: {native}"),
     ] {

@@ -1,0 +1,166 @@
+//! A call to a provider's API with the user's access token (userinfo, the emails list), made
+//! as the declaration's `[userinfo]` knob says: the method, where the token goes (a Bearer
+//! header, a header of its own, a query parameter, the path), extra headers and query
+//! parameters, a body, and the provider's own `User-Agent`.
+
+use crate::http_client::ProviderHttp;
+use reqwest::RequestBuilder;
+use reqwest::header::{CONTENT_TYPE, USER_AGENT};
+use social_login_domain::SecretText;
+use social_login_provider_spec::knobs::{Method, TokenIn, Userinfo};
+use url::Url;
+
+/// Where a path says the token goes (`TokenIn::Path`), as the URL parser leaves it.
+const TOKEN_IN_PATH: &str = "%7Baccess_token%7D";
+
+/// How a provider's API calls are made.
+#[derive(Debug, Clone, Copy)]
+pub struct ApiShape<'a> {
+    pub call: &'a Userinfo,
+    pub user_agent: Option<&'a str>,
+}
+
+impl ApiShape<'_> {
+    /// The request for `url` with `token`, ready to send on `http`.
+    pub fn request(&self, http: &ProviderHttp, url: &Url, token: &SecretText) -> RequestBuilder {
+        let call = self.call;
+        let mut url = url.clone();
+        match &call.token_in {
+            TokenIn::Path => url = token_in_path(&url, token).unwrap_or(url),
+            TokenIn::Query(name) => {
+                url.query_pairs_mut().append_pair(name, token.expose());
+            }
+            TokenIn::Header | TokenIn::NamedHeader(_) => {}
+        }
+        if !call.query.is_empty() {
+            url.query_pairs_mut().extend_pairs(&call.query);
+        }
+        let mut request = match call.method {
+            Method::Get => http.get(url),
+            Method::Post => http.reqwest().post(url),
+        };
+        request = match &call.token_in {
+            TokenIn::Header => request.bearer_auth(token.expose()),
+            TokenIn::NamedHeader(name) => request.header(name.as_str(), token.expose()),
+            TokenIn::Query(_) | TokenIn::Path => request,
+        };
+        for (name, value) in &call.headers {
+            request = request.header(name.as_str(), value.as_str());
+        }
+        if let Some(agent) = self.user_agent {
+            request = request.header(USER_AGENT, agent);
+        }
+        match (&call.method, &call.body) {
+            (Method::Post, Some(body)) => {
+                let json = serde_json::from_str::<serde_json::Value>(body).is_ok();
+                if json {
+                    request = request.header(CONTENT_TYPE, "application/json");
+                }
+                request.body(body.clone())
+            }
+            _ => request,
+        }
+    }
+}
+
+/// `url` with the token, percent-encoded, where its path says `{access_token}`.
+fn token_in_path(url: &Url, token: &SecretText) -> Option<Url> {
+    let encoded: String = url::form_urlencoded::byte_serialize(token.expose().as_bytes()).collect();
+    let filled = url.as_str().replacen(TOKEN_IN_PATH, &encoded, 1);
+    Url::parse(&filled).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http_client::test_client;
+    use std::collections::BTreeMap;
+
+    fn built(call: &Userinfo, user_agent: Option<&str>, url: &str) -> reqwest::Request {
+        let shape = ApiShape { call, user_agent };
+        let token = SecretText::new("tok en/1");
+        shape
+            .request(&test_client(), &Url::parse(url).unwrap(), &token)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn the_default_is_a_bearer_get() {
+        let request = built(&Userinfo::default(), None, "https://api.example/me");
+        assert_eq!(request.method(), "GET");
+        assert_eq!(request.headers()["authorization"], "Bearer tok en/1");
+        assert_eq!(request.url().as_str(), "https://api.example/me");
+    }
+
+    #[test]
+    fn the_token_goes_where_the_knob_says_and_nowhere_else() {
+        let query = Userinfo {
+            token_in: TokenIn::Query("oauth_token".into()),
+            query: BTreeMap::from([("format".into(), "json".into())]),
+            ..Userinfo::default()
+        };
+        let request = built(&query, None, "https://login.yandex.ru/info");
+        assert_eq!(
+            request.url().as_str(),
+            "https://login.yandex.ru/info?oauth_token=tok+en%2F1&format=json"
+        );
+        assert!(!request.headers().contains_key("authorization"));
+
+        let header = Userinfo {
+            token_in: TokenIn::NamedHeader("x-amz-access-token".into()),
+            ..Userinfo::default()
+        };
+        let request = built(&header, None, "https://api.amazon.com/user/profile");
+        assert_eq!(request.headers()["x-amz-access-token"], "tok en/1");
+        assert!(!request.headers().contains_key("authorization"));
+
+        let path = Userinfo {
+            token_in: TokenIn::Path,
+            ..Userinfo::default()
+        };
+        let request = built(
+            &path,
+            None,
+            "https://api.hubapi.com/oauth/v1/access-tokens/{access_token}",
+        );
+        assert_eq!(
+            request.url().as_str(),
+            "https://api.hubapi.com/oauth/v1/access-tokens/tok+en%2F1"
+        );
+    }
+
+    #[test]
+    fn a_post_carries_its_body_its_headers_and_the_providers_user_agent() {
+        let graphql = Userinfo {
+            method: Method::Post,
+            body: Some(r#"{"query":"{ viewer { id email name } }"}"#.into()),
+            headers: BTreeMap::from([("Notion-Version".into(), "2022-06-28".into())]),
+            ..Userinfo::default()
+        };
+        let request = built(
+            &graphql,
+            Some("web:app:1.0 (by /u/ops)"),
+            "https://api.linear.app/graphql",
+        );
+        assert_eq!(request.method(), "POST");
+        assert_eq!(request.headers()["content-type"], "application/json");
+        assert_eq!(request.headers()["notion-version"], "2022-06-28");
+        assert_eq!(request.headers()["user-agent"], "web:app:1.0 (by /u/ops)");
+        let body = request.body().and_then(|body| body.as_bytes()).unwrap();
+        assert!(body.starts_with(br#"{"query""#));
+        let bare = Userinfo {
+            method: Method::Post,
+            ..Userinfo::default()
+        };
+        assert!(
+            built(
+                &bare,
+                None,
+                "https://api.dropboxapi.com/2/users/get_current_account"
+            )
+            .body()
+            .is_none()
+        );
+    }
+}

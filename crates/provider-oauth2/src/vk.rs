@@ -1,0 +1,98 @@
+//! VK ID (docs/providers.md#vk): OAuth 2.1 with PKCE and no client secret. The declaration
+//! names its endpoints; the quirks carry the `device_id` VK returns beside the code (the
+//! callback's `post_body`, `{"device_id": "..."}`) into the exchange, send no secret, and
+//! read the user with the token in a form body
+//! ([VK ID API](https://id.vk.com/about/business/go/docs/ru/vkid/latest/vk-id/connection/api-description)).
+
+use async_trait::async_trait;
+use http::header;
+use serde_json::Value;
+use social_login_ports::PostBody;
+use social_login_provider_core::{ProviderPlan, Quirks, UserinfoCall};
+use url::form_urlencoded;
+
+/// VK ID's quirks: the app's client id, which its user call wants in the query.
+#[derive(Debug, Clone)]
+pub struct VkQuirks {
+    client_id: String,
+}
+
+impl VkQuirks {
+    pub fn new(plan: &ProviderPlan) -> Self {
+        Self {
+            client_id: plan.settings.client_id.clone(),
+        }
+    }
+}
+
+#[async_trait]
+impl Quirks for VkQuirks {
+    /// The `device_id` the callback's `post_body` carries.
+    fn token_params(&self, post_body: Option<&PostBody>) -> Vec<(&'static str, String)> {
+        let body = post_body.and_then(|body| serde_json::from_str::<Value>(body.as_json()).ok());
+        let device = body
+            .as_ref()
+            .and_then(|body| body.get("device_id"))
+            .and_then(Value::as_str);
+        device
+            .map(|device| vec![("device_id", device.to_owned())])
+            .unwrap_or_default()
+    }
+
+    /// No client secret, in the body or a header: VK ID's clients are public.
+    fn token_request(&self, mut request: oauth2::HttpRequest) -> oauth2::HttpRequest {
+        let kept: Vec<(String, String)> = form_urlencoded::parse(request.body())
+            .into_owned()
+            .filter(|(name, _)| name != "client_secret")
+            .collect();
+        *request.body_mut() = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(&kept)
+            .finish()
+            .into_bytes();
+        request.headers_mut().remove(header::AUTHORIZATION);
+        request
+    }
+
+    /// POST `user_info?client_id=…` with `access_token` in a form body.
+    fn userinfo_request(&self, call: UserinfoCall<'_>) -> reqwest::RequestBuilder {
+        let mut url = call.url.clone();
+        url.query_pairs_mut()
+            .append_pair("client_id", &self.client_id);
+        call.http
+            .reqwest()
+            .post(url)
+            .form(&[("access_token", call.access_token.expose())])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_device_id_of_the_callback_goes_into_the_exchange() {
+        let quirks = VkQuirks {
+            client_id: "5123".into(),
+        };
+        let body = PostBody::new(r#"{"device_id":"dev-1"}"#);
+        assert_eq!(
+            quirks.token_params(Some(&body)),
+            [("device_id", "dev-1".to_owned())]
+        );
+        assert!(quirks.token_params(None).is_empty());
+    }
+
+    #[test]
+    fn no_secret_is_sent() {
+        let quirks = VkQuirks {
+            client_id: "5123".into(),
+        };
+        let mut request = http::Request::new(b"code=c&client_id=5123&client_secret=s".to_vec());
+        request
+            .headers_mut()
+            .insert(header::AUTHORIZATION, "Basic abc".parse().unwrap());
+        let shaped = quirks.token_request(request);
+        assert_eq!(shaped.body(), b"code=c&client_id=5123");
+        assert!(!shaped.headers().contains_key(header::AUTHORIZATION));
+    }
+}

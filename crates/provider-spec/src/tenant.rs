@@ -1,0 +1,76 @@
+//! Per-tenant providers (GitLab self-managed, Okta, Auth0, Keycloak, Cognito...): a
+//! declaration whose URLs say `{issuer}` (and Cognito's `{domain}`), filled with the
+//! operator's values (or the declaration's default issuer).
+
+use crate::spec::ProviderSpec;
+
+/// What a declaration's URLs say where the tenant's issuer goes.
+pub const ISSUER: &str = "{issuer}";
+/// Where the host of a tenant's own domain goes (Cognito's hosted domain).
+pub const DOMAIN: &str = "{domain}";
+
+/// What a per-tenant provider's operator names.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tenant<'a> {
+    pub issuer: Option<&'a str>,
+    pub domain: Option<&'a str>,
+}
+
+impl ProviderSpec {
+    /// Whether some URL of the declaration names the tenant's issuer or domain.
+    pub fn is_per_tenant(&self) -> bool {
+        let mut uses = false;
+        self.clone()
+            .each_url(|url| uses |= url.contains(ISSUER) || url.contains(DOMAIN));
+        uses
+    }
+
+    /// The declaration for the tenant at `issuer`: [`Self::for_tenant`] with no domain.
+    pub fn for_issuer(self, issuer: &str) -> Self {
+        self.for_tenant(Tenant {
+            issuer: Some(issuer),
+            domain: None,
+        })
+    }
+
+    /// The declaration for `tenant` (the issuer's trailing `/` dropped before it is put in
+    /// place; a placeholder without a value stays, for the checks to name).
+    pub fn for_tenant(mut self, tenant: Tenant<'_>) -> Self {
+        let issuer = tenant
+            .issuer
+            .map(|issuer| issuer.trim().trim_end_matches('/'));
+        let domain = tenant.domain.map(str::trim);
+        self.each_url(|url| {
+            for (placeholder, value) in [(ISSUER, issuer), (DOMAIN, domain)] {
+                if let Some(value) = value.filter(|_| url.contains(placeholder)) {
+                    *url = url.replace(placeholder, value);
+                }
+            }
+        });
+        self
+    }
+
+    /// Every URL of the declaration, to read or rewrite.
+    fn each_url(&mut self, mut visit: impl FnMut(&mut String)) {
+        let endpoints = &mut self.endpoints;
+        visit(&mut endpoints.authorization);
+        visit(&mut endpoints.token);
+        for url in [
+            &mut endpoints.userinfo,
+            &mut endpoints.emails,
+            &mut endpoints.jwks,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            visit(url);
+        }
+        if let Some(rules) = &mut self.id_token {
+            rules.issuers.iter_mut().for_each(&mut visit);
+        }
+        if let Some(rules) = &mut self.revocation {
+            visit(&mut rules.url);
+        }
+        self.relay_base_urls.iter_mut().for_each(&mut visit);
+    }
+}

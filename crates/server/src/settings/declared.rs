@@ -1,0 +1,67 @@
+//! What a `[oauth_providers.<key>]` table declares its provider to be: one of the eight, a
+//! preset (docs/providers.md), or a provider from configuration of its own `kind`.
+
+use super::ProviderConfig;
+use social_login_domain::ProviderKey;
+use social_login_provider_core::spec::{
+    GenericProvider, ProviderSpec, Tenant, built_in_spec, preset,
+};
+
+/// A table's provider, as a declaration (or what makes one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Declared {
+    /// One of the eight, as the service declares it.
+    BuiltIn(&'static ProviderSpec),
+    /// A preset under the table's key, the table's issuer, knobs and overrides in place.
+    Preset(ProviderSpec),
+    /// A provider from configuration (`kind`); an `oidc` one completes its declaration with
+    /// its discovery document.
+    Generic(GenericProvider),
+}
+
+impl ProviderConfig {
+    /// The preset this table enables: its `preset`, else its key when that names one and
+    /// the table declares no `kind` of its own.
+    pub fn preset_name<'a>(&'a self, key: &'a ProviderKey) -> Option<&'a str> {
+        match (&self.preset, self.kind) {
+            (Some(name), _) => Some(name),
+            (None, None) if preset(key.as_str()).is_some() => Some(key.as_str()),
+            _ => None,
+        }
+    }
+
+    /// What this table declares; `None` for a table that declares nothing usable (no kind,
+    /// an unknown preset): validation names why.
+    pub fn declared(&self, key: ProviderKey) -> Option<Declared> {
+        if let Some(spec) = built_in_spec(key) {
+            return Some(Declared::BuiltIn(spec));
+        }
+        if let Some(name) = self.preset_name(&key) {
+            return preset(name).map(|base| Declared::Preset(self.over_preset(key, base)));
+        }
+        self.generic_provider(key).map(Declared::Generic)
+    }
+
+    /// `base` as this table configures it under `key`.
+    fn over_preset(&self, key: ProviderKey, base: &ProviderSpec) -> ProviderSpec {
+        let issuer = self.issuer.clone().or(base.issuer.clone());
+        let tenant = Tenant {
+            issuer: issuer.as_deref(),
+            domain: self.domain.as_deref(),
+        };
+        let mut spec = base.clone().for_tenant(tenant);
+        spec.issuer = issuer;
+        spec.key = key;
+        if let Some(name) = &self.display_name {
+            spec.display_name.clone_from(name);
+        }
+        if let Some(auth) = self.token_endpoint_auth {
+            spec.token_auth = auth.into();
+        }
+        if let Some(claims) = &self.claims {
+            claims.over(&mut spec.claims);
+        }
+        self.knobs().apply(&mut spec);
+        spec
+    }
+}

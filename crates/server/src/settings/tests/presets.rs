@@ -1,0 +1,189 @@
+//! Preset tables (docs/configuration.md, "Presets"): a preset is enabled by its name and the
+//! client registration alone, a second instance under any key with `preset`, per-tenant
+//! ones with their issuer (and Cognito's domain); its knobs and pointers may be replaced;
+//! what does not belong, or is missing, is named.
+
+use super::fixtures::minimal_toml;
+use crate::settings::{Declared, Settings};
+use social_login_domain::ProviderKey;
+use social_login_provider_core::spec::knobs::TokenIn;
+use social_login_provider_core::spec::{EmailVerified, ProviderSpec};
+
+const CLIENT: &str = "client_id = \"id\"\nclient_secret = \"secret\"\nredirect_uri = \"https://app.example.com/cb\"\n";
+
+fn settings_with(tables: &str) -> Result<Settings, String> {
+    Settings::from_toml(&format!("{}{tables}", minimal_toml())).map_err(|errors| errors.to_string())
+}
+
+/// The problems validation finds, one per line.
+fn problems(tables: &str) -> String {
+    match settings_with(tables) {
+        Ok(settings) => settings
+            .validate()
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default(),
+        Err(errors) => errors,
+    }
+}
+
+fn declared(tables: &str, key: &str) -> ProviderSpec {
+    let settings = settings_with(tables).unwrap();
+    settings.validate().unwrap();
+    let key = ProviderKey::parse(key).unwrap();
+    let config = settings.oauth_providers.get(key).unwrap();
+    match config.declared(key) {
+        Some(Declared::Preset(spec)) => spec,
+        other => panic!("not a preset: {other:?}"),
+    }
+}
+
+#[test]
+fn a_preset_is_enabled_by_its_name_and_the_client_registration_alone() {
+    let gitlab = declared(&format!("[oauth_providers.gitlab]\n{CLIENT}"), "gitlab");
+    assert_eq!(gitlab.display_name, "GitLab");
+    assert_eq!(gitlab.endpoints.token, "https://gitlab.com/oauth/token");
+    assert_eq!(
+        gitlab.claims.email_verified,
+        EmailVerified::AllOf(vec!["/email_verified".into()])
+    );
+}
+
+#[test]
+fn a_second_instance_under_another_key_takes_its_own_issuer() {
+    let tables = format!(
+        "[oauth_providers.gitlab-corp]\npreset = \"gitlab\"\nissuer = \"https://git.corp.example/\"\n\
+         display_name = \"Corp GitLab\"\n{CLIENT}"
+    );
+    let corp = declared(&tables, "gitlab-corp");
+    assert_eq!(corp.key.as_str(), "gitlab-corp");
+    assert_eq!(corp.display_name, "Corp GitLab");
+    assert_eq!(
+        corp.endpoints.authorization,
+        "https://git.corp.example/oauth/authorize"
+    );
+    assert_eq!(
+        corp.id_token.unwrap().issuers,
+        ["https://git.corp.example"],
+        "the trailing slash of the setting is not the provider's"
+    );
+}
+
+#[test]
+fn a_per_tenant_preset_without_its_tenant_is_named() {
+    let okta = problems(&format!("[oauth_providers.okta]\n{CLIENT}"));
+    assert_eq!(
+        okta,
+        "oauth_providers.okta.issuer: required for the okta preset"
+    );
+    let cognito = problems(&format!(
+        "[oauth_providers.cognito]\nissuer = \"https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc\"\n{CLIENT}"
+    ));
+    assert_eq!(
+        cognito,
+        "oauth_providers.cognito.domain: required for the cognito preset"
+    );
+    let pool = declared(
+        &format!(
+            "[oauth_providers.cognito]\nissuer = \"https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc\"\n\
+             domain = \"corp.auth.eu-west-1.amazoncognito.com\"\n{CLIENT}"
+        ),
+        "cognito",
+    );
+    assert_eq!(
+        pool.endpoints.token,
+        "https://corp.auth.eu-west-1.amazoncognito.com/oauth2/token"
+    );
+    assert_eq!(
+        pool.endpoints.jwks.as_deref(),
+        Some("https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc/.well-known/jwks.json")
+    );
+}
+
+#[test]
+fn what_does_not_belong_to_a_preset_is_named() {
+    let unknown = problems(&format!(
+        "[oauth_providers.corp]\npreset = \"nope\"\n{CLIENT}"
+    ));
+    assert_eq!(
+        unknown,
+        "oauth_providers.corp.preset: no such preset; `social-login providers` lists them"
+    );
+    let kind = problems(&format!(
+        "[oauth_providers.spotify]\nkind = \"oauth2\"\npreset = \"spotify\"\n{CLIENT}"
+    ));
+    assert!(
+        kind.contains("oauth_providers.spotify.kind: not with a preset"),
+        "{kind}"
+    );
+    let tenant = problems(&format!(
+        "[oauth_providers.spotify]\nissuer = \"https://x.example\"\n{CLIENT}"
+    ));
+    assert!(
+        tenant.contains("the spotify preset is not per tenant"),
+        "{tenant}"
+    );
+    let trust = problems(&format!(
+        "[oauth_providers.spotify]\ntrust_email_verified = true\n{CLIENT}"
+    ));
+    assert!(
+        trust.contains("oauth_providers.spotify.trust_email_verified"),
+        "{trust}"
+    );
+}
+
+#[test]
+fn a_knob_or_a_pointer_may_replace_the_presets_own() {
+    let tables = format!(
+        "[oauth_providers.reddit]\nuser_agent = \"web:acme:1.0 (by /u/acme)\"\n{CLIENT}\
+         [oauth_providers.reddit.userinfo]\ntoken_in = \"query:access_token\"\n\
+         [oauth_providers.reddit.claims]\nname = \"/subreddit/title\"\n"
+    );
+    let reddit = declared(&tables, "reddit");
+    assert_eq!(
+        reddit.user_agent.as_deref(),
+        Some("web:acme:1.0 (by /u/acme)")
+    );
+    assert_eq!(
+        reddit.userinfo.token_in,
+        TokenIn::Query("access_token".into())
+    );
+    assert_eq!(reddit.claims.name, ["/subreddit/title"]);
+}
+
+#[test]
+fn an_unknown_knob_a_bad_token_in_and_a_malformed_pointer_are_named() {
+    let unknown = problems(&format!(
+        "[oauth_providers.spotify]\nscope_seperator = \",\"\n{CLIENT}"
+    ));
+    assert!(
+        unknown.contains("oauth_providers.spotify.scope_seperator: unknown key"),
+        "{unknown}"
+    );
+    let token_in = problems(&format!(
+        "[oauth_providers.spotify]\n{CLIENT}[oauth_providers.spotify.userinfo]\ntoken_in = \"cookie:x\"\n"
+    ));
+    assert!(
+        token_in.contains("oauth_providers.spotify.userinfo.token_in"),
+        "{token_in}"
+    );
+    assert!(token_in.contains("\"query:<name>\""), "{token_in}");
+    let pointer = problems(&format!(
+        "[oauth_providers.spotify]\n{CLIENT}[oauth_providers.spotify.claims]\nemail = \"token:/access_token\"\n"
+    ));
+    assert!(
+        pointer.contains("oauth_providers.spotify.claims.email: not a JSON Pointer"),
+        "{pointer}"
+    );
+}
+
+#[test]
+fn a_built_in_table_turns_no_knob() {
+    let github = problems(&format!(
+        "[oauth_providers.github]\nscope_separator = \",\"\n{CLIENT}"
+    ));
+    assert!(
+        github.contains("oauth_providers.github.knobs: only for a preset"),
+        "{github}"
+    );
+}
