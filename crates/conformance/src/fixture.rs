@@ -1,12 +1,14 @@
 //! One registered client per simulated provider, its default user, and the settings that
 //! point an adapter at the simulator: what every adapter test of that provider starts from.
-//! The eight built-in providers, and two providers from configuration.
+//! The eight built-in providers, the presets, and two providers from configuration.
 
 mod generic;
+mod presets;
 mod providers;
 mod seeded;
 
 pub use generic::{GENERIC_OAUTH2, GENERIC_OIDC};
+pub use presets::{preset_fixture, preset_user, unverified_preset_user};
 pub use providers::{
     APPLE, APPLE_SUB, DISCORD, FACEBOOK, GITHUB, GOOGLE, LINKEDIN, LINKEDIN_PICTURE, MICROSOFT,
     OTHER_P256_KEY_PEM, TWITTER,
@@ -14,7 +16,7 @@ pub use providers::{
 
 use crate::flow::Flow;
 use social_login_domain::{ProviderKey, SecretText};
-use social_login_provider_core::spec::built_in_spec;
+use social_login_provider_core::spec::{ProviderSpec, Tenant, built_in_spec, preset};
 use social_login_provider_core::{
     BuildContext, EndpointOverrides, ProviderConfigError, ProviderHttp, ProviderPlan,
     ProviderSettings, build_http_client,
@@ -104,10 +106,16 @@ impl Fixture {
         }
     }
 
-    /// The plan of this built-in provider with `settings`, as the server resolves it.
+    /// The declaration of this built-in provider or preset; a per-tenant preset's for the
+    /// tenant the settings' issuer names.
+    pub fn spec(&self, settings: &ProviderSettings) -> ProviderSpec {
+        spec_of(self.key, settings)
+    }
+
+    /// The plan of this built-in provider or preset with `settings`, as the server resolves
+    /// it.
     pub fn plan(&self, settings: &ProviderSettings) -> Result<ProviderPlan, ProviderConfigError> {
-        let spec = built_in_spec(self.key).expect("a fixture of a built-in provider");
-        ProviderPlan::resolve(spec, settings)
+        ProviderPlan::resolve(&self.spec(settings), settings)
     }
 
     /// What no message of this provider's adapter may repeat: the client secret and every
@@ -118,6 +126,22 @@ impl Fixture {
             secrets.push(self.client_secret.to_owned());
         }
         secrets
+    }
+}
+
+/// The declaration of the built-in provider or preset `key`; a per-tenant preset's for the
+/// tenant the settings' issuer names.
+pub fn spec_of(key: ProviderKey, settings: &ProviderSettings) -> ProviderSpec {
+    let spec = built_in_spec(key)
+        .or_else(|| preset(key.as_str()))
+        .expect("a built-in provider or a preset")
+        .clone();
+    match settings.endpoints.issuer.as_deref() {
+        Some(issuer) if spec.is_per_tenant() => spec.for_tenant(Tenant {
+            issuer: Some(issuer),
+            domain: Some("sim.auth.eu-west-1.amazoncognito.com"),
+        }),
+        _ => spec,
     }
 }
 

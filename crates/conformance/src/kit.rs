@@ -8,6 +8,7 @@
 
 pub mod code_exchange;
 pub mod email_scope;
+pub mod email_trust;
 pub mod id_token;
 pub mod revocation;
 pub mod sign_in;
@@ -68,8 +69,11 @@ impl Credentials {
 #[derive(Debug, Clone, Copy)]
 pub struct Refusals {
     pub replayed_code: &'static str,
-    pub wrong_verifier: &'static str,
-    pub wrong_secret: &'static str,
+    /// `None`: the provider compares no verifier (PKCE off, or never checked there), so a
+    /// wrong one passes.
+    pub wrong_verifier: Option<&'static str>,
+    /// `None`: the client sends no secret at all (VK ID), so a wrong one passes unseen.
+    pub wrong_secret: Option<&'static str>,
 }
 
 /// One provider's row in the kit's table. What the provider asks for (scopes, client
@@ -139,8 +143,12 @@ impl Subject {
     }
 }
 
-/// How the plan's client authenticates at the token endpoint, as the simulator records it.
-pub fn client_auth(plan: &ProviderPlan) -> ClientAuthKind {
+/// How the plan's client authenticates at the token endpoint, as the simulator records it;
+/// `None` for a client that sends no secret (`refusals.wrong_secret` is `None`).
+pub fn client_auth(subject: &Subject, plan: &ProviderPlan) -> ClientAuthKind {
+    if subject.refusals.wrong_secret.is_none() {
+        return ClientAuthKind::None;
+    }
     match plan.spec.token_auth {
         TokenAuth::ClientSecretBasic => ClientAuthKind::Basic,
         TokenAuth::ClientSecretPost | TokenAuth::SignedSecretPost => ClientAuthKind::Body,
@@ -196,7 +204,7 @@ pub fn record(sim: &SimulatorHandle, subject: &Subject, endpoint: Endpoint) -> R
 /// The kit's table: `name: SUBJECT => [groups];` a line per provider. Each group expands to
 /// one `#[tokio::test]` per scenario in a module named after the row (the caller needs
 /// `tokio` with `macros`). Groups: `sign_in`, `code_exchange`, `user_info`, `id_token`,
-/// `nonce`, `openid`, `email_scope`, `revocation`, `no_revocation`.
+/// `nonce`, `openid`, `email_scope`, `email_trust`, `revocation`, `no_revocation`.
 #[macro_export]
 macro_rules! conformance_kit {
     ($($name:ident: $subject:path => [$($group:ident),+ $(,)?];)+) => {
@@ -248,6 +256,12 @@ macro_rules! conformance_kit {
     (@openid $subject:path) => {
         $crate::conformance_kit!(@tests $subject, id_token, [
             a_token_answer_without_id_token,
+        ]);
+    };
+    (@email_trust $subject:path) => {
+        $crate::conformance_kit!(@tests $subject, email_trust, [
+            a_verified_address_counts_as_the_declaration_says,
+            an_unverified_address_never_counts_as_verified,
         ]);
     };
     (@email_scope $subject:path) => {

@@ -43,17 +43,16 @@ impl Quirks for DingtalkQuirks {
     }
 
     /// The answer under RFC 6749's names; `{"code", "message"}` (no `accessToken`) is a
-    /// refusal.
+    /// refusal. Any other body is left as it came, for the common checks to name.
     fn token_answer(&self, body: Vec<u8>) -> Vec<u8> {
         let Ok(answer) = serde_json::from_slice::<Map<String, Value>>(&body) else {
             return body;
         };
         if !answer.contains_key("accessToken") {
-            let code = answer
-                .get("code")
-                .and_then(Value::as_str)
-                .unwrap_or("no accessToken");
-            return json!({ "error": code }).to_string().into_bytes();
+            return match answer.get("code") {
+                Some(code) => json!({ "error": code }).to_string().into_bytes(),
+                None => body,
+            };
         }
         let renamed: Map<String, Value> = answer
             .into_iter()

@@ -63,7 +63,7 @@ impl Quirks for WechatQuirks {
     /// `{"errcode": 40029, "errmsg": ...}` is a refusal: as RFC 6749 words it.
     fn token_answer(&self, body: Vec<u8>) -> Vec<u8> {
         match refusal(&body) {
-            Some(code) => json!({ "error": format!("errcode {code}") })
+            Some(code) => json!({ "error": format!("errcode_{code}") })
                 .to_string()
                 .into_bytes(),
             None => body,
@@ -137,7 +137,7 @@ mod tests {
     fn an_errcode_is_a_refusal_and_a_grant_passes() {
         let refused =
             WechatQuirks.token_answer(br#"{"errcode":40029,"errmsg":"invalid code"}"#.to_vec());
-        assert_eq!(refused, br#"{"error":"errcode 40029"}"#);
+        assert_eq!(refused, br#"{"error":"errcode_40029"}"#);
         let granted = br#"{"access_token":"a","expires_in":7200,"openid":"o1"}"#.to_vec();
         assert_eq!(WechatQuirks.token_answer(granted.clone()), granted);
         let failed = json!({"errcode": 40003, "errmsg": "invalid openid"});

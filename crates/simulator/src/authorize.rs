@@ -13,6 +13,7 @@ use crate::users::SimUser;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use url::Url;
 
 /// The parameters the providers' authorize endpoints read; each reads the ones its real
@@ -39,6 +40,12 @@ pub struct AuthorizeQuery {
 }
 
 impl AuthorizeQuery {
+    /// The query `raw` under OAuth's names (`renames`: OAuth's name to the provider's).
+    pub fn read(raw: Option<&str>, renames: &BTreeMap<String, String>) -> Self {
+        let pairs = crate::flow::form_pairs(raw.unwrap_or_default().as_bytes());
+        serde_json::from_value(crate::flow::under_oauth_names(pairs, renames)).unwrap_or_default()
+    }
+
     /// The log record of this request (never the values of secrets).
     pub fn record(&self, provider: Provider, headers: &HeaderMap) -> RequestRecord {
         let mut record = RequestRecord::new(provider, Endpoint::Authorize, headers);

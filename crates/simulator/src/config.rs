@@ -1,52 +1,89 @@
 //! What a simulator starts with: the providers it imitates, registered clients, seeded users.
 
 use crate::users::SimUser;
-use serde::{Deserialize, Serialize};
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize, Serializer};
+use std::fmt;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-/// A provider the simulator imitates; each is served under its own path prefix.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Provider {
-    Github,
-    Google,
-    Facebook,
-    Microsoft,
-    Linkedin,
-    Discord,
-    Twitter,
-    Apple,
+/// A provider the simulator imitates, by its dialect's name (`dialects.toml`); each is served
+/// under its own path prefix, that name. The eight built-in providers and the two standard
+/// ones have constants; the presets' are [`Provider::preset`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Provider(&'static str);
+
+#[allow(non_upper_case_globals)] // Named as the enum it replaced, so matches read the same.
+impl Provider {
+    pub const Github: Self = Self("github");
+    pub const Google: Self = Self("google");
+    pub const Facebook: Self = Self("facebook");
+    pub const Microsoft: Self = Self("microsoft");
+    pub const Linkedin: Self = Self("linkedin");
+    pub const Discord: Self = Self("discord");
+    pub const Twitter: Self = Self("twitter");
+    pub const Apple: Self = Self("apple");
     /// A provider that follows the OpenID Connect standards and nothing else, at `/oidc`.
-    #[serde(rename = "oidc")]
-    StandardOidc,
+    pub const StandardOidc: Self = Self("oidc");
     /// A plain OAuth 2.0 provider with a user document of its own shape, at `/oauth2`.
-    #[serde(rename = "oauth2")]
-    StandardOauth2,
+    pub const StandardOauth2: Self = Self("oauth2");
 }
 
 impl Provider {
-    /// Every simulated provider: the eight built-in ones, then the two standard ones.
+    /// The eight built-in providers, then the two standard ones.
     #[rustfmt::skip] // A list, not a column of ten lines.
     pub const ALL: [Self; 10] = [
         Self::Google, Self::Github, Self::Facebook, Self::Microsoft, Self::Linkedin,
         Self::Discord, Self::Twitter, Self::Apple, Self::StandardOidc, Self::StandardOauth2,
     ];
 
-    /// The path prefix of this provider's routes, without slashes.
+    /// The simulated provider of dialect `name`, if there is one.
+    pub fn named(name: &str) -> Option<Self> {
+        crate::dialect::name_of(name).map(Self)
+    }
+
+    /// The simulated provider of dialect `name`, as a constant (a test fixture's): a name
+    /// with no dialect fails where the provider is first served.
+    pub const fn simulated(name: &'static str) -> Self {
+        Self(name)
+    }
+
+    /// The simulated preset of that key (`gitlab`), if the simulator imitates it.
+    pub fn preset(name: &str) -> Option<Self> {
+        Self::named(name).filter(|provider| !Self::ALL.contains(provider))
+    }
+
+    /// Every provider the simulator imitates: [`Self::ALL`], then the presets.
+    pub fn every() -> impl Iterator<Item = Self> {
+        Self::ALL.into_iter().chain(
+            crate::dialect::names()
+                .map(Self)
+                .filter(|provider| !Self::ALL.contains(provider)),
+        )
+    }
+
+    /// The path prefix of this provider's routes, without slashes: its dialect's name.
     pub fn prefix(self) -> &'static str {
-        match self {
-            Self::Github => "github",
-            Self::Google => "google",
-            Self::Facebook => "facebook",
-            Self::Microsoft => "microsoft",
-            Self::Linkedin => "linkedin",
-            Self::Discord => "discord",
-            Self::Twitter => "twitter",
-            Self::Apple => "apple",
-            Self::StandardOidc => "oidc",
-            Self::StandardOauth2 => "oauth2",
-        }
+        self.0
+    }
+}
+
+impl fmt::Debug for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl Serialize for Provider {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Provider {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Self::named(&name).ok_or_else(|| de::Error::custom("no such simulated provider"))
     }
 }
 

@@ -4,6 +4,8 @@
 mod aadsts;
 mod answers;
 mod authorize;
+mod documents;
+mod load;
 mod token;
 
 pub use answers::{ApiError, Envelope, ErrorSpec, Page, graph_refusal};
@@ -11,6 +13,7 @@ pub use authorize::{
     AuthorizeRules, Described, Descriptions, MethodAlone, PkceRule, RedirectRule, ResponseTypeRule,
     WithoutMethod,
 };
+pub use documents::{EmailsRules, IdTokenRules, Signing, TokenIn, UserinfoMethod, UserinfoRules};
 pub use token::{
     AuthMethod, BasicHeader, BodyRule, ClientAuthRule, IdTokenWhen, RevokeRules, TokenErrors,
     TokenRules,
@@ -28,6 +31,9 @@ use std::time::Duration;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Dialect {
+    pub paths: Paths,
+    /// Its name and colours on the sign-in page.
+    pub brand: Option<Brand>,
     pub envelope: Envelope,
     #[serde(default)]
     pub code_lifetime: CodeLifetime,
@@ -40,7 +46,36 @@ pub struct Dialect {
     pub token: TokenRules,
     pub revoke: Option<RevokeRules>,
     pub userinfo: Option<UserinfoRules>,
+    /// A second call for the addresses (Bitbucket's); GitHub's is its hooks'.
+    pub emails: Option<EmailsRules>,
+    #[serde(default)]
+    pub id_token: IdTokenRules,
     pub discovery: Option<DiscoveryRules>,
+}
+
+/// Where the real provider serves each endpoint, its host dropped; `{tenant}`, `{version}`
+/// and `{access_token}` are captures.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Paths {
+    pub authorization: String,
+    pub token: String,
+    pub userinfo: Option<String>,
+    pub emails: Option<String>,
+    pub jwks: Option<String>,
+    pub revocation: Option<String>,
+    pub discovery: Option<String>,
+}
+
+/// A provider's name and colours: background, text, and a button's edge (the background
+/// when absent).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Brand {
+    pub name: String,
+    pub background: String,
+    pub text: String,
+    pub edge: Option<String>,
 }
 
 /// How long a provider's authorization codes stay redeemable.
@@ -76,23 +111,6 @@ pub struct Aliases {
     pub userinfo: Vec<String>,
 }
 
-/// The user endpoint's gate: the token schemes, the scopes, and the provider's API errors.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct UserinfoRules {
-    #[serde(default = "bearer")]
-    pub schemes: Vec<String>,
-    /// Every group needs one of its scopes.
-    #[serde(default)]
-    pub scopes: Vec<Vec<String>>,
-    /// Set: a request without `User-Agent` gets this answer (GitHub).
-    pub user_agent: Option<ApiError>,
-    /// No `Authorization` header at all; `bad_token` when absent.
-    pub no_credentials: Option<ApiError>,
-    pub bad_token: ApiError,
-    pub missing_scope: Option<ApiError>,
-}
-
 /// What an OIDC discovery document holds besides the issuer.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -119,10 +137,6 @@ fn openid_email_profile() -> Vec<String> {
     ["openid", "email", "profile"].map(str::to_owned).into()
 }
 
-fn bearer() -> Vec<String> {
-    vec!["bearer".to_owned()]
-}
-
 fn json_object<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Map<String, Value>, D::Error> {
     let text = String::deserialize(deserializer)?;
     serde_json::from_str(&text).map_err(de::Error::custom)
@@ -131,7 +145,7 @@ fn json_object<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Map<String,
 static DIALECTS: LazyLock<BTreeMap<String, Dialect>> = LazyLock::new(|| {
     // A unit test parses the file and checks every provider has a dialect: this cannot fire
     // in a tested build.
-    toml::from_str(include_str!("dialects.toml")).expect("dialects.toml is valid")
+    load::dialects(include_str!("dialects.toml")).expect("dialects.toml is valid")
 });
 
 /// The dialect of `provider`.
@@ -141,16 +155,38 @@ pub fn of(provider: Provider) -> &'static Dialect {
         .expect("every simulated provider has a dialect")
 }
 
+/// The name of the dialect called `name`, for as long as the program runs.
+pub fn name_of(name: &str) -> Option<&'static str> {
+    DIALECTS.get_key_value(name).map(|(key, _)| key.as_str())
+}
+
+/// Every dialect's name.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    DIALECTS.keys().map(String::as_str)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn every_provider_has_a_dialect_and_nothing_else_does() {
-        let names: Vec<&str> = DIALECTS.keys().map(String::as_str).collect();
-        let mut expected: Vec<&str> = Provider::ALL.iter().map(|p| p.prefix()).collect();
-        expected.sort_unstable();
-        assert_eq!(names, expected);
+    fn every_provider_has_a_dialect_and_every_endpoint_a_discovery_lists_is_served() {
+        for provider in Provider::ALL {
+            assert!(DIALECTS.contains_key(provider.prefix()), "{provider:?}");
+        }
+        for (name, dialect) in DIALECTS.iter() {
+            let paths = &dialect.paths;
+            let listed = dialect.discovery.iter().flat_map(|d| &d.lists);
+            for endpoint in listed {
+                let served = match endpoint {
+                    Listed::Authorization | Listed::Token => true,
+                    Listed::Userinfo => paths.userinfo.is_some(),
+                    Listed::Jwks => paths.jwks.is_some(),
+                    Listed::Revocation => paths.revocation.is_some(),
+                };
+                assert!(served, "{name}: {endpoint:?}");
+            }
+        }
     }
 
     #[test]

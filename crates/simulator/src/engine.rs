@@ -12,11 +12,12 @@ mod token;
 mod token_answer;
 mod userinfo;
 
+use userinfo::Carried;
 pub use userinfo::gate;
 
 use crate::authorize::AuthorizeQuery;
 use crate::config::Provider;
-use crate::dialect::{self, BodyRule};
+use crate::dialect::{self, BodyRule, UserinfoMethod};
 use crate::faults::Endpoint;
 use crate::flow::Refusal;
 use crate::hooks::{self, Cx, PathParams, SimHooks};
@@ -24,7 +25,7 @@ use crate::log::RequestRecord;
 use crate::state::SimState;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{OriginalUri, Path, Query, RawQuery, State};
+use axum::extract::{OriginalUri, Path, RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
@@ -81,7 +82,8 @@ pub fn routes(provider: Provider) -> Router<Arc<SimState>> {
               path: Captures,
               OriginalUri(uri): OriginalUri,
               headers: HeaderMap,
-              Query(q): Query<AuthorizeQuery>| async move {
+              RawQuery(query): RawQuery| async move {
+            let q = AuthorizeQuery::read(query.as_deref(), &dialect.authorize.params);
             authorize::answer(served.cx(&sim, &captures(path)), &uri, &headers, &q).await
         },
     );
@@ -103,7 +105,7 @@ pub fn routes(provider: Provider) -> Router<Arc<SimState>> {
     };
     let token = match dialect.token.body {
         BodyRule::QueryAndForm => get(token).post(token),
-        BodyRule::Form | BodyRule::FormOrJson => post(token),
+        BodyRule::Form | BodyRule::FormOrJson | BodyRule::Json => post(token),
     };
     routes.push((&paths.token, token));
     if let (Some(path), Some(rules)) = (&paths.revocation, &dialect.revoke) {
@@ -113,22 +115,39 @@ pub fn routes(provider: Provider) -> Router<Arc<SimState>> {
         routes.push((path, post(revoke)));
     }
     if let (Some(path), Some(rules)) = (&paths.userinfo, &dialect.userinfo) {
-        let userinfo = get(
-            move |State(sim): Shared,
-                  path: Captures,
-                  RawQuery(query): RawQuery,
-                  headers: HeaderMap| async move {
-                userinfo::answer(
-                    served.cx(&sim, &captures(path)),
-                    rules,
-                    query.as_deref(),
-                    &headers,
-                )
-                .await
-            },
-        );
+        let userinfo = move |State(sim): Shared,
+                             path: Captures,
+                             RawQuery(query): RawQuery,
+                             headers: HeaderMap,
+                             body: Bytes| async move {
+            let carried = Carried {
+                headers: &headers,
+                query: query.as_deref(),
+                body: &body,
+            };
+            userinfo::answer(served.cx(&sim, &captures(path)), rules, carried).await
+        };
+        let userinfo = match rules.method {
+            UserinfoMethod::Get => get(userinfo),
+            UserinfoMethod::Post => post(userinfo),
+        };
         for path in std::iter::once(path).chain(&dialect.aliases.userinfo) {
             routes.push((path, userinfo.clone()));
+        }
+        if let (Some(path), Some(emails)) = (&paths.emails, &dialect.emails) {
+            let emails = move |State(sim): Shared,
+                               path: Captures,
+                               RawQuery(query): RawQuery,
+                               headers: HeaderMap| async move {
+                let carried = Carried {
+                    headers: &headers,
+                    query: query.as_deref(),
+                    body: &[],
+                };
+                let params = captures(path);
+                userinfo::emails(served.cx(&sim, &params), (rules, emails), carried).await
+            };
+            routes.push((path, get(emails)));
         }
     }
     if let (Some(path), Some(rules)) = (&paths.discovery, &dialect.discovery) {

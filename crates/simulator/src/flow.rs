@@ -8,7 +8,7 @@ use crate::state::SimState;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A refused request in its provider's shape, and the label the log keeps for it.
@@ -67,21 +67,6 @@ pub struct TokenParams {
 }
 
 impl TokenParams {
-    /// These parameters, each missing one taken from `other`.
-    pub fn or(self, other: Self) -> Self {
-        Self {
-            client_id: self.client_id.or(other.client_id),
-            client_secret: self.client_secret.or(other.client_secret),
-            code: self.code.or(other.code),
-            redirect_uri: self.redirect_uri.or(other.redirect_uri),
-            code_verifier: self.code_verifier.or(other.code_verifier),
-            grant_type: self.grant_type.or(other.grant_type),
-            refresh_token: self.refresh_token.or(other.refresh_token),
-            token: self.token.or(other.token),
-            token_type_hint: self.token_type_hint.or(other.token_type_hint),
-        }
-    }
-
     /// Notes in the record what the request showed (never a secret) and returns the
     /// client credentials it presented, HTTP Basic first (`headers`), else the body's.
     pub fn note(&self, record: &mut RequestRecord, headers: &HeaderMap) -> Option<PresentedClient> {
@@ -106,11 +91,29 @@ pub fn is_form(headers: &HeaderMap) -> bool {
         .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"))
 }
 
-/// A form-urlencoded body; `None` for any other body.
-pub fn form<T: DeserializeOwned>(headers: &HeaderMap, body: &[u8]) -> Option<T> {
-    is_form(headers)
-        .then(|| serde_urlencoded::from_bytes(body).ok())
-        .flatten()
+/// The pairs of a form-urlencoded text.
+pub fn form_pairs(body: &[u8]) -> Vec<(String, String)> {
+    url::form_urlencoded::parse(body).into_owned().collect()
+}
+
+/// Pairs read under the provider's names (`renames`: OAuth's name to the provider's), as
+/// the JSON object of OAuth's names to deserialize; an OAuth name the provider reads under
+/// another one is dropped (WeChat ignores `client_id`: it reads `appid`).
+pub fn under_oauth_names(
+    pairs: Vec<(String, String)>,
+    renames: &BTreeMap<String, String>,
+) -> serde_json::Value {
+    let oauth_name = |name: String| {
+        if let Some((oauth, _)) = renames.iter().find(|(_, theirs)| **theirs == name) {
+            return Some(oauth.clone());
+        }
+        (!renames.contains_key(&name)).then_some(name)
+    };
+    let object: serde_json::Map<String, serde_json::Value> = pairs
+        .into_iter()
+        .filter_map(|(name, value)| Some((oauth_name(name)?, value.into())))
+        .collect();
+    object.into()
 }
 
 /// The credentials of an `Authorization` header whose scheme is one of `schemes`.

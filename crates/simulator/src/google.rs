@@ -47,7 +47,7 @@ impl SimHooks for Google {
     }
 
     fn id_token_claims(&self, cx: &Cx<'_>, subject: &Subject<'_>, now: i64) -> Value {
-        let mut claims = crate::id_token::standard_claims(&self.issuer(cx), subject, now);
+        let mut claims = crate::id_token::standard_claims(cx, &self.issuer(cx), subject, now);
         with_hosted_domain(&mut claims, subject.user);
         claims
     }

@@ -13,6 +13,7 @@ use crate::log::RequestRecord;
 use crate::paths::EndpointSet;
 use crate::revocation::TokenKind;
 use crate::state::SimState;
+use crate::template::Fill;
 use crate::tokens::IssuedToken;
 use crate::users::SimUser;
 use axum::Router;
@@ -114,13 +115,22 @@ pub trait SimHooks: Send + Sync {
 
     /// The user document for a token that passed the gate; `query` is the request's.
     fn userinfo(&self, cx: &Cx<'_>, issued: &IssuedToken, query: Option<&str>) -> Document {
+        let document = cx
+            .dialect
+            .userinfo
+            .as_ref()
+            .and_then(|r| r.document.as_ref());
+        if let Some(template) = document {
+            return Ok(template.render(&Fill::user(&issued.user)));
+        }
         let claims = crate::id_token::profile_claims(&issued.user, &issued.scopes);
         Ok(crate::id_token::about(&issued.user.id, claims))
     }
 
     /// The `iss` of its id_tokens.
     fn issuer(&self, cx: &Cx<'_>) -> String {
-        format!("{}/{}", cx.sim.base_url, cx.provider.prefix())
+        let path = &cx.dialect.id_token.issuer_path;
+        format!("{}/{}{path}", cx.sim.base_url, cx.provider.prefix())
     }
 
     /// The issuer its discovery document announces (per tenant, or an incident's).
@@ -133,7 +143,7 @@ pub trait SimHooks: Send + Sync {
 
     /// The claims of an id_token about `subject`, `at_hash` aside.
     fn id_token_claims(&self, cx: &Cx<'_>, subject: &Subject<'_>, now: i64) -> Value {
-        crate::id_token::standard_claims(&self.issuer(cx), subject, now)
+        crate::id_token::standard_claims(cx, &self.issuer(cx), subject, now)
     }
 
     /// Routes of its own, for what the engine does not serve (GitHub's emails, Graph).
@@ -141,6 +151,11 @@ pub trait SimHooks: Send + Sync {
         Router::new()
     }
 }
+
+/// A provider whose dialect says everything (the presets).
+pub struct Plain;
+
+impl SimHooks for Plain {}
 
 /// The hooks of `provider`.
 pub fn of(provider: Provider) -> &'static dyn SimHooks {
@@ -155,5 +170,6 @@ pub fn of(provider: Provider) -> &'static dyn SimHooks {
         Provider::Apple => &crate::apple::Apple,
         Provider::StandardOidc => &crate::standard::StandardOidc,
         Provider::StandardOauth2 => &crate::standard::StandardOauth2,
+        _ => &Plain,
     }
 }

@@ -2,10 +2,13 @@
 //! demand by the injected [`crate::IdTokenFault`]s and signed with the simulator's keys.
 
 use crate::config::Provider;
+use crate::dialect::Signing;
 use crate::flow::{has_scope, unix_now};
 use crate::hooks::Cx;
 use crate::id_token_fault::apply_to_claims;
+use crate::signing::{TEST_EC_KEY, sign_with_secret};
 use crate::state::SimState;
+use crate::template::Fill;
 use crate::users::SimUser;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -43,13 +46,26 @@ pub fn issue(
     }
     let fault = sim.id_token_faults.get(provider);
     apply_to_claims(&mut claims, fault, now);
-    sim.keys.sign(&claims, fault)
+    match cx.dialect.id_token.signing {
+        Signing::Rs256 => sim.keys.sign(&claims, fault),
+        Signing::Es256 => TEST_EC_KEY.sign(&claims, fault),
+        Signing::ClientSecret => {
+            let secret = sim
+                .client(provider, subject.client_id)
+                .map_or("", |client| client.client_secret.as_str());
+            sign_with_secret(secret, &claims)
+        }
+    }
 }
 
 /// The claims an OpenID provider signs (OIDC Core §2 and §5.1, as Google sends them): who,
-/// for whom, when, the nonce, and what `email` and `profile` grant; valid one hour.
-pub fn standard_claims(issuer: &str, subject: &Subject<'_>, now: i64) -> Value {
-    let mut claims = profile_claims(subject.user, subject.scopes);
+/// for whom, when, the nonce, and what `email` and `profile` grant (or what the dialect's
+/// template says it carries); valid one hour.
+pub fn standard_claims(cx: &Cx<'_>, issuer: &str, subject: &Subject<'_>, now: i64) -> Value {
+    let mut claims = match &cx.dialect.id_token.claims {
+        Some(template) => template.members(&Fill::user(subject.user)),
+        None => profile_claims(subject.user, subject.scopes),
+    };
     claims.insert("azp".into(), json!(subject.client_id));
     claims.insert("aud".into(), json!(subject.client_id));
     claims.insert("iss".into(), json!(issuer));

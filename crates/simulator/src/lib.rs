@@ -55,6 +55,7 @@ pub mod signals;
 pub mod signing;
 pub mod standard;
 mod state;
+mod template;
 mod tokens;
 pub mod twitter;
 pub mod users;

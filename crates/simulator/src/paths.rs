@@ -26,7 +26,7 @@ pub struct EndpointSet {
 impl EndpointSet {
     /// These paths as full URLs under `base` and `provider`'s prefix, captures filled from
     /// `fill` (else the defaults: tenant `common`, Graph `v24.0`); GitHub's `{client_id}`
-    /// stays.
+    /// and HubSpot's `{access_token}` stay, for the client to fill.
     pub(crate) fn under(&self, base: &str, provider: Provider, fill: &PathParams) -> Self {
         let url = |path: &str| {
             let mut url = format!("{base}/{}{path}", provider.prefix());
@@ -50,123 +50,17 @@ impl EndpointSet {
     }
 }
 
-/// The paths `provider` serves.
+/// The paths `provider` serves: its dialect's.
 pub(crate) fn of(provider: Provider) -> EndpointSet {
-    let (authorization, token, rest) = match provider {
-        Provider::Google => (
-            "/o/oauth2/v2/auth",
-            "/token",
-            [
-                Some("/v1/userinfo"),
-                None,
-                Some("/oauth2/v3/certs"),
-                Some("/revoke"),
-                Some("/.well-known/openid-configuration"),
-            ],
-        ),
-        Provider::Github => (
-            "/login/oauth/authorize",
-            "/login/oauth/access_token",
-            [
-                Some("/api/user"),
-                Some("/api/user/emails"),
-                None,
-                Some("/api/applications/{client_id}/grant"),
-                None,
-            ],
-        ),
-        Provider::Facebook => (
-            "/{version}/dialog/oauth",
-            "/graph/{version}/oauth/access_token",
-            [
-                Some("/graph/{version}/me"),
-                None,
-                None,
-                Some("/graph/{version}/me/permissions"),
-                None,
-            ],
-        ),
-        Provider::Microsoft => (
-            "/{tenant}/oauth2/v2.0/authorize",
-            "/{tenant}/oauth2/v2.0/token",
-            [
-                None,
-                None,
-                Some("/{tenant}/discovery/v2.0/keys"),
-                None,
-                Some("/{tenant}/v2.0/.well-known/openid-configuration"),
-            ],
-        ),
-        Provider::Linkedin => (
-            "/oauth/v2/authorization",
-            "/oauth/v2/accessToken",
-            [
-                Some("/v2/userinfo"),
-                None,
-                Some("/oauth/openid/jwks"),
-                Some("/oauth/v2/revoke"),
-                Some("/oauth/.well-known/openid-configuration"),
-            ],
-        ),
-        Provider::Discord => (
-            "/oauth2/authorize",
-            "/api/oauth2/token",
-            [
-                Some("/api/users/@me"),
-                None,
-                None,
-                Some("/api/oauth2/token/revoke"),
-                None,
-            ],
-        ),
-        Provider::Twitter => (
-            "/i/oauth2/authorize",
-            "/2/oauth2/token",
-            [
-                Some("/2/users/me"),
-                None,
-                None,
-                Some("/2/oauth2/revoke"),
-                None,
-            ],
-        ),
-        Provider::Apple => (
-            "/auth/authorize",
-            "/auth/token",
-            [
-                None,
-                None,
-                Some("/auth/keys"),
-                Some("/auth/revoke"),
-                Some("/.well-known/openid-configuration"),
-            ],
-        ),
-        Provider::StandardOidc => (
-            "/authorize",
-            "/token",
-            [
-                Some("/userinfo"),
-                None,
-                Some("/jwks"),
-                Some("/revoke"),
-                Some("/.well-known/openid-configuration"),
-            ],
-        ),
-        Provider::StandardOauth2 => (
-            "/authorize",
-            "/token",
-            [Some("/userinfo"), None, None, Some("/revoke"), None],
-        ),
-    };
-    let [userinfo, emails, jwks, revocation, discovery] = rest.map(|path| path.map(str::to_owned));
+    let paths = &crate::dialect::of(provider).paths;
     EndpointSet {
-        authorization: authorization.to_owned(),
-        token: token.to_owned(),
-        userinfo,
-        emails,
-        jwks,
-        revocation,
-        discovery,
+        authorization: paths.authorization.clone(),
+        token: paths.token.clone(),
+        userinfo: paths.userinfo.clone(),
+        emails: paths.emails.clone(),
+        jwks: paths.jwks.clone(),
+        revocation: paths.revocation.clone(),
+        discovery: paths.discovery.clone(),
         issuer: None,
     }
 }

@@ -52,8 +52,7 @@ impl Simulator {
 
 /// Every route of every simulated provider, each under its own prefix, plus the control API.
 fn router(state: Arc<SimState>) -> Router {
-    Provider::ALL
-        .into_iter()
+    Provider::every()
         .fold(Router::new(), |router, provider| {
             router.nest(
                 &format!("/{}", provider.prefix()),

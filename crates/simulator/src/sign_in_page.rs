@@ -13,40 +13,8 @@ use std::fmt::Write;
 
 const PAGE: &str = include_str!("sign_in_page.html");
 
-/// A provider's name and colours on its page: background, text, and a button's edge.
-struct Brand {
-    name: &'static str,
-    background: &'static str,
-    text: &'static str,
-    edge: &'static str,
-}
-
-const fn brand(name: &'static str, background: &'static str, text: &'static str) -> Brand {
-    Brand {
-        name,
-        background,
-        text,
-        edge: background,
-    }
-}
-
-fn brand_of(provider: Provider) -> Brand {
-    match provider {
-        Provider::Google => Brand {
-            edge: "#c6c9cf",
-            ..brand("Google", "#fff", "#1f1f1f")
-        },
-        Provider::Github => brand("GitHub", "#24292f", "#fff"),
-        Provider::Facebook => brand("Facebook", "#1877F2", "#fff"),
-        Provider::Microsoft => brand("Microsoft", "#2f2f2f", "#fff"),
-        Provider::Linkedin => brand("LinkedIn", "#0A66C2", "#fff"),
-        Provider::Discord => brand("Discord", "#5865F2", "#fff"),
-        Provider::Twitter => brand("X", "#000", "#fff"),
-        Provider::Apple => brand("Apple", "#000", "#fff"),
-        Provider::StandardOidc => brand("an OpenID provider", "#3b5bdb", "#fff"),
-        Provider::StandardOauth2 => brand("an OAuth 2.0 provider", "#0c8599", "#fff"),
-    }
-}
+/// The colour of a provider whose dialect names no brand.
+const NEUTRAL: &str = "#495057";
 
 /// The page for `provider`'s authorize request at `uri` (its full path and query).
 pub fn render(sim: &SimState, provider: Provider, uri: &Uri) -> Response {
@@ -75,13 +43,21 @@ pub fn render(sim: &SimState, provider: Provider, uri: &Uri) -> Response {
             email = escape(email),
         );
     }
-    let brand = brand_of(provider);
+    let (name, background, text, edge) = match &crate::dialect::of(provider).brand {
+        Some(brand) => (
+            brand.name.as_str(),
+            brand.background.as_str(),
+            brand.text.as_str(),
+            brand.edge.as_deref().unwrap_or(&brand.background),
+        ),
+        None => (provider.prefix(), NEUTRAL, "#fff", NEUTRAL),
+    };
     let page = PAGE
         .replace("{{PAGE_STYLE}}", crate::PAGE_STYLE)
-        .replace("{{NAME}}", brand.name)
-        .replace("{{BG}}", brand.background)
-        .replace("{{FG}}", brand.text)
-        .replace("{{EDGE}}", brand.edge)
+        .replace("{{NAME}}", name)
+        .replace("{{BG}}", background)
+        .replace("{{FG}}", text)
+        .replace("{{EDGE}}", edge)
         .replace("{{CHOICES}}", &choices)
         .replace("{{HERE}}", &escape(&here));
     Html(page).into_response()

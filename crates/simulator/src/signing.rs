@@ -51,6 +51,60 @@ pub const TEST_KEY_B: TestKey = test_key!(
     n: "h_LL1N1wMVPv_azTmzmphDl-UB6HiFMoodD1RPMq6Uj_-YcE0AV0Z4NrC7HbS_C9-wP5fVnOxav0T9CxR5GbXDXtHHiLHicv-XV6RX2Dzqt4DSKbY_wE_X5ugPYKvS_YchbJJGeCqqFdKEe-Uu62UA66V-_RZWo6zaME8TbyFu4l0lm-AbnQW89evIcgxw81f85j3w96zUKE3VnxQqqGWslDhcFnqcD-ZZPlaSSykcDn0HKS2OkTjQKXgN48ZeP_kPGM7k2cDvKB1Vwhf3YVUXKdaiZ6gWDKxkvMFkrNWCCpinjblwwakHmHej_dQuAT23raWuZYLcnLeYDmFn9wew"
 );
 
+/// The fixed P-256 key of the providers that sign ES256 (Roblox). A test fixture too.
+pub const TEST_EC_KEY: EcKey = EcKey {
+    kid: "sim-ec-key",
+    private_pem: include_str!("signing/test_ec_key.pem"),
+    public_pem: include_str!("signing/test_ec_key.pub.pem"),
+    x: "sLYBlZ9y18X0a9u2nGTQD0BjE6vLOHUfDjnlSOqm6VY",
+    y: "SNOVrl7eMT4nTNOeSjjIhnd_NGWgAeDlTI-9TvsE320",
+};
+
+/// A fixed EC P-256 key pair and its JWK coordinates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EcKey {
+    pub kid: &'static str,
+    /// PKCS#8 PEM of the private key.
+    pub private_pem: &'static str,
+    /// SPKI PEM of the public key (what an HS256 confusion attack uses as the secret).
+    pub public_pem: &'static str,
+    pub x: &'static str,
+    pub y: &'static str,
+}
+
+impl EcKey {
+    pub fn jwk(&self) -> Value {
+        json!({"kty": "EC", "crv": "P-256", "alg": "ES256", "use": "sig", "kid": self.kid, "x": self.x, "y": self.y})
+    }
+
+    /// Signs `claims` ES256 with `kid` in the header, or breaks the token the way `fault`
+    /// says (header-level faults; claim-level ones were applied to `claims` already): the
+    /// other key is Apple's fixture team key, another P-256 key.
+    pub fn sign(&self, claims: &Value, fault: Option<IdTokenFault>) -> String {
+        let (pem, kid) = match fault {
+            Some(IdTokenFault::WrongSignature) => (crate::APPLE_TEST_KEY_PEM, self.kid),
+            Some(IdTokenFault::UnknownKid) => (self.private_pem, UNKNOWN_KID),
+            Some(IdTokenFault::AlgNone) => return unsigned(self.kid, claims),
+            Some(IdTokenFault::HmacWithPublicKey) => {
+                return hmac_with(self.public_pem, self.kid, claims);
+            }
+            _ => (self.private_pem, self.kid),
+        };
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some(kid.to_owned());
+        let key = EncodingKey::from_ec_pem(pem.as_bytes())
+            .expect("the fixture EC keys are valid PKCS#8 PEMs");
+        jsonwebtoken::encode(&header, claims, &key).expect("ES256 signing succeeds")
+    }
+}
+
+/// Signs `claims` HS256 with a client's secret, as LINE signs its web login's id_tokens.
+pub fn sign_with_secret(secret: &str, claims: &Value) -> String {
+    let key = EncodingKey::from_secret(secret.as_bytes());
+    jsonwebtoken::encode(&Header::new(Algorithm::HS256), claims, &key)
+        .expect("HS256 signing succeeds")
+}
+
 /// The `kid` of the unknown-key fault: published by nobody.
 pub const UNKNOWN_KID: &str = "sim-key-unknown";
 
@@ -133,14 +187,19 @@ impl KeyRing {
             Some(IdTokenFault::UnknownKid) => active.sign(UNKNOWN_KID, claims),
             Some(IdTokenFault::AlgNone) => unsigned(active.kid, claims),
             Some(IdTokenFault::HmacWithPublicKey) => {
-                let mut header = Header::new(Algorithm::HS256);
-                header.kid = Some(active.kid.to_owned());
-                let key = EncodingKey::from_secret(active.public_pem.as_bytes());
-                jsonwebtoken::encode(&header, claims, &key).expect("HS256 signing succeeds")
+                hmac_with(active.public_pem, active.kid, claims)
             }
             _ => active.sign(active.kid, claims),
         }
     }
+}
+
+/// HS256 keyed with a public key's PEM: the algorithm confusion a careless verifier accepts.
+fn hmac_with(public_pem: &str, kid: &str, claims: &Value) -> String {
+    let mut header = Header::new(Algorithm::HS256);
+    header.kid = Some(kid.to_owned());
+    let key = EncodingKey::from_secret(public_pem.as_bytes());
+    jsonwebtoken::encode(&header, claims, &key).expect("HS256 signing succeeds")
 }
 
 /// `alg: none` with an empty signature: the token a careless verifier accepts.

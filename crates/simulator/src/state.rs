@@ -43,14 +43,14 @@ pub struct SimState {
 
 impl SimState {
     pub fn new(config: &SimulatorConfig, base_url: String) -> Self {
-        let codes = Provider::ALL
+        let codes = Provider::every()
             .map(|p| {
                 (
                     p,
                     CodeStore::new(crate::dialect::of(p).code_lifetime.of(config)),
                 )
             })
-            .into();
+            .collect();
         Self {
             google_issuer: config
                 .google_issuer

@@ -16,14 +16,20 @@ pub async fn the_authorization_url_carries_the_request(subject: &Subject) {
     let authorization = sim.endpoints(subject.fixture.provider).authorization;
     assert!(url.starts_with(&authorization), "{url}");
     let query = query_of(&url);
-    assert_eq!(query["client_id"], subject.fixture.client_id);
+    let plan = adapter.plan();
+    let spec = &plan.spec;
+    assert_eq!(query[&spec.client_id_param], subject.fixture.client_id);
     assert_eq!(query["redirect_uri"], subject.fixture.callback);
     assert_eq!(query["response_type"], "code");
-    let plan = adapter.plan();
-    assert_eq!(query["scope"], plan.spec.scopes.join(" "));
+    let scope = query.get("scope").map_or("", String::as_str);
+    assert_eq!(scope, spec.scopes.join(&spec.scope_separator));
     assert_eq!(query["state"], STATE);
-    assert_eq!(query["code_challenge_method"], "S256");
-    assert_eq!(query["code_challenge"].len(), 43, "base64url of SHA-256");
+    if plan.pkce {
+        assert_eq!(query["code_challenge_method"], "S256");
+        assert_eq!(query["code_challenge"].len(), 43, "base64url of SHA-256");
+    } else {
+        assert!(!query.contains_key("code_challenge"), "{query:?}");
+    }
     let nonce = query.get("nonce").map(String::as_str);
     assert_eq!(nonce, sends_nonce(plan).then_some(NONCE));
     assert!(!url.contains(VERIFIER), "{url}");
@@ -41,9 +47,9 @@ pub async fn the_token_request_authenticates_the_client(subject: &Subject) {
     flow.sign_in(&*adapter).await.expect("a sign-in");
     let token = record(&sim, subject, Endpoint::Token);
     assert_eq!(token.outcome, "ok");
-    let expected = client_auth(adapter.plan());
+    let expected = client_auth(subject, adapter.plan());
     assert_eq!(token.client_auth, Some(expected));
-    assert!(token.code_verifier_present);
+    assert_eq!(token.code_verifier_present, adapter.plan().pkce);
     if expected == ClientAuthKind::Body {
         assert_eq!(token.authorization_scheme, None, "never HTTP Basic as well");
     }

@@ -8,7 +8,7 @@ use social_login_conformance::fixture::{self, OTHER_P256_KEY_PEM};
 use social_login_conformance::kit::{Adapter, Built, Credentials, Refusals, Subject};
 use social_login_domain::{ProviderKey, ProviderKind, SecretText};
 use social_login_provider_apple as apple;
-use social_login_provider_core::spec::{Claims, EmailVerified, GenericProvider, built_in_spec};
+use social_login_provider_core::spec::{Claims, EmailVerified, GenericProvider};
 use social_login_provider_core::{BuildContext, ProviderPlan, ProviderSettings, SigningKey};
 use social_login_provider_oauth2 as oauth2;
 use social_login_provider_oidc as oidc;
@@ -19,8 +19,8 @@ use social_login_simulator::{
 /// The refusals of providers that answer as RFC 6749 says.
 const RFC_6749: Refusals = Refusals {
     replayed_code: "token endpoint answered error `invalid_grant`",
-    wrong_verifier: "token endpoint answered error `invalid_grant`",
-    wrong_secret: "token endpoint answered error `invalid_client`",
+    wrong_verifier: Some("token endpoint answered error `invalid_grant`"),
+    wrong_secret: Some("token endpoint answered error `invalid_client`"),
 };
 
 /// The Graph API's error envelope: `error` is an object, not an RFC 6749 code.
@@ -39,8 +39,8 @@ pub const GITHUB: Subject = Subject {
     fixture: fixture::GITHUB,
     refusals: Refusals {
         replayed_code: "token endpoint answered error `bad_verification_code`",
-        wrong_verifier: "token endpoint answered error `bad_verification_code`",
-        wrong_secret: "token endpoint answered error `incorrect_client_credentials`",
+        wrong_verifier: Some("token endpoint answered error `bad_verification_code`"),
+        wrong_secret: Some("token endpoint answered error `incorrect_client_credentials`"),
     },
     never_in_messages: &["gho_"],
     ..DISCORD
@@ -50,8 +50,8 @@ pub const FACEBOOK: Subject = Subject {
     fixture: fixture::FACEBOOK,
     refusals: Refusals {
         replayed_code: GRAPH_ERROR,
-        wrong_verifier: GRAPH_ERROR,
-        wrong_secret: GRAPH_ERROR,
+        wrong_verifier: Some(GRAPH_ERROR),
+        wrong_secret: Some(GRAPH_ERROR),
     },
     never_in_messages: &["EAA"],
     ..DISCORD
@@ -61,8 +61,8 @@ pub const TWITTER: Subject = Subject {
     fixture: fixture::TWITTER,
     refusals: Refusals {
         replayed_code: "token endpoint answered error `invalid_request`",
-        wrong_verifier: "token endpoint answered error `invalid_request`",
-        wrong_secret: "token endpoint answered error `unauthorized_client`",
+        wrong_verifier: Some("token endpoint answered error `invalid_request`"),
+        wrong_secret: Some("token endpoint answered error `unauthorized_client`"),
     },
     ..DISCORD
 };
@@ -96,7 +96,7 @@ pub const LINKEDIN: Subject = Subject {
     // LinkedIn answers a bad code with `invalid_request`, not `invalid_grant`.
     refusals: Refusals {
         replayed_code: "token endpoint answered error `invalid_request`",
-        wrong_verifier: "token endpoint answered error `invalid_request`",
+        wrong_verifier: Some("token endpoint answered error `invalid_request`"),
         ..RFC_6749
     },
     never_in_messages: &["AQV"],
@@ -121,7 +121,7 @@ pub const GENERIC_OAUTH2: Subject = Subject {
     ..DISCORD
 };
 
-/// Every provider built the way the server builds it, by the crate that lists its key.
+/// Every provider built the way the server builds it, by the crate its declaration names.
 /// Apple's client secret is a JWT the adapter signs: its wrong credentials are a key of no
 /// team.
 fn built(
@@ -144,10 +144,10 @@ fn built_in(
     http: social_login_provider_core::ProviderHttp,
     credentials: Credentials,
 ) -> Box<dyn Adapter> {
-    let spec = built_in_spec(key).expect("a built-in key");
+    let spec = fixture::spec_of(key, &settings);
     let cx = BuildContext::new(http);
     let mut settings = credentials.apply(settings);
-    let plan = |settings| ProviderPlan::resolve(spec, settings).expect("the fixture's settings");
+    let plan = |settings| ProviderPlan::resolve(&spec, settings).expect("the fixture's settings");
     let engine = if spec.quirks.as_deref() == Some("apple") {
         let pem = match credentials {
             Credentials::Registered => APPLE_TEST_KEY_PEM,
@@ -238,3 +238,84 @@ fn nested_claims() -> Claims {
         hosted_domain: None,
     }
 }
+
+/// A preset's row: its fixture, built as the server builds it, answering `refusals`.
+const fn preset(key: &'static str, refusals: Refusals) -> Subject {
+    Subject {
+        fixture: fixture::preset_fixture(key),
+        refusals,
+        ..DISCORD
+    }
+}
+
+/// The refusals of a provider that compares no PKCE verifier and otherwise answers as RFC
+/// 6749 says.
+const NO_VERIFIER: Refusals = Refusals {
+    wrong_verifier: None,
+    ..RFC_6749
+};
+
+/// The refusals of a provider whose errors have no `error` member: only their status says.
+const BY_STATUS: Refusals = Refusals {
+    replayed_code: "token endpoint answered HTTP 400",
+    wrong_verifier: Some("token endpoint answered HTTP 400"),
+    wrong_secret: Some("token endpoint answered HTTP 401"),
+};
+
+pub const GITLAB: Subject = preset("gitlab", RFC_6749);
+pub const SLACK: Subject = preset("slack", NO_VERIFIER);
+pub const TWITCH: Subject = preset("twitch", BY_STATUS);
+pub const SPOTIFY: Subject = preset("spotify", RFC_6749);
+pub const LINE: Subject = preset("line", RFC_6749);
+pub const PATREON: Subject = preset("patreon", RFC_6749);
+pub const BITBUCKET: Subject = preset("bitbucket", RFC_6749);
+pub const KAKAO: Subject = preset("kakao", RFC_6749);
+/// WeChat's `errcode`s: 40029 invalid code, 40125 invalid appsecret; no PKCE.
+pub const WECHAT: Subject = preset(
+    "wechat",
+    Refusals {
+        replayed_code: "token endpoint answered error `errcode_40029`",
+        wrong_verifier: None,
+        wrong_secret: Some("token endpoint answered error `errcode_40125`"),
+    },
+);
+pub const HUGGINGFACE: Subject = preset("huggingface", RFC_6749);
+pub const ZOOM: Subject = preset("zoom", RFC_6749);
+pub const TIKTOK: Subject = preset("tiktok", NO_VERIFIER);
+pub const DROPBOX: Subject = preset("dropbox", RFC_6749);
+/// VK ID's apps send no secret at the exchange.
+pub const VK: Subject = preset(
+    "vk",
+    Refusals {
+        wrong_secret: None,
+        ..RFC_6749
+    },
+);
+pub const NOTION: Subject = preset("notion", BY_STATUS);
+pub const YANDEX: Subject = preset("yandex", RFC_6749);
+/// Salesforce answers a wrong verifier `invalid_request`.
+pub const SALESFORCE: Subject = preset(
+    "salesforce",
+    Refusals {
+        wrong_verifier: Some("token endpoint answered error `invalid_request`"),
+        ..RFC_6749
+    },
+);
+pub const NAVER: Subject = preset("naver", RFC_6749);
+pub const OKTA: Subject = preset("okta", RFC_6749);
+pub const AUTH0: Subject = preset("auth0", RFC_6749);
+pub const ATLASSIAN: Subject = preset("atlassian", RFC_6749);
+pub const REDDIT: Subject = preset("reddit", NO_VERIFIER);
+pub const FIGMA: Subject = preset("figma", RFC_6749);
+pub const AMAZON: Subject = preset("amazon", RFC_6749);
+pub const KEYCLOAK: Subject = preset("keycloak", RFC_6749);
+pub const BOX: Subject = preset("box", NO_VERIFIER);
+pub const HUBSPOT: Subject = preset("hubspot", RFC_6749);
+pub const PAYPAL: Subject = preset("paypal", NO_VERIFIER);
+pub const XERO: Subject = preset("xero", RFC_6749);
+pub const ROBLOX: Subject = preset("roblox", RFC_6749);
+pub const LINEAR: Subject = preset("linear", RFC_6749);
+pub const VERCEL: Subject = preset("vercel", RFC_6749);
+pub const COGNITO: Subject = preset("cognito", RFC_6749);
+pub const ZITADEL: Subject = preset("zitadel", RFC_6749);
+pub const DINGTALK: Subject = preset("dingtalk", NO_VERIFIER);

@@ -3,6 +3,7 @@
 
 use crate::flow::Refusal;
 use crate::random;
+use crate::template::Template;
 use axum::Json;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -101,7 +102,7 @@ impl ErrorSpec {
 }
 
 /// How a provider's token endpoint wraps its answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Envelope {
     /// `{"error", "error_description"?}` with the error's status.
@@ -113,11 +114,15 @@ pub enum Envelope {
     Graph,
     /// Microsoft's `error`, AADSTS description, codes, ids and timestamp.
     Aadsts,
+    /// A body of the provider's own shape (`{error}`, `{description}`, `{code}`,
+    /// `{status}`), with this status or the error's (Slack's 200 `ok: false`, WeChat's
+    /// `errcode`, Twitch's `message`).
+    Shaped { status: Option<u16>, body: Template },
 }
 
 impl Envelope {
     /// The refusal `error` makes; `json` is whether the client accepts JSON (GitHub).
-    pub fn refusal(self, error: &ErrorSpec, json: bool) -> Refusal {
+    pub fn refusal(&self, error: &ErrorSpec, json: bool) -> Refusal {
         let description = error.description.as_deref();
         if error.plain {
             let text = description.unwrap_or_default().to_owned();
@@ -148,12 +153,26 @@ impl Envelope {
                 )
             }
             Self::Aadsts => super::aadsts::refusal(error),
+            Self::Shaped {
+                status: shaped,
+                body,
+            } => {
+                let body = body.render_by(&|name| match name {
+                    "error" => Some(json!(error.error)),
+                    "description" => Some(json!(description)),
+                    "code" => Some(json!(error.code)),
+                    "status" => Some(json!(error.status)),
+                    _ => None,
+                });
+                let code = status(shaped.unwrap_or(error.status));
+                Refusal::new(&error.error, (code, Json(body)))
+            }
         }
     }
 
     /// A successful answer: JSON, or for GitHub a form unless the client accepts JSON.
-    pub fn answer(self, body: Map<String, Value>, json: bool) -> Response {
-        if self != Self::Github200 || json {
+    pub fn answer(&self, body: Map<String, Value>, json: bool) -> Response {
+        if *self != Self::Github200 || json {
             return Json(body).into_response();
         }
         let pairs: Vec<(String, String)> = body

@@ -8,6 +8,10 @@ use std::collections::BTreeMap;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AuthorizeRules {
+    /// The names it reads parameters by, where they are not OAuth's (WeChat's `appid`,
+    /// TikTok's `client_key`): OAuth's name to the provider's.
+    #[serde(default)]
+    pub params: BTreeMap<String, String>,
     /// The page for a client the provider does not know (never a redirect).
     pub unknown_client: Page,
     /// The page for a callback it will not redirect to.

@@ -2,14 +2,20 @@
 //! authentication they take, the checks' errors, and the shape of their answers.
 
 use super::ErrorSpec;
+use crate::template::Template;
 use serde::Deserialize;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TokenRules {
     #[serde(default)]
     pub body: BodyRule,
+    /// The names it reads parameters by, where they are not OAuth's (WeChat's `appid`,
+    /// DingTalk's `clientId`): OAuth's name to the provider's.
+    #[serde(default)]
+    pub params: BTreeMap<String, String>,
     pub client_auth: ClientAuthRule,
     #[serde(default = "authorization_code")]
     pub grant_types: Vec<String>,
@@ -31,6 +37,8 @@ pub enum BodyRule {
     Form,
     /// A form, or JSON when labelled so (GitHub).
     FormOrJson,
+    /// A JSON object only (Notion, DingTalk).
+    Json,
     /// Parameters in the query or a form body, the body winning; GET or POST (Facebook).
     QueryAndForm,
 }
@@ -50,6 +58,9 @@ pub enum AuthMethod {
     ClientSecretPost,
     /// A public client (registered without a secret) naming itself in the body.
     None,
+    /// A client naming itself in the body, whatever secret it is registered with: no
+    /// secret is asked at the exchange (VK ID, whose apps' keys serve other calls).
+    ClientIdOnly,
     /// The body's `client_secret` is a JWT the provider's hooks verify (Apple).
     SignedSecretPost,
 }
@@ -71,13 +82,27 @@ pub enum BasicHeader {
 #[serde(deny_unknown_fields)]
 pub struct TokenAnswer {
     /// The access token is this followed by 36 random characters.
+    #[serde(default)]
     pub access_prefix: String,
-    pub token_type: String,
+    /// Absent: the answer has no `token_type` (WeChat).
+    pub token_type: Option<String>,
     pub expires_in: Option<u64>,
     /// Absent: the answer names no scope.
     pub scope_separator: Option<String>,
+    /// The scope as a JSON array (Twitch).
+    #[serde(default)]
+    pub scope_as_array: bool,
+    /// Slack's `"ok": true` member.
+    #[serde(default)]
+    pub ok: bool,
     #[serde(default)]
     pub extra: Map<String, Value>,
+    /// Members naming the user (WeChat's `openid`, Notion's `owner`).
+    pub user: Option<Template>,
+    /// The names of its members, where they are not OAuth's (DingTalk's `accessToken`):
+    /// OAuth's name to the provider's.
+    #[serde(default)]
+    pub names: BTreeMap<String, String>,
     pub refresh: Option<RefreshRule>,
     #[serde(default)]
     pub id_token: IdTokenWhen,

@@ -64,7 +64,10 @@ pub fn authenticate<'s>(
         ClientAuthKind::Body => {
             takes(AuthMethod::ClientSecretPost) && secret_matches(client, secret)
         }
-        ClientAuthKind::None => takes(AuthMethod::None) && client.client_secret.is_empty(),
+        ClientAuthKind::None => {
+            takes(AuthMethod::ClientIdOnly)
+                || (takes(AuthMethod::None) && client.client_secret.is_empty())
+        }
     };
     let bad_secret = rules.errors.bad_secret.as_ref().unwrap_or(bad_client);
     accepted.then_some(client).ok_or(bad_secret)

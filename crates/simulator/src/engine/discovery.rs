@@ -1,10 +1,11 @@
 //! OIDC metadata, once for every provider that publishes it: the discovery document (the
 //! dialect's fields, the served endpoints, the issuer the hooks announce) and the key set.
 
-use crate::dialect::{DiscoveryRules, Listed};
+use crate::dialect::{DiscoveryRules, Listed, Signing};
 use crate::faults::Endpoint;
 use crate::hooks::Cx;
 use crate::log::RequestRecord;
+use crate::signing::TEST_EC_KEY;
 use axum::Json;
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -35,7 +36,10 @@ pub async fn document(cx: Cx<'_>, rules: &DiscoveryRules, headers: &HeaderMap) -
 pub async fn key_set(cx: Cx<'_>, headers: &HeaderMap) -> Response {
     let record = RequestRecord::new(cx.provider, Endpoint::Jwks, headers);
     super::serve(cx, record, |_| {
-        let mut jwks = cx.sim.keys.jwks();
+        let mut jwks = match cx.dialect.id_token.signing {
+            Signing::Es256 => json!({ "keys": [TEST_EC_KEY.jwk()] }),
+            Signing::Rs256 | Signing::ClientSecret => cx.sim.keys.jwks(),
+        };
         cx.hooks().key_set(&cx, &mut jwks);
         Ok(Json(jwks))
     })

@@ -3,9 +3,8 @@
 //! the revocation recorded, and the dialect's answer.
 
 use super::client;
-use crate::dialect::RevokeRules;
+use crate::dialect::{BodyRule, RevokeRules};
 use crate::faults::Endpoint;
-use crate::flow::{TokenParams, form};
 use crate::hooks::Cx;
 use crate::log::RequestRecord;
 use axum::Json;
@@ -16,7 +15,9 @@ pub async fn answer(cx: Cx<'_>, rules: &RevokeRules, headers: &HeaderMap, body: 
     let record = RequestRecord::new(cx.provider, Endpoint::Revoke, headers);
     let fail = |error| cx.dialect.envelope.refusal(error, false);
     super::serve(cx, record, |record| {
-        let params: TokenParams = form(headers, body).ok_or_else(|| fail(&rules.missing_token))?;
+        let renames = &cx.dialect.token.params;
+        let params = super::token::parse(BodyRule::Form, renames, headers, body, None)
+            .ok_or_else(|| fail(&rules.missing_token))?;
         let client_id = if rules.client_auth {
             let presented = client::note(&cx.dialect.token.client_auth, &params, headers, record);
             let client = client::authenticate(&cx, headers, presented, record).map_err(fail)?;

@@ -6,11 +6,12 @@ use super::{client, pkce, token_answer};
 use crate::codes::RedeemError;
 use crate::dialect::{BodyRule, ErrorSpec};
 use crate::faults::Endpoint;
-use crate::flow::{TokenParams, form};
+use crate::flow::{TokenParams, form_pairs, is_form, under_oauth_names};
 use crate::hooks::Cx;
 use crate::log::RequestRecord;
 use axum::http::{HeaderMap, header};
 use axum::response::Response;
+use std::collections::BTreeMap;
 
 /// `POST` (Facebook: also `GET`) of the token endpoint.
 pub async fn answer(cx: Cx<'_>, query: Option<&str>, headers: &HeaderMap, body: &[u8]) -> Response {
@@ -20,8 +21,8 @@ pub async fn answer(cx: Cx<'_>, query: Option<&str>, headers: &HeaderMap, body: 
     super::serve(cx, record, |record| {
         let rules = &cx.dialect.token;
         let errors = &rules.errors;
-        let params =
-            parse(rules.body, headers, body, query).ok_or_else(|| fail(&errors.not_form))?;
+        let params = parse(rules.body, &rules.params, headers, body, query)
+            .ok_or_else(|| fail(&errors.not_form))?;
         let presented = client::note(&rules.client_auth, &params, headers, record);
         let grant_type = params.grant_type.as_deref();
         match grant_type {
@@ -103,26 +104,47 @@ fn refresh(
     Ok(token_answer::issue(cx, &issued, None, false))
 }
 
-/// The request's parameters as the dialect reads them; `None` when it cannot.
-fn parse(
+/// The request's parameters as the dialect reads them, under OAuth's names; `None` when
+/// it cannot read the body.
+pub fn parse(
     rule: BodyRule,
+    renames: &BTreeMap<String, String>,
     headers: &HeaderMap,
     body: &[u8],
     query: Option<&str>,
 ) -> Option<TokenParams> {
-    match rule {
-        BodyRule::Form => form(headers, body),
-        BodyRule::FormOrJson if content_type(headers).starts_with("application/json") => {
-            serde_json::from_slice(body).ok()
-        }
-        BodyRule::FormOrJson => serde_urlencoded::from_bytes(body).ok(),
+    let json = content_type(headers).starts_with("application/json");
+    let pairs = match rule {
+        BodyRule::Form => is_form(headers).then(|| form_pairs(body))?,
+        BodyRule::Json | BodyRule::FormOrJson if json => json_pairs(body)?,
+        BodyRule::Json => return None,
+        BodyRule::FormOrJson => form_pairs(body),
         BodyRule::QueryAndForm => {
-            let from_query: TokenParams =
-                serde_urlencoded::from_str(query.unwrap_or_default()).unwrap_or_default();
-            let from_body: TokenParams = form(headers, body).unwrap_or_default();
-            Some(from_body.or(from_query))
+            let mut pairs = form_pairs(query.unwrap_or_default().as_bytes());
+            if is_form(headers) {
+                // The body wins: its pairs come last.
+                pairs.extend(form_pairs(body));
+            }
+            pairs
         }
-    }
+    };
+    serde_json::from_value(under_oauth_names(pairs, renames)).ok()
+}
+
+/// A JSON object's members, numbers and booleans as text.
+fn json_pairs(body: &[u8]) -> Option<Vec<(String, String)>> {
+    let object: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(body).ok()?;
+    let text = |value: serde_json::Value| match value {
+        serde_json::Value::String(text) => Some(text),
+        serde_json::Value::Number(_) | serde_json::Value::Bool(_) => Some(value.to_string()),
+        _ => None,
+    };
+    Some(
+        object
+            .into_iter()
+            .filter_map(|(name, value)| Some((name, text(value)?)))
+            .collect(),
+    )
 }
 
 fn content_type(headers: &HeaderMap) -> &str {

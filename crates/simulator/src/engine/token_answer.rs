@@ -5,8 +5,10 @@ use crate::dialect::IdTokenWhen;
 use crate::flow::has_scope;
 use crate::hooks::Cx;
 use crate::id_token::{self, Subject};
+use crate::template::Fill;
 use crate::tokens::IssuedToken;
 use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
 
 /// Issues the tokens `issued` grants; `with_refresh` is false on a refresh grant.
 pub fn issue(
@@ -18,15 +20,25 @@ pub fn issue(
     let answer = &cx.dialect.token.answer;
     let access_token = cx.sim.tokens.issue(&answer.access_prefix, issued.clone());
     let mut body = Map::new();
+    if answer.ok {
+        body.insert("ok".into(), json!(true));
+    }
     body.insert("access_token".into(), json!(access_token));
-    body.insert("token_type".into(), json!(answer.token_type));
+    if let Some(token_type) = &answer.token_type {
+        body.insert("token_type".into(), json!(token_type));
+    }
     if let Some(seconds) = answer.expires_in {
         body.insert("expires_in".into(), json!(seconds));
     }
-    if let Some(separator) = &answer.scope_separator {
+    if answer.scope_as_array {
+        body.insert("scope".into(), json!(issued.scopes));
+    } else if let Some(separator) = &answer.scope_separator {
         body.insert("scope".into(), json!(issued.scopes.join(separator)));
     }
     body.extend(answer.extra.clone());
+    if let Some(template) = &answer.user {
+        body.extend(template.members(&Fill::user(&issued.user)));
+    }
     if let Some(rule) = answer.refresh.as_ref().filter(|_| with_refresh)
         && rule
             .scope
@@ -57,5 +69,15 @@ pub fn issue(
             json!(id_token::issue(cx.sim, cx.provider, &subject, at_hash)),
         );
     }
-    body
+    renamed(body, &answer.names)
+}
+
+/// `body` with its members under the provider's names (DingTalk's `accessToken`).
+fn renamed(body: Map<String, Value>, names: &BTreeMap<String, String>) -> Map<String, Value> {
+    if names.is_empty() {
+        return body;
+    }
+    body.into_iter()
+        .map(|(name, value)| (names.get(&name).cloned().unwrap_or(name), value))
+        .collect()
 }
