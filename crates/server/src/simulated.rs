@@ -2,10 +2,11 @@
 //! provider keys to simulator endpoints, shared by `demo` and the end-to-end tests. The
 //! simulator's two standard providers stand for providers from configuration: `acme-sso`
 //! (its OpenID provider) and `corp` (its OAuth 2.0 provider), configured as an operator
-//! would (docs/providers.md).
+//! would (docs/providers.md); every preset is simulated under its own key.
 
 use crate::settings::{ClaimsConfig, EndpointOverrides, ProviderConfig, Settings};
 use social_login_domain::{ProviderKey, ProviderKind};
+use social_login_provider_core::spec::{ISSUER, ProviderSpec, presets};
 use social_login_simulator::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, AppleTeam, Provider,
     RegisteredClient, SimulatorConfig, SimulatorHandle,
@@ -31,13 +32,18 @@ const fn generic_key(raw: &str) -> ProviderKey {
     }
 }
 
-/// Registers a client for every provider, the two standard ones included, and the fixture
-/// team Apple verifies our ES256 client secret against.
+/// Registers a client for every provider, the two standard ones and the presets included,
+/// and the fixture team Apple verifies our ES256 client secret against.
 pub fn register_clients(
     mut config: SimulatorConfig,
     client: impl Fn(ProviderKey) -> SimulatedClient,
 ) -> SimulatorConfig {
-    for key in ProviderKey::BUILT_IN.into_iter().chain([ACME_SSO, CORP]) {
+    let presets = presets().iter().map(|spec| spec.key);
+    for key in ProviderKey::BUILT_IN
+        .into_iter()
+        .chain([ACME_SSO, CORP])
+        .chain(presets)
+    {
         let SimulatedClient {
             client_id,
             client_secret,
@@ -117,6 +123,60 @@ pub fn enable_all(
     settings.apple_private_key_pem = Some(APPLE_TEST_KEY_PEM.to_owned().into());
 }
 
+/// Enables every preset in `settings` against `simulator`, each under its own key with
+/// client id, secret and redirect URI alone, as an operator enables one: a per-tenant
+/// preset names the simulator's tenant as its `issuer` (and Cognito a `domain`), and the
+/// endpoints its declaration puts elsewhere than under the issuer point at the simulator.
+pub fn enable_presets(
+    settings: &mut Settings,
+    simulator: &SimulatorHandle,
+    client: impl Fn(ProviderKey) -> SimulatedClient,
+) {
+    for spec in presets() {
+        let SimulatedClient {
+            client_id,
+            client_secret,
+            redirect_uri,
+        } = client(spec.key);
+        let mut config = ProviderConfig::new(client_id, client_secret, redirect_uri);
+        let mut endpoints = endpoints(spec.key, simulator);
+        if spec.is_per_tenant() {
+            config.issuer = endpoints.issuer.take();
+            config.domain = spec
+                .needs
+                .iter()
+                .any(|need| need == "domain")
+                .then(|| "sim.auth.eu-west-1.amazoncognito.com".to_owned());
+            keep_off_the_issuer(&mut endpoints, spec);
+        }
+        config.endpoints = endpoints;
+        settings.oauth_providers.insert(spec.key, config);
+    }
+}
+
+/// Drops the overrides of what `spec` serves under its tenant's issuer: the issuer puts
+/// those in place.
+fn keep_off_the_issuer(endpoints: &mut EndpointOverrides, spec: &ProviderSpec) {
+    let declared = &spec.endpoints;
+    let under_issuer = |url: &str| url.contains(ISSUER);
+    let revocation = spec.revocation.as_ref().map(|rules| rules.url.as_str());
+    for (overridden, url) in [
+        (
+            &mut endpoints.authorization,
+            Some(declared.authorization.as_str()),
+        ),
+        (&mut endpoints.token, Some(declared.token.as_str())),
+        (&mut endpoints.userinfo, declared.userinfo.as_deref()),
+        (&mut endpoints.emails, declared.emails.as_deref()),
+        (&mut endpoints.jwks, declared.jwks.as_deref()),
+        (&mut endpoints.revocation, revocation),
+    ] {
+        if url.is_none_or(under_issuer) {
+            *overridden = None;
+        }
+    }
+}
+
 fn simulator_provider(key: ProviderKey) -> Provider {
     match key {
         ProviderKey::GOOGLE => Provider::Google,
@@ -129,7 +189,8 @@ fn simulator_provider(key: ProviderKey) -> Provider {
         ProviderKey::APPLE => Provider::Apple,
         ACME_SSO => Provider::StandardOidc,
         CORP => Provider::StandardOauth2,
-        other => unreachable!("{other} is not simulated: add it to the simulator"),
+        other => Provider::preset(other.as_str())
+            .unwrap_or_else(|| unreachable!("{other} is not simulated: add it to the simulator")),
     }
 }
 

@@ -138,6 +138,19 @@ pub struct TestApp {
     settings: Settings,
 }
 
+/// `authorization_url` naming `user_id` as the simulated user who approves (in its query,
+/// before any fragment: WeChat's ends in `#wechat_redirect`).
+pub fn as_user(authorization_url: &str, user_id: &str) -> String {
+    let mut url = url::Url::parse(authorization_url).expect("an authorization URL");
+    url.query_pairs_mut().append_pair("sim_user", user_id);
+    url.to_string()
+}
+
+/// Every preset enabled against the simulator, each under its own key.
+pub fn with_presets(settings: &mut Settings, sim: &SimulatorHandle) {
+    social_login::simulated::enable_presets(settings, sim, client);
+}
+
 /// Users seeded in the simulator for every app.
 pub fn ada() -> SimUser {
     SimUser::new("583231", "adalovelace")
@@ -354,9 +367,8 @@ impl TestApp {
     /// Plays the browser at the provider: approve as `user_id`, follow nothing, read the
     /// code and state off the redirect to our redirect_uri.
     pub async fn approve_at_provider(&self, authorization_url: &str, user_id: &str) -> Approval {
-        let url = format!("{authorization_url}&sim_user={user_id}");
-        let response = self.http.get(url).send().await.unwrap();
-        Approval::from_redirect(&response, REDIRECT_BASE)
+        let response = self.http.get(as_user(authorization_url, user_id)).send().await;
+        Approval::from_redirect(&response.unwrap(), REDIRECT_BASE)
     }
 
     /// authorize (as the holder of `bearer`, if any) → the provider, where `user_id`
