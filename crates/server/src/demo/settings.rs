@@ -72,8 +72,8 @@ pub fn simulator_config(base: &str) -> SimulatorConfig {
 }
 
 /// Settings for the demo: SQLite under `data_dir`, a secret kept there across runs, every
-/// provider enabled against the simulator: the eight built-in ones, then two providers
-/// from configuration ("Acme SSO", "Corp OAuth").
+/// provider enabled against the simulator: the eight built-in ones, two providers from
+/// configuration ("Acme SSO", "Corp OAuth"), then every preset.
 pub fn demo_settings(
     base: &str,
     simulator: &SimulatorHandle,
@@ -91,6 +91,7 @@ pub fn demo_settings(
     simulated::enable_all(&mut settings, simulator, |key| client(base, key));
     // After the eight, through the ordinary settings, as an operator adds providers.
     simulated::enable_standard(&mut settings, simulator, |key| client(base, key));
+    simulated::enable_presets(&mut settings, simulator, |key| client(base, key));
     Ok(settings)
 }
 

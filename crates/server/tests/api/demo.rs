@@ -1,8 +1,10 @@
 //! `social-login demo`: the page, the simulator's sign-in page, the redirect back, Apple's
-//! form_post handed to the page, and the two providers from configuration after the eight.
+//! form_post handed to the page, the two providers from configuration after the eight, and
+//! every preset after them.
 
-use crate::helpers::body_text;
+use crate::helpers::{as_user, body_text};
 use serde_json::Value;
+use social_login_provider_core::spec::presets;
 use std::net::SocketAddr;
 
 /// Starts the demo on a free loopback port in a temp dir.
@@ -22,8 +24,26 @@ pub(crate) fn http() -> reqwest::Client {
 }
 
 async fn get_json(http: &reqwest::Client, url: String) -> Value {
-    let response = http.get(url).send().await.unwrap();
+    let response = patiently(|| http.get(&url)).await;
     response.json().await.unwrap()
+}
+
+/// Sends the request `build` makes, waiting out the demo's rate limit (429 with
+/// `Retry-After`) as a client should; at most ten times.
+async fn patiently(build: impl Fn() -> reqwest::RequestBuilder) -> reqwest::Response {
+    for _ in 0..10 {
+        let response = build().send().await.unwrap();
+        if response.status() != 429 {
+            return response;
+        }
+        let wait = response.headers()["retry-after"]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        tokio::time::sleep(std::time::Duration::from_secs(wait)).await;
+    }
+    panic!("still rate-limited after ten waits");
 }
 
 /// A person's sign-in with `provider` on the demo at `base`: the simulator's sign-in page,
@@ -35,16 +55,13 @@ pub(crate) async fn sign_in_as(
     user: &str,
 ) -> Value {
     let authorize = get_json(http, format!("{base}/auth/oauth/{provider}/authorize")).await;
-    let url = authorize["authorization_url"].as_str().unwrap();
+    let url = authorize["authorization_url"].as_str();
+    let url = url.unwrap_or_else(|| panic!("{provider}: {authorize}"));
     // A person first sees the sign-in page of the simulated provider.
     let sign_in = http.get(url).send().await.unwrap().text().await.unwrap();
     assert!(sign_in.contains("Ada Lovelace") && sign_in.contains("type an identity"));
     // Choosing someone redirects back to the demo's callback page with code and state.
-    let chosen = http
-        .get(format!("{url}&sim_user={user}"))
-        .send()
-        .await
-        .unwrap();
+    let chosen = http.get(as_user(url, user)).send().await.unwrap();
     let location = chosen.headers()["location"].to_str().unwrap().to_owned();
     assert!(location.starts_with(&format!("{base}/demo/callback/{provider}?")));
     let query: Vec<(String, String)> = url::Url::parse(&location)
@@ -53,12 +70,9 @@ pub(crate) async fn sign_in_as(
         .into_owned()
         .collect();
     let field = |name: &str| query.iter().find(|(k, _)| k == name).unwrap().1.clone();
-    let login = http
-        .post(format!("{base}/auth/oauth/{provider}/callback"))
-        .json(&serde_json::json!({"code": field("code"), "state": field("state")}))
-        .send()
-        .await
-        .unwrap();
+    let callback = format!("{base}/auth/oauth/{provider}/callback");
+    let body = serde_json::json!({"code": field("code"), "state": field("state")});
+    let login = patiently(|| http.post(&callback).json(&body)).await;
     assert_eq!(login.status(), 200);
     login.json().await.unwrap()
 }
@@ -75,7 +89,7 @@ async fn the_demo_walks_a_sign_in_through_the_simulators_page() {
 }
 
 #[tokio::test]
-async fn the_demo_lists_the_eight_then_two_providers_from_configuration() {
+async fn the_demo_lists_the_eight_then_two_providers_from_configuration_then_the_presets() {
     let (demo, _dir) = start_demo().await;
     let base = demo.url().to_owned();
     let http = http();
@@ -86,12 +100,24 @@ async fn the_demo_lists_the_eight_then_two_providers_from_configuration() {
         .map(|row| format!("{} {} {}", row["key"], row["display_name"], row["kind"]))
         .collect();
     assert_eq!(
-        rows[8..],
+        rows[8..10],
         [
             r#""acme-sso" "Acme SSO" "oidc""#,
             r#""corp" "Corp OAuth" "oauth2""#
         ]
     );
+    let presets: Vec<String> = presets()
+        .iter()
+        .map(|spec| {
+            format!(
+                "{:?} {:?} {:?}",
+                spec.key.as_str(),
+                spec.display_name,
+                spec.kind.as_str()
+            )
+        })
+        .collect();
+    assert_eq!(rows[10..], presets);
     let keys: Vec<&str> = listed
         .iter()
         .map(|row| row["key"].as_str().unwrap())
@@ -127,6 +153,21 @@ async fn the_demo_signs_in_with_each_provider_from_configuration() {
         let login = sign_in_as(&http, &base, provider, user).await;
         assert_eq!(login["user"]["full_name"], name, "{provider}");
         assert_eq!(login["user"]["email_verified"], true, "{provider}");
+    }
+    demo.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_demo_signs_in_with_each_preset() {
+    let (demo, _dir) = start_demo().await;
+    let base = demo.url().to_owned();
+    let http = http();
+    // Alan's address is not verified: it holds nothing, so every preset makes him a user.
+    for spec in presets() {
+        let key = spec.key.as_str();
+        let login = sign_in_as(&http, &base, key, "1000002").await;
+        assert_eq!(login["is_new_user"], true, "{key}");
+        assert_eq!(login["user"]["email_verified"], false, "{key}");
     }
     demo.stop().await.unwrap();
 }

@@ -147,6 +147,7 @@ pub fn as_user(authorization_url: &str, user_id: &str) -> String {
 }
 
 /// Every preset enabled against the simulator, each under its own key.
+#[allow(dead_code, reason = "the presets' tests run in the SQLite binary only")]
 pub fn with_presets(settings: &mut Settings, sim: &SimulatorHandle) {
     social_login::simulated::enable_presets(settings, sim, client);
 }
@@ -367,7 +368,11 @@ impl TestApp {
     /// Plays the browser at the provider: approve as `user_id`, follow nothing, read the
     /// code and state off the redirect to our redirect_uri.
     pub async fn approve_at_provider(&self, authorization_url: &str, user_id: &str) -> Approval {
-        let response = self.http.get(as_user(authorization_url, user_id)).send().await;
+        let response = self
+            .http
+            .get(as_user(authorization_url, user_id))
+            .send()
+            .await;
         Approval::from_redirect(&response.unwrap(), REDIRECT_BASE)
     }
 

@@ -181,7 +181,10 @@ token_endpoint_auth = \"client_secret_post\"
 \
              id_token_signing = \"client_secret\"
 ",
-            issuer = sim.endpoints(Provider::simulated("line")).issuer.expect("LINE signs"),
+            issuer = sim
+                .endpoints(Provider::simulated("line"))
+                .issuer
+                .expect("LINE signs"),
             redirect = redirect_uri("line"),
         ),
     ];
@@ -200,7 +203,11 @@ fn knobs() -> Options {
 }
 
 /// The first request `simulated` received at `endpoint`.
-fn received(app: &TestApp, simulated: &'static str, endpoint: Endpoint) -> social_login_simulator::RequestRecord {
+fn received(
+    app: &TestApp,
+    simulated: &'static str,
+    endpoint: Endpoint,
+) -> social_login_simulator::RequestRecord {
     let provider = Provider::simulated(simulated);
     app.sim
         .requests()
@@ -231,8 +238,11 @@ async fn every_knob_signs_in_a_provider_that_needs_it() {
         // A person of their own at each, so no address is held already.
         let id = (2_000_000 + n).to_string();
         let email = format!("{key}@example.com");
-        app.sim
-            .add_user(SimUser::new(&id, key).with_name("Grace Hopper").with_email(&email, true));
+        app.sim.add_user(
+            SimUser::new(&id, key)
+                .with_name("Grace Hopper")
+                .with_email(&email, true),
+        );
         let login = ok_json(app.login_response_at(key, &id).await).await;
         let user = &login["user"];
         // HubSpot's token metadata has no name.

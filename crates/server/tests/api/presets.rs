@@ -29,7 +29,9 @@ fn email_rule(spec: &ProviderSpec) -> (bool, bool) {
 #[tokio::test]
 async fn every_preset_is_listed_by_its_key_name_and_kind() {
     let app = spawn_app_with(presets_and_auto_linking()).await;
-    let listed: Vec<Value> = app.get_json("/auth/oauth/providers", None).await
+    let listed: Vec<Value> = app
+        .get_json("/auth/oauth/providers", None)
+        .await
         .as_array()
         .unwrap()
         .clone();
@@ -68,14 +70,23 @@ async fn every_preset_signs_in_under_its_email_rule() {
                 assert_eq!(login["user"]["email"], Value::Null, "{key}");
                 // Her name, or where the provider has none to give her handle (Reddit).
                 let name = &login["user"]["full_name"];
-                assert!(name == "Ada Lovelace" || name == "adalovelace", "{key}: {name}");
+                assert!(
+                    name == "Ada Lovelace" || name == "adalovelace",
+                    "{key}: {name}"
+                );
             }
         }
     }
     let linked = app.linked_providers(&token(&owner)).await;
-    let vouching = presets().iter().filter(|spec| email_rule(spec) == (true, true));
+    let vouching = presets()
+        .iter()
+        .filter(|spec| email_rule(spec) == (true, true));
     for spec in vouching {
-        assert!(linked.contains(&spec.key.to_string()), "{} in {linked:?}", spec.key);
+        assert!(
+            linked.contains(&spec.key.to_string()),
+            "{} in {linked:?}",
+            spec.key
+        );
     }
     app.stop().await;
 }

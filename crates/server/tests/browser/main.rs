@@ -122,6 +122,21 @@ async fn signs_in_and_shows_the_card(
             == 10,
         "each button carries a mark",
     )?;
+    let presets = social_login_provider_core::spec::presets().len();
+    check(
+        browser
+            .eval("return document.querySelectorAll('#more-signin-buttons button').length")
+            .await
+            == presets,
+        "every preset has a button behind \"more providers\"",
+    )?;
+    check_text(
+        browser,
+        "#more-signin-summary",
+        &format!("{presets} more providers"),
+        "the fold says how many it holds",
+    )
+    .await?;
     check_attribute(
         browser,
         "#signin-acme-sso .mark.initial",
