@@ -190,6 +190,9 @@ pub fn token_answer(
     let mut answer = http::Response::new(body);
     *answer.status_mut() = status;
     *answer.headers_mut() = headers;
+    // The body is read as JSON whatever its label: WeChat labels its answers text/plain,
+    // which oauth2 would refuse before reading them.
+    answer.headers_mut().remove(CONTENT_TYPE);
     Ok(answer)
 }
 

@@ -103,6 +103,9 @@ pub struct TokenAnswer {
     /// OAuth's name to the provider's.
     #[serde(default)]
     pub names: BTreeMap<String, String>,
+    /// The `Content-Type` it labels its JSON with, where that is not JSON's (WeChat's
+    /// `text/plain`).
+    pub content_type: Option<String>,
     pub refresh: Option<RefreshRule>,
     #[serde(default)]
     pub id_token: IdTokenWhen,

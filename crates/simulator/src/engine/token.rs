@@ -9,7 +9,7 @@ use crate::faults::Endpoint;
 use crate::flow::{TokenParams, form_pairs, is_form, under_oauth_names};
 use crate::hooks::Cx;
 use crate::log::RequestRecord;
-use axum::http::{HeaderMap, header};
+use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::Response;
 use std::collections::BTreeMap;
 
@@ -44,7 +44,7 @@ pub async fn answer(cx: Cx<'_>, query: Option<&str>, headers: &HeaderMap, body: 
         if grant_type == Some("refresh_token") {
             return refresh(cx, &params, &client.client_id)
                 .map_err(fail)
-                .map(|body| cx.dialect.envelope.answer(body, json));
+                .map(|body| labelled(&cx, cx.dialect.envelope.answer(body, json)));
         }
         if let Some(error) = &errors.missing_redirect
             && params.redirect_uri.is_none()
@@ -78,9 +78,18 @@ pub async fn answer(cx: Cx<'_>, query: Option<&str>, headers: &HeaderMap, body: 
             pkce::at_token(errors, &grant, params.code_verifier.as_deref()).map_err(fail)?;
         }
         let body = token_answer::issue(cx, &grant.token(), grant.nonce.as_deref(), true);
-        Ok(cx.dialect.envelope.answer(body, json))
+        Ok(labelled(&cx, cx.dialect.envelope.answer(body, json)))
     })
     .await
+}
+
+/// `answer` with the dialect's own `Content-Type`, where it has one.
+fn labelled(cx: &Cx<'_>, mut answer: Response) -> Response {
+    let label = cx.dialect.token.answer.content_type.as_deref();
+    if let Some(label) = label.and_then(|label| HeaderValue::from_str(label).ok()) {
+        answer.headers_mut().insert(header::CONTENT_TYPE, label);
+    }
+    answer
 }
 
 /// The refresh grant: a new access token (and id_token) for a live refresh token of this
