@@ -1,6 +1,6 @@
 //! The command line (docs/api.md, "Command line"): serve, migrate, check-config, gen-secret,
-//! gen-admin-key,
-//! healthcheck, webhooks dead, risc-registration, and `demo` in builds with the `demo` feature.
+//! gen-admin-key, healthcheck, webhooks dead, risc-registration, providers, and `demo` in
+//! builds with the `demo` feature.
 
 use crate::healthcheck;
 use crate::server::{self, StartupError};
@@ -42,6 +42,9 @@ pub enum Command {
     /// Print, as a shell script, the requests that register the Cross-Account Protection
     /// endpoint with Google (sends nothing).
     RiscRegistration(ConfigArg),
+    /// Print every provider the service knows by name: key, name, kind, what its table must
+    /// set, and whether its emails are trusted and why.
+    Providers,
 }
 
 #[derive(Debug, Subcommand)]
@@ -89,6 +92,10 @@ pub struct ConfigArg {
 
 pub async fn run(cli: Cli) -> ExitCode {
     match cli.command {
+        Command::Providers => {
+            print!("{}", crate::catalogue_listing::listing());
+            ExitCode::SUCCESS
+        }
         Command::GenSecret => {
             println!("{}", social_login_security::generate_secret_key());
             ExitCode::SUCCESS

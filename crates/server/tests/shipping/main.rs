@@ -20,3 +20,4 @@ mod healthcheck;
 mod kubernetes;
 mod migrate;
 mod probes;
+mod providers_command;

@@ -187,3 +187,41 @@ fn a_built_in_table_turns_no_knob() {
         "{github}"
     );
 }
+
+#[test]
+fn a_preset_tables_client_registration_and_overrides_are_checked_like_any_providers() {
+    let found = problems(
+        "[oauth_providers.slack]\nclient_id = \"id\"\nclient_secret = \"\"\n\
+         redirect_uri = \"not a url\"\nendpoints = { token = \"ftp://slack.example/token\" }\n",
+    );
+    for field in ["client_secret", "redirect_uri", "endpoints.token"] {
+        assert!(
+            found.contains(&format!("oauth_providers.slack.{field}")),
+            "{found}"
+        );
+    }
+}
+
+/// The warnings of valid `tables`, one per entry.
+fn warnings(tables: &str) -> Vec<String> {
+    let settings = settings_with(tables).unwrap();
+    settings.validate().unwrap();
+    settings.warnings()
+}
+
+#[test]
+fn warnings_about_pkce_and_email_domains_follow_the_presets_declaration() {
+    let about = |warnings: Vec<String>, what: &str| warnings.iter().any(|w| w.contains(what));
+    // Vercel requires PKCE: turning it off is ignored.
+    let vercel = warnings(&format!("[oauth_providers.vercel]\npkce = false\n{CLIENT}"));
+    assert!(about(vercel, "Vercel requires PKCE"));
+    // Slack's declaration sends none: nothing to warn about.
+    let slack = warnings(&format!("[oauth_providers.slack]\npkce = false\n{CLIENT}"));
+    assert!(!about(slack, "pkce"), "no PKCE to turn off");
+    // GitLab vouches for its addresses; Spotify never does.
+    let domains = "allowed_email_domains = [\"example.com\"]\n";
+    let gitlab = warnings(&format!("[oauth_providers.gitlab]\n{domains}{CLIENT}"));
+    assert!(!about(gitlab, "allowed_email_domains"));
+    let spotify = warnings(&format!("[oauth_providers.spotify]\n{domains}{CLIENT}"));
+    assert!(about(spotify, "counts as unverified"));
+}

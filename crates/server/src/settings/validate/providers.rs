@@ -3,21 +3,21 @@
 //! `wiring/providers.rs`); the warnings are the service's.
 
 use super::provider_tables::accepts_id_tokens;
-use crate::settings::{ConfigErrors, Settings};
+use crate::settings::{ConfigErrors, Declared, ProviderConfig, Settings};
 use crate::wiring::providers;
 use social_login_domain::{ProviderKey, ProviderKind};
 use social_login_provider_core::ProblemField;
-use social_login_provider_core::spec::built_in_spec;
+use social_login_provider_core::spec::ProviderSpec;
 use url::{Host, Url};
 
 pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
     super::provider_tables::check(settings, errors);
     for (key, config) in settings.enabled_providers() {
-        // Without a kind there is no telling which adapter would check the rest.
-        let adapter = key.is_built_in() || config.kind.is_some();
-        let problems = match adapter {
-            true => providers::problems(key, config, settings),
-            false => Vec::new(),
+        // A table that declares nothing usable (no kind, an unknown preset) is named by the
+        // table rules: there is no telling which adapter would check the rest.
+        let problems = match config.declared(key) {
+            Some(_) => providers::problems(key, config, settings),
+            None => Vec::new(),
         };
         for problem in problems {
             let field = match problem.field {
@@ -79,21 +79,27 @@ pub(super) fn warnings(settings: &Settings) -> Vec<String> {
     let mut enabled = 0;
     for (key, config) in settings.enabled_providers() {
         enabled += 1;
-        let required = built_in_spec(key).filter(|spec| spec.pkce_required);
-        match required {
-            Some(spec) if !config.pkce => warnings.push(format!(
-                "oauth_providers.{key}.pkce = false is ignored: {} requires PKCE (S256) on every \
-                 authorization",
+        let declared = declared_spec(key, config);
+        let requires = declared.as_ref().filter(|spec| spec.pkce_required);
+        // A declaration without PKCE sends none whatever the table says.
+        let declares_pkce = declared.as_ref().is_none_or(|spec| spec.pkce);
+        match (config.pkce, requires) {
+            (false, Some(spec)) => warnings.push(format!(
+                "oauth_providers.{key}.pkce = false is ignored: {} requires PKCE (S256) on \
+                 every authorization",
                 spec.display_name
             )),
-            None if !config.pkce => warnings.push(format!(
+            (false, None) if declares_pkce => warnings.push(format!(
                 "oauth_providers.{key}.pkce = false: PKCE (S256) is off for this provider; keep it \
                  only if the provider app rejects code_verifier"
             )),
             _ => {}
         }
         let email_verified = config.claims.as_ref().map(|claims| &claims.email_verified);
-        if !config.trusts_email_verified() && email_verified.is_some_and(Option::is_some) {
+        // Only a provider from configuration reads its flag on the operator's word.
+        let generic = config.kind.is_some();
+        if generic && !config.trusts_email_verified() && email_verified.is_some_and(Option::is_some)
+        {
             warnings.push(format!(
                 "oauth_providers.{key}.claims.email_verified is not read while \
                  trust_email_verified is false: every email of this provider counts as unverified"
@@ -138,6 +144,16 @@ pub(super) fn warnings(settings: &Settings) -> Vec<String> {
         );
     }
     warnings
+}
+
+/// The declaration of a built-in provider or preset table; `None` for a provider from
+/// configuration (its declaration may wait for discovery) or a table that declares nothing.
+fn declared_spec(key: ProviderKey, config: &ProviderConfig) -> Option<ProviderSpec> {
+    match config.declared(key)? {
+        Declared::BuiltIn(spec) => Some(spec.clone()),
+        Declared::Preset(spec) => Some(spec),
+        Declared::Generic(_) => None,
+    }
 }
 
 fn is_plain_http_off_loopback(redirect_uri: &str) -> bool {

@@ -2,8 +2,9 @@
 //! lowercase ASCII host names, each one named (by its index) when it is not; and the warnings of a policy
 //! that cannot do what it seems to say.
 
-use crate::settings::{ConfigErrors, ProviderConfig, Settings};
+use crate::settings::{ConfigErrors, Declared, ProviderConfig, Settings};
 use social_login_domain::{EmailDomain, ProviderKey};
+use social_login_provider_core::spec::EmailVerified;
 
 /// Most domains in one provider's list: an organisation has a handful.
 const MAX_DOMAINS: usize = 100;
@@ -44,11 +45,19 @@ pub(super) fn warnings(settings: &Settings) -> Vec<String> {
     warnings
 }
 
-/// Facebook sends no verified flag; a provider from configuration is believed only when
-/// the operator vouches for it (`trust_email_verified`).
+/// Facebook sends no verified flag; a preset vouches as its declaration says; a provider
+/// from configuration is believed only when the operator vouches for it
+/// (`trust_email_verified`).
 fn never_verifies(key: ProviderKey, config: &ProviderConfig) -> bool {
-    match key.is_built_in() {
-        true => key == ProviderKey::FACEBOOK,
-        false => !config.trusts_email_verified(),
+    match config.declared(key) {
+        Some(Declared::BuiltIn(_)) => key == ProviderKey::FACEBOOK,
+        Some(Declared::Preset(spec)) => {
+            let listed = spec
+                .emails
+                .as_ref()
+                .is_some_and(|list| list.verified.is_some());
+            spec.claims.email_verified == EmailVerified::Never && !listed
+        }
+        Some(Declared::Generic(_)) | None => !config.trusts_email_verified(),
     }
 }
