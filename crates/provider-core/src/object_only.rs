@@ -40,7 +40,6 @@ mod tests {
     #[derive(Debug, Deserialize)]
     struct Outer {
         id: String,
-        #[serde(default)]
         inner: Option<Inner>,
         #[serde(flatten)]
         _object: ObjectOnly,

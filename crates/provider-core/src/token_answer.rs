@@ -21,11 +21,9 @@ pub struct TokenAnswer {
     token_type: BasicTokenType,
     #[serde(default, deserialize_with = "seconds")]
     expires_in: Option<u64>,
-    #[serde(default)]
     refresh_token: Option<RefreshToken>,
     #[serde(default, deserialize_with = "scopes")]
     scope: Option<Vec<Scope>>,
-    #[serde(default)]
     id_token: Option<String>,
     /// Every other member of the answer.
     #[serde(flatten)]

@@ -105,10 +105,8 @@ pub struct EmailsList {
     pub list: String,
     pub address: String,
     /// The entry that is the account's main address; without it, the first verified one.
-    #[serde(default)]
     pub primary: Option<String>,
     /// Whether that entry is verified; without it, no entry is.
-    #[serde(default)]
     pub verified: Option<String>,
 }
 

@@ -23,7 +23,6 @@ pub struct ProviderSpec {
     /// The scopes asked for unless the operator configures others.
     pub scopes: Vec<String>,
     /// The scope without which no email comes (for documents and the conformance kit).
-    #[serde(default)]
     pub email_scope: Option<String>,
     /// The provider refuses an authorization without a PKCE challenge: `pkce = false` is
     /// ignored (with a warning) rather than breaking every sign-in.
@@ -51,35 +50,29 @@ pub struct ProviderSpec {
     pub scope_separator: String,
     /// Sent as `User-Agent` on every call to the provider instead of the service's own
     /// (Reddit refuses calls without a unique one).
-    #[serde(default)]
     pub user_agent: Option<String>,
     #[serde(default)]
     pub token_request: TokenRequest,
     #[serde(default)]
     pub userinfo: Userinfo,
     /// A second call for the addresses (`endpoints.emails`), read by these pointers.
-    #[serde(default)]
     pub emails: Option<EmailsList>,
     pub claims: Claims,
     /// `oidc` kind only: how its id_tokens are checked.
-    #[serde(default)]
     pub id_token: Option<IdTokenRules>,
     #[serde(default)]
     pub id_token_signing: IdTokenSigning,
     /// `None`: the provider has no revocation endpoint (Microsoft).
-    #[serde(default)]
     pub revocation: Option<RevocationRules>,
     /// Where the provider's API is, for calls made on a user's behalf.
     #[serde(default)]
     pub relay_base_urls: Vec<String>,
     /// The hooks, in code, of what no knob can say (`"github"`, `"wechat"`); the adapter
     /// crate that has them builds the provider.
-    #[serde(default)]
     pub quirks: Option<String>,
     /// Per-tenant providers: the issuer everything `{issuer}` in the declaration stands
     /// for, unless the operator names another; `None` with `needs = ["issuer"]`: the
     /// operator must.
-    #[serde(default)]
     pub issuer: Option<String>,
     /// What the operator must set besides `client_id`, `client_secret` and `redirect_uri`
     /// (`"issuer"`).

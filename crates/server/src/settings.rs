@@ -59,13 +59,10 @@ pub struct Settings {
     #[serde(default)]
     pub auto_link_by_email: bool,
     /// Apple Team ID, `iss` of the client-secret JWT (required when apple is enabled).
-    #[serde(default)]
     pub apple_team_id: Option<String>,
     /// Apple key ID, `kid` of the client-secret JWT (required when apple is enabled).
-    #[serde(default)]
     pub apple_key_id: Option<String>,
     /// The `.p8` PKCS#8 P-256 private key that signs Apple's client secret.
-    #[serde(default)]
     pub apple_private_key_pem: Option<SecretString>,
     #[serde(default)]
     pub server: ServerSettings,

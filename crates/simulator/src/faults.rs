@@ -34,16 +34,13 @@ pub struct Fault {
     pub provider: Provider,
     pub endpoint: Endpoint,
     /// Answer this HTTP status instead of the real answer.
-    #[serde(default)]
     pub status: Option<u16>,
     /// Answer a body that is not JSON (with the status, or 200 labelled as JSON).
     #[serde(default)]
     pub garbage: bool,
     /// Wait this long before answering (to trip client timeouts).
-    #[serde(default)]
     pub delay_ms: Option<u64>,
     /// Answer HTTP 200 with `{"error": <this>}`, as GitHub's token endpoint does.
-    #[serde(default)]
     pub error_in_200: Option<String>,
 }
 

@@ -60,10 +60,8 @@ pub enum SignalKind {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SignalRequest {
     pub kind: SignalKind,
-    #[serde(default)]
     pub user: Option<String>,
     /// The service's base URL (`send` only), e.g. `http://127.0.0.1:8080`.
-    #[serde(default)]
     pub to: Option<String>,
 }
 

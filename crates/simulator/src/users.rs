@@ -10,7 +10,6 @@ pub struct SimEmail {
     pub primary: bool,
     pub verified: bool,
     /// `"public"`, `"private"` or `null`, as GitHub sends it.
-    #[serde(default)]
     pub visibility: Option<String>,
 }
 
@@ -21,30 +20,22 @@ pub struct SimUser {
     #[serde(deserialize_with = "number_or_string")]
     pub id: String,
     pub login: String,
-    #[serde(default)]
     pub name: Option<String>,
     /// The primary email.
-    #[serde(default)]
     pub email: Option<String>,
     #[serde(default)]
     pub email_verified: bool,
     /// What GitHub's `/user` shows as `email` (null unless the user made one public).
-    #[serde(default)]
     pub public_email: Option<String>,
     /// The exact `/user/emails` list; derived from the fields above when absent.
-    #[serde(default)]
     pub emails: Option<Vec<SimEmail>>,
-    #[serde(default)]
     pub avatar_url: Option<String>,
     /// Discord's discriminator and avatar hash; `None`: migrated, default avatar.
-    #[serde(default)]
     pub discord: Option<crate::discord::DiscordSeed>,
     /// Microsoft's tenant, UPN and `xms_edov`; `None`: a personal account.
-    #[serde(default)]
     pub microsoft: Option<crate::microsoft::MicrosoftAccount>,
     /// Google's `hd`: the Workspace domain that manages the account; `None`: a consumer
     /// account, which Google sends no `hd` for.
-    #[serde(default)]
     pub hosted_domain: Option<String>,
 }
 

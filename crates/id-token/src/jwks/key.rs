@@ -50,19 +50,13 @@ pub struct JwkSetDocument {
 #[derive(Deserialize)]
 struct RawJwk {
     kty: String,
-    #[serde(default)]
     kid: Option<String>,
-    #[serde(default)]
     alg: Option<String>,
     #[serde(default, rename = "use")]
     usage: Option<String>,
-    #[serde(default)]
     n: Option<String>,
-    #[serde(default)]
     e: Option<String>,
-    #[serde(default)]
     x: Option<String>,
-    #[serde(default)]
     y: Option<String>,
     /// Decoded from a JSON object only, never from an array in field order.
     #[serde(flatten)]

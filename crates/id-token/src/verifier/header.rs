@@ -19,7 +19,6 @@ pub struct TokenHeader {
 #[derive(Deserialize)]
 struct RawHeader {
     alg: String,
-    #[serde(default)]
     kid: Option<String>,
     /// Decoded from a JSON object only, never from an array in field order.
     #[serde(flatten)]

@@ -60,7 +60,6 @@ pub struct IdTokenRequest {
     /// The raw nonce the app chose (at most 512 bytes); the token's `nonce` claim must be its
     /// hex SHA-256. Required (422 without it) unless the provider's `id_token_nonce` is
     /// "optional"; a token that carries a `nonce` claim needs it either way.
-    #[serde(default)]
     pub nonce: Option<String>,
     /// Apple only: what Apple gave the app on the first authorization, as
     /// `{"user": {"name": {"firstName", "lastName"}}}` (the name is in no token).
@@ -72,7 +71,6 @@ pub struct IdTokenRequest {
     /// id_token was issued to and the tokens are stored encrypted, so that disconnect and
     /// account deletion revoke the grant at Apple; a code Apple refuses is 502
     /// `OAuthCodeExchangeFailed` and nobody is signed in.
-    #[serde(default)]
     pub authorization_code: Option<String>,
 }
 

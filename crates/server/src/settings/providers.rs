@@ -28,7 +28,6 @@ pub struct ProviderConfig {
     #[serde(default)]
     pub redirect_uri: String,
     /// Requested scopes; `None` means the provider's defaults.
-    #[serde(default)]
     pub scopes: Option<Vec<String>>,
     /// `false`: the provider behaves as not configured (404).
     #[serde(default = "default_true")]
@@ -42,7 +41,6 @@ pub struct ProviderConfig {
     pub client_ids: Vec<String>,
     /// google, microsoft and apple: whether native sign-in (`/id-token`) needs the app's
     /// nonce. `None` is "required".
-    #[serde(default)]
     pub id_token_nonce: Option<IdTokenNonce>,
     #[serde(default)]
     pub endpoints: EndpointOverrides,
@@ -51,26 +49,20 @@ pub struct ProviderConfig {
     #[serde(default, deserialize_with = "super::generic::kind")]
     pub kind: Option<ProviderKind>,
     /// What sign-in buttons say; a provider from configuration only (default: its key).
-    #[serde(default)]
     pub display_name: Option<String>,
     /// `kind = "oidc"`: where discovery starts, and the `iss` its id_tokens carry; a
     /// per-tenant preset: its tenant's issuer.
-    #[serde(default)]
     pub issuer: Option<String>,
     /// A per-tenant preset whose endpoints are on a host of their own (Cognito's pool
     /// domain): that host.
-    #[serde(default)]
     pub domain: Option<String>,
     /// A provider from configuration: how the client authenticates at the token endpoint
     /// (`oidc` default: what discovery lists first, else Basic; `oauth2` default: Basic).
-    #[serde(default)]
     pub token_endpoint_auth: Option<TokenEndpointAuth>,
     /// A provider from configuration: `true` vouches for its `email_verified` claim;
     /// otherwise (the default) every email it gives counts as unverified.
-    #[serde(default)]
     pub trust_email_verified: Option<bool>,
     /// A provider from configuration: where its documents say who signed in.
-    #[serde(default)]
     pub claims: Option<ClaimsConfig>,
     /// `false`: an account of this provider that is not linked yet cannot create a user
     /// (403 `SignupNotAllowed`); it still signs in to an existing user by auto-link, and
@@ -84,29 +76,18 @@ pub struct ProviderConfig {
     pub allowed_email_domains: Vec<String>,
     /// The preset this table enables under its own key (`preset = "gitlab"`: a second GitLab
     /// server); a table whose key is a preset's name enables that preset without it.
-    #[serde(default)]
     pub preset: Option<String>,
     // The knobs (docs/configuration.md, "The knobs"): each replaces the declaration's own,
     // for a preset or a provider from configuration.
-    #[serde(default)]
     pub authorization_params: Option<BTreeMap<String, String>>,
-    #[serde(default)]
     pub client_id_param: Option<String>,
-    #[serde(default)]
     pub client_secret_param: Option<String>,
-    #[serde(default)]
     pub scope_separator: Option<String>,
-    #[serde(default)]
     pub user_agent: Option<String>,
-    #[serde(default)]
     pub token_request: Option<TokenRequest>,
-    #[serde(default)]
     pub userinfo: Option<Userinfo>,
-    #[serde(default)]
     pub emails: Option<EmailsList>,
-    #[serde(default)]
     pub id_token_signing: Option<IdTokenSigning>,
-    #[serde(default)]
     pub relay_base_urls: Option<Vec<String>>,
 }
 

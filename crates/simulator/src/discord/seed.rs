@@ -11,7 +11,6 @@ pub struct DiscordSeed {
     /// `"0"` for users migrated to unique usernames, else the legacy four digits.
     pub discriminator: String,
     /// The avatar hash; `a_` marks an animated one. `None` means the default avatar.
-    #[serde(default)]
     pub avatar: Option<String>,
 }
 

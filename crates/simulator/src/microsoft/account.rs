@@ -16,14 +16,11 @@ pub struct MicrosoftAccount {
     /// `tid`: [`MICROSOFT_CONSUMER_TENANT`], or the organisation's GUID.
     pub tenant_id: String,
     /// `oid`; derived from the user id when absent.
-    #[serde(default)]
     pub object_id: Option<String>,
     /// `preferred_username` (a work account's UPN); the email, else the login, when absent.
-    #[serde(default)]
     pub preferred_username: Option<String>,
     /// The optional `xms_edov` claim exactly as the id_token carries it (`true`, `"1"`,
     /// `"true"`, `false`...); left out of the token when `None`.
-    #[serde(default)]
     pub xms_edov: Option<Value>,
 }
 
