@@ -96,6 +96,10 @@ struct Args {
     /// `--binary`); its CPU figures then include the counting.
     #[arg(long)]
     count_allocations: bool,
+    /// Enable every preset too (the client registration alone, a per-tenant one with its
+    /// tenant): what start-up, memory and each operation cost with the whole catalogue on.
+    #[arg(long)]
+    presets: bool,
 }
 
 #[tokio::main]
@@ -118,8 +122,8 @@ async fn bench(args: Args) -> Result<(), String> {
     let setup = setup::Setup::new(
         args.logins * runs,
         args.seed_users,
-        args.database,
-        args.states,
+        (args.database, args.states),
+        args.presets,
     )
     .await?;
     let binary = if args.count_allocations {
@@ -133,11 +137,12 @@ async fn bench(args: Args) -> Result<(), String> {
     }
     let flows = Flows::new(services.iter().map(|s| s.base().to_owned()).collect());
     println!(
-        "# social-login-bench: {:?} database ({} users seeded), {:?} state store, {} instance(s), pinned to {}\n",
+        "# social-login-bench: {:?} database ({} users seeded), {:?} state store, {} instance(s), {}, pinned to {}\n",
         args.database,
         args.seed_users,
         args.states,
         services.len(),
+        if args.presets { "every preset enabled" } else { "GitHub alone" },
         args.pin
             .map_or("no CPU".to_owned(), |cpu| format!("CPU {cpu}"))
     );

@@ -39,8 +39,8 @@ impl Setup {
     pub async fn new(
         users: usize,
         seed: u64,
-        database: Database,
-        states: States,
+        (database, states): (Database, States),
+        presets: bool,
     ) -> Result<Self, String> {
         let sim = simulator(users).await?;
         let dir = tempfile::tempdir().map_err(|error| error.to_string())?;
@@ -85,8 +85,11 @@ impl Setup {
             }
         };
         let config = dir.path().join("social-login.toml");
-        std::fs::write(&config, config_toml(&sim, &database_url, &store))
-            .map_err(|error| error.to_string())?;
+        let mut text = config_toml(&sim, &database_url, &store);
+        if presets {
+            text.push_str(&preset_tables());
+        }
+        std::fs::write(&config, text).map_err(|error| error.to_string())?;
         Ok(Self {
             config,
             round_trips,
@@ -124,6 +127,27 @@ async fn simulator(users: usize) -> Result<SimulatorHandle, String> {
     Simulator::start(config)
         .await
         .map_err(|error| format!("simulator: {error}"))
+}
+
+/// A table for every preset, as an operator enables one: the client registration, and a
+/// per-tenant preset's tenant. Nothing signs in with them: they cost start-up and memory.
+fn preset_tables() -> String {
+    let mut tables = String::new();
+    for spec in social_login_provider_core::spec::presets() {
+        tables.push_str(&format!(
+            "\n[oauth_providers.{key}]\nclient_id = \"{CLIENT_ID}\"\n\
+             client_secret = \"{CLIENT_SECRET}\"\nredirect_uri = \"{REDIRECT}\"\n",
+            key = spec.key
+        ));
+        for need in &spec.needs {
+            let value = match need.as_str() {
+                "domain" => "bench.auth.eu-west-1.amazoncognito.com",
+                _ => "https://tenant.example.com",
+            };
+            tables.push_str(&format!("{need} = \"{value}\"\n"));
+        }
+    }
+    tables
 }
 
 /// Migrates and fills the database before any service starts, so the service then starts
