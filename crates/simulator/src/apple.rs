@@ -13,21 +13,20 @@ mod client_secret;
 mod form_post;
 mod id_token;
 mod knobs;
-mod state;
-mod team;
+pub(crate) mod state;
+pub(crate) mod team;
 
 pub use form_post::AppleFormPost;
 pub(crate) use form_post::render as render_form_post;
 pub use knobs::{AppleKnobs, ClaimStyle};
-pub(crate) use state::AppleState;
 pub use team::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_PUBLIC_KEY_PEM, APPLE_TEST_TEAM_ID, AppleTeam,
 };
 
 use crate::authorize::{AuthorizeQuery, Back, Mode};
+use crate::claims::Subject;
 use crate::flow::{Refusal, scopes, unix_now};
 use crate::hooks::{Checked, Cx, Fields, SimHooks};
-use crate::id_token::Subject;
 use crate::paths::EndpointSet;
 use crate::revocation::TokenKind;
 use crate::tokens::IssuedToken;
@@ -109,7 +108,7 @@ impl SimHooks for Apple {
             .flatten();
         let id_token = with_id_token(q)
             .unwrap_or_default()
-            .then(|| crate::id_token::issue(cx.sim, cx.provider, subject, None));
+            .then(|| crate::id_token::issue(cx, subject, None));
         let mut extra = Vec::new();
         extra.extend(id_token.map(|t| ("id_token", t)));
         extra.extend(posted_user.map(|u| ("user", u)));

@@ -4,7 +4,6 @@ use crate::config::Provider;
 use crate::lock::locked;
 use crate::pkce::s256_matches;
 use crate::random;
-use crate::state::SimState;
 use crate::tokens::IssuedToken;
 use crate::users::SimUser;
 use std::collections::HashMap;
@@ -103,22 +102,5 @@ impl CodeStore {
             return Err(RedeemError::Expired);
         }
         Ok(issued.grant)
-    }
-}
-
-impl SimState {
-    /// Redeems `code` for `client_id` at `provider`. Redeeming burns the code, so a code
-    /// of another provider or client, or any later failure, still leaves it unusable.
-    pub fn redeem(
-        &self,
-        provider: Provider,
-        code: &str,
-        client_id: &str,
-    ) -> Result<Grant, RedeemError> {
-        let grant = self.codes(provider).redeem(code)?;
-        if grant.provider != provider || grant.client_id != client_id {
-            return Err(RedeemError::Unknown);
-        }
-        Ok(grant)
     }
 }

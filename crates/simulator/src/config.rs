@@ -136,7 +136,7 @@ pub struct SimulatorConfig {
     /// no user, as a person in a browser needs; off for tests, which auto-approve.
     pub interactive: bool,
     /// Apple teams whose keys sign client secrets ([`crate::AppleTeam::test_fixture`]).
-    pub apple_teams: Vec<crate::apple::AppleTeam>,
+    pub apple_teams: Vec<crate::apple::team::AppleTeam>,
 }
 
 impl Default for SimulatorConfig {
@@ -188,7 +188,7 @@ impl SimulatorConfig {
     }
 
     /// Seeds an Apple team key the simulated Apple verifies client secrets with.
-    pub fn with_apple_team(mut self, team: crate::apple::AppleTeam) -> Self {
+    pub fn with_apple_team(mut self, team: crate::apple::team::AppleTeam) -> Self {
         self.apple_teams.push(team);
         self
     }

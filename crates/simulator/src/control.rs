@@ -4,7 +4,7 @@
 
 use crate::faults::Fault;
 use crate::id_token_fault::IdTokenFaultRequest;
-use crate::knobs;
+use crate::knobs::Knobs;
 use crate::lock::locked;
 use crate::state::SimState;
 use crate::users::SimUser;
@@ -12,7 +12,8 @@ use axum::Json;
 use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, get, post};
+use serde::de::DeserializeOwned;
 use std::sync::Arc;
 
 pub(crate) fn routes() -> Router<Arc<SimState>> {
@@ -21,9 +22,9 @@ pub(crate) fn routes() -> Router<Arc<SimState>> {
         .route("/faults", post(set_fault).delete(clear_faults))
         .route("/id_token_fault", post(set_id_token_fault))
         .route("/rotate_signing_key", post(rotate_signing_key))
-        .route("/apple_knobs", knobs::route(|sim| &sim.apple.knobs))
-        .route("/linkedin_knobs", knobs::route(|sim| &sim.linkedin_knobs))
-        .route("/standard_knobs", knobs::route(|sim| &sim.standard_knobs))
+        .route("/apple_knobs", knobs_route(|sim| &sim.apple.knobs))
+        .route("/linkedin_knobs", knobs_route(|sim| &sim.linkedin_knobs))
+        .route("/standard_knobs", knobs_route(|sim| &sim.standard_knobs))
         .route("/log", get(log))
 }
 
@@ -60,4 +61,18 @@ async fn rotate_signing_key(State(sim): State<Arc<SimState>>) -> StatusCode {
 
 async fn log(State(sim): State<Arc<SimState>>) -> Json<Vec<crate::log::RequestRecord>> {
     Json(sim.log.all())
+}
+
+/// The control route that replaces a provider's knobs with the posted ones (each left out
+/// takes its default).
+fn knobs_route<T>(knobs: fn(&SimState) -> &Knobs<T>) -> MethodRouter<Arc<SimState>>
+where
+    T: Clone + DeserializeOwned + Send + 'static,
+{
+    post(
+        move |State(sim): State<Arc<SimState>>, Json(posted): Json<T>| async move {
+            knobs(&sim).set(posted);
+            StatusCode::NO_CONTENT
+        },
+    )
 }

@@ -4,7 +4,7 @@
 //! Its manners are its dialect's; its hooks write the user object, whose fields beyond
 //! [`crate::SimUser`]'s come from its [`DiscordSeed`].
 
-mod seed;
+pub(crate) mod seed;
 
 pub use seed::DiscordSeed;
 

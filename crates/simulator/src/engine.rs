@@ -20,8 +20,9 @@ use crate::config::Provider;
 use crate::dialect::{self, BodyRule, UserinfoMethod};
 use crate::faults::Endpoint;
 use crate::flow::Refusal;
-use crate::hooks::{self, Cx, PathParams, SimHooks};
+use crate::hooks::{Cx, SimHooks};
 use crate::log::RequestRecord;
+use crate::paths::PathParams;
 use crate::state::SimState;
 use axum::Router;
 use axum::body::Bytes;
@@ -33,14 +34,14 @@ use std::sync::Arc;
 
 /// The provider a route serves, fixed when it is mounted.
 #[derive(Clone, Copy)]
-pub struct Served {
-    pub provider: Provider,
-    pub hooks: &'static dyn SimHooks,
+struct Served {
+    provider: Provider,
+    hooks: &'static dyn SimHooks,
 }
 
 impl Served {
     fn cx<'a>(self, sim: &'a SimState, params: &'a PathParams) -> Cx<'a> {
-        Cx::new(sim, self.provider, params)
+        Cx::new(sim, (self.provider, self.hooks), params)
     }
 }
 
@@ -69,11 +70,8 @@ fn captures(path: Captures) -> PathParams {
 
 /// Every route of `provider`: the engine's at its served paths (and the dialect's aliases)
 /// for the endpoints its dialect describes, then its hooks' own.
-pub fn routes(provider: Provider) -> Router<Arc<SimState>> {
-    let served = Served {
-        provider,
-        hooks: hooks::of(provider),
-    };
+pub fn routes((provider, hooks): crate::hooks::Served) -> Router<Arc<SimState>> {
+    let served = Served { provider, hooks };
     let dialect = dialect::of(provider);
     let paths = crate::paths::of(provider);
     let mut routes: Vec<(&str, MethodRouter<Arc<SimState>>)> = Vec::new();

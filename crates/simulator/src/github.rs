@@ -10,9 +10,10 @@ use crate::client_auth::{presented, secret_matches};
 use crate::config::Provider;
 use crate::faults::Endpoint;
 use crate::flow::Refusal;
-use crate::hooks::{Cx, Document, PathParams, SimHooks};
+use crate::hooks::{Cx, Document, SimHooks};
 use crate::log::RequestRecord;
 use crate::paths::EndpointSet;
+use crate::paths::PathParams;
 use crate::revocation::Reach;
 use crate::state::SimState;
 use crate::tokens::IssuedToken;
@@ -95,7 +96,7 @@ impl SimHooks for Github {
 /// Listing emails needs `user:email` or `user`; GitHub hides the resource otherwise.
 async fn emails_of(State(sim): State<Arc<SimState>>, headers: HeaderMap) -> Response {
     let params = PathParams::new();
-    let cx = Cx::new(&sim, P, &params);
+    let cx = Cx::new(&sim, (P, &Github), &params);
     let record = RequestRecord::new(P, Endpoint::Emails, &headers);
     crate::engine::serve(cx, record, |_| {
         let rules = cx
@@ -123,7 +124,7 @@ async fn revoke<const GRANT: bool>(
     let reach = if GRANT { Reach::Grant } else { Reach::Token };
     let params = PathParams::new();
     let record = RequestRecord::new(P, Endpoint::Revoke, &headers);
-    crate::engine::serve(Cx::new(&sim, P, &params), record, |_| {
+    crate::engine::serve(Cx::new(&sim, (P, &Github), &params), record, |_| {
         let client = presented(&headers, None, None)
             .filter(|c| c.client_id == client_id)
             .filter(|c| {

@@ -3,8 +3,8 @@
 //! `openidconnect.googleapis.com` (userinfo) and `www.googleapis.com` (certs). Its manners
 //! are its dialect's; its id_tokens and userinfo are the standard ones, under its issuer.
 
+use crate::claims::Subject;
 use crate::hooks::{Cx, Document, SimHooks};
-use crate::id_token::Subject;
 use crate::paths::EndpointSet;
 use crate::tokens::IssuedToken;
 use crate::users::SimUser;
@@ -47,14 +47,14 @@ impl SimHooks for Google {
     }
 
     fn id_token_claims(&self, cx: &Cx<'_>, subject: &Subject<'_>, now: i64) -> Value {
-        let mut claims = crate::id_token::standard_claims(cx, &self.issuer(cx), subject, now);
+        let mut claims = crate::claims::standard_claims(cx.dialect, &self.issuer(cx), subject, now);
         with_hosted_domain(&mut claims, subject.user);
         claims
     }
 
     fn userinfo(&self, _: &Cx<'_>, issued: &IssuedToken, _: Option<&str>) -> Document {
-        let claims = crate::id_token::profile_claims(&issued.user, &issued.scopes);
-        let mut document = crate::id_token::about(&issued.user.id, claims);
+        let claims = crate::claims::profile_claims(&issued.user, &issued.scopes);
+        let mut document = crate::claims::about(&issued.user.id, claims);
         with_hosted_domain(&mut document, &issued.user);
         Ok(document)
     }

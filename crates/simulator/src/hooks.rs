@@ -3,14 +3,14 @@
 //! common flow.
 
 use crate::authorize::{AuthorizeQuery, Back};
+use crate::claims::Subject;
 use crate::codes::Grant;
 use crate::config::Provider;
 use crate::dialect::Dialect;
 use crate::faults::Endpoint;
 use crate::flow::{Refusal, TokenParams};
-use crate::id_token::Subject;
 use crate::log::RequestRecord;
-use crate::paths::EndpointSet;
+use crate::paths::{EndpointSet, PathParams};
 use crate::revocation::TokenKind;
 use crate::state::SimState;
 use crate::template::Fill;
@@ -18,11 +18,7 @@ use crate::tokens::IssuedToken;
 use crate::users::SimUser;
 use axum::Router;
 use serde_json::Value;
-use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
-
-/// The captures of a request's path (`{tenant}`, `{version}`).
-pub type PathParams = HashMap<String, String>;
 
 /// A check that passes, or the refusal that answers instead.
 pub type Checked = Result<(), Refusal>;
@@ -34,32 +30,37 @@ pub type Fields = Vec<(&'static str, String)>;
 /// No captures: what an id_token minted outside a request is signed under.
 static NO_CAPTURES: LazyLock<PathParams> = LazyLock::new(PathParams::new);
 
-/// One request at one provider: the state, whom it is for, the path's captures.
+/// A simulated provider and its hooks.
+pub type Served = (Provider, &'static dyn SimHooks);
+
+/// One request at one provider: the state, whom it is for, its hooks, the path's captures.
 #[derive(Clone, Copy)]
 pub struct Cx<'a> {
     pub sim: &'a SimState,
     pub provider: Provider,
     pub dialect: &'static Dialect,
+    hooks: &'static dyn SimHooks,
     pub params: &'a PathParams,
 }
 
 impl<'a> Cx<'a> {
-    pub fn new(sim: &'a SimState, provider: Provider, params: &'a PathParams) -> Self {
+    pub fn new(sim: &'a SimState, (provider, hooks): Served, params: &'a PathParams) -> Self {
         Self {
             sim,
             provider,
             dialect: crate::dialect::of(provider),
+            hooks,
             params,
         }
     }
 
-    /// `provider` outside a request (its endpoint list, a minted id_token).
-    pub fn bare(sim: &'a SimState, provider: Provider) -> Self {
-        Self::new(sim, provider, &NO_CAPTURES)
+    /// `served` outside a request (its endpoint list, a minted id_token).
+    pub fn bare(sim: &'a SimState, served: Served) -> Self {
+        Self::new(sim, served, &NO_CAPTURES)
     }
 
     pub fn hooks(&self) -> &'static dyn SimHooks {
-        of(self.provider)
+        self.hooks
     }
 }
 
@@ -123,8 +124,8 @@ pub trait SimHooks: Send + Sync {
         if let Some(template) = document {
             return Ok(template.render(&Fill::user(&issued.user)));
         }
-        let claims = crate::id_token::profile_claims(&issued.user, &issued.scopes);
-        Ok(crate::id_token::about(&issued.user.id, claims))
+        let claims = crate::claims::profile_claims(&issued.user, &issued.scopes);
+        Ok(crate::claims::about(&issued.user.id, claims))
     }
 
     /// The `iss` of its id_tokens.
@@ -143,33 +144,11 @@ pub trait SimHooks: Send + Sync {
 
     /// The claims of an id_token about `subject`, `at_hash` aside.
     fn id_token_claims(&self, cx: &Cx<'_>, subject: &Subject<'_>, now: i64) -> Value {
-        crate::id_token::standard_claims(cx, &self.issuer(cx), subject, now)
+        crate::claims::standard_claims(cx.dialect, &self.issuer(cx), subject, now)
     }
 
     /// Routes of its own, for what the engine does not serve (GitHub's emails, Graph).
     fn routes(&self, paths: &EndpointSet) -> Router<Arc<SimState>> {
         Router::new()
-    }
-}
-
-/// A provider whose dialect says everything (the presets).
-pub struct Plain;
-
-impl SimHooks for Plain {}
-
-/// The hooks of `provider`.
-pub fn of(provider: Provider) -> &'static dyn SimHooks {
-    match provider {
-        Provider::Google => &crate::google::Google,
-        Provider::Github => &crate::github::Github,
-        Provider::Facebook => &crate::facebook::Facebook,
-        Provider::Microsoft => &crate::microsoft::Microsoft,
-        Provider::Linkedin => &crate::linkedin::Linkedin,
-        Provider::Discord => &crate::discord::Discord,
-        Provider::Twitter => &crate::twitter::Twitter,
-        Provider::Apple => &crate::apple::Apple,
-        Provider::StandardOidc => &crate::standard::StandardOidc,
-        Provider::StandardOauth2 => &crate::standard::StandardOauth2,
-        _ => &Plain,
     }
 }

@@ -3,13 +3,7 @@
 //! request, set through the handle or `POST /_control/<provider>_knobs`.
 
 use crate::lock::locked;
-use crate::state::SimState;
-use axum::Json;
-use axum::extract::State;
-use axum::http::StatusCode;
-use axum::routing::{MethodRouter, post};
-use serde::de::DeserializeOwned;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 /// The knobs in force for one provider.
 #[derive(Debug, Default)]
@@ -23,18 +17,4 @@ impl<T: Clone> Knobs<T> {
     pub fn set(&self, knobs: T) {
         *locked(&self.0) = knobs;
     }
-}
-
-/// The control route that replaces a provider's knobs with the posted ones (each left out
-/// takes its default).
-pub fn route<T>(knobs: fn(&SimState) -> &Knobs<T>) -> MethodRouter<Arc<SimState>>
-where
-    T: Clone + DeserializeOwned + Send + 'static,
-{
-    post(
-        move |State(sim): State<Arc<SimState>>, Json(posted): Json<T>| async move {
-            knobs(&sim).set(posted);
-            StatusCode::NO_CONTENT
-        },
-    )
 }

@@ -24,6 +24,7 @@
 
 pub mod apple;
 mod authorize;
+mod claims;
 mod client_auth;
 mod codes;
 pub mod config;
@@ -47,6 +48,7 @@ pub mod log;
 pub mod microsoft;
 mod paths;
 mod pkce;
+mod providers;
 mod random;
 pub mod revocation;
 mod server;

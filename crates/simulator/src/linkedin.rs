@@ -5,16 +5,16 @@
 //! nonce even when one was sent, and `email_verified` and `locale` as strings in the
 //! id_token but a boolean and an object from userinfo.
 
-mod knobs;
+pub(crate) mod knobs;
 
 pub use knobs::{LinkedinKnobs, LinkedinPkce};
 
 use crate::authorize::{AuthorizeQuery, Back};
+use crate::claims::{Subject, about, name_claims};
 use crate::codes::Grant;
 use crate::dialect::ErrorSpec;
 use crate::flow::TokenParams;
 use crate::hooks::{Checked, Cx, Document, SimHooks};
-use crate::id_token::{Subject, about, name_claims};
 use crate::tokens::IssuedToken;
 use serde_json::{Map, Value, json};
 

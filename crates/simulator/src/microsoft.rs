@@ -6,17 +6,17 @@
 //! is its own tenant's, and a tenant path admits only its own people. People are
 //! [`crate::SimUser`]s with a [`MicrosoftAccount`].
 
-mod account;
+pub(crate) mod account;
 mod claims;
 
 pub use account::{MICROSOFT_CONSUMER_TENANT, MicrosoftAccount};
 
+use crate::claims::Subject;
 use crate::codes::Grant;
 use crate::dialect::{Envelope, ErrorSpec};
 use crate::faults::Endpoint;
 use crate::flow::{Refusal, TokenParams};
 use crate::hooks::{Checked, Cx, SimHooks};
-use crate::id_token::Subject;
 use crate::paths::EndpointSet;
 use crate::state::SimState;
 use crate::users::SimUser;

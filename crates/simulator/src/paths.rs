@@ -2,7 +2,10 @@
 //! URLs a client puts in its endpoint overrides.
 
 use crate::config::Provider;
-use crate::hooks::PathParams;
+use std::collections::HashMap;
+
+/// The captures of a request's path (`{tenant}`, `{version}`).
+pub type PathParams = HashMap<String, String>;
 
 /// What a path capture stands for in the URLs handed out, unless the caller names it.
 const DEFAULT_CAPTURES: [(&str, &str); 2] = [("tenant", "common"), ("version", "v24.0")];

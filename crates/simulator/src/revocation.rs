@@ -3,8 +3,6 @@
 
 use crate::config::Provider;
 use crate::lock::locked;
-use crate::state::SimState;
-use crate::tokens::IssuedToken;
 use serde::Serialize;
 use std::sync::Mutex;
 
@@ -38,6 +36,10 @@ impl RevocationLog {
     pub fn all(&self) -> Vec<Revocation> {
         locked(&self.0).clone()
     }
+
+    pub fn push(&self, revocation: Revocation) {
+        locked(&self.0).push(revocation);
+    }
 }
 
 /// How far a revocation reaches.
@@ -48,62 +50,4 @@ pub enum Reach {
     Token,
     /// Every token of its authorization (Discord, GitHub's grant endpoint).
     Grant,
-}
-
-impl SimState {
-    /// What `token` grants if it is a live token (access or refresh) of `provider`, whoever
-    /// its client.
-    pub fn holder(&self, provider: Provider, token: &str) -> Option<IssuedToken> {
-        let issued = self
-            .tokens
-            .get(token)
-            .or_else(|| self.refresh_tokens.get(token));
-        issued.filter(|t| t.provider == provider)
-    }
-
-    /// What `token` is if it is a live token of `client_id` at `provider`.
-    pub fn held(
-        &self,
-        (provider, client_id): (Provider, &str),
-        token: &str,
-    ) -> Option<(TokenKind, IssuedToken)> {
-        let ours = |t: &IssuedToken| t.provider == provider && t.client_id == client_id;
-        match self.tokens.get(token).filter(ours) {
-            Some(issued) => Some((TokenKind::Access, issued)),
-            None => self
-                .refresh_tokens
-                .get(token)
-                .filter(ours)
-                .map(|t| (TokenKind::Refresh, t)),
-        }
-    }
-
-    /// Revokes `token` if it is a live token of `client_id` at `provider`, and records the
-    /// revocation. Returns what the token was and what it granted.
-    pub fn revoke(
-        &self,
-        (provider, client_id): (Provider, &str),
-        token: &str,
-        hint: Option<&str>,
-        reach: Reach,
-    ) -> Option<(TokenKind, IssuedToken)> {
-        let refresh = &self.refresh_tokens;
-        let found = self.held((provider, client_id), token);
-        if let Some((_, issued)) = &found {
-            self.tokens.revoke(token);
-            refresh.revoke(token);
-            if reach == Reach::Grant {
-                self.tokens.revoke_grant(issued);
-                refresh.revoke_grant(issued);
-            }
-        }
-        locked(&self.revocations.0).push(Revocation {
-            provider,
-            client_id: client_id.to_owned(),
-            token: token.to_owned(),
-            hint: hint.map(str::to_owned),
-            kind: found.as_ref().map(|(kind, _)| *kind),
-        });
-        found
-    }
 }

@@ -6,11 +6,12 @@ use crate::dialect::IdTokenWhen;
 use crate::faults::Fault;
 use crate::github::GithubEndpoints;
 use crate::google::GoogleEndpoints;
-use crate::hooks::{Cx, PathParams};
+use crate::hooks::Cx;
 use crate::id_token_fault::IdTokenFault;
 use crate::lock::locked;
 use crate::log::RequestRecord;
 use crate::paths::EndpointSet;
+use crate::paths::PathParams;
 use crate::state::SimState;
 use crate::users::SimUser;
 use axum::Router;
@@ -56,7 +57,7 @@ fn router(state: Arc<SimState>) -> Router {
         .fold(Router::new(), |router, provider| {
             router.nest(
                 &format!("/{}", provider.prefix()),
-                crate::engine::routes(provider),
+                crate::engine::routes(crate::providers::served(provider)),
             )
         })
         .nest("/_control/signals", crate::signals::routes())
@@ -92,7 +93,7 @@ impl SimulatorHandle {
 
     fn endpoints_with(&self, provider: Provider, fill: &PathParams) -> EndpointSet {
         let mut set = crate::paths::of(provider).under(&self.base_url, provider, fill);
-        let cx = Cx::bare(&self.state, provider);
+        let cx = Cx::bare(&self.state, crate::providers::served(provider));
         let signs = cx.dialect.token.answer.id_token != IdTokenWhen::Never;
         set.issuer = signs.then(|| cx.hooks().issuer(&cx));
         set
@@ -217,13 +218,14 @@ impl SimulatorHandle {
             "the simulated {provider:?} issues no id_tokens"
         );
         let scopes = &dialect.mint_scopes;
-        let subject = crate::id_token::Subject {
+        let subject = crate::claims::Subject {
             client_id: audience,
             user,
             scopes,
             nonce,
         };
-        crate::id_token::issue(&self.state, provider, &subject, None)
+        let cx = Cx::bare(&self.state, crate::providers::served(provider));
+        crate::id_token::issue(&cx, &subject, None)
     }
 
     /// The authorization code Sign in with Apple gives an app on the device together with

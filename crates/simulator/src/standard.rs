@@ -11,22 +11,14 @@
 //!   "avatar": {"url"}}}}` (`mail` only with the `email` scope; a numeric id when the
 //!   user's id is a number).
 
+pub(crate) mod knobs;
+
+pub use knobs::StandardKnobs;
+
 use crate::flow::has_scope;
 use crate::hooks::{Cx, Document, SimHooks};
 use crate::tokens::IssuedToken;
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, json};
-
-/// What the standard providers say differently from the truth, to test a client's checks;
-/// the body of `POST /_control/standard_knobs` (every field optional).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct StandardKnobs {
-    /// The issuer `/oidc`'s discovery document announces; its id_tokens keep the real one.
-    pub announced_issuer: Option<String>,
-    /// The `sub` `/oidc`'s userinfo answers; its id_tokens keep the user's.
-    pub userinfo_sub: Option<String>,
-}
 
 pub struct StandardOidc;
 
@@ -35,10 +27,7 @@ impl SimHooks for StandardOidc {
         let sub = cx.sim.standard_knobs.get().userinfo_sub;
         let mut body = json!({ "sub": sub.as_deref().unwrap_or(&issued.user.id) });
         if let Some(object) = body.as_object_mut() {
-            object.extend(crate::id_token::profile_claims(
-                &issued.user,
-                &issued.scopes,
-            ));
+            object.extend(crate::claims::profile_claims(&issued.user, &issued.scopes));
         }
         Ok(body)
     }

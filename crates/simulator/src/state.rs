@@ -1,13 +1,14 @@
 //! The simulator's shared state, handed to every route.
 
-use crate::codes::CodeStore;
+use crate::codes::{CodeStore, Grant, RedeemError};
 use crate::config::{Provider, RegisteredClient, SimulatorConfig};
 use crate::faults::FaultStore;
 use crate::id_token_fault::IdTokenFaultStore;
 use crate::knobs::Knobs;
 use crate::log::{RequestLog, RequestRecord};
+use crate::revocation::{Reach, Revocation, TokenKind};
 use crate::signing::KeyRing;
-use crate::tokens::TokenStore;
+use crate::tokens::{IssuedToken, TokenStore};
 use crate::users::Directory;
 use axum::response::Response;
 use std::collections::HashMap;
@@ -34,11 +35,11 @@ pub struct SimState {
     pub keys: KeyRing,
     pub log: RequestLog,
     /// Apple's teams, consents and knobs.
-    pub apple: crate::apple::AppleState,
+    pub apple: crate::apple::state::AppleState,
     /// What the simulated LinkedIn does with PKCE.
-    pub linkedin_knobs: Knobs<crate::linkedin::LinkedinKnobs>,
+    pub linkedin_knobs: Knobs<crate::linkedin::knobs::LinkedinKnobs>,
     /// What the standard providers say differently from the truth, for tests.
-    pub standard_knobs: Knobs<crate::standard::StandardKnobs>,
+    pub standard_knobs: Knobs<crate::standard::knobs::StandardKnobs>,
 }
 
 impl SimState {
@@ -68,7 +69,7 @@ impl SimState {
             id_token_faults: IdTokenFaultStore::default(),
             keys: KeyRing::default(),
             log: RequestLog::default(),
-            apple: crate::apple::AppleState::new(config),
+            apple: crate::apple::state::AppleState::new(config),
             linkedin_knobs: Knobs::default(),
             standard_knobs: Knobs::default(),
         }
@@ -101,5 +102,78 @@ impl SimState {
         record.outcome = outcome.to_owned();
         self.log.push(record);
         response
+    }
+}
+
+impl SimState {
+    /// Redeems `code` for `client_id` at `provider`. Redeeming burns the code, so a code
+    /// of another provider or client, or any later failure, still leaves it unusable.
+    pub fn redeem(
+        &self,
+        provider: Provider,
+        code: &str,
+        client_id: &str,
+    ) -> Result<Grant, RedeemError> {
+        let grant = self.codes(provider).redeem(code)?;
+        if grant.provider != provider || grant.client_id != client_id {
+            return Err(RedeemError::Unknown);
+        }
+        Ok(grant)
+    }
+
+    /// What `token` grants if it is a live token (access or refresh) of `provider`, whoever
+    /// its client.
+    pub fn holder(&self, provider: Provider, token: &str) -> Option<IssuedToken> {
+        let issued = self
+            .tokens
+            .get(token)
+            .or_else(|| self.refresh_tokens.get(token));
+        issued.filter(|t| t.provider == provider)
+    }
+
+    /// What `token` is if it is a live token of `client_id` at `provider`.
+    pub fn held(
+        &self,
+        (provider, client_id): (Provider, &str),
+        token: &str,
+    ) -> Option<(TokenKind, IssuedToken)> {
+        let ours = |t: &IssuedToken| t.provider == provider && t.client_id == client_id;
+        match self.tokens.get(token).filter(ours) {
+            Some(issued) => Some((TokenKind::Access, issued)),
+            None => self
+                .refresh_tokens
+                .get(token)
+                .filter(ours)
+                .map(|t| (TokenKind::Refresh, t)),
+        }
+    }
+
+    /// Revokes `token` if it is a live token of `client_id` at `provider`, and records the
+    /// revocation. Returns what the token was and what it granted.
+    pub fn revoke(
+        &self,
+        (provider, client_id): (Provider, &str),
+        token: &str,
+        hint: Option<&str>,
+        reach: Reach,
+    ) -> Option<(TokenKind, IssuedToken)> {
+        let refresh = &self.refresh_tokens;
+        let found = self.held((provider, client_id), token);
+        if let Some((_, issued)) = &found {
+            self.tokens.revoke(token);
+            refresh.revoke(token);
+            if reach == Reach::Grant {
+                self.tokens.revoke_grant(issued);
+                refresh.revoke_grant(issued);
+            }
+        }
+        self.revocations.push(Revocation {
+            provider,
+            client_id: client_id.to_owned(),
+            token: token.to_owned(),
+            hint: hint.map(str::to_owned),
+            kind: found.as_ref().map(|(kind, _)| *kind),
+        });
+        found
     }
 }

@@ -1,5 +1,7 @@
 //! Simulated people: the seeded directory and the identity the authorize endpoint approves as.
 
+use crate::discord::seed::DiscordSeed;
+use crate::microsoft::account::MicrosoftAccount;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::HashMap;
 
@@ -31,9 +33,9 @@ pub struct SimUser {
     pub emails: Option<Vec<SimEmail>>,
     pub avatar_url: Option<String>,
     /// Discord's discriminator and avatar hash; `None`: migrated, default avatar.
-    pub discord: Option<crate::discord::DiscordSeed>,
+    pub discord: Option<DiscordSeed>,
     /// Microsoft's tenant, UPN and `xms_edov`; `None`: a personal account.
-    pub microsoft: Option<crate::microsoft::MicrosoftAccount>,
+    pub microsoft: Option<MicrosoftAccount>,
     /// Google's `hd`: the Workspace domain that manages the account; `None`: a consumer
     /// account, which Google sends no `hd` for.
     pub hosted_domain: Option<String>,
@@ -126,6 +128,34 @@ impl SimUser {
             visibility: None,
         });
         emails
+    }
+}
+
+impl SimUser {
+    /// Sets the Discord-only fields (discriminator, avatar hash).
+    pub fn with_discord(mut self, seed: DiscordSeed) -> Self {
+        self.discord = Some(seed);
+        self
+    }
+
+    /// The Discord seed, or a migrated user without an avatar.
+    pub(crate) fn discord_seed(&self) -> DiscordSeed {
+        self.discord.clone().unwrap_or_else(DiscordSeed::migrated)
+    }
+}
+
+impl SimUser {
+    /// Sets the Microsoft-only facts (tenant, UPN, `xms_edov`).
+    pub fn with_microsoft(mut self, account: MicrosoftAccount) -> Self {
+        self.microsoft = Some(account);
+        self
+    }
+
+    /// The Microsoft account, or a personal one.
+    pub(crate) fn microsoft_account(&self) -> MicrosoftAccount {
+        self.microsoft
+            .clone()
+            .unwrap_or_else(MicrosoftAccount::personal)
     }
 }
 

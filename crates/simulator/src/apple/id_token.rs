@@ -3,7 +3,7 @@
 
 use super::APPLE_ISSUER;
 use super::knobs::{AppleKnobs, ClaimStyle};
-use crate::id_token::Subject;
+use crate::claims::Subject;
 use crate::state::SimState;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};

@@ -1,9 +1,8 @@
 //! Discord-only profile fields of a simulated person: the discriminator and avatar hash.
 
-use crate::users::SimUser;
 use serde::{Deserialize, Serialize};
 
-/// What Discord knows of a person beyond [`SimUser`]'s common fields. A user without a
+/// What Discord knows of a person beyond [`crate::SimUser`]'s common fields. A user without a
 /// seed is a migrated user (`discriminator` `"0"`) with no avatar. `username` is the
 /// user's `login`, `global_name` their `name`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,18 +33,5 @@ impl DiscordSeed {
     pub fn with_avatar(mut self, hash: impl Into<String>) -> Self {
         self.avatar = Some(hash.into());
         self
-    }
-}
-
-impl SimUser {
-    /// Sets the Discord-only fields (discriminator, avatar hash).
-    pub fn with_discord(mut self, seed: DiscordSeed) -> Self {
-        self.discord = Some(seed);
-        self
-    }
-
-    /// The Discord seed, or a migrated user without an avatar.
-    pub(crate) fn discord_seed(&self) -> DiscordSeed {
-        self.discord.clone().unwrap_or_else(DiscordSeed::migrated)
     }
 }

@@ -4,10 +4,10 @@
 
 use super::{pkce, redirect};
 use crate::authorize::{AuthorizeQuery, Back};
+use crate::claims::Subject;
 use crate::dialect::{AuthorizeRules, Described, ResponseTypeRule};
 use crate::flow::Refusal;
 use crate::hooks::Cx;
-use crate::id_token::Subject;
 use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
 

@@ -1,10 +1,11 @@
 //! A successful token answer in the dialect's shape: the access token, its type, lifetime
 //! and scope, the provider's extra members, a refresh token and an id_token when due.
 
+use crate::claims::Subject;
 use crate::dialect::IdTokenWhen;
 use crate::flow::has_scope;
 use crate::hooks::Cx;
-use crate::id_token::{self, Subject};
+use crate::id_token;
 use crate::template::Fill;
 use crate::tokens::IssuedToken;
 use serde_json::{Map, Value, json};
@@ -66,7 +67,7 @@ pub fn issue(
         let at_hash = answer.at_hash.then_some(access_token.as_str());
         body.insert(
             "id_token".into(),
-            json!(id_token::issue(cx.sim, cx.provider, &subject, at_hash)),
+            json!(id_token::issue(&cx, &subject, at_hash)),
         );
     }
     renamed(body, &answer.names)

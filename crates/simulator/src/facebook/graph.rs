@@ -6,8 +6,9 @@ use crate::config::Provider;
 use crate::dialect::graph_refusal;
 use crate::faults::Endpoint;
 use crate::flow::{Refusal, bearer};
-use crate::hooks::{Cx, PathParams};
+use crate::hooks::Cx;
 use crate::log::RequestRecord;
+use crate::paths::PathParams;
 use crate::revocation::Reach;
 use crate::state::SimState;
 use crate::tokens::IssuedToken;
@@ -76,11 +77,15 @@ pub async fn me(
 ) -> Response {
     let params = path.map(|Path(params)| params).unwrap_or_default();
     let record = RequestRecord::new(P, Endpoint::Userinfo, &headers);
-    crate::engine::serve(Cx::new(&sim, P, &params), record, |_| {
-        let (_, issued) = holder(&sim, &headers, &query).map_err(refusal)?;
-        let fields = query.fields.as_deref().unwrap_or("id,name");
-        Ok(Json(user_node(&issued, fields).map_err(refusal)?))
-    })
+    crate::engine::serve(
+        Cx::new(&sim, (P, &super::Facebook), &params),
+        record,
+        |_| {
+            let (_, issued) = holder(&sim, &headers, &query).map_err(refusal)?;
+            let fields = query.fields.as_deref().unwrap_or("id,name");
+            Ok(Json(user_node(&issued, fields).map_err(refusal)?))
+        },
+    )
     .await
 }
 
@@ -93,11 +98,15 @@ pub async fn revoke(
     Query(query): Query<MeQuery>,
 ) -> Response {
     let record = RequestRecord::new(P, Endpoint::Revoke, &headers);
-    crate::engine::serve(Cx::new(&sim, P, &params), record, |_| {
-        let (token, issued) = holder(&sim, &headers, &query).map_err(refusal)?;
-        sim.revoke((P, &issued.client_id), &token, None, Reach::Grant);
-        Ok(Json(json!({"success": true})))
-    })
+    crate::engine::serve(
+        Cx::new(&sim, (P, &super::Facebook), &params),
+        record,
+        |_| {
+            let (token, issued) = holder(&sim, &headers, &query).map_err(refusal)?;
+            sim.revoke((P, &issued.client_id), &token, None, Reach::Grant);
+            Ok(Json(json!({"success": true})))
+        },
+    )
     .await
 }
 

@@ -1,8 +1,10 @@
 //! The id_token the simulated Microsoft signs: its `iss` names the user's own tenant, its
 //! `sub` is pairwise, and `xms_edov` is there when the app registration asks for it.
 
-use crate::id_token::Subject;
+use super::account::MicrosoftAccount;
+use crate::claims::Subject;
 use crate::random;
+use crate::users::SimUser;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
@@ -37,8 +39,8 @@ pub(crate) fn id_token_claims(
         claims["nonce"] = json!(nonce);
     }
     if subject.has("profile") {
-        claims["oid"] = json!(account.object_id_of(user));
-        claims["preferred_username"] = json!(account.username_of(user));
+        claims["oid"] = json!(object_id_of(&account, user));
+        claims["preferred_username"] = json!(username_of(&account, user));
         if let Some(name) = &user.name {
             claims["name"] = json!(name);
         }
@@ -53,4 +55,36 @@ pub(crate) fn id_token_claims(
         claims["xms_edov"] = flag.clone();
     }
     claims
+}
+
+/// The `oid`: the seeded one, or a stable value derived from the user and tenant
+/// (personal accounts' look like `00000000-0000-0000-xxxx-xxxxxxxxxxxx`).
+fn object_id_of(account: &MicrosoftAccount, user: &SimUser) -> String {
+    if let Some(oid) = &account.object_id {
+        return oid.clone();
+    }
+    let digest = Sha256::digest(format!("{}:{}", account.tenant_id, user.id).as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    if account.is_personal() {
+        format!("00000000-0000-0000-{}-{}", &hex[..4], &hex[4..16])
+    } else {
+        let g = |from: usize, to: usize| &hex[from..to];
+        format!(
+            "{}-{}-{}-{}-{}",
+            g(0, 8),
+            g(8, 12),
+            g(12, 16),
+            g(16, 20),
+            g(20, 32)
+        )
+    }
+}
+
+/// `preferred_username`: the seeded one, else the email, else the login.
+fn username_of(account: &MicrosoftAccount, user: &SimUser) -> String {
+    account
+        .preferred_username
+        .clone()
+        .or_else(|| user.email.clone())
+        .unwrap_or_else(|| user.login.clone())
 }
