@@ -142,7 +142,11 @@ async fn bench(args: Args) -> Result<(), String> {
         args.seed_users,
         args.states,
         services.len(),
-        if args.presets { "every preset enabled" } else { "GitHub alone" },
+        if args.presets {
+            "every preset enabled"
+        } else {
+            "GitHub alone"
+        },
         args.pin
             .map_or("no CPU".to_owned(), |cpu| format!("CPU {cpu}"))
     );

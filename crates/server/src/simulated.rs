@@ -147,16 +147,16 @@ pub fn enable_presets(
                 .iter()
                 .any(|need| need == "domain")
                 .then(|| "sim.auth.eu-west-1.amazoncognito.com".to_owned());
-            keep_off_the_issuer(&mut endpoints, spec);
         }
+        keep_what_the_issuer_does_not_say(&mut endpoints, spec);
         config.endpoints = endpoints;
         settings.oauth_providers.insert(spec.key, config);
     }
 }
 
-/// Drops the overrides of what `spec` serves under its tenant's issuer: the issuer puts
-/// those in place.
-fn keep_off_the_issuer(endpoints: &mut EndpointOverrides, spec: &ProviderSpec) {
+/// Drops the overrides of endpoints `spec` does not have (the simulated provider may serve
+/// more) and of those it serves under its tenant's issuer (the issuer puts them in place).
+fn keep_what_the_issuer_does_not_say(endpoints: &mut EndpointOverrides, spec: &ProviderSpec) {
     let declared = &spec.endpoints;
     let under_issuer = |url: &str| url.contains(ISSUER);
     let revocation = spec.revocation.as_ref().map(|rules| rules.url.as_str());

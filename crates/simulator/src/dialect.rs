@@ -20,6 +20,7 @@ pub use token::{
 };
 
 use crate::config::Provider;
+use crate::paths::EndpointSet;
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
 use serde_json::{Map, Value};
@@ -31,7 +32,8 @@ use std::time::Duration;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Dialect {
-    pub paths: Paths,
+    /// Where the real provider serves each endpoint, its host dropped.
+    pub paths: EndpointSet,
     /// Its name and colours on the sign-in page.
     pub brand: Option<Brand>,
     pub envelope: Envelope,
@@ -51,20 +53,6 @@ pub struct Dialect {
     #[serde(default)]
     pub id_token: IdTokenRules,
     pub discovery: Option<DiscoveryRules>,
-}
-
-/// Where the real provider serves each endpoint, its host dropped; `{tenant}`, `{version}`
-/// and `{access_token}` are captures.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Paths {
-    pub authorization: String,
-    pub token: String,
-    pub userinfo: Option<String>,
-    pub emails: Option<String>,
-    pub jwks: Option<String>,
-    pub revocation: Option<String>,
-    pub discovery: Option<String>,
 }
 
 /// A provider's name and colours: background, text, and a button's edge (the background

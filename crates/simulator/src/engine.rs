@@ -73,7 +73,7 @@ fn captures(path: Captures) -> PathParams {
 pub fn routes((provider, hooks): crate::hooks::Served) -> Router<Arc<SimState>> {
     let served = Served { provider, hooks };
     let dialect = dialect::of(provider);
-    let paths = crate::paths::of(provider);
+    let paths = &dialect.paths;
     let mut routes: Vec<(&str, MethodRouter<Arc<SimState>>)> = Vec::new();
     let authorize = get(
         move |State(sim): Shared,

@@ -2,6 +2,7 @@
 //! URLs a client puts in its endpoint overrides.
 
 use crate::config::Provider;
+use serde::Deserialize;
 use std::collections::HashMap;
 
 /// The captures of a request's path (`{tenant}`, `{version}`).
@@ -11,9 +12,10 @@ pub type PathParams = HashMap<String, String>;
 const DEFAULT_CAPTURES: [(&str, &str); 2] = [("tenant", "common"), ("version", "v24.0")];
 
 /// The endpoint URLs of one simulated provider, to put in a provider's endpoint overrides;
-/// inside the simulator also the paths it serves them at (after its prefix, captures in
-/// braces).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// inside the simulator (its dialect's `paths`) the paths it serves them at, after its
+/// prefix, captures in braces: `{tenant}`, `{version}`, `{access_token}`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EndpointSet {
     pub authorization: String,
     pub token: String,
@@ -22,7 +24,8 @@ pub struct EndpointSet {
     pub jwks: Option<String>,
     pub revocation: Option<String>,
     pub discovery: Option<String>,
-    /// The `iss` of its id_tokens, for providers that sign them.
+    /// The `iss` of its id_tokens, for providers that sign them (never a dialect's).
+    #[serde(skip)]
     pub issuer: Option<String>,
 }
 
@@ -50,20 +53,5 @@ impl EndpointSet {
             discovery: optional(&self.discovery),
             issuer: self.issuer.clone(),
         }
-    }
-}
-
-/// The paths `provider` serves: its dialect's.
-pub(crate) fn of(provider: Provider) -> EndpointSet {
-    let paths = &crate::dialect::of(provider).paths;
-    EndpointSet {
-        authorization: paths.authorization.clone(),
-        token: paths.token.clone(),
-        userinfo: paths.userinfo.clone(),
-        emails: paths.emails.clone(),
-        jwks: paths.jwks.clone(),
-        revocation: paths.revocation.clone(),
-        discovery: paths.discovery.clone(),
-        issuer: None,
     }
 }

@@ -92,7 +92,9 @@ impl SimulatorHandle {
     }
 
     fn endpoints_with(&self, provider: Provider, fill: &PathParams) -> EndpointSet {
-        let mut set = crate::paths::of(provider).under(&self.base_url, provider, fill);
+        let mut set = crate::dialect::of(provider)
+            .paths
+            .under(&self.base_url, provider, fill);
         let cx = Cx::bare(&self.state, crate::providers::served(provider));
         let signs = cx.dialect.token.answer.id_token != IdTokenWhen::Never;
         set.issuer = signs.then(|| cx.hooks().issuer(&cx));

@@ -30,17 +30,15 @@ fn table(sim: &SimulatorHandle, key: &str, dialect: &'static str, rest: &str) ->
     )
 }
 
-/// The providers of this file, added to the app's settings as a configuration file would.
-fn with_knobs(settings: &mut Settings, sim: &SimulatorHandle) {
-    let tables = [
-        // WeChat's names for the client's id and secret, scopes joined by commas, no
-        // token_type, the user's id in the token answer, the token in the query.
-        table(
-            sim,
-            "renamed",
-            "wechat",
-            r#"kind = "oauth2"
-scopes = ["snsapi_login"]
+/// The providers of this file, all of `kind = "oauth2"`: (key, the simulated provider it is
+/// pointed at, the rest of its table).
+const TABLES: [(&str, &str, &str); 11] = [
+    // WeChat's names for the client's id and secret, scopes joined by commas, no
+    // token_type, the user's id in the token answer, the token in the query.
+    (
+        "renamed",
+        "wechat",
+        r#"scopes = ["snsapi_login"]
 token_endpoint_auth = "client_secret_post"
 client_id_param = "appid"
 client_secret_param = "secret"
@@ -48,146 +46,123 @@ scope_separator = ","
 pkce = false
 userinfo = { token_in = "query:access_token" }
 claims = { subject = "token:/openid", name = "/nickname", avatar_url = "/headimgurl" }"#,
-        ),
-        // TikTok's `client_key`, more authorize parameters, a userinfo query.
-        table(
-            sim,
-            "queried",
-            "tiktok",
-            r#"kind = "oauth2"
-scopes = ["user.info.basic"]
+    ),
+    // TikTok's `client_key`, more authorize parameters, a userinfo query.
+    (
+        "queried",
+        "tiktok",
+        r#"scopes = ["user.info.basic"]
 token_endpoint_auth = "client_secret_post"
 client_id_param = "client_key"
 scope_separator = ","
 authorization_params = { disable_auto_auth = "1" }
 userinfo = { query = { fields = "open_id,avatar_url,display_name" } }
 claims = { subject = "/data/user/open_id", name = "/data/user/display_name" }"#,
-        ),
-        // Dropbox reads the user by POST.
-        table(
-            sim,
-            "posted",
-            "dropbox",
-            r#"kind = "oauth2"
-scopes = ["account_info.read"]
+    ),
+    // Dropbox reads the user by POST.
+    (
+        "posted",
+        "dropbox",
+        r#"scopes = ["account_info.read"]
 token_endpoint_auth = "client_secret_post"
 trust_email_verified = true
 userinfo = { method = "POST" }
 claims = { subject = "/account_id", email = "/email", email_verified = ["/email_verified"], name = "/name/display_name" }"#,
-        ),
-        // Amazon's token header.
-        table(
-            sim,
-            "own-header",
-            "amazon",
-            r#"kind = "oauth2"
-scopes = ["profile"]
+    ),
+    // Amazon's token header.
+    (
+        "own-header",
+        "amazon",
+        r#"scopes = ["profile"]
 token_endpoint_auth = "client_secret_post"
 userinfo = { token_in = "header:x-amz-access-token" }
 claims = { subject = "/user_id", email = "/email", name = "/name" }"#,
-        ),
-        // HubSpot's token in the path.
-        table(
-            sim,
-            "in-path",
-            "hubspot",
-            r#"kind = "oauth2"
-scopes = ["oauth"]
+    ),
+    // HubSpot's token in the path.
+    (
+        "in-path",
+        "hubspot",
+        r#"scopes = ["oauth"]
 token_endpoint_auth = "client_secret_post"
 userinfo = { token_in = "path" }
 claims = { subject = "/user_id", email = "/user" }"#,
-        ),
-        // Atlassian takes a JSON token request; a header of the operator's goes with it.
-        table(
-            sim,
-            "json-body",
-            "atlassian",
-            r#"kind = "oauth2"
-scopes = ["read:me"]
+    ),
+    // Atlassian takes a JSON token request; a header of the operator's goes with it.
+    (
+        "json-body",
+        "atlassian",
+        r#"scopes = ["read:me"]
 token_endpoint_auth = "client_secret_post"
 authorization_params = { audience = "api.atlassian.com", prompt = "consent" }
 token_request = { format = "json", headers = { "X-Operator" = "knobs" } }
 claims = { subject = "/account_id", email = "/email", name = "/name" }"#,
-        ),
-        // Bitbucket's addresses come from a second call.
-        table(
-            sim,
-            "listed",
-            "bitbucket",
-            r#"kind = "oauth2"
-scopes = ["account", "email"]
+    ),
+    // Bitbucket's addresses come from a second call.
+    (
+        "listed",
+        "bitbucket",
+        r#"scopes = ["account", "email"]
 token_endpoint_auth = "client_secret_basic"
 trust_email_verified = true
 emails = { list = "/values", address = "/email", primary = "/is_primary", verified = "/is_confirmed" }
 claims = { subject = "/uuid", name = "/display_name" }"#,
-        ),
-        // Kakao's two flags must both hold.
-        table(
-            sim,
-            "two-flags",
-            "kakao",
-            r#"kind = "oauth2"
-scopes = ["account_email"]
+    ),
+    // Kakao's two flags must both hold.
+    (
+        "two-flags",
+        "kakao",
+        r#"scopes = ["account_email"]
 token_endpoint_auth = "client_secret_post"
 trust_email_verified = true
 claims = { subject = "/id", email = "/kakao_account/email", email_verified = ["/kakao_account/is_email_valid", "/kakao_account/is_email_verified"], name = "/kakao_account/profile/nickname" }"#,
-        ),
-        // Twitch answers the scope as an array.
-        table(
-            sim,
-            "scope-array",
-            "twitch",
-            r#"kind = "oauth2"
-scopes = ["openid", "user:read:email"]
+    ),
+    // Twitch answers the scope as an array.
+    (
+        "scope-array",
+        "twitch",
+        r#"scopes = ["openid", "user:read:email"]
 token_endpoint_auth = "client_secret_post"
 trust_email_verified = true
 claims = { subject = "/sub", email = "/email", email_verified = ["/email_verified"], name = "/preferred_username" }"#,
-        ),
-        // GitHub's API wants a User-Agent; the operator names theirs.
-        table(
-            sim,
-            "own-agent",
-            "github",
-            r#"kind = "oauth2"
-scopes = ["read:user"]
+    ),
+    // GitHub's API wants a User-Agent; the operator names theirs.
+    (
+        "own-agent",
+        "github",
+        r#"scopes = ["read:user"]
 token_endpoint_auth = "client_secret_basic"
 user_agent = "knobs-test/1.0"
 userinfo = { headers = { Accept = "application/vnd.github+json" } }
 claims = { subject = "/id", name = "/name" }"#,
-        ),
-        // Linear's GraphQL: the user read by a POST with a body.
-        table(
-            sim,
-            "graphql",
-            "linear",
-            r#"kind = "oauth2"
-scopes = ["read"]
+    ),
+    // Linear's GraphQL: the user read by a POST with a body.
+    (
+        "graphql",
+        "linear",
+        r#"scopes = ["read"]
 scope_separator = ","
 token_endpoint_auth = "client_secret_post"
 userinfo = { method = "POST", body = '{"query":"{ viewer { id name email } }"}' }
 claims = { subject = "/data/viewer/id", email = "/data/viewer/email", name = "/data/viewer/name" }"#,
-        ),
-        // LINE signs its id_tokens HS256 with the client secret.
-        format!(
-            "[oauth_providers.hs256]
-kind = \"oidc\"
-issuer = \"{issuer}\"
-\
-             client_id = \"{CLIENT_ID}\"
-client_secret = \"{CLIENT_SECRET}\"
-\
-             redirect_uri = \"{redirect}\"
-token_endpoint_auth = \"client_secret_post\"
-\
-             id_token_signing = \"client_secret\"
-",
-            issuer = sim
-                .endpoints(Provider::simulated("line"))
-                .issuer
-                .expect("LINE signs"),
-            redirect = redirect_uri("line"),
-        ),
-    ];
+    ),
+];
+
+/// The providers of this file, added to the app's settings as a configuration file would.
+fn with_knobs(settings: &mut Settings, sim: &SimulatorHandle) {
+    let mut tables: Vec<String> = TABLES
+        .iter()
+        .map(|(key, dialect, rest)| table(sim, key, dialect, &format!("kind = \"oauth2\"\n{rest}")))
+        .collect();
+    // LINE signs its id_tokens HS256 with the client secret.
+    let line = sim.endpoints(Provider::simulated("line"));
+    tables.push(format!(
+        "[oauth_providers.hs256]\nkind = \"oidc\"\nissuer = \"{issuer}\"\n\
+         client_id = \"{CLIENT_ID}\"\nclient_secret = \"{CLIENT_SECRET}\"\n\
+         redirect_uri = \"{redirect}\"\ntoken_endpoint_auth = \"client_secret_post\"\n\
+         id_token_signing = \"client_secret\"\n",
+        issuer = line.issuer.expect("LINE signs"),
+        redirect = redirect_uri("line"),
+    ));
     let text = format!("secret_key = \"{SECRET_KEY}\"\n{}", tables.join("\n"));
     let parsed = Settings::from_toml(&text).expect("the knob tables parse");
     for (key, config) in parsed.oauth_providers.configured() {

@@ -14,7 +14,10 @@ use serde_json::json;
 pub async fn document(cx: Cx<'_>, rules: &DiscoveryRules, headers: &HeaderMap) -> Response {
     let record = RequestRecord::new(cx.provider, Endpoint::Discovery, headers);
     super::serve(cx, record, |_| {
-        let urls = crate::paths::of(cx.provider).under(&cx.sim.base_url, cx.provider, cx.params);
+        let urls = cx
+            .dialect
+            .paths
+            .under(&cx.sim.base_url, cx.provider, cx.params);
         let mut document = rules.document.clone();
         document.insert("issuer".into(), json!(cx.hooks().announced_issuer(&cx)));
         for listed in &rules.lists {
