@@ -37,6 +37,21 @@ impl AuthService {
         .await
     }
 
+    /// Connect's rules about `identity` for `caller`, from what is stored now.
+    pub(crate) async fn decide_connect(
+        &self,
+        caller: UserId,
+        identity: &ProviderIdentity,
+    ) -> Result<(), AppError> {
+        let users = &self.ports.users;
+        let existing = users
+            .find_link(identity.provider, &identity.subject)
+            .await?;
+        let caller_links = users.list_links(caller).await?;
+        check_connect(&caller_links, identity, existing.as_ref())
+            .map_err(|_| AppError::ProviderAlreadyLinked)
+    }
+
     /// Links a verified provider identity to `caller` under the connect rules, storing the
     /// sealed provider tokens. Shared by connect and the native id_token connect.
     pub(crate) async fn link_identity(
@@ -48,13 +63,8 @@ impl AuthService {
         grant_client_id: Option<String>,
         origin: &Origin,
     ) -> Result<LinkedAccount, AppError> {
+        self.decide_connect(caller, identity).await?;
         let users = &self.ports.users;
-        let existing = users
-            .find_link(identity.provider, &identity.subject)
-            .await?;
-        let caller_links = users.list_links(caller).await?;
-        check_connect(&caller_links, identity, existing.as_ref())
-            .map_err(|_| AppError::ProviderAlreadyLinked)?;
         let now = self.ports.clock.now();
         let link = NewLinkedAccount {
             id: self.new_link_id(now),

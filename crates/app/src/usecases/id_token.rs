@@ -18,10 +18,9 @@ use crate::usecases::callback::sign_in_refused;
 use crate::{AppError, AuthService, LoginResult};
 use sha2::{Digest, Sha256};
 use social_login_domain::admin::check_not_locked;
-use social_login_domain::linking::{EmailOwner, LoginDecision, check_connect, decide_sign_in};
+use social_login_domain::linking::{EmailOwner, LoginDecision, decide_sign_in};
 use social_login_domain::{
     LinkedAccount, Origin, ProviderIdentity, ProviderKey, SealedToken, SecretText, Spend, StateId,
-    UserId,
 };
 use social_login_ports::{
     IdTokenInput, NativeCode, NativeExchange, PostBody, PresentedIdToken, ProviderError,
@@ -198,21 +197,6 @@ impl AuthService {
             Some(user) => check_not_locked(&user).map_err(|_| AppError::UserLocked),
             None => Ok(()),
         }
-    }
-
-    /// Connect's rules about `identity` for `caller`, from what is stored now.
-    async fn decide_connect(
-        &self,
-        caller: UserId,
-        identity: &ProviderIdentity,
-    ) -> Result<(), AppError> {
-        let users = &self.ports.users;
-        let existing = users
-            .find_link(identity.provider, &identity.subject)
-            .await?;
-        let caller_links = users.list_links(caller).await?;
-        check_connect(&caller_links, identity, existing.as_ref())
-            .map_err(|_| AppError::ProviderAlreadyLinked)
     }
 
     /// After a sign-in or connect that exchanged a code: when it was refused, the grant is

@@ -87,27 +87,16 @@ pub async fn pruning_receipts_deletes_only_those_received_before_the_bound(
 
 pub async fn of_concurrent_deliveries_of_one_signal_exactly_one_acts(repo: Arc<dyn Repository>) {
     let ada = ada(&repo, true).await;
-    let barrier = Arc::new(tokio::sync::Barrier::new(6));
-    let deliveries: Vec<_> = (0..6)
-        .map(|_| {
-            let (repo, barrier) = (repo.clone(), barrier.clone());
-            tokio::spawn(async move {
-                let kind = SignalKind::ConsentRevoked;
-                let command = signal(
-                    SignalSource::AppleNotification,
-                    "jti-race",
-                    "apple-ada",
-                    kind,
-                );
-                barrier.wait().await;
-                repo.apply_signal(command).await
-            })
-        })
-        .collect();
-    let mut outcomes = Vec::new();
-    for delivery in deliveries {
-        outcomes.push(delivery.await.unwrap().unwrap());
-    }
+    let outcomes = all_at_once(&repo, |_| {
+        let kind = SignalKind::ConsentRevoked;
+        signal(
+            SignalSource::AppleNotification,
+            "jti-race",
+            "apple-ada",
+            kind,
+        )
+    })
+    .await;
     let applied = outcomes
         .iter()
         .filter(|outcome| matches!(outcome, SignalOutcome::Applied { .. }))
@@ -202,21 +191,37 @@ pub async fn of_one_payload_posted_to_both_endpoints_at_once_exactly_one_acts(
     repo: Arc<dyn Repository>,
 ) {
     bea_on_facebook(&repo).await;
+    let outcomes = all_at_once(&repo, |index| {
+        if index % 2 == 0 {
+            let source = SignalSource::FacebookDeauthorize;
+            facebook(source, "code-d", SignalKind::ConsentRevoked, "payload-race")
+        } else {
+            let (source, kind) = (
+                SignalSource::FacebookDataDeletion,
+                SignalKind::DataDeletionRequested,
+            );
+            facebook(source, "code-e", kind, "payload-race")
+        }
+    })
+    .await;
+    let applied = outcomes
+        .iter()
+        .filter(|outcome| matches!(outcome, SignalOutcome::Applied { .. }))
+        .count();
+    assert_eq!(applied, 1, "{outcomes:?}");
+}
+
+/// The outcomes of six deliveries of `command(index)` let go at once, as six callers (or
+/// instances) would.
+async fn all_at_once(
+    repo: &Arc<dyn Repository>,
+    command: impl Fn(usize) -> SignalCommand,
+) -> Vec<SignalOutcome> {
     let barrier = Arc::new(tokio::sync::Barrier::new(6));
     let deliveries: Vec<_> = (0..6)
         .map(|index| {
-            let (repo, barrier) = (repo.clone(), barrier.clone());
+            let (repo, barrier, command) = (repo.clone(), barrier.clone(), command(index));
             tokio::spawn(async move {
-                let command = if index % 2 == 0 {
-                    let source = SignalSource::FacebookDeauthorize;
-                    facebook(source, "code-d", SignalKind::ConsentRevoked, "payload-race")
-                } else {
-                    let (source, kind) = (
-                        SignalSource::FacebookDataDeletion,
-                        SignalKind::DataDeletionRequested,
-                    );
-                    facebook(source, "code-e", kind, "payload-race")
-                };
                 barrier.wait().await;
                 repo.apply_signal(command).await
             })
@@ -226,9 +231,5 @@ pub async fn of_one_payload_posted_to_both_endpoints_at_once_exactly_one_acts(
     for delivery in deliveries {
         outcomes.push(delivery.await.unwrap().unwrap());
     }
-    let applied = outcomes
-        .iter()
-        .filter(|outcome| matches!(outcome, SignalOutcome::Applied { .. }))
-        .count();
-    assert_eq!(applied, 1, "{outcomes:?}");
+    outcomes
 }
