@@ -5,19 +5,25 @@ use serde::Deserialize;
 use social_login_domain::ProviderKey;
 use std::sync::LazyLock;
 
+/// A file of declarations: `[[provider]]` tables.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct File {
-    provider: Vec<ProviderSpec>,
+pub(crate) struct File {
+    #[serde(default)]
+    pub(crate) provider: Vec<ProviderSpec>,
 }
 
-/// Parsed on first use. The unit test below parses the same text and checks it whole, so
-/// the `expect` cannot fire in a tested build.
-static BUILT_IN: LazyLock<Vec<ProviderSpec>> = LazyLock::new(|| {
-    toml::from_str::<File>(include_str!("built_in.toml"))
-        .expect("built_in.toml is checked by its unit test")
+/// The declarations of the embedded `text`. The unit tests parse the same texts and check
+/// them whole, so the `expect` cannot fire in a tested build.
+pub(crate) fn declarations(text: &str) -> Vec<ProviderSpec> {
+    toml::from_str::<File>(text)
+        .expect("the embedded declarations are checked by their unit tests")
         .provider
-});
+}
+
+/// Parsed on first use.
+static BUILT_IN: LazyLock<Vec<ProviderSpec>> =
+    LazyLock::new(|| declarations(include_str!("built_in.toml")));
 
 /// Every built-in declaration, in the order of the built-in keys.
 pub fn built_in() -> &'static [ProviderSpec] {

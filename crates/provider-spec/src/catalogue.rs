@@ -3,24 +3,13 @@
 //! with its client credentials alone (`[oauth_providers.gitlab]`), or a second instance of
 //! one under another key (`preset = "gitlab"`).
 
-use crate::built_in::built_in;
+use crate::built_in::{built_in, declarations};
 use crate::spec::ProviderSpec;
-use serde::Deserialize;
 use std::sync::LazyLock;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    #[serde(default)]
-    provider: Vec<ProviderSpec>,
-}
-
 /// Parsed on first use; the unit tests below parse and check the same text.
-static PRESETS: LazyLock<Vec<ProviderSpec>> = LazyLock::new(|| {
-    toml::from_str::<File>(include_str!("presets.toml"))
-        .expect("presets.toml is checked by its unit tests")
-        .provider
-});
+static PRESETS: LazyLock<Vec<ProviderSpec>> =
+    LazyLock::new(|| declarations(include_str!("presets.toml")));
 
 /// Every preset, in the catalogue's order.
 pub fn presets() -> &'static [ProviderSpec] {
@@ -46,7 +35,8 @@ mod tests {
 
     #[test]
     fn every_preset_is_sound_and_named_once_apart_from_the_built_in_ones() {
-        let file: File = toml::from_str(include_str!("presets.toml")).expect("it parses");
+        let file: crate::built_in::File =
+            toml::from_str(include_str!("presets.toml")).expect("it parses");
         assert_eq!(presets(), file.provider);
         let mut seen = HashSet::new();
         for spec in catalogue() {

@@ -109,27 +109,29 @@ fn what_does_not_belong_to_a_preset_is_named() {
         unknown,
         "oauth_providers.corp.preset: no such preset; `social-login providers` lists them"
     );
-    let kind = problems(&format!(
-        "[oauth_providers.spotify]\nkind = \"oauth2\"\npreset = \"spotify\"\n{CLIENT}"
-    ));
-    assert!(
-        kind.contains("oauth_providers.spotify.kind: not with a preset"),
-        "{kind}"
-    );
-    let tenant = problems(&format!(
-        "[oauth_providers.spotify]\nissuer = \"https://x.example\"\n{CLIENT}"
-    ));
-    assert!(
-        tenant.contains("the spotify preset is not per tenant"),
-        "{tenant}"
-    );
-    let trust = problems(&format!(
-        "[oauth_providers.spotify]\ntrust_email_verified = true\n{CLIENT}"
-    ));
-    assert!(
-        trust.contains("oauth_providers.spotify.trust_email_verified"),
-        "{trust}"
-    );
+    for (lines, named) in [
+        (
+            "kind = \"oauth2\"\npreset = \"spotify\"\n",
+            "oauth_providers.spotify.kind: not with a preset",
+        ),
+        (
+            "issuer = \"https://x.example\"\n",
+            "the spotify preset is not per tenant",
+        ),
+        (
+            "trust_email_verified = true\n",
+            "oauth_providers.spotify.trust_email_verified",
+        ),
+    ] {
+        spotify_names(lines, named);
+    }
+}
+
+/// Asserts that the problems of a `spotify` table with `lines` after its client
+/// registration include `named`.
+fn spotify_names(lines: &str, named: &str) {
+    let found = problems(&format!("[oauth_providers.spotify]\n{CLIENT}{lines}"));
+    assert!(found.contains(named), "{found}");
 }
 
 #[test]
@@ -153,27 +155,16 @@ fn a_knob_or_a_pointer_may_replace_the_presets_own() {
 
 #[test]
 fn an_unknown_knob_a_bad_token_in_and_a_malformed_pointer_are_named() {
-    let unknown = problems(&format!(
-        "[oauth_providers.spotify]\nscope_seperator = \",\"\n{CLIENT}"
-    ));
-    assert!(
-        unknown.contains("oauth_providers.spotify.scope_seperator: unknown key"),
-        "{unknown}"
+    spotify_names(
+        "scope_seperator = \",\"\n",
+        "oauth_providers.spotify.scope_seperator: unknown key",
     );
-    let token_in = problems(&format!(
-        "[oauth_providers.spotify]\n{CLIENT}[oauth_providers.spotify.userinfo]\ntoken_in = \"cookie:x\"\n"
-    ));
-    assert!(
-        token_in.contains("oauth_providers.spotify.userinfo.token_in"),
-        "{token_in}"
-    );
-    assert!(token_in.contains("\"query:<name>\""), "{token_in}");
-    let pointer = problems(&format!(
-        "[oauth_providers.spotify]\n{CLIENT}[oauth_providers.spotify.claims]\nemail = \"token:/access_token\"\n"
-    ));
-    assert!(
-        pointer.contains("oauth_providers.spotify.claims.email: not a JSON Pointer"),
-        "{pointer}"
+    let userinfo = "[oauth_providers.spotify.userinfo]\ntoken_in = \"cookie:x\"\n";
+    spotify_names(userinfo, "oauth_providers.spotify.userinfo.token_in");
+    spotify_names(userinfo, "\"query:<name>\"");
+    spotify_names(
+        "[oauth_providers.spotify.claims]\nemail = \"token:/access_token\"\n",
+        "oauth_providers.spotify.claims.email: not a JSON Pointer",
     );
 }
 
