@@ -53,6 +53,13 @@ fn ada_on_apple(service: &AuthService, apple: &FakeProvider, code: bool) -> IdTo
     }
 }
 
+/// [`with_apple`] where Ada signed in once already, without a code; her user.
+async fn ada_signed_in_on_apple() -> (World, AuthService, Arc<FakeProvider>, UserId) {
+    let (world, service, apple) = with_apple();
+    let ada = sign_in(&service, ada_on_apple(&service, &apple, false)).await;
+    (world, service, apple, ada.unwrap())
+}
+
 async fn sign_in(service: &AuthService, command: IdTokenCommand) -> Result<UserId, AppError> {
     service
         .id_token_sign_in(command, &Origin::default())
@@ -75,10 +82,7 @@ async fn an_email_held_by_another_account_is_refused_before_the_code_is_exchange
 
 #[tokio::test]
 async fn a_locked_users_sign_in_is_refused_before_the_code_is_exchanged() {
-    let (world, service, apple) = with_apple();
-    let ada = sign_in(&service, ada_on_apple(&service, &apple, false))
-        .await
-        .unwrap();
+    let (world, service, apple, ada) = ada_signed_in_on_apple().await;
     let lock = LockChange {
         user: ada,
         locked: true,
@@ -95,10 +99,7 @@ async fn a_locked_users_sign_in_is_refused_before_the_code_is_exchanged() {
 
 #[tokio::test]
 async fn a_sign_in_refused_after_the_exchange_revokes_the_grant_as_the_app() {
-    let (world, service, apple) = with_apple();
-    sign_in(&service, ada_on_apple(&service, &apple, false))
-        .await
-        .unwrap();
+    let (world, service, apple, _) = ada_signed_in_on_apple().await;
     // Apple's account is disabled after the decision could see it (a signal in between):
     // only the sign-in's own transaction refuses.
     let disabled = SignalCommand {
@@ -127,10 +128,7 @@ async fn a_sign_in_refused_after_the_exchange_revokes_the_grant_as_the_app() {
 
 #[tokio::test]
 async fn a_connect_to_an_account_linked_elsewhere_is_refused_before_the_code_is_exchanged() {
-    let (world, service, apple) = with_apple();
-    sign_in(&service, ada_on_apple(&service, &apple, false))
-        .await
-        .unwrap();
+    let (world, service, apple, _) = ada_signed_in_on_apple().await;
     let pat = world.register("pat@example.com", "correct horse").await;
     let caller = world.access_of(&pat);
     let refused = service
