@@ -20,6 +20,15 @@ fn behind_a_proxy() -> Options {
     }
 }
 
+/// An app behind the test's proxy with one change to its settings.
+async fn behind_a_proxy_with(tune: fn(&mut social_login::settings::Settings)) -> TestApp {
+    spawn_app_with(Options {
+        tune,
+        ..behind_a_proxy()
+    })
+    .await
+}
+
 async fn log_in(app: &TestApp, email: &str, password: &str, client: &str) -> reqwest::Response {
     app.http
         .post(app.url("/auth/login"))
@@ -110,11 +119,7 @@ async fn a_successful_login_clears_the_clients_count() {
 
 #[tokio::test]
 async fn a_campaign_from_many_addresses_slows_the_account_and_the_owner_still_logs_in() {
-    let app = spawn_app_with(Options {
-        tune: |settings| settings.rate_limit.password_attempts_per_account = 8,
-        ..behind_a_proxy()
-    })
-    .await;
+    let app = behind_a_proxy_with(|s| s.rate_limit.password_attempts_per_account = 8).await;
     app.register("pat@example.com").await;
     for bot in 1..=4 {
         failures(&app, "pat@example.com", &format!("198.51.100.{bot}"), 2).await;
@@ -143,11 +148,7 @@ async fn a_campaign_from_many_addresses_slows_the_account_and_the_owner_still_lo
 
 #[tokio::test]
 async fn a_full_attempt_table_never_makes_oauth_or_native_sign_in_answer_503() {
-    let app = spawn_app_with(Options {
-        tune: |settings| settings.oauth_state_store.max_attempt_entries = 20,
-        ..behind_a_proxy()
-    })
-    .await;
+    let app = behind_a_proxy_with(|s| s.oauth_state_store.max_attempt_entries = 20).await;
     // Junk that is no email is counted nowhere; well-formed junk fills the table.
     for junk in 0..30 {
         let refused = log_in(&app, &format!("junk {junk}"), "x", ATTACKER).await;

@@ -97,10 +97,7 @@ pub async fn of_concurrent_deliveries_of_one_signal_exactly_one_acts(repo: Arc<d
         )
     })
     .await;
-    let applied = outcomes
-        .iter()
-        .filter(|outcome| matches!(outcome, SignalOutcome::Applied { .. }))
-        .count();
+    let applied = outcomes.iter().filter(|o| acted(o)).count();
     assert_eq!(applied, 1, "{outcomes:?}");
     assert!(
         outcomes
@@ -204,10 +201,7 @@ pub async fn of_one_payload_posted_to_both_endpoints_at_once_exactly_one_acts(
         }
     })
     .await;
-    let applied = outcomes
-        .iter()
-        .filter(|outcome| matches!(outcome, SignalOutcome::Applied { .. }))
-        .count();
+    let applied = outcomes.iter().filter(|o| acted(o)).count();
     assert_eq!(applied, 1, "{outcomes:?}");
 }
 
@@ -232,4 +226,8 @@ async fn all_at_once(
         outcomes.push(delivery.await.unwrap().unwrap());
     }
     outcomes
+}
+
+fn acted(outcome: &SignalOutcome) -> bool {
+    matches!(outcome, SignalOutcome::Applied { .. })
 }
