@@ -149,3 +149,28 @@ async fn check_config_passes_complete_providers_from_configuration() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
 }
+
+#[tokio::test]
+async fn check_config_names_a_presets_missing_tenant_an_unknown_knob_a_bad_token_in_and_pointer() {
+    let client = "client_id = \"id\"\nclient_secret = \"preset-client-secret\"\n\
+                  redirect_uri = \"https://app.example.com/cb\"\n";
+    let toml = format!(
+        "secret_key = \"{SECRET}\"\n\
+         [oauth_providers.okta]\n{client}\
+         [oauth_providers.spotify]\n{client}scope_seperator = \",\"\n\
+         [oauth_providers.reddit]\n{client}[oauth_providers.reddit.userinfo]\ntoken_in = \"cookie:x\"\n\
+         [oauth_providers.figma]\n{client}[oauth_providers.figma.claims]\nemail = \"email\"\n"
+    );
+    let output = check_config(toml).await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    for named in [
+        "oauth_providers.okta.issuer",
+        "oauth_providers.spotify.scope_seperator: unknown key",
+        "oauth_providers.reddit.userinfo.token_in",
+        "oauth_providers.figma.claims.email",
+    ] {
+        assert!(stderr.contains(named), "{named} in {stderr}");
+    }
+    assert!(!stderr.contains("preset-client-secret"), "{stderr}");
+}
