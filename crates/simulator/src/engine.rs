@@ -165,5 +165,5 @@ pub fn routes((provider, hooks): crate::hooks::Served) -> Router<Arc<SimState>> 
         .fold(Router::new(), |router, (path, route)| {
             router.route(path, route)
         });
-    router.merge(served.hooks.routes(&paths))
+    router.merge(served.hooks.routes(paths))
 }
