@@ -1,4 +1,4 @@
-//! DingTalk (docs/providers.md#dingtalk): the declaration names its endpoints, its JSON token
+//! DingTalk (docs/providers.md#dingtalk-dingtalk): the declaration names its endpoints, its JSON token
 //! request and the header its API takes the token in; the quirks are its camelCase names on
 //! both sides of the token endpoint, and its `{code, message}` failures
 //! ([obtain a user token](https://open.dingtalk.com/document/orgapp/obtain-user-token)).

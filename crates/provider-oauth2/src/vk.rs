@@ -1,4 +1,4 @@
-//! VK ID (docs/providers.md#vk): OAuth 2.1 with PKCE and no client secret. The declaration
+//! VK ID (docs/providers.md#vk-vk): OAuth 2.1 with PKCE and no client secret. The declaration
 //! names its endpoints; the quirks carry the `device_id` VK returns beside the code (the
 //! callback's `post_body`, `{"device_id": "..."}`) into the exchange, send no secret, and
 //! read the user with the token in a form body

@@ -1,4 +1,4 @@
-//! WeChat (docs/providers.md#wechat): website login by QR code, OAuth 2.0 bent where no knob
+//! WeChat (docs/providers.md#wechat-wechat): website login by QR code, OAuth 2.0 bent where no knob
 //! reaches. The declaration names `appid`/`secret`, the scope and the userinfo URL; the quirks
 //! are the authorize URL's fixed parameter order, the token request as a GET with the
 //! credentials in the query, failures as `errcode` in a 200, and the `openid` of the token
