@@ -4,7 +4,6 @@
 //! statement it stands for, so a migration written with them creates the schema it did when
 //! written out by hand.
 
-use crate::m20250101_000001_create_users::Users;
 use sea_orm_migration::sea_orm::DbBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
@@ -144,7 +143,7 @@ impl Steps {
                 ForeignKey::create()
                     .name(foreign_key)
                     .from(table.clone(), user_id.clone())
-                    .to(Users::Table, Users::Id)
+                    .to(Alias::new("users"), Alias::new("id"))
                     .on_delete(ForeignKeyAction::Cascade),
             );
         for column in columns {

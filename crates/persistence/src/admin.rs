@@ -8,9 +8,7 @@ use crate::error::repository_error;
 use crate::mapping::{grant_from_columns, user_from_row, user_page};
 use crate::queries;
 use async_trait::async_trait;
-use sea_orm::{
-    ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, PaginatorTrait, QuerySelect,
-};
+use sea_orm::{ConnectionTrait, DatabaseTransaction, EntityTrait, PaginatorTrait};
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::{ProviderKey, User, UserFilter, UserId};
 use social_login_ports::{
@@ -102,25 +100,12 @@ async fn linked<C: ConnectionTrait>(
     Ok(rows.into_iter().filter_map(|(_, user)| user).collect())
 }
 
-/// The user row, locked on PostgreSQL until the transaction ends: a concurrent unlink,
-/// deletion or lock of the same user waits, then re-reads what this one left.
-pub(crate) async fn locked_user_row(
-    txn: &DatabaseTransaction,
-    user: UserId,
-) -> Result<Option<crate::entity::user::Model>, RepositoryError> {
-    let mut find = queries::user_by_id(user);
-    if txn.get_database_backend() == DbBackend::Postgres {
-        find = find.lock_exclusive();
-    }
-    find.one(txn).await.map_err(repository_error)
-}
-
-/// [`locked_user_row`], as the user.
+/// [`crate::rows::locked_user_row`], as the user.
 async fn locked_user(
     txn: &DatabaseTransaction,
     user: UserId,
 ) -> Result<Option<User>, RepositoryError> {
-    locked_user_row(txn, user)
+    crate::rows::locked_user_row(txn, user)
         .await?
         .map(user_from_row)
         .transpose()
@@ -149,7 +134,7 @@ pub(crate) async fn unlink(
     let Some(user) = locked_user(&txn, removal.user).await? else {
         return Err(DisconnectRefused::NotLinked.into());
     };
-    let links = crate::users::links_of(&txn, user.id).await?;
+    let links = crate::rows::links_of(&txn, user.id).await?;
     let unlink = removal.decide(&user, &links, force)?;
     let row = linked_account::Entity::find_by_id(unlink.link.as_uuid())
         .one(&txn)

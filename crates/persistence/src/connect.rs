@@ -2,16 +2,13 @@
 
 use crate::SeaOrmRepository;
 use crate::error::{is_sqlite_busy, repository_error};
+use crate::sqlite::open::{SQLITE_BUSY_RETRY, SQLITE_BUSY_TIMEOUT, create_owner_only, sqlite_file};
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{ConnectOptions, Database, DatabaseConnection, DbErr};
 use social_login_ports::RepositoryError;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-/// How long a statement waits for another process's SQLite write lock before failing.
-pub(crate) const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
-/// Pause between attempts to open a SQLite database another process is opening.
-pub(crate) const SQLITE_BUSY_RETRY: Duration = Duration::from_millis(20);
 /// A request waiting this long for a pooled connection, including opening a new one while
 /// the server refuses connections, gets `Unavailable` (503).
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -67,10 +64,10 @@ pub async fn connect(database: &DatabaseOptions) -> Result<SeaOrmRepository, Rep
     if url.starts_with("sqlite:") {
         // sqlx would create a new file 0644 (less the umask); the adapter's parser knows the
         // URLs the service accepts, and any other (an in-memory database) has no file.
-        if let Ok(file) = crate::sqlite::sqlite_file(url)
+        if let Ok(file) = sqlite_file(url)
             && file.create
         {
-            crate::sqlite::create_owner_only(&file.path)?;
+            create_owner_only(&file.path)?;
         }
         configure_sqlite(&mut options);
     } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {

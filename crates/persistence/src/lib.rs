@@ -18,6 +18,7 @@ mod outbox_sql;
 mod queries;
 mod refresh_tokens;
 mod repository;
+mod rows;
 mod seed;
 mod sign_in;
 mod signals;

@@ -208,7 +208,7 @@ async fn email_owner<C: ConnectionTrait>(
         return Ok(None);
     };
     let owner = user_from_row(row)?;
-    let links = crate::users::links_of(txn, owner.id).await?;
+    let links = crate::rows::links_of(txn, owner.id).await?;
     Ok(Some((owner, links)))
 }
 

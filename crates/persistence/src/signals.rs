@@ -184,7 +184,7 @@ async fn act(
     match command.action {
         SignalAction::RemoveLink => {
             let owner = user_from_row(owner)?;
-            let links = crate::users::links_of(txn, user).await?;
+            let links = crate::rows::links_of(txn, user).await?;
             let removed = social_login_domain::LinkedAccountId::from_uuid(link.id);
             if leaves_no_way_in(&owner, &links, removed) {
                 // As DELETE /users/me: links, sessions and tokens go with the user.

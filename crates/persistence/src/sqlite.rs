@@ -12,9 +12,10 @@ mod audit;
 mod checkpoints;
 mod columns;
 mod group_commit;
-mod open;
+pub(crate) mod open;
 mod outbox;
 mod refresh;
+mod rows;
 mod sign_in;
 mod signals;
 mod sql;
@@ -30,7 +31,7 @@ use statements::Db;
 use std::fmt;
 use worker::Worker;
 
-pub(crate) use open::{OWNER_ONLY, create_owner_only, sqlite_file};
+pub(crate) use open::{OWNER_ONLY, sqlite_file};
 
 /// Users, linked accounts, refresh tokens, audit events and the webhook outbox in one
 /// SQLite file. Cheap to clone: clones share the connection's thread.

@@ -6,7 +6,7 @@ use crate::error::{UniqueIndex, is_foreign_key_violation, repository_error, uniq
 use crate::mapping::{grant_from_columns, link_from_row, link_to_row, user_from_row, user_to_row};
 use crate::queries;
 use async_trait::async_trait;
-use sea_orm::{ConnectionTrait, EntityTrait};
+use sea_orm::EntityTrait;
 use social_login_domain::{
     AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
     NewUser, ProviderKey, ProviderSubject, User, UserId,
@@ -50,7 +50,7 @@ impl UserRepository for SeaOrmRepository {
     }
 
     async fn list_links(&self, user: UserId) -> Result<Vec<LinkedAccount>, RepositoryError> {
-        links_of(self.connection(), user).await
+        crate::rows::links_of(self.connection(), user).await
     }
 
     async fn create_user(
@@ -129,7 +129,7 @@ impl UserRepository for SeaOrmRepository {
         let user = deletion.user;
         let txn = self.begin_write().await?;
         // Serialises with a concurrent disconnect or deletion of the same user.
-        if crate::admin::locked_user_row(&txn, user).await?.is_none() {
+        if crate::rows::locked_user_row(&txn, user).await?.is_none() {
             return Ok(None);
         }
         let grants = queries::links_of(user)
@@ -203,23 +203,4 @@ fn grant_of(row: linked_account::Model) -> Result<SealedGrant, RepositoryError> 
         row.refresh_token,
         row.grant_client_id,
     )
-}
-
-/// All links of `user`, oldest first.
-pub(crate) async fn links_of<C: ConnectionTrait>(
-    db: &C,
-    user: UserId,
-) -> Result<Vec<LinkedAccount>, RepositoryError> {
-    let rows = queries::links_of(user)
-        .all(db)
-        .await
-        .map_err(repository_error)?;
-    let mut links = rows
-        .into_iter()
-        .map(link_from_row)
-        .collect::<Result<Vec<_>, _>>()?;
-    // Sorted here, not by ORDER BY: SQLite keeps timestamps as RFC 3339 text whose width
-    // varies with the fraction of a second, so its text order is not time order.
-    links.sort_by_key(|link| (link.created_at, link.id));
-    Ok(links)
 }

@@ -4,11 +4,45 @@
 //! carry tokens, URLs may carry codes (and Facebook's carry an access token), and library
 //! messages may quote either. Messages name the step and the kind of failure only.
 
-use crate::http_client::SendError;
-use crate::token_http::TokenHttpError;
 use oauth2::RequestTokenError;
 use oauth2::basic::BasicErrorResponse;
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use social_login_ports::ProviderError;
+use std::fmt;
+
+/// Largest token response we read; real ones are a few kilobytes.
+pub const MAX_TOKEN_RESPONSE_BYTES: usize = 256 * 1024;
+
+/// The token endpoint call failed. Messages name what happened, never a body or a URL
+/// (a body may carry the token, a URL may carry the code).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TokenHttpError {
+    #[error("token request could not be built")]
+    InvalidRequest,
+    #[error("token endpoint {0}")]
+    Transport(&'static str),
+    #[error("token response larger than {MAX_TOKEN_RESPONSE_BYTES} bytes")]
+    TooLarge,
+    #[error("token endpoint answered error `{0}`")]
+    ErrorMember(String),
+    #[error("token endpoint answered HTTP {0}")]
+    Status(u16),
+}
+
+/// A call that got no answer to read. Messages name what happened, never a URL or a body,
+/// and follow the endpoint's name: "userinfo endpoint timed out".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SendError {
+    /// The request could not be built (reqwest's builder failed); reqwest said "request
+    /// failed" of it.
+    #[error("request failed")]
+    Unbuildable,
+    /// The kind of transport failure, as a fixed phrase ("timed out").
+    #[error("{0}")]
+    Transport(&'static str),
+    #[error("answered more than {0} bytes")]
+    TooLarge(usize),
+}
 
 /// Longest provider error code repeated in a log message.
 const MAX_CODE_LEN: usize = 64;
@@ -83,6 +117,102 @@ pub fn user_info_unreadable(what: &str, error: &serde_json::Error) -> ProviderEr
         error.line(),
         error.column()
     ))
+}
+
+/// The `error` member of a JSON object body, sanitised for logs; `None` for anything else.
+pub fn error_member(body: &[u8]) -> Option<String> {
+    let ErrorMember(error) = serde_json::from_slice(body).ok()?;
+    let error = error?;
+    // A provider could put anything here; only a plain error code is repeated in logs.
+    Some(match error.as_str() {
+        Some(code) => safe_error_code(code),
+        None => "non-string error member".to_owned(),
+    })
+}
+
+/// What `error_member` reads of a body: the `error` member of an object (the last one, as a
+/// `serde_json::Value` keeps it), nothing built for the other members. They are still read
+/// through, as a `Value` would be (numbers in range, strings well formed), so exactly the
+/// bodies a `Value` accepts are accepted; anything but an object is refused.
+struct ErrorMember(Option<serde_json::Value>);
+
+impl<'de> Deserialize<'de> for ErrorMember {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> Visitor<'de> for Members {
+            type Value = ErrorMember;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ErrorMember, A::Error> {
+                let mut error = None;
+                while let Some(Checked(key)) = map.next_key::<Checked<bool>>()? {
+                    if key {
+                        error = Some(map.next_value()?);
+                    } else {
+                        map.next_value::<Checked<()>>()?;
+                    }
+                }
+                Ok(ErrorMember(error))
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
+}
+
+/// Any JSON value, checked as `serde_json::Value` checks it and dropped; as a key,
+/// `Checked<bool>` says whether it is `"error"`.
+struct Checked<T>(T);
+
+impl<'de> Deserialize<'de> for Checked<bool> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(CheckVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for Checked<()> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer
+            .deserialize_any(CheckVisitor)
+            .map(|_| Checked(()))
+    }
+}
+
+/// Accepts every JSON value (reading arrays and objects through); true only for the
+/// string `error`.
+struct CheckVisitor;
+
+impl<'de> Visitor<'de> for CheckVisitor {
+    type Value = Checked<bool>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
+        Ok(Checked(text == "error"))
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(Checked(false))
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(Checked(false))
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(Checked(false))
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(Checked(false))
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(Checked(false))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Self::Value, A::Error> {
+        while items.next_element::<Checked<()>>()?.is_some() {}
+        Ok(Checked(false))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Self::Value, A::Error> {
+        while members.next_entry::<Checked<()>, Checked<()>>()?.is_some() {}
+        Ok(Checked(false))
+    }
 }
 
 #[cfg(test)]

@@ -54,20 +54,7 @@ pub struct Answer {
     pub body: Vec<u8>,
 }
 
-/// A call that got no answer to read. Messages name what happened, never a URL or a body,
-/// and follow the endpoint's name: "userinfo endpoint timed out".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum SendError {
-    /// The request could not be built (reqwest's builder failed); reqwest said "request
-    /// failed" of it.
-    #[error("request failed")]
-    Unbuildable,
-    /// The kind of transport failure, as a fixed phrase ("timed out").
-    #[error("{0}")]
-    Transport(&'static str),
-    #[error("answered more than {0} bytes")]
-    TooLarge(usize),
-}
+pub use crate::failure::SendError;
 
 /// Builds the client all providers share, with proxies as the environment names them.
 ///

@@ -6,8 +6,8 @@
 //! `ProviderError::Revocation` naming the status and error code, never a token.
 
 use crate::config_error::{ProviderConfigError, parse_http_url};
+use crate::failure::error_member;
 use crate::http_client::ProviderHttp;
-use crate::token_http::error_member;
 use social_login_domain::SecretText;
 use social_login_ports::{ProviderError, ProviderGrant, Revoked};
 use url::Url;

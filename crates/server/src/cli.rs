@@ -7,6 +7,10 @@ use crate::server::{self, StartupError};
 use crate::settings::{ConfigErrors, Settings, discovery_check};
 use crate::telemetry;
 use clap::{Parser, Subcommand};
+
+pub(crate) mod args;
+
+pub use args::{ConfigArg, DeadArgs};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -54,18 +58,6 @@ pub enum WebhooksCommand {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct DeadArgs {
-    #[command(flatten)]
-    pub config: ConfigArg,
-    /// Put this dead letter (its event id) back in the queue, due now, attempts reset.
-    #[arg(long, value_name = "ID", conflicts_with = "all")]
-    pub redeliver: Option<uuid::Uuid>,
-    /// Put every dead letter back in the queue.
-    #[arg(long)]
-    pub all: bool,
-}
-
-#[derive(Debug, clap::Args)]
 pub struct HealthcheckArgs {
     /// The URL to probe.
     #[arg(long, value_name = "URL", default_value = healthcheck::DEFAULT_URL)]
@@ -81,13 +73,6 @@ pub struct DemoArgs {
     /// Where the demo keeps its SQLite database and secret.
     #[arg(long, value_name = "DIR", default_value = "social-login-demo")]
     pub data_dir: PathBuf,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct ConfigArg {
-    /// Configuration file. Default: $SOCIAL_LOGIN_CONFIG, then ./social-login.toml.
-    #[arg(long, value_name = "PATH")]
-    pub config: Option<PathBuf>,
 }
 
 pub async fn run(cli: Cli) -> ExitCode {

@@ -1,7 +1,7 @@
 //! `social-login webhooks dead`: the events given up on, listed (no body, nothing of the
 //! request beyond the event's id and type), or put back in the queue.
 
-use crate::cli::DeadArgs;
+use crate::cli::args::DeadArgs;
 use crate::settings::Settings;
 use social_login_app::DeadLetters;
 use social_login_domain::AuditEventId;

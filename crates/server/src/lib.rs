@@ -15,6 +15,7 @@ pub mod server;
 pub mod settings;
 #[cfg(feature = "demo")]
 pub mod simulated;
+pub mod startup_error;
 pub mod telemetry;
 pub mod webhook_delivery;
 pub mod wiring;

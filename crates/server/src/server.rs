@@ -4,6 +4,7 @@ mod connections;
 mod head_errors;
 mod per_ip;
 
+pub use crate::startup_error::StartupError;
 pub use connections::ConnectionOptions;
 
 use crate::housekeeping;
@@ -15,26 +16,6 @@ use std::net::SocketAddr;
 use tokio::net::TcpListener;
 use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
-
-/// Why the service did not start or stopped abnormally. Messages never hold secrets.
-#[derive(Debug, thiserror::Error)]
-pub enum StartupError {
-    #[error("invalid configuration:\n{0}")]
-    Config(crate::settings::ConfigErrors),
-    #[error("database: {0}")]
-    Database(String),
-    #[error("provider: {0}")]
-    Provider(String),
-    #[error("oauth_state_store: {0}")]
-    StateStore(String),
-    #[error("cannot listen on {address}: {source}")]
-    Bind {
-        address: String,
-        source: std::io::Error,
-    },
-    #[error("server: {0}")]
-    Serve(std::io::Error),
-}
 
 /// `social-login migrate`.
 pub async fn migrate(settings: &Settings) -> Result<(), StartupError> {

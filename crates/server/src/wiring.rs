@@ -5,8 +5,8 @@ mod signals;
 
 use crate::http::admin::Operator;
 use crate::http::{JWKS_PATH, WellKnown};
-use crate::server::StartupError;
 use crate::settings::{Settings, StateStoreBackend};
+use crate::startup_error::StartupError;
 use social_login_app::{AdminService, AuthPolicy, AuthService, Ports, WebhookDelivery};
 use social_login_domain::{EventSet, SecretText};
 use social_login_persistence::Database;

@@ -10,14 +10,13 @@
 //! the form with [`AppleFormPost::parse`].
 
 mod client_secret;
-mod form_post;
+pub(crate) mod form_post;
 mod id_token;
 mod knobs;
 pub(crate) mod state;
 pub(crate) mod team;
 
 pub use form_post::AppleFormPost;
-pub(crate) use form_post::render as render_form_post;
 pub use knobs::{AppleKnobs, ClaimStyle};
 pub use team::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_PUBLIC_KEY_PEM, APPLE_TEST_TEAM_ID, AppleTeam,

@@ -173,7 +173,7 @@ impl<'q> Back<'q> {
     fn deliver(&self, fields: &[(&str, &str)]) -> Response {
         let mut url = self.url.clone();
         match self.mode {
-            Mode::FormPost => return crate::apple::render_form_post(self.url.as_str(), fields),
+            Mode::FormPost => return crate::apple::form_post::render(self.url.as_str(), fields),
             Mode::Query => {
                 url.query_pairs_mut().extend_pairs(fields);
             }

@@ -62,6 +62,11 @@ impl Provider {
         )
     }
 
+    /// How it answers.
+    pub(crate) fn dialect(self) -> &'static crate::dialect::Dialect {
+        crate::dialect::of(self.0)
+    }
+
     /// The path prefix of this provider's routes, without slashes: its dialect's name.
     pub fn prefix(self) -> &'static str {
         self.0

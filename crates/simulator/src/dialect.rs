@@ -19,7 +19,6 @@ pub use token::{
     TokenRules,
 };
 
-use crate::config::Provider;
 use crate::paths::EndpointSet;
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
@@ -136,10 +135,10 @@ static DIALECTS: LazyLock<BTreeMap<String, Dialect>> = LazyLock::new(|| {
     load::dialects(include_str!("dialects.toml")).expect("dialects.toml is valid")
 });
 
-/// The dialect of `provider`.
-pub fn of(provider: Provider) -> &'static Dialect {
+/// The dialect called `name` (a simulated provider's prefix).
+pub fn of(name: &str) -> &'static Dialect {
     DIALECTS
-        .get(provider.prefix())
+        .get(name)
         .expect("every simulated provider has a dialect")
 }
 
@@ -156,6 +155,7 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Provider;
 
     #[test]
     fn every_provider_has_a_dialect_and_every_endpoint_a_discovery_lists_is_served() {

@@ -17,7 +17,7 @@ pub use userinfo::gate;
 
 use crate::authorize::AuthorizeQuery;
 use crate::config::Provider;
-use crate::dialect::{self, BodyRule, UserinfoMethod};
+use crate::dialect::{BodyRule, UserinfoMethod};
 use crate::faults::Endpoint;
 use crate::flow::Refusal;
 use crate::hooks::{Cx, SimHooks};
@@ -72,7 +72,7 @@ fn captures(path: Captures) -> PathParams {
 /// for the endpoints its dialect describes, then its hooks' own.
 pub fn routes((provider, hooks): crate::hooks::Served) -> Router<Arc<SimState>> {
     let served = Served { provider, hooks };
-    let dialect = dialect::of(provider);
+    let dialect = provider.dialect();
     let paths = &dialect.paths;
     let mut routes: Vec<(&str, MethodRouter<Arc<SimState>>)> = Vec::new();
     let authorize = get(

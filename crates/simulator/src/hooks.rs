@@ -48,7 +48,7 @@ impl<'a> Cx<'a> {
         Self {
             sim,
             provider,
-            dialect: crate::dialect::of(provider),
+            dialect: provider.dialect(),
             hooks,
             params,
         }

@@ -1,7 +1,6 @@
 //! Where each simulated provider serves its endpoints, under its own `/<prefix>`, and the
 //! URLs a client puts in its endpoint overrides.
 
-use crate::config::Provider;
 use serde::Deserialize;
 use std::collections::HashMap;
 
@@ -33,9 +32,9 @@ impl EndpointSet {
     /// These paths as full URLs under `base` and `provider`'s prefix, captures filled from
     /// `fill` (else the defaults: tenant `common`, Graph `v24.0`); GitHub's `{client_id}`
     /// and HubSpot's `{access_token}` stay, for the client to fill.
-    pub(crate) fn under(&self, base: &str, provider: Provider, fill: &PathParams) -> Self {
+    pub(crate) fn under(&self, base: &str, prefix: &str, fill: &PathParams) -> Self {
         let url = |path: &str| {
-            let mut url = format!("{base}/{}{path}", provider.prefix());
+            let mut url = format!("{base}/{prefix}{path}");
             for (name, default) in DEFAULT_CAPTURES {
                 let value = fill.get(name).map_or(default, String::as_str);
                 url = url.replace(&format!("{{{name}}}"), value);

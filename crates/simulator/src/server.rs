@@ -92,9 +92,10 @@ impl SimulatorHandle {
     }
 
     fn endpoints_with(&self, provider: Provider, fill: &PathParams) -> EndpointSet {
-        let mut set = crate::dialect::of(provider)
+        let mut set = provider
+            .dialect()
             .paths
-            .under(&self.base_url, provider, fill);
+            .under(&self.base_url, provider.prefix(), fill);
         let cx = Cx::bare(&self.state, crate::providers::served(provider));
         let signs = cx.dialect.token.answer.id_token != IdTokenWhen::Never;
         set.issuer = signs.then(|| cx.hooks().issuer(&cx));
@@ -214,7 +215,7 @@ impl SimulatorHandle {
         audience: &str,
         nonce: Option<&str>,
     ) -> String {
-        let dialect = crate::dialect::of(provider);
+        let dialect = provider.dialect();
         assert!(
             dialect.token.answer.id_token != IdTokenWhen::Never,
             "the simulated {provider:?} issues no id_tokens"
@@ -235,7 +236,7 @@ impl SimulatorHandle {
     /// app's bundle id (registered as an Apple client), about `user`, single use, exchanged
     /// without a redirect URI or PKCE verifier, as the service does for native sign-in.
     pub fn mint_apple_native_code(&self, user: &SimUser, client_id: &str) -> String {
-        let dialect = crate::dialect::of(Provider::Apple);
+        let dialect = Provider::Apple.dialect();
         self.state
             .codes(Provider::Apple)
             .issue(crate::codes::Grant {

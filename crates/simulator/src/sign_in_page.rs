@@ -43,7 +43,7 @@ pub fn render(sim: &SimState, provider: Provider, uri: &Uri) -> Response {
             email = escape(email),
         );
     }
-    let (name, background, text, edge) = match &crate::dialect::of(provider).brand {
+    let (name, background, text, edge) = match &provider.dialect().brand {
         Some(brand) => (
             brand.name.as_str(),
             brand.background.as_str(),

@@ -45,12 +45,7 @@ pub struct SimState {
 impl SimState {
     pub fn new(config: &SimulatorConfig, base_url: String) -> Self {
         let codes = Provider::every()
-            .map(|p| {
-                (
-                    p,
-                    CodeStore::new(crate::dialect::of(p).code_lifetime.of(config)),
-                )
-            })
+            .map(|p| (p, CodeStore::new(p.dialect().code_lifetime.of(config))))
             .collect();
         Self {
             google_issuer: config

@@ -2,8 +2,8 @@
 //! runs one transaction at a time, so a lock, an unlink and a rotation never interleave.
 
 use super::columns::{execute, query_all, query_one, time_text, user_at};
+use super::rows::{find_user, links_of};
 use super::statements::Db;
-use super::users::{find_user, links_of};
 use super::{SqliteRepository, audit, sql};
 use crate::mapping::{grant_from_columns, user_page};
 use async_trait::async_trait;
@@ -102,14 +102,6 @@ impl AdminRepository for SqliteRepository {
     async fn unlink(&self, removal: LinkRemoval, force: bool) -> Result<Unlinked, RemoveLinkError> {
         self.transact(move |tx| unlink(tx, &removal, force)).await
     }
-}
-
-/// Whether an operator locked the user (a missing user is not locked).
-pub(super) fn user_is_locked(db: &Db, user: UserId) -> Result<bool, RepositoryError> {
-    let locked = query_one(db, sql::USER_LOCKED, [user.as_uuid().into_bytes()], |row| {
-        row.get::<_, bool>(0)
-    })?;
-    Ok(locked.unwrap_or(false))
 }
 
 /// Removes the user's link of `provider` under `domain::admin::decide_unlink`, inside the

@@ -2,13 +2,17 @@
 
 use super::checkpoints::SAFETY_NET_PAGES;
 use super::columns::failed;
-use crate::connect::{SQLITE_BUSY_RETRY, SQLITE_BUSY_TIMEOUT};
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 use social_login_ports::RepositoryError;
 use std::fs::OpenOptions;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// How long a statement waits for another process's SQLite write lock before failing.
+pub(crate) const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// Pause between attempts to open a SQLite database another process is opening.
+pub(crate) const SQLITE_BUSY_RETRY: Duration = Duration::from_millis(20);
 
 /// Owner read and write, nothing for anyone else: the file holds password hashes and sealed
 /// provider tokens.

@@ -3,6 +3,7 @@
 //! family never interleave, with no lock to take.
 
 use super::columns::{execute, query_all, query_one, time_at, time_text, uuid_at};
+use super::rows::{insert_session, insert_token, user_is_locked};
 use super::statements::Db;
 use super::{SqliteRepository, audit, sql, write};
 use async_trait::async_trait;
@@ -10,8 +11,8 @@ use rusqlite::params;
 use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
 use social_login_domain::{FamilyId, UserId};
 use social_login_ports::{
-    Logout, NewRefreshToken, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError,
-    Rotated, RotationStep, SessionOpening, SessionStart,
+    Logout, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError, Rotated,
+    RotationStep, SessionOpening,
 };
 use time::OffsetDateTime;
 
@@ -30,7 +31,7 @@ impl RefreshTokenRepository for SqliteRepository {
             .transact(move |tx| -> Result<RotationStep, RepositoryError> {
                 let record = record_of(tx, rotation.presented)?;
                 let locked = match &record {
-                    Some(record) => super::admin::user_is_locked(tx, record.user_id)?,
+                    Some(record) => user_is_locked(tx, record.user_id)?,
                     None => false,
                 };
                 let step = rotation.decide(record.as_ref(), locked);
@@ -100,42 +101,6 @@ fn record_of(
             family_expires_at,
             auth_time,
         }),
-    )
-}
-
-/// The family row of `session` and its first token `first` (a new session, or a login's).
-pub(super) fn insert_session(
-    db: &Db,
-    first: &NewRefreshToken,
-    session: &SessionStart,
-) -> Result<(), RepositoryError> {
-    execute(
-        db,
-        sql::INSERT_FAMILY,
-        params![
-            first.family.as_uuid().into_bytes(),
-            first.user_id.as_uuid().into_bytes(),
-            time_text(first.created_at)?,
-            time_text(session.family_expires_at)?,
-            time_text(session.auth_time)?,
-            session.began_with.as_str(),
-        ],
-    )?;
-    insert_token(db, first)?;
-    Ok(())
-}
-
-fn insert_token(db: &Db, token: &NewRefreshToken) -> Result<usize, RepositoryError> {
-    execute(
-        db,
-        sql::INSERT_TOKEN,
-        params![
-            token.hash.0,
-            token.user_id.as_uuid().into_bytes(),
-            token.family.as_uuid().into_bytes(),
-            time_text(token.created_at)?,
-            time_text(token.expires_at)?,
-        ],
     )
 }
 

@@ -4,9 +4,8 @@
 use super::columns::{
     Violation, execute, failed, link_at, query_one, time_text, user_at, violation,
 };
-use super::refresh::insert_session;
+use super::rows::{insert_link, insert_session, insert_user, links_of, user_by_email};
 use super::statements::Db;
-use super::users::{insert_link, insert_user, links_of, user_by_email};
 use super::{audit, sql};
 use crate::error::UniqueIndex;
 use crate::mapping::{email_to_column, link_from_columns, user_from_row};

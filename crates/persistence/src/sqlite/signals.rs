@@ -3,8 +3,8 @@
 //! the file, and nothing interleaves within one.
 
 use super::columns::{execute, query_one, time_text, uuid_at};
+use super::rows::{find_user, links_of};
 use super::statements::Db;
-use super::users::{find_user, links_of};
 use super::{SqliteRepository, audit, sql};
 use crate::audit::{from_unix_ms, unix_ms};
 use crate::signals::Recorded;

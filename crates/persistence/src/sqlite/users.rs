@@ -1,16 +1,11 @@
 //! `UserRepository` on SQLite: users and their linked accounts. The single connection runs
 //! one transaction at a time, which is what makes `remove_link` race-free without row locks.
 
-use super::columns::{
-    Violation, execute, execute_raw, failed, link_at, query_all, query_one, time_text, user_at,
-    violation,
-};
-use super::statements::Db;
+use super::columns::{Violation, execute, failed, link_at, query_all, query_one, violation};
+use super::rows::{find_user, insert_link, insert_user, links_of, user_by_email};
 use super::{SqliteRepository, audit, sql};
 use crate::error::UniqueIndex;
-use crate::mapping::{
-    email_normalized_column, email_to_column, grant_from_columns, link_from_columns, user_from_row,
-};
+use crate::mapping::{grant_from_columns, link_from_columns};
 use async_trait::async_trait;
 use rusqlite::params;
 use social_login_domain::{
@@ -175,73 +170,6 @@ impl UserRepository for SqliteRepository {
         })
         .await
     }
-}
-
-pub(super) fn find_user(db: &Db, id: UserId) -> Result<Option<User>, RepositoryError> {
-    query_one(db, sql::USER_BY_ID, [id.as_uuid().into_bytes()], |row| {
-        user_at(row, 0)
-    })?
-    .map(user_from_row)
-    .transpose()
-}
-
-pub(super) fn user_by_email(db: &Db, normalized: &str) -> Result<Option<User>, RepositoryError> {
-    query_one(db, sql::USER_BY_EMAIL, [normalized], |row| user_at(row, 0))?
-        .map(user_from_row)
-        .transpose()
-}
-
-/// All links of `user`, oldest first (sorted here: RFC 3339 text order is not time order).
-pub(super) fn links_of(db: &Db, user: UserId) -> Result<Vec<LinkedAccount>, RepositoryError> {
-    let mut links = query_all(db, sql::LINKS_OF, [user.as_uuid().into_bytes()], link_at)?
-        .into_iter()
-        .map(link_from_columns)
-        .collect::<Result<Vec<_>, _>>()?;
-    links.sort_by_key(|link| (link.created_at, link.id));
-    Ok(links)
-}
-
-/// Kept raw: the caller decides what a violated constraint means.
-pub(super) fn insert_user(db: &Db, user: &NewUser) -> rusqlite::Result<usize> {
-    let created_at = time_text(user.created_at).map_err(to_sql_error)?;
-    execute_raw(
-        db,
-        sql::INSERT_USER,
-        params![
-            user.id.as_uuid().into_bytes(),
-            user.email.as_ref().map(Email::as_str),
-            email_normalized_column(user),
-            user.full_name,
-            user.avatar_url,
-            user.email_verified,
-            user.password_hash.as_ref().map(|hash| hash.as_str()),
-            created_at,
-        ],
-    )
-}
-
-/// Kept raw: the caller decides what a violated constraint means.
-pub(super) fn insert_link(db: &Db, link: &NewLinkedAccount) -> rusqlite::Result<usize> {
-    let created_at = time_text(link.created_at).map_err(to_sql_error)?;
-    execute_raw(
-        db,
-        sql::INSERT_LINK,
-        params![
-            link.id.as_uuid().into_bytes(),
-            link.user_id.as_uuid().into_bytes(),
-            link.provider.as_str(),
-            link.subject.as_str(),
-            email_to_column(link.email.as_ref()),
-            link.access_token.as_str(),
-            link.refresh_token.as_ref().map(|token| token.as_str()),
-            created_at,
-            link.grant_client_id.as_deref(),
-        ],
-    )
-}
-
-fn to_sql_error(error: RepositoryError) -> rusqlite::Error {
-    rusqlite::Error::ToSqlConversionFailure(error.to_string().into())
 }
 
 /// The sealed tokens of one row of `sql::GRANTS_OF`.

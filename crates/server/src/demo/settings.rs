@@ -1,8 +1,8 @@
 //! The demo's configuration: every provider pointed at the simulator.
 
-use crate::server::StartupError;
 use crate::settings::Settings;
 use crate::simulated::{self, SimulatedClient};
+use crate::startup_error::StartupError;
 use social_login_domain::ProviderKey;
 use social_login_simulator::{SimUser, SimulatorConfig, SimulatorHandle};
 use std::path::Path;
@@ -10,7 +10,7 @@ use std::path::Path;
 /// The demo's files hold its root secret and the users' sealed provider tokens: readable by
 /// their owner only (0700 for the directory, 0600 for the files), also when they existed.
 mod private {
-    use crate::server::StartupError;
+    use crate::startup_error::StartupError;
     use std::fs::{self, OpenOptions, Permissions};
     use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     use std::path::Path;

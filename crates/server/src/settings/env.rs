@@ -5,10 +5,13 @@
 //! every value stays a string and the `config` deserializer converts it only where the field
 //! is a number or boolean. Only the list fields are split, on commas.
 
-use super::{ConfigErrors, load::ENV_PREFIX};
+use super::ConfigErrors;
 use config::{Map, Source, Value, ValueKind};
 use std::ffi::OsString;
 use std::fmt;
+
+/// Prefix of the variables that override fields; `__` separates levels.
+pub const ENV_PREFIX: &str = "SOCIAL_LOGIN__";
 
 /// The prefixed variables, keyed by dotted lowercase path (`oauth_providers.github.scopes`).
 #[derive(Clone, Default)]

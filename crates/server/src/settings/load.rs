@@ -8,8 +8,6 @@ use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// Prefix of the variables that override fields; `__` separates levels.
-pub const ENV_PREFIX: &str = "SOCIAL_LOGIN__";
 /// Variable naming the configuration file when `--config` is not given.
 pub const CONFIG_PATH_ENV: &str = "SOCIAL_LOGIN_CONFIG";
 /// The file used when neither `--config` nor `SOCIAL_LOGIN_CONFIG` names one.

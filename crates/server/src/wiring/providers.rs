@@ -8,8 +8,8 @@ mod discovery;
 
 pub use discovery::Undiscovered;
 
-use crate::server::StartupError;
 use crate::settings::{Declared, IdTokenNonce, ProviderConfig, Settings};
+use crate::startup_error::StartupError;
 use social_login_app::ProviderRegistry;
 use social_login_domain::{ProviderKey, ProviderKind};
 use social_login_ports::IdentityProvider;

@@ -2,8 +2,8 @@
 //! google (docs/api.md, "Signals from providers"). Apple's share the key-set cache of its
 //! id_tokens (same JWKS URL); Google's RISC key set is its own setting.
 
-use crate::server::StartupError;
 use crate::settings::{ProviderConfig, Settings};
+use crate::startup_error::StartupError;
 use secrecy::ExposeSecret;
 use social_login_app::SignalVerifiers;
 use social_login_domain::{ProviderKey, SecretText};

@@ -17,7 +17,7 @@ pub async fn document(cx: Cx<'_>, rules: &DiscoveryRules, headers: &HeaderMap) -
         let urls = cx
             .dialect
             .paths
-            .under(&cx.sim.base_url, cx.provider, cx.params);
+            .under(&cx.sim.base_url, cx.provider.prefix(), cx.params);
         let mut document = rules.document.clone();
         document.insert("issuer".into(), json!(cx.hooks().announced_issuer(&cx)));
         for listed in &rules.lists {

@@ -6,7 +6,7 @@ use crate::authorize::{AuthorizeQuery, Back};
 use crate::config::RegisteredClient;
 use crate::dialect::{AuthorizeRules, RedirectRule};
 use crate::flow::Refusal;
-use crate::github;
+use crate::github::redirect::github_allows;
 use url::Url;
 
 /// The trusted way back to `client`, or the refusal the dialect gives.
@@ -47,11 +47,7 @@ fn below_registered<'q>(
         return Ok(fallback);
     };
     match Url::parse(raw) {
-        Ok(url)
-            if registered
-                .iter()
-                .any(|r| github::redirect::github_allows(r, &url)) =>
-        {
+        Ok(url) if registered.iter().any(|r| github_allows(r, &url)) => {
             Ok(Back::new((raw.to_owned(), url), q))
         }
         _ => {
