@@ -6,6 +6,7 @@
 mod built_in;
 mod catalogue;
 mod check;
+mod claims;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 mod generic;
