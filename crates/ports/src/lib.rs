@@ -11,7 +11,9 @@ pub mod clock;
 pub mod identity_provider;
 pub mod password_hasher;
 pub mod randomness;
+pub mod refresh_tokens;
 pub mod repository;
+pub mod repository_error;
 pub mod session_tokens;
 pub mod signals;
 pub mod state_sealer;
@@ -28,11 +30,13 @@ pub use identity_provider::{
 };
 pub use password_hasher::{HashError, PasswordHasher};
 pub use randomness::Randomness;
+pub use refresh_tokens::{
+    Logout, NewRefreshToken, RefreshRotation, RefreshTokenRepository, RotateError, Rotated,
+    RotationStep, SessionOpening, SessionStart,
+};
 pub use repository::{
-    AddLinkError, CreateUserError, LinkRemoval, Logout, NewRefreshToken, ProviderSignIn,
-    RefreshRotation, RefreshTokenRepository, RemoveLinkError, RepositoryError, RotateError,
-    Rotated, RotationStep, SealedGrant, SessionOpening, SessionStart, SignInError, SignedIn,
-    UserDeletion, UserRepository,
+    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
+    SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
 };
 pub use session_tokens::{
     AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
@@ -53,7 +57,7 @@ pub use webhooks::{
 pub use {
     admin::MockAdminRepository, clock::MockClock, identity_provider::MockIdentityProvider,
     password_hasher::MockPasswordHasher, randomness::MockRandomness,
-    repository::MockRefreshTokenRepository, repository::MockUserRepository,
+    refresh_tokens::MockRefreshTokenRepository, repository::MockUserRepository,
     session_tokens::MockSessionTokens, signals::MockSignalRepository, signals::MockSignalVerifier,
     state_sealer::MockStateSealer, state_store::MockStateStore, token_cipher::MockTokenCipher,
     webhooks::MockWebhookOutbox, webhooks::MockWebhookSender,

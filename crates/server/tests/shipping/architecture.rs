@@ -136,7 +136,7 @@ fn violations(metadata: &Value) -> Vec<String> {
     found
 }
 
-fn workspace_metadata() -> Value {
+pub(crate) fn workspace_metadata() -> Value {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let output = Command::new(cargo)
         .args([

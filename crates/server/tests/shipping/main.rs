@@ -13,6 +13,7 @@ mod citations;
 mod commands;
 mod compose;
 mod configs;
+mod crate_table;
 mod dockerfile;
 mod files;
 mod gen_admin_key;
