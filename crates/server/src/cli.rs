@@ -11,7 +11,6 @@ use clap::{Parser, Subcommand};
 pub(crate) mod args;
 
 pub use args::{ConfigArg, DeadArgs};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
@@ -72,7 +71,7 @@ pub struct DemoArgs {
     pub bind: std::net::SocketAddr,
     /// Where the demo keeps its SQLite database and secret.
     #[arg(long, value_name = "DIR", default_value = "social-login-demo")]
-    pub data_dir: PathBuf,
+    pub data_dir: std::path::PathBuf,
 }
 
 pub async fn run(cli: Cli) -> ExitCode {
