@@ -90,4 +90,16 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn a_declaration_says_whether_it_reads_an_address_and_may_vouch_for_it() {
+        let rule = |key: &str| {
+            let spec = catalogue().find(|spec| spec.key.as_str() == key).unwrap();
+            (spec.reads_an_address(), spec.may_vouch_for_an_address())
+        };
+        assert_eq!(rule("gitlab"), (true, true), "a verified flag");
+        assert_eq!(rule("github"), (true, true), "its emails list's flag");
+        assert_eq!(rule("spotify"), (true, false), "no flag documented");
+        assert_eq!(rule("reddit"), (false, false), "no address at all");
+    }
 }

@@ -210,6 +210,21 @@ impl ProviderSpec {
             .as_ref()
             .is_some_and(|rules| rules.native_sign_in)
     }
+
+    /// Whether the declaration reads an address at all (a claim, or an emails list).
+    pub fn reads_an_address(&self) -> bool {
+        self.claims.email.is_some() || self.emails.is_some()
+    }
+
+    /// Whether the provider may vouch for an address: a verified flag, or one per entry of
+    /// its emails list. Where it cannot, every address it gives counts as unverified.
+    pub fn may_vouch_for_an_address(&self) -> bool {
+        let listed = self
+            .emails
+            .as_ref()
+            .is_some_and(|list| list.verified.is_some());
+        self.claims.email_verified != EmailVerified::Never || listed
+    }
 }
 
 fn provider_kind<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ProviderKind, D::Error> {

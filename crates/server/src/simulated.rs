@@ -148,7 +148,7 @@ pub fn enable_presets(
                 .any(|need| need == "domain")
                 .then(|| "sim.auth.eu-west-1.amazoncognito.com".to_owned());
         }
-        keep_what_the_issuer_does_not_say(&mut endpoints, spec);
+        leave_to_the_declaration(&mut endpoints, spec);
         config.endpoints = endpoints;
         settings.oauth_providers.insert(spec.key, config);
     }
@@ -156,7 +156,7 @@ pub fn enable_presets(
 
 /// Drops the overrides of endpoints `spec` does not have (the simulated provider may serve
 /// more) and of those it serves under its tenant's issuer (the issuer puts them in place).
-fn keep_what_the_issuer_does_not_say(endpoints: &mut EndpointOverrides, spec: &ProviderSpec) {
+fn leave_to_the_declaration(endpoints: &mut EndpointOverrides, spec: &ProviderSpec) {
     let declared = &spec.endpoints;
     let under_issuer = |url: &str| url.contains(ISSUER);
     let revocation = spec.revocation.as_ref().map(|rules| rules.url.as_str());

@@ -16,11 +16,10 @@ use userinfo::Carried;
 pub use userinfo::gate;
 
 use crate::authorize::AuthorizeQuery;
-use crate::config::Provider;
 use crate::dialect::{BodyRule, UserinfoMethod};
 use crate::faults::Endpoint;
 use crate::flow::Refusal;
-use crate::hooks::{Cx, SimHooks};
+use crate::hooks::{Cx, Served};
 use crate::log::RequestRecord;
 use crate::paths::PathParams;
 use crate::state::SimState;
@@ -31,19 +30,6 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use std::sync::Arc;
-
-/// The provider a route serves, fixed when it is mounted.
-#[derive(Clone, Copy)]
-struct Served {
-    provider: Provider,
-    hooks: &'static dyn SimHooks,
-}
-
-impl Served {
-    fn cx<'a>(self, sim: &'a SimState, params: &'a PathParams) -> Cx<'a> {
-        Cx::new(sim, (self.provider, self.hooks), params)
-    }
-}
 
 /// Serves one request: logged with what its path says, an injected fault played, the path
 /// checked by the provider's hooks, then `run`; logged with its outcome either way.
@@ -70,8 +56,8 @@ fn captures(path: Captures) -> PathParams {
 
 /// Every route of `provider`: the engine's at its served paths (and the dialect's aliases)
 /// for the endpoints its dialect describes, then its hooks' own.
-pub fn routes((provider, hooks): crate::hooks::Served) -> Router<Arc<SimState>> {
-    let served = Served { provider, hooks };
+pub fn routes(served: Served) -> Router<Arc<SimState>> {
+    let (provider, hooks) = served;
     let dialect = provider.dialect();
     let paths = &dialect.paths;
     let mut routes: Vec<(&str, MethodRouter<Arc<SimState>>)> = Vec::new();
@@ -82,7 +68,7 @@ pub fn routes((provider, hooks): crate::hooks::Served) -> Router<Arc<SimState>> 
               headers: HeaderMap,
               RawQuery(query): RawQuery| async move {
             let q = AuthorizeQuery::read(query.as_deref(), &dialect.authorize.params);
-            authorize::answer(served.cx(&sim, &captures(path)), &uri, &headers, &q).await
+            authorize::answer(Cx::new(&sim, served, &captures(path)), &uri, &headers, &q).await
         },
     );
     for path in std::iter::once(&paths.authorization).chain(&dialect.aliases.authorize) {
@@ -94,7 +80,7 @@ pub fn routes((provider, hooks): crate::hooks::Served) -> Router<Arc<SimState>> 
                       headers: HeaderMap,
                       body: Bytes| async move {
         token::answer(
-            served.cx(&sim, &captures(path)),
+            Cx::new(&sim, served, &captures(path)),
             query.as_deref(),
             &headers,
             &body,
@@ -108,7 +94,13 @@ pub fn routes((provider, hooks): crate::hooks::Served) -> Router<Arc<SimState>> 
     routes.push((&paths.token, token));
     if let (Some(path), Some(rules)) = (&paths.revocation, &dialect.revoke) {
         let revoke = move |State(sim): Shared, path: Captures, headers: HeaderMap, body: Bytes| async move {
-            revoke::answer(served.cx(&sim, &captures(path)), rules, &headers, &body).await
+            revoke::answer(
+                Cx::new(&sim, served, &captures(path)),
+                rules,
+                &headers,
+                &body,
+            )
+            .await
         };
         routes.push((path, post(revoke)));
     }
@@ -123,7 +115,7 @@ pub fn routes((provider, hooks): crate::hooks::Served) -> Router<Arc<SimState>> 
                 query: query.as_deref(),
                 body: &body,
             };
-            userinfo::answer(served.cx(&sim, &captures(path)), rules, carried).await
+            userinfo::answer(Cx::new(&sim, served, &captures(path)), rules, carried).await
         };
         let userinfo = match rules.method {
             UserinfoMethod::Get => get(userinfo),
@@ -143,20 +135,20 @@ pub fn routes((provider, hooks): crate::hooks::Served) -> Router<Arc<SimState>> 
                     body: &[],
                 };
                 let params = captures(path);
-                userinfo::emails(served.cx(&sim, &params), (rules, emails), carried).await
+                userinfo::emails(Cx::new(&sim, served, &params), (rules, emails), carried).await
             };
             routes.push((path, get(emails)));
         }
     }
     if let (Some(path), Some(rules)) = (&paths.discovery, &dialect.discovery) {
         let discovery = move |State(sim): Shared, path: Captures, headers: HeaderMap| async move {
-            discovery::document(served.cx(&sim, &captures(path)), rules, &headers).await
+            discovery::document(Cx::new(&sim, served, &captures(path)), rules, &headers).await
         };
         routes.push((path, get(discovery)));
     }
     if let Some(path) = &paths.jwks {
         let key_set = move |State(sim): Shared, path: Captures, headers: HeaderMap| async move {
-            discovery::key_set(served.cx(&sim, &captures(path)), &headers).await
+            discovery::key_set(Cx::new(&sim, served, &captures(path)), &headers).await
         };
         routes.push((path, get(key_set)));
     }
@@ -165,5 +157,5 @@ pub fn routes((provider, hooks): crate::hooks::Served) -> Router<Arc<SimState>> 
         .fold(Router::new(), |router, (path, route)| {
             router.route(path, route)
         });
-    router.merge(served.hooks.routes(paths))
+    router.merge(hooks.routes(paths))
 }

@@ -105,21 +105,29 @@ impl SimUser {
         self
     }
 
-    /// GitHub's `/user/emails` for this user: the explicit list, or the primary email plus
-    /// the `noreply` address every account has (verified, never primary).
-    pub fn github_emails(&self) -> Vec<SimEmail> {
+    /// This user's addresses: the explicit list, or the primary email alone.
+    pub fn addresses(&self) -> Vec<SimEmail> {
         if let Some(emails) = &self.emails {
             return emails.clone();
         }
-        let mut emails = Vec::new();
-        if let Some(email) = &self.email {
+        let primary = self.email.as_ref().map(|email| {
             let public = self.public_email.as_deref() == Some(email.as_str());
-            emails.push(SimEmail {
+            SimEmail {
                 email: email.clone(),
                 primary: true,
                 verified: self.email_verified,
                 visibility: Some(if public { "public" } else { "private" }.to_owned()),
-            });
+            }
+        });
+        primary.into_iter().collect()
+    }
+
+    /// GitHub's `/user/emails` for this user: the explicit list, or the primary email plus
+    /// the `noreply` address every account has (verified, never primary).
+    pub fn github_emails(&self) -> Vec<SimEmail> {
+        let mut emails = self.addresses();
+        if self.emails.is_some() {
+            return emails;
         }
         emails.push(SimEmail {
             email: format!("{}+{}@users.noreply.github.com", self.id, self.login),

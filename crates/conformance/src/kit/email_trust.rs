@@ -3,7 +3,6 @@
 //! one it did not verify never does. A wrong rule is an account takeover.
 
 use super::Subject;
-use social_login_provider_core::spec::EmailVerified;
 
 pub async fn a_verified_address_counts_as_the_declaration_says(subject: &Subject) {
     let user = subject.fixture.user();
@@ -47,11 +46,9 @@ async fn signed_in_address(
     let login = subject.fixture.flow().sign_in(&*adapter).await;
     let identity = login.expect("a sign-in").identity;
     let spec = &adapter.plan().spec;
-    let list = spec.emails.as_ref();
     let declared = Declared {
-        reads_an_address: spec.claims.email.is_some() || list.is_some(),
-        vouches: spec.claims.email_verified != EmailVerified::Never
-            || list.is_some_and(|list| list.verified.is_some()),
+        reads_an_address: spec.reads_an_address(),
+        vouches: spec.may_vouch_for_an_address(),
     };
     let email = identity.email.map(|email| email.as_str().to_owned());
     (email, identity.email_verified, declared)

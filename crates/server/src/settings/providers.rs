@@ -78,7 +78,9 @@ pub struct ProviderConfig {
     /// server); a table whose key is a preset's name enables that preset without it.
     pub preset: Option<String>,
     // The knobs (docs/configuration.md, "The knobs"): each replaces the declaration's own,
-    // for a preset or a provider from configuration.
+    // for a preset or a provider from configuration. Listed one by one rather than a
+    // flattened `Knobs`: serde's `flatten` would turn off `deny_unknown_fields`, and a
+    // misspelt knob must stay an error; `knobs()` gathers them.
     pub authorization_params: Option<BTreeMap<String, String>>,
     pub client_id_param: Option<String>,
     pub client_secret_param: Option<String>,

@@ -7,7 +7,7 @@
 
 use crate::helpers::*;
 use serde_json::Value;
-use social_login_provider_core::spec::{EmailVerified, ProviderSpec, presets};
+use social_login_provider_core::spec::{ProviderSpec, presets};
 
 fn presets_and_auto_linking() -> Options {
     Options {
@@ -19,11 +19,7 @@ fn presets_and_auto_linking() -> Options {
 
 /// What `spec` says of addresses: whether it reads one, and whether the provider vouches.
 fn email_rule(spec: &ProviderSpec) -> (bool, bool) {
-    let list = spec.emails.as_ref();
-    let reads = spec.claims.email.is_some() || list.is_some();
-    let vouches = spec.claims.email_verified != EmailVerified::Never
-        || list.is_some_and(|list| list.verified.is_some());
-    (reads, vouches)
+    (spec.reads_an_address(), spec.may_vouch_for_an_address())
 }
 
 #[tokio::test]

@@ -45,9 +45,8 @@ pub async fn emails(
         needs_scopes(gate, &rules.scopes, &issued)?;
         let user = &issued.user;
         let entries: Vec<Value> = user
-            .github_emails()
+            .addresses()
             .iter()
-            .filter(|email| !email.email.ends_with("@users.noreply.github.com"))
             .map(|email| {
                 rules.entry.render(&Fill {
                     email: Some(email),

@@ -4,7 +4,6 @@
 
 use crate::settings::{ConfigErrors, Declared, ProviderConfig, Settings};
 use social_login_domain::{EmailDomain, ProviderKey};
-use social_login_provider_core::spec::EmailVerified;
 
 /// Most domains in one provider's list: an organisation has a handful.
 const MAX_DOMAINS: usize = 100;
@@ -51,13 +50,7 @@ pub(super) fn warnings(settings: &Settings) -> Vec<String> {
 fn never_verifies(key: ProviderKey, config: &ProviderConfig) -> bool {
     match config.declared(key) {
         Some(Declared::BuiltIn(_)) => key == ProviderKey::FACEBOOK,
-        Some(Declared::Preset(spec)) => {
-            let listed = spec
-                .emails
-                .as_ref()
-                .is_some_and(|list| list.verified.is_some());
-            spec.claims.email_verified == EmailVerified::Never && !listed
-        }
+        Some(Declared::Preset(spec)) => !spec.may_vouch_for_an_address(),
         Some(Declared::Generic(_)) | None => !config.trusts_email_verified(),
     }
 }
