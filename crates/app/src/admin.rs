@@ -7,7 +7,8 @@ use social_login_domain::{
     LinkedAccount, Origin, PageLimit, ProviderKey, User, UserFilter, UserId,
 };
 use social_login_ports::{
-    AdminRepository, LinkRemoval, LockChange, SessionsRevocation, UserPage, UserSearch,
+    AdminRepository, LinkRemoval, LockChange, OperatorUnlink, SessionsRevocation, UserPage,
+    UserSearch,
 };
 use std::sync::Arc;
 use tracing::{info, instrument};
@@ -86,15 +87,15 @@ impl AdminService {
         let audit = self.auth.audit(origin, ports.clock.now());
         let unlinked = self
             .directory
-            .unlink(
-                LinkRemoval {
+            .unlink(OperatorUnlink {
+                removal: LinkRemoval {
                     user: id,
                     provider,
                     usable: ports.providers.keys(),
                     audit,
                 },
                 force,
-            )
+            })
             .await
             .map_err(crate::usecases::accounts::unlink_refused)?;
         info!(locked = unlinked.locked, "link removed by an operator");

@@ -2,8 +2,10 @@
 //! sessions that provider's account logged in and leave the others (docs/api.md, "Signals
 //! from providers").
 
-use crate::ProviderKey;
+use crate::refresh::RefreshTokenHash;
+use crate::{FamilyId, ProviderKey, UserId};
 use std::fmt;
+use time::OffsetDateTime;
 
 /// The login that started a session (a refresh-token family). Sessions from before the
 /// service recorded it have none: only the whole-user actions (deletion, a disabled
@@ -32,6 +34,43 @@ impl fmt::Display for LoginMethod {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+/// A new refresh-token family and its first token, for a user decided elsewhere.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionStart {
+    pub hash: RefreshTokenHash,
+    pub family: FamilyId,
+    pub token_expires_at: OffsetDateTime,
+    pub family_expires_at: OffsetDateTime,
+    /// When the login that starts this session happened: kept by every rotation, carried
+    /// by every access token of the session (`auth_time`).
+    pub auth_time: OffsetDateTime,
+    /// The login that started it: a provider's signal ends the sessions its accounts began.
+    pub began_with: LoginMethod,
+}
+
+impl SessionStart {
+    /// The first token of this session, for `user`.
+    pub fn first_token(&self, user: UserId, now: OffsetDateTime) -> NewRefreshToken {
+        NewRefreshToken {
+            hash: self.hash,
+            user_id: user,
+            family: self.family,
+            created_at: now,
+            expires_at: self.token_expires_at,
+        }
+    }
+}
+
+/// A refresh token to store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewRefreshToken {
+    pub hash: RefreshTokenHash,
+    pub user_id: UserId,
+    pub family: FamilyId,
+    pub created_at: OffsetDateTime,
+    pub expires_at: OffsetDateTime,
 }
 
 #[cfg(test)]

@@ -10,10 +10,11 @@ use crate::queries;
 use async_trait::async_trait;
 use sea_orm::{ConnectionTrait, DatabaseTransaction, EntityTrait, PaginatorTrait};
 use social_login_domain::disconnect::DisconnectRefused;
+use social_login_domain::plan::WritePlan;
 use social_login_domain::{ProviderKey, User, UserFilter, UserId};
 use social_login_ports::{
-    AdminRepository, LinkRemoval, LockChange, RemoveLinkError, RepositoryError, SessionsRevocation,
-    Unlinked, UserPage, UserSearch,
+    AdminRepository, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, RepositoryError,
+    SessionsRevocation, Unlinked, UserPage, UserSearch,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -53,37 +54,35 @@ impl AdminRepository for SeaOrmRepository {
     }
 
     async fn set_locked(&self, change: LockChange) -> Result<bool, RepositoryError> {
-        let txn = self.begin_write().await?;
-        let changed = queries::set_locked(change.user, change.locked)
-            .exec(&txn)
-            .await
-            .map_err(repository_error)?;
-        if changed.rows_affected == 0 {
-            return Ok(false);
-        }
-        if change.locked {
-            end_sessions(&txn, change.user).await?;
-        }
-        crate::audit::commit_with(txn, [change.event()], change.audit.outbox).await?;
-        Ok(true)
+        change_user(self, change.user, change.plan()).await
     }
 
     async fn revoke_sessions(
         &self,
         revocation: SessionsRevocation,
     ) -> Result<bool, RepositoryError> {
-        let txn = self.begin_write().await?;
-        if locked_user(&txn, revocation.user).await?.is_none() {
-            return Ok(false);
-        }
-        end_sessions(&txn, revocation.user).await?;
-        crate::audit::commit_with(txn, [revocation.event()], revocation.audit.outbox).await?;
-        Ok(true)
+        change_user(self, revocation.user, revocation.plan()).await
     }
 
-    async fn unlink(&self, removal: LinkRemoval, force: bool) -> Result<Unlinked, RemoveLinkError> {
-        unlink(self, removal, force).await
+    async fn unlink(&self, unlink: OperatorUnlink) -> Result<Unlinked, RemoveLinkError> {
+        self::unlink(self, unlink.removal, unlink.force).await
     }
+}
+
+/// Applies `plan` if `user` exists (its row locked first, so the change serialises with
+/// any other of the user's); whether it did.
+async fn change_user(
+    repo: &SeaOrmRepository,
+    user: UserId,
+    plan: WritePlan,
+) -> Result<bool, RepositoryError> {
+    let txn = repo.begin_write().await?;
+    if crate::rows::locked_user_row(&txn, user).await?.is_none() {
+        return Ok(false);
+    }
+    crate::plan::apply(&txn, &plan).await?;
+    txn.commit().await.map_err(repository_error)?;
+    Ok(true)
 }
 
 async fn linked<C: ConnectionTrait>(
@@ -111,14 +110,6 @@ async fn locked_user(
         .transpose()
 }
 
-async fn end_sessions(txn: &DatabaseTransaction, user: UserId) -> Result<(), RepositoryError> {
-    queries::revoke_sessions_of(user, None)
-        .exec(txn)
-        .await
-        .map_err(repository_error)?;
-    Ok(())
-}
-
 /// Removes the user's link of `provider` in one transaction under
 /// `domain::admin::decide_unlink` (the user's disconnect is `force = false`).
 pub(crate) async fn unlink(
@@ -135,25 +126,14 @@ pub(crate) async fn unlink(
         return Err(DisconnectRefused::NotLinked.into());
     };
     let links = crate::rows::links_of(&txn, user.id).await?;
-    let unlink = removal.decide(&user, &links, force)?;
-    let row = linked_account::Entity::find_by_id(unlink.link.as_uuid())
+    let plan = removal.plan(&user, &links, force)?;
+    let row = linked_account::Entity::find_by_id(plan.unlink.link.as_uuid())
         .one(&txn)
         .await
         .map_err(repository_error)?
         .ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()))?;
-    linked_account::Entity::delete_by_id(unlink.link.as_uuid())
-        .exec(&txn)
-        .await
-        .map_err(repository_error)?;
-    if unlink.lock {
-        queries::set_locked(user.id, true)
-            .exec(&txn)
-            .await
-            .map_err(repository_error)?;
-        end_sessions(&txn, user.id).await?;
-    }
-    let events = removal.events(&unlink);
-    crate::audit::commit_with(txn, events, removal.audit.outbox).await?;
+    crate::plan::apply(&txn, &plan.writes).await?;
+    txn.commit().await.map_err(repository_error)?;
     Ok(Unlinked {
         grant: grant_from_columns(
             &row.provider,
@@ -161,6 +141,6 @@ pub(crate) async fn unlink(
             row.refresh_token,
             row.grant_client_id,
         )?,
-        locked: unlink.lock,
+        locked: plan.unlink.lock,
     })
 }

@@ -15,6 +15,7 @@ mod mapping;
 mod migration_lock;
 mod outbox;
 mod outbox_sql;
+mod plan;
 mod queries;
 mod refresh_tokens;
 mod repository;

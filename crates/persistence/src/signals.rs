@@ -9,20 +9,17 @@
 
 use crate::SeaOrmRepository;
 use crate::audit::{from_unix_ms, unix_ms};
-use crate::entity::{linked_account, signal_receipt, user};
+use crate::entity::signal_receipt;
 use crate::error::repository_error;
 use crate::mapping::user_from_row;
 use crate::queries;
 use async_trait::async_trait;
 use sea_orm::ActiveValue::Set;
-use sea_orm::sea_query::Expr;
 use sea_orm::{
     ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QuerySelect, TryInsertResult,
 };
-use social_login_domain::signal::{leaves_no_way_in, state_change_applies};
-use social_login_domain::{
-    AuditEventType, LoginMethod, SignalAction, SignalId, SignalSource, UserId,
-};
+use social_login_domain::signal_plan::SignalTarget;
+use social_login_domain::{LinkedAccountId, SignalId, SignalSource, UserId};
 use social_login_ports::{
     RepositoryError, SignalCommand, SignalOutcome, SignalReceipt, SignalRepository,
 };
@@ -71,8 +68,16 @@ impl SignalRepository for SeaOrmRepository {
         let (Some(owner), Some(link)) = (owner, link) else {
             return Ok(SignalOutcome::NotLinked);
         };
-        let user_deleted = act(&txn, &command, link, owner).await?;
+        let target = SignalTarget {
+            link: LinkedAccountId::from_uuid(link.id),
+            last_state_change: link.disabled_changed_ms.map(from_unix_ms),
+            links: crate::rows::links_of(&txn, user).await?,
+            user: user_from_row(owner)?,
+        };
+        let plan = command.plan(&target);
+        crate::plan::apply(&txn, &plan.writes).await?;
         txn.commit().await.map_err(repository_error)?;
+        let user_deleted = plan.user_deleted;
         Ok(SignalOutcome::Applied { user, user_deleted })
     }
 
@@ -157,110 +162,4 @@ async fn insert_receipt_row(
     .await
     .map_err(repository_error)?;
     Ok(matches!(inserted, TryInsertResult::Inserted(rows) if rows > 0))
-}
-
-/// Takes the command's action on `link` of `owner`, and records its events. Whether the
-/// user was deleted.
-async fn act(
-    txn: &DatabaseTransaction,
-    command: &SignalCommand,
-    link: linked_account::Model,
-    owner: user::Model,
-) -> Result<bool, RepositoryError> {
-    let provider = command.receipt.source.provider();
-    let user = UserId::from_uuid(owner.id);
-    let audit = &command.audit;
-    let mut events = vec![audit.event(0, command.event, user, Some(provider))];
-    let mut user_deleted = false;
-    if command.action.ends_provider_sessions() {
-        queries::revoke_sessions_of(user, Some(LoginMethod::Provider(provider)))
-            .exec(txn)
-            .await
-            .map_err(repository_error)?;
-    }
-    if command.action.forgets_tokens() {
-        forget_tokens(txn, link.id, command.receipt.received_at).await?;
-    }
-    match command.action {
-        SignalAction::RemoveLink => {
-            let owner = user_from_row(owner)?;
-            let links = crate::rows::links_of(txn, user).await?;
-            let removed = social_login_domain::LinkedAccountId::from_uuid(link.id);
-            if leaves_no_way_in(&owner, &links, removed) {
-                // As DELETE /users/me: links, sessions and tokens go with the user.
-                user::Entity::delete_by_id(user.as_uuid())
-                    .exec(txn)
-                    .await
-                    .map_err(repository_error)?;
-                events.push(audit.event(1, AuditEventType::UserDeleted, user, None));
-                user_deleted = true;
-            } else {
-                linked_account::Entity::delete_by_id(link.id)
-                    .exec(txn)
-                    .await
-                    .map_err(repository_error)?;
-                let unlinked = AuditEventType::AccountUnlinked;
-                events.push(audit.event(1, unlinked, user, Some(provider)));
-            }
-        }
-        SignalAction::DisableAccount | SignalAction::EnableAccount => {
-            let disable = command.action == SignalAction::DisableAccount;
-            let last = link.disabled_changed_ms.map(from_unix_ms);
-            if state_change_applies(command.occurred_at, last) {
-                set_disabled(txn, link.id, disable, command.occurred_at).await?;
-                if disable {
-                    queries::revoke_sessions_of(user, None)
-                        .exec(txn)
-                        .await
-                        .map_err(repository_error)?;
-                }
-            }
-        }
-        _ => {}
-    }
-    crate::audit::record_all(txn, events, audit.outbox).await?;
-    Ok(user_deleted)
-}
-
-/// The link stays; its provider tokens go (the empty access token is "none").
-async fn forget_tokens(
-    txn: &DatabaseTransaction,
-    link: uuid::Uuid,
-    now: OffsetDateTime,
-) -> Result<(), RepositoryError> {
-    let link = social_login_domain::LinkedAccountId::from_uuid(link);
-    queries::update_link(link)
-        .col_expr(linked_account::Column::AccessToken, Expr::value(""))
-        .col_expr(
-            linked_account::Column::RefreshToken,
-            Expr::value(Option::<String>::None),
-        )
-        .col_expr(
-            linked_account::Column::GrantClientId,
-            Expr::value(Option::<String>::None),
-        )
-        .col_expr(linked_account::Column::UpdatedAt, Expr::value(now))
-        .exec(txn)
-        .await
-        .map_err(repository_error)?;
-    Ok(())
-}
-
-async fn set_disabled(
-    txn: &DatabaseTransaction,
-    link: uuid::Uuid,
-    disabled: bool,
-    at: OffsetDateTime,
-) -> Result<(), RepositoryError> {
-    let link = social_login_domain::LinkedAccountId::from_uuid(link);
-    queries::update_link(link)
-        .col_expr(linked_account::Column::Disabled, Expr::value(disabled))
-        .col_expr(
-            linked_account::Column::DisabledChangedMs,
-            Expr::value(Some(unix_ms(at))),
-        )
-        .exec(txn)
-        .await
-        .map_err(repository_error)?;
-    Ok(())
 }

@@ -14,6 +14,7 @@ mod columns;
 mod group_commit;
 pub(crate) mod open;
 mod outbox;
+mod plan;
 mod refresh;
 mod rows;
 mod sign_in;

@@ -139,12 +139,8 @@ impl UserRepository for SeaOrmRepository {
             .into_iter()
             .map(grant_of)
             .collect::<Result<Vec<_>, _>>()?;
-        // Links, sessions and tokens go with the user (ON DELETE CASCADE).
-        user::Entity::delete_by_id(user.as_uuid())
-            .exec(&txn)
-            .await
-            .map_err(repository_error)?;
-        crate::audit::commit_with(txn, [deletion.event()], deletion.audit.outbox).await?;
+        crate::plan::apply(&txn, &deletion.plan()).await?;
+        txn.commit().await.map_err(repository_error)?;
         Ok(Some(grants))
     }
 

@@ -2,12 +2,12 @@
 //! and the changes support makes. Each change is one transaction with its audit events, like
 //! every write of the repository.
 
-use crate::{LinkRemoval, RemoveLinkError, RepositoryError, SealedGrant};
+use crate::{RemoveLinkError, RepositoryError, SealedGrant};
 use async_trait::async_trait;
-use social_login_domain::{
-    AuditContext, AuditEvent, AuditEventType, PageLimit, User, UserFilter, UserId,
-};
+use social_login_domain::{PageLimit, User, UserFilter, UserId};
 use time::OffsetDateTime;
+
+pub use social_login_domain::removal::{LockChange, OperatorUnlink, SessionsRevocation};
 
 /// A removed link's grant, and whether the removal locked the user (a forced removal of
 /// the last way to log in).
@@ -47,44 +47,6 @@ impl UserPage {
     }
 }
 
-/// An operator's lock or unlock of a user (see [`AdminRepository::set_locked`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LockChange {
-    pub user: UserId,
-    /// True locks (and ends every session), false unlocks.
-    pub locked: bool,
-    /// Records `user.locked` or `user.unlocked`.
-    pub audit: AuditContext,
-}
-
-impl LockChange {
-    /// The event it records: `user.locked` or `user.unlocked`.
-    pub fn event(&self) -> AuditEvent {
-        let kind = if self.locked {
-            AuditEventType::UserLocked
-        } else {
-            AuditEventType::UserUnlocked
-        };
-        self.audit.event(0, kind, self.user, None)
-    }
-}
-
-/// An operator's end of every session of a user (see [`AdminRepository::revoke_sessions`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionsRevocation {
-    pub user: UserId,
-    /// Records `user.sessions_revoked`.
-    pub audit: AuditContext,
-}
-
-impl SessionsRevocation {
-    /// The `user.sessions_revoked` it records.
-    pub fn event(&self) -> AuditEvent {
-        self.audit
-            .event(0, AuditEventType::UserSessionsRevoked, self.user, None)
-    }
-}
-
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait AdminRepository: Send + Sync {
@@ -115,5 +77,5 @@ pub trait AdminRepository: Send + Sync {
     /// user's own rule, unless `force` removes the last way to log in, which then locks the
     /// user and ends its sessions in the same transaction (`account.unlinked`, and
     /// `user.locked` when it locked).
-    async fn unlink(&self, removal: LinkRemoval, force: bool) -> Result<Unlinked, RemoveLinkError>;
+    async fn unlink(&self, unlink: OperatorUnlink) -> Result<Unlinked, RemoveLinkError>;
 }

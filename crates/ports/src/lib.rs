@@ -21,7 +21,9 @@ pub mod state_store;
 pub mod token_cipher;
 pub mod webhooks;
 
-pub use admin::{AdminRepository, LockChange, SessionsRevocation, Unlinked, UserPage, UserSearch};
+pub use admin::{
+    AdminRepository, LockChange, OperatorUnlink, SessionsRevocation, Unlinked, UserPage, UserSearch,
+};
 pub use clock::{Clock, SystemClock};
 pub use identity_provider::{
     AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, NativeCode,
@@ -35,8 +37,8 @@ pub use refresh_tokens::{
     RotationStep, SessionOpening, SessionStart,
 };
 pub use repository::{
-    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
-    SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
+    AddLinkError, CreateUserError, LinkRemoval, PlanError, ProviderSignIn, RemoveLinkError,
+    RepositoryError, SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
 };
 pub use session_tokens::{
     AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,

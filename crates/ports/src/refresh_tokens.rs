@@ -6,53 +6,15 @@ use async_trait::async_trait;
 use social_login_domain::refresh::{
     RefreshRecord, RefreshTokenHash, RefreshVerdict, judge_for_user, token_expiry,
 };
-use social_login_domain::{
-    AuditContext, AuditEvent, AuditEventType, FamilyId, LoginMethod, UserId,
-};
+pub use social_login_domain::session::{NewRefreshToken, SessionStart};
+use social_login_domain::{AuditContext, AuditEvent, AuditEventType, FamilyId, UserId};
 use time::{Duration, OffsetDateTime};
-
-/// A new refresh-token family and its first token, for a user decided elsewhere.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionStart {
-    pub hash: RefreshTokenHash,
-    pub family: FamilyId,
-    pub token_expires_at: OffsetDateTime,
-    pub family_expires_at: OffsetDateTime,
-    /// When the login that starts this session happened: kept by every rotation, carried
-    /// by every access token of the session (`auth_time`).
-    pub auth_time: OffsetDateTime,
-    /// The login that started it: a provider's signal ends the sessions its accounts began.
-    pub began_with: LoginMethod,
-}
-
-impl SessionStart {
-    /// The first token of this session, for `user`.
-    pub fn first_token(&self, user: UserId, now: OffsetDateTime) -> NewRefreshToken {
-        NewRefreshToken {
-            hash: self.hash,
-            user_id: user,
-            family: self.family,
-            created_at: now,
-            expires_at: self.token_expires_at,
-        }
-    }
-}
 
 /// A rotated session: its user, and when the login that started it happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rotated {
     pub user: UserId,
     pub auth_time: OffsetDateTime,
-}
-
-/// A refresh token to store.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NewRefreshToken {
-    pub hash: RefreshTokenHash,
-    pub user_id: UserId,
-    pub family: FamilyId,
-    pub created_at: OffsetDateTime,
-    pub expires_at: OffsetDateTime,
 }
 
 /// The start of a session of a user decided elsewhere (see

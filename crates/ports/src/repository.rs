@@ -5,19 +5,18 @@
 //! last-login-method rule, rotating a refresh token). Unique constraints are the last line
 //! against races, and their violations come back as the typed errors below.
 
-use crate::refresh_tokens::SessionStart;
 use async_trait::async_trait;
-use social_login_domain::admin::{Unlink, UserLocked, decide_link_removal};
 use social_login_domain::disconnect::DisconnectRefused;
-use social_login_domain::linking::LoginRefused;
+use social_login_domain::sign_in::SignInRefused;
 use social_login_domain::{
-    AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, LinkedAccountId,
-    NewLinkedAccount, NewUser, ProviderIdentity, ProviderKey, ProviderSubject, SealedToken,
-    SignupPolicy, SignupRefused, User, UserId,
+    AuditContext, AuditEvent, Email, EventSet, LinkedAccount, NewLinkedAccount, NewUser,
+    ProviderKey, ProviderSubject, SealedToken, SignupRefused, User, UserId,
 };
 use time::OffsetDateTime;
 
-pub use crate::repository_error::RepositoryError;
+pub use crate::repository_error::{PlanError, RepositoryError};
+pub use social_login_domain::removal::{LinkRemoval, UserDeletion};
+pub use social_login_domain::sign_in::ProviderSignIn;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CreateUserError {
@@ -40,63 +39,6 @@ pub enum AddLinkError {
     UserNotFound,
     #[error(transparent)]
     Repository(#[from] RepositoryError),
-}
-
-/// A provider login to decide and store (see [`UserRepository::sign_in_with_provider`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProviderSignIn {
-    pub identity: ProviderIdentity,
-    /// The provider's tokens, sealed.
-    pub access_token: SealedToken,
-    pub refresh_token: Option<SealedToken>,
-    /// The client id the tokens were issued to, when not the provider's configured one
-    /// (an Apple grant an app exchanged: its bundle id). Stored with new tokens only.
-    pub grant_client_id: Option<String>,
-    /// docs/api.md#linking-rules: link to the owner of the same verified email.
-    pub auto_link_by_email: bool,
-    /// Whether this provider's account may become a new user, decided in the same
-    /// transaction as the rest (`linking::decide_sign_in`).
-    pub signup: SignupPolicy,
-    /// Ids for the user and the link, used only if the decision creates them.
-    pub new_user_id: UserId,
-    pub new_link_id: LinkedAccountId,
-    /// The session the login starts, for whichever user it turns out to be.
-    pub session: SessionStart,
-    pub now: OffsetDateTime,
-    /// Records the login (and the registration or link it decided on).
-    pub audit: AuditContext,
-}
-
-impl ProviderSignIn {
-    /// The user this login registers, when it registers one.
-    pub fn new_user(&self) -> NewUser {
-        let identity = &self.identity;
-        NewUser {
-            id: self.new_user_id,
-            email: identity.email.clone(),
-            full_name: identity.full_name.clone(),
-            avatar_url: identity.avatar_url.clone(),
-            email_verified: identity.verified_email().is_some(),
-            password_hash: None,
-            created_at: self.now,
-        }
-    }
-
-    /// The link of this login's provider account to `user`, when it links or registers.
-    pub fn new_link(&self, user: UserId) -> NewLinkedAccount {
-        let identity = &self.identity;
-        NewLinkedAccount {
-            id: self.new_link_id,
-            user_id: user,
-            provider: identity.provider,
-            subject: identity.subject.clone(),
-            email: identity.email.clone(),
-            access_token: self.access_token.clone(),
-            refresh_token: self.refresh_token.clone(),
-            grant_client_id: self.grant_client_id.clone(),
-            created_at: self.now,
-        }
-    }
 }
 
 /// Who a provider login signed in.
@@ -131,18 +73,24 @@ pub enum SignInError {
     Repository(#[from] RepositoryError),
 }
 
-/// A locked user is signed in by no provider account, linked or matched by email.
-impl From<UserLocked> for SignInError {
-    fn from(_: UserLocked) -> Self {
-        Self::UserLocked
+impl From<SignInRefused> for SignInError {
+    fn from(refused: SignInRefused) -> Self {
+        match refused {
+            SignInRefused::EmailAlreadyRegistered => Self::EmailAlreadyRegistered,
+            SignInRefused::Signup(refused) => Self::SignupRefused(refused),
+            SignInRefused::AccountDisabled => Self::AccountDisabled,
+            SignInRefused::UserLocked => Self::UserLocked,
+        }
     }
 }
 
-impl From<LoginRefused> for SignInError {
-    fn from(refused: LoginRefused) -> Self {
-        match refused {
-            LoginRefused::EmailAlreadyRegistered(_) => Self::EmailAlreadyRegistered,
-            LoginRefused::Signup(refused) => Self::SignupRefused(refused),
+/// A plan that lost a unique constraint or a row it changes to a concurrent request is a
+/// race: deciding again sees what that request stored.
+impl From<PlanError> for SignInError {
+    fn from(error: PlanError) -> Self {
+        match error {
+            PlanError::Conflict => Self::Raced,
+            PlanError::Repository(error) => Self::Repository(error),
         }
     }
 }
@@ -157,69 +105,18 @@ pub struct SealedGrant {
     pub client_id: Option<String>,
 }
 
-/// The removal of the user's link of `provider`, under the last-login-method rule;
-/// `usable` are the enabled providers, handed to the rule.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LinkRemoval {
-    pub user: UserId,
-    pub provider: ProviderKey,
-    pub usable: Vec<ProviderKey>,
-    /// Records `account.unlinked` (and what else the removal does).
-    pub audit: AuditContext,
-}
-
-impl LinkRemoval {
-    /// Which link goes, judged by the domain's rule
-    /// (`domain::admin::decide_link_removal`) on the user and all its links as the
-    /// removal's transaction read them.
-    pub fn decide(
-        &self,
-        user: &User,
-        links: &[LinkedAccount],
-        force: bool,
-    ) -> Result<Unlink, DisconnectRefused> {
-        decide_link_removal(user, links, self.provider, &self.usable, force)
-    }
-
-    /// The events of `unlink`, in order: `account.unlinked`, then `user.locked` when it
-    /// locks the user.
-    pub fn events(&self, unlink: &Unlink) -> Vec<AuditEvent> {
-        let audit = &self.audit;
-        let mut events = vec![audit.event(
-            0,
-            AuditEventType::AccountUnlinked,
-            self.user,
-            Some(self.provider),
-        )];
-        if unlink.lock {
-            events.push(audit.event(1, AuditEventType::UserLocked, self.user, None));
-        }
-        events
-    }
-}
-
-/// The deletion of a user with its links and sessions (see [`UserRepository::delete_user`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UserDeletion {
-    pub user: UserId,
-    /// Records `user.deleted`.
-    pub audit: AuditContext,
-}
-
-impl UserDeletion {
-    /// The `user.deleted` it records.
-    pub fn event(&self) -> AuditEvent {
-        self.audit
-            .event(0, AuditEventType::UserDeleted, self.user, None)
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RemoveLinkError {
     #[error(transparent)]
     Refused(#[from] DisconnectRefused),
     #[error(transparent)]
     Repository(#[from] RepositoryError),
+}
+
+impl From<PlanError> for RemoveLinkError {
+    fn from(error: PlanError) -> Self {
+        Self::Repository(error.into())
+    }
 }
 
 /// Users and their linked accounts.

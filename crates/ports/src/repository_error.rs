@@ -9,3 +9,25 @@ pub enum RepositoryError {
     #[error("storage failure: {0}")]
     Internal(String),
 }
+
+/// Applying a write plan (`domain::plan`) failed: nothing of it was written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// A unique constraint was lost to a concurrent request, or a row the plan changes is
+    /// gone: the rule must decide again on what is stored now.
+    #[error("raced with a concurrent write")]
+    Conflict,
+    #[error(transparent)]
+    Repository(#[from] RepositoryError),
+}
+
+/// Where no concurrent write can take a plan's rows (they were read under the user's lock),
+/// a conflict is the storage's failure.
+impl From<PlanError> for RepositoryError {
+    fn from(error: PlanError) -> Self {
+        match error {
+            PlanError::Conflict => Self::Internal("a write plan conflicted".into()),
+            PlanError::Repository(error) => error,
+        }
+    }
+}

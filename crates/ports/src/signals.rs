@@ -6,10 +6,9 @@
 //! signal reaching two instances at once finds the receipt and changes nothing.
 
 use async_trait::async_trait;
-use social_login_domain::{
-    AuditContext, AuditEventType, ProviderSubject, SignalAction, SignalId, SignalKind,
-    SignalSource, UserId,
-};
+use social_login_domain::{ProviderSubject, SignalId, SignalKind, SignalSource, UserId};
+
+pub use social_login_domain::signal_plan::{SignalCommand, SignalReceipt};
 use time::OffsetDateTime;
 
 /// One verified signal: who sent it was checked, nothing was stored.
@@ -85,34 +84,6 @@ pub trait SignalVerifier: Send + Sync {
     /// Verifies `token` as the endpoint received it (the JWS of Apple's `payload`, the value
     /// of Meta's `signed_request`, the RISC request body). Reads nothing from storage.
     async fn verify(&self, token: &str) -> Result<VerifiedSignal, SignalRefused>;
-}
-
-/// The record that a signal was handled.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SignalReceipt {
-    pub source: SignalSource,
-    pub id: SignalId,
-    pub received_at: OffsetDateTime,
-    /// The id its signed payload has at every endpoint of its provider, when one payload
-    /// could be posted to several (a Facebook `signed_request`). Claimed for the provider in
-    /// the same transaction as the receipt, so the payload acts at one endpoint only.
-    pub payload: Option<SignalId>,
-}
-
-/// A verified signal about a provider account, to act on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SignalCommand {
-    pub receipt: SignalReceipt,
-    /// The account of `receipt.source`'s provider it names.
-    pub subject: ProviderSubject,
-    pub action: SignalAction,
-    /// The audit event recorded for the linked user.
-    pub event: AuditEventType,
-    /// See [`VerifiedSignal::occurred_at`].
-    pub occurred_at: OffsetDateTime,
-    /// Ids for the signal's event and, when a link is removed, `account.unlinked` or
-    /// `user.deleted`.
-    pub audit: AuditContext,
 }
 
 /// What acting on a signal did.

@@ -5,10 +5,11 @@ use crate::InMemoryRepository;
 use crate::repository::Tables;
 use async_trait::async_trait;
 use social_login_domain::disconnect::DisconnectRefused;
+use social_login_domain::plan::WritePlan;
 use social_login_domain::{ProviderKey, User, UserFilter, UserId};
 use social_login_ports::{
-    AdminRepository, LinkRemoval, LockChange, RemoveLinkError, RepositoryError, SessionsRevocation,
-    Unlinked, UserPage, UserSearch,
+    AdminRepository, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, RepositoryError,
+    SessionsRevocation, Unlinked, UserPage, UserSearch,
 };
 use time::OffsetDateTime;
 
@@ -44,40 +45,33 @@ impl AdminRepository for InMemoryRepository {
     }
 
     async fn set_locked(&self, change: LockChange) -> Result<bool, RepositoryError> {
-        self.transact(|tables| {
-            let user = change.user;
-            let Some(stored) = tables.users.iter_mut().find(|stored| stored.id == user) else {
-                return Ok(false);
-            };
-            stored.locked = change.locked;
-            if change.locked {
-                tables.revoke_sessions_of(user, None);
-            }
-            tables.record(change.event(), change.audit.outbox)?;
-            Ok(true)
-        })
+        self.change_user(change.user, change.plan())
     }
 
     async fn revoke_sessions(
         &self,
         revocation: SessionsRevocation,
     ) -> Result<bool, RepositoryError> {
-        self.transact(|tables| {
-            if tables.user(revocation.user).is_none() {
-                return Ok(false);
-            }
-            tables.revoke_sessions_of(revocation.user, None);
-            tables.record(revocation.event(), revocation.audit.outbox)?;
-            Ok(true)
-        })
+        self.change_user(revocation.user, revocation.plan())
     }
 
-    async fn unlink(&self, removal: LinkRemoval, force: bool) -> Result<Unlinked, RemoveLinkError> {
-        self.remove_link_of(removal, force)
+    async fn unlink(&self, unlink: OperatorUnlink) -> Result<Unlinked, RemoveLinkError> {
+        self.remove_link_of(unlink.removal, unlink.force)
     }
 }
 
 impl InMemoryRepository {
+    /// Applies `plan` if `user` exists; whether it did.
+    fn change_user(&self, user: UserId, plan: WritePlan) -> Result<bool, RepositoryError> {
+        self.transact(|tables| {
+            if tables.user(user).is_none() {
+                return Ok(false);
+            }
+            tables.apply(plan)?;
+            Ok(true)
+        })
+    }
+
     /// Removes the user's link under `domain::admin::decide_unlink` (the user's disconnect is
     /// `force = false`), in one step under the lock.
     pub(crate) fn remove_link_of(
@@ -85,32 +79,22 @@ impl InMemoryRepository {
         removal: LinkRemoval,
         force: bool,
     ) -> Result<Unlinked, RemoveLinkError> {
-        let user = removal.user;
         self.transact(|tables| {
-            let Some(owner) = tables.user(user).cloned() else {
+            let Some(owner) = tables.user(removal.user).cloned() else {
                 return Err(DisconnectRefused::NotLinked.into());
             };
-            let links = tables.links_of(user);
-            let unlink = removal.decide(&owner, &links, force)?;
+            let links = tables.links_of(owner.id);
+            let plan = removal.plan(&owner, &links, force)?;
             let grant = tables
                 .links
                 .iter()
-                .find(|link| link.id == unlink.link)
+                .find(|link| link.id == plan.unlink.link)
                 .map(crate::users::grant_of)
                 .ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()))?;
-            tables.links.retain(|link| link.id != unlink.link);
-            if unlink.lock {
-                if let Some(stored) = tables.users.iter_mut().find(|stored| stored.id == user) {
-                    stored.locked = true;
-                }
-                tables.revoke_sessions_of(user, None);
-            }
-            for event in removal.events(&unlink) {
-                tables.record(event, removal.audit.outbox)?;
-            }
+            tables.apply(plan.writes)?;
             Ok(Unlinked {
                 grant,
-                locked: unlink.lock,
+                locked: plan.unlink.lock,
             })
         })
     }

@@ -28,6 +28,7 @@ mod cipher;
 mod clock;
 mod hasher;
 mod outbox;
+mod plan;
 mod provider;
 mod randomness;
 mod refresh_tokens;

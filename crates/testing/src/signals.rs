@@ -4,10 +4,8 @@
 use crate::InMemoryRepository;
 use crate::repository::Tables;
 use async_trait::async_trait;
-use social_login_domain::signal::{leaves_no_way_in, state_change_applies};
-use social_login_domain::{
-    AuditEventType, LoginMethod, SealedToken, SignalAction, SignalId, SignalSource,
-};
+use social_login_domain::signal_plan::SignalTarget;
+use social_login_domain::{SignalId, SignalSource};
 use social_login_ports::{
     RepositoryError, SignalCommand, SignalOutcome, SignalReceipt, SignalRepository,
 };
@@ -36,53 +34,19 @@ impl SignalRepository for InMemoryRepository {
                 return Ok(SignalOutcome::NotLinked);
             };
             record(tables, receipt);
-            let (user, audit) = (owner.id, &command.audit);
-            let mut events = vec![audit.event(0, command.event, user, Some(provider))];
-            let mut user_deleted = false;
-            if command.action.ends_provider_sessions() {
-                tables.revoke_sessions_of(user, Some(LoginMethod::Provider(provider)));
-            }
-            if command.action.forgets_tokens() {
-                for stored in tables
-                    .links
-                    .iter_mut()
-                    .filter(|stored| stored.id == link.id)
-                {
-                    stored.access_token = SealedToken::none();
-                    stored.refresh_token = None;
-                    stored.grant_client_id = None;
-                }
-            }
-            match command.action {
-                SignalAction::RemoveLink => {
-                    if leaves_no_way_in(&owner, &tables.links_of(user), link.id) {
-                        delete_user(tables, user);
-                        events.push(audit.event(1, AuditEventType::UserDeleted, user, None));
-                        user_deleted = true;
-                    } else {
-                        tables.links.retain(|stored| stored.id != link.id);
-                        let unlinked = AuditEventType::AccountUnlinked;
-                        events.push(audit.event(1, unlinked, user, Some(provider)));
-                    }
-                }
-                SignalAction::DisableAccount | SignalAction::EnableAccount => {
-                    let last = tables.disabled_changed.get(&link.id).copied();
-                    if state_change_applies(command.occurred_at, last) {
-                        tables.disabled_changed.insert(link.id, command.occurred_at);
-                        if command.action == SignalAction::DisableAccount {
-                            tables.disabled.insert(link.id);
-                            tables.revoke_sessions_of(user, None);
-                        } else {
-                            tables.disabled.remove(&link.id);
-                        }
-                    }
-                }
-                _ => {}
-            }
-            for event in events {
-                tables.record(event, audit.outbox)?;
-            }
-            Ok(SignalOutcome::Applied { user, user_deleted })
+            let target = SignalTarget {
+                link: link.id,
+                last_state_change: tables.disabled_changed.get(&link.id).copied(),
+                links: tables.links_of(owner.id),
+                user: owner,
+            };
+            let plan = command.plan(&target);
+            let user = target.user.id;
+            tables.apply(plan.writes)?;
+            Ok(SignalOutcome::Applied {
+                user,
+                user_deleted: plan.user_deleted,
+            })
         })
     }
 
@@ -170,12 +134,4 @@ fn record(tables: &mut Tables, receipt: &SignalReceipt) {
             .entry((scope, payload.clone()))
             .or_insert(at);
     }
-}
-
-/// As ON DELETE CASCADE: the user's links, sessions and tokens go with it.
-fn delete_user(tables: &mut Tables, user: social_login_domain::UserId) {
-    tables.users.retain(|kept| kept.id != user);
-    tables.links.retain(|link| link.user_id != user);
-    tables.tokens.retain(|_, token| token.user_id != user);
-    tables.families.retain(|_, family| family.user != user);
 }

@@ -2,8 +2,7 @@
 
 use crate::InMemoryRepository;
 use async_trait::async_trait;
-use social_login_domain::admin::check_not_locked;
-use social_login_domain::linking::{EmailOwner, LoginDecision, decide_sign_in};
+use social_login_domain::sign_in::{SignInRead, StoredLink};
 use social_login_domain::{
     AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
     NewUser, ProviderKey, ProviderSubject, User, UserId,
@@ -114,89 +113,34 @@ impl UserRepository for InMemoryRepository {
     ) -> Result<SignedIn, SignInError> {
         self.transact(|tables| {
             let identity = &sign_in.identity;
-            let existing = tables
+            let linked = tables
                 .links
                 .iter()
                 .find(|link| link.provider == identity.provider && link.subject == identity.subject)
-                .map(NewLinkedAccount::to_linked_account);
-            if existing
-                .as_ref()
-                .is_some_and(|link| tables.disabled.contains(&link.id))
-            {
-                return Err(SignInError::AccountDisabled);
-            }
-            let owner = match (&existing, &identity.email) {
-                (None, Some(email)) => tables
-                    .claimant(email)
-                    .cloned()
-                    .map(|user| (tables.links_of(user.id), user)),
-                _ => None,
-            };
-            let decision = decide_sign_in(
-                identity,
-                existing.as_ref(),
-                owner
-                    .as_ref()
-                    .map(|(links, user)| EmailOwner { user, links }),
-                sign_in.auto_link_by_email,
-                &sign_in.signup,
-            )?;
-            let events = social_login_domain::audit::sign_in_events(&decision);
-            let (user, is_new_user) = match (decision, existing) {
-                (LoginDecision::SignIn { user }, Some(link)) => {
-                    let stored = tables
-                        .links
-                        .iter_mut()
-                        .find(|stored| stored.id == link.id)
-                        .ok_or(SignInError::Raced)?;
-                    stored.email = identity.email.clone();
-                    // A login that brought no provider token (native sign-in) keeps the stored
-                    // ones: they are what disconnect and deletion revoke the grant with.
-                    if !sign_in.access_token.is_none() {
-                        stored.access_token = sign_in.access_token.clone();
-                        stored.grant_client_id = sign_in.grant_client_id.clone();
-                    }
-                    if sign_in.refresh_token.is_some() {
-                        stored.refresh_token = sign_in.refresh_token.clone();
-                    }
-                    let user = tables.user(user).cloned().ok_or(SignInError::Raced)?;
-                    check_not_locked(&user)?;
-                    (user, false)
-                }
-                (LoginDecision::LinkThenSignIn { user }, _) => {
-                    check_not_locked(tables.user(user).ok_or(SignInError::Raced)?)?;
-                    let link = sign_in.new_link(user);
-                    if tables.account_taken(&link) || tables.provider_taken(&link) {
-                        return Err(SignInError::Raced);
-                    }
-                    tables.links.push(link);
-                    let user = tables.user(user).cloned().ok_or(SignInError::Raced)?;
-                    (user, false)
-                }
-                (LoginDecision::Register, _) => {
-                    let user = sign_in.new_user().into_user();
-                    if user
-                        .claimed_email()
-                        .is_some_and(|email| tables.claimant(email).is_some())
-                    {
-                        return Err(SignInError::Raced);
-                    }
-                    tables.users.push(user.clone());
-                    tables.links.push(sign_in.new_link(user.id));
-                    (user, true)
-                }
-                (LoginDecision::SignIn { .. }, None) => {
-                    return Err(RepositoryError::Internal("sign-in without a link".into()).into());
-                }
-            };
-            tables.start_family(user.id, &sign_in.session, sign_in.now)?;
-            for (index, kind) in events.iter().enumerate() {
-                let event = sign_in
-                    .audit
-                    .event(index, *kind, user.id, Some(identity.provider));
-                tables.record(event, sign_in.audit.outbox)?;
-            }
-            Ok(SignedIn { user, is_new_user })
+                .and_then(|link| {
+                    let user = tables.user(link.user_id)?.clone();
+                    Some(StoredLink {
+                        link: link.to_linked_account(),
+                        user,
+                        disabled: tables.disabled.contains(&link.id),
+                    })
+                });
+            let email_owner = sign_in
+                .email_to_look_up(linked.as_ref())
+                .and_then(|email| tables.claimant(email).cloned())
+                .map(|user| {
+                    let links = tables.links_of(user.id);
+                    (user, links)
+                });
+            let plan = sign_in.plan(SignInRead {
+                linked,
+                email_owner,
+            })?;
+            tables.apply(plan.writes)?;
+            Ok(SignedIn {
+                user: plan.user,
+                is_new_user: plan.is_new_user,
+            })
         })
     }
 
@@ -220,20 +164,7 @@ impl UserRepository for InMemoryRepository {
                 .filter(|link| link.user_id == user)
                 .map(grant_of)
                 .collect();
-            // As ON DELETE CASCADE: the links, sessions and tokens go with the user.
-            let families: Vec<_> = tables
-                .tokens
-                .values()
-                .filter(|token| token.user_id == user)
-                .map(|token| token.family)
-                .collect();
-            tables.users.retain(|kept| kept.id != user);
-            tables.links.retain(|link| link.user_id != user);
-            tables.tokens.retain(|_, token| token.user_id != user);
-            tables
-                .families
-                .retain(|family, _| !families.contains(family));
-            tables.record(deletion.event(), deletion.audit.outbox)?;
+            tables.apply(deletion.plan())?;
             Ok(Some(grants))
         })
     }

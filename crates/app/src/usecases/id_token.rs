@@ -19,12 +19,13 @@ use crate::{AppError, AuthService, LoginResult};
 use sha2::{Digest, Sha256};
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::linking::{EmailOwner, LoginDecision, decide_sign_in};
+use social_login_domain::sign_in::SignInRefused;
 use social_login_domain::{
     LinkedAccount, Origin, ProviderIdentity, ProviderKey, SealedToken, SecretText, Spend, StateId,
 };
 use social_login_ports::{
     IdTokenInput, NativeCode, NativeExchange, PostBody, PresentedIdToken, ProviderError,
-    ProviderGrant, SignInError, VerifiedAccess,
+    ProviderGrant, VerifiedAccess,
 };
 use tracing::instrument;
 
@@ -186,7 +187,7 @@ impl AuthService {
         let signup = self.ports.providers.signup_policy(identity.provider);
         let auto_link = self.policy.auto_link_by_email;
         let decision = decide_sign_in(identity, link.as_ref(), email_owner, auto_link, &signup)
-            .map_err(|refused| sign_in_refused(SignInError::from(refused)))?;
+            .map_err(|refused| sign_in_refused(SignInRefused::from(refused).into()))?;
         let user = match decision {
             LoginDecision::SignIn { user } | LoginDecision::LinkThenSignIn { user } => {
                 users.find_user(user).await?

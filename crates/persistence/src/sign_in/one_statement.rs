@@ -9,15 +9,15 @@
 //! one of them is written here too.
 
 use crate::audit;
-use crate::mapping::email_to_column;
+use crate::mapping::{email_to_column, family_to_row, link_to_row, refresh_to_row, user_to_row};
 use sea_orm::ActiveValue;
 use sea_orm::{
     ActiveModelTrait, ConnectionTrait, DbBackend, DbErr, EntityName, EntityTrait, IdenStatic,
     Iterable, Statement, Value,
 };
-use social_login_domain::{AuditEvent, EventSet, LinkedAccount};
-use social_login_ports::ProviderSignIn;
-use std::fmt::Write;
+use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
+use social_login_ports::RepositoryError;
+use std::fmt::Write as _;
 
 /// The statement being built: its text so far (the CTEs, comma-separated) and its values,
 /// `$1` onwards. Written into one buffer: a login's statement costs a handful of
@@ -44,28 +44,62 @@ impl LoginStatement {
         }
     }
 
-    /// A returning user: the provider's new tokens (a stored one kept when none came, see
-    /// `crate::sign_in::refresh_link`) and the email as received, unless the link was
-    /// removed or disabled since it was read.
-    pub(crate) fn refresh_link(link: &LinkedAccount, sign_in: &ProviderSignIn) -> Self {
+    /// The statement of a login's plan (`domain::sign_in`): the link's write heads it,
+    /// then the session and the events. A plan of other writes is not a login's.
+    pub(crate) fn of_plan(plan: &WritePlan) -> Result<Self, RepositoryError> {
+        let not_a_login = || RepositoryError::Internal("not a login's write plan".into());
         let mut statement = Self::new();
-        statement.values.extend([
-            email_to_column(sign_in.identity.email.as_ref()).into(),
-            crate::sign_in::new_access_token(sign_in)
-                .map(str::to_owned)
-                .into(),
-            sign_in
+        let mut writes = plan.writes.iter();
+        match writes.next() {
+            Some(Write::RefreshLink(refresh)) => statement.refresh_link(refresh),
+            Some(Write::InsertLink(link)) => statement.insert(link_to_row(link), Cte::Head),
+            Some(Write::InsertUser(user)) => {
+                statement.insert(user_to_row(user), Cte::NewUser);
+                let Some(Write::InsertLink(link)) = writes.next() else {
+                    return Err(not_a_login());
+                };
+                statement.insert(link_to_row(link), Cte::Head);
+            }
+            _ => return Err(not_a_login()),
+        }
+        for write in writes {
+            let Write::StartSession { session, first } = write else {
+                return Err(not_a_login());
+            };
+            statement.insert(family_to_row(first, session), Cte::AfterHead);
+            statement.insert(refresh_to_row(first), Cte::AfterHead);
+        }
+        for event in &plan.events {
+            statement.insert(audit::to_row(event), Cte::AfterHead);
+            if plan.outbox.contains(event.kind) {
+                statement.insert(audit::outbox_row(event), Cte::AfterHead);
+            }
+        }
+        Ok(statement)
+    }
+
+    /// A returning user: the provider's new tokens (a stored one kept when none came) and
+    /// the email as received, unless the link was removed or disabled since it was read.
+    fn refresh_link(&mut self, refresh: &LinkRefresh) {
+        let (access_token, client_id) = match &refresh.access_token {
+            Some((token, client)) => (Some(token.as_str().to_owned()), client.clone()),
+            None => (None, None),
+        };
+        self.values.extend([
+            email_to_column(refresh.email.as_ref()).into(),
+            access_token.into(),
+            refresh
                 .refresh_token
                 .as_ref()
                 .map(|token| token.as_str().to_owned())
                 .into(),
-            sign_in.now.into(),
-            link.id.as_uuid().into(),
-            sign_in.grant_client_id.clone().into(),
+            refresh.at.into(),
+            refresh.link.as_uuid().into(),
+            client_id.into(),
         ]);
         // The grant's client id goes with a new access token (an Apple grant an app
         // exchanged), and stays with the stored one when none came.
-        statement.sql.push_str(
+        self.sql.push_str(
             "head AS (UPDATE \"linked_accounts\" SET \"email\" = $1, \
              \"access_token\" = COALESCE($2, \"access_token\"), \
              \"refresh_token\" = COALESCE($3, \"refresh_token\"), \
@@ -73,37 +107,7 @@ impl LoginStatement {
              \"updated_at\" = $4 WHERE \"id\" = $5 AND NOT \"disabled\" \
              RETURNING \"user_id\")",
         );
-        statement.ctes = 1;
-        statement
-    }
-
-    /// A new link of a known user: a unique index lost to a concurrent login fails the
-    /// whole statement.
-    pub(crate) fn insert_link(link: impl ActiveModelTrait) -> Self {
-        let mut statement = Self::new();
-        statement.insert(link, Cte::Head);
-        statement
-    }
-
-    /// A new user and its first link (as [`Self::insert_link`]).
-    pub(crate) fn register(user: impl ActiveModelTrait, link: impl ActiveModelTrait) -> Self {
-        let mut statement = Self::new();
-        statement.insert(user, Cte::NewUser);
-        statement.insert(link, Cte::Head);
-        statement
-    }
-
-    /// Then, only if the head wrote its row: `row` inserted.
-    pub(crate) fn then_insert(&mut self, row: impl ActiveModelTrait) {
-        self.insert(row, Cte::AfterHead);
-    }
-
-    /// Then the audit `event`, and its outbox row when `outbox` holds its type.
-    pub(crate) fn then_record(&mut self, event: &AuditEvent, outbox: EventSet) {
-        self.then_insert(audit::to_row(event));
-        if outbox.contains(event.kind) {
-            self.then_insert(audit::outbox_row(event));
-        }
+        self.ctes = 1;
     }
 
     /// Runs it; whether the head wrote its row (false: a returning user's link went away).

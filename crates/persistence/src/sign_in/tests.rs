@@ -3,7 +3,9 @@
 //! session, no audit event) and the login is decided again.
 
 use super::*;
-use sea_orm::Statement;
+use sea_orm::{DatabaseConnection, Statement};
+use social_login_domain::ProviderKey;
+use social_login_domain::plan::Write;
 use social_login_ports::UserRepository;
 use social_login_testing::contract::repository::fixtures::{provider_identity, sign_in};
 
@@ -31,8 +33,9 @@ async fn a_link_removed_or_disabled_after_the_read_gets_no_session_and_no_event(
             .await
             .unwrap();
         let again = sign_in(identity);
-        let (write, user, events) = plan(db, &again).await.unwrap();
-        assert!(matches!(write, LinkWrite::Refresh(_)), "{subject}");
+        let plan = plan(db, &again).await.unwrap();
+        let head = &plan.writes.writes[0];
+        assert!(matches!(head, Write::RefreshLink(_)), "{subject}");
         let before = (
             rows(db, "refresh_families").await,
             rows(db, "refresh_tokens").await,
@@ -40,7 +43,8 @@ async fn a_link_removed_or_disabled_after_the_read_gets_no_session_and_no_event(
         );
         db.execute_unprepared(meanwhile).await.unwrap();
 
-        let wrote = login_statement(&write, &user, events, &again)
+        let wrote = LoginStatement::of_plan(&plan.writes)
+            .unwrap()
             .run(db)
             .await
             .unwrap();

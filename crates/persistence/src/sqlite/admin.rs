@@ -1,18 +1,19 @@
 //! `AdminRepository` on SQLite (see `crate::admin` for the rules). The single connection
 //! runs one transaction at a time, so a lock, an unlink and a rotation never interleave.
 
-use super::columns::{execute, query_all, query_one, time_text, user_at};
+use super::columns::{query_all, query_one, time_text, user_at};
 use super::rows::{find_user, links_of};
 use super::statements::Db;
-use super::{SqliteRepository, audit, sql};
+use super::{SqliteRepository, sql};
 use crate::mapping::{grant_from_columns, user_page};
 use async_trait::async_trait;
 use rusqlite::params;
 use social_login_domain::disconnect::DisconnectRefused;
+use social_login_domain::plan::WritePlan;
 use social_login_domain::{UserFilter, UserId};
 use social_login_ports::{
-    AdminRepository, LinkRemoval, LockChange, RemoveLinkError, RepositoryError, SessionsRevocation,
-    Unlinked, UserPage, UserSearch,
+    AdminRepository, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, RepositoryError,
+    SessionsRevocation, Unlinked, UserPage, UserSearch,
 };
 use time::OffsetDateTime;
 
@@ -69,39 +70,31 @@ impl AdminRepository for SqliteRepository {
     }
 
     async fn set_locked(&self, change: LockChange) -> Result<bool, RepositoryError> {
-        self.transact(move |tx| {
-            let id = change.user.as_uuid().into_bytes();
-            if execute(tx, sql::SET_LOCKED, params![id, change.locked])? == 0 {
-                return Ok(false);
-            }
-            if change.locked {
-                execute(tx, sql::REVOKE_SESSIONS_OF, [id])?;
-            }
-            audit::record(tx, &change.event(), change.audit.outbox)?;
-            Ok(true)
-        })
-        .await
+        self.transact(move |tx| change_user(tx, change.user, &change.plan()))
+            .await
     }
 
     async fn revoke_sessions(
         &self,
         revocation: SessionsRevocation,
     ) -> Result<bool, RepositoryError> {
-        self.transact(move |tx| {
-            if find_user(tx, revocation.user)?.is_none() {
-                return Ok(false);
-            }
-            let id = revocation.user.as_uuid().into_bytes();
-            execute(tx, sql::REVOKE_SESSIONS_OF, [id])?;
-            audit::record(tx, &revocation.event(), revocation.audit.outbox)?;
-            Ok(true)
-        })
-        .await
+        self.transact(move |tx| change_user(tx, revocation.user, &revocation.plan()))
+            .await
     }
 
-    async fn unlink(&self, removal: LinkRemoval, force: bool) -> Result<Unlinked, RemoveLinkError> {
-        self.transact(move |tx| unlink(tx, &removal, force)).await
+    async fn unlink(&self, unlink: OperatorUnlink) -> Result<Unlinked, RemoveLinkError> {
+        self.transact(move |tx| super::admin::unlink(tx, &unlink.removal, unlink.force))
+            .await
     }
+}
+
+/// Applies `plan` if `user` exists; whether it did.
+fn change_user(tx: &Db, user: UserId, plan: &WritePlan) -> Result<bool, RepositoryError> {
+    if find_user(tx, user)?.is_none() {
+        return Ok(false);
+    }
+    super::plan::apply(tx, plan)?;
+    Ok(true)
 }
 
 /// Removes the user's link of `provider` under `domain::admin::decide_unlink`, inside the
@@ -115,8 +108,8 @@ pub(super) fn unlink(
         return Err(DisconnectRefused::NotLinked.into());
     };
     let links = links_of(tx, user.id)?;
-    let unlink = removal.decide(&user, &links, force)?;
-    let doomed = unlink.link.as_uuid().into_bytes();
+    let plan = removal.plan(&user, &links, force)?;
+    let doomed = plan.unlink.link.as_uuid().into_bytes();
     let grant = query_one(tx, sql::GRANT_OF_LINK, [doomed], |row| {
         Ok(grant_from_columns(
             &row.get::<_, String>(0)?,
@@ -126,17 +119,9 @@ pub(super) fn unlink(
         ))
     })?
     .ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()))??;
-    execute(tx, sql::DELETE_LINK, [doomed])?;
-    if unlink.lock {
-        let id = user.id.as_uuid().into_bytes();
-        execute(tx, sql::SET_LOCKED, params![id, true])?;
-        execute(tx, sql::REVOKE_SESSIONS_OF, [id])?;
-    }
-    for event in removal.events(&unlink) {
-        audit::record(tx, &event, removal.audit.outbox)?;
-    }
+    super::plan::apply(tx, &plan.writes)?;
     Ok(Unlinked {
         grant,
-        locked: unlink.lock,
+        locked: plan.unlink.lock,
     })
 }

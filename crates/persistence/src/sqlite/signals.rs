@@ -2,19 +2,16 @@
 //! runs one transaction at a time: the receipt's primary key settles two processes sharing
 //! the file, and nothing interleaves within one.
 
-use super::columns::{execute, query_one, time_text, uuid_at};
+use super::columns::{execute, query_one, uuid_at};
 use super::rows::{find_user, links_of};
 use super::statements::Db;
-use super::{SqliteRepository, audit, sql};
+use super::{SqliteRepository, sql};
 use crate::audit::{from_unix_ms, unix_ms};
 use crate::signals::Recorded;
 use async_trait::async_trait;
 use rusqlite::params;
-use social_login_domain::signal::{leaves_no_way_in, state_change_applies};
-use social_login_domain::{
-    AuditEventType, LinkedAccountId, LoginMethod, SignalAction, SignalId, SignalSource, User,
-    UserId,
-};
+use social_login_domain::signal_plan::SignalTarget;
+use social_login_domain::{LinkedAccountId, SignalId, SignalSource, UserId};
 use social_login_ports::{
     RepositoryError, SignalCommand, SignalOutcome, SignalReceipt, SignalRepository,
 };
@@ -108,66 +105,18 @@ fn apply(db: &Db, command: &SignalCommand) -> Result<SignalOutcome, RepositoryEr
     if !insert_receipt(db, receipt)? {
         return Ok(SignalOutcome::Duplicate);
     }
-    let user_deleted = act(db, command, &link, &owner)?;
+    let target = SignalTarget {
+        link: link.id,
+        last_state_change: link.disabled_changed,
+        links: links_of(db, link.user)?,
+        user: owner,
+    };
+    let plan = command.plan(&target);
+    super::plan::apply(db, &plan.writes)?;
     Ok(SignalOutcome::Applied {
         user: link.user,
-        user_deleted,
+        user_deleted: plan.user_deleted,
     })
-}
-
-/// Takes the command's action on `link` and records its events; whether the user was deleted.
-fn act(
-    db: &Db,
-    command: &SignalCommand,
-    link: &SignalledLink,
-    owner: &User,
-) -> Result<bool, RepositoryError> {
-    let provider = command.receipt.source.provider();
-    let (user, audit) = (link.user.as_uuid().into_bytes(), &command.audit);
-    let mut events = vec![audit.event(0, command.event, link.user, Some(provider))];
-    let mut user_deleted = false;
-    if command.action.ends_provider_sessions() {
-        let began_with = LoginMethod::Provider(provider);
-        execute(
-            db,
-            sql::REVOKE_SESSIONS_BEGUN_WITH,
-            params![user, began_with.as_str()],
-        )?;
-    }
-    let link_id = link.id.as_uuid().into_bytes();
-    if command.action.forgets_tokens() {
-        let now = time_text(command.receipt.received_at)?;
-        execute(db, sql::FORGET_LINK_TOKENS, params![link_id, now])?;
-    }
-    match command.action {
-        SignalAction::RemoveLink => {
-            if leaves_no_way_in(owner, &links_of(db, link.user)?, link.id) {
-                // As DELETE /users/me: links, sessions and tokens go with the user.
-                execute(db, sql::DELETE_USER, [user])?;
-                events.push(audit.event(1, AuditEventType::UserDeleted, link.user, None));
-                user_deleted = true;
-            } else {
-                execute(db, sql::DELETE_LINK, [link_id])?;
-                let unlinked = AuditEventType::AccountUnlinked;
-                events.push(audit.event(1, unlinked, link.user, Some(provider)));
-            }
-        }
-        SignalAction::DisableAccount | SignalAction::EnableAccount => {
-            let disable = command.action == SignalAction::DisableAccount;
-            if state_change_applies(command.occurred_at, link.disabled_changed) {
-                let at = unix_ms(command.occurred_at);
-                execute(db, sql::SET_LINK_DISABLED, params![link_id, disable, at])?;
-                if disable {
-                    execute(db, sql::REVOKE_SESSIONS_OF, [user])?;
-                }
-            }
-        }
-        _ => {}
-    }
-    for event in &events {
-        audit::record(db, event, audit.outbox)?;
-    }
-    Ok(user_deleted)
 }
 
 /// Whether the receipt, or a claim on its payload, is recorded already; read in the

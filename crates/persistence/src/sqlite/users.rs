@@ -1,7 +1,7 @@
 //! `UserRepository` on SQLite: users and their linked accounts. The single connection runs
 //! one transaction at a time, which is what makes `remove_link` race-free without row locks.
 
-use super::columns::{Violation, execute, failed, link_at, query_all, query_one, violation};
+use super::columns::{Violation, failed, link_at, query_all, query_one, violation};
 use super::rows::{find_user, insert_link, insert_user, links_of, user_by_email};
 use super::{SqliteRepository, audit, sql};
 use crate::error::UniqueIndex;
@@ -128,9 +128,7 @@ impl UserRepository for SqliteRepository {
             let grants = query_all(tx, sql::GRANTS_OF, [id], grant_at)?
                 .into_iter()
                 .collect::<Result<Vec<_>, _>>()?;
-            // Links, sessions and tokens go with the user (ON DELETE CASCADE).
-            execute(tx, sql::DELETE_USER, [id])?;
-            audit::record(tx, &deletion.event(), deletion.audit.outbox)?;
+            super::plan::apply(tx, &deletion.plan())?;
             Ok(Some(grants))
         })
         .await

@@ -14,8 +14,8 @@ use social_login_domain::{
     UserFilter, UserId,
 };
 use social_login_ports::{
-    LinkRemoval, LockChange, RemoveLinkError, RotateError, SessionsRevocation, SignInError,
-    UserPage, UserSearch,
+    LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, RotateError, SessionsRevocation,
+    SignInError, UserPage, UserSearch,
 };
 use std::sync::Arc;
 use time::Duration;
@@ -208,15 +208,15 @@ pub async fn the_last_way_in_goes_only_by_force_which_locks_in_the_same_transact
     store_token(&*repo, id, token_hash(3)).await;
     let usable = vec![ProviderKey::GITHUB];
     let refused = repo
-        .unlink(
-            LinkRemoval {
+        .unlink(OperatorUnlink {
+            removal: LinkRemoval {
                 user: id,
                 provider: ProviderKey::GITHUB,
                 usable: usable.clone(),
                 audit: by_admin(),
             },
-            false,
-        )
+            force: false,
+        })
         .await;
     assert_eq!(
         refused.map(|_| ()),
@@ -225,15 +225,15 @@ pub async fn the_last_way_in_goes_only_by_force_which_locks_in_the_same_transact
     assert_eq!(repo.list_links(id).await.unwrap().len(), 1);
 
     let forced = repo
-        .unlink(
-            LinkRemoval {
+        .unlink(OperatorUnlink {
+            removal: LinkRemoval {
                 user: id,
                 provider: ProviderKey::GITHUB,
                 usable,
                 audit: by_admin(),
             },
-            true,
-        )
+            force: true,
+        })
         .await
         .unwrap();
     assert!(forced.locked);

@@ -1,0 +1,99 @@
+//! Write plans: what a rule-bearing change writes, decided here once and handed to a store
+//! as a value. A store reads what the decision needs, asks the rule for the plan, and
+//! applies it in one transaction: the writes in order, then the events. No store composes
+//! the writes of a rule itself, so PostgreSQL, SQLite and the in-memory fake cannot drift.
+
+use crate::session::{NewRefreshToken, SessionStart};
+use crate::{
+    AuditEvent, Email, EventSet, LinkedAccountId, LoginMethod, NewLinkedAccount, NewUser,
+    SealedToken, UserId,
+};
+use time::OffsetDateTime;
+
+/// One write. Those that change a row read before ([`Write::RefreshLink`]) find it or the
+/// plan fails as a conflict: the store's caller decides again on what is there now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Write {
+    /// A conflict on a unique email fails the plan.
+    InsertUser(NewUser),
+    /// A conflict on (provider, subject) or (user, provider) fails the plan.
+    InsertLink(NewLinkedAccount),
+    /// A returning login's tokens and email; the link must still be there and enabled.
+    RefreshLink(LinkRefresh),
+    DeleteLink(LinkedAccountId),
+    /// With its links, sessions and tokens (as the schema cascades).
+    DeleteUser(UserId),
+    SetLocked {
+        user: UserId,
+        locked: bool,
+    },
+    /// Revokes the live sessions of `user` that `began_with` began, or all of them.
+    RevokeSessions {
+        user: UserId,
+        began_with: Option<LoginMethod>,
+    },
+    /// The link stays; its provider tokens go.
+    ForgetTokens {
+        link: LinkedAccountId,
+        at: OffsetDateTime,
+    },
+    /// The provider reported the account disabled (or enabled again) at `at`.
+    SetDisabled {
+        link: LinkedAccountId,
+        disabled: bool,
+        at: OffsetDateTime,
+    },
+    /// A new session (refresh-token family) with its first token.
+    StartSession {
+        session: SessionStart,
+        first: NewRefreshToken,
+    },
+}
+
+/// A returning login's write to its link. A stored token is never replaced by none: the old
+/// refresh token stays when none came (most providers send one only on the first consent),
+/// and both stay after a native sign-in, which brings no token (they are what revokes the
+/// grant on disconnect and deletion).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkRefresh {
+    pub link: LinkedAccountId,
+    /// The email as the provider sent it this time.
+    pub email: Option<Email>,
+    /// The new access token with the client it was issued to; `None` keeps the stored pair.
+    pub access_token: Option<(SealedToken, Option<String>)>,
+    /// `None` keeps the stored one.
+    pub refresh_token: Option<SealedToken>,
+    pub at: OffsetDateTime,
+}
+
+/// What a decided change writes, in order, and the events it records (each queued for the
+/// webhooks when `outbox` holds its type).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WritePlan {
+    pub writes: Vec<Write>,
+    pub events: Vec<AuditEvent>,
+    pub outbox: EventSet,
+}
+
+impl WritePlan {
+    pub fn new(outbox: EventSet) -> Self {
+        Self {
+            writes: Vec::with_capacity(3),
+            events: Vec::with_capacity(2),
+            outbox,
+        }
+    }
+
+    pub fn write(&mut self, write: Write) -> &mut Self {
+        self.writes.push(write);
+        self
+    }
+
+    pub fn record(&mut self, event: AuditEvent) -> &mut Self {
+        self.events.push(event);
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests;

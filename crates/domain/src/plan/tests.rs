@@ -1,0 +1,275 @@
+//! What the rules plan: each store applies these plans unchanged, so the plans themselves
+//! are where a login, a removal and a signal's writes are pinned down.
+
+use crate::audit::AuditEventId;
+use crate::plan::{Write, WritePlan};
+use crate::refresh::RefreshTokenHash;
+use crate::removal::{LinkRemoval, LockChange};
+use crate::session::SessionStart;
+use crate::sign_in::{ProviderSignIn, SignInRead, SignInRefused, StoredLink};
+use crate::signal_plan::{SignalCommand, SignalReceipt, SignalTarget};
+use crate::test_fixtures::{identity, link, user};
+use crate::{
+    AuditContext, AuditEventType, EventSet, FamilyId, LinkedAccountId, LoginMethod, Origin,
+    ProviderKey, ProviderSubject, SealedToken, SignalId, SignalKind, SignalSource, SignupPolicy,
+    UserId,
+};
+use time::{Duration, OffsetDateTime};
+
+fn now() -> OffsetDateTime {
+    OffsetDateTime::UNIX_EPOCH + Duration::days(20_000)
+}
+
+fn audit() -> AuditContext {
+    AuditContext {
+        origin: Origin::default(),
+        at: now(),
+        ids: [
+            AuditEventId::at(now(), [1; 8]),
+            AuditEventId::at(now(), [2; 8]),
+        ],
+        outbox: EventSet::all(),
+    }
+}
+
+fn login(email: Option<&str>, access_token: &str) -> ProviderSignIn {
+    ProviderSignIn {
+        identity: identity(ProviderKey::GITHUB, "gh-1", email, true),
+        access_token: SealedToken::new(access_token),
+        refresh_token: None,
+        grant_client_id: Some("bundle".into()),
+        auto_link_by_email: true,
+        signup: SignupPolicy::default(),
+        new_user_id: UserId::new(),
+        new_link_id: LinkedAccountId::new(),
+        session: SessionStart {
+            hash: RefreshTokenHash([7; 32]),
+            family: FamilyId::new(),
+            token_expires_at: now() + Duration::days(1),
+            family_expires_at: now() + Duration::days(30),
+            auth_time: now(),
+            began_with: LoginMethod::Provider(ProviderKey::GITHUB),
+        },
+        now: now(),
+        audit: audit(),
+    }
+}
+
+fn kinds(plan: &WritePlan) -> Vec<AuditEventType> {
+    plan.events.iter().map(|event| event.kind).collect()
+}
+
+#[test]
+fn a_returning_login_without_tokens_keeps_the_stored_ones_and_starts_a_session() {
+    let owner = user(false);
+    let stored = StoredLink {
+        link: link(&owner, ProviderKey::GITHUB),
+        user: owner.clone(),
+        disabled: false,
+    };
+    let read = SignInRead {
+        linked: Some(stored.clone()),
+        email_owner: None,
+    };
+
+    let plan = login(None, "").plan(read.clone()).unwrap();
+
+    assert_eq!((plan.user.id, plan.is_new_user), (owner.id, false));
+    let [
+        Write::RefreshLink(refresh),
+        Write::StartSession { first, .. },
+    ] = &plan.writes.writes[..]
+    else {
+        panic!("{:?}", plan.writes.writes);
+    };
+    assert_eq!(refresh.link, stored.link.id);
+    assert_eq!(
+        refresh.access_token, None,
+        "no token came: the stored one stays"
+    );
+    assert_eq!(first.user_id, owner.id);
+    assert_eq!(kinds(&plan.writes), [AuditEventType::UserLogin]);
+
+    let with_token = login(None, "sealed").plan(read.clone()).unwrap();
+    let Write::RefreshLink(refresh) = &with_token.writes.writes[0] else {
+        panic!("{:?}", with_token.writes.writes);
+    };
+    let (token, client) = refresh.access_token.as_ref().unwrap();
+    assert_eq!(
+        (token.as_str(), client.as_deref()),
+        ("sealed", Some("bundle"))
+    );
+}
+
+#[test]
+fn a_disabled_account_or_a_locked_user_plans_nothing() {
+    let mut owner = user(false);
+    let mut stored = StoredLink {
+        link: link(&owner, ProviderKey::GITHUB),
+        user: owner.clone(),
+        disabled: true,
+    };
+    let read = |stored: &StoredLink| SignInRead {
+        linked: Some(stored.clone()),
+        email_owner: None,
+    };
+    assert_eq!(
+        login(None, "t").plan(read(&stored)),
+        Err(SignInRefused::AccountDisabled)
+    );
+    owner.locked = true;
+    stored.user = owner;
+    stored.disabled = false;
+    assert_eq!(
+        login(None, "t").plan(read(&stored)),
+        Err(SignInRefused::UserLocked)
+    );
+}
+
+#[test]
+fn a_new_account_registers_with_its_link_and_a_verified_owner_gets_linked() {
+    let plan = login(Some("ada@example.com"), "t")
+        .plan(SignInRead::default())
+        .unwrap();
+    assert!(plan.is_new_user);
+    assert!(matches!(
+        &plan.writes.writes[..],
+        [Write::InsertUser(_), Write::InsertLink(link), Write::StartSession { .. }]
+            if link.user_id == plan.user.id
+    ));
+    assert_eq!(
+        kinds(&plan.writes),
+        [AuditEventType::UserRegistered, AuditEventType::UserLogin]
+    );
+
+    let mut owner = user(false);
+    owner.email = Some(crate::Email::parse("ada@example.com").unwrap());
+    owner.email_verified = true;
+    let read = SignInRead {
+        linked: None,
+        email_owner: Some((owner.clone(), vec![link(&owner, ProviderKey::GOOGLE)])),
+    };
+    let plan = login(Some("ada@example.com"), "t")
+        .plan(read.clone())
+        .unwrap();
+    assert_eq!((plan.user.id, plan.is_new_user), (owner.id, false));
+    assert!(matches!(
+        &plan.writes.writes[..],
+        [Write::InsertLink(link), Write::StartSession { .. }] if link.user_id == owner.id
+    ));
+    assert_eq!(
+        kinds(&plan.writes),
+        [AuditEventType::AccountLinked, AuditEventType::UserLogin]
+    );
+}
+
+#[test]
+fn a_forced_removal_of_the_last_way_in_also_locks_and_ends_the_sessions() {
+    let owner = user(false);
+    let only = link(&owner, ProviderKey::GITHUB);
+    let removal = LinkRemoval {
+        user: owner.id,
+        provider: ProviderKey::GITHUB,
+        usable: vec![ProviderKey::GITHUB],
+        audit: audit(),
+    };
+    assert!(removal.plan(&owner, std::slice::from_ref(&only), false).is_err());
+
+    let plan = removal.plan(&owner, std::slice::from_ref(&only), true).unwrap();
+
+    assert!(plan.unlink.lock);
+    assert_eq!(
+        plan.writes.writes,
+        [
+            Write::DeleteLink(only.id),
+            Write::SetLocked {
+                user: owner.id,
+                locked: true
+            },
+            Write::RevokeSessions {
+                user: owner.id,
+                began_with: None
+            },
+        ]
+    );
+    assert_eq!(
+        kinds(&plan.writes),
+        [AuditEventType::AccountUnlinked, AuditEventType::UserLocked]
+    );
+}
+
+#[test]
+fn an_unlock_ends_no_session() {
+    let change = LockChange {
+        user: UserId::new(),
+        locked: false,
+        audit: audit(),
+    };
+    let plan = change.plan();
+    assert_eq!(plan.writes.len(), 1, "{:?}", plan.writes);
+    assert_eq!(kinds(&plan), [AuditEventType::UserUnlocked]);
+}
+
+fn signal(kind: SignalKind, occurred_at: OffsetDateTime) -> SignalCommand {
+    SignalCommand {
+        receipt: SignalReceipt {
+            source: SignalSource::GoogleRisc,
+            id: SignalId::parse("jti-1").unwrap(),
+            received_at: now(),
+            payload: None,
+        },
+        subject: ProviderSubject::parse("g-1").unwrap(),
+        action: kind.action(),
+        event: kind.event(),
+        occurred_at,
+        audit: audit(),
+    }
+}
+
+#[test]
+fn an_account_deleted_at_the_provider_takes_the_user_when_it_was_the_last_way_in() {
+    let owner = user(false);
+    let google = link(&owner, ProviderKey::GOOGLE);
+    let mut target = SignalTarget {
+        link: google.id,
+        last_state_change: None,
+        user: owner.clone(),
+        links: vec![google.clone()],
+    };
+    let plan = signal(SignalKind::AccountDeleted, now()).plan(&target);
+    assert!(plan.user_deleted);
+    assert!(plan.writes.writes.contains(&Write::DeleteUser(owner.id)));
+
+    target.links.push(link(&owner, ProviderKey::GITHUB));
+    let plan = signal(SignalKind::AccountDeleted, now()).plan(&target);
+    assert!(!plan.user_deleted);
+    assert!(plan.writes.writes.contains(&Write::DeleteLink(google.id)));
+    assert_eq!(
+        kinds(&plan.writes),
+        [
+            AuditEventType::ProviderAccountDeleted,
+            AuditEventType::AccountUnlinked
+        ]
+    );
+}
+
+#[test]
+fn a_disable_older_than_the_last_state_change_records_and_changes_nothing() {
+    let owner = user(false);
+    let google = link(&owner, ProviderKey::GOOGLE);
+    let target = SignalTarget {
+        link: google.id,
+        last_state_change: Some(now()),
+        user: owner.clone(),
+        links: vec![google],
+    };
+    let late = signal(SignalKind::AccountDisabled, now() - Duration::minutes(1)).plan(&target);
+    assert!(late.writes.writes.is_empty());
+    assert_eq!(kinds(&late.writes), [AuditEventType::ProviderSecurityEvent]);
+
+    let fresh = signal(SignalKind::AccountDisabled, now()).plan(&target);
+    assert!(fresh.writes.writes.contains(&Write::RevokeSessions {
+        user: owner.id,
+        began_with: None
+    }));
+}

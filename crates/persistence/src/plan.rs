@@ -1,0 +1,140 @@
+//! Applying the domain's write plans through sea-orm, inside the caller's transaction: the
+//! one place this store writes what a rule decided. (A PostgreSQL login sends its plan as
+//! one statement instead: `sign_in::one_statement`.)
+
+use crate::audit::unix_ms;
+use crate::entity::{linked_account, user};
+use crate::error::{UniqueIndex, repository_error, unique_violation};
+use crate::mapping::{email_to_column, link_to_row, user_to_row};
+use crate::queries;
+use sea_orm::ActiveValue::Set;
+use sea_orm::sea_query::Expr;
+use sea_orm::{DatabaseTransaction, DbErr, EntityTrait};
+use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
+use social_login_ports::PlanError;
+
+/// Applies `plan`'s writes in order, then records its events. The caller's transaction
+/// makes it all or nothing.
+pub(crate) async fn apply(txn: &DatabaseTransaction, plan: &WritePlan) -> Result<(), PlanError> {
+    for write in &plan.writes {
+        apply_write(txn, write).await?;
+    }
+    for event in &plan.events {
+        crate::audit::record(txn, event, plan.outbox).await?;
+    }
+    Ok(())
+}
+
+async fn apply_write(txn: &DatabaseTransaction, write: &Write) -> Result<(), PlanError> {
+    match write {
+        Write::InsertUser(new) => {
+            user::Entity::insert(user_to_row(new))
+                .exec_without_returning(txn)
+                .await
+                .map_err(conflict_or_failed)?;
+        }
+        Write::InsertLink(link) => {
+            linked_account::Entity::insert(link_to_row(link))
+                .exec_without_returning(txn)
+                .await
+                .map_err(conflict_or_failed)?;
+        }
+        Write::RefreshLink(refresh) => refresh_link(txn, refresh).await?,
+        Write::DeleteLink(link) => {
+            linked_account::Entity::delete_by_id(link.as_uuid())
+                .exec(txn)
+                .await
+                .map_err(repository_error)?;
+        }
+        Write::DeleteUser(id) => {
+            // Links, sessions and tokens go with the user (ON DELETE CASCADE).
+            user::Entity::delete_by_id(id.as_uuid())
+                .exec(txn)
+                .await
+                .map_err(repository_error)?;
+        }
+        Write::SetLocked { user, locked } => {
+            queries::set_locked(*user, *locked)
+                .exec(txn)
+                .await
+                .map_err(repository_error)?;
+        }
+        Write::RevokeSessions { user, began_with } => {
+            queries::revoke_sessions_of(*user, *began_with)
+                .exec(txn)
+                .await
+                .map_err(repository_error)?;
+        }
+        Write::ForgetTokens { link, at } => {
+            // The empty access token is "none".
+            queries::update_link(*link)
+                .col_expr(linked_account::Column::AccessToken, Expr::value(""))
+                .col_expr(
+                    linked_account::Column::RefreshToken,
+                    Expr::value(Option::<String>::None),
+                )
+                .col_expr(
+                    linked_account::Column::GrantClientId,
+                    Expr::value(Option::<String>::None),
+                )
+                .col_expr(linked_account::Column::UpdatedAt, Expr::value(*at))
+                .exec(txn)
+                .await
+                .map_err(repository_error)?;
+        }
+        Write::SetDisabled { link, disabled, at } => {
+            queries::update_link(*link)
+                .col_expr(linked_account::Column::Disabled, Expr::value(*disabled))
+                .col_expr(
+                    linked_account::Column::DisabledChangedMs,
+                    Expr::value(Some(unix_ms(*at))),
+                )
+                .exec(txn)
+                .await
+                .map_err(repository_error)?;
+        }
+        Write::StartSession { session, first } => {
+            crate::refresh_tokens::insert_session(txn, first, session).await?;
+        }
+    }
+    Ok(())
+}
+
+/// A returning login's tokens and email; no row updated means the link went since it was
+/// read.
+async fn refresh_link(txn: &DatabaseTransaction, refresh: &LinkRefresh) -> Result<(), PlanError> {
+    let mut changes = linked_account::ActiveModel {
+        email: Set(email_to_column(refresh.email.as_ref())),
+        updated_at: Set(refresh.at),
+        ..Default::default()
+    };
+    if let Some((access_token, client_id)) = &refresh.access_token {
+        changes.access_token = Set(access_token.as_str().to_owned());
+        changes.grant_client_id = Set(client_id.clone());
+    }
+    if let Some(refresh_token) = &refresh.refresh_token {
+        changes.refresh_token = Set(Some(refresh_token.as_str().to_owned()));
+    }
+    let updated = queries::update_link(refresh.link)
+        .set(changes)
+        .exec(txn)
+        .await
+        .map_err(repository_error)?;
+    if updated.rows_affected == 0 {
+        return Err(PlanError::Conflict);
+    }
+    Ok(())
+}
+
+/// A unique constraint lost to a concurrent request (same email, same provider account,
+/// same user and provider) is a conflict to decide again; anything else is a failure.
+pub(crate) fn conflict_or_failed(err: DbErr) -> PlanError {
+    match unique_violation(&err) {
+        Some(
+            UniqueIndex::UserEmail
+            | UniqueIndex::LinkProviderSubject
+            | UniqueIndex::LinkUserProvider,
+        ) => PlanError::Conflict,
+        None => repository_error(err).into(),
+    }
+}

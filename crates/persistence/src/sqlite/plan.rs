@@ -1,0 +1,107 @@
+//! Applying the domain's write plans on SQLite, inside the caller's transaction: the one
+//! place this store writes what a rule decided.
+
+use super::columns::{Violation, execute, failed, time_text, violation};
+use super::rows::{insert_link, insert_session, insert_user};
+use super::statements::Db;
+use super::{audit, sql};
+use crate::audit::unix_ms;
+use crate::error::UniqueIndex;
+use crate::mapping::email_to_column;
+use rusqlite::params;
+use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
+use social_login_ports::PlanError;
+
+/// Applies `plan`'s writes in order, then records its events. The caller's transaction
+/// makes it all or nothing.
+pub(super) fn apply(db: &Db, plan: &WritePlan) -> Result<(), PlanError> {
+    for write in &plan.writes {
+        apply_write(db, write)?;
+    }
+    for event in &plan.events {
+        audit::record(db, event, plan.outbox)?;
+    }
+    Ok(())
+}
+
+fn apply_write(db: &Db, write: &Write) -> Result<(), PlanError> {
+    match write {
+        Write::InsertUser(user) => {
+            insert_user(db, user).map_err(conflict_or_failed)?;
+        }
+        Write::InsertLink(link) => {
+            insert_link(db, link).map_err(conflict_or_failed)?;
+        }
+        Write::RefreshLink(refresh) => refresh_link(db, refresh)?,
+        Write::DeleteLink(link) => {
+            execute(db, sql::DELETE_LINK, [link.as_uuid().into_bytes()])?;
+        }
+        Write::DeleteUser(user) => {
+            execute(db, sql::DELETE_USER, [user.as_uuid().into_bytes()])?;
+        }
+        Write::SetLocked { user, locked } => {
+            let id = user.as_uuid().into_bytes();
+            execute(db, sql::SET_LOCKED, params![id, locked])?;
+        }
+        Write::RevokeSessions { user, began_with } => {
+            let id = user.as_uuid().into_bytes();
+            match began_with {
+                Some(method) => execute(
+                    db,
+                    sql::REVOKE_SESSIONS_BEGUN_WITH,
+                    params![id, method.as_str()],
+                )?,
+                None => execute(db, sql::REVOKE_SESSIONS_OF, [id])?,
+            };
+        }
+        Write::ForgetTokens { link, at } => {
+            let id = link.as_uuid().into_bytes();
+            execute(db, sql::FORGET_LINK_TOKENS, params![id, time_text(*at)?])?;
+        }
+        Write::SetDisabled { link, disabled, at } => {
+            let id = link.as_uuid().into_bytes();
+            let at = unix_ms(*at);
+            execute(db, sql::SET_LINK_DISABLED, params![id, disabled, at])?;
+        }
+        Write::StartSession { session, first } => insert_session(db, first, session)?,
+    }
+    Ok(())
+}
+
+/// A returning login's tokens and email: no row updated means the link went since it was
+/// read.
+fn refresh_link(db: &Db, refresh: &LinkRefresh) -> Result<(), PlanError> {
+    let (access_token, client_id) = match &refresh.access_token {
+        Some((token, client)) => (Some(token.as_str()), client.as_deref()),
+        None => (None, None),
+    };
+    let updated = execute(
+        db,
+        sql::REFRESH_LINK,
+        params![
+            refresh.link.as_uuid().into_bytes(),
+            email_to_column(refresh.email.as_ref()),
+            access_token,
+            refresh.refresh_token.as_ref().map(|token| token.as_str()),
+            time_text(refresh.at)?,
+            client_id,
+        ],
+    )?;
+    if updated == 0 {
+        return Err(PlanError::Conflict);
+    }
+    Ok(())
+}
+
+/// A unique constraint lost to another writer of the file is a conflict to decide again;
+/// anything else is a failure.
+fn conflict_or_failed(error: rusqlite::Error) -> PlanError {
+    match violation(&error) {
+        Some(Violation::Unique(
+            UniqueIndex::UserEmail
+            | UniqueIndex::LinkProviderSubject
+            | UniqueIndex::LinkUserProvider,
+        )) => PlanError::Conflict,
+        _ => failed(error).into(),
+    }
+}

@@ -1,0 +1,115 @@
+//! Applying the domain's write plans to the in-memory tables, with the checks the schema
+//! makes: the one place this store writes what a rule decided.
+
+use crate::repository::{Family, Tables, Token};
+use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
+use social_login_domain::{SealedToken, UserId};
+use social_login_ports::{PlanError, RepositoryError};
+
+impl Tables {
+    /// Applies `plan`'s writes in order, then records its events. Called inside
+    /// [`crate::InMemoryRepository::transact`], so a plan that fails halfway leaves nothing.
+    pub(crate) fn apply(&mut self, plan: WritePlan) -> Result<(), PlanError> {
+        for write in plan.writes {
+            self.write(write)?;
+        }
+        for event in plan.events {
+            self.record(event, plan.outbox)?;
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, write: Write) -> Result<(), PlanError> {
+        match write {
+            Write::InsertUser(user) => {
+                let user = user.into_user();
+                if user
+                    .claimed_email()
+                    .is_some_and(|email| self.claimant(email).is_some())
+                {
+                    return Err(PlanError::Conflict);
+                }
+                self.users.push(user);
+            }
+            Write::InsertLink(link) => {
+                if self.user(link.user_id).is_none() {
+                    return Err(
+                        RepositoryError::Internal("foreign key: no such user".into()).into(),
+                    );
+                }
+                if self.account_taken(&link) || self.provider_taken(&link) {
+                    return Err(PlanError::Conflict);
+                }
+                self.links.push(link);
+            }
+            Write::RefreshLink(refresh) => self.refresh_link(refresh)?,
+            Write::DeleteLink(link) => self.links.retain(|stored| stored.id != link),
+            Write::DeleteUser(user) => self.delete_user(user),
+            Write::SetLocked { user, locked } => {
+                if let Some(stored) = self.users.iter_mut().find(|stored| stored.id == user) {
+                    stored.locked = locked;
+                }
+            }
+            Write::RevokeSessions { user, began_with } => self.revoke_sessions_of(user, began_with),
+            Write::ForgetTokens { link, .. } => {
+                for stored in self.links.iter_mut().filter(|stored| stored.id == link) {
+                    stored.access_token = SealedToken::none();
+                    stored.refresh_token = None;
+                    stored.grant_client_id = None;
+                }
+            }
+            Write::SetDisabled { link, disabled, at } => {
+                self.disabled_changed.insert(link, at);
+                if disabled {
+                    self.disabled.insert(link);
+                } else {
+                    self.disabled.remove(&link);
+                }
+            }
+            Write::StartSession { session, first } => {
+                self.check_session(&first)?;
+                self.families.insert(
+                    first.family,
+                    Family {
+                        user: first.user_id,
+                        ends_at: session.family_expires_at,
+                        auth_time: session.auth_time,
+                        began_with: Some(session.began_with),
+                    },
+                );
+                self.tokens.insert(first.hash, Token::unused(&first));
+            }
+        }
+        Ok(())
+    }
+
+    /// A link gone or disabled since it was read is a conflict, as the database's
+    /// conditional update finds no row.
+    fn refresh_link(&mut self, refresh: LinkRefresh) -> Result<(), PlanError> {
+        if self.disabled.contains(&refresh.link) {
+            return Err(PlanError::Conflict);
+        }
+        let stored = self
+            .links
+            .iter_mut()
+            .find(|stored| stored.id == refresh.link)
+            .ok_or(PlanError::Conflict)?;
+        stored.email = refresh.email;
+        if let Some((access_token, client_id)) = refresh.access_token {
+            stored.access_token = access_token;
+            stored.grant_client_id = client_id;
+        }
+        if let Some(refresh_token) = refresh.refresh_token {
+            stored.refresh_token = Some(refresh_token);
+        }
+        Ok(())
+    }
+
+    /// As ON DELETE CASCADE: the user's links, sessions and tokens go with it.
+    fn delete_user(&mut self, user: UserId) {
+        self.users.retain(|kept| kept.id != user);
+        self.links.retain(|link| link.user_id != user);
+        self.tokens.retain(|_, token| token.user_id != user);
+        self.families.retain(|_, family| family.user != user);
+    }
+}
