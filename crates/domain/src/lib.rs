@@ -34,6 +34,7 @@ pub mod refresh;
 pub mod removal;
 pub mod secret;
 pub mod session;
+pub mod session_plan;
 pub mod sign_in;
 pub mod signal;
 pub mod signal_plan;

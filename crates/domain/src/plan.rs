@@ -3,9 +3,10 @@
 //! applies it in one transaction: the writes in order, then the events. No store composes
 //! the writes of a rule itself, so PostgreSQL, SQLite and the in-memory fake cannot drift.
 
+use crate::refresh::RefreshTokenHash;
 use crate::session::{NewRefreshToken, SessionStart};
 use crate::{
-    AuditEvent, Email, EventSet, LinkedAccountId, LoginMethod, NewLinkedAccount, NewUser,
+    AuditEvent, Email, EventSet, FamilyId, LinkedAccountId, LoginMethod, NewLinkedAccount, NewUser,
     SealedToken, UserId,
 };
 use time::OffsetDateTime;
@@ -48,6 +49,12 @@ pub enum Write {
         session: SessionStart,
         first: NewRefreshToken,
     },
+    /// A rotated refresh token: presenting it again is reuse.
+    MarkTokenUsed(RefreshTokenHash),
+    /// A rotation's successor, in its family.
+    InsertToken(NewRefreshToken),
+    /// Ends a session: none of its tokens works again.
+    RevokeFamily(FamilyId),
 }
 
 /// A returning login's write to its link. A stored token is never replaced by none: the old

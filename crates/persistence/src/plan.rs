@@ -3,9 +3,9 @@
 //! one statement instead: `sign_in::one_statement`.)
 
 use crate::audit::unix_ms;
-use crate::entity::{linked_account, user};
+use crate::entity::{linked_account, refresh_token, user};
 use crate::error::{UniqueIndex, repository_error, unique_violation};
-use crate::mapping::{email_to_column, link_to_row, user_to_row};
+use crate::mapping::{email_to_column, link_to_row, refresh_to_row, user_to_row};
 use crate::queries;
 use sea_orm::ActiveValue::Set;
 use sea_orm::sea_query::Expr;
@@ -95,6 +95,24 @@ async fn apply_write(txn: &DatabaseTransaction, write: &Write) -> Result<(), Pla
         }
         Write::StartSession { session, first } => {
             crate::refresh_tokens::insert_session(txn, first, session).await?;
+        }
+        Write::MarkTokenUsed(hash) => {
+            queries::mark_used(*hash)
+                .exec(txn)
+                .await
+                .map_err(repository_error)?;
+        }
+        Write::InsertToken(token) => {
+            refresh_token::Entity::insert(refresh_to_row(token))
+                .exec_without_returning(txn)
+                .await
+                .map_err(repository_error)?;
+        }
+        Write::RevokeFamily(family) => {
+            queries::revoke_family(*family)
+                .exec(txn)
+                .await
+                .map_err(repository_error)?;
         }
     }
     Ok(())

@@ -15,11 +15,11 @@ use crate::mapping::{family_to_row, refresh_from_rows, refresh_to_row};
 use crate::queries;
 use async_trait::async_trait;
 use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QuerySelect};
+use social_login_domain::UserId;
 use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
-use social_login_domain::{FamilyId, UserId};
 use social_login_ports::{
     Logout, NewRefreshToken, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError,
-    Rotated, RotationStep, SessionOpening, SessionStart,
+    Rotated, SessionOpening, SessionStart,
 };
 use time::OffsetDateTime;
 
@@ -27,56 +27,39 @@ use time::OffsetDateTime;
 impl RefreshTokenRepository for SeaOrmRepository {
     async fn start_family(&self, opening: SessionOpening) -> Result<(), RepositoryError> {
         let txn = self.begin_write().await?;
-        insert_session(&txn, &opening.first_token(), &opening.session).await?;
-        crate::audit::commit_with(txn, [opening.event()], opening.audit.outbox).await
+        crate::plan::apply(&txn, &opening.plan()).await?;
+        txn.commit().await.map_err(repository_error)
     }
 
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
         let txn = self.begin_write().await?;
-        let Some(family) = lock_family_of(&txn, rotation.presented).await? else {
+        let Some((_, family)) = lock_family_of(&txn, rotation.presented).await? else {
             return Err(RotateError::Refused);
         };
         // Read after the family's lock: a lock that committed first is seen here; one that
         // commits later revokes this family, the successor with it.
         let locked = user_is_locked(&txn, family.user_id).await?;
-        // Read under the family lock: what every earlier rotation of this family committed.
-        // The domain judges expiry, reuse and revocation. (Expiry stays out of SQL also
-        // because SQLite stores timestamps as text that does not compare chronologically.)
+        // Read again under the family lock: what every earlier rotation of this family
+        // committed. The domain judges expiry, reuse and revocation. (Expiry stays out of SQL
+        // also because SQLite stores timestamps as text that does not compare
+        // chronologically.)
         let record = load(&txn, rotation.presented, &family).await?;
-        let step = rotation.decide(record.as_ref(), locked);
-        match &step {
-            RotationStep::Rotate { successor, .. } => {
-                queries::mark_used(rotation.presented)
-                    .exec(&txn)
-                    .await
-                    .map_err(repository_error)?;
-                refresh_token::Entity::insert(refresh_to_row(successor))
-                    .exec_without_returning(&txn)
-                    .await
-                    .map_err(repository_error)?;
-                txn.commit().await.map_err(repository_error)?;
-            }
-            RotationStep::RevokeFamily { family, event } => {
-                revoke_family(&txn, *family).await?;
-                crate::audit::commit_with(txn, [event.clone()], rotation.audit.outbox).await?;
-            }
-            RotationStep::Refuse(_) => {}
+        let plan = rotation.plan(record.as_ref(), locked);
+        if !plan.writes.writes.is_empty() {
+            crate::plan::apply(&txn, &plan.writes).await?;
+            txn.commit().await.map_err(repository_error)?;
         }
-        step.outcome()
+        Ok(plan.outcome?)
     }
 
     async fn revoke_refresh(&self, logout: Logout) -> Result<(), RepositoryError> {
         // Under the family row's lock: it waits for a rotation in flight, then revokes the
-        // successor that rotation committed with the rest. Only the first logout of a
-        // session records an event.
+        // successor that rotation committed with the rest.
         let txn = self.begin_write().await?;
-        if let Some(family) = lock_family_of(&txn, logout.presented).await?
-            && !family.revoked
-        {
-            revoke_family(&txn, FamilyId::from_uuid(family.id)).await?;
-            let event = logout.event(UserId::from_uuid(family.user_id));
-            crate::audit::record(&txn, &event, logout.audit.outbox).await?;
-        }
+        let record = lock_family_of(&txn, logout.presented)
+            .await?
+            .map(|(token, family)| refresh_from_rows(token, &family));
+        crate::plan::apply(&txn, &logout.plan(record.as_ref())).await?;
         txn.commit().await.map_err(repository_error)
     }
 
@@ -136,7 +119,7 @@ pub(crate) async fn insert_session(
 async fn lock_family_of(
     txn: &DatabaseTransaction,
     presented: RefreshTokenHash,
-) -> Result<Option<refresh_family::Model>, RepositoryError> {
+) -> Result<Option<(refresh_token::Model, refresh_family::Model)>, RepositoryError> {
     let Some(token) = queries::token(presented)
         .one(txn)
         .await
@@ -148,7 +131,8 @@ async fn lock_family_of(
     if txn.get_database_backend() == DbBackend::Postgres {
         find = find.lock_exclusive();
     }
-    find.one(txn).await.map_err(repository_error)
+    let family = find.one(txn).await.map_err(repository_error)?;
+    Ok(family.map(|family| (token, family)))
 }
 
 async fn load<C: ConnectionTrait>(
@@ -161,17 +145,6 @@ async fn load<C: ConnectionTrait>(
         .await
         .map_err(repository_error)?;
     Ok(row.map(|token| refresh_from_rows(token, family)))
-}
-
-async fn revoke_family<C: ConnectionTrait>(
-    db: &C,
-    family: FamilyId,
-) -> Result<(), RepositoryError> {
-    queries::revoke_family(family)
-        .exec(db)
-        .await
-        .map_err(repository_error)?;
-    Ok(())
 }
 
 /// Whether an operator locked the user (a missing user is not locked: the token is refused

@@ -3,144 +3,11 @@
 
 use crate::repository_error::RepositoryError;
 use async_trait::async_trait;
-use social_login_domain::refresh::{
-    RefreshRecord, RefreshTokenHash, RefreshVerdict, judge_for_user, token_expiry,
-};
 pub use social_login_domain::session::{NewRefreshToken, SessionStart};
-use social_login_domain::{AuditContext, AuditEvent, AuditEventType, FamilyId, UserId};
-use time::{Duration, OffsetDateTime};
-
-/// A rotated session: its user, and when the login that started it happened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rotated {
-    pub user: UserId,
-    pub auth_time: OffsetDateTime,
-}
-
-/// The start of a session of a user decided elsewhere (see
-/// [`RefreshTokenRepository::start_family`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionOpening {
-    pub user: UserId,
-    pub session: SessionStart,
-    pub now: OffsetDateTime,
-    /// Records `user.login`.
-    pub audit: AuditContext,
-}
-
-impl SessionOpening {
-    /// The session's first token.
-    pub fn first_token(&self) -> NewRefreshToken {
-        self.session.first_token(self.user, self.now)
-    }
-
-    /// The `user.login` it records.
-    pub fn event(&self) -> AuditEvent {
-        self.audit
-            .event(0, AuditEventType::UserLogin, self.user, None)
-    }
-}
-
-/// The exchange of a presented refresh token for its successor (see
-/// [`RefreshTokenRepository::rotate_refresh`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RefreshRotation {
-    pub presented: RefreshTokenHash,
-    /// The successor's hash, stored when the presented token is valid.
-    pub successor: RefreshTokenHash,
-    pub now: OffsetDateTime,
-    /// How long the successor lives, never past its family's end.
-    pub successor_ttl: Duration,
-    /// Records `session.refresh_reuse_detected`.
-    pub audit: AuditContext,
-}
-
-/// What a rotation writes, decided by [`RefreshRotation::decide`] on what its transaction
-/// read. The adapter writes it, commits, and only then tells the outcome.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RotationStep {
-    /// Mark the presented token used and store `successor`; then answer `rotated`.
-    Rotate {
-        successor: NewRefreshToken,
-        rotated: Rotated,
-    },
-    /// A used token came back: revoke `family` and record `event`; then answer
-    /// [`RotateError::ReuseDetected`].
-    RevokeFamily { family: FamilyId, event: AuditEvent },
-    /// Write nothing; answer the error.
-    Refuse(RotateError),
-}
-
-impl RefreshRotation {
-    /// What to write for the presented token as the transaction read it (`None`: unknown),
-    /// its user locked by an operator or not: `domain::refresh::judge_for_user` decides.
-    pub fn decide(&self, record: Option<&RefreshRecord>, user_locked: bool) -> RotationStep {
-        match (record, judge_for_user(record, user_locked, self.now)) {
-            (
-                Some(record),
-                RefreshVerdict::Rotate {
-                    user,
-                    family,
-                    auth_time,
-                },
-            ) => RotationStep::Rotate {
-                successor: NewRefreshToken {
-                    hash: self.successor,
-                    user_id: user,
-                    family,
-                    created_at: self.now,
-                    expires_at: token_expiry(
-                        self.now,
-                        self.successor_ttl,
-                        record.family_expires_at,
-                    ),
-                },
-                rotated: Rotated { user, auth_time },
-            },
-            (Some(record), RefreshVerdict::ReuseDetected { family }) => {
-                RotationStep::RevokeFamily {
-                    family,
-                    event: self.audit.event(
-                        0,
-                        AuditEventType::SessionRefreshReuseDetected,
-                        record.user_id,
-                        None,
-                    ),
-                }
-            }
-            (_, RefreshVerdict::UserLocked) => RotationStep::Refuse(RotateError::UserLocked),
-            _ => RotationStep::Refuse(RotateError::Refused),
-        }
-    }
-}
-
-/// The end of the session of a presented refresh token (see
-/// [`RefreshTokenRepository::revoke_refresh`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Logout {
-    pub presented: RefreshTokenHash,
-    /// Records `session.logout`.
-    pub audit: AuditContext,
-}
-
-impl Logout {
-    /// The `session.logout` of the session's `user`.
-    pub fn event(&self, user: UserId) -> AuditEvent {
-        self.audit
-            .event(0, AuditEventType::SessionLogout, user, None)
-    }
-}
-
-impl RotationStep {
-    /// What the rotation answers once this step is committed.
-    pub fn outcome(self) -> Result<Rotated, RotateError> {
-        match self {
-            Self::Rotate { rotated, .. } => Ok(rotated),
-            Self::RevokeFamily { .. } => Err(RotateError::ReuseDetected),
-            Self::Refuse(error) => Err(error),
-        }
-    }
-}
+pub use social_login_domain::session_plan::{
+    Logout, RefreshRotation, Rotated, RotationPlan, RotationRefused, SessionOpening,
+};
+use time::OffsetDateTime;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RotateError {
@@ -157,6 +24,22 @@ pub enum RotateError {
     Repository(#[from] RepositoryError),
 }
 
+impl From<crate::PlanError> for RotateError {
+    fn from(error: crate::PlanError) -> Self {
+        Self::Repository(error.into())
+    }
+}
+
+impl From<RotationRefused> for RotateError {
+    fn from(refused: RotationRefused) -> Self {
+        match refused {
+            RotationRefused::Refused => Self::Refused,
+            RotationRefused::ReuseDetected => Self::ReuseDetected,
+            RotationRefused::UserLocked => Self::UserLocked,
+        }
+    }
+}
+
 /// Stored refresh tokens (hashes only), grouped in families.
 ///
 /// Rotation and revocation of one family are serialised on one row per family (a row lock
@@ -171,7 +54,7 @@ pub trait RefreshTokenRepository: Send + Sync {
     async fn start_family(&self, opening: SessionOpening) -> Result<(), RepositoryError>;
 
     /// In one transaction holding the family's lock, judges the presented token with
-    /// [`RefreshRotation::decide`] (`domain::refresh::judge`, after the user's lock):
+    /// [`RefreshRotation::plan`] (`domain::refresh::judge`, after the user's lock):
     /// valid → marks it used, stores the successor in the same family for the same user,
     /// expiring `successor_ttl` from `now` but never after the family ends, and returns the
     /// user with the family's `auth_time` (unchanged: a refresh is not a login); reused →

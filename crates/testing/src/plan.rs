@@ -79,6 +79,20 @@ impl Tables {
                 );
                 self.tokens.insert(first.hash, Token::unused(&first));
             }
+            Write::MarkTokenUsed(hash) => {
+                if let Some(token) = self.tokens.get_mut(&hash) {
+                    token.used = true;
+                }
+            }
+            Write::InsertToken(token) => {
+                if self.tokens.contains_key(&token.hash) {
+                    return Err(RepositoryError::Internal("duplicate key".into()).into());
+                }
+                self.tokens.insert(token.hash, Token::unused(&token));
+            }
+            Write::RevokeFamily(family) => {
+                self.revoked.insert(family);
+            }
         }
         Ok(())
     }

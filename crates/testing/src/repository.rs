@@ -238,26 +238,4 @@ impl Tables {
             .collect();
         self.revoked.extend(ended);
     }
-
-    /// Starts `session` for `user` with its first token, if the schema allows it.
-    pub(crate) fn start_family(
-        &mut self,
-        user: UserId,
-        session: &social_login_ports::SessionStart,
-        now: OffsetDateTime,
-    ) -> Result<(), social_login_ports::RepositoryError> {
-        let first = &session.first_token(user, now);
-        self.check_session(first)?;
-        self.families.insert(
-            first.family,
-            Family {
-                user,
-                ends_at: session.family_expires_at,
-                auth_time: session.auth_time,
-                began_with: Some(session.began_with),
-            },
-        );
-        self.tokens.insert(first.hash, Token::unused(first));
-        Ok(())
-    }
 }

@@ -173,9 +173,15 @@ fn a_forced_removal_of_the_last_way_in_also_locks_and_ends_the_sessions() {
         usable: vec![ProviderKey::GITHUB],
         audit: audit(),
     };
-    assert!(removal.plan(&owner, std::slice::from_ref(&only), false).is_err());
+    assert!(
+        removal
+            .plan(&owner, std::slice::from_ref(&only), false)
+            .is_err()
+    );
 
-    let plan = removal.plan(&owner, std::slice::from_ref(&only), true).unwrap();
+    let plan = removal
+        .plan(&owner, std::slice::from_ref(&only), true)
+        .unwrap();
 
     assert!(plan.unlink.lock);
     assert_eq!(
@@ -272,4 +278,69 @@ fn a_disable_older_than_the_last_state_change_records_and_changes_nothing() {
         user: owner.id,
         began_with: None
     }));
+}
+
+fn record(used: bool, revoked: bool) -> crate::refresh::RefreshRecord {
+    crate::refresh::RefreshRecord {
+        user_id: UserId::new(),
+        family: FamilyId::new(),
+        expires_at: now() + Duration::hours(1),
+        used,
+        revoked,
+        family_expires_at: now() + Duration::minutes(5),
+        auth_time: now() - Duration::days(1),
+    }
+}
+
+#[test]
+fn a_rotation_stores_a_successor_that_dies_with_its_family_and_a_reuse_revokes_it() {
+    use crate::session_plan::{RefreshRotation, RotationRefused};
+    let rotation = RefreshRotation {
+        presented: RefreshTokenHash([1; 32]),
+        successor: RefreshTokenHash([2; 32]),
+        now: now(),
+        successor_ttl: Duration::days(1),
+        audit: audit(),
+    };
+    let fresh = record(false, false);
+    let plan = rotation.plan(Some(&fresh), false);
+    let [Write::MarkTokenUsed(used), Write::InsertToken(successor)] = &plan.writes.writes[..]
+    else {
+        panic!("{:?}", plan.writes.writes);
+    };
+    assert_eq!(
+        (*used, successor.hash),
+        (rotation.presented, rotation.successor)
+    );
+    assert_eq!(successor.expires_at, fresh.family_expires_at);
+    assert_eq!(plan.outcome.unwrap().auth_time, fresh.auth_time);
+
+    let reused = record(true, false);
+    let plan = rotation.plan(Some(&reused), false);
+    assert_eq!(plan.writes.writes, [Write::RevokeFamily(reused.family)]);
+    assert_eq!(
+        kinds(&plan.writes),
+        [AuditEventType::SessionRefreshReuseDetected]
+    );
+    assert_eq!(plan.outcome, Err(RotationRefused::ReuseDetected));
+
+    let locked = rotation.plan(Some(&reused), true);
+    assert!(locked.writes.writes.is_empty() && locked.writes.events.is_empty());
+    assert_eq!(locked.outcome, Err(RotationRefused::UserLocked));
+}
+
+#[test]
+fn a_logout_records_once() {
+    use crate::session_plan::Logout;
+    let logout = Logout {
+        presented: RefreshTokenHash([1; 32]),
+        audit: audit(),
+    };
+    let live = record(false, false);
+    assert_eq!(
+        logout.plan(Some(&live)).writes,
+        [Write::RevokeFamily(live.family)]
+    );
+    assert!(logout.plan(Some(&record(false, true))).events.is_empty());
+    assert!(logout.plan(None).writes.is_empty());
 }

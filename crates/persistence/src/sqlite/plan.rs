@@ -2,7 +2,7 @@
 //! place this store writes what a rule decided.
 
 use super::columns::{Violation, execute, failed, time_text, violation};
-use super::rows::{insert_link, insert_session, insert_user};
+use super::rows::{insert_link, insert_session, insert_token, insert_user};
 use super::statements::Db;
 use super::{audit, sql};
 use crate::audit::unix_ms;
@@ -64,6 +64,15 @@ fn apply_write(db: &Db, write: &Write) -> Result<(), PlanError> {
             execute(db, sql::SET_LINK_DISABLED, params![id, disabled, at])?;
         }
         Write::StartSession { session, first } => insert_session(db, first, session)?,
+        Write::MarkTokenUsed(hash) => {
+            execute(db, sql::MARK_USED, [hash.0])?;
+        }
+        Write::InsertToken(token) => {
+            insert_token(db, token)?;
+        }
+        Write::RevokeFamily(family) => {
+            execute(db, sql::REVOKE_FAMILY, [family.as_uuid().into_bytes()])?;
+        }
     }
     Ok(())
 }

@@ -3,66 +3,46 @@
 //! family never interleave, with no lock to take.
 
 use super::columns::{execute, query_all, query_one, time_at, time_text, uuid_at};
-use super::rows::{insert_session, insert_token, user_is_locked};
+use super::rows::user_is_locked;
 use super::statements::Db;
-use super::{SqliteRepository, audit, sql, write};
+use super::{SqliteRepository, plan, sql, write};
 use async_trait::async_trait;
 use rusqlite::params;
 use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
 use social_login_domain::{FamilyId, UserId};
 use social_login_ports::{
     Logout, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError, Rotated,
-    RotationStep, SessionOpening,
+    SessionOpening,
 };
 use time::OffsetDateTime;
 
 #[async_trait]
 impl RefreshTokenRepository for SqliteRepository {
     async fn start_family(&self, opening: SessionOpening) -> Result<(), RepositoryError> {
-        self.transact(move |tx| {
-            insert_session(tx, &opening.first_token(), &opening.session)?;
-            audit::record(tx, &opening.event(), opening.audit.outbox)
-        })
-        .await
+        self.transact(move |tx| Ok(plan::apply(tx, &opening.plan())?))
+            .await
     }
 
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
-        let step = self
-            .transact(move |tx| -> Result<RotationStep, RepositoryError> {
+        let outcome = self
+            .transact(move |tx| -> Result<_, RepositoryError> {
                 let record = record_of(tx, rotation.presented)?;
                 let locked = match &record {
                     Some(record) => user_is_locked(tx, record.user_id)?,
                     None => false,
                 };
-                let step = rotation.decide(record.as_ref(), locked);
-                match &step {
-                    RotationStep::Rotate { successor, .. } => {
-                        execute(tx, sql::MARK_USED, [rotation.presented.0])?;
-                        insert_token(tx, successor)?;
-                    }
-                    RotationStep::RevokeFamily { family, event } => {
-                        execute(tx, sql::REVOKE_FAMILY, [family.as_uuid().into_bytes()])?;
-                        audit::record(tx, event, rotation.audit.outbox)?;
-                    }
-                    RotationStep::Refuse(_) => {}
-                }
-                Ok(step)
+                let plan = rotation.plan(record.as_ref(), locked);
+                plan::apply(tx, &plan.writes)?;
+                Ok(plan.outcome)
             })
             .await?;
-        step.outcome()
+        Ok(outcome?)
     }
 
     async fn revoke_refresh(&self, logout: Logout) -> Result<(), RepositoryError> {
-        // Only the first logout of a session records an event.
         self.transact(move |tx| {
-            if let Some(record) = record_of(tx, logout.presented)?
-                && !record.revoked
-            {
-                let family = record.family.as_uuid().into_bytes();
-                execute(tx, sql::REVOKE_FAMILY, [family])?;
-                audit::record(tx, &logout.event(record.user_id), logout.audit.outbox)?;
-            }
-            Ok(())
+            let record = record_of(tx, logout.presented)?;
+            Ok(plan::apply(tx, &logout.plan(record.as_ref()))?)
         })
         .await
     }

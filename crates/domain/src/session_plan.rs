@@ -1,0 +1,146 @@
+//! A session's changes as write plans (see [`crate::plan`]): opening one for a user decided
+//! elsewhere, rotating its refresh token under [`crate::refresh::judge_for_user`], ending it.
+
+use crate::plan::{Write, WritePlan};
+use crate::refresh::{
+    RefreshRecord, RefreshTokenHash, RefreshVerdict, judge_for_user, token_expiry,
+};
+use crate::session::{NewRefreshToken, SessionStart};
+use crate::{AuditContext, AuditEventType, UserId};
+use time::{Duration, OffsetDateTime};
+
+/// The start of a session of a user decided elsewhere (a password login, a registration).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionOpening {
+    pub user: UserId,
+    pub session: SessionStart,
+    pub now: OffsetDateTime,
+    /// Records `user.login`.
+    pub audit: AuditContext,
+}
+
+impl SessionOpening {
+    /// The session with its first token; records `user.login`.
+    pub fn plan(&self) -> WritePlan {
+        let mut writes = WritePlan::new(self.audit.outbox);
+        writes
+            .write(Write::StartSession {
+                session: self.session.clone(),
+                first: self.session.first_token(self.user, self.now),
+            })
+            .record(
+                self.audit
+                    .event(0, AuditEventType::UserLogin, self.user, None),
+            );
+        writes
+    }
+}
+
+/// The exchange of a presented refresh token for its successor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefreshRotation {
+    pub presented: RefreshTokenHash,
+    /// The successor's hash, stored when the presented token is valid.
+    pub successor: RefreshTokenHash,
+    pub now: OffsetDateTime,
+    /// How long the successor lives, never past its family's end.
+    pub successor_ttl: Duration,
+    /// Records `session.refresh_reuse_detected`.
+    pub audit: AuditContext,
+}
+
+/// A rotated session: its user, and when the login that started it happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rotated {
+    pub user: UserId,
+    pub auth_time: OffsetDateTime,
+}
+
+/// A rotation refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum RotationRefused {
+    /// Unknown, expired, revoked.
+    #[error("refresh token refused")]
+    Refused,
+    /// A used token came back: its family is revoked by the plan.
+    #[error("refresh token reuse detected; family revoked")]
+    ReuseDetected,
+    /// The token's user is locked by an operator: nothing is written.
+    #[error("the user is locked")]
+    UserLocked,
+}
+
+/// What a rotation writes, and what it answers once they are committed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RotationPlan {
+    pub writes: WritePlan,
+    pub outcome: Result<Rotated, RotationRefused>,
+}
+
+impl RefreshRotation {
+    /// Decides on the presented token as the transaction read it (`None`: unknown), its
+    /// user locked by an operator or not: a valid token is marked used and its successor
+    /// stored in the same family; a used one revokes its family and records
+    /// `session.refresh_reuse_detected`; anything else writes nothing.
+    pub fn plan(&self, record: Option<&RefreshRecord>, user_locked: bool) -> RotationPlan {
+        let mut writes = WritePlan::new(self.audit.outbox);
+        let outcome = match (record, judge_for_user(record, user_locked, self.now)) {
+            (
+                Some(record),
+                RefreshVerdict::Rotate {
+                    user,
+                    family,
+                    auth_time,
+                },
+            ) => {
+                writes
+                    .write(Write::MarkTokenUsed(self.presented))
+                    .write(Write::InsertToken(NewRefreshToken {
+                        hash: self.successor,
+                        user_id: user,
+                        family,
+                        created_at: self.now,
+                        expires_at: token_expiry(
+                            self.now,
+                            self.successor_ttl,
+                            record.family_expires_at,
+                        ),
+                    }));
+                Ok(Rotated { user, auth_time })
+            }
+            (Some(record), RefreshVerdict::ReuseDetected { family }) => {
+                let reuse = AuditEventType::SessionRefreshReuseDetected;
+                writes
+                    .write(Write::RevokeFamily(family))
+                    .record(self.audit.event(0, reuse, record.user_id, None));
+                Err(RotationRefused::ReuseDetected)
+            }
+            (_, RefreshVerdict::UserLocked) => Err(RotationRefused::UserLocked),
+            _ => Err(RotationRefused::Refused),
+        };
+        RotationPlan { writes, outcome }
+    }
+}
+
+/// The end of the session of a presented refresh token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Logout {
+    pub presented: RefreshTokenHash,
+    /// Records `session.logout`.
+    pub audit: AuditContext,
+}
+
+impl Logout {
+    /// Revokes the presented token's family and records `session.logout`, once: a family
+    /// revoked already, or an unknown token, writes nothing.
+    pub fn plan(&self, record: Option<&RefreshRecord>) -> WritePlan {
+        let mut writes = WritePlan::new(self.audit.outbox);
+        if let Some(record) = record.filter(|record| !record.revoked) {
+            let logout = AuditEventType::SessionLogout;
+            writes
+                .write(Write::RevokeFamily(record.family))
+                .record(self.audit.event(0, logout, record.user_id, None));
+        }
+        writes
+    }
+}
