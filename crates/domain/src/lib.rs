@@ -31,6 +31,7 @@ pub mod plan;
 pub mod provider;
 pub mod reauthentication;
 pub mod refresh;
+pub mod registration;
 pub mod removal;
 pub mod secret;
 pub mod session;

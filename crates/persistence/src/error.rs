@@ -17,6 +17,16 @@ pub(crate) enum UniqueIndex {
 /// Each index with the two ways a violation names it: PostgreSQL quotes the index name
 /// (`... violates unique constraint "ux_users_email_normalized"`), SQLite lists the indexed
 /// columns (`UNIQUE constraint failed: users.email_normalized`).
+impl From<UniqueIndex> for social_login_ports::repository_error::Taken {
+    fn from(index: UniqueIndex) -> Self {
+        match index {
+            UniqueIndex::UserEmail => Self::Email,
+            UniqueIndex::LinkProviderSubject => Self::ProviderAccount,
+            UniqueIndex::LinkUserProvider => Self::UserProvider,
+        }
+    }
+}
+
 const UNIQUE_INDEXES: [(UniqueIndex, &str, &str); 3] = [
     (
         UniqueIndex::UserEmail,

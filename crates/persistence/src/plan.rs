@@ -4,7 +4,7 @@
 
 use crate::audit::unix_ms;
 use crate::entity::{linked_account, refresh_token, user};
-use crate::error::{UniqueIndex, repository_error, unique_violation};
+use crate::error::{is_foreign_key_violation, repository_error, unique_violation};
 use crate::mapping::{email_to_column, link_to_row, refresh_to_row, user_to_row};
 use crate::queries;
 use sea_orm::ActiveValue::Set;
@@ -139,20 +139,17 @@ async fn refresh_link(txn: &DatabaseTransaction, refresh: &LinkRefresh) -> Resul
         .await
         .map_err(repository_error)?;
     if updated.rows_affected == 0 {
-        return Err(PlanError::Conflict);
+        return Err(PlanError::Gone);
     }
     Ok(())
 }
 
-/// A unique constraint lost to a concurrent request (same email, same provider account,
-/// same user and provider) is a conflict to decide again; anything else is a failure.
+/// A unique constraint lost to a concurrent request, or a user deleted meanwhile, is a
+/// conflict the caller decides on; anything else is a failure.
 pub(crate) fn conflict_or_failed(err: DbErr) -> PlanError {
     match unique_violation(&err) {
-        Some(
-            UniqueIndex::UserEmail
-            | UniqueIndex::LinkProviderSubject
-            | UniqueIndex::LinkUserProvider,
-        ) => PlanError::Conflict,
+        Some(index) => PlanError::Taken(index.into()),
+        None if is_foreign_key_violation(&err) => PlanError::Gone,
         None => repository_error(err).into(),
     }
 }

@@ -1,16 +1,15 @@
 //! `UserRepository` on sea-orm: users and their linked accounts.
 
 use crate::SeaOrmRepository;
-use crate::entity::{linked_account, user};
-use crate::error::{UniqueIndex, is_foreign_key_violation, repository_error, unique_violation};
-use crate::mapping::{grant_from_columns, link_from_row, link_to_row, user_from_row, user_to_row};
+use crate::entity::linked_account;
+use crate::error::repository_error;
+use crate::mapping::{grant_from_columns, link_from_row, user_from_row};
 use crate::queries;
 use async_trait::async_trait;
-use sea_orm::EntityTrait;
 use social_login_domain::{
-    AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
-    NewUser, ProviderKey, ProviderSubject, User, UserId,
+    AuditEvent, Email, EventSet, LinkedAccount, ProviderKey, ProviderSubject, User, UserId,
 };
+use social_login_ports::{AccountLink, UserCreation};
 use social_login_ports::{
     AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
     SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
@@ -53,61 +52,19 @@ impl UserRepository for SeaOrmRepository {
         crate::rows::links_of(self.connection(), user).await
     }
 
-    async fn create_user(
-        &self,
-        user: NewUser,
-        first_link: Option<NewLinkedAccount>,
-        audit: AuditContext,
-    ) -> Result<User, CreateUserError> {
-        first_link_is_the_users(&user, first_link.as_ref())?;
+    async fn create_user(&self, creation: UserCreation) -> Result<User, CreateUserError> {
+        let plan = creation.plan()?;
         let txn = self.begin_write().await?;
-        user::Entity::insert(user_to_row(&user))
-            .exec_without_returning(&txn)
-            .await
-            .map_err(|err| match unique_violation(&err) {
-                Some(UniqueIndex::UserEmail) => CreateUserError::EmailTaken,
-                _ => repository_error(err).into(),
-            })?;
-        if let Some(link) = &first_link {
-            // On failure `txn` is dropped, which rolls back the user as well.
-            linked_account::Entity::insert(link_to_row(link))
-                .exec_without_returning(&txn)
-                .await
-                .map_err(|err| match unique_violation(&err) {
-                    Some(UniqueIndex::LinkProviderSubject) => CreateUserError::ProviderAccountTaken,
-                    _ => repository_error(err).into(),
-                })?;
-        }
-        let provider = first_link.as_ref().map(|link| link.provider);
-        let event = audit.event(0, AuditEventType::UserRegistered, user.id, provider);
-        crate::audit::commit_with(txn, [event], audit.outbox).await?;
-        Ok(user.into_user())
+        crate::plan::apply(&txn, &plan).await?;
+        txn.commit().await.map_err(repository_error)?;
+        Ok(creation.user.into_user())
     }
 
-    async fn add_link(
-        &self,
-        link: NewLinkedAccount,
-        audit: AuditContext,
-    ) -> Result<LinkedAccount, AddLinkError> {
+    async fn add_link(&self, link: AccountLink) -> Result<LinkedAccount, AddLinkError> {
         let txn = self.begin_write().await?;
-        linked_account::Entity::insert(link_to_row(&link))
-            .exec_without_returning(&txn)
-            .await
-            .map_err(|err| match unique_violation(&err) {
-                Some(UniqueIndex::LinkProviderSubject | UniqueIndex::LinkUserProvider) => {
-                    AddLinkError::ProviderAlreadyLinked
-                }
-                _ if is_foreign_key_violation(&err) => AddLinkError::UserNotFound,
-                _ => repository_error(err).into(),
-            })?;
-        let event = audit.event(
-            0,
-            AuditEventType::AccountLinked,
-            link.user_id,
-            Some(link.provider),
-        );
-        crate::audit::commit_with(txn, [event], audit.outbox).await?;
-        Ok(link.to_linked_account())
+        crate::plan::apply(&txn, &link.plan()).await?;
+        txn.commit().await.map_err(repository_error)?;
+        Ok(link.link.to_linked_account())
     }
 
     async fn sign_in_with_provider(
@@ -176,19 +133,6 @@ impl UserRepository for SeaOrmRepository {
     async fn ping(&self) -> Result<(), RepositoryError> {
         self.connection().ping().await.map_err(repository_error)
     }
-}
-
-/// `create_user`'s precondition, on both adapters: a first link belongs to the new user.
-pub(crate) fn first_link_is_the_users(
-    user: &NewUser,
-    first_link: Option<&NewLinkedAccount>,
-) -> Result<(), RepositoryError> {
-    if first_link.is_some_and(|link| link.user_id != user.id) {
-        return Err(RepositoryError::Internal(
-            "the first link must belong to the new user".to_owned(),
-        ));
-    }
-    Ok(())
 }
 
 /// The sealed tokens of a link row, for revocation.

@@ -37,8 +37,9 @@ pub use refresh_tokens::{
     RotationPlan, SessionOpening, SessionStart,
 };
 pub use repository::{
-    AddLinkError, CreateUserError, LinkRemoval, PlanError, ProviderSignIn, RemoveLinkError,
-    RepositoryError, SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
+    AccountLink, AddLinkError, CreateUserError, LinkRemoval, PlanError, ProviderSignIn,
+    RemoveLinkError, RepositoryError, SealedGrant, SignInError, SignedIn, UserCreation,
+    UserDeletion, UserRepository,
 };
 pub use session_tokens::{
     AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,

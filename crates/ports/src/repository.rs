@@ -9,12 +9,14 @@ use async_trait::async_trait;
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::sign_in::SignInRefused;
 use social_login_domain::{
-    AuditContext, AuditEvent, Email, EventSet, LinkedAccount, NewLinkedAccount, NewUser,
-    ProviderKey, ProviderSubject, SealedToken, SignupRefused, User, UserId,
+    AuditEvent, Email, EventSet, LinkedAccount, ProviderKey, ProviderSubject, SealedToken,
+    SignupRefused, User, UserId,
 };
 use time::OffsetDateTime;
 
-pub use crate::repository_error::{PlanError, RepositoryError};
+pub use crate::repository_error::{PlanError, RepositoryError, Taken};
+use social_login_domain::registration::ForeignFirstLink;
+pub use social_login_domain::registration::{AccountLink, UserCreation};
 pub use social_login_domain::removal::{LinkRemoval, UserDeletion};
 pub use social_login_domain::sign_in::ProviderSignIn;
 
@@ -89,7 +91,7 @@ impl From<SignInRefused> for SignInError {
 impl From<PlanError> for SignInError {
     fn from(error: PlanError) -> Self {
         match error {
-            PlanError::Conflict => Self::Raced,
+            PlanError::Taken(_) | PlanError::Gone => Self::Raced,
             PlanError::Repository(error) => Self::Repository(error),
         }
     }
@@ -111,6 +113,34 @@ pub enum RemoveLinkError {
     Refused(#[from] DisconnectRefused),
     #[error(transparent)]
     Repository(#[from] RepositoryError),
+}
+
+impl From<ForeignFirstLink> for CreateUserError {
+    fn from(error: ForeignFirstLink) -> Self {
+        Self::Repository(RepositoryError::Internal(error.to_string()))
+    }
+}
+
+impl From<PlanError> for CreateUserError {
+    fn from(error: PlanError) -> Self {
+        match error {
+            PlanError::Taken(Taken::Email) => Self::EmailTaken,
+            PlanError::Taken(Taken::ProviderAccount) => Self::ProviderAccountTaken,
+            other => Self::Repository(other.into()),
+        }
+    }
+}
+
+impl From<PlanError> for AddLinkError {
+    fn from(error: PlanError) -> Self {
+        match error {
+            PlanError::Taken(Taken::ProviderAccount | Taken::UserProvider) => {
+                Self::ProviderAlreadyLinked
+            }
+            PlanError::Gone => Self::UserNotFound,
+            other => Self::Repository(other.into()),
+        }
+    }
 }
 
 impl From<PlanError> for RemoveLinkError {
@@ -139,19 +169,10 @@ pub trait UserRepository: Send + Sync {
 
     /// Creates the user and, if given, its first link, in one transaction: both or neither,
     /// with the `user.registered` event.
-    async fn create_user(
-        &self,
-        user: NewUser,
-        first_link: Option<NewLinkedAccount>,
-        audit: AuditContext,
-    ) -> Result<User, CreateUserError>;
+    async fn create_user(&self, creation: UserCreation) -> Result<User, CreateUserError>;
 
     /// Links a provider account to an existing user, with the `account.linked` event.
-    async fn add_link(
-        &self,
-        link: NewLinkedAccount,
-        audit: AuditContext,
-    ) -> Result<LinkedAccount, AddLinkError>;
+    async fn add_link(&self, link: AccountLink) -> Result<LinkedAccount, AddLinkError>;
 
     /// A provider login, decided and stored in one transaction (docs/api.md#linking-rules): looks the
     /// account and the email up, applies `domain::linking::decide_login`, then signs the

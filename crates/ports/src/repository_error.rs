@@ -10,13 +10,27 @@ pub enum RepositoryError {
     Internal(String),
 }
 
+/// The unique rule an insert of a write plan lost to a concurrent request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Taken {
+    /// Another user claims the email (case-insensitive).
+    Email,
+    /// The provider account is linked already.
+    ProviderAccount,
+    /// The user has a link of this provider already.
+    UserProvider,
+}
+
 /// Applying a write plan (`domain::plan`) failed: nothing of it was written.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
-    /// A unique constraint was lost to a concurrent request, or a row the plan changes is
-    /// gone: the rule must decide again on what is stored now.
-    #[error("raced with a concurrent write")]
-    Conflict,
+    /// A unique constraint was lost to a concurrent request.
+    #[error("already taken: {0:?}")]
+    Taken(Taken),
+    /// A row the plan changes or refers to is gone (a link since removed or disabled, a
+    /// user since deleted).
+    #[error("a row the plan needs is gone")]
+    Gone,
     #[error(transparent)]
     Repository(#[from] RepositoryError),
 }
@@ -26,8 +40,8 @@ pub enum PlanError {
 impl From<PlanError> for RepositoryError {
     fn from(error: PlanError) -> Self {
         match error {
-            PlanError::Conflict => Self::Internal("a write plan conflicted".into()),
             PlanError::Repository(error) => error,
+            conflict => Self::Internal(conflict.to_string()),
         }
     }
 }

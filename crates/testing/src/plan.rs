@@ -4,6 +4,7 @@
 use crate::repository::{Family, Tables, Token};
 use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
 use social_login_domain::{SealedToken, UserId};
+use social_login_ports::repository_error::Taken;
 use social_login_ports::{PlanError, RepositoryError};
 
 impl Tables {
@@ -27,18 +28,19 @@ impl Tables {
                     .claimed_email()
                     .is_some_and(|email| self.claimant(email).is_some())
                 {
-                    return Err(PlanError::Conflict);
+                    return Err(PlanError::Taken(Taken::Email));
                 }
                 self.users.push(user);
             }
             Write::InsertLink(link) => {
                 if self.user(link.user_id).is_none() {
-                    return Err(
-                        RepositoryError::Internal("foreign key: no such user".into()).into(),
-                    );
+                    return Err(PlanError::Gone);
                 }
-                if self.account_taken(&link) || self.provider_taken(&link) {
-                    return Err(PlanError::Conflict);
+                if self.account_taken(&link) {
+                    return Err(PlanError::Taken(Taken::ProviderAccount));
+                }
+                if self.provider_taken(&link) {
+                    return Err(PlanError::Taken(Taken::UserProvider));
                 }
                 self.links.push(link);
             }
@@ -101,13 +103,13 @@ impl Tables {
     /// conditional update finds no row.
     fn refresh_link(&mut self, refresh: LinkRefresh) -> Result<(), PlanError> {
         if self.disabled.contains(&refresh.link) {
-            return Err(PlanError::Conflict);
+            return Err(PlanError::Gone);
         }
         let stored = self
             .links
             .iter_mut()
             .find(|stored| stored.id == refresh.link)
-            .ok_or(PlanError::Conflict)?;
+            .ok_or(PlanError::Gone)?;
         stored.email = refresh.email;
         if let Some((access_token, client_id)) = refresh.access_token {
             stored.access_token = access_token;

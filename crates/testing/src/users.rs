@@ -4,9 +4,10 @@ use crate::InMemoryRepository;
 use async_trait::async_trait;
 use social_login_domain::sign_in::{SignInRead, StoredLink};
 use social_login_domain::{
-    AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
-    NewUser, ProviderKey, ProviderSubject, User, UserId,
+    AuditEvent, Email, EventSet, LinkedAccount, NewLinkedAccount, ProviderKey, ProviderSubject,
+    User, UserId,
 };
+use social_login_ports::{AccountLink, UserCreation};
 use social_login_ports::{
     AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
     SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
@@ -48,63 +49,15 @@ impl UserRepository for InMemoryRepository {
         Ok(self.lock().links_of(user))
     }
 
-    async fn create_user(
-        &self,
-        user: NewUser,
-        first_link: Option<NewLinkedAccount>,
-        audit: AuditContext,
-    ) -> Result<User, CreateUserError> {
-        let mut tables = self.lock();
-        if user
-            .claimed_email()
-            .is_some_and(|email| tables.claimant(email).is_some())
-        {
-            return Err(CreateUserError::EmailTaken);
-        }
-        if first_link
-            .as_ref()
-            .is_some_and(|link| tables.account_taken(link))
-        {
-            return Err(CreateUserError::ProviderAccountTaken);
-        }
-        if first_link
-            .as_ref()
-            .is_some_and(|link| link.user_id != user.id)
-        {
-            // A foreign key would refuse this: the first link belongs to the new user.
-            return Err(RepositoryError::Internal("first link of another user".into()).into());
-        }
-        let user = user.into_user();
-        let provider = first_link.as_ref().map(|link| link.provider);
-        let event = audit.event(0, AuditEventType::UserRegistered, user.id, provider);
-        tables.record(event, audit.outbox)?;
-        tables.users.push(user.clone());
-        tables.links.extend(first_link);
-        Ok(user)
+    async fn create_user(&self, creation: UserCreation) -> Result<User, CreateUserError> {
+        let plan = creation.plan()?;
+        self.transact(|tables| tables.apply(plan))?;
+        Ok(creation.user.into_user())
     }
 
-    async fn add_link(
-        &self,
-        link: NewLinkedAccount,
-        audit: AuditContext,
-    ) -> Result<LinkedAccount, AddLinkError> {
-        let mut tables = self.lock();
-        if tables.user(link.user_id).is_none() {
-            return Err(AddLinkError::UserNotFound);
-        }
-        if tables.account_taken(&link) || tables.provider_taken(&link) {
-            return Err(AddLinkError::ProviderAlreadyLinked);
-        }
-        let stored = link.to_linked_account();
-        let event = audit.event(
-            0,
-            AuditEventType::AccountLinked,
-            link.user_id,
-            Some(link.provider),
-        );
-        tables.record(event, audit.outbox)?;
-        tables.links.push(link);
-        Ok(stored)
+    async fn add_link(&self, link: AccountLink) -> Result<LinkedAccount, AddLinkError> {
+        self.transact(|tables| tables.apply(link.plan()))?;
+        Ok(link.link.to_linked_account())
     }
 
     async fn sign_in_with_provider(

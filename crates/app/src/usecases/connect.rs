@@ -8,6 +8,7 @@ use social_login_domain::state::Flow;
 use social_login_domain::{
     LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, SealedToken, UserId,
 };
+use social_login_ports::AccountLink;
 use social_login_ports::{AddLinkError, VerifiedAccess};
 use tracing::instrument;
 
@@ -80,7 +81,7 @@ impl AuthService {
         // The unique constraints settle a race with a concurrent connect or login.
         let audit = self.audit(origin, now);
         users
-            .add_link(link, audit)
+            .add_link(AccountLink { link, audit })
             .await
             .map_err(|error| match error {
                 AddLinkError::ProviderAlreadyLinked => AppError::ProviderAlreadyLinked,

@@ -6,6 +6,7 @@ use social_login_domain::admin::check_not_locked;
 use social_login_domain::password::check_password;
 use social_login_domain::{Email, NewUser, Origin, SecretText};
 use social_login_ports::CreateUserError;
+use social_login_ports::UserCreation;
 use time::Duration;
 use tracing::instrument;
 
@@ -64,7 +65,11 @@ impl AuthService {
         let user = self
             .ports
             .users
-            .create_user(user, None, self.audit(origin, now))
+            .create_user(UserCreation {
+                user,
+                first_link: None,
+                audit: self.audit(origin, now),
+            })
             .await
             .map_err(|error| match error {
                 CreateUserError::EmailTaken | CreateUserError::ProviderAccountTaken => {

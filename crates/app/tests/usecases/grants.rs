@@ -5,6 +5,7 @@ use crate::world::*;
 use social_login_domain::{
     LinkedAccountId, NewLinkedAccount, ProviderKey, ProviderSubject, SealedToken, SecretText,
 };
+use social_login_ports::AccountLink;
 use social_login_ports::{Clock, SessionTokens, TokenCipher, UserRepository};
 use social_login_testing::{FakeSessions, ReversingCipher};
 
@@ -56,8 +57,8 @@ async fn a_link_that_kept_only_its_refresh_token_is_revoked_with_it() {
         .unwrap();
     world
         .users
-        .add_link(
-            NewLinkedAccount {
+        .add_link(AccountLink {
+            link: NewLinkedAccount {
                 id: LinkedAccountId::new(),
                 user_id: ada.user.id,
                 provider: ProviderKey::GOOGLE,
@@ -68,8 +69,8 @@ async fn a_link_that_kept_only_its_refresh_token_is_revoked_with_it() {
                 grant_client_id: None,
                 created_at: world.clock.now(),
             },
-            social_login_testing::audit_now(),
-        )
+            audit: social_login_testing::audit_now(),
+        })
         .await
         .unwrap();
 

@@ -98,7 +98,7 @@ async fn a_connect_that_loses_the_race_is_provider_already_linked() {
     users
         .expect_add_link()
         .times(1)
-        .returning(|_, _| Err(AddLinkError::ProviderAlreadyLinked));
+        .returning(|_| Err(AddLinkError::ProviderAlreadyLinked));
     let service = service_on(&world, users);
     let caller = UserId::new();
     let state = world.started_connect(caller, ada_on_github()).await;
@@ -118,7 +118,7 @@ async fn a_registration_that_loses_the_email_race_is_email_already_registered() 
     users
         .expect_create_user()
         .times(1)
-        .returning(|_, _, _| Err(CreateUserError::EmailTaken));
+        .returning(|_| Err(CreateUserError::EmailTaken));
     let service = service_on(&world, users);
     let result = service
         .register(

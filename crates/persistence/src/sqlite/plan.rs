@@ -6,7 +6,6 @@ use super::rows::{insert_link, insert_session, insert_token, insert_user};
 use super::statements::Db;
 use super::{audit, sql};
 use crate::audit::unix_ms;
-use crate::error::UniqueIndex;
 use crate::mapping::email_to_column;
 use rusqlite::params;
 use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
@@ -97,20 +96,17 @@ fn refresh_link(db: &Db, refresh: &LinkRefresh) -> Result<(), PlanError> {
         ],
     )?;
     if updated == 0 {
-        return Err(PlanError::Conflict);
+        return Err(PlanError::Gone);
     }
     Ok(())
 }
 
-/// A unique constraint lost to another writer of the file is a conflict to decide again;
-/// anything else is a failure.
+/// A unique constraint lost to another writer of the file, or a user deleted meanwhile, is a
+/// conflict the caller decides on; anything else is a failure.
 fn conflict_or_failed(error: rusqlite::Error) -> PlanError {
     match violation(&error) {
-        Some(Violation::Unique(
-            UniqueIndex::UserEmail
-            | UniqueIndex::LinkProviderSubject
-            | UniqueIndex::LinkUserProvider,
-        )) => PlanError::Conflict,
-        _ => failed(error).into(),
+        Some(Violation::Unique(index)) => PlanError::Taken(index.into()),
+        Some(Violation::ForeignKey) => PlanError::Gone,
+        None => failed(error).into(),
     }
 }

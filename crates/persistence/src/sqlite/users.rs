@@ -1,17 +1,16 @@
 //! `UserRepository` on SQLite: users and their linked accounts. The single connection runs
 //! one transaction at a time, which is what makes `remove_link` race-free without row locks.
 
-use super::columns::{Violation, failed, link_at, query_all, query_one, violation};
-use super::rows::{find_user, insert_link, insert_user, links_of, user_by_email};
+use super::columns::{failed, link_at, query_all, query_one};
+use super::rows::{find_user, links_of, user_by_email};
 use super::{SqliteRepository, audit, sql};
-use crate::error::UniqueIndex;
 use crate::mapping::{grant_from_columns, link_from_columns};
 use async_trait::async_trait;
 use rusqlite::params;
 use social_login_domain::{
-    AuditContext, AuditEvent, AuditEventType, Email, EventSet, LinkedAccount, NewLinkedAccount,
-    NewUser, ProviderKey, ProviderSubject, User, UserId,
+    AuditEvent, Email, EventSet, LinkedAccount, ProviderKey, ProviderSubject, User, UserId,
 };
+use social_login_ports::{AccountLink, UserCreation};
 use social_login_ports::{
     AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
     SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
@@ -52,53 +51,18 @@ impl UserRepository for SqliteRepository {
         self.call(move |db| links_of(db, user)).await
     }
 
-    async fn create_user(
-        &self,
-        user: NewUser,
-        first_link: Option<NewLinkedAccount>,
-        audit: AuditContext,
-    ) -> Result<User, CreateUserError> {
-        crate::users::first_link_is_the_users(&user, first_link.as_ref())?;
-        self.transact(move |tx| -> Result<User, CreateUserError> {
-            insert_user(tx, &user).map_err(|error| match violation(&error) {
-                Some(Violation::Unique(UniqueIndex::UserEmail)) => CreateUserError::EmailTaken,
-                _ => failed(error).into(),
-            })?;
-            if let Some(link) = &first_link {
-                insert_link(tx, link).map_err(|error| match violation(&error) {
-                    Some(Violation::Unique(UniqueIndex::LinkProviderSubject)) => {
-                        CreateUserError::ProviderAccountTaken
-                    }
-                    _ => failed(error).into(),
-                })?;
-            }
-            let provider = first_link.as_ref().map(|link| link.provider);
-            let event = audit.event(0, AuditEventType::UserRegistered, user.id, provider);
-            audit::record(tx, &event, audit.outbox)?;
-            Ok(user.clone().into_user())
-        })
-        .await
+    async fn create_user(&self, creation: UserCreation) -> Result<User, CreateUserError> {
+        let plan = creation.plan()?;
+        self.transact(move |tx| super::plan::apply(tx, &plan))
+            .await?;
+        Ok(creation.user.into_user())
     }
 
-    async fn add_link(
-        &self,
-        link: NewLinkedAccount,
-        audit: AuditContext,
-    ) -> Result<LinkedAccount, AddLinkError> {
-        self.transact(move |tx| {
-            insert_link(tx, &link).map_err(|error| match violation(&error) {
-                Some(Violation::Unique(
-                    UniqueIndex::LinkProviderSubject | UniqueIndex::LinkUserProvider,
-                )) => AddLinkError::ProviderAlreadyLinked,
-                Some(Violation::ForeignKey) => AddLinkError::UserNotFound,
-                _ => failed(error).into(),
-            })?;
-            let kind = AuditEventType::AccountLinked;
-            let event = audit.event(0, kind, link.user_id, Some(link.provider));
-            audit::record(tx, &event, audit.outbox)?;
-            Ok(link.to_linked_account())
-        })
-        .await
+    async fn add_link(&self, link: AccountLink) -> Result<LinkedAccount, AddLinkError> {
+        let plan = link.plan();
+        self.transact(move |tx| super::plan::apply(tx, &plan))
+            .await?;
+        Ok(link.link.to_linked_account())
     }
 
     async fn sign_in_with_provider(

@@ -10,6 +10,8 @@ use social_login_domain::{Email, ProviderKey, ProviderSubject, UserId};
 use social_login_persistence::{
     DatabaseOptions, POSTGRES_PING_IF_IDLE_FOR, SeaOrmRepository, connect,
 };
+use social_login_ports::AccountLink;
+use social_login_ports::UserCreation;
 use social_login_ports::{
     AddLinkError, CreateUserError, RemoveLinkError, RepositoryError, RotateError, SignInError,
     UserRepository,
@@ -109,13 +111,22 @@ async fn every_operation(
         ("list_links", repo.list_links(user).await.storage_failure()),
         (
             "create_user",
-            repo.create_user(new_user, None, audit_now())
-                .await
-                .storage_failure(),
+            repo.create_user(UserCreation {
+                user: new_user,
+                first_link: None,
+                audit: audit_now(),
+            })
+            .await
+            .storage_failure(),
         ),
         (
             "add_link",
-            repo.add_link(new_link, audit_now()).await.storage_failure(),
+            repo.add_link(AccountLink {
+                link: new_link,
+                audit: audit_now(),
+            })
+            .await
+            .storage_failure(),
         ),
         (
             "sign_in_with_provider",
@@ -149,7 +160,11 @@ async fn working_behind_a_proxy(
     let proxy = FaultProxy::in_front_of(admin_url).await.unwrap();
     let repo = postgres_repository(&proxy.route(database.url())).await;
     let user = repo
-        .create_user(new_user(Some("grace@example.com"), true), None, audit_now())
+        .create_user(UserCreation {
+            user: new_user(Some("grace@example.com"), true),
+            first_link: None,
+            audit: audit_now(),
+        })
         .await
         .unwrap();
     store_token(&repo, user.id, token_hash(1)).await;

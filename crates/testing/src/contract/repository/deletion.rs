@@ -8,6 +8,7 @@ use super::fixtures::{
 };
 use crate::audit_now;
 use social_login_domain::{AuditEventType, ProviderKey, SealedToken, UserId};
+use social_login_ports::AccountLink;
 use social_login_ports::LinkRemoval;
 use std::sync::Arc;
 
@@ -19,7 +20,12 @@ pub async fn deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_gra
     store_user(repo.as_ref(), &ada, Some(github)).await;
     let mut google = new_link(ada.id, ProviderKey::GOOGLE, "g-1");
     google.refresh_token = None;
-    repo.add_link(google, audit_now()).await.unwrap();
+    repo.add_link(AccountLink {
+        link: google,
+        audit: audit_now(),
+    })
+    .await
+    .unwrap();
     store_token(&*repo, ada.id, token_hash(1)).await;
     let grace = new_user(Some("grace@example.com"), true);
     store_user(repo.as_ref(), &grace, None).await;
@@ -66,9 +72,12 @@ pub async fn deleting_an_unknown_user_is_none_and_records_nothing(repo: Arc<dyn 
 pub async fn removing_a_link_hands_back_its_sealed_grant(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), true);
     store_user(repo.as_ref(), &ada, None).await;
-    repo.add_link(new_link(ada.id, ProviderKey::DISCORD, "d-1"), audit_now())
-        .await
-        .unwrap();
+    repo.add_link(AccountLink {
+        link: new_link(ada.id, ProviderKey::DISCORD, "d-1"),
+        audit: audit_now(),
+    })
+    .await
+    .unwrap();
     let grant = repo
         .remove_link(LinkRemoval {
             user: ada.id,

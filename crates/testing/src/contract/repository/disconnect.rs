@@ -4,6 +4,7 @@ use super::Repository;
 use super::fixtures::{new_link, new_user, remove_link, store_user, store_user_with_link};
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::{ProviderKey, UserId};
+use social_login_ports::AccountLink;
 use social_login_ports::RemoveLinkError;
 use std::sync::Arc;
 use tokio::sync::Barrier;
@@ -51,10 +52,10 @@ pub async fn one_of_two_links_goes_and_the_other_stays(repo: Arc<dyn Repository>
     let github = (ProviderKey::GITHUB, "42");
     let ada = store_user_with_link(&*repo, "ada@example.com", false, github).await;
     let google = repo
-        .add_link(
-            new_link(ada.id, ProviderKey::GOOGLE, "g-1"),
-            crate::audit_now(),
-        )
+        .add_link(AccountLink {
+            link: new_link(ada.id, ProviderKey::GOOGLE, "g-1"),
+            audit: crate::audit_now(),
+        })
         .await
         .unwrap();
     remove_link(&*repo, ada.id, ProviderKey::GITHUB)
@@ -71,10 +72,10 @@ pub async fn two_concurrent_removals_of_a_users_two_links_leave_exactly_one(
         let email = format!("ada{round}@example.com");
         let github = format!("gh-{round}");
         let ada = store_user_with_link(&*repo, &email, false, (ProviderKey::GITHUB, &github)).await;
-        repo.add_link(
-            new_link(ada.id, ProviderKey::GOOGLE, &format!("g-{round}")),
-            crate::audit_now(),
-        )
+        repo.add_link(AccountLink {
+            link: new_link(ada.id, ProviderKey::GOOGLE, &format!("g-{round}")),
+            audit: crate::audit_now(),
+        })
         .await
         .unwrap();
 

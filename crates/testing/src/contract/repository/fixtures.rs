@@ -7,6 +7,7 @@ use social_login_domain::{
     NewUser, PasswordHash, ProviderIdentity, ProviderKey, ProviderSubject, SealedToken,
     SignupPolicy, User, UserId,
 };
+use social_login_ports::UserCreation;
 use social_login_ports::{
     LinkRemoval, Logout, ProviderSignIn, RefreshRotation, RemoveLinkError, RepositoryError,
     RotateError, Rotated, SealedGrant, SessionOpening, SessionStart, UserDeletion,
@@ -54,9 +55,13 @@ pub async fn store_user(
     user: &NewUser,
     first_link: Option<NewLinkedAccount>,
 ) {
-    repo.create_user(user.clone(), first_link, crate::audit_now())
-        .await
-        .unwrap();
+    repo.create_user(UserCreation {
+        user: user.clone(),
+        first_link,
+        audit: crate::audit_now(),
+    })
+    .await
+    .unwrap();
 }
 
 /// Stores a user of `email_address` (with a password or not) whose first link is

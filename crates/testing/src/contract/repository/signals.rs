@@ -13,6 +13,7 @@ use social_login_domain::{
     AuditEventType, LoginMethod, ProviderKey, ProviderSubject, SealedToken, SignalId, SignalKind,
     SignalSource, UserId,
 };
+use social_login_ports::AccountLink;
 use social_login_ports::{
     RepositoryError, SignInError, SignalCommand, SignalOutcome, SignalReceipt,
 };
@@ -181,7 +182,12 @@ pub async fn removing_a_link_that_is_not_the_last_keeps_the_user_and_its_other_s
     let ada = ada(&repo, true).await;
     let source = SignalSource::FacebookDataDeletion;
     let facebook = new_link(ada, ProviderKey::FACEBOOK, "fb-ada");
-    repo.add_link(facebook, audit_now()).await.unwrap();
+    repo.add_link(AccountLink {
+        link: facebook,
+        audit: audit_now(),
+    })
+    .await
+    .unwrap();
     let began = LoginMethod::Provider(ProviderKey::FACEBOOK);
     store_session_begun_with(&*repo, ada, token_hash(4), began).await;
     let deletion = signal(

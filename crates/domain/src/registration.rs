@@ -1,0 +1,67 @@
+//! A new user (a password registration, a user created with its first link) and a link a
+//! signed-in user connects, as write plans (see [`crate::plan`]).
+
+use crate::plan::{Write, WritePlan};
+use crate::{AuditContext, AuditEventType, NewLinkedAccount, NewUser};
+
+/// A user to create, with its first link if it has one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserCreation {
+    pub user: NewUser,
+    pub first_link: Option<NewLinkedAccount>,
+    /// Records `user.registered`.
+    pub audit: AuditContext,
+}
+
+/// A first link that names another user: a caller's mistake the schema would refuse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the first link must belong to the new user")]
+pub struct ForeignFirstLink;
+
+impl UserCreation {
+    /// The user, then its first link; records `user.registered`.
+    pub fn plan(&self) -> Result<WritePlan, ForeignFirstLink> {
+        let user = &self.user;
+        if self
+            .first_link
+            .as_ref()
+            .is_some_and(|link| link.user_id != user.id)
+        {
+            return Err(ForeignFirstLink);
+        }
+        let provider = self.first_link.as_ref().map(|link| link.provider);
+        let mut writes = WritePlan::new(self.audit.outbox);
+        writes.write(Write::InsertUser(user.clone()));
+        if let Some(link) = &self.first_link {
+            writes.write(Write::InsertLink(link.clone()));
+        }
+        let registered = AuditEventType::UserRegistered;
+        writes.record(self.audit.event(0, registered, user.id, provider));
+        Ok(writes)
+    }
+}
+
+/// A provider account a signed-in user connects (`domain::linking::check_connect` judged it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountLink {
+    pub link: NewLinkedAccount,
+    /// Records `account.linked`.
+    pub audit: AuditContext,
+}
+
+impl AccountLink {
+    /// The link; records `account.linked`.
+    pub fn plan(&self) -> WritePlan {
+        let link = &self.link;
+        let mut writes = WritePlan::new(self.audit.outbox);
+        writes
+            .write(Write::InsertLink(link.clone()))
+            .record(self.audit.event(
+                0,
+                AuditEventType::AccountLinked,
+                link.user_id,
+                Some(link.provider),
+            ));
+        writes
+    }
+}
