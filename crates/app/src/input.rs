@@ -1,7 +1,7 @@
 //! Typed input of the use cases: what a handler parses raw text into, in the order the
 //! errors are reported (docs/api.md#errors: 404 before 422 before 400).
 
-use crate::{AppError, AuthService};
+use crate::{AppError, AuthService, EnabledProvider};
 use social_login_domain::state::StateMismatch;
 use social_login_domain::{
     AuthorizationCode, InvalidCode, MalformedState, ProviderKey, StateToken,
@@ -11,7 +11,7 @@ use social_login_ports::PostBody;
 /// What the provider sent the browser back with, for callback and connect.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderReturn {
-    pub provider: ProviderKey,
+    pub provider: EnabledProvider,
     pub code: AuthorizationCode,
     pub state: StateToken,
     /// The first form_post body as the client received it (Apple), untouched.
@@ -32,29 +32,32 @@ impl From<MalformedState> for AppError {
 }
 
 impl AuthService {
-    /// The key of a provider this service has enabled; any other text is
+    /// The provider of a key this service has enabled; any other text is
     /// `OAuthProviderNotConfigured` (docs/api.md#provider-keys).
-    pub fn enabled_provider(&self, raw: &str) -> Result<ProviderKey, AppError> {
+    pub fn enabled_provider(&self, raw: &str) -> Result<EnabledProvider, AppError> {
         let key: ProviderKey = raw.parse().map_err(|_| AppError::ProviderNotConfigured)?;
+        self.provider_of(key)
+    }
+
+    /// The provider of `key`, if enabled; else `OAuthProviderNotConfigured`.
+    pub fn provider_of(&self, key: ProviderKey) -> Result<EnabledProvider, AppError> {
         self.ports
             .providers
-            .get(key)
-            .map(|_| key)
+            .enabled(key)
             .ok_or(AppError::ProviderNotConfigured)
     }
 
-    /// Parses a callback's or connect's raw input: an unknown or disabled provider first
-    /// (404), then a malformed code (422, before the state is spent), then a malformed
-    /// state (400).
+    /// Parses a callback's or connect's raw input for an enabled `provider`: a malformed
+    /// code (422, before the state is spent), then a malformed state (400).
     pub fn provider_return(
         &self,
-        provider: &str,
+        provider: EnabledProvider,
         code: &str,
         state: &str,
         post_body: Option<PostBody>,
     ) -> Result<ProviderReturn, AppError> {
         Ok(ProviderReturn {
-            provider: self.enabled_provider(provider)?,
+            provider,
             code: AuthorizationCode::parse(code)?,
             state: StateToken::parse(state)?,
             post_body,

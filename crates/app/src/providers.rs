@@ -64,6 +64,16 @@ impl ProviderRegistry {
         self.providers.iter().find(|provider| provider.key() == key)
     }
 
+    /// The enabled provider of `key` with what a flow asks of it (its adapter, its sign-up
+    /// policy, whether its native sign-in needs a nonce), resolved at once.
+    pub fn enabled(&self, key: ProviderKey) -> Option<EnabledProvider> {
+        Some(EnabledProvider {
+            adapter: self.get(key)?.clone(),
+            signup: self.signup_policy(key),
+            nonce_required: self.requires_nonce(key),
+        })
+    }
+
     /// The enabled keys, in the order the adapters were added.
     pub fn keys(&self) -> Vec<ProviderKey> {
         self.providers
@@ -80,3 +90,55 @@ impl ProviderRegistry {
             .collect()
     }
 }
+
+/// A provider this service has enabled, resolved once for a request: handlers get it from
+/// the path, and every use case takes it instead of looking the key up again.
+#[derive(Clone)]
+pub struct EnabledProvider {
+    adapter: Arc<dyn IdentityProvider>,
+    signup: SignupPolicy,
+    nonce_required: bool,
+}
+
+impl EnabledProvider {
+    pub fn key(&self) -> ProviderKey {
+        self.adapter.key()
+    }
+
+    /// The adapter, if it can serve a sign-in now (else 503, before any state value is
+    /// minted or spent).
+    pub(crate) fn ready(&self) -> Result<&Arc<dyn IdentityProvider>, crate::AppError> {
+        self.adapter.ready()?;
+        Ok(&self.adapter)
+    }
+
+    /// Who may become a new user through it.
+    pub(crate) fn signup(&self) -> &SignupPolicy {
+        &self.signup
+    }
+
+    /// Whether its native sign-in must carry a nonce.
+    pub(crate) fn nonce_required(&self) -> bool {
+        self.nonce_required
+    }
+}
+
+impl std::fmt::Debug for EnabledProvider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("EnabledProvider").field(&self.key()).finish()
+    }
+}
+
+impl std::fmt::Display for EnabledProvider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.key().fmt(f)
+    }
+}
+
+impl PartialEq for EnabledProvider {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for EnabledProvider {}

@@ -17,33 +17,9 @@ pub mod tokens;
 use crate::{AppError, AuthService, ProviderReturn};
 use social_login_domain::state::{self, Flow, RedeemedState, StateMismatch};
 use social_login_domain::{ProviderKey, ProviderTokens, SealedToken, StateToken};
-use social_login_ports::{CallbackInput, IdentityProvider, ProviderLogin};
-use std::sync::Arc;
+use social_login_ports::{CallbackInput, ProviderLogin};
 
 impl AuthService {
-    /// The adapter of an enabled provider, or `OAuthProviderNotConfigured`.
-    pub(crate) fn provider(
-        &self,
-        key: ProviderKey,
-    ) -> Result<&Arc<dyn IdentityProvider>, AppError> {
-        self.ports
-            .providers
-            .get(key)
-            .ok_or(AppError::ProviderNotConfigured)
-    }
-
-    /// The adapter of an enabled provider that can serve a sign-in now: what every flow
-    /// (authorize, callback, connect, id-token) asks first, so a provider that is not ready
-    /// answers 503 before any state value is minted or spent.
-    pub(crate) fn ready_provider(
-        &self,
-        key: ProviderKey,
-    ) -> Result<&Arc<dyn IdentityProvider>, AppError> {
-        let provider = self.provider(key)?;
-        provider.ready()?;
-        Ok(provider)
-    }
-
     /// Opens the presented state value, records it as spent (whatever the checks say
     /// next: a refused value is spent too) and redeems it for this provider and flow.
     pub(crate) async fn redeem_state(
@@ -77,8 +53,10 @@ impl AuthService {
         ret: ProviderReturn,
         flow: Flow,
     ) -> Result<ProviderLogin, AppError> {
-        let provider = self.ready_provider(ret.provider)?.clone();
-        let redeemed = self.redeem_state(ret.provider, &ret.state, flow).await?;
+        let provider = ret.provider.ready()?.clone();
+        let redeemed = self
+            .redeem_state(ret.provider.key(), &ret.state, flow)
+            .await?;
         Ok(provider
             .complete(CallbackInput {
                 code: ret.code.into_secret(),

@@ -70,14 +70,17 @@ impl AdminRepository for SeaOrmRepository {
 }
 
 /// Applies `plan` if `user` exists (its row locked first, so the change serialises with
-/// any other of the user's); whether it did.
+/// the user's other changes); whether it did.
 async fn change_user(
     repo: &SeaOrmRepository,
     user: UserId,
     plan: WritePlan,
 ) -> Result<bool, RepositoryError> {
     let txn = repo.begin_write().await?;
-    if crate::rows::locked_user_row(&txn, user).await?.is_none() {
+    if crate::rows::user_row_for_change(&txn, user)
+        .await?
+        .is_none()
+    {
         return Ok(false);
     }
     crate::plan::apply(&txn, &plan).await?;

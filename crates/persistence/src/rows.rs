@@ -39,3 +39,20 @@ pub(crate) async fn locked_user_row(
     }
     find.one(txn).await.map_err(repository_error)
 }
+
+/// The user row, locked on PostgreSQL against other changes of it (`FOR NO KEY UPDATE`): a
+/// concurrent lock or session revocation of the same user waits. Unlike
+/// [`locked_user_row`] it lets rows that refer to the user be written meanwhile: a
+/// rotation holding its session's lock stores its successor (whose foreign key takes a
+/// key-share lock on the user) instead of deadlocking with a lock that waits for that
+/// session.
+pub(crate) async fn user_row_for_change(
+    txn: &DatabaseTransaction,
+    user: UserId,
+) -> Result<Option<crate::entity::user::Model>, RepositoryError> {
+    let mut find = queries::user_by_id(user);
+    if txn.get_database_backend() == DbBackend::Postgres {
+        find = find.lock(sea_orm::sea_query::LockType::NoKeyUpdate);
+    }
+    find.one(txn).await.map_err(repository_error)
+}

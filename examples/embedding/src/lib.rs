@@ -99,13 +99,16 @@ pub async fn run() -> Result<LoginResult, String> {
 
     // The flow your program drives: the URL to send the browser to, the browser's visit
     // (played here), and the code and state that come back.
+    let github = service
+        .provider_of(ProviderKey::GITHUB)
+        .map_err(|error| error.to_string())?;
     let authorization_url = service
-        .authorize(ProviderKey::GITHUB, None)
+        .authorize(github.clone(), None)
         .await
         .map_err(|error| error.to_string())?;
     let (code, state) = approve_as_ada(&authorization_url).await?;
     let returned = service
-        .provider_return("github", &code, &state, None)
+        .provider_return(github, &code, &state, None)
         .map_err(|error| error.to_string())?;
     let login = service
         .callback(returned, &Origin::default())

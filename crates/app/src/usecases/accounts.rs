@@ -1,8 +1,9 @@
 //! GET accounts and DELETE disconnect (docs/api.md#accounts, #disconnect).
 
+use crate::EnabledProvider;
 use crate::{AppError, AuthService};
 use social_login_domain::disconnect::DisconnectRefused;
-use social_login_domain::{AuditEvent, LinkedAccount, Origin, ProviderKey, UserId};
+use social_login_domain::{AuditEvent, LinkedAccount, Origin, UserId};
 use social_login_ports::{LinkRemoval, RemoveLinkError};
 use tracing::instrument;
 
@@ -32,10 +33,10 @@ impl AuthService {
     pub async fn disconnect(
         &self,
         caller: UserId,
-        provider: ProviderKey,
+        provider: EnabledProvider,
         origin: &Origin,
     ) -> Result<(), AppError> {
-        let provider = self.provider(provider)?.key();
+        let provider = provider.key();
         let audit = self.audit(origin, self.ports.clock.now());
         let grant = self
             .ports

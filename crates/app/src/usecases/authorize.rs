@@ -3,8 +3,9 @@
 //! Nothing is stored: the state travels sealed in the value itself, so a flood of authorize
 //! requests costs CPU only and can never crowd out logins in progress.
 
+use crate::EnabledProvider;
 use crate::{AppError, AuthService};
-use social_login_domain::{OAuthState, ProviderKey, Purpose, SecretText};
+use social_login_domain::{OAuthState, Purpose, SecretText};
 use social_login_ports::AuthorizationRequest;
 use tracing::instrument;
 
@@ -16,10 +17,10 @@ impl AuthService {
     #[instrument(skip_all, fields(provider = %provider))]
     pub async fn authorize(
         &self,
-        provider: ProviderKey,
+        provider: EnabledProvider,
         bearer: Option<&str>,
     ) -> Result<String, AppError> {
-        let provider = self.ready_provider(provider)?;
+        let provider = provider.ready()?;
         let purpose = match bearer.and_then(|token| self.verify_bearer(token)) {
             Some(caller) => {
                 self.require_recent_login(&caller)?;

@@ -1,5 +1,6 @@
 //! POST callback (docs/api.md#callback): log an existing user in, or register a new one.
 
+use crate::EnabledProvider;
 use crate::{AppError, AuthService, LoginResult, ProviderReturn};
 use social_login_domain::state::Flow;
 use social_login_domain::{LoginMethod, Origin, ProviderIdentity, SealedToken};
@@ -17,10 +18,18 @@ impl AuthService {
         ret: ProviderReturn,
         origin: &Origin,
     ) -> Result<LoginResult, AppError> {
+        let provider = ret.provider.clone();
         let login = self.complete_return(ret, Flow::Login).await?;
         let (access_token, refresh_token) = self.seal(&login.tokens)?;
-        self.sign_in_identity(login.identity, access_token, refresh_token, None, origin)
-            .await
+        self.sign_in_identity(
+            &provider,
+            login.identity,
+            access_token,
+            refresh_token,
+            None,
+            origin,
+        )
+        .await
     }
 
     /// Logs in or registers the owner of a verified provider identity, storing the sealed
@@ -28,13 +37,14 @@ impl AuthService {
     /// configured one). Shared by the callback and the native id_token sign-in.
     pub(crate) async fn sign_in_identity(
         &self,
+        provider: &EnabledProvider,
         identity: ProviderIdentity,
         access_token: SealedToken,
         refresh_token: Option<SealedToken>,
         grant_client_id: Option<String>,
         origin: &Origin,
     ) -> Result<LoginResult, AppError> {
-        let signup = self.ports.providers.signup_policy(identity.provider);
+        let signup = provider.signup();
         for _ in 0..ATTEMPTS {
             let now = self.ports.clock.now();
             let began_with = LoginMethod::Provider(identity.provider);

@@ -14,6 +14,7 @@
 //! exchanged, so a refused sign-in creates no grant; one refused after the exchange (a
 //! concurrent change, a disabled link, an outage) revokes the grant it got.
 
+use crate::EnabledProvider;
 use crate::usecases::callback::sign_in_refused;
 use crate::{AppError, AuthService, LoginResult};
 use sha2::{Digest, Sha256};
@@ -40,7 +41,7 @@ pub const MAX_AUTHORIZATION_CODE_BYTES: usize = 2048;
 /// A native sign-in or connect, parsed. `Debug` shows no token (they are `SecretText`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IdTokenCommand {
-    pub provider: ProviderKey,
+    pub provider: EnabledProvider,
     pub id_token: SecretText,
     pub nonce: Option<SecretText>,
     pub post_body: Option<PostBody>,
@@ -65,16 +66,15 @@ impl AuthService {
     /// all is its adapter's answer (400 `IdTokenNotSupported`).
     pub fn id_token_command(
         &self,
-        provider: &str,
+        provider: EnabledProvider,
         id_token: &str,
         nonce: Option<&str>,
         post_body: Option<PostBody>,
     ) -> Result<IdTokenCommand, AppError> {
-        let provider = self.enabled_provider(provider)?;
         let id_token = bounded("id_token", id_token, MAX_ID_TOKEN_BYTES)?;
         let nonce = match nonce {
             Some(nonce) => Some(bounded("nonce", nonce, MAX_NONCE_BYTES)?),
-            None if self.ports.providers.requires_nonce(provider) => {
+            None if provider.nonce_required() => {
                 return Err(AppError::Validation("nonce is required".into()));
             }
             None => None,
@@ -96,7 +96,7 @@ impl AuthService {
         command: IdTokenCommand,
         code: &str,
     ) -> Result<IdTokenCommand, AppError> {
-        if command.provider != ProviderKey::APPLE {
+        if command.provider.key() != ProviderKey::APPLE {
             return Err(AppError::Validation(
                 "authorization_code is taken with apple's id_tokens only".into(),
             ));
@@ -116,17 +116,25 @@ impl AuthService {
         origin: &Origin,
     ) -> Result<LoginResult, AppError> {
         let code = command.authorization_code.clone();
+        let provider = command.provider.clone();
         let presented = self.verify_presented(command).await?;
         if code.is_some() {
-            self.decide_native_sign_in(&presented.identity).await?;
+            self.decide_native_sign_in(&provider, &presented.identity)
+                .await?;
         }
-        let grant = self.native_grant(&presented, code).await?;
+        let grant = self.native_grant(&provider, &presented, code).await?;
         let (access, refresh) = (grant.access_token, grant.refresh_token);
-        let provider = presented.identity.provider;
         let signed_in = self
-            .sign_in_identity(presented.identity, access, refresh, grant.client_id, origin)
+            .sign_in_identity(
+                &provider,
+                presented.identity,
+                access,
+                refresh,
+                grant.client_id,
+                origin,
+            )
             .await;
-        self.revoke_if_refused(&signed_in, provider, grant.exchanged)
+        self.revoke_if_refused(&signed_in, &provider, grant.exchanged)
             .await;
         signed_in
     }
@@ -142,12 +150,13 @@ impl AuthService {
     ) -> Result<LinkedAccount, AppError> {
         self.require_recent_login(&caller)?;
         let code = command.authorization_code.clone();
+        let provider = command.provider.clone();
         let presented = self.verify_presented(command).await?;
         let identity = &presented.identity;
         if code.is_some() {
             self.decide_connect(caller.user, identity).await?;
         }
-        let grant = self.native_grant(&presented, code).await?;
+        let grant = self.native_grant(&provider, &presented, code).await?;
         let (access, refresh) = (grant.access_token, grant.refresh_token);
         let linked = self
             .link_identity(
@@ -159,7 +168,7 @@ impl AuthService {
                 origin,
             )
             .await;
-        self.revoke_if_refused(&linked, identity.provider, grant.exchanged)
+        self.revoke_if_refused(&linked, &provider, grant.exchanged)
             .await;
         linked
     }
@@ -167,7 +176,11 @@ impl AuthService {
     /// The callback's decision about `identity` from what is stored now, written nowhere:
     /// lock, linking and sign-up policy refuse here, before a code is exchanged. The sign-in's
     /// own transaction decides again.
-    async fn decide_native_sign_in(&self, identity: &ProviderIdentity) -> Result<(), AppError> {
+    async fn decide_native_sign_in(
+        &self,
+        provider: &EnabledProvider,
+        identity: &ProviderIdentity,
+    ) -> Result<(), AppError> {
         let users = &self.ports.users;
         let link = users
             .find_link(identity.provider, &identity.subject)
@@ -184,9 +197,9 @@ impl AuthService {
             user,
             links: &owner_links,
         });
-        let signup = self.ports.providers.signup_policy(identity.provider);
+        let signup = provider.signup();
         let auto_link = self.policy.auto_link_by_email;
-        let decision = decide_sign_in(identity, link.as_ref(), email_owner, auto_link, &signup)
+        let decision = decide_sign_in(identity, link.as_ref(), email_owner, auto_link, signup)
             .map_err(|refused| sign_in_refused(SignInRefused::from(refused).into()))?;
         let user = match decision {
             LoginDecision::SignIn { user } | LoginDecision::LinkThenSignIn { user } => {
@@ -205,13 +218,13 @@ impl AuthService {
     async fn revoke_if_refused<T>(
         &self,
         outcome: &Result<T, AppError>,
-        provider: ProviderKey,
+        provider: &EnabledProvider,
         exchanged: Option<ProviderGrant>,
     ) {
         let (Err(_), Some(grant)) = (outcome, exchanged) else {
             return;
         };
-        if let Ok(adapter) = self.ready_provider(provider) {
+        if let Ok(adapter) = provider.ready() {
             self.revoke_refused_grant(adapter.as_ref(), grant).await;
         }
     }
@@ -221,6 +234,7 @@ impl AuthService {
     /// first); without: no tokens.
     async fn native_grant(
         &self,
+        provider: &EnabledProvider,
         presented: &PresentedIdToken,
         code: Option<SecretText>,
     ) -> Result<NativeGrant, AppError> {
@@ -233,7 +247,7 @@ impl AuthService {
             });
         };
         let identity = &presented.identity;
-        let provider = self.ready_provider(identity.provider)?;
+        let provider = provider.ready()?;
         let exchanged = provider
             .exchange_native_code(NativeCode {
                 code,
@@ -281,7 +295,7 @@ impl AuthService {
         &self,
         command: IdTokenCommand,
     ) -> Result<PresentedIdToken, AppError> {
-        let provider = self.ready_provider(command.provider)?.clone();
+        let provider = command.provider.ready()?.clone();
         let spent_id = spent_id_of(&command.id_token);
         let presented = provider
             .sign_in_with_id_token(IdTokenInput {
@@ -292,7 +306,7 @@ impl AuthService {
             .await?;
         let identity = &presented.identity;
         // An adapter answers for its own provider only; anything else is a bug, not a login.
-        if identity.provider != command.provider {
+        if identity.provider != command.provider.key() {
             return Err(AppError::Internal(format!(
                 "{} adapter verified an identity of {}",
                 command.provider, identity.provider

@@ -10,8 +10,10 @@ use crate::{AppError, AuthService};
 use social_login_domain::signal::RECEIPT_RETENTION;
 use social_login_domain::{Origin, SignalId, SignalSource};
 use social_login_ports::{
-    RefusalReason, SignalCommand, SignalOutcome, SignalReceipt, SignalRefused, VerifiedSignal,
+    RefusalReason, SignalCommand, SignalOutcome, SignalReceipt, SignalRefused, SignalVerifier,
+    VerifiedSignal,
 };
+use std::sync::Arc;
 use time::OffsetDateTime;
 use tracing::{info, instrument};
 
@@ -19,26 +21,39 @@ use tracing::{info, instrument};
 const PRUNE_BATCH: u64 = 1_000;
 const PRUNE_MAX_BATCHES: usize = 100;
 
+/// A signal endpoint of an enabled provider, resolved once per request: its verifier.
+#[derive(Clone)]
+pub struct SignalEndpoint {
+    source: SignalSource,
+    verifier: Arc<dyn SignalVerifier>,
+}
+
 impl AuthService {
-    /// Verifies a signal as its provider signs it (`token` as the endpoint read it from the
-    /// request) and acts on it once. Answers with the signal's id (a Facebook data deletion
-    /// request's confirmation code). 404 when the provider is not enabled, 400
-    /// `InvalidSignal` when it does not verify.
-    #[instrument(skip_all, fields(source = %source))]
-    pub async fn receive_signal(
-        &self,
-        source: SignalSource,
-        token: &str,
-        origin: &Origin,
-    ) -> Result<SignalId, AppError> {
-        self.provider(source.provider())?;
+    /// The endpoint of `source`: 404 when its provider is not enabled (or has no verifier),
+    /// whatever the request looks like.
+    pub fn signal_endpoint(&self, source: SignalSource) -> Result<SignalEndpoint, AppError> {
+        self.provider_of(source.provider())?;
         let verifier = self
             .ports
             .signal_verifiers
             .get(source)
             .ok_or(AppError::ProviderNotConfigured)?
             .clone();
-        let signal = verifier
+        Ok(SignalEndpoint { source, verifier })
+    }
+
+    /// Verifies a signal as its provider signs it (`token` as the endpoint read it from the
+    /// request) and acts on it once. Answers with the signal's id (a Facebook data deletion
+    /// request's confirmation code); 400 `InvalidSignal` when it does not verify.
+    #[instrument(skip_all, fields(source = %endpoint.source))]
+    pub async fn receive_signal(
+        &self,
+        endpoint: &SignalEndpoint,
+        token: &str,
+        origin: &Origin,
+    ) -> Result<SignalId, AppError> {
+        let signal = endpoint
+            .verifier
             .verify(token)
             .await
             .map_err(AppError::InvalidSignal)?;

@@ -41,7 +41,11 @@ async fn every_account_change_is_an_event_of_the_caller_newest_first() {
     world.clock.advance(Duration::seconds(1));
     world
         .service
-        .disconnect(me, ProviderKey::GITHUB, &origin())
+        .disconnect(
+            me,
+            world.service.provider_of(ProviderKey::GITHUB).unwrap(),
+            &origin(),
+        )
         .await
         .unwrap();
     world.clock.advance(Duration::seconds(1));

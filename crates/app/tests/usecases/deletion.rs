@@ -106,7 +106,7 @@ async fn a_link_made_by_a_native_id_token_sign_in_has_nothing_to_revoke() {
     )));
     let login = world
         .id_token_sign_in(social_login_app::IdTokenCommand {
-            provider: ProviderKey::GOOGLE,
+            provider: world.service.provider_of(ProviderKey::GOOGLE).unwrap(),
             id_token: social_login_domain::SecretText::new("header.payload.signature"),
             nonce: None,
             post_body: None,

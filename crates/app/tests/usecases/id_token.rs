@@ -17,7 +17,7 @@ fn command_for(world: &World, provider: &str, id_token: &str) -> IdTokenCommand 
     world
         .service
         .id_token_command(
-            provider,
+            world.service.enabled_provider(provider).unwrap(),
             id_token,
             Some("raw-nonce"),
             Some(PostBody::new(r#"{"user": {}}"#)),
@@ -150,7 +150,12 @@ fn the_input_is_checked_provider_first_then_its_bounds() {
     let parse = |provider: &str, id_token: &str, nonce: Option<&str>| {
         world
             .service
-            .id_token_command(provider, id_token, nonce, None)
+            .enabled_provider(provider)
+            .and_then(|provider| {
+                world
+                    .service
+                    .id_token_command(provider, id_token, nonce, None)
+            })
             .map(|_| ())
     };
     assert_eq!(

@@ -26,7 +26,8 @@ async fn sign_in_on(
     id_token: &str,
     nonce: Option<&str>,
 ) -> Result<(), AppError> {
-    let command = service.id_token_command("google", id_token, nonce, None)?;
+    let google = service.enabled_provider("google")?;
+    let command = service.id_token_command(google, id_token, nonce, None)?;
     service
         .id_token_sign_in(command, &Origin::default())
         .await
@@ -74,7 +75,12 @@ async fn a_token_used_to_sign_in_cannot_then_connect() {
     sign_in(&world, ID_TOKEN, Some("raw-nonce")).await.unwrap();
     let command = world
         .service
-        .id_token_command("google", ID_TOKEN, Some("raw-nonce"), None)
+        .id_token_command(
+            world.service.enabled_provider("google").unwrap(),
+            ID_TOKEN,
+            Some("raw-nonce"),
+            None,
+        )
         .unwrap();
     let connect = world
         .id_token_connect(world.fresh_login(pat), command)
@@ -155,7 +161,12 @@ async fn a_provider_whose_nonce_is_optional_passes_a_request_without_one_to_its_
             .with_optional_nonce(ProviderKey::GOOGLE)
     });
     let command = service
-        .id_token_command("google", ID_TOKEN, None, None)
+        .id_token_command(
+            service.enabled_provider("google").unwrap(),
+            ID_TOKEN,
+            None,
+            None,
+        )
         .unwrap();
     assert!(command.nonce.is_none());
     service
@@ -166,7 +177,12 @@ async fn a_provider_whose_nonce_is_optional_passes_a_request_without_one_to_its_
     // verifier's rule, tested there); the other providers still require it.
     assert!(world.google.id_tokens_received()[0].nonce.is_none());
     assert!(matches!(
-        service.id_token_command("github", ID_TOKEN, None, None),
+        service.id_token_command(
+            service.enabled_provider("github").unwrap(),
+            ID_TOKEN,
+            None,
+            None
+        ),
         Err(AppError::Validation(_))
     ));
 }

@@ -42,7 +42,12 @@ fn ada_on_apple(service: &AuthService, apple: &FakeProvider, code: bool) -> IdTo
     // Each id_token is accepted once: a fresh one per sign-in.
     let token = format!("header.{}.signature", apple.id_tokens_received().len());
     let command = service
-        .id_token_command("apple", &token, Some("raw-nonce"), None)
+        .id_token_command(
+            service.enabled_provider("apple").unwrap(),
+            &token,
+            Some("raw-nonce"),
+            None,
+        )
         .unwrap();
     if code {
         service

@@ -70,9 +70,12 @@ async fn a_native_sign_in_while_the_provider_is_not_ready_is_unavailable() {
     world.google.answer_id_token(Ok(ada));
     world.google.set_ready(not_ready());
     let token = "eyJhbGciOiJSUzI1NiJ9.e30.sig";
-    let command = world
-        .service
-        .id_token_command("google", token, Some("n"), None);
+    let command = world.service.id_token_command(
+        world.service.enabled_provider("google").unwrap(),
+        token,
+        Some("n"),
+        None,
+    );
     let origin = Origin::default();
     let signed_in = world.service.id_token_sign_in(command.unwrap(), &origin);
     let result = signed_in.await;

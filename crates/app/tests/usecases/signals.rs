@@ -69,8 +69,9 @@ impl Signals {
     }
 
     async fn receive(&self, source: SignalSource, token: &str) -> Result<SignalId, AppError> {
+        let endpoint = self.service.signal_endpoint(source)?;
         self.service
-            .receive_signal(source, token, &Origin::default())
+            .receive_signal(&endpoint, token, &Origin::default())
             .await
     }
 

@@ -358,6 +358,7 @@ impl World {
     /// A native sign-in's command for `provider` with `id_token`, the nonce `raw-nonce` and
     /// no form body.
     pub fn id_token_command(&self, provider: &str, id_token: &str) -> IdTokenCommand {
+        let provider = self.service.enabled_provider(provider).unwrap();
         self.service
             .id_token_command(provider, id_token, Some("raw-nonce"), None)
             .unwrap()
@@ -389,6 +390,7 @@ impl World {
 
     /// DELETE /auth/oauth/{provider} by `user`.
     pub async fn disconnect(&self, user: UserId, provider: ProviderKey) -> Result<(), AppError> {
+        let provider = self.service.provider_of(provider)?;
         self.service
             .disconnect(user, provider, &Origin::default())
             .await
@@ -521,6 +523,7 @@ pub trait RawInput {
         post_body: Option<PostBody>,
     ) -> Result<LoginResult, AppError> {
         let service = self.service();
+        let provider = service.enabled_provider(provider)?;
         let provider_return = service.provider_return(provider, code, state, post_body)?;
         service.callback(provider_return, &Origin::default()).await
     }
@@ -535,6 +538,7 @@ pub trait RawInput {
         state: &str,
     ) -> Result<LinkedAccount, AppError> {
         let service = self.service();
+        let provider = service.enabled_provider(provider)?;
         let provider_return = service.provider_return(provider, code, state, None)?;
         service
             .connect(caller, provider_return, &Origin::default())

@@ -54,19 +54,23 @@ fn data_error_detail(message: &str) -> String {
     }
 }
 
-/// The `{provider}` path segment. A segment that does not even decode (`%FF`) names no
-/// provider we know: 404 `OAuthProviderNotConfigured`, like any other unknown key
-/// (docs/api.md#provider-keys), instead of axum's plain-text 400.
-pub struct ProviderPath(pub String);
+/// The enabled provider the `{provider}` path segment names, resolved once for the request;
+/// the use cases take it as it is. Any other segment, even one that does not decode (`%FF`),
+/// is 404 `OAuthProviderNotConfigured` (docs/api.md#provider-keys), before the body is read.
+pub struct EnabledProvider(pub social_login_app::EnabledProvider);
 
-impl<S: Send + Sync> FromRequestParts<S> for ProviderPath {
+impl FromRequestParts<AppState> for EnabledProvider {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        axum::extract::Path::<String>::from_request_parts(parts, state)
-            .await
-            .map(|axum::extract::Path(key)| Self(key))
-            .map_err(|_| ApiError::of(ErrorCode::OAuthProviderNotConfigured))
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let axum::extract::Path(raw) =
+            axum::extract::Path::<String>::from_request_parts(parts, state)
+                .await
+                .map_err(|_| ApiError::of(ErrorCode::OAuthProviderNotConfigured))?;
+        Ok(Self(state.service.enabled_provider(&raw)?))
     }
 }
 

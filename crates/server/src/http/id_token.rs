@@ -4,7 +4,7 @@
 use super::AppState;
 use super::dto::{IdTokenRequest, LinkedAccountRead, LoginResponse};
 use super::error::{ApiError, Problem, ProblemAt};
-use super::extract::{ApiJson, CurrentSession, ProviderPath, RequestOrigin};
+use super::extract::{ApiJson, CurrentSession, EnabledProvider, RequestOrigin};
 use super::oauth::SignInRefused;
 use axum::Json;
 use axum::extract::State;
@@ -28,11 +28,11 @@ use social_login_app::IdTokenCommand;
                 (nobody is signed in)")))]
 pub async fn sign_in(
     State(state): State<AppState>,
-    ProviderPath(provider): ProviderPath,
+    EnabledProvider(provider): EnabledProvider,
     RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<IdTokenRequest>,
 ) -> Result<Json<LoginResponse>, ApiError> {
-    let command = command(&state, &provider, request)?;
+    let command = command(&state, provider, request)?;
     let result = state.service.id_token_sign_in(command, &origin).await?;
     Ok(Json(result.into()))
 }
@@ -51,11 +51,11 @@ pub async fn sign_in(
 pub async fn connect(
     State(state): State<AppState>,
     CurrentSession(caller): CurrentSession,
-    ProviderPath(provider): ProviderPath,
+    EnabledProvider(provider): EnabledProvider,
     RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<IdTokenRequest>,
 ) -> Result<(StatusCode, Json<LinkedAccountRead>), ApiError> {
-    let command = command(&state, &provider, request)?;
+    let command = command(&state, provider, request)?;
     let link = state
         .service
         .id_token_connect(caller.access, command, &origin)
@@ -63,10 +63,11 @@ pub async fn connect(
     Ok((StatusCode::CREATED, Json(LinkedAccountRead::from(&link))))
 }
 
-/// 404 for the provider, then 422 for the fields; `post_body` goes to the adapter as it came.
+/// 422 for the fields (the provider's 404 came first, from the path); `post_body` goes to
+/// the adapter as it came.
 fn command(
     state: &AppState,
-    provider: &str,
+    provider: social_login_app::EnabledProvider,
     request: IdTokenRequest,
 ) -> Result<IdTokenCommand, ApiError> {
     let command = state.service.id_token_command(

@@ -5,7 +5,7 @@ use super::dto::{
     AuthorizeResponse, CallbackRequest, LinkedAccountRead, LoginResponse, ProviderRead, SizedJson,
 };
 use super::error::{ApiError, Problem, ProblemAt, problem_response};
-use super::extract::{ApiJson, CurrentSession, OptionalBearer, ProviderPath, RequestOrigin};
+use super::extract::{ApiJson, CurrentSession, EnabledProvider, OptionalBearer, RequestOrigin};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -31,10 +31,9 @@ pub async fn providers(State(state): State<AppState>) -> Json<Vec<ProviderRead>>
     security((), ("bearer" = [])))]
 pub async fn authorize(
     State(state): State<AppState>,
-    ProviderPath(provider): ProviderPath,
+    EnabledProvider(provider): EnabledProvider,
     OptionalBearer(bearer): OptionalBearer,
 ) -> Result<SizedJson<AuthorizeResponse>, ApiError> {
-    let provider = state.service.enabled_provider(&provider)?;
     let authorization_url = state.service.authorize(provider, bearer.as_deref()).await?;
     Ok(SizedJson {
         // `{"authorization_url":"…"}`: a URL needs no JSON escaping.
@@ -51,11 +50,11 @@ pub async fn authorize(
         ProblemAt<404>, ProblemAt<409>, ProblemAt<502>))]
 pub async fn callback(
     State(state): State<AppState>,
-    ProviderPath(provider): ProviderPath,
+    EnabledProvider(provider): EnabledProvider,
     RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<CallbackRequest>,
 ) -> Result<SizedJson<LoginResponse>, ApiError> {
-    let ret = provider_return(&state, &provider, request)?;
+    let ret = provider_return(&state, provider, request)?;
     let result = state.service.callback(ret, &origin).await?;
     Ok(SizedJson {
         value: result.into(),
@@ -74,11 +73,11 @@ pub async fn callback(
 pub async fn connect(
     State(state): State<AppState>,
     CurrentSession(caller): CurrentSession,
-    ProviderPath(provider): ProviderPath,
+    EnabledProvider(provider): EnabledProvider,
     RequestOrigin(origin): RequestOrigin,
     ApiJson(request): ApiJson<CallbackRequest>,
 ) -> Result<(StatusCode, Json<LinkedAccountRead>), ApiError> {
-    let ret = provider_return(&state, &provider, request)?;
+    let ret = provider_return(&state, provider, request)?;
     let link = state.service.connect(caller.access, ret, &origin).await?;
     Ok((StatusCode::CREATED, Json(LinkedAccountRead::from(&link))))
 }
@@ -104,10 +103,9 @@ pub async fn accounts(
 pub async fn disconnect(
     State(state): State<AppState>,
     CurrentSession(caller): CurrentSession,
-    ProviderPath(provider): ProviderPath,
+    EnabledProvider(provider): EnabledProvider,
     RequestOrigin(origin): RequestOrigin,
 ) -> Result<StatusCode, ApiError> {
-    let provider = state.service.enabled_provider(&provider)?;
     state
         .service
         .disconnect(caller.user.id, provider, &origin)
@@ -115,12 +113,12 @@ pub async fn disconnect(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// 404 for the provider, then 422 for the fields. `post_body` goes to the provider's adapter
-/// as it came: what it means is the adapter's business (Apple reads the first login's name
-/// from it, the others ignore it).
+/// 422 for the fields (the provider's 404 came first, from the path). `post_body` goes to
+/// the provider's adapter as it came: what it means is the adapter's business (Apple reads
+/// the first login's name from it, the others ignore it).
 fn provider_return(
     state: &AppState,
-    provider: &str,
+    provider: social_login_app::EnabledProvider,
     request: CallbackRequest,
 ) -> Result<ProviderReturn, ApiError> {
     Ok(state

@@ -20,7 +20,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
-use social_login_app::AppError;
+use social_login_app::{AppError, SignalEndpoint};
 use social_login_domain::{ErrorCode, Origin, SignalId, SignalSource};
 use social_login_ports::RefusalReason;
 
@@ -35,14 +35,13 @@ use social_login_ports::RefusalReason;
             description = "OAuthProviderNotConfigured: apple is not enabled"),
     ))]
 pub async fn apple_notification(delivery: Delivery) -> Result<StatusCode, ApiError> {
-    let source = SignalSource::AppleNotification;
-    delivery.enabled(source)?;
+    let endpoint = delivery.enabled(SignalSource::AppleNotification)?;
     require_media_type(&delivery.headers, "application/json")?;
     let payload = serde_json::from_slice::<serde_json::Value>(&delivery.body)
         .ok()
         .and_then(|body| body.get("payload")?.as_str().map(str::to_owned))
         .ok_or_else(|| invalid("expected a JSON object with a string `payload`"))?;
-    delivery.acted_on(source, &payload).await
+    delivery.acted_on(&endpoint, &payload).await
 }
 
 /// Take Meta's data deletion request: the account's link goes (its user too, when it was
@@ -55,9 +54,9 @@ pub async fn apple_notification(delivery: Delivery) -> Result<StatusCode, ApiErr
 pub async fn facebook_data_deletion(
     delivery: Delivery,
 ) -> Result<Json<DataDeletionAnswer>, ApiError> {
-    let source = SignalSource::FacebookDataDeletion;
-    let signed_request = delivery.signed_request(source)?;
-    let code = delivery.receive(source, &signed_request).await?;
+    let endpoint = delivery.enabled(SignalSource::FacebookDataDeletion)?;
+    let signed_request = delivery.signed_request()?;
+    let code = delivery.receive(&endpoint, &signed_request).await?;
     let base = delivery
         .state
         .deletion_status_base
@@ -106,9 +105,9 @@ pub async fn data_deletion_status(
         (status = 200, description = "handled, or about no account here (the same answer)"),
         ProblemAt<400>, ProblemAt<404>))]
 pub async fn facebook_deauthorize(delivery: Delivery) -> Result<StatusCode, ApiError> {
-    let source = SignalSource::FacebookDeauthorize;
-    let signed_request = delivery.signed_request(source)?;
-    delivery.acted_on(source, &signed_request).await
+    let endpoint = delivery.enabled(SignalSource::FacebookDeauthorize)?;
+    let signed_request = delivery.signed_request()?;
+    delivery.acted_on(&endpoint, &signed_request).await
 }
 
 /// Take a Security Event Token from Google's Cross-Account Protection (RFC 8935 push).
@@ -120,10 +119,10 @@ pub async fn facebook_deauthorize(delivery: Delivery) -> Result<StatusCode, ApiE
         (status = 400, body = SetError, content_type = "application/json",
             description = "refused, with RFC 8935's error code")))]
 pub async fn google_risc(delivery: Delivery) -> Response {
-    let source = SignalSource::GoogleRisc;
-    if let Err(error) = delivery.enabled(source) {
-        return error.into_response();
-    }
+    let endpoint = match delivery.enabled(SignalSource::GoogleRisc) {
+        Ok(endpoint) => endpoint,
+        Err(error) => return error.into_response(),
+    };
     if require_media_type(&delivery.headers, "application/secevent+jwt").is_err() {
         return set_error(
             RefusalReason::InvalidRequest,
@@ -133,7 +132,7 @@ pub async fn google_risc(delivery: Delivery) -> Response {
     let Ok(token) = std::str::from_utf8(&delivery.body) else {
         return set_error(RefusalReason::InvalidRequest, "the body is not text");
     };
-    match delivery.receive(source, token).await {
+    match delivery.receive(&endpoint, token).await {
         Ok(_) => StatusCode::ACCEPTED.into_response(),
         Err(AppError::InvalidSignal(refused)) => set_error(refused.reason, &refused.detail),
         Err(other) => ApiError::from(other).into_response(),
@@ -171,16 +170,12 @@ impl FromRequest<AppState> for Delivery {
 impl Delivery {
     /// 404 `OAuthProviderNotConfigured` first: a provider that is not enabled has no
     /// endpoint, whatever the request looks like.
-    fn enabled(&self, source: SignalSource) -> Result<(), ApiError> {
-        self.state
-            .service
-            .enabled_provider(source.provider().as_str())?;
-        Ok(())
+    fn enabled(&self, source: SignalSource) -> Result<SignalEndpoint, ApiError> {
+        Ok(self.state.service.signal_endpoint(source)?)
     }
 
-    /// The `signed_request` field of Meta's form, once `source` is enabled.
-    fn signed_request(&self, source: SignalSource) -> Result<String, ApiError> {
-        self.enabled(source)?;
+    /// The `signed_request` field of Meta's form.
+    fn signed_request(&self) -> Result<String, ApiError> {
         require_media_type(&self.headers, "application/x-www-form-urlencoded")?;
         url::form_urlencoded::parse(&self.body)
             .find(|(name, _)| name == "signed_request")
@@ -188,17 +183,21 @@ impl Delivery {
             .ok_or_else(|| invalid("the form has no signed_request"))
     }
 
-    async fn receive(&self, source: SignalSource, signal: &str) -> Result<SignalId, AppError> {
+    async fn receive(&self, endpoint: &SignalEndpoint, signal: &str) -> Result<SignalId, AppError> {
         self.state
             .service
-            .receive_signal(source, signal, &self.origin)
+            .receive_signal(endpoint, signal, &self.origin)
             .await
     }
 
     /// 200 once the service has taken `signal`: handled, or about no account here (the same
     /// answer).
-    async fn acted_on(&self, source: SignalSource, signal: &str) -> Result<StatusCode, ApiError> {
-        self.receive(source, signal).await?;
+    async fn acted_on(
+        &self,
+        endpoint: &SignalEndpoint,
+        signal: &str,
+    ) -> Result<StatusCode, ApiError> {
+        self.receive(endpoint, signal).await?;
         Ok(StatusCode::OK)
     }
 }
