@@ -12,18 +12,18 @@ mod metrics;
 mod no_store;
 mod oauth;
 mod ops;
-mod password;
+mod platform;
 mod problem_only;
 mod rate_limit;
 mod request_timeout;
 mod signals;
 mod steps;
-mod well_known;
+mod users;
 
 pub use client_ip::{ClientIp, TrustedProxies};
 pub use error::{ApiError, Problem};
 pub use metrics::metrics_handle;
-pub use well_known::{JWKS_PATH, WellKnown};
+pub use platform::{JWKS_PATH, WellKnown};
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -39,7 +39,6 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use utoipa::OpenApi;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
 /// What every handler can reach: one `Arc`, so handing it to a request is one atomic
 /// increment, not a clone of each part.
@@ -178,8 +177,8 @@ pub struct Routers {
     pub admin: Option<Router>,
 }
 
-/// Builds the routers: the same state and the same stack of layers (client IP, deadlines,
-/// limits, problem bodies) on each.
+/// Builds the routers: one per resource, composed here, with the same state and the same
+/// stack of layers (client IP, deadlines, limits, problem bodies) on each served router.
 pub fn routers(
     service: Arc<AuthService>,
     well_known: WellKnown,
@@ -187,43 +186,16 @@ pub fn routers(
     operator: Option<admin::Operator>,
     admin_routes: AdminRoutes,
 ) -> Routers {
-    let public = OpenApiRouter::new()
-        .routes(routes!(oauth::providers))
-        .routes(routes!(oauth::authorize))
-        .routes(routes!(oauth::callback))
-        .routes(routes!(id_token::sign_in))
-        .routes(routes!(password::register))
-        .routes(routes!(password::login))
-        .routes(routes!(password::refresh))
-        .routes(routes!(password::logout))
-        .routes(routes!(signals::data_deletion_status));
-    let public = match options.rate_limit {
-        Some(limit) => public.layer(rate_limit::layer(limit)),
-        None => public,
-    };
-    let (api, openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .merge(public)
-        .routes(routes!(oauth::connect))
-        .routes(routes!(id_token::connect))
-        .routes(routes!(oauth::accounts))
-        .routes(routes!(oauth::disconnect))
-        .routes(routes!(password::me, password::delete_me))
-        .routes(routes!(password::events))
-        // Providers call these: not rate limited per IP (see `signals`).
-        .routes(routes!(signals::apple_notification))
-        .routes(routes!(signals::facebook_data_deletion))
-        .routes(routes!(signals::facebook_deauthorize))
-        .routes(routes!(signals::google_risc))
-        .routes(routes!(ops::healthz))
-        .routes(routes!(ops::readyz))
-        .routes(routes!(ops::metrics))
-        .routes(routes!(ops::openapi))
-        // Static public documents, like the ones above: not rate limited.
-        .routes(routes!(well_known::jwks))
-        .routes(routes!(well_known::openid_configuration))
+    let limit = rate_limit::Limit::new(options.rate_limit);
+    let (api, mut openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(oauth::routes(&limit))
+        .merge(users::routes(&limit))
+        .merge(signals::routes(&limit))
+        .merge(platform::routes())
+        .merge(ops::routes())
         .split_for_parts();
+    // The operator API is documented either way; served only with an operator.
     let (admin_api, admin_openapi) = admin::routes().split_for_parts();
-    let mut openapi = openapi;
     openapi.merge(admin_openapi);
     let (api, admin) = match (&operator, admin_routes) {
         (None, _) => (api, None),
@@ -239,37 +211,28 @@ pub fn routers(
         deletion_status_base: options.deletion_status_base.clone(),
         operator,
     }));
-    // One `layer` call for the whole stack: each `Router::layer` boxes every route again,
-    // and a boxed route is cloned (one allocation per box inside it) on every request, so
-    // eleven separate calls cost about a hundred allocations a request. `ServiceBuilder`
-    // lists the outermost layer first.
+    serve(api, admin, state, &options)
+}
+
+/// Gives each router the state, the fallbacks and one stack of layers. One `layer` call for
+/// the whole stack: each `Router::layer` boxes every route again, and a boxed route is
+/// cloned (one allocation per box inside it) on every request, so eleven separate calls cost
+/// about a hundred allocations a request. `ServiceBuilder` lists the outermost layer first.
+fn serve(
+    api: Router<AppState>,
+    admin: Option<Router<AppState>>,
+    state: AppState,
+    options: &HttpOptions,
+) -> Routers {
     let stack = tower::ServiceBuilder::new()
         .layer(SetRequestIdLayer::new(REQUEST_ID, RequestUuid))
         // Outside the trace layer, so the span and the rate limit both see the client IP.
-        .layer(client_ip::layer(options.trusted_proxies))
+        .layer(client_ip::layer(options.trusted_proxies.clone()))
         .layer(
             // The span carries method, path, request id and client IP; never headers or
             // bodies, which hold tokens and codes.
             TraceLayer::new_for_http()
-                .make_span_with(|request: &Request<_>| {
-                    let request_id = request
-                        .headers()
-                        .get(REQUEST_ID)
-                        .and_then(|value| value.to_str().ok())
-                        .unwrap_or("-");
-                    let client_ip = request
-                        .extensions()
-                        .get::<ClientIp>()
-                        .copied()
-                        .unwrap_or(ClientIp::UNKNOWN);
-                    tracing::info_span!(
-                        "request",
-                        method = %request.method(),
-                        path = %request.uri().path(),
-                        request_id,
-                        client_ip = %client_ip,
-                    )
-                })
+                .make_span_with(request_span)
                 // One access-log line per request: status and latency.
                 .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
         )
@@ -302,6 +265,27 @@ pub fn routers(
         api: finish(api),
         admin: admin.map(finish),
     }
+}
+
+/// The request's span: method, path, request id and client IP.
+fn request_span<B>(request: &Request<B>) -> tracing::Span {
+    let request_id = request
+        .headers()
+        .get(REQUEST_ID)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("-");
+    let client_ip = request
+        .extensions()
+        .get::<ClientIp>()
+        .copied()
+        .unwrap_or(ClientIp::UNKNOWN);
+    tracing::info_span!(
+        "request",
+        method = %request.method(),
+        path = %request.uri().path(),
+        request_id,
+        client_ip = %client_ip,
+    )
 }
 
 /// A random (v4) UUID for a request without an `X-Request-Id`, as tower-http's

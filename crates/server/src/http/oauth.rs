@@ -1,17 +1,36 @@
 //! The provider endpoints of docs/api.md#endpoints, and the list of enabled providers.
 
-use super::AppState;
 use super::dto::{
     AuthorizeResponse, CallbackRequest, LinkedAccountRead, LoginResponse, ProviderRead, SizedJson,
 };
 use super::error::{ApiError, Problem, ProblemAt, problem_response};
 use super::extract::{ApiJson, CurrentSession, EnabledProvider, OptionalBearer, RequestOrigin};
+use super::rate_limit::Limit;
+use super::{AppState, id_token};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use social_login_app::ProviderReturn;
 use std::collections::BTreeMap;
 use utoipa::openapi::{RefOr, Response};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The provider resource: the code flow and the native sign-in (limited per IP, before a
+/// bearer token is checked), and the caller's links.
+pub(super) fn routes(limit: &Limit) -> OpenApiRouter<AppState> {
+    let public = OpenApiRouter::new()
+        .routes(routes!(providers))
+        .routes(routes!(authorize))
+        .routes(routes!(callback))
+        .routes(routes!(id_token::sign_in));
+    limit
+        .apply(public)
+        .routes(routes!(connect))
+        .routes(routes!(id_token::connect))
+        .routes(routes!(accounts))
+        .routes(routes!(disconnect))
+}
 
 /// The enabled providers, in configuration order: what sign-in buttons are made from.
 #[utoipa::path(get, path = "/auth/oauth/providers", tag = "oauth",

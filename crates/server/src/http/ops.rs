@@ -6,6 +6,17 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use social_login_domain::ErrorCode;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The operations resource: liveness, readiness, metrics, the API's description.
+pub(super) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(healthz))
+        .routes(routes!(readyz))
+        .routes(routes!(metrics))
+        .routes(routes!(openapi))
+}
 
 /// The process is alive.
 #[utoipa::path(get, path = "/healthz", tag = "ops", responses((status = 200, description = "alive")))]

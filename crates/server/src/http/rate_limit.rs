@@ -1,8 +1,8 @@
 //! Per-client-IP rate limit (token bucket) with problem+json 429 and `Retry-After`.
 
-use super::RateLimit;
 use super::client_ip::ClientIp;
 use super::error::ApiError;
+use super::{AppState, RateLimit};
 use axum::body::Body;
 use axum::http::Request;
 use axum::response::IntoResponse;
@@ -15,8 +15,28 @@ use tower_governor::GovernorError;
 use tower_governor::GovernorLayer;
 use tower_governor::governor::GovernorConfigBuilder;
 use tower_governor::key_extractor::KeyExtractor;
+use utoipa_axum::router::OpenApiRouter;
 
 type Layer = GovernorLayer<ClientIpKey, NoOpMiddleware, Body>;
+
+/// The per-IP limit of the endpoints that need no bearer token, or none: one set of
+/// buckets, shared by every resource's router that applies it.
+#[derive(Clone)]
+pub struct Limit(Option<Layer>);
+
+impl Limit {
+    pub fn new(limit: Option<RateLimit>) -> Self {
+        Self(limit.map(layer))
+    }
+
+    /// `routes`, limited.
+    pub fn apply(&self, routes: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
+        match &self.0 {
+            Some(layer) => routes.layer(layer.clone()),
+            None => routes,
+        }
+    }
+}
 
 /// Keys each bucket on the [`ClientIp`] the `client_ip::record` middleware resolved (behind
 /// trusted proxies, the forwarded client; otherwise the peer), IPv6 clients by their

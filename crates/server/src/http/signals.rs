@@ -14,6 +14,7 @@ use super::AppState;
 use super::error::{ApiError, Problem, ProblemAt};
 use super::extract::RequestOrigin;
 use super::problem_only::OwnErrorFormat;
+use super::rate_limit::Limit;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -23,6 +24,19 @@ use axum::response::{Html, IntoResponse, Response};
 use social_login_app::{AppError, SignalEndpoint};
 use social_login_domain::{ErrorCode, Origin, SignalId, SignalSource};
 use social_login_ports::RefusalReason;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The signal resource. Providers call the signal endpoints: they are not limited per IP;
+/// the deletion status page people follow is.
+pub(super) fn routes(limit: &Limit) -> OpenApiRouter<AppState> {
+    limit
+        .apply(OpenApiRouter::new().routes(routes!(data_deletion_status)))
+        .routes(routes!(apple_notification))
+        .routes(routes!(facebook_data_deletion))
+        .routes(routes!(facebook_deauthorize))
+        .routes(routes!(google_risc))
+}
 
 /// Take a Sign in with Apple server-to-server notification.
 #[utoipa::path(post, path = "/auth/oauth/apple/notifications", tag = "signals",

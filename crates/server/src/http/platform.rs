@@ -11,6 +11,15 @@ use serde::Serialize;
 use social_login_domain::ErrorCode;
 use social_login_security::PublicJwk;
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The platform resource: static public documents, not limited per IP.
+pub(super) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(jwks))
+        .routes(routes!(openid_configuration))
+}
 
 pub const JWKS_PATH: &str = "/.well-known/jwks.json";
 /// Long enough to spare the service, short enough that a new key (after a `secret_key`

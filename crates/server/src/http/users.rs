@@ -6,11 +6,28 @@ use super::dto::{
 };
 use super::error::{ApiError, Problem, ProblemAt};
 use super::extract::{ApiJson, CurrentSession, RequestOrigin};
+use super::rate_limit::Limit;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use social_login_app::Registration;
 use social_login_domain::SecretText;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The user resource: registration, password login and the session's tokens (limited per
+/// IP), and the caller's own account.
+pub(super) fn routes(limit: &Limit) -> OpenApiRouter<AppState> {
+    let public = OpenApiRouter::new()
+        .routes(routes!(register))
+        .routes(routes!(login))
+        .routes(routes!(refresh))
+        .routes(routes!(logout));
+    limit
+        .apply(public)
+        .routes(routes!(me, delete_me))
+        .routes(routes!(events))
+}
 
 /// Register with email and password.
 #[utoipa::path(post, path = "/auth/register", tag = "password",
