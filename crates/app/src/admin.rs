@@ -3,12 +3,13 @@
 //! the `Origin`, so every event these write says `"actor": "admin"` and which key.
 
 use crate::{AppError, AuthService};
+use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::{
     LinkedAccount, Origin, PageLimit, ProviderKey, User, UserFilter, UserId,
 };
 use social_login_ports::{
-    AdminRepository, LinkRemoval, LockChange, OperatorUnlink, SessionsRevocation, UserPage,
-    UserSearch,
+    AdminRepository, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, SessionsRevocation,
+    UserPage, UserSearch,
 };
 use std::sync::Arc;
 use tracing::{info, instrument};
@@ -97,7 +98,14 @@ impl AdminService {
                 force,
             })
             .await
-            .map_err(crate::usecases::accounts::unlink_refused)?;
+            .map_err(|error| match error {
+                // The operator asked for what only `force` does: a conflict with the
+                // account's state, not a bad request.
+                RemoveLinkError::Refused(DisconnectRefused::LastLoginMethod) => {
+                    AppError::LastLoginMethodNeedsForce
+                }
+                other => crate::usecases::accounts::unlink_refused(other),
+            })?;
         info!(locked = unlinked.locked, "link removed by an operator");
         self.auth.revoke_grant(id, unlinked.grant, origin).await;
         Ok(())

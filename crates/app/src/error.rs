@@ -6,6 +6,7 @@ use social_login_ports::{
     CipherError, HashError, ProviderError, RepositoryError, SessionTokenError, SignalRefused,
     StateStoreError,
 };
+use std::sync::Arc;
 
 /// A failed use case. `code()` is the stable name the client sees; the `String`s carried by
 /// the 5xx variants are causes for the log, never sent.
@@ -29,6 +30,11 @@ pub enum AppError {
     AccountNotFound,
     #[error("last login method")]
     LastLoginMethod,
+    /// An operator's unlink of the user's last way to log in, without `force`: the request
+    /// conflicts with the account's state (the user's own disconnect is refused as a bad
+    /// request, [`Self::LastLoginMethod`]).
+    #[error("last login method; only a forced unlink removes it")]
+    LastLoginMethodNeedsForce,
     #[error("unauthorized")]
     Unauthorized,
     #[error("invalid credentials")]
@@ -62,11 +68,64 @@ pub enum AppError {
     /// Bad input; the message is safe to show and names the field.
     #[error("{0}")]
     Validation(String),
-    #[error("dependency unavailable: {0}")]
-    Unavailable(String),
-    #[error("internal error: {0}")]
-    Internal(String),
+    #[error("dependency unavailable")]
+    Unavailable(#[source] Cause),
+    #[error("internal error")]
+    Internal(#[source] Cause),
 }
+
+/// Why a use case failed with a 5xx, for the log only: the failing error as it came, with
+/// its own sources, so the log shows the whole chain (never sent to a client). Compared by
+/// its text, so tests can say which failure they expect.
+#[derive(Clone)]
+pub struct Cause(Arc<dyn std::error::Error + Send + Sync>);
+
+impl Cause {
+    pub fn of(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Self(Arc::new(error))
+    }
+}
+
+/// A cause known only by its words (a rule of this service, not a failing dependency).
+impl From<&str> for Cause {
+    fn from(text: &str) -> Self {
+        Self::from(text.to_owned())
+    }
+}
+
+impl From<String> for Cause {
+    fn from(text: String) -> Self {
+        Self(Arc::from(Box::<dyn std::error::Error + Send + Sync>::from(
+            text,
+        )))
+    }
+}
+
+impl std::fmt::Display for Cause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::fmt::Debug for Cause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Cause {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+impl PartialEq for Cause {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+impl Eq for Cause {}
 
 impl AppError {
     pub fn code(&self) -> ErrorCode {
@@ -79,7 +138,7 @@ impl AppError {
             Self::EmailAlreadyRegistered => ErrorCode::EmailAlreadyRegistered,
             Self::ProviderAlreadyLinked => ErrorCode::ProviderAlreadyLinked,
             Self::AccountNotFound => ErrorCode::OAuthAccountNotFound,
-            Self::LastLoginMethod => ErrorCode::LastLoginMethod,
+            Self::LastLoginMethod | Self::LastLoginMethodNeedsForce => ErrorCode::LastLoginMethod,
             Self::Unauthorized => ErrorCode::Unauthorized,
             Self::InvalidCredentials => ErrorCode::InvalidCredentials,
             Self::ReauthenticationRequired => ErrorCode::ReauthenticationRequired,
@@ -120,7 +179,7 @@ impl From<ProviderError> for AppError {
             // Never answered to a client (revocation is best effort); here for completeness.
             ProviderError::Revocation(why) => Self::UserInfoFailed(why),
             ProviderError::IdTokenNotSupported => Self::IdTokenNotSupported,
-            ProviderError::Unavailable(why) => Self::Unavailable(why),
+            ProviderError::Unavailable(_) => Self::Unavailable(Cause::of(error)),
         }
     }
 }
@@ -128,35 +187,35 @@ impl From<ProviderError> for AppError {
 impl From<RepositoryError> for AppError {
     fn from(error: RepositoryError) -> Self {
         match error {
-            RepositoryError::Unavailable(why) => Self::Unavailable(why),
-            RepositoryError::Internal(why) => Self::Internal(why),
+            RepositoryError::Unavailable(_) => Self::Unavailable(Cause::of(error)),
+            RepositoryError::Internal(_) => Self::Internal(Cause::of(error)),
         }
     }
 }
 
 impl From<StateStoreError> for AppError {
     fn from(error: StateStoreError) -> Self {
-        Self::Unavailable(error.to_string())
+        Self::Unavailable(Cause::of(error))
     }
 }
 
 impl From<CipherError> for AppError {
     fn from(error: CipherError) -> Self {
-        Self::Internal(error.to_string())
+        Self::Internal(Cause::of(error))
     }
 }
 
 impl From<HashError> for AppError {
     fn from(error: HashError) -> Self {
         match error {
-            HashError::Busy => Self::Unavailable(error.to_string()),
-            HashError::Failed(_) => Self::Internal(error.to_string()),
+            HashError::Busy => Self::Unavailable(Cause::of(error)),
+            HashError::Failed(_) => Self::Internal(Cause::of(error)),
         }
     }
 }
 
 impl From<SessionTokenError> for AppError {
     fn from(error: SessionTokenError) -> Self {
-        Self::Internal(error.to_string())
+        Self::Internal(Cause::of(error))
     }
 }

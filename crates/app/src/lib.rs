@@ -18,7 +18,7 @@ mod usecases;
 pub mod webhooks;
 
 pub use admin::{AdminService, UserDetails};
-pub use error::AppError;
+pub use error::{AppError, Cause};
 pub use input::ProviderReturn;
 pub use providers::{EnabledProvider, ProviderRegistry};
 pub use service::{AuthPolicy, AuthService, Ports};

@@ -307,10 +307,13 @@ impl AuthService {
         let identity = &presented.identity;
         // An adapter answers for its own provider only; anything else is a bug, not a login.
         if identity.provider != command.provider.key() {
-            return Err(AppError::Internal(format!(
-                "{} adapter verified an identity of {}",
-                command.provider, identity.provider
-            )));
+            return Err(AppError::Internal(
+                format!(
+                    "{} adapter verified an identity of {}",
+                    command.provider, identity.provider
+                )
+                .into(),
+            ));
         }
         match self
             .ports

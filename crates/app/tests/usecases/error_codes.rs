@@ -33,6 +33,7 @@ fn variant(error: &AppError) -> usize {
         AppError::EmailDomainNotAllowed => 19,
         AppError::UserLocked => 20,
         AppError::UserNotFound => 21,
+        AppError::LastLoginMethodNeedsForce => 22,
     }
 }
 
@@ -64,6 +65,10 @@ fn table() -> Vec<(AppError, ErrorCode)> {
         ),
         (AppError::AccountNotFound, ErrorCode::OAuthAccountNotFound),
         (AppError::LastLoginMethod, ErrorCode::LastLoginMethod),
+        (
+            AppError::LastLoginMethodNeedsForce,
+            ErrorCode::LastLoginMethod,
+        ),
         (AppError::Unauthorized, ErrorCode::Unauthorized),
         (AppError::InvalidCredentials, ErrorCode::InvalidCredentials),
         (
@@ -111,7 +116,7 @@ fn every_variant_maps_to_its_code() {
         assert_eq!(error.code(), *code, "{error:?}");
     }
     let listed: HashSet<usize> = table.iter().map(|(error, _)| variant(error)).collect();
-    assert_eq!(listed.len(), 22, "every variant has exactly one row");
+    assert_eq!(listed.len(), 23, "every variant has exactly one row");
 }
 
 #[test]

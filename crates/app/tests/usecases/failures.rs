@@ -89,7 +89,7 @@ async fn an_unavailable_user_repository_is_unavailable_and_starts_no_session() {
     let service = world.service_swapping(|ports| ports.users = Arc::new(users));
     assert_eq!(
         world.github_login_on(&service).await,
-        Err(AppError::Unavailable("connection refused".into()))
+        Err(AppError::from(unavailable()))
     );
     assert_eq!(world.refresh_tokens.stored_count(), 0);
 }

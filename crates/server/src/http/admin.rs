@@ -179,15 +179,7 @@ pub async fn unlink(
     operator
         .service
         .unlink(id, provider, force, &origin.by_admin(key))
-        .await
-        .map_err(|error| match error {
-            // The user's disconnect answers 400; an operator's request conflicts with the
-            // state of the account.
-            AppError::LastLoginMethod => {
-                ApiError::from(AppError::LastLoginMethod).with_status(StatusCode::CONFLICT)
-            }
-            other => other.into(),
-        })?;
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

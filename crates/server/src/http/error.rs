@@ -19,7 +19,7 @@ pub struct ApiError {
     /// Answered before the request body was read to its end: `Connection: close`, so the
     /// client does not send its next request on a connection the server is closing.
     close_connection: bool,
-    /// Where an endpoint answers a code with another status than its usual one.
+    /// Where a use case's error answers a code with another status than its usual one.
     status: Option<StatusCode>,
 }
 
@@ -100,15 +100,6 @@ impl ApiError {
         }
     }
 
-    /// The same error answered with `status` (the operator's unlink: 409
-    /// `LastLoginMethod`, where the user's disconnect answers 400).
-    pub fn with_status(self, status: StatusCode) -> Self {
-        Self {
-            status: Some(status),
-            ..self
-        }
-    }
-
     pub fn status(&self) -> StatusCode {
         self.status.unwrap_or_else(|| status_of(self.code))
     }
@@ -132,12 +123,30 @@ impl From<AppError> for ApiError {
                 code,
                 format!("the signal could not be verified: {}", refused.detail),
             ),
+            // The operator's unlink: 409, where the user's disconnect answers 400.
+            AppError::LastLoginMethodNeedsForce => Self {
+                status: Some(StatusCode::CONFLICT),
+                ..Self::of(code)
+            },
             other => Self {
-                cause: Some(other.to_string()),
+                cause: Some(cause_chain(&other)),
                 ..Self::of(code)
             },
         }
     }
+}
+
+/// `error` and each of its sources, outermost first: what the one log line of a failed
+/// request says of its cause.
+fn cause_chain(error: &dyn std::error::Error) -> String {
+    let mut chain = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        chain.push_str(": ");
+        chain.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    chain
 }
 
 impl IntoResponse for ApiError {
@@ -375,6 +384,17 @@ mod tests {
             .into_response();
         assert_eq!(closed.headers()[header::CONNECTION], "close");
         assert_eq!(closed.status(), 413);
+    }
+
+    #[test]
+    fn a_cause_keeps_its_chain_for_the_log() {
+        let error = AppError::from(social_login_ports::RepositoryError::Unavailable(
+            "connection refused".into(),
+        ));
+        assert_eq!(
+            cause_chain(&error),
+            "dependency unavailable: storage unavailable: connection refused"
+        );
     }
 
     #[test]
