@@ -3,6 +3,7 @@
 mod provider_tables;
 mod providers;
 mod secret_strength;
+mod sections;
 mod signals;
 mod signup;
 mod state_store;
@@ -33,7 +34,12 @@ impl Settings {
     pub fn validate(&self) -> Result<(), ConfigErrors> {
         let mut errors = ConfigErrors::default();
         self.check_secret_keys(&mut errors);
-        self.check_sections(&mut errors);
+        self.server.check(&mut errors);
+        self.database.check(&mut errors);
+        self.oauth_state_store.check(&mut errors);
+        self.tokens.check(&mut errors);
+        self.http.check(&mut errors);
+        self.rate_limit.check(&mut errors);
         providers::check(self, &mut errors);
         signals::check(self, &mut errors);
         signup::check(self, &mut errors);
@@ -95,115 +101,6 @@ impl Settings {
                     format!("must be at least {MIN_SECRET_KEY_BYTES} bytes"),
                 );
             }
-        }
-    }
-
-    fn check_sections(&self, errors: &mut ConfigErrors) {
-        if self.server.bind_addr().is_err() {
-            errors.push(
-                "server.bind",
-                "not a socket address (expected IP:port, e.g. 127.0.0.1:8080)",
-            );
-        }
-        if let Some(public_url) = &self.server.public_url {
-            check_public_url(errors, public_url);
-        }
-        for (index, network) in self.server.trusted_proxy_networks().enumerate() {
-            if let Err(reason) = network {
-                errors.push(
-                    format!("server.trusted_proxies[{index}]"),
-                    reason.to_string(),
-                );
-            }
-        }
-        check_url(
-            errors,
-            "database.url",
-            &self.database.url,
-            &["sqlite", "postgres", "postgresql"],
-        );
-        if !(1..=MAX_DATABASE_CONNECTIONS).contains(&self.database.max_connections) {
-            errors.push(
-                "database.max_connections",
-                format!("must be between 1 and {MAX_DATABASE_CONNECTIONS}"),
-            );
-        }
-        state_store::check(&self.oauth_state_store, errors);
-        let tokens = &self.tokens;
-        for (field, seconds) in [
-            ("tokens.access_ttl_seconds", tokens.access_ttl_seconds),
-            ("tokens.refresh_ttl_seconds", tokens.refresh_ttl_seconds),
-            (
-                "tokens.refresh_family_max_seconds",
-                tokens.refresh_family_max_seconds,
-            ),
-        ] {
-            check_seconds(errors, field, seconds);
-        }
-        if !(1..=MAX_REAUTHENTICATION_SECONDS).contains(&self.tokens.reauthentication_seconds) {
-            errors.push(
-                "tokens.reauthentication_seconds",
-                format!(
-                    "must be between 1 and {MAX_REAUTHENTICATION_SECONDS} (a day): a login \
-                     older than that is not recent"
-                ),
-            );
-        }
-        check_token_claims(errors, &self.tokens);
-        if self.http.max_body_bytes == 0 {
-            errors.push("http.max_body_bytes", "must be greater than 0");
-        }
-        let http = &self.http;
-        for (field, seconds) in [
-            (
-                "http.provider_timeout_seconds",
-                http.provider_timeout_seconds,
-            ),
-            (
-                "http.header_read_timeout_seconds",
-                http.header_read_timeout_seconds,
-            ),
-            ("http.request_timeout_seconds", http.request_timeout_seconds),
-            (
-                "http.body_read_timeout_seconds",
-                http.body_read_timeout_seconds,
-            ),
-        ] {
-            check_seconds(errors, field, seconds);
-        }
-        if self.http.max_in_flight == 0 {
-            errors.push("http.max_in_flight", "must be at least 1");
-        }
-        if self.http.max_connections_per_ip == 0 {
-            errors.push("http.max_connections_per_ip", "must be at least 1");
-        }
-        if self.http.max_concurrent_password_hashes == Some(0) {
-            errors.push(
-                "http.max_concurrent_password_hashes",
-                "must be at least 1 (or unset: one per CPU)",
-            );
-        }
-        // A disabled limiter's numbers are never used: no reason to reject them.
-        if self.rate_limit.enabled {
-            if self.rate_limit.per_second == 0 {
-                errors.push("rate_limit.per_second", "must be greater than 0");
-            }
-            if self.rate_limit.burst == 0 {
-                errors.push("rate_limit.burst", "must be at least 1");
-            }
-        }
-        // Checked even with the limiter off: the connection limit keys clients the same way.
-        if !(MIN_IPV6_PREFIX..=128).contains(&self.rate_limit.ipv6_prefix) {
-            errors.push(
-                "rate_limit.ipv6_prefix",
-                format!("must be between {MIN_IPV6_PREFIX} and 128 (64: one subscriber's network)"),
-            );
-        }
-        if self.rate_limit.password_attempts_per_account == 0 {
-            errors.push(
-                "rate_limit.password_attempts_per_account",
-                "must be at least 1",
-            );
         }
     }
 }

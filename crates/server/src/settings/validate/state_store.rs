@@ -10,28 +10,30 @@ const MAX_MEMORY_ENTRIES: usize = 100_000_000;
 /// Longest `key_prefix`: a key is the prefix plus ~75 characters; keep it short and plain.
 const MAX_KEY_PREFIX_LEN: usize = 64;
 
-pub(super) fn check(store: &OAuthStateStoreSettings, errors: &mut ConfigErrors) {
-    if store.backend == StateStoreBackend::Redis {
-        let url = store.url.as_deref().unwrap_or_default();
-        check_url(errors, "oauth_state_store.url", url, &["redis", "rediss"]);
-        check_key_prefix(errors, &store.key_prefix);
-    }
-    if !(1..=MAX_STATE_TTL_SECONDS).contains(&store.ttl_seconds) {
-        errors.push(
-            "oauth_state_store.ttl_seconds",
-            format!("must be between 1 and {MAX_STATE_TTL_SECONDS} (one hour)"),
-        );
-    }
-    let bounds = [
-        ("oauth_state_store.max_entries", store.max_entries),
-        (
-            "oauth_state_store.max_attempt_entries",
-            store.max_attempt_entries,
-        ),
-    ];
-    for (key, bound) in bounds {
-        if !(1..=MAX_MEMORY_ENTRIES).contains(&bound) {
-            errors.push(key, format!("must be between 1 and {MAX_MEMORY_ENTRIES}"));
+impl OAuthStateStoreSettings {
+    pub(super) fn check(&self, errors: &mut ConfigErrors) {
+        if self.backend == StateStoreBackend::Redis {
+            let url = self.url.as_deref().unwrap_or_default();
+            check_url(errors, "oauth_state_store.url", url, &["redis", "rediss"]);
+            check_key_prefix(errors, &self.key_prefix);
+        }
+        if !(1..=MAX_STATE_TTL_SECONDS).contains(&self.ttl_seconds) {
+            errors.push(
+                "oauth_state_store.ttl_seconds",
+                format!("must be between 1 and {MAX_STATE_TTL_SECONDS} (one hour)"),
+            );
+        }
+        let bounds = [
+            ("oauth_state_store.max_entries", self.max_entries),
+            (
+                "oauth_state_store.max_attempt_entries",
+                self.max_attempt_entries,
+            ),
+        ];
+        for (key, bound) in bounds {
+            if !(1..=MAX_MEMORY_ENTRIES).contains(&bound) {
+                errors.push(key, format!("must be between 1 and {MAX_MEMORY_ENTRIES}"));
+            }
         }
     }
 }
