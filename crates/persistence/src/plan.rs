@@ -3,15 +3,15 @@
 //! one statement instead: `sign_in::one_statement`.)
 
 use crate::audit::unix_ms;
-use crate::entity::{linked_account, refresh_token, user};
+use crate::entity::{linked_account, refresh_family, refresh_token, user};
 use crate::error::{is_foreign_key_violation, repository_error, unique_violation};
-use crate::mapping::{email_to_column, link_to_row, refresh_to_row, user_to_row};
+use crate::mapping::{email_to_column, family_to_row, link_to_row, refresh_to_row, user_to_row};
 use crate::queries;
 use sea_orm::ActiveValue::Set;
 use sea_orm::sea_query::Expr;
 use sea_orm::{DatabaseTransaction, DbErr, EntityTrait};
 use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
-use social_login_ports::PlanError;
+use social_login_ports::{NewRefreshToken, PlanError, RepositoryError, SessionStart};
 
 /// Applies `plan`'s writes in order, then records its events. The caller's transaction
 /// makes it all or nothing.
@@ -94,7 +94,7 @@ async fn apply_write(txn: &DatabaseTransaction, write: &Write) -> Result<(), Pla
                 .map_err(repository_error)?;
         }
         Write::StartSession { session, first } => {
-            crate::refresh_tokens::insert_session(txn, first, session).await?;
+            insert_session(txn, first, session).await?;
         }
         Write::MarkTokenUsed(hash) => {
             queries::mark_used(*hash)
@@ -152,4 +152,21 @@ pub(crate) fn conflict_or_failed(err: DbErr) -> PlanError {
         None if is_foreign_key_violation(&err) => PlanError::Gone,
         None => repository_error(err).into(),
     }
+}
+
+/// The family row of `session` and its first token `first` (a new session, or a login's).
+async fn insert_session(
+    txn: &DatabaseTransaction,
+    first: &NewRefreshToken,
+    session: &SessionStart,
+) -> Result<(), RepositoryError> {
+    refresh_family::Entity::insert(family_to_row(first, session))
+        .exec_without_returning(txn)
+        .await
+        .map_err(repository_error)?;
+    refresh_token::Entity::insert(refresh_to_row(first))
+        .exec_without_returning(txn)
+        .await
+        .map_err(repository_error)?;
+    Ok(())
 }

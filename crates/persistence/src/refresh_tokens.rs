@@ -11,15 +11,15 @@
 use crate::SeaOrmRepository;
 use crate::entity::{refresh_family, refresh_token};
 use crate::error::repository_error;
-use crate::mapping::{family_to_row, refresh_from_rows, refresh_to_row};
+use crate::mapping::refresh_from_rows;
 use crate::queries;
 use async_trait::async_trait;
-use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QuerySelect};
+use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, QuerySelect};
 use social_login_domain::UserId;
 use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
 use social_login_ports::{
-    Logout, NewRefreshToken, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError,
-    Rotated, SessionOpening, SessionStart,
+    Logout, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError, Rotated,
+    SessionOpening,
 };
 use time::OffsetDateTime;
 
@@ -95,23 +95,6 @@ impl RefreshTokenRepository for SeaOrmRepository {
             .rows_affected;
         Ok(pruned)
     }
-}
-
-/// The family row of `session` and its first token `first` (a new session, or a login's).
-pub(crate) async fn insert_session(
-    txn: &DatabaseTransaction,
-    first: &NewRefreshToken,
-    session: &SessionStart,
-) -> Result<(), RepositoryError> {
-    refresh_family::Entity::insert(family_to_row(first, session))
-        .exec_without_returning(txn)
-        .await
-        .map_err(repository_error)?;
-    refresh_token::Entity::insert(refresh_to_row(first))
-        .exec_without_returning(txn)
-        .await
-        .map_err(repository_error)?;
-    Ok(())
 }
 
 /// The family of the presented token, locked until the transaction ends; `None` for an

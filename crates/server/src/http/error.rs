@@ -64,6 +64,21 @@ pub fn problem_response(status: u16, description: &str) -> BTreeMap<String, RefO
     BTreeMap::from([(status.to_string(), RefOr::T(response))])
 }
 
+/// The 403s of a sign-in through a provider, by code or by id_token.
+pub struct SignInRefused;
+
+impl utoipa::IntoResponses for SignInRefused {
+    fn responses() -> BTreeMap<String, RefOr<ApiResponse>> {
+        problem_response(
+            403,
+            "ProviderAccountDisabled: the provider reported this account disabled; \
+             SignupNotAllowed: the account is linked to nobody and this provider's allow_signup \
+             is false; EmailDomainNotAllowed: a new user needs a verified email (for google also \
+             the hd claim) in the provider's allowed_email_domains",
+        )
+    }
+}
+
 impl ApiError {
     pub fn new(code: ErrorCode, detail: impl Into<String>) -> Self {
         Self {

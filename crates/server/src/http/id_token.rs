@@ -3,9 +3,8 @@
 
 use super::AppState;
 use super::dto::{IdTokenRequest, LinkedAccountRead, LoginResponse};
-use super::error::{ApiError, Problem, ProblemAt};
+use super::error::{ApiError, Problem, ProblemAt, SignInRefused};
 use super::extract::{ApiJson, CurrentSession, EnabledProvider, RequestOrigin};
-use super::oauth::SignInRefused;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;

@@ -3,7 +3,7 @@
 use super::dto::{
     AuthorizeResponse, CallbackRequest, LinkedAccountRead, LoginResponse, ProviderRead, SizedJson,
 };
-use super::error::{ApiError, Problem, ProblemAt, problem_response};
+use super::error::{ApiError, Problem, ProblemAt, SignInRefused};
 use super::extract::{ApiJson, CurrentSession, EnabledProvider, OptionalBearer, RequestOrigin};
 use super::rate_limit::Limit;
 use super::{AppState, id_token};
@@ -11,8 +11,6 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use social_login_app::ProviderReturn;
-use std::collections::BTreeMap;
-use utoipa::openapi::{RefOr, Response};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -143,19 +141,4 @@ fn provider_return(
     Ok(state
         .service
         .provider_return(provider, &request.code, &request.state, request.post_body)?)
-}
-
-/// The 403s of a sign-in through a provider, by code or by id_token.
-pub(super) struct SignInRefused;
-
-impl utoipa::IntoResponses for SignInRefused {
-    fn responses() -> BTreeMap<String, RefOr<Response>> {
-        problem_response(
-            403,
-            "ProviderAccountDisabled: the provider reported this account disabled; \
-             SignupNotAllowed: the account is linked to nobody and this provider's allow_signup \
-             is false; EmailDomainNotAllowed: a new user needs a verified email (for google also \
-             the hd claim) in the provider's allowed_email_domains",
-        )
-    }
 }
