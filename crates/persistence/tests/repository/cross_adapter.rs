@@ -5,8 +5,8 @@ use crate::fixtures::{login_of, new_link, new_user, refresh_works, store_token, 
 use crate::harness::{rusqlite_repository, sqlite_repository};
 use social_login_domain::{AuditEventType, EventSet, ProviderKey};
 use social_login_persistence::{SeaOrmRepository, SqliteRepository};
-use social_login_ports::UserCreation;
 use social_login_ports::{Claim, UserRepository, WebhookOutbox};
+use social_login_testing::contract::repository::fixtures::creation;
 use std::path::Path;
 
 async fn both_on_one_file(dir: &Path) -> (SqliteRepository, SeaOrmRepository) {
@@ -73,11 +73,11 @@ async fn what_sea_orm_stores_rusqlite_reads_back_the_same() {
     let ada = new_user(Some("ada@example.com"), true);
     let link = new_link(ada.id, ProviderKey::GITHUB, "42");
     let created = tooling
-        .create_user(UserCreation {
-            user: ada.clone(),
-            first_link: Some(link.clone()),
-            audit: social_login_testing::audit_now(),
-        })
+        .create_user(creation(
+            ada.clone(),
+            Some(link.clone()),
+            social_login_testing::audit_now(),
+        ))
         .await
         .unwrap();
     store_token(&tooling, ada.id, token_hash(7)).await;

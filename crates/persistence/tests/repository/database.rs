@@ -5,9 +5,9 @@ use crate::fixtures::{delete_user_row, stored_link_columns};
 use crate::harness::{on_every_backend, rusqlite_repository, sqlite_repository};
 use social_login_domain::{ProviderKey, SealedToken};
 use social_login_persistence::SeaOrmRepository;
-use social_login_ports::UserCreation;
 use social_login_ports::{RotateError, UserRepository};
 use social_login_testing::contract::repository::Repository;
+use social_login_testing::contract::repository::fixtures::creation;
 use social_login_testing::contract::repository::fixtures::{
     login_of, new_link, new_user, refresh, refresh_works, store_token, store_user, token_hash,
 };
@@ -16,11 +16,11 @@ use social_login_testing::contract::repository::fixtures::{
 async fn migrating_again_changes_nothing_and_the_database_answers_pings() {
     on_every_backend(|repo| async move {
         let user = new_user(Some("ada@example.com"), true);
-        repo.create_user(UserCreation {
-            user: user.clone(),
-            first_link: None,
-            audit: social_login_testing::audit_now(),
-        })
+        repo.create_user(creation(
+            user.clone(),
+            None,
+            social_login_testing::audit_now(),
+        ))
         .await
         .unwrap();
         repo.migrate().await.unwrap();

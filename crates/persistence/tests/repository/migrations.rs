@@ -9,9 +9,9 @@ use social_login_domain::UserId;
 use social_login_migrations::{Migrator, MigratorTrait};
 use social_login_persistence::SeaOrmRepository;
 use social_login_ports::Rotated;
-use social_login_ports::UserCreation;
 use social_login_testing::audit_now;
 use social_login_testing::contract::repository::Repository;
+use social_login_testing::contract::repository::fixtures::creation;
 use social_login_testing::contract::repository::fixtures::{
     email, new_user, now, refresh, rotation, token_hash,
 };
@@ -170,11 +170,7 @@ async fn email_keys_written_by_unicode_lowering_are_rederived_and_still_find_the
         // The ASCII address the look-alike used to hold is free for its real owner.
         let owner = new_user(Some("kim@example.com"), true);
         served
-            .create_user(UserCreation {
-                user: owner.clone(),
-                first_link: None,
-                audit: audit_now(),
-            })
+            .create_user(creation(owner.clone(), None, audit_now()))
             .await
             .unwrap();
         assert_eq!(found("Kim@example.com").await, Some(owner.id));

@@ -18,6 +18,7 @@ use social_login_ports::{
 };
 use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url};
 use social_login_testing::audit_now;
+use social_login_testing::contract::repository::fixtures::creation;
 use std::time::{Duration, Instant};
 
 #[tokio::test]
@@ -111,13 +112,9 @@ async fn every_operation(
         ("list_links", repo.list_links(user).await.storage_failure()),
         (
             "create_user",
-            repo.create_user(UserCreation {
-                user: new_user,
-                first_link: None,
-                audit: audit_now(),
-            })
-            .await
-            .storage_failure(),
+            repo.create_user(creation(new_user, None, audit_now()))
+                .await
+                .storage_failure(),
         ),
         (
             "add_link",

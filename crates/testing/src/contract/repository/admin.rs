@@ -3,6 +3,7 @@
 //! forced unlink that locks; each change recorded with the admin key's id.
 
 use super::Repository;
+use super::fixtures::creation;
 use super::fixtures::{
     event_kinds, linked_providers, login_of, new_link, new_user, now, random_hash, refresh,
     sign_in, signed_in_user, store_token, token_hash,
@@ -13,7 +14,6 @@ use social_login_domain::{
     AdminKeyId, AuditEventType, EventSet, Origin, PageLimit, ProviderKey, ProviderSubject,
     UserFilter, UserId,
 };
-use social_login_ports::UserCreation;
 use social_login_ports::{
     LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, RotateError, SessionsRevocation,
     SignInError, UserPage, UserSearch,
@@ -89,13 +89,9 @@ pub async fn pages_go_by_id_and_each_filter_finds_its_users(repo: Arc<dyn Reposi
         let user = new_user(Some(&format!("u{n}@example.com")), true);
         let link = (n % 2 == 0).then(|| new_link(user.id, ProviderKey::GITHUB, &format!("gh{n}")));
         ids.push(user.id);
-        repo.create_user(UserCreation {
-            user,
-            first_link: link,
-            audit: audit_at(now(), EventSet::NONE),
-        })
-        .await
-        .unwrap();
+        repo.create_user(creation(user, link, audit_at(now(), EventSet::NONE)))
+            .await
+            .unwrap();
     }
     ids.sort();
     let first = find(&*repo, UserFilter::All, None, 2).await;
@@ -189,13 +185,9 @@ pub async fn a_lock_refuses_logins_and_refreshes_ends_sessions_and_unlock_gives_
 pub async fn ending_sessions_leaves_the_user_unlocked(repo: Arc<dyn Repository>) {
     let user = new_user(Some("pat@example.com"), true);
     let id = user.id;
-    repo.create_user(UserCreation {
-        user,
-        first_link: None,
-        audit: audit_at(now(), EventSet::NONE),
-    })
-    .await
-    .unwrap();
+    repo.create_user(creation(user, None, audit_at(now(), EventSet::NONE)))
+        .await
+        .unwrap();
     store_token(&*repo, id, token_hash(1)).await;
     assert!(revoke_sessions(&*repo, id).await);
     assert_eq!(repo.active_sessions(id, now()).await.unwrap(), 0);
@@ -211,13 +203,9 @@ pub async fn the_last_way_in_goes_only_by_force_which_locks_in_the_same_transact
     let user = new_user(Some("ada@example.com"), false);
     let id = user.id;
     let link = new_link(id, ProviderKey::GITHUB, "gh-7");
-    repo.create_user(UserCreation {
-        user,
-        first_link: Some(link),
-        audit: audit_at(now(), EventSet::NONE),
-    })
-    .await
-    .unwrap();
+    repo.create_user(creation(user, Some(link), audit_at(now(), EventSet::NONE)))
+        .await
+        .unwrap();
     store_token(&*repo, id, token_hash(3)).await;
     let usable = vec![ProviderKey::GITHUB];
     let refused = repo

@@ -2,6 +2,7 @@
 //! for the webhooks (only the subscribed types; the outbox's own rules: `outbox`).
 
 use super::Repository;
+use super::fixtures::creation;
 use super::fixtures::{
     event_kinds, login_of, logout_with, new_link, new_user, now, provider_identity, sign_in,
     start_session, store_token,
@@ -9,7 +10,6 @@ use super::fixtures::{
 use crate::audit_at;
 use social_login_domain::{AuditContext, AuditEventType, EventSet, Origin, ProviderKey, UserId};
 use social_login_ports::AccountLink;
-use social_login_ports::UserCreation;
 use social_login_ports::{Claim, LinkRemoval, RefreshRotation, RemoveLinkError, SignInError};
 use std::sync::Arc;
 use time::Duration;
@@ -27,13 +27,9 @@ fn audit(seconds: i64, outbox: EventSet) -> AuditContext {
 
 pub async fn each_write_records_its_event_and_the_list_is_newest_first(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), true);
-    repo.create_user(UserCreation {
-        user: ada.clone(),
-        first_link: None,
-        audit: audit(1, EventSet::NONE),
-    })
-    .await
-    .unwrap();
+    repo.create_user(creation(ada.clone(), None, audit(1, EventSet::NONE)))
+        .await
+        .unwrap();
     let hash = super::fixtures::random_hash();
     let session = super::fixtures::session(hash, now() + Duration::days(30));
     start_session(&*repo, ada.id, session, audit(2, EventSet::NONE)).await;
@@ -84,25 +80,17 @@ pub async fn each_write_records_its_event_and_the_list_is_newest_first(repo: Arc
 pub async fn a_refused_write_records_no_event(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), false);
     let link = new_link(ada.id, ProviderKey::GITHUB, "gh-1");
-    repo.create_user(UserCreation {
-        user: ada.clone(),
-        first_link: Some(link),
-        audit: audit(1, EventSet::all()),
-    })
-    .await
-    .unwrap();
+    repo.create_user(creation(ada.clone(), Some(link), audit(1, EventSet::all())))
+        .await
+        .unwrap();
     let before = event_kinds(&*repo, ada.id).await;
     assert_eq!(before, [AuditEventType::UserRegistered]);
 
     let twin = new_user(Some("ADA@example.com"), true);
     assert!(
-        repo.create_user(UserCreation {
-            user: twin.clone(),
-            first_link: None,
-            audit: audit(2, EventSet::all())
-        })
-        .await
-        .is_err()
+        repo.create_user(creation(twin.clone(), None, audit(2, EventSet::all())))
+            .await
+            .is_err()
     );
     let last_link = repo
         .remove_link(LinkRemoval {
@@ -178,13 +166,9 @@ pub async fn a_provider_login_records_its_decision_then_the_login(repo: Arc<dyn 
 
 pub async fn reuse_detection_is_recorded_and_a_second_logout_is_not(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), true);
-    repo.create_user(UserCreation {
-        user: ada.clone(),
-        first_link: None,
-        audit: audit(0, EventSet::NONE),
-    })
-    .await
-    .unwrap();
+    repo.create_user(creation(ada.clone(), None, audit(0, EventSet::NONE)))
+        .await
+        .unwrap();
     let first = super::fixtures::token_hash(1);
     store_token(&*repo, ada.id, first).await;
     let successor = super::fixtures::token_hash(2);
@@ -231,13 +215,9 @@ pub async fn the_outbox_holds_only_subscribed_types_and_hands_out_the_oldest_due
     .into_iter()
     .collect();
     let ada = new_user(Some("ada@example.com"), true);
-    repo.create_user(UserCreation {
-        user: ada.clone(),
-        first_link: None,
-        audit: audit(1, wanted),
-    })
-    .await
-    .unwrap();
+    repo.create_user(creation(ada.clone(), None, audit(1, wanted)))
+        .await
+        .unwrap();
     store_token(&*repo, ada.id, super::fixtures::token_hash(1)).await;
     repo.add_link(AccountLink {
         link: new_link(ada.id, ProviderKey::GITHUB, "gh-1"),
@@ -273,13 +253,9 @@ pub async fn the_outbox_holds_only_subscribed_types_and_hands_out_the_oldest_due
 
 pub async fn pruning_deletes_only_events_older_than_the_bound(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), true);
-    repo.create_user(UserCreation {
-        user: ada.clone(),
-        first_link: None,
-        audit: audit(0, EventSet::NONE),
-    })
-    .await
-    .unwrap();
+    repo.create_user(creation(ada.clone(), None, audit(0, EventSet::NONE)))
+        .await
+        .unwrap();
     for seconds in [10, 20, 30] {
         let session =
             super::fixtures::session(super::fixtures::random_hash(), now() + Duration::days(30));

@@ -49,19 +49,28 @@ pub fn new_link(user: UserId, provider: ProviderKey, subject: &str) -> NewLinked
     }
 }
 
+/// The creation of `user` with its first link, if any, recording with `audit`.
+pub fn creation(
+    user: NewUser,
+    first_link: Option<NewLinkedAccount>,
+    audit: AuditContext,
+) -> UserCreation {
+    UserCreation {
+        user,
+        first_link,
+        audit,
+    }
+}
+
 /// Stores `user` with its first link, if any, as a registration or a first login does.
 pub async fn store_user(
     repo: &dyn Repository,
     user: &NewUser,
     first_link: Option<NewLinkedAccount>,
 ) {
-    repo.create_user(UserCreation {
-        user: user.clone(),
-        first_link,
-        audit: crate::audit_now(),
-    })
-    .await
-    .unwrap();
+    repo.create_user(creation(user.clone(), first_link, crate::audit_now()))
+        .await
+        .unwrap();
 }
 
 /// Stores a user of `email_address` (with a password or not) whose first link is

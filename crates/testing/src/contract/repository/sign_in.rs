@@ -2,13 +2,13 @@
 //! at all, with its session.
 
 use super::Repository;
+use super::fixtures::creation;
 use super::fixtures::{
     assert_no_account_written, delete_user, linked_providers, login_of, new_user,
     provider_identity, refresh, refresh_works, sign_in, signed_in_user, token_hash, user_by_email,
     user_less_identity,
 };
 use social_login_domain::{ProviderIdentity, ProviderKey, SealedToken};
-use social_login_ports::UserCreation;
 use social_login_ports::{ProviderSignIn, RotateError, SignInError};
 use std::sync::Arc;
 
@@ -40,13 +40,9 @@ pub async fn a_new_account_registers_a_user_with_its_link_and_session(repo: Arc<
 
 pub async fn a_matching_claimed_email_is_refused_and_nothing_is_written(repo: Arc<dyn Repository>) {
     let owner = new_user(Some("ada@example.com"), true);
-    repo.create_user(UserCreation {
-        user: owner,
-        first_link: None,
-        audit: crate::audit_now(),
-    })
-    .await
-    .unwrap();
+    repo.create_user(creation(owner, None, crate::audit_now()))
+        .await
+        .unwrap();
     let login = login_of(ProviderKey::GITHUB, "gh-1", Some("ADA@example.com"), true);
     assert_eq!(
         repo.sign_in_with_provider(login.clone()).await,

@@ -1,6 +1,7 @@
 //! Creating and finding users: atomic first link, case-insensitive email uniqueness.
 
 use super::Repository;
+use super::fixtures::creation;
 use super::fixtures::store_user;
 use super::fixtures::{email, new_link, new_user, store_user_with_link, user_by_email};
 use social_login_domain::{NewLinkedAccount, NewUser, ProviderKey, UserId};
@@ -15,11 +16,7 @@ async fn refused_creation(
     user: &NewUser,
     first_link: NewLinkedAccount,
 ) -> CreateUserError {
-    let created = repo.create_user(UserCreation {
-        user: user.clone(),
-        first_link: Some(first_link),
-        audit: crate::audit_now(),
-    });
+    let created = repo.create_user(creation(user.clone(), Some(first_link), crate::audit_now()));
     let refused = created.await.expect_err("the creation is refused");
     let left = repo.find_user(user.id).await.unwrap();
     assert_eq!(left, None, "a refused creation leaves no user");
@@ -30,11 +27,11 @@ pub async fn a_user_created_with_a_link_is_found_by_id_email_and_link(repo: Arc<
     let user = new_user(Some("Ada@Example.com"), false);
     let link = new_link(user.id, ProviderKey::GITHUB, "42");
     let created = repo
-        .create_user(UserCreation {
-            user: user.clone(),
-            first_link: Some(link.clone()),
-            audit: crate::audit_now(),
-        })
+        .create_user(creation(
+            user.clone(),
+            Some(link.clone()),
+            crate::audit_now(),
+        ))
         .await
         .unwrap();
     assert_eq!(created, user.clone().into_user());
@@ -90,13 +87,9 @@ pub async fn creating_a_user_whose_first_link_is_taken_leaves_no_user(repo: Arc<
 
 pub async fn emails_are_unique_ignoring_case(repo: Arc<dyn Repository>) {
     let first = new_user(Some("ada@example.com"), false);
-    repo.create_user(UserCreation {
-        user: first,
-        first_link: None,
-        audit: crate::audit_now(),
-    })
-    .await
-    .unwrap();
+    repo.create_user(creation(first, None, crate::audit_now()))
+        .await
+        .unwrap();
 
     let shouting = new_user(Some("ADA@Example.COM"), true);
     let link = new_link(shouting.id, ProviderKey::GOOGLE, "7");
@@ -110,13 +103,9 @@ pub async fn any_number_of_users_may_have_no_email(repo: Arc<dyn Repository>) {
     for subject in ["1", "2"] {
         let user = new_user(None, false);
         let link = new_link(user.id, ProviderKey::TWITTER, subject);
-        repo.create_user(UserCreation {
-            user,
-            first_link: Some(link),
-            audit: crate::audit_now(),
-        })
-        .await
-        .unwrap();
+        repo.create_user(creation(user, Some(link), crate::audit_now()))
+            .await
+            .unwrap();
     }
 }
 
@@ -143,11 +132,7 @@ fn unverified_provider_user(address: &str) -> NewUser {
 pub async fn an_unverified_provider_email_is_kept_but_claims_nothing(repo: Arc<dyn Repository>) {
     let squatter = unverified_provider_user("victim@example.com");
     let stored = repo
-        .create_user(UserCreation {
-            user: squatter.clone(),
-            first_link: None,
-            audit: crate::audit_now(),
-        })
+        .create_user(creation(squatter.clone(), None, crate::audit_now()))
         .await
         .unwrap();
     assert_eq!(
@@ -161,11 +146,11 @@ pub async fn an_unverified_provider_email_is_kept_but_claims_nothing(repo: Arc<d
         "matched by nothing"
     );
     // Neither a second unverified holder nor the real owner is blocked.
-    repo.create_user(UserCreation {
-        user: unverified_provider_user("Victim@Example.com"),
-        first_link: None,
-        audit: crate::audit_now(),
-    })
+    repo.create_user(creation(
+        unverified_provider_user("Victim@Example.com"),
+        None,
+        crate::audit_now(),
+    ))
     .await
     .unwrap();
     let owner = new_user(Some("victim@example.com"), true);
