@@ -249,3 +249,12 @@ impl<T: Serialize> axum::response::IntoResponse for SizedJson<T> {
         }
     }
 }
+
+/// 201 Created with `T` as JSON: what a write that makes a resource answers.
+pub struct Created<T>(pub T);
+
+impl<T: Serialize> axum::response::IntoResponse for Created<T> {
+    fn into_response(self) -> axum::response::Response {
+        (axum::http::StatusCode::CREATED, axum::Json(self.0)).into_response()
+    }
+}

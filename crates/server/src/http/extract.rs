@@ -91,6 +91,33 @@ impl FromRequestParts<AppState> for CurrentSession {
     }
 }
 
+/// What a request to a provider's endpoint starts from: the service, the enabled provider the
+/// path names (404 first) and where the request came from.
+pub struct ProviderCall {
+    pub state: AppState,
+    pub provider: social_login_app::EnabledProvider,
+    pub origin: Origin,
+}
+
+impl FromRequestParts<AppState> for ProviderCall {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let EnabledProvider(provider) = EnabledProvider::from_request_parts(parts, state).await?;
+        let RequestOrigin(origin) = RequestOrigin::from_request_parts(parts, state)
+            .await
+            .unwrap_or_else(|never| match never {});
+        Ok(Self {
+            state: state.clone(),
+            provider,
+            origin,
+        })
+    }
+}
+
 /// Where the request came from, for its audit events: the client IP the proxy rules
 /// resolved (none when unknown), the `User-Agent` and the request id.
 pub struct RequestOrigin(pub Origin);

@@ -2,12 +2,10 @@
 //! on the device (Sign in with Apple, Google Sign-In, MSAL) rather than a code.
 
 use super::AppState;
-use super::dto::{IdTokenRequest, LinkedAccountRead, LoginResponse};
+use super::dto::{Created, IdTokenRequest, LinkedAccountRead, LoginResponse};
 use super::error::{ApiError, Problem, ProblemAt, SignInRefused};
-use super::extract::{ApiJson, CurrentSession, EnabledProvider, RequestOrigin};
+use super::extract::{ApiJson, CurrentSession, ProviderCall};
 use axum::Json;
-use axum::extract::State;
-use axum::http::StatusCode;
 use social_login_app::IdTokenCommand;
 
 /// Log in or register with an id_token the app obtained from the provider.
@@ -26,13 +24,12 @@ use social_login_app::IdTokenCommand;
                 before; OAuthCodeExchangeFailed: Apple refused the authorization_code \
                 (nobody is signed in)")))]
 pub async fn sign_in(
-    State(state): State<AppState>,
-    EnabledProvider(provider): EnabledProvider,
-    RequestOrigin(origin): RequestOrigin,
+    call: ProviderCall,
     ApiJson(request): ApiJson<IdTokenRequest>,
 ) -> Result<Json<LoginResponse>, ApiError> {
-    let command = command(&state, provider, request)?;
-    let result = state.service.id_token_sign_in(command, &origin).await?;
+    let command = command(&call.state, call.provider, request)?;
+    let service = &call.state.service;
+    let result = service.id_token_sign_in(command, &call.origin).await?;
     Ok(Json(result.into()))
 }
 
@@ -48,18 +45,16 @@ pub async fn sign_in(
                 OAuthCodeExchangeFailed: Apple refused the authorization_code (nothing linked)")),
     security(("bearer" = [])))]
 pub async fn connect(
-    State(state): State<AppState>,
     CurrentSession(caller): CurrentSession,
-    EnabledProvider(provider): EnabledProvider,
-    RequestOrigin(origin): RequestOrigin,
+    call: ProviderCall,
     ApiJson(request): ApiJson<IdTokenRequest>,
-) -> Result<(StatusCode, Json<LinkedAccountRead>), ApiError> {
-    let command = command(&state, provider, request)?;
-    let link = state
-        .service
-        .id_token_connect(caller.access, command, &origin)
+) -> Result<Created<LinkedAccountRead>, ApiError> {
+    let command = command(&call.state, call.provider, request)?;
+    let service = &call.state.service;
+    let link = service
+        .id_token_connect(caller.access, command, &call.origin)
         .await?;
-    Ok((StatusCode::CREATED, Json(LinkedAccountRead::from(&link))))
+    Ok(Created(LinkedAccountRead::from(&link)))
 }
 
 /// 422 for the fields (the provider's 404 came first, from the path); `post_body` goes to

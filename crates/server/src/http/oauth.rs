@@ -1,10 +1,11 @@
 //! The provider endpoints of docs/api.md#endpoints, and the list of enabled providers.
 
 use super::dto::{
-    AuthorizeResponse, CallbackRequest, LinkedAccountRead, LoginResponse, ProviderRead, SizedJson,
+    AuthorizeResponse, CallbackRequest, Created, LinkedAccountRead, LoginResponse, ProviderRead,
+    SizedJson,
 };
 use super::error::{ApiError, Problem, ProblemAt, SignInRefused};
-use super::extract::{ApiJson, CurrentSession, EnabledProvider, OptionalBearer, RequestOrigin};
+use super::extract::{ApiJson, CurrentSession, EnabledProvider, OptionalBearer, ProviderCall};
 use super::rate_limit::Limit;
 use super::{AppState, id_token};
 use axum::Json;
@@ -66,13 +67,11 @@ pub async fn authorize(
     responses((status = 200, body = LoginResponse), ProblemAt<400>, SignInRefused,
         ProblemAt<404>, ProblemAt<409>, ProblemAt<502>))]
 pub async fn callback(
-    State(state): State<AppState>,
-    EnabledProvider(provider): EnabledProvider,
-    RequestOrigin(origin): RequestOrigin,
+    call: ProviderCall,
     ApiJson(request): ApiJson<CallbackRequest>,
 ) -> Result<SizedJson<LoginResponse>, ApiError> {
-    let ret = provider_return(&state, provider, request)?;
-    let result = state.service.callback(ret, &origin).await?;
+    let ret = provider_return(&call.state, call.provider, request)?;
+    let result = call.state.service.callback(ret, &call.origin).await?;
     Ok(SizedJson {
         value: result.into(),
         capacity: LoginResponse::TYPICAL_JSON_BYTES,
@@ -88,15 +87,14 @@ pub async fn callback(
         ProblemAt<404>, ProblemAt<409>, ProblemAt<502>),
     security(("bearer" = [])))]
 pub async fn connect(
-    State(state): State<AppState>,
     CurrentSession(caller): CurrentSession,
-    EnabledProvider(provider): EnabledProvider,
-    RequestOrigin(origin): RequestOrigin,
+    call: ProviderCall,
     ApiJson(request): ApiJson<CallbackRequest>,
-) -> Result<(StatusCode, Json<LinkedAccountRead>), ApiError> {
-    let ret = provider_return(&state, provider, request)?;
-    let link = state.service.connect(caller.access, ret, &origin).await?;
-    Ok((StatusCode::CREATED, Json(LinkedAccountRead::from(&link))))
+) -> Result<Created<LinkedAccountRead>, ApiError> {
+    let ret = provider_return(&call.state, call.provider, request)?;
+    let service = &call.state.service;
+    let link = service.connect(caller.access, ret, &call.origin).await?;
+    Ok(Created(LinkedAccountRead::from(&link)))
 }
 
 /// The caller's linked accounts.
@@ -118,14 +116,12 @@ pub async fn accounts(
         ProblemAt<404>),
     security(("bearer" = [])))]
 pub async fn disconnect(
-    State(state): State<AppState>,
     CurrentSession(caller): CurrentSession,
-    EnabledProvider(provider): EnabledProvider,
-    RequestOrigin(origin): RequestOrigin,
+    call: ProviderCall,
 ) -> Result<StatusCode, ApiError> {
-    state
-        .service
-        .disconnect(caller.user.id, provider, &origin)
+    let service = &call.state.service;
+    service
+        .disconnect(caller.user.id, call.provider, &call.origin)
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }
