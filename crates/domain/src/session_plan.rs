@@ -61,7 +61,7 @@ pub struct Rotated {
 pub enum RotationRefused {
     /// Unknown, expired, revoked.
     #[error("refresh token refused")]
-    Refused,
+    Invalid,
     /// A used token came back: its family is revoked by the plan.
     #[error("refresh token reuse detected; family revoked")]
     ReuseDetected,
@@ -116,7 +116,7 @@ impl RefreshRotation {
                 Err(RotationRefused::ReuseDetected)
             }
             (_, RefreshVerdict::UserLocked) => Err(RotationRefused::UserLocked),
-            _ => Err(RotationRefused::Refused),
+            _ => Err(RotationRefused::Invalid),
         };
         RotationPlan { writes, outcome }
     }

@@ -19,7 +19,7 @@ use social_login_domain::UserId;
 use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
 use social_login_ports::{
     Logout, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError, Rotated,
-    SessionOpening,
+    RotationRefused, SessionOpening,
 };
 use time::OffsetDateTime;
 
@@ -34,7 +34,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
         let txn = self.begin_write().await?;
         let Some((_, family)) = lock_family_of(&txn, rotation.presented).await? else {
-            return Err(RotateError::Refused);
+            return Err(RotationRefused::Invalid.into());
         };
         // Read after the family's lock: a lock that committed first is seen here; one that
         // commits later revokes this family, the successor with it.

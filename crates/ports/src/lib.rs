@@ -34,7 +34,7 @@ pub use password_hasher::{HashError, PasswordHasher};
 pub use randomness::Randomness;
 pub use refresh_tokens::{
     Logout, NewRefreshToken, RefreshRotation, RefreshTokenRepository, RotateError, Rotated,
-    RotationPlan, SessionOpening, SessionStart,
+    RotationPlan, RotationRefused, SessionOpening, SessionStart,
 };
 pub use repository::{
     AccountLink, AddLinkError, CreateUserError, LinkRemoval, PlanError, ProviderSignIn,

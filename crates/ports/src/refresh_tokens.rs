@@ -9,17 +9,11 @@ pub use social_login_domain::session_plan::{
 };
 use time::OffsetDateTime;
 
+/// A rotation that wrote nothing: the rule refused it, or the storage failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RotateError {
-    /// Unknown, expired, revoked.
-    #[error("refresh token refused")]
-    Refused,
-    /// A used token came back: its family is now revoked.
-    #[error("refresh token reuse detected; family revoked")]
-    ReuseDetected,
-    /// The token's user is locked by an operator: nothing was written.
-    #[error("the user is locked")]
-    UserLocked,
+    #[error(transparent)]
+    Refused(#[from] RotationRefused),
     #[error(transparent)]
     Repository(#[from] RepositoryError),
 }
@@ -27,16 +21,6 @@ pub enum RotateError {
 impl From<crate::PlanError> for RotateError {
     fn from(error: crate::PlanError) -> Self {
         Self::Repository(error.into())
-    }
-}
-
-impl From<RotationRefused> for RotateError {
-    fn from(refused: RotationRefused) -> Self {
-        match refused {
-            RotationRefused::Refused => Self::Refused,
-            RotationRefused::ReuseDetected => Self::ReuseDetected,
-            RotationRefused::UserLocked => Self::UserLocked,
-        }
     }
 }
 

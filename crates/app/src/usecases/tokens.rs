@@ -3,6 +3,7 @@
 use crate::{AppError, AuthService, LoginResult};
 use social_login_domain::Origin;
 use social_login_domain::admin::check_not_locked;
+use social_login_ports::RotationRefused;
 use social_login_ports::{Logout, RefreshRotation, RotateError};
 use tracing::{instrument, warn};
 
@@ -33,12 +34,12 @@ impl AuthService {
             })
             .await
             .map_err(|error| match error {
-                RotateError::Refused => AppError::InvalidCredentials,
-                RotateError::ReuseDetected => {
+                RotateError::Refused(RotationRefused::Invalid) => AppError::InvalidCredentials,
+                RotateError::Refused(RotationRefused::ReuseDetected) => {
                     warn!("refresh token reuse detected; token family revoked");
                     AppError::InvalidCredentials
                 }
-                RotateError::UserLocked => AppError::UserLocked,
+                RotateError::Refused(RotationRefused::UserLocked) => AppError::UserLocked,
                 RotateError::Repository(error) => error.into(),
             })?;
         let user = self

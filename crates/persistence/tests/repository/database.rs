@@ -5,6 +5,7 @@ use crate::fixtures::{delete_user_row, stored_link_columns};
 use crate::harness::{on_every_backend, rusqlite_repository, sqlite_repository};
 use social_login_domain::{ProviderKey, SealedToken};
 use social_login_persistence::SeaOrmRepository;
+use social_login_ports::RotationRefused;
 use social_login_ports::{RotateError, UserRepository};
 use social_login_testing::contract::repository::Repository;
 use social_login_testing::contract::repository::fixtures::creation;
@@ -49,7 +50,7 @@ async fn deleting_a_user_deletes_its_links_and_refresh_tokens() {
         );
         assert_eq!(
             refresh(&repo, token_hash(1)).await,
-            Err(RotateError::Refused),
+            Err(RotateError::Refused(RotationRefused::Invalid)),
             "the refresh token went with its user"
         );
     })

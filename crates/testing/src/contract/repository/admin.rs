@@ -14,6 +14,7 @@ use social_login_domain::{
     AdminKeyId, AuditEventType, EventSet, Origin, PageLimit, ProviderKey, ProviderSubject,
     UserFilter, UserId,
 };
+use social_login_ports::RotationRefused;
 use social_login_ports::{
     LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, RotateError, SessionsRevocation,
     SignInError, UserPage, UserSearch,
@@ -146,7 +147,10 @@ pub async fn a_lock_refuses_logins_and_refreshes_ends_sessions_and_unlock_gives_
     assert!(set_locked(&*repo, user, true, by_admin()).await);
     assert!(repo.find_user(user).await.unwrap().unwrap().locked);
     assert_eq!(repo.active_sessions(user, now()).await.unwrap(), 0);
-    assert_eq!(refresh(&*repo, other).await, Err(RotateError::UserLocked));
+    assert_eq!(
+        refresh(&*repo, other).await,
+        Err(RotateError::Refused(RotationRefused::UserLocked))
+    );
     let mut again = sign_in(login.identity.clone());
     again.session.hash = random_hash();
     assert_eq!(
@@ -163,7 +167,7 @@ pub async fn a_lock_refuses_logins_and_refreshes_ends_sessions_and_unlock_gives_
     assert!(!repo.find_user(user).await.unwrap().unwrap().locked);
     assert_eq!(
         refresh(&*repo, other).await,
-        Err(RotateError::Refused),
+        Err(RotateError::Refused(RotationRefused::Invalid)),
         "the ended session stays ended"
     );
     assert!(repo.sign_in_with_provider(again).await.is_ok());

@@ -8,6 +8,7 @@ use super::fixtures::{
 };
 use social_login_domain::ProviderKey;
 use social_login_domain::UserId;
+use social_login_ports::RotationRefused;
 use social_login_ports::{RotateError, Rotated};
 use std::sync::Arc;
 use time::{Duration, OffsetDateTime};
@@ -65,11 +66,11 @@ pub async fn a_rotated_token_presented_again_revokes_its_whole_family(repo: Arc<
 
     assert_eq!(
         rotate(&repo, 1, 3, now()).await,
-        Err(RotateError::ReuseDetected)
+        Err(RotateError::Refused(RotationRefused::ReuseDetected))
     );
     assert_eq!(
         rotate(&repo, 2, 4, now()).await,
-        Err(RotateError::Refused),
+        Err(RotateError::Refused(RotationRefused::Invalid)),
         "the legitimate successor is revoked with its family"
     );
     assert_eq!(
@@ -84,10 +85,13 @@ pub async fn an_expired_token_is_refused_and_stays_unused(repo: Arc<dyn Reposito
     store_token(&*repo, ada, token_hash(1)).await;
     let expiry = now() + Duration::days(1);
 
-    assert_eq!(rotate(&repo, 1, 2, expiry).await, Err(RotateError::Refused));
+    assert_eq!(
+        rotate(&repo, 1, 2, expiry).await,
+        Err(RotateError::Refused(RotationRefused::Invalid))
+    );
     assert_eq!(
         rotate(&repo, 2, 3, now()).await,
-        Err(RotateError::Refused),
+        Err(RotateError::Refused(RotationRefused::Invalid)),
         "no successor was stored"
     );
     // Refused, not consumed: a clock that was briefly wrong does not burn the session.
@@ -95,7 +99,10 @@ pub async fn an_expired_token_is_refused_and_stays_unused(repo: Arc<dyn Reposito
 }
 
 pub async fn an_unknown_token_is_refused(repo: Arc<dyn Repository>) {
-    assert_eq!(rotate(&repo, 1, 2, now()).await, Err(RotateError::Refused));
+    assert_eq!(
+        rotate(&repo, 1, 2, now()).await,
+        Err(RotateError::Refused(RotationRefused::Invalid))
+    );
 }
 
 pub async fn of_two_concurrent_rotations_of_one_token_exactly_one_wins(repo: Arc<dyn Repository>) {
@@ -120,7 +127,7 @@ pub async fn of_two_concurrent_rotations_of_one_token_exactly_one_wins(repo: Arc
             "round {round}: {outcomes:?}"
         );
         assert!(
-            outcomes.contains(&Err(RotateError::ReuseDetected)),
+            outcomes.contains(&Err(RotateError::Refused(RotationRefused::ReuseDetected))),
             "round {round}: the second use of one token is a reuse: {outcomes:?}"
         );
     }
@@ -134,10 +141,13 @@ pub async fn logout_revokes_the_family_of_the_presented_token(repo: Arc<dyn Repo
 
     logout(&*repo, token_hash(2)).await.unwrap();
 
-    assert_eq!(rotate(&repo, 2, 3, now()).await, Err(RotateError::Refused));
+    assert_eq!(
+        rotate(&repo, 2, 3, now()).await,
+        Err(RotateError::Refused(RotationRefused::Invalid))
+    );
     assert_eq!(
         rotate(&repo, 1, 4, now()).await,
-        Err(RotateError::Refused),
+        Err(RotateError::Refused(RotationRefused::Invalid)),
         "a revoked family is refused, not treated as reuse"
     );
     assert_eq!(
@@ -165,7 +175,7 @@ pub async fn a_family_ends_at_its_cap_however_often_it_was_rotated(repo: Arc<dyn
     );
     assert_eq!(
         rotate(&repo, 4, 5, end).await,
-        Err(RotateError::Refused),
+        Err(RotateError::Refused(RotationRefused::Invalid)),
         "no token of the family works past its end"
     );
 }
@@ -215,7 +225,7 @@ async fn no_rotation_in_flight_survives(repo: Arc<dyn Repository>, revocation: R
         match revocation {
             Revocation::Reuse => assert_eq!(
                 refresh(&*repo, first).await,
-                Err(RotateError::ReuseDetected)
+                Err(RotateError::Refused(RotationRefused::ReuseDetected))
             ),
             Revocation::Logout => logout(&*repo, first).await.unwrap(),
         }
@@ -286,7 +296,10 @@ pub async fn pruning_deletes_ended_families_and_expired_tokens_and_keeps_live_on
         Ok(ada),
         "the live session survives housekeeping"
     );
-    assert_eq!(rotate(&repo, 1, 6, now()).await, Err(RotateError::Refused));
+    assert_eq!(
+        rotate(&repo, 1, 6, now()).await,
+        Err(RotateError::Refused(RotationRefused::Invalid))
+    );
 }
 
 pub async fn every_rotation_keeps_the_auth_time_of_the_login_that_started_the_session(

@@ -9,6 +9,7 @@ use super::fixtures::{
     user_less_identity,
 };
 use social_login_domain::{ProviderIdentity, ProviderKey, SealedToken};
+use social_login_ports::RotationRefused;
 use social_login_ports::{ProviderSignIn, RotateError, SignInError};
 use std::sync::Arc;
 
@@ -51,7 +52,7 @@ pub async fn a_matching_claimed_email_is_refused_and_nothing_is_written(repo: Ar
     assert_no_account_written(&*repo, &login).await;
     assert_eq!(
         refresh(&*repo, login.session.hash).await,
-        Err(RotateError::Refused),
+        Err(RotateError::Refused(RotationRefused::Invalid)),
         "no session was started"
     );
 }
