@@ -32,6 +32,7 @@ pub mod provider;
 pub mod reauthentication;
 pub mod refresh;
 pub mod registration;
+pub mod relay;
 pub mod removal;
 pub mod secret;
 pub mod session;
