@@ -133,6 +133,8 @@ impl ProviderSignIn {
                 writes.write(Write::InsertLink(self.new_link(owner.id)));
                 (owner, false)
             }
+            // `decide_sign_in` signs in only a stored link and links only to an email's
+            // owner: what is left is a registration.
             _ => {
                 let new = self.new_user();
                 let user = new.clone().into_user();
