@@ -64,10 +64,12 @@ pub enum AuditEventType {
     UserSessionsRevoked,
     /// Password attempts for the user hit a throttle: a client's limit, or the account's.
     UserLoginThrottled,
+    /// A link's provider tokens were renewed (the user connected the same account again).
+    ProviderTokenRefreshed,
 }
 
 impl AuditEventType {
-    pub const ALL: [AuditEventType; 17] = [
+    pub const ALL: [AuditEventType; 18] = [
         Self::UserRegistered,
         Self::UserLogin,
         Self::AccountLinked,
@@ -85,6 +87,7 @@ impl AuditEventType {
         Self::UserUnlocked,
         Self::UserSessionsRevoked,
         Self::UserLoginThrottled,
+        Self::ProviderTokenRefreshed,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -106,6 +109,7 @@ impl AuditEventType {
             Self::UserUnlocked => "user.unlocked",
             Self::UserSessionsRevoked => "user.sessions_revoked",
             Self::UserLoginThrottled => "user.login_throttled",
+            Self::ProviderTokenRefreshed => "provider.token_refreshed",
         }
     }
 

@@ -94,20 +94,36 @@ pub fn decide_sign_in(
 #[error("provider already linked")]
 pub struct ProviderAlreadyLinked;
 
-/// Decides a connect: the provider account must be linked to nobody (the caller included)
-/// and the caller must not have an account of this provider yet.
-pub fn check_connect(
+/// What a connect does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConnectDecision {
+    /// Link the provider account to the caller.
+    Link,
+    /// The account is the caller's link already: renew its tokens (docs/api.md#connect).
+    Renew(crate::LinkedAccountId),
+}
+
+/// Decides a connect by `caller`: the caller's own link of this very account is renewed;
+/// otherwise the provider account must be linked to nobody and the caller must not have an
+/// account of this provider yet.
+pub fn decide_connect(
+    caller: UserId,
     caller_links: &[LinkedAccount],
     identity: &ProviderIdentity,
     existing_link: Option<&LinkedAccount>,
-) -> Result<(), ProviderAlreadyLinked> {
+) -> Result<ConnectDecision, ProviderAlreadyLinked> {
+    match existing_link {
+        Some(link) if link.user_id == caller => return Ok(ConnectDecision::Renew(link.id)),
+        Some(_) => return Err(ProviderAlreadyLinked),
+        None => {}
+    }
     let caller_has_provider = caller_links
         .iter()
         .any(|link| link.provider == identity.provider);
-    if existing_link.is_some() || caller_has_provider {
+    if caller_has_provider {
         return Err(ProviderAlreadyLinked);
     }
-    Ok(())
+    Ok(ConnectDecision::Link)
 }
 
 #[cfg(test)]
@@ -302,15 +318,30 @@ mod tests {
     }
 
     #[test]
-    fn connect_is_refused_when_the_account_is_linked_to_anyone_or_the_caller_has_the_provider() {
+    fn connect_is_refused_when_the_account_is_someone_elses_or_the_caller_has_the_provider() {
         let github = identity(None, false);
         let someones = link(UserId::new(), ProviderKey::GITHUB);
         let caller = UserId::new();
-        let taken = check_connect(&[], &github, Some(&someones));
-        assert_eq!(taken, Err(ProviderAlreadyLinked), "linked to anyone");
-        let has_github = check_connect(&[link(caller, ProviderKey::GITHUB)], &github, None);
-        assert_eq!(has_github, Err(ProviderAlreadyLinked), "the caller has it");
-        let has_google = check_connect(&[link(caller, ProviderKey::GOOGLE)], &github, None);
-        assert_eq!(has_google, Ok(()), "a new provider account");
+        let taken = decide_connect(caller, &[], &github, Some(&someones));
+        assert_eq!(taken, Err(ProviderAlreadyLinked), "someone else's");
+        let has_github = link(caller, ProviderKey::GITHUB);
+        let another = decide_connect(caller, &[has_github], &github, None);
+        assert_eq!(
+            another,
+            Err(ProviderAlreadyLinked),
+            "the caller has another"
+        );
+        let has_google = [link(caller, ProviderKey::GOOGLE)];
+        let new = decide_connect(caller, &has_google, &github, None);
+        assert_eq!(new, Ok(ConnectDecision::Link), "a new provider account");
+    }
+
+    #[test]
+    fn connecting_the_callers_own_link_again_renews_it() {
+        let github = identity(None, false);
+        let caller = UserId::new();
+        let own = link(caller, ProviderKey::GITHUB);
+        let again = decide_connect(caller, std::slice::from_ref(&own), &github, Some(&own));
+        assert_eq!(again, Ok(ConnectDecision::Renew(own.id)));
     }
 }

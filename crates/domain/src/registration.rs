@@ -1,8 +1,8 @@
 //! A new user (a password registration, a user created with its first link) and a link a
 //! signed-in user connects, as write plans (see [`crate::plan`]).
 
-use crate::plan::{Write, WritePlan};
-use crate::{AuditContext, AuditEventType, NewLinkedAccount, NewUser};
+use crate::plan::{LinkRefresh, Write, WritePlan};
+use crate::{AuditContext, AuditEventType, NewLinkedAccount, NewUser, ProviderKey, UserId};
 
 /// A user to create, with its first link if it has one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,7 +41,8 @@ impl UserCreation {
     }
 }
 
-/// A provider account a signed-in user connects (`domain::linking::check_connect` judged it).
+/// A provider account a signed-in user connects (`domain::linking::decide_connect` judged
+/// it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AccountLink {
     pub link: NewLinkedAccount,
@@ -62,6 +63,31 @@ impl AccountLink {
                 link.user_id,
                 Some(link.provider),
             ));
+        writes
+    }
+}
+
+/// New provider tokens for a link its user connected again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkRenewal {
+    pub user: UserId,
+    pub provider: ProviderKey,
+    pub refresh: LinkRefresh,
+    /// Records `provider.token_refreshed`.
+    pub audit: AuditContext,
+}
+
+impl LinkRenewal {
+    /// The link's new tokens and email; records `provider.token_refreshed`.
+    pub fn plan(&self) -> WritePlan {
+        let mut writes = WritePlan::new(self.audit.outbox);
+        let refreshed = AuditEventType::ProviderTokenRefreshed;
+        writes
+            .write(Write::RefreshLink(self.refresh.clone()))
+            .record(
+                self.audit
+                    .event(0, refreshed, self.user, Some(self.provider)),
+            );
         writes
     }
 }

@@ -9,7 +9,7 @@ use crate::mapping::{email_to_column, family_to_row, link_to_row, refresh_to_row
 use crate::queries;
 use sea_orm::ActiveValue::Set;
 use sea_orm::sea_query::Expr;
-use sea_orm::{DatabaseTransaction, DbErr, EntityTrait};
+use sea_orm::{ColumnTrait, DatabaseTransaction, DbErr, EntityTrait, QueryFilter};
 use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
 use social_login_ports::{NewRefreshToken, PlanError, RepositoryError, SessionStart};
 
@@ -118,8 +118,8 @@ async fn apply_write(txn: &DatabaseTransaction, write: &Write) -> Result<(), Pla
     Ok(())
 }
 
-/// A returning login's tokens and email; no row updated means the link went since it was
-/// read.
+/// A link's new tokens and email; no row updated means the link went, or its provider
+/// disabled it, since it was read.
 async fn refresh_link(txn: &DatabaseTransaction, refresh: &LinkRefresh) -> Result<(), PlanError> {
     let mut changes = linked_account::ActiveModel {
         email: Set(email_to_column(refresh.email.as_ref())),
@@ -134,6 +134,7 @@ async fn refresh_link(txn: &DatabaseTransaction, refresh: &LinkRefresh) -> Resul
         changes.refresh_token = Set(Some(refresh_token.as_str().to_owned()));
     }
     let updated = queries::update_link(refresh.link)
+        .filter(linked_account::Column::Disabled.eq(false))
         .set(changes)
         .exec(txn)
         .await

@@ -9,7 +9,7 @@ use async_trait::async_trait;
 use social_login_domain::{
     AuditEvent, Email, EventSet, LinkedAccount, ProviderKey, ProviderSubject, User, UserId,
 };
-use social_login_ports::{AccountLink, UserCreation};
+use social_login_ports::{AccountLink, LinkRenewal, PlanError, UserCreation};
 use social_login_ports::{
     AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
     SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
@@ -58,6 +58,18 @@ impl UserRepository for SeaOrmRepository {
         crate::plan::apply(&txn, &plan).await?;
         txn.commit().await.map_err(repository_error)?;
         Ok(creation.user.into_user())
+    }
+
+    async fn renew_link(&self, renewal: LinkRenewal) -> Result<bool, RepositoryError> {
+        let txn = self.begin_write().await?;
+        match crate::plan::apply(&txn, &renewal.plan()).await {
+            Err(PlanError::Gone) => Ok(false),
+            applied => {
+                applied?;
+                txn.commit().await.map_err(repository_error)?;
+                Ok(true)
+            }
+        }
     }
 
     async fn add_link(&self, link: AccountLink) -> Result<LinkedAccount, AddLinkError> {

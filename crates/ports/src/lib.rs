@@ -37,9 +37,9 @@ pub use refresh_tokens::{
     RotationPlan, RotationRefused, SessionOpening, SessionStart,
 };
 pub use repository::{
-    AccountLink, AddLinkError, CreateUserError, LinkRemoval, PlanError, ProviderSignIn,
-    RemoveLinkError, RepositoryError, SealedGrant, SignInError, SignedIn, UserCreation,
-    UserDeletion, UserRepository,
+    AccountLink, AddLinkError, CreateUserError, LinkRemoval, LinkRenewal, PlanError,
+    ProviderSignIn, RemoveLinkError, RepositoryError, SealedGrant, SignInError, SignedIn,
+    UserCreation, UserDeletion, UserRepository,
 };
 pub use session_tokens::{
     AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,

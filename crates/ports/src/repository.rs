@@ -16,7 +16,7 @@ use time::OffsetDateTime;
 
 pub use crate::repository_error::{PlanError, RepositoryError, Taken};
 use social_login_domain::registration::ForeignFirstLink;
-pub use social_login_domain::registration::{AccountLink, UserCreation};
+pub use social_login_domain::registration::{AccountLink, LinkRenewal, UserCreation};
 pub use social_login_domain::removal::{LinkRemoval, UserDeletion};
 pub use social_login_domain::sign_in::ProviderSignIn;
 
@@ -173,6 +173,11 @@ pub trait UserRepository: Send + Sync {
 
     /// Links a provider account to an existing user, with the `account.linked` event.
     async fn add_link(&self, link: AccountLink) -> Result<LinkedAccount, AddLinkError>;
+
+    /// Stores new provider tokens (and the email as received) with a link its user connected
+    /// again, with the `provider.token_refreshed` event. False when the link is gone, or its
+    /// provider reported it disabled: nothing is written.
+    async fn renew_link(&self, renewal: LinkRenewal) -> Result<bool, RepositoryError>;
 
     /// A provider login, decided and stored in one transaction (docs/api.md#linking-rules): looks the
     /// account and the email up, applies `domain::linking::decide_login`, then signs the

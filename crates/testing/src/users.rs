@@ -7,7 +7,7 @@ use social_login_domain::{
     AuditEvent, Email, EventSet, LinkedAccount, NewLinkedAccount, ProviderKey, ProviderSubject,
     User, UserId,
 };
-use social_login_ports::{AccountLink, UserCreation};
+use social_login_ports::{AccountLink, LinkRenewal, PlanError, UserCreation};
 use social_login_ports::{
     AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
     SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
@@ -53,6 +53,13 @@ impl UserRepository for InMemoryRepository {
         let plan = creation.plan()?;
         self.transact(|tables| tables.apply(plan))?;
         Ok(creation.user.into_user())
+    }
+
+    async fn renew_link(&self, renewal: LinkRenewal) -> Result<bool, RepositoryError> {
+        match self.transact(|tables| tables.apply(renewal.plan())) {
+            Err(PlanError::Gone) => Ok(false),
+            applied => applied.map(|()| true).map_err(RepositoryError::from),
+        }
     }
 
     async fn add_link(&self, link: AccountLink) -> Result<LinkedAccount, AddLinkError> {

@@ -3,12 +3,13 @@
 //! the thief's own provider account.
 
 use crate::{AppError, AuthService, ProviderReturn};
-use social_login_domain::linking::check_connect;
+use social_login_domain::linking::{ConnectDecision, decide_connect};
+use social_login_domain::plan::LinkRefresh;
 use social_login_domain::state::Flow;
 use social_login_domain::{
     LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, SealedToken, UserId,
 };
-use social_login_ports::AccountLink;
+use social_login_ports::{AccountLink, LinkRenewal};
 use social_login_ports::{AddLinkError, VerifiedAccess};
 use tracing::instrument;
 
@@ -19,7 +20,7 @@ impl AuthService {
         caller: VerifiedAccess,
         ret: ProviderReturn,
         origin: &Origin,
-    ) -> Result<LinkedAccount, AppError> {
+    ) -> Result<Connected, AppError> {
         // Before the state is spent: a refused connect changes nothing.
         self.require_recent_login(&caller)?;
         let user = caller.user;
@@ -38,23 +39,30 @@ impl AuthService {
         .await
     }
 
-    /// Connect's rules about `identity` for `caller`, from what is stored now.
+    /// Connect's rules about `identity` for `caller`, from what is stored now: `Some` of the
+    /// caller's own link of this very account (connected again: its tokens are renewed),
+    /// `None` for a new link, or 409.
     pub(crate) async fn decide_connect(
         &self,
         caller: UserId,
         identity: &ProviderIdentity,
-    ) -> Result<(), AppError> {
+    ) -> Result<Option<LinkedAccount>, AppError> {
         let users = &self.ports.users;
         let existing = users
             .find_link(identity.provider, &identity.subject)
             .await?;
         let caller_links = users.list_links(caller).await?;
-        check_connect(&caller_links, identity, existing.as_ref())
-            .map_err(|_| AppError::ProviderAlreadyLinked)
+        let decision = decide_connect(caller, &caller_links, identity, existing.as_ref())
+            .map_err(|_| AppError::ProviderAlreadyLinked)?;
+        Ok(match decision {
+            ConnectDecision::Renew(_) => existing,
+            ConnectDecision::Link => None,
+        })
     }
 
     /// Links a verified provider identity to `caller` under the connect rules, storing the
-    /// sealed provider tokens. Shared by connect and the native id_token connect.
+    /// sealed provider tokens; the caller's own link of this account gets the new tokens
+    /// instead. Shared by connect and the native id_token connect.
     pub(crate) async fn link_identity(
         &self,
         caller: UserId,
@@ -63,10 +71,38 @@ impl AuthService {
         refresh_token: Option<SealedToken>,
         grant_client_id: Option<String>,
         origin: &Origin,
-    ) -> Result<LinkedAccount, AppError> {
-        self.decide_connect(caller, identity).await?;
+    ) -> Result<Connected, AppError> {
+        let own = self.decide_connect(caller, identity).await?;
         let users = &self.ports.users;
         let now = self.ports.clock.now();
+        let audit = self.audit(origin, now);
+        if let Some(own) = own {
+            // A connect that brought no token (a native one without a code) keeps the stored.
+            let access_token = (!access_token.is_none()).then_some((access_token, grant_client_id));
+            let renewal = LinkRenewal {
+                user: caller,
+                provider: identity.provider,
+                refresh: LinkRefresh {
+                    link: own.id,
+                    email: identity.email.clone(),
+                    access_token,
+                    refresh_token,
+                    at: now,
+                },
+                audit,
+            };
+            if !users.renew_link(renewal).await? {
+                return Err(AppError::AccountNotFound);
+            }
+            let link = LinkedAccount {
+                email: identity.email.clone(),
+                ..own
+            };
+            return Ok(Connected {
+                link,
+                renewed: true,
+            });
+        }
         let link = NewLinkedAccount {
             id: self.new_link_id(now),
             user_id: caller,
@@ -79,14 +115,26 @@ impl AuthService {
             created_at: now,
         };
         // The unique constraints settle a race with a concurrent connect or login.
-        let audit = self.audit(origin, now);
-        users
-            .add_link(AccountLink { link, audit })
-            .await
-            .map_err(|error| match error {
-                AddLinkError::ProviderAlreadyLinked => AppError::ProviderAlreadyLinked,
-                AddLinkError::UserNotFound => AppError::Unauthorized,
-                AddLinkError::Repository(error) => error.into(),
-            })
+        let link =
+            users
+                .add_link(AccountLink { link, audit })
+                .await
+                .map_err(|error| match error {
+                    AddLinkError::ProviderAlreadyLinked => AppError::ProviderAlreadyLinked,
+                    AddLinkError::UserNotFound => AppError::Unauthorized,
+                    AddLinkError::Repository(error) => error.into(),
+                })?;
+        Ok(Connected {
+            link,
+            renewed: false,
+        })
     }
+}
+
+/// What a connect did: the link, and whether it was the caller's already (its tokens
+/// renewed: 200) rather than new (201).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Connected {
+    pub link: LinkedAccount,
+    pub renewed: bool,
 }

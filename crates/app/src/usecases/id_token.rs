@@ -16,13 +16,14 @@
 
 use crate::EnabledProvider;
 use crate::usecases::callback::sign_in_refused;
+use crate::usecases::connect::Connected;
 use crate::{AppError, AuthService, LoginResult};
 use sha2::{Digest, Sha256};
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::linking::{EmailOwner, LoginDecision, decide_sign_in};
 use social_login_domain::sign_in::SignInRefused;
 use social_login_domain::{
-    LinkedAccount, Origin, ProviderIdentity, ProviderKey, SealedToken, SecretText, Spend, StateId,
+    Origin, ProviderIdentity, ProviderKey, SealedToken, SecretText, Spend, StateId,
 };
 use social_login_ports::{
     IdTokenInput, NativeCode, NativeExchange, PostBody, PresentedIdToken, ProviderError,
@@ -147,7 +148,7 @@ impl AuthService {
         caller: VerifiedAccess,
         command: IdTokenCommand,
         origin: &Origin,
-    ) -> Result<LinkedAccount, AppError> {
+    ) -> Result<Connected, AppError> {
         self.require_recent_login(&caller)?;
         let code = command.authorization_code.clone();
         let provider = command.provider.clone();

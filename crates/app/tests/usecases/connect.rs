@@ -65,11 +65,33 @@ async fn a_caller_who_has_that_provider_already_cannot_connect_a_second_account(
 }
 
 #[tokio::test]
-async fn connecting_the_same_account_twice_is_refused() {
+async fn connecting_the_callers_own_account_again_renews_its_tokens() {
     let (world, caller) = World::with_user("ada@example.com").await;
-    world.link(caller, ada_on_github()).await;
-    let refused = world.connect_as_refusal(caller, ada_on_github()).await;
-    assert_eq!(refused, AppError::ProviderAlreadyLinked);
+    let first = world.link(caller, ada_on_github()).await;
+    let mut again = ada_on_github();
+    again.tokens.access_token = social_login_domain::SecretText::new("gho_renewed");
+    again.tokens.refresh_token = None;
+
+    let renewed = world.link(caller, again).await;
+
+    assert_eq!(renewed.id, first.id, "the same link");
+    assert_eq!(world.users.link_count(), 1);
+    let (access, refresh) = world.opened_tokens(ProviderKey::GITHUB, "gh-1");
+    assert_eq!(access, "gho_renewed");
+    assert!(
+        refresh.is_some(),
+        "a renewal without a refresh token keeps the stored one"
+    );
+    let kinds: Vec<_> = world
+        .users
+        .events()
+        .iter()
+        .map(|event| event.kind)
+        .collect();
+    assert_eq!(
+        kinds.last(),
+        Some(&social_login_domain::AuditEventType::ProviderTokenRefreshed)
+    );
 }
 
 #[tokio::test]

@@ -412,6 +412,7 @@ impl World {
         self.service
             .id_token_connect(caller, command, &Origin::default())
             .await
+            .map(|connected| connected.link)
     }
 
     /// The (access, refresh) provider tokens stored with a link, opened with the cipher.
@@ -543,6 +544,7 @@ pub trait RawInput {
         service
             .connect(caller, provider_return, &Origin::default())
             .await
+            .map(|connected| connected.link)
     }
 
     async fn disconnect_raw(&self, caller: UserId, provider: &str) -> Result<(), AppError> {

@@ -76,8 +76,8 @@ fn apply_write(db: &Db, write: &Write) -> Result<(), PlanError> {
     Ok(())
 }
 
-/// A returning login's tokens and email: no row updated means the link went since it was
-/// read.
+/// A link's new tokens and email: no row updated means the link went, or its provider
+/// disabled it, since it was read.
 fn refresh_link(db: &Db, refresh: &LinkRefresh) -> Result<(), PlanError> {
     let (access_token, client_id) = match &refresh.access_token {
         Some((token, client)) => (Some(token.as_str()), client.as_deref()),

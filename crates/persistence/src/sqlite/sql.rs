@@ -57,7 +57,7 @@ pub(crate) const INSERT_LINK: &str = "INSERT INTO linked_accounts (id, user_id, 
 pub(crate) const REFRESH_LINK: &str = "UPDATE linked_accounts SET email = ?2, \
      access_token = COALESCE(?3, access_token), refresh_token = COALESCE(?4, refresh_token), \
      grant_client_id = CASE WHEN ?3 IS NULL THEN grant_client_id ELSE ?6 END, \
-     updated_at = ?5 WHERE id = ?1";
+     updated_at = ?5 WHERE id = ?1 AND NOT disabled";
 pub(crate) const DELETE_LINK: &str = "DELETE FROM linked_accounts WHERE id = ?1";
 
 pub(crate) const INSERT_FAMILY: &str = "INSERT INTO refresh_families (id, user_id, created_at, \

@@ -10,7 +10,7 @@ use rusqlite::params;
 use social_login_domain::{
     AuditEvent, Email, EventSet, LinkedAccount, ProviderKey, ProviderSubject, User, UserId,
 };
-use social_login_ports::{AccountLink, UserCreation};
+use social_login_ports::{AccountLink, LinkRenewal, PlanError, UserCreation};
 use social_login_ports::{
     AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
     SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
@@ -56,6 +56,14 @@ impl UserRepository for SqliteRepository {
         self.transact(move |tx| super::plan::apply(tx, &plan))
             .await?;
         Ok(creation.user.into_user())
+    }
+
+    async fn renew_link(&self, renewal: LinkRenewal) -> Result<bool, RepositoryError> {
+        let plan = renewal.plan();
+        match self.transact(move |tx| super::plan::apply(tx, &plan)).await {
+            Err(PlanError::Gone) => Ok(false),
+            applied => applied.map(|()| true).map_err(RepositoryError::from),
+        }
     }
 
     async fn add_link(&self, link: AccountLink) -> Result<LinkedAccount, AddLinkError> {

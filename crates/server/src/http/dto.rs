@@ -250,11 +250,17 @@ impl<T: Serialize> axum::response::IntoResponse for SizedJson<T> {
     }
 }
 
-/// 201 Created with `T` as JSON: what a write that makes a resource answers.
-pub struct Created<T>(pub T);
+/// A connect's answer: 201 with the new linked account, or 200 with the caller's own link
+/// whose tokens it renewed.
+pub struct ConnectedRead(pub social_login_app::Connected);
 
-impl<T: Serialize> axum::response::IntoResponse for Created<T> {
+impl axum::response::IntoResponse for ConnectedRead {
     fn into_response(self) -> axum::response::Response {
-        (axum::http::StatusCode::CREATED, axum::Json(self.0)).into_response()
+        let status = if self.0.renewed {
+            axum::http::StatusCode::OK
+        } else {
+            axum::http::StatusCode::CREATED
+        };
+        (status, axum::Json(LinkedAccountRead::from(&self.0.link))).into_response()
     }
 }

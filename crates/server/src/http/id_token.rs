@@ -2,7 +2,7 @@
 //! on the device (Sign in with Apple, Google Sign-In, MSAL) rather than a code.
 
 use super::AppState;
-use super::dto::{Created, IdTokenRequest, LinkedAccountRead, LoginResponse};
+use super::dto::{ConnectedRead, IdTokenRequest, LinkedAccountRead, LoginResponse};
 use super::error::{ApiError, Problem, ProblemAt, SignInRefused};
 use super::extract::{ApiJson, CurrentSession, ProviderCall};
 use axum::Json;
@@ -38,7 +38,10 @@ pub async fn sign_in(
 #[utoipa::path(post, path = "/auth/oauth/{provider}/id-token/connect", tag = "oauth",
     params(("provider" = String, Path, description = "provider key: google, microsoft or apple")),
     request_body = IdTokenRequest,
-    responses((status = 201, body = LinkedAccountRead), ProblemAt<400>, ProblemAt<401>,
+    responses((status = 201, body = LinkedAccountRead),
+        (status = 200, body = LinkedAccountRead,
+            description = "the caller's own link of this account, its tokens renewed"),
+        ProblemAt<400>, ProblemAt<401>,
         ProblemAt<404>, ProblemAt<409>, ProblemAt<422>,
         (status = 502, body = Problem, content_type = "application/problem+json",
             description = "OAuthUserInfoFailed: the id_token did not verify; \
@@ -48,13 +51,13 @@ pub async fn connect(
     CurrentSession(caller): CurrentSession,
     call: ProviderCall,
     ApiJson(request): ApiJson<IdTokenRequest>,
-) -> Result<Created<LinkedAccountRead>, ApiError> {
+) -> Result<ConnectedRead, ApiError> {
     let command = command(&call.state, call.provider, request)?;
     let service = &call.state.service;
-    let link = service
+    let connected = service
         .id_token_connect(caller.access, command, &call.origin)
         .await?;
-    Ok(Created(LinkedAccountRead::from(&link)))
+    Ok(ConnectedRead(connected))
 }
 
 /// 422 for the fields (the provider's 404 came first, from the path); `post_body` goes to

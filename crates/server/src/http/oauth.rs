@@ -1,8 +1,8 @@
 //! The provider endpoints of docs/api.md#endpoints, and the list of enabled providers.
 
 use super::dto::{
-    AuthorizeResponse, CallbackRequest, Created, LinkedAccountRead, LoginResponse, ProviderRead,
-    SizedJson,
+    AuthorizeResponse, CallbackRequest, ConnectedRead, LinkedAccountRead, LoginResponse,
+    ProviderRead, SizedJson,
 };
 use super::error::{ApiError, Problem, ProblemAt, SignInRefused};
 use super::extract::{ApiJson, CurrentSession, EnabledProvider, OptionalBearer, ProviderCall};
@@ -83,18 +83,20 @@ pub async fn callback(
 #[utoipa::path(post, path = "/auth/oauth/{provider}/connect", tag = "oauth",
     params(("provider" = String, Path, description = "provider key")),
     request_body = CallbackRequest,
-    responses((status = 201, body = LinkedAccountRead), ProblemAt<400>, ProblemAt<401>,
-        ProblemAt<404>, ProblemAt<409>, ProblemAt<502>),
+    responses((status = 201, body = LinkedAccountRead),
+        (status = 200, body = LinkedAccountRead,
+            description = "the caller's own link of this account, its tokens renewed"),
+        ProblemAt<400>, ProblemAt<401>, ProblemAt<404>, ProblemAt<409>, ProblemAt<502>),
     security(("bearer" = [])))]
 pub async fn connect(
     CurrentSession(caller): CurrentSession,
     call: ProviderCall,
     ApiJson(request): ApiJson<CallbackRequest>,
-) -> Result<Created<LinkedAccountRead>, ApiError> {
+) -> Result<ConnectedRead, ApiError> {
     let ret = provider_return(&call.state, call.provider, request)?;
     let service = &call.state.service;
-    let link = service.connect(caller.access, ret, &call.origin).await?;
-    Ok(Created(LinkedAccountRead::from(&link)))
+    let connected = service.connect(caller.access, ret, &call.origin).await?;
+    Ok(ConnectedRead(connected))
 }
 
 /// The caller's linked accounts.

@@ -275,11 +275,19 @@ async fn a_signed_in_user_connects_an_account_by_id_token_once() {
     assert_eq!(login["is_new_user"], false);
     assert_eq!(login["user"]["email"], "pat@example.com");
 
-    // Linked already: to Pat again, or to anyone else.
+    // Pat's own link again: its tokens and email renewed, the same link, 200.
     let again = app
         .native_connect(&app.native_body(Provider::Google, &grace()), Some(&pat))
         .await;
-    assert_problem(again, 409, "ProviderAlreadyLinked").await;
+    assert_eq!(again.status(), StatusCode::OK);
+    let renewed: Value = again.json().await.unwrap();
+    assert_eq!(renewed["id"], link["id"]);
+    let events = app.event_types(&pat).await;
+    assert_eq!(
+        events[0],
+        ("provider.token_refreshed".to_owned(), json!("google"))
+    );
+    // Anyone else's: 409.
     let sam = token(&app.register("sam@example.com").await);
     let taken = app
         .native_connect(&app.native_body(Provider::Google, &grace()), Some(&sam))

@@ -172,3 +172,20 @@ async fn an_unknown_provider_key_is_not_configured_on_every_endpoint() {
     }
     app.stop().await;
 }
+
+#[tokio::test]
+async fn connecting_the_callers_own_account_again_renews_it_with_200() {
+    let app = spawn_app().await;
+    let (_, bearer) = app.signed_in("583231").await;
+    let first = app.connect_response_at("google", &bearer, "1000001").await;
+    assert_eq!(first.status(), 201);
+    let first: Value = first.json().await.unwrap();
+
+    let again = app.connect_response_at("google", &bearer, "1000001").await;
+
+    assert_eq!(again.status(), 200);
+    let again: Value = again.json().await.unwrap();
+    assert_eq!(again["id"], first["id"], "the same link");
+    assert_eq!(app.accounts(&bearer).await.as_array().unwrap().len(), 2);
+    app.stop().await;
+}

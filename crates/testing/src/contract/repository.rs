@@ -84,6 +84,7 @@ macro_rules! repository_contract {
             an_unverified_provider_email_is_kept_but_claims_nothing,
             a_provider_account_links_to_only_one_user,
             a_user_links_each_provider_once,
+            a_renewed_link_keeps_its_new_tokens_and_a_removed_one_renews_nothing,
             linking_to_a_missing_user_is_user_not_found,
             added_links_are_listed_oldest_first,
             removing_a_provider_that_is_not_linked_is_not_linked,

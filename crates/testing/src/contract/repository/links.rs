@@ -3,9 +3,10 @@
 use super::Repository;
 use super::fixtures::store_user;
 use super::fixtures::{new_link, new_user, now, store_user_with_link};
-use social_login_domain::{ProviderKey, UserId};
-use social_login_ports::AccountLink;
+use social_login_domain::plan::LinkRefresh;
+use social_login_domain::{AuditEventType, ProviderKey, SealedToken, UserId};
 use social_login_ports::AddLinkError;
+use social_login_ports::{AccountLink, LinkRenewal};
 use std::sync::Arc;
 use time::Duration;
 
@@ -78,4 +79,53 @@ pub async fn added_links_are_listed_oldest_first(repo: Arc<dyn Repository>) {
         expected.insert(0, added);
     }
     assert_eq!(repo.list_links(ada.id).await.unwrap(), expected);
+}
+
+pub async fn a_renewed_link_keeps_its_new_tokens_and_a_removed_one_renews_nothing(
+    repo: Arc<dyn Repository>,
+) {
+    let ada =
+        store_user_with_link(&*repo, "ada@example.com", true, (ProviderKey::GITHUB, "42")).await;
+    let link = repo.list_links(ada.id).await.unwrap()[0].clone();
+    let renewal = |email: &str| LinkRenewal {
+        user: ada.id,
+        provider: ProviderKey::GITHUB,
+        refresh: LinkRefresh {
+            link: link.id,
+            email: Some(super::fixtures::email(email)),
+            access_token: Some((SealedToken::new("sealed-renewed"), None)),
+            refresh_token: None,
+            at: now(),
+        },
+        audit: crate::audit_now(),
+    };
+
+    assert_eq!(repo.renew_link(renewal("ada@new.example")).await, Ok(true));
+
+    let renewed = repo.list_links(ada.id).await.unwrap();
+    assert_eq!(
+        renewed[0].email,
+        Some(super::fixtures::email("ada@new.example"))
+    );
+    let kinds = super::fixtures::event_kinds(&*repo, ada.id).await;
+    assert_eq!(kinds[0], AuditEventType::ProviderTokenRefreshed);
+    let grant = super::fixtures::remove_link(&*repo, ada.id, ProviderKey::GITHUB)
+        .await
+        .unwrap();
+    assert_eq!(grant.access_token.as_str(), "sealed-renewed");
+    assert!(
+        grant.refresh_token.is_some(),
+        "no new refresh token keeps the stored one"
+    );
+
+    assert_eq!(
+        repo.renew_link(renewal("ada@later.example")).await,
+        Ok(false)
+    );
+    let kinds = super::fixtures::event_kinds(&*repo, ada.id).await;
+    assert_ne!(
+        kinds[0],
+        AuditEventType::ProviderTokenRefreshed,
+        "nothing written"
+    );
 }
