@@ -66,16 +66,46 @@ impl AuthService {
             .await?)
     }
 
+    /// `tokens` sealed for storage, issued to `client_id` when it is not the configured one.
     pub(crate) fn seal(
         &self,
         tokens: &ProviderTokens,
-    ) -> Result<(SealedToken, Option<SealedToken>), AppError> {
-        let access = self.ports.cipher.seal(&tokens.access_token)?;
-        let refresh = tokens
+        client_id: Option<String>,
+    ) -> Result<StoredTokens, AppError> {
+        let access_token = self.ports.cipher.seal(&tokens.access_token)?;
+        let refresh_token = tokens
             .refresh_token
             .as_ref()
             .map(|token| self.ports.cipher.seal(token))
             .transpose()?;
-        Ok((access, refresh))
+        Ok(StoredTokens {
+            access_token,
+            refresh_token,
+            scopes: tokens.scopes.clone(),
+            client_id,
+        })
+    }
+}
+
+/// A provider's tokens as a link stores them: sealed, with the scopes they were granted and
+/// the client they were issued to when it is not the provider's configured one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StoredTokens {
+    pub(crate) access_token: SealedToken,
+    pub(crate) refresh_token: Option<SealedToken>,
+    pub(crate) scopes: Vec<String>,
+    pub(crate) client_id: Option<String>,
+}
+
+impl StoredTokens {
+    /// What a login that brought no token stores (a native sign-in without a code): nothing
+    /// replaces what is stored.
+    pub(crate) fn none() -> Self {
+        Self {
+            access_token: SealedToken::none(),
+            refresh_token: None,
+            scopes: Vec::new(),
+            client_id: None,
+        }
     }
 }

@@ -37,6 +37,9 @@ redacted_debug!(SealedToken);
 pub struct ProviderTokens {
     pub access_token: SecretText,
     pub refresh_token: Option<SecretText>,
+    /// The scopes the provider granted: those its answer names, else those asked for
+    /// (RFC 6749 §5.1: an answer leaves `scope` out when it granted what was asked).
+    pub scopes: Vec<String>,
 }
 
 /// A stored link, as the API may show it: no tokens here at all.
@@ -48,6 +51,8 @@ pub struct LinkedAccount {
     pub subject: ProviderSubject,
     /// The email the provider gave, stored as received.
     pub email: Option<Email>,
+    /// The scopes its stored tokens were granted (empty when unknown: a native sign-in).
+    pub scopes: Vec<String>,
     pub created_at: OffsetDateTime,
 }
 
@@ -61,6 +66,7 @@ pub struct NewLinkedAccount {
     pub email: Option<Email>,
     pub access_token: SealedToken,
     pub refresh_token: Option<SealedToken>,
+    pub scopes: Vec<String>,
     /// The client id the tokens were issued to when it is not the provider's configured
     /// one (an app's own, for a grant it exchanged); revocation names it.
     pub grant_client_id: Option<String>,
@@ -75,6 +81,7 @@ impl NewLinkedAccount {
             provider: self.provider,
             subject: self.subject.clone(),
             email: self.email.clone(),
+            scopes: self.scopes.clone(),
             created_at: self.created_at,
         }
     }

@@ -205,6 +205,7 @@ mod tests {
 
     fn link(provider: ProviderKey) -> LinkedAccount {
         LinkedAccount {
+            scopes: Vec::new(),
             id: LinkedAccountId::new(),
             user_id: UserId::new(),
             provider,

@@ -151,6 +151,7 @@ mod tests {
 
     fn link(user: UserId, provider: ProviderKey) -> LinkedAccount {
         LinkedAccount {
+            scopes: Vec::new(),
             id: LinkedAccountId::new(),
             user_id: user,
             provider,

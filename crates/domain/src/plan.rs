@@ -70,6 +70,9 @@ pub struct LinkRefresh {
     pub access_token: Option<(SealedToken, Option<String>)>,
     /// `None` keeps the stored one.
     pub refresh_token: Option<SealedToken>,
+    /// The scopes the new access token was granted; `None` keeps the stored ones (with the
+    /// stored token).
+    pub scopes: Option<Vec<String>>,
     pub at: OffsetDateTime,
 }
 

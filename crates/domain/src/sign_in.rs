@@ -20,6 +20,8 @@ pub struct ProviderSignIn {
     /// The provider's tokens, sealed.
     pub access_token: SealedToken,
     pub refresh_token: Option<SealedToken>,
+    /// The scopes the provider granted with them.
+    pub scopes: Vec<String>,
     /// The client id the tokens were issued to, when not the provider's configured one
     /// (an Apple grant an app exchanged: its bundle id). Stored with new tokens only.
     pub grant_client_id: Option<String>,
@@ -184,6 +186,7 @@ impl ProviderSignIn {
             email: identity.email.clone(),
             access_token: self.access_token.clone(),
             refresh_token: self.refresh_token.clone(),
+            scopes: self.scopes.clone(),
             grant_client_id: self.grant_client_id.clone(),
             created_at: self.now,
         }
@@ -192,12 +195,14 @@ impl ProviderSignIn {
     /// A returning login's write to `link`: a login that brought no access token (a native
     /// sign-in) keeps the stored one with its client.
     fn link_refresh(&self, link: LinkedAccountId) -> LinkRefresh {
+        let new_token = !self.access_token.is_none();
         LinkRefresh {
             link,
             email: self.identity.email.clone(),
-            access_token: (!self.access_token.is_none())
+            access_token: new_token
                 .then(|| (self.access_token.clone(), self.grant_client_id.clone())),
             refresh_token: self.refresh_token.clone(),
+            scopes: new_token.then(|| self.scopes.clone()),
             at: self.now,
         }
     }

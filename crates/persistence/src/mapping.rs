@@ -45,6 +45,7 @@ pub(crate) fn link_from_row(row: linked_account::Model) -> Result<LinkedAccount,
         provider: row.provider,
         subject: row.subject,
         email: row.email,
+        scopes: row.scopes,
         created_at: row.created_at,
     })
 }
@@ -56,6 +57,8 @@ pub(crate) struct LinkColumns {
     pub provider: String,
     pub subject: String,
     pub email: Option<String>,
+    /// Space separated.
+    pub scopes: String,
     pub created_at: OffsetDateTime,
 }
 
@@ -66,8 +69,14 @@ pub(crate) fn link_from_columns(row: LinkColumns) -> Result<LinkedAccount, Repos
         provider: provider_from_column(&row.provider)?,
         subject: ProviderSubject::parse(row.subject).map_err(|_| corrupt("provider subject"))?,
         email: email_from_column(row.email)?,
+        scopes: row.scopes.split_whitespace().map(str::to_owned).collect(),
         created_at: row.created_at,
     })
+}
+
+/// Scopes as the `scopes` column holds them: space separated.
+pub(crate) fn scopes_to_column(scopes: &[String]) -> String {
+    scopes.join(" ")
 }
 
 /// A removed link's sealed tokens, for revocation.
@@ -141,6 +150,7 @@ pub(crate) fn link_to_row(link: &NewLinkedAccount) -> linked_account::ActiveMode
         disabled: Set(false),
         disabled_changed_ms: Set(None),
         grant_client_id: Set(link.grant_client_id.clone()),
+        scopes: Set(scopes_to_column(&link.scopes)),
     }
 }
 

@@ -65,6 +65,7 @@ fn seeded(
         created_at: now,
     };
     let link = NewLinkedAccount {
+        scopes: Vec::new(),
         id: LinkedAccountId::new(),
         user_id: user.id,
         provider,

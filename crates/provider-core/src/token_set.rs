@@ -20,11 +20,12 @@ pub struct TokenSet {
 }
 
 impl TokenSet {
-    /// The tokens to seal and store.
-    pub fn into_provider_tokens(self) -> ProviderTokens {
+    /// The tokens to seal and store, with the scopes granted: the answer's, else `asked`.
+    pub fn into_provider_tokens(self, asked: &[String]) -> ProviderTokens {
         ProviderTokens {
             access_token: self.access_token,
             refresh_token: self.refresh_token,
+            scopes: self.scopes.unwrap_or_else(|| asked.to_vec()),
         }
     }
 }

@@ -58,6 +58,7 @@ impl Tables {
                     stored.access_token = SealedToken::none();
                     stored.refresh_token = None;
                     stored.grant_client_id = None;
+                    stored.scopes.clear();
                 }
             }
             Write::SetDisabled { link, disabled, at } => {
@@ -117,6 +118,9 @@ impl Tables {
         }
         if let Some(refresh_token) = refresh.refresh_token {
             stored.refresh_token = Some(refresh_token);
+        }
+        if let Some(scopes) = refresh.scopes {
+            stored.scopes = scopes;
         }
         Ok(())
     }

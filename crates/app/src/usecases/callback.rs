@@ -1,9 +1,10 @@
 //! POST callback (docs/api.md#callback): log an existing user in, or register a new one.
 
 use crate::EnabledProvider;
+use crate::usecases::StoredTokens;
 use crate::{AppError, AuthService, LoginResult, ProviderReturn};
 use social_login_domain::state::Flow;
-use social_login_domain::{LoginMethod, Origin, ProviderIdentity, SealedToken};
+use social_login_domain::{LoginMethod, Origin, ProviderIdentity};
 use social_login_ports::{ProviderSignIn, SignInError};
 use tracing::instrument;
 
@@ -20,16 +21,9 @@ impl AuthService {
     ) -> Result<LoginResult, AppError> {
         let provider = ret.provider.clone();
         let login = self.complete_return(ret, Flow::Login).await?;
-        let (access_token, refresh_token) = self.seal(&login.tokens)?;
-        self.sign_in_identity(
-            &provider,
-            login.identity,
-            access_token,
-            refresh_token,
-            None,
-            origin,
-        )
-        .await
+        let tokens = self.seal(&login.tokens, None)?;
+        self.sign_in_identity(&provider, login.identity, tokens, origin)
+            .await
     }
 
     /// Logs in or registers the owner of a verified provider identity, storing the sealed
@@ -39,9 +33,7 @@ impl AuthService {
         &self,
         provider: &EnabledProvider,
         identity: ProviderIdentity,
-        access_token: SealedToken,
-        refresh_token: Option<SealedToken>,
-        grant_client_id: Option<String>,
+        tokens: StoredTokens,
         origin: &Origin,
     ) -> Result<LoginResult, AppError> {
         let signup = provider.signup();
@@ -56,9 +48,10 @@ impl AuthService {
                 .users
                 .sign_in_with_provider(ProviderSignIn {
                     identity: identity.clone(),
-                    access_token: access_token.clone(),
-                    refresh_token: refresh_token.clone(),
-                    grant_client_id: grant_client_id.clone(),
+                    access_token: tokens.access_token.clone(),
+                    refresh_token: tokens.refresh_token.clone(),
+                    scopes: tokens.scopes.clone(),
+                    grant_client_id: tokens.client_id.clone(),
                     auto_link_by_email: self.policy.auto_link_by_email,
                     signup: signup.clone(),
                     new_user_id: self.new_user_id(now),

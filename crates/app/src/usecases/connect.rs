@@ -2,13 +2,12 @@
 //! login must be recent: a stolen bearer token must not become a permanent login by linking
 //! the thief's own provider account.
 
+use crate::usecases::StoredTokens;
 use crate::{AppError, AuthService, ProviderReturn};
 use social_login_domain::linking::{ConnectDecision, decide_connect};
 use social_login_domain::plan::LinkRefresh;
 use social_login_domain::state::Flow;
-use social_login_domain::{
-    LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, SealedToken, UserId,
-};
+use social_login_domain::{LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, UserId};
 use social_login_ports::{AccountLink, LinkRenewal};
 use social_login_ports::{AddLinkError, VerifiedAccess};
 use tracing::instrument;
@@ -27,16 +26,9 @@ impl AuthService {
         let login = self
             .complete_return(ret, Flow::Connect { caller: user })
             .await?;
-        let (access_token, refresh_token) = self.seal(&login.tokens)?;
-        self.link_identity(
-            user,
-            &login.identity,
-            access_token,
-            refresh_token,
-            None,
-            origin,
-        )
-        .await
+        let tokens = self.seal(&login.tokens, None)?;
+        self.link_identity(user, &login.identity, tokens, origin)
+            .await
     }
 
     /// Connect's rules about `identity` for `caller`, from what is stored now: `Some` of the
@@ -67,9 +59,7 @@ impl AuthService {
         &self,
         caller: UserId,
         identity: &ProviderIdentity,
-        access_token: SealedToken,
-        refresh_token: Option<SealedToken>,
-        grant_client_id: Option<String>,
+        tokens: StoredTokens,
         origin: &Origin,
     ) -> Result<Connected, AppError> {
         let own = self.decide_connect(caller, identity).await?;
@@ -78,15 +68,17 @@ impl AuthService {
         let audit = self.audit(origin, now);
         if let Some(own) = own {
             // A connect that brought no token (a native one without a code) keeps the stored.
-            let access_token = (!access_token.is_none()).then_some((access_token, grant_client_id));
+            let new_token = !tokens.access_token.is_none();
             let renewal = LinkRenewal {
                 user: caller,
                 provider: identity.provider,
                 refresh: LinkRefresh {
                     link: own.id,
                     email: identity.email.clone(),
-                    access_token,
-                    refresh_token,
+                    access_token: new_token
+                        .then(|| (tokens.access_token.clone(), tokens.client_id.clone())),
+                    refresh_token: tokens.refresh_token.clone(),
+                    scopes: new_token.then(|| tokens.scopes.clone()),
                     at: now,
                 },
                 audit,
@@ -94,8 +86,14 @@ impl AuthService {
             if !users.renew_link(renewal).await? {
                 return Err(AppError::AccountNotFound);
             }
+            let scopes = if new_token {
+                tokens.scopes
+            } else {
+                own.scopes.clone()
+            };
             let link = LinkedAccount {
                 email: identity.email.clone(),
+                scopes,
                 ..own
             };
             return Ok(Connected {
@@ -109,9 +107,10 @@ impl AuthService {
             provider: identity.provider,
             subject: identity.subject.clone(),
             email: identity.email.clone(),
-            access_token,
-            refresh_token,
-            grant_client_id,
+            access_token: tokens.access_token,
+            refresh_token: tokens.refresh_token,
+            scopes: tokens.scopes,
+            grant_client_id: tokens.client_id,
             created_at: now,
         };
         // The unique constraints settle a race with a concurrent connect or login.

@@ -15,6 +15,7 @@
 //! concurrent change, a disabled link, an outage) revokes the grant it got.
 
 use crate::EnabledProvider;
+use crate::usecases::StoredTokens;
 use crate::usecases::callback::sign_in_refused;
 use crate::usecases::connect::Connected;
 use crate::{AppError, AuthService, LoginResult};
@@ -22,9 +23,7 @@ use sha2::{Digest, Sha256};
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::linking::{EmailOwner, LoginDecision, decide_sign_in};
 use social_login_domain::sign_in::SignInRefused;
-use social_login_domain::{
-    Origin, ProviderIdentity, ProviderKey, SealedToken, SecretText, Spend, StateId,
-};
+use social_login_domain::{Origin, ProviderIdentity, ProviderKey, SecretText, Spend, StateId};
 use social_login_ports::{
     IdTokenInput, NativeCode, NativeExchange, PostBody, PresentedIdToken, ProviderError,
     ProviderGrant, VerifiedAccess,
@@ -53,9 +52,7 @@ pub struct IdTokenCommand {
 /// The provider tokens a native sign-in stores: none, or the grant its code was exchanged
 /// for, with the client it was issued to.
 struct NativeGrant {
-    access_token: SealedToken,
-    refresh_token: Option<SealedToken>,
-    client_id: Option<String>,
+    tokens: StoredTokens,
     /// The grant as exchanged, to revoke if the sign-in is refused after all.
     exchanged: Option<ProviderGrant>,
 }
@@ -124,16 +121,8 @@ impl AuthService {
                 .await?;
         }
         let grant = self.native_grant(&provider, &presented, code).await?;
-        let (access, refresh) = (grant.access_token, grant.refresh_token);
         let signed_in = self
-            .sign_in_identity(
-                &provider,
-                presented.identity,
-                access,
-                refresh,
-                grant.client_id,
-                origin,
-            )
+            .sign_in_identity(&provider, presented.identity, grant.tokens, origin)
             .await;
         self.revoke_if_refused(&signed_in, &provider, grant.exchanged)
             .await;
@@ -158,16 +147,8 @@ impl AuthService {
             self.decide_connect(caller.user, identity).await?;
         }
         let grant = self.native_grant(&provider, &presented, code).await?;
-        let (access, refresh) = (grant.access_token, grant.refresh_token);
         let linked = self
-            .link_identity(
-                caller.user,
-                identity,
-                access,
-                refresh,
-                grant.client_id,
-                origin,
-            )
+            .link_identity(caller.user, identity, grant.tokens, origin)
             .await;
         self.revoke_if_refused(&linked, &provider, grant.exchanged)
             .await;
@@ -241,9 +222,7 @@ impl AuthService {
     ) -> Result<NativeGrant, AppError> {
         let Some(code) = code else {
             return Ok(NativeGrant {
-                access_token: SealedToken::none(),
-                refresh_token: None,
-                client_id: None,
+                tokens: StoredTokens::none(),
                 exchanged: None,
             });
         };
@@ -273,7 +252,7 @@ impl AuthService {
             refresh_token: tokens.refresh_token.clone(),
             client_id: client_id.clone(),
         };
-        let (access_token, refresh_token) = match self.seal(&tokens) {
+        let sealed = match self.seal(&tokens, client_id) {
             Ok(sealed) => sealed,
             Err(error) => {
                 self.revoke_refused_grant(provider.as_ref(), exchanged)
@@ -282,9 +261,7 @@ impl AuthService {
             }
         };
         Ok(NativeGrant {
-            access_token,
-            refresh_token,
-            client_id,
+            tokens: sealed,
             exchanged: Some(exchanged),
         })
     }

@@ -473,6 +473,7 @@ pub fn provider_login(identity: ProviderIdentity) -> ProviderLogin {
     ProviderLogin {
         identity,
         tokens: ProviderTokens {
+            scopes: Vec::new(),
             access_token: SecretText::new(format!("{subject}-access")),
             refresh_token: Some(SecretText::new(format!("{subject}-refresh"))),
         },

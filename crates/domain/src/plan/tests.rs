@@ -34,6 +34,7 @@ fn audit() -> AuditContext {
 
 fn login(email: Option<&str>, access_token: &str) -> ProviderSignIn {
     ProviderSignIn {
+        scopes: Vec::new(),
         identity: identity(ProviderKey::GITHUB, "gh-1", email, true),
         access_token: SealedToken::new(access_token),
         refresh_token: None,

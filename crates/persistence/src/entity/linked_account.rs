@@ -27,6 +27,9 @@ pub struct Model {
     /// The client the stored tokens were issued to, when not the configured `client_id`
     /// (an Apple grant an app exchanged: its bundle id).
     pub grant_client_id: Option<String>,
+    /// The scopes the stored tokens were granted, space separated; empty: unknown.
+    #[sea_orm(column_type = "Text")]
+    pub scopes: String,
 }
 
 // Hand-written so that no token, sealed or not, and no email reaches a log line.

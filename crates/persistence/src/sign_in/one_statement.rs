@@ -9,7 +9,9 @@
 //! one of them is written here too.
 
 use crate::audit;
-use crate::mapping::{email_to_column, family_to_row, link_to_row, refresh_to_row, user_to_row};
+use crate::mapping::{
+    email_to_column, family_to_row, link_to_row, refresh_to_row, scopes_to_column, user_to_row,
+};
 use sea_orm::ActiveValue;
 use sea_orm::{
     ActiveModelTrait, ConnectionTrait, DbBackend, DbErr, EntityName, EntityTrait, IdenStatic,
@@ -96,6 +98,7 @@ impl LoginStatement {
             refresh.at.into(),
             refresh.link.as_uuid().into(),
             client_id.into(),
+            refresh.scopes.as_deref().map(scopes_to_column).into(),
         ]);
         // The grant's client id goes with a new access token (an Apple grant an app
         // exchanged), and stays with the stored one when none came.
@@ -104,6 +107,7 @@ impl LoginStatement {
              \"access_token\" = COALESCE($2, \"access_token\"), \
              \"refresh_token\" = COALESCE($3, \"refresh_token\"), \
              \"grant_client_id\" = CASE WHEN $2 IS NULL THEN \"grant_client_id\" ELSE $6 END, \
+             \"scopes\" = COALESCE($7, \"scopes\"), \
              \"updated_at\" = $4 WHERE \"id\" = $5 AND NOT \"disabled\" \
              RETURNING \"user_id\")",
         );

@@ -45,7 +45,7 @@ pub(crate) fn user_at(row: &Row, first: usize) -> rusqlite::Result<user::Model> 
     })
 }
 
-/// The six columns of `sql::LINKS_OF`.
+/// The seven columns of `sql::LINKS_OF`.
 pub(crate) fn link_at(row: &Row) -> rusqlite::Result<LinkColumns> {
     Ok(LinkColumns {
         id: uuid_at(row, 0)?,
@@ -54,6 +54,7 @@ pub(crate) fn link_at(row: &Row) -> rusqlite::Result<LinkColumns> {
         subject: row.get(3)?,
         email: row.get(4)?,
         created_at: time_at(row, 5)?,
+        scopes: row.get(6)?,
     })
 }
 

@@ -42,7 +42,7 @@ fn stored_link(db: &Db, sign_in: &ProviderSignIn) -> Result<Option<StoredLink>, 
         db,
         sql::LINK_WITH_USER,
         params![identity.provider.as_str(), identity.subject.as_str()],
-        |row| Ok((link_at(row)?, user_at(row, 6)?, row.get::<_, bool>(15)?)),
+        |row| Ok((link_at(row)?, user_at(row, 7)?, row.get::<_, bool>(16)?)),
     )?;
     let Some((link, user, disabled)) = found else {
         return Ok(None);

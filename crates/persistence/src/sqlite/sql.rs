@@ -35,29 +35,29 @@ pub(crate) const INSERT_USER: &str = "INSERT INTO users (id, email, email_normal
 pub(crate) const DELETE_USER: &str = "DELETE FROM users WHERE id = ?1";
 
 pub(crate) const LINK_BY_ACCOUNT: &str = "SELECT id, user_id, provider, subject, email, \
-     created_at FROM linked_accounts WHERE provider = ?1 AND subject = ?2";
-/// The link of a provider account with its user: the six link columns, the user's, then
+     created_at, scopes FROM linked_accounts WHERE provider = ?1 AND subject = ?2";
+/// The link of a provider account with its user: the seven link columns, the user's, then
 /// whether its provider reported it disabled.
 pub(crate) const LINK_WITH_USER: &str = "SELECT l.id, l.user_id, l.provider, l.subject, \
-     l.email, l.created_at, u.id, u.email, u.email_normalized, u.full_name, u.avatar_url, \
+     l.email, l.created_at, l.scopes, u.id, u.email, u.email_normalized, u.full_name, u.avatar_url, \
      u.email_verified, u.password_hash, u.created_at, u.locked, l.disabled FROM linked_accounts l \
      JOIN users u ON u.id = l.user_id WHERE l.provider = ?1 AND l.subject = ?2";
-pub(crate) const LINKS_OF: &str = "SELECT id, user_id, provider, subject, email, created_at \
-     FROM linked_accounts WHERE user_id = ?1";
+pub(crate) const LINKS_OF: &str = "SELECT id, user_id, provider, subject, email, created_at, \
+     scopes FROM linked_accounts WHERE user_id = ?1";
 pub(crate) const GRANTS_OF: &str = "SELECT provider, access_token, refresh_token, \
      grant_client_id FROM linked_accounts WHERE user_id = ?1";
 pub(crate) const GRANT_OF_LINK: &str = "SELECT provider, access_token, refresh_token, \
      grant_client_id FROM linked_accounts WHERE id = ?1";
 pub(crate) const INSERT_LINK: &str = "INSERT INTO linked_accounts (id, user_id, provider, \
-     subject, email, access_token, refresh_token, created_at, updated_at, grant_client_id) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9)";
+     subject, email, access_token, refresh_token, created_at, updated_at, grant_client_id, \
+     scopes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10)";
 /// A returning login: new tokens and email; a stored token stays when no new one came (the
 /// refresh token most providers send only on the first consent; both after a native sign-in).
 /// The client the grant was issued to goes with a new access token.
 pub(crate) const REFRESH_LINK: &str = "UPDATE linked_accounts SET email = ?2, \
      access_token = COALESCE(?3, access_token), refresh_token = COALESCE(?4, refresh_token), \
      grant_client_id = CASE WHEN ?3 IS NULL THEN grant_client_id ELSE ?6 END, \
-     updated_at = ?5 WHERE id = ?1 AND NOT disabled";
+     scopes = COALESCE(?7, scopes), updated_at = ?5 WHERE id = ?1 AND NOT disabled";
 pub(crate) const DELETE_LINK: &str = "DELETE FROM linked_accounts WHERE id = ?1";
 
 pub(crate) const INSERT_FAMILY: &str = "INSERT INTO refresh_families (id, user_id, created_at, \
@@ -109,6 +109,6 @@ pub(crate) const REVOKE_SESSIONS_OF: &str =
     "UPDATE refresh_families SET revoked = 1 WHERE user_id = ?1 AND revoked = 0";
 /// The link stays; its provider tokens go (the empty access token is "none").
 pub(crate) const FORGET_LINK_TOKENS: &str = "UPDATE linked_accounts SET access_token = '', \
-     refresh_token = NULL, grant_client_id = NULL, updated_at = ?2 WHERE id = ?1";
+     refresh_token = NULL, grant_client_id = NULL, scopes = '', updated_at = ?2 WHERE id = ?1";
 pub(crate) const SET_LINK_DISABLED: &str = "UPDATE linked_accounts SET disabled = ?2, \
      disabled_changed_ms = ?3 WHERE id = ?1";

@@ -42,7 +42,7 @@ impl Engine {
             .await?;
         Ok(ProviderLogin {
             identity,
-            tokens: tokens.into_provider_tokens(),
+            tokens: tokens.into_provider_tokens(&self.plan.spec.scopes),
         })
     }
 

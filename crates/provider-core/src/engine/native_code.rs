@@ -37,7 +37,7 @@ impl Engine {
                 ProviderError::CodeExchange("token endpoint answered no readable id_token".into())
             })?;
         let identity = self.identity(&[&claims], None, None, None).await?;
-        let tokens = tokens.into_provider_tokens();
+        let tokens = tokens.into_provider_tokens(&self.plan.spec.scopes);
         if identity.subject != native.subject {
             // Refused, but Apple has just issued it: handed back to be revoked as the app.
             return Ok(NativeExchange::AnotherPerson(ProviderGrant {

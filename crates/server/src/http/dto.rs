@@ -138,7 +138,7 @@ impl From<LoginResult> for LoginResponse {
     }
 }
 
-/// A linked account: exactly these four fields, never a token.
+/// A linked account: exactly these five fields, never a token.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LinkedAccountRead {
     pub id: String,
@@ -146,6 +146,8 @@ pub struct LinkedAccountRead {
     pub email: Option<String>,
     /// RFC 3339.
     pub created_at: String,
+    /// The scopes the provider granted the stored tokens (empty when unknown).
+    pub scopes: Vec<String>,
 }
 
 impl From<&LinkedAccount> for LinkedAccountRead {
@@ -155,6 +157,7 @@ impl From<&LinkedAccount> for LinkedAccountRead {
             provider: link.provider.to_string(),
             email: link.email.as_ref().map(|email| email.as_str().to_owned()),
             created_at: rfc3339(link.created_at),
+            scopes: link.scopes.clone(),
         }
     }
 }

@@ -269,7 +269,7 @@ async fn a_user_shows_its_links_its_sessions_and_whether_it_is_locked() {
     fields.sort_unstable();
     assert_eq!(
         fields,
-        ["created_at", "email", "id", "provider"],
+        ["created_at", "email", "id", "provider", "scopes"],
         "never a token"
     );
 

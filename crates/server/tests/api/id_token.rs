@@ -266,7 +266,7 @@ async fn a_signed_in_user_connects_an_account_by_id_token_once() {
     assert_eq!(link["email"], "grace@example.com");
     let mut keys: Vec<_> = link.as_object().unwrap().keys().cloned().collect();
     keys.sort();
-    assert_eq!(keys, ["created_at", "email", "id", "provider"]);
+    assert_eq!(keys, ["created_at", "email", "id", "provider", "scopes"]);
     let events = app.event_types(&pat).await;
     assert_eq!(events[0], ("account.linked".to_owned(), json!("google")));
 

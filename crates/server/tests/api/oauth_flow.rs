@@ -47,7 +47,8 @@ async fn a_password_user_connects_lists_and_disconnects_github() {
     let link: Value = connected.json().await.unwrap();
     let mut keys: Vec<_> = link.as_object().unwrap().keys().cloned().collect();
     keys.sort();
-    assert_eq!(keys, ["created_at", "email", "id", "provider"]);
+    assert_eq!(keys, ["created_at", "email", "id", "provider", "scopes"]);
+    assert_eq!(link["scopes"], serde_json::json!(["read:user", "user:email"]));
     assert_eq!(link["provider"], "github");
     assert_eq!(link["email"], "grace@example.com");
 

@@ -99,6 +99,7 @@ fn github() -> Arc<FakeProvider> {
             hosted_domain: None,
         },
         tokens: ProviderTokens {
+            scopes: Vec::new(),
             access_token: SecretText::new("gho_provider_access_token"),
             refresh_token: None,
         },

@@ -91,6 +91,7 @@ pub async fn a_renewed_link_keeps_its_new_tokens_and_a_removed_one_renews_nothin
         user: ada.id,
         provider: ProviderKey::GITHUB,
         refresh: LinkRefresh {
+            scopes: None,
             link: link.id,
             email: Some(super::fixtures::email(email)),
             access_token: Some((SealedToken::new("sealed-renewed"), None)),
