@@ -69,7 +69,7 @@ impl AuthService {
     /// `tokens` sealed for storage, issued to `client_id` when it is not the configured one.
     pub(crate) fn seal(
         &self,
-        tokens: &ProviderTokens,
+        tokens: ProviderTokens,
         client_id: Option<String>,
     ) -> Result<StoredTokens, AppError> {
         let access_token = self.ports.cipher.seal(&tokens.access_token)?;
@@ -81,7 +81,7 @@ impl AuthService {
         Ok(StoredTokens {
             access_token,
             refresh_token,
-            scopes: tokens.scopes.clone(),
+            scopes: tokens.scopes,
             client_id,
         })
     }

@@ -21,7 +21,7 @@ impl AuthService {
     ) -> Result<LoginResult, AppError> {
         let provider = ret.provider.clone();
         let login = self.complete_return(ret, Flow::Login).await?;
-        let tokens = self.seal(&login.tokens, None)?;
+        let tokens = self.seal(login.tokens, None)?;
         self.sign_in_identity(&provider, login.identity, tokens, origin)
             .await
     }

@@ -252,7 +252,7 @@ impl AuthService {
             refresh_token: tokens.refresh_token.clone(),
             client_id: client_id.clone(),
         };
-        let sealed = match self.seal(&tokens, client_id) {
+        let sealed = match self.seal(tokens, client_id) {
             Ok(sealed) => sealed,
             Err(error) => {
                 self.revoke_refused_grant(provider.as_ref(), exchanged)

@@ -48,7 +48,10 @@ async fn a_password_user_connects_lists_and_disconnects_github() {
     let mut keys: Vec<_> = link.as_object().unwrap().keys().cloned().collect();
     keys.sort();
     assert_eq!(keys, ["created_at", "email", "id", "provider", "scopes"]);
-    assert_eq!(link["scopes"], serde_json::json!(["read:user", "user:email"]));
+    assert_eq!(
+        link["scopes"],
+        serde_json::json!(["read:user", "user:email"])
+    );
     assert_eq!(link["provider"], "github");
     assert_eq!(link["email"], "grace@example.com");
 
