@@ -16,7 +16,7 @@ pub mod tokens;
 
 use crate::{AppError, AuthService, ProviderReturn};
 use social_login_domain::state::{self, Flow, RedeemedState, StateMismatch};
-use social_login_domain::{ProviderKey, ProviderTokens, SealedToken, StateToken};
+use social_login_domain::{ProviderKey, ProviderTokens, Scopes, SealedToken, StateToken};
 use social_login_ports::{CallbackInput, ProviderLogin};
 
 impl AuthService {
@@ -93,7 +93,7 @@ impl AuthService {
 pub(crate) struct StoredTokens {
     pub(crate) access_token: SealedToken,
     pub(crate) refresh_token: Option<SealedToken>,
-    pub(crate) scopes: Vec<String>,
+    pub(crate) scopes: Scopes,
     pub(crate) client_id: Option<String>,
 }
 
@@ -104,7 +104,7 @@ impl StoredTokens {
         Self {
             access_token: SealedToken::none(),
             refresh_token: None,
-            scopes: Vec::new(),
+            scopes: Scopes::default(),
             client_id: None,
         }
     }

@@ -32,6 +32,40 @@ impl SealedToken {
 
 redacted_debug!(SealedToken);
 
+/// The scopes a provider granted, as OAuth writes them: one string, space separated (a
+/// scope token holds no space, RFC 6749 §3.3). Kept as written, so a login copies one string
+/// and a store keeps it as it is.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Scopes(String);
+
+impl Scopes {
+    /// The scopes of `words`, each a scope token.
+    pub fn from_words<W: AsRef<str>>(words: impl IntoIterator<Item = W>) -> Self {
+        let mut text = String::new();
+        for word in words {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(word.as_ref());
+        }
+        Self(text)
+    }
+
+    /// Scopes as a store keeps them (space separated).
+    pub fn from_stored(text: String) -> Self {
+        Self(text)
+    }
+
+    /// Space separated, as stored.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.split_whitespace()
+    }
+}
+
 /// The tokens a provider issued for one login, in plaintext, on their way to the cipher.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderTokens {
@@ -39,7 +73,7 @@ pub struct ProviderTokens {
     pub refresh_token: Option<SecretText>,
     /// The scopes the provider granted: those its answer names, else those asked for
     /// (RFC 6749 §5.1: an answer leaves `scope` out when it granted what was asked).
-    pub scopes: Vec<String>,
+    pub scopes: Scopes,
 }
 
 /// A stored link, as the API may show it: no tokens here at all.
@@ -52,7 +86,7 @@ pub struct LinkedAccount {
     /// The email the provider gave, stored as received.
     pub email: Option<Email>,
     /// The scopes its stored tokens were granted (empty when unknown: a native sign-in).
-    pub scopes: Vec<String>,
+    pub scopes: Scopes,
     pub created_at: OffsetDateTime,
 }
 
@@ -66,7 +100,7 @@ pub struct NewLinkedAccount {
     pub email: Option<Email>,
     pub access_token: SealedToken,
     pub refresh_token: Option<SealedToken>,
-    pub scopes: Vec<String>,
+    pub scopes: Scopes,
     /// The client id the tokens were issued to when it is not the provider's configured
     /// one (an app's own, for a grant it exchanged); revocation names it.
     pub grant_client_id: Option<String>,
@@ -84,5 +118,25 @@ impl NewLinkedAccount {
             scopes: self.scopes.clone(),
             created_at: self.created_at,
         }
+    }
+}
+
+#[cfg(test)]
+mod scopes_tests {
+    use super::Scopes;
+
+    #[test]
+    fn scopes_are_one_space_separated_string_read_back_word_by_word() {
+        let scopes = Scopes::from_words(["read:user", "user:email"]);
+        assert_eq!(scopes.as_str(), "read:user user:email");
+        assert_eq!(
+            scopes.iter().collect::<Vec<_>>(),
+            ["read:user", "user:email"]
+        );
+        assert_eq!(Scopes::from_words(Vec::<String>::new()).iter().count(), 0);
+        assert_eq!(
+            Scopes::from_stored("openid email".into()),
+            Scopes::from_words(["openid", "email"])
+        );
     }
 }

@@ -205,7 +205,7 @@ mod tests {
 
     fn link(provider: ProviderKey) -> LinkedAccount {
         LinkedAccount {
-            scopes: Vec::new(),
+            scopes: crate::Scopes::default(),
             id: LinkedAccountId::new(),
             user_id: UserId::new(),
             provider,

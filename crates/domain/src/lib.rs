@@ -48,7 +48,7 @@ pub mod user;
 #[cfg(test)]
 mod test_fixtures;
 
-pub use account::{LinkedAccount, NewLinkedAccount, ProviderTokens, SealedToken};
+pub use account::{LinkedAccount, NewLinkedAccount, ProviderTokens, Scopes, SealedToken};
 pub use admin::{AdminKeyId, PageLimit, UserFilter};
 pub use audit::{AuditContext, AuditEvent, AuditEventId, AuditEventType, EventSet, Origin};
 pub use code::{AuthorizationCode, InvalidCode};

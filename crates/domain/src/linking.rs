@@ -151,7 +151,7 @@ mod tests {
 
     fn link(user: UserId, provider: ProviderKey) -> LinkedAccount {
         LinkedAccount {
-            scopes: Vec::new(),
+            scopes: crate::Scopes::default(),
             id: LinkedAccountId::new(),
             user_id: user,
             provider,

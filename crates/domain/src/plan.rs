@@ -3,6 +3,7 @@
 //! applies it in one transaction: the writes in order, then the events. No store composes
 //! the writes of a rule itself, so PostgreSQL, SQLite and the in-memory fake cannot drift.
 
+use crate::Scopes;
 use crate::refresh::RefreshTokenHash;
 use crate::session::{NewRefreshToken, SessionStart};
 use crate::{
@@ -72,7 +73,7 @@ pub struct LinkRefresh {
     pub refresh_token: Option<SealedToken>,
     /// The scopes the new access token was granted; `None` keeps the stored ones (with the
     /// stored token).
-    pub scopes: Option<Vec<String>>,
+    pub scopes: Option<Scopes>,
     pub at: OffsetDateTime,
 }
 

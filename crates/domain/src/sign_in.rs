@@ -9,7 +9,7 @@ use crate::plan::{LinkRefresh, Write, WritePlan};
 use crate::session::SessionStart;
 use crate::{
     AuditContext, Email, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser,
-    ProviderIdentity, SealedToken, SignupPolicy, SignupRefused, User, UserId,
+    ProviderIdentity, Scopes, SealedToken, SignupPolicy, SignupRefused, User, UserId,
 };
 use time::OffsetDateTime;
 
@@ -21,7 +21,7 @@ pub struct ProviderSignIn {
     pub access_token: SealedToken,
     pub refresh_token: Option<SealedToken>,
     /// The scopes the provider granted with them.
-    pub scopes: Vec<String>,
+    pub scopes: Scopes,
     /// The client id the tokens were issued to, when not the provider's configured one
     /// (an Apple grant an app exchanged: its bundle id). Stored with new tokens only.
     pub grant_client_id: Option<String>,

@@ -23,7 +23,7 @@ pub(crate) fn user(password: bool) -> User {
 /// `user`'s link to `provider`, the provider key as its subject.
 pub(crate) fn link(user: &User, provider: ProviderKey) -> LinkedAccount {
     LinkedAccount {
-        scopes: Vec::new(),
+        scopes: crate::Scopes::default(),
         id: LinkedAccountId::new(),
         user_id: user.id,
         provider,

@@ -69,14 +69,9 @@ pub(crate) fn link_from_columns(row: LinkColumns) -> Result<LinkedAccount, Repos
         provider: provider_from_column(&row.provider)?,
         subject: ProviderSubject::parse(row.subject).map_err(|_| corrupt("provider subject"))?,
         email: email_from_column(row.email)?,
-        scopes: row.scopes.split_whitespace().map(str::to_owned).collect(),
+        scopes: social_login_domain::Scopes::from_stored(row.scopes),
         created_at: row.created_at,
     })
-}
-
-/// Scopes as the `scopes` column holds them: space separated.
-pub(crate) fn scopes_to_column(scopes: &[String]) -> String {
-    scopes.join(" ")
 }
 
 /// A removed link's sealed tokens, for revocation.
@@ -150,7 +145,7 @@ pub(crate) fn link_to_row(link: &NewLinkedAccount) -> linked_account::ActiveMode
         disabled: Set(false),
         disabled_changed_ms: Set(None),
         grant_client_id: Set(link.grant_client_id.clone()),
-        scopes: Set(scopes_to_column(&link.scopes)),
+        scopes: Set(link.scopes.as_str().to_owned()),
     }
 }
 

@@ -5,9 +5,7 @@
 use crate::audit::unix_ms;
 use crate::entity::{linked_account, refresh_family, refresh_token, user};
 use crate::error::{is_foreign_key_violation, repository_error, unique_violation};
-use crate::mapping::{
-    email_to_column, family_to_row, link_to_row, refresh_to_row, scopes_to_column, user_to_row,
-};
+use crate::mapping::{email_to_column, family_to_row, link_to_row, refresh_to_row, user_to_row};
 use crate::queries;
 use sea_orm::ActiveValue::Set;
 use sea_orm::sea_query::Expr;
@@ -137,7 +135,7 @@ async fn refresh_link(txn: &DatabaseTransaction, refresh: &LinkRefresh) -> Resul
         changes.refresh_token = Set(Some(refresh_token.as_str().to_owned()));
     }
     if let Some(scopes) = &refresh.scopes {
-        changes.scopes = Set(scopes_to_column(scopes));
+        changes.scopes = Set(scopes.as_str().to_owned());
     }
     let updated = queries::update_link(refresh.link)
         .filter(linked_account::Column::Disabled.eq(false))

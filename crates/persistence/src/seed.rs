@@ -65,7 +65,7 @@ fn seeded(
         created_at: now,
     };
     let link = NewLinkedAccount {
-        scopes: Vec::new(),
+        scopes: social_login_domain::Scopes::default(),
         id: LinkedAccountId::new(),
         user_id: user.id,
         provider,

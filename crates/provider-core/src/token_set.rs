@@ -1,7 +1,7 @@
 //! The tokens a code exchange yields, and what else its answer said.
 
 use serde_json::{Map, Value};
-use social_login_domain::{ProviderTokens, SecretText};
+use social_login_domain::{ProviderTokens, Scopes, SecretText};
 use std::time::Duration;
 
 /// What a successful code exchange returned. `Debug` shows no token (they are `SecretText`);
@@ -25,7 +25,10 @@ impl TokenSet {
         ProviderTokens {
             access_token: self.access_token,
             refresh_token: self.refresh_token,
-            scopes: self.scopes.unwrap_or_else(|| asked.to_vec()),
+            scopes: match self.scopes {
+                Some(granted) => Scopes::from_words(granted),
+                None => Scopes::from_words(asked),
+            },
         }
     }
 }

@@ -58,7 +58,7 @@ impl Tables {
                     stored.access_token = SealedToken::none();
                     stored.refresh_token = None;
                     stored.grant_client_id = None;
-                    stored.scopes.clear();
+                    stored.scopes = social_login_domain::Scopes::default();
                 }
             }
             Write::SetDisabled { link, disabled, at } => {

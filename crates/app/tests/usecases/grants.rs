@@ -59,7 +59,7 @@ async fn a_link_that_kept_only_its_refresh_token_is_revoked_with_it() {
         .users
         .add_link(AccountLink {
             link: NewLinkedAccount {
-                scopes: Vec::new(),
+                scopes: social_login_domain::Scopes::default(),
                 id: LinkedAccountId::new(),
                 user_id: ada.user.id,
                 provider: ProviderKey::GOOGLE,

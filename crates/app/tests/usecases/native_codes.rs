@@ -21,7 +21,7 @@ fn with_apple() -> (World, AuthService, Arc<FakeProvider>) {
     let world = World::new();
     let apple = Arc::new(FakeProvider::new(ProviderKey::APPLE));
     apple.answer_native_code(Ok(NativeExchange::Granted(ProviderTokens {
-        scopes: Vec::new(),
+        scopes: social_login_domain::Scopes::default(),
         access_token: SecretText::new("apple-access"),
         refresh_token: Some(SecretText::new("apple-refresh")),
     })));

@@ -473,7 +473,7 @@ pub fn provider_login(identity: ProviderIdentity) -> ProviderLogin {
     ProviderLogin {
         identity,
         tokens: ProviderTokens {
-            scopes: Vec::new(),
+            scopes: social_login_domain::Scopes::default(),
             access_token: SecretText::new(format!("{subject}-access")),
             refresh_token: Some(SecretText::new(format!("{subject}-refresh"))),
         },

@@ -34,7 +34,7 @@ fn audit() -> AuditContext {
 
 fn login(email: Option<&str>, access_token: &str) -> ProviderSignIn {
     ProviderSignIn {
-        scopes: Vec::new(),
+        scopes: crate::Scopes::default(),
         identity: identity(ProviderKey::GITHUB, "gh-1", email, true),
         access_token: SealedToken::new(access_token),
         refresh_token: None,

@@ -9,9 +9,7 @@
 //! one of them is written here too.
 
 use crate::audit;
-use crate::mapping::{
-    email_to_column, family_to_row, link_to_row, refresh_to_row, scopes_to_column, user_to_row,
-};
+use crate::mapping::{email_to_column, family_to_row, link_to_row, refresh_to_row, user_to_row};
 use sea_orm::ActiveValue;
 use sea_orm::{
     ActiveModelTrait, ConnectionTrait, DbBackend, DbErr, EntityName, EntityTrait, IdenStatic,
@@ -98,7 +96,11 @@ impl LoginStatement {
             refresh.at.into(),
             refresh.link.as_uuid().into(),
             client_id.into(),
-            refresh.scopes.as_deref().map(scopes_to_column).into(),
+            refresh
+                .scopes
+                .as_ref()
+                .map(|scopes| scopes.as_str().to_owned())
+                .into(),
         ]);
         // The grant's client id goes with a new access token (an Apple grant an app
         // exchanged), and stays with the stored one when none came.

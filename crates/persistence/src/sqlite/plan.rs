@@ -6,8 +6,9 @@ use super::rows::{insert_link, insert_session, insert_token, insert_user};
 use super::statements::Db;
 use super::{audit, sql};
 use crate::audit::unix_ms;
-use crate::mapping::{email_to_column, scopes_to_column};
+use crate::mapping::email_to_column;
 use rusqlite::params;
+use social_login_domain::Scopes;
 use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
 use social_login_ports::PlanError;
 
@@ -93,7 +94,7 @@ fn refresh_link(db: &Db, refresh: &LinkRefresh) -> Result<(), PlanError> {
             refresh.refresh_token.as_ref().map(|token| token.as_str()),
             time_text(refresh.at)?,
             client_id,
-            refresh.scopes.as_deref().map(scopes_to_column),
+            refresh.scopes.as_ref().map(Scopes::as_str),
         ],
     )?;
     if updated == 0 {

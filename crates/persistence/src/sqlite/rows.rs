@@ -5,9 +5,7 @@
 use super::columns::{execute, execute_raw, link_at, query_all, query_one, time_text, user_at};
 use super::sql;
 use super::statements::Db;
-use crate::mapping::{
-    email_normalized_column, email_to_column, link_from_columns, scopes_to_column, user_from_row,
-};
+use crate::mapping::{email_normalized_column, email_to_column, link_from_columns, user_from_row};
 use rusqlite::params;
 use social_login_domain::{Email, LinkedAccount, NewLinkedAccount, NewUser, User, UserId};
 use social_login_ports::{NewRefreshToken, RepositoryError, SessionStart};
@@ -71,7 +69,7 @@ pub(super) fn insert_link(db: &Db, link: &NewLinkedAccount) -> rusqlite::Result<
             link.refresh_token.as_ref().map(|token| token.as_str()),
             created_at,
             link.grant_client_id.as_deref(),
-            scopes_to_column(&link.scopes),
+            link.scopes.as_str(),
         ],
     )
 }

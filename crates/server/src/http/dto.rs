@@ -157,7 +157,7 @@ impl From<&LinkedAccount> for LinkedAccountRead {
             provider: link.provider.to_string(),
             email: link.email.as_ref().map(|email| email.as_str().to_owned()),
             created_at: rfc3339(link.created_at),
-            scopes: link.scopes.clone(),
+            scopes: link.scopes.iter().map(str::to_owned).collect(),
         }
     }
 }

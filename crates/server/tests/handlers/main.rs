@@ -99,7 +99,7 @@ fn github() -> Arc<FakeProvider> {
             hosted_domain: None,
         },
         tokens: ProviderTokens {
-            scopes: Vec::new(),
+            scopes: social_login_domain::Scopes::default(),
             access_token: SecretText::new("gho_provider_access_token"),
             refresh_token: None,
         },

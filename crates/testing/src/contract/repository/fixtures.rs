@@ -37,7 +37,7 @@ pub fn new_user(email_address: Option<&str>, with_password: bool) -> NewUser {
 
 pub fn new_link(user: UserId, provider: ProviderKey, subject: &str) -> NewLinkedAccount {
     NewLinkedAccount {
-        scopes: Vec::new(),
+        scopes: social_login_domain::Scopes::default(),
         id: LinkedAccountId::new(),
         user_id: user,
         provider,
@@ -229,7 +229,7 @@ pub fn login_of(
 pub fn sign_in(identity: ProviderIdentity) -> ProviderSignIn {
     let began_with = LoginMethod::Provider(identity.provider);
     ProviderSignIn {
-        scopes: Vec::new(),
+        scopes: social_login_domain::Scopes::default(),
         identity,
         access_token: SealedToken::new("k1:access"),
         refresh_token: Some(SealedToken::new("k1:refresh")),
