@@ -15,8 +15,9 @@ pub mod signals;
 pub mod tokens;
 
 use crate::{AppError, AuthService, ProviderReturn};
+use social_login_domain::plan::SealedTokens;
 use social_login_domain::state::{self, Flow, RedeemedState, StateMismatch};
-use social_login_domain::{ProviderKey, ProviderTokens, Scopes, SealedToken, StateToken};
+use social_login_domain::{ProviderKey, ProviderTokens, StateToken};
 use social_login_ports::{CallbackInput, ProviderLogin};
 
 impl AuthService {
@@ -71,41 +72,18 @@ impl AuthService {
         &self,
         tokens: ProviderTokens,
         client_id: Option<String>,
-    ) -> Result<StoredTokens, AppError> {
+    ) -> Result<SealedTokens, AppError> {
         let access_token = self.ports.cipher.seal(&tokens.access_token)?;
         let refresh_token = tokens
             .refresh_token
             .as_ref()
             .map(|token| self.ports.cipher.seal(token))
             .transpose()?;
-        Ok(StoredTokens {
+        Ok(SealedTokens {
             access_token,
             refresh_token,
             scopes: tokens.scopes,
             client_id,
         })
-    }
-}
-
-/// A provider's tokens as a link stores them: sealed, with the scopes they were granted and
-/// the client they were issued to when it is not the provider's configured one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct StoredTokens {
-    pub(crate) access_token: SealedToken,
-    pub(crate) refresh_token: Option<SealedToken>,
-    pub(crate) scopes: Scopes,
-    pub(crate) client_id: Option<String>,
-}
-
-impl StoredTokens {
-    /// What a login that brought no token stores (a native sign-in without a code): nothing
-    /// replaces what is stored.
-    pub(crate) fn none() -> Self {
-        Self {
-            access_token: SealedToken::none(),
-            refresh_token: None,
-            scopes: Scopes::default(),
-            client_id: None,
-        }
     }
 }

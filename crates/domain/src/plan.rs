@@ -77,6 +77,51 @@ pub struct LinkRefresh {
     pub at: OffsetDateTime,
 }
 
+impl LinkRefresh {
+    /// `link`'s write for new `tokens` and the email as received: a login or connect that
+    /// brought no access token (a native one without a code) keeps the stored tokens with
+    /// their client and scopes, and one without a refresh token keeps the stored refresh
+    /// token.
+    pub fn with_tokens(
+        link: LinkedAccountId,
+        email: Option<Email>,
+        tokens: SealedTokens,
+        at: OffsetDateTime,
+    ) -> Self {
+        let new_token = !tokens.access_token.is_none();
+        Self {
+            link,
+            email,
+            access_token: new_token.then_some((tokens.access_token, tokens.client_id)),
+            refresh_token: tokens.refresh_token,
+            scopes: new_token.then_some(tokens.scopes),
+            at,
+        }
+    }
+}
+
+/// A provider's tokens as a link stores them: sealed, with the scopes they were granted and
+/// the client they were issued to when it is not the provider's configured one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SealedTokens {
+    pub access_token: SealedToken,
+    pub refresh_token: Option<SealedToken>,
+    pub scopes: Scopes,
+    pub client_id: Option<String>,
+}
+
+impl SealedTokens {
+    /// What a login that brought no token stores: nothing replaces what is stored.
+    pub fn none() -> Self {
+        Self {
+            access_token: SealedToken::none(),
+            refresh_token: None,
+            scopes: Scopes::default(),
+            client_id: None,
+        }
+    }
+}
+
 /// What a decided change writes, in order, and the events it records (each queued for the
 /// webhooks when `outbox` holds its type).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,8 +1,12 @@
 //! A new user (a password registration, a user created with its first link) and a link a
 //! signed-in user connects, as write plans (see [`crate::plan`]).
 
-use crate::plan::{LinkRefresh, Write, WritePlan};
-use crate::{AuditContext, AuditEventType, NewLinkedAccount, NewUser, ProviderKey, UserId};
+use crate::plan::{LinkRefresh, SealedTokens, Write, WritePlan};
+use crate::{
+    AuditContext, AuditEventType, Email, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser,
+    ProviderKey, UserId,
+};
+use time::OffsetDateTime;
 
 /// A user to create, with its first link if it has one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,22 +76,43 @@ impl AccountLink {
 pub struct LinkRenewal {
     pub user: UserId,
     pub provider: ProviderKey,
-    pub refresh: LinkRefresh,
+    pub link: LinkedAccountId,
+    /// The email as the provider sent it this time.
+    pub email: Option<Email>,
+    pub tokens: SealedTokens,
+    pub at: OffsetDateTime,
     /// Records `provider.token_refreshed`.
     pub audit: AuditContext,
 }
 
 impl LinkRenewal {
-    /// The link's new tokens and email; records `provider.token_refreshed`.
+    /// The link's new tokens and email ([`LinkRefresh::with_tokens`]); records
+    /// `provider.token_refreshed`.
     pub fn plan(&self) -> WritePlan {
+        let refresh =
+            LinkRefresh::with_tokens(self.link, self.email.clone(), self.tokens.clone(), self.at);
         let mut writes = WritePlan::new(self.audit.outbox);
         let refreshed = AuditEventType::ProviderTokenRefreshed;
         writes
-            .write(Write::RefreshLink(self.refresh.clone()))
+            .write(Write::RefreshLink(refresh))
             .record(
                 self.audit
                     .event(0, refreshed, self.user, Some(self.provider)),
             );
         writes
+    }
+
+    /// `link` as this renewal leaves it: the new email, and the new scopes when tokens came.
+    pub fn renewed(self, link: LinkedAccount) -> LinkedAccount {
+        let new_token = !self.tokens.access_token.is_none();
+        LinkedAccount {
+            email: self.email,
+            scopes: if new_token {
+                self.tokens.scopes
+            } else {
+                link.scopes
+            },
+            ..link
+        }
     }
 }

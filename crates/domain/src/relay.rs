@@ -51,20 +51,20 @@ impl RelayPath {
         if raw.is_empty() {
             return Ok(Self(String::new()));
         }
-        let segments: Vec<&str> = raw.split('/').collect();
-        if segments[0].contains(':') {
+        if raw
+            .split('/')
+            .next()
+            .is_some_and(|first| first.contains(':'))
+        {
             return Err(BadRelayPath::Scheme);
         }
-        let last = segments.len() - 1;
-        for (index, segment) in segments.iter().enumerate() {
-            // A trailing slash (`repos/`) is a path of its own at some APIs: only the last
-            // segment may be empty.
-            if segment.is_empty() && index < last {
-                return Err(BadRelayPath::EmptySegment);
-            }
-            if matches!(*segment, "." | "..") {
-                return Err(BadRelayPath::DotSegment);
-            }
+        // A trailing slash (`repos/`) is a path of its own at some APIs: only an empty
+        // segment inside the path, or at its start, is refused.
+        if raw.starts_with('/') || raw.contains("//") {
+            return Err(BadRelayPath::EmptySegment);
+        }
+        if raw.split('/').any(|segment| matches!(segment, "." | "..")) {
+            return Err(BadRelayPath::DotSegment);
         }
         Ok(Self(raw.to_owned()))
     }

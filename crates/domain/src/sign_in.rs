@@ -5,7 +5,7 @@
 use crate::admin::{UserLocked, check_not_locked};
 use crate::audit::sign_in_events;
 use crate::linking::{EmailOwner, LoginDecision, LoginRefused, decide_sign_in};
-use crate::plan::{LinkRefresh, Write, WritePlan};
+use crate::plan::{LinkRefresh, SealedTokens, Write, WritePlan};
 use crate::session::SessionStart;
 use crate::{
     AuditContext, Email, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser,
@@ -192,18 +192,14 @@ impl ProviderSignIn {
         }
     }
 
-    /// A returning login's write to `link`: a login that brought no access token (a native
-    /// sign-in) keeps the stored one with its client.
+    /// A returning login's write to `link` (see [`LinkRefresh::with_tokens`]).
     fn link_refresh(&self, link: LinkedAccountId) -> LinkRefresh {
-        let new_token = !self.access_token.is_none();
-        LinkRefresh {
-            link,
-            email: self.identity.email.clone(),
-            access_token: new_token
-                .then(|| (self.access_token.clone(), self.grant_client_id.clone())),
+        let tokens = SealedTokens {
+            access_token: self.access_token.clone(),
             refresh_token: self.refresh_token.clone(),
-            scopes: new_token.then(|| self.scopes.clone()),
-            at: self.now,
-        }
+            scopes: self.scopes.clone(),
+            client_id: self.grant_client_id.clone(),
+        };
+        LinkRefresh::with_tokens(link, self.identity.email.clone(), tokens, self.now)
     }
 }

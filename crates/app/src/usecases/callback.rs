@@ -1,8 +1,8 @@
 //! POST callback (docs/api.md#callback): log an existing user in, or register a new one.
 
 use crate::EnabledProvider;
-use crate::usecases::StoredTokens;
 use crate::{AppError, AuthService, LoginResult, ProviderReturn};
+use social_login_domain::plan::SealedTokens;
 use social_login_domain::state::Flow;
 use social_login_domain::{LoginMethod, Origin, ProviderIdentity};
 use social_login_ports::{ProviderSignIn, SignInError};
@@ -33,7 +33,7 @@ impl AuthService {
         &self,
         provider: &EnabledProvider,
         identity: ProviderIdentity,
-        tokens: StoredTokens,
+        tokens: SealedTokens,
         origin: &Origin,
     ) -> Result<LoginResult, AppError> {
         let signup = provider.signup();

@@ -2,10 +2,9 @@
 //! login must be recent: a stolen bearer token must not become a permanent login by linking
 //! the thief's own provider account.
 
-use crate::usecases::StoredTokens;
 use crate::{AppError, AuthService, ProviderReturn};
 use social_login_domain::linking::{ConnectDecision, decide_connect};
-use social_login_domain::plan::LinkRefresh;
+use social_login_domain::plan::SealedTokens;
 use social_login_domain::state::Flow;
 use social_login_domain::{LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, UserId};
 use social_login_ports::{AccountLink, LinkRenewal};
@@ -59,7 +58,7 @@ impl AuthService {
         &self,
         caller: UserId,
         identity: &ProviderIdentity,
-        tokens: StoredTokens,
+        tokens: SealedTokens,
         origin: &Origin,
     ) -> Result<Connected, AppError> {
         let own = self.decide_connect(caller, identity).await?;
@@ -67,37 +66,20 @@ impl AuthService {
         let now = self.ports.clock.now();
         let audit = self.audit(origin, now);
         if let Some(own) = own {
-            // A connect that brought no token (a native one without a code) keeps the stored.
-            let new_token = !tokens.access_token.is_none();
             let renewal = LinkRenewal {
                 user: caller,
                 provider: identity.provider,
-                refresh: LinkRefresh {
-                    link: own.id,
-                    email: identity.email.clone(),
-                    access_token: new_token
-                        .then(|| (tokens.access_token.clone(), tokens.client_id.clone())),
-                    refresh_token: tokens.refresh_token.clone(),
-                    scopes: new_token.then(|| tokens.scopes.clone()),
-                    at: now,
-                },
+                link: own.id,
+                email: identity.email.clone(),
+                tokens,
+                at: now,
                 audit,
             };
-            if !users.renew_link(renewal).await? {
+            if !users.renew_link(renewal.clone()).await? {
                 return Err(AppError::AccountNotFound);
             }
-            let scopes = if new_token {
-                tokens.scopes
-            } else {
-                own.scopes.clone()
-            };
-            let link = LinkedAccount {
-                email: identity.email.clone(),
-                scopes,
-                ..own
-            };
             return Ok(Connected {
-                link,
+                link: renewal.renewed(own),
                 renewed: true,
             });
         }

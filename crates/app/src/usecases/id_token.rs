@@ -15,13 +15,13 @@
 //! concurrent change, a disabled link, an outage) revokes the grant it got.
 
 use crate::EnabledProvider;
-use crate::usecases::StoredTokens;
 use crate::usecases::callback::sign_in_refused;
 use crate::usecases::connect::Connected;
 use crate::{AppError, AuthService, LoginResult};
 use sha2::{Digest, Sha256};
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::linking::{EmailOwner, LoginDecision, decide_sign_in};
+use social_login_domain::plan::SealedTokens;
 use social_login_domain::sign_in::SignInRefused;
 use social_login_domain::{Origin, ProviderIdentity, ProviderKey, SecretText, Spend, StateId};
 use social_login_ports::{
@@ -52,7 +52,7 @@ pub struct IdTokenCommand {
 /// The provider tokens a native sign-in stores: none, or the grant its code was exchanged
 /// for, with the client it was issued to.
 struct NativeGrant {
-    tokens: StoredTokens,
+    tokens: SealedTokens,
     /// The grant as exchanged, to revoke if the sign-in is refused after all.
     exchanged: Option<ProviderGrant>,
 }
@@ -222,7 +222,7 @@ impl AuthService {
     ) -> Result<NativeGrant, AppError> {
         let Some(code) = code else {
             return Ok(NativeGrant {
-                tokens: StoredTokens::none(),
+                tokens: SealedTokens::none(),
                 exchanged: None,
             });
         };

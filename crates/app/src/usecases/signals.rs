@@ -32,7 +32,10 @@ impl AuthService {
     /// The endpoint of `source`: 404 when its provider is not enabled (or has no verifier),
     /// whatever the request looks like.
     pub fn signal_endpoint(&self, source: SignalSource) -> Result<SignalEndpoint, AppError> {
-        self.provider_of(source.provider())?;
+        self.ports
+            .providers
+            .get(source.provider())
+            .ok_or(AppError::ProviderNotConfigured)?;
         let verifier = self
             .ports
             .signal_verifiers

@@ -3,8 +3,8 @@
 use super::Repository;
 use super::fixtures::store_user;
 use super::fixtures::{new_link, new_user, now, store_user_with_link};
-use social_login_domain::plan::LinkRefresh;
-use social_login_domain::{AuditEventType, ProviderKey, SealedToken, UserId};
+use social_login_domain::plan::SealedTokens;
+use social_login_domain::{AuditEventType, ProviderKey, Scopes, SealedToken, UserId};
 use social_login_ports::AddLinkError;
 use social_login_ports::{AccountLink, LinkRenewal};
 use std::sync::Arc;
@@ -90,14 +90,15 @@ pub async fn a_renewed_link_keeps_its_new_tokens_and_a_removed_one_renews_nothin
     let renewal = |email: &str| LinkRenewal {
         user: ada.id,
         provider: ProviderKey::GITHUB,
-        refresh: LinkRefresh {
-            scopes: None,
-            link: link.id,
-            email: Some(super::fixtures::email(email)),
-            access_token: Some((SealedToken::new("sealed-renewed"), None)),
+        link: link.id,
+        email: Some(super::fixtures::email(email)),
+        tokens: SealedTokens {
+            access_token: SealedToken::new("sealed-renewed"),
             refresh_token: None,
-            at: now(),
+            scopes: Scopes::from_words(["repo"]),
+            client_id: None,
         },
+        at: now(),
         audit: crate::audit_now(),
     };
 
