@@ -7,6 +7,7 @@ use crate::entity::linked_account;
 use crate::error::repository_error;
 use crate::mapping::{grant_from_columns, user_from_row, user_page};
 use crate::queries;
+use crate::rows::UserRowLock;
 use async_trait::async_trait;
 use sea_orm::{ConnectionTrait, DatabaseTransaction, EntityTrait, PaginatorTrait};
 use social_login_domain::disconnect::DisconnectRefused;
@@ -77,7 +78,7 @@ async fn change_user(
     plan: WritePlan,
 ) -> Result<bool, RepositoryError> {
     let txn = repo.begin_write().await?;
-    if crate::rows::user_row_for_change(&txn, user)
+    if crate::rows::locked_user_row(&txn, user, UserRowLock::AgainstChanges)
         .await?
         .is_none()
     {
@@ -107,7 +108,7 @@ async fn locked_user(
     txn: &DatabaseTransaction,
     user: UserId,
 ) -> Result<Option<User>, RepositoryError> {
-    crate::rows::locked_user_row(txn, user)
+    crate::rows::locked_user_row(txn, user, UserRowLock::Exclusive)
         .await?
         .map(user_from_row)
         .transpose()

@@ -27,32 +27,32 @@ pub(crate) async fn links_of<C: ConnectionTrait>(
     Ok(links)
 }
 
-/// The user row, locked on PostgreSQL until the transaction ends: a concurrent unlink,
-/// deletion or lock of the same user waits, then re-reads what this one left.
+/// How a transaction locks the user row it reads, on PostgreSQL (SQLite needs no lock: its
+/// single connection runs one transaction at a time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UserRowLock {
+    /// `FOR UPDATE`: a concurrent unlink or deletion of the same user waits, then re-reads
+    /// what this one left; so do writes of rows that refer to the user.
+    Exclusive,
+    /// `FOR NO KEY UPDATE`: a concurrent change of the user waits, but rows that refer to it
+    /// may be written meanwhile: a rotation holding its session's lock stores its successor
+    /// (whose foreign key takes a key-share lock on the user) instead of deadlocking with an
+    /// operator's lock that waits for that session.
+    AgainstChanges,
+}
+
+/// The user row, locked until the transaction ends.
 pub(crate) async fn locked_user_row(
     txn: &DatabaseTransaction,
     user: UserId,
+    lock: UserRowLock,
 ) -> Result<Option<crate::entity::user::Model>, RepositoryError> {
     let mut find = queries::user_by_id(user);
     if txn.get_database_backend() == DbBackend::Postgres {
-        find = find.lock_exclusive();
-    }
-    find.one(txn).await.map_err(repository_error)
-}
-
-/// The user row, locked on PostgreSQL against other changes of it (`FOR NO KEY UPDATE`): a
-/// concurrent lock or session revocation of the same user waits. Unlike
-/// [`locked_user_row`] it lets rows that refer to the user be written meanwhile: a
-/// rotation holding its session's lock stores its successor (whose foreign key takes a
-/// key-share lock on the user) instead of deadlocking with a lock that waits for that
-/// session.
-pub(crate) async fn user_row_for_change(
-    txn: &DatabaseTransaction,
-    user: UserId,
-) -> Result<Option<crate::entity::user::Model>, RepositoryError> {
-    let mut find = queries::user_by_id(user);
-    if txn.get_database_backend() == DbBackend::Postgres {
-        find = find.lock(sea_orm::sea_query::LockType::NoKeyUpdate);
+        find = match lock {
+            UserRowLock::Exclusive => find.lock_exclusive(),
+            UserRowLock::AgainstChanges => find.lock(sea_orm::sea_query::LockType::NoKeyUpdate),
+        };
     }
     find.one(txn).await.map_err(repository_error)
 }

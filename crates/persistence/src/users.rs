@@ -5,6 +5,7 @@ use crate::entity::linked_account;
 use crate::error::repository_error;
 use crate::mapping::{grant_from_columns, link_from_row, user_from_row};
 use crate::queries;
+use crate::rows::UserRowLock;
 use async_trait::async_trait;
 use social_login_domain::{
     AuditEvent, Email, EventSet, LinkedAccount, ProviderKey, ProviderSubject, User, UserId,
@@ -98,7 +99,10 @@ impl UserRepository for SeaOrmRepository {
         let user = deletion.user;
         let txn = self.begin_write().await?;
         // Serialises with a concurrent disconnect or deletion of the same user.
-        if crate::rows::locked_user_row(&txn, user).await?.is_none() {
+        if crate::rows::locked_user_row(&txn, user, UserRowLock::Exclusive)
+            .await?
+            .is_none()
+        {
             return Ok(None);
         }
         let grants = queries::links_of(user)
