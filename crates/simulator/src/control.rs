@@ -1,7 +1,9 @@
 //! The control API under `/_control`: choose the next identity, inject faults (id_token
-//! faults too), rotate the signing key, read the log.
+//! faults too), rotate the signing key, read the log, expire or revoke the tokens issued,
+//! set the refresh grant's knobs and read its counts.
 //! Tests in Rust use the same operations through [`crate::SimulatorHandle`].
 
+use crate::config::Provider;
 use crate::faults::Fault;
 use crate::id_token_fault::IdTokenFaultRequest;
 use crate::knobs::Knobs;
@@ -14,6 +16,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{MethodRouter, get, post};
 use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub(crate) fn routes() -> Router<Arc<SimState>> {
@@ -25,6 +28,10 @@ pub(crate) fn routes() -> Router<Arc<SimState>> {
         .route("/apple_knobs", knobs_route(|sim| &sim.apple.knobs))
         .route("/linkedin_knobs", knobs_route(|sim| &sim.linkedin_knobs))
         .route("/standard_knobs", knobs_route(|sim| &sim.standard_knobs))
+        .route("/refresh_knobs", knobs_route(|sim| &sim.refresh_knobs))
+        .route("/tokens/expire", post(expire_access_tokens))
+        .route("/grants/revoke", post(revoke_grants))
+        .route("/refresh_grants", get(refresh_grants))
         .route("/log", get(log))
 }
 
@@ -57,6 +64,24 @@ async fn set_id_token_fault(
 async fn rotate_signing_key(State(sim): State<Arc<SimState>>) -> StatusCode {
     sim.keys.rotate();
     StatusCode::NO_CONTENT
+}
+
+/// Every access token issued so far stops working; refresh tokens keep working.
+async fn expire_access_tokens(State(sim): State<Arc<SimState>>) -> StatusCode {
+    sim.expire_access_tokens();
+    StatusCode::NO_CONTENT
+}
+
+/// Every access and refresh token issued so far is dead.
+async fn revoke_grants(State(sim): State<Arc<SimState>>) -> StatusCode {
+    sim.revoke_grants();
+    StatusCode::NO_CONTENT
+}
+
+/// The refresh grants answered, by provider: `{"apple": 2}` (a provider that answered none
+/// is left out).
+async fn refresh_grants(State(sim): State<Arc<SimState>>) -> Json<BTreeMap<Provider, usize>> {
+    Json(sim.refresh_counts.all())
 }
 
 async fn log(State(sim): State<Arc<SimState>>) -> Json<Vec<crate::log::RequestRecord>> {

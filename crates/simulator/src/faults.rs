@@ -11,7 +11,8 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 /// An endpoint a fault can be attached to. `Userinfo` is the profile endpoint (GitHub `/user`,
-/// Google `/v1/userinfo`); `Discovery` and `Jwks` are the OIDC metadata and key set.
+/// Google `/v1/userinfo`); `Discovery` and `Jwks` are the OIDC metadata and key set; `Api`
+/// the small API every provider serves under `{prefix}/api/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Endpoint {
@@ -25,6 +26,8 @@ pub enum Endpoint {
     Revoke,
     Discovery,
     Jwks,
+    /// The provider's API at `{prefix}/api/...` (what the service's relay calls).
+    Api,
 }
 
 /// One injected failure; the body of `POST /_control/faults`. A fault stays until it is

@@ -1,6 +1,6 @@
 //! Knobs: what a test sets to make a simulated provider answer one way or another (Apple's
-//! claim style, LinkedIn's PKCE, what the standard providers lie about), read by every
-//! request, set through the handle or `POST /_control/<provider>_knobs`.
+//! claim style, LinkedIn's PKCE, what the standard providers lie about, the refresh grant),
+//! read by every request, set through the handle or `POST /_control/<name>_knobs`.
 
 use crate::lock::locked;
 use std::sync::Mutex;
@@ -16,5 +16,10 @@ impl<T: Clone> Knobs<T> {
 
     pub fn set(&self, knobs: T) {
         *locked(&self.0) = knobs;
+    }
+
+    /// Changes some knobs and keeps the others.
+    pub fn update(&self, change: impl FnOnce(&mut T)) {
+        change(&mut locked(&self.0));
     }
 }

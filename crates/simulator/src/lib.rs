@@ -7,7 +7,9 @@
 //! data (its dialect, `dialects.toml`) and what data cannot say is its hooks. Tests and the
 //! demo drive it through [`SimulatorHandle`] or the `/_control` HTTP API: choose the
 //! identity the authorize endpoint approves as, inject faults, read what each endpoint
-//! received.
+//! received, expire or revoke the tokens issued, rotate or slow the refresh grant. Each
+//! provider also serves a small API for its access tokens at `/<prefix>/api/...`
+//! ([`SimulatorHandle::api_base`]), what the service's relay calls.
 //!
 //! ```no_run
 //! # async fn example() -> std::io::Result<()> {
@@ -22,6 +24,7 @@
 //! # Ok(()) }
 //! ```
 
+mod api;
 pub mod apple;
 mod authorize;
 mod claims;
@@ -50,6 +53,7 @@ mod paths;
 mod pkce;
 mod providers;
 mod random;
+mod refresh;
 pub mod revocation;
 mod server;
 mod sign_in_page;

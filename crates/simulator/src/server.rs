@@ -17,6 +17,7 @@ use crate::users::SimUser;
 use axum::Router;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -55,10 +56,9 @@ impl Simulator {
 fn router(state: Arc<SimState>) -> Router {
     Provider::every()
         .fold(Router::new(), |router, provider| {
-            router.nest(
-                &format!("/{}", provider.prefix()),
-                crate::engine::routes(crate::providers::served(provider)),
-            )
+            let served = crate::providers::served(provider);
+            let routes = crate::engine::routes(served).merge(crate::api::routes(provider));
+            router.nest(&format!("/{}", provider.prefix()), routes)
         })
         .nest("/_control/signals", crate::signals::routes())
         .nest("/_control", crate::control::routes())
@@ -256,10 +256,49 @@ impl SimulatorHandle {
         self.state.revocations.all()
     }
 
-    /// The values of the access tokens issued and not revoked, so a test can prove the
-    /// service never shows, logs or stores them in plaintext.
+    /// The values of the access tokens issued and not revoked (expired ones included), so a
+    /// test can prove the service never shows, logs or stores them in plaintext.
     pub fn issued_access_tokens(&self) -> Vec<String> {
         self.state.tokens.values()
+    }
+
+    /// The absolute URL of `provider`'s API, ending in `/`:
+    /// `http://127.0.0.1:<port>/github/api/`. Under it, for one of the provider's access
+    /// tokens (Bearer, or `access_token` / `oauth_token` in the query): `me`, `echo`,
+    /// `bytes?n=N`, `redirect`, `status/{code}`.
+    pub fn api_base(&self, provider: Provider) -> String {
+        format!("{}/{}/api/", self.base_url, provider.prefix())
+    }
+
+    /// Ends every access token issued so far, at every provider: the API and the user
+    /// endpoints answer 401. Refresh tokens keep working; tokens issued later live.
+    pub fn expire_access_tokens(&self) {
+        self.state.expire_access_tokens();
+    }
+
+    /// Kills every access and refresh token issued so far, at every provider, as if each
+    /// user had revoked the app: the API answers 401 and the refresh grant the dialect's
+    /// invalid-grant error.
+    pub fn revoke_grants(&self) {
+        self.state.revoke_grants();
+    }
+
+    /// Whether a refresh grant answers a new refresh token and spends the one presented
+    /// (off by default: the refresh token stays and none comes back).
+    pub fn set_refresh_rotation(&self, on: bool) {
+        self.state.refresh_knobs.update(|knobs| knobs.rotation = on);
+    }
+
+    /// How long a refresh grant waits before answering (zero by default).
+    pub fn set_refresh_delay(&self, delay: Duration) {
+        self.state
+            .refresh_knobs
+            .update(|knobs| knobs.set_delay(delay));
+    }
+
+    /// How many refresh grants `provider` answered successfully.
+    pub fn refresh_grants(&self, provider: Provider) -> usize {
+        self.state.refresh_counts.of(provider)
     }
 
     /// Stops accepting connections and waits for requests in flight to finish.

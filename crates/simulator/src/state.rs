@@ -40,6 +40,10 @@ pub struct SimState {
     pub linkedin_knobs: Knobs<crate::linkedin::knobs::LinkedinKnobs>,
     /// What the standard providers say differently from the truth, for tests.
     pub standard_knobs: Knobs<crate::standard::knobs::StandardKnobs>,
+    /// Whether the refresh grant rotates refresh tokens and how long it waits.
+    pub refresh_knobs: Knobs<crate::refresh::RefreshKnobs>,
+    /// The refresh grants each provider answered.
+    pub refresh_counts: crate::refresh::RefreshCounts,
 }
 
 impl SimState {
@@ -67,6 +71,8 @@ impl SimState {
             apple: crate::apple::state::AppleState::new(config),
             linkedin_knobs: Knobs::default(),
             standard_knobs: Knobs::default(),
+            refresh_knobs: Knobs::default(),
+            refresh_counts: Default::default(),
         }
     }
 
@@ -116,28 +122,29 @@ impl SimState {
         Ok(grant)
     }
 
-    /// What `token` grants if it is a live token (access or refresh) of `provider`, whoever
-    /// its client.
+    /// What `token` grants if it is an unrevoked token (access or refresh, expired or not)
+    /// of `provider`, whoever its client.
     pub fn holder(&self, provider: Provider, token: &str) -> Option<IssuedToken> {
         let issued = self
             .tokens
-            .get(token)
-            .or_else(|| self.refresh_tokens.get(token));
+            .issued(token)
+            .or_else(|| self.refresh_tokens.issued(token));
         issued.filter(|t| t.provider == provider)
     }
 
-    /// What `token` is if it is a live token of `client_id` at `provider`.
+    /// What `token` is if it is an unrevoked token (expired or not: revoking one still ends
+    /// its grant) of `client_id` at `provider`.
     pub fn held(
         &self,
         (provider, client_id): (Provider, &str),
         token: &str,
     ) -> Option<(TokenKind, IssuedToken)> {
         let ours = |t: &IssuedToken| t.provider == provider && t.client_id == client_id;
-        match self.tokens.get(token).filter(ours) {
+        match self.tokens.issued(token).filter(ours) {
             Some(issued) => Some((TokenKind::Access, issued)),
             None => self
                 .refresh_tokens
-                .get(token)
+                .issued(token)
                 .filter(ours)
                 .map(|t| (TokenKind::Refresh, t)),
         }
@@ -170,5 +177,20 @@ impl SimState {
             kind: found.as_ref().map(|(kind, _)| *kind),
         });
         found
+    }
+}
+
+/// What a test does to every grant at once, as a provider's own incidents would.
+impl SimState {
+    /// Every access token issued so far stops working (401); refresh tokens keep working.
+    pub fn expire_access_tokens(&self) {
+        self.tokens.expire_all();
+    }
+
+    /// Every access and refresh token issued so far is dead, as if each user had revoked
+    /// the app at the provider (nothing is recorded as a client's revocation).
+    pub fn revoke_grants(&self) {
+        self.tokens.revoke_all();
+        self.refresh_tokens.revoke_all();
     }
 }

@@ -24,10 +24,18 @@ impl IssuedToken {
     }
 }
 
-/// Live tokens, looked up by value.
+/// A token held by value, and whether the expiry control ended it: an expired token is kept
+/// so that tests can still look for its value where it must not leak.
+#[derive(Debug)]
+struct Held {
+    grant: IssuedToken,
+    expired: bool,
+}
+
+/// Issued tokens, looked up by value.
 #[derive(Debug, Default)]
 pub struct TokenStore {
-    tokens: Mutex<HashMap<String, IssuedToken>>,
+    tokens: Mutex<HashMap<String, Held>>,
 }
 
 impl TokenStore {
@@ -39,29 +47,73 @@ impl TokenStore {
     /// Issues a token `prefix` + `length` random characters.
     pub fn issue_sized(&self, prefix: &str, length: usize, grant: IssuedToken) -> String {
         let token = format!("{prefix}{}", random::base62(length));
-        locked(&self.tokens).insert(token.clone(), grant);
+        let held = Held {
+            grant,
+            expired: false,
+        };
+        locked(&self.tokens).insert(token.clone(), held);
         token
     }
 
+    /// What a live (issued, not revoked, not expired) token grants.
     pub fn get(&self, token: &str) -> Option<IssuedToken> {
-        locked(&self.tokens).get(token).cloned()
+        let tokens = locked(&self.tokens);
+        let held = tokens.get(token).filter(|held| !held.expired)?;
+        Some(held.grant.clone())
     }
 
-    /// Every live token's value: what a test checks never leaks from the service.
+    /// What an unrevoked token grants, expired or not: a revocation still ends an expired
+    /// token's grant.
+    pub fn issued(&self, token: &str) -> Option<IssuedToken> {
+        locked(&self.tokens)
+            .get(token)
+            .map(|held| held.grant.clone())
+    }
+
+    /// Removes a live token when `wanted` accepts what it grants, in one step: of two
+    /// requests racing for a single-use token, one gets it.
+    pub fn take_if(
+        &self,
+        token: &str,
+        wanted: impl FnOnce(&IssuedToken) -> bool,
+    ) -> Option<IssuedToken> {
+        let mut tokens = locked(&self.tokens);
+        let live = tokens.get(token).filter(|held| !held.expired)?;
+        if !wanted(&live.grant) {
+            return None;
+        }
+        tokens.remove(token).map(|held| held.grant)
+    }
+
+    /// Every unrevoked token's value, expired ones included: what a test checks never
+    /// leaks from the service.
     pub fn values(&self) -> Vec<String> {
         locked(&self.tokens).keys().cloned().collect()
     }
 
-    /// Removes the token; `false` when it was not live.
+    /// Removes the token; `false` when it was not issued or already revoked.
     pub fn revoke(&self, token: &str) -> bool {
         locked(&self.tokens).remove(token).is_some()
     }
 
     /// Removes every token of the authorization `like` belongs to (provider, client, user).
     pub fn revoke_grant(&self, like: &IssuedToken) {
-        locked(&self.tokens).retain(|_, t| {
-            (t.provider, &t.client_id, &t.user.id)
-                != (like.provider, &like.client_id, &like.user.id)
+        let like = (like.provider, &like.client_id, &like.user.id);
+        locked(&self.tokens).retain(|_, held| {
+            let t = &held.grant;
+            (t.provider, &t.client_id, &t.user.id) != like
         });
+    }
+
+    /// Removes every token.
+    pub fn revoke_all(&self) {
+        locked(&self.tokens).clear();
+    }
+
+    /// Ends every token issued so far; later ones live.
+    pub fn expire_all(&self) {
+        for held in locked(&self.tokens).values_mut() {
+            held.expired = true;
+        }
     }
 }

@@ -29,6 +29,15 @@ pub struct TokenRules {
     pub errors: TokenErrors,
 }
 
+impl TokenRules {
+    /// Whether it takes `grant_type`: one it lists, or the refresh grant wherever it issues
+    /// refresh tokens (the service's relay redeems them at every provider that does).
+    pub fn accepts_grant(&self, grant_type: &str) -> bool {
+        self.grant_types.iter().any(|known| known == grant_type)
+            || (grant_type == "refresh_token" && self.answer.refresh.is_some())
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BodyRule {
@@ -114,7 +123,8 @@ pub struct TokenAnswer {
     pub at_hash: bool,
 }
 
-/// A refresh token beside the access token of a code exchange (never of a refresh grant).
+/// A refresh token beside the access token of a code exchange (and of a refresh grant when
+/// the refresh knobs turn rotation on).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RefreshRule {

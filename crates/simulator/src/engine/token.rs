@@ -9,12 +9,17 @@ use crate::faults::Endpoint;
 use crate::flow::{TokenParams, form_pairs, is_form, under_oauth_names};
 use crate::hooks::Cx;
 use crate::log::RequestRecord;
+use crate::tokens::IssuedToken;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::Response;
 use std::collections::BTreeMap;
 
 /// `POST` (Facebook: also `GET`) of the token endpoint.
 pub async fn answer(cx: Cx<'_>, query: Option<&str>, headers: &HeaderMap, body: &[u8]) -> Response {
+    if is_refresh_grant(&cx, query, headers, body) {
+        // Before any check, as a slow provider would be: concurrent refreshes overlap.
+        tokio::time::sleep(cx.sim.refresh_knobs.get().delay()).await;
+    }
     let record = RequestRecord::new(cx.provider, Endpoint::Token, headers);
     let json = accepts_json(headers);
     let fail = |error: &ErrorSpec| cx.dialect.envelope.refusal(error, json);
@@ -31,7 +36,7 @@ pub async fn answer(cx: Cx<'_>, query: Option<&str>, headers: &HeaderMap, body: 
                     return Err(fail(error));
                 }
             }
-            Some(given) if !rules.grant_types.iter().any(|known| known == given) => {
+            Some(given) if !rules.accepts_grant(given) => {
                 return Err(fail(&errors.unsupported_grant_type));
             }
             Some(_) => {}
@@ -93,7 +98,8 @@ fn labelled(cx: &Cx<'_>, mut answer: Response) -> Response {
 }
 
 /// The refresh grant: a new access token (and id_token) for a live refresh token of this
-/// client and provider; no new refresh token (no rotation, as at Apple).
+/// client and provider. No new refresh token (as at Apple) unless the refresh knobs turn
+/// rotation on: then a new one, and the one presented is spent.
 fn refresh(
     cx: Cx<'_>,
     params: &TokenParams,
@@ -104,13 +110,26 @@ fn refresh(
         .refresh_token
         .as_deref()
         .ok_or(&errors.missing_code)?;
-    let issued = cx
-        .sim
-        .refresh_tokens
-        .get(token)
-        .filter(|issued| issued.provider == cx.provider && issued.client_id == client_id)
-        .ok_or(&errors.bad_code)?;
-    Ok(token_answer::issue(cx, &issued, None, false))
+    let ours =
+        |issued: &IssuedToken| issued.provider == cx.provider && issued.client_id == client_id;
+    let store = &cx.sim.refresh_tokens;
+    let rotation = cx.sim.refresh_knobs.get().rotation;
+    let issued = if rotation {
+        store.take_if(token, ours)
+    } else {
+        store.get(token).filter(ours)
+    };
+    let issued = issued.ok_or(&errors.bad_code)?;
+    cx.sim.refresh_counts.count(cx.provider);
+    Ok(token_answer::issue(cx, &issued, None, rotation))
+}
+
+/// Whether the request asks for the refresh grant (read once more, ahead of the checks, to
+/// know whether to wait first).
+fn is_refresh_grant(cx: &Cx<'_>, query: Option<&str>, headers: &HeaderMap, body: &[u8]) -> bool {
+    let rules = &cx.dialect.token;
+    parse(rules.body, &rules.params, headers, body, query)
+        .is_some_and(|params| params.grant_type.as_deref() == Some("refresh_token"))
 }
 
 /// The request's parameters as the dialect reads them, under OAuth's names; `None` when

@@ -11,7 +11,8 @@ use crate::tokens::IssuedToken;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
-/// Issues the tokens `issued` grants; `with_refresh` is false on a refresh grant.
+/// Issues the tokens `issued` grants; `with_refresh` is false on a refresh grant that does
+/// not rotate.
 pub fn issue(
     cx: Cx<'_>,
     issued: &IssuedToken,

@@ -11,6 +11,7 @@ mod google;
 mod linkedin;
 mod microsoft;
 mod mint;
+mod provider_api;
 mod sign_in_page;
 mod standard;
 mod support;
