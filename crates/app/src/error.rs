@@ -65,6 +65,17 @@ pub enum AppError {
     /// Too many attempts for one account; may be retried after this many seconds.
     #[error("too many attempts; retry in {retry_after_seconds} s")]
     RateLimited { retry_after_seconds: u64 },
+    /// The relay is off, or this provider has no API base (404).
+    #[error("no relay for this provider")]
+    RelayNotOffered,
+    /// A relayed call's grant is dead: the user must connect `provider` again.
+    #[error("the provider must be connected again")]
+    ProviderReauthorizationRequired {
+        provider: social_login_domain::ProviderKey,
+    },
+    /// A relayed call could not reach the provider (502); the cause is for the log.
+    #[error("provider API unavailable: {0}")]
+    ProviderUnavailable(String),
     /// Bad input; the message is safe to show and names the field.
     #[error("{0}")]
     Validation(String),
@@ -149,6 +160,11 @@ impl AppError {
             Self::UserLocked => ErrorCode::UserLocked,
             Self::UserNotFound => ErrorCode::NotFound,
             Self::RateLimited { .. } => ErrorCode::RateLimited,
+            Self::ProviderReauthorizationRequired { .. } => {
+                ErrorCode::ProviderReauthorizationRequired
+            }
+            Self::ProviderUnavailable(_) => ErrorCode::ProviderUnavailable,
+            Self::RelayNotOffered => ErrorCode::NotFound,
             Self::Validation(_) => ErrorCode::ValidationError,
             Self::Unavailable(_) => ErrorCode::ServiceUnavailable,
             Self::Internal(_) => ErrorCode::InternalError,
@@ -180,6 +196,7 @@ impl From<ProviderError> for AppError {
             ProviderError::Revocation(why) => Self::UserInfoFailed(why),
             ProviderError::IdTokenNotSupported => Self::IdTokenNotSupported,
             ProviderError::Unavailable(_) => Self::Unavailable(Cause::of(error)),
+            ProviderError::ApiCall(why) => Self::ProviderUnavailable(why),
         }
     }
 }

@@ -19,6 +19,27 @@ pub struct ProviderRegistry {
     nonce_optional: HashSet<ProviderKey>,
     /// The sign-up policies that are not the default (anyone may sign up).
     signup: HashMap<ProviderKey, SignupPolicy>,
+    /// Where each provider's API is, for relayed calls (none: no relay for it).
+    apis: HashMap<ProviderKey, Arc<ProviderApi>>,
+}
+
+/// Where a provider's API is, for calls relayed for its users: the base URLs (each ending
+/// in `/`; the first is the default) and the scopes a connect may add.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProviderApi {
+    pub bases: Vec<String>,
+    pub connect_scopes: Vec<String>,
+}
+
+impl ProviderApi {
+    /// The base a call goes to: the one named (which must be listed exactly), else the first.
+    pub fn base(&self, named: Option<&str>) -> Option<&str> {
+        match named {
+            Some(named) => self.bases.iter().find(|base| *base == named),
+            None => self.bases.first(),
+        }
+        .map(String::as_str)
+    }
 }
 
 impl ProviderRegistry {
@@ -55,6 +76,12 @@ impl ProviderRegistry {
         self
     }
 
+    /// Sets where `key`'s API is for relayed calls; without bases it has no relay.
+    pub fn with_api(mut self, key: ProviderKey, api: ProviderApi) -> Self {
+        self.apis.insert(key, Arc::new(api));
+        self
+    }
+
     /// Who may become a new user through `key`: anyone unless a policy was set.
     pub fn signup_policy(&self, key: ProviderKey) -> SignupPolicy {
         self.signup.get(&key).cloned().unwrap_or_default()
@@ -71,6 +98,7 @@ impl ProviderRegistry {
             adapter: self.get(key)?.clone(),
             signup: self.signup_policy(key),
             nonce_required: self.requires_nonce(key),
+            api: self.apis.get(&key).cloned(),
         })
     }
 
@@ -98,6 +126,7 @@ pub struct EnabledProvider {
     adapter: Arc<dyn IdentityProvider>,
     signup: SignupPolicy,
     nonce_required: bool,
+    api: Option<Arc<ProviderApi>>,
 }
 
 impl EnabledProvider {
@@ -115,6 +144,16 @@ impl EnabledProvider {
     /// Who may become a new user through it.
     pub(crate) fn signup(&self) -> &SignupPolicy {
         &self.signup
+    }
+
+    /// Where its API is, when calls are relayed to it.
+    pub(crate) fn api(&self) -> Option<&ProviderApi> {
+        self.api.as_deref().filter(|api| !api.bases.is_empty())
+    }
+
+    /// The adapter, for calls that are no sign-in (a relayed call, its refresh).
+    pub(crate) fn adapter(&self) -> &Arc<dyn IdentityProvider> {
+        &self.adapter
     }
 
     /// Whether its native sign-in must carry a nonce.

@@ -3,8 +3,8 @@
 use crate::{ProviderRegistry, SignalVerifiers};
 use social_login_domain::EventSet;
 use social_login_ports::{
-    Clock, PasswordHasher, Randomness, RefreshTokenRepository, SessionTokens, SignalRepository,
-    StateSealer, StateStore, TokenCipher, UserRepository,
+    Clock, PasswordHasher, ProviderGrants, Randomness, RefreshTokenRepository, SessionTokens,
+    SignalRepository, StateSealer, StateStore, TokenCipher, UserRepository,
 };
 use std::sync::Arc;
 use time::Duration;
@@ -14,6 +14,8 @@ use time::Duration;
 pub struct Ports {
     pub users: Arc<dyn UserRepository>,
     pub refresh_tokens: Arc<dyn RefreshTokenRepository>,
+    /// The links' provider grants, for relayed calls.
+    pub grants: Arc<dyn ProviderGrants>,
     /// Provider signals' actions and receipts.
     pub signals: Arc<dyn SignalRepository>,
     /// Seals the state into the value the browser carries: authorize writes nothing.
@@ -54,6 +56,28 @@ pub struct AuthPolicy {
     /// IPv6 clients are counted by their network of this many bits (`[rate_limit]
     /// ipv6_prefix`), as the rate limit counts them.
     pub ipv6_prefix: u8,
+    /// `[relay]`: calls to providers' APIs made for users.
+    pub relay: RelayPolicy,
+}
+
+/// `[relay]` (docs/configuration.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RelayPolicy {
+    pub enabled: bool,
+    /// Each call to the provider (and each refresh) must finish within it.
+    pub timeout: std::time::Duration,
+    /// Longest answer passed back; a longer one is cut off (502 when announced).
+    pub max_response_bytes: u64,
+}
+
+impl Default for RelayPolicy {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            timeout: std::time::Duration::from_secs(15),
+            max_response_bytes: 10 * 1024 * 1024,
+        }
+    }
 }
 
 /// Default absolute session lifetime: 90 days (docs/configuration.md `refresh_family_max_seconds`).
@@ -71,6 +95,7 @@ impl Default for AuthPolicy {
             password_signup: true,
             password_attempts_per_account: social_login_domain::throttle::DEFAULT_ACCOUNT_FAILURES,
             ipv6_prefix: 64,
+            relay: RelayPolicy::default(),
         }
     }
 }

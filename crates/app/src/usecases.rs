@@ -11,6 +11,7 @@ pub mod key_throttle;
 pub mod login_throttle;
 pub mod providers;
 pub mod register;
+pub mod relay;
 pub mod signals;
 pub mod tokens;
 
@@ -79,10 +80,16 @@ impl AuthService {
             .as_ref()
             .map(|token| self.ports.cipher.seal(token))
             .transpose()?;
+        let now = self.ports.clock.now();
+        let access_expires_at = tokens
+            .expires_in
+            .and_then(|lifetime| time::Duration::try_from(lifetime).ok())
+            .and_then(|lifetime| now.checked_add(lifetime));
         Ok(SealedTokens {
             access_token,
             refresh_token,
             scopes: tokens.scopes,
+            access_expires_at,
             client_id,
         })
     }

@@ -74,6 +74,8 @@ pub struct ProviderTokens {
     /// The scopes the provider granted: those its answer names, else those asked for
     /// (RFC 6749 §5.1: an answer leaves `scope` out when it granted what was asked).
     pub scopes: Scopes,
+    /// How long the access token lives, when the provider said (`expires_in`).
+    pub expires_in: Option<std::time::Duration>,
 }
 
 /// A stored link, as the API may show it: no tokens here at all.
@@ -101,6 +103,8 @@ pub struct NewLinkedAccount {
     pub access_token: SealedToken,
     pub refresh_token: Option<SealedToken>,
     pub scopes: Scopes,
+    /// When the access token stops working, when the provider said.
+    pub access_expires_at: Option<OffsetDateTime>,
     /// The client id the tokens were issued to when it is not the provider's configured
     /// one (an app's own, for a grant it exchanged); revocation names it.
     pub grant_client_id: Option<String>,

@@ -64,12 +64,15 @@ pub enum AuditEventType {
     UserSessionsRevoked,
     /// Password attempts for the user hit a throttle: a client's limit, or the account's.
     UserLoginThrottled,
-    /// A link's provider tokens were renewed (the user connected the same account again).
+    /// A link's provider tokens were renewed (the user connected the same account again, or
+    /// a relayed call refreshed them).
     ProviderTokenRefreshed,
+    /// A link's provider refused to refresh its tokens: the user must connect it again.
+    ProviderReauthorizationRequired,
 }
 
 impl AuditEventType {
-    pub const ALL: [AuditEventType; 18] = [
+    pub const ALL: [AuditEventType; 19] = [
         Self::UserRegistered,
         Self::UserLogin,
         Self::AccountLinked,
@@ -88,6 +91,7 @@ impl AuditEventType {
         Self::UserSessionsRevoked,
         Self::UserLoginThrottled,
         Self::ProviderTokenRefreshed,
+        Self::ProviderReauthorizationRequired,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -110,6 +114,7 @@ impl AuditEventType {
             Self::UserSessionsRevoked => "user.sessions_revoked",
             Self::UserLoginThrottled => "user.login_throttled",
             Self::ProviderTokenRefreshed => "provider.token_refreshed",
+            Self::ProviderReauthorizationRequired => "provider.reauthorization_required",
         }
     }
 

@@ -49,10 +49,15 @@ pub enum ErrorCode {
     UriTooLong,
     /// The request's headers are larger than the server reads.
     HeadersTooLarge,
+    /// A relayed call's provider grant is dead (refused refresh, no token): the user must
+    /// connect the provider again.
+    ProviderReauthorizationRequired,
+    /// A relayed call could not reach the provider, or its answer was cut off.
+    ProviderUnavailable,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 28] = [
+    pub const ALL: [ErrorCode; 30] = [
         Self::OAuthProviderNotConfigured,
         Self::OAuthStateMismatch,
         Self::OAuthCodeExchangeFailed,
@@ -81,6 +86,8 @@ impl ErrorCode {
         Self::MalformedRequest,
         Self::UriTooLong,
         Self::HeadersTooLarge,
+        Self::ProviderReauthorizationRequired,
+        Self::ProviderUnavailable,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -113,6 +120,8 @@ impl ErrorCode {
             Self::MalformedRequest => "MalformedRequest",
             Self::UriTooLong => "UriTooLong",
             Self::HeadersTooLarge => "HeadersTooLarge",
+            Self::ProviderReauthorizationRequired => "ProviderReauthorizationRequired",
+            Self::ProviderUnavailable => "ProviderUnavailable",
         }
     }
 }

@@ -22,6 +22,9 @@ pub enum Write {
     InsertLink(NewLinkedAccount),
     /// A returning login's tokens and email; the link must still be there and enabled.
     RefreshLink(LinkRefresh),
+    /// Tokens a relay refresh obtained; the link must still hold the access token the
+    /// refresh started from (else another writer got there first), and be enabled.
+    RenewGrant(crate::relay::GrantRenewal),
     DeleteLink(LinkedAccountId),
     /// With its links, sessions and tokens (as the schema cascades).
     DeleteUser(UserId),
@@ -74,6 +77,8 @@ pub struct LinkRefresh {
     /// The scopes the new access token was granted; `None` keeps the stored ones (with the
     /// stored token).
     pub scopes: Option<Scopes>,
+    /// When the new access token stops working (`None`: unknown); written only with one.
+    pub access_expires_at: Option<OffsetDateTime>,
     pub at: OffsetDateTime,
 }
 
@@ -95,6 +100,7 @@ impl LinkRefresh {
             access_token: new_token.then_some((tokens.access_token, tokens.client_id)),
             refresh_token: tokens.refresh_token,
             scopes: new_token.then_some(tokens.scopes),
+            access_expires_at: tokens.access_expires_at.filter(|_| new_token),
             at,
         }
     }
@@ -107,6 +113,8 @@ pub struct SealedTokens {
     pub access_token: SealedToken,
     pub refresh_token: Option<SealedToken>,
     pub scopes: Scopes,
+    /// When the access token stops working, when the provider said.
+    pub access_expires_at: Option<OffsetDateTime>,
     pub client_id: Option<String>,
 }
 
@@ -117,6 +125,7 @@ impl SealedTokens {
             access_token: SealedToken::none(),
             refresh_token: None,
             scopes: Scopes::default(),
+            access_expires_at: None,
             client_id: None,
         }
     }

@@ -3,7 +3,47 @@
 //! encoded, leaves the base it names. A provider's own URL parser must not be able to read
 //! it as another host or a path above the base.
 
+mod grant;
+mod headers;
+
+pub use grant::{EXPIRY_MARGIN, GrantRenewal, RelayRefresh, needs_refresh};
+pub use headers::{forwarded_to_provider, passed_back};
+
 use std::fmt;
+
+/// The methods a relayed call may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelayMethod {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
+}
+
+impl RelayMethod {
+    /// The method named `name` (as HTTP spells it), if the relay carries it.
+    pub fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "GET" => Self::Get,
+            "POST" => Self::Post,
+            "PUT" => Self::Put,
+            "PATCH" => Self::Patch,
+            "DELETE" => Self::Delete,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Get => "GET",
+            Self::Post => "POST",
+            Self::Put => "PUT",
+            Self::Patch => "PATCH",
+            Self::Delete => "DELETE",
+        }
+    }
+}
 
 /// Longest relayed path or query accepted: API paths are short; the bound keeps a hostile
 /// request from reaching a provider at full size.

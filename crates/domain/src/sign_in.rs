@@ -9,7 +9,7 @@ use crate::plan::{LinkRefresh, SealedTokens, Write, WritePlan};
 use crate::session::SessionStart;
 use crate::{
     AuditContext, Email, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser,
-    ProviderIdentity, Scopes, SealedToken, SignupPolicy, SignupRefused, User, UserId,
+    ProviderIdentity, SignupPolicy, SignupRefused, User, UserId,
 };
 use time::OffsetDateTime;
 
@@ -17,14 +17,10 @@ use time::OffsetDateTime;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderSignIn {
     pub identity: ProviderIdentity,
-    /// The provider's tokens, sealed.
-    pub access_token: SealedToken,
-    pub refresh_token: Option<SealedToken>,
-    /// The scopes the provider granted with them.
-    pub scopes: Scopes,
-    /// The client id the tokens were issued to, when not the provider's configured one
-    /// (an Apple grant an app exchanged: its bundle id). Stored with new tokens only.
-    pub grant_client_id: Option<String>,
+    /// The provider's tokens, sealed, with their scopes, expiry and the client they were
+    /// issued to when not the provider's configured one (an Apple grant an app exchanged:
+    /// its bundle id). [`SealedTokens::none`] for a login that brought none.
+    pub tokens: SealedTokens,
     /// docs/api.md#linking-rules: link to the owner of the same verified email.
     pub auto_link_by_email: bool,
     /// Whether this provider's account may become a new user, decided in the same
@@ -184,22 +180,18 @@ impl ProviderSignIn {
             provider: identity.provider,
             subject: identity.subject.clone(),
             email: identity.email.clone(),
-            access_token: self.access_token.clone(),
-            refresh_token: self.refresh_token.clone(),
-            scopes: self.scopes.clone(),
-            grant_client_id: self.grant_client_id.clone(),
+            access_token: self.tokens.access_token.clone(),
+            refresh_token: self.tokens.refresh_token.clone(),
+            scopes: self.tokens.scopes.clone(),
+            access_expires_at: self.tokens.access_expires_at,
+            grant_client_id: self.tokens.client_id.clone(),
             created_at: self.now,
         }
     }
 
     /// A returning login's write to `link` (see [`LinkRefresh::with_tokens`]).
     fn link_refresh(&self, link: LinkedAccountId) -> LinkRefresh {
-        let tokens = SealedTokens {
-            access_token: self.access_token.clone(),
-            refresh_token: self.refresh_token.clone(),
-            scopes: self.scopes.clone(),
-            client_id: self.grant_client_id.clone(),
-        };
+        let tokens = self.tokens.clone();
         LinkRefresh::with_tokens(link, self.identity.email.clone(), tokens, self.now)
     }
 }

@@ -4,8 +4,8 @@
 use crate::{DatabaseOptions, SeaOrmRepository, SqliteRepository, connect};
 use async_trait::async_trait;
 use social_login_ports::{
-    AdminRepository, RefreshTokenRepository, RepositoryError, SignalRepository, UserRepository,
-    WebhookOutbox,
+    AdminRepository, ProviderGrants, RefreshTokenRepository, RepositoryError, SignalRepository,
+    UserRepository, WebhookOutbox,
 };
 use std::sync::Arc;
 
@@ -17,6 +17,7 @@ pub trait Database:
     + SignalRepository
     + WebhookOutbox
     + AdminRepository
+    + ProviderGrants
     + std::fmt::Debug
 {
     /// Applies pending migrations; safe from several processes at once.

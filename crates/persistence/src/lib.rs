@@ -18,6 +18,7 @@ mod outbox_sql;
 mod plan;
 mod queries;
 mod refresh_tokens;
+mod relay;
 mod repository;
 mod rows;
 mod seed;

@@ -146,6 +146,8 @@ pub(crate) fn link_to_row(link: &NewLinkedAccount) -> linked_account::ActiveMode
         disabled_changed_ms: Set(None),
         grant_client_id: Set(link.grant_client_id.clone()),
         scopes: Set(link.scopes.as_str().to_owned()),
+        access_expires_ms: Set(link.access_expires_at.map(crate::audit::unix_ms)),
+        refresh_lease_until_ms: Set(None),
     }
 }
 

@@ -11,6 +11,7 @@ use sea_orm::ActiveValue::Set;
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, DatabaseTransaction, DbErr, EntityTrait, QueryFilter};
 use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
+use social_login_domain::relay::GrantRenewal;
 use social_login_ports::{NewRefreshToken, PlanError, RepositoryError, SessionStart};
 
 /// Applies `plan`'s writes in order, then records its events. The caller's transaction
@@ -65,6 +66,7 @@ async fn apply_write(txn: &DatabaseTransaction, write: &Write) -> Result<(), Pla
                 .await
                 .map_err(repository_error)?;
         }
+        Write::RenewGrant(renewal) => renew_grant(txn, renewal).await?,
         Write::ForgetTokens { link, at } => {
             // The empty access token is "none".
             queries::update_link(*link)
@@ -78,6 +80,10 @@ async fn apply_write(txn: &DatabaseTransaction, write: &Write) -> Result<(), Pla
                     Expr::value(Option::<String>::None),
                 )
                 .col_expr(linked_account::Column::Scopes, Expr::value(""))
+                .col_expr(
+                    linked_account::Column::AccessExpiresMs,
+                    Expr::value(Option::<i64>::None),
+                )
                 .col_expr(linked_account::Column::UpdatedAt, Expr::value(*at))
                 .exec(txn)
                 .await
@@ -130,6 +136,9 @@ async fn refresh_link(txn: &DatabaseTransaction, refresh: &LinkRefresh) -> Resul
     if let Some((access_token, client_id)) = &refresh.access_token {
         changes.access_token = Set(access_token.as_str().to_owned());
         changes.grant_client_id = Set(client_id.clone());
+        // New tokens end any refresh in flight: its waiters read these.
+        changes.access_expires_ms = Set(refresh.access_expires_at.map(unix_ms));
+        changes.refresh_lease_until_ms = Set(None);
     }
     if let Some(refresh_token) = &refresh.refresh_token {
         changes.refresh_token = Set(Some(refresh_token.as_str().to_owned()));
@@ -139,6 +148,37 @@ async fn refresh_link(txn: &DatabaseTransaction, refresh: &LinkRefresh) -> Resul
     }
     let updated = queries::update_link(refresh.link)
         .filter(linked_account::Column::Disabled.eq(false))
+        .set(changes)
+        .exec(txn)
+        .await
+        .map_err(repository_error)?;
+    if updated.rows_affected == 0 {
+        return Err(PlanError::Gone);
+    }
+    Ok(())
+}
+
+/// A relay refresh's tokens, only over the access token it began from (which ends its
+/// lease); no row updated means another writer replaced the tokens, or the link went or was
+/// disabled, since.
+async fn renew_grant(txn: &DatabaseTransaction, renewal: &GrantRenewal) -> Result<(), PlanError> {
+    let tokens = &renewal.tokens;
+    let mut changes = linked_account::ActiveModel {
+        access_token: Set(tokens.access_token.as_str().to_owned()),
+        access_expires_ms: Set(tokens.access_expires_at.map(unix_ms)),
+        refresh_lease_until_ms: Set(None),
+        updated_at: Set(renewal.at),
+        ..Default::default()
+    };
+    if let Some(refresh_token) = &tokens.refresh_token {
+        changes.refresh_token = Set(Some(refresh_token.as_str().to_owned()));
+    }
+    if !tokens.scopes.as_str().is_empty() {
+        changes.scopes = Set(tokens.scopes.as_str().to_owned());
+    }
+    let updated = queries::update_link(renewal.link)
+        .filter(linked_account::Column::Disabled.eq(false))
+        .filter(linked_account::Column::AccessToken.eq(renewal.seen.as_str()))
         .set(changes)
         .exec(txn)
         .await

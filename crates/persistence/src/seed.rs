@@ -66,6 +66,7 @@ fn seeded(
     };
     let link = NewLinkedAccount {
         scopes: social_login_domain::Scopes::default(),
+        access_expires_at: None,
         id: LinkedAccountId::new(),
         user_id: user.id,
         provider,

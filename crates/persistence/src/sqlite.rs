@@ -16,6 +16,7 @@ pub(crate) mod open;
 mod outbox;
 mod plan;
 mod refresh;
+mod relay;
 mod rows;
 mod sign_in;
 mod signals;

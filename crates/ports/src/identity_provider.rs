@@ -1,7 +1,9 @@
 //! The identity provider port: one implementation per provider, all behind one trait.
 
+mod api;
 mod info;
 
+pub use api::{ApiAnswer, ApiBody, ApiCall, RefreshFailure};
 pub use info::ProviderInfo;
 
 use async_trait::async_trait;
@@ -121,6 +123,10 @@ pub enum ProviderError {
     /// The revocation endpoint refused, failed or timed out.
     #[error("revocation failed: {0}")]
     Revocation(String),
+    /// A relayed call to the provider's API could not be made or its answer not read
+    /// (unreachable, timed out, cut off): 502.
+    #[error("provider API call failed: {0}")]
+    ApiCall(String),
     /// The provider cannot serve sign-ins yet (a provider from configuration whose
     /// discovery document has not been read): 503, and nothing of the flow was used up.
     #[error("provider unavailable: {0}")]
@@ -203,6 +209,25 @@ pub trait IdentityProvider: Send + Sync {
     /// and deletion can revoke. A grant about another person is handed back to be revoked
     /// ([`NativeExchange::AnotherPerson`]). Only Sign in with Apple hands apps such a code;
     /// the default refuses it.
+    /// Trades a link's refresh token for new tokens (a relayed call's server-side refresh).
+    /// The default is a provider that refreshes nothing.
+    async fn refresh(&self, grant: ProviderGrant) -> Result<ProviderTokens, RefreshFailure> {
+        let _ = grant;
+        Err(RefreshFailure::Refused(
+            "this provider refreshes no token".into(),
+        ))
+    }
+
+    /// Sends a relayed call to the provider's API with the user's access token where the
+    /// provider expects it, without following a redirect, within `call.timeout`; the
+    /// answer's body is read by the caller, chunk by chunk.
+    async fn call_api(&self, call: ApiCall) -> Result<ApiAnswer, ProviderError> {
+        let _ = call;
+        Err(ProviderError::ApiCall(
+            "this provider has no API to call".into(),
+        ))
+    }
+
     async fn exchange_native_code(
         &self,
         code: NativeCode,

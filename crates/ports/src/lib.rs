@@ -12,6 +12,7 @@ pub mod identity_provider;
 pub mod password_hasher;
 pub mod randomness;
 pub mod refresh_tokens;
+pub mod relay;
 pub mod repository;
 pub mod repository_error;
 pub mod session_tokens;
@@ -26,9 +27,9 @@ pub use admin::{
 };
 pub use clock::{Clock, SystemClock};
 pub use identity_provider::{
-    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, NativeCode,
-    NativeExchange, PostBody, PresentedIdToken, ProviderError, ProviderGrant, ProviderInfo,
-    ProviderLogin, Revoked,
+    ApiAnswer, ApiBody, ApiCall, AuthorizationRequest, CallbackInput, IdTokenInput,
+    IdentityProvider, NativeCode, NativeExchange, PostBody, PresentedIdToken, ProviderError,
+    ProviderGrant, ProviderInfo, ProviderLogin, RefreshFailure, Revoked,
 };
 pub use password_hasher::{HashError, PasswordHasher};
 pub use randomness::Randomness;
@@ -36,6 +37,7 @@ pub use refresh_tokens::{
     Logout, NewRefreshToken, RefreshRotation, RefreshTokenRepository, RotateError, Rotated,
     RotationPlan, RotationRefused, SessionOpening, SessionStart,
 };
+pub use relay::{LinkGrant, ProviderGrants, RefreshClaim};
 pub use repository::{
     AccountLink, AddLinkError, CreateUserError, LinkRemoval, LinkRenewal, PlanError,
     ProviderSignIn, RemoveLinkError, RepositoryError, SealedGrant, SignInError, SignedIn,
@@ -60,8 +62,9 @@ pub use webhooks::{
 pub use {
     admin::MockAdminRepository, clock::MockClock, identity_provider::MockIdentityProvider,
     password_hasher::MockPasswordHasher, randomness::MockRandomness,
-    refresh_tokens::MockRefreshTokenRepository, repository::MockUserRepository,
-    session_tokens::MockSessionTokens, signals::MockSignalRepository, signals::MockSignalVerifier,
-    state_sealer::MockStateSealer, state_store::MockStateStore, token_cipher::MockTokenCipher,
-    webhooks::MockWebhookOutbox, webhooks::MockWebhookSender,
+    refresh_tokens::MockRefreshTokenRepository, relay::MockProviderGrants,
+    repository::MockUserRepository, session_tokens::MockSessionTokens,
+    signals::MockSignalRepository, signals::MockSignalVerifier, state_sealer::MockStateSealer,
+    state_store::MockStateStore, token_cipher::MockTokenCipher, webhooks::MockWebhookOutbox,
+    webhooks::MockWebhookSender,
 };

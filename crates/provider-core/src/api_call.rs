@@ -24,6 +24,37 @@ impl ApiShape<'_> {
     /// The request for `url` with `token`, ready to send on `http`.
     pub fn request(&self, http: &ProviderHttp, url: &Url, token: &SecretText) -> RequestBuilder {
         let call = self.call;
+        let method = match call.method {
+            Method::Get => reqwest::Method::GET,
+            Method::Post => reqwest::Method::POST,
+        };
+        let mut request = self.with_token(http, method, url, token, &call.query);
+        match (&call.method, &call.body) {
+            (Method::Post, Some(body)) => {
+                let json = serde_json::from_str::<serde_json::Value>(body).is_ok();
+                if json {
+                    request = request.header(CONTENT_TYPE, "application/json");
+                }
+                request.body(body.clone())
+            }
+            _ => request,
+        }
+    }
+}
+
+impl ApiShape<'_> {
+    /// A `method` request of `url` (plus the `query` pairs) carrying `token` where the knob
+    /// says, the declaration's headers and the provider's own `User-Agent`: what every call
+    /// to the provider's API shares, a relayed one included.
+    pub fn with_token(
+        &self,
+        http: &ProviderHttp,
+        method: reqwest::Method,
+        url: &Url,
+        token: &SecretText,
+        query: &std::collections::BTreeMap<String, String>,
+    ) -> RequestBuilder {
+        let call = self.call;
         let mut url = url.clone();
         match &call.token_in {
             TokenIn::Path => url = token_in_path(&url, token).unwrap_or(url),
@@ -32,13 +63,10 @@ impl ApiShape<'_> {
             }
             TokenIn::Header | TokenIn::NamedHeader(_) => {}
         }
-        if !call.query.is_empty() {
-            url.query_pairs_mut().extend_pairs(&call.query);
+        if !query.is_empty() {
+            url.query_pairs_mut().extend_pairs(query);
         }
-        let mut request = match call.method {
-            Method::Get => http.get(url),
-            Method::Post => http.reqwest().post(url),
-        };
+        let mut request = http.reqwest().request(method, url);
         request = match &call.token_in {
             TokenIn::Header => request.bearer_auth(token.expose()),
             TokenIn::NamedHeader(name) => request.header(name.as_str(), token.expose()),
@@ -50,16 +78,7 @@ impl ApiShape<'_> {
         if let Some(agent) = self.user_agent {
             request = request.header(USER_AGENT, agent);
         }
-        match (&call.method, &call.body) {
-            (Method::Post, Some(body)) => {
-                let json = serde_json::from_str::<serde_json::Value>(body).is_ok();
-                if json {
-                    request = request.header(CONTENT_TYPE, "application/json");
-                }
-                request.body(body.clone())
-            }
-            _ => request,
-        }
+        request
     }
 }
 

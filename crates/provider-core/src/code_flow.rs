@@ -1,6 +1,6 @@
 //! The authorization code flow through oauth2 5: the authorization URL and the code exchange.
 
-use crate::failure::code_exchange_failure;
+use crate::failure::{TokenRequestError, code_exchange_failure};
 use crate::http_client::ProviderHttp;
 use crate::plan::ProviderPlan;
 use crate::quirks::{NoQuirks, Quirks};
@@ -12,10 +12,11 @@ use oauth2::basic::{
 };
 use oauth2::{
     AsyncHttpClient, AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, EndpointNotSet,
-    EndpointSet, PkceCodeVerifier, RedirectUrl, StandardRevocableToken, TokenResponse, TokenUrl,
+    EndpointSet, PkceCodeVerifier, RedirectUrl, RefreshToken, RequestTokenError,
+    StandardRevocableToken, TokenResponse, TokenUrl,
 };
 use social_login_domain::SecretText;
-use social_login_ports::ProviderError;
+use social_login_ports::{ProviderError, RefreshFailure};
 use social_login_provider_spec::TokenAuth;
 use std::fmt;
 use std::sync::Arc;
@@ -179,6 +180,25 @@ impl CodeFlow {
         Self::request(&client, &self.http, code, None, &[]).await
     }
 
+    /// Trades `refresh_token` for new tokens at the token endpoint, authenticated as the
+    /// code exchange is. An OAuth error answer (`invalid_grant`: revoked, expired) is a
+    /// refusal; no answer, or one that does not read, is a failure.
+    pub async fn refresh(&self, refresh_token: &SecretText) -> Result<TokenSet, RefreshFailure> {
+        let token = RefreshToken::new(refresh_token.expose().to_owned());
+        let answer = self
+            .client
+            .exchange_refresh_token(&token)
+            .request_async(&self.http)
+            .await
+            .map_err(refresh_failure)?;
+        if answer.access_token().secret().is_empty() {
+            return Err(RefreshFailure::Failed(
+                "token endpoint answered an empty access token".into(),
+            ));
+        }
+        Ok(token_set(&answer))
+    }
+
     /// The exchange through `http`: [`TokenHttp`] in production, a canned answer in tests.
     async fn exchange<H>(
         &self,
@@ -223,18 +243,42 @@ impl CodeFlow {
                 "token endpoint answered an empty access token".into(),
             ));
         }
-        Ok(TokenSet {
-            access_token: SecretText::new(answer.access_token().secret().clone()),
-            refresh_token: answer
-                .refresh_token()
-                .map(|token| SecretText::new(token.secret().clone())),
-            id_token: answer.id_token().map(SecretText::new),
-            scopes: answer
-                .scopes()
-                .map(|scopes| scopes.iter().map(|scope| scope.to_string()).collect()),
-            expires_in: answer.expires_in(),
-            members: answer.members().clone(),
-        })
+        Ok(token_set(&answer))
+    }
+}
+
+/// Why a refresh gave no tokens: an OAuth error answer (`invalid_grant`, whatever its
+/// status, as [`TokenHttp`] reads it) or a bare 400 or 401 is the provider refusing the
+/// grant; anything else (no answer, a 5xx, garbage) is a failure to ask.
+fn refresh_failure(error: TokenRequestError) -> RefreshFailure {
+    let refused = matches!(
+        &error,
+        RequestTokenError::ServerResponse(_)
+            | RequestTokenError::Request(
+                TokenHttpError::ErrorMember(_) | TokenHttpError::Status(400 | 401)
+            )
+    );
+    let why = code_exchange_failure(error).to_string();
+    if refused {
+        RefreshFailure::Refused(why)
+    } else {
+        RefreshFailure::Failed(why)
+    }
+}
+
+/// The tokens of a token endpoint's answer, and what else it said.
+fn token_set(answer: &TokenAnswer) -> TokenSet {
+    TokenSet {
+        access_token: SecretText::new(answer.access_token().secret().clone()),
+        refresh_token: answer
+            .refresh_token()
+            .map(|token| SecretText::new(token.secret().clone())),
+        id_token: answer.id_token().map(SecretText::new),
+        scopes: answer
+            .scopes()
+            .map(|scopes| scopes.iter().map(|scope| scope.to_string()).collect()),
+        expires_in: answer.expires_in(),
+        members: answer.members().clone(),
     }
 }
 
@@ -262,5 +306,27 @@ mod tests {
     fn debug_output_shows_no_secret() {
         let printed = format!("{:?}", flow(&settings()));
         assert!(!printed.contains("s3cret"), "{printed}");
+    }
+
+    #[test]
+    fn a_refused_grant_is_told_from_a_provider_that_could_not_be_asked() {
+        let refused = [
+            TokenHttpError::ErrorMember("invalid_grant".into()),
+            TokenHttpError::Status(400),
+            TokenHttpError::Status(401),
+        ];
+        for error in refused {
+            let failure = refresh_failure(RequestTokenError::Request(error));
+            assert!(matches!(failure, RefreshFailure::Refused(_)), "{failure:?}");
+        }
+        let failed = [
+            TokenHttpError::Status(503),
+            TokenHttpError::Transport("timed out"),
+            TokenHttpError::TooLarge,
+        ];
+        for error in failed {
+            let failure = refresh_failure(RequestTokenError::Request(error));
+            assert!(matches!(failure, RefreshFailure::Failed(_)), "{failure:?}");
+        }
     }
 }

@@ -5,6 +5,7 @@
 mod complete;
 mod native;
 mod native_code;
+mod relay;
 mod revoke;
 
 use crate::api_call::ApiShape;
@@ -19,11 +20,11 @@ use crate::quirks::{FinishContext, Quirks, identify};
 use crate::revocation::RevocationEndpoint;
 use async_trait::async_trait;
 use serde_json::{Map, Value};
-use social_login_domain::{ProviderIdentity, ProviderKey, SecretText};
+use social_login_domain::{ProviderIdentity, ProviderKey, ProviderTokens, SecretText};
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider, NativeCode,
-    NativeExchange, PostBody, PresentedIdToken, ProviderError, ProviderGrant, ProviderInfo,
-    ProviderLogin, Revoked, SystemClock,
+    ApiAnswer, ApiCall, AuthorizationRequest, CallbackInput, Clock, IdTokenInput, IdentityProvider,
+    NativeCode, NativeExchange, PostBody, PresentedIdToken, ProviderError, ProviderGrant,
+    ProviderInfo, ProviderLogin, RefreshFailure, Revoked, SystemClock,
 };
 use social_login_provider_spec::ProviderKind;
 use std::sync::Arc;
@@ -167,6 +168,16 @@ impl IdentityProvider for Engine {
     #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]
     async fn revoke(&self, grant: ProviderGrant) -> Result<Revoked, ProviderError> {
         self.revoke_grant(grant).await
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]
+    async fn refresh(&self, grant: ProviderGrant) -> Result<ProviderTokens, RefreshFailure> {
+        self.refresh_grant(grant).await
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]
+    async fn call_api(&self, call: ApiCall) -> Result<ApiAnswer, ProviderError> {
+        self.relay_call(call).await
     }
 
     #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]

@@ -29,6 +29,7 @@ impl TokenSet {
                 Some(granted) => Scopes::from_words(granted),
                 None => Scopes::from_words(asked),
             },
+            expires_in: self.expires_in,
         }
     }
 }

@@ -13,11 +13,12 @@ pub use retry::{Backoff, DiscoveryRetry};
 
 use crate::discovery::{DiscoveryError, discover};
 use async_trait::async_trait;
-use social_login_domain::{ProviderKey, ProviderKind};
+use social_login_domain::{ProviderKey, ProviderKind, ProviderTokens};
 use social_login_id_token::oidc_engine;
 use social_login_ports::{
-    AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider, PresentedIdToken,
-    ProviderError, ProviderGrant, ProviderInfo, ProviderLogin, Revoked,
+    ApiAnswer, ApiCall, AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider,
+    PresentedIdToken, ProviderError, ProviderGrant, ProviderInfo, ProviderLogin, RefreshFailure,
+    Revoked,
 };
 use social_login_provider_core::spec::GenericProvider;
 use social_login_provider_core::{
@@ -182,5 +183,16 @@ impl IdentityProvider for GenericOidc {
         input: IdTokenInput,
     ) -> Result<PresentedIdToken, ProviderError> {
         self.engine()?.sign_in_with_id_token(input).await
+    }
+
+    async fn refresh(&self, grant: ProviderGrant) -> Result<ProviderTokens, RefreshFailure> {
+        let engine = self
+            .engine()
+            .map_err(|error| RefreshFailure::Failed(error.to_string()))?;
+        engine.refresh(grant).await
+    }
+
+    async fn call_api(&self, call: ApiCall) -> Result<ApiAnswer, ProviderError> {
+        self.engine()?.call_api(call).await
     }
 }

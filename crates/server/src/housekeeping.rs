@@ -62,6 +62,7 @@ mod tests {
             Ports {
                 users: repository.clone(),
                 refresh_tokens: repository.clone(),
+                grants: repository.clone(),
                 signals: repository.clone(),
                 state_sealer: Arc::new(FakeStateSealer::default()),
                 states: Arc::new(FakeStateStore::default()),

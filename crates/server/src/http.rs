@@ -15,6 +15,7 @@ mod ops;
 mod platform;
 mod problem_only;
 mod rate_limit;
+mod relay;
 mod request_timeout;
 mod signals;
 mod steps;
@@ -31,6 +32,7 @@ use axum::http::{HeaderName, Request};
 use metrics_exporter_prometheus::PrometheusHandle;
 use social_login_app::AuthService;
 use social_login_domain::ErrorCode;
+use social_login_security::AdminKeys;
 use std::sync::Arc;
 use tower_http::request_id::{
     MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
@@ -66,6 +68,8 @@ pub struct Shared {
     pub deletion_status_base: Option<String>,
     /// The operator API, when `[admin] api_keys` lists a key.
     pub operator: Option<admin::Operator>,
+    /// `[relay] service_keys`: the backends that may relay calls for any user.
+    pub relay_keys: AdminKeys,
 }
 
 /// The HTTP knobs of the configuration (docs/configuration.md `[http]`, `[rate_limit]`,
@@ -86,6 +90,8 @@ pub struct HttpOptions {
     /// Where data deletion statuses are served, the code appended: `[server] public_url` +
     /// [`DELETION_STATUS_PATH`]. Never built from the request's `Host`.
     pub deletion_status_base: Option<String>,
+    /// `[relay] service_keys`' hashes.
+    pub relay_keys: AdminKeys,
 }
 
 /// The path under which a Facebook data deletion request's status is served.
@@ -193,6 +199,7 @@ pub fn routers(
         .merge(signals::routes(&limit))
         .merge(platform::routes())
         .merge(ops::routes())
+        .merge(relay::routes())
         .split_for_parts();
     // The operator API is documented either way; served only with an operator.
     let (admin_api, admin_openapi) = admin::routes().split_for_parts();
@@ -210,6 +217,7 @@ pub fn routers(
         well_known,
         deletion_status_base: options.deletion_status_base.clone(),
         operator,
+        relay_keys: options.relay_keys.clone(),
     }));
     serve(api, admin, state, &options)
 }
@@ -279,10 +287,16 @@ fn request_span<B>(request: &Request<B>) -> tracing::Span {
         .get::<ClientIp>()
         .copied()
         .unwrap_or(ClientIp::UNKNOWN);
+    // A relayed path may name the person (`users/ada`): only its provider is logged.
+    let path = request.uri().path();
+    let path = match path.strip_prefix(relay::RELAY_PREFIX) {
+        Some(rest) => &path[..relay::RELAY_PREFIX.len() + rest.find('/').unwrap_or(rest.len())],
+        None => path,
+    };
     tracing::info_span!(
         "request",
         method = %request.method(),
-        path = %request.uri().path(),
+        path = %path,
         request_id,
         client_ip = %client_ip,
     )

@@ -198,6 +198,7 @@ pub(crate) async fn build_routers_serving(
             ipv6_prefix: settings.rate_limit.ipv6_prefix,
         }),
         deletion_status_base: settings.server.public_url_for(http::DELETION_STATUS_PATH),
+        relay_keys: settings.relay.service_keys(),
     };
     let service = std::sync::Arc::new(wired.service);
     housekeeping::spawn(

@@ -15,6 +15,7 @@ mod load;
 mod oauth_providers;
 mod providers;
 mod proxies;
+mod relay;
 mod salvage;
 mod sections;
 #[cfg(test)]
@@ -36,6 +37,7 @@ pub use load::{CONFIG_PATH_ENV, ConfigPath, DEFAULT_CONFIG_FILE};
 pub use oauth_providers::OAuthProviders;
 pub use providers::{IdTokenNonce, ProviderConfig};
 pub use proxies::BadProxyEntry;
+pub use relay::{MAX_SERVICE_KEYS, RelaySettings};
 pub use sections::{
     DEFAULT_ISSUER, DatabaseSettings, HttpSettings, OAuthStateStoreSettings, RateLimitSettings,
     ServerSettings, SignupSettings, StateStoreBackend, TokenSettings,
@@ -86,6 +88,9 @@ pub struct Settings {
     /// The operator API's keys (off without any).
     #[serde(default)]
     pub admin: AdminSettings,
+    /// Calls to providers' APIs made for users (off by default).
+    #[serde(default)]
+    pub relay: RelaySettings,
 }
 
 impl Settings {
@@ -109,6 +114,7 @@ impl Settings {
             webhooks: WebhookSettings::default(),
             signup: SignupSettings::default(),
             admin: AdminSettings::default(),
+            relay: RelaySettings::default(),
         }
     }
 

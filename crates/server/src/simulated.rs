@@ -6,7 +6,7 @@
 
 use crate::settings::{ClaimsConfig, EndpointOverrides, ProviderConfig, Settings};
 use social_login_domain::{ProviderKey, ProviderKind};
-use social_login_provider_core::spec::{ISSUER, ProviderSpec, presets};
+use social_login_provider_core::spec::{ISSUER, ProviderSpec, built_in_spec, presets};
 use social_login_simulator::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_TEAM_ID, AppleTeam, Provider,
     RegisteredClient, SimulatorConfig, SimulatorHandle,
@@ -116,6 +116,7 @@ pub fn enable_all(
         } = client(key);
         let mut config = ProviderConfig::new(client_id, client_secret, redirect_uri);
         config.endpoints = endpoints(key, simulator);
+        config.relay_base_urls = relay_base(key, simulator);
         settings.oauth_providers.insert(key, config);
     }
     settings.apple_team_id = Some(APPLE_TEST_TEAM_ID.to_owned());
@@ -150,6 +151,8 @@ pub fn enable_presets(
         }
         leave_to_the_declaration(&mut endpoints, spec);
         config.endpoints = endpoints;
+        config.relay_base_urls = (!spec.relay_base_urls.is_empty())
+            .then(|| vec![simulator.api_base(simulator_provider(spec.key))]);
         settings.oauth_providers.insert(spec.key, config);
     }
 }
@@ -196,6 +199,13 @@ fn simulator_provider(key: ProviderKey) -> Provider {
 
 /// The endpoint overrides that send `key`'s adapter to the simulator: every endpoint its
 /// simulated provider serves, and the issuer of its id_tokens where it signs them.
+/// The simulated API of a built-in provider that has an API to relay to (Apple has none);
+/// a preset's is set the same way in [`enable_presets`].
+fn relay_base(key: ProviderKey, simulator: &SimulatorHandle) -> Option<Vec<String>> {
+    let declared = built_in_spec(key).is_some_and(|spec| !spec.relay_base_urls.is_empty());
+    declared.then(|| vec![simulator.api_base(simulator_provider(key))])
+}
+
 fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides {
     let e = simulator.endpoints(simulator_provider(key));
     EndpointOverrides {

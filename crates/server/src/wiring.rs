@@ -53,6 +53,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
     let ports = Ports {
         users: repository.clone(),
         refresh_tokens: repository.clone(),
+        grants: repository.clone(),
         signals: repository.clone(),
         state_sealer: Arc::new(state_sealer(settings, &secret, &previous)),
         states: state_store(settings, clock.clone())?,
@@ -76,6 +77,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         password_signup: settings.signup.password,
         password_attempts_per_account: settings.rate_limit.password_attempts_per_account,
         ipv6_prefix: settings.rate_limit.ipv6_prefix,
+        relay: settings.relay.policy(),
     };
     let webhooks = match settings.webhooks.target() {
         Some(target) => {

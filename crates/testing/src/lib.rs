@@ -32,6 +32,7 @@ mod plan;
 mod provider;
 mod randomness;
 mod refresh_tokens;
+mod relay;
 mod repository;
 mod sessions;
 mod signal_verifier;

@@ -3,6 +3,7 @@
 
 use crate::repository::{Family, Tables, Token};
 use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
+use social_login_domain::relay::GrantRenewal;
 use social_login_domain::{SealedToken, UserId};
 use social_login_ports::repository_error::Taken;
 use social_login_ports::{PlanError, RepositoryError};
@@ -45,6 +46,7 @@ impl Tables {
                 self.links.push(link);
             }
             Write::RefreshLink(refresh) => self.refresh_link(refresh)?,
+            Write::RenewGrant(renewal) => self.renew_grant(renewal)?,
             Write::DeleteLink(link) => self.links.retain(|stored| stored.id != link),
             Write::DeleteUser(user) => self.delete_user(user),
             Write::SetLocked { user, locked } => {
@@ -59,6 +61,7 @@ impl Tables {
                     stored.refresh_token = None;
                     stored.grant_client_id = None;
                     stored.scopes = social_login_domain::Scopes::default();
+                    stored.access_expires_at = None;
                 }
             }
             Write::SetDisabled { link, disabled, at } => {
@@ -115,6 +118,8 @@ impl Tables {
         if let Some((access_token, client_id)) = refresh.access_token {
             stored.access_token = access_token;
             stored.grant_client_id = client_id;
+            stored.access_expires_at = refresh.access_expires_at;
+            self.refresh_leases.remove(&refresh.link);
         }
         if let Some(refresh_token) = refresh.refresh_token {
             stored.refresh_token = Some(refresh_token);
@@ -122,6 +127,30 @@ impl Tables {
         if let Some(scopes) = refresh.scopes {
             stored.scopes = scopes;
         }
+        Ok(())
+    }
+
+    /// A relay refresh's tokens, only over the access token it began from (as the
+    /// database's conditional update); its lease ends.
+    fn renew_grant(&mut self, renewal: GrantRenewal) -> Result<(), PlanError> {
+        if self.disabled.contains(&renewal.link) {
+            return Err(PlanError::Gone);
+        }
+        let stored = self
+            .links
+            .iter_mut()
+            .find(|stored| stored.id == renewal.link && stored.access_token == renewal.seen)
+            .ok_or(PlanError::Gone)?;
+        let tokens = renewal.tokens;
+        stored.access_token = tokens.access_token;
+        stored.access_expires_at = tokens.access_expires_at;
+        if let Some(refresh_token) = tokens.refresh_token {
+            stored.refresh_token = Some(refresh_token);
+        }
+        if !tokens.scopes.as_str().is_empty() {
+            stored.scopes = tokens.scopes;
+        }
+        self.refresh_leases.remove(&renewal.link);
         Ok(())
     }
 

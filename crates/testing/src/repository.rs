@@ -37,6 +37,8 @@ pub(crate) struct Tables {
     pub(crate) receipts: HashMap<(SignalSource, SignalId), OffsetDateTime>,
     /// Claims on signed payloads, by the provider's payload scope and the payload's id.
     pub(crate) payload_claims: HashMap<(&'static str, SignalId), OffsetDateTime>,
+    /// Until when one caller is refreshing a link's provider tokens.
+    pub(crate) refresh_leases: HashMap<LinkedAccountId, OffsetDateTime>,
 }
 
 /// An event waiting for its webhook delivery.

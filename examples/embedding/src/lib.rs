@@ -78,6 +78,7 @@ pub async fn run() -> Result<LoginResult, String> {
         Ports {
             users: store.clone(),
             refresh_tokens: store.clone(),
+            grants: store.clone(),
             signals: store,
             signal_verifiers: SignalVerifiers::new(),
             state_sealer: Arc::new(AeadStateSealer::new(&secret, &[])),

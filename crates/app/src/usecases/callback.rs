@@ -48,10 +48,7 @@ impl AuthService {
                 .users
                 .sign_in_with_provider(ProviderSignIn {
                     identity: identity.clone(),
-                    access_token: tokens.access_token.clone(),
-                    refresh_token: tokens.refresh_token.clone(),
-                    scopes: tokens.scopes.clone(),
-                    grant_client_id: tokens.client_id.clone(),
+                    tokens: tokens.clone(),
                     auto_link_by_email: self.policy.auto_link_by_email,
                     signup: signup.clone(),
                     new_user_id: self.new_user_id(now),

@@ -92,6 +92,7 @@ impl AuthService {
             access_token: tokens.access_token,
             refresh_token: tokens.refresh_token,
             scopes: tokens.scopes,
+            access_expires_at: tokens.access_expires_at,
             grant_client_id: tokens.client_id,
             created_at: now,
         };

@@ -34,6 +34,9 @@ fn variant(error: &AppError) -> usize {
         AppError::UserLocked => 20,
         AppError::UserNotFound => 21,
         AppError::LastLoginMethodNeedsForce => 22,
+        AppError::RelayNotOffered => 23,
+        AppError::ProviderReauthorizationRequired { .. } => 24,
+        AppError::ProviderUnavailable(_) => 25,
     }
 }
 
@@ -68,6 +71,17 @@ fn table() -> Vec<(AppError, ErrorCode)> {
         (
             AppError::LastLoginMethodNeedsForce,
             ErrorCode::LastLoginMethod,
+        ),
+        (AppError::RelayNotOffered, ErrorCode::NotFound),
+        (
+            AppError::ProviderReauthorizationRequired {
+                provider: social_login_domain::ProviderKey::GITHUB,
+            },
+            ErrorCode::ProviderReauthorizationRequired,
+        ),
+        (
+            AppError::ProviderUnavailable("x".into()),
+            ErrorCode::ProviderUnavailable,
         ),
         (AppError::Unauthorized, ErrorCode::Unauthorized),
         (AppError::InvalidCredentials, ErrorCode::InvalidCredentials),
@@ -116,7 +130,7 @@ fn every_variant_maps_to_its_code() {
         assert_eq!(error.code(), *code, "{error:?}");
     }
     let listed: HashSet<usize> = table.iter().map(|(error, _)| variant(error)).collect();
-    assert_eq!(listed.len(), 23, "every variant has exactly one row");
+    assert_eq!(listed.len(), 26, "every variant has exactly one row");
 }
 
 #[test]
@@ -166,6 +180,10 @@ fn port_errors_translate_to_their_client_codes() {
         (
             AppError::from(ProviderError::IdTokenNotSupported),
             ErrorCode::IdTokenNotSupported,
+        ),
+        (
+            AppError::from(ProviderError::ApiCall("x".into())),
+            ErrorCode::ProviderUnavailable,
         ),
         (
             AppError::from(RepositoryError::Unavailable("x".into())),

@@ -67,6 +67,7 @@ async fn a_link_that_kept_only_its_refresh_token_is_revoked_with_it() {
                 email: None,
                 access_token: SealedToken::none(),
                 refresh_token: Some(refresh),
+                access_expires_at: None,
                 grant_client_id: None,
                 created_at: world.clock.now(),
             },

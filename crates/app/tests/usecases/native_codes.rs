@@ -22,6 +22,7 @@ fn with_apple() -> (World, AuthService, Arc<FakeProvider>) {
     let apple = Arc::new(FakeProvider::new(ProviderKey::APPLE));
     apple.answer_native_code(Ok(NativeExchange::Granted(ProviderTokens {
         scopes: social_login_domain::Scopes::default(),
+        expires_in: None,
         access_token: SecretText::new("apple-access"),
         refresh_token: Some(SecretText::new("apple-refresh")),
     })));

@@ -63,6 +63,7 @@ impl World {
         let ports = Ports {
             users: users.clone(),
             refresh_tokens: refresh_tokens.clone(),
+            grants: users.clone(),
             signals: users.clone(),
             signal_verifiers: SignalVerifiers::new(),
             state_sealer: sealer.clone(),
@@ -474,6 +475,7 @@ pub fn provider_login(identity: ProviderIdentity) -> ProviderLogin {
         identity,
         tokens: ProviderTokens {
             scopes: social_login_domain::Scopes::default(),
+            expires_in: None,
             access_token: SecretText::new(format!("{subject}-access")),
             refresh_token: Some(SecretText::new(format!("{subject}-refresh"))),
         },

@@ -2,7 +2,7 @@
 //! are where a login, a removal and a signal's writes are pinned down.
 
 use crate::audit::AuditEventId;
-use crate::plan::{Write, WritePlan};
+use crate::plan::{SealedTokens, Write, WritePlan};
 use crate::refresh::RefreshTokenHash;
 use crate::removal::{LinkRemoval, LockChange};
 use crate::session::SessionStart;
@@ -34,11 +34,14 @@ fn audit() -> AuditContext {
 
 fn login(email: Option<&str>, access_token: &str) -> ProviderSignIn {
     ProviderSignIn {
-        scopes: crate::Scopes::default(),
         identity: identity(ProviderKey::GITHUB, "gh-1", email, true),
-        access_token: SealedToken::new(access_token),
-        refresh_token: None,
-        grant_client_id: Some("bundle".into()),
+        tokens: SealedTokens {
+            access_token: SealedToken::new(access_token),
+            refresh_token: None,
+            scopes: crate::Scopes::default(),
+            access_expires_at: None,
+            client_id: Some("bundle".into()),
+        },
         auto_link_by_email: true,
         signup: SignupPolicy::default(),
         new_user_id: UserId::new(),

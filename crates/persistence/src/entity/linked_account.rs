@@ -30,6 +30,10 @@ pub struct Model {
     /// The scopes the stored tokens were granted, space separated; empty: unknown.
     #[sea_orm(column_type = "Text")]
     pub scopes: String,
+    /// Unix ms when the stored access token stops working; `None`: the provider did not say.
+    pub access_expires_ms: Option<i64>,
+    /// Unix ms until which one caller is refreshing the stored tokens; `None`: nobody is.
+    pub refresh_lease_until_ms: Option<i64>,
 }
 
 // Hand-written so that no token, sealed or not, and no email reaches a log line.

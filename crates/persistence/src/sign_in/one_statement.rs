@@ -101,6 +101,7 @@ impl LoginStatement {
                 .as_ref()
                 .map(|scopes| scopes.as_str().to_owned())
                 .into(),
+            refresh.access_expires_at.map(crate::audit::unix_ms).into(),
         ]);
         // The grant's client id goes with a new access token (an Apple grant an app
         // exchanged), and stays with the stored one when none came.
@@ -110,6 +111,8 @@ impl LoginStatement {
              \"refresh_token\" = COALESCE($3, \"refresh_token\"), \
              \"grant_client_id\" = CASE WHEN $2 IS NULL THEN \"grant_client_id\" ELSE $6 END, \
              \"scopes\" = COALESCE($7, \"scopes\"), \
+             \"access_expires_ms\" = CASE WHEN $2 IS NULL THEN \"access_expires_ms\" ELSE $8 END, \
+             \"refresh_lease_until_ms\" = CASE WHEN $2 IS NULL THEN \"refresh_lease_until_ms\" ELSE NULL END, \
              \"updated_at\" = $4 WHERE \"id\" = $5 AND NOT \"disabled\" \
              RETURNING \"user_id\")",
         );

@@ -10,6 +10,7 @@ use crate::mapping::email_to_column;
 use rusqlite::params;
 use social_login_domain::Scopes;
 use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
+use social_login_domain::relay::GrantRenewal;
 use social_login_ports::PlanError;
 
 /// Applies `plan`'s writes in order, then records its events. The caller's transaction
@@ -33,6 +34,7 @@ fn apply_write(db: &Db, write: &Write) -> Result<(), PlanError> {
             insert_link(db, link).map_err(conflict_or_failed)?;
         }
         Write::RefreshLink(refresh) => refresh_link(db, refresh)?,
+        Write::RenewGrant(renewal) => renew_grant(db, renewal)?,
         Write::DeleteLink(link) => {
             execute(db, sql::DELETE_LINK, [link.as_uuid().into_bytes()])?;
         }
@@ -95,6 +97,32 @@ fn refresh_link(db: &Db, refresh: &LinkRefresh) -> Result<(), PlanError> {
             time_text(refresh.at)?,
             client_id,
             refresh.scopes.as_ref().map(Scopes::as_str),
+            refresh.access_expires_at.map(unix_ms),
+        ],
+    )?;
+    if updated == 0 {
+        return Err(PlanError::Gone);
+    }
+    Ok(())
+}
+
+/// A relay refresh's tokens, only over the access token it began from (which ends its
+/// lease): no row updated means another writer replaced the tokens, or the link went or was
+/// disabled, since.
+fn renew_grant(db: &Db, renewal: &GrantRenewal) -> Result<(), PlanError> {
+    let tokens = &renewal.tokens;
+    let scopes = tokens.scopes.as_str();
+    let updated = execute(
+        db,
+        sql::RENEW_GRANT,
+        params![
+            renewal.link.as_uuid().into_bytes(),
+            renewal.seen.as_str(),
+            tokens.access_token.as_str(),
+            tokens.refresh_token.as_ref().map(|token| token.as_str()),
+            (!scopes.is_empty()).then_some(scopes),
+            tokens.access_expires_at.map(unix_ms),
+            time_text(renewal.at)?,
         ],
     )?;
     if updated == 0 {

@@ -5,6 +5,7 @@
 use super::columns::{execute, execute_raw, link_at, query_all, query_one, time_text, user_at};
 use super::sql;
 use super::statements::Db;
+use crate::audit::unix_ms;
 use crate::mapping::{email_normalized_column, email_to_column, link_from_columns, user_from_row};
 use rusqlite::params;
 use social_login_domain::{Email, LinkedAccount, NewLinkedAccount, NewUser, User, UserId};
@@ -70,6 +71,7 @@ pub(super) fn insert_link(db: &Db, link: &NewLinkedAccount) -> rusqlite::Result<
             created_at,
             link.grant_client_id.as_deref(),
             link.scopes.as_str(),
+            link.access_expires_at.map(unix_ms),
         ],
     )
 }

@@ -50,14 +50,32 @@ pub(crate) const GRANT_OF_LINK: &str = "SELECT provider, access_token, refresh_t
      grant_client_id FROM linked_accounts WHERE id = ?1";
 pub(crate) const INSERT_LINK: &str = "INSERT INTO linked_accounts (id, user_id, provider, \
      subject, email, access_token, refresh_token, created_at, updated_at, grant_client_id, \
-     scopes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10)";
+     scopes, access_expires_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11)";
 /// A returning login: new tokens and email; a stored token stays when no new one came (the
 /// refresh token most providers send only on the first consent; both after a native sign-in).
 /// The client the grant was issued to goes with a new access token.
 pub(crate) const REFRESH_LINK: &str = "UPDATE linked_accounts SET email = ?2, \
      access_token = COALESCE(?3, access_token), refresh_token = COALESCE(?4, refresh_token), \
      grant_client_id = CASE WHEN ?3 IS NULL THEN grant_client_id ELSE ?6 END, \
-     scopes = COALESCE(?7, scopes), updated_at = ?5 WHERE id = ?1 AND NOT disabled";
+     scopes = COALESCE(?7, scopes), \
+     access_expires_ms = CASE WHEN ?3 IS NULL THEN access_expires_ms ELSE ?8 END, \
+     refresh_lease_until_ms = CASE WHEN ?3 IS NULL THEN refresh_lease_until_ms ELSE NULL END, \
+     updated_at = ?5 WHERE id = ?1 AND NOT disabled";
+/// A relay refresh's tokens over the access token it began from; its lease ends.
+pub(crate) const RENEW_GRANT: &str = "UPDATE linked_accounts SET access_token = ?3, \
+     refresh_token = COALESCE(?4, refresh_token), scopes = COALESCE(?5, scopes), \
+     access_expires_ms = ?6, refresh_lease_until_ms = NULL, updated_at = ?7 \
+     WHERE id = ?1 AND access_token = ?2 AND NOT disabled";
+/// A user's link of one provider with its sealed tokens, for a relayed call.
+pub(crate) const GRANT_FOR_RELAY: &str = "SELECT id, access_token, refresh_token, scopes, \
+     grant_client_id, access_expires_ms, refresh_lease_until_ms, disabled FROM linked_accounts \
+     WHERE user_id = ?1 AND provider = ?2";
+/// Takes a link's refresh lease when its tokens are still those seen and no lease is live.
+pub(crate) const CLAIM_REFRESH: &str = "UPDATE linked_accounts SET refresh_lease_until_ms = ?4 \
+     WHERE id = ?1 AND access_token = ?2 AND NOT disabled \
+     AND (refresh_lease_until_ms IS NULL OR refresh_lease_until_ms < ?3)";
+pub(crate) const RELEASE_REFRESH: &str = "UPDATE linked_accounts SET refresh_lease_until_ms = NULL \
+     WHERE id = ?1 AND access_token = ?2";
 pub(crate) const DELETE_LINK: &str = "DELETE FROM linked_accounts WHERE id = ?1";
 
 pub(crate) const INSERT_FAMILY: &str = "INSERT INTO refresh_families (id, user_id, created_at, \
@@ -109,6 +127,7 @@ pub(crate) const REVOKE_SESSIONS_OF: &str =
     "UPDATE refresh_families SET revoked = 1 WHERE user_id = ?1 AND revoked = 0";
 /// The link stays; its provider tokens go (the empty access token is "none").
 pub(crate) const FORGET_LINK_TOKENS: &str = "UPDATE linked_accounts SET access_token = '', \
-     refresh_token = NULL, grant_client_id = NULL, scopes = '', updated_at = ?2 WHERE id = ?1";
+     refresh_token = NULL, grant_client_id = NULL, scopes = '', access_expires_ms = NULL, \
+     updated_at = ?2 WHERE id = ?1";
 pub(crate) const SET_LINK_DISABLED: &str = "UPDATE linked_accounts SET disabled = ?2, \
      disabled_changed_ms = ?3 WHERE id = ?1";

@@ -81,8 +81,8 @@ async fn returning_login_columns(served: &dyn Repository, tooling: &SeaOrmReposi
         Some("ada@new.example.com"),
         true,
     );
-    again.access_token = SealedToken::new("k1:access-2");
-    again.refresh_token = None;
+    again.tokens.access_token = SealedToken::new("k1:access-2");
+    again.tokens.refresh_token = None;
     let signed_in = served.sign_in_with_provider(again.clone()).await.unwrap();
     assert!(!signed_in.is_new_user);
     assert_eq!(signed_in.user, user);

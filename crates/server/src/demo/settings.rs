@@ -92,6 +92,8 @@ pub fn demo_settings(
     // After the eight, through the ordinary settings, as an operator adds providers.
     simulated::enable_standard(&mut settings, simulator, |key| client(base, key));
     simulated::enable_presets(&mut settings, simulator, |key| client(base, key));
+    // The "Call the provider's API" panel relays to the simulated providers' APIs.
+    settings.relay.enabled = true;
     Ok(settings)
 }
 

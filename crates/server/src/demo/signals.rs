@@ -38,7 +38,46 @@ struct Button {
 pub fn routes(signals: DemoSignals) -> Router {
     Router::new()
         .route("/demo/signals", post(send))
+        .route("/demo/provider-grants/revoke", post(revoke_grants))
         .with_state(signals)
+}
+
+/// The relay panel's "revoke": the simulated providers drop every grant they issued, as a
+/// person revoking the app at their provider does, so the next relayed call meets a refused
+/// refresh (docs/api.md#relay).
+async fn revoke_grants(State(demo): State<DemoSignals>, headers: HeaderMap) -> Response {
+    if signed_in(&demo, &headers).is_none() {
+        return problem(
+            StatusCode::UNAUTHORIZED,
+            "Unauthorized",
+            "Sign in first",
+            "Revoking is about the signed-in person's grants.",
+        );
+    }
+    let sent = demo
+        .http
+        .post(format!("{}/_control/grants/revoke", demo.simulator_url))
+        .timeout(Duration::from_secs(10))
+        .send()
+        .await;
+    match sent {
+        Ok(sent) if sent.status().is_success() => StatusCode::NO_CONTENT.into_response(),
+        _ => problem(
+            StatusCode::BAD_GATEWAY,
+            "SimulatorUnavailable",
+            "The simulator did not revoke the grants",
+            "The simulated provider could not be reached.",
+        ),
+    }
+}
+
+/// The user of the request's bearer token, if it is valid.
+fn signed_in(demo: &DemoSignals, headers: &HeaderMap) -> Option<social_login_domain::UserId> {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))?;
+    demo.service.authenticate(bearer)
 }
 
 /// The provider whose signal `kind` is.
@@ -82,11 +121,7 @@ async fn send(
     headers: HeaderMap,
     Json(button): Json<Button>,
 ) -> Response {
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.strip_prefix("Bearer "));
-    let Some(user) = bearer.and_then(|token| demo.service.authenticate(token)) else {
+    let Some(user) = signed_in(&demo, &headers) else {
         return problem(
             StatusCode::UNAUTHORIZED,
             "Unauthorized",

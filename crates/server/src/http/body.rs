@@ -33,6 +33,20 @@ pub struct BodyLimit {
     pub read_timeout: Duration,
 }
 
+impl BodyLimit {
+    /// The limit of a request to `path`: a relayed call may send up to 1 MiB, whatever
+    /// smaller bound the other endpoints keep.
+    pub fn for_path(self, path: &str) -> Self {
+        if path.starts_with(super::relay::RELAY_PREFIX) {
+            return Self {
+                max_bytes: self.max_bytes.max(super::relay::MAX_RELAY_BODY_BYTES),
+                ..self
+            };
+        }
+        self
+    }
+}
+
 /// The body as the layers and handlers behind it see it: in memory, at most the limit.
 pub async fn read_whole<F>(
     BodyLimit {

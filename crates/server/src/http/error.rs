@@ -21,6 +21,8 @@ pub struct ApiError {
     close_connection: bool,
     /// Where a use case's error answers a code with another status than its usual one.
     status: Option<StatusCode>,
+    /// Where the user connects the provider again (`ProviderReauthorizationRequired`).
+    connect_url: Option<String>,
 }
 
 /// `Retry-After` of every 503: overload (shed requests, busy password hashing) passes in
@@ -38,6 +40,10 @@ pub struct Problem {
     /// Stable, machine-readable name of the error.
     pub code: &'static str,
     pub detail: String,
+    /// `ProviderReauthorizationRequired` only: where the user connects the provider again
+    /// (`GET` it with the user's bearer token, as any connect's authorize).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub connect_url: Option<String>,
 }
 
 /// A problem+json answer at `STATUS` that needs no words of its own, for a path's
@@ -88,6 +94,7 @@ impl ApiError {
             cause: None,
             close_connection: false,
             status: None,
+            connect_url: None,
         }
     }
 
@@ -98,6 +105,15 @@ impl ApiError {
 
     pub fn validation(detail: impl Into<String>) -> Self {
         Self::new(ErrorCode::ValidationError, detail)
+    }
+
+    /// A request the relay refuses before any I/O (a path that could leave its base): 400,
+    /// as a malformed URL is, rather than the 422 of a body that does not validate.
+    pub fn bad_request(detail: impl Into<String>) -> Self {
+        Self {
+            status: Some(StatusCode::BAD_REQUEST),
+            ..Self::validation(detail)
+        }
     }
 
     pub fn rate_limited(retry_after_seconds: u64) -> Self {
@@ -138,6 +154,14 @@ impl From<AppError> for ApiError {
                 code,
                 format!("the signal could not be verified: {}", refused.detail),
             ),
+            AppError::ProviderReauthorizationRequired { provider } => Self {
+                connect_url: Some(format!("/auth/oauth/{provider}/authorize?purpose=connect")),
+                ..Self::of(code)
+            },
+            AppError::ProviderUnavailable(why) => Self {
+                cause: Some(why),
+                ..Self::of(code)
+            },
             // The operator's unlink: 409, where the user's disconnect answers 400.
             AppError::LastLoginMethodNeedsForce => Self {
                 status: Some(StatusCode::CONFLICT),
@@ -179,6 +203,7 @@ impl IntoResponse for ApiError {
             status: status.as_u16(),
             code: self.code.as_str(),
             detail: self.detail,
+            connect_url: self.connect_url,
         };
         let mut response = (status, axum::Json(problem)).into_response();
         let headers = response.headers_mut();
@@ -210,6 +235,7 @@ pub fn standard_problem_body(code: ErrorCode) -> Vec<u8> {
         status: status_of(code).as_u16(),
         code: code.as_str(),
         detail: default_detail(code).to_owned(),
+        connect_url: None,
     };
     serde_json::to_vec(&problem).expect("a problem serialises")
 }
@@ -243,6 +269,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::MalformedRequest => StatusCode::BAD_REQUEST,
         ErrorCode::UriTooLong => StatusCode::URI_TOO_LONG,
         ErrorCode::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+        ErrorCode::ProviderReauthorizationRequired => StatusCode::CONFLICT,
+        ErrorCode::ProviderUnavailable => StatusCode::BAD_GATEWAY,
         // `ErrorCode` is non-exhaustive for other crates; a code added to the domain without
         // a line here is a 500 until it gets one (`every_code_has_the_contract_status`
         // fails first).
@@ -279,6 +307,8 @@ fn title_of(code: ErrorCode) -> &'static str {
         ErrorCode::MalformedRequest => "Malformed request",
         ErrorCode::UriTooLong => "URI too long",
         ErrorCode::HeadersTooLarge => "Request header fields too large",
+        ErrorCode::ProviderReauthorizationRequired => "Provider reauthorization required",
+        ErrorCode::ProviderUnavailable => "Provider unavailable",
         ErrorCode::InternalError | _ => "Internal error",
     }
 }
@@ -322,6 +352,10 @@ fn default_detail(code: ErrorCode) -> &'static str {
         ErrorCode::MalformedRequest => "the request is not well-formed HTTP/1.1",
         ErrorCode::UriTooLong => "the request URI is too long",
         ErrorCode::HeadersTooLarge => "the request's headers are too large",
+        ErrorCode::ProviderReauthorizationRequired => {
+            "the provider no longer honours this link's grant; connect the provider again"
+        }
+        ErrorCode::ProviderUnavailable => "the provider's API could not be reached",
         ErrorCode::InternalError | _ => "internal error",
     }
 }

@@ -60,10 +60,11 @@ where
         let ready = self.inner.clone();
         let mut inner = std::mem::replace(&mut self.inner, ready);
         let steps = self.steps.clone();
+        let body_limit = steps.body.for_path(request.uri().path());
         Box::pin(async move {
             let response = metrics::record(request, |request| {
                 request_timeout::limit(steps.request_timeout, request, |request| {
-                    body::read_whole(steps.body, request, |request| {
+                    body::read_whole(body_limit, request, |request| {
                         in_flight::limit(&steps.in_flight, request, |request| async move {
                             match inner.call(request).await {
                                 Ok(response) => response,

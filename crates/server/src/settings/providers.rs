@@ -91,6 +91,9 @@ pub struct ProviderConfig {
     pub emails: Option<EmailsList>,
     pub id_token_signing: Option<IdTokenSigning>,
     pub relay_base_urls: Option<Vec<String>>,
+    /// Scopes a client may add on connect (`authorize?purpose=connect&scopes=…`).
+    #[serde(default)]
+    pub connect_scopes: Vec<String>,
 }
 
 /// `id_token_nonce`: whether a native sign-in must carry the app's nonce.
@@ -142,6 +145,7 @@ impl ProviderConfig {
             emails: None,
             id_token_signing: None,
             relay_base_urls: None,
+            connect_scopes: Vec::new(),
         }
     }
 

@@ -45,6 +45,7 @@ impl Settings {
         signup::check(self, &mut errors);
         self.webhooks.check(&mut errors);
         self.admin.check(&mut errors, &self.server.bind);
+        self.relay.check(&mut errors);
         errors.into_result()
     }
 

@@ -10,7 +10,7 @@ pub use discovery::Undiscovered;
 
 use crate::settings::{Declared, IdTokenNonce, ProviderConfig, Settings};
 use crate::startup_error::StartupError;
-use social_login_app::ProviderRegistry;
+use social_login_app::{ProviderApi, ProviderRegistry};
 use social_login_domain::{ProviderKey, ProviderKind};
 use social_login_ports::IdentityProvider;
 use social_login_provider_apple as apple;
@@ -87,6 +87,7 @@ pub async fn registry(settings: &Settings) -> Result<Providers, StartupError> {
             .declared(key)
             .ok_or_else(|| failed(NO_ADAPTER.to_owned()))?;
         let hosted_domain = checks_hosted_domain(&declared);
+        let api = provider_api(&declared, config);
         let adapter: Arc<dyn IdentityProvider> = match declared {
             Declared::Generic(generic) if generic.kind == ProviderKind::Oidc => {
                 let oidc = GenericOidc::new(generic, provider, cx.clone())
@@ -99,7 +100,8 @@ pub async fn registry(settings: &Settings) -> Result<Providers, StartupError> {
         };
         registry = registry
             .with(adapter)
-            .with_signup_policy(key, config.signup_policy(hosted_domain));
+            .with_signup_policy(key, config.signup_policy(hosted_domain))
+            .with_api(key, api);
         if config.id_token_nonce == Some(IdTokenNonce::Optional) {
             registry = registry.with_optional_nonce(key);
         }
@@ -112,6 +114,20 @@ pub async fn registry(settings: &Settings) -> Result<Providers, StartupError> {
 
 /// Whether the declaration names the organisation that manages an account (Google's `hd`),
 /// which a domain list then checks too. Providers from configuration name none.
+/// Where the provider's API is for relayed calls: the table's `relay_base_urls`, else the
+/// declaration's (a provider from configuration has none unless its table names them).
+fn provider_api(declared: &Declared, config: &ProviderConfig) -> ProviderApi {
+    let declared_bases = match declared {
+        Declared::BuiltIn(spec) => spec.relay_base_urls.clone(),
+        Declared::Preset(spec) => spec.relay_base_urls.clone(),
+        Declared::Generic(generic) => generic.knobs.relay_base_urls.clone().unwrap_or_default(),
+    };
+    ProviderApi {
+        bases: config.relay_base_urls.clone().unwrap_or(declared_bases),
+        connect_scopes: config.connect_scopes.clone(),
+    }
+}
+
 fn checks_hosted_domain(declared: &Declared) -> bool {
     match declared {
         Declared::BuiltIn(spec) => spec.claims.hosted_domain.is_some(),

@@ -35,6 +35,7 @@ mod provider_list;
 mod providers;
 mod raw_http;
 mod reauthentication;
+mod relay;
 mod revocation;
 mod secrets;
 mod signals;

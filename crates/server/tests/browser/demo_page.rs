@@ -5,7 +5,7 @@ use crate::webdriver::Browser;
 use serde_json::Value;
 
 /// The demo page sets `data-ready` once it has drawn what it knows.
-const READY: &str = "return document.body.dataset.ready === 'true'";
+pub const READY: &str = "return document.body.dataset.ready === 'true'";
 
 /// Opens the demo page at `base` and waits for it to be drawn.
 pub async fn open(browser: &Browser, base: &str) -> Result<(), String> {

@@ -14,6 +14,7 @@ mod flows;
 mod login_throttle;
 mod races;
 mod redis_faults;
+mod relay;
 mod signals;
 mod single_use;
 mod two_instances;

@@ -55,6 +55,7 @@ fn app_with_signals(providers: ProviderRegistry, signal_verifiers: SignalVerifie
     let ports = Ports {
         users: repository.clone(),
         refresh_tokens: repository.clone(),
+        grants: repository.clone(),
         signals: repository,
         signal_verifiers,
         state_sealer: Arc::new(FakeStateSealer::default()),
@@ -76,6 +77,7 @@ fn app_with_signals(providers: ProviderRegistry, signal_verifiers: SignalVerifie
         rate_limit: None,
         trusted_proxies: TrustedProxies::new([]),
         deletion_status_base: Some(format!("{PUBLIC_URL}/auth/oauth/facebook/data-deletion/")),
+        relay_keys: Default::default(),
     };
     let tokens = session_tokens();
     router(
@@ -100,6 +102,7 @@ fn github() -> Arc<FakeProvider> {
         },
         tokens: ProviderTokens {
             scopes: social_login_domain::Scopes::default(),
+            expires_in: None,
             access_token: SecretText::new("gho_provider_access_token"),
             refresh_token: None,
         },

@@ -12,6 +12,7 @@ mod disconnect;
 mod links;
 mod outbox;
 mod refresh;
+mod relay;
 mod sign_in;
 mod signal_receipts;
 mod signals;
@@ -25,6 +26,7 @@ pub use disconnect::*;
 pub use links::*;
 pub use outbox::*;
 pub use refresh::*;
+pub use relay::*;
 pub use sign_in::*;
 pub use signal_receipts::*;
 pub use signals::*;
@@ -32,7 +34,8 @@ pub use signup::*;
 pub use users::*;
 
 use social_login_ports::{
-    AdminRepository, RefreshTokenRepository, SignalRepository, UserRepository, WebhookOutbox,
+    AdminRepository, ProviderGrants, RefreshTokenRepository, SignalRepository, UserRepository,
+    WebhookOutbox,
 };
 use std::future::Future;
 use std::pin::Pin;
@@ -46,6 +49,7 @@ pub trait Repository:
     + SignalRepository
     + AdminRepository
     + WebhookOutbox
+    + ProviderGrants
     + Send
     + Sync
     + 'static
@@ -58,6 +62,7 @@ impl<
         + SignalRepository
         + AdminRepository
         + WebhookOutbox
+        + ProviderGrants
         + Send
         + Sync
         + 'static,
@@ -153,6 +158,12 @@ macro_rules! repository_contract {
             a_locked_user_is_not_signed_in_by_an_email_match_and_nothing_is_written,
             ending_sessions_leaves_the_user_unlocked,
             the_last_way_in_goes_only_by_force_which_locks_in_the_same_transaction,
+            a_grant_is_the_users_link_of_that_provider_with_its_sealed_tokens,
+            a_login_stores_when_its_access_token_expires,
+            one_caller_holds_a_refresh_lease_until_it_lapses_or_the_tokens_change,
+            of_concurrent_claims_on_one_grant_exactly_one_wins,
+            a_refresh_is_stored_only_over_the_token_it_began_from_and_ends_the_lease,
+            a_released_lease_frees_the_grant_at_once,
         );
     };
 }

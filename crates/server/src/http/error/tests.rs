@@ -33,6 +33,8 @@ fn every_code_has_the_contract_status() {
         (ErrorCode::MalformedRequest, 400),
         (ErrorCode::UriTooLong, 414),
         (ErrorCode::HeadersTooLarge, 431),
+        (ErrorCode::ProviderReauthorizationRequired, 409),
+        (ErrorCode::ProviderUnavailable, 502),
     ];
     assert_eq!(expected.len(), ErrorCode::ALL.len());
     for (code, status) in expected {

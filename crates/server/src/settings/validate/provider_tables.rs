@@ -8,6 +8,7 @@
 
 use crate::settings::{ConfigErrors, ProviderConfig, Settings};
 use social_login_domain::{ProviderKey, ProviderKind};
+use social_login_provider_core::spec::knobs::Knobs;
 use social_login_provider_core::spec::{EmailVerified, is_claim_pointer, preset};
 
 /// Most provider tables in one configuration: the registry, the listing endpoint and the
@@ -74,7 +75,22 @@ impl Table<'_> {
         for (field, _) in present.into_iter().filter(|(_, set)| *set) {
             self.push(field, refused);
         }
-        if config.sets_a_knob() {
+        // Where its API is may be named (a proxy, a regional host): it changes no request
+        // of a sign-in.
+        let protocol_knobs = Knobs {
+            relay_base_urls: None,
+            ..config.knobs()
+        };
+        for (index, url) in config.relay_base_urls.iter().flatten().enumerate() {
+            let http = url.starts_with("https://") || url.starts_with("http://");
+            if !http || !url.ends_with('/') {
+                self.push(
+                    &format!("relay_base_urls[{index}]"),
+                    "an http(s) URL ending in `/`",
+                );
+            }
+        }
+        if protocol_knobs != Knobs::default() {
             self.push(
                 "knobs",
                 "only for a preset or a provider from configuration: a built-in provider's \

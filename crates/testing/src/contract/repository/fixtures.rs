@@ -1,6 +1,7 @@
 //! Builders for the values the contract stores: fixed instants, users, links, sessions.
 
 use super::Repository;
+use social_login_domain::plan::SealedTokens;
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{
     AuditContext, AuditEventType, Email, FamilyId, LinkedAccountId, LoginMethod, NewLinkedAccount,
@@ -45,6 +46,7 @@ pub fn new_link(user: UserId, provider: ProviderKey, subject: &str) -> NewLinked
         email: Some(email("Ada@Example.com")),
         access_token: SealedToken::new("k1:sealed-access"),
         refresh_token: Some(SealedToken::new("k1:sealed-refresh")),
+        access_expires_at: None,
         grant_client_id: None,
         created_at: now(),
     }
@@ -229,11 +231,14 @@ pub fn login_of(
 pub fn sign_in(identity: ProviderIdentity) -> ProviderSignIn {
     let began_with = LoginMethod::Provider(identity.provider);
     ProviderSignIn {
-        scopes: social_login_domain::Scopes::default(),
         identity,
-        access_token: SealedToken::new("k1:access"),
-        refresh_token: Some(SealedToken::new("k1:refresh")),
-        grant_client_id: None,
+        tokens: SealedTokens {
+            access_token: SealedToken::new("k1:access"),
+            refresh_token: Some(SealedToken::new("k1:refresh")),
+            scopes: social_login_domain::Scopes::default(),
+            access_expires_at: None,
+            client_id: None,
+        },
         auto_link_by_email: false,
         signup: SignupPolicy::default(),
         new_user_id: UserId::new(),

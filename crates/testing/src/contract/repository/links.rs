@@ -96,6 +96,7 @@ pub async fn a_renewed_link_keeps_its_new_tokens_and_a_removed_one_renews_nothin
             access_token: SealedToken::new("sealed-renewed"),
             refresh_token: None,
             scopes: Scopes::from_words(["repo"]),
+            access_expires_at: None,
             client_id: None,
         },
         at: now(),

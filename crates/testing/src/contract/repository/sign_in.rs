@@ -8,6 +8,7 @@ use super::fixtures::{
     provider_identity, refresh, refresh_works, sign_in, signed_in_user, token_hash, user_by_email,
     user_less_identity,
 };
+use social_login_domain::plan::SealedTokens;
 use social_login_domain::{ProviderIdentity, ProviderKey, SealedToken};
 use social_login_ports::RotationRefused;
 use social_login_ports::{ProviderSignIn, RotateError, SignInError};
@@ -116,15 +117,14 @@ pub async fn a_failure_after_the_user_is_written_leaves_no_user_and_no_link(
 /// A login of `identity` that brings no provider token, as a native id_token sign-in.
 fn tokenless(identity: ProviderIdentity) -> ProviderSignIn {
     let mut login = sign_in(identity);
-    login.access_token = SealedToken::none();
-    login.refresh_token = None;
+    login.tokens = SealedTokens::none();
     login
 }
 
 /// A login of `identity` whose tokens an iOS app exchanged for its own client id.
 fn ios_grant(identity: ProviderIdentity) -> ProviderSignIn {
     let mut login = sign_in(identity);
-    login.grant_client_id = Some("com.example.ios".into());
+    login.tokens.client_id = Some("com.example.ios".into());
     login
 }
 
@@ -167,7 +167,7 @@ pub async fn the_client_a_grant_was_issued_to_goes_and_stays_with_its_tokens(
     // The web's code flow then brings tokens of the configured client: no client id.
     let ada = signed_in_user(&*repo, ios_grant(identity.clone())).await;
     let mut web = sign_in(identity);
-    web.access_token = SealedToken::new("k2:access");
+    web.tokens.access_token = SealedToken::new("k2:access");
     signed_in_user(&*repo, web).await;
     let grants = delete_user(&*repo, ada).await;
     assert_eq!(grants[0].access_token, SealedToken::new("k2:access"));

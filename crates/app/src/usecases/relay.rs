@@ -1,0 +1,334 @@
+//! A call to a provider's API made for a user (docs/api.md#relay): the service attaches the
+//! link's provider access token itself, so the token never leaves it. An access token known
+//! to be dead, or one the provider answers 401 to, is refreshed first with the stored
+//! refresh token, by one caller at a time across instances (a lease on the link's row);
+//! the others wait for its tokens.
+
+use crate::{AppError, AuthService, EnabledProvider};
+use bytes::Bytes;
+use social_login_domain::plan::SealedTokens;
+use social_login_domain::relay::{
+    GrantRenewal, RelayMethod, RelayPath, RelayRefresh, needs_refresh, passed_back, relay_url,
+};
+use social_login_domain::{AuditEventType, Origin, ProviderKey, UserId};
+use social_login_ports::{
+    ApiAnswer, ApiBody, ApiCall, LinkGrant, ProviderGrant, RefreshClaim, RefreshFailure,
+};
+use std::time::Duration;
+use tracing::{instrument, warn};
+
+/// How often a caller waiting for another's refresh looks again.
+const WAIT_STEP: Duration = Duration::from_millis(25);
+
+/// A relayed call as the edge checked it: the path and query are safe to append to a base.
+/// `Debug` shows neither the body nor the path.
+pub struct RelayRequest {
+    pub user: UserId,
+    pub method: RelayMethod,
+    pub path: RelayPath,
+    pub query: String,
+    /// The base the caller chose, else the provider's first.
+    pub base: Option<String>,
+    /// The caller's headers that go on (`domain::relay::forwarded_to_provider`).
+    pub headers: Vec<(String, String)>,
+    pub body: Bytes,
+}
+
+impl std::fmt::Debug for RelayRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RelayRequest")
+            .field("method", &self.method)
+            .field("body_bytes", &self.body.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The provider's answer as it passes back: its status, the headers that may pass, and the
+/// body, read chunk by chunk up to the bound.
+pub struct Relayed {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: BoundedBody,
+}
+
+impl AuthService {
+    #[instrument(skip_all, fields(provider = %provider, method = request.method.as_str()))]
+    pub async fn relay(
+        &self,
+        provider: &EnabledProvider,
+        request: RelayRequest,
+        origin: &Origin,
+    ) -> Result<Relayed, AppError> {
+        let policy = self.policy.relay;
+        let api = provider
+            .api()
+            .filter(|_| policy.enabled)
+            .ok_or(AppError::RelayNotOffered)?;
+        let base = api.base(request.base.as_deref()).ok_or_else(|| {
+            AppError::Validation(
+                "Social-Login-Relay-Base: not one of the provider's API bases".into(),
+            )
+        })?;
+        let url = relay_url(base, &request.path, &request.query);
+        let key = provider.key();
+        let mut grant = self.live_grant(provider, request.user).await?;
+        if needs_refresh(grant.access_expires_at, self.ports.clock.now()) {
+            grant = self
+                .refreshed(provider, request.user, grant, origin)
+                .await?;
+        }
+        let mut answer = self.call(provider, &grant, &request, &url).await?;
+        if answer.status == 401 {
+            // One refresh and one retry: a token the provider dropped before its expiry.
+            grant = self
+                .refreshed(provider, request.user, grant, origin)
+                .await?;
+            answer = self.call(provider, &grant, &request, &url).await?;
+        }
+        count_call(key, answer.status);
+        if answer
+            .body
+            .announced_length()
+            .is_some_and(|length| length > policy.max_response_bytes)
+        {
+            return Err(AppError::ProviderUnavailable(
+                "the provider's answer is longer than max_response_bytes".into(),
+            ));
+        }
+        Ok(Relayed {
+            status: answer.status,
+            headers: answer
+                .headers
+                .into_iter()
+                .filter(|(name, _)| passed_back(name))
+                .collect(),
+            body: BoundedBody {
+                inner: answer.body,
+                left: policy.max_response_bytes,
+            },
+        })
+    }
+
+    /// The caller's link of the provider, with a token to call with.
+    async fn live_grant(
+        &self,
+        provider: &EnabledProvider,
+        user: UserId,
+    ) -> Result<LinkGrant, AppError> {
+        let grant = self
+            .ports
+            .grants
+            .grant_of(user, provider.key())
+            .await?
+            .ok_or(AppError::AccountNotFound)?;
+        if grant.disabled {
+            return Err(AppError::ProviderAccountDisabled);
+        }
+        if grant.access_token.is_none() {
+            return Err(AppError::ProviderReauthorizationRequired {
+                provider: provider.key(),
+            });
+        }
+        Ok(grant)
+    }
+
+    async fn call(
+        &self,
+        provider: &EnabledProvider,
+        grant: &LinkGrant,
+        request: &RelayRequest,
+        url: &str,
+    ) -> Result<ApiAnswer, AppError> {
+        let token = self.ports.cipher.open(&grant.access_token)?;
+        let call = ApiCall {
+            method: request.method,
+            url: url.to_owned(),
+            headers: request.headers.clone(),
+            body: request.body.clone(),
+            token,
+            timeout: self.policy.relay.timeout,
+        };
+        provider.adapter().call_api(call).await.map_err(|error| {
+            count_call(provider.key(), 502);
+            error.into()
+        })
+    }
+
+    /// The grant with fresh tokens: refreshed by this caller when it wins the link's lease,
+    /// else those another caller (of any instance) stored meanwhile.
+    async fn refreshed(
+        &self,
+        provider: &EnabledProvider,
+        user: UserId,
+        stale: LinkGrant,
+        origin: &Origin,
+    ) -> Result<LinkGrant, AppError> {
+        let timeout = self.policy.relay.timeout;
+        let lease = time::Duration::try_from(timeout).unwrap_or(time::Duration::MINUTE)
+            + time::Duration::seconds(5);
+        // Twice the call's budget: the other caller's refresh may itself take all of it.
+        let waits = (timeout * 2).as_millis() / WAIT_STEP.as_millis();
+        for _ in 0..=waits {
+            let now = self.ports.clock.now();
+            let claim = RefreshClaim {
+                link: stale.link,
+                seen: stale.access_token.clone(),
+                now,
+                until: now + lease,
+            };
+            if self.ports.grants.claim_refresh(claim).await? {
+                return self.refresh_now(provider, user, stale, origin).await;
+            }
+            tokio::time::sleep(WAIT_STEP).await;
+            let current = self.live_grant(provider, user).await?;
+            if current.access_token != stale.access_token {
+                return Ok(current);
+            }
+        }
+        Err(AppError::ProviderUnavailable(
+            "timed out waiting for another caller's refresh".into(),
+        ))
+    }
+
+    /// Refreshes `stale` (this caller holds its lease) and stores the tokens; a refused
+    /// refresh, or none possible, is a reauthorization the user must give.
+    async fn refresh_now(
+        &self,
+        provider: &EnabledProvider,
+        user: UserId,
+        stale: LinkGrant,
+        origin: &Origin,
+    ) -> Result<LinkGrant, AppError> {
+        let key = provider.key();
+        let outcome = match &stale.refresh_token {
+            None => Err(RefreshFailure::Refused("no refresh token stored".into())),
+            Some(sealed) => {
+                let grant = ProviderGrant {
+                    access_token: self.ports.cipher.open(&stale.access_token)?,
+                    refresh_token: Some(self.ports.cipher.open(sealed)?),
+                    client_id: stale.client_id.clone(),
+                };
+                provider.adapter().refresh(grant).await
+            }
+        };
+        let tokens = match outcome {
+            Ok(tokens) => tokens,
+            Err(failure) => {
+                self.ports
+                    .grants
+                    .release_refresh(stale.link, stale.access_token.clone())
+                    .await?;
+                return Err(self.refresh_failed(key, user, failure, origin).await);
+            }
+        };
+        count_refresh(key, "refreshed");
+        let sealed = self.seal(tokens, stale.client_id.clone())?;
+        let now = self.ports.clock.now();
+        let refresh = RelayRefresh {
+            user,
+            provider: key,
+            renewal: GrantRenewal {
+                link: stale.link,
+                seen: stale.access_token.clone(),
+                tokens: sealed.clone(),
+                at: now,
+            },
+            audit: self.audit(origin, now),
+        };
+        if !self.ports.grants.store_refresh(refresh).await? {
+            // Another writer (a login) stored newer tokens meanwhile: use those.
+            return self.live_grant(provider, user).await;
+        }
+        Ok(renewed(stale, sealed))
+    }
+
+    /// What a failed refresh answers, recording a reauthorization when the provider refused.
+    async fn refresh_failed(
+        &self,
+        provider: ProviderKey,
+        user: UserId,
+        failure: RefreshFailure,
+        origin: &Origin,
+    ) -> AppError {
+        match failure {
+            RefreshFailure::Failed(why) => {
+                count_refresh(provider, "failed");
+                AppError::ProviderUnavailable(why)
+            }
+            RefreshFailure::Refused(why) => {
+                count_refresh(provider, "refused");
+                warn!(%provider, reason = %why, "provider refused to refresh a grant");
+                let now = self.ports.clock.now();
+                let event = self.audit(origin, now).event(
+                    0,
+                    AuditEventType::ProviderReauthorizationRequired,
+                    user,
+                    Some(provider),
+                );
+                let outbox = self.policy.webhook_events;
+                if let Err(error) = self.ports.users.record_event(event, outbox).await {
+                    return error.into();
+                }
+                AppError::ProviderReauthorizationRequired { provider }
+            }
+        }
+    }
+}
+
+/// `stale` with the tokens its refresh stored.
+fn renewed(stale: LinkGrant, tokens: SealedTokens) -> LinkGrant {
+    LinkGrant {
+        access_token: tokens.access_token,
+        refresh_token: tokens.refresh_token.or(stale.refresh_token),
+        access_expires_at: tokens.access_expires_at,
+        refresh_lease_until: None,
+        ..stale
+    }
+}
+
+/// An answer's body that stops with an error past `left` bytes, so no answer larger than
+/// `max_response_bytes` passes, however it was announced.
+pub struct BoundedBody {
+    inner: Box<dyn ApiBody>,
+    left: u64,
+}
+
+impl BoundedBody {
+    /// The next chunk; an error once the bound is passed or the provider's body fails.
+    pub async fn chunk(&mut self) -> Result<Option<Bytes>, AppError> {
+        let Some(chunk) = self.inner.chunk().await? else {
+            return Ok(None);
+        };
+        let length = u64::try_from(chunk.len()).unwrap_or(u64::MAX);
+        self.left = self.left.checked_sub(length).ok_or_else(|| {
+            AppError::ProviderUnavailable("answer longer than max_response_bytes".into())
+        })?;
+        Ok(Some(chunk))
+    }
+}
+
+/// Relayed calls by provider and status class (`2xx`…`5xx`): bounded labels.
+fn count_call(provider: ProviderKey, status: u16) {
+    let class = match status {
+        200..=299 => "2xx",
+        300..=399 => "3xx",
+        400..=499 => "4xx",
+        _ => "5xx",
+    };
+    metrics::counter!(
+        "social_login_relay_calls_total",
+        "provider" => provider.to_string(),
+        "status_class" => class
+    )
+    .increment(1);
+}
+
+/// Refreshes by provider and outcome (`refreshed`, `refused`, `failed`).
+fn count_refresh(provider: ProviderKey, outcome: &'static str) {
+    metrics::counter!(
+        "social_login_relay_refreshes_total",
+        "provider" => provider.to_string(),
+        "outcome" => outcome
+    )
+    .increment(1);
+}

@@ -1,0 +1,89 @@
+//! `ProviderGrants` on sea-orm: a link's tokens for a relayed call, and the refresh lease
+//! on its row that lets one caller of any instance refresh them.
+
+use crate::SeaOrmRepository;
+use crate::audit::{from_unix_ms, unix_ms};
+use crate::entity::linked_account;
+use crate::error::repository_error;
+use crate::queries;
+use async_trait::async_trait;
+use sea_orm::sea_query::{Condition, Expr};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use social_login_domain::relay::RelayRefresh;
+use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
+use social_login_ports::{LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepositoryError};
+
+#[async_trait]
+impl ProviderGrants for SeaOrmRepository {
+    async fn grant_of(
+        &self,
+        user: UserId,
+        provider: ProviderKey,
+    ) -> Result<Option<LinkGrant>, RepositoryError> {
+        let row = linked_account::Entity::find()
+            .filter(linked_account::Column::UserId.eq(user.as_uuid()))
+            .filter(linked_account::Column::Provider.eq(provider.as_str()))
+            .one(self.connection())
+            .await
+            .map_err(repository_error)?;
+        Ok(row.map(grant_from_row))
+    }
+
+    async fn claim_refresh(&self, claim: RefreshClaim) -> Result<bool, RepositoryError> {
+        let lease = linked_account::Column::RefreshLeaseUntilMs;
+        let free = Condition::any()
+            .add(lease.is_null())
+            .add(lease.lt(unix_ms(claim.now)));
+        let claimed = queries::update_link(claim.link)
+            .col_expr(lease, Expr::value(Some(unix_ms(claim.until))))
+            .filter(linked_account::Column::AccessToken.eq(claim.seen.as_str()))
+            .filter(linked_account::Column::Disabled.eq(false))
+            .filter(free)
+            .exec(self.connection())
+            .await
+            .map_err(repository_error)?;
+        Ok(claimed.rows_affected == 1)
+    }
+
+    async fn store_refresh(&self, refresh: RelayRefresh) -> Result<bool, RepositoryError> {
+        let txn = self.begin_write().await?;
+        match crate::plan::apply(&txn, &refresh.plan()).await {
+            Err(PlanError::Gone) => Ok(false),
+            applied => {
+                applied?;
+                txn.commit().await.map_err(repository_error)?;
+                Ok(true)
+            }
+        }
+    }
+
+    async fn release_refresh(
+        &self,
+        link: LinkedAccountId,
+        seen: SealedToken,
+    ) -> Result<(), RepositoryError> {
+        queries::update_link(link)
+            .col_expr(
+                linked_account::Column::RefreshLeaseUntilMs,
+                Expr::value(Option::<i64>::None),
+            )
+            .filter(linked_account::Column::AccessToken.eq(seen.as_str()))
+            .exec(self.connection())
+            .await
+            .map_err(repository_error)?;
+        Ok(())
+    }
+}
+
+fn grant_from_row(row: linked_account::Model) -> LinkGrant {
+    LinkGrant {
+        link: LinkedAccountId::from_uuid(row.id),
+        access_token: SealedToken::new(row.access_token),
+        refresh_token: row.refresh_token.map(SealedToken::new),
+        scopes: Scopes::from_stored(row.scopes),
+        client_id: row.grant_client_id,
+        access_expires_at: row.access_expires_ms.map(from_unix_ms),
+        refresh_lease_until: row.refresh_lease_until_ms.map(from_unix_ms),
+        disabled: row.disabled,
+    }
+}

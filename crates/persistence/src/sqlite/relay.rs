@@ -1,0 +1,85 @@
+//! `ProviderGrants` on SQLite: a link's tokens for a relayed call, and the refresh lease on
+//! its row (the database file is what every process shares).
+
+use super::columns::{execute, query_one, uuid_at};
+use super::{SqliteRepository, sql};
+use crate::audit::{from_unix_ms, unix_ms};
+use async_trait::async_trait;
+use rusqlite::{Row, params};
+use social_login_domain::relay::RelayRefresh;
+use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
+use social_login_ports::{LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepositoryError};
+
+#[async_trait]
+impl ProviderGrants for SqliteRepository {
+    async fn grant_of(
+        &self,
+        user: UserId,
+        provider: ProviderKey,
+    ) -> Result<Option<LinkGrant>, RepositoryError> {
+        self.call(move |db| {
+            query_one(
+                db,
+                sql::GRANT_FOR_RELAY,
+                params![user.as_uuid().into_bytes(), provider.as_str()],
+                grant_at,
+            )
+        })
+        .await
+    }
+
+    async fn claim_refresh(&self, claim: RefreshClaim) -> Result<bool, RepositoryError> {
+        self.transact(move |db| {
+            let claimed = execute(
+                db,
+                sql::CLAIM_REFRESH,
+                params![
+                    claim.link.as_uuid().into_bytes(),
+                    claim.seen.as_str(),
+                    unix_ms(claim.now),
+                    unix_ms(claim.until),
+                ],
+            )?;
+            Ok::<_, RepositoryError>(claimed == 1)
+        })
+        .await
+    }
+
+    async fn store_refresh(&self, refresh: RelayRefresh) -> Result<bool, RepositoryError> {
+        let plan = refresh.plan();
+        match self.transact(move |tx| super::plan::apply(tx, &plan)).await {
+            Err(PlanError::Gone) => Ok(false),
+            applied => applied.map(|()| true).map_err(RepositoryError::from),
+        }
+    }
+
+    async fn release_refresh(
+        &self,
+        link: LinkedAccountId,
+        seen: SealedToken,
+    ) -> Result<(), RepositoryError> {
+        self.transact(move |db| {
+            execute(
+                db,
+                sql::RELEASE_REFRESH,
+                params![link.as_uuid().into_bytes(), seen.as_str()],
+            )
+            .map(|_| ())
+        })
+        .await
+    }
+}
+
+/// The columns of `sql::GRANT_FOR_RELAY`.
+fn grant_at(row: &Row) -> rusqlite::Result<LinkGrant> {
+    Ok(LinkGrant {
+        link: LinkedAccountId::from_uuid(uuid_at(row, 0)?),
+        access_token: SealedToken::new(row.get::<_, String>(1)?),
+        refresh_token: row.get::<_, Option<String>>(2)?.map(SealedToken::new),
+        scopes: Scopes::from_stored(row.get(3)?),
+        client_id: row.get(4)?,
+        access_expires_at: row.get::<_, Option<i64>>(5)?.map(from_unix_ms),
+        refresh_lease_until: row.get::<_, Option<i64>>(6)?.map(from_unix_ms),
+        disabled: row.get(7)?,
+    })
+}

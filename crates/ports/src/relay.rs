@@ -1,0 +1,78 @@
+//! What a relayed call needs from the store: the caller's link of a provider with its
+//! sealed tokens, and a refresh of those tokens settled once across instances by the
+//! database (a lease on the link's row), not by a lock in one process.
+
+use crate::RepositoryError;
+use async_trait::async_trait;
+use social_login_domain::relay::RelayRefresh;
+use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
+use std::fmt;
+use time::OffsetDateTime;
+
+/// A user's link of one provider as a relayed call uses it. `Debug` shows no token.
+#[derive(Clone, PartialEq, Eq)]
+pub struct LinkGrant {
+    pub link: LinkedAccountId,
+    pub access_token: SealedToken,
+    pub refresh_token: Option<SealedToken>,
+    pub scopes: Scopes,
+    /// The client the grant was issued to, when not the provider's configured one.
+    pub client_id: Option<String>,
+    /// When the access token stops working, when the provider said.
+    pub access_expires_at: Option<OffsetDateTime>,
+    /// Until when a caller is refreshing these tokens (`None`: nobody is).
+    pub refresh_lease_until: Option<OffsetDateTime>,
+    /// Its provider reported the account disabled: nothing is called for it.
+    pub disabled: bool,
+}
+
+impl fmt::Debug for LinkGrant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LinkGrant")
+            .field("link", &self.link)
+            .field("refresh_token", &self.refresh_token.is_some())
+            .field("access_expires_at", &self.access_expires_at)
+            .field("refresh_lease_until", &self.refresh_lease_until)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A claim on refreshing `link`'s tokens: granted when the link still holds the access token
+/// `seen` and no other caller's lease is live at `now`; it lasts until `until`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefreshClaim {
+    pub link: LinkedAccountId,
+    pub seen: SealedToken,
+    pub now: OffsetDateTime,
+    pub until: OffsetDateTime,
+}
+
+/// The store side of relayed calls.
+#[cfg_attr(feature = "mock", mockall::automock)]
+#[async_trait]
+pub trait ProviderGrants: Send + Sync {
+    /// `user`'s link of `provider` with its sealed tokens; `None` when there is none.
+    async fn grant_of(
+        &self,
+        user: UserId,
+        provider: ProviderKey,
+    ) -> Result<Option<LinkGrant>, RepositoryError>;
+
+    /// Takes the link's refresh lease (one conditional update): true when this caller is
+    /// now the one that refreshes; false when the tokens changed or another caller holds a
+    /// live lease, on this instance or any other.
+    async fn claim_refresh(&self, claim: RefreshClaim) -> Result<bool, RepositoryError>;
+
+    /// Stores a refresh's tokens (the plan writes them only over the token the refresh
+    /// began from, which ends the lease) with `provider.token_refreshed`, in one
+    /// transaction. False when the link changed or went meanwhile: nothing is written.
+    async fn store_refresh(&self, refresh: RelayRefresh) -> Result<bool, RepositoryError>;
+
+    /// Ends this caller's lease without new tokens (the refresh failed), so the next call
+    /// need not wait for it to lapse.
+    async fn release_refresh(
+        &self,
+        link: LinkedAccountId,
+        seen: SealedToken,
+    ) -> Result<(), RepositoryError>;
+}

@@ -1,0 +1,382 @@
+//! The relay (docs/api.md#relay): a call to the provider's API made for a user, with the
+//! link's provider token attached by the service, over real HTTP to the simulated
+//! provider's API. The token never reaches the caller, the caller's credentials never reach
+//! the provider, and a dead token is refreshed once, server-side.
+
+use crate::helpers::{TestApp, assert_problem_in, spawn_app_tuned};
+use crate::raw_http::{Outcome, RawConnection, address_of};
+use reqwest::StatusCode;
+use serde_json::Value;
+use social_login::settings::Settings;
+use social_login_security::AdminKeyHash;
+use social_login_simulator::{Endpoint, Provider};
+use std::time::Duration;
+
+/// A backend's service key (its hash is configured).
+const SERVICE_KEY: &str = "sla_relay-test-service-key-0123456789abcdef";
+
+fn relay_on(settings: &mut Settings) {
+    settings.relay.enabled = true;
+    settings.relay.service_keys = vec![AdminKeyHash::of(SERVICE_KEY).to_string()];
+}
+
+async fn relay_app() -> TestApp {
+    spawn_app_tuned(relay_on).await
+}
+
+impl TestApp {
+    /// A relayed call of `method` to `path` (after `/relay/`), as the holder of `bearer`.
+    async fn relay(&self, method: reqwest::Method, path: &str, bearer: &str) -> reqwest::Response {
+        self.http
+            .request(method, self.url(&format!("/relay/{path}")))
+            .bearer_auth(bearer)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    async fn relay_get(&self, path: &str, bearer: &str) -> reqwest::Response {
+        self.relay(reqwest::Method::GET, path, bearer).await
+    }
+
+    /// Calls the simulated provider's API answered.
+    fn api_calls(&self) -> usize {
+        let requests = self.sim.requests().into_iter();
+        requests
+            .filter(|request| request.endpoint == Some(Endpoint::Api))
+            .count()
+    }
+}
+
+#[tokio::test]
+async fn a_user_calls_their_providers_api_and_the_service_attaches_the_token() {
+    let app = relay_app().await;
+    let (_, bearer) = app.pat_linked("github").await;
+
+    let me = app.relay_get("github/me", &bearer).await;
+    assert_eq!(me.status(), StatusCode::OK);
+    assert_eq!(me.headers()["content-type"], "application/json");
+    let me: Value = me.json().await.unwrap();
+    assert_eq!(me["provider"], "github");
+    assert_eq!(me["id"], "583231");
+    assert_eq!(app.api_calls(), 1);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_callers_credentials_and_the_providers_cookies_never_cross() {
+    let app = relay_app().await;
+    let (_, bearer) = app.pat_linked("github").await;
+
+    let echoed = app
+        .http
+        .post(app.url("/relay/github/echo/a%20b?page=2&q=x%2By"))
+        .bearer_auth(&bearer)
+        .header("cookie", "session=caller-secret")
+        .header("x-api-key", "caller-secret")
+        .header("content-type", "text/plain")
+        .header("accept", "application/json")
+        .body("hello provider")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(echoed.status(), StatusCode::OK);
+    let headers = echoed.headers().clone();
+    assert!(headers.get("set-cookie").is_none(), "{headers:?}");
+    assert!(headers.get("x-provider-secret").is_none(), "{headers:?}");
+    assert_eq!(headers["x-ratelimit-remaining"], "4999");
+    assert_eq!(headers["retry-after"], "1");
+    let echo: Value = echoed.json().await.unwrap();
+    assert_eq!(echo["method"], "POST");
+    assert_eq!(echo["path"], "echo/a%20b");
+    assert_eq!(echo["query"], "page=2&q=x%2By");
+    assert_eq!(echo["body"], "hello provider");
+    assert_eq!(echo["content_type"], "text/plain");
+    assert_eq!(echo["token_seen"], true);
+    let names: Vec<&str> = echo["header_names"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        names.contains(&"authorization"),
+        "the provider's token: {names:?}"
+    );
+    for withheld in ["cookie", "x-api-key", "social-login-user"] {
+        assert!(
+            !names.contains(&withheld),
+            "{withheld} reached the provider"
+        );
+    }
+    let issued = app.sim.issued_access_tokens();
+    let body = serde_json::to_string(&echo).unwrap();
+    assert!(issued.iter().all(|token| !body.contains(token.as_str())));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_path_or_query_that_could_leave_the_base_is_400_before_any_call() {
+    let app = relay_app().await;
+    let (_, bearer) = app.pat_linked("github").await;
+    // Sent as written, byte for byte: an HTTP client library would resolve some of these
+    // (`%2e%2e`) before they left it.
+    for path in [
+        "github/..%2Fgoogle/api/me",
+        "github/a/%2e%2e/me",
+        "github/a/%2E/me",
+        "github/a/../../google/api/me",
+        "github/a%2Fb",
+        "github/a%5Cb",
+        "github/a%252Fb",
+        "github/a//b",
+        "github/@evil.example/me",
+        "github/https:%2F%2Fevil.example",
+        "github/me?x=%0d%0aHost:evil",
+        "github/me?x=%zz",
+    ] {
+        let mut connection = RawConnection::open(address_of(&app.base)).await;
+        let head = format!(
+            "GET /relay/{path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+             Authorization: Bearer {bearer}\r\n\r\n"
+        );
+        connection.send(head.as_bytes()).await.unwrap();
+        let Outcome::Response(refused) = connection.read_response(Duration::from_secs(10)).await
+        else {
+            panic!("{path}: no response");
+        };
+        assert_eq!(refused.status, 400, "{path}");
+        let problem: Value = serde_json::from_slice(&refused.body).unwrap();
+        assert_eq!(problem["code"], "ValidationError", "{path}");
+    }
+    assert_eq!(app.api_calls(), 0, "nothing was sent");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn no_link_no_relay_and_no_caller_are_refused() {
+    let app = relay_app().await;
+    let (_, bearer) = app.pat_linked("github").await;
+    let unlinked = app.relay_get("google/me", &bearer).await;
+    assert_problem_in("not linked", unlinked, 404, "OAuthAccountNotFound").await;
+    let apple = app.relay_get("apple/me", &bearer).await;
+    assert_problem_in("no API base", apple, 404, "NotFound").await;
+    let unknown = app.relay_get("nosuch/me", &bearer).await;
+    assert_problem_in("unknown", unknown, 404, "OAuthProviderNotConfigured").await;
+    let anonymous = app
+        .http
+        .get(app.url("/relay/github/me"))
+        .send()
+        .await
+        .unwrap();
+    assert_problem_in("no bearer", anonymous, 401, "Unauthorized").await;
+    let options = app
+        .relay(reqwest::Method::OPTIONS, "github/me", &bearer)
+        .await;
+    assert_problem_in("OPTIONS", options, 405, "MethodNotAllowed").await;
+    app.stop().await;
+
+    let off = spawn_app_tuned(|_| {}).await;
+    let (_, bearer) = off.pat_linked("github").await;
+    let refused = off.relay_get("github/me", &bearer).await;
+    assert_problem_in("relay off", refused, 404, "NotFound").await;
+    off.stop().await;
+}
+
+#[tokio::test]
+async fn a_redirect_is_answered_not_followed() {
+    let app = relay_app().await;
+    let (_, bearer) = app.pat_linked("github").await;
+    let redirect = app.relay_get("github/redirect", &bearer).await;
+    assert_eq!(redirect.status(), StatusCode::FOUND);
+    assert!(
+        redirect.headers()["location"]
+            .to_str()
+            .unwrap()
+            .ends_with("/api/me")
+    );
+    assert_eq!(app.api_calls(), 1, "the redirect was not followed");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_providers_own_error_passes_back_as_it_is() {
+    let app = relay_app().await;
+    let (_, bearer) = app.pat_linked("github").await;
+    let gone = app.relay_get("github/status/404", &bearer).await;
+    assert_eq!(gone.status(), StatusCode::NOT_FOUND);
+    assert_eq!(gone.headers()["content-type"], "application/json");
+    let body: Value = gone.json().await.unwrap();
+    assert_eq!(body["status"], 404);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_expired_token_is_refreshed_once_and_the_call_retried() {
+    let app = relay_app().await;
+    let (_, bearer) = app.pat_linked("discord").await;
+    app.sim.expire_access_tokens();
+
+    let me = app.relay_get("discord/me", &bearer).await;
+    assert_eq!(me.status(), StatusCode::OK);
+    assert_eq!(app.sim.refresh_grants(Provider::Discord), 1);
+    assert_eq!(app.api_calls(), 2, "the 401, then the retry");
+    let again = app.relay_get("discord/me", &bearer).await;
+    assert_eq!(again.status(), StatusCode::OK);
+    assert_eq!(
+        app.sim.refresh_grants(Provider::Discord),
+        1,
+        "the new token is kept"
+    );
+    let events = app.events(&bearer).await;
+    assert_eq!(events[0]["type"], "provider.token_refreshed");
+    assert_eq!(events[0]["provider"], "discord");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_rotated_refresh_token_is_stored_and_used_next_time() {
+    let app = relay_app().await;
+    let (_, bearer) = app.pat_linked("discord").await;
+    app.sim.set_refresh_rotation(true);
+    for round in 1..=3 {
+        app.sim.expire_access_tokens();
+        let me = app.relay_get("discord/me", &bearer).await;
+        assert_eq!(me.status(), StatusCode::OK, "round {round}");
+        assert_eq!(app.sim.refresh_grants(Provider::Discord), round);
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_refused_refresh_is_409_with_a_connect_url_and_the_link_stays() {
+    let app = relay_app().await;
+    let (_, bearer) = app.pat_linked("discord").await;
+    app.sim.revoke_grants();
+
+    let refused = app.relay_get("discord/me", &bearer).await;
+    let problem =
+        assert_problem_in("revoked", refused, 409, "ProviderReauthorizationRequired").await;
+    assert_eq!(
+        problem["connect_url"],
+        "/auth/oauth/discord/authorize?purpose=connect"
+    );
+    let accounts = app.get_json("/auth/oauth/accounts", Some(&bearer)).await;
+    let providers: Vec<&str> = accounts
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|link| link["provider"].as_str())
+        .collect();
+    assert!(providers.contains(&"discord"), "the link stays: {accounts}");
+    let events = app.events(&bearer).await;
+    assert_eq!(events[0]["type"], "provider.reauthorization_required");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_dead_token_without_a_refresh_token_goes_straight_to_409() {
+    let app = relay_app().await;
+    let (_, bearer) = app.pat_linked("github").await;
+    app.sim.expire_access_tokens();
+    let refused = app.relay_get("github/me", &bearer).await;
+    assert_problem_in(
+        "no refresh token",
+        refused,
+        409,
+        "ProviderReauthorizationRequired",
+    )
+    .await;
+    assert_eq!(app.sim.refresh_grants(Provider::Github), 0);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_backend_relays_for_a_user_with_a_service_key_and_only_with_one() {
+    let app = relay_app().await;
+    let (registered, bearer) = app.pat_linked("github").await;
+    let user = registered["user"]["id"].as_str().unwrap().to_owned();
+    let as_backend = |key: &str| {
+        app.http
+            .get(app.url("/relay/github/me"))
+            .bearer_auth(key)
+            .header("social-login-user", &user)
+    };
+    let me = as_backend(SERVICE_KEY).send().await.unwrap();
+    assert_eq!(me.status(), StatusCode::OK);
+    let wrong = as_backend("sla_not-the-key").send().await.unwrap();
+    assert_problem_in("wrong key", wrong, 401, "Unauthorized").await;
+    let users_bearer = as_backend(&bearer).send().await.unwrap();
+    assert_problem_in(
+        "a user's token is no key",
+        users_bearer,
+        401,
+        "Unauthorized",
+    )
+    .await;
+    let bad_user = app
+        .http
+        .get(app.url("/relay/github/me"))
+        .bearer_auth(SERVICE_KEY)
+        .header("social-login-user", "not-a-uuid")
+        .send()
+        .await
+        .unwrap();
+    assert_problem_in("bad user id", bad_user, 400, "ValidationError").await;
+    let key_alone = app.relay_get("github/me", SERVICE_KEY).await;
+    assert_problem_in("a key names no user", key_alone, 401, "Unauthorized").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn bodies_up_to_1_mib_go_on_and_answers_past_the_bound_are_refused() {
+    let app = spawn_app_tuned(|settings| {
+        relay_on(settings);
+        settings.relay.max_response_bytes = 500_000;
+    })
+    .await;
+    let (_, bearer) = app.pat_linked("github").await;
+    let post = |size: usize| {
+        app.http
+            .post(app.url("/relay/github/echo"))
+            .bearer_auth(&bearer)
+            .header("content-type", "application/octet-stream")
+            .body(vec![b'a'; size])
+            .send()
+    };
+    // Larger than the other endpoints' 64 KiB, within the relay's 1 MiB.
+    assert_eq!(
+        post(200_000).await.unwrap().status(),
+        StatusCode::OK.as_u16()
+    );
+    let too_large = post((1 << 20) + 1).await.unwrap();
+    assert_problem_in("over 1 MiB", too_large, 413, "PayloadTooLarge").await;
+
+    let small = app.relay_get("github/bytes?n=1000", &bearer).await;
+    assert_eq!(small.bytes().await.unwrap().len(), 1000);
+    let large = app.relay_get("github/bytes?n=600000", &bearer).await;
+    assert_problem_in("over the bound", large, 502, "ProviderUnavailable").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn relayed_calls_and_refreshes_are_counted_by_provider_and_class() {
+    let app = relay_app().await;
+    let (_, bearer) = app.pat_linked("discord").await;
+    app.relay_get("discord/me", &bearer).await;
+    app.relay_get("discord/status/404", &bearer).await;
+    app.sim.expire_access_tokens();
+    app.relay_get("discord/me", &bearer).await;
+    let metrics = app.get("/metrics", None).await.text().await.unwrap();
+    let line = |needle: &str| {
+        metrics
+            .lines()
+            .find(|line| line.starts_with(needle))
+            .unwrap_or_else(|| panic!("{needle} in {metrics}"))
+            .to_owned()
+    };
+    line("social_login_relay_calls_total{provider=\"discord\",status_class=\"2xx\"}");
+    line("social_login_relay_calls_total{provider=\"discord\",status_class=\"4xx\"}");
+    line("social_login_relay_refreshes_total{provider=\"discord\",outcome=\"refreshed\"}");
+    app.stop().await;
+}

@@ -1,0 +1,74 @@
+//! `ProviderGrants` in memory: the lease is a map entry behind the store's one lock, as the
+//! database's conditional update is one statement.
+
+use crate::InMemoryRepository;
+use async_trait::async_trait;
+use social_login_domain::relay::RelayRefresh;
+use social_login_domain::{LinkedAccountId, ProviderKey, SealedToken, UserId};
+use social_login_ports::{LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepositoryError};
+
+#[async_trait]
+impl ProviderGrants for InMemoryRepository {
+    async fn grant_of(
+        &self,
+        user: UserId,
+        provider: ProviderKey,
+    ) -> Result<Option<LinkGrant>, RepositoryError> {
+        let tables = self.lock();
+        let grant = tables
+            .links
+            .iter()
+            .find(|link| link.user_id == user && link.provider == provider)
+            .map(|link| LinkGrant {
+                link: link.id,
+                access_token: link.access_token.clone(),
+                refresh_token: link.refresh_token.clone(),
+                scopes: link.scopes.clone(),
+                client_id: link.grant_client_id.clone(),
+                access_expires_at: link.access_expires_at,
+                refresh_lease_until: tables.refresh_leases.get(&link.id).copied(),
+                disabled: tables.disabled.contains(&link.id),
+            });
+        Ok(grant)
+    }
+
+    async fn claim_refresh(&self, claim: RefreshClaim) -> Result<bool, RepositoryError> {
+        let mut tables = self.lock();
+        let current = tables
+            .links
+            .iter()
+            .any(|link| link.id == claim.link && link.access_token == claim.seen);
+        let leased = tables
+            .refresh_leases
+            .get(&claim.link)
+            .is_some_and(|until| *until >= claim.now);
+        if !current || leased || tables.disabled.contains(&claim.link) {
+            return Ok(false);
+        }
+        tables.refresh_leases.insert(claim.link, claim.until);
+        Ok(true)
+    }
+
+    async fn store_refresh(&self, refresh: RelayRefresh) -> Result<bool, RepositoryError> {
+        match self.transact(|tables| tables.apply(refresh.plan())) {
+            Err(PlanError::Gone) => Ok(false),
+            applied => applied.map(|()| true).map_err(RepositoryError::from),
+        }
+    }
+
+    async fn release_refresh(
+        &self,
+        link: LinkedAccountId,
+        seen: SealedToken,
+    ) -> Result<(), RepositoryError> {
+        let mut tables = self.lock();
+        let current = tables
+            .links
+            .iter()
+            .any(|stored| stored.id == link && stored.access_token == seen);
+        if current {
+            tables.refresh_leases.remove(&link);
+        }
+        Ok(())
+    }
+}

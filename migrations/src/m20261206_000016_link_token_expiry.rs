@@ -1,0 +1,30 @@
+//! Adds to `linked_accounts` what calling a provider's API for the user needs:
+//! `access_expires_ms`, when the stored access token stops working (unix ms; NULL: the
+//! provider did not say), and `refresh_lease_until_ms`, until when one caller, on any
+//! instance, is refreshing the stored tokens (unix ms; NULL: nobody is).
+
+use crate::steps::{Changes, Steps};
+use sea_orm_migration::sea_orm::DbBackend;
+use sea_orm_migration::{prelude::*, schema::*};
+
+#[derive(DeriveMigrationName)]
+pub struct Migration;
+
+#[derive(DeriveIden)]
+enum LinkedAccounts {
+    Table,
+    AccessExpiresMs,
+    RefreshLeaseUntilMs,
+}
+
+impl Changes for Migration {
+    fn steps(&self, _: DbBackend) -> Steps {
+        Steps::default().add_columns(
+            LinkedAccounts::Table,
+            &[
+                big_integer_null(LinkedAccounts::AccessExpiresMs),
+                big_integer_null(LinkedAccounts::RefreshLeaseUntilMs),
+            ],
+        )
+    }
+}
