@@ -151,6 +151,11 @@ impl EnabledProvider {
         self.api.as_deref().filter(|api| !api.bases.is_empty())
     }
 
+    /// The scopes a connect may ask for beyond the provider's.
+    pub(crate) fn connect_scopes(&self) -> &[String] {
+        self.api.as_deref().map_or(&[], |api| &api.connect_scopes)
+    }
+
     /// The adapter, for calls that are no sign-in (a relayed call, its refresh).
     pub(crate) fn adapter(&self) -> &Arc<dyn IdentityProvider> {
         &self.adapter

@@ -27,6 +27,7 @@ fn request_with(verifier: &str, nonce: &str) -> AuthorizationRequest {
         state: StateToken::parse(STATE).expect("a valid state"),
         pkce_verifier: SecretText::new(verifier),
         nonce: SecretText::new(nonce),
+        extra_scopes: Default::default(),
     }
 }
 
@@ -210,6 +211,7 @@ pub async fn complete_with(
                 purpose: Purpose::Login,
                 pkce_verifier: SecretText::new(verifier),
                 nonce: SecretText::new(nonce),
+                extra_scopes: Default::default(),
             },
             post_body,
         })

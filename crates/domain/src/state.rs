@@ -9,7 +9,7 @@
 //! the value would have expired anyway. "Deleted on read" (docs/api.md#state-values) becomes "its id is
 //! recorded as spent by one atomic insert-if-absent": a second use finds the id and fails.
 
-use crate::{ProviderKey, SecretText, UserId};
+use crate::{ProviderKey, Scopes, SecretText, UserId};
 use std::fmt;
 use time::{Duration, OffsetDateTime};
 
@@ -131,6 +131,9 @@ pub struct OAuthState {
     /// OIDC nonce, echoed in the id_token by providers that support it.
     pub nonce: SecretText,
     pub expires_at: OffsetDateTime,
+    /// Scopes a connect asked for beyond the provider's (`scopes=` on authorize); empty
+    /// for every login.
+    pub extra_scopes: Scopes,
 }
 
 /// What a consumed state value hands on to the code exchange.
@@ -140,6 +143,8 @@ pub struct RedeemedState {
     pub purpose: Purpose,
     pub pkce_verifier: SecretText,
     pub nonce: SecretText,
+    /// What the authorization asked for beyond the provider's scopes.
+    pub extra_scopes: Scopes,
 }
 
 impl OAuthState {
@@ -160,6 +165,15 @@ impl OAuthState {
             pkce_verifier,
             nonce,
             expires_at: now + ttl,
+            extra_scopes: Scopes::default(),
+        }
+    }
+
+    /// This state, asking for `scopes` beyond the provider's.
+    pub fn with_extra_scopes(self, scopes: Scopes) -> Self {
+        Self {
+            extra_scopes: scopes,
+            ..self
         }
     }
 
@@ -195,6 +209,7 @@ impl OAuthState {
             purpose: self.purpose,
             pkce_verifier: self.pkce_verifier,
             nonce: self.nonce,
+            extra_scopes: self.extra_scopes,
         })
     }
 }

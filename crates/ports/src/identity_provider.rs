@@ -8,8 +8,8 @@ pub use info::ProviderInfo;
 
 use async_trait::async_trait;
 use social_login_domain::{
-    ProviderIdentity, ProviderKey, ProviderSubject, ProviderTokens, RedeemedState, SecretText,
-    StateToken,
+    ProviderIdentity, ProviderKey, ProviderSubject, ProviderTokens, RedeemedState, Scopes,
+    SecretText, StateToken,
 };
 use std::fmt;
 use time::OffsetDateTime;
@@ -22,6 +22,8 @@ pub struct AuthorizationRequest {
     pub pkce_verifier: SecretText,
     /// Sent by providers that echo it in their id_token, and checked there.
     pub nonce: SecretText,
+    /// Scopes a connect asks for beyond the provider's (empty for a login).
+    pub extra_scopes: Scopes,
 }
 
 /// What came back to the callback, after the state value was redeemed.

@@ -26,6 +26,10 @@ const NONCE: &str = "&nonce=";
 pub struct AuthorizeUrl {
     /// Up to the end of the query's constant parameters, encoded.
     prefix: String,
+    /// The same without `scope`, and the scopes joined: for a connect that asks for more.
+    prefix_without_scope: String,
+    scope: String,
+    scope_separator: String,
     /// The endpoint's `#fragment` if it had one, kept at the end where it was.
     fragment: String,
     pkce: bool,
@@ -43,7 +47,8 @@ impl AuthorizeUrl {
         url.set_fragment(None);
         let spec = &plan.spec;
         let scope = spec.scopes.join(&spec.scope_separator);
-        {
+        let prefix = |scope: &str| {
+            let mut url = url.clone();
             let mut query = url.query_pairs_mut();
             query.append_pair("response_type", "code");
             query.append_pair(&spec.client_id_param, &plan.settings.client_id);
@@ -52,12 +57,17 @@ impl AuthorizeUrl {
             }
             query.append_pair("redirect_uri", plan.urls.redirect.as_str());
             if !scope.is_empty() {
-                query.append_pair("scope", &scope);
+                query.append_pair("scope", scope);
             }
             query.extend_pairs(&spec.authorization_params);
-        }
+            drop(query);
+            String::from(url)
+        };
         Self {
-            prefix: url.into(),
+            prefix: prefix(&scope),
+            prefix_without_scope: prefix(""),
+            scope,
+            scope_separator: spec.scope_separator.clone(),
             fragment,
             pkce: plan.pkce,
             nonce: plan.spec.kind == ProviderKind::Oidc,
@@ -69,7 +79,11 @@ impl AuthorizeUrl {
     pub fn for_request(&self, request: &AuthorizationRequest) -> String {
         let state = request.state.as_str();
         let mut url = String::with_capacity(self.capacity_for(request));
-        url.push_str(&self.prefix);
+        if request.extra_scopes.as_str().is_empty() {
+            url.push_str(&self.prefix);
+        } else {
+            self.push_with_extra_scopes(&mut url, request);
+        }
         url.push_str(STATE);
         url.extend(byte_serialize(state.as_bytes()));
         if self.pkce {
@@ -86,12 +100,33 @@ impl AuthorizeUrl {
         url
     }
 
+    /// The constant part with `scope` naming the provider's scopes and then the extra ones
+    /// a connect asked for (the provider's separator between each).
+    fn push_with_extra_scopes(&self, url: &mut String, request: &AuthorizationRequest) {
+        let mut scope = self.scope.clone();
+        for extra in request.extra_scopes.iter() {
+            if !scope.is_empty() {
+                scope.push_str(&self.scope_separator);
+            }
+            scope.push_str(extra);
+        }
+        url.push_str(&self.prefix_without_scope);
+        url.push_str("&scope=");
+        url.extend(byte_serialize(scope.as_bytes()));
+    }
+
     /// At least the length of the URL for `request`: each value as if every byte were
     /// percent-encoded.
     fn capacity_for(&self, request: &AuthorizationRequest) -> usize {
         let encoded = |value: &str| value.len() * ENCODED_BYTE_MAX;
         let mut capacity =
             self.prefix.len() + STATE.len() + encoded(request.state.as_str()) + self.fragment.len();
+        let extra = request.extra_scopes.as_str();
+        if !extra.is_empty() {
+            // The separators between the extra scopes take at most what their spaces did, times
+            // a separator's length: a hint, not a bound.
+            capacity += "&scope=".len() + encoded(&self.scope) + encoded(extra) * 2;
+        }
         if self.pkce {
             capacity += CHALLENGE.len() + CHALLENGE_LEN;
         }

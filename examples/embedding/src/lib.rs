@@ -104,7 +104,7 @@ pub async fn run() -> Result<LoginResult, String> {
         .provider_of(ProviderKey::GITHUB)
         .map_err(|error| error.to_string())?;
     let authorization_url = service
-        .authorize(github.clone(), None)
+        .authorize(github.clone(), None, Default::default())
         .await
         .map_err(|error| error.to_string())?;
     let (code, state) = approve_as_ada(&authorization_url).await?;

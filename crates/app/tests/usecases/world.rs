@@ -515,7 +515,7 @@ pub trait RawInput {
     ) -> Result<String, AppError> {
         let service = self.service();
         service
-            .authorize(service.enabled_provider(provider)?, bearer)
+            .authorize(service.enabled_provider(provider)?, bearer, Default::default())
             .await
     }
 

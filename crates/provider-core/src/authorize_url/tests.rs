@@ -26,6 +26,7 @@ fn request() -> AuthorizationRequest {
         state: StateToken::parse("state-value-0123456789").unwrap(),
         pkce_verifier: SecretText::new(RFC_VERIFIER),
         nonce: SecretText::new("nonce-1"),
+        extra_scopes: Default::default(),
     }
 }
 
@@ -177,4 +178,29 @@ fn the_string_is_sized_once() {
     let url = prebuilt.for_request(&request());
     // Had anything grown the String, its capacity would exceed the size it was made with.
     assert_eq!(url.capacity(), prebuilt.capacity_for(&request()));
+}
+
+#[test]
+fn a_connect_asking_for_more_scopes_names_them_after_the_providers_own() {
+    let github = built_in_spec(ProviderKey::GITHUB).unwrap();
+    let plan = ProviderPlan::resolve(github, &settings()).unwrap();
+    let url = AuthorizeUrl::from_plan(&plan);
+    let more = AuthorizationRequest {
+        extra_scopes: social_login_domain::Scopes::from_words(["repo", "read:org"]),
+        ..request()
+    };
+    let asked = query(&url.for_request(&more));
+    let plain = query(&url.for_request(&request()));
+    assert_eq!(asked["scope"], format!("{} repo read:org", plain["scope"]));
+    let mut rest = asked.clone();
+    rest.remove("scope");
+    let mut plain_rest = plain.clone();
+    plain_rest.remove("scope");
+    assert_eq!(rest, plain_rest, "nothing else changes");
+
+    // TikTok joins scopes with commas: the extra ones too.
+    let tiktok = social_login_provider_spec::preset("tiktok").unwrap();
+    let plan = ProviderPlan::resolve(tiktok, &settings()).unwrap();
+    let asked = query(&AuthorizeUrl::from_plan(&plan).for_request(&more));
+    assert!(asked["scope"].ends_with(",repo,read:org"), "{}", asked["scope"]);
 }

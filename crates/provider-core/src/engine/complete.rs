@@ -40,10 +40,17 @@ impl Engine {
         let identity = self
             .identity(&documents, access_token, post_body, members)
             .await?;
-        Ok(ProviderLogin {
-            identity,
-            tokens: tokens.into_provider_tokens(&self.plan.spec.scopes),
-        })
+        let extra = &callback.redeemed.extra_scopes;
+        let tokens = if extra.as_str().is_empty() {
+            tokens.into_provider_tokens(&self.plan.spec.scopes)
+        } else {
+            let asked: Vec<String> = (self.plan.spec.scopes.iter().map(String::as_str))
+                .chain(extra.iter())
+                .map(str::to_owned)
+                .collect();
+            tokens.into_provider_tokens(&asked)
+        };
+        Ok(ProviderLogin { identity, tokens })
     }
 
     async fn exchange(&self, callback: &CallbackInput) -> Result<TokenSet, ProviderError> {

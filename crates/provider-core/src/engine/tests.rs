@@ -91,6 +91,7 @@ fn request() -> AuthorizationRequest {
         state: StateToken::parse("state-0123456789abcdef").unwrap(),
         pkce_verifier: SecretText::new("verifier-0123456789-0123456789-0123456789ab"),
         nonce: SecretText::new("nonce-1"),
+        extra_scopes: Default::default(),
     }
 }
 

@@ -61,6 +61,7 @@ fn request() -> AuthorizationRequest {
         state: StateToken::parse("state-0123456789abcdef").unwrap(),
         pkce_verifier: SecretText::new("v".repeat(43)),
         nonce: SecretText::new("nonce-1"),
+        extra_scopes: Default::default(),
     }
 }
 

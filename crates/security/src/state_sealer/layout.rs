@@ -1,11 +1,15 @@
 //! The plaintext inside a sealed state value: a fixed binary layout, decoded strictly.
 //!
 //! `expires_at (i64 BE unix seconds) ‖ id (16) ‖ provider ‖ purpose (0 login | 1 connect +
-//! user uuid (16)) ‖ PKCE verifier ‖ nonce`, where provider, verifier and nonce are one
+//! user uuid (16)) ‖ PKCE verifier ‖ nonce [‖ extra scopes]`, where provider, verifier,
+//! nonce and the extra scopes (space separated; only when a connect asked for some) are one
 //! length byte followed by that many bytes. Compact, so the value stays far below what
-//! providers accept as `state`.
+//! providers accept as `state`. A value without the last field (every one sealed before it
+//! existed) opens as asking for no extra scope.
 
-use social_login_domain::{OAuthState, ProviderKey, Purpose, SecretText, StateId, UserId};
+use social_login_domain::{
+    OAuthState, ProviderKey, Purpose, Scopes, SecretText, StateId, UserId,
+};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -30,7 +34,12 @@ pub(super) fn encode_into(state: &OAuthState, out: &mut Vec<u8>) -> Option<()> {
         }
     }
     put_short(out, state.pkce_verifier.expose().as_bytes())?;
-    put_short(out, state.nonce.expose().as_bytes())
+    put_short(out, state.nonce.expose().as_bytes())?;
+    let extra = state.extra_scopes.as_str();
+    if !extra.is_empty() {
+        put_short(out, extra.as_bytes())?;
+    }
+    Some(())
 }
 
 /// The state, or `None` unless `bytes` is exactly one well-formed layout.
@@ -49,6 +58,10 @@ pub(super) fn decode(bytes: &[u8]) -> Option<OAuthState> {
     };
     let pkce_verifier = SecretText::new(std::str::from_utf8(reader.short()?).ok()?);
     let nonce = SecretText::new(std::str::from_utf8(reader.short()?).ok()?);
+    let extra_scopes = match reader.0.is_empty() {
+        true => Scopes::default(),
+        false => Scopes::from_stored(std::str::from_utf8(reader.short()?).ok()?.to_owned()),
+    };
     reader.0.is_empty().then_some(OAuthState {
         id,
         provider,
@@ -56,6 +69,7 @@ pub(super) fn decode(bytes: &[u8]) -> Option<OAuthState> {
         pkce_verifier,
         nonce,
         expires_at,
+        extra_scopes,
     })
 }
 

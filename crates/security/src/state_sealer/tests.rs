@@ -2,7 +2,7 @@
 
 use super::*;
 use proptest::prelude::*;
-use social_login_domain::{ProviderKey, Purpose, StateId, UserId};
+use social_login_domain::{ProviderKey, Purpose, Scopes, StateId, UserId};
 use time::OffsetDateTime;
 
 fn secret(label: &str) -> SecretText {
@@ -17,6 +17,7 @@ fn state(purpose: Purpose) -> OAuthState {
         pkce_verifier: SecretText::new("v".repeat(43)),
         nonce: SecretText::new("n".repeat(43)),
         expires_at: OffsetDateTime::from_unix_timestamp(1_800_000_600).unwrap(),
+        extra_scopes: Scopes::default(),
     }
 }
 
@@ -174,6 +175,7 @@ proptest! {
         user in proptest::option::of(any::<u128>()),
         verifier in "[A-Za-z0-9_-]{43,128}",
         nonce in "[A-Za-z0-9_-]{0,64}",
+        extra in proptest::collection::vec("[a-z:.]{1,20}", 0..4),
     ) {
         let original = OAuthState {
             id: StateId::from_bytes(id),
@@ -185,6 +187,7 @@ proptest! {
             pkce_verifier: SecretText::new(verifier),
             nonce: SecretText::new(nonce),
             expires_at: OffsetDateTime::from_unix_timestamp(seconds).unwrap(),
+            extra_scopes: Scopes::from_words(extra),
         };
         let sealer = sealer();
         let token = sealer.seal(&original).unwrap();

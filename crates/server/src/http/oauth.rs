@@ -9,7 +9,11 @@ use super::extract::{ApiJson, CurrentSession, EnabledProvider, OptionalBearer, P
 use super::rate_limit::Limit;
 use super::{AppState, id_token};
 use axum::Json;
-use axum::extract::State;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use serde::Deserialize;
+use social_login_app::AuthorizeOptions;
+use utoipa::IntoParams;
 use axum::http::StatusCode;
 use social_login_app::ProviderReturn;
 use utoipa_axum::router::OpenApiRouter;
@@ -39,20 +43,59 @@ pub async fn providers(State(state): State<AppState>) -> Json<Vec<ProviderRead>>
     Json(providers.iter().map(ProviderRead::from).collect())
 }
 
+/// `GET authorize`'s query: both optional.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AuthorizeQuery {
+    /// `connect`: a connect, which needs the user's bearer token (else 401).
+    purpose: Option<String>,
+    /// Scopes a connect asks for beyond the provider's, comma separated; each must be one of
+    /// the provider's `connect_scopes` (else 422).
+    scopes: Option<String>,
+}
+
+impl AuthorizeQuery {
+    fn options(self) -> Result<AuthorizeOptions, ApiError> {
+        let connect = match self.purpose.as_deref() {
+            None | Some("login") => false,
+            Some("connect") => true,
+            Some(_) => return Err(ApiError::validation("purpose: `login` or `connect`")),
+        };
+        let scopes = self.scopes.as_deref().unwrap_or_default();
+        Ok(AuthorizeOptions {
+            connect,
+            scopes: (scopes.split(',').map(str::trim))
+                .filter(|scope| !scope.is_empty())
+                .map(str::to_owned)
+                .collect(),
+        })
+    }
+}
+
 /// Start a login, or a connect when a valid bearer token is sent (its session's login must
 /// be recent, else 401 `ReauthenticationRequired`).
 #[utoipa::path(get, path = "/auth/oauth/{provider}/authorize", tag = "oauth",
-    params(("provider" = String, Path, description = "provider key")),
+    params(("provider" = String, Path, description = "provider key"), AuthorizeQuery),
     responses((status = 200, body = AuthorizeResponse), ProblemAt<404>,
         (status = 401, body = Problem, content_type = "application/problem+json",
-            description = "ReauthenticationRequired: a connect needs a recent login")),
+            description = "ReauthenticationRequired: a connect needs a recent login; \
+                Unauthorized: purpose=connect without a valid bearer token"),
+        (status = 422, body = Problem, content_type = "application/problem+json",
+            description = "ValidationError: a scope that is not one of the provider's \
+                connect_scopes, or scopes on a login")),
     security((), ("bearer" = [])))]
 pub async fn authorize(
     State(state): State<AppState>,
     EnabledProvider(provider): EnabledProvider,
     OptionalBearer(bearer): OptionalBearer,
+    query: Result<Query<AuthorizeQuery>, QueryRejection>,
 ) -> Result<SizedJson<AuthorizeResponse>, ApiError> {
-    let authorization_url = state.service.authorize(provider, bearer.as_deref()).await?;
+    let Query(query) = query.map_err(|_| ApiError::validation("the query does not parse"))?;
+    let options = query.options()?;
+    let authorization_url = state
+        .service
+        .authorize(provider, bearer.as_deref(), options)
+        .await?;
     Ok(SizedJson {
         // `{"authorization_url":"…"}`: a URL needs no JSON escaping.
         capacity: authorization_url.len() + 32,

@@ -380,3 +380,71 @@ async fn relayed_calls_and_refreshes_are_counted_by_provider_and_class() {
     line("social_login_relay_refreshes_total{provider=\"discord\",outcome=\"refreshed\"}");
     app.stop().await;
 }
+
+fn github_connect_scopes(settings: &mut Settings) {
+    relay_on(settings);
+    let github = settings
+        .oauth_providers
+        .get_mut(social_login_domain::ProviderKey::GITHUB)
+        .expect("github is enabled");
+    github.connect_scopes = vec!["repo".into(), "read:org".into()];
+}
+
+#[tokio::test]
+async fn a_connect_asks_for_the_extra_scopes_it_may_and_the_link_shows_them() {
+    let app = spawn_app_tuned(github_connect_scopes).await;
+    let (_, bearer) = app.signed_up("pat@example.com").await;
+    let asked = app
+        .get(
+            "/auth/oauth/github/authorize?purpose=connect&scopes=repo,read:org",
+            Some(&bearer),
+        )
+        .await;
+    assert_eq!(asked.status(), StatusCode::OK);
+    let asked: Value = asked.json().await.unwrap();
+    let url = asked["authorization_url"].as_str().unwrap();
+    let scope = url::Url::parse(url)
+        .unwrap()
+        .query_pairs()
+        .find(|(name, _)| name == "scope")
+        .map(|(_, value)| value.into_owned())
+        .unwrap();
+    assert!(scope.ends_with(" repo read:org"), "{scope}");
+
+    let approval = app.approve_at_provider(url, "583231").await;
+    let linked = app.connect("github", &approval, &bearer).await;
+    assert_eq!(linked.status(), StatusCode::CREATED);
+    let accounts = app.get_json("/auth/oauth/accounts", Some(&bearer)).await;
+    let scopes = &accounts[0]["scopes"];
+    for wanted in ["repo", "read:org"] {
+        let granted = scopes.as_array().unwrap().iter().any(|scope| scope == wanted);
+        assert!(granted, "{scopes}");
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn only_a_connect_asks_for_more_and_only_for_what_the_provider_allows() {
+    let app = spawn_app_tuned(github_connect_scopes).await;
+    let (_, bearer) = app.signed_up("pat@example.com").await;
+    let path = "/auth/oauth/github/authorize";
+    let not_allowed = app
+        .get(&format!("{path}?purpose=connect&scopes=repo,admin:org"), Some(&bearer))
+        .await;
+    let problem = assert_problem_in("not allowed", not_allowed, 422, "ValidationError").await;
+    assert!(problem["detail"].as_str().unwrap().contains("admin:org"));
+    let on_a_login = app.get(&format!("{path}?scopes=repo"), None).await;
+    assert_problem_in("on a login", on_a_login, 422, "ValidationError").await;
+    let anonymous_connect = app.get(&format!("{path}?purpose=connect"), None).await;
+    assert_problem_in("connect without a bearer", anonymous_connect, 401, "Unauthorized").await;
+    let other_purpose = app.get(&format!("{path}?purpose=steal"), None).await;
+    assert_problem_in("unknown purpose", other_purpose, 422, "ValidationError").await;
+    let google = app
+        .get(
+            "/auth/oauth/google/authorize?purpose=connect&scopes=repo",
+            Some(&bearer),
+        )
+        .await;
+    assert_problem_in("another provider's", google, 422, "ValidationError").await;
+    app.stop().await;
+}

@@ -40,6 +40,10 @@ fn state(purpose: Purpose) -> OAuthState {
         pkce_verifier: SecretText::new("v".repeat(43)),
         nonce: SecretText::new("n".repeat(43)),
         expires_at: OffsetDateTime::from_unix_timestamp(1_800_000_600).expect("a valid instant"),
+        extra_scopes: match purpose {
+            Purpose::Login => social_login_domain::Scopes::default(),
+            Purpose::Connect { .. } => social_login_domain::Scopes::from_words(["repo", "read:org"]),
+        },
     }
 }
 
