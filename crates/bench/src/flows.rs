@@ -43,13 +43,15 @@ impl Flows {
     /// A whole GitHub login as simulated user `user_id`, started on the `turn`-th instance
     /// and finished on the next; true on 200.
     pub async fn login(&self, turn: usize, user_id: &str) -> bool {
-        let Some(url) = self.authorize(turn).await else {
-            return false;
-        };
-        let Some((code, state)) = self.approve(&url, user_id).await else {
-            return false;
-        };
-        self.http
+        self.logged_in(turn, user_id).await.is_some()
+    }
+
+    /// [`Self::login`], answering the login's response (with its access token) on 200.
+    pub async fn logged_in(&self, turn: usize, user_id: &str) -> Option<reqwest::Response> {
+        let url = self.authorize(turn).await?;
+        let (code, state) = self.approve(&url, user_id).await?;
+        let response = self
+            .http
             .post(format!(
                 "{}/auth/oauth/github/callback",
                 self.base(turn + 1)
@@ -57,7 +59,16 @@ impl Flows {
             .json(&serde_json::json!({"code": code, "state": state}))
             .send()
             .await
-            .is_ok_and(|response| response.status() == StatusCode::OK)
+            .ok()?;
+        (response.status() == StatusCode::OK).then_some(response)
+    }
+
+    /// GET `url` with `bearer`; true when it answers 200 and its whole body arrives.
+    pub async fn get_all(&self, url: &str, bearer: &str) -> bool {
+        let Ok(response) = self.http.get(url).bearer_auth(bearer).send().await else {
+            return false;
+        };
+        response.status() == StatusCode::OK && response.bytes().await.is_ok()
     }
 
     /// The operator's three lookups of the `n`-th seeded user: by email, by provider account,

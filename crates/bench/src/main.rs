@@ -9,6 +9,7 @@
 mod allocations;
 mod flows;
 mod load;
+mod relay;
 mod round_trips;
 mod service;
 mod setup;
@@ -16,6 +17,7 @@ mod setup;
 use clap::{Parser, ValueEnum};
 use flows::Flows;
 use load::{Outcome, drive};
+use relay::RelayTarget;
 use round_trips::RoundTrips;
 use service::Service;
 use std::path::PathBuf;
@@ -33,6 +35,14 @@ enum Scenario {
     /// The operator API on the seeded users (needs `--seed-users`): find one by email, by
     /// provider account, then read it; three requests an operation.
     AdminLookup,
+    /// `GET /me` of the simulated GitHub API, called directly with the provider's token:
+    /// the baseline of `relay`.
+    ApiDirect,
+    /// The same call through the service's relay, with the user's access token.
+    Relay,
+    /// `--stream-bytes` answers through the relay, `--concurrency` at once: the service's
+    /// memory while it streams them (its peak is printed after the table).
+    RelayStream,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -96,6 +106,13 @@ struct Args {
     /// `--binary`); its CPU figures then include the counting.
     #[arg(long)]
     count_allocations: bool,
+    /// Calls per relay run (`api-direct`, `relay`); a `relay-stream` run makes twice its
+    /// concurrency.
+    #[arg(long, default_value_t = 4_000)]
+    relay_calls: usize,
+    /// Size of each `relay-stream` answer.
+    #[arg(long, default_value_t = 10 * 1024 * 1024)]
+    stream_bytes: u64,
     /// Enable every preset too (the client registration alone, a per-tenant one with its
     /// tenant): what start-up, memory and each operation cost with the whole catalogue on.
     #[arg(long)]
@@ -120,7 +137,8 @@ async fn main() -> ExitCode {
 async fn bench(args: Args) -> Result<(), String> {
     let runs = args.concurrency.len();
     let setup = setup::Setup::new(
-        args.logins * runs,
+        // One more: the relay scenarios' user.
+        args.logins * runs + 1,
         args.seed_users,
         (args.database, args.states),
         args.presets,
@@ -136,6 +154,15 @@ async fn bench(args: Args) -> Result<(), String> {
         services.push(Service::start(&binary, &setup.config, args.pin).await?);
     }
     let flows = Flows::new(services.iter().map(|s| s.base().to_owned()).collect());
+    let relay = RelayTarget::prepare(
+        &flows,
+        &setup.api_base(),
+        &setup::user_id(args.logins * runs),
+        || setup.issued_access_tokens(),
+        args.stream_bytes,
+    )
+    .await?;
+    let relay = std::sync::Arc::new(relay);
     println!(
         "# social-login-bench: {:?} database ({} users seeded), {:?} state store, {} instance(s), {}, pinned to {}\n",
         args.database,
@@ -169,6 +196,7 @@ async fn bench(args: Args) -> Result<(), String> {
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
     let deadline = Duration::from_secs(args.seconds);
     let mut failed = 0;
+    let mut streamed = Vec::new();
     for scenario in &args.scenarios {
         for (run, &concurrency) in args.concurrency.iter().enumerate() {
             let allocations_before = allocations(&flows, &services).await;
@@ -200,6 +228,32 @@ async fn bench(args: Args) -> Result<(), String> {
                     })
                     .await
                 }
+                Scenario::ApiDirect | Scenario::Relay => {
+                    let (flows, relay) = (flows.clone(), relay.clone());
+                    let direct = *scenario == Scenario::ApiDirect;
+                    drive(concurrency, args.relay_calls, deadline, move |_| {
+                        let (flows, relay) = (flows.clone(), relay.clone());
+                        async move {
+                            match direct {
+                                true => {
+                                    flows
+                                        .get_all(&relay.direct_url, &relay.provider_token)
+                                        .await
+                                }
+                                false => flows.get_all(&relay.relay_url, &relay.bearer).await,
+                            }
+                        }
+                    })
+                    .await
+                }
+                Scenario::RelayStream => {
+                    let (flows, relay) = (flows.clone(), relay.clone());
+                    drive(concurrency, concurrency * 2, deadline, move |_| {
+                        let (flows, relay) = (flows.clone(), relay.clone());
+                        async move { flows.get_all(&relay.relay_stream_url, &relay.bearer).await }
+                    })
+                    .await
+                }
                 Scenario::LoginNew | Scenario::LoginReturning => {
                     let (flows, first) = (flows.clone(), run * args.logins);
                     drive(concurrency, args.logins, deadline, move |index| {
@@ -226,6 +280,9 @@ async fn bench(args: Args) -> Result<(), String> {
                     }),
             };
             report(*scenario, concurrency, &outcome, cpu, &counts, &services);
+            if *scenario == Scenario::RelayStream {
+                streamed.push((concurrency, peak_rss_mib(&services)));
+            }
             failed += outcome.failed;
             if outcome.completed == 0 {
                 return Err(format!(
@@ -234,10 +291,24 @@ async fn bench(args: Args) -> Result<(), String> {
             }
         }
     }
+    for (concurrency, peak) in streamed {
+        println!(
+            "\nrelay-stream: {concurrency} answers of {} MiB at once; the service's peak RSS so far {peak:.1} MiB",
+            args.stream_bytes / (1024 * 1024)
+        );
+    }
     if failed > 0 {
         return Err(format!("{failed} operation(s) failed"));
     }
     Ok(())
+}
+
+/// The highest resident memory of any instance since it started, in MiB.
+fn peak_rss_mib(services: &[Service]) -> f64 {
+    services
+        .iter()
+        .map(|service| service.peak_rss_kib() as f64 / 1024.0)
+        .fold(0.0, f64::max)
 }
 
 /// Heap allocations of every instance together, when they count them.
@@ -274,6 +345,9 @@ fn report(
         Scenario::LoginNew => "login, new user",
         Scenario::LoginReturning => "login, returning user",
         Scenario::AdminLookup => "admin: by email, by account, read",
+        Scenario::ApiDirect => "provider API, direct (baseline)",
+        Scenario::Relay => "provider API through the relay",
+        Scenario::RelayStream => "relay, large answers streamed",
     };
     let operations = outcome.completed.max(1) as f64;
     let per_op = cpu.as_secs_f64() * 1e6 / operations;

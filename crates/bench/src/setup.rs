@@ -7,7 +7,7 @@ use crate::round_trips::RoundTripCounter;
 use social_login::simulated::{SimulatedClient, register_clients};
 use social_login_domain::ProviderKey;
 use social_login_persistence::{DatabaseOptions, connect, seed_provider_users};
-use social_login_simulator::{SimUser, Simulator, SimulatorConfig, SimulatorHandle};
+use social_login_simulator::{Provider, SimUser, Simulator, SimulatorConfig, SimulatorHandle};
 use social_login_test_support::{PostgresDatabase, postgres_admin_url, redis_url};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
@@ -24,7 +24,7 @@ pub struct Setup {
     pub config: PathBuf,
     /// Counts the service's round trips to PostgreSQL (PostgreSQL only).
     pub round_trips: Option<RoundTripCounter>,
-    _sim: SimulatorHandle,
+    sim: SimulatorHandle,
     _dir: TempDir,
     _postgres: Option<PostgresDatabase>,
 }
@@ -93,10 +93,22 @@ impl Setup {
         Ok(Self {
             config,
             round_trips,
-            _sim: sim,
+            sim,
             _dir: dir,
             _postgres: postgres,
         })
+    }
+}
+
+impl Setup {
+    /// Where the simulated GitHub's API is (the relay's base).
+    pub fn api_base(&self) -> String {
+        self.sim.api_base(Provider::Github)
+    }
+
+    /// The access tokens the simulator issued, oldest first.
+    pub fn issued_access_tokens(&self) -> Vec<String> {
+        self.sim.issued_access_tokens()
     }
 }
 
@@ -189,6 +201,9 @@ enabled = false
 [admin]
 api_keys = ["{admin_hash}"]
 
+[relay]
+enabled = true
+
 [http]
 max_in_flight = 4096
 # One client (the benchmark) opens every connection.
@@ -198,6 +213,7 @@ max_connections_per_ip = 4096
 client_id = "{CLIENT_ID}"
 client_secret = "{CLIENT_SECRET}"
 redirect_uri = "{REDIRECT}"
+relay_base_urls = ["{api}"]
 
 [oauth_providers.github.endpoints]
 authorization = "{authorization}"
@@ -211,5 +227,6 @@ emails = "{emails}"
         token = github.token,
         user = github.user,
         emails = github.emails,
+        api = sim.api_base(Provider::Github),
     )
 }
