@@ -24,6 +24,16 @@ pub enum AppError {
     IdTokenNotSupported,
     #[error("email already registered")]
     EmailAlreadyRegistered,
+    /// The same 409, offering the owner of the email a link token to finish the link by
+    /// signing in (docs/api.md#finishing-a-link). The token is for the client only.
+    #[error("email already registered; a link is offered")]
+    LinkOffered { link_token: String },
+    /// A link token that does not open, expired, or was already used (400).
+    #[error("invalid link token")]
+    InvalidLinkToken,
+    /// A link token presented by another user than the one it was offered to (403).
+    #[error("the link token is for another user")]
+    LinkTokenNotForYou,
     #[error("provider already linked")]
     ProviderAlreadyLinked,
     #[error("linked account not found")]
@@ -146,7 +156,11 @@ impl AppError {
             Self::CodeExchangeFailed(_) => ErrorCode::OAuthCodeExchangeFailed,
             Self::UserInfoFailed(_) => ErrorCode::OAuthUserInfoFailed,
             Self::IdTokenNotSupported => ErrorCode::IdTokenNotSupported,
-            Self::EmailAlreadyRegistered => ErrorCode::EmailAlreadyRegistered,
+            Self::EmailAlreadyRegistered | Self::LinkOffered { .. } => {
+                ErrorCode::EmailAlreadyRegistered
+            }
+            Self::InvalidLinkToken => ErrorCode::InvalidLinkToken,
+            Self::LinkTokenNotForYou => ErrorCode::LinkTokenNotForYou,
             Self::ProviderAlreadyLinked => ErrorCode::ProviderAlreadyLinked,
             Self::AccountNotFound => ErrorCode::OAuthAccountNotFound,
             Self::LastLoginMethod | Self::LastLoginMethodNeedsForce => ErrorCode::LastLoginMethod,

@@ -1,6 +1,7 @@
 //! The enabled identity providers, by key and in configuration order, how each one's
 //! native sign-in treats the nonce, and who may sign up through each.
 
+use social_login_domain::linking::Linking;
 use social_login_domain::{ProviderKey, SignupPolicy};
 use social_login_ports::{IdentityProvider, ProviderInfo};
 use std::collections::{HashMap, HashSet};
@@ -21,6 +22,8 @@ pub struct ProviderRegistry {
     signup: HashMap<ProviderKey, SignupPolicy>,
     /// Where each provider's API is, for relayed calls (none: no relay for it).
     apis: HashMap<ProviderKey, Arc<ProviderApi>>,
+    /// Each provider's own `linking`; one without follows the global default.
+    linking: HashMap<ProviderKey, Linking>,
 }
 
 /// Where a provider's API is, for calls relayed for its users: the base URLs (each ending
@@ -82,6 +85,12 @@ impl ProviderRegistry {
         self
     }
 
+    /// Sets how `key`'s logins may join the owner of their verified email.
+    pub fn with_linking(mut self, key: ProviderKey, linking: Linking) -> Self {
+        self.linking.insert(key, linking);
+        self
+    }
+
     /// Who may become a new user through `key`: anyone unless a policy was set.
     pub fn signup_policy(&self, key: ProviderKey) -> SignupPolicy {
         self.signup.get(&key).cloned().unwrap_or_default()
@@ -99,6 +108,7 @@ impl ProviderRegistry {
             signup: self.signup_policy(key),
             nonce_required: self.requires_nonce(key),
             api: self.apis.get(&key).cloned(),
+            linking: self.linking.get(&key).copied(),
         })
     }
 
@@ -127,6 +137,7 @@ pub struct EnabledProvider {
     signup: SignupPolicy,
     nonce_required: bool,
     api: Option<Arc<ProviderApi>>,
+    linking: Option<Linking>,
 }
 
 impl EnabledProvider {
@@ -144,6 +155,13 @@ impl EnabledProvider {
     /// Who may become a new user through it.
     pub(crate) fn signup(&self) -> &SignupPolicy {
         &self.signup
+    }
+
+    /// How its logins may join the owner of their verified email: its own `linking`, else
+    /// what the global `auto_link_by_email` makes the default.
+    pub(crate) fn linking(&self, auto_link_by_email: bool) -> Linking {
+        self.linking
+            .unwrap_or_else(|| Linking::default_for(auto_link_by_email))
     }
 
     /// Where its API is, when calls are relayed to it.

@@ -8,6 +8,7 @@ pub mod connect;
 pub mod delete;
 pub mod id_token;
 pub mod key_throttle;
+pub mod link;
 pub mod login_throttle;
 pub mod providers;
 pub mod register;

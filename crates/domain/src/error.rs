@@ -54,10 +54,14 @@ pub enum ErrorCode {
     ProviderReauthorizationRequired,
     /// A relayed call could not reach the provider, or its answer was cut off.
     ProviderUnavailable,
+    /// A link token that does not open, has expired or was used.
+    InvalidLinkToken,
+    /// A link token presented by another user than the one it was offered to.
+    LinkTokenNotForYou,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 30] = [
+    pub const ALL: [ErrorCode; 32] = [
         Self::OAuthProviderNotConfigured,
         Self::OAuthStateMismatch,
         Self::OAuthCodeExchangeFailed,
@@ -88,6 +92,8 @@ impl ErrorCode {
         Self::HeadersTooLarge,
         Self::ProviderReauthorizationRequired,
         Self::ProviderUnavailable,
+        Self::InvalidLinkToken,
+        Self::LinkTokenNotForYou,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -122,6 +128,8 @@ impl ErrorCode {
             Self::HeadersTooLarge => "HeadersTooLarge",
             Self::ProviderReauthorizationRequired => "ProviderReauthorizationRequired",
             Self::ProviderUnavailable => "ProviderUnavailable",
+            Self::InvalidLinkToken => "InvalidLinkToken",
+            Self::LinkTokenNotForYou => "LinkTokenNotForYou",
         }
     }
 }

@@ -24,6 +24,7 @@ pub mod email;
 pub mod error;
 pub mod identity;
 pub mod ids;
+pub mod link_offer;
 pub mod linking;
 mod named;
 pub mod password;

@@ -21,7 +21,41 @@ pub enum LoginDecision {
 /// The email matches an existing user who may not be linked this way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("email already registered")]
-pub struct EmailAlreadyRegistered;
+pub struct EmailAlreadyRegistered {
+    /// The user who may finish the link by signing in (a link token is offered for them):
+    /// set when the provider vouches for the email, the user has no account of this
+    /// provider yet, and the provider's linking is not `never`.
+    pub confirm_with: Option<UserId>,
+}
+
+impl EmailAlreadyRegistered {
+    /// Refused, with no link to offer.
+    pub const NO_OFFER: Self = Self { confirm_with: None };
+}
+
+/// How a provider's login may join the user who holds its verified email
+/// (`[oauth_providers.<key>] linking`, docs/api.md#linking-rules).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Linking {
+    /// Link at once when both sides verified the address (else as `Confirm`).
+    Auto,
+    /// Refuse with 409, offering a link token the existing user redeems after signing in.
+    #[default]
+    Confirm,
+    /// Refuse with 409 and offer nothing.
+    Never,
+}
+
+impl Linking {
+    /// The default of a provider without its own `linking`: `Auto` where the global
+    /// `auto_link_by_email` is on, else `Confirm`.
+    pub fn default_for(auto_link_by_email: bool) -> Self {
+        match auto_link_by_email {
+            true => Self::Auto,
+            false => Self::Confirm,
+        }
+    }
+}
 
 /// The user whose email matches the provider's, with that user's links.
 #[derive(Debug, Clone, Copy)]
@@ -38,7 +72,7 @@ pub fn decide_login(
     identity: &ProviderIdentity,
     existing_link: Option<&LinkedAccount>,
     email_owner: Option<EmailOwner<'_>>,
-    auto_link_by_email: bool,
+    linking: Linking,
 ) -> Result<LoginDecision, EmailAlreadyRegistered> {
     if let Some(link) = existing_link {
         return Ok(LoginDecision::SignIn { user: link.user_id });
@@ -53,13 +87,20 @@ pub fn decide_login(
         .links
         .iter()
         .any(|link| link.provider == identity.provider);
-    if auto_link_by_email && both_verified && !owner_has_provider {
-        Ok(LoginDecision::LinkThenSignIn {
+    if linking == Linking::Auto && both_verified && !owner_has_provider {
+        return Ok(LoginDecision::LinkThenSignIn {
             user: owner.user.id,
-        })
-    } else {
-        Err(EmailAlreadyRegistered)
+        });
     }
+    // The owner proves the address by signing in to finish the link: only the provider's
+    // side must be verified, so a pre-registered address cannot be confirmed by anyone but
+    // whoever holds that account's password.
+    let offer = linking != Linking::Never
+        && identity.verified_email().is_some()
+        && !owner_has_provider;
+    Err(EmailAlreadyRegistered {
+        confirm_with: offer.then_some(owner.user.id),
+    })
 }
 
 /// A provider login refused by the linking rules or by the provider's sign-up policy.
@@ -79,10 +120,10 @@ pub fn decide_sign_in(
     identity: &ProviderIdentity,
     existing_link: Option<&LinkedAccount>,
     email_owner: Option<EmailOwner<'_>>,
-    auto_link_by_email: bool,
+    linking: Linking,
     signup: &SignupPolicy,
 ) -> Result<LoginDecision, LoginRefused> {
-    let decision = decide_login(identity, existing_link, email_owner, auto_link_by_email)?;
+    let decision = decide_login(identity, existing_link, email_owner, linking)?;
     if decision == LoginDecision::Register {
         signup.check_new_user(identity)?;
     }
@@ -176,9 +217,9 @@ mod tests {
                 user: &owner,
                 links: &links,
             }),
-            true,
+            Linking::Auto,
         );
-        assert_eq!(decision, Err(EmailAlreadyRegistered));
+        assert_eq!(decision, Err(EmailAlreadyRegistered::NO_OFFER));
     }
 
     #[test]
@@ -192,49 +233,77 @@ mod tests {
                 user: &other,
                 links: &[],
             }),
-            false,
+            Linking::Confirm,
         );
         assert_eq!(decision, Ok(LoginDecision::SignIn { user: owner }));
     }
 
     #[test]
     fn an_unknown_account_and_email_registers() {
-        let decision = decide_login(&identity(Some("ada@example.com"), true), None, None, false);
+        let decision = decide_login(
+            &identity(Some("ada@example.com"), true),
+            None,
+            None,
+            Linking::Confirm,
+        );
         assert_eq!(decision, Ok(LoginDecision::Register));
     }
 
     #[test]
     fn a_provider_without_email_registers() {
         assert_eq!(
-            decide_login(&identity(None, false), None, None, true),
+            decide_login(&identity(None, false), None, None, Linking::Auto),
             Ok(LoginDecision::Register)
         );
     }
 
+    /// What a login whose email matches an owner gets: linked, refused with a link to
+    /// confirm, or refused.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Outcome {
+        Links,
+        Offers,
+        Refuses,
+    }
+
     #[test]
     fn a_matching_email_links_only_with_auto_link_and_both_sides_verified() {
+        use Outcome::*;
         // (the owner's address and whether it is verified, whether the provider vouches for
-        // its email, auto-link on, whether they link)
+        // its email, the provider's linking, what happens)
         let cases = [
-            ("Ada@Example.com", true, true, true, true),
-            // Auto-link is off.
-            ("ada@example.com", true, true, false, false),
-            // An unverified provider email never links.
-            ("ada@example.com", true, false, true, false),
+            ("Ada@Example.com", true, true, Linking::Auto, Links),
+            // Confirm: the owner signs in to finish the link.
+            ("ada@example.com", true, true, Linking::Confirm, Offers),
+            ("ada@example.com", true, true, Linking::Never, Refuses),
+            // An unverified provider email never links, and nothing is offered for it.
+            ("ada@example.com", true, false, Linking::Auto, Refuses),
+            ("ada@example.com", true, false, Linking::Confirm, Refuses),
             // The pre-registration takeover: someone registered the victim's address first.
-            ("ada@example.com", false, true, true, false),
+            // Nothing links; only that account's holder could confirm.
+            ("ada@example.com", false, true, Linking::Auto, Offers),
+            ("ada@example.com", false, true, Linking::Never, Refuses),
         ];
-        for (address, owner_verified, vouched, auto_link, links) in cases {
+        for (address, owner_verified, vouched, linking, outcome) in cases {
             let owner = user(address, owner_verified);
             let email = identity(Some("ada@example.com"), vouched);
-            let decision = decide_login(&email, None, owned(&owner), auto_link);
-            let expected = match links {
-                true => Ok(LoginDecision::LinkThenSignIn { user: owner.id }),
-                false => Err(EmailAlreadyRegistered),
+            let decision = decide_login(&email, None, owned(&owner), linking);
+            let expected = match outcome {
+                Links => Ok(LoginDecision::LinkThenSignIn { user: owner.id }),
+                Offers => Err(EmailAlreadyRegistered {
+                    confirm_with: Some(owner.id),
+                }),
+                Refuses => Err(EmailAlreadyRegistered::NO_OFFER),
             };
-            let case = format!("{address} {owner_verified} {vouched} {auto_link}");
+            let case = format!("{address} {owner_verified} {vouched} {linking:?}");
             assert_eq!(decision, expected, "{case}");
         }
+    }
+
+    #[test]
+    fn the_global_switch_is_only_the_default() {
+        assert_eq!(Linking::default_for(true), Linking::Auto);
+        assert_eq!(Linking::default_for(false), Linking::Confirm);
     }
 
     fn closed() -> SignupPolicy {
@@ -250,7 +319,7 @@ mod tests {
             &identity(Some("ada@example.com"), true),
             None,
             None,
-            true,
+            Linking::Auto,
             &closed(),
         );
         assert_eq!(
@@ -265,11 +334,11 @@ mod tests {
         let linked = link(owner.id, ProviderKey::GITHUB);
         let identity = identity(Some("ada@example.com"), true);
         assert_eq!(
-            decide_sign_in(&identity, Some(&linked), None, false, &closed()),
+            decide_sign_in(&identity, Some(&linked), None, Linking::Confirm, &closed()),
             Ok(LoginDecision::SignIn { user: owner.id })
         );
         assert_eq!(
-            decide_sign_in(&identity, None, owned(&owner), true, &closed()),
+            decide_sign_in(&identity, None, owned(&owner), Linking::Auto, &closed()),
             Ok(LoginDecision::LinkThenSignIn { user: owner.id })
         );
     }
@@ -286,7 +355,7 @@ mod tests {
                 &identity(Some("ada@example.com"), true),
                 None,
                 owned(&owner),
-                true,
+                Linking::Auto,
                 &acme_only
             ),
             Ok(LoginDecision::LinkThenSignIn { user: owner.id })
@@ -296,7 +365,7 @@ mod tests {
                 &identity(Some("bob@example.com"), true),
                 None,
                 None,
-                true,
+                Linking::Auto,
                 &acme_only
             ),
             Err(LoginRefused::Signup(SignupRefused::EmailDomainNotAllowed))
@@ -311,10 +380,12 @@ mod tests {
                 &identity(Some("ada@example.com"), true),
                 None,
                 owned(&owner),
-                false,
+                Linking::Never,
                 &closed()
             ),
-            Err(LoginRefused::EmailAlreadyRegistered(EmailAlreadyRegistered))
+            Err(LoginRefused::EmailAlreadyRegistered(
+                EmailAlreadyRegistered::NO_OFFER
+            ))
         );
     }
 

@@ -4,7 +4,9 @@
 
 use crate::admin::{UserLocked, check_not_locked};
 use crate::audit::sign_in_events;
-use crate::linking::{EmailOwner, LoginDecision, LoginRefused, decide_sign_in};
+use crate::linking::{
+    EmailAlreadyRegistered, EmailOwner, Linking, LoginDecision, LoginRefused, decide_sign_in,
+};
 use crate::plan::{LinkRefresh, SealedTokens, Write, WritePlan};
 use crate::session::SessionStart;
 use crate::{
@@ -21,8 +23,9 @@ pub struct ProviderSignIn {
     /// issued to when not the provider's configured one (an Apple grant an app exchanged:
     /// its bundle id). [`SealedTokens::none`] for a login that brought none.
     pub tokens: SealedTokens,
-    /// docs/api.md#linking-rules: link to the owner of the same verified email.
-    pub auto_link_by_email: bool,
+    /// docs/api.md#linking-rules: how this provider's login may join the owner of its
+    /// verified email.
+    pub linking: Linking,
     /// Whether this provider's account may become a new user, decided in the same
     /// transaction as the rest.
     pub signup: SignupPolicy,
@@ -65,9 +68,10 @@ pub struct SignInPlan {
 /// A login the rules refuse: nothing is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum SignInRefused {
-    /// The email belongs to a user this login may not be linked to.
-    #[error("email already registered")]
-    EmailAlreadyRegistered,
+    /// The email belongs to a user this login may not be linked to (now: who may confirm
+    /// it is said).
+    #[error(transparent)]
+    EmailAlreadyRegistered(EmailAlreadyRegistered),
     #[error(transparent)]
     Signup(#[from] SignupRefused),
     /// The provider reported the linked account disabled.
@@ -80,7 +84,7 @@ pub enum SignInRefused {
 impl From<LoginRefused> for SignInRefused {
     fn from(refused: LoginRefused) -> Self {
         match refused {
-            LoginRefused::EmailAlreadyRegistered(_) => Self::EmailAlreadyRegistered,
+            LoginRefused::EmailAlreadyRegistered(refused) => Self::EmailAlreadyRegistered(refused),
             LoginRefused::Signup(refused) => Self::Signup(refused),
         }
     }
@@ -116,7 +120,7 @@ impl ProviderSignIn {
             read.email_owner
                 .as_ref()
                 .map(|(user, links)| EmailOwner { user, links }),
-            self.auto_link_by_email,
+            self.linking,
             &self.signup,
         )?;
         let mut writes = WritePlan::new(self.audit.outbox);

@@ -7,6 +7,7 @@
 
 use async_trait::async_trait;
 use social_login_domain::disconnect::DisconnectRefused;
+use social_login_domain::linking::EmailAlreadyRegistered;
 use social_login_domain::sign_in::SignInRefused;
 use social_login_domain::{
     AuditEvent, Email, EventSet, LinkedAccount, ProviderKey, ProviderSubject, SealedToken,
@@ -53,9 +54,10 @@ pub struct SignedIn {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SignInError {
-    /// The email belongs to a user this login may not be linked to (docs/api.md#linking-rules).
-    #[error("email already registered")]
-    EmailAlreadyRegistered,
+    /// The email belongs to a user this login may not be linked to (docs/api.md#linking-rules);
+    /// it says who may confirm the link instead, when someone may.
+    #[error(transparent)]
+    EmailAlreadyRegistered(EmailAlreadyRegistered),
     /// A concurrent request won a unique constraint or removed the link: nothing was
     /// written; deciding again sees what it stored.
     #[error("raced with a concurrent login")]
@@ -78,7 +80,7 @@ pub enum SignInError {
 impl From<SignInRefused> for SignInError {
     fn from(refused: SignInRefused) -> Self {
         match refused {
-            SignInRefused::EmailAlreadyRegistered => Self::EmailAlreadyRegistered,
+            SignInRefused::EmailAlreadyRegistered(refused) => Self::EmailAlreadyRegistered(refused),
             SignInRefused::Signup(refused) => Self::SignupRefused(refused),
             SignInRefused::AccountDisabled => Self::AccountDisabled,
             SignInRefused::UserLocked => Self::UserLocked,

@@ -1,6 +1,7 @@
 //! The state sealer port: a state value that carries its own state, tamper-proof and secret.
 
 use crate::CipherError;
+use social_login_domain::link_offer::LinkOffer;
 use social_login_domain::{OAuthState, StateToken};
 
 /// Turns an issued [`OAuthState`] into the opaque value the browser carries, and back.
@@ -16,4 +17,12 @@ pub trait StateSealer: Send + Sync {
     /// The state sealed in `token`, or `None` for anything this service did not seal
     /// (tampered, truncated, made under an unknown key). Expiry is the domain's to judge.
     fn open(&self, token: &StateToken) -> Option<OAuthState>;
+
+    /// The link token of `offer` (docs/api.md#finishing-a-link): sealed like a state value,
+    /// never opened as one.
+    fn seal_link(&self, offer: &LinkOffer) -> Result<String, CipherError>;
+
+    /// The offer sealed in `token`, or `None` for anything this service did not seal as a
+    /// link token. Expiry and whose it is are the domain's to judge.
+    fn open_link(&self, token: &str) -> Option<LinkOffer>;
 }

@@ -8,6 +8,7 @@
 //! only a sealer of the same epoch opens its values.
 
 mod layout;
+mod link_layout;
 #[cfg(test)]
 mod tests;
 
@@ -17,6 +18,7 @@ use aes_gcm::Aes256Gcm;
 use aes_gcm::aead::{Aead, Key, KeyInit, Nonce, Payload};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use social_login_domain::link_offer::{LinkOffer, MAX_LINK_TOKEN_LEN};
 use social_login_domain::state::MAX_STATE_TOKEN_LEN;
 use social_login_domain::{OAuthState, SecretText, StateToken};
 use social_login_ports::{CipherError, StateSealer};
@@ -24,6 +26,9 @@ use std::fmt;
 
 /// Bumped when the layout changes; an unknown version does not open.
 const VERSION: u8 = 1;
+/// The first byte of a link token: never a state value's version, so neither opens as the
+/// other (the byte is authenticated with the rest of the header).
+const LINK_VERSION: u8 = b'L';
 const HEADER_LEN: usize = 1 + KEY_ID_BYTES;
 
 /// Seals state values under the current key; opens those of the current and previous keys,
@@ -108,8 +113,40 @@ impl StateSealer for AeadStateSealer {
     fn open(&self, token: &StateToken) -> Option<OAuthState> {
         // A parsed token is at most MAX_STATE_TOKEN_LEN characters: decoding is bounded.
         debug_assert!(token.as_str().len() <= MAX_STATE_TOKEN_LEN);
-        let blob = URL_SAFE_NO_PAD.decode(token.as_str()).ok()?;
-        if blob.len() < HEADER_LEN + NONCE_LEN + TAG_LEN || blob[0] != VERSION {
+        layout::decode(&self.open_blob(token.as_str(), VERSION)?)
+    }
+
+    fn seal_link(&self, offer: &LinkOffer) -> Result<String, CipherError> {
+        let plaintext = link_layout::encode(offer).ok_or(CipherError::Seal)?;
+        let (key_id, cipher) = self.keys.current();
+        let mut header = [LINK_VERSION; HEADER_LEN];
+        header[1..].copy_from_slice(key_id.as_bytes());
+        let blob = aead_blob::seal(
+            cipher,
+            &header,
+            self.associated_data(&header).as_slice(),
+            plaintext.len(),
+            |blob| {
+                blob.extend_from_slice(&plaintext);
+                Some(())
+            },
+        )?;
+        Ok(URL_SAFE_NO_PAD.encode(blob))
+    }
+
+    fn open_link(&self, token: &str) -> Option<LinkOffer> {
+        if token.len() > MAX_LINK_TOKEN_LEN {
+            return None;
+        }
+        link_layout::decode(&self.open_blob(token, LINK_VERSION)?)
+    }
+}
+
+impl AeadStateSealer {
+    /// The plaintext of a value whose first byte is `version`, under any key of the ring.
+    fn open_blob(&self, token: &str, version: u8) -> Option<Vec<u8>> {
+        let blob = URL_SAFE_NO_PAD.decode(token).ok()?;
+        if blob.len() < HEADER_LEN + NONCE_LEN + TAG_LEN || blob[0] != version {
             return None;
         }
         let (header, rest) = blob.split_at(HEADER_LEN);
@@ -117,13 +154,12 @@ impl StateSealer for AeadStateSealer {
         let nonce = Nonce::<Aes256Gcm>::try_from(nonce).ok()?;
         let key_id: &[u8; KEY_ID_BYTES] = header[1..].try_into().ok()?;
         let aad = self.associated_data(header);
-        let plaintext = self.keys.find_by_bytes(key_id).find_map(|cipher| {
+        self.keys.find_by_bytes(key_id).find_map(|cipher| {
             let payload = Payload {
                 msg: ciphertext,
                 aad: aad.as_slice(),
             };
             cipher.decrypt(&nonce, payload).ok()
-        })?;
-        layout::decode(&plaintext)
+        })
     }
 }

@@ -35,7 +35,7 @@ pub use errors::{ConfigErrors, ConfigProblem};
 pub use generic::{ClaimsConfig, DEFAULT_OIDC_SCOPES, TokenEndpointAuth};
 pub use load::{CONFIG_PATH_ENV, ConfigPath, DEFAULT_CONFIG_FILE};
 pub use oauth_providers::OAuthProviders;
-pub use providers::{IdTokenNonce, ProviderConfig};
+pub use providers::{IdTokenNonce, LinkingConfig, ProviderConfig};
 pub use proxies::BadProxyEntry;
 pub use relay::{MAX_SERVICE_KEYS, RelaySettings};
 pub use sections::{

@@ -1,6 +1,7 @@
 //! An in-memory state sealer and state store (spent ids, attempt counts).
 
 use async_trait::async_trait;
+use social_login_domain::link_offer::LinkOffer;
 use social_login_domain::{OAuthState, Spend, StateId, StateToken};
 use social_login_ports::{
     AttemptKey, Attempts, CipherError, Clock, StateSealer, StateStore, StateStoreError, SystemClock,
@@ -14,6 +15,7 @@ use time::{Duration, OffsetDateTime};
 #[derive(Default)]
 pub struct FakeStateSealer {
     sealed: Mutex<HashMap<String, OAuthState>>,
+    links: Mutex<HashMap<String, LinkOffer>>,
 }
 
 impl FakeStateSealer {
@@ -34,6 +36,17 @@ impl StateSealer for FakeStateSealer {
 
     fn open(&self, token: &StateToken) -> Option<OAuthState> {
         self.peek(token.as_str())
+    }
+
+    fn seal_link(&self, offer: &LinkOffer) -> Result<String, CipherError> {
+        let mut links = self.links.lock().unwrap();
+        let token = format!("fake-link-{:010}", links.len() + 1);
+        links.insert(token.clone(), offer.clone());
+        Ok(token)
+    }
+
+    fn open_link(&self, token: &str) -> Option<LinkOffer> {
+        self.links.lock().unwrap().get(token).cloned()
     }
 }
 

@@ -5,6 +5,7 @@ use crate::{AppError, AuthService, LoginResult, ProviderReturn};
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::state::Flow;
 use social_login_domain::{LoginMethod, Origin, ProviderIdentity};
+use social_login_domain::linking::EmailAlreadyRegistered;
 use social_login_ports::{ProviderSignIn, SignInError};
 use tracing::instrument;
 
@@ -49,7 +50,7 @@ impl AuthService {
                 .sign_in_with_provider(ProviderSignIn {
                     identity: identity.clone(),
                     tokens: tokens.clone(),
-                    auto_link_by_email: self.policy.auto_link_by_email,
+                    linking: provider.linking(self.policy.auto_link_by_email),
                     signup: signup.clone(),
                     new_user_id: self.new_user_id(now),
                     new_link_id: self.new_link_id(now),
@@ -63,6 +64,9 @@ impl AuthService {
                     return self.login_result(signed_in.user, signed_in.is_new_user, refresh, now);
                 }
                 Err(SignInError::Raced) => continue,
+                Err(SignInError::EmailAlreadyRegistered(EmailAlreadyRegistered {
+                    confirm_with: Some(owner),
+                })) => return Err(self.offer_link(owner, &identity, tokens, now)?),
                 // Nobody to record an audit event for: the refusal is logged as every 4xx
                 // is, by its code, within this span (which names the provider).
                 Err(refused) => return Err(sign_in_refused(refused)),
@@ -75,7 +79,7 @@ impl AuthService {
 /// What a client is told of a refused provider sign-in.
 pub(crate) fn sign_in_refused(error: SignInError) -> AppError {
     match error {
-        SignInError::EmailAlreadyRegistered => AppError::EmailAlreadyRegistered,
+        SignInError::EmailAlreadyRegistered(_) => AppError::EmailAlreadyRegistered,
         SignInError::AccountDisabled => AppError::ProviderAccountDisabled,
         SignInError::SignupRefused(refused) => refused.into(),
         SignInError::UserLocked => AppError::UserLocked,

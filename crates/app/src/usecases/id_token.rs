@@ -20,7 +20,7 @@ use crate::usecases::connect::Connected;
 use crate::{AppError, AuthService, LoginResult};
 use sha2::{Digest, Sha256};
 use social_login_domain::admin::check_not_locked;
-use social_login_domain::linking::{EmailOwner, LoginDecision, decide_sign_in};
+use social_login_domain::linking::{EmailOwner, LoginDecision, LoginRefused, decide_sign_in};
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::sign_in::SignInRefused;
 use social_login_domain::{Origin, ProviderIdentity, ProviderKey, SecretText, Spend, StateId};
@@ -180,9 +180,16 @@ impl AuthService {
             links: &owner_links,
         });
         let signup = provider.signup();
-        let auto_link = self.policy.auto_link_by_email;
-        let decision = decide_sign_in(identity, link.as_ref(), email_owner, auto_link, signup)
-            .map_err(|refused| sign_in_refused(SignInRefused::from(refused).into()))?;
+        let linking = provider.linking(self.policy.auto_link_by_email);
+        let decision = match decide_sign_in(identity, link.as_ref(), email_owner, linking, signup) {
+            Ok(decision) => decision,
+            // A link the owner may confirm: the exchange goes ahead, so the link token
+            // carries the grant (the sign-in's transaction answers with it).
+            Err(LoginRefused::EmailAlreadyRegistered(refused)) if refused.confirm_with.is_some() => {
+                return Ok(());
+            }
+            Err(refused) => return Err(sign_in_refused(SignInRefused::from(refused).into())),
+        };
         let user = match decision {
             LoginDecision::SignIn { user } | LoginDecision::LinkThenSignIn { user } => {
                 users.find_user(user).await?
@@ -203,9 +210,13 @@ impl AuthService {
         provider: &EnabledProvider,
         exchanged: Option<ProviderGrant>,
     ) {
-        let (Err(_), Some(grant)) = (outcome, exchanged) else {
+        let (Err(error), Some(grant)) = (outcome, exchanged) else {
             return;
         };
+        // The grant lives on in the link token the owner may redeem.
+        if matches!(error, AppError::LinkOffered { .. }) {
+            return;
+        }
         if let Ok(adapter) = provider.ready() {
             self.revoke_refused_grant(adapter.as_ref(), grant).await;
         }

@@ -37,6 +37,9 @@ fn variant(error: &AppError) -> usize {
         AppError::RelayNotOffered => 23,
         AppError::ProviderReauthorizationRequired { .. } => 24,
         AppError::ProviderUnavailable(_) => 25,
+        AppError::LinkOffered { .. } => 26,
+        AppError::InvalidLinkToken => 27,
+        AppError::LinkTokenNotForYou => 28,
     }
 }
 
@@ -73,6 +76,14 @@ fn table() -> Vec<(AppError, ErrorCode)> {
             ErrorCode::LastLoginMethod,
         ),
         (AppError::RelayNotOffered, ErrorCode::NotFound),
+        (
+            AppError::LinkOffered {
+                link_token: "t".into(),
+            },
+            ErrorCode::EmailAlreadyRegistered,
+        ),
+        (AppError::InvalidLinkToken, ErrorCode::InvalidLinkToken),
+        (AppError::LinkTokenNotForYou, ErrorCode::LinkTokenNotForYou),
         (
             AppError::ProviderReauthorizationRequired {
                 provider: social_login_domain::ProviderKey::GITHUB,
@@ -130,7 +141,7 @@ fn every_variant_maps_to_its_code() {
         assert_eq!(error.code(), *code, "{error:?}");
     }
     let listed: HashSet<usize> = table.iter().map(|(error, _)| variant(error)).collect();
-    assert_eq!(listed.len(), 26, "every variant has exactly one row");
+    assert_eq!(listed.len(), 29, "every variant has exactly one row");
 }
 
 #[test]

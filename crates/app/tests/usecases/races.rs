@@ -81,7 +81,11 @@ async fn a_login_that_keeps_losing_races_gives_up_as_unavailable() {
 #[tokio::test]
 async fn a_login_refused_for_its_email_is_email_already_registered_at_once() {
     let world = World::new();
-    let users = sign_in_failing(1, || SignInError::EmailAlreadyRegistered);
+    let users = sign_in_failing(1, || {
+        SignInError::EmailAlreadyRegistered(
+            social_login_domain::linking::EmailAlreadyRegistered::NO_OFFER,
+        )
+    });
     let service = service_on(&world, users);
     assert_eq!(
         world.github_login_on(&service).await,

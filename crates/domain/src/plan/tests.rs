@@ -42,7 +42,7 @@ fn login(email: Option<&str>, access_token: &str) -> ProviderSignIn {
             access_expires_at: None,
             client_id: Some("bundle".into()),
         },
-        auto_link_by_email: true,
+        linking: crate::linking::Linking::Auto,
         signup: SignupPolicy::default(),
         new_user_id: UserId::new(),
         new_link_id: LinkedAccountId::new(),

@@ -55,11 +55,10 @@ impl RelayRefresh {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use time::macros::datetime;
 
     #[test]
     fn a_token_is_refreshed_only_when_it_is_known_to_be_dead_or_nearly() {
-        let now = datetime!(2026-12-06 12:00 UTC);
+        let now = OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap();
         assert!(!needs_refresh(None, now));
         assert!(!needs_refresh(Some(now + Duration::minutes(5)), now));
         assert!(needs_refresh(Some(now + Duration::seconds(30)), now));

@@ -7,9 +7,7 @@
 //! providers accept as `state`. A value without the last field (every one sealed before it
 //! existed) opens as asking for no extra scope.
 
-use social_login_domain::{
-    OAuthState, ProviderKey, Purpose, Scopes, SecretText, StateId, UserId,
-};
+use social_login_domain::{OAuthState, ProviderKey, Purpose, Scopes, SecretText, StateId, UserId};
 use time::OffsetDateTime;
 use uuid::Uuid;
 

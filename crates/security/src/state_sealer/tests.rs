@@ -199,3 +199,51 @@ proptest! {
 fn the_sealer_holds_the_state_sealer_contract() {
     social_login_testing::contract::token_cipher::state_sealer_holds_its_contract(&sealer());
 }
+
+fn offer() -> social_login_domain::link_offer::LinkOffer {
+    use social_login_domain::plan::SealedTokens;
+    social_login_domain::link_offer::LinkOffer {
+        id: StateId::from_bytes([3; 16]),
+        user: UserId::new(),
+        provider: ProviderKey::GOOGLE,
+        subject: social_login_domain::ProviderSubject::parse("g-1").unwrap(),
+        email: Some(social_login_domain::Email::parse("ada@example.com").unwrap()),
+        tokens: SealedTokens {
+            access_token: social_login_domain::SealedToken::new("k1:sealed-access"),
+            refresh_token: Some(social_login_domain::SealedToken::new("k1:sealed-refresh")),
+            scopes: Scopes::from_words(["openid", "email"]),
+            access_expires_at: Some(OffsetDateTime::from_unix_timestamp(1_800_003_600).unwrap()),
+            client_id: None,
+        },
+        expires_at: OffsetDateTime::from_unix_timestamp(1_800_000_600).unwrap(),
+    }
+}
+
+#[test]
+fn a_link_token_opens_as_the_offer_and_as_nothing_else() {
+    let sealer = sealer();
+    let offer = offer();
+    let token = sealer.seal_link(&offer).unwrap();
+    assert_eq!(sealer.open_link(&token), Some(offer.clone()));
+    for secret in ["k1:sealed-access", "k1:sealed-refresh", "ada@example.com", "g-1"] {
+        assert!(!token.contains(secret), "the token hides {secret}");
+    }
+    // Neither kind of value opens as the other.
+    let state = sealer.seal(&state(Purpose::Login)).unwrap();
+    assert_eq!(sealer.open_link(state.as_str()), None);
+    if let Ok(as_state) = StateToken::parse(&token) {
+        assert_eq!(sealer.open(&as_state), None);
+    }
+    // Another key, a flipped byte, garbage: nothing.
+    let other = AeadStateSealer::new(&secret("other"), &[]);
+    assert_eq!(other.open_link(&token), None);
+    let mut bytes = URL_SAFE_NO_PAD.decode(&token).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    assert_eq!(sealer.open_link(&URL_SAFE_NO_PAD.encode(bytes)), None);
+    assert_eq!(sealer.open_link("not a token"), None);
+    assert_eq!(sealer.open_link(&"A".repeat(20_000)), None);
+    // A rotated key still opens what the previous one sealed.
+    let rotated = AeadStateSealer::new(&secret("next"), &[secret("current")]);
+    assert_eq!(rotated.open_link(&token), Some(offer));
+}

@@ -38,6 +38,14 @@ impl From<&ProviderInfo> for ProviderRead {
     }
 }
 
+/// Body of `POST /auth/link/complete`. No `Debug`: the token carries sealed provider tokens.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkCompleteRequest {
+    /// The `link_token` of the 409 `EmailAlreadyRegistered` a provider login answered.
+    pub link_token: String,
+}
+
 /// Body of callback and connect. No `Debug`: it carries the code (and Apple's id_token).
 #[derive(Deserialize, ToSchema)]
 pub struct CallbackRequest {

@@ -23,6 +23,8 @@ pub struct ApiError {
     status: Option<StatusCode>,
     /// Where the user connects the provider again (`ProviderReauthorizationRequired`).
     connect_url: Option<String>,
+    /// The offer of a login's 409 `EmailAlreadyRegistered` (docs/api.md#finishing-a-link).
+    link_token: Option<String>,
 }
 
 /// `Retry-After` of every 503: overload (shed requests, busy password hashing) passes in
@@ -44,6 +46,10 @@ pub struct Problem {
     /// (`GET` it with the user's bearer token, as any connect's authorize).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub connect_url: Option<String>,
+    /// `EmailAlreadyRegistered` of a provider login only: what the user who holds the email
+    /// sends to `POST /auth/link/complete`, signed in, to link this provider account.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link_token: Option<String>,
 }
 
 /// A problem+json answer at `STATUS` that needs no words of its own, for a path's
@@ -95,6 +101,7 @@ impl ApiError {
             close_connection: false,
             status: None,
             connect_url: None,
+            link_token: None,
         }
     }
 
@@ -158,6 +165,10 @@ impl From<AppError> for ApiError {
                 connect_url: Some(format!("/auth/oauth/{provider}/authorize?purpose=connect")),
                 ..Self::of(code)
             },
+            AppError::LinkOffered { link_token } => Self {
+                link_token: Some(link_token),
+                ..Self::of(code)
+            },
             AppError::ProviderUnavailable(why) => Self {
                 cause: Some(why),
                 ..Self::of(code)
@@ -204,6 +215,7 @@ impl IntoResponse for ApiError {
             code: self.code.as_str(),
             detail: self.detail,
             connect_url: self.connect_url,
+            link_token: self.link_token,
         };
         let mut response = (status, axum::Json(problem)).into_response();
         let headers = response.headers_mut();
@@ -236,6 +248,7 @@ pub fn standard_problem_body(code: ErrorCode) -> Vec<u8> {
         code: code.as_str(),
         detail: default_detail(code).to_owned(),
         connect_url: None,
+        link_token: None,
     };
     serde_json::to_vec(&problem).expect("a problem serialises")
 }
@@ -271,6 +284,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
         ErrorCode::ProviderReauthorizationRequired => StatusCode::CONFLICT,
         ErrorCode::ProviderUnavailable => StatusCode::BAD_GATEWAY,
+        ErrorCode::InvalidLinkToken => StatusCode::BAD_REQUEST,
+        ErrorCode::LinkTokenNotForYou => StatusCode::FORBIDDEN,
         // `ErrorCode` is non-exhaustive for other crates; a code added to the domain without
         // a line here is a 500 until it gets one (`every_code_has_the_contract_status`
         // fails first).
@@ -309,6 +324,8 @@ fn title_of(code: ErrorCode) -> &'static str {
         ErrorCode::HeadersTooLarge => "Request header fields too large",
         ErrorCode::ProviderReauthorizationRequired => "Provider reauthorization required",
         ErrorCode::ProviderUnavailable => "Provider unavailable",
+        ErrorCode::InvalidLinkToken => "Invalid link token",
+        ErrorCode::LinkTokenNotForYou => "Link token not for you",
         ErrorCode::InternalError | _ => "Internal error",
     }
 }
@@ -356,6 +373,10 @@ fn default_detail(code: ErrorCode) -> &'static str {
             "the provider no longer honours this link's grant; connect the provider again"
         }
         ErrorCode::ProviderUnavailable => "the provider's API could not be reached",
+        ErrorCode::InvalidLinkToken => {
+            "the link token is not valid: it expired, was used, or was never issued"
+        }
+        ErrorCode::LinkTokenNotForYou => "this link token was offered to another user",
         ErrorCode::InternalError | _ => "internal error",
     }
 }

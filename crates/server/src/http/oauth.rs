@@ -1,11 +1,14 @@
 //! The provider endpoints of docs/api.md#endpoints, and the list of enabled providers.
 
 use super::dto::{
-    AuthorizeResponse, CallbackRequest, ConnectedRead, LinkedAccountRead, LoginResponse,
+    AuthorizeResponse, CallbackRequest, ConnectedRead, LinkCompleteRequest, LinkedAccountRead,
+    LoginResponse,
     ProviderRead, SizedJson,
 };
 use super::error::{ApiError, Problem, ProblemAt, SignInRefused};
-use super::extract::{ApiJson, CurrentSession, EnabledProvider, OptionalBearer, ProviderCall};
+use super::extract::{
+    ApiJson, CurrentSession, EnabledProvider, OptionalBearer, ProviderCall, RequestOrigin,
+};
 use super::rate_limit::Limit;
 use super::{AppState, id_token};
 use axum::Json;
@@ -32,6 +35,7 @@ pub(super) fn routes(limit: &Limit) -> OpenApiRouter<AppState> {
         .routes(routes!(connect))
         .routes(routes!(id_token::connect))
         .routes(routes!(accounts))
+        .routes(routes!(complete_link))
         .routes(routes!(disconnect))
 }
 
@@ -140,6 +144,33 @@ pub async fn connect(
     let service = &call.state.service;
     let connected = service.connect(caller.access, ret, &call.origin).await?;
     Ok(ConnectedRead(connected))
+}
+
+/// Finish a link a provider login offered (its 409 `EmailAlreadyRegistered` carried a
+/// `link_token`), as the user who holds that email, signed in recently.
+#[utoipa::path(post, path = "/auth/link/complete", tag = "oauth",
+    request_body = LinkCompleteRequest,
+    responses((status = 201, body = LinkedAccountRead),
+        (status = 400, body = Problem, content_type = "application/problem+json",
+            description = "InvalidLinkToken: it does not open, expired or was used"),
+        (status = 401, body = Problem, content_type = "application/problem+json",
+            description = "Unauthorized; ReauthenticationRequired: the login is not recent"),
+        (status = 403, body = Problem, content_type = "application/problem+json",
+            description = "LinkTokenNotForYou: offered to another user"),
+        (status = 409, body = Problem, content_type = "application/problem+json",
+            description = "ProviderAlreadyLinked: the provider account was linked meanwhile")),
+    security(("bearer" = [])))]
+pub async fn complete_link(
+    State(state): State<AppState>,
+    CurrentSession(caller): CurrentSession,
+    RequestOrigin(origin): RequestOrigin,
+    ApiJson(request): ApiJson<LinkCompleteRequest>,
+) -> Result<(StatusCode, Json<LinkedAccountRead>), ApiError> {
+    let link = state
+        .service
+        .complete_link(caller.access, &request.link_token, &origin)
+        .await?;
+    Ok((StatusCode::CREATED, Json(LinkedAccountRead::from(&link))))
 }
 
 /// The caller's linked accounts.

@@ -94,6 +94,31 @@ pub struct ProviderConfig {
     /// Scopes a client may add on connect (`authorize?purpose=connect&scopes=…`).
     #[serde(default)]
     pub connect_scopes: Vec<String>,
+    /// How a login may join the user who holds its verified email; `None`: `auto` where the
+    /// global `auto_link_by_email` is on, else `confirm`.
+    pub linking: Option<LinkingConfig>,
+}
+
+/// `linking` (docs/configuration.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LinkingConfig {
+    /// Link at once when both sides verified the address.
+    Auto,
+    /// 409 with a link token the holder of the email redeems after signing in.
+    Confirm,
+    /// 409, nothing offered.
+    Never,
+}
+
+impl From<LinkingConfig> for social_login_domain::linking::Linking {
+    fn from(config: LinkingConfig) -> Self {
+        match config {
+            LinkingConfig::Auto => Self::Auto,
+            LinkingConfig::Confirm => Self::Confirm,
+            LinkingConfig::Never => Self::Never,
+        }
+    }
 }
 
 /// `id_token_nonce`: whether a native sign-in must carry the app's nonce.
@@ -146,6 +171,7 @@ impl ProviderConfig {
             id_token_signing: None,
             relay_base_urls: None,
             connect_scopes: Vec::new(),
+            linking: None,
         }
     }
 

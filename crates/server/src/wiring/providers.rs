@@ -102,6 +102,9 @@ pub async fn registry(settings: &Settings) -> Result<Providers, StartupError> {
             .with(adapter)
             .with_signup_policy(key, config.signup_policy(hosted_domain))
             .with_api(key, api);
+        if let Some(linking) = config.linking {
+            registry = registry.with_linking(key, linking.into());
+        }
         if config.id_token_nonce == Some(IdTokenNonce::Optional) {
             registry = registry.with_optional_nonce(key);
         }

@@ -19,6 +19,7 @@ mod helpers;
 mod id_token;
 mod id_token_once;
 mod keep_alive;
+mod link_completion;
 mod knobs;
 mod load;
 mod login_throttle;

@@ -37,6 +37,8 @@ mod id_token;
 mod id_token_once;
 #[path = "../api/login_throttle.rs"]
 mod login_throttle;
+#[path = "../api/link_completion.rs"]
+mod link_completion;
 #[path = "../api/native_apple_grants.rs"]
 mod native_apple_grants;
 #[path = "../api/native_grants.rs"]

@@ -235,3 +235,29 @@ async fn refresh_token_reuse_across_instances_revokes_the_family() {
         assert_problem_code(response, 401, "InvalidCredentials").await;
     }
 }
+
+#[tokio::test]
+async fn one_link_token_completes_once_whichever_instances_present_it() {
+    let (_deployment, a, b, browser) = or_skip!(two_instances(vec![person(0)], "").await);
+    let registered = browser.register(a.base(), "person0@example.com").await;
+    assert_eq!(registered.status(), StatusCode::CREATED);
+    let bearer = access_token(&registered.json().await.unwrap());
+    let refused = browser
+        .login_across(b.base(), a.base(), "google", &person(0).id)
+        .await;
+    assert_eq!(refused.status(), StatusCode::CONFLICT);
+    let refused: Value = refused.json().await.unwrap();
+    let link_token = refused["link_token"].clone();
+    assert!(link_token.is_string(), "{refused}");
+    let outcomes = hammer(&a, &b, |_, base| {
+        let (browser, bearer, link_token) = (browser.clone(), bearer.clone(), link_token.clone());
+        async move {
+            let body = serde_json::json!({ "link_token": link_token });
+            browser
+                .post(format!("{base}/auth/link/complete"), &body, Some(&bearer))
+                .await
+        }
+    })
+    .await;
+    expect_one_winner(&outcomes, 201, (400, "InvalidLinkToken"));
+}

@@ -42,7 +42,9 @@ fn state(purpose: Purpose) -> OAuthState {
         expires_at: OffsetDateTime::from_unix_timestamp(1_800_000_600).expect("a valid instant"),
         extra_scopes: match purpose {
             Purpose::Login => social_login_domain::Scopes::default(),
-            Purpose::Connect { .. } => social_login_domain::Scopes::from_words(["repo", "read:org"]),
+            Purpose::Connect { .. } => {
+                social_login_domain::Scopes::from_words(["repo", "read:org"])
+            }
         },
     }
 }

@@ -35,6 +35,8 @@ fn every_code_has_the_contract_status() {
         (ErrorCode::HeadersTooLarge, 431),
         (ErrorCode::ProviderReauthorizationRequired, 409),
         (ErrorCode::ProviderUnavailable, 502),
+        (ErrorCode::InvalidLinkToken, 400),
+        (ErrorCode::LinkTokenNotForYou, 403),
     ];
     assert_eq!(expected.len(), ErrorCode::ALL.len());
     for (code, status) in expected {

@@ -261,7 +261,7 @@ pub async fn a_locked_user_is_not_signed_in_by_an_email_match_and_nothing_is_wri
     let before = repo.list_events(owner, 100).await.unwrap().len();
 
     let mut github = login_of(ProviderKey::GITHUB, "gh-1", Some("Ada@Example.com"), true);
-    github.auto_link_by_email = true;
+    github.linking = social_login_domain::linking::Linking::Auto;
     assert_eq!(
         repo.sign_in_with_provider(github.clone()).await.map(|_| ()),
         Err(SignInError::UserLocked)

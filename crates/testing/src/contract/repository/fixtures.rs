@@ -239,7 +239,7 @@ pub fn sign_in(identity: ProviderIdentity) -> ProviderSignIn {
             access_expires_at: None,
             client_id: None,
         },
-        auto_link_by_email: false,
+        linking: social_login_domain::linking::Linking::Confirm,
         signup: SignupPolicy::default(),
         new_user_id: UserId::new(),
         new_link_id: LinkedAccountId::new(),

@@ -8,6 +8,7 @@ use super::fixtures::{
     provider_identity, refresh, refresh_works, sign_in, signed_in_user, token_hash, user_by_email,
     user_less_identity,
 };
+use social_login_domain::linking::EmailAlreadyRegistered;
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::{ProviderIdentity, ProviderKey, SealedToken};
 use social_login_ports::RotationRefused;
@@ -42,13 +43,18 @@ pub async fn a_new_account_registers_a_user_with_its_link_and_session(repo: Arc<
 
 pub async fn a_matching_claimed_email_is_refused_and_nothing_is_written(repo: Arc<dyn Repository>) {
     let owner = new_user(Some("ada@example.com"), true);
+    let owner_id = owner.id;
     repo.create_user(creation(owner, None, crate::audit_now()))
         .await
         .unwrap();
     let login = login_of(ProviderKey::GITHUB, "gh-1", Some("ADA@example.com"), true);
+    // Refused, naming the owner who may confirm the link by signing in.
+    let offer = EmailAlreadyRegistered {
+        confirm_with: Some(owner_id),
+    };
     assert_eq!(
         repo.sign_in_with_provider(login.clone()).await,
-        Err(SignInError::EmailAlreadyRegistered)
+        Err(SignInError::EmailAlreadyRegistered(offer))
     );
     assert_no_account_written(&*repo, &login).await;
     assert_eq!(
@@ -64,7 +70,7 @@ pub async fn with_auto_linking_a_verified_email_links_to_its_verified_owner(
     let google = login_of(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     let owner = repo.sign_in_with_provider(google).await.unwrap().user;
     let mut github = login_of(ProviderKey::GITHUB, "gh-1", Some("Ada@Example.com"), true);
-    github.auto_link_by_email = true;
+    github.linking = social_login_domain::linking::Linking::Auto;
     let signed_in = repo.sign_in_with_provider(github.clone()).await.unwrap();
     assert!(!signed_in.is_new_user);
     assert_eq!(signed_in.user, owner);
@@ -81,7 +87,7 @@ pub async fn an_unverified_email_matches_nobody_and_claims_nothing(repo: Arc<dyn
     );
     let squatter = repo.sign_in_with_provider(squatter).await.unwrap().user;
     let mut owner = login_of(ProviderKey::GOOGLE, "g-1", Some("victim@example.com"), true);
-    owner.auto_link_by_email = true;
+    owner.linking = social_login_domain::linking::Linking::Auto;
     let owner = repo.sign_in_with_provider(owner).await.unwrap();
     assert!(owner.is_new_user);
     assert_ne!(owner.user.id, squatter.id);
@@ -180,10 +186,12 @@ pub async fn an_unverified_email_equal_to_a_held_address_is_refused_even_with_au
     let owner = login_of(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
     let owner = repo.sign_in_with_provider(owner).await.unwrap().user;
     let mut unverified = login_of(ProviderKey::DISCORD, "d-1", Some("ADA@example.com"), false);
-    unverified.auto_link_by_email = true;
+    unverified.linking = social_login_domain::linking::Linking::Auto;
     assert_eq!(
         repo.sign_in_with_provider(unverified.clone()).await,
-        Err(SignInError::EmailAlreadyRegistered)
+        Err(SignInError::EmailAlreadyRegistered(
+            EmailAlreadyRegistered::NO_OFFER
+        ))
     );
     assert_eq!(repo.find_user(unverified.new_user_id).await.unwrap(), None);
     assert_eq!(repo.list_links(owner.id).await.unwrap().len(), 1);

@@ -69,7 +69,7 @@ pub async fn a_closed_provider_still_signs_in_its_accounts_and_auto_links(
 
     let mut google = login_of(ProviderKey::GOOGLE, "g-1", Some("ADA@example.com"), true);
     google.signup = closed();
-    google.auto_link_by_email = true;
+    google.linking = social_login_domain::linking::Linking::Auto;
     let linked = repo.sign_in_with_provider(google.clone()).await.unwrap();
     assert_eq!((linked.user.id, linked.is_new_user), (ada.id, false));
     let link = repo

@@ -1,0 +1,113 @@
+//! Finishing a link after a 409 (docs/api.md#finishing-a-link): a provider login that met
+//! the account holding its verified email is answered with a link token; that account's
+//! user, signed in recently, presents it to link the provider account with the tokens of
+//! that first exchange, with no second trip to the provider. The token is sealed, bound to
+//! that user, spent once across instances (the state store), and lives ten minutes.
+
+use crate::{AppError, AuthService};
+use social_login_domain::link_offer::{LINK_OFFER_TTL, LinkOffer, LinkOfferRefused};
+use social_login_domain::linking::{ConnectDecision, decide_connect};
+use social_login_domain::plan::SealedTokens;
+use social_login_domain::{
+    LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, Spend, UserId,
+};
+use social_login_ports::{AccountLink, AddLinkError, VerifiedAccess};
+use time::OffsetDateTime;
+use tracing::instrument;
+
+impl AuthService {
+    /// The 409 of a login whose email `owner` holds, carrying the link token that lets
+    /// `owner` link this provider account with `tokens`.
+    pub(crate) fn offer_link(
+        &self,
+        owner: UserId,
+        identity: &ProviderIdentity,
+        tokens: SealedTokens,
+        now: OffsetDateTime,
+    ) -> Result<AppError, AppError> {
+        let offer = LinkOffer {
+            id: self.random_state_id(),
+            user: owner,
+            provider: identity.provider,
+            subject: identity.subject.clone(),
+            email: identity.email.clone(),
+            tokens,
+            expires_at: now + LINK_OFFER_TTL,
+        };
+        let link_token = self.ports.state_sealer.seal_link(&offer)?;
+        Ok(AppError::LinkOffered { link_token })
+    }
+
+    /// Links the offered provider account to `caller`, whose login must be recent: 403 for
+    /// another user's token, 400 for one that does not open, expired or was used, 409 when
+    /// the provider account was linked meanwhile (or the caller has that provider already).
+    #[instrument(skip_all)]
+    pub async fn complete_link(
+        &self,
+        caller: VerifiedAccess,
+        link_token: &str,
+        origin: &Origin,
+    ) -> Result<LinkedAccount, AppError> {
+        self.require_recent_login(&caller)?;
+        let offer = self
+            .ports
+            .state_sealer
+            .open_link(link_token)
+            .ok_or(AppError::InvalidLinkToken)?;
+        let now = self.ports.clock.now();
+        offer.check(caller.user, now).map_err(|refused| match refused {
+            LinkOfferRefused::Expired => AppError::InvalidLinkToken,
+            LinkOfferRefused::NotForYou => AppError::LinkTokenNotForYou,
+        })?;
+        self.enabled_provider(offer.provider.as_str())?;
+        // Spent before anything is decided on it (a token refused above, another user's, is
+        // not): whatever happens next, it is used.
+        let spend = self.ports.states.spend(offer.id, offer.expires_at).await?;
+        if spend == Spend::Again {
+            return Err(AppError::InvalidLinkToken);
+        }
+        let existing = self
+            .ports
+            .users
+            .find_link(offer.provider, &offer.subject)
+            .await?;
+        let caller_links = self.ports.users.list_links(caller.user).await?;
+        let identity = ProviderIdentity {
+            provider: offer.provider,
+            subject: offer.subject.clone(),
+            email: offer.email.clone(),
+            email_verified: true,
+            full_name: None,
+            avatar_url: None,
+            hosted_domain: None,
+        };
+        match decide_connect(caller.user, &caller_links, &identity, existing.as_ref()) {
+            Ok(ConnectDecision::Link) => {}
+            // Linked meanwhile, to this very user or another: nothing to finish.
+            Ok(ConnectDecision::Renew(_)) | Err(_) => return Err(AppError::ProviderAlreadyLinked),
+        }
+        let link = NewLinkedAccount {
+            id: self.new_link_id(now),
+            user_id: caller.user,
+            provider: offer.provider,
+            subject: offer.subject,
+            email: offer.email,
+            access_token: offer.tokens.access_token,
+            refresh_token: offer.tokens.refresh_token,
+            scopes: offer.tokens.scopes,
+            access_expires_at: offer.tokens.access_expires_at,
+            grant_client_id: offer.tokens.client_id,
+            created_at: now,
+        };
+        let audit = self.audit(origin, now);
+        self.ports
+            .users
+            .add_link(AccountLink { link, audit })
+            .await
+            .map_err(|error| match error {
+                AddLinkError::ProviderAlreadyLinked => AppError::ProviderAlreadyLinked,
+                AddLinkError::UserNotFound => AppError::Unauthorized,
+                AddLinkError::Repository(error) => error.into(),
+            })
+    }
+}
