@@ -4,7 +4,7 @@
 use crate::{AppError, AuthService};
 use social_login_domain::reauthentication::require_recent_login;
 use social_login_domain::refresh::token_expiry;
-use social_login_domain::{LoginMethod, Origin, SecretText, User};
+use social_login_domain::{FamilyId, LoginMethod, Origin, SecretText, User};
 use social_login_ports::{AccessToken, SessionOpening, SessionStart, VerifiedAccess};
 use time::OffsetDateTime;
 
@@ -48,11 +48,14 @@ impl AuthService {
         &self,
         user: User,
         is_new_user: bool,
-        refresh_token: SecretText,
+        (session, refresh_token): (FamilyId, SecretText),
         now: OffsetDateTime,
     ) -> Result<LoginResult, AppError> {
         Ok(LoginResult {
-            access_token: self.ports.sessions.issue_access(user.id, now, now)?,
+            access_token: self
+                .ports
+                .sessions
+                .issue_access(user.id, session, now, now)?,
             refresh_token,
             user,
             is_new_user,
@@ -69,6 +72,7 @@ impl AuthService {
     ) -> Result<LoginResult, AppError> {
         let now = self.ports.clock.now();
         let (session, refresh_token) = self.new_session(now, LoginMethod::Password);
+        let family = session.family;
         self.ports
             .refresh_tokens
             .start_family(SessionOpening {
@@ -78,7 +82,7 @@ impl AuthService {
                 audit: self.audit(origin, now),
             })
             .await?;
-        self.login_result(user, is_new_user, refresh_token, now)
+        self.login_result(user, is_new_user, (family, refresh_token), now)
     }
 
     /// 401 `ReauthenticationRequired` unless the login of the caller's session happened at

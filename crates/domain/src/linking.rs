@@ -95,9 +95,8 @@ pub fn decide_login(
     // The owner proves the address by signing in to finish the link: only the provider's
     // side must be verified, so a pre-registered address cannot be confirmed by anyone but
     // whoever holds that account's password.
-    let offer = linking != Linking::Never
-        && identity.verified_email().is_some()
-        && !owner_has_provider;
+    let offer =
+        linking != Linking::Never && identity.verified_email().is_some() && !owner_has_provider;
     Err(EmailAlreadyRegistered {
         confirm_with: offer.then_some(owner.user.id),
     })

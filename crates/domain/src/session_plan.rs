@@ -6,7 +6,7 @@ use crate::refresh::{
     RefreshRecord, RefreshTokenHash, RefreshVerdict, judge_for_user, token_expiry,
 };
 use crate::session::{NewRefreshToken, SessionStart};
-use crate::{AuditContext, AuditEventType, UserId};
+use crate::{AuditContext, AuditEventType, FamilyId, UserId};
 use time::{Duration, OffsetDateTime};
 
 /// The start of a session of a user decided elsewhere (a password login, a registration).
@@ -53,6 +53,8 @@ pub struct RefreshRotation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rotated {
     pub user: UserId,
+    /// The session: the family the successor joined.
+    pub session: FamilyId,
     pub auth_time: OffsetDateTime,
 }
 
@@ -106,7 +108,11 @@ impl RefreshRotation {
                             record.family_expires_at,
                         ),
                     }));
-                Ok(Rotated { user, auth_time })
+                Ok(Rotated {
+                    user,
+                    session: family,
+                    auth_time,
+                })
             }
             (Some(record), RefreshVerdict::ReuseDetected { family }) => {
                 let reuse = AuditEventType::SessionRefreshReuseDetected;

@@ -1,6 +1,6 @@
 //! The session tokens port: the service's own access and refresh tokens.
 
-use social_login_domain::{SecretText, UserId, refresh::RefreshTokenHash};
+use social_login_domain::{FamilyId, SecretText, UserId, refresh::RefreshTokenHash};
 use time::{Duration, OffsetDateTime};
 
 /// A signed, short-lived access token.
@@ -26,6 +26,9 @@ pub struct VerifiedAccess {
     /// The `auth_time` claim; `None` for a token issued before tokens carried it (such a
     /// token is valid, but its login never counts as recent).
     pub auth_time: Option<OffsetDateTime>,
+    /// The session (refresh-token family) it was issued in (`sid`); `None` for a token
+    /// issued before tokens carried it.
+    pub session: Option<FamilyId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -35,11 +38,12 @@ pub struct SessionTokenError(pub String);
 /// Issues and checks session tokens.
 #[cfg_attr(feature = "mock", mockall::automock)]
 pub trait SessionTokens: Send + Sync {
-    /// An access token of `user` issued `now`, in the session whose login happened at
+    /// An access token of `user` issued `now`, in `session`, whose login happened at
     /// `auth_time` (a refresh passes the session's, not `now`).
     fn issue_access(
         &self,
         user: UserId,
+        session: FamilyId,
         auth_time: OffsetDateTime,
         now: OffsetDateTime,
     ) -> Result<AccessToken, SessionTokenError>;

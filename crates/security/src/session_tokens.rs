@@ -7,7 +7,7 @@ use jsonwebtoken::{Algorithm, Validation};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use signing_key::SigningKey;
-use social_login_domain::{SecretText, UserId, refresh::RefreshTokenHash};
+use social_login_domain::{FamilyId, SecretText, UserId, refresh::RefreshTokenHash};
 use social_login_ports::{
     AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
 };
@@ -38,6 +38,10 @@ struct AccessClaims {
     /// when read: tokens issued before it existed stay valid until they expire.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     auth_time: Option<i64>,
+    /// The session it was issued in (its refresh-token family's id), as OpenID Connect
+    /// names a session. Optional when read, as `auth_time`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sid: Option<String>,
     token_use: String,
     jti: String,
 }
@@ -170,6 +174,7 @@ impl SessionTokens for JwtSessionTokens {
     fn issue_access(
         &self,
         user: UserId,
+        session: FamilyId,
         auth_time: OffsetDateTime,
         now: OffsetDateTime,
     ) -> Result<AccessToken, SessionTokenError> {
@@ -182,6 +187,7 @@ impl SessionTokens for JwtSessionTokens {
             iss: self.issuer.clone(),
             aud: self.audience.clone(),
             auth_time: Some(auth_time.unix_timestamp()),
+            sid: Some(session.to_string()),
             token_use: TOKEN_USE_ACCESS.to_owned(),
             jti: random_url_token(JTI_BYTES),
         };
@@ -209,10 +215,15 @@ impl SessionTokens for JwtSessionTokens {
                 Some(at) => Some(OffsetDateTime::from_unix_timestamp(at).ok()?),
                 None => None,
             };
+            let session = match &claims.sid {
+                Some(sid) => Some(sid.parse().ok()?),
+                None => None,
+            };
             Some(VerifiedAccess {
                 user: claims.sub.parse().ok()?,
                 issued_at: OffsetDateTime::from_unix_timestamp(claims.iat).ok()?,
                 auth_time,
+                session,
             })
         } else {
             None

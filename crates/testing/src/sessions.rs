@@ -1,7 +1,7 @@
 //! Session tokens that are readable in test output and checked against the clock.
 
 use social_login_domain::refresh::RefreshTokenHash;
-use social_login_domain::{SecretText, UserId};
+use social_login_domain::{FamilyId, SecretText, UserId};
 use social_login_ports::{
     AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
 };
@@ -11,7 +11,8 @@ use uuid::Uuid;
 pub const ACCESS_TTL: Duration = Duration::minutes(15);
 pub const REFRESH_TTL: Duration = Duration::days(30);
 
-/// Access tokens are `access:<user uuid>:<auth_time unix seconds>:<expiry unix seconds>`
+/// Access tokens are `access:<user uuid>:<session uuid>:<auth_time unix seconds>:<expiry unix
+/// seconds>`
 /// (unsigned: only the use cases' handling of them is under test); refresh tokens are random.
 pub struct FakeSessions;
 
@@ -19,13 +20,14 @@ impl SessionTokens for FakeSessions {
     fn issue_access(
         &self,
         user: UserId,
+        session: FamilyId,
         auth_time: OffsetDateTime,
         now: OffsetDateTime,
     ) -> Result<AccessToken, SessionTokenError> {
         let expires_at = now + ACCESS_TTL;
         Ok(AccessToken {
             value: SecretText::new(format!(
-                "access:{user}:{}:{}",
+                "access:{user}:{session}:{}:{}",
                 auth_time.unix_timestamp(),
                 expires_at.unix_timestamp()
             )),
@@ -36,6 +38,7 @@ impl SessionTokens for FakeSessions {
     fn verify_access(&self, token: &str, now: OffsetDateTime) -> Option<VerifiedAccess> {
         let mut parts = token.strip_prefix("access:")?.split(':');
         let user: UserId = parts.next()?.parse().ok()?;
+        let session: FamilyId = parts.next()?.parse().ok()?;
         let seconds =
             |part: Option<&str>| OffsetDateTime::from_unix_timestamp(part?.parse().ok()?).ok();
         let auth_time = seconds(parts.next())?;
@@ -47,6 +50,7 @@ impl SessionTokens for FakeSessions {
             user,
             issued_at: expires_at - ACCESS_TTL,
             auth_time: Some(auth_time),
+            session: Some(session),
         })
     }
 

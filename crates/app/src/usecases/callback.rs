@@ -2,10 +2,10 @@
 
 use crate::EnabledProvider;
 use crate::{AppError, AuthService, LoginResult, ProviderReturn};
+use social_login_domain::linking::EmailAlreadyRegistered;
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::state::Flow;
 use social_login_domain::{LoginMethod, Origin, ProviderIdentity};
-use social_login_domain::linking::EmailAlreadyRegistered;
 use social_login_ports::{ProviderSignIn, SignInError};
 use tracing::instrument;
 
@@ -42,6 +42,7 @@ impl AuthService {
             let now = self.ports.clock.now();
             let began_with = LoginMethod::Provider(identity.provider);
             let (session, refresh) = self.new_session(now, began_with);
+            let family = session.family;
             // Lookups, the linking decision (docs/api.md#linking-rules), the writes and the new session:
             // one transaction in the repository.
             let signed_in = self
@@ -61,7 +62,8 @@ impl AuthService {
                 .await;
             match signed_in {
                 Ok(signed_in) => {
-                    return self.login_result(signed_in.user, signed_in.is_new_user, refresh, now);
+                    let issued = (family, refresh);
+                    return self.login_result(signed_in.user, signed_in.is_new_user, issued, now);
                 }
                 Err(SignInError::Raced) => continue,
                 Err(SignInError::EmailAlreadyRegistered(EmailAlreadyRegistered {

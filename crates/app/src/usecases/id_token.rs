@@ -185,7 +185,9 @@ impl AuthService {
             Ok(decision) => decision,
             // A link the owner may confirm: the exchange goes ahead, so the link token
             // carries the grant (the sign-in's transaction answers with it).
-            Err(LoginRefused::EmailAlreadyRegistered(refused)) if refused.confirm_with.is_some() => {
+            Err(LoginRefused::EmailAlreadyRegistered(refused))
+                if refused.confirm_with.is_some() =>
+            {
                 return Ok(());
             }
             Err(refused) => return Err(sign_in_refused(SignInRefused::from(refused).into())),

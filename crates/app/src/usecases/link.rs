@@ -55,10 +55,12 @@ impl AuthService {
             .open_link(link_token)
             .ok_or(AppError::InvalidLinkToken)?;
         let now = self.ports.clock.now();
-        offer.check(caller.user, now).map_err(|refused| match refused {
-            LinkOfferRefused::Expired => AppError::InvalidLinkToken,
-            LinkOfferRefused::NotForYou => AppError::LinkTokenNotForYou,
-        })?;
+        offer
+            .check(caller.user, now)
+            .map_err(|refused| match refused {
+                LinkOfferRefused::Expired => AppError::InvalidLinkToken,
+                LinkOfferRefused::NotForYou => AppError::LinkTokenNotForYou,
+            })?;
         self.enabled_provider(offer.provider.as_str())?;
         // Spent before anything is decided on it (a token refused above, another user's, is
         // not): whatever happens next, it is used.

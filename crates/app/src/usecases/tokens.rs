@@ -52,7 +52,12 @@ impl AuthService {
         check_not_locked(&user).map_err(|_| AppError::UserLocked)?;
         // A refresh is not a login: the new access token carries the session's login time.
         Ok(LoginResult {
-            access_token: sessions.issue_access(user.id, rotated.auth_time, now)?,
+            access_token: sessions.issue_access(
+                user.id,
+                rotated.session,
+                rotated.auth_time,
+                now,
+            )?,
             refresh_token: successor.value,
             user,
             is_new_user: false,

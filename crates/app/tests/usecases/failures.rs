@@ -144,6 +144,7 @@ async fn a_refresh_for_a_user_that_no_longer_exists_is_invalid_credentials() {
     tokens.expect_rotate_refresh().returning(|_| {
         Ok(Rotated {
             user: UserId::new(),
+            session: social_login_domain::FamilyId::new(),
             auth_time: time::OffsetDateTime::UNIX_EPOCH,
         })
     });
@@ -180,7 +181,7 @@ async fn session_tokens_that_cannot_be_issued_are_internal() {
     let mut sessions = MockSessionTokens::new();
     sessions
         .expect_issue_access()
-        .returning(|_, _, _| Err(SessionTokenError("signing key unusable".into())));
+        .returning(|_, _, _, _| Err(SessionTokenError("signing key unusable".into())));
     let fakes = social_login_testing::FakeSessions;
     sessions
         .expect_new_refresh()

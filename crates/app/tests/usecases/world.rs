@@ -144,7 +144,7 @@ impl World {
     pub fn bearer_for(&self, user: UserId) -> String {
         use social_login_ports::Clock;
         let now = self.clock.now();
-        let token = FakeSessions.issue_access(user, now, now).unwrap();
+        let token = FakeSessions.issue_access(user, social_login_domain::FamilyId::new(), now, now).unwrap();
         token.value.expose().to_owned()
     }
 
@@ -156,6 +156,7 @@ impl World {
             user,
             issued_at: now,
             auth_time: Some(now),
+            session: None,
         }
     }
 
@@ -515,7 +516,11 @@ pub trait RawInput {
     ) -> Result<String, AppError> {
         let service = self.service();
         service
-            .authorize(service.enabled_provider(provider)?, bearer, Default::default())
+            .authorize(
+                service.enabled_provider(provider)?,
+                bearer,
+                Default::default(),
+            )
             .await
     }
 

@@ -115,12 +115,10 @@ async fn ada_with_an_old_session(repo: &SeaOrmRepository, name: &str) -> UserId 
 }
 
 async fn rotates_with_login_time(repo: &dyn Repository, user: UserId, login: OffsetDateTime) {
+    let rotated = refresh(repo, token_hash(1)).await;
     assert_eq!(
-        refresh(repo, token_hash(1)).await,
-        Ok(Rotated {
-            user,
-            auth_time: login
-        }),
+        rotated.map(|rotated| (rotated.user, rotated.auth_time)),
+        Ok((user, login)),
         "a session from before the migration: its login was when it was created"
     );
 }

@@ -96,7 +96,8 @@ fn an_issued_access_token_verifies_to_its_user_and_the_time_of_its_login() {
     let tokens = tokens();
     let user = UserId::new();
     let login = now() - Duration::hours(3);
-    let issued = tokens.issue_access(user, login, now()).unwrap();
+    let session = FamilyId::new();
+    let issued = tokens.issue_access(user, session, login, now()).unwrap();
     assert_eq!(issued.expires_at, now() + Duration::minutes(15));
     assert_eq!(
         tokens.verify_access(issued.value.expose(), now()),
@@ -104,8 +105,9 @@ fn an_issued_access_token_verifies_to_its_user_and_the_time_of_its_login() {
             user,
             issued_at: now(),
             auth_time: Some(login),
+            session: Some(session),
         }),
-        "the user, when it was issued, and when its session's login happened"
+        "the user, when it was issued, its session, and when that session's login happened"
     );
 }
 
@@ -120,13 +122,14 @@ fn a_token_without_auth_time_stays_valid_but_says_no_login_time() {
             user,
             issued_at: now(),
             auth_time: None,
+            session: None,
         })
     );
 }
 
 #[test]
 fn the_token_carries_the_documented_header_and_claims() {
-    let issued = tokens().issue_access(UserId::new(), now(), now()).unwrap();
+    let issued = tokens().issue_access(UserId::new(), FamilyId::new(), now(), now()).unwrap();
     let header = jsonwebtoken::decode_header(issued.value.expose()).unwrap();
     assert_eq!(header.alg, Algorithm::EdDSA);
     assert_eq!(header.kid, Some(current_kid()));
@@ -152,7 +155,7 @@ fn the_configured_issuer_and_audience_are_signed_and_required() {
             .with_audience(Some("api.example.com".into()))
     };
     let user = UserId::new();
-    let issued = configured().issue_access(user, now(), now()).unwrap();
+    let issued = configured().issue_access(user, FamilyId::new(), now(), now()).unwrap();
     let claims = payload(issued.value.expose());
     assert_eq!(claims["iss"], "https://auth.example.com");
     assert_eq!(claims["aud"], "api.example.com");
@@ -172,7 +175,7 @@ fn the_configured_issuer_and_audience_are_signed_and_required() {
     }
     let plain = tokens()
         .with_issuer("https://auth.example.com")
-        .issue_access(user, now(), now())
+        .issue_access(user, FamilyId::new(), now(), now())
         .unwrap();
     assert_eq!(
         configured().verify_access(plain.value.expose(), now()),
@@ -184,8 +187,8 @@ fn the_configured_issuer_and_audience_are_signed_and_required() {
 fn each_token_gets_its_own_id() {
     let tokens = tokens();
     let user = UserId::new();
-    let first = tokens.issue_access(user, now(), now()).unwrap();
-    let second = tokens.issue_access(user, now(), now()).unwrap();
+    let first = tokens.issue_access(user, FamilyId::new(), now(), now()).unwrap();
+    let second = tokens.issue_access(user, FamilyId::new(), now(), now()).unwrap();
     assert_ne!(first.value, second.value);
 }
 
@@ -193,7 +196,7 @@ fn each_token_gets_its_own_id() {
 fn a_token_is_refused_from_its_expiry_on() {
     let tokens = tokens();
     let user = UserId::new();
-    let issued = tokens.issue_access(user, now(), now()).unwrap();
+    let issued = tokens.issue_access(user, FamilyId::new(), now(), now()).unwrap();
     let token = issued.value.expose();
     let last_valid = issued.expires_at - Duration::seconds(1);
     assert_eq!(
@@ -208,7 +211,7 @@ fn a_token_is_refused_from_its_expiry_on() {
 fn a_token_signed_with_another_secret_is_refused() {
     let user = UserId::new();
     let theirs = tokens_with("theirs", &[])
-        .issue_access(user, now(), now())
+        .issue_access(user, FamilyId::new(), now(), now())
         .unwrap();
     assert_eq!(tokens().verify_access(theirs.value.expose(), now()), None);
 }
@@ -217,7 +220,7 @@ fn a_token_signed_with_another_secret_is_refused() {
 fn a_token_signed_under_a_previous_key_verifies_after_rotation() {
     let user = UserId::new();
     let before = tokens_with("old", &[])
-        .issue_access(user, now(), now())
+        .issue_access(user, FamilyId::new(), now(), now())
         .unwrap();
     let rotated = tokens_with("new", &["old"]);
     assert_eq!(
@@ -227,7 +230,7 @@ fn a_token_signed_under_a_previous_key_verifies_after_rotation() {
         Some(user)
     );
 
-    let after = rotated.issue_access(user, now(), now()).unwrap();
+    let after = rotated.issue_access(user, FamilyId::new(), now(), now()).unwrap();
     let kid = jsonwebtoken::decode_header(after.value.expose())
         .unwrap()
         .kid;
@@ -343,7 +346,7 @@ fn an_eddsa_signature_under_another_header_algorithm_is_refused() {
 #[test]
 fn a_tampered_payload_or_signature_is_refused() {
     let tokens = tokens();
-    let issued = tokens.issue_access(UserId::new(), now(), now()).unwrap();
+    let issued = tokens.issue_access(UserId::new(), FamilyId::new(), now(), now()).unwrap();
     let parts: Vec<&str> = issued.value.expose().split('.').collect();
     let mut claims = payload(issued.value.expose());
     claims["sub"] = UserId::new().to_string().into();

@@ -225,7 +225,12 @@ fn a_link_token_opens_as_the_offer_and_as_nothing_else() {
     let offer = offer();
     let token = sealer.seal_link(&offer).unwrap();
     assert_eq!(sealer.open_link(&token), Some(offer.clone()));
-    for secret in ["k1:sealed-access", "k1:sealed-refresh", "ada@example.com", "g-1"] {
+    for secret in [
+        "k1:sealed-access",
+        "k1:sealed-refresh",
+        "ada@example.com",
+        "g-1",
+    ] {
         assert!(!token.contains(secret), "the token hides {secret}");
     }
     // Neither kind of value opens as the other.

@@ -67,7 +67,12 @@ fn issued_with(secret_key: &str, user: social_login_domain::UserId) -> String {
     let mut settings = Settings::with_secret_key(secret_key);
     settings.tokens.issuer = Some("https://auth.example.test".into());
     let now = time::OffsetDateTime::now_utc();
-    let issued = session_tokens(&settings).issue_access(user, now, now);
+    let issued = session_tokens(&settings).issue_access(
+        user,
+        social_login_domain::FamilyId::new(),
+        now,
+        now,
+    );
     issued.unwrap().value.expose().to_owned()
 }
 

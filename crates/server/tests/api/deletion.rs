@@ -43,7 +43,12 @@ async fn a_token_from_an_old_login_cannot_delete_the_account() {
     settings.server.public_url = Some(PUBLIC_URL.into());
     let six_minutes_ago = time::OffsetDateTime::now_utc() - time::Duration::minutes(6);
     let old = session_tokens(&settings)
-        .issue_access(user, six_minutes_ago, six_minutes_ago)
+        .issue_access(
+            user,
+            social_login_domain::FamilyId::new(),
+            six_minutes_ago,
+            six_minutes_ago,
+        )
         .unwrap();
     let old = old.value.expose();
     assert_eq!(

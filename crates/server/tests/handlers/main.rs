@@ -401,6 +401,7 @@ async fn the_jwks_publishes_the_current_and_previous_public_keys_only() {
     let issued = session_tokens()
         .issue_access(
             social_login_domain::UserId::new(),
+            social_login_domain::FamilyId::new(),
             OffsetDateTime::now_utc(),
             OffsetDateTime::now_utc(),
         )

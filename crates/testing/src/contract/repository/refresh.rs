@@ -40,13 +40,14 @@ pub async fn rotation_returns_the_user_and_its_successor_rotates_in_turn(
     repo: Arc<dyn Repository>,
 ) {
     let ada = user(&repo).await;
-    store_token(&*repo, ada, token_hash(1)).await;
+    let family = store_token(&*repo, ada, token_hash(1)).await;
 
     let rotated = rotation(&*repo, (token_hash(1), token_hash(2)), now(), ttl()).await;
     assert_eq!(
         rotated,
         Ok(Rotated {
             user: ada,
+            session: family,
             auth_time: login_time()
         })
     );
@@ -326,6 +327,7 @@ pub async fn every_rotation_keeps_the_auth_time_of_the_login_that_started_the_se
             rotated,
             Ok(Rotated {
                 user: ada,
+                session: login.session.family,
                 auth_time: logged_in_at
             }),
             "refreshed {later} after the login"
