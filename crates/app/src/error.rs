@@ -72,6 +72,9 @@ pub enum AppError {
     /// No user has this id (an operator's request).
     #[error("no such user")]
     UserNotFound,
+    /// No live session of the caller has this id (404).
+    #[error("no such session")]
+    SessionNotFound,
     /// Too many attempts for one account; may be retried after this many seconds.
     #[error("too many attempts; retry in {retry_after_seconds} s")]
     RateLimited { retry_after_seconds: u64 },
@@ -172,7 +175,7 @@ impl AppError {
             Self::SignupNotAllowed => ErrorCode::SignupNotAllowed,
             Self::EmailDomainNotAllowed => ErrorCode::EmailDomainNotAllowed,
             Self::UserLocked => ErrorCode::UserLocked,
-            Self::UserNotFound => ErrorCode::NotFound,
+            Self::UserNotFound | Self::SessionNotFound => ErrorCode::NotFound,
             Self::RateLimited { .. } => ErrorCode::RateLimited,
             Self::ProviderReauthorizationRequired { .. } => {
                 ErrorCode::ProviderReauthorizationRequired

@@ -13,6 +13,7 @@ pub mod login_throttle;
 pub mod providers;
 pub mod register;
 pub mod relay;
+pub mod sessions;
 pub mod signals;
 pub mod tokens;
 

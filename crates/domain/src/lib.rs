@@ -37,6 +37,7 @@ pub mod relay;
 pub mod removal;
 pub mod secret;
 pub mod session;
+pub mod session_list;
 pub mod session_plan;
 pub mod sign_in;
 pub mod signal;

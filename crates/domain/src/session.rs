@@ -28,6 +28,14 @@ impl LoginMethod {
             Self::Provider(key) => key.as_str(),
         }
     }
+
+    /// What [`Self::as_str`] stored; `None` for text that names no method.
+    pub fn from_stored(text: &str) -> Option<Self> {
+        match text {
+            "password" => Some(Self::Password),
+            key => key.parse().ok().map(Self::Provider),
+        }
+    }
 }
 
 impl fmt::Display for LoginMethod {

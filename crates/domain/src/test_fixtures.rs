@@ -50,3 +50,19 @@ pub(crate) fn identity(
         hosted_domain: None,
     }
 }
+
+/// What a write records its events with in the tests: every type to the outbox, at `at`.
+pub(crate) fn audit_at(at: OffsetDateTime) -> crate::AuditContext {
+    use crate::audit::AuditEventId;
+    crate::AuditContext {
+        origin: crate::Origin::default(),
+        at,
+        ids: [AuditEventId::at(at, [1; 8]), AuditEventId::at(at, [2; 8])],
+        outbox: crate::EventSet::all(),
+    }
+}
+
+/// [`audit_at`] the epoch.
+pub(crate) fn audit() -> crate::AuditContext {
+    audit_at(OffsetDateTime::UNIX_EPOCH)
+}

@@ -14,12 +14,16 @@ use crate::error::repository_error;
 use crate::mapping::refresh_from_rows;
 use crate::queries;
 use async_trait::async_trait;
-use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, QuerySelect};
-use social_login_domain::UserId;
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QueryFilter,
+    QuerySelect,
+};
 use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
+use social_login_domain::session_list::live_sessions;
+use social_login_domain::{FamilyId, LoginMethod, UserId};
 use social_login_ports::{
     Logout, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError, Rotated,
-    RotationRefused, SessionOpening,
+    RotationRefused, SessionEnding, SessionOpening, SessionSummary, StoredSession,
 };
 use time::OffsetDateTime;
 
@@ -63,6 +67,53 @@ impl RefreshTokenRepository for SeaOrmRepository {
         txn.commit().await.map_err(repository_error)
     }
 
+    async fn list_sessions(
+        &self,
+        user: UserId,
+        now: OffsetDateTime,
+    ) -> Result<Vec<SessionSummary>, RepositoryError> {
+        let families = refresh_family::Entity::find()
+            .filter(refresh_family::Column::UserId.eq(user.as_uuid()))
+            .filter(refresh_family::Column::Revoked.eq(false))
+            .all(self.connection())
+            .await
+            .map_err(repository_error)?;
+        let issued = refresh_token::Entity::find()
+            .select_only()
+            .column(refresh_token::Column::FamilyId)
+            .column(refresh_token::Column::CreatedAt)
+            .filter(refresh_token::Column::UserId.eq(user.as_uuid()))
+            .into_tuple::<(uuid::Uuid, OffsetDateTime)>()
+            .all(self.connection())
+            .await
+            .map_err(repository_error)?;
+        let issued = issued
+            .into_iter()
+            .map(|(family, at)| (FamilyId::from_uuid(family), at));
+        Ok(live_sessions(
+            families.into_iter().map(stored_session).collect(),
+            issued,
+            now,
+        ))
+    }
+
+    async fn end_session(&self, ending: SessionEnding) -> Result<bool, RepositoryError> {
+        // Under the family row's lock, as logout: a rotation in flight dies with it.
+        let txn = self.begin_write().await?;
+        let mut find = queries::family(ending.session.as_uuid());
+        if txn.get_database_backend() == DbBackend::Postgres {
+            find = find.lock_exclusive();
+        }
+        let family = find.one(&txn).await.map_err(repository_error)?;
+        let stored = family.map(|family| (UserId::from_uuid(family.user_id), family.revoked));
+        let Some(plan) = ending.plan(stored) else {
+            return Ok(false);
+        };
+        crate::plan::apply(&txn, &plan).await?;
+        txn.commit().await.map_err(repository_error)?;
+        Ok(true)
+    }
+
     async fn prune_expired(&self, now: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError> {
         // Ended families first, tokens included: none of their tokens can work any more.
         let ended = queries::ended_families(now, limit)
@@ -99,6 +150,20 @@ impl RefreshTokenRepository for SeaOrmRepository {
 
 /// The family of the presented token, locked until the transaction ends; `None` for an
 /// unknown token. SQLite needs no lock: its single connection runs one transaction at a time.
+/// A family's row as the domain reads a session.
+fn stored_session(family: refresh_family::Model) -> StoredSession {
+    StoredSession {
+        id: FamilyId::from_uuid(family.id),
+        created_at: family.created_at,
+        expires_at: family.expires_at,
+        revoked: family.revoked,
+        began_with: family
+            .began_with
+            .as_deref()
+            .and_then(LoginMethod::from_stored),
+    }
+}
+
 async fn lock_family_of(
     txn: &DatabaseTransaction,
     presented: RefreshTokenHash,

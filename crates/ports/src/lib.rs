@@ -35,7 +35,8 @@ pub use password_hasher::{HashError, PasswordHasher};
 pub use randomness::Randomness;
 pub use refresh_tokens::{
     Logout, NewRefreshToken, RefreshRotation, RefreshTokenRepository, RotateError, Rotated,
-    RotationPlan, RotationRefused, SessionOpening, SessionStart,
+    RotationPlan, RotationRefused, SessionEnding, SessionOpening, SessionStart, SessionSummary,
+    StoredSession,
 };
 pub use relay::{LinkGrant, ProviderGrants, RefreshClaim};
 pub use repository::{

@@ -3,7 +3,9 @@
 
 use crate::repository_error::RepositoryError;
 use async_trait::async_trait;
+use social_login_domain::UserId;
 pub use social_login_domain::session::{NewRefreshToken, SessionStart};
+pub use social_login_domain::session_list::{SessionEnding, SessionSummary, StoredSession};
 pub use social_login_domain::session_plan::{
     Logout, RefreshRotation, Rotated, RotationPlan, RotationRefused, SessionOpening,
 };
@@ -54,4 +56,17 @@ pub trait RefreshTokenRepository: Send + Sync {
     /// `limit` families that ended before `now` with their tokens. Returns how many rows
     /// went; the caller repeats while it is `limit`, so no single statement holds locks long.
     async fn prune_expired(&self, now: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError>;
+
+    /// `user`'s live sessions at `now` (`domain::session_list::live_sessions`): newest use
+    /// first, at most a hundred.
+    async fn list_sessions(
+        &self,
+        user: UserId,
+        now: OffsetDateTime,
+    ) -> Result<Vec<SessionSummary>, RepositoryError>;
+
+    /// Ends one of the user's own live sessions, under its family's lock (a rotation in
+    /// flight dies with it), recording `session.logout`; false when it is not a live session
+    /// of this user: nothing is written.
+    async fn end_session(&self, ending: SessionEnding) -> Result<bool, RepositoryError>;
 }

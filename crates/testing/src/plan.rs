@@ -78,6 +78,7 @@ impl Tables {
                     first.family,
                     Family {
                         user: first.user_id,
+                        created_at: first.created_at,
                         ends_at: session.family_expires_at,
                         auth_time: session.auth_time,
                         began_with: Some(session.began_with),

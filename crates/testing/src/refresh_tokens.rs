@@ -2,10 +2,11 @@
 
 use crate::InMemoryRepository;
 use async_trait::async_trait;
-use social_login_domain::FamilyId;
+use social_login_domain::session_list::live_sessions;
+use social_login_domain::{FamilyId, UserId};
 use social_login_ports::{
     Logout, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError, Rotated,
-    SessionOpening,
+    SessionEnding, SessionOpening, SessionSummary, StoredSession,
 };
 use std::collections::HashSet;
 use time::OffsetDateTime;
@@ -33,6 +34,46 @@ impl RefreshTokenRepository for InMemoryRepository {
             let record = tables.refresh_record(&logout.presented);
             Ok(tables.apply(logout.plan(record.as_ref()))?)
         })
+    }
+
+    async fn list_sessions(
+        &self,
+        user: UserId,
+        now: OffsetDateTime,
+    ) -> Result<Vec<SessionSummary>, RepositoryError> {
+        let tables = self.lock();
+        let sessions = tables
+            .families
+            .iter()
+            .filter(|(_, family)| family.user == user)
+            .map(|(id, family)| StoredSession {
+                id: *id,
+                created_at: family.created_at,
+                expires_at: family.ends_at,
+                revoked: tables.revoked.contains(id),
+                began_with: family.began_with,
+            })
+            .collect();
+        let issued = tables
+            .tokens
+            .values()
+            .filter(|token| token.user_id == user)
+            .map(|token| (token.family, token.issued_at));
+        Ok(live_sessions(sessions, issued, now))
+    }
+
+    async fn end_session(&self, ending: SessionEnding) -> Result<bool, RepositoryError> {
+        self.transact(|tables| {
+            let stored = tables
+                .families
+                .get(&ending.session)
+                .map(|family| (family.user, tables.revoked.contains(&ending.session)));
+            match ending.plan(stored) {
+                Some(plan) => tables.apply(plan).map(|()| true),
+                None => Ok(false),
+            }
+        })
+        .map_err(RepositoryError::from)
     }
 
     async fn prune_expired(

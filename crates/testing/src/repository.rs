@@ -58,6 +58,7 @@ pub(crate) struct OutboxRow {
 #[derive(Clone, Copy)]
 pub(crate) struct Family {
     pub(crate) user: UserId,
+    pub(crate) created_at: OffsetDateTime,
     pub(crate) ends_at: OffsetDateTime,
     pub(crate) auth_time: OffsetDateTime,
     pub(crate) began_with: Option<LoginMethod>,
@@ -67,6 +68,7 @@ pub(crate) struct Family {
 pub(crate) struct Token {
     pub(crate) user_id: UserId,
     pub(crate) family: FamilyId,
+    pub(crate) issued_at: OffsetDateTime,
     pub(crate) expires_at: OffsetDateTime,
     pub(crate) used: bool,
 }
@@ -77,6 +79,7 @@ impl Token {
         Self {
             user_id: token.user_id,
             family: token.family,
+            issued_at: token.created_at,
             expires_at: token.expires_at,
             used: false,
         }

@@ -40,6 +40,7 @@ fn variant(error: &AppError) -> usize {
         AppError::LinkOffered { .. } => 26,
         AppError::InvalidLinkToken => 27,
         AppError::LinkTokenNotForYou => 28,
+        AppError::SessionNotFound => 29,
     }
 }
 
@@ -83,6 +84,7 @@ fn table() -> Vec<(AppError, ErrorCode)> {
             ErrorCode::EmailAlreadyRegistered,
         ),
         (AppError::InvalidLinkToken, ErrorCode::InvalidLinkToken),
+        (AppError::SessionNotFound, ErrorCode::NotFound),
         (AppError::LinkTokenNotForYou, ErrorCode::LinkTokenNotForYou),
         (
             AppError::ProviderReauthorizationRequired {
@@ -141,7 +143,7 @@ fn every_variant_maps_to_its_code() {
         assert_eq!(error.code(), *code, "{error:?}");
     }
     let listed: HashSet<usize> = table.iter().map(|(error, _)| variant(error)).collect();
-    assert_eq!(listed.len(), 29, "every variant has exactly one row");
+    assert_eq!(listed.len(), 30, "every variant has exactly one row");
 }
 
 #[test]

@@ -144,7 +144,9 @@ impl World {
     pub fn bearer_for(&self, user: UserId) -> String {
         use social_login_ports::Clock;
         let now = self.clock.now();
-        let token = FakeSessions.issue_access(user, social_login_domain::FamilyId::new(), now, now).unwrap();
+        let token = FakeSessions
+            .issue_access(user, social_login_domain::FamilyId::new(), now, now)
+            .unwrap();
         token.value.expose().to_owned()
     }
 

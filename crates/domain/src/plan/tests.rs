@@ -1,7 +1,6 @@
 //! What the rules plan: each store applies these plans unchanged, so the plans themselves
 //! are where a login, a removal and a signal's writes are pinned down.
 
-use crate::audit::AuditEventId;
 use crate::plan::{SealedTokens, Write, WritePlan};
 use crate::refresh::RefreshTokenHash;
 use crate::removal::{LinkRemoval, LockChange};
@@ -10,9 +9,8 @@ use crate::sign_in::{ProviderSignIn, SignInRead, SignInRefused, StoredLink};
 use crate::signal_plan::{SignalCommand, SignalReceipt, SignalTarget};
 use crate::test_fixtures::{identity, link, user};
 use crate::{
-    AuditContext, AuditEventType, EventSet, FamilyId, LinkedAccountId, LoginMethod, Origin,
-    ProviderKey, ProviderSubject, SealedToken, SignalId, SignalKind, SignalSource, SignupPolicy,
-    UserId,
+    AuditContext, AuditEventType, FamilyId, LinkedAccountId, LoginMethod, ProviderKey,
+    ProviderSubject, SealedToken, SignalId, SignalKind, SignalSource, SignupPolicy, UserId,
 };
 use time::{Duration, OffsetDateTime};
 
@@ -21,15 +19,7 @@ fn now() -> OffsetDateTime {
 }
 
 fn audit() -> AuditContext {
-    AuditContext {
-        origin: Origin::default(),
-        at: now(),
-        ids: [
-            AuditEventId::at(now(), [1; 8]),
-            AuditEventId::at(now(), [2; 8]),
-        ],
-        outbox: EventSet::all(),
-    }
+    crate::test_fixtures::audit_at(now())
 }
 
 fn login(email: Option<&str>, access_token: &str) -> ProviderSignIn {

@@ -9,10 +9,11 @@ use super::{SqliteRepository, plan, sql, write};
 use async_trait::async_trait;
 use rusqlite::params;
 use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
-use social_login_domain::{FamilyId, UserId};
+use social_login_domain::session_list::live_sessions;
+use social_login_domain::{FamilyId, LoginMethod, UserId};
 use social_login_ports::{
     Logout, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError, Rotated,
-    SessionOpening,
+    SessionEnding, SessionOpening, SessionSummary, StoredSession,
 };
 use time::OffsetDateTime;
 
@@ -43,6 +44,48 @@ impl RefreshTokenRepository for SqliteRepository {
         self.transact(move |tx| {
             let record = record_of(tx, logout.presented)?;
             Ok(plan::apply(tx, &logout.plan(record.as_ref()))?)
+        })
+        .await
+    }
+
+    async fn list_sessions(
+        &self,
+        user: UserId,
+        now: OffsetDateTime,
+    ) -> Result<Vec<SessionSummary>, RepositoryError> {
+        self.call(move |db| {
+            let user = user.as_uuid().into_bytes();
+            let sessions = query_all(db, sql::SESSIONS_OF, [user], |row| {
+                Ok(StoredSession {
+                    id: FamilyId::from_uuid(uuid_at(row, 0)?),
+                    created_at: time_at(row, 1)?,
+                    expires_at: time_at(row, 2)?,
+                    revoked: row.get(3)?,
+                    began_with: row
+                        .get::<_, Option<String>>(4)?
+                        .as_deref()
+                        .and_then(LoginMethod::from_stored),
+                })
+            })?;
+            let issued = query_all(db, sql::TOKENS_ISSUED_OF, [user], |row| {
+                Ok((FamilyId::from_uuid(uuid_at(row, 0)?), time_at(row, 1)?))
+            })?;
+            Ok(live_sessions(sessions, issued, now))
+        })
+        .await
+    }
+
+    async fn end_session(&self, ending: SessionEnding) -> Result<bool, RepositoryError> {
+        self.transact(move |tx| {
+            let family = ending.session.as_uuid().into_bytes();
+            let stored = query_one(tx, sql::FAMILY, [family], |row| {
+                Ok((UserId::from_uuid(uuid_at(row, 1)?), row.get::<_, bool>(3)?))
+            })?;
+            let Some(plan) = ending.plan(stored) else {
+                return Ok(false);
+            };
+            plan::apply(tx, &plan)?;
+            Ok(true)
         })
         .await
     }

@@ -202,5 +202,9 @@ fn a_connect_asking_for_more_scopes_names_them_after_the_providers_own() {
     let tiktok = social_login_provider_spec::preset("tiktok").unwrap();
     let plan = ProviderPlan::resolve(tiktok, &settings()).unwrap();
     let asked = query(&AuthorizeUrl::from_plan(&plan).for_request(&more));
-    assert!(asked["scope"].ends_with(",repo,read:org"), "{}", asked["scope"]);
+    assert!(
+        asked["scope"].ends_with(",repo,read:org"),
+        "{}",
+        asked["scope"]
+    );
 }

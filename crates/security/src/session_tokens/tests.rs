@@ -129,7 +129,9 @@ fn a_token_without_auth_time_stays_valid_but_says_no_login_time() {
 
 #[test]
 fn the_token_carries_the_documented_header_and_claims() {
-    let issued = tokens().issue_access(UserId::new(), FamilyId::new(), now(), now()).unwrap();
+    let issued = tokens()
+        .issue_access(UserId::new(), FamilyId::new(), now(), now())
+        .unwrap();
     let header = jsonwebtoken::decode_header(issued.value.expose()).unwrap();
     assert_eq!(header.alg, Algorithm::EdDSA);
     assert_eq!(header.kid, Some(current_kid()));
@@ -155,7 +157,9 @@ fn the_configured_issuer_and_audience_are_signed_and_required() {
             .with_audience(Some("api.example.com".into()))
     };
     let user = UserId::new();
-    let issued = configured().issue_access(user, FamilyId::new(), now(), now()).unwrap();
+    let issued = configured()
+        .issue_access(user, FamilyId::new(), now(), now())
+        .unwrap();
     let claims = payload(issued.value.expose());
     assert_eq!(claims["iss"], "https://auth.example.com");
     assert_eq!(claims["aud"], "api.example.com");
@@ -187,8 +191,12 @@ fn the_configured_issuer_and_audience_are_signed_and_required() {
 fn each_token_gets_its_own_id() {
     let tokens = tokens();
     let user = UserId::new();
-    let first = tokens.issue_access(user, FamilyId::new(), now(), now()).unwrap();
-    let second = tokens.issue_access(user, FamilyId::new(), now(), now()).unwrap();
+    let first = tokens
+        .issue_access(user, FamilyId::new(), now(), now())
+        .unwrap();
+    let second = tokens
+        .issue_access(user, FamilyId::new(), now(), now())
+        .unwrap();
     assert_ne!(first.value, second.value);
 }
 
@@ -196,7 +204,9 @@ fn each_token_gets_its_own_id() {
 fn a_token_is_refused_from_its_expiry_on() {
     let tokens = tokens();
     let user = UserId::new();
-    let issued = tokens.issue_access(user, FamilyId::new(), now(), now()).unwrap();
+    let issued = tokens
+        .issue_access(user, FamilyId::new(), now(), now())
+        .unwrap();
     let token = issued.value.expose();
     let last_valid = issued.expires_at - Duration::seconds(1);
     assert_eq!(
@@ -230,7 +240,9 @@ fn a_token_signed_under_a_previous_key_verifies_after_rotation() {
         Some(user)
     );
 
-    let after = rotated.issue_access(user, FamilyId::new(), now(), now()).unwrap();
+    let after = rotated
+        .issue_access(user, FamilyId::new(), now(), now())
+        .unwrap();
     let kid = jsonwebtoken::decode_header(after.value.expose())
         .unwrap()
         .kid;
@@ -346,7 +358,9 @@ fn an_eddsa_signature_under_another_header_algorithm_is_refused() {
 #[test]
 fn a_tampered_payload_or_signature_is_refused() {
     let tokens = tokens();
-    let issued = tokens.issue_access(UserId::new(), FamilyId::new(), now(), now()).unwrap();
+    let issued = tokens
+        .issue_access(UserId::new(), FamilyId::new(), now(), now())
+        .unwrap();
     let parts: Vec<&str> = issued.value.expose().split('.').collect();
     let mut claims = payload(issued.value.expose());
     claims["sub"] = UserId::new().to_string().into();

@@ -170,6 +170,34 @@ impl From<&LinkedAccount> for LinkedAccountRead {
     }
 }
 
+/// One of the caller's live sessions (docs/api.md#sessions).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SessionRead {
+    pub id: String,
+    /// RFC 3339: when its login happened.
+    pub created_at: String,
+    /// RFC 3339: when its newest refresh token was issued (the login, or the last refresh).
+    pub last_used_at: String,
+    /// What it began with: `password`, a provider key, or null for a session from before
+    /// the service recorded it.
+    pub provider: Option<String>,
+    /// Whether the caller's own access token belongs to it.
+    pub current: bool,
+}
+
+impl From<&social_login_app::SessionListed> for SessionRead {
+    fn from(listed: &social_login_app::SessionListed) -> Self {
+        let session = &listed.session;
+        Self {
+            id: session.id.to_string(),
+            created_at: rfc3339(session.created_at),
+            last_used_at: rfc3339(session.last_used_at),
+            provider: session.began_with.map(|method| method.as_str().to_owned()),
+            current: listed.current,
+        }
+    }
+}
+
 /// An audit event of the caller (docs/api.md#audit-event): these five fields, and `actor`
 /// on what support did.
 #[derive(Debug, Serialize, ToSchema)]

@@ -2,8 +2,7 @@
 
 use super::dto::{
     AuthorizeResponse, CallbackRequest, ConnectedRead, LinkCompleteRequest, LinkedAccountRead,
-    LoginResponse,
-    ProviderRead, SizedJson,
+    LoginResponse, ProviderRead, SizedJson,
 };
 use super::error::{ApiError, Problem, ProblemAt, SignInRefused};
 use super::extract::{
@@ -14,11 +13,11 @@ use super::{AppState, id_token};
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
+use axum::http::StatusCode;
 use serde::Deserialize;
 use social_login_app::AuthorizeOptions;
-use utoipa::IntoParams;
-use axum::http::StatusCode;
 use social_login_app::ProviderReturn;
+use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 

@@ -2,15 +2,17 @@
 
 use super::AppState;
 use super::dto::{
-    AuditEventRead, LoginRequest, LoginResponse, RefreshRequest, RegisterRequest, UserRead,
+    AuditEventRead, LoginRequest, LoginResponse, RefreshRequest, RegisterRequest, SessionRead,
+    UserRead,
 };
 use super::error::{ApiError, Problem, ProblemAt};
 use super::extract::{ApiJson, CurrentSession, RequestOrigin};
 use super::rate_limit::Limit;
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use social_login_app::Registration;
+use social_login_domain::ErrorCode;
 use social_login_domain::SecretText;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -27,6 +29,8 @@ pub(super) fn routes(limit: &Limit) -> OpenApiRouter<AppState> {
         .apply(public)
         .routes(routes!(me, delete_me))
         .routes(routes!(events))
+        .routes(routes!(sessions))
+        .routes(routes!(end_session))
 }
 
 /// Register with email and password.
@@ -129,6 +133,40 @@ pub async fn events(
 ) -> Result<Json<Vec<AuditEventRead>>, ApiError> {
     let events = state.service.events(caller.user.id).await?;
     Ok(Json(events.iter().map(AuditEventRead::from).collect()))
+}
+
+/// The caller's live sessions, newest use first (at most 100).
+#[utoipa::path(get, path = "/users/me/sessions", tag = "session",
+    responses((status = 200, body = Vec<SessionRead>), ProblemAt<401>),
+    security(("bearer" = [])))]
+pub async fn sessions(
+    State(state): State<AppState>,
+    CurrentSession(caller): CurrentSession,
+) -> Result<Json<Vec<SessionRead>>, ApiError> {
+    let sessions = state.service.sessions(&caller.access).await?;
+    Ok(Json(sessions.iter().map(SessionRead::from).collect()))
+}
+
+/// End one of the caller's sessions: its refresh token stops working at once, on every
+/// instance; its access tokens live out their minutes, as after a logout.
+#[utoipa::path(delete, path = "/users/me/sessions/{id}", tag = "session",
+    params(("id" = String, Path, description = "a session id from GET /users/me/sessions")),
+    responses((status = 204, description = "ended"), ProblemAt<401>,
+        (status = 404, body = Problem, content_type = "application/problem+json",
+            description = "NotFound: not a live session of the caller")),
+    security(("bearer" = [])))]
+pub async fn end_session(
+    State(state): State<AppState>,
+    CurrentSession(caller): CurrentSession,
+    RequestOrigin(origin): RequestOrigin,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let session = id.parse().map_err(|_| ApiError::of(ErrorCode::NotFound))?;
+    state
+        .service
+        .end_session(caller.user.id, session, &origin)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// Delete the caller's account: its links and sessions go too, and each link's grant is

@@ -2,9 +2,7 @@
 //! the account holding its verified email is answered with a link token; that account's
 //! user, signed in, completes the link with it, once, with the tokens of the first exchange.
 
-use crate::helpers::{
-    TestApp, assert_problem_in, logs, spawn_app, spawn_app_tuned, token,
-};
+use crate::helpers::{TestApp, assert_problem_in, logs, spawn_app, spawn_app_tuned, token};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use social_login::settings::{LinkingConfig, Settings};
@@ -29,7 +27,9 @@ async fn complete(app: &TestApp, link_token: &Value, bearer: &str) -> reqwest::R
 
 fn providers(accounts: &Value) -> Vec<&str> {
     let accounts = accounts.as_array().unwrap().iter();
-    accounts.filter_map(|link| link["provider"].as_str()).collect()
+    accounts
+        .filter_map(|link| link["provider"].as_str())
+        .collect()
 }
 
 #[tokio::test]
@@ -38,7 +38,10 @@ async fn the_owner_of_the_email_completes_the_link_once_with_the_first_exchange(
     let bearer = password_ada(&app).await;
     let refused = refused_google_login(&app).await;
     let link_token = refused["link_token"].clone();
-    assert!(link_token.as_str().is_some_and(|t| t.len() > 32), "{refused}");
+    assert!(
+        link_token.as_str().is_some_and(|t| t.len() > 32),
+        "{refused}"
+    );
 
     let calls_before = app.sim.requests().len();
     let linked = complete(&app, &link_token, &bearer).await;
@@ -103,7 +106,9 @@ async fn a_tampered_garbage_or_missing_token_is_refused_and_changes_nothing() {
         let refused = complete(&app, &bad, &bearer).await;
         assert_problem_in("bad token", refused, 400, "InvalidLinkToken").await;
     }
-    let missing = app.post("/auth/link/complete", &json!({}), Some(&bearer)).await;
+    let missing = app
+        .post("/auth/link/complete", &json!({}), Some(&bearer))
+        .await;
     assert_problem_in("no token", missing, 422, "ValidationError").await;
     let anonymous = app
         .post("/auth/link/complete", &json!({"link_token": "x"}), None)
@@ -141,7 +146,10 @@ async fn an_unverified_provider_email_meets_nobody_and_is_offered_nothing() {
 }
 
 fn google_linking(settings: &mut Settings, linking: LinkingConfig) {
-    let google = settings.oauth_providers.get_mut(ProviderKey::GOOGLE).unwrap();
+    let google = settings
+        .oauth_providers
+        .get_mut(ProviderKey::GOOGLE)
+        .unwrap();
     google.linking = Some(linking);
 }
 

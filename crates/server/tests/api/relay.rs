@@ -417,7 +417,11 @@ async fn a_connect_asks_for_the_extra_scopes_it_may_and_the_link_shows_them() {
     let accounts = app.get_json("/auth/oauth/accounts", Some(&bearer)).await;
     let scopes = &accounts[0]["scopes"];
     for wanted in ["repo", "read:org"] {
-        let granted = scopes.as_array().unwrap().iter().any(|scope| scope == wanted);
+        let granted = scopes
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|scope| scope == wanted);
         assert!(granted, "{scopes}");
     }
     app.stop().await;
@@ -429,14 +433,23 @@ async fn only_a_connect_asks_for_more_and_only_for_what_the_provider_allows() {
     let (_, bearer) = app.signed_up("pat@example.com").await;
     let path = "/auth/oauth/github/authorize";
     let not_allowed = app
-        .get(&format!("{path}?purpose=connect&scopes=repo,admin:org"), Some(&bearer))
+        .get(
+            &format!("{path}?purpose=connect&scopes=repo,admin:org"),
+            Some(&bearer),
+        )
         .await;
     let problem = assert_problem_in("not allowed", not_allowed, 422, "ValidationError").await;
     assert!(problem["detail"].as_str().unwrap().contains("admin:org"));
     let on_a_login = app.get(&format!("{path}?scopes=repo"), None).await;
     assert_problem_in("on a login", on_a_login, 422, "ValidationError").await;
     let anonymous_connect = app.get(&format!("{path}?purpose=connect"), None).await;
-    assert_problem_in("connect without a bearer", anonymous_connect, 401, "Unauthorized").await;
+    assert_problem_in(
+        "connect without a bearer",
+        anonymous_connect,
+        401,
+        "Unauthorized",
+    )
+    .await;
     let other_purpose = app.get(&format!("{path}?purpose=steal"), None).await;
     assert_problem_in("unknown purpose", other_purpose, 422, "ValidationError").await;
     let google = app

@@ -35,10 +35,10 @@ mod helpers;
 mod id_token;
 #[path = "../api/id_token_once.rs"]
 mod id_token_once;
-#[path = "../api/login_throttle.rs"]
-mod login_throttle;
 #[path = "../api/link_completion.rs"]
 mod link_completion;
+#[path = "../api/login_throttle.rs"]
+mod login_throttle;
 #[path = "../api/native_apple_grants.rs"]
 mod native_apple_grants;
 #[path = "../api/native_grants.rs"]
@@ -58,6 +58,8 @@ mod reauthentication;
 mod revocation;
 #[path = "../api/secrets.rs"]
 mod secrets;
+#[path = "../api/sessions_list.rs"]
+mod sessions_list;
 #[path = "../api/signals.rs"]
 mod signals;
 #[path = "../api/signup_google.rs"]

@@ -13,6 +13,7 @@ mod links;
 mod outbox;
 mod refresh;
 mod relay;
+mod sessions;
 mod sign_in;
 mod signal_receipts;
 mod signals;
@@ -27,6 +28,7 @@ pub use links::*;
 pub use outbox::*;
 pub use refresh::*;
 pub use relay::*;
+pub use sessions::*;
 pub use sign_in::*;
 pub use signal_receipts::*;
 pub use signals::*;
@@ -164,6 +166,8 @@ macro_rules! repository_contract {
             of_concurrent_claims_on_one_grant_exactly_one_wins,
             a_refresh_is_stored_only_over_the_token_it_began_from_and_ends_the_lease,
             a_released_lease_frees_the_grant_at_once,
+            a_users_live_sessions_are_listed_newest_use_first_and_only_theirs,
+            a_user_ends_only_a_live_session_of_their_own_and_its_tokens_stop,
         );
     };
 }

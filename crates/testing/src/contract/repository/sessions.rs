@@ -1,0 +1,95 @@
+//! A user's own sessions: listed while live, newest use first, and ended one at a time by
+//! their user alone.
+
+use super::Repository;
+use super::fixtures::{
+    new_user, now, refresh_works, rotation, store_token, store_user, token_hash,
+};
+use social_login_domain::session::LoginMethod;
+use social_login_domain::{AuditEventType, UserId};
+use social_login_ports::SessionEnding;
+use std::sync::Arc;
+use time::Duration;
+
+async fn someone(repo: &Arc<dyn Repository>, email: &str) -> UserId {
+    let user = new_user(Some(email), false);
+    store_user(repo.as_ref(), &user, None).await;
+    user.id
+}
+
+fn ending(user: UserId, session: social_login_domain::FamilyId) -> SessionEnding {
+    SessionEnding {
+        user,
+        session,
+        audit: crate::audit_now(),
+    }
+}
+
+pub async fn a_users_live_sessions_are_listed_newest_use_first_and_only_theirs(
+    repo: Arc<dyn Repository>,
+) {
+    let ada = someone(&repo, "ada@example.com").await;
+    let grace = someone(&repo, "grace@example.com").await;
+    let first = store_token(&*repo, ada, token_hash(1)).await;
+    let second = store_token(&*repo, ada, token_hash(2)).await;
+    store_token(&*repo, grace, token_hash(3)).await;
+    // The first session is refreshed an hour later: it was used last.
+    let later = now() + Duration::hours(1);
+    rotation(
+        &*repo,
+        (token_hash(1), token_hash(4)),
+        later,
+        Duration::days(1),
+    )
+    .await
+    .unwrap();
+
+    let listed = repo.list_sessions(ada, later).await.unwrap();
+    let ids: Vec<_> = listed.iter().map(|session| session.id).collect();
+    assert_eq!(ids, [first, second]);
+    assert_eq!(listed[0].last_used_at, later);
+    assert_eq!(listed[1].last_used_at, now());
+    assert_eq!(listed[0].created_at, now());
+    assert_eq!(listed[0].began_with, Some(LoginMethod::Password));
+    // Past the sessions' end nothing is live.
+    let ended = repo.list_sessions(ada, now() + Duration::days(31)).await;
+    assert_eq!(ended.unwrap(), []);
+}
+
+pub async fn a_user_ends_only_a_live_session_of_their_own_and_its_tokens_stop(
+    repo: Arc<dyn Repository>,
+) {
+    let ada = someone(&repo, "ada@example.com").await;
+    let grace = someone(&repo, "grace@example.com").await;
+    let hers = store_token(&*repo, ada, token_hash(1)).await;
+    let other = store_token(&*repo, ada, token_hash(2)).await;
+
+    assert_eq!(
+        repo.end_session(ending(grace, hers)).await,
+        Ok(false),
+        "not Grace's"
+    );
+    assert!(refresh_works(&*repo, token_hash(1)).await);
+    assert_eq!(repo.list_sessions(ada, now()).await.unwrap().len(), 2);
+
+    assert_eq!(repo.end_session(ending(ada, hers)).await, Ok(true));
+    let events = repo.list_events(ada, 10).await.unwrap();
+    assert_eq!(events[0].kind, AuditEventType::SessionLogout);
+    assert_eq!(
+        repo.end_session(ending(ada, hers)).await,
+        Ok(false),
+        "ended already"
+    );
+    let left: Vec<_> = repo
+        .list_sessions(ada, now())
+        .await
+        .unwrap()
+        .iter()
+        .map(|session| session.id)
+        .collect();
+    assert_eq!(left, [other]);
+    assert!(
+        refresh_works(&*repo, token_hash(2)).await,
+        "the other goes on"
+    );
+}
