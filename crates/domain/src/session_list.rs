@@ -1,4 +1,4 @@
-//! A user's own sessions (docs/api.md#sessions): which are live, when each was last used,
+//! A user's own sessions (docs/api.md#your-sessions): which are live, when each was last used,
 //! and ending one of them.
 
 use crate::plan::{Write, WritePlan};

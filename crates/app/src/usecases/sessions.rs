@@ -1,4 +1,4 @@
-//! The caller's own sessions (docs/api.md#sessions): listing the live ones and ending one.
+//! The caller's own sessions (docs/api.md#your-sessions): listing the live ones and ending one.
 
 use crate::{AppError, AuthService};
 use social_login_domain::{FamilyId, Origin, UserId};

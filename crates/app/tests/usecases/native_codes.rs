@@ -75,16 +75,23 @@ async fn sign_in(service: &AuthService, command: IdTokenCommand) -> Result<UserI
 }
 
 #[tokio::test]
-async fn an_email_held_by_another_account_is_refused_before_the_code_is_exchanged() {
+async fn an_email_held_by_another_account_is_offered_a_link_that_keeps_the_exchanged_grant() {
     let (world, service, apple) = with_apple();
     world.register("ada@example.com", "correct horse").await;
     let refused = sign_in(&service, ada_on_apple(&service, &apple, true)).await;
-    assert_eq!(refused, Err(AppError::EmailAlreadyRegistered));
     assert!(
-        apple.native_codes_received().is_empty(),
-        "no grant was made"
+        matches!(refused, Err(AppError::LinkOffered { .. })),
+        "{refused:?}"
     );
-    assert!(apple.revoked().is_empty());
+    assert_eq!(
+        apple.native_codes_received().len(),
+        1,
+        "the code was exchanged"
+    );
+    assert!(
+        apple.revoked().is_empty(),
+        "its grant travels in the link token"
+    );
 }
 
 #[tokio::test]

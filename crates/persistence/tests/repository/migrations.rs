@@ -8,7 +8,6 @@ use sea_orm::sea_query::{Alias, Query, SimpleExpr};
 use social_login_domain::UserId;
 use social_login_migrations::{Migrator, MigratorTrait};
 use social_login_persistence::SeaOrmRepository;
-use social_login_ports::Rotated;
 use social_login_testing::audit_now;
 use social_login_testing::contract::repository::Repository;
 use social_login_testing::contract::repository::fixtures::creation;

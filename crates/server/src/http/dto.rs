@@ -170,7 +170,7 @@ impl From<&LinkedAccount> for LinkedAccountRead {
     }
 }
 
-/// One of the caller's live sessions (docs/api.md#sessions).
+/// One of the caller's live sessions (docs/api.md#your-sessions).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SessionRead {
     pub id: String,

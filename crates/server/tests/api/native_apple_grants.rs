@@ -182,15 +182,50 @@ async fn an_authorization_code_for_a_provider_other_than_apple_is_422() {
 
 #[tokio::test]
 async fn a_sign_in_the_linking_rules_refuse_is_refused_before_the_code_reaches_apple() {
-    let app = spawn().await;
-    // Grace's address is held by a password account: Apple's sign-in for it is a 409.
+    let app = spawn_app_tuned(|settings| {
+        bundle_id_configured(settings);
+        let apple = settings
+            .oauth_providers
+            .get_mut(ProviderKey::APPLE)
+            .unwrap();
+        apple.linking = Some(social_login::settings::LinkingConfig::Never);
+    })
+    .await;
+    // Grace's address is held by a password account and Apple may not offer a link: its
+    // sign-in for it is a 409 with nothing to offer.
     app.register("grace@example.com").await;
     let refused = sign_in(&app, &with_code(&app, &grace())).await;
-    assert_problem(refused, 409, "EmailAlreadyRegistered").await;
+    let problem = assert_problem(refused, 409, "EmailAlreadyRegistered").await;
+    assert!(problem.get("link_token").is_none());
     assert!(
         app.sim.issued_access_tokens().is_empty(),
         "the code was never exchanged: no grant is left live at Apple"
     );
     assert!(app.revocations_at(Provider::Apple).is_empty());
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_sign_in_offered_a_link_keeps_the_exchanged_grant_in_its_token() {
+    let app = spawn().await;
+    let bearer = token(&app.register("grace@example.com").await);
+    let refused = sign_in(&app, &with_code(&app, &grace())).await;
+    let problem = assert_problem(refused, 409, "EmailAlreadyRegistered").await;
+    assert_eq!(
+        app.sim.issued_access_tokens().len(),
+        1,
+        "the code was exchanged"
+    );
+    assert!(
+        app.revocations_at(Provider::Apple).is_empty(),
+        "and its grant kept for the link"
+    );
+    let body = json!({ "link_token": problem["link_token"] });
+    let linked = app.post("/auth/link/complete", &body, Some(&bearer)).await;
+    assert_eq!(linked.status(), StatusCode::CREATED);
+    // The link holds that grant: disconnecting revokes it at Apple.
+    let unlinked = app.disconnect("apple", &bearer).await;
+    assert_eq!(unlinked.status(), StatusCode::NO_CONTENT);
+    app.assert_one_live_revocation(Provider::Apple);
     app.stop().await;
 }

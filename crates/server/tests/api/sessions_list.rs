@@ -1,4 +1,4 @@
-//! The caller's own sessions (docs/api.md#sessions): listed live, the caller's own marked,
+//! The caller's own sessions (docs/api.md#your-sessions): listed live, the caller's own marked,
 //! and ended one at a time: an ended session's refresh token stops working at once.
 
 use crate::helpers::{assert_problem_in, spawn_app, token};

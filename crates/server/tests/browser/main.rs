@@ -4,6 +4,7 @@
 //! them); without them the test says SKIPPED (and fails when `CI` is set).
 
 mod demo_page;
+mod link_walk;
 mod relay_walk;
 mod shots;
 mod signals_walk;
@@ -58,7 +59,9 @@ async fn walk(browser: &Browser, base: &str, shots: &mut Shots) -> Result<(), St
     apple_posts_the_name_once(browser, shots).await?;
     signs_in_with_a_provider_from_configuration(browser, shots).await?;
     signals_walk::signals_end_sessions_and_remove_links(browser, shots).await?;
-    relay_walk::calls_the_providers_api_and_asks_again_after_a_revocation(browser, shots).await
+    relay_walk::calls_the_providers_api_and_asks_again_after_a_revocation(browser, shots).await?;
+    link_walk::a_provider_login_meets_a_password_account_and_links_after_its_sign_in(browser, shots)
+        .await
 }
 
 /// Login CSRF: a callback this browser did not start signs nobody in, and says so in words.
