@@ -5,10 +5,11 @@ use crate::SeaOrmRepository;
 use crate::audit::{from_unix_ms, unix_ms};
 use crate::entity::linked_account;
 use crate::error::repository_error;
+use crate::outbox::statement;
 use crate::queries;
 use async_trait::async_trait;
 use sea_orm::sea_query::{Condition, Expr};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, ConnectionTrait, FromQueryResult, QueryFilter};
 use social_login_domain::relay::RelayRefresh;
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
 use social_login_ports::{LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepositoryError};
@@ -20,13 +21,15 @@ impl ProviderGrants for SeaOrmRepository {
         user: UserId,
         provider: ProviderKey,
     ) -> Result<Option<LinkGrant>, RepositoryError> {
-        let row = linked_account::Entity::find()
-            .filter(linked_account::Column::UserId.eq(user.as_uuid()))
-            .filter(linked_account::Column::Provider.eq(provider.as_str()))
-            .one(self.connection())
-            .await
-            .map_err(repository_error)?;
-        Ok(row.map(grant_from_row))
+        let db = self.connection();
+        let values = vec![user.as_uuid().into(), provider.as_str().into()];
+        let query = statement(db.get_database_backend(), GRANT_WITH_LOCK, values);
+        let Some(row) = db.query_one_raw(query).await.map_err(repository_error)? else {
+            return Ok(None);
+        };
+        let link = linked_account::Model::from_query_result(&row, "").map_err(repository_error)?;
+        let locked: bool = row.try_get("", "user_locked").map_err(repository_error)?;
+        Ok(Some(grant_from_row(link, locked)))
     }
 
     async fn claim_refresh(&self, claim: RefreshClaim) -> Result<bool, RepositoryError> {
@@ -75,7 +78,11 @@ impl ProviderGrants for SeaOrmRepository {
     }
 }
 
-fn grant_from_row(row: linked_account::Model) -> LinkGrant {
+/// The link with its user's lock, in one statement (a relayed call reads nothing else).
+const GRANT_WITH_LOCK: &str = "SELECT l.*, u.locked AS user_locked FROM linked_accounts l \
+     JOIN users u ON u.id = l.user_id WHERE l.user_id = ?1 AND l.provider = ?2";
+
+fn grant_from_row(row: linked_account::Model, user_locked: bool) -> LinkGrant {
     LinkGrant {
         link: LinkedAccountId::from_uuid(row.id),
         access_token: SealedToken::new(row.access_token),
@@ -85,5 +92,6 @@ fn grant_from_row(row: linked_account::Model) -> LinkGrant {
         access_expires_at: row.access_expires_ms.map(from_unix_ms),
         refresh_lease_until: row.refresh_lease_until_ms.map(from_unix_ms),
         disabled: row.disabled,
+        user_locked,
     }
 }

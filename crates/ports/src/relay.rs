@@ -24,6 +24,8 @@ pub struct LinkGrant {
     pub refresh_lease_until: Option<OffsetDateTime>,
     /// Its provider reported the account disabled: nothing is called for it.
     pub disabled: bool,
+    /// An operator locked the user: nothing is called for them.
+    pub user_locked: bool,
 }
 
 impl fmt::Debug for LinkGrant {
@@ -51,7 +53,8 @@ pub struct RefreshClaim {
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait ProviderGrants: Send + Sync {
-    /// `user`'s link of `provider` with its sealed tokens; `None` when there is none.
+    /// `user`'s link of `provider` with its sealed tokens and whether the user is locked, in
+    /// one read; `None` when there is none (or no such user).
     async fn grant_of(
         &self,
         user: UserId,

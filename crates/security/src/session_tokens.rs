@@ -1,6 +1,7 @@
 //! `JwtSessionTokens`: EdDSA (Ed25519) access tokens and opaque rotating refresh tokens.
 
 mod signing_key;
+mod verified;
 
 use crate::random::random_url_token;
 use jsonwebtoken::{Algorithm, Validation};
@@ -62,6 +63,8 @@ pub struct JwtSessionTokens {
     validation: Validation,
     access_ttl: Duration,
     refresh_ttl: Duration,
+    /// Tokens that verified already, by their SHA-256.
+    verified: verified::VerifiedTokens,
 }
 
 impl JwtSessionTokens {
@@ -84,6 +87,7 @@ impl JwtSessionTokens {
             validation: validation(ISSUER, None),
             access_ttl,
             refresh_ttl,
+            verified: verified::VerifiedTokens::default(),
         }
     }
 
@@ -118,6 +122,36 @@ impl JwtSessionTokens {
             }
         }
         keys
+    }
+
+    /// The signature and claims of `token` checked (`exp` aside: it is judged at each use),
+    /// and what they say.
+    fn verify_once(&self, token: &str) -> Option<verified::Verified> {
+        let claims = self.decode(token)?;
+        // The library checked `iss` and `aud`; checked again so no setting of it can skip them.
+        let access = claims.token_use == TOKEN_USE_ACCESS
+            && claims.iss == self.issuer
+            && claims.aud == self.audience;
+        if !access {
+            return None;
+        }
+        let auth_time = match claims.auth_time {
+            Some(at) => Some(OffsetDateTime::from_unix_timestamp(at).ok()?),
+            None => None,
+        };
+        let session = match &claims.sid {
+            Some(sid) => Some(sid.parse().ok()?),
+            None => None,
+        };
+        Some(verified::Verified {
+            access: VerifiedAccess {
+                user: claims.sub.parse().ok()?,
+                issued_at: OffsetDateTime::from_unix_timestamp(claims.iat).ok()?,
+                auth_time,
+                session,
+            },
+            expires_at: claims.exp,
+        })
     }
 
     fn decode(&self, token: &str) -> Option<AccessClaims> {
@@ -204,30 +238,20 @@ impl SessionTokens for JwtSessionTokens {
     }
 
     fn verify_access(&self, token: &str, now: OffsetDateTime) -> Option<VerifiedAccess> {
-        let claims = self.decode(token)?;
-        let fresh = now.unix_timestamp() < claims.exp;
-        // The library checked `iss` and `aud`; checked again so no setting of it can skip them.
-        let access = claims.token_use == TOKEN_USE_ACCESS
-            && claims.iss == self.issuer
-            && claims.aud == self.audience;
-        if fresh && access {
-            let auth_time = match claims.auth_time {
-                Some(at) => Some(OffsetDateTime::from_unix_timestamp(at).ok()?),
-                None => None,
-            };
-            let session = match &claims.sid {
-                Some(sid) => Some(sid.parse().ok()?),
-                None => None,
-            };
-            Some(VerifiedAccess {
-                user: claims.sub.parse().ok()?,
-                issued_at: OffsetDateTime::from_unix_timestamp(claims.iat).ok()?,
-                auth_time,
-                session,
-            })
-        } else {
-            None
+        if token.len() > MAX_TOKEN_LEN {
+            return None;
         }
+        let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
+        let remembered = self.verified.get(&digest);
+        let verified = match remembered {
+            Some(verified) => verified,
+            None => {
+                let verified = self.verify_once(token)?;
+                self.verified.remember(digest, verified);
+                verified
+            }
+        };
+        (now.unix_timestamp() < verified.expires_at).then_some(verified.access)
     }
 
     /// # Panics

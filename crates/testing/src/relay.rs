@@ -28,6 +28,7 @@ impl ProviderGrants for InMemoryRepository {
                 access_expires_at: link.access_expires_at,
                 refresh_lease_until: tables.refresh_leases.get(&link.id).copied(),
                 disabled: tables.disabled.contains(&link.id),
+                user_locked: tables.user(user).is_some_and(|user| user.locked),
             });
         Ok(grant)
     }

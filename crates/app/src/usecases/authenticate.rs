@@ -37,19 +37,6 @@ impl AuthService {
         Ok(Caller { access, user })
     }
 
-    /// The user a backend relays a call for (with a service key): one that exists (else 404
-    /// `OAuthAccountNotFound`: it has no link) and is not locked.
-    pub async fn relayed_for(&self, user: UserId) -> Result<UserId, AppError> {
-        let user = self
-            .ports
-            .users
-            .find_user(user)
-            .await?
-            .ok_or(AppError::AccountNotFound)?;
-        check_not_locked(&user).map_err(|_| AppError::UserLocked)?;
-        Ok(user.id)
-    }
-
     /// The caller's own record. A valid token for a user that no longer exists is 401.
     pub async fn me(&self, caller: UserId) -> Result<User, AppError> {
         self.ports

@@ -109,7 +109,8 @@ impl AuthService {
         })
     }
 
-    /// The caller's link of the provider, with a token to call with.
+    /// The caller's link of the provider, with a token to call with: one read, which also
+    /// says whether an operator locked the user (the bearer alone was checked before).
     async fn live_grant(
         &self,
         provider: &EnabledProvider,
@@ -121,6 +122,9 @@ impl AuthService {
             .grant_of(user, provider.key())
             .await?
             .ok_or(AppError::AccountNotFound)?;
+        if grant.user_locked {
+            return Err(AppError::UserLocked);
+        }
         if grant.disabled {
             return Err(AppError::ProviderAccountDisabled);
         }

@@ -81,5 +81,6 @@ fn grant_at(row: &Row) -> rusqlite::Result<LinkGrant> {
         access_expires_at: row.get::<_, Option<i64>>(5)?.map(from_unix_ms),
         refresh_lease_until: row.get::<_, Option<i64>>(6)?.map(from_unix_ms),
         disabled: row.get(7)?,
+        user_locked: row.get(8)?,
     })
 }

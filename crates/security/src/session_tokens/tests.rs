@@ -444,3 +444,22 @@ fn debug_output_shows_no_key_material() {
     crate::keys::assert_reveals_nothing_of(&debug, &secret("current"));
     crate::keys::assert_reveals_nothing_of(&debug, &secret("old"));
 }
+
+#[test]
+fn a_token_checked_once_still_expires_and_a_tampered_copy_is_checked_anew() {
+    let tokens = tokens();
+    let user = UserId::new();
+    let issued = tokens
+        .issue_access(user, FamilyId::new(), now(), now())
+        .unwrap();
+    let token = issued.value.expose();
+    assert!(tokens.verify_access(token, now()).is_some());
+    assert!(tokens.verify_access(token, now()).is_some(), "remembered");
+    let expiry = now() + Duration::minutes(15);
+    assert_eq!(tokens.verify_access(token, expiry), None, "still expires");
+    // Another token (one character changed) is another digest: verified, and refused.
+    let mut tampered = token.to_owned();
+    let last = tampered.pop().unwrap();
+    tampered.push(if last == 'A' { 'B' } else { 'A' });
+    assert_eq!(tokens.verify_access(&tampered, now()), None);
+}

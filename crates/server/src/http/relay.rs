@@ -82,7 +82,7 @@ async fn relay(
     let provider = state.service.enabled_provider(provider_segment)?;
     let method = RelayMethod::parse(parts.method.as_str())
         .ok_or_else(|| ApiError::of(ErrorCode::MethodNotAllowed))?;
-    let user = caller(&state, &parts).await?;
+    let user = caller(&state, &parts)?;
     let path = RelayPath::parse(raw_path).map_err(|bad| ApiError::bad_request(bad.to_string()))?;
     let query = parts.uri.query().unwrap_or_default();
     check_relay_query(query)
@@ -105,19 +105,22 @@ fn split_path(path: &str) -> Option<(&str, &str)> {
     path.strip_prefix(RELAY_PREFIX)?.split_once('/')
 }
 
-/// The user the call is for: the bearer's own, or the one a service key names.
-async fn caller(state: &AppState, parts: &Parts) -> Result<UserId, ApiError> {
+/// The user the call is for: the bearer's own, or the one a service key names. Nothing is
+/// read here: the grant's one read says whether the user is locked, or gone (no link).
+fn caller(state: &AppState, parts: &Parts) -> Result<UserId, ApiError> {
     let bearer = bearer_token(parts).ok_or_else(|| ApiError::of(ErrorCode::Unauthorized))?;
     let Some(named) = header_text(parts, RELAY_USER) else {
-        return Ok(state.service.caller(bearer).await?.user.id);
+        let access = state.service.verify_bearer(bearer);
+        return access
+            .map(|access| access.user)
+            .ok_or_else(|| ApiError::of(ErrorCode::Unauthorized));
     };
     if !backend_may_call(&state.relay_keys, bearer) {
         return Err(ApiError::of(ErrorCode::Unauthorized));
     }
-    let user = named
+    named
         .parse::<UserId>()
-        .map_err(|_| ApiError::bad_request("Social-Login-User: not a user id"))?;
-    Ok(state.service.relayed_for(user).await?)
+        .map_err(|_| ApiError::bad_request("Social-Login-User: not a user id"))
 }
 
 /// Whether `key` is one of the configured service keys (each compared in constant time).

@@ -68,7 +68,8 @@ async fn a_dead_token_met_by_many_calls_on_two_instances_is_refreshed_once() {
 
     assert!(
         statuses.iter().all(|status| *status == StatusCode::OK),
-        "{statuses:?}"
+        "{statuses:?}\n{}",
+        a.recent_logs()
     );
     assert_eq!(deployment.sim.refresh_grants(Provider::Discord), 1);
 }

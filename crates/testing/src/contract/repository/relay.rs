@@ -62,9 +62,20 @@ pub async fn a_grant_is_the_users_link_of_that_provider_with_its_sealed_tokens(
     );
     assert_eq!(grant.refresh_lease_until, None);
     assert!(!grant.disabled);
+    assert!(!grant.user_locked);
     assert_eq!(repo.grant_of(ada, ProviderKey::GOOGLE).await, Ok(None));
     let grace = new_user(Some("grace@example.com"), true);
     assert_eq!(repo.grant_of(grace.id, ProviderKey::GITHUB).await, Ok(None));
+
+    // The same read says when an operator locked the user.
+    let lock = social_login_ports::LockChange {
+        user: ada,
+        locked: true,
+        audit: crate::audit_now(),
+    };
+    assert_eq!(repo.set_locked(lock).await, Ok(true));
+    let locked = repo.grant_of(ada, ProviderKey::GITHUB).await.unwrap();
+    assert!(locked.expect("still her link").user_locked);
 }
 
 pub async fn a_login_stores_when_its_access_token_expires(repo: Arc<dyn Repository>) {

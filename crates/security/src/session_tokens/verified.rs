@@ -1,0 +1,82 @@
+//! Access tokens that verified, remembered by their SHA-256: a token is immutable, so its
+//! Ed25519 signature and claims need checking once per process, not on every request (the
+//! check is most of a protected request's CPU). Its expiry is still judged at every use.
+//! Bounded: past [`MAX_REMEMBERED`] tokens the memory is emptied and refills as they come.
+
+use social_login_ports::VerifiedAccess;
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+
+/// Tokens remembered at most: about 2 MiB.
+pub(super) const MAX_REMEMBERED: usize = 16_384;
+
+/// What a verified token said, and until when (Unix seconds) it is valid.
+#[derive(Clone, Copy)]
+pub(super) struct Verified {
+    pub access: VerifiedAccess,
+    pub expires_at: i64,
+}
+
+#[derive(Default)]
+pub(super) struct VerifiedTokens {
+    by_digest: Mutex<HashMap<[u8; 32], Verified>>,
+}
+
+impl VerifiedTokens {
+    pub fn get(&self, digest: &[u8; 32]) -> Option<Verified> {
+        let remembered = self
+            .by_digest
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        remembered.get(digest).copied()
+    }
+
+    pub fn remember(&self, digest: [u8; 32], verified: Verified) {
+        let mut remembered = self
+            .by_digest
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if remembered.len() >= MAX_REMEMBERED {
+            remembered.clear();
+        }
+        remembered.insert(digest, verified);
+    }
+
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.by_digest.lock().unwrap().len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use social_login_domain::UserId;
+    use time::OffsetDateTime;
+
+    fn verified() -> Verified {
+        Verified {
+            access: VerifiedAccess {
+                user: UserId::new(),
+                issued_at: OffsetDateTime::UNIX_EPOCH,
+                auth_time: None,
+                session: None,
+            },
+            expires_at: 60,
+        }
+    }
+
+    #[test]
+    fn what_it_remembers_stays_bounded() {
+        let tokens = VerifiedTokens::default();
+        for n in 0..=MAX_REMEMBERED as u32 {
+            let mut digest = [0u8; 32];
+            digest[..4].copy_from_slice(&n.to_be_bytes());
+            tokens.remember(digest, verified());
+        }
+        assert!(tokens.len() <= MAX_REMEMBERED);
+        let mut last = [0u8; 32];
+        last[..4].copy_from_slice(&(MAX_REMEMBERED as u32).to_be_bytes());
+        assert!(tokens.get(&last).is_some(), "the newest is remembered");
+    }
+}
