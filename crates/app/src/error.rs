@@ -3,8 +3,8 @@
 use social_login_domain::state::StateMismatch;
 use social_login_domain::{ErrorCode, SignupRefused};
 use social_login_ports::{
-    CipherError, HashError, ProviderError, RepositoryError, SessionTokenError, SignalRefused,
-    StateStoreError,
+    AddLinkError, CipherError, HashError, ProviderError, RepositoryError, SessionTokenError,
+    SignalRefused, StateStoreError,
 };
 use std::sync::Arc;
 
@@ -214,6 +214,18 @@ impl From<ProviderError> for AppError {
             ProviderError::IdTokenNotSupported => Self::IdTokenNotSupported,
             ProviderError::Unavailable(_) => Self::Unavailable(Cause::of(error)),
             ProviderError::ApiCall(why) => Self::ProviderUnavailable(why),
+        }
+    }
+}
+
+/// A link a connect or a completed link offer could not store: the provider account was
+/// linked meanwhile (409), or the caller's user is gone (its token no longer names anyone).
+impl From<AddLinkError> for AppError {
+    fn from(error: AddLinkError) -> Self {
+        match error {
+            AddLinkError::ProviderAlreadyLinked => Self::ProviderAlreadyLinked,
+            AddLinkError::UserNotFound => Self::Unauthorized,
+            AddLinkError::Repository(error) => error.into(),
         }
     }
 }

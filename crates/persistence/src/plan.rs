@@ -9,7 +9,7 @@ use crate::mapping::{email_to_column, family_to_row, link_to_row, refresh_to_row
 use crate::queries;
 use sea_orm::ActiveValue::Set;
 use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, DatabaseTransaction, DbErr, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, DatabaseTransaction, DbErr, EntityTrait, QueryFilter, UpdateMany};
 use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
 use social_login_domain::relay::GrantRenewal;
 use social_login_ports::{NewRefreshToken, PlanError, RepositoryError, SessionStart};
@@ -146,7 +146,18 @@ async fn refresh_link(txn: &DatabaseTransaction, refresh: &LinkRefresh) -> Resul
     if let Some(scopes) = &refresh.scopes {
         changes.scopes = Set(scopes.as_str().to_owned());
     }
-    let updated = queries::update_link(refresh.link)
+    let update = queries::update_link(refresh.link);
+    write_enabled_link(txn, update, changes).await
+}
+
+/// `changes` to the link `update` selects if it is still enabled: no row updated means it
+/// went, was disabled or (for a filtered update) changed since it was read.
+async fn write_enabled_link(
+    txn: &DatabaseTransaction,
+    update: UpdateMany<linked_account::Entity>,
+    changes: linked_account::ActiveModel,
+) -> Result<(), PlanError> {
+    let updated = update
         .filter(linked_account::Column::Disabled.eq(false))
         .set(changes)
         .exec(txn)
@@ -176,17 +187,9 @@ async fn renew_grant(txn: &DatabaseTransaction, renewal: &GrantRenewal) -> Resul
     if !tokens.scopes.as_str().is_empty() {
         changes.scopes = Set(tokens.scopes.as_str().to_owned());
     }
-    let updated = queries::update_link(renewal.link)
-        .filter(linked_account::Column::Disabled.eq(false))
-        .filter(linked_account::Column::AccessToken.eq(renewal.seen.as_str()))
-        .set(changes)
-        .exec(txn)
-        .await
-        .map_err(repository_error)?;
-    if updated.rows_affected == 0 {
-        return Err(PlanError::Gone);
-    }
-    Ok(())
+    let update = queries::update_link(renewal.link)
+        .filter(linked_account::Column::AccessToken.eq(renewal.seen.as_str()));
+    write_enabled_link(txn, update, changes).await
 }
 
 /// A unique constraint lost to a concurrent request, or a user deleted meanwhile, is a

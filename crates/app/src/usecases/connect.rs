@@ -7,8 +7,8 @@ use social_login_domain::linking::{ConnectDecision, decide_connect};
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::state::Flow;
 use social_login_domain::{LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, UserId};
+use social_login_ports::VerifiedAccess;
 use social_login_ports::{AccountLink, LinkRenewal};
-use social_login_ports::{AddLinkError, VerifiedAccess};
 use tracing::instrument;
 
 impl AuthService {
@@ -97,15 +97,7 @@ impl AuthService {
             created_at: now,
         };
         // The unique constraints settle a race with a concurrent connect or login.
-        let link =
-            users
-                .add_link(AccountLink { link, audit })
-                .await
-                .map_err(|error| match error {
-                    AddLinkError::ProviderAlreadyLinked => AppError::ProviderAlreadyLinked,
-                    AddLinkError::UserNotFound => AppError::Unauthorized,
-                    AddLinkError::Repository(error) => error.into(),
-                })?;
+        let link = users.add_link(AccountLink { link, audit }).await?;
         Ok(Connected {
             link,
             renewed: false,

@@ -11,7 +11,7 @@ use social_login_domain::plan::SealedTokens;
 use social_login_domain::{
     LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, Spend, UserId,
 };
-use social_login_ports::{AccountLink, AddLinkError, VerifiedAccess};
+use social_login_ports::{AccountLink, VerifiedAccess};
 use time::OffsetDateTime;
 use tracing::instrument;
 
@@ -102,14 +102,7 @@ impl AuthService {
             created_at: now,
         };
         let audit = self.audit(origin, now);
-        self.ports
-            .users
-            .add_link(AccountLink { link, audit })
-            .await
-            .map_err(|error| match error {
-                AddLinkError::ProviderAlreadyLinked => AppError::ProviderAlreadyLinked,
-                AddLinkError::UserNotFound => AppError::Unauthorized,
-                AddLinkError::Repository(error) => error.into(),
-            })
+        let link = AccountLink { link, audit };
+        Ok(self.ports.users.add_link(link).await?)
     }
 }
