@@ -21,6 +21,7 @@ mod m20261126_000013_grant_client_id;
 mod m20261126_000014_drop_link_user_index;
 mod m20261206_000015_link_scopes;
 mod m20261206_000016_link_token_expiry;
+mod m20261206_000017_event_via;
 pub mod names;
 mod steps;
 
@@ -51,6 +52,7 @@ impl MigratorTrait for Migrator {
             reversible(m20261126_000014_drop_link_user_index::Migration),
             reversible(m20261206_000015_link_scopes::Migration),
             reversible(m20261206_000016_link_token_expiry::Migration),
+            reversible(m20261206_000017_event_via::Migration),
         ]
     }
 }

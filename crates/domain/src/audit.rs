@@ -170,6 +170,28 @@ pub struct Origin {
     user_agent: Option<String>,
     request_id: Option<String>,
     admin: Option<AdminKeyId>,
+    via: Option<Via>,
+}
+
+/// How a change came about when that is not told by its type: an event of it says
+/// `"via"`. (`account.linked` after a 409: the link token.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// A link a provider login offered, completed with its link token.
+    LinkToken,
+}
+
+impl Via {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::LinkToken => "link_token",
+        }
+    }
+
+    /// What [`Self::as_str`] stored.
+    pub fn from_stored(text: &str) -> Option<Self> {
+        (text == "link_token").then_some(Self::LinkToken)
+    }
 }
 
 impl Origin {
@@ -181,7 +203,21 @@ impl Origin {
             user_agent: user_agent.and_then(|text| printable(text, MAX_USER_AGENT_CHARS)),
             request_id: request_id.and_then(|text| printable(text, MAX_REQUEST_ID_CHARS)),
             admin: None,
+            via: None,
         }
+    }
+
+    /// The same origin, its change made `via` something its events name.
+    pub fn via(self, via: Via) -> Self {
+        Self {
+            via: Some(via),
+            ..self
+        }
+    }
+
+    /// How the change came about, when its events say.
+    pub fn how(&self) -> Option<Via> {
+        self.via
     }
 
     /// The same origin, acting with the admin key `key`: its events say `"actor": "admin"`.

@@ -52,7 +52,7 @@ mod test_fixtures;
 
 pub use account::{LinkedAccount, NewLinkedAccount, ProviderTokens, Scopes, SealedToken};
 pub use admin::{AdminKeyId, PageLimit, UserFilter};
-pub use audit::{AuditContext, AuditEvent, AuditEventId, AuditEventType, EventSet, Origin};
+pub use audit::{AuditContext, AuditEvent, AuditEventId, AuditEventType, EventSet, Origin, Via};
 pub use code::{AuthorizationCode, InvalidCode};
 pub use email::Email;
 pub use error::ErrorCode;

@@ -8,6 +8,7 @@ use crate::error::repository_error;
 use sea_orm::{ConnectionTrait, DatabaseTransaction, EntityTrait};
 use social_login_domain::{
     AdminKeyId, AuditEvent, AuditEventId, AuditEventType, EventSet, Origin, ProviderKey, UserId,
+    Via,
 };
 use social_login_ports::RepositoryError;
 use time::OffsetDateTime;
@@ -94,6 +95,7 @@ pub(crate) fn to_row(event: &AuditEvent) -> audit_event::ActiveModel {
         request_id: Set(event.origin.request_id().map(str::to_owned)),
         created_at: Set(event.created_at),
         admin_key_id: Set(event.origin.admin().map(|key| key.to_string())),
+        via: Set(event.origin.how().map(|via| via.as_str().to_owned())),
     }
 }
 
@@ -111,6 +113,10 @@ pub(crate) fn from_row(row: audit_event::Model) -> Result<AuditEvent, Repository
         Some(key) => {
             origin.by_admin(AdminKeyId::parse(key).ok_or_else(|| corrupt("admin key id"))?)
         }
+        None => origin,
+    };
+    let origin = match row.via.as_deref() {
+        Some(via) => origin.via(Via::from_stored(via).ok_or_else(|| corrupt("via"))?),
         None => origin,
     };
     Ok(AuditEvent {

@@ -52,7 +52,7 @@ pub(crate) const COUNT_DEAD: &str =
 
 /// ?1 how many. The event's columns first, as `EVENTS_OF` reads them.
 pub(crate) const DEAD_LETTERS: &str = "SELECT e.id, e.user_id, e.type, e.provider, e.ip, \
-     e.user_agent, e.request_id, e.created_at, e.admin_key_id, o.attempts, o.dead_at_ms, \
+     e.user_agent, e.request_id, e.created_at, e.admin_key_id, e.via, o.attempts, o.dead_at_ms, \
      o.last_error \
      FROM webhook_outbox o JOIN audit_events e ON e.id = o.event_id \
      WHERE o.dead_at_ms IS NOT NULL ORDER BY o.dead_at_ms, o.event_id LIMIT ?1";

@@ -106,6 +106,7 @@ pub fn payload(event: &AuditEvent) -> String {
         ("ip", event.origin.ip.map(|ip| ip.to_string())),
         ("user_agent", event.origin.user_agent().map(str::to_owned)),
         ("request_id", event.origin.request_id().map(str::to_owned)),
+        ("via", event.origin.how().map(|via| via.as_str().to_owned())),
     ];
     for (key, value) in optional {
         if let Some(value) = value {
@@ -154,6 +155,10 @@ mod tests {
             serde_json::from_str(&payload(&event(Origin::default()))).unwrap();
         assert!(by_user["data"].get("actor").is_none());
         assert!(by_user["data"].get("key_id").is_none());
+        assert!(by_user["data"].get("via").is_none());
+        let via = Origin::default().via(social_login_domain::Via::LinkToken);
+        let confirmed: serde_json::Value = serde_json::from_str(&payload(&event(via))).unwrap();
+        assert_eq!(confirmed["data"]["via"], "link_token");
     }
 
     #[test]

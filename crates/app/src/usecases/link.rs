@@ -9,7 +9,7 @@ use social_login_domain::link_offer::{LINK_OFFER_TTL, LinkOffer, LinkOfferRefuse
 use social_login_domain::linking::{ConnectDecision, decide_connect};
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::{
-    LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, Spend, UserId,
+    LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, Spend, UserId, Via,
 };
 use social_login_ports::{AccountLink, VerifiedAccess};
 use time::OffsetDateTime;
@@ -101,7 +101,7 @@ impl AuthService {
             grant_client_id: offer.tokens.client_id,
             created_at: now,
         };
-        let audit = self.audit(origin, now);
+        let audit = self.audit(&origin.clone().via(Via::LinkToken), now);
         let link = AccountLink { link, audit };
         Ok(self.ports.users.add_link(link).await?)
     }

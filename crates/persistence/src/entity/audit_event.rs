@@ -18,6 +18,8 @@ pub struct Model {
     pub created_at: OffsetDateTime,
     /// The admin key that made the change (its id); NULL when the user did.
     pub admin_key_id: Option<String>,
+    /// How the change came about when its type does not say (`link_token`).
+    pub via: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

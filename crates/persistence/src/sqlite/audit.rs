@@ -6,7 +6,7 @@ use super::{sql, write};
 use crate::audit::{from_row, unix_ms};
 use crate::outbox_sql;
 use rusqlite::params;
-use social_login_domain::{AuditEvent, AuditEventId, EventSet, UserId};
+use social_login_domain::{AuditEvent, AuditEventId, EventSet, UserId, Via};
 use social_login_ports::RepositoryError;
 use time::OffsetDateTime;
 
@@ -27,6 +27,7 @@ pub(super) fn record(db: &Db, event: &AuditEvent, outbox: EventSet) -> Result<()
             event.origin.request_id(),
             time_text(event.created_at)?,
             event.origin.admin().map(|key| key.to_string()),
+            event.origin.how().map(Via::as_str),
         ],
     )?;
     if outbox.contains(event.kind) {

@@ -70,6 +70,7 @@ pub(crate) fn event_at(row: &Row) -> rusqlite::Result<audit_event::Model> {
         request_id: row.get(6)?,
         created_at: time_at(row, 7)?,
         admin_key_id: row.get(8)?,
+        via: row.get(9)?,
     })
 }
 

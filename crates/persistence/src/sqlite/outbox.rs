@@ -60,7 +60,7 @@ type DeadRow = (crate::entity::audit_event::Model, i64, i64, Option<String>);
 
 /// The columns of `DEAD_LETTERS`: the event's, then attempts, dead_at_ms, last_error.
 fn dead_letter_at(row: &rusqlite::Row) -> rusqlite::Result<DeadRow> {
-    Ok((event_at(row)?, row.get(9)?, row.get(10)?, row.get(11)?))
+    Ok((event_at(row)?, row.get(10)?, row.get(11)?, row.get(12)?))
 }
 
 impl SqliteRepository {

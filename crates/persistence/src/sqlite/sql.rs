@@ -105,13 +105,13 @@ pub(crate) const DELETE_EXPIRED_TOKENS: &str = "DELETE FROM refresh_tokens WHERE
      (SELECT token_hash FROM refresh_tokens WHERE expires_at < ?1 LIMIT ?2)";
 
 pub(crate) const INSERT_EVENT: &str = "INSERT INTO audit_events (id, user_id, type, provider, \
-     ip, user_agent, request_id, created_at, admin_key_id) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+     ip, user_agent, request_id, created_at, admin_key_id, via) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
 pub(crate) const EVENTS_OF: &str = "SELECT id, user_id, type, provider, ip, user_agent, \
-     request_id, created_at, admin_key_id FROM audit_events WHERE user_id = ?1 \
+     request_id, created_at, admin_key_id, via FROM audit_events WHERE user_id = ?1 \
      ORDER BY id DESC LIMIT ?2";
 pub(crate) const EVENT_BY_ID: &str = "SELECT id, user_id, type, provider, ip, user_agent, \
-     request_id, created_at, admin_key_id FROM audit_events WHERE id = ?1";
+     request_id, created_at, admin_key_id, via FROM audit_events WHERE id = ?1";
 /// Ids are time-ordered UUIDv7 blobs: "older" is "smaller id".
 pub(crate) const DELETE_EVENTS_BEFORE: &str = "DELETE FROM audit_events WHERE id IN \
      (SELECT id FROM audit_events WHERE id < ?1 LIMIT ?2)";

@@ -216,6 +216,10 @@ pub struct AuditEventRead {
     /// `"admin"` when support made the change with an admin key; absent when the user did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub actor: Option<&'static str>,
+    /// How the change came about, when its type does not say: `link_token` on an
+    /// `account.linked` completed after a 409 (docs/api.md#finishing-a-link).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<&'static str>,
 }
 
 impl From<&AuditEvent> for AuditEventRead {
@@ -227,6 +231,7 @@ impl From<&AuditEvent> for AuditEventRead {
             ip: event.origin.ip_shown_to_user().map(|ip| ip.to_string()),
             created_at: rfc3339(event.created_at),
             actor: event.origin.admin().map(|_| "admin"),
+            via: event.origin.how().map(|via| via.as_str()),
         }
     }
 }

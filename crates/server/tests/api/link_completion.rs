@@ -59,6 +59,7 @@ async fn the_owner_of_the_email_completes_the_link_once_with_the_first_exchange(
     let events = app.events(&bearer).await;
     assert_eq!(events[0]["type"], "account.linked");
     assert_eq!(events[0]["provider"], "google");
+    assert_eq!(events[0]["via"], "link_token");
 
     // Google now signs Ada's account in.
     let me = app.get_json("/users/me", Some(&bearer)).await;
