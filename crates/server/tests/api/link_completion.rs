@@ -170,3 +170,18 @@ async fn linking_never_offers_nothing_and_auto_links_a_verified_owner_at_once() 
     assert_eq!(joined["is_new_user"], false);
     auto.stop().await;
 }
+
+#[tokio::test]
+async fn a_token_whose_user_is_gone_completes_nothing() {
+    let app = spawn_app().await;
+    let bearer = password_ada(&app).await;
+    let link_token = refused_google_login(&app).await["link_token"].clone();
+    let deleted = app.delete("/users/me", Some(&bearer)).await;
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    let refused = complete(&app, &link_token, &bearer).await;
+    assert_problem_in("deleted owner", refused, 401, "Unauthorized").await;
+    // The Google account is linked to nobody: its login now registers a new user.
+    let login = app.login_at("google", "583231").await;
+    assert_eq!(login["is_new_user"], true);
+    app.stop().await;
+}
