@@ -11,6 +11,7 @@ mod in_flight;
 mod metrics;
 mod no_store;
 mod oauth;
+mod openapi_doc;
 mod ops;
 mod platform;
 mod problem_only;
@@ -209,7 +210,7 @@ pub fn routers(
         (Some(_), AdminRoutes::OnTheApi) => (api.merge(admin_api), None),
         (Some(_), AdminRoutes::Apart) => (api, Some(admin_api)),
     };
-    let openapi = openapi.to_json().expect("the OpenAPI document serialises");
+    let openapi = openapi_doc::render(&openapi);
     let state = AppState(Arc::new(Shared {
         service,
         metrics: metrics_handle(),

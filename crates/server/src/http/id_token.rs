@@ -36,6 +36,7 @@ pub async fn sign_in(
 /// Link the provider account an app's id_token is about to the caller; needs a recent
 /// login (401 `ReauthenticationRequired`).
 #[utoipa::path(post, path = "/auth/oauth/{provider}/id-token/connect", tag = "oauth",
+    operation_id = "id_token_connect",
     params(("provider" = String, Path, description = "provider key: google, microsoft or apple")),
     request_body = IdTokenRequest,
     responses((status = 201, body = LinkedAccountRead),

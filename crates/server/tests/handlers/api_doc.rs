@@ -67,3 +67,59 @@ fn the_table_reader_takes_several_paths_of_one_method_from_one_row() {
     let found: Vec<_> = documented_operations(md).into_iter().collect();
     assert_eq!(found, ["GET /healthz", "GET /readyz", "POST /auth/login"]);
 }
+
+/// Checks `document` with the reference validator of OpenAPI 3.1 (Python's
+/// `openapi-spec-validator`, which `.ci/run` installs); its verdict, or `None` when it is
+/// not installed here (a developer machine: skipped loudly; under `CI` that fails).
+fn validator_verdict(document: &serde_json::Value) -> Option<Result<(), String>> {
+    let file = tempfile::NamedTempFile::new().expect("temp file");
+    std::fs::write(file.path(), document.to_string()).expect("write the document");
+    let script = "import json, sys\n\
+        from openapi_spec_validator import validate\n\
+        from openapi_spec_validator.validation.exceptions import OpenAPIValidationError\n\
+        try:\n    validate(json.load(open(sys.argv[1])))\n\
+        except OpenAPIValidationError as error:\n    print(error); sys.exit(1)\n";
+    let ran = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(file.path())
+        .output();
+    let missing = match &ran {
+        Err(_) => true,
+        Ok(output) => String::from_utf8_lossy(&output.stderr).contains("ModuleNotFoundError"),
+    };
+    if missing {
+        let why = "python3 with openapi-spec-validator is not installed \
+                   (pip install openapi-spec-validator)";
+        assert!(std::env::var_os("CI").is_none(), "{why}, and CI is set");
+        social_login_test_support::skipped(why);
+        return None;
+    }
+    let output = ran.expect("ran");
+    Some(match output.status.success() {
+        true => Ok(()),
+        false => Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )),
+    })
+}
+
+#[tokio::test]
+async fn the_served_document_is_valid_openapi_3_1() {
+    let (_, _, document) = send(&app(github()), get("/openapi.json")).await;
+    assert_eq!(document["openapi"], "3.1.0");
+    for (path, item) in document["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            for (status, response) in operation["responses"].as_object().unwrap() {
+                assert!(
+                    response.get("description").is_some() || response.get("$ref").is_some(),
+                    "{method} {path} {status} has no description"
+                );
+            }
+        }
+    }
+    if let Some(verdict) = validator_verdict(&document) {
+        assert_eq!(verdict, Ok(()), "the OpenAPI 3.1 validator's verdict");
+    }
+}
