@@ -73,6 +73,12 @@ impl AdminService {
         })
     }
 
+    /// Everything held about the user (docs/api.md#export), as the user would get it.
+    #[instrument(skip_all)]
+    pub async fn export(&self, id: UserId) -> Result<crate::UserExport, AppError> {
+        self.auth.export(id).await
+    }
+
     /// Removes the user's link of `provider` and revokes its grant (best effort). The last
     /// way to log in goes only with `force`, which locks the user too.
     #[instrument(skip_all, fields(provider = %provider))]

@@ -6,6 +6,7 @@ pub mod authorize;
 pub mod callback;
 pub mod connect;
 pub mod delete;
+pub mod export;
 pub mod id_token;
 pub mod key_throttle;
 pub mod link;

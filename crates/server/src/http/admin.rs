@@ -6,6 +6,7 @@ mod cursor;
 mod dto;
 
 use super::AppState;
+use super::dto::ExportRead;
 use super::error::{ApiError, Problem, ProblemAt};
 use super::extract::RequestOrigin;
 use axum::Json;
@@ -37,6 +38,7 @@ pub(super) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(find_users))
         .routes(routes!(user, delete_user))
+        .routes(routes!(export))
         .routes(routes!(unlink))
         .routes(routes!(revoke_sessions))
         .routes(routes!(lock))
@@ -138,6 +140,23 @@ pub async fn user(
 ) -> Result<Json<AdminUserDetails>, ApiError> {
     let details = operator.service.user(user_id(&id)?).await?;
     Ok(Json(AdminUserDetails::from(&details)))
+}
+
+/// Everything the service holds about the user (docs/api.md#export), as the user's own
+/// export gives it.
+#[utoipa::path(get, path = "/admin/users/{id}/export", tag = "admin",
+    operation_id = "admin_export",
+    params(("id" = String, Path, description = "user id")),
+    responses((status = 200, body = ExportRead), ProblemAt<401>,
+        (status = 404, body = Problem, content_type = "application/problem+json",
+            description = "NotFound: no such user")),
+    security(("admin_key" = [])))]
+pub async fn export(
+    AdminCaller(operator, _): AdminCaller,
+    Path(id): Path<String>,
+) -> Result<Json<ExportRead>, ApiError> {
+    let export = operator.service.export(user_id(&id)?).await?;
+    Ok(Json(ExportRead::from(&export)))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]

@@ -170,6 +170,54 @@ impl From<&LinkedAccount> for LinkedAccountRead {
     }
 }
 
+/// Everything the service holds about a user (docs/api.md#export).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportRead {
+    /// RFC 3339.
+    pub exported_at: String,
+    pub user: UserRead,
+    /// No token: the service never hands one out.
+    pub linked_accounts: Vec<LinkedAccountRead>,
+    /// The live sessions; no token.
+    pub sessions: Vec<ExportedSession>,
+    /// Newest first, at most 10,000.
+    pub events: Vec<AuditEventRead>,
+    /// Deletions asked for and not carried out yet: always empty, since the service
+    /// carries every deletion out at once.
+    pub pending_deletions: Vec<String>,
+}
+
+/// A session in an export: as the session list shows it, without `current`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedSession {
+    pub id: String,
+    pub created_at: String,
+    pub last_used_at: String,
+    pub provider: Option<String>,
+}
+
+impl From<&social_login_app::UserExport> for ExportRead {
+    fn from(export: &social_login_app::UserExport) -> Self {
+        Self {
+            exported_at: rfc3339(export.exported_at),
+            user: UserRead::from(&export.user),
+            linked_accounts: export.links.iter().map(LinkedAccountRead::from).collect(),
+            sessions: export
+                .sessions
+                .iter()
+                .map(|session| ExportedSession {
+                    id: session.id.to_string(),
+                    created_at: rfc3339(session.created_at),
+                    last_used_at: rfc3339(session.last_used_at),
+                    provider: session.began_with.map(|method| method.as_str().to_owned()),
+                })
+                .collect(),
+            events: export.events.iter().map(AuditEventRead::from).collect(),
+            pending_deletions: Vec::new(),
+        }
+    }
+}
+
 /// One of the caller's live sessions (docs/api.md#your-sessions).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SessionRead {

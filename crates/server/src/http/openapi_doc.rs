@@ -29,15 +29,24 @@ fn one_id_per_operation(document: &mut Value) {
             }
         }
     }
+    let mut given = std::collections::HashSet::<String>::new();
     for item in paths.values_mut().filter_map(Value::as_object_mut) {
         for (method, operation) in item.iter_mut() {
             let Some(id) = operation.get("operationId").and_then(Value::as_str) else {
                 continue;
             };
-            if seen.get(id).is_some_and(|count| *count > 1) {
-                let unique = format!("{id}_{method}");
-                operation["operationId"] = unique.into();
+            let mut unique = match seen.get(id).is_some_and(|count| *count > 1) {
+                true => format!("{id}_{method}"),
+                false => id.to_owned(),
+            };
+            // Two handlers of one name and method elsewhere: a number tells them apart.
+            let base = unique.clone();
+            let mut n = 2;
+            while !given.insert(unique.clone()) {
+                unique = format!("{base}_{n}");
+                n += 1;
             }
+            operation["operationId"] = unique.into();
         }
     }
 }
@@ -112,5 +121,16 @@ mod tests {
         assert_eq!(paths["/relay/{p}"]["get"]["operationId"], "relay_get");
         assert_eq!(paths["/relay/{p}"]["post"]["operationId"], "relay_post");
         assert_eq!(paths["/me"]["get"]["operationId"], "me");
+
+        let mut same_method = json!({"paths": {
+            "/a": {"get": {"operationId": "export"}},
+            "/b": {"get": {"operationId": "export"}}
+        }});
+        one_id_per_operation(&mut same_method);
+        let paths = &same_method["paths"];
+        assert_ne!(
+            paths["/a"]["get"]["operationId"],
+            paths["/b"]["get"]["operationId"]
+        );
     }
 }

@@ -2,8 +2,8 @@
 
 use super::AppState;
 use super::dto::{
-    AuditEventRead, LoginRequest, LoginResponse, RefreshRequest, RegisterRequest, SessionRead,
-    UserRead,
+    AuditEventRead, ExportRead, LoginRequest, LoginResponse, RefreshRequest, RegisterRequest,
+    SessionRead, UserRead,
 };
 use super::error::{ApiError, Problem, ProblemAt};
 use super::extract::{ApiJson, CurrentSession, RequestOrigin};
@@ -30,6 +30,7 @@ pub(super) fn routes(limit: &Limit) -> OpenApiRouter<AppState> {
         .routes(routes!(me, delete_me))
         .routes(routes!(events))
         .routes(routes!(sessions))
+        .routes(routes!(export))
         .routes(routes!(end_session))
 }
 
@@ -133,6 +134,19 @@ pub async fn events(
 ) -> Result<Json<Vec<AuditEventRead>>, ApiError> {
     let events = state.service.events(caller.user.id).await?;
     Ok(Json(events.iter().map(AuditEventRead::from).collect()))
+}
+
+/// Everything the service holds about the caller, as one document: the user, linked
+/// accounts, sessions and audit events; never a token or a password hash.
+#[utoipa::path(get, path = "/users/me/export", tag = "session",
+    responses((status = 200, body = ExportRead), ProblemAt<401>),
+    security(("bearer" = [])))]
+pub async fn export(
+    State(state): State<AppState>,
+    CurrentSession(caller): CurrentSession,
+) -> Result<Json<ExportRead>, ApiError> {
+    let export = state.service.export(caller.user.id).await?;
+    Ok(Json(ExportRead::from(&export)))
 }
 
 /// The caller's live sessions, newest use first (at most 100).

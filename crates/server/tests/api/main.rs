@@ -11,6 +11,7 @@ mod demo;
 mod demo_signals;
 mod email_claims;
 mod errors;
+mod export;
 mod fuzz;
 mod generic_discovery;
 mod generic_oauth2;

@@ -21,6 +21,8 @@ mod deletion;
 mod email_claims;
 #[path = "../api/errors.rs"]
 mod errors;
+#[path = "../api/export.rs"]
+mod export;
 #[path = "../api/fuzz.rs"]
 mod fuzz;
 #[path = "../api/generic_discovery.rs"]

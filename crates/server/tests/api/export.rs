@@ -1,0 +1,64 @@
+//! The export (docs/api.md#export): everything the service holds about a user, as one
+//! document, for the user and for support; and nothing secret, whatever the user has.
+
+use crate::admin::{admin_json, with_admin};
+use crate::helpers::{PASSWORD, assert_problem_in, spawn_app_with, token};
+use serde_json::Value;
+
+#[tokio::test]
+async fn a_user_exports_everything_held_about_them_and_no_secret() {
+    let app = spawn_app_with(with_admin()).await;
+    let (registered, bearer) = app.pat_linked("github").await;
+    let again = app.password_login("pat@example.com", PASSWORD).await;
+    let again: Value = again.json().await.unwrap();
+
+    let export = app.get("/users/me/export", Some(&bearer)).await;
+    assert_eq!(export.status(), reqwest::StatusCode::OK);
+    let text = export.text().await.unwrap();
+    let export: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(export["user"]["email"], "pat@example.com");
+    assert_eq!(export["linked_accounts"][0]["provider"], "github");
+    assert_eq!(export["sessions"].as_array().unwrap().len(), 2);
+    let types: Vec<&str> = export["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|event| event["type"].as_str())
+        .collect();
+    for wanted in ["user.registered", "account.linked", "user.login"] {
+        assert!(types.contains(&wanted), "{wanted} in {types:?}");
+    }
+    assert_eq!(export["pending_deletions"], serde_json::json!([]));
+    assert!(export["exported_at"].is_string());
+
+    // No secret, whatever the user holds: provider tokens, session tokens, the password
+    // and its hash.
+    let mut secrets: Vec<String> = app.sim.issued_access_tokens();
+    for login in [&registered, &again] {
+        secrets.push(token(login));
+        secrets.push(login["refresh_token"].as_str().unwrap().to_owned());
+    }
+    secrets.push(PASSWORD.to_owned());
+    secrets.push("$argon2".to_owned());
+    for secret in &secrets {
+        assert!(!text.contains(secret.as_str()), "the export holds a secret");
+    }
+
+    // Support exports the same document.
+    let id = export["user"]["id"].as_str().unwrap();
+    let by_support = admin_json(&app, &format!("/admin/users/{id}/export")).await;
+    assert_eq!(by_support["user"], export["user"]);
+    assert_eq!(by_support["linked_accounts"], export["linked_accounts"]);
+    let unknown = "/admin/users/0190f3c4-8a8e-7c4e-9f51-3c1d2a4b5e6f/export";
+    let missing = app
+        .http
+        .get(app.url(unknown))
+        .bearer_auth(crate::admin::ADMIN_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_problem_in("unknown user", missing, 404, "NotFound").await;
+    let anonymous = app.get("/users/me/export", None).await;
+    assert_problem_in("no bearer", anonymous, 401, "Unauthorized").await;
+    app.stop().await;
+}
