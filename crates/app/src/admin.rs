@@ -5,11 +5,12 @@
 use crate::{AppError, AuthService};
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::{
-    LinkedAccount, Origin, PageLimit, ProviderKey, User, UserFilter, UserId,
+    AuditEvent, AuditEventType, LinkedAccount, Origin, PageLimit, ProviderKey, User, UserFilter,
+    UserId,
 };
 use social_login_ports::{
-    AdminRepository, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, SessionsRevocation,
-    UserPage, UserSearch,
+    AdminRepository, EventQuery, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError,
+    SessionsRevocation, UserPage, UserSearch,
 };
 use std::sync::Arc;
 use tracing::{info, instrument};
@@ -73,10 +74,49 @@ impl AdminService {
         })
     }
 
-    /// Everything held about the user (docs/api.md#export), as the user would get it.
+    /// Everything held about the user (docs/api.md#export), its reads by support included;
+    /// the read is recorded (`admin.read`).
     #[instrument(skip_all)]
-    pub async fn export(&self, id: UserId) -> Result<crate::UserExport, AppError> {
-        self.auth.export(id).await
+    pub async fn export(&self, id: UserId, origin: &Origin) -> Result<crate::UserExport, AppError> {
+        let export = self.auth.export(id, true).await?;
+        self.record_read(id, origin).await?;
+        Ok(export)
+    }
+
+    /// The audit events `query` selects, newest first (docs/api.md#audit-trail); a query
+    /// about one user is a read of that user's data (`admin.read`).
+    #[instrument(skip_all)]
+    pub async fn events(
+        &self,
+        query: EventQuery,
+        origin: &Origin,
+    ) -> Result<Vec<AuditEvent>, AppError> {
+        let events = self.events_page(query).await?;
+        self.record_query(query, origin).await?;
+        Ok(events)
+    }
+
+    /// A page of the events `query` selects, recording nothing: the pages of one stream
+    /// after its [`Self::record_query`].
+    pub async fn events_page(&self, query: EventQuery) -> Result<Vec<AuditEvent>, AppError> {
+        Ok(self.directory.find_events(query).await?)
+    }
+
+    /// Records a query about one user's events as a read of that user's data.
+    pub async fn record_query(&self, query: EventQuery, origin: &Origin) -> Result<(), AppError> {
+        match query.user {
+            Some(user) => self.record_read(user, origin).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Records that support read `user`'s data, with the key's id (in `origin`).
+    async fn record_read(&self, user: UserId, origin: &Origin) -> Result<(), AppError> {
+        let now = self.auth.ports.clock.now();
+        let audit = self.auth.audit(origin, now);
+        let event = audit.event(0, AuditEventType::AdminRead, user, None);
+        let outbox = self.auth.policy.webhook_events;
+        Ok(self.auth.ports.users.record_event(event, outbox).await?)
     }
 
     /// Removes the user's link of `provider` and revokes its grant (best effort). The last

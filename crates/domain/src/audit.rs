@@ -69,10 +69,13 @@ pub enum AuditEventType {
     ProviderTokenRefreshed,
     /// A link's provider refused to refresh its tokens: the user must connect it again.
     ProviderReauthorizationRequired,
+    /// An operator read the user's data (their account, export or events): for operators
+    /// only, never in the user's own list.
+    AdminRead,
 }
 
 impl AuditEventType {
-    pub const ALL: [AuditEventType; 19] = [
+    pub const ALL: [AuditEventType; 20] = [
         Self::UserRegistered,
         Self::UserLogin,
         Self::AccountLinked,
@@ -92,6 +95,7 @@ impl AuditEventType {
         Self::UserLoginThrottled,
         Self::ProviderTokenRefreshed,
         Self::ProviderReauthorizationRequired,
+        Self::AdminRead,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -115,6 +119,7 @@ impl AuditEventType {
             Self::UserLoginThrottled => "user.login_throttled",
             Self::ProviderTokenRefreshed => "provider.token_refreshed",
             Self::ProviderReauthorizationRequired => "provider.reauthorization_required",
+            Self::AdminRead => "admin.read",
         }
     }
 

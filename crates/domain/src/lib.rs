@@ -22,6 +22,7 @@ pub mod code;
 pub mod disconnect;
 pub mod email;
 pub mod error;
+pub mod event_query;
 pub mod identity;
 pub mod ids;
 pub mod link_offer;

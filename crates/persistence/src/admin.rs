@@ -12,10 +12,10 @@ use async_trait::async_trait;
 use sea_orm::{ConnectionTrait, DatabaseTransaction, EntityTrait, PaginatorTrait};
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::plan::WritePlan;
-use social_login_domain::{ProviderKey, User, UserFilter, UserId};
+use social_login_domain::{AuditEvent, ProviderKey, User, UserFilter, UserId};
 use social_login_ports::{
-    AdminRepository, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, RepositoryError,
-    SessionsRevocation, Unlinked, UserPage, UserSearch,
+    AdminRepository, EventQuery, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError,
+    RepositoryError, SessionsRevocation, Unlinked, UserPage, UserSearch,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -67,6 +67,32 @@ impl AdminRepository for SeaOrmRepository {
 
     async fn unlink(&self, unlink: OperatorUnlink) -> Result<Unlinked, RemoveLinkError> {
         self::unlink(self, unlink.removal, unlink.force).await
+    }
+
+    async fn find_events(&self, query: EventQuery) -> Result<Vec<AuditEvent>, RepositoryError> {
+        use sea_orm::{ConnectionTrait, FromQueryResult};
+        let db = self.connection();
+        let (lowest, above) = query.id_bounds();
+        let values = vec![
+            query.user.map(|user| user.as_uuid()).into(),
+            query.kind.map(|kind| kind.as_str().to_owned()).into(),
+            lowest.map(|id| id.as_uuid()).into(),
+            above.map(|id| id.as_uuid()).into(),
+            i64::try_from(query.limit).unwrap_or(i64::MAX).into(),
+        ];
+        let sql = crate::outbox_sql::FIND_EVENTS;
+        let statement = crate::outbox::statement(db.get_database_backend(), sql, values);
+        let rows = db
+            .query_all_raw(statement)
+            .await
+            .map_err(repository_error)?;
+        rows.iter()
+            .map(|row| {
+                let row = crate::entity::audit_event::Model::from_query_result(row, "")
+                    .map_err(repository_error)?;
+                crate::audit::from_row(row)
+            })
+            .collect()
     }
 }
 

@@ -50,6 +50,13 @@ pub(crate) const COUNT_PENDING: &str =
 pub(crate) const COUNT_DEAD: &str =
     "SELECT COUNT(*) AS n FROM webhook_outbox WHERE dead_at_ms IS NOT NULL";
 
+/// The audit trail as a query, newest first: ?1 user, ?2 type, ?3 lowest id, ?4 id above
+/// (each NULL: no bound), ?5 how many. The columns as `EVENTS_OF` reads them.
+pub(crate) const FIND_EVENTS: &str = "SELECT id, user_id, type, provider, ip, user_agent, \
+     request_id, created_at, admin_key_id, via FROM audit_events \
+     WHERE (?1 IS NULL OR user_id = ?1) AND (?2 IS NULL OR type = ?2) \
+     AND (?3 IS NULL OR id >= ?3) AND (?4 IS NULL OR id < ?4) ORDER BY id DESC LIMIT ?5";
+
 /// ?1 how many. The event's columns first, as `EVENTS_OF` reads them.
 pub(crate) const DEAD_LETTERS: &str = "SELECT e.id, e.user_id, e.type, e.provider, e.ip, \
      e.user_agent, e.request_id, e.created_at, e.admin_key_id, e.via, o.attempts, o.dead_at_ms, \

@@ -4,7 +4,8 @@
 
 use crate::{RemoveLinkError, RepositoryError, SealedGrant};
 use async_trait::async_trait;
-use social_login_domain::{PageLimit, User, UserFilter, UserId};
+pub use social_login_domain::event_query::EventQuery;
+use social_login_domain::{AuditEvent, PageLimit, User, UserFilter, UserId};
 use time::OffsetDateTime;
 
 pub use social_login_domain::removal::{LockChange, OperatorUnlink, SessionsRevocation};
@@ -78,4 +79,8 @@ pub trait AdminRepository: Send + Sync {
     /// user and ends its sessions in the same transaction (`account.unlinked`, and
     /// `user.locked` when it locked).
     async fn unlink(&self, unlink: OperatorUnlink) -> Result<Unlinked, RemoveLinkError>;
+
+    /// The events `query` selects, newest first, at most its limit (keyset on the event id:
+    /// a page boundary never skips or repeats an event).
+    async fn find_events(&self, query: EventQuery) -> Result<Vec<AuditEvent>, RepositoryError>;
 }

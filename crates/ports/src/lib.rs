@@ -23,7 +23,8 @@ pub mod token_cipher;
 pub mod webhooks;
 
 pub use admin::{
-    AdminRepository, LockChange, OperatorUnlink, SessionsRevocation, Unlinked, UserPage, UserSearch,
+    AdminRepository, EventQuery, LockChange, OperatorUnlink, SessionsRevocation, Unlinked,
+    UserPage, UserSearch,
 };
 pub use clock::{Clock, SystemClock};
 pub use identity_provider::{

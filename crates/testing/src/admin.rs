@@ -58,6 +58,26 @@ impl AdminRepository for InMemoryRepository {
     async fn unlink(&self, unlink: OperatorUnlink) -> Result<Unlinked, RemoveLinkError> {
         self.remove_link_of(unlink.removal, unlink.force)
     }
+
+    async fn find_events(
+        &self,
+        query: social_login_ports::EventQuery,
+    ) -> Result<Vec<social_login_domain::AuditEvent>, RepositoryError> {
+        let tables = self.lock();
+        let (lowest, above) = query.id_bounds();
+        let mut events: Vec<_> = tables
+            .events
+            .iter()
+            .filter(|event| query.user.is_none_or(|user| event.user_id == user))
+            .filter(|event| query.kind.is_none_or(|kind| event.kind == kind))
+            .filter(|event| lowest.is_none_or(|lowest| event.id >= lowest))
+            .filter(|event| above.is_none_or(|above| event.id < above))
+            .cloned()
+            .collect();
+        events.sort_by(|a, b| b.id.cmp(&a.id));
+        events.truncate(usize::try_from(query.limit).unwrap_or(usize::MAX));
+        Ok(events)
+    }
 }
 
 impl InMemoryRepository {

@@ -10,10 +10,10 @@ use async_trait::async_trait;
 use rusqlite::params;
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::plan::WritePlan;
-use social_login_domain::{UserFilter, UserId};
+use social_login_domain::{AuditEvent, UserFilter, UserId};
 use social_login_ports::{
-    AdminRepository, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, RepositoryError,
-    SessionsRevocation, Unlinked, UserPage, UserSearch,
+    AdminRepository, EventQuery, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError,
+    RepositoryError, SessionsRevocation, Unlinked, UserPage, UserSearch,
 };
 use time::OffsetDateTime;
 
@@ -85,6 +85,29 @@ impl AdminRepository for SqliteRepository {
     async fn unlink(&self, unlink: OperatorUnlink) -> Result<Unlinked, RemoveLinkError> {
         self.transact(move |tx| super::admin::unlink(tx, &unlink.removal, unlink.force))
             .await
+    }
+
+    async fn find_events(&self, query: EventQuery) -> Result<Vec<AuditEvent>, RepositoryError> {
+        self.call(move |db| {
+            let (lowest, above) = query.id_bounds();
+            let blob = |id: Option<social_login_domain::AuditEventId>| {
+                id.map(|id| id.as_uuid().into_bytes())
+            };
+            let rows = super::columns::query_all(
+                db,
+                crate::outbox_sql::FIND_EVENTS,
+                rusqlite::params![
+                    query.user.map(|user| user.as_uuid().into_bytes()),
+                    query.kind.map(|kind| kind.as_str()),
+                    blob(lowest),
+                    blob(above),
+                    i64::try_from(query.limit).unwrap_or(i64::MAX),
+                ],
+                super::columns::event_at,
+            )?;
+            rows.into_iter().map(crate::audit::from_row).collect()
+        })
+        .await
     }
 }
 

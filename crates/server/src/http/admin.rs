@@ -4,6 +4,7 @@
 mod auth;
 mod cursor;
 mod dto;
+mod events;
 
 use super::AppState;
 use super::dto::ExportRead;
@@ -39,6 +40,7 @@ pub(super) fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(find_users))
         .routes(routes!(user, delete_user))
         .routes(routes!(export))
+        .routes(routes!(events::events))
         .routes(routes!(unlink))
         .routes(routes!(revoke_sessions))
         .routes(routes!(lock))
@@ -152,10 +154,12 @@ pub async fn user(
             description = "NotFound: no such user")),
     security(("admin_key" = [])))]
 pub async fn export(
-    AdminCaller(operator, _): AdminCaller,
+    AdminCaller(operator, key): AdminCaller,
     Path(id): Path<String>,
+    RequestOrigin(origin): RequestOrigin,
 ) -> Result<Json<ExportRead>, ApiError> {
-    let export = operator.service.export(user_id(&id)?).await?;
+    let origin = origin.by_admin(key);
+    let export = operator.service.export(user_id(&id)?, &origin).await?;
     Ok(Json(ExportRead::from(&export)))
 }
 

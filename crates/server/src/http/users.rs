@@ -145,7 +145,7 @@ pub async fn export(
     State(state): State<AppState>,
     CurrentSession(caller): CurrentSession,
 ) -> Result<Json<ExportRead>, ApiError> {
-    let export = state.service.export(caller.user.id).await?;
+    let export = state.service.export(caller.user.id, false).await?;
     Ok(Json(ExportRead::from(&export)))
 }
 

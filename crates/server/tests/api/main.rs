@@ -3,6 +3,7 @@
 
 mod access_tokens;
 mod admin;
+mod admin_events;
 mod audit_events;
 mod cache_control;
 mod client_ip;

@@ -11,6 +11,8 @@
 mod access_tokens;
 #[path = "../api/admin.rs"]
 mod admin;
+#[path = "../api/admin_events.rs"]
+mod admin_events;
 #[path = "../api/audit_events.rs"]
 mod audit_events;
 #[path = "../api/client_ip.rs"]
