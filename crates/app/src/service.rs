@@ -58,6 +58,8 @@ pub struct AuthPolicy {
     pub ipv6_prefix: u8,
     /// `[relay]`: calls to providers' APIs made for users.
     pub relay: RelayPolicy,
+    /// `[audit] retention_days`: events older than this are pruned.
+    pub audit_retention: Duration,
 }
 
 /// `[relay]` (docs/configuration.md).
@@ -96,6 +98,7 @@ impl Default for AuthPolicy {
             password_attempts_per_account: social_login_domain::throttle::DEFAULT_ACCOUNT_FAILURES,
             ipv6_prefix: 64,
             relay: RelayPolicy::default(),
+            audit_retention: crate::usecases::tokens::AUDIT_RETENTION,
         }
     }
 }

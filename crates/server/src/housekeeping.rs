@@ -46,16 +46,33 @@ mod tests {
     use super::*;
     use social_login_app::{AuthPolicy, Ports, ProviderRegistry, SignalVerifiers};
     use social_login_domain::signal::RECEIPT_RETENTION;
+    use social_login_domain::{AuditEvent, AuditEventId, AuditEventType, EventSet, Origin, UserId};
     use social_login_domain::{SignalId, SignalSource};
-    use social_login_ports::{SignalReceipt, SignalRepository};
+    use social_login_ports::{SignalReceipt, SignalRepository, UserRepository};
     use social_login_testing::{
         FakeClock, FakeHasher, FakeSessions, FakeStateSealer, FakeStateStore, InMemoryRepository,
         ReversingCipher, SeededRandomness,
     };
     use std::sync::Arc;
 
+    /// `[audit] retention_days` of the service under test.
+    const AUDIT_KEPT: time::Duration = time::Duration::days(30);
+
+    /// An event of `user` that happened `age` before `now`.
+    fn event_aged(user: UserId, now: time::OffsetDateTime, age: time::Duration) -> AuditEvent {
+        let at = now - age;
+        AuditEvent {
+            id: AuditEventId::at(at, [age.whole_days() as u8; 8]),
+            kind: AuditEventType::UserLogin,
+            user_id: user,
+            provider: None,
+            origin: Origin::default(),
+            created_at: at,
+        }
+    }
+
     #[tokio::test]
-    async fn every_run_forgets_signal_receipts_older_than_their_retention() {
+    async fn every_run_forgets_signal_receipts_and_audit_events_older_than_their_retention() {
         let now = time::OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap();
         let repository = Arc::new(InMemoryRepository::default());
         let service = Arc::new(AuthService::new(
@@ -74,7 +91,10 @@ mod tests {
                 clock: Arc::new(FakeClock::at(now)),
                 random: Arc::new(SeededRandomness::default()),
             },
-            AuthPolicy::default(),
+            AuthPolicy {
+                audit_retention: AUDIT_KEPT,
+                ..AuthPolicy::default()
+            },
         ));
         let receipt = |id: &str, age: time::Duration| SignalReceipt {
             source: SignalSource::GoogleRisc,
@@ -86,6 +106,18 @@ mod tests {
         let recent = receipt("recent", RECEIPT_RETENTION - time::Duration::minutes(1));
         for kept in [old.clone(), recent.clone()] {
             repository.keep_receipt(kept).await.unwrap();
+        }
+        let user = UserId::new();
+        let day = time::Duration::days(1);
+        let (old_event, recent_event) = (
+            event_aged(user, now, AUDIT_KEPT + day),
+            event_aged(user, now, AUDIT_KEPT - day),
+        );
+        for event in [old_event.clone(), recent_event.clone()] {
+            repository
+                .record_event(event, EventSet::NONE)
+                .await
+                .unwrap();
         }
 
         spawn(Arc::downgrade(&service), Duration::from_millis(10));
@@ -106,5 +138,12 @@ mod tests {
         }
         assert_eq!(found(old.id).await, None, "pruned within 5 s");
         assert!(found(recent.id).await.is_some());
+        let events = repository.list_events(user, 10).await.unwrap();
+        let ids: Vec<_> = events.iter().map(|event| event.id).collect();
+        assert_eq!(
+            ids,
+            [recent_event.id],
+            "the configured retention, not the default"
+        );
     }
 }

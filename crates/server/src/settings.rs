@@ -39,8 +39,8 @@ pub use providers::{IdTokenNonce, LinkingConfig, ProviderConfig};
 pub use proxies::BadProxyEntry;
 pub use relay::{MAX_SERVICE_KEYS, RelaySettings};
 pub use sections::{
-    DEFAULT_ISSUER, DatabaseSettings, HttpSettings, OAuthStateStoreSettings, RateLimitSettings,
-    ServerSettings, SignupSettings, StateStoreBackend, TokenSettings,
+    AuditSettings, DEFAULT_ISSUER, DatabaseSettings, HttpSettings, OAuthStateStoreSettings,
+    RateLimitSettings, ServerSettings, SignupSettings, StateStoreBackend, TokenSettings,
 };
 pub use social_login_provider_core::EndpointOverrides;
 pub use validate::MIN_SECRET_KEY_BYTES;
@@ -85,6 +85,9 @@ pub struct Settings {
     pub webhooks: WebhookSettings,
     #[serde(default)]
     pub signup: SignupSettings,
+    /// How long audit events are kept.
+    #[serde(default)]
+    pub audit: AuditSettings,
     /// The operator API's keys (off without any).
     #[serde(default)]
     pub admin: AdminSettings,
@@ -113,6 +116,7 @@ impl Settings {
             oauth_providers: OAuthProviders::default(),
             webhooks: WebhookSettings::default(),
             signup: SignupSettings::default(),
+            audit: AuditSettings::default(),
             admin: AdminSettings::default(),
             relay: RelaySettings::default(),
         }

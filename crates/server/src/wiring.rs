@@ -78,6 +78,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         password_attempts_per_account: settings.rate_limit.password_attempts_per_account,
         ipv6_prefix: settings.rate_limit.ipv6_prefix,
         relay: settings.relay.policy(),
+        audit_retention: settings.audit.retention(),
     };
     let webhooks = match settings.webhooks.target() {
         Some(target) => {

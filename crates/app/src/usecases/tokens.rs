@@ -84,11 +84,11 @@ impl AuthService {
         Ok(pruned)
     }
 
-    /// Housekeeping: deletes audit events older than [`AUDIT_RETENTION`], in bounded
-    /// batches. Returns how many went.
+    /// Housekeeping: deletes audit events older than `[audit] retention_days` (default
+    /// [`AUDIT_RETENTION`]), in bounded batches. Returns how many went.
     #[instrument(skip_all)]
     pub async fn prune_old_events(&self) -> Result<u64, AppError> {
-        let before = self.ports.clock.now() - AUDIT_RETENTION;
+        let before = self.ports.clock.now() - self.policy.audit_retention;
         let mut pruned = 0;
         for _ in 0..PRUNE_MAX_BATCHES {
             let batch = self.ports.users.prune_events(before, PRUNE_BATCH).await?;

@@ -346,6 +346,35 @@ impl Default for SignupSettings {
     }
 }
 
+/// `[audit]`: how long audit events are kept.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AuditSettings {
+    /// Events older than this many days are deleted by the background housekeeping, in
+    /// bounded batches (1 to 36,500; default 400).
+    pub retention_days: u64,
+}
+
+impl Default for AuditSettings {
+    fn default() -> Self {
+        Self {
+            retention_days: 400,
+        }
+    }
+}
+
+impl AuditSettings {
+    pub fn retention(&self) -> time::Duration {
+        time::Duration::days(i64::try_from(self.retention_days).unwrap_or(i64::MAX))
+    }
+
+    pub(super) fn check(&self, errors: &mut super::ConfigErrors) {
+        if !(1..=36_500).contains(&self.retention_days) {
+            errors.push("audit.retention_days", "must be between 1 and 36500");
+        }
+    }
+}
+
 /// Validation caps every `*_seconds` field far below `i64::MAX`, so this never saturates in
 /// practice; saturating keeps date arithmetic on an unvalidated value from panicking.
 fn seconds(value: u64) -> time::Duration {

@@ -46,6 +46,7 @@ impl Settings {
         self.webhooks.check(&mut errors);
         self.admin.check(&mut errors, &self.server.bind);
         self.relay.check(&mut errors);
+        self.audit.check(&mut errors);
         errors.into_result()
     }
 
