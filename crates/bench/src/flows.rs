@@ -102,6 +102,28 @@ impl Flows {
             && read.is_ok_and(|response| response.status() == StatusCode::OK)
     }
 
+    /// The whole audit trail as NDJSON from the `turn`-th instance, read to its end; how many
+    /// events (lines) came, 0 on any failure.
+    pub async fn stream_events(&self, turn: usize) -> usize {
+        let url = format!("{}/admin/events", self.base(turn));
+        let request = self
+            .http
+            .get(url)
+            .bearer_auth(crate::setup::ADMIN_KEY)
+            .header("accept", "application/x-ndjson");
+        let Ok(mut response) = request.send().await else {
+            return 0;
+        };
+        if response.status() != StatusCode::OK {
+            return 0;
+        }
+        let mut lines = 0;
+        while let Ok(Some(chunk)) = response.chunk().await {
+            lines += chunk.iter().filter(|byte| **byte == b'\n').count();
+        }
+        lines
+    }
+
     /// The browser at the provider: approve as `user_id`, read code and state off the
     /// redirect.
     async fn approve(&self, url: &str, user_id: &str) -> Option<(String, String)> {

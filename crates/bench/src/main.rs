@@ -43,6 +43,9 @@ enum Scenario {
     /// `--stream-bytes` answers through the relay, `--concurrency` at once: the service's
     /// memory while it streams them (its peak is printed after the table).
     RelayStream,
+    /// The whole audit trail (`--seed-events` of them) streamed as NDJSON by the operator
+    /// API, `--concurrency` streams at once: its memory (the peak is printed too).
+    EventsStream,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -110,6 +113,9 @@ struct Args {
     /// concurrency.
     #[arg(long, default_value_t = 4_000)]
     relay_calls: usize,
+    /// Audit events put in the database before the service starts (`events-stream`).
+    #[arg(long, default_value_t = 0)]
+    seed_events: u64,
     /// Size of each `relay-stream` answer.
     #[arg(long, default_value_t = 10 * 1024 * 1024)]
     stream_bytes: u64,
@@ -139,7 +145,7 @@ async fn bench(args: Args) -> Result<(), String> {
     let setup = setup::Setup::new(
         // One more: the relay scenarios' user.
         args.logins * runs + 1,
-        args.seed_users,
+        (args.seed_users, args.seed_events),
         (args.database, args.states),
         args.presets,
     )
@@ -254,6 +260,14 @@ async fn bench(args: Args) -> Result<(), String> {
                     })
                     .await
                 }
+                Scenario::EventsStream => {
+                    let flows = flows.clone();
+                    drive(concurrency, concurrency, deadline, move |index| {
+                        let flows = flows.clone();
+                        async move { flows.stream_events(index).await > 0 }
+                    })
+                    .await
+                }
                 Scenario::LoginNew | Scenario::LoginReturning => {
                     let (flows, first) = (flows.clone(), run * args.logins);
                     drive(concurrency, args.logins, deadline, move |index| {
@@ -280,8 +294,8 @@ async fn bench(args: Args) -> Result<(), String> {
                     }),
             };
             report(*scenario, concurrency, &outcome, cpu, &counts, &services);
-            if *scenario == Scenario::RelayStream {
-                streamed.push((concurrency, peak_rss_mib(&services)));
+            if matches!(scenario, Scenario::RelayStream | Scenario::EventsStream) {
+                streamed.push((*scenario, concurrency, peak_rss_mib(&services)));
             }
             failed += outcome.failed;
             if outcome.completed == 0 {
@@ -291,11 +305,18 @@ async fn bench(args: Args) -> Result<(), String> {
             }
         }
     }
-    for (concurrency, peak) in streamed {
-        println!(
-            "\nrelay-stream: {concurrency} answers of {} MiB at once; the service's peak RSS so far {peak:.1} MiB",
-            args.stream_bytes / (1024 * 1024)
-        );
+    for (scenario, concurrency, peak) in streamed {
+        let what = match scenario {
+            Scenario::RelayStream => format!(
+                "relay-stream: {concurrency} answers of {} MiB",
+                args.stream_bytes / (1024 * 1024)
+            ),
+            _ => format!(
+                "events-stream: {concurrency} streams of {} events",
+                args.seed_events
+            ),
+        };
+        println!("\n{what} at once; the service's peak RSS so far {peak:.1} MiB");
     }
     if failed > 0 {
         return Err(format!("{failed} operation(s) failed"));
@@ -348,6 +369,7 @@ fn report(
         Scenario::ApiDirect => "provider API, direct (baseline)",
         Scenario::Relay => "provider API through the relay",
         Scenario::RelayStream => "relay, large answers streamed",
+        Scenario::EventsStream => "audit trail streamed as NDJSON",
     };
     let operations = outcome.completed.max(1) as f64;
     let per_op = cpu.as_secs_f64() * 1e6 / operations;

@@ -6,7 +6,7 @@ use super::{Database, States};
 use crate::round_trips::RoundTripCounter;
 use social_login::simulated::{SimulatedClient, register_clients};
 use social_login_domain::ProviderKey;
-use social_login_persistence::{DatabaseOptions, connect, seed_provider_users};
+use social_login_persistence::{DatabaseOptions, connect, seed_events, seed_provider_users};
 use social_login_simulator::{Provider, SimUser, Simulator, SimulatorConfig, SimulatorHandle};
 use social_login_test_support::{PostgresDatabase, postgres_admin_url, redis_url};
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -38,7 +38,7 @@ impl Setup {
     /// `users` benchmark users in the simulator; `seed` more users already in the database.
     pub async fn new(
         users: usize,
-        seed: u64,
+        (seed, seed_events): (u64, u64),
         (database, states): (Database, States),
         presets: bool,
     ) -> Result<Self, String> {
@@ -59,8 +59,8 @@ impl Setup {
                 dir.path().join("bench.db").display()
             ),
         };
-        if seed > 0 {
-            seed_database(&database_url, seed).await?;
+        if seed > 0 || seed_events > 0 {
+            seed_database(&database_url, seed, seed_events).await?;
         }
         let round_trips = match &postgres {
             Some(database) => Some(
@@ -164,7 +164,7 @@ fn preset_tables() -> String {
 
 /// Migrates and fills the database before any service starts, so the service then starts
 /// on an existing database, as a restart in production does.
-async fn seed_database(url: &str, count: u64) -> Result<(), String> {
+async fn seed_database(url: &str, count: u64, events: u64) -> Result<(), String> {
     let started = Instant::now();
     let repo = connect(&DatabaseOptions::new(url))
         .await
@@ -173,6 +173,12 @@ async fn seed_database(url: &str, count: u64) -> Result<(), String> {
     seed_provider_users(&repo, ProviderKey::GITHUB, "seed", count)
         .await
         .map_err(|error| error.to_string())?;
+    if events > 0 {
+        seed_events(&repo, events)
+            .await
+            .map_err(|error| error.to_string())?;
+        println!("seeded {events} audit events");
+    }
     repo.connection().close_by_ref().await.ok();
     println!(
         "seeded {count} users with their GitHub links in {:.1} s\n",

@@ -76,8 +76,12 @@ impl AdminRepository for SeaOrmRepository {
         let values = vec![
             query.user.map(|user| user.as_uuid()).into(),
             query.kind.map(|kind| kind.as_str().to_owned()).into(),
-            lowest.map(|id| id.as_uuid()).into(),
-            above.map(|id| id.as_uuid()).into(),
+            lowest
+                .map_or(crate::outbox_sql::NO_LOWER_ID, |id| id.as_uuid())
+                .into(),
+            above
+                .map_or(crate::outbox_sql::NO_UPPER_ID, |id| id.as_uuid())
+                .into(),
             i64::try_from(query.limit).unwrap_or(i64::MAX).into(),
         ];
         let sql = crate::outbox_sql::FIND_EVENTS;

@@ -33,5 +33,5 @@ pub use connect::{DatabaseOptions, POSTGRES_PING_IF_IDLE_FOR, connect};
 pub use database::{Database, open};
 pub use migration_lock::MIGRATION_LOCK_KEY;
 pub use repository::SeaOrmRepository;
-pub use seed::seed_provider_users;
+pub use seed::{seed_events, seed_provider_users};
 pub use sqlite::SqliteRepository;

@@ -50,12 +50,17 @@ pub(crate) const COUNT_PENDING: &str =
 pub(crate) const COUNT_DEAD: &str =
     "SELECT COUNT(*) AS n FROM webhook_outbox WHERE dead_at_ms IS NOT NULL";
 
-/// The audit trail as a query, newest first: ?1 user, ?2 type, ?3 lowest id, ?4 id above
-/// (each NULL: no bound), ?5 how many. The columns as `EVENTS_OF` reads them.
+/// The audit trail as a query, newest first: ?1 user, ?2 type (NULL: any), ids from ?3 up
+/// to below ?4 ([`NO_LOWER_ID`], [`NO_UPPER_ID`]: no bound), ?5 how many. The id range is
+/// always given, so each page is a range of the primary key rather than a scan from the
+/// newest event past every page already read. The columns as `EVENTS_OF` reads them.
 pub(crate) const FIND_EVENTS: &str = "SELECT id, user_id, type, provider, ip, user_agent, \
      request_id, created_at, admin_key_id, via FROM audit_events \
-     WHERE (?1 IS NULL OR user_id = ?1) AND (?2 IS NULL OR type = ?2) \
-     AND (?3 IS NULL OR id >= ?3) AND (?4 IS NULL OR id < ?4) ORDER BY id DESC LIMIT ?5";
+     WHERE id >= ?3 AND id < ?4 AND (?1 IS NULL OR user_id = ?1) \
+     AND (?2 IS NULL OR type = ?2) ORDER BY id DESC LIMIT ?5";
+/// The ids of [`FIND_EVENTS`] without a bound on that side.
+pub(crate) const NO_LOWER_ID: uuid::Uuid = uuid::Uuid::nil();
+pub(crate) const NO_UPPER_ID: uuid::Uuid = uuid::Uuid::max();
 
 /// ?1 how many. The event's columns first, as `EVENTS_OF` reads them.
 pub(crate) const DEAD_LETTERS: &str = "SELECT e.id, e.user_id, e.type, e.provider, e.ip, \
@@ -81,7 +86,7 @@ pub(crate) const FORGET_BEFORE: &str = "DELETE FROM webhook_outbox WHERE seq IN 
 
 /// Every statement with a plan (all but the insert), for the `EXPLAIN` tests.
 #[cfg(test)]
-pub(crate) const ALL: [(&str, &str); 12] = [
+pub(crate) const ALL: [(&str, &str); 13] = [
     ("CLAIM", CLAIM),
     ("RETRY", RETRY),
     ("DEAD_LETTER", DEAD_LETTER),
@@ -94,6 +99,7 @@ pub(crate) const ALL: [(&str, &str); 12] = [
     ("REDELIVER", REDELIVER),
     ("REDELIVER_DEAD", REDELIVER_DEAD),
     ("FORGET_BEFORE", FORGET_BEFORE),
+    ("FIND_EVENTS", FIND_EVENTS),
 ];
 
 /// `sql` for PostgreSQL: `$n` placeholders, and the claim's row locks.

@@ -80,3 +80,41 @@ fn seeded(
     };
     (user, link)
 }
+
+/// Stores `count` audit events (`user.login`) of one new user, a millisecond apart ending
+/// now, in batches: what the audit trail's stream is measured on. The user's id.
+pub async fn seed_events(repo: &SeaOrmRepository, count: u64) -> Result<UserId, RepositoryError> {
+    use crate::entity::audit_event;
+    use social_login_domain::{AuditEvent, AuditEventId, AuditEventType, Origin};
+    let now = OffsetDateTime::now_utc();
+    let (owner, _) = seeded(ProviderKey::GITHUB, "events-owner", 0, now);
+    user::Entity::insert(user_to_row(&owner))
+        .exec_without_returning(repo.connection())
+        .await
+        .map_err(repository_error)?;
+    let origin = Origin::new(None, Some("seed"), None);
+    let mut start = 0;
+    while start < count {
+        let end = (start + BATCH).min(count);
+        let events = (start..end).map(|n| {
+            let at = now - time::Duration::milliseconds(i64::try_from(count - n).unwrap_or(0));
+            let random = n.to_be_bytes();
+            AuditEvent {
+                id: AuditEventId::at(at, random),
+                kind: AuditEventType::UserLogin,
+                user_id: owner.id,
+                provider: Some(ProviderKey::GITHUB),
+                origin: origin.clone(),
+                created_at: at,
+            }
+        });
+        let rows: Vec<audit_event::ActiveModel> =
+            events.map(|event| crate::audit::to_row(&event)).collect();
+        audit_event::Entity::insert_many(rows)
+            .exec_without_returning(repo.connection())
+            .await
+            .map_err(repository_error)?;
+        start = end;
+    }
+    Ok(owner.id)
+}

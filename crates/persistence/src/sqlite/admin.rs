@@ -90,8 +90,8 @@ impl AdminRepository for SqliteRepository {
     async fn find_events(&self, query: EventQuery) -> Result<Vec<AuditEvent>, RepositoryError> {
         self.call(move |db| {
             let (lowest, above) = query.id_bounds();
-            let blob = |id: Option<social_login_domain::AuditEventId>| {
-                id.map(|id| id.as_uuid().into_bytes())
+            let blob = |id: Option<social_login_domain::AuditEventId>, none: uuid::Uuid| {
+                id.map_or(none, |id| id.as_uuid()).into_bytes()
             };
             let rows = super::columns::query_all(
                 db,
@@ -99,8 +99,8 @@ impl AdminRepository for SqliteRepository {
                 rusqlite::params![
                     query.user.map(|user| user.as_uuid().into_bytes()),
                     query.kind.map(|kind| kind.as_str()),
-                    blob(lowest),
-                    blob(above),
+                    blob(lowest, crate::outbox_sql::NO_LOWER_ID),
+                    blob(above, crate::outbox_sql::NO_UPPER_ID),
                     i64::try_from(query.limit).unwrap_or(i64::MAX),
                 ],
                 super::columns::event_at,
