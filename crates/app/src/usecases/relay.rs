@@ -71,18 +71,19 @@ impl AuthService {
         })?;
         let url = relay_url(base, &request.path, &request.query);
         let key = provider.key();
+        let whose = Whose {
+            provider,
+            user: request.user,
+            origin,
+        };
         let mut grant = self.live_grant(provider, request.user).await?;
         if needs_refresh(grant.access_expires_at, self.ports.clock.now()) {
-            grant = self
-                .refreshed(provider, request.user, grant, origin)
-                .await?;
+            grant = self.refreshed(&whose, grant).await?;
         }
         let mut answer = self.call(provider, &grant, &request, &url).await?;
         if answer.status == 401 {
             // One refresh and one retry: a token the provider dropped before its expiry.
-            grant = self
-                .refreshed(provider, request.user, grant, origin)
-                .await?;
+            grant = self.refreshed(&whose, grant).await?;
             answer = self.call(provider, &grant, &request, &url).await?;
         }
         count_call(key, answer.status);
@@ -160,13 +161,8 @@ impl AuthService {
 
     /// The grant with fresh tokens: refreshed by this caller when it wins the link's lease,
     /// else those another caller (of any instance) stored meanwhile.
-    async fn refreshed(
-        &self,
-        provider: &EnabledProvider,
-        user: UserId,
-        stale: LinkGrant,
-        origin: &Origin,
-    ) -> Result<LinkGrant, AppError> {
+    async fn refreshed(&self, whose: &Whose<'_>, stale: LinkGrant) -> Result<LinkGrant, AppError> {
+        let (provider, user) = (whose.provider, whose.user);
         let timeout = self.policy.relay.timeout;
         let lease = time::Duration::try_from(timeout).unwrap_or(time::Duration::MINUTE)
             + time::Duration::seconds(5);
@@ -181,7 +177,7 @@ impl AuthService {
                 until: now + lease,
             };
             if self.ports.grants.claim_refresh(claim).await? {
-                return self.refresh_now(provider, user, stale, origin).await;
+                return self.refresh_now(whose, stale).await;
             }
             tokio::time::sleep(WAIT_STEP).await;
             let current = self.live_grant(provider, user).await?;
@@ -198,11 +194,10 @@ impl AuthService {
     /// refresh, or none possible, is a reauthorization the user must give.
     async fn refresh_now(
         &self,
-        provider: &EnabledProvider,
-        user: UserId,
+        whose: &Whose<'_>,
         stale: LinkGrant,
-        origin: &Origin,
     ) -> Result<LinkGrant, AppError> {
+        let (provider, user, origin) = (whose.provider, whose.user, whose.origin);
         let key = provider.key();
         let outcome = match &stale.refresh_token {
             None => Err(RefreshFailure::Refused("no refresh token stored".into())),
@@ -277,6 +272,14 @@ impl AuthService {
             }
         }
     }
+}
+
+/// Whose grant a relayed call uses: the provider, the user, and where the call came from
+/// (for the events a refresh records).
+struct Whose<'a> {
+    provider: &'a EnabledProvider,
+    user: UserId,
+    origin: &'a Origin,
 }
 
 /// `stale` with the tokens its refresh stored.

@@ -157,9 +157,7 @@ fn the_configured_issuer_and_audience_are_signed_and_required() {
             .with_audience(Some("api.example.com".into()))
     };
     let user = UserId::new();
-    let issued = configured()
-        .issue_access(user, FamilyId::new(), now(), now())
-        .unwrap();
+    let issued = issued_now(&configured(), user);
     let claims = payload(issued.value.expose());
     assert_eq!(claims["iss"], "https://auth.example.com");
     assert_eq!(claims["aud"], "api.example.com");
@@ -177,10 +175,7 @@ fn the_configured_issuer_and_audience_are_signed_and_required() {
     for verifier in [other_issuer, other_audience, no_audience] {
         assert_eq!(verifier.verify_access(token, now()), None, "{verifier:?}");
     }
-    let plain = tokens()
-        .with_issuer("https://auth.example.com")
-        .issue_access(user, FamilyId::new(), now(), now())
-        .unwrap();
+    let plain = issued_now(&tokens().with_issuer("https://auth.example.com"), user);
     assert_eq!(
         configured().verify_access(plain.value.expose(), now()),
         None
@@ -191,12 +186,8 @@ fn the_configured_issuer_and_audience_are_signed_and_required() {
 fn each_token_gets_its_own_id() {
     let tokens = tokens();
     let user = UserId::new();
-    let first = tokens
-        .issue_access(user, FamilyId::new(), now(), now())
-        .unwrap();
-    let second = tokens
-        .issue_access(user, FamilyId::new(), now(), now())
-        .unwrap();
+    let first = issued_now(&tokens, user);
+    let second = issued_now(&tokens, user);
     assert_ne!(first.value, second.value);
 }
 
@@ -204,9 +195,7 @@ fn each_token_gets_its_own_id() {
 fn a_token_is_refused_from_its_expiry_on() {
     let tokens = tokens();
     let user = UserId::new();
-    let issued = tokens
-        .issue_access(user, FamilyId::new(), now(), now())
-        .unwrap();
+    let issued = issued_now(&tokens, user);
     let token = issued.value.expose();
     let last_valid = issued.expires_at - Duration::seconds(1);
     assert_eq!(
@@ -220,18 +209,14 @@ fn a_token_is_refused_from_its_expiry_on() {
 #[test]
 fn a_token_signed_with_another_secret_is_refused() {
     let user = UserId::new();
-    let theirs = tokens_with("theirs", &[])
-        .issue_access(user, FamilyId::new(), now(), now())
-        .unwrap();
+    let theirs = issued_now(&tokens_with("theirs", &[]), user);
     assert_eq!(tokens().verify_access(theirs.value.expose(), now()), None);
 }
 
 #[test]
 fn a_token_signed_under_a_previous_key_verifies_after_rotation() {
     let user = UserId::new();
-    let before = tokens_with("old", &[])
-        .issue_access(user, FamilyId::new(), now(), now())
-        .unwrap();
+    let before = issued_now(&tokens_with("old", &[]), user);
     let rotated = tokens_with("new", &["old"]);
     assert_eq!(
         rotated
@@ -240,9 +225,7 @@ fn a_token_signed_under_a_previous_key_verifies_after_rotation() {
         Some(user)
     );
 
-    let after = rotated
-        .issue_access(user, FamilyId::new(), now(), now())
-        .unwrap();
+    let after = issued_now(&rotated, user);
     let kid = jsonwebtoken::decode_header(after.value.expose())
         .unwrap()
         .kid;
@@ -449,9 +432,7 @@ fn debug_output_shows_no_key_material() {
 fn a_token_checked_once_still_expires_and_a_tampered_copy_is_checked_anew() {
     let tokens = tokens();
     let user = UserId::new();
-    let issued = tokens
-        .issue_access(user, FamilyId::new(), now(), now())
-        .unwrap();
+    let issued = issued_now(&tokens, user);
     let token = issued.value.expose();
     assert!(tokens.verify_access(token, now()).is_some());
     assert!(tokens.verify_access(token, now()).is_some(), "remembered");
@@ -462,4 +443,11 @@ fn a_token_checked_once_still_expires_and_a_tampered_copy_is_checked_anew() {
     let last = tampered.pop().unwrap();
     tampered.push(if last == 'A' { 'B' } else { 'A' });
     assert_eq!(tokens.verify_access(&tampered, now()), None);
+}
+
+/// An access token of `user` issued [`now`], at a login [`now`], in a new session.
+fn issued_now(tokens: &JwtSessionTokens, user: UserId) -> social_login_ports::AccessToken {
+    tokens
+        .issue_access(user, FamilyId::new(), now(), now())
+        .unwrap()
 }
