@@ -74,7 +74,7 @@ impl AdminRepository for InMemoryRepository {
             .filter(|event| above.is_none_or(|above| event.id < above))
             .cloned()
             .collect();
-        events.sort_by(|a, b| b.id.cmp(&a.id));
+        events.sort_by_key(|event| std::cmp::Reverse(event.id));
         events.truncate(usize::try_from(query.limit).unwrap_or(usize::MAX));
         Ok(events)
     }

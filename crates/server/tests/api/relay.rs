@@ -112,6 +112,11 @@ async fn the_callers_credentials_and_the_providers_cookies_never_cross() {
     let issued = app.sim.issued_access_tokens();
     let body = serde_json::to_string(&echo).unwrap();
     assert!(issued.iter().all(|token| !body.contains(token.as_str())));
+    // Neither body, nor the path past the provider, reaches the log.
+    let logs = crate::helpers::logs();
+    for private in ["hello provider", "a%20b", "caller-secret"] {
+        assert!(!logs.contains(private), "{private} was logged");
+    }
     app.stop().await;
 }
 
