@@ -22,7 +22,7 @@ use crate::jwks::cached::{Cached, Lookup};
 use crate::jwks::key::{JwkSetDocument, PublicKey};
 use jsonwebtoken::{Algorithm, DecodingKey};
 use social_login_ports::ProviderError;
-use social_login_provider_core::{ProviderHttp, fetch_json};
+use social_login_provider_core::{CallKind, ProviderHttp, fetch_json};
 use std::fmt;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use time::{Duration, OffsetDateTime};
@@ -148,8 +148,13 @@ impl KeySetCache {
     }
 
     async fn fetch(&self) -> Result<Vec<PublicKey>, ProviderError> {
-        let document: JwkSetDocument =
-            fetch_json("JWKS endpoint", &self.http, self.http.get(self.url.clone())).await?;
+        let document: JwkSetDocument = fetch_json(
+            "JWKS endpoint",
+            &self.http,
+            self.http.get(self.url.clone()),
+            CallKind::Jwks,
+        )
+        .await?;
         let keys = document.signature_keys();
         if keys.is_empty() {
             // Kept as a failure: an empty set would refuse every token, stale keys would not.

@@ -107,7 +107,7 @@ async fn change_user(
     user: UserId,
     plan: WritePlan,
 ) -> Result<bool, RepositoryError> {
-    let txn = repo.begin_write().await?;
+    let (txn, _traced) = repo.begin_write().await?;
     if crate::rows::locked_user_row(&txn, user, UserRowLock::AgainstChanges)
         .await?
         .is_none()
@@ -151,7 +151,7 @@ pub(crate) async fn unlink(
     removal: LinkRemoval,
     force: bool,
 ) -> Result<Unlinked, RemoveLinkError> {
-    let txn = repo.begin_write().await?;
+    let (txn, _traced) = repo.begin_write().await?;
     // Two disconnects of one user's two links must not both see two links and each delete
     // one: the user row's lock makes the second wait, then re-read the links the first left.
     // SQLite needs no lock (it has none): its single connection runs one transaction at a

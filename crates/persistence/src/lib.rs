@@ -27,6 +27,7 @@ mod signals;
 mod sqlite;
 #[cfg(test)]
 mod test_postgres;
+mod traced;
 mod users;
 
 pub use connect::{DatabaseOptions, POSTGRES_PING_IF_IDLE_FOR, connect};

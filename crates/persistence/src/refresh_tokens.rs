@@ -30,13 +30,13 @@ use time::OffsetDateTime;
 #[async_trait]
 impl RefreshTokenRepository for SeaOrmRepository {
     async fn start_family(&self, opening: SessionOpening) -> Result<(), RepositoryError> {
-        let txn = self.begin_write().await?;
+        let (txn, _traced) = self.begin_write().await?;
         crate::plan::apply(&txn, &opening.plan()).await?;
         txn.commit().await.map_err(repository_error)
     }
 
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
-        let txn = self.begin_write().await?;
+        let (txn, _traced) = self.begin_write().await?;
         let Some((_, family)) = lock_family_of(&txn, rotation.presented).await? else {
             return Err(RotationRefused::Invalid.into());
         };
@@ -59,7 +59,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
     async fn revoke_refresh(&self, logout: Logout) -> Result<(), RepositoryError> {
         // Under the family row's lock: it waits for a rotation in flight, then revokes the
         // successor that rotation committed with the rest.
-        let txn = self.begin_write().await?;
+        let (txn, _traced) = self.begin_write().await?;
         let record = lock_family_of(&txn, logout.presented)
             .await?
             .map(|(token, family)| refresh_from_rows(token, &family));
@@ -99,7 +99,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
 
     async fn end_session(&self, ending: SessionEnding) -> Result<bool, RepositoryError> {
         // Under the family row's lock, as logout: a rotation in flight dies with it.
-        let txn = self.begin_write().await?;
+        let (txn, _traced) = self.begin_write().await?;
         let mut find = queries::family(ending.session.as_uuid());
         if txn.get_database_backend() == DbBackend::Postgres {
             find = find.lock_exclusive();
@@ -123,7 +123,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
             .map_err(repository_error)?;
         let mut pruned = 0;
         if !ended.is_empty() {
-            let txn = self.begin_write().await?;
+            let (txn, _traced) = self.begin_write().await?;
             pruned += queries::delete_tokens_of(ended.clone())
                 .exec(&txn)
                 .await

@@ -49,7 +49,7 @@ impl ProviderGrants for SeaOrmRepository {
     }
 
     async fn store_refresh(&self, refresh: RelayRefresh) -> Result<bool, RepositoryError> {
-        let txn = self.begin_write().await?;
+        let (txn, _traced) = self.begin_write().await?;
         match crate::plan::apply(&txn, &refresh.plan()).await {
             Err(PlanError::Gone) => Ok(false),
             applied => {

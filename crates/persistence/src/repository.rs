@@ -3,12 +3,13 @@
 use crate::error::repository_error;
 use crate::migration_lock::MigrationLock;
 use sea_orm::{
-    DatabaseConnection, DatabaseTransaction, SqliteTransactionMode, TransactionOptions,
+    DatabaseConnection, DatabaseTransaction, DbBackend, SqliteTransactionMode, TransactionOptions,
     TransactionTrait,
 };
 use social_login_migrations::{Migrator, MigratorTrait};
 use social_login_ports::RepositoryError;
 use std::fmt;
+use tracing::Instrument;
 
 /// Users, linked accounts and refresh tokens in SQLite or PostgreSQL. Cheap to clone:
 /// clones share one pool.
@@ -44,14 +45,32 @@ impl SeaOrmRepository {
     /// lock is taken up front, where `busy_timeout` waits for another process to release
     /// it, instead of at the first write, where an upgrade conflict fails at once.
     /// PostgreSQL ignores the mode.
-    pub(crate) async fn begin_write(&self) -> Result<DatabaseTransaction, RepositoryError> {
-        self.db
-            .begin_with_options(TransactionOptions {
-                sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
-                ..TransactionOptions::default()
-            })
-            .await
-            .map_err(repository_error)
+    ///
+    /// With it comes the transaction's traced span (see [`crate::traced::transaction_span`]):
+    /// keep it until the transaction ends.
+    #[track_caller]
+    pub(crate) fn begin_write(
+        &self,
+    ) -> impl Future<Output = Result<(DatabaseTransaction, tracing::Span), RepositoryError>> + '_
+    {
+        let system = match self.db.get_database_backend() {
+            DbBackend::Postgres => "postgresql",
+            DbBackend::Sqlite => "sqlite",
+            _ => "other_sql",
+        };
+        let span = crate::traced::transaction_span(system, std::panic::Location::caller());
+        async move {
+            let txn = self
+                .db
+                .begin_with_options(TransactionOptions {
+                    sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+                    ..TransactionOptions::default()
+                })
+                .instrument(span.clone())
+                .await
+                .map_err(repository_error)?;
+            Ok((txn, span))
+        }
     }
 }
 

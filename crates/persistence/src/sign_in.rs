@@ -14,6 +14,7 @@ use sea_orm::{ConnectionTrait, DbBackend};
 use social_login_domain::sign_in::{SignInPlan, SignInRead, StoredLink};
 use social_login_domain::{Email, LinkedAccount, User};
 use social_login_ports::{ProviderSignIn, RepositoryError, SignInError, SignedIn};
+use tracing::Instrument;
 
 mod one_statement;
 #[cfg(test)]
@@ -27,7 +28,9 @@ pub(crate) async fn sign_in_with_provider(
     if db.get_database_backend() == DbBackend::Postgres {
         // The reads, then every write in one statement, on one held connection: a
         // returning user costs two statements, no `BEGIN`/`COMMIT`, one checkout.
+        let traced = crate::traced::transaction_span("postgresql", std::panic::Location::caller());
         let held = HeldConnection::acquire(db.get_postgres_connection_pool())
+            .instrument(traced.clone())
             .await
             .map_err(repository_error)?;
         let plan = plan(&held, &sign_in).await?;
@@ -44,7 +47,7 @@ pub(crate) async fn sign_in_with_provider(
     }
     // SQLite through sea-orm (tooling and the adapter's tests; the service serves SQLite
     // with rusqlite): one statement at a time inside a transaction.
-    let txn = repo.begin_write().await?;
+    let (txn, _traced) = repo.begin_write().await?;
     let plan = plan(&txn, &sign_in).await?;
     crate::plan::apply(&txn, &plan.writes).await?;
     txn.commit().await.map_err(repository_error)?;

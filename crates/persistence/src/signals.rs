@@ -39,7 +39,7 @@ pub(crate) enum Recorded {
 #[async_trait]
 impl SignalRepository for SeaOrmRepository {
     async fn apply_signal(&self, command: SignalCommand) -> Result<SignalOutcome, RepositoryError> {
-        let txn = self.begin_write().await?;
+        let (txn, _traced) = self.begin_write().await?;
         match record_receipt(&txn, &command.receipt).await? {
             Recorded::Now => {}
             Recorded::Before => return Ok(SignalOutcome::Duplicate),
@@ -85,7 +85,7 @@ impl SignalRepository for SeaOrmRepository {
         &self,
         receipt: SignalReceipt,
     ) -> Result<Option<OffsetDateTime>, RepositoryError> {
-        let txn = self.begin_write().await?;
+        let (txn, _traced) = self.begin_write().await?;
         if record_receipt(&txn, &receipt).await? == Recorded::PayloadUsedElsewhere {
             return Ok(None);
         }

@@ -31,6 +31,7 @@ use rusqlite::{Transaction, TransactionBehavior};
 use social_login_ports::RepositoryError;
 use statements::Db;
 use std::fmt;
+use tracing::Instrument;
 use worker::Worker;
 
 pub(crate) use open::{OWNER_ONLY, sqlite_file};
@@ -86,15 +87,20 @@ impl SqliteRepository {
     /// that one. It changes the database only with INSERT, UPDATE and DELETE: SQLite counts
     /// the rows those change, which tells a failed body that changed nothing from one that
     /// must be undone (it does not count DDL or a PRAGMA).
-    async fn transact<T, E>(
+    ///
+    /// Traced as one transaction (see [`crate::traced::transaction_span`]), its wait for the
+    /// connection's thread included.
+    #[track_caller]
+    fn transact<T, E>(
         &self,
         body: impl Fn(&Db) -> Result<T, E> + Send + 'static,
-    ) -> Result<T, E>
+    ) -> impl Future<Output = Result<T, E>> + '_
     where
         T: Send + 'static,
         E: From<RepositoryError> + Send + 'static,
     {
-        self.worker.write(body).await
+        let span = crate::traced::transaction_span("sqlite", std::panic::Location::caller());
+        self.worker.write(body).instrument(span)
     }
 }
 

@@ -55,14 +55,14 @@ impl UserRepository for SeaOrmRepository {
 
     async fn create_user(&self, creation: UserCreation) -> Result<User, CreateUserError> {
         let plan = creation.plan()?;
-        let txn = self.begin_write().await?;
+        let (txn, _traced) = self.begin_write().await?;
         crate::plan::apply(&txn, &plan).await?;
         txn.commit().await.map_err(repository_error)?;
         Ok(creation.user.into_user())
     }
 
     async fn renew_link(&self, renewal: LinkRenewal) -> Result<bool, RepositoryError> {
-        let txn = self.begin_write().await?;
+        let (txn, _traced) = self.begin_write().await?;
         match crate::plan::apply(&txn, &renewal.plan()).await {
             Err(PlanError::Gone) => Ok(false),
             applied => {
@@ -74,7 +74,7 @@ impl UserRepository for SeaOrmRepository {
     }
 
     async fn add_link(&self, link: AccountLink) -> Result<LinkedAccount, AddLinkError> {
-        let txn = self.begin_write().await?;
+        let (txn, _traced) = self.begin_write().await?;
         crate::plan::apply(&txn, &link.plan()).await?;
         txn.commit().await.map_err(repository_error)?;
         Ok(link.link.to_linked_account())
@@ -97,7 +97,7 @@ impl UserRepository for SeaOrmRepository {
         deletion: UserDeletion,
     ) -> Result<Option<Vec<SealedGrant>>, RepositoryError> {
         let user = deletion.user;
-        let txn = self.begin_write().await?;
+        let (txn, _traced) = self.begin_write().await?;
         // Serialises with a concurrent disconnect or deletion of the same user.
         if crate::rows::locked_user_row(&txn, user, UserRowLock::Exclusive)
             .await?
@@ -122,7 +122,7 @@ impl UserRepository for SeaOrmRepository {
         event: AuditEvent,
         outbox: EventSet,
     ) -> Result<(), RepositoryError> {
-        let txn = self.begin_write().await?;
+        let (txn, _traced) = self.begin_write().await?;
         crate::audit::commit_with(txn, [event], outbox).await
     }
 

@@ -70,3 +70,9 @@ pub use {
     state_store::MockStateStore, token_cipher::MockTokenCipher, webhooks::MockWebhookOutbox,
     webhooks::MockWebhookSender,
 };
+
+/// The `tracing` target of the spans exported as traces (`[telemetry]`, docs/operations.md):
+/// never logged, and made at all only while an exporter is installed. An adapter marks its
+/// provider calls and database transactions with it; no field of such a span holds a token,
+/// a code, an email or an IP address.
+pub const TRACE_TARGET: &str = "social_login::trace";

@@ -8,7 +8,7 @@
 use crate::api_call::ApiShape;
 use crate::claims::{holds, text_at, value_at};
 use crate::fetch::fetch_json_unless;
-use crate::http_client::ProviderHttp;
+use crate::http_client::{CallKind, ProviderHttp};
 use reqwest::StatusCode;
 use serde_json::{Map, Value};
 use social_login_domain::{Email, ProviderIdentity, SecretText};
@@ -55,7 +55,7 @@ impl EmailsCall<'_> {
         // and a provider without email still signs the user in.
         let absent = [StatusCode::FORBIDDEN, StatusCode::NOT_FOUND];
         let request = self.shape.request(http, self.url, token);
-        match fetch_json_unless(self.label, http, request, &absent).await {
+        match fetch_json_unless(self.label, http, request, CallKind::Emails, &absent).await {
             Ok(answer) => Ok(Some(answer.unwrap_or(Value::Array(Vec::new())))),
             Err(error) if has_profile_email => {
                 tracing::warn!(%error, "emails list unavailable; profile email kept as unverified");

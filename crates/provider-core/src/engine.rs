@@ -74,6 +74,7 @@ impl Engine {
                 reason: "exactly the oidc kind checks id_tokens",
             });
         }
+        let http = http.for_provider(plan.key());
         let revocation = plan.urls.get(Endpoint::Revocation).map(|url| {
             RevocationEndpoint::resolved(
                 url.clone(),

@@ -1,21 +1,23 @@
 //! Reading a provider's JSON API answer (profile, emails, userinfo) with bounded size.
 
 use crate::failure::{user_info_status, user_info_unanswered, user_info_unreadable};
-use crate::http_client::ProviderHttp;
+use crate::http_client::{CallKind, ProviderHttp};
 use serde::de::DeserializeOwned;
 use social_login_ports::ProviderError;
 
 /// Largest profile or emails answer we read.
 pub const MAX_API_RESPONSE_BYTES: usize = 1024 * 1024;
 
-/// Sends `request` (built on `http`) and decodes a 2xx JSON answer. Every failure is
-/// `ProviderError::UserInfo` naming `what` ("profile endpoint") and the kind of failure.
+/// Sends `request` (built on `http`, a call of `kind`) and decodes a 2xx JSON answer. Every
+/// failure is `ProviderError::UserInfo` naming `what` ("profile endpoint") and the kind of
+/// failure.
 pub async fn fetch_json<T: DeserializeOwned>(
     what: &str,
     http: &ProviderHttp,
     request: reqwest::RequestBuilder,
+    kind: CallKind,
 ) -> Result<T, ProviderError> {
-    fetch_json_unless(what, http, request, &[])
+    fetch_json_unless(what, http, request, kind, &[])
         .await?
         .ok_or_else(|| user_info_status(what, reqwest::StatusCode::NOT_FOUND))
 }
@@ -26,10 +28,11 @@ pub async fn fetch_json_unless<T: DeserializeOwned>(
     what: &str,
     http: &ProviderHttp,
     request: reqwest::RequestBuilder,
+    kind: CallKind,
     absent: &[reqwest::StatusCode],
 ) -> Result<Option<T>, ProviderError> {
     let answer = http
-        .send(request, MAX_API_RESPONSE_BYTES)
+        .send(request, MAX_API_RESPONSE_BYTES, kind)
         .await
         .map_err(|error| user_info_unanswered(what, error))?;
     if absent.contains(&answer.status) {

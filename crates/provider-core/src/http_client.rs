@@ -16,8 +16,11 @@ use bytes::Bytes;
 use http::{HeaderMap, StatusCode};
 use http_body_util::Full;
 use hyper_util::client::proxy::matcher::Matcher;
+use social_login_domain::ProviderKey;
+use social_login_ports::TRACE_TARGET;
 use std::sync::Arc;
 use std::time::Duration;
+use tracing::Instrument;
 
 /// `User-Agent` sent on every provider call. GitHub's REST API rejects requests without one.
 pub const USER_AGENT: &str = concat!("social-login/", env!("CARGO_PKG_VERSION"));
@@ -44,6 +47,48 @@ pub struct ProviderHttp {
     direct: direct::DirectClient,
     proxies: Arc<Matcher>,
     timeout: Duration,
+    /// Whose calls these are, for their traced spans.
+    provider: Option<ProviderKey>,
+}
+
+/// What a provider call is for, as its traced span names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallKind {
+    /// A code exchange or a refresh.
+    Token,
+    Userinfo,
+    Emails,
+    Jwks,
+    Discovery,
+    Revocation,
+    /// A call of the provider's API relayed for a user.
+    Api,
+}
+
+impl CallKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Token => "token",
+            Self::Userinfo => "userinfo",
+            Self::Emails => "emails",
+            Self::Jwks => "jwks",
+            Self::Discovery => "discovery",
+            Self::Revocation => "revocation",
+            Self::Api => "api",
+        }
+    }
+
+    fn span_name(self) -> &'static str {
+        match self {
+            Self::Token => "provider token",
+            Self::Userinfo => "provider userinfo",
+            Self::Emails => "provider emails",
+            Self::Jwks => "provider jwks",
+            Self::Discovery => "provider discovery",
+            Self::Revocation => "provider revocation",
+            Self::Api => "provider api",
+        }
+    }
 }
 
 /// A provider's answer, its body read whole.
@@ -93,7 +138,33 @@ impl ProviderHttp {
                 .map_err(HttpClientError)?,
             proxies: Arc::new(proxies),
             timeout,
+            provider: None,
         })
+    }
+
+    /// This client (the same pools), its calls traced as `provider`'s.
+    pub fn for_provider(&self, provider: ProviderKey) -> Self {
+        Self {
+            provider: Some(provider),
+            ..self.clone()
+        }
+    }
+
+    /// The traced span of one call of `kind` (nothing is made unless traces are exported):
+    /// the provider and the endpoint's kind; [`record_status`] adds how it went. Never the
+    /// URL, which may carry a token in its query.
+    pub fn call_span(&self, kind: CallKind) -> tracing::Span {
+        tracing::info_span!(
+            target: TRACE_TARGET,
+            "provider call",
+            otel.name = kind.span_name(),
+            otel.kind = "client",
+            provider = self.provider.as_ref().map(ProviderKey::as_str),
+            provider.endpoint = kind.as_str(),
+            http.response.status_code = tracing::field::Empty,
+            error.type = tracing::field::Empty,
+            otel.status_code = tracing::field::Empty,
+        )
     }
 
     /// The reqwest client requests are built on (and a proxied call is sent by).
@@ -109,6 +180,18 @@ impl ProviderHttp {
     /// Sends a request built on [`reqwest`](Self::reqwest) and reads its answer, refusing a
     /// body of more than `limit` bytes.
     pub async fn send(
+        &self,
+        request: reqwest::RequestBuilder,
+        limit: usize,
+        kind: CallKind,
+    ) -> Result<Answer, SendError> {
+        let span = self.call_span(kind);
+        let answer = self.send_now(request, limit).instrument(span.clone()).await;
+        record_answer(&span, &answer);
+        answer
+    }
+
+    async fn send_now(
         &self,
         request: reqwest::RequestBuilder,
         limit: usize,
@@ -134,6 +217,21 @@ impl ProviderHttp {
     /// Sends a request in `http`'s types (oauth2's token request) as [`send`](Self::send)
     /// does.
     pub async fn send_http(
+        &self,
+        request: http::Request<Vec<u8>>,
+        limit: usize,
+        kind: CallKind,
+    ) -> Result<Answer, SendError> {
+        let span = self.call_span(kind);
+        let answer = self
+            .send_http_now(request, limit)
+            .instrument(span.clone())
+            .await;
+        record_answer(&span, &answer);
+        answer
+    }
+
+    async fn send_http_now(
         &self,
         request: http::Request<Vec<u8>>,
         limit: usize,
@@ -168,6 +266,32 @@ impl ProviderHttp {
             headers,
             body,
         })
+    }
+}
+
+/// Writes a call's outcome on its span: the status, or the kind of failure.
+fn record_answer(span: &tracing::Span, answer: &Result<Answer, SendError>) {
+    match answer {
+        Ok(answer) => record_status(span, answer.status),
+        Err(error) => {
+            span.record(
+                "error.type",
+                match error {
+                    SendError::Unbuildable => "unbuildable",
+                    SendError::Transport(_) => "transport",
+                    SendError::TooLarge(_) => "too_large",
+                },
+            );
+            span.record("otel.status_code", "error");
+        }
+    }
+}
+
+/// Writes the provider's status on a call's span; a 5xx marks it failed.
+pub fn record_status(span: &tracing::Span, status: StatusCode) {
+    span.record("http.response.status_code", status.as_u16());
+    if status.is_server_error() {
+        span.record("otel.status_code", "error");
     }
 }
 

@@ -7,7 +7,7 @@
 
 use crate::config_error::{ProviderConfigError, parse_http_url};
 use crate::failure::error_member;
-use crate::http_client::ProviderHttp;
+use crate::http_client::{CallKind, ProviderHttp};
 use social_login_domain::SecretText;
 use social_login_ports::{ProviderError, ProviderGrant, Revoked};
 use url::Url;
@@ -149,7 +149,7 @@ pub async fn send_revocation(
     already_gone: &[AlreadyGone<'_>],
 ) -> Result<Revoked, ProviderError> {
     let answer = http
-        .send(request, MAX_REVOCATION_RESPONSE_BYTES)
+        .send(request, MAX_REVOCATION_RESPONSE_BYTES, CallKind::Revocation)
         .await
         .map_err(|error| failure(what, &error.to_string()))?;
     revocation_answer(what, answer.status.as_u16(), &answer.body, already_gone)

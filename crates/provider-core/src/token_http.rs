@@ -8,7 +8,7 @@
 
 use crate::config_error::ProviderConfigError;
 use crate::failure::error_member;
-use crate::http_client::{ProviderHttp, SendError};
+use crate::http_client::{CallKind, ProviderHttp, SendError};
 use crate::quirks::Quirks;
 use http::header::{CONTENT_TYPE, HeaderName, HeaderValue, USER_AGENT};
 use oauth2::{AsyncHttpClient, HttpRequest, HttpResponse};
@@ -138,7 +138,7 @@ impl<'c> AsyncHttpClient<'c> for TokenHttp {
             let request = self.quirks.token_request(self.shape.apply(request)?);
             let answer = self
                 .http
-                .send_http(request, MAX_TOKEN_RESPONSE_BYTES)
+                .send_http(request, MAX_TOKEN_RESPONSE_BYTES, CallKind::Token)
                 .await
                 .map_err(|error| match error {
                     SendError::Unbuildable => TokenHttpError::InvalidRequest,

@@ -9,7 +9,7 @@
 use serde_json::{Map, Value};
 use social_login_ports::ProviderError;
 use social_login_provider_core::spec::{Endpoints, Published, TokenAuth};
-use social_login_provider_core::{ProviderHttp, fetch_json};
+use social_login_provider_core::{CallKind, ProviderHttp, fetch_json};
 use url::Url;
 
 #[cfg(test)]
@@ -74,12 +74,17 @@ pub enum DiscoveryError {
 /// Fetches and checks the discovery document of `issuer` (with one trailing `/` or none).
 pub async fn discover(http: &ProviderHttp, issuer: &str) -> Result<Discovered, DiscoveryError> {
     let url = document_url(issuer)?;
-    let document: Value = fetch_json("discovery document", http, http.get(url))
-        .await
-        .map_err(|error| match error {
-            ProviderError::UserInfo(problem) => DiscoveryError::Fetch(problem),
-            other => DiscoveryError::Fetch(other.to_string()),
-        })?;
+    let document: Value = fetch_json(
+        "discovery document",
+        http,
+        http.get(url),
+        CallKind::Discovery,
+    )
+    .await
+    .map_err(|error| match error {
+        ProviderError::UserInfo(problem) => DiscoveryError::Fetch(problem),
+        other => DiscoveryError::Fetch(other.to_string()),
+    })?;
     let document = document.as_object().ok_or(DiscoveryError::NotAnObject)?;
     Discovered::from_document(issuer, document)
 }

@@ -140,7 +140,13 @@ pub async fn run(cli: Cli) -> ExitCode {
             let Ok(settings) = load(&arg) else {
                 return ExitCode::from(2);
             };
-            telemetry::init_logging();
+            let _tracing = match telemetry::init(&settings.telemetry) {
+                Ok(tracing) => tracing,
+                Err(error) => {
+                    eprintln!("{error}");
+                    return ExitCode::FAILURE;
+                }
+            };
             report(server::serve(&settings, server::shutdown_signal()).await)
         }
     }

@@ -20,12 +20,14 @@ mod relay;
 mod request_timeout;
 mod signals;
 mod steps;
+mod traced;
 mod users;
 
 pub use client_ip::{ClientIp, TrustedProxies};
 pub use error::{ApiError, Problem};
 pub use metrics::metrics_handle;
 pub use platform::{JWKS_PATH, WellKnown};
+pub use traced::TraceParents;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -93,6 +95,9 @@ pub struct HttpOptions {
     pub deletion_status_base: Option<String>,
     /// `[relay] service_keys`' hashes.
     pub relay_keys: AdminKeys,
+    /// With traces exported (`[telemetry]`), each request gets its traced span and these
+    /// peers' `traceparent` is continued; `None`: no traced span.
+    pub traces: Option<TraceParents>,
 }
 
 /// The path under which a Facebook data deletion request's status is served.
@@ -244,6 +249,12 @@ fn serve(
                 .make_span_with(request_span)
                 // One access-log line per request: status and latency.
                 .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
+        )
+        .option_layer(
+            options
+                .traces
+                .clone()
+                .map(|parents| axum::middleware::from_fn_with_state(parents, traced::traced)),
         )
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         // Outside the steps, so their own answers (408, 413, 503) are not stored either;

@@ -8,7 +8,7 @@ pub use crate::startup_error::StartupError;
 pub use connections::ConnectionOptions;
 
 use crate::housekeeping;
-use crate::http::{self, HttpOptions, RateLimit, TrustedProxies};
+use crate::http::{self, HttpOptions, RateLimit, TraceParents, TrustedProxies};
 use crate::settings::{ConfigErrors, Settings};
 use crate::wiring::wire;
 use std::future::Future;
@@ -199,6 +199,12 @@ pub(crate) async fn build_routers_serving(
         }),
         deletion_status_base: settings.server.public_url_for(http::DELETION_STATUS_PATH),
         relay_keys: settings.relay.service_keys(),
+        traces: settings.telemetry.otlp_endpoint.as_ref().map(|_| {
+            // Validated: every entry parses.
+            TraceParents(TrustedProxies::new(
+                settings.telemetry.traceparent_networks().flatten(),
+            ))
+        }),
     };
     let service = std::sync::Arc::new(wired.service);
     housekeeping::spawn(

@@ -18,6 +18,7 @@ mod proxies;
 mod relay;
 mod salvage;
 mod sections;
+mod telemetry;
 #[cfg(test)]
 mod tests;
 mod validate;
@@ -43,6 +44,7 @@ pub use sections::{
     RateLimitSettings, ServerSettings, SignupSettings, StateStoreBackend, TokenSettings,
 };
 pub use social_login_provider_core::EndpointOverrides;
+pub use telemetry::TelemetrySettings;
 pub use validate::MIN_SECRET_KEY_BYTES;
 pub use webhooks::{WebhookSettings, WebhookTarget};
 
@@ -94,6 +96,9 @@ pub struct Settings {
     /// Calls to providers' APIs made for users (off by default).
     #[serde(default)]
     pub relay: RelaySettings,
+    /// Traces over OTLP/HTTP (off by default).
+    #[serde(default)]
+    pub telemetry: TelemetrySettings,
 }
 
 impl Settings {
@@ -119,6 +124,7 @@ impl Settings {
             audit: AuditSettings::default(),
             admin: AdminSettings::default(),
             relay: RelaySettings::default(),
+            telemetry: TelemetrySettings::default(),
         }
     }
 

@@ -1,6 +1,26 @@
-//! Logging: JSON lines on stdout, level from `RUST_LOG` (default `info`).
+//! Logging (JSON lines on stdout, level from `RUST_LOG`, default `info`) and, with
+//! `[telemetry] otlp_endpoint`, traces exported over OTLP/HTTP.
+//!
+//! The traced spans have a target of their own ([`TRACE_TARGET`]): the log never shows them
+//! (a log line names the request's span, as before), and without an exporter no layer wants
+//! them, so `tracing` does not even build them.
 
-use tracing_subscriber::EnvFilter;
+use crate::settings::TelemetrySettings;
+use opentelemetry::KeyValue;
+use opentelemetry::trace::TracerProvider as _;
+use opentelemetry_otlp::WithExportConfig;
+use opentelemetry_sdk::Resource;
+use opentelemetry_sdk::trace::{Sampler, SdkTracerProvider};
+use social_login_ports::TRACE_TARGET;
+use std::time::Duration;
+use tracing::level_filters::LevelFilter;
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
+
+/// How long one export to the collector may take.
+const EXPORT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Installs the global subscriber once; later calls (tests) are no-ops.
 pub fn init_logging() {
@@ -9,12 +29,108 @@ pub fn init_logging() {
 
 /// Like [`init_logging`], with another default level when `RUST_LOG` is unset.
 pub fn init_logging_at(default_level: &str) {
-    let filter =
-        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_level));
-    let _ = tracing_subscriber::fmt()
+    let _ = tracing_subscriber::registry()
+        .with(log_layer(default_level))
+        .try_init();
+}
+
+/// Logging as [`init_logging`] does, and the traces `telemetry` asks for. Keep the answer
+/// until the process ends: dropping it sends the spans still waiting.
+pub fn init(telemetry: &TelemetrySettings) -> Result<Tracing, TelemetryError> {
+    let Some(endpoint) = &telemetry.otlp_endpoint else {
+        init_logging();
+        return Ok(Tracing(None));
+    };
+    let provider = tracer_provider(endpoint, telemetry)?;
+    let traces = tracing_opentelemetry::layer()
+        .with_tracer(provider.tracer("social-login"))
+        .with_filter(Targets::new().with_target(TRACE_TARGET, LevelFilter::INFO));
+    let _ = tracing_subscriber::registry()
+        .with(log_layer("info"))
+        .with(traces)
+        .try_init();
+    Ok(Tracing(Some(provider)))
+}
+
+/// The JSON log lines, which never show a traced span.
+fn log_layer<S>(default_level: &str) -> impl Layer<S>
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+{
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new(default_level))
+        .add_directive(
+            format!("{TRACE_TARGET}=off")
+                .parse()
+                .expect("the directive parses"),
+        );
+    tracing_subscriber::fmt::layer()
         .json()
         .with_current_span(true)
         .with_span_list(false)
-        .with_env_filter(filter)
-        .try_init();
+        .with_filter(filter)
+}
+
+fn tracer_provider(
+    endpoint: &str,
+    telemetry: &TelemetrySettings,
+) -> Result<SdkTracerProvider, TelemetryError> {
+    let exporter = opentelemetry_otlp::SpanExporter::builder()
+        .with_http()
+        .with_endpoint(traces_url(endpoint))
+        .with_timeout(EXPORT_TIMEOUT)
+        .build()
+        .map_err(|error| TelemetryError(error.to_string()))?;
+    let resource = Resource::builder()
+        .with_service_name(telemetry.service_name.clone())
+        .with_attribute(KeyValue::new("service.version", env!("CARGO_PKG_VERSION")))
+        .build();
+    Ok(SdkTracerProvider::builder()
+        .with_batch_exporter(exporter)
+        .with_sampler(Sampler::ParentBased(Box::new(Sampler::TraceIdRatioBased(
+            telemetry.sample_ratio,
+        ))))
+        .with_resource(resource)
+        .build())
+}
+
+/// Where OTLP/HTTP takes traces under the collector's base URL.
+fn traces_url(endpoint: &str) -> String {
+    format!("{}/v1/traces", endpoint.trim_end_matches('/'))
+}
+
+/// The exporter could not be built.
+#[derive(Debug, thiserror::Error)]
+#[error("telemetry: {0}")]
+pub struct TelemetryError(String);
+
+/// The installed trace pipeline, if any; dropping it exports what is still queued.
+#[must_use = "dropping it stops the traces"]
+pub struct Tracing(Option<SdkTracerProvider>);
+
+impl Drop for Tracing {
+    fn drop(&mut self) {
+        if let Some(provider) = self.0.take()
+            && let Err(error) = provider.shutdown()
+        {
+            eprintln!("telemetry: the last spans were not exported: {error}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn traces_go_under_the_base_url() {
+        assert_eq!(
+            traces_url("http://collector:4318"),
+            "http://collector:4318/v1/traces"
+        );
+        assert_eq!(
+            traces_url("https://otel.example/ingest/"),
+            "https://otel.example/ingest/v1/traces"
+        );
+    }
 }

@@ -3,6 +3,7 @@
 
 use super::Engine;
 use crate::fetch::fetch_json;
+use crate::http_client::CallKind;
 use crate::plan::Endpoint;
 use crate::quirks::UserinfoCall;
 use crate::token_set::TokenSet;
@@ -84,7 +85,9 @@ impl Engine {
             shape: self.api_shape(),
             token_members: &tokens.members,
         });
-        let Value::Object(document) = fetch_json(&what, self.flow.http(), request).await? else {
+        let Value::Object(document) =
+            fetch_json(&what, self.flow.http(), request, CallKind::Userinfo).await?
+        else {
             let message = format!("{what} answered JSON that is not an object");
             return Err(ProviderError::UserInfo(message));
         };

@@ -3,6 +3,7 @@
 //! `User-Agent`; the answer is handed back unread, to be streamed.
 
 use super::Engine;
+use crate::http_client::{CallKind, record_status};
 use async_trait::async_trait;
 use bytes::Bytes;
 use social_login_domain::ProviderTokens;
@@ -11,6 +12,7 @@ use social_login_ports::{
     ApiAnswer, ApiBody, ApiCall, ProviderError, ProviderGrant, RefreshFailure,
 };
 use std::collections::BTreeMap;
+use tracing::Instrument;
 use url::Url;
 
 impl Engine {
@@ -47,11 +49,19 @@ impl Engine {
         if !call.body.is_empty() {
             request = request.body(call.body);
         }
+        // The span ends with the answer's head: the body streams to the caller after it.
+        let span = self.flow.http().call_span(CallKind::Api);
         // `without_url`: a token that goes in the query must not reach the log.
         let response = request
             .send()
+            .instrument(span.clone())
             .await
-            .map_err(|error| ProviderError::ApiCall(error.without_url().to_string()))?;
+            .map_err(|error| {
+                span.record("error.type", "transport");
+                span.record("otel.status_code", "error");
+                ProviderError::ApiCall(error.without_url().to_string())
+            })?;
+        record_status(&span, response.status());
         let headers = response
             .headers()
             .iter()

@@ -132,8 +132,12 @@ async fn get(
     limit: usize,
 ) -> Result<Answer, SendError> {
     let url = url::Url::parse(&format!("{base}{path}")).unwrap();
-    http.send(http.get(url).bearer_auth("gho_token"), limit)
-        .await
+    http.send(
+        http.get(url).bearer_auth("gho_token"),
+        limit,
+        CallKind::Userinfo,
+    )
+    .await
 }
 
 #[tokio::test]
@@ -174,7 +178,10 @@ async fn a_token_request_keeps_its_own_headers_and_body_and_reuses_the_connectio
             .header("content-type", "application/x-www-form-urlencoded")
             .body(b"grant_type=authorization_code&code=abc".to_vec())
             .unwrap();
-        let answer = http.send_http(request, 1024).await.unwrap();
+        let answer = http
+            .send_http(request, 1024, CallKind::Token)
+            .await
+            .unwrap();
         assert_eq!(answer.status, StatusCode::OK);
         // The connection goes back to the pool once the answer is read, on hyper's own
         // task: let it, so the next call finds it rather than racing a new connect.
@@ -326,7 +333,10 @@ async fn a_call_a_proxy_must_carry_goes_through_it_and_an_exempt_one_goes_direct
         .body(b"code=abc".to_vec())
         .unwrap();
     assert_eq!(
-        http.send_http(token, 1024).await.unwrap().status,
+        http.send_http(token, 1024, CallKind::Token)
+            .await
+            .unwrap()
+            .status,
         StatusCode::OK
     );
     let heads: Vec<String> = through_proxy

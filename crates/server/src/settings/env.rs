@@ -76,6 +76,7 @@ fn is_list(path: &str) -> bool {
     if path == "previous_secret_keys"
         || path == "server.trusted_proxies"
         || path == "admin.api_keys"
+        || path == "telemetry.traceparent_from"
     {
         return true;
     }

@@ -47,6 +47,7 @@ impl Settings {
         self.admin.check(&mut errors, &self.server.bind);
         self.relay.check(&mut errors);
         self.audit.check(&mut errors);
+        self.telemetry.check(&mut errors);
         errors.into_result()
     }
 

@@ -17,5 +17,6 @@ mod redis_faults;
 mod relay;
 mod signals;
 mod single_use;
+mod telemetry;
 mod two_instances;
 mod webhooks;

@@ -78,6 +78,7 @@ fn app_with_signals(providers: ProviderRegistry, signal_verifiers: SignalVerifie
         trusted_proxies: TrustedProxies::new([]),
         deletion_status_base: Some(format!("{PUBLIC_URL}/auth/oauth/facebook/data-deletion/")),
         relay_keys: Default::default(),
+        traces: None,
     };
     let tokens = session_tokens();
     router(
