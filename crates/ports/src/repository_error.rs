@@ -35,6 +35,17 @@ pub enum PlanError {
     Repository(#[from] RepositoryError),
 }
 
+impl PlanError {
+    /// A plan's outcome where a row gone meanwhile means "nothing to write" (`false`), not a
+    /// failure: a renewal or a refresh of a link removed since it was read.
+    pub fn written_unless_gone(applied: Result<(), PlanError>) -> Result<bool, RepositoryError> {
+        match applied {
+            Err(PlanError::Gone) => Ok(false),
+            applied => applied.map(|()| true).map_err(RepositoryError::from),
+        }
+    }
+}
+
 /// Where no concurrent write can take a plan's rows (they were read under the user's lock),
 /// a conflict is the storage's failure.
 impl From<PlanError> for RepositoryError {

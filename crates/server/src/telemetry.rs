@@ -14,7 +14,7 @@ use opentelemetry_sdk::trace::{Sampler, SdkTracerProvider};
 use social_login_ports::TRACE_TARGET;
 use std::time::Duration;
 use tracing::level_filters::LevelFilter;
-use tracing_subscriber::filter::Targets;
+use tracing_subscriber::filter::{Targets, filter_fn};
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
@@ -29,8 +29,11 @@ pub fn init_logging() {
 
 /// Like [`init_logging`], with another default level when `RUST_LOG` is unset.
 pub fn init_logging_at(default_level: &str) {
-    let _ = tracing_subscriber::registry()
-        .with(log_layer(default_level))
+    let _ = tracing_subscriber::fmt()
+        .json()
+        .with_current_span(true)
+        .with_span_list(false)
+        .with_env_filter(log_filter(default_level, "off"))
         .try_init();
 }
 
@@ -42,33 +45,33 @@ pub fn init(telemetry: &TelemetrySettings) -> Result<Tracing, TelemetryError> {
         return Ok(Tracing(None));
     };
     let provider = tracer_provider(endpoint, telemetry)?;
+    // The traced spans pass the one filter; then each layer takes its own: the log every
+    // other span and event, the exporter those spans alone.
+    let logs = tracing_subscriber::fmt::layer()
+        .json()
+        .with_current_span(true)
+        .with_span_list(false)
+        .with_filter(filter_fn(|metadata| metadata.target() != TRACE_TARGET));
     let traces = tracing_opentelemetry::layer()
         .with_tracer(provider.tracer("social-login"))
         .with_filter(Targets::new().with_target(TRACE_TARGET, LevelFilter::INFO));
     let _ = tracing_subscriber::registry()
-        .with(log_layer("info"))
+        .with(log_filter("info", "info"))
+        .with(logs)
         .with(traces)
         .try_init();
     Ok(Tracing(Some(provider)))
 }
 
-/// The JSON log lines, which never show a traced span.
-fn log_layer<S>(default_level: &str) -> impl Layer<S>
-where
-    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
-{
-    let filter = EnvFilter::try_from_default_env()
+/// `RUST_LOG` (else `default_level`), the traced spans at `traced` whatever it says.
+fn log_filter(default_level: &str, traced: &str) -> EnvFilter {
+    EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| EnvFilter::new(default_level))
         .add_directive(
-            format!("{TRACE_TARGET}=off")
+            format!("{TRACE_TARGET}={traced}")
                 .parse()
                 .expect("the directive parses"),
-        );
-    tracing_subscriber::fmt::layer()
-        .json()
-        .with_current_span(true)
-        .with_span_list(false)
-        .with_filter(filter)
+        )
 }
 
 fn tracer_provider(

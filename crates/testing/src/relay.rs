@@ -51,10 +51,7 @@ impl ProviderGrants for InMemoryRepository {
     }
 
     async fn store_refresh(&self, refresh: RelayRefresh) -> Result<bool, RepositoryError> {
-        match self.transact(|tables| tables.apply(refresh.plan())) {
-            Err(PlanError::Gone) => Ok(false),
-            applied => applied.map(|()| true).map_err(RepositoryError::from),
-        }
+        PlanError::written_unless_gone(self.transact(|tables| tables.apply(refresh.plan())))
     }
 
     async fn release_refresh(

@@ -56,10 +56,7 @@ impl UserRepository for InMemoryRepository {
     }
 
     async fn renew_link(&self, renewal: LinkRenewal) -> Result<bool, RepositoryError> {
-        match self.transact(|tables| tables.apply(renewal.plan())) {
-            Err(PlanError::Gone) => Ok(false),
-            applied => applied.map(|()| true).map_err(RepositoryError::from),
-        }
+        PlanError::written_unless_gone(self.transact(|tables| tables.apply(renewal.plan())))
     }
 
     async fn add_link(&self, link: AccountLink) -> Result<LinkedAccount, AddLinkError> {

@@ -47,10 +47,7 @@ impl ProviderGrants for SqliteRepository {
 
     async fn store_refresh(&self, refresh: RelayRefresh) -> Result<bool, RepositoryError> {
         let plan = refresh.plan();
-        match self.transact(move |tx| super::plan::apply(tx, &plan)).await {
-            Err(PlanError::Gone) => Ok(false),
-            applied => applied.map(|()| true).map_err(RepositoryError::from),
-        }
+        PlanError::written_unless_gone(self.transact(move |tx| super::plan::apply(tx, &plan)).await)
     }
 
     async fn release_refresh(

@@ -60,10 +60,7 @@ impl UserRepository for SqliteRepository {
 
     async fn renew_link(&self, renewal: LinkRenewal) -> Result<bool, RepositoryError> {
         let plan = renewal.plan();
-        match self.transact(move |tx| super::plan::apply(tx, &plan)).await {
-            Err(PlanError::Gone) => Ok(false),
-            applied => applied.map(|()| true).map_err(RepositoryError::from),
-        }
+        PlanError::written_unless_gone(self.transact(move |tx| super::plan::apply(tx, &plan)).await)
     }
 
     async fn add_link(&self, link: AccountLink) -> Result<LinkedAccount, AddLinkError> {
