@@ -63,6 +63,30 @@ impl Flows {
         (response.status() == StatusCode::OK).then_some(response)
     }
 
+    /// POST /auth/refresh on the `turn`-th instance; the successor refresh token on 200.
+    pub async fn refresh(&self, turn: usize, refresh_token: &str) -> Option<String> {
+        let response = self
+            .http
+            .post(format!("{}/auth/refresh", self.base(turn)))
+            .json(&serde_json::json!({"refresh_token": refresh_token}))
+            .send()
+            .await
+            .ok()?;
+        if response.status() != StatusCode::OK {
+            return None;
+        }
+        let body: serde_json::Value = response.json().await.ok()?;
+        body["refresh_token"].as_str().map(str::to_owned)
+    }
+
+    /// A native Google sign-in with `body` (`id_token`, `nonce`) on the `turn`-th instance;
+    /// true on 200.
+    pub async fn native_sign_in(&self, turn: usize, body: &serde_json::Value) -> bool {
+        let url = format!("{}/auth/oauth/google/id-token", self.base(turn));
+        let response = self.http.post(url).json(body).send().await;
+        response.is_ok_and(|response| response.status() == StatusCode::OK)
+    }
+
     /// GET `url` with `bearer`; true when it answers 200 and its whole body arrives.
     pub async fn get_all(&self, url: &str, bearer: &str) -> bool {
         let Ok(response) = self.http.get(url).bearer_auth(bearer).send().await else {

@@ -7,17 +7,23 @@
 //! operation failed (CI runs it with tiny counts as a smoke).
 
 mod allocations;
+mod chains;
 mod flows;
 mod load;
+mod native;
 mod relay;
+mod report;
 mod round_trips;
 mod service;
 mod setup;
 
+use chains::Chains;
 use clap::{Parser, ValueEnum};
 use flows::Flows;
-use load::{Outcome, drive};
+use load::drive;
+use native::IdTokens;
 use relay::RelayTarget;
+use report::{Counts, report};
 use round_trips::RoundTrips;
 use service::Service;
 use std::path::PathBuf;
@@ -32,6 +38,12 @@ enum Scenario {
     LoginNew,
     /// The same for users who logged in before.
     LoginReturning,
+    /// `POST /auth/refresh`, each client following its own rotating chain (one session per
+    /// client, begun by a login before the run).
+    Refresh,
+    /// Native sign-in (`/auth/oauth/google/id-token`) of returning users, each id_token with
+    /// a nonce of its own.
+    IdToken,
     /// The operator API on the seeded users (needs `--seed-users`): find one by email, by
     /// provider account, then read it; three requests an operation.
     AdminLookup,
@@ -47,6 +59,10 @@ enum Scenario {
     /// API, `--concurrency` streams at once: its memory (the peak is printed too).
     EventsStream,
 }
+
+/// The Google accounts the `id-token` scenario signs in with, in turn: few, so nearly every
+/// sign-in is a returning user's.
+const NATIVE_USERS: usize = 100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum States {
@@ -99,6 +115,12 @@ struct Args {
     /// Logins per login run.
     #[arg(long, default_value_t = 2_000)]
     logins: usize,
+    /// Refreshes per `refresh` run.
+    #[arg(long, default_value_t = 20_000)]
+    refreshes: usize,
+    /// Sign-ins per `id-token` run (their id_tokens are signed before it).
+    #[arg(long, default_value_t = 5_000)]
+    id_tokens: usize,
     /// Upper bound of each run, in seconds.
     #[arg(long, default_value_t = 30)]
     seconds: u64,
@@ -142,9 +164,11 @@ async fn main() -> ExitCode {
 
 async fn bench(args: Args) -> Result<(), String> {
     let runs = args.concurrency.len();
+    // After the logins' users: the relay scenarios' user, then one per refresh chain.
+    let chain_users = args.logins * runs + 1;
+    let most_concurrent = args.concurrency.iter().copied().max().unwrap_or(1);
     let setup = setup::Setup::new(
-        // One more: the relay scenarios' user.
-        args.logins * runs + 1,
+        chain_users + most_concurrent,
         (args.seed_users, args.seed_events),
         (args.database, args.states),
         args.presets,
@@ -178,7 +202,7 @@ async fn bench(args: Args) -> Result<(), String> {
         if args.presets {
             "every preset enabled"
         } else {
-            "GitHub alone"
+            "GitHub and Google"
         },
         args.pin
             .map_or("no CPU".to_owned(), |cpu| format!("CPU {cpu}"))
@@ -205,6 +229,21 @@ async fn bench(args: Args) -> Result<(), String> {
     let mut streamed = Vec::new();
     for scenario in &args.scenarios {
         for (run, &concurrency) in args.concurrency.iter().enumerate() {
+            // Prepared before the measured part: their logins and signatures are not the run's.
+            let chains = match scenario {
+                Scenario::Refresh => Some(std::sync::Arc::new(
+                    Chains::start(&flows, chain_users, concurrency).await?,
+                )),
+                _ => None,
+            };
+            let id_tokens = match scenario {
+                Scenario::IdToken => Some(std::sync::Arc::new(IdTokens::mint(
+                    &setup,
+                    NATIVE_USERS,
+                    args.id_tokens,
+                ))),
+                _ => None,
+            };
             let allocations_before = allocations(&flows, &services).await;
             let round_trips_before = setup.round_trips.as_ref().map(|counter| counter.count());
             let cpu_before = cpu_time(&services);
@@ -265,6 +304,22 @@ async fn bench(args: Args) -> Result<(), String> {
                     drive(concurrency, concurrency, deadline, move |index| {
                         let flows = flows.clone();
                         async move { flows.stream_events(index).await > 0 }
+                    })
+                    .await
+                }
+                Scenario::Refresh => {
+                    let (flows, chains) = (flows.clone(), chains.clone().expect("prepared"));
+                    drive(concurrency, args.refreshes, deadline, move |index| {
+                        let (flows, chains) = (flows.clone(), chains.clone());
+                        async move { chains.refresh(&flows, index).await }
+                    })
+                    .await
+                }
+                Scenario::IdToken => {
+                    let (flows, tokens) = (flows.clone(), id_tokens.clone().expect("prepared"));
+                    drive(concurrency, args.id_tokens, deadline, move |index| {
+                        let (flows, tokens) = (flows.clone(), tokens.clone());
+                        async move { tokens.sign_in(&flows, index, index).await }
                     })
                     .await
                 }
@@ -342,55 +397,7 @@ async fn allocations(flows: &Flows, services: &[Service]) -> Option<u64> {
     Some(total)
 }
 
-/// What the service did during a run, beyond CPU time.
-struct Counts {
-    allocations: Option<u64>,
-    round_trips: Option<RoundTrips>,
-}
-
 /// CPU time of every instance together.
 fn cpu_time(services: &[Service]) -> Duration {
     services.iter().map(|service| service.cpu_time()).sum()
-}
-
-fn report(
-    scenario: Scenario,
-    concurrency: usize,
-    outcome: &Outcome,
-    cpu: Duration,
-    counts: &Counts,
-    services: &[Service],
-) {
-    let name = match scenario {
-        Scenario::Authorize => "authorize",
-        Scenario::LoginNew => "login, new user",
-        Scenario::LoginReturning => "login, returning user",
-        Scenario::AdminLookup => "admin: by email, by account, read",
-        Scenario::ApiDirect => "provider API, direct (baseline)",
-        Scenario::Relay => "provider API through the relay",
-        Scenario::RelayStream => "relay, large answers streamed",
-        Scenario::EventsStream => "audit trail streamed as NDJSON",
-    };
-    let operations = outcome.completed.max(1) as f64;
-    let per_op = cpu.as_secs_f64() * 1e6 / operations;
-    let per_operation = |count: Option<u64>| {
-        count.map_or("–".to_owned(), |count| {
-            format!("{:.1}", count as f64 / operations)
-        })
-    };
-    println!(
-        "| {name} | {concurrency} | {} | {} | {:.0} | {:.3} | {:.3} | {per_op:.1} | {} | {} | {:.1} |",
-        outcome.completed,
-        outcome.failed,
-        outcome.ops_per_second(),
-        outcome.percentile(0.5).as_secs_f64() * 1e3,
-        outcome.percentile(0.99).as_secs_f64() * 1e3,
-        per_operation(counts.allocations),
-        counts.round_trips.map_or("–".to_owned(), |trips| format!(
-            "{} ({} pool checks)",
-            per_operation(Some(trips.all)),
-            per_operation(Some(trips.pool_checks))
-        )),
-        services.iter().map(Service::rss_mib).fold(0.0, f64::max),
-    );
 }

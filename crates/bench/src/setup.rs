@@ -106,6 +106,16 @@ impl Setup {
         self.sim.api_base(Provider::Github)
     }
 
+    /// An id_token the simulated Google signs for the benchmark's client about the
+    /// `index`-th native user (Google accounts of their own, so no login meets another
+    /// account's email), with `nonce`.
+    pub fn mint_google_id_token(&self, index: usize, nonce: &str) -> String {
+        let user = SimUser::new(format!("native{index}"), format!("native{index}"))
+            .with_email(format!("native{index}@example.com"), true);
+        self.sim
+            .mint_id_token(Provider::Google, &user, CLIENT_ID, Some(nonce))
+    }
+
     /// The access tokens the simulator issued, oldest first.
     pub fn issued_access_tokens(&self) -> Vec<String> {
         self.sim.issued_access_tokens()
@@ -131,14 +141,17 @@ async fn simulator(users: usize) -> Result<SimulatorHandle, String> {
     };
     let mut config = register_clients(SimulatorConfig::default(), client);
     for index in 0..users {
-        config = config.with_user(
-            SimUser::new(user_id(index), format!("bench{index}"))
-                .with_email(format!("bench{index}@example.com"), true),
-        );
+        config = config.with_user(bench_user(index));
     }
     Simulator::start(config)
         .await
         .map_err(|error| format!("simulator: {error}"))
+}
+
+/// The `index`-th benchmark user, as the simulator knows them.
+fn bench_user(index: usize) -> SimUser {
+    SimUser::new(user_id(index), format!("bench{index}"))
+        .with_email(format!("bench{index}@example.com"), true)
 }
 
 /// A table for every preset, as an operator enables one: the client registration, and a
@@ -188,7 +201,7 @@ async fn seed_database(url: &str, count: u64, events: u64) -> Result<(), String>
 }
 
 fn config_toml(sim: &SimulatorHandle, database_url: &str, store: &str) -> String {
-    let github = sim.github();
+    let (github, google) = (sim.github(), sim.google());
     format!(
         r#"secret_key = "{secret}"
 
@@ -226,6 +239,19 @@ authorization = "{authorization}"
 token = "{token}"
 userinfo = "{user}"
 emails = "{emails}"
+
+# Native sign-in (`id-token`): the simulated Google's keys and issuer.
+[oauth_providers.google]
+client_id = "{CLIENT_ID}"
+client_secret = "{CLIENT_SECRET}"
+redirect_uri = "{REDIRECT}"
+
+[oauth_providers.google.endpoints]
+authorization = "{google_authorization}"
+token = "{google_token}"
+userinfo = "{google_userinfo}"
+jwks = "{google_jwks}"
+issuer = "{google_issuer}"
 "#,
         secret = social_login_security::generate_secret_key(),
         admin_hash = social_login_security::AdminKeyHash::of(ADMIN_KEY),
@@ -234,5 +260,10 @@ emails = "{emails}"
         user = github.user,
         emails = github.emails,
         api = sim.api_base(Provider::Github),
+        google_authorization = google.authorization,
+        google_token = google.token,
+        google_userinfo = google.userinfo,
+        google_jwks = google.jwks,
+        google_issuer = google.issuer,
     )
 }
