@@ -16,6 +16,7 @@ mod report;
 mod round_trips;
 mod service;
 mod setup;
+mod storage;
 
 use chains::Chains;
 use clap::{Parser, ValueEnum};
@@ -359,6 +360,10 @@ async fn bench(args: Args) -> Result<(), String> {
                 ));
             }
         }
+    }
+    match storage::Storage::measure(&setup.database_url).await {
+        Ok(storage) => println!("\ndatabase after the runs: {storage}"),
+        Err(error) => println!("\ndatabase size not read: {error}"),
     }
     for (scenario, concurrency, peak) in streamed {
         let what = match scenario {

@@ -22,6 +22,8 @@ pub const ADMIN_KEY: &str = "sla_the-benchmark-admin-key-0123456789abcdefghijklm
 
 pub struct Setup {
     pub config: PathBuf,
+    /// The service's database, not through the round-trip counter.
+    pub database_url: String,
     /// Counts the service's round trips to PostgreSQL (PostgreSQL only).
     pub round_trips: Option<RoundTripCounter>,
     sim: SimulatorHandle,
@@ -70,9 +72,9 @@ impl Setup {
             ),
             None => None,
         };
-        let database_url = match &round_trips {
+        let routed_url = match &round_trips {
             Some(counter) => counter.route(&database_url)?,
-            None => database_url,
+            None => database_url.clone(),
         };
         let store = match states {
             States::Memory => "backend = \"memory\"".to_owned(),
@@ -85,13 +87,14 @@ impl Setup {
             }
         };
         let config = dir.path().join("social-login.toml");
-        let mut text = config_toml(&sim, &database_url, &store);
+        let mut text = config_toml(&sim, &routed_url, &store);
         if presets {
             text.push_str(&preset_tables());
         }
         std::fs::write(&config, text).map_err(|error| error.to_string())?;
         Ok(Self {
             config,
+            database_url,
             round_trips,
             sim,
             _dir: dir,

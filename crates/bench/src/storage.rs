@@ -1,0 +1,71 @@
+//! What the database holds after the runs: its size and its rows, for the sizing guide's
+//! bytes per user and per session. Read over a connection of its own, after every count.
+
+use sea_orm::{ConnectionTrait, DbBackend, Statement};
+use social_login_persistence::{DatabaseOptions, connect};
+
+/// The service's tables, as they hold what it keeps per user and per session.
+const TABLES: [&str; 6] = [
+    "users",
+    "linked_accounts",
+    "refresh_families",
+    "refresh_tokens",
+    "audit_events",
+    "webhook_outbox",
+];
+
+pub struct Storage {
+    /// SQLite: the pages in use; PostgreSQL: the tables with their indexes and TOAST.
+    pub bytes: u64,
+    pub rows: Vec<(&'static str, u64)>,
+}
+
+impl Storage {
+    pub async fn measure(url: &str) -> Result<Self, String> {
+        let repo = connect(&DatabaseOptions::new(url))
+            .await
+            .map_err(|error| error.to_string())?;
+        let db = repo.connection();
+        let backend = db.get_database_backend();
+        let number = |sql: String| async move {
+            let row = db
+                .query_one_raw(Statement::from_string(backend, sql))
+                .await
+                .map_err(|error| error.to_string())?
+                .ok_or("no row")?;
+            row.try_get_by_index::<i64>(0)
+                .map(|n| n.max(0) as u64)
+                .map_err(|error| error.to_string())
+        };
+        let bytes = match backend {
+            DbBackend::Sqlite => {
+                let pages = number("PRAGMA page_count".into()).await?;
+                let free = number("PRAGMA freelist_count".into()).await?;
+                (pages - free) * number("PRAGMA page_size".into()).await?
+            }
+            _ => {
+                let tables = TABLES.map(|t| format!("pg_total_relation_size('{t}')"));
+                number(format!("SELECT ({})::bigint", tables.join(" + "))).await?
+            }
+        };
+        let mut rows = Vec::new();
+        for table in TABLES {
+            rows.push((
+                table,
+                number(format!("SELECT COUNT(*) FROM {table}")).await?,
+            ));
+        }
+        db.close_by_ref().await.ok();
+        Ok(Self { bytes, rows })
+    }
+}
+
+impl std::fmt::Display for Storage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:.2} MiB", self.bytes as f64 / (1024.0 * 1024.0))?;
+        for (table, count) in &self.rows {
+            write!(f, ", {table} {count}")?;
+        }
+        Ok(())
+    }
+}
