@@ -27,17 +27,8 @@ impl Flows {
 
     /// GET authorize on the `turn`-th instance; the authorization URL on success.
     pub async fn authorize(&self, turn: usize) -> Option<String> {
-        let response = self
-            .http
-            .get(format!("{}/auth/oauth/github/authorize", self.base(turn)))
-            .send()
-            .await
-            .ok()?;
-        if response.status() != StatusCode::OK {
-            return None;
-        }
-        let body: serde_json::Value = response.json().await.ok()?;
-        body["authorization_url"].as_str().map(str::to_owned)
+        let url = format!("{}/auth/oauth/github/authorize", self.base(turn));
+        text_member(self.http.get(url), "authorization_url").await
     }
 
     /// A whole GitHub login as simulated user `user_id`, started on the `turn`-th instance
@@ -65,18 +56,11 @@ impl Flows {
 
     /// POST /auth/refresh on the `turn`-th instance; the successor refresh token on 200.
     pub async fn refresh(&self, turn: usize, refresh_token: &str) -> Option<String> {
-        let response = self
+        let request = self
             .http
             .post(format!("{}/auth/refresh", self.base(turn)))
-            .json(&serde_json::json!({"refresh_token": refresh_token}))
-            .send()
-            .await
-            .ok()?;
-        if response.status() != StatusCode::OK {
-            return None;
-        }
-        let body: serde_json::Value = response.json().await.ok()?;
-        body["refresh_token"].as_str().map(str::to_owned)
+            .json(&serde_json::json!({"refresh_token": refresh_token}));
+        text_member(request, "refresh_token").await
     }
 
     /// A native Google sign-in with `body` (`id_token`, `nonce`) on the `turn`-th instance;
@@ -167,4 +151,14 @@ impl Flows {
         };
         Some((param("code")?, param("state")?))
     }
+}
+
+/// Sends `request`; on 200, the text member `name` of its JSON answer.
+async fn text_member(request: reqwest::RequestBuilder, name: &str) -> Option<String> {
+    let response = request.send().await.ok()?;
+    if response.status() != StatusCode::OK {
+        return None;
+    }
+    let body: serde_json::Value = response.json().await.ok()?;
+    body[name].as_str().map(str::to_owned)
 }
