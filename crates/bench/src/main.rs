@@ -26,7 +26,7 @@ use native::IdTokens;
 use relay::RelayTarget;
 use report::{Counts, report};
 use round_trips::RoundTrips;
-use service::Service;
+use service::{Service, allocations, cpu_time, peak_rss_mib};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -146,6 +146,10 @@ struct Args {
     /// tenant): what start-up, memory and each operation cost with the whole catalogue on.
     #[arg(long)]
     presets: bool,
+    /// Export traces (`[telemetry]`) to a collector in the benchmark that keeps nothing:
+    /// what tracing every request costs.
+    #[arg(long)]
+    telemetry: bool,
 }
 
 #[tokio::main]
@@ -172,7 +176,7 @@ async fn bench(args: Args) -> Result<(), String> {
         chain_users + most_concurrent,
         (args.seed_users, args.seed_events),
         (args.database, args.states),
-        args.presets,
+        (args.presets, args.telemetry),
     )
     .await?;
     let binary = if args.count_allocations {
@@ -195,7 +199,7 @@ async fn bench(args: Args) -> Result<(), String> {
     .await?;
     let relay = std::sync::Arc::new(relay);
     println!(
-        "# social-login-bench: {:?} database ({} users seeded), {:?} state store, {} instance(s), {}, pinned to {}\n",
+        "# social-login-bench: {:?} database ({} users seeded), {:?} state store, {} instance(s), {}{}, pinned to {}\n",
         args.database,
         args.seed_users,
         args.states,
@@ -204,6 +208,11 @@ async fn bench(args: Args) -> Result<(), String> {
             "every preset enabled"
         } else {
             "GitHub and Google"
+        },
+        if args.telemetry {
+            ", traces exported"
+        } else {
+            ""
         },
         args.pin
             .map_or("no CPU".to_owned(), |cpu| format!("CPU {cpu}"))
@@ -382,27 +391,4 @@ async fn bench(args: Args) -> Result<(), String> {
         return Err(format!("{failed} operation(s) failed"));
     }
     Ok(())
-}
-
-/// The highest resident memory of any instance since it started, in MiB.
-fn peak_rss_mib(services: &[Service]) -> f64 {
-    services
-        .iter()
-        .map(|service| service.peak_rss_kib() as f64 / 1024.0)
-        .fold(0.0, f64::max)
-}
-
-/// Heap allocations of every instance together, when they count them.
-async fn allocations(flows: &Flows, services: &[Service]) -> Option<u64> {
-    tokio::time::sleep(allocations::SETTLE).await;
-    let mut total = 0;
-    for service in services {
-        total += allocations::read(&flows.http, &service.url("/metrics")).await?;
-    }
-    Some(total)
-}
-
-/// CPU time of every instance together.
-fn cpu_time(services: &[Service]) -> Duration {
-    services.iter().map(|service| service.cpu_time()).sum()
 }

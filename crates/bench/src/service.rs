@@ -59,3 +59,26 @@ impl Deref for Service {
         &self.process
     }
 }
+
+/// The highest resident memory of any instance since it started, in MiB.
+pub fn peak_rss_mib(services: &[Service]) -> f64 {
+    services
+        .iter()
+        .map(|service| service.peak_rss_kib() as f64 / 1024.0)
+        .fold(0.0, f64::max)
+}
+
+/// Heap allocations of every instance together, when they count them.
+pub async fn allocations(flows: &crate::flows::Flows, services: &[Service]) -> Option<u64> {
+    tokio::time::sleep(crate::allocations::SETTLE).await;
+    let mut total = 0;
+    for service in services {
+        total += crate::allocations::read(&flows.http, &service.url("/metrics")).await?;
+    }
+    Some(total)
+}
+
+/// CPU time of every instance together.
+pub fn cpu_time(services: &[Service]) -> Duration {
+    services.iter().map(|service| service.cpu_time()).sum()
+}

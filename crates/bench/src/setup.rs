@@ -42,7 +42,7 @@ impl Setup {
         users: usize,
         (seed, seed_events): (u64, u64),
         (database, states): (Database, States),
-        presets: bool,
+        (presets, telemetry): (bool, bool),
     ) -> Result<Self, String> {
         let sim = simulator(users).await?;
         let dir = tempfile::tempdir().map_err(|error| error.to_string())?;
@@ -91,6 +91,10 @@ impl Setup {
         if presets {
             text.push_str(&preset_tables());
         }
+        if telemetry {
+            let sink = trace_sink().await?;
+            text.push_str(&format!("\n[telemetry]\notlp_endpoint = \"{sink}\"\n"));
+        }
         std::fs::write(&config, text).map_err(|error| error.to_string())?;
         Ok(Self {
             config,
@@ -123,6 +127,21 @@ impl Setup {
     pub fn issued_access_tokens(&self) -> Vec<String> {
         self.sim.issued_access_tokens()
     }
+}
+
+/// A collector that takes every OTLP/HTTP export and keeps nothing: what exporting traces
+/// costs the service, not what a collector does with them. Its base URL.
+async fn trace_sink() -> Result<String, String> {
+    let router = axum::Router::new().route(
+        "/v1/traces",
+        axum::routing::post(|_: axum::body::Bytes| async { axum::http::StatusCode::OK }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|error| error.to_string())?;
+    let address = listener.local_addr().map_err(|error| error.to_string())?;
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    Ok(format!("http://{address}"))
 }
 
 /// Where a `postgres://` URL points.
