@@ -148,8 +148,6 @@ impl RefreshTokenRepository for SeaOrmRepository {
     }
 }
 
-/// The family of the presented token, locked until the transaction ends; `None` for an
-/// unknown token. SQLite needs no lock: its single connection runs one transaction at a time.
 /// A family's row as the domain reads a session.
 fn stored_session(family: refresh_family::Model) -> StoredSession {
     StoredSession {
@@ -164,6 +162,8 @@ fn stored_session(family: refresh_family::Model) -> StoredSession {
     }
 }
 
+/// The family of the presented token, locked until the transaction ends; `None` for an
+/// unknown token. SQLite needs no lock: its single connection runs one transaction at a time.
 async fn lock_family_of(
     txn: &DatabaseTransaction,
     presented: RefreshTokenHash,
