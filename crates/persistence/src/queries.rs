@@ -58,10 +58,6 @@ pub(crate) fn update_link(id: LinkedAccountId) -> UpdateMany<linked_account::Ent
     linked_account::Entity::update_many().filter(linked_account::Column::Id.eq(id.as_uuid()))
 }
 
-pub(crate) fn token(hash: RefreshTokenHash) -> Select<refresh_token::Entity> {
-    refresh_token::Entity::find_by_id(hash.0.to_vec())
-}
-
 pub(crate) fn family(id: Uuid) -> Select<refresh_family::Entity> {
     refresh_family::Entity::find_by_id(id)
 }

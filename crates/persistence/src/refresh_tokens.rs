@@ -15,10 +15,10 @@ use crate::mapping::refresh_from_rows;
 use crate::queries;
 use async_trait::async_trait;
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QueryFilter,
-    QuerySelect,
+    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, FromQueryResult,
+    QueryFilter, QuerySelect,
 };
-use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
+use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::session_list::live_sessions;
 use social_login_domain::{FamilyId, LoginMethod, UserId};
 use social_login_ports::{
@@ -37,18 +37,18 @@ impl RefreshTokenRepository for SeaOrmRepository {
 
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
         let (txn, _traced) = self.begin_write().await?;
-        let Some((_, family)) = lock_family_of(&txn, rotation.presented).await? else {
+        // The token and its family as every earlier rotation of this family committed them
+        // (read under their locks). The domain judges expiry, reuse and revocation. (Expiry
+        // stays out of SQL also because SQLite stores timestamps as text that does not
+        // compare chronologically.)
+        let Some((token, family)) = lock_family_of(&txn, rotation.presented).await? else {
             return Err(RotationRefused::Invalid.into());
         };
         // Read after the family's lock: a lock that committed first is seen here; one that
         // commits later revokes this family, the successor with it.
         let locked = user_is_locked(&txn, family.user_id).await?;
-        // Read again under the family lock: what every earlier rotation of this family
-        // committed. The domain judges expiry, reuse and revocation. (Expiry stays out of SQL
-        // also because SQLite stores timestamps as text that does not compare
-        // chronologically.)
-        let record = load(&txn, rotation.presented, &family).await?;
-        let plan = rotation.plan(record.as_ref(), locked);
+        let record = refresh_from_rows(token, &family);
+        let plan = rotation.plan(Some(&record), locked);
         if !plan.writes.writes.is_empty() {
             crate::plan::apply(&txn, &plan.writes).await?;
             txn.commit().await.map_err(repository_error)?;
@@ -162,38 +162,37 @@ fn stored_session(family: refresh_family::Model) -> StoredSession {
     }
 }
 
-/// The family of the presented token, locked until the transaction ends; `None` for an
-/// unknown token. SQLite needs no lock: its single connection runs one transaction at a time.
+/// The presented token's row and its family's, both locked until the transaction ends on
+/// PostgreSQL (`FOR UPDATE OF t, f`: once it holds the locks, PostgreSQL reads both rows
+/// again, so they are what every earlier rotation committed), in one statement; `None` for
+/// an unknown token. SQLite needs no lock: its single connection runs one transaction at a
+/// time.
 async fn lock_family_of(
     txn: &DatabaseTransaction,
     presented: RefreshTokenHash,
 ) -> Result<Option<(refresh_token::Model, refresh_family::Model)>, RepositoryError> {
-    let Some(token) = queries::token(presented)
-        .one(txn)
-        .await
-        .map_err(repository_error)?
-    else {
+    let backend = txn.get_database_backend();
+    let sql = match backend {
+        DbBackend::Postgres => format!("{TOKEN_AND_FAMILY} FOR UPDATE OF t, f"),
+        _ => TOKEN_AND_FAMILY.to_owned(),
+    };
+    let query = crate::outbox::statement(backend, &sql, vec![presented.0.to_vec().into()]);
+    let Some(row) = txn.query_one_raw(query).await.map_err(repository_error)? else {
         return Ok(None);
     };
-    let mut find = queries::family(token.family_id);
-    if txn.get_database_backend() == DbBackend::Postgres {
-        find = find.lock_exclusive();
-    }
-    let family = find.one(txn).await.map_err(repository_error)?;
-    Ok(family.map(|family| (token, family)))
+    let token = refresh_token::Model::from_query_result(&row, "t_").map_err(repository_error)?;
+    let family = refresh_family::Model::from_query_result(&row, "f_").map_err(repository_error)?;
+    Ok(Some((token, family)))
 }
 
-async fn load<C: ConnectionTrait>(
-    db: &C,
-    hash: RefreshTokenHash,
-    family: &refresh_family::Model,
-) -> Result<Option<RefreshRecord>, RepositoryError> {
-    let row = queries::token(hash)
-        .one(db)
-        .await
-        .map_err(repository_error)?;
-    Ok(row.map(|token| refresh_from_rows(token, family)))
-}
+/// A token's row and its family's, each column named with its table's prefix.
+pub(crate) const TOKEN_AND_FAMILY: &str = "SELECT t.token_hash AS t_token_hash, t.user_id AS t_user_id, \
+     t.family_id AS t_family_id, t.created_at AS t_created_at, t.expires_at AS t_expires_at, \
+     t.used AS t_used, f.id AS f_id, f.user_id AS f_user_id, f.created_at AS f_created_at, \
+     f.expires_at AS f_expires_at, f.revoked AS f_revoked, f.auth_time AS f_auth_time, \
+     f.began_with AS f_began_with \
+     FROM refresh_tokens t JOIN refresh_families f ON f.id = t.family_id \
+     WHERE t.token_hash = ?1";
 
 /// Whether an operator locked the user (a missing user is not locked: the token is refused
 /// by its own rules).
