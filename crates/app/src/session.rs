@@ -3,7 +3,7 @@
 
 use crate::{AppError, AuthService};
 use social_login_domain::reauthentication::require_recent_login;
-use social_login_domain::refresh::token_expiry;
+use social_login_domain::refresh::{RefreshIssue, token_expiry};
 use social_login_domain::{FamilyId, LoginMethod, Origin, SecretText, User};
 use social_login_ports::{AccessToken, SessionOpening, SessionStart, VerifiedAccess};
 use time::OffsetDateTime;
@@ -40,7 +40,12 @@ impl AuthService {
             auth_time: now,
             began_with,
         };
-        (session, refresh.value)
+        let issue = RefreshIssue {
+            family: session.family,
+            expires_at: session.token_expires_at,
+        };
+        let value = self.ports.sessions.refresh_value(&refresh, issue);
+        (session, value)
     }
 
     /// The login result of a session the repository has stored, for a login `now`.

@@ -53,8 +53,11 @@ pub enum Write {
         session: SessionStart,
         first: NewRefreshToken,
     },
-    /// A rotated refresh token: presenting it again is reuse.
+    /// A rotated refresh token of the earlier format: presenting it again is reuse.
     MarkTokenUsed(RefreshTokenHash),
+    /// A rotated refresh token that proves its family: its row goes, and presenting it
+    /// again is reuse all the same (see [`crate::refresh::RefreshRecord::row_gone`]).
+    DeleteToken(RefreshTokenHash),
     /// A rotation's successor, in its family.
     InsertToken(NewRefreshToken),
     /// Ends a session: none of its tokens works again.

@@ -16,6 +16,44 @@ pub struct RefreshTokenHash(pub [u8; 32]);
 
 redacted_debug!(RefreshTokenHash);
 
+/// What a refresh token says of itself, under the service's MAC: the session (family) it
+/// was issued in and until when it is valid. Its row goes when it is rotated, so a spent
+/// token proves with this that it is a spent token of that family, not junk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RefreshIssue {
+    pub family: FamilyId,
+    pub expires_at: OffsetDateTime,
+}
+
+/// A presented refresh token as the service reads it: the hash its row is stored under,
+/// and what it proves ([`RefreshIssue`]) when its MAC holds. A token of the earlier format
+/// (random bytes alone) proves nothing: its row is kept, marked used, until it expires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PresentedRefresh {
+    pub hash: RefreshTokenHash,
+    pub issued_in: Option<RefreshIssue>,
+}
+
+impl From<RefreshTokenHash> for PresentedRefresh {
+    /// A token that proves nothing of itself (the earlier format, or a forgery).
+    fn from(hash: RefreshTokenHash) -> Self {
+        Self {
+            hash,
+            issued_in: None,
+        }
+    }
+}
+
+/// A session's refresh-token family as its store keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RefreshFamily {
+    pub id: FamilyId,
+    pub user_id: UserId,
+    pub revoked: bool,
+    pub expires_at: OffsetDateTime,
+    pub auth_time: OffsetDateTime,
+}
+
 /// A stored refresh token, known only by the hash of its value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RefreshRecord {
@@ -50,12 +88,39 @@ pub enum RefreshVerdict {
     UserLocked,
 }
 
+impl RefreshRecord {
+    /// A stored token of `family`.
+    pub fn stored(expires_at: OffsetDateTime, used: bool, family: &RefreshFamily) -> Self {
+        Self {
+            user_id: family.user_id,
+            family: family.id,
+            expires_at,
+            used,
+            revoked: family.revoked,
+            family_expires_at: family.expires_at,
+            auth_time: family.auth_time,
+        }
+    }
+
+    /// The presented token whose row is gone, read from the family it proves: a token of
+    /// the current format loses its row when rotated, so it is a used one. `None` when the
+    /// token proves nothing or another family.
+    pub fn row_gone(presented: &PresentedRefresh, family: &RefreshFamily) -> Option<Self> {
+        let issue = presented
+            .issued_in
+            .filter(|issue| issue.family == family.id)?;
+        Some(Self::stored(issue.expires_at, true, family))
+    }
+}
+
+/// Judges a presented token. Expiry comes before use: the row of an expired token may
+/// have been pruned, so a used token past its expiry proves no copy and is just refused.
 pub fn judge(record: Option<&RefreshRecord>, now: OffsetDateTime) -> RefreshVerdict {
     match record {
         None => RefreshVerdict::Refuse,
         Some(r) if r.revoked => RefreshVerdict::Refuse,
-        Some(r) if r.used => RefreshVerdict::ReuseDetected { family: r.family },
         Some(r) if now >= r.expires_at || now >= r.family_expires_at => RefreshVerdict::Refuse,
+        Some(r) if r.used => RefreshVerdict::ReuseDetected { family: r.family },
         Some(r) => RefreshVerdict::Rotate {
             user: r.user_id,
             family: r.family,
@@ -189,5 +254,56 @@ mod tests {
             assert_eq!(judge_for_user(Some(&r), false, now), judge(Some(&r), now));
         }
         assert_eq!(judge_for_user(None, true, now), RefreshVerdict::Refuse);
+    }
+
+    fn family_of(r: &RefreshRecord) -> RefreshFamily {
+        RefreshFamily {
+            id: r.family,
+            user_id: r.user_id,
+            revoked: r.revoked,
+            expires_at: r.family_expires_at,
+            auth_time: r.auth_time,
+        }
+    }
+
+    #[test]
+    fn a_token_whose_row_went_is_a_used_one_of_the_family_it_proves_and_no_other() {
+        let r = record();
+        let family = family_of(&r);
+        let issue = RefreshIssue {
+            family: r.family,
+            expires_at: r.expires_at,
+        };
+        let presented = PresentedRefresh {
+            hash: RefreshTokenHash([3; 32]),
+            issued_in: Some(issue),
+        };
+        assert_eq!(
+            RefreshRecord::row_gone(&presented, &family),
+            Some(RefreshRecord {
+                used: true,
+                ..r.clone()
+            })
+        );
+        let other = RefreshFamily {
+            id: FamilyId::new(),
+            ..family
+        };
+        assert_eq!(RefreshRecord::row_gone(&presented, &other), None);
+        let unproven = PresentedRefresh::from(RefreshTokenHash([3; 32]));
+        assert_eq!(RefreshRecord::row_gone(&unproven, &family), None);
+    }
+
+    #[test]
+    fn a_used_token_past_its_expiry_is_refused_without_revoking_its_family() {
+        let r = RefreshRecord {
+            used: true,
+            ..record()
+        };
+        assert_eq!(judge(Some(&r), r.expires_at), RefreshVerdict::Refuse);
+        assert_eq!(
+            judge(Some(&r), r.expires_at - Duration::seconds(1)),
+            RefreshVerdict::ReuseDetected { family: r.family }
+        );
     }
 }

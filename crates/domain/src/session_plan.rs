@@ -3,7 +3,7 @@
 
 use crate::plan::{Write, WritePlan};
 use crate::refresh::{
-    RefreshRecord, RefreshTokenHash, RefreshVerdict, judge_for_user, token_expiry,
+    PresentedRefresh, RefreshRecord, RefreshVerdict, judge_for_user, token_expiry,
 };
 use crate::session::{NewRefreshToken, SessionStart};
 use crate::{AuditContext, AuditEventType, FamilyId, UserId};
@@ -39,9 +39,9 @@ impl SessionOpening {
 /// The exchange of a presented refresh token for its successor.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RefreshRotation {
-    pub presented: RefreshTokenHash,
+    pub presented: PresentedRefresh,
     /// The successor's hash, stored when the presented token is valid.
-    pub successor: RefreshTokenHash,
+    pub successor: crate::refresh::RefreshTokenHash,
     pub now: OffsetDateTime,
     /// How long the successor lives, never past its family's end.
     pub successor_ttl: Duration,
@@ -56,6 +56,8 @@ pub struct Rotated {
     /// The session: the family the successor joined.
     pub session: FamilyId,
     pub auth_time: OffsetDateTime,
+    /// When the successor expires (its family's end at the latest).
+    pub expires_at: OffsetDateTime,
 }
 
 /// A rotation refused.
@@ -81,9 +83,11 @@ pub struct RotationPlan {
 
 impl RefreshRotation {
     /// Decides on the presented token as the transaction read it (`None`: unknown), its
-    /// user locked by an operator or not: a valid token is marked used and its successor
-    /// stored in the same family; a used one revokes its family and records
-    /// `session.refresh_reuse_detected`; anything else writes nothing.
+    /// user locked by an operator or not: a valid token is spent and its successor stored
+    /// in the same family; a used one revokes its family and records
+    /// `session.refresh_reuse_detected`; anything else writes nothing. A token that proves
+    /// its family is spent by deleting its row (the proof detects its reuse), one of the
+    /// earlier format by marking it used, so a family keeps one row however long it lives.
     pub fn plan(&self, record: Option<&RefreshRecord>, user_locked: bool) -> RotationPlan {
         let mut writes = WritePlan::new(self.audit.outbox);
         let outcome = match (record, judge_for_user(record, user_locked, self.now)) {
@@ -95,23 +99,27 @@ impl RefreshRotation {
                     auth_time,
                 },
             ) => {
+                let presented = self.presented.hash;
+                let spend = match self.presented.issued_in {
+                    Some(_) => Write::DeleteToken(presented),
+                    None => Write::MarkTokenUsed(presented),
+                };
+                let expires_at =
+                    token_expiry(self.now, self.successor_ttl, record.family_expires_at);
                 writes
-                    .write(Write::MarkTokenUsed(self.presented))
+                    .write(spend)
                     .write(Write::InsertToken(NewRefreshToken {
                         hash: self.successor,
                         user_id: user,
                         family,
                         created_at: self.now,
-                        expires_at: token_expiry(
-                            self.now,
-                            self.successor_ttl,
-                            record.family_expires_at,
-                        ),
+                        expires_at,
                     }));
                 Ok(Rotated {
                     user,
                     session: family,
                     auth_time,
+                    expires_at,
                 })
             }
             (Some(record), RefreshVerdict::ReuseDetected { family }) => {
@@ -131,7 +139,7 @@ impl RefreshRotation {
 /// The end of the session of a presented refresh token.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Logout {
-    pub presented: RefreshTokenHash,
+    pub presented: PresentedRefresh,
     /// Records `session.logout`.
     pub audit: AuditContext,
 }

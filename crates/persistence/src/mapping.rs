@@ -4,7 +4,7 @@
 use crate::entity::{linked_account, refresh_family, refresh_token, user};
 use crate::error::corrupt;
 use sea_orm::ActiveValue::Set;
-use social_login_domain::refresh::RefreshRecord;
+use social_login_domain::refresh::RefreshFamily;
 use social_login_domain::{
     Email, FamilyId, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, PageLimit,
     PasswordHash, ProviderKey, ProviderSubject, SealedToken, User, UserId,
@@ -95,18 +95,13 @@ fn provider_from_column(provider: &str) -> Result<ProviderKey, RepositoryError> 
         .map_err(|_| corrupt("provider key"))
 }
 
-/// A token with its family: revocation and the absolute end live on the family.
-pub(crate) fn refresh_from_rows(
-    token: refresh_token::Model,
-    family: &refresh_family::Model,
-) -> RefreshRecord {
-    RefreshRecord {
-        user_id: UserId::from_uuid(token.user_id),
-        family: FamilyId::from_uuid(token.family_id),
-        expires_at: token.expires_at,
-        used: token.used,
+/// A family row: revocation and the absolute end live on it.
+pub(crate) fn family_from_row(family: &refresh_family::Model) -> RefreshFamily {
+    RefreshFamily {
+        id: FamilyId::from_uuid(family.id),
+        user_id: UserId::from_uuid(family.user_id),
         revoked: family.revoked,
-        family_expires_at: family.expires_at,
+        expires_at: family.expires_at,
         auth_time: family.auth_time,
     }
 }

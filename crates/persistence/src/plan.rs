@@ -109,6 +109,12 @@ async fn apply_write(txn: &DatabaseTransaction, write: &Write) -> Result<(), Pla
                 .await
                 .map_err(repository_error)?;
         }
+        Write::DeleteToken(hash) => {
+            queries::delete_token(*hash)
+                .exec(txn)
+                .await
+                .map_err(repository_error)?;
+        }
         Write::InsertToken(token) => {
             refresh_token::Entity::insert(refresh_to_row(token))
                 .exec_without_returning(txn)

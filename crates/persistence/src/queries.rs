@@ -58,6 +58,11 @@ pub(crate) fn update_link(id: LinkedAccountId) -> UpdateMany<linked_account::Ent
     linked_account::Entity::update_many().filter(linked_account::Column::Id.eq(id.as_uuid()))
 }
 
+pub(crate) fn delete_token(hash: RefreshTokenHash) -> DeleteMany<refresh_token::Entity> {
+    refresh_token::Entity::delete_many()
+        .filter(refresh_token::Column::TokenHash.eq(hash.0.to_vec()))
+}
+
 pub(crate) fn family(id: Uuid) -> Select<refresh_family::Entity> {
     refresh_family::Entity::find_by_id(id)
 }

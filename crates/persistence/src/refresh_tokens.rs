@@ -11,14 +11,14 @@
 use crate::SeaOrmRepository;
 use crate::entity::{refresh_family, refresh_token};
 use crate::error::repository_error;
-use crate::mapping::refresh_from_rows;
+use crate::mapping::family_from_row;
 use crate::queries;
 use async_trait::async_trait;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, FromQueryResult,
     QueryFilter, QuerySelect,
 };
-use social_login_domain::refresh::RefreshTokenHash;
+use social_login_domain::refresh::{PresentedRefresh, RefreshRecord, RefreshTokenHash};
 use social_login_domain::session_list::live_sessions;
 use social_login_domain::{FamilyId, LoginMethod, UserId};
 use social_login_ports::{
@@ -41,13 +41,12 @@ impl RefreshTokenRepository for SeaOrmRepository {
         // (read under their locks). The domain judges expiry, reuse and revocation. (Expiry
         // stays out of SQL also because SQLite stores timestamps as text that does not
         // compare chronologically.)
-        let Some((token, family)) = lock_family_of(&txn, rotation.presented).await? else {
+        let Some(record) = locked_record(&txn, &rotation.presented).await? else {
             return Err(RotationRefused::Invalid.into());
         };
         // Read after the family's lock: a lock that committed first is seen here; one that
         // commits later revokes this family, the successor with it.
-        let locked = user_is_locked(&txn, family.user_id).await?;
-        let record = refresh_from_rows(token, &family);
+        let locked = user_is_locked(&txn, record.user_id.as_uuid()).await?;
         let plan = rotation.plan(Some(&record), locked);
         if !plan.writes.writes.is_empty() {
             crate::plan::apply(&txn, &plan.writes).await?;
@@ -60,9 +59,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
         // Under the family row's lock: it waits for a rotation in flight, then revokes the
         // successor that rotation committed with the rest.
         let (txn, _traced) = self.begin_write().await?;
-        let record = lock_family_of(&txn, logout.presented)
-            .await?
-            .map(|(token, family)| refresh_from_rows(token, &family));
+        let record = locked_record(&txn, &logout.presented).await?;
         crate::plan::apply(&txn, &logout.plan(record.as_ref())).await?;
         txn.commit().await.map_err(repository_error)
     }
@@ -162,21 +159,46 @@ fn stored_session(family: refresh_family::Model) -> StoredSession {
     }
 }
 
-/// The presented token's row and its family's, both locked until the transaction ends on
-/// PostgreSQL (`FOR UPDATE OF t, f`: once it holds the locks, PostgreSQL reads both rows
-/// again, so they are what every earlier rotation committed), in one statement; `None` for
-/// an unknown token. SQLite needs no lock: its single connection runs one transaction at a
-/// time.
-async fn lock_family_of(
+/// The presented token as every earlier rotation of its family committed it, its family
+/// locked until the transaction ends on PostgreSQL; `None` for an unknown token. SQLite
+/// needs no lock: its single connection runs one transaction at a time.
+async fn locked_record(
     txn: &DatabaseTransaction,
-    presented: RefreshTokenHash,
+    presented: &PresentedRefresh,
+) -> Result<Option<RefreshRecord>, RepositoryError> {
+    if let Some((token, family)) = lock_token_and_family(txn, presented.hash).await? {
+        let family = family_from_row(&family);
+        return Ok(Some(RefreshRecord::stored(
+            token.expires_at,
+            token.used,
+            &family,
+        )));
+    }
+    // A token whose row went with its rotation: the family it proves, under the same lock.
+    let Some(issue) = presented.issued_in else {
+        return Ok(None);
+    };
+    let mut find = queries::family(issue.family.as_uuid());
+    if txn.get_database_backend() == DbBackend::Postgres {
+        find = find.lock_exclusive();
+    }
+    let family = find.one(txn).await.map_err(repository_error)?;
+    Ok(family.and_then(|family| RefreshRecord::row_gone(presented, &family_from_row(&family))))
+}
+
+/// The token's row and its family's, both locked on PostgreSQL (`FOR UPDATE OF t, f`: once
+/// it holds the locks, PostgreSQL reads both rows again, so a row a rotation deleted
+/// meanwhile is not returned), in one statement.
+async fn lock_token_and_family(
+    txn: &DatabaseTransaction,
+    hash: RefreshTokenHash,
 ) -> Result<Option<(refresh_token::Model, refresh_family::Model)>, RepositoryError> {
     let backend = txn.get_database_backend();
     let sql = match backend {
         DbBackend::Postgres => format!("{TOKEN_AND_FAMILY} FOR UPDATE OF t, f"),
         _ => TOKEN_AND_FAMILY.to_owned(),
     };
-    let query = crate::outbox::statement(backend, &sql, vec![presented.0.to_vec().into()]);
+    let query = crate::outbox::statement(backend, &sql, vec![hash.0.to_vec().into()]);
     let Some(row) = txn.query_one_raw(query).await.map_err(repository_error)? else {
         return Ok(None);
     };

@@ -1,6 +1,7 @@
 //! The session tokens port: the service's own access and refresh tokens.
 
-use social_login_domain::{FamilyId, SecretText, UserId, refresh::RefreshTokenHash};
+use social_login_domain::refresh::{PresentedRefresh, RefreshIssue, RefreshTokenHash};
+use social_login_domain::{FamilyId, SecretText, UserId};
 use time::{Duration, OffsetDateTime};
 
 /// A signed, short-lived access token.
@@ -10,10 +11,11 @@ pub struct AccessToken {
     pub expires_at: OffsetDateTime,
 }
 
-/// A fresh opaque refresh token: the value goes to the client, only the hash is stored.
+/// The random part of a fresh refresh token: only its hash is stored. The client gets
+/// [`SessionTokens::refresh_value`] once the token's family and expiry are settled.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IssuedRefreshToken {
-    pub value: SecretText,
+    pub secret: SecretText,
     pub hash: RefreshTokenHash,
 }
 
@@ -54,7 +56,12 @@ pub trait SessionTokens: Send + Sync {
 
     fn new_refresh(&self) -> IssuedRefreshToken;
 
-    fn hash_refresh(&self, presented: &str) -> RefreshTokenHash;
+    /// The refresh token the client gets: `issued`'s secret with `issue` under the
+    /// service's MAC.
+    fn refresh_value(&self, issued: &IssuedRefreshToken, issue: RefreshIssue) -> SecretText;
+
+    /// A presented refresh token's hash, and what it proves of itself.
+    fn read_refresh(&self, presented: &str) -> PresentedRefresh;
 
     fn refresh_ttl(&self) -> Duration;
 }

@@ -24,6 +24,8 @@ pub(crate) enum Purpose {
     /// key's `access-token`), so no HMAC key this service ever derived equals the seed.
     AccessTokenSigning,
     StateToken,
+    /// The MAC that lets a refresh token prove its family and expiry.
+    RefreshTokenMac,
 }
 
 impl Purpose {
@@ -32,6 +34,7 @@ impl Purpose {
             Self::TokenCipher => b"social-login/v1/token-cipher",
             Self::AccessTokenSigning => b"social-login/v1/access-token-ed25519",
             Self::StateToken => b"social-login/v1/state-token",
+            Self::RefreshTokenMac => b"social-login/v1/refresh-token-mac",
         }
     }
 }
@@ -156,6 +159,7 @@ pub(crate) fn assert_reveals_nothing_of(text: &str, secret: &SecretText) {
         Purpose::TokenCipher,
         Purpose::AccessTokenSigning,
         Purpose::StateToken,
+        Purpose::RefreshTokenMac,
     ] {
         let key = derive_key(secret, purpose);
         let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();

@@ -1,14 +1,17 @@
 //! `JwtSessionTokens`: EdDSA (Ed25519) access tokens and opaque rotating refresh tokens.
 
+mod refresh_token;
 mod signing_key;
 mod verified;
 
 use crate::random::random_url_token;
 use jsonwebtoken::{Algorithm, Validation};
+use refresh_token::RefreshTokenFormat;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use signing_key::SigningKey;
-use social_login_domain::{FamilyId, SecretText, UserId, refresh::RefreshTokenHash};
+use social_login_domain::refresh::{PresentedRefresh, RefreshIssue};
+use social_login_domain::{FamilyId, SecretText, UserId};
 use social_login_ports::{
     AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
 };
@@ -21,8 +24,6 @@ pub use signing_key::PublicJwk;
 pub const ISSUER: &str = "social-login";
 /// The `token_use` claim: an access token is never accepted where another kind is expected.
 const TOKEN_USE_ACCESS: &str = "access";
-/// Refresh tokens carry 256 bits of entropy, so a fast hash of them is safe to store.
-const REFRESH_TOKEN_BYTES: usize = 32;
 const JTI_BYTES: usize = 16;
 /// Far above any token we issue (~400 bytes); bounds the work spent on junk input.
 const MAX_TOKEN_LEN: usize = 4096;
@@ -53,8 +54,9 @@ struct AccessClaims {
 /// secret key, so another service verifies them with the public keys alone
 /// ([`Self::public_keys`], the JWKS) and never needs `secret_key`. The header `kid` is the
 /// key's RFC 7638 thumbprint; tokens signed under a previous secret key keep verifying until
-/// they expire, as long as that key stays configured. Refresh tokens are 32 random bytes;
-/// only their SHA-256 is stored.
+/// they expire, as long as that key stays configured. Refresh tokens are 32 random bytes
+/// with their family and expiry under a MAC (`refresh_token`); only the SHA-256 of the
+/// random bytes is stored.
 pub struct JwtSessionTokens {
     /// The current key (signs and verifies) first, then the previous ones (only verify).
     keys: Vec<SigningKey>,
@@ -63,6 +65,7 @@ pub struct JwtSessionTokens {
     validation: Validation,
     access_ttl: Duration,
     refresh_ttl: Duration,
+    refresh_tokens: RefreshTokenFormat,
     /// Tokens that verified already, by their SHA-256.
     verified: verified::VerifiedTokens,
 }
@@ -87,6 +90,7 @@ impl JwtSessionTokens {
             validation: validation(ISSUER, None),
             access_ttl,
             refresh_ttl,
+            refresh_tokens: RefreshTokenFormat::new(current, previous),
             verified: verified::VerifiedTokens::default(),
         }
     }
@@ -258,16 +262,15 @@ impl SessionTokens for JwtSessionTokens {
     /// If the operating system cannot provide randomness; the port leaves no error to
     /// return and there is no safe fallback for a session secret.
     fn new_refresh(&self) -> IssuedRefreshToken {
-        let value = random_url_token(REFRESH_TOKEN_BYTES);
-        let hash = self.hash_refresh(&value);
-        IssuedRefreshToken {
-            value: SecretText::new(value),
-            hash,
-        }
+        RefreshTokenFormat::new_secret()
     }
 
-    fn hash_refresh(&self, presented: &str) -> RefreshTokenHash {
-        RefreshTokenHash(Sha256::digest(presented.as_bytes()).into())
+    fn refresh_value(&self, issued: &IssuedRefreshToken, issue: RefreshIssue) -> SecretText {
+        self.refresh_tokens.value(issued, issue)
+    }
+
+    fn read_refresh(&self, presented: &str) -> PresentedRefresh {
+        self.refresh_tokens.read(presented)
     }
 
     fn refresh_ttl(&self) -> Duration {

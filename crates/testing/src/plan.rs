@@ -91,6 +91,9 @@ impl Tables {
                     token.used = true;
                 }
             }
+            Write::DeleteToken(hash) => {
+                self.tokens.remove(&hash);
+            }
             Write::InsertToken(token) => {
                 if self.tokens.contains_key(&token.hash) {
                     return Err(RepositoryError::Internal("duplicate key".into()).into());

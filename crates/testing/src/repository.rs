@@ -1,7 +1,9 @@
 //! One in-memory store for users, links and refresh tokens, as `SeaOrmRepository` is one
 //! database: a provider login writes to both in one step, so both live behind one lock.
 
-use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
+use social_login_domain::refresh::{
+    PresentedRefresh, RefreshFamily, RefreshRecord, RefreshTokenHash,
+};
 use social_login_domain::{
     AuditEvent, Email, EventSet, FamilyId, LinkedAccount, LinkedAccountId, LoginMethod,
     NewLinkedAccount, ProviderKey, SealedToken, SignalId, SignalSource, User, UserId,
@@ -174,18 +176,27 @@ impl Tables {
         links
     }
 
-    pub(crate) fn refresh_record(&self, hash: &RefreshTokenHash) -> Option<RefreshRecord> {
-        let token = self.tokens.get(hash)?;
-        let family = self.families.get(&token.family)?;
-        Some(RefreshRecord {
-            user_id: token.user_id,
-            family: token.family,
-            expires_at: token.expires_at,
-            used: token.used,
-            revoked: self.revoked.contains(&token.family),
-            family_expires_at: family.ends_at,
-            auth_time: family.auth_time,
-        })
+    /// The presented token as the stores read it: its row with its family, or, for a
+    /// token whose row went, the family it proves.
+    pub(crate) fn refresh_record(&self, presented: &PresentedRefresh) -> Option<RefreshRecord> {
+        let family = |id: FamilyId| {
+            let family = self.families.get(&id)?;
+            Some(RefreshFamily {
+                id,
+                user_id: family.user,
+                revoked: self.revoked.contains(&id),
+                expires_at: family.ends_at,
+                auth_time: family.auth_time,
+            })
+        };
+        match self.tokens.get(&presented.hash) {
+            Some(token) => Some(RefreshRecord::stored(
+                token.expires_at,
+                token.used,
+                &family(token.family)?,
+            )),
+            None => RefreshRecord::row_gone(presented, &family(presented.issued_in?.family)?),
+        }
     }
 
     /// What the schema refuses when a session starts: a token or family that exists

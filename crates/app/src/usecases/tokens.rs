@@ -3,6 +3,7 @@
 use crate::{AppError, AuthService, LoginResult};
 use social_login_domain::Origin;
 use social_login_domain::admin::check_not_locked;
+use social_login_domain::refresh::RefreshIssue;
 use social_login_ports::RotationRefused;
 use social_login_ports::{Logout, RefreshRotation, RotateError};
 use tracing::{instrument, warn};
@@ -26,7 +27,7 @@ impl AuthService {
             .ports
             .refresh_tokens
             .rotate_refresh(RefreshRotation {
-                presented: sessions.hash_refresh(presented),
+                presented: sessions.read_refresh(presented),
                 successor: successor.hash,
                 now,
                 successor_ttl: sessions.refresh_ttl(),
@@ -58,7 +59,13 @@ impl AuthService {
                 rotated.auth_time,
                 now,
             )?,
-            refresh_token: successor.value,
+            refresh_token: sessions.refresh_value(
+                &successor,
+                RefreshIssue {
+                    family: rotated.session,
+                    expires_at: rotated.expires_at,
+                },
+            ),
             user,
             is_new_user: false,
         })
@@ -105,7 +112,7 @@ impl AuthService {
     #[instrument(skip_all)]
     pub async fn logout(&self, presented: &str, origin: &Origin) -> Result<(), AppError> {
         let logout = Logout {
-            presented: self.ports.sessions.hash_refresh(presented),
+            presented: self.ports.sessions.read_refresh(presented),
             audit: self.audit(origin, self.ports.clock.now()),
         };
         Ok(self.ports.refresh_tokens.revoke_refresh(logout).await?)

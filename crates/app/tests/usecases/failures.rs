@@ -146,6 +146,7 @@ async fn a_refresh_for_a_user_that_no_longer_exists_is_invalid_credentials() {
             user: UserId::new(),
             session: social_login_domain::FamilyId::new(),
             auth_time: time::OffsetDateTime::UNIX_EPOCH,
+            expires_at: time::OffsetDateTime::UNIX_EPOCH + time::Duration::days(1),
         })
     });
     let service = world.service_swapping(|ports| ports.refresh_tokens = Arc::new(tokens));
@@ -186,6 +187,9 @@ async fn session_tokens_that_cannot_be_issued_are_internal() {
     sessions
         .expect_new_refresh()
         .returning(move || fakes.new_refresh());
+    sessions
+        .expect_refresh_value()
+        .returning(|issued, issue| social_login_testing::FakeSessions.refresh_value(issued, issue));
     sessions
         .expect_refresh_ttl()
         .returning(|| time::Duration::days(30));

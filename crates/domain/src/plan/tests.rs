@@ -290,7 +290,7 @@ fn record(used: bool, revoked: bool) -> crate::refresh::RefreshRecord {
 fn a_rotation_stores_a_successor_that_dies_with_its_family_and_a_reuse_revokes_it() {
     use crate::session_plan::{RefreshRotation, RotationRefused};
     let rotation = RefreshRotation {
-        presented: RefreshTokenHash([1; 32]),
+        presented: RefreshTokenHash([1; 32]).into(),
         successor: RefreshTokenHash([2; 32]),
         now: now(),
         successor_ttl: Duration::days(1),
@@ -304,10 +304,30 @@ fn a_rotation_stores_a_successor_that_dies_with_its_family_and_a_reuse_revokes_i
     };
     assert_eq!(
         (*used, successor.hash),
-        (rotation.presented, rotation.successor)
+        (rotation.presented.hash, rotation.successor)
     );
     assert_eq!(successor.expires_at, fresh.family_expires_at);
-    assert_eq!(plan.outcome.unwrap().auth_time, fresh.auth_time);
+    let rotated = plan.outcome.unwrap();
+    assert_eq!(rotated.auth_time, fresh.auth_time);
+    assert_eq!(rotated.expires_at, successor.expires_at);
+
+    // A token that proves its family is spent by deleting its row.
+    let proving = RefreshRotation {
+        presented: crate::refresh::PresentedRefresh {
+            hash: RefreshTokenHash([1; 32]),
+            issued_in: Some(crate::refresh::RefreshIssue {
+                family: fresh.family,
+                expires_at: fresh.expires_at,
+            }),
+        },
+        ..rotation.clone()
+    };
+    let plan = proving.plan(Some(&fresh), false);
+    assert!(
+        matches!(&plan.writes.writes[..], [Write::DeleteToken(hash), Write::InsertToken(_)] if *hash == proving.presented.hash),
+        "{:?}",
+        plan.writes.writes
+    );
 
     let reused = record(true, false);
     let plan = rotation.plan(Some(&reused), false);
@@ -327,7 +347,7 @@ fn a_rotation_stores_a_successor_that_dies_with_its_family_and_a_reuse_revokes_i
 fn a_logout_records_once() {
     use crate::session_plan::Logout;
     let logout = Logout {
-        presented: RefreshTokenHash([1; 32]),
+        presented: RefreshTokenHash([1; 32]).into(),
         audit: audit(),
     };
     let live = record(false, false);

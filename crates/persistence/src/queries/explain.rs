@@ -34,6 +34,7 @@ fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
         ),
         ("family", family(ids[0]).build(backend)),
         ("mark_used", mark_used(hash).build(backend)),
+        ("delete_token", delete_token(hash).build(backend)),
         (
             "revoke_family",
             revoke_family(FamilyId::new()).build(backend),

@@ -5,7 +5,7 @@
 use super::sql::*;
 use crate::{DatabaseOptions, SqliteRepository};
 
-const LOOKUPS: [(&str, &str); 35] = [
+const LOOKUPS: [(&str, &str); 36] = [
     ("USER_BY_ID", USER_BY_ID),
     ("USER_BY_EMAIL", USER_BY_EMAIL),
     ("DELETE_USER", DELETE_USER),
@@ -19,6 +19,7 @@ const LOOKUPS: [(&str, &str); 35] = [
     ("TOKEN", TOKEN),
     ("FAMILY", FAMILY),
     ("MARK_USED", MARK_USED),
+    ("DELETE_TOKEN", DELETE_TOKEN),
     ("REVOKE_FAMILY", REVOKE_FAMILY),
     ("ENDED_FAMILIES", ENDED_FAMILIES),
     ("DELETE_TOKENS_OF_FAMILY", DELETE_TOKENS_OF_FAMILY),

@@ -69,6 +69,9 @@ fn apply_write(db: &Db, write: &Write) -> Result<(), PlanError> {
         Write::MarkTokenUsed(hash) => {
             execute(db, sql::MARK_USED, [hash.0])?;
         }
+        Write::DeleteToken(hash) => {
+            execute(db, sql::DELETE_TOKEN, [hash.0])?;
+        }
         Write::InsertToken(token) => {
             insert_token(db, token)?;
         }

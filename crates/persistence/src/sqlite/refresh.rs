@@ -8,7 +8,7 @@ use super::statements::Db;
 use super::{SqliteRepository, plan, sql, write};
 use async_trait::async_trait;
 use rusqlite::params;
-use social_login_domain::refresh::{RefreshRecord, RefreshTokenHash};
+use social_login_domain::refresh::{PresentedRefresh, RefreshFamily, RefreshRecord};
 use social_login_domain::session_list::live_sessions;
 use social_login_domain::{FamilyId, LoginMethod, UserId};
 use social_login_ports::{
@@ -27,7 +27,7 @@ impl RefreshTokenRepository for SqliteRepository {
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
         let outcome = self
             .transact(move |tx| -> Result<_, RepositoryError> {
-                let record = record_of(tx, rotation.presented)?;
+                let record = record_of(tx, &rotation.presented)?;
                 let locked = match &record {
                     Some(record) => user_is_locked(tx, record.user_id)?,
                     None => false,
@@ -42,7 +42,7 @@ impl RefreshTokenRepository for SqliteRepository {
 
     async fn revoke_refresh(&self, logout: Logout) -> Result<(), RepositoryError> {
         self.transact(move |tx| {
-            let record = record_of(tx, logout.presented)?;
+            let record = record_of(tx, &logout.presented)?;
             Ok(plan::apply(tx, &logout.plan(record.as_ref()))?)
         })
         .await
@@ -95,36 +95,34 @@ impl RefreshTokenRepository for SqliteRepository {
     }
 }
 
-/// The presented token with its family's state; `None` for an unknown token.
+/// The presented token with its family's state, or the family a token whose row went
+/// proves; `None` for an unknown token.
 fn record_of(
     db: &Db,
-    presented: RefreshTokenHash,
+    presented: &PresentedRefresh,
 ) -> Result<Option<RefreshRecord>, RepositoryError> {
-    let token = query_one(db, sql::TOKEN, [presented.0], |row| {
-        Ok((
-            uuid_at(row, 0)?,
-            uuid_at(row, 1)?,
-            time_at(row, 2)?,
-            row.get::<_, bool>(3)?,
-        ))
+    let token = query_one(db, sql::TOKEN, [presented.hash.0], |row| {
+        Ok((uuid_at(row, 1)?, time_at(row, 2)?, row.get::<_, bool>(3)?))
     })?;
-    let Some((user_id, family_id, expires_at, used)) = token else {
-        return Ok(None);
-    };
-    let family = query_one(db, sql::FAMILY, [family_id.into_bytes()], |row| {
-        Ok((time_at(row, 2)?, row.get::<_, bool>(3)?, time_at(row, 4)?))
-    })?;
-    Ok(
-        family.map(|(family_expires_at, revoked, auth_time)| RefreshRecord {
-            user_id: UserId::from_uuid(user_id),
-            family: FamilyId::from_uuid(family_id),
-            expires_at,
-            used,
-            revoked,
-            family_expires_at,
-            auth_time,
-        }),
-    )
+    Ok(match (token, presented.issued_in) {
+        (Some((family, expires_at, used)), _) => family_of(db, FamilyId::from_uuid(family))?
+            .map(|family| RefreshRecord::stored(expires_at, used, &family)),
+        (None, Some(issue)) => family_of(db, issue.family)?
+            .and_then(|family| RefreshRecord::row_gone(presented, &family)),
+        (None, None) => None,
+    })
+}
+
+fn family_of(db: &Db, id: FamilyId) -> Result<Option<RefreshFamily>, RepositoryError> {
+    query_one(db, sql::FAMILY, [id.as_uuid().into_bytes()], |row| {
+        Ok(RefreshFamily {
+            id,
+            user_id: UserId::from_uuid(uuid_at(row, 1)?),
+            expires_at: time_at(row, 2)?,
+            revoked: row.get(3)?,
+            auth_time: time_at(row, 4)?,
+        })
+    })
 }
 
 /// Ended families with their tokens first, then expired tokens of live families, each

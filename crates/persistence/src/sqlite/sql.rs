@@ -94,6 +94,7 @@ pub(crate) const SESSIONS_OF: &str = "SELECT id, created_at, expires_at, revoked
 pub(crate) const TOKENS_ISSUED_OF: &str =
     "SELECT family_id, created_at FROM refresh_tokens WHERE user_id = ?1";
 pub(crate) const MARK_USED: &str = "UPDATE refresh_tokens SET used = 1 WHERE token_hash = ?1";
+pub(crate) const DELETE_TOKEN: &str = "DELETE FROM refresh_tokens WHERE token_hash = ?1";
 pub(crate) const REVOKE_FAMILY: &str = "UPDATE refresh_families SET revoked = 1 WHERE id = ?1";
 /// Text order of RFC 3339 times is time order to the second, as on the sea-orm adapter:
 /// enough for housekeeping.

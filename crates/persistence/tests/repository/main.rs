@@ -11,4 +11,5 @@ mod harness;
 mod migration_lock;
 mod migrations;
 mod postgres;
+mod refresh_rows;
 mod sqlite;

@@ -6,6 +6,7 @@ use aws_lc_rs::signature::Ed25519KeyPair;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::EncodingKey;
+use social_login_domain::refresh::RefreshTokenHash;
 
 fn secret(label: &str) -> SecretText {
     SecretText::new(format!("{label}-secret-key-of-at-least-32-bytes"))
@@ -302,6 +303,7 @@ fn derivable_hmac_keys() -> Vec<Vec<u8>> {
         Purpose::TokenCipher,
         Purpose::AccessTokenSigning,
         Purpose::StateToken,
+        Purpose::RefreshTokenMac,
     ] {
         keys.push(derive_key(&secret, purpose).to_vec());
     }
@@ -399,20 +401,80 @@ fn validly_signed_tokens_of_another_kind_issuer_or_audience_are_refused() {
     }
 }
 
+fn issue() -> RefreshIssue {
+    RefreshIssue {
+        family: FamilyId::new(),
+        expires_at: OffsetDateTime::from_unix_timestamp(1_900_000_000).unwrap(),
+    }
+}
+
 #[test]
-fn a_refresh_token_is_32_random_bytes_stored_only_as_its_sha256() {
+fn a_refresh_token_proves_its_family_and_expiry_and_is_stored_as_the_sha256_of_its_secret() {
     let tokens = tokens();
     let issued = tokens.new_refresh();
+    let secret = URL_SAFE_NO_PAD.decode(issued.secret.expose()).unwrap();
+    assert_eq!(secret.len(), 32);
     assert_eq!(
-        URL_SAFE_NO_PAD.decode(issued.value.expose()).unwrap().len(),
-        32
+        issued.hash,
+        RefreshTokenHash(Sha256::digest(&secret).into())
     );
-    assert_eq!(issued.hash, tokens.hash_refresh(issued.value.expose()));
-    let expected: [u8; 32] = Sha256::digest(issued.value.expose().as_bytes()).into();
-    assert_eq!(issued.hash, RefreshTokenHash(expected));
+    let issue = issue();
+    let value = tokens.refresh_value(&issued, issue);
+    assert_eq!(value.expose().len(), 102);
+    assert!(
+        !value.expose().contains(issued.secret.expose()),
+        "encoded, not appended"
+    );
+    assert_eq!(
+        tokens.read_refresh(value.expose()),
+        PresentedRefresh {
+            hash: issued.hash,
+            issued_in: Some(issue)
+        }
+    );
     let other = tokens.new_refresh();
-    assert_ne!(issued.value, other.value);
+    assert_ne!(issued.secret, other.secret);
     assert_ne!(issued.hash, other.hash);
+}
+
+#[test]
+fn a_refresh_token_with_any_byte_changed_proves_nothing_and_finds_no_row() {
+    let tokens = tokens();
+    let issued = tokens.new_refresh();
+    let value = tokens.refresh_value(&issued, issue());
+    let bytes = URL_SAFE_NO_PAD.decode(value.expose()).unwrap();
+    for i in 0..bytes.len() {
+        let mut forged = bytes.clone();
+        forged[i] ^= 0x01;
+        let forged = URL_SAFE_NO_PAD.encode(&forged);
+        let read = tokens.read_refresh(&forged);
+        assert_eq!(read.issued_in, None, "byte {i}");
+        assert_ne!(read.hash, issued.hash, "byte {i}");
+    }
+    let truncated = &value.expose()[..101];
+    assert_eq!(tokens.read_refresh(truncated).issued_in, None);
+}
+
+#[test]
+fn a_refresh_token_of_a_previous_key_proves_itself_and_one_of_an_unknown_key_does_not() {
+    let before = tokens_with("old", &[]);
+    let issued = before.new_refresh();
+    let issue = issue();
+    let value = before.refresh_value(&issued, issue);
+    let rotated = tokens_with("new", &["old"]);
+    assert_eq!(rotated.read_refresh(value.expose()).issued_in, Some(issue));
+    assert_eq!(rotated.read_refresh(value.expose()).hash, issued.hash);
+    let forgotten = tokens_with("new", &[]);
+    assert_eq!(forgotten.read_refresh(value.expose()).issued_in, None);
+}
+
+#[test]
+fn a_refresh_token_of_the_earlier_format_is_read_as_the_sha256_of_its_text() {
+    let legacy = crate::random::random_url_token(32);
+    let read = tokens().read_refresh(&legacy);
+    assert_eq!(read.issued_in, None);
+    let expected: [u8; 32] = Sha256::digest(legacy.as_bytes()).into();
+    assert_eq!(read.hash, RefreshTokenHash(expected));
 }
 
 #[test]

@@ -173,7 +173,7 @@ pub async fn reuse_detection_is_recorded_and_a_second_logout_is_not(repo: Arc<dy
     store_token(&*repo, ada.id, first).await;
     let successor = super::fixtures::token_hash(2);
     let rotation = |successor, context| RefreshRotation {
-        presented: first,
+        presented: first.into(),
         successor,
         now: now(),
         successor_ttl: Duration::days(1),

@@ -2,7 +2,7 @@
 
 use super::Repository;
 use social_login_domain::plan::SealedTokens;
-use social_login_domain::refresh::RefreshTokenHash;
+use social_login_domain::refresh::{PresentedRefresh, RefreshTokenHash};
 use social_login_domain::{
     AuditContext, AuditEventType, Email, FamilyId, LinkedAccountId, LoginMethod, NewLinkedAccount,
     NewUser, PasswordHash, ProviderIdentity, ProviderKey, ProviderSubject, SealedToken,
@@ -270,12 +270,12 @@ pub async fn assert_no_account_written(repo: &dyn Repository, login: &ProviderSi
 /// Rotates `presented` into `successor` at `at`, the successor valid for `ttl`.
 pub async fn rotation(
     repo: &dyn Repository,
-    (presented, successor): (RefreshTokenHash, RefreshTokenHash),
+    (presented, successor): (impl Into<PresentedRefresh>, RefreshTokenHash),
     at: OffsetDateTime,
     ttl: Duration,
 ) -> Result<Rotated, RotateError> {
     repo.rotate_refresh(RefreshRotation {
-        presented,
+        presented: presented.into(),
         successor,
         now: at,
         successor_ttl: ttl,
@@ -287,7 +287,7 @@ pub async fn rotation(
 /// Logs the session of `presented` out, now.
 pub async fn logout(
     repo: &dyn Repository,
-    presented: RefreshTokenHash,
+    presented: impl Into<PresentedRefresh>,
 ) -> Result<(), RepositoryError> {
     logout_with(repo, presented, crate::audit_now()).await
 }
@@ -295,9 +295,10 @@ pub async fn logout(
 /// Logs the session of `presented` out, recorded with `audit`.
 pub async fn logout_with(
     repo: &dyn Repository,
-    presented: RefreshTokenHash,
+    presented: impl Into<PresentedRefresh>,
     audit: AuditContext,
 ) -> Result<(), RepositoryError> {
+    let presented = presented.into();
     repo.revoke_refresh(Logout { presented, audit }).await
 }
 
