@@ -78,41 +78,48 @@ impl RefreshTokenFormat {
         SecretText::new(URL_SAFE_NO_PAD.encode(token))
     }
 
-    /// What a presented token proves. Anything that is not a token of this format with a
-    /// MAC of a configured key is hashed whole, as a token of the earlier format was: it
-    /// finds its row if it is one, and nothing otherwise.
+    /// What a presented token proves. A token of this format is found by its secret; it
+    /// proves its family and expiry only with the MAC of a configured key, so dropping an
+    /// old key from `previous_secret_keys` logs nobody out (the token then rotates as one of
+    /// the earlier format). Anything else is hashed whole, as a token of the earlier format
+    /// was: it finds its row if it is one, and nothing otherwise.
     pub(super) fn read(&self, presented: &str) -> PresentedRefresh {
-        self.read_signed(presented)
-            .unwrap_or_else(|| PresentedRefresh {
-                hash: hash_of(presented.as_bytes()),
-                issued_in: None,
-            })
+        let token = (presented.len() == TOKEN_CHARS)
+            .then(|| URL_SAFE_NO_PAD.decode(presented).ok())
+            .flatten();
+        let Some(token) = token.filter(|token| token.len() == TOKEN_BYTES) else {
+            return hash_of(presented.as_bytes()).into();
+        };
+        let (signed, mac) = token.split_at(SIGNED_BYTES);
+        let (key_id, rest) = signed.split_at(KEY_ID_BYTES);
+        let (secret, rest) = rest.split_at(SECRET_BYTES);
+        let (family, expiry) = rest.split_at(FAMILY_BYTES);
+        PresentedRefresh {
+            hash: hash_of(secret),
+            issued_in: self
+                .genuine(key_id, signed, mac)
+                .then(|| issue_of(family, expiry))
+                .flatten(),
+        }
     }
 
-    fn read_signed(&self, presented: &str) -> Option<PresentedRefresh> {
-        if presented.len() != TOKEN_CHARS {
-            return None;
-        }
-        let token = URL_SAFE_NO_PAD.decode(presented).ok()?;
-        let (signed, mac) = token.split_at_checked(SIGNED_BYTES)?;
-        let key_id: &[u8; KEY_ID_BYTES] = signed[..KEY_ID_BYTES].try_into().ok()?;
-        let genuine = self.keys.find_by_bytes(key_id).any(|key| {
+    /// Whether `mac` is the MAC of `signed` under the configured key named `key_id`.
+    fn genuine(&self, key_id: &[u8], signed: &[u8], mac: &[u8]) -> bool {
+        let Ok(key_id) = <&[u8; KEY_ID_BYTES]>::try_from(key_id) else {
+            return false;
+        };
+        self.keys.find_by_bytes(key_id).any(|key| {
             let expected = hmac::sign(key, signed);
             bool::from(expected.as_ref()[..MAC_BYTES].ct_eq(mac))
-        });
-        if !genuine {
-            return None;
-        }
-        let (secret, rest) = signed[KEY_ID_BYTES..].split_at(SECRET_BYTES);
-        let (family, expiry) = rest.split_at(FAMILY_BYTES);
-        let family = FamilyId::from_uuid(Uuid::from_slice(family).ok()?);
-        let expiry = i64::from_be_bytes(expiry.try_into().ok()?);
-        let expires_at = OffsetDateTime::from_unix_timestamp(expiry).ok()?;
-        Some(PresentedRefresh {
-            hash: hash_of(secret),
-            issued_in: Some(RefreshIssue { family, expires_at }),
         })
     }
+}
+
+fn issue_of(family: &[u8], expiry: &[u8]) -> Option<RefreshIssue> {
+    let family = FamilyId::from_uuid(Uuid::from_slice(family).ok()?);
+    let expiry = i64::from_be_bytes(expiry.try_into().ok()?);
+    let expires_at = OffsetDateTime::from_unix_timestamp(expiry).ok()?;
+    Some(RefreshIssue { family, expires_at })
 }
 
 fn hash_of(bytes: &[u8]) -> RefreshTokenHash {
