@@ -38,6 +38,7 @@ mod provider_list;
 mod providers;
 mod raw_http;
 mod reauthentication;
+mod refresh_formats;
 mod relay;
 mod revocation;
 mod secrets;
