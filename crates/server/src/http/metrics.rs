@@ -6,10 +6,18 @@ use axum::response::Response;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use std::collections::HashMap;
 use std::sync::{OnceLock, PoisonError, RwLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// How often the recorder's pending histogram samples are folded into their summaries: the
+/// recorder keeps every sample until then, so without it memory grows with each request
+/// while nothing scrapes `/metrics` (`build_recorder` spawns no upkeep, unlike the crate's
+/// `install`). The crate's own upkeep interval.
+const UPKEEP_EVERY: Duration = Duration::from_secs(5);
+/// The name of the thread that runs it (at most 15 bytes, Linux's limit).
+const UPKEEP_THREAD: &str = "metrics-upkeep";
 
 /// The process-wide recorder's handle. The global recorder can be set once per process,
-/// so every app built in it (tests build many) shares this one.
+/// so every app built in it (tests build many) shares this one, and one upkeep thread.
 pub fn metrics_handle() -> PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE
@@ -18,9 +26,25 @@ pub fn metrics_handle() -> PrometheusHandle {
             let handle = recorder.handle();
             // Fails only if another recorder is installed; then ours just stays empty.
             let _ = metrics::set_global_recorder(recorder);
+            spawn_upkeep(handle.clone());
             handle
         })
         .clone()
+}
+
+/// Runs the recorder's upkeep every [`UPKEEP_EVERY`] for the life of the process, on a thread
+/// of its own: the handle is made once per process, not per runtime.
+fn spawn_upkeep(handle: PrometheusHandle) {
+    let upkeep = move || {
+        loop {
+            std::thread::sleep(UPKEEP_EVERY);
+            handle.run_upkeep();
+        }
+    };
+    let thread = std::thread::Builder::new().name(UPKEEP_THREAD.to_owned());
+    if let Err(error) = thread.spawn(upkeep) {
+        tracing::error!(%error, "the metrics upkeep thread did not start");
+    }
 }
 
 /// Counts requests and their duration by method, route template and status.
@@ -115,6 +139,25 @@ fn method_label(method: &Method) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The names of this process's threads.
+    fn thread_names() -> Vec<String> {
+        let tasks = std::fs::read_dir("/proc/self/task").unwrap();
+        tasks
+            .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+            .map(|name| name.trim_end().to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn one_thread_keeps_the_recorders_histograms_drained_however_many_apps_take_the_handle() {
+        for _ in 0..3 {
+            metrics_handle();
+        }
+        let upkeep = thread_names();
+        let upkeep = upkeep.iter().filter(|name| *name == UPKEEP_THREAD);
+        assert_eq!(upkeep.count(), 1);
+    }
 
     #[test]
     fn standard_methods_keep_their_name() {
