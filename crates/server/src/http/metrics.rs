@@ -154,9 +154,18 @@ mod tests {
         for _ in 0..3 {
             metrics_handle();
         }
-        let upkeep = thread_names();
-        let upkeep = upkeep.iter().filter(|name| *name == UPKEEP_THREAD);
-        assert_eq!(upkeep.count(), 1);
+        // A new thread names itself once it runs: wait (boundedly) until it has.
+        let upkeep_threads = || {
+            let names = thread_names();
+            names.iter().filter(|name| *name == UPKEEP_THREAD).count()
+        };
+        for _ in 0..200 {
+            if upkeep_threads() > 0 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(upkeep_threads(), 1);
     }
 
     #[test]
