@@ -85,7 +85,7 @@ impl AdminRepository for SeaOrmRepository {
             i64::try_from(query.limit).unwrap_or(i64::MAX).into(),
         ];
         let sql = crate::outbox_sql::FIND_EVENTS;
-        let statement = crate::outbox::statement(db.get_database_backend(), sql, values);
+        let statement = crate::raw_sql::statement(db.get_database_backend(), sql, values);
         let rows = db
             .query_all_raw(statement)
             .await

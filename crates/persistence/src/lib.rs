@@ -17,6 +17,7 @@ mod outbox;
 mod outbox_sql;
 mod plan;
 mod queries;
+mod raw_sql;
 mod refresh_tokens;
 mod relay;
 mod repository;

@@ -6,10 +6,10 @@ use crate::audit::{from_row, unix_ms};
 use crate::entity::audit_event;
 use crate::error::repository_error;
 use crate::outbox_sql::{self as sql, id_bound};
+use crate::raw_sql::statement;
 use async_trait::async_trait;
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, FromQueryResult, QueryFilter,
-    QueryResult, Statement, Value,
+    ColumnTrait, ConnectionTrait, EntityTrait, FromQueryResult, QueryFilter, QueryResult, Value,
 };
 use social_login_domain::AuditEventId;
 use social_login_ports::{
@@ -17,15 +17,6 @@ use social_login_ports::{
     WebhookOutbox,
 };
 use time::OffsetDateTime;
-
-/// `sql` with `values`, in the placeholders of `backend`.
-pub(crate) fn statement(backend: DbBackend, sql: &str, values: Vec<Value>) -> Statement {
-    let text = match backend {
-        DbBackend::Postgres => sql::postgres(sql),
-        _ => sql.to_owned(),
-    };
-    Statement::from_sql_and_values(backend, text, values)
-}
 
 fn count(value: u64) -> Value {
     i64::try_from(value).unwrap_or(i64::MAX).into()

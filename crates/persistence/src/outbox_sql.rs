@@ -1,5 +1,5 @@
 //! The webhook outbox's statements, written once for both adapters: SQLite's text as is,
-//! PostgreSQL's with `$n` placeholders ([`postgres`]). Every one is in the `EXPLAIN` tests.
+//! PostgreSQL's with `$n` placeholders (`crate::raw_sql`). Every one is in the `EXPLAIN` tests.
 //!
 //! Times are Unix milliseconds. A dead letter (`dead_at_ms` set) is never due: its next
 //! attempt is [`NEVER`], so the claim's index range excludes it.
@@ -101,12 +101,6 @@ pub(crate) const ALL: [(&str, &str); 13] = [
     ("FORGET_BEFORE", FORGET_BEFORE),
     ("FIND_EVENTS", FIND_EVENTS),
 ];
-
-/// `sql` for PostgreSQL: `$n` placeholders, and the claim's row locks.
-pub(crate) fn postgres(sql: &str) -> String {
-    sql.replace('?', "$")
-        .replace("/*lock*/", "FOR UPDATE SKIP LOCKED")
-}
 
 /// The id below which every event was written before `at` (ids are time-ordered UUIDv7).
 pub(crate) fn id_bound(at: time::OffsetDateTime) -> uuid::Uuid {

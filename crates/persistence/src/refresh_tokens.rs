@@ -198,7 +198,7 @@ async fn lock_token_and_family(
         DbBackend::Postgres => format!("{TOKEN_AND_FAMILY} FOR UPDATE OF t, f"),
         _ => TOKEN_AND_FAMILY.to_owned(),
     };
-    let query = crate::outbox::statement(backend, &sql, vec![hash.0.to_vec().into()]);
+    let query = crate::raw_sql::statement(backend, &sql, vec![hash.0.to_vec().into()]);
     let Some(row) = txn.query_one_raw(query).await.map_err(repository_error)? else {
         return Ok(None);
     };

@@ -100,7 +100,7 @@ fn token_and_family(backend: DbBackend) -> (&'static str, Statement) {
     let values = vec![hash.0.to_vec().into()];
     (
         "token_and_family",
-        crate::outbox::statement(backend, sql, values),
+        crate::raw_sql::statement(backend, sql, values),
     )
 }
 
@@ -133,7 +133,7 @@ fn outbox_queries(backend: DbBackend) -> Vec<(&'static str, Statement)> {
                 ],
                 _ => Vec::new(),
             };
-            (name, crate::outbox::statement(backend, sql, values))
+            (name, crate::raw_sql::statement(backend, sql, values))
         })
         .collect()
 }

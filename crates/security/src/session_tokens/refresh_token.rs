@@ -13,7 +13,7 @@
 //! truncated to 16 bytes.
 
 use crate::keys::{KEY_ID_BYTES, KeyRing, Purpose};
-use crate::random::random_url_token;
+use crate::random::ThreadRandomness;
 use aws_lc_rs::hmac;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -21,6 +21,7 @@ use sha2::{Digest, Sha256};
 use social_login_domain::refresh::{PresentedRefresh, RefreshIssue, RefreshTokenHash};
 use social_login_domain::{FamilyId, SecretText};
 use social_login_ports::IssuedRefreshToken;
+use social_login_ports::Randomness;
 use subtle::ConstantTimeEq;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -52,15 +53,13 @@ impl RefreshTokenFormat {
     /// A new random secret and its hash.
     ///
     /// # Panics
-    /// If the operating system cannot provide randomness (see `random_url_token`).
+    /// If the operating system cannot seed the generator (see `ThreadRandomness`).
     pub(super) fn new_secret() -> IssuedRefreshToken {
-        let secret = random_url_token(SECRET_BYTES);
-        let raw = URL_SAFE_NO_PAD
-            .decode(&secret)
-            .expect("a fresh token decodes");
+        let mut secret = [0u8; SECRET_BYTES];
+        ThreadRandomness.fill(&mut secret);
         IssuedRefreshToken {
-            hash: hash_of(&raw),
-            secret: SecretText::new(secret),
+            hash: hash_of(&secret),
+            secret: SecretText::new(URL_SAFE_NO_PAD.encode(secret)),
         }
     }
 
