@@ -5,8 +5,8 @@
 use crate::{AppError, AuthService};
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::{
-    AuditEvent, AuditEventType, LinkedAccount, Origin, PageLimit, ProviderKey, User, UserFilter,
-    UserId,
+    AuditEvent, AuditEventType, EventsView, LinkedAccount, Origin, PageLimit, ProviderKey, User,
+    UserFilter, UserId,
 };
 use social_login_ports::{
     AdminRepository, EventQuery, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError,
@@ -78,7 +78,7 @@ impl AdminService {
     /// the read is recorded (`admin.read`).
     #[instrument(skip_all)]
     pub async fn export(&self, id: UserId, origin: &Origin) -> Result<crate::UserExport, AppError> {
-        let export = self.auth.export(id, true).await?;
+        let export = self.auth.export(id, EventsView::Operator).await?;
         self.record_read(id, origin).await?;
         Ok(export)
     }

@@ -401,3 +401,22 @@ mod tests {
         assert_eq!(Origin::new(None, Some("   "), None).user_agent(), None);
     }
 }
+
+/// Whose view of a user's audit events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventsView {
+    /// The user's own: support's reads of their data (`admin.read`) are for operators only.
+    Own,
+    /// An operator's: every event.
+    Operator,
+}
+
+impl EventsView {
+    /// The kind of event this view leaves out, if any.
+    pub fn hidden(self) -> Option<AuditEventType> {
+        match self {
+            Self::Own => Some(AuditEventType::AdminRead),
+            Self::Operator => None,
+        }
+    }
+}

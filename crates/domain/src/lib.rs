@@ -53,7 +53,9 @@ mod test_fixtures;
 
 pub use account::{LinkedAccount, NewLinkedAccount, ProviderTokens, Scopes, SealedToken};
 pub use admin::{AdminKeyId, PageLimit, UserFilter};
-pub use audit::{AuditContext, AuditEvent, AuditEventId, AuditEventType, EventSet, Origin, Via};
+pub use audit::{
+    AuditContext, AuditEvent, AuditEventId, AuditEventType, EventSet, EventsView, Origin, Via,
+};
 pub use code::{AuthorizationCode, InvalidCode};
 pub use email::Email;
 pub use error::ErrorCode;

@@ -7,8 +7,8 @@ use crate::entity::{audit_event, webhook_outbox};
 use crate::error::repository_error;
 use sea_orm::{ConnectionTrait, DatabaseTransaction, EntityTrait};
 use social_login_domain::{
-    AdminKeyId, AuditEvent, AuditEventId, AuditEventType, EventSet, Origin, ProviderKey, UserId,
-    Via,
+    AdminKeyId, AuditEvent, AuditEventId, AuditEventType, EventSet, EventsView, Origin,
+    ProviderKey, UserId, Via,
 };
 use social_login_ports::RepositoryError;
 use time::OffsetDateTime;
@@ -59,8 +59,9 @@ pub(crate) async fn list<C: ConnectionTrait>(
     db: &C,
     user: UserId,
     limit: u64,
+    view: EventsView,
 ) -> Result<Vec<AuditEvent>, RepositoryError> {
-    crate::queries::events_of(user, limit)
+    crate::queries::events_of(user, limit, view.hidden())
         .all(db)
         .await
         .map_err(repository_error)?

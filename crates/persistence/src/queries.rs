@@ -12,8 +12,8 @@ use sea_orm::{
 };
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{
-    FamilyId, LinkedAccountId, LoginMethod, ProviderKey, ProviderSubject, SignalId, SignalSource,
-    UserId,
+    AuditEventType, FamilyId, LinkedAccountId, LoginMethod, ProviderKey, ProviderSubject, SignalId,
+    SignalSource, UserId,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -184,11 +184,17 @@ pub(crate) fn delete_receipts_before(
 }
 
 /// A user's most recent audit events, newest first (index on user_id, id).
-pub(crate) fn events_of(user: UserId, limit: u64) -> Select<audit_event::Entity> {
-    audit_event::Entity::find()
-        .filter(audit_event::Column::UserId.eq(user.as_uuid()))
-        .order_by_desc(audit_event::Column::Id)
-        .limit(limit)
+pub(crate) fn events_of(
+    user: UserId,
+    limit: u64,
+    hidden: Option<AuditEventType>,
+) -> Select<audit_event::Entity> {
+    let mut find =
+        audit_event::Entity::find().filter(audit_event::Column::UserId.eq(user.as_uuid()));
+    if let Some(hidden) = hidden {
+        find = find.filter(audit_event::Column::Type.ne(hidden.as_str()));
+    }
+    find.order_by_desc(audit_event::Column::Id).limit(limit)
 }
 
 /// Up to `limit` families that ended before `now` (index on expires_at).

@@ -8,7 +8,8 @@ use crate::queries;
 use crate::rows::UserRowLock;
 use async_trait::async_trait;
 use social_login_domain::{
-    AuditEvent, Email, EventSet, LinkedAccount, ProviderKey, ProviderSubject, User, UserId,
+    AuditEvent, Email, EventSet, EventsView, LinkedAccount, ProviderKey, ProviderSubject, User,
+    UserId,
 };
 use social_login_ports::{AccountLink, LinkRenewal, PlanError, UserCreation};
 use social_login_ports::{
@@ -138,12 +139,13 @@ impl UserRepository for SeaOrmRepository {
             .rows_affected)
     }
 
-    async fn list_events(
+    async fn events_of(
         &self,
         user: UserId,
         limit: u64,
+        view: EventsView,
     ) -> Result<Vec<AuditEvent>, RepositoryError> {
-        crate::audit::list(self.connection(), user, limit).await
+        crate::audit::list(self.connection(), user, limit, view).await
     }
 
     async fn ping(&self) -> Result<(), RepositoryError> {

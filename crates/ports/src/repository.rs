@@ -10,8 +10,8 @@ use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::linking::EmailAlreadyRegistered;
 use social_login_domain::sign_in::SignInRefused;
 use social_login_domain::{
-    AuditEvent, Email, EventSet, LinkedAccount, ProviderKey, ProviderSubject, SealedToken,
-    SignupRefused, User, UserId,
+    AuditEvent, Email, EventSet, EventsView, LinkedAccount, ProviderKey, ProviderSubject,
+    SealedToken, SignupRefused, User, UserId,
 };
 use time::OffsetDateTime;
 
@@ -222,12 +222,23 @@ pub trait UserRepository: Send + Sync {
         limit: u64,
     ) -> Result<u64, RepositoryError>;
 
-    /// The user's most recent events, newest first, at most `limit`.
+    /// The user's most recent events as `view` shows them, newest first, at most `limit`
+    /// (the events `view` hides are left out before the limit, not after).
+    async fn events_of(
+        &self,
+        user: UserId,
+        limit: u64,
+        view: EventsView,
+    ) -> Result<Vec<AuditEvent>, RepositoryError>;
+
+    /// All of the user's most recent events (an operator's view), newest first.
     async fn list_events(
         &self,
         user: UserId,
         limit: u64,
-    ) -> Result<Vec<AuditEvent>, RepositoryError>;
+    ) -> Result<Vec<AuditEvent>, RepositoryError> {
+        self.events_of(user, limit, EventsView::Operator).await
+    }
 
     /// Cheap reachability check for `/readyz`.
     async fn ping(&self) -> Result<(), RepositoryError>;

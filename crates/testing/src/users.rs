@@ -4,8 +4,8 @@ use crate::InMemoryRepository;
 use async_trait::async_trait;
 use social_login_domain::sign_in::{SignInRead, StoredLink};
 use social_login_domain::{
-    AuditEvent, Email, EventSet, LinkedAccount, NewLinkedAccount, ProviderKey, ProviderSubject,
-    User, UserId,
+    AuditEvent, Email, EventSet, EventsView, LinkedAccount, NewLinkedAccount, ProviderKey,
+    ProviderSubject, User, UserId,
 };
 use social_login_ports::{AccountLink, LinkRenewal, PlanError, UserCreation};
 use social_login_ports::{
@@ -150,10 +150,11 @@ impl UserRepository for InMemoryRepository {
         Ok(pruned as u64)
     }
 
-    async fn list_events(
+    async fn events_of(
         &self,
         user: UserId,
         limit: u64,
+        view: EventsView,
     ) -> Result<Vec<AuditEvent>, RepositoryError> {
         let tables = self.lock();
         // Newest first by when they were written (the database orders by the time-ordered
@@ -162,7 +163,7 @@ impl UserRepository for InMemoryRepository {
             .events
             .iter()
             .rev()
-            .filter(|event| event.user_id == user)
+            .filter(|event| event.user_id == user && Some(event.kind) != view.hidden())
             .take(usize::try_from(limit).unwrap_or(usize::MAX))
             .cloned()
             .collect())

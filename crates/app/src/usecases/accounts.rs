@@ -3,7 +3,7 @@
 use crate::EnabledProvider;
 use crate::{AppError, AuthService};
 use social_login_domain::disconnect::DisconnectRefused;
-use social_login_domain::{AuditEvent, AuditEventType, LinkedAccount, Origin, UserId};
+use social_login_domain::{AuditEvent, EventsView, LinkedAccount, Origin, UserId};
 use social_login_ports::{LinkRemoval, RemoveLinkError};
 use tracing::instrument;
 
@@ -20,16 +20,10 @@ impl AuthService {
     /// The caller's most recent audit events, newest first.
     #[instrument(skip_all)]
     pub async fn events(&self, caller: UserId) -> Result<Vec<AuditEvent>, AppError> {
-        // Support's reads of the user's data are for operators only.
-        let events = self
-            .ports
-            .users
-            .list_events(caller, MAX_EVENTS_LISTED)
-            .await?;
-        Ok(events
-            .into_iter()
-            .filter(|event| event.kind != AuditEventType::AdminRead)
-            .collect())
+        let users = &self.ports.users;
+        Ok(users
+            .events_of(caller, MAX_EVENTS_LISTED, EventsView::Own)
+            .await?)
     }
 
     /// Removes the caller's link of a provider, unless it is their last way to log in; then

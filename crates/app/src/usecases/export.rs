@@ -3,7 +3,7 @@
 //! only what the API shows anyway, gathered.
 
 use crate::{AppError, AuthService};
-use social_login_domain::{AuditEvent, AuditEventType, LinkedAccount, User, UserId};
+use social_login_domain::{AuditEvent, EventsView, LinkedAccount, User, UserId};
 use social_login_ports::SessionSummary;
 use time::OffsetDateTime;
 
@@ -23,8 +23,8 @@ pub struct UserExport {
 
 impl AuthService {
     /// The export of `user`; 404 `NotFound` when there is no such user. Support's reads of
-    /// the user's data (`admin.read`) are in it only `for_operator`.
-    pub async fn export(&self, user: UserId, for_operator: bool) -> Result<UserExport, AppError> {
+    /// the user's data (`admin.read`) are in it only in an operator's `view`.
+    pub async fn export(&self, user: UserId, view: EventsView) -> Result<UserExport, AppError> {
         let ports = &self.ports;
         let now = ports.clock.now();
         let found = ports
@@ -39,11 +39,8 @@ impl AuthService {
             sessions: ports.refresh_tokens.list_sessions(user, now).await?,
             events: ports
                 .users
-                .list_events(user, MAX_EXPORTED_EVENTS)
-                .await?
-                .into_iter()
-                .filter(|event| for_operator || event.kind != AuditEventType::AdminRead)
-                .collect(),
+                .events_of(user, MAX_EXPORTED_EVENTS, view)
+                .await?,
         })
     }
 }

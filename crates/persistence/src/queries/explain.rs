@@ -5,6 +5,7 @@
 use super::*;
 use crate::connect::{DatabaseOptions, connect};
 use sea_orm::{ConnectionTrait, DbBackend, QueryTrait, Statement};
+use social_login_domain::EventsView;
 
 /// Each query with sample values, as the repository builds it.
 fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
@@ -39,7 +40,10 @@ fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
             "revoke_family",
             revoke_family(FamilyId::new()).build(backend),
         ),
-        ("events_of", events_of(user, 100).build(backend)),
+        (
+            "events_of",
+            events_of(user, 100, EventsView::Own.hidden()).build(backend),
+        ),
         (
             "delete_events_before",
             delete_events_before(now, 1000).build(backend),

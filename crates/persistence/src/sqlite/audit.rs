@@ -6,7 +6,9 @@ use super::{sql, write};
 use crate::audit::{from_row, unix_ms};
 use crate::outbox_sql;
 use rusqlite::params;
-use social_login_domain::{AuditEvent, AuditEventId, EventSet, UserId, Via};
+use social_login_domain::{
+    AuditEvent, AuditEventId, AuditEventType, EventSet, EventsView, UserId, Via,
+};
 use social_login_ports::RepositoryError;
 use time::OffsetDateTime;
 
@@ -40,12 +42,18 @@ pub(super) fn record(db: &Db, event: &AuditEvent, outbox: EventSet) -> Result<()
     Ok(())
 }
 
-pub(super) fn list(db: &Db, user: UserId, limit: u64) -> Result<Vec<AuditEvent>, RepositoryError> {
+pub(super) fn list(
+    db: &Db,
+    user: UserId,
+    limit: u64,
+    view: EventsView,
+) -> Result<Vec<AuditEvent>, RepositoryError> {
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let hidden = view.hidden().map(AuditEventType::as_str);
     query_all(
         db,
         sql::EVENTS_OF,
-        params![user.as_uuid().into_bytes(), limit],
+        params![user.as_uuid().into_bytes(), limit, hidden],
         event_at,
     )?
     .into_iter()

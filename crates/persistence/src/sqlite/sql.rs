@@ -110,7 +110,7 @@ pub(crate) const INSERT_EVENT: &str = "INSERT INTO audit_events (id, user_id, ty
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
 pub(crate) const EVENTS_OF: &str = "SELECT id, user_id, type, provider, ip, user_agent, \
      request_id, created_at, admin_key_id, via FROM audit_events WHERE user_id = ?1 \
-     ORDER BY id DESC LIMIT ?2";
+     AND (?3 IS NULL OR type <> ?3) ORDER BY id DESC LIMIT ?2";
 pub(crate) const EVENT_BY_ID: &str = "SELECT id, user_id, type, provider, ip, user_agent, \
      request_id, created_at, admin_key_id, via FROM audit_events WHERE id = ?1";
 /// Ids are time-ordered UUIDv7 blobs: "older" is "smaller id".

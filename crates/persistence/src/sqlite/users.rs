@@ -8,7 +8,8 @@ use crate::mapping::{grant_from_columns, link_from_columns};
 use async_trait::async_trait;
 use rusqlite::params;
 use social_login_domain::{
-    AuditEvent, Email, EventSet, LinkedAccount, ProviderKey, ProviderSubject, User, UserId,
+    AuditEvent, Email, EventSet, EventsView, LinkedAccount, ProviderKey, ProviderSubject, User,
+    UserId,
 };
 use social_login_ports::{AccountLink, LinkRenewal, PlanError, UserCreation};
 use social_login_ports::{
@@ -120,12 +121,14 @@ impl UserRepository for SqliteRepository {
         self.call(move |db| audit::prune(db, before, limit)).await
     }
 
-    async fn list_events(
+    async fn events_of(
         &self,
         user: UserId,
         limit: u64,
+        view: EventsView,
     ) -> Result<Vec<AuditEvent>, RepositoryError> {
-        self.call(move |db| audit::list(db, user, limit)).await
+        self.call(move |db| audit::list(db, user, limit, view))
+            .await
     }
 
     /// Reads the file's schema, not just `SELECT 1` (which SQLite answers without opening

@@ -12,8 +12,8 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use social_login_app::Registration;
-use social_login_domain::ErrorCode;
 use social_login_domain::SecretText;
+use social_login_domain::{ErrorCode, EventsView};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -145,7 +145,10 @@ pub async fn export(
     State(state): State<AppState>,
     CurrentSession(caller): CurrentSession,
 ) -> Result<Json<ExportRead>, ApiError> {
-    let export = state.service.export(caller.user.id, false).await?;
+    let export = state
+        .service
+        .export(caller.user.id, EventsView::Own)
+        .await?;
     Ok(Json(ExportRead::from(&export)))
 }
 

@@ -121,6 +121,7 @@ macro_rules! repository_contract {
             an_unverified_email_matches_nobody_and_claims_nothing,
             a_failure_after_the_user_is_written_leaves_no_user_and_no_link,
             each_write_records_its_event_and_the_list_is_newest_first,
+            the_users_own_view_leaves_support_reads_out_before_its_limit,
             a_refused_write_records_no_event,
             a_provider_login_records_its_decision_then_the_login,
             reuse_detection_is_recorded_and_a_second_logout_is_not,

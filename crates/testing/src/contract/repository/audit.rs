@@ -8,7 +8,9 @@ use super::fixtures::{
     start_session, store_token,
 };
 use crate::audit_at;
-use social_login_domain::{AuditContext, AuditEventType, EventSet, Origin, ProviderKey, UserId};
+use social_login_domain::{
+    AuditContext, AuditEventType, EventSet, EventsView, Origin, ProviderKey, UserId,
+};
 use social_login_ports::AccountLink;
 use social_login_ports::{Claim, LinkRemoval, RefreshRotation, RemoveLinkError, SignInError};
 use std::sync::Arc;
@@ -75,6 +77,25 @@ pub async fn each_write_records_its_event_and_the_list_is_newest_first(repo: Arc
             .unwrap()
             .is_empty()
     );
+}
+
+pub async fn the_users_own_view_leaves_support_reads_out_before_its_limit(
+    repo: Arc<dyn Repository>,
+) {
+    let ada = new_user(Some("ada@example.com"), true);
+    repo.create_user(creation(ada.clone(), None, audit(1, EventSet::NONE)))
+        .await
+        .unwrap();
+    // Newer than the user's own event: three reads of their data by support.
+    for second in 2..5 {
+        let read = audit(second, EventSet::NONE).event(0, AuditEventType::AdminRead, ada.id, None);
+        repo.record_event(read, EventSet::NONE).await.unwrap();
+    }
+    let own = repo.events_of(ada.id, 1, EventsView::Own).await.unwrap();
+    let kinds: Vec<_> = own.iter().map(|event| event.kind).collect();
+    assert_eq!(kinds, [AuditEventType::UserRegistered]);
+    let operator = repo.events_of(ada.id, 10, EventsView::Operator).await;
+    assert_eq!(operator.unwrap().len(), 4);
 }
 
 pub async fn a_refused_write_records_no_event(repo: Arc<dyn Repository>) {
