@@ -84,7 +84,7 @@ impl AdminRepository for SeaOrmRepository {
                 .into(),
             i64::try_from(query.limit).unwrap_or(i64::MAX).into(),
         ];
-        let sql = crate::outbox_sql::FIND_EVENTS;
+        let sql = crate::outbox_sql::find_events(&query);
         let statement = crate::raw_sql::statement(db.get_database_backend(), sql, values);
         let rows = db
             .query_all_raw(statement)

@@ -50,14 +50,29 @@ pub(crate) const COUNT_PENDING: &str =
 pub(crate) const COUNT_DEAD: &str =
     "SELECT COUNT(*) AS n FROM webhook_outbox WHERE dead_at_ms IS NOT NULL";
 
-/// The audit trail as a query, newest first: ?1 user, ?2 type (NULL: any), ids from ?3 up
-/// to below ?4 ([`NO_LOWER_ID`], [`NO_UPPER_ID`]: no bound), ?5 how many. The id range is
-/// always given, so each page is a range of the primary key rather than a scan from the
-/// newest event past every page already read. The columns as `EVENTS_OF` reads them.
+/// The audit trail as a query, newest first: ?1 NULL (any user), ?2 type (NULL: any), ids
+/// from ?3 up to below ?4 ([`NO_LOWER_ID`], [`NO_UPPER_ID`]: no bound), ?5 how many. The
+/// id range is always given, so each page is a range of the primary key rather than a scan
+/// from the newest event past every page already read. The columns as `EVENTS_OF` reads
+/// them.
 pub(crate) const FIND_EVENTS: &str = "SELECT id, user_id, type, provider, ip, user_agent, \
      request_id, created_at, admin_key_id, via FROM audit_events \
-     WHERE id >= ?3 AND id < ?4 AND (?1 IS NULL OR user_id = ?1) \
+     WHERE ?1 IS NULL AND id >= ?3 AND id < ?4 \
      AND (?2 IS NULL OR type = ?2) ORDER BY id DESC LIMIT ?5";
+/// [`FIND_EVENTS`] of one user, ?1: a range of the user's index (`user_id, id`), which an
+/// `?1 IS NULL OR user_id = ?1` would keep the planner from choosing.
+pub(crate) const FIND_EVENTS_OF_USER: &str = "SELECT id, user_id, type, provider, ip, \
+     user_agent, request_id, created_at, admin_key_id, via FROM audit_events \
+     WHERE user_id = ?1 AND id >= ?3 AND id < ?4 \
+     AND (?2 IS NULL OR type = ?2) ORDER BY id DESC LIMIT ?5";
+
+/// The statement that serves `query`.
+pub(crate) fn find_events(query: &social_login_domain::event_query::EventQuery) -> &'static str {
+    match query.user {
+        Some(_) => FIND_EVENTS_OF_USER,
+        None => FIND_EVENTS,
+    }
+}
 /// The ids of [`FIND_EVENTS`] without a bound on that side.
 pub(crate) const NO_LOWER_ID: uuid::Uuid = uuid::Uuid::nil();
 pub(crate) const NO_UPPER_ID: uuid::Uuid = uuid::Uuid::max();
@@ -86,7 +101,7 @@ pub(crate) const FORGET_BEFORE: &str = "DELETE FROM webhook_outbox WHERE seq IN 
 
 /// Every statement with a plan (all but the insert), for the `EXPLAIN` tests.
 #[cfg(test)]
-pub(crate) const ALL: [(&str, &str); 13] = [
+pub(crate) const ALL: [(&str, &str); 14] = [
     ("CLAIM", CLAIM),
     ("RETRY", RETRY),
     ("DEAD_LETTER", DEAD_LETTER),
@@ -100,6 +115,7 @@ pub(crate) const ALL: [(&str, &str); 13] = [
     ("REDELIVER_DEAD", REDELIVER_DEAD),
     ("FORGET_BEFORE", FORGET_BEFORE),
     ("FIND_EVENTS", FIND_EVENTS),
+    ("FIND_EVENTS_OF_USER", FIND_EVENTS_OF_USER),
 ];
 
 /// The id below which every event was written before `at` (ids are time-ordered UUIDv7).

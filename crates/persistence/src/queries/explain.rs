@@ -128,6 +128,13 @@ fn outbox_queries(backend: DbBackend) -> Vec<(&'static str, Statement)> {
                 "REDELIVER" => vec![id(), ms()],
                 "REDELIVER_DEAD" => vec![ms(), n(1000)],
                 "FORGET_BEFORE" => vec![id(), n(1000)],
+                "FIND_EVENTS_OF_USER" => vec![
+                    Some(Uuid::new_v4()).into(),
+                    Option::<String>::None.into(),
+                    id(),
+                    id(),
+                    n(1000),
+                ],
                 "FIND_EVENTS" => vec![
                     Option::<Uuid>::None.into(),
                     Option::<String>::None.into(),

@@ -95,7 +95,7 @@ impl AdminRepository for SqliteRepository {
             };
             let rows = super::columns::query_all(
                 db,
-                crate::outbox_sql::FIND_EVENTS,
+                crate::outbox_sql::find_events(&query),
                 rusqlite::params![
                     query.user.map(|user| user.as_uuid().into_bytes()),
                     query.kind.map(|kind| kind.as_str()),
