@@ -126,10 +126,14 @@ impl Flows {
             return 0;
         }
         let mut lines = 0;
-        while let Ok(Some(chunk)) = response.chunk().await {
-            lines += chunk.iter().filter(|byte| **byte == b'\n').count();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) => lines += chunk.iter().filter(|byte| **byte == b'\n').count(),
+                Ok(None) => return lines,
+                // A stream broken halfway is a failed operation, not a short one.
+                Err(_) => return 0,
+            }
         }
-        lines
     }
 
     /// The browser at the provider: approve as `user_id`, read code and state off the

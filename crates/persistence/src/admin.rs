@@ -70,8 +70,7 @@ impl AdminRepository for SeaOrmRepository {
     }
 
     async fn find_events(&self, query: EventQuery) -> Result<Vec<AuditEvent>, RepositoryError> {
-        use sea_orm::{ConnectionTrait, FromQueryResult};
-        let db = self.connection();
+        use sea_orm::FromQueryResult;
         let (lowest, above) = query.id_bounds();
         let values = vec![
             query.user.map(|user| user.as_uuid()).into(),
@@ -82,14 +81,10 @@ impl AdminRepository for SeaOrmRepository {
             above
                 .map_or(crate::outbox_sql::NO_UPPER_ID, |id| id.as_uuid())
                 .into(),
-            i64::try_from(query.limit).unwrap_or(i64::MAX).into(),
+            crate::raw_sql::count(query.limit),
         ];
         let sql = crate::outbox_sql::find_events(&query);
-        let statement = crate::raw_sql::statement(db.get_database_backend(), sql, values);
-        let rows = db
-            .query_all_raw(statement)
-            .await
-            .map_err(repository_error)?;
+        let rows = crate::raw_sql::query_all(self.connection(), sql, values).await?;
         rows.iter()
             .map(|row| {
                 let row = crate::entity::audit_event::Model::from_query_result(row, "")

@@ -6,7 +6,7 @@ use crate::audit::{from_row, unix_ms};
 use crate::entity::audit_event;
 use crate::error::repository_error;
 use crate::outbox_sql::{self as sql, id_bound};
-use crate::raw_sql::statement;
+use crate::raw_sql::{count, statement};
 use async_trait::async_trait;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, EntityTrait, FromQueryResult, QueryFilter, QueryResult, Value,
@@ -17,10 +17,6 @@ use social_login_ports::{
     WebhookOutbox,
 };
 use time::OffsetDateTime;
-
-fn count(value: u64) -> Value {
-    i64::try_from(value).unwrap_or(i64::MAX).into()
-}
 
 fn attempts(failure: &Failure) -> Value {
     i32::try_from(failure.attempts).unwrap_or(i32::MAX).into()
@@ -58,10 +54,7 @@ impl SeaOrmRepository {
         sql: &str,
         values: Vec<Value>,
     ) -> Result<Vec<QueryResult>, RepositoryError> {
-        let db = self.connection();
-        db.query_all_raw(statement(db.get_database_backend(), sql, values))
-            .await
-            .map_err(repository_error)
+        crate::raw_sql::query_all(self.connection(), sql, values).await
     }
 
     /// Claims up to `limit` rows due by `due_by`, and reads their events.

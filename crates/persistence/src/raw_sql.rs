@@ -1,7 +1,9 @@
 //! Hand-written statements run through sea-orm, written once for both backends: SQLite's
 //! text as is, PostgreSQL's with `$n` placeholders and the claim's row locks.
 
-use sea_orm::{DbBackend, Statement, Value};
+use crate::error::repository_error;
+use sea_orm::{ConnectionTrait, DbBackend, QueryResult, Statement, Value};
+use social_login_ports::RepositoryError;
 
 /// `sql` with `values`, in the placeholders of `backend`.
 pub(crate) fn statement(backend: DbBackend, sql: &str, values: Vec<Value>) -> Statement {
@@ -16,4 +18,20 @@ pub(crate) fn statement(backend: DbBackend, sql: &str, values: Vec<Value>) -> St
 fn postgres(sql: &str) -> String {
     sql.replace('?', "$")
         .replace("/*lock*/", "FOR UPDATE SKIP LOCKED")
+}
+
+/// The rows `sql` with `values` reads on `db`.
+pub(crate) async fn query_all<C: ConnectionTrait>(
+    db: &C,
+    sql: &str,
+    values: Vec<Value>,
+) -> Result<Vec<QueryResult>, RepositoryError> {
+    db.query_all_raw(statement(db.get_database_backend(), sql, values))
+        .await
+        .map_err(repository_error)
+}
+
+/// A count or limit as a bound value (saturating: the columns are signed).
+pub(crate) fn count(value: u64) -> Value {
+    i64::try_from(value).unwrap_or(i64::MAX).into()
 }

@@ -12,7 +12,7 @@ use sea_orm::sea_query::{Condition, Expr};
 use sea_orm::{ColumnTrait, ConnectionTrait, FromQueryResult, QueryFilter};
 use social_login_domain::relay::RelayRefresh;
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
-use social_login_ports::{LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepositoryError};
+use social_login_ports::{LinkGrant, ProviderGrants, RefreshClaim, RepositoryError};
 
 #[async_trait]
 impl ProviderGrants for SeaOrmRepository {
@@ -49,15 +49,7 @@ impl ProviderGrants for SeaOrmRepository {
     }
 
     async fn store_refresh(&self, refresh: RelayRefresh) -> Result<bool, RepositoryError> {
-        let (txn, _traced) = self.begin_write().await?;
-        match crate::plan::apply(&txn, &refresh.plan()).await {
-            Err(PlanError::Gone) => Ok(false),
-            applied => {
-                applied?;
-                txn.commit().await.map_err(repository_error)?;
-                Ok(true)
-            }
-        }
+        self.apply_unless_gone(refresh.plan()).await
     }
 
     async fn release_refresh(

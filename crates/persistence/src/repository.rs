@@ -6,8 +6,9 @@ use sea_orm::{
     DatabaseConnection, DatabaseTransaction, DbBackend, SqliteTransactionMode, TransactionOptions,
     TransactionTrait,
 };
+use social_login_domain::plan::WritePlan;
 use social_login_migrations::{Migrator, MigratorTrait};
-use social_login_ports::RepositoryError;
+use social_login_ports::{PlanError, RepositoryError};
 use std::fmt;
 use tracing::Instrument;
 
@@ -70,6 +71,25 @@ impl SeaOrmRepository {
                 .await
                 .map_err(repository_error)?;
             Ok((txn, span))
+        }
+    }
+
+    /// Applies `plan` in a transaction of its own: `false`, with nothing written, when a
+    /// row it changes went meanwhile (a renewal or a refresh of a link removed since it was
+    /// read).
+    #[track_caller]
+    pub(crate) fn apply_unless_gone(
+        &self,
+        plan: WritePlan,
+    ) -> impl Future<Output = Result<bool, RepositoryError>> + '_ {
+        let begun = self.begin_write();
+        async move {
+            let (txn, _traced) = begun.await?;
+            let written = PlanError::written_unless_gone(crate::plan::apply(&txn, &plan).await)?;
+            if written {
+                txn.commit().await.map_err(repository_error)?;
+            }
+            Ok(written)
         }
     }
 }

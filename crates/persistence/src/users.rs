@@ -11,7 +11,7 @@ use social_login_domain::{
     AuditEvent, Email, EventSet, EventsView, LinkedAccount, ProviderKey, ProviderSubject, User,
     UserId,
 };
-use social_login_ports::{AccountLink, LinkRenewal, PlanError, UserCreation};
+use social_login_ports::{AccountLink, LinkRenewal, UserCreation};
 use social_login_ports::{
     AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
     SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
@@ -63,15 +63,7 @@ impl UserRepository for SeaOrmRepository {
     }
 
     async fn renew_link(&self, renewal: LinkRenewal) -> Result<bool, RepositoryError> {
-        let (txn, _traced) = self.begin_write().await?;
-        match crate::plan::apply(&txn, &renewal.plan()).await {
-            Err(PlanError::Gone) => Ok(false),
-            applied => {
-                applied?;
-                txn.commit().await.map_err(repository_error)?;
-                Ok(true)
-            }
-        }
+        self.apply_unless_gone(renewal.plan()).await
     }
 
     async fn add_link(&self, link: AccountLink) -> Result<LinkedAccount, AddLinkError> {

@@ -273,18 +273,21 @@ impl ProviderHttp {
 fn record_answer(span: &tracing::Span, answer: &Result<Answer, SendError>) {
     match answer {
         Ok(answer) => record_status(span, answer.status),
-        Err(error) => {
-            span.record(
-                "error.type",
-                match error {
-                    SendError::Unbuildable => "unbuildable",
-                    SendError::Transport(_) => "transport",
-                    SendError::TooLarge(_) => "too_large",
-                },
-            );
-            span.record("otel.status_code", "error");
-        }
+        Err(error) => record_failure(
+            span,
+            match error {
+                SendError::Unbuildable => "unbuildable",
+                SendError::Transport(_) => "transport",
+                SendError::TooLarge(_) => "too_large",
+            },
+        ),
     }
+}
+
+/// A provider call that got no answer, and why (`error.type`).
+pub(crate) fn record_failure(span: &tracing::Span, kind: &'static str) {
+    span.record("error.type", kind);
+    span.record("otel.status_code", "error");
 }
 
 /// Writes the provider's status on a call's span; a 5xx marks it failed.

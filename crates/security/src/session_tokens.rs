@@ -251,7 +251,8 @@ impl SessionTokens for JwtSessionTokens {
             Some(verified) => verified,
             None => {
                 let verified = self.verify_once(token)?;
-                self.verified.remember(digest, verified);
+                self.verified
+                    .remember(digest, verified, now.unix_timestamp());
                 verified
             }
         };

@@ -52,7 +52,10 @@ pub fn init(telemetry: &TelemetrySettings) -> Result<Tracing, TelemetryError> {
         .with_current_span(true)
         .with_span_list(false)
         .with_filter(filter_fn(|metadata| metadata.target() != TRACE_TARGET));
+    // No code location: the transaction spans all start in one helper, and they name
+    // their caller's place themselves (`code.*`), which the layer's would duplicate.
     let traces = tracing_opentelemetry::layer()
+        .with_location(false)
         .with_tracer(provider.tracer("social-login"))
         .with_filter(Targets::new().with_target(TRACE_TARGET, LevelFilter::INFO));
     let _ = tracing_subscriber::registry()

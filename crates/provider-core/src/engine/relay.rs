@@ -3,7 +3,7 @@
 //! `User-Agent`; the answer is handed back unread, to be streamed.
 
 use super::Engine;
-use crate::http_client::{CallKind, record_status};
+use crate::http_client::{CallKind, record_failure, record_status};
 use async_trait::async_trait;
 use bytes::Bytes;
 use social_login_domain::ProviderTokens;
@@ -57,8 +57,7 @@ impl Engine {
             .instrument(span.clone())
             .await
             .map_err(|error| {
-                span.record("error.type", "transport");
-                span.record("otel.status_code", "error");
+                record_failure(&span, "transport");
                 ProviderError::ApiCall(error.without_url().to_string())
             })?;
         record_status(&span, response.status());

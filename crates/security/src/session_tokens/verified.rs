@@ -1,7 +1,8 @@
 //! Access tokens that verified, remembered by their SHA-256: a token is immutable, so its
 //! Ed25519 signature and claims need checking once per process, not on every request (the
 //! check is most of a protected request's CPU). Its expiry is still judged at every use.
-//! Bounded: past [`MAX_REMEMBERED`] tokens the memory is emptied and refills as they come.
+//! Bounded: past [`MAX_REMEMBERED`] tokens the expired ones go, and if none has expired the
+//! memory is emptied and refills as they come.
 
 use social_login_ports::VerifiedAccess;
 use std::collections::HashMap;
@@ -31,11 +32,15 @@ impl VerifiedTokens {
         remembered.get(digest).copied()
     }
 
-    pub fn remember(&self, digest: [u8; 32], verified: Verified) {
+    /// Remembers `verified` at `now` (Unix seconds).
+    pub fn remember(&self, digest: [u8; 32], verified: Verified, now: i64) {
         let mut remembered = self
             .by_digest
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
+        if remembered.len() >= MAX_REMEMBERED {
+            remembered.retain(|_, known| known.expires_at > now);
+        }
         if remembered.len() >= MAX_REMEMBERED {
             remembered.clear();
         }
@@ -72,11 +77,33 @@ mod tests {
         for n in 0..=MAX_REMEMBERED as u32 {
             let mut digest = [0u8; 32];
             digest[..4].copy_from_slice(&n.to_be_bytes());
-            tokens.remember(digest, verified());
+            tokens.remember(digest, verified(), 0);
         }
         assert!(tokens.len() <= MAX_REMEMBERED);
         let mut last = [0u8; 32];
         last[..4].copy_from_slice(&(MAX_REMEMBERED as u32).to_be_bytes());
         assert!(tokens.get(&last).is_some(), "the newest is remembered");
+    }
+
+    #[test]
+    fn when_full_the_expired_go_first_and_the_live_stay() {
+        let tokens = VerifiedTokens::default();
+        let digest = |n: u32| {
+            let mut digest = [0u8; 32];
+            digest[..4].copy_from_slice(&n.to_be_bytes());
+            digest
+        };
+        let live = Verified {
+            expires_at: 1_000,
+            ..verified()
+        };
+        tokens.remember(digest(0), live, 0);
+        for n in 1..MAX_REMEMBERED as u32 {
+            tokens.remember(digest(n), verified(), 0);
+        }
+        // At 100 every token but the first has expired (60).
+        tokens.remember(digest(u32::MAX), verified(), 100);
+        assert_eq!(tokens.len(), 2);
+        assert!(tokens.get(&digest(0)).is_some(), "the live one stays");
     }
 }

@@ -118,7 +118,7 @@ fn series(method: &'static str, route: &str, status: u16) -> Series {
 const UNMATCHED: &str = "unmatched";
 
 /// The `method` label: the standard method's name, else `other`.
-fn method_label(method: &Method) -> &'static str {
+pub(super) fn method_label(method: &Method) -> &'static str {
     const STANDARD: [Method; 9] = [
         Method::GET,
         Method::POST,

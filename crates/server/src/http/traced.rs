@@ -26,7 +26,8 @@ pub async fn traced(State(parents): State<TraceParents>, request: Request, next:
         .extensions()
         .get::<MatchedPath>()
         .map(|path| path.as_str().to_owned());
-    let method = request.method().clone();
+    // A standard method's name, else `other`: a client's own method never names spans.
+    let method = super::metrics::method_label(request.method());
     let name = match &route {
         Some(route) => format!("{method} {route}"),
         None => method.to_string(),

@@ -365,7 +365,8 @@ impl Default for AuditSettings {
 
 impl AuditSettings {
     pub fn retention(&self) -> time::Duration {
-        time::Duration::days(i64::try_from(self.retention_days).unwrap_or(i64::MAX))
+        let days = i64::try_from(self.retention_days).unwrap_or(i64::MAX);
+        time::Duration::seconds(days.saturating_mul(86_400))
     }
 
     pub(super) fn check(&self, errors: &mut super::ConfigErrors) {
