@@ -187,17 +187,20 @@ pub enum Via {
 }
 
 impl Via {
+    pub const ALL: [Self; 1] = [Self::LinkToken];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::LinkToken => "link_token",
         }
     }
-
-    /// What [`Self::as_str`] stored.
-    pub fn from_stored(text: &str) -> Option<Self> {
-        (text == "link_token").then_some(Self::LinkToken)
-    }
 }
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not a way a change comes about")]
+pub struct UnknownVia;
+
+named_enum!(Via, all: Via::ALL, unknown: UnknownVia);
 
 impl Origin {
     /// Keeps at most [`MAX_USER_AGENT_CHARS`] / [`MAX_REQUEST_ID_CHARS`] printable

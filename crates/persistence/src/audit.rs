@@ -117,7 +117,7 @@ pub(crate) fn from_row(row: audit_event::Model) -> Result<AuditEvent, Repository
         None => origin,
     };
     let origin = match row.via.as_deref() {
-        Some(via) => origin.via(Via::from_stored(via).ok_or_else(|| corrupt("via"))?),
+        Some(via) => origin.via(via.parse::<Via>().map_err(|_| corrupt("via"))?),
         None => origin,
     };
     Ok(AuditEvent {

@@ -2,12 +2,13 @@
 
 use super::ConfigErrors;
 use super::proxies::{BadProxyEntry, parse_proxy_network};
+use super::sections::redact_url_password;
 use super::validate::check_url;
 use ipnet::IpNet;
 use serde::Deserialize;
 
 /// `[telemetry]`. Off unless `otlp_endpoint` is set.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TelemetrySettings {
     /// The collector's OTLP/HTTP base URL (`http://collector:4318`); traces go to
@@ -30,6 +31,19 @@ impl Default for TelemetrySettings {
             sample_ratio: 1.0,
             traceparent_from: Vec::new(),
         }
+    }
+}
+
+/// The endpoint's password never shows (a collector URL may carry `user:pass@`).
+impl std::fmt::Debug for TelemetrySettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let endpoint = self.otlp_endpoint.as_deref().map(redact_url_password);
+        f.debug_struct("TelemetrySettings")
+            .field("otlp_endpoint", &endpoint)
+            .field("service_name", &self.service_name)
+            .field("sample_ratio", &self.sample_ratio)
+            .field("traceparent_from", &self.traceparent_from)
+            .finish()
     }
 }
 
@@ -104,5 +118,16 @@ mod tests {
                 "telemetry.traceparent_from[1]",
             ]
         );
+    }
+
+    #[test]
+    fn the_endpoints_password_never_shows_in_debug() {
+        let settings = TelemetrySettings {
+            otlp_endpoint: Some("https://otel:hunter2-secret@collector:4318".into()),
+            ..TelemetrySettings::default()
+        };
+        let shown = format!("{settings:?}");
+        assert!(!shown.contains("hunter2-secret"), "{shown}");
+        assert!(shown.contains("collector:4318"), "{shown}");
     }
 }

@@ -120,6 +120,7 @@ pub struct EventPage {
 /// The audit trail: events newest first, filtered, a page at a time; or, with `Accept:
 /// application/x-ndjson`, every selected event as a stream of lines.
 #[utoipa::path(get, path = "/admin/events", tag = "admin",
+    operation_id = "admin_events",
     params(EventsQuery),
     responses((status = 200, body = EventPage,
             description = "a page; application/x-ndjson: every selected event, one per line"),

@@ -293,3 +293,27 @@ pub async fn pruning_deletes_only_events_older_than_the_bound(repo: Arc<dyn Repo
     assert_eq!(repo.prune_events(later, 1).await.unwrap(), 1);
     assert_eq!(repo.list_events(ada.id, 100).await.unwrap().len(), 1);
 }
+
+pub async fn how_an_event_came_about_is_kept_with_it(repo: Arc<dyn Repository>) {
+    let ada = new_user(Some("ada@example.com"), true);
+    repo.create_user(creation(ada.clone(), None, audit(1, EventSet::NONE)))
+        .await
+        .unwrap();
+    let ada = ada.id;
+    let audit = crate::audit_now();
+    let origin = audit
+        .origin
+        .clone()
+        .via(social_login_domain::Via::LinkToken);
+    let mut event = audit.event(1, AuditEventType::AccountLinked, ada, None);
+    event.origin = origin;
+    repo.record_event(event.clone(), social_login_domain::EventSet::NONE)
+        .await
+        .unwrap();
+    let listed = repo.list_events(ada, 10).await.unwrap();
+    let kept = listed
+        .iter()
+        .find(|kept| kept.id == event.id)
+        .expect("kept");
+    assert_eq!(kept.origin.how(), Some(social_login_domain::Via::LinkToken));
+}

@@ -200,23 +200,3 @@ pub async fn a_released_lease_frees_the_grant_at_once(repo: Arc<dyn Repository>)
     assert_eq!(released.refresh_lease_until, None);
     assert_eq!(repo.claim_refresh(claim(&grant, now())).await, Ok(true));
 }
-
-pub async fn how_an_event_came_about_is_kept_with_it(repo: Arc<dyn Repository>) {
-    let (ada, _) = github_grant(&*repo).await;
-    let audit = crate::audit_now();
-    let origin = audit
-        .origin
-        .clone()
-        .via(social_login_domain::Via::LinkToken);
-    let mut event = audit.event(1, AuditEventType::AccountLinked, ada, None);
-    event.origin = origin;
-    repo.record_event(event.clone(), social_login_domain::EventSet::NONE)
-        .await
-        .unwrap();
-    let listed = repo.list_events(ada, 10).await.unwrap();
-    let kept = listed
-        .iter()
-        .find(|kept| kept.id == event.id)
-        .expect("kept");
-    assert_eq!(kept.origin.how(), Some(social_login_domain::Via::LinkToken));
-}
