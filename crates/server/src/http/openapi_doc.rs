@@ -29,16 +29,24 @@ fn one_id_per_operation(document: &mut Value) {
             }
         }
     }
-    // Two handlers of one name (say `events`) get `operation_id`s of their own where they
-    // are declared; the validity test catches any that do not.
+    let mut given = std::collections::HashSet::<String>::new();
     for item in paths.values_mut().filter_map(Value::as_object_mut) {
         for (method, operation) in item.iter_mut() {
             let Some(id) = operation.get("operationId").and_then(Value::as_str) else {
                 continue;
             };
-            if seen.get(id).is_some_and(|count| *count > 1) {
-                operation["operationId"] = format!("{id}_{method}").into();
+            let mut unique = match seen.get(id).is_some_and(|count| *count > 1) {
+                true => format!("{id}_{method}"),
+                false => id.to_owned(),
+            };
+            // Two handlers of one name and method elsewhere: a number tells them apart.
+            let base = unique.clone();
+            let mut n = 2;
+            while !given.insert(unique.clone()) {
+                unique = format!("{base}_{n}");
+                n += 1;
             }
+            operation["operationId"] = unique.into();
         }
     }
 }
