@@ -53,14 +53,7 @@ pub async fn get(
 
 /// The refresh grant for `refresh_token`, as `client` authenticates.
 pub async fn refresh(client: &SimClient<'_>, refresh_token: &str) -> (u16, Value) {
-    let form = client
-        .token_form("")
-        .unset("code")
-        .unset("redirect_uri")
-        .unset("code_verifier")
-        .set("grant_type", "refresh_token")
-        .set("refresh_token", refresh_token);
-    client.token(&form).await
+    client.token(&client.refresh_form(refresh_token)).await
 }
 
 /// A member of a token answer that must be there.

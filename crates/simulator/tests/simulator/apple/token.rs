@@ -148,13 +148,7 @@ async fn the_refresh_grant_answers_a_new_access_token_and_id_token_but_no_refres
     let sim = start_apple().await;
     let client = APPLE.client(&sim);
     let first = client.tokens(APPLE.scope).await;
-    let form = client
-        .token_form("")
-        .unset("code")
-        .unset("redirect_uri")
-        .unset("code_verifier")
-        .set("grant_type", "refresh_token")
-        .set("refresh_token", first["refresh_token"].as_str().unwrap());
+    let form = client.refresh_form(first["refresh_token"].as_str().unwrap());
     let (status, body) = client.token(&form).await;
     assert_eq!(status, 200, "{body}");
     assert!(body.get("refresh_token").is_none());

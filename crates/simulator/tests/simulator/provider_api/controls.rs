@@ -4,7 +4,7 @@
 
 use super::{get, member, refresh};
 use crate::support::fixtures::{ALL, MICROSOFT, OAUTH2, OIDC, start};
-use crate::support::{http, refusal};
+use crate::support::{SimClient, http, refusal};
 use serde_json::{Value, json};
 use social_login_simulator::{Provider, SimulatorHandle, TokenKind};
 use std::time::{Duration, Instant};
@@ -16,6 +16,13 @@ async fn oauth2_tokens(sim: &SimulatorHandle) -> Value {
 
 async fn me_status(sim: &SimulatorHandle, token: &str) -> u16 {
     get(sim, OAUTH2.provider, "me", Some(token)).await.0
+}
+
+/// Asserts the refresh grant refuses `refresh_token` as a token of no live grant; `why` its
+/// grant ended.
+async fn assert_refresh_refused(client: &SimClient<'_>, refresh_token: &str, why: &str) {
+    let answer = refresh(client, refresh_token).await;
+    assert_eq!(refusal(&answer), (400, "invalid_grant"), "{why}");
 }
 
 #[tokio::test]
@@ -50,12 +57,8 @@ async fn revoking_an_expired_access_token_still_ends_its_grant() {
     assert_eq!(client.revoke(access, "access_token").await.0, 200);
     let kinds: Vec<_> = sim.revocations().into_iter().map(|r| r.kind).collect();
     assert_eq!(kinds, [Some(TokenKind::Access)]);
-    let answer = refresh(&client, member(&tokens, "refresh_token")).await;
-    assert_eq!(
-        refusal(&answer),
-        (400, "invalid_grant"),
-        "the grant reaches it"
-    );
+    let refresh_token = member(&tokens, "refresh_token");
+    assert_refresh_refused(&client, refresh_token, "the revocation reaches the grant").await;
 }
 
 #[tokio::test]
@@ -65,8 +68,8 @@ async fn revoked_grants_refuse_the_api_and_the_refresh_grant() {
     let tokens = oauth2_tokens(&sim).await;
     sim.revoke_grants();
     assert_eq!(me_status(&sim, member(&tokens, "access_token")).await, 401);
-    let answer = refresh(&client, member(&tokens, "refresh_token")).await;
-    assert_eq!(refusal(&answer), (400, "invalid_grant"));
+    let refresh_token = member(&tokens, "refresh_token");
+    assert_refresh_refused(&client, refresh_token, "grants revoked").await;
     let later = oauth2_tokens(&sim).await;
     assert_eq!(me_status(&sim, member(&later, "access_token")).await, 200);
 }
@@ -94,10 +97,7 @@ async fn with_rotation_a_refresh_token_works_once_and_its_successor_takes_over()
     let second = member(&answer, "refresh_token").to_owned();
     assert_ne!(second, first);
     assert_eq!(me_status(&sim, member(&answer, "access_token")).await, 200);
-    assert_eq!(
-        refusal(&refresh(&client, &first).await),
-        (400, "invalid_grant")
-    );
+    assert_refresh_refused(&client, &first, "rotated out").await;
     assert_eq!(refresh(&client, &second).await.0, 200);
 }
 
@@ -165,10 +165,7 @@ async fn the_control_api_expires_revokes_and_sets_the_refresh_knobs() {
     let rotated = member(&renewed, "refresh_token");
     assert_eq!(client.control("grants/revoke", None).await, 204);
     assert_eq!(me_status(&sim, member(&renewed, "access_token")).await, 401);
-    assert_eq!(
-        refusal(&refresh(&client, rotated).await),
-        (400, "invalid_grant")
-    );
+    assert_refresh_refused(&client, rotated, "grants revoked").await;
     let unknown_knob = json!({"rotate": true});
     assert_eq!(
         client.control("refresh_knobs", Some(unknown_knob)).await,

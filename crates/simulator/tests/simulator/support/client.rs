@@ -145,6 +145,17 @@ impl<'s> SimClient<'s> {
         }
     }
 
+    /// The refresh grant for `refresh_token` as this client sends it: its token request
+    /// without the code's parameters.
+    pub fn refresh_form(&self, refresh_token: &str) -> Params {
+        self.token_form("")
+            .unset("code")
+            .unset("redirect_uri")
+            .unset("code_verifier")
+            .set("grant_type", "refresh_token")
+            .set("refresh_token", refresh_token)
+    }
+
     /// POSTs `form` to the token endpoint asking for JSON, with this client's Basic
     /// credentials where it uses them.
     pub async fn token(&self, form: &Params) -> (u16, Value) {
