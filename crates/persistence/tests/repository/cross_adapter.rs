@@ -1,12 +1,13 @@
 //! One SQLite file, two adapters: sea-orm writes it in migrations, seeding and existing
 //! deployments, rusqlite serves it. Each must read what the other wrote, value for value.
 
-use crate::fixtures::{login_of, new_link, new_user, refresh_works, store_token, token_hash};
+use crate::fixtures::{
+    login_of, new_link, new_user, refresh_works, store_token, store_user, token_hash,
+};
 use crate::harness::{rusqlite_repository, sqlite_repository};
 use social_login_domain::{AuditEventType, EventSet, ProviderKey};
 use social_login_persistence::{SeaOrmRepository, SqliteRepository};
 use social_login_ports::{Claim, UserRepository, WebhookOutbox};
-use social_login_testing::contract::repository::fixtures::creation;
 use std::path::Path;
 
 async fn both_on_one_file(dir: &Path) -> (SqliteRepository, SeaOrmRepository) {
@@ -72,14 +73,7 @@ async fn what_sea_orm_stores_rusqlite_reads_back_the_same() {
     let (served, tooling) = both_on_one_file(dir.path()).await;
     let ada = new_user(Some("ada@example.com"), true);
     let link = new_link(ada.id, ProviderKey::GITHUB, "42");
-    let created = tooling
-        .create_user(creation(
-            ada.clone(),
-            Some(link.clone()),
-            social_login_testing::audit_now(),
-        ))
-        .await
-        .unwrap();
+    let created = store_user(&tooling, &ada, Some(link.clone())).await;
     store_token(&tooling, ada.id, token_hash(7)).await;
 
     assert_eq!(served.find_user(ada.id).await.unwrap(), Some(created));

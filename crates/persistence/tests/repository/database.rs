@@ -8,7 +8,6 @@ use social_login_persistence::SeaOrmRepository;
 use social_login_ports::RotationRefused;
 use social_login_ports::{RotateError, UserRepository};
 use social_login_testing::contract::repository::Repository;
-use social_login_testing::contract::repository::fixtures::creation;
 use social_login_testing::contract::repository::fixtures::{
     login_of, new_link, new_user, refresh, refresh_works, store_token, store_user, token_hash,
 };
@@ -17,13 +16,7 @@ use social_login_testing::contract::repository::fixtures::{
 async fn migrating_again_changes_nothing_and_the_database_answers_pings() {
     on_every_backend(|repo| async move {
         let user = new_user(Some("ada@example.com"), true);
-        repo.create_user(creation(
-            user.clone(),
-            None,
-            social_login_testing::audit_now(),
-        ))
-        .await
-        .unwrap();
+        store_user(&repo, &user, None).await;
         repo.migrate().await.unwrap();
         repo.ping().await.unwrap();
         assert!(repo.find_user(user.id).await.unwrap().is_some());

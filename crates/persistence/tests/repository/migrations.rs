@@ -8,11 +8,9 @@ use sea_orm::sea_query::{Alias, Query, SimpleExpr};
 use social_login_domain::UserId;
 use social_login_migrations::{Migrator, MigratorTrait};
 use social_login_persistence::SeaOrmRepository;
-use social_login_testing::audit_now;
 use social_login_testing::contract::repository::Repository;
-use social_login_testing::contract::repository::fixtures::creation;
 use social_login_testing::contract::repository::fixtures::{
-    email, new_user, now, refresh, rotation, token_hash,
+    email, new_user, now, refresh, rotation, store_user, token_hash,
 };
 use std::path::PathBuf;
 use time::{Duration, OffsetDateTime};
@@ -166,10 +164,7 @@ async fn email_keys_written_by_unicode_lowering_are_rederived_and_still_find_the
         assert_eq!(found("ADA@example.com").await, Some(plain));
         // The ASCII address the look-alike used to hold is free for its real owner.
         let owner = new_user(Some("kim@example.com"), true);
-        served
-            .create_user(creation(owner.clone(), None, audit_now()))
-            .await
-            .unwrap();
+        store_user(&*served, &owner, None).await;
         assert_eq!(found("Kim@example.com").await, Some(owner.id));
     })
     .await;

@@ -4,11 +4,10 @@
 use super::Repository;
 use super::fixtures::store_user;
 use super::fixtures::{
-    deletion, new_link, new_user, refresh_works, store_token, token_hash, user_by_email,
+    add_link, deletion, new_link, new_user, refresh_works, store_token, token_hash, user_by_email,
 };
 use crate::audit_now;
 use social_login_domain::{AuditEventType, ProviderKey, SealedToken, UserId};
-use social_login_ports::AccountLink;
 use social_login_ports::LinkRemoval;
 use std::sync::Arc;
 
@@ -20,12 +19,7 @@ pub async fn deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_gra
     store_user(repo.as_ref(), &ada, Some(github)).await;
     let mut google = new_link(ada.id, ProviderKey::GOOGLE, "g-1");
     google.refresh_token = None;
-    repo.add_link(AccountLink {
-        link: google,
-        audit: audit_now(),
-    })
-    .await
-    .unwrap();
+    add_link(&*repo, google).await.unwrap();
     store_token(&*repo, ada.id, token_hash(1)).await;
     let grace = new_user(Some("grace@example.com"), true);
     store_user(repo.as_ref(), &grace, None).await;
@@ -72,12 +66,8 @@ pub async fn deleting_an_unknown_user_is_none_and_records_nothing(repo: Arc<dyn 
 pub async fn removing_a_link_hands_back_its_sealed_grant(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), true);
     store_user(repo.as_ref(), &ada, None).await;
-    repo.add_link(AccountLink {
-        link: new_link(ada.id, ProviderKey::DISCORD, "d-1"),
-        audit: audit_now(),
-    })
-    .await
-    .unwrap();
+    let discord = new_link(ada.id, ProviderKey::DISCORD, "d-1");
+    add_link(&*repo, discord).await.unwrap();
     let grant = repo
         .remove_link(LinkRemoval {
             user: ada.id,

@@ -1,10 +1,11 @@
 //! Removing links under the last-login-method rule, including two removals at once.
 
 use super::Repository;
-use super::fixtures::{new_link, new_user, remove_link, store_user, store_user_with_link};
+use super::fixtures::{
+    add_link, new_link, new_user, remove_link, store_user, store_user_with_link,
+};
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::{ProviderKey, UserId};
-use social_login_ports::AccountLink;
 use social_login_ports::RemoveLinkError;
 use std::sync::Arc;
 use tokio::sync::Barrier;
@@ -51,11 +52,7 @@ pub async fn the_only_link_goes_when_the_user_has_a_password(repo: Arc<dyn Repos
 pub async fn one_of_two_links_goes_and_the_other_stays(repo: Arc<dyn Repository>) {
     let github = (ProviderKey::GITHUB, "42");
     let ada = store_user_with_link(&*repo, "ada@example.com", false, github).await;
-    let google = repo
-        .add_link(AccountLink {
-            link: new_link(ada.id, ProviderKey::GOOGLE, "g-1"),
-            audit: crate::audit_now(),
-        })
+    let google = add_link(&*repo, new_link(ada.id, ProviderKey::GOOGLE, "g-1"))
         .await
         .unwrap();
     remove_link(&*repo, ada.id, ProviderKey::GITHUB)
@@ -72,12 +69,8 @@ pub async fn two_concurrent_removals_of_a_users_two_links_leave_exactly_one(
         let email = format!("ada{round}@example.com");
         let github = format!("gh-{round}");
         let ada = store_user_with_link(&*repo, &email, false, (ProviderKey::GITHUB, &github)).await;
-        repo.add_link(AccountLink {
-            link: new_link(ada.id, ProviderKey::GOOGLE, &format!("g-{round}")),
-            audit: crate::audit_now(),
-        })
-        .await
-        .unwrap();
+        let google = new_link(ada.id, ProviderKey::GOOGLE, &format!("g-{round}"));
+        add_link(&*repo, google).await.unwrap();
 
         let barrier = Arc::new(Barrier::new(2));
         let removal = |provider: ProviderKey| {

@@ -4,11 +4,11 @@ use super::Repository;
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::refresh::{PresentedRefresh, RefreshTokenHash};
 use social_login_domain::{
-    AuditContext, AuditEventType, Email, FamilyId, LinkedAccountId, LoginMethod, NewLinkedAccount,
-    NewUser, PasswordHash, ProviderIdentity, ProviderKey, ProviderSubject, SealedToken,
-    SignupPolicy, User, UserId,
+    AuditContext, AuditEventType, Email, FamilyId, LinkedAccount, LinkedAccountId, LoginMethod,
+    NewLinkedAccount, NewUser, PasswordHash, ProviderIdentity, ProviderKey, ProviderSubject,
+    SealedToken, SignupPolicy, User, UserId,
 };
-use social_login_ports::UserCreation;
+use social_login_ports::{AccountLink, AddLinkError, UserCreation};
 use social_login_ports::{
     LinkRemoval, Logout, ProviderSignIn, RefreshRotation, RemoveLinkError, RepositoryError,
     RotateError, Rotated, SealedGrant, SessionOpening, SessionStart, UserDeletion,
@@ -65,15 +65,16 @@ pub fn creation(
     }
 }
 
-/// Stores `user` with its first link, if any, as a registration or a first login does.
+/// Stores `user` with its first link, if any, as a registration or a first login does;
+/// returns the stored user.
 pub async fn store_user(
     repo: &dyn Repository,
     user: &NewUser,
     first_link: Option<NewLinkedAccount>,
-) {
+) -> User {
     repo.create_user(creation(user.clone(), first_link, crate::audit_now()))
         .await
-        .unwrap();
+        .unwrap()
 }
 
 /// Stores a user of `email_address` (with a password or not) whose first link is
@@ -88,6 +89,18 @@ pub async fn store_user_with_link(
     let link = new_link(user.id, provider, subject);
     store_user(repo, &user, Some(link)).await;
     user
+}
+
+/// Links `link` to its user, as connecting a provider account does.
+pub async fn add_link(
+    repo: &dyn Repository,
+    link: NewLinkedAccount,
+) -> Result<LinkedAccount, AddLinkError> {
+    repo.add_link(AccountLink {
+        link,
+        audit: crate::audit_now(),
+    })
+    .await
 }
 
 /// Removes `user`'s link of `provider`, every built-in provider usable, as a disconnect does.

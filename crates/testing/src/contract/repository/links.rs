@@ -2,11 +2,11 @@
 
 use super::Repository;
 use super::fixtures::store_user;
-use super::fixtures::{new_link, new_user, now, store_user_with_link};
+use super::fixtures::{add_link, new_link, new_user, now, store_user_with_link};
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::{AuditEventType, ProviderKey, Scopes, SealedToken, UserId};
 use social_login_ports::AddLinkError;
-use social_login_ports::{AccountLink, LinkRenewal};
+use social_login_ports::LinkRenewal;
 use std::sync::Arc;
 use time::Duration;
 
@@ -18,11 +18,7 @@ pub async fn a_provider_account_links_to_only_one_user(repo: Arc<dyn Repository>
 
     let stolen = new_link(grace.id, ProviderKey::GITHUB, "42");
     assert_eq!(
-        repo.add_link(AccountLink {
-            link: stolen,
-            audit: crate::audit_now()
-        })
-        .await,
+        add_link(&*repo, stolen).await,
         Err(AddLinkError::ProviderAlreadyLinked)
     );
     assert!(repo.list_links(grace.id).await.unwrap().is_empty());
@@ -34,11 +30,7 @@ pub async fn a_user_links_each_provider_once(repo: Arc<dyn Repository>) {
 
     let second_github = new_link(ada.id, ProviderKey::GITHUB, "43");
     assert_eq!(
-        repo.add_link(AccountLink {
-            link: second_github,
-            audit: crate::audit_now()
-        })
-        .await,
+        add_link(&*repo, second_github).await,
         Err(AddLinkError::ProviderAlreadyLinked)
     );
     assert_eq!(repo.list_links(ada.id).await.unwrap().len(), 1);
@@ -47,11 +39,7 @@ pub async fn a_user_links_each_provider_once(repo: Arc<dyn Repository>) {
 pub async fn linking_to_a_missing_user_is_user_not_found(repo: Arc<dyn Repository>) {
     let orphan = new_link(UserId::new(), ProviderKey::DISCORD, "9");
     assert_eq!(
-        repo.add_link(AccountLink {
-            link: orphan,
-            audit: crate::audit_now()
-        })
-        .await,
+        add_link(&*repo, orphan).await,
         Err(AddLinkError::UserNotFound)
     );
 }
@@ -69,13 +57,7 @@ pub async fn added_links_are_listed_oldest_first(repo: Arc<dyn Repository>) {
     ] {
         let mut link = new_link(ada.id, provider, "s");
         link.created_at = now() + Duration::milliseconds(offset_ms);
-        let added = repo
-            .add_link(AccountLink {
-                link,
-                audit: crate::audit_now(),
-            })
-            .await
-            .unwrap();
+        let added = add_link(&*repo, link).await.unwrap();
         expected.insert(0, added);
     }
     assert_eq!(repo.list_links(ada.id).await.unwrap(), expected);

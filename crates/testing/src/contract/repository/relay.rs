@@ -14,12 +14,15 @@ use tokio::sync::Barrier;
 async fn github_grant(repo: &dyn Repository) -> (UserId, LinkGrant) {
     let ada =
         store_user_with_link(repo, "ada@example.com", false, (ProviderKey::GITHUB, "42")).await;
-    let grant = repo
-        .grant_of(ada.id, ProviderKey::GITHUB)
+    (ada.id, github_grant_of(repo, ada.id).await)
+}
+
+/// The user's GitHub grant as stored now.
+async fn github_grant_of(repo: &dyn Repository, user: UserId) -> LinkGrant {
+    repo.grant_of(user, ProviderKey::GITHUB)
         .await
         .unwrap()
-        .expect("ada's GitHub link");
-    (ada.id, grant)
+        .expect("the user's GitHub link")
 }
 
 fn claim(grant: &LinkGrant, at: OffsetDateTime) -> RefreshClaim {
@@ -152,11 +155,7 @@ pub async fn a_refresh_is_stored_only_over_the_token_it_began_from_and_ends_the_
     let first = refresh(ada, &grant, "k1:fresh", Some("k1:rotated"));
     assert_eq!(repo.store_refresh(first.clone()).await, Ok(true));
 
-    let stored = repo
-        .grant_of(ada, ProviderKey::GITHUB)
-        .await
-        .unwrap()
-        .unwrap();
+    let stored = github_grant_of(&*repo, ada).await;
     assert_eq!(stored.access_token, SealedToken::new("k1:fresh"));
     assert_eq!(stored.refresh_token, Some(SealedToken::new("k1:rotated")));
     assert_eq!(stored.access_expires_at, Some(now() + Duration::hours(1)));
@@ -167,22 +166,14 @@ pub async fn a_refresh_is_stored_only_over_the_token_it_began_from_and_ends_the_
     // A second refresh begun from the old token writes nothing and records nothing.
     let late = refresh(ada, &grant, "k1:late", None);
     assert_eq!(repo.store_refresh(late).await, Ok(false));
-    let kept = repo
-        .grant_of(ada, ProviderKey::GITHUB)
-        .await
-        .unwrap()
-        .unwrap();
+    let kept = github_grant_of(&*repo, ada).await;
     assert_eq!(kept.access_token, SealedToken::new("k1:fresh"));
     assert_eq!(repo.list_events(ada, 10).await.unwrap().len(), events.len());
 
     // No refresh token in the answer keeps the stored one.
     let without = refresh(ada, &kept, "k1:third", None);
     assert_eq!(repo.store_refresh(without).await, Ok(true));
-    let third = repo
-        .grant_of(ada, ProviderKey::GITHUB)
-        .await
-        .unwrap()
-        .unwrap();
+    let third = github_grant_of(&*repo, ada).await;
     assert_eq!(third.refresh_token, Some(SealedToken::new("k1:rotated")));
 }
 
@@ -192,11 +183,7 @@ pub async fn a_released_lease_frees_the_grant_at_once(repo: Arc<dyn Repository>)
     repo.release_refresh(grant.link, grant.access_token.clone())
         .await
         .unwrap();
-    let released = repo
-        .grant_of(ada, ProviderKey::GITHUB)
-        .await
-        .unwrap()
-        .unwrap();
+    let released = github_grant_of(&*repo, ada).await;
     assert_eq!(released.refresh_lease_until, None);
     assert_eq!(repo.claim_refresh(claim(&grant, now())).await, Ok(true));
 }

@@ -2,11 +2,10 @@
 //! at all, with its session.
 
 use super::Repository;
-use super::fixtures::creation;
 use super::fixtures::{
     assert_no_account_written, delete_user, linked_providers, login_of, new_user,
-    provider_identity, refresh, refresh_works, sign_in, signed_in_user, token_hash, user_by_email,
-    user_less_identity,
+    provider_identity, refresh, refresh_works, sign_in, signed_in_user, store_user, token_hash,
+    user_by_email, user_less_identity,
 };
 use social_login_domain::linking::EmailAlreadyRegistered;
 use social_login_domain::plan::SealedTokens;
@@ -44,9 +43,7 @@ pub async fn a_new_account_registers_a_user_with_its_link_and_session(repo: Arc<
 pub async fn a_matching_claimed_email_is_refused_and_nothing_is_written(repo: Arc<dyn Repository>) {
     let owner = new_user(Some("ada@example.com"), true);
     let owner_id = owner.id;
-    repo.create_user(creation(owner, None, crate::audit_now()))
-        .await
-        .unwrap();
+    store_user(repo.as_ref(), &owner, None).await;
     let login = login_of(ProviderKey::GITHUB, "gh-1", Some("ADA@example.com"), true);
     // Refused, naming the owner who may confirm the link by signing in.
     let offer = EmailAlreadyRegistered {

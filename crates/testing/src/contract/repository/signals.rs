@@ -5,15 +5,15 @@
 use super::Repository;
 use super::fixtures::store_user;
 use super::fixtures::{
-    delete_user, event_kinds, linked_providers, new_link, new_user, now, provider_identity,
-    refresh_works, remove_link, sign_in, signed_in_user, store_session_begun_with, token_hash,
+    add_link, delete_user, event_kinds, linked_providers, new_link, new_user, now,
+    provider_identity, refresh_works, remove_link, sign_in, signed_in_user,
+    store_session_begun_with, token_hash,
 };
 use crate::audit_now;
 use social_login_domain::{
     AuditEventType, LoginMethod, ProviderKey, ProviderSubject, SealedToken, SignalId, SignalKind,
     SignalSource, UserId,
 };
-use social_login_ports::AccountLink;
 use social_login_ports::{
     RepositoryError, SignInError, SignalCommand, SignalOutcome, SignalReceipt,
 };
@@ -182,12 +182,7 @@ pub async fn removing_a_link_that_is_not_the_last_keeps_the_user_and_its_other_s
     let ada = ada(&repo, true).await;
     let source = SignalSource::FacebookDataDeletion;
     let facebook = new_link(ada, ProviderKey::FACEBOOK, "fb-ada");
-    repo.add_link(AccountLink {
-        link: facebook,
-        audit: audit_now(),
-    })
-    .await
-    .unwrap();
+    add_link(&*repo, facebook).await.unwrap();
     let began = LoginMethod::Provider(ProviderKey::FACEBOOK);
     store_session_begun_with(&*repo, ada, token_hash(4), began).await;
     let deletion = signal(

@@ -26,14 +26,7 @@ async fn refused_creation(
 pub async fn a_user_created_with_a_link_is_found_by_id_email_and_link(repo: Arc<dyn Repository>) {
     let user = new_user(Some("Ada@Example.com"), false);
     let link = new_link(user.id, ProviderKey::GITHUB, "42");
-    let created = repo
-        .create_user(creation(
-            user.clone(),
-            Some(link.clone()),
-            crate::audit_now(),
-        ))
-        .await
-        .unwrap();
+    let created = store_user(repo.as_ref(), &user, Some(link.clone())).await;
     assert_eq!(created, user.clone().into_user());
 
     assert_eq!(
@@ -87,9 +80,7 @@ pub async fn creating_a_user_whose_first_link_is_taken_leaves_no_user(repo: Arc<
 
 pub async fn emails_are_unique_ignoring_case(repo: Arc<dyn Repository>) {
     let first = new_user(Some("ada@example.com"), false);
-    repo.create_user(creation(first, None, crate::audit_now()))
-        .await
-        .unwrap();
+    store_user(repo.as_ref(), &first, None).await;
 
     let shouting = new_user(Some("ADA@Example.COM"), true);
     let link = new_link(shouting.id, ProviderKey::GOOGLE, "7");
@@ -103,9 +94,7 @@ pub async fn any_number_of_users_may_have_no_email(repo: Arc<dyn Repository>) {
     for subject in ["1", "2"] {
         let user = new_user(None, false);
         let link = new_link(user.id, ProviderKey::TWITTER, subject);
-        repo.create_user(creation(user, Some(link), crate::audit_now()))
-            .await
-            .unwrap();
+        store_user(repo.as_ref(), &user, Some(link)).await;
     }
 }
 
@@ -131,10 +120,7 @@ fn unverified_provider_user(address: &str) -> NewUser {
 
 pub async fn an_unverified_provider_email_is_kept_but_claims_nothing(repo: Arc<dyn Repository>) {
     let squatter = unverified_provider_user("victim@example.com");
-    let stored = repo
-        .create_user(creation(squatter.clone(), None, crate::audit_now()))
-        .await
-        .unwrap();
+    let stored = store_user(repo.as_ref(), &squatter, None).await;
     assert_eq!(
         stored.email.as_ref().map(|e| e.as_str()),
         Some("victim@example.com"),
@@ -146,13 +132,8 @@ pub async fn an_unverified_provider_email_is_kept_but_claims_nothing(repo: Arc<d
         "matched by nothing"
     );
     // Neither a second unverified holder nor the real owner is blocked.
-    repo.create_user(creation(
-        unverified_provider_user("Victim@Example.com"),
-        None,
-        crate::audit_now(),
-    ))
-    .await
-    .unwrap();
+    let second_holder = unverified_provider_user("Victim@Example.com");
+    store_user(repo.as_ref(), &second_holder, None).await;
     let owner = new_user(Some("victim@example.com"), true);
     store_user(repo.as_ref(), &owner, None).await;
     let found = user_by_email(&*repo, "VICTIM@example.com")
