@@ -4,9 +4,10 @@
 use crate::repository::{Family, Tables, Token};
 use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
 use social_login_domain::relay::GrantRenewal;
-use social_login_domain::{SealedToken, UserId};
+use social_login_domain::{LinkedAccountId, NewLinkedAccount, SealedToken, UserId};
 use social_login_ports::repository_error::Taken;
 use social_login_ports::{PlanError, RepositoryError};
+use std::collections::HashSet;
 
 impl Tables {
     /// Applies `plan`'s writes in order, then records its events. Called inside
@@ -107,17 +108,9 @@ impl Tables {
         Ok(())
     }
 
-    /// A link gone or disabled since it was read is a conflict, as the database's
-    /// conditional update finds no row.
+    /// A link gone or disabled since it was read is a conflict.
     fn refresh_link(&mut self, refresh: LinkRefresh) -> Result<(), PlanError> {
-        if self.disabled.contains(&refresh.link) {
-            return Err(PlanError::Gone);
-        }
-        let stored = self
-            .links
-            .iter_mut()
-            .find(|stored| stored.id == refresh.link)
-            .ok_or(PlanError::Gone)?;
+        let stored = updatable_link(&mut self.links, &self.disabled, refresh.link, |_| true)?;
         stored.email = refresh.email;
         if let Some((access_token, client_id)) = refresh.access_token {
             stored.access_token = access_token;
@@ -137,14 +130,8 @@ impl Tables {
     /// A relay refresh's tokens, only over the access token it began from (as the
     /// database's conditional update); its lease ends.
     fn renew_grant(&mut self, renewal: GrantRenewal) -> Result<(), PlanError> {
-        if self.disabled.contains(&renewal.link) {
-            return Err(PlanError::Gone);
-        }
-        let stored = self
-            .links
-            .iter_mut()
-            .find(|stored| stored.id == renewal.link && stored.access_token == renewal.seen)
-            .ok_or(PlanError::Gone)?;
+        let began_from = |stored: &NewLinkedAccount| stored.access_token == renewal.seen;
+        let stored = updatable_link(&mut self.links, &self.disabled, renewal.link, began_from)?;
         let tokens = renewal.tokens;
         stored.access_token = tokens.access_token;
         stored.access_expires_at = tokens.access_expires_at;
@@ -165,4 +152,22 @@ impl Tables {
         self.tokens.retain(|_, token| token.user_id != user);
         self.families.retain(|_, family| family.user != user);
     }
+}
+
+/// The link `id` as a conditional update finds it: `Gone` when it went, its provider
+/// reported it disabled, or it fails `matches` since it was read, as the database's update
+/// then finds no row.
+fn updatable_link<'a>(
+    links: &'a mut [NewLinkedAccount],
+    disabled: &HashSet<LinkedAccountId>,
+    id: LinkedAccountId,
+    matches: impl Fn(&NewLinkedAccount) -> bool,
+) -> Result<&'a mut NewLinkedAccount, PlanError> {
+    if disabled.contains(&id) {
+        return Err(PlanError::Gone);
+    }
+    links
+        .iter_mut()
+        .find(|stored| stored.id == id && matches(stored))
+        .ok_or(PlanError::Gone)
 }

@@ -149,6 +149,23 @@ fn outbox_queries(backend: DbBackend) -> Vec<(&'static str, Statement)> {
         .collect()
 }
 
+/// The text column `column` of each row of the plan that `explain` (the query `name`'s)
+/// answers.
+async fn plan_column(
+    db: &impl ConnectionTrait,
+    explain: String,
+    column: &str,
+    name: &str,
+) -> Vec<String> {
+    let statement = Statement::from_string(db.get_database_backend(), explain);
+    db.query_all_raw(statement)
+        .await
+        .unwrap_or_else(|error| panic!("{name}: {error}"))
+        .iter()
+        .map(|row| row.try_get::<String>("", column).unwrap())
+        .collect()
+}
+
 #[tokio::test]
 async fn every_login_path_query_uses_an_index_on_sqlite() {
     let dir = tempfile::tempdir().unwrap();
@@ -160,14 +177,7 @@ async fn every_login_path_query_uses_an_index_on_sqlite() {
     // numbered `?n` placeholders with values).
     for (name, statement) in every_query(DbBackend::Sqlite) {
         let sql = format!("EXPLAIN QUERY PLAN {statement}");
-        let plan = db
-            .query_all_raw(Statement::from_string(DbBackend::Sqlite, sql))
-            .await
-            .unwrap_or_else(|error| panic!("{name}: {error}"));
-        let details: Vec<String> = plan
-            .iter()
-            .map(|row| row.try_get::<String>("", "detail").unwrap())
-            .collect();
+        let details = plan_column(db, sql, "detail", name).await;
         assert!(!details.is_empty(), "{name}: no plan");
         assert!(
             !details.iter().any(|line| line.starts_with("SCAN")),
@@ -192,17 +202,7 @@ async fn every_login_path_query_uses_an_index_on_postgres() {
         txn.execute_unprepared("SET LOCAL enable_seqscan = off")
             .await
             .unwrap();
-        let plan = txn
-            .query_all_raw(Statement::from_string(
-                DbBackend::Postgres,
-                format!("EXPLAIN {statement}"),
-            ))
-            .await
-            .unwrap_or_else(|error| panic!("{name}: {error}"));
-        let lines: Vec<String> = plan
-            .iter()
-            .map(|row| row.try_get::<String>("", "QUERY PLAN").unwrap())
-            .collect();
+        let lines = plan_column(&txn, format!("EXPLAIN {statement}"), "QUERY PLAN", name).await;
         txn.rollback().await.unwrap();
         assert!(
             !lines.iter().any(|line| line.contains("Seq Scan")),

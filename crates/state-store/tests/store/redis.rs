@@ -28,6 +28,15 @@ fn prefix() -> String {
     format!("test:{}:", uuid::Uuid::new_v4().simple())
 }
 
+/// A store under a prefix of its own on the test Redis (none without one), with the URL and
+/// prefix for looking at the keys it writes.
+fn store_of_its_own() -> Option<(String, String, RedisStateStore)> {
+    let url = redis_url()?;
+    let prefix = prefix();
+    let store = store(&url, &prefix);
+    Some((url, prefix, store))
+}
+
 fn random_bytes() -> [u8; 16] {
     uuid::Uuid::new_v4().into_bytes()
 }
@@ -87,9 +96,9 @@ async fn of_concurrent_spends_on_separate_connections_exactly_one_is_first() {
 
 #[tokio::test]
 async fn every_key_is_under_the_prefix_and_expires_with_its_value() {
-    let Some(url) = redis_url() else { return };
-    let prefix = prefix();
-    let store = store(&url, &prefix);
+    let Some((url, prefix, store)) = store_of_its_own() else {
+        return;
+    };
     let id = StateId::from_bytes(random_bytes());
     store.spend(id, in_ten_minutes()).await.unwrap();
     let spent = format!("{prefix}state:spent:{}", id.to_hex());
@@ -165,9 +174,9 @@ async fn attempts_counted_by_one_instance_count_on_another() {
 
 #[tokio::test]
 async fn an_attempt_count_is_one_key_under_the_prefix_that_expires_with_its_window() {
-    let Some(url) = redis_url() else { return };
-    let prefix = prefix();
-    let store = store(&url, &prefix);
+    let Some((url, prefix, store)) = store_of_its_own() else {
+        return;
+    };
     let key = attempt_key();
     store.count_attempt(key, WINDOW).await.unwrap();
     let count = format!("{prefix}attempts:{}", key.to_hex());
@@ -176,9 +185,9 @@ async fn an_attempt_count_is_one_key_under_the_prefix_that_expires_with_its_wind
 
 #[tokio::test]
 async fn a_count_left_without_expiry_gets_one_at_the_next_attempt() {
-    let Some(url) = redis_url() else { return };
-    let prefix = prefix();
-    let store = store(&url, &prefix);
+    let Some((url, prefix, store)) = store_of_its_own() else {
+        return;
+    };
     let key = attempt_key();
     // As a crash between INCR and PEXPIRE would leave it, were they two commands.
     let mut connection = raw(&url).await;
