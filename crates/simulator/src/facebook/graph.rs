@@ -76,15 +76,14 @@ pub async fn me(
     Query(query): Query<MeQuery>,
 ) -> Response {
     let params = path.map(|Path(params)| params).unwrap_or_default();
-    let record = RequestRecord::new(P, Endpoint::Userinfo, &headers);
-    crate::engine::serve(
-        Cx::new(&sim, (P, &super::Facebook), &params),
-        record,
-        |_| {
-            let (_, issued) = holder(&sim, &headers, &query).map_err(refusal)?;
-            let fields = query.fields.as_deref().unwrap_or("id,name");
-            Ok(Json(user_node(&issued, fields).map_err(refusal)?))
-        },
+    let fields = query.fields.as_deref().unwrap_or("id,name");
+    serve_holder(
+        &sim,
+        Endpoint::Userinfo,
+        &params,
+        &headers,
+        &query,
+        |_, issued| user_node(&issued, fields),
     )
     .await
 }
@@ -97,16 +96,35 @@ pub async fn revoke(
     headers: HeaderMap,
     Query(query): Query<MeQuery>,
 ) -> Response {
-    let record = RequestRecord::new(P, Endpoint::Revoke, &headers);
-    crate::engine::serve(
-        Cx::new(&sim, (P, &super::Facebook), &params),
-        record,
-        |_| {
-            let (token, issued) = holder(&sim, &headers, &query).map_err(refusal)?;
+    serve_holder(
+        &sim,
+        Endpoint::Revoke,
+        &params,
+        &headers,
+        &query,
+        |token, issued| {
             sim.revoke((P, &issued.client_id), &token, None, Reach::Grant);
-            Ok(Json(json!({"success": true})))
+            Ok(json!({"success": true}))
         },
     )
+    .await
+}
+
+/// One Graph call at `endpoint`: `answer` gets the request's live token and what it grants
+/// once its proof checks out ([`holder`]).
+async fn serve_holder(
+    sim: &SimState,
+    endpoint: Endpoint,
+    params: &PathParams,
+    headers: &HeaderMap,
+    query: &MeQuery,
+    answer: impl FnOnce(String, IssuedToken) -> Result<Value, GraphError>,
+) -> Response {
+    let record = RequestRecord::new(P, endpoint, headers);
+    crate::engine::serve(Cx::new(sim, (P, &super::Facebook), params), record, |_| {
+        let (token, issued) = holder(sim, headers, query).map_err(refusal)?;
+        Ok(Json(answer(token, issued).map_err(refusal)?))
+    })
     .await
 }
 
