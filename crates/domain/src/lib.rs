@@ -48,8 +48,8 @@ pub mod state;
 pub mod throttle;
 pub mod user;
 
-#[cfg(test)]
-mod test_fixtures;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod test_fixtures;
 
 pub use account::{LinkedAccount, NewLinkedAccount, ProviderTokens, Scopes, SealedToken};
 pub use admin::{AdminKeyId, PageLimit, UserFilter};

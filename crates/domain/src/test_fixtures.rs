@@ -1,4 +1,5 @@
-//! Builders for the unit tests of the rules that look at a user and its links.
+//! Builders for the tests of the rules that look at a user and its links: this crate's unit
+//! tests, and other crates' tests through the `fixtures` feature.
 
 use crate::{
     Email, LinkedAccount, LinkedAccountId, PasswordHash, ProviderIdentity, ProviderKey,
@@ -7,7 +8,7 @@ use crate::{
 use time::OffsetDateTime;
 
 /// A user without email, with a password or not.
-pub(crate) fn user(password: bool) -> User {
+pub fn user(password: bool) -> User {
     User {
         id: UserId::new(),
         email: None,
@@ -21,7 +22,7 @@ pub(crate) fn user(password: bool) -> User {
 }
 
 /// `user`'s link to `provider`, the provider key as its subject.
-pub(crate) fn link(user: &User, provider: ProviderKey) -> LinkedAccount {
+pub fn link(user: &User, provider: ProviderKey) -> LinkedAccount {
     LinkedAccount {
         scopes: crate::Scopes::default(),
         id: LinkedAccountId::new(),
@@ -34,7 +35,7 @@ pub(crate) fn link(user: &User, provider: ProviderKey) -> LinkedAccount {
 }
 
 /// `provider`'s identity of `subject` with `email` (vouched for or not), and nothing else.
-pub(crate) fn identity(
+pub fn identity(
     provider: ProviderKey,
     subject: &str,
     email: Option<&str>,
@@ -52,7 +53,7 @@ pub(crate) fn identity(
 }
 
 /// What a write records its events with in the tests: every type to the outbox, at `at`.
-pub(crate) fn audit_at(at: OffsetDateTime) -> crate::AuditContext {
+pub fn audit_at(at: OffsetDateTime) -> crate::AuditContext {
     use crate::audit::AuditEventId;
     crate::AuditContext {
         origin: crate::Origin::default(),
@@ -63,6 +64,6 @@ pub(crate) fn audit_at(at: OffsetDateTime) -> crate::AuditContext {
 }
 
 /// [`audit_at`] the epoch.
-pub(crate) fn audit() -> crate::AuditContext {
+pub fn audit() -> crate::AuditContext {
     audit_at(OffsetDateTime::UNIX_EPOCH)
 }

@@ -5,10 +5,12 @@ use social_login_app::{
     Registration, SignalVerifiers,
 };
 use social_login_domain::{
-    Email, LinkedAccount, OAuthState, Origin, ProviderIdentity, ProviderKey, ProviderSubject,
-    ProviderTokens, SecretText, UserId,
+    LinkedAccount, OAuthState, Origin, ProviderIdentity, ProviderKey, ProviderTokens, SecretText,
+    UserId, test_fixtures,
 };
-use social_login_ports::{PostBody, ProviderError, ProviderLogin, SessionTokens, VerifiedAccess};
+use social_login_ports::{
+    AccessIssue, PostBody, ProviderError, ProviderLogin, SessionTokens, VerifiedAccess,
+};
 use social_login_testing::{
     FakeClock, FakeHasher, FakeProvider, FakeSessions, FakeStateSealer, FakeStateStore,
     InMemoryRepository, ReversingCipher, SeededRandomness, state_in,
@@ -144,9 +146,12 @@ impl World {
     pub fn bearer_for(&self, user: UserId) -> String {
         use social_login_ports::Clock;
         let now = self.clock.now();
-        let token = FakeSessions
-            .issue_access(user, social_login_domain::FamilyId::new(), now, now)
-            .unwrap();
+        let issue = AccessIssue {
+            user,
+            session: social_login_domain::FamilyId::new(),
+            auth_time: now,
+        };
+        let token = FakeSessions.issue_access(issue, now).unwrap();
         token.value.expose().to_owned()
     }
 
@@ -452,7 +457,8 @@ pub fn registration(email: &str, password: &str) -> Registration {
     }
 }
 
-/// What a provider asserts about an account.
+/// What a provider asserts about an account: the domain's bare identity, with a name and
+/// an avatar.
 pub fn identity(
     provider: ProviderKey,
     subject: &str,
@@ -460,13 +466,9 @@ pub fn identity(
     verified: bool,
 ) -> ProviderIdentity {
     ProviderIdentity {
-        provider,
-        subject: ProviderSubject::parse(subject).unwrap(),
-        email: email.map(|email| Email::parse(email).unwrap()),
-        email_verified: verified,
         full_name: Some("Ada Lovelace".into()),
         avatar_url: Some("https://avatars.test/ada.png".into()),
-        hosted_domain: None,
+        ..test_fixtures::identity(provider, subject, email, verified)
     }
 }
 
