@@ -14,6 +14,13 @@ async fn oauth2_tokens(sim: &SimulatorHandle) -> Value {
     OAUTH2.client(sim).tokens(OAUTH2.scope).await
 }
 
+/// The standard OAuth 2.0 provider alone, and the token answer of a code exchange there.
+async fn oauth2_signed_in() -> (SimulatorHandle, Value) {
+    let sim = start(&[OAUTH2]).await;
+    let tokens = oauth2_tokens(&sim).await;
+    (sim, tokens)
+}
+
 async fn me_status(sim: &SimulatorHandle, token: &str) -> u16 {
     get(sim, OAUTH2.provider, "me", Some(token)).await.0
 }
@@ -27,9 +34,8 @@ async fn assert_refresh_refused(client: &SimClient<'_>, refresh_token: &str, why
 
 #[tokio::test]
 async fn expired_access_tokens_are_refused_but_refresh_tokens_still_work() {
-    let sim = start(&[OAUTH2]).await;
+    let (sim, tokens) = oauth2_signed_in().await;
     let client = OAUTH2.client(&sim);
-    let tokens = oauth2_tokens(&sim).await;
     let access = member(&tokens, "access_token");
     sim.expire_access_tokens();
     assert_eq!(me_status(&sim, access).await, 401);
@@ -49,9 +55,8 @@ async fn expired_access_tokens_are_refused_but_refresh_tokens_still_work() {
 
 #[tokio::test]
 async fn revoking_an_expired_access_token_still_ends_its_grant() {
-    let sim = start(&[OAUTH2]).await;
+    let (sim, tokens) = oauth2_signed_in().await;
     let client = OAUTH2.client(&sim);
-    let tokens = oauth2_tokens(&sim).await;
     sim.expire_access_tokens();
     let access = member(&tokens, "access_token");
     assert_eq!(client.revoke(access, "access_token").await.0, 200);
@@ -63,9 +68,8 @@ async fn revoking_an_expired_access_token_still_ends_its_grant() {
 
 #[tokio::test]
 async fn revoked_grants_refuse_the_api_and_the_refresh_grant() {
-    let sim = start(&[OAUTH2]).await;
+    let (sim, tokens) = oauth2_signed_in().await;
     let client = OAUTH2.client(&sim);
-    let tokens = oauth2_tokens(&sim).await;
     sim.revoke_grants();
     assert_eq!(me_status(&sim, member(&tokens, "access_token")).await, 401);
     let refresh_token = member(&tokens, "refresh_token");
@@ -151,9 +155,8 @@ async fn overlapping_refreshes_of_one_rotating_token_leave_one_winner() {
 
 #[tokio::test]
 async fn the_control_api_expires_revokes_and_sets_the_refresh_knobs() {
-    let sim = start(&[OAUTH2]).await;
+    let (sim, tokens) = oauth2_signed_in().await;
     let client = OAUTH2.client(&sim);
-    let tokens = oauth2_tokens(&sim).await;
     assert_eq!(client.control("tokens/expire", None).await, 204);
     assert_eq!(me_status(&sim, member(&tokens, "access_token")).await, 401);
     let knobs = json!({"rotation": true, "delay_ms": 50});
