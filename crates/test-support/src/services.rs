@@ -152,6 +152,13 @@ mod tests {
         format!("postgres://admin:hunter2@127.0.0.1:{port}/x")
     }
 
+    /// What `check` says of a PostgreSQL URL where nothing listens, with `more` set too.
+    fn check_unreachable_postgres(more: &[(&str, &str)]) -> Result<String, Unusable> {
+        let url = closed_port_url();
+        let env = env_of(&[more, &[("TEST_POSTGRES_URL", url.as_str())]].concat());
+        check("TEST_POSTGRES_URL", "PostgreSQL", &env)
+    }
+
     #[test]
     fn a_reachable_service_gives_its_url() {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -169,9 +176,7 @@ mod tests {
                 "this test needs Redis: TEST_REDIS_URL is not set".into()
             ))
         );
-        let url = closed_port_url();
-        let env = env_of(&[("TEST_POSTGRES_URL", &url)]);
-        let unreachable = check("TEST_POSTGRES_URL", "PostgreSQL", &env);
+        let unreachable = check_unreachable_postgres(&[]);
         assert!(
             matches!(&unreachable, Err(Unusable::Skip(why)) if why.contains("unreachable")),
             "{unreachable:?}"
@@ -185,9 +190,7 @@ mod tests {
             matches!(&missing, Err(Unusable::Fail(why)) if why.contains("TEST_REDIS_URL is not set")),
             "{missing:?}"
         );
-        let url = closed_port_url();
-        let env = env_of(&[("CI", "1"), ("TEST_POSTGRES_URL", &url)]);
-        let unreachable = check("TEST_POSTGRES_URL", "PostgreSQL", &env);
+        let unreachable = check_unreachable_postgres(&[("CI", "1")]);
         assert!(
             matches!(&unreachable, Err(Unusable::Fail(why)) if why.contains("unreachable")),
             "{unreachable:?}"
