@@ -6,7 +6,6 @@
 use crate::plan::SealedTokens;
 use crate::state::StateId;
 use crate::{Email, ProviderKey, ProviderSubject, UserId};
-use std::fmt;
 use time::{Duration, OffsetDateTime};
 
 /// How long a link token may be redeemed.
@@ -16,29 +15,23 @@ pub const LINK_OFFER_TTL: Duration = Duration::minutes(10);
 pub const MAX_LINK_TOKEN_LEN: usize = 16 * 1024;
 
 /// A link the provider login offered the existing user. `Debug` shows no token.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(derive_more::Debug, Clone, PartialEq, Eq)]
 pub struct LinkOffer {
     /// Spent once in the state store, so the offer is redeemed once across instances.
+    #[debug(skip)]
     pub id: StateId,
     /// The one user who may accept it: the owner of the email.
     pub user: UserId,
     pub provider: ProviderKey,
+    #[debug(skip)]
     pub subject: ProviderSubject,
     /// The email as the provider sent it.
+    #[debug(skip)]
     pub email: Option<Email>,
     /// The provider's tokens from the exchange that made the offer, sealed.
+    #[debug(skip)]
     pub tokens: SealedTokens,
     pub expires_at: OffsetDateTime,
-}
-
-impl fmt::Debug for LinkOffer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("LinkOffer")
-            .field("user", &self.user)
-            .field("provider", &self.provider)
-            .field("expires_at", &self.expires_at)
-            .finish_non_exhaustive()
-    }
 }
 
 /// Why an opened link token is refused.

@@ -3,11 +3,10 @@
 
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
-use std::fmt;
 
 /// The claims an adapter reads. Unknown claims are kept in `extra` (Microsoft's `tid`,
-/// Google's `hd`). No derived `Debug`: the email stays out of logs.
-#[derive(Clone, Default, Deserialize)]
+/// Google's `hd`). `Debug` leaves out the nonce, the person's details and the other claims.
+#[derive(derive_more::Debug, Clone, Default, Deserialize)]
 pub struct IdTokenClaims {
     #[serde(default, deserialize_with = "lenient_string")]
     pub iss: Option<String>,
@@ -24,20 +23,26 @@ pub struct IdTokenClaims {
     #[serde(default, deserialize_with = "numeric_date")]
     pub nbf: Option<i64>,
     #[serde(default, deserialize_with = "lenient_string")]
+    #[debug(skip)]
     pub nonce: Option<String>,
     #[serde(default, deserialize_with = "lenient_string")]
+    #[debug(skip)]
     pub email: Option<String>,
     /// `true`/`false`, or the strings `"true"`/`"false"` (old Google tokens, Apple, LinkedIn).
     #[serde(default, deserialize_with = "lenient_bool")]
     pub email_verified: Option<bool>,
     #[serde(default, deserialize_with = "lenient_string")]
+    #[debug(skip)]
     pub name: Option<String>,
     #[serde(default, deserialize_with = "lenient_string")]
+    #[debug(skip)]
     pub picture: Option<String>,
     #[serde(flatten)]
+    #[debug(skip)]
     pub extra: Map<String, Value>,
     /// Every claim as the token carries it, for the declaration's JSON Pointers.
     #[serde(skip)]
+    #[debug(skip)]
     pub raw: Map<String, Value>,
 }
 
@@ -47,18 +52,6 @@ impl IdTokenClaims {
         let mut claims: Self = serde_json::from_value(Value::Object(raw.clone()))?;
         claims.raw = raw;
         Ok(claims)
-    }
-}
-
-impl fmt::Debug for IdTokenClaims {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("IdTokenClaims")
-            .field("iss", &self.iss)
-            .field("sub", &self.sub)
-            .field("aud", &self.aud)
-            .field("exp", &self.exp)
-            .field("iat", &self.iat)
-            .finish_non_exhaustive()
     }
 }
 

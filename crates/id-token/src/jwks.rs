@@ -23,7 +23,6 @@ use crate::jwks::key::{JwkSetDocument, PublicKey};
 use jsonwebtoken::{Algorithm, DecodingKey};
 use social_login_ports::ProviderError;
 use social_login_provider_core::{CallKind, ProviderHttp, fetch_json};
-use std::fmt;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use time::{Duration, OffsetDateTime};
 use url::Url;
@@ -53,21 +52,18 @@ pub const RETRY_INTERVAL: Duration = Duration::seconds(30);
 
 /// One provider's key set. Shared by every adapter instance with the same JWKS URL through
 /// [`KeySetCache::shared`].
+#[derive(derive_more::Debug)]
 pub struct KeySetCache {
+    #[debug("{}", url.as_str())]
     url: Url,
+    #[debug(skip)]
     http: ProviderHttp,
     /// Held only to read or record, never across an await.
+    #[debug(skip)]
     state: Mutex<Cached>,
     /// Held by the one caller fetching the set.
+    #[debug(skip)]
     fetching: tokio::sync::Mutex<()>,
-}
-
-impl fmt::Debug for KeySetCache {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("KeySetCache")
-            .field("url", &self.url.as_str())
-            .finish_non_exhaustive()
-    }
 }
 
 impl KeySetCache {

@@ -6,7 +6,6 @@ use crate::sqlite::open::{SQLITE_BUSY_RETRY, SQLITE_BUSY_TIMEOUT, create_owner_o
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{ConnectOptions, Database, DatabaseConnection, DbErr};
 use social_login_ports::RepositoryError;
-use std::fmt;
 use std::time::{Duration, Instant};
 
 /// A request waiting this long for a pooled connection, including opening a new one while
@@ -22,9 +21,10 @@ const POSTGRES_IDLE_TIMEOUT: Duration = Duration::from_secs(10 * 60);
 const POSTGRES_MAX_LIFETIME: Duration = Duration::from_secs(30 * 60);
 
 /// What [`connect`] opens.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(derive_more::Debug, Clone, PartialEq, Eq)]
 pub struct DatabaseOptions {
     /// `sqlite:…` or `postgres://…`. May hold a password: `Debug` prints only the scheme.
+    #[debug("{}:…", url.split(':').next().unwrap_or_default())]
     pub url: String,
     /// Size of the PostgreSQL pool. SQLite ignores it: it always gets exactly one
     /// connection (see `configure_sqlite`).
@@ -41,16 +41,6 @@ impl DatabaseOptions {
             url: url.into(),
             max_connections: Self::DEFAULT_MAX_CONNECTIONS,
         }
-    }
-}
-
-impl fmt::Debug for DatabaseOptions {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let scheme = self.url.split(':').next().unwrap_or_default();
-        f.debug_struct("DatabaseOptions")
-            .field("url", &format_args!("{scheme}:…"))
-            .field("max_connections", &self.max_connections)
-            .finish()
     }
 }
 

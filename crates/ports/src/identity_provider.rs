@@ -137,22 +137,15 @@ pub enum ProviderError {
 
 /// A link's grant at its provider, with the stored tokens opened: what revocation sends.
 /// `Debug` shows no token.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(derive_more::Debug, Clone, PartialEq, Eq)]
 pub struct ProviderGrant {
+    #[debug(skip)]
     pub access_token: SecretText,
+    #[debug("{}", refresh_token.is_some())]
     pub refresh_token: Option<SecretText>,
     /// The client the grant was issued to when not the provider's configured `client_id`
     /// (an Apple grant an app exchanged: its bundle id); the revocation names it.
     pub client_id: Option<String>,
-}
-
-impl fmt::Debug for ProviderGrant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ProviderGrant")
-            .field("refresh_token", &self.refresh_token.is_some())
-            .field("client_id", &self.client_id)
-            .finish_non_exhaustive()
-    }
 }
 
 /// What a revocation did.

@@ -6,14 +6,15 @@ use crate::RepositoryError;
 use async_trait::async_trait;
 use social_login_domain::relay::RelayRefresh;
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
-use std::fmt;
 use time::OffsetDateTime;
 
 /// A user's link of one provider as a relayed call uses it. `Debug` shows no token.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(derive_more::Debug, Clone, PartialEq, Eq)]
 pub struct LinkGrant {
     pub link: LinkedAccountId,
+    #[debug(skip)]
     pub access_token: SealedToken,
+    #[debug("{}", refresh_token.is_some())]
     pub refresh_token: Option<SealedToken>,
     pub scopes: Scopes,
     /// The client the grant was issued to, when not the provider's configured one.
@@ -26,17 +27,6 @@ pub struct LinkGrant {
     pub disabled: bool,
     /// An operator locked the user: nothing is called for them.
     pub user_locked: bool,
-}
-
-impl fmt::Debug for LinkGrant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("LinkGrant")
-            .field("link", &self.link)
-            .field("refresh_token", &self.refresh_token.is_some())
-            .field("access_expires_at", &self.access_expires_at)
-            .field("refresh_lease_until", &self.refresh_lease_until)
-            .finish_non_exhaustive()
-    }
 }
 
 /// A claim on refreshing `link`'s tokens: granted when the link still holds the access token

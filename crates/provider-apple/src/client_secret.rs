@@ -7,7 +7,6 @@ use serde::Serialize;
 use social_login_domain::SecretText;
 use social_login_ports::{Clock, ProviderError};
 use social_login_provider_core::{ProviderConfigError, require_non_empty};
-use std::fmt;
 use std::sync::Arc;
 use time::Duration;
 
@@ -21,12 +20,14 @@ pub const CLIENT_SECRET_LIFETIME: Duration = Duration::minutes(5);
 pub const KEY_FIELD: &str = "apple_private_key_pem";
 
 /// Signs client secrets for one Services ID. The key is parsed once, at start-up.
-#[derive(Clone)]
+#[derive(derive_more::Debug, Clone)]
 pub struct ClientSecretSigner {
     team_id: String,
     key_id: String,
     client_id: String,
+    #[debug("[redacted]")]
     key: EncodingKey,
+    #[debug(skip)]
     clock: Arc<dyn Clock>,
 }
 
@@ -37,17 +38,6 @@ struct Claims<'a> {
     exp: i64,
     aud: &'a str,
     sub: &'a str,
-}
-
-impl fmt::Debug for ClientSecretSigner {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ClientSecretSigner")
-            .field("team_id", &self.team_id)
-            .field("key_id", &self.key_id)
-            .field("client_id", &self.client_id)
-            .field("key", &"[redacted]")
-            .finish_non_exhaustive()
-    }
 }
 
 impl ClientSecretSigner {

@@ -9,24 +9,27 @@ use oauth2::{AccessToken, RefreshToken, Scope, TokenResponse};
 use serde::de::{Deserializer, Error as _};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::fmt;
 use std::time::Duration;
 
 /// One token answer. `Debug` shows no token.
-#[derive(Clone, Deserialize, Serialize)]
+#[derive(derive_more::Debug, Clone, Deserialize, Serialize)]
 pub struct TokenAnswer {
+    #[debug(skip)]
     access_token: AccessToken,
     /// `bearer` when the provider names none.
     #[serde(default = "bearer", deserialize_with = "token_type")]
     token_type: BasicTokenType,
     #[serde(default, deserialize_with = "seconds")]
     expires_in: Option<u64>,
+    #[debug("{}", refresh_token.is_some())]
     refresh_token: Option<RefreshToken>,
     #[serde(default, deserialize_with = "scopes")]
     scope: Option<Vec<Scope>>,
+    #[debug(skip)]
     id_token: Option<String>,
     /// Every other member of the answer.
     #[serde(flatten)]
+    #[debug(skip)]
     rest: Map<String, Value>,
 }
 
@@ -38,17 +41,6 @@ impl TokenAnswer {
     /// The answer's members but its tokens: what a `token:` pointer may read.
     pub fn members(&self) -> &Map<String, Value> {
         &self.rest
-    }
-}
-
-impl fmt::Debug for TokenAnswer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("TokenAnswer")
-            .field("token_type", &self.token_type)
-            .field("expires_in", &self.expires_in)
-            .field("refresh_token", &self.refresh_token.is_some())
-            .field("scope", &self.scope)
-            .finish_non_exhaustive()
     }
 }
 

@@ -9,7 +9,6 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use social_login_domain::{SealedToken, SecretText};
 use social_login_ports::{CipherError, TokenCipher};
-use std::fmt;
 
 /// Authenticated encryption of provider tokens at rest.
 ///
@@ -17,6 +16,7 @@ use std::fmt;
 /// below 2^-32 (NIST SP 800-38D §8.3), far beyond what one deployment stores. Values are
 /// sealed under the current key and opened under the key their id names, so a rotated
 /// `secret_key` still opens what the old one sealed.
+#[derive(Debug)]
 pub struct AesGcmTokenCipher {
     keys: KeyRing<Aes256Gcm>,
 }
@@ -28,14 +28,6 @@ impl AesGcmTokenCipher {
             Aes256Gcm::new(&Key::<Aes256Gcm>::from(*key))
         });
         Self { keys }
-    }
-}
-
-impl fmt::Debug for AesGcmTokenCipher {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AesGcmTokenCipher")
-            .field("key_ids", &self.keys.ids())
-            .finish_non_exhaustive()
     }
 }
 

@@ -149,6 +149,13 @@ impl<K> KeyRing<K> {
     }
 }
 
+/// The key ids, never a key: what a cipher's or sealer's `Debug` shows.
+impl<K> fmt::Debug for KeyRing<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.ids()).finish()
+    }
+}
+
 /// Test helper: `text` (a `Debug` output, an error message) shows neither `secret` nor any
 /// key derived from it, in hex, base64 or as a Rust byte array.
 #[cfg(test)]

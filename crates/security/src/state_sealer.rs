@@ -22,7 +22,6 @@ use social_login_domain::link_offer::{LinkOffer, MAX_LINK_TOKEN_LEN};
 use social_login_domain::state::MAX_STATE_TOKEN_LEN;
 use social_login_domain::{OAuthState, SecretText, StateToken};
 use social_login_ports::{CipherError, StateSealer};
-use std::fmt;
 
 /// Bumped when the layout changes; an unknown version does not open.
 const VERSION: u8 = 1;
@@ -33,9 +32,11 @@ const HEADER_LEN: usize = 1 + KEY_ID_BYTES;
 
 /// Seals state values under the current key; opens those of the current and previous keys,
 /// so a `secret_key` rotation does not break logins in flight.
+#[derive(derive_more::Debug)]
 pub struct AeadStateSealer {
     keys: KeyRing<Aes256Gcm>,
     /// Authenticated with every value, never sent; `None` when not bound to an epoch.
+    #[debug(skip)]
     epoch: Option<[u8; EPOCH_BYTES]>,
 }
 
@@ -87,27 +88,12 @@ impl AssociatedData {
     }
 }
 
-impl fmt::Debug for AeadStateSealer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AeadStateSealer")
-            .field("key_ids", &self.keys.ids())
-            .finish_non_exhaustive()
-    }
-}
-
 impl StateSealer for AeadStateSealer {
     fn seal(&self, state: &OAuthState) -> Result<StateToken, CipherError> {
-        let (key_id, cipher) = self.keys.current();
-        let mut header = [VERSION; HEADER_LEN];
-        header[1..].copy_from_slice(key_id.as_bytes());
-        let blob = aead_blob::seal(
-            cipher,
-            &header,
-            self.associated_data(&header).as_slice(),
-            layout::CAPACITY,
-            |blob| layout::encode_into(state, blob),
-        )?;
-        StateToken::parse_owned(URL_SAFE_NO_PAD.encode(blob)).map_err(|_| CipherError::Seal)
+        let token = self.seal_blob(VERSION, layout::CAPACITY, |blob| {
+            layout::encode_into(state, blob)
+        })?;
+        StateToken::parse_owned(token).map_err(|_| CipherError::Seal)
     }
 
     fn open(&self, token: &StateToken) -> Option<OAuthState> {
@@ -118,20 +104,10 @@ impl StateSealer for AeadStateSealer {
 
     fn seal_link(&self, offer: &LinkOffer) -> Result<String, CipherError> {
         let plaintext = link_layout::encode(offer).ok_or(CipherError::Seal)?;
-        let (key_id, cipher) = self.keys.current();
-        let mut header = [LINK_VERSION; HEADER_LEN];
-        header[1..].copy_from_slice(key_id.as_bytes());
-        let blob = aead_blob::seal(
-            cipher,
-            &header,
-            self.associated_data(&header).as_slice(),
-            plaintext.len(),
-            |blob| {
-                blob.extend_from_slice(&plaintext);
-                Some(())
-            },
-        )?;
-        Ok(URL_SAFE_NO_PAD.encode(blob))
+        self.seal_blob(LINK_VERSION, plaintext.len(), |blob| {
+            blob.extend_from_slice(&plaintext);
+            Some(())
+        })
     }
 
     fn open_link(&self, token: &str) -> Option<LinkOffer> {
@@ -143,6 +119,28 @@ impl StateSealer for AeadStateSealer {
 }
 
 impl AeadStateSealer {
+    /// A value whose header is `version` and the current key's id, sealing what
+    /// `write_plaintext` appends (about `plaintext_len` bytes), in base64url.
+    fn seal_blob(
+        &self,
+        version: u8,
+        plaintext_len: usize,
+        write_plaintext: impl FnOnce(&mut Vec<u8>) -> Option<()>,
+    ) -> Result<String, CipherError> {
+        let (key_id, cipher) = self.keys.current();
+        let mut header = [version; HEADER_LEN];
+        header[1..].copy_from_slice(key_id.as_bytes());
+        let aad = self.associated_data(&header);
+        let blob = aead_blob::seal(
+            cipher,
+            &header,
+            aad.as_slice(),
+            plaintext_len,
+            write_plaintext,
+        )?;
+        Ok(URL_SAFE_NO_PAD.encode(blob))
+    }
+
     /// The plaintext of a value whose first byte is `version`, under any key of the ring.
     fn open_blob(&self, token: &str, version: u8) -> Option<Vec<u8>> {
         let blob = URL_SAFE_NO_PAD.decode(token).ok()?;

@@ -6,7 +6,6 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{Client, RedisError};
 use social_login_domain::{Spend, StateId};
 use social_login_ports::{AttemptKey, Attempts, Clock, StateStore, StateStoreError};
-use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 use time::OffsetDateTime;
@@ -36,23 +35,15 @@ return {tonumber(count), redis.call('PTTL', KEYS[1])}
 ";
 
 /// What the Redis adapter needs from the configuration.
-#[derive(Clone)]
+#[derive(derive_more::Debug, Clone)]
 pub struct RedisStateStoreConfig {
     /// `redis://` or `rediss://` (TLS); may carry a password, so it is never printed.
+    #[debug(skip)]
     pub url: String,
     /// Every key this adapter writes starts with it (docs/configuration.md `key_prefix`).
     pub key_prefix: String,
     /// Longest a request waits on Redis, reconnecting included, before it answers 503.
     pub timeout: Duration,
-}
-
-impl fmt::Debug for RedisStateStoreConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RedisStateStoreConfig")
-            .field("key_prefix", &self.key_prefix)
-            .field("timeout", &self.timeout)
-            .finish_non_exhaustive()
-    }
 }
 
 /// Spent state ids in Redis: `SET {prefix}state:spent:{id} 1 NX PX {ms}`, one atomic

@@ -22,25 +22,21 @@ const WAIT_STEP: Duration = Duration::from_millis(25);
 
 /// A relayed call as the edge checked it: the path and query are safe to append to a base.
 /// `Debug` shows neither the body nor the path.
+#[derive(derive_more::Debug)]
 pub struct RelayRequest {
     pub user: UserId,
     pub method: RelayMethod,
     pub path: RelayPath,
+    #[debug(skip)]
     pub query: String,
     /// The base the caller chose, else the provider's first.
+    #[debug(skip)]
     pub base: Option<String>,
     /// The caller's headers that go on (`domain::relay::forwarded_to_provider`).
+    #[debug(skip)]
     pub headers: Vec<(String, String)>,
+    #[debug("{} bytes", body.len())]
     pub body: Bytes,
-}
-
-impl std::fmt::Debug for RelayRequest {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RelayRequest")
-            .field("method", &self.method)
-            .field("body_bytes", &self.body.len())
-            .finish_non_exhaustive()
-    }
 }
 
 /// The provider's answer as it passes back: its status, the headers that may pass, and the

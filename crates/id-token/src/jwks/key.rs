@@ -5,14 +5,14 @@ use jsonwebtoken::{Algorithm, DecodingKey};
 use serde::Deserialize;
 use serde_json::Value;
 use social_login_provider_core::ObjectOnly;
-use std::fmt;
 
 /// One usable signature key.
-#[derive(Clone)]
+#[derive(derive_more::Debug, Clone)]
 pub struct PublicKey {
     pub kid: Option<String>,
     /// The key's own `alg`, when the set names one (Entra's do not).
     pub alg: Option<String>,
+    #[debug(skip)]
     pub key: DecodingKey,
 }
 
@@ -25,15 +25,6 @@ impl PublicKey {
             .as_deref()
             .is_none_or(|alg| alg.parse::<Algorithm>().ok() == Some(algorithm));
         named_ok && self.key.family() == algorithm.family()
-    }
-}
-
-impl fmt::Debug for PublicKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PublicKey")
-            .field("kid", &self.kid)
-            .field("alg", &self.alg)
-            .finish_non_exhaustive()
     }
 }
 

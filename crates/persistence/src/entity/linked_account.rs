@@ -1,10 +1,10 @@
 //! The `linked_accounts` table.
 
 use sea_orm::entity::prelude::*;
-use std::fmt;
 use time::OffsetDateTime;
 
-#[derive(Clone, PartialEq, Eq, DeriveEntityModel)]
+// `Debug` leaves out every token, sealed or not, and the email.
+#[derive(derive_more::Debug, Clone, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "linked_accounts")]
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
@@ -12,11 +12,14 @@ pub struct Model {
     pub user_id: Uuid,
     pub provider: String,
     pub subject: String,
+    #[debug(skip)]
     pub email: Option<String>,
     /// Sealed by the token cipher before it gets here.
     #[sea_orm(column_type = "Text")]
+    #[debug(skip)]
     pub access_token: String,
     #[sea_orm(column_type = "Text", nullable)]
+    #[debug(skip)]
     pub refresh_token: Option<String>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
@@ -34,21 +37,6 @@ pub struct Model {
     pub access_expires_ms: Option<i64>,
     /// Unix ms until which one caller is refreshing the stored tokens; `None`: nobody is.
     pub refresh_lease_until_ms: Option<i64>,
-}
-
-// Hand-written so that no token, sealed or not, and no email reaches a log line.
-impl fmt::Debug for Model {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("linked_accounts::Model")
-            .field("id", &self.id)
-            .field("user_id", &self.user_id)
-            .field("provider", &self.provider)
-            .field("subject", &self.subject)
-            .field("created_at", &self.created_at)
-            .field("updated_at", &self.updated_at)
-            .field("disabled", &self.disabled)
-            .finish_non_exhaustive()
-    }
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

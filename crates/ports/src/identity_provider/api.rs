@@ -6,44 +6,35 @@ use async_trait::async_trait;
 use bytes::Bytes;
 use social_login_domain::SecretText;
 use social_login_domain::relay::RelayMethod;
-use std::fmt;
 use std::time::Duration;
 
 /// One relayed call, its URL already checked to lie under one of the provider's API bases.
 /// `Debug` shows neither the token nor the body.
+#[derive(derive_more::Debug)]
 pub struct ApiCall {
     pub method: RelayMethod,
+    #[debug(skip)]
     pub url: String,
     /// The caller's headers that go on (see `domain::relay::forwarded_to_provider`).
+    #[debug(skip)]
     pub headers: Vec<(String, String)>,
+    #[debug("{} bytes", body.len())]
     pub body: Bytes,
+    #[debug(skip)]
     pub token: SecretText,
+    #[debug(skip)]
     pub timeout: Duration,
-}
-
-impl fmt::Debug for ApiCall {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ApiCall")
-            .field("method", &self.method)
-            .field("body_bytes", &self.body.len())
-            .finish_non_exhaustive()
-    }
 }
 
 /// The provider's answer: its status and headers (all of them; the use case chooses which
 /// pass back), and its body still to be read.
+#[derive(derive_more::Debug)]
 pub struct ApiAnswer {
     pub status: u16,
+    #[debug(skip)]
     pub headers: Vec<(String, String)>,
+    #[debug(skip)]
     pub body: Box<dyn ApiBody>,
-}
-
-impl fmt::Debug for ApiAnswer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ApiAnswer")
-            .field("status", &self.status)
-            .finish_non_exhaustive()
-    }
 }
 
 /// An answer's body, read a chunk at a time so that no answer is held whole.

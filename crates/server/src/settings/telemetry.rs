@@ -8,11 +8,12 @@ use ipnet::IpNet;
 use serde::Deserialize;
 
 /// `[telemetry]`. Off unless `otlp_endpoint` is set.
-#[derive(Clone, PartialEq, Deserialize)]
+#[derive(derive_more::Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TelemetrySettings {
     /// The collector's OTLP/HTTP base URL (`http://collector:4318`); traces go to
     /// `{otlp_endpoint}/v1/traces`. Unset: no span is made.
+    #[debug("{:?}", otlp_endpoint.as_deref().map(redact_url_password))]
     pub otlp_endpoint: Option<String>,
     /// `service.name` of the exported resource.
     pub service_name: String,
@@ -31,19 +32,6 @@ impl Default for TelemetrySettings {
             sample_ratio: 1.0,
             traceparent_from: Vec::new(),
         }
-    }
-}
-
-/// The endpoint's password never shows (a collector URL may carry `user:pass@`).
-impl std::fmt::Debug for TelemetrySettings {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let endpoint = self.otlp_endpoint.as_deref().map(redact_url_password);
-        f.debug_struct("TelemetrySettings")
-            .field("otlp_endpoint", &endpoint)
-            .field("service_name", &self.service_name)
-            .field("sample_ratio", &self.sample_ratio)
-            .field("traceparent_from", &self.traceparent_from)
-            .finish()
     }
 }
 
