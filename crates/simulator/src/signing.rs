@@ -90,11 +90,9 @@ impl EcKey {
             }
             _ => (self.private_pem, self.kid),
         };
-        let mut header = Header::new(Algorithm::ES256);
-        header.kid = Some(kid.to_owned());
         let key = EncodingKey::from_ec_pem(pem.as_bytes())
             .expect("the fixture EC keys are valid PKCS#8 PEMs");
-        jsonwebtoken::encode(&header, claims, &key).expect("ES256 signing succeeds")
+        encode(Algorithm::ES256, kid, claims, &key)
     }
 }
 
@@ -116,12 +114,7 @@ impl TestKey {
 
     /// Signs `claims` RS256 with this private key, with `kid` in the header.
     pub fn sign(&self, kid: &str, claims: &Value) -> String {
-        let mut header = Header::new(Algorithm::RS256);
-        header.kid = Some(kid.to_owned());
-        // The fixture PEMs are checked by a unit test; failing here is a broken fixture.
-        let key = EncodingKey::from_rsa_pem(self.private_pem.as_bytes())
-            .expect("the fixture private key is a valid RSA PEM");
-        jsonwebtoken::encode(&header, claims, &key).expect("RS256 signing succeeds")
+        encode(Algorithm::RS256, kid, claims, &self.encoding_key())
     }
 
     /// Signs `payload` exactly as given (any bytes, JSON or not) RS256 under `header`: a
@@ -132,11 +125,16 @@ impl TestKey {
             URL_SAFE_NO_PAD.encode(header.to_string()),
             URL_SAFE_NO_PAD.encode(payload)
         );
-        let key = EncodingKey::from_rsa_pem(self.private_pem.as_bytes())
-            .expect("the fixture private key is a valid RSA PEM");
+        let key = self.encoding_key();
         let signature = jsonwebtoken::crypto::sign(message.as_bytes(), &key, Algorithm::RS256)
             .expect("RS256 signing succeeds");
         format!("{message}.{signature}")
+    }
+
+    fn encoding_key(&self) -> EncodingKey {
+        // The fixture PEMs are checked by a unit test; failing here is a broken fixture.
+        EncodingKey::from_rsa_pem(self.private_pem.as_bytes())
+            .expect("the fixture private key is a valid RSA PEM")
     }
 }
 
@@ -196,10 +194,16 @@ impl KeyRing {
 
 /// HS256 keyed with a public key's PEM: the algorithm confusion a careless verifier accepts.
 fn hmac_with(public_pem: &str, kid: &str, claims: &Value) -> String {
-    let mut header = Header::new(Algorithm::HS256);
-    header.kid = Some(kid.to_owned());
     let key = EncodingKey::from_secret(public_pem.as_bytes());
-    jsonwebtoken::encode(&header, claims, &key).expect("HS256 signing succeeds")
+    encode(Algorithm::HS256, kid, claims, &key)
+}
+
+/// `claims` signed `alg` with `key`, `kid` in the header.
+fn encode(alg: Algorithm, kid: &str, claims: &Value, key: &EncodingKey) -> String {
+    let mut header = Header::new(alg);
+    header.kid = Some(kid.to_owned());
+    jsonwebtoken::encode(&header, claims, key)
+        .unwrap_or_else(|error| panic!("{alg:?} signing with a fixture key: {error}"))
 }
 
 /// `alg: none` with an empty signature: the token a careless verifier accepts.
