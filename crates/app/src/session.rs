@@ -5,7 +5,7 @@ use crate::{AppError, AuthService};
 use social_login_domain::reauthentication::require_recent_login;
 use social_login_domain::refresh::{RefreshIssue, token_expiry};
 use social_login_domain::{FamilyId, LoginMethod, Origin, SecretText, User};
-use social_login_ports::{AccessToken, SessionOpening, SessionStart, VerifiedAccess};
+use social_login_ports::{AccessIssue, AccessToken, SessionOpening, SessionStart, VerifiedAccess};
 use time::OffsetDateTime;
 
 /// What a successful login, registration or refresh returns (docs/api.md#login-result).
@@ -57,10 +57,14 @@ impl AuthService {
         now: OffsetDateTime,
     ) -> Result<LoginResult, AppError> {
         Ok(LoginResult {
-            access_token: self
-                .ports
-                .sessions
-                .issue_access(user.id, session, now, now)?,
+            access_token: self.ports.sessions.issue_access(
+                AccessIssue {
+                    user: user.id,
+                    session,
+                    auth_time: now,
+                },
+                now,
+            )?,
             refresh_token,
             user,
             is_new_user,

@@ -46,7 +46,7 @@ pub use repository::{
     UserCreation, UserDeletion, UserRepository,
 };
 pub use session_tokens::{
-    AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
+    AccessIssue, AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
 };
 pub use signals::{
     RefusalReason, SignalCommand, SignalOutcome, SignalReceipt, SignalRefused, SignalRepository,

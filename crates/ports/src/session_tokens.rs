@@ -33,6 +33,15 @@ pub struct VerifiedAccess {
     pub session: Option<FamilyId>,
 }
 
+/// Whom an access token is issued to: `user`, in `session`, whose login happened at
+/// `auth_time` (a refresh passes the session's, not the time of issue).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AccessIssue {
+    pub user: UserId,
+    pub session: FamilyId,
+    pub auth_time: OffsetDateTime,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("could not issue a session token: {0}")]
 pub struct SessionTokenError(pub String);
@@ -40,13 +49,10 @@ pub struct SessionTokenError(pub String);
 /// Issues and checks session tokens.
 #[cfg_attr(feature = "mock", mockall::automock)]
 pub trait SessionTokens: Send + Sync {
-    /// An access token of `user` issued `now`, in `session`, whose login happened at
-    /// `auth_time` (a refresh passes the session's, not `now`).
+    /// An access token of `issue`'s user issued `now`.
     fn issue_access(
         &self,
-        user: UserId,
-        session: FamilyId,
-        auth_time: OffsetDateTime,
+        issue: AccessIssue,
         now: OffsetDateTime,
     ) -> Result<AccessToken, SessionTokenError>;
 

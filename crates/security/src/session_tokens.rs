@@ -10,10 +10,10 @@ use refresh_token::RefreshTokenFormat;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use signing_key::SigningKey;
+use social_login_domain::SecretText;
 use social_login_domain::refresh::{PresentedRefresh, RefreshIssue};
-use social_login_domain::{FamilyId, SecretText, UserId};
 use social_login_ports::{
-    AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
+    AccessIssue, AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
 };
 use std::fmt;
 use time::{Duration, OffsetDateTime};
@@ -211,21 +211,19 @@ impl fmt::Debug for JwtSessionTokens {
 impl SessionTokens for JwtSessionTokens {
     fn issue_access(
         &self,
-        user: UserId,
-        session: FamilyId,
-        auth_time: OffsetDateTime,
+        issue: AccessIssue,
         now: OffsetDateTime,
     ) -> Result<AccessToken, SessionTokenError> {
         let key = &self.keys[0];
         let expires_at = now + self.access_ttl;
         let claims = AccessClaims {
-            sub: user.to_string(),
+            sub: issue.user.to_string(),
             iat: now.unix_timestamp(),
             exp: expires_at.unix_timestamp(),
             iss: self.issuer.clone(),
             aud: self.audience.clone(),
-            auth_time: Some(auth_time.unix_timestamp()),
-            sid: Some(session.to_string()),
+            auth_time: Some(issue.auth_time.unix_timestamp()),
+            sid: Some(issue.session.to_string()),
             token_use: TOKEN_USE_ACCESS.to_owned(),
             jti: random_url_token(JTI_BYTES),
         };

@@ -3,7 +3,7 @@
 use social_login_domain::refresh::{PresentedRefresh, RefreshIssue, RefreshTokenHash};
 use social_login_domain::{FamilyId, SecretText, UserId};
 use social_login_ports::{
-    AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
+    AccessIssue, AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
 };
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
@@ -20,11 +20,14 @@ pub struct FakeSessions;
 impl SessionTokens for FakeSessions {
     fn issue_access(
         &self,
-        user: UserId,
-        session: FamilyId,
-        auth_time: OffsetDateTime,
+        issue: AccessIssue,
         now: OffsetDateTime,
     ) -> Result<AccessToken, SessionTokenError> {
+        let AccessIssue {
+            user,
+            session,
+            auth_time,
+        } = issue;
         let expires_at = now + ACCESS_TTL;
         Ok(AccessToken {
             value: SecretText::new(format!(

@@ -5,7 +5,7 @@ use social_login_domain::Origin;
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::refresh::RefreshIssue;
 use social_login_ports::RotationRefused;
-use social_login_ports::{Logout, RefreshRotation, RotateError};
+use social_login_ports::{AccessIssue, Logout, RefreshRotation, RotateError};
 use tracing::{instrument, warn};
 
 /// Rows per pruning statement: short statements, short locks.
@@ -54,9 +54,11 @@ impl AuthService {
         // A refresh is not a login: the new access token carries the session's login time.
         Ok(LoginResult {
             access_token: sessions.issue_access(
-                user.id,
-                rotated.session,
-                rotated.auth_time,
+                AccessIssue {
+                    user: user.id,
+                    session: rotated.session,
+                    auth_time: rotated.auth_time,
+                },
                 now,
             )?,
             refresh_token: sessions.refresh_value(

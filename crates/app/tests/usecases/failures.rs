@@ -182,7 +182,7 @@ async fn session_tokens_that_cannot_be_issued_are_internal() {
     let mut sessions = MockSessionTokens::new();
     sessions
         .expect_issue_access()
-        .returning(|_, _, _, _| Err(SessionTokenError("signing key unusable".into())));
+        .returning(|_, _| Err(SessionTokenError("signing key unusable".into())));
     let fakes = social_login_testing::FakeSessions;
     sessions
         .expect_new_refresh()

@@ -7,6 +7,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::EncodingKey;
 use social_login_domain::refresh::RefreshTokenHash;
+use social_login_domain::{FamilyId, UserId};
 
 fn secret(label: &str) -> SecretText {
     SecretText::new(format!("{label}-secret-key-of-at-least-32-bytes"))
@@ -98,7 +99,12 @@ fn an_issued_access_token_verifies_to_its_user_and_the_time_of_its_login() {
     let user = UserId::new();
     let login = now() - Duration::hours(3);
     let session = FamilyId::new();
-    let issued = tokens.issue_access(user, session, login, now()).unwrap();
+    let issue = AccessIssue {
+        user,
+        session,
+        auth_time: login,
+    };
+    let issued = tokens.issue_access(issue, now()).unwrap();
     assert_eq!(issued.expires_at, now() + Duration::minutes(15));
     assert_eq!(
         tokens.verify_access(issued.value.expose(), now()),
@@ -131,7 +137,7 @@ fn a_token_without_auth_time_stays_valid_but_says_no_login_time() {
 #[test]
 fn the_token_carries_the_documented_header_and_claims() {
     let issued = tokens()
-        .issue_access(UserId::new(), FamilyId::new(), now(), now())
+        .issue_access(new_session(UserId::new()), now())
         .unwrap();
     let header = jsonwebtoken::decode_header(issued.value.expose()).unwrap();
     assert_eq!(header.alg, Algorithm::EdDSA);
@@ -344,7 +350,7 @@ fn an_eddsa_signature_under_another_header_algorithm_is_refused() {
 fn a_tampered_payload_or_signature_is_refused() {
     let tokens = tokens();
     let issued = tokens
-        .issue_access(UserId::new(), FamilyId::new(), now(), now())
+        .issue_access(new_session(UserId::new()), now())
         .unwrap();
     let parts: Vec<&str> = issued.value.expose().split('.').collect();
     let mut claims = payload(issued.value.expose());
@@ -514,7 +520,14 @@ fn a_token_checked_once_still_expires_and_a_tampered_copy_is_checked_anew() {
 
 /// An access token of `user` issued [`now`], at a login [`now`], in a new session.
 fn issued_now(tokens: &JwtSessionTokens, user: UserId) -> social_login_ports::AccessToken {
-    tokens
-        .issue_access(user, FamilyId::new(), now(), now())
-        .unwrap()
+    tokens.issue_access(new_session(user), now()).unwrap()
+}
+
+/// `user` in a new session whose login happened [`now`].
+fn new_session(user: UserId) -> AccessIssue {
+    AccessIssue {
+        user,
+        session: FamilyId::new(),
+        auth_time: now(),
+    }
 }

@@ -67,12 +67,12 @@ fn issued_with(secret_key: &str, user: social_login_domain::UserId) -> String {
     let mut settings = Settings::with_secret_key(secret_key);
     settings.tokens.issuer = Some("https://auth.example.test".into());
     let now = time::OffsetDateTime::now_utc();
-    let issued = session_tokens(&settings).issue_access(
+    let issue = social_login_ports::AccessIssue {
         user,
-        social_login_domain::FamilyId::new(),
-        now,
-        now,
-    );
+        session: social_login_domain::FamilyId::new(),
+        auth_time: now,
+    };
+    let issued = session_tokens(&settings).issue_access(issue, now);
     issued.unwrap().value.expose().to_owned()
 }
 

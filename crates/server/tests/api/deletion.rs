@@ -44,9 +44,11 @@ async fn a_token_from_an_old_login_cannot_delete_the_account() {
     let six_minutes_ago = time::OffsetDateTime::now_utc() - time::Duration::minutes(6);
     let old = session_tokens(&settings)
         .issue_access(
-            user,
-            social_login_domain::FamilyId::new(),
-            six_minutes_ago,
+            social_login_ports::AccessIssue {
+                user,
+                session: social_login_domain::FamilyId::new(),
+                auth_time: six_minutes_ago,
+            },
             six_minutes_ago,
         )
         .unwrap();

@@ -13,7 +13,7 @@ use social_login_domain::{
     Email, ProviderIdentity, ProviderKey, ProviderSubject, ProviderTokens, SecretText,
 };
 use social_login_ports::SessionTokens as _;
-use social_login_ports::{ProviderInfo, ProviderLogin};
+use social_login_ports::{AccessIssue, ProviderInfo, ProviderLogin};
 use social_login_security::JwtSessionTokens;
 use social_login_testing::{
     FakeClock, FakeHasher, FakeProvider, FakeSessions, FakeStateSealer, FakeStateStore,
@@ -401,9 +401,11 @@ async fn the_jwks_publishes_the_current_and_previous_public_keys_only() {
     // The token a login issues names the first key.
     let issued = session_tokens()
         .issue_access(
-            social_login_domain::UserId::new(),
-            social_login_domain::FamilyId::new(),
-            OffsetDateTime::now_utc(),
+            AccessIssue {
+                user: social_login_domain::UserId::new(),
+                session: social_login_domain::FamilyId::new(),
+                auth_time: OffsetDateTime::now_utc(),
+            },
             OffsetDateTime::now_utc(),
         )
         .unwrap();
