@@ -6,6 +6,7 @@
 //! URL must answer like any other): the answer is the same either way, so a sender learns
 //! nothing about who has an account here.
 
+use super::prune::{self, LastBatch};
 use crate::{AppError, AuthService};
 use social_login_domain::signal::RECEIPT_RETENTION;
 use social_login_domain::{Origin, SignalId, SignalSource};
@@ -16,10 +17,6 @@ use social_login_ports::{
 use std::sync::Arc;
 use time::OffsetDateTime;
 use tracing::{info, instrument};
-
-/// Rows per pruning statement, and statements per run.
-const PRUNE_BATCH: u64 = 1_000;
-const PRUNE_MAX_BATCHES: usize = 100;
 
 /// A signal endpoint of an enabled provider, resolved once per request: its verifier.
 #[derive(Clone)]
@@ -126,19 +123,9 @@ impl AuthService {
     #[instrument(skip_all)]
     pub async fn prune_signal_receipts(&self) -> Result<u64, AppError> {
         let before = self.ports.clock.now() - RECEIPT_RETENTION;
-        let mut pruned = 0;
-        for _ in 0..PRUNE_MAX_BATCHES {
-            let batch = self
-                .ports
-                .signals
-                .prune_receipts(before, PRUNE_BATCH)
-                .await?;
-            pruned += batch;
-            if batch < PRUNE_BATCH {
-                break;
-            }
-        }
-        Ok(pruned)
+        let signals = &self.ports.signals;
+        let batch = |limit| signals.prune_receipts(before, limit);
+        Ok(prune::in_batches(batch, LastBatch::Short).await?)
     }
 }
 

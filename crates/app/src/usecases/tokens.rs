@@ -1,5 +1,6 @@
 //! POST /auth/refresh and POST /auth/logout: rotating refresh tokens.
 
+use super::prune::{self, LastBatch};
 use crate::{AppError, AuthService, LoginResult};
 use social_login_domain::Origin;
 use social_login_domain::admin::check_not_locked;
@@ -8,12 +9,8 @@ use social_login_ports::RotationRefused;
 use social_login_ports::{AccessIssue, Logout, RefreshRotation, RotateError};
 use tracing::{instrument, warn};
 
-/// Rows per pruning statement: short statements, short locks.
-const PRUNE_BATCH: u64 = 1_000;
 /// How long audit events are kept.
 pub const AUDIT_RETENTION: time::Duration = time::Duration::days(400);
-/// Batches per pruning run; the next run picks up whatever is left.
-const PRUNE_MAX_BATCHES: usize = 100;
 
 impl AuthService {
     /// Exchanges a refresh token for a new access token and a new refresh token. A token
@@ -78,19 +75,9 @@ impl AuthService {
     #[instrument(skip_all)]
     pub async fn prune_expired_sessions(&self) -> Result<u64, AppError> {
         let now = self.ports.clock.now();
-        let mut pruned = 0;
-        for _ in 0..PRUNE_MAX_BATCHES {
-            let batch = self
-                .ports
-                .refresh_tokens
-                .prune_expired(now, PRUNE_BATCH)
-                .await?;
-            pruned += batch;
-            if batch == 0 {
-                break;
-            }
-        }
-        Ok(pruned)
+        let refresh_tokens = &self.ports.refresh_tokens;
+        let batch = |limit| refresh_tokens.prune_expired(now, limit);
+        Ok(prune::in_batches(batch, LastBatch::Empty).await?)
     }
 
     /// Housekeeping: deletes audit events older than `[audit] retention_days` (default
@@ -98,15 +85,9 @@ impl AuthService {
     #[instrument(skip_all)]
     pub async fn prune_old_events(&self) -> Result<u64, AppError> {
         let before = self.ports.clock.now() - self.policy.audit_retention;
-        let mut pruned = 0;
-        for _ in 0..PRUNE_MAX_BATCHES {
-            let batch = self.ports.users.prune_events(before, PRUNE_BATCH).await?;
-            pruned += batch;
-            if batch < PRUNE_BATCH {
-                break;
-            }
-        }
-        Ok(pruned)
+        let users = &self.ports.users;
+        let batch = |limit| users.prune_events(before, limit);
+        Ok(prune::in_batches(batch, LastBatch::Short).await?)
     }
 
     /// Ends the session of this refresh token. Unknown tokens are accepted silently, so
