@@ -191,12 +191,7 @@ impl CodeFlow {
             .request_async(&self.http)
             .await
             .map_err(refresh_failure)?;
-        if answer.access_token().secret().is_empty() {
-            return Err(RefreshFailure::Failed(
-                "token endpoint answered an empty access token".into(),
-            ));
-        }
-        Ok(token_set(&answer))
+        token_set(&answer).map_err(RefreshFailure::Failed)
     }
 
     /// The exchange through `http`: [`TokenHttp`] in production, a canned answer in tests.
@@ -238,12 +233,7 @@ impl CodeFlow {
             .request_async(http)
             .await
             .map_err(code_exchange_failure)?;
-        if answer.access_token().secret().is_empty() {
-            return Err(ProviderError::CodeExchange(
-                "token endpoint answered an empty access token".into(),
-            ));
-        }
-        Ok(token_set(&answer))
+        token_set(&answer).map_err(ProviderError::CodeExchange)
     }
 }
 
@@ -266,9 +256,13 @@ fn refresh_failure(error: TokenRequestError) -> RefreshFailure {
     }
 }
 
-/// The tokens of a token endpoint's answer, and what else it said.
-fn token_set(answer: &TokenAnswer) -> TokenSet {
-    TokenSet {
+/// The tokens of a token endpoint's answer, and what else it said; an empty access token
+/// is no answer.
+fn token_set(answer: &TokenAnswer) -> Result<TokenSet, String> {
+    if answer.access_token().secret().is_empty() {
+        return Err("token endpoint answered an empty access token".into());
+    }
+    Ok(TokenSet {
         access_token: SecretText::new(answer.access_token().secret().clone()),
         refresh_token: answer
             .refresh_token()
@@ -279,7 +273,7 @@ fn token_set(answer: &TokenAnswer) -> TokenSet {
             .map(|scopes| scopes.iter().map(|scope| scope.to_string()).collect()),
         expires_in: answer.expires_in(),
         members: answer.members().clone(),
-    }
+    })
 }
 
 #[cfg(test)]
