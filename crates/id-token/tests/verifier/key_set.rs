@@ -16,6 +16,12 @@ fn past_the_grace() -> Duration {
     Duration::hours(25) + Duration::seconds(1)
 }
 
+/// The provider moves to key B; `claims` signed with it.
+fn rotate_and_sign(bench: &Bench, claims: &serde_json::Value) -> String {
+    bench.sim.rotate_signing_key();
+    TEST_KEY_B.sign(TEST_KEY_B.kid, claims)
+}
+
 #[tokio::test]
 async fn twenty_concurrent_verifications_with_a_cold_cache_fetch_the_key_set_once() {
     let bench = bench().await;
@@ -68,8 +74,7 @@ async fn an_unknown_kid_in_a_presented_token_refetches_at_most_once_per_10_secon
 #[tokio::test]
 async fn a_rotated_signing_key_is_picked_up_by_one_refetch() {
     let bench = warm_bench(Duration::minutes(5)).await;
-    bench.sim.rotate_signing_key();
-    let rotated = TEST_KEY_B.sign(TEST_KEY_B.kid, &bench.claims());
+    let rotated = rotate_and_sign(&bench, &bench.claims());
     bench.verify(&rotated).await.unwrap();
     bench.verify(&rotated).await.unwrap();
     assert_eq!(bench.jwks_fetches(), 2);
@@ -78,8 +83,7 @@ async fn a_rotated_signing_key_is_picked_up_by_one_refetch() {
 #[tokio::test]
 async fn a_rotation_right_after_a_fetch_is_followed_at_once_by_a_code_exchange() {
     let bench = warm_bench(Duration::ZERO).await;
-    bench.sim.rotate_signing_key();
-    let rotated = TEST_KEY_B.sign(TEST_KEY_B.kid, &bench.claims());
+    let rotated = rotate_and_sign(&bench, &bench.claims());
     bench.verify(&rotated).await.unwrap();
     assert_eq!(bench.jwks_fetches(), 2);
 }
@@ -87,8 +91,7 @@ async fn a_rotation_right_after_a_fetch_is_followed_at_once_by_a_code_exchange()
 #[tokio::test]
 async fn a_rotation_right_after_a_fetch_reaches_presented_tokens_within_10_seconds() {
     let bench = warm_bench(Duration::ZERO).await;
-    bench.sim.rotate_signing_key();
-    let rotated = TEST_KEY_B.sign(TEST_KEY_B.kid, &bench.presented_claims());
+    let rotated = rotate_and_sign(&bench, &bench.presented_claims());
     assert_eq!(
         bench.presented_refusal(&rotated).await,
         "id_token key id is not in the provider's key set"
