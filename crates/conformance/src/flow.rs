@@ -83,6 +83,16 @@ impl Callback {
             .collect();
         Some(PostBody::new(serde_json::Value::Object(fields).to_string()))
     }
+
+    /// Completes this callback as the HTTP layer does after redeeming a state with
+    /// `verifier` and [`NONCE`], passing any posted form through.
+    pub async fn complete(
+        &self,
+        provider: &dyn IdentityProvider,
+        verifier: &str,
+    ) -> Result<ProviderLogin, ProviderError> {
+        complete_with(provider, &self.code, verifier, NONCE, self.post_body()).await
+    }
 }
 
 /// The browser of one provider's callback URL.
@@ -176,14 +186,7 @@ impl Flow {
         how: Authorize<'_>,
     ) -> Result<ProviderLogin, ProviderError> {
         let callback = self.authorize_with(provider, how).await;
-        complete_with(
-            provider,
-            &callback.code,
-            VERIFIER,
-            NONCE,
-            callback.post_body(),
-        )
-        .await
+        callback.complete(provider, VERIFIER).await
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::{Credentials, SHORT_TIMEOUT, Subject, TIMEOUT, record};
 use crate::expect::expect_code_exchange;
-use crate::flow::{NONCE, OTHER_VERIFIER, complete_with};
+use crate::flow::OTHER_VERIFIER;
 use social_login_simulator::{ClientAuthKind, Endpoint, Fault};
 use std::time::Duration;
 
@@ -12,15 +12,7 @@ pub async fn a_replayed_code_is_refused(subject: &Subject) {
     let adapter = subject.adapter(&sim).await;
     let callback = subject.fixture.flow().authorize(&*adapter).await;
     let code = callback.code.as_str();
-    let redeem = || {
-        complete_with(
-            &*adapter,
-            code,
-            crate::VERIFIER,
-            NONCE,
-            callback.post_body(),
-        )
-    };
+    let redeem = || callback.complete(&*adapter, crate::VERIFIER);
     redeem().await.expect("the first exchange");
     let message = expect_code_exchange(redeem().await, &subject.secrets(&sim, &[code]));
     assert_eq!(message, subject.refusals.replayed_code);
@@ -32,7 +24,7 @@ pub async fn a_wrong_pkce_verifier_is_refused(subject: &Subject) {
     let adapter = subject.adapter(&sim).await;
     let callback = subject.fixture.flow().authorize(&*adapter).await;
     let code = callback.code.as_str();
-    let result = complete_with(&*adapter, code, OTHER_VERIFIER, NONCE, callback.post_body()).await;
+    let result = callback.complete(&*adapter, OTHER_VERIFIER).await;
     match subject.refusals.wrong_verifier {
         Some(refusal) => {
             let message = expect_code_exchange(result, &subject.secrets(&sim, &[code]));
@@ -113,13 +105,6 @@ async fn refused_with(subject: &Subject, fault: Fault, timeout: Duration) -> Str
     let (sim, adapter) = subject.meeting(fault, timeout).await;
     let callback = subject.fixture.flow().authorize(&*adapter).await;
     let code = callback.code.as_str();
-    let result = complete_with(
-        &*adapter,
-        code,
-        crate::VERIFIER,
-        NONCE,
-        callback.post_body(),
-    )
-    .await;
+    let result = callback.complete(&*adapter, crate::VERIFIER).await;
     expect_code_exchange(result, &subject.secrets(&sim, &[code]))
 }

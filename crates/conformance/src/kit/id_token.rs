@@ -3,7 +3,7 @@
 
 use super::{Subject, requires_nonce};
 use crate::expect::expect_user_info;
-use crate::flow::{Authorize, NONCE, OTHER_NONCE, VERIFIER, complete_with};
+use crate::flow::{Authorize, OTHER_NONCE, VERIFIER};
 use social_login_simulator::{Endpoint, Fault, IdTokenFault};
 
 pub async fn an_unavailable_key_set(subject: &Subject) {
@@ -75,7 +75,7 @@ pub async fn an_id_token_of_another_sign_in_is_refused_by_its_nonce(subject: &Su
     };
     let callback = subject.fixture.flow().authorize_with(&*adapter, how).await;
     let code = callback.code.as_str();
-    let result = complete_with(&*adapter, code, VERIFIER, NONCE, callback.post_body()).await;
+    let result = callback.complete(&*adapter, VERIFIER).await;
     let message = expect_user_info(result, &subject.secrets(&sim, &[code]));
     assert_eq!(message, "id_token nonce does not match");
 }
