@@ -9,7 +9,10 @@ use crate::mapping::{email_to_column, family_to_row, link_to_row, refresh_to_row
 use crate::queries;
 use sea_orm::ActiveValue::Set;
 use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, DatabaseTransaction, DbErr, EntityTrait, QueryFilter, UpdateMany};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbErr, EntityTrait, QueryFilter, QueryTrait,
+    UpdateMany,
+};
 use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
 use social_login_domain::relay::GrantRenewal;
 use social_login_ports::{NewRefreshToken, PlanError, RepositoryError, SessionStart};
@@ -42,34 +45,22 @@ async fn apply_write(txn: &DatabaseTransaction, write: &Write) -> Result<(), Pla
         }
         Write::RefreshLink(refresh) => refresh_link(txn, refresh).await?,
         Write::DeleteLink(link) => {
-            linked_account::Entity::delete_by_id(link.as_uuid())
-                .exec(txn)
-                .await
-                .map_err(repository_error)?;
+            execute(txn, linked_account::Entity::delete_by_id(link.as_uuid())).await?
         }
         Write::DeleteUser(id) => {
             // Links, sessions and tokens go with the user (ON DELETE CASCADE).
-            user::Entity::delete_by_id(id.as_uuid())
-                .exec(txn)
-                .await
-                .map_err(repository_error)?;
+            execute(txn, user::Entity::delete_by_id(id.as_uuid())).await?;
         }
         Write::SetLocked { user, locked } => {
-            queries::set_locked(*user, *locked)
-                .exec(txn)
-                .await
-                .map_err(repository_error)?;
+            execute(txn, queries::set_locked(*user, *locked)).await?
         }
         Write::RevokeSessions { user, began_with } => {
-            queries::revoke_sessions_of(*user, *began_with)
-                .exec(txn)
-                .await
-                .map_err(repository_error)?;
+            execute(txn, queries::revoke_sessions_of(*user, *began_with)).await?
         }
         Write::RenewGrant(renewal) => renew_grant(txn, renewal).await?,
         Write::ForgetTokens { link, at } => {
             // The empty access token is "none".
-            queries::update_link(*link)
+            let forget = queries::update_link(*link)
                 .col_expr(linked_account::Column::AccessToken, Expr::value(""))
                 .col_expr(
                     linked_account::Column::RefreshToken,
@@ -84,50 +75,39 @@ async fn apply_write(txn: &DatabaseTransaction, write: &Write) -> Result<(), Pla
                     linked_account::Column::AccessExpiresMs,
                     Expr::value(Option::<i64>::None),
                 )
-                .col_expr(linked_account::Column::UpdatedAt, Expr::value(*at))
-                .exec(txn)
-                .await
-                .map_err(repository_error)?;
+                .col_expr(linked_account::Column::UpdatedAt, Expr::value(*at));
+            execute(txn, forget).await?;
         }
         Write::SetDisabled { link, disabled, at } => {
-            queries::update_link(*link)
+            let set = queries::update_link(*link)
                 .col_expr(linked_account::Column::Disabled, Expr::value(*disabled))
                 .col_expr(
                     linked_account::Column::DisabledChangedMs,
                     Expr::value(Some(unix_ms(*at))),
-                )
-                .exec(txn)
-                .await
-                .map_err(repository_error)?;
+                );
+            execute(txn, set).await?;
         }
         Write::StartSession { session, first } => {
             insert_session(txn, first, session).await?;
         }
-        Write::MarkTokenUsed(hash) => {
-            queries::mark_used(*hash)
-                .exec(txn)
-                .await
-                .map_err(repository_error)?;
-        }
-        Write::DeleteToken(hash) => {
-            queries::delete_token(*hash)
-                .exec(txn)
-                .await
-                .map_err(repository_error)?;
-        }
+        Write::MarkTokenUsed(hash) => execute(txn, queries::mark_used(*hash)).await?,
+        Write::DeleteToken(hash) => execute(txn, queries::delete_token(*hash)).await?,
         Write::InsertToken(token) => {
             refresh_token::Entity::insert(refresh_to_row(token))
                 .exec_without_returning(txn)
                 .await
                 .map_err(repository_error)?;
         }
-        Write::RevokeFamily(family) => {
-            queries::revoke_family(*family)
-                .exec(txn)
-                .await
-                .map_err(repository_error)?;
-        }
+        Write::RevokeFamily(family) => execute(txn, queries::revoke_family(*family)).await?,
     }
+    Ok(())
+}
+
+/// Runs one write whose count of changed rows says nothing here.
+async fn execute(txn: &DatabaseTransaction, write: impl QueryTrait) -> Result<(), RepositoryError> {
+    txn.execute(write.as_query())
+        .await
+        .map_err(repository_error)?;
     Ok(())
 }
 

@@ -5,7 +5,7 @@
 use crate::entity::{
     audit_event, linked_account, refresh_family, refresh_token, signal_receipt, user,
 };
-use sea_orm::sea_query::{Expr, ExprTrait, Query};
+use sea_orm::sea_query::{Expr, ExprTrait, Query, SimpleExpr};
 use sea_orm::{
     ColumnTrait, DeleteMany, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Select, SelectTwo,
     UpdateMany,
@@ -219,14 +219,8 @@ pub(crate) fn delete_expired_tokens(
     now: OffsetDateTime,
     limit: u64,
 ) -> DeleteMany<refresh_token::Entity> {
-    let expired = Query::select()
-        .column(refresh_token::Column::TokenHash)
-        .from(refresh_token::Entity)
-        .and_where(refresh_token::Column::ExpiresAt.lt(now))
-        .limit(limit)
-        .to_owned();
-    refresh_token::Entity::delete_many()
-        .filter(refresh_token::Column::TokenHash.in_subquery(expired))
+    let expired = refresh_token::Column::ExpiresAt.lt(now);
+    delete_up_to(refresh_token::Column::TokenHash, expired, limit)
 }
 
 /// Deletes up to `limit` audit events older than `before` (primary key: ids are
@@ -236,13 +230,27 @@ pub(crate) fn delete_events_before(
     limit: u64,
 ) -> DeleteMany<audit_event::Entity> {
     let bound = social_login_domain::AuditEventId::at(before, [0; 8]).as_uuid();
-    let old = Query::select()
-        .column(audit_event::Column::Id)
-        .from(audit_event::Entity)
-        .and_where(audit_event::Column::Id.lt(bound))
+    delete_up_to(
+        audit_event::Column::Id,
+        audit_event::Column::Id.lt(bound),
+        limit,
+    )
+}
+
+/// Deletes up to `limit` rows meeting `condition`, picked by their `key` in a subquery (a
+/// DELETE takes no LIMIT on PostgreSQL).
+fn delete_up_to<E: EntityTrait>(
+    key: E::Column,
+    condition: SimpleExpr,
+    limit: u64,
+) -> DeleteMany<E> {
+    let picked = Query::select()
+        .column(key)
+        .from(E::default())
+        .and_where(condition)
         .limit(limit)
         .to_owned();
-    audit_event::Entity::delete_many().filter(audit_event::Column::Id.in_subquery(old))
+    E::delete_many().filter(key.in_subquery(picked))
 }
 
 #[cfg(test)]
