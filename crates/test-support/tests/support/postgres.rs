@@ -2,26 +2,39 @@
 //! usable, gone after `drop()`, and gone after a plain `Drop` too (a panicking test).
 
 use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url};
-use sqlx::{Connection, PgConnection};
+use sqlx::postgres::{PgArguments, PgRow};
+use sqlx::query::QueryScalar;
+use sqlx::{Connection, FromRow, PgConnection, Postgres};
+
+/// The one value `query` answers on a new session of the database at `url`.
+async fn one_value<T>(url: &str, query: QueryScalar<'_, Postgres, T, PgArguments>) -> T
+where
+    T: Send + Unpin,
+    (T,): Send + Unpin + for<'r> FromRow<'r, PgRow>,
+{
+    let mut session = PgConnection::connect(url).await.unwrap();
+    let value = query.fetch_one(&mut session).await.unwrap();
+    session.close().await.unwrap();
+    value
+}
 
 async fn exists(admin_url: &str, name: &str) -> bool {
-    let mut admin = PgConnection::connect(admin_url).await.unwrap();
-    let found: bool =
-        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
-            .bind(name)
-            .fetch_one(&mut admin)
-            .await
-            .unwrap();
-    admin.close().await.unwrap();
-    found
+    let query = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)");
+    one_value(admin_url, query.bind(name)).await
+}
+
+/// A new database on the test server, with the server's admin URL; none without a server.
+async fn new_database() -> Option<(String, PostgresDatabase)> {
+    let admin_url = postgres_admin_url()?;
+    let database = PostgresDatabase::create(&admin_url).await;
+    Some((admin_url, database))
 }
 
 #[tokio::test]
 async fn a_created_database_is_fresh_and_usable_and_dropped_with_its_sessions() {
-    let Some(admin_url) = postgres_admin_url() else {
+    let Some((admin_url, database)) = new_database().await else {
         return;
     };
-    let database = PostgresDatabase::create(&admin_url).await;
     let name = database.name().to_owned();
     assert!(name.starts_with("social_login_test_"));
     let mut session = PgConnection::connect(database.url()).await.unwrap();
@@ -46,13 +59,7 @@ async fn a_created_database_is_fresh_and_usable_and_dropped_with_its_sessions() 
 
 /// `SHOW synchronous_commit` on a new session of the database at `url`.
 async fn synchronous_commit(url: &str) -> String {
-    let mut session = PgConnection::connect(url).await.unwrap();
-    let setting = sqlx::query_scalar("SHOW synchronous_commit")
-        .fetch_one(&mut session)
-        .await
-        .unwrap();
-    session.close().await.unwrap();
-    setting
+    one_value(url, sqlx::query_scalar("SHOW synchronous_commit")).await
 }
 
 #[tokio::test]
@@ -71,10 +78,9 @@ async fn a_test_database_does_not_wait_for_flushes_and_the_benchmarks_does() {
 
 #[tokio::test]
 async fn a_database_left_behind_by_a_test_is_dropped_when_it_goes_out_of_scope() {
-    let Some(admin_url) = postgres_admin_url() else {
+    let Some((admin_url, database)) = new_database().await else {
         return;
     };
-    let database = PostgresDatabase::create(&admin_url).await;
     let name = database.name().to_owned();
     assert!(exists(&admin_url, &name).await);
     drop(database);
