@@ -1,7 +1,7 @@
 //! `social-login healthcheck`: one bounded GET for container health checks, because the
 //! runtime image has no curl or wget (and no shell to run them).
 
-use std::error::Error as _;
+use crate::http::error::cause_chain;
 use std::time::Duration;
 use url::Url;
 
@@ -58,13 +58,5 @@ pub async fn probe(url: &Url, timeout: Duration) -> Result<(), HealthcheckError>
 /// reqwest's own message is only "error sending request"; the cause (refused, timed out)
 /// is in its source chain. The URL is dropped: the error names it once already.
 fn with_causes(error: reqwest::Error) -> String {
-    let error = error.without_url();
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
+    cause_chain(&error.without_url())
 }

@@ -187,8 +187,8 @@ impl From<AppError> for ApiError {
 }
 
 /// `error` and each of its sources, outermost first: what the one log line of a failed
-/// request says of its cause.
-fn cause_chain(error: &dyn std::error::Error) -> String {
+/// request says of its cause (and the healthcheck of why it failed).
+pub(crate) fn cause_chain(error: &dyn std::error::Error) -> String {
     let mut chain = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {
