@@ -24,6 +24,13 @@ async fn relay_app() -> TestApp {
     spawn_app_tuned(relay_on).await
 }
 
+/// [`relay_app`] and the bearer of a user linked to `provider`.
+async fn linked_relay_app(provider: &str) -> (TestApp, String) {
+    let app = relay_app().await;
+    let (_, bearer) = app.pat_linked(provider).await;
+    (app, bearer)
+}
+
 impl TestApp {
     /// A relayed call of `method` to `path` (after `/relay/`), as the holder of `bearer`.
     async fn relay(&self, method: reqwest::Method, path: &str, bearer: &str) -> reqwest::Response {
@@ -50,8 +57,7 @@ impl TestApp {
 
 #[tokio::test]
 async fn a_user_calls_their_providers_api_and_the_service_attaches_the_token() {
-    let app = relay_app().await;
-    let (_, bearer) = app.pat_linked("github").await;
+    let (app, bearer) = linked_relay_app("github").await;
 
     let me = app.relay_get("github/me", &bearer).await;
     assert_eq!(me.status(), StatusCode::OK);
@@ -65,8 +71,7 @@ async fn a_user_calls_their_providers_api_and_the_service_attaches_the_token() {
 
 #[tokio::test]
 async fn the_callers_credentials_and_the_providers_cookies_never_cross() {
-    let app = relay_app().await;
-    let (_, bearer) = app.pat_linked("github").await;
+    let (app, bearer) = linked_relay_app("github").await;
 
     let echoed = app
         .http
@@ -122,8 +127,7 @@ async fn the_callers_credentials_and_the_providers_cookies_never_cross() {
 
 #[tokio::test]
 async fn a_path_or_query_that_could_leave_the_base_is_400_before_any_call() {
-    let app = relay_app().await;
-    let (_, bearer) = app.pat_linked("github").await;
+    let (app, bearer) = linked_relay_app("github").await;
     // Sent as written, byte for byte: an HTTP client library would resolve some of these
     // (`%2e%2e`) before they left it.
     for path in [
@@ -160,8 +164,7 @@ async fn a_path_or_query_that_could_leave_the_base_is_400_before_any_call() {
 
 #[tokio::test]
 async fn no_link_no_relay_and_no_caller_are_refused() {
-    let app = relay_app().await;
-    let (_, bearer) = app.pat_linked("github").await;
+    let (app, bearer) = linked_relay_app("github").await;
     let unlinked = app.relay_get("google/me", &bearer).await;
     assert_problem_in("not linked", unlinked, 404, "OAuthAccountNotFound").await;
     let apple = app.relay_get("apple/me", &bearer).await;
@@ -190,8 +193,7 @@ async fn no_link_no_relay_and_no_caller_are_refused() {
 
 #[tokio::test]
 async fn a_redirect_is_answered_not_followed() {
-    let app = relay_app().await;
-    let (_, bearer) = app.pat_linked("github").await;
+    let (app, bearer) = linked_relay_app("github").await;
     let redirect = app.relay_get("github/redirect", &bearer).await;
     assert_eq!(redirect.status(), StatusCode::FOUND);
     assert!(
@@ -206,8 +208,7 @@ async fn a_redirect_is_answered_not_followed() {
 
 #[tokio::test]
 async fn the_providers_own_error_passes_back_as_it_is() {
-    let app = relay_app().await;
-    let (_, bearer) = app.pat_linked("github").await;
+    let (app, bearer) = linked_relay_app("github").await;
     let gone = app.relay_get("github/status/404", &bearer).await;
     assert_eq!(gone.status(), StatusCode::NOT_FOUND);
     assert_eq!(gone.headers()["content-type"], "application/json");
@@ -218,8 +219,7 @@ async fn the_providers_own_error_passes_back_as_it_is() {
 
 #[tokio::test]
 async fn an_expired_token_is_refreshed_once_and_the_call_retried() {
-    let app = relay_app().await;
-    let (_, bearer) = app.pat_linked("discord").await;
+    let (app, bearer) = linked_relay_app("discord").await;
     app.sim.expire_access_tokens();
 
     let me = app.relay_get("discord/me", &bearer).await;
@@ -241,8 +241,7 @@ async fn an_expired_token_is_refreshed_once_and_the_call_retried() {
 
 #[tokio::test]
 async fn a_rotated_refresh_token_is_stored_and_used_next_time() {
-    let app = relay_app().await;
-    let (_, bearer) = app.pat_linked("discord").await;
+    let (app, bearer) = linked_relay_app("discord").await;
     app.sim.set_refresh_rotation(true);
     for round in 1..=3 {
         app.sim.expire_access_tokens();
@@ -255,8 +254,7 @@ async fn a_rotated_refresh_token_is_stored_and_used_next_time() {
 
 #[tokio::test]
 async fn a_refused_refresh_is_409_with_a_connect_url_and_the_link_stays() {
-    let app = relay_app().await;
-    let (_, bearer) = app.pat_linked("discord").await;
+    let (app, bearer) = linked_relay_app("discord").await;
     app.sim.revoke_grants();
 
     let refused = app.relay_get("discord/me", &bearer).await;
@@ -281,8 +279,7 @@ async fn a_refused_refresh_is_409_with_a_connect_url_and_the_link_stays() {
 
 #[tokio::test]
 async fn a_dead_token_without_a_refresh_token_goes_straight_to_409() {
-    let app = relay_app().await;
-    let (_, bearer) = app.pat_linked("github").await;
+    let (app, bearer) = linked_relay_app("github").await;
     app.sim.expire_access_tokens();
     let refused = app.relay_get("github/me", &bearer).await;
     assert_problem_in(
@@ -366,8 +363,7 @@ async fn bodies_up_to_1_mib_go_on_and_answers_past_the_bound_are_refused() {
 
 #[tokio::test]
 async fn relayed_calls_and_refreshes_are_counted_by_provider_and_class() {
-    let app = relay_app().await;
-    let (_, bearer) = app.pat_linked("discord").await;
+    let (app, bearer) = linked_relay_app("discord").await;
     app.relay_get("discord/me", &bearer).await;
     app.relay_get("discord/status/404", &bearer).await;
     app.sim.expire_access_tokens();
