@@ -20,6 +20,15 @@ async fn refused_google_login(app: &TestApp) -> Value {
     assert_problem_in("google login", refused, 409, "EmailAlreadyRegistered").await
 }
 
+/// A fresh app with [`password_ada`] in it, offered a link by [`refused_google_login`]: the
+/// app, her bearer and the link token.
+async fn ada_offered_google() -> (TestApp, String, Value) {
+    let app = spawn_app().await;
+    let bearer = password_ada(&app).await;
+    let link_token = refused_google_login(&app).await["link_token"].clone();
+    (app, bearer, link_token)
+}
+
 async fn complete(app: &TestApp, link_token: &Value, bearer: &str) -> reqwest::Response {
     let body = json!({ "link_token": link_token });
     app.post("/auth/link/complete", &body, Some(bearer)).await
@@ -76,9 +85,7 @@ async fn the_owner_of_the_email_completes_the_link_once_with_the_first_exchange(
 
 #[tokio::test]
 async fn another_users_bearer_is_refused_and_leaves_the_token_to_its_owner() {
-    let app = spawn_app().await;
-    let bearer = password_ada(&app).await;
-    let link_token = refused_google_login(&app).await["link_token"].clone();
+    let (app, bearer, link_token) = ada_offered_google().await;
     let (_, grace) = app.signed_up("grace@example.org").await;
 
     let stolen = complete(&app, &link_token, &grace).await;
@@ -93,13 +100,8 @@ async fn another_users_bearer_is_refused_and_leaves_the_token_to_its_owner() {
 
 #[tokio::test]
 async fn a_tampered_garbage_or_missing_token_is_refused_and_changes_nothing() {
-    let app = spawn_app().await;
-    let bearer = password_ada(&app).await;
-    let link_token = refused_google_login(&app).await["link_token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let mut tampered = link_token.into_bytes();
+    let (app, bearer, link_token) = ada_offered_google().await;
+    let mut tampered = link_token.as_str().unwrap().as_bytes().to_vec();
     let middle = tampered.len() / 2;
     tampered[middle] = if tampered[middle] == b'A' { b'B' } else { b'A' };
     let tampered = String::from_utf8(tampered).unwrap();
@@ -122,9 +124,7 @@ async fn a_tampered_garbage_or_missing_token_is_refused_and_changes_nothing() {
 
 #[tokio::test]
 async fn a_provider_account_linked_meanwhile_is_a_conflict() {
-    let app = spawn_app().await;
-    let bearer = password_ada(&app).await;
-    let link_token = refused_google_login(&app).await["link_token"].clone();
+    let (app, bearer, link_token) = ada_offered_google().await;
     // Ada connects that very Google account the usual way first.
     app.link("google", &bearer, "583231").await;
     let late = complete(&app, &link_token, &bearer).await;
@@ -173,9 +173,7 @@ async fn linking_never_offers_nothing_and_auto_links_a_verified_owner_at_once() 
 
 #[tokio::test]
 async fn a_token_whose_user_is_gone_completes_nothing() {
-    let app = spawn_app().await;
-    let bearer = password_ada(&app).await;
-    let link_token = refused_google_login(&app).await["link_token"].clone();
+    let (app, bearer, link_token) = ada_offered_google().await;
     let deleted = app.delete("/users/me", Some(&bearer)).await;
     assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
     let refused = complete(&app, &link_token, &bearer).await;
