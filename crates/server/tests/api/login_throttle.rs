@@ -70,6 +70,13 @@ async fn throttled_events(app: &TestApp, login: &serde_json::Value) -> usize {
         .count()
 }
 
+/// Asserts `/metrics` counts a throttled login by `limit` (`client` or `account`).
+async fn assert_throttle_counted(app: &TestApp, limit: &str) {
+    let metrics = app.get("/metrics", None).await.text().await.unwrap();
+    let counter = format!("social_login_password_throttled_total{{limit=\"{limit}\"}}");
+    assert!(metrics.contains(&counter), "{metrics}");
+}
+
 #[tokio::test]
 async fn five_wrong_passwords_from_one_client_lock_out_that_client_and_not_the_owner() {
     let app = spawn_app_with(behind_a_proxy()).await;
@@ -82,11 +89,7 @@ async fn five_wrong_passwords_from_one_client_lock_out_that_client_and_not_the_o
     assert_eq!(owner.status(), 200, "the owner is not locked out");
     let owner: serde_json::Value = owner.json().await.unwrap();
     assert_eq!(throttled_events(&app, &owner).await, 1);
-    let metrics = app.get("/metrics", None).await.text().await.unwrap();
-    assert!(
-        metrics.contains("social_login_password_throttled_total{limit=\"client\"}"),
-        "{metrics}"
-    );
+    assert_throttle_counted(&app, "client").await;
     app.stop().await;
 }
 
@@ -138,11 +141,7 @@ async fn a_campaign_from_many_addresses_slows_the_account_and_the_owner_still_lo
         1,
         "the limit reached once"
     );
-    let metrics = app.get("/metrics", None).await.text().await.unwrap();
-    assert!(
-        metrics.contains("social_login_password_throttled_total{limit=\"account\"}"),
-        "{metrics}"
-    );
+    assert_throttle_counted(&app, "account").await;
     app.stop().await;
 }
 
