@@ -178,3 +178,18 @@ pub async fn problem_code(response: Response) -> (u16, String) {
     let body: Value = response.json().await.unwrap();
     (status, body["code"].as_str().unwrap().to_owned())
 }
+
+/// What `tasks` returned, in their order, all within a minute; `what` names them when they
+/// take longer.
+pub async fn all_within_a_minute<T>(tasks: Vec<tokio::task::JoinHandle<T>>, what: &str) -> Vec<T> {
+    let all = async {
+        let mut results = Vec::with_capacity(tasks.len());
+        for task in tasks {
+            results.push(task.await.unwrap());
+        }
+        results
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(60), all)
+        .await
+        .unwrap_or_else(|_| panic!("the {what} finished in time"))
+}

@@ -6,7 +6,7 @@
 use super::deployment::{
     CLIENT_ID, CLIENT_SECRET, Database, Deployment, REDIRECT_BASE, States, ada,
 };
-use super::flows::{Browser, access_token};
+use super::flows::{Browser, access_token, all_within_a_minute};
 use reqwest::StatusCode;
 use social_login_simulator::Provider;
 use std::time::Duration;
@@ -56,15 +56,7 @@ async fn a_dead_token_met_by_many_calls_on_two_instances_is_refreshed_once() {
             tokio::spawn(async move { browser.get(url, Some(&bearer)).await.status() })
         })
         .collect();
-    let statuses = tokio::time::timeout(Duration::from_secs(60), async {
-        let mut statuses = Vec::new();
-        for call in calls {
-            statuses.push(call.await.unwrap());
-        }
-        statuses
-    })
-    .await
-    .expect("the calls finished in time");
+    let statuses = all_within_a_minute(calls, "calls").await;
 
     assert!(
         statuses.iter().all(|status| *status == StatusCode::OK),

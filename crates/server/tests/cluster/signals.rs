@@ -5,11 +5,10 @@
 mod event_counts;
 
 use super::deployment::{ada, or_skip, two_instances};
-use super::flows::access_token;
+use super::flows::{access_token, all_within_a_minute};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use social_login_simulator::SignalDelivery;
-use std::time::Duration;
 
 const DELIVERIES: usize = 12;
 
@@ -49,15 +48,7 @@ async fn the_same_security_event_delivered_to_two_instances_at_once_acts_once() 
             })
         })
         .collect();
-    let statuses = tokio::time::timeout(Duration::from_secs(60), async {
-        let mut statuses = Vec::new();
-        for delivery in deliveries {
-            statuses.push(delivery.await.unwrap());
-        }
-        statuses
-    })
-    .await
-    .expect("the deliveries finished in time");
+    let statuses = all_within_a_minute(deliveries, "deliveries").await;
     assert!(
         statuses
             .iter()
