@@ -64,6 +64,15 @@ async fn check_config(toml: String) -> Output {
     .unwrap()
 }
 
+/// Runs `check-config` on `toml`, which it must refuse (exit status 2): what it printed on
+/// stderr.
+async fn check_config_refuses(toml: String) -> String {
+    let output = check_config(toml).await;
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    stderr
+}
+
 #[tokio::test]
 async fn check_config_names_the_discovery_problem_of_each_oidc_provider() {
     // `acme` announces another issuer; `fine` its own.
@@ -82,9 +91,7 @@ async fn check_config_names_the_discovery_problem_of_each_oidc_provider() {
         oidc_table("down", &format!("http://{closed}/down")),
         oidc_table("fine", &format!("{base}/fine/")),
     );
-    let output = check_config(toml).await;
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let stderr = check_config_refuses(toml).await;
     assert!(
         stderr.contains(&format!(
             "oauth_providers.acme.issuer: issuer is \"https://sso.evil.example\", expected \
@@ -120,9 +127,7 @@ async fn check_config_names_a_bad_key_an_unknown_kind_and_a_missing_endpoint() {
         generic_table("gitlab", "saml", ""),
         generic_table("corp", "oauth2", endpoints),
     );
-    let output = check_config(toml).await;
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let stderr = check_config_refuses(toml).await;
     for named in [
         "oauth_providers.Acme_SSO: not a provider key",
         "oauth_providers.gitlab.kind: unknown kind",
@@ -161,9 +166,7 @@ async fn check_config_names_a_presets_missing_tenant_an_unknown_knob_a_bad_token
          [oauth_providers.reddit]\n{client}[oauth_providers.reddit.userinfo]\ntoken_in = \"cookie:x\"\n\
          [oauth_providers.figma]\n{client}[oauth_providers.figma.claims]\nemail = \"email\"\n"
     );
-    let output = check_config(toml).await;
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let stderr = check_config_refuses(toml).await;
     for named in [
         "oauth_providers.okta.issuer",
         "oauth_providers.spotify.scope_seperator: unknown key",
