@@ -6,7 +6,7 @@ use super::fixtures::{
     new_user, now, refresh_works, rotation, store_token, store_user, token_hash,
 };
 use social_login_domain::session::LoginMethod;
-use social_login_domain::{AuditEventType, UserId};
+use social_login_domain::{AuditEventType, FamilyId, UserId};
 use social_login_ports::SessionEnding;
 use std::sync::Arc;
 use time::Duration;
@@ -17,7 +17,18 @@ async fn someone(repo: &Arc<dyn Repository>, email: &str) -> UserId {
     user.id
 }
 
-fn ending(user: UserId, session: social_login_domain::FamilyId) -> SessionEnding {
+/// Ada with two sessions (tokens 1 and 2, in that order), and Grace with none yet.
+async fn ada_with_two_sessions_and_grace(
+    repo: &Arc<dyn Repository>,
+) -> (UserId, [FamilyId; 2], UserId) {
+    let ada = someone(repo, "ada@example.com").await;
+    let grace = someone(repo, "grace@example.com").await;
+    let first = store_token(&**repo, ada, token_hash(1)).await;
+    let second = store_token(&**repo, ada, token_hash(2)).await;
+    (ada, [first, second], grace)
+}
+
+fn ending(user: UserId, session: FamilyId) -> SessionEnding {
     SessionEnding {
         user,
         session,
@@ -28,10 +39,7 @@ fn ending(user: UserId, session: social_login_domain::FamilyId) -> SessionEnding
 pub async fn a_users_live_sessions_are_listed_newest_use_first_and_only_theirs(
     repo: Arc<dyn Repository>,
 ) {
-    let ada = someone(&repo, "ada@example.com").await;
-    let grace = someone(&repo, "grace@example.com").await;
-    let first = store_token(&*repo, ada, token_hash(1)).await;
-    let second = store_token(&*repo, ada, token_hash(2)).await;
+    let (ada, [first, second], grace) = ada_with_two_sessions_and_grace(&repo).await;
     store_token(&*repo, grace, token_hash(3)).await;
     // The first session is refreshed an hour later: it was used last.
     let later = now() + Duration::hours(1);
@@ -59,10 +67,7 @@ pub async fn a_users_live_sessions_are_listed_newest_use_first_and_only_theirs(
 pub async fn a_user_ends_only_a_live_session_of_their_own_and_its_tokens_stop(
     repo: Arc<dyn Repository>,
 ) {
-    let ada = someone(&repo, "ada@example.com").await;
-    let grace = someone(&repo, "grace@example.com").await;
-    let hers = store_token(&*repo, ada, token_hash(1)).await;
-    let other = store_token(&*repo, ada, token_hash(2)).await;
+    let (ada, [hers, other], grace) = ada_with_two_sessions_and_grace(&repo).await;
 
     assert_eq!(
         repo.end_session(ending(grace, hers)).await,
