@@ -8,6 +8,7 @@
 pub mod admin;
 mod error;
 mod input;
+mod lone_event;
 mod providers;
 mod random;
 mod revocation;

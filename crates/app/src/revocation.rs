@@ -26,17 +26,9 @@ impl AuthService {
             },
         };
         if self.revocation_failed(provider, outcome) {
-            let now = self.ports.clock.now();
-            let event = self.audit(origin, now).event(
-                0,
-                AuditEventType::ProviderRevocationFailed,
-                user,
-                Some(provider),
-            );
+            let failed = AuditEventType::ProviderRevocationFailed;
             if let Err(error) = self
-                .ports
-                .users
-                .record_event(event, self.policy.webhook_events)
+                .record_lone_event(origin, failed, user, Some(provider))
                 .await
             {
                 warn!(%error, "could not record the failed revocation");

@@ -108,16 +108,8 @@ impl AuthService {
             },
         };
         let Some(user) = user else { return };
-        let now = self.ports.clock.now();
-        let event =
-            self.audit(origin, now)
-                .event(0, AuditEventType::UserLoginThrottled, user, None);
-        if let Err(error) = self
-            .ports
-            .users
-            .record_event(event, self.policy.webhook_events)
-            .await
-        {
+        let throttled = AuditEventType::UserLoginThrottled;
+        if let Err(error) = self.record_lone_event(origin, throttled, user, None).await {
             warn!(%error, "could not record a login throttle");
         }
     }

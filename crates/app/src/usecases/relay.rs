@@ -253,15 +253,9 @@ impl AuthService {
             RefreshFailure::Refused(why) => {
                 count_refresh(provider, "refused");
                 warn!(%provider, reason = %why, "provider refused to refresh a grant");
-                let now = self.ports.clock.now();
-                let event = self.audit(origin, now).event(
-                    0,
-                    AuditEventType::ProviderReauthorizationRequired,
-                    user,
-                    Some(provider),
-                );
-                let outbox = self.policy.webhook_events;
-                if let Err(error) = self.ports.users.record_event(event, outbox).await {
+                let required = AuditEventType::ProviderReauthorizationRequired;
+                let recorded = self.record_lone_event(origin, required, user, Some(provider));
+                if let Err(error) = recorded.await {
                     return error.into();
                 }
                 AppError::ProviderReauthorizationRequired { provider }

@@ -1,0 +1,22 @@
+//! An audit event recorded on its own, beside a use case's writes rather than in them: a
+//! failed revocation, a throttled login, a refused refresh.
+
+use crate::AuthService;
+use social_login_domain::{AuditEventType, Origin, ProviderKey, UserId};
+use social_login_ports::RepositoryError;
+
+impl AuthService {
+    /// Records one event of `kind` about `user` (at `provider`), from `origin`, now.
+    pub(crate) async fn record_lone_event(
+        &self,
+        origin: &Origin,
+        kind: AuditEventType,
+        user: UserId,
+        provider: Option<ProviderKey>,
+    ) -> Result<(), RepositoryError> {
+        let now = self.ports.clock.now();
+        let event = self.audit(origin, now).event(0, kind, user, provider);
+        let outbox = self.policy.webhook_events;
+        self.ports.users.record_event(event, outbox).await
+    }
+}
