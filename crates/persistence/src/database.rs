@@ -3,26 +3,19 @@
 
 use crate::{DatabaseOptions, SeaOrmRepository, SqliteRepository, connect};
 use async_trait::async_trait;
-use social_login_ports::{
-    AdminRepository, ProviderGrants, RefreshTokenRepository, RepositoryError, SignalRepository,
-    UserRepository, WebhookOutbox,
-};
+use social_login_ports::{Repository, RepositoryError};
 use std::sync::Arc;
 
 /// Every repository port over one database, and its migrations.
 #[async_trait]
-pub trait Database:
-    UserRepository
-    + RefreshTokenRepository
-    + SignalRepository
-    + WebhookOutbox
-    + AdminRepository
-    + ProviderGrants
-    + std::fmt::Debug
-{
+pub trait Database: Repository + std::fmt::Debug {
     /// Applies pending migrations; safe from several processes at once.
     async fn migrate(&self) -> Result<(), RepositoryError>;
 }
+
+impl Repository for SeaOrmRepository {}
+
+impl Repository for SqliteRepository {}
 
 #[async_trait]
 impl Database for SeaOrmRepository {

@@ -19,6 +19,7 @@ pub mod session_tokens;
 pub mod signals;
 pub mod state_sealer;
 pub mod state_store;
+pub mod store;
 pub mod token_cipher;
 pub mod webhooks;
 
@@ -54,6 +55,7 @@ pub use signals::{
 };
 pub use state_sealer::StateSealer;
 pub use state_store::{AttemptKey, Attempts, StateStore, StateStoreError};
+pub use store::Repository;
 pub use token_cipher::{CipherError, TokenCipher};
 pub use webhooks::{
     Claim, DeadLetter, DeliveryError, Failure, OutboxCounts, PendingDelivery, Sweep, WebhookOutbox,

@@ -88,6 +88,8 @@ impl Token {
     }
 }
 
+impl social_login_ports::Repository for InMemoryRepository {}
+
 impl InMemoryRepository {
     pub(crate) fn lock(&self) -> MutexGuard<'_, Tables> {
         self.tables.lock().unwrap()

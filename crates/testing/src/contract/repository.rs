@@ -35,42 +35,10 @@ pub use signals::*;
 pub use signup::*;
 pub use users::*;
 
-use social_login_ports::{
-    AdminRepository, ProviderGrants, RefreshTokenRepository, SignalRepository, UserRepository,
-    WebhookOutbox,
-};
+pub use social_login_ports::Repository;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-
-/// The repository ports, the operator's port and the webhook outbox, as one adapter
-/// implements them over one database.
-pub trait Repository:
-    UserRepository
-    + RefreshTokenRepository
-    + SignalRepository
-    + AdminRepository
-    + WebhookOutbox
-    + ProviderGrants
-    + Send
-    + Sync
-    + 'static
-{
-}
-
-impl<
-    T: UserRepository
-        + RefreshTokenRepository
-        + SignalRepository
-        + AdminRepository
-        + WebhookOutbox
-        + ProviderGrants
-        + Send
-        + Sync
-        + 'static,
-> Repository for T
-{
-}
 
 /// One rule of the contract, run on the repository it is given.
 pub type Rule = fn(Arc<dyn Repository>) -> Pin<Box<dyn Future<Output = ()> + Send>>;
