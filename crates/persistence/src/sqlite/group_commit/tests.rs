@@ -44,6 +44,12 @@ fn insert_then_refuse(
     }
 }
 
+/// How many rows of `t` the write sees.
+fn count_rows(db: &Db) -> Result<i64, RepositoryError> {
+    db.query_row("SELECT count(*) FROM t", [], |row| row.get(0))
+        .map_err(failed)
+}
+
 fn rows(db: &Connection) -> Vec<i64> {
     let mut statement = db.prepare("SELECT x FROM t ORDER BY x").unwrap();
     statement
@@ -147,17 +153,13 @@ fn a_write_that_fails_after_changing_rows_is_taken_out_and_the_others_run_again_
     let refused = RepositoryError::Internal("refused after writing".into());
     let failing = insert_then_refuse(2, refused.clone());
     // The last write reads what the first wrote, and not what the undone one did.
-    let count = |db: &Db| {
-        db.query_row("SELECT count(*) FROM t", [], |row| row.get(0))
-            .map_err(failed)
-    };
     let answers = commit(
         &db,
         vec![
             counted(&runs[0], insert(1)),
             counted(&runs[1], failing),
             counted(&runs[2], insert(3)),
-            counted(&runs[3], count),
+            counted(&runs[3], count_rows),
         ],
     );
     assert_eq!(answers, vec![Ok(1), Err(refused), Ok(3), Ok(2)]);
@@ -182,8 +184,7 @@ fn a_write_taken_out_runs_again_alone_after_the_others_committed() {
             if runs.fetch_add(1, Ordering::SeqCst) == 0 {
                 return Err(RepositoryError::Internal("refused once".into()));
             }
-            db.query_row("SELECT count(*) FROM t", [], |row| row.get(0))
-                .map_err(failed)
+            count_rows(db)
         }
     };
     let answers = commit(
@@ -303,11 +304,7 @@ fn writes_that_all_fail_after_changing_rows_leave_nothing() {
 #[test]
 fn a_later_write_reads_what_an_earlier_one_wrote() {
     let db = table();
-    let count = |db: &Db| {
-        db.query_row("SELECT count(*) FROM t", [], |row| row.get(0))
-            .map_err(failed)
-    };
-    let answers = commit(&db, vec![write(insert(7)), write(count)]);
+    let answers = commit(&db, vec![write(insert(7)), write(count_rows)]);
     assert_eq!(answers, vec![Ok(7), Ok(1)]);
 }
 
@@ -324,9 +321,7 @@ fn when_the_commit_fails_every_write_in_it_gets_the_error_and_nothing_stays() {
     // A refusal decided inside the failed transaction is not repeated either: the rows it
     // read (1) were never committed.
     let refusing = |db: &Db| -> Result<i64, RepositoryError> {
-        let seen: i64 = db
-            .query_row("SELECT count(*) FROM t", [], |row| row.get(0))
-            .map_err(failed)?;
+        let seen = count_rows(db)?;
         Err(RepositoryError::Internal(format!(
             "refused on {seen} uncommitted rows"
         )))
