@@ -58,6 +58,20 @@ impl Tables {
         row.last_error.get_or_insert_with(|| reason.to_owned());
     }
 
+    /// Dead-letters each of `rows` as [`Self::bury`] does; how many.
+    fn bury_each<'a>(
+        rows: impl Iterator<Item = &'a mut OutboxRow>,
+        now: OffsetDateTime,
+        reason: &str,
+    ) -> u64 {
+        let mut buried = 0;
+        for row in rows {
+            Self::bury(row, now, reason);
+            buried += 1;
+        }
+        buried
+    }
+
     fn revive(row: &mut OutboxRow, now: OffsetDateTime) {
         row.dead_at = None;
         row.next_attempt = now;
@@ -131,12 +145,7 @@ impl WebhookOutbox for InMemoryRepository {
             .filter(|row| row.dead_at.is_none() && row.event.created_at < before)
             .filter(|row| row.locked_until.is_none_or(|until| until <= sweep.now))
             .take(take(sweep.limit));
-        let mut buried = 0;
-        for row in old {
-            Tables::bury(row, sweep.now, sweep.reason);
-            buried += 1;
-        }
-        Ok(buried)
+        Ok(Tables::bury_each(old, sweep.now, sweep.reason))
     }
 
     async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> Result<u64, RepositoryError> {
@@ -148,12 +157,8 @@ impl WebhookOutbox for InMemoryRepository {
             .filter(|row| row.dead_at.is_none())
             .collect();
         live.sort_by_key(|row| std::cmp::Reverse(row.event.id.as_uuid()));
-        let mut buried = 0;
-        for row in live.into_iter().skip(take(keep)).take(take(limit)) {
-            Tables::bury(row, now, reason);
-            buried += 1;
-        }
-        Ok(buried)
+        let beyond = live.into_iter().skip(take(keep)).take(take(limit));
+        Ok(Tables::bury_each(beyond, now, reason))
     }
 
     async fn counts(&self) -> Result<OutboxCounts, RepositoryError> {
