@@ -3,7 +3,7 @@
 
 use crate::AuthService;
 use social_login_domain::{AuditEventType, Origin, ProviderKey, UserId};
-use social_login_ports::RepositoryError;
+use social_login_ports::RepoResult;
 
 impl AuthService {
     /// Records one event of `kind` about `user` (at `provider`), from `origin`, now.
@@ -13,7 +13,7 @@ impl AuthService {
         kind: AuditEventType,
         user: UserId,
         provider: Option<ProviderKey>,
-    ) -> Result<(), RepositoryError> {
+    ) -> RepoResult<()> {
         let now = self.ports.clock.now();
         let event = self.audit(origin, now).event(0, kind, user, provider);
         let outbox = self.policy.webhook_events;

@@ -15,14 +15,14 @@ use social_login_domain::plan::WritePlan;
 use social_login_domain::{AuditEvent, ProviderKey, User, UserFilter, UserId};
 use social_login_ports::{
     AdminRepository, EventQuery, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError,
-    RepositoryError, SessionsRevocation, Unlinked, UserPage, UserSearch,
+    RepoResult, RepositoryError, SessionsRevocation, Unlinked, UserPage, UserSearch,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 #[async_trait]
 impl AdminRepository for SeaOrmRepository {
-    async fn find_users(&self, search: UserSearch) -> Result<UserPage, RepositoryError> {
+    async fn find_users(&self, search: UserSearch) -> RepoResult<UserPage> {
         let db = self.connection();
         let after = search.after.map_or(Uuid::nil(), |id| id.as_uuid());
         // One more than a page: whether another page follows.
@@ -43,25 +43,18 @@ impl AdminRepository for SeaOrmRepository {
         user_page(rows, search.limit)
     }
 
-    async fn active_sessions(
-        &self,
-        user: UserId,
-        now: OffsetDateTime,
-    ) -> Result<u64, RepositoryError> {
+    async fn active_sessions(&self, user: UserId, now: OffsetDateTime) -> RepoResult<u64> {
         queries::active_sessions_of(user, now)
             .count(self.connection())
             .await
             .map_err(repository_error)
     }
 
-    async fn set_locked(&self, change: LockChange) -> Result<bool, RepositoryError> {
+    async fn set_locked(&self, change: LockChange) -> RepoResult<bool> {
         change_user(self, change.user, change.plan()).await
     }
 
-    async fn revoke_sessions(
-        &self,
-        revocation: SessionsRevocation,
-    ) -> Result<bool, RepositoryError> {
+    async fn revoke_sessions(&self, revocation: SessionsRevocation) -> RepoResult<bool> {
         change_user(self, revocation.user, revocation.plan()).await
     }
 
@@ -69,7 +62,7 @@ impl AdminRepository for SeaOrmRepository {
         self::unlink(self, unlink.removal, unlink.force).await
     }
 
-    async fn find_events(&self, query: EventQuery) -> Result<Vec<AuditEvent>, RepositoryError> {
+    async fn find_events(&self, query: EventQuery) -> RepoResult<Vec<AuditEvent>> {
         use sea_orm::FromQueryResult;
         let (lowest, above) = query.id_bounds();
         let values = vec![
@@ -97,11 +90,7 @@ impl AdminRepository for SeaOrmRepository {
 
 /// Applies `plan` if `user` exists (its row locked first, so the change serialises with
 /// the user's other changes); whether it did.
-async fn change_user(
-    repo: &SeaOrmRepository,
-    user: UserId,
-    plan: WritePlan,
-) -> Result<bool, RepositoryError> {
+async fn change_user(repo: &SeaOrmRepository, user: UserId, plan: WritePlan) -> RepoResult<bool> {
     let (txn, _traced) = repo.begin_write().await?;
     if crate::rows::locked_user_row(&txn, user, UserRowLock::AgainstChanges)
         .await?
@@ -129,10 +118,7 @@ async fn linked<C: ConnectionTrait>(
 }
 
 /// [`crate::rows::locked_user_row`], as the user.
-async fn locked_user(
-    txn: &DatabaseTransaction,
-    user: UserId,
-) -> Result<Option<User>, RepositoryError> {
+async fn locked_user(txn: &DatabaseTransaction, user: UserId) -> RepoResult<Option<User>> {
     crate::rows::locked_user_row(txn, user, UserRowLock::Exclusive)
         .await?
         .map(user_from_row)

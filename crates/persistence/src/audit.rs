@@ -10,7 +10,7 @@ use social_login_domain::{
     AdminKeyId, AuditEvent, AuditEventId, AuditEventType, EventSet, EventsView, Origin,
     ProviderKey, UserId, Via,
 };
-use social_login_ports::RepositoryError;
+use social_login_ports::{RepoResult, RepositoryError};
 use time::OffsetDateTime;
 
 /// Writes `event`, and its outbox row if `outbox` holds its type, on `db` (a transaction).
@@ -18,7 +18,7 @@ pub(crate) async fn record<C: ConnectionTrait>(
     db: &C,
     event: &AuditEvent,
     outbox: EventSet,
-) -> Result<(), RepositoryError> {
+) -> RepoResult<()> {
     audit_event::Entity::insert(to_row(event))
         .exec_without_returning(db)
         .await
@@ -37,7 +37,7 @@ pub(crate) async fn record_all<C: ConnectionTrait>(
     db: &C,
     events: impl IntoIterator<Item = AuditEvent>,
     outbox: EventSet,
-) -> Result<(), RepositoryError> {
+) -> RepoResult<()> {
     for event in events {
         record(db, &event, outbox).await?;
     }
@@ -50,7 +50,7 @@ pub(crate) async fn commit_with(
     txn: DatabaseTransaction,
     events: impl IntoIterator<Item = AuditEvent>,
     outbox: EventSet,
-) -> Result<(), RepositoryError> {
+) -> RepoResult<()> {
     record_all(&txn, events, outbox).await?;
     txn.commit().await.map_err(repository_error)
 }
@@ -60,7 +60,7 @@ pub(crate) async fn list<C: ConnectionTrait>(
     user: UserId,
     limit: u64,
     view: EventsView,
-) -> Result<Vec<AuditEvent>, RepositoryError> {
+) -> RepoResult<Vec<AuditEvent>> {
     crate::queries::events_of(user, limit, view.hidden())
         .all(db)
         .await
@@ -100,7 +100,7 @@ pub(crate) fn to_row(event: &AuditEvent) -> audit_event::ActiveModel {
     }
 }
 
-pub(crate) fn from_row(row: audit_event::Model) -> Result<AuditEvent, RepositoryError> {
+pub(crate) fn from_row(row: audit_event::Model) -> RepoResult<AuditEvent> {
     let corrupt = |what: &str| RepositoryError::Internal(format!("stored audit {what} is invalid"));
     let origin = Origin::new(
         row.ip

@@ -5,7 +5,7 @@ use crate::error::{is_sqlite_busy, repository_error};
 use crate::sqlite::open::{SQLITE_BUSY_RETRY, SQLITE_BUSY_TIMEOUT, create_owner_only, sqlite_file};
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{ConnectOptions, Database, DatabaseConnection, DbErr};
-use social_login_ports::RepositoryError;
+use social_login_ports::{RepoResult, RepositoryError};
 use std::time::{Duration, Instant};
 
 /// A request waiting this long for a pooled connection, including opening a new one while
@@ -45,7 +45,7 @@ impl DatabaseOptions {
 }
 
 /// Connects without running migrations; call [`SeaOrmRepository::migrate`] next.
-pub async fn connect(database: &DatabaseOptions) -> Result<SeaOrmRepository, RepositoryError> {
+pub async fn connect(database: &DatabaseOptions) -> RepoResult<SeaOrmRepository> {
     let url = database.url.as_str();
     let mut options = ConnectOptions::new(url);
     // sqlx statement logging would put SQL into the service's logs at INFO; tracing spans

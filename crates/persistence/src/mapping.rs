@@ -9,11 +9,11 @@ use social_login_domain::{
     Email, FamilyId, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, PageLimit,
     PasswordHash, ProviderKey, ProviderSubject, SealedToken, User, UserId,
 };
-use social_login_ports::{NewRefreshToken, RepositoryError, SealedGrant, SessionStart, UserPage};
+use social_login_ports::{NewRefreshToken, RepoResult, SealedGrant, SessionStart, UserPage};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-pub(crate) fn user_from_row(row: user::Model) -> Result<User, RepositoryError> {
+pub(crate) fn user_from_row(row: user::Model) -> RepoResult<User> {
     Ok(User {
         id: UserId::from_uuid(row.id),
         email: email_from_column(row.email)?,
@@ -27,10 +27,7 @@ pub(crate) fn user_from_row(row: user::Model) -> Result<User, RepositoryError> {
 }
 
 /// The page of users out of `rows`, which were read one longer than a page.
-pub(crate) fn user_page(
-    rows: Vec<user::Model>,
-    limit: PageLimit,
-) -> Result<UserPage, RepositoryError> {
+pub(crate) fn user_page(rows: Vec<user::Model>, limit: PageLimit) -> RepoResult<UserPage> {
     let users = rows
         .into_iter()
         .map(user_from_row)
@@ -38,7 +35,7 @@ pub(crate) fn user_page(
     Ok(UserPage::of_fetched(users, limit))
 }
 
-pub(crate) fn link_from_row(row: linked_account::Model) -> Result<LinkedAccount, RepositoryError> {
+pub(crate) fn link_from_row(row: linked_account::Model) -> RepoResult<LinkedAccount> {
     link_from_columns(LinkColumns {
         id: row.id,
         user_id: row.user_id,
@@ -62,7 +59,7 @@ pub(crate) struct LinkColumns {
     pub created_at: OffsetDateTime,
 }
 
-pub(crate) fn link_from_columns(row: LinkColumns) -> Result<LinkedAccount, RepositoryError> {
+pub(crate) fn link_from_columns(row: LinkColumns) -> RepoResult<LinkedAccount> {
     Ok(LinkedAccount {
         id: LinkedAccountId::from_uuid(row.id),
         user_id: UserId::from_uuid(row.user_id),
@@ -80,7 +77,7 @@ pub(crate) fn grant_from_columns(
     access_token: String,
     refresh_token: Option<String>,
     client_id: Option<String>,
-) -> Result<SealedGrant, RepositoryError> {
+) -> RepoResult<SealedGrant> {
     Ok(SealedGrant {
         provider: provider_from_column(provider)?,
         access_token: SealedToken::new(access_token),
@@ -89,7 +86,7 @@ pub(crate) fn grant_from_columns(
     })
 }
 
-fn provider_from_column(provider: &str) -> Result<ProviderKey, RepositoryError> {
+fn provider_from_column(provider: &str) -> RepoResult<ProviderKey> {
     provider
         .parse::<ProviderKey>()
         .map_err(|_| corrupt("provider key"))
@@ -177,7 +174,7 @@ pub(crate) fn email_to_column(email: Option<&Email>) -> Option<String> {
     email.map(|e| e.as_str().to_owned())
 }
 
-fn email_from_column(email: Option<String>) -> Result<Option<Email>, RepositoryError> {
+fn email_from_column(email: Option<String>) -> RepoResult<Option<Email>> {
     email
         .map(|raw| Email::parse(&raw).map_err(|_| corrupt("email")))
         .transpose()

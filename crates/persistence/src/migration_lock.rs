@@ -9,7 +9,7 @@
 use crate::error::sqlx_error;
 use sea_orm::sqlx::{self, Connection, PgConnection};
 use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, Statement};
-use social_login_ports::RepositoryError;
+use social_login_ports::{RepoResult, RepositoryError};
 use std::fs::{File, Permissions, TryLockError};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::PathBuf;
@@ -35,7 +35,7 @@ pub(crate) enum MigrationLock {
 
 impl MigrationLock {
     /// Waits (at most [`LOCK_WAIT`]) until no other migrator holds the lock, and takes it.
-    pub(crate) async fn acquire(db: &DatabaseConnection) -> Result<Self, RepositoryError> {
+    pub(crate) async fn acquire(db: &DatabaseConnection) -> RepoResult<Self> {
         match db.get_database_backend() {
             DbBackend::Postgres => lock_postgres(db).await.map(Self::Postgres),
             _ => lock_sqlite_file(db).await.map(Self::SqliteFile),
@@ -62,7 +62,7 @@ impl MigrationLock {
     }
 }
 
-async fn lock_postgres(db: &DatabaseConnection) -> Result<PgConnection, RepositoryError> {
+async fn lock_postgres(db: &DatabaseConnection) -> RepoResult<PgConnection> {
     let options = db.get_postgres_connection_pool().connect_options();
     let mut session = PgConnection::connect_with(&options)
         .await
@@ -101,7 +101,7 @@ fn lock_timed_out(error: &sqlx::Error) -> bool {
         .is_some_and(|code| code == "55P03")
 }
 
-async fn lock_sqlite_file(db: &DatabaseConnection) -> Result<Option<File>, RepositoryError> {
+async fn lock_sqlite_file(db: &DatabaseConnection) -> RepoResult<Option<File>> {
     let Some(path) = lock_file_path(db).await? else {
         return Ok(None);
     };
@@ -145,7 +145,7 @@ async fn lock_sqlite_file(db: &DatabaseConnection) -> Result<Option<File>, Repos
 
 /// `<database file>.migrate-lock`, or `None` for an in-memory database. SQLite itself says
 /// where the database is: the URL may be relative, percent-encoded or carry options.
-async fn lock_file_path(db: &DatabaseConnection) -> Result<Option<PathBuf>, RepositoryError> {
+async fn lock_file_path(db: &DatabaseConnection) -> RepoResult<Option<PathBuf>> {
     let row = db
         .query_one_raw(Statement::from_string(
             DbBackend::Sqlite,

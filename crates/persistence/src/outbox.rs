@@ -13,8 +13,7 @@ use sea_orm::{
 };
 use social_login_domain::AuditEventId;
 use social_login_ports::{
-    Claim, DeadLetter, Failure, OutboxCounts, PendingDelivery, RepositoryError, Sweep,
-    WebhookOutbox,
+    Claim, DeadLetter, Failure, OutboxCounts, PendingDelivery, RepoResult, Sweep, WebhookOutbox,
 };
 use time::OffsetDateTime;
 
@@ -22,12 +21,12 @@ fn attempts(failure: &Failure) -> Value {
     i32::try_from(failure.attempts).unwrap_or(i32::MAX).into()
 }
 
-fn number(row: &QueryResult, column: &str) -> Result<u64, RepositoryError> {
+fn number(row: &QueryResult, column: &str) -> RepoResult<u64> {
     let value: i64 = row.try_get("", column).map_err(repository_error)?;
     Ok(u64::try_from(value).unwrap_or(0))
 }
 
-fn dead_letter(row: &QueryResult) -> Result<DeadLetter, RepositoryError> {
+fn dead_letter(row: &QueryResult) -> RepoResult<DeadLetter> {
     let event = audit_event::Model::from_query_result(row, "").map_err(repository_error)?;
     let dead_at_ms: i64 = row.try_get("", "dead_at_ms").map_err(repository_error)?;
     let attempts: i32 = row.try_get("", "attempts").map_err(repository_error)?;
@@ -40,7 +39,7 @@ fn dead_letter(row: &QueryResult) -> Result<DeadLetter, RepositoryError> {
 }
 
 impl SeaOrmRepository {
-    async fn run(&self, sql: &str, values: Vec<Value>) -> Result<u64, RepositoryError> {
+    async fn run(&self, sql: &str, values: Vec<Value>) -> RepoResult<u64> {
         let db = self.connection();
         let done = db
             .execute_raw(statement(db.get_database_backend(), sql, values))
@@ -49,11 +48,7 @@ impl SeaOrmRepository {
         Ok(done.rows_affected())
     }
 
-    async fn rows(
-        &self,
-        sql: &str,
-        values: Vec<Value>,
-    ) -> Result<Vec<QueryResult>, RepositoryError> {
+    async fn rows(&self, sql: &str, values: Vec<Value>) -> RepoResult<Vec<QueryResult>> {
         crate::raw_sql::query_all(self.connection(), sql, values).await
     }
 
@@ -63,7 +58,7 @@ impl SeaOrmRepository {
         claim: Claim,
         due_by: i64,
         limit: u32,
-    ) -> Result<Vec<PendingDelivery>, RepositoryError> {
+    ) -> RepoResult<Vec<PendingDelivery>> {
         let values = vec![
             unix_ms(claim.expires_at()).into(),
             due_by.into(),
@@ -126,34 +121,26 @@ fn sweep(which: Value, sweep: Sweep) -> Vec<Value> {
 
 #[async_trait]
 impl WebhookOutbox for SeaOrmRepository {
-    async fn claim_due(
-        &self,
-        lease: Claim,
-        limit: u32,
-    ) -> Result<Vec<PendingDelivery>, RepositoryError> {
+    async fn claim_due(&self, lease: Claim, limit: u32) -> RepoResult<Vec<PendingDelivery>> {
         self.claim(lease, unix_ms(lease.now), limit).await
     }
 
-    async fn claim_probe(&self, lease: Claim) -> Result<Option<PendingDelivery>, RepositoryError> {
+    async fn claim_probe(&self, lease: Claim) -> RepoResult<Option<PendingDelivery>> {
         let claimed = self.claim(lease, sql::NEVER - 1, 1).await?;
         Ok(claimed.into_iter().next())
     }
 
-    async fn remove(&self, id: AuditEventId) -> Result<(), RepositoryError> {
+    async fn remove(&self, id: AuditEventId) -> RepoResult<()> {
         self.run(sql::DELETE, vec![id.as_uuid().into()])
             .await
             .map(drop)
     }
 
-    async fn retry_at(&self, failure: Failure, at: OffsetDateTime) -> Result<(), RepositoryError> {
+    async fn retry_at(&self, failure: Failure, at: OffsetDateTime) -> RepoResult<()> {
         self.run(sql::RETRY, failed(failure, at)).await.map(drop)
     }
 
-    async fn dead_letter(
-        &self,
-        failure: Failure,
-        now: OffsetDateTime,
-    ) -> Result<(), RepositoryError> {
+    async fn dead_letter(&self, failure: Failure, now: OffsetDateTime) -> RepoResult<()> {
         let values = failed(failure, now);
         self.run(sql::DEAD_LETTER, values).await.map(drop)
     }
@@ -162,17 +149,17 @@ impl WebhookOutbox for SeaOrmRepository {
         &self,
         before: OffsetDateTime,
         sweep: Sweep,
-    ) -> Result<u64, RepositoryError> {
+    ) -> RepoResult<u64> {
         let values = self::sweep(id_bound(before).into(), sweep);
         self.run(sql::DEAD_LETTER_BEFORE, values).await
     }
 
-    async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> Result<u64, RepositoryError> {
+    async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> RepoResult<u64> {
         let values = self::sweep(count(keep), sweep);
         self.run(sql::DEAD_LETTER_BEYOND, values).await
     }
 
-    async fn counts(&self) -> Result<OutboxCounts, RepositoryError> {
+    async fn counts(&self) -> RepoResult<OutboxCounts> {
         let mut counts = [0; 2];
         for (slot, sql) in counts.iter_mut().zip([sql::COUNT_PENDING, sql::COUNT_DEAD]) {
             if let Some(row) = self.rows(sql, Vec::new()).await?.first() {
@@ -185,7 +172,7 @@ impl WebhookOutbox for SeaOrmRepository {
         })
     }
 
-    async fn dead_letters(&self, limit: u64) -> Result<Vec<DeadLetter>, RepositoryError> {
+    async fn dead_letters(&self, limit: u64) -> RepoResult<Vec<DeadLetter>> {
         self.rows(sql::DEAD_LETTERS, vec![count(limit)])
             .await?
             .iter()
@@ -193,29 +180,17 @@ impl WebhookOutbox for SeaOrmRepository {
             .collect()
     }
 
-    async fn redeliver(
-        &self,
-        id: AuditEventId,
-        now: OffsetDateTime,
-    ) -> Result<bool, RepositoryError> {
+    async fn redeliver(&self, id: AuditEventId, now: OffsetDateTime) -> RepoResult<bool> {
         let values = vec![id.as_uuid().into(), unix_ms(now).into()];
         Ok(self.run(sql::REDELIVER, values).await? > 0)
     }
 
-    async fn redeliver_dead(
-        &self,
-        now: OffsetDateTime,
-        limit: u64,
-    ) -> Result<u64, RepositoryError> {
+    async fn redeliver_dead(&self, now: OffsetDateTime, limit: u64) -> RepoResult<u64> {
         let values = vec![unix_ms(now).into(), count(limit)];
         self.run(sql::REDELIVER_DEAD, values).await
     }
 
-    async fn forget_written_before(
-        &self,
-        before: OffsetDateTime,
-        limit: u64,
-    ) -> Result<u64, RepositoryError> {
+    async fn forget_written_before(&self, before: OffsetDateTime, limit: u64) -> RepoResult<u64> {
         let values = vec![id_bound(before).into(), count(limit)];
         self.run(sql::FORGET_BEFORE, values).await
     }

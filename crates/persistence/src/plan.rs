@@ -15,7 +15,7 @@ use sea_orm::{
 };
 use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
 use social_login_domain::relay::GrantRenewal;
-use social_login_ports::{NewRefreshToken, PlanError, RepositoryError, SessionStart};
+use social_login_ports::{NewRefreshToken, PlanError, RepoResult, SessionStart};
 
 /// Applies `plan`'s writes in order, then records its events. The caller's transaction
 /// makes it all or nothing.
@@ -104,7 +104,7 @@ async fn apply_write(txn: &DatabaseTransaction, write: &Write) -> Result<(), Pla
 }
 
 /// Runs one write whose count of changed rows says nothing here.
-async fn execute(txn: &DatabaseTransaction, write: impl QueryTrait) -> Result<(), RepositoryError> {
+async fn execute(txn: &DatabaseTransaction, write: impl QueryTrait) -> RepoResult<()> {
     txn.execute(write.as_query())
         .await
         .map_err(repository_error)?;
@@ -193,7 +193,7 @@ async fn insert_session(
     txn: &DatabaseTransaction,
     first: &NewRefreshToken,
     session: &SessionStart,
-) -> Result<(), RepositoryError> {
+) -> RepoResult<()> {
     refresh_family::Entity::insert(family_to_row(first, session))
         .exec_without_returning(txn)
         .await

@@ -3,7 +3,7 @@
 
 use crate::error::repository_error;
 use sea_orm::{ConnectionTrait, DbBackend, QueryResult, Statement, Value};
-use social_login_ports::RepositoryError;
+use social_login_ports::RepoResult;
 
 /// `sql` with `values`, in the placeholders of `backend`.
 pub(crate) fn statement(backend: DbBackend, sql: &str, values: Vec<Value>) -> Statement {
@@ -25,7 +25,7 @@ pub(crate) async fn query_all<C: ConnectionTrait>(
     db: &C,
     sql: &str,
     values: Vec<Value>,
-) -> Result<Vec<QueryResult>, RepositoryError> {
+) -> RepoResult<Vec<QueryResult>> {
     db.query_all_raw(statement(db.get_database_backend(), sql, values))
         .await
         .map_err(repository_error)

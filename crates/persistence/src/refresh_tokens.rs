@@ -22,14 +22,14 @@ use social_login_domain::refresh::{PresentedRefresh, RefreshRecord, RefreshToken
 use social_login_domain::session_list::live_sessions;
 use social_login_domain::{FamilyId, LoginMethod, UserId};
 use social_login_ports::{
-    Logout, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError, Rotated,
-    RotationRefused, SessionEnding, SessionOpening, SessionSummary, StoredSession,
+    Logout, RefreshRotation, RefreshTokenRepository, RepoResult, RepositoryError, RotateError,
+    Rotated, RotationRefused, SessionEnding, SessionOpening, SessionSummary, StoredSession,
 };
 use time::OffsetDateTime;
 
 #[async_trait]
 impl RefreshTokenRepository for SeaOrmRepository {
-    async fn start_family(&self, opening: SessionOpening) -> Result<(), RepositoryError> {
+    async fn start_family(&self, opening: SessionOpening) -> RepoResult<()> {
         let (txn, _traced) = self.begin_write().await?;
         crate::plan::apply(&txn, &opening.plan()).await?;
         txn.commit().await.map_err(repository_error)
@@ -55,7 +55,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
         Ok(plan.outcome?)
     }
 
-    async fn revoke_refresh(&self, logout: Logout) -> Result<(), RepositoryError> {
+    async fn revoke_refresh(&self, logout: Logout) -> RepoResult<()> {
         // Under the family row's lock: it waits for a rotation in flight, then revokes the
         // successor that rotation committed with the rest.
         let (txn, _traced) = self.begin_write().await?;
@@ -68,7 +68,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
         &self,
         user: UserId,
         now: OffsetDateTime,
-    ) -> Result<Vec<SessionSummary>, RepositoryError> {
+    ) -> RepoResult<Vec<SessionSummary>> {
         let families = refresh_family::Entity::find()
             .filter(refresh_family::Column::UserId.eq(user.as_uuid()))
             .filter(refresh_family::Column::Revoked.eq(false))
@@ -94,7 +94,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
         ))
     }
 
-    async fn end_session(&self, ending: SessionEnding) -> Result<bool, RepositoryError> {
+    async fn end_session(&self, ending: SessionEnding) -> RepoResult<bool> {
         // Under the family row's lock, as logout: a rotation in flight dies with it.
         let (txn, _traced) = self.begin_write().await?;
         let mut find = queries::family(ending.session.as_uuid());
@@ -111,7 +111,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
         Ok(true)
     }
 
-    async fn prune_expired(&self, now: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError> {
+    async fn prune_expired(&self, now: OffsetDateTime, limit: u64) -> RepoResult<u64> {
         // Ended families first, tokens included: none of their tokens can work any more.
         let ended = queries::ended_families(now, limit)
             .into_tuple::<uuid::Uuid>()
@@ -165,7 +165,7 @@ fn stored_session(family: refresh_family::Model) -> StoredSession {
 async fn locked_record(
     txn: &DatabaseTransaction,
     presented: &PresentedRefresh,
-) -> Result<Option<RefreshRecord>, RepositoryError> {
+) -> RepoResult<Option<RefreshRecord>> {
     if let Some((token, family)) = lock_token_and_family(txn, presented.hash).await? {
         let family = family_from_row(&family);
         return Ok(Some(RefreshRecord::stored(
@@ -218,10 +218,7 @@ pub(crate) const TOKEN_AND_FAMILY: &str = "SELECT t.token_hash AS t_token_hash, 
 
 /// Whether an operator locked the user (a missing user is not locked: the token is refused
 /// by its own rules).
-async fn user_is_locked(
-    txn: &DatabaseTransaction,
-    user: uuid::Uuid,
-) -> Result<bool, RepositoryError> {
+async fn user_is_locked(txn: &DatabaseTransaction, user: uuid::Uuid) -> RepoResult<bool> {
     let row = queries::user_by_id(UserId::from_uuid(user))
         .one(txn)
         .await

@@ -12,15 +12,11 @@ use sea_orm::sea_query::{Condition, Expr};
 use sea_orm::{ColumnTrait, ConnectionTrait, FromQueryResult, QueryFilter};
 use social_login_domain::relay::RelayRefresh;
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
-use social_login_ports::{LinkGrant, ProviderGrants, RefreshClaim, RepositoryError};
+use social_login_ports::{LinkGrant, ProviderGrants, RefreshClaim, RepoResult};
 
 #[async_trait]
 impl ProviderGrants for SeaOrmRepository {
-    async fn grant_of(
-        &self,
-        user: UserId,
-        provider: ProviderKey,
-    ) -> Result<Option<LinkGrant>, RepositoryError> {
+    async fn grant_of(&self, user: UserId, provider: ProviderKey) -> RepoResult<Option<LinkGrant>> {
         let db = self.connection();
         let values = vec![user.as_uuid().into(), provider.as_str().into()];
         let query = statement(db.get_database_backend(), GRANT_WITH_LOCK, values);
@@ -32,7 +28,7 @@ impl ProviderGrants for SeaOrmRepository {
         Ok(Some(grant_from_row(link, locked)))
     }
 
-    async fn claim_refresh(&self, claim: RefreshClaim) -> Result<bool, RepositoryError> {
+    async fn claim_refresh(&self, claim: RefreshClaim) -> RepoResult<bool> {
         let lease = linked_account::Column::RefreshLeaseUntilMs;
         let free = Condition::any()
             .add(lease.is_null())
@@ -48,15 +44,11 @@ impl ProviderGrants for SeaOrmRepository {
         Ok(claimed.rows_affected == 1)
     }
 
-    async fn store_refresh(&self, refresh: RelayRefresh) -> Result<bool, RepositoryError> {
+    async fn store_refresh(&self, refresh: RelayRefresh) -> RepoResult<bool> {
         self.apply_unless_gone(refresh.plan()).await
     }
 
-    async fn release_refresh(
-        &self,
-        link: LinkedAccountId,
-        seen: SealedToken,
-    ) -> Result<(), RepositoryError> {
+    async fn release_refresh(&self, link: LinkedAccountId, seen: SealedToken) -> RepoResult<()> {
         queries::update_link(link)
             .col_expr(
                 linked_account::Column::RefreshLeaseUntilMs,

@@ -8,7 +8,7 @@ use sea_orm::{
 };
 use social_login_domain::plan::WritePlan;
 use social_login_migrations::{Migrator, MigratorTrait};
-use social_login_ports::{PlanError, RepositoryError};
+use social_login_ports::{PlanError, RepoResult, RepositoryError};
 use std::fmt;
 use tracing::Instrument;
 
@@ -29,7 +29,7 @@ impl SeaOrmRepository {
     /// Safe to run from several processes at once: each waits for the migration lock (see
     /// [`crate::MIGRATION_LOCK_KEY`]), so one applies the migrations and the others then
     /// find none pending.
-    pub async fn migrate(&self) -> Result<(), RepositoryError> {
+    pub async fn migrate(&self) -> RepoResult<()> {
         let lock = MigrationLock::acquire(&self.db).await?;
         let migrated = Migrator::up(&self.db, None).await.map_err(repository_error);
         lock.release().await;
@@ -81,7 +81,7 @@ impl SeaOrmRepository {
     pub(crate) fn apply_unless_gone(
         &self,
         plan: WritePlan,
-    ) -> impl Future<Output = Result<bool, RepositoryError>> + '_ {
+    ) -> impl Future<Output = RepoResult<bool>> + '_ {
         let begun = self.begin_write();
         async move {
             let (txn, _traced) = begun.await?;

@@ -6,13 +6,13 @@ use crate::mapping::link_from_row;
 use crate::queries;
 use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, QuerySelect};
 use social_login_domain::{LinkedAccount, UserId};
-use social_login_ports::RepositoryError;
+use social_login_ports::RepoResult;
 
 /// All links of `user`, oldest first.
 pub(crate) async fn links_of<C: ConnectionTrait>(
     db: &C,
     user: UserId,
-) -> Result<Vec<LinkedAccount>, RepositoryError> {
+) -> RepoResult<Vec<LinkedAccount>> {
     let rows = queries::links_of(user)
         .all(db)
         .await
@@ -46,7 +46,7 @@ pub(crate) async fn locked_user_row(
     txn: &DatabaseTransaction,
     user: UserId,
     lock: UserRowLock,
-) -> Result<Option<crate::entity::user::Model>, RepositoryError> {
+) -> RepoResult<Option<crate::entity::user::Model>> {
     let mut find = queries::user_by_id(user);
     if txn.get_database_backend() == DbBackend::Postgres {
         find = match lock {

@@ -10,7 +10,7 @@ use social_login_domain::{
     Email, LinkedAccountId, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject, SealedToken,
     UserId,
 };
-use social_login_ports::RepositoryError;
+use social_login_ports::RepoResult;
 use time::OffsetDateTime;
 
 /// Rows per INSERT: well below SQLite's 32,766 bound variables at nine columns a row.
@@ -24,7 +24,7 @@ pub async fn seed_provider_users(
     provider: ProviderKey,
     subject_prefix: &str,
     count: u64,
-) -> Result<(), RepositoryError> {
+) -> RepoResult<()> {
     let now = OffsetDateTime::now_utc();
     let mut start = 0;
     while start < count {
@@ -83,7 +83,7 @@ fn seeded(
 
 /// Stores `count` audit events (`user.login`) of one new user, a millisecond apart ending
 /// now, in batches: what the audit trail's stream is measured on. The user's id.
-pub async fn seed_events(repo: &SeaOrmRepository, count: u64) -> Result<UserId, RepositoryError> {
+pub async fn seed_events(repo: &SeaOrmRepository, count: u64) -> RepoResult<UserId> {
     use crate::entity::audit_event;
     use social_login_domain::{AuditEvent, AuditEventId, AuditEventType, Origin};
     let now = OffsetDateTime::now_utc();

@@ -13,7 +13,7 @@ use one_statement::LoginStatement;
 use sea_orm::{ConnectionTrait, DbBackend};
 use social_login_domain::sign_in::{SignInPlan, SignInRead, StoredLink};
 use social_login_domain::{Email, LinkedAccount, User};
-use social_login_ports::{ProviderSignIn, RepositoryError, SignInError, SignedIn};
+use social_login_ports::{ProviderSignIn, RepoResult, RepositoryError, SignInError, SignedIn};
 use tracing::Instrument;
 
 mod one_statement;
@@ -87,7 +87,7 @@ async fn plan<C: ConnectionTrait>(
 async fn stored_link<C: ConnectionTrait>(
     db: &C,
     sign_in: &ProviderSignIn,
-) -> Result<Option<StoredLink>, RepositoryError> {
+) -> RepoResult<Option<StoredLink>> {
     let identity = &sign_in.identity;
     let found = queries::link_with_user(identity.provider, &identity.subject)
         .one(db)

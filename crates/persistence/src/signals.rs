@@ -21,7 +21,7 @@ use sea_orm::{
 use social_login_domain::signal_plan::SignalTarget;
 use social_login_domain::{LinkedAccountId, SignalId, SignalSource, UserId};
 use social_login_ports::{
-    RepositoryError, SignalCommand, SignalOutcome, SignalReceipt, SignalRepository,
+    RepoResult, RepositoryError, SignalCommand, SignalOutcome, SignalReceipt, SignalRepository,
 };
 use time::OffsetDateTime;
 
@@ -38,7 +38,7 @@ pub(crate) enum Recorded {
 
 #[async_trait]
 impl SignalRepository for SeaOrmRepository {
-    async fn apply_signal(&self, command: SignalCommand) -> Result<SignalOutcome, RepositoryError> {
+    async fn apply_signal(&self, command: SignalCommand) -> RepoResult<SignalOutcome> {
         let (txn, _traced) = self.begin_write().await?;
         match record_receipt(&txn, &command.receipt).await? {
             Recorded::Now => {}
@@ -81,10 +81,7 @@ impl SignalRepository for SeaOrmRepository {
         Ok(SignalOutcome::Applied { user, user_deleted })
     }
 
-    async fn keep_receipt(
-        &self,
-        receipt: SignalReceipt,
-    ) -> Result<Option<OffsetDateTime>, RepositoryError> {
+    async fn keep_receipt(&self, receipt: SignalReceipt) -> RepoResult<Option<OffsetDateTime>> {
         let (txn, _traced) = self.begin_write().await?;
         if record_receipt(&txn, &receipt).await? == Recorded::PayloadUsedElsewhere {
             return Ok(None);
@@ -102,7 +99,7 @@ impl SignalRepository for SeaOrmRepository {
         &self,
         source: SignalSource,
         id: &SignalId,
-    ) -> Result<Option<OffsetDateTime>, RepositoryError> {
+    ) -> RepoResult<Option<OffsetDateTime>> {
         Ok(queries::receipt(source, id)
             .one(self.connection())
             .await
@@ -110,11 +107,7 @@ impl SignalRepository for SeaOrmRepository {
             .map(|row| from_unix_ms(row.received_ms)))
     }
 
-    async fn prune_receipts(
-        &self,
-        before: OffsetDateTime,
-        limit: u64,
-    ) -> Result<u64, RepositoryError> {
+    async fn prune_receipts(&self, before: OffsetDateTime, limit: u64) -> RepoResult<u64> {
         Ok(queries::delete_receipts_before(unix_ms(before), limit)
             .exec(self.connection())
             .await
@@ -128,7 +121,7 @@ impl SignalRepository for SeaOrmRepository {
 async fn record_receipt(
     txn: &DatabaseTransaction,
     receipt: &SignalReceipt,
-) -> Result<Recorded, RepositoryError> {
+) -> RepoResult<Recorded> {
     let at = receipt.received_at;
     if !insert_receipt_row(txn, receipt.source.as_str(), &receipt.id, at).await? {
         return Ok(Recorded::Before);
@@ -148,7 +141,7 @@ async fn insert_receipt_row(
     source: &str,
     id: &SignalId,
     received_at: OffsetDateTime,
-) -> Result<bool, RepositoryError> {
+) -> RepoResult<bool> {
     let inserted = signal_receipt::Entity::insert(signal_receipt::ActiveModel {
         source: Set(source.to_owned()),
         signal_id: Set(id.as_str().to_owned()),

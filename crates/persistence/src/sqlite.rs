@@ -28,7 +28,7 @@ mod worker;
 use crate::DatabaseOptions;
 use checkpoints::Checkpointer;
 use rusqlite::{Transaction, TransactionBehavior};
-use social_login_ports::RepositoryError;
+use social_login_ports::{RepoResult, RepositoryError};
 use statements::Db;
 use std::fmt;
 use tracing::Instrument;
@@ -47,7 +47,7 @@ pub struct SqliteRepository {
 impl SqliteRepository {
     /// Opens (or, with `mode=rwc`, creates) the file a `sqlite:` URL names. Migrations are
     /// separate: [`SqliteRepository::migrate`].
-    pub async fn open(options: &DatabaseOptions) -> Result<Self, RepositoryError> {
+    pub async fn open(options: &DatabaseOptions) -> RepoResult<Self> {
         let file = sqlite_file(&options.url)?;
         let (serving, checkpointing) =
             tokio::task::spawn_blocking(move || open::connect_serving_and_checkpointing(&file))
@@ -61,7 +61,7 @@ impl SqliteRepository {
 
     /// Applies pending migrations with sea-orm's migrator (on a connection of its own, under
     /// the same migration lock as every other migrator of this file).
-    pub async fn migrate(&self) -> Result<(), RepositoryError> {
+    pub async fn migrate(&self) -> RepoResult<()> {
         let migrator = crate::connect(&self.options).await?;
         let migrated = migrator.migrate().await;
         migrator.connection().close_by_ref().await.ok();

@@ -13,13 +13,13 @@ use social_login_domain::{
 };
 use social_login_ports::{AccountLink, LinkRenewal, UserCreation};
 use social_login_ports::{
-    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
+    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepoResult,
     SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
 };
 
 #[async_trait]
 impl UserRepository for SeaOrmRepository {
-    async fn find_user(&self, id: UserId) -> Result<Option<User>, RepositoryError> {
+    async fn find_user(&self, id: UserId) -> RepoResult<Option<User>> {
         queries::user_by_id(id)
             .one(self.connection())
             .await
@@ -28,7 +28,7 @@ impl UserRepository for SeaOrmRepository {
             .transpose()
     }
 
-    async fn find_user_by_email(&self, email: &Email) -> Result<Option<User>, RepositoryError> {
+    async fn find_user_by_email(&self, email: &Email) -> RepoResult<Option<User>> {
         queries::user_by_email(&email.normalized())
             .one(self.connection())
             .await
@@ -41,7 +41,7 @@ impl UserRepository for SeaOrmRepository {
         &self,
         provider: ProviderKey,
         subject: &ProviderSubject,
-    ) -> Result<Option<LinkedAccount>, RepositoryError> {
+    ) -> RepoResult<Option<LinkedAccount>> {
         queries::link(provider, subject)
             .one(self.connection())
             .await
@@ -50,7 +50,7 @@ impl UserRepository for SeaOrmRepository {
             .transpose()
     }
 
-    async fn list_links(&self, user: UserId) -> Result<Vec<LinkedAccount>, RepositoryError> {
+    async fn list_links(&self, user: UserId) -> RepoResult<Vec<LinkedAccount>> {
         crate::rows::links_of(self.connection(), user).await
     }
 
@@ -62,7 +62,7 @@ impl UserRepository for SeaOrmRepository {
         Ok(creation.user.into_user())
     }
 
-    async fn renew_link(&self, renewal: LinkRenewal) -> Result<bool, RepositoryError> {
+    async fn renew_link(&self, renewal: LinkRenewal) -> RepoResult<bool> {
         self.apply_unless_gone(renewal.plan()).await
     }
 
@@ -85,10 +85,7 @@ impl UserRepository for SeaOrmRepository {
         Ok(unlinked.grant)
     }
 
-    async fn delete_user(
-        &self,
-        deletion: UserDeletion,
-    ) -> Result<Option<Vec<SealedGrant>>, RepositoryError> {
+    async fn delete_user(&self, deletion: UserDeletion) -> RepoResult<Option<Vec<SealedGrant>>> {
         let user = deletion.user;
         let (txn, _traced) = self.begin_write().await?;
         // Serialises with a concurrent disconnect or deletion of the same user.
@@ -110,20 +107,12 @@ impl UserRepository for SeaOrmRepository {
         Ok(Some(grants))
     }
 
-    async fn record_event(
-        &self,
-        event: AuditEvent,
-        outbox: EventSet,
-    ) -> Result<(), RepositoryError> {
+    async fn record_event(&self, event: AuditEvent, outbox: EventSet) -> RepoResult<()> {
         let (txn, _traced) = self.begin_write().await?;
         crate::audit::commit_with(txn, [event], outbox).await
     }
 
-    async fn prune_events(
-        &self,
-        before: time::OffsetDateTime,
-        limit: u64,
-    ) -> Result<u64, RepositoryError> {
+    async fn prune_events(&self, before: time::OffsetDateTime, limit: u64) -> RepoResult<u64> {
         Ok(queries::delete_events_before(before, limit)
             .exec(self.connection())
             .await
@@ -136,17 +125,17 @@ impl UserRepository for SeaOrmRepository {
         user: UserId,
         limit: u64,
         view: EventsView,
-    ) -> Result<Vec<AuditEvent>, RepositoryError> {
+    ) -> RepoResult<Vec<AuditEvent>> {
         crate::audit::list(self.connection(), user, limit, view).await
     }
 
-    async fn ping(&self) -> Result<(), RepositoryError> {
+    async fn ping(&self) -> RepoResult<()> {
         self.connection().ping().await.map_err(repository_error)
     }
 }
 
 /// The sealed tokens of a link row, for revocation.
-fn grant_of(row: linked_account::Model) -> Result<SealedGrant, RepositoryError> {
+fn grant_of(row: linked_account::Model) -> RepoResult<SealedGrant> {
     grant_from_columns(
         &row.provider,
         row.access_token,

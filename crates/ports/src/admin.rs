@@ -2,7 +2,7 @@
 //! and the changes support makes. Each change is one transaction with its audit events, like
 //! every write of the repository.
 
-use crate::{RemoveLinkError, RepositoryError, SealedGrant};
+use crate::{RemoveLinkError, RepoResult, SealedGrant};
 use async_trait::async_trait;
 pub use social_login_domain::event_query::EventQuery;
 use social_login_domain::{AuditEvent, PageLimit, User, UserFilter, UserId};
@@ -54,25 +54,18 @@ pub trait AdminRepository: Send + Sync {
     /// Up to `limit` users that `filter` names, by id, whose id is greater than `after`
     /// (keyset pagination: a user who existed when a listing began is listed exactly once,
     /// whatever is inserted meanwhile).
-    async fn find_users(&self, search: UserSearch) -> Result<UserPage, RepositoryError>;
+    async fn find_users(&self, search: UserSearch) -> RepoResult<UserPage>;
 
     /// How many of the user's sessions are neither revoked nor past their end at `now`.
-    async fn active_sessions(
-        &self,
-        user: UserId,
-        now: OffsetDateTime,
-    ) -> Result<u64, RepositoryError>;
+    async fn active_sessions(&self, user: UserId, now: OffsetDateTime) -> RepoResult<u64>;
 
     /// Locks (ending every session, `user.locked`) or unlocks (`user.unlocked`) the user.
     /// False when there is no such user (nothing is written).
-    async fn set_locked(&self, change: LockChange) -> Result<bool, RepositoryError>;
+    async fn set_locked(&self, change: LockChange) -> RepoResult<bool>;
 
     /// Ends every session of the user (`user.sessions_revoked`). False when there is no
     /// such user (nothing is written).
-    async fn revoke_sessions(
-        &self,
-        revocation: SessionsRevocation,
-    ) -> Result<bool, RepositoryError>;
+    async fn revoke_sessions(&self, revocation: SessionsRevocation) -> RepoResult<bool>;
 
     /// Removes the user's link of `provider` under `domain::admin::decide_unlink`: the
     /// user's own rule, unless `force` removes the last way to log in, which then locks the
@@ -82,5 +75,5 @@ pub trait AdminRepository: Send + Sync {
 
     /// The events `query` selects, newest first, at most its limit (keyset on the event id:
     /// a page boundary never skips or repeats an event).
-    async fn find_events(&self, query: EventQuery) -> Result<Vec<AuditEvent>, RepositoryError>;
+    async fn find_events(&self, query: EventQuery) -> RepoResult<Vec<AuditEvent>>;
 }

@@ -1,7 +1,7 @@
 //! The refresh-token port: sessions as families of rotating tokens, opened, rotated and
 //! ended each in one transaction of the adapter.
 
-use crate::repository_error::RepositoryError;
+use crate::repository_error::{RepoResult, RepositoryError};
 use async_trait::async_trait;
 use social_login_domain::UserId;
 pub use social_login_domain::session::{NewRefreshToken, SessionStart};
@@ -37,7 +37,7 @@ pub trait RefreshTokenRepository: Send + Sync {
     /// A new session of `opening.user` starting `opening.now`: its family (with its end and
     /// `auth_time`) and its first token, in one transaction (both or neither).
     /// Records `user.login`.
-    async fn start_family(&self, opening: SessionOpening) -> Result<(), RepositoryError>;
+    async fn start_family(&self, opening: SessionOpening) -> RepoResult<()>;
 
     /// In one transaction holding the family's lock, judges the presented token with
     /// [`RefreshRotation::plan`] (`domain::refresh::judge`, after the user's lock):
@@ -50,12 +50,12 @@ pub trait RefreshTokenRepository: Send + Sync {
 
     /// Logout: revokes the family of `logout.presented` and records `session.logout` (once:
     /// a family revoked already records nothing). Unknown tokens are not an error.
-    async fn revoke_refresh(&self, logout: Logout) -> Result<(), RepositoryError>;
+    async fn revoke_refresh(&self, logout: Logout) -> RepoResult<()>;
 
     /// Housekeeping: deletes up to `limit` tokens that expired before `now`, then up to
     /// `limit` families that ended before `now` with their tokens. Returns how many rows
     /// went; the caller repeats while it is `limit`, so no single statement holds locks long.
-    async fn prune_expired(&self, now: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError>;
+    async fn prune_expired(&self, now: OffsetDateTime, limit: u64) -> RepoResult<u64>;
 
     /// `user`'s live sessions at `now` (`domain::session_list::live_sessions`): newest use
     /// first, at most a hundred.
@@ -63,10 +63,10 @@ pub trait RefreshTokenRepository: Send + Sync {
         &self,
         user: UserId,
         now: OffsetDateTime,
-    ) -> Result<Vec<SessionSummary>, RepositoryError>;
+    ) -> RepoResult<Vec<SessionSummary>>;
 
     /// Ends one of the user's own live sessions, under its family's lock (a rotation in
     /// flight dies with it), recording `session.logout`; false when it is not a live session
     /// of this user: nothing is written.
-    async fn end_session(&self, ending: SessionEnding) -> Result<bool, RepositoryError>;
+    async fn end_session(&self, ending: SessionEnding) -> RepoResult<bool>;
 }

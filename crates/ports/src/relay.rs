@@ -2,7 +2,7 @@
 //! sealed tokens, and a refresh of those tokens settled once across instances by the
 //! database (a lease on the link's row), not by a lock in one process.
 
-use crate::RepositoryError;
+use crate::RepoResult;
 use async_trait::async_trait;
 use social_login_domain::relay::RelayRefresh;
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
@@ -45,27 +45,19 @@ pub struct RefreshClaim {
 pub trait ProviderGrants: Send + Sync {
     /// `user`'s link of `provider` with its sealed tokens and whether the user is locked, in
     /// one read; `None` when there is none (or no such user).
-    async fn grant_of(
-        &self,
-        user: UserId,
-        provider: ProviderKey,
-    ) -> Result<Option<LinkGrant>, RepositoryError>;
+    async fn grant_of(&self, user: UserId, provider: ProviderKey) -> RepoResult<Option<LinkGrant>>;
 
     /// Takes the link's refresh lease (one conditional update): true when this caller is
     /// now the one that refreshes; false when the tokens changed or another caller holds a
     /// live lease, on this instance or any other.
-    async fn claim_refresh(&self, claim: RefreshClaim) -> Result<bool, RepositoryError>;
+    async fn claim_refresh(&self, claim: RefreshClaim) -> RepoResult<bool>;
 
     /// Stores a refresh's tokens (the plan writes them only over the token the refresh
     /// began from, which ends the lease) with `provider.token_refreshed`, in one
     /// transaction. False when the link changed or went meanwhile: nothing is written.
-    async fn store_refresh(&self, refresh: RelayRefresh) -> Result<bool, RepositoryError>;
+    async fn store_refresh(&self, refresh: RelayRefresh) -> RepoResult<bool>;
 
     /// Ends this caller's lease without new tokens (the refresh failed), so the next call
     /// need not wait for it to lapse.
-    async fn release_refresh(
-        &self,
-        link: LinkedAccountId,
-        seen: SealedToken,
-    ) -> Result<(), RepositoryError>;
+    async fn release_refresh(&self, link: LinkedAccountId, seen: SealedToken) -> RepoResult<()>;
 }

@@ -15,7 +15,7 @@ use social_login_domain::{
 };
 use time::OffsetDateTime;
 
-pub use crate::repository_error::{PlanError, RepositoryError, Taken};
+pub use crate::repository_error::{PlanError, RepoResult, RepositoryError, Taken};
 use social_login_domain::registration::ForeignFirstLink;
 pub use social_login_domain::registration::{AccountLink, LinkRenewal, UserCreation};
 pub use social_login_domain::removal::{LinkRemoval, UserDeletion};
@@ -155,19 +155,19 @@ impl From<PlanError> for RemoveLinkError {
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
 pub trait UserRepository: Send + Sync {
-    async fn find_user(&self, id: UserId) -> Result<Option<User>, RepositoryError>;
+    async fn find_user(&self, id: UserId) -> RepoResult<Option<User>>;
 
     /// Case-insensitive match on the normalised email.
-    async fn find_user_by_email(&self, email: &Email) -> Result<Option<User>, RepositoryError>;
+    async fn find_user_by_email(&self, email: &Email) -> RepoResult<Option<User>>;
 
     async fn find_link(
         &self,
         provider: ProviderKey,
         subject: &ProviderSubject,
-    ) -> Result<Option<LinkedAccount>, RepositoryError>;
+    ) -> RepoResult<Option<LinkedAccount>>;
 
     /// The user's links, oldest first.
-    async fn list_links(&self, user: UserId) -> Result<Vec<LinkedAccount>, RepositoryError>;
+    async fn list_links(&self, user: UserId) -> RepoResult<Vec<LinkedAccount>>;
 
     /// Creates the user and, if given, its first link, in one transaction: both or neither,
     /// with the `user.registered` event.
@@ -179,7 +179,7 @@ pub trait UserRepository: Send + Sync {
     /// Stores new provider tokens (and the email as received) with a link its user connected
     /// again, with the `provider.token_refreshed` event. False when the link is gone, or its
     /// provider reported it disabled: nothing is written.
-    async fn renew_link(&self, renewal: LinkRenewal) -> Result<bool, RepositoryError>;
+    async fn renew_link(&self, renewal: LinkRenewal) -> RepoResult<bool>;
 
     /// A provider login, decided and stored in one transaction (docs/api.md#linking-rules): looks the
     /// account and the email up, applies `domain::linking::decide_login`, then signs the
@@ -201,26 +201,15 @@ pub trait UserRepository: Send + Sync {
     /// Deletes the user with its links and sessions in one transaction that records
     /// `user.deleted`, and returns the links' sealed tokens for revocation; `None` when
     /// there is no such user (nothing is written).
-    async fn delete_user(
-        &self,
-        deletion: UserDeletion,
-    ) -> Result<Option<Vec<SealedGrant>>, RepositoryError>;
+    async fn delete_user(&self, deletion: UserDeletion) -> RepoResult<Option<Vec<SealedGrant>>>;
 
     /// Records an event that goes with no other write (a failed provider revocation), and
     /// queues it for the webhooks if `outbox` holds its type.
-    async fn record_event(
-        &self,
-        event: AuditEvent,
-        outbox: EventSet,
-    ) -> Result<(), RepositoryError>;
+    async fn record_event(&self, event: AuditEvent, outbox: EventSet) -> RepoResult<()>;
 
     /// Housekeeping: deletes up to `limit` events that happened before `before`; returns
     /// how many went (the caller repeats while it is `limit`).
-    async fn prune_events(
-        &self,
-        before: OffsetDateTime,
-        limit: u64,
-    ) -> Result<u64, RepositoryError>;
+    async fn prune_events(&self, before: OffsetDateTime, limit: u64) -> RepoResult<u64>;
 
     /// The user's most recent events as `view` shows them, newest first, at most `limit`
     /// (the events `view` hides are left out before the limit, not after).
@@ -229,17 +218,13 @@ pub trait UserRepository: Send + Sync {
         user: UserId,
         limit: u64,
         view: EventsView,
-    ) -> Result<Vec<AuditEvent>, RepositoryError>;
+    ) -> RepoResult<Vec<AuditEvent>>;
 
     /// All of the user's most recent events (an operator's view), newest first.
-    async fn list_events(
-        &self,
-        user: UserId,
-        limit: u64,
-    ) -> Result<Vec<AuditEvent>, RepositoryError> {
+    async fn list_events(&self, user: UserId, limit: u64) -> RepoResult<Vec<AuditEvent>> {
         self.events_of(user, limit, EventsView::Operator).await
     }
 
     /// Cheap reachability check for `/readyz`.
-    async fn ping(&self) -> Result<(), RepositoryError>;
+    async fn ping(&self) -> RepoResult<()>;
 }

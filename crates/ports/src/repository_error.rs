@@ -10,6 +10,9 @@ pub enum RepositoryError {
     Internal(String),
 }
 
+/// What a repository port answers: its value, or the storage's failure.
+pub type RepoResult<T> = Result<T, RepositoryError>;
+
 /// The unique rule an insert of a write plan lost to a concurrent request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Taken {
@@ -38,7 +41,7 @@ pub enum PlanError {
 impl PlanError {
     /// A plan's outcome where a row gone meanwhile means "nothing to write" (`false`), not a
     /// failure: a renewal or a refresh of a link removed since it was read.
-    pub fn written_unless_gone(applied: Result<(), PlanError>) -> Result<bool, RepositoryError> {
+    pub fn written_unless_gone(applied: Result<(), PlanError>) -> RepoResult<bool> {
         match applied {
             Err(PlanError::Gone) => Ok(false),
             applied => applied.map(|()| true).map_err(RepositoryError::from),

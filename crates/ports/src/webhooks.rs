@@ -7,7 +7,7 @@
 //! refusing, or that waited too long, becomes a dead letter: kept, never claimed again until
 //! an operator redelivers it.
 
-use crate::RepositoryError;
+use crate::RepoResult;
 use async_trait::async_trait;
 use social_login_domain::{AuditEvent, AuditEventId};
 use time::{Duration, OffsetDateTime};
@@ -99,28 +99,20 @@ pub trait WebhookOutbox: Send + Sync {
     /// Claims up to `limit` due events (next attempt not after the claim's `now`) that no
     /// live claim holds, the soonest due first (then the oldest); each claim lasts its
     /// `lease`. Two claimants never get the same event while its lease runs.
-    async fn claim_due(
-        &self,
-        claim: Claim,
-        limit: u32,
-    ) -> Result<Vec<PendingDelivery>, RepositoryError>;
+    async fn claim_due(&self, claim: Claim, limit: u32) -> RepoResult<Vec<PendingDelivery>>;
 
     /// Claims the one pending event whose turn comes first, due or not (a probe of a
     /// receiver that seemed away), under the same lease rule.
-    async fn claim_probe(&self, claim: Claim) -> Result<Option<PendingDelivery>, RepositoryError>;
+    async fn claim_probe(&self, claim: Claim) -> RepoResult<Option<PendingDelivery>>;
 
     /// Delivered: leaves the outbox.
-    async fn remove(&self, id: AuditEventId) -> Result<(), RepositoryError>;
+    async fn remove(&self, id: AuditEventId) -> RepoResult<()>;
 
     /// Failed: released, due again at `at`. Nothing happens to a dead letter.
-    async fn retry_at(&self, failure: Failure, at: OffsetDateTime) -> Result<(), RepositoryError>;
+    async fn retry_at(&self, failure: Failure, at: OffsetDateTime) -> RepoResult<()>;
 
     /// Failed for good: kept as a dead letter, never claimed again until redelivered.
-    async fn dead_letter(
-        &self,
-        failure: Failure,
-        now: OffsetDateTime,
-    ) -> Result<(), RepositoryError>;
+    async fn dead_letter(&self, failure: Failure, now: OffsetDateTime) -> RepoResult<()>;
 
     /// Sweeps the pending events written before `before` that no live claim holds. Returns
     /// how many.
@@ -128,37 +120,28 @@ pub trait WebhookOutbox: Send + Sync {
         &self,
         before: OffsetDateTime,
         sweep: Sweep,
-    ) -> Result<u64, RepositoryError>;
+    ) -> RepoResult<u64>;
 
     /// Keeps the newest `keep` pending events and sweeps the others, oldest first (the
     /// outbox's bound). Returns how many.
-    async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> Result<u64, RepositoryError>;
+    async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> RepoResult<u64>;
 
-    async fn counts(&self) -> Result<OutboxCounts, RepositoryError>;
+    async fn counts(&self) -> RepoResult<OutboxCounts>;
 
     /// Up to `limit` dead letters, in the order they died. Events pruned since are left out.
-    async fn dead_letters(&self, limit: u64) -> Result<Vec<DeadLetter>, RepositoryError>;
+    async fn dead_letters(&self, limit: u64) -> RepoResult<Vec<DeadLetter>>;
 
     /// Puts one dead letter back in the queue, due at `now`, its attempts reset. False when
     /// `id` is no dead letter.
-    async fn redeliver(
-        &self,
-        id: AuditEventId,
-        now: OffsetDateTime,
-    ) -> Result<bool, RepositoryError>;
+    async fn redeliver(&self, id: AuditEventId, now: OffsetDateTime) -> RepoResult<bool>;
 
     /// [`WebhookOutbox::redeliver`] for up to `limit` dead letters, the oldest first; returns
     /// how many (the caller repeats while it is `limit`).
-    async fn redeliver_dead(&self, now: OffsetDateTime, limit: u64)
-    -> Result<u64, RepositoryError>;
+    async fn redeliver_dead(&self, now: OffsetDateTime, limit: u64) -> RepoResult<u64>;
 
     /// Housekeeping: forgets up to `limit` rows of events written before `before` (dead
     /// letters whose event is pruned). Returns how many.
-    async fn forget_written_before(
-        &self,
-        before: OffsetDateTime,
-        limit: u64,
-    ) -> Result<u64, RepositoryError>;
+    async fn forget_written_before(&self, before: OffsetDateTime, limit: u64) -> RepoResult<u64>;
 }
 
 /// Why a delivery failed; the text is for logs and the dead-letter list (never a secret).

@@ -8,14 +8,14 @@ use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::plan::WritePlan;
 use social_login_domain::{ProviderKey, User, UserFilter, UserId};
 use social_login_ports::{
-    AdminRepository, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, RepositoryError,
-    SessionsRevocation, Unlinked, UserPage, UserSearch,
+    AdminRepository, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, RepoResult,
+    RepositoryError, SessionsRevocation, Unlinked, UserPage, UserSearch,
 };
 use time::OffsetDateTime;
 
 #[async_trait]
 impl AdminRepository for InMemoryRepository {
-    async fn find_users(&self, search: UserSearch) -> Result<UserPage, RepositoryError> {
+    async fn find_users(&self, search: UserSearch) -> RepoResult<UserPage> {
         let tables = self.lock();
         let mut users: Vec<User> = tables
             .users
@@ -28,11 +28,7 @@ impl AdminRepository for InMemoryRepository {
         Ok(UserPage::of_fetched(users, search.limit))
     }
 
-    async fn active_sessions(
-        &self,
-        user: UserId,
-        now: OffsetDateTime,
-    ) -> Result<u64, RepositoryError> {
+    async fn active_sessions(&self, user: UserId, now: OffsetDateTime) -> RepoResult<u64> {
         let tables = self.lock();
         let active = tables
             .families
@@ -44,14 +40,11 @@ impl AdminRepository for InMemoryRepository {
         Ok(active as u64)
     }
 
-    async fn set_locked(&self, change: LockChange) -> Result<bool, RepositoryError> {
+    async fn set_locked(&self, change: LockChange) -> RepoResult<bool> {
         self.change_user(change.user, change.plan())
     }
 
-    async fn revoke_sessions(
-        &self,
-        revocation: SessionsRevocation,
-    ) -> Result<bool, RepositoryError> {
+    async fn revoke_sessions(&self, revocation: SessionsRevocation) -> RepoResult<bool> {
         self.change_user(revocation.user, revocation.plan())
     }
 
@@ -62,7 +55,7 @@ impl AdminRepository for InMemoryRepository {
     async fn find_events(
         &self,
         query: social_login_ports::EventQuery,
-    ) -> Result<Vec<social_login_domain::AuditEvent>, RepositoryError> {
+    ) -> RepoResult<Vec<social_login_domain::AuditEvent>> {
         let tables = self.lock();
         let (lowest, above) = query.id_bounds();
         let mut events: Vec<_> = tables
@@ -82,7 +75,7 @@ impl AdminRepository for InMemoryRepository {
 
 impl InMemoryRepository {
     /// Applies `plan` if `user` exists; whether it did.
-    fn change_user(&self, user: UserId, plan: WritePlan) -> Result<bool, RepositoryError> {
+    fn change_user(&self, user: UserId, plan: WritePlan) -> RepoResult<bool> {
         self.transact(|tables| {
             if tables.user(user).is_none() {
                 return Ok(false);

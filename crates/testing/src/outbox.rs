@@ -6,8 +6,7 @@ use crate::repository::{OutboxRow, Tables};
 use async_trait::async_trait;
 use social_login_domain::AuditEventId;
 use social_login_ports::{
-    Claim, DeadLetter, Failure, OutboxCounts, PendingDelivery, RepositoryError, Sweep,
-    WebhookOutbox,
+    Claim, DeadLetter, Failure, OutboxCounts, PendingDelivery, RepoResult, Sweep, WebhookOutbox,
 };
 use time::OffsetDateTime;
 
@@ -83,25 +82,21 @@ impl Tables {
 
 #[async_trait]
 impl WebhookOutbox for InMemoryRepository {
-    async fn claim_due(
-        &self,
-        lease: Claim,
-        limit: u32,
-    ) -> Result<Vec<PendingDelivery>, RepositoryError> {
+    async fn claim_due(&self, lease: Claim, limit: u32) -> RepoResult<Vec<PendingDelivery>> {
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         Ok(self.lock().claim(lease, Some(lease.now), limit))
     }
 
-    async fn claim_probe(&self, lease: Claim) -> Result<Option<PendingDelivery>, RepositoryError> {
+    async fn claim_probe(&self, lease: Claim) -> RepoResult<Option<PendingDelivery>> {
         Ok(self.lock().claim(lease, None, 1).into_iter().next())
     }
 
-    async fn remove(&self, id: AuditEventId) -> Result<(), RepositoryError> {
+    async fn remove(&self, id: AuditEventId) -> RepoResult<()> {
         self.lock().outbox.retain(|row| row.event.id != id);
         Ok(())
     }
 
-    async fn retry_at(&self, failure: Failure, at: OffsetDateTime) -> Result<(), RepositoryError> {
+    async fn retry_at(&self, failure: Failure, at: OffsetDateTime) -> RepoResult<()> {
         if let Some(row) = self
             .lock()
             .row(failure.event)
@@ -115,11 +110,7 @@ impl WebhookOutbox for InMemoryRepository {
         Ok(())
     }
 
-    async fn dead_letter(
-        &self,
-        failure: Failure,
-        now: OffsetDateTime,
-    ) -> Result<(), RepositoryError> {
+    async fn dead_letter(&self, failure: Failure, now: OffsetDateTime) -> RepoResult<()> {
         if let Some(row) = self
             .lock()
             .row(failure.event)
@@ -137,7 +128,7 @@ impl WebhookOutbox for InMemoryRepository {
         &self,
         before: OffsetDateTime,
         sweep: Sweep,
-    ) -> Result<u64, RepositoryError> {
+    ) -> RepoResult<u64> {
         let mut tables = self.lock();
         let old = tables
             .outbox
@@ -148,7 +139,7 @@ impl WebhookOutbox for InMemoryRepository {
         Ok(Tables::bury_each(old, sweep.now, sweep.reason))
     }
 
-    async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> Result<u64, RepositoryError> {
+    async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> RepoResult<u64> {
         let Sweep { now, reason, limit } = sweep;
         let mut tables = self.lock();
         let mut live: Vec<&mut OutboxRow> = tables
@@ -161,7 +152,7 @@ impl WebhookOutbox for InMemoryRepository {
         Ok(Tables::bury_each(beyond, now, reason))
     }
 
-    async fn counts(&self) -> Result<OutboxCounts, RepositoryError> {
+    async fn counts(&self) -> RepoResult<OutboxCounts> {
         let tables = self.lock();
         let dead = tables.outbox.iter().filter(|row| row.dead_at.is_some());
         let dead = dead.count() as u64;
@@ -171,7 +162,7 @@ impl WebhookOutbox for InMemoryRepository {
         })
     }
 
-    async fn dead_letters(&self, limit: u64) -> Result<Vec<DeadLetter>, RepositoryError> {
+    async fn dead_letters(&self, limit: u64) -> RepoResult<Vec<DeadLetter>> {
         let tables = self.lock();
         let mut dead: Vec<&OutboxRow> = tables
             .outbox
@@ -192,11 +183,7 @@ impl WebhookOutbox for InMemoryRepository {
             .collect())
     }
 
-    async fn redeliver(
-        &self,
-        id: AuditEventId,
-        now: OffsetDateTime,
-    ) -> Result<bool, RepositoryError> {
+    async fn redeliver(&self, id: AuditEventId, now: OffsetDateTime) -> RepoResult<bool> {
         let mut tables = self.lock();
         let Some(row) = tables.row(id).filter(|row| row.dead_at.is_some()) else {
             return Ok(false);
@@ -205,11 +192,7 @@ impl WebhookOutbox for InMemoryRepository {
         Ok(true)
     }
 
-    async fn redeliver_dead(
-        &self,
-        now: OffsetDateTime,
-        limit: u64,
-    ) -> Result<u64, RepositoryError> {
+    async fn redeliver_dead(&self, now: OffsetDateTime, limit: u64) -> RepoResult<u64> {
         let mut tables = self.lock();
         let mut dead: Vec<&mut OutboxRow> = tables
             .outbox
@@ -225,11 +208,7 @@ impl WebhookOutbox for InMemoryRepository {
         Ok(revived)
     }
 
-    async fn forget_written_before(
-        &self,
-        before: OffsetDateTime,
-        limit: u64,
-    ) -> Result<u64, RepositoryError> {
+    async fn forget_written_before(&self, before: OffsetDateTime, limit: u64) -> RepoResult<u64> {
         let mut tables = self.lock();
         let mut left = take(limit);
         let before_count = tables.outbox.len();

@@ -5,20 +5,20 @@ use async_trait::async_trait;
 use social_login_domain::session_list::live_sessions;
 use social_login_domain::{FamilyId, UserId};
 use social_login_ports::{
-    Logout, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError, Rotated,
-    SessionEnding, SessionOpening, SessionSummary, StoredSession,
+    Logout, RefreshRotation, RefreshTokenRepository, RepoResult, RepositoryError, RotateError,
+    Rotated, SessionEnding, SessionOpening, SessionSummary, StoredSession,
 };
 use std::collections::HashSet;
 use time::OffsetDateTime;
 
 #[async_trait]
 impl RefreshTokenRepository for InMemoryRepository {
-    async fn start_family(&self, opening: SessionOpening) -> Result<(), RepositoryError> {
+    async fn start_family(&self, opening: SessionOpening) -> RepoResult<()> {
         self.transact(|tables| Ok(tables.apply(opening.plan())?))
     }
 
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
-        let outcome = self.transact(|tables| -> Result<_, RepositoryError> {
+        let outcome = self.transact(|tables| -> RepoResult<_> {
             let record = tables.refresh_record(&rotation.presented);
             // As the database: a token of a locked user is refused whatever its state.
             let owner = record.as_ref().and_then(|r| tables.user(r.user_id));
@@ -29,7 +29,7 @@ impl RefreshTokenRepository for InMemoryRepository {
         Ok(outcome?)
     }
 
-    async fn revoke_refresh(&self, logout: Logout) -> Result<(), RepositoryError> {
+    async fn revoke_refresh(&self, logout: Logout) -> RepoResult<()> {
         self.transact(|tables| {
             let record = tables.refresh_record(&logout.presented);
             Ok(tables.apply(logout.plan(record.as_ref()))?)
@@ -40,7 +40,7 @@ impl RefreshTokenRepository for InMemoryRepository {
         &self,
         user: UserId,
         now: OffsetDateTime,
-    ) -> Result<Vec<SessionSummary>, RepositoryError> {
+    ) -> RepoResult<Vec<SessionSummary>> {
         let tables = self.lock();
         let sessions = tables
             .families
@@ -62,7 +62,7 @@ impl RefreshTokenRepository for InMemoryRepository {
         Ok(live_sessions(sessions, issued, now))
     }
 
-    async fn end_session(&self, ending: SessionEnding) -> Result<bool, RepositoryError> {
+    async fn end_session(&self, ending: SessionEnding) -> RepoResult<bool> {
         self.transact(|tables| {
             let stored = tables
                 .families
@@ -76,11 +76,7 @@ impl RefreshTokenRepository for InMemoryRepository {
         .map_err(RepositoryError::from)
     }
 
-    async fn prune_expired(
-        &self,
-        now: OffsetDateTime,
-        _limit: u64,
-    ) -> Result<u64, RepositoryError> {
+    async fn prune_expired(&self, now: OffsetDateTime, _limit: u64) -> RepoResult<u64> {
         let mut tables = self.lock();
         let ended: HashSet<FamilyId> = tables
             .families

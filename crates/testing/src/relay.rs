@@ -5,15 +5,11 @@ use crate::InMemoryRepository;
 use async_trait::async_trait;
 use social_login_domain::relay::RelayRefresh;
 use social_login_domain::{LinkedAccountId, ProviderKey, SealedToken, UserId};
-use social_login_ports::{LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepositoryError};
+use social_login_ports::{LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepoResult};
 
 #[async_trait]
 impl ProviderGrants for InMemoryRepository {
-    async fn grant_of(
-        &self,
-        user: UserId,
-        provider: ProviderKey,
-    ) -> Result<Option<LinkGrant>, RepositoryError> {
+    async fn grant_of(&self, user: UserId, provider: ProviderKey) -> RepoResult<Option<LinkGrant>> {
         let tables = self.lock();
         let grant = tables
             .links
@@ -33,7 +29,7 @@ impl ProviderGrants for InMemoryRepository {
         Ok(grant)
     }
 
-    async fn claim_refresh(&self, claim: RefreshClaim) -> Result<bool, RepositoryError> {
+    async fn claim_refresh(&self, claim: RefreshClaim) -> RepoResult<bool> {
         let mut tables = self.lock();
         let current = tables
             .links
@@ -50,15 +46,11 @@ impl ProviderGrants for InMemoryRepository {
         Ok(true)
     }
 
-    async fn store_refresh(&self, refresh: RelayRefresh) -> Result<bool, RepositoryError> {
+    async fn store_refresh(&self, refresh: RelayRefresh) -> RepoResult<bool> {
         PlanError::written_unless_gone(self.transact(|tables| tables.apply(refresh.plan())))
     }
 
-    async fn release_refresh(
-        &self,
-        link: LinkedAccountId,
-        seen: SealedToken,
-    ) -> Result<(), RepositoryError> {
+    async fn release_refresh(&self, link: LinkedAccountId, seen: SealedToken) -> RepoResult<()> {
         let mut tables = self.lock();
         let current = tables
             .links

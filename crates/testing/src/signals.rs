@@ -7,13 +7,13 @@ use async_trait::async_trait;
 use social_login_domain::signal_plan::SignalTarget;
 use social_login_domain::{SignalId, SignalSource};
 use social_login_ports::{
-    RepositoryError, SignalCommand, SignalOutcome, SignalReceipt, SignalRepository,
+    RepoResult, SignalCommand, SignalOutcome, SignalReceipt, SignalRepository,
 };
 use time::OffsetDateTime;
 
 #[async_trait]
 impl SignalRepository for InMemoryRepository {
-    async fn apply_signal(&self, command: SignalCommand) -> Result<SignalOutcome, RepositoryError> {
+    async fn apply_signal(&self, command: SignalCommand) -> RepoResult<SignalOutcome> {
         self.transact(|tables| {
             let receipt = &command.receipt;
             match recorded(tables, receipt) {
@@ -50,10 +50,7 @@ impl SignalRepository for InMemoryRepository {
         })
     }
 
-    async fn keep_receipt(
-        &self,
-        receipt: SignalReceipt,
-    ) -> Result<Option<OffsetDateTime>, RepositoryError> {
+    async fn keep_receipt(&self, receipt: SignalReceipt) -> RepoResult<Option<OffsetDateTime>> {
         let mut tables = self.lock();
         if recorded(&tables, &receipt) == Recorded::PayloadUsedElsewhere {
             return Ok(None);
@@ -66,15 +63,11 @@ impl SignalRepository for InMemoryRepository {
         &self,
         source: SignalSource,
         id: &SignalId,
-    ) -> Result<Option<OffsetDateTime>, RepositoryError> {
+    ) -> RepoResult<Option<OffsetDateTime>> {
         Ok(self.lock().receipts.get(&(source, id.clone())).copied())
     }
 
-    async fn prune_receipts(
-        &self,
-        before: OffsetDateTime,
-        limit: u64,
-    ) -> Result<u64, RepositoryError> {
+    async fn prune_receipts(&self, before: OffsetDateTime, limit: u64) -> RepoResult<u64> {
         let mut tables = self.lock();
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         let mut pruned = 0;

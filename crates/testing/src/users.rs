@@ -9,7 +9,7 @@ use social_login_domain::{
 };
 use social_login_ports::{AccountLink, LinkRenewal, PlanError, UserCreation};
 use social_login_ports::{
-    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
+    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepoResult,
     SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
 };
 
@@ -24,11 +24,11 @@ pub(crate) fn grant_of(link: &NewLinkedAccount) -> SealedGrant {
 
 #[async_trait]
 impl UserRepository for InMemoryRepository {
-    async fn find_user(&self, id: UserId) -> Result<Option<User>, RepositoryError> {
+    async fn find_user(&self, id: UserId) -> RepoResult<Option<User>> {
         Ok(self.lock().user(id).cloned())
     }
 
-    async fn find_user_by_email(&self, email: &Email) -> Result<Option<User>, RepositoryError> {
+    async fn find_user_by_email(&self, email: &Email) -> RepoResult<Option<User>> {
         Ok(self.lock().claimant(email).cloned())
     }
 
@@ -36,7 +36,7 @@ impl UserRepository for InMemoryRepository {
         &self,
         provider: ProviderKey,
         subject: &ProviderSubject,
-    ) -> Result<Option<LinkedAccount>, RepositoryError> {
+    ) -> RepoResult<Option<LinkedAccount>> {
         let tables = self.lock();
         Ok(tables
             .links
@@ -45,7 +45,7 @@ impl UserRepository for InMemoryRepository {
             .map(NewLinkedAccount::to_linked_account))
     }
 
-    async fn list_links(&self, user: UserId) -> Result<Vec<LinkedAccount>, RepositoryError> {
+    async fn list_links(&self, user: UserId) -> RepoResult<Vec<LinkedAccount>> {
         Ok(self.lock().links_of(user))
     }
 
@@ -55,7 +55,7 @@ impl UserRepository for InMemoryRepository {
         Ok(creation.user.into_user())
     }
 
-    async fn renew_link(&self, renewal: LinkRenewal) -> Result<bool, RepositoryError> {
+    async fn renew_link(&self, renewal: LinkRenewal) -> RepoResult<bool> {
         PlanError::written_unless_gone(self.transact(|tables| tables.apply(renewal.plan())))
     }
 
@@ -106,10 +106,7 @@ impl UserRepository for InMemoryRepository {
         Ok(unlinked.grant)
     }
 
-    async fn delete_user(
-        &self,
-        deletion: UserDeletion,
-    ) -> Result<Option<Vec<SealedGrant>>, RepositoryError> {
+    async fn delete_user(&self, deletion: UserDeletion) -> RepoResult<Option<Vec<SealedGrant>>> {
         let user = deletion.user;
         self.transact(|tables| {
             if tables.user(user).is_none() {
@@ -126,19 +123,11 @@ impl UserRepository for InMemoryRepository {
         })
     }
 
-    async fn record_event(
-        &self,
-        event: AuditEvent,
-        outbox: EventSet,
-    ) -> Result<(), RepositoryError> {
+    async fn record_event(&self, event: AuditEvent, outbox: EventSet) -> RepoResult<()> {
         self.lock().record(event, outbox)
     }
 
-    async fn prune_events(
-        &self,
-        before: time::OffsetDateTime,
-        limit: u64,
-    ) -> Result<u64, RepositoryError> {
+    async fn prune_events(&self, before: time::OffsetDateTime, limit: u64) -> RepoResult<u64> {
         let mut tables = self.lock();
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         let mut pruned = 0;
@@ -155,7 +144,7 @@ impl UserRepository for InMemoryRepository {
         user: UserId,
         limit: u64,
         view: EventsView,
-    ) -> Result<Vec<AuditEvent>, RepositoryError> {
+    ) -> RepoResult<Vec<AuditEvent>> {
         let tables = self.lock();
         // Newest first by when they were written (the database orders by the time-ordered
         // id, which agrees whenever the clock moved between them).
@@ -169,7 +158,7 @@ impl UserRepository for InMemoryRepository {
             .collect())
     }
 
-    async fn ping(&self) -> Result<(), RepositoryError> {
+    async fn ping(&self) -> RepoResult<()> {
         Ok(())
     }
 }

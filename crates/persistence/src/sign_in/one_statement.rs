@@ -16,7 +16,7 @@ use sea_orm::{
     Iterable, Statement, Value,
 };
 use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
-use social_login_ports::RepositoryError;
+use social_login_ports::{RepoResult, RepositoryError};
 use std::fmt::Write as _;
 
 /// The statement being built: its text so far (the CTEs, comma-separated) and its values,
@@ -46,7 +46,7 @@ impl LoginStatement {
 
     /// The statement of a login's plan (`domain::sign_in`): the link's write heads it,
     /// then the session and the events. A plan of other writes is not a login's.
-    pub(crate) fn of_plan(plan: &WritePlan) -> Result<Self, RepositoryError> {
+    pub(crate) fn of_plan(plan: &WritePlan) -> RepoResult<Self> {
         let not_a_login = || RepositoryError::Internal("not a login's write plan".into());
         let mut statement = Self::new();
         let mut writes = plan.writes.iter();

@@ -13,13 +13,13 @@ use social_login_domain::plan::WritePlan;
 use social_login_domain::{AuditEvent, UserFilter, UserId};
 use social_login_ports::{
     AdminRepository, EventQuery, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError,
-    RepositoryError, SessionsRevocation, Unlinked, UserPage, UserSearch,
+    RepoResult, RepositoryError, SessionsRevocation, Unlinked, UserPage, UserSearch,
 };
 use time::OffsetDateTime;
 
 #[async_trait]
 impl AdminRepository for SqliteRepository {
-    async fn find_users(&self, search: UserSearch) -> Result<UserPage, RepositoryError> {
+    async fn find_users(&self, search: UserSearch) -> RepoResult<UserPage> {
         let after = search.after.map_or([0; 16], |id| id.as_uuid().into_bytes());
         // One more than a page: whether another page follows.
         let fetch = i64::from(search.limit.get()) + 1;
@@ -51,11 +51,7 @@ impl AdminRepository for SqliteRepository {
         .await
     }
 
-    async fn active_sessions(
-        &self,
-        user: UserId,
-        now: OffsetDateTime,
-    ) -> Result<u64, RepositoryError> {
+    async fn active_sessions(&self, user: UserId, now: OffsetDateTime) -> RepoResult<u64> {
         let now = time_text(now)?;
         self.call(move |db| {
             let count = query_one(
@@ -69,15 +65,12 @@ impl AdminRepository for SqliteRepository {
         .await
     }
 
-    async fn set_locked(&self, change: LockChange) -> Result<bool, RepositoryError> {
+    async fn set_locked(&self, change: LockChange) -> RepoResult<bool> {
         self.transact(move |tx| change_user(tx, change.user, &change.plan()))
             .await
     }
 
-    async fn revoke_sessions(
-        &self,
-        revocation: SessionsRevocation,
-    ) -> Result<bool, RepositoryError> {
+    async fn revoke_sessions(&self, revocation: SessionsRevocation) -> RepoResult<bool> {
         self.transact(move |tx| change_user(tx, revocation.user, &revocation.plan()))
             .await
     }
@@ -87,7 +80,7 @@ impl AdminRepository for SqliteRepository {
             .await
     }
 
-    async fn find_events(&self, query: EventQuery) -> Result<Vec<AuditEvent>, RepositoryError> {
+    async fn find_events(&self, query: EventQuery) -> RepoResult<Vec<AuditEvent>> {
         self.call(move |db| {
             let (lowest, above) = query.id_bounds();
             let blob = |id: Option<social_login_domain::AuditEventId>, none: uuid::Uuid| {
@@ -112,7 +105,7 @@ impl AdminRepository for SqliteRepository {
 }
 
 /// Applies `plan` if `user` exists; whether it did.
-fn change_user(tx: &Db, user: UserId, plan: &WritePlan) -> Result<bool, RepositoryError> {
+fn change_user(tx: &Db, user: UserId, plan: &WritePlan) -> RepoResult<bool> {
     if find_user(tx, user)?.is_none() {
         return Ok(false);
     }

@@ -9,12 +9,12 @@ use rusqlite::params;
 use social_login_domain::{
     AuditEvent, AuditEventId, AuditEventType, EventSet, EventsView, UserId, Via,
 };
-use social_login_ports::RepositoryError;
+use social_login_ports::RepoResult;
 use time::OffsetDateTime;
 
 /// Writes `event`, and its outbox row if `outbox` holds its type, inside the caller's
 /// transaction.
-pub(super) fn record(db: &Db, event: &AuditEvent, outbox: EventSet) -> Result<(), RepositoryError> {
+pub(super) fn record(db: &Db, event: &AuditEvent, outbox: EventSet) -> RepoResult<()> {
     let id = event.id.as_uuid();
     execute(
         db,
@@ -47,7 +47,7 @@ pub(super) fn list(
     user: UserId,
     limit: u64,
     view: EventsView,
-) -> Result<Vec<AuditEvent>, RepositoryError> {
+) -> RepoResult<Vec<AuditEvent>> {
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     let hidden = view.hidden().map(AuditEventType::as_str);
     query_all(
@@ -61,7 +61,7 @@ pub(super) fn list(
     .collect()
 }
 
-pub(super) fn prune(db: &Db, before: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError> {
+pub(super) fn prune(db: &Db, before: OffsetDateTime, limit: u64) -> RepoResult<u64> {
     let bound = AuditEventId::at(before, [0; 8]).as_uuid();
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     let deleted = write(db, |tx| {

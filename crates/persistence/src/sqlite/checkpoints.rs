@@ -12,7 +12,7 @@
 
 use super::columns::failed;
 use rusqlite::Connection;
-use social_login_ports::RepositoryError;
+use social_login_ports::{RepoResult, RepositoryError};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -35,7 +35,7 @@ pub(crate) struct Checkpointer {
 
 impl Checkpointer {
     /// Starts the thread on `connection`, a second connection to the served file.
-    pub(crate) fn start(connection: Connection) -> Result<Self, RepositoryError> {
+    pub(crate) fn start(connection: Connection) -> RepoResult<Self> {
         // One nudge waiting is enough: it means "there were commits since".
         let (nudge, nudged) = sync_channel(1);
         let thread = std::thread::Builder::new()
@@ -105,7 +105,7 @@ fn checkpoint_when_nudged(connection: &Connection, nudged: &Receiver<()>) {
 }
 
 /// Copies what it can of the log into the database file without waiting for anyone.
-fn checkpoint(connection: &Connection) -> Result<(), RepositoryError> {
+fn checkpoint(connection: &Connection) -> RepoResult<()> {
     connection
         .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
         .map_err(failed)

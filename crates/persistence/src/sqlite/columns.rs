@@ -7,7 +7,7 @@ use crate::entity::{audit_event, user};
 use crate::mapping::LinkColumns;
 use rusqlite::types::Type;
 use rusqlite::{OptionalExtension, Params, Row};
-use social_login_ports::RepositoryError;
+use social_login_ports::{RepoResult, RepositoryError};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use uuid::Uuid;
@@ -25,7 +25,7 @@ pub(crate) fn time_at(row: &Row, index: usize) -> rusqlite::Result<OffsetDateTim
 }
 
 /// A time as stored.
-pub(crate) fn time_text(at: OffsetDateTime) -> Result<String, RepositoryError> {
+pub(crate) fn time_text(at: OffsetDateTime) -> RepoResult<String> {
     at.format(&Rfc3339)
         .map_err(|_| RepositoryError::Internal("a time RFC 3339 cannot write".into()))
 }
@@ -75,11 +75,7 @@ pub(crate) fn event_at(row: &Row) -> rusqlite::Result<audit_event::Model> {
 }
 
 /// Runs a kept statement; the number of rows it changed.
-pub(crate) fn execute(
-    db: &Db,
-    sql: &'static str,
-    params: impl Params,
-) -> Result<usize, RepositoryError> {
+pub(crate) fn execute(db: &Db, sql: &'static str, params: impl Params) -> RepoResult<usize> {
     execute_raw(db, sql, params).map_err(failed)
 }
 
@@ -98,7 +94,7 @@ pub(crate) fn query_one<T>(
     sql: &'static str,
     params: impl Params,
     read: impl FnOnce(&Row) -> rusqlite::Result<T>,
-) -> Result<Option<T>, RepositoryError> {
+) -> RepoResult<Option<T>> {
     db.with(sql, |statement| {
         statement.query_row(params, read).optional()
     })
@@ -111,7 +107,7 @@ pub(crate) fn query_all<T>(
     sql: &'static str,
     params: impl Params,
     read: impl FnMut(&Row) -> rusqlite::Result<T>,
-) -> Result<Vec<T>, RepositoryError> {
+) -> RepoResult<Vec<T>> {
     db.with(sql, |statement| {
         statement.query_map(params, read)?.collect()
     })

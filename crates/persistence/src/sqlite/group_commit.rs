@@ -27,7 +27,7 @@
 
 use super::columns::{execute_raw, failed};
 use super::statements::Db;
-use social_login_ports::RepositoryError;
+use social_login_ports::{RepoResult, RepositoryError};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use tokio::sync::oneshot;
 
@@ -40,7 +40,7 @@ pub(crate) trait Write: Send {
     /// another write's sake); false when it failed.
     fn run(&mut self, db: &Db) -> bool;
     /// Sends the answer: the body's own when the commit succeeded, else the commit's error.
-    fn answer(self: Box<Self>, commit: Result<(), RepositoryError>);
+    fn answer(self: Box<Self>, commit: RepoResult<()>);
 }
 
 /// A [`Write`] of a body returning `Result<T, E>`.
@@ -75,7 +75,7 @@ where
         succeeded
     }
 
-    fn answer(self: Box<Self>, commit: Result<(), RepositoryError>) {
+    fn answer(self: Box<Self>, commit: RepoResult<()>) {
         let answer = match (self.outcome, commit) {
             // First: a refusal may rest on rows of another write that never committed.
             (_, Err(error)) => Err(error.into()),
@@ -167,7 +167,7 @@ fn run_in_order(db: &Db, writes: &mut [Box<dyn Write>]) -> Round {
     Round::Ran
 }
 
-fn answer(writes: impl Iterator<Item = Box<dyn Write>>, commit: Result<(), RepositoryError>) {
+fn answer(writes: impl Iterator<Item = Box<dyn Write>>, commit: RepoResult<()>) {
     writes.for_each(|write| write.answer(commit.clone()));
 }
 

@@ -3,7 +3,7 @@
 use super::checkpoints::SAFETY_NET_PAGES;
 use super::columns::failed;
 use rusqlite::{Connection, ErrorCode, OpenFlags};
-use social_login_ports::RepositoryError;
+use social_login_ports::{RepoResult, RepositoryError};
 use std::fs::OpenOptions;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -28,7 +28,7 @@ pub(crate) struct SqliteFile {
 /// `sqlite:PATH` or `sqlite://PATH`, optionally with `?mode=rwc` (create if missing) or
 /// `?mode=rw`, as sqlx reads them. An in-memory database is refused: the migrator and the
 /// service use separate connections, which would each see an empty database of their own.
-pub(crate) fn sqlite_file(url: &str) -> Result<SqliteFile, RepositoryError> {
+pub(crate) fn sqlite_file(url: &str) -> RepoResult<SqliteFile> {
     let refuse = |why: &str| RepositoryError::Internal(format!("database.url: {why}"));
     let rest = url
         .strip_prefix("sqlite://")
@@ -56,7 +56,7 @@ pub(crate) fn sqlite_file(url: &str) -> Result<SqliteFile, RepositoryError> {
 }
 
 /// Opens `file` with the settings every statement relies on.
-pub(super) fn connect(file: &SqliteFile) -> Result<Connection, RepositoryError> {
+pub(super) fn connect(file: &SqliteFile) -> RepoResult<Connection> {
     let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     if file.create {
         create_owner_only(&file.path)?;
@@ -98,7 +98,7 @@ pub(super) fn connect_serving_and_checkpointing(
 /// descriptor of a file drops every POSIX lock this process holds on it, SQLite's too, and
 /// this runs while the file may already be open (the migrator, the checkpointing
 /// connection).
-pub(crate) fn create_owner_only(path: &Path) -> Result<(), RepositoryError> {
+pub(crate) fn create_owner_only(path: &Path) -> RepoResult<()> {
     let created = OpenOptions::new()
         .read(true)
         .write(true)
@@ -118,7 +118,7 @@ pub(crate) fn create_owner_only(path: &Path) -> Result<(), RepositoryError> {
 /// one append to the log. Switching a new file needs its exclusive lock, which SQLite
 /// refuses at once (no busy wait) while another process opens it too: retried here for up
 /// to [`SQLITE_BUSY_TIMEOUT`].
-fn switch_to_wal(connection: &Connection) -> Result<(), RepositoryError> {
+fn switch_to_wal(connection: &Connection) -> RepoResult<()> {
     let deadline = Instant::now() + SQLITE_BUSY_TIMEOUT;
     loop {
         let switched = connection

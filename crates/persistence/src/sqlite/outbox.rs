@@ -11,8 +11,7 @@ use rusqlite::params;
 use rusqlite::types::Value;
 use social_login_domain::AuditEventId;
 use social_login_ports::{
-    Claim, DeadLetter, Failure, OutboxCounts, PendingDelivery, RepositoryError, Sweep,
-    WebhookOutbox,
+    Claim, DeadLetter, Failure, OutboxCounts, PendingDelivery, RepoResult, Sweep, WebhookOutbox,
 };
 use time::OffsetDateTime;
 
@@ -21,12 +20,7 @@ fn count(value: u64) -> i64 {
 }
 
 /// Claims up to `limit` rows due by `due_by` and reads their events, in one transaction.
-fn claim(
-    db: &Db,
-    claim: Claim,
-    due_by: i64,
-    limit: u32,
-) -> Result<Vec<PendingDelivery>, RepositoryError> {
+fn claim(db: &Db, claim: Claim, due_by: i64, limit: u32) -> RepoResult<Vec<PendingDelivery>> {
     let (until, now) = (unix_ms(claim.expires_at()), unix_ms(claim.now));
     write(db, |tx| {
         let mut claimed = query_all(
@@ -70,7 +64,7 @@ impl SqliteRepository {
         statement: &'static str,
         failure: Failure,
         at: OffsetDateTime,
-    ) -> Result<(), RepositoryError> {
+    ) -> RepoResult<()> {
         self.call(move |db| {
             let values = params![
                 failure.event.as_uuid().into_bytes(),
@@ -85,12 +79,7 @@ impl SqliteRepository {
 
     /// `DEAD_LETTER_BEFORE` or `DEAD_LETTER_BEYOND`: which rows, then the instant, the reason
     /// and the limit; how many it dead-lettered.
-    async fn sweep(
-        &self,
-        statement: &'static str,
-        which: Value,
-        sweep: Sweep,
-    ) -> Result<u64, RepositoryError> {
+    async fn sweep(&self, statement: &'static str, which: Value, sweep: Sweep) -> RepoResult<u64> {
         self.call(move |db| {
             let values = params![which, unix_ms(sweep.now), sweep.reason, count(sweep.limit)];
             execute(db, statement, values).map(|n| n as u64)
@@ -101,36 +90,28 @@ impl SqliteRepository {
 
 #[async_trait]
 impl WebhookOutbox for SqliteRepository {
-    async fn claim_due(
-        &self,
-        lease: Claim,
-        limit: u32,
-    ) -> Result<Vec<PendingDelivery>, RepositoryError> {
+    async fn claim_due(&self, lease: Claim, limit: u32) -> RepoResult<Vec<PendingDelivery>> {
         self.call(move |db| claim(db, lease, unix_ms(lease.now), limit))
             .await
     }
 
-    async fn claim_probe(&self, lease: Claim) -> Result<Option<PendingDelivery>, RepositoryError> {
+    async fn claim_probe(&self, lease: Claim) -> RepoResult<Option<PendingDelivery>> {
         let claimed = self
             .call(move |db| claim(db, lease, outbox::NEVER - 1, 1))
             .await?;
         Ok(claimed.into_iter().next())
     }
 
-    async fn remove(&self, id: AuditEventId) -> Result<(), RepositoryError> {
+    async fn remove(&self, id: AuditEventId) -> RepoResult<()> {
         self.call(move |db| execute(db, outbox::DELETE, [id.as_uuid().into_bytes()]).map(drop))
             .await
     }
 
-    async fn retry_at(&self, failure: Failure, at: OffsetDateTime) -> Result<(), RepositoryError> {
+    async fn retry_at(&self, failure: Failure, at: OffsetDateTime) -> RepoResult<()> {
         self.record_failure(outbox::RETRY, failure, at).await
     }
 
-    async fn dead_letter(
-        &self,
-        failure: Failure,
-        now: OffsetDateTime,
-    ) -> Result<(), RepositoryError> {
+    async fn dead_letter(&self, failure: Failure, now: OffsetDateTime) -> RepoResult<()> {
         self.record_failure(outbox::DEAD_LETTER, failure, now).await
     }
 
@@ -138,17 +119,17 @@ impl WebhookOutbox for SqliteRepository {
         &self,
         before: OffsetDateTime,
         sweep: Sweep,
-    ) -> Result<u64, RepositoryError> {
+    ) -> RepoResult<u64> {
         let which = Value::Blob(id_bound(before).into_bytes().to_vec());
         self.sweep(outbox::DEAD_LETTER_BEFORE, which, sweep).await
     }
 
-    async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> Result<u64, RepositoryError> {
+    async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> RepoResult<u64> {
         let which = Value::Integer(count(keep));
         self.sweep(outbox::DEAD_LETTER_BEYOND, which, sweep).await
     }
 
-    async fn counts(&self) -> Result<OutboxCounts, RepositoryError> {
+    async fn counts(&self) -> RepoResult<OutboxCounts> {
         self.call(|db| {
             let number = |sql| {
                 query_one(db, sql, [], |row| row.get::<_, i64>(0))
@@ -162,7 +143,7 @@ impl WebhookOutbox for SqliteRepository {
         .await
     }
 
-    async fn dead_letters(&self, limit: u64) -> Result<Vec<DeadLetter>, RepositoryError> {
+    async fn dead_letters(&self, limit: u64) -> RepoResult<Vec<DeadLetter>> {
         self.call(move |db| {
             query_all(db, outbox::DEAD_LETTERS, [count(limit)], dead_letter_at)?
                 .into_iter()
@@ -179,11 +160,7 @@ impl WebhookOutbox for SqliteRepository {
         .await
     }
 
-    async fn redeliver(
-        &self,
-        id: AuditEventId,
-        now: OffsetDateTime,
-    ) -> Result<bool, RepositoryError> {
+    async fn redeliver(&self, id: AuditEventId, now: OffsetDateTime) -> RepoResult<bool> {
         self.call(move |db| {
             let values = params![id.as_uuid().into_bytes(), unix_ms(now)];
             execute(db, outbox::REDELIVER, values).map(|n| n > 0)
@@ -191,11 +168,7 @@ impl WebhookOutbox for SqliteRepository {
         .await
     }
 
-    async fn redeliver_dead(
-        &self,
-        now: OffsetDateTime,
-        limit: u64,
-    ) -> Result<u64, RepositoryError> {
+    async fn redeliver_dead(&self, now: OffsetDateTime, limit: u64) -> RepoResult<u64> {
         self.call(move |db| {
             execute(
                 db,
@@ -207,11 +180,7 @@ impl WebhookOutbox for SqliteRepository {
         .await
     }
 
-    async fn forget_written_before(
-        &self,
-        before: OffsetDateTime,
-        limit: u64,
-    ) -> Result<u64, RepositoryError> {
+    async fn forget_written_before(&self, before: OffsetDateTime, limit: u64) -> RepoResult<u64> {
         self.call(move |db| {
             let values = params![id_bound(before).into_bytes(), count(limit)];
             execute(db, outbox::FORGET_BEFORE, values).map(|n| n as u64)

@@ -12,21 +12,21 @@ use social_login_domain::refresh::{PresentedRefresh, RefreshFamily, RefreshRecor
 use social_login_domain::session_list::live_sessions;
 use social_login_domain::{FamilyId, LoginMethod, UserId};
 use social_login_ports::{
-    Logout, RefreshRotation, RefreshTokenRepository, RepositoryError, RotateError, Rotated,
-    SessionEnding, SessionOpening, SessionSummary, StoredSession,
+    Logout, RefreshRotation, RefreshTokenRepository, RepoResult, RepositoryError, RotateError,
+    Rotated, SessionEnding, SessionOpening, SessionSummary, StoredSession,
 };
 use time::OffsetDateTime;
 
 #[async_trait]
 impl RefreshTokenRepository for SqliteRepository {
-    async fn start_family(&self, opening: SessionOpening) -> Result<(), RepositoryError> {
+    async fn start_family(&self, opening: SessionOpening) -> RepoResult<()> {
         self.transact(move |tx| Ok(plan::apply(tx, &opening.plan())?))
             .await
     }
 
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
         let outcome = self
-            .transact(move |tx| -> Result<_, RepositoryError> {
+            .transact(move |tx| -> RepoResult<_> {
                 let record = record_of(tx, &rotation.presented)?;
                 let locked = match &record {
                     Some(record) => user_is_locked(tx, record.user_id)?,
@@ -40,7 +40,7 @@ impl RefreshTokenRepository for SqliteRepository {
         Ok(outcome?)
     }
 
-    async fn revoke_refresh(&self, logout: Logout) -> Result<(), RepositoryError> {
+    async fn revoke_refresh(&self, logout: Logout) -> RepoResult<()> {
         self.transact(move |tx| {
             let record = record_of(tx, &logout.presented)?;
             Ok(plan::apply(tx, &logout.plan(record.as_ref()))?)
@@ -52,7 +52,7 @@ impl RefreshTokenRepository for SqliteRepository {
         &self,
         user: UserId,
         now: OffsetDateTime,
-    ) -> Result<Vec<SessionSummary>, RepositoryError> {
+    ) -> RepoResult<Vec<SessionSummary>> {
         self.call(move |db| {
             let user = user.as_uuid().into_bytes();
             let sessions = query_all(db, sql::SESSIONS_OF, [user], |row| {
@@ -75,7 +75,7 @@ impl RefreshTokenRepository for SqliteRepository {
         .await
     }
 
-    async fn end_session(&self, ending: SessionEnding) -> Result<bool, RepositoryError> {
+    async fn end_session(&self, ending: SessionEnding) -> RepoResult<bool> {
         self.transact(move |tx| {
             let family = ending.session.as_uuid().into_bytes();
             let stored = query_one(tx, sql::FAMILY, [family], |row| {
@@ -90,17 +90,14 @@ impl RefreshTokenRepository for SqliteRepository {
         .await
     }
 
-    async fn prune_expired(&self, now: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError> {
+    async fn prune_expired(&self, now: OffsetDateTime, limit: u64) -> RepoResult<u64> {
         self.call(move |db| prune(db, now, limit)).await
     }
 }
 
 /// The presented token with its family's state, or the family a token whose row went
 /// proves; `None` for an unknown token.
-fn record_of(
-    db: &Db,
-    presented: &PresentedRefresh,
-) -> Result<Option<RefreshRecord>, RepositoryError> {
+fn record_of(db: &Db, presented: &PresentedRefresh) -> RepoResult<Option<RefreshRecord>> {
     let token = query_one(db, sql::TOKEN, [presented.hash.0], |row| {
         Ok((uuid_at(row, 1)?, time_at(row, 2)?, row.get::<_, bool>(3)?))
     })?;
@@ -113,7 +110,7 @@ fn record_of(
     })
 }
 
-fn family_of(db: &Db, id: FamilyId) -> Result<Option<RefreshFamily>, RepositoryError> {
+fn family_of(db: &Db, id: FamilyId) -> RepoResult<Option<RefreshFamily>> {
     query_one(db, sql::FAMILY, [id.as_uuid().into_bytes()], |row| {
         Ok(RefreshFamily {
             id,
@@ -127,7 +124,7 @@ fn family_of(db: &Db, id: FamilyId) -> Result<Option<RefreshFamily>, RepositoryE
 
 /// Ended families with their tokens first, then expired tokens of live families, each
 /// batch one transaction (see `crate::refresh_tokens` for why).
-fn prune(db: &Db, now: OffsetDateTime, limit: u64) -> Result<u64, RepositoryError> {
+fn prune(db: &Db, now: OffsetDateTime, limit: u64) -> RepoResult<u64> {
     let (now, limit) = (time_text(now)?, i64::try_from(limit).unwrap_or(i64::MAX));
     let ended = write(db, |tx| {
         let ended = query_all(tx, sql::ENDED_FAMILIES, params![now, limit], |row| {

@@ -8,15 +8,13 @@ use async_trait::async_trait;
 use rusqlite::{Row, params};
 use social_login_domain::relay::RelayRefresh;
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
-use social_login_ports::{LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepositoryError};
+use social_login_ports::{
+    LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepoResult, RepositoryError,
+};
 
 #[async_trait]
 impl ProviderGrants for SqliteRepository {
-    async fn grant_of(
-        &self,
-        user: UserId,
-        provider: ProviderKey,
-    ) -> Result<Option<LinkGrant>, RepositoryError> {
+    async fn grant_of(&self, user: UserId, provider: ProviderKey) -> RepoResult<Option<LinkGrant>> {
         self.call(move |db| {
             query_one(
                 db,
@@ -28,7 +26,7 @@ impl ProviderGrants for SqliteRepository {
         .await
     }
 
-    async fn claim_refresh(&self, claim: RefreshClaim) -> Result<bool, RepositoryError> {
+    async fn claim_refresh(&self, claim: RefreshClaim) -> RepoResult<bool> {
         self.transact(move |db| {
             let claimed = execute(
                 db,
@@ -45,16 +43,12 @@ impl ProviderGrants for SqliteRepository {
         .await
     }
 
-    async fn store_refresh(&self, refresh: RelayRefresh) -> Result<bool, RepositoryError> {
+    async fn store_refresh(&self, refresh: RelayRefresh) -> RepoResult<bool> {
         let plan = refresh.plan();
         PlanError::written_unless_gone(self.transact(move |tx| super::plan::apply(tx, &plan)).await)
     }
 
-    async fn release_refresh(
-        &self,
-        link: LinkedAccountId,
-        seen: SealedToken,
-    ) -> Result<(), RepositoryError> {
+    async fn release_refresh(&self, link: LinkedAccountId, seen: SealedToken) -> RepoResult<()> {
         self.transact(move |db| {
             execute(
                 db,

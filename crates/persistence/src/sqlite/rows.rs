@@ -9,9 +9,9 @@ use crate::audit::unix_ms;
 use crate::mapping::{email_normalized_column, email_to_column, link_from_columns, user_from_row};
 use rusqlite::params;
 use social_login_domain::{Email, LinkedAccount, NewLinkedAccount, NewUser, User, UserId};
-use social_login_ports::{NewRefreshToken, RepositoryError, SessionStart};
+use social_login_ports::{NewRefreshToken, RepoResult, RepositoryError, SessionStart};
 
-pub(super) fn find_user(db: &Db, id: UserId) -> Result<Option<User>, RepositoryError> {
+pub(super) fn find_user(db: &Db, id: UserId) -> RepoResult<Option<User>> {
     query_one(db, sql::USER_BY_ID, [id.as_uuid().into_bytes()], |row| {
         user_at(row, 0)
     })?
@@ -19,14 +19,14 @@ pub(super) fn find_user(db: &Db, id: UserId) -> Result<Option<User>, RepositoryE
     .transpose()
 }
 
-pub(super) fn user_by_email(db: &Db, normalized: &str) -> Result<Option<User>, RepositoryError> {
+pub(super) fn user_by_email(db: &Db, normalized: &str) -> RepoResult<Option<User>> {
     query_one(db, sql::USER_BY_EMAIL, [normalized], |row| user_at(row, 0))?
         .map(user_from_row)
         .transpose()
 }
 
 /// All links of `user`, oldest first (sorted here: RFC 3339 text order is not time order).
-pub(super) fn links_of(db: &Db, user: UserId) -> Result<Vec<LinkedAccount>, RepositoryError> {
+pub(super) fn links_of(db: &Db, user: UserId) -> RepoResult<Vec<LinkedAccount>> {
     let mut links = query_all(db, sql::LINKS_OF, [user.as_uuid().into_bytes()], link_at)?
         .into_iter()
         .map(link_from_columns)
@@ -81,7 +81,7 @@ fn to_sql_error(error: RepositoryError) -> rusqlite::Error {
 }
 
 /// Whether an operator locked the user (a missing user is not locked).
-pub(super) fn user_is_locked(db: &Db, user: UserId) -> Result<bool, RepositoryError> {
+pub(super) fn user_is_locked(db: &Db, user: UserId) -> RepoResult<bool> {
     let locked = query_one(db, sql::USER_LOCKED, [user.as_uuid().into_bytes()], |row| {
         row.get::<_, bool>(0)
     })?;
@@ -93,7 +93,7 @@ pub(super) fn insert_session(
     db: &Db,
     first: &NewRefreshToken,
     session: &SessionStart,
-) -> Result<(), RepositoryError> {
+) -> RepoResult<()> {
     execute(
         db,
         sql::INSERT_FAMILY,
@@ -110,7 +110,7 @@ pub(super) fn insert_session(
     Ok(())
 }
 
-pub(super) fn insert_token(db: &Db, token: &NewRefreshToken) -> Result<usize, RepositoryError> {
+pub(super) fn insert_token(db: &Db, token: &NewRefreshToken) -> RepoResult<usize> {
     execute(
         db,
         sql::INSERT_TOKEN,

@@ -13,7 +13,7 @@ use rusqlite::params;
 use social_login_domain::signal_plan::SignalTarget;
 use social_login_domain::{LinkedAccountId, SignalId, SignalSource, UserId};
 use social_login_ports::{
-    RepositoryError, SignalCommand, SignalOutcome, SignalReceipt, SignalRepository,
+    RepoResult, RepositoryError, SignalCommand, SignalOutcome, SignalReceipt, SignalRepository,
 };
 use time::OffsetDateTime;
 
@@ -26,14 +26,11 @@ struct SignalledLink {
 
 #[async_trait]
 impl SignalRepository for SqliteRepository {
-    async fn apply_signal(&self, command: SignalCommand) -> Result<SignalOutcome, RepositoryError> {
+    async fn apply_signal(&self, command: SignalCommand) -> RepoResult<SignalOutcome> {
         self.transact(move |tx| apply(tx, &command)).await
     }
 
-    async fn keep_receipt(
-        &self,
-        receipt: SignalReceipt,
-    ) -> Result<Option<OffsetDateTime>, RepositoryError> {
+    async fn keep_receipt(&self, receipt: SignalReceipt) -> RepoResult<Option<OffsetDateTime>> {
         self.transact(move |tx| {
             if recorded(tx, &receipt)? == Recorded::PayloadUsedElsewhere {
                 return Ok(None);
@@ -50,16 +47,12 @@ impl SignalRepository for SqliteRepository {
         &self,
         source: SignalSource,
         id: &SignalId,
-    ) -> Result<Option<OffsetDateTime>, RepositoryError> {
+    ) -> RepoResult<Option<OffsetDateTime>> {
         let id = id.clone();
         self.call(move |db| received_at(db, source, &id)).await
     }
 
-    async fn prune_receipts(
-        &self,
-        before: OffsetDateTime,
-        limit: u64,
-    ) -> Result<u64, RepositoryError> {
+    async fn prune_receipts(&self, before: OffsetDateTime, limit: u64) -> RepoResult<u64> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         self.transact(move |tx| {
             execute(
@@ -76,7 +69,7 @@ impl SignalRepository for SqliteRepository {
 /// Applies a signal in the caller's transaction. A duplicate, or a signal about no link,
 /// writes nothing, not even the receipt: looked up before anything is written, in the
 /// transaction that holds the write lock, so nothing can change in between.
-fn apply(db: &Db, command: &SignalCommand) -> Result<SignalOutcome, RepositoryError> {
+fn apply(db: &Db, command: &SignalCommand) -> RepoResult<SignalOutcome> {
     let receipt = &command.receipt;
     match recorded(db, receipt)? {
         Recorded::Now => {}
@@ -121,7 +114,7 @@ fn apply(db: &Db, command: &SignalCommand) -> Result<SignalOutcome, RepositoryEr
 
 /// Whether the receipt, or a claim on its payload, is recorded already; read in the
 /// transaction that holds the write lock, so nothing can change before [`insert_receipt`].
-fn recorded(db: &Db, receipt: &SignalReceipt) -> Result<Recorded, RepositoryError> {
+fn recorded(db: &Db, receipt: &SignalReceipt) -> RepoResult<Recorded> {
     if received_at(db, receipt.source, &receipt.id)?.is_some() {
         return Ok(Recorded::Before);
     }
@@ -141,7 +134,7 @@ fn recorded(db: &Db, receipt: &SignalReceipt) -> Result<Recorded, RepositoryErro
 
 /// Inserts the receipt, and the claim on its payload, unless they exist; whether the
 /// receipt was inserted now.
-fn insert_receipt(db: &Db, receipt: &SignalReceipt) -> Result<bool, RepositoryError> {
+fn insert_receipt(db: &Db, receipt: &SignalReceipt) -> RepoResult<bool> {
     let at = unix_ms(receipt.received_at);
     let row = |source: &str, id: &SignalId| {
         execute(db, sql::INSERT_RECEIPT, params![source, id.as_str(), at])
@@ -153,11 +146,7 @@ fn insert_receipt(db: &Db, receipt: &SignalReceipt) -> Result<bool, RepositoryEr
     Ok(inserted > 0)
 }
 
-fn received_at(
-    db: &Db,
-    source: SignalSource,
-    id: &SignalId,
-) -> Result<Option<OffsetDateTime>, RepositoryError> {
+fn received_at(db: &Db, source: SignalSource, id: &SignalId) -> RepoResult<Option<OffsetDateTime>> {
     Ok(query_one(
         db,
         sql::RECEIPT,

@@ -13,18 +13,18 @@ use social_login_domain::{
 };
 use social_login_ports::{AccountLink, LinkRenewal, PlanError, UserCreation};
 use social_login_ports::{
-    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepositoryError,
+    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepoResult,
     SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
 };
 use time::OffsetDateTime;
 
 #[async_trait]
 impl UserRepository for SqliteRepository {
-    async fn find_user(&self, id: UserId) -> Result<Option<User>, RepositoryError> {
+    async fn find_user(&self, id: UserId) -> RepoResult<Option<User>> {
         self.call(move |db| find_user(db, id)).await
     }
 
-    async fn find_user_by_email(&self, email: &Email) -> Result<Option<User>, RepositoryError> {
+    async fn find_user_by_email(&self, email: &Email) -> RepoResult<Option<User>> {
         let normalized = email.normalized();
         self.call(move |db| user_by_email(db, &normalized)).await
     }
@@ -33,7 +33,7 @@ impl UserRepository for SqliteRepository {
         &self,
         provider: ProviderKey,
         subject: &ProviderSubject,
-    ) -> Result<Option<LinkedAccount>, RepositoryError> {
+    ) -> RepoResult<Option<LinkedAccount>> {
         let subject = subject.clone();
         self.call(move |db| {
             query_one(
@@ -48,7 +48,7 @@ impl UserRepository for SqliteRepository {
         .await
     }
 
-    async fn list_links(&self, user: UserId) -> Result<Vec<LinkedAccount>, RepositoryError> {
+    async fn list_links(&self, user: UserId) -> RepoResult<Vec<LinkedAccount>> {
         self.call(move |db| links_of(db, user)).await
     }
 
@@ -59,7 +59,7 @@ impl UserRepository for SqliteRepository {
         Ok(creation.user.into_user())
     }
 
-    async fn renew_link(&self, renewal: LinkRenewal) -> Result<bool, RepositoryError> {
+    async fn renew_link(&self, renewal: LinkRenewal) -> RepoResult<bool> {
         let plan = renewal.plan();
         PlanError::written_unless_gone(self.transact(move |tx| super::plan::apply(tx, &plan)).await)
     }
@@ -86,10 +86,7 @@ impl UserRepository for SqliteRepository {
         .await
     }
 
-    async fn delete_user(
-        &self,
-        deletion: UserDeletion,
-    ) -> Result<Option<Vec<SealedGrant>>, RepositoryError> {
+    async fn delete_user(&self, deletion: UserDeletion) -> RepoResult<Option<Vec<SealedGrant>>> {
         self.transact(move |tx| {
             if find_user(tx, deletion.user)?.is_none() {
                 return Ok(None);
@@ -104,20 +101,12 @@ impl UserRepository for SqliteRepository {
         .await
     }
 
-    async fn record_event(
-        &self,
-        event: AuditEvent,
-        outbox: EventSet,
-    ) -> Result<(), RepositoryError> {
+    async fn record_event(&self, event: AuditEvent, outbox: EventSet) -> RepoResult<()> {
         self.transact(move |tx| audit::record(tx, &event, outbox))
             .await
     }
 
-    async fn prune_events(
-        &self,
-        before: OffsetDateTime,
-        limit: u64,
-    ) -> Result<u64, RepositoryError> {
+    async fn prune_events(&self, before: OffsetDateTime, limit: u64) -> RepoResult<u64> {
         self.call(move |db| audit::prune(db, before, limit)).await
     }
 
@@ -126,14 +115,14 @@ impl UserRepository for SqliteRepository {
         user: UserId,
         limit: u64,
         view: EventsView,
-    ) -> Result<Vec<AuditEvent>, RepositoryError> {
+    ) -> RepoResult<Vec<AuditEvent>> {
         self.call(move |db| audit::list(db, user, limit, view))
             .await
     }
 
     /// Reads the file's schema, not just `SELECT 1` (which SQLite answers without opening
     /// the file): a file that cannot be read is not ready.
-    async fn ping(&self) -> Result<(), RepositoryError> {
+    async fn ping(&self) -> RepoResult<()> {
         self.call(|db| {
             db.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
                 .map_err(failed)
@@ -143,7 +132,7 @@ impl UserRepository for SqliteRepository {
 }
 
 /// The sealed tokens of one row of `sql::GRANTS_OF`.
-fn grant_at(row: &rusqlite::Row) -> rusqlite::Result<Result<SealedGrant, RepositoryError>> {
+fn grant_at(row: &rusqlite::Row) -> rusqlite::Result<RepoResult<SealedGrant>> {
     let provider: String = row.get(0)?;
     Ok(grant_from_columns(
         &provider,

@@ -10,7 +10,7 @@ use super::checkpoints::Checkpointer;
 use super::group_commit::{self, MOST_PER_COMMIT, Pending, Write};
 use super::statements::Db;
 use rusqlite::Connection;
-use social_login_ports::RepositoryError;
+use social_login_ports::{RepoResult, RepositoryError};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use tokio::sync::{mpsc, oneshot};
 
@@ -37,7 +37,7 @@ impl Worker {
     pub(crate) fn start(
         connection: Connection,
         checkpoints: Option<Checkpointer>,
-    ) -> Result<Self, RepositoryError> {
+    ) -> RepoResult<Self> {
         let (jobs, mut queue) = mpsc::channel::<Job>(QUEUE);
         std::thread::Builder::new()
             .name("sqlite".into())
@@ -71,7 +71,7 @@ impl Worker {
     }
 
     /// Runs `job` on the connection and returns what it returns.
-    pub(crate) async fn run<T, F>(&self, job: F) -> Result<T, RepositoryError>
+    pub(crate) async fn run<T, F>(&self, job: F) -> RepoResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&Db) -> T + Send + 'static,
@@ -103,7 +103,7 @@ impl Worker {
             .map_err(|_| RepositoryError::Unavailable("the sqlite thread has stopped".into()))?
     }
 
-    async fn send(&self, job: Job) -> Result<(), RepositoryError> {
+    async fn send(&self, job: Job) -> RepoResult<()> {
         self.jobs
             .send(job)
             .await
@@ -165,7 +165,7 @@ mod tests {
     }
 
     fn a_write() -> Box<dyn Write> {
-        let (reply, _) = oneshot::channel::<Result<i64, RepositoryError>>();
+        let (reply, _) = oneshot::channel::<RepoResult<i64>>();
         Box::new(Pending::new(|_: &Db| Ok(1), reply))
     }
 

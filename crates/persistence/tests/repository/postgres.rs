@@ -13,8 +13,8 @@ use social_login_persistence::{
 use social_login_ports::AccountLink;
 use social_login_ports::UserCreation;
 use social_login_ports::{
-    AddLinkError, CreateUserError, RemoveLinkError, RepositoryError, RotateError, SignInError,
-    UserRepository,
+    AddLinkError, CreateUserError, RemoveLinkError, RepoResult, RepositoryError, RotateError,
+    SignInError, UserRepository,
 };
 use social_login_test_support::{FaultProxy, PostgresDatabase, postgres_admin_url};
 use social_login_testing::audit_now;
@@ -59,7 +59,7 @@ trait StorageFailure {
     fn storage_failure(self) -> Option<RepositoryError>;
 }
 
-impl<T> StorageFailure for Result<T, RepositoryError> {
+impl<T> StorageFailure for RepoResult<T> {
     fn storage_failure(self) -> Option<RepositoryError> {
         self.err()
     }

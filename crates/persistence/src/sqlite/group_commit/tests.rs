@@ -1,10 +1,11 @@
 use super::*;
 use crate::sqlite::worker::Worker;
 use rusqlite::Connection;
+use social_login_ports::RepoResult;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-type Answer = oneshot::Receiver<Result<i64, RepositoryError>>;
+type Answer = oneshot::Receiver<RepoResult<i64>>;
 
 fn table() -> Connection {
     let db = Connection::open_in_memory().unwrap();
@@ -18,14 +19,12 @@ fn table() -> Connection {
     db
 }
 
-fn write(
-    body: impl Fn(&Db) -> Result<i64, RepositoryError> + Send + 'static,
-) -> (Box<dyn Write>, Answer) {
+fn write(body: impl Fn(&Db) -> RepoResult<i64> + Send + 'static) -> (Box<dyn Write>, Answer) {
     let (reply, answer) = oneshot::channel();
     (Box::new(Pending::new(body, reply)), answer)
 }
 
-fn insert(x: i64) -> impl Fn(&Db) -> Result<i64, RepositoryError> + Send + Clone {
+fn insert(x: i64) -> impl Fn(&Db) -> RepoResult<i64> + Send + Clone {
     move |db| {
         db.execute("INSERT INTO t (x) VALUES (?1)", [x])
             .map_err(failed)?;
@@ -37,7 +36,7 @@ fn insert(x: i64) -> impl Fn(&Db) -> Result<i64, RepositoryError> + Send + Clone
 fn insert_then_refuse(
     x: i64,
     why: RepositoryError,
-) -> impl Fn(&Db) -> Result<i64, RepositoryError> + Send + 'static {
+) -> impl Fn(&Db) -> RepoResult<i64> + Send + 'static {
     move |db| {
         insert(x)(db)?;
         Err(why.clone())
@@ -45,7 +44,7 @@ fn insert_then_refuse(
 }
 
 /// How many rows of `t` the write sees.
-fn count_rows(db: &Db) -> Result<i64, RepositoryError> {
+fn count_rows(db: &Db) -> RepoResult<i64> {
     db.query_row("SELECT count(*) FROM t", [], |row| row.get(0))
         .map_err(failed)
 }
@@ -59,10 +58,7 @@ fn rows(db: &Connection) -> Vec<i64> {
         .collect()
 }
 
-fn commit(
-    db: &Connection,
-    writes: Vec<(Box<dyn Write>, Answer)>,
-) -> Vec<Result<i64, RepositoryError>> {
+fn commit(db: &Connection, writes: Vec<(Box<dyn Write>, Answer)>) -> Vec<RepoResult<i64>> {
     let (writes, answers): (Vec<_>, Vec<_>) = writes.into_iter().unzip();
     commit_together(&Db::new(db), writes);
     answers
@@ -129,7 +125,7 @@ fn a_panicking_write_is_undone_alone_and_answered_with_an_error() {
 /// `body`, counting its runs in `runs`.
 fn counted(
     runs: &Arc<AtomicUsize>,
-    body: impl Fn(&Db) -> Result<i64, RepositoryError> + Send + 'static,
+    body: impl Fn(&Db) -> RepoResult<i64> + Send + 'static,
 ) -> (Box<dyn Write>, Answer) {
     let runs = Arc::clone(runs);
     write(move |db| {
@@ -219,9 +215,7 @@ fn a_transaction_sqlite_rolled_back_answers_its_writes_with_an_error_and_the_res
             write(insert(4)),
         ],
     );
-    let lost = |answer: &Result<i64, RepositoryError>| {
-        matches!(answer, Err(RepositoryError::Unavailable(_)))
-    };
+    let lost = |answer: &RepoResult<i64>| matches!(answer, Err(RepositoryError::Unavailable(_)));
     assert!(lost(&answers[0]) && lost(&answers[2]), "{answers:?}");
     assert_eq!(
         answers[1],
@@ -320,7 +314,7 @@ fn when_the_commit_fails_every_write_in_it_gets_the_error_and_nothing_stays() {
     };
     // A refusal decided inside the failed transaction is not repeated either: the rows it
     // read (1) were never committed.
-    let refusing = |db: &Db| -> Result<i64, RepositoryError> {
+    let refusing = |db: &Db| -> RepoResult<i64> {
         let seen = count_rows(db)?;
         Err(RepositoryError::Internal(format!(
             "refused on {seen} uncommitted rows"
@@ -335,7 +329,7 @@ fn when_the_commit_fails_every_write_in_it_gets_the_error_and_nothing_stays() {
             write(insert(3)),
         ],
     );
-    let the_commits_error = |answer: &Result<i64, RepositoryError>| matches!(answer, Err(RepositoryError::Internal(why)) if why.contains("FOREIGN KEY"));
+    let the_commits_error = |answer: &RepoResult<i64>| matches!(answer, Err(RepositoryError::Internal(why)) if why.contains("FOREIGN KEY"));
     assert_eq!(answers.len(), 4);
     assert!(answers.iter().all(the_commits_error), "{answers:?}");
     assert!(rows(&db).is_empty());

@@ -10,8 +10,8 @@ use social_login_domain::{
 };
 use social_login_ports::{AccountLink, AddLinkError, UserCreation};
 use social_login_ports::{
-    LinkRemoval, Logout, ProviderSignIn, RefreshRotation, RemoveLinkError, RepositoryError,
-    RotateError, Rotated, SealedGrant, SessionOpening, SessionStart, UserDeletion,
+    LinkRemoval, Logout, ProviderSignIn, RefreshRotation, RemoveLinkError, RepoResult, RotateError,
+    Rotated, SealedGrant, SessionOpening, SessionStart, UserDeletion,
 };
 use time::{Duration, OffsetDateTime};
 
@@ -301,7 +301,7 @@ pub async fn rotation(
 pub async fn logout(
     repo: &dyn Repository,
     presented: impl Into<PresentedRefresh>,
-) -> Result<(), RepositoryError> {
+) -> RepoResult<()> {
     logout_with(repo, presented, crate::audit_now()).await
 }
 
@@ -310,7 +310,7 @@ pub async fn logout_with(
     repo: &dyn Repository,
     presented: impl Into<PresentedRefresh>,
     audit: AuditContext,
-) -> Result<(), RepositoryError> {
+) -> RepoResult<()> {
     let presented = presented.into();
     repo.revoke_refresh(Logout { presented, audit }).await
 }

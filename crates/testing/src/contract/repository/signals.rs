@@ -14,9 +14,7 @@ use social_login_domain::{
     AuditEventType, LoginMethod, ProviderKey, ProviderSubject, SealedToken, SignalId, SignalKind,
     SignalSource, UserId,
 };
-use social_login_ports::{
-    RepositoryError, SignInError, SignalCommand, SignalOutcome, SignalReceipt,
-};
+use social_login_ports::{RepoResult, SignInError, SignalCommand, SignalOutcome, SignalReceipt};
 use std::sync::Arc;
 use time::Duration;
 
@@ -61,7 +59,7 @@ pub(super) async fn ada(repo: &Arc<dyn Repository>, password: bool) -> UserId {
 }
 
 /// What `apply_signal` answers when it acted on `user`'s link.
-fn applied(user: UserId, user_deleted: bool) -> Result<SignalOutcome, RepositoryError> {
+fn applied(user: UserId, user_deleted: bool) -> RepoResult<SignalOutcome> {
     Ok(SignalOutcome::Applied { user, user_deleted })
 }
 
