@@ -2,7 +2,7 @@
 //! sessions, lock, unlock, delete. The HTTP layer has checked the admin key and put it in
 //! the `Origin`, so every event these write says `"actor": "admin"` and which key.
 
-use crate::{AppError, AuthService};
+use crate::{AppError, AppResult, AuthService};
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::{
     AuditEvent, AuditEventType, EventsView, LinkedAccount, Origin, PageLimit, ProviderKey, User,
@@ -42,7 +42,7 @@ impl AdminService {
         filter: &UserFilter,
         after: Option<UserId>,
         limit: PageLimit,
-    ) -> Result<UserPage, AppError> {
+    ) -> AppResult<UserPage> {
         Ok(self
             .directory
             .find_users(UserSearch {
@@ -55,7 +55,7 @@ impl AdminService {
 
     /// The user, its links and how many sessions it has; 404 when there is no such user.
     #[instrument(skip_all)]
-    pub async fn user(&self, id: UserId) -> Result<UserDetails, AppError> {
+    pub async fn user(&self, id: UserId) -> AppResult<UserDetails> {
         let ports = &self.auth.ports;
         let user = ports
             .users
@@ -77,7 +77,7 @@ impl AdminService {
     /// Everything held about the user (docs/api.md#export), its reads by support included;
     /// the read is recorded (`admin.read`).
     #[instrument(skip_all)]
-    pub async fn export(&self, id: UserId, origin: &Origin) -> Result<crate::UserExport, AppError> {
+    pub async fn export(&self, id: UserId, origin: &Origin) -> AppResult<crate::UserExport> {
         let export = self.auth.export(id, EventsView::Operator).await?;
         self.record_read(id, origin).await?;
         Ok(export)
@@ -86,11 +86,7 @@ impl AdminService {
     /// The audit events `query` selects, newest first (docs/api.md#audit-trail); a query
     /// about one user is a read of that user's data (`admin.read`).
     #[instrument(skip_all)]
-    pub async fn events(
-        &self,
-        query: EventQuery,
-        origin: &Origin,
-    ) -> Result<Vec<AuditEvent>, AppError> {
+    pub async fn events(&self, query: EventQuery, origin: &Origin) -> AppResult<Vec<AuditEvent>> {
         let events = self.events_page(query).await?;
         self.record_query(query, origin).await?;
         Ok(events)
@@ -98,12 +94,12 @@ impl AdminService {
 
     /// A page of the events `query` selects, recording nothing: the pages of one stream
     /// after its [`Self::record_query`].
-    pub async fn events_page(&self, query: EventQuery) -> Result<Vec<AuditEvent>, AppError> {
+    pub async fn events_page(&self, query: EventQuery) -> AppResult<Vec<AuditEvent>> {
         Ok(self.directory.find_events(query).await?)
     }
 
     /// Records a query about one user's events as a read of that user's data.
-    pub async fn record_query(&self, query: EventQuery, origin: &Origin) -> Result<(), AppError> {
+    pub async fn record_query(&self, query: EventQuery, origin: &Origin) -> AppResult<()> {
         match query.user {
             Some(user) => self.record_read(user, origin).await,
             None => Ok(()),
@@ -111,7 +107,7 @@ impl AdminService {
     }
 
     /// Records that support read `user`'s data, with the key's id (in `origin`).
-    async fn record_read(&self, user: UserId, origin: &Origin) -> Result<(), AppError> {
+    async fn record_read(&self, user: UserId, origin: &Origin) -> AppResult<()> {
         let now = self.auth.ports.clock.now();
         let audit = self.auth.audit(origin, now);
         let event = audit.event(0, AuditEventType::AdminRead, user, None);
@@ -128,7 +124,7 @@ impl AdminService {
         provider: ProviderKey,
         force: bool,
         origin: &Origin,
-    ) -> Result<(), AppError> {
+    ) -> AppResult<()> {
         self.exists(id).await?;
         let ports = &self.auth.ports;
         let audit = self.auth.audit(origin, ports.clock.now());
@@ -159,7 +155,7 @@ impl AdminService {
 
     /// Ends every session of the user: its refresh tokens stop working.
     #[instrument(skip_all)]
-    pub async fn revoke_sessions(&self, id: UserId, origin: &Origin) -> Result<(), AppError> {
+    pub async fn revoke_sessions(&self, id: UserId, origin: &Origin) -> AppResult<()> {
         let revocation = SessionsRevocation {
             user: id,
             audit: self.auth.audit(origin, self.auth.ports.clock.now()),
@@ -170,12 +166,7 @@ impl AdminService {
     /// Locks (every session ends) or unlocks the user. Unlocking gives back the logins,
     /// not the sessions the lock ended.
     #[instrument(skip_all)]
-    pub async fn set_locked(
-        &self,
-        id: UserId,
-        locked: bool,
-        origin: &Origin,
-    ) -> Result<(), AppError> {
+    pub async fn set_locked(&self, id: UserId, locked: bool, origin: &Origin) -> AppResult<()> {
         let change = LockChange {
             user: id,
             locked,
@@ -187,15 +178,15 @@ impl AdminService {
     /// Deletes the user exactly as `DELETE /users/me` does (without the recent-login rule,
     /// which is the user's).
     #[instrument(skip_all)]
-    pub async fn delete_user(&self, id: UserId, origin: &Origin) -> Result<(), AppError> {
+    pub async fn delete_user(&self, id: UserId, origin: &Origin) -> AppResult<()> {
         found(self.auth.delete_user(id, origin).await?)
     }
 
-    async fn exists(&self, id: UserId) -> Result<(), AppError> {
+    async fn exists(&self, id: UserId) -> AppResult<()> {
         found(self.auth.ports.users.find_user(id).await?.is_some())
     }
 }
 
-fn found(found: bool) -> Result<(), AppError> {
+fn found(found: bool) -> AppResult<()> {
     found.then_some(()).ok_or(AppError::UserNotFound)
 }

@@ -98,6 +98,9 @@ pub enum AppError {
     Internal(#[source] Cause),
 }
 
+/// What a use case answers.
+pub type AppResult<T> = Result<T, AppError>;
+
 /// Why a use case failed with a 5xx, for the log only: the failing error as it came, with
 /// its own sources, so the log shows the whole chain (never sent to a client). Compared by
 /// its text, so tests can say which failure they expect.

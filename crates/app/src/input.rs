@@ -1,7 +1,7 @@
 //! Typed input of the use cases: what a handler parses raw text into, in the order the
 //! errors are reported (docs/api.md#errors: 404 before 422 before 400).
 
-use crate::{AppError, AuthService, EnabledProvider};
+use crate::{AppError, AppResult, AuthService, EnabledProvider};
 use social_login_domain::state::StateMismatch;
 use social_login_domain::{
     AuthorizationCode, InvalidCode, MalformedState, ProviderKey, StateToken,
@@ -34,13 +34,13 @@ impl From<MalformedState> for AppError {
 impl AuthService {
     /// The provider of a key this service has enabled; any other text is
     /// `OAuthProviderNotConfigured` (docs/api.md#provider-keys).
-    pub fn enabled_provider(&self, raw: &str) -> Result<EnabledProvider, AppError> {
+    pub fn enabled_provider(&self, raw: &str) -> AppResult<EnabledProvider> {
         let key: ProviderKey = raw.parse().map_err(|_| AppError::ProviderNotConfigured)?;
         self.provider_of(key)
     }
 
     /// The provider of `key`, if enabled; else `OAuthProviderNotConfigured`.
-    pub fn provider_of(&self, key: ProviderKey) -> Result<EnabledProvider, AppError> {
+    pub fn provider_of(&self, key: ProviderKey) -> AppResult<EnabledProvider> {
         self.ports
             .providers
             .enabled(key)
@@ -55,7 +55,7 @@ impl AuthService {
         code: &str,
         state: &str,
         post_body: Option<PostBody>,
-    ) -> Result<ProviderReturn, AppError> {
+    ) -> AppResult<ProviderReturn> {
         Ok(ProviderReturn {
             provider,
             code: AuthorizationCode::parse(code)?,

@@ -19,7 +19,7 @@ mod usecases;
 pub mod webhooks;
 
 pub use admin::{AdminService, UserDetails};
-pub use error::{AppError, Cause};
+pub use error::{AppError, AppResult, Cause};
 pub use input::ProviderReturn;
 pub use providers::{EnabledProvider, ProviderApi, ProviderRegistry};
 pub use service::{AuthPolicy, AuthService, Ports, RelayPolicy};

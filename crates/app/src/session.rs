@@ -1,7 +1,7 @@
 //! Issuing the login result: a signed access token plus a new refresh-token family; and the
 //! recent-login rule that deletion and linking apply to the session behind a bearer token.
 
-use crate::{AppError, AuthService};
+use crate::{AppError, AppResult, AuthService};
 use social_login_domain::reauthentication::require_recent_login;
 use social_login_domain::refresh::{RefreshIssue, token_expiry};
 use social_login_domain::{FamilyId, LoginMethod, Origin, SecretText, User};
@@ -55,7 +55,7 @@ impl AuthService {
         is_new_user: bool,
         (session, refresh_token): (FamilyId, SecretText),
         now: OffsetDateTime,
-    ) -> Result<LoginResult, AppError> {
+    ) -> AppResult<LoginResult> {
         Ok(LoginResult {
             access_token: self.ports.sessions.issue_access(
                 AccessIssue {
@@ -78,7 +78,7 @@ impl AuthService {
         user: User,
         is_new_user: bool,
         origin: &Origin,
-    ) -> Result<LoginResult, AppError> {
+    ) -> AppResult<LoginResult> {
         let now = self.ports.clock.now();
         let (session, refresh_token) = self.new_session(now, LoginMethod::Password);
         let family = session.family;
@@ -97,7 +97,7 @@ impl AuthService {
     /// 401 `ReauthenticationRequired` unless the login of the caller's session happened at
     /// most `[tokens] reauthentication_seconds` ago. A refresh keeps the session's login
     /// time, so a stolen refresh or access token does not pass.
-    pub(crate) fn require_recent_login(&self, caller: &VerifiedAccess) -> Result<(), AppError> {
+    pub(crate) fn require_recent_login(&self, caller: &VerifiedAccess) -> AppResult<()> {
         require_recent_login(
             caller.auth_time,
             self.ports.clock.now(),

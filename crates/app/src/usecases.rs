@@ -19,7 +19,7 @@ pub mod sessions;
 pub mod signals;
 pub mod tokens;
 
-use crate::{AppError, AuthService, ProviderReturn};
+use crate::{AppError, AppResult, AuthService, ProviderReturn};
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::state::{self, Flow, RedeemedState, StateMismatch};
 use social_login_domain::{ProviderKey, ProviderTokens, StateToken};
@@ -33,7 +33,7 @@ impl AuthService {
         provider: ProviderKey,
         token: &StateToken,
         flow: Flow,
-    ) -> Result<RedeemedState, AppError> {
+    ) -> AppResult<RedeemedState> {
         let opened = self
             .ports
             .state_sealer
@@ -58,7 +58,7 @@ impl AuthService {
         &self,
         ret: ProviderReturn,
         flow: Flow,
-    ) -> Result<ProviderLogin, AppError> {
+    ) -> AppResult<ProviderLogin> {
         let provider = ret.provider.ready()?.clone();
         let redeemed = self
             .redeem_state(ret.provider.key(), &ret.state, flow)
@@ -77,7 +77,7 @@ impl AuthService {
         &self,
         tokens: ProviderTokens,
         client_id: Option<String>,
-    ) -> Result<SealedTokens, AppError> {
+    ) -> AppResult<SealedTokens> {
         let access_token = self.ports.cipher.seal(&tokens.access_token)?;
         let refresh_token = tokens
             .refresh_token

@@ -1,7 +1,7 @@
 //! GET accounts and DELETE disconnect (docs/api.md#accounts, #disconnect).
 
 use crate::EnabledProvider;
-use crate::{AppError, AuthService};
+use crate::{AppError, AppResult, AuthService};
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::{AuditEvent, EventsView, LinkedAccount, Origin, UserId};
 use social_login_ports::{LinkRemoval, RemoveLinkError};
@@ -13,13 +13,13 @@ pub const MAX_EVENTS_LISTED: u64 = 100;
 impl AuthService {
     /// The caller's linked accounts, oldest first.
     #[instrument(skip_all)]
-    pub async fn accounts(&self, caller: UserId) -> Result<Vec<LinkedAccount>, AppError> {
+    pub async fn accounts(&self, caller: UserId) -> AppResult<Vec<LinkedAccount>> {
         Ok(self.ports.users.list_links(caller).await?)
     }
 
     /// The caller's most recent audit events, newest first.
     #[instrument(skip_all)]
-    pub async fn events(&self, caller: UserId) -> Result<Vec<AuditEvent>, AppError> {
+    pub async fn events(&self, caller: UserId) -> AppResult<Vec<AuditEvent>> {
         let users = &self.ports.users;
         Ok(users
             .events_of(caller, MAX_EVENTS_LISTED, EventsView::Own)
@@ -34,7 +34,7 @@ impl AuthService {
         caller: UserId,
         provider: EnabledProvider,
         origin: &Origin,
-    ) -> Result<(), AppError> {
+    ) -> AppResult<()> {
         let provider = provider.key();
         let audit = self.audit(origin, self.ports.clock.now());
         let grant = self

@@ -1,6 +1,6 @@
 //! Bearer authentication and GET /users/me.
 
-use crate::{AppError, AuthService};
+use crate::{AppError, AppResult, AuthService};
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::{User, UserId};
 use social_login_ports::VerifiedAccess;
@@ -30,7 +30,7 @@ impl AuthService {
     /// (403 `UserLocked` from the moment an operator locks it, on every instance: the
     /// database says so). The user read for those checks comes back with it, so no handler
     /// reads it again.
-    pub async fn caller(&self, bearer: &str) -> Result<Caller, AppError> {
+    pub async fn caller(&self, bearer: &str) -> AppResult<Caller> {
         let access = self.verify_bearer(bearer).ok_or(AppError::Unauthorized)?;
         let user = self.me(access.user).await?;
         check_not_locked(&user).map_err(|_| AppError::UserLocked)?;
@@ -38,7 +38,7 @@ impl AuthService {
     }
 
     /// The caller's own record. A valid token for a user that no longer exists is 401.
-    pub async fn me(&self, caller: UserId) -> Result<User, AppError> {
+    pub async fn me(&self, caller: UserId) -> AppResult<User> {
         self.ports
             .users
             .find_user(caller)

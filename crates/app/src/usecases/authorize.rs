@@ -4,7 +4,7 @@
 //! requests costs CPU only and can never crowd out logins in progress.
 
 use crate::EnabledProvider;
-use crate::{AppError, AuthService};
+use crate::{AppError, AppResult, AuthService};
 use social_login_domain::{OAuthState, Purpose, Scopes, SecretText};
 use social_login_ports::AuthorizationRequest;
 use tracing::instrument;
@@ -34,7 +34,7 @@ impl AuthService {
         provider: EnabledProvider,
         bearer: Option<&str>,
         options: AuthorizeOptions,
-    ) -> Result<String, AppError> {
+    ) -> AppResult<String> {
         let extra_scopes = extra_scopes(&provider, &options.scopes)?;
         let adapter = provider.ready()?;
         let purpose = match bearer.and_then(|token| self.verify_bearer(token)) {
@@ -73,7 +73,7 @@ impl AuthService {
 
 /// `asked`, each once, if every one is among the provider's `connect_scopes` and they fit
 /// the state value; else 422 naming the first that is not.
-fn extra_scopes(provider: &EnabledProvider, asked: &[String]) -> Result<Scopes, AppError> {
+fn extra_scopes(provider: &EnabledProvider, asked: &[String]) -> AppResult<Scopes> {
     let allowed = provider.connect_scopes();
     if let Some(refused) = asked.iter().find(|scope| !allowed.contains(scope)) {
         return Err(AppError::Validation(format!(

@@ -1,7 +1,7 @@
 //! POST callback (docs/api.md#callback): log an existing user in, or register a new one.
 
 use crate::EnabledProvider;
-use crate::{AppError, AuthService, LoginResult, ProviderReturn};
+use crate::{AppError, AppResult, AuthService, LoginResult, ProviderReturn};
 use social_login_domain::linking::EmailAlreadyRegistered;
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::state::Flow;
@@ -15,11 +15,7 @@ const ATTEMPTS: usize = 3;
 
 impl AuthService {
     #[instrument(skip_all, fields(provider = %ret.provider))]
-    pub async fn callback(
-        &self,
-        ret: ProviderReturn,
-        origin: &Origin,
-    ) -> Result<LoginResult, AppError> {
+    pub async fn callback(&self, ret: ProviderReturn, origin: &Origin) -> AppResult<LoginResult> {
         let provider = ret.provider.clone();
         let login = self.complete_return(ret, Flow::Login).await?;
         let tokens = self.seal(login.tokens, None)?;
@@ -36,7 +32,7 @@ impl AuthService {
         identity: ProviderIdentity,
         tokens: SealedTokens,
         origin: &Origin,
-    ) -> Result<LoginResult, AppError> {
+    ) -> AppResult<LoginResult> {
         let signup = provider.signup();
         for _ in 0..ATTEMPTS {
             let now = self.ports.clock.now();

@@ -2,7 +2,7 @@
 //! login must be recent: a stolen bearer token must not become a permanent login by linking
 //! the thief's own provider account.
 
-use crate::{AppError, AuthService, ProviderReturn};
+use crate::{AppError, AppResult, AuthService, ProviderReturn};
 use social_login_domain::linking::{ConnectDecision, decide_connect};
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::state::Flow;
@@ -18,7 +18,7 @@ impl AuthService {
         caller: VerifiedAccess,
         ret: ProviderReturn,
         origin: &Origin,
-    ) -> Result<Connected, AppError> {
+    ) -> AppResult<Connected> {
         // Before the state is spent: a refused connect changes nothing.
         self.require_recent_login(&caller)?;
         let user = caller.user;
@@ -37,7 +37,7 @@ impl AuthService {
         &self,
         caller: UserId,
         identity: &ProviderIdentity,
-    ) -> Result<Option<LinkedAccount>, AppError> {
+    ) -> AppResult<Option<LinkedAccount>> {
         let users = &self.ports.users;
         let existing = users
             .find_link(identity.provider, &identity.subject)
@@ -60,7 +60,7 @@ impl AuthService {
         identity: &ProviderIdentity,
         tokens: SealedTokens,
         origin: &Origin,
-    ) -> Result<Connected, AppError> {
+    ) -> AppResult<Connected> {
         let own = self.decide_connect(caller, identity).await?;
         let users = &self.ports.users;
         let now = self.ports.clock.now();

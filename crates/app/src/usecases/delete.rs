@@ -1,7 +1,7 @@
 //! DELETE /users/me (docs/api.md#account-deletion-and-revocation): the account, its links and sessions go in one
 //! transaction; then each link's grant is revoked at its provider, best effort.
 
-use crate::{AppError, AuthService};
+use crate::{AppError, AppResult, AuthService};
 use social_login_domain::{Origin, UserId};
 use social_login_ports::{UserDeletion, VerifiedAccess};
 use tracing::{info, instrument};
@@ -10,11 +10,7 @@ impl AuthService {
     /// Needs a recent login ([`AuthService::require_recent_login`]): a token stolen or left
     /// on a shared screen, or refreshed since, is not enough for something irreversible.
     #[instrument(skip_all)]
-    pub async fn delete_account(
-        &self,
-        caller: VerifiedAccess,
-        origin: &Origin,
-    ) -> Result<(), AppError> {
+    pub async fn delete_account(&self, caller: VerifiedAccess, origin: &Origin) -> AppResult<()> {
         self.require_recent_login(&caller)?;
         if !self.delete_user(caller.user, origin).await? {
             return Err(AppError::Unauthorized);
@@ -24,11 +20,7 @@ impl AuthService {
 
     /// Deletes `user` with its links and sessions, then revokes each grant (best effort).
     /// False when there is no such user. The user's own deletion and an operator's.
-    pub(crate) async fn delete_user(
-        &self,
-        user: UserId,
-        origin: &Origin,
-    ) -> Result<bool, AppError> {
+    pub(crate) async fn delete_user(&self, user: UserId, origin: &Origin) -> AppResult<bool> {
         let now = self.ports.clock.now();
         let Some(grants) = self
             .ports

@@ -2,7 +2,7 @@
 //! access and portability (GDPR Art. 15 and 20). No token, hash or secret is part of it:
 //! only what the API shows anyway, gathered.
 
-use crate::{AppError, AuthService};
+use crate::{AppError, AppResult, AuthService};
 use social_login_domain::{AuditEvent, EventsView, LinkedAccount, User, UserId};
 use social_login_ports::SessionSummary;
 use time::OffsetDateTime;
@@ -24,7 +24,7 @@ pub struct UserExport {
 impl AuthService {
     /// The export of `user`; 404 `NotFound` when there is no such user. Support's reads of
     /// the user's data (`admin.read`) are in it only in an operator's `view`.
-    pub async fn export(&self, user: UserId, view: EventsView) -> Result<UserExport, AppError> {
+    pub async fn export(&self, user: UserId, view: EventsView) -> AppResult<UserExport> {
         let ports = &self.ports;
         let now = ports.clock.now();
         let found = ports

@@ -17,7 +17,7 @@
 use crate::EnabledProvider;
 use crate::usecases::callback::sign_in_refused;
 use crate::usecases::connect::Connected;
-use crate::{AppError, AuthService, LoginResult};
+use crate::{AppError, AppResult, AuthService, LoginResult};
 use sha2::{Digest, Sha256};
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::linking::{EmailOwner, LoginDecision, LoginRefused, decide_sign_in};
@@ -68,7 +68,7 @@ impl AuthService {
         id_token: &str,
         nonce: Option<&str>,
         post_body: Option<PostBody>,
-    ) -> Result<IdTokenCommand, AppError> {
+    ) -> AppResult<IdTokenCommand> {
         let id_token = bounded("id_token", id_token, MAX_ID_TOKEN_BYTES)?;
         let nonce = match nonce {
             Some(nonce) => Some(bounded("nonce", nonce, MAX_NONCE_BYTES)?),
@@ -93,7 +93,7 @@ impl AuthService {
         &self,
         command: IdTokenCommand,
         code: &str,
-    ) -> Result<IdTokenCommand, AppError> {
+    ) -> AppResult<IdTokenCommand> {
         if command.provider.key() != ProviderKey::APPLE {
             return Err(AppError::Validation(
                 "authorization_code is taken with apple's id_tokens only".into(),
@@ -112,7 +112,7 @@ impl AuthService {
         &self,
         command: IdTokenCommand,
         origin: &Origin,
-    ) -> Result<LoginResult, AppError> {
+    ) -> AppResult<LoginResult> {
         let code = command.authorization_code.clone();
         let provider = command.provider.clone();
         let presented = self.verify_presented(command).await?;
@@ -137,7 +137,7 @@ impl AuthService {
         caller: VerifiedAccess,
         command: IdTokenCommand,
         origin: &Origin,
-    ) -> Result<Connected, AppError> {
+    ) -> AppResult<Connected> {
         self.require_recent_login(&caller)?;
         let code = command.authorization_code.clone();
         let provider = command.provider.clone();
@@ -162,7 +162,7 @@ impl AuthService {
         &self,
         provider: &EnabledProvider,
         identity: &ProviderIdentity,
-    ) -> Result<(), AppError> {
+    ) -> AppResult<()> {
         let users = &self.ports.users;
         let link = users
             .find_link(identity.provider, &identity.subject)
@@ -208,7 +208,7 @@ impl AuthService {
     /// stored nowhere, so nothing would ever revoke it; it is revoked now, best effort.
     async fn revoke_if_refused<T>(
         &self,
-        outcome: &Result<T, AppError>,
+        outcome: &AppResult<T>,
         provider: &EnabledProvider,
         exchanged: Option<ProviderGrant>,
     ) {
@@ -232,7 +232,7 @@ impl AuthService {
         provider: &EnabledProvider,
         presented: &PresentedIdToken,
         code: Option<SecretText>,
-    ) -> Result<NativeGrant, AppError> {
+    ) -> AppResult<NativeGrant> {
         let Some(code) = code else {
             return Ok(NativeGrant {
                 tokens: SealedTokens::none(),
@@ -282,10 +282,7 @@ impl AuthService {
     /// The adapter's verification, then the token spent: of any number of uses of one token,
     /// on any number of instances, one goes on; the others are 502 like any token that fails
     /// a check. Spent after verifying, so only tokens the provider signed take room.
-    async fn verify_presented(
-        &self,
-        command: IdTokenCommand,
-    ) -> Result<PresentedIdToken, AppError> {
+    async fn verify_presented(&self, command: IdTokenCommand) -> AppResult<PresentedIdToken> {
         let provider = command.provider.ready()?.clone();
         let spent_id = spent_id_of(&command.id_token);
         let presented = provider
@@ -337,7 +334,7 @@ fn spent_id_of(id_token: &SecretText) -> StateId {
 }
 
 /// A required text field of at most `max` bytes; the message names the field only.
-fn bounded(field: &str, value: &str, max: usize) -> Result<SecretText, AppError> {
+fn bounded(field: &str, value: &str, max: usize) -> AppResult<SecretText> {
     if value.is_empty() {
         return Err(AppError::Validation(format!("{field} must not be empty")));
     }

@@ -3,7 +3,7 @@
 //! `KEY_FAILURES` in a minute the client's key-bearing requests answer 429 before its key
 //! is looked at. A right key is never counted.
 
-use crate::{AppError, AuthService};
+use crate::{AppError, AppResult, AuthService};
 use sha2::{Digest, Sha256};
 use social_login_domain::Origin;
 use social_login_domain::throttle::{KEY_FAILURE_WINDOW, client_network, keys_refused};
@@ -12,7 +12,7 @@ use social_login_ports::AttemptKey;
 impl AuthService {
     /// Before a key is checked: 429, with the time left in the window, once this client
     /// presented `KEY_FAILURES` wrong keys in it.
-    pub async fn admit_key_attempt(&self, origin: &Origin) -> Result<(), AppError> {
+    pub async fn admit_key_attempt(&self, origin: &Origin) -> AppResult<()> {
         let failures = self.ports.states.peek_attempts(self.key_of(origin)).await?;
         if keys_refused(failures.count) {
             metrics::counter!("social_login_key_attempts_throttled_total").increment(1);
@@ -25,7 +25,7 @@ impl AuthService {
     }
 
     /// After a wrong (or missing) key: the client's count rises.
-    pub async fn key_attempt_failed(&self, origin: &Origin) -> Result<(), AppError> {
+    pub async fn key_attempt_failed(&self, origin: &Origin) -> AppResult<()> {
         let key = self.key_of(origin);
         self.ports
             .states

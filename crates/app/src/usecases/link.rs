@@ -4,7 +4,7 @@
 //! that first exchange, with no second trip to the provider. The token is sealed, bound to
 //! that user, spent once across instances (the state store), and lives ten minutes.
 
-use crate::{AppError, AuthService};
+use crate::{AppError, AppResult, AuthService};
 use social_login_domain::link_offer::{LINK_OFFER_TTL, LinkOffer, LinkOfferRefused};
 use social_login_domain::linking::{ConnectDecision, decide_connect};
 use social_login_domain::plan::SealedTokens;
@@ -24,7 +24,7 @@ impl AuthService {
         identity: &ProviderIdentity,
         tokens: SealedTokens,
         now: OffsetDateTime,
-    ) -> Result<AppError, AppError> {
+    ) -> AppResult<AppError> {
         let offer = LinkOffer {
             id: self.random_state_id(),
             user: owner,
@@ -47,7 +47,7 @@ impl AuthService {
         caller: VerifiedAccess,
         link_token: &str,
         origin: &Origin,
-    ) -> Result<LinkedAccount, AppError> {
+    ) -> AppResult<LinkedAccount> {
         self.require_recent_login(&caller)?;
         let offer = self
             .ports

@@ -5,7 +5,7 @@
 //! account alone, which slows, never refuses. A hit is counted in `/metrics` and, once per
 //! window, recorded as `user.login_throttled` when the account exists.
 
-use crate::{AppError, AuthService};
+use crate::{AppError, AppResult, AuthService};
 use sha2::{Digest, Sha256};
 use social_login_domain::throttle::{
     ATTEMPT_WINDOW, AttemptVerdict, SLOWED_BY, client_network, judge_attempt, reaches_account_limit,
@@ -33,7 +33,7 @@ impl AuthService {
         &self,
         email: &Email,
         origin: &Origin,
-    ) -> Result<AdmittedAttempt, AppError> {
+    ) -> AppResult<AdmittedAttempt> {
         let network = origin
             .ip
             .map(|ip| client_network(ip, self.policy.ipv6_prefix));
@@ -67,10 +67,7 @@ impl AuthService {
     }
 
     /// After a successful login: this client's count for the account starts again.
-    pub(crate) async fn login_attempt_succeeded(
-        &self,
-        attempt: &AdmittedAttempt,
-    ) -> Result<(), AppError> {
+    pub(crate) async fn login_attempt_succeeded(&self, attempt: &AdmittedAttempt) -> AppResult<()> {
         Ok(self.ports.states.clear_attempts(attempt.client).await?)
     }
 
@@ -82,7 +79,7 @@ impl AuthService {
         email: &Email,
         user: Option<UserId>,
         origin: &Origin,
-    ) -> Result<(), AppError> {
+    ) -> AppResult<()> {
         let failures = self
             .ports
             .states

@@ -1,7 +1,7 @@
 //! Password accounts: POST /auth/register and POST /auth/login (docs/api.md).
 
 use crate::usecases::login_throttle::AdmittedAttempt;
-use crate::{AppError, AuthService, LoginResult};
+use crate::{AppError, AppResult, AuthService, LoginResult};
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::password::check_password;
 use social_login_domain::{Email, NewUser, Origin, SecretText};
@@ -27,7 +27,7 @@ impl AuthService {
         &self,
         registration: Registration,
         origin: &Origin,
-    ) -> Result<LoginResult, AppError> {
+    ) -> AppResult<LoginResult> {
         // First: with sign-up off, nothing about the request matters, and nothing is read.
         if !self.policy.password_signup {
             return Err(AppError::SignupNotAllowed);
@@ -113,7 +113,7 @@ impl AuthService {
         password: SecretText,
         attempt: &AdmittedAttempt,
         origin: &Origin,
-    ) -> Result<LoginResult, AppError> {
+    ) -> AppResult<LoginResult> {
         let user = self.ports.users.find_user_by_email(email).await?;
         let hash = user.as_ref().and_then(|user| user.password_hash.clone());
         let valid = self.ports.hasher.verify(password, hash).await?;
@@ -139,13 +139,13 @@ impl AuthService {
 /// (docs/api.md#password-login-throttle). The caller waits; the use case holds nothing.
 #[derive(Debug)]
 pub struct PacedLogin {
-    pub outcome: Result<LoginResult, AppError>,
+    pub outcome: AppResult<LoginResult>,
     /// Zero unless the attempt is slowed.
     pub delay: Duration,
 }
 
 impl PacedLogin {
-    fn now(outcome: Result<LoginResult, AppError>) -> Self {
+    fn now(outcome: AppResult<LoginResult>) -> Self {
         Self {
             outcome,
             delay: Duration::ZERO,

@@ -4,7 +4,7 @@
 //! refresh token, by one caller at a time across instances (a lease on the link's row);
 //! the others wait for its tokens.
 
-use crate::{AppError, AuthService, EnabledProvider};
+use crate::{AppError, AppResult, AuthService, EnabledProvider};
 use bytes::Bytes;
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::relay::{
@@ -54,7 +54,7 @@ impl AuthService {
         provider: &EnabledProvider,
         request: RelayRequest,
         origin: &Origin,
-    ) -> Result<Relayed, AppError> {
+    ) -> AppResult<Relayed> {
         let policy = self.policy.relay;
         let api = provider
             .api()
@@ -108,11 +108,7 @@ impl AuthService {
 
     /// The caller's link of the provider, with a token to call with: one read, which also
     /// says whether an operator locked the user (the bearer alone was checked before).
-    async fn live_grant(
-        &self,
-        provider: &EnabledProvider,
-        user: UserId,
-    ) -> Result<LinkGrant, AppError> {
+    async fn live_grant(&self, provider: &EnabledProvider, user: UserId) -> AppResult<LinkGrant> {
         let grant = self
             .ports
             .grants
@@ -139,7 +135,7 @@ impl AuthService {
         grant: &LinkGrant,
         request: &RelayRequest,
         url: &str,
-    ) -> Result<ApiAnswer, AppError> {
+    ) -> AppResult<ApiAnswer> {
         let token = self.ports.cipher.open(&grant.access_token)?;
         let call = ApiCall {
             method: request.method,
@@ -157,7 +153,7 @@ impl AuthService {
 
     /// The grant with fresh tokens: refreshed by this caller when it wins the link's lease,
     /// else those another caller (of any instance) stored meanwhile.
-    async fn refreshed(&self, whose: &Whose<'_>, stale: LinkGrant) -> Result<LinkGrant, AppError> {
+    async fn refreshed(&self, whose: &Whose<'_>, stale: LinkGrant) -> AppResult<LinkGrant> {
         let (provider, user) = (whose.provider, whose.user);
         let timeout = self.policy.relay.timeout;
         let lease = time::Duration::try_from(timeout).unwrap_or(time::Duration::MINUTE)
@@ -188,11 +184,7 @@ impl AuthService {
 
     /// Refreshes `stale` (this caller holds its lease) and stores the tokens; a refused
     /// refresh, or none possible, is a reauthorization the user must give.
-    async fn refresh_now(
-        &self,
-        whose: &Whose<'_>,
-        stale: LinkGrant,
-    ) -> Result<LinkGrant, AppError> {
+    async fn refresh_now(&self, whose: &Whose<'_>, stale: LinkGrant) -> AppResult<LinkGrant> {
         let (provider, user, origin) = (whose.provider, whose.user, whose.origin);
         let key = provider.key();
         let outcome = match &stale.refresh_token {
@@ -292,7 +284,7 @@ pub struct BoundedBody {
 
 impl BoundedBody {
     /// The next chunk; an error once the bound is passed or the provider's body fails.
-    pub async fn chunk(&mut self) -> Result<Option<Bytes>, AppError> {
+    pub async fn chunk(&mut self) -> AppResult<Option<Bytes>> {
         let Some(chunk) = self.inner.chunk().await? else {
             return Ok(None);
         };

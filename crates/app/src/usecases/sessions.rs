@@ -1,6 +1,6 @@
 //! The caller's own sessions (docs/api.md#your-sessions): listing the live ones and ending one.
 
-use crate::{AppError, AuthService};
+use crate::{AppError, AppResult, AuthService};
 use social_login_domain::{FamilyId, Origin, UserId};
 use social_login_ports::{SessionEnding, SessionSummary, VerifiedAccess};
 
@@ -13,7 +13,7 @@ pub struct SessionListed {
 
 impl AuthService {
     /// The caller's live sessions, newest use first.
-    pub async fn sessions(&self, caller: &VerifiedAccess) -> Result<Vec<SessionListed>, AppError> {
+    pub async fn sessions(&self, caller: &VerifiedAccess) -> AppResult<Vec<SessionListed>> {
         let now = self.ports.clock.now();
         let sessions = self
             .ports
@@ -36,7 +36,7 @@ impl AuthService {
         user: UserId,
         session: FamilyId,
         origin: &Origin,
-    ) -> Result<(), AppError> {
+    ) -> AppResult<()> {
         let now = self.ports.clock.now();
         let ending = SessionEnding {
             user,

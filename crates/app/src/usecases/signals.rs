@@ -7,7 +7,7 @@
 //! nothing about who has an account here.
 
 use super::prune::{self, LastBatch};
-use crate::{AppError, AuthService};
+use crate::{AppError, AppResult, AuthService};
 use social_login_domain::signal::RECEIPT_RETENTION;
 use social_login_domain::{Origin, SignalId, SignalSource};
 use social_login_ports::{
@@ -28,7 +28,7 @@ pub struct SignalEndpoint {
 impl AuthService {
     /// The endpoint of `source`: 404 when its provider is not enabled (or has no verifier),
     /// whatever the request looks like.
-    pub fn signal_endpoint(&self, source: SignalSource) -> Result<SignalEndpoint, AppError> {
+    pub fn signal_endpoint(&self, source: SignalSource) -> AppResult<SignalEndpoint> {
         self.ports
             .providers
             .get(source.provider())
@@ -51,7 +51,7 @@ impl AuthService {
         endpoint: &SignalEndpoint,
         token: &str,
         origin: &Origin,
-    ) -> Result<SignalId, AppError> {
+    ) -> AppResult<SignalId> {
         let signal = endpoint
             .verifier
             .verify(token)
@@ -62,7 +62,7 @@ impl AuthService {
         Ok(id)
     }
 
-    async fn act_on(&self, signal: VerifiedSignal, origin: &Origin) -> Result<(), AppError> {
+    async fn act_on(&self, signal: VerifiedSignal, origin: &Origin) -> AppResult<()> {
         let now = self.ports.clock.now();
         let receipt = SignalReceipt {
             source: signal.source,
@@ -107,7 +107,7 @@ impl AuthService {
     pub async fn data_deletion_status(
         &self,
         confirmation_code: &str,
-    ) -> Result<Option<OffsetDateTime>, AppError> {
+    ) -> AppResult<Option<OffsetDateTime>> {
         let Ok(id) = SignalId::parse(confirmation_code) else {
             return Ok(None);
         };
@@ -121,7 +121,7 @@ impl AuthService {
     /// Housekeeping: forgets signal receipts older than [`RECEIPT_RETENTION`], in bounded
     /// batches. Returns how many went.
     #[instrument(skip_all)]
-    pub async fn prune_signal_receipts(&self) -> Result<u64, AppError> {
+    pub async fn prune_signal_receipts(&self) -> AppResult<u64> {
         let before = self.ports.clock.now() - RECEIPT_RETENTION;
         let signals = &self.ports.signals;
         let batch = |limit| signals.prune_receipts(before, limit);

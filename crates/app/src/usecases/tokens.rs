@@ -1,7 +1,7 @@
 //! POST /auth/refresh and POST /auth/logout: rotating refresh tokens.
 
 use super::prune::{self, LastBatch};
-use crate::{AppError, AuthService, LoginResult};
+use crate::{AppError, AppResult, AuthService, LoginResult};
 use social_login_domain::Origin;
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::refresh::RefreshIssue;
@@ -16,7 +16,7 @@ impl AuthService {
     /// Exchanges a refresh token for a new access token and a new refresh token. A token
     /// that was already used revokes its whole family (reuse detection).
     #[instrument(skip_all)]
-    pub async fn refresh(&self, presented: &str, origin: &Origin) -> Result<LoginResult, AppError> {
+    pub async fn refresh(&self, presented: &str, origin: &Origin) -> AppResult<LoginResult> {
         let sessions = &self.ports.sessions;
         let now = self.ports.clock.now();
         let successor = sessions.new_refresh();
@@ -73,7 +73,7 @@ impl AuthService {
     /// Housekeeping: deletes expired refresh tokens and ended sessions in bounded batches,
     /// so the tables stay as large as the live sessions. Returns the rows deleted.
     #[instrument(skip_all)]
-    pub async fn prune_expired_sessions(&self) -> Result<u64, AppError> {
+    pub async fn prune_expired_sessions(&self) -> AppResult<u64> {
         let now = self.ports.clock.now();
         let refresh_tokens = &self.ports.refresh_tokens;
         let batch = |limit| refresh_tokens.prune_expired(now, limit);
@@ -83,7 +83,7 @@ impl AuthService {
     /// Housekeeping: deletes audit events older than `[audit] retention_days` (default
     /// [`AUDIT_RETENTION`]), in bounded batches. Returns how many went.
     #[instrument(skip_all)]
-    pub async fn prune_old_events(&self) -> Result<u64, AppError> {
+    pub async fn prune_old_events(&self) -> AppResult<u64> {
         let before = self.ports.clock.now() - self.policy.audit_retention;
         let users = &self.ports.users;
         let batch = |limit| users.prune_events(before, limit);
@@ -93,7 +93,7 @@ impl AuthService {
     /// Ends the session of this refresh token. Unknown tokens are accepted silently, so
     /// logout cannot be used to probe which tokens exist.
     #[instrument(skip_all)]
-    pub async fn logout(&self, presented: &str, origin: &Origin) -> Result<(), AppError> {
+    pub async fn logout(&self, presented: &str, origin: &Origin) -> AppResult<()> {
         let logout = Logout {
             presented: self.ports.sessions.read_refresh(presented),
             audit: self.audit(origin, self.ports.clock.now()),

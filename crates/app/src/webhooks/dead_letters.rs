@@ -1,7 +1,7 @@
 //! The operator's view of the dead letters (`social-login webhooks dead`): list them, and
 //! put one or all back in the queue, due at once with their attempts reset.
 
-use crate::AppError;
+use crate::{AppError, AppResult};
 use social_login_domain::AuditEventId;
 use social_login_ports::{Clock, DeadLetter, OutboxCounts, WebhookOutbox};
 use std::sync::Arc;
@@ -28,12 +28,12 @@ impl DeadLetters {
     }
 
     /// Puts `id` back in the queue; false when it is no dead letter.
-    pub async fn redeliver(&self, id: AuditEventId) -> Result<bool, AppError> {
+    pub async fn redeliver(&self, id: AuditEventId) -> AppResult<bool> {
         Ok(self.outbox.redeliver(id, self.clock.now()).await?)
     }
 
     /// Puts every dead letter back in the queue; returns how many.
-    pub async fn redeliver_all(&self) -> Result<u64, AppError> {
+    pub async fn redeliver_all(&self) -> AppResult<u64> {
         let mut total = 0;
         for _ in 0..MAX_BATCHES {
             let batch = self.outbox.redeliver_dead(self.clock.now(), BATCH).await?;

@@ -3,7 +3,7 @@
 
 use super::receiver::{Receiver, Turn};
 use super::{DEAD_AFTER, DeliveryLimits, DeliveryStep, LEASE};
-use crate::AppError;
+use crate::AppResult;
 use social_login_domain::AuditEvent;
 use social_login_ports::{
     Claim, Clock, DeliveryError, Failure, PendingDelivery, WebhookOutbox, WebhookSender,
@@ -71,7 +71,7 @@ impl WebhookDelivery {
 
     /// Claims what to send now into at most `slots` free slots: the due events, soonest
     /// first; while the receiver seems away, one probe per period and nothing else.
-    pub async fn claim(&self, slots: u32) -> Result<Vec<Attempt>, AppError> {
+    pub async fn claim(&self, slots: u32) -> AppResult<Vec<Attempt>> {
         if slots == 0 {
             return Ok(Vec::new());
         }
@@ -95,7 +95,7 @@ impl WebhookDelivery {
     }
 
     /// Claims one event and attempts it (tests and simple callers).
-    pub async fn deliver_next(&self) -> Result<DeliveryStep, AppError> {
+    pub async fn deliver_next(&self) -> AppResult<DeliveryStep> {
         match self.claim(1).await?.pop() {
             Some(attempt) => self.attempt(attempt).await,
             None => Ok(DeliveryStep::Idle),
@@ -103,7 +103,7 @@ impl WebhookDelivery {
     }
 
     /// Sends one claimed event once and records the outcome in the outbox.
-    pub async fn attempt(&self, attempt: Attempt) -> Result<DeliveryStep, AppError> {
+    pub async fn attempt(&self, attempt: Attempt) -> AppResult<DeliveryStep> {
         let Attempt { pending, probe } = attempt;
         let event = &pending.event;
         let outcome = self.sender.send(event, self.clock.now()).await;

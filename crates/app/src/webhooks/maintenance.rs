@@ -5,7 +5,7 @@
 
 use super::delivery::dead_lettered;
 use super::{DEAD_AFTER, WebhookDelivery};
-use crate::AppError;
+use crate::AppResult;
 use crate::usecases::tokens::AUDIT_RETENTION;
 use social_login_ports::{OutboxCounts, Sweep};
 use tracing::warn;
@@ -15,7 +15,7 @@ const BATCH: u64 = 1_000;
 
 impl WebhookDelivery {
     /// One round of upkeep; returns the counts after it.
-    pub async fn maintain(&self) -> Result<OutboxCounts, AppError> {
+    pub async fn maintain(&self) -> AppResult<OutboxCounts> {
         let now = self.clock.now();
         let expired = self
             .outbox

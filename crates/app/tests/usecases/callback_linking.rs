@@ -1,7 +1,7 @@
 //! docs/api.md#linking-rules: what a provider login does when its email belongs to an existing user.
 
 use crate::world::{World, ada_on_github, github_login, login_at};
-use social_login_app::AppError;
+use social_login_app::{AppError, AppResult};
 use social_login_domain::ProviderKey;
 
 /// A user whose email came verified from Google, as auto-linking requires.
@@ -11,7 +11,7 @@ async fn google_user(world: &World, email: &str) -> social_login_app::LoginResul
 }
 
 /// A 409 that offers the holder of the email a link token (docs/api.md#finishing-a-link).
-fn offers_a_link<T: std::fmt::Debug>(outcome: &Result<T, AppError>) -> bool {
+fn offers_a_link<T: std::fmt::Debug>(outcome: &AppResult<T>) -> bool {
     matches!(outcome, Err(AppError::LinkOffered { .. }))
 }
 

@@ -3,7 +3,7 @@
 //! the flow (sign-in or connect) that presents it again.
 
 use crate::world::*;
-use social_login_app::{AppError, AuthService, ProviderRegistry};
+use social_login_app::{AppError, AppResult, AuthService, ProviderRegistry};
 use social_login_domain::{Origin, ProviderKey, Spend};
 use social_login_ports::{Clock, MockStateStore, ProviderError, StateStoreError};
 use std::sync::Arc;
@@ -16,16 +16,12 @@ fn google_signs_in_ada(world: &World) {
     world.google.answer_id_token(Ok(ada));
 }
 
-async fn sign_in(world: &World, id_token: &str, nonce: Option<&str>) -> Result<(), AppError> {
+async fn sign_in(world: &World, id_token: &str, nonce: Option<&str>) -> AppResult<()> {
     sign_in_on(&world.service, id_token, nonce).await
 }
 
 /// A native Google sign-in with `id_token` through `service` (one whose ports a test swapped).
-async fn sign_in_on(
-    service: &AuthService,
-    id_token: &str,
-    nonce: Option<&str>,
-) -> Result<(), AppError> {
+async fn sign_in_on(service: &AuthService, id_token: &str, nonce: Option<&str>) -> AppResult<()> {
     let google = service.enabled_provider("google")?;
     let command = service.id_token_command(google, id_token, nonce, None)?;
     service

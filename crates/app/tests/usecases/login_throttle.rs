@@ -6,7 +6,7 @@
 //! email is refused at once and counted nowhere. Hits are recorded once per window.
 
 use crate::world::World;
-use social_login_app::{AppError, AuthPolicy, AuthService, LoginResult, PacedLogin};
+use social_login_app::{AppError, AppResult, AuthPolicy, AuthService, LoginResult, PacedLogin};
 use social_login_domain::throttle::SLOWED_BY;
 use social_login_domain::{AuditEventType, Origin, SecretText, UserId};
 use social_login_ports::MockPasswordHasher;
@@ -32,7 +32,7 @@ async fn login(
     email: &str,
     password: &str,
     ip: &str,
-) -> Result<LoginResult, AppError> {
+) -> AppResult<LoginResult> {
     paced(service, email, password, ip).await.outcome
 }
 

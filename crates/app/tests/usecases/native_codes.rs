@@ -4,7 +4,7 @@
 //! it got, as the app's client.
 
 use crate::world::*;
-use social_login_app::{AppError, AuthService, IdTokenCommand};
+use social_login_app::{AppError, AppResult, AuthService, IdTokenCommand};
 use social_login_domain::{
     AuditEventType, Origin, ProviderKey, ProviderSubject, ProviderTokens, SecretText, SignalAction,
     SignalId, SignalSource, UserId,
@@ -67,7 +67,7 @@ async fn ada_signed_in_on_apple() -> (World, AuthService, Arc<FakeProvider>, Use
     (world, service, apple, ada.unwrap())
 }
 
-async fn sign_in(service: &AuthService, command: IdTokenCommand) -> Result<UserId, AppError> {
+async fn sign_in(service: &AuthService, command: IdTokenCommand) -> AppResult<UserId> {
     service
         .id_token_sign_in(command, &Origin::default())
         .await

@@ -1,7 +1,7 @@
 //! POST /auth/register and POST /auth/login (docs/api.md#register).
 
 use crate::world::{PASSWORD, RawInput, World, ada_on_github};
-use social_login_app::{AppError, Registration};
+use social_login_app::{AppError, AppResult, Registration};
 use social_login_domain::{PasswordHash, SecretText};
 use social_login_ports::{Clock, MockPasswordHasher};
 use std::sync::Arc;
@@ -14,7 +14,7 @@ fn registration(email: &str, password: &str) -> Registration {
     }
 }
 
-fn is_validation_of(result: Result<social_login_app::LoginResult, AppError>, field: &str) -> bool {
+fn is_validation_of(result: AppResult<social_login_app::LoginResult>, field: &str) -> bool {
     matches!(result, Err(AppError::Validation(message)) if message.starts_with(field))
 }
 

@@ -3,7 +3,7 @@
 //! what needs no sign-in (accounts, disconnect) keeps working.
 
 use crate::world::*;
-use social_login_app::AppError;
+use social_login_app::{AppError, AppResult};
 use social_login_domain::{Origin, ProviderKey, UserId};
 use social_login_ports::ProviderError;
 
@@ -13,7 +13,7 @@ fn not_ready() -> Result<(), ProviderError> {
     ))
 }
 
-fn is_unavailable<T: std::fmt::Debug>(result: &Result<T, AppError>) -> bool {
+fn is_unavailable<T: std::fmt::Debug>(result: &AppResult<T>) -> bool {
     matches!(result, Err(AppError::Unavailable(_)))
 }
 

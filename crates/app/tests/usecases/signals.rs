@@ -2,7 +2,7 @@
 //! provider not enabled has no endpoint; a data deletion about nobody still has a status.
 
 use crate::world::{World, identity, provider_login};
-use social_login_app::{AppError, AuthService, Ports, SignalVerifiers};
+use social_login_app::{AppError, AppResult, AuthService, Ports, SignalVerifiers};
 use social_login_domain::signal::RECEIPT_RETENTION;
 use social_login_domain::{
     AuditEventType, Origin, ProviderKey, ProviderSubject, SignalId, SignalKind, SignalSource,
@@ -68,7 +68,7 @@ impl Signals {
         })
     }
 
-    async fn receive(&self, source: SignalSource, token: &str) -> Result<SignalId, AppError> {
+    async fn receive(&self, source: SignalSource, token: &str) -> AppResult<SignalId> {
         let endpoint = self.service.signal_endpoint(source)?;
         self.service
             .receive_signal(&endpoint, token, &Origin::default())
@@ -82,7 +82,7 @@ impl Signals {
         id: &str,
         kind: SignalKind,
         subject: Option<&str>,
-    ) -> Result<SignalId, AppError> {
+    ) -> AppResult<SignalId> {
         let token = self.signed(verifier, id, kind, subject);
         let source = social_login_ports::SignalVerifier::source(verifier);
         self.receive(source, &token).await

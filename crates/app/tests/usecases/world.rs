@@ -1,8 +1,8 @@
 //! The test world: an `AuthService` wired to fakes, and short ways to drive its flows.
 
 use social_login_app::{
-    AppError, AuthPolicy, AuthService, IdTokenCommand, LoginResult, Ports, ProviderRegistry,
-    Registration, SignalVerifiers,
+    AppError, AppResult, AuthPolicy, AuthService, IdTokenCommand, LoginResult, Ports,
+    ProviderRegistry, Registration, SignalVerifiers,
 };
 use social_login_domain::{
     LinkedAccount, OAuthState, Origin, ProviderIdentity, ProviderKey, ProviderTokens, SecretText,
@@ -211,7 +211,7 @@ impl World {
     }
 
     /// The whole login flow: authorize, the provider answers `login`, callback.
-    pub async fn sign_in(&self, login: ProviderLogin) -> Result<LoginResult, AppError> {
+    pub async fn sign_in(&self, login: ProviderLogin) -> AppResult<LoginResult> {
         let key = login.identity.provider;
         let state = self.started_login(login).await;
         self.callback(key.as_str(), &state).await
@@ -219,17 +219,13 @@ impl World {
 
     /// The whole login flow of [`ada_on_github`], its callback run by `service` (one whose
     /// ports a test swapped) on a state this world issued.
-    pub async fn github_login_on(&self, service: &AuthService) -> Result<LoginResult, AppError> {
+    pub async fn github_login_on(&self, service: &AuthService) -> AppResult<LoginResult> {
         let state = self.started_login(ada_on_github()).await;
         service.callback_raw("github", CODE, &state, None).await
     }
 
     /// The whole connect flow for `user`.
-    pub async fn connect_as(
-        &self,
-        user: UserId,
-        login: ProviderLogin,
-    ) -> Result<LinkedAccount, AppError> {
+    pub async fn connect_as(&self, user: UserId, login: ProviderLogin) -> AppResult<LinkedAccount> {
         let key = login.identity.provider;
         let state = self.started_connect(user, login).await;
         self.connect(user, key.as_str(), &state).await
@@ -241,7 +237,7 @@ impl World {
     }
 
     /// The provider's return to the callback with the fake code and no form body.
-    pub async fn callback(&self, provider: &str, state: &str) -> Result<LoginResult, AppError> {
+    pub async fn callback(&self, provider: &str, state: &str) -> AppResult<LoginResult> {
         self.service.callback_raw(provider, CODE, state, None).await
     }
 
@@ -251,21 +247,21 @@ impl World {
         user: UserId,
         provider: &str,
         state: &str,
-    ) -> Result<LinkedAccount, AppError> {
+    ) -> AppResult<LinkedAccount> {
         self.service
             .connect_raw(self.fresh_login(user), provider, CODE, state)
             .await
     }
 
     /// POST /auth/refresh with `refresh_token`.
-    pub async fn refresh(&self, refresh_token: &str) -> Result<LoginResult, AppError> {
+    pub async fn refresh(&self, refresh_token: &str) -> AppResult<LoginResult> {
         self.service
             .refresh(refresh_token, &Origin::default())
             .await
     }
 
     /// POST /auth/refresh with the refresh token `login` handed out.
-    pub async fn refresh_with(&self, login: &LoginResult) -> Result<LoginResult, AppError> {
+    pub async fn refresh_with(&self, login: &LoginResult) -> AppResult<LoginResult> {
         self.refresh(login.refresh_token.expose()).await
     }
 
@@ -336,21 +332,17 @@ impl World {
     }
 
     /// POST /auth/logout with `refresh_token`.
-    pub async fn logout(&self, refresh_token: &str) -> Result<(), AppError> {
+    pub async fn logout(&self, refresh_token: &str) -> AppResult<()> {
         self.service.logout(refresh_token, &Origin::default()).await
     }
 
     /// POST /auth/login.
-    pub async fn password_login(
-        &self,
-        email: &str,
-        password: &str,
-    ) -> Result<LoginResult, AppError> {
+    pub async fn password_login(&self, email: &str, password: &str) -> AppResult<LoginResult> {
         self.service.password_login_raw(email, password).await
     }
 
     /// POST /auth/register with `registration`.
-    pub async fn register_with(&self, registration: Registration) -> Result<LoginResult, AppError> {
+    pub async fn register_with(&self, registration: Registration) -> AppResult<LoginResult> {
         self.service
             .register(registration, &Origin::default())
             .await
@@ -391,14 +383,14 @@ impl World {
     }
 
     /// DELETE /users/me by `caller`.
-    pub async fn delete_account(&self, caller: VerifiedAccess) -> Result<(), AppError> {
+    pub async fn delete_account(&self, caller: VerifiedAccess) -> AppResult<()> {
         self.service
             .delete_account(caller, &Origin::default())
             .await
     }
 
     /// DELETE /auth/oauth/{provider} by `user`.
-    pub async fn disconnect(&self, user: UserId, provider: ProviderKey) -> Result<(), AppError> {
+    pub async fn disconnect(&self, user: UserId, provider: ProviderKey) -> AppResult<()> {
         let provider = self.service.provider_of(provider)?;
         self.service
             .disconnect(user, provider, &Origin::default())
@@ -406,7 +398,7 @@ impl World {
     }
 
     /// POST /auth/oauth/{provider}/id-token with a parsed `command`.
-    pub async fn id_token_sign_in(&self, command: IdTokenCommand) -> Result<LoginResult, AppError> {
+    pub async fn id_token_sign_in(&self, command: IdTokenCommand) -> AppResult<LoginResult> {
         self.service
             .id_token_sign_in(command, &Origin::default())
             .await
@@ -417,7 +409,7 @@ impl World {
         &self,
         caller: VerifiedAccess,
         command: IdTokenCommand,
-    ) -> Result<LinkedAccount, AppError> {
+    ) -> AppResult<LinkedAccount> {
         self.service
             .id_token_connect(caller, command, &Origin::default())
             .await
@@ -513,11 +505,7 @@ pub trait RawInput {
     /// The service the raw input goes to.
     fn service(&self) -> &AuthService;
 
-    async fn authorize_raw(
-        &self,
-        provider: &str,
-        bearer: Option<&str>,
-    ) -> Result<String, AppError> {
+    async fn authorize_raw(&self, provider: &str, bearer: Option<&str>) -> AppResult<String> {
         let service = self.service();
         service
             .authorize(
@@ -534,7 +522,7 @@ pub trait RawInput {
         code: &str,
         state: &str,
         post_body: Option<PostBody>,
-    ) -> Result<LoginResult, AppError> {
+    ) -> AppResult<LoginResult> {
         let service = self.service();
         let provider = service.enabled_provider(provider)?;
         let provider_return = service.provider_return(provider, code, state, post_body)?;
@@ -549,7 +537,7 @@ pub trait RawInput {
         provider: &str,
         code: &str,
         state: &str,
-    ) -> Result<LinkedAccount, AppError> {
+    ) -> AppResult<LinkedAccount> {
         let service = self.service();
         let provider = service.enabled_provider(provider)?;
         let provider_return = service.provider_return(provider, code, state, None)?;
@@ -559,7 +547,7 @@ pub trait RawInput {
             .map(|connected| connected.link)
     }
 
-    async fn disconnect_raw(&self, caller: UserId, provider: &str) -> Result<(), AppError> {
+    async fn disconnect_raw(&self, caller: UserId, provider: &str) -> AppResult<()> {
         let service = self.service();
         let provider = service.enabled_provider(provider)?;
         service
@@ -567,11 +555,7 @@ pub trait RawInput {
             .await
     }
 
-    async fn password_login_raw(
-        &self,
-        email: &str,
-        password: &str,
-    ) -> Result<LoginResult, AppError> {
+    async fn password_login_raw(&self, email: &str, password: &str) -> AppResult<LoginResult> {
         self.service()
             .password_login(email, SecretText::new(password), &Origin::default())
             .await

@@ -21,7 +21,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
-use social_login_app::{AppError, SignalEndpoint};
+use social_login_app::{AppError, AppResult, SignalEndpoint};
 use social_login_domain::{ErrorCode, Origin, SignalId, SignalSource};
 use social_login_ports::RefusalReason;
 use utoipa_axum::router::OpenApiRouter;
@@ -197,7 +197,7 @@ impl Delivery {
             .ok_or_else(|| invalid("the form has no signed_request"))
     }
 
-    async fn receive(&self, endpoint: &SignalEndpoint, signal: &str) -> Result<SignalId, AppError> {
+    async fn receive(&self, endpoint: &SignalEndpoint, signal: &str) -> AppResult<SignalId> {
         self.state
             .service
             .receive_signal(endpoint, signal, &self.origin)
