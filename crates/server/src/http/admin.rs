@@ -263,10 +263,7 @@ pub struct UserChange {
 impl FromRequestParts<AppState> for UserChange {
     type Rejection = ApiError;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let AdminCaller(operator, key) = AdminCaller::from_request_parts(parts, state).await?;
         let Path(id) = Path::<String>::from_request_parts(parts, state)
             .await

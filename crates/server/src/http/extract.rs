@@ -62,10 +62,7 @@ pub struct EnabledProvider(pub social_login_app::EnabledProvider);
 impl FromRequestParts<AppState> for EnabledProvider {
     type Rejection = ApiError;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let axum::extract::Path(raw) =
             axum::extract::Path::<String>::from_request_parts(parts, state)
                 .await
@@ -82,10 +79,7 @@ pub struct CurrentSession(pub Caller);
 impl FromRequestParts<AppState> for CurrentSession {
     type Rejection = ApiError;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let token = bearer_token(parts).ok_or_else(|| ApiError::of(ErrorCode::Unauthorized))?;
         Ok(Self(state.service.caller(token).await?))
     }
@@ -102,10 +96,7 @@ pub struct ProviderCall {
 impl FromRequestParts<AppState> for ProviderCall {
     type Rejection = ApiError;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let EnabledProvider(provider) = EnabledProvider::from_request_parts(parts, state).await?;
         let RequestOrigin(origin) = RequestOrigin::from_request_parts(parts, state)
             .await

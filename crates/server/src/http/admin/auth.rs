@@ -18,10 +18,7 @@ pub struct AdminCaller(pub Operator, pub AdminKeyId);
 impl FromRequestParts<AppState> for AdminCaller {
     type Rejection = ApiError;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         // The routes exist only with an operator; without one this is no endpoint at all.
         let operator = state
             .operator
