@@ -13,9 +13,11 @@ use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::trace::{Sampler, SdkTracerProvider};
 use social_login_ports::TRACE_TARGET;
 use std::time::Duration;
+use tracing::Subscriber;
 use tracing::level_filters::LevelFilter;
 use tracing_subscriber::filter::{Targets, filter_fn};
 use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
 
@@ -29,12 +31,21 @@ pub fn init_logging() {
 
 /// Like [`init_logging`], with another default level when `RUST_LOG` is unset.
 pub fn init_logging_at(default_level: &str) {
-    let _ = tracing_subscriber::fmt()
+    let _ = tracing_subscriber::registry()
+        .with(log_filter(default_level, "off"))
+        .with(json_log())
+        .try_init();
+}
+
+/// The log: a JSON object a line, naming the span it happened in (the request's).
+fn json_log<S>() -> impl Layer<S>
+where
+    S: Subscriber + for<'span> LookupSpan<'span>,
+{
+    tracing_subscriber::fmt::layer()
         .json()
         .with_current_span(true)
         .with_span_list(false)
-        .with_env_filter(log_filter(default_level, "off"))
-        .try_init();
 }
 
 /// Logging as [`init_logging`] does, and the traces `telemetry` asks for. Keep the answer
@@ -47,11 +58,7 @@ pub fn init(telemetry: &TelemetrySettings) -> Result<Tracing, TelemetryError> {
     let provider = tracer_provider(endpoint, telemetry)?;
     // The traced spans pass the one filter; then each layer takes its own: the log every
     // other span and event, the exporter those spans alone.
-    let logs = tracing_subscriber::fmt::layer()
-        .json()
-        .with_current_span(true)
-        .with_span_list(false)
-        .with_filter(filter_fn(|metadata| metadata.target() != TRACE_TARGET));
+    let logs = json_log().with_filter(filter_fn(|metadata| metadata.target() != TRACE_TARGET));
     // No code location: the transaction spans all start in one helper, and they name
     // their caller's place themselves (`code.*`), which the layer's would duplicate.
     let traces = tracing_opentelemetry::layer()
