@@ -12,7 +12,6 @@ use opentelemetry_otlp::WithExportConfig;
 use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::trace::{Sampler, SdkTracerProvider};
 use social_login_ports::TRACE_TARGET;
-use std::time::Duration;
 use tracing::Subscriber;
 use tracing::level_filters::LevelFilter;
 use tracing_subscriber::filter::{Targets, filter_fn};
@@ -20,9 +19,6 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
-
-/// How long one export to the collector may take.
-const EXPORT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Installs the global subscriber once; later calls (tests) are no-ops.
 pub fn init_logging() {
@@ -91,7 +87,7 @@ fn tracer_provider(
     let exporter = opentelemetry_otlp::SpanExporter::builder()
         .with_http()
         .with_endpoint(traces_url(endpoint))
-        .with_timeout(EXPORT_TIMEOUT)
+        // No timeout set here: `OTEL_EXPORTER_OTLP_TIMEOUT` decides (default 10 s).
         .build()
         .map_err(|error| TelemetryError(error.to_string()))?;
     let resource = Resource::builder()
