@@ -5,8 +5,8 @@
 use super::Repository;
 use super::fixtures::creation;
 use super::fixtures::{
-    event_kinds, linked_providers, login_of, new_link, new_user, now, random_hash, refresh,
-    sign_in, signed_in_user, store_token, token_hash,
+    ada_on_google, auto_linking_login_of, event_kinds, linked_providers, login_of, new_link,
+    new_user, now, random_hash, refresh, sign_in, signed_in_user, store_token, token_hash,
 };
 use crate::audit_at;
 use social_login_domain::disconnect::DisconnectRefused;
@@ -255,13 +255,11 @@ pub async fn the_last_way_in_goes_only_by_force_which_locks_in_the_same_transact
 pub async fn a_locked_user_is_not_signed_in_by_an_email_match_and_nothing_is_written(
     repo: Arc<dyn Repository>,
 ) {
-    let google = login_of(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
-    let owner = repo.sign_in_with_provider(google).await.unwrap().user.id;
+    let owner = ada_on_google(&*repo).await.id;
     assert!(set_locked(&*repo, owner, true, by_admin()).await);
     let before = repo.list_events(owner, 100).await.unwrap().len();
 
-    let mut github = login_of(ProviderKey::GITHUB, "gh-1", Some("Ada@Example.com"), true);
-    github.linking = social_login_domain::linking::Linking::Auto;
+    let github = auto_linking_login_of(ProviderKey::GITHUB, "gh-1", Some("Ada@Example.com"), true);
     assert_eq!(
         repo.sign_in_with_provider(github.clone()).await.map(|_| ()),
         Err(SignInError::UserLocked)

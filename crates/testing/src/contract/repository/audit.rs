@@ -4,8 +4,8 @@
 use super::Repository;
 use super::fixtures::creation;
 use super::fixtures::{
-    event_kinds, login_of, logout_with, new_link, new_user, now, provider_identity, sign_in,
-    start_session, store_token,
+    auto_linking_login_of, event_kinds, login_of, logout_with, new_link, new_user, now,
+    provider_identity, sign_in, start_session, store_token,
 };
 use crate::audit_at;
 use social_login_domain::{
@@ -169,8 +169,8 @@ pub async fn a_provider_login_records_its_decision_then_the_login(repo: Arc<dyn 
     );
 
     // Auto-linking to the email's owner records the link, then the login.
-    let mut linking = login_of(ProviderKey::GITHUB, "gh-7", Some("grace@example.com"), true);
-    linking.linking = social_login_domain::linking::Linking::Auto;
+    let mut linking =
+        auto_linking_login_of(ProviderKey::GITHUB, "gh-7", Some("grace@example.com"), true);
     linking.audit = audit(3, EventSet::NONE);
     repo.sign_in_with_provider(linking).await.unwrap();
     let latest: Vec<_> = repo.list_events(grace, 2).await.unwrap();

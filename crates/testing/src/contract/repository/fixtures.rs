@@ -265,6 +265,26 @@ pub fn sign_in(identity: ProviderIdentity) -> ProviderSignIn {
     }
 }
 
+/// A [`login_of`] with auto-linking on: a verified email links to its verified owner.
+pub fn auto_linking_login_of(
+    provider: ProviderKey,
+    subject: &str,
+    email_address: Option<&str>,
+    verified: bool,
+) -> ProviderSignIn {
+    ProviderSignIn {
+        linking: social_login_domain::linking::Linking::Auto,
+        ..login_of(provider, subject, email_address, verified)
+    }
+}
+
+/// Ada's first sign-in, with Google's account g-1 vouching for ada@example.com; the user it
+/// made.
+pub async fn ada_on_google(repo: &dyn Repository) -> User {
+    let google = login_of(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
+    repo.sign_in_with_provider(google).await.unwrap().user
+}
+
 /// Signs `login` in, which must succeed; the user it signed in.
 pub async fn signed_in_user(repo: &dyn Repository, login: ProviderSignIn) -> UserId {
     let signed_in = repo.sign_in_with_provider(login).await;

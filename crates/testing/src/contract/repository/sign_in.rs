@@ -3,9 +3,9 @@
 
 use super::Repository;
 use super::fixtures::{
-    assert_no_account_written, delete_user, linked_providers, login_of, new_user,
-    provider_identity, refresh, refresh_works, sign_in, signed_in_user, store_user, token_hash,
-    user_by_email, user_less_identity,
+    ada_on_google, assert_no_account_written, auto_linking_login_of, delete_user, linked_providers,
+    login_of, new_user, provider_identity, refresh, refresh_works, sign_in, signed_in_user,
+    store_user, token_hash, user_by_email, user_less_identity,
 };
 use social_login_domain::linking::EmailAlreadyRegistered;
 use social_login_domain::plan::SealedTokens;
@@ -64,10 +64,8 @@ pub async fn a_matching_claimed_email_is_refused_and_nothing_is_written(repo: Ar
 pub async fn with_auto_linking_a_verified_email_links_to_its_verified_owner(
     repo: Arc<dyn Repository>,
 ) {
-    let google = login_of(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
-    let owner = repo.sign_in_with_provider(google).await.unwrap().user;
-    let mut github = login_of(ProviderKey::GITHUB, "gh-1", Some("Ada@Example.com"), true);
-    github.linking = social_login_domain::linking::Linking::Auto;
+    let owner = ada_on_google(&*repo).await;
+    let github = auto_linking_login_of(ProviderKey::GITHUB, "gh-1", Some("Ada@Example.com"), true);
     let signed_in = repo.sign_in_with_provider(github.clone()).await.unwrap();
     assert!(!signed_in.is_new_user);
     assert_eq!(signed_in.user, owner);
@@ -83,8 +81,7 @@ pub async fn an_unverified_email_matches_nobody_and_claims_nothing(repo: Arc<dyn
         false,
     );
     let squatter = repo.sign_in_with_provider(squatter).await.unwrap().user;
-    let mut owner = login_of(ProviderKey::GOOGLE, "g-1", Some("victim@example.com"), true);
-    owner.linking = social_login_domain::linking::Linking::Auto;
+    let owner = auto_linking_login_of(ProviderKey::GOOGLE, "g-1", Some("victim@example.com"), true);
     let owner = repo.sign_in_with_provider(owner).await.unwrap();
     assert!(owner.is_new_user);
     assert_ne!(owner.user.id, squatter.id);
@@ -180,10 +177,9 @@ pub async fn the_client_a_grant_was_issued_to_goes_and_stays_with_its_tokens(
 pub async fn an_unverified_email_equal_to_a_held_address_is_refused_even_with_auto_linking(
     repo: Arc<dyn Repository>,
 ) {
-    let owner = login_of(ProviderKey::GOOGLE, "g-1", Some("ada@example.com"), true);
-    let owner = repo.sign_in_with_provider(owner).await.unwrap().user;
-    let mut unverified = login_of(ProviderKey::DISCORD, "d-1", Some("ADA@example.com"), false);
-    unverified.linking = social_login_domain::linking::Linking::Auto;
+    let owner = ada_on_google(&*repo).await;
+    let unverified =
+        auto_linking_login_of(ProviderKey::DISCORD, "d-1", Some("ADA@example.com"), false);
     assert_eq!(
         repo.sign_in_with_provider(unverified.clone()).await,
         Err(SignInError::EmailAlreadyRegistered(

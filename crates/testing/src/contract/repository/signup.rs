@@ -2,7 +2,9 @@
 //! nothing, and it never refuses a login that is not a registration.
 
 use super::Repository;
-use super::fixtures::{login_of, now, provider_identity, refresh_works, sign_in};
+use super::fixtures::{
+    auto_linking_login_of, login_of, now, provider_identity, refresh_works, sign_in,
+};
 use social_login_domain::{EmailDomain, EventSet, ProviderKey, SignupPolicy, SignupRefused};
 use social_login_ports::{Claim, SignInError};
 use std::sync::Arc;
@@ -67,9 +69,9 @@ pub async fn a_closed_provider_still_signs_in_its_accounts_and_auto_links(
     let returning = repo.sign_in_with_provider(again).await.unwrap();
     assert_eq!((returning.user.id, returning.is_new_user), (ada.id, false));
 
-    let mut google = login_of(ProviderKey::GOOGLE, "g-1", Some("ADA@example.com"), true);
+    let mut google =
+        auto_linking_login_of(ProviderKey::GOOGLE, "g-1", Some("ADA@example.com"), true);
     google.signup = closed();
-    google.linking = social_login_domain::linking::Linking::Auto;
     let linked = repo.sign_in_with_provider(google.clone()).await.unwrap();
     assert_eq!((linked.user.id, linked.is_new_user), (ada.id, false));
     let link = repo
