@@ -9,6 +9,7 @@
 mod approval;
 
 pub use approval::Approval;
+use approval::authorization_url;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -360,9 +361,7 @@ impl TestApp {
         let response = self
             .get(&format!("/auth/oauth/{provider}/authorize"), bearer)
             .await;
-        assert_eq!(response.status(), StatusCode::OK);
-        let body: Value = response.json().await.unwrap();
-        body["authorization_url"].as_str().unwrap().to_owned()
+        authorization_url(response).await
     }
 
     /// Plays the browser at the provider: approve as `user_id`, follow nothing, read the

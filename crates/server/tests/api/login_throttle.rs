@@ -29,6 +29,13 @@ async fn behind_a_proxy_with(tune: fn(&mut social_login::settings::Settings)) ->
     .await
 }
 
+/// An app behind the test's proxy where Pat has registered with a password.
+async fn pat_behind_a_proxy() -> TestApp {
+    let app = spawn_app_with(behind_a_proxy()).await;
+    app.register("pat@example.com").await;
+    app
+}
+
 async fn log_in(app: &TestApp, email: &str, password: &str, client: &str) -> reqwest::Response {
     app.http
         .post(app.url("/auth/login"))
@@ -79,8 +86,7 @@ async fn assert_throttle_counted(app: &TestApp, limit: &str) {
 
 #[tokio::test]
 async fn five_wrong_passwords_from_one_client_lock_out_that_client_and_not_the_owner() {
-    let app = spawn_app_with(behind_a_proxy()).await;
-    app.register("pat@example.com").await;
+    let app = pat_behind_a_proxy().await;
     failures(&app, "pat@example.com", ATTACKER, 5).await;
     let seconds = locked_for(log_in(&app, "PAT@example.com", PASSWORD, ATTACKER).await).await;
     assert!((890..=900).contains(&seconds), "Retry-After {seconds}");
@@ -95,8 +101,7 @@ async fn five_wrong_passwords_from_one_client_lock_out_that_client_and_not_the_o
 
 #[tokio::test]
 async fn an_unknown_email_is_answered_exactly_like_a_known_one() {
-    let app = spawn_app_with(behind_a_proxy()).await;
-    app.register("pat@example.com").await;
+    let app = pat_behind_a_proxy().await;
     failures(&app, "pat@example.com", ATTACKER, 5).await;
     failures(&app, "nobody@example.com", ATTACKER, 5).await;
     let known = log_in(&app, "pat@example.com", "not the password", ATTACKER).await;
@@ -110,8 +115,7 @@ async fn an_unknown_email_is_answered_exactly_like_a_known_one() {
 
 #[tokio::test]
 async fn a_successful_login_clears_the_clients_count() {
-    let app = spawn_app_with(behind_a_proxy()).await;
-    app.register("pat@example.com").await;
+    let app = pat_behind_a_proxy().await;
     failures(&app, "pat@example.com", OWNER, 4).await;
     let ok = log_in(&app, "pat@example.com", PASSWORD, OWNER).await;
     assert_eq!(ok.status(), 200);

@@ -181,9 +181,7 @@ async fn an_unknown_provider_key_is_not_configured_on_every_endpoint() {
 async fn connecting_the_callers_own_account_again_renews_it_with_200() {
     let app = spawn_app().await;
     let (_, bearer) = app.signed_in("583231").await;
-    let first = app.connect_response_at("google", &bearer, "1000001").await;
-    assert_eq!(first.status(), 201);
-    let first: Value = first.json().await.unwrap();
+    let first = app.link("google", &bearer, "1000001").await;
 
     let again = app.connect_response_at("google", &bearer, "1000001").await;
 

@@ -97,6 +97,14 @@ async fn grace_on_apple_and(kind: &str) -> (TestApp, Value, SignalDelivery) {
     (app, grace, signal)
 }
 
+/// An app where Pat registered with a password and linked Facebook as the simulator's
+/// 583231: the app and Pat's registration.
+async fn pat_on_facebook() -> (TestApp, Value) {
+    let app = spawn_app().await;
+    let (pat, _) = app.pat_linked("facebook").await;
+    (app, pat)
+}
+
 #[tokio::test]
 async fn consent_revoked_at_apple_ends_the_apple_session_while_the_password_session_refreshes() {
     let app = spawn_app().await;
@@ -183,8 +191,7 @@ async fn a_forged_truncated_or_oversized_apple_notification_changes_nothing() {
 
 #[tokio::test]
 async fn a_facebook_data_deletion_removes_the_link_and_its_status_url_answers() {
-    let app = spawn_app().await;
-    let (pat, _) = app.pat_linked("facebook").await;
+    let (app, pat) = pat_on_facebook().await;
 
     let request = signal(&app, "request_data_deletion", "583231").await;
     let answer: Value = deliver(&app, &request).await.json().await.unwrap();
@@ -265,8 +272,7 @@ async fn facebook_deauthorize_ends_the_facebook_sessions_and_a_forged_one_is_ref
 
 #[tokio::test]
 async fn a_deauthorize_payload_replayed_to_data_deletion_is_refused_and_deletes_nothing() {
-    let app = spawn_app().await;
-    let (pat, _) = app.pat_linked("facebook").await;
+    let (app, pat) = pat_on_facebook().await;
     let deauthorize = signal(&app, "remove_facebook_app", "583231").await;
     assert_eq!(deliver(&app, &deauthorize).await.status(), StatusCode::OK);
     let replayed = SignalDelivery {
@@ -296,8 +302,7 @@ async fn a_deauthorize_payload_replayed_to_data_deletion_is_refused_and_deletes_
 #[tokio::test]
 async fn a_login_status_payload_with_code_or_oauth_token_is_no_data_deletion_request() {
     use secrecy::ExposeSecret;
-    let app = spawn_app().await;
-    let (pat, _) = app.pat_linked("facebook").await;
+    let (app, pat) = pat_on_facebook().await;
     let secret = app
         .settings()
         .provider(social_login_domain::ProviderKey::FACEBOOK)

@@ -30,8 +30,7 @@ async fn a_state_minted_for_one_provider_is_refused_by_another_and_spent() {
 async fn a_github_user_connects_google_and_may_then_drop_github_but_not_both() {
     let app = spawn_app().await;
     let (login, bearer) = app.signed_in("583231").await;
-    let connected = app.connect_response_at("google", &bearer, "1000001").await;
-    assert_eq!(connected.status(), 201);
+    app.link("google", &bearer, "1000001").await;
     let providers: Vec<_> = accounts(&app, &bearer)
         .await
         .iter()

@@ -1,6 +1,7 @@
 //! The browser and the client app, played over real HTTP against any instance.
 
 pub use super::approval::Approval;
+use super::approval::authorization_url;
 use super::deployment::REDIRECT_BASE;
 use reqwest::{Response, StatusCode};
 use serde_json::{Value, json};
@@ -31,10 +32,7 @@ impl Browser {
         if let Some(token) = bearer {
             request = request.bearer_auth(token);
         }
-        let response = request.send().await.unwrap();
-        assert_eq!(response.status(), StatusCode::OK);
-        let body: Value = response.json().await.unwrap();
-        body["authorization_url"].as_str().unwrap().to_owned()
+        authorization_url(request.send().await.unwrap()).await
     }
 
     /// Approves at the simulated provider as `user_id` and reads code and state off the

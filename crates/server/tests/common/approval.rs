@@ -10,6 +10,14 @@ pub struct Approval {
     pub state: String,
 }
 
+/// The authorization URL out of our authorize endpoint's answer (200, JSON): where the
+/// browser goes next.
+pub async fn authorization_url(response: Response) -> String {
+    assert_eq!(response.status(), StatusCode::OK);
+    let body: Value = response.json().await.unwrap();
+    body["authorization_url"].as_str().unwrap().to_owned()
+}
+
 impl Approval {
     /// The provider's answer to an approved authorization request: a redirect to
     /// `redirect_base` carrying the code and the state.
