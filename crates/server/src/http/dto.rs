@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use social_login_app::LoginResult;
 use social_login_domain::{AuditEvent, LinkedAccount, User};
-use social_login_ports::{PostBody, ProviderInfo};
+use social_login_ports::{PostBody, ProviderInfo, SessionSummary};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use utoipa::ToSchema;
@@ -191,9 +191,24 @@ pub struct ExportRead {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ExportedSession {
     pub id: String,
+    /// RFC 3339: when its login happened.
     pub created_at: String,
+    /// RFC 3339: when its newest refresh token was issued (the login, or the last refresh).
     pub last_used_at: String,
+    /// What it began with: `password`, a provider key, or null for a session from before
+    /// the service recorded it.
     pub provider: Option<String>,
+}
+
+impl From<&SessionSummary> for ExportedSession {
+    fn from(session: &SessionSummary) -> Self {
+        Self {
+            id: session.id.to_string(),
+            created_at: rfc3339(session.created_at),
+            last_used_at: rfc3339(session.last_used_at),
+            provider: session.began_with.map(|method| method.as_str().to_owned()),
+        }
+    }
 }
 
 impl From<&social_login_app::UserExport> for ExportRead {
@@ -202,45 +217,27 @@ impl From<&social_login_app::UserExport> for ExportRead {
             exported_at: rfc3339(export.exported_at),
             user: UserRead::from(&export.user),
             linked_accounts: export.links.iter().map(LinkedAccountRead::from).collect(),
-            sessions: export
-                .sessions
-                .iter()
-                .map(|session| ExportedSession {
-                    id: session.id.to_string(),
-                    created_at: rfc3339(session.created_at),
-                    last_used_at: rfc3339(session.last_used_at),
-                    provider: session.began_with.map(|method| method.as_str().to_owned()),
-                })
-                .collect(),
+            sessions: export.sessions.iter().map(ExportedSession::from).collect(),
             events: export.events.iter().map(AuditEventRead::from).collect(),
             pending_deletions: Vec::new(),
         }
     }
 }
 
-/// One of the caller's live sessions (docs/api.md#your-sessions).
+/// One of the caller's live sessions (docs/api.md#your-sessions): the exported session
+/// and `current`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SessionRead {
-    pub id: String,
-    /// RFC 3339: when its login happened.
-    pub created_at: String,
-    /// RFC 3339: when its newest refresh token was issued (the login, or the last refresh).
-    pub last_used_at: String,
-    /// What it began with: `password`, a provider key, or null for a session from before
-    /// the service recorded it.
-    pub provider: Option<String>,
+    #[serde(flatten)]
+    pub session: ExportedSession,
     /// Whether the caller's own access token belongs to it.
     pub current: bool,
 }
 
 impl From<&social_login_app::SessionListed> for SessionRead {
     fn from(listed: &social_login_app::SessionListed) -> Self {
-        let session = &listed.session;
         Self {
-            id: session.id.to_string(),
-            created_at: rfc3339(session.created_at),
-            last_used_at: rfc3339(session.last_used_at),
-            provider: session.began_with.map(|method| method.as_str().to_owned()),
+            session: ExportedSession::from(&listed.session),
             current: listed.current,
         }
     }
