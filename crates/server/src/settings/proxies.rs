@@ -4,6 +4,7 @@
 //! Its errors say what is wrong without quoting the entry (docs/api.md#command-line: problems name the
 //! field, never the value).
 
+use super::ConfigErrors;
 use ipnet::IpNet;
 use std::net::IpAddr;
 
@@ -42,6 +43,23 @@ pub fn parse_proxy_network(entry: &str) -> Result<IpNet, BadProxyEntry> {
     IpNet::new(address, prefix)
         .map(|network| network.trunc())
         .map_err(|_| too_long)
+}
+
+/// A list of entries (`server.trusted_proxies`, `telemetry.traceparent_from`) parsed, in
+/// order; all `Ok` once validation passed.
+pub fn parse_proxy_networks(
+    entries: &[String],
+) -> impl Iterator<Item = Result<IpNet, BadProxyEntry>> + '_ {
+    entries.iter().map(|entry| parse_proxy_network(entry))
+}
+
+/// Names each entry of the list at `field` that is not a network (`field[index]`).
+pub(super) fn check_proxy_networks(errors: &mut ConfigErrors, field: &str, entries: &[String]) {
+    for (index, network) in parse_proxy_networks(entries).enumerate() {
+        if let Err(reason) = network {
+            errors.push(format!("{field}[{index}]"), reason.to_string());
+        }
+    }
 }
 
 #[cfg(test)]

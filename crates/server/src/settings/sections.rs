@@ -1,6 +1,6 @@
 //! The small tables of the configuration file (`[server]`, `[database]`, …) with their defaults.
 
-use super::proxies::{BadProxyEntry, parse_proxy_network};
+use super::proxies::{BadProxyEntry, parse_proxy_networks};
 use ipnet::IpNet;
 use serde::Deserialize;
 use social_login_persistence::DatabaseOptions;
@@ -56,9 +56,7 @@ impl ServerSettings {
     pub fn trusted_proxy_networks(
         &self,
     ) -> impl Iterator<Item = Result<IpNet, BadProxyEntry>> + '_ {
-        self.trusted_proxies
-            .iter()
-            .map(|entry| parse_proxy_network(entry))
+        parse_proxy_networks(&self.trusted_proxies)
     }
 }
 

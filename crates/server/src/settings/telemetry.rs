@@ -1,7 +1,7 @@
 //! `[telemetry]`: traces exported over OTLP/HTTP (docs/configuration.md#telemetry).
 
 use super::ConfigErrors;
-use super::proxies::{BadProxyEntry, parse_proxy_network};
+use super::proxies::{BadProxyEntry, check_proxy_networks, parse_proxy_networks};
 use super::sections::redact_url_password;
 use super::validate::check_url;
 use ipnet::IpNet;
@@ -38,9 +38,7 @@ impl Default for TelemetrySettings {
 impl TelemetrySettings {
     /// Each `traceparent_from` entry parsed, in order; all `Ok` once validation passed.
     pub fn traceparent_networks(&self) -> impl Iterator<Item = Result<IpNet, BadProxyEntry>> {
-        self.traceparent_from
-            .iter()
-            .map(|entry| parse_proxy_network(entry))
+        parse_proxy_networks(&self.traceparent_from)
     }
 
     pub(super) fn check(&self, errors: &mut ConfigErrors) {
@@ -58,14 +56,7 @@ impl TelemetrySettings {
         if !(0.0..=1.0).contains(&self.sample_ratio) {
             errors.push("telemetry.sample_ratio", "must be between 0 and 1");
         }
-        for (index, network) in self.traceparent_networks().enumerate() {
-            if let Err(reason) = network {
-                errors.push(
-                    format!("telemetry.traceparent_from[{index}]"),
-                    reason.to_string(),
-                );
-            }
-        }
+        check_proxy_networks(errors, "telemetry.traceparent_from", &self.traceparent_from);
     }
 }
 

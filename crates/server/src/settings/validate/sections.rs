@@ -1,5 +1,6 @@
 //! The sections of the configuration that check themselves: each rule names its field.
 
+use super::super::proxies::check_proxy_networks;
 use super::super::{
     DatabaseSettings, HttpSettings, RateLimitSettings, ServerSettings, TokenSettings,
 };
@@ -19,14 +20,7 @@ impl ServerSettings {
         if let Some(public_url) = &self.public_url {
             check_public_url(errors, public_url);
         }
-        for (index, network) in self.trusted_proxy_networks().enumerate() {
-            if let Err(reason) = network {
-                errors.push(
-                    format!("server.trusted_proxies[{index}]"),
-                    reason.to_string(),
-                );
-            }
-        }
+        check_proxy_networks(errors, "server.trusted_proxies", &self.trusted_proxies);
     }
 }
 
