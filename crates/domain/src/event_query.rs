@@ -2,11 +2,29 @@
 //! newest first, a page at a time by event id (time-ordered), so a page boundary never
 //! skips or repeats an event, whatever is written meanwhile.
 
-use crate::{AuditEventId, AuditEventType, UserId};
+use crate::{AuditEvent, AuditEventId, AuditEventType, UserId};
 use time::OffsetDateTime;
 
 /// Most events one page holds.
 pub const MAX_EVENT_PAGE: u64 = 1000;
+
+/// How many events one page holds: 1 to [`MAX_EVENT_PAGE`], [`EventPageLimit::DEFAULT`]
+/// unless asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventPageLimit(u64);
+
+impl EventPageLimit {
+    pub const DEFAULT: EventPageLimit = EventPageLimit(100);
+    pub const MAX: EventPageLimit = EventPageLimit(MAX_EVENT_PAGE);
+
+    pub fn new(limit: u64) -> Option<Self> {
+        (1..=MAX_EVENT_PAGE).contains(&limit).then_some(Self(limit))
+    }
+
+    pub fn get(self) -> u64 {
+        self.0
+    }
+}
 
 /// Which events, and where the page starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,8 +37,7 @@ pub struct EventQuery {
     pub until: Option<OffsetDateTime>,
     /// Events older than this one: the previous page's last (the cursor).
     pub before: Option<AuditEventId>,
-    /// 1 to [`MAX_EVENT_PAGE`].
-    pub limit: u64,
+    pub limit: EventPageLimit,
 }
 
 impl EventQuery {
@@ -34,6 +51,13 @@ impl EventQuery {
             (bound, None) | (None, bound) => bound,
         };
         (lowest, highest)
+    }
+
+    /// Where the next page starts: after this page's last event, when the page is full (a
+    /// shorter page is the last).
+    pub fn next_cursor(&self, page: &[AuditEvent]) -> Option<AuditEventId> {
+        let full = u64::try_from(page.len()).unwrap_or(u64::MAX) == self.limit.get();
+        page.last().filter(|_| full).map(|last| last.id)
     }
 
     /// The next page's query, after a page whose last event is `last`.
@@ -59,7 +83,7 @@ mod tests {
             since: Some(at),
             until: Some(at + Duration::hours(1)),
             before: None,
-            limit: 10,
+            limit: EventPageLimit::new(10).unwrap(),
         };
         let (lowest, highest) = query.id_bounds();
         assert_eq!(lowest, Some(AuditEventId::at(at, [0; 8])));

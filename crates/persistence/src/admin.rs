@@ -74,7 +74,7 @@ impl AdminRepository for SeaOrmRepository {
             above
                 .map_or(crate::outbox_sql::NO_UPPER_ID, |id| id.as_uuid())
                 .into(),
-            crate::raw_sql::count(query.limit),
+            crate::raw_sql::count(query.limit.get()),
         ];
         let sql = crate::outbox_sql::find_events(&query);
         let rows = crate::raw_sql::query_all(self.connection(), sql, values).await?;

@@ -68,7 +68,7 @@ impl AdminRepository for InMemoryRepository {
             .cloned()
             .collect();
         events.sort_by_key(|event| std::cmp::Reverse(event.id));
-        events.truncate(usize::try_from(query.limit).unwrap_or(usize::MAX));
+        events.truncate(usize::try_from(query.limit.get()).unwrap_or(usize::MAX));
         Ok(events)
     }
 }

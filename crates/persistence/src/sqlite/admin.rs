@@ -94,7 +94,7 @@ impl AdminRepository for SqliteRepository {
                     query.kind.map(|kind| kind.as_str()),
                     blob(lowest, crate::outbox_sql::NO_LOWER_ID),
                     blob(above, crate::outbox_sql::NO_UPPER_ID),
-                    i64::try_from(query.limit).unwrap_or(i64::MAX),
+                    i64::try_from(query.limit.get()).unwrap_or(i64::MAX),
                 ],
                 super::columns::event_at,
             )?;

@@ -13,7 +13,7 @@ use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use social_login_app::AdminService;
-use social_login_domain::event_query::{EventQuery, MAX_EVENT_PAGE};
+use social_login_domain::event_query::{EventPageLimit, EventQuery, MAX_EVENT_PAGE};
 use social_login_domain::{AuditEvent, AuditEventId, AuditEventType, UserId};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -21,8 +21,6 @@ use utoipa::{IntoParams, ToSchema};
 
 /// The media type of the streamed answer.
 const NDJSON: &str = "application/x-ndjson";
-/// A page's size unless the query names one.
-const DEFAULT_PAGE: u64 = 100;
 
 /// `GET /admin/events`'s query; every field optional.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -49,12 +47,11 @@ impl EventsQuery {
                 .transpose()
                 .map_err(|_| ApiError::validation(format!("{field}: an RFC 3339 time")))
         };
-        let limit = self.limit.unwrap_or(DEFAULT_PAGE);
-        if !(1..=MAX_EVENT_PAGE).contains(&limit) {
-            return Err(ApiError::validation(format!(
-                "limit: 1 to {MAX_EVENT_PAGE}"
-            )));
-        }
+        let limit = match self.limit {
+            None => EventPageLimit::DEFAULT,
+            Some(limit) => EventPageLimit::new(limit)
+                .ok_or_else(|| ApiError::validation(format!("limit: 1 to {MAX_EVENT_PAGE}")))?,
+        };
         Ok(EventQuery {
             user: self
                 .user_id
@@ -145,8 +142,7 @@ pub async fn events(
         return Ok(stream(operator.service, selection));
     }
     let page = operator.service.events(selection, &origin).await?;
-    let full = u64::try_from(page.len()).unwrap_or(u64::MAX) == selection.limit;
-    let next_cursor = page.last().filter(|_| full).map(|last| last.id.to_string());
+    let next_cursor = selection.next_cursor(&page).map(|last| last.to_string());
     let events = page.iter().map(AdminEventRead::from).collect();
     Ok(Json(EventPage {
         events,
@@ -158,7 +154,7 @@ pub async fn events(
 /// Every selected event, a page of [`MAX_EVENT_PAGE`] read at a time, one JSON line each.
 fn stream(service: AdminService, selection: EventQuery) -> Response {
     let first = EventQuery {
-        limit: MAX_EVENT_PAGE,
+        limit: EventPageLimit::MAX,
         ..selection
     };
     let pages = futures_util::stream::unfold(Some(first), move |next| {
@@ -167,11 +163,7 @@ fn stream(service: AdminService, selection: EventQuery) -> Response {
             let query = next?;
             match service.events_page(query).await {
                 Ok(page) => {
-                    let full = u64::try_from(page.len()).unwrap_or(u64::MAX) == query.limit;
-                    let following = page
-                        .last()
-                        .filter(|_| full)
-                        .map(|last| query.after(last.id));
+                    let following = query.next_cursor(&page).map(|last| query.after(last));
                     let mut lines = Vec::new();
                     for event in &page {
                         serde_json::to_writer(&mut lines, &AdminEventRead::from(event))
