@@ -71,21 +71,17 @@ async fn an_unknown_kid_in_a_presented_token_refetches_at_most_once_per_10_secon
     );
 }
 
+/// A code exchange follows a rotation at once, even right after a fetch (it is not held to
+/// the 10 s between refetches that presented tokens are), and the one refetch is cached.
 #[tokio::test]
-async fn a_rotated_signing_key_is_picked_up_by_one_refetch() {
-    let bench = warm_bench(Duration::minutes(5)).await;
-    let rotated = rotate_and_sign(&bench, &bench.claims());
-    bench.verify(&rotated).await.unwrap();
-    bench.verify(&rotated).await.unwrap();
-    assert_eq!(bench.jwks_fetches(), 2);
-}
-
-#[tokio::test]
-async fn a_rotation_right_after_a_fetch_is_followed_at_once_by_a_code_exchange() {
-    let bench = warm_bench(Duration::ZERO).await;
-    let rotated = rotate_and_sign(&bench, &bench.claims());
-    bench.verify(&rotated).await.unwrap();
-    assert_eq!(bench.jwks_fetches(), 2);
+async fn a_rotated_signing_key_is_picked_up_by_one_refetch_even_right_after_a_fetch() {
+    for since_the_fetch in [Duration::minutes(5), Duration::ZERO] {
+        let bench = warm_bench(since_the_fetch).await;
+        let rotated = rotate_and_sign(&bench, &bench.claims());
+        bench.verify(&rotated).await.unwrap();
+        bench.verify(&rotated).await.unwrap();
+        assert_eq!(bench.jwks_fetches(), 2, "{since_the_fetch} after the fetch");
+    }
 }
 
 #[tokio::test]
