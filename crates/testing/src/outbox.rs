@@ -51,6 +51,18 @@ impl Tables {
         self.outbox.iter_mut().find(|row| row.event.id == id)
     }
 
+    /// The live row of a failed delivery, its lease released and the failure recorded;
+    /// `None` when the row is gone or dead already.
+    fn record_failure(&mut self, failure: Failure) -> Option<&mut OutboxRow> {
+        let row = self
+            .row(failure.event)
+            .filter(|row| row.dead_at.is_none())?;
+        row.locked_until = None;
+        row.attempts = failure.attempts;
+        row.last_error = Some(failure.error);
+        Some(row)
+    }
+
     /// Dead-letters `row` at `now`, keeping its last error or giving it `reason`.
     fn bury(row: &mut OutboxRow, now: OffsetDateTime, reason: &str) {
         row.dead_at = Some(now);
@@ -97,28 +109,14 @@ impl WebhookOutbox for InMemoryRepository {
     }
 
     async fn retry_at(&self, failure: Failure, at: OffsetDateTime) -> RepoResult<()> {
-        if let Some(row) = self
-            .lock()
-            .row(failure.event)
-            .filter(|row| row.dead_at.is_none())
-        {
+        if let Some(row) = self.lock().record_failure(failure) {
             row.next_attempt = at;
-            row.locked_until = None;
-            row.attempts = failure.attempts;
-            row.last_error = Some(failure.error);
         }
         Ok(())
     }
 
     async fn dead_letter(&self, failure: Failure, now: OffsetDateTime) -> RepoResult<()> {
-        if let Some(row) = self
-            .lock()
-            .row(failure.event)
-            .filter(|row| row.dead_at.is_none())
-        {
-            row.locked_until = None;
-            row.attempts = failure.attempts;
-            row.last_error = Some(failure.error);
+        if let Some(row) = self.lock().record_failure(failure) {
             Tables::bury(row, now, "");
         }
         Ok(())
