@@ -2,7 +2,7 @@
 //! document, for the user and for support; and nothing secret, whatever the user has.
 
 use crate::admin::{admin_json, with_admin};
-use crate::helpers::{PASSWORD, assert_problem_in, spawn_app_with, token};
+use crate::helpers::{PASSWORD, assert_problem_in, spawn_app_with, strings, token};
 use serde_json::Value;
 
 #[tokio::test]
@@ -19,12 +19,7 @@ async fn a_user_exports_everything_held_about_them_and_no_secret() {
     assert_eq!(export["user"]["email"], "pat@example.com");
     assert_eq!(export["linked_accounts"][0]["provider"], "github");
     assert_eq!(export["sessions"].as_array().unwrap().len(), 2);
-    let types: Vec<&str> = export["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|event| event["type"].as_str())
-        .collect();
+    let types = strings(&export["events"], "type");
     for wanted in ["user.registered", "account.linked", "user.login"] {
         assert!(types.contains(&wanted), "{wanted} in {types:?}");
     }

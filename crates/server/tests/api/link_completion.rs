@@ -2,7 +2,9 @@
 //! the account holding its verified email is answered with a link token; that account's
 //! user, signed in, completes the link with it, once, with the tokens of the first exchange.
 
-use crate::helpers::{TestApp, assert_problem_in, logs, spawn_app, spawn_app_tuned, token};
+use crate::helpers::{
+    TestApp, assert_problem_in, logs, spawn_app, spawn_app_tuned, strings, token,
+};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use social_login::settings::{LinkingConfig, Settings};
@@ -35,10 +37,7 @@ async fn complete(app: &TestApp, link_token: &Value, bearer: &str) -> reqwest::R
 }
 
 fn providers(accounts: &Value) -> Vec<&str> {
-    let accounts = accounts.as_array().unwrap().iter();
-    accounts
-        .filter_map(|link| link["provider"].as_str())
-        .collect()
+    strings(accounts, "provider")
 }
 
 #[tokio::test]

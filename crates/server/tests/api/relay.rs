@@ -3,7 +3,7 @@
 //! provider's API. The token never reaches the caller, the caller's credentials never reach
 //! the provider, and a dead token is refreshed once, server-side.
 
-use crate::helpers::{TestApp, assert_problem_in, spawn_app_tuned};
+use crate::helpers::{TestApp, assert_problem_in, spawn_app_tuned, strings};
 use crate::raw_http::{Outcome, RawConnection, address_of};
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -265,12 +265,7 @@ async fn a_refused_refresh_is_409_with_a_connect_url_and_the_link_stays() {
         "/auth/oauth/discord/authorize?purpose=connect"
     );
     let accounts = app.get_json("/auth/oauth/accounts", Some(&bearer)).await;
-    let providers: Vec<&str> = accounts
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|link| link["provider"].as_str())
-        .collect();
+    let providers = strings(&accounts, "provider");
     assert!(providers.contains(&"discord"), "the link stays: {accounts}");
     let events = app.events(&bearer).await;
     assert_eq!(events[0]["type"], "provider.reauthorization_required");

@@ -2,18 +2,6 @@
 //! GitHub user, the last-login-method check across providers, verified auto-linking.
 
 use crate::helpers::*;
-use serde_json::Value;
-
-async fn accounts(app: &TestApp, bearer: &str) -> Vec<Value> {
-    app.get("/auth/oauth/accounts", Some(bearer))
-        .await
-        .json::<Value>()
-        .await
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .clone()
-}
 
 #[tokio::test]
 async fn a_state_minted_for_one_provider_is_refused_by_another_and_spent() {
@@ -31,12 +19,8 @@ async fn a_github_user_connects_google_and_may_then_drop_github_but_not_both() {
     let app = spawn_app().await;
     let (login, bearer) = app.signed_in("583231").await;
     app.link("google", &bearer, "1000001").await;
-    let providers: Vec<_> = accounts(&app, &bearer)
-        .await
-        .iter()
-        .map(|link| link["provider"].as_str().unwrap().to_owned())
-        .collect();
-    assert_eq!(providers, ["github", "google"]);
+    let accounts = app.accounts(&bearer).await;
+    assert_eq!(strings(&accounts, "provider"), ["github", "google"]);
 
     let dropped = app.disconnect("github", &bearer).await;
     assert_eq!(dropped.status(), 204);
@@ -55,7 +39,8 @@ async fn with_auto_link_a_verified_google_email_links_to_the_verified_github_use
     let github = app.login("583231").await;
     let google = ok_json(app.login_response_at("google", "583231").await).await;
     assert_returning(&google, &github);
-    assert_eq!(accounts(&app, &token(&github)).await.len(), 2);
+    let accounts = app.accounts(&token(&github)).await;
+    assert_eq!(accounts.as_array().unwrap().len(), 2);
     app.stop().await;
 }
 
