@@ -510,6 +510,13 @@ impl TestApp {
         assert_problem_in("GET /users/me", me, 401, "Unauthorized").await;
     }
 
+    /// Checks that a login callback with `approval` at `provider` is refused as a state it
+    /// cannot take (spent, expired or minted for another provider): 400 OAuthStateMismatch.
+    pub async fn assert_state_refused(&self, provider: &str, approval: &Approval) {
+        let refused = self.callback(provider, approval).await;
+        assert_problem(refused, 400, "OAuthStateMismatch").await;
+    }
+
     /// Checks that a refresh with `refresh_token` is refused: 401 InvalidCredentials.
     pub async fn assert_refresh_refused(&self, refresh_token: &Value) {
         let refused = self.refresh(refresh_token).await;

@@ -21,8 +21,7 @@ async fn a_replayed_state_is_refused() {
     let approval = app.approval("github", None, "583231").await;
     let first = app.callback("github", &approval).await;
     assert_eq!(first.status(), 200);
-    let again = app.callback("github", &approval).await;
-    assert_problem(again, 400, "OAuthStateMismatch").await;
+    app.assert_state_refused("github", &approval).await;
     app.stop().await;
 }
 
@@ -36,8 +35,7 @@ async fn a_state_minted_before_a_restart_works_after_it_only_where_spent_states_
     if crate::STORAGE.redis {
         // Redis kept every spent id: values survive, and stay single use.
         assert_eq!(response.status(), 200);
-        let again = app.callback("github", &approval).await;
-        assert_problem(again, 400, "OAuthStateMismatch").await;
+        app.assert_state_refused("github", &approval).await;
     } else {
         // The memory store forgot what was spent: no value from before is good any more.
         assert_problem(response, 400, "OAuthStateMismatch").await;
@@ -91,8 +89,7 @@ async fn an_expired_state_is_refused() {
     .await;
     let approval = app.approval("github", None, "583231").await;
     tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
-    let response = app.callback("github", &approval).await;
-    assert_problem(response, 400, "OAuthStateMismatch").await;
+    app.assert_state_refused("github", &approval).await;
     app.stop().await;
 }
 

@@ -7,10 +7,8 @@ use crate::helpers::*;
 async fn a_state_minted_for_one_provider_is_refused_by_another_and_spent() {
     let app = spawn_app().await;
     let approval = app.approval("github", None, "583231").await;
-    let elsewhere = app.callback("google", &approval).await;
-    assert_problem(elsewhere, 400, "OAuthStateMismatch").await;
-    let home = app.callback("github", &approval).await;
-    assert_problem(home, 400, "OAuthStateMismatch").await;
+    app.assert_state_refused("google", &approval).await;
+    app.assert_state_refused("github", &approval).await;
     app.stop().await;
 }
 
