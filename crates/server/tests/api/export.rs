@@ -45,13 +45,7 @@ async fn a_user_exports_everything_held_about_them_and_no_secret() {
     assert_eq!(by_support["user"], export["user"]);
     assert_eq!(by_support["linked_accounts"], export["linked_accounts"]);
     let unknown = "/admin/users/0190f3c4-8a8e-7c4e-9f51-3c1d2a4b5e6f/export";
-    let missing = app
-        .http
-        .get(app.url(unknown))
-        .bearer_auth(crate::admin::ADMIN_KEY)
-        .send()
-        .await
-        .unwrap();
+    let missing = app.get(unknown, Some(crate::admin::ADMIN_KEY)).await;
     assert_problem_in("unknown user", missing, 404, "NotFound").await;
     let anonymous = app.get("/users/me/export", None).await;
     assert_problem_in("no bearer", anonymous, 401, "Unauthorized").await;

@@ -293,17 +293,19 @@ async fn a_backend_relays_for_a_user_with_a_service_key_and_only_with_one() {
     let app = relay_app().await;
     let (registered, bearer) = app.pat_linked("github").await;
     let user = registered["user"]["id"].as_str().unwrap().to_owned();
-    let as_backend = |key: &str| {
+    // A backend's call with `key`, on behalf of the user `user` names.
+    let as_backend = |key: &str, user: &str| {
         app.http
             .get(app.url("/relay/github/me"))
             .bearer_auth(key)
-            .header("social-login-user", &user)
+            .header("social-login-user", user)
+            .send()
     };
-    let me = as_backend(SERVICE_KEY).send().await.unwrap();
+    let me = as_backend(SERVICE_KEY, &user).await.unwrap();
     assert_eq!(me.status(), StatusCode::OK);
-    let wrong = as_backend("sla_not-the-key").send().await.unwrap();
+    let wrong = as_backend("sla_not-the-key", &user).await.unwrap();
     assert_problem_in("wrong key", wrong, 401, "Unauthorized").await;
-    let users_bearer = as_backend(&bearer).send().await.unwrap();
+    let users_bearer = as_backend(&bearer, &user).await.unwrap();
     assert_problem_in(
         "a user's token is no key",
         users_bearer,
@@ -311,14 +313,7 @@ async fn a_backend_relays_for_a_user_with_a_service_key_and_only_with_one() {
         "Unauthorized",
     )
     .await;
-    let bad_user = app
-        .http
-        .get(app.url("/relay/github/me"))
-        .bearer_auth(SERVICE_KEY)
-        .header("social-login-user", "not-a-uuid")
-        .send()
-        .await
-        .unwrap();
+    let bad_user = as_backend(SERVICE_KEY, "not-a-uuid").await.unwrap();
     assert_problem_in("bad user id", bad_user, 400, "ValidationError").await;
     let key_alone = app.relay_get("github/me", SERVICE_KEY).await;
     assert_problem_in("a key names no user", key_alone, 401, "Unauthorized").await;
