@@ -69,18 +69,25 @@ impl Tables {
         row.last_error.get_or_insert_with(|| reason.to_owned());
     }
 
-    /// Dead-letters each of `rows` as [`Self::bury`] does; how many.
-    fn bury_each<'a>(
+    /// Applies `change` to each of `rows` (a sweep's burial, a redelivery); how many.
+    fn change_each<'a>(
         rows: impl Iterator<Item = &'a mut OutboxRow>,
-        now: OffsetDateTime,
-        reason: &str,
+        mut change: impl FnMut(&mut OutboxRow),
     ) -> u64 {
-        let mut buried = 0;
+        let mut changed = 0;
         for row in rows {
-            Self::bury(row, now, reason);
-            buried += 1;
+            change(row);
+            changed += 1;
         }
-        buried
+        changed
+    }
+
+    /// The dead letters (`dead`) or the live rows, in table order.
+    fn rows_by_state(&mut self, dead: bool) -> Vec<&mut OutboxRow> {
+        self.outbox
+            .iter_mut()
+            .filter(|row| row.dead_at.is_some() == dead)
+            .collect()
     }
 
     fn revive(row: &mut OutboxRow, now: OffsetDateTime) {
@@ -134,20 +141,20 @@ impl WebhookOutbox for InMemoryRepository {
             .filter(|row| row.dead_at.is_none() && row.event.created_at < before)
             .filter(|row| row.locked_until.is_none_or(|until| until <= sweep.now))
             .take(take(sweep.limit));
-        Ok(Tables::bury_each(old, sweep.now, sweep.reason))
+        Ok(Tables::change_each(old, |row| {
+            Tables::bury(row, sweep.now, sweep.reason)
+        }))
     }
 
     async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> RepoResult<u64> {
         let Sweep { now, reason, limit } = sweep;
         let mut tables = self.lock();
-        let mut live: Vec<&mut OutboxRow> = tables
-            .outbox
-            .iter_mut()
-            .filter(|row| row.dead_at.is_none())
-            .collect();
+        let mut live = tables.rows_by_state(false);
         live.sort_by_key(|row| std::cmp::Reverse(row.event.id.as_uuid()));
         let beyond = live.into_iter().skip(take(keep)).take(take(limit));
-        Ok(Tables::bury_each(beyond, now, reason))
+        Ok(Tables::change_each(beyond, |row| {
+            Tables::bury(row, now, reason)
+        }))
     }
 
     async fn counts(&self) -> RepoResult<OutboxCounts> {
@@ -192,18 +199,10 @@ impl WebhookOutbox for InMemoryRepository {
 
     async fn redeliver_dead(&self, now: OffsetDateTime, limit: u64) -> RepoResult<u64> {
         let mut tables = self.lock();
-        let mut dead: Vec<&mut OutboxRow> = tables
-            .outbox
-            .iter_mut()
-            .filter(|row| row.dead_at.is_some())
-            .collect();
+        let mut dead = tables.rows_by_state(true);
         dead.sort_by_key(|row| (row.dead_at, row.event.id.as_uuid()));
-        let mut revived = 0;
-        for row in dead.into_iter().take(take(limit)) {
-            Tables::revive(row, now);
-            revived += 1;
-        }
-        Ok(revived)
+        let oldest = dead.into_iter().take(take(limit));
+        Ok(Tables::change_each(oldest, |row| Tables::revive(row, now)))
     }
 
     async fn forget_written_before(&self, before: OffsetDateTime, limit: u64) -> RepoResult<u64> {
