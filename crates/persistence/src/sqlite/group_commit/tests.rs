@@ -122,16 +122,21 @@ fn a_panicking_write_is_undone_alone_and_answered_with_an_error() {
     assert_eq!(rows(&db), vec![1, 3]);
 }
 
+/// `body`, told which of its runs this is (0 the first), counting its runs in `runs`.
+fn numbered(
+    runs: &Arc<AtomicUsize>,
+    body: impl Fn(usize, &Db) -> RepoResult<i64> + Send + 'static,
+) -> (Box<dyn Write>, Answer) {
+    let runs = Arc::clone(runs);
+    write(move |db| body(runs.fetch_add(1, Ordering::SeqCst), db))
+}
+
 /// `body`, counting its runs in `runs`.
 fn counted(
     runs: &Arc<AtomicUsize>,
     body: impl Fn(&Db) -> RepoResult<i64> + Send + 'static,
 ) -> (Box<dyn Write>, Answer) {
-    let runs = Arc::clone(runs);
-    write(move |db| {
-        runs.fetch_add(1, Ordering::SeqCst);
-        body(db)
-    })
+    numbered(runs, move |_, db| body(db))
 }
 
 fn counters<const N: usize>() -> [Arc<AtomicUsize>; N] {
@@ -173,20 +178,14 @@ fn a_write_taken_out_runs_again_alone_after_the_others_committed() {
     let db = table();
     let runs = Arc::new(AtomicUsize::new(0));
     // Fails after writing on its first run; on the next it counts the rows it sees.
-    let once_failing = {
-        let runs = Arc::clone(&runs);
-        move |db: &Db| {
-            insert(5)(db)?;
-            if runs.fetch_add(1, Ordering::SeqCst) == 0 {
-                return Err(RepositoryError::Internal("refused once".into()));
-            }
-            count_rows(db)
+    let once_failing = numbered(&runs, |run, db| {
+        insert(5)(db)?;
+        if run == 0 {
+            return Err(RepositoryError::Internal("refused once".into()));
         }
-    };
-    let answers = commit(
-        &db,
-        vec![write(insert(1)), write(once_failing), write(insert(3))],
-    );
+        count_rows(db)
+    });
+    let answers = commit(&db, vec![write(insert(1)), once_failing, write(insert(3))]);
     assert_eq!(
         answers,
         vec![Ok(1), Ok(3), Ok(3)],
@@ -232,15 +231,12 @@ fn a_write_run_again_is_answered_from_its_last_run() {
     let db = table();
     let runs = Arc::new(AtomicUsize::new(0));
     // Succeeds without writing, then panics when run again.
-    let read_then_panic = {
-        let runs = Arc::clone(&runs);
-        move |_: &Db| match runs.fetch_add(1, Ordering::SeqCst) {
-            0 => Ok(7),
-            _ => panic!("a bug on the second run"),
-        }
-    };
+    let read_then_panic = numbered(&runs, |run, _| match run {
+        0 => Ok(7),
+        _ => panic!("a bug on the second run"),
+    });
     let failing = insert_then_refuse(2, RepositoryError::Internal("refused".into()));
-    let answers = commit(&db, vec![write(read_then_panic), write(failing)]);
+    let answers = commit(&db, vec![read_then_panic, write(failing)]);
     assert!(
         matches!(&answers[0], Err(RepositoryError::Internal(why)) if why.contains("panicked")),
         "not the first run's answer: {answers:?}"
