@@ -26,6 +26,18 @@ async fn queue(repo: &Arc<dyn Repository>, seconds: i64) -> AuditEventId {
     id
 }
 
+/// Queues an event for each of `seconds`, in order (see [`queue`]); their ids.
+async fn queue_each<const N: usize>(
+    repo: &Arc<dyn Repository>,
+    seconds: [i64; N],
+) -> [AuditEventId; N] {
+    let mut ids = Vec::with_capacity(N);
+    for seconds in seconds {
+        ids.push(queue(repo, seconds).await);
+    }
+    ids.try_into().expect("one id per event")
+}
+
 async fn claim_ids(repo: &Arc<dyn Repository>, at: OffsetDateTime) -> Vec<AuditEventId> {
     let claimed = repo.claim_due(Claim::new(at, LEASE), 8).await.unwrap();
     claimed.iter().map(|pending| pending.event.id).collect()
@@ -43,8 +55,7 @@ async fn counts(repo: &Arc<dyn Repository>) -> (u64, u64) {
 pub async fn a_failed_event_waits_for_its_own_turn_while_the_others_go_out(
     repo: Arc<dyn Repository>,
 ) {
-    let first = queue(&repo, 1).await;
-    let second = queue(&repo, 2).await;
+    let [first, second] = queue_each(&repo, [1, 2]).await;
     let at = now() + Duration::seconds(10);
     assert_eq!(claim_ids(&repo, at).await, [first, second], "oldest first");
 
@@ -122,9 +133,7 @@ pub async fn of_concurrent_claims_each_event_goes_to_exactly_one(repo: Arc<dyn R
 pub async fn a_probe_takes_the_event_whose_turn_comes_first_even_before_it_is_due(
     repo: Arc<dyn Repository>,
 ) {
-    let later = queue(&repo, 0).await;
-    let sooner = queue(&repo, 1).await;
-    let dead = queue(&repo, 2).await;
+    let [later, sooner, dead] = queue_each(&repo, [0, 1, 2]).await;
     let at = now() + Duration::seconds(5);
     repo.retry_at(refused(later, 3), at + Duration::minutes(20))
         .await
@@ -157,8 +166,7 @@ pub async fn a_probe_takes_the_event_whose_turn_comes_first_even_before_it_is_du
 pub async fn a_dead_letter_is_kept_listed_and_never_claimed_until_redelivered(
     repo: Arc<dyn Repository>,
 ) {
-    let dead = queue(&repo, 0).await;
-    let alive = queue(&repo, 1).await;
+    let [dead, alive] = queue_each(&repo, [0, 1]).await;
     let at = now() + Duration::seconds(10);
     assert_eq!(claim_ids(&repo, at).await, [dead, alive]);
     repo.dead_letter(refused(dead, 20), at).await.unwrap();
@@ -193,9 +201,7 @@ pub async fn a_dead_letter_is_kept_listed_and_never_claimed_until_redelivered(
 pub async fn events_written_before_the_bound_become_dead_letters_unless_claimed(
     repo: Arc<dyn Repository>,
 ) {
-    let claimed = queue(&repo, 0).await;
-    let old = queue(&repo, 1).await;
-    let fresh = queue(&repo, 3).await;
+    let [claimed, old, fresh] = queue_each(&repo, [0, 1, 3]).await;
     let at = now() + Duration::seconds(1);
     let first = repo.claim_due(Claim::new(at, LEASE), 1).await.unwrap();
     assert_eq!(first[0].event.id, claimed);
@@ -238,10 +244,7 @@ pub async fn events_written_before_the_bound_become_dead_letters_unless_claimed(
 pub async fn the_outbox_keeps_its_newest_pending_events_within_the_bound(
     repo: Arc<dyn Repository>,
 ) {
-    let mut ids = Vec::new();
-    for seconds in 0..6 {
-        ids.push(queue(&repo, seconds).await);
-    }
+    let ids = queue_each(&repo, [0, 1, 2, 3, 4, 5]).await;
     let at = now() + Duration::minutes(1);
     repo.dead_letter(refused(ids[5], 20), at).await.unwrap();
     assert_eq!(counts(&repo).await, (5, 1));
