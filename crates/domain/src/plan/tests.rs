@@ -226,24 +226,35 @@ fn signal(kind: SignalKind, occurred_at: OffsetDateTime) -> SignalCommand {
     }
 }
 
-#[test]
-fn an_account_deleted_at_the_provider_takes_the_user_when_it_was_the_last_way_in() {
+/// A signal's target: a user's Google link, their only one, whose state the provider last
+/// changed at `last_state_change`.
+fn the_only_link_google(last_state_change: Option<OffsetDateTime>) -> SignalTarget {
     let owner = user(false);
     let google = link(&owner, ProviderKey::GOOGLE);
-    let mut target = SignalTarget {
+    SignalTarget {
         link: google.id,
-        last_state_change: None,
-        user: owner.clone(),
-        links: vec![google.clone()],
-    };
+        last_state_change,
+        user: owner,
+        links: vec![google],
+    }
+}
+
+#[test]
+fn an_account_deleted_at_the_provider_takes_the_user_when_it_was_the_last_way_in() {
+    let mut target = the_only_link_google(None);
     let plan = signal(SignalKind::AccountDeleted, now()).plan(&target);
     assert!(plan.user_deleted);
-    assert!(plan.writes.writes.contains(&Write::DeleteUser(owner.id)));
+    assert!(
+        plan.writes
+            .writes
+            .contains(&Write::DeleteUser(target.user.id))
+    );
 
-    target.links.push(link(&owner, ProviderKey::GITHUB));
+    let github = link(&target.user, ProviderKey::GITHUB);
+    target.links.push(github);
     let plan = signal(SignalKind::AccountDeleted, now()).plan(&target);
     assert!(!plan.user_deleted);
-    assert!(plan.writes.writes.contains(&Write::DeleteLink(google.id)));
+    assert!(plan.writes.writes.contains(&Write::DeleteLink(target.link)));
     assert_eq!(
         kinds(&plan.writes),
         [
@@ -255,21 +266,14 @@ fn an_account_deleted_at_the_provider_takes_the_user_when_it_was_the_last_way_in
 
 #[test]
 fn a_disable_older_than_the_last_state_change_records_and_changes_nothing() {
-    let owner = user(false);
-    let google = link(&owner, ProviderKey::GOOGLE);
-    let target = SignalTarget {
-        link: google.id,
-        last_state_change: Some(now()),
-        user: owner.clone(),
-        links: vec![google],
-    };
+    let target = the_only_link_google(Some(now()));
     let late = signal(SignalKind::AccountDisabled, now() - Duration::minutes(1)).plan(&target);
     assert!(late.writes.writes.is_empty());
     assert_eq!(kinds(&late.writes), [AuditEventType::ProviderSecurityEvent]);
 
     let fresh = signal(SignalKind::AccountDisabled, now()).plan(&target);
     assert!(fresh.writes.writes.contains(&Write::RevokeSessions {
-        user: owner.id,
+        user: target.user.id,
         began_with: None
     }));
 }
