@@ -54,7 +54,7 @@ pub use signals::{
     SignalVerifier, VerifiedSignal,
 };
 pub use state_sealer::StateSealer;
-pub use state_store::{AttemptKey, Attempts, StateStore, StateStoreError};
+pub use state_store::{AttemptKey, Attempts, StateStore, StateStoreError, StoreResult};
 pub use store::Repository;
 pub use token_cipher::{CipherError, TokenCipher};
 pub use webhooks::{

@@ -11,6 +11,9 @@ use time::{Duration, OffsetDateTime};
 #[error("state store unavailable: {0}")]
 pub struct StateStoreError(pub String);
 
+/// What a state store answers: its value, or that it is unavailable.
+pub type StoreResult<T> = Result<T, StateStoreError>;
+
 /// What attempts are counted under: a digest the caller makes of what it throttles (the
 /// normalised email of a password login, with the client's network or alone), so the store
 /// never holds the email itself.
@@ -64,29 +67,21 @@ impl Attempts {
 pub trait StateStore: Send + Sync {
     /// Records `id` as spent and keeps it at least until `expires_at`, after which the
     /// domain refuses the value by its expiry anyway.
-    async fn spend(
-        &self,
-        id: StateId,
-        expires_at: OffsetDateTime,
-    ) -> Result<Spend, StateStoreError>;
+    async fn spend(&self, id: StateId, expires_at: OffsetDateTime) -> StoreResult<Spend>;
 
     /// Counts one attempt under `key` and answers the count of its window. The window opens
     /// at the first attempt and closes `window` later whatever happens meanwhile (later
     /// attempts never extend it), so nothing counted outlives it. One atomic step: of `n`
     /// concurrent attempts on any number of instances, each gets a different count.
-    async fn count_attempt(
-        &self,
-        key: AttemptKey,
-        window: Duration,
-    ) -> Result<Attempts, StateStoreError>;
+    async fn count_attempt(&self, key: AttemptKey, window: Duration) -> StoreResult<Attempts>;
 
     /// The attempts counted under `key` in its open window and the time it has left,
     /// without counting one: a count of 0 (and no time left) when none is open.
-    async fn peek_attempts(&self, key: AttemptKey) -> Result<Attempts, StateStoreError>;
+    async fn peek_attempts(&self, key: AttemptKey) -> StoreResult<Attempts>;
 
     /// Forgets the attempts counted under `key` (a successful login).
-    async fn clear_attempts(&self, key: AttemptKey) -> Result<(), StateStoreError>;
+    async fn clear_attempts(&self, key: AttemptKey) -> StoreResult<()>;
 
     /// Cheap reachability check for `/readyz`.
-    async fn ping(&self) -> Result<(), StateStoreError>;
+    async fn ping(&self) -> StoreResult<()>;
 }

@@ -6,7 +6,7 @@ mod expiring;
 use async_trait::async_trait;
 use expiring::Expiring;
 use social_login_domain::{Spend, StateId};
-use social_login_ports::{AttemptKey, Attempts, Clock, StateStore, StateStoreError};
+use social_login_ports::{AttemptKey, Attempts, Clock, StateStore, StateStoreError, StoreResult};
 use std::sync::{Arc, Mutex, MutexGuard};
 use time::{Duration, OffsetDateTime};
 
@@ -99,11 +99,7 @@ impl MemoryStateStore {
 
 #[async_trait]
 impl StateStore for MemoryStateStore {
-    async fn spend(
-        &self,
-        id: StateId,
-        expires_at: OffsetDateTime,
-    ) -> Result<Spend, StateStoreError> {
+    async fn spend(&self, id: StateId, expires_at: OffsetDateTime) -> StoreResult<Spend> {
         let mut held = self.held_at(self.clock.now());
         // Check and insert under one lock: of concurrent spends, exactly one is first. An
         // expired id still held counts as spent: its value is refused by its expiry anyway.
@@ -117,11 +113,7 @@ impl StateStore for MemoryStateStore {
         Ok(Spend::First)
     }
 
-    async fn count_attempt(
-        &self,
-        key: AttemptKey,
-        window: Duration,
-    ) -> Result<Attempts, StateStoreError> {
+    async fn count_attempt(&self, key: AttemptKey, window: Duration) -> StoreResult<Attempts> {
         let now = self.clock.now();
         let mut held = self.held_at(now);
         let (count, closes_at) = match held.attempts.get(&key, now) {
@@ -140,7 +132,7 @@ impl StateStore for MemoryStateStore {
         })
     }
 
-    async fn peek_attempts(&self, key: AttemptKey) -> Result<Attempts, StateStoreError> {
+    async fn peek_attempts(&self, key: AttemptKey) -> StoreResult<Attempts> {
         let now = self.clock.now();
         Ok(self
             .lock()
@@ -152,12 +144,12 @@ impl StateStore for MemoryStateStore {
             }))
     }
 
-    async fn clear_attempts(&self, key: AttemptKey) -> Result<(), StateStoreError> {
+    async fn clear_attempts(&self, key: AttemptKey) -> StoreResult<()> {
         self.lock().attempts.remove(&key);
         Ok(())
     }
 
-    async fn ping(&self) -> Result<(), StateStoreError> {
+    async fn ping(&self) -> StoreResult<()> {
         Ok(())
     }
 }

@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{Client, RedisError};
 use social_login_domain::{Spend, StateId};
-use social_login_ports::{AttemptKey, Attempts, Clock, StateStore, StateStoreError};
+use social_login_ports::{AttemptKey, Attempts, Clock, StateStore, StateStoreError, StoreResult};
 use std::sync::Arc;
 use std::time::Duration;
 use time::OffsetDateTime;
@@ -61,10 +61,7 @@ pub struct RedisStateStore {
 impl RedisStateStore {
     /// Prepares the connection without making it: the service starts while Redis is down
     /// (its `/readyz` says 503) and connects on first use. Fails only for a malformed URL.
-    pub fn new(
-        config: RedisStateStoreConfig,
-        clock: Arc<dyn Clock>,
-    ) -> Result<Self, StateStoreError> {
+    pub fn new(config: RedisStateStoreConfig, clock: Arc<dyn Clock>) -> StoreResult<Self> {
         let client = Client::open(config.url.as_str())
             .map_err(|_| StateStoreError("the Redis URL is not valid".into()))?;
         // Few, short reconnection attempts per failure: the request that noticed the loss
@@ -95,10 +92,7 @@ impl RedisStateStore {
 
     /// Runs one command with the overall time bound (a connection being re-established
     /// counts against it).
-    async fn run<T: redis::FromRedisValue>(
-        &self,
-        command: redis::Cmd,
-    ) -> Result<T, StateStoreError> {
+    async fn run<T: redis::FromRedisValue>(&self, command: redis::Cmd) -> StoreResult<T> {
         let mut connection = self.connection.clone();
         match tokio::time::timeout(self.timeout, command.query_async(&mut connection)).await {
             Ok(Ok(value)) => Ok(value),
@@ -110,11 +104,7 @@ impl RedisStateStore {
 
 #[async_trait]
 impl StateStore for RedisStateStore {
-    async fn spend(
-        &self,
-        id: StateId,
-        expires_at: OffsetDateTime,
-    ) -> Result<Spend, StateStoreError> {
+    async fn spend(&self, id: StateId, expires_at: OffsetDateTime) -> StoreResult<Spend> {
         // Relative expiry (PX), not absolute (PXAT): a Redis clock that runs ahead of ours
         // must not forget an id while its value can still be redeemed.
         let remaining = (expires_at - self.clock.now()).whole_milliseconds();
@@ -138,7 +128,7 @@ impl StateStore for RedisStateStore {
         &self,
         key: AttemptKey,
         window: time::Duration,
-    ) -> Result<Attempts, StateStoreError> {
+    ) -> StoreResult<Attempts> {
         let millis = i64::try_from(window.whole_milliseconds().max(1)).unwrap_or(i64::MAX);
         let mut command = redis::cmd("EVAL");
         command
@@ -155,7 +145,7 @@ impl StateStore for RedisStateStore {
         })
     }
 
-    async fn peek_attempts(&self, key: AttemptKey) -> Result<Attempts, StateStoreError> {
+    async fn peek_attempts(&self, key: AttemptKey) -> StoreResult<Attempts> {
         let mut command = redis::cmd("EVAL");
         command
             .arg(PEEK_ATTEMPTS)
@@ -168,14 +158,14 @@ impl StateStore for RedisStateStore {
         })
     }
 
-    async fn clear_attempts(&self, key: AttemptKey) -> Result<(), StateStoreError> {
+    async fn clear_attempts(&self, key: AttemptKey) -> StoreResult<()> {
         let mut command = redis::cmd("DEL");
         command.arg(self.attempts_key(&key));
         let _: i64 = self.run(command).await?;
         Ok(())
     }
 
-    async fn ping(&self) -> Result<(), StateStoreError> {
+    async fn ping(&self) -> StoreResult<()> {
         let reply: String = self.run(redis::cmd("PING")).await?;
         if reply == "PONG" {
             Ok(())

@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use social_login_domain::link_offer::LinkOffer;
 use social_login_domain::{OAuthState, Spend, StateId, StateToken};
 use social_login_ports::{
-    AttemptKey, Attempts, CipherError, Clock, StateSealer, StateStore, StateStoreError, SystemClock,
+    AttemptKey, Attempts, CipherError, Clock, StateSealer, StateStore, StoreResult, SystemClock,
 };
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -93,11 +93,7 @@ impl FakeStateStore {
 
 #[async_trait]
 impl StateStore for FakeStateStore {
-    async fn spend(
-        &self,
-        id: StateId,
-        _expires_at: OffsetDateTime,
-    ) -> Result<Spend, StateStoreError> {
+    async fn spend(&self, id: StateId, _expires_at: OffsetDateTime) -> StoreResult<Spend> {
         Ok(if self.spent.lock().unwrap().insert(id) {
             Spend::First
         } else {
@@ -105,11 +101,7 @@ impl StateStore for FakeStateStore {
         })
     }
 
-    async fn count_attempt(
-        &self,
-        key: AttemptKey,
-        window: Duration,
-    ) -> Result<Attempts, StateStoreError> {
+    async fn count_attempt(&self, key: AttemptKey, window: Duration) -> StoreResult<Attempts> {
         let now = self.clock.now();
         let mut attempts = self.attempts.lock().unwrap();
         let entry = attempts.entry(key).or_insert((0, now + window));
@@ -123,7 +115,7 @@ impl StateStore for FakeStateStore {
         })
     }
 
-    async fn peek_attempts(&self, key: AttemptKey) -> Result<Attempts, StateStoreError> {
+    async fn peek_attempts(&self, key: AttemptKey) -> StoreResult<Attempts> {
         let now = self.clock.now();
         let attempts = self.attempts.lock().unwrap();
         Ok(attempts.get(&key).filter(|(_, end)| *end > now).map_or(
@@ -135,12 +127,12 @@ impl StateStore for FakeStateStore {
         ))
     }
 
-    async fn clear_attempts(&self, key: AttemptKey) -> Result<(), StateStoreError> {
+    async fn clear_attempts(&self, key: AttemptKey) -> StoreResult<()> {
         self.attempts.lock().unwrap().remove(&key);
         Ok(())
     }
 
-    async fn ping(&self) -> Result<(), StateStoreError> {
+    async fn ping(&self) -> StoreResult<()> {
         Ok(())
     }
 }
