@@ -191,18 +191,14 @@ fn the_configured_issuer_and_audience_are_signed_and_required() {
 
 #[test]
 fn each_token_gets_its_own_id() {
-    let tokens = tokens();
-    let user = UserId::new();
-    let first = issued_now(&tokens, user);
+    let (tokens, user, first) = a_new_users_token();
     let second = issued_now(&tokens, user);
     assert_ne!(first.value, second.value);
 }
 
 #[test]
 fn a_token_is_refused_from_its_expiry_on() {
-    let tokens = tokens();
-    let user = UserId::new();
-    let issued = issued_now(&tokens, user);
+    let (tokens, user, issued) = a_new_users_token();
     let token = issued.value.expose();
     let last_valid = issued.expires_at - Duration::seconds(1);
     assert_eq!(
@@ -348,10 +344,7 @@ fn an_eddsa_signature_under_another_header_algorithm_is_refused() {
 
 #[test]
 fn a_tampered_payload_or_signature_is_refused() {
-    let tokens = tokens();
-    let issued = tokens
-        .issue_access(new_session(UserId::new()), now())
-        .unwrap();
+    let (tokens, _, issued) = a_new_users_token();
     let parts: Vec<&str> = issued.value.expose().split('.').collect();
     let mut claims = payload(issued.value.expose());
     claims["sub"] = UserId::new().to_string().into();
@@ -503,9 +496,7 @@ fn debug_output_shows_no_key_material() {
 
 #[test]
 fn a_token_checked_once_still_expires_and_a_tampered_copy_is_checked_anew() {
-    let tokens = tokens();
-    let user = UserId::new();
-    let issued = issued_now(&tokens, user);
+    let (tokens, _, issued) = a_new_users_token();
     let token = issued.value.expose();
     assert!(tokens.verify_access(token, now()).is_some());
     assert!(tokens.verify_access(token, now()).is_some(), "remembered");
@@ -521,6 +512,14 @@ fn a_token_checked_once_still_expires_and_a_tampered_copy_is_checked_anew() {
 /// An access token of `user` issued [`now`], at a login [`now`], in a new session.
 fn issued_now(tokens: &JwtSessionTokens, user: UserId) -> social_login_ports::AccessToken {
     tokens.issue_access(new_session(user), now()).unwrap()
+}
+
+/// The test key's tokens, a new user and an access token they issued that user [`now`].
+fn a_new_users_token() -> (JwtSessionTokens, UserId, social_login_ports::AccessToken) {
+    let tokens = tokens();
+    let user = UserId::new();
+    let issued = issued_now(&tokens, user);
+    (tokens, user, issued)
 }
 
 /// `user` in a new session whose login happened [`now`].
