@@ -165,13 +165,10 @@ async fn tampered_and_hmac_forged_tokens_are_refused() {
 
 #[tokio::test]
 async fn a_previous_secret_keys_tokens_stay_valid_and_its_key_published() {
-    let app = spawn_app_with(Options {
-        tune: |settings| {
-            settings.previous_secret_keys = vec![OLD_SECRET.into()];
-            settings.tokens.issuer = Some("https://auth.example.test".into());
-            settings.server.public_url = Some("https://auth.example.test".into());
-        },
-        ..Options::default()
+    let app = spawn_app_tuned(|settings| {
+        settings.previous_secret_keys = vec![OLD_SECRET.into()];
+        settings.tokens.issuer = Some("https://auth.example.test".into());
+        settings.server.public_url = Some("https://auth.example.test".into());
     })
     .await;
     let login = app.register("pat@example.com").await;

@@ -2,7 +2,9 @@
 //! lock on every way in, pagination while users are added, and what the user and the
 //! webhook receiver are told.
 
-use crate::helpers::{Options, TestApp, assert_problem, spawn_app_with, strings, token};
+use crate::helpers::{
+    Options, TestApp, assert_problem, spawn_app_tuned, spawn_app_with, strings, token,
+};
 use crate::webhooks::receiver::Receiver;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -565,12 +567,9 @@ async fn ten_wrong_keys_in_a_minute_make_that_clients_next_request_429_whatever_
 
 #[tokio::test]
 async fn with_an_admin_bind_the_operator_api_answers_on_its_own_listener_only() {
-    let app = spawn_app_with(Options {
-        tune: |settings| {
-            admin_keys(settings);
-            settings.admin.bind = Some("127.0.0.1:0".into());
-        },
-        ..Options::default()
+    let app = spawn_app_tuned(|settings| {
+        admin_keys(settings);
+        settings.admin.bind = Some("127.0.0.1:0".into());
     })
     .await;
     let public = as_admin(&app, "GET", "/admin/users").await;

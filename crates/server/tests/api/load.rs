@@ -46,11 +46,7 @@ async fn until_shed(
 
 #[tokio::test]
 async fn past_max_in_flight_requests_are_shed_with_503_and_healthz_still_answers() {
-    let app = spawn_app_with(Options {
-        tune: |settings| settings.http.max_in_flight = MAX_IN_FLIGHT,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_app_tuned(|settings| settings.http.max_in_flight = MAX_IN_FLIGHT).await;
     let address = address_of(&app.base);
     // Callbacks whose code exchange GitHub answers slowly stay in flight meanwhile. (A body
     // that never comes holds no slot: `slow_clients`.)

@@ -47,12 +47,9 @@ async fn a_state_minted_before_a_restart_works_after_it_only_where_spent_states_
 
 #[tokio::test]
 async fn the_memory_store_holds_at_most_max_entries_and_redis_has_no_such_bound() {
-    let app = spawn_app_with(Options {
-        tune: |settings| {
-            settings.oauth_state_store.max_entries = 2;
-            settings.oauth_state_store.max_attempt_entries = 2;
-        },
-        ..Options::default()
+    let app = spawn_app_tuned(|settings| {
+        settings.oauth_state_store.max_entries = 2;
+        settings.oauth_state_store.max_attempt_entries = 2;
     })
     .await;
     // Each callback spends its state value: an entry of the spent ids.
