@@ -63,6 +63,13 @@ fn seen(deliveries: &[Delivery]) -> Vec<(String, String)> {
     seen
 }
 
+/// The delivery of the event `kind` about `user`.
+fn delivery_of<'a>(deliveries: &'a [Delivery], kind: &str, user: &str) -> &'a Delivery {
+    let about = |d: &&Delivery| d.kind() == kind && body(d)["data"]["user_id"] == user;
+    let found = deliveries.iter().find(about);
+    found.unwrap_or_else(|| panic!("no {kind} about {user}"))
+}
+
 fn user_id(login: &Value) -> String {
     login["user"]["id"].as_str().unwrap().to_owned()
 }
@@ -92,10 +99,7 @@ async fn every_event_arrives_signed_and_a_500_is_retried() {
         ("user.registered", &pat_id),
     ];
     assert_seen(&accepted, &expected);
-    let registered = accepted
-        .iter()
-        .find(|d| d.kind() == "user.registered" && body(d)["data"]["user_id"] == ada_id.as_str())
-        .unwrap();
+    let registered = delivery_of(&accepted, "user.registered", &ada_id);
     let first = body(registered);
     assert_eq!(first["data"]["provider"], "github");
     assert_eq!(first["data"]["ip"], "127.0.0.1");
@@ -181,10 +185,7 @@ async fn a_provider_signal_is_sent_as_its_own_event_type() {
         ("user.registered", &ada_id),
     ];
     assert_seen(&delivered, &expected);
-    let signal = delivered
-        .iter()
-        .find(|d| d.kind() == "provider.security_event")
-        .unwrap();
+    let signal = delivery_of(&delivered, "provider.security_event", &ada_id);
     assert_signed(signal);
     assert_eq!(body(signal)["data"]["provider"], "google");
     app.stop().await;
