@@ -62,13 +62,9 @@ fn user_id(login: &Value) -> String {
     login["user"]["id"].as_str().unwrap().to_owned()
 }
 
+/// A refresh with `login`'s refresh token.
 async fn refresh(app: &TestApp, login: &Value) -> reqwest::Response {
-    app.post(
-        "/auth/refresh",
-        &json!({"refresh_token": login["refresh_token"]}),
-        None,
-    )
-    .await
+    app.refresh(&login["refresh_token"]).await
 }
 
 #[tokio::test]
