@@ -25,6 +25,9 @@ const WAIT_STEP: Duration = Duration::from_millis(25);
 #[derive(derive_more::Debug)]
 pub struct RelayRequest {
     pub user: UserId,
+    /// The user's own bearer token made the call (not a backend's service key): a user gone
+    /// since the token was issued is 401, as on every other endpoint.
+    pub by_bearer: bool,
     pub method: RelayMethod,
     pub path: RelayPath,
     #[debug(skip)]
@@ -72,7 +75,15 @@ impl AuthService {
             user: request.user,
             origin,
         };
-        let mut grant = self.live_grant(provider, request.user).await?;
+        let mut grant = match self.live_grant(provider, request.user).await {
+            // No link. A bearer's user gone since the token was issued is 401, as on every
+            // other endpoint; this read happens only on a miss.
+            Err(AppError::AccountNotFound) if request.by_bearer => {
+                self.me(request.user).await?;
+                return Err(AppError::AccountNotFound);
+            }
+            found => found?,
+        };
         if needs_refresh(grant.access_expires_at, self.ports.clock.now()) {
             grant = self.refreshed(&whose, grant).await?;
         }

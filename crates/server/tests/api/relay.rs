@@ -321,6 +321,34 @@ async fn a_backend_relays_for_a_user_with_a_service_key_and_only_with_one() {
 }
 
 #[tokio::test]
+async fn a_deleted_users_bearer_is_unauthorized_and_a_backend_finds_no_link() {
+    let app = relay_app().await;
+    let (registered, bearer) = app.pat_linked("github").await;
+    let user = registered["user"]["id"].as_str().unwrap().to_owned();
+    app.delete_account(&bearer).await;
+    // The access token still verifies until it expires; its user is gone.
+    let own = app.relay_get("github/me", &bearer).await;
+    assert_problem_in("the deleted user's bearer", own, 401, "Unauthorized").await;
+    let for_them = app
+        .http
+        .get(app.url("/relay/github/me"))
+        .bearer_auth(SERVICE_KEY)
+        .header("social-login-user", &user)
+        .send()
+        .await
+        .unwrap();
+    assert_problem_in(
+        "a backend naming them",
+        for_them,
+        404,
+        "OAuthAccountNotFound",
+    )
+    .await;
+    assert_eq!(app.api_calls(), 0, "nothing reached GitHub");
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn bodies_up_to_1_mib_go_on_and_answers_past_the_bound_are_refused() {
     let app = spawn_app_tuned(|settings| {
         relay_on(settings);
