@@ -70,7 +70,7 @@ pub use state::{
     Flow, MalformedState, OAuthState, Purpose, RedeemedState, Spend, StateId, StateMismatch,
     StateToken,
 };
-pub use user::{NewUser, PasswordHash, User};
+pub use user::{PasswordHash, User};
 
 #[cfg(test)]
 mod tests {

@@ -7,8 +7,8 @@ use crate::Scopes;
 use crate::refresh::RefreshTokenHash;
 use crate::session::{NewRefreshToken, SessionStart};
 use crate::{
-    AuditEvent, Email, EventSet, FamilyId, LinkedAccountId, LoginMethod, NewLinkedAccount, NewUser,
-    SealedToken, UserId,
+    AuditEvent, Email, EventSet, FamilyId, LinkedAccountId, LoginMethod, NewLinkedAccount,
+    SealedToken, User, UserId,
 };
 use time::OffsetDateTime;
 
@@ -17,7 +17,7 @@ use time::OffsetDateTime;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Write {
     /// A conflict on a unique email fails the plan.
-    InsertUser(NewUser),
+    InsertUser(User),
     /// A conflict on (provider, subject) or (user, provider) fails the plan.
     InsertLink(NewLinkedAccount),
     /// A returning login's tokens and email; the link must still be there and enabled.

@@ -3,15 +3,15 @@
 
 use crate::plan::{LinkRefresh, SealedTokens, Write, WritePlan};
 use crate::{
-    AuditContext, AuditEventType, Email, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser,
-    ProviderKey, UserId,
+    AuditContext, AuditEventType, Email, LinkedAccount, LinkedAccountId, NewLinkedAccount,
+    ProviderKey, User, UserId,
 };
 use time::OffsetDateTime;
 
 /// A user to create, with its first link if it has one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UserCreation {
-    pub user: NewUser,
+    pub user: User,
     pub first_link: Option<NewLinkedAccount>,
     /// Records `user.registered`.
     pub audit: AuditContext,

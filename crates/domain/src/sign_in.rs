@@ -10,8 +10,8 @@ use crate::linking::{
 use crate::plan::{LinkRefresh, SealedTokens, Write, WritePlan};
 use crate::session::SessionStart;
 use crate::{
-    AuditContext, Email, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser,
-    ProviderIdentity, SignupPolicy, SignupRefused, User, UserId,
+    AuditContext, Email, LinkedAccount, LinkedAccountId, NewLinkedAccount, ProviderIdentity,
+    SignupPolicy, SignupRefused, User, UserId,
 };
 use time::OffsetDateTime;
 
@@ -139,7 +139,7 @@ impl ProviderSignIn {
             // owner: what is left is a registration.
             _ => {
                 let new = self.new_user();
-                let user = new.clone().into_user();
+                let user = new.clone();
                 writes.write(Write::InsertUser(new));
                 writes.write(Write::InsertLink(self.new_link(user.id)));
                 (user, true)
@@ -162,9 +162,9 @@ impl ProviderSignIn {
     }
 
     /// The user this login registers, when it registers one.
-    pub fn new_user(&self) -> NewUser {
+    pub fn new_user(&self) -> User {
         let identity = &self.identity;
-        NewUser {
+        User {
             id: self.new_user_id,
             email: identity.email.clone(),
             full_name: identity.full_name.clone(),
@@ -172,6 +172,7 @@ impl ProviderSignIn {
             email_verified: identity.verified_email().is_some(),
             password_hash: None,
             created_at: self.now,
+            locked: false,
         }
     }
 

@@ -19,7 +19,8 @@ impl PasswordHash {
 
 redacted_debug!(PasswordHash);
 
-/// A stored user.
+/// A user, stored or about to be. The service creates users unlocked; only an operator locks
+/// one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct User {
     pub id: UserId,
@@ -39,7 +40,8 @@ impl User {
         self.password_hash.is_some()
     }
 
-    /// See [`NewUser::claimed_email`].
+    /// The email this user claims: matched by later logins and registrations, and unique.
+    /// `None` for an unverified provider email (kept, but matched by nothing).
     pub fn claimed_email(&self) -> Option<&Email> {
         self.email
             .as_ref()
@@ -54,47 +56,12 @@ fn claims(email_verified: bool, has_password: bool) -> bool {
     email_verified || has_password
 }
 
-/// A user about to be created.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NewUser {
-    pub id: UserId,
-    pub email: Option<Email>,
-    pub full_name: Option<String>,
-    pub avatar_url: Option<String>,
-    pub email_verified: bool,
-    pub password_hash: Option<PasswordHash>,
-    pub created_at: OffsetDateTime,
-}
-
-impl NewUser {
-    /// The email this user claims: matched by later logins and registrations, and unique.
-    /// `None` for an unverified provider email (kept, but matched by nothing).
-    pub fn claimed_email(&self) -> Option<&Email> {
-        self.email
-            .as_ref()
-            .filter(|_| claims(self.email_verified, self.password_hash.is_some()))
-    }
-
-    pub fn into_user(self) -> User {
-        User {
-            id: self.id,
-            email: self.email,
-            full_name: self.full_name,
-            avatar_url: self.avatar_url,
-            email_verified: self.email_verified,
-            password_hash: self.password_hash,
-            created_at: self.created_at,
-            locked: false,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn new_user(verified: bool, password: bool) -> NewUser {
-        NewUser {
+    fn new_user(verified: bool, password: bool) -> User {
+        User {
             id: UserId::new(),
             email: Some(Email::parse("victim@example.com").unwrap()),
             full_name: None,
@@ -102,13 +69,13 @@ mod tests {
             email_verified: verified,
             password_hash: password.then(|| PasswordHash::new("$argon2id$test")),
             created_at: OffsetDateTime::UNIX_EPOCH,
+            locked: false,
         }
     }
 
     #[test]
     fn an_unverified_provider_email_claims_nothing() {
         assert_eq!(new_user(false, false).claimed_email(), None);
-        assert_eq!(new_user(false, false).into_user().claimed_email(), None);
     }
 
     #[test]
@@ -116,7 +83,6 @@ mod tests {
         for (verified, password) in [(true, false), (false, true), (true, true)] {
             let user = new_user(verified, password);
             assert!(user.claimed_email().is_some(), "{verified} {password}");
-            assert!(user.into_user().claimed_email().is_some());
         }
     }
 }

@@ -6,8 +6,8 @@ use crate::error::corrupt;
 use sea_orm::ActiveValue::Set;
 use social_login_domain::refresh::RefreshFamily;
 use social_login_domain::{
-    Email, FamilyId, LinkedAccount, LinkedAccountId, NewLinkedAccount, NewUser, PageLimit,
-    PasswordHash, ProviderKey, ProviderSubject, SealedToken, User, UserId,
+    Email, FamilyId, LinkedAccount, LinkedAccountId, NewLinkedAccount, PageLimit, PasswordHash,
+    ProviderKey, ProviderSubject, SealedToken, User, UserId,
 };
 use social_login_ports::{NewRefreshToken, RepoResult, SealedGrant, SessionStart, UserPage};
 use time::OffsetDateTime;
@@ -103,7 +103,7 @@ pub(crate) fn family_from_row(family: &refresh_family::Model) -> RefreshFamily {
     }
 }
 
-pub(crate) fn user_to_row(user: &NewUser) -> user::ActiveModel {
+pub(crate) fn user_to_row(user: &User) -> user::ActiveModel {
     user::ActiveModel {
         id: Set(user.id.as_uuid()),
         email: Set(user.email.as_ref().map(|e| e.as_str().to_owned())),
@@ -113,13 +113,13 @@ pub(crate) fn user_to_row(user: &NewUser) -> user::ActiveModel {
         email_verified: Set(user.email_verified),
         password_hash: Set(user.password_hash.as_ref().map(|h| h.as_str().to_owned())),
         created_at: Set(user.created_at),
-        locked: Set(false),
+        locked: Set(user.locked),
     }
 }
 
 /// Only a claimed email is matched and unique (docs/api.md#linking-rules): an unverified provider email
 /// is kept for display in `email` and leaves `email_normalized` NULL.
-pub(crate) fn email_normalized_column(user: &NewUser) -> Option<String> {
+pub(crate) fn email_normalized_column(user: &User) -> Option<String> {
     user.claimed_email().map(Email::normalized)
 }
 

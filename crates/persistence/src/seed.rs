@@ -7,7 +7,7 @@ use crate::error::repository_error;
 use crate::mapping::{link_to_row, user_to_row};
 use sea_orm::EntityTrait;
 use social_login_domain::{
-    Email, LinkedAccountId, NewLinkedAccount, NewUser, ProviderKey, ProviderSubject, SealedToken,
+    Email, LinkedAccountId, NewLinkedAccount, ProviderKey, ProviderSubject, SealedToken, User,
     UserId,
 };
 use social_login_ports::RepoResult;
@@ -52,10 +52,10 @@ fn seeded(
     prefix: &str,
     n: u64,
     now: OffsetDateTime,
-) -> (NewUser, NewLinkedAccount) {
+) -> (User, NewLinkedAccount) {
     let subject = format!("{prefix}{n}");
     let email = Email::parse(&format!("{subject}@seed.example")).ok();
-    let user = NewUser {
+    let user = User {
         id: UserId::new(),
         email: email.clone(),
         full_name: Some(format!("Seeded user {n}")),
@@ -63,6 +63,7 @@ fn seeded(
         email_verified: true,
         password_hash: None,
         created_at: now,
+        locked: false,
     };
     let link = NewLinkedAccount {
         scopes: social_login_domain::Scopes::default(),

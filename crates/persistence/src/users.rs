@@ -59,7 +59,7 @@ impl UserRepository for SeaOrmRepository {
         let (txn, _traced) = self.begin_write().await?;
         crate::plan::apply(&txn, &plan).await?;
         txn.commit().await.map_err(repository_error)?;
-        Ok(creation.user.into_user())
+        Ok(creation.user)
     }
 
     async fn renew_link(&self, renewal: LinkRenewal) -> RepoResult<bool> {

@@ -25,7 +25,6 @@ impl Tables {
     fn write(&mut self, write: Write) -> Result<(), PlanError> {
         match write {
             Write::InsertUser(user) => {
-                let user = user.into_user();
                 if user
                     .claimed_email()
                     .is_some_and(|email| self.claimant(email).is_some())

@@ -52,7 +52,7 @@ impl UserRepository for InMemoryRepository {
     async fn create_user(&self, creation: UserCreation) -> Result<User, CreateUserError> {
         let plan = creation.plan()?;
         self.transact(|tables| tables.apply(plan))?;
-        Ok(creation.user.into_user())
+        Ok(creation.user)
     }
 
     async fn renew_link(&self, renewal: LinkRenewal) -> RepoResult<bool> {

@@ -4,7 +4,7 @@ use crate::usecases::login_throttle::AdmittedAttempt;
 use crate::{AppError, AppResult, AuthService, LoginResult};
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::password::check_password;
-use social_login_domain::{Email, NewUser, Origin, SecretText};
+use social_login_domain::{Email, Origin, SecretText, User};
 use social_login_ports::CreateUserError;
 use social_login_ports::UserCreation;
 use time::Duration;
@@ -52,7 +52,7 @@ impl AuthService {
         }
         let password_hash = self.ports.hasher.hash(registration.password).await?;
         let now = self.ports.clock.now();
-        let user = NewUser {
+        let user = User {
             id: self.new_user_id(now),
             email: Some(email),
             full_name,
@@ -61,6 +61,7 @@ impl AuthService {
             email_verified: false,
             password_hash: Some(password_hash),
             created_at: now,
+            locked: false,
         };
         let user = self
             .ports

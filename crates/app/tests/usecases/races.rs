@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 
 /// The user a concurrent request created first.
 fn winner() -> User {
-    social_login_testing::contract::repository::fixtures::new_user(None, false).into_user()
+    social_login_testing::contract::repository::fixtures::new_user(None, false)
 }
 
 fn service_on(world: &World, users: MockUserRepository) -> social_login_app::AuthService {

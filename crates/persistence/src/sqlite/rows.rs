@@ -8,7 +8,7 @@ use super::statements::Db;
 use crate::audit::unix_ms;
 use crate::mapping::{email_normalized_column, email_to_column, link_from_columns, user_from_row};
 use rusqlite::params;
-use social_login_domain::{Email, LinkedAccount, NewLinkedAccount, NewUser, User, UserId};
+use social_login_domain::{Email, LinkedAccount, NewLinkedAccount, User, UserId};
 use social_login_ports::{NewRefreshToken, RepoResult, RepositoryError, SessionStart};
 
 pub(super) fn find_user(db: &Db, id: UserId) -> RepoResult<Option<User>> {
@@ -36,7 +36,7 @@ pub(super) fn links_of(db: &Db, user: UserId) -> RepoResult<Vec<LinkedAccount>> 
 }
 
 /// Kept raw: the caller decides what a violated constraint means.
-pub(super) fn insert_user(db: &Db, user: &NewUser) -> rusqlite::Result<usize> {
+pub(super) fn insert_user(db: &Db, user: &User) -> rusqlite::Result<usize> {
     let created_at = time_text(user.created_at).map_err(to_sql_error)?;
     execute_raw(
         db,
@@ -50,6 +50,7 @@ pub(super) fn insert_user(db: &Db, user: &NewUser) -> rusqlite::Result<usize> {
             user.email_verified,
             user.password_hash.as_ref().map(|hash| hash.as_str()),
             created_at,
+            user.locked,
         ],
     )
 }

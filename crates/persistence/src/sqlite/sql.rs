@@ -31,7 +31,8 @@ pub(crate) const COUNT_ACTIVE_SESSIONS: &str = "SELECT count(*) FROM refresh_fam
 pub(crate) const SET_LOCKED: &str = "UPDATE users SET locked = ?2 WHERE id = ?1";
 pub(crate) const USER_LOCKED: &str = "SELECT locked FROM users WHERE id = ?1";
 pub(crate) const INSERT_USER: &str = "INSERT INTO users (id, email, email_normalized, full_name, \
-     avatar_url, email_verified, password_hash, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+     avatar_url, email_verified, password_hash, created_at, locked) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 pub(crate) const DELETE_USER: &str = "DELETE FROM users WHERE id = ?1";
 
 pub(crate) const LINK_BY_ACCOUNT: &str = "SELECT id, user_id, provider, subject, email, \

@@ -56,7 +56,7 @@ impl UserRepository for SqliteRepository {
         let plan = creation.plan()?;
         self.transact(move |tx| super::plan::apply(tx, &plan))
             .await?;
-        Ok(creation.user.into_user())
+        Ok(creation.user)
     }
 
     async fn renew_link(&self, renewal: LinkRenewal) -> RepoResult<bool> {

@@ -5,8 +5,8 @@ use social_login_domain::plan::SealedTokens;
 use social_login_domain::refresh::{PresentedRefresh, RefreshTokenHash};
 use social_login_domain::{
     AuditContext, AuditEventType, Email, FamilyId, LinkedAccount, LinkedAccountId, LoginMethod,
-    NewLinkedAccount, NewUser, PasswordHash, ProviderIdentity, ProviderKey, ProviderSubject,
-    SealedToken, SignupPolicy, User, UserId,
+    NewLinkedAccount, PasswordHash, ProviderIdentity, ProviderKey, ProviderSubject, SealedToken,
+    SignupPolicy, User, UserId,
 };
 use social_login_ports::{AccountLink, AddLinkError, UserCreation};
 use social_login_ports::{
@@ -24,8 +24,8 @@ pub fn email(raw: &str) -> Email {
     Email::parse(raw).expect("valid email")
 }
 
-pub fn new_user(email_address: Option<&str>, with_password: bool) -> NewUser {
-    NewUser {
+pub fn new_user(email_address: Option<&str>, with_password: bool) -> User {
+    User {
         id: UserId::new(),
         email: email_address.map(email),
         full_name: Some("Ada Lovelace".to_owned()),
@@ -33,6 +33,7 @@ pub fn new_user(email_address: Option<&str>, with_password: bool) -> NewUser {
         email_verified: email_address.is_some(),
         password_hash: with_password.then(|| PasswordHash::new("$argon2id$v=19$test")),
         created_at: now(),
+        locked: false,
     }
 }
 
@@ -54,7 +55,7 @@ pub fn new_link(user: UserId, provider: ProviderKey, subject: &str) -> NewLinked
 
 /// The creation of `user` with its first link, if any, recording with `audit`.
 pub fn creation(
-    user: NewUser,
+    user: User,
     first_link: Option<NewLinkedAccount>,
     audit: AuditContext,
 ) -> UserCreation {
@@ -69,7 +70,7 @@ pub fn creation(
 /// returns the stored user.
 pub async fn store_user(
     repo: &dyn Repository,
-    user: &NewUser,
+    user: &User,
     first_link: Option<NewLinkedAccount>,
 ) -> User {
     repo.create_user(creation(user.clone(), first_link, crate::audit_now()))
@@ -84,7 +85,7 @@ pub async fn store_user_with_link(
     email_address: &str,
     with_password: bool,
     (provider, subject): (ProviderKey, &str),
-) -> NewUser {
+) -> User {
     let user = new_user(Some(email_address), with_password);
     let link = new_link(user.id, provider, subject);
     store_user(repo, &user, Some(link)).await;

@@ -4,7 +4,7 @@ use super::Repository;
 use super::fixtures::creation;
 use super::fixtures::store_user;
 use super::fixtures::{email, new_link, new_user, store_user_with_link, user_by_email};
-use social_login_domain::{NewLinkedAccount, NewUser, ProviderKey, UserId};
+use social_login_domain::{NewLinkedAccount, ProviderKey, User, UserId};
 use social_login_ports::CreateUserError;
 use social_login_ports::UserCreation;
 use std::sync::Arc;
@@ -13,7 +13,7 @@ use std::sync::Arc;
 /// left no user.
 async fn refused_creation(
     repo: &Arc<dyn Repository>,
-    user: &NewUser,
+    user: &User,
     first_link: NewLinkedAccount,
 ) -> CreateUserError {
     let created = repo.create_user(creation(user.clone(), Some(first_link), crate::audit_now()));
@@ -27,7 +27,7 @@ pub async fn a_user_created_with_a_link_is_found_by_id_email_and_link(repo: Arc<
     let user = new_user(Some("Ada@Example.com"), false);
     let link = new_link(user.id, ProviderKey::GITHUB, "42");
     let created = store_user(repo.as_ref(), &user, Some(link.clone())).await;
-    assert_eq!(created, user.clone().into_user());
+    assert_eq!(created, user.clone());
 
     assert_eq!(
         repo.find_user(user.id).await.unwrap(),
@@ -110,8 +110,8 @@ pub async fn a_first_link_for_another_user_is_rejected_before_touching_the_datab
 }
 
 /// A user registered by a provider that did not verify the email.
-fn unverified_provider_user(address: &str) -> NewUser {
-    NewUser {
+fn unverified_provider_user(address: &str) -> User {
+    User {
         email_verified: false,
         password_hash: None,
         ..new_user(Some(address), false)
