@@ -46,6 +46,17 @@ impl TestApp {
         self.relay(reqwest::Method::GET, path, bearer).await
     }
 
+    /// A backend's GET of GitHub's `/me` with `key`, on behalf of the user `user` names.
+    async fn relay_as_backend(&self, key: &str, user: &str) -> reqwest::Response {
+        self.http
+            .get(self.url("/relay/github/me"))
+            .bearer_auth(key)
+            .header("social-login-user", user)
+            .send()
+            .await
+            .unwrap()
+    }
+
     /// Calls the simulated provider's API answered.
     fn api_calls(&self) -> usize {
         let requests = self.sim.requests().into_iter();
@@ -293,19 +304,11 @@ async fn a_backend_relays_for_a_user_with_a_service_key_and_only_with_one() {
     let app = relay_app().await;
     let (registered, bearer) = app.pat_linked("github").await;
     let user = registered["user"]["id"].as_str().unwrap().to_owned();
-    // A backend's call with `key`, on behalf of the user `user` names.
-    let as_backend = |key: &str, user: &str| {
-        app.http
-            .get(app.url("/relay/github/me"))
-            .bearer_auth(key)
-            .header("social-login-user", user)
-            .send()
-    };
-    let me = as_backend(SERVICE_KEY, &user).await.unwrap();
+    let me = app.relay_as_backend(SERVICE_KEY, &user).await;
     assert_eq!(me.status(), StatusCode::OK);
-    let wrong = as_backend("sla_not-the-key", &user).await.unwrap();
+    let wrong = app.relay_as_backend("sla_not-the-key", &user).await;
     assert_problem_in("wrong key", wrong, 401, "Unauthorized").await;
-    let users_bearer = as_backend(&bearer, &user).await.unwrap();
+    let users_bearer = app.relay_as_backend(&bearer, &user).await;
     assert_problem_in(
         "a user's token is no key",
         users_bearer,
@@ -313,7 +316,7 @@ async fn a_backend_relays_for_a_user_with_a_service_key_and_only_with_one() {
         "Unauthorized",
     )
     .await;
-    let bad_user = as_backend(SERVICE_KEY, "not-a-uuid").await.unwrap();
+    let bad_user = app.relay_as_backend(SERVICE_KEY, "not-a-uuid").await;
     assert_problem_in("bad user id", bad_user, 400, "ValidationError").await;
     let key_alone = app.relay_get("github/me", SERVICE_KEY).await;
     assert_problem_in("a key names no user", key_alone, 401, "Unauthorized").await;
@@ -329,14 +332,7 @@ async fn a_deleted_users_bearer_is_unauthorized_and_a_backend_finds_no_link() {
     // The access token still verifies until it expires; its user is gone.
     let own = app.relay_get("github/me", &bearer).await;
     assert_problem_in("the deleted user's bearer", own, 401, "Unauthorized").await;
-    let for_them = app
-        .http
-        .get(app.url("/relay/github/me"))
-        .bearer_auth(SERVICE_KEY)
-        .header("social-login-user", &user)
-        .send()
-        .await
-        .unwrap();
+    let for_them = app.relay_as_backend(SERVICE_KEY, &user).await;
     assert_problem_in(
         "a backend naming them",
         for_them,
