@@ -4,7 +4,7 @@
 use sea_orm::{ConnectionTrait, DbBackend, Statement};
 use social_login_persistence::{DatabaseOptions, connect};
 
-/// The service's tables, as they hold what it keeps per user and per session.
+/// The tables whose rows are counted: what the service keeps per user and per session.
 const TABLES: [&str; 6] = [
     "users",
     "linked_accounts",
@@ -14,8 +14,14 @@ const TABLES: [&str; 6] = [
     "webhook_outbox",
 ];
 
+/// The tables of the current schema with their indexes and TOAST.
+const PG_SCHEMA_BYTES: &str = "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::bigint \
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+     WHERE c.relkind = 'r' AND n.nspname = current_schema()";
+
 pub struct Storage {
-    /// SQLite: the pages in use; PostgreSQL: the tables with their indexes and TOAST.
+    /// SQLite: the pages in use; PostgreSQL: every table of the schema with its indexes and
+    /// TOAST.
     pub bytes: u64,
     pub rows: Vec<(&'static str, u64)>,
 }
@@ -43,10 +49,9 @@ impl Storage {
                 let free = number("PRAGMA freelist_count".into()).await?;
                 (pages - free) * number("PRAGMA page_size".into()).await?
             }
-            _ => {
-                let tables = TABLES.map(|t| format!("pg_total_relation_size('{t}')"));
-                number(format!("SELECT ({})::bigint", tables.join(" + "))).await?
-            }
+            // Every table of the schema, as SQLite's pages count the whole file: a table
+            // added later is counted without anyone remembering to list it.
+            _ => number(PG_SCHEMA_BYTES.into()).await?,
         };
         let mut rows = Vec::new();
         for table in TABLES {
