@@ -31,7 +31,7 @@ pub use usecases::connect::Connected;
 pub use usecases::export::{MAX_EXPORTED_EVENTS, UserExport};
 pub use usecases::id_token::{IdTokenCommand, MAX_ID_TOKEN_BYTES, MAX_NONCE_BYTES};
 pub use usecases::register::{PacedLogin, Registration};
-pub use usecases::relay::{BoundedBody, RelayRequest, Relayed};
+pub use usecases::relay::{BoundedBody, RelayCaller, RelayRequest, Relayed};
 pub use usecases::sessions::SessionListed;
 pub use usecases::signals::SignalEndpoint;
 pub use webhooks::{DeadLetters, DeliveryLimits, DeliveryPace, DeliveryStep, WebhookDelivery};

@@ -24,10 +24,7 @@ const WAIT_STEP: Duration = Duration::from_millis(25);
 /// `Debug` shows neither the body nor the path.
 #[derive(derive_more::Debug)]
 pub struct RelayRequest {
-    pub user: UserId,
-    /// The user's own bearer token made the call (not a backend's service key): a user gone
-    /// since the token was issued is 401, as on every other endpoint.
-    pub by_bearer: bool,
+    pub caller: RelayCaller,
     pub method: RelayMethod,
     pub path: RelayPath,
     #[debug(skip)]
@@ -40,6 +37,25 @@ pub struct RelayRequest {
     pub headers: Vec<(String, String)>,
     #[debug("{} bytes", body.len())]
     pub body: Bytes,
+}
+
+/// Who asks for a user's relayed call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelayCaller {
+    /// The user, with their own bearer token: a user gone since the token was issued is
+    /// 401, as on every other endpoint.
+    User(UserId),
+    /// A backend, with a service key, naming the user.
+    Backend(UserId),
+}
+
+impl RelayCaller {
+    /// The user the call is for.
+    pub fn user(self) -> UserId {
+        match self {
+            Self::User(user) | Self::Backend(user) => user,
+        }
+    }
 }
 
 /// The provider's answer as it passes back: its status, the headers that may pass, and the
@@ -72,14 +88,14 @@ impl AuthService {
         let key = provider.key();
         let whose = Whose {
             provider,
-            user: request.user,
+            user: request.caller.user(),
             origin,
         };
-        let mut grant = match self.live_grant(provider, request.user).await {
+        let mut grant = match self.live_grant(provider, whose.user).await {
             // No link. A bearer's user gone since the token was issued is 401, as on every
             // other endpoint; this read happens only on a miss.
-            Err(AppError::AccountNotFound) if request.by_bearer => {
-                self.me(request.user).await?;
+            Err(AppError::AccountNotFound) if matches!(request.caller, RelayCaller::User(_)) => {
+                self.me(whose.user).await?;
                 return Err(AppError::AccountNotFound);
             }
             found => found?,

@@ -14,7 +14,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
-use social_login_app::{BoundedBody, RelayRequest, Relayed};
+use social_login_app::{BoundedBody, RelayCaller, RelayRequest, Relayed};
 use social_login_domain::relay::{
     RelayMethod, RelayPath, check_relay_query, forwarded_to_provider,
 };
@@ -82,14 +82,13 @@ async fn relay(
     let provider = state.service.enabled_provider(provider_segment)?;
     let method = RelayMethod::parse(parts.method.as_str())
         .ok_or_else(|| ApiError::of(ErrorCode::MethodNotAllowed))?;
-    let (user, by_bearer) = caller(&state, &parts)?;
+    let caller = caller(&state, &parts)?;
     let path = RelayPath::parse(raw_path).map_err(|bad| ApiError::bad_request(bad.to_string()))?;
     let query = parts.uri.query().unwrap_or_default();
     check_relay_query(query)
         .map_err(|bad| ApiError::bad_request(bad.to_string().replacen("path", "query", 1)))?;
     let request = RelayRequest {
-        user,
-        by_bearer,
+        caller,
         method,
         path,
         query: query.to_owned(),
@@ -106,24 +105,24 @@ fn split_path(path: &str) -> Option<(&str, &str)> {
     path.strip_prefix(RELAY_PREFIX)?.split_once('/')
 }
 
-/// The user the call is for, and whether it is their own bearer's call: the bearer's user,
-/// or the one a service key names. Nothing is read here: the grant's one read says whether
-/// the user is locked, or has no link.
-fn caller(state: &AppState, parts: &Parts) -> Result<(UserId, bool), ApiError> {
+/// Who calls: the user by their bearer, or a backend by a service key naming the user.
+/// Nothing is read here: the grant's one read says whether the user is locked, or has no
+/// link.
+fn caller(state: &AppState, parts: &Parts) -> Result<RelayCaller, ApiError> {
     let bearer = bearer_token(parts).ok_or_else(|| ApiError::of(ErrorCode::Unauthorized))?;
     let Some(named) = header_text(parts, RELAY_USER) else {
         let access = state.service.verify_bearer(bearer);
         return access
-            .map(|access| (access.user, true))
+            .map(|access| RelayCaller::User(access.user))
             .ok_or_else(|| ApiError::of(ErrorCode::Unauthorized));
     };
     if !backend_may_call(&state.relay_keys, bearer) {
         return Err(ApiError::of(ErrorCode::Unauthorized));
     }
-    let user = named
+    named
         .parse::<UserId>()
-        .map_err(|_| ApiError::bad_request("Social-Login-User: not a user id"))?;
-    Ok((user, false))
+        .map(RelayCaller::Backend)
+        .map_err(|_| ApiError::bad_request("Social-Login-User: not a user id"))
 }
 
 /// Whether `key` is one of the configured service keys (each compared in constant time).
