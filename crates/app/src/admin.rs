@@ -108,11 +108,11 @@ impl AdminService {
 
     /// Records that support read `user`'s data, with the key's id (in `origin`).
     async fn record_read(&self, user: UserId, origin: &Origin) -> AppResult<()> {
-        let now = self.auth.ports.clock.now();
-        let audit = self.auth.audit(origin, now);
-        let event = audit.event(0, AuditEventType::AdminRead, user, None);
-        let outbox = self.auth.policy.webhook_events;
-        Ok(self.auth.ports.users.record_event(event, outbox).await?)
+        let kind = AuditEventType::AdminRead;
+        Ok(self
+            .auth
+            .record_lone_event(origin, kind, user, None)
+            .await?)
     }
 
     /// Removes the user's link of `provider` and revokes its grant (best effort). The last

@@ -3,7 +3,7 @@
 
 use crate::{AppError, AppResult, AuthService};
 use social_login_domain::reauthentication::require_recent_login;
-use social_login_domain::refresh::{RefreshIssue, token_expiry};
+use social_login_domain::refresh::token_expiry;
 use social_login_domain::{FamilyId, LoginMethod, Origin, SecretText, User};
 use social_login_ports::{AccessIssue, AccessToken, SessionOpening, SessionStart, VerifiedAccess};
 use time::OffsetDateTime;
@@ -40,11 +40,10 @@ impl AuthService {
             auth_time: now,
             began_with,
         };
-        let issue = RefreshIssue {
-            family: session.family,
-            expires_at: session.token_expires_at,
-        };
-        let value = self.ports.sessions.refresh_value(&refresh, issue);
+        let value = self
+            .ports
+            .sessions
+            .refresh_value(&refresh, session.first_issue());
         (session, value)
     }
 

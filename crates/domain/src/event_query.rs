@@ -5,20 +5,17 @@
 use crate::{AuditEvent, AuditEventId, AuditEventType, UserId};
 use time::OffsetDateTime;
 
-/// Most events one page holds.
-pub const MAX_EVENT_PAGE: u64 = 1000;
-
-/// How many events one page holds: 1 to [`MAX_EVENT_PAGE`], [`EventPageLimit::DEFAULT`]
-/// unless asked.
+/// How many events one page holds: 1 to [`EventPageLimit::MAX`] (1000),
+/// [`EventPageLimit::DEFAULT`] unless asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EventPageLimit(u64);
 
 impl EventPageLimit {
     pub const DEFAULT: EventPageLimit = EventPageLimit(100);
-    pub const MAX: EventPageLimit = EventPageLimit(MAX_EVENT_PAGE);
+    pub const MAX: EventPageLimit = EventPageLimit(1000);
 
     pub fn new(limit: u64) -> Option<Self> {
-        (1..=MAX_EVENT_PAGE).contains(&limit).then_some(Self(limit))
+        (1..=Self::MAX.0).contains(&limit).then_some(Self(limit))
     }
 
     pub fn get(self) -> u64 {
@@ -73,6 +70,15 @@ impl EventQuery {
 mod tests {
     use super::*;
     use time::Duration;
+
+    #[test]
+    fn a_page_holds_one_to_a_thousand_events() {
+        assert_eq!(EventPageLimit::new(0), None);
+        assert_eq!(EventPageLimit::new(1).map(EventPageLimit::get), Some(1));
+        assert_eq!(EventPageLimit::new(1000), Some(EventPageLimit::MAX));
+        assert_eq!(EventPageLimit::new(1001), None);
+        assert_eq!(EventPageLimit::new(u64::MAX), None);
+    }
 
     #[test]
     fn the_time_bounds_become_id_bounds_and_the_cursor_the_tighter_upper_one() {

@@ -2,7 +2,7 @@
 //! sessions that provider's account logged in and leave the others (docs/api.md, "Signals
 //! from providers").
 
-use crate::refresh::RefreshTokenHash;
+use crate::refresh::{RefreshIssue, RefreshTokenHash};
 use crate::{FamilyId, ProviderKey, UserId};
 use std::fmt;
 use time::OffsetDateTime;
@@ -59,6 +59,14 @@ pub struct SessionStart {
 }
 
 impl SessionStart {
+    /// What the first token proves of itself: its session and expiry.
+    pub fn first_issue(&self) -> RefreshIssue {
+        RefreshIssue {
+            family: self.family,
+            expires_at: self.token_expires_at,
+        }
+    }
+
     /// The first token of this session, for `user`.
     pub fn first_token(&self, user: UserId, now: OffsetDateTime) -> NewRefreshToken {
         NewRefreshToken {

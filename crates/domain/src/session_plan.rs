@@ -3,7 +3,7 @@
 
 use crate::plan::{Write, WritePlan};
 use crate::refresh::{
-    PresentedRefresh, RefreshRecord, RefreshVerdict, judge_for_user, token_expiry,
+    PresentedRefresh, RefreshIssue, RefreshRecord, RefreshVerdict, judge_for_user, token_expiry,
 };
 use crate::session::{NewRefreshToken, SessionStart};
 use crate::{AuditContext, AuditEventType, FamilyId, UserId};
@@ -58,6 +58,16 @@ pub struct Rotated {
     pub auth_time: OffsetDateTime,
     /// When the successor expires (its family's end at the latest).
     pub expires_at: OffsetDateTime,
+}
+
+impl Rotated {
+    /// What the successor proves of itself: its session and expiry.
+    pub fn successor_issue(&self) -> RefreshIssue {
+        RefreshIssue {
+            family: self.session,
+            expires_at: self.expires_at,
+        }
+    }
 }
 
 /// A rotation refused.

@@ -138,9 +138,8 @@ impl ProviderSignIn {
             // `decide_sign_in` signs in only a stored link and links only to an email's
             // owner: what is left is a registration.
             _ => {
-                let new = self.new_user();
-                let user = new.clone();
-                writes.write(Write::InsertUser(new));
+                let user = self.new_user();
+                writes.write(Write::InsertUser(user.clone()));
                 writes.write(Write::InsertLink(self.new_link(user.id)));
                 (user, true)
             }

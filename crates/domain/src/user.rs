@@ -41,19 +41,14 @@ impl User {
     }
 
     /// The email this user claims: matched by later logins and registrations, and unique.
-    /// `None` for an unverified provider email (kept, but matched by nothing).
+    /// A verified provider email or a password account's email claims the address; an
+    /// unverified provider email is kept for display only (`None` here), so it can never
+    /// block the real owner or be linked to (docs/api.md#linking-rules).
     pub fn claimed_email(&self) -> Option<&Email> {
         self.email
             .as_ref()
-            .filter(|_| claims(self.email_verified, self.has_password()))
+            .filter(|_| self.email_verified || self.has_password())
     }
-}
-
-/// Whether an email is the user's to match (docs/api.md#linking-rules): a verified provider email or a
-/// password account's email claims the address; an unverified provider email is kept for
-/// display only, so it can never block the real owner or be linked to.
-fn claims(email_verified: bool, has_password: bool) -> bool {
-    email_verified || has_password
 }
 
 #[cfg(test)]

@@ -4,7 +4,6 @@ use super::prune::{self, LastBatch};
 use crate::{AppError, AppResult, AuthService, LoginResult};
 use social_login_domain::Origin;
 use social_login_domain::admin::check_not_locked;
-use social_login_domain::refresh::RefreshIssue;
 use social_login_ports::RotationRefused;
 use social_login_ports::{AccessIssue, Logout, RefreshRotation, RotateError};
 use tracing::{instrument, warn};
@@ -58,13 +57,7 @@ impl AuthService {
                 },
                 now,
             )?,
-            refresh_token: sessions.refresh_value(
-                &successor,
-                RefreshIssue {
-                    family: rotated.session,
-                    expires_at: rotated.expires_at,
-                },
-            ),
+            refresh_token: sessions.refresh_value(&successor, rotated.successor_issue()),
             user,
             is_new_user: false,
         })

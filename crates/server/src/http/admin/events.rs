@@ -13,7 +13,7 @@ use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use social_login_app::AdminService;
-use social_login_domain::event_query::{EventPageLimit, EventQuery, MAX_EVENT_PAGE};
+use social_login_domain::event_query::{EventPageLimit, EventQuery};
 use social_login_domain::{AuditEvent, AuditEventId, AuditEventType, UserId};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -49,8 +49,10 @@ impl EventsQuery {
         };
         let limit = match self.limit {
             None => EventPageLimit::DEFAULT,
-            Some(limit) => EventPageLimit::new(limit)
-                .ok_or_else(|| ApiError::validation(format!("limit: 1 to {MAX_EVENT_PAGE}")))?,
+            Some(limit) => EventPageLimit::new(limit).ok_or_else(|| {
+                let max = EventPageLimit::MAX.get();
+                ApiError::validation(format!("limit: 1 to {max}"))
+            })?,
         };
         Ok(EventQuery {
             user: self
@@ -151,7 +153,7 @@ pub async fn events(
     .into_response())
 }
 
-/// Every selected event, a page of [`MAX_EVENT_PAGE`] read at a time, one JSON line each.
+/// Every selected event, a page of [`EventPageLimit::MAX`] read at a time, one JSON line each.
 fn stream(service: AdminService, selection: EventQuery) -> Response {
     let first = EventQuery {
         limit: EventPageLimit::MAX,
