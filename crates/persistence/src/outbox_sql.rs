@@ -50,7 +50,8 @@ pub(crate) const COUNT_PENDING: &str =
 pub(crate) const COUNT_DEAD: &str =
     "SELECT COUNT(*) AS n FROM webhook_outbox WHERE dead_at_ms IS NOT NULL";
 
-/// The audit trail as a query, newest first: ?1 NULL (any user), ?2 type (NULL: any), ids
+/// The audit trail as a query, newest first: ?1 NULL (any user; named so that both
+/// statements take the same values, and PostgreSQL types every one), ?2 type (NULL: any), ids
 /// from ?3 up to below ?4 ([`NO_LOWER_ID`], [`NO_UPPER_ID`]: no bound), ?5 how many. The
 /// id range is always given, so each page is a range of the primary key rather than a scan
 /// from the newest event past every page already read. The columns as `EVENTS_OF` reads

@@ -46,7 +46,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
         };
         // Read after the family's lock: a lock that committed first is seen here; one that
         // commits later revokes this family, the successor with it.
-        let locked = user_is_locked(&txn, record.user_id.as_uuid()).await?;
+        let locked = user_is_locked(&txn, record.user_id).await?;
         let plan = rotation.plan(Some(&record), locked);
         if !plan.writes.writes.is_empty() {
             crate::plan::apply(&txn, &plan.writes).await?;
@@ -97,11 +97,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
     async fn end_session(&self, ending: SessionEnding) -> RepoResult<bool> {
         // Under the family row's lock, as logout: a rotation in flight dies with it.
         let (txn, _traced) = self.begin_write().await?;
-        let mut find = queries::family(ending.session.as_uuid());
-        if txn.get_database_backend() == DbBackend::Postgres {
-            find = find.lock_exclusive();
-        }
-        let family = find.one(&txn).await.map_err(repository_error)?;
+        let family = crate::rows::locked_family_row(&txn, ending.session).await?;
         let stored = family.map(|family| (UserId::from_uuid(family.user_id), family.revoked));
         let Some(plan) = ending.plan(stored) else {
             return Ok(false);
@@ -178,11 +174,7 @@ async fn locked_record(
     let Some(issue) = presented.issued_in else {
         return Ok(None);
     };
-    let mut find = queries::family(issue.family.as_uuid());
-    if txn.get_database_backend() == DbBackend::Postgres {
-        find = find.lock_exclusive();
-    }
-    let family = find.one(txn).await.map_err(repository_error)?;
+    let family = crate::rows::locked_family_row(txn, issue.family).await?;
     Ok(family.and_then(|family| RefreshRecord::row_gone(presented, &family_from_row(&family))))
 }
 
@@ -218,8 +210,8 @@ pub(crate) const TOKEN_AND_FAMILY: &str = "SELECT t.token_hash AS t_token_hash, 
 
 /// Whether an operator locked the user (a missing user is not locked: the token is refused
 /// by its own rules).
-async fn user_is_locked(txn: &DatabaseTransaction, user: uuid::Uuid) -> RepoResult<bool> {
-    let row = queries::user_by_id(UserId::from_uuid(user))
+async fn user_is_locked(txn: &DatabaseTransaction, user: UserId) -> RepoResult<bool> {
+    let row = queries::user_by_id(user)
         .one(txn)
         .await
         .map_err(repository_error)?;

@@ -5,7 +5,7 @@ use crate::error::repository_error;
 use crate::mapping::link_from_row;
 use crate::queries;
 use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, QuerySelect};
-use social_login_domain::{LinkedAccount, UserId};
+use social_login_domain::{FamilyId, LinkedAccount, UserId};
 use social_login_ports::RepoResult;
 
 /// All links of `user`, oldest first.
@@ -53,6 +53,18 @@ pub(crate) async fn locked_user_row(
             UserRowLock::Exclusive => find.lock_exclusive(),
             UserRowLock::AgainstChanges => find.lock(sea_orm::sea_query::LockType::NoKeyUpdate),
         };
+    }
+    find.one(txn).await.map_err(repository_error)
+}
+
+/// The session's family row, locked exclusively until the transaction ends (on PostgreSQL).
+pub(crate) async fn locked_family_row(
+    txn: &DatabaseTransaction,
+    family: FamilyId,
+) -> RepoResult<Option<crate::entity::refresh_family::Model>> {
+    let mut find = queries::family(family.as_uuid());
+    if txn.get_database_backend() == DbBackend::Postgres {
+        find = find.lock_exclusive();
     }
     find.one(txn).await.map_err(repository_error)
 }

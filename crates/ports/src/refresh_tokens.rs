@@ -41,10 +41,12 @@ pub trait RefreshTokenRepository: Send + Sync {
 
     /// In one transaction holding the family's lock, judges the presented token with
     /// [`RefreshRotation::plan`] (`domain::refresh::judge`, after the user's lock):
-    /// valid → marks it used, stores the successor in the same family for the same user,
-    /// expiring `successor_ttl` from `now` but never after the family ends, and returns the
-    /// user with the family's `auth_time` (unchanged: a refresh is not a login); reused →
-    /// revokes the family and records `session.refresh_reuse_detected`.
+    /// valid → deletes its row (a token of the earlier format, with no proof of its family:
+    /// marks it used), stores the successor in the same family for the same user, expiring
+    /// `successor_ttl` from `now` but never after the family ends, and returns the user with
+    /// the family's `auth_time` (unchanged: a refresh is not a login) and the successor's
+    /// expiry; reused (a row marked used, or a proving token whose row is gone while its
+    /// family lives) → revokes the family and records `session.refresh_reuse_detected`.
     /// Of concurrent rotations of one token, one wins.
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError>;
 

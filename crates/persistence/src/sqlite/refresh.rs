@@ -99,7 +99,7 @@ impl RefreshTokenRepository for SqliteRepository {
 /// proves; `None` for an unknown token.
 fn record_of(db: &Db, presented: &PresentedRefresh) -> RepoResult<Option<RefreshRecord>> {
     let token = query_one(db, sql::TOKEN, [presented.hash.0], |row| {
-        Ok((uuid_at(row, 1)?, time_at(row, 2)?, row.get::<_, bool>(3)?))
+        Ok((uuid_at(row, 0)?, time_at(row, 1)?, row.get::<_, bool>(2)?))
     })?;
     Ok(match (token, presented.issued_in) {
         (Some((family, expires_at, used)), _) => family_of(db, FamilyId::from_uuid(family))?

@@ -85,7 +85,7 @@ pub(crate) const INSERT_FAMILY: &str = "INSERT INTO refresh_families (id, user_i
 pub(crate) const INSERT_TOKEN: &str = "INSERT INTO refresh_tokens (token_hash, user_id, \
      family_id, created_at, expires_at, used) VALUES (?1, ?2, ?3, ?4, ?5, 0)";
 pub(crate) const TOKEN: &str =
-    "SELECT user_id, family_id, expires_at, used FROM refresh_tokens WHERE token_hash = ?1";
+    "SELECT family_id, expires_at, used FROM refresh_tokens WHERE token_hash = ?1";
 pub(crate) const FAMILY: &str =
     "SELECT id, user_id, expires_at, revoked, auth_time FROM refresh_families WHERE id = ?1";
 /// A user's sessions that were not ended (expiry is judged by the domain: timestamps here

@@ -51,6 +51,13 @@ pub async fn a_user_created_with_a_link_is_found_by_id_email_and_link(repo: Arc<
         repo.list_links(user.id).await.unwrap(),
         vec![link.to_linked_account()]
     );
+    // The user is stored as given, its lock included (the service creates none locked).
+    let locked = User {
+        locked: true,
+        ..new_user(Some("grace@example.com"), true)
+    };
+    store_user(repo.as_ref(), &locked, None).await;
+    assert_eq!(repo.find_user(locked.id).await.unwrap(), Some(locked));
 }
 
 pub async fn unknown_users_links_and_emails_are_none(repo: Arc<dyn Repository>) {
