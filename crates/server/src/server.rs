@@ -9,7 +9,7 @@ pub use connections::ConnectionOptions;
 
 use crate::housekeeping;
 use crate::http::{self, HttpOptions, RateLimit, TraceParents, TrustedProxies};
-use crate::settings::{ConfigErrors, Settings};
+use crate::settings::Settings;
 use crate::wiring::wire;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -176,22 +176,12 @@ pub(crate) async fn build_routers_serving(
         .migrate()
         .await
         .map_err(|error| StartupError::Database(error.to_string()))?;
-    let trusted_proxies = settings
-        .server
-        .trusted_proxy_networks()
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|reason| {
-            StartupError::Config(ConfigErrors::single(
-                "server.trusted_proxies",
-                reason.to_string(),
-            ))
-        })?;
     let options = HttpOptions {
         max_body_bytes: settings.http.max_body_bytes,
         request_timeout: settings.http.request_timeout(),
         body_read_timeout: settings.http.body_read_timeout(),
         max_in_flight: settings.http.max_in_flight,
-        trusted_proxies: TrustedProxies::new(trusted_proxies),
+        trusted_proxies: TrustedProxies::new(settings.server.trusted_proxy_networks()),
         rate_limit: settings.rate_limit.enabled.then_some(RateLimit {
             period: settings.rate_limit.replenish_interval(),
             burst: settings.rate_limit.burst,
@@ -200,9 +190,8 @@ pub(crate) async fn build_routers_serving(
         deletion_status_base: settings.server.public_url_for(http::DELETION_STATUS_PATH),
         relay_keys: settings.relay.service_keys(),
         traces: settings.telemetry.otlp_endpoint.as_ref().map(|_| {
-            // Validated: every entry parses.
             TraceParents(TrustedProxies::new(
-                settings.telemetry.traceparent_networks().flatten(),
+                settings.telemetry.traceparent_networks(),
             ))
         }),
     };

@@ -51,7 +51,7 @@ pub use webhooks::{WebhookSettings, WebhookTarget};
 /// The whole configuration file of docs/configuration.md.
 ///
 /// `Debug` is safe to log: every secret is a [`SecretString`] (printed as `[REDACTED]`) and the
-/// database and Redis URLs print with their password masked.
+/// database, Redis and OTLP collector URLs print with their password masked.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {

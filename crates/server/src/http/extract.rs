@@ -19,7 +19,7 @@ pub struct ApiJson<T>(pub T);
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
 
-    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
         match axum::Json::<T>::from_request(request, state).await {
             Ok(axum::Json(value)) => Ok(Self(value)),
             Err(rejection) => Err(json_rejection(&rejection)),

@@ -140,7 +140,8 @@ pub(super) fn method_label(method: &Method) -> &'static str {
 mod tests {
     use super::*;
 
-    /// The names of this process's threads.
+    /// The names of this process's threads (Linux: `/proc`).
+    #[cfg(target_os = "linux")]
     fn thread_names() -> Vec<String> {
         let tasks = std::fs::read_dir("/proc/self/task").unwrap();
         tasks
@@ -150,6 +151,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_os = "linux")]
     fn one_thread_keeps_the_recorders_histograms_drained_however_many_apps_take_the_handle() {
         for _ in 0..3 {
             metrics_handle();

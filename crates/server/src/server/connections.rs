@@ -39,13 +39,9 @@ pub struct ConnectionOptions {
 }
 
 impl From<&crate::settings::Settings> for ConnectionOptions {
-    /// From validated settings (a `trusted_proxies` entry that does not parse is skipped;
-    /// validation refuses it before anything starts).
+    /// From validated settings.
     fn from(settings: &crate::settings::Settings) -> Self {
-        let exempt = settings
-            .server
-            .trusted_proxy_networks()
-            .filter_map(Result::ok);
+        let exempt = settings.server.trusted_proxy_networks();
         Self {
             header_read_timeout: settings.http.header_read_timeout(),
             max_connections_per_ip: settings.http.max_connections_per_ip,

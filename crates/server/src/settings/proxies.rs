@@ -46,11 +46,17 @@ pub fn parse_proxy_network(entry: &str) -> Result<IpNet, BadProxyEntry> {
 }
 
 /// A list of entries (`server.trusted_proxies`, `telemetry.traceparent_from`) parsed, in
-/// order; all `Ok` once validation passed.
-pub fn parse_proxy_networks(
+/// order.
+fn parse_proxy_networks(
     entries: &[String],
 ) -> impl Iterator<Item = Result<IpNet, BadProxyEntry>> + '_ {
     entries.iter().map(|entry| parse_proxy_network(entry))
+}
+
+/// The networks of a list that validation checked ([`check_proxy_networks`] refuses a bad
+/// entry before anything starts, so none is left out here).
+pub(super) fn checked_proxy_networks(entries: &[String]) -> impl Iterator<Item = IpNet> + '_ {
+    parse_proxy_networks(entries).filter_map(Result::ok)
 }
 
 /// Names each entry of the list at `field` that is not a network (`field[index]`).

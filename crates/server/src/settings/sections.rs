@@ -1,6 +1,6 @@
 //! The small tables of the configuration file (`[server]`, `[database]`, …) with their defaults.
 
-use super::proxies::{BadProxyEntry, parse_proxy_networks};
+use super::proxies::checked_proxy_networks;
 use ipnet::IpNet;
 use serde::Deserialize;
 use social_login_persistence::DatabaseOptions;
@@ -52,11 +52,9 @@ impl ServerSettings {
         Some(format!("{}{path}", self.public_base()?))
     }
 
-    /// Each `trusted_proxies` entry parsed, in order; all `Ok` once validation passed.
-    pub fn trusted_proxy_networks(
-        &self,
-    ) -> impl Iterator<Item = Result<IpNet, BadProxyEntry>> + '_ {
-        parse_proxy_networks(&self.trusted_proxies)
+    /// The `trusted_proxies` networks, in order (validated settings).
+    pub fn trusted_proxy_networks(&self) -> impl Iterator<Item = IpNet> + '_ {
+        checked_proxy_networks(&self.trusted_proxies)
     }
 }
 
@@ -342,8 +340,7 @@ impl Default for AuditSettings {
 
 impl AuditSettings {
     pub fn retention(&self) -> time::Duration {
-        let days = i64::try_from(self.retention_days).unwrap_or(i64::MAX);
-        time::Duration::seconds(days.saturating_mul(86_400))
+        seconds(self.retention_days.saturating_mul(86_400))
     }
 
     pub(super) fn check(&self, errors: &mut super::ConfigErrors) {
@@ -374,5 +371,27 @@ pub(crate) fn redact_url_password(raw: &str) -> String {
         Ok(_) => raw.to_owned(),
         // An unparsable URL may still hold a password: print none of it.
         Err(_) => "[unparsable URL]".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_database_and_redis_passwords_never_show_in_debug() {
+        let database = DatabaseSettings {
+            url: "postgres://app:hunter2-secret@db:5432/users".into(),
+            ..DatabaseSettings::default()
+        };
+        let states = OAuthStateStoreSettings {
+            backend: StateStoreBackend::Redis,
+            url: Some("redis://:hunter3-secret@cache:6379".into()),
+            ..OAuthStateStoreSettings::default()
+        };
+        for shown in [format!("{database:?}"), format!("{states:?}")] {
+            assert!(!shown.contains("-secret"), "{shown}");
+            assert!(shown.contains("REDACTED"), "{shown}");
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! `[telemetry]`: traces exported over OTLP/HTTP (docs/configuration.md#telemetry).
 
 use super::ConfigErrors;
-use super::proxies::{BadProxyEntry, check_proxy_networks, parse_proxy_networks};
+use super::proxies::{check_proxy_networks, checked_proxy_networks};
 use super::sections::redact_url_password;
 use super::validate::check_url;
 use ipnet::IpNet;
@@ -36,9 +36,9 @@ impl Default for TelemetrySettings {
 }
 
 impl TelemetrySettings {
-    /// Each `traceparent_from` entry parsed, in order; all `Ok` once validation passed.
-    pub fn traceparent_networks(&self) -> impl Iterator<Item = Result<IpNet, BadProxyEntry>> {
-        parse_proxy_networks(&self.traceparent_from)
+    /// The `traceparent_from` networks, in order (validated settings).
+    pub fn traceparent_networks(&self) -> impl Iterator<Item = IpNet> + '_ {
+        checked_proxy_networks(&self.traceparent_from)
     }
 
     pub(super) fn check(&self, errors: &mut ConfigErrors) {

@@ -95,7 +95,7 @@ fn a_full_file_sets_every_field() {
     let proxies: Vec<String> = settings
         .server
         .trusted_proxy_networks()
-        .map(|network| network.unwrap().to_string())
+        .map(|network| network.to_string())
         .collect();
     assert_eq!(proxies, ["10.0.0.0/8", "2001:db8::1/128"]);
     assert!(!settings.database.url.starts_with("sqlite:"));
