@@ -199,7 +199,7 @@ pub async fn complete(
 }
 
 /// Completes as the HTTP layer does after redeeming a state with `verifier` and `nonce`.
-pub async fn complete_with(
+async fn complete_with(
     provider: &dyn IdentityProvider,
     code: &str,
     verifier: &str,

@@ -24,6 +24,6 @@ pub use fixture::{
 };
 pub use flow::{
     Authorize, Callback, Flow, NONCE, OTHER_NONCE, OTHER_VERIFIER, STATE, VERIFIER, complete,
-    complete_with, query_of, request,
+    query_of, request,
 };
 pub use login::{assert_tokens, email_of};

@@ -136,9 +136,7 @@ fn a_token_without_auth_time_stays_valid_but_says_no_login_time() {
 
 #[test]
 fn the_token_carries_the_documented_header_and_claims() {
-    let issued = tokens()
-        .issue_access(new_session(UserId::new()), now())
-        .unwrap();
+    let issued = issued_now(&tokens(), UserId::new());
     let header = jsonwebtoken::decode_header(issued.value.expose()).unwrap();
     assert_eq!(header.alg, Algorithm::EdDSA);
     assert_eq!(header.kid, Some(current_kid()));

@@ -3,7 +3,7 @@
 //! webhook receiver are told.
 
 use crate::helpers::{
-    Options, TestApp, assert_problem, spawn_app_tuned, spawn_app_with, strings, token,
+    Options, TestApp, assert_problem, spawn_app_tuned, spawn_app_with, strings, token, user_id,
 };
 use crate::webhooks::receiver::Receiver;
 use reqwest::StatusCode;
@@ -56,10 +56,6 @@ pub(crate) async fn admin_json(app: &TestApp, path: &str) -> Value {
 pub(crate) async fn admin_ok(app: &TestApp, method: &str, path: &str) {
     let response = as_admin(app, method, path).await;
     assert_eq!(response.status(), StatusCode::NO_CONTENT, "{method} {path}");
-}
-
-fn user_id(login: &Value) -> String {
-    login["user"]["id"].as_str().unwrap().to_owned()
 }
 
 /// A refresh with `login`'s refresh token.

@@ -3,7 +3,7 @@
 //! operators only.
 
 use crate::admin::{ADMIN_KEY, admin_json, with_admin};
-use crate::helpers::{TestApp, assert_problem_in, spawn_app_with};
+use crate::helpers::{TestApp, assert_problem_in, spawn_app_with, user_id};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -42,7 +42,7 @@ async fn paged(app: &TestApp, filter: &str, limit: u64) -> Vec<String> {
 async fn pages_filters_and_the_stream_select_each_event_once() {
     let app = spawn_app_with(with_admin()).await;
     let (registered, _) = app.pat_linked("github").await;
-    let pat = registered["user"]["id"].as_str().unwrap().to_owned();
+    let pat = user_id(&registered);
     for _ in 0..3 {
         app.login("1000001").await;
     }

@@ -8,8 +8,8 @@
 #[path = "../common/approval.rs"]
 mod approval;
 
-pub use approval::Approval;
 use approval::authorization_url;
+pub use approval::{Approval, user_id};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};

@@ -313,7 +313,7 @@ async fn a_locked_users_id_token_is_403_and_writes_nothing_until_unlocked() {
     use crate::admin::{admin_json, admin_ok, with_admin};
     let app = spawn_app_with(with_admin()).await;
     let first = app.native_login_as(Provider::Google, &ada()).await;
-    let id = first["user"]["id"].as_str().unwrap().to_owned();
+    let id = user_id(&first);
     let user = format!("/admin/users/{id}");
     admin_ok(&app, "POST", &format!("{user}/lock")).await;
 

@@ -130,11 +130,7 @@ async fn an_id_token_of_a_web_code_flow_does_not_sign_in_natively() {
         (google_nonce_optional, 502, "OAuthUserInfoFailed"),
     ];
     for (tune, status, code) in cases {
-        let app = spawn_app_with(Options {
-            tune,
-            ..Options::default()
-        })
-        .await;
+        let app = spawn_app_tuned(tune).await;
         // The nonce the web flow sent Google, raw, as its id_token carries it.
         let url = app.authorize("google", None).await;
         let nonce = url::Url::parse(&url)

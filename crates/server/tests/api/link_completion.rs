@@ -36,10 +36,6 @@ async fn complete(app: &TestApp, link_token: &Value, bearer: &str) -> reqwest::R
     app.post("/auth/link/complete", &body, Some(bearer)).await
 }
 
-fn providers(accounts: &Value) -> Vec<&str> {
-    strings(accounts, "provider")
-}
-
 #[tokio::test]
 async fn the_owner_of_the_email_completes_the_link_once_with_the_first_exchange() {
     let app = spawn_app().await;
@@ -62,8 +58,8 @@ async fn the_owner_of_the_email_completes_the_link_once_with_the_first_exchange(
         calls_before,
         "no second trip to the provider"
     );
-    let accounts = app.get_json("/auth/oauth/accounts", Some(&bearer)).await;
-    assert_eq!(providers(&accounts), ["google"]);
+    let accounts = app.accounts(&bearer).await;
+    assert_eq!(strings(&accounts, "provider"), ["google"]);
     let events = app.events(&bearer).await;
     assert_eq!(events[0]["type"], "account.linked");
     assert_eq!(events[0]["provider"], "google");
@@ -89,8 +85,8 @@ async fn another_users_bearer_is_refused_and_leaves_the_token_to_its_owner() {
 
     let stolen = complete(&app, &link_token, &grace).await;
     assert_problem_in("another user", stolen, 403, "LinkTokenNotForYou").await;
-    let theirs = app.get_json("/auth/oauth/accounts", Some(&grace)).await;
-    assert!(providers(&theirs).is_empty());
+    let theirs = app.accounts(&grace).await;
+    assert!(strings(&theirs, "provider").is_empty());
 
     let linked = complete(&app, &link_token, &bearer).await;
     assert_eq!(linked.status(), StatusCode::CREATED);
@@ -116,8 +112,8 @@ async fn a_tampered_garbage_or_missing_token_is_refused_and_changes_nothing() {
         .post("/auth/link/complete", &json!({"link_token": "x"}), None)
         .await;
     assert_problem_in("no bearer", anonymous, 401, "Unauthorized").await;
-    let accounts = app.get_json("/auth/oauth/accounts", Some(&bearer)).await;
-    assert!(providers(&accounts).is_empty());
+    let accounts = app.accounts(&bearer).await;
+    assert!(strings(&accounts, "provider").is_empty());
     app.stop().await;
 }
 
@@ -140,8 +136,8 @@ async fn an_unverified_provider_email_meets_nobody_and_is_offered_nothing() {
     let login = app.login_at("github", "1000002").await;
     assert_eq!(login["is_new_user"], true);
     assert!(login.get("link_token").is_none());
-    let accounts = app.get_json("/auth/oauth/accounts", Some(&bearer)).await;
-    assert!(providers(&accounts).is_empty());
+    let accounts = app.accounts(&bearer).await;
+    assert!(strings(&accounts, "provider").is_empty());
     app.stop().await;
 }
 

@@ -3,7 +3,7 @@
 //! provider's API. The token never reaches the caller, the caller's credentials never reach
 //! the provider, and a dead token is refreshed once, server-side.
 
-use crate::helpers::{TestApp, assert_problem_in, spawn_app_tuned, strings};
+use crate::helpers::{TestApp, assert_problem_in, spawn_app_tuned, strings, user_id};
 use crate::raw_http::{Outcome, RawConnection, address_of};
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -275,7 +275,7 @@ async fn a_refused_refresh_is_409_with_a_connect_url_and_the_link_stays() {
         problem["connect_url"],
         "/auth/oauth/discord/authorize?purpose=connect"
     );
-    let accounts = app.get_json("/auth/oauth/accounts", Some(&bearer)).await;
+    let accounts = app.accounts(&bearer).await;
     let providers = strings(&accounts, "provider");
     assert!(providers.contains(&"discord"), "the link stays: {accounts}");
     let events = app.events(&bearer).await;
@@ -303,7 +303,7 @@ async fn a_dead_token_without_a_refresh_token_goes_straight_to_409() {
 async fn a_backend_relays_for_a_user_with_a_service_key_and_only_with_one() {
     let app = relay_app().await;
     let (registered, bearer) = app.pat_linked("github").await;
-    let user = registered["user"]["id"].as_str().unwrap().to_owned();
+    let user = user_id(&registered);
     let me = app.relay_as_backend(SERVICE_KEY, &user).await;
     assert_eq!(me.status(), StatusCode::OK);
     let wrong = app.relay_as_backend("sla_not-the-key", &user).await;
@@ -327,7 +327,7 @@ async fn a_backend_relays_for_a_user_with_a_service_key_and_only_with_one() {
 async fn a_deleted_users_bearer_is_unauthorized_and_a_backend_finds_no_link() {
     let app = relay_app().await;
     let (registered, bearer) = app.pat_linked("github").await;
-    let user = registered["user"]["id"].as_str().unwrap().to_owned();
+    let user = user_id(&registered);
     app.delete_account(&bearer).await;
     // The access token still verifies until it expires; its user is gone.
     let own = app.relay_get("github/me", &bearer).await;
@@ -429,7 +429,7 @@ async fn a_connect_asks_for_the_extra_scopes_it_may_and_the_link_shows_them() {
     let approval = app.approve_at_provider(url, "583231").await;
     let linked = app.connect("github", &approval, &bearer).await;
     assert_eq!(linked.status(), StatusCode::CREATED);
-    let accounts = app.get_json("/auth/oauth/accounts", Some(&bearer)).await;
+    let accounts = app.accounts(&bearer).await;
     let scopes = &accounts[0]["scopes"];
     for wanted in ["repo", "read:org"] {
         let granted = scopes

@@ -10,7 +10,7 @@ pub(crate) mod receiver;
 #[path = "webhook_schedule.rs"]
 mod schedule;
 
-use crate::helpers::{WEBHOOK_SECRET, spawn_app_posting_to, token};
+use crate::helpers::{WEBHOOK_SECRET, spawn_app_posting_to, token, user_id};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use hmac::{Hmac, KeyInit, Mac};
@@ -68,10 +68,6 @@ fn delivery_of<'a>(deliveries: &'a [Delivery], kind: &str, user: &str) -> &'a De
     let about = |d: &&Delivery| d.kind() == kind && body(d)["data"]["user_id"] == user;
     let found = deliveries.iter().find(about);
     found.unwrap_or_else(|| panic!("no {kind} about {user}"))
-}
-
-fn user_id(login: &Value) -> String {
-    login["user"]["id"].as_str().unwrap().to_owned()
 }
 
 #[tokio::test]

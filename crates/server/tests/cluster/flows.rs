@@ -1,7 +1,7 @@
 //! The browser and the client app, played over real HTTP against any instance.
 
-pub use super::approval::Approval;
 use super::approval::authorization_url;
+pub use super::approval::{Approval, user_id};
 use super::deployment::REDIRECT_BASE;
 use reqwest::{Response, StatusCode};
 use serde_json::{Value, json};
@@ -156,10 +156,6 @@ pub fn access_token(login: &Value) -> String {
 }
 
 /// The id of the user a login result is about.
-pub fn user_id(login: &Value) -> String {
-    login["user"]["id"].as_str().unwrap().to_owned()
-}
-
 /// Asserts a problem+json answer with this status and code.
 pub async fn assert_problem_code(response: Response, status: u16, code: &str) {
     assert_eq!(problem_code(response).await, (status, code.to_owned()));

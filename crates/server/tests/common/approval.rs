@@ -1,5 +1,6 @@
 //! What the simulated provider sends the browser back with: the code and the state, read off
-//! its redirect to our redirect_uri. Shared by the test binaries that play the browser.
+//! its redirect to our redirect_uri; and the user id of what a login answers. Shared by the
+//! test binaries that play the browser.
 
 use reqwest::{Response, StatusCode};
 use serde_json::{Value, json};
@@ -50,4 +51,9 @@ impl Approval {
     pub fn body(&self) -> Value {
         json!({"code": self.code, "state": self.state})
     }
+}
+
+/// The user's id in a login or registration result.
+pub fn user_id(login: &Value) -> String {
+    login["user"]["id"].as_str().unwrap().to_owned()
 }
