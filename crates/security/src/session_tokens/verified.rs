@@ -1,8 +1,9 @@
 //! Access tokens that verified, remembered by their SHA-256: a token is immutable, so its
 //! Ed25519 signature and claims need checking once per process, not on every request (the
 //! check is most of a protected request's CPU). Its expiry is still judged at every use.
-//! Bounded: past [`MAX_REMEMBERED`] tokens the expired ones go, and if none has expired the
-//! memory is emptied and refills as they come.
+//! Bounded: past [`MAX_REMEMBERED`] tokens the expired ones go, and if that frees less than
+//! a quarter the memory is emptied and refills as they come: a memory full of live tokens
+//! is not scanned again at every new one (under the lock every request takes).
 
 use social_login_ports::VerifiedAccess;
 use std::collections::HashMap;
@@ -40,9 +41,9 @@ impl VerifiedTokens {
             .unwrap_or_else(PoisonError::into_inner);
         if remembered.len() >= MAX_REMEMBERED {
             remembered.retain(|_, known| known.expires_at > now);
-        }
-        if remembered.len() >= MAX_REMEMBERED {
-            remembered.clear();
+            if remembered.len() > MAX_REMEMBERED / 4 * 3 {
+                remembered.clear();
+            }
         }
         remembered.insert(digest, verified);
     }
@@ -105,5 +106,32 @@ mod tests {
         tokens.remember(digest(u32::MAX), verified(), 100);
         assert_eq!(tokens.len(), 2);
         assert!(tokens.get(&digest(0)).is_some(), "the live one stays");
+    }
+
+    #[test]
+    fn a_memory_full_of_live_tokens_is_emptied_once_not_scanned_at_every_token() {
+        let tokens = VerifiedTokens::default();
+        let digest = |n: u32| {
+            let mut digest = [0u8; 32];
+            digest[..4].copy_from_slice(&n.to_be_bytes());
+            digest
+        };
+        // A tenth of them expire at 50, the rest at 60.
+        for n in 0..MAX_REMEMBERED as u32 {
+            let expires_at = if n < MAX_REMEMBERED as u32 / 10 {
+                50
+            } else {
+                60
+            };
+            let known = Verified {
+                expires_at,
+                ..verified()
+            };
+            tokens.remember(digest(n), known, 0);
+        }
+        // At 55 a tenth has expired: too little room to last, so the memory starts again
+        // with the new token alone rather than scan itself again at the next one.
+        tokens.remember(digest(u32::MAX), verified(), 55);
+        assert_eq!(tokens.len(), 1);
     }
 }
