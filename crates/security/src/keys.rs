@@ -142,17 +142,14 @@ impl<K> KeyRing<K> {
             .filter(move |(candidate, _)| candidate.as_str() == id)
             .map(|(_, key)| key)
     }
-
-    /// Key ids only, for `Debug` output: they appear in every sealed value anyway.
-    pub(crate) fn ids(&self) -> Vec<&str> {
-        self.entries.iter().map(|(id, _)| id.as_str()).collect()
-    }
 }
 
-/// The key ids, never a key: what a cipher's or sealer's `Debug` shows.
+/// The key ids, never a key: what a cipher's or sealer's `Debug` shows (the ids appear in
+/// every sealed value anyway).
 impl<K> fmt::Debug for KeyRing<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.ids()).finish()
+        let ids = self.entries.iter().map(|(id, _)| id.as_str());
+        f.debug_list().entries(ids).finish()
     }
 }
 
