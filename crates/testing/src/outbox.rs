@@ -69,19 +69,6 @@ impl Tables {
         row.last_error.get_or_insert_with(|| reason.to_owned());
     }
 
-    /// Applies `change` to each of `rows` (a sweep's burial, a redelivery); how many.
-    fn change_each<'a>(
-        rows: impl Iterator<Item = &'a mut OutboxRow>,
-        mut change: impl FnMut(&mut OutboxRow),
-    ) -> u64 {
-        let mut changed = 0;
-        for row in rows {
-            change(row);
-            changed += 1;
-        }
-        changed
-    }
-
     /// The dead letters (`dead`) or the live rows, in table order.
     fn rows_by_state(&mut self, dead: bool) -> Vec<&mut OutboxRow> {
         self.outbox
@@ -141,9 +128,9 @@ impl WebhookOutbox for InMemoryRepository {
             .filter(|row| row.dead_at.is_none() && row.event.created_at < before)
             .filter(|row| row.locked_until.is_none_or(|until| until <= sweep.now))
             .take(take(sweep.limit));
-        Ok(Tables::change_each(old, |row| {
-            Tables::bury(row, sweep.now, sweep.reason)
-        }))
+        Ok(old
+            .map(|row| Tables::bury(row, sweep.now, sweep.reason))
+            .count() as u64)
     }
 
     async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> RepoResult<u64> {
@@ -152,9 +139,7 @@ impl WebhookOutbox for InMemoryRepository {
         let mut live = tables.rows_by_state(false);
         live.sort_by_key(|row| std::cmp::Reverse(row.event.id.as_uuid()));
         let beyond = live.into_iter().skip(take(keep)).take(take(limit));
-        Ok(Tables::change_each(beyond, |row| {
-            Tables::bury(row, now, reason)
-        }))
+        Ok(beyond.map(|row| Tables::bury(row, now, reason)).count() as u64)
     }
 
     async fn counts(&self) -> RepoResult<OutboxCounts> {
@@ -202,7 +187,7 @@ impl WebhookOutbox for InMemoryRepository {
         let mut dead = tables.rows_by_state(true);
         dead.sort_by_key(|row| (row.dead_at, row.event.id.as_uuid()));
         let oldest = dead.into_iter().take(take(limit));
-        Ok(Tables::change_each(oldest, |row| Tables::revive(row, now)))
+        Ok(oldest.map(|row| Tables::revive(row, now)).count() as u64)
     }
 
     async fn forget_written_before(&self, before: OffsetDateTime, limit: u64) -> RepoResult<u64> {

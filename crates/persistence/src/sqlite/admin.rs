@@ -1,7 +1,7 @@
 //! `AdminRepository` on SQLite (see `crate::admin` for the rules). The single connection
 //! runs one transaction at a time, so a lock, an unlink and a rotation never interleave.
 
-use super::columns::{query_all, query_one, time_text, user_at};
+use super::columns::{count, query_all, query_one, time_text, user_at};
 use super::rows::{find_user, links_of};
 use super::statements::Db;
 use super::{SqliteRepository, sql};
@@ -94,7 +94,7 @@ impl AdminRepository for SqliteRepository {
                     query.kind.map(|kind| kind.as_str()),
                     blob(lowest, crate::outbox_sql::NO_LOWER_ID),
                     blob(above, crate::outbox_sql::NO_UPPER_ID),
-                    i64::try_from(query.limit.get()).unwrap_or(i64::MAX),
+                    count(query.limit.get()),
                 ],
                 super::columns::event_at,
             )?;

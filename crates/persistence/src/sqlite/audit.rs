@@ -1,6 +1,6 @@
 //! Audit events on SQLite (see `crate::audit` for the rules; the outbox: `outbox`).
 
-use super::columns::{event_at, execute, query_all, time_text};
+use super::columns::{count, event_at, execute, query_all, time_text};
 use super::statements::Db;
 use super::{sql, write};
 use crate::audit::{from_row, unix_ms};
@@ -48,7 +48,7 @@ pub(super) fn list(
     limit: u64,
     view: EventsView,
 ) -> RepoResult<Vec<AuditEvent>> {
-    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let limit = count(limit);
     let hidden = view.hidden().map(AuditEventType::as_str);
     query_all(
         db,
@@ -63,7 +63,7 @@ pub(super) fn list(
 
 pub(super) fn prune(db: &Db, before: OffsetDateTime, limit: u64) -> RepoResult<u64> {
     let bound = AuditEventId::at(before, [0; 8]).as_uuid();
-    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let limit = count(limit);
     let deleted = write(db, |tx| {
         execute(
             tx,

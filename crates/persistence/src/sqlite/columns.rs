@@ -24,6 +24,11 @@ pub(crate) fn time_at(row: &Row, index: usize) -> rusqlite::Result<OffsetDateTim
         .map_err(|error| rusqlite::Error::FromSqlConversionFailure(index, Type::Text, error.into()))
 }
 
+/// A count or limit as SQLite's integer, saturating (a limit that large means no limit).
+pub(crate) fn count(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
 /// A time as stored.
 pub(crate) fn time_text(at: OffsetDateTime) -> RepoResult<String> {
     at.format(&Rfc3339)

@@ -1,7 +1,7 @@
 //! The webhook outbox on SQLite: the statements of `outbox_sql` on the one connection (a
 //! single writer, so a claim needs no row locks).
 
-use super::columns::{event_at, execute, query_all, query_one, uuid_at};
+use super::columns::{count, event_at, execute, query_all, query_one, uuid_at};
 use super::statements::Db;
 use super::{SqliteRepository, sql, write};
 use crate::audit::{from_row, from_unix_ms, unix_ms};
@@ -14,10 +14,6 @@ use social_login_ports::{
     Claim, DeadLetter, Failure, OutboxCounts, PendingDelivery, RepoResult, Sweep, WebhookOutbox,
 };
 use time::OffsetDateTime;
-
-fn count(value: u64) -> i64 {
-    i64::try_from(value).unwrap_or(i64::MAX)
-}
 
 /// Claims up to `limit` rows due by `due_by` and reads their events, in one transaction.
 fn claim(db: &Db, claim: Claim, due_by: i64, limit: u32) -> RepoResult<Vec<PendingDelivery>> {

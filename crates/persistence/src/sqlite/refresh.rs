@@ -2,7 +2,7 @@
 //! single connection runs one transaction at a time: a rotation and a revocation of one
 //! family never interleave, with no lock to take.
 
-use super::columns::{execute, query_all, query_one, time_at, time_text, uuid_at};
+use super::columns::{count, execute, query_all, query_one, time_at, time_text, uuid_at};
 use super::rows::user_is_locked;
 use super::statements::Db;
 use super::{SqliteRepository, plan, sql, write};
@@ -125,7 +125,7 @@ fn family_of(db: &Db, id: FamilyId) -> RepoResult<Option<RefreshFamily>> {
 /// Ended families with their tokens first, then expired tokens of live families, each
 /// batch one transaction (see `crate::refresh_tokens` for why).
 fn prune(db: &Db, now: OffsetDateTime, limit: u64) -> RepoResult<u64> {
-    let (now, limit) = (time_text(now)?, i64::try_from(limit).unwrap_or(i64::MAX));
+    let (now, limit) = (time_text(now)?, count(limit));
     let ended = write(db, |tx| {
         let ended = query_all(tx, sql::ENDED_FAMILIES, params![now, limit], |row| {
             row.get::<_, [u8; 16]>(0)

@@ -2,7 +2,7 @@
 //! runs one transaction at a time: the receipt's primary key settles two processes sharing
 //! the file, and nothing interleaves within one.
 
-use super::columns::{execute, query_one, uuid_at};
+use super::columns::{count, execute, query_one, uuid_at};
 use super::rows::{find_user, links_of};
 use super::statements::Db;
 use super::{SqliteRepository, sql};
@@ -53,7 +53,7 @@ impl SignalRepository for SqliteRepository {
     }
 
     async fn prune_receipts(&self, before: OffsetDateTime, limit: u64) -> RepoResult<u64> {
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let limit = count(limit);
         self.transact(move |tx| {
             execute(
                 tx,
