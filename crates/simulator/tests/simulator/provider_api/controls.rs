@@ -80,9 +80,9 @@ async fn revoked_grants_refuse_the_api_and_the_refresh_grant() {
 
 #[tokio::test]
 async fn without_rotation_a_refresh_answers_no_refresh_token_and_the_old_one_stays() {
-    let sim = start(&[OAUTH2]).await;
+    let (sim, tokens) = oauth2_signed_in().await;
     let client = OAUTH2.client(&sim);
-    let refresh_token = member(&oauth2_tokens(&sim).await, "refresh_token").to_owned();
+    let refresh_token = member(&tokens, "refresh_token").to_owned();
     for _ in 0..2 {
         let (status, answer) = refresh(&client, &refresh_token).await;
         assert_eq!(status, 200, "{answer}");
@@ -123,9 +123,9 @@ async fn refresh_grants_counts_the_successful_ones_per_provider() {
 
 #[tokio::test]
 async fn a_refresh_delay_holds_the_answer_back() {
-    let sim = start(&[OAUTH2]).await;
+    let (sim, tokens) = oauth2_signed_in().await;
     let client = OAUTH2.client(&sim);
-    let refresh_token = member(&oauth2_tokens(&sim).await, "refresh_token").to_owned();
+    let refresh_token = member(&tokens, "refresh_token").to_owned();
     let delay = Duration::from_millis(300);
     sim.set_refresh_delay(delay);
     let started = Instant::now();
@@ -135,9 +135,9 @@ async fn a_refresh_delay_holds_the_answer_back() {
 
 #[tokio::test]
 async fn overlapping_refreshes_of_one_rotating_token_leave_one_winner() {
-    let sim = start(&[OAUTH2]).await;
+    let (sim, tokens) = oauth2_signed_in().await;
     let client = OAUTH2.client(&sim);
-    let refresh_token = member(&oauth2_tokens(&sim).await, "refresh_token").to_owned();
+    let refresh_token = member(&tokens, "refresh_token").to_owned();
     sim.set_refresh_rotation(true);
     let delay = Duration::from_millis(200);
     sim.set_refresh_delay(delay);
