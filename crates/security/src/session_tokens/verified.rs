@@ -72,28 +72,27 @@ mod tests {
         }
     }
 
+    /// The `n`th token's digest.
+    fn digest(n: u32) -> [u8; 32] {
+        let mut digest = [0u8; 32];
+        digest[..4].copy_from_slice(&n.to_be_bytes());
+        digest
+    }
+
     #[test]
     fn what_it_remembers_stays_bounded() {
         let tokens = VerifiedTokens::default();
         for n in 0..=MAX_REMEMBERED as u32 {
-            let mut digest = [0u8; 32];
-            digest[..4].copy_from_slice(&n.to_be_bytes());
-            tokens.remember(digest, verified(), 0);
+            tokens.remember(digest(n), verified(), 0);
         }
         assert!(tokens.len() <= MAX_REMEMBERED);
-        let mut last = [0u8; 32];
-        last[..4].copy_from_slice(&(MAX_REMEMBERED as u32).to_be_bytes());
+        let last = digest(MAX_REMEMBERED as u32);
         assert!(tokens.get(&last).is_some(), "the newest is remembered");
     }
 
     #[test]
     fn when_full_the_expired_go_first_and_the_live_stay() {
         let tokens = VerifiedTokens::default();
-        let digest = |n: u32| {
-            let mut digest = [0u8; 32];
-            digest[..4].copy_from_slice(&n.to_be_bytes());
-            digest
-        };
         let live = Verified {
             expires_at: 1_000,
             ..verified()
@@ -111,11 +110,6 @@ mod tests {
     #[test]
     fn a_memory_full_of_live_tokens_is_emptied_once_not_scanned_at_every_token() {
         let tokens = VerifiedTokens::default();
-        let digest = |n: u32| {
-            let mut digest = [0u8; 32];
-            digest[..4].copy_from_slice(&n.to_be_bytes());
-            digest
-        };
         // A tenth of them expire at 50, the rest at 60.
         for n in 0..MAX_REMEMBERED as u32 {
             let expires_at = if n < MAX_REMEMBERED as u32 / 10 {
