@@ -1,6 +1,8 @@
 //! Linked accounts: one provider account tied to one user.
 
-use crate::{Email, LinkedAccountId, ProviderKey, ProviderSubject, SecretText, UserId};
+use crate::{
+    Email, LinkedAccountId, ProviderAccount, ProviderKey, ProviderSubject, SecretText, UserId,
+};
 use time::OffsetDateTime;
 
 /// A provider token after encryption: `{key_id}.{base64url(nonce || ciphertext || tag)}`. Safe to store,
@@ -112,6 +114,14 @@ pub struct NewLinkedAccount {
 }
 
 impl NewLinkedAccount {
+    /// The provider account it links.
+    pub fn account(&self) -> ProviderAccount {
+        ProviderAccount {
+            provider: self.provider,
+            subject: self.subject.clone(),
+        }
+    }
+
     pub fn to_linked_account(&self) -> LinkedAccount {
         LinkedAccount {
             id: self.id,

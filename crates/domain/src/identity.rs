@@ -32,6 +32,13 @@ impl fmt::Debug for ProviderSubject {
     }
 }
 
+/// One account at one provider: what a link is found by.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ProviderAccount {
+    pub provider: ProviderKey,
+    pub subject: ProviderSubject,
+}
+
 /// A person's name as a provider gave it in parts (Apple's first `form_post` body).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PersonName {
@@ -74,6 +81,14 @@ impl ProviderIdentity {
     /// The email, but only when the provider vouches for it: the only kind that may link.
     pub fn verified_email(&self) -> Option<&Email> {
         self.email.as_ref().filter(|_| self.email_verified)
+    }
+
+    /// The account this identity is of.
+    pub fn account(&self) -> ProviderAccount {
+        ProviderAccount {
+            provider: self.provider,
+            subject: self.subject.clone(),
+        }
     }
 }
 

@@ -54,12 +54,13 @@ pub mod test_fixtures;
 pub use account::{LinkedAccount, NewLinkedAccount, ProviderTokens, Scopes, SealedToken};
 pub use admin::{AdminKeyId, PageLimit, UserFilter};
 pub use audit::{
-    AuditContext, AuditEvent, AuditEventId, AuditEventType, EventSet, EventsView, Origin, Via,
+    AuditContext, AuditEvent, AuditEventId, AuditEventType, EventSet, EventsView, Origin,
+    UserEvents, Via,
 };
 pub use code::{AuthorizationCode, InvalidCode};
 pub use email::Email;
 pub use error::ErrorCode;
-pub use identity::{PersonName, ProviderIdentity, ProviderSubject};
+pub use identity::{PersonName, ProviderAccount, ProviderIdentity, ProviderSubject};
 pub use ids::{FamilyId, LinkedAccountId, UserId};
 pub use provider::{InvalidProviderKey, ProviderKey, ProviderKind, UnknownKind};
 pub use secret::SecretText;

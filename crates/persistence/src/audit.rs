@@ -7,8 +7,8 @@ use crate::entity::{audit_event, webhook_outbox};
 use crate::error::repository_error;
 use sea_orm::{ConnectionTrait, DatabaseTransaction, EntityTrait};
 use social_login_domain::{
-    AdminKeyId, AuditEvent, AuditEventId, AuditEventType, EventSet, EventsView, Origin,
-    ProviderKey, UserId, Via,
+    AdminKeyId, AuditEvent, AuditEventId, AuditEventType, EventSet, Origin, ProviderKey,
+    UserEvents, UserId, Via,
 };
 use social_login_ports::{RepoResult, RepositoryError};
 use time::OffsetDateTime;
@@ -57,11 +57,9 @@ pub(crate) async fn commit_with(
 
 pub(crate) async fn list<C: ConnectionTrait>(
     db: &C,
-    user: UserId,
-    limit: u64,
-    view: EventsView,
+    query: UserEvents,
 ) -> RepoResult<Vec<AuditEvent>> {
-    crate::queries::events_of(user, limit, view.hidden())
+    crate::queries::events_of(query)
         .all(db)
         .await
         .map_err(repository_error)?

@@ -12,8 +12,8 @@ use sea_orm::{
 };
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::{
-    AuditEventType, FamilyId, LinkedAccountId, LoginMethod, ProviderKey, ProviderSubject, SignalId,
-    SignalSource, UserId,
+    FamilyId, LinkedAccountId, LoginMethod, ProviderKey, ProviderSubject, SignalId, SignalSource,
+    UserEvents, UserId,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -184,17 +184,14 @@ pub(crate) fn delete_receipts_before(
 }
 
 /// A user's most recent audit events, newest first (index on user_id, id).
-pub(crate) fn events_of(
-    user: UserId,
-    limit: u64,
-    hidden: Option<AuditEventType>,
-) -> Select<audit_event::Entity> {
+pub(crate) fn events_of(query: UserEvents) -> Select<audit_event::Entity> {
     let mut find =
-        audit_event::Entity::find().filter(audit_event::Column::UserId.eq(user.as_uuid()));
-    if let Some(hidden) = hidden {
+        audit_event::Entity::find().filter(audit_event::Column::UserId.eq(query.user.as_uuid()));
+    if let Some(hidden) = query.view.hidden() {
         find = find.filter(audit_event::Column::Type.ne(hidden.as_str()));
     }
-    find.order_by_desc(audit_event::Column::Id).limit(limit)
+    find.order_by_desc(audit_event::Column::Id)
+        .limit(query.limit)
 }
 
 /// Up to `limit` families that ended before `now` (index on expires_at).

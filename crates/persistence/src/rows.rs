@@ -1,12 +1,25 @@
-//! Reads several of the store's transactions share: a user's links in time order, and the
-//! user row locked for the rest of a transaction.
+//! Reads several of the store's transactions share: one row as a domain value, a user's
+//! links in time order, and the user row locked for the rest of a transaction.
 
 use crate::error::repository_error;
 use crate::mapping::link_from_row;
 use crate::queries;
-use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, QuerySelect};
+use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QuerySelect, Select};
 use social_login_domain::{FamilyId, LinkedAccount, UserId};
 use social_login_ports::RepoResult;
+
+/// The row `find` selects, if any, read by `read`.
+pub(crate) async fn one_as<E: EntityTrait, T>(
+    db: &impl ConnectionTrait,
+    find: Select<E>,
+    read: impl FnOnce(E::Model) -> RepoResult<T>,
+) -> RepoResult<Option<T>> {
+    find.one(db)
+        .await
+        .map_err(repository_error)?
+        .map(read)
+        .transpose()
+}
 
 /// All links of `user`, oldest first.
 pub(crate) async fn links_of<C: ConnectionTrait>(

@@ -5,11 +5,10 @@ use crate::entity::linked_account;
 use crate::error::repository_error;
 use crate::mapping::{grant_from_columns, link_from_row, user_from_row};
 use crate::queries;
-use crate::rows::UserRowLock;
+use crate::rows::{UserRowLock, one_as};
 use async_trait::async_trait;
 use social_login_domain::{
-    AuditEvent, Email, EventSet, EventsView, LinkedAccount, ProviderKey, ProviderSubject, User,
-    UserId,
+    AuditEvent, Email, EventSet, LinkedAccount, ProviderAccount, User, UserEvents, UserId,
 };
 use social_login_ports::{AccountLink, LinkRenewal, UserCreation};
 use social_login_ports::{
@@ -20,34 +19,18 @@ use social_login_ports::{
 #[async_trait]
 impl UserRepository for SeaOrmRepository {
     async fn find_user(&self, id: UserId) -> RepoResult<Option<User>> {
-        queries::user_by_id(id)
-            .one(self.connection())
-            .await
-            .map_err(repository_error)?
-            .map(user_from_row)
-            .transpose()
+        let find = queries::user_by_id(id);
+        one_as(self.connection(), find, user_from_row).await
     }
 
     async fn find_user_by_email(&self, email: &Email) -> RepoResult<Option<User>> {
-        queries::user_by_email(&email.normalized())
-            .one(self.connection())
-            .await
-            .map_err(repository_error)?
-            .map(user_from_row)
-            .transpose()
+        let find = queries::user_by_email(&email.normalized());
+        one_as(self.connection(), find, user_from_row).await
     }
 
-    async fn find_link(
-        &self,
-        provider: ProviderKey,
-        subject: &ProviderSubject,
-    ) -> RepoResult<Option<LinkedAccount>> {
-        queries::link(provider, subject)
-            .one(self.connection())
-            .await
-            .map_err(repository_error)?
-            .map(link_from_row)
-            .transpose()
+    async fn find_link(&self, account: &ProviderAccount) -> RepoResult<Option<LinkedAccount>> {
+        let find = queries::link(account.provider, &account.subject);
+        one_as(self.connection(), find, link_from_row).await
     }
 
     async fn list_links(&self, user: UserId) -> RepoResult<Vec<LinkedAccount>> {
@@ -120,13 +103,8 @@ impl UserRepository for SeaOrmRepository {
             .rows_affected)
     }
 
-    async fn events_of(
-        &self,
-        user: UserId,
-        limit: u64,
-        view: EventsView,
-    ) -> RepoResult<Vec<AuditEvent>> {
-        crate::audit::list(self.connection(), user, limit, view).await
+    async fn events_of(&self, query: UserEvents) -> RepoResult<Vec<AuditEvent>> {
+        crate::audit::list(self.connection(), query).await
     }
 
     async fn ping(&self) -> RepoResult<()> {

@@ -10,8 +10,8 @@ use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::linking::EmailAlreadyRegistered;
 use social_login_domain::sign_in::SignInRefused;
 use social_login_domain::{
-    AuditEvent, Email, EventSet, EventsView, LinkedAccount, ProviderKey, ProviderSubject,
-    SealedToken, SignupRefused, User, UserId,
+    AuditEvent, Email, EventSet, EventsView, LinkedAccount, ProviderAccount, ProviderKey,
+    SealedToken, SignupRefused, User, UserEvents, UserId,
 };
 use time::OffsetDateTime;
 
@@ -160,11 +160,7 @@ pub trait UserRepository: Send + Sync {
     /// Case-insensitive match on the normalised email.
     async fn find_user_by_email(&self, email: &Email) -> RepoResult<Option<User>>;
 
-    async fn find_link(
-        &self,
-        provider: ProviderKey,
-        subject: &ProviderSubject,
-    ) -> RepoResult<Option<LinkedAccount>>;
+    async fn find_link(&self, account: &ProviderAccount) -> RepoResult<Option<LinkedAccount>>;
 
     /// The user's links, oldest first.
     async fn list_links(&self, user: UserId) -> RepoResult<Vec<LinkedAccount>>;
@@ -211,18 +207,13 @@ pub trait UserRepository: Send + Sync {
     /// how many went (the caller repeats while it is `limit`).
     async fn prune_events(&self, before: OffsetDateTime, limit: u64) -> RepoResult<u64>;
 
-    /// The user's most recent events as `view` shows them, newest first, at most `limit`
-    /// (the events `view` hides are left out before the limit, not after).
-    async fn events_of(
-        &self,
-        user: UserId,
-        limit: u64,
-        view: EventsView,
-    ) -> RepoResult<Vec<AuditEvent>>;
+    /// See [`UserEvents`].
+    async fn events_of(&self, query: UserEvents) -> RepoResult<Vec<AuditEvent>>;
 
     /// All of the user's most recent events (an operator's view), newest first.
     async fn list_events(&self, user: UserId, limit: u64) -> RepoResult<Vec<AuditEvent>> {
-        self.events_of(user, limit, EventsView::Operator).await
+        let view = EventsView::Operator;
+        self.events_of(UserEvents { user, limit, view }).await
     }
 
     /// Cheap reachability check for `/readyz`.

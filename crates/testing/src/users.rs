@@ -4,8 +4,8 @@ use crate::InMemoryRepository;
 use async_trait::async_trait;
 use social_login_domain::sign_in::{SignInRead, StoredLink};
 use social_login_domain::{
-    AuditEvent, Email, EventSet, EventsView, LinkedAccount, NewLinkedAccount, ProviderKey,
-    ProviderSubject, User, UserId,
+    AuditEvent, Email, EventSet, LinkedAccount, NewLinkedAccount, ProviderAccount, User,
+    UserEvents, UserId,
 };
 use social_login_ports::{AccountLink, LinkRenewal, PlanError, UserCreation};
 use social_login_ports::{
@@ -32,16 +32,12 @@ impl UserRepository for InMemoryRepository {
         Ok(self.lock().claimant(email).cloned())
     }
 
-    async fn find_link(
-        &self,
-        provider: ProviderKey,
-        subject: &ProviderSubject,
-    ) -> RepoResult<Option<LinkedAccount>> {
+    async fn find_link(&self, account: &ProviderAccount) -> RepoResult<Option<LinkedAccount>> {
         let tables = self.lock();
         Ok(tables
             .links
             .iter()
-            .find(|link| link.provider == provider && &link.subject == subject)
+            .find(|link| link.provider == account.provider && link.subject == account.subject)
             .map(NewLinkedAccount::to_linked_account))
     }
 
@@ -139,12 +135,8 @@ impl UserRepository for InMemoryRepository {
         Ok(pruned as u64)
     }
 
-    async fn events_of(
-        &self,
-        user: UserId,
-        limit: u64,
-        view: EventsView,
-    ) -> RepoResult<Vec<AuditEvent>> {
+    async fn events_of(&self, query: UserEvents) -> RepoResult<Vec<AuditEvent>> {
+        let UserEvents { user, limit, view } = query;
         let tables = self.lock();
         // Newest first by when they were written (the database orders by the time-ordered
         // id, which agrees whenever the clock moved between them).

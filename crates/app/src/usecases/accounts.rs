@@ -3,7 +3,7 @@
 use crate::EnabledProvider;
 use crate::{AppError, AppResult, AuthService};
 use social_login_domain::disconnect::DisconnectRefused;
-use social_login_domain::{AuditEvent, EventsView, LinkedAccount, Origin, UserId};
+use social_login_domain::{AuditEvent, EventsView, LinkedAccount, Origin, UserEvents, UserId};
 use social_login_ports::{LinkRemoval, RemoveLinkError};
 use tracing::instrument;
 
@@ -21,9 +21,12 @@ impl AuthService {
     #[instrument(skip_all)]
     pub async fn events(&self, caller: UserId) -> AppResult<Vec<AuditEvent>> {
         let users = &self.ports.users;
-        Ok(users
-            .events_of(caller, MAX_EVENTS_LISTED, EventsView::Own)
-            .await?)
+        let own = UserEvents {
+            user: caller,
+            limit: MAX_EVENTS_LISTED,
+            view: EventsView::Own,
+        };
+        Ok(users.events_of(own).await?)
     }
 
     /// Removes the caller's link of a provider, unless it is their last way to log in; then

@@ -39,9 +39,7 @@ impl AuthService {
         identity: &ProviderIdentity,
     ) -> AppResult<Option<LinkedAccount>> {
         let users = &self.ports.users;
-        let existing = users
-            .find_link(identity.provider, &identity.subject)
-            .await?;
+        let existing = users.find_link(&identity.account()).await?;
         let caller_links = users.list_links(caller).await?;
         let decision = decide_connect(caller, &caller_links, identity, existing.as_ref())
             .map_err(|_| AppError::ProviderAlreadyLinked)?;

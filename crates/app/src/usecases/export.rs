@@ -3,7 +3,7 @@
 //! only what the API shows anyway, gathered.
 
 use crate::{AppError, AppResult, AuthService};
-use social_login_domain::{AuditEvent, EventsView, LinkedAccount, User, UserId};
+use social_login_domain::{AuditEvent, EventsView, LinkedAccount, User, UserEvents, UserId};
 use social_login_ports::SessionSummary;
 use time::OffsetDateTime;
 
@@ -39,7 +39,11 @@ impl AuthService {
             sessions: ports.refresh_tokens.list_sessions(user, now).await?,
             events: ports
                 .users
-                .events_of(user, MAX_EXPORTED_EVENTS, view)
+                .events_of(UserEvents {
+                    user,
+                    limit: MAX_EXPORTED_EVENTS,
+                    view,
+                })
                 .await?,
         })
     }

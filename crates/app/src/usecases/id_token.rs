@@ -164,9 +164,7 @@ impl AuthService {
         identity: &ProviderIdentity,
     ) -> AppResult<()> {
         let users = &self.ports.users;
-        let link = users
-            .find_link(identity.provider, &identity.subject)
-            .await?;
+        let link = users.find_link(&identity.account()).await?;
         let owner = match (&link, &identity.email) {
             (None, Some(email)) => users.find_user_by_email(email).await?,
             _ => None,

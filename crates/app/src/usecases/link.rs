@@ -9,7 +9,7 @@ use social_login_domain::link_offer::{LINK_OFFER_TTL, LinkOffer, LinkOfferRefuse
 use social_login_domain::linking::{ConnectDecision, decide_connect};
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::{
-    LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, Spend, UserId, Via,
+    LinkedAccount, NewLinkedAccount, Origin, ProviderAccount, ProviderIdentity, Spend, UserId, Via,
 };
 use social_login_ports::{AccountLink, VerifiedAccess};
 use time::OffsetDateTime;
@@ -71,7 +71,10 @@ impl AuthService {
         let existing = self
             .ports
             .users
-            .find_link(offer.provider, &offer.subject)
+            .find_link(&ProviderAccount {
+                provider: offer.provider,
+                subject: offer.subject.clone(),
+            })
             .await?;
         let caller_links = self.ports.users.list_links(caller.user).await?;
         let identity = ProviderIdentity {

@@ -97,8 +97,8 @@ async fn a_login_refused_for_its_email_is_email_already_registered_at_once() {
 async fn a_connect_that_loses_the_race_is_provider_already_linked() {
     let world = World::new();
     let mut users = MockUserRepository::new();
-    users.expect_find_link().returning(|_, _| Ok(None));
-    users.expect_list_links().returning(|_| Ok(vec![]));
+    users.expect_find_link().return_const(Ok(None));
+    users.expect_list_links().return_const(Ok(vec![]));
     users
         .expect_add_link()
         .times(1)

@@ -42,7 +42,12 @@ fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
         ),
         (
             "events_of",
-            events_of(user, 100, EventsView::Own.hidden()).build(backend),
+            events_of(UserEvents {
+                user,
+                limit: 100,
+                view: EventsView::Own,
+            })
+            .build(backend),
         ),
         (
             "delete_events_before",

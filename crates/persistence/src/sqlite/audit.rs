@@ -6,9 +6,7 @@ use super::{sql, write};
 use crate::audit::{from_row, unix_ms};
 use crate::outbox_sql;
 use rusqlite::params;
-use social_login_domain::{
-    AuditEvent, AuditEventId, AuditEventType, EventSet, EventsView, UserId, Via,
-};
+use social_login_domain::{AuditEvent, AuditEventId, AuditEventType, EventSet, UserEvents, Via};
 use social_login_ports::RepoResult;
 use time::OffsetDateTime;
 
@@ -42,18 +40,13 @@ pub(super) fn record(db: &Db, event: &AuditEvent, outbox: EventSet) -> RepoResul
     Ok(())
 }
 
-pub(super) fn list(
-    db: &Db,
-    user: UserId,
-    limit: u64,
-    view: EventsView,
-) -> RepoResult<Vec<AuditEvent>> {
-    let limit = count(limit);
-    let hidden = view.hidden().map(AuditEventType::as_str);
+pub(super) fn list(db: &Db, query: UserEvents) -> RepoResult<Vec<AuditEvent>> {
+    let limit = count(query.limit);
+    let hidden = query.view.hidden().map(AuditEventType::as_str);
     query_all(
         db,
         sql::EVENTS_OF,
-        params![user.as_uuid().into_bytes(), limit, hidden],
+        params![query.user.as_uuid().into_bytes(), limit, hidden],
         event_at,
     )?
     .into_iter()

@@ -8,8 +8,7 @@ use crate::mapping::{grant_from_columns, link_from_columns};
 use async_trait::async_trait;
 use rusqlite::params;
 use social_login_domain::{
-    AuditEvent, Email, EventSet, EventsView, LinkedAccount, ProviderKey, ProviderSubject, User,
-    UserId,
+    AuditEvent, Email, EventSet, LinkedAccount, ProviderAccount, User, UserEvents, UserId,
 };
 use social_login_ports::{AccountLink, LinkRenewal, PlanError, UserCreation};
 use social_login_ports::{
@@ -29,12 +28,8 @@ impl UserRepository for SqliteRepository {
         self.call(move |db| user_by_email(db, &normalized)).await
     }
 
-    async fn find_link(
-        &self,
-        provider: ProviderKey,
-        subject: &ProviderSubject,
-    ) -> RepoResult<Option<LinkedAccount>> {
-        let subject = subject.clone();
+    async fn find_link(&self, account: &ProviderAccount) -> RepoResult<Option<LinkedAccount>> {
+        let ProviderAccount { provider, subject } = account.clone();
         self.call(move |db| {
             query_one(
                 db,
@@ -110,14 +105,8 @@ impl UserRepository for SqliteRepository {
         self.call(move |db| audit::prune(db, before, limit)).await
     }
 
-    async fn events_of(
-        &self,
-        user: UserId,
-        limit: u64,
-        view: EventsView,
-    ) -> RepoResult<Vec<AuditEvent>> {
-        self.call(move |db| audit::list(db, user, limit, view))
-            .await
+    async fn events_of(&self, query: UserEvents) -> RepoResult<Vec<AuditEvent>> {
+        self.call(move |db| audit::list(db, query)).await
     }
 
     /// Reads the file's schema, not just `SELECT 1` (which SQLite answers without opening

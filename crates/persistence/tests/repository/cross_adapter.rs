@@ -78,10 +78,7 @@ async fn what_sea_orm_stores_rusqlite_reads_back_the_same() {
 
     assert_eq!(served.find_user(ada.id).await.unwrap(), Some(created));
     assert_eq!(
-        served
-            .find_link(ProviderKey::GITHUB, &link.subject)
-            .await
-            .unwrap(),
+        served.find_link(&link.account()).await.unwrap(),
         Some(link.to_linked_account())
     );
     assert_eq!(

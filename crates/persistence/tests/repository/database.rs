@@ -35,12 +35,7 @@ async fn deleting_a_user_deletes_its_links_and_refresh_tokens() {
         delete_user_row(&repo, ada.id).await;
 
         assert!(repo.list_links(ada.id).await.unwrap().is_empty());
-        assert_eq!(
-            repo.find_link(ProviderKey::GITHUB, &link.subject)
-                .await
-                .unwrap(),
-            None
-        );
+        assert_eq!(repo.find_link(&link.account()).await.unwrap(), None);
         assert_eq!(
             refresh(&repo, token_hash(1)).await,
             Err(RotateError::Refused(RotationRefused::Invalid)),

@@ -6,7 +6,7 @@ use crate::fixtures::{
     user_less_identity,
 };
 use crate::harness::postgres_repository;
-use social_login_domain::{Email, ProviderKey, ProviderSubject, UserId};
+use social_login_domain::{Email, ProviderAccount, ProviderKey, ProviderSubject, UserId};
 use social_login_persistence::{
     DatabaseOptions, POSTGRES_PING_IF_IDLE_FOR, SeaOrmRepository, connect,
 };
@@ -105,9 +105,12 @@ async fn every_operation(
         ),
         (
             "find_link",
-            repo.find_link(ProviderKey::GITHUB, &subject)
-                .await
-                .storage_failure(),
+            repo.find_link(&ProviderAccount {
+                provider: ProviderKey::GITHUB,
+                subject,
+            })
+            .await
+            .storage_failure(),
         ),
         ("list_links", repo.list_links(user).await.storage_failure()),
         (

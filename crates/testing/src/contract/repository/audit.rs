@@ -9,7 +9,7 @@ use super::fixtures::{
 };
 use crate::audit_at;
 use social_login_domain::{
-    AuditContext, AuditEventType, EventSet, EventsView, Origin, ProviderKey, UserId,
+    AuditContext, AuditEventType, EventSet, EventsView, Origin, ProviderKey, UserEvents, UserId,
 };
 use social_login_ports::AccountLink;
 use social_login_ports::{Claim, LinkRemoval, RefreshRotation, RemoveLinkError, SignInError};
@@ -91,10 +91,25 @@ pub async fn the_users_own_view_leaves_support_reads_out_before_its_limit(
         let read = audit(second, EventSet::NONE).event(0, AuditEventType::AdminRead, ada.id, None);
         repo.record_event(read, EventSet::NONE).await.unwrap();
     }
-    let own = repo.events_of(ada.id, 1, EventsView::Own).await.unwrap();
+    let (user, view) = (ada.id, EventsView::Own);
+    let own = repo
+        .events_of(UserEvents {
+            user,
+            limit: 1,
+            view,
+        })
+        .await;
+    let own = own.unwrap();
     let kinds: Vec<_> = own.iter().map(|event| event.kind).collect();
     assert_eq!(kinds, [AuditEventType::UserRegistered]);
-    let operator = repo.events_of(ada.id, 10, EventsView::Operator).await;
+    let view = EventsView::Operator;
+    let operator = repo
+        .events_of(UserEvents {
+            user,
+            limit: 10,
+            view,
+        })
+        .await;
     assert_eq!(operator.unwrap().len(), 4);
 }
 

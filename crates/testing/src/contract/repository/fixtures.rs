@@ -296,8 +296,7 @@ pub async fn signed_in_user(repo: &dyn Repository, login: ProviderSignIn) -> Use
 pub async fn assert_no_account_written(repo: &dyn Repository, login: &ProviderSignIn) {
     let user = repo.find_user(login.new_user_id).await.unwrap();
     assert_eq!(user, None, "no user was written");
-    let identity = &login.identity;
-    let link = repo.find_link(identity.provider, &identity.subject).await;
+    let link = repo.find_link(&login.identity.account()).await;
     assert_eq!(link.unwrap(), None, "no link was written");
 }
 

@@ -26,7 +26,7 @@ pub async fn a_new_account_registers_a_user_with_its_link_and_session(repo: Arc<
         "what the login returns is what was stored"
     );
     let link = repo
-        .find_link(ProviderKey::GITHUB, &login.identity.subject)
+        .find_link(&login.identity.account())
         .await
         .unwrap()
         .unwrap();

@@ -36,9 +36,7 @@ pub async fn a_sign_up_the_policy_refuses_writes_nothing(repo: Arc<dyn Repositor
     let email = login.identity.email.clone().unwrap();
     assert_eq!(repo.find_user_by_email(&email).await.unwrap(), None);
     assert_eq!(
-        repo.find_link(ProviderKey::GITHUB, &login.identity.subject)
-            .await
-            .unwrap(),
+        repo.find_link(&login.identity.account()).await.unwrap(),
         None
     );
     assert!(
@@ -75,7 +73,7 @@ pub async fn a_closed_provider_still_signs_in_its_accounts_and_auto_links(
     let linked = repo.sign_in_with_provider(google.clone()).await.unwrap();
     assert_eq!((linked.user.id, linked.is_new_user), (ada.id, false));
     let link = repo
-        .find_link(ProviderKey::GOOGLE, &google.identity.subject)
+        .find_link(&google.identity.account())
         .await
         .unwrap()
         .expect("auto-linked");

@@ -4,7 +4,7 @@ use super::Repository;
 use super::fixtures::creation;
 use super::fixtures::store_user;
 use super::fixtures::{email, new_link, new_user, store_user_with_link, user_by_email};
-use social_login_domain::{NewLinkedAccount, ProviderKey, User, UserId};
+use social_login_domain::{NewLinkedAccount, ProviderAccount, ProviderKey, User, UserId};
 use social_login_ports::CreateUserError;
 use social_login_ports::UserCreation;
 use std::sync::Arc;
@@ -42,10 +42,7 @@ pub async fn a_user_created_with_a_link_is_found_by_id_email_and_link(repo: Arc<
         Some("Ada@Example.com"),
         "the email is kept as received"
     );
-    let found = repo
-        .find_link(ProviderKey::GITHUB, &link.subject)
-        .await
-        .unwrap();
+    let found = repo.find_link(&link.account()).await.unwrap();
     assert_eq!(found, Some(link.to_linked_account()));
     assert_eq!(
         repo.list_links(user.id).await.unwrap(),
@@ -64,10 +61,9 @@ pub async fn unknown_users_links_and_emails_are_none(repo: Arc<dyn Repository>) 
     assert_eq!(repo.find_user(UserId::new()).await.unwrap(), None);
     assert_eq!(user_by_email(&*repo, "nobody@example.com").await, None);
     let subject = social_login_domain::ProviderSubject::parse("1").unwrap();
-    assert_eq!(
-        repo.find_link(ProviderKey::GOOGLE, &subject).await.unwrap(),
-        None
-    );
+    let provider = ProviderKey::GOOGLE;
+    let account = ProviderAccount { provider, subject };
+    assert_eq!(repo.find_link(&account).await.unwrap(), None);
     assert!(repo.list_links(UserId::new()).await.unwrap().is_empty());
 }
 
