@@ -184,13 +184,11 @@ impl TenantPath {
         }
     }
 }
+
+/// `8-4-4-4-12` hexadecimal digits.
 fn is_guid(text: &str) -> bool {
-    let groups: Vec<&str> = text.split('-').collect();
-    groups.len() == 5
-        && groups
-            .iter()
-            .zip([8, 4, 4, 4, 12])
-            .all(|(group, len)| group.len() == len && group.bytes().all(|b| b.is_ascii_hexdigit()))
+    // Of the forms uuid parses, only the hyphenated one is 36 characters long.
+    text.len() == 36 && uuid::Uuid::try_parse(text).is_ok()
 }
 
 /// The id_token issuer of tenant `tid` on this simulator.

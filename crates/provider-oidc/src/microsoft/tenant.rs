@@ -28,12 +28,8 @@ pub fn tenant_id(claims: &Map<String, Value>) -> Option<&str> {
 
 /// `8-4-4-4-12` hexadecimal digits.
 fn is_guid(text: &str) -> bool {
-    let groups: Vec<&str> = text.split('-').collect();
-    groups.len() == 5
-        && groups
-            .iter()
-            .zip([8, 4, 4, 4, 12])
-            .all(|(group, len)| group.len() == len && group.bytes().all(|b| b.is_ascii_hexdigit()))
+    // Of the forms uuid parses, only the hyphenated one is 36 characters long.
+    text.len() == 36 && uuid::Uuid::try_parse(text).is_ok()
 }
 
 #[cfg(test)]
@@ -94,6 +90,11 @@ mod tests {
             "common",
             "x/v2.0",
             "72f988bf-86f1-41af-91ab-2d7cd011db4",
+            "72f988bf-86f1-41af-91ab-2d7cd011db4g",
+            "72f988bf8-6f1-41af-91ab-2d7cd011db47",
+            "72f988bf86f141af91ab2d7cd011db47",
+            "{72f988bf-86f1-41af-91ab-2d7cd011db47}",
+            "urn:uuid:72f988bf-86f1-41af-91ab-2d7cd011db47",
             "{tenantid}",
         ] {
             let token = json!({"iss": issuer_of(tid), "tid": tid});
