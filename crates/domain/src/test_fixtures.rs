@@ -34,7 +34,8 @@ pub fn link(user: &User, provider: ProviderKey) -> LinkedAccount {
     }
 }
 
-/// `provider`'s identity of `subject` with `email` (vouched for or not), and nothing else.
+/// `provider`'s identity of `subject` with `email` (vouched for or not), a name and an
+/// avatar, in no organisation.
 pub fn identity(
     provider: ProviderKey,
     subject: &str,
@@ -46,8 +47,8 @@ pub fn identity(
         subject: ProviderSubject::parse(subject).unwrap(),
         email: email.map(|e| Email::parse(e).unwrap()),
         email_verified: verified,
-        full_name: None,
-        avatar_url: None,
+        full_name: Some("Ada Lovelace".into()),
+        avatar_url: Some("https://avatars.test/ada.png".into()),
         hosted_domain: None,
     }
 }

@@ -6,7 +6,7 @@ use social_login_app::{
 };
 use social_login_domain::{
     LinkedAccount, OAuthState, Origin, ProviderIdentity, ProviderKey, ProviderTokens, SecretText,
-    UserId, test_fixtures,
+    UserId,
 };
 use social_login_ports::{
     AccessIssue, PostBody, ProviderError, ProviderLogin, SessionTokens, VerifiedAccess,
@@ -449,20 +449,8 @@ pub fn registration(email: &str, password: &str) -> Registration {
     }
 }
 
-/// What a provider asserts about an account: the domain's bare identity, with a name and
-/// an avatar.
-pub fn identity(
-    provider: ProviderKey,
-    subject: &str,
-    email: Option<&str>,
-    verified: bool,
-) -> ProviderIdentity {
-    ProviderIdentity {
-        full_name: Some("Ada Lovelace".into()),
-        avatar_url: Some("https://avatars.test/ada.png".into()),
-        ..test_fixtures::identity(provider, subject, email, verified)
-    }
-}
+/// What a provider asserts about an account.
+pub use social_login_domain::test_fixtures::identity;
 
 /// A completed provider sign-in with tokens named after the subject:
 /// `<subject>-access` and `<subject>-refresh`.
