@@ -14,27 +14,29 @@ const NEVER: &[&str] = &[
     OTHER_NONCE,
 ];
 
-/// Asserts a `CodeExchange` failure whose message holds none of `secrets`; returns it.
-pub fn expect_code_exchange(
-    result: Result<ProviderLogin, ProviderError>,
-    secrets: &[impl AsRef<str>],
-) -> String {
-    match result {
-        Err(ProviderError::CodeExchange(message)) => checked(message, secrets),
-        other => panic!("expected CodeExchange, got {other:?}"),
-    }
+/// Defines `$name(result, secrets)`, which asserts a `$variant` failure whose message holds
+/// none of `secrets` and returns the message.
+macro_rules! expect_failure {
+    ($name:ident, $variant:ident) => {
+        #[doc = concat!("Asserts a `", stringify!($variant), "` failure whose message holds")]
+        /// none of `secrets`; returns the message.
+        pub fn $name(
+            result: Result<ProviderLogin, ProviderError>,
+            secrets: &[impl AsRef<str>],
+        ) -> String {
+            match result {
+                Err(ProviderError::$variant(message)) => checked(message, secrets),
+                other => panic!(
+                    concat!("expected ", stringify!($variant), ", got {:?}"),
+                    other
+                ),
+            }
+        }
+    };
 }
 
-/// Asserts a `UserInfo` failure whose message holds none of `secrets`; returns it.
-pub fn expect_user_info(
-    result: Result<ProviderLogin, ProviderError>,
-    secrets: &[impl AsRef<str>],
-) -> String {
-    match result {
-        Err(ProviderError::UserInfo(message)) => checked(message, secrets),
-        other => panic!("expected UserInfo, got {other:?}"),
-    }
-}
+expect_failure!(expect_code_exchange, CodeExchange);
+expect_failure!(expect_user_info, UserInfo);
 
 /// Asserts `message` holds none of `secrets` nor any text of [`NEVER`].
 pub fn assert_no_secret(message: &str, secrets: &[impl AsRef<str>]) {
