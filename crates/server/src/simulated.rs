@@ -197,8 +197,6 @@ fn simulator_provider(key: ProviderKey) -> Provider {
     }
 }
 
-/// The endpoint overrides that send `key`'s adapter to the simulator: every endpoint its
-/// simulated provider serves, and the issuer of its id_tokens where it signs them.
 /// The simulated API of a built-in provider that has an API to relay to (Apple has none);
 /// a preset's is set the same way in [`enable_presets`].
 fn relay_base(key: ProviderKey, simulator: &SimulatorHandle) -> Option<Vec<String>> {
@@ -206,7 +204,9 @@ fn relay_base(key: ProviderKey, simulator: &SimulatorHandle) -> Option<Vec<Strin
     declared.then(|| vec![simulator.api_base(simulator_provider(key))])
 }
 
-fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides {
+/// The endpoint overrides that send `key`'s adapter to the simulator: every endpoint its
+/// simulated provider serves, and the issuer of its id_tokens where it signs them.
+pub fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverrides {
     let e = simulator.endpoints(simulator_provider(key));
     EndpointOverrides {
         authorization: Some(e.authorization),

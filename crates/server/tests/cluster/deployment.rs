@@ -2,7 +2,8 @@
 //! state store, and any number of real `social-login serve` processes sharing them.
 
 use super::flows::Browser;
-use social_login::simulated::{SimulatedClient, register_clients};
+use social_login::settings::EndpointOverrides;
+use social_login::simulated::{self, SimulatedClient, register_clients};
 use social_login_domain::ProviderKey;
 use social_login_simulator::{SimUser, Simulator, SimulatorConfig, SimulatorHandle};
 use social_login_test_support::{
@@ -75,13 +76,15 @@ pub struct Deployment {
 }
 
 /// A provider's table: the registered client, and where the simulator serves each endpoint.
-fn provider_toml(key: &str, endpoints: &[(&str, &str)]) -> String {
+/// `key`'s table: the cluster's client, and `endpoints` (Google's signal key set too).
+fn provider_toml(key: ProviderKey, endpoints: &EndpointOverrides) -> String {
     let mut table = format!(
         "\n[oauth_providers.{key}]\nclient_id = \"{CLIENT_ID}\"\n\
          client_secret = \"{CLIENT_SECRET}\"\nredirect_uri = \"{REDIRECT_BASE}{key}\"\n\n\
          [oauth_providers.{key}.endpoints]\n"
     );
-    for (name, url) in endpoints {
+    let risc = endpoints.risc_jwks.as_deref().map(|url| ("risc_jwks", url));
+    for (name, url) in endpoints.iter().chain(risc) {
         table.push_str(&format!("{name} = \"{url}\"\n"));
     }
     table
@@ -148,35 +151,14 @@ impl Deployment {
     /// The configuration every instance runs with: GitHub and Google at the simulator,
     /// no rate limit (the tests are the flood).
     pub fn config_toml(&self) -> String {
-        let github = self.sim.github();
-        let google = self.sim.google();
         let states = match &self.states {
             Some((url, prefix)) => {
                 format!("backend = \"redis\"\nurl = \"{url}\"\nkey_prefix = \"{prefix}\"\n")
             }
             None => "backend = \"memory\"\n".to_owned(),
         };
-        let github = provider_toml(
-            "github",
-            &[
-                ("authorization", &github.authorization),
-                ("token", &github.token),
-                ("userinfo", &github.user),
-                ("emails", &github.emails),
-            ],
-        );
-        let google = provider_toml(
-            "google",
-            &[
-                ("authorization", &google.authorization),
-                ("token", &google.token),
-                ("userinfo", &google.userinfo),
-                ("jwks", &google.jwks),
-                ("issuer", &google.issuer),
-                // Cross-Account Protection: the simulator signs its SETs with its id_token keys.
-                ("risc_jwks", &google.jwks),
-            ],
-        );
+        let [github, google] = [ProviderKey::GITHUB, ProviderKey::GOOGLE]
+            .map(|key| provider_toml(key, &simulated::endpoints(key, &self.sim)));
         format!(
             r#"secret_key = "{SECRET_KEY}"
 
