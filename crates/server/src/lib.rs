@@ -2,6 +2,7 @@
 //! use cases. `main.rs` only parses the command line; tests start exactly what production
 //! starts through [`server::start`].
 
+mod adapters;
 pub mod catalogue_listing;
 pub mod cli;
 pub mod dead_letters;

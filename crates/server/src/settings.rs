@@ -27,6 +27,7 @@ mod webhooks;
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use social_login_domain::{ProviderKey, SecretText};
+use social_login_provider_core::{ProviderSettings, SigningKey};
 
 pub use admin::{AdminSettings, MAX_ADMIN_KEYS};
 pub use declared::Declared;
@@ -149,6 +150,20 @@ impl Settings {
     pub fn apple_private_key(&self) -> SecretText {
         let pem = self.apple_private_key_pem.as_ref();
         SecretText::new(pem.map(|pem| pem.expose_secret()).unwrap_or_default())
+    }
+
+    /// `key`'s table as its adapter takes it; Apple's also carries the team's signing key,
+    /// which is a setting of the service.
+    pub fn adapter_settings(&self, key: ProviderKey, config: &ProviderConfig) -> ProviderSettings {
+        let mut provider = config.adapter_settings();
+        if key == ProviderKey::APPLE {
+            provider.signing = Some(SigningKey {
+                team_id: self.apple_team_id.clone().unwrap_or_default(),
+                key_id: self.apple_key_id.clone().unwrap_or_default(),
+                private_key_pem: self.apple_private_key(),
+            });
+        }
+        provider
     }
 
     /// The configured providers whose `enabled` is true, in configuration order.

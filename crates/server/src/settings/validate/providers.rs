@@ -1,13 +1,12 @@
 //! `[oauth_providers.*]` and the apple signing fields: each enabled provider's adapter is
-//! asked for the problems of its settings (the rules are the adapters', dispatched in
-//! `wiring/providers.rs`); the warnings are the service's.
+//! asked for the problems of its settings (the rules are the adapters', `crate::adapters`
+//! finds the crate); the warnings are the service's.
 
 use super::provider_tables::accepts_id_tokens;
 use crate::settings::{ConfigErrors, Declared, ProviderConfig, Settings};
-use crate::wiring::providers;
 use social_login_domain::{ProviderKey, ProviderKind};
-use social_login_provider_core::ProblemField;
 use social_login_provider_core::spec::ProviderSpec;
+use social_login_provider_core::{ProblemField, SettingsProblem};
 use url::{Host, Url};
 
 pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
@@ -16,7 +15,7 @@ pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
         // A table that declares nothing usable (no kind, an unknown preset) is named by the
         // table rules: there is no telling which adapter would check the rest.
         let problems = match config.declared(key) {
-            Some(_) => providers::problems(key, config, settings),
+            Some(_) => adapter_problems(key, config, settings),
             None => Vec::new(),
         };
         for problem in problems {
@@ -32,6 +31,41 @@ pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
             errors.push(format!("oauth_providers.{key}.id_token_nonce"), NOT_NATIVE);
         }
     }
+}
+
+/// The problems the adapter of `key` finds in its settings: the same checks it makes when
+/// it is built at start-up, all at once. A provider from configuration is checked against
+/// the declaration its table makes (an `oidc` one's discovery is `check-config`'s own
+/// step); the fields its table may not hold are named by the table rules, not again here.
+fn adapter_problems(
+    key: ProviderKey,
+    config: &ProviderConfig,
+    settings: &Settings,
+) -> Vec<SettingsProblem> {
+    let mut provider = settings.adapter_settings(key, config);
+    // A table's declaration is checked whole, but a provider from configuration's only as
+    // far as its table goes: an `oidc` one's discovery completes it (its table rules name
+    // what it lacks).
+    let (spec, declared_problems) = match config.declared(key) {
+        Some(Declared::BuiltIn(spec)) => (spec.clone(), spec.problems()),
+        Some(Declared::Preset(spec)) => {
+            let problems = spec.problems();
+            (spec, problems)
+        }
+        Some(Declared::Generic(generic)) => {
+            provider.endpoints.issuer = None;
+            let spec = generic.declaration(None);
+            let problems = spec.knob_problems();
+            (spec, problems)
+        }
+        None => return Vec::new(),
+    };
+    let mut problems: Vec<SettingsProblem> = declared_problems
+        .into_iter()
+        .map(|problem| SettingsProblem::provider(problem.field, problem.message))
+        .collect();
+    problems.extend(crate::adapters::problems(key, &spec, &provider));
+    problems
 }
 
 /// Why `client_ids` or `id_token_nonce` do not belong to a provider.
