@@ -90,11 +90,9 @@ impl CodeLifetime {
 
 /// More paths a real provider answers an endpoint at.
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct Aliases {
-    #[serde(default)]
     pub authorize: Vec<String>,
-    #[serde(default)]
     pub userinfo: Vec<String>,
 }
 

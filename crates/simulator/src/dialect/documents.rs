@@ -91,15 +91,13 @@ pub struct EmailsRules {
 /// What its id_tokens carry besides `iss`, `sub`, `aud`, `azp`, times and `nonce`, and
 /// what signs them.
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct IdTokenRules {
     /// Absent: the claims `email` and `profile` grant.
     pub claims: Option<Template>,
-    #[serde(default)]
     pub signing: Signing,
     /// What its `iss` has after the provider's prefix (Auth0's trailing `/`, Okta's
     /// `/oauth2/default`).
-    #[serde(default)]
     pub issuer_path: String,
 }
 

@@ -87,11 +87,10 @@ pub enum BasicHeader {
     Refused,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct TokenAnswer {
     /// The access token is this followed by 36 random characters.
-    #[serde(default)]
     pub access_prefix: String,
     /// Absent: the answer has no `token_type` (WeChat).
     pub token_type: Option<String>,
@@ -99,27 +98,21 @@ pub struct TokenAnswer {
     /// Absent: the answer names no scope.
     pub scope_separator: Option<String>,
     /// The scope as a JSON array (Twitch).
-    #[serde(default)]
     pub scope_as_array: bool,
     /// Slack's `"ok": true` member.
-    #[serde(default)]
     pub ok: bool,
-    #[serde(default)]
     pub extra: Map<String, Value>,
     /// Members naming the user (WeChat's `openid`, Notion's `owner`).
     pub user: Option<Template>,
     /// The names of its members, where they are not OAuth's (DingTalk's `accessToken`):
     /// OAuth's name to the provider's.
-    #[serde(default)]
     pub names: BTreeMap<String, String>,
     /// The `Content-Type` it labels its JSON with, where that is not JSON's (WeChat's
     /// `text/plain`).
     pub content_type: Option<String>,
     pub refresh: Option<RefreshRule>,
-    #[serde(default)]
     pub id_token: IdTokenWhen,
     /// The id_token carries the access token's `at_hash`.
-    #[serde(default)]
     pub at_hash: bool,
 }
 
