@@ -1,8 +1,8 @@
-//! What the tests store, built as the repository contract builds it, plus two looks around
-//! the ports at the rows themselves.
+//! What the tests store, built as the repository contract builds it, plus looks around the
+//! ports at the rows themselves.
 
-use sea_orm::ConnectionTrait;
 use sea_orm::sea_query::{Alias, Expr, ExprTrait, Query};
+use sea_orm::{ConnectionTrait, Statement};
 use social_login_domain::{LinkedAccountId, UserId};
 use social_login_persistence::SeaOrmRepository;
 
@@ -33,6 +33,16 @@ pub async fn stored_link_columns(
         row.try_get("", "access_token").expect("access_token"),
         row.try_get("", "refresh_token").expect("refresh_token"),
     )
+}
+
+/// The one number a `SELECT count(*) …` of `repo`'s database answers.
+pub async fn count_of(repo: &SeaOrmRepository, sql: &str) -> i64 {
+    let backend = repo.connection().get_database_backend();
+    let count = Statement::from_string(backend, sql);
+    let row = repo.connection().query_one_raw(count).await.unwrap();
+    row.expect("a count answers a row")
+        .try_get_by_index(0)
+        .unwrap()
 }
 
 /// Deletes a user row directly: the ports have no such operation.

@@ -2,9 +2,9 @@
 //! lock file beside the database. Each test holds the lock itself and watches `migrate`
 //! wait for it.
 
+use crate::fixtures::count_of;
 use crate::harness::sqlite_repository;
 use sea_orm::sqlx::{self, Connection, PgConnection};
-use sea_orm::{ConnectionTrait, Statement};
 use social_login_persistence::{DatabaseOptions, MIGRATION_LOCK_KEY, SeaOrmRepository, connect};
 use social_login_test_support::{PostgresDatabase, postgres_admin_url};
 use std::time::Duration;
@@ -27,17 +27,6 @@ async fn migrate_waits_for(repo: SeaOrmRepository, release: impl AsyncFnOnce()) 
         .expect("migrate finishes once the lock is free")
         .unwrap()
         .expect("migrate succeeds");
-}
-
-async fn table_count(repo: &SeaOrmRepository, sql: &str) -> i64 {
-    let backend = repo.connection().get_database_backend();
-    let row = repo
-        .connection()
-        .query_one_raw(Statement::from_string(backend, sql))
-        .await
-        .unwrap()
-        .unwrap();
-    row.try_get_by_index(0).unwrap()
 }
 
 #[tokio::test]
@@ -63,14 +52,14 @@ async fn on_postgres_migrate_waits_for_the_advisory_lock() {
             .unwrap();
     })
     .await;
-    let tables = table_count(
+    let tables = count_of(
         &repo,
         "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public' \
          AND table_name IN ('users', 'linked_accounts', 'refresh_tokens')",
     )
     .await;
     assert_eq!(tables, 3);
-    let locks = table_count(
+    let locks = count_of(
         &repo,
         // This database's only: other test runs on the same server hold their own.
         "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database = \
@@ -91,7 +80,7 @@ async fn on_sqlite_migrate_waits_for_the_lock_file_beside_the_database() {
     let url = format!("sqlite://{}?mode=rwc", path.display());
     let repo = connect(&DatabaseOptions::new(url)).await.unwrap();
     migrate_waits_for(repo.clone(), async || lock.unlock().unwrap()).await;
-    let tables = table_count(
+    let tables = count_of(
         &repo,
         "SELECT count(*) FROM sqlite_master WHERE type = 'table' \
          AND name IN ('users', 'linked_accounts', 'refresh_tokens')",

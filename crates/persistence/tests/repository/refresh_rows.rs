@@ -2,8 +2,8 @@
 //! when its tokens prove their family, and every spent row until it expires for tokens of
 //! the earlier format (which prove nothing, so only their rows detect their reuse).
 
+use crate::fixtures::count_of;
 use crate::harness::{on_every_backend, rusqlite_repository, sqlite_repository};
-use sea_orm::{ConnectionTrait, Statement};
 use social_login_domain::refresh::{PresentedRefresh, RefreshIssue};
 use social_login_persistence::SeaOrmRepository;
 use social_login_testing::contract::repository::Repository;
@@ -39,10 +39,7 @@ async fn rotate_a_session(repo: &dyn Repository, proving: bool) {
 }
 
 async fn token_rows(repo: &SeaOrmRepository) -> i64 {
-    let backend = repo.connection().get_database_backend();
-    let count = Statement::from_string(backend, "SELECT count(*) FROM refresh_tokens");
-    let row = repo.connection().query_one_raw(count).await.unwrap();
-    row.unwrap().try_get_by_index(0).unwrap()
+    count_of(repo, "SELECT count(*) FROM refresh_tokens").await
 }
 
 #[tokio::test]
