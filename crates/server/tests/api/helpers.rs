@@ -11,6 +11,7 @@ mod approval;
 use approval::authorization_url;
 pub use approval::{Approval, user_id};
 use reqwest::StatusCode;
+use sea_orm::{ConnectionTrait, Database, DbBackend, Statement};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use social_login::server::{RunningServer, start};
@@ -320,6 +321,15 @@ impl TestApp {
     /// the passing of time would do).
     pub fn database_url(&self) -> &str {
         &self.settings.database.url
+    }
+
+    /// Runs the write `statement` makes for the app's database behind the service's back
+    /// (what an upgrade or the passing of time leaves there); how many rows it changed.
+    pub async fn write_behind(&self, statement: impl FnOnce(DbBackend) -> Statement) -> u64 {
+        let db = Database::connect(self.database_url()).await.unwrap();
+        let written = db.execute_raw(statement(db.get_database_backend())).await;
+        db.close().await.unwrap();
+        written.unwrap().rows_affected()
     }
 
     pub fn url(&self, path: &str) -> String {

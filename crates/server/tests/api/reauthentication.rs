@@ -6,21 +6,18 @@
 use crate::helpers::*;
 use reqwest::StatusCode;
 use sea_orm::sea_query::{Alias, Query};
-use sea_orm::{ConnectionTrait, Database};
 use serde_json::Value;
 use social_login_simulator::Provider;
 
 /// Every session of the app now says its login happened ten minutes ago.
 async fn age_every_session(app: &TestApp) {
-    let db = Database::connect(app.database_url()).await.unwrap();
     let ten_minutes_ago = time::OffsetDateTime::now_utc() - time::Duration::minutes(10);
     let update = Query::update()
         .table(Alias::new("refresh_families"))
         .value(Alias::new("auth_time"), ten_minutes_ago)
         .to_owned();
-    let aged = db.execute(&update).await.unwrap();
-    assert!(aged.rows_affected() > 0, "there were sessions to age");
-    db.close().await.unwrap();
+    let aged = app.write_behind(|backend| backend.build(&update)).await;
+    assert!(aged > 0, "there were sessions to age");
 }
 
 /// A refresh of `login`'s session: a valid new access token, of the same old login.

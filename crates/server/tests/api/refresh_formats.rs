@@ -4,7 +4,7 @@
 //! replay still ends it.
 
 use crate::helpers::*;
-use sea_orm::{ConnectionTrait, Database, Statement};
+use sea_orm::Statement;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use social_login::settings::Settings;
@@ -19,17 +19,19 @@ const NEXT_SECRET_KEY: &str = "ieFuJ8itygrGs4-vu-V93oWjW_RFcfYMV8rOKKyLN7WubOw-j
 /// Stores `token` in the app's only session as a token of the earlier format, as a database
 /// written before the upgrade holds it.
 async fn store_earlier_token(app: &TestApp, token: &str) {
-    let db = Database::connect(app.database_url()).await.unwrap();
     let hash: [u8; 32] = Sha256::digest(token.as_bytes()).into();
-    let insert = Statement::from_sql_and_values(
-        db.get_database_backend(),
-        "INSERT INTO refresh_tokens (token_hash, user_id, family_id, created_at, expires_at, used) \
-         SELECT $1, user_id, family_id, created_at, expires_at, used FROM refresh_tokens",
-        [hash.to_vec().into()],
-    );
-    let stored = db.execute_raw(insert).await.unwrap();
-    assert_eq!(stored.rows_affected(), 1, "one session to put it in");
-    db.close().await.unwrap();
+    let stored = app
+        .write_behind(|backend| {
+            Statement::from_sql_and_values(
+                backend,
+                "INSERT INTO refresh_tokens \
+                 (token_hash, user_id, family_id, created_at, expires_at, used) \
+                 SELECT $1, user_id, family_id, created_at, expires_at, used FROM refresh_tokens",
+                [hash.to_vec().into()],
+            )
+        })
+        .await;
+    assert_eq!(stored, 1, "one session to put it in");
 }
 
 /// Refreshes with `presented`, then presents it again: the replay ends the session, the
