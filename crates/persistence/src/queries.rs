@@ -29,6 +29,17 @@ pub(crate) fn link_with_user(
         .find_also_related(user::Entity)
 }
 
+/// A user's link of `provider`, with the user (for its lock).
+pub(crate) fn user_link_with_user(
+    user: UserId,
+    provider: ProviderKey,
+) -> SelectTwo<linked_account::Entity, user::Entity> {
+    linked_account::Entity::find()
+        .filter(linked_account::Column::UserId.eq(user.as_uuid()))
+        .filter(linked_account::Column::Provider.eq(provider.as_str()))
+        .find_also_related(user::Entity)
+}
+
 /// The link of a provider account.
 pub(crate) fn link(
     provider: ProviderKey,

@@ -6,26 +6,26 @@ use crate::audit::{from_unix_ms, unix_ms};
 use crate::entity::linked_account;
 use crate::error::repository_error;
 use crate::queries;
-use crate::raw_sql::statement;
 use async_trait::async_trait;
 use sea_orm::sea_query::{Condition, Expr};
-use sea_orm::{ColumnTrait, ConnectionTrait, FromQueryResult, QueryFilter};
+use sea_orm::{ColumnTrait, QueryFilter};
 use social_login_domain::relay::RelayRefresh;
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
-use social_login_ports::{LinkGrant, ProviderGrants, RefreshClaim, RepoResult};
+use social_login_ports::{LinkGrant, ProviderGrants, RefreshClaim, RepoResult, RepositoryError};
 
 #[async_trait]
 impl ProviderGrants for SeaOrmRepository {
     async fn grant_of(&self, user: UserId, provider: ProviderKey) -> RepoResult<Option<LinkGrant>> {
-        let db = self.connection();
-        let values = vec![user.as_uuid().into(), provider.as_str().into()];
-        let query = statement(db.get_database_backend(), GRANT_WITH_LOCK, values);
-        let Some(row) = db.query_one_raw(query).await.map_err(repository_error)? else {
-            return Ok(None);
-        };
-        let link = linked_account::Model::from_query_result(&row, "").map_err(repository_error)?;
-        let locked: bool = row.try_get("", "user_locked").map_err(repository_error)?;
-        Ok(Some(grant_from_row(link, locked)))
+        let found = queries::user_link_with_user(user, provider)
+            .one(self.connection())
+            .await
+            .map_err(repository_error)?;
+        match found {
+            None => Ok(None),
+            Some((link, Some(user))) => Ok(Some(grant_from_row(link, user.locked))),
+            // The foreign key makes this impossible; a broken row is not the caller's fault.
+            Some((_, None)) => Err(RepositoryError::Internal("a link without its user".into())),
+        }
     }
 
     async fn claim_refresh(&self, claim: RefreshClaim) -> RepoResult<bool> {
@@ -63,9 +63,6 @@ impl ProviderGrants for SeaOrmRepository {
 }
 
 /// The link with its user's lock, in one statement (a relayed call reads nothing else).
-const GRANT_WITH_LOCK: &str = "SELECT l.*, u.locked AS user_locked FROM linked_accounts l \
-     JOIN users u ON u.id = l.user_id WHERE l.user_id = ?1 AND l.provider = ?2";
-
 fn grant_from_row(row: linked_account::Model, user_locked: bool) -> LinkGrant {
     LinkGrant {
         link: LinkedAccountId::from_uuid(row.id),

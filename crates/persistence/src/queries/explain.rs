@@ -22,6 +22,10 @@ fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
         ),
         ("link", link(ProviderKey::GITHUB, &subject).build(backend)),
         (
+            "user_link_with_user",
+            user_link_with_user(user, ProviderKey::GITHUB).build(backend),
+        ),
+        (
             "user_by_email",
             user_by_email("ada@example.com").build(backend),
         ),
