@@ -23,19 +23,16 @@ pub(crate) fn link_with_user(
     provider: ProviderKey,
     subject: &ProviderSubject,
 ) -> SelectTwo<linked_account::Entity, user::Entity> {
-    linked_account::Entity::find()
-        .filter(linked_account::Column::Provider.eq(provider.as_str()))
-        .filter(linked_account::Column::Subject.eq(subject.as_str()))
-        .find_also_related(user::Entity)
+    link(provider, subject).find_also_related(user::Entity)
 }
 
-/// A user's link of `provider`, with the user (for its lock).
+/// A user's link of `provider`, with the user (for its lock; unique index on user_id,
+/// provider).
 pub(crate) fn user_link_with_user(
     user: UserId,
     provider: ProviderKey,
 ) -> SelectTwo<linked_account::Entity, user::Entity> {
-    linked_account::Entity::find()
-        .filter(linked_account::Column::UserId.eq(user.as_uuid()))
+    links_of(user)
         .filter(linked_account::Column::Provider.eq(provider.as_str()))
         .find_also_related(user::Entity)
 }
