@@ -2,19 +2,13 @@
 //! verified provider email or a password account's email stays in the unique, matched column.
 //! The address itself is kept in `email`, for display.
 
-use crate::steps::{Changes, Steps};
-use sea_orm_migration::prelude::*;
+use crate::steps::Steps;
 use sea_orm_migration::sea_orm::DbBackend;
 
-#[derive(DeriveMigrationName)]
-pub struct Migration;
-
-impl Changes for Migration {
-    fn steps(&self, _: DbBackend) -> Steps {
-        // Nothing undoes it: re-claiming could collide with the owners who registered since.
-        Steps::default().sql(
-            "UPDATE users SET email_normalized = NULL \
-             WHERE email_verified = FALSE AND password_hash IS NULL",
-        )
-    }
+pub fn steps(_: DbBackend) -> Steps {
+    // Nothing undoes it: re-claiming could collide with the owners who registered since.
+    Steps::default().sql(
+        "UPDATE users SET email_normalized = NULL \
+         WHERE email_verified = FALSE AND password_hash IS NULL",
+    )
 }

@@ -2,37 +2,20 @@
 //! expired without reading every row (a million sessions must not mean a full scan).
 
 use crate::names::{IX_REFRESH_FAMILIES_EXPIRES_AT, IX_REFRESH_TOKENS_EXPIRES_AT};
-use crate::steps::{Changes, Steps};
-use sea_orm_migration::prelude::*;
+use crate::steps::Steps;
+use crate::tables::{RefreshFamilies, RefreshTokens};
 use sea_orm_migration::sea_orm::DbBackend;
 
-#[derive(DeriveMigrationName)]
-pub struct Migration;
-
-#[derive(DeriveIden)]
-enum RefreshTokens {
-    Table,
-    ExpiresAt,
-}
-
-#[derive(DeriveIden)]
-enum RefreshFamilies {
-    Table,
-    ExpiresAt,
-}
-
-impl Changes for Migration {
-    fn steps(&self, _: DbBackend) -> Steps {
-        Steps::default()
-            .index(
-                IX_REFRESH_TOKENS_EXPIRES_AT,
-                RefreshTokens::Table,
-                [RefreshTokens::ExpiresAt],
-            )
-            .index(
-                IX_REFRESH_FAMILIES_EXPIRES_AT,
-                RefreshFamilies::Table,
-                [RefreshFamilies::ExpiresAt],
-            )
-    }
+pub fn steps(_: DbBackend) -> Steps {
+    Steps::default()
+        .index(
+            IX_REFRESH_TOKENS_EXPIRES_AT,
+            RefreshTokens::Table,
+            [RefreshTokens::ExpiresAt],
+        )
+        .index(
+            IX_REFRESH_FAMILIES_EXPIRES_AT,
+            RefreshFamilies::Table,
+            [RefreshFamilies::ExpiresAt],
+        )
 }

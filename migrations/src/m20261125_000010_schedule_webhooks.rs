@@ -8,33 +8,19 @@
 //! before this migration start afresh: due now, no attempt counted.
 
 use crate::names::{IX_WEBHOOK_OUTBOX_DEAD, IX_WEBHOOK_OUTBOX_DUE};
-use crate::steps::{Changes, Steps};
+use crate::steps::Steps;
+use crate::tables::WebhookOutbox;
 use sea_orm_migration::sea_orm::DbBackend;
-use sea_orm_migration::{prelude::*, schema::*};
+use sea_orm_migration::schema::*;
 
-#[derive(DeriveMigrationName)]
-pub struct Migration;
-
-#[derive(DeriveIden)]
-enum WebhookOutbox {
-    Table,
-    Seq,
-    EventId,
-    NextAttemptMs,
-    DeadAtMs,
-    LastError,
-}
-
-impl Changes for Migration {
-    fn steps(&self, _: DbBackend) -> Steps {
-        use WebhookOutbox::*;
-        Steps::default()
-            .add_columns(
-                Table,
-                &[big_integer_null(DeadAtMs), string_len_null(LastError, 256)],
-            )
-            .index(IX_WEBHOOK_OUTBOX_DUE, Table, [NextAttemptMs, Seq])
-            .index(IX_WEBHOOK_OUTBOX_DEAD, Table, [DeadAtMs, EventId])
-            .sql("UPDATE webhook_outbox SET next_attempt_ms = 0, attempts = 0")
-    }
+pub fn steps(_: DbBackend) -> Steps {
+    use WebhookOutbox::*;
+    Steps::default()
+        .add_columns(
+            Table,
+            &[big_integer_null(DeadAtMs), string_len_null(LastError, 256)],
+        )
+        .index(IX_WEBHOOK_OUTBOX_DUE, Table, [NextAttemptMs, Seq])
+        .index(IX_WEBHOOK_OUTBOX_DEAD, Table, [DeadAtMs, EventId])
+        .sql("UPDATE webhook_outbox SET next_attempt_ms = 0, attempts = 0")
 }

@@ -12,66 +12,41 @@
 //!   `received_ms` (Unix ms, comparable in SQL on SQLite too) for housekeeping.
 
 use crate::names::IX_SIGNAL_RECEIPTS_RECEIVED;
-use crate::steps::{Changes, Steps};
+use crate::steps::Steps;
+use crate::tables::{LinkedAccounts, RefreshFamilies, SignalReceipts};
 use sea_orm_migration::sea_orm::DbBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
-#[derive(DeriveMigrationName)]
-pub struct Migration;
-
-#[derive(DeriveIden)]
-enum RefreshFamilies {
-    Table,
-    BeganWith,
-}
-
-#[derive(DeriveIden)]
-enum LinkedAccounts {
-    Table,
-    Disabled,
-    DisabledChangedMs,
-}
-
-#[derive(DeriveIden)]
-enum SignalReceipts {
-    Table,
-    Source,
-    SignalId,
-    ReceivedMs,
-}
-
-impl Changes for Migration {
-    fn steps(&self, _: DbBackend) -> Steps {
-        use SignalReceipts as Receipts;
-        let disabled = boolean(LinkedAccounts::Disabled).default(false).to_owned();
-        Steps::default()
-            .add_columns(
-                RefreshFamilies::Table,
-                &[string_len_null(RefreshFamilies::BeganWith, 32)],
-            )
-            .add_columns(
-                LinkedAccounts::Table,
-                &[
-                    disabled,
-                    big_integer_null(LinkedAccounts::DisabledChangedMs),
-                ],
-            )
-            .create(
-                Table::create()
-                    .table(Receipts::Table)
-                    .col(string_len(Receipts::Source, 32))
-                    .col(string_len(Receipts::SignalId, 255))
-                    .col(big_integer(Receipts::ReceivedMs))
-                    .primary_key(
-                        Index::create()
-                            .col(Receipts::Source)
-                            .col(Receipts::SignalId),
-                    ),
-            )
-            .index(
-                IX_SIGNAL_RECEIPTS_RECEIVED,
-                Receipts::Table,
-                [Receipts::ReceivedMs],
-            )
-    }
+pub fn steps(_: DbBackend) -> Steps {
+    use SignalReceipts as Receipts;
+    let disabled = boolean(LinkedAccounts::Disabled).default(false).to_owned();
+    Steps::default()
+        .add_columns(
+            RefreshFamilies::Table,
+            &[string_len_null(RefreshFamilies::BeganWith, 32)],
+        )
+        .add_columns(
+            LinkedAccounts::Table,
+            &[
+                disabled,
+                big_integer_null(LinkedAccounts::DisabledChangedMs),
+            ],
+        )
+        .create(
+            Table::create()
+                .table(Receipts::Table)
+                .col(string_len(Receipts::Source, 32))
+                .col(string_len(Receipts::SignalId, 255))
+                .col(big_integer(Receipts::ReceivedMs))
+                .primary_key(
+                    Index::create()
+                        .col(Receipts::Source)
+                        .col(Receipts::SignalId),
+                ),
+        )
+        .index(
+            IX_SIGNAL_RECEIPTS_RECEIVED,
+            Receipts::Table,
+            [Receipts::ReceivedMs],
+        )
 }

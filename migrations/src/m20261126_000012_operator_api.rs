@@ -9,47 +9,24 @@
 //!   with a link of one provider, by user id, read as one index range page after page.
 
 use crate::names::IX_LINKED_ACCOUNTS_PROVIDER_USER;
-use crate::steps::{Changes, Steps};
+use crate::steps::Steps;
+use crate::tables::{AuditEvents, LinkedAccounts, Users};
 use sea_orm_migration::sea_orm::DbBackend;
-use sea_orm_migration::{prelude::*, schema::*};
+use sea_orm_migration::schema::*;
 
-#[derive(DeriveMigrationName)]
-pub struct Migration;
-
-#[derive(DeriveIden)]
-enum Users {
-    Table,
-    Locked,
-}
-
-#[derive(DeriveIden)]
-enum AuditEvents {
-    Table,
-    AdminKeyId,
-}
-
-#[derive(DeriveIden)]
-enum LinkedAccounts {
-    Table,
-    Provider,
-    UserId,
-}
-
-impl Changes for Migration {
-    fn steps(&self, _: DbBackend) -> Steps {
-        Steps::default()
-            .add_columns(
-                Users::Table,
-                &[boolean(Users::Locked).default(false).to_owned()],
-            )
-            .add_columns(
-                AuditEvents::Table,
-                &[string_len_null(AuditEvents::AdminKeyId, 16)],
-            )
-            .index(
-                IX_LINKED_ACCOUNTS_PROVIDER_USER,
-                LinkedAccounts::Table,
-                [LinkedAccounts::Provider, LinkedAccounts::UserId],
-            )
-    }
+pub fn steps(_: DbBackend) -> Steps {
+    Steps::default()
+        .add_columns(
+            Users::Table,
+            &[boolean(Users::Locked).default(false).to_owned()],
+        )
+        .add_columns(
+            AuditEvents::Table,
+            &[string_len_null(AuditEvents::AdminKeyId, 16)],
+        )
+        .index(
+            IX_LINKED_ACCOUNTS_PROVIDER_USER,
+            LinkedAccounts::Table,
+            [LinkedAccounts::Provider, LinkedAccounts::UserId],
+        )
 }

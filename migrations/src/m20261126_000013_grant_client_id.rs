@@ -3,24 +3,14 @@
 //! id, the id_token's `aud`), so that revoking the grant names the client Apple issued it
 //! to. NULL, as for every row so far: the provider's configured `client_id`.
 
-use crate::steps::{Changes, Steps};
+use crate::steps::Steps;
+use crate::tables::LinkedAccounts;
 use sea_orm_migration::sea_orm::DbBackend;
-use sea_orm_migration::{prelude::*, schema::*};
+use sea_orm_migration::schema::*;
 
-#[derive(DeriveMigrationName)]
-pub struct Migration;
-
-#[derive(DeriveIden)]
-enum LinkedAccounts {
-    Table,
-    GrantClientId,
-}
-
-impl Changes for Migration {
-    fn steps(&self, _: DbBackend) -> Steps {
-        Steps::default().add_columns(
-            LinkedAccounts::Table,
-            &[string_len_null(LinkedAccounts::GrantClientId, 255)],
-        )
-    }
+pub fn steps(_: DbBackend) -> Steps {
+    Steps::default().add_columns(
+        LinkedAccounts::Table,
+        &[string_len_null(LinkedAccounts::GrantClientId, 255)],
+    )
 }

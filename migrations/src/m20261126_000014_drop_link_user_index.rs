@@ -4,25 +4,14 @@
 //! to the log). `down` creates it again.
 
 use crate::names::IX_LINKED_ACCOUNTS_USER_ID;
-use crate::steps::{Changes, Steps};
-use sea_orm_migration::prelude::*;
+use crate::steps::Steps;
+use crate::tables::LinkedAccounts;
 use sea_orm_migration::sea_orm::DbBackend;
 
-#[derive(DeriveMigrationName)]
-pub struct Migration;
-
-#[derive(DeriveIden)]
-enum LinkedAccounts {
-    Table,
-    UserId,
-}
-
-impl Changes for Migration {
-    fn steps(&self, _: DbBackend) -> Steps {
-        Steps::default().drop_index(
-            IX_LINKED_ACCOUNTS_USER_ID,
-            LinkedAccounts::Table,
-            [LinkedAccounts::UserId],
-        )
-    }
+pub fn steps(_: DbBackend) -> Steps {
+    Steps::default().drop_index(
+        IX_LINKED_ACCOUNTS_USER_ID,
+        LinkedAccounts::Table,
+        [LinkedAccounts::UserId],
+    )
 }

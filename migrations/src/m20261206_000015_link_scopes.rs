@@ -1,24 +1,14 @@
 //! Adds `linked_accounts.scopes`: the scopes the stored provider tokens were granted, space
 //! separated (RFC 6749's scope tokens hold no space). Empty, as for every row so far: unknown.
 
-use crate::steps::{Changes, Steps};
+use crate::steps::Steps;
+use crate::tables::LinkedAccounts;
 use sea_orm_migration::sea_orm::DbBackend;
-use sea_orm_migration::{prelude::*, schema::*};
+use sea_orm_migration::schema::*;
 
-#[derive(DeriveMigrationName)]
-pub struct Migration;
-
-#[derive(DeriveIden)]
-enum LinkedAccounts {
-    Table,
-    Scopes,
-}
-
-impl Changes for Migration {
-    fn steps(&self, _: DbBackend) -> Steps {
-        Steps::default().add_columns(
-            LinkedAccounts::Table,
-            &[text(LinkedAccounts::Scopes).default("").to_owned()],
-        )
-    }
+pub fn steps(_: DbBackend) -> Steps {
+    Steps::default().add_columns(
+        LinkedAccounts::Table,
+        &[text(LinkedAccounts::Scopes).default("").to_owned()],
+    )
 }

@@ -3,28 +3,17 @@
 //! provider did not say), and `refresh_lease_until_ms`, until when one caller, on any
 //! instance, is refreshing the stored tokens (unix ms; NULL: nobody is).
 
-use crate::steps::{Changes, Steps};
+use crate::steps::Steps;
+use crate::tables::LinkedAccounts;
 use sea_orm_migration::sea_orm::DbBackend;
-use sea_orm_migration::{prelude::*, schema::*};
+use sea_orm_migration::schema::*;
 
-#[derive(DeriveMigrationName)]
-pub struct Migration;
-
-#[derive(DeriveIden)]
-enum LinkedAccounts {
-    Table,
-    AccessExpiresMs,
-    RefreshLeaseUntilMs,
-}
-
-impl Changes for Migration {
-    fn steps(&self, _: DbBackend) -> Steps {
-        Steps::default().add_columns(
-            LinkedAccounts::Table,
-            &[
-                big_integer_null(LinkedAccounts::AccessExpiresMs),
-                big_integer_null(LinkedAccounts::RefreshLeaseUntilMs),
-            ],
-        )
-    }
+pub fn steps(_: DbBackend) -> Steps {
+    Steps::default().add_columns(
+        LinkedAccounts::Table,
+        &[
+            big_integer_null(LinkedAccounts::AccessExpiresMs),
+            big_integer_null(LinkedAccounts::RefreshLeaseUntilMs),
+        ],
+    )
 }

@@ -2,21 +2,11 @@
 //! (`link_token`: an `account.linked` completed with a link token). NULL, as for every event
 //! so far: nothing to add.
 
-use crate::steps::{Changes, Steps};
+use crate::steps::Steps;
+use crate::tables::AuditEvents;
 use sea_orm_migration::sea_orm::DbBackend;
-use sea_orm_migration::{prelude::*, schema::*};
+use sea_orm_migration::schema::*;
 
-#[derive(DeriveMigrationName)]
-pub struct Migration;
-
-#[derive(DeriveIden)]
-enum AuditEvents {
-    Table,
-    Via,
-}
-
-impl Changes for Migration {
-    fn steps(&self, _: DbBackend) -> Steps {
-        Steps::default().add_columns(AuditEvents::Table, &[string_len_null(AuditEvents::Via, 32)])
-    }
+pub fn steps(_: DbBackend) -> Steps {
+    Steps::default().add_columns(AuditEvents::Table, &[string_len_null(AuditEvents::Via, 32)])
 }

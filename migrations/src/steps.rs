@@ -7,31 +7,30 @@
 use sea_orm_migration::sea_orm::DbBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
-/// A migration written as [`Steps`]; [`Reversible`] runs it.
-pub(crate) trait Changes: MigrationName + Send + Sync {
-    /// The changes on `backend`, in the order `up` applies them.
-    fn steps(&self, backend: DbBackend) -> Steps;
+/// A migration written as [`Steps`]: `up` applies its steps, `down` undoes them, newest
+/// first.
+pub(crate) struct Reversible {
+    /// Its module's name, as the migrations table records it.
+    pub(crate) name: &'static str,
+    /// Its changes on a backend, in the order `up` applies them.
+    pub(crate) steps: fn(DbBackend) -> Steps,
 }
 
-/// The [`MigrationTrait`] of a migration written as [`Changes`]: `up` applies its steps, `down`
-/// undoes them, newest first.
-pub(crate) struct Reversible<M>(pub(crate) M);
-
-impl<M: Changes> MigrationName for Reversible<M> {
+impl MigrationName for Reversible {
     fn name(&self) -> &str {
-        self.0.name()
+        self.name
     }
 }
 
 #[async_trait::async_trait]
-impl<M: Changes> MigrationTrait for Reversible<M> {
+impl MigrationTrait for Reversible {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        let steps = self.0.steps(manager.get_database_backend()).0;
+        let steps = (self.steps)(manager.get_database_backend()).0;
         apply(manager, steps).await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        let steps = self.0.steps(manager.get_database_backend()).0;
+        let steps = (self.steps)(manager.get_database_backend()).0;
         apply(manager, steps.iter().rev().filter_map(Step::inverse)).await
     }
 }

@@ -1,0 +1,95 @@
+//! The tables and columns the migrations name, each declared once. A column stays here
+//! after a later migration drops it: the migration that made it still names it.
+
+use sea_orm_migration::prelude::*;
+
+#[derive(DeriveIden)]
+pub enum Users {
+    Table,
+    Id,
+    Email,
+    EmailNormalized,
+    FullName,
+    AvatarUrl,
+    EmailVerified,
+    PasswordHash,
+    CreatedAt,
+    Locked,
+}
+
+#[derive(DeriveIden)]
+pub enum LinkedAccounts {
+    Table,
+    Id,
+    UserId,
+    Provider,
+    Subject,
+    Email,
+    AccessToken,
+    RefreshToken,
+    CreatedAt,
+    UpdatedAt,
+    Disabled,
+    DisabledChangedMs,
+    GrantClientId,
+    Scopes,
+    AccessExpiresMs,
+    RefreshLeaseUntilMs,
+}
+
+#[derive(DeriveIden)]
+pub enum RefreshTokens {
+    Table,
+    TokenHash,
+    FamilyId,
+    CreatedAt,
+    ExpiresAt,
+    Used,
+    Revoked,
+}
+
+#[derive(DeriveIden)]
+pub enum RefreshFamilies {
+    Table,
+    Id,
+    CreatedAt,
+    ExpiresAt,
+    Revoked,
+    AuthTime,
+    BeganWith,
+}
+
+#[derive(DeriveIden)]
+pub enum AuditEvents {
+    Table,
+    Id,
+    UserId,
+    Type,
+    Provider,
+    Ip,
+    UserAgent,
+    RequestId,
+    CreatedAt,
+    AdminKeyId,
+    Via,
+}
+
+#[derive(DeriveIden)]
+pub enum WebhookOutbox {
+    Table,
+    Seq,
+    EventId,
+    Attempts,
+    NextAttemptMs,
+    LockedUntilMs,
+    DeadAtMs,
+    LastError,
+}
+
+#[derive(DeriveIden)]
+pub enum SignalReceipts {
+    Table,
+    Source,
+    SignalId,
+    ReceivedMs,
+}
