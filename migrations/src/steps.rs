@@ -4,6 +4,7 @@
 //! statement it stands for, so a migration written with them creates the schema it did when
 //! written out by hand.
 
+use crate::tables::Users;
 use sea_orm_migration::sea_orm::DbBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
@@ -142,7 +143,7 @@ impl Steps {
                 ForeignKey::create()
                     .name(foreign_key)
                     .from(table.clone(), user_id.clone())
-                    .to(Alias::new("users"), Alias::new("id"))
+                    .to(Users::Table, Users::Id)
                     .on_delete(ForeignKeyAction::Cascade),
             );
         for column in columns {

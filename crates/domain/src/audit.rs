@@ -339,15 +339,6 @@ pub enum EventsView {
     Operator,
 }
 
-/// A user's most recent events as `view` shows them, newest first, at most `limit` (the
-/// events `view` hides are left out before the limit, not after).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct UserEvents {
-    pub user: UserId,
-    pub limit: u64,
-    pub view: EventsView,
-}
-
 impl EventsView {
     /// The kind of event this view leaves out, if any.
     pub fn hidden(self) -> Option<AuditEventType> {
@@ -356,6 +347,15 @@ impl EventsView {
             Self::Operator => None,
         }
     }
+}
+
+/// A user's most recent events as `view` shows them, newest first, at most `limit` (the
+/// events `view` hides are left out before the limit, not after).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UserEvents {
+    pub user: UserId,
+    pub limit: u64,
+    pub view: EventsView,
 }
 
 #[cfg(test)]

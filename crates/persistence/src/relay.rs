@@ -22,7 +22,7 @@ impl ProviderGrants for SeaOrmRepository {
             .map_err(repository_error)?;
         match found {
             None => Ok(None),
-            Some((link, Some(user))) => Ok(Some(grant_from_row(link, user.locked))),
+            Some((link, Some(owner))) => Ok(Some(grant_from_row(link, owner.locked))),
             // The foreign key makes this impossible; a broken row is not the caller's fault.
             Some((_, None)) => Err(RepositoryError::Internal("a link without its user".into())),
         }
@@ -62,7 +62,7 @@ impl ProviderGrants for SeaOrmRepository {
     }
 }
 
-/// The link with its user's lock, in one statement (a relayed call reads nothing else).
+/// The grant a link row holds, with its user's lock.
 fn grant_from_row(row: linked_account::Model, user_locked: bool) -> LinkGrant {
     LinkGrant {
         link: LinkedAccountId::from_uuid(row.id),

@@ -5,6 +5,7 @@
 //! unique constraint in the same transaction as the action, so a retry, a replay or the same
 //! signal reaching two instances at once finds the receipt and changes nothing.
 
+use crate::RepoResult;
 use async_trait::async_trait;
 use social_login_domain::{ProviderSubject, SignalId, SignalKind, SignalSource, UserId};
 
@@ -109,31 +110,21 @@ pub trait SignalRepository: Send + Sync {
     /// is kept), then takes the action (`domain::signal` says what each one does) and
     /// records `event` for the link's user (and `account.unlinked` or `user.deleted` when
     /// the link goes). Serialised with other writes to the same user, as a disconnect is.
-    async fn apply_signal(
-        &self,
-        command: SignalCommand,
-    ) -> Result<SignalOutcome, crate::RepositoryError>;
+    async fn apply_signal(&self, command: SignalCommand) -> RepoResult<SignalOutcome>;
 
     /// Records a receipt that acts on nothing (a data deletion request about an account
     /// never linked: its status URL must still answer), and claims its payload. Returns
     /// when the signal was first received (the receipt's time when it exists already);
     /// `None` when its payload was claimed at another endpoint (nothing is kept).
-    async fn keep_receipt(
-        &self,
-        receipt: SignalReceipt,
-    ) -> Result<Option<OffsetDateTime>, crate::RepositoryError>;
+    async fn keep_receipt(&self, receipt: SignalReceipt) -> RepoResult<Option<OffsetDateTime>>;
 
     /// When the signal `id` of `source` was received, if its receipt is kept.
     async fn find_receipt(
         &self,
         source: SignalSource,
         id: &SignalId,
-    ) -> Result<Option<OffsetDateTime>, crate::RepositoryError>;
+    ) -> RepoResult<Option<OffsetDateTime>>;
 
     /// Housekeeping: deletes up to `limit` receipts received before `before`; how many went.
-    async fn prune_receipts(
-        &self,
-        before: OffsetDateTime,
-        limit: u64,
-    ) -> Result<u64, crate::RepositoryError>;
+    async fn prune_receipts(&self, before: OffsetDateTime, limit: u64) -> RepoResult<u64>;
 }

@@ -75,7 +75,6 @@ pub struct Deployment {
     _postgres: Option<PostgresDatabase>,
 }
 
-/// A provider's table: the registered client, and where the simulator serves each endpoint.
 /// `key`'s table: the cluster's client, and `endpoints` (Google's signal key set too).
 fn provider_toml(key: ProviderKey, endpoints: &EndpointOverrides) -> String {
     let mut table = format!(
