@@ -6,16 +6,12 @@ fn identity(email: Option<&str>, verified: bool) -> ProviderIdentity {
     crate::test_fixtures::identity(ProviderKey::GITHUB, "583231", email, verified)
 }
 
+/// A user of `email` without a password.
 fn user(email: &str, verified: bool) -> User {
     User {
-        id: UserId::new(),
         email: Some(Email::parse(email).unwrap()),
-        full_name: None,
-        avatar_url: None,
         email_verified: verified,
-        password_hash: None,
-        created_at: OffsetDateTime::UNIX_EPOCH,
-        locked: false,
+        ..crate::test_fixtures::user(false)
     }
 }
 
