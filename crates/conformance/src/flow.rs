@@ -91,7 +91,7 @@ impl Callback {
         provider: &dyn IdentityProvider,
         verifier: &str,
     ) -> Result<ProviderLogin, ProviderError> {
-        complete_with(provider, &self.code, verifier, NONCE, self.post_body()).await
+        complete_with(provider, &self.code, verifier, self.post_body()).await
     }
 }
 
@@ -195,15 +195,14 @@ pub async fn complete(
     provider: &dyn IdentityProvider,
     code: &str,
 ) -> Result<ProviderLogin, ProviderError> {
-    complete_with(provider, code, VERIFIER, NONCE, None).await
+    complete_with(provider, code, VERIFIER, None).await
 }
 
-/// Completes as the HTTP layer does after redeeming a state with `verifier` and `nonce`.
+/// Completes as the HTTP layer does after redeeming a state with `verifier` and [`NONCE`].
 async fn complete_with(
     provider: &dyn IdentityProvider,
     code: &str,
     verifier: &str,
-    nonce: &str,
     post_body: Option<PostBody>,
 ) -> Result<ProviderLogin, ProviderError> {
     provider
@@ -213,7 +212,7 @@ async fn complete_with(
                 provider: provider.key(),
                 purpose: Purpose::Login,
                 pkce_verifier: SecretText::new(verifier),
-                nonce: SecretText::new(nonce),
+                nonce: SecretText::new(NONCE),
                 extra_scopes: Default::default(),
             },
             post_body,

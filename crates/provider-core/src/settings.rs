@@ -74,7 +74,8 @@ impl EndpointOverrides {
         }
     }
 
-    /// `(field name, value)` of every override that is set.
+    /// `(field name, value)` of every endpoint override of the flow that is set (not the
+    /// signal fields `risc_jwks` and `risc_issuer`, which only signals read).
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
         [
             ("authorization", &self.authorization),

@@ -210,15 +210,12 @@ async fn a_previous_secret_keys_tokens_stay_valid_and_its_key_published() {
 
 #[tokio::test]
 async fn without_a_public_url_there_is_no_discovery_document_but_the_key_set_is_served() {
-    let app = spawn_app_with(Options {
-        // Facebook needs a public URL; without it, it is off.
-        tune: |settings| {
-            settings.server.public_url = None;
-            settings
-                .oauth_providers
-                .remove(social_login_domain::ProviderKey::FACEBOOK);
-        },
-        ..Options::default()
+    // Facebook needs a public URL; without it, it is off.
+    let app = spawn_app_tuned(|settings| {
+        settings.server.public_url = None;
+        settings
+            .oauth_providers
+            .remove(social_login_domain::ProviderKey::FACEBOOK);
     })
     .await;
     for host in [None, Some("auth.example.test"), Some("evil.example")] {

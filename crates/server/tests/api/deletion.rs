@@ -1,7 +1,7 @@
 //! `DELETE /users/me` (docs/api.md#account-deletion-and-revocation): the account, its links and sessions are gone, its
 //! tokens refused from then on, and it needs a recent login.
 
-use crate::helpers::{PUBLIC_URL, SECRET_KEY, assert_problem, spawn_app, token};
+use crate::helpers::{PUBLIC_URL, SECRET_KEY, assert_problem, spawn_app, token, user_id};
 use reqwest::StatusCode;
 use social_login::settings::Settings;
 use social_login::wiring::session_tokens;
@@ -37,7 +37,7 @@ async fn deleting_the_account_ends_every_token_and_frees_the_provider_account() 
 async fn a_token_from_an_old_login_cannot_delete_the_account() {
     let app = spawn_app().await;
     let pat = app.register("pat@example.com").await;
-    let user = pat["user"]["id"].as_str().unwrap().parse().unwrap();
+    let user = user_id(&pat).parse().unwrap();
     // A valid token of the same service, issued by a login six minutes ago.
     let mut settings = Settings::with_secret_key(SECRET_KEY);
     settings.server.public_url = Some(PUBLIC_URL.into());

@@ -75,15 +75,22 @@ pub struct Deployment {
     _postgres: Option<PostgresDatabase>,
 }
 
-/// `key`'s table: the cluster's client, and `endpoints` (Google's signal key set too).
+/// `key`'s table: the cluster's client, and every endpoint of `endpoints` (the signal
+/// fields too).
 fn provider_toml(key: ProviderKey, endpoints: &EndpointOverrides) -> String {
     let mut table = format!(
         "\n[oauth_providers.{key}]\nclient_id = \"{CLIENT_ID}\"\n\
          client_secret = \"{CLIENT_SECRET}\"\nredirect_uri = \"{REDIRECT_BASE}{key}\"\n\n\
          [oauth_providers.{key}.endpoints]\n"
     );
-    let risc = endpoints.risc_jwks.as_deref().map(|url| ("risc_jwks", url));
-    for (name, url) in endpoints.iter().chain(risc) {
+    let signals = [
+        ("risc_jwks", &endpoints.risc_jwks),
+        ("risc_issuer", &endpoints.risc_issuer),
+    ];
+    let signals = signals
+        .into_iter()
+        .filter_map(|(name, url)| Some((name, url.as_deref()?)));
+    for (name, url) in endpoints.iter().chain(signals) {
         table.push_str(&format!("{name} = \"{url}\"\n"));
     }
     table

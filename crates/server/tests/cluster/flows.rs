@@ -155,7 +155,6 @@ pub fn access_token(login: &Value) -> String {
     login["access_token"].as_str().unwrap().to_owned()
 }
 
-/// The id of the user a login result is about.
 /// Asserts a problem+json answer with this status and code.
 pub async fn assert_problem_code(response: Response, status: u16, code: &str) {
     assert_eq!(problem_code(response).await, (status, code.to_owned()));

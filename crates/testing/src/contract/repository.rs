@@ -51,6 +51,7 @@ macro_rules! repository_contract {
     ($harness:path) => {
         $crate::contract_tests!(repository, dyn $crate::contract::repository::Repository, $harness;
             a_user_created_with_a_link_is_found_by_id_email_and_link,
+            a_user_is_stored_with_its_lock_as_given,
             unknown_users_links_and_emails_are_none,
             creating_a_user_whose_first_link_is_taken_leaves_no_user,
             emails_are_unique_ignoring_case,

@@ -191,10 +191,7 @@ async fn revoking_the_refresh_token_ends_it_and_asks_for_consent_again() {
         again.get("user").is_some(),
         "Apple posts the name again (TN3194)"
     );
-    let form = client
-        .token_form("")
-        .set("grant_type", "refresh_token")
-        .set("refresh_token", refresh_token);
+    let form = client.refresh_form(refresh_token);
     assert_eq!(client.token(&form).await.1["error"], "invalid_grant");
     let static_secret = client
         .token_form("")

@@ -48,7 +48,10 @@ pub async fn a_user_created_with_a_link_is_found_by_id_email_and_link(repo: Arc<
         repo.list_links(user.id).await.unwrap(),
         vec![link.to_linked_account()]
     );
-    // The user is stored as given, its lock included (the service creates none locked).
+}
+
+/// A user is stored as given, its lock included (the service creates none locked).
+pub async fn a_user_is_stored_with_its_lock_as_given(repo: Arc<dyn Repository>) {
     let locked = User {
         locked: true,
         ..new_user(Some("grace@example.com"), true)
