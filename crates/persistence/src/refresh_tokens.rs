@@ -9,7 +9,7 @@
 //! flight would insert its successor after the revocation's snapshot.
 
 use crate::SeaOrmRepository;
-use crate::entity::{refresh_family, refresh_token};
+use crate::entity::{refresh_family, refresh_token, user};
 use crate::error::repository_error;
 use crate::mapping::family_from_row;
 use crate::queries;
@@ -22,8 +22,8 @@ use social_login_domain::refresh::{PresentedRefresh, RefreshRecord, RefreshToken
 use social_login_domain::session_list::live_sessions;
 use social_login_domain::{FamilyId, LoginMethod, UserId};
 use social_login_ports::{
-    Logout, RefreshRotation, RefreshTokenRepository, RepoResult, RepositoryError, RotateError,
-    Rotated, RotationRefused, SessionEnding, SessionOpening, SessionSummary, StoredSession,
+    Logout, RefreshRotation, RefreshTokenRepository, RepoResult, RotateError, Rotated,
+    RotationRefused, SessionEnding, SessionOpening, SessionSummary, StoredSession,
 };
 use time::OffsetDateTime;
 
@@ -184,7 +184,7 @@ async fn locked_record(
 async fn lock_token_and_family(
     txn: &DatabaseTransaction,
     hash: RefreshTokenHash,
-) -> Result<Option<(refresh_token::Model, refresh_family::Model)>, RepositoryError> {
+) -> RepoResult<Option<(refresh_token::Model, refresh_family::Model)>> {
     let backend = txn.get_database_backend();
     let sql = match backend {
         DbBackend::Postgres => format!("{TOKEN_AND_FAMILY} FOR UPDATE OF t, f"),
@@ -211,9 +211,12 @@ pub(crate) const TOKEN_AND_FAMILY: &str = "SELECT t.token_hash AS t_token_hash, 
 /// Whether an operator locked the user (a missing user is not locked: the token is refused
 /// by its own rules).
 async fn user_is_locked(txn: &DatabaseTransaction, user: UserId) -> RepoResult<bool> {
-    let row = queries::user_by_id(user)
+    let locked: Option<bool> = queries::user_by_id(user)
+        .select_only()
+        .column(user::Column::Locked)
+        .into_tuple()
         .one(txn)
         .await
         .map_err(repository_error)?;
-    Ok(row.is_some_and(|user| user.locked))
+    Ok(locked.unwrap_or(false))
 }

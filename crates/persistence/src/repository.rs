@@ -8,7 +8,7 @@ use sea_orm::{
 };
 use social_login_domain::plan::WritePlan;
 use social_login_migrations::{Migrator, MigratorTrait};
-use social_login_ports::{PlanError, RepoResult, RepositoryError};
+use social_login_ports::{PlanError, RepoResult};
 use std::fmt;
 use tracing::Instrument;
 
@@ -52,8 +52,7 @@ impl SeaOrmRepository {
     #[track_caller]
     pub(crate) fn begin_write(
         &self,
-    ) -> impl Future<Output = Result<(DatabaseTransaction, tracing::Span), RepositoryError>> + '_
-    {
+    ) -> impl Future<Output = RepoResult<(DatabaseTransaction, tracing::Span)>> + '_ {
         let system = match self.db.get_database_backend() {
             DbBackend::Postgres => "postgresql",
             DbBackend::Sqlite => "sqlite",

@@ -110,7 +110,7 @@ async fn stored_link<C: ConnectionTrait>(
 async fn email_owner<C: ConnectionTrait>(
     db: &C,
     email: &Email,
-) -> Result<Option<(User, Vec<LinkedAccount>)>, RepositoryError> {
+) -> RepoResult<Option<(User, Vec<LinkedAccount>)>> {
     let Some(row) = queries::user_by_email(&email.normalized())
         .one(db)
         .await

@@ -13,11 +13,10 @@ use crate::entity::signal_receipt;
 use crate::error::repository_error;
 use crate::mapping::user_from_row;
 use crate::queries;
+use crate::rows::{UserRowLock, locked_user_row};
 use async_trait::async_trait;
 use sea_orm::ActiveValue::Set;
-use sea_orm::{
-    ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QuerySelect, TryInsertResult,
-};
+use sea_orm::{DatabaseTransaction, EntityTrait, TryInsertResult};
 use social_login_domain::signal_plan::SignalTarget;
 use social_login_domain::{LinkedAccountId, SignalId, SignalSource, UserId};
 use social_login_ports::{
@@ -55,11 +54,7 @@ impl SignalRepository for SeaOrmRepository {
             return Ok(SignalOutcome::NotLinked);
         };
         let user = UserId::from_uuid(first_look.user_id);
-        let mut find_user = queries::user_by_id(user);
-        if txn.get_database_backend() == DbBackend::Postgres {
-            find_user = find_user.lock_exclusive();
-        }
-        let owner = find_user.one(&txn).await.map_err(repository_error)?;
+        let owner = locked_user_row(&txn, user, UserRowLock::Exclusive).await?;
         // Read again under the user's lock: a disconnect may have removed it meanwhile.
         let link = queries::link(provider, &command.subject)
             .one(&txn)

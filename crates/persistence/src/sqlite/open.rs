@@ -83,7 +83,7 @@ pub(super) fn connect(file: &SqliteFile) -> RepoResult<Connection> {
 /// one for the thread that checkpoints (`checkpoints`).
 pub(super) fn connect_serving_and_checkpointing(
     file: &SqliteFile,
-) -> Result<(Connection, Connection), RepositoryError> {
+) -> RepoResult<(Connection, Connection)> {
     let serving = connect(file)?;
     serving
         .pragma_update(None, "wal_autocheckpoint", SAFETY_NET_PAGES)

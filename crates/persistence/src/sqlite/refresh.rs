@@ -77,10 +77,7 @@ impl RefreshTokenRepository for SqliteRepository {
 
     async fn end_session(&self, ending: SessionEnding) -> RepoResult<bool> {
         self.transact(move |tx| {
-            let family = ending.session.as_uuid().into_bytes();
-            let stored = query_one(tx, sql::FAMILY, [family], |row| {
-                Ok((UserId::from_uuid(uuid_at(row, 1)?), row.get::<_, bool>(3)?))
-            })?;
+            let stored = family_of(tx, ending.session)?.map(|f| (f.user_id, f.revoked));
             let Some(plan) = ending.plan(stored) else {
                 return Ok(false);
             };
