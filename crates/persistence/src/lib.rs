@@ -20,6 +20,7 @@ mod queries;
 mod raw_sql;
 mod refresh_tokens;
 mod relay;
+mod relay_sql;
 mod repository;
 mod rows;
 mod seed;

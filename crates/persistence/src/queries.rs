@@ -26,17 +26,6 @@ pub(crate) fn link_with_user(
     link(provider, subject).find_also_related(user::Entity)
 }
 
-/// A user's link of `provider`, with the user (for its lock; unique index on user_id,
-/// provider).
-pub(crate) fn user_link_with_user(
-    user: UserId,
-    provider: ProviderKey,
-) -> SelectTwo<linked_account::Entity, user::Entity> {
-    links_of(user)
-        .filter(linked_account::Column::Provider.eq(provider.as_str()))
-        .find_also_related(user::Entity)
-}
-
 /// The link of a provider account.
 pub(crate) fn link(
     provider: ProviderKey,

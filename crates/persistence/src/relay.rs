@@ -6,26 +6,26 @@ use crate::audit::{from_unix_ms, unix_ms};
 use crate::entity::linked_account;
 use crate::error::repository_error;
 use crate::queries;
+use crate::raw_sql::statement;
+use crate::relay_sql::GRANT_FOR_RELAY;
 use async_trait::async_trait;
 use sea_orm::sea_query::{Condition, Expr};
-use sea_orm::{ColumnTrait, QueryFilter};
+use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, QueryFilter, QueryResult};
 use social_login_domain::relay::RelayRefresh;
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
-use social_login_ports::{LinkGrant, ProviderGrants, RefreshClaim, RepoResult, RepositoryError};
+use social_login_ports::{GrantLookup, LinkGrant, ProviderGrants, RefreshClaim, RepoResult};
+use uuid::Uuid;
 
 #[async_trait]
 impl ProviderGrants for SeaOrmRepository {
-    async fn grant_of(&self, user: UserId, provider: ProviderKey) -> RepoResult<Option<LinkGrant>> {
-        let found = queries::user_link_with_user(user, provider)
-            .one(self.connection())
-            .await
-            .map_err(repository_error)?;
-        match found {
-            None => Ok(None),
-            Some((link, Some(owner))) => Ok(Some(grant_from_row(link, owner.locked))),
-            // The foreign key makes this impossible; a broken row is not the caller's fault.
-            Some((_, None)) => Err(RepositoryError::Internal("a link without its user".into())),
-        }
+    async fn grant_of(&self, user: UserId, provider: ProviderKey) -> RepoResult<GrantLookup> {
+        let db = self.connection();
+        let values = vec![user.as_uuid().into(), provider.as_str().into()];
+        let query = statement(db.get_database_backend(), GRANT_FOR_RELAY, values);
+        let Some(row) = db.query_one_raw(query).await.map_err(repository_error)? else {
+            return Ok(GrantLookup::NoUser);
+        };
+        lookup_from(&row).map_err(repository_error)
     }
 
     async fn claim_refresh(&self, claim: RefreshClaim) -> RepoResult<bool> {
@@ -62,17 +62,23 @@ impl ProviderGrants for SeaOrmRepository {
     }
 }
 
-/// The grant a link row holds, with its user's lock.
-fn grant_from_row(row: linked_account::Model, user_locked: bool) -> LinkGrant {
-    LinkGrant {
-        link: LinkedAccountId::from_uuid(row.id),
-        access_token: SealedToken::new(row.access_token),
-        refresh_token: row.refresh_token.map(SealedToken::new),
-        scopes: Scopes::from_stored(row.scopes),
-        client_id: row.grant_client_id,
-        access_expires_at: row.access_expires_ms.map(from_unix_ms),
-        refresh_lease_until: row.refresh_lease_until_ms.map(from_unix_ms),
-        disabled: row.disabled,
-        user_locked,
-    }
+/// A row of `GRANT_FOR_RELAY`, read by column name.
+fn lookup_from(row: &QueryResult) -> Result<GrantLookup, DbErr> {
+    let Some(link) = row.try_get::<Option<Uuid>>("", "id")? else {
+        return Ok(GrantLookup::NoLink);
+    };
+    let millis = |column: &str| row.try_get::<Option<i64>>("", column);
+    Ok(GrantLookup::Grant(LinkGrant {
+        link: LinkedAccountId::from_uuid(link),
+        access_token: SealedToken::new(row.try_get::<String>("", "access_token")?),
+        refresh_token: row
+            .try_get::<Option<String>>("", "refresh_token")?
+            .map(SealedToken::new),
+        scopes: Scopes::from_stored(row.try_get("", "scopes")?),
+        client_id: row.try_get("", "grant_client_id")?,
+        access_expires_at: millis("access_expires_ms")?.map(from_unix_ms),
+        refresh_lease_until: millis("refresh_lease_until_ms")?.map(from_unix_ms),
+        disabled: row.try_get("", "disabled")?,
+        user_locked: row.try_get("", "locked")?,
+    }))
 }

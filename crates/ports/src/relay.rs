@@ -29,6 +29,16 @@ pub struct LinkGrant {
     pub user_locked: bool,
 }
 
+/// What [`ProviderGrants::grant_of`] finds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GrantLookup {
+    /// There is no such user (deleted since the caller's token was issued, or never).
+    NoUser,
+    /// The user has no link of the provider.
+    NoLink,
+    Grant(LinkGrant),
+}
+
 /// A claim on refreshing `link`'s tokens: granted when the link still holds the access token
 /// `seen` and no other caller's lease is live at `now`; it lasts until `until`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,8 +54,8 @@ pub struct RefreshClaim {
 #[async_trait]
 pub trait ProviderGrants: Send + Sync {
     /// `user`'s link of `provider` with its sealed tokens and whether the user is locked, in
-    /// one read; `None` when there is none (or no such user).
-    async fn grant_of(&self, user: UserId, provider: ProviderKey) -> RepoResult<Option<LinkGrant>>;
+    /// one read that also tells a missing user from a missing link.
+    async fn grant_of(&self, user: UserId, provider: ProviderKey) -> RepoResult<GrantLookup>;
 
     /// Takes the link's refresh lease (one conditional update): true when this caller is
     /// now the one that refreshes; false when the tokens changed or another caller holds a

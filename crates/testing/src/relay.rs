@@ -5,17 +5,23 @@ use crate::InMemoryRepository;
 use async_trait::async_trait;
 use social_login_domain::relay::RelayRefresh;
 use social_login_domain::{LinkedAccountId, ProviderKey, SealedToken, UserId};
-use social_login_ports::{LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepoResult};
+use social_login_ports::{
+    GrantLookup, LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepoResult,
+};
 
 #[async_trait]
 impl ProviderGrants for InMemoryRepository {
-    async fn grant_of(&self, user: UserId, provider: ProviderKey) -> RepoResult<Option<LinkGrant>> {
+    async fn grant_of(&self, user: UserId, provider: ProviderKey) -> RepoResult<GrantLookup> {
         let tables = self.lock();
-        let grant = tables
+        let Some(owner) = tables.user(user) else {
+            return Ok(GrantLookup::NoUser);
+        };
+        let link = tables
             .links
             .iter()
-            .find(|link| link.user_id == user && link.provider == provider)
-            .map(|link| LinkGrant {
+            .find(|link| link.user_id == user && link.provider == provider);
+        Ok(link.map_or(GrantLookup::NoLink, |link| {
+            GrantLookup::Grant(LinkGrant {
                 link: link.id,
                 access_token: link.access_token.clone(),
                 refresh_token: link.refresh_token.clone(),
@@ -24,9 +30,9 @@ impl ProviderGrants for InMemoryRepository {
                 access_expires_at: link.access_expires_at,
                 refresh_lease_until: tables.refresh_leases.get(&link.id).copied(),
                 disabled: tables.disabled.contains(&link.id),
-                user_locked: tables.user(user).is_some_and(|user| user.locked),
-            });
-        Ok(grant)
+                user_locked: owner.locked,
+            })
+        }))
     }
 
     async fn claim_refresh(&self, claim: RefreshClaim) -> RepoResult<bool> {

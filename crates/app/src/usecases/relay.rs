@@ -12,7 +12,8 @@ use social_login_domain::relay::{
 };
 use social_login_domain::{AuditEventType, Origin, ProviderKey, UserId};
 use social_login_ports::{
-    ApiAnswer, ApiBody, ApiCall, LinkGrant, ProviderGrant, RefreshClaim, RefreshFailure,
+    ApiAnswer, ApiBody, ApiCall, GrantLookup, LinkGrant, ProviderGrant, RefreshClaim,
+    RefreshFailure,
 };
 use std::time::Duration;
 use tracing::{instrument, warn};
@@ -88,18 +89,10 @@ impl AuthService {
         let key = provider.key();
         let whose = Whose {
             provider,
-            user: request.caller.user(),
+            caller: request.caller,
             origin,
         };
-        let mut grant = match self.live_grant(provider, whose.user).await {
-            // No link. A bearer's user gone since the token was issued is 401, as on every
-            // other endpoint; this read happens only on a miss.
-            Err(AppError::AccountNotFound) if matches!(request.caller, RelayCaller::User(_)) => {
-                self.me(whose.user).await?;
-                return Err(AppError::AccountNotFound);
-            }
-            found => found?,
-        };
+        let mut grant = self.live_grant(&whose).await?;
         if needs_refresh(grant.access_expires_at, self.ports.clock.now()) {
             grant = self.refreshed(&whose, grant).await?;
         }
@@ -134,14 +127,18 @@ impl AuthService {
     }
 
     /// The caller's link of the provider, with a token to call with: one read, which also
-    /// says whether an operator locked the user (the bearer alone was checked before).
-    async fn live_grant(&self, provider: &EnabledProvider, user: UserId) -> AppResult<LinkGrant> {
-        let grant = self
-            .ports
-            .grants
-            .grant_of(user, provider.key())
-            .await?
-            .ok_or(AppError::AccountNotFound)?;
+    /// says whether an operator locked the user (the bearer alone was checked before) or
+    /// deleted them. A bearer's user gone since the token was issued is 401, as on every
+    /// other endpoint; a backend naming a user that is not there finds no link.
+    async fn live_grant(&self, whose: &Whose<'_>) -> AppResult<LinkGrant> {
+        let key = whose.provider.key();
+        let grant = match self.ports.grants.grant_of(whose.user(), key).await? {
+            GrantLookup::Grant(grant) => grant,
+            GrantLookup::NoUser if matches!(whose.caller, RelayCaller::User(_)) => {
+                return Err(AppError::Unauthorized);
+            }
+            GrantLookup::NoUser | GrantLookup::NoLink => return Err(AppError::AccountNotFound),
+        };
         if grant.user_locked {
             return Err(AppError::UserLocked);
         }
@@ -149,9 +146,7 @@ impl AuthService {
             return Err(AppError::ProviderAccountDisabled);
         }
         if grant.access_token.is_none() {
-            return Err(AppError::ProviderReauthorizationRequired {
-                provider: provider.key(),
-            });
+            return Err(AppError::ProviderReauthorizationRequired { provider: key });
         }
         Ok(grant)
     }
@@ -181,7 +176,6 @@ impl AuthService {
     /// The grant with fresh tokens: refreshed by this caller when it wins the link's lease,
     /// else those another caller (of any instance) stored meanwhile.
     async fn refreshed(&self, whose: &Whose<'_>, stale: LinkGrant) -> AppResult<LinkGrant> {
-        let (provider, user) = (whose.provider, whose.user);
         let timeout = self.policy.relay.timeout;
         let lease = time::Duration::try_from(timeout).unwrap_or(time::Duration::MINUTE)
             + time::Duration::seconds(5);
@@ -199,7 +193,7 @@ impl AuthService {
                 return self.refresh_now(whose, stale).await;
             }
             tokio::time::sleep(WAIT_STEP).await;
-            let current = self.live_grant(provider, user).await?;
+            let current = self.live_grant(whose).await?;
             if current.access_token != stale.access_token {
                 return Ok(current);
             }
@@ -212,7 +206,7 @@ impl AuthService {
     /// Refreshes `stale` (this caller holds its lease) and stores the tokens; a refused
     /// refresh, or none possible, is a reauthorization the user must give.
     async fn refresh_now(&self, whose: &Whose<'_>, stale: LinkGrant) -> AppResult<LinkGrant> {
-        let (provider, user, origin) = (whose.provider, whose.user, whose.origin);
+        let (provider, user, origin) = (whose.provider, whose.user(), whose.origin);
         let key = provider.key();
         let outcome = match &stale.refresh_token {
             None => Err(RefreshFailure::Refused("no refresh token stored".into())),
@@ -251,7 +245,7 @@ impl AuthService {
         };
         if !self.ports.grants.store_refresh(refresh).await? {
             // Another writer (a login) stored newer tokens meanwhile: use those.
-            return self.live_grant(provider, user).await;
+            return self.live_grant(whose).await;
         }
         Ok(renewed(stale, sealed))
     }
@@ -283,12 +277,18 @@ impl AuthService {
     }
 }
 
-/// Whose grant a relayed call uses: the provider, the user, and where the call came from
-/// (for the events a refresh records).
+/// Whose grant a relayed call uses: the provider, who calls for which user, and where the
+/// call came from (for the events a refresh records).
 struct Whose<'a> {
     provider: &'a EnabledProvider,
-    user: UserId,
+    caller: RelayCaller,
     origin: &'a Origin,
+}
+
+impl Whose<'_> {
+    fn user(&self) -> UserId {
+        self.caller.user()
+    }
 }
 
 /// `stale` with the tokens its refresh stored.

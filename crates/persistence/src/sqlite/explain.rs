@@ -56,7 +56,12 @@ async fn every_lookup_and_conditional_write_uses_an_index() {
         .await
         .unwrap();
     let db = rusqlite::Connection::open(&path).unwrap();
-    for (name, sql) in LOOKUPS.into_iter().chain(crate::outbox_sql::ALL) {
+    let relay = ("GRANT_FOR_RELAY", crate::relay_sql::GRANT_FOR_RELAY);
+    for (name, sql) in LOOKUPS
+        .into_iter()
+        .chain([relay])
+        .chain(crate::outbox_sql::ALL)
+    {
         let mut plan = db.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
         // Unbound parameters are NULL: the plan is the same.
         let mut rows = plan.raw_query();

@@ -9,19 +9,20 @@ use rusqlite::{Row, params};
 use social_login_domain::relay::RelayRefresh;
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
 use social_login_ports::{
-    LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepoResult, RepositoryError,
+    GrantLookup, LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepoResult, RepositoryError,
 };
 
 #[async_trait]
 impl ProviderGrants for SqliteRepository {
-    async fn grant_of(&self, user: UserId, provider: ProviderKey) -> RepoResult<Option<LinkGrant>> {
+    async fn grant_of(&self, user: UserId, provider: ProviderKey) -> RepoResult<GrantLookup> {
         self.call(move |db| {
-            query_one(
+            let found = query_one(
                 db,
-                sql::GRANT_FOR_RELAY,
+                crate::relay_sql::GRANT_FOR_RELAY,
                 params![user.as_uuid().into_bytes(), provider.as_str()],
-                grant_at,
-            )
+                lookup_at,
+            )?;
+            Ok(found.unwrap_or(GrantLookup::NoUser))
         })
         .await
     }
@@ -61,17 +62,20 @@ impl ProviderGrants for SqliteRepository {
     }
 }
 
-/// The columns of `sql::GRANT_FOR_RELAY`.
-fn grant_at(row: &Row) -> rusqlite::Result<LinkGrant> {
-    Ok(LinkGrant {
-        link: LinkedAccountId::from_uuid(uuid_at(row, 0)?),
-        access_token: SealedToken::new(row.get::<_, String>(1)?),
-        refresh_token: row.get::<_, Option<String>>(2)?.map(SealedToken::new),
-        scopes: Scopes::from_stored(row.get(3)?),
-        client_id: row.get(4)?,
-        access_expires_at: row.get::<_, Option<i64>>(5)?.map(from_unix_ms),
-        refresh_lease_until: row.get::<_, Option<i64>>(6)?.map(from_unix_ms),
-        disabled: row.get(7)?,
-        user_locked: row.get(8)?,
-    })
+/// A row of `GRANT_FOR_RELAY`: the user's lock, and the link's columns (NULL: none).
+fn lookup_at(row: &Row) -> rusqlite::Result<GrantLookup> {
+    if row.get_ref(1)?.data_type() == rusqlite::types::Type::Null {
+        return Ok(GrantLookup::NoLink);
+    }
+    Ok(GrantLookup::Grant(LinkGrant {
+        user_locked: row.get(0)?,
+        link: LinkedAccountId::from_uuid(uuid_at(row, 1)?),
+        access_token: SealedToken::new(row.get::<_, String>(2)?),
+        refresh_token: row.get::<_, Option<String>>(3)?.map(SealedToken::new),
+        scopes: Scopes::from_stored(row.get(4)?),
+        client_id: row.get(5)?,
+        access_expires_at: row.get::<_, Option<i64>>(6)?.map(from_unix_ms),
+        refresh_lease_until: row.get::<_, Option<i64>>(7)?.map(from_unix_ms),
+        disabled: row.get(8)?,
+    }))
 }

@@ -67,11 +67,6 @@ pub(crate) const RENEW_GRANT: &str = "UPDATE linked_accounts SET access_token = 
      refresh_token = COALESCE(?4, refresh_token), scopes = COALESCE(?5, scopes), \
      access_expires_ms = ?6, refresh_lease_until_ms = NULL, updated_at = ?7 \
      WHERE id = ?1 AND access_token = ?2 AND NOT disabled";
-/// A user's link of one provider with its sealed tokens, for a relayed call.
-pub(crate) const GRANT_FOR_RELAY: &str = "SELECT l.id, l.access_token, l.refresh_token, \
-     l.scopes, l.grant_client_id, l.access_expires_ms, l.refresh_lease_until_ms, l.disabled, \
-     u.locked FROM linked_accounts l JOIN users u ON u.id = l.user_id \
-     WHERE l.user_id = ?1 AND l.provider = ?2";
 /// Takes a link's refresh lease when its tokens are still those seen and no lease is live.
 pub(crate) const CLAIM_REFRESH: &str = "UPDATE linked_accounts SET refresh_lease_until_ms = ?4 \
      WHERE id = ?1 AND access_token = ?2 AND NOT disabled \

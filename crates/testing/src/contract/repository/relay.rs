@@ -6,7 +6,7 @@ use super::fixtures::{login_of, new_user, now, signed_in_user, store_user_with_l
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::relay::{GrantRenewal, RelayRefresh};
 use social_login_domain::{AuditEventType, ProviderKey, Scopes, SealedToken, UserId};
-use social_login_ports::{LinkGrant, RefreshClaim};
+use social_login_ports::{GrantLookup, LinkGrant, RefreshClaim};
 use std::sync::Arc;
 use time::{Duration, OffsetDateTime};
 use tokio::sync::Barrier;
@@ -19,10 +19,10 @@ async fn github_grant(repo: &dyn Repository) -> (UserId, LinkGrant) {
 
 /// The user's GitHub grant as stored now.
 async fn github_grant_of(repo: &dyn Repository, user: UserId) -> LinkGrant {
-    repo.grant_of(user, ProviderKey::GITHUB)
-        .await
-        .unwrap()
-        .expect("the user's GitHub link")
+    match repo.grant_of(user, ProviderKey::GITHUB).await {
+        Ok(GrantLookup::Grant(grant)) => grant,
+        other => panic!("expected the user's GitHub link, got {other:?}"),
+    }
 }
 
 fn claim(grant: &LinkGrant, at: OffsetDateTime) -> RefreshClaim {
@@ -66,9 +66,11 @@ pub async fn a_grant_is_the_users_link_of_that_provider_with_its_sealed_tokens(
     assert_eq!(grant.refresh_lease_until, None);
     assert!(!grant.disabled);
     assert!(!grant.user_locked);
-    assert_eq!(repo.grant_of(ada, ProviderKey::GOOGLE).await, Ok(None));
+    let google = repo.grant_of(ada, ProviderKey::GOOGLE).await;
+    assert_eq!(google, Ok(GrantLookup::NoLink));
     let grace = new_user(Some("grace@example.com"), true);
-    assert_eq!(repo.grant_of(grace.id, ProviderKey::GITHUB).await, Ok(None));
+    let nobody = repo.grant_of(grace.id, ProviderKey::GITHUB).await;
+    assert_eq!(nobody, Ok(GrantLookup::NoUser), "a user never stored");
 
     // The same read says when an operator locked the user.
     let lock = social_login_ports::LockChange {
@@ -77,8 +79,7 @@ pub async fn a_grant_is_the_users_link_of_that_provider_with_its_sealed_tokens(
         audit: crate::audit_now(),
     };
     assert_eq!(repo.set_locked(lock).await, Ok(true));
-    let locked = repo.grant_of(ada, ProviderKey::GITHUB).await.unwrap();
-    assert!(locked.expect("still her link").user_locked);
+    assert!(github_grant_of(&*repo, ada).await.user_locked);
 }
 
 pub async fn a_login_stores_when_its_access_token_expires(repo: Arc<dyn Repository>) {
@@ -86,16 +87,15 @@ pub async fn a_login_stores_when_its_access_token_expires(repo: Arc<dyn Reposito
     let mut login = login_of(ProviderKey::GITHUB, "7", Some("ada@example.com"), true);
     login.tokens.access_expires_at = Some(expires);
     let ada = signed_in_user(&*repo, login.clone()).await;
-    let grant = repo.grant_of(ada, ProviderKey::GITHUB).await.unwrap();
-    assert_eq!(grant.unwrap().access_expires_at, Some(expires));
+    let grant = github_grant_of(&*repo, ada).await;
+    assert_eq!(grant.access_expires_at, Some(expires));
 
     // A returning login's new token says its own expiry, and one that did not say
     // forgets the old one.
     let mut again = login_of(ProviderKey::GITHUB, "7", Some("ada@example.com"), true);
     again.tokens.access_token = SealedToken::new("k2:access");
     signed_in_user(&*repo, again).await;
-    let grant = repo.grant_of(ada, ProviderKey::GITHUB).await.unwrap();
-    let grant = grant.unwrap();
+    let grant = github_grant_of(&*repo, ada).await;
     assert_eq!(grant.access_token, SealedToken::new("k2:access"));
     assert_eq!(grant.access_expires_at, None);
 }
@@ -105,9 +105,9 @@ pub async fn one_caller_holds_a_refresh_lease_until_it_lapses_or_the_tokens_chan
 ) {
     let (ada, grant) = github_grant(&*repo).await;
     assert_eq!(repo.claim_refresh(claim(&grant, now())).await, Ok(true));
-    let leased = repo.grant_of(ada, ProviderKey::GITHUB).await.unwrap();
+    let leased = github_grant_of(&*repo, ada).await;
     assert_eq!(
-        leased.unwrap().refresh_lease_until,
+        leased.refresh_lease_until,
         Some(now() + Duration::seconds(30))
     );
     // Held: nobody else, however often asked, until it lapses.
