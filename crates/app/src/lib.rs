@@ -6,6 +6,7 @@
 //! layer calls these and nothing else.
 
 pub mod admin;
+mod batches;
 mod error;
 mod input;
 mod lone_event;

@@ -1,5 +1,5 @@
-//! An audit event recorded on its own, beside a use case's writes rather than in them: a
-//! failed revocation, a throttled login, a refused refresh.
+//! An audit event recorded on its own rather than in a use case's transaction: a failed
+//! revocation, a throttled login, a refused refresh, and support's read of a user's data.
 
 use crate::AuthService;
 use social_login_domain::{AuditEventType, Origin, ProviderKey, UserId};

@@ -12,7 +12,6 @@ pub mod key_throttle;
 pub mod link;
 pub mod login_throttle;
 pub mod providers;
-mod prune;
 pub mod register;
 pub mod relay;
 pub mod sessions;

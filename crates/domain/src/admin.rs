@@ -3,6 +3,7 @@
 //! lock refuses.
 
 use crate::disconnect::DisconnectRefused;
+pub use crate::page_limit::PageLimit;
 use crate::{Email, LinkedAccountId, ProviderKey, ProviderSubject, User};
 use std::fmt;
 
@@ -70,27 +71,6 @@ impl UserFilter {
             (_, None, Some(_)) => Err(BadFilter("subject: needs provider")),
             (Some(_), Some(_), _) => Err(BadFilter("email: not together with provider")),
         }
-    }
-}
-
-/// How many users one page holds: 1 to [`PageLimit::MAX`], [`PageLimit::DEFAULT`] unless
-/// asked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PageLimit(u16);
-
-impl PageLimit {
-    pub const MAX: u16 = 100;
-    pub const DEFAULT: PageLimit = PageLimit(50);
-
-    pub fn new(limit: u64) -> Option<Self> {
-        u16::try_from(limit)
-            .ok()
-            .filter(|limit| (1..=Self::MAX).contains(limit))
-            .map(Self)
-    }
-
-    pub fn get(self) -> u16 {
-        self.0
     }
 }
 

@@ -2,26 +2,9 @@
 //! newest first, a page at a time by event id (time-ordered), so a page boundary never
 //! skips or repeats an event, whatever is written meanwhile.
 
+pub use crate::page_limit::EventPageLimit;
 use crate::{AuditEvent, AuditEventId, AuditEventType, UserId};
 use time::OffsetDateTime;
-
-/// How many events one page holds: 1 to [`EventPageLimit::MAX`] (1000),
-/// [`EventPageLimit::DEFAULT`] unless asked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EventPageLimit(u64);
-
-impl EventPageLimit {
-    pub const DEFAULT: EventPageLimit = EventPageLimit(100);
-    pub const MAX: EventPageLimit = EventPageLimit(1000);
-
-    pub fn new(limit: u64) -> Option<Self> {
-        (1..=Self::MAX.0).contains(&limit).then_some(Self(limit))
-    }
-
-    pub fn get(self) -> u64 {
-        self.0
-    }
-}
 
 /// Which events, and where the page starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -28,6 +28,7 @@ pub mod ids;
 pub mod link_offer;
 pub mod linking;
 mod named;
+pub mod page_limit;
 pub mod password;
 pub mod plan;
 pub mod provider;

@@ -36,6 +36,27 @@ pub struct User {
 }
 
 impl User {
+    /// A user registering `email` with a password: unlocked, and the address unverified,
+    /// since nobody has proven they own it yet (docs/api.md#linking-rules).
+    pub fn with_password(
+        id: UserId,
+        email: Email,
+        full_name: Option<String>,
+        password_hash: PasswordHash,
+        created_at: OffsetDateTime,
+    ) -> Self {
+        Self {
+            id,
+            email: Some(email),
+            full_name,
+            avatar_url: None,
+            email_verified: false,
+            password_hash: Some(password_hash),
+            created_at,
+            locked: false,
+        }
+    }
+
     pub fn has_password(&self) -> bool {
         self.password_hash.is_some()
     }

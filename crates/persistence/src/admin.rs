@@ -26,7 +26,7 @@ impl AdminRepository for SeaOrmRepository {
         let db = self.connection();
         let after = search.after.map_or(Uuid::nil(), |id| id.as_uuid());
         // One more than a page: whether another page follows.
-        let fetch = u64::from(search.limit.get()) + 1;
+        let fetch = search.limit.get() + 1;
         let rows = match &search.filter {
             UserFilter::All => queries::users_after(after, fetch).all(db).await,
             UserFilter::Email(email) => {

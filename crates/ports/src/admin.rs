@@ -38,7 +38,7 @@ impl UserPage {
     /// The page of `limit` users out of `fetched`, which an adapter read one longer than a
     /// page (in id order) to know whether more follow.
     pub fn of_fetched(mut fetched: Vec<User>, limit: PageLimit) -> Self {
-        let page = usize::from(limit.get());
+        let page = usize::try_from(limit.get()).unwrap_or(usize::MAX);
         let more = fetched.len() > page;
         fetched.truncate(page);
         Self {

@@ -64,7 +64,7 @@ impl AuthService {
                 Err(SignInError::Raced) => continue,
                 Err(SignInError::EmailAlreadyRegistered(EmailAlreadyRegistered {
                     confirm_with: Some(owner),
-                })) => return Err(self.offer_link(owner, &identity, tokens, now)?),
+                })) => return Err(self.offer_link(owner, &identity, tokens, now)),
                 // Nobody to record an audit event for: the refusal is logged as every 4xx
                 // is, by its code, within this span (which names the provider).
                 Err(refused) => return Err(sign_in_refused(refused)),

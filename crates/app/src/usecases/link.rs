@@ -6,10 +6,9 @@
 
 use crate::{AppError, AppResult, AuthService};
 use social_login_domain::link_offer::{LINK_OFFER_TTL, LinkOffer, LinkOfferRefused};
-use social_login_domain::linking::{ConnectDecision, decide_connect};
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::{
-    LinkedAccount, NewLinkedAccount, Origin, ProviderAccount, ProviderIdentity, Spend, UserId, Via,
+    LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, Spend, UserId, Via,
 };
 use social_login_ports::{AccountLink, VerifiedAccess};
 use time::OffsetDateTime;
@@ -17,14 +16,14 @@ use tracing::instrument;
 
 impl AuthService {
     /// The 409 of a login whose email `owner` holds, carrying the link token that lets
-    /// `owner` link this provider account with `tokens`.
+    /// `owner` link this provider account with `tokens` (or the error of sealing it).
     pub(crate) fn offer_link(
         &self,
         owner: UserId,
         identity: &ProviderIdentity,
         tokens: SealedTokens,
         now: OffsetDateTime,
-    ) -> AppResult<AppError> {
+    ) -> AppError {
         let offer = LinkOffer {
             id: self.random_state_id(),
             user: owner,
@@ -34,8 +33,10 @@ impl AuthService {
             tokens,
             expires_at: now + LINK_OFFER_TTL,
         };
-        let link_token = self.ports.state_sealer.seal_link(&offer)?;
-        Ok(AppError::LinkOffered { link_token })
+        match self.ports.state_sealer.seal_link(&offer) {
+            Ok(link_token) => AppError::LinkOffered { link_token },
+            Err(error) => error.into(),
+        }
     }
 
     /// Links the offered provider account to `caller`, whose login must be recent: 403 for
@@ -68,15 +69,6 @@ impl AuthService {
         if spend == Spend::Again {
             return Err(AppError::InvalidLinkToken);
         }
-        let existing = self
-            .ports
-            .users
-            .find_link(&ProviderAccount {
-                provider: offer.provider,
-                subject: offer.subject.clone(),
-            })
-            .await?;
-        let caller_links = self.ports.users.list_links(caller.user).await?;
         let identity = ProviderIdentity {
             provider: offer.provider,
             subject: offer.subject.clone(),
@@ -86,10 +78,9 @@ impl AuthService {
             avatar_url: None,
             hosted_domain: None,
         };
-        match decide_connect(caller.user, &caller_links, &identity, existing.as_ref()) {
-            Ok(ConnectDecision::Link) => {}
-            // Linked meanwhile, to this very user or another: nothing to finish.
-            Ok(ConnectDecision::Renew(_)) | Err(_) => return Err(AppError::ProviderAlreadyLinked),
+        // Linked meanwhile, to this very user or another: nothing to finish.
+        if self.decide_connect(caller.user, &identity).await?.is_some() {
+            return Err(AppError::ProviderAlreadyLinked);
         }
         let link = NewLinkedAccount {
             id: self.new_link_id(now),

@@ -52,17 +52,8 @@ impl AuthService {
         }
         let password_hash = self.ports.hasher.hash(registration.password).await?;
         let now = self.ports.clock.now();
-        let user = User {
-            id: self.new_user_id(now),
-            email: Some(email),
-            full_name,
-            avatar_url: None,
-            // Nobody has proven they own this address yet (docs/api.md#linking-rules).
-            email_verified: false,
-            password_hash: Some(password_hash),
-            created_at: now,
-            locked: false,
-        };
+        let id = self.new_user_id(now);
+        let user = User::with_password(id, email, full_name, password_hash, now);
         let user = self
             .ports
             .users

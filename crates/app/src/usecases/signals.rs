@@ -6,7 +6,7 @@
 //! URL must answer like any other): the answer is the same either way, so a sender learns
 //! nothing about who has an account here.
 
-use super::prune::{self, LastBatch};
+use crate::batches::{LastBatch, PRUNE_MAX_BATCHES, in_batches};
 use crate::{AppError, AppResult, AuthService};
 use social_login_domain::signal::RECEIPT_RETENTION;
 use social_login_domain::{Origin, SignalId, SignalSource};
@@ -125,7 +125,7 @@ impl AuthService {
         let before = self.ports.clock.now() - RECEIPT_RETENTION;
         let signals = &self.ports.signals;
         let batch = |limit| signals.prune_receipts(before, limit);
-        Ok(prune::in_batches(batch, LastBatch::Short).await?)
+        Ok(in_batches(batch, LastBatch::Short, PRUNE_MAX_BATCHES).await?)
     }
 }
 

@@ -1,6 +1,6 @@
 //! POST /auth/refresh and POST /auth/logout: rotating refresh tokens.
 
-use super::prune::{self, LastBatch};
+use crate::batches::{LastBatch, PRUNE_MAX_BATCHES, in_batches};
 use crate::{AppError, AppResult, AuthService, LoginResult};
 use social_login_domain::Origin;
 use social_login_domain::admin::check_not_locked;
@@ -70,7 +70,7 @@ impl AuthService {
         let now = self.ports.clock.now();
         let refresh_tokens = &self.ports.refresh_tokens;
         let batch = |limit| refresh_tokens.prune_expired(now, limit);
-        Ok(prune::in_batches(batch, LastBatch::Empty).await?)
+        Ok(in_batches(batch, LastBatch::Empty, PRUNE_MAX_BATCHES).await?)
     }
 
     /// Housekeeping: deletes audit events older than `[audit] retention_days` (default
@@ -80,7 +80,7 @@ impl AuthService {
         let before = self.ports.clock.now() - self.policy.audit_retention;
         let users = &self.ports.users;
         let batch = |limit| users.prune_events(before, limit);
-        Ok(prune::in_batches(batch, LastBatch::Short).await?)
+        Ok(in_batches(batch, LastBatch::Short, PRUNE_MAX_BATCHES).await?)
     }
 
     /// Ends the session of this refresh token. Unknown tokens are accepted silently, so

@@ -1,14 +1,13 @@
 //! The operator's view of the dead letters (`social-login webhooks dead`): list them, and
 //! put one or all back in the queue, due at once with their attempts reset.
 
-use crate::{AppError, AppResult};
+use crate::AppResult;
+use crate::batches::{LastBatch, in_batches};
 use social_login_domain::AuditEventId;
 use social_login_ports::{Clock, DeadLetter, OutboxCounts, WebhookOutbox};
 use std::sync::Arc;
 
-/// Dead letters redelivered per statement by [`DeadLetters::redeliver_all`], and at most
-/// this many statements (ten million letters) in one call.
-const BATCH: u64 = 1_000;
+/// Statements of [`DeadLetters::redeliver_all`] at most (ten million letters) in one call.
 const MAX_BATCHES: u32 = 10_000;
 
 pub struct DeadLetters {
@@ -22,7 +21,7 @@ impl DeadLetters {
     }
 
     /// Up to `limit` dead letters, in the order they died, and the outbox's counts.
-    pub async fn list(&self, limit: u64) -> Result<(Vec<DeadLetter>, OutboxCounts), AppError> {
+    pub async fn list(&self, limit: u64) -> AppResult<(Vec<DeadLetter>, OutboxCounts)> {
         let letters = self.outbox.dead_letters(limit).await?;
         Ok((letters, self.outbox.counts().await?))
     }
@@ -34,14 +33,7 @@ impl DeadLetters {
 
     /// Puts every dead letter back in the queue; returns how many.
     pub async fn redeliver_all(&self) -> AppResult<u64> {
-        let mut total = 0;
-        for _ in 0..MAX_BATCHES {
-            let batch = self.outbox.redeliver_dead(self.clock.now(), BATCH).await?;
-            total += batch;
-            if batch < BATCH {
-                break;
-            }
-        }
-        Ok(total)
+        let batch = |limit| self.outbox.redeliver_dead(self.clock.now(), limit);
+        Ok(in_batches(batch, LastBatch::Short, MAX_BATCHES).await?)
     }
 }

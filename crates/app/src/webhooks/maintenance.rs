@@ -6,12 +6,10 @@
 use super::delivery::dead_lettered;
 use super::{DEAD_AFTER, WebhookDelivery};
 use crate::AppResult;
+use crate::batches::BATCH;
 use crate::usecases::tokens::AUDIT_RETENTION;
 use social_login_ports::{OutboxCounts, Sweep};
 use tracing::warn;
-
-/// Rows each step touches at most per run (the next run goes on).
-const BATCH: u64 = 1_000;
 
 impl WebhookDelivery {
     /// One round of upkeep; returns the counts after it.

@@ -22,7 +22,7 @@ impl AdminRepository for SqliteRepository {
     async fn find_users(&self, search: UserSearch) -> RepoResult<UserPage> {
         let after = search.after.map_or([0; 16], |id| id.as_uuid().into_bytes());
         // One more than a page: whether another page follows.
-        let fetch = i64::from(search.limit.get()) + 1;
+        let fetch = count(search.limit.get()).saturating_add(1);
         let read = |row: &rusqlite::Row| user_at(row, 0);
         self.call(move |db| {
             let rows = match &search.filter {

@@ -98,7 +98,10 @@ impl UsersQuery {
                 .parse::<u64>()
                 .ok()
                 .and_then(PageLimit::new)
-                .ok_or_else(|| ApiError::validation("limit: a number from 1 to 100")),
+                .ok_or_else(|| {
+                    let max = PageLimit::MAX.get();
+                    ApiError::validation(format!("limit: a number from 1 to {max}"))
+                }),
         }
     }
 }
