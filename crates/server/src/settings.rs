@@ -146,21 +146,19 @@ impl Settings {
         }
     }
 
-    /// `apple_private_key_pem` as the Apple adapter takes it (empty when unset).
-    pub fn apple_private_key(&self) -> SecretText {
-        let pem = self.apple_private_key_pem.as_ref();
-        SecretText::new(pem.map(|pem| pem.expose_secret()).unwrap_or_default())
-    }
-
     /// `key`'s table as its adapter takes it; Apple's also carries the team's signing key,
     /// which is a setting of the service.
     pub fn adapter_settings(&self, key: ProviderKey, config: &ProviderConfig) -> ProviderSettings {
         let mut provider = config.adapter_settings();
         if key == ProviderKey::APPLE {
+            // Empty when unset: the Apple adapter's settings check names what is missing.
+            let pem = self.apple_private_key_pem.as_ref();
             provider.signing = Some(SigningKey {
                 team_id: self.apple_team_id.clone().unwrap_or_default(),
                 key_id: self.apple_key_id.clone().unwrap_or_default(),
-                private_key_pem: self.apple_private_key(),
+                private_key_pem: SecretText::new(
+                    pem.map(|pem| pem.expose_secret()).unwrap_or_default(),
+                ),
             });
         }
         provider

@@ -87,7 +87,8 @@ fn tracer_provider(
     let exporter = opentelemetry_otlp::SpanExporter::builder()
         .with_http()
         .with_endpoint(traces_url(endpoint))
-        // No timeout set here: `OTEL_EXPORTER_OTLP_TIMEOUT` decides (default 10 s).
+        // The timeout is OpenTelemetry's own setting: `OTEL_EXPORTER_OTLP_TRACES_TIMEOUT`,
+        // else `OTEL_EXPORTER_OTLP_TIMEOUT` (default 10 s).
         .build()
         .map_err(|error| TelemetryError(error.to_string()))?;
     let resource = Resource::builder()

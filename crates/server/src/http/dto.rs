@@ -224,20 +224,37 @@ impl From<&social_login_app::UserExport> for ExportRead {
     }
 }
 
-/// One of the caller's live sessions (docs/api.md#your-sessions): the exported session
-/// and `current`.
+/// One of the caller's live sessions (docs/api.md#your-sessions): an exported session and
+/// `current`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SessionRead {
-    #[serde(flatten)]
-    pub session: ExportedSession,
+    pub id: String,
+    /// RFC 3339: when its login happened.
+    pub created_at: String,
+    /// RFC 3339: when its newest refresh token was issued (the login, or the last refresh).
+    pub last_used_at: String,
+    /// What it began with: `password`, a provider key, or null for a session from before
+    /// the service recorded it.
+    pub provider: Option<String>,
     /// Whether the caller's own access token belongs to it.
     pub current: bool,
 }
 
+// Its fields are its own rather than a flattened `ExportedSession`: the OpenAPI document
+// would describe a flattened field as an `allOf`, not the one flat object clients know.
 impl From<&social_login_app::SessionListed> for SessionRead {
     fn from(listed: &social_login_app::SessionListed) -> Self {
+        let ExportedSession {
+            id,
+            created_at,
+            last_used_at,
+            provider,
+        } = ExportedSession::from(&listed.session);
         Self {
-            session: ExportedSession::from(&listed.session),
+            id,
+            created_at,
+            last_used_at,
+            provider,
             current: listed.current,
         }
     }

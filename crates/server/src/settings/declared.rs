@@ -6,6 +6,7 @@ use social_login_domain::ProviderKey;
 use social_login_provider_core::spec::{
     GenericProvider, ProviderSpec, Tenant, built_in_spec, preset,
 };
+use std::borrow::Cow;
 
 /// A table's provider, as a declaration (or what makes one).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,6 +18,28 @@ pub enum Declared {
     /// A provider from configuration (`kind`); an `oidc` one completes its declaration with
     /// its discovery document.
     Generic(GenericProvider),
+}
+
+impl Declared {
+    /// The whole declaration of one of the eight or a preset; `None` for a provider from
+    /// configuration, whose declaration its table makes (with discovery, for `oidc`).
+    pub fn spec(&self) -> Option<&ProviderSpec> {
+        match self {
+            Self::BuiltIn(spec) => Some(spec),
+            Self::Preset(spec) => Some(spec),
+            Self::Generic(_) => None,
+        }
+    }
+
+    /// The declaration the server builds or checks before any discovery: the whole one, or
+    /// what a provider from configuration's table declares.
+    pub fn without_discovery(&self) -> Cow<'_, ProviderSpec> {
+        match self {
+            Self::BuiltIn(spec) => Cow::Borrowed(spec),
+            Self::Preset(spec) => Cow::Borrowed(spec),
+            Self::Generic(table) => Cow::Owned(table.declaration(None)),
+        }
+    }
 }
 
 impl ProviderConfig {

@@ -234,7 +234,7 @@ impl ProviderConfig {
     }
 
     /// This table as the adapters take it: plain values and the endpoint overrides (Apple's
-    /// signing key, a setting of the service, is added by the wiring).
+    /// signing key, a setting of the service, is added by [`Settings::adapter_settings`]).
     pub fn adapter_settings(&self) -> ProviderSettings {
         ProviderSettings {
             client_id: self.client_id.clone(),

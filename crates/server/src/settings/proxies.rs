@@ -1,4 +1,5 @@
-//! `server.trusted_proxies` entries: a bare IP address (one host) or a CIDR, IPv4 or IPv6.
+//! Entries of `server.trusted_proxies` and `telemetry.traceparent_from`: a bare IP address
+//! (one host) or a CIDR, IPv4 or IPv6.
 //!
 //! One parser for validation and start-up, so a configuration that validates always starts.
 //! Its errors say what is wrong without quoting the entry (docs/api.md#command-line: problems name the

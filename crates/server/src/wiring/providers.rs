@@ -71,13 +71,10 @@ pub async fn registry(settings: &Settings) -> Result<Providers, StartupError> {
 /// Where the provider's API is for relayed calls: the table's `relay_base_urls`, else the
 /// declaration's (a provider from configuration has none unless its table names them).
 fn provider_api(declared: &Declared, config: &ProviderConfig) -> ProviderApi {
-    let declared_bases = match declared {
-        Declared::BuiltIn(spec) => spec.relay_base_urls.clone(),
-        Declared::Preset(spec) => spec.relay_base_urls.clone(),
-        Declared::Generic(generic) => generic.knobs.relay_base_urls.clone().unwrap_or_default(),
-    };
+    let declared_bases = declared.spec().map(|spec| spec.relay_base_urls.clone());
     ProviderApi {
-        bases: config.relay_base_urls.clone().unwrap_or(declared_bases),
+        bases: (config.relay_base_urls.clone())
+            .unwrap_or_else(|| declared_bases.unwrap_or_default()),
         connect_scopes: config.connect_scopes.clone(),
     }
 }
@@ -85,11 +82,9 @@ fn provider_api(declared: &Declared, config: &ProviderConfig) -> ProviderApi {
 /// Whether the declaration names the organisation that manages an account (Google's `hd`),
 /// which a domain list then checks too. Providers from configuration name none.
 fn checks_hosted_domain(declared: &Declared) -> bool {
-    match declared {
-        Declared::BuiltIn(spec) => spec.claims.hosted_domain.is_some(),
-        Declared::Preset(spec) => spec.claims.hosted_domain.is_some(),
-        Declared::Generic(_) => false,
-    }
+    declared
+        .spec()
+        .is_some_and(|spec| spec.claims.hosted_domain.is_some())
 }
 
 /// The engine of a declaration the server builds at once: a built-in provider, a preset, or
@@ -99,14 +94,5 @@ fn build(
     provider: &ProviderSettings,
     cx: &BuildContext,
 ) -> Result<Engine, String> {
-    let generic;
-    let spec = match declared {
-        Declared::BuiltIn(spec) => *spec,
-        Declared::Preset(spec) => spec,
-        Declared::Generic(table) => {
-            generic = table.declaration(None);
-            &generic
-        }
-    };
-    adapters::build(spec, provider, cx)
+    adapters::build(&declared.without_discovery(), provider, cx)
 }

@@ -123,3 +123,18 @@ async fn the_served_document_is_valid_openapi_3_1() {
         assert_eq!(verdict, Ok(()), "the OpenAPI 3.1 validator's verdict");
     }
 }
+
+#[tokio::test]
+async fn a_session_is_described_as_one_flat_object() {
+    let (_, _, document) = send(&app(github()), get("/openapi.json")).await;
+    let session = &document["components"]["schemas"]["SessionRead"];
+    assert_eq!(session["type"], "object", "{session}");
+    let fields: Vec<&str> = session["properties"]
+        .as_object()
+        .expect("its own properties, no allOf")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let expected = ["created_at", "current", "id", "last_used_at", "provider"];
+    assert_eq!(fields, expected);
+}

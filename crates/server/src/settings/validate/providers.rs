@@ -3,7 +3,7 @@
 //! finds the crate); the warnings are the service's.
 
 use super::provider_tables::accepts_id_tokens;
-use crate::settings::{ConfigErrors, Declared, ProviderConfig, Settings};
+use crate::settings::{ConfigErrors, ProviderConfig, Settings};
 use social_login_domain::{ProviderKey, ProviderKind};
 use social_login_provider_core::spec::ProviderSpec;
 use social_login_provider_core::{ProblemField, SettingsProblem};
@@ -12,13 +12,7 @@ use url::{Host, Url};
 pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
     super::provider_tables::check(settings, errors);
     for (key, config) in settings.enabled_providers() {
-        // A table that declares nothing usable (no kind, an unknown preset) is named by the
-        // table rules: there is no telling which adapter would check the rest.
-        let problems = match config.declared(key) {
-            Some(_) => adapter_problems(key, config, settings),
-            None => Vec::new(),
-        };
-        for problem in problems {
+        for problem in adapter_problems(key, config, settings) {
             let field = match problem.field {
                 ProblemField::Provider(field) => format!("oauth_providers.{key}.{field}"),
                 ProblemField::Service(field) => field.to_owned(),
@@ -34,31 +28,27 @@ pub(super) fn check(settings: &Settings, errors: &mut ConfigErrors) {
 }
 
 /// The problems the adapter of `key` finds in its settings: the same checks it makes when
-/// it is built at start-up, all at once. A provider from configuration is checked against
-/// the declaration its table makes (an `oidc` one's discovery is `check-config`'s own
-/// step); the fields its table may not hold are named by the table rules, not again here.
+/// it is built at start-up, all at once. A table's declaration is checked whole; a provider
+/// from configuration's only as far as its table goes (an `oidc` one's discovery is
+/// `check-config`'s own step, and the fields its table may not hold are named by the table
+/// rules). A table that declares nothing usable (no kind, an unknown preset) is left to the
+/// table rules too: there is no telling which adapter would check the rest.
 fn adapter_problems(
     key: ProviderKey,
     config: &ProviderConfig,
     settings: &Settings,
 ) -> Vec<SettingsProblem> {
+    let Some(declared) = config.declared(key) else {
+        return Vec::new();
+    };
     let mut provider = settings.adapter_settings(key, config);
-    // A table's declaration is checked whole, but a provider from configuration's only as
-    // far as its table goes: an `oidc` one's discovery completes it (its table rules name
-    // what it lacks).
-    let (spec, declared_problems) = match config.declared(key) {
-        Some(Declared::BuiltIn(spec)) => (spec.clone(), spec.problems()),
-        Some(Declared::Preset(spec)) => {
-            let problems = spec.problems();
-            (spec, problems)
-        }
-        Some(Declared::Generic(generic)) => {
+    let spec = declared.without_discovery();
+    let declared_problems = match declared.spec() {
+        Some(whole) => whole.problems(),
+        None => {
             provider.endpoints.issuer = None;
-            let spec = generic.declaration(None);
-            let problems = spec.knob_problems();
-            (spec, problems)
+            spec.knob_problems()
         }
-        None => return Vec::new(),
     };
     let mut problems: Vec<SettingsProblem> = declared_problems
         .into_iter()
@@ -183,11 +173,7 @@ pub(super) fn warnings(settings: &Settings) -> Vec<String> {
 /// The declaration of a built-in provider or preset table; `None` for a provider from
 /// configuration (its declaration may wait for discovery) or a table that declares nothing.
 fn declared_spec(key: ProviderKey, config: &ProviderConfig) -> Option<ProviderSpec> {
-    match config.declared(key)? {
-        Declared::BuiltIn(spec) => Some(spec.clone()),
-        Declared::Preset(spec) => Some(spec),
-        Declared::Generic(_) => None,
-    }
+    config.declared(key)?.spec().cloned()
 }
 
 fn is_plain_http_off_loopback(redirect_uri: &str) -> bool {
