@@ -1,5 +1,6 @@
 //! The tables and columns the migrations name, each declared once. A column stays here
-//! after a later migration drops it: the migration that made it still names it.
+//! after a later migration drops it: the migration that made it still names it. (The
+//! `user_id` of a user-owned table is named by `Steps::user_owned`, which makes it.)
 
 use sea_orm_migration::prelude::*;
 

@@ -3,7 +3,9 @@
 //! the `Origin`, so every event these write says `"actor": "admin"` and which key.
 
 use crate::{AppError, AppResult, AuthService};
+use futures_util::Stream;
 use social_login_domain::disconnect::DisconnectRefused;
+use social_login_domain::event_query::EventPageLimit;
 use social_login_domain::{
     AuditEvent, AuditEventType, EventsView, LinkedAccount, Origin, PageLimit, ProviderKey, User,
     UserFilter, UserId,
@@ -92,14 +94,41 @@ impl AdminService {
         Ok(events)
     }
 
-    /// A page of the events `query` selects, recording nothing: the pages of one stream
-    /// after its [`Self::record_query`].
-    pub async fn events_page(&self, query: EventQuery) -> AppResult<Vec<AuditEvent>> {
+    /// Every event `selection` selects, newest first, a page of [`EventPageLimit::MAX`] read
+    /// at a time as the stream is polled; the query is recorded once, before the first.
+    #[instrument(skip_all)]
+    pub async fn event_pages(
+        &self,
+        selection: EventQuery,
+        origin: &Origin,
+    ) -> AppResult<impl Stream<Item = AppResult<Vec<AuditEvent>>> + use<>> {
+        self.record_query(selection, origin).await?;
+        let first = EventQuery {
+            limit: EventPageLimit::MAX,
+            ..selection
+        };
+        let service = self.clone();
+        Ok(futures_util::stream::unfold(Some(first), move |next| {
+            let service = service.clone();
+            async move {
+                let query = next?;
+                match service.events_page(query).await {
+                    Ok(page) => {
+                        let following = query.next_cursor(&page).map(|last| query.after(last));
+                        Some((Ok(page), following))
+                    }
+                    Err(error) => Some((Err(error), None)),
+                }
+            }
+        }))
+    }
+
+    async fn events_page(&self, query: EventQuery) -> AppResult<Vec<AuditEvent>> {
         Ok(self.directory.find_events(query).await?)
     }
 
     /// Records a query about one user's events as a read of that user's data.
-    pub async fn record_query(&self, query: EventQuery, origin: &Origin) -> AppResult<()> {
+    async fn record_query(&self, query: EventQuery, origin: &Origin) -> AppResult<()> {
         match query.user {
             Some(user) => self.record_read(user, origin).await,
             None => Ok(()),

@@ -1,5 +1,5 @@
 //! Reads the store shares: one row read as a domain value, a user's links in time order,
-//! and the user row locked for the rest of a transaction.
+//! and the user or session row locked for the rest of a transaction.
 
 use crate::error::repository_error;
 use crate::mapping::link_from_row;

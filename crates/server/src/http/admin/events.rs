@@ -11,8 +11,9 @@ use axum::extract::Query;
 use axum::extract::rejection::QueryRejection;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
+use futures_util::{Stream, StreamExt};
 use serde::{Deserialize, Serialize};
-use social_login_app::AdminService;
+use social_login_app::AppResult;
 use social_login_domain::event_query::{EventPageLimit, EventQuery};
 use social_login_domain::{AuditEvent, AuditEventId, AuditEventType, UserId};
 use time::OffsetDateTime;
@@ -140,8 +141,8 @@ pub async fn events(
         .and_then(|accept| accept.to_str().ok())
         .is_some_and(|accept| accept.contains(NDJSON));
     if streamed {
-        operator.service.record_query(selection, &origin).await?;
-        return Ok(stream(operator.service, selection));
+        let pages = operator.service.event_pages(selection, &origin).await?;
+        return Ok(ndjson(pages));
     }
     let page = operator.service.events(selection, &origin).await?;
     let next_cursor = selection.next_cursor(&page).map(|last| last.to_string());
@@ -153,35 +154,22 @@ pub async fn events(
     .into_response())
 }
 
-/// Every selected event, a page of [`EventPageLimit::MAX`] read at a time, one JSON line each.
-fn stream(service: AdminService, selection: EventQuery) -> Response {
-    let first = EventQuery {
-        limit: EventPageLimit::MAX,
-        ..selection
-    };
-    let pages = futures_util::stream::unfold(Some(first), move |next| {
-        let service = service.clone();
-        async move {
-            let query = next?;
-            match service.events_page(query).await {
-                Ok(page) => {
-                    let following = query.next_cursor(&page).map(|last| query.after(last));
-                    let mut lines = Vec::new();
-                    for event in &page {
-                        serde_json::to_writer(&mut lines, &AdminEventRead::from(event))
-                            .expect("an event serialises");
-                        lines.push(b'\n');
-                    }
-                    Some((Ok::<_, std::io::Error>(lines), following))
-                }
-                Err(error) => {
-                    tracing::warn!(%error, "the event stream stopped");
-                    Some((Err(std::io::Error::other(error.to_string())), None))
-                }
-            }
+/// The events of `pages`, one JSON line each, a page written at a time.
+fn ndjson(pages: impl Stream<Item = AppResult<Vec<AuditEvent>>> + Send + 'static) -> Response {
+    let lines = pages.map(|page| {
+        let page = page.map_err(|error| {
+            tracing::warn!(%error, "the event stream stopped");
+            std::io::Error::other(error.to_string())
+        })?;
+        let mut lines = Vec::new();
+        for event in &page {
+            serde_json::to_writer(&mut lines, &AdminEventRead::from(event))
+                .expect("an event serialises");
+            lines.push(b'\n');
         }
+        Ok::<_, std::io::Error>(lines)
     });
-    let mut response = Body::from_stream(pages).into_response();
+    let mut response = Body::from_stream(lines).into_response();
     response
         .headers_mut()
         .insert(header::CONTENT_TYPE, HeaderValue::from_static(NDJSON));
