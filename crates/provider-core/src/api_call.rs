@@ -8,6 +8,7 @@ use reqwest::RequestBuilder;
 use reqwest::header::{CONTENT_TYPE, USER_AGENT};
 use social_login_domain::SecretText;
 use social_login_provider_spec::knobs::{Method, TokenIn, Userinfo};
+use std::collections::BTreeMap;
 use url::Url;
 
 /// Where a path says the token goes (`TokenIn::Path`), as the URL parser leaves it.
@@ -45,7 +46,7 @@ impl ApiShape<'_> {
 impl ApiShape<'_> {
     /// A `method` request of `url` (plus the `query` pairs) carrying `token` where the knob
     /// says, the declaration's headers and the provider's own `User-Agent`: what every call
-    /// to the provider's API shares, a relayed one included.
+    /// to the provider's API shares.
     pub fn with_token(
         &self,
         http: &ProviderHttp,
@@ -54,9 +55,38 @@ impl ApiShape<'_> {
         token: &SecretText,
         query: &std::collections::BTreeMap<String, String>,
     ) -> RequestBuilder {
+        self.carrying(&self.call.token_in, (http, method), url, token, query)
+    }
+
+    /// A relayed call: [`ApiShape::with_token`] for a URL the caller chose, in which no
+    /// `{access_token}` is ever filled in (the provider would be asked to put the token in
+    /// its answer). A provider whose userinfo takes the token in its path (HubSpot) takes
+    /// it in a Bearer header on the rest of its API.
+    pub fn relayed(
+        &self,
+        http: &ProviderHttp,
+        method: reqwest::Method,
+        url: &Url,
+        token: &SecretText,
+    ) -> RequestBuilder {
+        let token_in = match &self.call.token_in {
+            TokenIn::Path => &TokenIn::Header,
+            other => other,
+        };
+        self.carrying(token_in, (http, method), url, token, &BTreeMap::new())
+    }
+
+    fn carrying(
+        &self,
+        token_in: &TokenIn,
+        (http, method): (&ProviderHttp, reqwest::Method),
+        url: &Url,
+        token: &SecretText,
+        query: &BTreeMap<String, String>,
+    ) -> RequestBuilder {
         let call = self.call;
         let mut url = url.clone();
-        match &call.token_in {
+        match token_in {
             TokenIn::Path => url = token_in_path(&url, token).unwrap_or(url),
             TokenIn::Query(name) => {
                 url.query_pairs_mut().append_pair(name, token.expose());
@@ -67,7 +97,7 @@ impl ApiShape<'_> {
             url.query_pairs_mut().extend_pairs(query);
         }
         let mut request = http.reqwest().request(method, url);
-        request = match &call.token_in {
+        request = match token_in {
             TokenIn::Header => request.bearer_auth(token.expose()),
             TokenIn::NamedHeader(name) => request.header(name.as_str(), token.expose()),
             TokenIn::Query(_) | TokenIn::Path => request,
@@ -93,7 +123,6 @@ fn token_in_path(url: &Url, token: &SecretText) -> Option<Url> {
 mod tests {
     use super::*;
     use crate::http_client::test_client;
-    use std::collections::BTreeMap;
 
     fn built(call: &Userinfo, user_agent: Option<&str>, url: &str) -> reqwest::Request {
         let shape = ApiShape { call, user_agent };
@@ -146,6 +175,46 @@ mod tests {
         assert_eq!(
             request.url().as_str(),
             "https://api.hubapi.com/oauth/v1/access-tokens/tok+en%2F1"
+        );
+    }
+
+    #[test]
+    fn a_relayed_url_never_gets_the_token_filled_in() {
+        let path = Userinfo {
+            token_in: TokenIn::Path,
+            ..Userinfo::default()
+        };
+        let shape = ApiShape {
+            call: &path,
+            user_agent: None,
+        };
+        let asked =
+            "https://api.hubapi.com/oauth/v1/access-tokens/%7Baccess_token%7D?t={access_token}";
+        let url = Url::parse(asked).unwrap();
+        let token = SecretText::new("tok en/1");
+        let request = shape
+            .relayed(&test_client(), reqwest::Method::GET, &url, &token)
+            .build()
+            .unwrap();
+        assert_eq!(request.url(), &url, "the caller's URL goes as it is");
+        assert_eq!(request.headers()["authorization"], "Bearer tok en/1");
+
+        let query = Userinfo {
+            token_in: TokenIn::Query("oauth_token".into()),
+            ..Userinfo::default()
+        };
+        let shape = ApiShape {
+            call: &query,
+            user_agent: None,
+        };
+        let url = Url::parse("https://login.yandex.ru/info").unwrap();
+        let request = shape
+            .relayed(&test_client(), reqwest::Method::GET, &url, &token)
+            .build()
+            .unwrap();
+        assert_eq!(
+            request.url().as_str(),
+            "https://login.yandex.ru/info?oauth_token=tok+en%2F1"
         );
     }
 

@@ -205,8 +205,16 @@ pub fn routers(
         .merge(signals::routes(&limit))
         .merge(platform::routes())
         .merge(ops::routes())
-        .merge(relay::routes())
         .split_for_parts();
+    // The relay is documented either way; served only when it is on, so that with it off
+    // every `/relay/...` is the fallback's 404, before any bearer is looked at.
+    let (relay_api, relay_openapi) = relay::routes().split_for_parts();
+    openapi.merge(relay_openapi);
+    let api = if service.policy().relay.enabled {
+        api.merge(relay_api)
+    } else {
+        api
+    };
     // The operator API is documented either way; served only with an operator.
     let (admin_api, admin_openapi) = admin::routes().split_for_parts();
     openapi.merge(admin_openapi);
@@ -285,6 +293,20 @@ fn serve(
         api: finish(api),
         admin: admin.map(finish),
     }
+}
+
+/// What the stack guarantees of every answer, for routes served beside the API's but built
+/// apart (the demo's page and buttons): an error is a problem body, and an answer that
+/// chose no caching of its own is `no-store`.
+#[cfg(feature = "demo")]
+pub fn with_answer_rules(routes: Router) -> Router {
+    routes
+        .layer(tower::util::MapResponseLayer::new(
+            problem_only::ensure_problem,
+        ))
+        .layer(tower::util::MapResponseLayer::new(
+            no_store::unless_cacheable,
+        ))
 }
 
 /// The request's span: method, path, request id and client IP.

@@ -4,7 +4,7 @@
 //! refresh token, by one caller at a time across instances (a lease on the link's row);
 //! the others wait for its tokens.
 
-use crate::{AppError, AppResult, AuthService, EnabledProvider};
+use crate::{AppError, AppResult, AuthService, Cause, EnabledProvider};
 use bytes::Bytes;
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::relay::{
@@ -190,7 +190,7 @@ impl AuthService {
                 until: now + lease,
             };
             if self.ports.grants.claim_refresh(claim).await? {
-                return self.refresh_now(whose, stale).await;
+                return self.refresh_detached(whose, stale).await;
             }
             tokio::time::sleep(WAIT_STEP).await;
             let current = self.live_grant(whose).await?;
@@ -203,8 +203,29 @@ impl AuthService {
         ))
     }
 
+    /// [`Self::refresh_now`] on a task of its own: once the provider is asked, its answer is
+    /// stored whatever becomes of this request (a client that leaves, the request's
+    /// deadline), so a refresh token the provider rotated is never lost with it.
+    async fn refresh_detached(&self, whose: &Whose<'_>, stale: LinkGrant) -> AppResult<LinkGrant> {
+        let service = self.clone();
+        let (provider, caller, origin) =
+            (whose.provider.clone(), whose.caller, whose.origin.clone());
+        let refresh = tokio::spawn(async move {
+            let whose = Whose {
+                provider: &provider,
+                caller,
+                origin: &origin,
+            };
+            service.refresh_now(&whose, stale).await
+        });
+        refresh
+            .await
+            .map_err(|failed| AppError::Internal(Cause::of(failed)))?
+    }
+
     /// Refreshes `stale` (this caller holds its lease) and stores the tokens; a refused
-    /// refresh, or none possible, is a reauthorization the user must give.
+    /// refresh, or none possible, is a reauthorization the user must give. The provider has
+    /// the relay's timeout to answer, so the lease (longer) outlives the refresh.
     async fn refresh_now(&self, whose: &Whose<'_>, stale: LinkGrant) -> AppResult<LinkGrant> {
         let (provider, user, origin) = (whose.provider, whose.user(), whose.origin);
         let key = provider.key();
@@ -216,7 +237,14 @@ impl AuthService {
                     refresh_token: Some(self.ports.cipher.open(sealed)?),
                     client_id: stale.client_id.clone(),
                 };
-                provider.adapter().refresh(grant).await
+                let refresh = provider.adapter().refresh(grant);
+                tokio::time::timeout(self.policy.relay.timeout, refresh)
+                    .await
+                    .unwrap_or_else(|_| {
+                        Err(RefreshFailure::Failed(
+                            "the provider did not answer the refresh in time".into(),
+                        ))
+                    })
             }
         };
         let tokens = match outcome {

@@ -1,6 +1,7 @@
 //! A relayed call to the provider's API and the refresh of the tokens it is made with: the
-//! token goes where the declaration's `[userinfo] token_in` says, with its headers and
-//! `User-Agent`; the answer is handed back unread, to be streamed.
+//! token goes where the declaration's `[userinfo] token_in` says (a Bearer header where that
+//! is the path), with its headers and `User-Agent`; the answer is handed back unread, to be
+//! streamed.
 
 use super::Engine;
 use crate::http_client::{CallKind, record_failure, record_status};
@@ -11,7 +12,6 @@ use social_login_domain::relay::RelayMethod;
 use social_login_ports::{
     ApiAnswer, ApiBody, ApiCall, ProviderError, ProviderGrant, RefreshFailure,
 };
-use std::collections::BTreeMap;
 use tracing::Instrument;
 use url::Url;
 
@@ -35,13 +35,7 @@ impl Engine {
             .map_err(|_| ProviderError::ApiCall("the relayed URL does not parse".into()))?;
         let mut request = self
             .api_shape()
-            .with_token(
-                self.flow.http(),
-                method(call.method),
-                &url,
-                &call.token,
-                &BTreeMap::new(),
-            )
+            .relayed(self.flow.http(), method(call.method), &url, &call.token)
             .timeout(call.timeout);
         for (name, value) in &call.headers {
             request = request.header(name.as_str(), value.as_str());

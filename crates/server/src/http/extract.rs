@@ -71,6 +71,21 @@ impl FromRequestParts<AppState> for EnabledProvider {
     }
 }
 
+/// Path parameters; a path whose parameters do not decode (`%FF`) names nothing: 404
+/// `NotFound`, like a path that names nothing else.
+pub struct PathText<T>(pub T);
+
+impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for PathText<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let axum::extract::Path(value) = axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| ApiError::of(ErrorCode::NotFound))?;
+        Ok(Self(value))
+    }
+}
+
 /// The caller of a protected endpoint: the stored user and when the token's login happened
 /// (for what needs a recent one); 401 `Unauthorized` without a valid bearer token of a user
 /// that still exists.
@@ -141,6 +156,22 @@ impl<S: Send + Sync> FromRequestParts<S> for OptionalBearer {
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
         Ok(Self(bearer_token(parts).map(str::to_owned)))
     }
+}
+
+/// A key (the operator's, a relay backend's) checked under the wrong-key throttle: 429
+/// before `check` looks at it once this client presented too many wrong ones; a wrong or
+/// missing one is counted. `None` when `check` finds no configured key in the request.
+pub(crate) async fn throttled_key<T>(
+    state: &AppState,
+    origin: &Origin,
+    check: impl FnOnce() -> Option<T>,
+) -> Result<Option<T>, ApiError> {
+    state.service.admit_key_attempt(origin).await?;
+    let found = check();
+    if found.is_none() {
+        state.service.key_attempt_failed(origin).await?;
+    }
+    Ok(found)
 }
 
 pub(crate) fn bearer_token(parts: &Parts) -> Option<&str> {

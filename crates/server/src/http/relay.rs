@@ -6,7 +6,7 @@
 
 use super::AppState;
 use super::error::{ApiError, Problem, ProblemAt};
-use super::extract::{RequestOrigin, bearer_token};
+use super::extract::{RequestOrigin, bearer_token, throttled_key};
 use super::problem_only::OwnErrorFormat;
 use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, State};
@@ -18,7 +18,7 @@ use social_login_app::{BoundedBody, RelayCaller, RelayRequest, Relayed};
 use social_login_domain::relay::{
     RelayMethod, RelayPath, check_relay_query, forwarded_to_provider,
 };
-use social_login_domain::{ErrorCode, UserId};
+use social_login_domain::{ErrorCode, Origin, UserId};
 use social_login_security::AdminKeys;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
@@ -82,7 +82,7 @@ async fn relay(
     let provider = state.service.enabled_provider(provider_segment)?;
     let method = RelayMethod::parse(parts.method.as_str())
         .ok_or_else(|| ApiError::of(ErrorCode::MethodNotAllowed))?;
-    let caller = caller(&state, &parts)?;
+    let caller = caller(&state, &parts, &origin).await?;
     let path = RelayPath::parse(raw_path).map_err(|bad| ApiError::bad_request(bad.to_string()))?;
     let query = parts.uri.query().unwrap_or_default();
     check_relay_query(query)
@@ -105,10 +105,10 @@ fn split_path(path: &str) -> Option<(&str, &str)> {
     path.strip_prefix(RELAY_PREFIX)?.split_once('/')
 }
 
-/// Who calls: the user by their bearer, or a backend by a service key naming the user.
-/// Nothing is read here: the grant's one read says whether the user is locked, or has no
-/// link.
-fn caller(state: &AppState, parts: &Parts) -> Result<RelayCaller, ApiError> {
+/// Who calls: the user by their bearer, or a backend by a service key naming the user
+/// (under the wrong-key throttle). Nothing else is read here: the grant's one read says
+/// whether the user is locked, or has no link.
+async fn caller(state: &AppState, parts: &Parts, origin: &Origin) -> Result<RelayCaller, ApiError> {
     let bearer = bearer_token(parts).ok_or_else(|| ApiError::of(ErrorCode::Unauthorized))?;
     let Some(named) = header_text(parts, RELAY_USER) else {
         let access = state.service.verify_bearer(bearer);
@@ -116,7 +116,8 @@ fn caller(state: &AppState, parts: &Parts) -> Result<RelayCaller, ApiError> {
             .map(|access| RelayCaller::User(access.user))
             .ok_or_else(|| ApiError::of(ErrorCode::Unauthorized));
     };
-    if !backend_may_call(&state.relay_keys, bearer) {
+    let backend = || backend_may_call(&state.relay_keys, bearer).then_some(());
+    if throttled_key(state, origin, backend).await?.is_none() {
         return Err(ApiError::of(ErrorCode::Unauthorized));
     }
     named

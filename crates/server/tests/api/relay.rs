@@ -3,13 +3,16 @@
 //! provider's API. The token never reaches the caller, the caller's credentials never reach
 //! the provider, and a dead token is refreshed once, server-side.
 
-use crate::helpers::{TestApp, assert_problem_in, spawn_app_tuned, strings, user_id};
+use crate::helpers::{
+    Options, TestApp, assert_problem_in, spawn_app_tuned, spawn_app_with, strings, user_id,
+    with_presets,
+};
 use crate::raw_http::{Outcome, RawConnection, address_of};
 use reqwest::StatusCode;
 use serde_json::Value;
 use social_login::settings::Settings;
 use social_login_security::AdminKeyHash;
-use social_login_simulator::{Endpoint, Provider};
+use social_login_simulator::{Endpoint, Fault, Provider};
 use std::time::Duration;
 
 /// A backend's service key (its hash is configured).
@@ -199,7 +202,50 @@ async fn no_link_no_relay_and_no_caller_are_refused() {
     let (_, bearer) = off.pat_linked("github").await;
     let refused = off.relay_get("github/me", &bearer).await;
     assert_problem_in("relay off", refused, 404, "NotFound").await;
+    let anonymous = off
+        .http
+        .get(off.url("/relay/github/me"))
+        .send()
+        .await
+        .unwrap();
+    assert_problem_in("relay off, no bearer", anonymous, 404, "NotFound").await;
     off.stop().await;
+}
+
+#[tokio::test]
+async fn a_token_its_userinfo_takes_in_the_path_goes_in_a_header_never_in_the_callers_url() {
+    let app = spawn_app_with(Options {
+        with_simulator: with_presets,
+        tune: relay_on,
+        ..Options::default()
+    })
+    .await;
+    let (_, bearer) = app.pat_linked("hubspot").await;
+    let me = app.relay_get("hubspot/me", &bearer).await;
+    assert_eq!(
+        me.status(),
+        StatusCode::OK,
+        "HubSpot's API takes a Bearer header"
+    );
+
+    // The placeholder the userinfo URL is filled at, asked for by the caller.
+    let placeholder = "%7Baccess_token%7D";
+    let asked = format!("hubspot/echo/{placeholder}?t={placeholder}");
+    let echoed = app.relay_get(&asked, &bearer).await;
+    assert_eq!(echoed.status(), StatusCode::OK);
+    let text = echoed.text().await.unwrap();
+    let issued = app.sim.issued_access_tokens();
+    assert!(!issued.is_empty());
+    for token in &issued {
+        assert!(
+            !text.contains(token.as_str()),
+            "the token came back: {text}"
+        );
+    }
+    let echo: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(echo["path"], format!("echo/{placeholder}"));
+    assert_eq!(echo["query"], format!("t={placeholder}"));
+    app.stop().await;
 }
 
 #[tokio::test]
@@ -247,6 +293,33 @@ async fn an_expired_token_is_refreshed_once_and_the_call_retried() {
     let events = app.events(&bearer).await;
     assert_eq!(events[0]["type"], "provider.token_refreshed");
     assert_eq!(events[0]["provider"], "discord");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_refresh_the_request_deadline_cuts_off_is_still_stored() {
+    let app = spawn_app_tuned(|settings| {
+        relay_on(settings);
+        settings.http.request_timeout_seconds = 1;
+    })
+    .await;
+    let (_, bearer) = app.pat_linked("discord").await;
+    app.sim.set_refresh_rotation(true);
+    app.sim.expire_access_tokens();
+    // The provider answers the refresh after the request's deadline has passed.
+    app.sim.set_fault(
+        Fault::new(Provider::Discord, Endpoint::Token).delay(Duration::from_millis(1_500)),
+    );
+    let cut = app.relay_get("discord/me", &bearer).await;
+    assert_ne!(cut.status(), StatusCode::OK);
+    app.sim.clear_faults();
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    assert_eq!(app.sim.refresh_grants(Provider::Discord), 1);
+
+    // The rotated tokens were stored: the next call uses them, with no refresh.
+    let me = app.relay_get("discord/me", &bearer).await;
+    assert_eq!(me.status(), StatusCode::OK);
+    assert_eq!(app.sim.refresh_grants(Provider::Discord), 1);
     app.stop().await;
 }
 
@@ -320,6 +393,22 @@ async fn a_backend_relays_for_a_user_with_a_service_key_and_only_with_one() {
     assert_problem_in("bad user id", bad_user, 400, "ValidationError").await;
     let key_alone = app.relay_get("github/me", SERVICE_KEY).await;
     assert_problem_in("a key names no user", key_alone, 401, "Unauthorized").await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn ten_wrong_service_keys_make_that_clients_next_backend_call_429_whatever_its_key() {
+    let app = relay_app().await;
+    let (registered, _) = app.pat_linked("github").await;
+    let user = user_id(&registered);
+    for _ in 0..10 {
+        let wrong = app.relay_as_backend("sla_not-the-key", &user).await;
+        assert_problem_in("wrong key", wrong, 401, "Unauthorized").await;
+    }
+    let refused = app.relay_as_backend(SERVICE_KEY, &user).await;
+    assert!(refused.headers().contains_key("retry-after"));
+    assert_problem_in("the right key, too late", refused, 429, "RateLimited").await;
+    assert_eq!(app.api_calls(), 0, "no call reached the provider");
     app.stop().await;
 }
 

@@ -6,7 +6,7 @@
 use super::Operator;
 use crate::http::AppState;
 use crate::http::error::ApiError;
-use crate::http::extract::{RequestOrigin, bearer_token};
+use crate::http::extract::{RequestOrigin, bearer_token, throttled_key};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use social_login_domain::{AdminKeyId, ErrorCode};
@@ -25,16 +25,13 @@ impl FromRequestParts<AppState> for AdminCaller {
             .clone()
             .ok_or_else(|| ApiError::of(ErrorCode::NotFound))?;
         let Ok(RequestOrigin(origin)) = RequestOrigin::from_request_parts(parts, state).await;
-        state.service.admit_key_attempt(&origin).await?;
-        match bearer_token(parts).and_then(|presented| operator.keys.verify(presented)) {
+        let presented = || bearer_token(parts).and_then(|key| operator.keys.verify(key));
+        match throttled_key(state, &origin, presented).await? {
             Some(key) => Ok(Self(operator, key)),
-            None => {
-                state.service.key_attempt_failed(&origin).await?;
-                Err(ApiError::new(
-                    ErrorCode::Unauthorized,
-                    "a valid admin key is required",
-                ))
-            }
+            None => Err(ApiError::new(
+                ErrorCode::Unauthorized,
+                "a valid admin key is required",
+            )),
         }
     }
 }
