@@ -68,7 +68,8 @@ pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, Sta
         service_url: url.clone(),
         http: reqwest::Client::new(),
     };
-    let router = router.merge(page::routes()).merge(signals::routes(signals));
+    let own = page::routes().merge(signals::routes(signals));
+    let router = router.merge(crate::http::with_answer_rules(own));
     let options = ConnectionOptions::from(&settings);
     Ok(RunningDemo {
         url,

@@ -9,7 +9,7 @@ mod events;
 use super::AppState;
 use super::dto::ExportRead;
 use super::error::{ApiError, Problem, ProblemAt};
-use super::extract::RequestOrigin;
+use super::extract::{PathText, RequestOrigin};
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequestParts, Path, Query};
@@ -141,7 +141,7 @@ pub async fn find_users(
     security(("admin_key" = [])))]
 pub async fn user(
     AdminCaller(operator, _): AdminCaller,
-    Path(id): Path<String>,
+    PathText(id): PathText<String>,
 ) -> Result<Json<AdminUserDetails>, ApiError> {
     let details = operator.service.user(user_id(&id)?).await?;
     Ok(Json(AdminUserDetails::from(&details)))
@@ -158,7 +158,7 @@ pub async fn user(
     security(("admin_key" = [])))]
 pub async fn export(
     AdminCaller(operator, key): AdminCaller,
-    Path(id): Path<String>,
+    PathText(id): PathText<String>,
     RequestOrigin(origin): RequestOrigin,
 ) -> Result<Json<ExportRead>, ApiError> {
     let origin = origin.by_admin(key);
@@ -189,7 +189,7 @@ pub struct ForceQuery {
     security(("admin_key" = [])))]
 pub async fn unlink(
     AdminCaller(operator, key): AdminCaller,
-    Path((id, provider)): Path<(String, String)>,
+    PathText((id, provider)): PathText<(String, String)>,
     force: Result<Query<ForceQuery>, QueryRejection>,
     RequestOrigin(origin): RequestOrigin,
 ) -> Result<StatusCode, ApiError> {

@@ -177,7 +177,7 @@ pub struct ExportRead {
     pub exported_at: String,
     pub user: UserRead,
     /// No token: the service never hands one out.
-    pub linked_accounts: Vec<LinkedAccountRead>,
+    pub linked_accounts: Vec<ExportedLink>,
     /// The live sessions; no token.
     pub sessions: Vec<ExportedSession>,
     /// Newest first, at most 10,000.
@@ -185,6 +185,34 @@ pub struct ExportRead {
     /// Deletions asked for and not carried out yet: always empty, since the service
     /// carries every deletion out at once.
     pub pending_deletions: Vec<String>,
+}
+
+/// A linked account in an export: as the account list shows it, and the provider's id of
+/// the account (`subject`), which the service holds too.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedLink {
+    pub id: String,
+    pub provider: String,
+    /// The provider's id of the account (`sub`, or its user id).
+    pub subject: String,
+    pub email: Option<String>,
+    /// RFC 3339.
+    pub created_at: String,
+    pub scopes: Vec<String>,
+}
+
+impl From<&LinkedAccount> for ExportedLink {
+    fn from(link: &LinkedAccount) -> Self {
+        let shown = LinkedAccountRead::from(link);
+        Self {
+            id: shown.id,
+            provider: shown.provider,
+            subject: link.subject.as_str().to_owned(),
+            email: shown.email,
+            created_at: shown.created_at,
+            scopes: shown.scopes,
+        }
+    }
 }
 
 /// A session in an export: as the session list shows it, without `current`.
@@ -216,7 +244,7 @@ impl From<&social_login_app::UserExport> for ExportRead {
         Self {
             exported_at: rfc3339(export.exported_at),
             user: UserRead::from(&export.user),
-            linked_accounts: export.links.iter().map(LinkedAccountRead::from).collect(),
+            linked_accounts: export.links.iter().map(ExportedLink::from).collect(),
             sessions: export.sessions.iter().map(ExportedSession::from).collect(),
             events: export.events.iter().map(AuditEventRead::from).collect(),
             pending_deletions: Vec::new(),

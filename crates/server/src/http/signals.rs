@@ -12,13 +12,13 @@ pub use dto::{
 
 use super::AppState;
 use super::error::{ApiError, Problem, ProblemAt};
-use super::extract::RequestOrigin;
+use super::extract::{PathText, RequestOrigin};
 use super::problem_only::OwnErrorFormat;
 use super::rate_limit::Limit;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use social_login_app::{AppError, AppResult, SignalEndpoint};
@@ -92,7 +92,7 @@ pub async fn facebook_data_deletion(
     ))]
 pub async fn data_deletion_status(
     State(state): State<AppState>,
-    Path(code): Path<String>,
+    PathText(code): PathText<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let completed_at = state

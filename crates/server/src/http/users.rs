@@ -6,10 +6,10 @@ use super::dto::{
     SessionRead, UserRead,
 };
 use super::error::{ApiError, Problem, ProblemAt};
-use super::extract::{ApiJson, CurrentSession, RequestOrigin};
+use super::extract::{ApiJson, CurrentSession, PathText, RequestOrigin};
 use super::rate_limit::Limit;
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use social_login_app::Registration;
 use social_login_domain::SecretText;
@@ -176,7 +176,7 @@ pub async fn end_session(
     State(state): State<AppState>,
     CurrentSession(caller): CurrentSession,
     RequestOrigin(origin): RequestOrigin,
-    Path(id): Path<String>,
+    PathText(id): PathText<String>,
 ) -> Result<StatusCode, ApiError> {
     let session = id.parse().map_err(|_| ApiError::of(ErrorCode::NotFound))?;
     state

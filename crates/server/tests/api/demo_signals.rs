@@ -55,3 +55,32 @@ async fn a_signal_button_acts_on_the_callers_linked_account_only() {
     assert_eq!(renewed.status(), 401);
     demo.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_demos_own_routes_answer_errors_and_codes_as_the_api_does() {
+    let (demo, _dir) = start_demo().await;
+    let base = demo.url().to_owned();
+    let http = http();
+    let malformed = http
+        .post(format!("{base}/demo/signals"))
+        .header("content-type", "application/json")
+        .body("{")
+        .send()
+        .await
+        .unwrap();
+    assert!(malformed.status().is_client_error());
+    assert_eq!(
+        malformed.headers()["content-type"],
+        "application/problem+json"
+    );
+    // Apple's form post brings a code and an id_token back to the page: never cached.
+    let form_post = http
+        .post(format!("{base}/demo/callback/apple"))
+        .form(&[("code", "c"), ("state", "s")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(form_post.status(), 200);
+    assert_eq!(form_post.headers()["cache-control"], "no-store");
+    demo.stop().await.unwrap();
+}

@@ -223,6 +223,21 @@ async fn a_provider_segment_that_does_not_decode_is_a_problem_not_plain_text() {
 }
 
 #[tokio::test]
+async fn any_other_path_parameter_that_does_not_decode_names_nothing() {
+    let app = spawn_app().await;
+    let status = app
+        .get("/auth/oauth/facebook/data-deletion/%FF", None)
+        .await;
+    assert_problem(status, 404, "NotFound").await;
+    let login = app.login("583231").await;
+    let ended = app
+        .delete("/users/me/sessions/%C3%28", Some(&token(&login)))
+        .await;
+    assert_problem(ended, 404, "NotFound").await;
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn every_documented_field_of_the_wrong_type_is_a_validation_error() {
     let app = spawn_app().await;
     let state = "s".repeat(43);

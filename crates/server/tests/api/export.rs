@@ -18,6 +18,10 @@ async fn a_user_exports_everything_held_about_them_and_no_secret() {
     let export: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(export["user"]["email"], "pat@example.com");
     assert_eq!(export["linked_accounts"][0]["provider"], "github");
+    assert_eq!(
+        export["linked_accounts"][0]["subject"], "583231",
+        "the provider's id of the account is held, so it is exported"
+    );
     assert_eq!(export["sessions"].as_array().unwrap().len(), 2);
     let types = strings(&export["events"], "type");
     for wanted in ["user.registered", "account.linked", "user.login"] {
