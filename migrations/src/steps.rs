@@ -34,7 +34,17 @@ impl MigrationTrait for Reversible {
         let steps = (self.steps)(manager.get_database_backend()).0;
         apply(manager, steps.iter().rev().filter_map(Step::inverse)).await
     }
+
+    fn use_transaction(&self) -> Option<bool> {
+        Some(ALL_OR_NOTHING)
+    }
 }
+
+/// Every migration runs in one transaction with its record, on SQLite too (sea-orm's
+/// default wraps PostgreSQL's only): one stopped half-way (a kill, a failed step) leaves
+/// nothing of itself, so the next start applies it whole instead of failing on what half
+/// of it did.
+pub(crate) const ALL_OR_NOTHING: bool = true;
 
 /// One change to the schema or its rows.
 enum Step {

@@ -5,7 +5,10 @@ use crate::{AppError, AppResult, AuthService};
 use social_login_domain::reauthentication::require_recent_login;
 use social_login_domain::refresh::token_expiry;
 use social_login_domain::{FamilyId, LoginMethod, Origin, SecretText, User};
-use social_login_ports::{AccessIssue, AccessToken, SessionOpening, SessionStart, VerifiedAccess};
+use social_login_ports::{
+    AccessIssue, AccessToken, PlanError, RepositoryError, SessionOpening, SessionStart,
+    VerifiedAccess,
+};
 use time::OffsetDateTime;
 
 /// What a successful login, registration or refresh returns (docs/api.md#login-result).
@@ -89,7 +92,11 @@ impl AuthService {
                 now,
                 audit: self.audit(origin, now),
             })
-            .await?;
+            .await
+            .map_err(|refused| match refused {
+                PlanError::Locked => AppError::UserLocked,
+                other => RepositoryError::from(other).into(),
+            })?;
         self.login_result(user, is_new_user, (family, refresh_token), now)
     }
 

@@ -125,6 +125,9 @@ pub(crate) fn is_sqlite_busy(err: &DbErr) -> bool {
 /// SQLITE_BUSY, SQLITE_LOCKED and their extended codes.
 const SQLITE_BUSY_CODES: [&str; 5] = ["5", "6", "261", "262", "517"];
 
+/// SQLSTATEs of a transaction PostgreSQL rolled back whole to settle a conflict.
+const ROLLED_BACK_FOR_A_CONFLICT: [&str; 2] = ["40001", "40P01"];
+
 fn is_unavailable_sqlx(err: &sqlx::Error) -> bool {
     match err {
         sqlx::Error::Io(_)
@@ -138,8 +141,14 @@ fn is_unavailable_sqlx(err: &sqlx::Error) -> bool {
                 SQLITE_BUSY_CODES.contains(&code.as_ref())
             } else {
                 // PostgreSQL classes 08 (connection exception), 53 (insufficient
-                // resources) and 57P (server shutting down or starting up).
-                code.starts_with("08") || code.starts_with("53") || code.starts_with("57P")
+                // resources) and 57P (server shutting down or starting up), and a
+                // transaction the server rolled back to settle a conflict (40001 a
+                // serialization failure, 40P01 a deadlock): nothing of it was written, and
+                // trying again works.
+                code.starts_with("08")
+                    || code.starts_with("53")
+                    || code.starts_with("57P")
+                    || ROLLED_BACK_FOR_A_CONFLICT.contains(&code.as_ref())
             }
         }),
         _ => false,

@@ -9,10 +9,11 @@
 //! flight would insert its successor after the revocation's snapshot.
 
 use crate::SeaOrmRepository;
-use crate::entity::{refresh_family, refresh_token, user};
+use crate::entity::{refresh_family, refresh_token};
 use crate::error::repository_error;
 use crate::mapping::family_from_row;
 use crate::queries;
+use crate::rows::LockRead;
 use async_trait::async_trait;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, FromQueryResult,
@@ -22,17 +23,17 @@ use social_login_domain::refresh::{PresentedRefresh, RefreshRecord, RefreshToken
 use social_login_domain::session_list::live_sessions;
 use social_login_domain::{FamilyId, LoginMethod, UserId};
 use social_login_ports::{
-    Logout, RefreshRotation, RefreshTokenRepository, RepoResult, RotateError, Rotated,
+    Logout, PlanError, RefreshRotation, RefreshTokenRepository, RepoResult, RotateError, Rotated,
     RotationRefused, SessionEnding, SessionOpening, SessionSummary, StoredSession,
 };
 use time::OffsetDateTime;
 
 #[async_trait]
 impl RefreshTokenRepository for SeaOrmRepository {
-    async fn start_family(&self, opening: SessionOpening) -> RepoResult<()> {
+    async fn start_family(&self, opening: SessionOpening) -> Result<(), PlanError> {
         let (txn, _traced) = self.begin_write().await?;
         crate::plan::apply(&txn, &opening.plan()).await?;
-        txn.commit().await.map_err(repository_error)
+        Ok(txn.commit().await.map_err(repository_error)?)
     }
 
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
@@ -46,7 +47,8 @@ impl RefreshTokenRepository for SeaOrmRepository {
         };
         // Read after the family's lock: a lock that committed first is seen here; one that
         // commits later revokes this family, the successor with it.
-        let locked = user_is_locked(&txn, record.user_id).await?;
+        let locked =
+            crate::rows::user_is_locked(&txn, record.user_id, LockRead::AsCommitted).await?;
         let plan = rotation.plan(Some(&record), locked);
         if !plan.writes.writes.is_empty() {
             crate::plan::apply(&txn, &plan.writes).await?;
@@ -207,16 +209,3 @@ pub(crate) const TOKEN_AND_FAMILY: &str = "SELECT t.token_hash AS t_token_hash, 
      f.began_with AS f_began_with \
      FROM refresh_tokens t JOIN refresh_families f ON f.id = t.family_id \
      WHERE t.token_hash = ?1";
-
-/// Whether an operator locked the user (a missing user is not locked: the token is refused
-/// by its own rules).
-async fn user_is_locked(txn: &DatabaseTransaction, user: UserId) -> RepoResult<bool> {
-    let locked: Option<bool> = queries::user_by_id(user)
-        .select_only()
-        .column(user::Column::Locked)
-        .into_tuple()
-        .one(txn)
-        .await
-        .map_err(repository_error)?;
-    Ok(locked.unwrap_or(false))
-}

@@ -70,6 +70,36 @@ pub(crate) async fn locked_user_row(
     find.one(txn).await.map_err(repository_error)
 }
 
+/// How a transaction reads whether an operator locked a user, on PostgreSQL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LockRead {
+    /// As committed. A rotation reads so: it holds its session's lock, which an operator's
+    /// lock waits for, so waiting for that lock here would deadlock; a lock that commits
+    /// later revokes the family, the successor with it.
+    AsCommitted,
+    /// Under a share lock, which waits for an operator's lock in flight and makes a later
+    /// one wait for this transaction: a session started here is refused by the lock, or
+    /// ended by it.
+    Shared,
+}
+
+/// Whether an operator locked the user (a missing user is not locked: the foreign key
+/// refuses what refers to it).
+pub(crate) async fn user_is_locked(
+    txn: &DatabaseTransaction,
+    user: UserId,
+    read: LockRead,
+) -> RepoResult<bool> {
+    let mut find = queries::user_by_id(user)
+        .select_only()
+        .column(crate::entity::user::Column::Locked);
+    if read == LockRead::Shared && txn.get_database_backend() == DbBackend::Postgres {
+        find = find.lock_shared();
+    }
+    let locked: Option<bool> = find.into_tuple().one(txn).await.map_err(repository_error)?;
+    Ok(locked.unwrap_or(false))
+}
+
 /// The session's family row, locked exclusively until the transaction ends (on PostgreSQL).
 pub(crate) async fn locked_family_row(
     txn: &DatabaseTransaction,

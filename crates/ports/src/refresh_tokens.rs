@@ -1,7 +1,7 @@
 //! The refresh-token port: sessions as families of rotating tokens, opened, rotated and
 //! ended each in one transaction of the adapter.
 
-use crate::repository_error::{RepoResult, RepositoryError};
+use crate::repository_error::{PlanError, RepoResult, RepositoryError};
 use async_trait::async_trait;
 use social_login_domain::UserId;
 pub use social_login_domain::session::{NewRefreshToken, SessionStart};
@@ -36,8 +36,10 @@ impl From<crate::PlanError> for RotateError {
 pub trait RefreshTokenRepository: Send + Sync {
     /// A new session of `opening.user` starting `opening.now`: its family (with its end and
     /// `auth_time`) and its first token, in one transaction (both or neither).
-    /// Records `user.login`.
-    async fn start_family(&self, opening: SessionOpening) -> RepoResult<()>;
+    /// Records `user.login`. [`PlanError::Locked`] when an operator locked the user since
+    /// the login read it: the lock is read in the same transaction, under a lock that
+    /// orders it with the operator's (so the lock either refuses the session or ends it).
+    async fn start_family(&self, opening: SessionOpening) -> Result<(), PlanError>;
 
     /// In one transaction holding the family's lock, judges the presented token with
     /// [`RefreshRotation::plan`] (`domain::refresh::judge`, after the user's lock):

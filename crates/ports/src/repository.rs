@@ -93,7 +93,7 @@ impl From<SignInRefused> for SignInError {
 impl From<PlanError> for SignInError {
     fn from(error: PlanError) -> Self {
         match error {
-            PlanError::Taken(_) | PlanError::Gone => Self::Raced,
+            PlanError::Taken(_) | PlanError::Gone | PlanError::Locked => Self::Raced,
             PlanError::Repository(error) => Self::Repository(error),
         }
     }

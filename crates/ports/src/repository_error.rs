@@ -34,6 +34,10 @@ pub enum PlanError {
     /// user since deleted).
     #[error("a row the plan needs is gone")]
     Gone,
+    /// An operator locked the user since the decision read it: no session of theirs
+    /// starts (the lock's end of every session must not miss one starting meanwhile).
+    #[error("the user is locked")]
+    Locked,
     #[error(transparent)]
     Repository(#[from] RepositoryError),
 }

@@ -5,16 +5,16 @@ use async_trait::async_trait;
 use social_login_domain::session_list::live_sessions;
 use social_login_domain::{FamilyId, UserId};
 use social_login_ports::{
-    Logout, RefreshRotation, RefreshTokenRepository, RepoResult, RepositoryError, RotateError,
-    Rotated, SessionEnding, SessionOpening, SessionSummary, StoredSession,
+    Logout, PlanError, RefreshRotation, RefreshTokenRepository, RepoResult, RepositoryError,
+    RotateError, Rotated, SessionEnding, SessionOpening, SessionSummary, StoredSession,
 };
 use std::collections::HashSet;
 use time::OffsetDateTime;
 
 #[async_trait]
 impl RefreshTokenRepository for InMemoryRepository {
-    async fn start_family(&self, opening: SessionOpening) -> RepoResult<()> {
-        self.transact(|tables| Ok(tables.apply(opening.plan())?))
+    async fn start_family(&self, opening: SessionOpening) -> Result<(), PlanError> {
+        self.transact(|tables| tables.apply(opening.plan()))
     }
 
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {

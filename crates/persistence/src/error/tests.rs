@@ -50,6 +50,41 @@ fn assert_unavailable(err: DbErr) {
 }
 
 #[tokio::test]
+async fn a_transaction_the_server_rolled_back_to_settle_a_conflict_is_unavailable() {
+    let Some(admin_url) = postgres_admin_url() else {
+        return;
+    };
+    let database = PostgresDatabase::create(&admin_url).await;
+    let repo = connect(&DatabaseOptions::new(database.url().to_owned()))
+        .await
+        .unwrap();
+    // A deadlock and a serialization failure, as the server reports them.
+    for code in ["40P01", "40001"] {
+        let raise =
+            format!("DO $$ BEGIN RAISE EXCEPTION 'conflict' USING ERRCODE = '{code}'; END $$");
+        let err = repo
+            .connection()
+            .execute_unprepared(&raise)
+            .await
+            .unwrap_err();
+        assert_unavailable(err);
+    }
+    // Any other error the server raises stays internal.
+    let raise = "DO $$ BEGIN RAISE EXCEPTION 'bug' USING ERRCODE = '42601'; END $$";
+    let err = repo
+        .connection()
+        .execute_unprepared(raise)
+        .await
+        .unwrap_err();
+    assert!(matches!(
+        repository_error(err),
+        RepositoryError::Internal(_)
+    ));
+    repo.connection().close_by_ref().await.ok();
+    database.drop().await;
+}
+
+#[tokio::test]
 async fn a_connection_reset_in_the_middle_of_a_statement_is_unavailable() {
     let Some((repo, proxy, database)) = behind_a_proxy().await else {
         return;

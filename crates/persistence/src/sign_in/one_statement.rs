@@ -2,11 +2,11 @@
 //! for a returning user; the link, and the user if new, inserted otherwise), the session's
 //! family and first token, the audit events and their outbox rows, chained by
 //! data-modifying CTEs. Every insert reads from the link's write (`FROM head`), so when the
-//! returning user's link is gone or disabled since it was read, nothing is written and the
-//! login is decided again. One statement is one transaction: all of it or none of it (a
-//! `kill -9` halfway leaves nothing), in one round trip instead of `BEGIN`, five or more
-//! statements and `COMMIT`. The rows are the adapter's usual mappings, so a column added to
-//! one of them is written here too.
+//! returning user's link is gone or disabled since it was read, or an operator locked the
+//! user, nothing is written and the login is decided again. One statement is one
+//! transaction: all of it or none of it (a `kill -9` halfway leaves nothing), in one round
+//! trip instead of `BEGIN`, five or more statements and `COMMIT`. The rows are the
+//! adapter's usual mappings, so a column added to one of them is written here too.
 
 use crate::audit;
 use crate::mapping::{email_to_column, family_to_row, link_to_row, refresh_to_row, user_to_row};
@@ -52,7 +52,10 @@ impl LoginStatement {
         let mut writes = plan.writes.iter();
         match writes.next() {
             Some(Write::RefreshLink(refresh)) => statement.refresh_link(refresh),
-            Some(Write::InsertLink(link)) => statement.insert(link_to_row(link), Cte::Head),
+            Some(Write::InsertLink(link)) => {
+                let user = link.user_id.as_uuid();
+                statement.insert(link_to_row(link), Cte::LinkOfAUser(user));
+            }
             Some(Write::InsertUser(user)) => {
                 statement.insert(user_to_row(user), Cte::NewUser);
                 let Some(Write::InsertLink(link)) = writes.next() else {
@@ -114,6 +117,8 @@ impl LoginStatement {
              \"access_expires_ms\" = CASE WHEN $2 IS NULL THEN \"access_expires_ms\" ELSE $8 END, \
              \"refresh_lease_until_ms\" = CASE WHEN $2 IS NULL THEN \"refresh_lease_until_ms\" ELSE NULL END, \
              \"updated_at\" = $4 WHERE \"id\" = $5 AND NOT \"disabled\" \
+             AND (SELECT NOT u.\"locked\" FROM \"users\" u \
+             WHERE u.\"id\" = \"linked_accounts\".\"user_id\" FOR SHARE) \
              RETURNING \"user_id\")",
         );
         self.ctes = 1;
@@ -134,7 +139,7 @@ impl LoginStatement {
         }
         let _ = match cte {
             Cte::NewUser => write!(self.sql, "new_user"),
-            Cte::Head => write!(self.sql, "head"),
+            Cte::Head | Cte::LinkOfAUser(_) => write!(self.sql, "head"),
             Cte::AfterHead => write!(self.sql, "w{}", self.ctes),
         };
         let table = <A::Entity as Default>::default();
@@ -159,12 +164,25 @@ impl LoginStatement {
         match cte {
             Cte::NewUser => {}
             Cte::Head => self.sql.push_str(" RETURNING \"user_id\""),
+            Cte::LinkOfAUser(user) => {
+                self.values.push(user.into());
+                let user = self.values.len();
+                let _ = write!(
+                    self.sql,
+                    "{UNLESS_LOCKED}{user} FOR SHARE) RETURNING \"user_id\""
+                );
+            }
             Cte::AfterHead => self.sql.push_str(" FROM head"),
         }
         self.sql.push(')');
         self.ctes += 1;
     }
 }
+
+/// The condition that a user (the placeholder that follows) is there and not locked, read
+/// under a share lock (`FOR SHARE)` follows): it waits for an operator's lock in flight,
+/// and a later one waits for this statement, whose session the lock then ends.
+const UNLESS_LOCKED: &str = " WHERE (SELECT NOT u.\"locked\" FROM \"users\" u WHERE u.\"id\" = $";
 
 /// Where an insert stands in the statement.
 #[derive(Clone, Copy)]
@@ -173,6 +191,8 @@ enum Cte {
     NewUser,
     /// The link's write, which every later insert reads (and the final `SELECT`).
     Head,
+    /// The head: a new link of an existing user, written only while the user is not locked.
+    LinkOfAUser(uuid::Uuid),
     /// Written only if the head was.
     AfterHead,
 }

@@ -12,15 +12,15 @@ use social_login_domain::refresh::{PresentedRefresh, RefreshFamily, RefreshRecor
 use social_login_domain::session_list::live_sessions;
 use social_login_domain::{FamilyId, LoginMethod, UserId};
 use social_login_ports::{
-    Logout, RefreshRotation, RefreshTokenRepository, RepoResult, RepositoryError, RotateError,
-    Rotated, SessionEnding, SessionOpening, SessionSummary, StoredSession,
+    Logout, PlanError, RefreshRotation, RefreshTokenRepository, RepoResult, RepositoryError,
+    RotateError, Rotated, SessionEnding, SessionOpening, SessionSummary, StoredSession,
 };
 use time::OffsetDateTime;
 
 #[async_trait]
 impl RefreshTokenRepository for SqliteRepository {
-    async fn start_family(&self, opening: SessionOpening) -> RepoResult<()> {
-        self.transact(move |tx| Ok(plan::apply(tx, &opening.plan())?))
+    async fn start_family(&self, opening: SessionOpening) -> Result<(), PlanError> {
+        self.transact(move |tx| plan::apply(tx, &opening.plan()))
             .await
     }
 

@@ -1,12 +1,13 @@
 //! The operator's rules: searches by id, email, provider and account; a lock that refuses
-//! the user's logins (linked or matched by email) and refreshes and ends its sessions; a
-//! forced unlink that locks; each change recorded with the admin key's id.
+//! the user's logins (linked or matched by email, or decided before it) and refreshes and
+//! ends its sessions; a forced unlink that locks; each change recorded with the admin key's
+//! id.
 
 use super::Repository;
 use super::fixtures::creation;
 use super::fixtures::{
     ada_on_google, auto_linking_login_of, event_kinds, linked_providers, login_of, new_link,
-    new_user, now, random_hash, refresh, sign_in, signed_in_user, store_token, token_hash,
+    new_user, now, random_hash, refresh, session, sign_in, signed_in_user, store_token, token_hash,
 };
 use crate::audit_at;
 use social_login_domain::disconnect::DisconnectRefused;
@@ -16,8 +17,8 @@ use social_login_domain::{
 };
 use social_login_ports::RotationRefused;
 use social_login_ports::{
-    LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, RotateError, SessionsRevocation,
-    SignInError, UserPage, UserSearch,
+    LinkRemoval, LockChange, OperatorUnlink, PlanError, RemoveLinkError, RotateError,
+    SessionOpening, SessionsRevocation, SignInError, UserPage, UserSearch,
 };
 use std::sync::Arc;
 use time::Duration;
@@ -162,6 +163,16 @@ pub async fn a_lock_refuses_logins_and_refreshes_ends_sessions_and_unlock_gives_
         0,
         "nothing written"
     );
+    // A password login that read the user before the lock committed: its session is
+    // refused by the lock, not left to outlive it.
+    let late = SessionOpening {
+        user,
+        session: session(random_hash(), now() + Duration::days(30)),
+        now: now(),
+        audit: crate::audit_now(),
+    };
+    assert_eq!(repo.start_family(late).await, Err(PlanError::Locked));
+    assert_eq!(repo.active_sessions(user, now()).await.unwrap(), 0);
 
     assert!(set_locked(&*repo, user, false, by_admin_after(1)).await);
     assert!(!repo.find_user(user).await.unwrap().unwrap().locked);
