@@ -102,12 +102,17 @@ impl RedisStateStore {
     }
 }
 
+/// How far behind another instance's clock may run: a spent id outlives its value by this.
+pub const INSTANCE_CLOCK_SKEW: time::Duration = time::Duration::minutes(1);
+
 #[async_trait]
 impl StateStore for RedisStateStore {
     async fn spend(&self, id: StateId, expires_at: OffsetDateTime) -> StoreResult<Spend> {
         // Relative expiry (PX), not absolute (PXAT): a Redis clock that runs ahead of ours
-        // must not forget an id while its value can still be redeemed.
-        let remaining = (expires_at - self.clock.now()).whole_milliseconds();
+        // must not forget an id while its value can still be redeemed. Kept a margin past
+        // the value's expiry: another instance whose clock runs behind ours still takes the
+        // value that long.
+        let remaining = (expires_at + INSTANCE_CLOCK_SKEW - self.clock.now()).whole_milliseconds();
         let millis = i64::try_from(remaining.max(1)).unwrap_or(i64::MAX);
         let mut command = redis::cmd("SET");
         command
