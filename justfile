@@ -7,7 +7,8 @@ export TEST_REDIS_URL := env_var_or_default("TEST_REDIS_URL", "redis://127.0.0.1
 demo:
     cargo run --release -- demo
 
-# Run the service with the sample configuration.
+# Run the service with the sample configuration (its secret_key placeholder is refused:
+# put your own in the file, or export SOCIAL_LOGIN__SECRET_KEY="$(social-login gen-secret)").
 serve:
     cargo run --release -- serve --config examples/social-login.toml
 
