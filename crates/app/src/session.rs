@@ -73,12 +73,11 @@ impl AuthService {
         })
     }
 
-    /// Starts a new session for `user` after a password login or registration: a new
-    /// refresh-token family.
+    /// Starts a new session for `user` after a password login: a new refresh-token family.
+    /// (A registration writes its first session with the user.)
     pub(crate) async fn start_session(
         &self,
         user: User,
-        is_new_user: bool,
         origin: &Origin,
     ) -> AppResult<LoginResult> {
         let now = self.ports.clock.now();
@@ -97,7 +96,7 @@ impl AuthService {
                 PlanError::Locked => AppError::UserLocked,
                 other => RepositoryError::from(other).into(),
             })?;
-        self.login_result(user, is_new_user, (family, refresh_token), now)
+        self.login_result(user, false, (family, refresh_token), now)
     }
 
     /// 401 `ReauthenticationRequired` unless the login of the caller's session happened at

@@ -2,6 +2,7 @@
 //! signed-in user connects, as write plans (see [`crate::plan`]).
 
 use crate::plan::{LinkRefresh, SealedTokens, Write, WritePlan};
+use crate::session::SessionStart;
 use crate::{
     AuditContext, AuditEventType, Email, LinkedAccount, LinkedAccountId, NewLinkedAccount,
     ProviderKey, User, UserId,
@@ -13,7 +14,10 @@ use time::OffsetDateTime;
 pub struct UserCreation {
     pub user: User,
     pub first_link: Option<NewLinkedAccount>,
-    /// Records `user.registered`.
+    /// A registration's session, written with the user (it starts at the user's creation):
+    /// the client gets the account with its session, or neither.
+    pub first_session: Option<SessionStart>,
+    /// Records `user.registered` (and `user.login` with a session).
     pub audit: AuditContext,
 }
 
@@ -23,7 +27,8 @@ pub struct UserCreation {
 pub struct ForeignFirstLink;
 
 impl UserCreation {
-    /// The user, then its first link; records `user.registered`.
+    /// The user, then its first link and its first session; records `user.registered`,
+    /// then `user.login` for the session.
     pub fn plan(&self) -> Result<WritePlan, ForeignFirstLink> {
         let user = &self.user;
         if self
@@ -41,6 +46,17 @@ impl UserCreation {
         }
         let registered = AuditEventType::UserRegistered;
         writes.record(self.audit.event(0, registered, user.id, provider));
+        if let Some(session) = &self.first_session {
+            writes
+                .write(Write::StartSession {
+                    session: session.clone(),
+                    first: session.first_token(user.id, user.created_at),
+                })
+                .record(
+                    self.audit
+                        .event(1, AuditEventType::UserLogin, user.id, None),
+                );
+        }
         Ok(writes)
     }
 }

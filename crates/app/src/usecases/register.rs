@@ -4,7 +4,7 @@ use crate::usecases::login_throttle::AdmittedAttempt;
 use crate::{AppError, AppResult, AuthService, LoginResult};
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::password::check_password;
-use social_login_domain::{Email, Origin, SecretText, User};
+use social_login_domain::{Email, LoginMethod, Origin, SecretText, User};
 use social_login_ports::CreateUserError;
 use social_login_ports::UserCreation;
 use time::Duration;
@@ -54,12 +54,17 @@ impl AuthService {
         let now = self.ports.clock.now();
         let id = self.new_user_id(now);
         let user = User::with_password(id, email, full_name, password_hash, now);
+        // The user and its first session in one transaction: never an account whose
+        // registration answered an error.
+        let (session, refresh_token) = self.new_session(now, LoginMethod::Password);
+        let family = session.family;
         let user = self
             .ports
             .users
             .create_user(UserCreation {
                 user,
                 first_link: None,
+                first_session: Some(session),
                 audit: self.audit(origin, now),
             })
             .await
@@ -69,7 +74,7 @@ impl AuthService {
                 }
                 CreateUserError::Repository(error) => error.into(),
             })?;
-        self.start_session(user, true, origin).await
+        self.login_result(user, true, (family, refresh_token), now)
     }
 
     /// Unknown email, wrong password and a user without password all look the same, and
@@ -114,7 +119,7 @@ impl AuthService {
                 self.login_attempt_succeeded(attempt).await?;
                 // Told only to whoever knows the password.
                 check_not_locked(&user).map_err(|_| AppError::UserLocked)?;
-                self.start_session(user, false, origin).await
+                self.start_session(user, origin).await
             }
             user => {
                 let user = user.map(|user| user.id);

@@ -163,6 +163,7 @@ async fn working_behind_a_proxy(
         .create_user(UserCreation {
             user: new_user(Some("grace@example.com"), true),
             first_link: None,
+            first_session: None,
             audit: audit_now(),
         })
         .await

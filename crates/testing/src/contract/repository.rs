@@ -54,6 +54,7 @@ macro_rules! repository_contract {
             a_user_is_stored_with_its_lock_as_given,
             unknown_users_links_and_emails_are_none,
             creating_a_user_whose_first_link_is_taken_leaves_no_user,
+            a_registration_writes_its_user_with_its_first_session_or_neither,
             emails_are_unique_ignoring_case,
             any_number_of_users_may_have_no_email,
             a_first_link_for_another_user_is_rejected_before_touching_the_database,

@@ -62,6 +62,7 @@ pub fn creation(
     UserCreation {
         user,
         first_link,
+        first_session: None,
         audit,
     }
 }

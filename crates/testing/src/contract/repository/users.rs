@@ -1,13 +1,20 @@
-//! Creating and finding users: atomic first link, case-insensitive email uniqueness.
+//! Creating and finding users: atomic first link and first session, case-insensitive email
+//! uniqueness.
 
 use super::Repository;
 use super::fixtures::creation;
 use super::fixtures::store_user;
-use super::fixtures::{email, new_link, new_user, store_user_with_link, user_by_email};
-use social_login_domain::{NewLinkedAccount, ProviderAccount, ProviderKey, User, UserId};
+use super::fixtures::{
+    email, event_kinds, new_link, new_user, now, random_hash, session, store_user_with_link,
+    user_by_email,
+};
+use social_login_domain::{
+    AuditEventType, NewLinkedAccount, ProviderAccount, ProviderKey, User, UserId,
+};
 use social_login_ports::CreateUserError;
 use social_login_ports::UserCreation;
 use std::sync::Arc;
+use time::Duration;
 
 /// Creating `user` with `first_link`, which must be refused: why. Checks that the refusal
 /// left no user.
@@ -82,6 +89,34 @@ pub async fn creating_a_user_whose_first_link_is_taken_leaves_no_user(repo: Arc<
     );
     assert_eq!(user_by_email(&*repo, "grace@example.com").await, None);
     assert!(repo.list_links(second.id).await.unwrap().is_empty());
+}
+
+/// A password registration: the user and its first session in one transaction.
+pub async fn a_registration_writes_its_user_with_its_first_session_or_neither(
+    repo: Arc<dyn Repository>,
+) {
+    let hash = random_hash();
+    let ada = new_user(Some("ada@example.com"), true);
+    let registration = UserCreation {
+        first_session: Some(session(hash, now() + Duration::days(30))),
+        ..creation(ada.clone(), None, crate::audit_now())
+    };
+    repo.create_user(registration).await.unwrap();
+    assert_eq!(repo.active_sessions(ada.id, now()).await.unwrap(), 1);
+    assert_eq!(
+        event_kinds(&*repo, ada.id).await,
+        [AuditEventType::UserLogin, AuditEventType::UserRegistered]
+    );
+
+    // A session that cannot be written (its token's hash is taken) takes the user with it.
+    let grace = new_user(Some("grace@example.com"), true);
+    let clashing = UserCreation {
+        first_session: Some(session(hash, now() + Duration::days(30))),
+        ..creation(grace.clone(), None, crate::audit_now())
+    };
+    assert!(repo.create_user(clashing).await.is_err());
+    assert_eq!(repo.find_user(grace.id).await.unwrap(), None);
+    assert_eq!(user_by_email(&*repo, "grace@example.com").await, None);
 }
 
 pub async fn emails_are_unique_ignoring_case(repo: Arc<dyn Repository>) {
@@ -179,6 +214,7 @@ pub async fn emails_match_ignoring_ascii_case_only(repo: Arc<dyn Repository>) {
         repo.create_user(UserCreation {
             user: shouting,
             first_link: None,
+            first_session: None,
             audit: crate::audit_now()
         })
         .await,
