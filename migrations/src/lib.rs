@@ -64,6 +64,7 @@ migrations! {
     m20261206_000015_link_scopes: steps,
     m20261206_000016_link_token_expiry: steps,
     m20261206_000017_event_via: steps,
+    m20261207_000018_outbox_redelivered: steps,
 }
 
 #[cfg(test)]

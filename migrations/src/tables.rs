@@ -85,6 +85,7 @@ pub enum WebhookOutbox {
     LockedUntilMs,
     DeadAtMs,
     LastError,
+    RedeliveredMs,
 }
 
 #[derive(DeriveIden)]

@@ -79,6 +79,8 @@ pub(crate) fn outbox_row(event: &AuditEvent) -> webhook_outbox::ActiveModel {
         locked_until_ms: Set(0),
         dead_at_ms: Set(None),
         last_error: Set(None),
+        // Left to its default (NULL): never redelivered.
+        redelivered_ms: NotSet,
     }
 }
 

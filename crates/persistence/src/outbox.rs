@@ -2,7 +2,7 @@
 //! `outbox_sql`, with their values, on the pool.
 
 use crate::SeaOrmRepository;
-use crate::audit::{from_row, unix_ms};
+use crate::audit::{from_row, from_unix_ms, unix_ms};
 use crate::entity::audit_event;
 use crate::error::repository_error;
 use crate::outbox_sql::{self as sql, id_bound};
@@ -73,7 +73,11 @@ impl SeaOrmRepository {
             let seq: i64 = row.try_get("", "seq").map_err(repository_error)?;
             let event_id: uuid::Uuid = row.try_get("", "event_id").map_err(repository_error)?;
             let attempts: i32 = row.try_get("", "attempts").map_err(repository_error)?;
-            claimed.push(((next, seq), event_id, u32::try_from(attempts).unwrap_or(0)));
+            let redelivered: Option<i64> = row
+                .try_get("", "redelivered_ms")
+                .map_err(repository_error)?;
+            let queue = (u32::try_from(attempts).unwrap_or(0), redelivered);
+            claimed.push(((next, seq), event_id, queue));
         }
         // RETURNING has no order: the soonest due first, then the oldest.
         claimed.sort_unstable_by_key(|(turn, _, _)| *turn);
@@ -84,11 +88,12 @@ impl SeaOrmRepository {
             .await
             .map_err(repository_error)?;
         let mut pending = Vec::with_capacity(claimed.len());
-        for (_, event_id, attempts) in claimed {
+        for (_, event_id, (attempts, redelivered)) in claimed {
             match events.iter().find(|event| event.id == event_id) {
                 Some(event) => pending.push(PendingDelivery {
                     event: from_row(event.clone())?,
                     attempts,
+                    redelivered_at: redelivered.map(from_unix_ms),
                 }),
                 // Its event is gone (pruned, or deleted by hand): nothing left to send.
                 None => self.remove(AuditEventId::from_uuid(event_id)).await?,
@@ -150,7 +155,8 @@ impl WebhookOutbox for SeaOrmRepository {
         before: OffsetDateTime,
         sweep: Sweep,
     ) -> RepoResult<u64> {
-        let values = self::sweep(id_bound(before).into(), sweep);
+        let mut values = self::sweep(id_bound(before).into(), sweep);
+        values.push(unix_ms(before).into());
         self.run(sql::DEAD_LETTER_BEFORE, values).await
     }
 

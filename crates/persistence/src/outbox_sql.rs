@@ -17,7 +17,7 @@ pub(crate) const INSERT: &str = "INSERT INTO webhook_outbox (event_id, attempts,
 pub(crate) const CLAIM: &str = "UPDATE webhook_outbox SET locked_until_ms = ?1 \
      WHERE seq IN (SELECT seq FROM webhook_outbox WHERE next_attempt_ms <= ?2 \
      AND locked_until_ms <= ?3 ORDER BY next_attempt_ms, seq \
-     LIMIT ?4 /*lock*/) RETURNING next_attempt_ms, seq, event_id, attempts";
+     LIMIT ?4 /*lock*/) RETURNING next_attempt_ms, seq, event_id, attempts, redelivered_ms";
 
 /// ?1 event, ?2 next attempt, ?3 attempts, ?4 error.
 pub(crate) const RETRY: &str = "UPDATE webhook_outbox SET next_attempt_ms = ?2, \
@@ -32,12 +32,14 @@ pub(crate) const DEAD_LETTER: &str = "UPDATE webhook_outbox SET dead_at_ms = ?2,
 pub(crate) const DELETE: &str = "DELETE FROM webhook_outbox WHERE event_id = ?1";
 
 /// ?1 bound (event ids are time-ordered UUIDv7: "written before" is "smaller id"), ?2 now,
-/// ?3 reason, ?4 how many. A range of `(dead_at_ms, event_id)`: only old pending rows are
-/// read, never the old dead letters.
+/// ?3 reason, ?4 how many, ?5 the bound in Unix ms (a redelivered row counts its age from
+/// its redelivery). A range of `(dead_at_ms, event_id)`: only old pending rows are read,
+/// never the old dead letters.
 pub(crate) const DEAD_LETTER_BEFORE: &str = "UPDATE webhook_outbox SET dead_at_ms = ?2, \
      next_attempt_ms = 9223372036854775807, last_error = COALESCE(last_error, ?3) \
      WHERE seq IN (SELECT seq FROM webhook_outbox WHERE dead_at_ms IS NULL \
-     AND event_id < ?1 AND locked_until_ms <= ?2 LIMIT ?4)";
+     AND event_id < ?1 AND locked_until_ms <= ?2 \
+     AND (redelivered_ms IS NULL OR redelivered_ms < ?5) LIMIT ?4)";
 
 /// ?1 how many to keep (the newest), ?2 now, ?3 reason, ?4 how many at most.
 pub(crate) const DEAD_LETTER_BEYOND: &str = "UPDATE webhook_outbox SET dead_at_ms = ?2, \
@@ -87,13 +89,13 @@ pub(crate) const DEAD_LETTERS: &str = "SELECT e.id, e.user_id, e.type, e.provide
 
 /// ?1 event, ?2 now.
 pub(crate) const REDELIVER: &str = "UPDATE webhook_outbox SET dead_at_ms = NULL, \
-     next_attempt_ms = ?2, locked_until_ms = 0, attempts = 0, last_error = NULL \
-     WHERE event_id = ?1 AND dead_at_ms IS NOT NULL";
+     next_attempt_ms = ?2, locked_until_ms = 0, attempts = 0, last_error = NULL, \
+     redelivered_ms = ?2 WHERE event_id = ?1 AND dead_at_ms IS NOT NULL";
 
 /// ?1 now, ?2 how many.
 pub(crate) const REDELIVER_DEAD: &str = "UPDATE webhook_outbox SET dead_at_ms = NULL, \
-     next_attempt_ms = ?1, locked_until_ms = 0, attempts = 0, last_error = NULL \
-     WHERE seq IN (SELECT seq FROM webhook_outbox WHERE dead_at_ms IS NOT NULL \
+     next_attempt_ms = ?1, locked_until_ms = 0, attempts = 0, last_error = NULL, \
+     redelivered_ms = ?1 WHERE seq IN (SELECT seq FROM webhook_outbox WHERE dead_at_ms IS NOT NULL \
      ORDER BY dead_at_ms, event_id LIMIT ?2)";
 
 /// ?1 bound (as in [`DEAD_LETTER_BEFORE`]), ?2 how many.

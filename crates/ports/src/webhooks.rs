@@ -18,6 +18,17 @@ pub struct PendingDelivery {
     pub event: AuditEvent,
     /// Failed attempts counted so far (this one not included).
     pub attempts: u32,
+    /// When an operator last redelivered it, if ever.
+    pub redelivered_at: Option<OffsetDateTime>,
+}
+
+impl PendingDelivery {
+    /// Since when it has waited to be delivered: its redelivery, else its event's creation.
+    /// Its age, for dead-lettering, counts from here.
+    pub fn queued_at(&self) -> OffsetDateTime {
+        self.redelivered_at
+            .map_or(self.event.created_at, |at| at.max(self.event.created_at))
+    }
 }
 
 /// A claim of events for delivery: made at `now`, it lasts `lease`.
@@ -114,8 +125,8 @@ pub trait WebhookOutbox: Send + Sync {
     /// Failed for good: kept as a dead letter, never claimed again until redelivered.
     async fn dead_letter(&self, failure: Failure, now: OffsetDateTime) -> RepoResult<()>;
 
-    /// Sweeps the pending events written before `before` that no live claim holds. Returns
-    /// how many.
+    /// Sweeps the pending events written before `before` that no live claim holds and that
+    /// were not redelivered since `before`. Returns how many.
     async fn dead_letter_written_before(
         &self,
         before: OffsetDateTime,

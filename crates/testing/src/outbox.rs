@@ -42,6 +42,7 @@ impl Tables {
                 PendingDelivery {
                     event: row.event.clone(),
                     attempts: row.attempts,
+                    redelivered_at: row.redelivered,
                 }
             })
             .collect()
@@ -83,6 +84,7 @@ impl Tables {
         row.locked_until = None;
         row.attempts = 0;
         row.last_error = None;
+        row.redelivered = Some(now);
     }
 }
 
@@ -126,6 +128,7 @@ impl WebhookOutbox for InMemoryRepository {
             .outbox
             .iter_mut()
             .filter(|row| row.dead_at.is_none() && row.event.created_at < before)
+            .filter(|row| row.redelivered.is_none_or(|at| at < before))
             .filter(|row| row.locked_until.is_none_or(|until| until <= sweep.now))
             .take(take(sweep.limit));
         Ok(old

@@ -54,6 +54,7 @@ pub(crate) struct OutboxRow {
     /// Set when the row became a dead letter.
     pub(crate) dead_at: Option<OffsetDateTime>,
     pub(crate) last_error: Option<String>,
+    pub(crate) redelivered: Option<OffsetDateTime>,
 }
 
 /// A session: whose, when it ends, when and how the login that started it happened.
@@ -239,6 +240,7 @@ impl Tables {
                 locked_until: None,
                 dead_at: None,
                 last_error: None,
+                redelivered: None,
             });
         }
         self.events.push(event);

@@ -137,7 +137,7 @@ impl WebhookDelivery {
         let failure = Failure::new(event.id, attempts, &error.to_string());
         let reason = if attempts >= self.limits.max_attempts {
             Some("attempts")
-        } else if done - event.created_at >= DEAD_AFTER {
+        } else if done - pending.queued_at() >= DEAD_AFTER {
             Some("age")
         } else {
             None

@@ -336,4 +336,14 @@ async fn upkeep_dead_letters_old_events_and_holds_the_outbox_to_its_bound() {
             dead: 0
         }
     );
+    // Redelivered events get their three days again: the next upkeep leaves them (only
+    // the bound of the outbox applies).
+    world.clock.advance(Duration::seconds(5));
+    assert_eq!(
+        delivery.maintain().await.unwrap(),
+        OutboxCounts {
+            pending: 3,
+            dead: 3
+        }
+    );
 }

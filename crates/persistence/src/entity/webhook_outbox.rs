@@ -18,6 +18,8 @@ pub struct Model {
     pub dead_at_ms: Option<i64>,
     /// Why the last attempt failed.
     pub last_error: Option<String>,
+    /// Unix milliseconds of the operator's last redelivery; `None` if never redelivered.
+    pub redelivered_ms: Option<i64>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -25,18 +25,20 @@ fn claim(db: &Db, claim: Claim, due_by: i64, limit: u32) -> RepoResult<Vec<Pendi
             params![until, due_by, now, limit],
             |row| {
                 let turn = (row.get::<_, i64>(0)?, row.get::<_, i64>(1)?);
-                Ok((turn, uuid_at(row, 2)?, row.get::<_, i64>(3)?))
+                let queue = (row.get::<_, i64>(3)?, row.get::<_, Option<i64>>(4)?);
+                Ok((turn, uuid_at(row, 2)?, queue))
             },
         )?;
         // RETURNING has no order: the soonest due first, then the oldest.
         claimed.sort_unstable_by_key(|(turn, _, _)| *turn);
         let mut pending = Vec::with_capacity(claimed.len());
-        for (_, event_id, attempts) in claimed {
+        for (_, event_id, (attempts, redelivered)) in claimed {
             let id = event_id.into_bytes();
             match query_one(tx, sql::EVENT_BY_ID, [id], event_at)? {
                 Some(event) => pending.push(PendingDelivery {
                     event: from_row(event)?,
                     attempts: u32::try_from(attempts).unwrap_or(0),
+                    redelivered_at: redelivered.map(from_unix_ms),
                 }),
                 // Its event is gone (pruned, or deleted by hand): nothing left to send.
                 None => drop(execute(tx, outbox::DELETE, [id])?),
@@ -73,12 +75,21 @@ impl SqliteRepository {
         .await
     }
 
-    /// `DEAD_LETTER_BEFORE` or `DEAD_LETTER_BEYOND`: which rows, then the instant, the reason
-    /// and the limit; how many it dead-lettered.
-    async fn sweep(&self, statement: &'static str, which: Value, sweep: Sweep) -> RepoResult<u64> {
+    /// `DEAD_LETTER_BEFORE` or `DEAD_LETTER_BEYOND`: which rows, then the instant, the reason,
+    /// the limit and what else the statement takes; how many it dead-lettered.
+    async fn sweep(
+        &self,
+        statement: &'static str,
+        which: Value,
+        sweep: Sweep,
+        more: Option<Value>,
+    ) -> RepoResult<u64> {
         self.call(move |db| {
-            let values = params![which, unix_ms(sweep.now), sweep.reason, count(sweep.limit)];
-            execute(db, statement, values).map(|n| n as u64)
+            let reason = Value::Text(sweep.reason.to_owned());
+            let limit = Value::Integer(count(sweep.limit));
+            let values = [which, Value::Integer(unix_ms(sweep.now)), reason, limit];
+            let values = values.into_iter().chain(more);
+            execute(db, statement, rusqlite::params_from_iter(values)).map(|n| n as u64)
         })
         .await
     }
@@ -117,12 +128,15 @@ impl WebhookOutbox for SqliteRepository {
         sweep: Sweep,
     ) -> RepoResult<u64> {
         let which = Value::Blob(id_bound(before).into_bytes().to_vec());
-        self.sweep(outbox::DEAD_LETTER_BEFORE, which, sweep).await
+        let since = Value::Integer(unix_ms(before));
+        self.sweep(outbox::DEAD_LETTER_BEFORE, which, sweep, Some(since))
+            .await
     }
 
     async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> RepoResult<u64> {
         let which = Value::Integer(count(keep));
-        self.sweep(outbox::DEAD_LETTER_BEYOND, which, sweep).await
+        self.sweep(outbox::DEAD_LETTER_BEYOND, which, sweep, None)
+            .await
     }
 
     async fn counts(&self) -> RepoResult<OutboxCounts> {

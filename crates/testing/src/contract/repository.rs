@@ -104,6 +104,7 @@ macro_rules! repository_contract {
             events_written_before_the_bound_become_dead_letters_unless_claimed,
             the_outbox_keeps_its_newest_pending_events_within_the_bound,
             every_dead_letter_is_redelivered_in_batches,
+            a_redelivered_event_counts_its_age_from_its_redelivery,
             rows_of_events_written_before_the_bound_are_forgotten,
             deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_grants,
             deleting_an_unknown_user_is_none_and_records_nothing,

@@ -195,7 +195,36 @@ pub async fn a_dead_letter_is_kept_listed_and_never_claimed_until_redelivered(
     let back = repo.claim_due(Claim::new(later, LEASE), 8).await.unwrap();
     assert_eq!(back.len(), 1);
     assert_eq!((back[0].event.id, back[0].attempts), (dead, 0));
+    assert_eq!(back[0].redelivered_at, Some(later));
+    assert_eq!(back[0].queued_at(), later, "its wait starts again");
     assert_eq!(counts(&repo).await, (2, 0));
+}
+
+pub async fn a_redelivered_event_counts_its_age_from_its_redelivery(repo: Arc<dyn Repository>) {
+    let [one, other] = queue_each(&repo, [0, 1]).await;
+    let at = now() + Duration::days(4);
+    repo.dead_letter(refused(one, 3), at).await.unwrap();
+    repo.dead_letter(refused(other, 3), at).await.unwrap();
+    let redelivered = at + Duration::hours(1);
+    assert!(repo.redeliver(one, redelivered).await.unwrap());
+    assert_eq!(repo.redeliver_dead(redelivered, 10).await.unwrap(), 1);
+
+    // Written long before the bound, redelivered after it: not swept.
+    let reason = "not delivered within 3 days";
+    let sweep = Sweep::new(redelivered + Duration::minutes(1), reason, 100);
+    let bound = redelivered - Duration::minutes(1);
+    assert_eq!(
+        repo.dead_letter_written_before(bound, sweep).await.unwrap(),
+        0
+    );
+    assert_eq!(counts(&repo).await, (2, 0));
+    // Three days after the redelivery, they are.
+    let bound = redelivered + Duration::minutes(1);
+    assert_eq!(
+        repo.dead_letter_written_before(bound, sweep).await.unwrap(),
+        2
+    );
+    assert_eq!(counts(&repo).await, (0, 2));
 }
 
 pub async fn events_written_before_the_bound_become_dead_letters_unless_claimed(
