@@ -4,6 +4,7 @@
 
 use crate::entity::{
     audit_event, linked_account, refresh_family, refresh_token, signal_receipt, user,
+    webhook_outbox,
 };
 use sea_orm::sea_query::{Expr, ExprTrait, Query, SimpleExpr};
 use sea_orm::{
@@ -218,15 +219,26 @@ pub(crate) fn delete_expired_tokens(
 }
 
 /// Deletes up to `limit` audit events older than `before` (primary key: ids are
-/// time-ordered, so "older" is "smaller id", exact on both databases).
+/// time-ordered, so "older" is "smaller id", exact on both databases) that the webhook
+/// outbox no longer holds: a pending event or a dead letter keeps its event until the
+/// outbox lets it go (the outbox's unique index on `event_id`).
 pub(crate) fn delete_events_before(
     before: OffsetDateTime,
     limit: u64,
 ) -> DeleteMany<audit_event::Entity> {
     let bound = social_login_domain::AuditEventId::at(before, [0; 8]).as_uuid();
+    let queued = Query::select()
+        .expr(Expr::val(1))
+        .from(webhook_outbox::Entity)
+        .and_where(
+            Expr::col((webhook_outbox::Entity, webhook_outbox::Column::EventId))
+                .equals((audit_event::Entity, audit_event::Column::Id)),
+        )
+        .to_owned();
+    let unqueued = Expr::exists(queued).not();
     delete_up_to(
         audit_event::Column::Id,
-        audit_event::Column::Id.lt(bound),
+        audit_event::Column::Id.lt(bound).and(unqueued),
         limit,
     )
 }

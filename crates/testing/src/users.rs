@@ -127,8 +127,11 @@ impl UserRepository for InMemoryRepository {
         let mut tables = self.lock();
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         let mut pruned = 0;
+        // As the database: an event the outbox still holds stays.
+        let queued: std::collections::HashSet<_> =
+            tables.outbox.iter().map(|row| row.event.id).collect();
         tables.events.retain(|event| {
-            let old = event.created_at < before && pruned < limit;
+            let old = event.created_at < before && pruned < limit && !queued.contains(&event.id);
             pruned += usize::from(old);
             !old
         });

@@ -109,9 +109,11 @@ pub(crate) const EVENTS_OF: &str = "SELECT id, user_id, type, provider, ip, user
      AND (?3 IS NULL OR type <> ?3) ORDER BY id DESC LIMIT ?2";
 pub(crate) const EVENT_BY_ID: &str = "SELECT id, user_id, type, provider, ip, user_agent, \
      request_id, created_at, admin_key_id, via FROM audit_events WHERE id = ?1";
-/// Ids are time-ordered UUIDv7 blobs: "older" is "smaller id".
+/// Ids are time-ordered UUIDv7 blobs: "older" is "smaller id". An event the webhook outbox
+/// still holds (pending, or a dead letter) stays until the outbox lets it go.
 pub(crate) const DELETE_EVENTS_BEFORE: &str = "DELETE FROM audit_events WHERE id IN \
-     (SELECT id FROM audit_events WHERE id < ?1 LIMIT ?2)";
+     (SELECT id FROM audit_events WHERE id < ?1 AND NOT EXISTS \
+     (SELECT 1 FROM webhook_outbox o WHERE o.event_id = audit_events.id) LIMIT ?2)";
 
 /// A signal's receipt, unless it exists (the primary key): one row changed when it is new.
 pub(crate) const INSERT_RECEIPT: &str = "INSERT INTO signal_receipts (source, signal_id, \

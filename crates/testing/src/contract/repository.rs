@@ -110,6 +110,7 @@ macro_rules! repository_contract {
             deleting_an_unknown_user_is_none_and_records_nothing,
             removing_a_link_hands_back_its_sealed_grant,
             pruning_deletes_only_events_older_than_the_bound,
+            pruning_keeps_the_events_the_webhook_outbox_still_holds,
             every_rotation_keeps_the_auth_time_of_the_login_that_started_the_session,
             a_sign_in_that_brings_no_provider_token_keeps_the_stored_ones,
             the_client_a_grant_was_issued_to_goes_and_stays_with_its_tokens,

@@ -298,6 +298,30 @@ pub async fn pruning_deletes_only_events_older_than_the_bound(repo: Arc<dyn Repo
     assert_eq!(repo.list_events(ada.id, 100).await.unwrap().len(), 1);
 }
 
+pub async fn pruning_keeps_the_events_the_webhook_outbox_still_holds(repo: Arc<dyn Repository>) {
+    let ada = new_user(Some("ada@example.com"), true);
+    let queued = audit(0, EventSet::all());
+    repo.create_user(creation(ada.clone(), None, queued))
+        .await
+        .unwrap();
+    let session =
+        super::fixtures::session(super::fixtures::random_hash(), now() + Duration::days(30));
+    start_session(&*repo, ada.id, session, audit(1, EventSet::NONE)).await;
+    let later = now() + Duration::minutes(1);
+    assert_eq!(
+        repo.prune_events(later, 100).await.unwrap(),
+        1,
+        "only the event no webhook waits for"
+    );
+    let kept = repo.list_events(ada.id, 100).await.unwrap();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(kept[0].kind, AuditEventType::UserRegistered);
+    // Delivered (its outbox row gone): now it goes.
+    repo.remove(kept[0].id).await.unwrap();
+    assert_eq!(repo.prune_events(later, 100).await.unwrap(), 1);
+    assert!(repo.list_events(ada.id, 100).await.unwrap().is_empty());
+}
+
 pub async fn how_an_event_came_about_is_kept_with_it(repo: Arc<dyn Repository>) {
     let ada = new_user(Some("ada@example.com"), true);
     repo.create_user(creation(ada.clone(), None, audit(1, EventSet::NONE)))
