@@ -21,6 +21,9 @@ use social_login_domain::ErrorCode;
 use std::pin::Pin;
 use std::time::Duration;
 
+/// The most a body's buffer reserves before its bytes arrive (a usual body fits).
+const INITIAL_CAPACITY: usize = 64 * 1024;
+
 /// How far past `max_body_bytes` a body is still read and thrown away, so that a client a
 /// little over the limit gets its 413 on a connection it can keep using. Larger bodies are
 /// not read: 413 and the connection is closed.
@@ -68,7 +71,8 @@ where
     if declared.is_some_and(|length| length > drain_limit) {
         return too_large(false);
     }
-    let capacity = declared.unwrap_or(0).min(max_bytes);
+    // The buffer grows as bytes come: a length the client announces reserves at most this.
+    let capacity = declared.unwrap_or(0).min(max_bytes).min(INITIAL_CAPACITY);
     let read = tokio::time::timeout(read_timeout, read(body, capacity, max_bytes, drain_limit));
     let Ok(read) = read.await else {
         // The rest of the body may still be on its way: the connection cannot be reused.

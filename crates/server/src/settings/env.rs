@@ -73,21 +73,29 @@ fn dashed_provider_key(path: &str) -> String {
 
 /// Fields whose environment value is a comma-separated list.
 fn is_list(path: &str) -> bool {
-    if path == "previous_secret_keys"
-        || path == "server.trusted_proxies"
-        || path == "admin.api_keys"
-        || path == "telemetry.traceparent_from"
-    {
+    if matches!(
+        path,
+        "previous_secret_keys"
+            | "server.trusted_proxies"
+            | "admin.api_keys"
+            | "telemetry.traceparent_from"
+            | "relay.service_keys"
+            | "webhooks.events"
+    ) {
         return true;
     }
-    // oauth_providers.<key>.scopes, .client_ids, .allowed_email_domains
+    // oauth_providers.<key>.scopes, .client_ids, .allowed_email_domains, ...
     let segments: Vec<&str> = path.split('.').collect();
     matches!(
         segments.as_slice(),
         [
             "oauth_providers",
             _,
-            "scopes" | "client_ids" | "allowed_email_domains"
+            "scopes"
+                | "client_ids"
+                | "allowed_email_domains"
+                | "relay_base_urls"
+                | "connect_scopes"
         ]
     )
 }

@@ -362,16 +362,33 @@ fn seconds(value: u64) -> time::Duration {
     reason = "called only by derived `Debug` impls, which dead-code analysis does not count"
 )]
 pub(crate) fn redact_url_password(raw: &str) -> String {
-    match url::Url::parse(raw) {
-        Ok(mut parsed) if parsed.password().is_some() => {
-            // Cannot fail: a URL that has a password can have another one.
-            let _ = parsed.set_password(Some("REDACTED"));
-            parsed.to_string()
-        }
-        Ok(_) => raw.to_owned(),
-        // An unparsable URL may still hold a password: print none of it.
-        Err(_) => "[unparsable URL]".to_owned(),
+    // An unparsable URL may still hold a password: print none of it.
+    let Ok(mut parsed) = url::Url::parse(raw) else {
+        return "[unparsable URL]".to_owned();
+    };
+    let is_password = |key: &str| key.eq_ignore_ascii_case("password");
+    let in_query = parsed.query_pairs().any(|(key, _)| is_password(&key));
+    if parsed.password().is_none() && !in_query {
+        return raw.to_owned();
     }
+    // Cannot fail: a URL that has a password can have another one.
+    let _ = parsed.set_password(parsed.password().map(|_| "REDACTED"));
+    if in_query {
+        // PostgreSQL's URLs (libpq, sqlx) also take it as `?password=`.
+        let pairs: Vec<(String, String)> = parsed
+            .query_pairs()
+            .map(|(key, value)| {
+                let value = if is_password(&key) {
+                    "REDACTED".into()
+                } else {
+                    value
+                };
+                (key.into_owned(), value.into_owned())
+            })
+            .collect();
+        parsed.query_pairs_mut().clear().extend_pairs(pairs);
+    }
+    parsed.to_string()
 }
 
 #[cfg(test)]
@@ -389,9 +406,18 @@ mod tests {
             url: Some("redis://:hunter3-secret@cache:6379".into()),
             ..OAuthStateStoreSettings::default()
         };
-        for shown in [format!("{database:?}"), format!("{states:?}")] {
+        let in_query = DatabaseSettings {
+            url: "postgres://app@db/users?sslmode=require&PassWord=hunter4-secret".into(),
+            ..DatabaseSettings::default()
+        };
+        for shown in [
+            format!("{database:?}"),
+            format!("{states:?}"),
+            format!("{in_query:?}"),
+        ] {
             assert!(!shown.contains("-secret"), "{shown}");
             assert!(shown.contains("REDACTED"), "{shown}");
         }
+        assert!(format!("{in_query:?}").contains("sslmode=require"));
     }
 }

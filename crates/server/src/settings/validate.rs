@@ -16,6 +16,10 @@ use url::Url;
 /// Minimum length, in bytes, of `secret_key` and of each previous key.
 pub const MIN_SECRET_KEY_BYTES: usize = 32;
 
+/// The largest `http.max_body_bytes`: far above any request of this API (a relayed upload
+/// is at most 1 MiB), and a bound on what one request may make an instance hold.
+pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+
 /// Upper bound of `database.max_connections`: PostgreSQL's own default limit is 100 for the
 /// whole server, so more than this from one instance is a typo.
 pub const MAX_DATABASE_CONNECTIONS: u32 = 1000;

@@ -322,6 +322,15 @@ fn nginx_balances_over_every_instance_and_appends_the_client_address() {
         conf.contains(&format!("proxy_pass http://{upstream_name};")),
         "nginx proxies to the upstream {upstream_name}"
     );
+    let retried_on = conf
+        .lines()
+        .map(str::trim)
+        .find_map(|line| line.strip_prefix("proxy_next_upstream "))
+        .expect("nginx retries a failed connection on the other instance");
+    assert!(
+        !retried_on.contains("http_5"),
+        "the service's 502 and 503 are answers to pass on, not instance failures: {retried_on}"
+    );
     let mut upstream_servers: Vec<String> = upstream
         .lines()
         .map(str::trim)
@@ -379,6 +388,28 @@ fn the_instances_trust_exactly_the_networks_nginx_sends_from() {
                 .iter()
                 .any(|network| instance_networks.contains(network)),
             "{name} shares a network with nginx"
+        );
+    }
+}
+
+#[test]
+fn an_instance_stopping_has_time_to_finish_its_requests() {
+    let compose = compose();
+    let settings = files::read("compose/social-login.toml");
+    let request_timeout: u64 = settings
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("request_timeout_seconds = "))
+        .and_then(|seconds| seconds.trim().parse().ok())
+        .expect("the compose configuration sets request_timeout_seconds");
+    for (name, instance) in instances(&compose) {
+        let grace = files::text(&instance, "/stop_grace_period", &name);
+        let grace: u64 = grace
+            .strip_suffix('s')
+            .and_then(|seconds| seconds.parse().ok())
+            .unwrap_or_else(|| panic!("{name}: stop_grace_period in seconds: {grace}"));
+        assert!(
+            grace > request_timeout,
+            "{name}: {grace} s of grace for requests of up to {request_timeout} s"
         );
     }
 }

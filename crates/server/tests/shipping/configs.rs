@@ -96,6 +96,26 @@ fn the_configmap_loads_and_validates_with_the_secret_filled_in() {
 }
 
 #[test]
+fn the_pods_password_hashes_fit_within_its_memory_limit() {
+    let toml = kubernetes::configmap_toml();
+    let settings = Settings::from_toml_with_env(&toml, container_env(secret_value)).unwrap();
+    // Unset, the slots follow the CPUs the process sees: the node's, whatever the pod's.
+    let slots = settings
+        .http
+        .max_concurrent_password_hashes
+        .expect("the ConfigMap sets max_concurrent_password_hashes");
+    let per_hash_mib = u64::from(social_login_security::password::OWASP_MEMORY_KIB) / 1024;
+    let hashing = slots as u64 * per_hash_mib;
+    // What the service holds besides: at most its memory request.
+    let rest = kubernetes::memory_mib("requests");
+    let limit = kubernetes::memory_mib("limits");
+    assert!(
+        hashing + rest <= limit,
+        "{slots} hashes of {per_hash_mib} MiB and {rest} MiB besides exceed the {limit} MiB limit"
+    );
+}
+
+#[test]
 fn the_shipped_empty_secret_stops_the_service_from_starting() {
     let toml = kubernetes::configmap_toml();
     let shipped = kubernetes::secret_entries();

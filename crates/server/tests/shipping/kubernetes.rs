@@ -90,6 +90,21 @@ pub fn mounted_config_path() -> PathBuf {
     PathBuf::from(files::text(&mount, "/mountPath", "mount")).join(keys[0])
 }
 
+/// The container's memory (`limits`, else `requests`) in MiB.
+pub fn memory_mib(of: &str) -> u64 {
+    let text = container()["resources"][of]["memory"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a memory {of}"))
+        .to_owned();
+    match text.strip_suffix("Gi") {
+        Some(gib) => gib.parse::<u64>().expect("whole GiB") * 1024,
+        None => text
+            .strip_suffix("Mi")
+            .and_then(|mib| mib.parse().ok())
+            .unwrap_or_else(|| panic!("memory in Mi or Gi: {text}")),
+    }
+}
+
 /// The TOML file the ConfigMap ships.
 pub fn configmap_toml() -> String {
     let configmap = one("ConfigMap");

@@ -53,6 +53,19 @@ fn environment_strings_become_booleans_numbers_enums_and_lists() {
             "SOCIAL_LOGIN__SERVER__TRUSTED_PROXIES",
             "10.0.0.0/8, fd00::/8",
         ),
+        ("SOCIAL_LOGIN__RELAY__SERVICE_KEYS", "sha256:aa,sha256:bb"),
+        (
+            "SOCIAL_LOGIN__WEBHOOKS__EVENTS",
+            "user.registered,user.deleted",
+        ),
+        (
+            "SOCIAL_LOGIN__OAUTH_PROVIDERS__GITHUB__RELAY_BASE_URLS",
+            "https://api.github.com/,https://uploads.github.com/",
+        ),
+        (
+            "SOCIAL_LOGIN__OAUTH_PROVIDERS__GITHUB__CONNECT_SCOPES",
+            "repo,read:org",
+        ),
     ];
     let settings = Settings::from_toml_with_env(&full_toml(), env).unwrap();
     assert!(settings.auto_link_by_email);
@@ -80,6 +93,22 @@ fn environment_strings_become_booleans_numbers_enums_and_lists() {
         .collect();
     assert_eq!(old, ["first-old-key", "second-old-key"]);
     assert_eq!(settings.server.trusted_proxies, ["10.0.0.0/8", "fd00::/8"]);
+    assert_eq!(settings.relay.service_keys, ["sha256:aa", "sha256:bb"]);
+    assert_eq!(
+        settings.webhooks.events.as_deref(),
+        Some(&["user.registered".to_owned(), "user.deleted".to_owned()][..])
+    );
+    let github = settings.provider(ProviderKey::GITHUB).unwrap();
+    assert_eq!(
+        github.relay_base_urls.as_deref(),
+        Some(
+            &[
+                "https://api.github.com/".to_owned(),
+                "https://uploads.github.com/".to_owned()
+            ][..]
+        )
+    );
+    assert_eq!(github.connect_scopes, ["repo", "read:org"]);
 }
 
 #[test]

@@ -93,6 +93,9 @@ fn every_rule_reports_the_field_it_checks() {
             s.http.provider_timeout_seconds = 0
         }),
         ("http.max_body_bytes", |s| s.http.max_body_bytes = 0),
+        ("http.max_body_bytes", |s| {
+            s.http.max_body_bytes = 16 * 1024 * 1024 + 1
+        }),
         ("http.header_read_timeout_seconds", |s| {
             s.http.header_read_timeout_seconds = 0
         }),

@@ -5,8 +5,8 @@ use super::super::{
     DatabaseSettings, HttpSettings, RateLimitSettings, ServerSettings, TokenSettings,
 };
 use super::{
-    ConfigErrors, MAX_DATABASE_CONNECTIONS, MAX_REAUTHENTICATION_SECONDS, MIN_IPV6_PREFIX,
-    check_public_url, check_seconds, check_token_claims, check_url,
+    ConfigErrors, MAX_BODY_BYTES, MAX_DATABASE_CONNECTIONS, MAX_REAUTHENTICATION_SECONDS,
+    MIN_IPV6_PREFIX, check_public_url, check_seconds, check_token_claims, check_url,
 };
 
 impl ServerSettings {
@@ -68,8 +68,11 @@ impl TokenSettings {
 
 impl HttpSettings {
     pub(super) fn check(&self, errors: &mut ConfigErrors) {
-        if self.max_body_bytes == 0 {
-            errors.push("http.max_body_bytes", "must be greater than 0");
+        if !(1..=MAX_BODY_BYTES).contains(&self.max_body_bytes) {
+            errors.push(
+                "http.max_body_bytes",
+                format!("must be between 1 and {MAX_BODY_BYTES} (16 MiB)"),
+            );
         }
         for (field, seconds) in [
             (
