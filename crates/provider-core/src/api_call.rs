@@ -178,40 +178,38 @@ mod tests {
         );
     }
 
+    /// A relayed GET of `url` with the token `tok en/1`, as `token_in` places it.
+    fn relayed(token_in: TokenIn, url: &str) -> reqwest::Request {
+        let call = Userinfo {
+            token_in,
+            ..Userinfo::default()
+        };
+        let shape = ApiShape {
+            call: &call,
+            user_agent: None,
+        };
+        let token = SecretText::new("tok en/1");
+        let url = Url::parse(url).unwrap();
+        let request = shape.relayed(&test_client(), reqwest::Method::GET, &url, &token);
+        request.build().unwrap()
+    }
+
     #[test]
     fn a_relayed_url_never_gets_the_token_filled_in() {
-        let path = Userinfo {
-            token_in: TokenIn::Path,
-            ..Userinfo::default()
-        };
-        let shape = ApiShape {
-            call: &path,
-            user_agent: None,
-        };
         let asked =
             "https://api.hubapi.com/oauth/v1/access-tokens/%7Baccess_token%7D?t={access_token}";
-        let url = Url::parse(asked).unwrap();
-        let token = SecretText::new("tok en/1");
-        let request = shape
-            .relayed(&test_client(), reqwest::Method::GET, &url, &token)
-            .build()
-            .unwrap();
-        assert_eq!(request.url(), &url, "the caller's URL goes as it is");
+        let request = relayed(TokenIn::Path, asked);
+        assert_eq!(
+            request.url(),
+            &Url::parse(asked).unwrap(),
+            "the caller's URL goes as it is"
+        );
         assert_eq!(request.headers()["authorization"], "Bearer tok en/1");
 
-        let query = Userinfo {
-            token_in: TokenIn::Query("oauth_token".into()),
-            ..Userinfo::default()
-        };
-        let shape = ApiShape {
-            call: &query,
-            user_agent: None,
-        };
-        let url = Url::parse("https://login.yandex.ru/info").unwrap();
-        let request = shape
-            .relayed(&test_client(), reqwest::Method::GET, &url, &token)
-            .build()
-            .unwrap();
+        let request = relayed(
+            TokenIn::Query("oauth_token".into()),
+            "https://login.yandex.ru/info",
+        );
         assert_eq!(
             request.url().as_str(),
             "https://login.yandex.ru/info?oauth_token=tok+en%2F1"
