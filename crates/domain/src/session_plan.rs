@@ -9,7 +9,7 @@ use crate::session::{NewRefreshToken, SessionStart};
 use crate::{AuditContext, AuditEventType, FamilyId, UserId};
 use time::{Duration, OffsetDateTime};
 
-/// The start of a session of a user decided elsewhere (a password login, a registration).
+/// The start of a session of a user decided elsewhere (a password login).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionOpening {
     pub user: UserId,

@@ -95,7 +95,7 @@ impl SeaOrmRepository {
                     attempts,
                     redelivered_at: redelivered.map(from_unix_ms),
                 }),
-                // Its event is gone (pruned, or deleted by hand): nothing left to send.
+                // Its event is gone (deleted by hand): nothing left to send.
                 None => self.remove(AuditEventId::from_uuid(event_id)).await?,
             }
         }

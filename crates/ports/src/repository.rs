@@ -203,8 +203,9 @@ pub trait UserRepository: Send + Sync {
     /// queues it for the webhooks if `outbox` holds its type.
     async fn record_event(&self, event: AuditEvent, outbox: EventSet) -> RepoResult<()>;
 
-    /// Housekeeping: deletes up to `limit` events that happened before `before`; returns
-    /// how many went (the caller repeats while it is `limit`).
+    /// Housekeeping: deletes up to `limit` events that happened before `before`, except
+    /// those the webhook outbox still holds; returns how many went (the caller repeats while
+    /// it is `limit`).
     async fn prune_events(&self, before: OffsetDateTime, limit: u64) -> RepoResult<u64>;
 
     /// See [`UserEvents`].

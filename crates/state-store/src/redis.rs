@@ -48,7 +48,8 @@ pub struct RedisStateStoreConfig {
 
 /// Spent state ids in Redis: `SET {prefix}state:spent:{id} 1 NX PX {ms}`, one atomic
 /// command, so of concurrent spends of one id on any number of instances exactly one is
-/// first, and Redis forgets the id by itself when its value expires. Attempts:
+/// first, and Redis forgets the id by itself a minute after its value expires
+/// ([`INSTANCE_CLOCK_SKEW`]). Attempts:
 /// `{prefix}attempts:{key}`, counted by [`COUNT_ATTEMPT`].
 #[derive(Clone)]
 pub struct RedisStateStore {

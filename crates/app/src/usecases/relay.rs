@@ -16,7 +16,7 @@ use social_login_ports::{
     RefreshFailure,
 };
 use std::time::Duration;
-use tracing::{instrument, warn};
+use tracing::{Instrument, instrument, warn};
 
 /// How often a caller waiting for another's refresh looks again.
 const WAIT_STEP: Duration = Duration::from_millis(25);
@@ -210,14 +210,18 @@ impl AuthService {
         let service = self.clone();
         let (provider, caller, origin) =
             (whose.provider.clone(), whose.caller, whose.origin.clone());
-        let refresh = tokio::spawn(async move {
-            let whose = Whose {
-                provider: &provider,
-                caller,
-                origin: &origin,
-            };
-            service.refresh_now(&whose, stale).await
-        });
+        // In the request's span: the refresh's logs and provider call keep its context.
+        let refresh = tokio::spawn(
+            async move {
+                let whose = Whose {
+                    provider: &provider,
+                    caller,
+                    origin: &origin,
+                };
+                service.refresh_now(&whose, stale).await
+            }
+            .in_current_span(),
+        );
         refresh
             .await
             .map_err(|failed| AppError::Internal(Cause::of(failed)))?

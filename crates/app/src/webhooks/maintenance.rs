@@ -1,7 +1,8 @@
 //! The outbox's upkeep, every few seconds on each instance: events older than
-//! [`DEAD_AFTER`] become dead letters, the pending events are held to
-//! [`DeliveryLimits::max_pending`](super::DeliveryLimits), rows of pruned events go, and the
-//! gauges are refreshed. Every step is idempotent, so instances need no coordination.
+//! [`DEAD_AFTER`] (counted from a redelivery, if any) become dead letters, the pending
+//! events are held to [`DeliveryLimits::max_pending`](super::DeliveryLimits), rows of events
+//! older than 400 days go, and the gauges are refreshed. Every step is idempotent, so
+//! instances need no coordination.
 
 use super::delivery::dead_lettered;
 use super::{DEAD_AFTER, WebhookDelivery};

@@ -40,7 +40,7 @@ fn claim(db: &Db, claim: Claim, due_by: i64, limit: u32) -> RepoResult<Vec<Pendi
                     attempts: u32::try_from(attempts).unwrap_or(0),
                     redelivered_at: redelivered.map(from_unix_ms),
                 }),
-                // Its event is gone (pruned, or deleted by hand): nothing left to send.
+                // Its event is gone (deleted by hand): nothing left to send.
                 None => drop(execute(tx, outbox::DELETE, [id])?),
             }
         }

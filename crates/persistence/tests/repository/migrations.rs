@@ -234,8 +234,8 @@ async fn a_session_from_before_sessions_recorded_their_login_is_ended_only_by_wh
 async fn a_migration_that_fails_half_way_leaves_nothing_and_applies_whole_next_time() {
     on_every_unmigrated_backend(|repo, _| async move {
         migrate_until(&repo, "m20261126_000011_provider_signals").await;
-        // The migration's third step creates this table: its first two have run when it
-        // fails.
+        // The migration's fourth step creates this table (one step per added column before
+        // it): three have run when it fails.
         let db = repo.connection();
         db.execute_unprepared("CREATE TABLE signal_receipts (stands_in_the_way INTEGER)")
             .await

@@ -12,7 +12,7 @@ use super::error::{ApiError, Problem, ProblemAt};
 use super::extract::{PathText, RequestOrigin};
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{FromRequestParts, Path, Query};
+use axum::extract::{FromRequestParts, Query};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use serde::Deserialize;
@@ -268,9 +268,7 @@ impl FromRequestParts<AppState> for UserChange {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let AdminCaller(operator, key) = AdminCaller::from_request_parts(parts, state).await?;
-        let Path(id) = Path::<String>::from_request_parts(parts, state)
-            .await
-            .map_err(|_| ApiError::from(AppError::UserNotFound))?;
+        let PathText(id) = PathText::<String>::from_request_parts(parts, state).await?;
         let RequestOrigin(origin) = RequestOrigin::from_request_parts(parts, state)
             .await
             .unwrap_or_else(|never| match never {});

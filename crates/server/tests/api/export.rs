@@ -22,6 +22,17 @@ async fn a_user_exports_everything_held_about_them_and_no_secret() {
         export["linked_accounts"][0]["subject"], "583231",
         "the provider's id of the account is held, so it is exported"
     );
+    // Everything the account list shows of a link, and its subject.
+    let listed = app.get_json("/auth/oauth/accounts", Some(&bearer)).await;
+    let keys = |link: &Value| -> Vec<String> {
+        let mut keys: Vec<String> = link.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        keys
+    };
+    let mut expected = keys(&listed[0]);
+    expected.push("subject".to_owned());
+    expected.sort();
+    assert_eq!(keys(&export["linked_accounts"][0]), expected);
     assert_eq!(export["sessions"].as_array().unwrap().len(), 2);
     let types = strings(&export["events"], "type");
     for wanted in ["user.registered", "account.linked", "user.login"] {

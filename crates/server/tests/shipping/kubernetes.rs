@@ -90,7 +90,7 @@ pub fn mounted_config_path() -> PathBuf {
     PathBuf::from(files::text(&mount, "/mountPath", "mount")).join(keys[0])
 }
 
-/// The container's memory (`limits`, else `requests`) in MiB.
+/// The container's memory `of` (`limits` or `requests`), in MiB.
 pub fn memory_mib(of: &str) -> u64 {
     let text = container()["resources"][of]["memory"]
         .as_str()

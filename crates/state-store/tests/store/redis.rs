@@ -95,7 +95,7 @@ async fn of_concurrent_spends_on_separate_connections_exactly_one_is_first() {
 }
 
 #[tokio::test]
-async fn every_key_is_under_the_prefix_and_expires_with_its_value() {
+async fn every_key_is_under_the_prefix_and_expires_a_minute_after_its_value() {
     let Some((url, prefix, store)) = store_of_its_own() else {
         return;
     };
