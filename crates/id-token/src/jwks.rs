@@ -89,6 +89,12 @@ impl KeySetCache {
         &self.url
     }
 
+    /// Whether the last fetch of the set failed: a key not found may then be one the
+    /// provider publishes and this cache could not read (a failure of ours, not the token's).
+    pub fn unreachable(&self) -> bool {
+        self.state().failing()
+    }
+
     /// The key to check a token from `origin` signed with `algorithm` under `kid`, at time
     /// `now`. Failures are `ProviderError::UserInfo` naming the step.
     pub async fn key_for(

@@ -43,6 +43,9 @@ pub enum RefusalReason {
     InvalidIssuer,
     /// Meant for another app.
     InvalidAudience,
+    /// No refusal of the signal: the provider's key set could not be fetched, so it could
+    /// not be checked. Answered 503, so that the provider sends it again.
+    KeysUnavailable,
 }
 
 impl RefusalReason {
@@ -53,6 +56,8 @@ impl RefusalReason {
             Self::InvalidKey => "invalid_key",
             Self::InvalidIssuer => "invalid_issuer",
             Self::InvalidAudience => "invalid_audience",
+            // Never sent: the answer is a 503.
+            Self::KeysUnavailable => "temporarily_unavailable",
         }
     }
 }

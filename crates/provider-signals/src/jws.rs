@@ -101,7 +101,16 @@ impl JwsVerifier {
                 TokenOrigin::Presented,
             )
             .await
-            .map_err(|_| refused(RefusalReason::InvalidKey, "no key of the provider signs it"))?;
+            .map_err(|_| {
+                if self.keys.unreachable() {
+                    refused(
+                        RefusalReason::KeysUnavailable,
+                        "the provider's key set could not be fetched",
+                    )
+                } else {
+                    refused(RefusalReason::InvalidKey, "no key of the provider signs it")
+                }
+            })?;
         let claims = decode_signed(token, &key)?;
         self.check(claims, now)
     }

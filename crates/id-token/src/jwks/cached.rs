@@ -98,6 +98,11 @@ impl Cached {
         self.keys.len()
     }
 
+    /// Whether the last attempt to fetch the set failed.
+    pub fn failing(&self) -> bool {
+        self.last_failure.is_some()
+    }
+
     fn age(&self, now: OffsetDateTime) -> Option<Duration> {
         self.fetched_at.map(|at| now - at)
     }

@@ -6,7 +6,10 @@ use crate::bench::*;
 use serde_json::{Value, json};
 use social_login_domain::SignalKind;
 use social_login_ports::{RefusalReason, SignalVerifier};
-use social_login_provider_signals::{RISC_EVENT_TYPES, VERIFICATION};
+use social_login_provider_core::build_http_client;
+use social_login_provider_signals::{
+    GoogleRiscVerifier, JwsSignalSettings, RISC_EVENT_TYPES, VERIFICATION,
+};
 use social_login_simulator::{TEST_KEY_A, TEST_KEY_B};
 
 const SESSIONS_REVOKED: &str =
@@ -159,4 +162,27 @@ async fn forged_sets_are_refused_with_the_rfc_8935_reason() {
         bench.risc.verify(&format!("{token}\r\n")).await.is_ok(),
         "a trailing newline is no change"
     );
+}
+
+#[tokio::test]
+async fn a_key_set_that_cannot_be_fetched_is_no_refusal_of_the_signal() {
+    let bench = bench().await;
+    let unreachable = GoogleRiscVerifier::new(
+        JwsSignalSettings {
+            // Port 1 of loopback: nothing listens.
+            jwks: url::Url::parse("http://127.0.0.1:1/risc-jwks").unwrap(),
+            issuer: RISC_ISSUER.to_owned(),
+            audiences: vec![GOOGLE_CLIENT.to_owned()],
+        },
+        Some(CONFIGURED_GOOGLE_ISSUER),
+        &build_http_client(std::time::Duration::from_secs(2)).unwrap(),
+        bench.clock.clone(),
+    );
+    let claims = bench.risc_claims(SESSIONS_REVOKED, google_subject("110248"));
+    let refused = unreachable.verify(&signed(&claims)).await.unwrap_err();
+    assert_eq!(refused.reason, RefusalReason::KeysUnavailable);
+    // A reachable set without the token's key is the signal's fault.
+    let by_other_key = TEST_KEY_B.sign(TEST_KEY_A.kid, &claims);
+    let refused = bench.risc.verify(&by_other_key).await.unwrap_err();
+    assert_eq!(refused.reason, RefusalReason::InvalidKey);
 }

@@ -6,9 +6,10 @@
 mod event_counts;
 
 use super::{deliver, refreshed, resigned_with_the_wrong_key, signal};
-use crate::helpers::{TestApp, assert_problem, spawn_app, token};
+use crate::helpers::{TestApp, assert_problem, spawn_app, spawn_app_tuned, token};
 use reqwest::StatusCode;
 use serde_json::Value;
+use social_login_domain::ProviderKey;
 use social_login_simulator::SignalDelivery;
 
 /// Ada through Google, answered 200: the login result.
@@ -110,6 +111,28 @@ async fn a_forged_or_unreadable_set_is_refused_with_its_rfc_8935_error_and_chang
         refreshed(&app, login["refresh_token"].as_str().unwrap())
             .await
             .is_some()
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_set_whose_key_set_cannot_be_fetched_is_503_for_google_to_send_again() {
+    // Port 1 of loopback: nothing listens, so Google's RISC key set cannot be fetched.
+    let app = spawn_app_tuned(|settings| {
+        let google = settings.oauth_providers.get_mut(ProviderKey::GOOGLE);
+        google.expect("google is enabled").endpoints.risc_jwks =
+            Some("http://127.0.0.1:1/risc-jwks".into());
+    })
+    .await;
+    let login = google_login(&app).await;
+    let hijacked = signal(&app, "report_hijacking", "583231").await;
+    let response = deliver(&app, &hijacked).await;
+    assert_problem(response, 503, "ServiceUnavailable").await;
+    assert!(
+        refreshed(&app, login["refresh_token"].as_str().unwrap())
+            .await
+            .is_some(),
+        "nothing acted: the session lives"
     );
     app.stop().await;
 }
