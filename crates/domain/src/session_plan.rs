@@ -1,6 +1,7 @@
 //! A session's changes as write plans (see [`crate::plan`]): opening one for a user decided
 //! elsewhere, rotating its refresh token under [`crate::refresh::judge_for_user`], ending it.
 
+use crate::admin::UserLocked;
 use crate::plan::{Write, WritePlan};
 use crate::refresh::{
     PresentedRefresh, RefreshIssue, RefreshRecord, RefreshVerdict, judge_for_user, token_expiry,
@@ -20,19 +21,21 @@ pub struct SessionOpening {
 }
 
 impl SessionOpening {
-    /// The session with its first token; records `user.login`.
-    pub fn plan(&self) -> WritePlan {
+    /// The session with its first token; records `user.login`. Refused when an operator
+    /// locked the user (`user_locked`, read by the session's own transaction) since the
+    /// login decided: a lock ends every session, so none may start after it.
+    pub fn plan(&self, user_locked: bool) -> Result<WritePlan, UserLocked> {
+        if user_locked {
+            return Err(UserLocked);
+        }
         let mut writes = WritePlan::new(self.audit.outbox);
         writes
-            .write(Write::StartSession {
-                session: self.session.clone(),
-                first: self.session.first_token(self.user, self.now),
-            })
+            .write(self.session.start(self.user, self.now))
             .record(
                 self.audit
                     .event(0, AuditEventType::UserLogin, self.user, None),
             );
-        writes
+        Ok(writes)
     }
 }
 

@@ -144,11 +144,7 @@ impl ProviderSignIn {
                 (user, true)
             }
         };
-        let first = self.session.first_token(user.id, self.now);
-        writes.write(Write::StartSession {
-            session: self.session.clone(),
-            first,
-        });
+        writes.write(self.session.start(user.id, self.now));
         let provider = Some(self.identity.provider);
         for (index, kind) in sign_in_events(&decision).iter().enumerate() {
             writes.record(self.audit.event(index, *kind, user.id, provider));

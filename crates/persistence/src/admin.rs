@@ -7,7 +7,7 @@ use crate::entity::linked_account;
 use crate::error::repository_error;
 use crate::mapping::{grant_from_columns, user_from_row, user_page};
 use crate::queries;
-use crate::rows::UserRowLock;
+use crate::rows::RowLock;
 use async_trait::async_trait;
 use sea_orm::{ConnectionTrait, DatabaseTransaction, EntityTrait, PaginatorTrait};
 use social_login_domain::disconnect::DisconnectRefused;
@@ -92,7 +92,7 @@ impl AdminRepository for SeaOrmRepository {
 /// the user's other changes); whether it did.
 async fn change_user(repo: &SeaOrmRepository, user: UserId, plan: WritePlan) -> RepoResult<bool> {
     let (txn, _traced) = repo.begin_write().await?;
-    if crate::rows::locked_user_row(&txn, user, UserRowLock::AgainstChanges)
+    if crate::rows::locked_user_row(&txn, user, RowLock::AgainstChanges)
         .await?
         .is_none()
     {
@@ -119,7 +119,7 @@ async fn linked<C: ConnectionTrait>(
 
 /// [`crate::rows::locked_user_row`], as the user.
 async fn locked_user(txn: &DatabaseTransaction, user: UserId) -> RepoResult<Option<User>> {
-    crate::rows::locked_user_row(txn, user, UserRowLock::Exclusive)
+    crate::rows::locked_user_row(txn, user, RowLock::Exclusive)
         .await?
         .map(user_from_row)
         .transpose()

@@ -88,10 +88,6 @@ async fn apply_write(txn: &DatabaseTransaction, write: &Write) -> Result<(), Pla
             execute(txn, set).await?;
         }
         Write::StartSession { session, first } => {
-            let read = crate::rows::LockRead::Shared;
-            if crate::rows::user_is_locked(txn, first.user_id, read).await? {
-                return Err(PlanError::Locked);
-            }
             insert_session(txn, first, session).await?;
         }
         Write::MarkTokenUsed(hash) => execute(txn, queries::mark_used(*hash)).await?,

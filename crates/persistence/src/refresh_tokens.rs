@@ -13,7 +13,7 @@ use crate::entity::{refresh_family, refresh_token};
 use crate::error::repository_error;
 use crate::mapping::family_from_row;
 use crate::queries;
-use crate::rows::LockRead;
+use crate::rows::{RowLock, user_is_locked};
 use async_trait::async_trait;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, FromQueryResult,
@@ -32,7 +32,11 @@ use time::OffsetDateTime;
 impl RefreshTokenRepository for SeaOrmRepository {
     async fn start_family(&self, opening: SessionOpening) -> Result<(), PlanError> {
         let (txn, _traced) = self.begin_write().await?;
-        crate::plan::apply(&txn, &opening.plan()).await?;
+        // Under a share lock: an operator's lock in flight commits first, or waits for this
+        // session and ends it.
+        let locked = user_is_locked(&txn, opening.user, Some(RowLock::Shared)).await?;
+        let plan = opening.plan(locked).map_err(|_| PlanError::Locked)?;
+        crate::plan::apply(&txn, &plan).await?;
         Ok(txn.commit().await.map_err(repository_error)?)
     }
 
@@ -47,8 +51,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
         };
         // Read after the family's lock: a lock that committed first is seen here; one that
         // commits later revokes this family, the successor with it.
-        let locked =
-            crate::rows::user_is_locked(&txn, record.user_id, LockRead::AsCommitted).await?;
+        let locked = user_is_locked(&txn, record.user_id, None).await?;
         let plan = rotation.plan(Some(&record), locked);
         if !plan.writes.writes.is_empty() {
             crate::plan::apply(&txn, &plan.writes).await?;

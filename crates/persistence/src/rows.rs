@@ -40,10 +40,10 @@ pub(crate) async fn links_of<C: ConnectionTrait>(
     Ok(links)
 }
 
-/// How a transaction locks the user row it reads, on PostgreSQL (SQLite needs no lock: its
-/// single connection runs one transaction at a time).
+/// How a transaction locks a row it reads, on PostgreSQL (SQLite needs no lock: its single
+/// connection runs one transaction at a time).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum UserRowLock {
+pub(crate) enum RowLock {
     /// `FOR UPDATE`: a concurrent unlink or deletion of the same user waits, then re-reads
     /// what this one left; so do writes of rows that refer to the user.
     Exclusive,
@@ -52,49 +52,48 @@ pub(crate) enum UserRowLock {
     /// (whose foreign key takes a key-share lock on the user) instead of deadlocking with an
     /// operator's lock that waits for that session.
     AgainstChanges,
+    /// `FOR SHARE`: waits for an operator's lock in flight and makes a later one wait for
+    /// this transaction: a session started here is refused by the lock, or ended by it.
+    Shared,
+}
+
+/// `find` under `lock` on PostgreSQL; as it is on SQLite.
+fn locked<E: EntityTrait>(find: Select<E>, txn: &DatabaseTransaction, lock: RowLock) -> Select<E> {
+    if txn.get_database_backend() != DbBackend::Postgres {
+        return find;
+    }
+    match lock {
+        RowLock::Exclusive => find.lock_exclusive(),
+        RowLock::AgainstChanges => find.lock(sea_orm::sea_query::LockType::NoKeyUpdate),
+        RowLock::Shared => find.lock_shared(),
+    }
 }
 
 /// The user row, locked until the transaction ends.
 pub(crate) async fn locked_user_row(
     txn: &DatabaseTransaction,
     user: UserId,
-    lock: UserRowLock,
+    lock: RowLock,
 ) -> RepoResult<Option<crate::entity::user::Model>> {
-    let mut find = queries::user_by_id(user);
-    if txn.get_database_backend() == DbBackend::Postgres {
-        find = match lock {
-            UserRowLock::Exclusive => find.lock_exclusive(),
-            UserRowLock::AgainstChanges => find.lock(sea_orm::sea_query::LockType::NoKeyUpdate),
-        };
-    }
+    let find = locked(queries::user_by_id(user), txn, lock);
     find.one(txn).await.map_err(repository_error)
 }
 
-/// How a transaction reads whether an operator locked a user, on PostgreSQL.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum LockRead {
-    /// As committed. A rotation reads so: it holds its session's lock, which an operator's
-    /// lock waits for, so waiting for that lock here would deadlock; a lock that commits
-    /// later revokes the family, the successor with it.
-    AsCommitted,
-    /// Under a share lock, which waits for an operator's lock in flight and makes a later
-    /// one wait for this transaction: a session started here is refused by the lock, or
-    /// ended by it.
-    Shared,
-}
-
 /// Whether an operator locked the user (a missing user is not locked: the foreign key
-/// refuses what refers to it).
+/// refuses what refers to it), read under `lock`, or as committed without one. A rotation
+/// reads it as committed: it holds its session's lock, which an operator's lock waits for,
+/// so waiting for that lock here would deadlock; a lock that commits later revokes the
+/// family, the successor with it.
 pub(crate) async fn user_is_locked(
     txn: &DatabaseTransaction,
     user: UserId,
-    read: LockRead,
+    lock: Option<RowLock>,
 ) -> RepoResult<bool> {
     let mut find = queries::user_by_id(user)
         .select_only()
         .column(crate::entity::user::Column::Locked);
-    if read == LockRead::Shared && txn.get_database_backend() == DbBackend::Postgres {
-        find = find.lock_shared();
+    if let Some(lock) = lock {
+        find = locked(find, txn, lock);
     }
     let locked: Option<bool> = find.into_tuple().one(txn).await.map_err(repository_error)?;
     Ok(locked.unwrap_or(false))
@@ -105,9 +104,6 @@ pub(crate) async fn locked_family_row(
     txn: &DatabaseTransaction,
     family: FamilyId,
 ) -> RepoResult<Option<crate::entity::refresh_family::Model>> {
-    let mut find = queries::family(family.as_uuid());
-    if txn.get_database_backend() == DbBackend::Postgres {
-        find = find.lock_exclusive();
-    }
+    let find = locked(queries::family(family.as_uuid()), txn, RowLock::Exclusive);
     find.one(txn).await.map_err(repository_error)
 }

@@ -13,7 +13,7 @@ use crate::entity::signal_receipt;
 use crate::error::repository_error;
 use crate::mapping::user_from_row;
 use crate::queries;
-use crate::rows::{UserRowLock, locked_user_row};
+use crate::rows::{RowLock, locked_user_row};
 use async_trait::async_trait;
 use sea_orm::ActiveValue::Set;
 use sea_orm::{DatabaseTransaction, EntityTrait, TryInsertResult};
@@ -54,7 +54,7 @@ impl SignalRepository for SeaOrmRepository {
             return Ok(SignalOutcome::NotLinked);
         };
         let user = UserId::from_uuid(first_look.user_id);
-        let owner = locked_user_row(&txn, user, UserRowLock::Exclusive).await?;
+        let owner = locked_user_row(&txn, user, RowLock::Exclusive).await?;
         // Read again under the user's lock: a disconnect may have removed it meanwhile.
         let link = queries::link(provider, &command.subject)
             .one(&txn)

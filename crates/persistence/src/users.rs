@@ -5,7 +5,7 @@ use crate::entity::linked_account;
 use crate::error::repository_error;
 use crate::mapping::{grant_from_columns, link_from_row, user_from_row};
 use crate::queries;
-use crate::rows::{UserRowLock, one_as};
+use crate::rows::{RowLock, one_as};
 use async_trait::async_trait;
 use social_login_domain::{
     AuditEvent, Email, EventSet, LinkedAccount, ProviderAccount, User, UserEvents, UserId,
@@ -72,7 +72,7 @@ impl UserRepository for SeaOrmRepository {
         let user = deletion.user;
         let (txn, _traced) = self.begin_write().await?;
         // Serialises with a concurrent disconnect or deletion of the same user.
-        if crate::rows::locked_user_row(&txn, user, UserRowLock::Exclusive)
+        if crate::rows::locked_user_row(&txn, user, RowLock::Exclusive)
             .await?
             .is_none()
         {

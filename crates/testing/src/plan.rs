@@ -74,9 +74,6 @@ impl Tables {
             }
             Write::StartSession { session, first } => {
                 self.check_session(&first)?;
-                if self.user(first.user_id).is_some_and(|user| user.locked) {
-                    return Err(PlanError::Locked);
-                }
                 self.families.insert(
                     first.family,
                     Family {

@@ -14,7 +14,11 @@ use time::OffsetDateTime;
 #[async_trait]
 impl RefreshTokenRepository for InMemoryRepository {
     async fn start_family(&self, opening: SessionOpening) -> Result<(), PlanError> {
-        self.transact(|tables| tables.apply(opening.plan()))
+        self.transact(|tables| {
+            let locked = tables.user(opening.user).is_some_and(|user| user.locked);
+            let plan = opening.plan(locked).map_err(|_| PlanError::Locked)?;
+            tables.apply(plan)
+        })
     }
 
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {

@@ -116,11 +116,10 @@ impl LoginStatement {
              \"scopes\" = COALESCE($7, \"scopes\"), \
              \"access_expires_ms\" = CASE WHEN $2 IS NULL THEN \"access_expires_ms\" ELSE $8 END, \
              \"refresh_lease_until_ms\" = CASE WHEN $2 IS NULL THEN \"refresh_lease_until_ms\" ELSE NULL END, \
-             \"updated_at\" = $4 WHERE \"id\" = $5 AND NOT \"disabled\" \
-             AND (SELECT NOT u.\"locked\" FROM \"users\" u \
-             WHERE u.\"id\" = \"linked_accounts\".\"user_id\" FOR SHARE) \
-             RETURNING \"user_id\")",
+             \"updated_at\" = $4 WHERE \"id\" = $5 AND NOT \"disabled\" AND ",
         );
+        push_unlocked(&mut self.sql, "\"linked_accounts\".\"user_id\"");
+        self.sql.push_str(" RETURNING \"user_id\")");
         self.ctes = 1;
     }
 
@@ -166,11 +165,10 @@ impl LoginStatement {
             Cte::Head => self.sql.push_str(" RETURNING \"user_id\""),
             Cte::LinkOfAUser(user) => {
                 self.values.push(user.into());
-                let user = self.values.len();
-                let _ = write!(
-                    self.sql,
-                    "{UNLESS_LOCKED}{user} FOR SHARE) RETURNING \"user_id\""
-                );
+                let user = format!("${}", self.values.len());
+                self.sql.push_str(" WHERE ");
+                push_unlocked(&mut self.sql, &user);
+                self.sql.push_str(" RETURNING \"user_id\"");
             }
             Cte::AfterHead => self.sql.push_str(" FROM head"),
         }
@@ -179,10 +177,15 @@ impl LoginStatement {
     }
 }
 
-/// The condition that a user (the placeholder that follows) is there and not locked, read
-/// under a share lock (`FOR SHARE)` follows): it waits for an operator's lock in flight,
-/// and a later one waits for this statement, whose session the lock then ends.
-const UNLESS_LOCKED: &str = " WHERE (SELECT NOT u.\"locked\" FROM \"users\" u WHERE u.\"id\" = $";
+/// The condition that the user `id` (an SQL expression) is there and not locked, read under
+/// a share lock: it waits for an operator's lock in flight, and a later one waits for this
+/// statement, whose session the lock then ends.
+fn push_unlocked(sql: &mut String, id: &str) {
+    let _ = write!(
+        sql,
+        "(SELECT NOT u.\"locked\" FROM \"users\" u WHERE u.\"id\" = {id} FOR SHARE)"
+    );
+}
 
 /// Where an insert stands in the statement.
 #[derive(Clone, Copy)]

@@ -75,24 +75,24 @@ impl SqliteRepository {
         .await
     }
 
-    /// `DEAD_LETTER_BEFORE` or `DEAD_LETTER_BEYOND`: which rows, then the instant, the reason,
-    /// the limit and what else the statement takes; how many it dead-lettered.
-    async fn sweep(
-        &self,
-        statement: &'static str,
-        which: Value,
-        sweep: Sweep,
-        more: Option<Value>,
-    ) -> RepoResult<u64> {
+    /// `DEAD_LETTER_BEFORE` or `DEAD_LETTER_BEYOND` with `values`; how many it dead-lettered.
+    async fn sweep(&self, statement: &'static str, values: Vec<Value>) -> RepoResult<u64> {
         self.call(move |db| {
-            let reason = Value::Text(sweep.reason.to_owned());
-            let limit = Value::Integer(count(sweep.limit));
-            let values = [which, Value::Integer(unix_ms(sweep.now)), reason, limit];
-            let values = values.into_iter().chain(more);
             execute(db, statement, rusqlite::params_from_iter(values)).map(|n| n as u64)
         })
         .await
     }
+}
+
+/// The values of `DEAD_LETTER_BEFORE` and `DEAD_LETTER_BEYOND`: which rows, then the
+/// instant, the reason and the limit.
+fn sweep_values(which: Value, sweep: Sweep) -> Vec<Value> {
+    vec![
+        which,
+        Value::Integer(unix_ms(sweep.now)),
+        Value::Text(sweep.reason.to_owned()),
+        Value::Integer(count(sweep.limit)),
+    ]
 }
 
 #[async_trait]
@@ -128,15 +128,14 @@ impl WebhookOutbox for SqliteRepository {
         sweep: Sweep,
     ) -> RepoResult<u64> {
         let which = Value::Blob(id_bound(before).into_bytes().to_vec());
-        let since = Value::Integer(unix_ms(before));
-        self.sweep(outbox::DEAD_LETTER_BEFORE, which, sweep, Some(since))
-            .await
+        let mut values = sweep_values(which, sweep);
+        values.push(Value::Integer(unix_ms(before)));
+        self.sweep(outbox::DEAD_LETTER_BEFORE, values).await
     }
 
     async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> RepoResult<u64> {
-        let which = Value::Integer(count(keep));
-        self.sweep(outbox::DEAD_LETTER_BEYOND, which, sweep, None)
-            .await
+        let values = sweep_values(Value::Integer(count(keep)), sweep);
+        self.sweep(outbox::DEAD_LETTER_BEYOND, values).await
     }
 
     async fn counts(&self) -> RepoResult<OutboxCounts> {

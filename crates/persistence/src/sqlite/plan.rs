@@ -2,7 +2,7 @@
 //! place this store writes what a rule decided.
 
 use super::columns::{Violation, execute, failed, time_text, violation};
-use super::rows::{insert_link, insert_session, insert_token, insert_user, user_is_locked};
+use super::rows::{insert_link, insert_session, insert_token, insert_user};
 use super::statements::Db;
 use super::{audit, sql};
 use crate::audit::unix_ms;
@@ -65,13 +65,7 @@ fn apply_write(db: &Db, write: &Write) -> Result<(), PlanError> {
             let at = unix_ms(*at);
             execute(db, sql::SET_LINK_DISABLED, params![id, disabled, at])?;
         }
-        Write::StartSession { session, first } => {
-            // One writer at a time: the lock read here cannot change before the commit.
-            if user_is_locked(db, first.user_id)? {
-                return Err(PlanError::Locked);
-            }
-            insert_session(db, first, session)?;
-        }
+        Write::StartSession { session, first } => insert_session(db, first, session)?,
         Write::MarkTokenUsed(hash) => {
             execute(db, sql::MARK_USED, [hash.0])?;
         }

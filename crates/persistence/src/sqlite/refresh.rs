@@ -20,8 +20,13 @@ use time::OffsetDateTime;
 #[async_trait]
 impl RefreshTokenRepository for SqliteRepository {
     async fn start_family(&self, opening: SessionOpening) -> Result<(), PlanError> {
-        self.transact(move |tx| plan::apply(tx, &opening.plan()))
-            .await
+        self.transact(move |tx| {
+            // One writer at a time: the lock read here holds until the commit.
+            let locked = user_is_locked(tx, opening.user)?;
+            let plan = opening.plan(locked).map_err(|_| PlanError::Locked)?;
+            plan::apply(tx, &plan)
+        })
+        .await
     }
 
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
