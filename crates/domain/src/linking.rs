@@ -5,7 +5,7 @@
 //! victim's address, or sign in with an unverified provider email, and inherit the account.
 
 use crate::signup::{SignupPolicy, SignupRefused};
-use crate::{LinkedAccount, ProviderIdentity, User, UserId};
+use crate::{LinkedAccount, ProviderAccount, ProviderIdentity, User, UserId};
 
 /// The outcome of a provider login, decided from what is already stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,7 +149,7 @@ pub enum ConnectDecision {
 pub fn decide_connect(
     caller: UserId,
     caller_links: &[LinkedAccount],
-    identity: &ProviderIdentity,
+    account: &ProviderAccount,
     existing_link: Option<&LinkedAccount>,
 ) -> Result<ConnectDecision, ProviderAlreadyLinked> {
     match existing_link {
@@ -159,7 +159,7 @@ pub fn decide_connect(
     }
     let caller_has_provider = caller_links
         .iter()
-        .any(|link| link.provider == identity.provider);
+        .any(|link| link.provider == account.provider);
     if caller_has_provider {
         return Err(ProviderAlreadyLinked);
     }

@@ -165,8 +165,9 @@ pub trait UserRepository: Send + Sync {
     /// The user's links, oldest first.
     async fn list_links(&self, user: UserId) -> RepoResult<Vec<LinkedAccount>>;
 
-    /// Creates the user and, if given, its first link, in one transaction: both or neither,
-    /// with the `user.registered` event.
+    /// Creates the user and, if given, its first link and its first session, in one
+    /// transaction: all or nothing, with the `user.registered` event (and `user.login` for
+    /// the session).
     async fn create_user(&self, creation: UserCreation) -> Result<User, CreateUserError>;
 
     /// Links a provider account to an existing user, with the `account.linked` event.

@@ -6,7 +6,9 @@ use crate::{AppError, AppResult, AuthService, ProviderReturn};
 use social_login_domain::linking::{ConnectDecision, decide_connect};
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::state::Flow;
-use social_login_domain::{LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, UserId};
+use social_login_domain::{
+    LinkedAccount, NewLinkedAccount, Origin, ProviderAccount, ProviderIdentity, UserId,
+};
 use social_login_ports::VerifiedAccess;
 use social_login_ports::{AccountLink, LinkRenewal};
 use tracing::instrument;
@@ -30,18 +32,18 @@ impl AuthService {
             .await
     }
 
-    /// Connect's rules about `identity` for `caller`, from what is stored now: `Some` of the
-    /// caller's own link of this very account (connected again: its tokens are renewed),
-    /// `None` for a new link, or 409.
+    /// Connect's rules about the provider `account` for `caller`, from what is stored now:
+    /// `Some` of the caller's own link of this very account (connected again: its tokens are
+    /// renewed), `None` for a new link, or 409.
     pub(crate) async fn decide_connect(
         &self,
         caller: UserId,
-        identity: &ProviderIdentity,
+        account: &ProviderAccount,
     ) -> AppResult<Option<LinkedAccount>> {
         let users = &self.ports.users;
-        let existing = users.find_link(&identity.account()).await?;
+        let existing = users.find_link(account).await?;
         let caller_links = users.list_links(caller).await?;
-        let decision = decide_connect(caller, &caller_links, identity, existing.as_ref())
+        let decision = decide_connect(caller, &caller_links, account, existing.as_ref())
             .map_err(|_| AppError::ProviderAlreadyLinked)?;
         Ok(match decision {
             ConnectDecision::Renew(_) => existing,
@@ -59,7 +61,7 @@ impl AuthService {
         tokens: SealedTokens,
         origin: &Origin,
     ) -> AppResult<Connected> {
-        let own = self.decide_connect(caller, identity).await?;
+        let own = self.decide_connect(caller, &identity.account()).await?;
         let users = &self.ports.users;
         let now = self.ports.clock.now();
         let audit = self.audit(origin, now);

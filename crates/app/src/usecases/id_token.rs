@@ -144,7 +144,8 @@ impl AuthService {
         let presented = self.verify_presented(command).await?;
         let identity = &presented.identity;
         if code.is_some() {
-            self.decide_connect(caller.user, identity).await?;
+            self.decide_connect(caller.user, &identity.account())
+                .await?;
         }
         let grant = self.native_grant(&provider, &presented, code).await?;
         let linked = self

@@ -8,7 +8,7 @@ use crate::{AppError, AppResult, AuthService};
 use social_login_domain::link_offer::{LINK_OFFER_TTL, LinkOffer, LinkOfferRefused};
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::{
-    LinkedAccount, NewLinkedAccount, Origin, ProviderIdentity, Spend, UserId, Via,
+    LinkedAccount, NewLinkedAccount, Origin, ProviderAccount, ProviderIdentity, Spend, UserId, Via,
 };
 use social_login_ports::{AccountLink, VerifiedAccess};
 use time::OffsetDateTime;
@@ -69,17 +69,12 @@ impl AuthService {
         if spend == Spend::Again {
             return Err(AppError::InvalidLinkToken);
         }
-        let identity = ProviderIdentity {
+        let account = ProviderAccount {
             provider: offer.provider,
             subject: offer.subject.clone(),
-            email: offer.email.clone(),
-            email_verified: true,
-            full_name: None,
-            avatar_url: None,
-            hosted_domain: None,
         };
         // Linked meanwhile, to this very user or another: nothing to finish.
-        if self.decide_connect(caller.user, &identity).await?.is_some() {
+        if self.decide_connect(caller.user, &account).await?.is_some() {
             return Err(AppError::ProviderAlreadyLinked);
         }
         let link = NewLinkedAccount {

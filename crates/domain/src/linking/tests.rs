@@ -219,17 +219,17 @@ fn connect_is_refused_when_the_account_is_someone_elses_or_the_caller_has_the_pr
     let github = identity(None, false);
     let someones = link(UserId::new(), ProviderKey::GITHUB);
     let caller = UserId::new();
-    let taken = decide_connect(caller, &[], &github, Some(&someones));
+    let taken = decide_connect(caller, &[], &github.account(), Some(&someones));
     assert_eq!(taken, Err(ProviderAlreadyLinked), "someone else's");
     let has_github = link(caller, ProviderKey::GITHUB);
-    let another = decide_connect(caller, &[has_github], &github, None);
+    let another = decide_connect(caller, &[has_github], &github.account(), None);
     assert_eq!(
         another,
         Err(ProviderAlreadyLinked),
         "the caller has another"
     );
     let has_google = [link(caller, ProviderKey::GOOGLE)];
-    let new = decide_connect(caller, &has_google, &github, None);
+    let new = decide_connect(caller, &has_google, &github.account(), None);
     assert_eq!(new, Ok(ConnectDecision::Link), "a new provider account");
 }
 
@@ -238,6 +238,11 @@ fn connecting_the_callers_own_link_again_renews_it() {
     let github = identity(None, false);
     let caller = UserId::new();
     let own = link(caller, ProviderKey::GITHUB);
-    let again = decide_connect(caller, std::slice::from_ref(&own), &github, Some(&own));
+    let again = decide_connect(
+        caller,
+        std::slice::from_ref(&own),
+        &github.account(),
+        Some(&own),
+    );
     assert_eq!(again, Ok(ConnectDecision::Renew(own.id)));
 }
