@@ -29,7 +29,7 @@ impl ApiShape<'_> {
             Method::Get => reqwest::Method::GET,
             Method::Post => reqwest::Method::POST,
         };
-        let mut request = self.with_token(http, method, url, token, &call.query);
+        let mut request = self.carrying(&call.token_in, (http, method), url, token, &call.query);
         match (&call.method, &call.body) {
             (Method::Post, Some(body)) => {
                 let json = serde_json::from_str::<serde_json::Value>(body).is_ok();
@@ -44,21 +44,7 @@ impl ApiShape<'_> {
 }
 
 impl ApiShape<'_> {
-    /// A `method` request of `url` (plus the `query` pairs) carrying `token` where the knob
-    /// says, the declaration's headers and the provider's own `User-Agent`: what every call
-    /// to the provider's API shares.
-    pub fn with_token(
-        &self,
-        http: &ProviderHttp,
-        method: reqwest::Method,
-        url: &Url,
-        token: &SecretText,
-        query: &std::collections::BTreeMap<String, String>,
-    ) -> RequestBuilder {
-        self.carrying(&self.call.token_in, (http, method), url, token, query)
-    }
-
-    /// A relayed call: [`ApiShape::with_token`] for a URL the caller chose, in which no
+    /// A relayed call: a `method` request of a URL the caller chose, in which no
     /// `{access_token}` is ever filled in (the provider would be asked to put the token in
     /// its answer). A provider whose userinfo takes the token in its path (HubSpot) takes
     /// it in a Bearer header on the rest of its API.
@@ -76,6 +62,9 @@ impl ApiShape<'_> {
         self.carrying(token_in, (http, method), url, token, &BTreeMap::new())
     }
 
+    /// A `method` request of `url` (plus the `query` pairs) carrying `token` as `token_in`
+    /// says, with the declaration's headers and the provider's own `User-Agent`: what every
+    /// call to the provider's API shares.
     fn carrying(
         &self,
         token_in: &TokenIn,

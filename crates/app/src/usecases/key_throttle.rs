@@ -10,9 +10,25 @@ use social_login_domain::throttle::{KEY_FAILURE_WINDOW, client_network, keys_ref
 use social_login_ports::AttemptKey;
 
 impl AuthService {
+    /// A key (the operator's, a relay backend's) checked under the throttle: 429 before
+    /// `check` looks at it once this client presented too many wrong ones; a wrong or missing
+    /// one is counted. `None` when `check` finds no configured key in the request.
+    pub async fn checked_key<T>(
+        &self,
+        origin: &Origin,
+        check: impl FnOnce() -> Option<T>,
+    ) -> AppResult<Option<T>> {
+        self.admit_key_attempt(origin).await?;
+        let found = check();
+        if found.is_none() {
+            self.key_attempt_failed(origin).await?;
+        }
+        Ok(found)
+    }
+
     /// Before a key is checked: 429, with the time left in the window, once this client
     /// presented `KEY_FAILURES` wrong keys in it.
-    pub async fn admit_key_attempt(&self, origin: &Origin) -> AppResult<()> {
+    async fn admit_key_attempt(&self, origin: &Origin) -> AppResult<()> {
         let failures = self.ports.states.peek_attempts(self.key_of(origin)).await?;
         if keys_refused(failures.count) {
             metrics::counter!("social_login_key_attempts_throttled_total").increment(1);
@@ -25,7 +41,7 @@ impl AuthService {
     }
 
     /// After a wrong (or missing) key: the client's count rises.
-    pub async fn key_attempt_failed(&self, origin: &Origin) -> AppResult<()> {
+    async fn key_attempt_failed(&self, origin: &Origin) -> AppResult<()> {
         let key = self.key_of(origin);
         self.ports
             .states

@@ -158,22 +158,6 @@ impl<S: Send + Sync> FromRequestParts<S> for OptionalBearer {
     }
 }
 
-/// A key (the operator's, a relay backend's) checked under the wrong-key throttle: 429
-/// before `check` looks at it once this client presented too many wrong ones; a wrong or
-/// missing one is counted. `None` when `check` finds no configured key in the request.
-pub(crate) async fn throttled_key<T>(
-    state: &AppState,
-    origin: &Origin,
-    check: impl FnOnce() -> Option<T>,
-) -> Result<Option<T>, ApiError> {
-    state.service.admit_key_attempt(origin).await?;
-    let found = check();
-    if found.is_none() {
-        state.service.key_attempt_failed(origin).await?;
-    }
-    Ok(found)
-}
-
 pub(crate) fn bearer_token(parts: &Parts) -> Option<&str> {
     let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;

@@ -6,7 +6,7 @@
 use super::Operator;
 use crate::http::AppState;
 use crate::http::error::ApiError;
-use crate::http::extract::{RequestOrigin, bearer_token, throttled_key};
+use crate::http::extract::{RequestOrigin, bearer_token};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use social_login_domain::{AdminKeyId, ErrorCode};
@@ -26,7 +26,7 @@ impl FromRequestParts<AppState> for AdminCaller {
             .ok_or_else(|| ApiError::of(ErrorCode::NotFound))?;
         let Ok(RequestOrigin(origin)) = RequestOrigin::from_request_parts(parts, state).await;
         let presented = || bearer_token(parts).and_then(|key| operator.keys.verify(key));
-        match throttled_key(state, &origin, presented).await? {
+        match state.service.checked_key(&origin, presented).await? {
             Some(key) => Ok(Self(operator, key)),
             None => Err(ApiError::new(
                 ErrorCode::Unauthorized,
