@@ -10,6 +10,7 @@ use social_login_provider_core::build_http_client;
 use social_login_provider_signals::{
     GoogleRiscVerifier, JwsSignalSettings, RISC_EVENT_TYPES, VERIFICATION,
 };
+use social_login_simulator::signing::UNKNOWN_KID;
 use social_login_simulator::{TEST_KEY_A, TEST_KEY_B};
 
 const SESSIONS_REVOKED: &str =
@@ -182,7 +183,7 @@ async fn a_key_set_that_cannot_be_fetched_is_no_refusal_of_the_signal() {
     let refused = unreachable.verify(&signed(&claims)).await.unwrap_err();
     assert_eq!(refused.reason, RefusalReason::KeysUnavailable);
     // A reachable set without the token's key is the signal's fault.
-    let by_other_key = TEST_KEY_B.sign(TEST_KEY_A.kid, &claims);
-    let refused = bench.risc.verify(&by_other_key).await.unwrap_err();
+    let by_unknown_key = TEST_KEY_A.sign(UNKNOWN_KID, &claims);
+    let refused = bench.risc.verify(&by_unknown_key).await.unwrap_err();
     assert_eq!(refused.reason, RefusalReason::InvalidKey);
 }

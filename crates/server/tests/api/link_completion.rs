@@ -2,9 +2,7 @@
 //! the account holding its verified email is answered with a link token; that account's
 //! user, signed in, completes the link with it, once, with the tokens of the first exchange.
 
-use crate::helpers::{
-    TestApp, assert_problem_in, logs, spawn_app, spawn_app_tuned, strings, token,
-};
+use crate::helpers::{TestApp, assert_problem_in, logs, spawn_app, spawn_app_tuned, token};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use social_login::settings::{LinkingConfig, Settings};
@@ -58,8 +56,7 @@ async fn the_owner_of_the_email_completes_the_link_once_with_the_first_exchange(
         calls_before,
         "no second trip to the provider"
     );
-    let accounts = app.accounts(&bearer).await;
-    assert_eq!(strings(&accounts, "provider"), ["google"]);
+    assert_eq!(app.linked_providers(&bearer).await, ["google"]);
     let events = app.events(&bearer).await;
     assert_eq!(events[0]["type"], "account.linked");
     assert_eq!(events[0]["provider"], "google");
@@ -85,8 +82,7 @@ async fn another_users_bearer_is_refused_and_leaves_the_token_to_its_owner() {
 
     let stolen = complete(&app, &link_token, &grace).await;
     assert_problem_in("another user", stolen, 403, "LinkTokenNotForYou").await;
-    let theirs = app.accounts(&grace).await;
-    assert!(strings(&theirs, "provider").is_empty());
+    assert!(app.linked_providers(&grace).await.is_empty());
 
     let linked = complete(&app, &link_token, &bearer).await;
     assert_eq!(linked.status(), StatusCode::CREATED);
@@ -112,8 +108,7 @@ async fn a_tampered_garbage_or_missing_token_is_refused_and_changes_nothing() {
         .post("/auth/link/complete", &json!({"link_token": "x"}), None)
         .await;
     assert_problem_in("no bearer", anonymous, 401, "Unauthorized").await;
-    let accounts = app.accounts(&bearer).await;
-    assert!(strings(&accounts, "provider").is_empty());
+    assert!(app.linked_providers(&bearer).await.is_empty());
     app.stop().await;
 }
 
@@ -136,8 +131,7 @@ async fn an_unverified_provider_email_meets_nobody_and_is_offered_nothing() {
     let login = app.login_at("github", "1000002").await;
     assert_eq!(login["is_new_user"], true);
     assert!(login.get("link_token").is_none());
-    let accounts = app.accounts(&bearer).await;
-    assert!(strings(&accounts, "provider").is_empty());
+    assert!(app.linked_providers(&bearer).await.is_empty());
     app.stop().await;
 }
 

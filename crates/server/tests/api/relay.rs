@@ -313,7 +313,7 @@ async fn a_refresh_the_request_deadline_cuts_off_is_still_stored() {
     let cut = app.relay_get("discord/me", &bearer).await;
     assert_ne!(cut.status(), StatusCode::OK);
     app.sim.clear_faults();
-    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
     assert_eq!(app.sim.refresh_grants(Provider::Discord), 1);
 
     // The rotated tokens were stored: the next call uses them, with no refresh.

@@ -3,6 +3,7 @@
 
 use crate::files;
 use serde_json::Value;
+use social_login::settings::Settings;
 
 pub const FILE: &str = "compose.yaml";
 
@@ -395,13 +396,13 @@ fn the_instances_trust_exactly_the_networks_nginx_sends_from() {
 #[test]
 fn an_instance_stopping_has_time_to_finish_its_requests() {
     let compose = compose();
-    let settings = files::read("compose/social-login.toml");
-    let request_timeout: u64 = settings
-        .lines()
-        .find_map(|line| line.trim().strip_prefix("request_timeout_seconds = "))
-        .and_then(|seconds| seconds.trim().parse().ok())
-        .expect("the compose configuration sets request_timeout_seconds");
+    let variables = operator_variables();
     for (name, instance) in instances(&compose) {
+        let (source, _) = config_mount(&name, &instance);
+        let env = environment(&name, &instance, &variables);
+        let settings = Settings::from_toml_with_env(&files::read(&source), env)
+            .unwrap_or_else(|errors| panic!("{name}: {source} does not load:\n{errors}"));
+        let request_timeout = settings.http.request_timeout_seconds;
         let grace = files::text(&instance, "/stop_grace_period", &name);
         let grace: u64 = grace
             .strip_suffix('s')
