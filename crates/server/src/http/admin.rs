@@ -9,7 +9,7 @@ mod events;
 use super::AppState;
 use super::dto::ExportRead;
 use super::error::{ApiError, Problem, ProblemAt};
-use super::extract::{PathText, RequestOrigin};
+use super::extract::{PathId, PathText, RequestOrigin};
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequestParts, Query};
@@ -141,9 +141,9 @@ pub async fn find_users(
     security(("admin_key" = [])))]
 pub async fn user(
     AdminCaller(operator, _): AdminCaller,
-    PathText(id): PathText<String>,
+    PathId(id): PathId<UserId>,
 ) -> Result<Json<AdminUserDetails>, ApiError> {
-    let details = operator.service.user(user_id(&id)?).await?;
+    let details = operator.service.user(id).await?;
     Ok(Json(AdminUserDetails::from(&details)))
 }
 
@@ -158,11 +158,11 @@ pub async fn user(
     security(("admin_key" = [])))]
 pub async fn export(
     AdminCaller(operator, key): AdminCaller,
-    PathText(id): PathText<String>,
+    PathId(id): PathId<UserId>,
     RequestOrigin(origin): RequestOrigin,
 ) -> Result<Json<ExportRead>, ApiError> {
     let origin = origin.by_admin(key);
-    let export = operator.service.export(user_id(&id)?, &origin).await?;
+    let export = operator.service.export(id, &origin).await?;
     Ok(Json(ExportRead::from(&export)))
 }
 
@@ -268,13 +268,13 @@ impl FromRequestParts<AppState> for UserChange {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let AdminCaller(operator, key) = AdminCaller::from_request_parts(parts, state).await?;
-        let PathText(id) = PathText::<String>::from_request_parts(parts, state).await?;
+        let PathId(user) = PathId::<UserId>::from_request_parts(parts, state).await?;
         let RequestOrigin(origin) = RequestOrigin::from_request_parts(parts, state)
             .await
             .unwrap_or_else(|never| match never {});
         Ok(Self {
             service: operator.service,
-            user: user_id(&id)?,
+            user,
             origin: origin.by_admin(key),
         })
     }

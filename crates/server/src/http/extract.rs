@@ -86,6 +86,21 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for PathTex
     }
 }
 
+/// A path parameter that names something by its id: one that does not decode or parse as
+/// `T` names nothing, 404 `NotFound`, like a path that names nothing else.
+pub struct PathId<T>(pub T);
+
+impl<T: std::str::FromStr + Send, S: Send + Sync> FromRequestParts<S> for PathId<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let PathText(text) = PathText::<String>::from_request_parts(parts, state).await?;
+        text.parse()
+            .map(Self)
+            .map_err(|_| ApiError::of(ErrorCode::NotFound))
+    }
+}
+
 /// The caller of a protected endpoint: the stored user and when the token's login happened
 /// (for what needs a recent one); 401 `Unauthorized` without a valid bearer token of a user
 /// that still exists.

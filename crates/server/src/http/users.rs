@@ -6,14 +6,14 @@ use super::dto::{
     SessionRead, UserRead,
 };
 use super::error::{ApiError, Problem, ProblemAt};
-use super::extract::{ApiJson, CurrentSession, PathText, RequestOrigin};
+use super::extract::{ApiJson, CurrentSession, PathId, RequestOrigin};
 use super::rate_limit::Limit;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use social_login_app::Registration;
 use social_login_domain::SecretText;
-use social_login_domain::{ErrorCode, EventsView};
+use social_login_domain::{EventsView, FamilyId};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -176,9 +176,8 @@ pub async fn end_session(
     State(state): State<AppState>,
     CurrentSession(caller): CurrentSession,
     RequestOrigin(origin): RequestOrigin,
-    PathText(id): PathText<String>,
+    PathId(session): PathId<FamilyId>,
 ) -> Result<StatusCode, ApiError> {
-    let session = id.parse().map_err(|_| ApiError::of(ErrorCode::NotFound))?;
     state
         .service
         .end_session(caller.user.id, session, &origin)
