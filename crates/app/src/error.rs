@@ -4,7 +4,7 @@ use social_login_domain::state::StateMismatch;
 use social_login_domain::{ErrorCode, SignupRefused};
 use social_login_ports::{
     AddLinkError, CipherError, HashError, ProviderError, RepositoryError, SessionTokenError,
-    SignalRefused, StateStoreError,
+    SignalError, SignalRefused, StateStoreError,
 };
 use std::sync::Arc;
 
@@ -203,6 +203,16 @@ impl From<SignupRefused> for AppError {
         match refused {
             SignupRefused::NotAllowed => Self::SignupNotAllowed,
             SignupRefused::EmailDomainNotAllowed => Self::EmailDomainNotAllowed,
+        }
+    }
+}
+
+impl From<SignalError> for AppError {
+    fn from(error: SignalError) -> Self {
+        match error {
+            SignalError::Refused(refused) => Self::InvalidSignal(refused),
+            // Ours, not the signal's: 503, and the provider sends it again.
+            unchecked @ SignalError::KeysUnavailable(_) => Self::Unavailable(Cause::of(unchecked)),
         }
     }
 }

@@ -18,6 +18,7 @@ mod cached;
 pub mod key;
 mod registry;
 
+pub use crate::jwks::cached::KeyMiss;
 use crate::jwks::cached::{Cached, Lookup};
 use crate::jwks::key::{JwkSetDocument, PublicKey};
 use jsonwebtoken::{Algorithm, DecodingKey};
@@ -89,12 +90,6 @@ impl KeySetCache {
         &self.url
     }
 
-    /// Whether the last fetch of the set failed: a key not found may then be one the
-    /// provider publishes and this cache could not read (a failure of ours, not the token's).
-    pub fn unreachable(&self) -> bool {
-        self.state().failing()
-    }
-
     /// The key to check a token from `origin` signed with `algorithm` under `kid`, at time
     /// `now`. Failures are `ProviderError::UserInfo` naming the step.
     pub async fn key_for(
@@ -104,11 +99,23 @@ impl KeySetCache {
         now: OffsetDateTime,
         origin: TokenOrigin,
     ) -> Result<DecodingKey, ProviderError> {
+        Ok(self.key_or_miss(kid, algorithm, now, origin).await?)
+    }
+
+    /// [`KeySetCache::key_for`], saying why there is no key: the set could not be fetched (a
+    /// failure of ours, not the token's), or it holds none that fits.
+    pub async fn key_or_miss(
+        &self,
+        kid: Option<&str>,
+        algorithm: Algorithm,
+        now: OffsetDateTime,
+        origin: TokenOrigin,
+    ) -> Result<DecodingKey, KeyMiss> {
         let key = self.find(kid, now, origin).await?;
         if !key.accepts(algorithm) {
-            return Err(ProviderError::UserInfo(
+            return Err(KeyMiss::NotInSet(ProviderError::UserInfo(
                 "id_token algorithm does not match its key".into(),
-            ));
+            )));
         }
         Ok(key.key)
     }
@@ -118,11 +125,11 @@ impl KeySetCache {
         kid: Option<&str>,
         now: OffsetDateTime,
         origin: TokenOrigin,
-    ) -> Result<PublicKey, ProviderError> {
+    ) -> Result<PublicKey, KeyMiss> {
         let lookup = self.state().lookup(kid, now, origin);
         let (meanwhile, seen) = match lookup {
             Lookup::Found(key) => return Ok(key),
-            Lookup::Refused(error) => return Err(error),
+            Lookup::Refused(miss) => return Err(miss),
             Lookup::Refresh {
                 meanwhile,
                 attempts,

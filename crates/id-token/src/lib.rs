@@ -10,7 +10,7 @@ pub mod jwks;
 pub mod verifier;
 
 pub use claims::IdTokenClaims;
-pub use jwks::KeySetCache;
+pub use jwks::{KeyMiss, KeySetCache};
 pub use verifier::{
     IdTokenVerifier, IssuerPolicy, IssuerRule, NoncePolicy, PresentedClaims, oidc_engine,
 };

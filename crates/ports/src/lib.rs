@@ -50,8 +50,8 @@ pub use session_tokens::{
     AccessIssue, AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,
 };
 pub use signals::{
-    RefusalReason, SignalCommand, SignalOutcome, SignalReceipt, SignalRefused, SignalRepository,
-    SignalVerifier, VerifiedSignal,
+    RefusalReason, SignalCommand, SignalError, SignalOutcome, SignalReceipt, SignalRefused,
+    SignalRepository, SignalVerifier, VerifiedSignal,
 };
 pub use state_sealer::StateSealer;
 pub use state_store::{AttemptKey, Attempts, StateStore, StateStoreError, StoreResult};

@@ -43,9 +43,6 @@ pub enum RefusalReason {
     InvalidIssuer,
     /// Meant for another app.
     InvalidAudience,
-    /// No refusal of the signal: the provider's key set could not be fetched, so it could
-    /// not be checked. Answered 503, so that the provider sends it again.
-    KeysUnavailable,
 }
 
 impl RefusalReason {
@@ -56,8 +53,6 @@ impl RefusalReason {
             Self::InvalidKey => "invalid_key",
             Self::InvalidIssuer => "invalid_issuer",
             Self::InvalidAudience => "invalid_audience",
-            // Never sent: the answer is a 503.
-            Self::KeysUnavailable => "temporarily_unavailable",
         }
     }
 }
@@ -80,6 +75,18 @@ impl SignalRefused {
     }
 }
 
+/// Why a signal was not taken: refused, or not checked at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SignalError {
+    /// It does not verify: 400, with the reason.
+    #[error(transparent)]
+    Refused(#[from] SignalRefused),
+    /// It could not be checked: the provider's key set could not be fetched. A failure of
+    /// ours, not the signal's: 503, so that the provider sends it again.
+    #[error("the provider's key set could not be fetched: {0}")]
+    KeysUnavailable(String),
+}
+
 /// Checks a signal as its provider signs it: Apple's JWS, Meta's `signed_request`, Google's
 /// Security Event Token. One verifier per [`SignalSource`].
 #[cfg_attr(feature = "mock", mockall::automock)]
@@ -89,7 +96,7 @@ pub trait SignalVerifier: Send + Sync {
 
     /// Verifies `token` as the endpoint received it (the JWS of Apple's `payload`, the value
     /// of Meta's `signed_request`, the RISC request body). Reads nothing from storage.
-    async fn verify(&self, token: &str) -> Result<VerifiedSignal, SignalRefused>;
+    async fn verify(&self, token: &str) -> Result<VerifiedSignal, SignalError>;
 }
 
 /// What acting on a signal did.

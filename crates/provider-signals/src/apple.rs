@@ -12,7 +12,7 @@ use async_trait::async_trait;
 use serde_json::{Map, Value};
 use social_login_domain::signal::time_from_seconds_or_millis;
 use social_login_domain::{ProviderSubject, SignalKind, SignalSource};
-use social_login_ports::{Clock, SignalRefused, SignalVerifier, VerifiedSignal};
+use social_login_ports::{Clock, SignalError, SignalRefused, SignalVerifier, VerifiedSignal};
 use social_login_provider_core::ProviderHttp;
 use std::sync::Arc;
 
@@ -40,7 +40,7 @@ impl SignalVerifier for AppleNotificationVerifier {
         SignalSource::AppleNotification
     }
 
-    async fn verify(&self, token: &str) -> Result<VerifiedSignal, SignalRefused> {
+    async fn verify(&self, token: &str) -> Result<VerifiedSignal, SignalError> {
         let claims = self.jws.verify(token).await?;
         let event = event_object(claims.events)?;
         let kind = match event.get("type").and_then(Value::as_str) {
@@ -48,7 +48,7 @@ impl SignalVerifier for AppleNotificationVerifier {
             Some("account-delete" | "account-deleted") => SignalKind::AccountDeleted,
             Some("email-disabled" | "email-enabled") => SignalKind::EmailForwardingChanged,
             Some(_) => SignalKind::Other,
-            None => return Err(malformed("the event has no type")),
+            None => return Err(malformed("the event has no type").into()),
         };
         let subject = parsed_string(
             event.get("sub"),

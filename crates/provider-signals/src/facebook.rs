@@ -18,7 +18,9 @@ use serde_json::{Map, Value};
 use sha2::Sha256;
 use social_login_domain::signal::check_issued_at;
 use social_login_domain::{ProviderSubject, SecretText, SignalId, SignalKind, SignalSource};
-use social_login_ports::{Clock, RefusalReason, SignalRefused, SignalVerifier, VerifiedSignal};
+use social_login_ports::{
+    Clock, RefusalReason, SignalError, SignalRefused, SignalVerifier, VerifiedSignal,
+};
 use std::sync::Arc;
 
 /// Bytes of the confirmation code (hex in the answer): 96 bits nobody guesses.
@@ -57,7 +59,7 @@ impl SignalVerifier for FacebookSignalVerifier {
         self.source
     }
 
-    async fn verify(&self, token: &str) -> Result<VerifiedSignal, SignalRefused> {
+    async fn verify(&self, token: &str) -> Result<VerifiedSignal, SignalError> {
         let secret = self.app_secret.expose().as_bytes();
         let request = parse_signed_request(token, secret)?;
         if self.source == SignalSource::FacebookDataDeletion {
@@ -69,7 +71,8 @@ impl SignalVerifier for FacebookSignalVerifier {
             {
                 return Err(malformed(&format!(
                     "a payload with `{member}` is a login status, not a data deletion request"
-                )));
+                ))
+                .into());
             }
         }
         let subject = match request.payload.get("user_id") {

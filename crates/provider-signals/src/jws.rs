@@ -11,10 +11,10 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde_json::{Map, Value};
 use social_login_domain::SignalId;
 use social_login_domain::signal::{CLOCK_LEEWAY, check_issued_at};
-use social_login_id_token::KeySetCache;
 use social_login_id_token::jwks::TokenOrigin;
 use social_login_id_token::verifier::{CompactJwsError, header_bytes};
-use social_login_ports::{Clock, RefusalReason, SignalRefused};
+use social_login_id_token::{KeyMiss, KeySetCache};
+use social_login_ports::{Clock, RefusalReason, SignalError, SignalRefused};
 use social_login_provider_core::ProviderHttp;
 use std::sync::Arc;
 use time::OffsetDateTime;
@@ -86,33 +86,29 @@ impl JwsVerifier {
         }
     }
 
-    pub(crate) async fn verify(&self, token: &str) -> Result<SignalClaims, SignalRefused> {
+    pub(crate) async fn verify(&self, token: &str) -> Result<SignalClaims, SignalError> {
         if token.len() > MAX_SIGNAL_BYTES {
-            return Err(malformed("the signal is longer than 16 KiB"));
+            return Err(malformed("the signal is longer than 16 KiB").into());
         }
         let kid = read_header(token)?;
         let now = self.clock.now();
         let key = self
             .keys
-            .key_for(
+            .key_or_miss(
                 kid.as_deref(),
                 Algorithm::RS256,
                 now,
                 TokenOrigin::Presented,
             )
             .await
-            .map_err(|_| {
-                if self.keys.unreachable() {
-                    refused(
-                        RefusalReason::KeysUnavailable,
-                        "the provider's key set could not be fetched",
-                    )
-                } else {
-                    refused(RefusalReason::InvalidKey, "no key of the provider signs it")
+            .map_err(|miss| match miss {
+                KeyMiss::Unreachable(why) => SignalError::KeysUnavailable(why.to_string()),
+                KeyMiss::NotInSet(_) => {
+                    refused(RefusalReason::InvalidKey, "no key of the provider signs it").into()
                 }
             })?;
         let claims = decode_signed(token, &key)?;
-        self.check(claims, now)
+        Ok(self.check(claims, now)?)
     }
 
     fn check(

@@ -11,7 +11,7 @@ use crate::jws::{JwsSignalSettings, JwsVerifier, malformed, parsed_string};
 use async_trait::async_trait;
 use serde_json::Value;
 use social_login_domain::{ProviderSubject, SignalKind, SignalSource};
-use social_login_ports::{Clock, SignalRefused, SignalVerifier, VerifiedSignal};
+use social_login_ports::{Clock, SignalError, SignalRefused, SignalVerifier, VerifiedSignal};
 use social_login_provider_core::ProviderHttp;
 use std::sync::Arc;
 
@@ -88,14 +88,14 @@ impl SignalVerifier for GoogleRiscVerifier {
         SignalSource::GoogleRisc
     }
 
-    async fn verify(&self, token: &str) -> Result<VerifiedSignal, SignalRefused> {
+    async fn verify(&self, token: &str) -> Result<VerifiedSignal, SignalError> {
         let claims = self.jws.verify(token.trim()).await?;
         let Value::Object(events) = claims.events else {
-            return Err(malformed("events is not a JSON object"));
+            return Err(malformed("events is not a JSON object").into());
         };
         let mut events = events.into_iter();
         let (Some((uri, event)), None) = (events.next(), events.next()) else {
-            return Err(malformed("a SET here carries exactly one event"));
+            return Err(malformed("a SET here carries exactly one event").into());
         };
         let kind = RISC_EVENT_TYPES
             .iter()

@@ -3,7 +3,9 @@
 
 use async_trait::async_trait;
 use social_login_domain::SignalSource;
-use social_login_ports::{RefusalReason, SignalRefused, SignalVerifier, VerifiedSignal};
+use social_login_ports::{
+    RefusalReason, SignalError, SignalRefused, SignalVerifier, VerifiedSignal,
+};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -43,13 +45,15 @@ impl SignalVerifier for FakeSignalVerifier {
         self.source
     }
 
-    async fn verify(&self, token: &str) -> Result<VerifiedSignal, SignalRefused> {
+    async fn verify(&self, token: &str) -> Result<VerifiedSignal, SignalError> {
         self.presented.lock().unwrap().push(token.to_owned());
         self.signed
             .lock()
             .unwrap()
             .get(token)
             .cloned()
-            .ok_or_else(|| SignalRefused::new(RefusalReason::InvalidKey, "not signed by the fake"))
+            .ok_or_else(|| {
+                SignalRefused::new(RefusalReason::InvalidKey, "not signed by the fake").into()
+            })
     }
 }

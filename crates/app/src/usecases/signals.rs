@@ -7,7 +7,7 @@
 //! nothing about who has an account here.
 
 use crate::batches::{LastBatch, PRUNE_MAX_BATCHES, in_batches};
-use crate::{AppError, AppResult, AuthService, Cause};
+use crate::{AppError, AppResult, AuthService};
 use social_login_domain::signal::RECEIPT_RETENTION;
 use social_login_domain::{Origin, SignalId, SignalSource};
 use social_login_ports::{
@@ -52,13 +52,7 @@ impl AuthService {
         token: &str,
         origin: &Origin,
     ) -> AppResult<SignalId> {
-        let signal = endpoint.verifier.verify(token).await.map_err(|refused| {
-            match refused.reason {
-                // Ours, not the signal's: 503, and the provider sends it again.
-                RefusalReason::KeysUnavailable => AppError::Unavailable(Cause::of(refused)),
-                _ => AppError::InvalidSignal(refused),
-            }
-        })?;
+        let signal = endpoint.verifier.verify(token).await?;
         let id = signal.id.clone();
         self.act_on(signal, origin).await?;
         Ok(id)

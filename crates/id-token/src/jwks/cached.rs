@@ -21,11 +21,28 @@ pub struct Cached {
     attempts: u64,
 }
 
+/// Why a lookup found no key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyMiss {
+    /// The set could not be fetched: the key may be one the provider publishes now.
+    Unreachable(ProviderError),
+    /// The set as read holds no such key (or the key is for another algorithm).
+    NotInSet(ProviderError),
+}
+
+impl From<KeyMiss> for ProviderError {
+    fn from(miss: KeyMiss) -> Self {
+        match miss {
+            KeyMiss::Unreachable(error) | KeyMiss::NotInSet(error) => error,
+        }
+    }
+}
+
 /// What a lookup found.
 #[derive(Debug)]
 pub enum Lookup {
     Found(PublicKey),
-    Refused(ProviderError),
+    Refused(KeyMiss),
     /// The set must be fetched first. `meanwhile` is the key from a set past its hour but
     /// within the grace: usable at once when another caller is already fetching.
     /// `attempts` is [`Cached::attempts`] as seen now.
@@ -54,7 +71,7 @@ impl Cached {
                 // earns one refetch; anyone can present a token, so those are rate-limited.
                 None if origin == TokenOrigin::TokenEndpoint => refresh(None),
                 None if self.attempted_before(now, PRESENTED_REFETCH_INTERVAL) => refresh(None),
-                None => Lookup::Refused(not_in_set()),
+                None => Lookup::Refused(KeyMiss::NotInSet(not_in_set())),
             };
         }
         if self.attempted_before(now, RETRY_INTERVAL) {
@@ -69,15 +86,14 @@ impl Cached {
     }
 
     /// After an attempt (this caller's or another's): the key from the set as it is now.
-    pub fn settle(
-        &self,
-        kid: Option<&str>,
-        now: OffsetDateTime,
-    ) -> Result<PublicKey, ProviderError> {
+    pub fn settle(&self, kid: Option<&str>, now: OffsetDateTime) -> Result<PublicKey, KeyMiss> {
         if let Some(key) = self.usable(now).then(|| self.find(kid)).flatten() {
             return Ok(key.clone());
         }
-        Err(self.last_failure.clone().unwrap_or_else(not_in_set))
+        Err(match self.last_failure.clone() {
+            Some(failure) => KeyMiss::Unreachable(failure),
+            None => KeyMiss::NotInSet(not_in_set()),
+        })
     }
 
     /// Records the outcome of an attempt started at `now`. A failure keeps the old keys.
@@ -96,11 +112,6 @@ impl Cached {
 
     pub fn key_count(&self) -> usize {
         self.keys.len()
-    }
-
-    /// Whether the last attempt to fetch the set failed.
-    pub fn failing(&self) -> bool {
-        self.last_failure.is_some()
     }
 
     fn age(&self, now: OffsetDateTime) -> Option<Duration> {
@@ -178,7 +189,7 @@ mod tests {
 
     fn refused(lookup: Lookup) -> ProviderError {
         match lookup {
-            Lookup::Refused(error) => error,
+            Lookup::Refused(miss) => miss.into(),
             other => panic!("expected a refusal, got {other:?}"),
         }
     }
@@ -305,7 +316,10 @@ mod tests {
         assert_eq!(cached.attempts(), 2);
         assert_eq!(cached.key_count(), 1);
         let now = t0() + RETRY_INTERVAL;
-        assert_eq!(cached.settle(Some("a"), now).unwrap_err(), not_in_set());
+        assert_eq!(
+            cached.settle(Some("a"), now).unwrap_err(),
+            KeyMiss::NotInSet(not_in_set())
+        );
         assert_eq!(cached.settle(Some("b"), now).unwrap().kid.unwrap(), "b");
     }
 }

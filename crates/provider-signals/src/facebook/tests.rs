@@ -187,7 +187,9 @@ async fn a_numeric_user_id_is_read_and_a_missing_one_or_a_stale_request_is_refus
     let mut untimed = payload(now());
     untimed["issued_at"] = json!("yesterday");
     for fields in [anonymous, stale, untimed] {
-        let refused = deletion.verify(&signed(&fields)).await.unwrap_err();
+        let Err(SignalError::Refused(refused)) = deletion.verify(&signed(&fields)).await else {
+            panic!("refused");
+        };
         assert_eq!(
             refused.reason,
             RefusalReason::InvalidRequest,

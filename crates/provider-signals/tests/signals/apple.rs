@@ -121,7 +121,7 @@ async fn a_wrong_key_an_unknown_kid_or_another_algorithm_is_an_invalid_key() {
         URL_SAFE_NO_PAD.encode(claims.to_string())
     );
     for token in [by_other_key, unknown_kid, confused, none] {
-        let refused = bench.apple.verify(&token).await.unwrap_err();
+        let refused = refusal(bench.apple.verify(&token).await.unwrap_err());
         assert_eq!(
             refused.reason,
             RefusalReason::InvalidKey,
@@ -138,7 +138,7 @@ async fn truncated_oversized_expired_or_incomplete_notifications_are_invalid_req
     let truncated = &good[..good.rfind('.').unwrap()];
     let oversized = format!("{good}{}", "A".repeat(MAX_SIGNAL_BYTES));
     for token in [truncated, oversized.as_str(), ""] {
-        let refused = bench.apple.verify(token).await.unwrap_err();
+        let refused = refusal(bench.apple.verify(token).await.unwrap_err());
         assert_eq!(
             refused.reason,
             RefusalReason::InvalidRequest,

@@ -3,7 +3,9 @@
 
 use serde_json::{Value, json};
 use social_login_conformance::ManualClock;
-use social_login_ports::{Clock, RefusalReason, SignalVerifier, VerifiedSignal};
+use social_login_ports::{
+    Clock, RefusalReason, SignalError, SignalRefused, SignalVerifier, VerifiedSignal,
+};
 use social_login_provider_core::build_http_client;
 use social_login_provider_signals::{
     AppleNotificationVerifier, GoogleRiscVerifier, JwsSignalSettings,
@@ -91,14 +93,22 @@ impl Bench {
         self.apple
             .verify(&signed(claims))
             .await
-            .map_err(|refused| refused.reason)
+            .map_err(|error| refusal(error).reason)
     }
 
     pub async fn risc(&self, claims: &Value) -> Result<VerifiedSignal, RefusalReason> {
         self.risc
             .verify(&signed(claims))
             .await
-            .map_err(|refused| refused.reason)
+            .map_err(|error| refusal(error).reason)
+    }
+}
+
+/// The refusal of a signal that was checked and refused.
+pub fn refusal(error: SignalError) -> SignalRefused {
+    match error {
+        SignalError::Refused(refused) => refused,
+        unchecked => panic!("not refused but unchecked: {unchecked}"),
     }
 }
 
