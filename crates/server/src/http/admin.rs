@@ -9,7 +9,7 @@ mod events;
 use super::AppState;
 use super::dto::ExportRead;
 use super::error::{ApiError, Problem, ProblemAt};
-use super::extract::{PathId, PathText, RequestOrigin};
+use super::extract::{PathId, PathText};
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequestParts, Query};
@@ -157,11 +157,9 @@ pub async fn user(
             description = "NotFound: no such user")),
     security(("admin_key" = [])))]
 pub async fn export(
-    AdminCaller(operator, key): AdminCaller,
+    AdminCaller(operator, origin): AdminCaller,
     PathId(id): PathId<UserId>,
-    RequestOrigin(origin): RequestOrigin,
 ) -> Result<Json<ExportRead>, ApiError> {
-    let origin = origin.by_admin(key);
     let export = operator.service.export(id, &origin).await?;
     Ok(Json(ExportRead::from(&export)))
 }
@@ -188,10 +186,9 @@ pub struct ForceQuery {
     ),
     security(("admin_key" = [])))]
 pub async fn unlink(
-    AdminCaller(operator, key): AdminCaller,
+    AdminCaller(operator, origin): AdminCaller,
     PathText((id, provider)): PathText<(String, String)>,
     force: Result<Query<ForceQuery>, QueryRejection>,
-    RequestOrigin(origin): RequestOrigin,
 ) -> Result<StatusCode, ApiError> {
     let force = match query(force)?.force.as_deref() {
         None | Some("false") => false,
@@ -204,7 +201,7 @@ pub async fn unlink(
         .map_err(|_| ApiError::of(ErrorCode::OAuthAccountNotFound))?;
     operator
         .service
-        .unlink(id, provider, force, &origin.by_admin(key))
+        .unlink(id, provider, force, &origin)
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -267,15 +264,12 @@ impl FromRequestParts<AppState> for UserChange {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let AdminCaller(operator, key) = AdminCaller::from_request_parts(parts, state).await?;
+        let AdminCaller(operator, origin) = AdminCaller::from_request_parts(parts, state).await?;
         let PathId(user) = PathId::<UserId>::from_request_parts(parts, state).await?;
-        let RequestOrigin(origin) = RequestOrigin::from_request_parts(parts, state)
-            .await
-            .unwrap_or_else(|never| match never {});
         Ok(Self {
             service: operator.service,
             user,
-            origin: origin.by_admin(key),
+            origin,
         })
     }
 }

@@ -9,11 +9,11 @@ use crate::http::error::ApiError;
 use crate::http::extract::{RequestOrigin, bearer_token};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use social_login_domain::{AdminKeyId, ErrorCode};
+use social_login_domain::{ErrorCode, Origin};
 
-/// The operator API and the id of the key that called it; 401 `Unauthorized` without a
-/// configured key.
-pub struct AdminCaller(pub Operator, pub AdminKeyId);
+/// The operator API and where the request came from, with the id of the key that made it
+/// (what its events record); 401 `Unauthorized` without a configured key.
+pub struct AdminCaller(pub Operator, pub Origin);
 
 impl FromRequestParts<AppState> for AdminCaller {
     type Rejection = ApiError;
@@ -27,7 +27,7 @@ impl FromRequestParts<AppState> for AdminCaller {
         let Ok(RequestOrigin(origin)) = RequestOrigin::from_request_parts(parts, state).await;
         let presented = || bearer_token(parts).and_then(|key| operator.keys.verify(key));
         match state.service.checked_key(&origin, presented).await? {
-            Some(key) => Ok(Self(operator, key)),
+            Some(key) => Ok(Self(operator, origin.by_admin(key))),
             None => Err(ApiError::new(
                 ErrorCode::Unauthorized,
                 "a valid admin key is required",

@@ -4,7 +4,6 @@
 
 use super::{AdminCaller, query};
 use crate::http::error::{ApiError, Problem, ProblemAt};
-use crate::http::extract::RequestOrigin;
 use axum::Json;
 use axum::body::Body;
 use axum::extract::Query;
@@ -129,13 +128,11 @@ pub struct EventPage {
             description = "ValidationError: a field that does not parse")),
     security(("admin_key" = [])))]
 pub async fn events(
-    AdminCaller(operator, key): AdminCaller,
-    RequestOrigin(origin): RequestOrigin,
+    AdminCaller(operator, origin): AdminCaller,
     headers: HeaderMap,
     events: Result<Query<EventsQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let selection = query(events)?.parse()?;
-    let origin = origin.by_admin(key);
     let streamed = headers
         .get(header::ACCEPT)
         .and_then(|accept| accept.to_str().ok())
