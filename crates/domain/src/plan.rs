@@ -64,6 +64,23 @@ pub enum Write {
     RevokeFamily(FamilyId),
 }
 
+impl Write {
+    /// The write that starts `session` for `user` at `now`, with its first token.
+    pub fn start_session(session: &SessionStart, user: UserId, now: OffsetDateTime) -> Self {
+        let first = NewRefreshToken {
+            hash: session.hash,
+            user_id: user,
+            family: session.family,
+            created_at: now,
+            expires_at: session.token_expires_at,
+        };
+        Self::StartSession {
+            session: session.clone(),
+            first,
+        }
+    }
+}
+
 /// A returning login's write to its link. A stored token is never replaced by none: the old
 /// refresh token stays when none came (most providers send one only on the first consent),
 /// and both stay after a native sign-in, which brings no token (they are what revokes the

@@ -48,7 +48,7 @@ impl UserCreation {
         writes.record(self.audit.event(0, registered, user.id, provider));
         if let Some(session) = &self.first_session {
             writes
-                .write(session.start(user.id, user.created_at))
+                .write(Write::start_session(session, user.id, user.created_at))
                 .record(
                     self.audit
                         .event(1, AuditEventType::UserLogin, user.id, None),

@@ -66,21 +66,6 @@ impl SessionStart {
             expires_at: self.token_expires_at,
         }
     }
-
-    /// The write that starts this session for `user` at `now`, with its first token.
-    pub fn start(&self, user: UserId, now: OffsetDateTime) -> crate::plan::Write {
-        let first = NewRefreshToken {
-            hash: self.hash,
-            user_id: user,
-            family: self.family,
-            created_at: now,
-            expires_at: self.token_expires_at,
-        };
-        crate::plan::Write::StartSession {
-            session: self.clone(),
-            first,
-        }
-    }
 }
 
 /// A refresh token to store.

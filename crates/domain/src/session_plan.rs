@@ -30,7 +30,7 @@ impl SessionOpening {
         }
         let mut writes = WritePlan::new(self.audit.outbox);
         writes
-            .write(self.session.start(self.user, self.now))
+            .write(Write::start_session(&self.session, self.user, self.now))
             .record(
                 self.audit
                     .event(0, AuditEventType::UserLogin, self.user, None),

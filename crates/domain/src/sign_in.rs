@@ -144,7 +144,7 @@ impl ProviderSignIn {
                 (user, true)
             }
         };
-        writes.write(self.session.start(user.id, self.now));
+        writes.write(Write::start_session(&self.session, user.id, self.now));
         let provider = Some(self.identity.provider);
         for (index, kind) in sign_in_events(&decision).iter().enumerate() {
             writes.record(self.audit.event(index, *kind, user.id, provider));
