@@ -7,6 +7,10 @@
 //! then sees the family revoked) or waits for the rotation to commit (its successor dies with
 //! the family). A per-token update alone could not give this at READ COMMITTED: a rotation in
 //! flight would insert its successor after the revocation's snapshot.
+//!
+//! Lock order: the user row, then the token, then the family. A deletion, a provider signal
+//! and an operator's unlink lock the user before its sessions, so a rotation key-share locks
+//! the user first too (the lock its successor's foreign key would otherwise take last).
 
 use crate::SeaOrmRepository;
 use crate::entity::{refresh_family, refresh_token};
@@ -42,6 +46,12 @@ impl RefreshTokenRepository for SeaOrmRepository {
 
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
         let (txn, _traced) = self.begin_write().await?;
+        // An operator's lock that committed first is seen here. One in flight revokes the
+        // family: this rotation then finds it revoked (it waits for the family's lock), or
+        // the successor dies with the family once this commits.
+        let Some(locked) = owner_locked(&txn, &rotation.presented).await? else {
+            return Err(RotationRefused::Invalid.into());
+        };
         // The token and its family as every earlier rotation of this family committed them
         // (read under their locks). The domain judges expiry, reuse and revocation. (Expiry
         // stays out of SQL also because SQLite stores timestamps as text that does not
@@ -49,9 +59,6 @@ impl RefreshTokenRepository for SeaOrmRepository {
         let Some(record) = locked_record(&txn, &rotation.presented).await? else {
             return Err(RotationRefused::Invalid.into());
         };
-        // Read after the family's lock: a lock that committed first is seen here; one that
-        // commits later revokes this family, the successor with it.
-        let locked = user_is_locked(&txn, record.user_id, None).await?;
         let plan = rotation.plan(Some(&record), locked);
         if !plan.writes.writes.is_empty() {
             crate::plan::apply(&txn, &plan.writes).await?;
@@ -183,6 +190,34 @@ async fn locked_record(
     Ok(family.and_then(|family| RefreshRecord::row_gone(presented, &family_from_row(&family))))
 }
 
+/// Whether an operator locked the presented token's user (`None`: no such token, family or
+/// user), the user row key-share locked on PostgreSQL: first, in the lock order every
+/// writer of a user's sessions keeps (the module's comment).
+async fn owner_locked(
+    txn: &DatabaseTransaction,
+    presented: &PresentedRefresh,
+) -> RepoResult<Option<bool>> {
+    let backend = txn.get_database_backend();
+    let sql = match backend {
+        DbBackend::Postgres => format!("{TOKEN_OWNER} FOR KEY SHARE"),
+        _ => TOKEN_OWNER.to_owned(),
+    };
+    let family = presented.issued_in.map(|issue| issue.family.as_uuid());
+    let values = vec![presented.hash.0.to_vec().into(), family.into()];
+    let query = crate::raw_sql::statement(backend, &sql, values);
+    let Some(row) = txn.query_one_raw(query).await.map_err(repository_error)? else {
+        return Ok(None);
+    };
+    row.try_get("", "locked")
+        .map(Some)
+        .map_err(repository_error)
+}
+
+/// The user of a token (or, its row gone with its rotation, of the family it proves).
+pub(crate) const TOKEN_OWNER: &str = "SELECT u.locked AS locked FROM users u WHERE u.id = \
+     COALESCE((SELECT t.user_id FROM refresh_tokens t WHERE t.token_hash = ?1), \
+     (SELECT f.user_id FROM refresh_families f WHERE f.id = ?2))";
+
 /// The token's row and its family's, both locked on PostgreSQL (`FOR UPDATE OF t, f`: once
 /// it holds the locks, PostgreSQL reads both rows again, so a row a rotation deleted
 /// meanwhile is not returned), in one statement.
@@ -212,3 +247,6 @@ pub(crate) const TOKEN_AND_FAMILY: &str = "SELECT t.token_hash AS t_token_hash, 
      f.began_with AS f_began_with \
      FROM refresh_tokens t JOIN refresh_families f ON f.id = t.family_id \
      WHERE t.token_hash = ?1";
+
+#[cfg(test)]
+mod tests;

@@ -113,6 +113,17 @@ fn token_and_family(backend: DbBackend) -> (&'static str, Statement) {
     )
 }
 
+/// A rotation's read of the presented token's user, in its `$n` form.
+fn token_owner(backend: DbBackend) -> (&'static str, Statement) {
+    let hash = RefreshTokenHash([7; 32]);
+    let sql = crate::refresh_tokens::TOKEN_OWNER;
+    let values = vec![hash.0.to_vec().into(), Some(Uuid::new_v4()).into()];
+    (
+        "token_owner",
+        crate::raw_sql::statement(backend, sql, values),
+    )
+}
+
 /// A relayed call's read of its grant, in its `$n` form.
 fn grant_for_relay(backend: DbBackend) -> (&'static str, Statement) {
     let values = vec![Uuid::new_v4().into(), "github".into()];
@@ -212,6 +223,7 @@ async fn every_login_path_query_uses_an_index_on_postgres() {
         .chain(outbox_queries(DbBackend::Postgres))
         .chain([
             token_and_family(DbBackend::Postgres),
+            token_owner(DbBackend::Postgres),
             grant_for_relay(DbBackend::Postgres),
         ])
     {
