@@ -1,7 +1,8 @@
 //! Revoking a removed link's grant at its provider: best effort, after the removal has
 //! committed. A failure never undoes or blocks anything: it is logged, counted and
-//! recorded as a `provider.revocation_failed` event. A grant issued for a refused native
-//! sign-in is revoked the same way, without the event (there is no user).
+//! recorded as a `provider.revocation_failed` event. A grant the provider has just issued
+//! that nothing keeps (a refused native sign-in's; a relay refresh's whose link went
+//! meanwhile) is revoked the same way, without the event.
 
 use crate::AuthService;
 use social_login_domain::{AuditEventType, Origin, ProviderKey, UserId};
@@ -36,10 +37,11 @@ impl AuthService {
         }
     }
 
-    /// Revokes a grant the provider has just issued for a sign-in that was then refused (an
-    /// app's code about another person than its id_token): nothing was stored and there is
-    /// no user to record an event for, so a failure is logged and counted only.
-    pub(crate) async fn revoke_refused_grant(
+    /// Revokes a grant the provider has just issued that nothing keeps: a sign-in that was
+    /// then refused (an app's code about another person than its id_token), or a relay
+    /// refresh whose link was removed meanwhile. There is no link (and maybe no user) to
+    /// record an event for, so a failure is logged and counted only.
+    pub(crate) async fn revoke_unkept_grant(
         &self,
         adapter: &dyn IdentityProvider,
         grant: ProviderGrant,

@@ -296,6 +296,14 @@ impl SimulatorHandle {
             .update(|knobs| knobs.set_delay(delay));
     }
 
+    /// How long a refresh grant that issued tokens waits before its answer leaves (zero by
+    /// default): the tokens exist at the provider before the client has them.
+    pub fn set_refresh_late_answer(&self, delay: Duration) {
+        self.state
+            .refresh_knobs
+            .update(|knobs| knobs.set_late_answer(delay));
+    }
+
     /// How many refresh grants `provider` answered successfully.
     pub fn refresh_grants(&self, provider: Provider) -> usize {
         self.state.refresh_counts.of(provider)

@@ -262,6 +262,11 @@ impl AuthService {
             }
         };
         count_refresh(key, "refreshed");
+        let issued = ProviderGrant {
+            access_token: tokens.access_token.clone(),
+            refresh_token: tokens.refresh_token.clone(),
+            client_id: stale.client_id.clone(),
+        };
         let sealed = self.seal(tokens, stale.client_id.clone())?;
         let now = self.ports.clock.now();
         let refresh = RelayRefresh {
@@ -276,10 +281,23 @@ impl AuthService {
             audit: self.audit(origin, now),
         };
         if !self.ports.grants.store_refresh(refresh).await? {
-            // Another writer (a login) stored newer tokens meanwhile: use those.
-            return self.live_grant(whose).await;
+            return self.not_stored(whose, issued).await;
         }
         Ok(renewed(stale, sealed))
+    }
+
+    /// After a refresh whose tokens were not stored: the tokens another writer (a login)
+    /// stored meanwhile. When the link itself went meanwhile (a disconnect, the user's
+    /// deletion), nothing keeps the tokens just issued, and the removal revoked only the
+    /// ones it found: these are revoked too. With a link still there they are not, as a
+    /// provider may revoke the whole grant, the kept tokens with it.
+    async fn not_stored(&self, whose: &Whose<'_>, issued: ProviderGrant) -> AppResult<LinkGrant> {
+        let current = self.live_grant(whose).await;
+        if let Err(AppError::AccountNotFound | AppError::Unauthorized) = &current {
+            let adapter = whose.provider.adapter();
+            self.revoke_unkept_grant(adapter.as_ref(), issued).await;
+        }
+        current
     }
 
     /// What a failed refresh answers, recording a reauthorization when the provider refused.

@@ -12,7 +12,7 @@ use reqwest::StatusCode;
 use serde_json::Value;
 use social_login::settings::Settings;
 use social_login_security::AdminKeyHash;
-use social_login_simulator::{Endpoint, Fault, Provider};
+use social_login_simulator::{Endpoint, Fault, Provider, TokenKind};
 use std::time::Duration;
 
 /// A backend's service key (its hash is configured).
@@ -320,6 +320,43 @@ async fn a_refresh_the_request_deadline_cuts_off_is_still_stored() {
     let me = app.relay_get("discord/me", &bearer).await;
     assert_eq!(me.status(), StatusCode::OK);
     assert_eq!(app.sim.refresh_grants(Provider::Discord), 1);
+    app.stop().await;
+}
+
+const HUBSPOT: Provider = Provider::simulated("hubspot");
+
+#[tokio::test]
+async fn tokens_a_refresh_brings_after_the_link_was_disconnected_are_revoked() {
+    // HubSpot revokes a token alone, so the disconnect's revocation leaves the new ones live.
+    let app = spawn_app_with(Options {
+        with_simulator: with_presets,
+        tune: relay_on,
+        ..Options::default()
+    })
+    .await;
+    let (_, bearer) = app.pat_linked("hubspot").await;
+    app.sim.set_refresh_rotation(true);
+    app.sim.expire_access_tokens();
+    // The provider issues the new tokens; they reach the service after the disconnect.
+    app.sim.set_refresh_late_answer(Duration::from_millis(800));
+    let disconnect_meanwhile = async {
+        for _ in 0..200 {
+            if app.sim.refresh_grants(HUBSPOT) > 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        app.disconnect("hubspot", &bearer).await
+    };
+    let (relayed, disconnected) =
+        tokio::join!(app.relay_get("hubspot/me", &bearer), disconnect_meanwhile);
+    assert_eq!(disconnected.status(), StatusCode::NO_CONTENT);
+    assert_problem_in("the link went", relayed, 404, "OAuthAccountNotFound").await;
+
+    let revocations = app.revocations_at(HUBSPOT);
+    let live: Vec<_> = revocations.iter().filter(|r| r.kind.is_some()).collect();
+    assert_eq!(live.len(), 1, "the new tokens, revoked: {revocations:?}");
+    assert_eq!(live[0].kind, Some(TokenKind::Refresh));
     app.stop().await;
 }
 

@@ -16,14 +16,15 @@ use std::collections::BTreeMap;
 
 /// `POST` (Facebook: also `GET`) of the token endpoint.
 pub async fn answer(cx: Cx<'_>, query: Option<&str>, headers: &HeaderMap, body: &[u8]) -> Response {
-    if is_refresh_grant(&cx, query, headers, body) {
+    let refreshing = is_refresh_grant(&cx, query, headers, body);
+    if refreshing {
         // Before any check, as a slow provider would be: concurrent refreshes overlap.
         tokio::time::sleep(cx.sim.refresh_knobs.get().delay()).await;
     }
     let record = RequestRecord::new(cx.provider, Endpoint::Token, headers);
     let json = accepts_json(headers);
     let fail = |error: &ErrorSpec| cx.dialect.envelope.refusal(error, json);
-    super::serve(cx, record, |record| {
+    let answer = super::serve(cx, record, |record| {
         let rules = &cx.dialect.token;
         let errors = &rules.errors;
         let params = parse(rules.body, &rules.params, headers, body, query)
@@ -85,7 +86,12 @@ pub async fn answer(cx: Cx<'_>, query: Option<&str>, headers: &HeaderMap, body: 
         let body = token_answer::issue(cx, &grant.token(), grant.nonce.as_deref(), true);
         Ok(labelled(&cx, cx.dialect.envelope.answer(body, json)))
     })
-    .await
+    .await;
+    if refreshing && answer.status().is_success() {
+        // Issued already: the tokens are live at the provider before the client has them.
+        tokio::time::sleep(cx.sim.refresh_knobs.get().late_answer()).await;
+    }
+    answer
 }
 
 /// `answer` with the dialect's own `Content-Type`, where it has one.
