@@ -1,7 +1,7 @@
 //! The lock order on PostgreSQL: a rotation waits for a deletion that holds the user row,
 //! instead of holding its session's rows while the deletion's cascade waits for them.
 
-use sea_orm::{ConnectionTrait, DbBackend, Statement, TransactionTrait};
+use sea_orm::{ConnectionTrait, TransactionTrait};
 use social_login_ports::{RotateError, RotationRefused};
 use social_login_testing::contract::repository::fixtures::{
     new_user, now, rotation, store_token, store_user, token_hash,
@@ -10,13 +10,9 @@ use std::time::Duration;
 
 /// How many of the database's backends wait for a lock.
 async fn waiting_for_locks(db: &impl ConnectionTrait) -> i64 {
-    let count = Statement::from_string(
-        DbBackend::Postgres,
-        "SELECT count(*) AS n FROM pg_stat_activity \
-         WHERE datname = current_database() AND wait_event_type = 'Lock'",
-    );
-    let row = db.query_one_raw(count).await.unwrap().unwrap();
-    row.try_get::<i64>("", "n").unwrap()
+    let sql = "SELECT count(*) AS n FROM pg_stat_activity \
+         WHERE datname = current_database() AND wait_event_type = 'Lock'";
+    crate::test_postgres::count(db, sql).await
 }
 
 #[tokio::test]

@@ -3,7 +3,7 @@
 //! writes nothing at all (no session, no audit event) and the login is decided again.
 
 use super::*;
-use sea_orm::{DatabaseConnection, Statement};
+use sea_orm::DatabaseConnection;
 use social_login_domain::ProviderKey;
 use social_login_domain::plan::Write;
 use social_login_ports::UserRepository;
@@ -12,12 +12,7 @@ use social_login_testing::contract::repository::fixtures::{
 };
 
 async fn rows(db: &DatabaseConnection, table: &str) -> i64 {
-    let count = Statement::from_string(
-        DbBackend::Postgres,
-        format!("SELECT count(*) AS n FROM {table}"),
-    );
-    let row = db.query_one_raw(count).await.unwrap().unwrap();
-    row.try_get::<i64>("", "n").unwrap()
+    crate::test_postgres::count(db, &format!("SELECT count(*) AS n FROM {table}")).await
 }
 
 #[tokio::test]

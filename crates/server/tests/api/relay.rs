@@ -34,6 +34,18 @@ async fn linked_relay_app(provider: &str) -> (TestApp, String) {
     (app, bearer)
 }
 
+/// [`linked_relay_app`] for HubSpot, a preset.
+async fn linked_hubspot_relay_app() -> (TestApp, String) {
+    let app = spawn_app_with(Options {
+        with_simulator: with_presets,
+        tune: relay_on,
+        ..Options::default()
+    })
+    .await;
+    let (_, bearer) = app.pat_linked("hubspot").await;
+    (app, bearer)
+}
+
 impl TestApp {
     /// A relayed call of `method` to `path` (after `/relay/`), as the holder of `bearer`.
     async fn relay(&self, method: reqwest::Method, path: &str, bearer: &str) -> reqwest::Response {
@@ -214,13 +226,7 @@ async fn no_link_no_relay_and_no_caller_are_refused() {
 
 #[tokio::test]
 async fn a_token_its_userinfo_takes_in_the_path_goes_in_a_header_never_in_the_callers_url() {
-    let app = spawn_app_with(Options {
-        with_simulator: with_presets,
-        tune: relay_on,
-        ..Options::default()
-    })
-    .await;
-    let (_, bearer) = app.pat_linked("hubspot").await;
+    let (app, bearer) = linked_hubspot_relay_app().await;
     let me = app.relay_get("hubspot/me", &bearer).await;
     assert_eq!(
         me.status(),
@@ -328,13 +334,7 @@ const HUBSPOT: Provider = Provider::simulated("hubspot");
 #[tokio::test]
 async fn tokens_a_refresh_brings_after_the_link_was_disconnected_are_revoked() {
     // HubSpot revokes a token alone, so the disconnect's revocation leaves the new ones live.
-    let app = spawn_app_with(Options {
-        with_simulator: with_presets,
-        tune: relay_on,
-        ..Options::default()
-    })
-    .await;
-    let (_, bearer) = app.pat_linked("hubspot").await;
+    let (app, bearer) = linked_hubspot_relay_app().await;
     app.sim.set_refresh_rotation(true);
     app.sim.expire_access_tokens();
     // The provider issues the new tokens; they reach the service after the disconnect.
