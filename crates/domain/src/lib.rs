@@ -72,7 +72,7 @@ pub use state::{
     Flow, MalformedState, OAuthState, Purpose, RedeemedState, Spend, StateId, StateMismatch,
     StateToken,
 };
-pub use user::{PasswordHash, User};
+pub use user::{BadGivenName, PasswordHash, User, given_name};
 
 #[cfg(test)]
 mod tests {

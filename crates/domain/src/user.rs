@@ -72,9 +72,51 @@ impl User {
     }
 }
 
+/// Longest display name a user gives themselves, in characters.
+pub const MAX_GIVEN_NAME_CHARS: usize = 200;
+
+/// A display name the user typed is longer than [`MAX_GIVEN_NAME_CHARS`] or holds a control
+/// character.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BadGivenName;
+
+/// The display name a user typed (a password registration's `full_name`), trimmed; `None`
+/// when there is nothing left.
+pub fn given_name(raw: Option<String>) -> Result<Option<String>, BadGivenName> {
+    let Some(name) = raw.map(|name| name.trim().to_owned()) else {
+        return Ok(None);
+    };
+    if name.chars().count() > MAX_GIVEN_NAME_CHARS || name.chars().any(char::is_control) {
+        return Err(BadGivenName);
+    }
+    Ok(Some(name).filter(|name| !name.is_empty()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_given_name_is_trimmed_and_an_empty_one_is_none() {
+        assert_eq!(
+            given_name(Some("  Ada L. ".into())),
+            Ok(Some("Ada L.".into()))
+        );
+        assert_eq!(given_name(Some(" \t ".into())), Ok(None));
+        assert_eq!(given_name(None), Ok(None));
+    }
+
+    #[test]
+    fn a_given_name_too_long_or_with_a_control_character_is_refused() {
+        let longest = "é".repeat(MAX_GIVEN_NAME_CHARS);
+        assert_eq!(given_name(Some(longest.clone())), Ok(Some(longest.clone())));
+        assert_eq!(given_name(Some(format!("{longest}é"))), Err(BadGivenName));
+        assert_eq!(
+            given_name(Some("Ada\u{0}Lovelace".into())),
+            Err(BadGivenName)
+        );
+        assert_eq!(given_name(Some("Ada\nLovelace".into())), Err(BadGivenName));
+    }
 
     fn new_user(verified: bool, password: bool) -> User {
         User {

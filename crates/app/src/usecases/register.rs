@@ -4,14 +4,12 @@ use crate::usecases::login_throttle::AdmittedAttempt;
 use crate::{AppError, AppResult, AuthService, LoginResult};
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::password::check_password;
-use social_login_domain::{Email, LoginMethod, Origin, SecretText, User};
+use social_login_domain::user::MAX_GIVEN_NAME_CHARS;
+use social_login_domain::{Email, LoginMethod, Origin, SecretText, User, given_name};
 use social_login_ports::CreateUserError;
 use social_login_ports::UserCreation;
 use time::Duration;
 use tracing::instrument;
-
-/// Longest display name we store.
-const MAX_NAME_CHARS: usize = 200;
 
 /// A password registration as the client sent it.
 #[derive(Debug, Clone)]
@@ -36,17 +34,11 @@ impl AuthService {
             .map_err(|_| AppError::Validation("email: not a valid email address".into()))?;
         check_password(&registration.password)
             .map_err(|weak| AppError::Validation(format!("password: {weak}")))?;
-        let full_name = registration
-            .full_name
-            .map(|name| name.trim().to_owned())
-            .filter(|name| !name.is_empty());
-        if full_name.as_ref().is_some_and(|name| {
-            name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control)
-        }) {
-            return Err(AppError::Validation(
-                "full_name: at most 200 characters, no control characters".into(),
-            ));
-        }
+        let full_name = given_name(registration.full_name).map_err(|_| {
+            AppError::Validation(format!(
+                "full_name: at most {MAX_GIVEN_NAME_CHARS} characters, no control characters"
+            ))
+        })?;
         if self.ports.users.find_user_by_email(&email).await?.is_some() {
             return Err(AppError::EmailAlreadyRegistered);
         }
