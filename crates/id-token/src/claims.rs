@@ -1,5 +1,8 @@
 //! The claims of an id_token, decoded tolerantly: providers disagree on types
 //! (docs/providers.md#linkedin: a boolean as a string), and a quirk must not fail a sign-in that is otherwise valid.
+//! Except the claims the token is checked by: an `aud`, `azp` or `nonce` of another type than
+//! RFC 7519 and OpenID Connect give them makes the claims unreadable, as a check that read it
+//! as absent would pass where it must refuse (an `azp` that is not ours).
 
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
@@ -14,7 +17,7 @@ pub struct IdTokenClaims {
     pub sub: Option<String>,
     #[serde(default)]
     pub aud: Audience,
-    #[serde(default, deserialize_with = "lenient_string")]
+    #[serde(default)]
     pub azp: Option<String>,
     #[serde(default, deserialize_with = "numeric_date")]
     pub exp: Option<i64>,
@@ -22,7 +25,7 @@ pub struct IdTokenClaims {
     pub iat: Option<i64>,
     #[serde(default, deserialize_with = "numeric_date")]
     pub nbf: Option<i64>,
-    #[serde(default, deserialize_with = "lenient_string")]
+    #[serde(default)]
     #[debug(skip)]
     pub nonce: Option<String>,
     #[serde(default, deserialize_with = "lenient_string")]
@@ -67,13 +70,16 @@ impl Audience {
 
 impl<'de> Deserialize<'de> for Audience {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(Self(match Value::deserialize(deserializer)? {
-            Value::String(one) => vec![one],
-            Value::Array(many) => many
-                .into_iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect(),
-            _ => Vec::new(),
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            One(String),
+            Many(Vec<String>),
+        }
+        Ok(Self(match Option::<Raw>::deserialize(deserializer)? {
+            Some(Raw::One(one)) => vec![one],
+            Some(Raw::Many(many)) => many,
+            None => Vec::new(),
         }))
     }
 }
@@ -140,7 +146,20 @@ mod tests {
         assert!(claims(json!({"aud": "client"})).aud.contains("client"));
         let many = claims(json!({"aud": ["other", "client"]})).aud;
         assert!(many.contains("client") && many.0.len() == 2);
-        assert!(!claims(json!({"aud": 5})).aud.contains("client"));
+        assert_eq!(claims(json!({"aud": null})).aud, Audience::default());
+    }
+
+    #[test]
+    fn an_audience_azp_or_nonce_of_another_type_makes_the_claims_unreadable() {
+        for odd in [
+            json!({"aud": 5}),
+            json!({"aud": ["client", 5]}),
+            json!({"aud": "client", "azp": 123}),
+            json!({"aud": "client", "nonce": {}}),
+        ] {
+            let raw = odd.as_object().unwrap().clone();
+            assert!(IdTokenClaims::from_raw(raw).is_err(), "{odd}");
+        }
     }
 
     #[test]
