@@ -136,7 +136,8 @@ impl JwsVerifier {
         check_issued_at(issued_at, now).map_err(|why| malformed(&why.to_string()))?;
         if let Some(exp) = claims.get("exp") {
             let expires = seconds(exp).ok_or_else(|| malformed("exp is not a time"))?;
-            if expires + CLOCK_LEEWAY < now {
+            // The leeway off `now`, not onto `exp`: a signed `exp` near year 9999 would overflow.
+            if expires < now - CLOCK_LEEWAY {
                 return Err(malformed("the signal has expired"));
             }
         }

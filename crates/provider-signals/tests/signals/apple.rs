@@ -106,6 +106,15 @@ async fn another_issuer_is_an_invalid_issuer() {
 }
 
 #[tokio::test]
+async fn an_expiry_at_the_end_of_time_is_read_as_a_time_far_off() {
+    let bench = bench().await;
+    let mut claims = bench.apple_claims(json!({"type": "consent-revoked", "sub": SUB}));
+    // 9999-12-31T23:58:20Z: the last minutes a time can hold, then the leeway.
+    claims["exp"] = json!(253_402_300_700_i64);
+    assert!(bench.apple(&claims).await.is_ok());
+}
+
+#[tokio::test]
 async fn a_wrong_key_an_unknown_kid_or_another_algorithm_is_an_invalid_key() {
     let bench = bench().await;
     let claims = bench.apple_claims(json!({"type": "consent-revoked", "sub": SUB}));
