@@ -204,11 +204,15 @@ pub struct AlreadyGone {
 }
 
 impl ProviderSpec {
-    /// Whether apps may sign in with an id_token they obtained natively.
+    /// Whether apps may sign in with an id_token they obtained natively. Never with id_tokens
+    /// signed with the client secret: an app that holds the secret (shipped in it) could sign
+    /// a token for anyone.
     pub fn native_sign_in(&self) -> bool {
-        self.id_token
-            .as_ref()
-            .is_some_and(|rules| rules.native_sign_in)
+        self.id_token_signing == IdTokenSigning::KeySet
+            && self
+                .id_token
+                .as_ref()
+                .is_some_and(|rules| rules.native_sign_in)
     }
 
     /// Whether the declaration reads an address at all (a claim, or an emails list).

@@ -67,6 +67,17 @@ fn an_oidc_declaration_takes_what_discovery_published_unless_the_table_says_othe
 }
 
 #[test]
+fn id_tokens_signed_with_the_client_secret_give_no_native_sign_in() {
+    let mut spec = acme().declaration(Some(&published()));
+    spec.id_token_signing = crate::knobs::IdTokenSigning::ClientSecret;
+    assert_eq!(spec.problems(), []);
+    assert!(
+        !spec.native_sign_in(),
+        "an app holding the secret could sign any token"
+    );
+}
+
+#[test]
 fn the_id_token_issuer_is_the_published_one_with_or_without_one_trailing_slash() {
     let spec = acme().declaration(Some(&published()));
     let issuers = &spec.id_token.unwrap().issuers;
