@@ -7,7 +7,7 @@ use social_login_ports::{
     SignalRepository, StateSealer, StateStore, TokenCipher, UserRepository,
 };
 use std::sync::Arc;
-use time::Duration;
+use time::{Duration, OffsetDateTime};
 
 /// Every adapter the use cases need.
 #[derive(Clone)]
@@ -60,6 +60,10 @@ pub struct AuthPolicy {
     pub relay: RelayPolicy,
     /// `[audit] retention_days`: events older than this are pruned.
     pub audit_retention: Duration,
+    /// With a state store that forgets on restart (memory): when this process started. The
+    /// id_tokens an earlier process saw used are forgotten, so a token issued before is
+    /// refused rather than accepted a second time.
+    pub id_tokens_issued_since: Option<OffsetDateTime>,
 }
 
 /// `[relay]` (docs/configuration.md).
@@ -99,6 +103,7 @@ impl Default for AuthPolicy {
             ipv6_prefix: 64,
             relay: RelayPolicy::default(),
             audit_retention: crate::usecases::tokens::AUDIT_RETENTION,
+            id_tokens_issued_since: None,
         }
     }
 }

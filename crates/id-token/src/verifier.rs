@@ -72,11 +72,13 @@ enum NonceCheck<'a> {
     Presented(Option<&'a SecretText>),
 }
 
-/// The claims of an id_token an app presented, and until when the token would verify: its
-/// `exp` plus [`CLOCK_LEEWAY_SECS`], which is how long it must be remembered as used.
+/// The claims of an id_token an app presented, when it was issued (its `iat`), and until when
+/// the token would verify: its `exp` plus [`CLOCK_LEEWAY_SECS`], which is how long it must be
+/// remembered as used.
 #[derive(Debug, Clone)]
 pub struct PresentedClaims {
     pub claims: IdTokenClaims,
+    pub issued_at: OffsetDateTime,
     pub usable_until: OffsetDateTime,
 }
 
@@ -204,8 +206,14 @@ impl IdTokenVerifier {
         let nonce = NonceCheck::Presented(raw_nonce);
         let claims = self.verify_with(id_token, &audiences, nonce).await?;
         let usable_until = checks::usable_until(&claims, self.clock.now(), MAX_PRESENTED_LIFETIME)?;
+        // Checked already: present, and within the leeway of now.
+        let issued_at = claims
+            .iat
+            .and_then(|iat| OffsetDateTime::from_unix_timestamp(iat).ok())
+            .ok_or_else(|| ProviderError::UserInfo("id_token iat is not a time".into()))?;
         Ok(PresentedClaims {
             claims,
+            issued_at,
             usable_until,
         })
     }

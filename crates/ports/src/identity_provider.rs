@@ -69,11 +69,13 @@ pub struct IdTokenInput {
     pub post_body: Option<PostBody>,
 }
 
-/// A verified id_token an app presented: who it is about, and until when the token would
-/// still verify (its `exp` plus the clock leeway), which is how long it is remembered as used.
+/// A verified id_token an app presented: who it is about, when it was issued (its `iat`), and
+/// until when the token would still verify (its `exp` plus the clock leeway), which is how
+/// long it is remembered as used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PresentedIdToken {
     pub identity: ProviderIdentity,
+    pub issued_at: OffsetDateTime,
     pub usable_until: OffsetDateTime,
     /// The client id it was issued to (its `aud`, one of the registration's client ids):
     /// the client an authorization code that came with it is exchanged as.

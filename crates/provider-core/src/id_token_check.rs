@@ -28,10 +28,11 @@ pub trait IdTokenCheck: Send + Sync + fmt::Debug {
     ) -> Result<Presented, ProviderError>;
 }
 
-/// The claims of a token an app presented, and until when it would still verify (how long
-/// it must be remembered as used).
+/// The claims of a token an app presented, when it was issued, and until when it would still
+/// verify (how long it must be remembered as used).
 #[derive(Debug, Clone)]
 pub struct Presented {
     pub claims: Map<String, Value>,
+    pub issued_at: OffsetDateTime,
     pub usable_until: OffsetDateTime,
 }

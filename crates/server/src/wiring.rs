@@ -19,6 +19,7 @@ use social_login_state_store::{MemoryStateStore, RedisStateStore, RedisStateStor
 use social_login_webhooks::HttpWebhookSender;
 use std::sync::Arc;
 use std::time::Duration;
+use time::OffsetDateTime;
 
 /// Longest a request waits on Redis before it answers 503: Redis answers in well under a
 /// millisecond when it is healthy.
@@ -79,6 +80,7 @@ pub async fn wire(settings: &Settings) -> Result<Wired, StartupError> {
         ipv6_prefix: settings.rate_limit.ipv6_prefix,
         relay: settings.relay.policy(),
         audit_retention: settings.audit.retention(),
+        id_tokens_issued_since: id_tokens_issued_since(settings, ports.clock.now()),
     };
     let webhooks = match settings.webhooks.target() {
         Some(target) => {
@@ -148,6 +150,16 @@ fn state_sealer(
             sealer.bound_to_epoch(epoch)
         }
         StateStoreBackend::Redis => sealer,
+    }
+}
+
+/// With the memory backend the used id_tokens die with the process: one issued before it
+/// started (to the second, as `iat` counts) might have been used already, so it is refused.
+/// Redis keeps them across restarts.
+fn id_tokens_issued_since(settings: &Settings, now: OffsetDateTime) -> Option<OffsetDateTime> {
+    match settings.oauth_state_store.backend {
+        StateStoreBackend::Memory => now.replace_nanosecond(0).ok(),
+        StateStoreBackend::Redis => None,
     }
 }
 

@@ -164,9 +164,12 @@ impl IdentityProvider for FakeProvider {
     ) -> Result<PresentedIdToken, ProviderError> {
         self.id_tokens_received.lock().unwrap().push(input);
         let identity = self.id_token_answer.lock().unwrap().clone()?;
+        let usable_until = *self.id_token_usable_until.lock().unwrap();
         Ok(PresentedIdToken {
             identity,
-            usable_until: *self.id_token_usable_until.lock().unwrap(),
+            // An hour's token, as providers issue them.
+            issued_at: usable_until - time::Duration::HOUR,
+            usable_until,
             audience: FAKE_CLIENT_ID.to_owned(),
         })
     }

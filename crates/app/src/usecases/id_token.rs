@@ -301,6 +301,15 @@ impl AuthService {
                 .into(),
             ));
         }
+        if self
+            .policy
+            .id_tokens_issued_since
+            .is_some_and(|since| presented.issued_at < since)
+        {
+            return Err(AppError::UserInfoFailed(
+                "id_token was issued before the service started".into(),
+            ));
+        }
         match self
             .ports
             .states

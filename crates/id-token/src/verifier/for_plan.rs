@@ -107,6 +107,7 @@ impl IdTokenCheck for IdTokenVerifier {
         let presented = IdTokenVerifier::verify_presented(self, token, raw_nonce).await?;
         Ok(Presented {
             claims: presented.claims.raw,
+            issued_at: presented.issued_at,
             usable_until: presented.usable_until,
         })
     }

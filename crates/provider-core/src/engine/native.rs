@@ -24,6 +24,7 @@ impl Engine {
         })?;
         Ok(PresentedIdToken {
             identity: identity.await?,
+            issued_at: presented.issued_at,
             usable_until: presented.usable_until,
             audience,
         })

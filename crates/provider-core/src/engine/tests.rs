@@ -45,6 +45,7 @@ impl IdTokenCheck for FixedClaims {
         }
         Ok(Presented {
             claims: self.0.as_object().unwrap().clone(),
+            issued_at: USABLE_UNTIL - time::Duration::HOUR,
             usable_until: USABLE_UNTIL,
         })
     }

@@ -151,3 +151,22 @@ async fn an_id_token_of_a_web_code_flow_does_not_sign_in_natively() {
         app.stop().await;
     }
 }
+
+#[tokio::test]
+async fn with_the_memory_store_a_token_issued_before_a_restart_is_refused_after_it() {
+    let mut app = spawn_app().await;
+    let before = app.native_body_for(Provider::Google, &ada(), CLIENT_ID);
+    let first = app.native_sign_in("google", &before).await;
+    assert_eq!(first.status(), StatusCode::OK);
+    // `iat` counts whole seconds: the restart comes in a later one.
+    tokio::time::sleep(std::time::Duration::from_millis(1_100)).await;
+    app.restart_with(|_| {}).await;
+
+    // The new process does not know the token was used: it refuses every token from before.
+    let replay = app.native_sign_in("google", &before).await;
+    assert_problem(replay, 502, "OAuthUserInfoFailed").await;
+    let after = app.native_body_for(Provider::Google, &ada(), CLIENT_ID);
+    let fresh = app.native_sign_in("google", &after).await;
+    assert_eq!(fresh.status(), StatusCode::OK);
+    app.stop().await;
+}
