@@ -4,7 +4,7 @@
 use crate::{AppError, AppResult, AuthService, EnabledProvider};
 use social_login_domain::state::StateMismatch;
 use social_login_domain::{
-    AuthorizationCode, InvalidCode, MalformedState, ProviderKey, StateToken,
+    AuthorizationCode, InvalidCode, MalformedState, ProviderKey, SecretText, StateToken,
 };
 use social_login_ports::PostBody;
 
@@ -16,6 +16,18 @@ pub struct ProviderReturn {
     pub state: StateToken,
     /// The first form_post body as the client received it (Apple), untouched.
     pub post_body: Option<PostBody>,
+    /// The secret the client bound the flow to on authorize, if it did.
+    pub binding: Option<SecretText>,
+}
+
+impl ProviderReturn {
+    /// This return, presenting the secret its client bound the flow to (`binding`).
+    pub fn with_binding(self, binding: Option<String>) -> Self {
+        Self {
+            binding: binding.map(SecretText::new),
+            ..self
+        }
+    }
 }
 
 impl From<InvalidCode> for AppError {
@@ -61,6 +73,7 @@ impl AuthService {
             code: AuthorizationCode::parse(code)?,
             state: StateToken::parse(state)?,
             post_body,
+            binding: None,
         })
     }
 }

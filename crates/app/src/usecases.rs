@@ -21,17 +21,19 @@ pub mod tokens;
 use crate::{AppError, AppResult, AuthService, ProviderReturn};
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::state::{self, Flow, RedeemedState, StateMismatch};
-use social_login_domain::{ProviderKey, ProviderTokens, StateToken};
+use social_login_domain::{ProviderKey, ProviderTokens, SecretText, StateToken};
 use social_login_ports::{CallbackInput, ProviderLogin};
 
 impl AuthService {
-    /// Opens the presented state value, records it as spent (whatever the checks say
-    /// next: a refused value is spent too) and redeems it for this provider and flow.
+    /// Opens the presented state value, checks the client's binding, records it as spent
+    /// (whatever the checks say next: a refused value is spent too) and redeems it for this
+    /// provider and flow.
     pub(crate) async fn redeem_state(
         &self,
         provider: ProviderKey,
         token: &StateToken,
         flow: Flow,
+        binding: Option<&SecretText>,
     ) -> AppResult<RedeemedState> {
         let opened = self
             .ports
@@ -44,6 +46,8 @@ impl AuthService {
         if opened.is_expired(now) {
             return Err(StateMismatch::Expired.into());
         }
+        // Before the spend: a stranger without the client's secret cannot use the value up.
+        opened.check_binding(binding.map(authorize::binding_of))?;
         let spend = self
             .ports
             .states
@@ -60,7 +64,7 @@ impl AuthService {
     ) -> AppResult<ProviderLogin> {
         let provider = ret.provider.ready()?.clone();
         let redeemed = self
-            .redeem_state(ret.provider.key(), &ret.state, flow)
+            .redeem_state(ret.provider.key(), &ret.state, flow, ret.binding.as_ref())
             .await?;
         Ok(provider
             .complete(CallbackInput {

@@ -69,8 +69,8 @@ pub use session::LoginMethod;
 pub use signal::{SignalAction, SignalId, SignalKind, SignalSource};
 pub use signup::{EmailDomain, SignupPolicy, SignupRefused};
 pub use state::{
-    Flow, MalformedState, OAuthState, Purpose, RedeemedState, Spend, StateId, StateMismatch,
-    StateToken,
+    Flow, MalformedState, OAuthState, Purpose, RedeemedState, Spend, StateBinding, StateId,
+    StateMismatch, StateToken,
 };
 pub use user::{BadGivenName, PasswordHash, User, given_name};
 

@@ -118,7 +118,38 @@ pub enum StateMismatch {
     WrongPurpose,
     #[error("state value is bound to a different user")]
     OtherUser,
+    #[error("state value is bound to another client")]
+    OtherClient,
 }
+
+/// What ties a flow to the client that started it: the first 128 bits of the SHA-256 of the
+/// `binding` secret the client sent to authorize (the app hashes; the domain compares). Only
+/// the client holds the secret, so a code and state that leak with the redirect are of no
+/// use without it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct StateBinding([u8; 16]);
+
+impl StateBinding {
+    pub fn from_bytes(bytes: [u8; 16]) -> Self {
+        Self(bytes)
+    }
+
+    pub fn as_bytes(&self) -> &[u8; 16] {
+        &self.0
+    }
+
+    /// Equal, compared in time that does not depend on where the two differ.
+    fn same_as(&self, other: &Self) -> bool {
+        let differing = self
+            .0
+            .iter()
+            .zip(other.0)
+            .fold(0, |acc, (a, b)| acc | (a ^ b));
+        std::hint::black_box(differing) == 0
+    }
+}
+
+redacted_debug!(StateBinding);
 
 /// An issued state value: everything the callback needs, sealed into the value itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,6 +165,8 @@ pub struct OAuthState {
     /// Scopes a connect asked for beyond the provider's (`scopes=` on authorize); empty
     /// for every login.
     pub extra_scopes: Scopes,
+    /// The client's binding, when it sent one to authorize: the flow finishes only with it.
+    pub binding: Option<StateBinding>,
 }
 
 /// What a consumed state value hands on to the code exchange.
@@ -166,6 +199,23 @@ impl OAuthState {
             nonce,
             expires_at: now + ttl,
             extra_scopes: Scopes::default(),
+            binding: None,
+        }
+    }
+
+    /// This state, finished only by the client that holds `binding`'s secret.
+    pub fn bound_to(self, binding: Option<StateBinding>) -> Self {
+        Self { binding, ..self }
+    }
+
+    /// Whether the client finishing the flow presented the binding it started it with: both
+    /// none, or the same. Checked before the value is spent, so a stranger who got hold of
+    /// the value cannot use it up either.
+    pub fn check_binding(&self, presented: Option<StateBinding>) -> Result<(), StateMismatch> {
+        match (&self.binding, presented) {
+            (None, None) => Ok(()),
+            (Some(bound), Some(presented)) if bound.same_as(&presented) => Ok(()),
+            _ => Err(StateMismatch::OtherClient),
         }
     }
 

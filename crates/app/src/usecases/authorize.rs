@@ -5,7 +5,8 @@
 
 use crate::EnabledProvider;
 use crate::{AppError, AppResult, AuthService};
-use social_login_domain::{OAuthState, Purpose, Scopes, SecretText};
+use sha2::{Digest, Sha256};
+use social_login_domain::{OAuthState, Purpose, Scopes, SecretText, StateBinding};
 use social_login_ports::AuthorizationRequest;
 use tracing::instrument;
 
@@ -21,6 +22,8 @@ pub struct AuthorizeOptions {
     /// `scopes=a,b`: scopes a connect asks for beyond the provider's, each one of its
     /// `connect_scopes`.
     pub scopes: Vec<String>,
+    /// `binding=…`: a secret only the client keeps; the callback (or connect) must present it.
+    pub binding: Option<SecretText>,
 }
 
 impl AuthService {
@@ -36,6 +39,7 @@ impl AuthService {
         options: AuthorizeOptions,
     ) -> AppResult<String> {
         let extra_scopes = extra_scopes(&provider, &options.scopes)?;
+        let binding = options.binding.as_ref().map(checked_binding).transpose()?;
         let adapter = provider.ready()?;
         let purpose = match bearer.and_then(|token| self.verify_bearer(token)) {
             Some(caller) => {
@@ -60,7 +64,8 @@ impl AuthService {
             now,
             self.policy.state_ttl,
         )
-        .with_extra_scopes(extra_scopes);
+        .with_extra_scopes(extra_scopes)
+        .bound_to(binding);
         let request = AuthorizationRequest {
             state: self.ports.state_sealer.seal(&state)?,
             pkce_verifier: state.pkce_verifier,
@@ -69,6 +74,34 @@ impl AuthService {
         };
         Ok(adapter.authorization_url(&request)?)
     }
+}
+
+/// Shortest and longest binding secret: as many characters as a PKCE verifier may have
+/// (RFC 7636 §4.1), at least 32 of them (about 190 bits from a random URL-safe source).
+const BINDING_CHARS: std::ops::RangeInclusive<usize> = 32..=128;
+
+/// The hash of a binding secret, if it is 32 to 128 unreserved URL characters; else 422.
+fn checked_binding(secret: &SecretText) -> AppResult<StateBinding> {
+    let text = secret.expose();
+    let unreserved = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~');
+    if !BINDING_CHARS.contains(&text.len()) || !text.bytes().all(unreserved) {
+        return Err(AppError::Validation(
+            "binding: 32 to 128 characters of A-Z, a-z, 0-9, `-`, `.`, `_` and `~`".into(),
+        ));
+    }
+    Ok(binding_of(secret))
+}
+
+/// What a state value keeps of a binding secret: the first 128 bits of its SHA-256, labelled
+/// so it is no other hash of the same text.
+pub(crate) fn binding_of(secret: &SecretText) -> StateBinding {
+    let digest = Sha256::new()
+        .chain_update(b"social-login state binding\0")
+        .chain_update(secret.expose().as_bytes())
+        .finalize();
+    let mut bytes = [0; 16];
+    bytes.copy_from_slice(&digest[..16]);
+    StateBinding::from_bytes(bytes)
 }
 
 /// `asked`, each once, if every one is among the provider's `connect_scopes` and they fit

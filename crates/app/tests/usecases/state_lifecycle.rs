@@ -1,10 +1,11 @@
 //! docs/api.md#state-values: every transition of the state value, through callback and connect.
 
 use crate::world::{CODE, RawInput, World, ada_on_github, github_login};
-use social_login_app::AppError;
-use social_login_domain::ProviderKey;
+use social_login_app::{AppError, AppResult, AuthorizeOptions};
+use social_login_domain::{Origin, ProviderKey, SecretText};
 use social_login_domain::{Purpose, StateMismatch, UserId};
 use social_login_ports::MockIdentityProvider;
+use social_login_testing::state_in;
 use std::sync::Arc;
 use time::Duration;
 
@@ -194,4 +195,69 @@ async fn the_state_is_checked_before_the_provider_is_called() {
             .await,
         Err(mismatch(StateMismatch::WrongPurpose))
     );
+}
+
+/// A binding secret as a client makes one: 43 random URL-safe characters.
+const BINDING: &str = "Yd3kQ9vPz-1mN_bX7cLr0sTu2wA5eH8gJ4fK6iO~.aZ";
+
+/// Authorize for a GitHub login bound to `binding`; returns the state from the URL.
+async fn bound_login_state(world: &World, binding: &str) -> String {
+    world.answers(ada_on_github());
+    let provider = world.service.enabled_provider("github").unwrap();
+    let options = AuthorizeOptions {
+        binding: Some(SecretText::new(binding)),
+        ..AuthorizeOptions::default()
+    };
+    let url = world.service.authorize(provider, None, options).await;
+    state_in(&url.unwrap())
+}
+
+/// The callback of `state`, presenting `binding`.
+async fn callback_presenting(world: &World, state: &str, binding: Option<&str>) -> AppResult<()> {
+    let provider = world.service.enabled_provider("github")?;
+    let ret = world.service.provider_return(provider, CODE, state, None)?;
+    let ret = ret.with_binding(binding.map(str::to_owned));
+    world
+        .service
+        .callback(ret, &Origin::default())
+        .await
+        .map(drop)
+}
+
+#[tokio::test]
+async fn a_bound_state_is_finished_only_with_its_binding_and_a_stranger_cannot_spend_it() {
+    let world = World::new();
+    let state = bound_login_state(&world, BINDING).await;
+    let other = BINDING.replace('Y', "y");
+    for presented in [None, Some(other.as_str())] {
+        let refused = callback_presenting(&world, &state, presented).await;
+        assert_eq!(refused.unwrap_err(), mismatch(StateMismatch::OtherClient));
+        assert!(!world.is_spent(&state), "{presented:?}");
+    }
+    callback_presenting(&world, &state, Some(BINDING))
+        .await
+        .unwrap();
+    assert!(world.is_spent(&state));
+}
+
+#[tokio::test]
+async fn an_unbound_state_refuses_a_binding_and_a_malformed_binding_is_refused_on_authorize() {
+    let world = World::new();
+    let state = world.started_login(ada_on_github()).await;
+    let refused = callback_presenting(&world, &state, Some(BINDING)).await;
+    assert_eq!(refused.unwrap_err(), mismatch(StateMismatch::OtherClient));
+    callback_presenting(&world, &state, None).await.unwrap();
+
+    for malformed in ["short", &"a".repeat(129), &format!("{}+", &BINDING[..40])] {
+        let provider = world.service.enabled_provider("github").unwrap();
+        let options = AuthorizeOptions {
+            binding: Some(SecretText::new(malformed)),
+            ..AuthorizeOptions::default()
+        };
+        let refused = world.service.authorize(provider, None, options).await;
+        assert!(
+            matches!(refused, Err(AppError::Validation(_))),
+            "{malformed}"
+        );
+    }
 }

@@ -160,3 +160,21 @@ fn a_state_id_prints_as_hex_and_debug_shows_only_a_prefix() {
     assert_eq!(id.to_hex(), "ab".repeat(16));
     assert_eq!(format!("{id:?}"), "StateId(abababab…)");
 }
+
+#[test]
+fn a_bound_value_finishes_only_with_its_binding_and_an_unbound_one_only_without() {
+    let binding = StateBinding::from_bytes([3; 16]);
+    let other = StateBinding::from_bytes([4; 16]);
+    let bound = issued(Purpose::Login).bound_to(Some(binding));
+    assert_eq!(bound.check_binding(Some(binding)), Ok(()));
+    for presented in [None, Some(other)] {
+        let refused = bound.check_binding(presented);
+        assert_eq!(refused, Err(StateMismatch::OtherClient), "{presented:?}");
+    }
+    let unbound = issued(Purpose::Login);
+    assert_eq!(unbound.check_binding(None), Ok(()));
+    assert_eq!(
+        unbound.check_binding(Some(binding)),
+        Err(StateMismatch::OtherClient)
+    );
+}

@@ -2,7 +2,7 @@
 
 use super::*;
 use proptest::prelude::*;
-use social_login_domain::{ProviderKey, Purpose, Scopes, StateId, UserId};
+use social_login_domain::{ProviderKey, Purpose, Scopes, StateBinding, StateId, UserId};
 use time::OffsetDateTime;
 
 fn secret(label: &str) -> SecretText {
@@ -18,6 +18,7 @@ fn state(purpose: Purpose) -> OAuthState {
         nonce: SecretText::new("n".repeat(43)),
         expires_at: OffsetDateTime::from_unix_timestamp(1_800_000_600).unwrap(),
         extra_scopes: Scopes::default(),
+        binding: None,
     }
 }
 
@@ -44,7 +45,7 @@ fn a_sealed_state_opens_to_the_same_state_a_connect_state_with_its_user() {
 #[test]
 fn the_value_hides_the_verifier_and_nonce_and_fits_what_providers_accept() {
     let sealer = sealer();
-    let original = connect_state();
+    let original = connect_state().bound_to(Some(StateBinding::from_bytes([1; 16])));
     let token = sealer.seal(&original).unwrap();
     // X documents 500 characters as its limit for `state`.
     assert!(token.as_str().len() < 300, "{}", token.as_str().len());
@@ -55,6 +56,19 @@ fn the_value_hides_the_verifier_and_nonce_and_fits_what_providers_accept() {
             .any(|window| window == "vvvvvvvvvv".as_bytes()),
         "the verifier is encrypted, not just encoded"
     );
+}
+
+#[test]
+fn the_largest_value_the_service_issues_stays_within_what_x_accepts() {
+    let words = ["w".repeat(49), "x".repeat(49), "y".repeat(50)];
+    let largest = OAuthState {
+        provider: ProviderKey::parse(&"p".repeat(32)).unwrap(),
+        extra_scopes: Scopes::from_words(words),
+        ..connect_state().bound_to(Some(StateBinding::from_bytes([1; 16])))
+    };
+    assert_eq!(largest.extra_scopes.as_str().len(), 150);
+    let token = sealer().seal(&largest).unwrap();
+    assert!(token.as_str().len() < 500, "{}", token.as_str().len());
 }
 
 #[test]
@@ -176,6 +190,7 @@ proptest! {
         verifier in "[A-Za-z0-9_-]{43,128}",
         nonce in "[A-Za-z0-9_-]{0,64}",
         extra in proptest::collection::vec("[a-z:.]{1,20}", 0..4),
+        binding in proptest::option::of(any::<[u8; 16]>()),
     ) {
         let original = OAuthState {
             id: StateId::from_bytes(id),
@@ -188,6 +203,7 @@ proptest! {
             nonce: SecretText::new(nonce),
             expires_at: OffsetDateTime::from_unix_timestamp(seconds).unwrap(),
             extra_scopes: Scopes::from_words(extra),
+            binding: binding.map(StateBinding::from_bytes),
         };
         let sealer = sealer();
         let token = sealer.seal(&original).unwrap();

@@ -4,8 +4,7 @@ use serde::{Deserialize, Serialize};
 use social_login_app::LoginResult;
 use social_login_domain::{AuditEvent, LinkedAccount, User};
 use social_login_ports::{PostBody, ProviderInfo, SessionSummary};
-use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
+use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 use utoipa::ToSchema;
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -53,11 +52,12 @@ pub struct CallbackRequest {
     pub code: String,
     /// The state value from the authorize step.
     pub state: String,
-    /// Apple only: the first form_post body as received; ignored by other providers.
-    /// A JSON object or null; any other type is 422, like every wrongly typed field.
+    /// Apple's first form_post body as received (others ignore it): an object or null, else 422.
     #[schema(value_type = Option<Object>)]
     #[serde(default, deserialize_with = "object_or_null")]
     pub post_body: Option<PostBody>,
+    /// The `binding` sent to authorize, if any: else 400 `OAuthStateMismatch`, nothing spent.
+    pub binding: Option<String>,
 }
 
 /// Body of native sign-in and its connect (docs/api.md#native-sign-in). No `Debug`: it carries the id_token.

@@ -17,6 +17,7 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use social_login_app::AuthorizeOptions;
 use social_login_app::ProviderReturn;
+use social_login_domain::SecretText;
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -46,8 +47,8 @@ pub async fn providers(State(state): State<AppState>) -> Json<Vec<ProviderRead>>
     Json(providers.iter().map(ProviderRead::from).collect())
 }
 
-/// `GET authorize`'s query: both optional.
-#[derive(Debug, Default, Deserialize, IntoParams)]
+/// `GET authorize`'s query: all optional. No `Debug`: it may carry the binding secret.
+#[derive(Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct AuthorizeQuery {
     /// `connect`: a connect, which needs the user's bearer token (else 401).
@@ -55,6 +56,10 @@ pub struct AuthorizeQuery {
     /// Scopes a connect asks for beyond the provider's, comma separated; each must be one of
     /// the provider's `connect_scopes` (else 422).
     scopes: Option<String>,
+    /// A random secret only this client keeps (32 to 128 characters of `A-Z a-z 0-9 - . _ ~`,
+    /// else 422): the callback or connect must then send it as `binding`, so a code and state
+    /// that leak with the redirect are of no use to anyone else.
+    binding: Option<String>,
 }
 
 impl AuthorizeQuery {
@@ -66,6 +71,7 @@ impl AuthorizeQuery {
         };
         let scopes = self.scopes.as_deref().unwrap_or_default();
         Ok(AuthorizeOptions {
+            binding: self.binding.map(SecretText::new),
             connect,
             scopes: (scopes.split(',').map(str::trim))
                 .filter(|scope| !scope.is_empty())
@@ -211,5 +217,6 @@ fn provider_return(
 ) -> Result<ProviderReturn, ApiError> {
     Ok(state
         .service
-        .provider_return(provider, &request.code, &request.state, request.post_body)?)
+        .provider_return(provider, &request.code, &request.state, request.post_body)?
+        .with_binding(request.binding))
 }

@@ -2,6 +2,8 @@
 
 use crate::helpers::*;
 use futures_like::join_all;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
 use social_login_simulator::Endpoint;
 
 mod futures_like {
@@ -164,5 +166,37 @@ async fn twenty_parallel_callbacks_with_one_state_succeed_exactly_once() {
         .filter(|status| status.as_u16() == 400)
         .count();
     assert_eq!((ok, mismatch), (1, 19), "{statuses:?}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_flow_bound_to_its_client_is_of_no_use_to_whoever_else_gets_the_redirect() {
+    let app = spawn_app().await;
+    let binding = "Yd3kQ9vPz-1mN_bX7cLr0sTu2wA5eH8gJ4fK6iO~.aZ";
+    let path = format!("/auth/oauth/github/authorize?binding={binding}");
+    let started = app.get(&path, None).await;
+    assert_eq!(started.status(), StatusCode::OK);
+    let url = started.json::<Value>().await.unwrap()["authorization_url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let approval = app.approve_at_provider(&url, "583231").await;
+
+    // The redirect leaked: its code and state, posted without the client's secret.
+    let stolen = app.callback("github", &approval).await;
+    assert_problem(stolen, 400, "OAuthStateMismatch").await;
+    let mut body = approval.body();
+    body["binding"] = json!(binding.replace('Y', "y"));
+    let guessed = app.post("/auth/oauth/github/callback", &body, None).await;
+    assert_problem(guessed, 400, "OAuthStateMismatch").await;
+    // The client that started the flow still finishes it: nothing was spent.
+    body["binding"] = json!(binding);
+    let finished = app.post("/auth/oauth/github/callback", &body, None).await;
+    assert_eq!(finished.status(), StatusCode::OK);
+
+    let malformed = app
+        .get("/auth/oauth/github/authorize?binding=too-short", None)
+        .await;
+    assert_problem(malformed, 422, "ValidationError").await;
     app.stop().await;
 }

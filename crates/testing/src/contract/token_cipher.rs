@@ -46,6 +46,10 @@ fn state(purpose: Purpose) -> OAuthState {
                 social_login_domain::Scopes::from_words(["repo", "read:org"])
             }
         },
+        binding: match purpose {
+            Purpose::Login => None,
+            Purpose::Connect { .. } => Some(social_login_domain::StateBinding::from_bytes([5; 16])),
+        },
     }
 }
 
