@@ -4,6 +4,7 @@
 //! RFC 7519 and OpenID Connect give them makes the claims unreadable, as a check that read it
 //! as absent would pass where it must refuse (an `azp` that is not ours).
 
+use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
@@ -70,16 +71,17 @@ impl Audience {
 
 impl<'de> Deserialize<'de> for Audience {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            One(String),
-            Many(Vec<String>),
-        }
-        Ok(Self(match Option::<Raw>::deserialize(deserializer)? {
-            Some(Raw::One(one)) => vec![one],
-            Some(Raw::Many(many)) => many,
-            None => Vec::new(),
+        let not_a_string = || D::Error::custom("aud: a string or an array of strings");
+        Ok(Self(match Value::deserialize(deserializer)? {
+            Value::Null => Vec::new(),
+            Value::String(one) => vec![one],
+            Value::Array(many) => (many.into_iter())
+                .map(|aud| match aud {
+                    Value::String(aud) => Ok(aud),
+                    _ => Err(not_a_string()),
+                })
+                .collect::<Result<_, _>>()?,
+            _ => return Err(not_a_string()),
         }))
     }
 }
