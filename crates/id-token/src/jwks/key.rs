@@ -12,19 +12,33 @@ pub struct PublicKey {
     pub kid: Option<String>,
     /// The key's own `alg`, when the set names one (Entra's do not).
     pub alg: Option<String>,
+    /// An EC key's curve (`crv`), which fixes the one algorithm it verifies.
+    pub curve: Option<&'static str>,
     #[debug(skip)]
     pub key: DecodingKey,
 }
 
 impl PublicKey {
     /// Whether a token signed with `algorithm` may be checked with this key: the families
-    /// must match, and so must the key's own `alg` when it names one.
+    /// must match, and so must the key's own `alg` when it names one, and an EC key's curve.
     pub fn accepts(&self, algorithm: Algorithm) -> bool {
         let named_ok = self
             .alg
             .as_deref()
             .is_none_or(|alg| alg.parse::<Algorithm>().ok() == Some(algorithm));
-        named_ok && self.key.family() == algorithm.family()
+        let curve_ok = self
+            .curve
+            .is_none_or(|crv| curve_of(algorithm) == Some(crv));
+        named_ok && curve_ok && self.key.family() == algorithm.family()
+    }
+}
+
+/// The curve an ECDSA algorithm signs on (RFC 7518 §3.4); `None` for the others.
+fn curve_of(algorithm: Algorithm) -> Option<&'static str> {
+    match algorithm {
+        Algorithm::ES256 => Some("P-256"),
+        Algorithm::ES384 => Some("P-384"),
+        _ => None,
     }
 }
 
@@ -43,6 +57,7 @@ struct RawJwk {
     kty: String,
     kid: Option<String>,
     alg: Option<String>,
+    crv: Option<String>,
     #[serde(default, rename = "use")]
     usage: Option<String>,
     n: Option<String>,
@@ -74,14 +89,27 @@ fn parse_key(raw: Value) -> Option<PublicKey> {
     if jwk.usage.as_deref().is_some_and(|usage| usage != "sig") {
         return None;
     }
-    let key = match jwk.kty.as_str() {
-        "RSA" => DecodingKey::from_rsa_components(jwk.n.as_deref()?, jwk.e.as_deref()?).ok()?,
-        "EC" => DecodingKey::from_ec_components(jwk.x.as_deref()?, jwk.y.as_deref()?).ok()?,
+    let (key, curve) = match jwk.kty.as_str() {
+        "RSA" => {
+            let key = DecodingKey::from_rsa_components(jwk.n.as_deref()?, jwk.e.as_deref()?);
+            (key.ok()?, None)
+        }
+        // `crv` is required of an EC key (RFC 7518 §6.2.1.1); a curve we cannot verify on is
+        // no key of ours.
+        "EC" => {
+            let curve = [Algorithm::ES256, Algorithm::ES384]
+                .into_iter()
+                .filter_map(curve_of)
+                .find(|curve| jwk.crv.as_deref() == Some(curve))?;
+            let key = DecodingKey::from_ec_components(jwk.x.as_deref()?, jwk.y.as_deref()?);
+            (key.ok()?, Some(curve))
+        }
         _ => return None,
     };
     Some(PublicKey {
         kid: jwk.kid,
         alg: jwk.alg,
+        curve,
         key,
     })
 }
@@ -127,6 +155,23 @@ mod tests {
         assert!(!keys[0].accepts(Algorithm::RS512));
         assert!(!keys[0].accepts(Algorithm::HS256));
         assert!(keys[1].accepts(Algorithm::RS512));
+        assert!(!keys[1].accepts(Algorithm::ES256));
+    }
+
+    #[test]
+    fn an_ec_key_accepts_only_the_algorithm_of_its_curve_and_one_without_a_curve_is_skipped() {
+        let ec = social_login_simulator::signing::TEST_EC_KEY;
+        let keys = parse(json!({"keys": [
+            {"kty": "EC", "kid": "p256", "crv": "P-256", "x": ec.x, "y": ec.y},
+            {"kty": "EC", "kid": "p384", "crv": "P-384", "x": ec.x, "y": ec.y},
+            {"kty": "EC", "kid": "none", "x": ec.x, "y": ec.y},
+            {"kty": "EC", "kid": "p521", "crv": "P-521", "x": ec.x, "y": ec.y},
+        ]}));
+        let kids: Vec<_> = keys.iter().map(|k| k.kid.as_deref().unwrap()).collect();
+        assert_eq!(kids, ["p256", "p384"]);
+        assert!(keys[0].accepts(Algorithm::ES256));
+        assert!(!keys[0].accepts(Algorithm::ES384));
+        assert!(keys[1].accepts(Algorithm::ES384));
         assert!(!keys[1].accepts(Algorithm::ES256));
     }
 }

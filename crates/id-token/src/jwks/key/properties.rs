@@ -140,6 +140,6 @@ fn the_real_components_verify_their_tokens() {
     let rsa = only_key(json!({"kty": "RSA", "n": TEST_KEY_A.n, "e": TEST_KEY_A.e})).unwrap();
     assert!(verifies(&RSA_TOKEN, &rsa, Algorithm::RS256));
     let (x, y) = &*EC_POINT;
-    let ec = only_key(json!({"kty": "EC", "x": x, "y": y})).unwrap();
+    let ec = only_key(json!({"kty": "EC", "crv": "P-256", "x": x, "y": y})).unwrap();
     assert!(verifies(&EC_TOKEN, &ec, Algorithm::ES256));
 }
