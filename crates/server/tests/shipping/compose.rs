@@ -414,3 +414,42 @@ fn an_instance_stopping_has_time_to_finish_its_requests() {
         );
     }
 }
+
+#[test]
+fn nginx_logs_each_request_without_its_query() {
+    // authorize's `binding` is a secret, a relayed call's query may name people, and the
+    // Referer of a callback page on the service's origin holds its code and state.
+    let conf = files::read("nginx/nginx.conf");
+    let logged: Vec<&str> = conf
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("access_log "))
+        .filter(|rest| !rest.starts_with("off"))
+        .collect();
+    assert!(!logged.is_empty(), "nginx logs its requests");
+    for log in logged {
+        let format = log.trim_end_matches(';').split_whitespace().nth(1);
+        let format = format.expect("a named format, not nginx's `combined`");
+        let start = conf
+            .find(&format!("log_format {format} "))
+            .unwrap_or_else(|| panic!("log_format {format} is defined"));
+        let definition = &conf[start..start + conf[start..].find(';').unwrap()];
+        let variables: Vec<&str> = definition
+            .split('$')
+            .skip(1)
+            .map(|rest| {
+                rest.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                    .next()
+                    .unwrap()
+            })
+            .collect();
+        for query in [
+            "request",
+            "request_uri",
+            "args",
+            "query_string",
+            "http_referer",
+        ] {
+            assert!(!variables.contains(&query), "${query} in {definition}");
+        }
+    }
+}
