@@ -5,6 +5,8 @@
 
 use crate::EnabledProvider;
 use crate::{AppError, AppResult, AuthService};
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use sha2::{Digest, Sha256};
 use social_login_domain::{OAuthState, Purpose, Scopes, SecretText, StateBinding};
 use social_login_ports::AuthorizationRequest;
@@ -22,8 +24,9 @@ pub struct AuthorizeOptions {
     /// `scopes=a,b`: scopes a connect asks for beyond the provider's, each one of its
     /// `connect_scopes`.
     pub scopes: Vec<String>,
-    /// `binding=…`: a secret only the client keeps; the callback (or connect) must present it.
-    pub binding: Option<SecretText>,
+    /// `binding_challenge=…`: the BASE64URL SHA-256 of a secret only the client keeps (as
+    /// PKCE's S256 challenge); the callback (or connect) must present the secret.
+    pub binding_challenge: Option<String>,
 }
 
 impl AuthService {
@@ -39,7 +42,9 @@ impl AuthService {
         options: AuthorizeOptions,
     ) -> AppResult<String> {
         let extra_scopes = extra_scopes(&provider, &options.scopes)?;
-        let binding = options.binding.as_ref().map(checked_binding).transpose()?;
+        let binding = (options.binding_challenge.as_deref())
+            .map(challenged_binding)
+            .transpose()?;
         let adapter = provider.ready()?;
         let purpose = match bearer.and_then(|token| self.verify_bearer(token)) {
             Some(caller) => {
@@ -76,29 +81,28 @@ impl AuthService {
     }
 }
 
-/// Shortest and longest binding secret: as many characters as a PKCE verifier may have
-/// (RFC 7636 §4.1), at least 32 of them (about 190 bits from a random URL-safe source).
-const BINDING_CHARS: std::ops::RangeInclusive<usize> = 32..=128;
-
-/// The hash of a binding secret, if it is 32 to 128 unreserved URL characters; else 422.
-fn checked_binding(secret: &SecretText) -> AppResult<StateBinding> {
-    let text = secret.expose();
-    let unreserved = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~');
-    if !BINDING_CHARS.contains(&text.len()) || !text.bytes().all(unreserved) {
-        return Err(AppError::Validation(
-            "binding: 32 to 128 characters of A-Z, a-z, 0-9, `-`, `.`, `_` and `~`".into(),
-        ));
-    }
-    Ok(binding_of(secret))
+/// The binding a challenge names: 43 characters, the BASE64URL (unpadded) SHA-256 of the
+/// client's secret, as a PKCE S256 challenge is (RFC 7636 §4.2); else 422. Only the hash
+/// travels in authorize's URL, so a log of it gives nobody the secret.
+fn challenged_binding(challenge: &str) -> AppResult<StateBinding> {
+    let digest = (challenge.len() == 43)
+        .then(|| URL_SAFE_NO_PAD.decode(challenge).ok())
+        .flatten()
+        .ok_or_else(|| {
+            AppError::Validation(
+                "binding_challenge: the BASE64URL SHA-256 of the secret (43 characters)".into(),
+            )
+        })?;
+    Ok(binding_from_digest(&digest))
 }
 
-/// What a state value keeps of a binding secret: the first 128 bits of its SHA-256, labelled
-/// so it is no other hash of the same text.
+/// The binding a presented secret proves: its SHA-256, as [`challenged_binding`] reads it.
 pub(crate) fn binding_of(secret: &SecretText) -> StateBinding {
-    let digest = Sha256::new()
-        .chain_update(b"social-login state binding\0")
-        .chain_update(secret.expose().as_bytes())
-        .finalize();
+    binding_from_digest(&Sha256::digest(secret.expose().as_bytes()))
+}
+
+/// What a state value keeps of a SHA-256 digest: its first 128 bits.
+fn binding_from_digest(digest: &[u8]) -> StateBinding {
     let mut bytes = [0; 16];
     bytes.copy_from_slice(&digest[..16]);
     StateBinding::from_bytes(bytes)

@@ -1,8 +1,11 @@
 //! docs/api.md#state-values: every transition of the state value, through callback and connect.
 
 use crate::world::{CODE, RawInput, World, ada_on_github, github_login};
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use sha2::{Digest, Sha256};
 use social_login_app::{AppError, AppResult, AuthorizeOptions};
-use social_login_domain::{Origin, ProviderKey, SecretText};
+use social_login_domain::{Origin, ProviderKey};
 use social_login_domain::{Purpose, StateMismatch, UserId};
 use social_login_ports::MockIdentityProvider;
 use social_login_testing::state_in;
@@ -200,12 +203,17 @@ async fn the_state_is_checked_before_the_provider_is_called() {
 /// A binding secret as a client makes one: 43 random URL-safe characters.
 const BINDING: &str = "Yd3kQ9vPz-1mN_bX7cLr0sTu2wA5eH8gJ4fK6iO~.aZ";
 
+/// What authorize is given of a secret: its BASE64URL SHA-256, as a PKCE S256 challenge.
+fn challenge_of(secret: &str) -> String {
+    URL_SAFE_NO_PAD.encode(Sha256::digest(secret.as_bytes()))
+}
+
 /// Authorize for a GitHub login bound to `binding`; returns the state from the URL.
 async fn bound_login_state(world: &World, binding: &str) -> String {
     world.answers(ada_on_github());
     let provider = world.service.enabled_provider("github").unwrap();
     let options = AuthorizeOptions {
-        binding: Some(SecretText::new(binding)),
+        binding_challenge: Some(challenge_of(binding)),
         ..AuthorizeOptions::default()
     };
     let url = world.service.authorize(provider, None, options).await;
@@ -241,17 +249,19 @@ async fn a_bound_state_is_finished_only_with_its_binding_and_a_stranger_cannot_s
 }
 
 #[tokio::test]
-async fn an_unbound_state_refuses_a_binding_and_a_malformed_binding_is_refused_on_authorize() {
+async fn an_unbound_state_refuses_a_binding_and_a_malformed_challenge_is_refused_on_authorize() {
     let world = World::new();
     let state = world.started_login(ada_on_github()).await;
     let refused = callback_presenting(&world, &state, Some(BINDING)).await;
     assert_eq!(refused.unwrap_err(), mismatch(StateMismatch::OtherClient));
     callback_presenting(&world, &state, None).await.unwrap();
 
-    for malformed in ["short", &"a".repeat(129), &format!("{}+", &BINDING[..40])] {
+    let challenge = challenge_of(BINDING);
+    let one_too_many = format!("{challenge}A");
+    for malformed in ["short", &one_too_many, &"+".repeat(43), BINDING] {
         let provider = world.service.enabled_provider("github").unwrap();
         let options = AuthorizeOptions {
-            binding: Some(SecretText::new(malformed)),
+            binding_challenge: Some(malformed.to_owned()),
             ..AuthorizeOptions::default()
         };
         let refused = world.service.authorize(provider, None, options).await;

@@ -56,7 +56,7 @@ pub struct CallbackRequest {
     #[schema(value_type = Option<Object>)]
     #[serde(default, deserialize_with = "object_or_null")]
     pub post_body: Option<PostBody>,
-    /// The `binding` sent to authorize, if any: else 400 `OAuthStateMismatch`, nothing spent.
+    /// The secret of authorize's `binding_challenge`, if any: else 400, nothing spent.
     pub binding: Option<String>,
 }
 

@@ -17,7 +17,6 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use social_login_app::AuthorizeOptions;
 use social_login_app::ProviderReturn;
-use social_login_domain::SecretText;
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -47,8 +46,8 @@ pub async fn providers(State(state): State<AppState>) -> Json<Vec<ProviderRead>>
     Json(providers.iter().map(ProviderRead::from).collect())
 }
 
-/// `GET authorize`'s query: all optional. No `Debug`: it may carry the binding secret.
-#[derive(Default, Deserialize, IntoParams)]
+/// `GET authorize`'s query: all optional.
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct AuthorizeQuery {
     /// `connect`: a connect, which needs the user's bearer token (else 401).
@@ -56,10 +55,10 @@ pub struct AuthorizeQuery {
     /// Scopes a connect asks for beyond the provider's, comma separated; each must be one of
     /// the provider's `connect_scopes` (else 422).
     scopes: Option<String>,
-    /// A random secret only this client keeps (32 to 128 characters of `A-Z a-z 0-9 - . _ ~`,
-    /// else 422): the callback or connect must then send it as `binding`, so a code and state
-    /// that leak with the redirect are of no use to anyone else.
-    binding: Option<String>,
+    /// BASE64URL(SHA-256(secret)) of a random secret only this client keeps, as PKCE's S256
+    /// challenge (43 characters, else 422): the callback or connect must then send the secret
+    /// as `binding`, so a code and state that leak with the redirect are of no use to others.
+    binding_challenge: Option<String>,
 }
 
 impl AuthorizeQuery {
@@ -71,7 +70,7 @@ impl AuthorizeQuery {
         };
         let scopes = self.scopes.as_deref().unwrap_or_default();
         Ok(AuthorizeOptions {
-            binding: self.binding.map(SecretText::new),
+            binding_challenge: self.binding_challenge,
             connect,
             scopes: (scopes.split(',').map(str::trim))
                 .filter(|scope| !scope.is_empty())
@@ -91,7 +90,7 @@ impl AuthorizeQuery {
                 Unauthorized: purpose=connect without a valid bearer token"),
         (status = 422, body = Problem, content_type = "application/problem+json",
             description = "ValidationError: a scope that is not one of the provider's \
-                connect_scopes, or scopes on a login")),
+                connect_scopes, scopes on a login, or a malformed binding_challenge")),
     security((), ("bearer" = [])))]
 pub async fn authorize(
     State(state): State<AppState>,

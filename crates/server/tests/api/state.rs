@@ -1,9 +1,12 @@
 //! Every row of docs/api.md#state-values over HTTP: replay, expiry, purpose, user binding, concurrency.
 
 use crate::helpers::*;
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use futures_like::join_all;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 use social_login_simulator::Endpoint;
 
 mod futures_like {
@@ -173,7 +176,8 @@ async fn twenty_parallel_callbacks_with_one_state_succeed_exactly_once() {
 async fn a_flow_bound_to_its_client_is_of_no_use_to_whoever_else_gets_the_redirect() {
     let app = spawn_app().await;
     let binding = "Yd3kQ9vPz-1mN_bX7cLr0sTu2wA5eH8gJ4fK6iO~.aZ";
-    let path = format!("/auth/oauth/github/authorize?binding={binding}");
+    let challenge = URL_SAFE_NO_PAD.encode(Sha256::digest(binding.as_bytes()));
+    let path = format!("/auth/oauth/github/authorize?binding_challenge={challenge}");
     let started = app.get(&path, None).await;
     assert_eq!(started.status(), StatusCode::OK);
     let url = started.json::<Value>().await.unwrap()["authorization_url"]
@@ -195,7 +199,10 @@ async fn a_flow_bound_to_its_client_is_of_no_use_to_whoever_else_gets_the_redire
     assert_eq!(finished.status(), StatusCode::OK);
 
     let malformed = app
-        .get("/auth/oauth/github/authorize?binding=too-short", None)
+        .get(
+            "/auth/oauth/github/authorize?binding_challenge=too-short",
+            None,
+        )
         .await;
     assert_problem(malformed, 422, "ValidationError").await;
     app.stop().await;
