@@ -16,6 +16,7 @@ use sea_orm::{
 use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
 use social_login_domain::relay::GrantRenewal;
 use social_login_ports::{NewRefreshToken, PlanError, RepoResult, SessionStart};
+use time::OffsetDateTime;
 
 /// Applies `plan`'s writes in order, then records its events. The caller's transaction
 /// makes it all or nothing.
@@ -59,24 +60,7 @@ async fn apply_write(txn: &DatabaseTransaction, write: &Write) -> Result<(), Pla
         }
         Write::RenewGrant(renewal) => renew_grant(txn, renewal).await?,
         Write::ForgetTokens { link, at } => {
-            // The empty access token is "none".
-            let forget = queries::update_link(*link)
-                .col_expr(linked_account::Column::AccessToken, Expr::value(""))
-                .col_expr(
-                    linked_account::Column::RefreshToken,
-                    Expr::value(Option::<String>::None),
-                )
-                .col_expr(
-                    linked_account::Column::GrantClientId,
-                    Expr::value(Option::<String>::None),
-                )
-                .col_expr(linked_account::Column::Scopes, Expr::value(""))
-                .col_expr(
-                    linked_account::Column::AccessExpiresMs,
-                    Expr::value(Option::<i64>::None),
-                )
-                .col_expr(linked_account::Column::UpdatedAt, Expr::value(*at));
-            execute(txn, forget).await?;
+            execute(txn, forget_tokens(queries::update_link(*link), *at)).await?;
         }
         Write::SetDisabled { link, disabled, at } => {
             let set = queries::update_link(*link)
@@ -203,4 +187,27 @@ async fn insert_session(
         .await
         .map_err(repository_error)?;
     Ok(())
+}
+
+/// `update` forgetting the link's provider tokens at `at` (the empty access token is "none").
+pub(crate) fn forget_tokens(
+    update: UpdateMany<linked_account::Entity>,
+    at: OffsetDateTime,
+) -> UpdateMany<linked_account::Entity> {
+    update
+        .col_expr(linked_account::Column::AccessToken, Expr::value(""))
+        .col_expr(
+            linked_account::Column::RefreshToken,
+            Expr::value(Option::<String>::None),
+        )
+        .col_expr(
+            linked_account::Column::GrantClientId,
+            Expr::value(Option::<String>::None),
+        )
+        .col_expr(linked_account::Column::Scopes, Expr::value(""))
+        .col_expr(
+            linked_account::Column::AccessExpiresMs,
+            Expr::value(Option::<i64>::None),
+        )
+        .col_expr(linked_account::Column::UpdatedAt, Expr::value(at))
 }

@@ -13,7 +13,9 @@ use sea_orm::sea_query::{Condition, Expr};
 use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, QueryFilter, QueryResult};
 use social_login_domain::relay::RelayRefresh;
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
-use social_login_ports::{GrantLookup, LinkGrant, ProviderGrants, RefreshClaim, RepoResult};
+use social_login_ports::{
+    GrantLookup, LeaseEnd, LeaseRelease, LinkGrant, ProviderGrants, RefreshClaim, RepoResult,
+};
 use uuid::Uuid;
 
 #[async_trait]
@@ -48,13 +50,17 @@ impl ProviderGrants for SeaOrmRepository {
         self.apply_unless_gone(refresh.plan()).await
     }
 
-    async fn release_refresh(&self, link: LinkedAccountId, seen: SealedToken) -> RepoResult<()> {
-        queries::update_link(link)
+    async fn release_refresh(&self, release: LeaseRelease) -> RepoResult<()> {
+        let mut update = queries::update_link(release.link)
             .col_expr(
                 linked_account::Column::RefreshLeaseUntilMs,
                 Expr::value(Option::<i64>::None),
             )
-            .filter(linked_account::Column::AccessToken.eq(seen.as_str()))
+            .filter(linked_account::Column::AccessToken.eq(release.seen.as_str()));
+        if let LeaseEnd::Refused { at } = release.end {
+            update = crate::plan::forget_tokens(update, at);
+        }
+        update
             .exec(self.connection())
             .await
             .map_err(repository_error)?;

@@ -49,6 +49,25 @@ pub struct RefreshClaim {
     pub until: OffsetDateTime,
 }
 
+/// A lease given back without new tokens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaseRelease {
+    pub link: LinkedAccountId,
+    /// The access token the refresh began from: nothing changes once the link holds another.
+    pub seen: SealedToken,
+    pub end: LeaseEnd,
+}
+
+/// Why a refresh stored no tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeaseEnd {
+    /// It failed (the provider did not answer): the tokens stay for a later call to retry.
+    Failed,
+    /// The provider refused the grant: its tokens are dead and go at `at` (the link stays),
+    /// so later calls answer 409 at once, without asking the provider or recording it again.
+    Refused { at: OffsetDateTime },
+}
+
 /// The store side of relayed calls.
 #[cfg_attr(feature = "mock", mockall::automock)]
 #[async_trait]
@@ -67,7 +86,7 @@ pub trait ProviderGrants: Send + Sync {
     /// transaction. False when the link changed or went meanwhile: nothing is written.
     async fn store_refresh(&self, refresh: RelayRefresh) -> RepoResult<bool>;
 
-    /// Ends this caller's lease without new tokens (the refresh failed), so the next call
-    /// need not wait for it to lapse.
-    async fn release_refresh(&self, link: LinkedAccountId, seen: SealedToken) -> RepoResult<()>;
+    /// Ends this caller's lease without new tokens, so the next call need not wait for it to
+    /// lapse; a refused grant's tokens go with it.
+    async fn release_refresh(&self, release: LeaseRelease) -> RepoResult<()>;
 }

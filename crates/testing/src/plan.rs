@@ -56,13 +56,10 @@ impl Tables {
             }
             Write::RevokeSessions { user, began_with } => self.revoke_sessions_of(user, began_with),
             Write::ForgetTokens { link, .. } => {
-                for stored in self.links.iter_mut().filter(|stored| stored.id == link) {
-                    stored.access_token = SealedToken::none();
-                    stored.refresh_token = None;
-                    stored.grant_client_id = None;
-                    stored.scopes = social_login_domain::Scopes::default();
-                    stored.access_expires_at = None;
-                }
+                self.links
+                    .iter_mut()
+                    .filter(|stored| stored.id == link)
+                    .for_each(forget_tokens);
             }
             Write::SetDisabled { link, disabled, at } => {
                 self.disabled_changed.insert(link, at);
@@ -169,4 +166,13 @@ fn updatable_link<'a>(
         .iter_mut()
         .find(|stored| stored.id == id && matches(stored))
         .ok_or(PlanError::Gone)
+}
+
+/// The link without its provider tokens (the empty access token is "none").
+pub(crate) fn forget_tokens(stored: &mut NewLinkedAccount) {
+    stored.access_token = SealedToken::none();
+    stored.refresh_token = None;
+    stored.grant_client_id = None;
+    stored.scopes = social_login_domain::Scopes::default();
+    stored.access_expires_at = None;
 }

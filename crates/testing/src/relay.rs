@@ -4,9 +4,10 @@
 use crate::InMemoryRepository;
 use async_trait::async_trait;
 use social_login_domain::relay::RelayRefresh;
-use social_login_domain::{LinkedAccountId, ProviderKey, SealedToken, UserId};
+use social_login_domain::{ProviderKey, UserId};
 use social_login_ports::{
-    GrantLookup, LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepoResult,
+    GrantLookup, LeaseEnd, LeaseRelease, LinkGrant, PlanError, ProviderGrants, RefreshClaim,
+    RepoResult,
 };
 
 #[async_trait]
@@ -56,15 +57,18 @@ impl ProviderGrants for InMemoryRepository {
         PlanError::written_unless_gone(self.transact(|tables| tables.apply(refresh.plan())))
     }
 
-    async fn release_refresh(&self, link: LinkedAccountId, seen: SealedToken) -> RepoResult<()> {
+    async fn release_refresh(&self, release: LeaseRelease) -> RepoResult<()> {
         let mut tables = self.lock();
-        let current = tables
-            .links
-            .iter()
-            .any(|stored| stored.id == link && stored.access_token == seen);
-        if current {
-            tables.refresh_leases.remove(&link);
+        let link = release.link;
+        let current = (tables.links.iter_mut())
+            .find(|stored| stored.id == link && stored.access_token == release.seen);
+        let Some(stored) = current else {
+            return Ok(());
+        };
+        if let LeaseEnd::Refused { .. } = release.end {
+            crate::plan::forget_tokens(stored);
         }
+        tables.refresh_leases.remove(&link);
         Ok(())
     }
 }

@@ -12,8 +12,8 @@ use social_login_domain::relay::{
 };
 use social_login_domain::{AuditEventType, Origin, ProviderKey, UserId};
 use social_login_ports::{
-    ApiAnswer, ApiBody, ApiCall, GrantLookup, LinkGrant, ProviderGrant, RefreshClaim,
-    RefreshFailure,
+    ApiAnswer, ApiBody, ApiCall, GrantLookup, LeaseEnd, LeaseRelease, LinkGrant, ProviderGrant,
+    RefreshClaim, RefreshFailure,
 };
 use std::time::Duration;
 use tracing::{Instrument, instrument, warn};
@@ -254,10 +254,18 @@ impl AuthService {
         let tokens = match outcome {
             Ok(tokens) => tokens,
             Err(failure) => {
-                self.ports
-                    .grants
-                    .release_refresh(stale.link, stale.access_token.clone())
-                    .await?;
+                let end = match failure {
+                    RefreshFailure::Failed(_) => LeaseEnd::Failed,
+                    RefreshFailure::Refused(_) => LeaseEnd::Refused {
+                        at: self.ports.clock.now(),
+                    },
+                };
+                let release = LeaseRelease {
+                    link: stale.link,
+                    seen: stale.access_token.clone(),
+                    end,
+                };
+                self.ports.grants.release_refresh(release).await?;
                 return Err(self.refresh_failed(key, user, failure, origin).await);
             }
         };

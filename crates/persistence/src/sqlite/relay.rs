@@ -1,7 +1,7 @@
 //! `ProviderGrants` on SQLite: a link's tokens for a relayed call, and the refresh lease on
 //! its row (the database file is what every process shares).
 
-use super::columns::{execute, query_one, uuid_at};
+use super::columns::{execute, query_one, time_text, uuid_at};
 use super::{SqliteRepository, sql};
 use crate::audit::{from_unix_ms, unix_ms};
 use async_trait::async_trait;
@@ -9,7 +9,8 @@ use rusqlite::{Row, params};
 use social_login_domain::relay::RelayRefresh;
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
 use social_login_ports::{
-    GrantLookup, LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepoResult, RepositoryError,
+    GrantLookup, LeaseEnd, LeaseRelease, LinkGrant, PlanError, ProviderGrants, RefreshClaim,
+    RepoResult, RepositoryError,
 };
 
 #[async_trait]
@@ -49,13 +50,16 @@ impl ProviderGrants for SqliteRepository {
         PlanError::written_unless_gone(self.transact(move |tx| super::plan::apply(tx, &plan)).await)
     }
 
-    async fn release_refresh(&self, link: LinkedAccountId, seen: SealedToken) -> RepoResult<()> {
+    async fn release_refresh(&self, release: LeaseRelease) -> RepoResult<()> {
         self.transact(move |db| {
-            execute(
-                db,
-                sql::RELEASE_REFRESH,
-                params![link.as_uuid().into_bytes(), seen.as_str()],
-            )
+            let (link, seen) = (release.link.as_uuid().into_bytes(), release.seen.as_str());
+            match release.end {
+                LeaseEnd::Failed => execute(db, sql::RELEASE_REFRESH, params![link, seen]),
+                LeaseEnd::Refused { at } => {
+                    let at = time_text(at)?;
+                    execute(db, sql::RELEASE_REFUSED, params![link, seen, at])
+                }
+            }
             .map(|_| ())
         })
         .await

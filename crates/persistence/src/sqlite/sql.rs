@@ -73,6 +73,10 @@ pub(crate) const CLAIM_REFRESH: &str = "UPDATE linked_accounts SET refresh_lease
      AND (refresh_lease_until_ms IS NULL OR refresh_lease_until_ms < ?3)";
 pub(crate) const RELEASE_REFRESH: &str = "UPDATE linked_accounts SET refresh_lease_until_ms = NULL \
      WHERE id = ?1 AND access_token = ?2";
+/// [`RELEASE_REFRESH`] of a grant the provider refused: its tokens go as [`FORGET_LINK_TOKENS`].
+pub(crate) const RELEASE_REFUSED: &str = "UPDATE linked_accounts SET refresh_lease_until_ms = NULL, \
+     access_token = '', refresh_token = NULL, grant_client_id = NULL, scopes = '', \
+     access_expires_ms = NULL, updated_at = ?3 WHERE id = ?1 AND access_token = ?2";
 pub(crate) const DELETE_LINK: &str = "DELETE FROM linked_accounts WHERE id = ?1";
 
 pub(crate) const INSERT_FAMILY: &str = "INSERT INTO refresh_families (id, user_id, created_at, \

@@ -390,6 +390,22 @@ async fn a_refused_refresh_is_409_with_a_connect_url_and_the_link_stays() {
     assert!(providers.contains(&"discord"), "the link stays: {accounts}");
     let events = app.events(&bearer).await;
     assert_eq!(events[0]["type"], "provider.reauthorization_required");
+
+    // The grant's tokens went with the refusal: the next calls ask the provider nothing and
+    // record nothing more.
+    let (calls, requests) = (app.api_calls(), app.sim.requests().len());
+    for _ in 0..3 {
+        let again = app.relay_get("discord/me", &bearer).await;
+        assert_problem_in("again", again, 409, "ProviderReauthorizationRequired").await;
+    }
+    assert_eq!(
+        (app.api_calls(), app.sim.requests().len()),
+        (calls, requests)
+    );
+    let refusals = (app.events(&bearer).await.as_array().unwrap().iter())
+        .filter(|event| event["type"] == "provider.reauthorization_required")
+        .count();
+    assert_eq!(refusals, 1);
     app.stop().await;
 }
 

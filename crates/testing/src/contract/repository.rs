@@ -143,6 +143,7 @@ macro_rules! repository_contract {
             of_concurrent_claims_on_one_grant_exactly_one_wins,
             a_refresh_is_stored_only_over_the_token_it_began_from_and_ends_the_lease,
             a_released_lease_frees_the_grant_at_once,
+            a_refused_grant_loses_its_tokens_with_its_lease_unless_they_changed,
             how_an_event_came_about_is_kept_with_it,
             a_users_live_sessions_are_listed_newest_use_first_and_only_theirs,
             a_user_ends_only_a_live_session_of_their_own_and_its_tokens_stop,
