@@ -4,6 +4,11 @@
 //! refresh token, by one caller at a time across instances (a lease on the link's row);
 //! the others wait for its tokens.
 
+mod answer;
+
+pub use answer::BoundedBody;
+use answer::TokenGuard;
+
 use crate::{AppError, AppResult, AuthService, Cause, EnabledProvider};
 use bytes::Bytes;
 use social_login_domain::plan::SealedTokens;
@@ -12,7 +17,7 @@ use social_login_domain::relay::{
 };
 use social_login_domain::{AuditEventType, Origin, ProviderKey, UserId};
 use social_login_ports::{
-    ApiAnswer, ApiBody, ApiCall, GrantLookup, LeaseEnd, LeaseRelease, LinkGrant, ProviderGrant,
+    ApiAnswer, ApiCall, GrantLookup, LeaseEnd, LeaseRelease, LinkGrant, ProviderGrant,
     RefreshClaim, RefreshFailure,
 };
 use std::time::Duration;
@@ -112,17 +117,15 @@ impl AuthService {
                 "the provider's answer is longer than max_response_bytes".into(),
             ));
         }
+        // The token the answer came for: a provider that takes it in the query may repeat the
+        // URL (a redirect, a page link, an echo), and it must not reach the caller.
+        let guard = TokenGuard::new(&self.ports.cipher.open(&grant.access_token)?);
         Ok(Relayed {
             status: answer.status,
-            headers: answer
-                .headers
-                .into_iter()
-                .filter(|(name, _)| passed_back(name))
+            headers: (answer.headers.into_iter())
+                .filter(|(name, value)| passed_back(name) && !guard.shows_in(value))
                 .collect(),
-            body: BoundedBody {
-                inner: answer.body,
-                left: policy.max_response_bytes,
-            },
+            body: BoundedBody::new(answer.body, policy.max_response_bytes, guard),
         })
     }
 
@@ -357,27 +360,6 @@ fn renewed(stale: LinkGrant, tokens: SealedTokens) -> LinkGrant {
         access_expires_at: tokens.access_expires_at,
         refresh_lease_until: None,
         ..stale
-    }
-}
-
-/// An answer's body that stops with an error past `left` bytes, so no answer larger than
-/// `max_response_bytes` passes, however it was announced.
-pub struct BoundedBody {
-    inner: Box<dyn ApiBody>,
-    left: u64,
-}
-
-impl BoundedBody {
-    /// The next chunk; an error once the bound is passed or the provider's body fails.
-    pub async fn chunk(&mut self) -> AppResult<Option<Bytes>> {
-        let Some(chunk) = self.inner.chunk().await? else {
-            return Ok(None);
-        };
-        let length = u64::try_from(chunk.len()).unwrap_or(u64::MAX);
-        self.left = self.left.checked_sub(length).ok_or_else(|| {
-            AppError::ProviderUnavailable("answer longer than max_response_bytes".into())
-        })?;
-        Ok(Some(chunk))
     }
 }
 

@@ -14,6 +14,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
+use futures_util::StreamExt;
 use social_login_app::{BoundedBody, RelayCaller, RelayRequest, Relayed};
 use social_login_domain::relay::{
     RelayMethod, RelayPath, check_relay_query, forwarded_to_provider,
@@ -65,7 +66,7 @@ struct RelayDoc;
                 says where to connect again"),
         (status = 502, body = Problem, content_type = "application/problem+json",
             description = "ProviderUnavailable: the provider could not be reached, or its \
-                answer is too long")),
+                answer is too long or repeats the grant's token")),
     security(("bearer" = [])))]
 #[allow(dead_code, reason = "documents the route; `relay` serves it")]
 async fn relay_doc() {}
@@ -96,7 +97,7 @@ async fn relay(
         body,
     };
     let relayed = state.service.relay(&provider, request, &origin).await?;
-    Ok(answer(relayed))
+    answer(relayed).await
 }
 
 /// `{provider}` and the raw (still percent-encoded) rest of a relay path.
@@ -144,11 +145,13 @@ fn forwarded_headers(parts: &Parts) -> Vec<(String, String)> {
 }
 
 /// The provider's answer, streamed: its status, its passed-back headers, its body read
-/// chunk by chunk (cut off with an error past `max_response_bytes`). Its own error format
-/// passes as it is.
-fn answer(relayed: Relayed) -> Response {
+/// chunk by chunk (cut off with an error past `max_response_bytes`, or where it would show
+/// the grant's token). Its own error format passes as it is. The first chunk is read before
+/// anything is sent, so an answer refused at once is a 502 problem, not a dropped connection.
+async fn answer(mut relayed: Relayed) -> Result<Response, ApiError> {
     let status = StatusCode::from_u16(relayed.status).unwrap_or(StatusCode::BAD_GATEWAY);
-    let body = futures_util::stream::unfold(relayed.body, |mut body: BoundedBody| async move {
+    let first = relayed.body.chunk().await?;
+    let rest = futures_util::stream::unfold(relayed.body, |mut body: BoundedBody| async move {
         match body.chunk().await {
             Ok(Some(chunk)) => Some((Ok(chunk), body)),
             Ok(None) => None,
@@ -158,6 +161,7 @@ fn answer(relayed: Relayed) -> Response {
             }
         }
     });
+    let body = futures_util::stream::iter(first.map(Ok)).chain(rest);
     let mut response = (status, Body::from_stream(body)).into_response();
     let headers = response.headers_mut();
     for (name, value) in relayed.headers {
@@ -166,7 +170,7 @@ fn answer(relayed: Relayed) -> Response {
         }
     }
     response.extensions_mut().insert(OwnErrorFormat);
-    response
+    Ok(response)
 }
 
 #[cfg(test)]

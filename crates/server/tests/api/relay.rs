@@ -34,15 +34,15 @@ async fn linked_relay_app(provider: &str) -> (TestApp, String) {
     (app, bearer)
 }
 
-/// [`linked_relay_app`] for HubSpot, a preset.
-async fn linked_hubspot_relay_app() -> (TestApp, String) {
+/// [`linked_relay_app`] for a preset.
+async fn linked_preset_relay_app(preset: &str) -> (TestApp, String) {
     let app = spawn_app_with(Options {
         with_simulator: with_presets,
         tune: relay_on,
         ..Options::default()
     })
     .await;
-    let (_, bearer) = app.pat_linked("hubspot").await;
+    let (_, bearer) = app.pat_linked(preset).await;
     (app, bearer)
 }
 
@@ -226,7 +226,7 @@ async fn no_link_no_relay_and_no_caller_are_refused() {
 
 #[tokio::test]
 async fn a_token_its_userinfo_takes_in_the_path_goes_in_a_header_never_in_the_callers_url() {
-    let (app, bearer) = linked_hubspot_relay_app().await;
+    let (app, bearer) = linked_preset_relay_app("hubspot").await;
     let me = app.relay_get("hubspot/me", &bearer).await;
     assert_eq!(
         me.status(),
@@ -334,7 +334,7 @@ const HUBSPOT: Provider = Provider::simulated("hubspot");
 #[tokio::test]
 async fn tokens_a_refresh_brings_after_the_link_was_disconnected_are_revoked() {
     // HubSpot revokes a token alone, so the disconnect's revocation leaves the new ones live.
-    let (app, bearer) = linked_hubspot_relay_app().await;
+    let (app, bearer) = linked_preset_relay_app("hubspot").await;
     app.sim.set_refresh_rotation(true);
     app.sim.expire_access_tokens();
     // The provider issues the new tokens; they reach the service after the disconnect.
@@ -369,6 +369,30 @@ async fn a_rotated_refresh_token_is_stored_and_used_next_time() {
         let me = app.relay_get("discord/me", &bearer).await;
         assert_eq!(me.status(), StatusCode::OK, "round {round}");
         assert_eq!(app.sim.refresh_grants(Provider::Discord), round);
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_answer_that_repeats_the_token_of_a_query_token_provider_is_refused() {
+    // Yandex takes the token in the query; the simulated API's echo repeats the query.
+    let (app, bearer) = linked_preset_relay_app("yandex").await;
+    let me = app.relay_get("yandex/me", &bearer).await;
+    assert_eq!(me.status(), StatusCode::OK);
+    assert!(
+        me.bytes().await.is_ok(),
+        "an answer without the token passes whole"
+    );
+
+    let echoed = app.relay_get("yandex/echo", &bearer).await;
+    let problem = assert_problem_in("echo", echoed, 502, "ProviderUnavailable").await;
+    let issued = app.sim.issued_access_tokens();
+    assert!(!issued.is_empty());
+    for token in issued {
+        assert!(
+            !problem.to_string().contains(&token),
+            "the token reached the caller"
+        );
     }
     app.stop().await;
 }
