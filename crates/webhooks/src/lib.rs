@@ -21,12 +21,26 @@ use url::Url;
 /// One attempt may take this long, connect included.
 pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// POSTs events to one receiver.
-#[derive(Debug, Clone)]
+/// POSTs events to one receiver. `Debug` shows the receiver's origin and path only: its
+/// URL may carry a token in its query.
+#[derive(Clone)]
 pub struct HttpWebhookSender {
     client: reqwest::Client,
     url: Url,
     secret: WebhookSecret,
+}
+
+impl std::fmt::Debug for HttpWebhookSender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let shown = format!(
+            "{}{}",
+            self.url.origin().ascii_serialization(),
+            self.url.path()
+        );
+        f.debug_struct("HttpWebhookSender")
+            .field("url", &shown)
+            .finish_non_exhaustive()
+    }
 }
 
 impl HttpWebhookSender {
@@ -141,6 +155,18 @@ mod tests {
             origin,
             created_at: OffsetDateTime::UNIX_EPOCH,
         }
+    }
+
+    #[test]
+    fn debug_shows_the_receiver_without_its_query_or_the_secret() {
+        let url = Url::parse("https://hooks.example/in?token=hook-token-value").unwrap();
+        let secret = WebhookSecret::parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw").unwrap();
+        let shown = format!("{:?}", HttpWebhookSender::new(url, secret).unwrap());
+        assert!(shown.contains("https://hooks.example/in"), "{shown}");
+        assert!(
+            !shown.contains("hook-token-value") && !shown.contains("MfKQ9r8G"),
+            "{shown}"
+        );
     }
 
     #[test]

@@ -356,6 +356,18 @@ fn seconds(value: u64) -> time::Duration {
     time::Duration::seconds(i64::try_from(value).unwrap_or(i64::MAX))
 }
 
+/// A URL's origin and path, without user info, query or fragment, for `Debug` output.
+#[expect(
+    dead_code,
+    reason = "called only by derived `Debug` impls, which dead-code analysis does not count"
+)]
+pub(crate) fn url_without_query(raw: &str) -> String {
+    match url::Url::parse(raw) {
+        Ok(url) => format!("{}{}", url.origin().ascii_serialization(), url.path()),
+        Err(_) => "[unparsable URL]".to_owned(),
+    }
+}
+
 /// A URL with any password replaced, for `Debug` output (`postgres://app:pw@db/x`).
 #[expect(
     dead_code,

@@ -15,10 +15,11 @@ pub const MAX_CONCURRENT_DELIVERIES: RangeInclusive<u32> = 1..=64;
 pub const MAX_ATTEMPTS: RangeInclusive<u32> = 1..=100;
 pub const MAX_PENDING: RangeInclusive<u64> = 1..=10_000_000;
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(derive_more::Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct WebhookSettings {
-    /// The receiver (http or https).
+    /// The receiver (http or https); `Debug` leaves out its query, which may carry a token.
+    #[debug("{:?}", url.as_deref().map(super::sections::url_without_query))]
     pub url: Option<String>,
     /// `whsec_` + base64 key, shared with the receiver; never logged.
     pub secret: Option<SecretString>,

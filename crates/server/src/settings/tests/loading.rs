@@ -228,6 +228,7 @@ fn debug_output_hides_every_secret() {
         ProviderKey::GOOGLE,
         ProviderConfig::new("g-id", "google-client-secret-value", "https://a/cb"),
     );
+    settings.webhooks.url = Some("https://hooks.example/in?token=hook-token-value".into());
     let debug = format!("{settings:?}");
     for secret in [
         SECRET,
@@ -238,11 +239,13 @@ fn debug_output_hides_every_secret() {
         "MIGHAgEAMBMGByqGSM49",
         "db-password",
         "redis-password",
+        "hook-token-value",
     ] {
         assert!(!debug.contains(secret), "Debug leaks {secret}");
     }
     // Still useful: the non-secret parts are there.
     assert!(debug.contains("gh-client") && debug.contains("127.0.0.1:5432"));
+    assert!(debug.contains("https://hooks.example/in"));
 }
 
 #[test]
