@@ -15,6 +15,7 @@ mod load;
 mod oauth_providers;
 mod providers;
 mod proxies;
+mod redact;
 mod relay;
 mod salvage;
 mod sections;

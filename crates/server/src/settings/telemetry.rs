@@ -2,7 +2,7 @@
 
 use super::ConfigErrors;
 use super::proxies::{check_proxy_networks, checked_proxy_networks};
-use super::sections::redact_url_password;
+use super::redact::redact_url_password;
 use super::validate::check_url;
 use ipnet::IpNet;
 use serde::Deserialize;

@@ -19,7 +19,7 @@ pub const MAX_PENDING: RangeInclusive<u64> = 1..=10_000_000;
 #[serde(deny_unknown_fields, default)]
 pub struct WebhookSettings {
     /// The receiver (http or https); `Debug` leaves out its query, which may carry a token.
-    #[debug("{:?}", url.as_deref().map(super::sections::url_without_query))]
+    #[debug("{:?}", url.as_deref().map(super::redact::url_without_query))]
     pub url: Option<String>,
     /// `whsec_` + base64 key, shared with the receiver; never logged.
     pub secret: Option<SecretString>,
