@@ -8,9 +8,10 @@
 //! the family). A per-token update alone could not give this at READ COMMITTED: a rotation in
 //! flight would insert its successor after the revocation's snapshot.
 //!
-//! Lock order: the user row, then the token, then the family. A deletion, a provider signal
-//! and an operator's unlink lock the user before its sessions, so a rotation key-share locks
-//! the user first too (the lock its successor's foreign key would otherwise take last).
+//! Lock order: the user row, then the token, then the family. A deletion, a provider signal,
+//! an operator's unlink and an operator's lock take the user before its sessions, so a
+//! rotation share-locks the user first too (its successor's foreign key would otherwise take
+//! a lock on it last).
 
 use crate::SeaOrmRepository;
 use crate::entity::{refresh_family, refresh_token};
@@ -46,9 +47,9 @@ impl RefreshTokenRepository for SeaOrmRepository {
 
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
         let (txn, _traced) = self.begin_write().await?;
-        // An operator's lock that committed first is seen here. One in flight revokes the
-        // family: this rotation then finds it revoked (it waits for the family's lock), or
-        // the successor dies with the family once this commits.
+        // Under the user row's share lock: an operator's lock in flight is waited for and seen
+        // here (403 `UserLocked`); one that comes later waits for this rotation, then revokes
+        // the family, the successor with it.
         let Some(locked) = owner_locked(&txn, &rotation.presented).await? else {
             return Err(RotationRefused::Invalid.into());
         };
@@ -191,15 +192,15 @@ async fn locked_record(
 }
 
 /// Whether an operator locked the presented token's user (`None`: no such token, family or
-/// user), the user row key-share locked on PostgreSQL: first, in the lock order every
-/// writer of a user's sessions keeps (the module's comment).
+/// user), the user row share-locked on PostgreSQL: first, in the lock order every writer of
+/// a user's sessions keeps (the module's comment).
 async fn owner_locked(
     txn: &DatabaseTransaction,
     presented: &PresentedRefresh,
 ) -> RepoResult<Option<bool>> {
     let backend = txn.get_database_backend();
     let sql = match backend {
-        DbBackend::Postgres => format!("{TOKEN_OWNER} FOR KEY SHARE"),
+        DbBackend::Postgres => format!("{TOKEN_OWNER} FOR SHARE"),
         _ => TOKEN_OWNER.to_owned(),
     };
     let family = presented.issued_in.map(|issue| issue.family.as_uuid());

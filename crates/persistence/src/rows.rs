@@ -48,9 +48,7 @@ pub(crate) enum RowLock {
     /// what this one left; so do writes of rows that refer to the user.
     Exclusive,
     /// `FOR NO KEY UPDATE`: a concurrent change of the user waits, but rows that refer to it
-    /// may be written meanwhile: a rotation holding its session's lock stores its successor
-    /// (whose foreign key takes a key-share lock on the user) instead of deadlocking with an
-    /// operator's lock that waits for that session.
+    /// may be inserted meanwhile (their foreign keys take only a key-share lock on the user).
     AgainstChanges,
     /// `FOR SHARE`: waits for an operator's lock in flight and makes a later one wait for
     /// this transaction: a session started here is refused by the lock, or ended by it.
