@@ -10,6 +10,11 @@ use time::OffsetDateTime;
 /// Most sessions a user's list shows: the newest.
 pub const MAX_LISTED_SESSIONS: usize = 100;
 
+/// Most sessions a store reads for a list: the newest created. A user who keeps logging in
+/// cannot make one listing read without end; a session older than these (of a user with
+/// that many) is not listed, though it still works.
+pub const MAX_SESSIONS_READ: u64 = 1_000;
+
 /// A session as its store keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredSession {

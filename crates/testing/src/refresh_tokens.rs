@@ -2,7 +2,7 @@
 
 use crate::InMemoryRepository;
 use async_trait::async_trait;
-use social_login_domain::session_list::live_sessions;
+use social_login_domain::session_list::{MAX_SESSIONS_READ, live_sessions};
 use social_login_domain::{FamilyId, UserId};
 use social_login_ports::{
     Logout, PlanError, RefreshRotation, RefreshTokenRepository, RepoResult, RepositoryError,
@@ -46,22 +46,26 @@ impl RefreshTokenRepository for InMemoryRepository {
         now: OffsetDateTime,
     ) -> RepoResult<Vec<SessionSummary>> {
         let tables = self.lock();
-        let sessions = tables
+        let mut sessions: Vec<StoredSession> = tables
             .families
             .iter()
-            .filter(|(_, family)| family.user == user)
+            .filter(|(id, family)| family.user == user && !tables.revoked.contains(id))
             .map(|(id, family)| StoredSession {
                 id: *id,
                 created_at: family.created_at,
                 expires_at: family.ends_at,
-                revoked: tables.revoked.contains(id),
+                revoked: false,
                 began_with: family.began_with,
             })
             .collect();
+        // The newest created, as the stores read them.
+        sessions.sort_by_key(|session| std::cmp::Reverse(session.created_at));
+        sessions.truncate(usize::try_from(MAX_SESSIONS_READ).unwrap_or(usize::MAX));
+        let read: HashSet<FamilyId> = sessions.iter().map(|session| session.id).collect();
         let issued = tables
             .tokens
             .values()
-            .filter(|token| token.user_id == user)
+            .filter(|token| read.contains(&token.family))
             .map(|token| (token.family, token.issued_at));
         Ok(live_sessions(sessions, issued, now))
     }

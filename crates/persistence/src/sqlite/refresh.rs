@@ -9,7 +9,7 @@ use super::{SqliteRepository, plan, sql, write};
 use async_trait::async_trait;
 use rusqlite::params;
 use social_login_domain::refresh::{PresentedRefresh, RefreshFamily, RefreshRecord};
-use social_login_domain::session_list::live_sessions;
+use social_login_domain::session_list::{MAX_SESSIONS_READ, live_sessions};
 use social_login_domain::{FamilyId, LoginMethod, UserId};
 use social_login_ports::{
     Logout, PlanError, RefreshRotation, RefreshTokenRepository, RepoResult, RepositoryError,
@@ -60,7 +60,9 @@ impl RefreshTokenRepository for SqliteRepository {
     ) -> RepoResult<Vec<SessionSummary>> {
         self.call(move |db| {
             let user = user.as_uuid().into_bytes();
-            let sessions = query_all(db, sql::SESSIONS_OF, [user], |row| {
+            let most = i64::try_from(MAX_SESSIONS_READ).unwrap_or(i64::MAX);
+            let newest = params![user, most];
+            let sessions = query_all(db, sql::SESSIONS_OF, newest, |row| {
                 Ok(StoredSession {
                     id: FamilyId::from_uuid(uuid_at(row, 0)?),
                     created_at: time_at(row, 1)?,
@@ -72,7 +74,8 @@ impl RefreshTokenRepository for SqliteRepository {
                         .and_then(LoginMethod::from_stored),
                 })
             })?;
-            let issued = query_all(db, sql::TOKENS_ISSUED_OF, [user], |row| {
+            let newest = params![user, most];
+            let issued = query_all(db, sql::TOKENS_ISSUED_OF, newest, |row| {
                 Ok((FamilyId::from_uuid(uuid_at(row, 0)?), time_at(row, 1)?))
             })?;
             Ok(live_sessions(sessions, issued, now))

@@ -146,6 +146,7 @@ macro_rules! repository_contract {
             a_refused_grant_loses_its_tokens_with_its_lease_unless_they_changed,
             how_an_event_came_about_is_kept_with_it,
             a_users_live_sessions_are_listed_newest_use_first_and_only_theirs,
+            a_listing_reads_only_the_newest_sessions_of_a_user_who_has_very_many,
             a_user_ends_only_a_live_session_of_their_own_and_its_tokens_stop,
         );
     };

@@ -3,13 +3,16 @@
 
 use super::Repository;
 use super::fixtures::{
-    new_user, now, refresh_works, rotation, store_token, store_user, token_hash,
+    new_user, now, random_hash, refresh_works, rotation, session, store_token, store_user,
+    token_hash,
 };
+use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::session::LoginMethod;
+use social_login_domain::session_list::{MAX_LISTED_SESSIONS, MAX_SESSIONS_READ};
 use social_login_domain::{AuditEventType, FamilyId, UserId};
-use social_login_ports::SessionEnding;
+use social_login_ports::{SessionEnding, SessionOpening};
 use std::sync::Arc;
-use time::Duration;
+use time::{Duration, OffsetDateTime};
 
 async fn someone(repo: &Arc<dyn Repository>, email: &str) -> UserId {
     let user = new_user(Some(email), false);
@@ -97,4 +100,51 @@ pub async fn a_user_ends_only_a_live_session_of_their_own_and_its_tokens_stop(
         refresh_works(&*repo, token_hash(2)).await,
         "the other goes on"
     );
+}
+
+pub async fn a_listing_reads_only_the_newest_sessions_of_a_user_who_has_very_many(
+    repo: Arc<dyn Repository>,
+) {
+    let ada = someone(&repo, "ada@example.com").await;
+    // Her first session, started a day early and used last: a listing that read every
+    // session would show it first.
+    let first = started_at(&repo, ada, token_hash(1), now() - Duration::days(1)).await;
+    for second in 0..MAX_SESSIONS_READ {
+        let at = now() - Duration::hours(1) + Duration::seconds(second as i64);
+        started_at(&repo, ada, random_hash(), at).await;
+    }
+    let later = now() + Duration::hours(1);
+    let renewed = rotation(
+        &*repo,
+        (token_hash(1), token_hash(2)),
+        later,
+        Duration::days(1),
+    );
+    renewed.await.unwrap();
+
+    let listed = repo.list_sessions(ada, later).await.unwrap();
+    assert_eq!(listed.len(), MAX_LISTED_SESSIONS);
+    assert!(listed.iter().all(|session| session.id != first));
+    // The newest of those read comes first.
+    let newest = now() - Duration::hours(1) + Duration::seconds(MAX_SESSIONS_READ as i64 - 1);
+    assert_eq!(listed[0].created_at, newest);
+}
+
+/// A password session of `user` whose first token is `hash`, started at `at`.
+async fn started_at(
+    repo: &Arc<dyn Repository>,
+    user: UserId,
+    hash: RefreshTokenHash,
+    at: OffsetDateTime,
+) -> FamilyId {
+    let session = session(hash, now() + Duration::days(30));
+    let family = session.family;
+    let opening = SessionOpening {
+        user,
+        session,
+        now: at,
+        audit: crate::audit_now(),
+    };
+    repo.start_family(opening).await.unwrap();
+    family
 }
