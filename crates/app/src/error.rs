@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 /// A failed use case. `code()` is the stable name the client sees; the `String`s carried by
 /// the 5xx variants are causes for the log, never sent.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(derive_more::Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AppError {
     #[error("provider is not configured")]
     ProviderNotConfigured,
@@ -27,7 +27,10 @@ pub enum AppError {
     /// The same 409, offering the owner of the email a link token to finish the link by
     /// signing in (docs/api.md#finishing-a-link). The token is for the client only.
     #[error("email already registered; a link is offered")]
-    LinkOffered { link_token: String },
+    LinkOffered {
+        #[debug(skip)]
+        link_token: String,
+    },
     /// A link token that does not open, expired, or was already used (400).
     #[error("invalid link token")]
     InvalidLinkToken,

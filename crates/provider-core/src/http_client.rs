@@ -91,11 +91,13 @@ impl CallKind {
     }
 }
 
-/// A provider's answer, its body read whole.
-#[derive(Debug)]
+/// A provider's answer, its body read whole. `Debug` shows the body's length only: a token
+/// endpoint's holds the tokens.
+#[derive(derive_more::Debug)]
 pub struct Answer {
     pub status: StatusCode,
     pub headers: HeaderMap,
+    #[debug("{} bytes", body.len())]
     pub body: Vec<u8>,
 }
 

@@ -4,9 +4,9 @@ use serde_json::{Map, Value};
 use social_login_domain::{ProviderTokens, Scopes, SecretText};
 use std::time::Duration;
 
-/// What a successful code exchange returned. `Debug` shows no token (they are `SecretText`);
-/// `members` never holds one.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a successful code exchange returned. `Debug` shows no token (they are `SecretText`)
+/// and not `members`, which may echo the request (VK ID's `state`).
+#[derive(derive_more::Debug, Clone, PartialEq, Eq)]
 pub struct TokenSet {
     pub access_token: SecretText,
     pub refresh_token: Option<SecretText>,
@@ -16,6 +16,7 @@ pub struct TokenSet {
     pub scopes: Option<Vec<String>>,
     pub expires_in: Option<Duration>,
     /// The answer's other members: what a `token:` claim pointer reads.
+    #[debug(skip)]
     pub members: Map<String, Value>,
 }
 

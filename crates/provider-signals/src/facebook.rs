@@ -106,11 +106,17 @@ impl SignalVerifier for FacebookSignalVerifier {
     }
 }
 
-/// A `signed_request` whose signature holds: its payload and the payload's bytes.
-#[derive(Debug)]
+/// A `signed_request` whose signature holds: its payload and the payload's bytes. `Debug`
+/// shows neither: a login-status request's payload holds an `oauth_token` and a `code`.
 pub(crate) struct SignedRequest {
     pub payload: Map<String, Value>,
     pub decoded: Vec<u8>,
+}
+
+impl std::fmt::Debug for SignedRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SignedRequest").finish_non_exhaustive()
+    }
 }
 
 /// Checks `signed_request` under `secret` and reads its payload, a JSON object whose

@@ -391,3 +391,17 @@ async fn an_https_provider_whose_certificate_nobody_trusted_vouches_for_is_refus
         "no request crossed"
     );
 }
+
+#[test]
+fn an_answer_shows_its_bodys_length_not_the_tokens_in_it() {
+    let answer = Answer {
+        status: StatusCode::OK,
+        headers: HeaderMap::new(),
+        body: br#"{"access_token":"gho_secret-token-value"}"#.to_vec(),
+    };
+    let shown = format!("{answer:?}");
+    assert!(
+        !shown.contains("secret-token-value") && shown.contains("41 bytes"),
+        "{shown}"
+    );
+}

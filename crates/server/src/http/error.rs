@@ -9,8 +9,9 @@ use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response as ApiResponse, ResponseBuilder};
 
-/// A client-visible failure. `cause` is logged for 5xx and never sent.
-#[derive(Debug)]
+/// A client-visible failure. `cause` is logged for 5xx and never sent; `Debug` leaves out the
+/// link token.
+#[derive(derive_more::Debug)]
 pub struct ApiError {
     pub code: ErrorCode,
     pub detail: String,
@@ -24,6 +25,7 @@ pub struct ApiError {
     /// Where the user connects the provider again (`ProviderReauthorizationRequired`).
     connect_url: Option<String>,
     /// The offer of a login's 409 `EmailAlreadyRegistered` (docs/api.md#finishing-a-link).
+    #[debug("{}", link_token.is_some())]
     link_token: Option<String>,
 }
 

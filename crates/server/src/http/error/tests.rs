@@ -99,3 +99,15 @@ fn internal_causes_are_logged_not_sent() {
         "application/problem+json"
     );
 }
+
+#[test]
+fn debug_output_of_a_link_offer_shows_no_link_token() {
+    let offered = AppError::LinkOffered {
+        link_token: "sealed-link-token-value".into(),
+    };
+    assert!(!format!("{offered:?}").contains("sealed-link-token-value"));
+    let answered = ApiError::from(offered);
+    let shown = format!("{answered:?}");
+    assert!(!shown.contains("sealed-link-token-value"), "{shown}");
+    assert!(shown.contains("link_token: true"), "{shown}");
+}
