@@ -8,11 +8,13 @@ use social_login_security::{AdminKeyHash, AdminKeys};
 pub const MAX_ADMIN_KEYS: usize = 32;
 
 /// `[admin]`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(derive_more::Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AdminSettings {
     /// `"sha256:<hex>"` of each key that may call `/admin/...` (`social-login gen-admin-key`
-    /// prints a key and its hash). Empty: the operator API does not exist (404).
+    /// prints a key and its hash). Empty: the operator API does not exist (404). `Debug`
+    /// counts them: a key pasted here by mistake must not show.
+    #[debug("{} keys", api_keys.len())]
     pub api_keys: Vec<String>,
     /// Where `/admin/...` is served instead of `server.bind` (e.g. `127.0.0.1:9091`): set,
     /// the operator API answers on this listener only and is 404 on the public one.

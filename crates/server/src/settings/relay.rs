@@ -12,13 +12,15 @@ pub const MAX_SERVICE_KEYS: usize = 32;
 const MAX_RESPONSE_CAP: u64 = 1 << 30;
 
 /// `[relay]`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(derive_more::Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RelaySettings {
     /// Off by default: no `/relay/...` route answers but 404.
     pub enabled: bool,
     /// `"sha256:<hex>"` of each key a backend may relay with for any user (with
-    /// `Social-Login-User`); `social-login gen-admin-key` prints a key and its hash.
+    /// `Social-Login-User`); `social-login gen-admin-key` prints a key and its hash. `Debug`
+    /// counts them, as the admin keys.
+    #[debug("{} keys", service_keys.len())]
     pub service_keys: Vec<String>,
     /// Longest answer passed back (10 MiB by default).
     pub max_response_bytes: u64,

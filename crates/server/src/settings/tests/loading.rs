@@ -229,6 +229,9 @@ fn debug_output_hides_every_secret() {
         ProviderConfig::new("g-id", "google-client-secret-value", "https://a/cb"),
     );
     settings.webhooks.url = Some("https://hooks.example/in?token=hook-token-value".into());
+    // A key pasted where its hash belongs.
+    settings.admin.api_keys = vec!["pasted-admin-key-value".into()];
+    settings.relay.service_keys = vec!["pasted-service-key-value".into()];
     let debug = format!("{settings:?}");
     for secret in [
         SECRET,
@@ -240,6 +243,8 @@ fn debug_output_hides_every_secret() {
         "db-password",
         "redis-password",
         "hook-token-value",
+        "pasted-admin-key-value",
+        "pasted-service-key-value",
     ] {
         assert!(!debug.contains(secret), "Debug leaks {secret}");
     }
