@@ -91,19 +91,8 @@ impl KeySetCache {
     }
 
     /// The key to check a token from `origin` signed with `algorithm` under `kid`, at time
-    /// `now`. Failures are `ProviderError::UserInfo` naming the step.
-    pub async fn key_for(
-        &self,
-        kid: Option<&str>,
-        algorithm: Algorithm,
-        now: OffsetDateTime,
-        origin: TokenOrigin,
-    ) -> Result<DecodingKey, ProviderError> {
-        Ok(self.key_or_miss(kid, algorithm, now, origin).await?)
-    }
-
-    /// [`KeySetCache::key_for`], saying why there is no key: the set could not be fetched (a
-    /// failure of ours, not the token's), or it holds none that fits.
+    /// `now`; else why there is none: the set could not be fetched (a failure of ours, not the
+    /// token's), or it holds none that fits (a `ProviderError` through `From`).
     pub async fn key_or_miss(
         &self,
         kid: Option<&str>,

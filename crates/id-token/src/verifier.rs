@@ -234,7 +234,7 @@ impl IdTokenVerifier {
         let key = match &self.keys {
             Keys::Published(cache) => {
                 cache
-                    .key_for(header.kid.as_deref(), header.alg, now, origin)
+                    .key_or_miss(header.kid.as_deref(), header.alg, now, origin)
                     .await?
             }
             // The header's algorithm is on the allow-list, which holds HS256 alone here.
