@@ -101,11 +101,11 @@ impl AuthService {
         if needs_refresh(grant.access_expires_at, self.ports.clock.now()) {
             grant = self.refreshed(&whose, grant).await?;
         }
-        let mut answer = self.call(provider, &grant, &request, &url).await?;
+        let (mut answer, mut guard) = self.call(provider, &grant, &request, &url).await?;
         if answer.status == 401 {
             // One refresh and one retry: a token the provider dropped before its expiry.
             grant = self.refreshed(&whose, grant).await?;
-            answer = self.call(provider, &grant, &request, &url).await?;
+            (answer, guard) = self.call(provider, &grant, &request, &url).await?;
         }
         count_call(key, answer.status);
         if answer
@@ -117,9 +117,6 @@ impl AuthService {
                 "the provider's answer is longer than max_response_bytes".into(),
             ));
         }
-        // The token the answer came for: a provider that takes it in the query may repeat the
-        // URL (a redirect, a page link, an echo), and it must not reach the caller.
-        let guard = TokenGuard::new(&self.ports.cipher.open(&grant.access_token)?);
         Ok(Relayed {
             status: answer.status,
             headers: (answer.headers.into_iter())
@@ -160,8 +157,11 @@ impl AuthService {
         grant: &LinkGrant,
         request: &RelayRequest,
         url: &str,
-    ) -> AppResult<ApiAnswer> {
+    ) -> AppResult<(ApiAnswer, TokenGuard)> {
         let token = self.ports.cipher.open(&grant.access_token)?;
+        // A provider that takes the token in the query may repeat the URL (a redirect, a page
+        // link, an echo): the answer goes back to the caller guarded against it.
+        let guard = TokenGuard::new(&token);
         let call = ApiCall {
             method: request.method,
             url: url.to_owned(),
@@ -170,10 +170,11 @@ impl AuthService {
             token,
             timeout: self.policy.relay.timeout,
         };
-        provider.adapter().call_api(call).await.map_err(|error| {
+        let answer = provider.adapter().call_api(call).await.map_err(|error| {
             count_call(provider.key(), 502);
-            error.into()
-        })
+            AppError::from(error)
+        })?;
+        Ok((answer, guard))
     }
 
     /// The grant with fresh tokens: refreshed by this caller when it wins the link's lease,

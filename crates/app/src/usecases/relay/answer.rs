@@ -43,7 +43,8 @@ impl BoundedBody {
 /// Looks for the grant's access token in what goes back to the caller: in a header's value,
 /// and in a body read chunk by chunk, also where it spans two chunks.
 pub(super) struct TokenGuard {
-    token: SecretText,
+    /// Finds the token; `None` for one too short to tell apart from chance.
+    finder: Option<memmem::Finder<'static>>,
     /// The end of what came so far, one byte shorter than the token.
     tail: Vec<u8>,
 }
@@ -53,32 +54,28 @@ const SHORTEST_GUARDED: usize = 16;
 
 impl TokenGuard {
     pub(super) fn new(token: &SecretText) -> Self {
+        let token = token.expose().as_bytes();
         Self {
-            token: token.clone(),
+            finder: (token.len() >= SHORTEST_GUARDED)
+                .then(|| memmem::Finder::new(token).into_owned()),
             tail: Vec::new(),
         }
     }
 
-    fn needle(token: &SecretText) -> Option<&[u8]> {
-        let token = token.expose().as_bytes();
-        (token.len() >= SHORTEST_GUARDED).then_some(token)
-    }
-
     /// Whether a header value shows the token.
     pub(super) fn shows_in(&self, value: &str) -> bool {
-        Self::needle(&self.token)
-            .is_some_and(|token| memmem::find(value.as_bytes(), token).is_some())
+        (self.finder.as_ref()).is_some_and(|finder| finder.find(value.as_bytes()).is_some())
     }
 
     /// Whether `chunk`, after the chunks before it, shows the token.
     fn shows_next(&mut self, chunk: &[u8]) -> bool {
-        let Some(token) = Self::needle(&self.token) else {
+        let Some(finder) = &self.finder else {
             return false;
         };
-        let keep = token.len() - 1;
+        let keep = finder.needle().len() - 1;
         let mut seam = std::mem::take(&mut self.tail);
         seam.extend_from_slice(&chunk[..chunk.len().min(keep)]);
-        let found = memmem::find(&seam, token).is_some() || memmem::find(chunk, token).is_some();
+        let found = finder.find(&seam).is_some() || finder.find(chunk).is_some();
         // The last `keep` bytes of all so far, for the next chunk's seam.
         if chunk.len() >= keep {
             seam.clear();
