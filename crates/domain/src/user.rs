@@ -77,7 +77,8 @@ pub const MAX_GIVEN_NAME_CHARS: usize = 200;
 
 /// A display name the user typed is longer than [`MAX_GIVEN_NAME_CHARS`] or holds a control
 /// character.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("at most {MAX_GIVEN_NAME_CHARS} characters, no control characters")]
 pub struct BadGivenName;
 
 /// The display name a user typed (a password registration's `full_name`), trimmed; `None`

@@ -85,10 +85,9 @@ impl AuthService {
 /// client's secret, as a PKCE S256 challenge is (RFC 7636 §4.2); else 422. Only the hash
 /// travels in authorize's URL, so a log of it gives nobody the secret.
 fn challenged_binding(challenge: &str) -> AppResult<StateBinding> {
-    let digest = (challenge.len() == 43)
-        .then(|| URL_SAFE_NO_PAD.decode(challenge).ok())
-        .flatten()
-        .ok_or_else(|| {
+    let decoded = URL_SAFE_NO_PAD.decode(challenge).ok();
+    let digest =
+        (decoded.and_then(|digest| <[u8; 32]>::try_from(digest).ok())).ok_or_else(|| {
             AppError::Validation(
                 "binding_challenge: the BASE64URL SHA-256 of the secret (43 characters)".into(),
             )
@@ -98,11 +97,11 @@ fn challenged_binding(challenge: &str) -> AppResult<StateBinding> {
 
 /// The binding a presented secret proves: its SHA-256, as [`challenged_binding`] reads it.
 pub(crate) fn binding_of(secret: &SecretText) -> StateBinding {
-    binding_from_digest(&Sha256::digest(secret.expose().as_bytes()))
+    binding_from_digest(&Sha256::digest(secret.expose().as_bytes()).into())
 }
 
 /// What a state value keeps of a SHA-256 digest: its first 128 bits.
-fn binding_from_digest(digest: &[u8]) -> StateBinding {
+fn binding_from_digest(digest: &[u8; 32]) -> StateBinding {
     let mut bytes = [0; 16];
     bytes.copy_from_slice(&digest[..16]);
     StateBinding::from_bytes(bytes)

@@ -4,7 +4,6 @@ use crate::usecases::login_throttle::AdmittedAttempt;
 use crate::{AppError, AppResult, AuthService, LoginResult};
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::password::check_password;
-use social_login_domain::user::MAX_GIVEN_NAME_CHARS;
 use social_login_domain::{Email, LoginMethod, Origin, SecretText, User, given_name};
 use social_login_ports::CreateUserError;
 use social_login_ports::UserCreation;
@@ -34,11 +33,8 @@ impl AuthService {
             .map_err(|_| AppError::Validation("email: not a valid email address".into()))?;
         check_password(&registration.password)
             .map_err(|weak| AppError::Validation(format!("password: {weak}")))?;
-        let full_name = given_name(registration.full_name).map_err(|_| {
-            AppError::Validation(format!(
-                "full_name: at most {MAX_GIVEN_NAME_CHARS} characters, no control characters"
-            ))
-        })?;
+        let full_name = given_name(registration.full_name)
+            .map_err(|bad| AppError::Validation(format!("full_name: {bad}")))?;
         if self.ports.users.find_user_by_email(&email).await?.is_some() {
             return Err(AppError::EmailAlreadyRegistered);
         }

@@ -258,19 +258,9 @@ impl AuthService {
         let tokens = match outcome {
             Ok(tokens) => tokens,
             Err(failure) => {
-                let end = match failure {
-                    RefreshFailure::Failed(_) => LeaseEnd::Failed,
-                    RefreshFailure::Refused(_) => LeaseEnd::Refused {
-                        at: self.ports.clock.now(),
-                    },
-                };
-                let release = LeaseRelease {
-                    link: stale.link,
-                    seen: stale.access_token.clone(),
-                    end,
-                };
-                self.ports.grants.release_refresh(release).await?;
-                return Err(self.refresh_failed(key, user, failure, origin).await);
+                return Err(self
+                    .refresh_failed(key, user, &stale, failure, origin)
+                    .await);
             }
         };
         count_refresh(key, "refreshed");
@@ -312,14 +302,30 @@ impl AuthService {
         current
     }
 
-    /// What a failed refresh answers, recording a reauthorization when the provider refused.
+    /// Gives `stale`'s lease back after a failed refresh and says what it answers: a refused
+    /// grant loses its tokens and records a reauthorization; one that failed keeps them.
     async fn refresh_failed(
         &self,
         provider: ProviderKey,
         user: UserId,
+        stale: &LinkGrant,
         failure: RefreshFailure,
         origin: &Origin,
     ) -> AppError {
+        let end = match &failure {
+            RefreshFailure::Failed(_) => LeaseEnd::Failed,
+            RefreshFailure::Refused(_) => LeaseEnd::Refused {
+                at: self.ports.clock.now(),
+            },
+        };
+        let release = LeaseRelease {
+            link: stale.link,
+            seen: stale.access_token.clone(),
+            end,
+        };
+        if let Err(error) = self.ports.grants.release_refresh(release).await {
+            return error.into();
+        }
         match failure {
             RefreshFailure::Failed(why) => {
                 count_refresh(provider, "failed");
