@@ -39,7 +39,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
         let (txn, _traced) = self.begin_write().await?;
         // Under a share lock: an operator's lock in flight commits first, or waits for this
         // session and ends it.
-        let locked = user_is_locked(&txn, opening.user, Some(RowLock::Shared)).await?;
+        let locked = user_is_locked(&txn, opening.user, RowLock::Shared).await?;
         let plan = opening.plan(locked).map_err(|_| PlanError::Locked)?;
         crate::plan::apply(&txn, &plan).await?;
         Ok(txn.commit().await.map_err(repository_error)?)

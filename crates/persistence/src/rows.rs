@@ -78,21 +78,16 @@ pub(crate) async fn locked_user_row(
 }
 
 /// Whether an operator locked the user (a missing user is not locked: the foreign key
-/// refuses what refers to it), read under `lock`, or as committed without one. A rotation
-/// reads it as committed: it holds its session's lock, which an operator's lock waits for,
-/// so waiting for that lock here would deadlock; a lock that commits later revokes the
-/// family, the successor with it.
+/// refuses what refers to it), read under `lock`.
 pub(crate) async fn user_is_locked(
     txn: &DatabaseTransaction,
     user: UserId,
-    lock: Option<RowLock>,
+    lock: RowLock,
 ) -> RepoResult<bool> {
-    let mut find = queries::user_by_id(user)
+    let find = queries::user_by_id(user)
         .select_only()
         .column(crate::entity::user::Column::Locked);
-    if let Some(lock) = lock {
-        find = locked(find, txn, lock);
-    }
+    let find = locked(find, txn, lock);
     let locked: Option<bool> = find.into_tuple().one(txn).await.map_err(repository_error)?;
     Ok(locked.unwrap_or(false))
 }

@@ -53,14 +53,12 @@ impl ProviderGrants for SqliteRepository {
     async fn release_refresh(&self, release: LeaseRelease) -> RepoResult<()> {
         self.transact(move |db| {
             let (link, seen) = (release.link.as_uuid().into_bytes(), release.seen.as_str());
-            match release.end {
-                LeaseEnd::Failed => execute(db, sql::RELEASE_REFRESH, params![link, seen]),
-                LeaseEnd::Refused { at } => {
-                    let at = time_text(at)?;
-                    execute(db, sql::RELEASE_REFUSED, params![link, seen, at])
-                }
+            let released = execute(db, sql::RELEASE_REFRESH, params![link, seen])?;
+            // Only while the link still holds the token the refresh began from.
+            if let (1, LeaseEnd::Refused { at }) = (released, release.end) {
+                execute(db, sql::FORGET_LINK_TOKENS, params![link, time_text(at)?])?;
             }
-            .map(|_| ())
+            Ok(())
         })
         .await
     }

@@ -73,10 +73,6 @@ pub(crate) const CLAIM_REFRESH: &str = "UPDATE linked_accounts SET refresh_lease
      AND (refresh_lease_until_ms IS NULL OR refresh_lease_until_ms < ?3)";
 pub(crate) const RELEASE_REFRESH: &str = "UPDATE linked_accounts SET refresh_lease_until_ms = NULL \
      WHERE id = ?1 AND access_token = ?2";
-/// [`RELEASE_REFRESH`] of a grant the provider refused: its tokens go as [`FORGET_LINK_TOKENS`].
-pub(crate) const RELEASE_REFUSED: &str = "UPDATE linked_accounts SET refresh_lease_until_ms = NULL, \
-     access_token = '', refresh_token = NULL, grant_client_id = NULL, scopes = '', \
-     access_expires_ms = NULL, updated_at = ?3 WHERE id = ?1 AND access_token = ?2";
 pub(crate) const DELETE_LINK: &str = "DELETE FROM linked_accounts WHERE id = ?1";
 
 pub(crate) const INSERT_FAMILY: &str = "INSERT INTO refresh_families (id, user_id, created_at, \
@@ -87,8 +83,6 @@ pub(crate) const TOKEN: &str =
     "SELECT family_id, expires_at, used FROM refresh_tokens WHERE token_hash = ?1";
 pub(crate) const FAMILY: &str =
     "SELECT id, user_id, expires_at, revoked, auth_time FROM refresh_families WHERE id = ?1";
-/// A user's sessions that were not ended (expiry is judged by the domain: timestamps here
-/// are text), and the issue time of each of their tokens.
 /// The newest `?2` unrevoked sessions of a user (text order of RFC 3339 times is time order
 /// to the second: enough for a bound), and their tokens.
 pub(crate) const SESSIONS_OF: &str = "SELECT id, created_at, expires_at, revoked, began_with \

@@ -182,11 +182,22 @@ pub async fn start_session(
     session: SessionStart,
     audit: AuditContext,
 ) -> FamilyId {
+    start_session_at(repo, user, session, audit, now()).await
+}
+
+/// [`start_session`] at `at`.
+pub async fn start_session_at(
+    repo: &dyn Repository,
+    user: UserId,
+    session: SessionStart,
+    audit: AuditContext,
+    at: OffsetDateTime,
+) -> FamilyId {
     let family = session.family;
     let opening = SessionOpening {
         user,
         session,
-        now: now(),
+        now: at,
         audit,
     };
     repo.start_family(opening)

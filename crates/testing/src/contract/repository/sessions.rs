@@ -3,14 +3,14 @@
 
 use super::Repository;
 use super::fixtures::{
-    new_user, now, random_hash, refresh_works, rotation, session, store_token, store_user,
-    token_hash,
+    new_user, now, random_hash, refresh_works, rotation, session, start_session_at, store_token,
+    store_user, token_hash,
 };
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::session::LoginMethod;
 use social_login_domain::session_list::{MAX_LISTED_SESSIONS, MAX_SESSIONS_READ};
 use social_login_domain::{AuditEventType, FamilyId, UserId};
-use social_login_ports::{SessionEnding, SessionOpening};
+use social_login_ports::SessionEnding;
 use std::sync::Arc;
 use time::{Duration, OffsetDateTime};
 
@@ -138,13 +138,5 @@ async fn started_at(
     at: OffsetDateTime,
 ) -> FamilyId {
     let session = session(hash, now() + Duration::days(30));
-    let family = session.family;
-    let opening = SessionOpening {
-        user,
-        session,
-        now: at,
-        audit: crate::audit_now(),
-    };
-    repo.start_family(opening).await.unwrap();
-    family
+    start_session_at(&**repo, user, session, crate::audit_now(), at).await
 }
