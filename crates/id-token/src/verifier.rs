@@ -206,11 +206,7 @@ impl IdTokenVerifier {
         let nonce = NonceCheck::Presented(raw_nonce);
         let claims = self.verify_with(id_token, &audiences, nonce).await?;
         let usable_until = checks::usable_until(&claims, self.clock.now(), MAX_PRESENTED_LIFETIME)?;
-        // Checked already: present, and within the leeway of now.
-        let issued_at = claims
-            .iat
-            .and_then(|iat| OffsetDateTime::from_unix_timestamp(iat).ok())
-            .ok_or_else(|| ProviderError::UserInfo("id_token iat is not a time".into()))?;
+        let issued_at = checks::issued_at(&claims)?;
         Ok(PresentedClaims {
             claims,
             issued_at,

@@ -143,24 +143,22 @@ fn state_sealer(
     previous: &[SecretText],
 ) -> AeadStateSealer {
     let sealer = AeadStateSealer::new(secret, previous);
-    match settings.oauth_state_store.backend {
-        StateStoreBackend::Memory => {
-            let mut epoch = [0; EPOCH_BYTES];
-            os_random_fill(&mut epoch);
-            sealer.bound_to_epoch(epoch)
-        }
-        StateStoreBackend::Redis => sealer,
+    if !settings.oauth_state_store.backend.forgets_on_restart() {
+        return sealer;
     }
+    let mut epoch = [0; EPOCH_BYTES];
+    os_random_fill(&mut epoch);
+    sealer.bound_to_epoch(epoch)
 }
 
 /// With the memory backend the used id_tokens die with the process: one issued before it
 /// started (to the second, as `iat` counts) might have been used already, so it is refused.
 /// Redis keeps them across restarts.
 fn id_tokens_issued_since(settings: &Settings, now: OffsetDateTime) -> Option<OffsetDateTime> {
-    match settings.oauth_state_store.backend {
-        StateStoreBackend::Memory => now.replace_nanosecond(0).ok(),
-        StateStoreBackend::Redis => None,
-    }
+    let backend = settings.oauth_state_store.backend;
+    backend
+        .forgets_on_restart()
+        .then(|| now - time::Duration::nanoseconds(now.nanosecond().into()))
 }
 
 fn state_store(

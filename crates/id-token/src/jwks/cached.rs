@@ -165,7 +165,7 @@ mod tests {
         PublicKey {
             kid: Some(kid.into()),
             alg: None,
-            curve: None,
+            ec_algorithm: None,
             key: DecodingKey::from_rsa_components(TEST_KEY_A.n, TEST_KEY_A.e).unwrap(),
         }
     }

@@ -12,8 +12,8 @@ pub struct PublicKey {
     pub kid: Option<String>,
     /// The key's own `alg`, when the set names one (Entra's do not).
     pub alg: Option<String>,
-    /// An EC key's curve (`crv`), which fixes the one algorithm it verifies.
-    pub curve: Option<&'static str>,
+    /// The one algorithm an EC key's curve (`crv`) verifies; `None` for an RSA key.
+    pub ec_algorithm: Option<Algorithm>,
     #[debug(skip)]
     pub key: DecodingKey,
 }
@@ -26,19 +26,8 @@ impl PublicKey {
             .alg
             .as_deref()
             .is_none_or(|alg| alg.parse::<Algorithm>().ok() == Some(algorithm));
-        let curve_ok = self
-            .curve
-            .is_none_or(|crv| curve_of(algorithm) == Some(crv));
+        let curve_ok = self.ec_algorithm.is_none_or(|ec| ec == algorithm);
         named_ok && curve_ok && self.key.family() == algorithm.family()
-    }
-}
-
-/// The curve an ECDSA algorithm signs on (RFC 7518 §3.4); `None` for the others.
-fn curve_of(algorithm: Algorithm) -> Option<&'static str> {
-    match algorithm {
-        Algorithm::ES256 => Some("P-256"),
-        Algorithm::ES384 => Some("P-384"),
-        _ => None,
     }
 }
 
@@ -89,7 +78,7 @@ fn parse_key(raw: Value) -> Option<PublicKey> {
     if jwk.usage.as_deref().is_some_and(|usage| usage != "sig") {
         return None;
     }
-    let (key, curve) = match jwk.kty.as_str() {
+    let (key, ec_algorithm) = match jwk.kty.as_str() {
         "RSA" => {
             let key = DecodingKey::from_rsa_components(jwk.n.as_deref()?, jwk.e.as_deref()?);
             (key.ok()?, None)
@@ -97,19 +86,21 @@ fn parse_key(raw: Value) -> Option<PublicKey> {
         // `crv` is required of an EC key (RFC 7518 §6.2.1.1); a curve we cannot verify on is
         // no key of ours.
         "EC" => {
-            let curve = [Algorithm::ES256, Algorithm::ES384]
-                .into_iter()
-                .filter_map(curve_of)
-                .find(|curve| jwk.crv.as_deref() == Some(curve))?;
+            // The curve an ECDSA algorithm signs on (RFC 7518 §3.4).
+            let algorithm = match jwk.crv.as_deref()? {
+                "P-256" => Algorithm::ES256,
+                "P-384" => Algorithm::ES384,
+                _ => return None,
+            };
             let key = DecodingKey::from_ec_components(jwk.x.as_deref()?, jwk.y.as_deref()?);
-            (key.ok()?, Some(curve))
+            (key.ok()?, Some(algorithm))
         }
         _ => return None,
     };
     Some(PublicKey {
         kid: jwk.kid,
         alg: jwk.alg,
-        curve,
+        ec_algorithm,
         key,
     })
 }

@@ -113,6 +113,13 @@ pub fn check_presented_nonce(
     }
 }
 
+/// When a token that passed [`check_times`] was issued (its `iat`).
+pub fn issued_at(claims: &IdTokenClaims) -> Result<OffsetDateTime, ProviderError> {
+    let iat = claims.iat.ok_or_else(|| fail("has no issue time (iat)"))?;
+    OffsetDateTime::from_unix_timestamp(iat)
+        .map_err(|_| fail("has an issue time no calendar holds (iat)"))
+}
+
 /// Until when a token that passed [`check_times`] verifies: `exp` plus the leeway. A token
 /// living more than `longest` from `now` is refused: it could not be remembered as used for
 /// as long as it verifies.

@@ -20,7 +20,8 @@ const CONNECT: u8 = 1;
 const BOUND: u8 = 0x80;
 
 /// Bytes of the largest layout the service issues: expiry, id, a provider key of 32, a
-/// connect's user id, and the 43-character verifier and nonce (`random_url_token`). What a
+/// connect's user id and binding, and the 43-character verifier and nonce (`random_url_token`);
+/// a connect's extra scopes are left out. What a
 /// sealer sizes its buffer for; a longer field still fits, after one reallocation.
 pub(super) const CAPACITY: usize = 8 + 16 + (1 + 32) + (1 + 16 + 16) + 2 * (1 + 43);
 

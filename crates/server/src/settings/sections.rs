@@ -104,6 +104,14 @@ pub enum StateStoreBackend {
     Redis,
 }
 
+impl StateStoreBackend {
+    /// Whether what the store remembers (spent state values, used id_tokens) dies with the
+    /// process, so a restarted one must refuse what an earlier process may have seen used.
+    pub fn forgets_on_restart(self) -> bool {
+        self == Self::Memory
+    }
+}
+
 /// `[oauth_state_store]`.
 #[derive(derive_more::Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]

@@ -417,8 +417,8 @@ fn an_instance_stopping_has_time_to_finish_its_requests() {
 
 #[test]
 fn nginx_logs_each_request_without_its_query() {
-    // authorize's `binding` is a secret, a relayed call's query may name people, and the
-    // Referer of a callback page on the service's origin holds its code and state.
+    // A relayed call's query may name people, and the Referer of a callback page on the
+    // service's origin holds its code and state.
     let conf = files::read("nginx/nginx.conf");
     let logged: Vec<&str> = conf
         .lines()
