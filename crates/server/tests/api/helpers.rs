@@ -8,8 +8,7 @@
 #[path = "../common/approval.rs"]
 mod approval;
 
-use approval::authorization_url;
-pub use approval::{Approval, user_id};
+pub use approval::{Approval, authorization_url, user_id};
 use reqwest::StatusCode;
 use sea_orm::{ConnectionTrait, Database, DbBackend, Statement};
 use serde_json::{Value, json};

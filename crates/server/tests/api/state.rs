@@ -5,7 +5,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use futures_like::join_all;
 use reqwest::StatusCode;
-use serde_json::{Value, json};
+use serde_json::json;
 use sha2::{Digest, Sha256};
 use social_login_simulator::Endpoint;
 
@@ -178,12 +178,7 @@ async fn a_flow_bound_to_its_client_is_of_no_use_to_whoever_else_gets_the_redire
     let binding = "Yd3kQ9vPz-1mN_bX7cLr0sTu2wA5eH8gJ4fK6iO~.aZ";
     let challenge = URL_SAFE_NO_PAD.encode(Sha256::digest(binding.as_bytes()));
     let path = format!("/auth/oauth/github/authorize?binding_challenge={challenge}");
-    let started = app.get(&path, None).await;
-    assert_eq!(started.status(), StatusCode::OK);
-    let url = started.json::<Value>().await.unwrap()["authorization_url"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let url = authorization_url(app.get(&path, None).await).await;
     let approval = app.approve_at_provider(&url, "583231").await;
 
     // The redirect leaked: its code and state, posted without the client's secret.
