@@ -5,9 +5,12 @@
 
 use sea_orm_migration::prelude::*;
 
+mod apply;
 pub mod names;
 mod steps;
 mod tables;
+
+pub use apply::{Recorded, apply_pending};
 
 /// Re-exported so callers can run [`Migrator::up`] without naming sea-orm-migration.
 pub use sea_orm_migration::MigratorTrait;
@@ -65,6 +68,7 @@ migrations! {
     m20261206_000016_link_token_expiry: steps,
     m20261206_000017_event_via: steps,
     m20261207_000018_outbox_redelivered: steps,
+    m20261207_000019_sessions_by_creation: steps,
 }
 
 #[cfg(test)]

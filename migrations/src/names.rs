@@ -20,8 +20,11 @@ pub const IX_REFRESH_TOKENS_USER_ID: &str = "ix_refresh_tokens_user_id";
 pub const FK_LINKED_ACCOUNTS_USER: &str = "fk_linked_accounts_user";
 /// Foreign key `refresh_tokens.user_id → users.id`, on delete cascade.
 pub const FK_REFRESH_TOKENS_USER: &str = "fk_refresh_tokens_user";
-/// Index on `refresh_families.user_id` (cascading deletes, a user's sessions).
+/// Index on `refresh_families.user_id`, replaced by [`IX_REFRESH_FAMILIES_USER_CREATED`].
 pub const IX_REFRESH_FAMILIES_USER_ID: &str = "ix_refresh_families_user_id";
+/// Index on `refresh_families (user_id, created_at)`: a user's newest sessions without a sort,
+/// cascading deletes, revocations.
+pub const IX_REFRESH_FAMILIES_USER_CREATED: &str = "ix_refresh_families_user_created";
 /// Foreign key `refresh_families.user_id → users.id`, on delete cascade.
 pub const FK_REFRESH_FAMILIES_USER: &str = "fk_refresh_families_user";
 /// Index on `refresh_tokens.expires_at` (housekeeping).

@@ -101,10 +101,22 @@ impl Step {
     }
 }
 
+/// How long a migration waits for a table's lock on PostgreSQL. Behind a long transaction
+/// (a backup's, a report's) an `ALTER TABLE` would otherwise wait without end, and every
+/// login's statements on that table would queue behind it; after this the migration gives
+/// up, applies nothing, and the next start tries again.
+pub(crate) const LOCK_WAIT: &str = "5s";
+
 async fn apply(
     manager: &SchemaManager<'_>,
     steps: impl IntoIterator<Item = Step>,
 ) -> Result<(), DbErr> {
+    let connection = manager.get_connection();
+    if connection.get_database_backend() == DbBackend::Postgres {
+        // Inside the migration's transaction (`ALL_OR_NOTHING`): it ends with it.
+        let wait = format!("SET LOCAL lock_timeout = '{LOCK_WAIT}'");
+        connection.execute_unprepared(&wait).await?;
+    }
     for step in steps {
         step.apply(manager).await?;
     }
@@ -245,7 +257,9 @@ fn index_statements<C: IntoIndexColumn>(
 ) -> (IndexCreateStatement, IndexDropStatement) {
     let table = table.into_iden();
     let mut create = Index::create();
-    create.name(name).table(table.clone());
+    // An operator may build an index beforehand without blocking writes (PostgreSQL's
+    // `CREATE INDEX CONCURRENTLY`, docs/operations.md); the migration then keeps it.
+    create.name(name).table(table.clone()).if_not_exists();
     for column in columns {
         create.col(column);
     }

@@ -53,6 +53,8 @@ pub enum RefreshTokens {
 pub enum RefreshFamilies {
     Table,
     Id,
+    /// Made by `Steps::user_owned`; named here for the index that starts with it.
+    UserId,
     CreatedAt,
     ExpiresAt,
     Revoked,

@@ -12,6 +12,7 @@ use sea_orm::{
     UpdateMany,
 };
 use social_login_domain::refresh::RefreshTokenHash;
+use social_login_domain::session_list::MAX_SESSIONS_READ;
 use social_login_domain::{
     FamilyId, LinkedAccountId, LoginMethod, ProviderKey, ProviderSubject, SignalId, SignalSource,
     UserEvents, UserId,
@@ -144,6 +145,27 @@ pub(crate) fn active_sessions_of(
         .filter(refresh_family::Column::UserId.eq(user.as_uuid()))
         .filter(refresh_family::Column::Revoked.eq(false))
         .filter(refresh_family::Column::ExpiresAt.gt(now))
+}
+
+/// A user's newest unrevoked sessions, at most [`MAX_SESSIONS_READ`]: read in the order of
+/// the index on `(user_id, created_at)`, without sorting the older ones.
+pub(crate) fn newest_sessions_of(user: UserId) -> Select<refresh_family::Entity> {
+    refresh_family::Entity::find()
+        .filter(refresh_family::Column::UserId.eq(user.as_uuid()))
+        .filter(refresh_family::Column::Revoked.eq(false))
+        .order_by_desc(refresh_family::Column::CreatedAt)
+        .limit(MAX_SESSIONS_READ)
+}
+
+/// When each token of `families` was issued (index on `family_id`).
+pub(crate) fn tokens_issued_of(
+    families: impl IntoIterator<Item = Uuid>,
+) -> Select<refresh_token::Entity> {
+    refresh_token::Entity::find()
+        .select_only()
+        .column(refresh_token::Column::FamilyId)
+        .column(refresh_token::Column::CreatedAt)
+        .filter(refresh_token::Column::FamilyId.is_in(families))
 }
 
 /// Locks or unlocks one user (primary key).

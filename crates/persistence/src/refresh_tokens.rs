@@ -20,12 +20,9 @@ use crate::mapping::family_from_row;
 use crate::queries;
 use crate::rows::{RowLock, user_is_locked};
 use async_trait::async_trait;
-use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, FromQueryResult,
-    QueryFilter, QueryOrder, QuerySelect,
-};
+use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, FromQueryResult};
 use social_login_domain::refresh::{PresentedRefresh, RefreshRecord, RefreshTokenHash};
-use social_login_domain::session_list::{MAX_SESSIONS_READ, live_sessions};
+use social_login_domain::session_list::live_sessions;
 use social_login_domain::{FamilyId, LoginMethod, UserId};
 use social_login_ports::{
     Logout, PlanError, RefreshRotation, RefreshTokenRepository, RepoResult, RotateError, Rotated,
@@ -82,20 +79,12 @@ impl RefreshTokenRepository for SeaOrmRepository {
         user: UserId,
         now: OffsetDateTime,
     ) -> RepoResult<Vec<SessionSummary>> {
-        let families = refresh_family::Entity::find()
-            .filter(refresh_family::Column::UserId.eq(user.as_uuid()))
-            .filter(refresh_family::Column::Revoked.eq(false))
-            .order_by_desc(refresh_family::Column::CreatedAt)
-            .limit(MAX_SESSIONS_READ)
+        let families = queries::newest_sessions_of(user)
             .all(self.connection())
             .await
             .map_err(repository_error)?;
         let read = families.iter().map(|family| family.id);
-        let issued = refresh_token::Entity::find()
-            .select_only()
-            .column(refresh_token::Column::FamilyId)
-            .column(refresh_token::Column::CreatedAt)
-            .filter(refresh_token::Column::FamilyId.is_in(read))
+        let issued = queries::tokens_issued_of(read)
             .into_tuple::<(uuid::Uuid, OffsetDateTime)>()
             .all(self.connection())
             .await

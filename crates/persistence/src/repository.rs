@@ -7,10 +7,10 @@ use sea_orm::{
     TransactionTrait,
 };
 use social_login_domain::plan::WritePlan;
-use social_login_migrations::{Migrator, MigratorTrait};
+use social_login_migrations::{Recorded, apply_pending};
 use social_login_ports::{PlanError, RepoResult};
 use std::fmt;
-use tracing::Instrument;
+use tracing::{Instrument, warn};
 
 /// Users, linked accounts and refresh tokens in SQLite or PostgreSQL. Cheap to clone:
 /// clones share one pool.
@@ -28,12 +28,19 @@ impl SeaOrmRepository {
     ///
     /// Safe to run from several processes at once: each waits for the migration lock (see
     /// [`crate::MIGRATION_LOCK_KEY`]), so one applies the migrations and the others then
-    /// find none pending.
+    /// find none pending. A database a newer release migrated further is served as it is,
+    /// with a warning (see [`apply_pending`]).
     pub async fn migrate(&self) -> RepoResult<()> {
         let lock = MigrationLock::acquire(&self.db).await?;
-        let migrated = Migrator::up(&self.db, None).await.map_err(repository_error);
+        let migrated = apply_pending(&self.db).await.map_err(repository_error);
         lock.release().await;
-        migrated
+        if let Recorded::Newer(newer) = migrated? {
+            warn!(
+                newer = newer.join(", "),
+                "the database was migrated by a newer release; running on its schema"
+            );
+        }
+        Ok(())
     }
 
     /// The underlying connection, for tests and operational tooling; the service itself

@@ -1,6 +1,7 @@
 //! Every query of the login, session, housekeeping and webhook paths uses an index: `EXPLAIN QUERY
 //! PLAN` on SQLite shows no full scan, and `EXPLAIN` on PostgreSQL with sequential scans
-//! disabled still finds a plan without one.
+//! disabled still finds a plan without one. An ordered query reads in an index's order: neither
+//! needs to sort what it read.
 
 use super::*;
 use crate::connect::{DatabaseOptions, connect};
@@ -58,7 +59,10 @@ fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
             "delete_tokens_of",
             delete_tokens_of(ids.clone()).build(backend),
         ),
-        ("delete_families", delete_families(ids).build(backend)),
+        (
+            "delete_families",
+            delete_families(ids.clone()).build(backend),
+        ),
         (
             "delete_expired_tokens",
             delete_expired_tokens(now, 1000).build(backend),
@@ -98,6 +102,11 @@ fn every_query(backend: DbBackend) -> Vec<(&'static str, Statement)> {
             active_sessions_of(user, now).build(backend),
         ),
         ("set_locked", set_locked(user, true).build(backend)),
+        (
+            "newest_sessions_of",
+            newest_sessions_of(user).build(backend),
+        ),
+        ("tokens_issued_of", tokens_issued_of(ids).build(backend)),
     ]
 }
 
@@ -209,6 +218,11 @@ async fn every_login_path_query_uses_an_index_on_sqlite() {
             !details.iter().any(|line| line.starts_with("SCAN")),
             "{name} scans a whole table: {details:?}\n{statement}"
         );
+        assert!(
+            !details.iter().any(|line| line.contains("TEMP B-TREE")),
+            "{name} sorts what it read instead of reading in an index's order: \
+             {details:?}\n{statement}"
+        );
     }
 }
 
@@ -227,9 +241,10 @@ async fn every_login_path_query_uses_an_index_on_postgres() {
             grant_for_relay(DbBackend::Postgres),
         ])
     {
-        // One transaction, so the setting and the EXPLAIN share a connection.
+        // One transaction, so the settings and the EXPLAIN share a connection. With sorts
+        // off too, a plan that still sorts has no index that gives its order.
         let txn = sea_orm::TransactionTrait::begin(db).await.unwrap();
-        txn.execute_unprepared("SET LOCAL enable_seqscan = off")
+        txn.execute_unprepared("SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off")
             .await
             .unwrap();
         let lines = plan_column(&txn, format!("EXPLAIN {statement}"), "QUERY PLAN", name).await;
@@ -237,6 +252,10 @@ async fn every_login_path_query_uses_an_index_on_postgres() {
         assert!(
             !lines.iter().any(|line| line.contains("Seq Scan")),
             "{name} needs a sequential scan: {lines:#?}\n{statement}"
+        );
+        assert!(
+            !lines.iter().any(|line| line.contains("Sort")),
+            "{name} sorts what it read: no index gives its order: {lines:#?}\n{statement}"
         );
     }
     repo.connection().close_by_ref().await.ok();

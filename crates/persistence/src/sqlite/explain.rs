@@ -1,11 +1,11 @@
 //! Every statement of the login, session, housekeeping and webhook paths uses an index:
-//! `EXPLAIN QUERY PLAN` on the migrated schema shows no full scan. (Inserts have no plan to
-//! check.)
+//! `EXPLAIN QUERY PLAN` on the migrated schema shows no full scan and no sort of what it read.
+//! (Inserts have no plan to check.)
 
 use super::sql::*;
 use crate::{DatabaseOptions, SqliteRepository};
 
-const LOOKUPS: [(&str, &str); 36] = [
+const LOOKUPS: [(&str, &str); 38] = [
     ("USER_BY_ID", USER_BY_ID),
     ("USER_BY_EMAIL", USER_BY_EMAIL),
     ("DELETE_USER", DELETE_USER),
@@ -42,6 +42,8 @@ const LOOKUPS: [(&str, &str); 36] = [
     ("COUNT_ACTIVE_SESSIONS", COUNT_ACTIVE_SESSIONS),
     ("SET_LOCKED", SET_LOCKED),
     ("USER_LOCKED", USER_LOCKED),
+    ("SESSIONS_OF", SESSIONS_OF),
+    ("TOKENS_ISSUED_OF", TOKENS_ISSUED_OF),
 ];
 
 #[tokio::test]
@@ -73,6 +75,10 @@ async fn every_lookup_and_conditional_write_uses_an_index() {
         assert!(
             !details.iter().any(|line| line.starts_with("SCAN")),
             "{name} scans a whole table: {details:?}\n{sql}"
+        );
+        assert!(
+            !details.iter().any(|line| line.contains("TEMP B-TREE")),
+            "{name} sorts what it read instead of reading in an index's order: {details:?}\n{sql}"
         );
     }
 }

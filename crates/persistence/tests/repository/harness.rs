@@ -95,6 +95,24 @@ where
     rethrow("SQLite through rusqlite", tokio::spawn(test(repo)).await);
 }
 
+/// Runs `test` on a fresh, unmigrated PostgreSQL database when `TEST_POSTGRES_URL` is set
+/// (skipped loudly when it is not): for what only PostgreSQL does.
+pub async fn on_unmigrated_postgres<F, Fut>(test: F)
+where
+    F: FnOnce(SeaOrmRepository) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let Some(admin_url) = postgres_admin_url() else {
+        return;
+    };
+    let database = PostgresDatabase::create(&admin_url).await;
+    let repo = connected(database.url(), "PostgreSQL", false).await;
+    let outcome = tokio::spawn(test(repo.clone())).await;
+    repo.connection().close_by_ref().await.ok();
+    database.drop().await;
+    rethrow("PostgreSQL", outcome);
+}
+
 /// A migrated repository on the PostgreSQL database at `url`.
 pub async fn postgres_repository(url: &str) -> SeaOrmRepository {
     connected(url, "PostgreSQL", true).await

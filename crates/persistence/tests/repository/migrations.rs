@@ -2,9 +2,9 @@
 //! email keys are re-derived under the ASCII-only rule. Rows are written as the schema stood
 //! before the migration, then the rest is applied and the adapters read them.
 
-use crate::harness::{on_every_unmigrated_backend, rusqlite_repository};
-use sea_orm::ConnectionTrait;
+use crate::harness::{on_every_unmigrated_backend, on_unmigrated_postgres, rusqlite_repository};
 use sea_orm::sea_query::{Alias, Query, SimpleExpr};
+use sea_orm::{ConnectionTrait, DbBackend, Statement};
 use social_login_domain::UserId;
 use social_login_migrations::{Migrator, MigratorTrait};
 use social_login_persistence::SeaOrmRepository;
@@ -249,6 +249,140 @@ async fn a_migration_that_fails_half_way_leaves_nothing_and_applies_whole_next_t
             .await
             .expect("applied whole: nothing of the failed attempt is left");
         repo.migrate().await.unwrap();
+    })
+    .await;
+}
+
+/// The names of the indexes on `refresh_families`.
+async fn session_indexes(repo: &SeaOrmRepository) -> Vec<String> {
+    let db = repo.connection();
+    let sql = match db.get_database_backend() {
+        DbBackend::Postgres => {
+            "SELECT indexname FROM pg_indexes WHERE tablename = 'refresh_families'"
+        }
+        _ => {
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'refresh_families'"
+        }
+    };
+    let statement = Statement::from_string(db.get_database_backend(), sql);
+    let rows = db.query_all_raw(statement).await.expect("the index list");
+    rows.iter()
+        .map(|row| row.try_get_by_index::<String>(0).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_sessions_index_an_operator_built_beforehand_is_kept_and_the_old_one_goes() {
+    on_every_unmigrated_backend(|repo, _| async move {
+        migrate_until(&repo, "m20261207_000019_sessions_by_creation").await;
+        let db = repo.connection();
+        // What docs/operations.md tells a PostgreSQL operator to run before the upgrade, so
+        // that building the index does not hold up logins (outside a transaction).
+        let concurrently = match db.get_database_backend() {
+            DbBackend::Postgres => "CONCURRENTLY ",
+            _ => "",
+        };
+        db.execute_unprepared(&format!(
+            "CREATE INDEX {concurrently}ix_refresh_families_user_created \
+             ON refresh_families (user_id, created_at)"
+        ))
+        .await
+        .unwrap();
+
+        repo.migrate()
+            .await
+            .expect("the migration keeps the index it finds");
+
+        let indexes = session_indexes(&repo).await;
+        assert!(
+            indexes
+                .iter()
+                .any(|name| name == "ix_refresh_families_user_created"),
+            "{indexes:?}"
+        );
+        assert!(
+            !indexes
+                .iter()
+                .any(|name| name == "ix_refresh_families_user_id"),
+            "the index on user_id alone is replaced: {indexes:?}"
+        );
+    })
+    .await;
+}
+
+/// Records `version` as applied, as a release that has that migration would.
+async fn record_migration(repo: &SeaOrmRepository, version: &str) {
+    let values = vec![("version", version.into()), ("applied_at", 0_i64.into())];
+    insert(repo, "seaql_migrations", values).await;
+}
+
+#[tokio::test]
+async fn a_database_a_newer_release_migrated_is_served_as_it_is() {
+    on_every_unmigrated_backend(|repo, _| async move {
+        repo.migrate().await.unwrap();
+        record_migration(&repo, "m20991231_000099_from_a_newer_release").await;
+
+        repo.migrate()
+            .await
+            .expect("an older build (a rollback, an old instance restarting) runs on it");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_database_of_another_line_of_releases_is_refused_and_left_as_it_is() {
+    on_every_unmigrated_backend(|repo, _| async move {
+        // Unknown, and older than this build's newest migration.
+        repo.migrate().await.unwrap();
+        record_migration(&repo, "m20250101_000000_another_line").await;
+        assert!(repo.migrate().await.is_err());
+    })
+    .await;
+    on_every_unmigrated_backend(|repo, _| async move {
+        // Newer, but some of this build's own are pending: which schema it has is unknown.
+        migrate_until(&repo, "m20261207_000019_sessions_by_creation").await;
+        record_migration(&repo, "m20991231_000099_from_a_newer_release").await;
+        assert!(repo.migrate().await.is_err());
+        let indexes = session_indexes(&repo).await;
+        assert!(
+            indexes
+                .iter()
+                .any(|name| name == "ix_refresh_families_user_id"),
+            "nothing applied: {indexes:?}"
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_migration_gives_up_on_a_table_a_long_transaction_holds_and_applies_later() {
+    on_unmigrated_postgres(|repo| async move {
+        migrate_until(&repo, "m20261207_000019_sessions_by_creation").await;
+        // A backup's or a report's transaction, reading the table the migration alters.
+        let reader = sea_orm::TransactionTrait::begin(repo.connection())
+            .await
+            .unwrap();
+        reader
+            .execute_unprepared("LOCK TABLE refresh_families IN ACCESS SHARE MODE")
+            .await
+            .unwrap();
+
+        let waited = tokio::time::timeout(std::time::Duration::from_secs(30), repo.migrate()).await;
+        assert!(
+            matches!(waited, Ok(Err(_))),
+            "gives up after its lock wait instead of queueing every login behind it: {waited:?}"
+        );
+
+        reader.rollback().await.unwrap();
+        repo.migrate()
+            .await
+            .expect("applied once the table is free");
+        let indexes = session_indexes(&repo).await;
+        assert!(
+            indexes
+                .iter()
+                .any(|name| name == "ix_refresh_families_user_created")
+        );
     })
     .await;
 }
