@@ -142,14 +142,16 @@ fn check_token_claims(errors: &mut ConfigErrors, tokens: &super::TokenSettings) 
 /// An absolute http(s) URL with a host and no user info, query or fragment: one that can be
 /// extended with a path.
 fn is_base_url(value: &str) -> bool {
-    Url::parse(value).is_ok_and(|url| {
-        matches!(url.scheme(), "http" | "https")
-            && url.host().is_some()
-            && url.username().is_empty()
-            && url.password().is_none()
-            && url.query().is_none()
-            && url.fragment().is_none()
-    })
+    // The URL parser drops tabs and newlines without a word: refuse them before it does.
+    !value.chars().any(char::is_control)
+        && Url::parse(value).is_ok_and(|url| {
+            matches!(url.scheme(), "http" | "https")
+                && url.host().is_some()
+                && url.username().is_empty()
+                && url.password().is_none()
+                && url.query().is_none()
+                && url.fragment().is_none()
+        })
 }
 
 /// `server.public_url` is also the default issuer, so it follows the issuer's text rule.

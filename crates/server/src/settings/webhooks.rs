@@ -123,7 +123,12 @@ impl WebhookSettings {
             }
             return;
         };
+        // The URL parser drops tabs and newlines without a word: refuse them before it does.
         match Url::parse(url) {
+            _ if url.chars().any(char::is_control) => errors.push(
+                "webhooks.url",
+                "must not contain control characters (a newline, a tab, an escape)",
+            ),
             Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => {}
             _ => errors.push("webhooks.url", "must be an http:// or https:// URL"),
         }

@@ -216,3 +216,19 @@ fn warnings_about_pkce_and_email_domains_follow_the_presets_declaration() {
     let spotify = warnings(&format!("[oauth_providers.spotify]\n{domains}{CLIENT}"));
     assert!(about(spotify, "counts as unverified"));
 }
+
+#[test]
+fn a_subject_other_than_sub_is_a_warning_on_an_openid_preset_and_not_on_an_oauth_one() {
+    let subject =
+        |pointer: &str| format!("[oauth_providers.PRESET.claims]\nsubject = \"{pointer}\"\n");
+    let table = |preset: &str, pointer: &str| {
+        format!("[oauth_providers.{preset}]\n{CLIENT}{}", subject(pointer))
+            .replace("PRESET", preset)
+    };
+    let about = |warnings: Vec<String>| warnings.iter().any(|w| w.contains("claims.subject"));
+    // GitLab speaks OpenID Connect: its `email` is the user's to choose.
+    assert!(about(warnings(&table("gitlab", "/email"))));
+    assert!(!about(warnings(&table("gitlab", "/sub"))));
+    // Spotify is OAuth 2.0: no `sub` to prefer.
+    assert!(!about(warnings(&table("spotify", "/id"))));
+}

@@ -547,6 +547,21 @@ fn webhook_settings_name_each_bad_field_and_never_quote_the_secret() {
 }
 
 #[test]
+fn a_webhook_url_with_a_control_character_is_refused() {
+    // The URL parser would drop the newline and deliver somewhere else than written.
+    let errors = problems_of(|s| {
+        s.webhooks.url = Some("https://hooks.example.com/in\n.evil".into());
+        s.webhooks.secret = Some(super::fixtures::WEBHOOK.into());
+    });
+    assert!(
+        errors
+            .to_string()
+            .contains("webhooks.url: must not contain control"),
+        "{errors}"
+    );
+}
+
+#[test]
 fn a_valid_webhook_target_carries_the_chosen_events_or_all() {
     use social_login_domain::{AuditEventType, EventSet};
     let mut settings = valid();

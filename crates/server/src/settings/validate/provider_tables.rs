@@ -83,10 +83,10 @@ impl Table<'_> {
         };
         for (index, url) in config.relay_base_urls.iter().flatten().enumerate() {
             let http = url.starts_with("https://") || url.starts_with("http://");
-            if !http || !url.ends_with('/') {
+            if !http || !url.ends_with('/') || url.chars().any(char::is_control) {
                 self.push(
                     &format!("relay_base_urls[{index}]"),
-                    "an http(s) URL ending in `/`",
+                    "an http(s) URL ending in `/`, without control characters",
                 );
             }
         }

@@ -153,7 +153,12 @@ pub(super) fn warnings(settings: &Settings) -> Vec<String> {
             .claims
             .as_ref()
             .and_then(|claims| claims.subject.as_deref());
-        if config.kind == Some(ProviderKind::Oidc) && subject.is_some_and(|sub| sub != "/sub") {
+        // A preset's table has no `kind`: what it declares says whether it speaks OpenID.
+        let oidc = config.kind == Some(ProviderKind::Oidc)
+            || declared
+                .as_ref()
+                .is_some_and(|spec| spec.kind == ProviderKind::Oidc);
+        if oidc && subject.is_some_and(|sub| sub != "/sub") {
             warnings.push(format!(
                 "oauth_providers.{key}.claims.subject is not \"/sub\": an OpenID provider \
                  guarantees only `sub` to be stable and unique for its issuer; another claim may \

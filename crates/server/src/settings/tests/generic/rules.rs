@@ -401,3 +401,27 @@ fn a_control_character_in_a_client_id_is_refused() {
         "{errors}"
     );
 }
+
+#[test]
+fn a_control_character_in_an_issuer_or_a_relay_base_url_is_refused() {
+    // The URL parser drops a tab or a newline without a word.
+    let evil = TABLES
+        .replace(
+            "issuer = \"https://sso.acme.example/realms/main/\"",
+            "issuer = \"https://sso.acme.example/realms/\tmain/\"",
+        )
+        .replace(
+            "client_secret = \"gh-secret\"\n",
+            "client_secret = \"gh-secret\"\nrelay_base_urls = [\"https://api.github.com/\\nx/\"]\n",
+        );
+    let errors = settings_with(&evil).validate().unwrap_err();
+    for field in [
+        "oauth_providers.acme-sso.issuer",
+        "oauth_providers.github.relay_base_urls[0]",
+    ] {
+        assert!(
+            lines(&errors).iter().any(|line| line.starts_with(field)),
+            "{field}: {errors}"
+        );
+    }
+}
