@@ -72,6 +72,13 @@ pub fn keys_refused(failures: u64) -> bool {
     failures >= KEY_FAILURES
 }
 
+/// Whether the wrong key that brought the client's count to `counted` is refused too. Wrong
+/// keys sent at once all pass [`keys_refused`] before any is counted; each then gets its own
+/// count, so no more than [`KEY_FAILURES`] of them are answered as wrong keys.
+pub fn wrong_key_refused(counted: u64) -> bool {
+    counted > KEY_FAILURES
+}
+
 /// The network a client is counted by: an IPv4 address itself, an IPv6 address by its
 /// first `ipv6_prefix` bits (one subscriber usually holds a whole /64).
 pub fn client_network(ip: IpAddr, ipv6_prefix: u8) -> IpAddr {
@@ -150,6 +157,8 @@ mod tests {
         assert!(!keys_refused(KEY_FAILURES - 1));
         assert!(keys_refused(KEY_FAILURES));
         assert!(keys_refused(KEY_FAILURES + 5));
+        assert!(!wrong_key_refused(KEY_FAILURES));
+        assert!(wrong_key_refused(KEY_FAILURES + 1));
     }
 
     #[test]

@@ -1,13 +1,16 @@
 //! Wrong keys at the operator API (and at any endpoint that takes a service key): counted
 //! per client in the state store, so the limit holds across instances; past
 //! `KEY_FAILURES` in a minute the client's key-bearing requests answer 429 before its key
-//! is looked at. A right key is never counted.
+//! is looked at, and so does a wrong key its own count carries past them (wrong keys sent
+//! at once). A right key is never counted.
 
 use crate::{AppError, AppResult, AuthService};
 use sha2::{Digest, Sha256};
 use social_login_domain::Origin;
-use social_login_domain::throttle::{KEY_FAILURE_WINDOW, client_network, keys_refused};
-use social_login_ports::AttemptKey;
+use social_login_domain::throttle::{
+    KEY_FAILURE_WINDOW, client_network, keys_refused, wrong_key_refused,
+};
+use social_login_ports::{AttemptKey, Attempts};
 
 impl AuthService {
     /// A key (the operator's, a relay backend's) checked under the throttle: 429 before
@@ -31,22 +34,23 @@ impl AuthService {
     async fn admit_key_attempt(&self, origin: &Origin) -> AppResult<()> {
         let failures = self.ports.states.peek_attempts(self.key_of(origin)).await?;
         if keys_refused(failures.count) {
-            metrics::counter!("social_login_key_attempts_throttled_total").increment(1);
-            let seconds = failures.window_left.whole_seconds().max(1);
-            return Err(AppError::RateLimited {
-                retry_after_seconds: u64::try_from(seconds).unwrap_or(1),
-            });
+            return Err(key_refusal(failures));
         }
         Ok(())
     }
 
-    /// After a wrong (or missing) key: the client's count rises.
+    /// After a wrong (or missing) key: the client's count rises, and a wrong key past the
+    /// limit is refused by its own count (one of a burst that all passed the admission).
     async fn key_attempt_failed(&self, origin: &Origin) -> AppResult<()> {
         let key = self.key_of(origin);
-        self.ports
+        let counted = self
+            .ports
             .states
             .count_attempt(key, KEY_FAILURE_WINDOW)
             .await?;
+        if wrong_key_refused(counted.count) {
+            return Err(key_refusal(counted));
+        }
         Ok(())
     }
 
@@ -61,5 +65,14 @@ impl AuthService {
             .chain_update(network.as_bytes())
             .finalize();
         AttemptKey::from_digest(digest.into())
+    }
+}
+
+/// 429 with the time left in the client's window.
+fn key_refusal(failures: Attempts) -> AppError {
+    metrics::counter!("social_login_key_attempts_throttled_total").increment(1);
+    let seconds = failures.window_left.whole_seconds().max(1);
+    AppError::RateLimited {
+        retry_after_seconds: u64::try_from(seconds).unwrap_or(1),
     }
 }

@@ -558,6 +558,25 @@ async fn ten_wrong_keys_in_a_minute_make_that_clients_next_request_429_whatever_
 }
 
 #[tokio::test]
+async fn wrong_keys_sent_at_once_are_answered_as_wrong_no_more_than_ten_times() {
+    let app = spawn_app_with(admin_behind_a_proxy()).await;
+    let guesses = (0..30).map(|_| as_key_from(&app, "198.51.100.67", OTHER_KEY));
+    let statuses: Vec<u16> = futures_util::future::join_all(guesses)
+        .await
+        .iter()
+        .map(|answer| answer.status().as_u16())
+        .collect();
+    let wrong = statuses.iter().filter(|status| **status == 401).count();
+    let refused = statuses.iter().filter(|status| **status == 429).count();
+    assert_eq!(wrong + refused, 30, "{statuses:?}");
+    assert!(
+        wrong <= 10,
+        "each guess is judged by its own count: {statuses:?}"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn with_an_admin_bind_the_operator_api_answers_on_its_own_listener_only() {
     let app = spawn_app_tuned(|settings| {
         admin_keys(settings);
