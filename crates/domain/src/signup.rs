@@ -7,8 +7,9 @@
 use crate::ProviderIdentity;
 use std::fmt;
 
-/// An email domain an operator allows, `acme.com`: a lowercase ASCII host name of at least
-/// two labels, each 1 to 63 of `a-z`, `0-9` and `-` (not first or last), at most 253 bytes.
+/// An email domain an operator allows, `acme.com`: an ASCII host name of at least two
+/// labels, each 1 to 63 of letters, digits and `-` (not first or last), at most 253 bytes;
+/// kept in lowercase (`Acme.com` is `acme.com`: domains match ignoring case).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct EmailDomain(String);
 
@@ -17,8 +18,6 @@ pub struct EmailDomain(String);
 pub enum InvalidEmailDomain {
     #[error("a domain only, without `@` (acme.com, not @acme.com)")]
     HasAt,
-    #[error("lowercase letters only (domains are matched ignoring case)")]
-    Uppercase,
     #[error("a host name of at least two labels (acme.com)")]
     NotHostName,
 }
@@ -31,14 +30,12 @@ impl EmailDomain {
         if raw.contains('@') {
             return Err(InvalidEmailDomain::HasAt);
         }
-        if raw.bytes().any(|byte| byte.is_ascii_uppercase()) {
-            return Err(InvalidEmailDomain::Uppercase);
-        }
-        let labels: Vec<&str> = raw.split('.').collect();
-        if raw.len() > Self::MAX_LEN || labels.len() < 2 || !labels.iter().all(|l| is_label(l)) {
+        let lower = raw.to_ascii_lowercase();
+        let labels: Vec<&str> = lower.split('.').collect();
+        if lower.len() > Self::MAX_LEN || labels.len() < 2 || !labels.iter().all(|l| is_label(l)) {
             return Err(InvalidEmailDomain::NotHostName);
         }
-        Ok(Self(raw.to_owned()))
+        Ok(Self(lower))
     }
 
     pub fn as_str(&self) -> &str {

@@ -94,13 +94,13 @@ fn lenient_string<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<S
     })
 }
 
-/// A boolean claim sent as a boolean or as the string `"true"`/`"false"` (any case). Any other
+/// A boolean claim sent as a boolean or as the string `"true"`/`"false"` (exactly). Any other
 /// value is absent, which callers read as "not verified".
 pub fn lenient_bool<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<bool>, D::Error> {
     Ok(match Value::deserialize(deserializer)? {
         Value::Bool(flag) => Some(flag),
-        Value::String(text) if text.eq_ignore_ascii_case("true") => Some(true),
-        Value::String(text) if text.eq_ignore_ascii_case("false") => Some(false),
+        Value::String(text) if text == "true" => Some(true),
+        Value::String(text) if text == "false" => Some(false),
         _ => None,
     })
 }
@@ -130,7 +130,7 @@ mod tests {
         for (raw, expected) in [
             (json!(true), Some(true)),
             (json!("true"), Some(true)),
-            (json!("TRUE"), Some(true)),
+            (json!("TRUE"), None),
             (json!(false), Some(false)),
             (json!("false"), Some(false)),
             (json!("yes"), None),
@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn the_raw_claims_are_kept_whole_beside_the_typed_ones() {
-        let raw = json!({"sub": 42, "email_verified": "TRUE", "data": {"id": 7}});
+        let raw = json!({"sub": 42, "email_verified": "true", "data": {"id": 7}});
         let decoded = IdTokenClaims::from_raw(raw.as_object().unwrap().clone()).unwrap();
         assert_eq!(decoded.sub, None, "a number is no typed subject");
         assert_eq!(decoded.email_verified, Some(true));

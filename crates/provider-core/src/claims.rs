@@ -89,7 +89,7 @@ pub fn text_at<'d>(document: &'d Map<String, Value>, pointer: &str) -> Option<&'
         .filter(|text| !text.is_empty())
 }
 
-/// `true`, the string `"true"` in any ASCII case, or the number 1 at `pointer`: how
+/// `true`, the string `"true"` (exactly), or the number 1 at `pointer`: how
 /// providers say a flag is set (Google and Discord send a boolean, LinkedIn's and Apple's
 /// id_tokens the string, Zoom a number).
 pub fn says_true(document: &Map<String, Value>, pointer: &str) -> bool {
@@ -100,7 +100,7 @@ pub fn says_true(document: &Map<String, Value>, pointer: &str) -> bool {
 pub fn holds(value: Option<&Value>) -> bool {
     match value {
         Some(Value::Bool(flag)) => *flag,
-        Some(Value::String(text)) => text.eq_ignore_ascii_case("true"),
+        Some(Value::String(text)) => text == "true",
         Some(Value::Number(number)) => number.as_u64() == Some(1),
         _ => false,
     }

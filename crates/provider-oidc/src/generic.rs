@@ -21,6 +21,7 @@ use social_login_ports::{
     Revoked,
 };
 use social_login_provider_core::spec::GenericProvider;
+use social_login_provider_core::spec::knobs::IdTokenSigning;
 use social_login_provider_core::{
     BuildContext, Engine, NoQuirks, ProviderConfigError, ProviderPlan, ProviderSettings,
 };
@@ -150,13 +151,16 @@ impl IdentityProvider for GenericOidc {
         self.discovery.provider.key
     }
 
-    /// Known before discovery: the table names it.
+    /// Known before discovery: the table names it. Native sign-in takes id_tokens checked
+    /// against the published key set, not ones signed with the client secret, which an app
+    /// holding the secret could sign for anyone.
     fn info(&self) -> ProviderInfo {
+        let provider = &self.discovery.provider;
         ProviderInfo {
             key: self.key(),
-            display_name: self.discovery.provider.display_name.clone(),
+            display_name: provider.display_name.clone(),
             kind: ProviderKind::Oidc,
-            id_token: true,
+            id_token: provider.knobs.id_token_signing != Some(IdTokenSigning::ClientSecret),
         }
     }
 

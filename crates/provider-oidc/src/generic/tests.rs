@@ -47,6 +47,22 @@ fn acme(sim: &SimulatorHandle) -> GenericOidc {
     GenericOidc::new(provider, settings, BuildContext::new(http)).unwrap()
 }
 
+#[tokio::test]
+async fn id_tokens_signed_with_the_client_secret_are_not_offered_for_native_sign_in() {
+    let sim = simulator().await;
+    let mut acme = acme(&sim);
+    assert!(acme.info().id_token, "checked against the key set");
+    let mut provider = acme.discovery.provider.clone();
+    provider.knobs.id_token_signing = Some(IdTokenSigning::ClientSecret);
+    let settings = acme.discovery.settings.clone();
+    let http = build_http_client(Duration::from_secs(5)).unwrap();
+    acme = GenericOidc::new(provider, settings, BuildContext::new(http)).unwrap();
+    assert!(
+        !acme.info().id_token,
+        "an app with the secret could sign one for anyone"
+    );
+}
+
 /// A provider whose discovery document the simulator does not serve, and that simulator.
 async fn undiscovered() -> (SimulatorHandle, GenericOidc) {
     let sim = simulator().await;
