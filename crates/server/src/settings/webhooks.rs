@@ -145,11 +145,10 @@ impl WebhookSettings {
         }
         for (index, name) in self.events.iter().flatten().enumerate() {
             if name.parse::<AuditEventType>().is_err() {
+                let known: Vec<&str> = AuditEventType::ALL.map(AuditEventType::as_str).into();
                 errors.push(
                     format!("webhooks.events[{index}]"),
-                    "not an event type (user.registered, user.login, account.linked, \
-                     account.unlinked, session.logout, session.refresh_reuse_detected, \
-                     user.deleted, provider.revocation_failed)",
+                    format!("not an event type ({})", known.join(", ")),
                 );
             }
         }

@@ -9,7 +9,7 @@ use crate::helpers::{
 };
 use crate::raw_http::{Outcome, RawConnection, address_of};
 use reqwest::StatusCode;
-use serde_json::Value;
+use serde_json::{Value, json};
 use social_login::settings::Settings;
 use social_login_security::AdminKeyHash;
 use social_login_simulator::{Endpoint, Fault, Provider, TokenKind};
@@ -394,6 +394,28 @@ async fn an_answer_that_repeats_the_token_of_a_query_token_provider_is_refused()
             "the token reached the caller"
         );
     }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn notion_calls_carry_the_version_header_notion_requires() {
+    let (app, bearer) = linked_preset_relay_app("notion").await;
+    let echo = app.relay_get("notion/echo", &bearer).await;
+    assert_eq!(echo.status(), StatusCode::OK);
+    let echo: Value = echo.json().await.unwrap();
+    let names = echo["header_names"].as_array().unwrap();
+    assert!(names.contains(&json!("notion-version")), "{echo}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_atlassian_link_outlives_its_first_access_token() {
+    // Atlassian issues a refresh token only to a grant with `offline_access`.
+    let (app, bearer) = linked_preset_relay_app("atlassian").await;
+    app.sim.expire_access_tokens();
+    let me = app.relay_get("atlassian/me", &bearer).await;
+    assert_eq!(me.status(), StatusCode::OK);
+    assert_eq!(app.sim.refresh_grants(Provider::simulated("atlassian")), 1);
     app.stop().await;
 }
 

@@ -41,11 +41,14 @@ impl BoundedBody {
 }
 
 /// Looks for the grant's access token in what goes back to the caller: in a header's value,
-/// and in a body read chunk by chunk, also where it spans two chunks.
+/// and in a body read chunk by chunk, also where it spans two chunks. The token is looked
+/// for as it is, as a query carries it (percent-encoded, either case of hex digits) and as
+/// JSON may escape it (`\/`): a provider that repeats the URL it was called at shows one of
+/// them.
 pub(super) struct TokenGuard {
-    /// Finds the token; `None` for one too short to tell apart from chance.
-    finder: Option<memmem::Finder<'static>>,
-    /// The end of what came so far, one byte shorter than the token.
+    /// Finds each form of the token; none for one too short to tell apart from chance.
+    finders: Vec<memmem::Finder<'static>>,
+    /// The end of what came so far, one byte shorter than the longest form.
     tail: Vec<u8>,
 }
 
@@ -55,27 +58,45 @@ const SHORTEST_GUARDED: usize = 16;
 impl TokenGuard {
     pub(super) fn new(token: &SecretText) -> Self {
         let token = token.expose().as_bytes();
+        let mut forms = Vec::new();
+        if token.len() >= SHORTEST_GUARDED {
+            forms = vec![
+                token.to_vec(),
+                form_encoded(token, b"0123456789ABCDEF"),
+                form_encoded(token, b"0123456789abcdef"),
+                json_escaped(token),
+            ];
+            forms.sort();
+            forms.dedup();
+        }
+        let finders = forms
+            .iter()
+            .map(|form| memmem::Finder::new(form).into_owned())
+            .collect();
         Self {
-            finder: (token.len() >= SHORTEST_GUARDED)
-                .then(|| memmem::Finder::new(token).into_owned()),
+            finders,
             tail: Vec::new(),
         }
     }
 
     /// Whether a header value shows the token.
     pub(super) fn shows_in(&self, value: &str) -> bool {
-        (self.finder.as_ref()).is_some_and(|finder| finder.find(value.as_bytes()).is_some())
+        self.found_in(value.as_bytes())
+    }
+
+    fn found_in(&self, bytes: &[u8]) -> bool {
+        (self.finders.iter()).any(|finder| finder.find(bytes).is_some())
     }
 
     /// Whether `chunk`, after the chunks before it, shows the token.
     fn shows_next(&mut self, chunk: &[u8]) -> bool {
-        let Some(finder) = &self.finder else {
+        let Some(longest) = self.finders.iter().map(|f| f.needle().len()).max() else {
             return false;
         };
-        let keep = finder.needle().len() - 1;
+        let keep = longest - 1;
         let mut seam = std::mem::take(&mut self.tail);
         seam.extend_from_slice(&chunk[..chunk.len().min(keep)]);
-        let found = finder.find(&seam).is_some() || finder.find(chunk).is_some();
+        let found = self.found_in(&seam) || self.found_in(chunk);
         // The last `keep` bytes of all so far, for the next chunk's seam.
         if chunk.len() >= keep {
             seam.clear();
@@ -88,6 +109,38 @@ impl TokenGuard {
     }
 }
 
+/// `bytes` as a form-encoded query value: letters, digits and `*-._` stay, a space is `+`,
+/// the rest `%` and two `hex` digits.
+fn form_encoded(bytes: &[u8], hex: &[u8; 16]) -> Vec<u8> {
+    let mut encoded = Vec::with_capacity(bytes.len() * 3);
+    for &byte in bytes {
+        match byte {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'*' | b'-' | b'.' | b'_' => {
+                encoded.push(byte);
+            }
+            b' ' => encoded.push(b'+'),
+            _ => encoded.extend([
+                b'%',
+                hex[usize::from(byte >> 4)],
+                hex[usize::from(byte & 15)],
+            ]),
+        }
+    }
+    encoded
+}
+
+/// `bytes` with each `/` escaped as JSON allows (`\/`).
+fn json_escaped(bytes: &[u8]) -> Vec<u8> {
+    let mut escaped = Vec::with_capacity(bytes.len() * 2);
+    for &byte in bytes {
+        if byte == b'/' {
+            escaped.push(b'\\');
+        }
+        escaped.push(byte);
+    }
+    escaped
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +149,25 @@ mod tests {
 
     fn guard() -> TokenGuard {
         TokenGuard::new(&SecretText::new(TOKEN))
+    }
+
+    #[test]
+    fn the_token_is_caught_percent_encoded_in_either_case_and_json_escaped() {
+        let token = "ya29.a0/Af+h=Token|with/slashes";
+        let guard = TokenGuard::new(&SecretText::new(token));
+        let encoded = "ya29.a0%2FAf%2Bh%3DToken%7Cwith%2Fslashes";
+        assert!(guard.shows_in(&format!("https://api.example/next?access_token={encoded}")));
+        let lower = "ya29.a0%2fAf%2bh%3dToken%7cwith%2fslashes";
+        assert!(guard.shows_in(&format!(
+            "https://api.example/next?access_token={lower}&p=2"
+        )));
+        let mut body = TokenGuard::new(&SecretText::new(token));
+        let escaped = r#"{"next": "https:\/\/api.example\/?t=ya29.a0\/Af+h=Token|with\/slashes"}"#;
+        assert!(body.shows_next(escaped.as_bytes()));
+        assert!(
+            !guard.shows_in("ya29.a0%2FAf%2Bh%3DToken"),
+            "a part is no token"
+        );
     }
 
     #[test]

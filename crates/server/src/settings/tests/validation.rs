@@ -528,6 +528,7 @@ fn secret_keys_hands_over_current_then_previous() {
 
 #[test]
 fn webhook_settings_name_each_bad_field_and_never_quote_the_secret() {
+    use social_login_domain::AuditEventType;
     let errors = problems_of(|s| {
         s.webhooks.url = Some("ftp://hooks.example.com".into());
         s.webhooks.secret = Some("whsec_not-base64-pasted!".into());
@@ -539,6 +540,9 @@ fn webhook_settings_name_each_bad_field_and_never_quote_the_secret() {
     }
     assert!(!text.contains("webhooks.events[0]"));
     assert!(!text.contains("not-base64-pasted"));
+    for every in AuditEventType::ALL {
+        assert!(text.contains(every.as_str()), "the message lists {every:?}");
+    }
 
     let missing = problems_of(|s| s.webhooks.url = Some("https://hooks.example.com/in".into()));
     assert!(missing.to_string().contains("webhooks.secret"));
