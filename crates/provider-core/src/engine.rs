@@ -82,6 +82,7 @@ impl Engine {
                 &plan.settings.client_secret,
                 &http,
             )
+            .with_user_agent(plan.spec.user_agent.as_deref())
         });
         Ok(Self {
             flow: CodeFlow::from_plan(&plan, http).with_quirks(quirks.clone()),

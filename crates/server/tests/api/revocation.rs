@@ -69,3 +69,28 @@ async fn a_failed_revocation_on_disconnect_is_an_audit_event() {
     assert_eq!(events[1]["type"], "account.unlinked");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn reddit_hears_its_own_user_agent_on_revocation_as_on_the_token_request() {
+    let app = crate::helpers::spawn_app_with(crate::helpers::Options {
+        with_simulator: crate::helpers::with_presets,
+        ..crate::helpers::Options::default()
+    })
+    .await;
+    let (_, bearer) = app.pat_linked("reddit").await;
+    let unlinked = app.disconnect("reddit", &bearer).await;
+    assert_eq!(unlinked.status(), StatusCode::NO_CONTENT);
+    let reddit = Some(Provider::simulated("reddit"));
+    let agent_at = |endpoint| {
+        let requests = app.sim.requests().into_iter();
+        requests
+            .filter(|request| request.provider == reddit && request.endpoint == Some(endpoint))
+            .map(|request| request.user_agent)
+            .next_back()
+            .flatten()
+    };
+    let token_agent = agent_at(Endpoint::Token).expect("a token request");
+    assert!(!token_agent.starts_with("social-login/"), "{token_agent}");
+    assert_eq!(agent_at(Endpoint::Revoke), Some(token_agent));
+    app.stop().await;
+}
