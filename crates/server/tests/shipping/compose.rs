@@ -453,3 +453,19 @@ fn nginx_logs_each_request_without_its_query() {
         }
     }
 }
+
+#[test]
+fn nginx_keeps_metrics_and_readiness_off_the_public_side() {
+    let conf = files::read("nginx/nginx.conf");
+    for path in ["metrics", "readyz"] {
+        let closed = conf.split("location ").skip(1).any(|block| {
+            let (pattern, body) = block.split_once('{').unwrap_or_default();
+            let body = body.split('}').next().unwrap_or_default();
+            pattern.contains(path) && (body.contains("return 404") || body.contains("deny all"))
+        });
+        assert!(
+            closed,
+            "nginx answers /{path} itself, never from an instance"
+        );
+    }
+}

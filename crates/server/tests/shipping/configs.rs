@@ -165,3 +165,31 @@ fn no_shipped_configuration_holds_a_secret() {
         }
     }
 }
+
+#[test]
+fn a_pod_or_unit_stopping_has_time_to_finish_its_requests() {
+    let toml = kubernetes::configmap_toml();
+    let settings = Settings::from_toml_with_env(&toml, container_env(secret_value)).unwrap();
+    let request_timeout = settings.http.request_timeout_seconds;
+    let deployment = kubernetes::one("Deployment");
+    let pod_grace = deployment["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
+        .as_u64()
+        .expect("the Deployment sets terminationGracePeriodSeconds");
+    assert!(
+        pod_grace > request_timeout,
+        "{pod_grace} s of grace for requests of up to {request_timeout} s"
+    );
+    // The unit runs with the defaults (no file of its own ships).
+    let default_timeout = Settings::with_secret_key("x".repeat(64))
+        .http
+        .request_timeout_seconds;
+    let unit_grace: u64 = files::read("social-login.service")
+        .lines()
+        .find_map(|line| line.strip_prefix("TimeoutStopSec="))
+        .and_then(|seconds| seconds.parse().ok())
+        .expect("the unit sets TimeoutStopSec in seconds");
+    assert!(
+        unit_grace > default_timeout,
+        "{unit_grace} s of grace for requests of up to {default_timeout} s"
+    );
+}
