@@ -1,17 +1,24 @@
 //! Periodic housekeeping: expired refresh tokens and ended sessions, audit events past their
 //! retention and provider signal receipts past theirs (90 days) are deleted, so the tables
-//! stay bounded. (Spent state ids expire by themselves.)
+//! stay bounded; without a webhook receiver, so are the events its outbox still holds.
+//! (Spent state ids expire by themselves.)
 
 use social_login_app::AuthService;
-use std::sync::Weak;
+use social_login_ports::WebhookOutbox;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 /// How often each instance prunes. Every instance does it; the deletes are idempotent.
 pub const PRUNE_EVERY: Duration = Duration::from_secs(600);
 
 /// Runs the pruning every `every` for as long as the service is alive (the task ends when
-/// the last router holding the service is dropped).
-pub fn spawn(service: Weak<AuthService>, every: Duration) {
+/// the last router holding the service is dropped). `undeliverable` is the webhook outbox
+/// when no receiver is configured (with one, its delivery loop tends the outbox).
+pub fn spawn(
+    service: Weak<AuthService>,
+    every: Duration,
+    undeliverable: Option<Arc<dyn WebhookOutbox>>,
+) {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
@@ -26,6 +33,14 @@ pub fn spawn(service: Weak<AuthService>, every: Duration) {
                 Ok(0) => {}
                 Ok(pruned) => tracing::info!(pruned, "expired refresh tokens pruned"),
                 Err(error) => tracing::warn!(%error, "pruning expired refresh tokens failed"),
+            }
+            // Before the events: an outbox row keeps its event from the prune.
+            if let Some(outbox) = &undeliverable {
+                match service.prune_undeliverable_webhooks(outbox.as_ref()).await {
+                    Ok(0) => {}
+                    Ok(pruned) => tracing::info!(pruned, "undeliverable webhook events pruned"),
+                    Err(error) => tracing::warn!(%error, "pruning the webhook outbox failed"),
+                }
             }
             match service.prune_old_events().await {
                 Ok(0) => {}
@@ -72,7 +87,8 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn every_run_forgets_signal_receipts_and_audit_events_older_than_their_retention() {
+    async fn every_run_forgets_signal_receipts_and_audit_events_older_than_their_retention_even_queued_ones()
+     {
         let now = time::OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap();
         let repository = Arc::new(InMemoryRepository::default());
         let service = Arc::new(AuthService::new(
@@ -113,14 +129,20 @@ mod tests {
             event_aged(user, now, AUDIT_KEPT + day),
             event_aged(user, now, AUDIT_KEPT - day),
         );
+        // Queued for a receiver that has since been removed from the configuration.
         for event in [old_event.clone(), recent_event.clone()] {
             repository
-                .record_event(event, EventSet::NONE)
+                .record_event(event, EventSet::all())
                 .await
                 .unwrap();
         }
 
-        spawn(Arc::downgrade(&service), Duration::from_millis(10));
+        let outbox: Arc<dyn WebhookOutbox> = repository.clone();
+        spawn(
+            Arc::downgrade(&service),
+            Duration::from_millis(10),
+            Some(outbox),
+        );
         let found = |id: SignalId| {
             let repository = repository.clone();
             async move {
@@ -143,7 +165,7 @@ mod tests {
         assert_eq!(
             ids,
             [recent_event.id],
-            "the configured retention, not the default"
+            "the configured retention, not the default, also for an event the outbox held"
         );
     }
 }

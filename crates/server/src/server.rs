@@ -195,10 +195,17 @@ pub(crate) async fn build_routers_serving(
             ))
         }),
     };
+    // Without a receiver no delivery loop tends the outbox: housekeeping does.
+    let undeliverable = wired.webhooks.is_none().then(|| {
+        let outbox: std::sync::Arc<dyn social_login_ports::WebhookOutbox> =
+            wired.repository.clone();
+        outbox
+    });
     let service = std::sync::Arc::new(wired.service);
     housekeeping::spawn(
         std::sync::Arc::downgrade(&service),
         housekeeping::PRUNE_EVERY,
+        undeliverable,
     );
     if let Some(delivery) = wired.webhooks {
         crate::webhook_delivery::spawn(std::sync::Arc::downgrade(&service), delivery);

@@ -4,8 +4,8 @@ use crate::batches::{LastBatch, PRUNE_MAX_BATCHES, in_batches};
 use crate::{AppError, AppResult, AuthService, LoginResult};
 use social_login_domain::Origin;
 use social_login_domain::admin::check_not_locked;
-use social_login_ports::RotationRefused;
 use social_login_ports::{AccessIssue, Logout, RefreshRotation, RotateError};
+use social_login_ports::{RotationRefused, WebhookOutbox};
 use tracing::{instrument, warn};
 
 /// How long audit events are kept.
@@ -80,6 +80,17 @@ impl AuthService {
         let before = self.ports.clock.now() - self.policy.audit_retention;
         let users = &self.ports.users;
         let batch = |limit| users.prune_events(before, limit);
+        Ok(in_batches(batch, LastBatch::Short, PRUNE_MAX_BATCHES).await?)
+    }
+
+    /// Housekeeping while `[webhooks]` names no receiver: events the outbox still holds
+    /// (queued while one was configured) would never be sent, and each keeps its audit event
+    /// past the prune; those older than `[audit] retention_days` go, in bounded batches.
+    /// Returns how many went.
+    #[instrument(skip_all)]
+    pub async fn prune_undeliverable_webhooks(&self, outbox: &dyn WebhookOutbox) -> AppResult<u64> {
+        let before = self.ports.clock.now() - self.policy.audit_retention;
+        let batch = |limit| outbox.forget_written_before(before, limit);
         Ok(in_batches(batch, LastBatch::Short, PRUNE_MAX_BATCHES).await?)
     }
 
