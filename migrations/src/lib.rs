@@ -69,6 +69,7 @@ migrations! {
     m20261206_000017_event_via: steps,
     m20261207_000018_outbox_redelivered: steps,
     m20261207_000019_sessions_by_creation: steps,
+    m20261207_000020_webhook_probe_turn: steps,
 }
 
 #[cfg(test)]

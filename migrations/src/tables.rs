@@ -91,6 +91,13 @@ pub enum WebhookOutbox {
 }
 
 #[derive(DeriveIden)]
+pub enum WebhookProbeTurn {
+    Table,
+    Id,
+    NextMs,
+}
+
+#[derive(DeriveIden)]
 pub enum SignalReceipts {
     Table,
     Source,

@@ -6,12 +6,12 @@
 //! leaves the outbox after a 2xx, or becomes a dead letter after [`DeliveryLimits::max_attempts`]
 //! counted failures or [`DEAD_AFTER`] (kept, listed and redelivered by the operator).
 //!
-//! While the receiver seems away (several attempts in a row got no answer, 429 or a 5xx)
-//! an instance stops sending due events and instead probes once per probe period
-//! ([`PROBE_EVERY`] unless its [`DeliveryPace`] says otherwise) with the
-//! one event whose turn comes first; the first probe that gets an answer resumes everything,
-//! and the events waiting for the receiver are due by then. A probe that finds the receiver
-//! still away does not count against its event.
+//! While the receiver seems away (an attempt got no answer, 429 or a 5xx) an instance stops
+//! sending due events and instead probes it with the one event whose turn comes first, once
+//! per probe period ([`PROBE_EVERY`] unless its [`DeliveryPace`] says otherwise) across
+//! every instance: the outbox keeps the receiver's turn. The first probe that gets an answer
+//! resumes everything, and the events waiting for the receiver are due by then. A probe that
+//! finds the receiver still away does not count against its event.
 
 mod dead_letters;
 mod delivery;
@@ -30,15 +30,16 @@ pub const FIRST_RETRY_DELAY: Duration = Duration::seconds(2);
 pub const MAX_RETRY_DELAY: Duration = Duration::hours(8);
 /// An event not delivered this long after it happened becomes a dead letter.
 pub const DEAD_AFTER: Duration = Duration::days(3);
-/// While the receiver seems away: one probe per this period, per instance.
+/// While the receiver seems away: one probe per this period, whatever the instances.
 pub const PROBE_EVERY: Duration = Duration::seconds(5);
 /// How often an instance with free slots looks for due events (every instance looks; the
 /// outbox's claims give each event to one of them).
 pub const POLL_EVERY: Duration = Duration::milliseconds(500);
 /// How often the outbox is tended: dead letters by age and bound, gauges.
 pub const MAINTAIN_EVERY: Duration = Duration::seconds(5);
-/// Attempts in a row that found the receiver unavailable before it counts as away.
-pub const AWAY_AFTER: u32 = 3;
+/// Attempts in a row that found the receiver unavailable before it counts as away: the
+/// first (any 5xx or no answer says the receiver, not the event, is the trouble).
+pub const AWAY_AFTER: u32 = 1;
 
 /// The bounds of delivery, from `[webhooks]`, and its pace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

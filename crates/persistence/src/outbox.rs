@@ -135,6 +135,11 @@ impl WebhookOutbox for SeaOrmRepository {
         Ok(claimed.into_iter().next())
     }
 
+    async fn take_probe_turn(&self, now: OffsetDateTime, next: OffsetDateTime) -> RepoResult<bool> {
+        let values = vec![unix_ms(now).into(), unix_ms(next).into()];
+        Ok(self.run(sql::TAKE_PROBE_TURN, values).await? == 1)
+    }
+
     async fn remove(&self, id: AuditEventId) -> RepoResult<()> {
         self.run(sql::DELETE, vec![id.as_uuid().into()])
             .await

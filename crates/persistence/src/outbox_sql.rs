@@ -102,9 +102,14 @@ pub(crate) const REDELIVER_DEAD: &str = "UPDATE webhook_outbox SET dead_at_ms = 
 pub(crate) const FORGET_BEFORE: &str = "DELETE FROM webhook_outbox WHERE seq IN \
      (SELECT seq FROM webhook_outbox WHERE event_id < ?1 LIMIT ?2)";
 
+/// ?1 now, ?2 when the next probe may go. Updates the one row only when no taken turn is
+/// still running; a concurrent taker waits for the row's lock and then finds it taken.
+pub(crate) const TAKE_PROBE_TURN: &str =
+    "UPDATE webhook_probe_turn SET next_ms = ?2 WHERE id = 1 AND next_ms <= ?1";
+
 /// Every statement with a plan (all but the insert), for the `EXPLAIN` tests.
 #[cfg(test)]
-pub(crate) const ALL: [(&str, &str); 14] = [
+pub(crate) const ALL: [(&str, &str); 15] = [
     ("CLAIM", CLAIM),
     ("RETRY", RETRY),
     ("DEAD_LETTER", DEAD_LETTER),
@@ -119,6 +124,7 @@ pub(crate) const ALL: [(&str, &str); 14] = [
     ("FORGET_BEFORE", FORGET_BEFORE),
     ("FIND_EVENTS", FIND_EVENTS),
     ("FIND_EVENTS_OF_USER", FIND_EVENTS_OF_USER),
+    ("TAKE_PROBE_TURN", TAKE_PROBE_TURN),
 ];
 
 /// The id below which every event was written before `at` (ids are time-ordered UUIDv7).

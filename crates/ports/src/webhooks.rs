@@ -116,6 +116,11 @@ pub trait WebhookOutbox: Send + Sync {
     /// receiver that seemed away), under the same lease rule.
     async fn claim_probe(&self, claim: Claim) -> RepoResult<Option<PendingDelivery>>;
 
+    /// Takes the turn to probe a receiver that seems away: true when no turn taken before is
+    /// still running at `now`; the next may then be taken at `next`. Settled by the database,
+    /// so of every instance that holds the receiver for away, one probes per period.
+    async fn take_probe_turn(&self, now: OffsetDateTime, next: OffsetDateTime) -> RepoResult<bool>;
+
     /// Delivered: leaves the outbox.
     async fn remove(&self, id: AuditEventId) -> RepoResult<()>;
 

@@ -99,6 +99,15 @@ impl WebhookOutbox for InMemoryRepository {
         Ok(self.lock().claim(lease, None, 1).into_iter().next())
     }
 
+    async fn take_probe_turn(&self, now: OffsetDateTime, next: OffsetDateTime) -> RepoResult<bool> {
+        let mut tables = self.lock();
+        if tables.next_probe.is_some_and(|turn| turn > now) {
+            return Ok(false);
+        }
+        tables.next_probe = Some(next);
+        Ok(true)
+    }
+
     async fn remove(&self, id: AuditEventId) -> RepoResult<()> {
         self.lock().outbox.retain(|row| row.event.id != id);
         Ok(())

@@ -32,6 +32,8 @@ pub(crate) struct Tables {
     pub(crate) events: Vec<AuditEvent>,
     pub(crate) outbox: Vec<OutboxRow>,
     pub(crate) next_seq: u64,
+    /// When the next probe of an away webhook receiver may go (`webhook_probe_turn`).
+    pub(crate) next_probe: Option<OffsetDateTime>,
     /// Links their provider reported disabled, and when each link's state last changed.
     pub(crate) disabled: HashSet<LinkedAccountId>,
     pub(crate) disabled_changed: HashMap<LinkedAccountId, OffsetDateTime>,

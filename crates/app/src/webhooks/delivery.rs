@@ -70,7 +70,8 @@ impl WebhookDelivery {
     }
 
     /// Claims what to send now into at most `slots` free slots: the due events, soonest
-    /// first; while the receiver seems away, one probe per period and nothing else.
+    /// first; while the receiver seems away, one probe per period across every instance
+    /// (the outbox keeps the receiver's turn) and nothing else.
     pub async fn claim(&self, slots: u32) -> AppResult<Vec<Attempt>> {
         if slots == 0 {
             return Ok(Vec::new());
@@ -84,6 +85,11 @@ impl WebhookDelivery {
                 false,
             ),
             Turn::Probe => {
+                // This instance's turn; another may have taken the receiver's meanwhile.
+                let next = now + self.limits.pace.probe_every;
+                if !self.outbox.take_probe_turn(now, next).await? {
+                    return Ok(Vec::new());
+                }
                 let probe = self.outbox.claim_probe(Claim::new(now, LEASE)).await?;
                 (probe.into_iter().collect(), true)
             }

@@ -68,19 +68,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_receiver_is_away_after_three_unavailable_answers_in_a_row_and_back_at_any_answer() {
+    fn a_receiver_is_away_at_the_first_unavailable_answer_and_back_at_any_answer() {
         let now = OffsetDateTime::UNIX_EPOCH;
         let mut receiver = Receiver::default();
-        assert!(!receiver.unavailable(now));
-        receiver.answered();
-        assert!(!receiver.unavailable(now));
-        assert!(!receiver.unavailable(now));
-        assert_eq!(
-            receiver.turn(now, PROBE_EVERY),
-            Turn::Due,
-            "two in a row is a blip"
-        );
-        assert!(receiver.unavailable(now));
+        assert_eq!(receiver.turn(now, PROBE_EVERY), Turn::Due);
+        assert!(receiver.unavailable(now), "away at once");
+        assert!(!receiver.unavailable(now), "already away");
         assert_eq!(receiver.turn(now, PROBE_EVERY), Turn::Wait);
         assert_eq!(receiver.turn(now + PROBE_EVERY, PROBE_EVERY), Turn::Probe);
         assert_eq!(

@@ -239,6 +239,38 @@ async fn while_the_receiver_is_away_one_uncounted_probe_goes_out_every_five_seco
 }
 
 #[tokio::test]
+async fn three_instances_probe_an_away_receiver_once_per_period_between_them() {
+    let (world, receiver, first) = delivering(Mode::Away, DeliveryLimits::default());
+    let others: Vec<WebhookDelivery> = (0..2)
+        .map(|_| {
+            let clock: Arc<dyn Clock> = world.clock.clone();
+            WebhookDelivery::new(world.users.clone(), receiver.clone(), clock, first.limits())
+        })
+        .collect();
+    sign_ins(&world, 0..3).await;
+    // Each instance claims two events and finds the receiver away.
+    for instance in std::iter::once(&first).chain(&others) {
+        assert_eq!(round(instance, 2).await, [DeliveryStep::RetryLater; 2]);
+        assert!(
+            instance.receiver_away(),
+            "away at the first unavailable answer"
+        );
+    }
+    assert_eq!(receiver.requests(), 6);
+    for _ in 0..20 {
+        world.clock.advance(Duration::seconds(1));
+        for instance in std::iter::once(&first).chain(&others) {
+            round(instance, 8).await;
+        }
+    }
+    assert_eq!(
+        receiver.requests(),
+        6 + 4,
+        "one probe per 5 s for 20 s, not one per instance"
+    );
+}
+
+#[tokio::test]
 async fn a_faster_pace_retries_and_probes_on_its_own_periods() {
     let pace = DeliveryPace {
         first_retry: Duration::milliseconds(100),
@@ -249,15 +281,16 @@ async fn a_faster_pace_retries_and_probes_on_its_own_periods() {
         pace,
         ..DeliveryLimits::default()
     };
-    let (world, receiver, delivery) = delivering(Mode::Away, limits);
+    let refused = Mode::Refuse(AuditEventType::UserRegistered);
+    let (world, receiver, delivery) = delivering(refused, limits);
     sign_ins(&world, 0..1).await;
-    assert_eq!(round(&delivery, 8).await, [DeliveryStep::RetryLater; 2]);
+    use DeliveryStep::{Delivered, RetryLater};
+    assert_eq!(round(&delivery, 8).await, [RetryLater, Delivered]);
     world.clock.advance(Duration::milliseconds(100));
-    assert_eq!(
-        round(&delivery, 8).await,
-        [DeliveryStep::RetryLater; 2],
-        "due after 100 ms"
-    );
+    assert_eq!(round(&delivery, 8).await, [RetryLater], "due after 100 ms");
+    receiver.set(Mode::Away);
+    world.clock.advance(Duration::milliseconds(200));
+    assert_eq!(round(&delivery, 8).await, [RetryLater], "then after 200 ms");
     assert!(delivery.receiver_away());
 
     // Two rounds per period: a probe in every round would be eight.

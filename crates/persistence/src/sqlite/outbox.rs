@@ -109,6 +109,14 @@ impl WebhookOutbox for SqliteRepository {
         Ok(claimed.into_iter().next())
     }
 
+    async fn take_probe_turn(&self, now: OffsetDateTime, next: OffsetDateTime) -> RepoResult<bool> {
+        let (now, next) = (unix_ms(now), unix_ms(next));
+        let taken = self
+            .call(move |db| execute(db, outbox::TAKE_PROBE_TURN, params![now, next]))
+            .await?;
+        Ok(taken == 1)
+    }
+
     async fn remove(&self, id: AuditEventId) -> RepoResult<()> {
         self.call(move |db| execute(db, outbox::DELETE, [id.as_uuid().into_bytes()]).map(drop))
             .await

@@ -339,3 +339,25 @@ pub async fn rows_of_events_written_before_the_bound_are_forgotten(repo: Arc<dyn
     assert_eq!(counts(&repo).await, (1, 0));
     assert_eq!(claim_ids(&repo, at).await, [kept]);
 }
+
+pub async fn one_probe_turn_is_taken_per_period_however_many_ask_at_once(
+    repo: Arc<dyn Repository>,
+) {
+    let period = Duration::seconds(5);
+    let at = now();
+    let takers: Vec<_> = (0..8)
+        .map(|_| {
+            let repo = repo.clone();
+            tokio::spawn(async move { repo.take_probe_turn(at, at + period).await.unwrap() })
+        })
+        .collect();
+    let mut taken = 0;
+    for taker in takers {
+        taken += usize::from(taker.await.unwrap());
+    }
+    assert_eq!(taken, 1, "instances asking at once: one probes");
+    let later = at + period - Duration::milliseconds(1);
+    assert!(!repo.take_probe_turn(later, later + period).await.unwrap());
+    let next = at + period;
+    assert!(repo.take_probe_turn(next, next + period).await.unwrap());
+}
