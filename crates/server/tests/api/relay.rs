@@ -409,6 +409,17 @@ async fn notion_calls_carry_the_version_header_notion_requires() {
 }
 
 #[tokio::test]
+async fn twitch_calls_carry_the_client_id_helix_requires() {
+    let (app, bearer) = linked_preset_relay_app("twitch").await;
+    let echo = app.relay_get("twitch/echo", &bearer).await;
+    assert_eq!(echo.status(), StatusCode::OK);
+    let echo: Value = echo.json().await.unwrap();
+    let names = echo["header_names"].as_array().unwrap();
+    assert!(names.contains(&json!("client-id")), "{echo}");
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn an_atlassian_link_outlives_its_first_access_token() {
     // Atlassian issues a refresh token only to a grant with `offline_access`.
     let (app, bearer) = linked_preset_relay_app("atlassian").await;
