@@ -16,6 +16,9 @@ use url::{Url, form_urlencoded};
 const AUTHORIZE_ORDER: [&str; 5] = ["appid", "redirect_uri", "response_type", "scope", "state"];
 /// The token request's parameters, in the query; the rest of the body is left out.
 const TOKEN_PARAMS: [&str; 4] = ["appid", "secret", "code", "grant_type"];
+/// A refresh's parameters: no secret
+/// ([refresh](https://developers.weixin.qq.com/doc/service/api/webdev/access/api_snsrefreshtoken)).
+const REFRESH_PARAMS: [&str; 3] = ["appid", "grant_type", "refresh_token"];
 
 /// WeChat's quirks.
 #[derive(Debug, Clone, Copy, Default)]
@@ -40,16 +43,27 @@ impl Quirks for WechatQuirks {
         parsed.into()
     }
 
-    /// A GET with `appid`, `secret`, `code` and `grant_type` in the query, no body.
+    /// A GET with `appid`, `secret`, `code` and `grant_type` in the query, no body; a
+    /// refresh goes to `/sns/oauth2/refresh_token` with `appid`, `grant_type` and
+    /// `refresh_token`.
     fn token_request(&self, mut request: oauth2::HttpRequest) -> oauth2::HttpRequest {
-        let params: Vec<(String, String)> = form_urlencoded::parse(request.body())
+        let sent: Vec<(String, String)> = form_urlencoded::parse(request.body())
             .into_owned()
-            .filter(|(name, _)| TOKEN_PARAMS.contains(&name.as_str()))
             .collect();
+        let refresh = sent
+            .iter()
+            .any(|(name, value)| name == "grant_type" && value == "refresh_token");
+        let (kept, endpoint) = match refresh {
+            true => (&REFRESH_PARAMS[..], refresh_url(&request.uri().to_string())),
+            false => (&TOKEN_PARAMS[..], request.uri().to_string()),
+        };
+        let params = sent
+            .iter()
+            .filter(|(name, _)| kept.contains(&name.as_str()));
         let query = form_urlencoded::Serializer::new(String::new())
-            .extend_pairs(&params)
+            .extend_pairs(params)
             .finish();
-        let uri = format!("{}?{query}", request.uri());
+        let uri = format!("{endpoint}?{query}");
         if let Ok(uri) = uri.parse() {
             *request.uri_mut() = uri;
         }
@@ -95,6 +109,14 @@ fn refusal(body: &[u8]) -> Option<i64> {
     (code != 0).then_some(code)
 }
 
+/// The refresh endpoint beside the code exchange's `/sns/oauth2/access_token`.
+fn refresh_url(token_url: &str) -> String {
+    match token_url.strip_suffix("/access_token") {
+        Some(base) => format!("{base}/refresh_token"),
+        None => token_url.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,6 +153,23 @@ mod tests {
         );
         assert!(shaped.body().is_empty());
         assert!(!shaped.headers().contains_key(header::CONTENT_TYPE));
+    }
+
+    #[test]
+    fn a_refresh_goes_to_the_refresh_endpoint_without_the_secret() {
+        let mut request = http::Request::new(
+            b"grant_type=refresh_token&refresh_token=r%2B1&appid=wx1&secret=s".to_vec(),
+        );
+        *request.method_mut() = Method::POST;
+        *request.uri_mut() = "https://api.weixin.qq.com/sns/oauth2/access_token"
+            .parse()
+            .unwrap();
+        let shaped = WechatQuirks.token_request(request);
+        assert_eq!(shaped.method(), Method::GET);
+        assert_eq!(
+            shaped.uri().to_string(),
+            "https://api.weixin.qq.com/sns/oauth2/refresh_token?grant_type=refresh_token&refresh_token=r%2B1&appid=wx1"
+        );
     }
 
     #[test]

@@ -47,6 +47,17 @@ pub async fn serve<T: IntoResponse>(
     .await
 }
 
+/// The refresh grant, for a provider that serves it at a path of its own (WeChat).
+pub(crate) use token::refresh as refresh_grant;
+
+/// A token answer's `body` in the dialect's envelope, with its own `Content-Type`.
+pub(crate) fn token_answer_of(
+    cx: &Cx<'_>,
+    body: serde_json::Map<String, serde_json::Value>,
+) -> Response {
+    token::labelled(cx, cx.dialect.envelope.answer(body, true))
+}
+
 type Captures = Option<Path<PathParams>>;
 type Shared = State<Arc<SimState>>;
 

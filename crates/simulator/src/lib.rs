@@ -65,6 +65,7 @@ mod template;
 mod tokens;
 pub mod twitter;
 pub mod users;
+mod wechat;
 
 pub use apple::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_PUBLIC_KEY_PEM, APPLE_TEST_TEAM_ID,

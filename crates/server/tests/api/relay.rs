@@ -420,6 +420,16 @@ async fn twitch_calls_carry_the_client_id_helix_requires() {
 }
 
 #[tokio::test]
+async fn a_wechat_link_is_refreshed_at_wechats_refresh_endpoint() {
+    let (app, bearer) = linked_preset_relay_app("wechat").await;
+    app.sim.expire_access_tokens();
+    let me = app.relay_get("wechat/me", &bearer).await;
+    assert_eq!(me.status(), StatusCode::OK);
+    assert_eq!(app.sim.refresh_grants(Provider::simulated("wechat")), 1);
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn an_atlassian_link_outlives_its_first_access_token() {
     // Atlassian issues a refresh token only to a grant with `offline_access`.
     let (app, bearer) = linked_preset_relay_app("atlassian").await;

@@ -95,7 +95,7 @@ pub async fn answer(cx: Cx<'_>, query: Option<&str>, headers: &HeaderMap, body: 
 }
 
 /// `answer` with the dialect's own `Content-Type`, where it has one.
-fn labelled(cx: &Cx<'_>, mut answer: Response) -> Response {
+pub(crate) fn labelled(cx: &Cx<'_>, mut answer: Response) -> Response {
     let label = cx.dialect.token.answer.content_type.as_deref();
     if let Some(label) = label.and_then(|label| HeaderValue::from_str(label).ok()) {
         answer.headers_mut().insert(header::CONTENT_TYPE, label);
@@ -106,7 +106,7 @@ fn labelled(cx: &Cx<'_>, mut answer: Response) -> Response {
 /// The refresh grant: a new access token (and id_token) for a live refresh token of this
 /// client and provider. No new refresh token (as at Apple) unless the refresh knobs turn
 /// rotation on: then a new one, and the one presented is spent.
-fn refresh(
+pub(crate) fn refresh(
     cx: Cx<'_>,
     params: &TokenParams,
     client_id: &str,
