@@ -100,6 +100,10 @@ pub struct Userinfo {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EmailsList {
+    /// Where the list is, as `endpoints.emails` says it (an operator's table may name it
+    /// in either place).
+    #[serde(default)]
+    pub url: Option<String>,
     /// The array of entries; empty: the answer is the array.
     #[serde(default)]
     pub list: String,

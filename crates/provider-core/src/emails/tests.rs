@@ -6,6 +6,7 @@ use serde_json::json;
 /// GitHub's list: the answer is the array; `primary` and `verified` booleans.
 fn github() -> EmailsList {
     EmailsList {
+        url: None,
         list: String::new(),
         address: "/email".into(),
         primary: Some("/primary".into()),

@@ -244,8 +244,17 @@ impl ProviderConfig {
             pkce: self.pkce,
             client_ids: self.client_ids.clone(),
             signing: None,
-            endpoints: self.endpoints.clone(),
+            endpoints: EndpointOverrides {
+                emails: self.emails_endpoint().cloned(),
+                ..self.endpoints.clone()
+            },
         }
+    }
+
+    /// The emails endpoint: `endpoints.emails`, else the `[emails]` table's `url`.
+    pub fn emails_endpoint(&self) -> Option<&String> {
+        let listed = self.emails.as_ref().and_then(|emails| emails.url.as_ref());
+        self.endpoints.emails.as_ref().or(listed)
     }
 }
 

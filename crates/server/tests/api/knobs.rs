@@ -15,18 +15,21 @@ fn table(sim: &SimulatorHandle, key: &str, dialect: &'static str, rest: &str) ->
         url.map(|url| format!(", {name} = \"{url}\""))
             .unwrap_or_default()
     };
+    // An [emails] table names where its list is (`url`), as an operator may write it.
+    let rest = match e.emails {
+        Some(url) => rest.replacen("emails = { ", &format!("emails = {{ url = \"{url}\", "), 1),
+        None => rest.to_owned(),
+    };
     format!(
         "[oauth_providers.{key}]\n\
          client_id = \"{CLIENT_ID}\"\nclient_secret = \"{CLIENT_SECRET}\"\n\
          redirect_uri = \"{redirect}\"\n\
-         endpoints = {{ authorization = \"{authorization}\", token = \"{token}\"{userinfo}{emails} }}\n\
+         endpoints = {{ authorization = \"{authorization}\", token = \"{token}\"{userinfo} }}\n\
          {rest}\n",
         redirect = redirect_uri(dialect),
         authorization = e.authorization,
         token = e.token,
         userinfo = optional("userinfo", e.userinfo),
-        // An emails endpoint goes with an [emails] table only.
-        emails = optional("emails", e.emails.filter(|_| rest.contains("emails = "))),
     )
 }
 

@@ -185,11 +185,19 @@ impl Table<'_> {
             }
         }
         self.claims(config);
-        if config.endpoints.emails.is_some() != config.emails.is_some() {
+        if config.emails_endpoint().is_some() != config.emails.is_some() {
             self.push(
                 "endpoints.emails",
-                "an emails endpoint and an [emails] table go together",
+                "an emails endpoint (endpoints.emails or emails.url) and an [emails] table go \
+                 together",
             );
+        }
+        let listed = config
+            .emails
+            .as_ref()
+            .and_then(|emails| emails.url.as_ref());
+        if listed.is_some() && config.endpoints.emails.is_some() {
+            self.push("emails.url", "or endpoints.emails, not both");
         }
         if config.endpoints.issuer.is_some() {
             self.push(

@@ -169,7 +169,9 @@ fn each_kind_refuses_the_fields_of_the_other_and_of_built_ins() {
     for expected in [
         "issuer: only for kind = \"oidc\"".to_owned(),
         "endpoints.jwks: only for kind = \"oidc\"".to_owned(),
-        "endpoints.emails: an emails endpoint and an [emails] table go together".to_owned(),
+        "endpoints.emails: an emails endpoint (endpoints.emails or emails.url) and an [emails] \
+         table go together"
+            .to_owned(),
         format!("client_ids: {native}"),
         format!("id_token_nonce: {native}"),
     ] {
@@ -424,4 +426,27 @@ fn a_control_character_in_an_issuer_or_a_relay_base_url_is_refused() {
             "{field}: {errors}"
         );
     }
+}
+
+#[test]
+fn an_emails_table_may_name_its_url_itself_but_not_beside_endpoints_emails() {
+    let listed = TABLES.to_owned()
+        + "\n[oauth_providers.corp.emails]\nurl = \"https://corp.example.com/api/emails\"\n\
+           address = \"/email\"\nverified = \"/confirmed\"\n";
+    let settings = settings_with(&listed);
+    no_problems(&problems_of(&settings, "corp"));
+    let corp = settings.oauth_providers.get(key("corp")).unwrap();
+    assert_eq!(
+        corp.adapter_settings().endpoints.emails.as_deref(),
+        Some("https://corp.example.com/api/emails")
+    );
+    let both = listed.replace(
+        "revocation = \"https://corp.example.com/oauth/revoke\"",
+        "revocation = \"https://corp.example.com/oauth/revoke\"\nemails = \"https://corp.example.com/api/emails\"",
+    );
+    let problems = problems_of(&settings_with(&both), "corp");
+    assert!(
+        problems.iter().any(|p| p.starts_with("emails.url")),
+        "{problems:?}"
+    );
 }
