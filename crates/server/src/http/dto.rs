@@ -3,9 +3,12 @@
 use serde::{Deserialize, Serialize};
 use social_login_app::LoginResult;
 use social_login_domain::{AuditEvent, LinkedAccount, User};
-use social_login_ports::{PostBody, ProviderInfo, SessionSummary};
+use social_login_ports::{PostBody, ProviderInfo};
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 use utoipa::ToSchema;
+
+mod export;
+pub use export::{ExportRead, ExportedSession};
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AuthorizeResponse {
@@ -170,88 +173,6 @@ impl From<&LinkedAccount> for LinkedAccountRead {
     }
 }
 
-/// Everything the service holds about a user (docs/api.md#export).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ExportRead {
-    /// RFC 3339.
-    pub exported_at: String,
-    pub user: UserRead,
-    /// No token: the service never hands one out.
-    pub linked_accounts: Vec<ExportedLink>,
-    /// The live sessions; no token.
-    pub sessions: Vec<ExportedSession>,
-    /// Newest first, at most 10,000.
-    pub events: Vec<AuditEventRead>,
-    /// Deletions asked for and not carried out yet: always empty, since the service
-    /// carries every deletion out at once.
-    pub pending_deletions: Vec<String>,
-}
-
-/// A linked account in an export: as the account list shows it, and the provider's id of
-/// the account (`subject`), which the service holds too.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ExportedLink {
-    pub id: String,
-    pub provider: String,
-    /// The provider's id of the account (`sub`, or its user id).
-    pub subject: String,
-    pub email: Option<String>,
-    /// RFC 3339.
-    pub created_at: String,
-    pub scopes: Vec<String>,
-}
-
-impl From<&LinkedAccount> for ExportedLink {
-    fn from(link: &LinkedAccount) -> Self {
-        let shown = LinkedAccountRead::from(link);
-        Self {
-            id: shown.id,
-            provider: shown.provider,
-            subject: link.subject.as_str().to_owned(),
-            email: shown.email,
-            created_at: shown.created_at,
-            scopes: shown.scopes,
-        }
-    }
-}
-
-/// A session in an export: as the session list shows it, without `current`.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ExportedSession {
-    pub id: String,
-    /// RFC 3339: when its login happened.
-    pub created_at: String,
-    /// RFC 3339: when its newest refresh token was issued (the login, or the last refresh).
-    pub last_used_at: String,
-    /// What it began with: `password`, a provider key, or null for a session from before
-    /// the service recorded it.
-    pub provider: Option<String>,
-}
-
-impl From<&SessionSummary> for ExportedSession {
-    fn from(session: &SessionSummary) -> Self {
-        Self {
-            id: session.id.to_string(),
-            created_at: rfc3339(session.created_at),
-            last_used_at: rfc3339(session.last_used_at),
-            provider: session.began_with.map(|method| method.as_str().to_owned()),
-        }
-    }
-}
-
-impl From<&social_login_app::UserExport> for ExportRead {
-    fn from(export: &social_login_app::UserExport) -> Self {
-        Self {
-            exported_at: rfc3339(export.exported_at),
-            user: UserRead::from(&export.user),
-            linked_accounts: export.links.iter().map(ExportedLink::from).collect(),
-            sessions: export.sessions.iter().map(ExportedSession::from).collect(),
-            events: export.events.iter().map(AuditEventRead::from).collect(),
-            pending_deletions: Vec::new(),
-        }
-    }
-}
-
 /// One of the caller's live sessions (docs/api.md#your-sessions): an exported session and
 /// `current`.
 #[derive(Debug, Serialize, ToSchema)]
@@ -345,7 +266,7 @@ pub struct RefreshRequest {
     pub refresh_token: String,
 }
 
-fn rfc3339(at: OffsetDateTime) -> String {
+pub(super) fn rfc3339(at: OffsetDateTime) -> String {
     at.format(&Rfc3339)
         .unwrap_or_else(|_| at.unix_timestamp().to_string())
 }

@@ -9,7 +9,14 @@ use serde_json::Value;
 async fn a_user_exports_everything_held_about_them_and_no_secret() {
     let app = spawn_app_with(with_admin()).await;
     let (registered, bearer) = app.pat_linked("github").await;
-    let again = app.password_login("pat@example.com", PASSWORD).await;
+    let again = app
+        .http
+        .post(app.url("/auth/login"))
+        .header("user-agent", "Pat's phone/1.0")
+        .json(&serde_json::json!({"email": "pat@example.com", "password": PASSWORD}))
+        .send()
+        .await
+        .unwrap();
     let again: Value = again.json().await.unwrap();
 
     let export = app.get("/users/me/export", Some(&bearer)).await;
@@ -38,6 +45,14 @@ async fn a_user_exports_everything_held_about_them_and_no_secret() {
     for wanted in ["user.registered", "account.linked", "user.login"] {
         assert!(types.contains(&wanted), "{wanted} in {types:?}");
     }
+    // What the service keeps of each event's request goes with it.
+    let events = export["events"].as_array().unwrap();
+    let agents: Vec<&Value> = events.iter().map(|event| &event["user_agent"]).collect();
+    assert!(
+        agents.contains(&&Value::from("Pat's phone/1.0")),
+        "{agents:?}"
+    );
+    assert_eq!(export["locked"], false);
     assert_eq!(export["pending_deletions"], serde_json::json!([]));
     assert!(export["exported_at"].is_string());
 
