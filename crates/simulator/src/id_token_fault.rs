@@ -37,6 +37,12 @@ pub enum IdTokenFault {
     StringBooleans,
     /// Microsoft: `iss` names another tenant than the token's own `tid`.
     TenantMismatch,
+    /// No `iat`.
+    MissingIssuedAt,
+    /// `azp` names another client (the `aud` is ours).
+    ForeignAuthorizedParty,
+    /// No `sub`.
+    MissingSubject,
 }
 
 /// The body of `POST /_control/id_token_fault`.
@@ -110,6 +116,15 @@ pub fn apply_to_claims(claims: &mut Value, fault: Option<IdTokenFault>, now: i64
                 let foreign = iss.replace(tid, FOREIGN_TENANT);
                 object.insert("iss".into(), json!(foreign));
             }
+        }
+        Some(IdTokenFault::MissingIssuedAt) => {
+            object.remove("iat");
+        }
+        Some(IdTokenFault::ForeignAuthorizedParty) => {
+            object.insert("azp".into(), json!("another-client.example"));
+        }
+        Some(IdTokenFault::MissingSubject) => {
+            object.remove("sub");
         }
         Some(IdTokenFault::StringBooleans) => {
             if let Some(flag) = object.get("email_verified").and_then(Value::as_bool) {

@@ -132,3 +132,24 @@ async fn an_unverified_provider_email_claims_no_address() {
     assert!(offers_a_link(&github), "{github:?}");
     assert_eq!(world.users.user_count(), 2);
 }
+
+#[tokio::test]
+async fn a_link_token_is_refused_once_its_ten_minutes_are_over() {
+    let world = World::new();
+    let owner = google_user(&world, "ada@example.com").await;
+    let refused = world.sign_in(github_login("gh-1", "ada@example.com")).await;
+    let Err(AppError::LinkOffered { link_token }) = refused else {
+        panic!("a link offered: {refused:?}");
+    };
+    let origin = social_login_domain::Origin::default();
+    world
+        .clock
+        .advance(social_login_domain::link_offer::LINK_OFFER_TTL);
+    let caller = world.fresh_login(owner.user.id);
+    let late = world
+        .service
+        .complete_link(caller, &link_token, &origin)
+        .await;
+    assert_eq!(late.err(), Some(AppError::InvalidLinkToken));
+    assert_eq!(world.users.link_count(), 1, "nothing linked");
+}

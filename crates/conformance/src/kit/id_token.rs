@@ -51,6 +51,15 @@ pub async fn each_broken_id_token_names_its_check(subject: &Subject) {
         ),
         // Present, a nonce must be ours even where it may be left out.
         (IdTokenFault::WrongNonce, "id_token nonce does not match"),
+        (
+            IdTokenFault::MissingIssuedAt,
+            "id_token has no issue time (iat)",
+        ),
+        (
+            IdTokenFault::ForeignAuthorizedParty,
+            "id_token authorized party is not this client",
+        ),
+        (IdTokenFault::MissingSubject, "id_token has no subject"),
     ];
     if requires_nonce(adapter.plan()) {
         cases.push((IdTokenFault::MissingNonce, "id_token has no nonce"));

@@ -89,3 +89,26 @@ async fn a_refreshed_token_of_an_old_login_cannot_link_an_id_token() {
     assert!(app.linked_providers(&stale).await.is_empty());
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_refreshed_token_of_an_old_login_cannot_finish_a_link_until_the_user_logs_in_again() {
+    let app = spawn_app().await;
+    let ada = app.register("ada@example.com").await;
+    // Ada's Google login meets her password account: a link token is offered.
+    let refused = app.login_response_at("google", "583231").await;
+    let problem = assert_problem_in("google login", refused, 409, "EmailAlreadyRegistered").await;
+    let link = serde_json::json!({ "link_token": problem["link_token"] });
+    age_every_session(&app).await;
+    let stale = refreshed(&app, &ada).await;
+
+    let finished = app.post("/auth/link/complete", &link, Some(&stale)).await;
+    assert_problem(finished, 401, "ReauthenticationRequired").await;
+    assert!(app.linked_providers(&stale).await.is_empty());
+
+    // Nothing was spent: the same token completes once she has logged in again.
+    let login = app.password_login("ada@example.com", PASSWORD).await;
+    let fresh = token(&login.json().await.unwrap());
+    let linked = app.post("/auth/link/complete", &link, Some(&fresh)).await;
+    assert_eq!(linked.status(), StatusCode::CREATED);
+    app.stop().await;
+}
