@@ -48,7 +48,8 @@ pub struct DeliveryLimits {
     pub max_concurrent: u32,
     /// Counted failures before an event becomes a dead letter.
     pub max_attempts: u32,
-    /// Pending events kept; beyond it the oldest become dead letters.
+    /// Pending events kept; beyond it the oldest become dead letters. Dead letters are held
+    /// to as many: beyond it, the first to die are forgotten.
     pub max_pending: u64,
     pub pace: DeliveryPace,
 }

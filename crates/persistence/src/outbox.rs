@@ -170,6 +170,11 @@ impl WebhookOutbox for SeaOrmRepository {
         self.run(sql::DEAD_LETTER_BEYOND, values).await
     }
 
+    async fn forget_dead_beyond(&self, keep: u64, limit: u64) -> RepoResult<u64> {
+        self.run(sql::FORGET_DEAD_BEYOND, vec![count(keep), count(limit)])
+            .await
+    }
+
     async fn counts(&self) -> RepoResult<OutboxCounts> {
         let mut counts = [0; 2];
         for (slot, sql) in counts.iter_mut().zip([sql::COUNT_PENDING, sql::COUNT_DEAD]) {

@@ -47,6 +47,11 @@ pub(crate) const DEAD_LETTER_BEYOND: &str = "UPDATE webhook_outbox SET dead_at_m
      WHERE seq IN (SELECT seq FROM webhook_outbox WHERE dead_at_ms IS NULL \
      ORDER BY event_id DESC LIMIT ?4 OFFSET ?1)";
 
+/// ?1 how many to keep (those that died last), ?2 how many to forget at most.
+pub(crate) const FORGET_DEAD_BEYOND: &str = "DELETE FROM webhook_outbox WHERE seq IN \
+     (SELECT seq FROM webhook_outbox WHERE dead_at_ms IS NOT NULL \
+     ORDER BY dead_at_ms DESC, event_id DESC LIMIT ?2 OFFSET ?1)";
+
 pub(crate) const COUNT_PENDING: &str =
     "SELECT COUNT(*) AS n FROM webhook_outbox WHERE dead_at_ms IS NULL";
 pub(crate) const COUNT_DEAD: &str =
@@ -109,7 +114,7 @@ pub(crate) const TAKE_PROBE_TURN: &str =
 
 /// Every statement with a plan (all but the insert), for the `EXPLAIN` tests.
 #[cfg(test)]
-pub(crate) const ALL: [(&str, &str); 15] = [
+pub(crate) const ALL: [(&str, &str); 16] = [
     ("CLAIM", CLAIM),
     ("RETRY", RETRY),
     ("DEAD_LETTER", DEAD_LETTER),
@@ -125,6 +130,7 @@ pub(crate) const ALL: [(&str, &str); 15] = [
     ("FIND_EVENTS", FIND_EVENTS),
     ("FIND_EVENTS_OF_USER", FIND_EVENTS_OF_USER),
     ("TAKE_PROBE_TURN", TAKE_PROBE_TURN),
+    ("FORGET_DEAD_BEYOND", FORGET_DEAD_BEYOND),
 ];
 
 /// The id below which every event was written before `at` (ids are time-ordered UUIDv7).

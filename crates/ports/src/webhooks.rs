@@ -142,6 +142,11 @@ pub trait WebhookOutbox: Send + Sync {
     /// outbox's bound). Returns how many.
     async fn dead_letter_beyond(&self, keep: u64, sweep: Sweep) -> RepoResult<u64>;
 
+    /// Keeps the `keep` dead letters that died last and forgets up to `limit` of the
+    /// others, those that died first (their events stay in the audit trail until pruned).
+    /// Returns how many.
+    async fn forget_dead_beyond(&self, keep: u64, limit: u64) -> RepoResult<u64>;
+
     async fn counts(&self) -> RepoResult<OutboxCounts>;
 
     /// Up to `limit` dead letters, in the order they died. Events pruned since are left out.

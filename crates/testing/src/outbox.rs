@@ -154,6 +154,21 @@ impl WebhookOutbox for InMemoryRepository {
         Ok(beyond.map(|row| Tables::bury(row, now, reason)).count() as u64)
     }
 
+    async fn forget_dead_beyond(&self, keep: u64, limit: u64) -> RepoResult<u64> {
+        let mut tables = self.lock();
+        let mut dead: Vec<(OffsetDateTime, AuditEventId)> = (tables.outbox.iter())
+            .filter_map(|row| Some((row.dead_at?, row.event.id)))
+            .collect();
+        dead.sort_by_key(|(at, id)| std::cmp::Reverse((*at, id.as_uuid())));
+        let forgotten: Vec<AuditEventId> = (dead.into_iter().skip(take(keep)).take(take(limit)))
+            .map(|(_, id)| id)
+            .collect();
+        tables
+            .outbox
+            .retain(|row| !forgotten.contains(&row.event.id));
+        Ok(forgotten.len() as u64)
+    }
+
     async fn counts(&self) -> RepoResult<OutboxCounts> {
         let tables = self.lock();
         let dead = tables.outbox.iter().filter(|row| row.dead_at.is_some());

@@ -1,8 +1,9 @@
 //! The outbox's upkeep, every few seconds on each instance: events older than
 //! [`DEAD_AFTER`] (counted from a redelivery, if any) become dead letters, the pending
-//! events are held to [`DeliveryLimits::max_pending`](super::DeliveryLimits), rows of events
-//! older than 400 days go, and the gauges are refreshed. Every step is idempotent, so
-//! instances need no coordination.
+//! events are held to [`DeliveryLimits::max_pending`](super::DeliveryLimits) and the dead
+//! letters to as many (the first to die are forgotten), rows of events older than 400 days
+//! go, and the gauges are refreshed. Every step is idempotent, so instances need no
+//! coordination.
 
 use super::delivery::dead_lettered;
 use super::{DEAD_AFTER, WebhookDelivery};
@@ -48,6 +49,17 @@ impl WebhookDelivery {
                 max_pending, "webhook outbox full: its oldest events were dead-lettered"
             );
             counts = self.outbox.counts().await?;
+        }
+        if counts.dead > max_pending {
+            // A receiver that refuses everything for weeks would otherwise fill the table
+            // with dead letters for 400 days.
+            let beyond = (counts.dead - max_pending).min(BATCH);
+            let forgotten = self.outbox.forget_dead_beyond(max_pending, beyond).await?;
+            warn!(
+                forgotten,
+                max_pending, "too many webhook dead letters: the first to die were forgotten"
+            );
+            counts.dead -= forgotten;
         }
         self.outbox
             .forget_written_before(now - AUDIT_RETENTION, BATCH)

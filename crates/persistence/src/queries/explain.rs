@@ -162,6 +162,7 @@ fn outbox_queries(backend: DbBackend) -> Vec<(&'static str, Statement)> {
                 "DEAD_LETTERS" => vec![n(100)],
                 "REDELIVER" => vec![id(), ms()],
                 "TAKE_PROBE_TURN" => vec![ms(), ms()],
+                "FORGET_DEAD_BEYOND" => vec![n(1000), n(1000)],
                 "REDELIVER_DEAD" => vec![ms(), n(1000)],
                 "FORGET_BEFORE" => vec![id(), n(1000)],
                 "FIND_EVENTS_OF_USER" => vec![

@@ -146,6 +146,14 @@ impl WebhookOutbox for SqliteRepository {
         self.sweep(outbox::DEAD_LETTER_BEYOND, values).await
     }
 
+    async fn forget_dead_beyond(&self, keep: u64, limit: u64) -> RepoResult<u64> {
+        self.call(move |db| {
+            let values = params![count(keep), count(limit)];
+            execute(db, outbox::FORGET_DEAD_BEYOND, values).map(|n| n as u64)
+        })
+        .await
+    }
+
     async fn counts(&self) -> RepoResult<OutboxCounts> {
         self.call(|db| {
             let number = |sql| {

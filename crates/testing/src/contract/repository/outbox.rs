@@ -361,3 +361,35 @@ pub async fn one_probe_turn_is_taken_per_period_however_many_ask_at_once(
     let next = at + period;
     assert!(repo.take_probe_turn(next, next + period).await.unwrap());
 }
+
+pub async fn dead_letters_beyond_the_bound_are_forgotten_the_first_to_die_first(
+    repo: Arc<dyn Repository>,
+) {
+    let ids = queue_each(&repo, [0, 1, 2, 3, 4]).await;
+    let at = now() + Duration::seconds(10);
+    assert_eq!(claim_ids(&repo, at).await, ids);
+    // They die in another order than they were written: the third first.
+    for (minute, id) in [ids[2], ids[0], ids[4], ids[1], ids[3]]
+        .into_iter()
+        .enumerate()
+    {
+        let died = at + Duration::minutes(minute as i64);
+        repo.dead_letter(refused(id, 20), died).await.unwrap();
+    }
+    assert_eq!(
+        repo.forget_dead_beyond(2, 2).await.unwrap(),
+        2,
+        "at most the limit"
+    );
+    assert_eq!(repo.forget_dead_beyond(2, 10).await.unwrap(), 1);
+    assert_eq!(repo.forget_dead_beyond(2, 10).await.unwrap(), 0);
+    let kept: HashSet<AuditEventId> = (repo.dead_letters(10).await.unwrap().iter())
+        .map(|letter| letter.event.id)
+        .collect();
+    assert_eq!(
+        kept,
+        HashSet::from([ids[1], ids[3]]),
+        "the two that died last"
+    );
+    assert_eq!(counts(&repo).await, (0, 2));
+}
