@@ -60,7 +60,8 @@ pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, Sta
     // Never stored: a new key each run, printed for whoever started the demo.
     let (admin_key, admin_hash) = social_login_security::generate_admin_key();
     settings.admin.api_keys = vec![admin_hash.to_string()];
-    let (routers, service) = build_routers_serving(&settings).await?;
+    let draining = crate::http::Draining::default();
+    let (routers, service) = build_routers_serving(&settings, &draining).await?;
     let router = routers.api;
     let signals = signals::DemoSignals {
         service,
@@ -79,6 +80,7 @@ pub async fn start(bind: SocketAddr, data_dir: &Path) -> Result<RunningDemo, Sta
             Listeners {
                 api: (listener, router),
                 admin: None,
+                draining,
             },
             options,
         ),

@@ -13,6 +13,7 @@ mod no_store;
 mod oauth;
 mod openapi_doc;
 mod ops;
+pub use ops::Draining;
 mod platform;
 mod problem_only;
 mod rate_limit;
@@ -73,6 +74,8 @@ pub struct Shared {
     pub operator: Option<admin::Operator>,
     /// `[relay] service_keys`: the backends that may relay calls for any user.
     pub relay_keys: AdminKeys,
+    /// Set while the service stops: `/readyz` answers 503.
+    pub draining: ops::Draining,
 }
 
 /// The HTTP knobs of the configuration (docs/configuration.md `[http]`, `[rate_limit]`,
@@ -98,6 +101,8 @@ pub struct HttpOptions {
     /// With traces exported (`[telemetry]`), each request gets its traced span and these
     /// peers' `traceparent` is continued; `None`: no traced span.
     pub traces: Option<TraceParents>,
+    /// What the server sets when it starts to stop.
+    pub draining: ops::Draining,
 }
 
 /// The path under which a Facebook data deletion request's status is served.
@@ -232,6 +237,7 @@ pub fn routers(
         deletion_status_base: options.deletion_status_base.clone(),
         operator,
         relay_keys: options.relay_keys.clone(),
+        draining: options.draining.clone(),
     }));
     serve(api, admin, state, &options)
 }

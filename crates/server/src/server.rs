@@ -43,6 +43,8 @@ pub struct RunningServer {
 pub(crate) struct Listeners {
     pub api: (TcpListener, axum::Router),
     pub admin: Option<(TcpListener, axum::Router)>,
+    /// What `/readyz` of these routers reads; set when they start to stop.
+    pub draining: http::Draining,
 }
 
 /// Routers served in a task of their own until [`Background::stop`].
@@ -134,13 +136,18 @@ pub async fn serve(
 }
 
 async fn prepare(settings: &Settings) -> Result<Listeners, StartupError> {
-    let (routers, _) = build_routers_serving(settings).await?;
+    let draining = http::Draining::default();
+    let (routers, _) = build_routers_serving(settings, &draining).await?;
     let api = (listen(&settings.server.bind).await?, routers.api);
     let admin = match (routers.admin, &settings.admin.bind) {
         (Some(router), Some(bind)) => Some((listen(bind).await?, router)),
         _ => None,
     };
-    Ok(Listeners { api, admin })
+    Ok(Listeners {
+        api,
+        admin,
+        draining,
+    })
 }
 
 /// Binds `address` (port 0 picks a free port); a failure names the address.
@@ -156,7 +163,7 @@ pub(crate) async fn listen(address: &str) -> Result<TcpListener, StartupError> {
 /// Validates, wires, migrates and builds the HTTP app, without binding anything: the
 /// public router (with `[admin] bind`, the operator API is not on it).
 pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupError> {
-    build_routers_serving(settings)
+    build_routers_serving(settings, &http::Draining::default())
         .await
         .map(|(routers, _)| routers.api)
 }
@@ -165,6 +172,7 @@ pub async fn build_router(settings: &Settings) -> Result<axum::Router, StartupEr
 /// person signed in to it (which of their provider accounts a simulated signal is about).
 pub(crate) async fn build_routers_serving(
     settings: &Settings,
+    draining: &http::Draining,
 ) -> Result<(http::Routers, std::sync::Arc<social_login_app::AuthService>), StartupError> {
     // Whoever embeds the server gets the same guarantee as the CLI: never half-configured.
     settings
@@ -194,6 +202,7 @@ pub(crate) async fn build_routers_serving(
                 settings.telemetry.traceparent_networks(),
             ))
         }),
+        draining: draining.clone(),
     };
     // Without a receiver no delivery loop tends the outbox: housekeeping does.
     let undeliverable = wired.webhooks.is_none().then(|| {
@@ -232,8 +241,12 @@ async fn serve_listeners(
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), StartupError> {
     let (stop, stopped) = watch::channel(false);
+    let (draining, delay) = (listeners.draining, options.shutdown_delay);
     tokio::spawn(async move {
         signal.await;
+        // Unready first, still serving: the balancer stops sending before the door closes.
+        draining.set();
+        tokio::time::sleep(delay).await;
         let _ = stop.send(true);
     });
     let stopping = |mut stopped: watch::Receiver<bool>| async move {

@@ -19,6 +19,7 @@ mod redact;
 mod relay;
 mod salvage;
 mod sections;
+mod server;
 mod telemetry;
 #[cfg(test)]
 mod tests;
@@ -43,8 +44,9 @@ pub use proxies::BadProxyEntry;
 pub use relay::{MAX_SERVICE_KEYS, RelaySettings};
 pub use sections::{
     AuditSettings, DEFAULT_ISSUER, DatabaseSettings, HttpSettings, OAuthStateStoreSettings,
-    RateLimitSettings, ServerSettings, SignupSettings, StateStoreBackend, TokenSettings,
+    RateLimitSettings, SignupSettings, StateStoreBackend, TokenSettings,
 };
+pub use server::ServerSettings;
 pub use social_login_provider_core::EndpointOverrides;
 pub use telemetry::TelemetrySettings;
 pub use validate::MIN_SECRET_KEY_BYTES;

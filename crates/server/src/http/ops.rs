@@ -6,6 +6,8 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use social_login_domain::ErrorCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -24,10 +26,13 @@ pub async fn healthz() -> StatusCode {
     StatusCode::OK
 }
 
-/// The database and the state store answer.
+/// The database and the state store answer, and the service is not stopping.
 #[utoipa::path(get, path = "/readyz", tag = "ops", responses(
     (status = 200, description = "ready"), ProblemAt<503>))]
 pub async fn readyz(State(state): State<AppState>) -> Result<StatusCode, ApiError> {
+    if state.draining.is_set() {
+        return Err(ApiError::of(ErrorCode::ServiceUnavailable));
+    }
     match state.service.ready().await {
         Ok(()) => Ok(StatusCode::OK),
         Err(error) => {
@@ -53,4 +58,29 @@ pub async fn openapi(State(state): State<AppState>) -> impl IntoResponse {
         [(header::CONTENT_TYPE, "application/json")],
         state.openapi.clone(),
     )
+}
+
+/// Whether the service is stopping: set on the shutdown signal, for `[server]
+/// shutdown_delay_seconds` before it stops accepting, so the balancer sees it unready and
+/// stops sending while requests are still taken.
+#[derive(Debug, Clone, Default)]
+pub struct Draining(Arc<AtomicBool>);
+
+/// The same flag (options compare equal when they share it).
+impl PartialEq for Draining {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Draining {}
+
+impl Draining {
+    pub fn set(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
 }

@@ -36,6 +36,8 @@ pub struct ConnectionOptions {
     pub ipv6_prefix: u8,
     /// Peers not counted: the reverse proxies, whose connections carry many clients.
     pub exempt: TrustedProxies,
+    /// From the shutdown signal until accepting stops (`[server] shutdown_delay_seconds`).
+    pub shutdown_delay: Duration,
 }
 
 impl From<&crate::settings::Settings> for ConnectionOptions {
@@ -47,6 +49,7 @@ impl From<&crate::settings::Settings> for ConnectionOptions {
             max_connections_per_ip: settings.http.max_connections_per_ip,
             ipv6_prefix: settings.rate_limit.ipv6_prefix,
             exempt: TrustedProxies::new(exempt),
+            shutdown_delay: settings.server.shutdown_delay(),
         }
     }
 }

@@ -1,63 +1,8 @@
-//! The small tables of the configuration file (`[server]`, `[database]`, …) with their defaults.
+//! The small tables of the configuration file (`[database]`, `[http]`, …) with their defaults.
 
-use super::proxies::checked_proxy_networks;
 use super::redact::redact_url_password;
-use ipnet::IpNet;
 use serde::Deserialize;
 use social_login_persistence::DatabaseOptions;
-use std::net::{AddrParseError, SocketAddr};
-
-/// `[server]`: where the HTTP service listens and which peers may name the client.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct ServerSettings {
-    /// A socket address, e.g. `127.0.0.1:8080` or `0.0.0.0:8080`.
-    pub bind: String,
-    /// CIDRs or bare IPs of the reverse proxies in front of the service. Only a peer in one
-    /// of them may name the client through `X-Forwarded-For`.
-    pub trusted_proxies: Vec<String>,
-    /// Where clients reach the service, e.g. `https://auth.example.com`: the base of every
-    /// absolute URL it prints (never the request's `Host`). Unset: no discovery document.
-    pub public_url: Option<String>,
-}
-
-impl Default for ServerSettings {
-    fn default() -> Self {
-        Self {
-            bind: "127.0.0.1:8080".to_owned(),
-            trusted_proxies: Vec::new(),
-            public_url: None,
-        }
-    }
-}
-
-impl ServerSettings {
-    /// The parsed `bind`; never fails once [`super::Settings::validate`] passed.
-    pub fn bind_addr(&self) -> Result<SocketAddr, AddrParseError> {
-        self.bind.parse()
-    }
-
-    /// `public_url` as configured without a trailing `/`, when it is set and an absolute
-    /// http(s) URL: what the default issuer is and every absolute URL starts with.
-    pub fn public_base(&self) -> Option<&str> {
-        let configured = self.public_url.as_deref()?;
-        let url = url::Url::parse(configured).ok()?;
-        matches!(url.scheme(), "http" | "https").then(|| configured.trim_end_matches('/'))
-    }
-
-    /// The absolute URL of `path` (which starts with `/`) under `public_url`, keeping any
-    /// path prefix the service is mounted under: `https://x.example/auth` + `/a` is
-    /// `https://x.example/auth/a`. `None` without a `public_url`. (The discovery document's
-    /// `jwks_uri`; also what a provider's status or deletion callback URL is made of.)
-    pub fn public_url_for(&self, path: &str) -> Option<String> {
-        Some(format!("{}{path}", self.public_base()?))
-    }
-
-    /// The `trusted_proxies` networks, in order (validated settings).
-    pub fn trusted_proxy_networks(&self) -> impl Iterator<Item = IpNet> + '_ {
-        checked_proxy_networks(&self.trusted_proxies)
-    }
-}
 
 /// `[database]`: a SQLite or PostgreSQL connection URL and the PostgreSQL pool size.
 #[derive(derive_more::Debug, Clone, PartialEq, Eq, Deserialize)]

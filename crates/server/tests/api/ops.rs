@@ -11,6 +11,37 @@ async fn health_and_readiness_answer() {
 }
 
 #[tokio::test]
+async fn a_stopping_service_is_unready_but_still_serving_for_its_shutdown_delay() {
+    let app = spawn_app_tuned(|settings| settings.server.shutdown_delay_seconds = 2).await;
+    let (http, healthz, readyz) = (app.http.clone(), app.url("/healthz"), app.url("/readyz"));
+    let started = std::time::Instant::now();
+    let stopping = tokio::spawn(app.stop());
+    // The signal is handled at once; the door stays open for the delay.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let status = |url: String| {
+        let http = http.clone();
+        async move {
+            http.get(url)
+                .send()
+                .await
+                .map(|answer| answer.status().as_u16())
+        }
+    };
+    assert_eq!(status(readyz.clone()).await.ok(), Some(503), "unready");
+    assert_eq!(
+        status(healthz.clone()).await.ok(),
+        Some(200),
+        "still serving"
+    );
+    stopping.await.unwrap();
+    assert!(
+        started.elapsed() >= std::time::Duration::from_secs(2),
+        "after the delay"
+    );
+    assert!(status(healthz).await.is_err(), "stopped accepting");
+}
+
+#[tokio::test]
 async fn metrics_count_requests_by_route_in_prometheus_format() {
     let app = spawn_app().await;
     app.get("/auth/oauth/github/authorize", None).await;

@@ -79,6 +79,7 @@ fn app_with_signals(providers: ProviderRegistry, signal_verifiers: SignalVerifie
         deletion_status_base: Some(format!("{PUBLIC_URL}/auth/oauth/facebook/data-deletion/")),
         relay_keys: Default::default(),
         traces: None,
+        draining: Default::default(),
     };
     let tokens = session_tokens();
     router(

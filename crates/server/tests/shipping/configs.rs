@@ -175,9 +175,14 @@ fn a_pod_or_unit_stopping_has_time_to_finish_its_requests() {
     let pod_grace = deployment["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
         .as_u64()
         .expect("the Deployment sets terminationGracePeriodSeconds");
+    let delay = settings.server.shutdown_delay_seconds;
     assert!(
-        pod_grace > request_timeout,
-        "{pod_grace} s of grace for requests of up to {request_timeout} s"
+        delay > 0,
+        "the pods stay unready a while before they stop accepting"
+    );
+    assert!(
+        pod_grace > delay + request_timeout,
+        "{pod_grace} s of grace for {delay} s unready and requests of up to {request_timeout} s"
     );
     // The unit runs with the defaults (no file of its own ships).
     let default_timeout = Settings::with_secret_key("x".repeat(64))

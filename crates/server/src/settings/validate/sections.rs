@@ -21,8 +21,17 @@ impl ServerSettings {
             check_public_url(errors, public_url);
         }
         check_proxy_networks(errors, "server.trusted_proxies", &self.trusted_proxies);
+        if self.shutdown_delay_seconds > MAX_SHUTDOWN_DELAY_SECONDS {
+            errors.push(
+                "server.shutdown_delay_seconds",
+                format!("must be between 0 and {MAX_SHUTDOWN_DELAY_SECONDS}"),
+            );
+        }
     }
 }
+
+/// A longer wait would outlast any orchestrator's grace period.
+const MAX_SHUTDOWN_DELAY_SECONDS: u64 = 60;
 
 impl DatabaseSettings {
     pub(super) fn check(&self, errors: &mut ConfigErrors) {
