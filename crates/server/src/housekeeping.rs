@@ -167,5 +167,7 @@ mod tests {
             [recent_event.id],
             "the configured retention, not the default, also for an event the outbox held"
         );
+        let held = repository.counts().await.unwrap();
+        assert_eq!(held.pending, 1, "the recent event's row stays queued");
     }
 }

@@ -1,8 +1,8 @@
 //! Wrong keys at the operator API (and at any endpoint that takes a service key): counted
 //! per client in the state store, so the limit holds across instances; past
 //! `KEY_FAILURES` in a minute the client's key-bearing requests answer 429 before its key
-//! is looked at, and so does a wrong key its own count carries past them (wrong keys sent
-//! at once). A right key is never counted.
+//! is looked at; a wrong key whose own count passes the limit answers 429 too (wrong keys
+//! sent at once all pass the look before any is counted). A right key is never counted.
 
 use crate::{AppError, AppResult, AuthService};
 use sha2::{Digest, Sha256};

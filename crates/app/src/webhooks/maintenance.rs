@@ -55,11 +55,13 @@ impl WebhookDelivery {
             // with dead letters for 400 days.
             let beyond = (counts.dead - max_pending).min(BATCH);
             let forgotten = self.outbox.forget_dead_beyond(max_pending, beyond).await?;
-            warn!(
-                forgotten,
-                max_pending, "too many webhook dead letters: the first to die were forgotten"
-            );
-            counts.dead -= forgotten;
+            if forgotten > 0 {
+                warn!(
+                    forgotten,
+                    max_pending, "too many webhook dead letters: the first to die were forgotten"
+                );
+            }
+            counts.dead = counts.dead.saturating_sub(forgotten);
         }
         self.outbox
             .forget_written_before(now - AUDIT_RETENTION, BATCH)

@@ -1,7 +1,7 @@
-//! Whether the receiver seems away, as this instance saw it, and when to probe it next.
-//!
-//! In-process on purpose: it only paces this instance's own requests; which event goes to
-//! whom is settled by the outbox's claims in the database.
+//! Whether the receiver seems away, as this instance saw it, and when this instance may
+//! probe it next. In-process on purpose: what it saw is its own; which instance probes in a
+//! period is settled by the outbox's probe turn, and which event goes to whom by its claims,
+//! both in the database.
 
 use super::AWAY_AFTER;
 use time::{Duration, OffsetDateTime};

@@ -6,6 +6,9 @@ use crate::harness::{on_every_unmigrated_backend, on_unmigrated_postgres, rusqli
 use sea_orm::sea_query::{Alias, Query, SimpleExpr};
 use sea_orm::{ConnectionTrait, DbBackend, Statement};
 use social_login_domain::UserId;
+use social_login_migrations::names::{
+    IX_REFRESH_FAMILIES_USER_CREATED, IX_REFRESH_FAMILIES_USER_ID,
+};
 use social_login_migrations::{Migrator, MigratorTrait};
 use social_login_persistence::SeaOrmRepository;
 use social_login_testing::contract::repository::Repository;
@@ -297,13 +300,13 @@ async fn the_sessions_index_an_operator_built_beforehand_is_kept_and_the_old_one
         assert!(
             indexes
                 .iter()
-                .any(|name| name == "ix_refresh_families_user_created"),
+                .any(|name| name == IX_REFRESH_FAMILIES_USER_CREATED),
             "{indexes:?}"
         );
         assert!(
             !indexes
                 .iter()
-                .any(|name| name == "ix_refresh_families_user_id"),
+                .any(|name| name == IX_REFRESH_FAMILIES_USER_ID),
             "the index on user_id alone is replaced: {indexes:?}"
         );
     })
@@ -347,7 +350,7 @@ async fn a_database_of_another_line_of_releases_is_refused_and_left_as_it_is() {
         assert!(
             indexes
                 .iter()
-                .any(|name| name == "ix_refresh_families_user_id"),
+                .any(|name| name == IX_REFRESH_FAMILIES_USER_ID),
             "nothing applied: {indexes:?}"
         );
     })
@@ -368,8 +371,13 @@ async fn a_migration_gives_up_on_a_table_a_long_transaction_holds_and_applies_la
             .unwrap();
 
         let waited = tokio::time::timeout(std::time::Duration::from_secs(30), repo.migrate()).await;
+        let given_up = waited.as_ref().is_ok_and(|migrated| {
+            migrated
+                .as_ref()
+                .is_err_and(|error| error.to_string().contains("lock timeout"))
+        });
         assert!(
-            matches!(waited, Ok(Err(_))),
+            given_up,
             "gives up after its lock wait instead of queueing every login behind it: {waited:?}"
         );
 
@@ -381,8 +389,42 @@ async fn a_migration_gives_up_on_a_table_a_long_transaction_holds_and_applies_la
         assert!(
             indexes
                 .iter()
-                .any(|name| name == "ix_refresh_families_user_created")
+                .any(|name| name == IX_REFRESH_FAMILIES_USER_CREATED)
         );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn an_index_a_failed_concurrent_build_left_invalid_is_built_again() {
+    on_unmigrated_postgres(|repo| async move {
+        migrate_until(&repo, "m20261207_000019_sessions_by_creation").await;
+        let db = repo.connection();
+        // What a cancelled `CREATE INDEX CONCURRENTLY` leaves: the name, never used.
+        db.execute_unprepared(&format!(
+            "CREATE INDEX {IX_REFRESH_FAMILIES_USER_CREATED} ON refresh_families (user_id, created_at); \
+             UPDATE pg_index SET indisvalid = false \
+             WHERE indexrelid = '{IX_REFRESH_FAMILIES_USER_CREATED}'::regclass"
+        ))
+        .await
+        .unwrap();
+
+        repo.migrate().await.unwrap();
+
+        let valid = db
+            .query_one_raw(Statement::from_string(
+                DbBackend::Postgres,
+                format!(
+                    "SELECT indisvalid FROM pg_index \
+                     WHERE indexrelid = '{IX_REFRESH_FAMILIES_USER_CREATED}'::regclass"
+                ),
+            ))
+            .await
+            .unwrap()
+            .unwrap()
+            .try_get_by_index::<bool>(0)
+            .unwrap();
+        assert!(valid, "built again, valid");
     })
     .await;
 }

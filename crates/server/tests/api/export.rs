@@ -74,6 +74,28 @@ async fn a_user_exports_everything_held_about_them_and_no_secret() {
     let by_support = admin_json(&app, &format!("/admin/users/{id}/export")).await;
     assert_eq!(by_support["user"], export["user"]);
     assert_eq!(by_support["linked_accounts"], export["linked_accounts"]);
+    let own = events
+        .iter()
+        .find(|event| event["user_agent"] == "Pat's phone/1.0");
+    assert!(own.expect("Pat's login")["request_id"].is_string());
+
+    // What support's own request carried is not the user's: the lock's event shows none.
+    let locked = app
+        .http
+        .post(app.url(&format!("/admin/users/{id}/lock")))
+        .header("user-agent", "support-console/2")
+        .bearer_auth(crate::admin::ADMIN_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(locked.status(), reqwest::StatusCode::NO_CONTENT);
+    let after = admin_json(&app, &format!("/admin/users/{id}/export")).await;
+    assert_eq!(after["locked"], true);
+    let events = after["events"].as_array().unwrap();
+    let lock = events.iter().find(|event| event["type"] == "user.locked");
+    let lock = lock.expect("the lock's event");
+    assert_eq!(lock["user_agent"], Value::Null);
+    assert_eq!(lock["request_id"], Value::Null);
     let unknown = "/admin/users/0190f3c4-8a8e-7c4e-9f51-3c1d2a4b5e6f/export";
     let missing = app.get(unknown, Some(crate::admin::ADMIN_KEY)).await;
     assert_problem_in("unknown user", missing, 404, "NotFound").await;

@@ -171,6 +171,18 @@ mod tests {
     }
 
     #[test]
+    fn an_encoded_token_is_caught_across_any_split_of_the_body() {
+        let token = "ya29.a0/Af+h=Token|with/slashes";
+        let body = "{\"next\": \"?access_token=ya29.a0%2FAf%2Bh%3DToken%7Cwith%2Fslashes\"}";
+        for split in 0..=body.len() {
+            let mut guard = TokenGuard::new(&SecretText::new(token));
+            let (first, second) = body.split_at(split);
+            let caught = guard.shows_next(first.as_bytes()) || guard.shows_next(second.as_bytes());
+            assert!(caught, "split at {split}");
+        }
+    }
+
+    #[test]
     fn a_header_value_with_the_token_is_caught() {
         let guard = guard();
         assert!(guard.shows_in(&format!(

@@ -551,6 +551,18 @@ fn webhook_settings_name_each_bad_field_and_never_quote_the_secret() {
 }
 
 #[test]
+fn a_shutdown_delay_is_at_most_a_minute() {
+    let errors = problems_of(|s| s.server.shutdown_delay_seconds = 61);
+    assert!(
+        errors.to_string().contains("server.shutdown_delay_seconds"),
+        "{errors}"
+    );
+    let mut settings = valid();
+    settings.server.shutdown_delay_seconds = 60;
+    settings.validate().unwrap();
+}
+
+#[test]
 fn a_webhook_url_with_a_control_character_is_refused() {
     // The URL parser would drop the newline and deliver somewhere else than written.
     let errors = problems_of(|s| {
