@@ -397,47 +397,47 @@ async fn an_answer_that_repeats_the_token_of_a_query_token_provider_is_refused()
     app.stop().await;
 }
 
-#[tokio::test]
-async fn notion_calls_carry_the_version_header_notion_requires() {
-    let (app, bearer) = linked_preset_relay_app("notion").await;
-    let echo = app.relay_get("notion/echo", &bearer).await;
+/// Asserts that a relayed call through `preset` reaches its API with the header `name`.
+async fn relayed_calls_carry(preset: &str, name: &str) {
+    let (app, bearer) = linked_preset_relay_app(preset).await;
+    let echo = app.relay_get(&format!("{preset}/echo"), &bearer).await;
     assert_eq!(echo.status(), StatusCode::OK);
     let echo: Value = echo.json().await.unwrap();
     let names = echo["header_names"].as_array().unwrap();
-    assert!(names.contains(&json!("notion-version")), "{echo}");
+    assert!(names.contains(&json!(name)), "{preset}: {echo}");
     app.stop().await;
 }
 
 #[tokio::test]
+async fn notion_calls_carry_the_version_header_notion_requires() {
+    relayed_calls_carry("notion", "notion-version").await;
+}
+
+#[tokio::test]
 async fn twitch_calls_carry_the_client_id_helix_requires() {
-    let (app, bearer) = linked_preset_relay_app("twitch").await;
-    let echo = app.relay_get("twitch/echo", &bearer).await;
-    assert_eq!(echo.status(), StatusCode::OK);
-    let echo: Value = echo.json().await.unwrap();
-    let names = echo["header_names"].as_array().unwrap();
-    assert!(names.contains(&json!("client-id")), "{echo}");
+    relayed_calls_carry("twitch", "client-id").await;
+}
+
+/// Asserts that a relayed call through `preset` past its access token's life is refreshed
+/// once and answered.
+async fn refreshed_once_through(preset: &'static str) {
+    let (app, bearer) = linked_preset_relay_app(preset).await;
+    app.sim.expire_access_tokens();
+    let me = app.relay_get(&format!("{preset}/me"), &bearer).await;
+    assert_eq!(me.status(), StatusCode::OK, "{preset}");
+    assert_eq!(app.sim.refresh_grants(Provider::simulated(preset)), 1);
     app.stop().await;
 }
 
 #[tokio::test]
 async fn a_wechat_link_is_refreshed_at_wechats_refresh_endpoint() {
-    let (app, bearer) = linked_preset_relay_app("wechat").await;
-    app.sim.expire_access_tokens();
-    let me = app.relay_get("wechat/me", &bearer).await;
-    assert_eq!(me.status(), StatusCode::OK);
-    assert_eq!(app.sim.refresh_grants(Provider::simulated("wechat")), 1);
-    app.stop().await;
+    refreshed_once_through("wechat").await;
 }
 
 #[tokio::test]
 async fn an_atlassian_link_outlives_its_first_access_token() {
     // Atlassian issues a refresh token only to a grant with `offline_access`.
-    let (app, bearer) = linked_preset_relay_app("atlassian").await;
-    app.sim.expire_access_tokens();
-    let me = app.relay_get("atlassian/me", &bearer).await;
-    assert_eq!(me.status(), StatusCode::OK);
-    assert_eq!(app.sim.refresh_grants(Provider::simulated("atlassian")), 1);
-    app.stop().await;
+    refreshed_once_through("atlassian").await;
 }
 
 #[tokio::test]
