@@ -282,4 +282,4 @@ fn delete_up_to<E: EntityTrait>(
 }
 
 #[cfg(test)]
-mod explain;
+pub(crate) mod explain;

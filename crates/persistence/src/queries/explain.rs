@@ -215,17 +215,22 @@ async fn every_login_path_query_uses_an_index_on_sqlite() {
     for (name, statement) in every_query(DbBackend::Sqlite) {
         let sql = format!("EXPLAIN QUERY PLAN {statement}");
         let details = plan_column(db, sql, "detail", name).await;
-        assert!(!details.is_empty(), "{name}: no plan");
-        assert!(
-            !details.iter().any(|line| line.starts_with("SCAN")),
-            "{name} scans a whole table: {details:?}\n{statement}"
-        );
-        assert!(
-            !details.iter().any(|line| line.contains("TEMP B-TREE")),
-            "{name} sorts what it read instead of reading in an index's order: \
-             {details:?}\n{statement}"
-        );
+        assert_sqlite_reads_by_index(name, &details, &statement.to_string());
     }
+}
+
+/// Asserts that SQLite's plan of the statement `name` (its `EXPLAIN QUERY PLAN` details)
+/// reads through an index: no full scan, and no sort of what it read.
+pub(crate) fn assert_sqlite_reads_by_index(name: &str, details: &[String], sql: &str) {
+    assert!(!details.is_empty(), "{name}: no plan");
+    assert!(
+        !details.iter().any(|line| line.starts_with("SCAN")),
+        "{name} scans a whole table: {details:?}\n{sql}"
+    );
+    assert!(
+        !details.iter().any(|line| line.contains("TEMP B-TREE")),
+        "{name} sorts what it read instead of reading in an index's order: {details:?}\n{sql}"
+    );
 }
 
 #[tokio::test]
