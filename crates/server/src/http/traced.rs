@@ -1,7 +1,7 @@
-//! The traced span of a request (`[telemetry]`): named `{METHOD} {route}`, with its status,
-//! continuing the caller's trace when a peer of `traceparent_from` sent a W3C `traceparent`.
-//! Only the route template is named, never the path itself, the query, a header or the
-//! client's address.
+//! The traced span of a request (`[telemetry]`): named `{METHOD} {route}`, with its status
+//! and the provider its path names, continuing the caller's trace when a peer of
+//! `traceparent_from` sent a W3C `traceparent`. Only the route template is named, never the
+//! path itself, the query, a header or the client's address.
 
 use super::client_ip::TrustedProxies;
 use axum::extract::{ConnectInfo, MatchedPath, Request, State};
@@ -10,6 +10,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use opentelemetry::propagation::{Extractor, TextMapPropagator};
 use opentelemetry_sdk::propagation::TraceContextPropagator;
+use social_login_domain::ProviderKey;
 use social_login_ports::TRACE_TARGET;
 use std::net::SocketAddr;
 use tracing::Instrument;
@@ -32,6 +33,9 @@ pub async fn traced(State(parents): State<TraceParents>, request: Request, next:
         Some(route) => format!("{method} {route}"),
         None => method.to_string(),
     };
+    let provider = route
+        .as_deref()
+        .and_then(|route| provider_of(route, request.uri().path()));
     let span = tracing::info_span!(
         target: TRACE_TARGET,
         "request",
@@ -39,6 +43,7 @@ pub async fn traced(State(parents): State<TraceParents>, request: Request, next:
         otel.kind = "server",
         http.request.method = %method,
         http.route = route.as_deref(),
+        provider = provider.as_ref().map(ProviderKey::as_str),
         http.response.status_code = tracing::field::Empty,
         otel.status_code = tracing::field::Empty,
     );
@@ -54,6 +59,15 @@ pub async fn traced(State(parents): State<TraceParents>, request: Request, next:
         span.record("otel.status_code", "error");
     }
     response
+}
+
+/// The provider key the `{provider}` segment of `route` stands at in `path`, when it is one
+/// (an unknown or malformed one names nothing).
+fn provider_of(route: &str, path: &str) -> Option<ProviderKey> {
+    let at = route
+        .split('/')
+        .position(|segment| segment == "{provider}")?;
+    path.split('/').nth(at)?.parse().ok()
 }
 
 impl TraceParents {
@@ -77,5 +91,19 @@ impl Extractor for Headers<'_> {
 
     fn keys(&self) -> Vec<&str> {
         self.0.keys().map(|name| name.as_str()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::provider_of;
+
+    #[test]
+    fn the_provider_is_read_where_the_route_names_it_and_only_a_key_counts() {
+        let route = "/auth/oauth/{provider}/callback";
+        let named = provider_of(route, "/auth/oauth/github/callback");
+        assert_eq!(named.as_ref().map(|key| key.as_str()), Some("github"));
+        assert!(provider_of(route, "/auth/oauth/Not%20A%20Key/callback").is_none());
+        assert!(provider_of("/users/me", "/users/me").is_none());
     }
 }

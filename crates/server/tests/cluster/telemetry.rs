@@ -165,6 +165,7 @@ async fn a_login_is_traced(database: Database, system: &str) {
         attribute(callback, "http.route").as_deref(),
         Some("/auth/oauth/{provider}/callback")
     );
+    assert_eq!(attribute(callback, "provider").as_deref(), Some("github"));
 
     let children: Vec<&Span> = spans
         .iter()
