@@ -65,6 +65,14 @@ impl Settings {
         let mut warnings = providers::warnings(self);
         warnings.extend(signup::warnings(self));
         warnings.extend(public_url_warnings(&self.server));
+        let webhook = self.webhooks.url.as_deref();
+        if webhook.is_some_and(providers::is_plain_http_off_loopback) {
+            warnings.push(
+                "webhooks.url uses plain http on a non-loopback host: events (user ids, IP \
+                 addresses, user agents) travel in clear text; use https"
+                    .to_owned(),
+            );
+        }
         let database = &self.database;
         if database.is_sqlite()
             && database.max_connections != DatabaseOptions::DEFAULT_MAX_CONNECTIONS

@@ -232,3 +232,16 @@ fn a_subject_other_than_sub_is_a_warning_on_an_openid_preset_and_not_on_an_oauth
     // Spotify is OAuth 2.0: no `sub` to prefer.
     assert!(!about(warnings(&table("spotify", "/id"))));
 }
+
+#[test]
+fn a_table_that_replaces_a_presets_own_userinfo_is_a_warning() {
+    let about = |warnings: Vec<String>| warnings.iter().any(|w| w.contains("replaces the Amazon"));
+    let headers = "[oauth_providers.amazon.userinfo]\nheaders = { \"X-Trace\" = \"1\" }\n";
+    // Amazon's own userinfo takes the token in `x-amz-access-token`: replaced, it would not.
+    assert!(about(warnings(&format!(
+        "[oauth_providers.amazon]\n{CLIENT}{headers}"
+    ))));
+    assert!(!about(warnings(&format!(
+        "[oauth_providers.amazon]\n{CLIENT}"
+    ))));
+}

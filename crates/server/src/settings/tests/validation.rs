@@ -578,6 +578,23 @@ fn a_webhook_url_with_a_control_character_is_refused() {
 }
 
 #[test]
+fn a_plain_http_webhook_receiver_off_loopback_is_a_warning() {
+    let warned = |url: &str| {
+        let mut settings = valid();
+        settings.webhooks.url = Some(url.into());
+        settings.webhooks.secret = Some(super::fixtures::WEBHOOK.into());
+        settings.validate().unwrap();
+        let warnings = settings.warnings();
+        warnings
+            .iter()
+            .any(|w| w.starts_with("webhooks.url uses plain http"))
+    };
+    assert!(warned("http://hooks.example.com/in"));
+    assert!(!warned("http://127.0.0.1:9000/in"));
+    assert!(!warned("https://hooks.example.com/in"));
+}
+
+#[test]
 fn a_valid_webhook_target_carries_the_chosen_events_or_all() {
     use social_login_domain::{AuditEventType, EventSet};
     let mut settings = valid();

@@ -5,7 +5,7 @@
 use super::provider_tables::accepts_id_tokens;
 use crate::settings::{ConfigErrors, ProviderConfig, Settings};
 use social_login_domain::{ProviderKey, ProviderKind};
-use social_login_provider_core::spec::ProviderSpec;
+use social_login_provider_core::spec::{ProviderSpec, preset};
 use social_login_provider_core::{ProblemField, SettingsProblem};
 use url::{Host, Url};
 
@@ -141,7 +141,10 @@ pub(super) fn warnings(settings: &Settings) -> Vec<String> {
             .map(|url| ("issuer".to_owned(), url.as_str()));
         let endpoints =
             (config.endpoints.iter()).map(|(name, url)| (format!("endpoints.{name}"), url));
-        for (field, url) in issuer.chain(endpoints) {
+        let listed = (config.emails.iter())
+            .filter_map(|emails| emails.url.as_deref())
+            .map(|url| ("emails.url".to_owned(), url));
+        for (field, url) in issuer.chain(endpoints).chain(listed) {
             if is_plain_http_off_loopback(url) {
                 warnings.push(format!(
                     "oauth_providers.{key}.{field} uses plain http on a non-loopback host: codes, \
@@ -166,6 +169,7 @@ pub(super) fn warnings(settings: &Settings) -> Vec<String> {
             ));
         }
     }
+    warnings.extend(replaced_preset_tables(settings));
     if enabled == 0 {
         warnings.push(
             "oauth_providers: no provider is enabled; only password accounts can sign in"
@@ -181,7 +185,7 @@ fn declared_spec(key: ProviderKey, config: &ProviderConfig) -> Option<ProviderSp
     config.declared(key)?.spec().cloned()
 }
 
-fn is_plain_http_off_loopback(redirect_uri: &str) -> bool {
+pub(in crate::settings) fn is_plain_http_off_loopback(redirect_uri: &str) -> bool {
     let Ok(url) = Url::parse(redirect_uri) else {
         return false;
     };
@@ -192,4 +196,35 @@ fn is_plain_http_off_loopback(redirect_uri: &str) -> bool {
         None => false,
     };
     url.scheme() == "http" && !loopback
+}
+
+/// A preset's `[token_request]`, `[userinfo]` or `[emails]` that a table sets is replaced
+/// whole, not member by member: `[oauth_providers.amazon.userinfo] headers = …` would drop
+/// Amazon's own `token_in`. Named, so the operator repeats what the preset needs.
+fn replaced_preset_tables(settings: &Settings) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for (key, config) in settings.enabled_providers() {
+        let Some(base) = config.preset_name(&key).and_then(preset) else {
+            continue;
+        };
+        let replaced = [
+            (
+                "token_request",
+                config.token_request.is_some() && base.token_request != Default::default(),
+            ),
+            (
+                "userinfo",
+                config.userinfo.is_some() && base.userinfo != Default::default(),
+            ),
+            ("emails", config.emails.is_some() && base.emails.is_some()),
+        ];
+        for (table, _) in replaced.into_iter().filter(|(_, replaced)| *replaced) {
+            warnings.push(format!(
+                "oauth_providers.{key}.{table} replaces the {} preset's [{table}] whole, not \
+                 member by member: repeat in it what the preset sets (docs/providers.md lists it)",
+                base.display_name
+            ));
+        }
+    }
+    warnings
 }
