@@ -180,14 +180,20 @@ impl CodeFlow {
         Self::request(&client, &self.http, code, None, &[]).await
     }
 
-    /// Trades `refresh_token` for new tokens at the token endpoint, authenticated as the
-    /// code exchange is. An OAuth error answer (`invalid_grant`: revoked, expired) is a
+    /// Trades `refresh_token` (with `extra` parameters) for new tokens at the token endpoint,
+    /// authenticated as the code exchange is. An OAuth error answer (`invalid_grant`: revoked, expired) is a
     /// refusal; no answer, or one that does not read, is a failure.
-    pub async fn refresh(&self, refresh_token: &SecretText) -> Result<TokenSet, RefreshFailure> {
+    pub async fn refresh(
+        &self,
+        refresh_token: &SecretText,
+        extra: &[(&'static str, String)],
+    ) -> Result<TokenSet, RefreshFailure> {
         let token = RefreshToken::new(refresh_token.expose().to_owned());
-        let answer = self
-            .client
-            .exchange_refresh_token(&token)
+        let mut request = self.client.exchange_refresh_token(&token);
+        for (name, value) in extra {
+            request = request.add_extra_param(*name, value.clone());
+        }
+        let answer = request
             .request_async(&self.http)
             .await
             .map_err(refresh_failure)?;

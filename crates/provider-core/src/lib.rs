@@ -14,6 +14,7 @@ pub mod emails;
 pub mod engine;
 pub mod failure;
 pub mod fetch;
+pub mod grant_context;
 pub mod http_client;
 pub mod id_token_check;
 #[cfg(any(test, feature = "strategies"))]

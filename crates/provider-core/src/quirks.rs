@@ -39,6 +39,19 @@ pub trait Quirks: Send + Sync + fmt::Debug {
         Vec::new()
     }
 
+    /// What a grant must keep for its refreshes, from the callback's `post_body` (VK ID's
+    /// `device_id`), kept with its refresh token ([`crate::grant_context`]). Default: nothing.
+    fn grant_context(&self, post_body: Option<&PostBody>) -> Option<String> {
+        let _ = post_body;
+        None
+    }
+
+    /// Parameters of a refresh of a grant that kept `context`. Default: none.
+    fn refresh_params(&self, context: &str) -> Vec<(&'static str, String)> {
+        let _ = context;
+        Vec::new()
+    }
+
     /// The token request as the provider takes it, after the declaration's shape (WeChat's
     /// GET, DingTalk's names). Default: unchanged.
     fn token_request(&self, request: oauth2::HttpRequest) -> oauth2::HttpRequest {

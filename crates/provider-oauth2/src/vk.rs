@@ -1,7 +1,7 @@
 //! VK ID (docs/providers.md#vk-vk): OAuth 2.1 with PKCE and no client secret. The declaration
 //! names its endpoints; the quirks carry the `device_id` VK returns beside the code (the
-//! callback's `post_body`, `{"device_id": "..."}`) into the exchange, send no secret, and
-//! read the user with the token in a form body
+//! callback's `post_body`, `{"device_id": "..."}`) into the exchange and keep it with the
+//! grant for its refreshes, send no secret, and read the user with the token in a form body
 //! ([VK ID API](https://id.vk.com/about/business/go/docs/ru/vkid/latest/vk-id/connection/api-description)).
 
 use async_trait::async_trait;
@@ -29,14 +29,19 @@ impl VkQuirks {
 impl Quirks for VkQuirks {
     /// The `device_id` the callback's `post_body` carries.
     fn token_params(&self, post_body: Option<&PostBody>) -> Vec<(&'static str, String)> {
-        let body = post_body.and_then(|body| serde_json::from_str::<Value>(body.as_json()).ok());
-        let device = body
-            .as_ref()
-            .and_then(|body| body.get("device_id"))
-            .and_then(Value::as_str);
-        device
-            .map(|device| vec![("device_id", device.to_owned())])
+        device_of(post_body)
+            .map(|device| vec![("device_id", device)])
             .unwrap_or_default()
+    }
+
+    /// The `device_id` again: a refresh needs it, and VK gives it with the code only.
+    fn grant_context(&self, post_body: Option<&PostBody>) -> Option<String> {
+        device_of(post_body)
+    }
+
+    /// The `device_id` the grant was approved on.
+    fn refresh_params(&self, device_id: &str) -> Vec<(&'static str, String)> {
+        vec![("device_id", device_id.to_owned())]
     }
 
     /// No client secret, in the body or a header: VK ID's clients are public.
@@ -63,6 +68,15 @@ impl Quirks for VkQuirks {
             .post(url)
             .form(&[("access_token", call.access_token.expose())])
     }
+}
+
+/// The `device_id` in a callback's `post_body`, `{"device_id": "…"}`: printable, and at most
+/// 256 characters (it is kept with the grant).
+fn device_of(post_body: Option<&PostBody>) -> Option<String> {
+    let body = post_body.and_then(|body| serde_json::from_str::<Value>(body.as_json()).ok())?;
+    let device = body.get("device_id").and_then(Value::as_str)?;
+    let printable = device.chars().all(|c| c.is_ascii_graphic());
+    (printable && device.len() <= 256).then(|| device.to_owned())
 }
 
 #[cfg(test)]

@@ -61,6 +61,8 @@ pub struct TokenParams {
     pub code_verifier: Option<String>,
     pub grant_type: Option<String>,
     pub refresh_token: Option<String>,
+    /// VK ID's device, from the approval's redirect.
+    pub device_id: Option<String>,
     /// Revocation: the token to revoke, and what kind the client says it is.
     pub token: Option<String>,
     pub token_type_hint: Option<String>,

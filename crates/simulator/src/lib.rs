@@ -65,6 +65,7 @@ mod template;
 mod tokens;
 pub mod twitter;
 pub mod users;
+mod vk;
 mod wechat;
 
 pub use apple::{

@@ -1,5 +1,5 @@
 //! Which hooks each simulated provider has: the eight built-in ones' and the standard ones'
-//! own, WeChat's, and the other presets' none (their dialect says everything).
+//! own, WeChat's and VK's, and the other presets' none (their dialect says everything).
 
 use crate::config::Provider;
 use crate::hooks::{Served, SimHooks};
@@ -23,6 +23,7 @@ pub fn of(provider: Provider) -> &'static dyn SimHooks {
         Provider::StandardOidc => &crate::standard::StandardOidc,
         Provider::StandardOauth2 => &crate::standard::StandardOauth2,
         crate::wechat::WECHAT => &crate::wechat::Wechat,
+        crate::vk::VK => &crate::vk::Vk,
         _ => &Plain,
     }
 }

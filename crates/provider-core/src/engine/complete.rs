@@ -3,6 +3,7 @@
 
 use super::Engine;
 use crate::fetch::fetch_json;
+use crate::grant_context::kept_with;
 use crate::http_client::CallKind;
 use crate::plan::Endpoint;
 use crate::quirks::UserinfoCall;
@@ -55,6 +56,14 @@ impl Engine {
     }
 
     async fn exchange(&self, callback: &CallbackInput) -> Result<TokenSet, ProviderError> {
+        let mut tokens = self.exchange_code(callback).await?;
+        if let Some(context) = self.quirks.grant_context(callback.post_body.as_ref()) {
+            tokens.refresh_token = (tokens.refresh_token.as_ref()).map(|t| kept_with(&context, t));
+        }
+        Ok(tokens)
+    }
+
+    async fn exchange_code(&self, callback: &CallbackInput) -> Result<TokenSet, ProviderError> {
         let (code, verifier) = (&callback.code, &callback.redeemed.pkce_verifier);
         match self.quirks.client_secret(&self.plan.settings.client_id)? {
             Some(secret) => {

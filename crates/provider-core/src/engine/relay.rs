@@ -4,6 +4,7 @@
 //! streamed.
 
 use super::Engine;
+use crate::grant_context::{kept_apart, kept_with};
 use crate::http_client::{CallKind, record_failure, record_status};
 use async_trait::async_trait;
 use bytes::Bytes;
@@ -22,10 +23,16 @@ impl Engine {
         &self,
         grant: ProviderGrant,
     ) -> Result<ProviderTokens, RefreshFailure> {
-        let refresh_token = grant
+        let stored = grant
             .refresh_token
             .ok_or_else(|| RefreshFailure::Refused("no refresh token".into()))?;
-        let tokens = self.flow.refresh(&refresh_token).await?;
+        let (context, refresh_token) = kept_apart(&stored);
+        let extra = (context.as_deref()).map_or_else(Vec::new, |c| self.quirks.refresh_params(c));
+        let mut tokens = self.flow.refresh(&refresh_token, &extra).await?;
+        if let Some(context) = &context {
+            // A rotated token keeps what the grant keeps.
+            tokens.refresh_token = (tokens.refresh_token.as_ref()).map(|t| kept_with(context, t));
+        }
         Ok(tokens.into_provider_tokens(&[]))
     }
 

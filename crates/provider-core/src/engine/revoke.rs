@@ -2,6 +2,7 @@
 //! (which token, a `token_type_hint`, the client authenticated as at the token endpoint).
 
 use super::Engine;
+use crate::grant_context::kept_apart;
 use crate::quirks::RevocationCall;
 use crate::revocation::{AlreadyGone, RevocationEndpoint, send_revocation, whole_grant_token};
 use social_login_ports::{ProviderError, ProviderGrant, Revoked};
@@ -46,6 +47,8 @@ impl Engine {
             RevokedToken::RefreshFirst => whole_grant_token(grant),
             RevokedToken::AccessToken => (&grant.access_token, "access_token"),
         };
+        // A refresh token kept with its grant's context is sent alone.
+        let (_, token) = kept_apart(token);
         let mut params = vec![("token", token.expose())];
         if rules.hint {
             params.push(("token_type_hint", hint));

@@ -435,6 +435,12 @@ async fn a_wechat_link_is_refreshed_at_wechats_refresh_endpoint() {
 }
 
 #[tokio::test]
+async fn a_vk_link_is_refreshed_with_the_device_its_grant_was_approved_on() {
+    // VK refuses a refresh without the callback's `device_id`, which the link keeps.
+    refreshed_once_through("vk").await;
+}
+
+#[tokio::test]
 async fn an_atlassian_link_outlives_its_first_access_token() {
     // Atlassian issues a refresh token only to a grant with `offline_access`.
     refreshed_once_through("atlassian").await;

@@ -9,6 +9,8 @@ use serde_json::{Value, json};
 pub struct Approval {
     pub code: String,
     pub state: String,
+    /// VK ID's device, when the redirect names one: the client passes it in `post_body`.
+    pub device_id: Option<String>,
 }
 
 /// The authorization URL out of our authorize endpoint's answer (200, JSON): where the
@@ -34,22 +36,31 @@ impl Approval {
             "back to our redirect_uri: {location}"
         );
         let parsed = url::Url::parse(location).unwrap();
-        let param = |name: &str| {
+        let optional = |name: &str| {
             parsed
                 .query_pairs()
                 .find(|(key, _)| key == name)
                 .map(|(_, value)| value.into_owned())
-                .unwrap_or_else(|| panic!("redirect carries {name}"))
         };
+        let param =
+            |name: &str| optional(name).unwrap_or_else(|| panic!("redirect carries {name}"));
         Self {
             code: param("code"),
             state: param("state"),
+            device_id: optional("device_id"),
         }
     }
 
     /// The JSON body of a callback or connect.
     pub fn body(&self) -> Value {
-        json!({"code": self.code, "state": self.state})
+        match &self.device_id {
+            Some(device) => json!({
+                "code": self.code,
+                "state": self.state,
+                "post_body": {"device_id": device},
+            }),
+            None => json!({"code": self.code, "state": self.state}),
+        }
     }
 }
 
