@@ -39,9 +39,11 @@ impl Quirks for VkQuirks {
         device_of(post_body)
     }
 
-    /// The `device_id` the grant was approved on.
+    /// The `device_id` the grant was approved on, and a fresh `state`, as VK's SDKs send a
+    /// refresh.
     fn refresh_params(&self, device_id: &str) -> Vec<(&'static str, String)> {
-        vec![("device_id", device_id.to_owned())]
+        let state = oauth2::CsrfToken::new_random().secret().clone();
+        vec![("device_id", device_id.to_owned()), ("state", state)]
     }
 
     /// No client secret, in the body or a header: VK ID's clients are public.
@@ -82,6 +84,25 @@ fn device_of(post_body: Option<&PostBody>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refresh_sends_the_kept_device_and_a_state_of_its_own() {
+        let quirks = VkQuirks {
+            client_id: "5123".into(),
+        };
+        let kept = quirks.grant_context(Some(&PostBody::new(r#"{"device_id":"dev-1"}"#)));
+        assert_eq!(kept.as_deref(), Some("dev-1"));
+        let params = quirks.refresh_params("dev-1");
+        assert_eq!(params[0], ("device_id", "dev-1".to_owned()));
+        assert_eq!(params[1].0, "state");
+        assert_ne!(
+            params[1].1,
+            quirks.refresh_params("dev-1")[1].1,
+            "a new state each time"
+        );
+        let odd = quirks.grant_context(Some(&PostBody::new("{\"device_id\":\"a\\u001fb\"}")));
+        assert_eq!(odd, None, "only a printable device is kept");
+    }
 
     #[test]
     fn the_device_id_of_the_callback_goes_into_the_exchange() {
