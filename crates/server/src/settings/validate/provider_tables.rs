@@ -8,7 +8,7 @@
 
 use crate::settings::{ConfigErrors, ProviderConfig, Settings};
 use social_login_domain::{ProviderKey, ProviderKind};
-use social_login_provider_core::spec::knobs::Knobs;
+use social_login_provider_core::spec::knobs::{IdTokenSigning, Knobs};
 use social_login_provider_core::spec::{EmailVerified, is_claim_pointer, preset};
 
 /// Most provider tables in one configuration: the registry, the listing endpoint and the
@@ -284,6 +284,9 @@ pub(super) fn accepts_id_tokens(key: ProviderKey, config: &ProviderConfig) -> bo
         ProviderKey::MICROSOFT,
         ProviderKey::APPLE,
     ];
+    // Id_tokens signed with the client secret are never taken from apps: an app holding the
+    // secret could sign one for anyone.
+    let secret_signed = config.id_token_signing == Some(IdTokenSigning::ClientSecret);
     NATIVE_BUILT_INS.contains(&key)
-        || (!key.is_built_in() && config.kind == Some(ProviderKind::Oidc))
+        || (!key.is_built_in() && config.kind == Some(ProviderKind::Oidc) && !secret_signed)
 }

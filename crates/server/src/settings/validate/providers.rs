@@ -59,8 +59,8 @@ fn adapter_problems(
 }
 
 /// Why `client_ids` or `id_token_nonce` do not belong to a provider.
-const NOT_NATIVE: &str =
-    "only google, microsoft, apple and providers of kind = \"oidc\" accept id_tokens from apps";
+const NOT_NATIVE: &str = "only google, microsoft, apple and providers of kind = \"oidc\" (whose \
+                          id_tokens are not signed with the client secret) accept id_tokens from apps";
 
 /// Most client ids accepted in one provider's `client_ids`: a web, an iOS and an Android
 /// client, per app, leave plenty of room.

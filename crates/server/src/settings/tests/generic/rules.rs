@@ -164,8 +164,8 @@ fn each_kind_refuses_the_fields_of_the_other_and_of_built_ins() {
     ) + "jwks = \"https://id.example.com/jwks\"\nemails = \"https://id.example.com/emails\"\n\
          issuer = \"https://id.example.com\"\n";
     let problems = problems_of(&settings_with(&oauth2), "corp");
-    let native = "only google, microsoft, apple and providers of kind = \"oidc\" accept \
-                  id_tokens from apps";
+    let native = "only google, microsoft, apple and providers of kind = \"oidc\" (whose \
+                  id_tokens are not signed with the client secret) accept id_tokens from apps";
     for expected in [
         "issuer: only for kind = \"oidc\"".to_owned(),
         "endpoints.jwks: only for kind = \"oidc\"".to_owned(),
@@ -448,5 +448,18 @@ fn an_emails_table_may_name_its_url_itself_but_not_beside_endpoints_emails() {
     assert!(
         problems.iter().any(|p| p.starts_with("emails.url")),
         "{problems:?}"
+    );
+}
+
+#[test]
+fn an_oidc_provider_whose_id_tokens_are_signed_with_the_secret_takes_no_app_client_ids() {
+    let signed = TABLES.replace(
+        "client_ids = [\"com.acme.ios\"]",
+        "client_ids = [\"com.acme.ios\"]\nid_token_signing = \"client_secret\"",
+    );
+    let problems = problems_of(&settings_with(&signed), "acme-sso");
+    assert!(
+        problems.iter().any(|p| p.starts_with("client_ids")),
+        "an app holding the secret could sign any token: {problems:?}"
     );
 }
