@@ -94,9 +94,10 @@ impl SeaOrmRepository {
                     event: from_row(event.clone())?,
                     attempts,
                     redelivered_at: redelivered.map(from_unix_ms),
+                    claimed_until: claim.expires_at(),
                 }),
                 // Its event is gone (deleted by hand): nothing left to send.
-                None => self.remove(AuditEventId::from_uuid(event_id)).await?,
+                None => self.remove(AuditEventId::from_uuid(event_id), None).await?,
             }
         }
         Ok(pending)
@@ -110,6 +111,7 @@ fn failed(failure: Failure, at: OffsetDateTime) -> Vec<Value> {
         unix_ms(at).into(),
         attempts(&failure),
         failure.error.into(),
+        failure.claimed_until.map(unix_ms).into(),
     ]
 }
 
@@ -140,10 +142,13 @@ impl WebhookOutbox for SeaOrmRepository {
         Ok(self.run(sql::TAKE_PROBE_TURN, values).await? == 1)
     }
 
-    async fn remove(&self, id: AuditEventId) -> RepoResult<()> {
-        self.run(sql::DELETE, vec![id.as_uuid().into()])
-            .await
-            .map(drop)
+    async fn remove(
+        &self,
+        id: AuditEventId,
+        claimed_until: Option<OffsetDateTime>,
+    ) -> RepoResult<()> {
+        let values = vec![id.as_uuid().into(), claimed_until.map(unix_ms).into()];
+        self.run(sql::DELETE, values).await.map(drop)
     }
 
     async fn retry_at(&self, failure: Failure, at: OffsetDateTime) -> RepoResult<()> {

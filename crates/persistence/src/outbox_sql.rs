@@ -19,17 +19,20 @@ pub(crate) const CLAIM: &str = "UPDATE webhook_outbox SET locked_until_ms = ?1 \
      AND locked_until_ms <= ?3 ORDER BY next_attempt_ms, seq \
      LIMIT ?4 /*lock*/) RETURNING next_attempt_ms, seq, event_id, attempts, redelivered_ms";
 
-/// ?1 event, ?2 next attempt, ?3 attempts, ?4 error.
+/// ?1 event, ?2 next attempt, ?3 attempts, ?4 error, ?5 the claim's end (NULL: any claim).
 pub(crate) const RETRY: &str = "UPDATE webhook_outbox SET next_attempt_ms = ?2, \
      locked_until_ms = 0, attempts = ?3, last_error = ?4 \
-     WHERE event_id = ?1 AND dead_at_ms IS NULL";
+     WHERE event_id = ?1 AND dead_at_ms IS NULL AND (?5 IS NULL OR locked_until_ms = ?5)";
 
-/// ?1 event, ?2 now, ?3 attempts, ?4 error.
+/// ?1 event, ?2 now, ?3 attempts, ?4 error, ?5 the claim's end (NULL: any claim).
 pub(crate) const DEAD_LETTER: &str = "UPDATE webhook_outbox SET dead_at_ms = ?2, \
      next_attempt_ms = 9223372036854775807, locked_until_ms = 0, attempts = ?3, \
-     last_error = ?4 WHERE event_id = ?1 AND dead_at_ms IS NULL";
+     last_error = ?4 WHERE event_id = ?1 AND dead_at_ms IS NULL \
+     AND (?5 IS NULL OR locked_until_ms = ?5)";
 
-pub(crate) const DELETE: &str = "DELETE FROM webhook_outbox WHERE event_id = ?1";
+/// ?1 event, ?2 the claim's end (NULL: any claim).
+pub(crate) const DELETE: &str =
+    "DELETE FROM webhook_outbox WHERE event_id = ?1 AND (?2 IS NULL OR locked_until_ms = ?2)";
 
 /// ?1 bound (event ids are time-ordered UUIDv7: "written before" is "smaller id"), ?2 now,
 /// ?3 reason, ?4 how many, ?5 the bound in Unix ms (a redelivered row counts its age from

@@ -20,6 +20,9 @@ pub struct PendingDelivery {
     pub attempts: u32,
     /// When an operator last redelivered it, if ever.
     pub redelivered_at: Option<OffsetDateTime>,
+    /// When the claim that handed it out runs out: the fence of the writes that end the
+    /// attempt (another claimant may hold it after).
+    pub claimed_until: OffsetDateTime,
 }
 
 impl PendingDelivery {
@@ -58,6 +61,9 @@ pub struct Failure {
     /// Why, for operators (a status or "no answer"; never a secret, at most
     /// [`Failure::MAX_ERROR_CHARS`] characters).
     pub error: String,
+    /// The claim the attempt was made under ([`PendingDelivery::claimed_until`]): the failure
+    /// is written only while the event is still held by it. `None`: whoever holds it.
+    pub claimed_until: Option<OffsetDateTime>,
 }
 
 impl Failure {
@@ -68,6 +74,15 @@ impl Failure {
             event,
             attempts,
             error: error.chars().take(Self::MAX_ERROR_CHARS).collect(),
+            claimed_until: None,
+        }
+    }
+
+    /// The failure of an attempt made under the claim that ends at `claimed_until`.
+    pub fn under_claim(self, claimed_until: OffsetDateTime) -> Self {
+        Self {
+            claimed_until: Some(claimed_until),
+            ..self
         }
     }
 }
@@ -121,13 +136,21 @@ pub trait WebhookOutbox: Send + Sync {
     /// so of every instance that holds the receiver for away, one probes per period.
     async fn take_probe_turn(&self, now: OffsetDateTime, next: OffsetDateTime) -> RepoResult<bool>;
 
-    /// Delivered: leaves the outbox.
-    async fn remove(&self, id: AuditEventId) -> RepoResult<()>;
+    /// Delivered: leaves the outbox, if the claim that ends at `claimed_until` still holds
+    /// it (`None`: whoever holds it). Settled by the database: an attempt that outlived its
+    /// lease never undoes what the instance that took the event over does.
+    async fn remove(
+        &self,
+        id: AuditEventId,
+        claimed_until: Option<OffsetDateTime>,
+    ) -> RepoResult<()>;
 
-    /// Failed: released, due again at `at`. Nothing happens to a dead letter.
+    /// Failed: released, due again at `at`, under the same fence as [`Self::remove`].
+    /// Nothing happens to a dead letter.
     async fn retry_at(&self, failure: Failure, at: OffsetDateTime) -> RepoResult<()>;
 
-    /// Failed for good: kept as a dead letter, never claimed again until redelivered.
+    /// Failed for good: kept as a dead letter, never claimed again until redelivered (under
+    /// the same fence).
     async fn dead_letter(&self, failure: Failure, now: OffsetDateTime) -> RepoResult<()>;
 
     /// Sweeps the pending events written before `before` that no live claim holds and that

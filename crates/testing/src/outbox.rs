@@ -43,6 +43,7 @@ impl Tables {
                     event: row.event.clone(),
                     attempts: row.attempts,
                     redelivered_at: row.redelivered,
+                    claimed_until: claim.expires_at(),
                 }
             })
             .collect()
@@ -57,7 +58,8 @@ impl Tables {
     fn record_failure(&mut self, failure: Failure) -> Option<&mut OutboxRow> {
         let row = self
             .row(failure.event)
-            .filter(|row| row.dead_at.is_none())?;
+            .filter(|row| row.dead_at.is_none())
+            .filter(|row| held_by(row, failure.claimed_until))?;
         row.locked_until = None;
         row.attempts = failure.attempts;
         row.last_error = Some(failure.error);
@@ -108,8 +110,13 @@ impl WebhookOutbox for InMemoryRepository {
         Ok(true)
     }
 
-    async fn remove(&self, id: AuditEventId) -> RepoResult<()> {
-        self.lock().outbox.retain(|row| row.event.id != id);
+    async fn remove(
+        &self,
+        id: AuditEventId,
+        claimed_until: Option<OffsetDateTime>,
+    ) -> RepoResult<()> {
+        let gone = |row: &OutboxRow| row.event.id == id && held_by(row, claimed_until);
+        self.lock().outbox.retain(|row| !gone(row));
         Ok(())
     }
 
@@ -228,4 +235,9 @@ impl WebhookOutbox for InMemoryRepository {
         });
         Ok((before_count - tables.outbox.len()) as u64)
     }
+}
+
+/// Whether `row` is held by the claim that ends at `claimed_until` (`None`: by any).
+fn held_by(row: &OutboxRow, claimed_until: Option<OffsetDateTime>) -> bool {
+    claimed_until.is_none_or(|until| row.locked_until == Some(until))
 }

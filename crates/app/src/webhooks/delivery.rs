@@ -119,7 +119,8 @@ impl WebhookDelivery {
                 if self.receiver().answered() {
                     info!("webhook receiver is back; delivering");
                 }
-                self.outbox.remove(event.id).await?;
+                let claim = Some(pending.claimed_until);
+                self.outbox.remove(event.id, claim).await?;
                 count_attempt("delivered");
                 info!(event = %event.id, kind = %event.kind, "webhook delivered");
                 return Ok(DeliveryStep::Delivered);
@@ -140,7 +141,8 @@ impl WebhookDelivery {
             }
         };
         let attempts = pending.attempts.saturating_add(u32::from(counted));
-        let failure = Failure::new(event.id, attempts, &error.to_string());
+        let failure =
+            Failure::new(event.id, attempts, &error.to_string()).under_claim(pending.claimed_until);
         let reason = if attempts >= self.limits.max_attempts {
             Some("attempts")
         } else if done - pending.queued_at() >= DEAD_AFTER {

@@ -155,8 +155,8 @@ fn outbox_queries(backend: DbBackend) -> Vec<(&'static str, Statement)> {
         .map(|(name, sql)| {
             let values = match name {
                 "CLAIM" => vec![ms(), ms(), ms(), n(8)],
-                "RETRY" | "DEAD_LETTER" => vec![id(), ms(), 1_i32.into(), text()],
-                "DELETE" => vec![id()],
+                "RETRY" | "DEAD_LETTER" => vec![id(), ms(), 1_i32.into(), text(), ms()],
+                "DELETE" => vec![id(), ms()],
                 "DEAD_LETTER_BEFORE" => vec![id(), ms(), text(), n(1000), ms()],
                 "DEAD_LETTER_BEYOND" => vec![n(1000), ms(), text(), n(1000)],
                 "DEAD_LETTERS" => vec![n(100)],

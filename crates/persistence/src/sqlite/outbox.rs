@@ -39,9 +39,14 @@ fn claim(db: &Db, claim: Claim, due_by: i64, limit: u32) -> RepoResult<Vec<Pendi
                     event: from_row(event)?,
                     attempts: u32::try_from(attempts).unwrap_or(0),
                     redelivered_at: redelivered.map(from_unix_ms),
+                    claimed_until: claim.expires_at(),
                 }),
                 // Its event is gone (deleted by hand): nothing left to send.
-                None => drop(execute(tx, outbox::DELETE, [id])?),
+                None => drop(execute(
+                    tx,
+                    outbox::DELETE,
+                    params![id, Option::<i64>::None],
+                )?),
             }
         }
         Ok(pending)
@@ -68,7 +73,8 @@ impl SqliteRepository {
                 failure.event.as_uuid().into_bytes(),
                 unix_ms(at),
                 failure.attempts,
-                failure.error
+                failure.error,
+                failure.claimed_until.map(unix_ms)
             ];
             execute(db, statement, values).map(drop)
         })
@@ -117,8 +123,13 @@ impl WebhookOutbox for SqliteRepository {
         Ok(taken == 1)
     }
 
-    async fn remove(&self, id: AuditEventId) -> RepoResult<()> {
-        self.call(move |db| execute(db, outbox::DELETE, [id.as_uuid().into_bytes()]).map(drop))
+    async fn remove(
+        &self,
+        id: AuditEventId,
+        claimed_until: Option<OffsetDateTime>,
+    ) -> RepoResult<()> {
+        let (id, claimed_until) = (id.as_uuid().into_bytes(), claimed_until.map(unix_ms));
+        self.call(move |db| execute(db, outbox::DELETE, params![id, claimed_until]).map(drop))
             .await
     }
 

@@ -317,7 +317,7 @@ pub async fn pruning_keeps_the_events_the_webhook_outbox_still_holds(repo: Arc<d
     assert_eq!(kept.len(), 1);
     assert_eq!(kept[0].kind, AuditEventType::UserRegistered);
     // Delivered (its outbox row gone): now it goes.
-    repo.remove(kept[0].id).await.unwrap();
+    repo.remove(kept[0].id, None).await.unwrap();
     assert_eq!(repo.prune_events(later, 100).await.unwrap(), 1);
     assert!(repo.list_events(ada.id, 100).await.unwrap().is_empty());
 }

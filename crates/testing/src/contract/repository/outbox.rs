@@ -62,7 +62,7 @@ pub async fn a_failed_event_waits_for_its_own_turn_while_the_others_go_out(
     repo.retry_at(refused(first, 1), at + Duration::seconds(5))
         .await
         .unwrap();
-    repo.remove(second).await.unwrap();
+    repo.remove(second, None).await.unwrap();
     let third = queue(&repo, 11).await;
     assert_eq!(
         claim_ids(&repo, at + Duration::seconds(4)).await,
@@ -392,4 +392,37 @@ pub async fn dead_letters_beyond_the_bound_are_forgotten_the_first_to_die_first(
         "the two that died last"
     );
     assert_eq!(counts(&repo).await, (0, 2));
+}
+
+pub async fn an_attempt_that_outlived_its_claim_changes_nothing_the_next_claimant_holds(
+    repo: Arc<dyn Repository>,
+) {
+    let id = queue(&repo, 0).await;
+    let at = now() + Duration::seconds(10);
+    let first = repo.claim_due(Claim::new(at, LEASE), 1).await.unwrap();
+    // The first attempt stalls past its lease; another instance takes the event over.
+    let later = at + LEASE + Duration::seconds(1);
+    let second = repo.claim_due(Claim::new(later, LEASE), 1).await.unwrap();
+    assert_eq!((first.len(), second.len()), (1, 1));
+    let stale = refused(id, 1).under_claim(first[0].claimed_until);
+    repo.retry_at(stale.clone(), later + Duration::hours(1))
+        .await
+        .unwrap();
+    repo.dead_letter(stale, later).await.unwrap();
+    repo.remove(id, Some(first[0].claimed_until)).await.unwrap();
+    assert_eq!(
+        counts(&repo).await,
+        (1, 0),
+        "still pending, not dead, not gone"
+    );
+    assert!(
+        claim_ids(&repo, later).await.is_empty(),
+        "still held by the second claim"
+    );
+
+    // The holder's own outcome is written.
+    repo.remove(id, Some(second[0].claimed_until))
+        .await
+        .unwrap();
+    assert_eq!(counts(&repo).await, (0, 0));
 }
