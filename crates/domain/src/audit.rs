@@ -75,6 +75,11 @@ pub enum AuditEventType {
 }
 
 impl AuditEventType {
+    /// The events a full webhook outbox never pushes out: those a backend reacts to at once
+    /// (a deleted or locked user's tokens must stop working elsewhere too). Operators' acts
+    /// and deletions come far too slowly to fill an outbox.
+    pub const KEPT_WHEN_FULL: [AuditEventType; 2] = [Self::UserDeleted, Self::UserLocked];
+
     pub const ALL: [AuditEventType; 20] = [
         Self::UserRegistered,
         Self::UserLogin,

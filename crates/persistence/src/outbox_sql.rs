@@ -44,11 +44,13 @@ pub(crate) const DEAD_LETTER_BEFORE: &str = "UPDATE webhook_outbox SET dead_at_m
      AND event_id < ?1 AND locked_until_ms <= ?2 \
      AND (redelivered_ms IS NULL OR redelivered_ms < ?5) LIMIT ?4)";
 
-/// ?1 how many to keep (the newest), ?2 now, ?3 reason, ?4 how many at most.
+/// ?1 how many to keep (the newest), ?2 now, ?3 reason, ?4 how many at most. The types of
+/// `AuditEventType::KEPT_WHEN_FULL` are never swept (a test holds the list to it).
 pub(crate) const DEAD_LETTER_BEYOND: &str = "UPDATE webhook_outbox SET dead_at_ms = ?2, \
      next_attempt_ms = 9223372036854775807, last_error = COALESCE(last_error, ?3) \
-     WHERE seq IN (SELECT seq FROM webhook_outbox WHERE dead_at_ms IS NULL \
-     ORDER BY event_id DESC LIMIT ?4 OFFSET ?1)";
+     WHERE seq IN (SELECT o.seq FROM webhook_outbox o JOIN audit_events e ON e.id = o.event_id \
+     WHERE o.dead_at_ms IS NULL AND e.type NOT IN ('user.deleted', 'user.locked') \
+     ORDER BY o.event_id DESC LIMIT ?4 OFFSET ?1)";
 
 /// ?1 how many to keep (those that died last), ?2 how many to forget at most.
 pub(crate) const FORGET_DEAD_BEYOND: &str = "DELETE FROM webhook_outbox WHERE seq IN \
@@ -139,4 +141,16 @@ pub(crate) const ALL: [(&str, &str); 16] = [
 /// The id below which every event was written before `at` (ids are time-ordered UUIDv7).
 pub(crate) fn id_bound(at: time::OffsetDateTime) -> uuid::Uuid {
     social_login_domain::AuditEventId::at(at, [0; 8]).as_uuid()
+}
+
+#[cfg(test)]
+mod tests {
+    use social_login_domain::AuditEventType;
+
+    #[test]
+    fn the_overflow_sweep_spares_exactly_the_types_kept_when_full() {
+        let kept = AuditEventType::KEPT_WHEN_FULL.map(|kind| format!("'{}'", kind.as_str()));
+        let spared = format!("e.type NOT IN ({})", kept.join(", "));
+        assert!(super::DEAD_LETTER_BEYOND.contains(&spared), "{spared}");
+    }
 }

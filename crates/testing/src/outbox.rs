@@ -4,7 +4,7 @@
 use crate::InMemoryRepository;
 use crate::repository::{OutboxRow, Tables};
 use async_trait::async_trait;
-use social_login_domain::AuditEventId;
+use social_login_domain::{AuditEventId, AuditEventType};
 use social_login_ports::{
     Claim, DeadLetter, Failure, OutboxCounts, PendingDelivery, RepoResult, Sweep, WebhookOutbox,
 };
@@ -156,6 +156,7 @@ impl WebhookOutbox for InMemoryRepository {
         let Sweep { now, reason, limit } = sweep;
         let mut tables = self.lock();
         let mut live = tables.rows_by_state(false);
+        live.retain(|row| !AuditEventType::KEPT_WHEN_FULL.contains(&row.event.kind));
         live.sort_by_key(|row| std::cmp::Reverse(row.event.id.as_uuid()));
         let beyond = live.into_iter().skip(take(keep)).take(take(limit));
         Ok(beyond.map(|row| Tables::bury(row, now, reason)).count() as u64)

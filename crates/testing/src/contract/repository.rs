@@ -109,6 +109,7 @@ macro_rules! repository_contract {
             one_probe_turn_is_taken_per_period_however_many_ask_at_once,
             dead_letters_beyond_the_bound_are_forgotten_the_first_to_die_first,
             an_attempt_that_outlived_its_claim_changes_nothing_the_next_claimant_holds,
+            a_full_outbox_never_pushes_out_a_deletion_or_a_lock,
             deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_grants,
             deleting_an_unknown_user_is_none_and_records_nothing,
             removing_a_link_hands_back_its_sealed_grant,

@@ -13,11 +13,16 @@ use time::{Duration, OffsetDateTime};
 
 const LEASE: Duration = Duration::seconds(30);
 
-/// Queues one event written `seconds` after the fixtures' `now`; its id.
+/// Queues one login event written `seconds` after the fixtures' `now`; its id.
 async fn queue(repo: &Arc<dyn Repository>, seconds: i64) -> AuditEventId {
+    queue_of(repo, seconds, AuditEventType::UserLogin).await
+}
+
+/// Queues one event of `kind` written `seconds` after the fixtures' `now`; its id.
+async fn queue_of(repo: &Arc<dyn Repository>, seconds: i64, kind: AuditEventType) -> AuditEventId {
     let event = audit_at(now() + Duration::seconds(seconds), EventSet::all()).event(
         0,
-        AuditEventType::UserLogin,
+        kind,
         UserId::new(),
         None,
     );
@@ -308,6 +313,20 @@ pub async fn the_outbox_keeps_its_newest_pending_events_within_the_bound(
             .unwrap(),
         0
     );
+}
+
+pub async fn a_full_outbox_never_pushes_out_a_deletion_or_a_lock(repo: Arc<dyn Repository>) {
+    let locked = queue_of(&repo, 0, AuditEventType::UserLocked).await;
+    let deleted = queue_of(&repo, 1, AuditEventType::UserDeleted).await;
+    let logins = queue_each(&repo, [2, 3, 4]).await;
+    let at = now() + Duration::minutes(1);
+    let buried = repo
+        .dead_letter_beyond(1, Sweep::new(at, "outbox full", 100))
+        .await
+        .unwrap();
+    assert_eq!(buried, 2, "the two oldest logins");
+    let pending: HashSet<AuditEventId> = claim_ids(&repo, at).await.into_iter().collect();
+    assert_eq!(pending, HashSet::from([locked, deleted, logins[2]]));
 }
 
 pub async fn every_dead_letter_is_redelivered_in_batches(repo: Arc<dyn Repository>) {
