@@ -259,6 +259,16 @@ impl Origin {
     pub fn request_id(&self) -> Option<&str> {
         self.request_id.as_deref()
     }
+
+    /// The user agent the user may see in their own data: none when an operator acted.
+    pub fn user_agent_shown_to_user(&self) -> Option<&str> {
+        self.user_agent().filter(|_| self.admin.is_none())
+    }
+
+    /// The request id the user may see in their own data: none when an operator acted.
+    pub fn request_id_shown_to_user(&self) -> Option<&str> {
+        self.request_id().filter(|_| self.admin.is_none())
+    }
 }
 
 fn printable(text: &str, max_chars: usize) -> Option<String> {

@@ -20,10 +20,14 @@ impl SecretText {
 /// Constant time in the contents, so a comparison leaks no prefix of the secret.
 impl PartialEq for SecretText {
     fn eq(&self, other: &Self) -> bool {
-        let (a, b) = (self.0.as_bytes(), other.0.as_bytes());
-        let differing = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
-        a.len() == b.len() && differing == 0
+        same_bytes(self.0.as_bytes(), other.0.as_bytes())
     }
+}
+
+/// Whether `a` and `b` are equal, in time that does not depend on where they differ.
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let differing = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
+    a.len() == b.len() && std::hint::black_box(differing) == 0
 }
 
 impl fmt::Debug for SecretText {

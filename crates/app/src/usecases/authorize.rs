@@ -92,19 +92,12 @@ fn challenged_binding(challenge: &str) -> AppResult<StateBinding> {
                 "binding_challenge: the BASE64URL SHA-256 of the secret (43 characters)".into(),
             )
         })?;
-    Ok(binding_from_digest(&digest))
+    Ok(StateBinding::of_digest(&digest))
 }
 
 /// The binding a presented secret proves: its SHA-256, as [`challenged_binding`] reads it.
 pub(crate) fn binding_of(secret: &SecretText) -> StateBinding {
-    binding_from_digest(&Sha256::digest(secret.expose().as_bytes()).into())
-}
-
-/// What a state value keeps of a SHA-256 digest: its first 128 bits.
-fn binding_from_digest(digest: &[u8; 32]) -> StateBinding {
-    let mut bytes = [0; 16];
-    bytes.copy_from_slice(&digest[..16]);
-    StateBinding::from_bytes(bytes)
+    StateBinding::of_digest(&Sha256::digest(secret.expose().as_bytes()).into())
 }
 
 /// `asked`, each once, if every one is among the provider's `connect_scopes` and they fit

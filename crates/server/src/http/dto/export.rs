@@ -106,12 +106,11 @@ pub struct ExportedEvent {
 
 impl From<&AuditEvent> for ExportedEvent {
     fn from(event: &AuditEvent) -> Self {
-        // What support's request carried is no more the user's than its address.
-        let shown = event.origin.admin().is_none();
+        let origin = &event.origin;
         Self {
             event: AuditEventRead::from(event),
-            user_agent: (event.origin.user_agent().filter(|_| shown)).map(str::to_owned),
-            request_id: (event.origin.request_id().filter(|_| shown)).map(str::to_owned),
+            user_agent: origin.user_agent_shown_to_user().map(str::to_owned),
+            request_id: origin.request_id_shown_to_user().map(str::to_owned),
         }
     }
 }
