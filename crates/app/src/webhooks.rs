@@ -37,9 +37,6 @@ pub const PROBE_EVERY: Duration = Duration::seconds(5);
 pub const POLL_EVERY: Duration = Duration::milliseconds(500);
 /// How often the outbox is tended: dead letters by age and bound, gauges.
 pub const MAINTAIN_EVERY: Duration = Duration::seconds(5);
-/// Attempts in a row that found the receiver unavailable before it counts as away: the
-/// first (any 5xx or no answer says the receiver, not the event, is the trouble).
-pub const AWAY_AFTER: u32 = 1;
 
 /// The bounds of delivery, from `[webhooks]`, and its pace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,13 +3,13 @@
 //! period is settled by the outbox's probe turn, and which event goes to whom by its claims,
 //! both in the database.
 
-use super::AWAY_AFTER;
 use time::{Duration, OffsetDateTime};
 
+/// Away from the first attempt that got no answer, 429 or a 5xx (which says the receiver,
+/// not the event, is the trouble) until the next answer.
 #[derive(Debug, Default)]
 pub(super) struct Receiver {
-    /// Attempts in a row that found it unavailable.
-    unavailable_in_a_row: u32,
+    away: bool,
     last_probe: Option<OffsetDateTime>,
 }
 
@@ -26,7 +26,7 @@ pub(super) enum Turn {
 
 impl Receiver {
     pub(super) fn away(&self) -> bool {
-        self.unavailable_in_a_row >= AWAY_AFTER
+        self.away
     }
 
     /// The turn at `now`, probing once per `probe_every`; taking a probe starts the next
@@ -44,21 +44,18 @@ impl Receiver {
 
     /// It answered (2xx or a refusal of one event): it is there. True if it was away.
     pub(super) fn answered(&mut self) -> bool {
-        let was_away = self.away();
-        self.unavailable_in_a_row = 0;
-        was_away
+        std::mem::take(&mut self.away)
     }
 
     /// No answer, or "unavailable". True when this makes it count as away (the first probe
     /// then comes one period later).
     pub(super) fn unavailable(&mut self, now: OffsetDateTime) -> bool {
-        let was_away = self.away();
-        self.unavailable_in_a_row = self.unavailable_in_a_row.saturating_add(1);
-        if !was_away && self.away() {
-            self.last_probe = Some(now);
-            return true;
+        if self.away {
+            return false;
         }
-        false
+        self.away = true;
+        self.last_probe = Some(now);
+        true
     }
 }
 

@@ -48,7 +48,10 @@ impl BoundedBody {
 pub(super) struct TokenGuard {
     /// Finds each form of the token; none for one too short to tell apart from chance.
     finders: Vec<memmem::Finder<'static>>,
-    /// The end of what came so far, one byte shorter than the longest form.
+    /// How much of the end of what came so far a form can start in: the longest form's
+    /// length less one.
+    keep: usize,
+    /// The end of what came so far, `keep` bytes long.
     tail: Vec<u8>,
 }
 
@@ -60,21 +63,25 @@ impl TokenGuard {
         let token = token.expose().as_bytes();
         let mut forms = Vec::new();
         if token.len() >= SHORTEST_GUARDED {
+            // As the adapter puts it in a query, and with the hex digits in lowercase.
+            let encoded: String = url::form_urlencoded::byte_serialize(token).collect();
             forms = vec![
                 token.to_vec(),
-                form_encoded(token, b"0123456789ABCDEF"),
-                form_encoded(token, b"0123456789abcdef"),
+                encoded.clone().into_bytes(),
+                lowercase_escapes(&encoded).into_bytes(),
                 json_escaped(token),
             ];
             forms.sort();
             forms.dedup();
         }
-        let finders = forms
+        let finders: Vec<_> = forms
             .iter()
             .map(|form| memmem::Finder::new(form).into_owned())
             .collect();
+        let longest = finders.iter().map(|f| f.needle().len()).max();
         Self {
             finders,
+            keep: longest.map_or(0, |longest| longest - 1),
             tail: Vec::new(),
         }
     }
@@ -90,10 +97,10 @@ impl TokenGuard {
 
     /// Whether `chunk`, after the chunks before it, shows the token.
     fn shows_next(&mut self, chunk: &[u8]) -> bool {
-        let Some(longest) = self.finders.iter().map(|f| f.needle().len()).max() else {
+        if self.finders.is_empty() {
             return false;
-        };
-        let keep = longest - 1;
+        }
+        let keep = self.keep;
         let mut seam = std::mem::take(&mut self.tail);
         seam.extend_from_slice(&chunk[..chunk.len().min(keep)]);
         let found = self.found_in(&seam) || self.found_in(chunk);
@@ -109,24 +116,23 @@ impl TokenGuard {
     }
 }
 
-/// `bytes` as a form-encoded query value: letters, digits and `*-._` stay, a space is `+`,
-/// the rest `%` and two `hex` digits.
-fn form_encoded(bytes: &[u8], hex: &[u8; 16]) -> Vec<u8> {
-    let mut encoded = Vec::with_capacity(bytes.len() * 3);
-    for &byte in bytes {
-        match byte {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'*' | b'-' | b'.' | b'_' => {
-                encoded.push(byte);
-            }
-            b' ' => encoded.push(b'+'),
-            _ => encoded.extend([
-                b'%',
-                hex[usize::from(byte >> 4)],
-                hex[usize::from(byte & 15)],
-            ]),
-        }
+/// `encoded` with the two hex digits after each `%` in lowercase.
+fn lowercase_escapes(encoded: &str) -> String {
+    let mut lower = String::with_capacity(encoded.len());
+    let mut hex_left = 0_u8;
+    for c in encoded.chars() {
+        lower.push(if hex_left > 0 {
+            c.to_ascii_lowercase()
+        } else {
+            c
+        });
+        hex_left = if c == '%' {
+            2
+        } else {
+            hex_left.saturating_sub(1)
+        };
     }
-    encoded
+    lower
 }
 
 /// `bytes` with each `/` escaped as JSON allows (`\/`).
