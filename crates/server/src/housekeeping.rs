@@ -1,6 +1,6 @@
 //! Periodic housekeeping: expired refresh tokens and ended sessions, audit events past their
 //! retention and provider signal receipts past theirs (90 days) are deleted, so the tables
-//! stay bounded; without a webhook receiver, so are the events its outbox still holds.
+//! stay bounded, and so do the webhook outbox's rows of old events.
 //! (Spent state ids expire by themselves.)
 
 use social_login_app::AuthService;
@@ -12,13 +12,8 @@ use std::time::Duration;
 pub const PRUNE_EVERY: Duration = Duration::from_secs(600);
 
 /// Runs the pruning every `every` for as long as the service is alive (the task ends when
-/// the last router holding the service is dropped). `undeliverable` is the webhook outbox
-/// when no receiver is configured (with one, its delivery loop tends the outbox).
-pub fn spawn(
-    service: Weak<AuthService>,
-    every: Duration,
-    undeliverable: Option<Arc<dyn WebhookOutbox>>,
-) {
+/// the last router holding the service is dropped).
+pub fn spawn(service: Weak<AuthService>, every: Duration, outbox: Arc<dyn WebhookOutbox>) {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
@@ -35,12 +30,10 @@ pub fn spawn(
                 Err(error) => tracing::warn!(%error, "pruning expired refresh tokens failed"),
             }
             // Before the events: an outbox row keeps its event from the prune.
-            if let Some(outbox) = &undeliverable {
-                match service.prune_undeliverable_webhooks(outbox.as_ref()).await {
-                    Ok(0) => {}
-                    Ok(pruned) => tracing::info!(pruned, "undeliverable webhook events pruned"),
-                    Err(error) => tracing::warn!(%error, "pruning the webhook outbox failed"),
-                }
+            match service.prune_webhook_outbox(outbox.as_ref()).await {
+                Ok(0) => {}
+                Ok(pruned) => tracing::info!(pruned, "old webhook outbox rows pruned"),
+                Err(error) => tracing::warn!(%error, "pruning the webhook outbox failed"),
             }
             match service.prune_old_events().await {
                 Ok(0) => {}
@@ -138,11 +131,7 @@ mod tests {
         }
 
         let outbox: Arc<dyn WebhookOutbox> = repository.clone();
-        spawn(
-            Arc::downgrade(&service),
-            Duration::from_millis(10),
-            Some(outbox),
-        );
+        spawn(Arc::downgrade(&service), Duration::from_millis(10), outbox);
         let found = |id: SignalId| {
             let repository = repository.clone();
             async move {

@@ -204,17 +204,12 @@ pub(crate) async fn build_routers_serving(
         }),
         draining: draining.clone(),
     };
-    // Without a receiver no delivery loop tends the outbox: housekeeping does.
-    let undeliverable = wired.webhooks.is_none().then(|| {
-        let outbox: std::sync::Arc<dyn social_login_ports::WebhookOutbox> =
-            wired.repository.clone();
-        outbox
-    });
+    let outbox: std::sync::Arc<dyn social_login_ports::WebhookOutbox> = wired.repository.clone();
     let service = std::sync::Arc::new(wired.service);
     housekeeping::spawn(
         std::sync::Arc::downgrade(&service),
         housekeeping::PRUNE_EVERY,
-        undeliverable,
+        outbox,
     );
     if let Some(delivery) = wired.webhooks {
         crate::webhook_delivery::spawn(std::sync::Arc::downgrade(&service), delivery);

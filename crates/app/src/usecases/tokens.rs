@@ -83,13 +83,20 @@ impl AuthService {
         Ok(in_batches(batch, LastBatch::Short, PRUNE_MAX_BATCHES).await?)
     }
 
-    /// Housekeeping while `[webhooks]` names no receiver: events the outbox still holds
-    /// (queued while one was configured) would never be sent, and each keeps its audit event
-    /// past the prune; those older than `[audit] retention_days` go, in bounded batches.
-    /// Returns how many went.
+    /// Housekeeping: forgets the webhook outbox's rows of old events, in bounded batches
+    /// (each keeps its audit event from the prune). With a receiver, a dead letter is kept
+    /// [`AUDIT_RETENTION`] for an operator to redeliver; without one nothing will send what
+    /// the outbox holds (queued while one was configured), which goes after `[audit]
+    /// retention_days`. Returns how many went.
     #[instrument(skip_all)]
-    pub async fn prune_undeliverable_webhooks(&self, outbox: &dyn WebhookOutbox) -> AppResult<u64> {
-        let before = self.ports.clock.now() - self.policy.audit_retention;
+    pub async fn prune_webhook_outbox(&self, outbox: &dyn WebhookOutbox) -> AppResult<u64> {
+        let receiver = !self.policy.webhook_events.is_empty();
+        let kept = if receiver {
+            AUDIT_RETENTION
+        } else {
+            self.policy.audit_retention
+        };
+        let before = self.ports.clock.now() - kept;
         let batch = |limit| outbox.forget_written_before(before, limit);
         Ok(in_batches(batch, LastBatch::Short, PRUNE_MAX_BATCHES).await?)
     }

@@ -1,15 +1,14 @@
 //! The outbox's upkeep, every few seconds on each instance: events older than
 //! [`DEAD_AFTER`] (counted from a redelivery, if any) become dead letters, the pending
 //! events are held to [`DeliveryLimits::max_pending`](super::DeliveryLimits) and the dead
-//! letters to as many (the first to die are forgotten), rows of events older than 400 days
-//! go, and the gauges are refreshed. Every step is idempotent, so instances need no
-//! coordination.
+//! letters to as many (the first to die are forgotten), and the gauges are refreshed (rows
+//! of old events go with the housekeeping: `AuthService::prune_webhook_outbox`). Every step
+//! is idempotent, so instances need no coordination.
 
 use super::delivery::dead_lettered;
 use super::{DEAD_AFTER, WebhookDelivery};
 use crate::AppResult;
 use crate::batches::BATCH;
-use crate::usecases::tokens::AUDIT_RETENTION;
 use social_login_ports::{OutboxCounts, Sweep};
 use tracing::warn;
 
@@ -63,9 +62,6 @@ impl WebhookDelivery {
             }
             counts.dead = counts.dead.saturating_sub(forgotten);
         }
-        self.outbox
-            .forget_written_before(now - AUDIT_RETENTION, BATCH)
-            .await?;
         #[allow(clippy::cast_precision_loss, reason = "a gauge is a float")]
         {
             metrics::gauge!("social_login_webhook_outbox_pending").set(counts.pending as f64);
