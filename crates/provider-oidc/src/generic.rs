@@ -21,7 +21,6 @@ use social_login_ports::{
     Revoked,
 };
 use social_login_provider_core::spec::GenericProvider;
-use social_login_provider_core::spec::knobs::IdTokenSigning;
 use social_login_provider_core::{
     BuildContext, Engine, NoQuirks, ProviderConfigError, ProviderPlan, ProviderSettings,
 };
@@ -69,6 +68,8 @@ impl Discovery {
 /// no secret.
 pub struct GenericOidc {
     discovery: Arc<Discovery>,
+    /// Whether its declaration takes native sign-in: known before discovery.
+    native_sign_in: bool,
     /// Set once, by the first attempt that succeeds.
     engine: Arc<OnceLock<Engine>>,
 }
@@ -85,6 +86,7 @@ impl GenericOidc {
             return Err(ProviderConfigError::Missing { field: "issuer" });
         }
         Ok(Self {
+            native_sign_in: provider.declaration(None).native_sign_in(),
             discovery: Arc::new(Discovery {
                 provider,
                 settings,
@@ -151,16 +153,13 @@ impl IdentityProvider for GenericOidc {
         self.discovery.provider.key
     }
 
-    /// Known before discovery: the table names it. Native sign-in takes id_tokens checked
-    /// against the published key set, not ones signed with the client secret, which an app
-    /// holding the secret could sign for anyone.
+    /// Known before discovery: the table names it.
     fn info(&self) -> ProviderInfo {
-        let provider = &self.discovery.provider;
         ProviderInfo {
             key: self.key(),
-            display_name: provider.display_name.clone(),
+            display_name: self.discovery.provider.display_name.clone(),
             kind: ProviderKind::Oidc,
-            id_token: provider.knobs.id_token_signing != Some(IdTokenSigning::ClientSecret),
+            id_token: self.native_sign_in,
         }
     }
 

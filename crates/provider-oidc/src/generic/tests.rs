@@ -53,6 +53,7 @@ async fn id_tokens_signed_with_the_client_secret_are_not_offered_for_native_sign
     let mut acme = acme(&sim);
     assert!(acme.info().id_token, "checked against the key set");
     let mut provider = acme.discovery.provider.clone();
+    use social_login_provider_core::spec::knobs::IdTokenSigning;
     provider.knobs.id_token_signing = Some(IdTokenSigning::ClientSecret);
     let settings = acme.discovery.settings.clone();
     let http = build_http_client(Duration::from_secs(5)).unwrap();

@@ -8,7 +8,7 @@
 
 use crate::settings::{ConfigErrors, ProviderConfig, Settings};
 use social_login_domain::{ProviderKey, ProviderKind};
-use social_login_provider_core::spec::knobs::{IdTokenSigning, Knobs};
+use social_login_provider_core::spec::knobs::Knobs;
 use social_login_provider_core::spec::{EmailVerified, is_claim_pointer, preset};
 
 /// Most provider tables in one configuration: the registry, the listing endpoint and the
@@ -192,11 +192,7 @@ impl Table<'_> {
                  together",
             );
         }
-        let listed = config
-            .emails
-            .as_ref()
-            .and_then(|emails| emails.url.as_ref());
-        if listed.is_some() && config.endpoints.emails.is_some() {
+        if config.emails_url().is_some() && config.endpoints.emails.is_some() {
             self.push("emails.url", "or endpoints.emails, not both");
         }
         if config.endpoints.issuer.is_some() {
@@ -279,14 +275,6 @@ fn is_host(raw: &str) -> bool {
 
 /// Whether apps may present id_tokens of this provider (`client_ids`, `id_token_nonce`).
 pub(super) fn accepts_id_tokens(key: ProviderKey, config: &ProviderConfig) -> bool {
-    const NATIVE_BUILT_INS: [ProviderKey; 3] = [
-        ProviderKey::GOOGLE,
-        ProviderKey::MICROSOFT,
-        ProviderKey::APPLE,
-    ];
-    // Id_tokens signed with the client secret are never taken from apps: an app holding the
-    // secret could sign one for anyone.
-    let secret_signed = config.id_token_signing == Some(IdTokenSigning::ClientSecret);
-    NATIVE_BUILT_INS.contains(&key)
-        || (!key.is_built_in() && config.kind == Some(ProviderKind::Oidc) && !secret_signed)
+    let declared = config.declared(key);
+    declared.is_some_and(|declared| declared.without_discovery().native_sign_in())
 }
