@@ -41,7 +41,8 @@ impl SettingsProblem {
 }
 
 const REQUIRED: &str = "required for an enabled provider";
-const NO_CONTROL: &str = "must not contain control characters (a newline, a tab, an escape)";
+/// What a value with a control character is told.
+pub const NO_CONTROL: &str = "must not contain control characters (a newline, a tab, an escape)";
 
 /// Every problem of `settings` for the provider `spec` declares: client id, a static client
 /// secret unless the provider signs one per request, redirect URI, scopes, and endpoint

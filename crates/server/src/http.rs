@@ -81,7 +81,7 @@ pub struct Shared {
 /// The HTTP knobs of the configuration (docs/configuration.md `[http]`, `[rate_limit]`,
 /// `server.trusted_proxies`). The header deadline is the connection's, not the router's
 /// (`server::ConnectionOptions`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct HttpOptions {
     pub max_body_bytes: usize,
     /// Reading the body and handling the request; past it 408 and the connection closes.

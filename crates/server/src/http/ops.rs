@@ -66,15 +66,6 @@ pub async fn openapi(State(state): State<AppState>) -> impl IntoResponse {
 #[derive(Debug, Clone, Default)]
 pub struct Draining(Arc<AtomicBool>);
 
-/// The same flag (options compare equal when they share it).
-impl PartialEq for Draining {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl Eq for Draining {}
-
 impl Draining {
     pub fn set(&self) {
         self.0.store(true, Ordering::Relaxed);

@@ -251,10 +251,14 @@ impl ProviderConfig {
         }
     }
 
-    /// The emails endpoint: `endpoints.emails`, else the `[emails]` table's `url`.
+    /// The emails endpoint: `endpoints.emails`, else [`Self::emails_url`].
     pub fn emails_endpoint(&self) -> Option<&String> {
-        let listed = self.emails.as_ref().and_then(|emails| emails.url.as_ref());
-        self.endpoints.emails.as_ref().or(listed)
+        self.endpoints.emails.as_ref().or(self.emails_url())
+    }
+
+    /// The `[emails]` table's own `url`.
+    pub fn emails_url(&self) -> Option<&String> {
+        self.emails.as_ref().and_then(|emails| emails.url.as_ref())
     }
 }
 

@@ -11,6 +11,7 @@ mod state_store;
 use super::{ConfigErrors, Settings};
 use secrecy::ExposeSecret;
 use social_login_persistence::DatabaseOptions;
+use social_login_provider_core::settings_check::NO_CONTROL;
 use url::Url;
 
 /// Minimum length, in bytes, of `secret_key` and of each previous key.
@@ -211,6 +212,11 @@ fn check_seconds(errors: &mut ConfigErrors, field: &str, value: u64) {
 pub(super) fn check_url(errors: &mut ConfigErrors, field: &str, value: &str, schemes: &[&str]) {
     if value.trim().is_empty() {
         errors.push(field, "required");
+        return;
+    }
+    // The URL parser drops tabs and newlines without a word: refuse them before it does.
+    if value.chars().any(char::is_control) {
+        errors.push(field, NO_CONTROL);
         return;
     }
     match Url::parse(value) {

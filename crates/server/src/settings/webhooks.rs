@@ -6,6 +6,7 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use social_login_app::{DeliveryLimits, DeliveryPace};
 use social_login_domain::{AuditEventType, EventSet};
+use social_login_provider_core::settings_check::NO_CONTROL;
 use social_login_webhooks::WebhookSecret;
 use std::ops::RangeInclusive;
 use url::Url;
@@ -125,10 +126,7 @@ impl WebhookSettings {
         };
         // The URL parser drops tabs and newlines without a word: refuse them before it does.
         match Url::parse(url) {
-            _ if url.chars().any(char::is_control) => errors.push(
-                "webhooks.url",
-                "must not contain control characters (a newline, a tab, an escape)",
-            ),
+            _ if url.chars().any(char::is_control) => errors.push("webhooks.url", NO_CONTROL),
             Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => {}
             _ => errors.push("webhooks.url", "must be an http:// or https:// URL"),
         }

@@ -141,9 +141,8 @@ pub(super) fn warnings(settings: &Settings) -> Vec<String> {
             .map(|url| ("issuer".to_owned(), url.as_str()));
         let endpoints =
             (config.endpoints.iter()).map(|(name, url)| (format!("endpoints.{name}"), url));
-        let listed = (config.emails.iter())
-            .filter_map(|emails| emails.url.as_deref())
-            .map(|url| ("emails.url".to_owned(), url));
+        let listed =
+            (config.emails_url().into_iter()).map(|url| ("emails.url".to_owned(), url.as_str()));
         for (field, url) in issuer.chain(endpoints).chain(listed) {
             if is_plain_http_off_loopback(url) {
                 warnings.push(format!(
