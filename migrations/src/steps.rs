@@ -50,9 +50,9 @@ pub(crate) const ALL_OR_NOTHING: bool = true;
 enum Step {
     CreateTable(TableCreateStatement),
     DropTable(TableDropStatement),
-    CreateIndex(IndexCreateStatement, IndexDropStatement),
-    /// Dropping an index, with the statement that creates it again.
-    DropIndex(IndexDropStatement, IndexCreateStatement),
+    CreateIndex(NamedIndex),
+    /// Dropping an index (its statements create it again).
+    DropIndex(NamedIndex),
     /// One `ALTER TABLE` a column: SQLite alters one thing at a time.
     AddColumn(TableRef, ColumnDef),
     /// The column as adding it back creates it.
@@ -70,8 +70,8 @@ impl Step {
                 let table = create.get_table_name()?.clone();
                 Step::DropTable(Table::drop().table(table).to_owned())
             }
-            Step::CreateIndex(create, drop) => Step::DropIndex(drop.clone(), create.clone()),
-            Step::DropIndex(drop, create) => Step::CreateIndex(create.clone(), drop.clone()),
+            Step::CreateIndex(index) => Step::DropIndex(index.clone()),
+            Step::DropIndex(index) => Step::CreateIndex(index.clone()),
             Step::AddColumn(table, column) => Step::DropColumn(table.clone(), column.clone()),
             Step::DropColumn(table, column) => Step::AddColumn(table.clone(), column.clone()),
             Step::DropTable(_) | Step::Sql(_) => return None,
@@ -82,8 +82,17 @@ impl Step {
         match self {
             Step::CreateTable(create) => manager.create_table(create).await,
             Step::DropTable(drop) => manager.drop_table(drop).await,
-            Step::CreateIndex(create, _) => manager.create_index(create).await,
-            Step::DropIndex(drop, _) => manager.drop_index(drop).await,
+            Step::CreateIndex(index) => {
+                if manager.get_database_backend() == DbBackend::Postgres {
+                    let drop_invalid = index.drop_if_invalid();
+                    manager
+                        .get_connection()
+                        .execute_unprepared(&drop_invalid)
+                        .await?;
+                }
+                manager.create_index(index.create).await
+            }
+            Step::DropIndex(index) => manager.drop_index(index.drop).await,
             Step::AddColumn(table, column) => {
                 let alter = Table::alter().table(table).add_column(column).to_owned();
                 manager.alter_table(alter).await
@@ -201,8 +210,9 @@ impl Steps {
         columns: impl IntoIterator<Item = C>,
         unique: bool,
     ) -> Self {
-        let (create, drop) = index_statements(name, table, columns, unique);
-        self.then(Step::CreateIndex(create, drop))
+        self.then(Step::CreateIndex(NamedIndex::new(
+            name, table, columns, unique,
+        )))
     }
 
     /// Drops the index named `name`, which is on `columns` of `table`, in that order; undone
@@ -213,8 +223,9 @@ impl Steps {
         table: impl IntoIden,
         columns: impl IntoIterator<Item = C>,
     ) -> Self {
-        let (create, drop) = index_statements(name, table, columns, false);
-        self.then(Step::DropIndex(drop, create))
+        self.then(Step::DropIndex(NamedIndex::new(
+            name, table, columns, false,
+        )))
     }
 
     /// Adds `columns` to `table`, one statement each; undone by dropping them.
@@ -248,24 +259,49 @@ impl Steps {
     }
 }
 
-/// The statements that create and drop the index `name` on `columns` of `table`.
-fn index_statements<C: IntoIndexColumn>(
-    name: &str,
-    table: impl IntoIden,
-    columns: impl IntoIterator<Item = C>,
-    unique: bool,
-) -> (IndexCreateStatement, IndexDropStatement) {
-    let table = table.into_iden();
-    let mut create = Index::create();
-    // An operator may build an index beforehand without blocking writes (PostgreSQL's
-    // `CREATE INDEX CONCURRENTLY`, docs/operations.md); the migration then keeps it.
-    create.name(name).table(table.clone()).if_not_exists();
-    for column in columns {
-        create.col(column);
+/// An index with the statements that create and drop it.
+#[derive(Clone)]
+struct NamedIndex {
+    name: String,
+    create: IndexCreateStatement,
+    drop: IndexDropStatement,
+}
+
+impl NamedIndex {
+    /// The index `name` on `columns` of `table`, in that order.
+    fn new<C: IntoIndexColumn>(
+        name: &str,
+        table: impl IntoIden,
+        columns: impl IntoIterator<Item = C>,
+        unique: bool,
+    ) -> Self {
+        let table = table.into_iden();
+        let mut create = Index::create();
+        // An operator may build an index beforehand without blocking writes (PostgreSQL's
+        // `CREATE INDEX CONCURRENTLY`, docs/operations.md); the migration then keeps it.
+        create.name(name).table(table.clone()).if_not_exists();
+        for column in columns {
+            create.col(column);
+        }
+        if unique {
+            create.unique();
+        }
+        let drop = Index::drop().name(name).table(table).to_owned();
+        Self {
+            name: name.to_owned(),
+            create,
+            drop,
+        }
     }
-    if unique {
-        create.unique();
+
+    /// PostgreSQL: drops the index when a failed concurrent build left it invalid (never
+    /// used, and kept by `IF NOT EXISTS` otherwise), so that it is built again.
+    fn drop_if_invalid(&self) -> String {
+        let name = &self.name;
+        format!(
+            "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_index i JOIN pg_class c \
+             ON c.oid = i.indexrelid WHERE c.relname = '{name}' AND NOT i.indisvalid) \
+             THEN DROP INDEX {name}; END IF; END $$"
+        )
     }
-    let drop = Index::drop().name(name).table(table).to_owned();
-    (create, drop)
 }
