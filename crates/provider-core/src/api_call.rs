@@ -4,7 +4,6 @@
 //! parameters, a body, and the provider's own `User-Agent`.
 
 use crate::http_client::ProviderHttp;
-use crate::revocation::CLIENT_ID_PLACEHOLDER;
 use reqwest::RequestBuilder;
 use reqwest::header::{CONTENT_TYPE, USER_AGENT};
 use social_login_domain::SecretText;
@@ -20,8 +19,6 @@ const TOKEN_IN_PATH: &str = "%7Baccess_token%7D";
 pub struct ApiShape<'a> {
     pub call: &'a Userinfo,
     pub user_agent: Option<&'a str>,
-    /// What `{client_id}` in a header's value stands for (Twitch's `Client-Id` header).
-    pub client_id: &'a str,
 }
 
 impl ApiShape<'_> {
@@ -95,8 +92,7 @@ impl ApiShape<'_> {
             TokenIn::Query(_) | TokenIn::Path => request,
         };
         for (name, value) in &call.headers {
-            let value = value.replace(CLIENT_ID_PLACEHOLDER, self.client_id);
-            request = request.header(name.as_str(), value);
+            request = request.header(name.as_str(), value.as_str());
         }
         if let Some(agent) = self.user_agent {
             request = request.header(USER_AGENT, agent);
@@ -118,26 +114,12 @@ mod tests {
     use crate::http_client::test_client;
 
     fn built(call: &Userinfo, user_agent: Option<&str>, url: &str) -> reqwest::Request {
-        let shape = ApiShape {
-            call,
-            user_agent,
-            client_id: "app-1",
-        };
+        let shape = ApiShape { call, user_agent };
         let token = SecretText::new("tok en/1");
         shape
             .request(&test_client(), &Url::parse(url).unwrap(), &token)
             .build()
             .unwrap()
-    }
-
-    #[test]
-    fn a_header_value_may_name_the_client_id() {
-        let twitch = Userinfo {
-            headers: BTreeMap::from([("Client-Id".into(), "{client_id}".into())]),
-            ..Userinfo::default()
-        };
-        let request = built(&twitch, None, "https://api.twitch.tv/helix/users");
-        assert_eq!(request.headers()["client-id"], "app-1");
     }
 
     #[test]
@@ -194,7 +176,6 @@ mod tests {
         let shape = ApiShape {
             call: &call,
             user_agent: None,
-            client_id: "app-1",
         };
         let token = SecretText::new("tok en/1");
         let url = Url::parse(url).unwrap();

@@ -135,7 +135,6 @@ impl Engine {
         ApiShape {
             call: &self.plan.spec.userinfo,
             user_agent: self.plan.spec.user_agent.as_deref(),
-            client_id: &self.plan.settings.client_id,
         }
     }
 }

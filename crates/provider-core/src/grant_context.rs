@@ -7,8 +7,12 @@ use social_login_domain::SecretText;
 /// Between the context and the token: a control character neither holds.
 const SEPARATOR: char = '\u{1f}';
 
-/// `refresh_token` kept with `context`.
+/// `refresh_token` kept with `context`; a context holding a control character (the
+/// separator is one) is not kept: the token stays alone.
 pub fn kept_with(context: &str, refresh_token: &SecretText) -> SecretText {
+    if context.chars().any(char::is_control) {
+        return refresh_token.clone();
+    }
     SecretText::new(format!("{context}{SEPARATOR}{}", refresh_token.expose()))
 }
 
@@ -32,5 +36,11 @@ mod tests {
         assert_eq!(token.expose(), "rt.abc");
         let (none, alone) = kept_apart(&SecretText::new("rt.abc"));
         assert_eq!((none, alone.expose()), (None, "rt.abc"));
+        let refused = kept_with("dev\u{1f}ice", &SecretText::new("rt.abc"));
+        assert_eq!(
+            kept_apart(&refused).1.expose(),
+            "rt.abc",
+            "no context to split on"
+        );
     }
 }

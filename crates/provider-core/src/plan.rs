@@ -3,7 +3,7 @@
 //! start-up.
 
 use crate::config_error::{ProviderConfigError, parse_http_url, require_non_empty};
-use crate::revocation::revocation_url;
+use crate::revocation::{CLIENT_ID_PLACEHOLDER, revocation_url};
 use crate::settings::{EndpointOverrides, ProviderSettings};
 use crate::token_http::{TokenShape, header_pairs};
 use social_login_domain::{ProviderKey, SecretText};
@@ -67,7 +67,11 @@ impl ProviderPlan {
         settings: &ProviderSettings,
     ) -> Result<Self, ProviderConfigError> {
         require_non_empty("client_id", &settings.client_id)?;
-        let spec = configured(spec.clone(), settings)?;
+        let mut spec = configured(spec.clone(), settings)?;
+        // `{client_id}` in a header (Twitch's `Client-Id`) is filled in once, here.
+        for value in spec.userinfo.headers.values_mut() {
+            *value = value.replace(CLIENT_ID_PLACEHOLDER, &settings.client_id);
+        }
         if spec.pkce_required && !settings.pkce {
             tracing::warn!(
                 provider = %spec.key,

@@ -17,6 +17,12 @@ impl Engine {
         let (Some(rules), Some(endpoint)) = (&self.plan.spec.revocation, &self.revocation) else {
             return Ok(Revoked::NotSupported);
         };
+        // A refresh token kept with its grant's context is sent alone, whoever builds the
+        // request.
+        let grant = ProviderGrant {
+            refresh_token: grant.refresh_token.as_ref().map(|t| kept_apart(t).1),
+            ..grant
+        };
         let call = RevocationCall {
             to: endpoint,
             grant: &grant,
@@ -47,8 +53,6 @@ impl Engine {
             RevokedToken::RefreshFirst => whole_grant_token(grant),
             RevokedToken::AccessToken => (&grant.access_token, "access_token"),
         };
-        // A refresh token kept with its grant's context is sent alone.
-        let (_, token) = kept_apart(token);
         let mut params = vec![("token", token.expose())];
         if rules.hint {
             params.push(("token_type_hint", hint));

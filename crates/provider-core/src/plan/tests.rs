@@ -125,3 +125,12 @@ fn debug_output_shows_no_secret() {
     let printed = format!("{:?}", plan(ProviderKey::DISCORD, &settings()).unwrap());
     assert!(!printed.contains("s3cret"), "{printed}");
 }
+
+#[test]
+fn a_header_value_may_name_the_client_id_which_the_plan_fills_in() {
+    let mut twitch = built_in_spec(ProviderKey::GITHUB).unwrap().clone();
+    let headers = &mut twitch.userinfo.headers;
+    headers.insert("Client-Id".into(), "{client_id}".into());
+    let plan = ProviderPlan::resolve(&twitch, &settings()).unwrap();
+    assert_eq!(plan.spec.userinfo.headers["Client-Id"], "client-1");
+}
