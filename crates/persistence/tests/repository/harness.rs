@@ -40,16 +40,7 @@ where
     let outcome = tokio::spawn(test(repo.clone(), Some(dir.path().to_owned()))).await;
     repo.connection().close_by_ref().await.ok();
     rethrow("SQLite", outcome);
-
-    let Some(admin_url) = postgres_admin_url() else {
-        return;
-    };
-    let database = PostgresDatabase::create(&admin_url).await;
-    let repo = connected(database.url(), "PostgreSQL", migrate).await;
-    let outcome = tokio::spawn(test(repo.clone(), None)).await;
-    repo.connection().close_by_ref().await.ok();
-    database.drop().await;
-    rethrow("PostgreSQL", outcome);
+    on_postgres(migrate, |repo| test(repo, None)).await;
 }
 
 /// A repository on `url` (of the `backend` named in failures), migrated if `migrate`.
@@ -102,11 +93,21 @@ where
     F: FnOnce(SeaOrmRepository) -> Fut,
     Fut: Future<Output = ()> + Send + 'static,
 {
+    on_postgres(false, test).await;
+}
+
+/// Runs `test` on a new PostgreSQL database, migrated if `migrate`, when `TEST_POSTGRES_URL`
+/// is set; the database is dropped afterwards, also when the test fails.
+async fn on_postgres<F, Fut>(migrate: bool, test: F)
+where
+    F: FnOnce(SeaOrmRepository) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
     let Some(admin_url) = postgres_admin_url() else {
         return;
     };
     let database = PostgresDatabase::create(&admin_url).await;
-    let repo = connected(database.url(), "PostgreSQL", false).await;
+    let repo = connected(database.url(), "PostgreSQL", migrate).await;
     let outcome = tokio::spawn(test(repo.clone())).await;
     repo.connection().close_by_ref().await.ok();
     database.drop().await;
