@@ -25,6 +25,13 @@ pub enum Write {
     /// Tokens a relay refresh obtained; the link must still hold the access token the
     /// refresh started from (else another writer got there first), and be enabled.
     RenewGrant(crate::relay::GrantRenewal),
+    /// A relay refresh the provider refused: the link's tokens go and its refresh lease
+    /// ends, only while it still holds the access token `seen` (else the plan fails as gone).
+    ForgetRefusedGrant {
+        link: LinkedAccountId,
+        seen: SealedToken,
+        at: OffsetDateTime,
+    },
     DeleteLink(LinkedAccountId),
     /// With its links, sessions and tokens (as the schema cascades).
     DeleteUser(UserId),

@@ -6,7 +6,7 @@
 mod grant;
 mod headers;
 
-pub use grant::{EXPIRY_MARGIN, GrantRenewal, RelayRefresh, needs_refresh};
+pub use grant::{EXPIRY_MARGIN, GrantRenewal, RefusedGrant, RelayRefresh, needs_refresh};
 pub use headers::{forwarded_to_provider, passed_back};
 
 use std::fmt;

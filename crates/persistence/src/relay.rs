@@ -11,10 +11,10 @@ use crate::relay_sql::GRANT_FOR_RELAY;
 use async_trait::async_trait;
 use sea_orm::sea_query::{Condition, Expr};
 use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, QueryFilter, QueryResult};
-use social_login_domain::relay::RelayRefresh;
+use social_login_domain::relay::{RefusedGrant, RelayRefresh};
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
 use social_login_ports::{
-    GrantLookup, LeaseEnd, LeaseRelease, LinkGrant, ProviderGrants, RefreshClaim, RepoResult,
+    GrantLookup, LeaseRelease, LinkGrant, ProviderGrants, RefreshClaim, RepoResult,
 };
 use uuid::Uuid;
 
@@ -51,20 +51,20 @@ impl ProviderGrants for SeaOrmRepository {
     }
 
     async fn release_refresh(&self, release: LeaseRelease) -> RepoResult<()> {
-        let mut update = queries::update_link(release.link)
+        queries::update_link(release.link)
             .col_expr(
                 linked_account::Column::RefreshLeaseUntilMs,
                 Expr::value(Option::<i64>::None),
             )
-            .filter(linked_account::Column::AccessToken.eq(release.seen.as_str()));
-        if let LeaseEnd::Refused { at } = release.end {
-            update = crate::plan::forget_tokens(update, at);
-        }
-        update
+            .filter(linked_account::Column::AccessToken.eq(release.seen.as_str()))
             .exec(self.connection())
             .await
             .map_err(repository_error)?;
         Ok(())
+    }
+
+    async fn store_refusal(&self, refusal: RefusedGrant) -> RepoResult<bool> {
+        self.apply_unless_gone(refusal.plan()).await
     }
 }
 

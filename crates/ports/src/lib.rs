@@ -40,7 +40,7 @@ pub use refresh_tokens::{
     RotationPlan, RotationRefused, SessionEnding, SessionOpening, SessionStart, SessionSummary,
     StoredSession,
 };
-pub use relay::{GrantLookup, LeaseEnd, LeaseRelease, LinkGrant, ProviderGrants, RefreshClaim};
+pub use relay::{GrantLookup, LeaseRelease, LinkGrant, ProviderGrants, RefreshClaim};
 pub use repository::{
     AccountLink, AddLinkError, CreateUserError, LinkRemoval, LinkRenewal, PlanError,
     ProviderSignIn, RemoveLinkError, RepoResult, RepositoryError, SealedGrant, SignInError,

@@ -4,7 +4,7 @@
 
 use crate::RepoResult;
 use async_trait::async_trait;
-use social_login_domain::relay::RelayRefresh;
+use social_login_domain::relay::{RefusedGrant, RelayRefresh};
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
 use time::OffsetDateTime;
 
@@ -49,23 +49,13 @@ pub struct RefreshClaim {
     pub until: OffsetDateTime,
 }
 
-/// A lease given back without new tokens.
+/// A lease given back after a refresh that failed (the provider did not answer): the tokens
+/// stay for a later call to retry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LeaseRelease {
     pub link: LinkedAccountId,
     /// The access token the refresh began from: nothing changes once the link holds another.
     pub seen: SealedToken,
-    pub end: LeaseEnd,
-}
-
-/// Why a refresh stored no tokens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LeaseEnd {
-    /// It failed (the provider did not answer): the tokens stay for a later call to retry.
-    Failed,
-    /// The provider refused the grant: its tokens are dead and go at `at` (the link stays),
-    /// so later calls answer 409 at once, without asking the provider or recording it again.
-    Refused { at: OffsetDateTime },
 }
 
 /// The store side of relayed calls.
@@ -87,6 +77,11 @@ pub trait ProviderGrants: Send + Sync {
     async fn store_refresh(&self, refresh: RelayRefresh) -> RepoResult<bool>;
 
     /// Ends this caller's lease without new tokens, so the next call need not wait for it to
-    /// lapse; a refused grant's tokens go with it.
+    /// lapse.
     async fn release_refresh(&self, release: LeaseRelease) -> RepoResult<()>;
+
+    /// Applies a refused refresh's plan (the tokens go with the lease, and
+    /// `provider.reauthorization_required`), in one transaction. False when the link holds
+    /// other tokens, or went, meanwhile: nothing is written.
+    async fn store_refusal(&self, refusal: RefusedGrant) -> RepoResult<bool>;
 }

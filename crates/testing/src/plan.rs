@@ -61,6 +61,12 @@ impl Tables {
                     .filter(|stored| stored.id == link)
                     .for_each(forget_tokens);
             }
+            Write::ForgetRefusedGrant { link, seen, .. } => {
+                let current = (self.links.iter_mut())
+                    .find(|stored| stored.id == link && stored.access_token == seen);
+                forget_tokens(current.ok_or(PlanError::Gone)?);
+                self.refresh_leases.remove(&link);
+            }
             Write::SetDisabled { link, disabled, at } => {
                 self.disabled_changed.insert(link, at);
                 if disabled {

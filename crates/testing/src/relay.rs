@@ -3,11 +3,10 @@
 
 use crate::InMemoryRepository;
 use async_trait::async_trait;
-use social_login_domain::relay::RelayRefresh;
+use social_login_domain::relay::{RefusedGrant, RelayRefresh};
 use social_login_domain::{ProviderKey, UserId};
 use social_login_ports::{
-    GrantLookup, LeaseEnd, LeaseRelease, LinkGrant, PlanError, ProviderGrants, RefreshClaim,
-    RepoResult,
+    GrantLookup, LeaseRelease, LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepoResult,
 };
 
 #[async_trait]
@@ -60,15 +59,15 @@ impl ProviderGrants for InMemoryRepository {
     async fn release_refresh(&self, release: LeaseRelease) -> RepoResult<()> {
         let mut tables = self.lock();
         let link = release.link;
-        let current = (tables.links.iter_mut())
-            .find(|stored| stored.id == link && stored.access_token == release.seen);
-        let Some(stored) = current else {
-            return Ok(());
-        };
-        if let LeaseEnd::Refused { .. } = release.end {
-            crate::plan::forget_tokens(stored);
+        let current = (tables.links.iter())
+            .any(|stored| stored.id == link && stored.access_token == release.seen);
+        if current {
+            tables.refresh_leases.remove(&link);
         }
-        tables.refresh_leases.remove(&link);
         Ok(())
+    }
+
+    async fn store_refusal(&self, refusal: RefusedGrant) -> RepoResult<bool> {
+        PlanError::written_unless_gone(self.transact(|tables| tables.apply(refusal.plan())))
     }
 }

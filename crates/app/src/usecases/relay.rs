@@ -13,12 +13,13 @@ use crate::{AppError, AppResult, AuthService, Cause, EnabledProvider};
 use bytes::Bytes;
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::relay::{
-    GrantRenewal, RelayMethod, RelayPath, RelayRefresh, needs_refresh, passed_back, relay_url,
+    GrantRenewal, RefusedGrant, RelayMethod, RelayPath, RelayRefresh, needs_refresh, passed_back,
+    relay_url,
 };
-use social_login_domain::{AuditEventType, Origin, ProviderKey, UserId};
+use social_login_domain::{Origin, ProviderKey, UserId};
 use social_login_ports::{
-    ApiAnswer, ApiCall, GrantLookup, LeaseEnd, LeaseRelease, LinkGrant, ProviderGrant,
-    RefreshClaim, RefreshFailure,
+    ApiAnswer, ApiCall, GrantLookup, LeaseRelease, LinkGrant, ProviderGrant, RefreshClaim,
+    RefreshFailure,
 };
 use std::time::Duration;
 use tracing::{Instrument, instrument, warn};
@@ -312,31 +313,31 @@ impl AuthService {
         failure: RefreshFailure,
         origin: &Origin,
     ) -> AppError {
-        let end = match &failure {
-            RefreshFailure::Failed(_) => LeaseEnd::Failed,
-            RefreshFailure::Refused(_) => LeaseEnd::Refused {
-                at: self.ports.clock.now(),
-            },
-        };
-        let release = LeaseRelease {
-            link: stale.link,
-            seen: stale.access_token.clone(),
-            end,
-        };
-        if let Err(error) = self.ports.grants.release_refresh(release).await {
-            return error.into();
-        }
         match failure {
             RefreshFailure::Failed(why) => {
+                let release = LeaseRelease {
+                    link: stale.link,
+                    seen: stale.access_token.clone(),
+                };
+                if let Err(error) = self.ports.grants.release_refresh(release).await {
+                    return error.into();
+                }
                 count_refresh(provider, "failed");
                 AppError::ProviderUnavailable(why)
             }
             RefreshFailure::Refused(why) => {
                 count_refresh(provider, "refused");
                 warn!(%provider, reason = %why, "provider refused to refresh a grant");
-                let required = AuditEventType::ProviderReauthorizationRequired;
-                let recorded = self.record_lone_event(origin, required, user, Some(provider));
-                if let Err(error) = recorded.await {
+                let refusal = RefusedGrant {
+                    user,
+                    provider,
+                    link: stale.link,
+                    seen: stale.access_token.clone(),
+                    audit: self.audit(origin, self.ports.clock.now()),
+                };
+                // Not stored: the link holds other tokens now (or went); the caller's next
+                // call uses what is there.
+                if let Err(error) = self.ports.grants.store_refusal(refusal).await {
                     return error.into();
                 }
                 AppError::ProviderReauthorizationRequired { provider }

@@ -52,6 +52,37 @@ impl RelayRefresh {
     }
 }
 
+/// A refresh the provider refused: the grant is dead, so the link's tokens go (the link
+/// stays) and its lease ends, and the user must authorize again. Only while the link still
+/// holds the access token the refresh began from: new tokens stored since stay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefusedGrant {
+    pub user: UserId,
+    pub provider: ProviderKey,
+    pub link: LinkedAccountId,
+    pub seen: SealedToken,
+    /// Records `provider.reauthorization_required`.
+    pub audit: AuditContext,
+}
+
+impl RefusedGrant {
+    /// The tokens go with the lease, then `provider.reauthorization_required`.
+    pub fn plan(&self) -> WritePlan {
+        let mut plan = WritePlan::new(self.audit.outbox);
+        let required = AuditEventType::ProviderReauthorizationRequired;
+        plan.write(Write::ForgetRefusedGrant {
+            link: self.link,
+            seen: self.seen.clone(),
+            at: self.audit.at,
+        })
+        .record(
+            self.audit
+                .event(0, required, self.user, Some(self.provider)),
+        );
+        plan
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -60,6 +60,13 @@ fn apply_write(db: &Db, write: &Write) -> Result<(), PlanError> {
             let id = link.as_uuid().into_bytes();
             execute(db, sql::FORGET_LINK_TOKENS, params![id, time_text(*at)?])?;
         }
+        Write::ForgetRefusedGrant { link, seen, at } => {
+            let (id, at) = (link.as_uuid().into_bytes(), time_text(*at)?);
+            let params = params![id, at, seen.as_str()];
+            if execute(db, sql::FORGET_REFUSED_GRANT, params)? == 0 {
+                return Err(PlanError::Gone);
+            }
+        }
         Write::SetDisabled { link, disabled, at } => {
             let id = link.as_uuid().into_bytes();
             let at = unix_ms(*at);

@@ -1,16 +1,16 @@
 //! `ProviderGrants` on SQLite: a link's tokens for a relayed call, and the refresh lease on
 //! its row (the database file is what every process shares).
 
-use super::columns::{execute, query_one, time_text, uuid_at};
+use super::columns::{execute, query_one, uuid_at};
 use super::{SqliteRepository, sql};
 use crate::audit::{from_unix_ms, unix_ms};
 use async_trait::async_trait;
 use rusqlite::{Row, params};
-use social_login_domain::relay::RelayRefresh;
+use social_login_domain::relay::{RefusedGrant, RelayRefresh};
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
 use social_login_ports::{
-    GrantLookup, LeaseEnd, LeaseRelease, LinkGrant, PlanError, ProviderGrants, RefreshClaim,
-    RepoResult, RepositoryError,
+    GrantLookup, LeaseRelease, LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepoResult,
+    RepositoryError,
 };
 
 #[async_trait]
@@ -53,14 +53,15 @@ impl ProviderGrants for SqliteRepository {
     async fn release_refresh(&self, release: LeaseRelease) -> RepoResult<()> {
         self.transact(move |db| {
             let (link, seen) = (release.link.as_uuid().into_bytes(), release.seen.as_str());
-            let released = execute(db, sql::RELEASE_REFRESH, params![link, seen])?;
-            // Only while the link still holds the token the refresh began from.
-            if let (1, LeaseEnd::Refused { at }) = (released, release.end) {
-                execute(db, sql::FORGET_LINK_TOKENS, params![link, time_text(at)?])?;
-            }
+            execute(db, sql::RELEASE_REFRESH, params![link, seen])?;
             Ok(())
         })
         .await
+    }
+
+    async fn store_refusal(&self, refusal: RefusedGrant) -> RepoResult<bool> {
+        let plan = refusal.plan();
+        PlanError::written_unless_gone(self.transact(move |tx| super::plan::apply(tx, &plan)).await)
     }
 }
 

@@ -4,9 +4,9 @@
 use super::Repository;
 use super::fixtures::{login_of, new_user, now, signed_in_user, store_user_with_link};
 use social_login_domain::plan::SealedTokens;
-use social_login_domain::relay::{GrantRenewal, RelayRefresh};
+use social_login_domain::relay::{GrantRenewal, RefusedGrant, RelayRefresh};
 use social_login_domain::{AuditEventType, ProviderKey, Scopes, SealedToken, UserId};
-use social_login_ports::{GrantLookup, LeaseEnd, LeaseRelease, LinkGrant, RefreshClaim};
+use social_login_ports::{GrantLookup, LeaseRelease, LinkGrant, RefreshClaim};
 use std::sync::Arc;
 use time::{Duration, OffsetDateTime};
 use tokio::sync::Barrier;
@@ -180,9 +180,7 @@ pub async fn a_refresh_is_stored_only_over_the_token_it_began_from_and_ends_the_
 pub async fn a_released_lease_frees_the_grant_at_once(repo: Arc<dyn Repository>) {
     let (ada, grant) = github_grant(&*repo).await;
     assert_eq!(repo.claim_refresh(claim(&grant, now())).await, Ok(true));
-    repo.release_refresh(release(&grant, LeaseEnd::Failed))
-        .await
-        .unwrap();
+    repo.release_refresh(release(&grant)).await.unwrap();
     let released = github_grant_of(&*repo, ada).await;
     assert_eq!(released.refresh_lease_until, None);
     assert_eq!(released.access_token, grant.access_token, "the tokens stay");
@@ -193,29 +191,44 @@ pub async fn a_refused_grant_loses_its_tokens_with_its_lease_unless_they_changed
     repo: Arc<dyn Repository>,
 ) {
     let (ada, grant) = github_grant(&*repo).await;
-    let refused = LeaseEnd::Refused { at: now() };
-    let mut changed = release(&grant, refused);
+    let mut changed = refusal(ada, &grant);
     changed.seen = SealedToken::new("k1:another");
-    repo.release_refresh(changed).await.unwrap();
+    assert_eq!(repo.store_refusal(changed).await, Ok(false));
     assert_eq!(github_grant_of(&*repo, ada).await, grant, "nothing changes");
+    let events = repo.list_events(ada, 10).await.unwrap();
 
     assert_eq!(repo.claim_refresh(claim(&grant, now())).await, Ok(true));
-    repo.release_refresh(release(&grant, refused))
-        .await
-        .unwrap();
+    assert_eq!(repo.store_refusal(refusal(ada, &grant)).await, Ok(true));
     let forgotten = github_grant_of(&*repo, ada).await;
     assert!(forgotten.access_token.is_none());
     assert_eq!(forgotten.refresh_token, None);
     assert_eq!(forgotten.access_expires_at, None);
     assert_eq!(forgotten.refresh_lease_until, None);
     assert_eq!(forgotten.link, grant.link, "the link stays");
+    // The event is written with the tokens' loss, in the same transaction.
+    let recorded = repo.list_events(ada, 10).await.unwrap();
+    assert_eq!(recorded.len(), events.len() + 1);
+    assert_eq!(
+        recorded[0].kind,
+        AuditEventType::ProviderReauthorizationRequired
+    );
 }
 
-/// The lease of `grant`'s refresh, given back as `end`.
-fn release(grant: &LinkGrant, end: LeaseEnd) -> LeaseRelease {
+/// The lease of `grant`'s refresh, given back after a failure.
+fn release(grant: &LinkGrant) -> LeaseRelease {
     LeaseRelease {
         link: grant.link,
         seen: grant.access_token.clone(),
-        end,
+    }
+}
+
+/// The provider's refusal to refresh `grant`.
+fn refusal(user: UserId, grant: &LinkGrant) -> RefusedGrant {
+    RefusedGrant {
+        user,
+        provider: ProviderKey::GITHUB,
+        link: grant.link,
+        seen: grant.access_token.clone(),
+        audit: crate::audit_now(),
     }
 }
