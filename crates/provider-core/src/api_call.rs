@@ -1,11 +1,11 @@
 //! A call to a provider's API with the user's access token (userinfo, the emails list), made
 //! as the declaration's `[userinfo]` knob says: the method, where the token goes (a Bearer
 //! header, a header of its own, a query parameter, the path), extra headers and query
-//! parameters, a body, and the provider's own `User-Agent`.
+//! parameters, a body. (The provider's own `User-Agent` is its HTTP client's.)
 
 use crate::http_client::ProviderHttp;
 use reqwest::RequestBuilder;
-use reqwest::header::{CONTENT_TYPE, USER_AGENT};
+use reqwest::header::CONTENT_TYPE;
 use social_login_domain::SecretText;
 use social_login_provider_spec::knobs::{Method, TokenIn, Userinfo};
 use std::collections::BTreeMap;
@@ -18,7 +18,6 @@ const TOKEN_IN_PATH: &str = "%7Baccess_token%7D";
 #[derive(Debug, Clone, Copy)]
 pub struct ApiShape<'a> {
     pub call: &'a Userinfo,
-    pub user_agent: Option<&'a str>,
 }
 
 impl ApiShape<'_> {
@@ -94,9 +93,6 @@ impl ApiShape<'_> {
         for (name, value) in &call.headers {
             request = request.header(name.as_str(), value.as_str());
         }
-        if let Some(agent) = self.user_agent {
-            request = request.header(USER_AGENT, agent);
-        }
         request
     }
 }
@@ -113,8 +109,8 @@ mod tests {
     use super::*;
     use crate::http_client::test_client;
 
-    fn built(call: &Userinfo, user_agent: Option<&str>, url: &str) -> reqwest::Request {
-        let shape = ApiShape { call, user_agent };
+    fn built(call: &Userinfo, url: &str) -> reqwest::Request {
+        let shape = ApiShape { call };
         let token = SecretText::new("tok en/1");
         shape
             .request(&test_client(), &Url::parse(url).unwrap(), &token)
@@ -124,7 +120,7 @@ mod tests {
 
     #[test]
     fn the_default_is_a_bearer_get() {
-        let request = built(&Userinfo::default(), None, "https://api.example/me");
+        let request = built(&Userinfo::default(), "https://api.example/me");
         assert_eq!(request.method(), "GET");
         assert_eq!(request.headers()["authorization"], "Bearer tok en/1");
         assert_eq!(request.url().as_str(), "https://api.example/me");
@@ -137,7 +133,7 @@ mod tests {
             query: BTreeMap::from([("format".into(), "json".into())]),
             ..Userinfo::default()
         };
-        let request = built(&query, None, "https://login.yandex.ru/info");
+        let request = built(&query, "https://login.yandex.ru/info");
         assert_eq!(
             request.url().as_str(),
             "https://login.yandex.ru/info?oauth_token=tok+en%2F1&format=json"
@@ -148,7 +144,7 @@ mod tests {
             token_in: TokenIn::NamedHeader("x-amz-access-token".into()),
             ..Userinfo::default()
         };
-        let request = built(&header, None, "https://api.amazon.com/user/profile");
+        let request = built(&header, "https://api.amazon.com/user/profile");
         assert_eq!(request.headers()["x-amz-access-token"], "tok en/1");
         assert!(!request.headers().contains_key("authorization"));
 
@@ -158,7 +154,6 @@ mod tests {
         };
         let request = built(
             &path,
-            None,
             "https://api.hubapi.com/oauth/v1/access-tokens/{access_token}",
         );
         assert_eq!(
@@ -173,10 +168,7 @@ mod tests {
             token_in,
             ..Userinfo::default()
         };
-        let shape = ApiShape {
-            call: &call,
-            user_agent: None,
-        };
+        let shape = ApiShape { call: &call };
         let token = SecretText::new("tok en/1");
         let url = Url::parse(url).unwrap();
         let request = shape.relayed(&test_client(), reqwest::Method::GET, &url, &token);
@@ -206,22 +198,17 @@ mod tests {
     }
 
     #[test]
-    fn a_post_carries_its_body_its_headers_and_the_providers_user_agent() {
+    fn a_post_carries_its_body_and_its_headers() {
         let graphql = Userinfo {
             method: Method::Post,
             body: Some(r#"{"query":"{ viewer { id email name } }"}"#.into()),
             headers: BTreeMap::from([("Notion-Version".into(), "2022-06-28".into())]),
             ..Userinfo::default()
         };
-        let request = built(
-            &graphql,
-            Some("web:app:1.0 (by /u/ops)"),
-            "https://api.linear.app/graphql",
-        );
+        let request = built(&graphql, "https://api.linear.app/graphql");
         assert_eq!(request.method(), "POST");
         assert_eq!(request.headers()["content-type"], "application/json");
         assert_eq!(request.headers()["notion-version"], "2022-06-28");
-        assert_eq!(request.headers()["user-agent"], "web:app:1.0 (by /u/ops)");
         let body = request.body().and_then(|body| body.as_bytes()).unwrap();
         assert!(body.starts_with(br#"{"query""#));
         let bare = Userinfo {
@@ -231,7 +218,6 @@ mod tests {
         assert!(
             built(
                 &bare,
-                None,
                 "https://api.dropboxapi.com/2/users/get_current_account"
             )
             .body()

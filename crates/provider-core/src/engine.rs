@@ -18,6 +18,7 @@ use crate::id_token_check::IdTokenCheck;
 use crate::plan::{Endpoint, ProviderPlan};
 use crate::quirks::{FinishContext, Quirks, identify};
 use crate::revocation::RevocationEndpoint;
+use crate::token_http::header_value;
 use async_trait::async_trait;
 use serde_json::{Map, Value};
 use social_login_domain::{ProviderIdentity, ProviderKey, ProviderTokens, SecretText};
@@ -74,7 +75,11 @@ impl Engine {
                 reason: "exactly the oidc kind checks id_tokens",
             });
         }
-        let http = http.for_provider(plan.key());
+        let http = match &plan.spec.user_agent {
+            Some(agent) => http.with_user_agent(header_value("user_agent", agent)?),
+            None => http,
+        }
+        .for_provider(plan.key());
         let revocation = plan.urls.get(Endpoint::Revocation).map(|url| {
             RevocationEndpoint::resolved(
                 url.clone(),
@@ -82,7 +87,6 @@ impl Engine {
                 &plan.settings.client_secret,
                 &http,
             )
-            .with_user_agent(plan.spec.user_agent.as_deref())
         });
         Ok(Self {
             flow: CodeFlow::from_plan(&plan, http).with_quirks(quirks.clone()),
@@ -134,7 +138,6 @@ impl Engine {
     fn api_shape(&self) -> ApiShape<'_> {
         ApiShape {
             call: &self.plan.spec.userinfo,
-            user_agent: self.plan.spec.user_agent.as_deref(),
         }
     }
 }

@@ -13,7 +13,7 @@ mod tests;
 
 use crate::failure::transport_failure;
 use bytes::Bytes;
-use http::{HeaderMap, StatusCode};
+use http::{HeaderMap, HeaderValue, StatusCode};
 use http_body_util::Full;
 use hyper_util::client::proxy::matcher::Matcher;
 use social_login_domain::ProviderKey;
@@ -49,6 +49,9 @@ pub struct ProviderHttp {
     timeout: Duration,
     /// Whose calls these are, for their traced spans.
     provider: Option<ProviderKey>,
+    /// The `User-Agent` of every call that sets none: the provider's own (the `user_agent`
+    /// knob: Reddit limits generic ones), else [`USER_AGENT`].
+    user_agent: HeaderValue,
 }
 
 /// What a provider call is for, as its traced span names it.
@@ -141,6 +144,7 @@ impl ProviderHttp {
             proxies: Arc::new(proxies),
             timeout,
             provider: None,
+            user_agent: HeaderValue::from_static(USER_AGENT),
         })
     }
 
@@ -149,6 +153,14 @@ impl ProviderHttp {
         Self {
             provider: Some(provider),
             ..self.clone()
+        }
+    }
+
+    /// This client, its calls sent with `agent` as their `User-Agent`.
+    pub fn with_user_agent(self, agent: HeaderValue) -> Self {
+        Self {
+            user_agent: agent,
+            ..self
         }
     }
 
@@ -199,6 +211,7 @@ impl ProviderHttp {
         limit: usize,
     ) -> Result<Answer, SendError> {
         let mut request = request.build().map_err(|_| SendError::Unbuildable)?;
+        self.add_user_agent(request.headers_mut());
         let uri =
             http::Uri::try_from(request.url().as_str()).map_err(|_| SendError::Unbuildable)?;
         let in_memory = request.body().is_none_or(|body| body.as_bytes().is_some());
@@ -235,9 +248,10 @@ impl ProviderHttp {
 
     async fn send_http_now(
         &self,
-        request: http::Request<Vec<u8>>,
+        mut request: http::Request<Vec<u8>>,
         limit: usize,
     ) -> Result<Answer, SendError> {
+        self.add_user_agent(request.headers_mut());
         if self.proxies.intercept(request.uri()).is_some() {
             let request =
                 reqwest::Request::try_from(request).map_err(|_| SendError::Unbuildable)?;
@@ -245,6 +259,11 @@ impl ProviderHttp {
         }
         let direct = request.map(|body| Full::new(Bytes::from(body)));
         self.direct.send(direct, limit, self.timeout).await
+    }
+
+    /// This client's `User-Agent`, unless the request names its own.
+    fn add_user_agent(&self, headers: &mut HeaderMap) {
+        (headers.entry(http::header::USER_AGENT)).or_insert_with(|| self.user_agent.clone());
     }
 
     async fn through_reqwest(

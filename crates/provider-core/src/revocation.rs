@@ -36,8 +36,6 @@ pub struct RevocationEndpoint {
     client_id: String,
     client_secret: SecretText,
     http: ProviderHttp,
-    /// The provider's own `User-Agent` (the `user_agent` knob): Reddit limits generic ones.
-    user_agent: Option<String>,
 }
 
 impl RevocationEndpoint {
@@ -54,15 +52,6 @@ impl RevocationEndpoint {
             client_id: client_id.to_owned(),
             client_secret: client_secret.clone(),
             http: http.clone(),
-            user_agent: None,
-        }
-    }
-
-    /// The endpoint sending `agent` as its `User-Agent`, as every other call to the provider.
-    pub fn with_user_agent(self, agent: Option<&str>) -> Self {
-        Self {
-            user_agent: agent.map(str::to_owned),
-            ..self
         }
     }
 
@@ -85,11 +74,7 @@ impl RevocationEndpoint {
 
     /// A form POST of `params` to the endpoint, no client authentication added.
     pub fn post_form(&self, params: &[(&str, &str)]) -> reqwest::RequestBuilder {
-        let request = self.http.reqwest().post(self.url.clone()).form(params);
-        match &self.user_agent {
-            Some(agent) => request.header(reqwest::header::USER_AGENT, agent),
-            None => request,
-        }
+        self.http.reqwest().post(self.url.clone()).form(params)
     }
 
     /// A form POST of `params` plus `client_id` and `client_secret` (`client_secret_post`).
@@ -261,21 +246,6 @@ mod tests {
         );
         let error = error.unwrap_err().to_string();
         assert!(error.contains("endpoints.revocation"), "{error}");
-    }
-
-    #[test]
-    fn the_providers_own_user_agent_goes_with_the_revocation() {
-        let url = Url::parse("https://x.example/revoke").unwrap();
-        let http = crate::http_client::test_client();
-        let endpoint = RevocationEndpoint::resolved(url, "c", &SecretText::new("s"), &http);
-        let agent = |endpoint: &RevocationEndpoint| {
-            let request = endpoint.post_form(&[("token", "t")]).build().unwrap();
-            (request.headers().get(reqwest::header::USER_AGENT))
-                .map(|v| v.to_str().unwrap().to_owned())
-        };
-        assert_ne!(agent(&endpoint).as_deref(), Some("web:app:1.0 (by /u/ops)"));
-        let reddit = endpoint.with_user_agent(Some("web:app:1.0 (by /u/ops)"));
-        assert_eq!(agent(&reddit).as_deref(), Some("web:app:1.0 (by /u/ops)"));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::config_error::ProviderConfigError;
 use crate::failure::error_member;
 use crate::http_client::{CallKind, ProviderHttp, SendError};
 use crate::quirks::Quirks;
-use http::header::{CONTENT_TYPE, HeaderName, HeaderValue, USER_AGENT};
+use http::header::{CONTENT_TYPE, HeaderName, HeaderValue};
 use oauth2::{AsyncHttpClient, HttpRequest, HttpResponse};
 use social_login_provider_spec::ProviderSpec;
 use social_login_provider_spec::knobs::BodyFormat;
@@ -55,14 +55,10 @@ impl TokenShape {
                 renames.push((standard, own.clone()));
             }
         }
-        let mut headers = header_pairs("token_request.headers", &spec.token_request.headers)?;
-        if let Some(agent) = &spec.user_agent {
-            headers.push((USER_AGENT, header_value("user_agent", agent)?));
-        }
         Ok(Self {
             renames,
             json: spec.token_request.format == BodyFormat::Json,
-            headers,
+            headers: header_pairs("token_request.headers", &spec.token_request.headers)?,
         })
     }
 
@@ -119,7 +115,10 @@ pub fn header_pairs(
         .collect()
 }
 
-fn header_value(field: &'static str, value: &str) -> Result<HeaderValue, ProviderConfigError> {
+pub(crate) fn header_value(
+    field: &'static str,
+    value: &str,
+) -> Result<HeaderValue, ProviderConfigError> {
     HeaderValue::from_str(value).map_err(|_| ProviderConfigError::Invalid {
         field,
         reason: "a header value must be visible ASCII",
@@ -262,7 +261,6 @@ mod tests {
             .token_request
             .headers
             .insert("Notion-Version".into(), "2022-06-28".into());
-        notion.user_agent = Some("web:social-login:1.0 (by /u/ops)".into());
         let request = shaped(&notion, "grant_type=authorization_code&code=c%2Fd");
         let body: serde_json::Value = serde_json::from_slice(request.body()).unwrap();
         assert_eq!(
@@ -271,10 +269,6 @@ mod tests {
         );
         assert_eq!(request.headers()[CONTENT_TYPE], "application/json");
         assert_eq!(request.headers()["notion-version"], "2022-06-28");
-        assert_eq!(
-            request.headers()[USER_AGENT],
-            "web:social-login:1.0 (by /u/ops)"
-        );
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! A provider call on hyper's pooled client: the request as built, two default headers,
 //! one deadline over the whole call.
 
-use super::{Answer, SendError, USER_AGENT};
+use super::{Answer, SendError};
 use bytes::Bytes;
 use http::Uri;
-use http::header::{ACCEPT, HeaderValue, USER_AGENT as USER_AGENT_HEADER};
+use http::header::{ACCEPT, HeaderValue};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
@@ -56,9 +56,6 @@ impl DirectClient {
         timeout: Duration,
     ) -> Result<Answer, SendError> {
         let headers = request.headers_mut();
-        headers
-            .entry(USER_AGENT_HEADER)
-            .or_insert(HeaderValue::from_static(USER_AGENT));
         headers
             .entry(ACCEPT)
             .or_insert(HeaderValue::from_static("*/*"));

@@ -205,6 +205,45 @@ async fn a_token_request_keeps_its_own_headers_and_body_and_reuses_the_connectio
 }
 
 #[tokio::test]
+async fn a_providers_own_user_agent_goes_with_every_call_that_names_none() {
+    let (base, seen) = provider(Some(OK_JSON)).await;
+    let agent = http::HeaderValue::from_static("web:app:1.0 (by /u/ops)");
+    let http = client(Duration::from_secs(5)).with_user_agent(agent);
+    get(&http, &base, "/user", 1024).await.unwrap();
+    let token = http::Request::post(format!("{base}/token"))
+        .body(b"code=abc".to_vec())
+        .unwrap();
+    http.send_http(token, 1024, CallKind::Token).await.unwrap();
+    let own = http::Request::post(format!("{base}/revoke"))
+        .header("user-agent", "its-own/2")
+        .body(Vec::new())
+        .unwrap();
+    http.send_http(own, 1024, CallKind::Revocation)
+        .await
+        .unwrap();
+    let heads: Vec<String> = (seen.requests.lock().unwrap().iter())
+        .map(|(head, _)| head.to_ascii_lowercase())
+        .collect();
+    assert_eq!(heads.len(), 3);
+    for head in &heads[..2] {
+        assert!(
+            head.contains("user-agent: web:app:1.0 (by /u/ops)\r\n"),
+            "{head}"
+        );
+    }
+    assert!(
+        heads[2].contains("user-agent: its-own/2\r\n"),
+        "{}",
+        heads[2]
+    );
+    assert!(
+        !heads[2].contains("web:app"),
+        "one agent only: {}",
+        heads[2]
+    );
+}
+
+#[tokio::test]
 async fn an_answer_over_the_limit_is_refused() {
     let (base, _) = provider(Some(OK_JSON)).await;
     let http = client(Duration::from_secs(5));
