@@ -155,6 +155,7 @@ pub fn all_endpoints(sim: &SimulatorHandle, provider: Provider) -> EndpointOverr
         userinfo: e.userinfo,
         emails: e.emails,
         jwks: e.jwks,
+        refresh: e.refresh,
         issuer: e.issuer,
         revocation: e.revocation,
         ..EndpointOverrides::default()

@@ -2,7 +2,7 @@
 
 use crate::failure::{TokenRequestError, code_exchange_failure};
 use crate::http_client::ProviderHttp;
-use crate::plan::ProviderPlan;
+use crate::plan::{Endpoint, ProviderPlan};
 use crate::quirks::{NoQuirks, Quirks};
 use crate::token_answer::TokenAnswer;
 use crate::token_http::{TokenHttp, TokenHttpError, TokenShape};
@@ -28,6 +28,8 @@ struct Parts<'a> {
     client_secret: &'a SecretText,
     authorization: Url,
     token: Url,
+    /// Where a refresh goes, where it is not `token`.
+    refresh: Option<Url>,
     redirect: Url,
     basic: bool,
     scopes: Vec<String>,
@@ -53,6 +55,9 @@ type OAuthClient<HasAuthUrl = EndpointSet, HasTokenUrl = EndpointSet> = oauth2::
 #[derive(Clone)]
 pub struct CodeFlow {
     client: OAuthClient,
+    /// The client for refreshes: `client` at the provider's refresh endpoint, where it has
+    /// one apart from its token endpoint.
+    refresher: OAuthClient,
     scopes: Vec<String>,
     pkce: bool,
     http: TokenHttp,
@@ -78,6 +83,7 @@ impl CodeFlow {
                 client_secret: &plan.settings.client_secret,
                 authorization: plan.urls.authorization.clone(),
                 token: plan.urls.token.clone(),
+                refresh: plan.urls.get(Endpoint::Refresh).cloned(),
                 redirect: plan.urls.redirect.clone(),
                 basic: plan.spec.token_auth == TokenAuth::ClientSecretBasic,
                 scopes: plan.spec.scopes.clone(),
@@ -107,8 +113,13 @@ impl CodeFlow {
             client = client
                 .set_client_secret(ClientSecret::new(parts.client_secret.expose().to_owned()));
         }
+        let refresher = match parts.refresh {
+            Some(url) => client.clone().set_token_uri(TokenUrl::from_url(url)),
+            None => client.clone(),
+        };
         Self {
             client,
+            refresher,
             scopes: parts.scopes,
             pkce: parts.pkce,
             http: TokenHttp {
@@ -180,7 +191,8 @@ impl CodeFlow {
         Self::request(&client, &self.http, code, None, &[]).await
     }
 
-    /// Trades `refresh_token` (with `extra` parameters) for new tokens at the token endpoint,
+    /// Trades `refresh_token` (with `extra` parameters) for new tokens at the refresh endpoint
+    /// (the token endpoint unless the provider has one apart),
     /// authenticated as the code exchange is. An OAuth error answer (`invalid_grant`: revoked, expired) is a
     /// refusal; no answer, or one that does not read, is a failure.
     pub async fn refresh(
@@ -189,7 +201,7 @@ impl CodeFlow {
         extra: &[(&'static str, String)],
     ) -> Result<TokenSet, RefreshFailure> {
         let token = RefreshToken::new(refresh_token.expose().to_owned());
-        let mut request = self.client.exchange_refresh_token(&token);
+        let mut request = self.refresher.exchange_refresh_token(&token);
         for (name, value) in extra {
             request = request.add_extra_param(*name, value.clone());
         }

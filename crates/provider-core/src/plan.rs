@@ -48,6 +48,8 @@ pub enum Endpoint {
     Jwks,
     /// Where grants are revoked, `{client_id}` filled in.
     Revocation,
+    /// Where a refresh goes, where it is not the token endpoint.
+    Refresh,
 }
 
 impl Urls {
@@ -85,6 +87,7 @@ impl ProviderPlan {
             (Endpoint::Userinfo, "endpoints.userinfo", &declared.userinfo),
             (Endpoint::Emails, "endpoints.emails", &declared.emails),
             (Endpoint::Jwks, "endpoints.jwks", &declared.jwks),
+            (Endpoint::Refresh, "endpoints.refresh", &declared.refresh),
         ] {
             if let Some(url) = url {
                 others.push((endpoint, parse_http_url(field, url)?));
@@ -138,6 +141,7 @@ fn configured(
         userinfo,
         emails,
         jwks,
+        refresh,
         issuer,
         revocation,
         // The signals' own endpoints: no adapter calls them.
@@ -151,6 +155,7 @@ fn configured(
         (&mut endpoints.userinfo, userinfo),
         (&mut endpoints.emails, emails),
         (&mut endpoints.jwks, jwks),
+        (&mut endpoints.refresh, refresh),
     ] {
         if let Some(declared) = declared {
             override_with(declared, configured);

@@ -48,6 +48,9 @@ pub struct EndpointOverrides {
     pub emails: Option<String>,
     /// OIDC providers and apple: the id_token key set.
     pub jwks: Option<String>,
+    /// Where a refresh goes, for a provider whose refresh endpoint is not its token
+    /// endpoint (wechat).
+    pub refresh: Option<String>,
     /// Expected id_token issuer; for microsoft it may contain `{tenantid}`.
     pub issuer: Option<String>,
     /// Where a link's grant is revoked (not microsoft, which has no such endpoint); for
@@ -71,6 +74,7 @@ impl EndpointOverrides {
             userinfo: self.userinfo.clone(),
             emails: self.emails.clone(),
             jwks: self.jwks.clone(),
+            refresh: self.refresh.clone(),
         }
     }
 
@@ -83,6 +87,7 @@ impl EndpointOverrides {
             ("userinfo", &self.userinfo),
             ("emails", &self.emails),
             ("jwks", &self.jwks),
+            ("refresh", &self.refresh),
             ("issuer", &self.issuer),
             ("revocation", &self.revocation),
         ]

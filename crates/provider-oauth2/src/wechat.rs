@@ -44,8 +44,8 @@ impl Quirks for WechatQuirks {
     }
 
     /// A GET with `appid`, `secret`, `code` and `grant_type` in the query, no body; a
-    /// refresh goes to `/sns/oauth2/refresh_token` with `appid`, `grant_type` and
-    /// `refresh_token`.
+    /// refresh (sent to the declared refresh endpoint, `/sns/oauth2/refresh_token`) with
+    /// `appid`, `grant_type` and `refresh_token`.
     fn token_request(&self, mut request: oauth2::HttpRequest) -> oauth2::HttpRequest {
         let sent: Vec<(String, String)> = form_urlencoded::parse(request.body())
             .into_owned()
@@ -53,9 +53,9 @@ impl Quirks for WechatQuirks {
         let refresh = sent
             .iter()
             .any(|(name, value)| name == "grant_type" && value == "refresh_token");
-        let (kept, endpoint) = match refresh {
-            true => (&REFRESH_PARAMS[..], refresh_url(&request.uri().to_string())),
-            false => (&TOKEN_PARAMS[..], request.uri().to_string()),
+        let kept = match refresh {
+            true => &REFRESH_PARAMS[..],
+            false => &TOKEN_PARAMS[..],
         };
         let params = sent
             .iter()
@@ -63,7 +63,7 @@ impl Quirks for WechatQuirks {
         let query = form_urlencoded::Serializer::new(String::new())
             .extend_pairs(params)
             .finish();
-        let uri = format!("{endpoint}?{query}");
+        let uri = format!("{}?{query}", request.uri());
         if let Ok(uri) = uri.parse() {
             *request.uri_mut() = uri;
         }
@@ -109,14 +109,6 @@ fn refusal(body: &[u8]) -> Option<i64> {
     (code != 0).then_some(code)
 }
 
-/// The refresh endpoint beside the code exchange's `/sns/oauth2/access_token`.
-fn refresh_url(token_url: &str) -> String {
-    match token_url.strip_suffix("/access_token") {
-        Some(base) => format!("{base}/refresh_token"),
-        None => token_url.to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,12 +148,12 @@ mod tests {
     }
 
     #[test]
-    fn a_refresh_goes_to_the_refresh_endpoint_without_the_secret() {
+    fn a_refresh_is_a_get_without_the_secret() {
         let mut request = http::Request::new(
             b"grant_type=refresh_token&refresh_token=r%2B1&appid=wx1&secret=s".to_vec(),
         );
         *request.method_mut() = Method::POST;
-        *request.uri_mut() = "https://api.weixin.qq.com/sns/oauth2/access_token"
+        *request.uri_mut() = "https://api.weixin.qq.com/sns/oauth2/refresh_token"
             .parse()
             .unwrap();
         let shaped = WechatQuirks.token_request(request);

@@ -149,6 +149,7 @@ impl Discovered {
                 userinfo: self.userinfo.as_ref().map(text),
                 emails: None,
                 jwks: Some(text(&self.jwks)),
+                refresh: None,
             },
             revocation: self.revocation.as_ref().map(text),
             token_auth: self.client_auth,

@@ -66,6 +66,7 @@ impl GenericProvider {
                 .or(found.and_then(|f| f.userinfo.clone())),
             emails: table.emails.clone(),
             jwks: table.jwks.clone().or(found.and_then(|f| f.jwks.clone())),
+            refresh: table.refresh.clone(),
         };
         let revocation = self
             .revocation

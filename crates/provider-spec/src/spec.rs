@@ -115,6 +115,9 @@ pub struct Endpoints {
     pub emails: Option<String>,
     /// The key set of the id_tokens (`oidc` kind).
     pub jwks: Option<String>,
+    /// Where a refresh goes when it is not the token endpoint (WeChat's
+    /// `/sns/oauth2/refresh_token`).
+    pub refresh: Option<String>,
 }
 
 /// How the client authenticates at the token endpoint (and, where the revocation rules say

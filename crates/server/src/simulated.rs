@@ -216,6 +216,7 @@ pub fn endpoints(key: ProviderKey, simulator: &SimulatorHandle) -> EndpointOverr
         // The simulator signs its Security Event Tokens with its id_token keys.
         risc_jwks: e.jwks.clone().filter(|_| key == ProviderKey::GOOGLE),
         jwks: e.jwks,
+        refresh: e.refresh,
         issuer: e.issuer,
         revocation: e.revocation,
         risc_issuer: None,

@@ -23,6 +23,8 @@ pub struct EndpointSet {
     pub jwks: Option<String>,
     pub revocation: Option<String>,
     pub discovery: Option<String>,
+    /// A refresh endpoint apart from the token endpoint (WeChat's), served by its hooks.
+    pub refresh: Option<String>,
     /// The `iss` of its id_tokens, for providers that sign them (never a dialect's).
     #[serde(skip)]
     pub issuer: Option<String>,
@@ -50,6 +52,7 @@ impl EndpointSet {
             jwks: optional(&self.jwks),
             revocation: optional(&self.revocation),
             discovery: optional(&self.discovery),
+            refresh: optional(&self.refresh),
             issuer: self.issuer.clone(),
         }
     }

@@ -37,8 +37,10 @@ impl SimHooks for Wechat {
     }
 
     fn routes(&self, paths: &EndpointSet) -> Router<Arc<SimState>> {
-        let refresh_path = paths.token.replace("/access_token", "/refresh_token");
-        Router::new().route(&refresh_path, get(refresh))
+        match &paths.refresh {
+            Some(path) => Router::new().route(path, get(refresh)),
+            None => Router::new(),
+        }
     }
 }
 

@@ -134,3 +134,27 @@ fn a_header_value_may_name_the_client_id_which_the_plan_fills_in() {
     let plan = ProviderPlan::resolve(&twitch, &settings()).unwrap();
     assert_eq!(plan.spec.userinfo.headers["Client-Id"], "client-1");
 }
+
+#[test]
+fn a_refresh_endpoint_apart_from_the_token_endpoint_is_the_declarations_or_the_operators() {
+    let wechat = social_login_provider_spec::preset("wechat").unwrap();
+    let declared = ProviderPlan::resolve(wechat, &settings()).unwrap();
+    assert_eq!(
+        declared.urls.get(Endpoint::Refresh).map(Url::as_str),
+        Some("https://api.weixin.qq.com/sns/oauth2/refresh_token")
+    );
+    let mut proxied = settings();
+    proxied.endpoints = EndpointOverrides {
+        token: Some("http://127.0.0.1:9/wechat/token".into()),
+        refresh: Some("http://127.0.0.1:9/wechat/refresh".into()),
+        ..EndpointOverrides::default()
+    };
+    let overridden = ProviderPlan::resolve(wechat, &proxied).unwrap();
+    assert_eq!(
+        overridden.urls.get(Endpoint::Refresh).map(Url::as_str),
+        Some("http://127.0.0.1:9/wechat/refresh")
+    );
+    // A provider that refreshes at its token endpoint has none to override.
+    let github = plan(ProviderKey::GITHUB, &proxied).unwrap();
+    assert_eq!(github.urls.get(Endpoint::Refresh), None);
+}

@@ -25,6 +25,7 @@ fn published() -> Published {
             userinfo: Some(at("userinfo")),
             emails: None,
             jwks: Some(at("certs")),
+            refresh: None,
         },
         revocation: Some(at("revoke")),
         token_auth: TokenAuth::ClientSecretPost,

@@ -245,3 +245,21 @@ fn a_table_that_replaces_a_presets_own_userinfo_is_a_warning() {
         "[oauth_providers.amazon]\n{CLIENT}"
     ))));
 }
+
+#[test]
+fn a_token_endpoint_moved_without_the_refresh_endpoint_beside_it_is_a_warning() {
+    let about =
+        |warnings: Vec<String>| warnings.iter().any(|w| w.contains("set endpoints.refresh"));
+    let moved = "[oauth_providers.wechat.endpoints]\ntoken = \"https://proxy.example/token\"\n";
+    let both = format!("{moved}refresh = \"https://proxy.example/refresh\"\n");
+    let table = |endpoints: &str| format!("[oauth_providers.wechat]\n{CLIENT}{endpoints}");
+    // WeChat refreshes at an endpoint of its own: moving the token endpoint leaves it behind.
+    assert!(about(warnings(&table(moved))));
+    assert!(!about(warnings(&table(&both))));
+    assert!(!about(warnings(&table(""))));
+    // GitLab refreshes at its token endpoint.
+    let gitlab = "[oauth_providers.gitlab.endpoints]\ntoken = \"https://proxy.example/token\"\n";
+    assert!(!about(warnings(&format!(
+        "[oauth_providers.gitlab]\n{CLIENT}{gitlab}"
+    ))));
+}

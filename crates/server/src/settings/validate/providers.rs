@@ -151,6 +151,18 @@ pub(super) fn warnings(settings: &Settings) -> Vec<String> {
                 ));
             }
         }
+        let moved = &config.endpoints;
+        let left_behind = moved.token.is_some() && moved.refresh.is_none();
+        let own_refresh = declared
+            .as_ref()
+            .filter(|spec| spec.endpoints.refresh.is_some());
+        if let Some(spec) = own_refresh.filter(|_| left_behind) {
+            warnings.push(format!(
+                "oauth_providers.{key}.endpoints.token is overridden but refreshes still go to \
+                 {}'s own refresh endpoint: set endpoints.refresh too",
+                spec.display_name
+            ));
+        }
         let subject = config
             .claims
             .as_ref()
