@@ -92,6 +92,9 @@ pub struct LinkedAccount {
     /// The scopes its stored tokens were granted (empty when unknown: a native sign-in).
     pub scopes: Scopes,
     pub created_at: OffsetDateTime,
+    /// Its provider reported the account disabled (an `account-disabled` signal not yet
+    /// followed by `account-enabled`): it signs nobody in and nothing is called for it.
+    pub disabled: bool,
 }
 
 /// A link about to be stored, with its tokens already sealed.
@@ -131,6 +134,7 @@ impl NewLinkedAccount {
             email: self.email.clone(),
             scopes: self.scopes.clone(),
             created_at: self.created_at,
+            disabled: false,
         }
     }
 }

@@ -192,6 +192,7 @@ mod tests {
             subject: ProviderSubject::parse("1").unwrap(),
             email: None,
             created_at: OffsetDateTime::UNIX_EPOCH,
+            disabled: false,
         }
     }
 

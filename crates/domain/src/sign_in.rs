@@ -44,8 +44,6 @@ pub struct ProviderSignIn {
 pub struct StoredLink {
     pub link: LinkedAccount,
     pub user: User,
-    /// Its provider reported it disabled (and not enabled again since).
-    pub disabled: bool,
 }
 
 /// What a login's transaction read: the link of its provider account, else the user who
@@ -111,7 +109,11 @@ impl ProviderSignIn {
     /// email's owner; or register a new user with the link. Then the session starts for that
     /// user and the events are recorded.
     pub fn plan(&self, read: SignInRead) -> Result<SignInPlan, SignInRefused> {
-        if read.linked.as_ref().is_some_and(|stored| stored.disabled) {
+        if read
+            .linked
+            .as_ref()
+            .is_some_and(|stored| stored.link.disabled)
+        {
             return Err(SignInRefused::AccountDisabled);
         }
         let decision = decide_sign_in(

@@ -31,6 +31,7 @@ pub fn link(user: &User, provider: ProviderKey) -> LinkedAccount {
         subject: ProviderSubject::parse(provider.as_str()).unwrap(),
         email: None,
         created_at: OffsetDateTime::UNIX_EPOCH,
+        disabled: false,
     }
 }
 

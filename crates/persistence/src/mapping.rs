@@ -44,6 +44,7 @@ pub(crate) fn link_from_row(row: linked_account::Model) -> RepoResult<LinkedAcco
         email: row.email,
         scopes: row.scopes,
         created_at: row.created_at,
+        disabled: row.disabled,
     })
 }
 
@@ -57,6 +58,7 @@ pub(crate) struct LinkColumns {
     /// Space separated.
     pub scopes: String,
     pub created_at: OffsetDateTime,
+    pub disabled: bool,
 }
 
 pub(crate) fn link_from_columns(row: LinkColumns) -> RepoResult<LinkedAccount> {
@@ -68,6 +70,7 @@ pub(crate) fn link_from_columns(row: LinkColumns) -> RepoResult<LinkedAccount> {
         email: email_from_column(row.email)?,
         scopes: social_login_domain::Scopes::from_stored(row.scopes),
         created_at: row.created_at,
+        disabled: row.disabled,
     })
 }
 

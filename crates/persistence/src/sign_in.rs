@@ -96,7 +96,6 @@ async fn stored_link<C: ConnectionTrait>(
     match found {
         None => Ok(None),
         Some((link, Some(user))) => Ok(Some(StoredLink {
-            disabled: link.disabled,
             link: link_from_row(link)?,
             user: user_from_row(user)?,
         })),

@@ -175,10 +175,18 @@ impl Tables {
             .links
             .iter()
             .filter(|link| link.user_id == user)
-            .map(NewLinkedAccount::to_linked_account)
+            .map(|link| self.linked_account(link))
             .collect();
         links.sort_by_key(|link| (link.created_at, link.id));
         links
+    }
+
+    /// `link` as the stores read it, with whether its provider reported it disabled.
+    pub(crate) fn linked_account(&self, link: &NewLinkedAccount) -> LinkedAccount {
+        LinkedAccount {
+            disabled: self.disabled.contains(&link.id),
+            ..link.to_linked_account()
+        }
     }
 
     /// The presented token as the stores read it: its row with its family, or, for a

@@ -73,9 +73,8 @@ impl UserRepository for InMemoryRepository {
                 .and_then(|link| {
                     let user = tables.user(link.user_id)?.clone();
                     Some(StoredLink {
-                        link: link.to_linked_account(),
+                        link: tables.linked_account(link),
                         user,
-                        disabled: tables.disabled.contains(&link.id),
                     })
                 });
             let email_owner = sign_in

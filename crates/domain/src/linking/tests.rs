@@ -24,6 +24,7 @@ fn link(user: UserId, provider: ProviderKey) -> LinkedAccount {
         subject: ProviderSubject::parse("583231").unwrap(),
         email: None,
         created_at: OffsetDateTime::UNIX_EPOCH,
+        disabled: false,
     }
 }
 

@@ -9,8 +9,9 @@ use crate::sign_in::{ProviderSignIn, SignInRead, SignInRefused, StoredLink};
 use crate::signal_plan::{SignalCommand, SignalReceipt, SignalTarget};
 use crate::test_fixtures::{identity, link, user};
 use crate::{
-    AuditContext, AuditEventType, FamilyId, LinkedAccountId, LoginMethod, ProviderKey,
-    ProviderSubject, SealedToken, SignalId, SignalKind, SignalSource, SignupPolicy, UserId,
+    AuditContext, AuditEventType, FamilyId, LinkedAccount, LinkedAccountId, LoginMethod,
+    ProviderKey, ProviderSubject, SealedToken, SignalId, SignalKind, SignalSource, SignupPolicy,
+    UserId,
 };
 use time::{Duration, OffsetDateTime};
 
@@ -59,7 +60,6 @@ fn a_returning_login_without_tokens_keeps_the_stored_ones_and_starts_a_session()
     let stored = StoredLink {
         link: link(&owner, ProviderKey::GITHUB),
         user: owner.clone(),
-        disabled: false,
     };
     let read = SignInRead {
         linked: Some(stored.clone()),
@@ -99,9 +99,11 @@ fn a_returning_login_without_tokens_keeps_the_stored_ones_and_starts_a_session()
 fn a_disabled_account_or_a_locked_user_plans_nothing() {
     let mut owner = user(false);
     let mut stored = StoredLink {
-        link: link(&owner, ProviderKey::GITHUB),
+        link: LinkedAccount {
+            disabled: true,
+            ..link(&owner, ProviderKey::GITHUB)
+        },
         user: owner.clone(),
-        disabled: true,
     };
     let read = |stored: &StoredLink| SignInRead {
         linked: Some(stored.clone()),
@@ -113,7 +115,7 @@ fn a_disabled_account_or_a_locked_user_plans_nothing() {
     );
     owner.locked = true;
     stored.user = owner;
-    stored.disabled = false;
+    stored.link.disabled = false;
     assert_eq!(
         login(None, "t").plan(read(&stored)),
         Err(SignInRefused::UserLocked)

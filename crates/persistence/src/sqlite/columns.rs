@@ -50,7 +50,7 @@ pub(crate) fn user_at(row: &Row, first: usize) -> rusqlite::Result<user::Model> 
     })
 }
 
-/// The seven columns of `sql::LINKS_OF`.
+/// The eight columns of `sql::LINKS_OF`.
 pub(crate) fn link_at(row: &Row) -> rusqlite::Result<LinkColumns> {
     Ok(LinkColumns {
         id: uuid_at(row, 0)?,
@@ -60,6 +60,7 @@ pub(crate) fn link_at(row: &Row) -> rusqlite::Result<LinkColumns> {
         email: row.get(4)?,
         created_at: time_at(row, 5)?,
         scopes: row.get(6)?,
+        disabled: row.get(7)?,
     })
 }
 

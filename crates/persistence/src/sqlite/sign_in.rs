@@ -42,14 +42,13 @@ fn stored_link(db: &Db, sign_in: &ProviderSignIn) -> Result<Option<StoredLink>, 
         db,
         sql::LINK_WITH_USER,
         params![identity.provider.as_str(), identity.subject.as_str()],
-        |row| Ok((link_at(row)?, user_at(row, 7)?, row.get::<_, bool>(16)?)),
+        |row| Ok((link_at(row)?, user_at(row, 8)?)),
     )?;
-    let Some((link, user, disabled)) = found else {
+    let Some((link, user)) = found else {
         return Ok(None);
     };
     Ok(Some(StoredLink {
         link: link_from_columns(link)?,
         user: user_from_row(user)?,
-        disabled,
     }))
 }

@@ -36,15 +36,14 @@ pub(crate) const INSERT_USER: &str = "INSERT INTO users (id, email, email_normal
 pub(crate) const DELETE_USER: &str = "DELETE FROM users WHERE id = ?1";
 
 pub(crate) const LINK_BY_ACCOUNT: &str = "SELECT id, user_id, provider, subject, email, \
-     created_at, scopes FROM linked_accounts WHERE provider = ?1 AND subject = ?2";
-/// The link of a provider account with its user: the seven link columns, the user's, then
-/// whether its provider reported it disabled.
+     created_at, scopes, disabled FROM linked_accounts WHERE provider = ?1 AND subject = ?2";
+/// The link of a provider account with its user: the eight link columns, then the user's.
 pub(crate) const LINK_WITH_USER: &str = "SELECT l.id, l.user_id, l.provider, l.subject, \
-     l.email, l.created_at, l.scopes, u.id, u.email, u.email_normalized, u.full_name, u.avatar_url, \
-     u.email_verified, u.password_hash, u.created_at, u.locked, l.disabled FROM linked_accounts l \
+     l.email, l.created_at, l.scopes, l.disabled, u.id, u.email, u.email_normalized, u.full_name, \
+     u.avatar_url, u.email_verified, u.password_hash, u.created_at, u.locked FROM linked_accounts l \
      JOIN users u ON u.id = l.user_id WHERE l.provider = ?1 AND l.subject = ?2";
 pub(crate) const LINKS_OF: &str = "SELECT id, user_id, provider, subject, email, created_at, \
-     scopes FROM linked_accounts WHERE user_id = ?1";
+     scopes, disabled FROM linked_accounts WHERE user_id = ?1";
 pub(crate) const GRANTS_OF: &str = "SELECT provider, access_token, refresh_token, \
      grant_client_id FROM linked_accounts WHERE user_id = ?1";
 pub(crate) const GRANT_OF_LINK: &str = "SELECT provider, access_token, refresh_token, \

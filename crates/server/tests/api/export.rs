@@ -29,7 +29,8 @@ async fn a_user_exports_everything_held_about_them_and_no_secret() {
         export["linked_accounts"][0]["subject"], "583231",
         "the provider's id of the account is held, so it is exported"
     );
-    // Everything the account list shows of a link, and its subject.
+    assert_eq!(export["linked_accounts"][0]["disabled"], false);
+    // Everything the account list shows of a link, its subject and whether it is disabled.
     let listed = app.get_json("/auth/oauth/accounts", Some(&bearer)).await;
     let keys = |link: &Value| -> Vec<String> {
         let mut keys: Vec<String> = link.as_object().unwrap().keys().cloned().collect();
@@ -37,7 +38,7 @@ async fn a_user_exports_everything_held_about_them_and_no_secret() {
         keys
     };
     let mut expected = keys(&listed[0]);
-    expected.push("subject".to_owned());
+    expected.extend(["subject".to_owned(), "disabled".to_owned()]);
     expected.sort();
     assert_eq!(keys(&export["linked_accounts"][0]), expected);
     assert_eq!(export["sessions"].as_array().unwrap().len(), 2);

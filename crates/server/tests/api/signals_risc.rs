@@ -26,6 +26,12 @@ async fn ada_on_google_and(kind: &str) -> (TestApp, Value, SignalDelivery) {
     (app, login, set)
 }
 
+/// Whether the user of `login` sees, in their export, their link disabled.
+async fn link_disabled(app: &TestApp, login: &Value) -> Value {
+    let export = app.get_json("/users/me/export", Some(&token(login))).await;
+    export["linked_accounts"][0]["disabled"].clone()
+}
+
 #[tokio::test]
 async fn a_hijacked_google_account_logs_nobody_in_until_google_enables_it() {
     let (app, login, hijacked) = ada_on_google_and("report_hijacking").await;
@@ -46,6 +52,11 @@ async fn a_hijacked_google_account_logs_nobody_in_until_google_enables_it() {
     let events: Value = app.events(&token(&login)).await;
     assert_eq!(events[0]["type"], "provider.security_event");
     assert_eq!(events[0]["provider"], "google");
+    assert_eq!(
+        link_disabled(&app, &login).await,
+        true,
+        "the export says why"
+    );
 
     let recovered = signal(&app, "recover_google_account", "583231").await;
     assert_eq!(
@@ -54,6 +65,7 @@ async fn a_hijacked_google_account_logs_nobody_in_until_google_enables_it() {
     );
     let again: Value = google_login(&app).await;
     assert_eq!(again["user"]["id"], login["user"]["id"]);
+    assert_eq!(link_disabled(&app, &again).await, false);
     app.stop().await;
 }
 

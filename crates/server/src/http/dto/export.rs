@@ -38,6 +38,9 @@ pub struct ExportedLink {
     /// RFC 3339.
     pub created_at: String,
     pub scopes: Vec<String>,
+    /// Its provider reported the account disabled: it signs nobody in until the provider
+    /// enables it again.
+    pub disabled: bool,
 }
 
 impl From<&LinkedAccount> for ExportedLink {
@@ -50,6 +53,7 @@ impl From<&LinkedAccount> for ExportedLink {
             email: shown.email,
             created_at: shown.created_at,
             scopes: shown.scopes,
+            disabled: link.disabled,
         }
     }
 }

@@ -11,8 +11,8 @@ use super::fixtures::{
 };
 use crate::audit_now;
 use social_login_domain::{
-    AuditEventType, LoginMethod, ProviderKey, ProviderSubject, SealedToken, SignalId, SignalKind,
-    SignalSource, UserId,
+    AuditEventType, LinkedAccount, LoginMethod, ProviderKey, ProviderSubject, SealedToken,
+    SignalId, SignalKind, SignalSource, UserId,
 };
 use social_login_ports::{RepoResult, SignInError, SignalCommand, SignalOutcome, SignalReceipt};
 use std::sync::Arc;
@@ -232,6 +232,9 @@ pub async fn a_disabled_account_signs_nobody_in_until_it_is_enabled(repo: Arc<dy
             .map(|s| s.user.id),
         Err(SignInError::AccountDisabled)
     );
+    let listed = |links: Vec<LinkedAccount>| links.iter().map(|link| link.disabled).collect();
+    let flags: Vec<bool> = listed(repo.list_links(ada).await.unwrap());
+    assert_eq!(flags, [true], "the link stays, disabled");
     let mut enabled = signal(source, "set-on", "g-ada", SignalKind::AccountEnabled);
     enabled.occurred_at = now() + Duration::minutes(1);
     assert!(matches!(
@@ -240,6 +243,8 @@ pub async fn a_disabled_account_signs_nobody_in_until_it_is_enabled(repo: Arc<dy
     ));
     let signed_in = repo.sign_in_with_provider(sign_in(identity)).await.unwrap();
     assert_eq!(signed_in.user.id, ada);
+    let flags: Vec<bool> = listed(repo.list_links(ada).await.unwrap());
+    assert_eq!(flags, [false]);
 }
 
 pub async fn an_older_state_change_arriving_late_changes_nothing(repo: Arc<dyn Repository>) {
