@@ -91,7 +91,7 @@ impl AdminRepository for SeaOrmRepository {
 /// Applies `plan` if `user` exists (its row locked first, so the change serialises with
 /// the user's other changes); whether it did.
 async fn change_user(repo: &SeaOrmRepository, user: UserId, plan: WritePlan) -> RepoResult<bool> {
-    let (txn, _traced) = repo.begin_write().await?;
+    let txn = repo.begin_write().await?;
     if crate::rows::locked_user_row(&txn, user, RowLock::AgainstChanges)
         .await?
         .is_none()
@@ -132,7 +132,7 @@ pub(crate) async fn unlink(
     removal: LinkRemoval,
     force: bool,
 ) -> Result<Unlinked, RemoveLinkError> {
-    let (txn, _traced) = repo.begin_write().await?;
+    let txn = repo.begin_write().await?;
     // Two disconnects of one user's two links must not both see two links and each delete
     // one: the user row's lock makes the second wait, then re-read the links the first left.
     // SQLite needs no lock (it has none): its single connection runs one transaction at a
@@ -140,10 +140,10 @@ pub(crate) async fn unlink(
     let Some(user) = locked_user(&txn, removal.user).await? else {
         return Err(DisconnectRefused::NotLinked.into());
     };
-    let links = crate::rows::links_of(&txn, user.id).await?;
+    let links = crate::rows::links_of(&*txn, user.id).await?;
     let plan = removal.plan(&user, &links, force)?;
     let row = linked_account::Entity::find_by_id(plan.unlink.link.as_uuid())
-        .one(&txn)
+        .one(&*txn)
         .await
         .map_err(repository_error)?
         .ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()))?;

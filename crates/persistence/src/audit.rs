@@ -5,7 +5,8 @@
 
 use crate::entity::{audit_event, webhook_outbox};
 use crate::error::repository_error;
-use sea_orm::{ConnectionTrait, DatabaseTransaction, EntityTrait};
+use crate::traced::TracedTransaction;
+use sea_orm::{ConnectionTrait, EntityTrait};
 use social_login_domain::{
     AdminKeyId, AuditEvent, AuditEventId, AuditEventType, EventSet, Origin, ProviderKey,
     UserEvents, UserId, Via,
@@ -47,11 +48,11 @@ pub(crate) async fn record_all<C: ConnectionTrait>(
 /// Records `events` as the last writes of `txn` (see [`record`]), and commits it: how every
 /// change of the repository ends.
 pub(crate) async fn commit_with(
-    txn: DatabaseTransaction,
+    txn: TracedTransaction,
     events: impl IntoIterator<Item = AuditEvent>,
     outbox: EventSet,
 ) -> RepoResult<()> {
-    record_all(&txn, events, outbox).await?;
+    record_all(&*txn, events, outbox).await?;
     txn.commit().await.map_err(repository_error)
 }
 

@@ -33,7 +33,7 @@ use time::OffsetDateTime;
 #[async_trait]
 impl RefreshTokenRepository for SeaOrmRepository {
     async fn start_family(&self, opening: SessionOpening) -> Result<(), PlanError> {
-        let (txn, _traced) = self.begin_write().await?;
+        let txn = self.begin_write().await?;
         // Under a share lock: an operator's lock in flight commits first, or waits for this
         // session and ends it.
         let locked = user_is_locked(&txn, opening.user, RowLock::Shared).await?;
@@ -43,7 +43,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
     }
 
     async fn rotate_refresh(&self, rotation: RefreshRotation) -> Result<Rotated, RotateError> {
-        let (txn, _traced) = self.begin_write().await?;
+        let txn = self.begin_write().await?;
         // Under the user row's share lock: an operator's lock in flight is waited for and seen
         // here (403 `UserLocked`); one that comes later waits for this rotation, then revokes
         // the family, the successor with it.
@@ -68,7 +68,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
     async fn revoke_refresh(&self, logout: Logout) -> RepoResult<()> {
         // Under the family row's lock: it waits for a rotation in flight, then revokes the
         // successor that rotation committed with the rest.
-        let (txn, _traced) = self.begin_write().await?;
+        let txn = self.begin_write().await?;
         let record = locked_record(&txn, &logout.presented).await?;
         crate::plan::apply(&txn, &logout.plan(record.as_ref())).await?;
         txn.commit().await.map_err(repository_error)
@@ -101,7 +101,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
 
     async fn end_session(&self, ending: SessionEnding) -> RepoResult<bool> {
         // Under the family row's lock, as logout: a rotation in flight dies with it.
-        let (txn, _traced) = self.begin_write().await?;
+        let txn = self.begin_write().await?;
         let family = crate::rows::locked_family_row(&txn, ending.session).await?;
         let stored = family.map(|family| (UserId::from_uuid(family.user_id), family.revoked));
         let Some(plan) = ending.plan(stored) else {
@@ -121,14 +121,14 @@ impl RefreshTokenRepository for SeaOrmRepository {
             .map_err(repository_error)?;
         let mut pruned = 0;
         if !ended.is_empty() {
-            let (txn, _traced) = self.begin_write().await?;
+            let txn = self.begin_write().await?;
             pruned += queries::delete_tokens_of(ended.clone())
-                .exec(&txn)
+                .exec(&*txn)
                 .await
                 .map_err(repository_error)?
                 .rows_affected;
             pruned += queries::delete_families(ended)
-                .exec(&txn)
+                .exec(&*txn)
                 .await
                 .map_err(repository_error)?
                 .rows_affected;

@@ -2,9 +2,9 @@
 
 use crate::error::repository_error;
 use crate::migration_lock::MigrationLock;
+use crate::traced::TracedTransaction;
 use sea_orm::{
-    DatabaseConnection, DatabaseTransaction, DbBackend, SqliteTransactionMode, TransactionOptions,
-    TransactionTrait,
+    DatabaseConnection, DbBackend, SqliteTransactionMode, TransactionOptions, TransactionTrait,
 };
 use social_login_domain::plan::WritePlan;
 use social_login_migrations::{Recorded, apply_pending};
@@ -54,12 +54,9 @@ impl SeaOrmRepository {
     /// it, instead of at the first write, where an upgrade conflict fails at once.
     /// PostgreSQL ignores the mode.
     ///
-    /// With it comes the transaction's traced span (see [`crate::traced::transaction_span`]):
-    /// keep it until the transaction ends.
+    /// Traced (see [`crate::traced::transaction_span`]) until it commits or is dropped.
     #[track_caller]
-    pub(crate) fn begin_write(
-        &self,
-    ) -> impl Future<Output = RepoResult<(DatabaseTransaction, tracing::Span)>> + '_ {
+    pub(crate) fn begin_write(&self) -> impl Future<Output = RepoResult<TracedTransaction>> + '_ {
         let system = match self.db.get_database_backend() {
             DbBackend::Postgres => "postgresql",
             DbBackend::Sqlite => "sqlite",
@@ -76,7 +73,7 @@ impl SeaOrmRepository {
                 .instrument(span.clone())
                 .await
                 .map_err(repository_error)?;
-            Ok((txn, span))
+            Ok(TracedTransaction::new(txn, span))
         }
     }
 
@@ -90,7 +87,7 @@ impl SeaOrmRepository {
     ) -> impl Future<Output = RepoResult<bool>> + '_ {
         let begun = self.begin_write();
         async move {
-            let (txn, _traced) = begun.await?;
+            let txn = begun.await?;
             let written = PlanError::written_unless_gone(crate::plan::apply(&txn, &plan).await)?;
             if written {
                 txn.commit().await.map_err(repository_error)?;

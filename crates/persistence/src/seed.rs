@@ -32,13 +32,13 @@ pub async fn seed_provider_users(
         let (users, links): (Vec<_>, Vec<_>) = (start..end)
             .map(|n| seeded(provider, subject_prefix, n, now))
             .unzip();
-        let (txn, _traced) = repo.begin_write().await?;
+        let txn = repo.begin_write().await?;
         user::Entity::insert_many(users.iter().map(user_to_row))
-            .exec_without_returning(&txn)
+            .exec_without_returning(&*txn)
             .await
             .map_err(repository_error)?;
         linked_account::Entity::insert_many(links.iter().map(link_to_row))
-            .exec_without_returning(&txn)
+            .exec_without_returning(&*txn)
             .await
             .map_err(repository_error)?;
         txn.commit().await.map_err(repository_error)?;

@@ -36,19 +36,17 @@ pub(crate) async fn sign_in_with_provider(
         let plan = plan(&held, &sign_in).await?;
         // No row: the link was removed or disabled since it was read; decide again.
         let statement = LoginStatement::of_plan(&plan.writes)?;
-        if !statement
-            .run(&held)
-            .await
-            .map_err(crate::plan::conflict_or_failed)?
-        {
+        let written = statement.run(&held).await;
+        crate::traced::record_outcome(&traced, matches!(written, Ok(true)));
+        if !written.map_err(crate::plan::conflict_or_failed)? {
             return Err(SignInError::Raced);
         }
         return Ok(signed_in(plan));
     }
     // SQLite through sea-orm (tooling and the adapter's tests; the service serves SQLite
     // with rusqlite): one statement at a time inside a transaction.
-    let (txn, _traced) = repo.begin_write().await?;
-    let plan = plan(&txn, &sign_in).await?;
+    let txn = repo.begin_write().await?;
+    let plan = plan(&*txn, &sign_in).await?;
     crate::plan::apply(&txn, &plan.writes).await?;
     txn.commit().await.map_err(repository_error)?;
     Ok(signed_in(plan))

@@ -38,7 +38,7 @@ pub(crate) enum Recorded {
 #[async_trait]
 impl SignalRepository for SeaOrmRepository {
     async fn apply_signal(&self, command: SignalCommand) -> RepoResult<SignalOutcome> {
-        let (txn, _traced) = self.begin_write().await?;
+        let txn = self.begin_write().await?;
         match record_receipt(&txn, &command.receipt).await? {
             Recorded::Now => {}
             Recorded::Before => return Ok(SignalOutcome::Duplicate),
@@ -46,7 +46,7 @@ impl SignalRepository for SeaOrmRepository {
         }
         let provider = command.receipt.source.provider();
         let Some(first_look) = queries::link(provider, &command.subject)
-            .one(&txn)
+            .one(&*txn)
             .await
             .map_err(repository_error)?
         else {
@@ -57,7 +57,7 @@ impl SignalRepository for SeaOrmRepository {
         let owner = locked_user_row(&txn, user, RowLock::Exclusive).await?;
         // Read again under the user's lock: a disconnect may have removed it meanwhile.
         let link = queries::link(provider, &command.subject)
-            .one(&txn)
+            .one(&*txn)
             .await
             .map_err(repository_error)?;
         let (Some(owner), Some(link)) = (owner, link) else {
@@ -66,7 +66,7 @@ impl SignalRepository for SeaOrmRepository {
         let target = SignalTarget {
             link: LinkedAccountId::from_uuid(link.id),
             last_state_change: link.disabled_changed_ms.map(from_unix_ms),
-            links: crate::rows::links_of(&txn, user).await?,
+            links: crate::rows::links_of(&*txn, user).await?,
             user: user_from_row(owner)?,
         };
         let plan = command.plan(&target);
@@ -77,12 +77,12 @@ impl SignalRepository for SeaOrmRepository {
     }
 
     async fn keep_receipt(&self, receipt: SignalReceipt) -> RepoResult<Option<OffsetDateTime>> {
-        let (txn, _traced) = self.begin_write().await?;
+        let txn = self.begin_write().await?;
         if record_receipt(&txn, &receipt).await? == Recorded::PayloadUsedElsewhere {
             return Ok(None);
         }
         let kept = queries::receipt(receipt.source, &receipt.id)
-            .one(&txn)
+            .one(&*txn)
             .await
             .map_err(repository_error)?
             .ok_or_else(|| RepositoryError::Internal("the receipt just kept is gone".into()))?;

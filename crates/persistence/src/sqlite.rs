@@ -100,7 +100,12 @@ impl SqliteRepository {
         E: From<RepositoryError> + Send + 'static,
     {
         let span = crate::traced::transaction_span("sqlite", std::panic::Location::caller());
-        self.worker.write(body).instrument(span)
+        let written = self.worker.write(body).instrument(span.clone());
+        async move {
+            let written = written.await;
+            crate::traced::record_outcome(&span, written.is_ok());
+            written
+        }
     }
 }
 

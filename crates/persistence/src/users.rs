@@ -39,7 +39,7 @@ impl UserRepository for SeaOrmRepository {
 
     async fn create_user(&self, creation: UserCreation) -> Result<User, CreateUserError> {
         let plan = creation.plan()?;
-        let (txn, _traced) = self.begin_write().await?;
+        let txn = self.begin_write().await?;
         crate::plan::apply(&txn, &plan).await?;
         txn.commit().await.map_err(repository_error)?;
         Ok(creation.user)
@@ -50,7 +50,7 @@ impl UserRepository for SeaOrmRepository {
     }
 
     async fn add_link(&self, link: AccountLink) -> Result<LinkedAccount, AddLinkError> {
-        let (txn, _traced) = self.begin_write().await?;
+        let txn = self.begin_write().await?;
         crate::plan::apply(&txn, &link.plan()).await?;
         txn.commit().await.map_err(repository_error)?;
         Ok(link.link.to_linked_account())
@@ -70,7 +70,7 @@ impl UserRepository for SeaOrmRepository {
 
     async fn delete_user(&self, deletion: UserDeletion) -> RepoResult<Option<Vec<SealedGrant>>> {
         let user = deletion.user;
-        let (txn, _traced) = self.begin_write().await?;
+        let txn = self.begin_write().await?;
         // Serialises with a concurrent disconnect or deletion of the same user.
         if crate::rows::locked_user_row(&txn, user, RowLock::Exclusive)
             .await?
@@ -79,7 +79,7 @@ impl UserRepository for SeaOrmRepository {
             return Ok(None);
         }
         let grants = queries::links_of(user)
-            .all(&txn)
+            .all(&*txn)
             .await
             .map_err(repository_error)?
             .into_iter()
@@ -91,7 +91,7 @@ impl UserRepository for SeaOrmRepository {
     }
 
     async fn record_event(&self, event: AuditEvent, outbox: EventSet) -> RepoResult<()> {
-        let (txn, _traced) = self.begin_write().await?;
+        let txn = self.begin_write().await?;
         crate::audit::commit_with(txn, [event], outbox).await
     }
 

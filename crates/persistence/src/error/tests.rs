@@ -104,7 +104,7 @@ async fn a_connection_reset_inside_a_transaction_is_unavailable_at_the_next_stat
     let Some((repo, proxy, database)) = behind_a_proxy().await else {
         return;
     };
-    let (transaction, _traced) = repo.begin_write().await.unwrap();
+    let transaction = repo.begin_write().await.unwrap();
     transaction.execute_unprepared("SELECT 1").await.unwrap();
     proxy.cut();
     assert_unavailable(

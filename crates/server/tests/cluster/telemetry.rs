@@ -193,6 +193,10 @@ async fn a_login_is_traced(database: Database, system: &str) {
         attribute(transaction, "db.system.name").as_deref(),
         Some(system)
     );
+    assert_eq!(
+        attribute(transaction, "db.transaction.outcome").as_deref(),
+        Some("committed")
+    );
 
     let listing = spans
         .iter()
