@@ -303,6 +303,20 @@ pub struct AuditContext {
 }
 
 impl AuditContext {
+    /// The plan of one write that records one event (`kind`, about `user` and `provider`).
+    pub fn plan(
+        &self,
+        write: crate::plan::Write,
+        kind: AuditEventType,
+        user: UserId,
+        provider: Option<ProviderKey>,
+    ) -> crate::plan::WritePlan {
+        let mut plan = crate::plan::WritePlan::new(self.outbox);
+        plan.write(write)
+            .record(self.event(0, kind, user, provider));
+        plan
+    }
+
     /// The `index`-th event of this operation (0 or 1).
     pub fn event(
         &self,

@@ -104,15 +104,10 @@ impl LinkRenewal {
     pub fn plan(&self) -> WritePlan {
         let refresh =
             LinkRefresh::with_tokens(self.link, self.email.clone(), self.tokens.clone(), self.at);
-        let mut writes = WritePlan::new(self.audit.outbox);
         let refreshed = AuditEventType::ProviderTokenRefreshed;
-        writes
-            .write(Write::RefreshLink(refresh))
-            .record(
-                self.audit
-                    .event(0, refreshed, self.user, Some(self.provider)),
-            );
-        writes
+        let write = Write::RefreshLink(refresh);
+        self.audit
+            .plan(write, refreshed, self.user, Some(self.provider))
     }
 
     /// `link` as this renewal leaves it: the new email, and the new scopes when tokens came.

@@ -79,14 +79,9 @@ pub struct UserDeletion {
 impl UserDeletion {
     /// The user goes, with its links, sessions and tokens; records `user.deleted`.
     pub fn plan(&self) -> WritePlan {
-        let mut writes = WritePlan::new(self.audit.outbox);
-        writes
-            .write(Write::DeleteUser(self.user))
-            .record(
-                self.audit
-                    .event(0, AuditEventType::UserDeleted, self.user, None),
-            );
-        writes
+        let deleted = AuditEventType::UserDeleted;
+        self.audit
+            .plan(Write::DeleteUser(self.user), deleted, self.user, None)
     }
 }
 

@@ -84,11 +84,11 @@ impl SessionEnding {
         if owner != self.user || revoked {
             return None;
         }
-        let mut plan = WritePlan::new(self.audit.outbox);
         let logout = AuditEventType::SessionLogout;
-        plan.write(Write::RevokeFamily(self.session))
-            .record(self.audit.event(0, logout, self.user, None));
-        Some(plan)
+        Some(
+            self.audit
+                .plan(Write::RevokeFamily(self.session), logout, self.user, None),
+        )
     }
 }
 

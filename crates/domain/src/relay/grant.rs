@@ -41,14 +41,10 @@ impl RelayRefresh {
     /// The new tokens (only over the token the refresh began from), then
     /// `provider.token_refreshed`.
     pub fn plan(&self) -> WritePlan {
-        let mut plan = WritePlan::new(self.audit.outbox);
         let refreshed = AuditEventType::ProviderTokenRefreshed;
-        plan.write(Write::RenewGrant(self.renewal.clone()))
-            .record(
-                self.audit
-                    .event(0, refreshed, self.user, Some(self.provider)),
-            );
-        plan
+        let write = Write::RenewGrant(self.renewal.clone());
+        self.audit
+            .plan(write, refreshed, self.user, Some(self.provider))
     }
 }
 
@@ -68,18 +64,14 @@ pub struct RefusedGrant {
 impl RefusedGrant {
     /// The tokens go with the lease, then `provider.reauthorization_required`.
     pub fn plan(&self) -> WritePlan {
-        let mut plan = WritePlan::new(self.audit.outbox);
         let required = AuditEventType::ProviderReauthorizationRequired;
-        plan.write(Write::ForgetRefusedGrant {
+        let write = Write::ForgetRefusedGrant {
             link: self.link,
             seen: self.seen.clone(),
             at: self.audit.at,
-        })
-        .record(
-            self.audit
-                .event(0, required, self.user, Some(self.provider)),
-        );
-        plan
+        };
+        self.audit
+            .plan(write, required, self.user, Some(self.provider))
     }
 }
 
