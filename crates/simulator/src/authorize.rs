@@ -8,6 +8,7 @@ use crate::faults::Endpoint;
 use crate::flow::Refusal;
 use crate::lock::locked;
 use crate::log::RequestRecord;
+use crate::pkce::Challenge;
 use crate::state::SimState;
 use crate::users::SimUser;
 use axum::http::{HeaderMap, StatusCode, header};
@@ -158,8 +159,10 @@ impl<'q> Back<'q> {
             provider,
             client_id: client_id.to_owned(),
             redirect_uri: self.raw.clone(),
-            code_challenge: query.code_challenge.clone(),
-            code_challenge_method: query.code_challenge_method.clone(),
+            pkce: Challenge {
+                code_challenge: query.code_challenge.clone(),
+                code_challenge_method: query.code_challenge_method.clone(),
+            },
             scopes,
             nonce: query.nonce.clone(),
             user,

@@ -2,14 +2,13 @@
 
 use crate::config::Provider;
 use crate::lock::locked;
-use crate::pkce::s256_matches;
+use crate::pkce::Challenge;
 use crate::random;
 use crate::tokens::IssuedToken;
 use crate::users::SimUser;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use subtle::ConstantTimeEq;
 
 /// What an authorization code stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,29 +17,13 @@ pub struct Grant {
     pub client_id: String,
     /// The redirect URI the code was delivered to (the registered one if none was named).
     pub redirect_uri: String,
-    pub code_challenge: Option<String>,
-    /// `S256` or `plain`; `None` with a challenge means `plain` (RFC 7636 §4.3).
-    pub code_challenge_method: Option<String>,
+    pub pkce: Challenge,
     pub scopes: Vec<String>,
     pub nonce: Option<String>,
     pub user: SimUser,
 }
 
 impl Grant {
-    /// With a stored challenge the verifier must match it (S256, or equality for `plain`).
-    pub fn verifier_matches(&self, verifier: Option<&str>) -> bool {
-        let Some(challenge) = &self.code_challenge else {
-            return true;
-        };
-        let Some(verifier) = verifier else {
-            return false;
-        };
-        match self.code_challenge_method.as_deref() {
-            Some("S256") => s256_matches(verifier, challenge),
-            _ => bool::from(verifier.as_bytes().ct_eq(challenge.as_bytes())),
-        }
-    }
-
     /// What an access token issued for this grant grants.
     pub fn token(&self) -> IssuedToken {
         IssuedToken {

@@ -15,8 +15,8 @@ pub use authorize::{
 };
 pub use documents::{EmailsRules, IdTokenRules, Signing, TokenIn, UserinfoMethod, UserinfoRules};
 pub use token::{
-    AuthMethod, BasicHeader, BodyRule, ClientAuthRule, IdTokenWhen, RevokeRules, TokenErrors,
-    TokenRules,
+    AuthMethod, BasicHeader, BodyRule, ClientAuthRule, IdTokenWhen, RevokeRules, TokenRules,
+    VerifierErrors,
 };
 
 use crate::paths::EndpointSet;

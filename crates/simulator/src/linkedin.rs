@@ -53,8 +53,8 @@ impl SimHooks for Linkedin {
 
     /// An app enforcing PKCE needs the code's challenge and its verifier.
     fn grant_checks(&self, cx: &Cx<'_>, params: &TokenParams, grant: &Grant) -> Checked {
-        let verified = grant.code_challenge.is_some()
-            && grant.verifier_matches(params.code_verifier.as_deref());
+        let verified = grant.pkce.code_challenge.is_some()
+            && grant.pkce.verifier_matches(params.code_verifier.as_deref());
         if cx.sim.linkedin_knobs.get().pkce == LinkedinPkce::Enforce && !verified {
             return Err(cx
                 .dialect

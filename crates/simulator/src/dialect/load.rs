@@ -83,7 +83,7 @@ mod tests {
             missing_code = { error = "invalid_request" }
             bad_code = { error = "invalid_grant" }
             redirect_mismatch = { error = "invalid_grant" }
-            bad_verifier = { error = "invalid_grant" }
+            verifier.bad = { error = "invalid_grant" }
 
             [mine]
             base = "std"

@@ -152,19 +152,27 @@ pub struct TokenErrors {
     pub bad_secret: Option<ErrorSpec>,
     /// Set: the redirect URI is required, checked before the code.
     pub missing_redirect: Option<ErrorSpec>,
-    /// Set: a verifier that is not 43 to 128 unreserved characters is refused at once.
-    pub malformed_verifier: Option<ErrorSpec>,
     pub missing_code: ErrorSpec,
     /// Never issued, used, or another client's.
     pub bad_code: ErrorSpec,
     /// `bad_code` when absent.
     pub expired_code: Option<ErrorSpec>,
     pub redirect_mismatch: ErrorSpec,
+    /// The answers of the PKCE checks.
+    pub verifier: VerifierErrors,
+}
+
+/// The answers of the token endpoint's PKCE checks.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerifierErrors {
+    /// Set: a verifier that is not 43 to 128 unreserved characters is refused at once.
+    pub malformed: Option<ErrorSpec>,
     /// Set: a verifier for a code issued without a challenge is refused.
-    pub stray_verifier: Option<ErrorSpec>,
-    /// A challenge was stored and no verifier came; `bad_verifier` when absent.
-    pub missing_verifier: Option<ErrorSpec>,
-    pub bad_verifier: ErrorSpec,
+    pub stray: Option<ErrorSpec>,
+    /// A challenge was stored and no verifier came; `bad` when absent.
+    pub missing: Option<ErrorSpec>,
+    pub bad: ErrorSpec,
 }
 
 /// An RFC 7009 revocation endpoint's manners (client errors are the token endpoint's).

@@ -4,7 +4,7 @@
 use crate::authorize::AuthorizeQuery;
 use crate::codes::Grant;
 use crate::dialect::{
-    Described, Descriptions, ErrorSpec, MethodAlone, PkceRule, TokenErrors, WithoutMethod,
+    Described, Descriptions, ErrorSpec, MethodAlone, PkceRule, VerifierErrors, WithoutMethod,
 };
 use crate::pkce::{is_s256_challenge, is_valid_verifier};
 
@@ -54,8 +54,8 @@ pub fn at_authorize(rule: &PkceRule, q: &AuthorizeQuery) -> Option<Problem> {
 }
 
 /// A verifier the token endpoint refuses before looking at the code (Discord).
-pub fn malformed<'e>(errors: &'e TokenErrors, verifier: Option<&str>) -> Option<&'e ErrorSpec> {
-    let error = errors.malformed_verifier.as_ref()?;
+pub fn malformed<'e>(errors: &'e VerifierErrors, verifier: Option<&str>) -> Option<&'e ErrorSpec> {
+    let error = errors.malformed.as_ref()?;
     verifier
         .is_some_and(|v| !is_valid_verifier(v))
         .then_some(error)
@@ -63,17 +63,14 @@ pub fn malformed<'e>(errors: &'e TokenErrors, verifier: Option<&str>) -> Option<
 
 /// The verifier against the code's challenge.
 pub fn at_token<'e>(
-    errors: &'e TokenErrors,
+    errors: &'e VerifierErrors,
     grant: &Grant,
     verifier: Option<&str>,
 ) -> Result<(), &'e ErrorSpec> {
-    match (grant.code_challenge.is_some(), verifier) {
-        (false, Some(_)) => errors.stray_verifier.as_ref().map_or(Ok(()), Err),
-        (true, None) => Err(errors
-            .missing_verifier
-            .as_ref()
-            .unwrap_or(&errors.bad_verifier)),
-        _ if !grant.verifier_matches(verifier) => Err(&errors.bad_verifier),
+    match (grant.pkce.code_challenge.is_some(), verifier) {
+        (false, Some(_)) => errors.stray.as_ref().map_or(Ok(()), Err),
+        (true, None) => Err(errors.missing.as_ref().unwrap_or(&errors.bad)),
+        _ if !grant.pkce.verifier_matches(verifier) => Err(&errors.bad),
         _ => Ok(()),
     }
 }

@@ -44,7 +44,7 @@ pub async fn answer(cx: Cx<'_>, query: Option<&str>, headers: &HeaderMap, body: 
         }
         let client = client::authenticate(&cx, headers, presented, record).map_err(fail)?;
         cx.hooks().token_checks(&cx, &params)?;
-        if let Some(error) = pkce::malformed(errors, params.code_verifier.as_deref()) {
+        if let Some(error) = pkce::malformed(&errors.verifier, params.code_verifier.as_deref()) {
             return Err(fail(error));
         }
         if grant_type == Some("refresh_token") {
@@ -81,7 +81,8 @@ pub async fn answer(cx: Cx<'_>, query: Option<&str>, headers: &HeaderMap, body: 
         }
         cx.hooks().grant_checks(&cx, &params, &grant)?;
         if rules.pkce_checked {
-            pkce::at_token(errors, &grant, params.code_verifier.as_deref()).map_err(fail)?;
+            pkce::at_token(&errors.verifier, &grant, params.code_verifier.as_deref())
+                .map_err(fail)?;
         }
         let body = token_answer::issue(cx, &grant.token(), grant.nonce.as_deref(), true);
         Ok(labelled(&cx, cx.dialect.envelope.answer(body, json)))
