@@ -6,6 +6,11 @@ fn identity(email: Option<&str>, verified: bool) -> ProviderIdentity {
     crate::test_fixtures::identity(ProviderKey::GITHUB, "583231", email, verified)
 }
 
+/// Ada's identity at the provider, her address vouched for or not.
+fn ada(vouched: bool) -> ProviderIdentity {
+    identity(Some("ada@example.com"), vouched)
+}
+
 /// A user of `email` without a password.
 fn user(email: &str, verified: bool) -> User {
     User {
@@ -37,7 +42,7 @@ fn an_owner_with_an_account_of_this_provider_is_never_auto_linked_again() {
     let owner = user("ada@example.com", true);
     let links = [link(owner.id, ProviderKey::GITHUB)];
     let decision = decide_login(
-        &identity(Some("ada@example.com"), true),
+        &ada(true),
         None,
         Some(EmailOwner {
             user: &owner,
@@ -53,7 +58,7 @@ fn a_linked_account_signs_its_user_in_whatever_the_email_says() {
     let owner = UserId::new();
     let other = user("ada@example.com", true);
     let decision = decide_login(
-        &identity(Some("ada@example.com"), false),
+        &ada(false),
         Some(&link(owner, ProviderKey::GITHUB)),
         Some(EmailOwner {
             user: &other,
@@ -66,12 +71,7 @@ fn a_linked_account_signs_its_user_in_whatever_the_email_says() {
 
 #[test]
 fn an_unknown_account_and_email_registers() {
-    let decision = decide_login(
-        &identity(Some("ada@example.com"), true),
-        None,
-        None,
-        Linking::Confirm,
-    );
+    let decision = decide_login(&ada(true), None, None, Linking::Confirm);
     assert_eq!(decision, Ok(LoginDecision::Register));
 }
 
@@ -112,7 +112,7 @@ fn a_matching_email_links_only_with_auto_link_and_both_sides_verified() {
     ];
     for (address, owner_verified, vouched, linking, outcome) in cases {
         let owner = user(address, owner_verified);
-        let email = identity(Some("ada@example.com"), vouched);
+        let email = ada(vouched);
         let decision = decide_login(&email, None, owned(&owner), linking);
         let expected = match outcome {
             Links => Ok(LoginDecision::LinkThenSignIn { user: owner.id }),
@@ -141,13 +141,7 @@ fn closed() -> SignupPolicy {
 
 #[test]
 fn a_closed_provider_refuses_to_register_a_new_account() {
-    let decision = decide_sign_in(
-        &identity(Some("ada@example.com"), true),
-        None,
-        None,
-        Linking::Auto,
-        &closed(),
-    );
+    let decision = decide_sign_in(&ada(true), None, None, Linking::Auto, &closed());
     assert_eq!(
         decision,
         Err(LoginRefused::Signup(SignupRefused::NotAllowed))
@@ -158,7 +152,7 @@ fn a_closed_provider_refuses_to_register_a_new_account() {
 fn a_closed_provider_still_signs_in_a_linked_account_and_auto_links() {
     let owner = user("ada@example.com", true);
     let linked = link(owner.id, ProviderKey::GITHUB);
-    let identity = identity(Some("ada@example.com"), true);
+    let identity = ada(true);
     assert_eq!(
         decide_sign_in(&identity, Some(&linked), None, Linking::Confirm, &closed()),
         Ok(LoginDecision::SignIn { user: owner.id })
@@ -177,13 +171,7 @@ fn a_domain_list_does_not_apply_to_auto_linking() {
         ..SignupPolicy::default()
     };
     assert_eq!(
-        decide_sign_in(
-            &identity(Some("ada@example.com"), true),
-            None,
-            owned(&owner),
-            Linking::Auto,
-            &acme_only
-        ),
+        decide_sign_in(&ada(true), None, owned(&owner), Linking::Auto, &acme_only),
         Ok(LoginDecision::LinkThenSignIn { user: owner.id })
     );
     assert_eq!(
@@ -202,13 +190,7 @@ fn a_domain_list_does_not_apply_to_auto_linking() {
 fn an_email_conflict_is_reported_before_the_sign_up_policy() {
     let owner = user("ada@example.com", true);
     assert_eq!(
-        decide_sign_in(
-            &identity(Some("ada@example.com"), true),
-            None,
-            owned(&owner),
-            Linking::Never,
-            &closed()
-        ),
+        decide_sign_in(&ada(true), None, owned(&owner), Linking::Never, &closed()),
         Err(LoginRefused::EmailAlreadyRegistered(
             EmailAlreadyRegistered::NO_OFFER
         ))

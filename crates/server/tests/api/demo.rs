@@ -7,12 +7,19 @@ use serde_json::Value;
 use social_login_provider_core::spec::presets;
 use std::net::SocketAddr;
 
-/// Starts the demo on a free loopback port in a temp dir.
-pub(crate) async fn start_demo() -> (social_login::demo::RunningDemo, tempfile::TempDir) {
+/// Starts the demo on a free loopback port in a temp dir: the demo, its base URL, a
+/// client from [`http`], and the temp dir, which the caller keeps to the end.
+pub(crate) async fn start_demo() -> (
+    social_login::demo::RunningDemo,
+    String,
+    reqwest::Client,
+    tempfile::TempDir,
+) {
     let dir = tempfile::tempdir().unwrap();
     let bind: SocketAddr = "127.0.0.1:0".parse().unwrap();
     let demo = social_login::demo::start(bind, dir.path()).await.unwrap();
-    (demo, dir)
+    let base = demo.url().to_owned();
+    (demo, base, http(), dir)
 }
 
 /// A client that follows no redirect, as the tests read them.
@@ -79,9 +86,7 @@ pub(crate) async fn sign_in_as(
 
 #[tokio::test]
 async fn the_demo_walks_a_sign_in_through_the_simulators_page() {
-    let (demo, _dir) = start_demo().await;
-    let base = demo.url().to_owned();
-    let http = http();
+    let (_demo, base, http, _dir) = start_demo().await;
     let page = http.get(format!("{base}/")).send().await.unwrap();
     assert!(page.text().await.unwrap().contains("social-login demo"));
     let login = sign_in_as(&http, &base, "github", "583231").await;
@@ -90,9 +95,7 @@ async fn the_demo_walks_a_sign_in_through_the_simulators_page() {
 
 #[tokio::test]
 async fn the_demo_lists_the_eight_then_two_providers_from_configuration_then_the_presets() {
-    let (demo, _dir) = start_demo().await;
-    let base = demo.url().to_owned();
-    let http = http();
+    let (demo, base, http, _dir) = start_demo().await;
     let listed = get_json(&http, format!("{base}/auth/oauth/providers")).await;
     let listed = listed.as_array().unwrap();
     let rows: Vec<String> = listed
@@ -143,9 +146,7 @@ async fn the_demo_lists_the_eight_then_two_providers_from_configuration_then_the
 
 #[tokio::test]
 async fn the_demo_signs_in_with_each_provider_from_configuration() {
-    let (demo, _dir) = start_demo().await;
-    let base = demo.url().to_owned();
-    let http = http();
+    let (demo, base, http, _dir) = start_demo().await;
     for (provider, user, name) in [
         ("acme-sso", "583231", "Ada Lovelace"),
         ("corp", "1000001", "Grace Hopper"),
@@ -159,9 +160,7 @@ async fn the_demo_signs_in_with_each_provider_from_configuration() {
 
 #[tokio::test]
 async fn the_demo_signs_in_with_each_preset() {
-    let (demo, _dir) = start_demo().await;
-    let base = demo.url().to_owned();
-    let http = http();
+    let (demo, base, http, _dir) = start_demo().await;
     // Alan's address is not verified: it holds nothing, so every preset makes him a user.
     for spec in presets() {
         let key = spec.key.as_str();
@@ -174,8 +173,7 @@ async fn the_demo_signs_in_with_each_preset() {
 
 #[tokio::test]
 async fn a_form_post_reaches_the_page_as_json_that_cannot_break_out_of_the_script() {
-    let (demo, _dir) = start_demo().await;
-    let base = demo.url().to_owned();
+    let (_demo, base, _, _dir) = start_demo().await;
     let page = reqwest::Client::new()
         .post(format!("{base}/demo/callback/apple"))
         .form(&[("code", "c"), ("state", "s"), ("user", "</script><b>")]);
@@ -227,8 +225,7 @@ async fn the_demos_secret_and_database_are_readable_by_their_owner_only() {
 
 #[tokio::test]
 async fn the_demo_publishes_its_discovery_document_on_its_own_address() {
-    let (demo, _dir) = start_demo().await;
-    let base = demo.url().to_owned();
+    let (demo, base, _, _dir) = start_demo().await;
     let discovery: Value = reqwest::get(format!("{base}/.well-known/openid-configuration"))
         .await
         .unwrap()

@@ -2,7 +2,7 @@
 //! only, about their linked account of the signal's provider, and the service receives the
 //! signal the simulator signed exactly as from the provider.
 
-use crate::demo::{http, sign_in_as, start_demo};
+use crate::demo::{sign_in_as, start_demo};
 use serde_json::{Value, json};
 
 async fn press(
@@ -24,9 +24,7 @@ async fn press(
 
 #[tokio::test]
 async fn a_signal_button_acts_on_the_callers_linked_account_only() {
-    let (demo, _dir) = start_demo().await;
-    let base = demo.url().to_owned();
-    let http = http();
+    let (demo, base, http, _dir) = start_demo().await;
     let (status, _) = press(&http, &base, "report_hijacking", None).await;
     assert_eq!(status, 401, "nobody signed in");
     let (status, _) = press(&http, &base, "report_hijacking", Some("not-a-token")).await;
@@ -58,9 +56,7 @@ async fn a_signal_button_acts_on_the_callers_linked_account_only() {
 
 #[tokio::test]
 async fn the_demos_own_routes_answer_errors_and_codes_as_the_api_does() {
-    let (demo, _dir) = start_demo().await;
-    let base = demo.url().to_owned();
-    let http = http();
+    let (demo, base, http, _dir) = start_demo().await;
     let malformed = http
         .post(format!("{base}/demo/signals"))
         .header("content-type", "application/json")

@@ -77,7 +77,6 @@ pub const WEBHOOK_SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8G
 /// Knobs a test may turn before the app starts.
 pub struct Options {
     pub auto_link_by_email: bool,
-    pub state_ttl_seconds: u64,
     pub rate_limit: Option<(u64, u32)>,
     pub github_enabled: bool,
     pub max_body_bytes: usize,
@@ -96,7 +95,6 @@ impl Default for Options {
     fn default() -> Self {
         Self {
             auto_link_by_email: false,
-            state_ttl_seconds: 600,
             rate_limit: None,
             github_enabled: true,
             max_body_bytes: 65_536,
@@ -242,7 +240,6 @@ async fn spawn(options: Options, database_via: Option<&FaultProxy>) -> TestApp {
     settings.server.bind = "127.0.0.1:0".into();
     let postgres = prepare_storage(&mut settings, data_dir.path(), database_via).await;
     settings.auto_link_by_email = options.auto_link_by_email;
-    settings.oauth_state_store.ttl_seconds = options.state_ttl_seconds;
     settings.http.max_body_bytes = options.max_body_bytes;
     settings.http.provider_timeout_seconds = options.provider_timeout_seconds;
     settings.server.trusted_proxies = options.trusted_proxies;

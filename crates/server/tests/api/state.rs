@@ -84,11 +84,7 @@ async fn the_memory_store_holds_at_most_max_entries_and_redis_has_no_such_bound(
 
 #[tokio::test]
 async fn an_expired_state_is_refused() {
-    let app = spawn_app_with(Options {
-        state_ttl_seconds: 1,
-        ..Options::default()
-    })
-    .await;
+    let app = spawn_app_tuned(|settings| settings.oauth_state_store.ttl_seconds = 1).await;
     let approval = app.approval("github", None, "583231").await;
     tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
     app.assert_state_refused("github", &approval).await;

@@ -39,6 +39,21 @@ async fn rotate(
     rotated.map(|rotated| rotated.user)
 }
 
+/// Runs each `(presented, successor, expected, why)` step at [`now`], in order, asserting
+/// its outcome.
+async fn assert_rotations(
+    repo: &Arc<dyn Repository>,
+    steps: &[(u8, u8, Result<UserId, RotateError>, &str)],
+) {
+    for (presented, successor, expected, why) in steps {
+        assert_eq!(
+            &rotate(repo, *presented, *successor, now()).await,
+            expected,
+            "{presented} -> {successor}: {why}"
+        );
+    }
+}
+
 pub async fn rotation_returns_the_user_and_its_successor_rotates_in_turn(
     repo: Arc<dyn Repository>,
 ) {
@@ -69,20 +84,25 @@ pub async fn a_rotated_token_presented_again_revokes_its_whole_family(repo: Arc<
     store_token(&*repo, ada, token_hash(other_session)).await;
     rotate(&repo, 1, 2, now()).await.unwrap();
 
-    assert_eq!(
-        rotate(&repo, 1, 3, now()).await,
-        Err(RotateError::Refused(RotationRefused::ReuseDetected))
-    );
-    assert_eq!(
-        rotate(&repo, 2, 4, now()).await,
-        Err(RotateError::Refused(RotationRefused::Invalid)),
-        "the legitimate successor is revoked with its family"
-    );
-    assert_eq!(
-        rotate(&repo, other_session, 5, now()).await,
-        Ok(ada),
-        "other families are untouched"
-    );
+    assert_rotations(
+        &repo,
+        &[
+            (
+                1,
+                3,
+                Err(RotateError::Refused(RotationRefused::ReuseDetected)),
+                "the rotated token presented again is a reuse",
+            ),
+            (
+                2,
+                4,
+                Err(RotateError::Refused(RotationRefused::Invalid)),
+                "the legitimate successor is revoked with its family",
+            ),
+            (other_session, 5, Ok(ada), "other families are untouched"),
+        ],
+    )
+    .await;
 }
 
 pub async fn an_expired_token_is_refused_and_stays_unused(repo: Arc<dyn Repository>) {
@@ -157,20 +177,25 @@ pub async fn logout_revokes_the_family_of_the_presented_token(repo: Arc<dyn Repo
 
     logout(&*repo, token_hash(2)).await.unwrap();
 
-    assert_eq!(
-        rotate(&repo, 2, 3, now()).await,
-        Err(RotateError::Refused(RotationRefused::Invalid))
-    );
-    assert_eq!(
-        rotate(&repo, 1, 4, now()).await,
-        Err(RotateError::Refused(RotationRefused::Invalid)),
-        "a revoked family is refused, not treated as reuse"
-    );
-    assert_eq!(
-        rotate(&repo, 9, 5, now()).await,
-        Ok(ada),
-        "the user's other session survives"
-    );
+    assert_rotations(
+        &repo,
+        &[
+            (
+                2,
+                3,
+                Err(RotateError::Refused(RotationRefused::Invalid)),
+                "the logged-out token is refused",
+            ),
+            (
+                1,
+                4,
+                Err(RotateError::Refused(RotationRefused::Invalid)),
+                "a revoked family is refused, not treated as reuse",
+            ),
+            (9, 5, Ok(ada), "the user's other session survives"),
+        ],
+    )
+    .await;
 }
 
 pub async fn logging_out_with_an_unknown_token_is_not_an_error(repo: Arc<dyn Repository>) {
