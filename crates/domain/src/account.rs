@@ -97,6 +97,31 @@ pub struct LinkedAccount {
     pub disabled: bool,
 }
 
+/// A provider's tokens as a link stores them: sealed, with the scopes they were granted and
+/// the client they were issued to when it is not the provider's configured one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SealedTokens {
+    pub access_token: SealedToken,
+    pub refresh_token: Option<SealedToken>,
+    pub scopes: Scopes,
+    /// When the access token stops working, when the provider said.
+    pub access_expires_at: Option<OffsetDateTime>,
+    pub client_id: Option<String>,
+}
+
+impl SealedTokens {
+    /// What a login that brought no token stores: nothing replaces what is stored.
+    pub fn none() -> Self {
+        Self {
+            access_token: SealedToken::none(),
+            refresh_token: None,
+            scopes: Scopes::default(),
+            access_expires_at: None,
+            client_id: None,
+        }
+    }
+}
+
 /// A link about to be stored, with its tokens already sealed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewLinkedAccount {
@@ -105,14 +130,9 @@ pub struct NewLinkedAccount {
     pub provider: ProviderKey,
     pub subject: ProviderSubject,
     pub email: Option<Email>,
-    pub access_token: SealedToken,
-    pub refresh_token: Option<SealedToken>,
-    pub scopes: Scopes,
-    /// When the access token stops working, when the provider said.
-    pub access_expires_at: Option<OffsetDateTime>,
-    /// The client id the tokens were issued to when it is not the provider's configured
-    /// one (an app's own, for a grant it exchanged); revocation names it.
-    pub grant_client_id: Option<String>,
+    /// The client they were issued to is kept when it is not the provider's configured one
+    /// (an app's own, for a grant it exchanged): revocation names it.
+    pub tokens: SealedTokens,
     pub created_at: OffsetDateTime,
 }
 
@@ -132,7 +152,7 @@ impl NewLinkedAccount {
             provider: self.provider,
             subject: self.subject.clone(),
             email: self.email.clone(),
-            scopes: self.scopes.clone(),
+            scopes: self.tokens.scopes.clone(),
             created_at: self.created_at,
             disabled: false,
         }

@@ -12,6 +12,8 @@ use crate::{
 };
 use time::OffsetDateTime;
 
+pub use crate::account::SealedTokens;
+
 /// One write. Those that change a row read before ([`Write::RefreshLink`]) find it or the
 /// plan fails as a conflict: the store's caller decides again on what is there now.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,31 +131,6 @@ impl LinkRefresh {
             scopes: new_token.then_some(tokens.scopes),
             access_expires_at: tokens.access_expires_at.filter(|_| new_token),
             at,
-        }
-    }
-}
-
-/// A provider's tokens as a link stores them: sealed, with the scopes they were granted and
-/// the client they were issued to when it is not the provider's configured one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SealedTokens {
-    pub access_token: SealedToken,
-    pub refresh_token: Option<SealedToken>,
-    pub scopes: Scopes,
-    /// When the access token stops working, when the provider said.
-    pub access_expires_at: Option<OffsetDateTime>,
-    pub client_id: Option<String>,
-}
-
-impl SealedTokens {
-    /// What a login that brought no token stores: nothing replaces what is stored.
-    pub fn none() -> Self {
-        Self {
-            access_token: SealedToken::none(),
-            refresh_token: None,
-            scopes: Scopes::default(),
-            access_expires_at: None,
-            client_id: None,
         }
     }
 }

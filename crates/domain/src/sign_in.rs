@@ -182,11 +182,7 @@ impl ProviderSignIn {
             provider: identity.provider,
             subject: identity.subject.clone(),
             email: identity.email.clone(),
-            access_token: self.tokens.access_token.clone(),
-            refresh_token: self.tokens.refresh_token.clone(),
-            scopes: self.tokens.scopes.clone(),
-            access_expires_at: self.tokens.access_expires_at,
-            grant_client_id: self.tokens.client_id.clone(),
+            tokens: self.tokens.clone(),
             created_at: self.now,
         }
     }

@@ -127,21 +127,22 @@ pub(crate) fn email_normalized_column(user: &User) -> Option<String> {
 }
 
 pub(crate) fn link_to_row(link: &NewLinkedAccount) -> linked_account::ActiveModel {
+    let tokens = &link.tokens;
     linked_account::ActiveModel {
         id: Set(link.id.as_uuid()),
         user_id: Set(link.user_id.as_uuid()),
         provider: Set(link.provider.as_str().to_owned()),
         subject: Set(link.subject.as_str().to_owned()),
         email: Set(email_to_column(link.email.as_ref())),
-        access_token: Set(link.access_token.as_str().to_owned()),
-        refresh_token: Set(link.refresh_token.as_ref().map(|t| t.as_str().to_owned())),
+        access_token: Set(tokens.access_token.as_str().to_owned()),
+        refresh_token: Set(tokens.refresh_token.as_ref().map(|t| t.as_str().to_owned())),
         created_at: Set(link.created_at),
         updated_at: Set(link.created_at),
         disabled: Set(false),
         disabled_changed_ms: Set(None),
-        grant_client_id: Set(link.grant_client_id.clone()),
-        scopes: Set(link.scopes.as_str().to_owned()),
-        access_expires_ms: Set(link.access_expires_at.map(crate::audit::unix_ms)),
+        grant_client_id: Set(tokens.client_id.clone()),
+        scopes: Set(tokens.scopes.as_str().to_owned()),
+        access_expires_ms: Set(tokens.access_expires_at.map(crate::audit::unix_ms)),
         refresh_lease_until_ms: Set(None),
     }
 }

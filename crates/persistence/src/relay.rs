@@ -11,6 +11,7 @@ use crate::relay_sql::GRANT_FOR_RELAY;
 use async_trait::async_trait;
 use sea_orm::sea_query::{Condition, Expr};
 use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, QueryFilter, QueryResult};
+use social_login_domain::plan::SealedTokens;
 use social_login_domain::relay::{RefusedGrant, RelayRefresh};
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
 use social_login_ports::{
@@ -76,13 +77,15 @@ fn lookup_from(row: &QueryResult) -> Result<GrantLookup, DbErr> {
     let millis = |column: &str| row.try_get::<Option<i64>>("", column);
     Ok(GrantLookup::Grant(LinkGrant {
         link: LinkedAccountId::from_uuid(link),
-        access_token: SealedToken::new(row.try_get::<String>("", "access_token")?),
-        refresh_token: row
-            .try_get::<Option<String>>("", "refresh_token")?
-            .map(SealedToken::new),
-        scopes: Scopes::from_stored(row.try_get("", "scopes")?),
-        client_id: row.try_get("", "grant_client_id")?,
-        access_expires_at: millis("access_expires_ms")?.map(from_unix_ms),
+        tokens: SealedTokens {
+            access_token: SealedToken::new(row.try_get::<String>("", "access_token")?),
+            refresh_token: row
+                .try_get::<Option<String>>("", "refresh_token")?
+                .map(SealedToken::new),
+            scopes: Scopes::from_stored(row.try_get("", "scopes")?),
+            client_id: row.try_get("", "grant_client_id")?,
+            access_expires_at: millis("access_expires_ms")?.map(from_unix_ms),
+        },
         refresh_lease_until: millis("refresh_lease_until_ms")?.map(from_unix_ms),
         disabled: row.try_get("", "disabled")?,
         user_locked: row.try_get("", "locked")?,

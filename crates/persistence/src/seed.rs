@@ -6,6 +6,7 @@ use crate::entity::{linked_account, user};
 use crate::error::repository_error;
 use crate::mapping::{link_to_row, user_to_row};
 use sea_orm::EntityTrait;
+use social_login_domain::plan::SealedTokens;
 use social_login_domain::{
     Email, LinkedAccountId, NewLinkedAccount, ProviderKey, ProviderSubject, SealedToken, User,
     UserId,
@@ -66,17 +67,16 @@ fn seeded(
         locked: false,
     };
     let link = NewLinkedAccount {
-        scopes: social_login_domain::Scopes::default(),
-        access_expires_at: None,
         id: LinkedAccountId::new(),
         user_id: user.id,
         provider,
         // Digits and a short prefix: always a valid subject.
         subject: ProviderSubject::parse(subject).expect("a seeded subject is valid"),
         email,
-        access_token: SealedToken::new("seed.placeholder"),
-        refresh_token: None,
-        grant_client_id: None,
+        tokens: SealedTokens {
+            access_token: SealedToken::new("seed.placeholder"),
+            ..SealedTokens::none()
+        },
         created_at: now,
     };
     (user, link)

@@ -4,23 +4,16 @@
 
 use crate::RepoResult;
 use async_trait::async_trait;
+use social_login_domain::plan::SealedTokens;
 use social_login_domain::relay::{RefusedGrant, RelayRefresh};
-use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
+use social_login_domain::{LinkedAccountId, ProviderKey, SealedToken, UserId};
 use time::OffsetDateTime;
 
 /// A user's link of one provider as a relayed call uses it. `Debug` shows no token.
-#[derive(derive_more::Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkGrant {
     pub link: LinkedAccountId,
-    #[debug(skip)]
-    pub access_token: SealedToken,
-    #[debug("{}", refresh_token.is_some())]
-    pub refresh_token: Option<SealedToken>,
-    pub scopes: Scopes,
-    /// The client the grant was issued to, when not the provider's configured one.
-    pub client_id: Option<String>,
-    /// When the access token stops working, when the provider said.
-    pub access_expires_at: Option<OffsetDateTime>,
+    pub tokens: SealedTokens,
     /// Until when a caller is refreshing these tokens (`None`: nobody is).
     pub refresh_lease_until: Option<OffsetDateTime>,
     /// Its provider reported the account disabled: nothing is called for it.

@@ -2,9 +2,9 @@
 //! makes: the one place this store writes what a rule decided.
 
 use crate::repository::{Family, Tables, Token};
-use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
+use social_login_domain::plan::{LinkRefresh, SealedTokens, Write, WritePlan};
 use social_login_domain::relay::GrantRenewal;
-use social_login_domain::{LinkedAccountId, NewLinkedAccount, SealedToken, UserId};
+use social_login_domain::{LinkedAccountId, NewLinkedAccount, UserId};
 use social_login_ports::repository_error::Taken;
 use social_login_ports::{PlanError, RepositoryError};
 use std::collections::HashSet;
@@ -63,7 +63,7 @@ impl Tables {
             }
             Write::ForgetRefusedGrant { link, seen, .. } => {
                 let current = (self.links.iter_mut())
-                    .find(|stored| stored.id == link && stored.access_token == seen);
+                    .find(|stored| stored.id == link && stored.tokens.access_token == seen);
                 forget_tokens(current.ok_or(PlanError::Gone)?);
                 self.refresh_leases.remove(&link);
             }
@@ -115,16 +115,16 @@ impl Tables {
         let stored = updatable_link(&mut self.links, &self.disabled, refresh.link, |_| true)?;
         stored.email = refresh.email;
         if let Some((access_token, client_id)) = refresh.access_token {
-            stored.access_token = access_token;
-            stored.grant_client_id = client_id;
-            stored.access_expires_at = refresh.access_expires_at;
+            stored.tokens.access_token = access_token;
+            stored.tokens.client_id = client_id;
+            stored.tokens.access_expires_at = refresh.access_expires_at;
             self.refresh_leases.remove(&refresh.link);
         }
         if let Some(refresh_token) = refresh.refresh_token {
-            stored.refresh_token = Some(refresh_token);
+            stored.tokens.refresh_token = Some(refresh_token);
         }
         if let Some(scopes) = refresh.scopes {
-            stored.scopes = scopes;
+            stored.tokens.scopes = scopes;
         }
         Ok(())
     }
@@ -132,16 +132,16 @@ impl Tables {
     /// A relay refresh's tokens, only over the access token it began from (as the
     /// database's conditional update); its lease ends.
     fn renew_grant(&mut self, renewal: GrantRenewal) -> Result<(), PlanError> {
-        let began_from = |stored: &NewLinkedAccount| stored.access_token == renewal.seen;
+        let began_from = |stored: &NewLinkedAccount| stored.tokens.access_token == renewal.seen;
         let stored = updatable_link(&mut self.links, &self.disabled, renewal.link, began_from)?;
         let tokens = renewal.tokens;
-        stored.access_token = tokens.access_token;
-        stored.access_expires_at = tokens.access_expires_at;
+        stored.tokens.access_token = tokens.access_token;
+        stored.tokens.access_expires_at = tokens.access_expires_at;
         if let Some(refresh_token) = tokens.refresh_token {
-            stored.refresh_token = Some(refresh_token);
+            stored.tokens.refresh_token = Some(refresh_token);
         }
         if !tokens.scopes.as_str().is_empty() {
-            stored.scopes = tokens.scopes;
+            stored.tokens.scopes = tokens.scopes;
         }
         self.refresh_leases.remove(&renewal.link);
         Ok(())
@@ -176,9 +176,5 @@ fn updatable_link<'a>(
 
 /// The link without its provider tokens (the empty access token is "none").
 pub(crate) fn forget_tokens(stored: &mut NewLinkedAccount) {
-    stored.access_token = SealedToken::none();
-    stored.refresh_token = None;
-    stored.grant_client_id = None;
-    stored.scopes = social_login_domain::Scopes::default();
-    stored.access_expires_at = None;
+    stored.tokens = SealedTokens::none();
 }

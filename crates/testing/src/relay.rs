@@ -23,11 +23,7 @@ impl ProviderGrants for InMemoryRepository {
         Ok(link.map_or(GrantLookup::NoLink, |link| {
             GrantLookup::Grant(LinkGrant {
                 link: link.id,
-                access_token: link.access_token.clone(),
-                refresh_token: link.refresh_token.clone(),
-                scopes: link.scopes.clone(),
-                client_id: link.grant_client_id.clone(),
-                access_expires_at: link.access_expires_at,
+                tokens: link.tokens.clone(),
                 refresh_lease_until: tables.refresh_leases.get(&link.id).copied(),
                 disabled: tables.disabled.contains(&link.id),
                 user_locked: owner.locked,
@@ -40,7 +36,7 @@ impl ProviderGrants for InMemoryRepository {
         let current = tables
             .links
             .iter()
-            .any(|link| link.id == claim.link && link.access_token == claim.seen);
+            .any(|link| link.id == claim.link && link.tokens.access_token == claim.seen);
         let leased = tables
             .refresh_leases
             .get(&claim.link)
@@ -60,7 +56,7 @@ impl ProviderGrants for InMemoryRepository {
         let mut tables = self.lock();
         let link = release.link;
         let current = (tables.links.iter())
-            .any(|stored| stored.id == link && stored.access_token == release.seen);
+            .any(|stored| stored.id == link && stored.tokens.access_token == release.seen);
         if current {
             tables.refresh_leases.remove(&link);
         }

@@ -140,7 +140,12 @@ impl InMemoryRepository {
             .links
             .iter()
             .find(|link| link.provider == provider && link.subject.as_str() == subject)
-            .map(|link| (link.access_token.clone(), link.refresh_token.clone()))
+            .map(|link| {
+                (
+                    link.tokens.access_token.clone(),
+                    link.tokens.refresh_token.clone(),
+                )
+            })
     }
 }
 

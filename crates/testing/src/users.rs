@@ -16,9 +16,9 @@ use social_login_ports::{
 pub(crate) fn grant_of(link: &NewLinkedAccount) -> SealedGrant {
     SealedGrant {
         provider: link.provider,
-        access_token: link.access_token.clone(),
-        refresh_token: link.refresh_token.clone(),
-        client_id: link.grant_client_id.clone(),
+        access_token: link.tokens.access_token.clone(),
+        refresh_token: link.tokens.refresh_token.clone(),
+        client_id: link.tokens.client_id.clone(),
     }
 }
 

@@ -89,11 +89,7 @@ impl AuthService {
             provider: identity.provider,
             subject: identity.subject.clone(),
             email: identity.email.clone(),
-            access_token: tokens.access_token,
-            refresh_token: tokens.refresh_token,
-            scopes: tokens.scopes,
-            access_expires_at: tokens.access_expires_at,
-            grant_client_id: tokens.client_id,
+            tokens,
             created_at: now,
         };
         // The unique constraints settle a race with a concurrent connect or login.

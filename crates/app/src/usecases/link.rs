@@ -83,11 +83,7 @@ impl AuthService {
             provider: offer.provider,
             subject: offer.subject,
             email: offer.email,
-            access_token: offer.tokens.access_token,
-            refresh_token: offer.tokens.refresh_token,
-            scopes: offer.tokens.scopes,
-            access_expires_at: offer.tokens.access_expires_at,
-            grant_client_id: offer.tokens.client_id,
+            tokens: offer.tokens,
             created_at: now,
         };
         let audit = self.audit(&origin.clone().via(Via::LinkToken), now);

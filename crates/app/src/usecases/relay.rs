@@ -99,7 +99,7 @@ impl AuthService {
             origin,
         };
         let mut grant = self.live_grant(&whose).await?;
-        if needs_refresh(grant.access_expires_at, self.ports.clock.now()) {
+        if needs_refresh(grant.tokens.access_expires_at, self.ports.clock.now()) {
             grant = self.refreshed(&whose, grant).await?;
         }
         let (mut answer, mut guard) = self.call(provider, &grant, &request, &url).await?;
@@ -146,7 +146,7 @@ impl AuthService {
         if grant.disabled {
             return Err(AppError::ProviderAccountDisabled);
         }
-        if grant.access_token.is_none() {
+        if grant.tokens.access_token.is_none() {
             return Err(AppError::ProviderReauthorizationRequired { provider: key });
         }
         Ok(grant)
@@ -159,7 +159,7 @@ impl AuthService {
         request: &RelayRequest,
         url: &str,
     ) -> AppResult<(ApiAnswer, TokenGuard)> {
-        let token = self.ports.cipher.open(&grant.access_token)?;
+        let token = self.ports.cipher.open(&grant.tokens.access_token)?;
         // A provider that takes the token in the query may repeat the URL (a redirect, a page
         // link, an echo): the answer goes back to the caller guarded against it.
         let guard = TokenGuard::new(&token);
@@ -190,7 +190,7 @@ impl AuthService {
             let now = self.ports.clock.now();
             let claim = RefreshClaim {
                 link: stale.link,
-                seen: stale.access_token.clone(),
+                seen: stale.tokens.access_token.clone(),
                 now,
                 until: now + lease,
             };
@@ -199,7 +199,7 @@ impl AuthService {
             }
             tokio::time::sleep(WAIT_STEP).await;
             let current = self.live_grant(whose).await?;
-            if current.access_token != stale.access_token {
+            if current.tokens.access_token != stale.tokens.access_token {
                 return Ok(current);
             }
         }
@@ -238,13 +238,13 @@ impl AuthService {
     async fn refresh_now(&self, whose: &Whose<'_>, stale: LinkGrant) -> AppResult<LinkGrant> {
         let (provider, user, origin) = (whose.provider, whose.user(), whose.origin);
         let key = provider.key();
-        let outcome = match &stale.refresh_token {
+        let outcome = match &stale.tokens.refresh_token {
             None => Err(RefreshFailure::Refused("no refresh token stored".into())),
             Some(sealed) => {
                 let grant = ProviderGrant {
-                    access_token: self.ports.cipher.open(&stale.access_token)?,
+                    access_token: self.ports.cipher.open(&stale.tokens.access_token)?,
                     refresh_token: Some(self.ports.cipher.open(sealed)?),
-                    client_id: stale.client_id.clone(),
+                    client_id: stale.tokens.client_id.clone(),
                 };
                 let refresh = provider.adapter().refresh(grant);
                 tokio::time::timeout(self.policy.relay.timeout, refresh)
@@ -268,16 +268,16 @@ impl AuthService {
         let issued = ProviderGrant {
             access_token: tokens.access_token.clone(),
             refresh_token: tokens.refresh_token.clone(),
-            client_id: stale.client_id.clone(),
+            client_id: stale.tokens.client_id.clone(),
         };
-        let sealed = self.seal(tokens, stale.client_id.clone())?;
+        let sealed = self.seal(tokens, stale.tokens.client_id.clone())?;
         let now = self.ports.clock.now();
         let refresh = RelayRefresh {
             user,
             provider: key,
             renewal: GrantRenewal {
                 link: stale.link,
-                seen: stale.access_token.clone(),
+                seen: stale.tokens.access_token.clone(),
                 tokens: sealed.clone(),
                 at: now,
             },
@@ -317,7 +317,7 @@ impl AuthService {
             RefreshFailure::Failed(why) => {
                 let release = LeaseRelease {
                     link: stale.link,
-                    seen: stale.access_token.clone(),
+                    seen: stale.tokens.access_token.clone(),
                 };
                 if let Err(error) = self.ports.grants.release_refresh(release).await {
                     return error.into();
@@ -332,7 +332,7 @@ impl AuthService {
                     user,
                     provider,
                     link: stale.link,
-                    seen: stale.access_token.clone(),
+                    seen: stale.tokens.access_token.clone(),
                     audit: self.audit(origin, self.ports.clock.now()),
                 };
                 // Not stored: the link holds other tokens now (or went); the caller's next
@@ -363,9 +363,12 @@ impl Whose<'_> {
 /// `stale` with the tokens its refresh stored.
 fn renewed(stale: LinkGrant, tokens: SealedTokens) -> LinkGrant {
     LinkGrant {
-        access_token: tokens.access_token,
-        refresh_token: tokens.refresh_token.or(stale.refresh_token),
-        access_expires_at: tokens.access_expires_at,
+        tokens: SealedTokens {
+            access_token: tokens.access_token,
+            refresh_token: tokens.refresh_token.or(stale.tokens.refresh_token),
+            access_expires_at: tokens.access_expires_at,
+            ..stale.tokens
+        },
         refresh_lease_until: None,
         ..stale
     }

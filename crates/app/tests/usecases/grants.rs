@@ -2,8 +2,9 @@
 //! never erases the ones a code-flow login stored, and whatever is stored revokes the grant.
 
 use crate::world::*;
+use social_login_domain::plan::SealedTokens;
 use social_login_domain::{
-    LinkedAccountId, NewLinkedAccount, ProviderKey, ProviderSubject, SealedToken, SecretText,
+    LinkedAccountId, NewLinkedAccount, ProviderKey, ProviderSubject, SecretText,
 };
 use social_login_ports::AccountLink;
 use social_login_ports::{Clock, SessionTokens, TokenCipher, UserRepository};
@@ -59,16 +60,15 @@ async fn a_link_that_kept_only_its_refresh_token_is_revoked_with_it() {
         .users
         .add_link(AccountLink {
             link: NewLinkedAccount {
-                scopes: social_login_domain::Scopes::default(),
                 id: LinkedAccountId::new(),
                 user_id: ada.user.id,
                 provider: ProviderKey::GOOGLE,
                 subject: ProviderSubject::parse("g-legacy").unwrap(),
                 email: None,
-                access_token: SealedToken::none(),
-                refresh_token: Some(refresh),
-                access_expires_at: None,
-                grant_client_id: None,
+                tokens: SealedTokens {
+                    refresh_token: Some(refresh),
+                    ..SealedTokens::none()
+                },
                 created_at: world.clock.now(),
             },
             audit: social_login_testing::audit_now(),

@@ -6,6 +6,7 @@ use super::{SqliteRepository, sql};
 use crate::audit::{from_unix_ms, unix_ms};
 use async_trait::async_trait;
 use rusqlite::{Row, params};
+use social_login_domain::plan::SealedTokens;
 use social_login_domain::relay::{RefusedGrant, RelayRefresh};
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
 use social_login_ports::{
@@ -73,11 +74,13 @@ fn lookup_at(row: &Row) -> rusqlite::Result<GrantLookup> {
     Ok(GrantLookup::Grant(LinkGrant {
         user_locked: row.get(0)?,
         link: LinkedAccountId::from_uuid(uuid_at(row, 1)?),
-        access_token: SealedToken::new(row.get::<_, String>(2)?),
-        refresh_token: row.get::<_, Option<String>>(3)?.map(SealedToken::new),
-        scopes: Scopes::from_stored(row.get(4)?),
-        client_id: row.get(5)?,
-        access_expires_at: row.get::<_, Option<i64>>(6)?.map(from_unix_ms),
+        tokens: SealedTokens {
+            access_token: SealedToken::new(row.get::<_, String>(2)?),
+            refresh_token: row.get::<_, Option<String>>(3)?.map(SealedToken::new),
+            scopes: Scopes::from_stored(row.get(4)?),
+            client_id: row.get(5)?,
+            access_expires_at: row.get::<_, Option<i64>>(6)?.map(from_unix_ms),
+        },
         refresh_lease_until: row.get::<_, Option<i64>>(7)?.map(from_unix_ms),
         disabled: row.get(8)?,
     }))

@@ -58,6 +58,7 @@ pub(super) fn insert_user(db: &Db, user: &User) -> rusqlite::Result<usize> {
 /// Kept raw: the caller decides what a violated constraint means.
 pub(super) fn insert_link(db: &Db, link: &NewLinkedAccount) -> rusqlite::Result<usize> {
     let created_at = time_text(link.created_at).map_err(to_sql_error)?;
+    let tokens = &link.tokens;
     execute_raw(
         db,
         sql::INSERT_LINK,
@@ -67,12 +68,12 @@ pub(super) fn insert_link(db: &Db, link: &NewLinkedAccount) -> rusqlite::Result<
             link.provider.as_str(),
             link.subject.as_str(),
             email_to_column(link.email.as_ref()),
-            link.access_token.as_str(),
-            link.refresh_token.as_ref().map(|token| token.as_str()),
+            tokens.access_token.as_str(),
+            tokens.refresh_token.as_ref().map(|token| token.as_str()),
             created_at,
-            link.grant_client_id.as_deref(),
-            link.scopes.as_str(),
-            link.access_expires_at.map(unix_ms),
+            tokens.client_id.as_deref(),
+            tokens.scopes.as_str(),
+            tokens.access_expires_at.map(unix_ms),
         ],
     )
 }

@@ -18,7 +18,7 @@ pub async fn deleting_a_user_takes_its_links_and_sessions_and_hands_back_its_gra
     let github = new_link(ada.id, ProviderKey::GITHUB, "gh-1");
     store_user(repo.as_ref(), &ada, Some(github)).await;
     let mut google = new_link(ada.id, ProviderKey::GOOGLE, "g-1");
-    google.refresh_token = None;
+    google.tokens.refresh_token = None;
     add_link(&*repo, google).await.unwrap();
     store_token(&*repo, ada.id, token_hash(1)).await;
     let grace = new_user(Some("grace@example.com"), true);

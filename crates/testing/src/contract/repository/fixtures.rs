@@ -39,16 +39,16 @@ pub fn new_user(email_address: Option<&str>, with_password: bool) -> User {
 
 pub fn new_link(user: UserId, provider: ProviderKey, subject: &str) -> NewLinkedAccount {
     NewLinkedAccount {
-        scopes: social_login_domain::Scopes::default(),
         id: LinkedAccountId::new(),
         user_id: user,
         provider,
         subject: ProviderSubject::parse(subject).expect("valid subject"),
         email: Some(email("Ada@Example.com")),
-        access_token: SealedToken::new("k1:sealed-access"),
-        refresh_token: Some(SealedToken::new("k1:sealed-refresh")),
-        access_expires_at: None,
-        grant_client_id: None,
+        tokens: SealedTokens {
+            access_token: SealedToken::new("k1:sealed-access"),
+            refresh_token: Some(SealedToken::new("k1:sealed-refresh")),
+            ..SealedTokens::none()
+        },
         created_at: now(),
     }
 }

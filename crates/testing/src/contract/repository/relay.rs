@@ -28,7 +28,7 @@ async fn github_grant_of(repo: &dyn Repository, user: UserId) -> LinkGrant {
 fn claim(grant: &LinkGrant, at: OffsetDateTime) -> RefreshClaim {
     RefreshClaim {
         link: grant.link,
-        seen: grant.access_token.clone(),
+        seen: grant.tokens.access_token.clone(),
         now: at,
         until: at + Duration::seconds(30),
     }
@@ -40,7 +40,7 @@ fn refresh(user: UserId, grant: &LinkGrant, access: &str, refresh: Option<&str>)
         provider: ProviderKey::GITHUB,
         renewal: GrantRenewal {
             link: grant.link,
-            seen: grant.access_token.clone(),
+            seen: grant.tokens.access_token.clone(),
             tokens: SealedTokens {
                 access_token: SealedToken::new(access),
                 refresh_token: refresh.map(SealedToken::new),
@@ -58,9 +58,12 @@ pub async fn a_grant_is_the_users_link_of_that_provider_with_its_sealed_tokens(
     repo: Arc<dyn Repository>,
 ) {
     let (ada, grant) = github_grant(&*repo).await;
-    assert_eq!(grant.access_token, SealedToken::new("k1:sealed-access"));
     assert_eq!(
-        grant.refresh_token,
+        grant.tokens.access_token,
+        SealedToken::new("k1:sealed-access")
+    );
+    assert_eq!(
+        grant.tokens.refresh_token,
         Some(SealedToken::new("k1:sealed-refresh"))
     );
     assert_eq!(grant.refresh_lease_until, None);
@@ -88,7 +91,7 @@ pub async fn a_login_stores_when_its_access_token_expires(repo: Arc<dyn Reposito
     login.tokens.access_expires_at = Some(expires);
     let ada = signed_in_user(&*repo, login.clone()).await;
     let grant = github_grant_of(&*repo, ada).await;
-    assert_eq!(grant.access_expires_at, Some(expires));
+    assert_eq!(grant.tokens.access_expires_at, Some(expires));
 
     // A returning login's new token says its own expiry, and one that did not say
     // forgets the old one.
@@ -96,8 +99,8 @@ pub async fn a_login_stores_when_its_access_token_expires(repo: Arc<dyn Reposito
     again.tokens.access_token = SealedToken::new("k2:access");
     signed_in_user(&*repo, again).await;
     let grant = github_grant_of(&*repo, ada).await;
-    assert_eq!(grant.access_token, SealedToken::new("k2:access"));
-    assert_eq!(grant.access_expires_at, None);
+    assert_eq!(grant.tokens.access_token, SealedToken::new("k2:access"));
+    assert_eq!(grant.tokens.access_expires_at, None);
 }
 
 pub async fn one_caller_holds_a_refresh_lease_until_it_lapses_or_the_tokens_change(
@@ -156,9 +159,15 @@ pub async fn a_refresh_is_stored_only_over_the_token_it_began_from_and_ends_the_
     assert_eq!(repo.store_refresh(first.clone()).await, Ok(true));
 
     let stored = github_grant_of(&*repo, ada).await;
-    assert_eq!(stored.access_token, SealedToken::new("k1:fresh"));
-    assert_eq!(stored.refresh_token, Some(SealedToken::new("k1:rotated")));
-    assert_eq!(stored.access_expires_at, Some(now() + Duration::hours(1)));
+    assert_eq!(stored.tokens.access_token, SealedToken::new("k1:fresh"));
+    assert_eq!(
+        stored.tokens.refresh_token,
+        Some(SealedToken::new("k1:rotated"))
+    );
+    assert_eq!(
+        stored.tokens.access_expires_at,
+        Some(now() + Duration::hours(1))
+    );
     assert_eq!(stored.refresh_lease_until, None, "the lease ended with it");
     let events = repo.list_events(ada, 10).await.unwrap();
     assert_eq!(events[0].kind, AuditEventType::ProviderTokenRefreshed);
@@ -167,14 +176,17 @@ pub async fn a_refresh_is_stored_only_over_the_token_it_began_from_and_ends_the_
     let late = refresh(ada, &grant, "k1:late", None);
     assert_eq!(repo.store_refresh(late).await, Ok(false));
     let kept = github_grant_of(&*repo, ada).await;
-    assert_eq!(kept.access_token, SealedToken::new("k1:fresh"));
+    assert_eq!(kept.tokens.access_token, SealedToken::new("k1:fresh"));
     assert_eq!(repo.list_events(ada, 10).await.unwrap().len(), events.len());
 
     // No refresh token in the answer keeps the stored one.
     let without = refresh(ada, &kept, "k1:third", None);
     assert_eq!(repo.store_refresh(without).await, Ok(true));
     let third = github_grant_of(&*repo, ada).await;
-    assert_eq!(third.refresh_token, Some(SealedToken::new("k1:rotated")));
+    assert_eq!(
+        third.tokens.refresh_token,
+        Some(SealedToken::new("k1:rotated"))
+    );
 }
 
 pub async fn a_released_lease_frees_the_grant_at_once(repo: Arc<dyn Repository>) {
@@ -183,7 +195,10 @@ pub async fn a_released_lease_frees_the_grant_at_once(repo: Arc<dyn Repository>)
     repo.release_refresh(release(&grant)).await.unwrap();
     let released = github_grant_of(&*repo, ada).await;
     assert_eq!(released.refresh_lease_until, None);
-    assert_eq!(released.access_token, grant.access_token, "the tokens stay");
+    assert_eq!(
+        released.tokens.access_token, grant.tokens.access_token,
+        "the tokens stay"
+    );
     assert_eq!(repo.claim_refresh(claim(&grant, now())).await, Ok(true));
 }
 
@@ -200,9 +215,9 @@ pub async fn a_refused_grant_loses_its_tokens_with_its_lease_unless_they_changed
     assert_eq!(repo.claim_refresh(claim(&grant, now())).await, Ok(true));
     assert_eq!(repo.store_refusal(refusal(ada, &grant)).await, Ok(true));
     let forgotten = github_grant_of(&*repo, ada).await;
-    assert!(forgotten.access_token.is_none());
-    assert_eq!(forgotten.refresh_token, None);
-    assert_eq!(forgotten.access_expires_at, None);
+    assert!(forgotten.tokens.access_token.is_none());
+    assert_eq!(forgotten.tokens.refresh_token, None);
+    assert_eq!(forgotten.tokens.access_expires_at, None);
     assert_eq!(forgotten.refresh_lease_until, None);
     assert_eq!(forgotten.link, grant.link, "the link stays");
     // The event is written with the tokens' loss, in the same transaction.
@@ -218,7 +233,7 @@ pub async fn a_refused_grant_loses_its_tokens_with_its_lease_unless_they_changed
 fn release(grant: &LinkGrant) -> LeaseRelease {
     LeaseRelease {
         link: grant.link,
-        seen: grant.access_token.clone(),
+        seen: grant.tokens.access_token.clone(),
     }
 }
 
@@ -228,7 +243,7 @@ fn refusal(user: UserId, grant: &LinkGrant) -> RefusedGrant {
         user,
         provider: ProviderKey::GITHUB,
         link: grant.link,
-        seen: grant.access_token.clone(),
+        seen: grant.tokens.access_token.clone(),
         audit: crate::audit_now(),
     }
 }
