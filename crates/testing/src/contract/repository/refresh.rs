@@ -11,7 +11,7 @@ use super::fixtures::{
 };
 use social_login_domain::ProviderKey;
 use social_login_domain::UserId;
-use social_login_ports::RotationRefused;
+use social_login_ports::RotationRefused::{self, Invalid, ReuseDetected};
 use social_login_ports::{RotateError, Rotated};
 use std::sync::Arc;
 use time::{Duration, OffsetDateTime};
@@ -77,6 +77,11 @@ pub async fn rotation_returns_the_user_and_its_successor_rotates_in_turn(
     );
 }
 
+/// What a rotation refused for `why` answers.
+fn refused<T>(why: RotationRefused) -> Result<T, RotateError> {
+    Err(RotateError::Refused(why))
+}
+
 pub async fn a_rotated_token_presented_again_revokes_its_whole_family(repo: Arc<dyn Repository>) {
     let ada = user(&repo).await;
     store_token(&*repo, ada, token_hash(1)).await;
@@ -90,13 +95,13 @@ pub async fn a_rotated_token_presented_again_revokes_its_whole_family(repo: Arc<
             (
                 1,
                 3,
-                Err(RotateError::Refused(RotationRefused::ReuseDetected)),
+                refused(ReuseDetected),
                 "the rotated token presented again is a reuse",
             ),
             (
                 2,
                 4,
-                Err(RotateError::Refused(RotationRefused::Invalid)),
+                refused(Invalid),
                 "the legitimate successor is revoked with its family",
             ),
             (other_session, 5, Ok(ada), "other families are untouched"),
@@ -110,13 +115,10 @@ pub async fn an_expired_token_is_refused_and_stays_unused(repo: Arc<dyn Reposito
     store_token(&*repo, ada, token_hash(1)).await;
     let expiry = now() + Duration::days(1);
 
-    assert_eq!(
-        rotate(&repo, 1, 2, expiry).await,
-        Err(RotateError::Refused(RotationRefused::Invalid))
-    );
+    assert_eq!(rotate(&repo, 1, 2, expiry).await, refused(Invalid));
     assert_eq!(
         rotate(&repo, 2, 3, now()).await,
-        Err(RotateError::Refused(RotationRefused::Invalid)),
+        refused(Invalid),
         "no successor was stored"
     );
     // Refused, not consumed: a clock that was briefly wrong does not burn the session.
@@ -124,10 +126,7 @@ pub async fn an_expired_token_is_refused_and_stays_unused(repo: Arc<dyn Reposito
 }
 
 pub async fn an_unknown_token_is_refused(repo: Arc<dyn Repository>) {
-    assert_eq!(
-        rotate(&repo, 1, 2, now()).await,
-        Err(RotateError::Refused(RotationRefused::Invalid))
-    );
+    assert_eq!(rotate(&repo, 1, 2, now()).await, refused(Invalid));
 }
 
 pub async fn of_two_concurrent_rotations_of_one_token_exactly_one_wins(repo: Arc<dyn Repository>) {
@@ -163,7 +162,7 @@ async fn race_two_rotations_of_one_token(repo: Arc<dyn Repository>, proves_famil
             "round {round}: {outcomes:?}"
         );
         assert!(
-            outcomes.contains(&Err(RotateError::Refused(RotationRefused::ReuseDetected))),
+            outcomes.contains(&refused(ReuseDetected)),
             "round {round}: the second use of one token is a reuse: {outcomes:?}"
         );
     }
@@ -180,16 +179,11 @@ pub async fn logout_revokes_the_family_of_the_presented_token(repo: Arc<dyn Repo
     assert_rotations(
         &repo,
         &[
-            (
-                2,
-                3,
-                Err(RotateError::Refused(RotationRefused::Invalid)),
-                "the logged-out token is refused",
-            ),
+            (2, 3, refused(Invalid), "the logged-out token is refused"),
             (
                 1,
                 4,
-                Err(RotateError::Refused(RotationRefused::Invalid)),
+                refused(Invalid),
                 "a revoked family is refused, not treated as reuse",
             ),
             (9, 5, Ok(ada), "the user's other session survives"),
@@ -216,7 +210,7 @@ pub async fn a_family_ends_at_its_cap_however_often_it_was_rotated(repo: Arc<dyn
     );
     assert_eq!(
         rotate(&repo, 4, 5, end).await,
-        Err(RotateError::Refused(RotationRefused::Invalid)),
+        refused(Invalid),
         "no token of the family works past its end"
     );
 }
@@ -264,10 +258,7 @@ async fn no_rotation_in_flight_survives(repo: Arc<dyn Repository>, revocation: R
             tokio::task::yield_now().await;
         }
         match revocation {
-            Revocation::Reuse => assert_eq!(
-                refresh(&*repo, first).await,
-                Err(RotateError::Refused(RotationRefused::ReuseDetected))
-            ),
+            Revocation::Reuse => assert_eq!(refresh(&*repo, first).await, refused(ReuseDetected)),
             Revocation::Logout => logout(&*repo, first).await.unwrap(),
         }
         // One rotation may have been in flight when the revocation returned; none after.
@@ -337,10 +328,7 @@ pub async fn pruning_deletes_ended_families_and_expired_tokens_and_keeps_live_on
         Ok(ada),
         "the live session survives housekeeping"
     );
-    assert_eq!(
-        rotate(&repo, 1, 6, now()).await,
-        Err(RotateError::Refused(RotationRefused::Invalid))
-    );
+    assert_eq!(rotate(&repo, 1, 6, now()).await, refused(Invalid));
 }
 
 pub async fn every_rotation_keeps_the_auth_time_of_the_login_that_started_the_session(
