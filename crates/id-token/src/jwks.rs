@@ -101,12 +101,15 @@ impl KeySetCache {
         origin: TokenOrigin,
     ) -> Result<DecodingKey, KeyMiss> {
         let key = self.find(kid, now, origin).await?;
-        if !key.accepts(algorithm) {
-            return Err(KeyMiss::NotInSet(ProviderError::UserInfo(
-                "id_token algorithm does not match its key".into(),
-            )));
+        if key.accepts(algorithm) {
+            return Ok(key.key);
         }
-        Ok(key.key)
+        match self.state().namesake(kid, algorithm, now) {
+            Some(other) => Ok(other.key),
+            None => Err(KeyMiss::NotInSet(ProviderError::UserInfo(
+                "id_token algorithm does not match its key".into(),
+            ))),
+        }
     }
 
     async fn find(

@@ -3,6 +3,7 @@
 
 use super::key::PublicKey;
 use super::{KEY_SET_GRACE, KEY_SET_TTL, PRESENTED_REFETCH_INTERVAL, RETRY_INTERVAL, TokenOrigin};
+use jsonwebtoken::Algorithm;
 use social_login_ports::ProviderError;
 use time::{Duration, OffsetDateTime};
 
@@ -133,6 +134,22 @@ impl Cached {
         self.attempted_at.is_none_or(|at| now - at >= interval)
     }
 
+    /// Another key named `kid` that verifies `algorithm`: keys of different types (or
+    /// algorithms) may share a `kid` (RFC 7517 §4.5), and the first found may not fit.
+    pub fn namesake(
+        &self,
+        kid: Option<&str>,
+        algorithm: Algorithm,
+        now: OffsetDateTime,
+    ) -> Option<PublicKey> {
+        let kid = kid?;
+        let named = |key: &&PublicKey| key.kid.as_deref() == Some(kid);
+        let usable = self.usable(now).then_some(&self.keys)?;
+        (usable.iter().filter(named))
+            .find(|key| key.accepts(algorithm))
+            .cloned()
+    }
+
     /// The key named `kid`; a token without `kid` may use the only key of a one-key set.
     fn find(&self, kid: Option<&str>) -> Option<&PublicKey> {
         match kid {
@@ -168,6 +185,24 @@ mod tests {
             ec_algorithm: None,
             key: DecodingKey::from_rsa_components(TEST_KEY_A.n, TEST_KEY_A.e).unwrap(),
         }
+    }
+
+    #[test]
+    fn a_kid_two_keys_share_finds_the_one_for_the_tokens_algorithm() {
+        let named = |alg: &str| PublicKey {
+            alg: Some(alg.into()),
+            ..key("a")
+        };
+        let mut cached = Cached::default();
+        cached.record(Ok(vec![named("RS512"), named("RS256")]), t0());
+        let fits = |algorithm| cached.namesake(Some("a"), algorithm, t0());
+        assert_eq!(
+            fits(Algorithm::RS256).and_then(|key| key.alg).as_deref(),
+            Some("RS256")
+        );
+        assert!(fits(Algorithm::ES256).is_none(), "no key of that family");
+        assert!(cached.namesake(Some("b"), Algorithm::RS256, t0()).is_none());
+        assert!(cached.namesake(None, Algorithm::RS256, t0()).is_none());
     }
 
     fn outage() -> ProviderError {
