@@ -15,13 +15,12 @@ pub const MAX_LISTED_SESSIONS: usize = 100;
 /// that many) is not listed, though it still works.
 pub const MAX_SESSIONS_READ: u64 = 1_000;
 
-/// A session as its store keeps it.
+/// A session its store keeps and has not revoked (the stores read only those).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredSession {
     pub id: FamilyId,
     pub created_at: OffsetDateTime,
     pub expires_at: OffsetDateTime,
-    pub revoked: bool,
     /// `None` for a session from before the service recorded it.
     pub began_with: Option<LoginMethod>,
 }
@@ -50,7 +49,7 @@ pub fn live_sessions(
     }
     let mut live: Vec<SessionSummary> = stored
         .into_iter()
-        .filter(|session| !session.revoked && session.expires_at > now)
+        .filter(|session| session.expires_at > now)
         .map(|session| SessionSummary {
             id: session.id,
             created_at: session.created_at,
@@ -101,29 +100,22 @@ mod tests {
         OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap() + Duration::minutes(minutes)
     }
 
-    fn stored(id: FamilyId, created: i64, expires: i64, revoked: bool) -> StoredSession {
+    fn stored(id: FamilyId, created: i64, expires: i64) -> StoredSession {
         StoredSession {
             id,
             created_at: at(created),
             expires_at: at(expires),
-            revoked,
             began_with: Some(LoginMethod::Password),
         }
     }
 
     #[test]
     fn only_live_sessions_are_listed_newest_use_first() {
-        let (old, new, ended, expired) = (
-            FamilyId::new(),
-            FamilyId::new(),
-            FamilyId::new(),
-            FamilyId::new(),
-        );
+        let (old, new, expired) = (FamilyId::new(), FamilyId::new(), FamilyId::new());
         let sessions = vec![
-            stored(old, 0, 100, false),
-            stored(new, 10, 100, false),
-            stored(ended, 0, 100, true),
-            stored(expired, 0, 5, false),
+            stored(old, 0, 100),
+            stored(new, 10, 100),
+            stored(expired, 0, 5),
         ];
         let issued = [(old, at(0)), (old, at(30)), (new, at(10))];
         let listed = live_sessions(sessions, issued, at(40));

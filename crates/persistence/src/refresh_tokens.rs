@@ -152,7 +152,6 @@ fn stored_session(family: refresh_family::Model) -> StoredSession {
         id: FamilyId::from_uuid(family.id),
         created_at: family.created_at,
         expires_at: family.expires_at,
-        revoked: family.revoked,
         began_with: family
             .began_with
             .as_deref()

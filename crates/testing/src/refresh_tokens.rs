@@ -54,7 +54,6 @@ impl RefreshTokenRepository for InMemoryRepository {
                 id: *id,
                 created_at: family.created_at,
                 expires_at: family.ends_at,
-                revoked: false,
                 began_with: family.began_with,
             })
             .collect();

@@ -67,9 +67,8 @@ impl RefreshTokenRepository for SqliteRepository {
                     id: FamilyId::from_uuid(uuid_at(row, 0)?),
                     created_at: time_at(row, 1)?,
                     expires_at: time_at(row, 2)?,
-                    revoked: row.get(3)?,
                     began_with: row
-                        .get::<_, Option<String>>(4)?
+                        .get::<_, Option<String>>(3)?
                         .as_deref()
                         .and_then(LoginMethod::from_stored),
                 })

@@ -84,7 +84,7 @@ pub(crate) const FAMILY: &str =
     "SELECT id, user_id, expires_at, revoked, auth_time FROM refresh_families WHERE id = ?1";
 /// The newest `?2` unrevoked sessions of a user (text order of RFC 3339 times is time order
 /// to the second: enough for a bound), and their tokens.
-pub(crate) const SESSIONS_OF: &str = "SELECT id, created_at, expires_at, revoked, began_with \
+pub(crate) const SESSIONS_OF: &str = "SELECT id, created_at, expires_at, began_with \
      FROM refresh_families WHERE user_id = ?1 AND revoked = 0 ORDER BY created_at DESC LIMIT ?2";
 pub(crate) const TOKENS_ISSUED_OF: &str = "SELECT family_id, created_at FROM refresh_tokens \
      WHERE family_id IN (SELECT id FROM refresh_families WHERE user_id = ?1 AND revoked = 0 \
