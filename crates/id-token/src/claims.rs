@@ -8,8 +8,9 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-/// The claims an adapter reads. Unknown claims are kept in `extra` (Microsoft's `tid`,
-/// Google's `hd`). `Debug` leaves out the nonce, the person's details and the other claims.
+/// The claims the token is checked by; the others (the person's, which the declaration's
+/// pointers read from `raw`, Microsoft's `tid`, Google's `hd`) are kept in `extra`. `Debug`
+/// leaves out the nonce and the other claims.
 #[derive(derive_more::Debug, Clone, Default, Deserialize)]
 pub struct IdTokenClaims {
     #[serde(default, deserialize_with = "lenient_string")]
@@ -29,18 +30,6 @@ pub struct IdTokenClaims {
     #[serde(default)]
     #[debug(skip)]
     pub nonce: Option<String>,
-    #[serde(default, deserialize_with = "lenient_string")]
-    #[debug(skip)]
-    pub email: Option<String>,
-    /// `true`/`false`, or the strings `"true"`/`"false"` (old Google tokens, Apple, LinkedIn).
-    #[serde(default, deserialize_with = "lenient_bool")]
-    pub email_verified: Option<bool>,
-    #[serde(default, deserialize_with = "lenient_string")]
-    #[debug(skip)]
-    pub name: Option<String>,
-    #[serde(default, deserialize_with = "lenient_string")]
-    #[debug(skip)]
-    pub picture: Option<String>,
     #[serde(flatten)]
     #[debug(skip)]
     pub extra: Map<String, Value>,
@@ -94,17 +83,6 @@ fn lenient_string<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<S
     })
 }
 
-/// A boolean claim sent as a boolean or as the string `"true"`/`"false"` (exactly). Any other
-/// value is absent, which callers read as "not verified".
-pub fn lenient_bool<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<bool>, D::Error> {
-    Ok(match Value::deserialize(deserializer)? {
-        Value::Bool(flag) => Some(flag),
-        Value::String(text) if text == "true" => Some(true),
-        Value::String(text) if text == "false" => Some(false),
-        _ => None,
-    })
-}
-
 /// A NumericDate (seconds since the epoch), which RFC 7519 allows to be fractional.
 fn numeric_date<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
     Ok(match Value::deserialize(deserializer)? {
@@ -123,24 +101,6 @@ mod tests {
 
     fn claims(value: Value) -> IdTokenClaims {
         serde_json::from_value(value).unwrap()
-    }
-
-    #[test]
-    fn email_verified_accepts_booleans_and_boolean_strings() {
-        for (raw, expected) in [
-            (json!(true), Some(true)),
-            (json!("true"), Some(true)),
-            (json!("TRUE"), None),
-            (json!(false), Some(false)),
-            (json!("false"), Some(false)),
-            (json!("yes"), None),
-            (json!(1), None),
-            (Value::Null, None),
-        ] {
-            let decoded = claims(json!({ "email_verified": raw }));
-            assert_eq!(decoded.email_verified, expected, "{raw}");
-        }
-        assert_eq!(claims(json!({})).email_verified, None);
     }
 
     #[test]
@@ -174,9 +134,9 @@ mod tests {
 
     #[test]
     fn unknown_claims_are_kept_and_odd_types_count_as_absent() {
-        let decoded = claims(json!({"tid": "t-1", "name": {"first": "Ada"}, "sub": "1"}));
+        let decoded = claims(json!({"tid": "t-1", "iss": {"host": "x"}, "sub": "1"}));
         assert_eq!(decoded.extra["tid"], "t-1");
-        assert_eq!(decoded.name, None);
+        assert_eq!(decoded.iss, None);
         assert_eq!(decoded.sub.as_deref(), Some("1"));
     }
 
@@ -185,7 +145,6 @@ mod tests {
         let raw = json!({"sub": 42, "email_verified": "true", "data": {"id": 7}});
         let decoded = IdTokenClaims::from_raw(raw.as_object().unwrap().clone()).unwrap();
         assert_eq!(decoded.sub, None, "a number is no typed subject");
-        assert_eq!(decoded.email_verified, Some(true));
         assert_eq!(Value::Object(decoded.raw), raw);
     }
 
