@@ -259,9 +259,7 @@ impl AuthService {
         let tokens = match outcome {
             Ok(tokens) => tokens,
             Err(failure) => {
-                return Err(self
-                    .refresh_failed(key, user, &stale, failure, origin)
-                    .await);
+                return Err(self.refresh_failed(whose, &stale, failure).await);
             }
         };
         count_refresh(key, "refreshed");
@@ -307,12 +305,11 @@ impl AuthService {
     /// grant loses its tokens and records a reauthorization; one that failed keeps them.
     async fn refresh_failed(
         &self,
-        provider: ProviderKey,
-        user: UserId,
+        whose: &Whose<'_>,
         stale: &LinkGrant,
         failure: RefreshFailure,
-        origin: &Origin,
     ) -> AppError {
+        let provider = whose.provider.key();
         match failure {
             RefreshFailure::Failed(why) => {
                 let release = LeaseRelease {
@@ -329,11 +326,11 @@ impl AuthService {
                 count_refresh(provider, "refused");
                 warn!(%provider, reason = %why, "provider refused to refresh a grant");
                 let refusal = RefusedGrant {
-                    user,
+                    user: whose.user(),
                     provider,
                     link: stale.link,
                     seen: stale.tokens.access_token.clone(),
-                    audit: self.audit(origin, self.ports.clock.now()),
+                    audit: self.audit(whose.origin, self.ports.clock.now()),
                 };
                 // Not stored: the link holds other tokens now (or went); the caller's next
                 // call uses what is there.
