@@ -62,8 +62,8 @@ impl ApiShape<'_> {
     }
 
     /// A `method` request of `url` (plus the `query` pairs) carrying `token` as `token_in`
-    /// says, with the declaration's headers and the provider's own `User-Agent`: what every
-    /// call to the provider's API shares.
+    /// says, with the declaration's headers: what every call to the provider's API shares
+    /// (its own `User-Agent` is its HTTP client's).
     fn carrying(
         &self,
         token_in: &TokenIn,

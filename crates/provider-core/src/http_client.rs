@@ -261,8 +261,9 @@ impl ProviderHttp {
         self.direct.send(direct, limit, self.timeout).await
     }
 
-    /// This client's `User-Agent`, unless the request names its own.
-    fn add_user_agent(&self, headers: &mut HeaderMap) {
+    /// This client's `User-Agent`, unless the request names its own (also for a call sent
+    /// without [`send`](Self::send), the relay's streamed one).
+    pub fn add_user_agent(&self, headers: &mut HeaderMap) {
         (headers.entry(http::header::USER_AGENT)).or_insert_with(|| self.user_agent.clone());
     }
 

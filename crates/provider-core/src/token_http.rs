@@ -34,7 +34,7 @@ pub struct TokenHttp {
 
 /// How one provider's token requests differ from RFC 6749's form: its own names for the
 /// client parameters (TikTok's `client_key`), a JSON body (Notion, DingTalk), headers of
-/// its own (Notion's version, Reddit's `User-Agent`). The default changes nothing.
+/// its own (Notion's version). The default changes nothing.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TokenShape {
     /// (the RFC 6749 name, the provider's), only where they differ.

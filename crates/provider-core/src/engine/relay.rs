@@ -50,11 +50,15 @@ impl Engine {
         if !call.body.is_empty() {
             request = request.body(call.body);
         }
+        let http = self.flow.http();
+        let mut request = request
+            .build()
+            .map_err(|_| ProviderError::ApiCall("the relayed request could not be built".into()))?;
+        http.add_user_agent(request.headers_mut());
         // The span ends with the answer's head: the body streams to the caller after it.
-        let span = self.flow.http().call_span(CallKind::Api);
+        let span = http.call_span(CallKind::Api);
         // `without_url`: a token that goes in the query must not reach the log.
-        let response = request
-            .send()
+        let response = (http.reqwest().execute(request))
             .instrument(span.clone())
             .await
             .map_err(|error| {

@@ -418,6 +418,24 @@ async fn twitch_calls_carry_the_client_id_helix_requires() {
     relayed_calls_carry("twitch", "client-id").await;
 }
 
+#[tokio::test]
+async fn reddit_calls_carry_reddits_own_user_agent() {
+    // Reddit limits generic agents: the preset's own goes with relayed calls too.
+    let (app, bearer) = linked_preset_relay_app("reddit").await;
+    let echo: Value = app
+        .relay_get("reddit/echo", &bearer)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let agent = echo["user_agent"].as_str().unwrap_or_default();
+    assert!(
+        agent.starts_with("server:social-login-reddit-preset"),
+        "{echo}"
+    );
+    app.stop().await;
+}
+
 /// Asserts that a relayed call through `preset` past its access token's life is refreshed
 /// once and answered.
 async fn refreshed_once_through(preset: &'static str) {

@@ -1,5 +1,5 @@
 //! `api/echo`: what the provider received, so that a test can see what the relay forwarded
-//! (method, path, query, labels, body, header names), answered with the headers a relay
+//! (method, path, query, labels, body, header names, its `User-Agent`), answered with the headers a relay
 //! must not pass on blindly (a cookie, a secret) beside the ones it may (rate limits).
 
 use super::BODY_LIMIT;
@@ -43,6 +43,7 @@ pub async fn answer(parts: &Parts, path: &str, body: Body) -> Result<Response, R
         "query": parts.uri.query(),
         "content_type": text(header::CONTENT_TYPE),
         "accept": text(header::ACCEPT),
+        "user_agent": text(header::USER_AGENT),
         "body": String::from_utf8_lossy(&body),
         "header_names": header_names(&parts.headers),
         "token_seen": true,
