@@ -81,6 +81,7 @@ pub fn problems(spec: &ProviderSpec, settings: &ProviderSettings) -> Vec<Setting
         // One configured where the provider has none would never be called.
         let missing = match name {
             "emails" => spec.endpoints.emails.is_none(),
+            "refresh" => spec.endpoints.refresh.is_none(),
             "revocation" => spec.revocation.is_none(),
             _ => false,
         };
@@ -206,6 +207,13 @@ mod tests {
             ["client_secret", "endpoints.emails", "endpoints.revocation"]
         );
         assert_eq!(microsoft[2].message, "microsoft has no revocation endpoint");
+        let mut refreshed_apart = settings();
+        refreshed_apart.endpoints.refresh = Some("https://x/refresh".into());
+        assert_eq!(
+            fields(&problems(spec(ProviderKey::GITHUB), &refreshed_apart)),
+            ["endpoints.refresh"],
+            "GitHub refreshes at its token endpoint"
+        );
         assert_eq!(
             fields(&problems(spec(ProviderKey::APPLE), &bad)),
             ["endpoints.emails"]

@@ -108,6 +108,7 @@ impl ProviderSpec {
             ("endpoints.userinfo", endpoints.userinfo.as_ref()),
             ("endpoints.emails", endpoints.emails.as_ref()),
             ("endpoints.jwks", endpoints.jwks.as_ref()),
+            ("endpoints.refresh", endpoints.refresh.as_ref()),
             ("revocation.url", self.revocation.as_ref().map(|r| &r.url)),
         ];
         for (field, url) in urls {

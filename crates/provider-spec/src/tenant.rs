@@ -59,6 +59,7 @@ impl ProviderSpec {
             &mut endpoints.userinfo,
             &mut endpoints.emails,
             &mut endpoints.jwks,
+            &mut endpoints.refresh,
         ]
         .into_iter()
         .flatten()
