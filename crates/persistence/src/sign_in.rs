@@ -29,6 +29,7 @@ pub(crate) async fn sign_in_with_provider(
         // The reads, then every write in one statement, on one held connection: a
         // returning user costs two statements, no `BEGIN`/`COMMIT`, one checkout.
         let traced = crate::traced::transaction_span("postgresql", std::panic::Location::caller());
+        let mut outcome = crate::traced::Outcome::of(traced.clone());
         let held = HeldConnection::acquire(db.get_postgres_connection_pool())
             .instrument(traced.clone())
             .await
@@ -36,11 +37,10 @@ pub(crate) async fn sign_in_with_provider(
         let plan = plan(&held, &sign_in).await?;
         // No row: the link was removed or disabled since it was read; decide again.
         let statement = LoginStatement::of_plan(&plan.writes)?;
-        let written = statement.run(&held).await;
-        crate::traced::record_outcome(&traced, matches!(written, Ok(true)));
-        if !written.map_err(crate::plan::conflict_or_failed)? {
+        if !(statement.run(&held).await).map_err(crate::plan::conflict_or_failed)? {
             return Err(SignInError::Raced);
         }
+        outcome.committed();
         return Ok(signed_in(plan));
     }
     // SQLite through sea-orm (tooling and the adapter's tests; the service serves SQLite

@@ -25,21 +25,18 @@ pub(crate) fn transaction_span(
     )
 }
 
-/// A sea-orm transaction with its traced span, which records how it ended
-/// (`db.transaction.outcome`: `committed`, or `rolled_back` when it was dropped or its
-/// commit failed). Derefs to the transaction for the statements.
+/// A sea-orm transaction with its traced span, which records how it ended (see
+/// [`Outcome`]). Derefs to the transaction for the statements.
 pub(crate) struct TracedTransaction {
     txn: Option<DatabaseTransaction>,
-    span: tracing::Span,
-    committed: bool,
+    outcome: Outcome,
 }
 
 impl TracedTransaction {
     pub(crate) fn new(txn: DatabaseTransaction, span: tracing::Span) -> Self {
         Self {
             txn: Some(txn),
-            span,
-            committed: false,
+            outcome: Outcome::of(span),
         }
     }
 
@@ -47,8 +44,10 @@ impl TracedTransaction {
         let Some(txn) = self.txn.take() else {
             return Ok(());
         };
-        let committed = txn.commit().instrument(self.span.clone()).await;
-        self.committed = committed.is_ok();
+        let committed = txn.commit().instrument(self.outcome.span.clone()).await;
+        if committed.is_ok() {
+            self.outcome.committed();
+        }
         committed
     }
 }
@@ -62,13 +61,34 @@ impl Deref for TracedTransaction {
     }
 }
 
-impl Drop for TracedTransaction {
+/// Records on a transaction's span how it ended when it goes out of scope:
+/// `db.transaction.outcome` is `committed` once [`Outcome::committed`] was called, else
+/// `rolled_back` (an early return, an error, a dropped future: no commit answered success).
+pub(crate) struct Outcome {
+    span: tracing::Span,
+    committed: bool,
+}
+
+impl Outcome {
+    pub(crate) fn of(span: tracing::Span) -> Self {
+        Self {
+            span,
+            committed: false,
+        }
+    }
+
+    pub(crate) fn committed(&mut self) {
+        self.committed = true;
+    }
+}
+
+impl Drop for Outcome {
     fn drop(&mut self) {
         record_outcome(&self.span, self.committed);
     }
 }
 
-/// How the transaction of `span` ended: `committed`, or `rolled_back` (nothing written).
+/// How the transaction of `span` ended: `committed`, or `rolled_back`.
 pub(crate) fn record_outcome(span: &tracing::Span, committed: bool) {
     let outcome = if committed {
         "committed"

@@ -117,6 +117,15 @@ async fn a_login_is_traced(database: Database, system: &str) {
         .unwrap();
     assert_eq!(login.status(), StatusCode::OK);
     let login: serde_json::Value = login.json().await.unwrap();
+    // A refresh token nobody issued (of the earlier, unsigned format, so the store looks it
+    // up): its transaction writes nothing.
+    let forged = "A".repeat(43);
+    let refused = (browser.http.post(format!("{base}/auth/refresh")))
+        .json(&serde_json::json!({ "refresh_token": forged }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
     // The same traceparent from a peer outside `traceparent_from` starts a trace of its own.
     let stranger = reqwest::Client::builder()
         .local_address(IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)))
@@ -134,9 +143,11 @@ async fn a_login_is_traced(database: Database, system: &str) {
     assert_eq!(providers.status(), StatusCode::OK);
 
     let named = |spans: &[Span], name: &str| spans.iter().any(|span| span.name == name);
+    let ended = |span: &Span| attribute(span, "db.transaction.outcome");
     let spans = spans_when(&received, |spans| {
         named(spans, "POST /auth/oauth/{provider}/callback")
             && named(spans, "GET /auth/oauth/providers")
+            && named(spans, "POST /auth/refresh")
             && named(spans, "provider userinfo")
     })
     .await;
@@ -193,10 +204,21 @@ async fn a_login_is_traced(database: Database, system: &str) {
         attribute(transaction, "db.system.name").as_deref(),
         Some(system)
     );
-    assert_eq!(
-        attribute(transaction, "db.transaction.outcome").as_deref(),
-        Some("committed")
-    );
+    assert_eq!(ended(transaction).as_deref(), Some("committed"));
+    let refresh = spans
+        .iter()
+        .find(|span| span.name == "POST /auth/refresh")
+        .unwrap_or_else(|| panic!("the refused refresh is traced: {names:?}"));
+    let refused = spans
+        .iter()
+        .find(|span| span.parent_span_id == refresh.span_id && span.name == "db transaction")
+        .unwrap_or_else(|| panic!("the refused refresh's transaction: {names:?}"));
+    // It writes nothing: PostgreSQL's is given up, SQLite's writer commits its empty one.
+    let nothing_written = match system {
+        "postgresql" => "rolled_back",
+        _ => "committed",
+    };
+    assert_eq!(ended(refused).as_deref(), Some(nothing_written));
 
     let listing = spans
         .iter()
