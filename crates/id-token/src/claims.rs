@@ -1,6 +1,6 @@
-//! The claims of an id_token, decoded tolerantly: providers disagree on types
-//! (docs/providers.md#linkedin: a boolean as a string), and a quirk must not fail a sign-in that is otherwise valid.
-//! Except the claims the token is checked by: an `aud`, `azp` or `nonce` of another type than
+//! The claims of an id_token, decoded tolerantly: providers disagree on types (a string
+//! `sub` or `iss` of another type counts as absent), and a quirk must not fail a sign-in that
+//! is otherwise valid. Except the claims the token is checked by: an `aud`, `azp` or `nonce` of another type than
 //! RFC 7519 and OpenID Connect give them makes the claims unreadable, as a check that read it
 //! as absent would pass where it must refuse (an `azp` that is not ours).
 

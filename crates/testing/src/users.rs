@@ -38,7 +38,7 @@ impl UserRepository for InMemoryRepository {
             .links
             .iter()
             .find(|link| link.provider == account.provider && link.subject == account.subject)
-            .map(NewLinkedAccount::to_linked_account))
+            .map(|link| tables.linked_account(link)))
     }
 
     async fn list_links(&self, user: UserId) -> RepoResult<Vec<LinkedAccount>> {

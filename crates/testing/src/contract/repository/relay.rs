@@ -205,19 +205,34 @@ pub async fn a_released_lease_frees_the_grant_at_once(repo: Arc<dyn Repository>)
 pub async fn a_refused_grant_loses_its_tokens_with_its_lease_unless_they_changed(
     repo: Arc<dyn Repository>,
 ) {
-    let (ada, grant) = github_grant(&*repo).await;
+    let (ada, first) = github_grant(&*repo).await;
+    // Scopes granted, so that their loss shows.
+    let mut scoped = refresh(ada, &first, "k1:scoped", Some("k1:refresh"));
+    scoped.renewal.tokens.scopes = Scopes::from_stored("repo read:user".into());
+    assert_eq!(repo.store_refresh(scoped).await, Ok(true));
+    let grant = github_grant_of(&*repo, ada).await;
+    assert_eq!(repo.claim_refresh(claim(&grant, now())).await, Ok(true));
+    let leased = github_grant_of(&*repo, ada).await;
+    let events = repo.list_events(ada, 10).await.unwrap();
+
     let mut changed = refusal(ada, &grant);
     changed.seen = SealedToken::new("k1:another");
     assert_eq!(repo.store_refusal(changed).await, Ok(false));
-    assert_eq!(github_grant_of(&*repo, ada).await, grant, "nothing changes");
-    let events = repo.list_events(ada, 10).await.unwrap();
+    let kept = github_grant_of(&*repo, ada).await;
+    assert_eq!(kept, leased, "nothing changes, the lease included");
+    assert_eq!(
+        repo.list_events(ada, 10).await.unwrap(),
+        events,
+        "nothing recorded"
+    );
 
-    assert_eq!(repo.claim_refresh(claim(&grant, now())).await, Ok(true));
     assert_eq!(repo.store_refusal(refusal(ada, &grant)).await, Ok(true));
     let forgotten = github_grant_of(&*repo, ada).await;
-    assert!(forgotten.tokens.access_token.is_none());
-    assert_eq!(forgotten.tokens.refresh_token, None);
-    assert_eq!(forgotten.tokens.access_expires_at, None);
+    assert_eq!(
+        forgotten.tokens,
+        SealedTokens::none(),
+        "every token column goes"
+    );
     assert_eq!(forgotten.refresh_lease_until, None);
     assert_eq!(forgotten.link, grant.link, "the link stays");
     // The event is written with the tokens' loss, in the same transaction.

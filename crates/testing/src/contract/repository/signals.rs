@@ -235,6 +235,11 @@ pub async fn a_disabled_account_signs_nobody_in_until_it_is_enabled(repo: Arc<dy
     let listed = |links: Vec<LinkedAccount>| links.iter().map(|link| link.disabled).collect();
     let flags: Vec<bool> = listed(repo.list_links(ada).await.unwrap());
     assert_eq!(flags, [true], "the link stays, disabled");
+    let found = repo.find_link(&identity.account()).await.unwrap();
+    assert!(
+        found.is_some_and(|link| link.disabled),
+        "found disabled too"
+    );
     let mut enabled = signal(source, "set-on", "g-ada", SignalKind::AccountEnabled);
     enabled.occurred_at = now() + Duration::minutes(1);
     assert!(matches!(
