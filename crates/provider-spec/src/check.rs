@@ -86,6 +86,26 @@ impl ProviderSpec {
                 problems.push(SpecProblem::new("needs", "only \"issuer\" and \"domain\""));
             }
         }
+        let headers = [
+            ("token_request.headers", &self.token_request.headers),
+            ("userinfo.headers", &self.userinfo.headers),
+        ];
+        for (field, headers) in headers {
+            let bad = |(name, value): (&String, &String)| {
+                !is_header_name(name) || !is_header_value(value)
+            };
+            if headers.iter().any(bad) {
+                let message = "each name a header name, each value visible ASCII";
+                problems.push(SpecProblem::new(field, message));
+            }
+        }
+        if self
+            .user_agent
+            .as_deref()
+            .is_some_and(|agent| !is_header_value(agent))
+        {
+            problems.push(SpecProblem::new("user_agent", "visible ASCII"));
+        }
         problems
     }
 
@@ -173,6 +193,19 @@ fn is_http_url(raw: &str) -> bool {
     })
 }
 
+/// An HTTP field name: one or more `tchar`s (RFC 9110 §5.1).
+fn is_header_name(name: &str) -> bool {
+    let tchar = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
+    !name.is_empty() && name.bytes().all(tchar)
+}
+
+/// An HTTP field value as the client sends it: visible ASCII, spaces and tabs.
+fn is_header_value(value: &str) -> bool {
+    value
+        .bytes()
+        .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,6 +231,31 @@ mod tests {
                 "claims.name[0]",
                 "id_token"
             ]
+        );
+    }
+
+    #[test]
+    fn headers_and_the_user_agent_must_be_ones_http_can_carry() {
+        let mut spec = built_in_spec(ProviderKey::GITHUB).unwrap().clone();
+        let fine = [
+            ("Notion-Version", "2022-06-28"),
+            ("Client-Id", "{client_id}"),
+        ];
+        for (name, value) in fine {
+            spec.userinfo.headers.insert(name.into(), value.into());
+        }
+        spec.user_agent = Some("web:app:1.0 (by /u/ops)".into());
+        assert_eq!(fields(&spec), Vec::<String>::new());
+        spec.token_request
+            .headers
+            .insert("X Bad".into(), "1".into());
+        spec.userinfo
+            .headers
+            .insert("X-Ok".into(), "caf\u{e9}".into());
+        spec.user_agent = Some("agent\n".into());
+        assert_eq!(
+            fields(&spec),
+            ["token_request.headers", "userinfo.headers", "user_agent"]
         );
     }
 

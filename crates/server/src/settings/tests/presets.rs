@@ -193,6 +193,20 @@ fn a_preset_tables_client_registration_and_overrides_are_checked_like_any_provid
     }
 }
 
+#[test]
+fn a_header_or_user_agent_http_cannot_carry_is_a_configuration_error() {
+    let found = problems(&format!(
+        "[oauth_providers.reddit]\n{CLIENT}user_agent = \"agent\\u007f\"\n\
+         [oauth_providers.reddit.userinfo]\nheaders = {{ \"X Bad\" = \"1\" }}\n"
+    ));
+    for field in ["user_agent", "userinfo.headers"] {
+        assert!(
+            found.contains(&format!("oauth_providers.reddit.{field}")),
+            "{field}: {found}"
+        );
+    }
+}
+
 /// The warnings of valid `tables`, one per entry.
 fn warnings(tables: &str) -> Vec<String> {
     let settings = settings_with(tables).unwrap();
