@@ -37,10 +37,12 @@ pub(crate) async fn sign_in_with_provider(
         let plan = plan(&held, &sign_in).await?;
         // No row: the link was removed or disabled since it was read; decide again.
         let statement = LoginStatement::of_plan(&plan.writes)?;
-        if !(statement.run(&held).await).map_err(crate::plan::conflict_or_failed)? {
+        outcome.committing();
+        let written = statement.run(&held).await;
+        outcome.settled(matches!(written, Ok(true)));
+        if !written.map_err(crate::plan::conflict_or_failed)? {
             return Err(SignInError::Raced);
         }
-        outcome.committed();
         return Ok(signed_in(plan));
     }
     // SQLite through sea-orm (tooling and the adapter's tests; the service serves SQLite

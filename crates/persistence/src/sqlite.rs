@@ -102,8 +102,11 @@ impl SqliteRepository {
         let span = crate::traced::transaction_span("sqlite", std::panic::Location::caller());
         let written = self.worker.write(body).instrument(span.clone());
         async move {
+            // The worker's thread commits it, whether or not this caller waits for that.
+            let mut outcome = crate::traced::Outcome::of(span);
+            outcome.committing();
             let written = written.await;
-            crate::traced::record_outcome(&span, written.is_ok());
+            outcome.settled(written.is_ok());
             written
         }
     }

@@ -44,10 +44,9 @@ impl TracedTransaction {
         let Some(txn) = self.txn.take() else {
             return Ok(());
         };
+        self.outcome.committing();
         let committed = txn.commit().instrument(self.outcome.span.clone()).await;
-        if committed.is_ok() {
-            self.outcome.committed();
-        }
+        self.outcome.settled(committed.is_ok());
         committed
     }
 }
@@ -61,39 +60,117 @@ impl Deref for TracedTransaction {
     }
 }
 
-/// Records on a transaction's span how it ended when it goes out of scope:
-/// `db.transaction.outcome` is `committed` once [`Outcome::committed`] was called, else
-/// `rolled_back` (an early return, an error, a dropped future: no commit answered success).
+/// How far a transaction got, recorded on its span as `db.transaction.outcome` when this
+/// goes out of scope: `committed`; `rolled_back` (it ended before committing, or its commit
+/// failed); `unknown` (its caller gave up while the commit was under way, which may have
+/// gone through).
 pub(crate) struct Outcome {
     span: tracing::Span,
-    committed: bool,
+    reached: Reached,
+}
+
+#[derive(Clone, Copy)]
+enum Reached {
+    Open,
+    Committing,
+    Committed,
+    RolledBack,
 }
 
 impl Outcome {
     pub(crate) fn of(span: tracing::Span) -> Self {
         Self {
             span,
-            committed: false,
+            reached: Reached::Open,
         }
     }
 
-    pub(crate) fn committed(&mut self) {
-        self.committed = true;
+    /// The commit (or the one statement that is the transaction) is under way.
+    pub(crate) fn committing(&mut self) {
+        self.reached = Reached::Committing;
+    }
+
+    /// The commit answered: it went through, or it did not.
+    pub(crate) fn settled(&mut self, committed: bool) {
+        self.reached = match committed {
+            true => Reached::Committed,
+            false => Reached::RolledBack,
+        };
     }
 }
 
 impl Drop for Outcome {
     fn drop(&mut self) {
-        record_outcome(&self.span, self.committed);
+        let outcome = match self.reached {
+            Reached::Committed => "committed",
+            Reached::Open | Reached::RolledBack => "rolled_back",
+            Reached::Committing => "unknown",
+        };
+        self.span.record("db.transaction.outcome", outcome);
     }
 }
 
-/// How the transaction of `span` ended: `committed`, or `rolled_back`.
-pub(crate) fn record_outcome(span: &tracing::Span, committed: bool) {
-    let outcome = if committed {
-        "committed"
-    } else {
-        "rolled_back"
-    };
-    span.record("db.transaction.outcome", outcome);
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+    use tracing::field::{Field, Visit};
+    use tracing_subscriber::Layer;
+    use tracing_subscriber::layer::{Context, SubscriberExt};
+
+    /// The outcomes recorded on spans.
+    #[derive(Clone, Default)]
+    struct Recorded(Arc<Mutex<Vec<String>>>);
+
+    impl<S: tracing::Subscriber> Layer<S> for Recorded {
+        fn on_record(
+            &self,
+            _: &tracing::span::Id,
+            values: &tracing::span::Record<'_>,
+            _: Context<'_, S>,
+        ) {
+            values.record(&mut self.clone());
+        }
+    }
+
+    impl Visit for Recorded {
+        fn record_str(&mut self, field: &Field, value: &str) {
+            if field.name() == "db.transaction.outcome" {
+                self.0.lock().unwrap().push(value.to_owned());
+            }
+        }
+
+        fn record_debug(&mut self, _: &Field, _: &dyn std::fmt::Debug) {}
+    }
+
+    /// What the span of a transaction that went through `steps` says.
+    fn ended(steps: impl FnOnce(&mut Outcome)) -> Vec<String> {
+        let recorded = Recorded::default();
+        let subscriber = tracing_subscriber::registry().with(recorded.clone());
+        tracing::subscriber::with_default(subscriber, || {
+            let mut outcome = Outcome::of(transaction_span("sqlite", Location::caller()));
+            steps(&mut outcome);
+        });
+        recorded.0.lock().unwrap().clone()
+    }
+
+    #[test]
+    fn a_transaction_records_how_far_it_got() {
+        assert_eq!(ended(|_| {}), ["rolled_back"], "ended before its commit");
+        assert_eq!(
+            ended(Outcome::committing),
+            ["unknown"],
+            "given up mid-commit"
+        );
+        let committed = |outcome: &mut Outcome| {
+            outcome.committing();
+            outcome.settled(true);
+        };
+        assert_eq!(ended(committed), ["committed"]);
+        let failed = |outcome: &mut Outcome| {
+            outcome.committing();
+            outcome.settled(false);
+        };
+        assert_eq!(ended(failed), ["rolled_back"]);
+    }
 }
