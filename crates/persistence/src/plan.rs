@@ -63,12 +63,7 @@ async fn apply_write(txn: &DatabaseTransaction, write: &Write) -> Result<(), Pla
             execute(txn, forget_tokens(queries::update_link(*link), *at)).await?;
         }
         Write::ForgetRefusedGrant { link, seen, at } => {
-            let forget = forget_tokens(queries::update_link(*link), *at)
-                .col_expr(
-                    linked_account::Column::RefreshLeaseUntilMs,
-                    Expr::value(Option::<i64>::None),
-                )
-                .filter(linked_account::Column::AccessToken.eq(seen.as_str()));
+            let forget = forget_tokens(queries::release_lease(*link, seen), *at);
             let forgotten = forget.exec(txn).await.map_err(repository_error)?;
             if forgotten.rows_affected == 0 {
                 return Err(PlanError::Gone);

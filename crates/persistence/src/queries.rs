@@ -14,8 +14,8 @@ use sea_orm::{
 use social_login_domain::refresh::RefreshTokenHash;
 use social_login_domain::session_list::MAX_SESSIONS_READ;
 use social_login_domain::{
-    FamilyId, LinkedAccountId, LoginMethod, ProviderKey, ProviderSubject, SignalId, SignalSource,
-    UserEvents, UserId,
+    FamilyId, LinkedAccountId, LoginMethod, ProviderKey, ProviderSubject, SealedToken, SignalId,
+    SignalSource, UserEvents, UserId,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -55,6 +55,20 @@ pub(crate) fn links_of(user: UserId) -> Select<linked_account::Entity> {
 /// The columns a returning login rewrites, for one link (primary key).
 pub(crate) fn update_link(id: LinkedAccountId) -> UpdateMany<linked_account::Entity> {
     linked_account::Entity::update_many().filter(linked_account::Column::Id.eq(id.as_uuid()))
+}
+
+/// Ends the refresh lease on `link`, only while the link still holds the access token
+/// `seen` (the one the refresh began from).
+pub(crate) fn release_lease(
+    link: LinkedAccountId,
+    seen: &SealedToken,
+) -> UpdateMany<linked_account::Entity> {
+    update_link(link)
+        .col_expr(
+            linked_account::Column::RefreshLeaseUntilMs,
+            Expr::value(Option::<i64>::None),
+        )
+        .filter(linked_account::Column::AccessToken.eq(seen.as_str()))
 }
 
 pub(crate) fn delete_token(hash: RefreshTokenHash) -> DeleteMany<refresh_token::Entity> {

@@ -52,12 +52,7 @@ impl ProviderGrants for SeaOrmRepository {
     }
 
     async fn release_refresh(&self, release: LeaseRelease) -> RepoResult<()> {
-        queries::update_link(release.link)
-            .col_expr(
-                linked_account::Column::RefreshLeaseUntilMs,
-                Expr::value(Option::<i64>::None),
-            )
-            .filter(linked_account::Column::AccessToken.eq(release.seen.as_str()))
+        queries::release_lease(release.link, &release.seen)
             .exec(self.connection())
             .await
             .map_err(repository_error)?;

@@ -28,7 +28,7 @@ mod worker;
 use crate::DatabaseOptions;
 use checkpoints::Checkpointer;
 use rusqlite::{Transaction, TransactionBehavior};
-use social_login_ports::{RepoResult, RepositoryError};
+use social_login_ports::{PlanError, RepoResult, RepositoryError};
 use statements::Db;
 use std::fmt;
 use tracing::Instrument;
@@ -109,6 +109,19 @@ impl SqliteRepository {
             outcome.settled(written.is_ok());
             written
         }
+    }
+}
+
+impl SqliteRepository {
+    /// Applies `plan` in a write transaction of its own: `false`, with nothing written,
+    /// when a row it changes went meanwhile (as `SeaOrmRepository::apply_unless_gone`).
+    #[track_caller]
+    fn apply_unless_gone(
+        &self,
+        plan: social_login_domain::plan::WritePlan,
+    ) -> impl Future<Output = RepoResult<bool>> + '_ {
+        let written = self.transact(move |tx| plan::apply(tx, &plan));
+        async move { PlanError::written_unless_gone(written.await) }
     }
 }
 

@@ -28,25 +28,23 @@ pub(crate) fn transaction_span(
 /// A sea-orm transaction with its traced span, which records how it ended (see
 /// [`Outcome`]). Derefs to the transaction for the statements.
 pub(crate) struct TracedTransaction {
-    txn: Option<DatabaseTransaction>,
+    txn: DatabaseTransaction,
     outcome: Outcome,
 }
 
 impl TracedTransaction {
     pub(crate) fn new(txn: DatabaseTransaction, span: tracing::Span) -> Self {
         Self {
-            txn: Some(txn),
+            txn,
             outcome: Outcome::of(span),
         }
     }
 
-    pub(crate) async fn commit(mut self) -> Result<(), DbErr> {
-        let Some(txn) = self.txn.take() else {
-            return Ok(());
-        };
-        self.outcome.committing();
-        let committed = txn.commit().instrument(self.outcome.span.clone()).await;
-        self.outcome.settled(committed.is_ok());
+    pub(crate) async fn commit(self) -> Result<(), DbErr> {
+        let Self { txn, mut outcome } = self;
+        outcome.committing();
+        let committed = txn.commit().instrument(outcome.span.clone()).await;
+        outcome.settled(committed.is_ok());
         committed
     }
 }
@@ -55,8 +53,7 @@ impl Deref for TracedTransaction {
     type Target = DatabaseTransaction;
 
     fn deref(&self) -> &DatabaseTransaction {
-        // Only `commit` takes it, and that consumes `self`.
-        self.txn.as_ref().expect("a transaction until it commits")
+        &self.txn
     }
 }
 

@@ -61,11 +61,12 @@ fn apply_write(db: &Db, write: &Write) -> Result<(), PlanError> {
             execute(db, sql::FORGET_LINK_TOKENS, params![id, time_text(*at)?])?;
         }
         Write::ForgetRefusedGrant { link, seen, at } => {
-            let (id, at) = (link.as_uuid().into_bytes(), time_text(*at)?);
-            let params = params![id, at, seen.as_str()];
-            if execute(db, sql::FORGET_REFUSED_GRANT, params)? == 0 {
+            // The lease ends only while the link holds the token the refresh began from.
+            let id = link.as_uuid().into_bytes();
+            if execute(db, sql::RELEASE_REFRESH, params![id, seen.as_str()])? == 0 {
                 return Err(PlanError::Gone);
             }
+            execute(db, sql::FORGET_LINK_TOKENS, params![id, time_text(*at)?])?;
         }
         Write::SetDisabled { link, disabled, at } => {
             let id = link.as_uuid().into_bytes();

@@ -10,8 +10,7 @@ use social_login_domain::plan::SealedTokens;
 use social_login_domain::relay::{RefusedGrant, RelayRefresh};
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
 use social_login_ports::{
-    GrantLookup, LeaseRelease, LinkGrant, PlanError, ProviderGrants, RefreshClaim, RepoResult,
-    RepositoryError,
+    GrantLookup, LeaseRelease, LinkGrant, ProviderGrants, RefreshClaim, RepoResult, RepositoryError,
 };
 
 #[async_trait]
@@ -47,8 +46,7 @@ impl ProviderGrants for SqliteRepository {
     }
 
     async fn store_refresh(&self, refresh: RelayRefresh) -> RepoResult<bool> {
-        let plan = refresh.plan();
-        PlanError::written_unless_gone(self.transact(move |tx| super::plan::apply(tx, &plan)).await)
+        self.apply_unless_gone(refresh.plan()).await
     }
 
     async fn release_refresh(&self, release: LeaseRelease) -> RepoResult<()> {
@@ -61,8 +59,7 @@ impl ProviderGrants for SqliteRepository {
     }
 
     async fn store_refusal(&self, refusal: RefusedGrant) -> RepoResult<bool> {
-        let plan = refusal.plan();
-        PlanError::written_unless_gone(self.transact(move |tx| super::plan::apply(tx, &plan)).await)
+        self.apply_unless_gone(refusal.plan()).await
     }
 }
 

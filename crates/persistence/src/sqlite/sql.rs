@@ -135,8 +135,5 @@ pub(crate) const REVOKE_SESSIONS_OF: &str =
 pub(crate) const FORGET_LINK_TOKENS: &str = "UPDATE linked_accounts SET access_token = '', \
      refresh_token = NULL, grant_client_id = NULL, scopes = '', access_expires_ms = NULL, \
      updated_at = ?2 WHERE id = ?1";
-pub(crate) const FORGET_REFUSED_GRANT: &str = "UPDATE linked_accounts SET access_token = '', \
-     refresh_token = NULL, grant_client_id = NULL, scopes = '', access_expires_ms = NULL, \
-     refresh_lease_until_ms = NULL, updated_at = ?2 WHERE id = ?1 AND access_token = ?3";
 pub(crate) const SET_LINK_DISABLED: &str = "UPDATE linked_accounts SET disabled = ?2, \
      disabled_changed_ms = ?3 WHERE id = ?1";

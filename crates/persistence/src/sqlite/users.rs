@@ -10,7 +10,7 @@ use rusqlite::params;
 use social_login_domain::{
     AuditEvent, Email, EventSet, LinkedAccount, ProviderAccount, User, UserEvents, UserId,
 };
-use social_login_ports::{AccountLink, LinkRenewal, PlanError, UserCreation};
+use social_login_ports::{AccountLink, LinkRenewal, UserCreation};
 use social_login_ports::{
     AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepoResult,
     SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
@@ -55,8 +55,7 @@ impl UserRepository for SqliteRepository {
     }
 
     async fn renew_link(&self, renewal: LinkRenewal) -> RepoResult<bool> {
-        let plan = renewal.plan();
-        PlanError::written_unless_gone(self.transact(move |tx| super::plan::apply(tx, &plan)).await)
+        self.apply_unless_gone(renewal.plan()).await
     }
 
     async fn add_link(&self, link: AccountLink) -> Result<LinkedAccount, AddLinkError> {
