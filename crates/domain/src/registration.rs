@@ -70,17 +70,10 @@ pub struct AccountLink {
 impl AccountLink {
     /// The link; records `account.linked`.
     pub fn plan(&self) -> WritePlan {
-        let link = &self.link;
-        let mut writes = WritePlan::new(self.audit.outbox);
-        writes
-            .write(Write::InsertLink(link.clone()))
-            .record(self.audit.event(
-                0,
-                AuditEventType::AccountLinked,
-                link.user_id,
-                Some(link.provider),
-            ));
-        writes
+        let (link, linked) = (&self.link, AuditEventType::AccountLinked);
+        let write = Write::InsertLink(link.clone());
+        self.audit
+            .plan(write, linked, link.user_id, Some(link.provider))
     }
 }
 

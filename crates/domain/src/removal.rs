@@ -129,16 +129,11 @@ pub struct SessionsRevocation {
 impl SessionsRevocation {
     /// Ends every session; records `user.sessions_revoked`.
     pub fn plan(&self) -> WritePlan {
-        let mut writes = WritePlan::new(self.audit.outbox);
-        writes
-            .write(Write::RevokeSessions {
-                user: self.user,
-                began_with: None,
-            })
-            .record(
-                self.audit
-                    .event(0, AuditEventType::UserSessionsRevoked, self.user, None),
-            );
-        writes
+        let write = Write::RevokeSessions {
+            user: self.user,
+            began_with: None,
+        };
+        let revoked = AuditEventType::UserSessionsRevoked;
+        self.audit.plan(write, revoked, self.user, None)
     }
 }

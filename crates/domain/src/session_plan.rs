@@ -28,14 +28,10 @@ impl SessionOpening {
         if user_locked {
             return Err(UserLocked);
         }
-        let mut writes = WritePlan::new(self.audit.outbox);
-        writes
-            .write(Write::start_session(&self.session, self.user, self.now))
-            .record(
-                self.audit
-                    .event(0, AuditEventType::UserLogin, self.user, None),
-            );
-        Ok(writes)
+        let write = Write::start_session(&self.session, self.user, self.now);
+        Ok(self
+            .audit
+            .plan(write, AuditEventType::UserLogin, self.user, None))
     }
 }
 
@@ -161,13 +157,13 @@ impl Logout {
     /// Revokes the presented token's family and records `session.logout`, once: a family
     /// revoked already, or an unknown token, writes nothing.
     pub fn plan(&self, record: Option<&RefreshRecord>) -> WritePlan {
-        let mut writes = WritePlan::new(self.audit.outbox);
-        if let Some(record) = record.filter(|record| !record.revoked) {
-            let logout = AuditEventType::SessionLogout;
-            writes
-                .write(Write::RevokeFamily(record.family))
-                .record(self.audit.event(0, logout, record.user_id, None));
+        match record.filter(|record| !record.revoked) {
+            Some(record) => {
+                let write = Write::RevokeFamily(record.family);
+                let logout = AuditEventType::SessionLogout;
+                self.audit.plan(write, logout, record.user_id, None)
+            }
+            None => WritePlan::new(self.audit.outbox),
         }
-        writes
     }
 }
