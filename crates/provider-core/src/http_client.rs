@@ -129,8 +129,7 @@ impl ProviderHttp {
         let mut reqwest = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(connect_timeout)
-            .timeout(timeout)
-            .user_agent(USER_AGENT);
+            .timeout(timeout);
         if let Some(proxy) = proxy {
             reqwest = reqwest.proxy(proxy);
         }
@@ -261,9 +260,26 @@ impl ProviderHttp {
         self.direct.send(direct, limit, self.timeout).await
     }
 
-    /// This client's `User-Agent`, unless the request names its own (also for a call sent
-    /// without [`send`](Self::send), the relay's streamed one).
-    pub fn add_user_agent(&self, headers: &mut HeaderMap) {
+    /// Sends `request` (built on [`reqwest`](Self::reqwest)) as [`send`](Self::send) does,
+    /// but returns the answer with its body still to read, to be streamed (a relayed call):
+    /// its span ends with the answer's head.
+    pub async fn send_streamed(
+        &self,
+        mut request: reqwest::Request,
+        kind: CallKind,
+    ) -> Result<reqwest::Response, reqwest::Error> {
+        self.add_user_agent(request.headers_mut());
+        let span = self.call_span(kind);
+        let response = self.reqwest.execute(request).instrument(span.clone()).await;
+        match &response {
+            Ok(response) => record_status(&span, response.status()),
+            Err(_) => record_failure(&span, "transport"),
+        }
+        response
+    }
+
+    /// This client's `User-Agent`, unless the request names its own.
+    fn add_user_agent(&self, headers: &mut HeaderMap) {
         (headers.entry(http::header::USER_AGENT)).or_insert_with(|| self.user_agent.clone());
     }
 
@@ -307,13 +323,13 @@ fn record_answer(span: &tracing::Span, answer: &Result<Answer, SendError>) {
 }
 
 /// A provider call that got no answer, and why (`error.type`).
-pub(crate) fn record_failure(span: &tracing::Span, kind: &'static str) {
+fn record_failure(span: &tracing::Span, kind: &'static str) {
     span.record("error.type", kind);
     span.record("otel.status_code", "error");
 }
 
 /// Writes the provider's status on a call's span; a 5xx marks it failed.
-pub fn record_status(span: &tracing::Span, status: StatusCode) {
+fn record_status(span: &tracing::Span, status: StatusCode) {
     span.record("http.response.status_code", status.as_u16());
     if status.is_server_error() {
         span.record("otel.status_code", "error");

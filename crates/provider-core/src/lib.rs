@@ -43,7 +43,6 @@ pub use engine::{BuildContext, Engine};
 pub use fetch::{decode_json, fetch_json, fetch_json_unless};
 pub use http_client::{
     Answer, CallKind, HttpClientError, ProviderHttp, SendError, USER_AGENT, build_http_client,
-    record_status,
 };
 pub use id_token_check::{IdTokenCheck, Presented};
 pub use object_only::ObjectOnly;

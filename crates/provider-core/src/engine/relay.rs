@@ -5,7 +5,7 @@
 
 use super::Engine;
 use crate::grant_context::{kept_apart, kept_with};
-use crate::http_client::{CallKind, record_failure, record_status};
+use crate::http_client::CallKind;
 use async_trait::async_trait;
 use bytes::Bytes;
 use social_login_domain::ProviderTokens;
@@ -13,7 +13,6 @@ use social_login_domain::relay::RelayMethod;
 use social_login_ports::{
     ApiAnswer, ApiBody, ApiCall, ProviderError, ProviderGrant, RefreshFailure,
 };
-use tracing::Instrument;
 use url::Url;
 
 impl Engine {
@@ -50,22 +49,13 @@ impl Engine {
         if !call.body.is_empty() {
             request = request.body(call.body);
         }
-        let http = self.flow.http();
-        let mut request = request
+        let request = request
             .build()
             .map_err(|_| ProviderError::ApiCall("the relayed request could not be built".into()))?;
-        http.add_user_agent(request.headers_mut());
-        // The span ends with the answer's head: the body streams to the caller after it.
-        let span = http.call_span(CallKind::Api);
+        let sent = self.flow.http().send_streamed(request, CallKind::Api).await;
         // `without_url`: a token that goes in the query must not reach the log.
-        let response = (http.reqwest().execute(request))
-            .instrument(span.clone())
-            .await
-            .map_err(|error| {
-                record_failure(&span, "transport");
-                ProviderError::ApiCall(error.without_url().to_string())
-            })?;
-        record_status(&span, response.status());
+        let response =
+            sent.map_err(|error| ProviderError::ApiCall(error.without_url().to_string()))?;
         let headers = response
             .headers()
             .iter()

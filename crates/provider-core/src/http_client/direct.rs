@@ -1,4 +1,4 @@
-//! A provider call on hyper's pooled client: the request as built, two default headers,
+//! A provider call on hyper's pooled client: the request as built, a default `Accept`,
 //! one deadline over the whole call.
 
 use super::{Answer, SendError};
