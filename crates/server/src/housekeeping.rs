@@ -5,15 +5,16 @@
 
 use social_login_app::AuthService;
 use social_login_ports::WebhookOutbox;
-use std::sync::{Arc, Weak};
+use std::sync::Weak;
 use std::time::Duration;
 
 /// How often each instance prunes. Every instance does it; the deletes are idempotent.
 pub const PRUNE_EVERY: Duration = Duration::from_secs(600);
 
 /// Runs the pruning every `every` for as long as the service is alive (the task ends when
-/// the last router holding the service is dropped).
-pub fn spawn(service: Weak<AuthService>, every: Duration, outbox: Arc<dyn WebhookOutbox>) {
+/// the last router holding the service is dropped). `outbox` is the service's repository
+/// too: held weakly, so that this task does not keep the database open after it.
+pub fn spawn(service: Weak<AuthService>, every: Duration, outbox: Weak<dyn WebhookOutbox>) {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
@@ -21,7 +22,7 @@ pub fn spawn(service: Weak<AuthService>, every: Duration, outbox: Arc<dyn Webhoo
         let mut tick = tokio::time::interval(every);
         loop {
             tick.tick().await;
-            let Some(service) = service.upgrade() else {
+            let (Some(service), Some(outbox)) = (service.upgrade(), outbox.upgrade()) else {
                 break;
             };
             match service.prune_expired_sessions().await {
@@ -52,6 +53,7 @@ pub fn spawn(service: Weak<AuthService>, every: Duration, outbox: Arc<dyn Webhoo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
     use social_login_app::{AuthPolicy, Ports, ProviderRegistry, SignalVerifiers};
     use social_login_domain::signal::RECEIPT_RETENTION;
     use social_login_domain::{AuditEvent, AuditEventId, AuditEventType, EventSet, Origin, UserId};
@@ -61,7 +63,6 @@ mod tests {
         FakeClock, FakeHasher, FakeSessions, FakeStateSealer, FakeStateStore, InMemoryRepository,
         ReversingCipher, SeededRandomness,
     };
-    use std::sync::Arc;
 
     /// `[audit] retention_days` of the service under test.
     const AUDIT_KEPT: time::Duration = time::Duration::days(30);
@@ -131,7 +132,11 @@ mod tests {
         }
 
         let outbox: Arc<dyn WebhookOutbox> = repository.clone();
-        spawn(Arc::downgrade(&service), Duration::from_millis(10), outbox);
+        spawn(
+            Arc::downgrade(&service),
+            Duration::from_millis(10),
+            Arc::downgrade(&outbox),
+        );
         let found = |id: SignalId| {
             let repository = repository.clone();
             async move {

@@ -209,7 +209,7 @@ pub(crate) async fn build_routers_serving(
     housekeeping::spawn(
         std::sync::Arc::downgrade(&service),
         housekeeping::PRUNE_EVERY,
-        outbox,
+        std::sync::Arc::downgrade(&outbox),
     );
     if let Some(delivery) = wired.webhooks {
         crate::webhook_delivery::spawn(std::sync::Arc::downgrade(&service), delivery);
