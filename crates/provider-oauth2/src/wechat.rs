@@ -1,8 +1,8 @@
 //! WeChat (docs/providers.md#wechat-wechat): website login by QR code, OAuth 2.0 bent where no knob
-//! reaches. The declaration names `appid`/`secret`, the scope and the userinfo URL; the quirks
-//! are the authorize URL's fixed parameter order, the token request as a GET with the
-//! credentials in the query, failures as `errcode` in a 200, and the `openid` of the token
-//! answer on the userinfo call
+//! reaches. The declaration names `appid`/`secret`, the scope, the userinfo URL and the
+//! refresh endpoint; the quirks are the authorize URL's fixed parameter order, the token
+//! request (and the refresh, without the secret) as a GET with the parameters in the query,
+//! failures as `errcode` in a 200, and the `openid` of the token answer on the userinfo call
 //! ([WeChat Login](https://developers.weixin.qq.com/doc/oplatform/en/Website_App/WeChat_Login/Wechat_Login)).
 
 use async_trait::async_trait;

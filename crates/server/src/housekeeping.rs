@@ -53,7 +53,6 @@ pub fn spawn(service: Weak<AuthService>, every: Duration, outbox: Weak<dyn Webho
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
     use social_login_app::{AuthPolicy, Ports, ProviderRegistry, SignalVerifiers};
     use social_login_domain::signal::RECEIPT_RETENTION;
     use social_login_domain::{AuditEvent, AuditEventId, AuditEventType, EventSet, Origin, UserId};
@@ -63,6 +62,7 @@ mod tests {
         FakeClock, FakeHasher, FakeSessions, FakeStateSealer, FakeStateStore, InMemoryRepository,
         ReversingCipher, SeededRandomness,
     };
+    use std::sync::Arc;
 
     /// `[audit] retention_days` of the service under test.
     const AUDIT_KEPT: time::Duration = time::Duration::days(30);

@@ -65,7 +65,7 @@ impl WebhookDelivery {
     }
 
     fn receiver(&self) -> MutexGuard<'_, Receiver> {
-        // The state is two numbers, valid whatever a panicking holder left.
+        // The state is a flag and a time, valid whatever a panicking holder left.
         self.receiver.lock().unwrap_or_else(|e| e.into_inner())
     }
 

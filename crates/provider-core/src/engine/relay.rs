@@ -16,7 +16,8 @@ use social_login_ports::{
 use url::Url;
 
 impl Engine {
-    /// Refreshes `grant` at the token endpoint; the answer's scopes, when it names any
+    /// Refreshes `grant` at the refresh endpoint (the token endpoint unless the provider has
+    /// one apart); the answer's scopes, when it names any
     /// (none: the stored ones stay).
     pub(super) async fn refresh_grant(
         &self,

@@ -1,6 +1,6 @@
 //! The sign-up policy of each provider (docs/configuration.md): `allowed_email_domains` are
-//! lowercase ASCII host names, each one named (by its index) when it is not; and the warnings of a policy
-//! that cannot do what it seems to say.
+//! ASCII host names in any case (kept lowercase), each one named (by its index) when it is
+//! not; and the warnings of a policy that cannot do what it seems to say.
 
 use crate::settings::{ConfigErrors, Declared, ProviderConfig, Settings};
 use social_login_domain::{EmailDomain, ProviderKey};
