@@ -98,21 +98,28 @@ pub fn problems(spec: &ProviderSpec, settings: &ProviderSettings) -> Vec<Setting
 
 /// A required absolute `http(s)` URL. Never echoes the URL.
 fn check_url(problems: &mut Vec<SettingsProblem>, field: &str, value: &str) {
-    let message = if value.trim().is_empty() {
-        "required".to_owned()
-    } else if value.chars().any(char::is_control) {
+    if let Some(message) = url_problem(value, &["https", "http"]) {
+        problems.push(SettingsProblem::provider(field, message));
+    }
+}
+
+/// What is wrong with `value` as a required absolute URL with one of `schemes`, if
+/// anything. Never echoes the URL: it may hold a password.
+pub fn url_problem(value: &str, schemes: &[&str]) -> Option<String> {
+    if value.trim().is_empty() {
+        return Some("required".to_owned());
+    }
+    if value.chars().any(char::is_control) {
         // The URL parser drops tabs and newlines silently: refuse them instead.
-        NO_CONTROL.to_owned()
-    } else {
-        match Url::parse(value) {
-            Err(reason) => format!("not a valid URL ({reason})"),
-            Ok(url) if !["https", "http"].contains(&url.scheme()) => {
-                "URL scheme must be one of: https, http".to_owned()
-            }
-            Ok(_) => return,
+        return Some(NO_CONTROL.to_owned());
+    }
+    match Url::parse(value) {
+        Err(reason) => Some(format!("not a valid URL ({reason})")),
+        Ok(url) if !schemes.contains(&url.scheme()) => {
+            Some(format!("URL scheme must be one of: {}", schemes.join(", ")))
         }
-    };
-    problems.push(SettingsProblem::provider(field, message));
+        Ok(_) => None,
+    }
 }
 
 #[cfg(test)]

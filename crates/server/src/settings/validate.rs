@@ -11,7 +11,7 @@ mod state_store;
 use super::{ConfigErrors, Settings};
 use secrecy::ExposeSecret;
 use social_login_persistence::DatabaseOptions;
-use social_login_provider_core::settings_check::NO_CONTROL;
+use social_login_provider_core::settings_check::url_problem;
 use url::Url;
 
 /// Minimum length, in bytes, of `secret_key` and of each previous key.
@@ -210,21 +210,7 @@ fn check_seconds(errors: &mut ConfigErrors, field: &str, value: u64) {
 
 /// A required absolute URL with one of `schemes`. Never echoes the URL: it may hold a password.
 pub(super) fn check_url(errors: &mut ConfigErrors, field: &str, value: &str, schemes: &[&str]) {
-    if value.trim().is_empty() {
-        errors.push(field, "required");
-        return;
-    }
-    // The URL parser drops tabs and newlines without a word: refuse them before it does.
-    if value.chars().any(char::is_control) {
-        errors.push(field, NO_CONTROL);
-        return;
-    }
-    match Url::parse(value) {
-        Err(reason) => errors.push(field, format!("not a valid URL ({reason})")),
-        Ok(url) if !schemes.contains(&url.scheme()) => errors.push(
-            field,
-            format!("URL scheme must be one of: {}", schemes.join(", ")),
-        ),
-        Ok(_) => {}
+    if let Some(problem) = url_problem(value, schemes) {
+        errors.push(field, problem);
     }
 }
