@@ -2,6 +2,7 @@
 //! stored with the token, inside the same sealed value, and taken apart before the token is
 //! sent. A token stored without one reads as the token alone.
 
+use crate::token_set::TokenSet;
 use social_login_domain::SecretText;
 
 /// Between the context and the token: a control character neither holds.
@@ -14,6 +15,12 @@ pub fn kept_with(context: &str, refresh_token: &SecretText) -> SecretText {
         return refresh_token.clone();
     }
     SecretText::new(format!("{context}{SEPARATOR}{}", refresh_token.expose()))
+}
+
+/// `tokens` with their refresh token (if any) kept with `context`: a new grant's, or a
+/// refresh's rotated token, which keeps what the grant keeps.
+pub fn keep(context: &str, tokens: &mut TokenSet) {
+    tokens.refresh_token = (tokens.refresh_token.as_ref()).map(|t| kept_with(context, t));
 }
 
 /// The context a stored refresh token was kept with, if any, and the token to send.

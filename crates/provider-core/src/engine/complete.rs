@@ -3,7 +3,7 @@
 
 use super::Engine;
 use crate::fetch::fetch_json;
-use crate::grant_context::kept_with;
+use crate::grant_context::keep;
 use crate::http_client::CallKind;
 use crate::plan::Endpoint;
 use crate::quirks::UserinfoCall;
@@ -58,7 +58,7 @@ impl Engine {
     async fn exchange(&self, callback: &CallbackInput) -> Result<TokenSet, ProviderError> {
         let mut tokens = self.exchange_code(callback).await?;
         if let Some(context) = self.quirks.grant_context(callback.post_body.as_ref()) {
-            tokens.refresh_token = (tokens.refresh_token.as_ref()).map(|t| kept_with(&context, t));
+            keep(&context, &mut tokens);
         }
         Ok(tokens)
     }

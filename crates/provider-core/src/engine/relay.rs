@@ -4,7 +4,7 @@
 //! streamed.
 
 use super::Engine;
-use crate::grant_context::{kept_apart, kept_with};
+use crate::grant_context::{keep, kept_apart};
 use crate::http_client::CallKind;
 use async_trait::async_trait;
 use bytes::Bytes;
@@ -30,8 +30,7 @@ impl Engine {
         let extra = (context.as_deref()).map_or_else(Vec::new, |c| self.quirks.refresh_params(c));
         let mut tokens = self.flow.refresh(&refresh_token, &extra).await?;
         if let Some(context) = &context {
-            // A rotated token keeps what the grant keeps.
-            tokens.refresh_token = (tokens.refresh_token.as_ref()).map(|t| kept_with(context, t));
+            keep(context, &mut tokens);
         }
         Ok(tokens.into_provider_tokens(&[]))
     }
