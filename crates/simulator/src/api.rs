@@ -25,7 +25,7 @@
 
 mod answers;
 mod bytes;
-mod echo;
+pub(crate) mod echo;
 mod gate;
 
 use crate::config::Provider;

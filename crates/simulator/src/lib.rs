@@ -68,6 +68,7 @@ pub mod users;
 mod vk;
 mod wechat;
 
+pub use api::echo::ANSWER_HEADERS as ECHO_ANSWER_HEADERS;
 pub use apple::{
     APPLE_TEST_KEY_ID, APPLE_TEST_KEY_PEM, APPLE_TEST_PUBLIC_KEY_PEM, APPLE_TEST_TEAM_ID,
     AppleEndpoints, AppleFormPost, AppleKnobs, AppleTeam, ClaimStyle,

@@ -12,8 +12,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-/// The headers every echo answers with.
-const ANSWER_HEADERS: [(&str, &str); 6] = [
+/// The headers every echo answers with (beside its JSON `Content-Type`).
+pub const ANSWER_HEADERS: [(&str, &str); 6] = [
     ("set-cookie", "sim_session=1; Path=/"),
     ("x-ratelimit-limit", "5000"),
     ("x-ratelimit-remaining", "4999"),
