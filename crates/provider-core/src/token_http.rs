@@ -12,8 +12,8 @@ use crate::http_client::{CallKind, ProviderHttp, SendError};
 use crate::quirks::Quirks;
 use http::header::{CONTENT_TYPE, HeaderName, HeaderValue};
 use oauth2::{AsyncHttpClient, HttpRequest, HttpResponse};
-use social_login_provider_spec::ProviderSpec;
 use social_login_provider_spec::knobs::BodyFormat;
+use social_login_provider_spec::{ProviderSpec, is_header_name, is_header_value};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -98,6 +98,7 @@ impl TokenShape {
 }
 
 /// `headers` as header names and values; the first that is not one is named by `field`.
+/// The rule is the declaration check's (`is_header_name`, `is_header_value`).
 pub fn header_pairs(
     field: &'static str,
     headers: &std::collections::BTreeMap<String, String>,
@@ -105,8 +106,10 @@ pub fn header_pairs(
     headers
         .iter()
         .map(|(name, value)| {
-            let name =
-                HeaderName::try_from(name.as_str()).map_err(|_| ProviderConfigError::Invalid {
+            let name = is_header_name(name)
+                .then(|| HeaderName::try_from(name.as_str()).ok())
+                .flatten()
+                .ok_or(ProviderConfigError::Invalid {
                     field,
                     reason: "a header name is not one",
                 })?;
@@ -119,10 +122,13 @@ pub(crate) fn header_value(
     field: &'static str,
     value: &str,
 ) -> Result<HeaderValue, ProviderConfigError> {
-    HeaderValue::from_str(value).map_err(|_| ProviderConfigError::Invalid {
-        field,
-        reason: "a header value must be visible ASCII",
-    })
+    is_header_value(value)
+        .then(|| HeaderValue::from_str(value).ok())
+        .flatten()
+        .ok_or(ProviderConfigError::Invalid {
+            field,
+            reason: "a header value must be visible ASCII",
+        })
 }
 
 type ResponseFuture<'c> =
@@ -189,6 +195,21 @@ fn says_not_ok(body: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_header_the_declaration_check_refuses_is_refused_here_too() {
+        let pairs = |name: &str, value: &str| {
+            let headers = [(name.to_owned(), value.to_owned())].into();
+            header_pairs("userinfo.headers", &headers).map(|pairs| pairs.len())
+        };
+        assert_eq!(pairs("Notion-Version", "2022-06-28\t"), Ok(1));
+        // `http` would carry bytes above 0x7F; the declaration check refuses them.
+        for (name, value) in [("X-Client", "café"), ("X Client", "1"), ("", "1")] {
+            assert!(pairs(name, value).is_err(), "{name:?}: {value:?}");
+            assert!(!is_header_name(name) || !is_header_value(value));
+        }
+        assert!(header_value("user_agent", "app/1.0 (Ünïcode)").is_err());
+    }
 
     #[test]
     fn a_json_error_member_is_found() {

@@ -2,6 +2,7 @@
 //! provider built from configuration before it is used.
 
 use crate::ProviderKind;
+use crate::header::{is_header_name, is_header_value};
 use crate::knobs::IdTokenSigning;
 use crate::spec::{ProviderSpec, is_claim_pointer, is_json_pointer};
 
@@ -191,19 +192,6 @@ fn is_http_url(raw: &str) -> bool {
         raw.strip_prefix(scheme)
             .is_some_and(|rest| !rest.is_empty() && !rest.starts_with('/'))
     })
-}
-
-/// An HTTP field name: one or more `tchar`s (RFC 9110 §5.1).
-fn is_header_name(name: &str) -> bool {
-    let tchar = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
-    !name.is_empty() && name.bytes().all(tchar)
-}
-
-/// An HTTP field value as the client sends it: visible ASCII, spaces and tabs.
-fn is_header_value(value: &str) -> bool {
-    value
-        .bytes()
-        .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ mod claims;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 mod generic;
+mod header;
 pub mod knobs;
 mod spec;
 mod tenant;
@@ -18,6 +19,7 @@ pub use built_in::{built_in, built_in_spec};
 pub use catalogue::{catalogue, preset, presets};
 pub use check::{NEEDS, SpecProblem};
 pub use generic::{GenericProvider, Published};
+pub use header::{is_header_name, is_header_value};
 /// The kind of a provider, from the domain: the declarations and the settings share it.
 pub use social_login_domain::ProviderKind;
 pub use spec::{
