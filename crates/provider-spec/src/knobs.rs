@@ -181,6 +181,36 @@ impl Knobs {
         set(&mut spec.id_token_signing, &self.id_token_signing);
         set(&mut spec.relay_base_urls, &self.relay_base_urls);
     }
+
+    /// The knobs set here that [`apply`](Self::apply) would put in place of something
+    /// `declared` sets, dropping part of it: a knob replaces a table, a map or a list whole,
+    /// not member by member, so Reddit's `authorization_params = { scope_x = … }` loses its
+    /// `duration = "permanent"` and with it every refresh token.
+    pub fn dropping_part_of(&self, declared: &crate::ProviderSpec) -> Vec<&'static str> {
+        let drops_a_key = self.authorization_params.as_ref().is_some_and(|params| {
+            (declared.authorization_params.keys()).any(|key| !params.contains_key(key))
+        });
+        let drops_a_base = self
+            .relay_base_urls
+            .as_ref()
+            .is_some_and(|urls| (declared.relay_base_urls.iter()).any(|base| !urls.contains(base)));
+        let tables = [
+            (
+                "token_request",
+                self.token_request.is_some() && declared.token_request != TokenRequest::default(),
+            ),
+            (
+                "userinfo",
+                self.userinfo.is_some() && declared.userinfo != Userinfo::default(),
+            ),
+            ("emails", self.emails.is_some() && declared.emails.is_some()),
+            ("authorization_params", drops_a_key),
+            ("relay_base_urls", drops_a_base),
+        ];
+        (tables.into_iter())
+            .filter_map(|(knob, dropping)| dropping.then_some(knob))
+            .collect()
+    }
 }
 
 #[cfg(test)]

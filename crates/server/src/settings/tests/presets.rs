@@ -261,6 +261,31 @@ fn a_table_that_replaces_a_presets_own_userinfo_is_a_warning() {
 }
 
 #[test]
+fn a_map_or_list_that_drops_part_of_a_presets_own_is_a_warning() {
+    let about = |toml: &str, knob: &str| {
+        let table = format!("[oauth_providers.reddit]\n{CLIENT}{toml}");
+        let needle = format!("reddit.{knob} replaces the Reddit preset's");
+        warnings(&table).iter().any(|w| w.contains(&needle))
+    };
+    // Reddit's own `duration = "permanent"` is what makes it issue a refresh token.
+    let params = "authorization_params";
+    assert!(about(
+        &format!("{params} = {{ prompt = \"consent\" }}\n"),
+        params
+    ));
+    let kept = "{ duration = \"permanent\", prompt = \"consent\" }";
+    assert!(!about(&format!("{params} = {kept}\n"), params));
+    let bases = "relay_base_urls";
+    assert!(about(
+        &format!("{bases} = [\"https://proxy.example/\"]\n"),
+        bases
+    ));
+    let added = "[\"https://oauth.reddit.com/\", \"https://proxy.example/\"]";
+    assert!(!about(&format!("{bases} = {added}\n"), bases));
+    assert!(!about("", params) && !about("", bases));
+}
+
+#[test]
 fn a_token_endpoint_moved_without_the_refresh_endpoint_beside_it_is_a_warning() {
     let about =
         |warnings: Vec<String>| warnings.iter().any(|w| w.contains("set endpoints.refresh"));

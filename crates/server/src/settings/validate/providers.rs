@@ -209,29 +209,18 @@ pub(in crate::settings) fn is_plain_http_off_loopback(redirect_uri: &str) -> boo
     url.scheme() == "http" && !loopback
 }
 
-/// A preset's `[token_request]`, `[userinfo]` or `[emails]` that a table sets is replaced
-/// whole, not member by member: `[oauth_providers.amazon.userinfo] headers = …` would drop
-/// Amazon's own `token_in`. Named, so the operator repeats what the preset needs.
+/// A preset's table, map or list that a knob sets is replaced whole, not member by member:
+/// `[oauth_providers.amazon.userinfo] headers = …` would drop Amazon's own `token_in`. Named,
+/// so the operator repeats what the preset needs.
 fn replaced_preset_tables(settings: &Settings) -> Vec<String> {
     let mut warnings = Vec::new();
     for (key, config) in settings.enabled_providers() {
         let Some(base) = config.preset_name(&key).and_then(preset) else {
             continue;
         };
-        let replaced = [
-            (
-                "token_request",
-                config.token_request.is_some() && base.token_request != Default::default(),
-            ),
-            (
-                "userinfo",
-                config.userinfo.is_some() && base.userinfo != Default::default(),
-            ),
-            ("emails", config.emails.is_some() && base.emails.is_some()),
-        ];
-        for (table, _) in replaced.into_iter().filter(|(_, replaced)| *replaced) {
+        for knob in config.knobs().dropping_part_of(&base) {
             warnings.push(format!(
-                "oauth_providers.{key}.{table} replaces the {} preset's [{table}] whole, not \
+                "oauth_providers.{key}.{knob} replaces the {} preset's `{knob}` whole, not \
                  member by member: repeat in it what the preset sets (docs/providers.md lists it)",
                 base.display_name
             ));
