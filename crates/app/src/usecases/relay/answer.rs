@@ -9,34 +9,48 @@ use social_login_ports::ApiBody;
 
 /// An answer's body that stops with an error past `left` bytes, so no answer larger than
 /// `max_response_bytes` passes, however it was announced, and stops with an error where it
-/// would show the grant's token.
+/// would show the grant's token: no byte of the token goes out before it is seen whole.
 pub struct BoundedBody {
     inner: Box<dyn ApiBody>,
     left: u64,
     guard: TokenGuard,
+    /// The provider's body has ended (and what the guard held back went out).
+    ended: bool,
 }
 
 impl BoundedBody {
     pub(super) fn new(inner: Box<dyn ApiBody>, left: u64, guard: TokenGuard) -> Self {
-        Self { inner, left, guard }
+        Self {
+            inner,
+            left,
+            guard,
+            ended: false,
+        }
     }
 
     /// The next chunk; an error once the bound is passed, the token shows, or the provider's
     /// body fails.
     pub async fn chunk(&mut self) -> AppResult<Option<Bytes>> {
-        let Some(chunk) = self.inner.chunk().await? else {
-            return Ok(None);
-        };
-        let length = u64::try_from(chunk.len()).unwrap_or(u64::MAX);
-        self.left = self.left.checked_sub(length).ok_or_else(|| {
-            AppError::ProviderUnavailable("answer longer than max_response_bytes".into())
-        })?;
-        if self.guard.shows_next(&chunk) {
-            return Err(AppError::ProviderUnavailable(
-                "the provider's answer repeats the grant's token".into(),
-            ));
+        while !self.ended {
+            let Some(chunk) = self.inner.chunk().await? else {
+                self.ended = true;
+                // Searched with all that came before it: the rest may go.
+                return Ok(Some(self.guard.held_back()).filter(|rest| !rest.is_empty()));
+            };
+            let length = u64::try_from(chunk.len()).unwrap_or(u64::MAX);
+            self.left = self.left.checked_sub(length).ok_or_else(|| {
+                AppError::ProviderUnavailable("answer longer than max_response_bytes".into())
+            })?;
+            let passed = self.guard.pass(chunk).ok_or_else(|| {
+                AppError::ProviderUnavailable(
+                    "the provider's answer repeats the grant's token".into(),
+                )
+            })?;
+            if !passed.is_empty() {
+                return Ok(Some(passed));
+            }
         }
-        Ok(Some(chunk))
+        Ok(None)
     }
 }
 
@@ -51,8 +65,9 @@ pub(super) struct TokenGuard {
     /// How much of the end of what came so far a form can start in: the longest form's
     /// length less one.
     keep: usize,
-    /// The end of what came so far, `keep` bytes long.
-    tail: Vec<u8>,
+    /// The end of what came so far, at most `keep` bytes, held back: the start of a token
+    /// the next chunk may complete.
+    held: Vec<u8>,
 }
 
 /// Tokens shorter than this are not looked for: a few characters would be found by chance.
@@ -82,7 +97,7 @@ impl TokenGuard {
         Self {
             finders,
             keep: longest.map_or(0, |longest| longest - 1),
-            tail: Vec::new(),
+            held: Vec::new(),
         }
     }
 
@@ -95,24 +110,25 @@ impl TokenGuard {
         (self.finders.iter()).any(|finder| finder.find(bytes).is_some())
     }
 
-    /// Whether `chunk`, after the chunks before it, shows the token.
-    fn shows_next(&mut self, chunk: &[u8]) -> bool {
+    /// What of `chunk` may go to the caller now, searched after the chunks before it: all
+    /// that came but the last `keep` bytes, which are held back; `None` where the token
+    /// shows.
+    fn pass(&mut self, chunk: Bytes) -> Option<Bytes> {
         if self.finders.is_empty() {
-            return false;
+            return Some(chunk);
         }
-        let keep = self.keep;
-        let mut seam = std::mem::take(&mut self.tail);
-        seam.extend_from_slice(&chunk[..chunk.len().min(keep)]);
-        let found = self.found_in(&seam) || self.found_in(chunk);
-        // The last `keep` bytes of all so far, for the next chunk's seam.
-        if chunk.len() >= keep {
-            seam.clear();
-            seam.extend_from_slice(&chunk[chunk.len() - keep..]);
-        } else {
-            seam.drain(..seam.len().saturating_sub(keep));
+        let mut came = std::mem::take(&mut self.held);
+        came.extend_from_slice(&chunk);
+        if self.found_in(&came) {
+            return None;
         }
-        self.tail = seam;
-        found
+        self.held = came.split_off(came.len().saturating_sub(self.keep));
+        Some(Bytes::from(came))
+    }
+
+    /// What was held back, once the body has ended.
+    fn held_back(&mut self) -> Bytes {
+        Bytes::from(std::mem::take(&mut self.held))
     }
 }
 
@@ -155,6 +171,69 @@ mod tests {
 
     fn guard() -> TokenGuard {
         TokenGuard::new(&SecretText::new(TOKEN))
+    }
+
+    impl TokenGuard {
+        /// Whether `chunk`, after the chunks before it, shows the token.
+        fn shows_next(&mut self, chunk: &[u8]) -> bool {
+            self.pass(Bytes::copy_from_slice(chunk)).is_none()
+        }
+    }
+
+    /// A provider's body in the chunks given.
+    struct Chunks(std::collections::VecDeque<Bytes>);
+
+    #[async_trait::async_trait]
+    impl ApiBody for Chunks {
+        async fn chunk(&mut self) -> Result<Option<Bytes>, social_login_ports::ProviderError> {
+            Ok(self.0.pop_front())
+        }
+
+        fn announced_length(&self) -> Option<u64> {
+            None
+        }
+    }
+
+    /// What `parts` let out before the body ended or was refused, and whether it was.
+    async fn let_out(parts: &[&str]) -> (String, bool) {
+        let chunks = parts.iter().map(|part| Bytes::from(part.to_string()));
+        let mut body = BoundedBody::new(Box::new(Chunks(chunks.collect())), u64::MAX, guard());
+        let mut out = String::new();
+        loop {
+            match body.chunk().await {
+                Ok(Some(chunk)) => out.push_str(std::str::from_utf8(&chunk).unwrap()),
+                Ok(None) => return (out, false),
+                Err(_) => return (out, true),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn no_byte_of_the_token_goes_out_before_it_shows_whole() {
+        let body = format!("{{\"query\": \"format=json&oauth_token={TOKEN}&page=2\"}}");
+        let start = body.find(TOKEN).unwrap();
+        for split in 0..=body.len() {
+            let (out, refused) = let_out(&[&body[..split], &body[split..]]).await;
+            assert!(refused, "split at {split}");
+            assert!(out.len() <= start, "split at {split} let out {out:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn an_answer_without_the_token_goes_out_whole_whatever_its_chunks() {
+        let body = format!("{{\"query\": \"format=json&page=2\", \"pad\": \"{TOKEN:.20}\"}}");
+        for size in [1, 3, 7, 35, body.len()] {
+            let parts: Vec<&str> = (0..body.len())
+                .step_by(size)
+                .map(|at| &body[at..(at + size).min(body.len())])
+                .collect();
+            assert_eq!(
+                let_out(&parts).await,
+                (body.clone(), false),
+                "chunks of {size}"
+            );
+        }
+        assert_eq!(let_out(&[]).await, (String::new(), false));
     }
 
     #[test]
