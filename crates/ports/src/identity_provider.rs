@@ -225,6 +225,15 @@ pub trait IdentityProvider: Send + Sync {
         ))
     }
 
+    /// Whether the provider still honours `token`, asked at its userinfo endpoint: `false`
+    /// only where that answers 401. Asked when a relayed call got a 401 and no refresh token
+    /// is stored to try: one endpoint's 401 (a wrong path, a scope not granted) is no proof
+    /// the grant is gone. The default: it does.
+    async fn honours(&self, token: SecretText) -> Result<bool, ProviderError> {
+        let _ = token;
+        Ok(true)
+    }
+
     async fn exchange_native_code(
         &self,
         code: NativeCode,

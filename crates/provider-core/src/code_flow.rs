@@ -255,17 +255,44 @@ impl CodeFlow {
     }
 }
 
-/// Why a refresh gave no tokens: an OAuth error answer (`invalid_grant`, whatever its
-/// status, as [`TokenHttp`] reads it) or a bare 400 or 401 is the provider refusing the
-/// grant; anything else (no answer, a 5xx, garbage) is a failure to ask.
+/// Token endpoint error codes that say nothing against the grant: they are about the
+/// client's credentials or the request (RFC 6749 §5.2), the server (§4.1.2.1), or a provider
+/// that is busy or its client: Slack's Web API errors
+/// (docs.slack.dev/reference/methods/oauth.v2.access) and WeChat's `-1` "System busy", 40013
+/// "Invalid App ID" and 40125 (invalid appsecret) (open.wechat.com return codes; its quirk
+/// names them `errcode_…`). A refresh answered with one keeps its tokens.
+const NOT_ABOUT_THE_GRANT: [&str; 16] = [
+    "invalid_client",
+    "unauthorized_client",
+    "unsupported_grant_type",
+    "invalid_scope",
+    "server_error",
+    "temporarily_unavailable",
+    "ratelimited",
+    "internal_error",
+    "fatal_error",
+    "service_unavailable",
+    "request_timeout",
+    "invalid_client_id",
+    "bad_client_secret",
+    "errcode_-1",
+    "errcode_40013",
+    "errcode_40125",
+];
+
+/// Why a refresh gave no tokens. The provider refused the grant where it answered an error
+/// code (`invalid_grant`, or a provider's own: GitHub's `bad_refresh_token`, X's
+/// `invalid_request`, WeChat's `errcode_40030`) other than those not about the grant, or a
+/// bare 400. Anything else (no answer, a 401 without a code, which is the client's
+/// authentication, a 429 or 5xx, garbage) is a failure to ask: the tokens stay.
 fn refresh_failure(error: TokenRequestError) -> RefreshFailure {
-    let refused = matches!(
-        &error,
-        RequestTokenError::ServerResponse(_)
-            | RequestTokenError::Request(
-                TokenHttpError::ErrorMember(_) | TokenHttpError::Status(400 | 401)
-            )
-    );
+    let against_the_grant = |code: &str| !NOT_ABOUT_THE_GRANT.contains(&code);
+    let refused = match &error {
+        RequestTokenError::ServerResponse(answer) => against_the_grant(answer.error().as_ref()),
+        RequestTokenError::Request(TokenHttpError::ErrorMember(code)) => against_the_grant(code),
+        RequestTokenError::Request(TokenHttpError::Status(400)) => true,
+        _ => false,
+    };
     let why = code_exchange_failure(error).to_string();
     if refused {
         RefreshFailure::Refused(why)
@@ -322,16 +349,28 @@ mod tests {
 
     #[test]
     fn a_refused_grant_is_told_from_a_provider_that_could_not_be_asked() {
+        let error_member = |code: &str| TokenHttpError::ErrorMember(code.into());
         let refused = [
-            TokenHttpError::ErrorMember("invalid_grant".into()),
+            error_member("invalid_grant"),
+            error_member("bad_refresh_token"),
+            error_member("invalid_request"),
+            error_member("errcode_40030"),
             TokenHttpError::Status(400),
-            TokenHttpError::Status(401),
         ];
         for error in refused {
             let failure = refresh_failure(RequestTokenError::Request(error));
             assert!(matches!(failure, RefreshFailure::Refused(_)), "{failure:?}");
         }
+        // The client's credentials, a busy provider: the grant may well be alive.
         let failed = [
+            error_member("invalid_client"),
+            error_member("unauthorized_client"),
+            error_member("temporarily_unavailable"),
+            error_member("server_error"),
+            error_member("ratelimited"),
+            error_member("errcode_-1"),
+            TokenHttpError::Status(401),
+            TokenHttpError::Status(429),
             TokenHttpError::Status(503),
             TokenHttpError::Transport("timed out"),
             TokenHttpError::TooLarge,

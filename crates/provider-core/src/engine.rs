@@ -186,6 +186,11 @@ impl IdentityProvider for Engine {
     }
 
     #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]
+    async fn honours(&self, token: SecretText) -> Result<bool, ProviderError> {
+        self.token_honoured(&token).await
+    }
+
+    #[tracing::instrument(skip_all, fields(provider = %self.plan.key()))]
     async fn sign_in_with_id_token(
         &self,
         input: IdTokenInput,

@@ -5,27 +5,17 @@
 //! the others wait for its tokens.
 
 mod answer;
+mod refresh;
 
 pub use answer::BoundedBody;
 use answer::TokenGuard;
 
-use crate::{AppError, AppResult, AuthService, Cause, EnabledProvider};
+use crate::{AppError, AppResult, AuthService, EnabledProvider};
 use bytes::Bytes;
-use social_login_domain::plan::SealedTokens;
-use social_login_domain::relay::{
-    GrantRenewal, RefusedGrant, RelayMethod, RelayPath, RelayRefresh, needs_refresh, passed_back,
-    relay_url,
-};
+use social_login_domain::relay::{RelayMethod, RelayPath, needs_refresh, passed_back, relay_url};
 use social_login_domain::{Origin, ProviderKey, UserId};
-use social_login_ports::{
-    ApiAnswer, ApiCall, GrantLookup, LeaseRelease, LinkGrant, ProviderGrant, RefreshClaim,
-    RefreshFailure,
-};
-use std::time::Duration;
-use tracing::{Instrument, instrument, warn};
-
-/// How often a caller waiting for another's refresh looks again.
-const WAIT_STEP: Duration = Duration::from_millis(25);
+use social_login_ports::{ApiAnswer, ApiCall, GrantLookup, LinkGrant};
+use tracing::instrument;
 
 /// A relayed call as the edge checked it: the path and query are safe to append to a base.
 /// `Debug` shows neither the body nor the path.
@@ -103,8 +93,8 @@ impl AuthService {
             grant = self.refreshed(&whose, grant).await?;
         }
         let (mut answer, mut guard) = self.call(provider, &grant, &request, &url).await?;
-        if answer.status == 401 {
-            // One refresh and one retry: a token the provider dropped before its expiry.
+        // One refresh and one retry: a token the provider dropped before its expiry.
+        if answer.status == 401 && self.may_be_dead(provider, &grant).await? {
             grant = self.refreshed(&whose, grant).await?;
             (answer, guard) = self.call(provider, &grant, &request, &url).await?;
         }
@@ -177,170 +167,6 @@ impl AuthService {
         })?;
         Ok((answer, guard))
     }
-
-    /// The grant with fresh tokens: refreshed by this caller when it wins the link's lease,
-    /// else those another caller (of any instance) stored meanwhile.
-    async fn refreshed(&self, whose: &Whose<'_>, stale: LinkGrant) -> AppResult<LinkGrant> {
-        let timeout = self.policy.relay.timeout;
-        let lease = time::Duration::try_from(timeout).unwrap_or(time::Duration::MINUTE)
-            + time::Duration::seconds(5);
-        // Twice the call's budget: the other caller's refresh may itself take all of it.
-        let waits = (timeout * 2).as_millis() / WAIT_STEP.as_millis();
-        for _ in 0..=waits {
-            let now = self.ports.clock.now();
-            let claim = RefreshClaim {
-                link: stale.link,
-                seen: stale.tokens.access_token.clone(),
-                now,
-                until: now + lease,
-            };
-            if self.ports.grants.claim_refresh(claim).await? {
-                return self.refresh_detached(whose, stale).await;
-            }
-            tokio::time::sleep(WAIT_STEP).await;
-            let current = self.live_grant(whose).await?;
-            if current.tokens.access_token != stale.tokens.access_token {
-                return Ok(current);
-            }
-        }
-        Err(AppError::ProviderUnavailable(
-            "timed out waiting for another caller's refresh".into(),
-        ))
-    }
-
-    /// [`Self::refresh_now`] on a task of its own: once the provider is asked, its answer is
-    /// stored whatever becomes of this request (a client that leaves, the request's
-    /// deadline), so a refresh token the provider rotated is never lost with it.
-    async fn refresh_detached(&self, whose: &Whose<'_>, stale: LinkGrant) -> AppResult<LinkGrant> {
-        let service = self.clone();
-        let (provider, caller, origin) =
-            (whose.provider.clone(), whose.caller, whose.origin.clone());
-        // In the request's span: the refresh's logs and provider call keep its context.
-        let refresh = tokio::spawn(
-            async move {
-                let whose = Whose {
-                    provider: &provider,
-                    caller,
-                    origin: &origin,
-                };
-                service.refresh_now(&whose, stale).await
-            }
-            .in_current_span(),
-        );
-        refresh
-            .await
-            .map_err(|failed| AppError::Internal(Cause::of(failed)))?
-    }
-
-    /// Refreshes `stale` (this caller holds its lease) and stores the tokens; a refused
-    /// refresh, or none possible, is a reauthorization the user must give. The provider has
-    /// the relay's timeout to answer, so the lease (longer) outlives the refresh.
-    async fn refresh_now(&self, whose: &Whose<'_>, stale: LinkGrant) -> AppResult<LinkGrant> {
-        let (provider, user, origin) = (whose.provider, whose.user(), whose.origin);
-        let key = provider.key();
-        let outcome = match &stale.tokens.refresh_token {
-            None => Err(RefreshFailure::Refused("no refresh token stored".into())),
-            Some(sealed) => {
-                let grant = ProviderGrant {
-                    access_token: self.ports.cipher.open(&stale.tokens.access_token)?,
-                    refresh_token: Some(self.ports.cipher.open(sealed)?),
-                    client_id: stale.tokens.client_id.clone(),
-                };
-                let refresh = provider.adapter().refresh(grant);
-                tokio::time::timeout(self.policy.relay.timeout, refresh)
-                    .await
-                    .unwrap_or_else(|_| {
-                        Err(RefreshFailure::Failed(
-                            "the provider did not answer the refresh in time".into(),
-                        ))
-                    })
-            }
-        };
-        let tokens = match outcome {
-            Ok(tokens) => tokens,
-            Err(failure) => {
-                return Err(self.refresh_failed(whose, &stale, failure).await);
-            }
-        };
-        count_refresh(key, "refreshed");
-        let issued = ProviderGrant {
-            access_token: tokens.access_token.clone(),
-            refresh_token: tokens.refresh_token.clone(),
-            client_id: stale.tokens.client_id.clone(),
-        };
-        let sealed = self.seal(tokens, stale.tokens.client_id.clone())?;
-        let now = self.ports.clock.now();
-        let refresh = RelayRefresh {
-            user,
-            provider: key,
-            renewal: GrantRenewal {
-                link: stale.link,
-                seen: stale.tokens.access_token.clone(),
-                tokens: sealed.clone(),
-                at: now,
-            },
-            audit: self.audit(origin, now),
-        };
-        if !self.ports.grants.store_refresh(refresh).await? {
-            return self.not_stored(whose, issued).await;
-        }
-        Ok(renewed(stale, sealed))
-    }
-
-    /// After a refresh whose tokens were not stored: the tokens another writer (a login)
-    /// stored meanwhile. When the link itself went meanwhile (a disconnect, the user's
-    /// deletion), nothing keeps the tokens just issued, and the removal revoked only the
-    /// ones it found: these are revoked too. With a link still there they are not, as a
-    /// provider may revoke the whole grant, the kept tokens with it.
-    async fn not_stored(&self, whose: &Whose<'_>, issued: ProviderGrant) -> AppResult<LinkGrant> {
-        let current = self.live_grant(whose).await;
-        if let Err(AppError::AccountNotFound | AppError::Unauthorized) = &current {
-            let adapter = whose.provider.adapter();
-            self.revoke_unkept_grant(adapter.as_ref(), issued).await;
-        }
-        current
-    }
-
-    /// Gives `stale`'s lease back after a failed refresh and says what it answers: a refused
-    /// grant loses its tokens and records a reauthorization; one that failed keeps them.
-    async fn refresh_failed(
-        &self,
-        whose: &Whose<'_>,
-        stale: &LinkGrant,
-        failure: RefreshFailure,
-    ) -> AppError {
-        let provider = whose.provider.key();
-        match failure {
-            RefreshFailure::Failed(why) => {
-                let release = LeaseRelease {
-                    link: stale.link,
-                    seen: stale.tokens.access_token.clone(),
-                };
-                if let Err(error) = self.ports.grants.release_refresh(release).await {
-                    return error.into();
-                }
-                count_refresh(provider, "failed");
-                AppError::ProviderUnavailable(why)
-            }
-            RefreshFailure::Refused(why) => {
-                count_refresh(provider, "refused");
-                warn!(%provider, reason = %why, "provider refused to refresh a grant");
-                let refusal = RefusedGrant {
-                    user: whose.user(),
-                    provider,
-                    link: stale.link,
-                    seen: stale.tokens.access_token.clone(),
-                    audit: self.audit(whose.origin, self.ports.clock.now()),
-                };
-                // Not stored: the link holds other tokens now (or went); the caller's next
-                // call uses what is there.
-                if let Err(error) = self.ports.grants.store_refusal(refusal).await {
-                    return error.into();
-                }
-                AppError::ProviderReauthorizationRequired { provider }
-            }
-        }
-    }
 }
 
 /// Whose grant a relayed call uses: the provider, who calls for which user, and where the
@@ -357,20 +183,6 @@ impl Whose<'_> {
     }
 }
 
-/// `stale` with the tokens its refresh stored.
-fn renewed(stale: LinkGrant, tokens: SealedTokens) -> LinkGrant {
-    LinkGrant {
-        tokens: SealedTokens {
-            access_token: tokens.access_token,
-            refresh_token: tokens.refresh_token.or(stale.tokens.refresh_token),
-            access_expires_at: tokens.access_expires_at,
-            ..stale.tokens
-        },
-        refresh_lease_until: None,
-        ..stale
-    }
-}
-
 /// Relayed calls by provider and status class (`2xx`…`5xx`): bounded labels.
 fn count_call(provider: ProviderKey, status: u16) {
     let class = match status {
@@ -383,16 +195,6 @@ fn count_call(provider: ProviderKey, status: u16) {
         "social_login_relay_calls_total",
         "provider" => provider.to_string(),
         "status_class" => class
-    )
-    .increment(1);
-}
-
-/// Refreshes by provider and outcome (`refreshed`, `refused`, `failed`).
-fn count_refresh(provider: ProviderKey, outcome: &'static str) {
-    metrics::counter!(
-        "social_login_relay_refreshes_total",
-        "provider" => provider.to_string(),
-        "outcome" => outcome
     )
     .increment(1);
 }

@@ -4,12 +4,15 @@
 //! streamed.
 
 use super::Engine;
+use crate::failure::user_info_unanswered;
+use crate::fetch::MAX_API_RESPONSE_BYTES;
 use crate::grant_context::{keep, kept_apart};
 use crate::http_client::CallKind;
+use crate::plan::Endpoint;
 use async_trait::async_trait;
 use bytes::Bytes;
-use social_login_domain::ProviderTokens;
 use social_login_domain::relay::RelayMethod;
+use social_login_domain::{ProviderTokens, SecretText};
 use social_login_ports::{
     ApiAnswer, ApiBody, ApiCall, ProviderError, ProviderGrant, RefreshFailure,
 };
@@ -33,6 +36,21 @@ impl Engine {
             keep(context, &mut tokens);
         }
         Ok(tokens.into_provider_tokens(&[]))
+    }
+
+    /// Whether the provider still honours `token`: `false` only where its userinfo endpoint
+    /// answers 401 to it (a provider without one is taken at its word).
+    pub(super) async fn token_honoured(&self, token: &SecretText) -> Result<bool, ProviderError> {
+        let Some(url) = self.plan.urls.get(Endpoint::Userinfo) else {
+            return Ok(true);
+        };
+        let what = self.plan.label("userinfo endpoint");
+        let request = self.api_shape().request(self.flow.http(), url, token);
+        let answer = (self.flow.http())
+            .send(request, MAX_API_RESPONSE_BYTES, CallKind::Userinfo)
+            .await
+            .map_err(|error| user_info_unanswered(&what, error))?;
+        Ok(answer.status != http::StatusCode::UNAUTHORIZED)
     }
 
     /// Sends `call` and returns the answer with its body still to read.

@@ -501,6 +501,59 @@ async fn a_refused_refresh_is_409_with_a_connect_url_and_the_link_stays() {
 }
 
 #[tokio::test]
+async fn a_refresh_the_provider_could_not_serve_keeps_the_grant() {
+    let (app, bearer) = linked_relay_app("discord").await;
+    app.sim.expire_access_tokens();
+    // A busy provider, and one that does not take the client's credentials (a secret being
+    // rotated): neither says the grant is gone.
+    let faults = [
+        Fault::new(Provider::Discord, Endpoint::Token).error_in_200("temporarily_unavailable"),
+        Fault::new(Provider::Discord, Endpoint::Token).status(401),
+    ];
+    for fault in faults {
+        app.sim.set_fault(fault.clone());
+        let failed = app.relay_get("discord/me", &bearer).await;
+        assert_problem_in(&format!("{fault:?}"), failed, 502, "ProviderUnavailable").await;
+    }
+    app.sim.clear_faults();
+    let me = app.relay_get("discord/me", &bearer).await;
+    assert_eq!(
+        me.status(),
+        StatusCode::OK,
+        "the stored refresh token still works"
+    );
+    assert_eq!(app.sim.refresh_grants(Provider::Discord), 1);
+    let events = app.events(&bearer).await;
+    let kinds = strings(&events, "type");
+    assert!(
+        !kinds.contains(&"provider.reauthorization_required"),
+        "{kinds:?}"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn one_endpoints_401_keeps_a_grant_the_provider_still_honours() {
+    // GitHub's tokens have no refresh token: its userinfo endpoint says whether one lives.
+    let (app, bearer) = linked_relay_app("github").await;
+    let refused = app.relay_get("github/status/401", &bearer).await;
+    assert_eq!(
+        refused.status(),
+        StatusCode::UNAUTHORIZED,
+        "the provider's own 401"
+    );
+    let me = app.relay_get("github/me", &bearer).await;
+    assert_eq!(me.status(), StatusCode::OK, "the grant stays");
+    let events = app.events(&bearer).await;
+    let kinds = strings(&events, "type");
+    assert!(
+        !kinds.contains(&"provider.reauthorization_required"),
+        "{kinds:?}"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn a_dead_token_without_a_refresh_token_goes_straight_to_409() {
     let (app, bearer) = linked_relay_app("github").await;
     app.sim.expire_access_tokens();
