@@ -242,58 +242,62 @@ pub fn routers(
     serve(api, admin, state, &options)
 }
 
-/// Gives each router the state, the fallbacks and one stack of layers. One `layer` call for
-/// the whole stack: each `Router::layer` boxes every route again, and a boxed route is
-/// cloned (one allocation per box inside it) on every request, so eleven separate calls cost
-/// about a hundred allocations a request. `ServiceBuilder` lists the outermost layer first.
+/// Gives each router the state, the fallbacks and a stack of layers of its own: the
+/// operator's listener has its own in-flight slots, so a flood of the public one cannot shed
+/// support's requests. One `layer` call for the whole stack: each `Router::layer` boxes every
+/// route again, and a boxed route is cloned (one allocation per box inside it) on every
+/// request, so eleven separate calls cost about a hundred allocations a request.
+/// `ServiceBuilder` lists the outermost layer first.
 fn serve(
     api: Router<AppState>,
     admin: Option<Router<AppState>>,
     state: AppState,
     options: &HttpOptions,
 ) -> Routers {
-    let stack = tower::ServiceBuilder::new()
-        .layer(SetRequestIdLayer::new(REQUEST_ID, RequestUuid))
-        // Outside the trace layer, so the span and the rate limit both see the client IP.
-        .layer(client_ip::layer(options.trusted_proxies.clone()))
-        .layer(
-            // The span carries method, path, request id and client IP; never headers or
-            // bodies, which hold tokens and codes.
-            TraceLayer::new_for_http()
-                .make_span_with(request_span)
-                // One access-log line per request: status and latency.
-                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
-        )
-        .option_layer(
-            options
-                .traces
-                .clone()
-                .map(|parents| axum::middleware::from_fn_with_state(parents, traced::traced)),
-        )
-        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
-        // Outside the steps, so their own answers (408, 413, 503) are not stored either;
-        // the metrics only read the status.
-        .layer(tower::util::MapResponseLayer::new(
-            no_store::unless_cacheable,
-        ))
-        .layer(steps::Steps {
-            request_timeout: options.request_timeout,
-            body: body::BodyLimit {
-                max_bytes: options.max_body_bytes,
-                read_timeout: options.body_read_timeout,
-            },
-            in_flight: in_flight::InFlight::new(options.max_in_flight),
-        })
-        .layer(DefaultBodyLimit::max(options.max_body_bytes))
-        .layer(tower::util::MapResponseLayer::new(
-            problem_only::ensure_problem,
-        ));
+    let stack = || {
+        tower::ServiceBuilder::new()
+            .layer(SetRequestIdLayer::new(REQUEST_ID, RequestUuid))
+            // Outside the trace layer, so the span and the rate limit both see the client IP.
+            .layer(client_ip::layer(options.trusted_proxies.clone()))
+            .layer(
+                // The span carries method, path, request id and client IP; never headers or
+                // bodies, which hold tokens and codes.
+                TraceLayer::new_for_http()
+                    .make_span_with(request_span)
+                    // One access-log line per request: status and latency.
+                    .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
+            )
+            .option_layer(
+                options
+                    .traces
+                    .clone()
+                    .map(|parents| axum::middleware::from_fn_with_state(parents, traced::traced)),
+            )
+            .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+            // Outside the steps, so their own answers (408, 413, 503) are not stored either;
+            // the metrics only read the status.
+            .layer(tower::util::MapResponseLayer::new(
+                no_store::unless_cacheable,
+            ))
+            .layer(steps::Steps {
+                request_timeout: options.request_timeout,
+                body: body::BodyLimit {
+                    max_bytes: options.max_body_bytes,
+                    read_timeout: options.body_read_timeout,
+                },
+                in_flight: in_flight::InFlight::new(options.max_in_flight),
+            })
+            .layer(DefaultBodyLimit::max(options.max_body_bytes))
+            .layer(tower::util::MapResponseLayer::new(
+                problem_only::ensure_problem,
+            ))
+    };
     let finish = |routes: Router<AppState>| {
         routes
             .with_state(state.clone())
             .fallback(|| async { ApiError::of(ErrorCode::NotFound) })
             .method_not_allowed_fallback(|| async { ApiError::of(ErrorCode::MethodNotAllowed) })
-            .layer(stack.clone())
+            .layer(stack())
     };
     Routers {
         api: finish(api),

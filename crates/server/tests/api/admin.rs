@@ -19,7 +19,7 @@ use std::time::Duration;
 pub const ADMIN_KEY: &str = "sla_the-api-tests-admin-key-0123456789abcdefghijklm";
 const OTHER_KEY: &str = "sla_another-admin-key-of-the-api-tests-0123456789ab";
 
-fn admin_keys(settings: &mut Settings) {
+pub(crate) fn admin_keys(settings: &mut Settings) {
     settings.admin.api_keys = vec![AdminKeyHash::of(ADMIN_KEY).to_string()];
 }
 

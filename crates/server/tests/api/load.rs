@@ -44,36 +44,36 @@ async fn until_shed(
     }
 }
 
-#[tokio::test]
-async fn past_max_in_flight_requests_are_shed_with_503_and_healthz_still_answers() {
-    let app = spawn_app_tuned(|settings| settings.http.max_in_flight = MAX_IN_FLIGHT).await;
-    let address = address_of(&app.base);
-    // Callbacks whose code exchange GitHub answers slowly stay in flight meanwhile. (A body
-    // that never comes holds no slot: `slow_clients`.)
+/// Callbacks whose code exchange GitHub answers slowly, holding every in-flight slot of the
+/// public listener meanwhile (a body that never comes holds none: `slow_clients`).
+async fn hold_every_slot(app: &TestApp) -> Vec<RawConnection> {
     let mut approvals = Vec::new();
     for _ in 0..MAX_IN_FLIGHT {
         let url = app.authorize("github", None).await;
         approvals.push(app.approve_at_provider(&url, "583231").await);
     }
-    app.sim.set_fault(Fault {
-        provider: Provider::Github,
-        endpoint: Endpoint::Token,
-        status: None,
-        garbage: false,
-        delay_ms: Some(3000),
-        error_in_200: None,
-    });
+    app.sim.set_fault(
+        Fault::new(Provider::Github, Endpoint::Token).delay(Duration::from_millis(3000)),
+    );
     let mut holders = Vec::new();
     for approval in approvals {
         let body = approval.body().to_string();
         let head = request_head("POST", "/auth/oauth/github/callback", body.len());
-        let mut holder = RawConnection::open(address).await;
+        let mut holder = RawConnection::open(address_of(&app.base)).await;
         holder
             .send(format!("{head}{body}").as_bytes())
             .await
             .unwrap();
         holders.push(holder);
     }
+    holders
+}
+
+#[tokio::test]
+async fn past_max_in_flight_requests_are_shed_with_503_and_healthz_still_answers() {
+    let app = spawn_app_tuned(|settings| settings.http.max_in_flight = MAX_IN_FLIGHT).await;
+    let address = address_of(&app.base);
+    let holders = hold_every_slot(&app).await;
 
     let shed = until_shed(address, "/openapi.json", true).await;
     assert_eq!(shed.header("retry-after"), Some("1"));
@@ -91,6 +91,23 @@ async fn past_max_in_flight_requests_are_shed_with_503_and_healthz_still_answers
     drop(holders);
     let served = until_shed(address, "/openapi.json", false).await;
     assert_eq!(served.status, 200);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_flood_of_the_public_listener_leaves_the_operators_listener_its_own_slots() {
+    let app = spawn_app_tuned(|settings| {
+        crate::admin::admin_keys(settings);
+        settings.admin.bind = Some("127.0.0.1:0".into());
+        settings.http.max_in_flight = MAX_IN_FLIGHT;
+    })
+    .await;
+    let holders = hold_every_slot(&app).await;
+    until_shed(address_of(&app.base), "/openapi.json", true).await;
+    let users = app.admin_url("/admin/users").unwrap();
+    let support = app.http.get(&users).bearer_auth(crate::admin::ADMIN_KEY);
+    assert_eq!(support.send().await.unwrap().status(), 200);
+    drop(holders);
     app.stop().await;
 }
 
