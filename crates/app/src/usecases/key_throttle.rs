@@ -3,6 +3,9 @@
 //! `KEY_FAILURES` in a minute the client's key-bearing requests answer 429 before its key
 //! is looked at; a wrong key whose own count passes the limit answers 429 too (wrong keys
 //! sent at once all pass the look before any is counted). A right key is never counted.
+//! While the state store is unreachable nothing is counted and keys are still checked:
+//! support must be able to lock a user during that outage too, and a key of `gen-admin-key`'s
+//! 256 bits cannot be guessed at any rate.
 
 use crate::{AppError, AppResult, AuthService};
 use sha2::{Digest, Sha256};
@@ -11,6 +14,7 @@ use social_login_domain::throttle::{
     KEY_FAILURE_WINDOW, client_network, keys_refused, wrong_key_refused,
 };
 use social_login_ports::{AttemptKey, Attempts};
+use tracing::warn;
 
 impl AuthService {
     /// A key (the operator's, a relay backend's) checked under the throttle: 429 before
@@ -32,7 +36,13 @@ impl AuthService {
     /// Before a key is checked: 429, with the time left in the window, once this client
     /// presented `KEY_FAILURES` wrong keys in it.
     async fn admit_key_attempt(&self, origin: &Origin) -> AppResult<()> {
-        let failures = self.ports.states.peek_attempts(self.key_of(origin)).await?;
+        let failures = match self.ports.states.peek_attempts(self.key_of(origin)).await {
+            Ok(failures) => failures,
+            Err(error) => {
+                warn!(%error, "wrong keys are not counted while the state store is unreachable");
+                return Ok(());
+            }
+        };
         if keys_refused(failures.count) {
             return Err(key_refusal(failures));
         }
@@ -43,11 +53,18 @@ impl AuthService {
     /// limit is refused by its own count (one of a burst that all passed the admission).
     async fn key_attempt_failed(&self, origin: &Origin) -> AppResult<()> {
         let key = self.key_of(origin);
-        let counted = self
+        let counted = match self
             .ports
             .states
             .count_attempt(key, KEY_FAILURE_WINDOW)
-            .await?;
+            .await
+        {
+            Ok(counted) => counted,
+            Err(error) => {
+                warn!(%error, "a wrong key was not counted: the state store is unreachable");
+                return Ok(());
+            }
+        };
         if wrong_key_refused(counted.count) {
             return Err(key_refusal(counted));
         }

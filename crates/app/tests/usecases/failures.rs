@@ -238,3 +238,29 @@ async fn no_error_message_carries_a_provider_token_or_the_code() {
         assert!(!shown.contains(CODE), "{shown}");
     }
 }
+
+#[tokio::test]
+async fn keys_are_still_checked_while_the_state_store_that_counts_wrong_ones_is_down() {
+    let world = World::new();
+    let mut states = MockStateStore::new();
+    let down = || StateStoreError("connection refused".into());
+    states
+        .expect_peek_attempts()
+        .times(2)
+        .returning(move |_| Err(down()));
+    states
+        .expect_count_attempt()
+        .times(1)
+        .returning(move |_, _| Err(down()));
+    let service = world.service_swapping(|ports| ports.states = Arc::new(states));
+    let origin = Origin::default();
+    // Support can still act during the outage; a wrong key is still no key.
+    assert_eq!(
+        service.checked_key(&origin, || Some("ops")).await,
+        Ok(Some("ops"))
+    );
+    assert_eq!(
+        service.checked_key(&origin, || None::<&str>).await,
+        Ok(None)
+    );
+}
