@@ -282,6 +282,7 @@ fn serve(
             .layer(steps::Steps {
                 request_timeout: options.request_timeout,
                 body: body::BodyLimit {
+                    relay: state.service.policy().relay.enabled,
                     max_bytes: options.max_body_bytes,
                     read_timeout: options.body_read_timeout,
                 },

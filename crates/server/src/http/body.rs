@@ -29,18 +29,21 @@ const INITIAL_CAPACITY: usize = 64 * 1024;
 /// not read: 413 and the connection is closed.
 const OVER_LIMIT_DRAIN_BYTES: usize = 1 << 20;
 
-/// `http.max_body_bytes` and `http.body_read_timeout_seconds`.
+/// `http.max_body_bytes` and `http.body_read_timeout_seconds`, and whether the relay is on.
 #[derive(Debug, Clone, Copy)]
 pub struct BodyLimit {
     pub max_bytes: usize,
     pub read_timeout: Duration,
+    /// `[relay] enabled`: only then does a `/relay/...` path take a larger body.
+    pub relay: bool,
 }
 
 impl BodyLimit {
     /// The limit of a request to `path`: a relayed call may send up to 1 MiB, whatever
-    /// smaller bound the other endpoints keep.
+    /// smaller bound the other endpoints keep. With the relay off, `/relay/...` is a 404
+    /// like any other unknown path, and reads no more than they do.
     pub fn for_path(self, path: &str) -> Self {
-        if path.starts_with(super::relay::RELAY_PREFIX) {
+        if self.relay && path.starts_with(super::relay::RELAY_PREFIX) {
             return Self {
                 max_bytes: self.max_bytes.max(super::relay::MAX_RELAY_BODY_BYTES),
                 ..self
@@ -55,6 +58,7 @@ pub async fn read_whole<F>(
     BodyLimit {
         max_bytes,
         read_timeout,
+        ..
     }: BodyLimit,
     request: Request,
     next: impl FnOnce(Request) -> F,

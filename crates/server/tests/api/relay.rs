@@ -221,6 +221,13 @@ async fn no_link_no_relay_and_no_caller_are_refused() {
         .await
         .unwrap();
     assert_problem_in("relay off, no bearer", anonymous, 404, "NotFound").await;
+    // Nor does a relay path take a larger body than any other path while the relay is off.
+    let large = off
+        .http
+        .post(off.url("/relay/github/echo"))
+        .body(vec![b'a'; 200_000]);
+    let large = large.send().await.unwrap();
+    assert_problem_in("relay off, 200 kB", large, 413, "PayloadTooLarge").await;
     off.stop().await;
 }
 
