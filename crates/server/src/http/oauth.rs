@@ -61,6 +61,9 @@ pub struct AuthorizeQuery {
     binding_challenge: Option<String>,
 }
 
+/// The longest `scopes` parameter an authorize reads.
+const MAX_SCOPES_PARAM_BYTES: usize = 1024;
+
 impl AuthorizeQuery {
     fn options(self) -> Result<AuthorizeOptions, ApiError> {
         let connect = match self.purpose.as_deref() {
@@ -69,6 +72,12 @@ impl AuthorizeQuery {
             Some(_) => return Err(ApiError::validation("purpose: `login` or `connect`")),
         };
         let scopes = self.scopes.as_deref().unwrap_or_default();
+        // Far more than the state value can carry (150 bytes): refused before it is split.
+        if scopes.len() > MAX_SCOPES_PARAM_BYTES {
+            return Err(ApiError::validation(
+                "scopes: at most 1024 characters of scopes",
+            ));
+        }
         Ok(AuthorizeOptions {
             binding_challenge: self.binding_challenge,
             connect,

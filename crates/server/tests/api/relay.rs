@@ -747,7 +747,14 @@ async fn only_a_connect_asks_for_more_and_only_for_what_the_provider_allows() {
         )
         .await;
     let problem = assert_problem_in("not allowed", not_allowed, 422, "ValidationError").await;
-    assert!(problem["detail"].as_str().unwrap().contains("admin:org"));
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("scopes:") && !detail.contains("admin:org"),
+        "{detail}"
+    );
+    let long = format!("{path}?purpose=connect&scopes={}", "repo,".repeat(300));
+    let listed = app.get(&long, Some(&bearer)).await;
+    assert_problem_in("a long list", listed, 422, "ValidationError").await;
     let on_a_login = app.get(&format!("{path}?scopes=repo"), None).await;
     assert_problem_in("on a login", on_a_login, 422, "ValidationError").await;
     let anonymous_connect = app.get(&format!("{path}?purpose=connect"), None).await;
