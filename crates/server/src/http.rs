@@ -36,6 +36,7 @@ use axum::http::{HeaderName, Request};
 use metrics_exporter_prometheus::PrometheusHandle;
 use social_login_app::AuthService;
 use social_login_domain::ErrorCode;
+use social_login_domain::audit::MAX_REQUEST_ID_CHARS;
 use social_login_security::AdminKeys;
 use std::sync::Arc;
 use tower_http::request_id::{
@@ -256,6 +257,7 @@ fn serve(
 ) -> Routers {
     let stack = || {
         tower::ServiceBuilder::new()
+            .layer(tower::util::MapRequestLayer::new(unless_sound_request_id))
             .layer(SetRequestIdLayer::new(REQUEST_ID, RequestUuid))
             // Outside the trace layer, so the span and the rate limit both see the client IP.
             .layer(client_ip::layer(options.trusted_proxies.clone()))
@@ -345,6 +347,21 @@ fn request_span<B>(request: &Request<B>) -> tracing::Span {
         request_id,
         client_ip = %client_ip,
     )
+}
+
+/// `request` without the client's `X-Request-Id` when it is not one the service keeps as it
+/// is (at most 64 visible ASCII characters): a fresh id replaces it, so a client cannot
+/// make every log line of its request carry kilobytes of its choosing.
+fn unless_sound_request_id<B>(mut request: Request<B>) -> Request<B> {
+    let sound = |value: &axum::http::HeaderValue| {
+        let bytes = value.as_bytes();
+        bytes.len() <= MAX_REQUEST_ID_CHARS && bytes.iter().all(|b| b.is_ascii_graphic())
+    };
+    let given = request.headers().get_all(REQUEST_ID);
+    if !given.iter().all(sound) {
+        request.headers_mut().remove(REQUEST_ID);
+    }
+    request
 }
 
 /// A random (v4) UUID for a request without an `X-Request-Id`, as tower-http's

@@ -64,6 +64,18 @@ async fn every_response_carries_a_request_id() {
         .await
         .unwrap();
     assert_eq!(given.headers()["x-request-id"], "trace-me-123");
+    // One too long or not plain ASCII is replaced by the service's own.
+    for unsound in ["a".repeat(65), "trace me".into(), "trace-\u{e9}".into()] {
+        let replaced = app
+            .http
+            .get(app.url("/healthz"))
+            .header("x-request-id", unsound.as_bytes())
+            .send()
+            .await
+            .unwrap();
+        let id = replaced.headers()["x-request-id"].to_str().unwrap();
+        assert!(uuid::Uuid::parse_str(id).is_ok(), "{unsound:?}: {id}");
+    }
     app.stop().await;
 }
 
