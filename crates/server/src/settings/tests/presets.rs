@@ -268,20 +268,23 @@ fn a_map_or_list_that_drops_part_of_a_presets_own_is_a_warning() {
         warnings(&table).iter().any(|w| w.contains(&needle))
     };
     // Reddit's own `duration = "permanent"` is what makes it issue a refresh token.
-    let params = "authorization_params";
-    assert!(about(
-        &format!("{params} = {{ prompt = \"consent\" }}\n"),
-        params
-    ));
-    let kept = "{ duration = \"permanent\", prompt = \"consent\" }";
-    assert!(!about(&format!("{params} = {kept}\n"), params));
-    let bases = "relay_base_urls";
-    assert!(about(
-        &format!("{bases} = [\"https://proxy.example/\"]\n"),
-        bases
-    ));
-    let added = "[\"https://oauth.reddit.com/\", \"https://proxy.example/\"]";
-    assert!(!about(&format!("{bases} = {added}\n"), bases));
+    let (params, bases) = ("authorization_params", "relay_base_urls");
+    let cases = [
+        (
+            params,
+            "{ prompt = \"consent\" }",
+            "{ duration = \"permanent\", prompt = \"consent\" }",
+        ),
+        (
+            bases,
+            "[\"https://proxy.example/\"]",
+            "[\"https://oauth.reddit.com/\", \"https://proxy.example/\"]",
+        ),
+    ];
+    for (knob, dropping, keeping) in cases {
+        assert!(about(&format!("{knob} = {dropping}\n"), knob), "{dropping}");
+        assert!(!about(&format!("{knob} = {keeping}\n"), knob), "{keeping}");
+    }
     assert!(!about("", params) && !about("", bases));
 }
 
