@@ -13,7 +13,7 @@ use social_login_domain::Origin;
 use social_login_domain::throttle::{
     KEY_FAILURE_WINDOW, client_network, keys_refused, wrong_key_refused,
 };
-use social_login_ports::{AttemptKey, Attempts};
+use social_login_ports::{AttemptKey, Attempts, StoreResult};
 use tracing::warn;
 
 impl AuthService {
@@ -36,12 +36,9 @@ impl AuthService {
     /// Before a key is checked: 429, with the time left in the window, once this client
     /// presented `KEY_FAILURES` wrong keys in it.
     async fn admit_key_attempt(&self, origin: &Origin) -> AppResult<()> {
-        let failures = match self.ports.states.peek_attempts(self.key_of(origin)).await {
-            Ok(failures) => failures,
-            Err(error) => {
-                warn!(%error, "wrong keys are not counted while the state store is unreachable");
-                return Ok(());
-            }
+        let peeked = self.ports.states.peek_attempts(self.key_of(origin)).await;
+        let Some(failures) = unless_unreachable(peeked) else {
+            return Ok(());
         };
         if keys_refused(failures.count) {
             return Err(key_refusal(failures));
@@ -53,17 +50,13 @@ impl AuthService {
     /// limit is refused by its own count (one of a burst that all passed the admission).
     async fn key_attempt_failed(&self, origin: &Origin) -> AppResult<()> {
         let key = self.key_of(origin);
-        let counted = match self
+        let counted = self
             .ports
             .states
             .count_attempt(key, KEY_FAILURE_WINDOW)
-            .await
-        {
-            Ok(counted) => counted,
-            Err(error) => {
-                warn!(%error, "a wrong key was not counted: the state store is unreachable");
-                return Ok(());
-            }
+            .await;
+        let Some(counted) = unless_unreachable(counted) else {
+            return Ok(());
         };
         if wrong_key_refused(counted.count) {
             return Err(key_refusal(counted));
@@ -83,6 +76,12 @@ impl AuthService {
             .finalize();
         AttemptKey::from_digest(digest.into())
     }
+}
+
+/// The count read or written; `None`, with a warning, while the state store cannot say.
+fn unless_unreachable(result: StoreResult<Attempts>) -> Option<Attempts> {
+    let warning = |error| warn!(%error, "wrong keys go uncounted: the state store is unreachable");
+    result.map_err(warning).ok()
 }
 
 /// 429 with the time left in the client's window.
