@@ -6,8 +6,8 @@
 
 use crate::knobs::{Knobs, TokenRequest, Userinfo};
 use crate::spec::{
-    Claims, Endpoints, IdTokenRules, NonceRule, ProviderSpec, RevocationAuth, RevocationRules,
-    RevokedToken, TokenAuth,
+    Claims, EmailTrust, Endpoints, IdTokenRules, NonceRule, ProviderSpec, RevocationAuth,
+    RevocationRules, RevokedToken, TokenAuth,
 };
 use social_login_domain::{ProviderKey, ProviderKind};
 use std::collections::BTreeMap;
@@ -113,6 +113,7 @@ impl GenericProvider {
             quirks: None,
             issuer: self.issuer.clone(),
             needs: Vec::new(),
+            email_trust: EmailTrust::Everywhere,
             email_note: String::new(),
         };
         self.knobs.apply(&mut spec);

@@ -23,8 +23,8 @@ pub use header::{is_header_name, is_header_value};
 /// The kind of a provider, from the domain: the declarations and the settings share it.
 pub use social_login_domain::ProviderKind;
 pub use spec::{
-    AlreadyGone, Claims, EmailVerified, Endpoints, IdTokenRules, NonceRule, ProviderSpec,
-    RevocationAuth, RevocationRules, RevokedToken, TOKEN_MEMBERS, TOKEN_RESPONSE, TokenAuth,
-    is_claim_pointer, is_json_pointer,
+    AlreadyGone, Claims, EmailTrust, EmailVerified, Endpoints, IdTokenRules, NonceRule,
+    ProviderSpec, RevocationAuth, RevocationRules, RevokedToken, TOKEN_MEMBERS, TOKEN_RESPONSE,
+    TokenAuth, is_claim_pointer, is_json_pointer,
 };
 pub use tenant::{DOMAIN, ISSUER, Tenant};

@@ -81,10 +81,45 @@ pub struct ProviderSpec {
     /// (`"issuer"`).
     #[serde(default)]
     pub needs: Vec<String>,
+    /// Where the email rule of `claims` holds; elsewhere the emails count as unverified
+    /// unless the operator names the flag (`claims.email_verified`).
+    #[serde(default)]
+    pub email_trust: EmailTrust,
     /// When this provider's email counts as verified, and why: what `social-login
     /// providers` prints.
     #[serde(default)]
     pub email_note: String,
+}
+
+/// Where a declaration's email rule holds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EmailTrust {
+    /// Wherever the provider is: its flag means what its documentation says on every tenant.
+    #[default]
+    Everywhere,
+    /// At the declaration's own `issuer` only: another instance's flag depends on how its
+    /// administrators set it up (a self-managed GitLab confirms no address by default).
+    DefaultIssuer,
+    /// Only where the operator names the flag: it is whatever the administrators of any
+    /// organization on the instance set (ZITADEL).
+    Operator,
+}
+
+impl ProviderSpec {
+    /// Whether the email rule of `claims` holds for the tenant at `issuer` (`None`: the
+    /// declaration's own issuer).
+    pub fn email_rule_holds_at(&self, issuer: Option<&str>) -> bool {
+        let own = |given: &str| {
+            let bare = |url: &str| url.trim().trim_end_matches('/').to_owned();
+            self.issuer.as_deref().map(bare) == Some(bare(given))
+        };
+        match self.email_trust {
+            EmailTrust::Everywhere => true,
+            EmailTrust::DefaultIssuer => issuer.is_none_or(own),
+            EmailTrust::Operator => false,
+        }
+    }
 }
 
 fn yes() -> bool {

@@ -4,7 +4,7 @@
 use super::ProviderConfig;
 use social_login_domain::ProviderKey;
 use social_login_provider_core::spec::{
-    GenericProvider, ProviderSpec, Tenant, built_in_spec, preset,
+    EmailVerified, GenericProvider, ProviderSpec, Tenant, built_in_spec, preset,
 };
 use std::borrow::Cow;
 
@@ -73,6 +73,13 @@ impl ProviderConfig {
             domain: self.domain.as_deref(),
         };
         let mut spec = base.clone().for_tenant(tenant);
+        if !base.email_rule_holds_at(self.issuer.as_deref()) {
+            // Unless the operator names the flag below, no email of this tenant is verified.
+            spec.claims.email_verified = EmailVerified::Never;
+            if let Some(list) = &mut spec.emails {
+                list.verified = None;
+            }
+        }
         spec.issuer = issuer;
         spec.key = key;
         if let Some(name) = &self.display_name {

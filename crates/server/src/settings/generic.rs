@@ -95,13 +95,17 @@ impl ClaimsConfig {
         }
     }
 
-    /// A preset's `claims` with each pointer set here in its place.
+    /// A preset's `claims` with each pointer set here in its place. An email pointer of the
+    /// operator's own takes the preset's flag away: the flag speaks of the preset's email
+    /// claim only, so the address read elsewhere is unverified unless `email_verified` is
+    /// set here too.
     pub fn over(&self, claims: &mut Claims) {
         if let Some(subject) = &self.subject {
             claims.subject.clone_from(subject);
         }
         if let Some(email) = &self.email {
             claims.email = Some(email.clone());
+            claims.email_verified = EmailVerified::Never;
         }
         if let Some(flags) = &self.email_verified {
             claims.email_verified = flags.clone();

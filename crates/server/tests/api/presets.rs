@@ -17,9 +17,14 @@ fn presets_and_auto_linking() -> Options {
     }
 }
 
-/// What `spec` says of addresses: whether it reads one, and whether the provider vouches.
+/// What `spec` says of addresses here: whether it reads one, and whether the provider
+/// vouches. The simulator serves a per-tenant preset at an address of its own, never at the
+/// preset's default issuer, so a preset trusted only there (GitLab) or only on the
+/// operator's word (ZITADEL) vouches for nothing.
 fn email_rule(spec: &ProviderSpec) -> (bool, bool) {
-    (spec.reads_an_address(), spec.may_vouch_for_an_address())
+    let simulated_tenant = Some("http://127.0.0.1/a-tenant-of-the-simulator");
+    let vouches = spec.may_vouch_for_an_address() && spec.email_rule_holds_at(simulated_tenant);
+    (spec.reads_an_address(), vouches)
 }
 
 #[tokio::test]

@@ -305,3 +305,58 @@ fn a_token_endpoint_moved_without_the_refresh_endpoint_beside_it_is_a_warning() 
         "[oauth_providers.gitlab]\n{CLIENT}{gitlab}"
     ))));
 }
+
+#[test]
+fn a_tenant_whose_flag_means_nothing_by_default_vouches_only_on_the_operators_word() {
+    let flag = |tables: &str, key: &str| declared(tables, key).claims.email_verified;
+    let vouching = EmailVerified::AllOf(vec!["/email_verified".into()]);
+    let gitlab = |extra: &str| format!("[oauth_providers.gitlab]\n{CLIENT}{extra}");
+    let own_flag = "[oauth_providers.gitlab.claims]\nemail_verified = \"/email_verified\"\n";
+    // gitlab.com confirms every address; a self-managed instance by default confirms none.
+    assert_eq!(flag(&gitlab(""), "gitlab"), vouching);
+    assert_eq!(
+        flag(&gitlab("issuer = \"https://gitlab.com/\"\n"), "gitlab"),
+        vouching
+    );
+    let self_managed = "issuer = \"https://git.example.com\"\n";
+    assert_eq!(flag(&gitlab(self_managed), "gitlab"), EmailVerified::Never);
+    let trusted = gitlab(&format!("{self_managed}{own_flag}"));
+    assert_eq!(flag(&trusted, "gitlab"), vouching);
+    // ZITADEL's flag is whatever an administrator of any organization on it set.
+    let zitadel =
+        format!("[oauth_providers.zitadel]\n{CLIENT}issuer = \"https://id.example.com\"\n");
+    assert_eq!(flag(&zitadel, "zitadel"), EmailVerified::Never);
+    let about = |tables: &str| {
+        warnings(tables)
+            .iter()
+            .any(|w| w.contains("counts as verified"))
+    };
+    assert!(about(&gitlab(self_managed)) && about(&zitadel));
+    assert!(!about(&gitlab("")) && !about(&trusted));
+}
+
+#[test]
+fn an_email_pointer_of_the_operators_own_is_not_vouched_for_by_the_presets_flag() {
+    let pointer = "[oauth_providers.gitlab.claims]\nemail = \"/preferred_username\"\n";
+    let tables = format!("[oauth_providers.gitlab]\n{CLIENT}{pointer}");
+    assert_eq!(
+        declared(&tables, "gitlab").claims.email_verified,
+        EmailVerified::Never
+    );
+    assert!(
+        warnings(&tables)
+            .iter()
+            .any(|w| w.contains("claims.email is the operator's own"))
+    );
+    let flagged = format!("{tables}email_verified = \"/email_verified\"\n");
+    let claims = declared(&flagged, "gitlab").claims;
+    assert_eq!(
+        claims.email_verified,
+        EmailVerified::AllOf(vec!["/email_verified".into()])
+    );
+    assert!(
+        !warnings(&flagged)
+            .iter()
+            .any(|w| w.contains("claims.email is"))
+    );
+}

@@ -181,6 +181,7 @@ pub(super) fn warnings(settings: &Settings) -> Vec<String> {
         }
     }
     warnings.extend(replaced_preset_tables(settings));
+    warnings.extend(unverified_preset_emails(settings));
     if enabled == 0 {
         warnings.push(
             "oauth_providers: no provider is enabled; only password accounts can sign in"
@@ -207,6 +208,37 @@ pub(in crate::settings) fn is_plain_http_off_loopback(redirect_uri: &str) -> boo
         None => false,
     };
     url.scheme() == "http" && !loopback
+}
+
+/// A preset table whose emails the preset's flag no longer vouches for: a tenant where the
+/// flag means nothing by default (a self-managed GitLab, ZITADEL), or an email pointer of the
+/// operator's own. Named, so the operator knows why no address links.
+fn unverified_preset_emails(settings: &Settings) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for (key, config) in settings.enabled_providers() {
+        let Some(base) = config.preset_name(&key).and_then(preset) else {
+            continue;
+        };
+        let claims = config.claims.as_ref();
+        if claims.is_some_and(|claims| claims.email_verified.is_some()) {
+            continue;
+        }
+        let name = &base.display_name;
+        if claims.is_some_and(|claims| claims.email.is_some()) {
+            warnings.push(format!(
+                "oauth_providers.{key}.claims.email is the operator's own pointer: {name}'s \
+                 email_verified speaks of its email claim only, so no address counts as \
+                 verified unless claims.email_verified names the flag of this one"
+            ));
+        } else if !base.email_rule_holds_at(config.issuer.as_deref()) {
+            warnings.push(format!(
+                "oauth_providers.{key}: no email of this {name} counts as verified \
+                 (docs/providers.md says why); set claims.email_verified only if every \
+                 address it vouches for was confirmed by its owner"
+            ));
+        }
+    }
+    warnings
 }
 
 /// A preset's table, map or list that a knob sets is replaced whole, not member by member:
