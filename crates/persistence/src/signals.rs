@@ -5,11 +5,12 @@
 //! transactions inserting the same one, PostgreSQL makes the second wait for the first and
 //! then insert nothing, so the signal acts once whichever instance gets it. The user row is
 //! locked (`FOR UPDATE`) before the link is read again, as a disconnect does, so a signal
-//! and a disconnect or deletion of the same user never interleave.
+//! and a disconnect or deletion of the same user never interleave; when the account changed
+//! hands while the lock was awaited, its new holder is locked and read instead.
 
 use crate::SeaOrmRepository;
 use crate::audit::{from_unix_ms, unix_ms};
-use crate::entity::signal_receipt;
+use crate::entity::{linked_account, signal_receipt, user};
 use crate::error::repository_error;
 use crate::mapping::user_from_row;
 use crate::queries;
@@ -18,11 +19,46 @@ use async_trait::async_trait;
 use sea_orm::ActiveValue::Set;
 use sea_orm::{DatabaseTransaction, EntityTrait, TryInsertResult};
 use social_login_domain::signal_plan::SignalTarget;
-use social_login_domain::{LinkedAccountId, SignalId, SignalSource, UserId};
+use social_login_domain::{
+    LinkedAccountId, ProviderKey, ProviderSubject, SignalId, SignalSource, UserId,
+};
 use social_login_ports::{
     RepoResult, RepositoryError, SignalCommand, SignalOutcome, SignalReceipt, SignalRepository,
 };
 use time::OffsetDateTime;
+
+/// How often the account's owner is looked up again when it changed hands while its row
+/// was awaited: each try is a disconnect and a new link committed in between.
+const OWNER_TRIES: usize = 3;
+
+/// The link of the provider account `subject` names, with its owner's row locked: read, then
+/// read again under the owner's lock, since a disconnect may have removed the link meanwhile
+/// and a login or connect may have given the account to another user. `None`: not linked.
+async fn locked_owner(
+    txn: &DatabaseTransaction,
+    provider: ProviderKey,
+    subject: &ProviderSubject,
+) -> RepoResult<Option<(UserId, user::Model, linked_account::Model)>> {
+    for _ in 0..OWNER_TRIES {
+        let look = || queries::link(provider, subject).one(txn);
+        let Some(first_look) = look().await.map_err(repository_error)? else {
+            return Ok(None);
+        };
+        let user = UserId::from_uuid(first_look.user_id);
+        let owner = locked_user_row(txn, user, RowLock::Exclusive).await?;
+        match (owner, look().await.map_err(repository_error)?) {
+            (Some(owner), Some(link)) if link.user_id == first_look.user_id => {
+                return Ok(Some((user, owner, link)));
+            }
+            (_, None) => return Ok(None),
+            // Another user's now (or the owner went with the link): look again.
+            _ => {}
+        }
+    }
+    Err(RepositoryError::Unavailable(
+        "the provider account kept changing hands".into(),
+    ))
+}
 
 /// What recording a receipt found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,22 +81,9 @@ impl SignalRepository for SeaOrmRepository {
             Recorded::PayloadUsedElsewhere => return Ok(SignalOutcome::PayloadUsedElsewhere),
         }
         let provider = command.receipt.source.provider();
-        let Some(first_look) = queries::link(provider, &command.subject)
-            .one(&*txn)
-            .await
-            .map_err(repository_error)?
+        let Some((user, owner, link)) = locked_owner(&txn, provider, &command.subject).await?
         else {
             // Dropping the transaction rolls the receipt back: nothing is kept.
-            return Ok(SignalOutcome::NotLinked);
-        };
-        let user = UserId::from_uuid(first_look.user_id);
-        let owner = locked_user_row(&txn, user, RowLock::Exclusive).await?;
-        // Read again under the user's lock: a disconnect may have removed it meanwhile.
-        let link = queries::link(provider, &command.subject)
-            .one(&*txn)
-            .await
-            .map_err(repository_error)?;
-        let (Some(owner), Some(link)) = (owner, link) else {
             return Ok(SignalOutcome::NotLinked);
         };
         let target = SignalTarget {

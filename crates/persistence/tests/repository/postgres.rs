@@ -223,3 +223,78 @@ async fn while_postgres_is_away_every_operation_is_unavailable_and_it_heals_with
     repo.connection().close_by_ref().await.ok();
     database.drop().await;
 }
+
+/// Waits (at most five seconds) until a statement of this database waits for a row lock.
+async fn until_a_statement_waits_for_a_lock(repo: &SeaOrmRepository) {
+    use sea_orm::{ConnectionTrait, Statement};
+    let waiting = "SELECT count(*) AS n FROM pg_stat_activity \
+                   WHERE datname = current_database() AND wait_event_type = 'Lock'";
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let statement = Statement::from_string(repo.connection().get_database_backend(), waiting);
+        let row = repo
+            .connection()
+            .query_one_raw(statement)
+            .await
+            .unwrap()
+            .unwrap();
+        if row.try_get::<i64>("", "n").unwrap() > 0 {
+            return;
+        }
+        assert!(Instant::now() < deadline, "nothing waits for a lock");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_signal_acts_on_whoever_holds_the_account_once_its_first_owners_row_is_free() {
+    use sea_orm::{ConnectionTrait, TransactionTrait};
+    use social_login_domain::{SignalKind, SignalSource};
+    use social_login_ports::{SignalOutcome, SignalRepository};
+    use social_login_testing::contract::repository::fixtures::{new_link, new_user, store_user};
+    use social_login_testing::contract::repository::signal;
+    let Some(admin_url) = postgres_admin_url() else {
+        return;
+    };
+    let database = PostgresDatabase::create(&admin_url).await;
+    let repo = postgres_repository(database.url()).await;
+    let ada = new_user(Some("ada@example.com"), true);
+    let google = new_link(ada.id, ProviderKey::GOOGLE, "g-moving");
+    store_user(&repo, &ada, Some(google)).await;
+    let grace = new_user(Some("grace@example.com"), true);
+    store_user(&repo, &grace, None).await;
+
+    // Ada's row is held, as her disconnect holds it, when the signal about her account comes.
+    let disconnect = repo.connection().begin().await.unwrap();
+    let lock = format!("SELECT id FROM users WHERE id = '{}' FOR UPDATE", ada.id);
+    disconnect.execute_unprepared(&lock).await.unwrap();
+    let disabled = signal(
+        SignalSource::GoogleRisc,
+        "set-moving",
+        "g-moving",
+        SignalKind::AccountDisabled,
+    );
+    let applying = tokio::spawn({
+        let repo = repo.clone();
+        async move { repo.apply_signal(disabled).await }
+    });
+    until_a_statement_waits_for_a_lock(&repo).await;
+    // Meanwhile the account leaves Ada and becomes Grace's (her connect, committed at once).
+    let moved = format!(
+        "UPDATE linked_accounts SET user_id = '{}' WHERE subject = 'g-moving'",
+        grace.id
+    );
+    disconnect.execute_unprepared(&moved).await.unwrap();
+    disconnect.commit().await.unwrap();
+
+    let outcome = applying.await.unwrap();
+    let on_grace = SignalOutcome::Applied {
+        user: grace.id,
+        user_deleted: false,
+    };
+    assert_eq!(outcome, Ok(on_grace), "the account's holder now");
+    let graces = repo.list_links(grace.id).await.unwrap();
+    assert!(graces[0].disabled, "{graces:?}");
+    assert!(repo.list_links(ada.id).await.unwrap().is_empty());
+    database.drop().await;
+}
