@@ -142,7 +142,9 @@ pub(crate) async fn unlink(
     };
     let links = crate::rows::links_of(&*txn, user.id).await?;
     let plan = removal.plan(&user, &links, force)?;
-    let row = linked_account::Entity::find_by_id(plan.unlink.link.as_uuid())
+    // Locked, as a deletion's links are: the tokens revoked are the ones stored last.
+    let link = linked_account::Entity::find_by_id(plan.unlink.link.as_uuid());
+    let row = crate::rows::locked(link, &txn, RowLock::Exclusive)
         .one(&*txn)
         .await
         .map_err(repository_error)?

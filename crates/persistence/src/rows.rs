@@ -56,7 +56,11 @@ pub(crate) enum RowLock {
 }
 
 /// `find` under `lock` on PostgreSQL; as it is on SQLite.
-fn locked<E: EntityTrait>(find: Select<E>, txn: &DatabaseTransaction, lock: RowLock) -> Select<E> {
+pub(crate) fn locked<E: EntityTrait>(
+    find: Select<E>,
+    txn: &DatabaseTransaction,
+    lock: RowLock,
+) -> Select<E> {
     if txn.get_database_backend() != DbBackend::Postgres {
         return find;
     }

@@ -78,7 +78,10 @@ impl UserRepository for SeaOrmRepository {
         {
             return Ok(None);
         }
-        let grants = queries::links_of(user)
+        // Locked, so a relayed refresh storing new tokens meanwhile either lands first and
+        // its tokens are the ones revoked, or finds the link gone and revokes its own.
+        let links = crate::rows::locked(queries::links_of(user), &txn, RowLock::Exclusive);
+        let grants = links
             .all(&*txn)
             .await
             .map_err(repository_error)?

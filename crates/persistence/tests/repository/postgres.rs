@@ -298,3 +298,50 @@ async fn a_signal_acts_on_whoever_holds_the_account_once_its_first_owners_row_is
     assert!(repo.list_links(ada.id).await.unwrap().is_empty());
     database.drop().await;
 }
+
+/// The grant a deletion (`deleting`) or a disconnect hands back to be revoked, when a relayed
+/// refresh was storing new tokens (its UPDATE holding the link's row) as it came.
+async fn grant_handed_back_after_a_refresh_stored(disconnect: bool) -> String {
+    use sea_orm::{ConnectionTrait, TransactionTrait};
+    use social_login_testing::contract::repository::fixtures::{
+        delete_user, new_link, new_user, remove_link, store_user,
+    };
+    let admin_url = postgres_admin_url().expect("checked by the caller");
+    let database = PostgresDatabase::create(&admin_url).await;
+    let repo = postgres_repository(database.url()).await;
+    let ada = new_user(Some("ada@example.com"), true);
+    let github = new_link(ada.id, ProviderKey::GITHUB, "gh-ada");
+    store_user(&repo, &ada, Some(github)).await;
+
+    let refresh = repo.connection().begin().await.unwrap();
+    let stored = "UPDATE linked_accounts SET access_token = 'sealed-new-access', \
+                  refresh_token = 'sealed-new-refresh' WHERE subject = 'gh-ada'";
+    refresh.execute_unprepared(stored).await.unwrap();
+    let handing_back = tokio::spawn({
+        let repo = repo.clone();
+        async move {
+            match disconnect {
+                true => remove_link(&repo, ada.id, ProviderKey::GITHUB)
+                    .await
+                    .unwrap(),
+                false => delete_user(&repo, ada.id).await.remove(0),
+            }
+        }
+    });
+    until_a_statement_waits_for_a_lock(&repo).await;
+    refresh.commit().await.unwrap();
+    let grant = handing_back.await.unwrap();
+    database.drop().await;
+    grant.access_token.as_str().to_owned()
+}
+
+#[tokio::test]
+async fn a_deletion_or_disconnect_hands_back_the_tokens_a_refresh_stored_while_it_waited() {
+    if postgres_admin_url().is_none() {
+        return;
+    }
+    for disconnect in [false, true] {
+        let revoked = grant_handed_back_after_a_refresh_stored(disconnect).await;
+        assert_eq!(revoked, "sealed-new-access", "disconnect: {disconnect}");
+    }
+}
