@@ -13,7 +13,8 @@ pub enum DisconnectRefused {
 
 /// Returns the link to remove, or why it may not go. `links` are all of the user's links;
 /// `usable` are the providers enabled now: a link to a disabled provider is no way to log
-/// in, so it does not count as one that remains.
+/// in, nor is one whose account its provider reported disabled, so neither counts as one
+/// that remains.
 pub fn check_disconnect(
     user: &User,
     links: &[LinkedAccount],
@@ -26,7 +27,8 @@ pub fn check_disconnect(
         .ok_or(DisconnectRefused::NotLinked)?;
     let other_links = links
         .iter()
-        .filter(|link| link.id != target.id && usable.contains(&link.provider))
+        .filter(|link| link.id != target.id && !link.disabled)
+        .filter(|link| usable.contains(&link.provider))
         .count();
     if !user.has_password() && other_links == 0 {
         return Err(DisconnectRefused::LastLoginMethod);
@@ -78,6 +80,17 @@ mod tests {
     fn a_link_to_a_disabled_provider_is_no_remaining_way_to_log_in() {
         let linked = [P::GITHUB, P::GOOGLE];
         let outcome = disconnect(false, &linked, P::GITHUB, &[P::GITHUB]);
+        assert_eq!(outcome, Err(LastLoginMethod));
+    }
+
+    #[test]
+    fn a_link_whose_account_its_provider_disabled_is_no_remaining_way_to_log_in() {
+        let user = user(false);
+        let github = link(&user, P::GITHUB);
+        let mut google = link(&user, P::GOOGLE);
+        google.disabled = true;
+        let links = [github, google];
+        let outcome = check_disconnect(&user, &links, P::GITHUB, &P::BUILT_IN);
         assert_eq!(outcome, Err(LastLoginMethod));
     }
 
