@@ -52,7 +52,9 @@ impl ProviderGrants for SeaOrmRepository {
     }
 
     async fn release_refresh(&self, release: LeaseRelease) -> RepoResult<()> {
+        let own = linked_account::Column::RefreshLeaseUntilMs.eq(unix_ms(release.until));
         queries::release_lease(release.link, &release.seen)
+            .filter(own)
             .exec(self.connection())
             .await
             .map_err(repository_error)?;

@@ -49,6 +49,9 @@ pub struct LeaseRelease {
     pub link: LinkedAccountId,
     /// The access token the refresh began from: nothing changes once the link holds another.
     pub seen: SealedToken,
+    /// The `until` of the caller's claim: a lease another caller took once it ran out is
+    /// theirs, and stays.
+    pub until: OffsetDateTime,
 }
 
 /// The store side of relayed calls.

@@ -57,7 +57,8 @@ impl ProviderGrants for InMemoryRepository {
         let link = release.link;
         let current = (tables.links.iter())
             .any(|stored| stored.id == link && stored.tokens.access_token == release.seen);
-        if current {
+        let own = tables.refresh_leases.get(&link) == Some(&release.until);
+        if current && own {
             tables.refresh_leases.remove(&link);
         }
         Ok(())

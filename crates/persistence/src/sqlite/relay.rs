@@ -52,7 +52,8 @@ impl ProviderGrants for SqliteRepository {
     async fn release_refresh(&self, release: LeaseRelease) -> RepoResult<()> {
         self.transact(move |db| {
             let (link, seen) = (release.link.as_uuid().into_bytes(), release.seen.as_str());
-            execute(db, sql::RELEASE_REFRESH, params![link, seen])?;
+            let until = unix_ms(release.until);
+            execute(db, sql::RELEASE_OWN_LEASE, params![link, seen, until])?;
             Ok(())
         })
         .await

@@ -72,6 +72,11 @@ pub(crate) const CLAIM_REFRESH: &str = "UPDATE linked_accounts SET refresh_lease
      AND (refresh_lease_until_ms IS NULL OR refresh_lease_until_ms < ?3)";
 pub(crate) const RELEASE_REFRESH: &str = "UPDATE linked_accounts SET refresh_lease_until_ms = NULL \
      WHERE id = ?1 AND access_token = ?2";
+/// Gives a lease back after a failed refresh, only while it is still the caller's (`?3`, its
+/// claim's `until`): one another caller took once it ran out stays theirs.
+pub(crate) const RELEASE_OWN_LEASE: &str = "UPDATE linked_accounts \
+     SET refresh_lease_until_ms = NULL \
+     WHERE id = ?1 AND access_token = ?2 AND refresh_lease_until_ms = ?3";
 pub(crate) const DELETE_LINK: &str = "DELETE FROM linked_accounts WHERE id = ?1";
 
 pub(crate) const INSERT_FAMILY: &str = "INSERT INTO refresh_families (id, user_id, created_at, \

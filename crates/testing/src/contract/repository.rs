@@ -147,6 +147,7 @@ macro_rules! repository_contract {
             of_concurrent_claims_on_one_grant_exactly_one_wins,
             a_refresh_is_stored_only_over_the_token_it_began_from_and_ends_the_lease,
             a_released_lease_frees_the_grant_at_once,
+            a_late_release_leaves_the_lease_another_caller_took_once_it_ran_out,
             a_refused_grant_loses_its_tokens_with_its_lease_unless_they_changed,
             how_an_event_came_about_is_kept_with_it,
             a_users_live_sessions_are_listed_newest_use_first_and_only_theirs,

@@ -52,8 +52,12 @@ impl AuthService {
                 now,
                 until: now + lease,
             };
-            if self.ports.grants.claim_refresh(claim).await? {
-                return self.refresh_detached(whose, stale).await;
+            if self.ports.grants.claim_refresh(claim.clone()).await? {
+                let held = LinkGrant {
+                    refresh_lease_until: Some(claim.until),
+                    ..stale
+                };
+                return self.refresh_detached(whose, held).await;
             }
             tokio::time::sleep(WAIT_STEP).await;
             let current = self.live_grant(whose).await?;
@@ -170,14 +174,19 @@ impl AuthService {
         let provider = whose.provider.key();
         match failure {
             RefreshFailure::Failed(why) => {
-                let release = LeaseRelease {
+                count_refresh(provider, "failed");
+                // The lease this caller took (one that ran out and another caller took stays
+                // theirs); without one known, it runs out by itself.
+                let release = (stale.refresh_lease_until).map(|until| LeaseRelease {
                     link: stale.link,
                     seen: stale.tokens.access_token.clone(),
-                };
-                if let Err(error) = self.ports.grants.release_refresh(release).await {
+                    until,
+                });
+                if let Some(release) = release
+                    && let Err(error) = self.ports.grants.release_refresh(release).await
+                {
                     return error.into();
                 }
-                count_refresh(provider, "failed");
                 AppError::ProviderUnavailable(why)
             }
             RefreshFailure::Refused(why) => {

@@ -191,8 +191,11 @@ pub async fn a_refresh_is_stored_only_over_the_token_it_began_from_and_ends_the_
 
 pub async fn a_released_lease_frees_the_grant_at_once(repo: Arc<dyn Repository>) {
     let (ada, grant) = github_grant(&*repo).await;
-    assert_eq!(repo.claim_refresh(claim(&grant, now())).await, Ok(true));
-    repo.release_refresh(release(&grant)).await.unwrap();
+    let claimed = claim(&grant, now());
+    assert_eq!(repo.claim_refresh(claimed.clone()).await, Ok(true));
+    repo.release_refresh(release(&grant, &claimed))
+        .await
+        .unwrap();
     let released = github_grant_of(&*repo, ada).await;
     assert_eq!(released.refresh_lease_until, None);
     assert_eq!(
@@ -200,6 +203,31 @@ pub async fn a_released_lease_frees_the_grant_at_once(repo: Arc<dyn Repository>)
         "the tokens stay"
     );
     assert_eq!(repo.claim_refresh(claim(&grant, now())).await, Ok(true));
+}
+
+pub async fn a_late_release_leaves_the_lease_another_caller_took_once_it_ran_out(
+    repo: Arc<dyn Repository>,
+) {
+    let (ada, grant) = github_grant(&*repo).await;
+    let first = claim(&grant, now());
+    assert_eq!(repo.claim_refresh(first.clone()).await, Ok(true));
+    // The first caller's lease runs out; a second caller takes the refresh over.
+    let second = claim(&grant, first.until + Duration::seconds(1));
+    assert_eq!(repo.claim_refresh(second.clone()).await, Ok(true));
+    // The first caller's failure is told late: the second caller's lease stays.
+    repo.release_refresh(release(&grant, &first)).await.unwrap();
+    let leased = github_grant_of(&*repo, ada).await;
+    assert_eq!(leased.refresh_lease_until, Some(second.until));
+    let third = claim(&grant, second.now + Duration::seconds(1));
+    assert_eq!(
+        repo.claim_refresh(third).await,
+        Ok(false),
+        "one refresh at a time"
+    );
+    repo.release_refresh(release(&grant, &second))
+        .await
+        .unwrap();
+    assert_eq!(github_grant_of(&*repo, ada).await.refresh_lease_until, None);
 }
 
 pub async fn a_refused_grant_loses_its_tokens_with_its_lease_unless_they_changed(
@@ -244,11 +272,12 @@ pub async fn a_refused_grant_loses_its_tokens_with_its_lease_unless_they_changed
     );
 }
 
-/// The lease of `grant`'s refresh, given back after a failure.
-fn release(grant: &LinkGrant) -> LeaseRelease {
+/// The lease `claim` took on `grant`'s refresh, given back after a failure.
+fn release(grant: &LinkGrant, claim: &RefreshClaim) -> LeaseRelease {
     LeaseRelease {
         link: grant.link,
         seen: grant.tokens.access_token.clone(),
+        until: claim.until,
     }
 }
 
