@@ -178,7 +178,9 @@ impl AdminService {
                 other => crate::usecases::accounts::unlink_refused(other),
             })?;
         info!(locked = unlinked.locked, "link removed by an operator");
-        self.auth.revoke_grant(id, unlinked.grant, origin).await;
+        self.auth
+            .revoke_removed(id, vec![unlinked.grant], origin)
+            .await;
         Ok(())
     }
 

@@ -1,16 +1,40 @@
 //! Revoking a removed link's grant at its provider: best effort, after the removal has
-//! committed. A failure never undoes or blocks anything: it is logged, counted and
-//! recorded as a `provider.revocation_failed` event. A grant the provider has just issued
+//! committed, on a task of its own (the stored tokens are gone: a client that leaves or the
+//! request's deadline must not stop the only revocation there will be). A failure never
+//! undoes or blocks anything: it is logged, counted and recorded as a
+//! `provider.revocation_failed` event. A grant the provider has just issued
 //! that nothing keeps (a refused native sign-in's; a relay refresh's whose link went
 //! meanwhile) is revoked the same way, without the event.
 
 use crate::AuthService;
 use social_login_domain::{AuditEventType, Origin, ProviderKey, UserId};
 use social_login_ports::{IdentityProvider, ProviderGrant, Revoked, SealedGrant};
-use tracing::{info, warn};
+use tracing::{Instrument, info, warn};
 
 impl AuthService {
-    pub(crate) async fn revoke_grant(&self, user: UserId, grant: SealedGrant, origin: &Origin) {
+    /// Revokes the grants of `user`'s removed links, all at once, each on a task of its own
+    /// that outlives this request; returns when they are done.
+    pub(crate) async fn revoke_removed(
+        &self,
+        user: UserId,
+        grants: Vec<SealedGrant>,
+        origin: &Origin,
+    ) {
+        let revoking: Vec<_> = (grants.into_iter())
+            .map(|grant| {
+                let (service, origin) = (self.clone(), origin.clone());
+                let revoke = async move { service.revoke_grant(user, grant, &origin).await };
+                tokio::spawn(revoke.in_current_span())
+            })
+            .collect();
+        for task in revoking {
+            if let Err(error) = task.await {
+                warn!(%error, "a revocation's task failed");
+            }
+        }
+    }
+
+    async fn revoke_grant(&self, user: UserId, grant: SealedGrant, origin: &Origin) {
         let provider = grant.provider;
         if grant.access_token.is_none() && grant.refresh_token.is_none() {
             // A link made by a native id_token sign-in: the app on the device holds the

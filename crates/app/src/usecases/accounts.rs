@@ -51,7 +51,7 @@ impl AuthService {
             })
             .await
             .map_err(unlink_refused)?;
-        self.revoke_grant(caller, grant, origin).await;
+        self.revoke_removed(caller, vec![grant], origin).await;
         Ok(())
     }
 }

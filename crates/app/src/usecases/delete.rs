@@ -34,9 +34,7 @@ impl AuthService {
             return Ok(false);
         };
         info!(links = grants.len(), "account deleted");
-        for grant in grants {
-            self.revoke_grant(user, grant, origin).await;
-        }
+        self.revoke_removed(user, grants, origin).await;
         Ok(true)
     }
 }

@@ -94,3 +94,34 @@ async fn reddit_hears_its_own_user_agent_on_revocation_as_on_the_token_request()
     assert_eq!(agent_at(Endpoint::Revoke), Some(token_agent));
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_deletion_the_request_deadline_cuts_off_still_revokes_its_grants() {
+    let app = crate::helpers::spawn_app_tuned(|settings| {
+        settings.http.request_timeout_seconds = 1;
+    })
+    .await;
+    let (_, bearer) = app.signed_in("583231").await;
+    // GitHub answers the revocation after the request's deadline has passed.
+    app.sim.set_fault(
+        Fault::new(Provider::Github, Endpoint::Revoke)
+            .delay(std::time::Duration::from_millis(1_500)),
+    );
+    let cut = app.delete("/users/me", Some(&bearer)).await;
+    assert_ne!(
+        cut.status(),
+        StatusCode::NO_CONTENT,
+        "the deadline answered first"
+    );
+    app.assert_unauthorized(&bearer).await;
+    // The stored tokens went with the account: this revocation is the only one there is.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while app.revocations_at(Provider::Github).is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the grant was never revoked"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    app.stop().await;
+}
