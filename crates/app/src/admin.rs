@@ -55,9 +55,10 @@ impl AdminService {
             .await?)
     }
 
-    /// The user, its links and how many sessions it has; 404 when there is no such user.
+    /// The user, its links and how many sessions it has; 404 when there is no such user. A
+    /// read of that user's data: recorded (`admin.read`).
     #[instrument(skip_all)]
-    pub async fn user(&self, id: UserId) -> AppResult<UserDetails> {
+    pub async fn user(&self, id: UserId, origin: &Origin) -> AppResult<UserDetails> {
         let ports = &self.auth.ports;
         let user = ports
             .users
@@ -69,6 +70,7 @@ impl AdminService {
             .directory
             .active_sessions(id, ports.clock.now())
             .await?;
+        self.record_read(id, origin).await?;
         Ok(UserDetails {
             user,
             links,

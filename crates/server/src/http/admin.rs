@@ -140,10 +140,10 @@ pub async fn find_users(
             description = "NotFound: no such user")),
     security(("admin_key" = [])))]
 pub async fn user(
-    AdminCaller(operator, _): AdminCaller,
+    AdminCaller(operator, origin): AdminCaller,
     PathId(id): PathId<UserId>,
 ) -> Result<Json<AdminUserDetails>, ApiError> {
-    let details = operator.service.user(id).await?;
+    let details = operator.service.user(id, &origin).await?;
     Ok(Json(AdminUserDetails::from(&details)))
 }
 

@@ -94,6 +94,12 @@ async fn pages_filters_and_the_stream_select_each_event_once() {
     let read = &reads["events"][0];
     assert_eq!(read["user_id"], pat.as_str());
     assert!(read["key_id"].is_string());
+    // So is a look at Pat's account.
+    let before = reads["events"].as_array().unwrap().len();
+    admin_json(&app, &format!("/admin/users/{pat}")).await;
+    let reads = admin_json(&app, "/admin/events?type=admin.read").await;
+    assert_eq!(reads["events"].as_array().unwrap().len(), before + 1);
+    assert_eq!(reads["events"][0]["user_id"], pat.as_str());
     app.stop().await;
 }
 
