@@ -5,7 +5,7 @@
 
 use crate::http_client::ProviderHttp;
 use reqwest::RequestBuilder;
-use reqwest::header::CONTENT_TYPE;
+use reqwest::header::{CONTENT_TYPE, HeaderName, HeaderValue};
 use social_login_domain::SecretText;
 use social_login_provider_spec::knobs::{Method, TokenIn, Userinfo};
 use std::collections::BTreeMap;
@@ -18,6 +18,8 @@ const TOKEN_IN_PATH: &str = "%7Baccess_token%7D";
 #[derive(Debug, Clone, Copy)]
 pub struct ApiShape<'a> {
     pub call: &'a Userinfo,
+    /// `call.headers`, parsed once when the plan was made.
+    pub headers: &'a [(HeaderName, HeaderValue)],
 }
 
 impl ApiShape<'_> {
@@ -72,7 +74,6 @@ impl ApiShape<'_> {
         token: &SecretText,
         query: &BTreeMap<String, String>,
     ) -> RequestBuilder {
-        let call = self.call;
         let mut url = url.clone();
         match token_in {
             TokenIn::Path => url = token_in_path(&url, token).unwrap_or(url),
@@ -90,8 +91,8 @@ impl ApiShape<'_> {
             TokenIn::NamedHeader(name) => request.header(name.as_str(), token.expose()),
             TokenIn::Query(_) | TokenIn::Path => request,
         };
-        for (name, value) in &call.headers {
-            request = request.header(name.as_str(), value.as_str());
+        for (name, value) in self.headers {
+            request = request.header(name, value);
         }
         request
     }
@@ -108,9 +109,14 @@ fn token_in_path(url: &Url, token: &SecretText) -> Option<Url> {
 mod tests {
     use super::*;
     use crate::http_client::test_client;
+    use crate::token_http::header_pairs;
 
     fn built(call: &Userinfo, url: &str) -> reqwest::Request {
-        let shape = ApiShape { call };
+        let headers = header_pairs("userinfo.headers", &call.headers).unwrap();
+        let shape = ApiShape {
+            call,
+            headers: &headers,
+        };
         let token = SecretText::new("tok en/1");
         shape
             .request(&test_client(), &Url::parse(url).unwrap(), &token)
@@ -168,7 +174,10 @@ mod tests {
             token_in,
             ..Userinfo::default()
         };
-        let shape = ApiShape { call: &call };
+        let shape = ApiShape {
+            call: &call,
+            headers: &[],
+        };
         let token = SecretText::new("tok en/1");
         let url = Url::parse(url).unwrap();
         let request = shape.relayed(&test_client(), reqwest::Method::GET, &url, &token);

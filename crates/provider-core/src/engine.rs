@@ -138,6 +138,7 @@ impl Engine {
     fn api_shape(&self) -> ApiShape<'_> {
         ApiShape {
             call: &self.plan.spec.userinfo,
+            headers: &self.plan.userinfo_headers,
         }
     }
 }

@@ -6,6 +6,7 @@ use crate::config_error::{ProviderConfigError, parse_http_url, require_non_empty
 use crate::revocation::{CLIENT_ID_PLACEHOLDER, revocation_url};
 use crate::settings::{EndpointOverrides, ProviderSettings};
 use crate::token_http::{TokenShape, header_pairs};
+use http::header::{HeaderName, HeaderValue};
 use social_login_domain::{ProviderKey, SecretText};
 use social_login_provider_spec::{ProviderSpec, TokenAuth};
 use url::Url;
@@ -26,6 +27,8 @@ pub struct ProviderPlan {
     pub pkce: bool,
     /// How its token requests are shaped.
     pub token_shape: TokenShape,
+    /// `[userinfo] headers`, parsed: every API call carries them.
+    pub userinfo_headers: Vec<(HeaderName, HeaderValue)>,
 }
 
 /// The endpoints the engine calls, parsed.
@@ -108,9 +111,10 @@ impl ProviderPlan {
             // Never sent: the quirk signs one for each request.
             settings.client_secret = SecretText::new("");
         }
-        // Checked once here, so a request never fails on a header it cannot carry.
-        header_pairs("userinfo.headers", &spec.userinfo.headers)?;
+        // Parsed once here, so a request never fails on a header it cannot carry.
+        let userinfo_headers = header_pairs("userinfo.headers", &spec.userinfo.headers)?;
         Ok(Self {
+            userinfo_headers,
             pkce: (settings.pkce && spec.pkce) || spec.pkce_required,
             token_shape: TokenShape::of(&spec)?,
             spec,
