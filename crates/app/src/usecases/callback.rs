@@ -6,7 +6,7 @@ use social_login_domain::linking::EmailAlreadyRegistered;
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::state::Flow;
 use social_login_domain::{LoginMethod, Origin, ProviderIdentity};
-use social_login_ports::{ProviderSignIn, SignInError};
+use social_login_ports::{ProviderGrant, ProviderSignIn, SignInError};
 use tracing::instrument;
 
 /// A race with a concurrent login of the same new account or email is settled by deciding
@@ -18,9 +18,21 @@ impl AuthService {
     pub async fn callback(&self, ret: ProviderReturn, origin: &Origin) -> AppResult<LoginResult> {
         let provider = ret.provider.clone();
         let login = self.complete_return(ret, Flow::Login).await?;
+        let exchanged = ProviderGrant {
+            access_token: login.tokens.access_token.clone(),
+            refresh_token: login.tokens.refresh_token.clone(),
+            client_id: None,
+        };
         let tokens = self.seal(login.tokens, None)?;
-        self.sign_in_identity(&provider, login.identity, tokens, origin)
-            .await
+        let signed_in = (self.sign_in_identity(&provider, login.identity, tokens, origin)).await;
+        if let Err(refused) = &signed_in
+            && holds_no_link(refused)
+            && let Ok(adapter) = provider.ready()
+        {
+            // Nothing keeps the grant the code was exchanged for, nor ever will.
+            self.revoke_unkept_grant(adapter.as_ref(), exchanged).await;
+        }
+        signed_in
     }
 
     /// Logs in or registers the owner of a verified provider identity, storing the sealed
@@ -72,6 +84,19 @@ impl AuthService {
         }
         Err(sign_in_refused(SignInError::Raced))
     }
+}
+
+/// Whether a refused sign-in's provider account is linked to nobody: a sign-up refused, an
+/// address another user holds with no link offered. Its fresh grant is revoked then; not
+/// when the account is linked (a locked user, a disabled account), since at GitHub or Google
+/// a revocation ends the app's whole authorization, the grant its link keeps with it.
+fn holds_no_link(refused: &AppError) -> bool {
+    matches!(
+        refused,
+        AppError::SignupNotAllowed
+            | AppError::EmailDomainNotAllowed
+            | AppError::EmailAlreadyRegistered
+    )
 }
 
 /// What a client is told of a refused provider sign-in.

@@ -310,6 +310,12 @@ async fn a_locked_user_gets_in_by_no_way_and_unlocking_gives_back_logins_not_ses
     .await;
     assert_problem(refresh(&app, &ada).await, 403, "UserLocked").await;
     assert_problem(app.login_response("583231").await, 403, "UserLocked").await;
+    // Her GitHub account stays linked: its new grant is not revoked, since at GitHub that
+    // would end the grant her link keeps as well.
+    assert!(
+        app.revocations_at(social_login_simulator::Provider::Github)
+            .is_empty()
+    );
     // Another provider account of the same person, linked by its verified email: no way
     // in either, and no link made.
     assert_problem(

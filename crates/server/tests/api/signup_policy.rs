@@ -46,6 +46,8 @@ async fn with_sign_up_off_a_new_account_is_refused_and_nothing_is_stored() {
     let refused = app.login_response("583231").await;
     let problem = assert_problem(refused, 403, "SignupNotAllowed").await;
     assert!(!problem.to_string().contains("ada@example.com"));
+    // Nothing keeps the grant its code was exchanged for: it is revoked at once.
+    app.assert_one_live_revocation(Provider::Github);
 
     // No user holds the verified address, and the account is linked to nobody: it can be
     // connected, which sign-up off never refuses.
