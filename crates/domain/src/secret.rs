@@ -1,6 +1,7 @@
 //! A string that must never be printed: provider tokens, passwords, PKCE verifiers.
 
 use std::fmt;
+use subtle::ConstantTimeEq;
 
 /// Secret text. `Debug` prints `[redacted]`, there is no `Display`, and reading it takes
 /// an explicit `expose()` so every place that handles the plaintext is greppable.
@@ -24,10 +25,10 @@ impl PartialEq for SecretText {
     }
 }
 
-/// Whether `a` and `b` are equal, in time that does not depend on where they differ.
+/// Whether `a` and `b` are equal, in time that does not depend on where they differ
+/// (`subtle`, as every other secret comparison of the service).
 pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    let differing = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
-    a.len() == b.len() && std::hint::black_box(differing) == 0
+    a.ct_eq(b).into()
 }
 
 impl fmt::Debug for SecretText {
