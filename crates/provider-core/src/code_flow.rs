@@ -1,6 +1,6 @@
 //! The authorization code flow through oauth2 5: the authorization URL and the code exchange.
 
-use crate::failure::{TokenRequestError, code_exchange_failure};
+use crate::failure::code_exchange_failure;
 use crate::http_client::ProviderHttp;
 use crate::plan::{Endpoint, ProviderPlan};
 use crate::quirks::{NoQuirks, Quirks};
@@ -12,9 +12,10 @@ use oauth2::basic::{
 };
 use oauth2::{
     AsyncHttpClient, AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, EndpointNotSet,
-    EndpointSet, PkceCodeVerifier, RedirectUrl, RefreshToken, RequestTokenError,
-    StandardRevocableToken, TokenResponse, TokenUrl,
+    EndpointSet, PkceCodeVerifier, RedirectUrl, RefreshToken, StandardRevocableToken,
+    TokenResponse, TokenUrl,
 };
+use refresh_failure::refresh_failure;
 use social_login_domain::SecretText;
 use social_login_ports::{ProviderError, RefreshFailure};
 use social_login_provider_spec::TokenAuth;
@@ -255,52 +256,6 @@ impl CodeFlow {
     }
 }
 
-/// Token endpoint error codes that say nothing against the grant: they are about the
-/// client's credentials or the request (RFC 6749 §5.2), the server (§4.1.2.1), or a provider
-/// that is busy or its client: Slack's Web API errors
-/// (docs.slack.dev/reference/methods/oauth.v2.access) and WeChat's `-1` "System busy", 40013
-/// "Invalid App ID" and 40125 (invalid appsecret) (open.wechat.com return codes; its quirk
-/// names them `errcode_…`). A refresh answered with one keeps its tokens.
-const NOT_ABOUT_THE_GRANT: [&str; 16] = [
-    "invalid_client",
-    "unauthorized_client",
-    "unsupported_grant_type",
-    "invalid_scope",
-    "server_error",
-    "temporarily_unavailable",
-    "ratelimited",
-    "internal_error",
-    "fatal_error",
-    "service_unavailable",
-    "request_timeout",
-    "invalid_client_id",
-    "bad_client_secret",
-    "errcode_-1",
-    "errcode_40013",
-    "errcode_40125",
-];
-
-/// Why a refresh gave no tokens. The provider refused the grant where it answered an error
-/// code (`invalid_grant`, or a provider's own: GitHub's `bad_refresh_token`, X's
-/// `invalid_request`, WeChat's `errcode_40030`) other than those not about the grant, or a
-/// bare 400. Anything else (no answer, a 401 without a code, which is the client's
-/// authentication, a 429 or 5xx, garbage) is a failure to ask: the tokens stay.
-fn refresh_failure(error: TokenRequestError) -> RefreshFailure {
-    let against_the_grant = |code: &str| !NOT_ABOUT_THE_GRANT.contains(&code);
-    let refused = match &error {
-        RequestTokenError::ServerResponse(answer) => against_the_grant(answer.error().as_ref()),
-        RequestTokenError::Request(TokenHttpError::ErrorMember(code)) => against_the_grant(code),
-        RequestTokenError::Request(TokenHttpError::Status(400)) => true,
-        _ => false,
-    };
-    let why = code_exchange_failure(error).to_string();
-    if refused {
-        RefreshFailure::Refused(why)
-    } else {
-        RefreshFailure::Failed(why)
-    }
-}
-
 /// The tokens of a token endpoint's answer, and what else it said; an empty access token
 /// is no answer.
 fn token_set(answer: &TokenAnswer) -> Result<TokenSet, String> {
@@ -321,6 +276,7 @@ fn token_set(answer: &TokenAnswer) -> Result<TokenSet, String> {
     })
 }
 
+mod refresh_failure;
 #[cfg(test)]
 mod token_answer_tests;
 
@@ -345,39 +301,5 @@ mod tests {
     fn debug_output_shows_no_secret() {
         let printed = format!("{:?}", flow(&settings()));
         assert!(!printed.contains("s3cret"), "{printed}");
-    }
-
-    #[test]
-    fn a_refused_grant_is_told_from_a_provider_that_could_not_be_asked() {
-        let error_member = |code: &str| TokenHttpError::ErrorMember(code.into());
-        let refused = [
-            error_member("invalid_grant"),
-            error_member("bad_refresh_token"),
-            error_member("invalid_request"),
-            error_member("errcode_40030"),
-            TokenHttpError::Status(400),
-        ];
-        for error in refused {
-            let failure = refresh_failure(RequestTokenError::Request(error));
-            assert!(matches!(failure, RefreshFailure::Refused(_)), "{failure:?}");
-        }
-        // The client's credentials, a busy provider: the grant may well be alive.
-        let failed = [
-            error_member("invalid_client"),
-            error_member("unauthorized_client"),
-            error_member("temporarily_unavailable"),
-            error_member("server_error"),
-            error_member("ratelimited"),
-            error_member("errcode_-1"),
-            TokenHttpError::Status(401),
-            TokenHttpError::Status(429),
-            TokenHttpError::Status(503),
-            TokenHttpError::Transport("timed out"),
-            TokenHttpError::TooLarge,
-        ];
-        for error in failed {
-            let failure = refresh_failure(RequestTokenError::Request(error));
-            assert!(matches!(failure, RefreshFailure::Failed(_)), "{failure:?}");
-        }
     }
 }

@@ -23,8 +23,9 @@ pub enum TokenHttpError {
     Transport(&'static str),
     #[error("token response larger than {MAX_TOKEN_RESPONSE_BYTES} bytes")]
     TooLarge,
-    #[error("token endpoint answered error `{0}`")]
-    ErrorMember(String),
+    /// An `error` member (or Slack's `"ok": false`), sanitised, and the answer's status.
+    #[error("token endpoint answered error `{code}`")]
+    ErrorMember { code: String, status: u16 },
     #[error("token endpoint answered HTTP {0}")]
     Status(u16),
 }

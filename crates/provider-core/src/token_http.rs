@@ -163,12 +163,16 @@ pub fn token_answer(
     headers: http::HeaderMap,
     body: Vec<u8>,
 ) -> Result<HttpResponse, TokenHttpError> {
+    let refusal = |code: String| TokenHttpError::ErrorMember {
+        code,
+        status: status.as_u16(),
+    };
     if let Some(code) = error_member(&body) {
-        return Err(TokenHttpError::ErrorMember(code));
+        return Err(refusal(code));
     }
     if says_not_ok(&body) {
         // Slack's Web API answers every failure 200 `{"ok": false}`.
-        return Err(TokenHttpError::ErrorMember("ok: false".into()));
+        return Err(refusal("ok: false".into()));
     }
     if !status.is_success() {
         return Err(TokenHttpError::Status(status.as_u16()));
@@ -232,10 +236,11 @@ mod tests {
             http::HeaderMap::new(),
             br#"{"ok":false}"#.to_vec(),
         );
-        assert_eq!(
-            refused.unwrap_err(),
-            TokenHttpError::ErrorMember("ok: false".into())
-        );
+        let ok_false = TokenHttpError::ErrorMember {
+            code: "ok: false".into(),
+            status: 200,
+        };
+        assert_eq!(refused.unwrap_err(), ok_false);
         let granted = br#"{"ok":true,"access_token":"xoxp-1","token_type":"bearer"}"#;
         assert!(
             token_answer(
