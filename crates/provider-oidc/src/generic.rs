@@ -13,7 +13,7 @@ pub use retry::{Backoff, DiscoveryRetry};
 
 use crate::discovery::{DiscoveryError, discover};
 use async_trait::async_trait;
-use social_login_domain::{ProviderKey, ProviderKind, ProviderTokens};
+use social_login_domain::{ProviderKey, ProviderKind, ProviderTokens, SecretText};
 use social_login_id_token::oidc_engine;
 use social_login_ports::{
     ApiAnswer, ApiCall, AuthorizationRequest, CallbackInput, IdTokenInput, IdentityProvider,
@@ -197,5 +197,9 @@ impl IdentityProvider for GenericOidc {
 
     async fn call_api(&self, call: ApiCall) -> Result<ApiAnswer, ProviderError> {
         self.engine()?.call_api(call).await
+    }
+
+    async fn honours(&self, token: SecretText) -> Result<bool, ProviderError> {
+        self.engine()?.honours(token).await
     }
 }

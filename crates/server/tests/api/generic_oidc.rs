@@ -191,3 +191,33 @@ async fn a_provider_that_rotates_its_signing_key_between_two_logins_a_second_apa
     }
     app.stop().await;
 }
+
+#[tokio::test]
+async fn its_userinfo_says_whether_a_relayed_401_ends_a_grant_without_a_refresh_token() {
+    let app = spawn_app_with(Options {
+        with_simulator: |settings, sim| {
+            with_standard_providers(settings, sim);
+            acme(settings).relay_base_urls = Some(vec![sim.api_base(Provider::StandardOidc)]);
+        },
+        tune: |settings| settings.relay.enabled = true,
+        ..Options::default()
+    })
+    .await;
+    // No `offline_access` asked for: the grant has no refresh token.
+    let (_, bearer) = app.pat_linked("acme-sso").await;
+    let relay = |path: &'static str| {
+        let url = app.url(&format!("/relay/acme-sso/{path}"));
+        app.http.get(url).bearer_auth(&bearer).send()
+    };
+    let one_endpoint = relay("status/401").await.unwrap();
+    assert_eq!(
+        one_endpoint.status(),
+        StatusCode::UNAUTHORIZED,
+        "passed back"
+    );
+    assert_eq!(relay("me").await.unwrap().status(), StatusCode::OK);
+    app.sim.expire_access_tokens();
+    let dead = relay("me").await.unwrap();
+    assert_problem(dead, 409, "ProviderReauthorizationRequired").await;
+    app.stop().await;
+}
