@@ -9,6 +9,7 @@
 use crate::AuthService;
 use social_login_domain::{AuditEventType, Origin, ProviderKey, UserId};
 use social_login_ports::{IdentityProvider, ProviderGrant, Revoked, SealedGrant};
+use std::sync::Arc;
 use tracing::{Instrument, info, warn};
 
 impl AuthService {
@@ -64,14 +65,21 @@ impl AuthService {
     /// Revokes a grant the provider has just issued that nothing keeps: a sign-in that was
     /// then refused (an app's code about another person than its id_token), or a relay
     /// refresh whose link was removed meanwhile. There is no link (and maybe no user) to
-    /// record an event for, so a failure is logged and counted only.
+    /// record an event for, so a failure is logged and counted only. On a task of its own,
+    /// as a removed link's: it is the only revocation there will be.
     pub(crate) async fn revoke_unkept_grant(
         &self,
-        adapter: &dyn IdentityProvider,
+        adapter: &Arc<dyn IdentityProvider>,
         grant: ProviderGrant,
     ) {
-        let outcome = adapter.revoke(grant).await.map_err(|e| e.to_string());
-        self.revocation_failed(adapter.key(), outcome);
+        let (service, adapter) = (self.clone(), Arc::clone(adapter));
+        let revoke = async move {
+            let outcome = adapter.revoke(grant).await.map_err(|e| e.to_string());
+            service.revocation_failed(adapter.key(), outcome);
+        };
+        if let Err(error) = tokio::spawn(revoke.in_current_span()).await {
+            warn!(%error, "a revocation's task failed");
+        }
     }
 
     /// Logs a revocation's outcome, counts a failure; true when it failed.

@@ -30,7 +30,7 @@ impl AuthService {
             && let Ok(adapter) = provider.ready()
         {
             // Nothing keeps the grant the code was exchanged for, nor ever will.
-            self.revoke_unkept_grant(adapter.as_ref(), exchanged).await;
+            self.revoke_unkept_grant(adapter, exchanged).await;
         }
         signed_in
     }

@@ -219,7 +219,7 @@ impl AuthService {
             return;
         }
         if let Ok(adapter) = provider.ready() {
-            self.revoke_unkept_grant(adapter.as_ref(), grant).await;
+            self.revoke_unkept_grant(adapter, grant).await;
         }
     }
 
@@ -251,7 +251,7 @@ impl AuthService {
             NativeExchange::Granted(tokens) => tokens,
             NativeExchange::AnotherPerson(grant) => {
                 // Refused and nothing stored, but Apple's grant is live: revoked, best effort.
-                self.revoke_unkept_grant(provider.as_ref(), grant).await;
+                self.revoke_unkept_grant(provider, grant).await;
                 return Err(ProviderError::CodeExchange(
                     "the code was issued for another person than the id_token".into(),
                 )
@@ -267,7 +267,7 @@ impl AuthService {
         let sealed = match self.seal(tokens, client_id) {
             Ok(sealed) => sealed,
             Err(error) => {
-                self.revoke_unkept_grant(provider.as_ref(), exchanged).await;
+                self.revoke_unkept_grant(provider, exchanged).await;
                 return Err(error);
             }
         };

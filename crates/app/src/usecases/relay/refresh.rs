@@ -158,7 +158,7 @@ impl AuthService {
         let current = self.live_grant(whose).await;
         if let Err(AppError::AccountNotFound | AppError::Unauthorized) = &current {
             let adapter = whose.provider.adapter();
-            self.revoke_unkept_grant(adapter.as_ref(), issued).await;
+            self.revoke_unkept_grant(adapter, issued).await;
         }
         current
     }
