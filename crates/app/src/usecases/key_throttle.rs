@@ -3,7 +3,7 @@
 //! `KEY_FAILURES` in a minute the client's key-bearing requests answer 429 before its key
 //! is looked at; a wrong key whose own count passes the limit answers 429 too (wrong keys
 //! sent at once all pass the look before any is counted). A right key is never counted.
-//! While the state store is unreachable nothing is counted and keys are still checked:
+//! While the state store cannot be reached at all, nothing is counted and keys are still checked:
 //! support must be able to lock a user during that outage too, and a key of `gen-admin-key`'s
 //! 256 bits cannot be guessed at any rate.
 
@@ -37,7 +37,7 @@ impl AuthService {
     /// presented `KEY_FAILURES` wrong keys in it.
     async fn admit_key_attempt(&self, origin: &Origin) -> AppResult<()> {
         let peeked = self.ports.states.peek_attempts(self.key_of(origin)).await;
-        let Some(failures) = unless_unreachable(peeked) else {
+        let Some(failures) = self.unless_unreachable(peeked).await? else {
             return Ok(());
         };
         if keys_refused(failures.count) {
@@ -55,13 +55,30 @@ impl AuthService {
             .states
             .count_attempt(key, KEY_FAILURE_WINDOW)
             .await;
-        let Some(counted) = unless_unreachable(counted) else {
+        let Some(counted) = self.unless_unreachable(counted).await? else {
             return Ok(());
         };
         if wrong_key_refused(counted.count) {
             return Err(key_refusal(counted));
         }
         Ok(())
+    }
+
+    /// The count read or written; `None`, with a warning, while the state store cannot be
+    /// reached at all. A store that answers but refuses (the in-process one, full) is 503:
+    /// filling it must not switch the throttle off.
+    async fn unless_unreachable(
+        &self,
+        result: StoreResult<Attempts>,
+    ) -> AppResult<Option<Attempts>> {
+        let Err(error) = result else {
+            return Ok(result.ok());
+        };
+        if self.ports.states.ping().await.is_ok() {
+            return Err(error.into());
+        }
+        warn!(%error, "wrong keys go uncounted: the state store is unreachable");
+        Ok(None)
     }
 
     /// A labelled SHA-256 of the client's network: the store holds no address.
@@ -76,12 +93,6 @@ impl AuthService {
             .finalize();
         AttemptKey::from_digest(digest.into())
     }
-}
-
-/// The count read or written; `None`, with a warning, while the state store cannot say.
-fn unless_unreachable(result: StoreResult<Attempts>) -> Option<Attempts> {
-    let warning = |error| warn!(%error, "wrong keys go uncounted: the state store is unreachable");
-    result.map_err(warning).ok()
 }
 
 /// 429 with the time left in the client's window.

@@ -252,6 +252,7 @@ async fn keys_are_still_checked_while_the_state_store_that_counts_wrong_ones_is_
         .expect_count_attempt()
         .times(1)
         .returning(move |_, _| Err(down()));
+    states.expect_ping().returning(move || Err(down()));
     let service = world.service_swapping(|ports| ports.states = Arc::new(states));
     let origin = Origin::default();
     // Support can still act during the outage; a wrong key is still no key.
@@ -262,5 +263,24 @@ async fn keys_are_still_checked_while_the_state_store_that_counts_wrong_ones_is_
     assert_eq!(
         service.checked_key(&origin, || None::<&str>).await,
         Ok(None)
+    );
+}
+
+#[tokio::test]
+async fn a_state_store_that_answers_but_cannot_count_keeps_refusing_keys() {
+    let world = World::new();
+    let mut states = MockStateStore::new();
+    states
+        .expect_peek_attempts()
+        .returning(|_| Err(StateStoreError("in-process state store is full".into())));
+    states.expect_ping().returning(|| Ok(()));
+    let service = world.service_swapping(|ports| ports.states = Arc::new(states));
+    // Filling the store must not switch the throttle off.
+    let checked = service
+        .checked_key(&Origin::default(), || Some("ops"))
+        .await;
+    assert!(
+        matches!(checked, Err(AppError::Unavailable(_))),
+        "{checked:?}"
     );
 }
