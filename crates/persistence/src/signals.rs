@@ -17,7 +17,7 @@ use crate::queries;
 use crate::rows::{RowLock, locked_user_row};
 use async_trait::async_trait;
 use sea_orm::ActiveValue::Set;
-use sea_orm::{DatabaseTransaction, EntityTrait, TryInsertResult};
+use sea_orm::{DatabaseTransaction, EntityTrait, TransactionTrait, TryInsertResult};
 use social_login_domain::signal_plan::SignalTarget;
 use social_login_domain::{
     LinkedAccountId, ProviderKey, ProviderSubject, SignalId, SignalSource, UserId,
@@ -34,25 +34,30 @@ const OWNER_TRIES: usize = 3;
 /// The link of the provider account `subject` names, with its owner's row locked: read, then
 /// read again under the owner's lock, since a disconnect may have removed the link meanwhile
 /// and a login or connect may have given the account to another user. `None`: not linked.
+/// Each try is a savepoint: one whose owner changed is rolled back, which lets the stale
+/// owner's row go (PostgreSQL releases a lock taken after a savepoint rolled back to), so
+/// two signals about accounts changing hands the opposite ways never hold each other's.
 async fn locked_owner(
     txn: &DatabaseTransaction,
     provider: ProviderKey,
     subject: &ProviderSubject,
 ) -> RepoResult<Option<(UserId, user::Model, linked_account::Model)>> {
     for _ in 0..OWNER_TRIES {
-        let look = || queries::link(provider, subject).one(txn);
+        let attempt = txn.begin().await.map_err(repository_error)?;
+        let look = || queries::link(provider, subject).one(&attempt);
         let Some(first_look) = look().await.map_err(repository_error)? else {
             return Ok(None);
         };
         let user = UserId::from_uuid(first_look.user_id);
-        let owner = locked_user_row(txn, user, RowLock::Exclusive).await?;
+        let owner = locked_user_row(&attempt, user, RowLock::Exclusive).await?;
         match (owner, look().await.map_err(repository_error)?) {
             (Some(owner), Some(link)) if link.user_id == first_look.user_id => {
+                attempt.commit().await.map_err(repository_error)?;
                 return Ok(Some((user, owner, link)));
             }
             (_, None) => return Ok(None),
             // Another user's now (or the owner went with the link): look again.
-            _ => {}
+            _ => attempt.rollback().await.map_err(repository_error)?,
         }
     }
     Err(RepositoryError::Unavailable(
