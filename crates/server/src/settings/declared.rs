@@ -65,14 +65,20 @@ impl ProviderConfig {
         self.generic_provider(key).map(Declared::Generic)
     }
 
+    /// `base` filled in for this table's tenant: its issuer (else the preset's own) and
+    /// domain, before anything else of the table applies.
+    pub(crate) fn preset_for_tenant(&self, base: &ProviderSpec) -> ProviderSpec {
+        let tenant = Tenant {
+            issuer: self.issuer.as_deref().or(base.issuer.as_deref()),
+            domain: self.domain.as_deref(),
+        };
+        base.clone().for_tenant(tenant)
+    }
+
     /// `base` as this table configures it under `key`.
     fn over_preset(&self, key: ProviderKey, base: &ProviderSpec) -> ProviderSpec {
         let issuer = self.issuer.clone().or(base.issuer.clone());
-        let tenant = Tenant {
-            issuer: issuer.as_deref(),
-            domain: self.domain.as_deref(),
-        };
-        let mut spec = base.clone().for_tenant(tenant);
+        let mut spec = self.preset_for_tenant(base);
         if !base.email_rule_holds_at(self.issuer.as_deref()) {
             // Unless the operator names the flag below, no email of this tenant is verified.
             spec.claims.email_verified = EmailVerified::Never;

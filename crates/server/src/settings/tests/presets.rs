@@ -360,3 +360,19 @@ fn an_email_pointer_of_the_operators_own_is_not_vouched_for_by_the_presets_flag(
             .any(|w| w.contains("claims.email is"))
     );
 }
+
+#[test]
+fn a_per_tenant_presets_api_base_is_compared_as_its_tenant_has_it() {
+    let about = |bases: &str| {
+        let table = format!(
+            "[oauth_providers.gitlab]\n{CLIENT}issuer = \"https://git.example.com\"\n\
+             relay_base_urls = {bases}\n"
+        );
+        (warnings(&table).iter()).any(|w| w.contains("relay_base_urls replaces"))
+    };
+    // GitLab's own base is `{issuer}/api/v4/`: this tenant's, repeated, drops nothing.
+    assert!(!about(
+        "[\"https://git.example.com/api/v4/\", \"https://proxy.example/\"]"
+    ));
+    assert!(about("[\"https://proxy.example/\"]"));
+}

@@ -250,7 +250,9 @@ fn replaced_preset_tables(settings: &Settings) -> Vec<String> {
         let Some(base) = config.preset_name(&key).and_then(preset) else {
             continue;
         };
-        for knob in config.knobs().dropping_part_of(base) {
+        // Against the preset as its tenant has it: `{issuer}` in its API base filled in.
+        let own = config.preset_for_tenant(base);
+        for knob in config.knobs().dropping_part_of(&own) {
             warnings.push(format!(
                 "oauth_providers.{key}.{knob} replaces the {} preset's `{knob}` whole, not \
                  member by member: repeat in it what the preset sets (docs/providers.md lists it)",
