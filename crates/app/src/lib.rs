@@ -10,6 +10,7 @@ mod batches;
 mod error;
 mod input;
 mod lone_event;
+mod outliving;
 mod providers;
 mod random;
 mod revocation;

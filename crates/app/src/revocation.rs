@@ -7,10 +7,11 @@
 //! meanwhile) is revoked the same way, without the event.
 
 use crate::AuthService;
+use crate::outliving::outliving;
 use social_login_domain::{AuditEventType, Origin, ProviderKey, UserId};
 use social_login_ports::{IdentityProvider, ProviderGrant, Revoked, SealedGrant};
 use std::sync::Arc;
-use tracing::{Instrument, info, warn};
+use tracing::{info, warn};
 
 impl AuthService {
     /// Revokes the grants of `user`'s removed links, all at once, each on a task of its own
@@ -24,8 +25,7 @@ impl AuthService {
         let revoking: Vec<_> = (grants.into_iter())
             .map(|grant| {
                 let (service, origin) = (self.clone(), origin.clone());
-                let revoke = async move { service.revoke_grant(user, grant, &origin).await };
-                tokio::spawn(revoke.in_current_span())
+                outliving(async move { service.revoke_grant(user, grant, &origin).await })
             })
             .collect();
         for task in revoking {
@@ -77,7 +77,7 @@ impl AuthService {
             let outcome = adapter.revoke(grant).await.map_err(|e| e.to_string());
             service.revocation_failed(adapter.key(), outcome);
         };
-        if let Err(error) = tokio::spawn(revoke.in_current_span()).await {
+        if let Err(error) = outliving(revoke).await {
             warn!(%error, "a revocation's task failed");
         }
     }

@@ -2,13 +2,14 @@
 //! row), and what a refresh the provider refused or could not serve leaves behind.
 
 use super::Whose;
+use crate::outliving::outliving;
 use crate::{AppError, AppResult, AuthService, Cause, EnabledProvider};
 use social_login_domain::ProviderKey;
 use social_login_domain::plan::SealedTokens;
 use social_login_domain::relay::{GrantRenewal, RefusedGrant, RelayRefresh};
 use social_login_ports::{LeaseRelease, LinkGrant, ProviderGrant, RefreshClaim, RefreshFailure};
 use std::time::Duration;
-use tracing::{Instrument, warn};
+use tracing::warn;
 
 /// How often a caller waiting for another's refresh looks again.
 const WAIT_STEP: Duration = Duration::from_millis(25);
@@ -77,18 +78,14 @@ impl AuthService {
         let service = self.clone();
         let (provider, caller, origin) =
             (whose.provider.clone(), whose.caller, whose.origin.clone());
-        // In the request's span: the refresh's logs and provider call keep its context.
-        let refresh = tokio::spawn(
-            async move {
-                let whose = Whose {
-                    provider: &provider,
-                    caller,
-                    origin: &origin,
-                };
-                service.refresh_now(&whose, stale).await
-            }
-            .in_current_span(),
-        );
+        let refresh = outliving(async move {
+            let whose = Whose {
+                provider: &provider,
+                caller,
+                origin: &origin,
+            };
+            service.refresh_now(&whose, stale).await
+        });
         refresh
             .await
             .map_err(|failed| AppError::Internal(Cause::of(failed)))?
