@@ -18,7 +18,6 @@ use crate::id_token_check::IdTokenCheck;
 use crate::plan::{Endpoint, ProviderPlan};
 use crate::quirks::{FinishContext, Quirks, identify};
 use crate::revocation::RevocationEndpoint;
-use crate::token_http::header_value;
 use async_trait::async_trait;
 use serde_json::{Map, Value};
 use social_login_domain::{ProviderIdentity, ProviderKey, ProviderTokens, SecretText};
@@ -75,8 +74,8 @@ impl Engine {
                 reason: "exactly the oidc kind checks id_tokens",
             });
         }
-        let http = match &plan.spec.user_agent {
-            Some(agent) => http.with_user_agent(header_value("user_agent", agent)?),
+        let http = match &plan.user_agent {
+            Some(agent) => http.with_user_agent(agent.clone()),
             None => http,
         }
         .for_provider(plan.key());

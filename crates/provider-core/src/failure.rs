@@ -63,14 +63,19 @@ pub fn transport_failure(error: &reqwest::Error) -> &'static str {
     }
 }
 
-/// A provider error code if it looks like one (`bad_verification_code`), else a placeholder.
-pub fn safe_error_code(code: &str) -> String {
-    let plain = !code.is_empty()
+/// Whether `code` looks like a provider error code (`bad_verification_code`): short, and
+/// letters, digits, `_`, `-` and `.` only.
+pub fn is_plain_code(code: &str) -> bool {
+    !code.is_empty()
         && code.len() <= MAX_CODE_LEN
         && code
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
-    if plain {
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+/// A provider error code if it looks like one (`bad_verification_code`), else a placeholder.
+pub fn safe_error_code(code: &str) -> String {
+    if is_plain_code(code) {
         code.to_owned()
     } else {
         "unrecognised error code".to_owned()

@@ -5,7 +5,7 @@
 use crate::config_error::{ProviderConfigError, parse_http_url, require_non_empty};
 use crate::revocation::{CLIENT_ID_PLACEHOLDER, revocation_url};
 use crate::settings::{EndpointOverrides, ProviderSettings};
-use crate::token_http::{TokenShape, header_pairs};
+use crate::token_http::{TokenShape, header_pairs, header_value};
 use http::header::{HeaderName, HeaderValue};
 use social_login_domain::{ProviderKey, SecretText};
 use social_login_provider_spec::{ProviderSpec, TokenAuth};
@@ -29,6 +29,8 @@ pub struct ProviderPlan {
     pub token_shape: TokenShape,
     /// `[userinfo] headers`, parsed: every API call carries them.
     pub userinfo_headers: Vec<(HeaderName, HeaderValue)>,
+    /// `user_agent`, parsed: every call to the provider carries it instead of the service's.
+    pub user_agent: Option<HeaderValue>,
 }
 
 /// The endpoints the engine calls, parsed.
@@ -113,8 +115,12 @@ impl ProviderPlan {
         }
         // Parsed once here, so a request never fails on a header it cannot carry.
         let userinfo_headers = header_pairs("userinfo.headers", &spec.userinfo.headers)?;
+        let user_agent = (spec.user_agent.as_deref())
+            .map(|agent| header_value("user_agent", agent))
+            .transpose()?;
         Ok(Self {
             userinfo_headers,
+            user_agent,
             pkce: (settings.pkce && spec.pkce) || spec.pkce_required,
             token_shape: TokenShape::of(&spec)?,
             spec,

@@ -8,6 +8,7 @@ pub use crate::claims::{
     Claims, EmailVerified, TOKEN_MEMBERS, TOKEN_RESPONSE, is_claim_pointer, is_json_pointer,
 };
 use crate::knobs::{EmailsList, IdTokenSigning, TokenRequest, Userinfo};
+use crate::tenant::bare_issuer;
 use serde::{Deserialize, Deserializer, de};
 use social_login_domain::{ProviderKey, ProviderKind};
 use std::collections::BTreeMap;
@@ -110,10 +111,7 @@ impl ProviderSpec {
     /// Whether the email rule of `claims` holds for the tenant at `issuer` (`None`: the
     /// declaration's own issuer).
     pub fn email_rule_holds_at(&self, issuer: Option<&str>) -> bool {
-        let own = |given: &str| {
-            let bare = |url: &str| url.trim().trim_end_matches('/').to_owned();
-            self.issuer.as_deref().map(bare) == Some(bare(given))
-        };
+        let own = |given: &str| self.issuer.as_deref().map(bare_issuer) == Some(bare_issuer(given));
         match self.email_trust {
             EmailTrust::Everywhere => true,
             EmailTrust::DefaultIssuer => issuer.is_none_or(own),

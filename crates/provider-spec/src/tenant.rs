@@ -16,6 +16,11 @@ pub struct Tenant<'a> {
     pub domain: Option<&'a str>,
 }
 
+/// An issuer as it is put in place and compared: trimmed, without its trailing `/`.
+pub(crate) fn bare_issuer(issuer: &str) -> &str {
+    issuer.trim().trim_end_matches('/')
+}
+
 impl ProviderSpec {
     /// Whether some URL of the declaration names the tenant's issuer or domain.
     pub fn is_per_tenant(&self) -> bool {
@@ -36,9 +41,7 @@ impl ProviderSpec {
     /// The declaration for `tenant` (the issuer's trailing `/` dropped before it is put in
     /// place; a placeholder without a value stays, for the checks to name).
     pub fn for_tenant(mut self, tenant: Tenant<'_>) -> Self {
-        let issuer = tenant
-            .issuer
-            .map(|issuer| issuer.trim().trim_end_matches('/'));
+        let issuer = tenant.issuer.map(bare_issuer);
         let domain = tenant.domain.map(str::trim);
         self.each_url(|url| {
             for (placeholder, value) in [(ISSUER, issuer), (DOMAIN, domain)] {

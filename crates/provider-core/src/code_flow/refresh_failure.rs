@@ -1,7 +1,7 @@
 //! Why a refresh gave no tokens: the provider refusing the grant (its tokens are dropped)
 //! or a failure to ask (they stay).
 
-use crate::failure::{TokenRequestError, code_exchange_failure};
+use crate::failure::{TokenRequestError, code_exchange_failure, is_plain_code};
 use crate::token_http::TokenHttpError;
 use oauth2::RequestTokenError;
 use social_login_ports::RefreshFailure;
@@ -59,8 +59,8 @@ pub(super) fn refresh_failure(error: TokenRequestError) -> RefreshFailure {
 
 /// Whether a token endpoint's error `code`, answered with `status`, says the grant is gone.
 fn against_the_grant(code: &str, status: u16) -> bool {
-    // `safe_error_code`'s stand-ins and Slack's `ok: false` have a space: no code at all.
-    let plain = !code.contains(' ');
+    // `safe_error_code`'s stand-ins and Slack's `ok: false` are no code at all.
+    let plain = is_plain_code(code);
     let busy = status == 429 || status >= 500;
     !busy && !NOT_ABOUT_THE_GRANT.contains(&code) && (plain || status == 400)
 }
