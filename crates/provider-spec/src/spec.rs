@@ -118,6 +118,19 @@ impl ProviderSpec {
             EmailTrust::Operator => false,
         }
     }
+
+    /// This declaration for the tenant at `issuer` as far as its emails go: where its email
+    /// rule does not hold there, neither its flag nor an emails list's vouches for an address
+    /// (the operator may name the flag again).
+    pub fn trusting_emails_at(mut self, issuer: Option<&str>) -> Self {
+        if !self.email_rule_holds_at(issuer) {
+            self.claims.email_verified = EmailVerified::Never;
+            if let Some(list) = &mut self.emails {
+                list.verified = None;
+            }
+        }
+        self
+    }
 }
 
 fn yes() -> bool {

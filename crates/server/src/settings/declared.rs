@@ -4,7 +4,7 @@
 use super::ProviderConfig;
 use social_login_domain::ProviderKey;
 use social_login_provider_core::spec::{
-    EmailVerified, GenericProvider, ProviderSpec, Tenant, built_in_spec, preset,
+    GenericProvider, ProviderSpec, Tenant, built_in_spec, preset,
 };
 use std::borrow::Cow;
 
@@ -65,28 +65,25 @@ impl ProviderConfig {
         self.generic_provider(key).map(Declared::Generic)
     }
 
-    /// `base` filled in for this table's tenant: its issuer (else the preset's own) and
-    /// domain, before anything else of the table applies.
+    /// `base` for this table's tenant, before anything else of the table applies: its issuer
+    /// (else the preset's own) and domain in place, and its emails trusted only where the
+    /// preset's rule holds there.
     pub(crate) fn preset_for_tenant(&self, base: &ProviderSpec) -> ProviderSpec {
+        let issuer = self.issuer.as_deref().or(base.issuer.as_deref());
         let tenant = Tenant {
-            issuer: self.issuer.as_deref().or(base.issuer.as_deref()),
+            issuer,
             domain: self.domain.as_deref(),
         };
-        base.clone().for_tenant(tenant)
+        let mut spec = (base.clone())
+            .trusting_emails_at(self.issuer.as_deref())
+            .for_tenant(tenant);
+        spec.issuer = issuer.map(str::to_owned);
+        spec
     }
 
     /// `base` as this table configures it under `key`.
     fn over_preset(&self, key: ProviderKey, base: &ProviderSpec) -> ProviderSpec {
-        let issuer = self.issuer.clone().or(base.issuer.clone());
         let mut spec = self.preset_for_tenant(base);
-        if !base.email_rule_holds_at(self.issuer.as_deref()) {
-            // Unless the operator names the flag below, no email of this tenant is verified.
-            spec.claims.email_verified = EmailVerified::Never;
-            if let Some(list) = &mut spec.emails {
-                list.verified = None;
-            }
-        }
-        spec.issuer = issuer;
         spec.key = key;
         if let Some(name) = &self.display_name {
             spec.display_name.clone_from(name);
