@@ -172,6 +172,12 @@ pub const MAX_USER_AGENT_CHARS: usize = 256;
 /// Longest request id kept.
 pub const MAX_REQUEST_ID_CHARS: usize = 64;
 
+/// Whether a client's request id is kept as it is: at most [`MAX_REQUEST_ID_CHARS`] visible
+/// ASCII characters (the HTTP layer replaces any other with a fresh one).
+pub fn is_sound_request_id(id: &[u8]) -> bool {
+    id.len() <= MAX_REQUEST_ID_CHARS && id.iter().all(u8::is_ascii_graphic)
+}
+
 /// Where a request came from, as the HTTP layer saw it, and who sent it when it was not
 /// the user: an operator's admin key (by its id, never the key).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -36,7 +36,7 @@ use axum::http::{HeaderName, Request};
 use metrics_exporter_prometheus::PrometheusHandle;
 use social_login_app::AuthService;
 use social_login_domain::ErrorCode;
-use social_login_domain::audit::MAX_REQUEST_ID_CHARS;
+use social_login_domain::audit::is_sound_request_id;
 use social_login_security::AdminKeys;
 use std::sync::Arc;
 use tower_http::request_id::{
@@ -216,11 +216,8 @@ pub fn routers(
     // every `/relay/...` is the fallback's 404, before any bearer is looked at.
     let (relay_api, relay_openapi) = relay::routes().split_for_parts();
     openapi.merge(relay_openapi);
-    let api = if service.policy().relay.enabled {
-        api.merge(relay_api)
-    } else {
-        api
-    };
+    let relay_on = service.policy().relay.enabled;
+    let api = if relay_on { api.merge(relay_api) } else { api };
     // The operator API is documented either way; served only with an operator.
     let (admin_api, admin_openapi) = admin::routes().split_for_parts();
     openapi.merge(admin_openapi);
@@ -240,7 +237,7 @@ pub fn routers(
         relay_keys: options.relay_keys.clone(),
         draining: options.draining.clone(),
     }));
-    serve(api, admin, state, &options)
+    serve(api, admin, state, (&options, relay_on))
 }
 
 /// Gives each router the state, the fallbacks and a stack of layers of its own: the
@@ -253,7 +250,7 @@ fn serve(
     api: Router<AppState>,
     admin: Option<Router<AppState>>,
     state: AppState,
-    options: &HttpOptions,
+    (options, relay_on): (&HttpOptions, bool),
 ) -> Routers {
     let stack = || {
         tower::ServiceBuilder::new()
@@ -284,7 +281,7 @@ fn serve(
             .layer(steps::Steps {
                 request_timeout: options.request_timeout,
                 body: body::BodyLimit {
-                    relay: state.service.policy().relay.enabled,
+                    relay: relay_on,
                     max_bytes: options.max_body_bytes,
                     read_timeout: options.body_read_timeout,
                 },
@@ -353,12 +350,11 @@ fn request_span<B>(request: &Request<B>) -> tracing::Span {
 /// is (at most 64 visible ASCII characters): a fresh id replaces it, so a client cannot
 /// make every log line of its request carry kilobytes of its choosing.
 fn unless_sound_request_id<B>(mut request: Request<B>) -> Request<B> {
-    let sound = |value: &axum::http::HeaderValue| {
-        let bytes = value.as_bytes();
-        bytes.len() <= MAX_REQUEST_ID_CHARS && bytes.iter().all(|b| b.is_ascii_graphic())
-    };
     let given = request.headers().get_all(REQUEST_ID);
-    if !given.iter().all(sound) {
+    if !given
+        .iter()
+        .all(|value| is_sound_request_id(value.as_bytes()))
+    {
         request.headers_mut().remove(REQUEST_ID);
     }
     request

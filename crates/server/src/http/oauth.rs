@@ -72,11 +72,12 @@ impl AuthorizeQuery {
             Some(_) => return Err(ApiError::validation("purpose: `login` or `connect`")),
         };
         let scopes = self.scopes.as_deref().unwrap_or_default();
-        // Far more than the state value can carry (150 bytes): refused before it is split.
+        // Far more than the state value can carry (`MAX_EXTRA_SCOPES_BYTES`): refused before
+        // it is split.
         if scopes.len() > MAX_SCOPES_PARAM_BYTES {
-            return Err(ApiError::validation(
-                "scopes: at most 1024 characters of scopes",
-            ));
+            return Err(ApiError::validation(format!(
+                "scopes: at most {MAX_SCOPES_PARAM_BYTES} characters of scopes"
+            )));
         }
         Ok(AuthorizeOptions {
             binding_challenge: self.binding_challenge,
