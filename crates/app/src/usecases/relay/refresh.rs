@@ -9,6 +9,7 @@ use social_login_domain::plan::SealedTokens;
 use social_login_domain::relay::{GrantRenewal, RefusedGrant, RelayRefresh};
 use social_login_ports::{LeaseRelease, LinkGrant, ProviderGrant, RefreshClaim, RefreshFailure};
 use std::time::Duration;
+use time::OffsetDateTime;
 use tracing::warn;
 
 /// How often a caller waiting for another's refresh looks again.
@@ -47,18 +48,15 @@ impl AuthService {
         let waits = (timeout * 2).as_millis() / WAIT_STEP.as_millis();
         for _ in 0..=waits {
             let now = self.ports.clock.now();
+            let until = now + lease;
             let claim = RefreshClaim {
                 link: stale.link,
                 seen: stale.tokens.access_token.clone(),
                 now,
-                until: now + lease,
+                until,
             };
-            if self.ports.grants.claim_refresh(claim.clone()).await? {
-                let held = LinkGrant {
-                    refresh_lease_until: Some(claim.until),
-                    ..stale
-                };
-                return self.refresh_detached(whose, held).await;
+            if self.ports.grants.claim_refresh(claim).await? {
+                return self.refresh_detached(whose, stale, until).await;
             }
             tokio::time::sleep(WAIT_STEP).await;
             let current = self.live_grant(whose).await?;
@@ -73,8 +71,14 @@ impl AuthService {
 
     /// [`Self::refresh_now`] on a task of its own: once the provider is asked, its answer is
     /// stored whatever becomes of this request (a client that leaves, the request's
-    /// deadline), so a refresh token the provider rotated is never lost with it.
-    async fn refresh_detached(&self, whose: &Whose<'_>, stale: LinkGrant) -> AppResult<LinkGrant> {
+    /// deadline), so a refresh token the provider rotated is never lost with it. `until`: the
+    /// end of the lease this caller holds.
+    async fn refresh_detached(
+        &self,
+        whose: &Whose<'_>,
+        stale: LinkGrant,
+        until: OffsetDateTime,
+    ) -> AppResult<LinkGrant> {
         let service = self.clone();
         let (provider, caller, origin) =
             (whose.provider.clone(), whose.caller, whose.origin.clone());
@@ -84,7 +88,7 @@ impl AuthService {
                 caller,
                 origin: &origin,
             };
-            service.refresh_now(&whose, stale).await
+            service.refresh_now(&whose, stale, until).await
         });
         refresh
             .await
@@ -94,7 +98,12 @@ impl AuthService {
     /// Refreshes `stale` (this caller holds its lease) and stores the tokens; a refused
     /// refresh, or none possible, is a reauthorization the user must give. The provider has
     /// the relay's timeout to answer, so the lease (longer) outlives the refresh.
-    async fn refresh_now(&self, whose: &Whose<'_>, stale: LinkGrant) -> AppResult<LinkGrant> {
+    async fn refresh_now(
+        &self,
+        whose: &Whose<'_>,
+        stale: LinkGrant,
+        until: OffsetDateTime,
+    ) -> AppResult<LinkGrant> {
         let (provider, user, origin) = (whose.provider, whose.user(), whose.origin);
         let key = provider.key();
         let outcome = match &stale.tokens.refresh_token {
@@ -118,7 +127,7 @@ impl AuthService {
         let tokens = match outcome {
             Ok(tokens) => tokens,
             Err(failure) => {
-                return Err(self.refresh_failed(whose, &stale, failure).await);
+                return Err(self.refresh_failed(whose, &stale, until, failure).await);
             }
         };
         count_refresh(key, "refreshed");
@@ -160,28 +169,28 @@ impl AuthService {
         current
     }
 
-    /// Gives `stale`'s lease back after a failed refresh and says what it answers: a refused
-    /// grant loses its tokens and records a reauthorization; one that failed keeps them.
+    /// Gives `stale`'s lease (held until `until`) back after a failed refresh and says what it
+    /// answers: a refused grant loses its tokens and records a reauthorization; one that
+    /// failed keeps them.
     async fn refresh_failed(
         &self,
         whose: &Whose<'_>,
         stale: &LinkGrant,
+        until: OffsetDateTime,
         failure: RefreshFailure,
     ) -> AppError {
         let provider = whose.provider.key();
         match failure {
             RefreshFailure::Failed(why) => {
                 count_refresh(provider, "failed");
-                // The lease this caller took (one that ran out and another caller took stays
-                // theirs); without one known, it runs out by itself.
-                let release = (stale.refresh_lease_until).map(|until| LeaseRelease {
+                // The lease this caller took: one that ran out and another caller took stays
+                // theirs.
+                let release = LeaseRelease {
                     link: stale.link,
                     seen: stale.tokens.access_token.clone(),
                     until,
-                });
-                if let Some(release) = release
-                    && let Err(error) = self.ports.grants.release_refresh(release).await
-                {
+                };
+                if let Err(error) = self.ports.grants.release_refresh(release).await {
                     return error.into();
                 }
                 AppError::ProviderUnavailable(why)

@@ -193,9 +193,7 @@ pub async fn a_released_lease_frees_the_grant_at_once(repo: Arc<dyn Repository>)
     let (ada, grant) = github_grant(&*repo).await;
     let claimed = claim(&grant, now());
     assert_eq!(repo.claim_refresh(claimed.clone()).await, Ok(true));
-    repo.release_refresh(release(&grant, &claimed))
-        .await
-        .unwrap();
+    repo.release_refresh(release(&claimed)).await.unwrap();
     let released = github_grant_of(&*repo, ada).await;
     assert_eq!(released.refresh_lease_until, None);
     assert_eq!(
@@ -215,7 +213,7 @@ pub async fn a_late_release_leaves_the_lease_another_caller_took_once_it_ran_out
     let second = claim(&grant, first.until + Duration::seconds(1));
     assert_eq!(repo.claim_refresh(second.clone()).await, Ok(true));
     // The first caller's failure is told late: the second caller's lease stays.
-    repo.release_refresh(release(&grant, &first)).await.unwrap();
+    repo.release_refresh(release(&first)).await.unwrap();
     let leased = github_grant_of(&*repo, ada).await;
     assert_eq!(leased.refresh_lease_until, Some(second.until));
     let third = claim(&grant, second.now + Duration::seconds(1));
@@ -224,9 +222,7 @@ pub async fn a_late_release_leaves_the_lease_another_caller_took_once_it_ran_out
         Ok(false),
         "one refresh at a time"
     );
-    repo.release_refresh(release(&grant, &second))
-        .await
-        .unwrap();
+    repo.release_refresh(release(&second)).await.unwrap();
     assert_eq!(github_grant_of(&*repo, ada).await.refresh_lease_until, None);
 }
 
@@ -272,11 +268,11 @@ pub async fn a_refused_grant_loses_its_tokens_with_its_lease_unless_they_changed
     );
 }
 
-/// The lease `claim` took on `grant`'s refresh, given back after a failure.
-fn release(grant: &LinkGrant, claim: &RefreshClaim) -> LeaseRelease {
+/// The lease `claim` took, given back after a failure.
+fn release(claim: &RefreshClaim) -> LeaseRelease {
     LeaseRelease {
-        link: grant.link,
-        seen: grant.tokens.access_token.clone(),
+        link: claim.link,
+        seen: claim.seen.clone(),
         until: claim.until,
     }
 }
