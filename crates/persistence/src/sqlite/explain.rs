@@ -5,7 +5,7 @@
 use super::sql::*;
 use crate::{DatabaseOptions, SqliteRepository};
 
-const LOOKUPS: [(&str, &str); 38] = [
+const LOOKUPS: [(&str, &str); 39] = [
     ("USER_BY_ID", USER_BY_ID),
     ("USER_BY_EMAIL", USER_BY_EMAIL),
     ("DELETE_USER", DELETE_USER),
@@ -34,6 +34,7 @@ const LOOKUPS: [(&str, &str); 38] = [
     ("REVOKE_SESSIONS_BEGUN_WITH", REVOKE_SESSIONS_BEGUN_WITH),
     ("REVOKE_SESSIONS_OF", REVOKE_SESSIONS_OF),
     ("FORGET_LINK_TOKENS", FORGET_LINK_TOKENS),
+    ("FORGET_REFUSED_GRANT", FORGET_REFUSED_GRANT),
     ("SET_LINK_DISABLED", SET_LINK_DISABLED),
     ("USERS_AFTER", USERS_AFTER),
     ("USERS_BY_EMAIL_AFTER", USERS_BY_EMAIL_AFTER),

@@ -61,12 +61,11 @@ fn apply_write(db: &Db, write: &Write) -> Result<(), PlanError> {
             execute(db, sql::FORGET_LINK_TOKENS, params![id, time_text(*at)?])?;
         }
         Write::ForgetRefusedGrant { link, seen, at } => {
-            // The lease ends only while the link holds the token the refresh began from.
             let id = link.as_uuid().into_bytes();
-            if execute(db, sql::RELEASE_REFRESH, params![id, seen.as_str()])? == 0 {
+            let forget = params![id, time_text(*at)?, seen.as_str()];
+            if execute(db, sql::FORGET_REFUSED_GRANT, forget)? == 0 {
                 return Err(PlanError::Gone);
             }
-            execute(db, sql::FORGET_LINK_TOKENS, params![id, time_text(*at)?])?;
         }
         Write::SetDisabled { link, disabled, at } => {
             let id = link.as_uuid().into_bytes();

@@ -70,8 +70,6 @@ pub(crate) const RENEW_GRANT: &str = "UPDATE linked_accounts SET access_token = 
 pub(crate) const CLAIM_REFRESH: &str = "UPDATE linked_accounts SET refresh_lease_until_ms = ?4 \
      WHERE id = ?1 AND access_token = ?2 AND NOT disabled \
      AND (refresh_lease_until_ms IS NULL OR refresh_lease_until_ms < ?3)";
-pub(crate) const RELEASE_REFRESH: &str = "UPDATE linked_accounts SET refresh_lease_until_ms = NULL \
-     WHERE id = ?1 AND access_token = ?2";
 /// Gives a lease back after a failed refresh, only while it is still the caller's (`?3`, its
 /// claim's `until`): one another caller took once it ran out stays theirs.
 pub(crate) const RELEASE_OWN_LEASE: &str = "UPDATE linked_accounts \
@@ -140,5 +138,10 @@ pub(crate) const REVOKE_SESSIONS_OF: &str =
 pub(crate) const FORGET_LINK_TOKENS: &str = "UPDATE linked_accounts SET access_token = '', \
      refresh_token = NULL, grant_client_id = NULL, scopes = '', access_expires_ms = NULL, \
      updated_at = ?2 WHERE id = ?1";
+/// A refused grant's tokens and lease go, only while the link holds the access token the
+/// refresh began from (`?3`).
+pub(crate) const FORGET_REFUSED_GRANT: &str = "UPDATE linked_accounts SET access_token = '', \
+     refresh_token = NULL, grant_client_id = NULL, scopes = '', access_expires_ms = NULL, \
+     refresh_lease_until_ms = NULL, updated_at = ?2 WHERE id = ?1 AND access_token = ?3";
 pub(crate) const SET_LINK_DISABLED: &str = "UPDATE linked_accounts SET disabled = ?2, \
      disabled_changed_ms = ?3 WHERE id = ?1";
