@@ -3,13 +3,12 @@
 //! re-reads the user and its links under the user row's lock.
 
 use crate::SeaOrmRepository;
-use crate::entity::linked_account;
 use crate::error::repository_error;
 use crate::mapping::{grant_from_columns, user_from_row, user_page};
 use crate::queries;
 use crate::rows::RowLock;
 use async_trait::async_trait;
-use sea_orm::{ConnectionTrait, DatabaseTransaction, EntityTrait, PaginatorTrait};
+use sea_orm::{ConnectionTrait, DatabaseTransaction, PaginatorTrait};
 use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::plan::WritePlan;
 use social_login_domain::{AuditEvent, ProviderKey, User, UserFilter, UserId};
@@ -140,15 +139,13 @@ pub(crate) async fn unlink(
     let Some(user) = locked_user(&txn, removal.user).await? else {
         return Err(DisconnectRefused::NotLinked.into());
     };
-    let links = crate::rows::links_of(&*txn, user.id).await?;
+    // Locked, as a deletion's are: the tokens revoked are the ones stored last.
+    let rows = crate::rows::locked_link_rows(&txn, user.id).await?;
+    let links = crate::rows::links_from_rows(rows.iter().cloned())?;
     let plan = removal.plan(&user, &links, force)?;
-    // Locked, as a deletion's links are: the tokens revoked are the ones stored last.
-    let link = linked_account::Entity::find_by_id(plan.unlink.link.as_uuid());
-    let row = crate::rows::locked(link, &txn, RowLock::Exclusive)
-        .one(&*txn)
-        .await
-        .map_err(repository_error)?
-        .ok_or_else(|| RepositoryError::Internal("the link to remove is gone".into()))?;
+    let row = (rows.into_iter())
+        .find(|row| row.id == plan.unlink.link.as_uuid())
+        .ok_or_else(|| RepositoryError::Internal("the planned link is not the user's".into()))?;
     crate::plan::apply(&txn, &plan.writes).await?;
     txn.commit().await.map_err(repository_error)?;
     Ok(Unlinked {

@@ -1,6 +1,7 @@
 //! Reads the store shares: one row read as a domain value, a user's links in time order,
 //! and the user or session row locked for the rest of a transaction.
 
+use crate::entity::linked_account;
 use crate::error::repository_error;
 use crate::mapping::link_from_row;
 use crate::queries;
@@ -30,6 +31,24 @@ pub(crate) async fn links_of<C: ConnectionTrait>(
         .all(db)
         .await
         .map_err(repository_error)?;
+    links_from_rows(rows)
+}
+
+/// The link rows of `user`, locked for the rest of the transaction: a relayed refresh
+/// storing new tokens meanwhile either lands first, and its tokens are the ones read, or
+/// waits and finds what this transaction left.
+pub(crate) async fn locked_link_rows(
+    txn: &DatabaseTransaction,
+    user: UserId,
+) -> RepoResult<Vec<linked_account::Model>> {
+    let find = locked(queries::links_of(user), txn, RowLock::Exclusive);
+    find.all(txn).await.map_err(repository_error)
+}
+
+/// `rows` as links, oldest first.
+pub(crate) fn links_from_rows(
+    rows: impl IntoIterator<Item = linked_account::Model>,
+) -> RepoResult<Vec<LinkedAccount>> {
     let mut links = rows
         .into_iter()
         .map(link_from_row)

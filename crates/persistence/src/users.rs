@@ -78,13 +78,7 @@ impl UserRepository for SeaOrmRepository {
         {
             return Ok(None);
         }
-        // Locked, so a relayed refresh storing new tokens meanwhile either lands first and
-        // its tokens are the ones revoked, or finds the link gone and revokes its own.
-        let links = crate::rows::locked(queries::links_of(user), &txn, RowLock::Exclusive);
-        let grants = links
-            .all(&*txn)
-            .await
-            .map_err(repository_error)?
+        let grants = (crate::rows::locked_link_rows(&txn, user).await?)
             .into_iter()
             .map(grant_of)
             .collect::<Result<Vec<_>, _>>()?;
