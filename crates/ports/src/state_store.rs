@@ -6,10 +6,34 @@ use social_login_domain::{Spend, StateId};
 use std::fmt;
 use time::{Duration, OffsetDateTime};
 
-/// The store could not be reached or answered garbage. Clients see 503.
+/// The store could not be reached, or it answered but could not do what was asked (full,
+/// garbage). Clients see 503.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("state store unavailable: {0}")]
-pub struct StateStoreError(pub String);
+#[error("state store unavailable: {why}")]
+pub struct StateStoreError {
+    pub why: String,
+    /// Nothing answered (a connection refused, dropped or timed out), rather than a store
+    /// that answered and refused.
+    pub unreachable: bool,
+}
+
+impl StateStoreError {
+    /// No store answered.
+    pub fn unreachable(why: impl Into<String>) -> Self {
+        Self {
+            why: why.into(),
+            unreachable: true,
+        }
+    }
+
+    /// The store answered, and could not do it (full, or an answer it should not give).
+    pub fn refused(why: impl Into<String>) -> Self {
+        Self {
+            why: why.into(),
+            unreachable: false,
+        }
+    }
+}
 
 /// What a state store answers: its value, or that it is unavailable.
 pub type StoreResult<T> = Result<T, StateStoreError>;

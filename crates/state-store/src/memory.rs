@@ -93,7 +93,7 @@ impl MemoryStateStore {
     }
 
     fn full(table: &str) -> StateStoreError {
-        StateStoreError(format!("in-process state store is full ({table})"))
+        StateStoreError::refused(format!("in-process state store is full ({table})"))
     }
 }
 

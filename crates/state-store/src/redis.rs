@@ -64,7 +64,7 @@ impl RedisStateStore {
     /// (its `/readyz` says 503) and connects on first use. Fails only for a malformed URL.
     pub fn new(config: RedisStateStoreConfig, clock: Arc<dyn Clock>) -> StoreResult<Self> {
         let client = Client::open(config.url.as_str())
-            .map_err(|_| StateStoreError("the Redis URL is not valid".into()))?;
+            .map_err(|_| StateStoreError::unreachable("the Redis URL is not valid"))?;
         // Few, short reconnection attempts per failure: the request that noticed the loss
         // fails fast with 503, and the next request starts a new attempt, so the service
         // recovers by itself as soon as Redis is back.
@@ -74,7 +74,7 @@ impl RedisStateStore {
             .set_number_of_retries(1)
             .set_max_delay(Duration::from_millis(200));
         let connection = ConnectionManager::new_lazy_with_config(client, manager_config)
-            .map_err(|error| StateStoreError(describe(&error)))?;
+            .map_err(|error| StateStoreError::unreachable(describe(&error)))?;
         Ok(Self {
             connection,
             key_prefix: config.key_prefix,
@@ -97,8 +97,8 @@ impl RedisStateStore {
         let mut connection = self.connection.clone();
         match tokio::time::timeout(self.timeout, command.query_async(&mut connection)).await {
             Ok(Ok(value)) => Ok(value),
-            Ok(Err(error)) => Err(StateStoreError(describe(&error))),
-            Err(_) => Err(StateStoreError("Redis did not answer in time".into())),
+            Ok(Err(error)) => Err(store_error(&error)),
+            Err(_) => Err(StateStoreError::unreachable("Redis did not answer in time")),
         }
     }
 }
@@ -144,7 +144,7 @@ impl StateStore for RedisStateStore {
             .arg(millis);
         let (count, left): (i64, i64) = self.run(command).await?;
         let count = u64::try_from(count)
-            .map_err(|_| StateStoreError("Redis answered a negative attempt count".into()))?;
+            .map_err(|_| StateStoreError::refused("Redis answered a negative attempt count"))?;
         Ok(Attempts {
             count,
             window_left: time::Duration::milliseconds(left.max(0)),
@@ -176,10 +176,24 @@ impl StateStore for RedisStateStore {
         if reply == "PONG" {
             Ok(())
         } else {
-            Err(StateStoreError(
-                "Redis answered PING with something else".into(),
+            Err(StateStoreError::refused(
+                "Redis answered PING with something else",
             ))
         }
+    }
+}
+
+/// `error` as the port says it: unreachable when no Redis answered (refused, dropped, timed
+/// out, I/O), else a Redis that answered and refused (out of memory under `noeviction`).
+fn store_error(error: &RedisError) -> StateStoreError {
+    let why = describe(error);
+    let gone = error.is_timeout()
+        || error.is_connection_refusal()
+        || error.is_connection_dropped()
+        || error.is_io_error();
+    match gone {
+        true => StateStoreError::unreachable(why),
+        false => StateStoreError::refused(why),
     }
 }
 

@@ -3,7 +3,7 @@
 //! `KEY_FAILURES` in a minute the client's key-bearing requests answer 429 before its key
 //! is looked at; a wrong key whose own count passes the limit answers 429 too (wrong keys
 //! sent at once all pass the look before any is counted). A right key is never counted.
-//! While the state store cannot be reached at all, nothing is counted and keys are still checked:
+//! While no state store answers at all, nothing is counted and keys are still checked:
 //! support must be able to lock a user during that outage too, and a key of `gen-admin-key`'s
 //! 256 bits cannot be guessed at any rate.
 
@@ -37,7 +37,7 @@ impl AuthService {
     /// presented `KEY_FAILURES` wrong keys in it.
     async fn admit_key_attempt(&self, origin: &Origin) -> AppResult<()> {
         let peeked = self.ports.states.peek_attempts(self.key_of(origin)).await;
-        let Some(failures) = self.unless_unreachable(peeked).await? else {
+        let Some(failures) = unless_unreachable(peeked)? else {
             return Ok(());
         };
         if keys_refused(failures.count) {
@@ -55,30 +55,13 @@ impl AuthService {
             .states
             .count_attempt(key, KEY_FAILURE_WINDOW)
             .await;
-        let Some(counted) = self.unless_unreachable(counted).await? else {
+        let Some(counted) = unless_unreachable(counted)? else {
             return Ok(());
         };
         if wrong_key_refused(counted.count) {
             return Err(key_refusal(counted));
         }
         Ok(())
-    }
-
-    /// The count read or written; `None`, with a warning, while the state store cannot be
-    /// reached at all. A store that answers but refuses (the in-process one, full) is 503:
-    /// filling it must not switch the throttle off.
-    async fn unless_unreachable(
-        &self,
-        result: StoreResult<Attempts>,
-    ) -> AppResult<Option<Attempts>> {
-        let Err(error) = result else {
-            return Ok(result.ok());
-        };
-        if self.ports.states.ping().await.is_ok() {
-            return Err(error.into());
-        }
-        warn!(%error, "wrong keys go uncounted: the state store is unreachable");
-        Ok(None)
     }
 
     /// A labelled SHA-256 of the client's network: the store holds no address.
@@ -92,6 +75,20 @@ impl AuthService {
             .chain_update(network.as_bytes())
             .finalize();
         AttemptKey::from_digest(digest.into())
+    }
+}
+
+/// The count read or written; `None`, with a warning, while no state store answers. One
+/// that answers but cannot count (the in-process one, full) is 503: filling it must not
+/// switch the throttle off.
+fn unless_unreachable(result: StoreResult<Attempts>) -> AppResult<Option<Attempts>> {
+    match result {
+        Ok(attempts) => Ok(Some(attempts)),
+        Err(error) if error.unreachable => {
+            warn!(%error, "wrong keys go uncounted: the state store is unreachable");
+            Ok(None)
+        }
+        Err(error) => Err(error.into()),
     }
 }
 

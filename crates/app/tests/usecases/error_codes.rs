@@ -207,7 +207,7 @@ fn port_errors_translate_to_their_client_codes() {
             ErrorCode::InternalError,
         ),
         (
-            AppError::from(StateStoreError("x".into())),
+            AppError::from(StateStoreError::unreachable("x")),
             ErrorCode::ServiceUnavailable,
         ),
         (

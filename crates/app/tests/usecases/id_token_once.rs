@@ -123,7 +123,7 @@ async fn a_state_store_that_cannot_record_the_token_is_unavailable_and_logs_nobo
     let mut states = MockStateStore::new();
     states
         .expect_spend()
-        .returning(|_, _| Err(StateStoreError("SET NX timed out".into())));
+        .returning(|_, _| Err(StateStoreError::unreachable("SET NX timed out")));
     let service = world.service_swapping(|ports| ports.states = Arc::new(states));
     let result = sign_in_on(&service, ID_TOKEN, Some("raw-nonce")).await;
     assert!(
