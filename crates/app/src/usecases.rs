@@ -78,7 +78,7 @@ impl AuthService {
     /// `tokens` sealed for storage, issued to `client_id` when it is not the configured one.
     pub(crate) fn seal(
         &self,
-        tokens: ProviderTokens,
+        tokens: &ProviderTokens,
         client_id: Option<String>,
     ) -> AppResult<SealedTokens> {
         let access_token = self.ports.cipher.seal(&tokens.access_token)?;
@@ -95,7 +95,7 @@ impl AuthService {
         Ok(SealedTokens {
             access_token,
             refresh_token,
-            scopes: tokens.scopes,
+            scopes: tokens.scopes.clone(),
             access_expires_at,
             client_id,
         })

@@ -150,6 +150,17 @@ pub struct ProviderGrant {
     pub client_id: Option<String>,
 }
 
+impl ProviderGrant {
+    /// The grant `tokens` are of, issued to `client_id` (`None`: the configured one).
+    pub fn issued(tokens: ProviderTokens, client_id: Option<String>) -> Self {
+        Self {
+            access_token: tokens.access_token,
+            refresh_token: tokens.refresh_token,
+            client_id,
+        }
+    }
+}
+
 /// What a revocation did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Revoked {

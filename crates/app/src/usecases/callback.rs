@@ -18,18 +18,14 @@ impl AuthService {
     pub async fn callback(&self, ret: ProviderReturn, origin: &Origin) -> AppResult<LoginResult> {
         let provider = ret.provider.clone();
         let login = self.complete_return(ret, Flow::Login).await?;
-        let exchanged = ProviderGrant {
-            access_token: login.tokens.access_token.clone(),
-            refresh_token: login.tokens.refresh_token.clone(),
-            client_id: None,
-        };
-        let tokens = self.seal(login.tokens, None)?;
+        let tokens = self.seal(&login.tokens, None)?;
         let signed_in = (self.sign_in_identity(&provider, login.identity, tokens, origin)).await;
         if let Err(refused) = &signed_in
             && holds_no_link(refused)
             && let Ok(adapter) = provider.ready()
         {
             // Nothing keeps the grant the code was exchanged for, nor ever will.
+            let exchanged = ProviderGrant::issued(login.tokens, None);
             self.revoke_unkept_grant(adapter, exchanged).await;
         }
         signed_in

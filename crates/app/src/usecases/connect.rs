@@ -27,7 +27,7 @@ impl AuthService {
         let login = self
             .complete_return(ret, Flow::Connect { caller: user })
             .await?;
-        let tokens = self.seal(login.tokens, None)?;
+        let tokens = self.seal(&login.tokens, None)?;
         self.link_identity(user, &login.identity, tokens, origin)
             .await
     }

@@ -259,12 +259,9 @@ impl AuthService {
             }
         };
         let client_id = Some(presented.audience.clone());
-        let exchanged = ProviderGrant {
-            access_token: tokens.access_token.clone(),
-            refresh_token: tokens.refresh_token.clone(),
-            client_id: client_id.clone(),
-        };
-        let sealed = match self.seal(tokens, client_id) {
+        let sealed = self.seal(&tokens, client_id.clone());
+        let exchanged = ProviderGrant::issued(tokens, client_id);
+        let sealed = match sealed {
             Ok(sealed) => sealed,
             Err(error) => {
                 self.revoke_unkept_grant(provider, exchanged).await;

@@ -131,12 +131,8 @@ impl AuthService {
             }
         };
         count_refresh(key, "refreshed");
-        let issued = ProviderGrant {
-            access_token: tokens.access_token.clone(),
-            refresh_token: tokens.refresh_token.clone(),
-            client_id: stale.tokens.client_id.clone(),
-        };
-        let sealed = self.seal(tokens, stale.tokens.client_id.clone())?;
+        let sealed = self.seal(&tokens, stale.tokens.client_id.clone())?;
+        let issued = ProviderGrant::issued(tokens, stale.tokens.client_id.clone());
         let now = self.ports.clock.now();
         let refresh = RelayRefresh {
             user,
