@@ -19,7 +19,7 @@ pub mod signals;
 pub mod tokens;
 
 use crate::{AppError, AppResult, AuthService, ProviderReturn};
-use social_login_domain::plan::SealedTokens;
+use social_login_domain::SealedTokens;
 use social_login_domain::state::{self, Flow, RedeemedState, StateMismatch};
 use social_login_domain::{ProviderKey, ProviderTokens, SecretText, StateToken};
 use social_login_ports::{CallbackInput, ProviderLogin};

@@ -52,7 +52,9 @@ pub mod user;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod test_fixtures;
 
-pub use account::{LinkedAccount, NewLinkedAccount, ProviderTokens, Scopes, SealedToken};
+pub use account::{
+    LinkedAccount, NewLinkedAccount, ProviderTokens, Scopes, SealedToken, SealedTokens,
+};
 pub use admin::{AdminKeyId, PageLimit, UserFilter};
 pub use audit::{
     AuditContext, AuditEvent, AuditEventId, AuditEventType, EventSet, EventsView, Origin,

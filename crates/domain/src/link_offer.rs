@@ -3,7 +3,7 @@
 //! a link token. It holds this offer, sealed: which provider account, its tokens from that
 //! very exchange, and the one user who may accept it by signing in and presenting it.
 
-use crate::plan::SealedTokens;
+use crate::SealedTokens;
 use crate::state::StateId;
 use crate::{Email, ProviderKey, ProviderSubject, UserId};
 use time::{Duration, OffsetDateTime};

@@ -12,7 +12,7 @@ use crate::{
 };
 use time::OffsetDateTime;
 
-pub use crate::account::SealedTokens;
+use crate::account::SealedTokens;
 
 /// One write. Those that change a row read before ([`Write::RefreshLink`]) find it or the
 /// plan fails as a conflict: the store's caller decides again on what is there now.

@@ -1,7 +1,8 @@
 //! A new user (a password registration, a user created with its first link) and a link a
 //! signed-in user connects, as write plans (see [`crate::plan`]).
 
-use crate::plan::{LinkRefresh, SealedTokens, Write, WritePlan};
+use crate::SealedTokens;
+use crate::plan::{LinkRefresh, Write, WritePlan};
 use crate::session::SessionStart;
 use crate::{
     AuditContext, AuditEventType, Email, LinkedAccount, LinkedAccountId, NewLinkedAccount,

@@ -2,12 +2,13 @@
 //! ([`crate::linking`], the sign-up policy, the operator's lock, the provider's report of a
 //! disabled account) decide, and what to write comes out.
 
+use crate::SealedTokens;
 use crate::admin::{UserLocked, check_not_locked};
 use crate::audit::sign_in_events;
 use crate::linking::{
     EmailAlreadyRegistered, EmailOwner, Linking, LoginDecision, LoginRefused, decide_sign_in,
 };
-use crate::plan::{LinkRefresh, SealedTokens, Write, WritePlan};
+use crate::plan::{LinkRefresh, Write, WritePlan};
 use crate::session::SessionStart;
 use crate::{
     AuditContext, Email, LinkedAccount, LinkedAccountId, NewLinkedAccount, ProviderIdentity,

@@ -11,7 +11,7 @@ use crate::relay_sql::GRANT_FOR_RELAY;
 use async_trait::async_trait;
 use sea_orm::sea_query::{Condition, Expr};
 use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, QueryFilter, QueryResult};
-use social_login_domain::plan::SealedTokens;
+use social_login_domain::SealedTokens;
 use social_login_domain::relay::{RefusedGrant, RelayRefresh};
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
 use social_login_ports::{

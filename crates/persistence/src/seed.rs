@@ -6,7 +6,7 @@ use crate::entity::{linked_account, user};
 use crate::error::repository_error;
 use crate::mapping::{link_to_row, user_to_row};
 use sea_orm::EntityTrait;
-use social_login_domain::plan::SealedTokens;
+use social_login_domain::SealedTokens;
 use social_login_domain::{
     Email, LinkedAccountId, NewLinkedAccount, ProviderKey, ProviderSubject, SealedToken, User,
     UserId,

@@ -4,7 +4,7 @@
 
 use crate::RepoResult;
 use async_trait::async_trait;
-use social_login_domain::plan::SealedTokens;
+use social_login_domain::SealedTokens;
 use social_login_domain::relay::{RefusedGrant, RelayRefresh};
 use social_login_domain::{LinkedAccountId, ProviderKey, SealedToken, UserId};
 use time::OffsetDateTime;

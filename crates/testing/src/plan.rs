@@ -2,7 +2,8 @@
 //! makes: the one place this store writes what a rule decided.
 
 use crate::repository::{Family, Tables, Token};
-use social_login_domain::plan::{LinkRefresh, SealedTokens, Write, WritePlan};
+use social_login_domain::SealedTokens;
+use social_login_domain::plan::{LinkRefresh, Write, WritePlan};
 use social_login_domain::relay::GrantRenewal;
 use social_login_domain::{LinkedAccountId, NewLinkedAccount, UserId};
 use social_login_ports::repository_error::Taken;

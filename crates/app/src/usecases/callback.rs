@@ -2,8 +2,8 @@
 
 use crate::EnabledProvider;
 use crate::{AppError, AppResult, AuthService, LoginResult, ProviderReturn};
+use social_login_domain::SealedTokens;
 use social_login_domain::linking::EmailAlreadyRegistered;
-use social_login_domain::plan::SealedTokens;
 use social_login_domain::state::Flow;
 use social_login_domain::{LoginMethod, Origin, ProviderIdentity};
 use social_login_ports::{ProviderGrant, ProviderSignIn, SignInError};

@@ -3,8 +3,8 @@
 //! the thief's own provider account.
 
 use crate::{AppError, AppResult, AuthService, ProviderReturn};
+use social_login_domain::SealedTokens;
 use social_login_domain::linking::{ConnectDecision, decide_connect};
-use social_login_domain::plan::SealedTokens;
 use social_login_domain::state::Flow;
 use social_login_domain::{
     LinkedAccount, NewLinkedAccount, Origin, ProviderAccount, ProviderIdentity, UserId,

@@ -19,9 +19,9 @@ use crate::usecases::callback::sign_in_refused;
 use crate::usecases::connect::Connected;
 use crate::{AppError, AppResult, AuthService, LoginResult};
 use sha2::{Digest, Sha256};
+use social_login_domain::SealedTokens;
 use social_login_domain::admin::check_not_locked;
 use social_login_domain::linking::{EmailOwner, LoginDecision, LoginRefused, decide_sign_in};
-use social_login_domain::plan::SealedTokens;
 use social_login_domain::sign_in::SignInRefused;
 use social_login_domain::{Origin, ProviderIdentity, ProviderKey, SecretText, Spend, StateId};
 use social_login_ports::{

@@ -5,8 +5,8 @@
 //! that user, spent once across instances (the state store), and lives ten minutes.
 
 use crate::{AppError, AppResult, AuthService};
+use social_login_domain::SealedTokens;
 use social_login_domain::link_offer::{LINK_OFFER_TTL, LinkOffer, LinkOfferRefused};
-use social_login_domain::plan::SealedTokens;
 use social_login_domain::{
     LinkedAccount, NewLinkedAccount, Origin, ProviderAccount, ProviderIdentity, Spend, UserId, Via,
 };

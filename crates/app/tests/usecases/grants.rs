@@ -2,7 +2,7 @@
 //! never erases the ones a code-flow login stored, and whatever is stored revokes the grant.
 
 use crate::world::*;
-use social_login_domain::plan::SealedTokens;
+use social_login_domain::SealedTokens;
 use social_login_domain::{
     LinkedAccountId, NewLinkedAccount, ProviderKey, ProviderSubject, SecretText,
 };

@@ -1,7 +1,8 @@
 //! What the rules plan: each store applies these plans unchanged, so the plans themselves
 //! are where a login, a removal and a signal's writes are pinned down.
 
-use crate::plan::{SealedTokens, Write, WritePlan};
+use crate::SealedTokens;
+use crate::plan::{Write, WritePlan};
 use crate::refresh::RefreshTokenHash;
 use crate::removal::{LinkRemoval, LockChange};
 use crate::session::SessionStart;

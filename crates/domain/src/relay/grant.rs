@@ -1,7 +1,8 @@
 //! A link's provider grant as a relayed call uses it: when its access token is dead, and
 //! what storing the tokens a refresh obtained writes.
 
-use crate::plan::{SealedTokens, Write, WritePlan};
+use crate::SealedTokens;
+use crate::plan::{Write, WritePlan};
 use crate::{AuditContext, AuditEventType, LinkedAccountId, ProviderKey, SealedToken, UserId};
 use time::{Duration, OffsetDateTime};
 

@@ -6,7 +6,7 @@ use super::{SqliteRepository, sql};
 use crate::audit::{from_unix_ms, unix_ms};
 use async_trait::async_trait;
 use rusqlite::{Row, params};
-use social_login_domain::plan::SealedTokens;
+use social_login_domain::SealedTokens;
 use social_login_domain::relay::{RefusedGrant, RelayRefresh};
 use social_login_domain::{LinkedAccountId, ProviderKey, Scopes, SealedToken, UserId};
 use social_login_ports::{

@@ -2,8 +2,8 @@
 //! are text already), decoded strictly: a field that does not parse opens nothing.
 
 use serde::{Deserialize, Serialize};
+use social_login_domain::SealedTokens;
 use social_login_domain::link_offer::LinkOffer;
-use social_login_domain::plan::SealedTokens;
 use social_login_domain::{Email, ProviderSubject, Scopes, SealedToken, StateId, UserId};
 use time::OffsetDateTime;
 

@@ -217,7 +217,7 @@ fn the_sealer_holds_the_state_sealer_contract() {
 }
 
 fn offer() -> social_login_domain::link_offer::LinkOffer {
-    use social_login_domain::plan::SealedTokens;
+    use social_login_domain::SealedTokens;
     social_login_domain::link_offer::LinkOffer {
         id: StateId::from_bytes([3; 16]),
         user: UserId::new(),

@@ -5,7 +5,7 @@ use super::Whose;
 use crate::outliving::outliving;
 use crate::{AppError, AppResult, AuthService, Cause, EnabledProvider};
 use social_login_domain::ProviderKey;
-use social_login_domain::plan::SealedTokens;
+use social_login_domain::SealedTokens;
 use social_login_domain::relay::{GrantRenewal, RefusedGrant, RelayRefresh};
 use social_login_ports::{LeaseRelease, LinkGrant, ProviderGrant, RefreshClaim, RefreshFailure};
 use std::time::Duration;

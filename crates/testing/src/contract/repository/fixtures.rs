@@ -1,7 +1,7 @@
 //! Builders for the values the contract stores: fixed instants, users, links, sessions.
 
 use super::Repository;
-use social_login_domain::plan::SealedTokens;
+use social_login_domain::SealedTokens;
 use social_login_domain::refresh::{PresentedRefresh, RefreshTokenHash};
 use social_login_domain::{
     AuditContext, AuditEventType, Email, FamilyId, LinkedAccount, LinkedAccountId, LoginMethod,

@@ -3,7 +3,7 @@
 use super::Repository;
 use super::fixtures::store_user;
 use super::fixtures::{add_link, new_link, new_user, now, store_user_with_link};
-use social_login_domain::plan::SealedTokens;
+use social_login_domain::SealedTokens;
 use social_login_domain::{AuditEventType, ProviderKey, Scopes, SealedToken, UserId};
 use social_login_ports::AddLinkError;
 use social_login_ports::LinkRenewal;

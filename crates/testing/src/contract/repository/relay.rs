@@ -3,7 +3,7 @@
 
 use super::Repository;
 use super::fixtures::{login_of, new_user, now, signed_in_user, store_user_with_link};
-use social_login_domain::plan::SealedTokens;
+use social_login_domain::SealedTokens;
 use social_login_domain::relay::{GrantRenewal, RefusedGrant, RelayRefresh};
 use social_login_domain::{AuditEventType, ProviderKey, Scopes, SealedToken, UserId};
 use social_login_ports::{GrantLookup, LeaseRelease, LinkGrant, RefreshClaim};

@@ -7,8 +7,8 @@ use super::fixtures::{
     login_of, new_user, provider_identity, refresh, refresh_works, sign_in, signed_in_user,
     store_user, token_hash, user_by_email, user_less_identity,
 };
+use social_login_domain::SealedTokens;
 use social_login_domain::linking::EmailAlreadyRegistered;
-use social_login_domain::plan::SealedTokens;
 use social_login_domain::{ProviderIdentity, ProviderKey, SealedToken};
 use social_login_ports::RotationRefused;
 use social_login_ports::{ProviderSignIn, RotateError, SignInError};
