@@ -29,7 +29,7 @@ pub(crate) async fn sign_in_with_provider(
         // The reads, then every write in one statement, on one held connection: a
         // returning user costs two statements, no `BEGIN`/`COMMIT`, one checkout.
         let traced = crate::traced::transaction_span("postgresql", std::panic::Location::caller());
-        let mut outcome = crate::traced::Outcome::of(traced.clone());
+        let outcome = crate::traced::Outcome::of(traced.clone());
         let held = HeldConnection::acquire(db.get_postgres_connection_pool())
             .instrument(traced.clone())
             .await
@@ -37,9 +37,8 @@ pub(crate) async fn sign_in_with_provider(
         let plan = plan(&held, &sign_in).await?;
         // No row: the link was removed or disabled since it was read; decide again.
         let statement = LoginStatement::of_plan(&plan.writes)?;
-        outcome.committing();
-        let written = statement.run(&held).await;
-        outcome.settled(matches!(written, Ok(true)));
+        let run = statement.run(&held);
+        let written = outcome.commit(run, |run| matches!(run, Ok(true))).await;
         if !written.map_err(crate::plan::conflict_or_failed)? {
             return Err(SignInError::Raced);
         }

@@ -103,11 +103,9 @@ impl SqliteRepository {
         let written = self.worker.write(body).instrument(span.clone());
         async move {
             // The worker's thread commits it, whether or not this caller waits for that.
-            let mut outcome = crate::traced::Outcome::of(span);
-            outcome.committing();
-            let written = written.await;
-            outcome.settled(written.is_ok());
-            written
+            (crate::traced::Outcome::of(span))
+                .commit(written, Result::is_ok)
+                .await
         }
     }
 }

@@ -41,11 +41,9 @@ impl TracedTransaction {
     }
 
     pub(crate) async fn commit(self) -> Result<(), DbErr> {
-        let Self { txn, mut outcome } = self;
-        outcome.committing();
-        let committed = txn.commit().instrument(outcome.span.clone()).await;
-        outcome.settled(committed.is_ok());
-        committed
+        let Self { txn, outcome } = self;
+        let commit = txn.commit().instrument(outcome.span.clone());
+        outcome.commit(commit, Result::is_ok).await
     }
 }
 
@@ -82,13 +80,27 @@ impl Outcome {
         }
     }
 
+    /// Awaits `commit` (the commit, or the one statement that is the transaction) and
+    /// records how far it got: `committed` when it answers as `went_through` says, `unknown`
+    /// should its caller give up while it is under way.
+    pub(crate) async fn commit<R>(
+        mut self,
+        commit: impl Future<Output = R>,
+        went_through: impl FnOnce(&R) -> bool,
+    ) -> R {
+        self.committing();
+        let answer = commit.await;
+        self.settled(went_through(&answer));
+        answer
+    }
+
     /// The commit (or the one statement that is the transaction) is under way.
-    pub(crate) fn committing(&mut self) {
+    fn committing(&mut self) {
         self.reached = Reached::Committing;
     }
 
     /// The commit answered: it went through, or it did not.
-    pub(crate) fn settled(&mut self, committed: bool) {
+    fn settled(&mut self, committed: bool) {
         self.reached = match committed {
             true => Reached::Committed,
             false => Reached::RolledBack,
