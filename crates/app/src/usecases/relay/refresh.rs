@@ -56,7 +56,8 @@ impl AuthService {
                 until,
             };
             if self.ports.grants.claim_refresh(claim).await? {
-                return self.refresh_detached(whose, stale, until).await;
+                let held = Held { stale, until };
+                return self.refresh_detached(whose, held).await;
             }
             tokio::time::sleep(WAIT_STEP).await;
             let current = self.live_grant(whose).await?;
@@ -71,14 +72,8 @@ impl AuthService {
 
     /// [`Self::refresh_now`] on a task of its own: once the provider is asked, its answer is
     /// stored whatever becomes of this request (a client that leaves, the request's
-    /// deadline), so a refresh token the provider rotated is never lost with it. `until`: the
-    /// end of the lease this caller holds.
-    async fn refresh_detached(
-        &self,
-        whose: &Whose<'_>,
-        stale: LinkGrant,
-        until: OffsetDateTime,
-    ) -> AppResult<LinkGrant> {
+    /// deadline), so a refresh token the provider rotated is never lost with it.
+    async fn refresh_detached(&self, whose: &Whose<'_>, held: Held) -> AppResult<LinkGrant> {
         let service = self.clone();
         let (provider, caller, origin) =
             (whose.provider.clone(), whose.caller, whose.origin.clone());
@@ -88,22 +83,18 @@ impl AuthService {
                 caller,
                 origin: &origin,
             };
-            service.refresh_now(&whose, stale, until).await
+            service.refresh_now(&whose, held).await
         });
         refresh
             .await
             .map_err(|failed| AppError::Internal(Cause::of(failed)))?
     }
 
-    /// Refreshes `stale` (this caller holds its lease) and stores the tokens; a refused
-    /// refresh, or none possible, is a reauthorization the user must give. The provider has
-    /// the relay's timeout to answer, so the lease (longer) outlives the refresh.
-    async fn refresh_now(
-        &self,
-        whose: &Whose<'_>,
-        stale: LinkGrant,
-        until: OffsetDateTime,
-    ) -> AppResult<LinkGrant> {
+    /// Refreshes the grant `held` (this caller holds its lease) and stores the tokens; a
+    /// refused refresh, or none possible, is a reauthorization the user must give. The
+    /// provider has the relay's timeout to answer, so the lease (longer) outlives the refresh.
+    async fn refresh_now(&self, whose: &Whose<'_>, held: Held) -> AppResult<LinkGrant> {
+        let Held { stale, until } = held;
         let (provider, user, origin) = (whose.provider, whose.user(), whose.origin);
         let key = provider.key();
         let outcome = match &stale.tokens.refresh_token {
@@ -210,6 +201,12 @@ impl AuthService {
             }
         }
     }
+}
+
+/// A grant whose refresh lease this caller holds, until `until`.
+struct Held {
+    stale: LinkGrant,
+    until: OffsetDateTime,
 }
 
 /// `stale` with the tokens its refresh stored.
