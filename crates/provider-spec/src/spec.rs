@@ -8,7 +8,6 @@ pub use crate::claims::{
     Claims, EmailVerified, TOKEN_MEMBERS, TOKEN_RESPONSE, is_claim_pointer, is_json_pointer,
 };
 use crate::knobs::{EmailsList, IdTokenSigning, TokenRequest, Userinfo};
-use crate::tenant::bare_issuer;
 use serde::{Deserialize, Deserializer, de};
 use social_login_domain::{ProviderKey, ProviderKind};
 use std::collections::BTreeMap;
@@ -105,32 +104,6 @@ pub enum EmailTrust {
     /// Only where the operator names the flag: it is whatever the administrators of any
     /// organization on the instance set (ZITADEL).
     Operator,
-}
-
-impl ProviderSpec {
-    /// Whether the email rule of `claims` holds for the tenant at `issuer` (`None`: the
-    /// declaration's own issuer).
-    pub fn email_rule_holds_at(&self, issuer: Option<&str>) -> bool {
-        let own = |given: &str| self.issuer.as_deref().map(bare_issuer) == Some(bare_issuer(given));
-        match self.email_trust {
-            EmailTrust::Everywhere => true,
-            EmailTrust::DefaultIssuer => issuer.is_none_or(own),
-            EmailTrust::Operator => false,
-        }
-    }
-
-    /// This declaration for the tenant at `issuer` as far as its emails go: where its email
-    /// rule does not hold there, neither its flag nor an emails list's vouches for an address
-    /// (the operator may name the flag again).
-    pub fn trusting_emails_at(mut self, issuer: Option<&str>) -> Self {
-        if !self.email_rule_holds_at(issuer) {
-            self.claims.email_verified = EmailVerified::Never;
-            if let Some(list) = &mut self.emails {
-                list.verified = None;
-            }
-        }
-        self
-    }
 }
 
 fn yes() -> bool {

@@ -1,8 +1,10 @@
 //! Per-tenant providers (GitLab self-managed, Okta, Auth0, Keycloak, Cognito...): a
 //! declaration whose URLs say `{issuer}` (and Cognito's `{domain}`), filled with the
 //! operator's values (or the declaration's default issuer).
+//! Whether a preset's emails are trusted at a tenant is decided here too.
 
-use crate::spec::ProviderSpec;
+use crate::claims::EmailVerified;
+use crate::spec::{EmailTrust, ProviderSpec};
 
 /// What a declaration's URLs say where the tenant's issuer goes.
 pub const ISSUER: &str = "{issuer}";
@@ -22,6 +24,30 @@ pub(crate) fn bare_issuer(issuer: &str) -> &str {
 }
 
 impl ProviderSpec {
+    /// Whether the email rule of `claims` holds for the tenant at `issuer` (`None`: the
+    /// declaration's own issuer).
+    pub fn email_rule_holds_at(&self, issuer: Option<&str>) -> bool {
+        let own = |given: &str| self.issuer.as_deref().map(bare_issuer) == Some(bare_issuer(given));
+        match self.email_trust {
+            EmailTrust::Everywhere => true,
+            EmailTrust::DefaultIssuer => issuer.is_none_or(own),
+            EmailTrust::Operator => false,
+        }
+    }
+
+    /// This declaration for the tenant at `issuer` as far as its emails go: where its email
+    /// rule does not hold there, neither its flag nor an emails list's vouches for an address
+    /// (the operator may name the flag again).
+    pub fn trusting_emails_at(mut self, issuer: Option<&str>) -> Self {
+        if !self.email_rule_holds_at(issuer) {
+            self.claims.email_verified = EmailVerified::Never;
+            if let Some(list) = &mut self.emails {
+                list.verified = None;
+            }
+        }
+        self
+    }
+
     /// Whether some URL of the declaration names the tenant's issuer or domain.
     pub fn is_per_tenant(&self) -> bool {
         let mut uses = false;
