@@ -16,6 +16,7 @@ pub enum Users {
     PasswordHash,
     CreatedAt,
     Locked,
+    ProfileProvider,
 }
 
 #[derive(DeriveIden)]

@@ -35,6 +35,12 @@ pub enum Write {
         at: OffsetDateTime,
     },
     DeleteLink(LinkedAccountId),
+    /// The name and avatar the user's registering provider gave go, and so does the email
+    /// when `email`; the user no longer has a profile from any provider.
+    ForgetProfile {
+        user: UserId,
+        email: bool,
+    },
     /// With its links, sessions and tokens (as the schema cascades).
     DeleteUser(UserId),
     SetLocked {

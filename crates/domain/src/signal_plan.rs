@@ -59,7 +59,8 @@ pub struct SignalPlan {
 impl SignalCommand {
     /// The action's writes on `target` (`domain::signal` says what each action does), with
     /// the signal's event for the user, and `account.unlinked` or `user.deleted` when the
-    /// link goes. An account-state change older than the last one applied changes nothing.
+    /// link goes; a link that goes takes the profile the user registered with through it.
+    /// An account-state change older than the last one applied changes nothing.
     pub fn plan(&self, target: &SignalTarget) -> SignalPlan {
         let provider = self.receipt.source.provider();
         let (user, link, audit) = (target.user.id, target.link, &self.audit);
@@ -95,6 +96,12 @@ impl SignalCommand {
                     user,
                     Some(provider),
                 ));
+                if target.user.profile_from == Some(provider) {
+                    // What the account gave at registration is its provider's data too. A
+                    // password user keeps the address it logs in with.
+                    let email = !target.user.has_password();
+                    writes.write(Write::ForgetProfile { user, email });
+                }
             }
             SignalAction::DisableAccount | SignalAction::EnableAccount
                 if state_change_applies(self.occurred_at, target.last_state_change) =>

@@ -1,6 +1,6 @@
 //! Users of the service.
 
-use crate::{Email, UserId};
+use crate::{Email, ProviderKey, UserId};
 use time::OffsetDateTime;
 
 /// An argon2id hash in PHC string form. Not a secret in itself, but never shown either.
@@ -33,6 +33,11 @@ pub struct User {
     pub created_at: OffsetDateTime,
     /// Set by an operator: no login of any kind, no refresh, no access token works.
     pub locked: bool,
+    /// The provider whose account gave the name, avatar and email at registration (`None`:
+    /// a password registration, or forgotten). When that provider tells of the account's
+    /// deletion, or asks for its data to be deleted, they go with the link
+    /// ([`crate::SignalCommand::plan`]).
+    pub profile_from: Option<ProviderKey>,
 }
 
 impl User {
@@ -54,6 +59,19 @@ impl User {
             password_hash: Some(password_hash),
             created_at,
             locked: false,
+            profile_from: None,
+        }
+    }
+
+    /// Forgets the name, the avatar and, when `email`, the address that the provider of
+    /// [`User::profile_from`] gave ([`crate::plan::Write::ForgetProfile`]).
+    pub fn forget_profile(&mut self, email: bool) {
+        self.full_name = None;
+        self.avatar_url = None;
+        self.profile_from = None;
+        if email {
+            self.email = None;
+            self.email_verified = false;
         }
     }
 
@@ -129,6 +147,7 @@ mod tests {
             password_hash: password.then(|| PasswordHash::new("$argon2id$test")),
             created_at: OffsetDateTime::UNIX_EPOCH,
             locked: false,
+            profile_from: None,
         }
     }
 

@@ -65,6 +65,7 @@ fn seeded(
         password_hash: None,
         created_at: now,
         locked: false,
+        profile_from: Some(provider),
     };
     let link = NewLinkedAccount {
         id: LinkedAccountId::new(),

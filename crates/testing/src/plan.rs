@@ -55,6 +55,11 @@ impl Tables {
                     stored.locked = locked;
                 }
             }
+            Write::ForgetProfile { user, email } => {
+                if let Some(stored) = self.users.iter_mut().find(|stored| stored.id == user) {
+                    stored.forget_profile(email);
+                }
+            }
             Write::RevokeSessions { user, began_with } => self.revoke_sessions_of(user, began_with),
             Write::ForgetTokens { link, .. } => {
                 self.links

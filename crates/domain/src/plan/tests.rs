@@ -129,6 +129,7 @@ fn a_new_account_registers_with_its_link_and_a_verified_owner_gets_linked() {
         .plan(SignInRead::default())
         .unwrap();
     assert!(plan.is_new_user);
+    assert_eq!(plan.user.profile_from, Some(ProviderKey::GITHUB));
     assert!(matches!(
         &plan.writes.writes[..],
         [Write::InsertUser(_), Write::InsertLink(link), Write::StartSession { .. }]
@@ -264,6 +265,53 @@ fn an_account_deleted_at_the_provider_takes_the_user_when_it_was_the_last_way_in
             AuditEventType::ProviderAccountDeleted,
             AuditEventType::AccountUnlinked
         ]
+    );
+}
+
+#[test]
+fn a_link_removed_by_its_provider_takes_the_profile_the_user_registered_with_through_it() {
+    let mut target = the_only_link_google(None);
+    let github = link(&target.user, ProviderKey::GITHUB);
+    target.links.push(github);
+    let forgets = |target: &SignalTarget| {
+        let plan = signal(SignalKind::AccountDeleted, now()).plan(target);
+        let forget = plan
+            .writes
+            .writes
+            .iter()
+            .find(|write| matches!(write, Write::ForgetProfile { .. }));
+        forget.cloned()
+    };
+    assert_eq!(forgets(&target), None, "a profile from no provider");
+
+    target.user.profile_from = Some(ProviderKey::GITHUB);
+    assert_eq!(
+        forgets(&target),
+        None,
+        "the profile came from another provider"
+    );
+
+    target.user.profile_from = Some(ProviderKey::GOOGLE);
+    let user = target.user.id;
+    assert_eq!(
+        forgets(&target),
+        Some(Write::ForgetProfile { user, email: true })
+    );
+    let signal_of_sessions = signal(SignalKind::SessionsRevoked, now()).plan(&target);
+    assert!(
+        !signal_of_sessions
+            .writes
+            .writes
+            .iter()
+            .any(|write| matches!(write, Write::ForgetProfile { .. })),
+        "only a removed link takes the profile"
+    );
+
+    target.user.password_hash = Some(crate::PasswordHash::new("$argon2id$..."));
+    assert_eq!(
+        forgets(&target),
+        Some(Write::ForgetProfile { user, email: false }),
+        "a password user keeps the address it logs in with"
     );
 }
 

@@ -4,44 +4,77 @@
 //! Values are stored as sea-orm stores them on SQLite (migrations and seeding go through
 //! it): UUIDs as 16-byte blobs, times as RFC 3339 text, booleans as 0/1.
 
-pub(crate) const USER_BY_ID: &str = "SELECT id, email, email_normalized, full_name, avatar_url, \
-     email_verified, password_hash, created_at, locked FROM users WHERE id = ?1";
-pub(crate) const USER_BY_EMAIL: &str = "SELECT id, email, email_normalized, full_name, \
-     avatar_url, email_verified, password_hash, created_at, locked FROM users \
-     WHERE email_normalized = ?1";
+/// A user's columns, in the order `columns::user_at` reads them; `(u)` qualifies them with
+/// the alias `u`.
+macro_rules! user_columns {
+    () => {
+        "id, email, email_normalized, full_name, avatar_url, email_verified, password_hash, \
+         created_at, locked, profile_provider"
+    };
+    (u) => {
+        "u.id, u.email, u.email_normalized, u.full_name, u.avatar_url, u.email_verified, \
+         u.password_hash, u.created_at, u.locked, u.profile_provider"
+    };
+}
+
+pub(crate) const USER_BY_ID: &str =
+    concat!("SELECT ", user_columns!(), " FROM users WHERE id = ?1");
+pub(crate) const USER_BY_EMAIL: &str = concat!(
+    "SELECT ",
+    user_columns!(),
+    " FROM users WHERE email_normalized = ?1"
+);
 /// The operator's search (`?n` last id, `?m` how many): users by id after the last one
 /// listed; every form one index range.
-pub(crate) const USERS_AFTER: &str = "SELECT id, email, email_normalized, full_name, \
-     avatar_url, email_verified, password_hash, created_at, locked FROM users WHERE id > ?1 \
-     ORDER BY id LIMIT ?2";
-pub(crate) const USERS_BY_EMAIL_AFTER: &str = "SELECT id, email, email_normalized, full_name, \
-     avatar_url, email_verified, password_hash, created_at, locked FROM users \
-     WHERE email_normalized = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
-pub(crate) const LINKED_USERS_AFTER: &str = "SELECT u.id, u.email, u.email_normalized, \
-     u.full_name, u.avatar_url, u.email_verified, u.password_hash, u.created_at, u.locked \
-     FROM linked_accounts l JOIN users u ON u.id = l.user_id \
-     WHERE l.provider = ?1 AND l.user_id > ?2 ORDER BY l.user_id LIMIT ?3";
-pub(crate) const LINKED_USER_OF_ACCOUNT_AFTER: &str = "SELECT u.id, u.email, \
-     u.email_normalized, u.full_name, u.avatar_url, u.email_verified, u.password_hash, \
-     u.created_at, u.locked FROM linked_accounts l JOIN users u ON u.id = l.user_id \
-     WHERE l.provider = ?1 AND l.subject = ?2 AND l.user_id > ?3 ORDER BY l.user_id LIMIT ?4";
+pub(crate) const USERS_AFTER: &str = concat!(
+    "SELECT ",
+    user_columns!(),
+    " FROM users WHERE id > ?1 ORDER BY id LIMIT ?2"
+);
+pub(crate) const USERS_BY_EMAIL_AFTER: &str = concat!(
+    "SELECT ",
+    user_columns!(),
+    " FROM users WHERE email_normalized = ?1 AND id > ?2 ORDER BY id LIMIT ?3"
+);
+pub(crate) const LINKED_USERS_AFTER: &str = concat!(
+    "SELECT ",
+    user_columns!(u),
+    " FROM linked_accounts l JOIN users u ON u.id = l.user_id \
+     WHERE l.provider = ?1 AND l.user_id > ?2 ORDER BY l.user_id LIMIT ?3"
+);
+pub(crate) const LINKED_USER_OF_ACCOUNT_AFTER: &str = concat!(
+    "SELECT ",
+    user_columns!(u),
+    " FROM linked_accounts l JOIN users u ON u.id = l.user_id \
+     WHERE l.provider = ?1 AND l.subject = ?2 AND l.user_id > ?3 ORDER BY l.user_id LIMIT ?4"
+);
 /// Text order of RFC 3339 times is time order to the second: enough for a count.
 pub(crate) const COUNT_ACTIVE_SESSIONS: &str = "SELECT count(*) FROM refresh_families \
      WHERE user_id = ?1 AND revoked = 0 AND expires_at > ?2";
 pub(crate) const SET_LOCKED: &str = "UPDATE users SET locked = ?2 WHERE id = ?1";
+/// `User::forget_profile` (`?2`: the email too).
+pub(crate) const FORGET_PROFILE: &str = "UPDATE users SET full_name = NULL, avatar_url = NULL, \
+     profile_provider = NULL, email = CASE WHEN ?2 THEN NULL ELSE email END, \
+     email_normalized = CASE WHEN ?2 THEN NULL ELSE email_normalized END, \
+     email_verified = CASE WHEN ?2 THEN 0 ELSE email_verified END WHERE id = ?1";
 pub(crate) const USER_LOCKED: &str = "SELECT locked FROM users WHERE id = ?1";
-pub(crate) const INSERT_USER: &str = "INSERT INTO users (id, email, email_normalized, full_name, \
-     avatar_url, email_verified, password_hash, created_at, locked) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+pub(crate) const INSERT_USER: &str = concat!(
+    "INSERT INTO users (",
+    user_columns!(),
+    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+);
 pub(crate) const DELETE_USER: &str = "DELETE FROM users WHERE id = ?1";
 
 pub(crate) const LINK_BY_ACCOUNT: &str = "SELECT id, user_id, provider, subject, email, \
      created_at, scopes, disabled FROM linked_accounts WHERE provider = ?1 AND subject = ?2";
 /// The link of a provider account with its user: the eight link columns, then the user's.
-pub(crate) const LINK_WITH_USER: &str = "SELECT l.id, l.user_id, l.provider, l.subject, \
-     l.email, l.created_at, l.scopes, l.disabled, u.id, u.email, u.email_normalized, u.full_name, \
-     u.avatar_url, u.email_verified, u.password_hash, u.created_at, u.locked FROM linked_accounts l \
-     JOIN users u ON u.id = l.user_id WHERE l.provider = ?1 AND l.subject = ?2";
+pub(crate) const LINK_WITH_USER: &str = concat!(
+    "SELECT l.id, l.user_id, l.provider, l.subject, l.email, l.created_at, l.scopes, \
+     l.disabled, ",
+    user_columns!(u),
+    " FROM linked_accounts l JOIN users u ON u.id = l.user_id \
+     WHERE l.provider = ?1 AND l.subject = ?2"
+);
 pub(crate) const LINKS_OF: &str = "SELECT id, user_id, provider, subject, email, created_at, \
      scopes, disabled FROM linked_accounts WHERE user_id = ?1";
 pub(crate) const GRANTS_OF: &str = "SELECT provider, access_token, refresh_token, \

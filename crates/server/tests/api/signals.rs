@@ -222,6 +222,46 @@ async fn a_facebook_data_deletion_removes_the_link_and_its_status_url_answers() 
 }
 
 #[tokio::test]
+async fn a_facebook_data_deletion_takes_the_profile_a_user_registered_with_through_facebook() {
+    let app = spawn_app().await;
+    let registered = app.login_at("facebook", "583231").await;
+    let bearer = token(&registered);
+    let profile = |user: &Value| {
+        let field = |name: &str| user[name].as_str().map(str::to_owned);
+        (field("email"), field("full_name"))
+    };
+    let from_facebook = (
+        Some("ada@example.com".to_owned()),
+        Some("Ada Lovelace".to_owned()),
+    );
+    assert_eq!(profile(&registered["user"]), from_facebook);
+    let profile_from = || async {
+        let export = app.get_json("/users/me/export", Some(&bearer)).await;
+        export["profile_from"].clone()
+    };
+    assert_eq!(profile_from().await, "facebook");
+    app.link("github", &bearer, "583231").await;
+
+    let request = signal(&app, "request_data_deletion", "583231").await;
+    assert_eq!(deliver(&app, &request).await.status(), StatusCode::OK);
+
+    let me: Value = app.get_json("/users/me", Some(&bearer)).await;
+    assert_eq!(profile(&me), (None, None), "{me}");
+    assert_eq!(
+        (&me["avatar_url"], &me["email_verified"]),
+        (&Value::Null, &json!(false))
+    );
+    assert_eq!(profile_from().await, Value::Null);
+    let again = app.login_at("github", "583231").await;
+    assert_eq!(
+        again["user"]["id"], registered["user"]["id"],
+        "GitHub still signs in"
+    );
+    assert_eq!(again["is_new_user"], false);
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn a_data_deletion_about_an_account_never_linked_is_answered_like_any_other() {
     let app = spawn_app().await;
     let request = signal(&app, "request_data_deletion", "1000002").await;

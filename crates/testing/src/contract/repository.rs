@@ -126,6 +126,7 @@ macro_rules! repository_contract {
             tokens_revoked_forgets_the_tokens_and_keeps_the_link_and_its_sessions,
             removing_the_last_way_in_deletes_the_user_with_user_deleted,
             removing_a_link_that_is_not_the_last_keeps_the_user_and_its_other_sessions,
+            a_link_its_provider_removes_takes_the_profile_the_user_registered_with_through_it,
             a_disabled_account_signs_nobody_in_until_it_is_enabled,
             an_older_state_change_arriving_late_changes_nothing,
             a_kept_receipt_is_found_and_keeping_it_again_keeps_the_first_time,

@@ -19,6 +19,9 @@ pub struct ExportRead {
     pub sessions: Vec<ExportedSession>,
     /// Whether support locked the account (no login, no refresh until it is unlocked).
     pub locked: bool,
+    /// The provider whose account gave the user's email, name and avatar at registration;
+    /// null when the user typed them, or once that provider asked for its data to go.
+    pub profile_from: Option<String>,
     /// Newest first, at most 10,000.
     pub events: Vec<ExportedEvent>,
     /// Deletions asked for and not carried out yet: always empty, since the service
@@ -90,6 +93,7 @@ impl From<&social_login_app::UserExport> for ExportRead {
             linked_accounts: export.links.iter().map(ExportedLink::from).collect(),
             sessions: export.sessions.iter().map(ExportedSession::from).collect(),
             locked: export.user.locked,
+            profile_from: (export.user.profile_from).map(|key| key.as_str().to_owned()),
             events: export.events.iter().map(ExportedEvent::from).collect(),
             pending_deletions: Vec::new(),
         }

@@ -5,7 +5,7 @@
 use super::Repository;
 use super::fixtures::store_user;
 use super::fixtures::{
-    add_link, delete_user, event_kinds, linked_providers, new_link, new_user, now,
+    add_link, delete_user, email, event_kinds, linked_providers, new_link, new_user, now,
     provider_identity, refresh_works, remove_link, sign_in, signed_in_user,
     store_session_begun_with, token_hash,
 };
@@ -209,6 +209,59 @@ pub async fn removing_a_link_that_is_not_the_last_keeps_the_user_and_its_other_s
         repo.find_receipt(source, &id).await,
         Ok(Some(now() + Duration::seconds(1)))
     );
+}
+
+pub async fn a_link_its_provider_removes_takes_the_profile_the_user_registered_with_through_it(
+    repo: Arc<dyn Repository>,
+) {
+    let registered = |address: &str, from: ProviderKey| {
+        let mut user = new_user(Some(address), false);
+        user.profile_from = Some(from);
+        user
+    };
+    let ada = registered("ada@example.com", ProviderKey::APPLE);
+    let apple = new_link(ada.id, ProviderKey::APPLE, "apple-ada");
+    store_user(repo.as_ref(), &ada, Some(apple)).await;
+    assert_eq!(repo.find_user(ada.id).await.unwrap().as_ref(), Some(&ada));
+    let grace = registered("grace@example.com", ProviderKey::GITHUB);
+    let github = new_link(grace.id, ProviderKey::GITHUB, "gh-grace");
+    store_user(repo.as_ref(), &grace, Some(github)).await;
+    let ada_github = new_link(ada.id, ProviderKey::GITHUB, "gh-ada");
+    add_link(&*repo, ada_github).await.unwrap();
+    let grace_apple = new_link(grace.id, ProviderKey::APPLE, "apple-grace");
+    add_link(&*repo, grace_apple).await.unwrap();
+
+    for (user, subject) in [(ada.id, "apple-ada"), (grace.id, "apple-grace")] {
+        let id = format!("jti-{subject}");
+        let deleted = apple_about_ada(&id, SignalKind::AccountDeleted);
+        let deleted = SignalCommand {
+            subject: ProviderSubject::parse(subject).unwrap(),
+            ..deleted
+        };
+        assert_eq!(repo.apply_signal(deleted).await, applied(user, false));
+    }
+
+    let forgotten = repo.find_user(ada.id).await.unwrap().unwrap();
+    assert_eq!(
+        (
+            &forgotten.email,
+            &forgotten.full_name,
+            &forgotten.avatar_url
+        ),
+        (&None, &None, &None),
+        "Apple's account gave them"
+    );
+    assert!(!forgotten.email_verified);
+    assert_eq!(forgotten.profile_from, None);
+    let held = repo.find_user_by_email(&email("ada@example.com")).await;
+    assert_eq!(held.unwrap(), None, "the address is free");
+    assert_eq!(
+        linked_providers(&*repo, ada.id).await,
+        [ProviderKey::GITHUB]
+    );
+
+    let kept = repo.find_user(grace.id).await.unwrap();
+    assert_eq!(kept, Some(grace), "GitHub's account gave them");
 }
 
 pub async fn a_disabled_account_signs_nobody_in_until_it_is_enabled(repo: Arc<dyn Repository>) {
