@@ -146,8 +146,9 @@ impl AdminService {
             .await?)
     }
 
-    /// Removes the user's link of `provider` and revokes its grant (best effort). The last
-    /// way to log in goes only with `force`, which locks the user too.
+    /// Removes the user's link of `provider`, with the sessions it began, and revokes its
+    /// grant (best effort). The last way to log in goes only with `force`, which locks the
+    /// user too.
     #[instrument(skip_all, fields(provider = %provider))]
     pub async fn unlink(
         &self,

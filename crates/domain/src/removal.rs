@@ -4,7 +4,7 @@
 use crate::admin::{Unlink, decide_link_removal};
 use crate::disconnect::DisconnectRefused;
 use crate::plan::{Write, WritePlan};
-use crate::{AuditContext, AuditEventType, LinkedAccount, ProviderKey, User, UserId};
+use crate::{AuditContext, AuditEventType, LinkedAccount, LoginMethod, ProviderKey, User, UserId};
 
 /// The removal of the user's link of `provider`, under the last-login-method rule;
 /// `usable` are the enabled providers, handed to the rule.
@@ -25,6 +25,23 @@ pub struct OperatorUnlink {
     pub force: bool,
 }
 
+impl OperatorUnlink {
+    pub fn remover(&self) -> Remover {
+        Remover::Operator { force: self.force }
+    }
+}
+
+/// Who removes a link, which decides what goes with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Remover {
+    /// The user's own disconnect: every session stays, the one asking included.
+    User,
+    /// An operator's unlink: the sessions the link began end with it, since support removes
+    /// a link mostly when the account is in the wrong hands; `force` removes the last way
+    /// in, locking the user and ending every session.
+    Operator { force: bool },
+}
+
 /// What a removal takes away, and its writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RemovalPlan {
@@ -34,14 +51,16 @@ pub struct RemovalPlan {
 
 impl LinkRemoval {
     /// Decides on the user and all its links as the removal's transaction read them: the
-    /// link goes; a forced removal of the last way in also locks the user and ends its
-    /// sessions. Records `account.unlinked`, then `user.locked` when it locks.
+    /// link goes; an operator's removal also ends the sessions it began, a forced one of the
+    /// last way in locks the user and ends all of them ([`Remover`]). Records
+    /// `account.unlinked`, then `user.locked` when it locks.
     pub fn plan(
         &self,
         user: &User,
         links: &[LinkedAccount],
-        force: bool,
+        by: Remover,
     ) -> Result<RemovalPlan, DisconnectRefused> {
+        let force = by == Remover::Operator { force: true };
         let unlink = decide_link_removal(user, links, self.provider, &self.usable, force)?;
         let audit = &self.audit;
         let mut writes = WritePlan::new(audit.outbox);
@@ -63,6 +82,11 @@ impl LinkRemoval {
                     began_with: None,
                 })
                 .record(audit.event(1, AuditEventType::UserLocked, self.user, None));
+        } else if by != Remover::User {
+            writes.write(Write::RevokeSessions {
+                user: self.user,
+                began_with: Some(LoginMethod::Provider(self.provider)),
+            });
         }
         Ok(RemovalPlan { unlink, writes })
     }

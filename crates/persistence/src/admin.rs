@@ -13,7 +13,7 @@ use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::plan::WritePlan;
 use social_login_domain::{AuditEvent, ProviderKey, User, UserFilter, UserId};
 use social_login_ports::{
-    AdminRepository, EventQuery, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError,
+    AdminRepository, EventQuery, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, Remover,
     RepoResult, RepositoryError, SessionsRevocation, Unlinked, UserPage, UserSearch,
 };
 use time::OffsetDateTime;
@@ -58,7 +58,8 @@ impl AdminRepository for SeaOrmRepository {
     }
 
     async fn unlink(&self, unlink: OperatorUnlink) -> Result<Unlinked, RemoveLinkError> {
-        self::unlink(self, unlink.removal, unlink.force).await
+        let by = unlink.remover();
+        self::unlink(self, unlink.removal, by).await
     }
 
     async fn find_events(&self, query: EventQuery) -> RepoResult<Vec<AuditEvent>> {
@@ -125,11 +126,11 @@ async fn locked_user(txn: &DatabaseTransaction, user: UserId) -> RepoResult<Opti
 }
 
 /// Removes the user's link of `provider` in one transaction under
-/// `domain::admin::decide_unlink` (the user's disconnect is `force = false`).
+/// `domain::admin::decide_unlink`, as `by` may.
 pub(crate) async fn unlink(
     repo: &SeaOrmRepository,
     removal: LinkRemoval,
-    force: bool,
+    by: Remover,
 ) -> Result<Unlinked, RemoveLinkError> {
     let txn = repo.begin_write().await?;
     // Two disconnects of one user's two links must not both see two links and each delete
@@ -142,7 +143,7 @@ pub(crate) async fn unlink(
     // Locked, as a deletion's are: the tokens revoked are the ones stored last.
     let rows = crate::rows::locked_link_rows(&txn, user.id).await?;
     let links = crate::rows::links_from_rows(rows.iter().cloned())?;
-    let plan = removal.plan(&user, &links, force)?;
+    let plan = removal.plan(&user, &links, by)?;
     let row = (rows.into_iter())
         .find(|row| row.id == plan.unlink.link.as_uuid())
         .ok_or_else(|| RepositoryError::Internal("the planned link is not the user's".into()))?;

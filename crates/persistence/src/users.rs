@@ -12,8 +12,8 @@ use social_login_domain::{
 };
 use social_login_ports::{AccountLink, LinkRenewal, UserCreation};
 use social_login_ports::{
-    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepoResult,
-    SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
+    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, Remover,
+    RepoResult, SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
 };
 
 #[async_trait]
@@ -64,7 +64,7 @@ impl UserRepository for SeaOrmRepository {
     }
 
     async fn remove_link(&self, removal: LinkRemoval) -> Result<SealedGrant, RemoveLinkError> {
-        let unlinked = crate::admin::unlink(self, removal, false).await?;
+        let unlinked = crate::admin::unlink(self, removal, Remover::User).await?;
         Ok(unlinked.grant)
     }
 

@@ -43,8 +43,8 @@ pub use refresh_tokens::{
 pub use relay::{GrantLookup, LeaseRelease, LinkGrant, ProviderGrants, RefreshClaim};
 pub use repository::{
     AccountLink, AddLinkError, CreateUserError, LinkRemoval, LinkRenewal, PlanError,
-    ProviderSignIn, RemoveLinkError, RepoResult, RepositoryError, SealedGrant, SignInError,
-    SignedIn, UserCreation, UserDeletion, UserRepository,
+    ProviderSignIn, RemoveLinkError, Remover, RepoResult, RepositoryError, SealedGrant,
+    SignInError, SignedIn, UserCreation, UserDeletion, UserRepository,
 };
 pub use session_tokens::{
     AccessIssue, AccessToken, IssuedRefreshToken, SessionTokenError, SessionTokens, VerifiedAccess,

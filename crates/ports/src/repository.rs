@@ -18,7 +18,7 @@ use time::OffsetDateTime;
 pub use crate::repository_error::{PlanError, RepoResult, RepositoryError, Taken};
 use social_login_domain::registration::ForeignFirstLink;
 pub use social_login_domain::registration::{AccountLink, LinkRenewal, UserCreation};
-pub use social_login_domain::removal::{LinkRemoval, UserDeletion};
+pub use social_login_domain::removal::{LinkRemoval, Remover, UserDeletion};
 pub use social_login_domain::sign_in::ProviderSignIn;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -8,7 +8,7 @@ use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::plan::WritePlan;
 use social_login_domain::{ProviderKey, User, UserFilter, UserId};
 use social_login_ports::{
-    AdminRepository, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, RepoResult,
+    AdminRepository, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, Remover, RepoResult,
     RepositoryError, SessionsRevocation, Unlinked, UserPage, UserSearch,
 };
 use time::OffsetDateTime;
@@ -49,7 +49,8 @@ impl AdminRepository for InMemoryRepository {
     }
 
     async fn unlink(&self, unlink: OperatorUnlink) -> Result<Unlinked, RemoveLinkError> {
-        self.remove_link_of(unlink.removal, unlink.force)
+        let by = unlink.remover();
+        self.remove_link_of(unlink.removal, by)
     }
 
     async fn find_events(
@@ -85,19 +86,19 @@ impl InMemoryRepository {
         })
     }
 
-    /// Removes the user's link under `domain::admin::decide_unlink` (the user's disconnect is
-    /// `force = false`), in one step under the lock.
+    /// Removes the user's link under `domain::admin::decide_unlink`, as `by` may, in one
+    /// step under the lock.
     pub(crate) fn remove_link_of(
         &self,
         removal: LinkRemoval,
-        force: bool,
+        by: Remover,
     ) -> Result<Unlinked, RemoveLinkError> {
         self.transact(|tables| {
             let Some(owner) = tables.user(removal.user).cloned() else {
                 return Err(DisconnectRefused::NotLinked.into());
             };
             let links = tables.links_of(owner.id);
-            let plan = removal.plan(&owner, &links, force)?;
+            let plan = removal.plan(&owner, &links, by)?;
             let grant = tables
                 .links
                 .iter()

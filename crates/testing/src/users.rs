@@ -9,8 +9,8 @@ use social_login_domain::{
 };
 use social_login_ports::{AccountLink, LinkRenewal, PlanError, UserCreation};
 use social_login_ports::{
-    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepoResult,
-    SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
+    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, Remover,
+    RepoResult, SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
 };
 
 pub(crate) fn grant_of(link: &NewLinkedAccount) -> SealedGrant {
@@ -97,7 +97,7 @@ impl UserRepository for InMemoryRepository {
     }
 
     async fn remove_link(&self, removal: LinkRemoval) -> Result<SealedGrant, RemoveLinkError> {
-        let unlinked = self.remove_link_of(removal, false)?;
+        let unlinked = self.remove_link_of(removal, Remover::User)?;
         Ok(unlinked.grant)
     }
 

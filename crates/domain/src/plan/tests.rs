@@ -4,7 +4,7 @@
 use crate::SealedTokens;
 use crate::plan::{Write, WritePlan};
 use crate::refresh::RefreshTokenHash;
-use crate::removal::{LinkRemoval, LockChange};
+use crate::removal::{LinkRemoval, LockChange, Remover};
 use crate::session::SessionStart;
 use crate::sign_in::{ProviderSignIn, SignInRead, SignInRefused, StoredLink};
 use crate::signal_plan::{SignalCommand, SignalReceipt, SignalTarget};
@@ -161,6 +161,41 @@ fn a_new_account_registers_with_its_link_and_a_verified_owner_gets_linked() {
     );
 }
 
+fn by_operator(force: bool) -> Remover {
+    Remover::Operator { force }
+}
+
+#[test]
+fn an_operators_removal_ends_the_sessions_the_link_began_and_the_users_own_none() {
+    let owner = user(true);
+    let github = link(&owner, ProviderKey::GITHUB);
+    let removal = LinkRemoval {
+        user: owner.id,
+        provider: ProviderKey::GITHUB,
+        usable: vec![ProviderKey::GITHUB],
+        audit: audit(),
+    };
+    let writes = |by| {
+        let plan = removal.plan(&owner, std::slice::from_ref(&github), by);
+        plan.unwrap().writes.writes
+    };
+    assert_eq!(writes(Remover::User), [Write::DeleteLink(github.id)]);
+    let began_with = Some(LoginMethod::Provider(ProviderKey::GITHUB));
+    for force in [false, true] {
+        assert_eq!(
+            writes(by_operator(force)),
+            [
+                Write::DeleteLink(github.id),
+                Write::RevokeSessions {
+                    user: owner.id,
+                    began_with
+                }
+            ],
+            "the password stays a way in: force changes nothing"
+        );
+    }
+}
+
 #[test]
 fn a_forced_removal_of_the_last_way_in_also_locks_and_ends_the_sessions() {
     let owner = user(false);
@@ -173,12 +208,12 @@ fn a_forced_removal_of_the_last_way_in_also_locks_and_ends_the_sessions() {
     };
     assert!(
         removal
-            .plan(&owner, std::slice::from_ref(&only), false)
+            .plan(&owner, std::slice::from_ref(&only), by_operator(false))
             .is_err()
     );
 
     let plan = removal
-        .plan(&owner, std::slice::from_ref(&only), true)
+        .plan(&owner, std::slice::from_ref(&only), by_operator(true))
         .unwrap();
 
     assert!(plan.unlink.lock);

@@ -12,7 +12,7 @@ use social_login_domain::disconnect::DisconnectRefused;
 use social_login_domain::plan::WritePlan;
 use social_login_domain::{AuditEvent, UserFilter, UserId};
 use social_login_ports::{
-    AdminRepository, EventQuery, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError,
+    AdminRepository, EventQuery, LinkRemoval, LockChange, OperatorUnlink, RemoveLinkError, Remover,
     RepoResult, RepositoryError, SessionsRevocation, Unlinked, UserPage, UserSearch,
 };
 use time::OffsetDateTime;
@@ -76,7 +76,7 @@ impl AdminRepository for SqliteRepository {
     }
 
     async fn unlink(&self, unlink: OperatorUnlink) -> Result<Unlinked, RemoveLinkError> {
-        self.transact(move |tx| super::admin::unlink(tx, &unlink.removal, unlink.force))
+        self.transact(move |tx| super::admin::unlink(tx, &unlink.removal, unlink.remover()))
             .await
     }
 
@@ -114,17 +114,17 @@ fn change_user(tx: &Db, user: UserId, plan: &WritePlan) -> RepoResult<bool> {
 }
 
 /// Removes the user's link of `provider` under `domain::admin::decide_unlink`, inside the
-/// caller's transaction (the user's disconnect is `force = false`).
+/// caller's transaction, as `by` may.
 pub(super) fn unlink(
     tx: &Db,
     removal: &LinkRemoval,
-    force: bool,
+    by: Remover,
 ) -> Result<Unlinked, RemoveLinkError> {
     let Some(user) = find_user(tx, removal.user)? else {
         return Err(DisconnectRefused::NotLinked.into());
     };
     let links = links_of(tx, user.id)?;
-    let plan = removal.plan(&user, &links, force)?;
+    let plan = removal.plan(&user, &links, by)?;
     let doomed = plan.unlink.link.as_uuid().into_bytes();
     let grant = query_one(tx, sql::GRANT_OF_LINK, [doomed], |row| {
         Ok(grant_from_columns(

@@ -12,8 +12,8 @@ use social_login_domain::{
 };
 use social_login_ports::{AccountLink, LinkRenewal, UserCreation};
 use social_login_ports::{
-    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, RepoResult,
-    SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
+    AddLinkError, CreateUserError, LinkRemoval, ProviderSignIn, RemoveLinkError, Remover,
+    RepoResult, SealedGrant, SignInError, SignedIn, UserDeletion, UserRepository,
 };
 use time::OffsetDateTime;
 
@@ -75,7 +75,7 @@ impl UserRepository for SqliteRepository {
 
     async fn remove_link(&self, removal: LinkRemoval) -> Result<SealedGrant, RemoveLinkError> {
         self.transact(move |tx| {
-            super::admin::unlink(tx, &removal, false).map(|unlinked| unlinked.grant)
+            super::admin::unlink(tx, &removal, Remover::User).map(|unlinked| unlinked.grant)
         })
         .await
     }

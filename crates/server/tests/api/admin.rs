@@ -496,6 +496,23 @@ async fn unlinking_keeps_the_last_way_in_unless_forced_which_locks() {
 }
 
 #[tokio::test]
+async fn an_unlink_ends_the_sessions_that_provider_account_began() {
+    let app = spawn_app_with(with_admin()).await;
+    let through_github = app.login("583231").await;
+    app.link("google", &token(&through_github), "583231").await;
+    let through_google = app.login_at("google", "583231").await;
+    let id = user_id(&through_github);
+
+    admin_ok(&app, "DELETE", &format!("/admin/users/{id}/links/github")).await;
+
+    app.assert_refresh_refused(&through_github["refresh_token"])
+        .await;
+    let kept = refresh(&app, &through_google).await;
+    assert_eq!(kept.status(), reqwest::StatusCode::OK, "Google's session");
+    app.stop().await;
+}
+
+#[tokio::test]
 async fn deleting_a_user_is_the_users_own_deletion() {
     let app = spawn_app_with(with_admin()).await;
     let ada = app.login("583231").await;

@@ -142,6 +142,7 @@ macro_rules! repository_contract {
             a_locked_user_is_not_signed_in_by_an_email_match_and_nothing_is_written,
             ending_sessions_leaves_the_user_unlocked,
             the_last_way_in_goes_only_by_force_which_locks_in_the_same_transaction,
+            an_unlink_ends_the_sessions_its_link_began_and_a_users_own_disconnect_none,
             a_grant_is_the_users_link_of_that_provider_with_its_sealed_tokens,
             a_login_stores_when_its_access_token_expires,
             one_caller_holds_a_refresh_lease_until_it_lapses_or_the_tokens_change,

@@ -212,6 +212,53 @@ pub async fn ending_sessions_leaves_the_user_unlocked(repo: Arc<dyn Repository>)
     assert!(kinds.contains(&AuditEventType::UserSessionsRevoked));
 }
 
+pub async fn an_unlink_ends_the_sessions_its_link_began_and_a_users_own_disconnect_none(
+    repo: Arc<dyn Repository>,
+) {
+    use super::fixtures::{add_link, refresh_works, remove_link, store_session_begun_with};
+    use social_login_domain::LoginMethod;
+    let ada = new_user(Some("ada@example.com"), true);
+    let github = new_link(ada.id, ProviderKey::GITHUB, "gh-ada");
+    repo.create_user(creation(ada.clone(), Some(github), by_admin()))
+        .await
+        .unwrap();
+    let google = new_link(ada.id, ProviderKey::GOOGLE, "g-ada");
+    add_link(&*repo, google).await.unwrap();
+    let sessions = [
+        (1, LoginMethod::Provider(ProviderKey::GITHUB)),
+        (2, LoginMethod::Provider(ProviderKey::GOOGLE)),
+        (3, LoginMethod::Password),
+    ];
+    for (token, began_with) in sessions {
+        store_session_begun_with(&*repo, ada.id, token_hash(token), began_with).await;
+    }
+
+    remove_link(&*repo, ada.id, ProviderKey::GOOGLE)
+        .await
+        .unwrap();
+    let unlinked = repo
+        .unlink(OperatorUnlink {
+            removal: LinkRemoval {
+                user: ada.id,
+                provider: ProviderKey::GITHUB,
+                usable: vec![ProviderKey::GITHUB, ProviderKey::GOOGLE],
+                audit: by_admin(),
+            },
+            force: false,
+        })
+        .await
+        .unwrap();
+    assert!(!unlinked.locked);
+    for (token, live, session) in [
+        (1, false, "GitHub's, unlinked by the operator"),
+        (2, true, "Google's, disconnected by the user"),
+        (3, true, "the password's"),
+    ] {
+        let works = refresh_works(&*repo, token_hash(token)).await;
+        assert_eq!(works, live, "{session}");
+    }
+}
+
 pub async fn the_last_way_in_goes_only_by_force_which_locks_in_the_same_transaction(
     repo: Arc<dyn Repository>,
 ) {
