@@ -84,9 +84,10 @@ impl AuthService {
 
 /// Whether a refused sign-in's provider account is linked to nobody: a sign-up refused, an
 /// address another user holds with no link offered. Its fresh grant is revoked then; not
-/// when the account is linked (a locked user, a disabled account), since at GitHub or Google
-/// a revocation ends the app's whole authorization, the grant its link keeps with it.
-fn holds_no_link(refused: &AppError) -> bool {
+/// when the account is linked (a locked user, a disabled account) or nobody knows (an
+/// outage), since at Apple, GitHub or Google a revocation ends the app's whole
+/// authorization, the grant its link keeps with it. A link offered keeps it in its token.
+pub(crate) fn holds_no_link(refused: &AppError) -> bool {
     matches!(
         refused,
         AppError::SignupNotAllowed

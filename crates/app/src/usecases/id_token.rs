@@ -11,11 +11,15 @@
 //! issued to, and the tokens are stored like a code flow's, so disconnect and deletion
 //! revoke the grant at Apple (docs/api.md#native-sign-in). A refused code signs nobody in.
 //! Lock, sign-up policy and linking are decided from what is stored before the code is
-//! exchanged, so a refused sign-in creates no grant; one refused after the exchange (a
-//! concurrent change, a disabled link, an outage) revokes the grant it got.
+//! exchanged, so a refused sign-in creates no grant. One refused after the exchange (a
+//! concurrent change, a disabled link, an outage) revokes the grant it got under the
+//! callback's rule: only when the Apple account is linked to nobody, since Apple's
+//! revocation ends the person's whole authorization of the app, the stored grant with it.
+//! A connect refused after the exchange revokes nothing for the same reason (the account
+//! may have been linked to another user meanwhile).
 
 use crate::EnabledProvider;
-use crate::usecases::callback::sign_in_refused;
+use crate::usecases::callback::{holds_no_link, sign_in_refused};
 use crate::usecases::connect::Connected;
 use crate::{AppError, AppResult, AuthService, LoginResult};
 use sha2::{Digest, Sha256};
@@ -124,8 +128,13 @@ impl AuthService {
         let signed_in = self
             .sign_in_identity(&provider, presented.identity, grant.tokens, origin)
             .await;
-        self.revoke_if_refused(&signed_in, &provider, grant.exchanged)
-            .await;
+        if let (Err(refused), Some(exchanged)) = (&signed_in, grant.exchanged)
+            && holds_no_link(refused)
+            && let Ok(adapter) = provider.ready()
+        {
+            // Nothing keeps the grant, nor ever will.
+            self.revoke_unkept_grant(adapter, exchanged).await;
+        }
         signed_in
     }
 
@@ -148,12 +157,8 @@ impl AuthService {
                 .await?;
         }
         let grant = self.native_grant(&provider, &presented, code).await?;
-        let linked = self
-            .link_identity(caller.user, identity, grant.tokens, origin)
-            .await;
-        self.revoke_if_refused(&linked, &provider, grant.exchanged)
-            .await;
-        linked
+        self.link_identity(caller.user, identity, grant.tokens, origin)
+            .await
     }
 
     /// The callback's decision about `identity` from what is stored now, written nowhere:
@@ -200,26 +205,6 @@ impl AuthService {
         match user {
             Some(user) => check_not_locked(&user).map_err(|_| AppError::UserLocked),
             None => Ok(()),
-        }
-    }
-
-    /// After a sign-in or connect that exchanged a code: when it was refused, the grant is
-    /// stored nowhere, so nothing would ever revoke it; it is revoked now, best effort.
-    async fn revoke_if_refused<T>(
-        &self,
-        outcome: &AppResult<T>,
-        provider: &EnabledProvider,
-        exchanged: Option<ProviderGrant>,
-    ) {
-        let (Err(error), Some(grant)) = (outcome, exchanged) else {
-            return;
-        };
-        // The grant lives on in the link token the owner may redeem.
-        if matches!(error, AppError::LinkOffered { .. }) {
-            return;
-        }
-        if let Ok(adapter) = provider.ready() {
-            self.revoke_unkept_grant(adapter, grant).await;
         }
     }
 

@@ -1,23 +1,30 @@
 //! Sign in with Apple on a device with its authorization code (docs/api.md#native-sign-in):
 //! lock, linking and the sign-up policy refuse before the code is exchanged, so a refused
 //! sign-in leaves no grant at Apple; a sign-in refused after the exchange revokes the grant
-//! it got, as the app's client.
+//! it got, as the app's client, when the account is linked to nobody.
 
 use crate::world::*;
-use social_login_app::{AppError, AppResult, AuthService, IdTokenCommand};
+use social_login_app::{AppError, AppResult, AuthService, IdTokenCommand, Ports};
+use social_login_domain::SignupRefused;
 use social_login_domain::{
     AuditEventType, Origin, ProviderKey, ProviderSubject, ProviderTokens, SecretText, SignalAction,
     SignalId, SignalSource, UserId,
 };
 use social_login_ports::Clock;
 use social_login_ports::{
-    AdminRepository, LockChange, NativeExchange, SignalCommand, SignalReceipt, SignalRepository,
+    AdminRepository, LockChange, MockUserRepository, NativeExchange, SignInError, SignalCommand,
+    SignalReceipt, SignalRepository,
 };
 use social_login_testing::{FAKE_CLIENT_ID, FakeProvider, audit_now};
 use std::sync::Arc;
 
 /// A world with Apple enabled besides GitHub and Google; its service and its Apple.
 fn with_apple() -> (World, AuthService, Arc<FakeProvider>) {
+    with_apple_swapping(|_| {})
+}
+
+/// [`with_apple`], with `swap` applied to the service's ports.
+fn with_apple_swapping(swap: impl FnOnce(&mut Ports)) -> (World, AuthService, Arc<FakeProvider>) {
     let world = World::new();
     let apple = Arc::new(FakeProvider::new(ProviderKey::APPLE));
     apple.answer_native_code(Ok(NativeExchange::Granted(ProviderTokens {
@@ -29,6 +36,7 @@ fn with_apple() -> (World, AuthService, Arc<FakeProvider>) {
     let registered = apple.clone();
     let service = world.service_swapping(move |ports| {
         ports.providers = ports.providers.clone().with(registered);
+        swap(ports);
     });
     (world, service, apple)
 }
@@ -112,7 +120,29 @@ async fn a_locked_users_sign_in_is_refused_before_the_code_is_exchanged() {
 }
 
 #[tokio::test]
-async fn a_sign_in_refused_after_the_exchange_revokes_the_grant_as_the_app() {
+async fn a_sign_in_refused_after_the_exchange_for_an_account_linked_to_nobody_revokes_its_grant() {
+    // The decision before the exchange sees a new account; the sign-in's own transaction
+    // refuses the sign-up (the policy's view changed in between).
+    let mut users = MockUserRepository::new();
+    users.expect_find_link().returning(|_| Ok(None));
+    users.expect_find_user_by_email().returning(|_| Ok(None));
+    users
+        .expect_sign_in_with_provider()
+        .times(1)
+        .returning(|_| Err(SignInError::SignupRefused(SignupRefused::NotAllowed)));
+    let (_world, service, apple) = with_apple_swapping(move |ports| ports.users = Arc::new(users));
+
+    let refused = sign_in(&service, ada_on_apple(&service, &apple, true)).await;
+    assert_eq!(refused, Err(AppError::SignupNotAllowed));
+    assert_eq!(apple.native_codes_received().len(), 1);
+    let revoked = apple.revoked();
+    assert_eq!(revoked.len(), 1, "the grant nothing keeps is revoked");
+    assert_eq!(revoked[0].access_token.expose(), "apple-access");
+    assert_eq!(revoked[0].client_id.as_deref(), Some(FAKE_CLIENT_ID));
+}
+
+#[tokio::test]
+async fn a_sign_in_refused_after_the_exchange_for_a_linked_account_keeps_its_authorization() {
     let (world, service, apple, _) = ada_signed_in_on_apple().await;
     // Apple's account is disabled after the decision could see it (a signal in between):
     // only the sign-in's own transaction refuses.
@@ -134,10 +164,10 @@ async fn a_sign_in_refused_after_the_exchange_revokes_the_grant_as_the_app() {
     let refused = sign_in(&service, ada_on_apple(&service, &apple, true)).await;
     assert_eq!(refused, Err(AppError::ProviderAccountDisabled));
     assert_eq!(apple.native_codes_received().len(), 1);
-    let revoked = apple.revoked();
-    assert_eq!(revoked.len(), 1, "the grant it got is revoked");
-    assert_eq!(revoked[0].access_token.expose(), "apple-access");
-    assert_eq!(revoked[0].client_id.as_deref(), Some(FAKE_CLIENT_ID));
+    assert!(
+        apple.revoked().is_empty(),
+        "Apple's revocation would end the authorization the link keeps"
+    );
 }
 
 #[tokio::test]
