@@ -165,16 +165,22 @@ fn by_operator(force: bool) -> Remover {
     Remover::Operator { force }
 }
 
-#[test]
-fn an_operators_removal_ends_the_sessions_the_link_began_and_the_users_own_none() {
-    let owner = user(true);
-    let github = link(&owner, ProviderKey::GITHUB);
+/// `owner`'s only link, GitHub's, and its removal with GitHub enabled.
+fn github_of(owner: &crate::User) -> (LinkedAccount, LinkRemoval) {
+    let github = link(owner, ProviderKey::GITHUB);
     let removal = LinkRemoval {
         user: owner.id,
         provider: ProviderKey::GITHUB,
         usable: vec![ProviderKey::GITHUB],
         audit: audit(),
     };
+    (github, removal)
+}
+
+#[test]
+fn an_operators_removal_ends_the_sessions_the_link_began_and_the_users_own_none() {
+    let owner = user(true);
+    let (github, removal) = github_of(&owner);
     let writes = |by| {
         let plan = removal.plan(&owner, std::slice::from_ref(&github), by);
         plan.unwrap().writes.writes
@@ -199,13 +205,7 @@ fn an_operators_removal_ends_the_sessions_the_link_began_and_the_users_own_none(
 #[test]
 fn a_forced_removal_of_the_last_way_in_also_locks_and_ends_the_sessions() {
     let owner = user(false);
-    let only = link(&owner, ProviderKey::GITHUB);
-    let removal = LinkRemoval {
-        user: owner.id,
-        provider: ProviderKey::GITHUB,
-        usable: vec![ProviderKey::GITHUB],
-        audit: audit(),
-    };
+    let (only, removal) = github_of(&owner);
     assert!(
         removal
             .plan(&owner, std::slice::from_ref(&only), by_operator(false))

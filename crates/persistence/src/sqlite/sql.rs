@@ -4,7 +4,7 @@
 //! Values are stored as sea-orm stores them on SQLite (migrations and seeding go through
 //! it): UUIDs as 16-byte blobs, times as RFC 3339 text, booleans as 0/1.
 
-/// A user's columns, in the order `columns::user_at` reads them; `(u)` qualifies them with
+/// A user's columns, in the order `columns::user_at` reads them; `(u)` qualifies each with
 /// the alias `u`.
 macro_rules! user_columns {
     () => {
@@ -17,35 +17,29 @@ macro_rules! user_columns {
     };
 }
 
-pub(crate) const USER_BY_ID: &str =
-    concat!("SELECT ", user_columns!(), " FROM users WHERE id = ?1");
-pub(crate) const USER_BY_EMAIL: &str = concat!(
-    "SELECT ",
-    user_columns!(),
-    " FROM users WHERE email_normalized = ?1"
-);
+/// `SELECT` of a user's columns, then `$rest`; `u.` before `$rest` qualifies them.
+macro_rules! select_user {
+    ($rest:literal) => {
+        concat!("SELECT ", user_columns!(), " ", $rest)
+    };
+    (u. $rest:literal) => {
+        concat!("SELECT ", user_columns!(u), " ", $rest)
+    };
+}
+
+pub(crate) const USER_BY_ID: &str = select_user!("FROM users WHERE id = ?1");
+pub(crate) const USER_BY_EMAIL: &str = select_user!("FROM users WHERE email_normalized = ?1");
 /// The operator's search (`?n` last id, `?m` how many): users by id after the last one
 /// listed; every form one index range.
-pub(crate) const USERS_AFTER: &str = concat!(
-    "SELECT ",
-    user_columns!(),
-    " FROM users WHERE id > ?1 ORDER BY id LIMIT ?2"
-);
-pub(crate) const USERS_BY_EMAIL_AFTER: &str = concat!(
-    "SELECT ",
-    user_columns!(),
-    " FROM users WHERE email_normalized = ?1 AND id > ?2 ORDER BY id LIMIT ?3"
-);
-pub(crate) const LINKED_USERS_AFTER: &str = concat!(
-    "SELECT ",
-    user_columns!(u),
-    " FROM linked_accounts l JOIN users u ON u.id = l.user_id \
+pub(crate) const USERS_AFTER: &str = select_user!("FROM users WHERE id > ?1 ORDER BY id LIMIT ?2");
+pub(crate) const USERS_BY_EMAIL_AFTER: &str =
+    select_user!("FROM users WHERE email_normalized = ?1 AND id > ?2 ORDER BY id LIMIT ?3");
+pub(crate) const LINKED_USERS_AFTER: &str = select_user!(
+    u."FROM linked_accounts l JOIN users u ON u.id = l.user_id \
      WHERE l.provider = ?1 AND l.user_id > ?2 ORDER BY l.user_id LIMIT ?3"
 );
-pub(crate) const LINKED_USER_OF_ACCOUNT_AFTER: &str = concat!(
-    "SELECT ",
-    user_columns!(u),
-    " FROM linked_accounts l JOIN users u ON u.id = l.user_id \
+pub(crate) const LINKED_USER_OF_ACCOUNT_AFTER: &str = select_user!(
+    u."FROM linked_accounts l JOIN users u ON u.id = l.user_id \
      WHERE l.provider = ?1 AND l.subject = ?2 AND l.user_id > ?3 ORDER BY l.user_id LIMIT ?4"
 );
 /// Text order of RFC 3339 times is time order to the second: enough for a count.

@@ -221,19 +221,17 @@ async fn a_facebook_data_deletion_removes_the_link_and_its_status_url_answers() 
     app.stop().await;
 }
 
+/// A UserRead's email and name.
+fn profile(user: &Value) -> (Option<&str>, Option<&str>) {
+    (user["email"].as_str(), user["full_name"].as_str())
+}
+
 #[tokio::test]
 async fn a_facebook_data_deletion_takes_the_profile_a_user_registered_with_through_facebook() {
     let app = spawn_app().await;
     let registered = app.login_at("facebook", "583231").await;
     let bearer = token(&registered);
-    let profile = |user: &Value| {
-        let field = |name: &str| user[name].as_str().map(str::to_owned);
-        (field("email"), field("full_name"))
-    };
-    let from_facebook = (
-        Some("ada@example.com".to_owned()),
-        Some("Ada Lovelace".to_owned()),
-    );
+    let from_facebook = (Some("ada@example.com"), Some("Ada Lovelace"));
     assert_eq!(profile(&registered["user"]), from_facebook);
     let profile_from = || async {
         let export = app.get_json("/users/me/export", Some(&bearer)).await;
