@@ -137,6 +137,7 @@ impl KeySetCache {
         // and dropped it), this caller fetches.
         let pending = self.state().attempts() == seen;
         if pending {
+            self.state().begin(now);
             let outcome = self.fetch().await;
             if let Err(error) = &outcome {
                 tracing::warn!(jwks = %self.url, %error, "key set refresh failed");

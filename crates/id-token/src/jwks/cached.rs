@@ -13,8 +13,13 @@ pub struct Cached {
     keys: Vec<PublicKey>,
     /// When the keys were fetched.
     fetched_at: Option<OffsetDateTime>,
-    /// When a fetch was last attempted, successful or not: the start of both rate limits.
+    /// When a fetch was last attempted, successful or not: the start of the retry interval.
     attempted_at: Option<OffsetDateTime>,
+    /// When a fetch last started, whether or not it finished: the start of the interval
+    /// between refetches for presented tokens. A caller that gives up during the fetch (its
+    /// request dropped, or cut off by its deadline) has still spent it, or an attacker who
+    /// hangs up at once could make each of its tokens cost a fetch.
+    started_at: Option<OffsetDateTime>,
     /// Why the last attempt failed; `None` when it succeeded (or none was made).
     last_failure: Option<ProviderError>,
     /// Finished attempts. A caller that waited for another's fetch sees it changed and
@@ -71,7 +76,7 @@ impl Cached {
                 // token from the token endpoint came from the provider itself, so it always
                 // earns one refetch; anyone can present a token, so those are rate-limited.
                 None if origin == TokenOrigin::TokenEndpoint => refresh(None),
-                None if self.attempted_before(now, PRESENTED_REFETCH_INTERVAL) => refresh(None),
+                None if self.started_before(now, PRESENTED_REFETCH_INTERVAL) => refresh(None),
                 None => Lookup::Refused(KeyMiss::NotInSet(not_in_set())),
             };
         }
@@ -95,6 +100,12 @@ impl Cached {
             Some(failure) => KeyMiss::Unreachable(failure),
             None => KeyMiss::NotInSet(not_in_set()),
         })
+    }
+
+    /// An attempt starts at `now`: it counts for the refetch interval even if nobody
+    /// records its outcome.
+    pub fn begin(&mut self, now: OffsetDateTime) {
+        self.started_at = Some(now);
     }
 
     /// Records the outcome of an attempt started at `now`. A failure keeps the old keys.
@@ -129,9 +140,17 @@ impl Cached {
             .is_some_and(|age| age < KEY_SET_TTL + KEY_SET_GRACE)
     }
 
-    /// Whether the last attempt started at least `interval` before `now` (or never was).
+    /// Whether the last recorded attempt started at least `interval` before `now` (or
+    /// never was).
     fn attempted_before(&self, now: OffsetDateTime, interval: Duration) -> bool {
         self.attempted_at.is_none_or(|at| now - at >= interval)
+    }
+
+    /// Whether the last attempt, recorded or given up, started at least `interval` before
+    /// `now` (or never was).
+    fn started_before(&self, now: OffsetDateTime, interval: Duration) -> bool {
+        self.attempted_before(now, interval)
+            && self.started_at.is_none_or(|at| now - at >= interval)
     }
 
     /// Another key named `kid` that verifies `algorithm`: keys of different types (or

@@ -71,6 +71,32 @@ async fn an_unknown_kid_in_a_presented_token_refetches_at_most_once_per_10_secon
     );
 }
 
+#[tokio::test]
+async fn a_presented_token_whose_caller_hangs_up_during_the_refetch_still_spends_it() {
+    let bench = warm_bench(Duration::minutes(2)).await;
+    bench.jwks_delays(HANG);
+    let unknown = TEST_KEY_A.sign("sim-key-unknown", &bench.presented_claims());
+    let verifier = bench.verifier.clone();
+    let hung_up = unknown.clone();
+    let abandoned = tokio::spawn(async move {
+        verifier
+            .verify_presented(&SecretText::new(hung_up), None)
+            .await
+    });
+    tokio::time::sleep(TIMEOUT / 4).await;
+    abandoned.abort();
+    let _ = abandoned.await;
+
+    // The simulator counts a fetch once it has answered: the abandoned one never was.
+    bench.sim.clear_faults();
+    let refused = "id_token key id is not in the provider's key set";
+    assert_eq!(bench.presented_refusal(&unknown).await, refused);
+    assert_eq!(bench.jwks_fetches(), 1, "no second refetch within 10 s");
+    bench.clock.advance(Duration::seconds(10));
+    assert_eq!(bench.presented_refusal(&unknown).await, refused);
+    assert_eq!(bench.jwks_fetches(), 2);
+}
+
 /// A code exchange follows a rotation at once, even right after a fetch (it is not held to
 /// the 10 s between refetches that presented tokens are), and the one refetch is cached.
 #[tokio::test]
