@@ -70,7 +70,6 @@ migrations! {
     m20261207_000018_outbox_redelivered: steps,
     m20261207_000019_sessions_by_creation: steps,
     m20261207_000020_webhook_probe_turn: steps,
-    m20261207_000021_profile_provider: steps,
 }
 
 #[cfg(test)]

@@ -16,7 +16,6 @@ pub enum Users {
     PasswordHash,
     CreatedAt,
     Locked,
-    ProfileProvider,
 }
 
 #[derive(DeriveIden)]

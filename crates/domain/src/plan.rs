@@ -35,12 +35,9 @@ pub enum Write {
         at: OffsetDateTime,
     },
     DeleteLink(LinkedAccountId),
-    /// The name and avatar the user's registering provider gave go, and so does the email
-    /// when `email`; the user no longer has a profile from any provider.
-    ForgetProfile {
-        user: UserId,
-        email: bool,
-    },
+    /// The email, name and avatar the user's registering provider account gave go
+    /// ([`crate::User::forget_profile`]).
+    ForgetProfile(UserId),
     /// With its links, sessions and tokens (as the schema cascades).
     DeleteUser(UserId),
     SetLocked {

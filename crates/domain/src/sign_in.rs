@@ -171,7 +171,6 @@ impl ProviderSignIn {
             password_hash: None,
             created_at: self.now,
             locked: false,
-            profile_from: Some(identity.provider),
         }
     }
 

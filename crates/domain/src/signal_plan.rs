@@ -96,11 +96,10 @@ impl SignalCommand {
                     user,
                     Some(provider),
                 ));
-                if target.user.profile_from == Some(provider) {
-                    // What the account gave at registration is its provider's data too. A
-                    // password user keeps the address it logs in with.
-                    let email = !target.user.has_password();
-                    writes.write(Write::ForgetProfile { user, email });
+                let named = target.links.iter().find(|stored| stored.id == link);
+                if named.is_some_and(|named| target.user.registered_through(named)) {
+                    // What the account gave at registration is its provider's data too.
+                    writes.write(Write::ForgetProfile(user));
                 }
             }
             SignalAction::DisableAccount | SignalAction::EnableAccount

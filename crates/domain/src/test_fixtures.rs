@@ -18,7 +18,6 @@ pub fn user(password: bool) -> User {
         password_hash: password.then(|| PasswordHash::new("$argon2id$...")),
         created_at: OffsetDateTime::UNIX_EPOCH,
         locked: false,
-        profile_from: None,
     }
 }
 

@@ -1,6 +1,6 @@
 //! Users of the service.
 
-use crate::{Email, ProviderKey, UserId};
+use crate::{Email, LinkedAccount, UserId};
 use time::OffsetDateTime;
 
 /// An argon2id hash in PHC string form. Not a secret in itself, but never shown either.
@@ -33,11 +33,6 @@ pub struct User {
     pub created_at: OffsetDateTime,
     /// Set by an operator: no login of any kind, no refresh, no access token works.
     pub locked: bool,
-    /// The provider whose account gave the name, avatar and email at registration (`None`:
-    /// a password registration, or forgotten). When that provider tells of the account's
-    /// deletion, or asks for its data to be deleted, they go with the link
-    /// ([`crate::SignalCommand::plan`]).
-    pub profile_from: Option<ProviderKey>,
 }
 
 impl User {
@@ -59,20 +54,24 @@ impl User {
             password_hash: Some(password_hash),
             created_at,
             locked: false,
-            profile_from: None,
         }
     }
 
-    /// Forgets the name, the avatar and, when `email`, the address that the provider of
-    /// [`User::profile_from`] gave ([`crate::plan::Write::ForgetProfile`]).
-    pub fn forget_profile(&mut self, email: bool) {
+    /// Whether `link` is the provider account this user registered through, which gave its
+    /// email, name and avatar: a registration writes the user and its first link at one
+    /// instant (`ProviderSignIn::plan`), and every later link is made at a later one. A
+    /// password registration registered through none.
+    pub fn registered_through(&self, link: &LinkedAccount) -> bool {
+        !self.has_password() && link.user_id == self.id && link.created_at == self.created_at
+    }
+
+    /// Forgets the email, the name and the avatar its registering provider account gave
+    /// ([`crate::plan::Write::ForgetProfile`]); the address is free again.
+    pub fn forget_profile(&mut self) {
+        self.email = None;
+        self.email_verified = false;
         self.full_name = None;
         self.avatar_url = None;
-        self.profile_from = None;
-        if email {
-            self.email = None;
-            self.email_verified = false;
-        }
     }
 
     pub fn has_password(&self) -> bool {
@@ -147,7 +146,6 @@ mod tests {
             password_hash: password.then(|| PasswordHash::new("$argon2id$test")),
             created_at: OffsetDateTime::UNIX_EPOCH,
             locked: false,
-            profile_from: None,
         }
     }
 

@@ -23,9 +23,6 @@ pub(crate) fn user_from_row(row: user::Model) -> RepoResult<User> {
         password_hash: row.password_hash.map(PasswordHash::new),
         created_at: row.created_at,
         locked: row.locked,
-        profile_from: (row.profile_provider.as_deref())
-            .map(provider_from_column)
-            .transpose()?,
     })
 }
 
@@ -120,7 +117,6 @@ pub(crate) fn user_to_row(user: &User) -> user::ActiveModel {
         password_hash: Set(user.password_hash.as_ref().map(|h| h.as_str().to_owned())),
         created_at: Set(user.created_at),
         locked: Set(user.locked),
-        profile_provider: Set(user.profile_from.map(|key| key.as_str().to_owned())),
     }
 }
 

@@ -55,9 +55,7 @@ async fn apply_write(txn: &DatabaseTransaction, write: &Write) -> Result<(), Pla
         Write::SetLocked { user, locked } => {
             execute(txn, queries::set_locked(*user, *locked)).await?
         }
-        Write::ForgetProfile { user, email } => {
-            execute(txn, queries::forget_profile(*user, *email)).await?
-        }
+        Write::ForgetProfile(user) => execute(txn, queries::forget_profile(*user)).await?,
         Write::RevokeSessions { user, began_with } => {
             execute(txn, queries::revoke_sessions_of(*user, *began_with)).await?
         }

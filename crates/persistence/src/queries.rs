@@ -189,20 +189,16 @@ pub(crate) fn set_locked(user: UserId, locked: bool) -> UpdateMany<user::Entity>
         .filter(user::Column::Id.eq(user.as_uuid()))
 }
 
-/// `User::forget_profile` of `user`: the email too when `email`.
-pub(crate) fn forget_profile(user: UserId, email: bool) -> UpdateMany<user::Entity> {
-    let none = Expr::value(Option::<String>::None);
-    let mut update = user::Entity::update_many()
-        .col_expr(user::Column::FullName, none.clone())
-        .col_expr(user::Column::AvatarUrl, none.clone())
-        .col_expr(user::Column::ProfileProvider, none.clone());
-    if email {
-        update = update
-            .col_expr(user::Column::Email, none.clone())
-            .col_expr(user::Column::EmailNormalized, none)
-            .col_expr(user::Column::EmailVerified, Expr::value(false));
-    }
-    update.filter(user::Column::Id.eq(user.as_uuid()))
+/// `User::forget_profile` of `user`.
+pub(crate) fn forget_profile(user: UserId) -> UpdateMany<user::Entity> {
+    let none = || Expr::value(Option::<String>::None);
+    user::Entity::update_many()
+        .col_expr(user::Column::Email, none())
+        .col_expr(user::Column::EmailNormalized, none())
+        .col_expr(user::Column::EmailVerified, Expr::value(false))
+        .col_expr(user::Column::FullName, none())
+        .col_expr(user::Column::AvatarUrl, none())
+        .filter(user::Column::Id.eq(user.as_uuid()))
 }
 
 /// The receipt of one signal (primary key).

@@ -65,7 +65,6 @@ fn seeded(
         password_hash: None,
         created_at: now,
         locked: false,
-        profile_from: Some(provider),
     };
     let link = NewLinkedAccount {
         id: LinkedAccountId::new(),

@@ -55,9 +55,9 @@ impl Tables {
                     stored.locked = locked;
                 }
             }
-            Write::ForgetProfile { user, email } => {
+            Write::ForgetProfile(user) => {
                 if let Some(stored) = self.users.iter_mut().find(|stored| stored.id == user) {
-                    stored.forget_profile(email);
+                    stored.forget_profile();
                 }
             }
             Write::RevokeSessions { user, began_with } => self.revoke_sessions_of(user, began_with),

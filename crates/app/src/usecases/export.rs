@@ -3,7 +3,9 @@
 //! only what the API shows anyway, gathered.
 
 use crate::{AppError, AppResult, AuthService};
-use social_login_domain::{AuditEvent, EventsView, LinkedAccount, User, UserEvents, UserId};
+use social_login_domain::{
+    AuditEvent, EventsView, LinkedAccount, ProviderKey, User, UserEvents, UserId,
+};
 use social_login_ports::SessionSummary;
 use time::OffsetDateTime;
 
@@ -19,6 +21,18 @@ pub struct UserExport {
     pub sessions: Vec<SessionSummary>,
     /// Newest first, at most [`MAX_EXPORTED_EVENTS`].
     pub events: Vec<AuditEvent>,
+}
+
+impl UserExport {
+    /// The provider of the linked account the user registered through, whose email, name
+    /// and avatar the user's are ([`User::registered_through`]).
+    pub fn profile_from(&self) -> Option<ProviderKey> {
+        let registering = self
+            .links
+            .iter()
+            .find(|link| self.user.registered_through(link));
+        registering.map(|link| link.provider)
+    }
 }
 
 impl AuthService {

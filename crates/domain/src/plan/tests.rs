@@ -129,12 +129,14 @@ fn a_new_account_registers_with_its_link_and_a_verified_owner_gets_linked() {
         .plan(SignInRead::default())
         .unwrap();
     assert!(plan.is_new_user);
-    assert_eq!(plan.user.profile_from, Some(ProviderKey::GITHUB));
-    assert!(matches!(
-        &plan.writes.writes[..],
-        [Write::InsertUser(_), Write::InsertLink(link), Write::StartSession { .. }]
-            if link.user_id == plan.user.id
-    ));
+    assert!(
+        matches!(
+            &plan.writes.writes[..],
+            [Write::InsertUser(_), Write::InsertLink(link), Write::StartSession { .. }]
+                if link.user_id == plan.user.id && link.created_at == plan.user.created_at
+        ),
+        "a registration's user and link share their instant (User::registered_through)"
+    );
     assert_eq!(
         kinds(&plan.writes),
         [AuditEventType::UserRegistered, AuditEventType::UserLogin]
@@ -305,48 +307,34 @@ fn an_account_deleted_at_the_provider_takes_the_user_when_it_was_the_last_way_in
 
 #[test]
 fn a_link_removed_by_its_provider_takes_the_profile_the_user_registered_with_through_it() {
+    // Registered through Google (the user and its link made at one instant), GitHub later.
     let mut target = the_only_link_google(None);
-    let github = link(&target.user, ProviderKey::GITHUB);
+    let mut github = link(&target.user, ProviderKey::GITHUB);
+    github.created_at += Duration::days(1);
     target.links.push(github);
-    let forgets = |target: &SignalTarget| {
-        let plan = signal(SignalKind::AccountDeleted, now()).plan(target);
-        let forget = plan
+    let forgets = |target: &SignalTarget, kind| {
+        let plan = signal(kind, now()).plan(target);
+        plan.writes
             .writes
-            .writes
-            .iter()
-            .find(|write| matches!(write, Write::ForgetProfile { .. }));
-        forget.cloned()
+            .contains(&Write::ForgetProfile(target.user.id))
     };
-    assert_eq!(forgets(&target), None, "a profile from no provider");
-
-    target.user.profile_from = Some(ProviderKey::GITHUB);
-    assert_eq!(
-        forgets(&target),
-        None,
-        "the profile came from another provider"
-    );
-
-    target.user.profile_from = Some(ProviderKey::GOOGLE);
-    let user = target.user.id;
-    assert_eq!(
-        forgets(&target),
-        Some(Write::ForgetProfile { user, email: true })
-    );
-    let signal_of_sessions = signal(SignalKind::SessionsRevoked, now()).plan(&target);
+    assert!(forgets(&target, SignalKind::AccountDeleted));
     assert!(
-        !signal_of_sessions
-            .writes
-            .writes
-            .iter()
-            .any(|write| matches!(write, Write::ForgetProfile { .. })),
+        !forgets(&target, SignalKind::SessionsRevoked),
         "only a removed link takes the profile"
     );
 
-    target.user.password_hash = Some(crate::PasswordHash::new("$argon2id$..."));
-    assert_eq!(
-        forgets(&target),
-        Some(Write::ForgetProfile { user, email: false }),
-        "a password user keeps the address it logs in with"
+    let mut connected_later = target.clone();
+    connected_later.links[0].created_at += Duration::days(2);
+    assert!(
+        !forgets(&connected_later, SignalKind::AccountDeleted),
+        "another Google account gave the profile"
+    );
+    let mut with_password = target;
+    with_password.user.password_hash = Some(crate::PasswordHash::new("$argon2id$..."));
+    assert!(
+        !forgets(&with_password, SignalKind::AccountDeleted),
+        "a password registration"
     );
 }
 

@@ -25,8 +25,6 @@ pub struct Model {
     pub created_at: OffsetDateTime,
     /// An operator locked the user.
     pub locked: bool,
-    /// The provider key whose account gave the name, avatar and email.
-    pub profile_provider: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

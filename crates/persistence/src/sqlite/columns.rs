@@ -35,7 +35,7 @@ pub(crate) fn time_text(at: OffsetDateTime) -> RepoResult<String> {
         .map_err(|_| RepositoryError::Internal("a time RFC 3339 cannot write".into()))
 }
 
-/// The ten columns of `sql::USER_BY_ID`, starting at `first`.
+/// The nine columns of `sql::USER_BY_ID`, starting at `first`.
 pub(crate) fn user_at(row: &Row, first: usize) -> rusqlite::Result<user::Model> {
     Ok(user::Model {
         id: uuid_at(row, first)?,
@@ -47,7 +47,6 @@ pub(crate) fn user_at(row: &Row, first: usize) -> rusqlite::Result<user::Model> 
         password_hash: row.get(first + 6)?,
         created_at: time_at(row, first + 7)?,
         locked: row.get(first + 8)?,
-        profile_provider: row.get(first + 9)?,
     })
 }
 

@@ -45,9 +45,8 @@ fn apply_write(db: &Db, write: &Write) -> Result<(), PlanError> {
             let id = user.as_uuid().into_bytes();
             execute(db, sql::SET_LOCKED, params![id, locked])?;
         }
-        Write::ForgetProfile { user, email } => {
-            let id = user.as_uuid().into_bytes();
-            execute(db, sql::FORGET_PROFILE, params![id, email])?;
+        Write::ForgetProfile(user) => {
+            execute(db, sql::FORGET_PROFILE, [user.as_uuid().into_bytes()])?;
         }
         Write::RevokeSessions { user, began_with } => {
             let id = user.as_uuid().into_bytes();

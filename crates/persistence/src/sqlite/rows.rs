@@ -51,7 +51,6 @@ pub(super) fn insert_user(db: &Db, user: &User) -> rusqlite::Result<usize> {
             user.password_hash.as_ref().map(|hash| hash.as_str()),
             created_at,
             user.locked,
-            user.profile_from.map(|key| key.as_str().to_owned()),
         ],
     )
 }

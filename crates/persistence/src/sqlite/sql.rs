@@ -9,11 +9,11 @@
 macro_rules! user_columns {
     () => {
         "id, email, email_normalized, full_name, avatar_url, email_verified, password_hash, \
-         created_at, locked, profile_provider"
+         created_at, locked"
     };
     (u) => {
         "u.id, u.email, u.email_normalized, u.full_name, u.avatar_url, u.email_verified, \
-         u.password_hash, u.created_at, u.locked, u.profile_provider"
+         u.password_hash, u.created_at, u.locked"
     };
 }
 
@@ -46,16 +46,14 @@ pub(crate) const LINKED_USER_OF_ACCOUNT_AFTER: &str = select_user!(
 pub(crate) const COUNT_ACTIVE_SESSIONS: &str = "SELECT count(*) FROM refresh_families \
      WHERE user_id = ?1 AND revoked = 0 AND expires_at > ?2";
 pub(crate) const SET_LOCKED: &str = "UPDATE users SET locked = ?2 WHERE id = ?1";
-/// `User::forget_profile` (`?2`: the email too).
-pub(crate) const FORGET_PROFILE: &str = "UPDATE users SET full_name = NULL, avatar_url = NULL, \
-     profile_provider = NULL, email = CASE WHEN ?2 THEN NULL ELSE email END, \
-     email_normalized = CASE WHEN ?2 THEN NULL ELSE email_normalized END, \
-     email_verified = CASE WHEN ?2 THEN 0 ELSE email_verified END WHERE id = ?1";
+/// `User::forget_profile`.
+pub(crate) const FORGET_PROFILE: &str = "UPDATE users SET email = NULL, email_normalized = NULL, \
+     email_verified = 0, full_name = NULL, avatar_url = NULL WHERE id = ?1";
 pub(crate) const USER_LOCKED: &str = "SELECT locked FROM users WHERE id = ?1";
 pub(crate) const INSERT_USER: &str = concat!(
     "INSERT INTO users (",
     user_columns!(),
-    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
 );
 pub(crate) const DELETE_USER: &str = "DELETE FROM users WHERE id = ?1";
 

@@ -5,7 +5,7 @@
 use crate::harness::{on_every_unmigrated_backend, on_unmigrated_postgres, rusqlite_repository};
 use sea_orm::sea_query::{Alias, Query, SimpleExpr};
 use sea_orm::{ConnectionTrait, DbBackend, Statement};
-use social_login_domain::{ProviderKey, UserId};
+use social_login_domain::UserId;
 use social_login_migrations::names::{
     IX_REFRESH_FAMILIES_USER_CREATED, IX_REFRESH_FAMILIES_USER_ID,
 };
@@ -229,50 +229,6 @@ async fn a_session_from_before_sessions_recorded_their_login_is_ended_only_by_wh
 
         let served = served(repo, sqlite_dir).await;
         unknown_session_survives_provider_signals_only(&*served, ada).await;
-    })
-    .await;
-}
-
-#[tokio::test]
-async fn a_user_registered_through_a_provider_before_it_was_recorded_has_it_from_that_link() {
-    on_every_unmigrated_backend(|repo, sqlite_dir| async move {
-        migrate_until(&repo, "m20261207_000021_profile_provider").await;
-        // Each registered at now(); a registration writes the user and its link at once.
-        let ada = insert_user(&repo, "ada@example.com", "ada@example.com").await;
-        insert_link(&repo, ada, "apple", "apple-ada").await;
-        let connected_later = insert_user(&repo, "bob@example.com", "bob@example.com").await;
-        let later = now() + Duration::minutes(1);
-        insert(
-            &repo,
-            "linked_accounts",
-            vec![
-                ("id", Uuid::new_v4().into()),
-                ("user_id", connected_later.as_uuid().into()),
-                ("provider", "github".into()),
-                ("subject", "gh-bob".into()),
-                ("access_token", "k1:sealed".into()),
-                ("created_at", later.into()),
-                ("updated_at", later.into()),
-            ],
-        )
-        .await;
-        let with_password = insert_user(&repo, "cy@example.com", "cy@example.com").await;
-        let hash =
-            "UPDATE users SET password_hash = '$argon2id$test' WHERE email = 'cy@example.com'";
-        repo.connection().execute_unprepared(hash).await.unwrap();
-        insert_link(&repo, with_password, "google", "g-cy").await;
-
-        repo.migrate().await.unwrap();
-
-        let served = served(repo, sqlite_dir).await;
-        for (user, expected) in [
-            (ada, Some(ProviderKey::APPLE)),
-            (connected_later, None),
-            (with_password, None),
-        ] {
-            let found = served.find_user(user).await.unwrap().unwrap();
-            assert_eq!(found.profile_from, expected, "{:?}", found.email);
-        }
     })
     .await;
 }

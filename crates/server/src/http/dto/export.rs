@@ -19,8 +19,9 @@ pub struct ExportRead {
     pub sessions: Vec<ExportedSession>,
     /// Whether support locked the account (no login, no refresh until it is unlocked).
     pub locked: bool,
-    /// The provider whose account gave the user's email, name and avatar at registration;
-    /// null when the user typed them, or once that provider asked for its data to go.
+    /// The provider of the linked account the user registered through, which gave the
+    /// user's email, name and avatar; null for a password registration, or once that
+    /// account is no longer linked.
     pub profile_from: Option<String>,
     /// Newest first, at most 10,000.
     pub events: Vec<ExportedEvent>,
@@ -93,7 +94,7 @@ impl From<&social_login_app::UserExport> for ExportRead {
             linked_accounts: export.links.iter().map(ExportedLink::from).collect(),
             sessions: export.sessions.iter().map(ExportedSession::from).collect(),
             locked: export.user.locked,
-            profile_from: (export.user.profile_from).map(|key| key.as_str().to_owned()),
+            profile_from: export.profile_from().map(|key| key.as_str().to_owned()),
             events: export.events.iter().map(ExportedEvent::from).collect(),
             pending_deletions: Vec::new(),
         }

@@ -34,7 +34,6 @@ pub fn new_user(email_address: Option<&str>, with_password: bool) -> User {
         password_hash: with_password.then(|| PasswordHash::new("$argon2id$v=19$test")),
         created_at: now(),
         locked: false,
-        profile_from: None,
     }
 }
 
