@@ -42,11 +42,15 @@ impl WebhookDelivery {
                     Sweep::new(now, "outbox full", counts.pending - max_pending),
                 )
                 .await?;
-            dead_lettered("outbox_full", overflow);
-            warn!(
-                overflow,
-                max_pending, "webhook outbox full: its oldest events were dead-lettered"
-            );
+            // Deletions and locks are never swept: an outbox full of them sweeps nothing,
+            // which is no news to log every 5 s.
+            if overflow > 0 {
+                dead_lettered("outbox_full", overflow);
+                warn!(
+                    overflow,
+                    max_pending, "webhook outbox full: its oldest events were dead-lettered"
+                );
+            }
             counts = self.outbox.counts().await?;
         }
         if counts.dead > max_pending {

@@ -416,6 +416,35 @@ fn an_instance_stopping_has_time_to_finish_its_requests() {
 }
 
 #[test]
+fn nginx_lets_an_idle_connection_go_before_the_instances_do() {
+    let compose = compose();
+    let conf = files::read("nginx/nginx.conf");
+    let upstream = conf
+        .split_once("upstream ")
+        .and_then(|(_, rest)| rest.split_once('}'))
+        .map(|(block, _)| block)
+        .expect("nginx.conf has an upstream block");
+    let idle = upstream
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("keepalive_timeout "))
+        .and_then(|value| value.strip_suffix("s;"))
+        .and_then(|seconds| seconds.parse::<u64>().ok())
+        .expect("the upstream sets keepalive_timeout in seconds (nginx's default is 60 s)");
+    let variables = operator_variables();
+    for (name, instance) in instances(&compose) {
+        let (source, _) = config_mount(&name, &instance);
+        let env = environment(&name, &instance, &variables);
+        let settings = Settings::from_toml_with_env(&files::read(&source), env)
+            .unwrap_or_else(|errors| panic!("{name}: {source} does not load:\n{errors}"));
+        let closes_after = settings.http.header_read_timeout_seconds;
+        assert!(
+            idle < closes_after,
+            "{name} closes idle connections after {closes_after} s, nginx keeps them {idle} s"
+        );
+    }
+}
+
+#[test]
 fn nginx_logs_each_request_without_its_query() {
     // A relayed call's query may name people, and the Referer of a callback page on the
     // service's origin holds its code and state.
