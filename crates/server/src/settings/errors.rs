@@ -139,19 +139,19 @@ fn from_serde_message(message: &str) -> ConfigProblem {
         let hint = hint.trim_start_matches(',').trim();
         return ConfigProblem::new(name, format!("unknown key ({hint})"));
     }
-    // `config`'s own wording for an unknown enum value: the state store backend, a provider's
-    // `id_token_nonce` and `token_endpoint_auth`.
-    if message.starts_with("enum StateStoreBackend does not have variant constructor") {
-        return ConfigProblem::new("", "must be \"memory\" or \"redis\"");
-    }
-    if message.starts_with("enum IdTokenNonce does not have variant constructor") {
-        return ConfigProblem::new("", "must be \"required\" or \"optional\"");
-    }
-    if message.starts_with("enum TokenEndpointAuth does not have variant constructor") {
-        return ConfigProblem::new(
-            "",
-            "must be \"client_secret_basic\" or \"client_secret_post\"",
-        );
+    // `config`'s own wording for an unknown enum value ("enum X does not have variant
+    // constructor <the value>"): the value is never repeated.
+    if let Some(rest) = message.strip_prefix("enum ")
+        && let Some((name, _value)) = rest.split_once(" does not have variant constructor")
+    {
+        let choices = match name {
+            "StateStoreBackend" => "must be \"memory\" or \"redis\"",
+            "IdTokenNonce" => "must be \"required\" or \"optional\"",
+            "TokenEndpointAuth" => "must be \"client_secret_basic\" or \"client_secret_post\"",
+            "LinkingConfig" => "must be \"auto\", \"confirm\" or \"never\"",
+            _ => "is not one of the values docs/configuration.md lists for it",
+        };
+        return ConfigProblem::new("", choices);
     }
     ConfigProblem::new("", without_quoted_strings(message))
 }

@@ -141,6 +141,13 @@ impl WebhookSettings {
                 }
             }
         }
+        if self.events.as_ref().is_some_and(Vec::is_empty) {
+            // An unset template variable, most likely: nothing would ever be delivered.
+            errors.push(
+                "webhooks.events",
+                "lists no event type (leave it out to deliver every type)",
+            );
+        }
         for (index, name) in self.events.iter().flatten().enumerate() {
             if name.parse::<AuditEventType>().is_err() {
                 let known: Vec<&str> = AuditEventType::ALL.map(AuditEventType::as_str).into();

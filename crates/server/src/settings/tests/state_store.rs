@@ -88,6 +88,17 @@ fn an_id_token_nonce_that_is_no_choice_or_on_a_provider_without_id_tokens_is_ref
         "{problems}"
     );
     assert!(!problems.contains("maybe"), "{problems}");
+    let linking = full_toml().replace(
+        "client_ids = [\"com.example.ios\"]",
+        "linking = \"sometimes-secret\"",
+    );
+    let problems = problems_of(&linking);
+    assert!(
+        problems.contains("oauth_providers.apple.linking")
+            && problems.contains("\"auto\", \"confirm\" or \"never\""),
+        "{problems}"
+    );
+    assert!(!problems.contains("sometimes-secret"), "{problems}");
     let github = full_toml().replace(
         "scopes = [\"read:user\", \"user:email\"]",
         "scopes = [\"read:user\", \"user:email\"]\nid_token_nonce = \"optional\"",

@@ -544,6 +544,13 @@ fn webhook_settings_name_each_bad_field_and_never_quote_the_secret() {
         assert!(text.contains(every.as_str()), "the message lists {every:?}");
     }
 
+    let none = problems_of(|s| {
+        s.webhooks.url = Some("https://hooks.example.com/in".into());
+        s.webhooks.secret = Some(super::fixtures::WEBHOOK.into());
+        s.webhooks.events = Some(Vec::new());
+    });
+    assert!(none.to_string().contains("webhooks.events"), "{none}");
+
     let missing = problems_of(|s| s.webhooks.url = Some("https://hooks.example.com/in".into()));
     assert!(missing.to_string().contains("webhooks.secret"));
     let orphan = problems_of(|s| s.webhooks.secret = Some(super::fixtures::WEBHOOK.into()));
