@@ -376,3 +376,26 @@ fn a_per_tenant_presets_api_base_is_compared_as_its_tenant_has_it() {
     ));
     assert!(about("[\"https://proxy.example/\"]"));
 }
+
+#[test]
+fn scopes_that_replace_an_id_token_providers_own_must_keep_openid() {
+    let with_scopes = |table: &str, scopes: &str| {
+        problems(&format!(
+            "[oauth_providers.{table}]\n{CLIENT}scopes = [{scopes}]\n"
+        ))
+    };
+    for table in ["google", "gitlab"] {
+        let dropped = with_scopes(table, "\"email\", \"profile\"");
+        assert!(
+            dropped.contains(&format!(
+                "oauth_providers.{table}.scopes: must contain \"openid\""
+            )),
+            "{table}: {dropped}"
+        );
+        let kept = with_scopes(table, "\"openid\", \"email\"");
+        assert!(!kept.contains("scopes"), "{table}: {kept}");
+    }
+    // Apple sends its id_token whatever the scopes; GitHub has none.
+    assert!(!with_scopes("apple", "\"name\", \"email\"").contains("openid"));
+    assert!(!with_scopes("github", "\"read:user\"").contains("openid"));
+}

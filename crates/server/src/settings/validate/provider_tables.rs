@@ -9,7 +9,9 @@
 use crate::settings::{ConfigErrors, ProviderConfig, Settings};
 use social_login_domain::{ProviderKey, ProviderKind};
 use social_login_provider_core::spec::knobs::Knobs;
-use social_login_provider_core::spec::{EmailVerified, is_claim_pointer, preset};
+use social_login_provider_core::spec::{
+    EmailVerified, ProviderSpec, built_in_spec, is_claim_pointer, preset,
+};
 
 /// Most provider tables in one configuration: the registry, the listing endpoint and the
 /// metrics label set all grow with it.
@@ -59,6 +61,9 @@ impl Table<'_> {
 
     /// A built-in provider is declared by the service: what it is cannot be configured.
     fn built_in(&mut self, config: &ProviderConfig) {
+        if let Some(spec) = built_in_spec(self.key) {
+            self.keeps_openid(spec, config);
+        }
         let refused = "only for a provider from configuration: a built-in provider's is fixed";
         let present = [
             ("kind", config.kind.is_some()),
@@ -119,6 +124,7 @@ impl Table<'_> {
         if config.kind.is_some() {
             self.push("kind", "not with a preset: the preset says what it is");
         }
+        self.keeps_openid(spec, config);
         if config.trust_email_verified.is_some() {
             self.push(
                 "trust_email_verified",
@@ -151,6 +157,23 @@ impl Table<'_> {
                 self.push("domain", format!("the {name} preset has no domain"));
             }
             _ => {}
+        }
+    }
+
+    /// A declaration that signs in with an id_token it asks for with `openid` (Google,
+    /// Microsoft, LinkedIn, the OpenID presets) gets none without it: scopes that replace its
+    /// own must keep it. (Apple sends its id_token whatever the scopes.)
+    fn keeps_openid(&mut self, spec: &ProviderSpec, config: &ProviderConfig) {
+        let openid = |scopes: &[String]| scopes.iter().any(|scope| scope == "openid");
+        let asks = spec.id_token.is_some() && openid(&spec.scopes);
+        if let Some(scopes) = &config.scopes
+            && asks
+            && !openid(scopes)
+        {
+            self.push(
+                "scopes",
+                "must contain \"openid\": this provider signs in with an id_token",
+            );
         }
     }
 
