@@ -41,9 +41,19 @@ fn container() -> Value {
     containers[0].clone()
 }
 
-/// The argv of each container: `command` or the image's ENTRYPOINT, then `args` or its CMD.
-pub fn container_commands() -> Vec<(String, Vec<String>)> {
-    let container = container();
+/// The Deployment's init container that migrates.
+fn migrate_container() -> Value {
+    let deployment = one("Deployment");
+    let init = deployment["spec"]["template"]["spec"]["initContainers"]
+        .as_array()
+        .expect("the Deployment has init containers")
+        .clone();
+    assert_eq!(init.len(), 1, "one init container");
+    init[0].clone()
+}
+
+/// `container`'s argv: `command` or the image's ENTRYPOINT, then `args` or its CMD.
+fn argv(container: &Value) -> Vec<String> {
     let mut argv = match container.get("command") {
         Some(command) => files::strings(command, "container command"),
         None => dockerfile::entrypoint(),
@@ -52,7 +62,18 @@ pub fn container_commands() -> Vec<(String, Vec<String>)> {
         Some(args) => argv.extend(files::strings(args, "container args")),
         None => argv.extend(dockerfile::default_command().into_iter().skip(1)),
     }
-    vec![("Kubernetes Deployment".to_owned(), argv)]
+    argv
+}
+
+/// The argv of each container, the init container's included.
+pub fn container_commands() -> Vec<(String, Vec<String>)> {
+    vec![
+        ("Kubernetes Deployment".to_owned(), argv(&container())),
+        (
+            "Kubernetes Deployment, init".to_owned(),
+            argv(&migrate_container()),
+        ),
+    ]
 }
 
 /// Where the container finds the ConfigMap's file.
@@ -276,6 +297,27 @@ fn the_pods_run_as_the_images_non_root_user_on_a_read_only_root() {
     assert_eq!(security["readOnlyRootFilesystem"], Value::Bool(true));
     assert_eq!(security["allowPrivilegeEscalation"], Value::Bool(false));
     assert_eq!(security["capabilities"]["drop"], serde_json::json!(["ALL"]));
+}
+
+#[test]
+fn each_pod_migrates_in_an_init_container_before_serve_starts() {
+    let (serve, migrate) = (container(), migrate_container());
+    let subcommand = |container: &Value| {
+        let argv = argv(container);
+        let at = argv
+            .iter()
+            .position(|arg| arg == "migrate" || arg == "serve");
+        at.map(|at| argv[at].clone())
+    };
+    assert_eq!(subcommand(&migrate).as_deref(), Some("migrate"));
+    assert_eq!(subcommand(&serve).as_deref(), Some("serve"));
+    for field in ["image", "env", "volumeMounts", "securityContext"] {
+        assert_eq!(migrate[field], serve[field], "{field}: the same as serve's");
+    }
+    assert!(
+        migrate.get("startupProbe").is_none(),
+        "no probe cuts a long migration short"
+    );
 }
 
 #[test]
