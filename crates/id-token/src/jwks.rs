@@ -21,7 +21,7 @@ mod registry;
 pub use crate::jwks::cached::KeyMiss;
 use crate::jwks::cached::{Cached, Lookup};
 use crate::jwks::key::{JwkSetDocument, PublicKey};
-use jsonwebtoken::{Algorithm, DecodingKey};
+use jsonwebtoken::Algorithm;
 use social_login_ports::ProviderError;
 use social_login_provider_core::{CallKind, ProviderHttp, fetch_json};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -99,13 +99,13 @@ impl KeySetCache {
         algorithm: Algorithm,
         now: OffsetDateTime,
         origin: TokenOrigin,
-    ) -> Result<DecodingKey, KeyMiss> {
+    ) -> Result<PublicKey, KeyMiss> {
         let key = self.find(kid, now, origin).await?;
         if key.accepts(algorithm) {
-            return Ok(key.key);
+            return Ok(key);
         }
         match self.state().namesake(kid, algorithm, now) {
-            Some(other) => Ok(other.key),
+            Some(other) => Ok(other),
             None => Err(KeyMiss::NotInSet(ProviderError::UserInfo(
                 "id_token algorithm does not match its key".into(),
             ))),

@@ -227,17 +227,18 @@ impl IdTokenVerifier {
             NonceCheck::Stored(_) => TokenOrigin::TokenEndpoint,
             NonceCheck::Presented(_) => TokenOrigin::Presented,
         };
-        let key = match &self.keys {
+        let (key, key_issuer) = match &self.keys {
             Keys::Published(cache) => {
-                cache
-                    .key_or_miss(header.kid.as_deref(), header.alg, now, origin)
-                    .await?
+                let kid = header.kid.as_deref();
+                let found = cache.key_or_miss(kid, header.alg, now, origin).await?;
+                (found.key, found.issuer)
             }
             // The header's algorithm is on the allow-list, which holds HS256 alone here.
-            Keys::ClientSecret(key) => key.clone(),
+            Keys::ClientSecret(key) => (key.clone(), None),
         };
         let claims = decode_signed(token, &key, header.alg)?;
         checks::check_issuer(&self.issuer, &claims)?;
+        checks::check_key_issuer(key_issuer.as_deref(), &claims)?;
         checks::check_audience_among(audiences, &claims)?;
         checks::check_times(&claims, now.unix_timestamp())?;
         match nonce {

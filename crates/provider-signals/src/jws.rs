@@ -107,7 +107,7 @@ impl JwsVerifier {
                     refused(RefusalReason::InvalidKey, "no key of the provider signs it").into()
                 }
             })?;
-        let claims = decode_signed(token, &key)?;
+        let claims = decode_signed(token, &key.key)?;
         Ok(self.check(claims, now)?)
     }
 

@@ -202,6 +202,7 @@ mod tests {
             kid: Some(kid.into()),
             alg: None,
             ec_algorithm: None,
+            issuer: None,
             key: DecodingKey::from_rsa_components(TEST_KEY_A.n, TEST_KEY_A.e).unwrap(),
         }
     }

@@ -14,6 +14,9 @@ pub struct PublicKey {
     pub alg: Option<String>,
     /// The one algorithm an EC key's curve (`crv`) verifies; `None` for an RSA key.
     pub ec_algorithm: Option<Algorithm>,
+    /// The issuer the key signs for, when the set names one (Entra's:
+    /// `https://login.microsoftonline.com/{tenantid}/v2.0`).
+    pub issuer: Option<String>,
     #[debug(skip)]
     pub key: DecodingKey,
 }
@@ -53,6 +56,7 @@ struct RawJwk {
     e: Option<String>,
     x: Option<String>,
     y: Option<String>,
+    issuer: Option<String>,
     /// Decoded from a JSON object only, never from an array in field order.
     #[serde(flatten)]
     _object: ObjectOnly,
@@ -101,6 +105,7 @@ fn parse_key(raw: Value) -> Option<PublicKey> {
         kid: jwk.kid,
         alg: jwk.alg,
         ec_algorithm,
+        issuer: jwk.issuer.filter(|issuer| !issuer.trim().is_empty()),
         key,
     })
 }
@@ -120,6 +125,18 @@ mod tests {
     }
 
     const N: &str = social_login_simulator::TEST_KEY_A.n;
+
+    #[test]
+    fn the_issuer_a_key_names_is_kept_and_an_empty_one_is_none() {
+        let template = "https://login.microsoftonline.com/{tenantid}/v2.0";
+        let keys = parse(json!({"keys": [
+            {"kty": "RSA", "kid": "entra", "n": N, "e": "AQAB", "issuer": template},
+            {"kty": "RSA", "kid": "blank", "n": N, "e": "AQAB", "issuer": " "},
+            {"kty": "RSA", "kid": "plain", "n": N, "e": "AQAB"},
+        ]}));
+        let issuers: Vec<Option<&str>> = keys.iter().map(|key| key.issuer.as_deref()).collect();
+        assert_eq!(issuers, [Some(template), None, None]);
+    }
 
     #[test]
     fn rsa_signature_keys_are_kept_and_others_skipped() {

@@ -26,6 +26,29 @@ pub fn check_issuer(policy: &IssuerPolicy, claims: &IdTokenClaims) -> Result<(),
     Ok(())
 }
 
+/// A key that names the issuer it signs for signs that issuer's tokens only, `{tenantid}`
+/// in it being the token's `tid`: each of Entra's keys serves its own cloud or consumer
+/// accounts, and one of them must not sign for any tenant (Microsoft's signing key issuer
+/// validation, `AadTokenValidationParametersExtension.EnableAadSigningKeyIssuerValidation`).
+pub fn check_key_issuer(
+    key_issuer: Option<&str>,
+    claims: &IdTokenClaims,
+) -> Result<(), ProviderError> {
+    let Some(key_issuer) = key_issuer else {
+        return Ok(());
+    };
+    let tid = claims.extra.get("tid").and_then(serde_json::Value::as_str);
+    let signs_for = match tid {
+        Some(tid) => key_issuer.replace("{tenantid}", tid),
+        None => key_issuer.to_owned(),
+    };
+    if claims.iss.as_deref() == Some(signs_for.as_str()) {
+        Ok(())
+    } else {
+        Err(fail("is signed by a key of another issuer"))
+    }
+}
+
 /// `aud` must contain our client id; with several audiences, `azp` must be present; and a
 /// present `azp` must be our client id (the token was issued to us, not to another app).
 #[cfg(test)]
@@ -175,6 +198,43 @@ mod tests {
             message(check_issuer(&policy, &claims(json!({})))),
             "id_token has no issuer"
         );
+    }
+
+    #[test]
+    fn a_key_that_names_its_issuer_signs_only_that_issuers_tokens() {
+        let template = "https://login.microsoftonline.com/{tenantid}/v2.0";
+        let work = "72f988bf-86f1-41af-91ab-2d7cd011db47";
+        let token = |iss: &str, tid: Option<&str>| {
+            let mut claims = json!({"iss": iss});
+            if let Some(tid) = tid {
+                claims["tid"] = json!(tid);
+            }
+            self::claims(claims)
+        };
+        let issued = format!("https://login.microsoftonline.com/{work}/v2.0");
+        assert!(check_key_issuer(Some(template), &token(&issued, Some(work))).is_ok());
+        assert!(
+            check_key_issuer(None, &token(&issued, Some(work))).is_ok(),
+            "no issuer named"
+        );
+
+        // A consumer accounts' key names that tenant: it signs no work tenant's token.
+        let consumers =
+            "https://login.microsoftonline.com/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0";
+        assert_eq!(
+            message(check_key_issuer(
+                Some(consumers),
+                &token(&issued, Some(work))
+            )),
+            "id_token is signed by a key of another issuer"
+        );
+        assert!(
+            check_key_issuer(Some(template), &token(&issued, None)).is_err(),
+            "without a tid the template names no issuer"
+        );
+        let google = "https://accounts.google.com";
+        assert!(check_key_issuer(Some(google), &token(google, None)).is_ok());
+        assert!(check_key_issuer(Some(google), &token("https://evil.example", None)).is_err());
     }
 
     #[test]
