@@ -74,6 +74,15 @@ impl Settings {
                     .to_owned(),
             );
         }
+        let http = &self.http;
+        if http.request_timeout_seconds <= http.provider_timeout_seconds {
+            warnings.push(
+                "http.request_timeout_seconds is not above http.provider_timeout_seconds: a \
+                 request waiting on a slow provider ends (408) before the provider's call does, \
+                 and a key set fetch cut off so is never counted as failed"
+                    .to_owned(),
+            );
+        }
         let database = &self.database;
         if database.is_sqlite()
             && database.max_connections != DatabaseOptions::DEFAULT_MAX_CONNECTIONS

@@ -602,6 +602,23 @@ fn a_plain_http_webhook_receiver_off_loopback_is_a_warning() {
 }
 
 #[test]
+fn a_request_deadline_not_above_the_provider_timeout_is_a_warning() {
+    let warned = |request: u64, provider: u64| {
+        let mut settings = valid();
+        settings.http.request_timeout_seconds = request;
+        settings.http.provider_timeout_seconds = provider;
+        settings.validate().unwrap();
+        let warnings = settings.warnings();
+        warnings
+            .iter()
+            .any(|w| w.starts_with("http.request_timeout_seconds is not above"))
+    };
+    assert!(warned(10, 10));
+    assert!(warned(5, 10));
+    assert!(!warned(30, 10));
+}
+
+#[test]
 fn a_valid_webhook_target_carries_the_chosen_events_or_all() {
     use social_login_domain::{AuditEventType, EventSet};
     let mut settings = valid();
