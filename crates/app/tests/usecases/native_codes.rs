@@ -12,8 +12,8 @@ use social_login_domain::{
 };
 use social_login_ports::Clock;
 use social_login_ports::{
-    AdminRepository, LockChange, MockUserRepository, NativeExchange, SignInError, SignalCommand,
-    SignalReceipt, SignalRepository,
+    AddLinkError, AdminRepository, LockChange, MockUserRepository, NativeExchange, SignInError,
+    SignalCommand, SignalReceipt, SignalRepository,
 };
 use social_login_testing::{FAKE_CLIENT_ID, FakeProvider, audit_now};
 use std::sync::Arc;
@@ -186,5 +186,39 @@ async fn a_connect_to_an_account_linked_elsewhere_is_refused_before_the_code_is_
     assert!(
         apple.native_codes_received().is_empty(),
         "no grant was made"
+    );
+}
+
+#[tokio::test]
+async fn a_connect_refused_after_the_exchange_revokes_nothing() {
+    // The decision before the exchange sees the account linked to nobody; the link's own
+    // write finds it taken meanwhile (by another user, whose grant Apple's revocation
+    // would end).
+    let mut users = MockUserRepository::new();
+    users.expect_find_link().returning(|_| Ok(None));
+    users.expect_list_links().returning(|_| Ok(Vec::new()));
+    users
+        .expect_add_link()
+        .times(1)
+        .returning(|_| Err(AddLinkError::ProviderAlreadyLinked));
+    let (world, service, apple) = with_apple_swapping(move |ports| ports.users = Arc::new(users));
+    let pat = world.register("pat@example.com", "correct horse").await;
+
+    let refused = service
+        .id_token_connect(
+            world.access_of(&pat),
+            ada_on_apple(&service, &apple, true),
+            &Origin::default(),
+        )
+        .await;
+    assert_eq!(refused.err(), Some(AppError::ProviderAlreadyLinked));
+    assert_eq!(
+        apple.native_codes_received().len(),
+        1,
+        "the code was exchanged"
+    );
+    assert!(
+        apple.revoked().is_empty(),
+        "the grant may be another user's link's"
     );
 }
