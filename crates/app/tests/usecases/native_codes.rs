@@ -4,7 +4,7 @@
 //! it got, as the app's client, when the account is linked to nobody.
 
 use crate::world::*;
-use social_login_app::{AppError, AppResult, AuthService, IdTokenCommand, Ports};
+use social_login_app::{AppError, AppResult, AuthService, Connected, IdTokenCommand, Ports};
 use social_login_domain::SignupRefused;
 use social_login_domain::{
     AuditEventType, Origin, ProviderKey, ProviderSubject, ProviderTokens, SecretText, SignalAction,
@@ -75,6 +75,27 @@ async fn ada_signed_in_on_apple() -> (World, AuthService, Arc<FakeProvider>, Use
     (world, service, apple, ada.unwrap())
 }
 
+/// The code was exchanged, and its grant is not revoked (`why`).
+fn assert_exchanged_and_kept(apple: &FakeProvider, why: &str) {
+    assert_eq!(
+        apple.native_codes_received().len(),
+        1,
+        "the code was exchanged"
+    );
+    assert!(apple.revoked().is_empty(), "{why}");
+}
+
+/// Pat registers with a password, then connects Ada's Apple account with its code.
+async fn pat_connects_ada_on_apple(
+    world: &World,
+    service: &AuthService,
+    apple: &FakeProvider,
+) -> AppResult<Connected> {
+    let pat = world.register("pat@example.com", "correct horse").await;
+    let command = ada_on_apple(service, apple, true);
+    (service.id_token_connect(world.access_of(&pat), command, &Origin::default())).await
+}
+
 async fn sign_in(service: &AuthService, command: IdTokenCommand) -> AppResult<UserId> {
     service
         .id_token_sign_in(command, &Origin::default())
@@ -91,15 +112,7 @@ async fn an_email_held_by_another_account_is_offered_a_link_that_keeps_the_excha
         matches!(refused, Err(AppError::LinkOffered { .. })),
         "{refused:?}"
     );
-    assert_eq!(
-        apple.native_codes_received().len(),
-        1,
-        "the code was exchanged"
-    );
-    assert!(
-        apple.revoked().is_empty(),
-        "its grant travels in the link token"
-    );
+    assert_exchanged_and_kept(&apple, "its grant travels in the link token");
 }
 
 #[tokio::test]
@@ -163,25 +176,16 @@ async fn a_sign_in_refused_after_the_exchange_for_a_linked_account_keeps_its_aut
 
     let refused = sign_in(&service, ada_on_apple(&service, &apple, true)).await;
     assert_eq!(refused, Err(AppError::ProviderAccountDisabled));
-    assert_eq!(apple.native_codes_received().len(), 1);
-    assert!(
-        apple.revoked().is_empty(),
-        "Apple's revocation would end the authorization the link keeps"
+    assert_exchanged_and_kept(
+        &apple,
+        "Apple's revocation would end the authorization the link keeps",
     );
 }
 
 #[tokio::test]
 async fn a_connect_to_an_account_linked_elsewhere_is_refused_before_the_code_is_exchanged() {
     let (world, service, apple, _) = ada_signed_in_on_apple().await;
-    let pat = world.register("pat@example.com", "correct horse").await;
-    let caller = world.access_of(&pat);
-    let refused = service
-        .id_token_connect(
-            caller,
-            ada_on_apple(&service, &apple, true),
-            &Origin::default(),
-        )
-        .await;
+    let refused = pat_connects_ada_on_apple(&world, &service, &apple).await;
     assert_eq!(refused.err(), Some(AppError::ProviderAlreadyLinked));
     assert!(
         apple.native_codes_received().is_empty(),
@@ -202,23 +206,8 @@ async fn a_connect_refused_after_the_exchange_revokes_nothing() {
         .times(1)
         .returning(|_| Err(AddLinkError::ProviderAlreadyLinked));
     let (world, service, apple) = with_apple_swapping(move |ports| ports.users = Arc::new(users));
-    let pat = world.register("pat@example.com", "correct horse").await;
 
-    let refused = service
-        .id_token_connect(
-            world.access_of(&pat),
-            ada_on_apple(&service, &apple, true),
-            &Origin::default(),
-        )
-        .await;
+    let refused = pat_connects_ada_on_apple(&world, &service, &apple).await;
     assert_eq!(refused.err(), Some(AppError::ProviderAlreadyLinked));
-    assert_eq!(
-        apple.native_codes_received().len(),
-        1,
-        "the code was exchanged"
-    );
-    assert!(
-        apple.revoked().is_empty(),
-        "the grant may be another user's link's"
-    );
+    assert_exchanged_and_kept(&apple, "the grant may be another user's link's");
 }

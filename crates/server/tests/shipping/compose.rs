@@ -298,6 +298,29 @@ fn every_variable_compose_reads_is_required_and_says_how_to_set_it() {
     }
 }
 
+/// nginx.conf's `upstream` block, from its name to its closing brace.
+fn upstream_block(conf: &str) -> &str {
+    conf.split_once("upstream ")
+        .and_then(|(_, rest)| rest.split_once('}'))
+        .map(|(block, _)| block)
+        .expect("nginx.conf has an upstream block")
+}
+
+/// Each instance's settings, as its mounted file and environment load them.
+fn instance_settings(compose: &Value) -> Vec<(String, Value, Settings)> {
+    let variables = operator_variables();
+    instances(compose)
+        .into_iter()
+        .map(|(name, instance)| {
+            let (source, _) = config_mount(&name, &instance);
+            let env = environment(&name, &instance, &variables);
+            let settings = Settings::from_toml_with_env(&files::read(&source), env)
+                .unwrap_or_else(|errors| panic!("{name}: {source} does not load:\n{errors}"));
+            (name, instance, settings)
+        })
+        .collect()
+}
+
 #[test]
 fn nginx_balances_over_every_instance_and_appends_the_client_address() {
     let compose = compose();
@@ -313,11 +336,7 @@ fn nginx_balances_over_every_instance_and_appends_the_client_address() {
     assert!(mounted, "nginx runs deploy/nginx/nginx.conf");
 
     let conf = files::read("nginx/nginx.conf");
-    let upstream = conf
-        .split_once("upstream ")
-        .and_then(|(_, rest)| rest.split_once('}'))
-        .map(|(block, _)| block)
-        .expect("nginx.conf has an upstream block");
+    let upstream = upstream_block(&conf);
     let upstream_name = upstream.split_whitespace().next().unwrap_or_default();
     assert!(
         conf.contains(&format!("proxy_pass http://{upstream_name};")),
@@ -395,13 +414,7 @@ fn the_instances_trust_exactly_the_networks_nginx_sends_from() {
 
 #[test]
 fn an_instance_stopping_has_time_to_finish_its_requests() {
-    let compose = compose();
-    let variables = operator_variables();
-    for (name, instance) in instances(&compose) {
-        let (source, _) = config_mount(&name, &instance);
-        let env = environment(&name, &instance, &variables);
-        let settings = Settings::from_toml_with_env(&files::read(&source), env)
-            .unwrap_or_else(|errors| panic!("{name}: {source} does not load:\n{errors}"));
+    for (name, instance, settings) in instance_settings(&compose()) {
         let request_timeout = settings.http.request_timeout_seconds;
         let grace = files::text(&instance, "/stop_grace_period", &name);
         let grace: u64 = grace
@@ -419,23 +432,14 @@ fn an_instance_stopping_has_time_to_finish_its_requests() {
 fn nginx_lets_an_idle_connection_go_before_the_instances_do() {
     let compose = compose();
     let conf = files::read("nginx/nginx.conf");
-    let upstream = conf
-        .split_once("upstream ")
-        .and_then(|(_, rest)| rest.split_once('}'))
-        .map(|(block, _)| block)
-        .expect("nginx.conf has an upstream block");
+    let upstream = upstream_block(&conf);
     let idle = upstream
         .lines()
         .find_map(|line| line.trim().strip_prefix("keepalive_timeout "))
         .and_then(|value| value.strip_suffix("s;"))
         .and_then(|seconds| seconds.parse::<u64>().ok())
         .expect("the upstream sets keepalive_timeout in seconds (nginx's default is 60 s)");
-    let variables = operator_variables();
-    for (name, instance) in instances(&compose) {
-        let (source, _) = config_mount(&name, &instance);
-        let env = environment(&name, &instance, &variables);
-        let settings = Settings::from_toml_with_env(&files::read(&source), env)
-            .unwrap_or_else(|errors| panic!("{name}: {source} does not load:\n{errors}"));
+    for (name, _, settings) in instance_settings(&compose) {
         let closes_after = settings.http.header_read_timeout_seconds;
         assert!(
             idle < closes_after,

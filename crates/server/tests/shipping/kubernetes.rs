@@ -31,25 +31,24 @@ pub fn one(kind: &str) -> Value {
     found.remove(0)
 }
 
-fn container() -> Value {
+/// The one container of the Deployment's pod list `list` (`containers`, `initContainers`).
+fn only(list: &str) -> Value {
     let deployment = one("Deployment");
-    let containers = deployment["spec"]["template"]["spec"]["containers"]
+    let containers = deployment["spec"]["template"]["spec"][list]
         .as_array()
-        .expect("the Deployment has containers")
+        .unwrap_or_else(|| panic!("the Deployment has {list}"))
         .clone();
-    assert_eq!(containers.len(), 1, "one container");
+    assert_eq!(containers.len(), 1, "one of {list}");
     containers[0].clone()
+}
+
+fn container() -> Value {
+    only("containers")
 }
 
 /// The Deployment's init container that migrates.
 fn migrate_container() -> Value {
-    let deployment = one("Deployment");
-    let init = deployment["spec"]["template"]["spec"]["initContainers"]
-        .as_array()
-        .expect("the Deployment has init containers")
-        .clone();
-    assert_eq!(init.len(), 1, "one init container");
-    init[0].clone()
+    only("initContainers")
 }
 
 /// `container`'s argv: `command` or the image's ENTRYPOINT, then `args` or its CMD.
