@@ -56,7 +56,9 @@ struct RawJwk {
     e: Option<String>,
     x: Option<String>,
     y: Option<String>,
-    issuer: Option<String>,
+    /// Any JSON: a member of another type than a string counts as absent, never costs the
+    /// key.
+    issuer: Option<Value>,
     /// Decoded from a JSON object only, never from an array in field order.
     #[serde(flatten)]
     _object: ObjectOnly,
@@ -105,7 +107,10 @@ fn parse_key(raw: Value) -> Option<PublicKey> {
         kid: jwk.kid,
         alg: jwk.alg,
         ec_algorithm,
-        issuer: jwk.issuer.filter(|issuer| !issuer.trim().is_empty()),
+        issuer: (jwk.issuer.as_ref())
+            .and_then(Value::as_str)
+            .filter(|issuer| !issuer.trim().is_empty())
+            .map(str::to_owned),
         key,
     })
 }
@@ -127,15 +132,16 @@ mod tests {
     const N: &str = social_login_simulator::TEST_KEY_A.n;
 
     #[test]
-    fn the_issuer_a_key_names_is_kept_and_an_empty_one_is_none() {
+    fn the_issuer_a_key_names_is_kept_and_an_empty_or_odd_one_is_none() {
         let template = "https://login.microsoftonline.com/{tenantid}/v2.0";
         let keys = parse(json!({"keys": [
             {"kty": "RSA", "kid": "entra", "n": N, "e": "AQAB", "issuer": template},
             {"kty": "RSA", "kid": "blank", "n": N, "e": "AQAB", "issuer": " "},
             {"kty": "RSA", "kid": "plain", "n": N, "e": "AQAB"},
+            {"kty": "RSA", "kid": "odd", "n": N, "e": "AQAB", "issuer": 7},
         ]}));
         let issuers: Vec<Option<&str>> = keys.iter().map(|key| key.issuer.as_deref()).collect();
-        assert_eq!(issuers, [Some(template), None, None]);
+        assert_eq!(issuers, [Some(template), None, None, None]);
     }
 
     #[test]
