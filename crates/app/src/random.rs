@@ -4,9 +4,7 @@
 use crate::AuthService;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use social_login_domain::{
-    AuditContext, AuditEventId, FamilyId, LinkedAccountId, Origin, StateId, UserId,
-};
+use social_login_domain::{AuditContext, FamilyId, LinkedAccountId, Origin, StateId, UserId};
 use time::OffsetDateTime;
 
 impl AuthService {
@@ -45,12 +43,7 @@ impl AuthService {
         AuditContext {
             origin: origin.clone(),
             at: now,
-            // The second event of an operation (a login after its registration) sorts after
-            // the first.
-            ids: [
-                AuditEventId::at(now, self.random()),
-                AuditEventId::at(now + time::Duration::microseconds(1), self.random()),
-            ],
+            ids: AuditContext::ids_at(now, || self.random()),
             outbox: self.policy.webhook_events,
         }
     }

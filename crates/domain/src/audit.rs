@@ -11,7 +11,7 @@ use crate::named::named_enum;
 use crate::{ProviderKey, UserId};
 use std::borrow::Cow;
 use std::net::IpAddr;
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 
 id_type!(
     /// One audit event; also the `webhook-id` of its delivery.
@@ -72,6 +72,9 @@ pub enum AuditEventType {
     /// An operator read the user's data (their account, export or events): for operators
     /// only, never in the user's own list.
     AdminRead,
+    /// The email, name and avatar the user registered with went with the provider account
+    /// that gave them (its provider asked for its data to go, or deleted the account).
+    UserProfileErased,
 }
 
 impl AuditEventType {
@@ -80,7 +83,7 @@ impl AuditEventType {
     /// and deletions come far too slowly to fill an outbox.
     pub const KEPT_WHEN_FULL: [AuditEventType; 2] = [Self::UserDeleted, Self::UserLocked];
 
-    pub const ALL: [AuditEventType; 20] = [
+    pub const ALL: [AuditEventType; 21] = [
         Self::UserRegistered,
         Self::UserLogin,
         Self::AccountLinked,
@@ -101,6 +104,7 @@ impl AuditEventType {
         Self::ProviderTokenRefreshed,
         Self::ProviderReauthorizationRequired,
         Self::AdminRead,
+        Self::UserProfileErased,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -125,6 +129,7 @@ impl AuditEventType {
             Self::ProviderTokenRefreshed => "provider.token_refreshed",
             Self::ProviderReauthorizationRequired => "provider.reauthorization_required",
             Self::AdminRead => "admin.read",
+            Self::UserProfileErased => "user.profile_erased",
         }
     }
 
@@ -298,17 +303,33 @@ fn printable(text: &str, max_chars: usize) -> Option<String> {
     (!kept.is_empty()).then(|| kept.to_owned())
 }
 
+/// Most events one operation records (a signal's, the unlink it causes, the profile that
+/// goes with it).
+pub const EVENTS_PER_OPERATION: usize = 3;
+
 /// What a write needs to record its events: where the request came from, when, ids for the
-/// events (an operation records at most two), and which types go to the webhook outbox.
+/// events, and which types go to the webhook outbox.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuditContext {
     pub origin: Origin,
     pub at: OffsetDateTime,
-    pub ids: [AuditEventId; 2],
+    pub ids: [AuditEventId; EVENTS_PER_OPERATION],
     pub outbox: EventSet,
 }
 
 impl AuditContext {
+    /// Ids for the events of an operation at `at`, each a microsecond after the one before,
+    /// so they sort in the order they are recorded (a login after its registration).
+    pub fn ids_at(
+        at: OffsetDateTime,
+        mut random: impl FnMut() -> [u8; 8],
+    ) -> [AuditEventId; EVENTS_PER_OPERATION] {
+        std::array::from_fn(|index| {
+            let after = Duration::microseconds(i64::try_from(index).unwrap_or(0));
+            AuditEventId::at(at + after, random())
+        })
+    }
+
     /// The plan of one write that records one event (`kind`, about `user` and `provider`).
     pub fn plan(
         &self,
@@ -323,7 +344,7 @@ impl AuditContext {
         plan
     }
 
-    /// The `index`-th event of this operation (0 or 1).
+    /// The `index`-th event of this operation (below [`EVENTS_PER_OPERATION`]).
     pub fn event(
         &self,
         index: usize,
@@ -332,7 +353,7 @@ impl AuditContext {
         provider: Option<ProviderKey>,
     ) -> AuditEvent {
         AuditEvent {
-            id: self.ids[index.min(1)],
+            id: self.ids[index.min(EVENTS_PER_OPERATION - 1)],
             kind,
             user_id: user,
             provider,

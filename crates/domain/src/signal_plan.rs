@@ -98,8 +98,15 @@ impl SignalCommand {
                 ));
                 let named = target.links.iter().find(|stored| stored.id == link);
                 if named.is_some_and(|named| target.user.registered_through(named)) {
-                    // What the account gave at registration is its provider's data too.
-                    writes.write(Write::ForgetProfile(user));
+                    // What the account gave at registration is its provider's data too; a
+                    // backend that keeps a copy learns it went.
+                    let erased = AuditEventType::UserProfileErased;
+                    writes.write(Write::ForgetProfile(user)).record(audit.event(
+                        2,
+                        erased,
+                        user,
+                        Some(provider),
+                    ));
                 }
             }
             SignalAction::DisableAccount | SignalAction::EnableAccount

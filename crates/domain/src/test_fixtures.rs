@@ -56,11 +56,14 @@ pub fn identity(
 
 /// What a write records its events with in the tests: every type to the outbox, at `at`.
 pub fn audit_at(at: OffsetDateTime) -> crate::AuditContext {
-    use crate::audit::AuditEventId;
+    let mut next = 0_u8;
     crate::AuditContext {
         origin: crate::Origin::default(),
         at,
-        ids: [AuditEventId::at(at, [1; 8]), AuditEventId::at(at, [2; 8])],
+        ids: crate::AuditContext::ids_at(at, || {
+            next += 1;
+            [next; 8]
+        }),
         outbox: crate::EventSet::all(),
     }
 }

@@ -64,7 +64,6 @@ pub fn audit_at(
     at: time::OffsetDateTime,
     outbox: social_login_domain::EventSet,
 ) -> social_login_domain::AuditContext {
-    use social_login_domain::AuditEventId;
     let random = || {
         uuid::Uuid::new_v4().as_bytes()[..8]
             .try_into()
@@ -73,10 +72,7 @@ pub fn audit_at(
     social_login_domain::AuditContext {
         origin: social_login_domain::Origin::default(),
         at,
-        ids: [
-            AuditEventId::at(at, random()),
-            AuditEventId::at(at + time::Duration::microseconds(1), random()),
-        ],
+        ids: social_login_domain::AuditContext::ids_at(at, random),
         outbox,
     }
 }

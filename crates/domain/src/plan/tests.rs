@@ -300,7 +300,8 @@ fn an_account_deleted_at_the_provider_takes_the_user_when_it_was_the_last_way_in
         kinds(&plan.writes),
         [
             AuditEventType::ProviderAccountDeleted,
-            AuditEventType::AccountUnlinked
+            AuditEventType::AccountUnlinked,
+            AuditEventType::UserProfileErased
         ]
     );
 }
@@ -319,6 +320,17 @@ fn a_link_removed_by_its_provider_takes_the_profile_the_user_registered_with_thr
             .contains(&Write::ForgetProfile(target.user.id))
     };
     assert!(forgets(&target, SignalKind::AccountDeleted));
+    let plan = signal(SignalKind::AccountDeleted, now()).plan(&target);
+    assert_eq!(
+        kinds(&plan.writes),
+        [
+            AuditEventType::ProviderAccountDeleted,
+            AuditEventType::AccountUnlinked,
+            AuditEventType::UserProfileErased
+        ]
+    );
+    let ids: std::collections::BTreeSet<_> = plan.writes.events.iter().map(|e| e.id).collect();
+    assert_eq!(ids.len(), 3, "each event its own id");
     assert!(
         !forgets(&target, SignalKind::SessionsRevoked),
         "only a removed link takes the profile"

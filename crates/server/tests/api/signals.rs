@@ -250,6 +250,13 @@ async fn a_facebook_data_deletion_takes_the_profile_a_user_registered_with_throu
         (&Value::Null, &json!(false))
     );
     assert_eq!(profile_from().await, Value::Null);
+    let types = event_types(&app, &bearer).await;
+    let newest = [
+        "user.profile_erased",
+        "account.unlinked",
+        "provider.data_deletion_requested",
+    ];
+    assert_eq!(types[..3], newest.map(String::from), "{types:?}");
     let again = app.login_at("github", "583231").await;
     assert_eq!(
         again["user"]["id"], registered["user"]["id"],

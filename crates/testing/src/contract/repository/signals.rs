@@ -259,6 +259,15 @@ pub async fn a_link_its_provider_removes_takes_the_profile_the_user_registered_w
         linked_providers(&*repo, ada.id).await,
         [ProviderKey::GITHUB]
     );
+    assert_eq!(
+        event_kinds(&*repo, ada.id).await[..3],
+        [
+            AuditEventType::UserProfileErased,
+            AuditEventType::AccountUnlinked,
+            AuditEventType::ProviderAccountDeleted
+        ],
+        "newest first"
+    );
 
     let kept = repo.find_user(grace.id).await.unwrap();
     assert_eq!(kept, Some(grace), "GitHub's account gave them");
