@@ -28,7 +28,7 @@ pub use service::{AuthPolicy, AuthService, Ports, RelayPolicy};
 pub use session::LoginResult;
 pub use signal_verifiers::SignalVerifiers;
 pub use usecases::authenticate::Caller;
-pub use usecases::authorize::{AuthorizeOptions, MAX_EXTRA_SCOPES_BYTES};
+pub use usecases::authorize::{AskedPurpose, AuthorizeOptions, MAX_EXTRA_SCOPES_BYTES};
 pub use usecases::connect::Connected;
 pub use usecases::export::{MAX_EXPORTED_EVENTS, UserExport};
 pub use usecases::id_token::{IdTokenCommand, MAX_ID_TOKEN_BYTES, MAX_NONCE_BYTES};

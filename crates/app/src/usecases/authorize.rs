@@ -16,11 +16,22 @@ use tracing::instrument;
 /// state value, which must stay within what providers accept as `state`.
 pub const MAX_EXTRA_SCOPES_BYTES: usize = 150;
 
+/// Which flow an authorize request asks for (`purpose`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum AskedPurpose {
+    /// No `purpose`: a connect with a valid bearer token, else a login.
+    #[default]
+    FromBearer,
+    /// `purpose=login`: a login, whatever token comes with it.
+    Login,
+    /// `purpose=connect`: a connect, which then needs a valid bearer token.
+    Connect,
+}
+
 /// What an authorize request asks for besides its provider.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AuthorizeOptions {
-    /// `purpose=connect`: a connect, which then needs a valid bearer token.
-    pub connect: bool,
+    pub purpose: AskedPurpose,
     /// `scopes=a,b`: scopes a connect asks for beyond the provider's, each one of its
     /// `connect_scopes`.
     pub scopes: Vec<String>,
@@ -30,8 +41,9 @@ pub struct AuthorizeOptions {
 }
 
 impl AuthService {
-    /// Starts a login flow, or a connect flow when `bearer` is a valid access token. An
-    /// invalid token is not an error here: the request becomes a login (docs/api.md#authorize). A valid
+    /// Starts a login flow, or a connect flow when `bearer` is a valid access token (unless
+    /// the request asks for a login). An invalid token is not an error here: the request
+    /// becomes a login (docs/api.md#authorize). A valid
     /// token whose session's login is not recent is 401 `ReauthenticationRequired` now,
     /// rather than after the user has been through the provider: connect would refuse it.
     #[instrument(skip_all, fields(provider = %provider))]
@@ -46,12 +58,18 @@ impl AuthService {
             .map(challenged_binding)
             .transpose()?;
         let adapter = provider.ready()?;
-        let purpose = match bearer.and_then(|token| self.verify_bearer(token)) {
+        let caller = match options.purpose {
+            AskedPurpose::Login => None,
+            _ => bearer.and_then(|token| self.verify_bearer(token)),
+        };
+        let purpose = match caller {
             Some(caller) => {
                 self.require_recent_login(&caller)?;
                 Purpose::Connect { user: caller.user }
             }
-            None if options.connect => return Err(AppError::Unauthorized),
+            None if options.purpose == AskedPurpose::Connect => {
+                return Err(AppError::Unauthorized);
+            }
             None if !extra_scopes.as_str().is_empty() => {
                 return Err(AppError::Validation(
                     "scopes: only a connect (with the user's bearer token) asks for more".into(),

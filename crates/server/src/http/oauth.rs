@@ -15,8 +15,8 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use serde::Deserialize;
-use social_login_app::AuthorizeOptions;
 use social_login_app::ProviderReturn;
+use social_login_app::{AskedPurpose, AuthorizeOptions};
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -66,9 +66,10 @@ const MAX_SCOPES_PARAM_BYTES: usize = 1024;
 
 impl AuthorizeQuery {
     fn options(self) -> Result<AuthorizeOptions, ApiError> {
-        let connect = match self.purpose.as_deref() {
-            None | Some("login") => false,
-            Some("connect") => true,
+        let purpose = match self.purpose.as_deref() {
+            None => AskedPurpose::FromBearer,
+            Some("login") => AskedPurpose::Login,
+            Some("connect") => AskedPurpose::Connect,
             Some(_) => return Err(ApiError::validation("purpose: `login` or `connect`")),
         };
         let scopes = self.scopes.as_deref().unwrap_or_default();
@@ -81,7 +82,7 @@ impl AuthorizeQuery {
         }
         Ok(AuthorizeOptions {
             binding_challenge: self.binding_challenge,
-            connect,
+            purpose,
             scopes: (scopes.split(',').map(str::trim))
                 .filter(|scope| !scope.is_empty())
                 .map(str::to_owned)

@@ -191,3 +191,24 @@ async fn connecting_the_callers_own_account_again_renews_it_with_200() {
     assert_eq!(app.accounts(&bearer).await.as_array().unwrap().len(), 2);
     app.stop().await;
 }
+
+#[tokio::test]
+async fn purpose_login_starts_a_login_even_with_a_valid_bearer() {
+    let app = spawn_app().await;
+    let (pat, bearer) = app.signed_up("pat@example.com").await;
+    let path = "/auth/oauth/github/authorize?purpose=login";
+    let url = authorization_url(app.get(path, Some(&bearer)).await).await;
+    let approval = app.approve_at_provider(&url, "583231").await;
+    let login = ok_json(app.callback("github", &approval).await).await;
+    assert_eq!(
+        login["is_new_user"], true,
+        "a login of its own, not Pat's connect"
+    );
+    assert_ne!(login["user"]["id"], pat["user"]["id"]);
+
+    // Without a purpose the same bearer still makes it a connect.
+    let url = app.authorize("github", Some(&bearer)).await;
+    let approval = app.approve_at_provider(&url, "1000001").await;
+    app.assert_state_refused("github", &approval).await;
+    app.stop().await;
+}
