@@ -100,14 +100,26 @@ impl AuthService {
     }
 
     /// 401 `ReauthenticationRequired` unless the login of the caller's session happened at
-    /// most `[tokens] reauthentication_seconds` ago. A refresh keeps the session's login
-    /// time, so a stolen refresh or access token does not pass.
-    pub(crate) fn require_recent_login(&self, caller: &VerifiedAccess) -> AppResult<()> {
-        require_recent_login(
-            caller.auth_time,
-            self.ports.clock.now(),
-            self.policy.reauthentication,
-        )
-        .map_err(|_| AppError::ReauthenticationRequired)
+    /// most `[tokens] reauthentication_seconds` ago, and that session is still live. A
+    /// refresh keeps the session's login time, so a stolen refresh or access token does not
+    /// pass; nor does the access token of a session that ended since (a logout on a shared
+    /// screen, a reuse that revoked it, support), though it still reads until it expires.
+    pub(crate) async fn require_recent_login(&self, caller: &VerifiedAccess) -> AppResult<()> {
+        let now = self.ports.clock.now();
+        let refused = || AppError::ReauthenticationRequired;
+        require_recent_login(caller.auth_time, now, self.policy.reauthentication)
+            .map_err(|_| refused())?;
+        let session = caller.session.ok_or_else(refused)?;
+        // A recent login is among the user's newest sessions, which the listing holds.
+        let live = self
+            .ports
+            .refresh_tokens
+            .list_sessions(caller.user, now)
+            .await?;
+        if live.iter().any(|listed| listed.id == session) {
+            Ok(())
+        } else {
+            Err(refused())
+        }
     }
 }

@@ -64,7 +64,7 @@ impl AuthService {
         };
         let purpose = match caller {
             Some(caller) => {
-                self.require_recent_login(&caller)?;
+                self.require_recent_login(&caller).await?;
                 Purpose::Connect { user: caller.user }
             }
             None if options.purpose == AskedPurpose::Connect => {

@@ -22,7 +22,7 @@ impl AuthService {
         origin: &Origin,
     ) -> AppResult<Connected> {
         // Before the state is spent: a refused connect changes nothing.
-        self.require_recent_login(&caller)?;
+        self.require_recent_login(&caller).await?;
         let user = caller.user;
         let login = self
             .complete_return(ret, Flow::Connect { caller: user })

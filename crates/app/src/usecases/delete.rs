@@ -11,7 +11,7 @@ impl AuthService {
     /// on a shared screen, or refreshed since, is not enough for something irreversible.
     #[instrument(skip_all)]
     pub async fn delete_account(&self, caller: VerifiedAccess, origin: &Origin) -> AppResult<()> {
-        self.require_recent_login(&caller)?;
+        self.require_recent_login(&caller).await?;
         if !self.delete_user(caller.user, origin).await? {
             return Err(AppError::Unauthorized);
         }

@@ -147,7 +147,7 @@ impl AuthService {
         command: IdTokenCommand,
         origin: &Origin,
     ) -> AppResult<Connected> {
-        self.require_recent_login(&caller)?;
+        self.require_recent_login(&caller).await?;
         let code = command.authorization_code.clone();
         let provider = command.provider.clone();
         let presented = self.verify_presented(command).await?;

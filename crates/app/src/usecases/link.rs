@@ -49,7 +49,7 @@ impl AuthService {
         link_token: &str,
         origin: &Origin,
     ) -> AppResult<LinkedAccount> {
-        self.require_recent_login(&caller)?;
+        self.require_recent_login(&caller).await?;
         let offer = self
             .ports
             .state_sealer

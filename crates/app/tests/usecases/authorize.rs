@@ -42,8 +42,7 @@ async fn without_a_bearer_the_state_is_for_login() {
 
 #[tokio::test]
 async fn a_valid_bearer_binds_the_state_to_its_user() {
-    let world = World::new();
-    let user = UserId::new();
+    let (world, user) = World::with_user("pat@example.com").await;
     let state = world.connect_state("google", user).await;
     let stored = world.sealed(&state);
     assert_eq!(stored.purpose, Purpose::Connect { user });
@@ -53,7 +52,7 @@ async fn a_valid_bearer_binds_the_state_to_its_user() {
 #[tokio::test]
 async fn a_bearer_that_does_not_authenticate_starts_a_login_instead_of_failing() {
     let world = World::new();
-    let expired = world.bearer_for(UserId::new());
+    let expired = world.bearer_for(UserId::new()).await;
     world.clock.advance(Duration::hours(1));
     for (case, bearer) in [
         ("not a token", "not-a-token"),

@@ -145,7 +145,7 @@ async fn a_link_token_is_refused_once_its_ten_minutes_are_over() {
     world
         .clock
         .advance(social_login_domain::link_offer::LINK_OFFER_TTL);
-    let caller = world.fresh_login(owner.user.id);
+    let caller = world.fresh_login(owner.user.id).await;
     let late = world
         .service
         .complete_link(caller, &link_token, &origin)

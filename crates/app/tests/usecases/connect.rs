@@ -2,7 +2,7 @@
 
 use crate::world::{RawInput, World, ada_on_github, github_login, login_at};
 use social_login_app::AppError;
-use social_login_domain::{ProviderKey, UserId};
+use social_login_domain::ProviderKey;
 use social_login_ports::{Clock, ProviderError, TokenCipher};
 use time::Duration;
 
@@ -117,11 +117,21 @@ async fn a_failed_code_exchange_on_connect_links_nothing() {
 }
 
 #[tokio::test]
-async fn connect_by_a_caller_who_no_longer_exists_is_unauthorized() {
-    let world = World::new();
-    let ghost = UserId::new();
-    let refused = world.connect_as_refusal(ghost, ada_on_github()).await;
-    assert_eq!(refused, AppError::Unauthorized);
+async fn connect_by_a_caller_who_no_longer_exists_is_refused() {
+    let (world, ghost) = World::with_user("pat@example.com").await;
+    let state = world.started_connect(ghost, ada_on_github()).await;
+    let caller = world.fresh_login(ghost).await;
+    world.delete_account(caller).await.unwrap();
+    let refused = world
+        .service
+        .connect_raw(caller, "github", crate::world::CODE, &state)
+        .await;
+    assert_eq!(
+        refused.err(),
+        Some(AppError::ReauthenticationRequired),
+        "its session went with it"
+    );
+    assert_eq!(world.users.link_count(), 0);
 }
 
 #[tokio::test]
@@ -139,7 +149,7 @@ async fn connect_with_an_empty_code_is_a_validation_error() {
     assert!(matches!(
         world
             .service
-            .connect_raw(world.fresh_login(caller), "github", "", &state)
+            .connect_raw(world.fresh_login(caller).await, "github", "", &state)
             .await,
         Err(AppError::Validation(_))
     ));

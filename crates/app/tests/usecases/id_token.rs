@@ -103,7 +103,7 @@ async fn a_native_connect_links_once_with_no_provider_token() {
     let grace = identity(ProviderKey::GOOGLE, "g-2", Some("grace@example.com"), true);
     world.google.answer_id_token(Ok(grace));
     let link = world
-        .id_token_connect(world.fresh_login(pat), command(&world, "google"))
+        .id_token_connect(world.fresh_login(pat).await, command(&world, "google"))
         .await
         .unwrap();
     assert_eq!(link.user_id, pat);
@@ -119,7 +119,7 @@ async fn a_native_connect_links_once_with_no_provider_token() {
         .await;
     let taken = world
         .id_token_connect(
-            world.fresh_login(sam.user.id),
+            world.fresh_login(sam.user.id).await,
             command_for(&world, "google", "another.id.token"),
         )
         .await;

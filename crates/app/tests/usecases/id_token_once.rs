@@ -79,7 +79,7 @@ async fn a_token_used_to_sign_in_cannot_then_connect() {
         )
         .unwrap();
     let connect = world
-        .id_token_connect(world.fresh_login(pat), command)
+        .id_token_connect(world.fresh_login(pat).await, command)
         .await;
     assert!(matches!(connect, Err(AppError::UserInfoFailed(_))));
 }

@@ -5,7 +5,7 @@
 
 use crate::world::{CODE, RawInput, World, ada_on_github, registration};
 use social_login_app::AppError;
-use social_login_domain::{Origin, User, UserId};
+use social_login_domain::{Origin, User};
 use social_login_ports::{
     AddLinkError, CreateUserError, MockUserRepository, SignInError, SignedIn,
 };
@@ -95,7 +95,7 @@ async fn a_login_refused_for_its_email_is_email_already_registered_at_once() {
 
 #[tokio::test]
 async fn a_connect_that_loses_the_race_is_provider_already_linked() {
-    let world = World::new();
+    let (world, caller) = World::with_user("pat@example.com").await;
     let mut users = MockUserRepository::new();
     users.expect_find_link().return_const(Ok(None));
     users.expect_list_links().return_const(Ok(vec![]));
@@ -104,11 +104,10 @@ async fn a_connect_that_loses_the_race_is_provider_already_linked() {
         .times(1)
         .returning(|_| Err(AddLinkError::ProviderAlreadyLinked));
     let service = service_on(&world, users);
-    let caller = UserId::new();
     let state = world.started_connect(caller, ada_on_github()).await;
     assert_eq!(
         service
-            .connect_raw(world.fresh_login(caller), "github", CODE, &state)
+            .connect_raw(world.fresh_login(caller).await, "github", CODE, &state)
             .await,
         Err(AppError::ProviderAlreadyLinked)
     );

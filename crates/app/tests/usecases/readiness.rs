@@ -56,7 +56,7 @@ async fn a_connect_while_the_provider_is_not_ready_spends_nothing() {
     let (world, user) = with_user().await;
     let state = world.connect_state("github", user).await;
     world.github.set_ready(not_ready());
-    let caller = world.fresh_login(user);
+    let caller = world.fresh_login(user).await;
     let connect = world.service.connect_raw(caller, "github", CODE, &state);
     let result = connect.await;
     assert!(is_unavailable(&result), "{result:?}");

@@ -4,7 +4,7 @@
 
 use crate::world::*;
 use social_login_app::{AppError, AuthPolicy, IdTokenCommand};
-use social_login_domain::ProviderKey;
+use social_login_domain::{Origin, ProviderKey};
 use social_login_ports::Clock;
 use social_login_testing::state_in;
 use time::Duration;
@@ -46,6 +46,26 @@ async fn a_session_refreshed_six_minutes_after_its_login_cannot_delete_the_accou
     assert_eq!(again.user.id, login.user.id);
     world.delete_account(world.access_of(&again)).await.unwrap();
     assert_eq!(world.users.user_count(), 0);
+}
+
+#[tokio::test]
+async fn the_access_token_of_a_session_that_ended_cannot_delete_the_account_or_connect() {
+    let world = World::new();
+    let login = world.login_with(ada_on_github()).await;
+    let left_behind = world.access_of(&login);
+    world
+        .service
+        .logout(login.refresh_token.expose(), &Origin::default())
+        .await
+        .unwrap();
+
+    // Within its minutes of login, but its session is over (a logout on a shared screen).
+    let refused = world.delete_account(left_behind).await;
+    assert_eq!(refused, Err(AppError::ReauthenticationRequired));
+    assert_eq!(world.users.user_count(), 1, "nothing deleted");
+    let bearer = login.access_token.value.expose();
+    let authorize = world.service.authorize_raw("google", Some(bearer)).await;
+    assert_eq!(authorize.err(), Some(AppError::ReauthenticationRequired));
 }
 
 #[tokio::test]
@@ -164,7 +184,7 @@ async fn authorize_with_the_bearer_of_an_old_login_is_refused_before_going_to_th
     assert_eq!(refused, Err(AppError::ReauthenticationRequired));
 
     // A fresh login's bearer starts the connect flow.
-    let bearer = world.bearer_for(login.user.id);
+    let bearer = world.bearer_for(login.user.id).await;
     let url = world
         .service
         .authorize_raw("github", Some(&bearer))

@@ -6,7 +6,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use sha2::{Digest, Sha256};
 use social_login_app::{AppError, AppResult, AuthorizeOptions};
 use social_login_domain::{Origin, ProviderKey};
-use social_login_domain::{Purpose, StateMismatch, UserId};
+use social_login_domain::{Purpose, StateMismatch};
 use social_login_ports::MockIdentityProvider;
 use social_login_testing::state_in;
 use std::sync::Arc;
@@ -96,14 +96,14 @@ async fn a_login_state_is_refused_by_connect() {
 
 #[tokio::test]
 async fn a_connect_state_is_refused_by_the_callback() {
-    let world = World::new();
+    let (world, pat) = World::with_user("pat@example.com").await;
     world.answers(ada_on_github());
-    let state = world.connect_state("github", UserId::new()).await;
+    let state = world.connect_state("github", pat).await;
     assert_eq!(
         world.callback("github", &state).await,
         Err(mismatch(StateMismatch::WrongPurpose))
     );
-    assert_eq!(world.users.user_count(), 0);
+    assert_eq!(world.users.user_count(), 1, "nobody registered");
 }
 
 #[tokio::test]
@@ -166,7 +166,7 @@ async fn a_refused_state_is_spent() {
 
 #[tokio::test]
 async fn the_state_is_checked_before_the_provider_is_called() {
-    let world = World::new();
+    let (world, pat) = World::with_user("pat@example.com").await;
     let mut provider = MockIdentityProvider::new();
     provider.expect_key().return_const(ProviderKey::GITHUB);
     provider.expect_ready().returning(|| Ok(()));
@@ -185,7 +185,7 @@ async fn the_state_is_checked_before_the_provider_is_called() {
         service.callback_raw("github", CODE, &unknown, None).await,
         Err(mismatch(StateMismatch::Unknown))
     );
-    let connect = world.connect_state("github", UserId::new()).await;
+    let connect = world.connect_state("github", pat).await;
     assert_eq!(
         service.callback_raw("github", CODE, &connect, None).await,
         Err(mismatch(StateMismatch::WrongPurpose))
@@ -194,7 +194,7 @@ async fn the_state_is_checked_before_the_provider_is_called() {
         social_login_testing::state_in(&service.authorize_raw("github", None).await.unwrap());
     assert_eq!(
         service
-            .connect_raw(world.fresh_login(UserId::new()), "github", CODE, &login)
+            .connect_raw(world.fresh_login(pat).await, "github", CODE, &login)
             .await,
         Err(mismatch(StateMismatch::WrongPurpose))
     );

@@ -142,28 +142,58 @@ impl World {
         }
     }
 
-    /// A valid access token of `user`, as the login result of a login now would carry it.
-    pub fn bearer_for(&self, user: UserId) -> String {
+    /// A valid access token of `user`, as the login result of a login now would carry it
+    /// (its session live in the store).
+    pub async fn bearer_for(&self, user: UserId) -> String {
         use social_login_ports::Clock;
-        let now = self.clock.now();
+        let access = self.fresh_login(user).await;
         let issue = AccessIssue {
             user,
-            session: social_login_domain::FamilyId::new(),
-            auth_time: now,
+            session: access.session.expect("a fresh login's session"),
+            auth_time: self.clock.now(),
         };
-        let token = FakeSessions.issue_access(issue, now).unwrap();
+        let token = FakeSessions.issue_access(issue, self.clock.now()).unwrap();
         token.value.expose().to_owned()
     }
 
-    /// What the bearer token of a session of `user` whose login happened just now says.
-    pub fn fresh_login(&self, user: UserId) -> VerifiedAccess {
-        use social_login_ports::Clock;
+    /// A bearer of `user` from a login just now, in a session the store holds live: one of
+    /// the user's own when it has one, else one started for it (a user the store does not
+    /// hold gets none).
+    pub async fn fresh_login(&self, user: UserId) -> VerifiedAccess {
+        use social_login_domain::{FamilyId, LoginMethod};
+        use social_login_ports::{Clock, RefreshTokenRepository, SessionOpening, SessionStart};
+        use social_login_testing::contract::repository::fixtures::random_hash;
         let now = self.clock.now();
+        let live = self.refresh_tokens.list_sessions(user, now).await.unwrap();
+        let session = match live.first() {
+            Some(listed) => listed.id,
+            None => {
+                let session = SessionStart {
+                    hash: random_hash(),
+                    family: FamilyId::new(),
+                    token_expires_at: now + time::Duration::days(1),
+                    family_expires_at: now + time::Duration::days(30),
+                    auth_time: now,
+                    began_with: LoginMethod::Password,
+                };
+                let family = session.family;
+                let audit =
+                    social_login_testing::audit_at(now, social_login_domain::EventSet::NONE);
+                let opening = SessionOpening {
+                    user,
+                    session,
+                    now,
+                    audit,
+                };
+                let _ = self.refresh_tokens.start_family(opening).await;
+                family
+            }
+        };
         VerifiedAccess {
             user,
             issued_at: now,
             auth_time: Some(now),
-            session: None,
+            session: Some(session),
         }
     }
 
@@ -184,7 +214,7 @@ impl World {
 
     /// Runs authorize as `user` and returns the state from the URL.
     pub async fn connect_state(&self, provider: &str, user: UserId) -> String {
-        let bearer = self.bearer_for(user);
+        let bearer = self.bearer_for(user).await;
         state_in(
             &self
                 .service
@@ -249,7 +279,7 @@ impl World {
         state: &str,
     ) -> AppResult<LinkedAccount> {
         self.service
-            .connect_raw(self.fresh_login(user), provider, CODE, state)
+            .connect_raw(self.fresh_login(user).await, provider, CODE, state)
             .await
     }
 
