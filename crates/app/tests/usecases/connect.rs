@@ -126,12 +126,12 @@ async fn connect_by_a_caller_who_no_longer_exists_is_refused() {
         .service
         .connect_raw(caller, "github", crate::world::CODE, &state)
         .await;
+    let outcome = (refused.err(), world.users.link_count());
+    let expected = (Some(AppError::ReauthenticationRequired), 0);
     assert_eq!(
-        refused.err(),
-        Some(AppError::ReauthenticationRequired),
-        "its session went with it"
+        outcome, expected,
+        "its session went with it; nothing is linked"
     );
-    assert_eq!(world.users.link_count(), 0);
 }
 
 #[tokio::test]
