@@ -110,16 +110,10 @@ impl AuthService {
         require_recent_login(caller.auth_time, now, self.policy.reauthentication)
             .map_err(|_| refused())?;
         let session = caller.session.ok_or_else(refused)?;
-        // A recent login is among the user's newest sessions, which the listing holds.
-        let live = self
-            .ports
-            .refresh_tokens
-            .list_sessions(caller.user, now)
-            .await?;
-        if live.iter().any(|listed| listed.id == session) {
-            Ok(())
-        } else {
-            Err(refused())
+        let stored = self.ports.refresh_tokens.find_session(session).await?;
+        match stored {
+            Some(family) if family.is_live_session_of(caller.user, now) => Ok(()),
+            _ => Err(refused()),
         }
     }
 }

@@ -54,6 +54,13 @@ pub struct RefreshFamily {
     pub auth_time: OffsetDateTime,
 }
 
+impl RefreshFamily {
+    /// Whether this is a live session of `user` at `now`: neither revoked nor past its end.
+    pub fn is_live_session_of(&self, user: UserId, now: OffsetDateTime) -> bool {
+        self.user_id == user && !self.revoked && self.expires_at > now
+    }
+}
+
 /// A stored refresh token, known only by the hash of its value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RefreshRecord {

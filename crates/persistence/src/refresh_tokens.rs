@@ -20,8 +20,10 @@ use crate::mapping::family_from_row;
 use crate::queries;
 use crate::rows::{RowLock, user_is_locked};
 use async_trait::async_trait;
-use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, FromQueryResult};
-use social_login_domain::refresh::{PresentedRefresh, RefreshRecord, RefreshTokenHash};
+use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, FromQueryResult};
+use social_login_domain::refresh::{
+    PresentedRefresh, RefreshFamily, RefreshRecord, RefreshTokenHash,
+};
 use social_login_domain::session_list::live_sessions;
 use social_login_domain::{FamilyId, LoginMethod, UserId};
 use social_login_ports::{
@@ -72,6 +74,14 @@ impl RefreshTokenRepository for SeaOrmRepository {
         let record = locked_record(&txn, &logout.presented).await?;
         crate::plan::apply(&txn, &logout.plan(record.as_ref())).await?;
         txn.commit().await.map_err(repository_error)
+    }
+
+    async fn find_session(&self, id: FamilyId) -> RepoResult<Option<RefreshFamily>> {
+        let found = refresh_family::Entity::find_by_id(id.as_uuid())
+            .one(self.connection())
+            .await
+            .map_err(repository_error)?;
+        Ok(found.as_ref().map(family_from_row))
     }
 
     async fn list_sessions(

@@ -3,12 +3,13 @@
 
 use crate::repository_error::{PlanError, RepoResult, RepositoryError};
 use async_trait::async_trait;
-use social_login_domain::UserId;
+use social_login_domain::refresh::RefreshFamily;
 pub use social_login_domain::session::{NewRefreshToken, SessionStart};
 pub use social_login_domain::session_list::{SessionEnding, SessionSummary, StoredSession};
 pub use social_login_domain::session_plan::{
     Logout, RefreshRotation, Rotated, RotationPlan, RotationRefused, SessionOpening,
 };
+use social_login_domain::{FamilyId, UserId};
 use time::OffsetDateTime;
 
 /// A rotation that wrote nothing: the rule refused it, or the storage failed.
@@ -60,6 +61,9 @@ pub trait RefreshTokenRepository: Send + Sync {
     /// `limit` families that ended before `now` with their tokens. Returns how many rows
     /// went; the caller repeats while it is `limit`, so no single statement holds locks long.
     async fn prune_expired(&self, now: OffsetDateTime, limit: u64) -> RepoResult<u64>;
+
+    /// The session `id`, revoked or not, while its row is kept.
+    async fn find_session(&self, id: FamilyId) -> RepoResult<Option<RefreshFamily>>;
 
     /// `user`'s live sessions at `now` (`domain::session_list::live_sessions`): newest use
     /// first, at most a hundred.

@@ -2,6 +2,7 @@
 
 use crate::InMemoryRepository;
 use async_trait::async_trait;
+use social_login_domain::refresh::RefreshFamily;
 use social_login_domain::session_list::{MAX_SESSIONS_READ, live_sessions};
 use social_login_domain::{FamilyId, UserId};
 use social_login_ports::{
@@ -38,6 +39,17 @@ impl RefreshTokenRepository for InMemoryRepository {
             let record = tables.refresh_record(&logout.presented);
             Ok(tables.apply(logout.plan(record.as_ref()))?)
         })
+    }
+
+    async fn find_session(&self, id: FamilyId) -> RepoResult<Option<RefreshFamily>> {
+        let tables = self.lock();
+        Ok(tables.families.get(&id).map(|family| RefreshFamily {
+            id,
+            user_id: family.user,
+            revoked: tables.revoked.contains(&id),
+            expires_at: family.ends_at,
+            auth_time: family.auth_time,
+        }))
     }
 
     async fn list_sessions(

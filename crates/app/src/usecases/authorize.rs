@@ -1,7 +1,8 @@
 //! GET authorize (docs/api.md#authorize): issue a state value and return the provider URL.
 //!
 //! Nothing is stored: the state travels sealed in the value itself, so a flood of authorize
-//! requests costs CPU only and can never crowd out logins in progress.
+//! requests costs CPU only and can never crowd out logins in progress. (A connect's reads
+//! the bearer's session by its key, one row.)
 
 use crate::EnabledProvider;
 use crate::{AppError, AppResult, AuthService};

@@ -53,6 +53,10 @@ impl RefreshTokenRepository for SqliteRepository {
         .await
     }
 
+    async fn find_session(&self, id: FamilyId) -> RepoResult<Option<RefreshFamily>> {
+        self.call(move |db| family_of(db, id)).await
+    }
+
     async fn list_sessions(
         &self,
         user: UserId,

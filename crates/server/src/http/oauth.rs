@@ -50,7 +50,8 @@ pub async fn providers(State(state): State<AppState>) -> Json<Vec<ProviderRead>>
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct AuthorizeQuery {
-    /// `connect`: a connect, which needs the user's bearer token (else 401).
+    /// `connect`: a connect, which needs the user's bearer token (else 401); `login`: a
+    /// login whatever token comes with it. Without it a valid bearer token makes a connect.
     purpose: Option<String>,
     /// Scopes a connect asks for beyond the provider's, comma separated; each must be one of
     /// the provider's `connect_scopes` (else 422).

@@ -155,6 +155,7 @@ macro_rules! repository_contract {
             a_users_live_sessions_are_listed_newest_use_first_and_only_theirs,
             a_listing_reads_only_the_newest_sessions_of_a_user_who_has_very_many,
             a_user_ends_only_a_live_session_of_their_own_and_its_tokens_stop,
+            a_session_is_found_by_its_id_and_is_live_only_for_its_user_until_it_ends,
         );
     };
 }

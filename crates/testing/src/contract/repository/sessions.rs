@@ -102,6 +102,32 @@ pub async fn a_user_ends_only_a_live_session_of_their_own_and_its_tokens_stop(
     );
 }
 
+pub async fn a_session_is_found_by_its_id_and_is_live_only_for_its_user_until_it_ends(
+    repo: Arc<dyn Repository>,
+) {
+    let (ada, [hers, other], grace) = ada_with_two_sessions_and_grace(&repo).await;
+    let live = |session, user, at| {
+        let repo = &repo;
+        async move {
+            let found = repo.find_session(session).await.unwrap();
+            found.is_some_and(|family| family.is_live_session_of(user, at))
+        }
+    };
+    assert!(live(hers, ada, now()).await);
+    assert!(!live(hers, grace, now()).await, "not Grace's");
+    assert!(
+        !live(hers, ada, now() + Duration::days(31)).await,
+        "past its end"
+    );
+    assert_eq!(repo.find_session(FamilyId::new()).await, Ok(None));
+
+    assert_eq!(repo.end_session(ending(ada, hers)).await, Ok(true));
+    let ended = repo.find_session(hers).await.unwrap();
+    assert!(ended.is_some_and(|family| family.revoked && family.user_id == ada));
+    assert!(!live(hers, ada, now()).await, "ended");
+    assert!(live(other, ada, now()).await, "the other goes on");
+}
+
 pub async fn a_listing_reads_only_the_newest_sessions_of_a_user_who_has_very_many(
     repo: Arc<dyn Repository>,
 ) {
