@@ -28,7 +28,7 @@ async fn a_state_store_that_fails_on_spend_is_unavailable() {
         .expect_spend()
         .times(1)
         .returning(|_, _| Err(StateStoreError::unreachable("SET NX timed out")));
-    let service = world.service_swapping(|ports| ports.states = Arc::new(states));
+    let service = world.service_on_states(states);
     let result = world.github_login_on(&service).await;
     assert!(
         matches!(result, Err(AppError::Unavailable(_))),
@@ -46,7 +46,7 @@ async fn authorize_works_while_the_state_store_is_down() {
     states
         .expect_ping()
         .returning(|| Err(StateStoreError::unreachable("connection refused")));
-    let service = world.service_swapping(|ports| ports.states = Arc::new(states));
+    let service = world.service_on_states(states);
     assert!(service.authorize_raw("github", None).await.is_ok());
 }
 
@@ -67,7 +67,7 @@ async fn a_value_the_sealer_cannot_open_never_reaches_the_store() {
     let world = World::new();
     let mut states = MockStateStore::new();
     states.expect_spend().never();
-    let service = world.service_swapping(|ports| ports.states = Arc::new(states));
+    let service = world.service_on_states(states);
     assert_eq!(
         service
             .callback_raw("github", CODE, &"A".repeat(200), None)
@@ -252,7 +252,7 @@ async fn keys_are_still_checked_while_the_state_store_that_counts_wrong_ones_is_
         .expect_count_attempt()
         .times(1)
         .returning(move |_, _| Err(down()));
-    let service = world.service_swapping(|ports| ports.states = Arc::new(states));
+    let service = world.service_on_states(states);
     let origin = Origin::default();
     // Support can still act during the outage; a wrong key is still no key.
     assert_eq!(
@@ -272,7 +272,7 @@ async fn a_state_store_that_answers_but_cannot_count_keeps_refusing_keys() {
     states
         .expect_peek_attempts()
         .returning(|_| Err(StateStoreError::refused("in-process state store is full")));
-    let service = world.service_swapping(|ports| ports.states = Arc::new(states));
+    let service = world.service_on_states(states);
     // Filling the store must not switch the throttle off.
     let checked = service
         .checked_key(&Origin::default(), || Some("ops"))

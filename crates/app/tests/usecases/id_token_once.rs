@@ -6,7 +6,6 @@ use crate::world::*;
 use social_login_app::{AppError, AppResult, AuthService, ProviderRegistry};
 use social_login_domain::{Origin, ProviderKey, Spend};
 use social_login_ports::{Clock, MockStateStore, ProviderError, StateStoreError};
-use std::sync::Arc;
 use time::Duration;
 
 const ID_TOKEN: &str = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJnLTEifQ.signature";
@@ -96,7 +95,7 @@ async fn a_used_token_is_remembered_until_it_would_stop_verifying() {
         .withf(move |_, expires_at| *expires_at == usable_until)
         .times(1)
         .returning(|_, _| Ok(Spend::First));
-    let service = world.service_swapping(|ports| ports.states = Arc::new(states));
+    let service = world.service_on_states(states);
     assert_eq!(
         sign_in_on(&service, ID_TOKEN, Some("raw-nonce")).await,
         Ok(())
@@ -124,7 +123,7 @@ async fn a_state_store_that_cannot_record_the_token_is_unavailable_and_logs_nobo
     states
         .expect_spend()
         .returning(|_, _| Err(StateStoreError::unreachable("SET NX timed out")));
-    let service = world.service_swapping(|ports| ports.states = Arc::new(states));
+    let service = world.service_on_states(states);
     let result = sign_in_on(&service, ID_TOKEN, Some("raw-nonce")).await;
     assert!(
         matches!(result, Err(AppError::Unavailable(_))),

@@ -134,6 +134,14 @@ impl World {
         self.service_with(ports)
     }
 
+    /// A service on this world's ports with `states` (a mock, mostly) as its state store.
+    pub fn service_on_states(
+        &self,
+        states: impl social_login_ports::StateStore + 'static,
+    ) -> AuthService {
+        self.service_swapping(|ports| ports.states = Arc::new(states))
+    }
+
     pub fn provider(&self, key: ProviderKey) -> &FakeProvider {
         match key {
             ProviderKey::GITHUB => &self.github,
