@@ -7,6 +7,7 @@
 
 pub mod claims;
 pub mod jwks;
+pub mod tenant;
 pub mod verifier;
 
 pub use claims::IdTokenClaims;

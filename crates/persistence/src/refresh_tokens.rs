@@ -20,7 +20,7 @@ use crate::mapping::family_from_row;
 use crate::queries;
 use crate::rows::{RowLock, user_is_locked};
 use async_trait::async_trait;
-use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, FromQueryResult};
+use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, FromQueryResult};
 use social_login_domain::refresh::{
     PresentedRefresh, RefreshFamily, RefreshRecord, RefreshTokenHash,
 };
@@ -77,7 +77,7 @@ impl RefreshTokenRepository for SeaOrmRepository {
     }
 
     async fn find_session(&self, id: FamilyId) -> RepoResult<Option<RefreshFamily>> {
-        let found = refresh_family::Entity::find_by_id(id.as_uuid())
+        let found = queries::family(id.as_uuid())
             .one(self.connection())
             .await
             .map_err(repository_error)?;

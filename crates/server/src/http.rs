@@ -237,7 +237,7 @@ pub fn routers(
         relay_keys: options.relay_keys.clone(),
         draining: options.draining.clone(),
     }));
-    serve(api, admin, state, (&options, relay_on))
+    serve(api, admin, state, &options, relay_on)
 }
 
 /// Gives each router the state, the fallbacks and a stack of layers of its own: the
@@ -250,7 +250,8 @@ fn serve(
     api: Router<AppState>,
     admin: Option<Router<AppState>>,
     state: AppState,
-    (options, relay_on): (&HttpOptions, bool),
+    options: &HttpOptions,
+    relay_on: bool,
 ) -> Routers {
     let stack = || {
         tower::ServiceBuilder::new()

@@ -74,7 +74,7 @@ impl RedisStateStore {
             .set_number_of_retries(1)
             .set_max_delay(Duration::from_millis(200));
         let connection = ConnectionManager::new_lazy_with_config(client, manager_config)
-            .map_err(|error| StateStoreError::unreachable(describe(&error)))?;
+            .map_err(|error| StateStoreError::unreachable(describe(&error).0))?;
         Ok(Self {
             connection,
             key_prefix: config.key_prefix,
@@ -186,30 +186,27 @@ impl StateStore for RedisStateStore {
 /// `error` as the port says it: unreachable when no Redis answered (refused, dropped, timed
 /// out, I/O), else a Redis that answered and refused (out of memory under `noeviction`).
 fn store_error(error: &RedisError) -> StateStoreError {
-    let why = describe(error);
-    let gone = error.is_timeout()
-        || error.is_connection_refusal()
-        || error.is_connection_dropped()
-        || error.is_io_error();
-    match gone {
+    let (why, unreachable) = describe(error);
+    match unreachable {
         true => StateStoreError::unreachable(why),
         false => StateStoreError::refused(why),
     }
 }
 
-/// A log-safe description: the kind of failure only. Redis error texts are not echoed, so
-/// nothing of the URL (which may hold a password) can reach a log line.
-fn describe(error: &RedisError) -> String {
-    let what = if error.is_timeout() {
-        "timed out"
+/// A log-safe description (the kind of failure only: Redis error texts are not echoed, so
+/// nothing of the URL, which may hold a password, can reach a log line), and whether no
+/// Redis answered at all.
+fn describe(error: &RedisError) -> (String, bool) {
+    let (what, unreachable) = if error.is_timeout() {
+        ("timed out", true)
     } else if error.is_connection_refusal() {
-        "connection refused"
+        ("connection refused", true)
     } else if error.is_connection_dropped() {
-        "connection dropped"
+        ("connection dropped", true)
     } else if error.is_io_error() {
-        "I/O error"
+        ("I/O error", true)
     } else {
-        "command failed"
+        ("command failed", false)
     };
-    format!("Redis {what} ({:?})", error.kind())
+    (format!("Redis {what} ({:?})", error.kind()), unreachable)
 }

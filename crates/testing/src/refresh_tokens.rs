@@ -42,14 +42,7 @@ impl RefreshTokenRepository for InMemoryRepository {
     }
 
     async fn find_session(&self, id: FamilyId) -> RepoResult<Option<RefreshFamily>> {
-        let tables = self.lock();
-        Ok(tables.families.get(&id).map(|family| RefreshFamily {
-            id,
-            user_id: family.user,
-            revoked: tables.revoked.contains(&id),
-            expires_at: family.ends_at,
-            auth_time: family.auth_time,
-        }))
+        Ok(self.lock().family(id))
     }
 
     async fn list_sessions(

@@ -194,19 +194,22 @@ impl Tables {
         }
     }
 
+    /// The session `id` as the stores read it, revoked or not.
+    pub(crate) fn family(&self, id: FamilyId) -> Option<RefreshFamily> {
+        let family = self.families.get(&id)?;
+        Some(RefreshFamily {
+            id,
+            user_id: family.user,
+            revoked: self.revoked.contains(&id),
+            expires_at: family.ends_at,
+            auth_time: family.auth_time,
+        })
+    }
+
     /// The presented token as the stores read it: its row with its family, or, for a
     /// token whose row went, the family it proves.
     pub(crate) fn refresh_record(&self, presented: &PresentedRefresh) -> Option<RefreshRecord> {
-        let family = |id: FamilyId| {
-            let family = self.families.get(&id)?;
-            Some(RefreshFamily {
-                id,
-                user_id: family.user,
-                revoked: self.revoked.contains(&id),
-                expires_at: family.ends_at,
-                auth_time: family.auth_time,
-            })
-        };
+        let family = |id: FamilyId| self.family(id);
         match self.tokens.get(&presented.hash) {
             Some(token) => Some(RefreshRecord::stored(
                 token.expires_at,

@@ -20,15 +20,26 @@ impl AuthService {
         let login = self.complete_return(ret, Flow::Login).await?;
         let tokens = self.seal(&login.tokens, None)?;
         let signed_in = (self.sign_in_identity(&provider, login.identity, tokens, origin)).await;
-        if let Err(refused) = &signed_in
+        let exchanged = ProviderGrant::issued(login.tokens, None);
+        self.revoke_if_unkept(&signed_in, &provider, exchanged)
+            .await;
+        signed_in
+    }
+
+    /// After a sign-in that exchanged a code for `exchanged`: a refusal that holds no link
+    /// leaves the grant kept by nothing, ever, so it is revoked now (best effort).
+    pub(crate) async fn revoke_if_unkept(
+        &self,
+        signed_in: &AppResult<LoginResult>,
+        provider: &EnabledProvider,
+        exchanged: ProviderGrant,
+    ) {
+        if let Err(refused) = signed_in
             && holds_no_link(refused)
             && let Ok(adapter) = provider.ready()
         {
-            // Nothing keeps the grant the code was exchanged for, nor ever will.
-            let exchanged = ProviderGrant::issued(login.tokens, None);
             self.revoke_unkept_grant(adapter, exchanged).await;
         }
-        signed_in
     }
 
     /// Logs in or registers the owner of a verified provider identity, storing the sealed
@@ -87,7 +98,7 @@ impl AuthService {
 /// when the account is linked (a locked user, a disabled account) or nobody knows (an
 /// outage), since at Apple, GitHub or Google a revocation ends the app's whole
 /// authorization, the grant its link keeps with it. A link offered keeps it in its token.
-pub(crate) fn holds_no_link(refused: &AppError) -> bool {
+fn holds_no_link(refused: &AppError) -> bool {
     matches!(
         refused,
         AppError::SignupNotAllowed

@@ -19,7 +19,7 @@
 //! may have been linked to another user meanwhile).
 
 use crate::EnabledProvider;
-use crate::usecases::callback::{holds_no_link, sign_in_refused};
+use crate::usecases::callback::sign_in_refused;
 use crate::usecases::connect::Connected;
 use crate::{AppError, AppResult, AuthService, LoginResult};
 use sha2::{Digest, Sha256};
@@ -128,12 +128,9 @@ impl AuthService {
         let signed_in = self
             .sign_in_identity(&provider, presented.identity, grant.tokens, origin)
             .await;
-        if let (Err(refused), Some(exchanged)) = (&signed_in, grant.exchanged)
-            && holds_no_link(refused)
-            && let Ok(adapter) = provider.ready()
-        {
-            // Nothing keeps the grant, nor ever will.
-            self.revoke_unkept_grant(adapter, exchanged).await;
+        if let Some(exchanged) = grant.exchanged {
+            self.revoke_if_unkept(&signed_in, &provider, exchanged)
+                .await;
         }
         signed_in
     }

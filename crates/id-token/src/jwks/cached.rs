@@ -15,8 +15,8 @@ pub struct Cached {
     fetched_at: Option<OffsetDateTime>,
     /// When a fetch was last attempted, successful or not: the start of the retry interval.
     attempted_at: Option<OffsetDateTime>,
-    /// When a fetch last started, whether or not it finished: the start of the interval
-    /// between refetches for presented tokens. A caller that gives up during the fetch (its
+    /// When a fetch last started, whether or not it finished (never before `attempted_at`):
+    /// the start of the interval between refetches for presented tokens. A caller that gives up during the fetch (its
     /// request dropped, or cut off by its deadline) has still spent it, or an attacker who
     /// hangs up at once could make each of its tokens cost a fetch.
     started_at: Option<OffsetDateTime>,
@@ -111,6 +111,7 @@ impl Cached {
     /// Records the outcome of an attempt started at `now`. A failure keeps the old keys.
     pub fn record(&mut self, outcome: Result<Vec<PublicKey>, ProviderError>, now: OffsetDateTime) {
         self.attempted_at = Some(now);
+        self.started_at = Some(now);
         self.attempts += 1;
         match outcome {
             Ok(keys) => {
@@ -149,8 +150,7 @@ impl Cached {
     /// Whether the last attempt, recorded or given up, started at least `interval` before
     /// `now` (or never was).
     fn started_before(&self, now: OffsetDateTime, interval: Duration) -> bool {
-        self.attempted_before(now, interval)
-            && self.started_at.is_none_or(|at| now - at >= interval)
+        self.started_at.is_none_or(|at| now - at >= interval)
     }
 
     /// Another key named `kid` that verifies `algorithm`: keys of different types (or

@@ -3,6 +3,7 @@
 
 use super::issuer::IssuerPolicy;
 use crate::claims::IdTokenClaims;
+use crate::tenant::{TENANT_PLACEHOLDER, issuer_matches};
 use sha2::{Digest, Sha256};
 use social_login_domain::SecretText;
 use social_login_ports::ProviderError;
@@ -37,12 +38,13 @@ pub fn check_key_issuer(
     let Some(key_issuer) = key_issuer else {
         return Ok(());
     };
-    let tid = claims.extra.get("tid").and_then(serde_json::Value::as_str);
-    let signs_for = match tid {
-        Some(tid) => key_issuer.replace("{tenantid}", tid),
-        None => key_issuer.to_owned(),
+    let iss = claims.iss.as_deref().unwrap_or_default();
+    let signs_for_it = if key_issuer.contains(TENANT_PLACEHOLDER) {
+        issuer_matches(key_issuer, iss, &claims.extra)
+    } else {
+        iss == key_issuer
     };
-    if claims.iss.as_deref() == Some(signs_for.as_str()) {
+    if signs_for_it {
         Ok(())
     } else {
         Err(fail("is signed by a key of another issuer"))

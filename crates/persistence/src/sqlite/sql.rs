@@ -160,13 +160,22 @@ pub(crate) const REVOKE_SESSIONS_BEGUN_WITH: &str = "UPDATE refresh_families SET
 pub(crate) const REVOKE_SESSIONS_OF: &str =
     "UPDATE refresh_families SET revoked = 1 WHERE user_id = ?1 AND revoked = 0";
 /// The link stays; its provider tokens go (the empty access token is "none").
-pub(crate) const FORGET_LINK_TOKENS: &str = "UPDATE linked_accounts SET access_token = '', \
-     refresh_token = NULL, grant_client_id = NULL, scopes = '', access_expires_ms = NULL, \
-     updated_at = ?2 WHERE id = ?1";
+/// The start of an `UPDATE` that forgets a link's tokens (at `?2`), as the sea-orm store's
+/// `forget_tokens` does.
+macro_rules! forget_tokens {
+    ($rest:literal) => {
+        concat!(
+            "UPDATE linked_accounts SET access_token = '', refresh_token = NULL, \
+             grant_client_id = NULL, scopes = '', access_expires_ms = NULL, updated_at = ?2",
+            $rest
+        )
+    };
+}
+
+pub(crate) const FORGET_LINK_TOKENS: &str = forget_tokens!(" WHERE id = ?1");
 /// A refused grant's tokens and lease go, only while the link holds the access token the
 /// refresh began from (`?3`).
-pub(crate) const FORGET_REFUSED_GRANT: &str = "UPDATE linked_accounts SET access_token = '', \
-     refresh_token = NULL, grant_client_id = NULL, scopes = '', access_expires_ms = NULL, \
-     refresh_lease_until_ms = NULL, updated_at = ?2 WHERE id = ?1 AND access_token = ?3";
+pub(crate) const FORGET_REFUSED_GRANT: &str =
+    forget_tokens!(", refresh_lease_until_ms = NULL WHERE id = ?1 AND access_token = ?3");
 pub(crate) const SET_LINK_DISABLED: &str = "UPDATE linked_accounts SET disabled = ?2, \
      disabled_changed_ms = ?3 WHERE id = ?1";

@@ -5,37 +5,15 @@
 //! template with the token's own `tid` put in. A token of tenant A claiming tenant B's
 //! issuer, or the other way round, is refused.
 
-use serde_json::{Map, Value};
-
-/// The placeholder of the issuer template (`https://login.microsoftonline.com/{tenantid}/v2.0`).
-pub const TENANT_PLACEHOLDER: &str = "{tenantid}";
+pub use social_login_id_token::tenant::{TENANT_PLACEHOLDER, issuer_matches, tenant_id};
 
 /// The tenant of every personal Microsoft account (outlook.com, hotmail.com, live.com...).
 pub const PERSONAL_ACCOUNT_TENANT: &str = "9188040d-6c67-4c5b-b112-36a304b66dad";
 
-/// Whether `iss` equals `template` with [`TENANT_PLACEHOLDER`] replaced by the token's `tid`.
-/// A template without the placeholder is one fixed issuer (a single-tenant app), and the
-/// token must still carry a well-formed `tid`.
-pub fn issuer_matches(template: &str, iss: &str, claims: &Map<String, Value>) -> bool {
-    tenant_id(claims).is_some_and(|tid| iss == template.replace(TENANT_PLACEHOLDER, tid))
-}
-
-/// The token's `tid`, when it is a GUID: Microsoft's tenant ids always are, and anything
-/// else (a `/`, an empty string) must not be spliced into an issuer URL.
-pub fn tenant_id(claims: &Map<String, Value>) -> Option<&str> {
-    claims.get("tid")?.as_str().filter(|tid| is_guid(tid))
-}
-
-/// `8-4-4-4-12` hexadecimal digits.
-fn is_guid(text: &str) -> bool {
-    // Of the forms uuid parses, only the hyphenated one is 36 characters long.
-    text.len() == 36 && uuid::Uuid::try_parse(text).is_ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     const WORK: &str = "72f988bf-86f1-41af-91ab-2d7cd011db47";
     const MICROSOFT_ISSUER_TEMPLATE: &str = "https://login.microsoftonline.com/{tenantid}/v2.0";

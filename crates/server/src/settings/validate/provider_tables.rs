@@ -164,11 +164,10 @@ impl Table<'_> {
     /// Microsoft, LinkedIn, the OpenID presets) gets none without it: scopes that replace its
     /// own must keep it. (Apple sends its id_token whatever the scopes.)
     fn keeps_openid(&mut self, spec: &ProviderSpec, config: &ProviderConfig) {
-        let openid = |scopes: &[String]| scopes.iter().any(|scope| scope == "openid");
-        let asks = spec.id_token.is_some() && openid(&spec.scopes);
+        let asks = spec.id_token.is_some() && has_openid(&spec.scopes);
         if let Some(scopes) = &config.scopes
             && asks
-            && !openid(scopes)
+            && !has_openid(scopes)
         {
             self.push(
                 "scopes",
@@ -255,8 +254,11 @@ impl Table<'_> {
             None if config.enabled => self.push("issuer", "required for kind = \"oidc\""),
             _ => {}
         }
-        let scopes = config.scopes.as_deref().unwrap_or_default();
-        if config.scopes.is_some() && !scopes.iter().any(|scope| scope == "openid") {
+        if config
+            .scopes
+            .as_deref()
+            .is_some_and(|scopes| !has_openid(scopes))
+        {
             self.push("scopes", "must contain \"openid\" for kind = \"oidc\"");
         }
     }
@@ -300,4 +302,9 @@ fn is_host(raw: &str) -> bool {
 pub(super) fn accepts_id_tokens(key: ProviderKey, config: &ProviderConfig) -> bool {
     let declared = config.declared(key);
     declared.is_some_and(|declared| declared.without_discovery().native_sign_in())
+}
+
+/// Whether `scopes` ask for an id_token (OpenID Connect's `openid`).
+fn has_openid(scopes: &[String]) -> bool {
+    scopes.iter().any(|scope| scope == "openid")
 }
